@@ -1,1 +1,131 @@
-fn main() {}
+//! `switchboard`: runs the application (`serve`) and talks to a running one.
+//!
+//! Only this crate knows clap. `serve` hands its flags to the server crate;
+//! every other subcommand is a client that finds the running server through
+//! `server.json` and `cli-token` in the data directory, or through
+//! `APP_CONTROL_URL` and `APP_CLI_TOKEN` inside an agent session.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod client;
+mod settings_cmd;
+
+#[derive(Parser)]
+#[command(
+    name = "switchboard",
+    version,
+    about = "A local control plane for people who run many AI coding agents at once.",
+    long_about = "A local control plane for people who run many AI coding agents at once.\n\n\
+        `switchboard serve` starts the application: a control server for scripts and agents on \
+        127.0.0.1:19519 and the web UI on 127.0.0.1:19520. The other commands talk to the running \
+        server (found through server.json in the data directory, or APP_CONTROL_URL and \
+        APP_CLI_TOKEN inside an agent session)."
+)]
+struct Cli {
+    /// Where Switchboard keeps its database, token and server.json
+    /// [default: $SWITCHBOARD_DATA_DIR, else ~/.local/share/switchboard]
+    #[arg(long, global = true, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the application: control server, UI server and agent sessions
+    Serve {
+        /// Port of the control server on 127.0.0.1 (0 picks a free one)
+        #[arg(long, default_value_t = server::DEFAULT_CONTROL_PORT, value_name = "N")]
+        control_port: u16,
+        /// Port of the UI server on 127.0.0.1 (0 picks a free one)
+        #[arg(long, default_value_t = server::DEFAULT_UI_PORT, value_name = "N")]
+        ui_port: u16,
+    },
+    /// Read and change settings, or print the catalog generated from the schema
+    #[command(subcommand)]
+    Settings(settings_cmd::SettingsCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let data_dir = cli.data_dir.clone().unwrap_or_else(default_data_dir);
+    let outcome = match cli.command {
+        Command::Serve {
+            control_port,
+            ui_port,
+        } => serve(server::ServeOptions {
+            data_dir,
+            control_port,
+            ui_port,
+        }),
+        Command::Settings(command) => settings_cmd::run(command, &data_dir),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("switchboard: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn default_data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SWITCHBOARD_DATA_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    dirs::data_dir()
+        .or_else(|| dirs::home_dir().map(|h| h.join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("switchboard")
+}
+
+fn serve(options: server::ServeOptions) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let reason = runtime.block_on(async {
+        let running = server::start(options).await?;
+        init_logging();
+        println!("Switchboard is running.");
+        println!("  Open the web UI: {}", running.login_url);
+        match &running.control_url {
+            Some(url) => println!("  Control server:  {url}"),
+            None => println!("  Control server:  off (setting cliServerEnabled)"),
+        }
+        anyhow::Ok(running.wait().await)
+    })?;
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    if reason == server::StopReason::Restart {
+        return Err(restart_in_place());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Replaces this process with a fresh copy of itself, same arguments, so a
+/// restart keeps the pid's parent and terminal. Returns only on failure.
+fn restart_in_place() -> anyhow::Error {
+    use std::os::unix::process::CommandExt;
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => return anyhow::anyhow!("cannot restart: {e}"),
+    };
+    let error = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .exec();
+    anyhow::anyhow!("cannot restart: {error}")
+}
+
+/// Logs go to stderr only once the server is up, so a failed start prints
+/// exactly one line. `RUST_LOG` overrides the level.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}

@@ -1,1 +1,323 @@
-//! Placeholder: filled in by its issue.
+//! Switchboard's HTTP glue: the control server (127.0.0.1:19519, bearer
+//! tokens, for scripts and agents) and the UI server (127.0.0.1:19520, the web
+//! app and the same API under `/api`, cookie only).
+//!
+//! Only this crate knows axum. Handlers extract the caller, call a domain
+//! crate, and map its error through [`error::ApiError`]; every request first
+//! passes the guards in [`guards`]. [`start`] opens the data directory, binds
+//! both listeners and writes `server.json`; [`Running::wait`] serves until a
+//! signal or a restart request and then drains in-flight requests.
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Extension};
+use axum::http::StatusCode;
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::routing::get;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower_http::compression::CompressionLayer;
+use tower_http::timeout::TimeoutLayer;
+
+pub mod auth;
+pub mod error;
+pub mod guards;
+mod json;
+mod routes;
+pub mod state;
+
+use auth::AuthMode;
+use error::ApiError;
+use guards::{Allowlist, MAX_BODY_BYTES};
+pub use state::{AppState, StopReason};
+
+pub const DEFAULT_CONTROL_PORT: u16 = 19519;
+pub const DEFAULT_UI_PORT: u16 = 19520;
+
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub data_dir: PathBuf,
+    pub control_port: u16,
+    pub ui_port: u16,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("cannot use data directory {path}: {source}")]
+    DataDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read or create the token file {path}: {source}")]
+    TokenFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the token file {path} is empty or malformed; delete it to have a new token made")]
+    TokenFileMalformed { path: PathBuf },
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error(transparent)]
+    Accounts(#[from] accounts::AccountsError),
+    #[error(transparent)]
+    Settings(#[from] settings::SettingsError),
+    #[error("cannot listen on 127.0.0.1:{port} for the {what}: {source}")]
+    Bind {
+        what: &'static str,
+        port: u16,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    ServerFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// A started server: both listeners bound and `server.json` written.
+pub struct Running {
+    pub control_url: Option<String>,
+    pub ui_url: String,
+    /// The link that logs a browser in as the owner (it holds the token).
+    pub login_url: String,
+    data_dir: PathBuf,
+    state: AppState,
+    servers: Vec<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
+    let data_dir = options.data_dir;
+    create_private_dir(&data_dir)?;
+    let db = Arc::new(store::Db::open(&data_dir.join("switchboard.db"))?);
+    db.migrate(&all_migrations())?;
+    let owner_token = read_or_create_owner_token(&data_dir.join("cli-token"))?;
+    let accounts = Arc::new(accounts::Accounts::load(db.clone())?);
+    accounts.ensure_owner(&owner_token)?;
+    let settings = Arc::new(settings::SettingsStore::load(db.clone())?);
+    let (stop, _) = watch::channel(None);
+    let state = AppState {
+        inbox: Arc::new(inbox::Inbox::new(db.clone())),
+        db,
+        settings,
+        accounts,
+        stop,
+    };
+
+    let ui_listener = bind("UI server", options.ui_port).await?;
+    let ui_port = local_port(&ui_listener, options.ui_port);
+    let control_listener = if state.settings.bool("cliServerEnabled") {
+        Some(bind("control server", options.control_port).await?)
+    } else {
+        None
+    };
+
+    let mut servers = Vec::new();
+    let ui_url = format!("http://127.0.0.1:{ui_port}");
+    servers.push(serve(ui_listener, ui_router(state.clone(), ui_port), &state));
+    let control_url = control_listener.map(|listener| {
+        let port = local_port(&listener, options.control_port);
+        servers.push(serve(
+            listener,
+            control_router(state.clone(), port, ui_port),
+            &state,
+        ));
+        format!("http://127.0.0.1:{port}")
+    });
+
+    write_server_file(&data_dir, control_url.as_deref(), &ui_url)?;
+    Ok(Running {
+        login_url: format!("{ui_url}/login?token={owner_token}"),
+        control_url,
+        ui_url,
+        data_dir,
+        state,
+        servers,
+    })
+}
+
+impl Running {
+    /// Serves until SIGINT, SIGTERM or a restart request, lets in-flight
+    /// requests finish, removes `server.json`, and says why it stopped.
+    pub async fn wait(self) -> StopReason {
+        let stop = self.state.stop.clone();
+        let mut requested = stop.subscribe();
+        tokio::select! {
+            _ = shutdown_signal() => { stop.send_replace(Some(StopReason::Shutdown)); }
+            _ = requested.wait_for(Option::is_some) => {}
+        }
+        let reason = (*stop.borrow()).unwrap_or(StopReason::Shutdown);
+        for server in self.servers {
+            match server.await {
+                Ok(Err(e)) => tracing::warn!(error = %e, "listener ended with an error"),
+                Err(e) => tracing::warn!(error = %e, "listener task failed"),
+                Ok(Ok(())) => {}
+            }
+        }
+        if let Err(e) = std::fs::remove_file(self.data_dir.join("server.json")) {
+            tracing::warn!(error = %e, "could not remove server.json");
+        }
+        reason
+    }
+}
+
+fn all_migrations() -> Vec<store::Migration> {
+    [
+        accounts::MIGRATIONS,
+        settings::MIGRATIONS,
+        inbox::MIGRATIONS,
+    ]
+    .concat()
+}
+
+/// The routes and layers both listeners share; `mode` says which credential
+/// counts there.
+fn with_layers(router: Router<AppState>, state: AppState, allow: Allowlist, mode: AuthMode) -> Router {
+    router
+        .layer(Extension(mode))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(CompressionLayer::new())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(30),
+        ))
+        .layer(from_fn_with_state(allow, guards::check_request))
+        .layer(from_fn(guards::error_shape))
+        .with_state(state)
+}
+
+fn not_found() -> ApiError {
+    ApiError::for_status(StatusCode::NOT_FOUND)
+}
+
+pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
+    let routes = routes::api().fallback(|| async { not_found() });
+    with_layers(routes, state, Allowlist::new(port, ui_port), AuthMode::Bearer)
+}
+
+pub fn ui_router(state: AppState, port: u16) -> Router {
+    let api = routes::api().fallback(|| async { not_found() });
+    let routes = Router::new()
+        .nest("/api", api)
+        .route("/login", get(routes::ui::login))
+        .fallback(routes::ui::web_app);
+    with_layers(routes, state, Allowlist::new(port, port), AuthMode::Cookie)
+}
+
+fn serve(
+    listener: TcpListener,
+    router: Router,
+    state: &AppState,
+) -> tokio::task::JoinHandle<std::io::Result<()>> {
+    let mut stop = state.stop.subscribe();
+    tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                let _ = stop.wait_for(Option::is_some).await;
+            })
+            .await
+    })
+}
+
+async fn bind(what: &'static str, port: u16) -> Result<TcpListener, StartupError> {
+    TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+        .await
+        .map_err(|source| StartupError::Bind { what, port, source })
+}
+
+fn local_port(listener: &TcpListener, asked: u16) -> u16 {
+    listener.local_addr().map(|a| a.port()).unwrap_or(asked)
+}
+
+async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) {
+        (Ok(mut int), Ok(mut term)) => {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+        }
+        _ => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+fn create_private_dir(dir: &Path) -> Result<(), StartupError> {
+    use std::os::unix::fs::DirBuilderExt;
+    let error = |source| StartupError::DataDir {
+        path: dir.to_owned(),
+        source,
+    };
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(error)?;
+    let probe = dir.join(".write-probe");
+    std::fs::write(&probe, b"").map_err(error)?;
+    std::fs::remove_file(&probe).map_err(error)
+}
+
+/// Reads the owner's token, or creates the file with mode 0600 from the start
+/// (never chmod after), so the token is never readable by others.
+fn read_or_create_owner_token(path: &Path) -> Result<String, StartupError> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let io_error = |source| StartupError::TokenFile {
+        path: path.to_owned(),
+        source,
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let token = text.trim();
+            if token.len() < 22 || !token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+                return Err(StartupError::TokenFileMalformed {
+                    path: path.to_owned(),
+                });
+            }
+            Ok(token.to_owned())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let token = accounts::new_token()?;
+            let temp = path.with_extension("tmp");
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&temp)
+                .map_err(io_error)?;
+            file.write_all(format!("{token}\n").as_bytes())
+                .and_then(|()| file.sync_all())
+                .map_err(io_error)?;
+            std::fs::rename(&temp, path).map_err(io_error)?;
+            Ok(token)
+        }
+        Err(e) => Err(io_error(e)),
+    }
+}
+
+fn write_server_file(
+    data_dir: &Path,
+    control_url: Option<&str>,
+    ui_url: &str,
+) -> Result<(), StartupError> {
+    let path = data_dir.join("server.json");
+    let error = |source| StartupError::ServerFile {
+        path: path.clone(),
+        source,
+    };
+    let body = serde_json::json!({
+        "pid": std::process::id(),
+        "controlUrl": control_url,
+        "uiUrl": ui_url,
+    });
+    let temp = data_dir.join("server.json.tmp");
+    std::fs::write(&temp, body.to_string()).map_err(error)?;
+    std::fs::rename(&temp, &path).map_err(error)
+}

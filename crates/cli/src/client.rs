@@ -1,0 +1,122 @@
+//! Finds the running server and speaks to its control API.
+//!
+//! Inside an agent session `APP_CONTROL_URL`, `APP_CLI_TOKEN` and
+//! `APP_SESSION_ID` say everything; elsewhere `server.json` and `cli-token` in
+//! the data directory do.
+
+use std::path::Path;
+
+use anyhow::{Context, anyhow, bail};
+use serde_json::Value;
+
+pub struct Client {
+    base: String,
+    token: String,
+    source_session: Option<String>,
+    agent: ureq::Agent,
+}
+
+/// A reply the server refused, with its message for the user.
+pub struct Refusal {
+    pub status: u16,
+    pub code: String,
+    pub message: String,
+}
+
+impl Client {
+    pub fn discover(data_dir: &Path) -> anyhow::Result<Self> {
+        let env = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        if let (Some(base), Some(token)) = (env("APP_CONTROL_URL"), env("APP_CLI_TOKEN")) {
+            return Ok(Self {
+                base,
+                token,
+                source_session: env("APP_SESSION_ID"),
+                agent,
+            });
+        }
+        let server_file = data_dir.join("server.json");
+        let text = std::fs::read_to_string(&server_file).with_context(|| {
+            format!(
+                "no running Switchboard found ({} is missing); start one with `switchboard serve`",
+                server_file.display()
+            )
+        })?;
+        let info: Value = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not valid JSON", server_file.display()))?;
+        let base = match info.get("controlUrl") {
+            Some(Value::String(url)) => url.clone(),
+            _ => bail!(
+                "the running Switchboard has its control server turned off (setting cliServerEnabled)"
+            ),
+        };
+        let token_file = data_dir.join("cli-token");
+        let token = std::fs::read_to_string(&token_file)
+            .with_context(|| format!("cannot read {}", token_file.display()))?
+            .trim()
+            .to_owned();
+        Ok(Self {
+            base,
+            token,
+            source_session: env("APP_SESSION_ID"),
+            agent,
+        })
+    }
+
+    pub fn get(&self, path: &str) -> anyhow::Result<Result<Value, Refusal>> {
+        self.send("GET", path, None)
+    }
+
+    pub fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> anyhow::Result<Result<Value, Refusal>> {
+        let url = format!("{}{}", self.base.trim_end_matches('/'), path);
+        let request = ureq::http::Request::builder()
+            .method(method)
+            .uri(&url)
+            .header("Authorization", format!("Bearer {}", self.token));
+        let request = match &self.source_session {
+            Some(id) => request.header("X-App-Source-Session-Id", id),
+            None => request,
+        };
+        let response = match body {
+            Some(body) => self.agent.run(
+                request
+                    .header("Content-Type", "application/json")
+                    .body(body.to_string())?,
+            ),
+            None => self.agent.run(request.body(())?),
+        }
+        .map_err(|e| anyhow!("cannot reach Switchboard at {}: {e}", self.base))?;
+        let status = response.status().as_u16();
+        let text = response
+            .into_body()
+            .read_to_string()
+            .context("the server's reply could not be read")?;
+        let value: Value = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).context("the server's reply is not JSON")?
+        };
+        if status < 400 {
+            return Ok(Ok(value));
+        }
+        let field = |name: &str| {
+            value["error"][name]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        Ok(Err(Refusal {
+            status,
+            code: field("code"),
+            message: field("message"),
+        }))
+    }
+}

@@ -1,0 +1,257 @@
+//! A real `switchboard serve` on free loopback ports, and a raw HTTP/1.1
+//! client that can send exactly the headers a test needs (including none).
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+pub struct TestServer {
+    pub dir: tempfile::TempDir,
+    pub child: Option<Child>,
+    pub control: Option<String>,
+    pub ui: String,
+    pub token: String,
+}
+
+pub fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_switchboard")
+}
+
+impl TestServer {
+    pub fn start() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        Self::start_in(dir)
+    }
+
+    pub fn start_in(dir: tempfile::TempDir) -> Self {
+        let child = spawn_serve(dir.path());
+        let info = wait_for_server_file(dir.path(), &child);
+        let token = std::fs::read_to_string(dir.path().join("cli-token"))
+            .unwrap()
+            .trim()
+            .to_owned();
+        Self {
+            control: info["controlUrl"].as_str().map(|u| u.trim_start_matches("http://").to_owned()),
+            ui: info["uiUrl"].as_str().unwrap().trim_start_matches("http://").to_owned(),
+            child: Some(child),
+            dir,
+            token,
+        }
+    }
+
+    pub fn control(&self) -> &str {
+        self.control.as_deref().expect("control server is off")
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Stops the server with SIGTERM and waits for it to exit.
+    pub fn stop(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("already stopped");
+        signal(&child, "TERM");
+        wait_with_timeout(&mut child, Duration::from_secs(10))
+    }
+
+    /// Kills the server with SIGKILL, as a crash would.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Stops this server and starts another on the same data directory.
+    pub fn restart(mut self) -> Self {
+        self.stop();
+        let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().unwrap());
+        Self::start_in(dir)
+    }
+
+    pub fn crash_and_restart(mut self) -> Self {
+        self.kill();
+        let _ = std::fs::remove_file(self.dir.path().join("server.json"));
+        let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().unwrap());
+        Self::start_in(dir)
+    }
+
+    /// A request to the control server with the owner's cli token.
+    pub fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Reply {
+        self.call_as(&self.token.clone(), method, path, body)
+    }
+
+    pub fn call_as(&self, token: &str, method: &str, path: &str, body: Option<&Value>) -> Reply {
+        let auth = format!("Bearer {token}");
+        let mut headers = vec![("Authorization", auth.as_str())];
+        let text = body.map(Value::to_string);
+        if text.is_some() {
+            headers.push(("Content-Type", "application/json"));
+        }
+        request(self.control(), method, path, &headers, text.as_deref().map(str::as_bytes))
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+pub fn spawn_serve(dir: &Path) -> Child {
+    Command::new(binary())
+        .args(["serve", "--control-port", "0", "--ui-port", "0", "--data-dir"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+pub fn wait_for_server_file(dir: &Path, child: &Child) -> Value {
+    let path = dir.join("server.json");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            if let Ok(value) = serde_json::from_str::<Value>(&text) {
+                if value["pid"].as_u64() == Some(child.id() as u64) {
+                    return value;
+                }
+            }
+        }
+        assert!(Instant::now() < deadline, "server.json never appeared");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+pub fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill")
+        .args([format!("-{name}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+pub fn wait_with_timeout(child: &mut Child, timeout: Duration) -> std::process::ExitStatus {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "process did not exit in time");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn error_code(&self) -> String {
+        self.json()["error"]["code"].as_str().unwrap_or_default().to_owned()
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// Sends one HTTP/1.1 request with `Host: <addr>` and the given headers.
+pub fn request(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Reply {
+    let host = format!("Host: {addr}\r\n");
+    raw_request(addr, method, path, &host, headers, body)
+}
+
+/// Sends one request whose Host line is exactly `host_line` (which may be
+/// empty, to send no Host at all).
+pub fn raw_request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    host_line: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> Reply {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\n{host_line}Connection: close\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    if let Some(body) = body {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    if let Some(body) = body {
+        // The server may answer (413) before reading everything.
+        let _ = stream.write_all(body);
+    }
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    parse_reply(&raw)
+}
+
+fn parse_reply(raw: &[u8]) -> Reply {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(raw)));
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap();
+    let status = status_line.split(' ').nth(1).unwrap().parse().unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
+    if chunked {
+        body = dechunk(&body);
+    }
+    Reply { status, headers, body }
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(line_end) = data.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..line_end]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            return out;
+        }
+        let start = line_end + 2;
+        out.extend_from_slice(&data[start..start + size]);
+        data = &data[start + size + 2..];
+    }
+}
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}

@@ -1,0 +1,128 @@
+//! Authentication as extractors: a handler's signature says what credential
+//! it needs. `Caller` admits any authenticated caller, agent tokens included;
+//! `User` refuses agent tokens, so a route must opt in to agents explicitly;
+//! `Owner` admits only the owner's cli token.
+//!
+//! Which credential counts depends on the listener: a bearer cli or agent
+//! token on the control server, only the ui cookie on the UI server (so that
+//! turning the control server off really shuts tooling out). A token in the
+//! query string is never read here.
+
+use accounts::{Principal, TokenKind};
+use axum::extract::FromRequestParts;
+use axum::http::{HeaderMap, header, request::Parts};
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+pub const UI_COOKIE: &str = "switchboard_ui";
+
+/// Set on each listener's router: how callers prove themselves there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthMode {
+    Bearer,
+    Cookie,
+}
+
+/// Any authenticated caller, agent tokens included.
+#[derive(Debug, Clone)]
+pub struct Caller(pub Principal);
+
+/// An authenticated person or script: cli token or ui cookie, never an agent.
+#[derive(Debug, Clone)]
+pub struct User(pub Principal);
+
+/// The owner account's cli token (or its browser session).
+#[derive(Debug, Clone)]
+pub struct Owner(pub Principal);
+
+impl Caller {
+    pub fn account_id(&self) -> &str {
+        &self.0.account_id
+    }
+
+    pub fn is_agent(&self) -> bool {
+        self.0.kind == TokenKind::Agent
+    }
+}
+
+impl User {
+    pub fn account_id(&self) -> &str {
+        &self.0.account_id
+    }
+}
+
+fn authenticate(parts: &Parts, state: &AppState) -> Result<Principal, ApiError> {
+    let mode = parts
+        .extensions
+        .get::<AuthMode>()
+        .copied()
+        .ok_or_else(ApiError::unauthenticated)?;
+    let principal = match mode {
+        AuthMode::Bearer => bearer_token(&parts.headers)
+            .and_then(|t| state.accounts.authenticate(t))
+            .filter(|p| matches!(p.kind, TokenKind::Cli | TokenKind::Agent)),
+        AuthMode::Cookie => cookie(&parts.headers, UI_COOKIE)
+            .and_then(|t| state.accounts.authenticate(t))
+            .filter(|p| p.kind == TokenKind::Ui),
+    };
+    principal.ok_or_else(ApiError::unauthenticated)
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        authenticate(parts, state).map(Caller)
+    }
+}
+
+impl FromRequestParts<AppState> for User {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let principal = authenticate(parts, state)?;
+        if principal.kind == TokenKind::Agent {
+            return Err(ApiError::forbidden(
+                "agent_token_forbidden",
+                "An agent's scoped token may not use this route.",
+            ));
+        }
+        Ok(User(principal))
+    }
+}
+
+impl FromRequestParts<AppState> for Owner {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let principal = authenticate(parts, state)?;
+        if !principal.is_owner || principal.kind == TokenKind::Agent {
+            return Err(ApiError::forbidden(
+                "owner_only",
+                "Only the owner account's cli token may do this.",
+            ));
+        }
+        Ok(Owner(principal))
+    }
+}
+
+fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value)
+}

@@ -1,0 +1,134 @@
+//! The one error type of the API and its single mapping to status codes.
+//!
+//! Every refusal leaves the server as `{"error": {"code", "message"}}`; the
+//! domain crates' errors are mapped here and nowhere else, and 5xx details go
+//! to the log, never to the client.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, code, message)
+    }
+
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, code, message)
+    }
+
+    pub fn unauthenticated() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthenticated",
+            "A valid credential is required.",
+        )
+    }
+
+    /// An unexpected failure: logged in full, reported without detail.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(%detail, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "Something went wrong inside Switchboard; the log has the details.",
+        )
+    }
+
+    /// The generic error for a status produced outside our handlers (the
+    /// framework's own 404, 405, 408 and so on).
+    pub fn for_status(status: StatusCode) -> Self {
+        let (code, message) = match status {
+            StatusCode::NOT_FOUND => ("not_found", "There is nothing at this path."),
+            StatusCode::METHOD_NOT_ALLOWED => (
+                "method_not_allowed",
+                "This path does not accept that method.",
+            ),
+            StatusCode::PAYLOAD_TOO_LARGE => (
+                "payload_too_large",
+                "The request body is larger than 1 MiB.",
+            ),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => (
+                "unsupported_media_type",
+                "A request body must be sent as Content-Type: application/json.",
+            ),
+            StatusCode::REQUEST_TIMEOUT => ("request_timeout", "The request took too long."),
+            StatusCode::UNAUTHORIZED => ("unauthenticated", "A valid credential is required."),
+            StatusCode::FORBIDDEN => ("forbidden", "This request is not allowed."),
+            s if s.is_server_error() => (
+                "internal_error",
+                "Something went wrong inside Switchboard; the log has the details.",
+            ),
+            _ => ("bad_request", "The request could not be understood."),
+        };
+        Self::new(status, code, message)
+    }
+
+    pub fn body(&self) -> String {
+        serde_json::json!({"error": {"code": self.code, "message": self.message}}).to_string()
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, self.body()).into_response();
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        response
+    }
+}
+
+impl From<settings::SettingsError> for ApiError {
+    fn from(error: settings::SettingsError) -> Self {
+        use settings::SettingsError as E;
+        match error {
+            E::UnknownSetting { .. } => {
+                ApiError::not_found("unknown_setting", error.to_string())
+            }
+            E::InvalidValue { message, .. } => ApiError::bad_request("invalid_value", message),
+            E::Store(e) => ApiError::internal(e),
+        }
+    }
+}
+
+impl From<accounts::AccountsError> for ApiError {
+    fn from(error: accounts::AccountsError) -> Self {
+        match error {
+            accounts::AccountsError::InvalidName => {
+                ApiError::bad_request("invalid_request", error.to_string())
+            }
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<inbox::InboxError> for ApiError {
+    fn from(error: inbox::InboxError) -> Self {
+        match error {
+            inbox::InboxError::Store(e) => ApiError::internal(e),
+            other => ApiError::bad_request("invalid_request", other.to_string()),
+        }
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,221 @@
+//! The guards every request passes on both listeners before any route runs:
+//! an exact Host allowlist (DNS rebinding), an Origin check (drive-by pages),
+//! JSON-only bodies on writes, and the 1 MiB body ceiling. A last layer turns
+//! any error the framework produced on its own into the contract's shape.
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
+
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// What one listener accepts as `Host` and `Origin`.
+#[derive(Debug, Clone)]
+pub struct Allowlist {
+    hosts: [String; 3],
+    origins: [String; 3],
+}
+
+impl Allowlist {
+    /// `port` is the listener's own port; `ui_port` the UI server's, whose
+    /// pages are the only origin allowed to call either listener.
+    pub fn new(port: u16, ui_port: u16) -> Self {
+        let authorities = |p: u16| {
+            [
+                format!("127.0.0.1:{p}"),
+                format!("localhost:{p}"),
+                format!("[::1]:{p}"),
+            ]
+        };
+        Self {
+            hosts: authorities(port),
+            origins: authorities(ui_port).map(|a| format!("http://{a}")),
+        }
+    }
+
+    fn host_allowed(&self, headers: &HeaderMap) -> bool {
+        let mut values = headers.get_all(header::HOST).iter();
+        let (Some(host), None) = (values.next(), values.next()) else {
+            return false;
+        };
+        let Ok(host) = host.to_str() else {
+            return false;
+        };
+        self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
+    }
+
+    fn origin_allowed(&self, headers: &HeaderMap) -> bool {
+        let mut values = headers.get_all(header::ORIGIN).iter();
+        match (values.next(), values.next()) {
+            (None, _) => true,
+            (Some(origin), None) => origin
+                .to_str()
+                .is_ok_and(|o| self.origins.iter().any(|allowed| allowed.eq_ignore_ascii_case(o))),
+            _ => false,
+        }
+    }
+}
+
+pub async fn check_request(
+    State(allow): State<Allowlist>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let headers = request.headers();
+    if !allow.host_allowed(headers) {
+        return ApiError::forbidden(
+            "forbidden_host",
+            "The Host header must name this server on the loopback address.",
+        )
+        .into_response();
+    }
+    if !allow.origin_allowed(headers) {
+        return ApiError::forbidden(
+            "forbidden_origin",
+            "Requests from other web origins are refused.",
+        )
+        .into_response();
+    }
+    if let Some(refusal) = body_refusal(request.method(), headers) {
+        return refusal.into_response();
+    }
+    next.run(request).await
+}
+
+fn body_refusal(method: &Method, headers: &HeaderMap) -> Option<ApiError> {
+    let declared_length = match headers.get(header::CONTENT_LENGTH) {
+        None => None,
+        Some(value) => match value.to_str().ok().and_then(|v| v.trim().parse::<u64>().ok()) {
+            Some(length) => Some(length),
+            None => {
+                return Some(ApiError::bad_request(
+                    "invalid_request",
+                    "The Content-Length header is not a number.",
+                ));
+            }
+        },
+    };
+    if declared_length.is_some_and(|l| l > MAX_BODY_BYTES as u64) {
+        return Some(ApiError::for_status(StatusCode::PAYLOAD_TOO_LARGE));
+    }
+    let has_body = declared_length.is_some_and(|l| l > 0)
+        || headers.contains_key(header::TRANSFER_ENCODING);
+    let changes_state = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
+    if changes_state && has_body && !is_json(headers) {
+        return Some(ApiError::for_status(StatusCode::UNSUPPORTED_MEDIA_TYPE));
+    }
+    None
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// Rewrites error responses that did not come from our handlers (an unknown
+/// route, a wrong method, a timeout) into the contract's JSON error shape.
+pub async fn error_shape(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if is_json {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    let error = ApiError::for_status(status);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.remove(header::CONTENT_ENCODING);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, Body::from(error.body()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(
+                axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        map
+    }
+
+    #[test]
+    fn hosts_are_matched_exactly_and_case_insensitively() {
+        let allow = Allowlist::new(19519, 19520);
+        for good in ["127.0.0.1:19519", "LOCALHOST:19519", "[::1]:19519"] {
+            assert!(allow.host_allowed(&headers(&[("host", good)])), "{good}");
+        }
+        for bad in [
+            "evil.example",
+            "localhost.evil.example:19519",
+            "127.0.0.1:1",
+            "0.0.0.0:19519",
+            "127.0.0.1",
+            "",
+            "127.0.0.1:19519.evil",
+        ] {
+            assert!(!allow.host_allowed(&headers(&[("host", bad)])), "{bad}");
+        }
+        assert!(!allow.host_allowed(&HeaderMap::new()));
+        assert!(!allow.host_allowed(&headers(&[
+            ("host", "127.0.0.1:19519"),
+            ("host", "evil.example")
+        ])));
+    }
+
+    #[test]
+    fn only_the_ui_origin_may_call() {
+        let allow = Allowlist::new(19519, 19520);
+        assert!(allow.origin_allowed(&HeaderMap::new()));
+        assert!(allow.origin_allowed(&headers(&[("origin", "http://127.0.0.1:19520")])));
+        for bad in [
+            "null",
+            "http://evil.example",
+            "http://127.0.0.1:19519",
+            "https://127.0.0.1:19520",
+            "http://127.0.0.1:19520/",
+        ] {
+            assert!(!allow.origin_allowed(&headers(&[("origin", bad)])), "{bad}");
+        }
+    }
+
+    #[test]
+    fn writes_with_bodies_must_be_json() {
+        let json = headers(&[("content-length", "2"), ("content-type", "application/json; charset=utf-8")]);
+        assert!(body_refusal(&Method::PATCH, &json).is_none());
+        let text = headers(&[("content-length", "2"), ("content-type", "text/plain")]);
+        assert_eq!(
+            body_refusal(&Method::POST, &text).unwrap().status,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE
+        );
+        assert!(body_refusal(&Method::GET, &text).is_none());
+        let empty = headers(&[("content-length", "0")]);
+        assert!(body_refusal(&Method::DELETE, &empty).is_none());
+        let huge = headers(&[("content-length", "2097152"), ("content-type", "application/json")]);
+        assert_eq!(
+            body_refusal(&Method::POST, &huge).unwrap().status,
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+    }
+}

@@ -1,0 +1,64 @@
+//! `/alert` and `/inbox`: agents drop persistent rows, people read them.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult};
+use crate::json::ApiJson;
+use crate::state::AppState;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/alert", post(alert))
+        .route("/inbox", get(list))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewAlert {
+    title: String,
+    body: Option<String>,
+}
+
+async fn alert(
+    caller: Caller,
+    State(state): State<AppState>,
+    ApiJson(alert): ApiJson<NewAlert>,
+) -> ApiResult<(StatusCode, Json<inbox::InboxRow>)> {
+    if !state.settings.bool("agentAlertsEnabled") {
+        return Err(ApiError::forbidden(
+            "agent_alerts_disabled",
+            "Agent alerts are turned off (setting agentAlertsEnabled).",
+        ));
+    }
+    let inbox = state.inbox.clone();
+    let row = tokio::task::spawn_blocking(move || {
+        inbox.create(
+            &caller.0.account_id,
+            inbox::NewRow {
+                category: inbox::Category::Alert,
+                title: &alert.title,
+                body: alert.body.as_deref(),
+                source_session_id: caller.0.session_id.as_deref(),
+            },
+        )
+    })
+    .await
+    .map_err(ApiError::internal)??;
+    Ok((StatusCode::CREATED, Json(row)))
+}
+
+async fn list(
+    caller: Caller,
+    State(state): State<AppState>,
+) -> ApiResult<Json<Vec<inbox::InboxRow>>> {
+    let inbox = state.inbox.clone();
+    let rows = tokio::task::spawn_blocking(move || inbox.list(caller.account_id(), 500))
+        .await
+        .map_err(ApiError::internal)??;
+    Ok(Json(rows))
+}

@@ -1,0 +1,101 @@
+//! `/settings`: the typed settings store. Reads are open to every caller;
+//! writes belong to the owner, and guarded keys never yield to agent tokens.
+
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Map, Value, json};
+
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult};
+use crate::json::ApiJson;
+use crate::state::AppState;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/settings", get(list))
+        .route("/settings/{key}", get(read).patch(change).delete(reset))
+}
+
+async fn list(_caller: Caller, State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        state.settings.all_json(),
+    )
+}
+
+async fn read(
+    _caller: Caller,
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let view = state.settings.get(&key)?;
+    Ok(Json(json!({
+        "key": view.key,
+        "value": view.value,
+        "default": view.default,
+        "type": view.type_label,
+    })))
+}
+
+/// Refuses a write the caller may not make, before the value is looked at.
+fn check_may_write(caller: &Caller, key: &str) -> ApiResult<()> {
+    let definition = settings::lookup(key).ok_or_else(|| {
+        ApiError::from(settings::SettingsError::UnknownSetting {
+            key: key.to_owned(),
+        })
+    })?;
+    if caller.is_agent() && definition.is_guarded() {
+        return Err(ApiError::forbidden(
+            "guarded_setting",
+            format!("{key} governs what agents may do and cannot be changed with an agent token."),
+        ));
+    }
+    if !caller.0.is_owner {
+        return Err(ApiError::forbidden(
+            "owner_only",
+            "Settings belong to the owner account; this account may read them but not change them.",
+        ));
+    }
+    Ok(())
+}
+
+async fn change(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    ApiJson(mut body): ApiJson<Map<String, Value>>,
+) -> ApiResult<Json<Value>> {
+    check_may_write(&caller, &key)?;
+    let value = body.remove("value").ok_or_else(|| {
+        ApiError::bad_request(
+            "invalid_request",
+            "The body must be a JSON object with the field \"value\".",
+        )
+    })?;
+    let settings = state.settings.clone();
+    let stored = tokio::task::spawn_blocking(move || settings.set(&key, value).map(|v| (key, v)))
+        .await
+        .map_err(ApiError::internal)??;
+    Ok(Json(json!({"key": stored.0, "value": stored.1})))
+}
+
+async fn reset(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+) -> ApiResult<Json<Value>> {
+    check_may_write(&caller, &key)?;
+    let settings = state.settings.clone();
+    let view = tokio::task::spawn_blocking(move || settings.reset(&key))
+        .await
+        .map_err(ApiError::internal)??;
+    Ok(Json(json!({
+        "key": view.key,
+        "value": view.value,
+        "default": view.default,
+        "type": view.type_label,
+    })))
+}

@@ -1,0 +1,117 @@
+//! The UI server's own paths: `/login`, which turns the owner's link into a
+//! browser session, and the embedded web app with its SPA fallback.
+
+use std::collections::HashMap;
+
+use axum::body::Body;
+use axum::extract::{Query, State};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::auth::UI_COOKIE;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+#[derive(rust_embed::Embed)]
+#[folder = "$CARGO_MANIFEST_DIR/../../web/dist"]
+#[allow_missing = true]
+struct WebApp;
+
+/// `GET /login?token=<cli token>&next=<path>`: the one place a token is read
+/// from a URL. Sets the HttpOnly, SameSite=Strict session cookie and sends the
+/// browser on, to a local path only (never an open redirect).
+pub async fn login(
+    State(state): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Response> {
+    let principal = query
+        .get("token")
+        .and_then(|t| state.accounts.authenticate(t))
+        .filter(|p| p.kind == accounts::TokenKind::Cli)
+        .ok_or_else(ApiError::unauthenticated)?;
+    let next = query
+        .get("next")
+        .map(String::as_str)
+        .filter(|n| is_local_path(n))
+        .unwrap_or("/");
+    let accounts = state.accounts.clone();
+    let session = tokio::task::spawn_blocking(move || accounts.mint_ui_token(&principal.account_id))
+        .await
+        .map_err(ApiError::internal)??;
+    let cookie = format!("{UI_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/");
+    Response::builder()
+        .status(StatusCode::SEE_OTHER)
+        .header(header::LOCATION, next)
+        .header(header::SET_COOKIE, cookie)
+        .header(header::CACHE_CONTROL, "no-store")
+        .header(header::REFERRER_POLICY, "no-referrer")
+        .body(Body::empty())
+        .map_err(ApiError::internal)
+}
+
+fn is_local_path(next: &str) -> bool {
+    next.starts_with('/')
+        && !next.starts_with("//")
+        && !next.starts_with("/\\")
+        && !next.chars().any(|c| c.is_control())
+}
+
+/// Serves the web app: a path with an extension is an asset (404 when there
+/// is none), any other path is a route of the single-page app.
+pub async fn web_app(uri: Uri) -> Response {
+    let path = uri.path().trim_start_matches('/');
+    let last_segment = path.rsplit('/').next().unwrap_or_default();
+    if last_segment.contains('.') {
+        return match WebApp::get(path) {
+            Some(file) => asset_response(path, file),
+            None => ApiError::for_status(StatusCode::NOT_FOUND).into_response(),
+        };
+    }
+    match WebApp::get("index.html") {
+        Some(file) => asset_response("index.html", file),
+        None => (
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            "<!doctype html><title>Switchboard</title><p>This build of Switchboard has no web UI \
+             embedded. Build it with <code>make web</code> and rebuild the binary.</p>",
+        )
+            .into_response(),
+    }
+}
+
+fn asset_response(path: &str, file: rust_embed::EmbeddedFile) -> Response {
+    let cache = if path.starts_with("assets/") {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    let mime = file.metadata.mimetype().to_owned();
+    let mut response = Response::new(Body::from(file.data.into_owned()));
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(&mime) {
+        headers.insert(header::CONTENT_TYPE, value);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_local_path;
+
+    #[test]
+    fn only_local_paths_are_redirect_targets() {
+        assert!(is_local_path("/"));
+        assert!(is_local_path("/dashboards/abc?x=1"));
+        for bad in ["https://evil.example", "//evil.example", "/\\evil.example", "dashboards", "/a\nb"] {
+            assert!(!is_local_path(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! The state every handler shares: the domain services, one clone away.
+
+use std::sync::Arc;
+
+use accounts::Accounts;
+use inbox::Inbox;
+use settings::SettingsStore;
+use store::Db;
+use tokio::sync::watch;
+
+/// Why the listeners are asked to stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    Shutdown,
+    Restart,
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Arc<Db>,
+    pub settings: Arc<SettingsStore>,
+    pub accounts: Arc<Accounts>,
+    pub inbox: Arc<Inbox>,
+    pub stop: watch::Sender<Option<StopReason>>,
+}
