@@ -5,6 +5,9 @@ use serde_json::{Map, Value, json};
 
 use crate::schema::{Area, SettingDef, definitions};
 
+/// The choices made where the spec is silent; also the tail of the crate docs.
+const DECISIONS: &str = include_str!("decisions.md");
+
 /// The catalog as Markdown, grouped by area and section, in catalog order.
 pub fn catalog_markdown() -> String {
     let defs = definitions();
@@ -55,6 +58,8 @@ pub fn catalog_markdown() -> String {
             }
         }
     }
+    out.push('\n');
+    out.push_str(DECISIONS);
     out
 }
 

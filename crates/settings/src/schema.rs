@@ -92,7 +92,7 @@ impl DefaultValue {
 /// Everything the catalog says about one key. Validation, defaults, the
 /// Markdown catalog and the JSON Schema are all derived from these rows.
 /// Rows exist only in the catalog table (`non_exhaustive` keeps other crates
-/// from making more), so every `SettingDef` has a default in [`DEFAULTS`].
+/// from making more), so every `SettingDef` has a default in the table of defaults.
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub struct SettingDef {
