@@ -76,7 +76,7 @@ async fn change(
         )
     })?;
     let settings = state.settings.clone();
-    let stored = tokio::task::spawn_blocking(move || settings.set(&key, value).map(|v| (key, v)))
+    let stored = tokio::task::spawn_blocking(move || settings.set(&key, &value).map(|v| (key, v)))
         .await
         .map_err(ApiError::internal)??;
     Ok(Json(json!({"key": stored.0, "value": stored.1})))

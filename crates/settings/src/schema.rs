@@ -1,0 +1,237 @@
+//! What the catalog knows about one setting ([`SettingDef`]) and the lookups
+//! over the static table in `catalog.rs`.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde_json::Value;
+
+use crate::SettingsError;
+use crate::catalog::DEFINITIONS;
+use crate::kind::Kind;
+
+/// The four areas of the catalog, in catalog order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Area {
+    GettingStarted,
+    SessionsAgents,
+    InboxNotifications,
+    ProjectsTasks,
+}
+
+impl Area {
+    pub const ALL: [Area; 4] = [
+        Area::GettingStarted,
+        Area::SessionsAgents,
+        Area::InboxNotifications,
+        Area::ProjectsTasks,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Area::GettingStarted => "Getting Started",
+            Area::SessionsAgents => "Sessions & Agents",
+            Area::InboxNotifications => "Inbox & Notifications",
+            Area::ProjectsTasks => "Projects & Tasks",
+        }
+    }
+}
+
+/// When a change to a setting is felt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TakesEffect {
+    Immediately,
+    /// On the next session started (or, for cloud keys, launched).
+    NextSession,
+    /// On the next start of the application.
+    NextStart,
+}
+
+impl TakesEffect {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TakesEffect::Immediately => "immediately",
+            TakesEffect::NextSession => "next session",
+            TakesEffect::NextStart => "next start",
+        }
+    }
+}
+
+/// A default as it can be written in a `static` table; [`SettingDef::default_value`]
+/// gives it as JSON.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DefaultValue {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'static str),
+    Strings(&'static [&'static str]),
+    /// Structured defaults (maps, objects), as JSON text.
+    Json(&'static str),
+}
+
+impl DefaultValue {
+    fn to_value(self) -> Value {
+        match self {
+            DefaultValue::Null => Value::Null,
+            DefaultValue::Bool(b) => Value::Bool(b),
+            DefaultValue::Int(n) => Value::from(n),
+            DefaultValue::Float(x) => Value::from(x),
+            DefaultValue::Str(s) => Value::from(s),
+            DefaultValue::Strings(items) => Value::from(items.to_vec()),
+            // The text is a literal of the catalog table, and a test parses
+            // and validates every default, so this cannot fail in a build.
+            DefaultValue::Json(text) => {
+                serde_json::from_str(text).expect("catalog default is valid JSON")
+            }
+        }
+    }
+}
+
+/// Everything the catalog says about one key. Validation, defaults, the
+/// Markdown catalog and the JSON Schema are all derived from these rows.
+/// Rows exist only in the catalog table (`non_exhaustive` keeps other crates
+/// from making more), so every `SettingDef` has a default in the table of defaults.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct SettingDef {
+    pub key: &'static str,
+    pub area: Area,
+    /// The spec's subsection title within the area, e.g. "agent control";
+    /// "general" for the two areas the spec does not subdivide.
+    pub section: &'static str,
+    pub kind: Kind,
+    pub default: DefaultValue,
+    /// Whether JSON `null` is a value of this key (only where it has a meaning).
+    pub nullable: bool,
+    pub takes_effect: TakesEffect,
+    /// Guarded keys govern what agents may do; agent tokens cannot change them.
+    pub guarded: bool,
+    pub description: &'static str,
+}
+
+/// The spec's subsection a row belongs to; keeps the table rows short.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Section {
+    pub area: Area,
+    pub title: &'static str,
+}
+
+/// One row of the catalog table, immediate, unguarded and not nullable unless
+/// a modifier below says otherwise.
+pub(crate) const fn def(
+    section: Section,
+    key: &'static str,
+    kind: Kind,
+    default: DefaultValue,
+    description: &'static str,
+) -> SettingDef {
+    SettingDef {
+        key,
+        area: section.area,
+        section: section.title,
+        kind,
+        default,
+        nullable: false,
+        takes_effect: TakesEffect::Immediately,
+        guarded: false,
+        description,
+    }
+}
+
+impl SettingDef {
+    pub(crate) const fn guarded(self) -> Self {
+        Self {
+            guarded: true,
+            ..self
+        }
+    }
+
+    pub(crate) const fn nullable(self) -> Self {
+        Self {
+            nullable: true,
+            ..self
+        }
+    }
+
+    pub(crate) const fn takes_effect(self, takes_effect: TakesEffect) -> Self {
+        Self {
+            takes_effect,
+            ..self
+        }
+    }
+
+    pub fn type_label(&self) -> &'static str {
+        self.kind.type_label()
+    }
+
+    pub fn is_guarded(&self) -> bool {
+        self.guarded
+    }
+
+    /// What the key accepts, as a phrase completing "KEY takes ...".
+    pub fn accepted(&self) -> String {
+        let mut phrase = self.kind.describe();
+        if self.nullable {
+            phrase.push_str(", or null");
+        }
+        phrase
+    }
+
+    pub fn default_value(&self) -> &'static Value {
+        &DEFAULTS[position(self.key).unwrap_or_default()]
+    }
+
+    /// Checks `value` against the key and returns it normalised, or a refusal
+    /// whose message names what the key accepts.
+    pub fn validate(&self, value: &Value) -> Result<Value, SettingsError> {
+        if self.nullable && value.is_null() {
+            return Ok(Value::Null);
+        }
+        self.kind.check(value).map_err(|refusal| {
+            let mut message = format!("{} takes {}", self.key, self.accepted());
+            if !refusal.path.is_empty() {
+                message.push_str(&format!(
+                    "; {}{} {}",
+                    self.key, refusal.path, refusal.reason
+                ));
+            }
+            SettingsError::InvalidValue {
+                key: self.key,
+                message,
+            }
+        })
+    }
+}
+
+static INDEX: LazyLock<HashMap<&'static str, usize>> = LazyLock::new(|| {
+    DEFINITIONS
+        .iter()
+        .enumerate()
+        .map(|(index, def)| (def.key, index))
+        .collect()
+});
+
+/// Every key's default, in catalog order.
+pub(crate) static DEFAULTS: LazyLock<Box<[Value]>> = LazyLock::new(|| {
+    DEFINITIONS
+        .iter()
+        .map(|def| def.default.to_value())
+        .collect()
+});
+
+/// Where `key` sits in the catalog.
+pub(crate) fn position(key: &str) -> Option<usize> {
+    INDEX.get(key).copied()
+}
+
+/// The catalog entry of `key`, if the catalog has one.
+pub fn lookup(key: &str) -> Option<&'static SettingDef> {
+    position(key).map(|index| &DEFINITIONS[index])
+}
+
+/// Every setting, in catalog (spec) order.
+pub fn definitions() -> &'static [SettingDef] {
+    DEFINITIONS
+}

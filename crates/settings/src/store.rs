@@ -1,0 +1,260 @@
+//! The settings store: stored values in SQLite, served from memory.
+//!
+//! Only keys ever set have a row; every other key is at its default. At load
+//! the rows are read once into a [`Snapshot`] (every value in catalog order
+//! plus the `GET /settings` body already serialised), so a read is a pointer
+//! clone under a briefly held read lock. A write commits to the database
+//! first and only then publishes a new snapshot, so memory never shows a value
+//! that is not durable.
+
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use bytes::Bytes;
+use serde_json::{Map, Value};
+use store::rusqlite::params;
+use store::{Db, Migration};
+
+use crate::SettingsError;
+use crate::catalog::DEFINITIONS;
+use crate::schema::{DEFAULTS, SettingDef, position};
+
+/// The settings table: one row per key ever set, its value as JSON text.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    feature: "settings",
+    sql: "CREATE TABLE settings (
+        key TEXT PRIMARY KEY NOT NULL,
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    ) STRICT, WITHOUT ROWID;",
+}];
+
+/// One setting as `GET /settings/<key>` shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SettingView {
+    pub key: &'static str,
+    pub value: Value,
+    pub default: Value,
+    pub type_label: &'static str,
+}
+
+/// Every current value, in catalog order, and the same as a JSON object body.
+struct Snapshot {
+    values: Box<[Value]>,
+    body: Bytes,
+}
+
+impl Snapshot {
+    fn new(values: Box<[Value]>) -> Self {
+        let mut body = String::with_capacity(16 * 1024);
+        body.push('{');
+        for (index, (def, value)) in DEFINITIONS.iter().zip(values.iter()).enumerate() {
+            if index > 0 {
+                body.push(',');
+            }
+            // Keys are plain ASCII identifiers (a test checks), so they need no escaping.
+            body.push('"');
+            body.push_str(def.key);
+            body.push_str("\":");
+            body.push_str(&value.to_string());
+        }
+        body.push('}');
+        Self {
+            values,
+            body: Bytes::from(body),
+        }
+    }
+}
+
+/// The installation's settings. `Send + Sync`: share it in an `Arc`.
+pub struct SettingsStore {
+    db: Arc<Db>,
+    current: RwLock<Arc<Snapshot>>,
+    /// Held across a database write and the publication of its snapshot, so
+    /// two writers cannot publish in the opposite order to their commits.
+    writer: Mutex<()>,
+}
+
+impl std::fmt::Debug for SettingsStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SettingsStore")
+            .field("db", &self.db)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SettingsStore {
+    /// Applies the settings migrations and loads every stored value. A stored
+    /// value that the schema no longer accepts is replaced by the default in
+    /// memory (its row stays until the key is next set), with a warning.
+    pub fn load(db: Arc<Db>) -> Result<Self, SettingsError> {
+        db.migrate(MIGRATIONS)?;
+        let rows: Vec<(String, String)> = db.read(|tx| {
+            let mut statement = tx.prepare("SELECT key, value FROM settings")?;
+            let rows = statement
+                .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            Ok::<_, SettingsError>(rows)
+        })?;
+        let mut values = DEFAULTS.to_vec();
+        for (key, text) in rows {
+            let Some(index) = position(&key) else {
+                tracing::warn!(
+                    key,
+                    "a stored setting is no longer in the catalog; ignoring it"
+                );
+                continue;
+            };
+            let parsed = serde_json::from_str::<Value>(&text)
+                .map_err(|error| error.to_string())
+                .and_then(|value| {
+                    DEFINITIONS[index]
+                        .validate(&value)
+                        .map_err(|error| error.to_string())
+                });
+            match parsed {
+                Ok(value) => values[index] = value,
+                Err(reason) => tracing::warn!(
+                    key,
+                    stored = %text,
+                    %reason,
+                    "a stored setting is no longer valid; using its default"
+                ),
+            }
+        }
+        Ok(Self {
+            db,
+            current: RwLock::new(Arc::new(Snapshot::new(values.into()))),
+            writer: Mutex::new(()),
+        })
+    }
+
+    fn snapshot(&self) -> Arc<Snapshot> {
+        // A panic elsewhere cannot leave the pointer half-written.
+        Arc::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The `GET /settings` body: every key with its current value, in catalog
+    /// order. Cloning the returned `Bytes` is a reference-count increment.
+    pub fn all_json(&self) -> Bytes {
+        self.snapshot().body.clone()
+    }
+
+    /// Every key with its current value, in catalog order.
+    pub fn all(&self) -> Map<String, Value> {
+        let snapshot = self.snapshot();
+        DEFINITIONS
+            .iter()
+            .zip(snapshot.values.iter())
+            .map(|(def, value)| (def.key.to_owned(), value.clone()))
+            .collect()
+    }
+
+    pub fn get(&self, key: &str) -> Result<SettingView, SettingsError> {
+        let (index, def) = find(key)?;
+        Ok(view(def, self.snapshot().values[index].clone()))
+    }
+
+    /// Validates `value`, stores it durably, then makes it current. Returns
+    /// the value as stored (normalised, e.g. `5.0` → `5` for integers). A
+    /// refused value leaves the stored one as it was.
+    pub fn set(&self, key: &str, value: &Value) -> Result<Value, SettingsError> {
+        let (index, def) = find(key)?;
+        let value = def.validate(value)?;
+        let text = value.to_string();
+        let _writing = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        self.db.write(|tx| {
+            tx.execute(
+                "INSERT INTO settings (key, value, updated_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                params![def.key, text, store::now_rfc3339()],
+            )
+        })?;
+        self.publish(index, value.clone());
+        Ok(value)
+    }
+
+    /// Forgets the stored value of `key`, so it is back at its default.
+    pub fn reset(&self, key: &str) -> Result<SettingView, SettingsError> {
+        let (index, def) = find(key)?;
+        let _writing = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        self.db
+            .write(|tx| tx.execute("DELETE FROM settings WHERE key = ?1", [def.key]))?;
+        let default = DEFAULTS[index].clone();
+        self.publish(index, default.clone());
+        Ok(view(def, default))
+    }
+
+    /// Builds the next snapshot outside the lock readers take; the caller
+    /// holds `writer`, so nobody else replaces `current` meanwhile.
+    fn publish(&self, index: usize, value: Value) {
+        let mut values = self.snapshot().values.clone();
+        values[index] = value;
+        let next = Arc::new(Snapshot::new(values));
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = next;
+    }
+
+    /// The current value of `key`; `Value::Null` for a key outside the catalog.
+    pub fn value(&self, key: &str) -> Value {
+        self.typed(key, |value| Some(value.clone()))
+            .unwrap_or(Value::Null)
+    }
+
+    /// A toggle's current value.
+    pub fn bool(&self, key: &str) -> bool {
+        self.typed(key, Value::as_bool).unwrap_or_default()
+    }
+
+    /// An integer setting's current value.
+    pub fn i64(&self, key: &str) -> i64 {
+        self.typed(key, Value::as_i64).unwrap_or_default()
+    }
+
+    /// A number setting's current value.
+    pub fn f64(&self, key: &str) -> f64 {
+        self.typed(key, Value::as_f64).unwrap_or_default()
+    }
+
+    /// A text or select setting's current value; `null` (where a key takes it)
+    /// reads as the empty string, so use [`SettingsStore::value`] to tell them apart.
+    pub fn str(&self, key: &str) -> String {
+        self.typed(key, |value| match value {
+            Value::String(text) => Some(text.clone()),
+            Value::Null => Some(String::new()),
+            _ => None,
+        })
+        .unwrap_or_default()
+    }
+
+    /// Reads `key` through `pick`. The typed getters are called with keys
+    /// written in code, so a miss is a programming error: it is logged and
+    /// the getter falls back to the type's zero value rather than failing a
+    /// request.
+    fn typed<T>(&self, key: &str, pick: impl Fn(&Value) -> Option<T>) -> Option<T> {
+        let Some(index) = position(key) else {
+            tracing::error!(key, "read of a setting that is not in the catalog");
+            return None;
+        };
+        let picked = pick(&self.snapshot().values[index]).or_else(|| pick(&DEFAULTS[index]));
+        if picked.is_none() {
+            tracing::error!(key, "setting read with a getter that does not fit its type");
+        }
+        picked
+    }
+}
+
+fn find(key: &str) -> Result<(usize, &'static SettingDef), SettingsError> {
+    position(key)
+        .map(|index| (index, &DEFINITIONS[index]))
+        .ok_or_else(|| SettingsError::UnknownSetting {
+            key: key.to_owned(),
+        })
+}
+
+fn view(def: &'static SettingDef, value: Value) -> SettingView {
+    SettingView {
+        key: def.key,
+        value,
+        default: def.default_value().clone(),
+        type_label: def.type_label(),
+    }
+}
