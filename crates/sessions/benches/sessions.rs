@@ -1,0 +1,2 @@
+//! Bench placeholder.
+fn main() {}
