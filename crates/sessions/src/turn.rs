@@ -64,10 +64,8 @@ pub async fn run_turn(
     let text = compose(next.added.as_deref(), &next.text);
     let argv = ctx.spec.argv(&text, next.resume.as_deref());
     let Some((program, args)) = argv.split_first() else {
-        return Ok(TurnEnd::Failed(format!(
-            "engine `{}` has no command to run",
-            ctx.engine
-        )));
+        let message = format!("engine `{}` has no command to run", ctx.engine);
+        return fail_unstarted(ctx, next.turn, message).await;
     };
     let takes_stdin = ctx.spec.kind == EngineKind::Command;
     let mut command = Command::new(program);
@@ -93,10 +91,11 @@ pub async fn run_turn(
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
-            return Ok(TurnEnd::Failed(format!(
+            let message = format!(
                 "engine `{}` could not be started ({program}): {e}",
                 ctx.engine
-            )));
+            );
+            return fail_unstarted(ctx, next.turn, message).await;
         }
     };
     let pid = child.id();
@@ -196,6 +195,15 @@ pub async fn run_turn(
         .write(move |tx| db::end_turn(tx, &id, turn, turn_status, error.as_deref(), exit_code))
         .await?;
     Ok(outcome)
+}
+
+async fn fail_unstarted(ctx: &TurnContext<'_>, turn: i64, message: String) -> Result<TurnEnd> {
+    let id = ctx.session_id.to_owned();
+    let error = message.clone();
+    ctx.inner
+        .write(move |tx| db::end_turn(tx, &id, turn, "failed", Some(&error), None))
+        .await?;
+    Ok(TurnEnd::Failed(message))
 }
 
 /// The process group may already be gone when the leader lingers alone.
