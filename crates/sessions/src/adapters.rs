@@ -110,7 +110,8 @@ impl Decoder {
     }
 
     fn claude(&mut self, value: &Value, text: &mut String) {
-        let str_field = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+        let str_field =
+            |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
         match value.get("type").and_then(Value::as_str) {
             Some("system") => {
                 if value.get("subtype").and_then(Value::as_str) == Some("init")
@@ -195,7 +196,8 @@ impl Decoder {
                 let item = value.get("item");
                 match item.and_then(|i| i.get("type")).and_then(Value::as_str) {
                     Some("agent_message") => {
-                        if let Some(piece) = item.and_then(|i| i.get("text")).and_then(Value::as_str)
+                        if let Some(piece) =
+                            item.and_then(|i| i.get("text")).and_then(Value::as_str)
                         {
                             self.push_text(piece, text);
                         }
@@ -274,7 +276,10 @@ mod tests {
     #[test]
     fn a_character_split_across_chunks_survives() {
         let euro = "€".as_bytes();
-        let (text, _) = run(EngineKind::Command, &[b"a", &euro[..1], &euro[1..], b"\xffb"]);
+        let (text, _) = run(
+            EngineKind::Command,
+            &[b"a", &euro[..1], &euro[1..], b"\xffb"],
+        );
         assert_eq!(text, "a€\u{FFFD}b");
     }
 
@@ -290,7 +295,10 @@ mod tests {
             r#"{"type":"result","subtype":"success","is_error":false,"result":"Hi","session_id":"s2","num_turns":3,"cost_usd":0.5,"usage":{"input_tokens":10,"output_tokens":2}}"#,
         );
         let bytes = stream.as_bytes();
-        let (text, meta) = run(EngineKind::Claude, &[&bytes[..7], &bytes[7..100], &bytes[100..]]);
+        let (text, meta) = run(
+            EngineKind::Claude,
+            &[&bytes[..7], &bytes[7..100], &bytes[100..]],
+        );
         assert_eq!(text, "Hi");
         assert_eq!(meta.engine_session_id.as_deref(), Some("s2"));
         assert_eq!(meta.engine_turns, Some(3));

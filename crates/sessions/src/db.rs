@@ -244,7 +244,9 @@ pub fn set_archived(tx: &Transaction<'_>, id: &str) -> Result<()> {
 pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Option<Session>> {
     Ok(tx
         .query_row(
-            &format!("SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1 AND s.account_id = ?2"),
+            &format!(
+                "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1 AND s.account_id = ?2"
+            ),
             [id, account],
             session_from_row,
         )
@@ -547,13 +549,14 @@ pub fn engine_spec(tx: &Transaction<'_>, id: &str) -> Result<(String, String, St
 }
 
 pub fn starts_at(tx: &Transaction<'_>, id: &str) -> Result<Option<String>> {
-    Ok(tx.query_row(
-        "SELECT starts_at FROM sessions WHERE id = ?1 AND status = 'queued'",
-        [id],
-        |r| r.get(0),
-    )
-    .optional()?
-    .flatten())
+    Ok(tx
+        .query_row(
+            "SELECT starts_at FROM sessions WHERE id = ?1 AND status = 'queued'",
+            [id],
+            |r| r.get(0),
+        )
+        .optional()?
+        .flatten())
 }
 
 pub fn pending_inputs(tx: &Transaction<'_>, id: &str) -> Result<i64> {
@@ -565,11 +568,11 @@ pub fn pending_inputs(tx: &Transaction<'_>, id: &str) -> Result<i64> {
 }
 
 pub fn account_of(tx: &Transaction<'_>, id: &str) -> Result<String> {
-    Ok(tx.query_row(
-        "SELECT account_id FROM sessions WHERE id = ?1",
-        [id],
-        |r| r.get(0),
-    )?)
+    Ok(
+        tx.query_row("SELECT account_id FROM sessions WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })?,
+    )
 }
 
 /// Records an event that is not a move (a session restored in the status it had).

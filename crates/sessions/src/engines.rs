@@ -66,14 +66,7 @@ impl EngineSpec {
             EngineKind::Command => argv.extend(self.args.iter().cloned()),
             EngineKind::Claude => {
                 argv.extend(
-                    [
-                        "-p",
-                        text,
-                        "--output-format",
-                        "stream-json",
-                        "--verbose",
-                    ]
-                    .map(str::to_owned),
+                    ["-p", text, "--output-format", "stream-json", "--verbose"].map(str::to_owned),
                 );
                 argv.extend(self.args.iter().cloned());
                 if let Some(id) = resume {

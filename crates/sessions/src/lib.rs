@@ -41,7 +41,7 @@ mod turn;
 
 pub use error::{Result, SessionError};
 pub use model::{
-    Caller, EngineInfo, PromptSettings, Session, Spawned, SpawnPolicy, SpawnRequest, Status,
+    Caller, EngineInfo, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
     StatusEvent, Transcript, Turn, Via,
 };
 pub use supervisor::{SessionUpdate, Supervisor, TokenIssuer};

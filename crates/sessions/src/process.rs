@@ -36,7 +36,11 @@ pub async fn kill_leftovers(session_ids: &HashSet<String>) -> Vec<u32> {
     };
     let mut killed = Vec::new();
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
             continue;
         };
         if pid == ours {

@@ -40,7 +40,8 @@ pub struct SessionUpdate {
     pub status: Status,
 }
 
-const NUDGE: &str = "Switchboard restarted while you were working on this. Continue where you left off.";
+const NUDGE: &str =
+    "Switchboard restarted while you were working on this. Continue where you left off.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EndRequest {
@@ -146,11 +147,14 @@ impl Supervisor {
     }
 
     async fn recover(&self, auto_resume: bool) -> Result<()> {
-        let leftovers = self.inner.read(|tx| db::leftovers(tx)).await?;
+        let leftovers = self.inner.read(db::leftovers).await?;
         let ids: HashSet<String> = leftovers.iter().map(|l| l.id.clone()).collect();
         let killed = crate::process::kill_leftovers(&ids).await;
         if !killed.is_empty() {
-            tracing::info!(count = killed.len(), "ended engine processes left by a previous server");
+            tracing::info!(
+                count = killed.len(),
+                "ended engine processes left by a previous server"
+            );
         }
         for leftover in leftovers {
             self.inner.issuer.revoke(&leftover.id);
@@ -317,7 +321,7 @@ impl Supervisor {
                 }
                 let added = db::follow_up_added(tx, &owned_id)?;
                 db::push_input(tx, &owned_id, "message", &text, added.as_deref())?;
-                Ok(db::get_session(tx, &account, &owned_id)?.ok_or(SessionError::NotFound)?)
+                db::get_session(tx, &account, &owned_id)?.ok_or(SessionError::NotFound)
             })
             .await?;
         if let Some(live) = self.inner.live().get(id) {
@@ -336,7 +340,8 @@ impl Supervisor {
     /// Archives a session, ending it first if it is active (a waiting one is
     /// `finished`, a queued or running one `stopped`).
     pub async fn archive(&self, caller: &Caller, id: &str) -> Result<Session> {
-        self.end(&caller.account_id, id, EndRequest::Archive).await?;
+        self.end(&caller.account_id, id, EndRequest::Archive)
+            .await?;
         let owned = id.to_owned();
         self.inner
             .write(move |tx| db::set_archived(tx, &owned))
@@ -419,11 +424,9 @@ impl Supervisor {
             })
             .collect();
         for mut done in waits {
-            let _ = tokio::time::timeout(
-                Duration::from_secs(10),
-                done.wait_for(|finished| *finished),
-            )
-            .await;
+            let _ =
+                tokio::time::timeout(Duration::from_secs(10), done.wait_for(|finished| *finished))
+                    .await;
         }
     }
 
@@ -448,7 +451,9 @@ impl Supervisor {
                 Ok(None) => Ok(()),
                 Err(e) => {
                     let reason = format!("the supervisor failed: {e}");
-                    inner.move_to(&id, &account_id, Status::Failed, reason).await
+                    inner
+                        .move_to(&id, &account_id, Status::Failed, reason)
+                        .await
                 }
             };
             if let Err(e) = recorded {
@@ -481,8 +486,9 @@ async fn actor(
     }
     let owned = id.to_owned();
     let (spec, cwd, engine) = inner.read(move |tx| db::engine_spec(tx, &owned)).await?;
-    let spec: EngineSpec = serde_json::from_str(&spec)
-        .map_err(|e| SessionError::InvalidInput(format!("stored engine spec is unreadable: {e}")))?;
+    let spec: EngineSpec = serde_json::from_str(&spec).map_err(|e| {
+        SessionError::InvalidInput(format!("stored engine spec is unreadable: {e}"))
+    })?;
     let mut token: Option<String> = None;
     loop {
         if let Some(request) = *end.borrow() {
@@ -492,7 +498,12 @@ async fn actor(
         let next = inner.write(move |tx| db::take_input(tx, &owned)).await?;
         let Some(next) = next else {
             inner
-                .move_to(id, account_id, Status::WaitingForInput, "turn ended".to_owned())
+                .move_to(
+                    id,
+                    account_id,
+                    Status::WaitingForInput,
+                    "turn ended".to_owned(),
+                )
                 .await?;
             tokio::select! {
                 () = wake.notified() => {}
@@ -501,7 +512,12 @@ async fn actor(
             continue;
         };
         inner
-            .move_to(id, account_id, Status::Starting, format!("turn {} begins", next.turn))
+            .move_to(
+                id,
+                account_id,
+                Status::Starting,
+                format!("turn {} begins", next.turn),
+            )
             .await?;
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
         let context = TurnContext {
@@ -648,8 +664,7 @@ fn spacing_slot(
     now: OffsetDateTime,
     spacing: u32,
 ) -> Result<(Option<String>, bool)> {
-    let last = db::last_agent_slot(tx)?
-        .and_then(|at| OffsetDateTime::parse(&at, &Rfc3339).ok());
+    let last = db::last_agent_slot(tx)?.and_then(|at| OffsetDateTime::parse(&at, &Rfc3339).ok());
     let slot = match last {
         Some(last) if spacing > 0 => last + time::Duration::seconds(i64::from(spacing)),
         _ => now,

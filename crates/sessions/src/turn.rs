@@ -238,7 +238,10 @@ fn judge(
         Err(e) => return TurnEnd::Failed(format!("lost track of the engine process: {e}")),
     };
     let stderr = stderr_tail.trim();
-    let exit = match (status.code(), std::os::unix::process::ExitStatusExt::signal(&status)) {
+    let exit = match (
+        status.code(),
+        std::os::unix::process::ExitStatusExt::signal(&status),
+    ) {
         (Some(code), _) => format!("exited with status {code}"),
         (None, Some(signal)) => format!("was killed by signal {signal}"),
         (None, None) => "ended".to_owned(),
@@ -315,7 +318,7 @@ async fn pump(
                 let room = STDERR_CAP.saturating_sub(err_stored);
                 err_bytes.extend_from_slice(&bytes[..bytes.len().min(room)]);
                 err_stored += bytes.len().min(room);
-                err_tail.extend_from_slice(&bytes);
+                err_tail.extend_from_slice(bytes);
                 if err_tail.len() > STDERR_TAIL {
                     err_tail.drain(..err_tail.len() - STDERR_TAIL);
                 }

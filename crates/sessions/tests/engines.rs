@@ -36,7 +36,10 @@ async fn command_engine_gets_stdin_env_and_cwd_and_follow_ups_get_turn_two() {
     assert!(out.contains(&format!("pwd={} ", work.display())), "{out}");
     assert!(out.contains("extra=from-engines-toml"), "{out}");
 
-    h.sup.send(&ui("a"), &open_policy(), &id, "second").await.unwrap();
+    h.sup
+        .send(&ui("a"), &open_policy(), &id, "second")
+        .await
+        .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let transcript = loop {
         let t = h.sup.transcript("a", &id).await.unwrap();
@@ -52,7 +55,16 @@ async fn command_engine_gets_stdin_env_and_cwd_and_follow_ups_get_turn_two() {
     assert_eq!(session.turns, 2);
     assert_eq!(session.cost_usd, None);
     // The token is minted once per process life of the session, not per turn.
-    assert_eq!(h.issuer.minted.lock().unwrap().iter().filter(|m| **m == id).count(), 1);
+    assert_eq!(
+        h.issuer
+            .minted
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|m| **m == id)
+            .count(),
+        1
+    );
     let moves: Vec<Status> = transcript.events.iter().map(|e| e.to).collect();
     assert_eq!(
         moves,
@@ -71,8 +83,14 @@ async fn command_engine_gets_stdin_env_and_cwd_and_follow_ups_get_turn_two() {
 async fn follow_ups_sent_during_a_turn_run_in_order_after_it() {
     let h = Harness::new().await;
     let id = h.spawn_ui("a", "slow", "one").await.id;
-    h.sup.send(&ui("a"), &open_policy(), &id, "two").await.unwrap();
-    h.sup.send(&ui("a"), &open_policy(), &id, "three").await.unwrap();
+    h.sup
+        .send(&ui("a"), &open_policy(), &id, "two")
+        .await
+        .unwrap();
+    h.sup
+        .send(&ui("a"), &open_policy(), &id, "three")
+        .await
+        .unwrap();
     let sup = h.sup.clone();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
@@ -94,7 +112,10 @@ async fn a_non_zero_exit_fails_the_session_with_stderr_and_revokes_its_token() {
     let id = h.spawn_ui("a", "fail", "x").await.id;
     let session = h.wait_status("a", &id, Status::Failed).await;
     let error = session.error.unwrap();
-    assert!(error.contains("status 3") && error.contains("something broke"), "{error}");
+    assert!(
+        error.contains("status 3") && error.contains("something broke"),
+        "{error}"
+    );
     let turn = &h.sup.transcript("a", &id).await.unwrap().turns[0];
     assert_eq!(turn.output, "partial\n");
     assert_eq!(turn.stderr, "something broke\n");
@@ -122,7 +143,9 @@ async fn a_missing_program_fails_with_the_reason() {
         "{error}"
     );
     assert_eq!(
-        h.sup.transcript("a", &id).await.unwrap().turns[0].error.as_deref(),
+        h.sup.transcript("a", &id).await.unwrap().turns[0]
+            .error
+            .as_deref(),
         Some(error.as_str())
     );
 }
@@ -150,16 +173,32 @@ async fn stop_ends_the_whole_process_tree() {
 async fn another_accounts_session_is_not_found() {
     let h = Harness::new().await;
     let id = h.spawn_ui("a", "echo", "x").await.id;
-    assert!(matches!(h.sup.get("b", &id).await, Err(SessionError::NotFound)));
-    assert!(matches!(h.sup.transcript("b", &id).await, Err(SessionError::NotFound)));
-    assert!(matches!(h.sup.stop(&ui("b"), &id).await, Err(SessionError::NotFound)));
+    assert!(matches!(
+        h.sup.get("b", &id).await,
+        Err(SessionError::NotFound)
+    ));
+    assert!(matches!(
+        h.sup.transcript("b", &id).await,
+        Err(SessionError::NotFound)
+    ));
+    assert!(matches!(
+        h.sup.stop(&ui("b"), &id).await,
+        Err(SessionError::NotFound)
+    ));
     assert!(matches!(
         h.sup.send(&ui("b"), &open_policy(), &id, "hi").await,
         Err(SessionError::NotFound)
     ));
     assert!(h.sup.list("b").await.unwrap().is_empty());
     let second = h.spawn_ui("a", "echo", "y").await.id;
-    let ids: Vec<String> = h.sup.list("a").await.unwrap().into_iter().map(|s| s.id).collect();
+    let ids: Vec<String> = h
+        .sup
+        .list("a")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
     assert_eq!(ids, [second, id]);
 }
 
@@ -173,13 +212,21 @@ async fn prompt_settings_prefix_the_first_turn_and_the_transcript_says_so() {
     };
     let id = h
         .sup
-        .spawn(&ui("a"), &open_policy(), &prompts, request("echo", "do the thing"))
+        .spawn(
+            &ui("a"),
+            &open_policy(),
+            &prompts,
+            request("echo", "do the thing"),
+        )
         .await
         .unwrap()
         .session
         .id;
     h.wait_status("a", &id, Status::WaitingForInput).await;
-    h.sup.send(&ui("a"), &open_policy(), &id, "and more").await.unwrap();
+    h.sup
+        .send(&ui("a"), &open_policy(), &id, "and more")
+        .await
+        .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let turns = loop {
         let t = h.sup.transcript("a", &id).await.unwrap().turns;
@@ -210,9 +257,15 @@ async fn claude_adapter_records_reply_id_cost_and_resumes_with_the_latest_id() {
     assert_eq!(session.cost_usd, Some(0.25));
     assert_eq!(session.engine_turns, 2);
     assert_eq!(session.input_tokens, Some(100));
-    assert_eq!(h.sup.transcript("a", &id).await.unwrap().turns[0].output, "Hello from claude");
+    assert_eq!(
+        h.sup.transcript("a", &id).await.unwrap().turns[0].output,
+        "Hello from claude"
+    );
 
-    h.sup.send(&ui("a"), &open_policy(), &id, "more").await.unwrap();
+    h.sup
+        .send(&ui("a"), &open_policy(), &id, "more")
+        .await
+        .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let session = loop {
         let s = h.wait_status("a", &id, Status::WaitingForInput).await;
@@ -236,7 +289,10 @@ async fn claude_not_logged_in_fails_with_its_own_message() {
     let h = Harness::new().await;
     let id = h.spawn_ui("a", "primary", "LOGOUT please").await.id;
     let session = h.wait_status("a", &id, Status::Failed).await;
-    assert_eq!(session.error.as_deref(), Some("Not logged in · Please run /login"));
+    assert_eq!(
+        session.error.as_deref(),
+        Some("Not logged in · Please run /login")
+    );
     let turn = &h.sup.transcript("a", &id).await.unwrap().turns[0];
     assert_eq!(turn.exit_code, Some(1));
     assert!(turn.output.contains("Not logged in"));
@@ -251,8 +307,14 @@ async fn codex_adapter_records_reply_and_tokens_and_resumes_the_thread() {
     assert_eq!(session.engine_session_id.as_deref(), Some("x-1"));
     assert_eq!(session.cost_usd, None);
     assert_eq!(session.output_tokens, Some(122));
-    assert_eq!(h.sup.transcript("a", &id).await.unwrap().turns[0].output, "Done.");
-    h.sup.send(&ui("a"), &open_policy(), &id, "again").await.unwrap();
+    assert_eq!(
+        h.sup.transcript("a", &id).await.unwrap().turns[0].output,
+        "Done."
+    );
+    h.sup
+        .send(&ui("a"), &open_policy(), &id, "again")
+        .await
+        .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
         let turns = h.sup.transcript("a", &id).await.unwrap().turns;
@@ -265,7 +327,10 @@ async fn codex_adapter_records_reply_and_tokens_and_resumes_the_thread() {
     }
     let id = h.spawn_ui("a", "second", "FAILTURN").await.id;
     let session = h.wait_status("a", &id, Status::Failed).await;
-    assert_eq!(session.error.as_deref(), Some("stream disconnected before completion"));
+    assert_eq!(
+        session.error.as_deref(),
+        Some("stream disconnected before completion")
+    );
     let turn = &h.sup.transcript("a", &id).await.unwrap().turns[0];
     assert_eq!(turn.stderr, "progress goes to stderr\n");
 }
@@ -275,7 +340,12 @@ async fn an_unknown_engine_and_a_bad_cwd_are_refused_up_front() {
     let h = Harness::new().await;
     let unknown = h
         .sup
-        .spawn(&ui("a"), &open_policy(), &PromptSettings::default(), request("nope", "x"))
+        .spawn(
+            &ui("a"),
+            &open_policy(),
+            &PromptSettings::default(),
+            request("nope", "x"),
+        )
         .await;
     assert!(matches!(unknown, Err(SessionError::UnknownEngine { .. })));
     let mut req = request("echo", "x");

@@ -22,11 +22,19 @@ enum Verdict {
 async fn verdict(h: &Harness, caller: &Caller, policy: &SpawnPolicy) -> Verdict {
     match h
         .sup
-        .spawn(caller, policy, &PromptSettings::default(), request("echo", "x"))
+        .spawn(
+            caller,
+            policy,
+            &PromptSettings::default(),
+            request("echo", "x"),
+        )
         .await
     {
         Ok(spawned) => {
-            assert_eq!(spawned.session.agent_driven, caller.via != sessions::Via::Ui);
+            assert_eq!(
+                spawned.session.agent_driven,
+                caller.via != sessions::Via::Ui
+            );
             Verdict::Ok
         }
         Err(SessionError::AgentDrivenSessionsDisabled) => Verdict::Disabled,
@@ -65,23 +73,78 @@ async fn the_rule_matrix() {
         // Rule 1, whatever the token; the UI is never held back.
         ("ui, disabled", ui("a"), &disabled, Ok),
         ("cli, disabled", cli("a", Some(&own)), &disabled, Disabled),
-        ("agent, disabled", agent("a", &own, Some(&own)), &disabled, Disabled),
+        (
+            "agent, disabled",
+            agent("a", &own, Some(&own)),
+            &disabled,
+            Disabled,
+        ),
         ("ui, all strict", ui("a"), &everything_strict, Ok),
-        ("agent, all strict: rule 1 first", agent("a", &own, None), &everything_strict, Disabled),
+        (
+            "agent, all strict: rule 1 first",
+            agent("a", &own, None),
+            &everything_strict,
+            Disabled,
+        ),
         // Rule 2 touches agent tokens only.
         ("cli, agent spawn off", cli("a", None), &no_agent_token, Ok),
-        ("agent, agent spawn off", agent("a", &own, Some(&own)), &no_agent_token, AgentToken),
+        (
+            "agent, agent spawn off",
+            agent("a", &own, Some(&own)),
+            &no_agent_token,
+            AgentToken,
+        ),
         ("agent, agent spawn on", agent("a", &own, None), &base, Ok),
         // Rule 3.
         ("cli, required, no header", cli("a", None), &require, Source),
-        ("cli, required, own account's live session", cli("a", Some(&own)), &require, Ok),
-        ("cli, required, another account's session", cli("a", Some(&foreign)), &require, Source),
-        ("cli, required, ended session", cli("a", Some(&ended)), &require, Source),
-        ("cli, required, unknown id", cli("a", Some("nope")), &require, Source),
-        ("agent, required, its own session", agent("a", &own, Some(&own)), &require, Ok),
-        ("agent, required, a sibling session", agent("a", &own, Some(&sibling)), &require, Source),
-        ("agent, required, no header", agent("a", &own, None), &require, Source),
-        ("agent, required, another account's", agent("a", &own, Some(&foreign)), &require, Source),
+        (
+            "cli, required, own account's live session",
+            cli("a", Some(&own)),
+            &require,
+            Ok,
+        ),
+        (
+            "cli, required, another account's session",
+            cli("a", Some(&foreign)),
+            &require,
+            Source,
+        ),
+        (
+            "cli, required, ended session",
+            cli("a", Some(&ended)),
+            &require,
+            Source,
+        ),
+        (
+            "cli, required, unknown id",
+            cli("a", Some("nope")),
+            &require,
+            Source,
+        ),
+        (
+            "agent, required, its own session",
+            agent("a", &own, Some(&own)),
+            &require,
+            Ok,
+        ),
+        (
+            "agent, required, a sibling session",
+            agent("a", &own, Some(&sibling)),
+            &require,
+            Source,
+        ),
+        (
+            "agent, required, no header",
+            agent("a", &own, None),
+            &require,
+            Source,
+        ),
+        (
+            "agent, required, another account's",
+            agent("a", &own, Some(&foreign)),
+            &require,
+            Source,
+        ),
         ("ui, required, no header", ui("a"), &require, Ok),
         ("cli, not required, no header", cli("a", None), &base, Ok),
     ];
@@ -97,7 +160,10 @@ async fn the_rule_matrix() {
         ));
     }
     h.sup.send(&ui("a"), &disabled, &own, "more").await.unwrap();
-    h.sup.send(&cli("a", None), &base, &own, "more").await.unwrap();
+    h.sup
+        .send(&cli("a", None), &base, &own, "more")
+        .await
+        .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -111,8 +177,13 @@ async fn the_concurrency_ceiling_counts_active_agent_sessions_and_is_released() 
         let sup = h.sup.clone();
         let policy = policy.clone();
         async move {
-            sup.spawn(&caller, &policy, &PromptSettings::default(), request("echo", "x"))
-                .await
+            sup.spawn(
+                &caller,
+                &policy,
+                &PromptSettings::default(),
+                request("echo", "x"),
+            )
+            .await
         }
     };
     let first = spawn(cli("a", None)).await.unwrap().session.id;
@@ -143,14 +214,24 @@ async fn the_concurrency_ceiling_counts_active_agent_sessions_and_is_released() 
     };
     let failing = h
         .sup
-        .spawn(&cli("a", None), &policy_three, &PromptSettings::default(), request("fail", "x"))
+        .spawn(
+            &cli("a", None),
+            &policy_three,
+            &PromptSettings::default(),
+            request("fail", "x"),
+        )
         .await
         .unwrap()
         .session
         .id;
     h.wait_status("a", &failing, Status::Failed).await;
     h.sup
-        .spawn(&cli("a", None), &policy_three, &PromptSettings::default(), request("echo", "x"))
+        .spawn(
+            &cli("a", None),
+            &policy_three,
+            &PromptSettings::default(),
+            request("echo", "x"),
+        )
         .await
         .unwrap();
     assert!(h.sup.is_live(&third));
@@ -203,7 +284,11 @@ async fn spacing_queues_bursts_and_a_queued_session_starts_no_earlier() {
         h.wait_status("a", id, Status::WaitingForInput).await;
         let events = h.sup.transcript("a", id).await.unwrap().events;
         let started = events.iter().find(|e| e.to == Status::Running).unwrap();
-        assert!(parse(&started.at) >= at, "started {} before {at}", started.at);
+        assert!(
+            parse(&started.at) >= at,
+            "started {} before {at}",
+            started.at
+        );
     }
 }
 
@@ -247,14 +332,25 @@ async fn limits_are_stored_and_shown_but_not_enforced() {
     };
     let id = h
         .sup
-        .spawn(&cli("a", None), &policy, &PromptSettings::default(), request("primary", "x"))
+        .spawn(
+            &cli("a", None),
+            &policy,
+            &PromptSettings::default(),
+            request("primary", "x"),
+        )
         .await
         .unwrap()
         .session
         .id;
     h.wait_status("a", &id, Status::WaitingForInput).await;
-    h.sup.send(&cli("a", None), &policy, &id, "two").await.unwrap();
-    h.sup.send(&cli("a", None), &policy, &id, "three").await.unwrap();
+    h.sup
+        .send(&cli("a", None), &policy, &id, "two")
+        .await
+        .unwrap();
+    h.sup
+        .send(&cli("a", None), &policy, &id, "three")
+        .await
+        .unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     let session = loop {
         let s = h.sup.get("a", &id).await.unwrap();

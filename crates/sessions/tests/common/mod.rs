@@ -141,7 +141,12 @@ impl Harness {
     }
 }
 
-pub async fn start(db: &Arc<store::Db>, dir: &Path, issuer: &Arc<Issuer>, auto: bool) -> Supervisor {
+pub async fn start(
+    db: &Arc<store::Db>,
+    dir: &Path,
+    issuer: &Arc<Issuer>,
+    auto: bool,
+) -> Supervisor {
     let issuer: Arc<dyn TokenIssuer> = issuer.clone();
     Supervisor::start(
         Arc::clone(db),
