@@ -77,6 +77,18 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[index.min(sorted.len() - 1)]
 }
 
+async fn spawn(sup: &Supervisor, engine: &str) -> Option<String> {
+    sup.spawn(
+        &caller(),
+        &policy(),
+        &PromptSettings::default(),
+        request(engine),
+    )
+    .await
+    .ok()
+    .map(|spawned| spawned.session.id)
+}
+
 async fn wait_status(sup: &Supervisor, id: &str, status: Status) {
     loop {
         if sup.get("bench", id).await.ok().map(|s| s.status) == Some(status) {
@@ -91,16 +103,7 @@ async fn spawn_latency(sup: &Supervisor) {
     let mut samples = Vec::new();
     for _ in 0..100 {
         let began = Instant::now();
-        let id = sup
-            .spawn(
-                &caller(),
-                &policy(),
-                &PromptSettings::default(),
-                request("echo"),
-            )
-            .await
-            .map(|s| s.session.id)
-            .unwrap_or_default();
+        let id = spawn(sup, "echo").await.unwrap_or_default();
         loop {
             match updates.recv().await {
                 Ok(update) if update.session_id == id && update.status == Status::Running => {
@@ -127,17 +130,7 @@ async fn memory_per_session(sup: &Supervisor) {
     let before = rss_kib();
     let mut ids = Vec::new();
     for _ in 0..200 {
-        if let Ok(spawned) = sup
-            .spawn(
-                &caller(),
-                &policy(),
-                &PromptSettings::default(),
-                request("echo"),
-            )
-            .await
-        {
-            ids.push(spawned.session.id);
-        }
+        ids.extend(spawn(sup, "echo").await);
     }
     for id in &ids {
         wait_status(sup, id, Status::WaitingForInput).await;
@@ -155,19 +148,10 @@ async fn memory_per_session(sup: &Supervisor) {
 
 async fn throughput(sup: &Supervisor) {
     let began = Instant::now();
-    let Ok(spawned) = sup
-        .spawn(
-            &caller(),
-            &policy(),
-            &PromptSettings::default(),
-            request("flood"),
-        )
-        .await
-    else {
+    let Some(id) = spawn(sup, "flood").await else {
         println!("flood engine did not start");
         return;
     };
-    let id = spawned.session.id;
     let mut reads = Vec::new();
     loop {
         let t = Instant::now();

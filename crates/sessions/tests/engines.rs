@@ -40,18 +40,11 @@ async fn command_engine_gets_stdin_env_and_cwd_and_follow_ups_get_turn_two() {
         .send(&ui("a"), &open_policy(), &id, "second")
         .await
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let transcript = loop {
-        let t = h.sup.transcript("a", &id).await.unwrap();
-        if t.turns.len() == 2 && t.turns[1].status == "done" {
-            break t;
-        }
-        assert!(std::time::Instant::now() < deadline, "turn 2 never ended");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
-    assert!(transcript.turns[1].output.starts_with("second\n"));
-    assert!(transcript.turns[1].output.contains("turn=2 "));
-    let session = h.wait_status("a", &id, Status::WaitingForInput).await;
+    let turns = wait_turns(&h.sup, "a", &id, 2).await;
+    assert!(turns[1].output.starts_with("second\n"));
+    assert!(turns[1].output.contains("turn=2 "));
+    let session = h.sup.get("a", &id).await.unwrap();
+    let transcript = h.sup.transcript("a", &id).await.unwrap();
     assert_eq!(session.turns, 2);
     assert_eq!(session.cost_usd, None);
     // The token is minted once per process life of the session, not per turn.
@@ -91,19 +84,9 @@ async fn follow_ups_sent_during_a_turn_run_in_order_after_it() {
         .send(&ui("a"), &open_policy(), &id, "three")
         .await
         .unwrap();
-    let sup = h.sup.clone();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        let t = sup.transcript("a", &id).await.unwrap();
-        if t.turns.len() == 3 && t.turns[2].status == "done" {
-            let outputs: Vec<&str> = t.turns.iter().map(|t| t.output.as_str()).collect();
-            assert_eq!(outputs, ["one", "two", "three"]);
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "follow-ups never ran");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    h.wait_status("a", &id, Status::WaitingForInput).await;
+    let turns = wait_turns(&h.sup, "a", &id, 3).await;
+    let outputs: Vec<&str> = turns.iter().map(|t| t.output.as_str()).collect();
+    assert_eq!(outputs, ["one", "two", "three"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -227,15 +210,7 @@ async fn prompt_settings_prefix_the_first_turn_and_the_transcript_says_so() {
         .send(&ui("a"), &open_policy(), &id, "and more")
         .await
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let turns = loop {
-        let t = h.sup.transcript("a", &id).await.unwrap().turns;
-        if t.len() == 2 && t[1].status == "done" {
-            break t;
-        }
-        assert!(std::time::Instant::now() < deadline);
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
+    let turns = wait_turns(&h.sup, "a", &id, 2).await;
     let added = turns[0].added.clone().unwrap();
     assert!(added.contains("$APP_CLI_TOKEN") && added.contains("switchboard spawn"));
     assert_eq!(turns[0].input, "do the thing");
@@ -266,18 +241,10 @@ async fn claude_adapter_records_reply_id_cost_and_resumes_with_the_latest_id() {
         .send(&ui("a"), &open_policy(), &id, "more")
         .await
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let session = loop {
-        let s = h.wait_status("a", &id, Status::WaitingForInput).await;
-        if s.turns == 2 {
-            break s;
-        }
-        assert!(std::time::Instant::now() < deadline);
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
+    let turns = wait_turns(&h.sup, "a", &id, 2).await;
+    let session = h.sup.get("a", &id).await.unwrap();
     assert_eq!(session.engine_session_id.as_deref(), Some("c-2"));
     assert_eq!(session.cost_usd, Some(0.5));
-    let turns = h.sup.transcript("a", &id).await.unwrap().turns;
     assert_eq!(turns[1].output, "Resumed c-1");
     assert_eq!(turns[1].engine_session_id.as_deref(), Some("c-2"));
     let log = std::fs::read_to_string(h.path().join("claude.log")).unwrap();
@@ -315,16 +282,8 @@ async fn codex_adapter_records_reply_and_tokens_and_resumes_the_thread() {
         .send(&ui("a"), &open_policy(), &id, "again")
         .await
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        let turns = h.sup.transcript("a", &id).await.unwrap().turns;
-        if turns.len() == 2 && turns[1].status == "done" {
-            assert_eq!(turns[1].output, "Continued x-1");
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline);
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let turns = wait_turns(&h.sup, "a", &id, 2).await;
+    assert_eq!(turns[1].output, "Continued x-1");
     let id = h.spawn_ui("a", "second", "FAILTURN").await.id;
     let session = h.wait_status("a", &id, Status::Failed).await;
     assert_eq!(

@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::*;
 use sessions::{Caller, PromptSettings, SessionError, SpawnPolicy, Status};
 use time::OffsetDateTime;
@@ -351,15 +349,8 @@ async fn limits_are_stored_and_shown_but_not_enforced() {
         .send(&cli("a", None), &policy, &id, "three")
         .await
         .unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    let session = loop {
-        let s = h.sup.get("a", &id).await.unwrap();
-        if s.turns == 3 && s.status == Status::WaitingForInput {
-            break s;
-        }
-        assert!(std::time::Instant::now() < deadline, "{s:?}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    wait_turns(&h.sup, "a", &id, 3).await;
+    let session = h.sup.get("a", &id).await.unwrap();
     assert_eq!(session.cost_usd, Some(0.75));
     assert_eq!(session.max_dollars_per_session, 0.1);
     assert_eq!(session.max_turns_per_session, 1);

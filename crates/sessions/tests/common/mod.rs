@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use sessions::{
     Caller, PromptSettings, Session, SpawnPolicy, SpawnRequest, Status, Supervisor, TokenIssuer,
-    Via,
+    Turn, Via,
 };
 
 #[derive(Default)]
@@ -253,6 +253,24 @@ pub async fn read_pid(path: &Path) -> u32 {
             return pid;
         }
         assert!(Instant::now() < deadline, "no pid in {}", path.display());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Polls until the session has `count` turns and the last one has ended, then
+/// waits for the session to wait for input again; returns the turns.
+pub async fn wait_turns(sup: &Supervisor, account: &str, id: &str, count: usize) -> Vec<Turn> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let turns = sup.transcript(account, id).await.unwrap().turns;
+        if turns.len() == count && turns.last().is_some_and(|t| t.status == "done") {
+            wait_status(sup, account, id, Status::WaitingForInput).await;
+            return turns;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "session {id} never reached {count} finished turns: {turns:?}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
