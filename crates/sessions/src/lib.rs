@@ -1,1 +1,47 @@
-//! Placeholder: filled in by its issue.
+//! Agent sessions: real engine processes supervised turn by turn.
+//!
+//! [`Supervisor`] is the whole API. It spawns sessions on an engine named in
+//! `DIR/engines.toml` (kinds `command`, `claude`, `codex`), applies the control
+//! server's spawn rules ([`SpawnPolicy`], checked in the contract's order),
+//! composes the first prompt from the prompt settings ([`PromptSettings`]),
+//! runs one actor task per active session (follow-ups queue while a turn runs),
+//! streams every turn into SQLite as it happens ([`Transcript`]), ends whole
+//! process groups on stop, and at start recovers what a dead server left.
+//!
+//! The crate knows nothing of HTTP, settings or accounts: the server hands in
+//! the settings as plain structs at each call, says who is asking with
+//! [`Caller`], and mints and revokes agent tokens through [`TokenIssuer`].
+//!
+//! ```no_run
+//! # async fn demo(db: std::sync::Arc<store::Db>, issuer: std::sync::Arc<dyn sessions::TokenIssuer>,
+//! #     policy: sessions::SpawnPolicy) -> Result<(), sessions::SessionError> {
+//! use sessions::{Caller, PromptSettings, SpawnRequest, Supervisor, Via};
+//! let supervisor = Supervisor::start(db, "/data".into(), None, issuer, true).await?;
+//! let caller = Caller { account_id: "owner".into(), via: Via::Ui, source_session_header: None };
+//! let spawned = supervisor
+//!     .spawn(&caller, &policy, &PromptSettings::default(), SpawnRequest {
+//!         engine: Some("echo".into()),
+//!         prompt: "hello".into(),
+//!         ..SpawnRequest::default()
+//!     })
+//!     .await?;
+//! let transcript = supervisor.transcript("owner", &spawned.session.id).await?;
+//! # let _ = transcript; Ok(()) }
+//! ```
+
+mod adapters;
+mod db;
+mod engines;
+mod error;
+mod model;
+mod process;
+mod prompts;
+mod supervisor;
+mod turn;
+
+pub use error::{Result, SessionError};
+pub use model::{
+    Caller, EngineInfo, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
+    StatusEvent, Transcript, Turn, Via,
+};
+pub use supervisor::{SessionUpdate, Supervisor, TokenIssuer};

@@ -69,7 +69,9 @@ impl TestServer {
 
     /// Stops this server and starts another on the same data directory.
     pub fn restart(mut self) -> Self {
-        self.stop();
+        if self.child.is_some() {
+            self.stop();
+        }
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().unwrap());
         Self::start_in(dir)
     }

@@ -1,0 +1,354 @@
+//! Turning an engine's stdout into reply text and figures: raw text for `command`
+//! engines, the stream-json of Claude Code and the JSONL events of Codex.
+//!
+//! Parsing is tolerant on purpose: unknown line types and fields are skipped,
+//! a line that is not JSON is skipped, and a line longer than [`MAX_LINE`] is
+//! dropped rather than held, so a misbehaving engine cannot grow our memory.
+
+use serde_json::Value;
+
+use crate::engines::EngineKind;
+
+const MAX_LINE: usize = 16 << 20;
+
+/// What a turn's stdout said besides its text.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TurnMeta {
+    /// The engine's own session (Claude) or thread (Codex) id, the latest seen.
+    pub engine_session_id: Option<String>,
+    pub cost_usd: Option<f64>,
+    pub engine_turns: Option<i64>,
+    pub input_tokens: Option<i64>,
+    pub output_tokens: Option<i64>,
+    /// The engine declared the turn failed (Claude `is_error`, Codex `turn.failed`).
+    pub failure: Option<String>,
+    /// An error the engine reported that is not fatal by itself (Codex `error`).
+    pub last_error: Option<String>,
+}
+
+pub struct Decoder {
+    kind: EngineKind,
+    pending: Vec<u8>,
+    skipping_long_line: bool,
+    wrote_text: bool,
+    pub meta: TurnMeta,
+}
+
+impl Decoder {
+    pub fn new(kind: EngineKind) -> Self {
+        Self {
+            kind,
+            pending: Vec::new(),
+            skipping_long_line: false,
+            wrote_text: false,
+            meta: TurnMeta::default(),
+        }
+    }
+
+    /// Takes the next bytes of stdout and appends the reply text they complete to `text`.
+    pub fn feed(&mut self, bytes: &[u8], text: &mut String) {
+        match self.kind {
+            EngineKind::Command => {
+                self.pending.extend_from_slice(bytes);
+                decode_utf8_prefix(&mut self.pending, text);
+            }
+            EngineKind::Claude | EngineKind::Codex => {
+                let mut rest = bytes;
+                while let Some(newline) = rest.iter().position(|b| *b == b'\n') {
+                    if !self.skipping_long_line {
+                        self.pending.extend_from_slice(&rest[..newline]);
+                        let line = std::mem::take(&mut self.pending);
+                        self.line(&line, text);
+                    }
+                    self.skipping_long_line = false;
+                    rest = &rest[newline + 1..];
+                }
+                if !self.skipping_long_line {
+                    self.pending.extend_from_slice(rest);
+                    if self.pending.len() > MAX_LINE {
+                        self.pending = Vec::new();
+                        self.skipping_long_line = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stdout has closed: whatever is left counts.
+    pub fn finish(&mut self, text: &mut String) {
+        let rest = std::mem::take(&mut self.pending);
+        match self.kind {
+            EngineKind::Command => text.push_str(&String::from_utf8_lossy(&rest)),
+            EngineKind::Claude | EngineKind::Codex => {
+                if !self.skipping_long_line {
+                    self.line(&rest, text);
+                }
+            }
+        }
+    }
+
+    fn line(&mut self, line: &[u8], text: &mut String) {
+        let Ok(value) = serde_json::from_slice::<Value>(line) else {
+            return;
+        };
+        match self.kind {
+            EngineKind::Claude => self.claude(&value, text),
+            EngineKind::Codex => self.codex(&value, text),
+            EngineKind::Command => {}
+        }
+    }
+
+    fn push_text(&mut self, piece: &str, text: &mut String) {
+        if piece.is_empty() {
+            return;
+        }
+        if self.wrote_text {
+            text.push_str("\n\n");
+        }
+        text.push_str(piece);
+        self.wrote_text = true;
+    }
+
+    fn claude(&mut self, value: &Value, text: &mut String) {
+        let str_field =
+            |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+        match value.get("type").and_then(Value::as_str) {
+            Some("system") => {
+                if value.get("subtype").and_then(Value::as_str) == Some("init")
+                    && let Some(id) = str_field(value, "session_id")
+                {
+                    self.meta.engine_session_id = Some(id);
+                }
+            }
+            Some("assistant") => {
+                let blocks = value
+                    .pointer("/message/content")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                for block in blocks {
+                    if block.get("type").and_then(Value::as_str) == Some("text")
+                        && let Some(piece) = block.get("text").and_then(Value::as_str)
+                    {
+                        self.push_text(piece, text);
+                    }
+                }
+                if let Some(error) = str_field(value, "error") {
+                    self.meta.last_error = Some(error);
+                }
+            }
+            Some("result") => {
+                if let Some(id) = str_field(value, "session_id") {
+                    self.meta.engine_session_id = Some(id);
+                }
+                if let Some(turns) = value.get("num_turns").and_then(Value::as_i64) {
+                    self.meta.engine_turns = Some(turns);
+                }
+                if let Some(cost) = value
+                    .get("total_cost_usd")
+                    .or_else(|| value.get("cost_usd"))
+                    .and_then(Value::as_f64)
+                {
+                    self.meta.cost_usd = Some(cost);
+                }
+                self.tokens(value.get("usage"));
+                let result = str_field(value, "result").filter(|r| !r.trim().is_empty());
+                if value.get("is_error").and_then(Value::as_bool) == Some(true) {
+                    let errors = value
+                        .get("errors")
+                        .and_then(Value::as_array)
+                        .map(|list| {
+                            list.iter()
+                                .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_owned))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        })
+                        .filter(|joined| !joined.is_empty());
+                    self.meta.failure = Some(
+                        result
+                            .or(errors)
+                            .or_else(|| str_field(value, "subtype"))
+                            .unwrap_or_else(|| "the engine reported an error".to_owned()),
+                    );
+                } else if !self.wrote_text
+                    && let Some(result) = result
+                {
+                    self.push_text(&result, text);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn codex(&mut self, value: &Value, text: &mut String) {
+        let message = |v: Option<&Value>| {
+            v.and_then(|v| v.get("message"))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        match value.get("type").and_then(Value::as_str) {
+            Some("thread.started") => {
+                if let Some(id) = value.get("thread_id").and_then(Value::as_str) {
+                    self.meta.engine_session_id = Some(id.to_owned());
+                }
+            }
+            Some("item.completed") => {
+                let item = value.get("item");
+                match item.and_then(|i| i.get("type")).and_then(Value::as_str) {
+                    Some("agent_message") => {
+                        if let Some(piece) =
+                            item.and_then(|i| i.get("text")).and_then(Value::as_str)
+                        {
+                            self.push_text(piece, text);
+                        }
+                    }
+                    Some("error") => self.meta.last_error = message(item),
+                    _ => {}
+                }
+            }
+            Some("turn.completed") => self.tokens(value.get("usage")),
+            Some("turn.failed") => {
+                self.meta.failure = Some(
+                    message(value.get("error"))
+                        .unwrap_or_else(|| "the engine reported a failed turn".to_owned()),
+                );
+            }
+            Some("error") => self.meta.last_error = message(Some(value)),
+            _ => {}
+        }
+    }
+
+    fn tokens(&mut self, usage: Option<&Value>) {
+        let Some(usage) = usage else { return };
+        let add = |slot: &mut Option<i64>, key: &str| {
+            if let Some(n) = usage.get(key).and_then(Value::as_i64) {
+                *slot = Some(slot.unwrap_or(0) + n);
+            }
+        };
+        add(&mut self.meta.input_tokens, "input_tokens");
+        add(&mut self.meta.output_tokens, "output_tokens");
+    }
+}
+
+/// Moves the longest valid UTF-8 prefix of `bytes` into `text`, keeping an
+/// incomplete trailing character for the next chunk; invalid bytes become U+FFFD.
+fn decode_utf8_prefix(bytes: &mut Vec<u8>, text: &mut String) {
+    let mut start = 0;
+    loop {
+        match std::str::from_utf8(&bytes[start..]) {
+            Ok(valid) => {
+                text.push_str(valid);
+                bytes.clear();
+                return;
+            }
+            Err(e) => {
+                let valid_end = start + e.valid_up_to();
+                text.push_str(&String::from_utf8_lossy(&bytes[start..valid_end]));
+                match e.error_len() {
+                    Some(bad) => {
+                        text.push('\u{FFFD}');
+                        start = valid_end + bad;
+                    }
+                    None => {
+                        bytes.drain(..valid_end);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(kind: EngineKind, chunks: &[&[u8]]) -> (String, TurnMeta) {
+        let mut decoder = Decoder::new(kind);
+        let mut text = String::new();
+        for chunk in chunks {
+            decoder.feed(chunk, &mut text);
+        }
+        decoder.finish(&mut text);
+        (text, decoder.meta)
+    }
+
+    #[test]
+    fn a_character_split_across_chunks_survives() {
+        let euro = "€".as_bytes();
+        let (text, _) = run(
+            EngineKind::Command,
+            &[b"a", &euro[..1], &euro[1..], b"\xffb"],
+        );
+        assert_eq!(text, "a€\u{FFFD}b");
+    }
+
+    #[test]
+    fn claude_lines_split_anywhere_and_unknown_ones_skipped() {
+        let stream = concat!(
+            r#"{"type":"system","subtype":"init","session_id":"s1","model":"m"}"#,
+            "\n",
+            r#"{"type":"rate_limit_event","whatever":1}"#,
+            "\nnot json\n",
+            r#"{"type":"assistant","message":{"content":[{"type":"thinking","thinking":"x"},{"type":"text","text":"Hi"}]}}"#,
+            "\n",
+            r#"{"type":"result","subtype":"success","is_error":false,"result":"Hi","session_id":"s2","num_turns":3,"cost_usd":0.5,"usage":{"input_tokens":10,"output_tokens":2}}"#,
+        );
+        let bytes = stream.as_bytes();
+        let (text, meta) = run(
+            EngineKind::Claude,
+            &[&bytes[..7], &bytes[7..100], &bytes[100..]],
+        );
+        assert_eq!(text, "Hi");
+        assert_eq!(meta.engine_session_id.as_deref(), Some("s2"));
+        assert_eq!(meta.engine_turns, Some(3));
+        assert_eq!(meta.cost_usd, Some(0.5));
+        assert_eq!((meta.input_tokens, meta.output_tokens), (Some(10), Some(2)));
+        assert_eq!(meta.failure, None);
+    }
+
+    #[test]
+    fn claude_is_error_wins_over_a_success_subtype() {
+        let line = br#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#;
+        let (_, meta) = run(EngineKind::Claude, &[line]);
+        assert_eq!(meta.failure.as_deref(), Some("API Error: 529 overloaded"));
+    }
+
+    #[test]
+    fn codex_reply_tokens_and_failure() {
+        let stream = concat!(
+            r#"{"type":"thread.started","thread_id":"t1"}"#,
+            "\n",
+            r#"{"type":"item.completed","item":{"id":"item_0","type":"reasoning","text":"hmm"}}"#,
+            "\n",
+            r#"{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"Done."}}"#,
+            "\n",
+            r#"{"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":1,"output_tokens":7}}"#,
+            "\n",
+            r#"{"type":"turn.failed","error":{"message":"stream disconnected"}}"#,
+            "\n"
+        );
+        let (text, meta) = run(EngineKind::Codex, &[stream.as_bytes()]);
+        assert_eq!(text, "Done.");
+        assert_eq!(meta.engine_session_id.as_deref(), Some("t1"));
+        assert_eq!(meta.output_tokens, Some(7));
+        assert_eq!(meta.cost_usd, None);
+        assert_eq!(meta.failure.as_deref(), Some("stream disconnected"));
+    }
+
+    #[test]
+    fn an_overlong_line_is_dropped_and_the_next_one_read() {
+        let mut decoder = Decoder::new(EngineKind::Codex);
+        let mut text = String::new();
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..17 {
+            decoder.feed(&chunk, &mut text);
+        }
+        assert!(decoder.pending.len() <= MAX_LINE);
+        decoder.feed(
+            b"yyy\n{\"type\":\"item.completed\",\"item\":{\"type\":\"agent_message\",\"text\":\"ok\"}}\n",
+            &mut text,
+        );
+        assert_eq!(text, "ok");
+    }
+}

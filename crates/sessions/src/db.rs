@@ -1,0 +1,581 @@
+//! The sessions feature's tables and the typed queries over them.
+//!
+//! `sessions` holds one row per session (the resolved engine spec included, so
+//! a session never changes engine under its feet); `session_events` every status
+//! move; `session_inputs` the prompt, follow-ups and nudges, consumed in order
+//! (so a follow-up accepted while a turn ran survives a crash); `session_turns`
+//! one row per turn; `session_output` the streamed reply and stderr in chunks,
+//! appended rather than rewritten so a 50 MB reply costs linear time.
+
+use store::rusqlite::{OptionalExtension, Row, Transaction, params};
+use store::{Migration, now_rfc3339};
+
+use crate::adapters::TurnMeta;
+use crate::error::Result;
+use crate::model::{Session, Status, StatusEvent, Turn};
+
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    feature: "sessions",
+    sql: "
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    engine TEXT NOT NULL,
+    engine_kind TEXT NOT NULL,
+    engine_spec TEXT NOT NULL,
+    title TEXT,
+    cwd TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    status TEXT NOT NULL,
+    archived INTEGER NOT NULL DEFAULT 0,
+    agent_driven INTEGER NOT NULL,
+    source_session_id TEXT,
+    starts_at TEXT,
+    engine_session_id TEXT,
+    error TEXT,
+    follow_up_added TEXT,
+    max_dollars REAL NOT NULL,
+    max_turns INTEGER NOT NULL,
+    pid INTEGER,
+    pgid INTEGER,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX sessions_by_account ON sessions(account_id, created_at);
+CREATE INDEX sessions_by_status ON sessions(status);
+CREATE TABLE session_events (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    at TEXT NOT NULL,
+    from_status TEXT,
+    to_status TEXT NOT NULL,
+    reason TEXT NOT NULL
+) STRICT;
+CREATE INDEX session_events_by_session ON session_events(session_id, id);
+CREATE TABLE session_inputs (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    added TEXT,
+    created_at TEXT NOT NULL,
+    consumed INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE INDEX session_inputs_pending ON session_inputs(session_id, consumed, id);
+CREATE TABLE session_turns (
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    turn INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    input TEXT NOT NULL,
+    added TEXT,
+    status TEXT NOT NULL,
+    error TEXT,
+    exit_code INTEGER,
+    engine_session_id TEXT,
+    cost_usd REAL,
+    engine_turns INTEGER,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    PRIMARY KEY (session_id, turn)
+) STRICT;
+CREATE TABLE session_output (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    stream TEXT NOT NULL,
+    text TEXT NOT NULL,
+    FOREIGN KEY (session_id, turn) REFERENCES session_turns(session_id, turn)
+) STRICT;
+CREATE INDEX session_output_by_turn ON session_output(session_id, turn, id);
+",
+}];
+
+const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
+
+const SESSION_COLUMNS: &str = "
+    s.id, s.account_id, s.engine, s.engine_kind, s.title, s.cwd, s.prompt, s.status, s.archived,
+    s.agent_driven, s.source_session_id, s.starts_at, s.engine_session_id, s.error,
+    s.max_dollars, s.max_turns, s.created_at, s.updated_at,
+    (SELECT COUNT(*) FROM session_turns t WHERE t.session_id = s.id),
+    (SELECT COALESCE(SUM(engine_turns), 0) FROM session_turns t WHERE t.session_id = s.id),
+    (SELECT SUM(cost_usd) FROM session_turns t WHERE t.session_id = s.id),
+    (SELECT SUM(input_tokens) FROM session_turns t WHERE t.session_id = s.id),
+    (SELECT SUM(output_tokens) FROM session_turns t WHERE t.session_id = s.id),
+    (SELECT COUNT(*) FROM session_inputs i WHERE i.session_id = s.id AND i.consumed = 0)";
+
+fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
+    let status: String = row.get(7)?;
+    Ok(Session {
+        id: row.get(0)?,
+        account_id: row.get(1)?,
+        engine: row.get(2)?,
+        engine_kind: row.get(3)?,
+        title: row.get(4)?,
+        cwd: row.get(5)?,
+        prompt: row.get(6)?,
+        status: Status::parse(&status).unwrap_or(Status::Failed),
+        archived: row.get(8)?,
+        agent_driven: row.get(9)?,
+        source_session_id: row.get(10)?,
+        starts_at: row.get(11)?,
+        engine_session_id: row.get(12)?,
+        error: row.get(13)?,
+        max_dollars_per_session: row.get(14)?,
+        max_turns_per_session: row.get(15)?,
+        created_at: row.get(16)?,
+        updated_at: row.get(17)?,
+        turns: row.get(18)?,
+        engine_turns: row.get(19)?,
+        cost_usd: row.get(20)?,
+        input_tokens: row.get(21)?,
+        output_tokens: row.get(22)?,
+        pending_messages: row.get(23)?,
+    })
+}
+
+pub struct NewSession<'a> {
+    pub id: &'a str,
+    pub account_id: &'a str,
+    pub engine: &'a str,
+    pub engine_kind: &'a str,
+    pub engine_spec: &'a str,
+    pub title: Option<&'a str>,
+    pub cwd: &'a str,
+    pub prompt: &'a str,
+    pub status: Status,
+    pub agent_driven: bool,
+    pub source_session_id: Option<&'a str>,
+    pub starts_at: Option<&'a str>,
+    pub follow_up_added: Option<&'a str>,
+    pub first_added: Option<&'a str>,
+    pub max_dollars: f64,
+    pub max_turns: i64,
+    pub reason: &'a str,
+}
+
+pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
+    let now = now_rfc3339();
+    tx.execute(
+        "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, title, cwd, prompt,
+            status, agent_driven, source_session_id, starts_at, follow_up_added, max_dollars,
+            max_turns, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16)",
+        params![
+            s.id,
+            s.account_id,
+            s.engine,
+            s.engine_kind,
+            s.engine_spec,
+            s.title,
+            s.cwd,
+            s.prompt,
+            s.status.as_str(),
+            s.agent_driven,
+            s.source_session_id,
+            s.starts_at,
+            s.follow_up_added,
+            s.max_dollars,
+            s.max_turns,
+            now
+        ],
+    )?;
+    record_event(tx, s.id, None, s.status, s.reason, &now)?;
+    push_input(tx, s.id, "prompt", s.prompt, s.first_added)?;
+    Ok(())
+}
+
+fn record_event(
+    tx: &Transaction<'_>,
+    id: &str,
+    from: Option<Status>,
+    to: Status,
+    reason: &str,
+    at: &str,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO session_events (session_id, at, from_status, to_status, reason)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, at, from.map(Status::as_str), to.as_str(), reason],
+    )?;
+    Ok(())
+}
+
+pub fn status_of(tx: &Transaction<'_>, id: &str) -> Result<Option<(Status, bool)>> {
+    Ok(tx
+        .query_row(
+            "SELECT status, archived FROM sessions WHERE id = ?1",
+            [id],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)),
+        )
+        .optional()?
+        .map(|(s, archived)| (Status::parse(&s).unwrap_or(Status::Failed), archived)))
+}
+
+/// Moves a session to `to`, recording the move; a move to the same status is not recorded.
+pub fn set_status(tx: &Transaction<'_>, id: &str, to: Status, reason: &str) -> Result<()> {
+    let from = status_of(tx, id)?.map(|(s, _)| s);
+    if from == Some(to) {
+        return Ok(());
+    }
+    let now = now_rfc3339();
+    tx.execute(
+        "UPDATE sessions SET status = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, to.as_str(), now],
+    )?;
+    if matches!(to, Status::Failed) {
+        tx.execute(
+            "UPDATE sessions SET error = ?2 WHERE id = ?1",
+            params![id, reason],
+        )?;
+    }
+    record_event(tx, id, from, to, reason, &now)
+}
+
+pub fn set_archived(tx: &Transaction<'_>, id: &str) -> Result<()> {
+    tx.execute(
+        "UPDATE sessions SET archived = 1, updated_at = ?2 WHERE id = ?1",
+        params![id, now_rfc3339()],
+    )?;
+    Ok(())
+}
+
+pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Option<Session>> {
+    Ok(tx
+        .query_row(
+            &format!(
+                "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1 AND s.account_id = ?2"
+            ),
+            [id, account],
+            session_from_row,
+        )
+        .optional()?)
+}
+
+pub fn list_sessions(tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
+    let mut stmt = tx.prepare(&format!(
+        "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.account_id = ?1
+         ORDER BY s.created_at DESC, s.id DESC"
+    ))?;
+    let rows = stmt.query_map([account], session_from_row)?;
+    Ok(rows.collect::<store::rusqlite::Result<_>>()?)
+}
+
+pub fn count_active_agent_driven(tx: &Transaction<'_>) -> Result<u32> {
+    Ok(tx.query_row(
+        &format!(
+            "SELECT COUNT(*) FROM sessions WHERE agent_driven = 1 AND archived = 0 AND status IN {ACTIVE}"
+        ),
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+pub fn is_live_of_account(tx: &Transaction<'_>, account: &str, id: &str) -> Result<bool> {
+    Ok(tx
+        .query_row(
+            &format!(
+                "SELECT 1 FROM sessions WHERE id = ?1 AND account_id = ?2 AND archived = 0 AND status IN {ACTIVE}"
+            ),
+            [id, account],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
+/// The latest start slot handed to an agent-driven session, for spawn spacing.
+pub fn last_agent_slot(tx: &Transaction<'_>) -> Result<Option<String>> {
+    Ok(tx.query_row(
+        "SELECT MAX(starts_at) FROM sessions WHERE agent_driven = 1",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+pub fn push_input(
+    tx: &Transaction<'_>,
+    id: &str,
+    kind: &str,
+    text: &str,
+    added: Option<&str>,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO session_inputs (session_id, kind, text, added, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, kind, text, added, now_rfc3339()],
+    )?;
+    Ok(())
+}
+
+pub fn follow_up_added(tx: &Transaction<'_>, id: &str) -> Result<Option<String>> {
+    Ok(tx.query_row(
+        "SELECT follow_up_added FROM sessions WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    )?)
+}
+
+/// The next turn to run, taken from the oldest unconsumed input.
+pub struct NextTurn {
+    pub turn: i64,
+    pub text: String,
+    pub added: Option<String>,
+    /// The engine's id from the previous turn, for a resume.
+    pub resume: Option<String>,
+}
+
+pub fn take_input(tx: &Transaction<'_>, id: &str) -> Result<Option<NextTurn>> {
+    let Some((input_id, kind, text, added)) = tx
+        .query_row(
+            "SELECT id, kind, text, added FROM session_inputs
+             WHERE session_id = ?1 AND consumed = 0 ORDER BY id LIMIT 1",
+            [id],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ))
+            },
+        )
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    tx.execute(
+        "UPDATE session_inputs SET consumed = 1 WHERE id = ?1",
+        [input_id],
+    )?;
+    let turn: i64 = tx.query_row(
+        "SELECT COALESCE(MAX(turn), 0) + 1 FROM session_turns WHERE session_id = ?1",
+        [id],
+        |r| r.get(0),
+    )?;
+    tx.execute(
+        "INSERT INTO session_turns (session_id, turn, kind, input, added, status, started_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6)",
+        params![id, turn, kind, text, added, now_rfc3339()],
+    )?;
+    let resume = tx.query_row(
+        "SELECT engine_session_id FROM sessions WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    )?;
+    Ok(Some(NextTurn {
+        turn,
+        text,
+        added,
+        resume,
+    }))
+}
+
+pub fn set_process(tx: &Transaction<'_>, id: &str, pid: Option<u32>) -> Result<()> {
+    tx.execute(
+        "UPDATE sessions SET pid = ?2, pgid = ?2 WHERE id = ?1",
+        params![id, pid],
+    )?;
+    Ok(())
+}
+
+pub fn append_output(
+    tx: &Transaction<'_>,
+    id: &str,
+    turn: i64,
+    stream: &str,
+    text: &str,
+) -> Result<()> {
+    if !text.is_empty() {
+        tx.execute(
+            "INSERT INTO session_output (session_id, turn, stream, text) VALUES (?1, ?2, ?3, ?4)",
+            params![id, turn, stream, text],
+        )?;
+    }
+    Ok(())
+}
+
+/// Stores what the engine said about itself so far (the engine's id first of
+/// all: a resume after a crash needs the latest one).
+pub fn save_meta(tx: &Transaction<'_>, id: &str, turn: i64, meta: &TurnMeta) -> Result<()> {
+    tx.execute(
+        "UPDATE session_turns SET engine_session_id = ?3, cost_usd = ?4, engine_turns = ?5,
+            input_tokens = ?6, output_tokens = ?7
+         WHERE session_id = ?1 AND turn = ?2",
+        params![
+            id,
+            turn,
+            meta.engine_session_id,
+            meta.cost_usd,
+            meta.engine_turns,
+            meta.input_tokens,
+            meta.output_tokens
+        ],
+    )?;
+    if let Some(engine_id) = &meta.engine_session_id {
+        tx.execute(
+            "UPDATE sessions SET engine_session_id = ?2 WHERE id = ?1",
+            params![id, engine_id],
+        )?;
+    }
+    Ok(())
+}
+
+pub fn end_turn(
+    tx: &Transaction<'_>,
+    id: &str,
+    turn: i64,
+    status: &str,
+    error: Option<&str>,
+    exit_code: Option<i32>,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE session_turns SET status = ?3, error = ?4, exit_code = ?5, ended_at = ?6
+         WHERE session_id = ?1 AND turn = ?2",
+        params![id, turn, status, error, exit_code, now_rfc3339()],
+    )?;
+    tx.execute(
+        "UPDATE sessions SET pid = NULL, pgid = NULL WHERE id = ?1",
+        [id],
+    )?;
+    Ok(())
+}
+
+pub fn turns(tx: &Transaction<'_>, id: &str) -> Result<Vec<Turn>> {
+    let mut stmt = tx.prepare(
+        "SELECT turn, kind, input, added, status, error, exit_code, engine_session_id, cost_usd,
+            started_at, ended_at
+         FROM session_turns WHERE session_id = ?1 ORDER BY turn",
+    )?;
+    let mut turns = stmt
+        .query_map([id], |r| {
+            Ok(Turn {
+                turn: r.get(0)?,
+                kind: r.get(1)?,
+                input: r.get(2)?,
+                added: r.get(3)?,
+                output: String::new(),
+                stderr: String::new(),
+                status: r.get(4)?,
+                error: r.get(5)?,
+                exit_code: r.get(6)?,
+                engine_session_id: r.get(7)?,
+                cost_usd: r.get(8)?,
+                started_at: r.get(9)?,
+                ended_at: r.get(10)?,
+            })
+        })?
+        .collect::<store::rusqlite::Result<Vec<_>>>()?;
+    let mut chunks = tx.prepare(
+        "SELECT turn, stream, text FROM session_output WHERE session_id = ?1 ORDER BY turn, id",
+    )?;
+    let mut rows = chunks.query([id])?;
+    while let Some(row) = rows.next()? {
+        let turn: i64 = row.get(0)?;
+        let stream: String = row.get(1)?;
+        let text: String = row.get(2)?;
+        if let Some(t) = turns.iter_mut().find(|t| t.turn == turn) {
+            if stream == "err" {
+                t.stderr.push_str(&text);
+            } else {
+                t.output.push_str(&text);
+            }
+        }
+    }
+    Ok(turns)
+}
+
+pub fn events(tx: &Transaction<'_>, id: &str) -> Result<Vec<StatusEvent>> {
+    let mut stmt = tx.prepare(
+        "SELECT at, from_status, to_status, reason FROM session_events
+         WHERE session_id = ?1 ORDER BY id",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        let from: Option<String> = r.get(1)?;
+        let to: String = r.get(2)?;
+        Ok(StatusEvent {
+            at: r.get(0)?,
+            from: from.as_deref().and_then(Status::parse),
+            to: Status::parse(&to).unwrap_or(Status::Failed),
+            reason: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<store::rusqlite::Result<_>>()?)
+}
+
+/// A session the previous server left active, as crash recovery sees it.
+pub struct Leftover {
+    pub id: String,
+    pub status: Status,
+}
+
+pub fn leftovers(tx: &Transaction<'_>) -> Result<Vec<Leftover>> {
+    let mut stmt = tx.prepare(&format!(
+        "SELECT id, status FROM sessions
+         WHERE archived = 0 AND (status IN {ACTIVE} OR pgid IS NOT NULL) ORDER BY created_at"
+    ))?;
+    let rows = stmt.query_map([], |r| {
+        let status: String = r.get(1)?;
+        Ok(Leftover {
+            id: r.get(0)?,
+            status: Status::parse(&status).unwrap_or(Status::Failed),
+        })
+    })?;
+    Ok(rows.collect::<store::rusqlite::Result<_>>()?)
+}
+
+/// A turn left `running` by a dead server is closed as interrupted.
+pub fn close_open_turns(tx: &Transaction<'_>, id: &str) -> Result<()> {
+    tx.execute(
+        "UPDATE session_turns SET status = 'interrupted', error = 'the server stopped during this turn',
+            ended_at = ?2
+         WHERE session_id = ?1 AND status = 'running'",
+        params![id, now_rfc3339()],
+    )?;
+    tx.execute(
+        "UPDATE sessions SET pid = NULL, pgid = NULL WHERE id = ?1",
+        [id],
+    )?;
+    Ok(())
+}
+
+pub fn engine_spec(tx: &Transaction<'_>, id: &str) -> Result<(String, String, String)> {
+    Ok(tx.query_row(
+        "SELECT engine_spec, cwd, engine FROM sessions WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?)
+}
+
+pub fn starts_at(tx: &Transaction<'_>, id: &str) -> Result<Option<String>> {
+    Ok(tx
+        .query_row(
+            "SELECT starts_at FROM sessions WHERE id = ?1 AND status = 'queued'",
+            [id],
+            |r| r.get(0),
+        )
+        .optional()?
+        .flatten())
+}
+
+pub fn pending_inputs(tx: &Transaction<'_>, id: &str) -> Result<i64> {
+    Ok(tx.query_row(
+        "SELECT COUNT(*) FROM session_inputs WHERE session_id = ?1 AND consumed = 0",
+        [id],
+        |r| r.get(0),
+    )?)
+}
+
+pub fn account_of(tx: &Transaction<'_>, id: &str) -> Result<String> {
+    Ok(
+        tx.query_row("SELECT account_id FROM sessions WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })?,
+    )
+}
+
+/// Records an event that is not a move (a session restored in the status it had).
+pub fn note(tx: &Transaction<'_>, id: &str, status: Status, reason: &str) -> Result<()> {
+    record_event(tx, id, Some(status), status, reason, &now_rfc3339())
+}

@@ -1,0 +1,251 @@
+//! Engines: reading `DIR/engines.toml`, the PATH defaults, and the argv of one turn.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Result, SessionError};
+use crate::model::EngineInfo;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineKind {
+    Command,
+    Claude,
+    Codex,
+}
+
+impl EngineKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EngineKind::Command => "command",
+            EngineKind::Claude => "claude",
+            EngineKind::Codex => "codex",
+        }
+    }
+}
+
+/// One engine, resolved. Stored with the session at spawn, so later edits of
+/// `engines.toml` never change what a running session is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSpec {
+    pub kind: EngineKind,
+    #[serde(default)]
+    pub command: Option<Vec<String>>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EnginesFile {
+    #[serde(default)]
+    engines: BTreeMap<String, EngineSpec>,
+}
+
+impl EngineSpec {
+    /// The program and the arguments that come before anything per turn.
+    fn program(&self) -> Vec<String> {
+        match (&self.command, self.kind) {
+            (Some(command), _) => command.clone(),
+            (None, EngineKind::Claude) => vec!["claude".to_owned()],
+            (None, EngineKind::Codex) => vec!["codex".to_owned()],
+            (None, EngineKind::Command) => Vec::new(),
+        }
+    }
+
+    /// The full argv of one turn. `resume` is the engine's own session or
+    /// thread id from the previous turn. `command` engines take the text on stdin.
+    pub fn argv(&self, text: &str, resume: Option<&str>) -> Vec<String> {
+        let mut argv = self.program();
+        match self.kind {
+            EngineKind::Command => argv.extend(self.args.iter().cloned()),
+            EngineKind::Claude => {
+                argv.extend(
+                    ["-p", text, "--output-format", "stream-json", "--verbose"].map(str::to_owned),
+                );
+                argv.extend(self.args.iter().cloned());
+                if let Some(id) = resume {
+                    argv.extend(["--resume".to_owned(), id.to_owned()]);
+                }
+            }
+            EngineKind::Codex => {
+                argv.extend(["exec", "--json", "--skip-git-repo-check"].map(str::to_owned));
+                argv.extend(self.args.iter().cloned());
+                if let Some(id) = resume {
+                    argv.extend(["resume".to_owned(), id.to_owned()]);
+                }
+                argv.push(text.to_owned());
+            }
+        }
+        argv
+    }
+}
+
+pub fn engines_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("engines.toml")
+}
+
+/// The engines in force: `engines.toml` when it exists, else `primary` (claude)
+/// and `second` (codex) for those found on PATH.
+pub fn load(data_dir: &Path) -> Result<BTreeMap<String, EngineSpec>> {
+    let path = engines_path(data_dir);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => parse(&path, &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(path_defaults()),
+        Err(e) => Err(SessionError::EnginesConfig {
+            path,
+            detail: e.to_string(),
+        }),
+    }
+}
+
+fn parse(path: &Path, text: &str) -> Result<BTreeMap<String, EngineSpec>> {
+    let bad = |detail: String| SessionError::EnginesConfig {
+        path: path.to_owned(),
+        detail,
+    };
+    let file: EnginesFile = toml::from_str(text).map_err(|e| bad(e.to_string()))?;
+    for (name, spec) in &file.engines {
+        if spec.program().first().is_none_or(|p| p.is_empty()) {
+            return Err(bad(format!(
+                "engine `{name}` needs a non-empty `command` array"
+            )));
+        }
+    }
+    Ok(file.engines)
+}
+
+fn path_defaults() -> BTreeMap<String, EngineSpec> {
+    let mut engines = BTreeMap::new();
+    for (name, program, kind) in [
+        ("primary", "claude", EngineKind::Claude),
+        ("second", "codex", EngineKind::Codex),
+    ] {
+        if on_path(program) {
+            engines.insert(
+                name.to_owned(),
+                EngineSpec {
+                    kind,
+                    command: None,
+                    args: Vec::new(),
+                    env: BTreeMap::new(),
+                },
+            );
+        }
+    }
+    engines
+}
+
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|dir| {
+        std::fs::metadata(dir.join(program))
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}
+
+pub fn resolve(data_dir: &Path, name: &str) -> Result<EngineSpec> {
+    let mut engines = load(data_dir)?;
+    engines
+        .remove(name)
+        .ok_or_else(|| SessionError::UnknownEngine {
+            name: name.to_owned(),
+            known: if engines.is_empty() {
+                "none (write engines.toml, or put claude or codex on PATH)".to_owned()
+            } else {
+                engines.keys().cloned().collect::<Vec<_>>().join(", ")
+            },
+        })
+}
+
+pub fn list(data_dir: &Path) -> Result<Vec<EngineInfo>> {
+    Ok(load(data_dir)?
+        .into_iter()
+        .map(|(name, spec)| EngineInfo {
+            name,
+            kind: spec.kind.as_str().to_owned(),
+            command: spec.program(),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_contract_example_parses() {
+        let text = r#"
+            [engines.echo]
+            kind = "command"
+            command = ["/usr/bin/cat"]
+
+            [engines.primary]
+            kind = "claude"
+            command = ["/opt/tools/bin/claude"]
+            args = ["--model", "sonnet"]
+            env = { ANTHROPIC_BASE_URL = "http://127.0.0.1:4000" }
+        "#;
+        let engines = parse(Path::new("engines.toml"), text).unwrap();
+        assert_eq!(engines["echo"].argv("hi", None), ["/usr/bin/cat"]);
+        assert_eq!(
+            engines["primary"].argv("hi", Some("s1")),
+            [
+                "/opt/tools/bin/claude",
+                "-p",
+                "hi",
+                "--output-format",
+                "stream-json",
+                "--verbose",
+                "--model",
+                "sonnet",
+                "--resume",
+                "s1"
+            ]
+        );
+        assert_eq!(
+            engines["primary"].env["ANTHROPIC_BASE_URL"],
+            "http://127.0.0.1:4000"
+        );
+    }
+
+    #[test]
+    fn codex_resumes_by_thread_id() {
+        let spec = EngineSpec {
+            kind: EngineKind::Codex,
+            command: None,
+            args: vec!["-m".into(), "o4".into()],
+            env: BTreeMap::new(),
+        };
+        assert_eq!(
+            spec.argv("go", Some("t1")),
+            [
+                "codex",
+                "exec",
+                "--json",
+                "--skip-git-repo-check",
+                "-m",
+                "o4",
+                "resume",
+                "t1",
+                "go"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_command_engine_without_command_or_an_unknown_kind_is_refused() {
+        let no_command = "[engines.x]\nkind = \"command\"\n";
+        assert!(parse(Path::new("e"), no_command).is_err());
+        let bad_kind = "[engines.x]\nkind = \"gemini\"\ncommand = [\"g\"]\n";
+        assert!(parse(Path::new("e"), bad_kind).is_err());
+    }
+}

@@ -1,0 +1,45 @@
+//! The one error type of the crate; the server maps each variant to a contract code.
+
+use std::path::PathBuf;
+
+use crate::model::Status;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// Missing, or another account's: the two are indistinguishable on purpose.
+    #[error("No such session.")]
+    NotFound,
+    #[error("Agent-driven sessions are turned off (setting agentDrivenSessionsEnabled).")]
+    AgentDrivenSessionsDisabled,
+    #[error("Spawning with an agent's scoped token is turned off (setting allowAgentTokenSpawn).")]
+    AgentTokenSpawnDisabled,
+    #[error(
+        "A spawn over the control server must name the requesting live session in X-App-Source-Session-Id (setting requireSpawnSourceSession)."
+    )]
+    SourceSessionRequired,
+    #[error(
+        "{max} agent-driven sessions are already active, the most allowed (setting agentDrivenMaxConcurrent)."
+    )]
+    ConcurrencyLimit { max: u32 },
+    #[error("No engine named `{name}`; known engines: {known}.")]
+    UnknownEngine { name: String, known: String },
+    #[error("{path} is not a valid engines file: {detail}")]
+    EnginesConfig { path: PathBuf, detail: String },
+    #[error("{0}")]
+    InvalidInput(String),
+    /// A follow-up to a session that has ended (or was archived).
+    #[error("The session has ended ({status}); it takes no more messages.", status = .status.as_str())]
+    SessionEnded { status: Status },
+    #[error("The session supervisor is shutting down.")]
+    ShuttingDown,
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+impl From<store::rusqlite::Error> for SessionError {
+    fn from(e: store::rusqlite::Error) -> Self {
+        SessionError::Store(store::StoreError::Sqlite(e))
+    }
+}
+
+pub type Result<T, E = SessionError> = std::result::Result<T, E>;

@@ -1,0 +1,207 @@
+//! The public value types: statuses, sessions, transcripts, callers and the settings snapshots
+//! the server hands in at each call.
+
+use serde::{Deserialize, Serialize};
+
+/// Where a session stands. `Interrupted` is only ever set by crash recovery with
+/// auto-resume off. `archived` is a separate flag on [`Session`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Queued,
+    Starting,
+    Running,
+    WaitingForInput,
+    Finished,
+    Failed,
+    Stopped,
+    Interrupted,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Queued => "queued",
+            Status::Starting => "starting",
+            Status::Running => "running",
+            Status::WaitingForInput => "waiting_for_input",
+            Status::Finished => "finished",
+            Status::Failed => "failed",
+            Status::Stopped => "stopped",
+            Status::Interrupted => "interrupted",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Status> {
+        Some(match text {
+            "queued" => Status::Queued,
+            "starting" => Status::Starting,
+            "running" => Status::Running,
+            "waiting_for_input" => Status::WaitingForInput,
+            "finished" => Status::Finished,
+            "failed" => Status::Failed,
+            "stopped" => Status::Stopped,
+            "interrupted" => Status::Interrupted,
+            _ => return None,
+        })
+    }
+
+    /// Active sessions hold a token, count against the concurrency ceiling and
+    /// accept follow-ups.
+    pub fn is_active(self) -> bool {
+        matches!(
+            self,
+            Status::Queued | Status::Starting | Status::Running | Status::WaitingForInput
+        )
+    }
+}
+
+/// One session as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Session {
+    pub id: String,
+    pub account_id: String,
+    pub engine: String,
+    pub engine_kind: String,
+    pub title: Option<String>,
+    pub cwd: String,
+    pub prompt: String,
+    pub status: Status,
+    pub archived: bool,
+    pub agent_driven: bool,
+    pub source_session_id: Option<String>,
+    /// Turns run so far (the first prompt is turn 1).
+    pub turns: i64,
+    /// Turns the engine itself reports (Claude's `num_turns`, summed).
+    pub engine_turns: i64,
+    /// `None` until an engine reports a cost (Codex and `command` engines never do).
+    pub cost_usd: Option<f64>,
+    pub input_tokens: Option<i64>,
+    pub output_tokens: Option<i64>,
+    pub engine_session_id: Option<String>,
+    /// When a queued session starts (or started); `None` for the user's own sessions.
+    pub starts_at: Option<String>,
+    /// The last failure's message, as the engine gave it.
+    pub error: Option<String>,
+    /// Follow-ups accepted and not yet started.
+    pub pending_messages: i64,
+    /// The ceilings in force when the session was spawned: stored and shown, never enforced.
+    pub max_dollars_per_session: f64,
+    pub max_turns_per_session: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// Everything a session said and heard, turn by turn, plus every status move.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Transcript {
+    pub session_id: String,
+    pub turns: Vec<Turn>,
+    pub events: Vec<StatusEvent>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Turn {
+    pub turn: i64,
+    /// `prompt` (the first), `message` (a follow-up) or `nudge` (crash recovery).
+    pub kind: String,
+    /// What the caller sent.
+    pub input: String,
+    /// What Switchboard put in front of it (the composed prompt presets); `None` when nothing.
+    pub added: Option<String>,
+    /// The reply as it streams (for `command` engines, stdout verbatim).
+    pub output: String,
+    pub stderr: String,
+    /// `running`, `done`, `failed` or `stopped`.
+    pub status: String,
+    pub error: Option<String>,
+    pub exit_code: Option<i64>,
+    pub engine_session_id: Option<String>,
+    pub cost_usd: Option<f64>,
+    pub started_at: String,
+    pub ended_at: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusEvent {
+    pub at: String,
+    pub from: Option<Status>,
+    pub to: Status,
+    pub reason: String,
+}
+
+/// What `POST /sessions` carries.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpawnRequest {
+    /// Defaults to `primary`.
+    pub engine: Option<String>,
+    pub prompt: String,
+    pub cwd: Option<String>,
+    pub title: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Spawned {
+    pub session: Session,
+    /// Set when spawn spacing queued the session (the 202 path): when it starts.
+    pub queued: Option<String>,
+}
+
+/// How a request reached the supervisor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Via {
+    /// The UI server: the user's own sessions, never held back by the spawn rules.
+    Ui,
+    /// The control server with an account's cli token.
+    ControlCli,
+    /// The control server with the scoped token of `session_id`.
+    ControlAgent { session_id: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub account_id: String,
+    pub via: Via,
+    /// `X-App-Source-Session-Id`, as sent.
+    pub source_session_header: Option<String>,
+}
+
+/// The Sessions & Agents spawn settings, read by the server at each call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpawnPolicy {
+    pub agent_driven_sessions_enabled: bool,
+    pub allow_agent_token_spawn: bool,
+    pub require_spawn_source_session: bool,
+    pub agent_driven_max_concurrent: u32,
+    pub cli_spawn_spacing_seconds: u32,
+    pub max_dollars_per_session: f64,
+    pub max_turns_per_session: u32,
+}
+
+/// The prompt settings, read by the server at each spawn.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PromptSettings {
+    pub default_instructions_enabled: bool,
+    pub default_instructions_custom: String,
+    pub app_awareness: bool,
+    pub audience_style: bool,
+    pub engineering_principles: bool,
+    pub execution_bias: bool,
+    pub key_reminders: bool,
+    pub persona: bool,
+}
+
+/// An engine as `engines.toml` (or the PATH defaults) names it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EngineInfo {
+    pub name: String,
+    pub kind: String,
+    pub command: Vec<String>,
+}

@@ -1,0 +1,697 @@
+//! The supervisor: the public API over sessions, the spawn rules, one actor
+//! task per active session, and crash recovery at start.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use store::Db;
+use store::rusqlite::Transaction;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use tokio::sync::{Notify, broadcast, watch};
+
+use crate::db::{self, NewSession};
+use crate::engines::{self, EngineSpec};
+use crate::error::{Result, SessionError};
+use crate::model::{
+    Caller, EngineInfo, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
+    Transcript, Via,
+};
+use crate::prompts;
+use crate::turn::{TurnContext, TurnEnd, run_turn};
+
+/// Mints and revokes the scoped agent tokens; the server implements it over
+/// the accounts store.
+pub trait TokenIssuer: Send + Sync {
+    /// A fresh token for `session_id`, acting for `account_id`.
+    fn mint(&self, account_id: &str, session_id: &str) -> String;
+    /// Every token of `session_id` stops working.
+    fn revoke(&self, session_id: &str);
+}
+
+/// A status move, broadcast as it is recorded (for live views).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionUpdate {
+    pub session_id: String,
+    pub account_id: String,
+    pub status: Status,
+}
+
+const NUDGE: &str =
+    "Switchboard restarted while you were working on this. Continue where you left off.";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndRequest {
+    Stop,
+    Archive,
+    /// The server is going down: kill the process, keep the status for recovery.
+    Shutdown,
+}
+
+struct Live {
+    end: watch::Sender<Option<EndRequest>>,
+    wake: Arc<Notify>,
+    done: watch::Receiver<bool>,
+}
+
+pub struct Inner {
+    db: Arc<Db>,
+    data_dir: PathBuf,
+    pub(crate) control_url: Option<String>,
+    issuer: Arc<dyn TokenIssuer>,
+    live: Mutex<HashMap<String, Live>>,
+    shutting_down: AtomicBool,
+    updates: broadcast::Sender<SessionUpdate>,
+}
+
+/// The agent-session engine. Cheap to clone; every clone drives the same sessions.
+#[derive(Clone)]
+pub struct Supervisor {
+    inner: Arc<Inner>,
+}
+
+impl Inner {
+    /// Runs a write transaction on the blocking pool, so that SQLite never stalls a runtime thread.
+    pub(crate) async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let db = Arc::clone(&self.db);
+        tokio::task::spawn_blocking(move || db.write(f))
+            .await
+            .map_err(|_| SessionError::ShuttingDown)?
+    }
+
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let db = Arc::clone(&self.db);
+        tokio::task::spawn_blocking(move || db.read(f))
+            .await
+            .map_err(|_| SessionError::ShuttingDown)?
+    }
+
+    pub(crate) async fn move_to(
+        &self,
+        id: &str,
+        account_id: &str,
+        to: Status,
+        reason: String,
+    ) -> Result<()> {
+        let owned = id.to_owned();
+        self.write(move |tx| db::set_status(tx, &owned, to, &reason))
+            .await?;
+        let _ = self.updates.send(SessionUpdate {
+            session_id: id.to_owned(),
+            account_id: account_id.to_owned(),
+            status: to,
+        });
+        Ok(())
+    }
+
+    fn live(&self) -> MutexGuard<'_, HashMap<String, Live>> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Supervisor {
+    /// Opens the sessions feature on `db` and recovers what a previous server
+    /// left: its engine processes are killed; with `auto_resume_on_crash`,
+    /// running sessions restart with a continue nudge and waiting ones are
+    /// restored, otherwise both are marked interrupted. Queued sessions keep
+    /// their place and start on time either way.
+    pub async fn start(
+        db: Arc<Db>,
+        data_dir: PathBuf,
+        control_url: Option<String>,
+        issuer: Arc<dyn TokenIssuer>,
+        auto_resume_on_crash: bool,
+    ) -> Result<Supervisor> {
+        db.migrate(db::MIGRATIONS)?;
+        let inner = Arc::new(Inner {
+            db,
+            data_dir,
+            control_url,
+            issuer,
+            live: Mutex::new(HashMap::new()),
+            shutting_down: AtomicBool::new(false),
+            updates: broadcast::channel(1024).0,
+        });
+        let supervisor = Supervisor { inner };
+        supervisor.recover(auto_resume_on_crash).await?;
+        Ok(supervisor)
+    }
+
+    async fn recover(&self, auto_resume: bool) -> Result<()> {
+        let leftovers = self.inner.read(db::leftovers).await?;
+        let ids: HashSet<String> = leftovers.iter().map(|l| l.id.clone()).collect();
+        let killed = crate::process::kill_leftovers(&ids).await;
+        if !killed.is_empty() {
+            tracing::info!(
+                count = killed.len(),
+                "ended engine processes left by a previous server"
+            );
+        }
+        for leftover in leftovers {
+            self.inner.issuer.revoke(&leftover.id);
+            let id = leftover.id.clone();
+            let next = match leftover.status {
+                Status::Queued => Some((Status::Queued, None)),
+                Status::Starting | Status::Running if auto_resume => Some((
+                    Status::Starting,
+                    Some("the server restarted: resuming with a continue nudge"),
+                )),
+                Status::WaitingForInput if auto_resume => Some((
+                    Status::WaitingForInput,
+                    Some("the server restarted: restored, waiting for input"),
+                )),
+                status if status.is_active() => Some((
+                    Status::Interrupted,
+                    Some("the server stopped while the session was active"),
+                )),
+                _ => None,
+            };
+            let nudge = leftover.status != Status::WaitingForInput;
+            let account = self
+                .inner
+                .write(move |tx| {
+                    db::close_open_turns(tx, &id)?;
+                    if let Some((to, Some(reason))) = next {
+                        if to == Status::Starting && nudge && db::pending_inputs(tx, &id)? == 0 {
+                            db::push_input(tx, &id, "nudge", NUDGE, None)?;
+                        }
+                        db::set_status(tx, &id, to, reason)?;
+                        if to == Status::WaitingForInput {
+                            db::note(tx, &id, to, reason)?;
+                        }
+                    }
+                    db::account_of(tx, &id)
+                })
+                .await?;
+            if let Some((to, _)) = next
+                && to.is_active()
+            {
+                self.launch(leftover.id, account);
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a session, or queues it while spawn spacing holds it back.
+    /// The spawn rules apply to the control server only; `Via::Ui` is the user's own.
+    pub async fn spawn(
+        &self,
+        caller: &Caller,
+        policy: &SpawnPolicy,
+        prompts: &PromptSettings,
+        request: SpawnRequest,
+    ) -> Result<Spawned> {
+        if self.inner.shutting_down.load(Ordering::SeqCst) {
+            return Err(SessionError::ShuttingDown);
+        }
+        let agent_driven = caller.via != Via::Ui;
+        if agent_driven && !policy.agent_driven_sessions_enabled {
+            return Err(SessionError::AgentDrivenSessionsDisabled);
+        }
+        if matches!(caller.via, Via::ControlAgent { .. }) && !policy.allow_agent_token_spawn {
+            return Err(SessionError::AgentTokenSpawnDisabled);
+        }
+        let id = store::new_id();
+        let caller = caller.clone();
+        let policy = policy.clone();
+        let first_added = prompts::first_turn_preamble(prompts);
+        let follow_up_added = prompts::follow_up_preamble(prompts);
+        let data_dir = self.inner.data_dir.clone();
+        let session_id = id.clone();
+        let (session, queued) = self
+            .inner
+            .write(move |tx| {
+                let source = if agent_driven {
+                    check_control_rules(tx, &caller, &policy)?
+                } else {
+                    None
+                };
+                let valid = validate(&data_dir, &request)?;
+                let now = OffsetDateTime::now_utc();
+                let (starts_at, queued) = if agent_driven {
+                    spacing_slot(tx, now, policy.cli_spawn_spacing_seconds)?
+                } else {
+                    (None, false)
+                };
+                let spec = serde_json::to_string(&valid.spec)
+                    .map_err(|e| SessionError::InvalidInput(e.to_string()))?;
+                let queued_reason = format!(
+                    "held by spawn spacing until {}",
+                    starts_at.as_deref().unwrap_or("later")
+                );
+                db::insert_session(
+                    tx,
+                    &NewSession {
+                        id: &session_id,
+                        account_id: &caller.account_id,
+                        engine: &valid.engine,
+                        engine_kind: valid.spec.kind.as_str(),
+                        engine_spec: &spec,
+                        title: valid.title.as_deref(),
+                        cwd: &valid.cwd,
+                        prompt: &request.prompt,
+                        status: if queued {
+                            Status::Queued
+                        } else {
+                            Status::Starting
+                        },
+                        agent_driven,
+                        source_session_id: source.as_deref(),
+                        starts_at: starts_at.as_deref(),
+                        follow_up_added: follow_up_added.as_deref(),
+                        first_added: first_added.as_deref(),
+                        max_dollars: policy.max_dollars_per_session,
+                        max_turns: i64::from(policy.max_turns_per_session),
+                        reason: if queued { &queued_reason } else { "spawned" },
+                    },
+                )?;
+                let session = db::get_session(tx, &caller.account_id, &session_id)?
+                    .ok_or(SessionError::NotFound)?;
+                Ok((session, queued))
+            })
+            .await?;
+        self.launch(id, session.account_id.clone());
+        Ok(Spawned {
+            queued: if queued {
+                session.starts_at.clone()
+            } else {
+                None
+            },
+            session,
+        })
+    }
+
+    /// Queues a follow-up; it starts as soon as the running turn (if any) ends.
+    pub async fn send(
+        &self,
+        caller: &Caller,
+        policy: &SpawnPolicy,
+        id: &str,
+        text: &str,
+    ) -> Result<Session> {
+        if caller.via != Via::Ui && !policy.agent_driven_sessions_enabled {
+            return Err(SessionError::AgentDrivenSessionsDisabled);
+        }
+        if text.trim().is_empty() {
+            return Err(SessionError::InvalidInput(
+                "A message needs some text.".to_owned(),
+            ));
+        }
+        let account = caller.account_id.clone();
+        let owned_id = id.to_owned();
+        let text = text.to_owned();
+        let session = self
+            .inner
+            .write(move |tx| {
+                let session =
+                    db::get_session(tx, &account, &owned_id)?.ok_or(SessionError::NotFound)?;
+                if !session.status.is_active() || session.archived {
+                    return Err(SessionError::SessionEnded {
+                        status: session.status,
+                    });
+                }
+                let added = db::follow_up_added(tx, &owned_id)?;
+                db::push_input(tx, &owned_id, "message", &text, added.as_deref())?;
+                db::get_session(tx, &account, &owned_id)?.ok_or(SessionError::NotFound)
+            })
+            .await?;
+        if let Some(live) = self.inner.live().get(id) {
+            live.wake.notify_one();
+        }
+        Ok(session)
+    }
+
+    /// Stops a session: its whole process group ends (children and
+    /// grandchildren included) and it is `stopped`. Returns once that is recorded.
+    pub async fn stop(&self, caller: &Caller, id: &str) -> Result<Session> {
+        self.end(&caller.account_id, id, EndRequest::Stop).await?;
+        self.get(&caller.account_id, id).await
+    }
+
+    /// Archives a session, ending it first if it is active (a waiting one is
+    /// `finished`, a queued or running one `stopped`).
+    pub async fn archive(&self, caller: &Caller, id: &str) -> Result<Session> {
+        self.end(&caller.account_id, id, EndRequest::Archive)
+            .await?;
+        let owned = id.to_owned();
+        self.inner
+            .write(move |tx| db::set_archived(tx, &owned))
+            .await?;
+        self.get(&caller.account_id, id).await
+    }
+
+    async fn end(&self, account: &str, id: &str, request: EndRequest) -> Result<()> {
+        self.get(account, id).await?;
+        let done = self.inner.live().get(id).map(|live| {
+            live.end.send_replace(Some(request));
+            live.done.clone()
+        });
+        if let Some(mut done) = done {
+            let _ = done.wait_for(|finished| *finished).await;
+        }
+        Ok(())
+    }
+
+    /// The account's sessions, newest first.
+    pub async fn list(&self, account_id: &str) -> Result<Vec<Session>> {
+        let account = account_id.to_owned();
+        self.inner
+            .read(move |tx| db::list_sessions(tx, &account))
+            .await
+    }
+
+    pub async fn get(&self, account_id: &str, id: &str) -> Result<Session> {
+        let account = account_id.to_owned();
+        let id = id.to_owned();
+        self.inner
+            .read(move |tx| db::get_session(tx, &account, &id)?.ok_or(SessionError::NotFound))
+            .await
+    }
+
+    /// Each turn's input, what was added to it, and its output so far.
+    pub async fn transcript(&self, account_id: &str, id: &str) -> Result<Transcript> {
+        let account = account_id.to_owned();
+        let id = id.to_owned();
+        self.inner
+            .read(move |tx| {
+                db::get_session(tx, &account, &id)?.ok_or(SessionError::NotFound)?;
+                Ok(Transcript {
+                    turns: db::turns(tx, &id)?,
+                    events: db::events(tx, &id)?,
+                    session_id: id,
+                })
+            })
+            .await
+    }
+
+    /// True while the session is active (queued, starting, running or waiting
+    /// for input): its agent token is valid and it may name itself as a spawn source.
+    pub fn is_live(&self, session_id: &str) -> bool {
+        self.inner.live().contains_key(session_id)
+    }
+
+    /// The engines in force now.
+    pub fn engines(&self) -> Result<Vec<EngineInfo>> {
+        engines::list(&self.inner.data_dir)
+    }
+
+    /// Status moves as they happen.
+    pub fn subscribe(&self) -> broadcast::Receiver<SessionUpdate> {
+        self.inner.updates.subscribe()
+    }
+
+    /// A clean stop: new spawns are refused, every engine process is ended,
+    /// tokens are revoked; statuses stay as they were so the next start
+    /// recovers them as after a crash.
+    pub async fn shutdown(&self) {
+        self.inner.shutting_down.store(true, Ordering::SeqCst);
+        let waits: Vec<watch::Receiver<bool>> = self
+            .inner
+            .live()
+            .values()
+            .map(|live| {
+                live.end.send_replace(Some(EndRequest::Shutdown));
+                live.done.clone()
+            })
+            .collect();
+        for mut done in waits {
+            let _ =
+                tokio::time::timeout(Duration::from_secs(10), done.wait_for(|finished| *finished))
+                    .await;
+        }
+    }
+
+    fn launch(&self, id: String, account_id: String) {
+        let (end_tx, end_rx) = watch::channel(None);
+        let (done_tx, done_rx) = watch::channel(false);
+        let wake = Arc::new(Notify::new());
+        self.inner.live().insert(
+            id.clone(),
+            Live {
+                end: end_tx,
+                wake: Arc::clone(&wake),
+                done: done_rx,
+            },
+        );
+        let inner = Arc::clone(&self.inner);
+        tokio::spawn(async move {
+            let ended = actor(&inner, &id, &account_id, end_rx, wake).await;
+            inner.live().remove(&id);
+            let recorded = match ended {
+                Ok(Some((status, reason))) => inner.move_to(&id, &account_id, status, reason).await,
+                Ok(None) => Ok(()),
+                Err(e) => {
+                    let reason = format!("the supervisor failed: {e}");
+                    inner
+                        .move_to(&id, &account_id, Status::Failed, reason)
+                        .await
+                }
+            };
+            if let Err(e) = recorded {
+                tracing::warn!(session = %id, error = %e, "could not record how a session ended");
+            }
+            inner.issuer.revoke(&id);
+            let _ = done_tx.send(true);
+        });
+    }
+}
+
+/// One active session's life: wait for its start slot, then run turns as
+/// inputs arrive until it fails or is ended. Returns the final status to
+/// record, or `None` when the server is shutting down (status kept).
+async fn actor(
+    inner: &Arc<Inner>,
+    id: &str,
+    account_id: &str,
+    mut end: watch::Receiver<Option<EndRequest>>,
+    wake: Arc<Notify>,
+) -> Result<Option<(Status, String)>> {
+    let owned = id.to_owned();
+    if let Some(at) = inner.read(move |tx| db::starts_at(tx, &owned)).await?
+        && let Some(wait) = until(&at)
+    {
+        tokio::select! {
+            () = tokio::time::sleep(wait) => {}
+            request = wait_end(&mut end) => return Ok(ended_while_idle(request, true)),
+        }
+    }
+    let owned = id.to_owned();
+    let (spec, cwd, engine) = inner.read(move |tx| db::engine_spec(tx, &owned)).await?;
+    let spec: EngineSpec = serde_json::from_str(&spec).map_err(|e| {
+        SessionError::InvalidInput(format!("stored engine spec is unreadable: {e}"))
+    })?;
+    let mut token: Option<String> = None;
+    loop {
+        if let Some(request) = *end.borrow() {
+            return Ok(ended_while_idle(request, false));
+        }
+        let owned = id.to_owned();
+        let next = inner.write(move |tx| db::take_input(tx, &owned)).await?;
+        let Some(next) = next else {
+            inner
+                .move_to(
+                    id,
+                    account_id,
+                    Status::WaitingForInput,
+                    "turn ended".to_owned(),
+                )
+                .await?;
+            tokio::select! {
+                () = wake.notified() => {}
+                _ = wait_end(&mut end) => {}
+            }
+            continue;
+        };
+        inner
+            .move_to(
+                id,
+                account_id,
+                Status::Starting,
+                format!("turn {} begins", next.turn),
+            )
+            .await?;
+        let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
+        let context = TurnContext {
+            inner,
+            session_id: id,
+            account_id,
+            engine: &engine,
+            spec: &spec,
+            cwd: &cwd,
+            token,
+        };
+        match run_turn(&context, &next, &mut end).await? {
+            TurnEnd::Done => {}
+            TurnEnd::Failed(message) => return Ok(Some((Status::Failed, message))),
+            TurnEnd::Ended(EndRequest::Shutdown) => return Ok(None),
+            TurnEnd::Ended(EndRequest::Stop) => {
+                return Ok(Some((Status::Stopped, "stopped during a turn".to_owned())));
+            }
+            TurnEnd::Ended(EndRequest::Archive) => {
+                return Ok(Some((Status::Stopped, "archived during a turn".to_owned())));
+            }
+        }
+    }
+}
+
+fn ended_while_idle(request: EndRequest, queued: bool) -> Option<(Status, String)> {
+    match (request, queued) {
+        (EndRequest::Shutdown, _) => None,
+        (EndRequest::Stop, true) => Some((Status::Stopped, "stopped before it started".to_owned())),
+        (EndRequest::Archive, true) => {
+            Some((Status::Stopped, "archived before it started".to_owned()))
+        }
+        (EndRequest::Stop, false) => Some((Status::Stopped, "stopped".to_owned())),
+        (EndRequest::Archive, false) => Some((Status::Finished, "archived".to_owned())),
+    }
+}
+
+async fn wait_end(end: &mut watch::Receiver<Option<EndRequest>>) -> EndRequest {
+    loop {
+        if let Some(request) = *end.borrow_and_update() {
+            return request;
+        }
+        if end.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+    }
+}
+
+/// Rules 3 and 4 of the contract (1 and 2 need no database). Returns the
+/// source session to record.
+fn check_control_rules(
+    tx: &Transaction<'_>,
+    caller: &Caller,
+    policy: &SpawnPolicy,
+) -> Result<Option<String>> {
+    let header = caller
+        .source_session_header
+        .as_deref()
+        .map(str::trim)
+        .filter(|h| !h.is_empty());
+    if policy.require_spawn_source_session {
+        let names_allowed = match (&caller.via, header) {
+            (_, None) => false,
+            (Via::ControlAgent { session_id }, Some(h)) => h == session_id,
+            (_, Some(_)) => true,
+        };
+        let live = match header {
+            Some(h) if names_allowed => db::is_live_of_account(tx, &caller.account_id, h)?,
+            _ => false,
+        };
+        if !live {
+            return Err(SessionError::SourceSessionRequired);
+        }
+    }
+    if db::count_active_agent_driven(tx)? >= policy.agent_driven_max_concurrent {
+        return Err(SessionError::ConcurrencyLimit {
+            max: policy.agent_driven_max_concurrent,
+        });
+    }
+    let source = match (&caller.via, header) {
+        (Via::ControlAgent { session_id }, _) => Some(session_id.clone()),
+        (_, Some(h)) if db::is_live_of_account(tx, &caller.account_id, h)? => Some(h.to_owned()),
+        _ => None,
+    };
+    Ok(source)
+}
+
+struct Valid {
+    engine: String,
+    spec: EngineSpec,
+    cwd: String,
+    title: Option<String>,
+}
+
+fn validate(data_dir: &Path, request: &SpawnRequest) -> Result<Valid> {
+    if request.prompt.trim().is_empty() {
+        return Err(SessionError::InvalidInput(
+            "A session needs a prompt.".to_owned(),
+        ));
+    }
+    let engine = request
+        .engine
+        .as_deref()
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .unwrap_or("primary")
+        .to_owned();
+    let spec = engines::resolve(data_dir, &engine)?;
+    let cwd = match request.cwd.as_deref().filter(|c| !c.trim().is_empty()) {
+        Some(cwd) => {
+            let path = Path::new(cwd);
+            if !path.is_absolute() || !path.is_dir() {
+                return Err(SessionError::InvalidInput(format!(
+                    "cwd must be an absolute path to an existing folder; {cwd} is not."
+                )));
+            }
+            cwd.to_owned()
+        }
+        None => std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .filter(|home| home.is_dir())
+            .unwrap_or_else(|| data_dir.to_owned())
+            .to_string_lossy()
+            .into_owned(),
+    };
+    let title = request
+        .title
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned);
+    Ok(Valid {
+        engine,
+        spec,
+        cwd,
+        title,
+    })
+}
+
+/// Rule 5: agent-driven sessions start at least `spacing` seconds apart.
+/// Returns the session's start slot and whether that is in the future.
+fn spacing_slot(
+    tx: &Transaction<'_>,
+    now: OffsetDateTime,
+    spacing: u32,
+) -> Result<(Option<String>, bool)> {
+    let last = db::last_agent_slot(tx)?.and_then(|at| OffsetDateTime::parse(&at, &Rfc3339).ok());
+    let slot = match last {
+        Some(last) if spacing > 0 => last + time::Duration::seconds(i64::from(spacing)),
+        _ => now,
+    };
+    if slot > now {
+        Ok((Some(format_time(slot)), true))
+    } else {
+        Ok((Some(format_time(now)), false))
+    }
+}
+
+fn format_time(at: OffsetDateTime) -> String {
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second(),
+        at.millisecond()
+    )
+}
+
+/// How long until `at`, or `None` when it has passed.
+fn until(at: &str) -> Option<Duration> {
+    let at = OffsetDateTime::parse(at, &Rfc3339).ok()?;
+    let left = at - OffsetDateTime::now_utc();
+    (left > time::Duration::ZERO).then(|| left.unsigned_abs())
+}

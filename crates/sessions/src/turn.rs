@@ -1,0 +1,358 @@
+//! One turn: start the engine process, stream its output into the transcript,
+//! and decide how the turn ended.
+//!
+//! stdout and stderr are read on their own tasks into a small bounded channel;
+//! one pump task decodes and batches them (a flush every 50 ms or 64 KiB) into
+//! SQLite on the blocking pool. A chatty engine therefore costs at most a few
+//! MiB of buffers and one writer transaction at a time: it slows down only
+//! itself (the pipe fills), never the API or other sessions.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::Command;
+use tokio::sync::{mpsc, watch};
+use tokio::time::{Instant, sleep_until, timeout};
+
+use crate::adapters::{Decoder, TurnMeta};
+use crate::db::{self, NextTurn};
+use crate::engines::{EngineKind, EngineSpec};
+use crate::error::Result;
+use crate::prompts::compose;
+use crate::supervisor::{EndRequest, Inner};
+
+const FLUSH_BYTES: usize = 64 << 10;
+const FLUSH_EVERY: Duration = Duration::from_millis(50);
+const READ_CHUNK: usize = 64 << 10;
+/// stderr kept in the transcript per turn; the rest is read and dropped.
+const STDERR_CAP: usize = 1 << 20;
+/// The tail of stderr kept in memory for the failure message.
+const STDERR_TAIL: usize = 4 << 10;
+const STOP_GRACE: Duration = Duration::from_secs(3);
+/// How long the output may trail the process's exit (a leftover holding the pipe).
+const DRAIN_GRACE: Duration = Duration::from_secs(5);
+
+pub enum TurnEnd {
+    Done,
+    Failed(String),
+    Ended(EndRequest),
+}
+
+pub struct TurnContext<'a> {
+    pub inner: &'a Arc<Inner>,
+    pub session_id: &'a str,
+    pub account_id: &'a str,
+    pub engine: &'a str,
+    pub spec: &'a EngineSpec,
+    pub cwd: &'a str,
+    pub token: &'a str,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Stream {
+    Out,
+    Err,
+}
+
+pub async fn run_turn(
+    ctx: &TurnContext<'_>,
+    next: &NextTurn,
+    stop: &mut watch::Receiver<Option<EndRequest>>,
+) -> Result<TurnEnd> {
+    let text = compose(next.added.as_deref(), &next.text);
+    let argv = ctx.spec.argv(&text, next.resume.as_deref());
+    let Some((program, args)) = argv.split_first() else {
+        let message = format!("engine `{}` has no command to run", ctx.engine);
+        return fail_unstarted(ctx, next.turn, message).await;
+    };
+    let takes_stdin = ctx.spec.kind == EngineKind::Command;
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(ctx.cwd)
+        .envs(&ctx.spec.env)
+        .env("APP_CLI_TOKEN", ctx.token)
+        .env("APP_SESSION_ID", ctx.session_id)
+        .env("APP_TURN", next.turn.to_string())
+        .stdin(if takes_stdin {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    match &ctx.inner.control_url {
+        Some(url) => command.env("APP_CONTROL_URL", url),
+        None => command.env_remove("APP_CONTROL_URL"),
+    };
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            let message = format!(
+                "engine `{}` could not be started ({program}): {e}",
+                ctx.engine
+            );
+            return fail_unstarted(ctx, next.turn, message).await;
+        }
+    };
+    let pid = child.id();
+    {
+        let id = ctx.session_id.to_owned();
+        let reason = format!(
+            "turn {} started (pid {})",
+            next.turn,
+            pid.map_or_else(|| "?".to_owned(), |p| p.to_string())
+        );
+        ctx.inner
+            .write(move |tx| db::set_process(tx, &id, pid))
+            .await?;
+        ctx.inner
+            .move_to(
+                ctx.session_id,
+                ctx.account_id,
+                crate::Status::Running,
+                reason,
+            )
+            .await?;
+    }
+
+    if let Some(mut stdin) = child.stdin.take() {
+        let bytes = text.into_bytes();
+        // A program that never reads its stdin must not stall the turn, so the
+        // write runs beside it; a broken pipe only means it stopped reading.
+        tokio::spawn(async move {
+            let _ = stdin.write_all(&bytes).await;
+        });
+    }
+    let (chunks_tx, chunks_rx) = mpsc::channel(32);
+    let mut readers = Vec::new();
+    if let Some(out) = child.stdout.take() {
+        readers.push(tokio::spawn(read_into(out, Stream::Out, chunks_tx.clone())));
+    }
+    if let Some(err) = child.stderr.take() {
+        readers.push(tokio::spawn(read_into(err, Stream::Err, chunks_tx.clone())));
+    }
+    drop(chunks_tx);
+    let pump = tokio::spawn(pump(
+        Arc::clone(ctx.inner),
+        ctx.session_id.to_owned(),
+        next.turn,
+        ctx.spec.kind,
+        chunks_rx,
+    ));
+
+    let mut ended_by: Option<EndRequest> = None;
+    let status = tokio::select! {
+        status = child.wait() => status,
+        request = wait_for_request(stop) => {
+            ended_by = Some(request);
+            if let Some(pgid) = pid {
+                signal_group_or_leader(pgid, libc::SIGTERM);
+            }
+            match timeout(STOP_GRACE, child.wait()).await {
+                Ok(status) => status,
+                Err(_) => {
+                    if let Some(pgid) = pid {
+                        signal_group_or_leader(pgid, libc::SIGKILL);
+                    }
+                    child.wait().await
+                }
+            }
+        }
+    };
+    // The turn is over: whatever the engine left running in its group goes too.
+    if let Some(pgid) = pid {
+        crate::process::signal_group(pgid, libc::SIGKILL);
+    }
+    let (meta, stderr_tail) = match timeout(DRAIN_GRACE, pump).await {
+        Ok(joined) => joined.unwrap_or_default(),
+        Err(_) => {
+            for reader in &readers {
+                reader.abort();
+            }
+            (TurnMeta::default(), String::new())
+        }
+    };
+
+    let exit_code = status.as_ref().ok().and_then(|s| s.code());
+    let outcome = if let Some(request) = ended_by {
+        TurnEnd::Ended(request)
+    } else {
+        judge(ctx.spec.kind, &status, &meta, &stderr_tail)
+    };
+    let (turn_status, error) = match &outcome {
+        TurnEnd::Done => ("done", None),
+        TurnEnd::Failed(message) => ("failed", Some(message.clone())),
+        TurnEnd::Ended(EndRequest::Shutdown) => ("interrupted", None),
+        TurnEnd::Ended(_) => ("stopped", None),
+    };
+    let id = ctx.session_id.to_owned();
+    let turn = next.turn;
+    ctx.inner
+        .write(move |tx| db::end_turn(tx, &id, turn, turn_status, error.as_deref(), exit_code))
+        .await?;
+    Ok(outcome)
+}
+
+async fn fail_unstarted(ctx: &TurnContext<'_>, turn: i64, message: String) -> Result<TurnEnd> {
+    let id = ctx.session_id.to_owned();
+    let error = message.clone();
+    ctx.inner
+        .write(move |tx| db::end_turn(tx, &id, turn, "failed", Some(&error), None))
+        .await?;
+    Ok(TurnEnd::Failed(message))
+}
+
+/// The process group may already be gone when the leader lingers alone.
+fn signal_group_or_leader(pgid: u32, signal: libc::c_int) {
+    if !crate::process::signal_group(pgid, signal)
+        && let Ok(pid) = libc::pid_t::try_from(pgid)
+    {
+        // SAFETY: kill only reads its two integer arguments.
+        unsafe { libc::kill(pid, signal) };
+    }
+}
+
+async fn wait_for_request(stop: &mut watch::Receiver<Option<EndRequest>>) -> EndRequest {
+    loop {
+        if let Some(request) = *stop.borrow_and_update() {
+            return request;
+        }
+        if stop.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+    }
+}
+
+fn judge(
+    kind: EngineKind,
+    status: &std::io::Result<std::process::ExitStatus>,
+    meta: &TurnMeta,
+    stderr_tail: &str,
+) -> TurnEnd {
+    let status = match status {
+        Ok(status) => *status,
+        Err(e) => return TurnEnd::Failed(format!("lost track of the engine process: {e}")),
+    };
+    let stderr = stderr_tail.trim();
+    let exit = match (
+        status.code(),
+        std::os::unix::process::ExitStatusExt::signal(&status),
+    ) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(signal)) => format!("was killed by signal {signal}"),
+        (None, None) => "ended".to_owned(),
+    };
+    let with_stderr = |head: String| {
+        if stderr.is_empty() {
+            head
+        } else {
+            format!("{head}: {stderr}")
+        }
+    };
+    if let Some(failure) = &meta.failure {
+        return TurnEnd::Failed(failure.clone());
+    }
+    if status.success() {
+        return TurnEnd::Done;
+    }
+    match (kind, &meta.last_error) {
+        (EngineKind::Codex | EngineKind::Claude, Some(error)) => {
+            TurnEnd::Failed(format!("the engine {exit}: {error}"))
+        }
+        _ => TurnEnd::Failed(with_stderr(format!("the engine {exit}"))),
+    }
+}
+
+async fn read_into(
+    mut source: impl AsyncRead + Unpin,
+    stream: Stream,
+    sink: mpsc::Sender<(Stream, Vec<u8>)>,
+) {
+    loop {
+        let mut buf = vec![0; READ_CHUNK];
+        match source.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => {
+                buf.truncate(n);
+                if sink.send((stream, buf)).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Decodes and batches one turn's output into the transcript. Returns what the
+/// engine reported and the tail of its stderr.
+async fn pump(
+    inner: Arc<Inner>,
+    id: String,
+    turn: i64,
+    kind: EngineKind,
+    mut chunks: mpsc::Receiver<(Stream, Vec<u8>)>,
+) -> (TurnMeta, String) {
+    let mut decoder = Decoder::new(kind);
+    let mut out = String::new();
+    let mut err_bytes = Vec::new();
+    let mut err_stored = 0usize;
+    let mut err_tail: Vec<u8> = Vec::new();
+    let mut deadline: Option<Instant> = None;
+    loop {
+        let received = match deadline {
+            Some(at) => tokio::select! {
+                chunk = chunks.recv() => Some(chunk),
+                () = sleep_until(at) => None,
+            },
+            None => Some(chunks.recv().await),
+        };
+        let closed = match &received {
+            Some(Some((Stream::Out, bytes))) => {
+                decoder.feed(bytes, &mut out);
+                false
+            }
+            Some(Some((Stream::Err, bytes))) => {
+                let room = STDERR_CAP.saturating_sub(err_stored);
+                err_bytes.extend_from_slice(&bytes[..bytes.len().min(room)]);
+                err_stored += bytes.len().min(room);
+                err_tail.extend_from_slice(bytes);
+                if err_tail.len() > STDERR_TAIL {
+                    err_tail.drain(..err_tail.len() - STDERR_TAIL);
+                }
+                false
+            }
+            Some(None) => {
+                decoder.finish(&mut out);
+                true
+            }
+            None => false,
+        };
+        let due = deadline.is_some_and(|at| Instant::now() >= at);
+        if closed || due || out.len() + err_bytes.len() >= FLUSH_BYTES {
+            let text = std::mem::take(&mut out);
+            let err = String::from_utf8_lossy(&std::mem::take(&mut err_bytes)).into_owned();
+            let meta = decoder.meta.clone();
+            let id = id.clone();
+            // A failed flush loses only this batch; the turn's outcome is still recorded.
+            let _ = inner
+                .write(move |tx| {
+                    db::append_output(tx, &id, turn, "out", &text)?;
+                    db::append_output(tx, &id, turn, "err", &err)?;
+                    db::save_meta(tx, &id, turn, &meta)
+                })
+                .await;
+            deadline = None;
+        } else if deadline.is_none() && received.is_some() {
+            // Also when a chunk brought no text yet: the engine's id must reach
+            // the database soon, since a resume after a crash needs it.
+            deadline = Some(Instant::now() + FLUSH_EVERY);
+        }
+        if closed {
+            let tail = String::from_utf8_lossy(&err_tail).into_owned();
+            return (decoder.meta, tail);
+        }
+    }
+}
