@@ -76,7 +76,7 @@ pub(crate) fn column_from(new: &NewColumn) -> Result<(Option<String>, Column)> {
         check_client_id(id).map_err(|e| invalid(format!("column \"{title}\": {e}")))?;
     }
     let column = Column {
-        id: String::new(),
+        id: new.id.clone().unwrap_or_default(),
         title,
         kind,
         settings,
@@ -92,7 +92,7 @@ fn group_from(new: &NewGroup) -> Result<(Option<String>, Group)> {
     Ok((
         new.id.clone(),
         Group {
-            id: String::new(),
+            id: new.id.clone().unwrap_or_default(),
             title,
         },
     ))

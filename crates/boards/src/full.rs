@@ -32,10 +32,12 @@ pub fn board_etag(db: &Db, account_id: &str, board_id: &str) -> Result<String> {
 const COLUMNS_SQL: &str = "SELECT id, title, type, settings FROM board_columns
      WHERE board_id = ?1 ORDER BY position";
 const GROUPS_SQL: &str = "SELECT id, title FROM board_groups WHERE board_id = ?1 ORDER BY position";
+// CROSS JOIN fixes the loop order (groups outside, in position order; each
+// group's items inside, in index order), so SQLite never sorts the items.
 const ITEMS_SQL: &str = "SELECT i.id, i.group_id, i.name, i.vals, i.created_at, i.updated_at
-     FROM board_groups g JOIN items i ON i.board_id = g.board_id AND i.group_id = g.id
+     FROM board_groups g CROSS JOIN items i ON i.board_id = g.board_id AND i.group_id = g.id
      WHERE g.board_id = ?1
-     ORDER BY g.position, i.position";
+     ORDER BY g.position, g.id, i.position";
 
 /// Streams the rows of `sql` into `out` as comma-separated JSON objects;
 /// `write` writes one object's fields after its opening brace.
@@ -146,4 +148,19 @@ pub(crate) fn items_query_plan(tx: &Transaction<'_>) -> Result<String> {
         .query_map(["x"], |r| r.get(3))?
         .collect::<Result<_, _>>()?;
     Ok(details.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_items_query_walks_indexes_without_sorting() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("db.sqlite")).unwrap();
+        crate::migrate(&db).unwrap();
+        let plan = db.read(|tx| items_query_plan(tx)).unwrap();
+        assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+        assert!(plan.contains("items_order"), "{plan}");
+    }
 }

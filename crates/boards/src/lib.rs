@@ -33,6 +33,7 @@ pub use boards::{
     remove_group, rename_board, rename_column, rename_group, reorder_columns, reorder_groups,
     set_column_settings,
 };
+pub use columns::ColumnType;
 pub use demo::seed_demo;
 pub use events::events_since;
 pub use full::{board_etag, full_board};

@@ -59,7 +59,9 @@ CREATE TABLE board_groups (
     title TEXT NOT NULL,
     PRIMARY KEY (board_id, id)
 ) STRICT, WITHOUT ROWID;
-CREATE INDEX board_groups_order ON board_groups (board_id, position);
+-- Unique (it holds the key) so that SQLite knows the groups come one by one in
+-- order and streams the full read without sorting.
+CREATE UNIQUE INDEX board_groups_order ON board_groups (board_id, position, id);
 
 -- vals: the item's values as a JSON object text keyed by column id, already
 -- validated, spliced raw into the full-board read.
