@@ -161,6 +161,7 @@ pub fn import_csv(
     let mut refusals = Vec::new();
     let mut titles: Option<Vec<String>> = None;
     let mut rows = Vec::new();
+    let mut read: u64 = 0;
     loop {
         match csv.read_record(&mut record) {
             Ok(false) => break,
@@ -176,8 +177,9 @@ pub fn import_csv(
                     )),
                     Some(_) => rows.push(Row { line, cells }),
                 }
-                if rows.len() as u64 % PROGRESS_EVERY == 0 && !rows.is_empty() {
-                    progress(rows.len() as u64);
+                read += 1;
+                if read.is_multiple_of(PROGRESS_EVERY) {
+                    progress(read);
                 }
             }
             Err(e) => match e.kind() {

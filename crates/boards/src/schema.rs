@@ -64,19 +64,22 @@ CREATE TABLE board_groups (
 CREATE UNIQUE INDEX board_groups_order ON board_groups (board_id, position, id);
 
 -- vals: the item's values as a JSON object text keyed by column id, already
--- validated, spliced raw into the full-board read.
+-- validated, spliced raw into the full-board read. The table is clustered in
+-- display order (board, group, position), so the full read is one sequential
+-- range scan instead of an index walk with a lookup per row.
 CREATE TABLE items (
-    id TEXT PRIMARY KEY,
     board_id TEXT NOT NULL,
     group_id TEXT NOT NULL,
-    name TEXT NOT NULL,
     position INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
     vals TEXT NOT NULL DEFAULT '{}',
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
+    PRIMARY KEY (board_id, group_id, position, id),
     FOREIGN KEY (board_id, group_id) REFERENCES board_groups (board_id, id) ON DELETE CASCADE
-) STRICT;
-CREATE INDEX items_order ON items (board_id, group_id, position);
+) STRICT, WITHOUT ROWID;
+CREATE UNIQUE INDEX items_by_id ON items (id);
 
 CREATE TABLE item_events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,

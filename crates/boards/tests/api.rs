@@ -564,7 +564,7 @@ fn another_accounts_ids_answer_like_missing_ones() {
         (
             "delete_workspace",
             &f.workspace.id,
-            Box::new(|db, a, id| delete_workspace(db, a, id)),
+            Box::new(delete_workspace),
         ),
         (
             "list_boards",
@@ -617,11 +617,7 @@ fn another_accounts_ids_answer_like_missing_ones() {
                 .map(drop)
             }),
         ),
-        (
-            "delete_member",
-            &f.member.id,
-            Box::new(|db, a, id| delete_member(db, a, id)),
-        ),
+        ("delete_member", &f.member.id, Box::new(delete_member)),
         (
             "get_board",
             &f.board.id,
@@ -632,11 +628,7 @@ fn another_accounts_ids_answer_like_missing_ones() {
             &f.board.id,
             Box::new(|db, a, id| rename_board(db, a, id, "x").map(drop)),
         ),
-        (
-            "delete_board",
-            &f.board.id,
-            Box::new(|db, a, id| delete_board(db, a, id)),
-        ),
+        ("delete_board", &f.board.id, Box::new(delete_board)),
         (
             "full_board",
             &f.board.id,
@@ -728,11 +720,7 @@ fn another_accounts_ids_answer_like_missing_ones() {
             &it.id,
             Box::new(|db, a, id| move_item(db, a, id, "todo", None).map(drop)),
         ),
-        (
-            "delete_item",
-            &it.id,
-            Box::new(|db, a, id| delete_item(db, a, id)),
-        ),
+        ("delete_item", &it.id, Box::new(delete_item)),
     ];
     let before = full_board(&db, ACCOUNT, &f.board.id).unwrap();
     for (name, id, probe) in &probes {
@@ -1090,7 +1078,7 @@ fn json_export_imports_as_a_new_board() {
     let w = create_workspace(&db, OTHER, "Elsewhere").unwrap();
     let report = import_board_json(&db, OTHER, &w.id, &export).unwrap();
     assert_eq!(report.items, 2);
-    assert_eq!(report.dropped_members, [f.member.id.clone()]);
+    assert_eq!(report.dropped_members, std::slice::from_ref(&f.member.id));
     assert_ne!(report.board.id, f.board.id);
     let original: Value = serde_json::from_slice(&export).unwrap();
     let copy = full_json(&db, OTHER, &report.board.id);
