@@ -129,6 +129,7 @@ fn sprint_columns(
     ]
 }
 
+const LOW_MEDIUM_HIGH: &[(&str, &str)] = &[("Low", BLUE), ("Medium", ORANGE), ("High", RED)];
 const JIRA_STATUS: &[(&str, &str)] = &[
     ("To Do", GREY),
     ("In Progress", BLUE),
@@ -474,11 +475,7 @@ pub fn preset(name: &str) -> Option<Template> {
                 ),
                 plain("owner", "Assignee", "people"),
                 plain("due", "Due date", "date"),
-                status(
-                    "priority",
-                    "Priority",
-                    &[("Low", BLUE), ("Medium", ORANGE), ("High", RED)],
-                ),
+                status("priority", "Priority", LOW_MEDIUM_HIGH),
                 status(
                     "health",
                     "Project status",
@@ -514,11 +511,7 @@ pub fn preset(name: &str) -> Option<Template> {
                     "Tags",
                     &["Docs", "Research", "Meeting", "Design", "Engineering"],
                 ),
-                status(
-                    "priority",
-                    "Priority",
-                    &[("Low", BLUE), ("Medium", ORANGE), ("High", RED)],
-                ),
+                status("priority", "Priority", LOW_MEDIUM_HIGH),
                 plain("notes", "Notes", "text"),
             ],
             groups: groups(&[("tasks", "Tasks")]),
