@@ -1,1 +1,81 @@
-//! Placeholder: filled in by its issue.
+//! The project-board module: workspaces, the member directory, typed boards and items.
+//!
+//! `boards` knows nothing about HTTP. Every public function takes the [`store::Db`]
+//! and then the caller's `account_id`, and treats a resource of another account
+//! exactly like a missing one: [`BoardsError::NotFound`] with a message that names
+//! only the kind of resource, never the id, so ids cannot be probed.
+//!
+//! - [`workspaces`]: workspaces and the account's member directory.
+//! - [`boards`]: boards with their ordered, typed columns and ordered groups.
+//! - [`items`]: items with values validated against their column ([`columns`]).
+//! - [`full`]: the full-board read, streamed from one query, and its ETag.
+//! - [`presets`] and [`demo`]: board templates and a believable demo workspace.
+//! - [`import`]: full-board JSON and CSV import.
+//! - [`events`]: the domain events item changes record for the inbox.
+//!
+//! Every change to a board, its columns, groups or items bumps the board's
+//! `version` in the same transaction; the ETag is derived from it.
+
+pub mod boards;
+pub mod columns;
+pub mod demo;
+pub mod events;
+pub mod full;
+pub mod import;
+pub mod items;
+pub mod model;
+pub mod presets;
+mod schema;
+pub mod workspaces;
+
+pub use boards::{
+    add_column, add_group, create_board, delete_board, get_board, list_boards, remove_column,
+    remove_group, rename_board, rename_column, rename_group, reorder_columns, reorder_groups,
+    set_column_settings,
+};
+pub use columns::ColumnType;
+pub use demo::seed_demo;
+pub use events::events_since;
+pub use full::{board_etag, full_board};
+pub use import::{import_board_json, import_csv};
+pub use items::{create_item, create_items, delete_item, get_item, move_item, update_item};
+pub use model::*;
+pub use schema::{MIGRATIONS, migrate};
+pub use workspaces::{
+    create_member, create_workspace, delete_member, delete_workspace, list_members,
+    list_workspaces, rename_workspace, update_member,
+};
+
+use store::rusqlite;
+
+/// What every function of this crate can fail with. The server maps
+/// `NotFound` to 404, `Invalid` to 400, `Conflict` to 409 and `Database` to 500.
+#[derive(Debug, thiserror::Error)]
+pub enum BoardsError {
+    /// Missing, or belonging to another account: the two are indistinguishable.
+    #[error("The {what} does not exist.")]
+    NotFound { what: &'static str },
+    /// Malformed or invalid input; nothing was stored.
+    #[error("{message}")]
+    Invalid { message: String },
+    /// A client-chosen id is already taken within the board.
+    #[error("{message}")]
+    Conflict { message: String },
+    #[error("database error: {0}")]
+    Database(#[from] rusqlite::Error),
+}
+
+pub type Result<T, E = BoardsError> = std::result::Result<T, E>;
+
+pub(crate) fn invalid(message: impl Into<String>) -> BoardsError {
+    BoardsError::Invalid {
+        message: message.into(),
+    }
+}
+
+pub(crate) fn not_found(what: &'static str) -> BoardsError {
+    BoardsError::NotFound { what }
+}
+
+/// Most batches fit in one request body; larger ones must be split by the caller.
+pub const MAX_BATCH_ITEMS: usize = 10_000;

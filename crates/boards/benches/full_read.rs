@@ -1,0 +1,216 @@
+//! Prints the full-board read's figures: 10,000- and 100,000-item read medians
+//! and their ratio, the ETag lookup median, the 10,000-item batch insert time,
+//! body sizes and the peak memory a 100,000-item read adds.
+//!
+//! Run with `cargo bench -p boards`.
+
+use std::time::{Duration, Instant};
+
+use boards::{NewBoard, NewItem, NewMember};
+use serde_json::{Map, json};
+use store::Db;
+
+const ACCOUNT: &str = "bench";
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// A realistic item of the engineering-jira preset.
+fn items(count: usize, offset: usize, members: &[String]) -> Vec<NewItem> {
+    let statuses = ["To Do", "In Progress", "In Review", "Done"];
+    (offset..offset + count)
+        .map(|i| {
+            let mut values = Map::new();
+            let status = statuses[i % 4];
+            values.insert("status".into(), json!(status));
+            values.insert("owner".into(), json!([members[i % members.len()]]));
+            values.insert("effort".into(), json!([1, 2, 3, 5, 8, 13][i % 6]));
+            values.insert("sprint".into(), json!(format!("Sprint {}", i % 12 + 1)));
+            values.insert(
+                "due".into(),
+                json!(format!("2025-{:02}-{:02}", i % 12 + 1, i % 28 + 1)),
+            );
+            if status == "Done" {
+                values.insert(
+                    "done_on".into(),
+                    json!(format!("2025-{:02}-{:02}", i % 12 + 1, i % 27 + 1)),
+                );
+            }
+            values.insert("priority".into(), json!("Medium"));
+            values.insert("components".into(), json!(["API", "Web"]));
+            values.insert(
+                "epic".into(),
+                json!(format!("EPIC-{} Checkout revamp", i % 40)),
+            );
+            NewItem {
+                group_id: Some(
+                    if i % 3 == 0 {
+                        "backlog"
+                    } else {
+                        "current_sprint"
+                    }
+                    .into(),
+                ),
+                name: format!("Fix the billing webhook retry path #{i}"),
+                values,
+            }
+        })
+        .collect()
+}
+
+fn new_board(db: &Db, workspace: &str, name: &str) -> String {
+    let board = boards::create_board(
+        db,
+        ACCOUNT,
+        &NewBoard {
+            workspace_id: workspace.into(),
+            name: name.into(),
+            preset: Some("engineering-jira".into()),
+            ..Default::default()
+        },
+    )
+    .expect("board");
+    board.id
+}
+
+fn fill(db: &Db, board: &str, total: usize, members: &[String]) -> Vec<Duration> {
+    let mut times = Vec::new();
+    for start in (0..total).step_by(boards::MAX_BATCH_ITEMS) {
+        let batch = items(boards::MAX_BATCH_ITEMS.min(total - start), start, members);
+        let t = Instant::now();
+        boards::create_items(db, ACCOUNT, "bench", board, &batch).expect("batch");
+        times.push(t.elapsed());
+    }
+    times
+}
+
+fn timed_read(db: &Db, board: &str) -> (Duration, usize) {
+    let t = Instant::now();
+    let full = boards::full_board(db, ACCOUNT, board).expect("read");
+    let elapsed = t.elapsed();
+    (elapsed, std::hint::black_box(full.body).len())
+}
+
+/// Medians of both boards' reads, taken interleaved so that load from other
+/// processes on this shared machine weighs on both alike.
+fn read_medians(db: &Db, small: &str, big: &str, rounds: usize) -> [(Duration, usize); 2] {
+    timed_read(db, small);
+    timed_read(db, big);
+    let (mut small_times, mut big_times) = (Vec::new(), Vec::new());
+    let (mut small_size, mut big_size) = (0, 0);
+    for _ in 0..rounds {
+        for _ in 0..5 {
+            let (t, size) = timed_read(db, small);
+            small_times.push(t);
+            small_size = size;
+        }
+        let (t, size) = timed_read(db, big);
+        big_times.push(t);
+        big_size = size;
+    }
+    [
+        (median(small_times), small_size),
+        (median(big_times), big_size),
+    ]
+}
+
+/// Peak resident set (VmHWM) and current one (VmRSS), in bytes.
+fn memory() -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    };
+    Some((field("VmHWM:")?, field("VmRSS:")?))
+}
+
+fn main() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = Db::open(&dir.path().join("bench.db")).expect("db");
+    boards::migrate(&db).expect("migrate");
+    let workspace = boards::create_workspace(&db, ACCOUNT, "Bench").expect("workspace");
+    let members: Vec<String> = (0..20)
+        .map(|i| {
+            boards::create_member(
+                &db,
+                ACCOUNT,
+                &NewMember {
+                    name: format!("Member {i}"),
+                    email: None,
+                },
+            )
+            .expect("member")
+            .id
+        })
+        .collect();
+
+    let inserts: Vec<Duration> = (0..5)
+        .flat_map(|run| {
+            let board = new_board(&db, &workspace.id, &format!("Insert {run}"));
+            fill(&db, &board, 10_000, &members)
+        })
+        .collect();
+    println!(
+        "batch insert, 10,000 items in one transaction: median {:.1} ms (min {:.1}, max {:.1}, 5 runs)",
+        ms(median(inserts.clone())),
+        ms(*inserts.iter().min().expect("runs")),
+        ms(*inserts.iter().max().expect("runs")),
+    );
+
+    let small = new_board(&db, &workspace.id, "10k");
+    fill(&db, &small, 10_000, &members);
+    let big = new_board(&db, &workspace.id, "100k");
+    fill(&db, &big, 100_000, &members);
+
+    let [(small_median, small_size), (big_median, big_size)] = read_medians(&db, &small, &big, 15);
+    println!(
+        "full read, 10,000 items: median {:.2} ms, body {:.2} MB",
+        ms(small_median),
+        small_size as f64 / 1e6
+    );
+    println!(
+        "full read, 100,000 items: median {:.2} ms, body {:.2} MB, ratio to 10,000: {:.2}x",
+        ms(big_median),
+        big_size as f64 / 1e6,
+        big_median.as_secs_f64() / small_median.as_secs_f64()
+    );
+
+    let etags: Vec<Duration> = (0..2000)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(boards::board_etag(&db, ACCOUNT, &big).expect("etag"));
+            t.elapsed()
+        })
+        .collect();
+    println!(
+        "board_etag (If-None-Match -> 304 path): median {:.1} us",
+        median(etags).as_secs_f64() * 1e6
+    );
+
+    // Reset the peak to the current resident set, then read the big board once.
+    if std::fs::write("/proc/self/clear_refs", "5").is_ok()
+        && let Some((_, before)) = memory()
+    {
+        let full = boards::full_board(&db, ACCOUNT, &big).expect("read");
+        let size = full.body.len();
+        drop(full);
+        if let Some((peak, _)) = memory() {
+            let added = peak.saturating_sub(before);
+            println!(
+                "peak resident memory added by one 100,000-item read: {:.1} MB ({:.2}x the body)",
+                added as f64 / 1e6,
+                added as f64 / size as f64
+            );
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Domain events the inbox builds on: assignments, status changes and due dates,
+//! recorded in the same transaction as the item change that caused them.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+use store::Db;
+use store::rusqlite::{Transaction, params};
+
+use crate::Result;
+use crate::columns::ColumnType;
+use crate::items::BoardRules;
+use crate::model::{EventKind, ItemEvent};
+
+/// Records events for one write: who changed which board, and when.
+pub(crate) struct Recorder<'a> {
+    pub tx: &'a Transaction<'a>,
+    pub account_id: &'a str,
+    pub board_id: &'a str,
+    pub actor: &'a str,
+    pub now: &'a str,
+}
+
+/// One item's values before and after a change.
+pub(crate) struct Change<'a> {
+    pub item_id: &'a str,
+    pub before: &'a Map<String, Value>,
+    pub after: &'a Map<String, Value>,
+    /// A new item's first status is not a status change.
+    pub created: bool,
+}
+
+impl Recorder<'_> {
+    /// Records the events a change causes; `keys` are the columns it touched.
+    pub(crate) fn record<'k>(
+        &self,
+        rules: &BoardRules,
+        change: &Change<'_>,
+        keys: impl Iterator<Item = &'k String>,
+    ) -> Result<()> {
+        for key in keys {
+            let Some(kind) = rules.kind_of(key) else {
+                continue;
+            };
+            let old = change.before.get(key).unwrap_or(&Value::Null);
+            let new = change.after.get(key).unwrap_or(&Value::Null);
+            if old == new {
+                continue;
+            }
+            let event = |kind, member| self.insert(change.item_id, kind, key, member, old, new);
+            match kind {
+                ColumnType::People => {
+                    let had: HashSet<&str> = member_ids(old).collect();
+                    let mut gained: Vec<&str> = Vec::new();
+                    for m in member_ids(new) {
+                        if !had.contains(m) && !gained.contains(&m) {
+                            gained.push(m);
+                        }
+                    }
+                    for member in gained {
+                        event(EventKind::Assigned, Some(member))?;
+                    }
+                }
+                ColumnType::Status if !change.created => event(EventKind::StatusChanged, None)?,
+                ColumnType::Date if old.is_null() => event(EventKind::DueDateSet, None)?,
+                ColumnType::Date if !new.is_null() => event(EventKind::DueDateChanged, None)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn insert(
+        &self,
+        item_id: &str,
+        kind: EventKind,
+        column_id: &str,
+        member_id: Option<&str>,
+        before: &Value,
+        after: &Value,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO item_events (account_id, board_id, item_id, actor, kind, column_id,
+                     member_id, before, after, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )?
+            .execute(params![
+                self.account_id,
+                self.board_id,
+                item_id,
+                self.actor,
+                kind.as_str(),
+                column_id,
+                member_id,
+                before.to_string(),
+                after.to_string(),
+                self.now
+            ])?;
+        Ok(())
+    }
+}
+
+fn member_ids(value: &Value) -> impl Iterator<Item = &str> {
+    value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
+/// The account's events with a sequence number above `after_seq`, oldest first,
+/// at most `limit` (capped at 1,000) of them.
+pub fn events_since(
+    db: &Db,
+    account_id: &str,
+    after_seq: i64,
+    limit: u32,
+) -> Result<Vec<ItemEvent>> {
+    db.read(|tx| {
+        let mut stmt = tx.prepare_cached(
+            "SELECT seq, board_id, item_id, actor, kind, column_id, member_id, before, after, created_at
+             FROM item_events WHERE account_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+        )?;
+        let rows = stmt.query_map(params![account_id, after_seq, limit.min(1000)], |r| {
+            let kind: String = r.get(4)?;
+            let before: String = r.get(7)?;
+            let after: String = r.get(8)?;
+            Ok((
+                kind,
+                before,
+                after,
+                ItemEvent {
+                    seq: r.get(0)?,
+                    board_id: r.get(1)?,
+                    item_id: r.get(2)?,
+                    actor: r.get(3)?,
+                    kind: EventKind::Assigned,
+                    column_id: r.get(5)?,
+                    member_id: r.get(6)?,
+                    before: Value::Null,
+                    after: Value::Null,
+                    created_at: r.get(9)?,
+                },
+            ))
+        })?;
+        let mut events = Vec::new();
+        for row in rows {
+            let (kind, before, after, mut event) = row?;
+            let Some(kind) = EventKind::parse(&kind) else {
+                continue;
+            };
+            event.kind = kind;
+            event.before = serde_json::from_str(&before).unwrap_or(Value::Null);
+            event.after = serde_json::from_str(&after).unwrap_or(Value::Null);
+            events.push(event);
+        }
+        Ok(events)
+    })
+}

@@ -1,0 +1,250 @@
+//! Wire types: what the module takes and returns, serialised as in the contract (camelCase).
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::columns::ColumnType;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Workspace {
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Member {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewMember {
+    pub name: String,
+    #[serde(default)]
+    pub email: Option<String>,
+}
+
+/// A partial update; `email: Some(None)` (JSON `null`) removes the address.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberPatch {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    pub email: Option<Option<String>>,
+}
+
+/// Tells a field given as `null` (`Some(None)`) from an absent one (`None`).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Column {
+    pub id: String,
+    pub title: String,
+    #[serde(rename = "type")]
+    pub kind: ColumnType,
+    /// Always an object, `{}` for a column without settings.
+    pub settings: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Group {
+    pub id: String,
+    pub title: String,
+}
+
+/// A saved way of looking at a board, named by the preset it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct View {
+    pub name: String,
+    /// table, kanban, calendar, timeline, gantt, chart, form, gallery or workload.
+    pub kind: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Board {
+    pub id: String,
+    pub workspace_id: String,
+    pub name: String,
+    pub columns: Vec<Column>,
+    pub groups: Vec<Group>,
+    pub views: Vec<View>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A column as a client defines it: the id is kept when given, else generated;
+/// `type` stays a string so that an unknown one is refused with our message.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewColumn {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub title: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub settings: Option<Value>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewGroup {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub title: String,
+}
+
+/// `POST /boards`. A preset's columns, groups and views come first; columns and
+/// groups given here are added after them. Without any group the board gets one.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewBoard {
+    pub workspace_id: String,
+    pub name: String,
+    #[serde(default)]
+    pub columns: Vec<NewColumn>,
+    #[serde(default)]
+    pub groups: Vec<NewGroup>,
+    #[serde(default)]
+    pub preset: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Item {
+    pub id: String,
+    pub board_id: String,
+    pub group_id: String,
+    pub name: String,
+    pub values: Map<String, Value>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// `groupId` may be left out: the item goes to the board's first group.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewItem {
+    #[serde(default)]
+    pub group_id: Option<String>,
+    pub name: String,
+    #[serde(default)]
+    pub values: Map<String, Value>,
+}
+
+/// A partial update: absent fields stay; in `values`, a `null` clears that
+/// column and columns not named stay as they were.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemPatch {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub group_id: Option<String>,
+    #[serde(default)]
+    pub values: Option<Map<String, Value>>,
+}
+
+/// The full-board read: `body` is the contract's JSON, `etag` a strong ETag
+/// (quotes included) that changes with every change to the board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FullBoard {
+    pub etag: String,
+    pub body: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// A people value gained `memberId` (on creation too).
+    Assigned,
+    /// A status value of an existing item changed.
+    StatusChanged,
+    /// A date value went from empty to a date.
+    DueDateSet,
+    /// A date value went from one date to another.
+    DueDateChanged,
+}
+
+impl EventKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Assigned => "assigned",
+            Self::StatusChanged => "status_changed",
+            Self::DueDateSet => "due_date_set",
+            Self::DueDateChanged => "due_date_changed",
+        }
+    }
+
+    pub(crate) fn parse(s: &str) -> Option<Self> {
+        [
+            Self::Assigned,
+            Self::StatusChanged,
+            Self::DueDateSet,
+            Self::DueDateChanged,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemEvent {
+    pub seq: i64,
+    pub board_id: String,
+    pub item_id: String,
+    pub actor: String,
+    pub kind: EventKind,
+    pub column_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member_id: Option<String>,
+    pub before: Value,
+    pub after: Value,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportReport {
+    pub board: Board,
+    pub items: u64,
+    /// Member ids found in people values that the account does not know; they
+    /// were left out of the imported values.
+    pub dropped_members: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InferredColumn {
+    pub title: String,
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: ColumnType,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CsvImportReport {
+    pub board: Board,
+    pub rows: u64,
+    /// The CSV column that became the item names.
+    pub name_column: String,
+    /// The CSV column whose values became the groups, if one is titled "Group".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_column: Option<String>,
+    /// Every other CSV column, with the type inferred for it.
+    pub columns: Vec<InferredColumn>,
+}
