@@ -32,12 +32,42 @@ export function accumulate(acc: Accumulator, value: number): void {
   if (acc.values) acc.values.push(value);
 }
 
+/** The k-th smallest value (0-based), partially reordering `a` in place (Hoare's quickselect). */
+function select(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++;
+      while ((a[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = a[i] as number;
+        a[i] = a[j] as number;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a[k] as number;
+}
+
+/** The middle value, or the mean of the two middle values on an even count; linear time. */
 function median(values: readonly number[]): number {
-  const sorted = Float64Array.from(values).sort();
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const a = Float64Array.from(values);
+  const mid = a.length >> 1;
+  const upper = select(a, mid);
+  if (a.length % 2 === 1) return upper;
+  // After selecting `mid`, everything before it is no larger: the lower middle is their maximum.
+  let lower = -Infinity;
+  for (let i = 0; i < mid; i++) if ((a[i] as number) > lower) lower = a[i] as number;
+  return (lower + upper) / 2;
 }
 
 /** The function's result; null for an empty set (except count, which is 0). */

@@ -7,7 +7,7 @@ import { type ItemPredicate, compileRule } from "./compileRule";
 import type { PreparedBoard } from "./prepareBoards";
 import { resolveColumn } from "./resolveColumn";
 import { stringsCell } from "./cellValue";
-import type { DashboardFilters, FilterRule, Item } from "./types";
+import type { Column, DashboardFilters, FilterRule, Item } from "./types";
 
 export interface FilteredBoard {
   board: PreparedBoard;
@@ -51,6 +51,18 @@ function peoplePredicate(columnIds: readonly string[], members: ReadonlySet<stri
   };
 }
 
+/**
+ * A rough per-item cost of a rule, so cheap rules run first and expensive ones see fewer
+ * items; the order cannot change the result because every rule is a pure AND term.
+ */
+function ruleCost(rule: FilterRule, column: Column): number {
+  if (rule.op === "contains" || column.type === "timeline") return 2;
+  if (column.type === "people" || column.type === "dropdown" || column.type === "date") return 1;
+  return 0;
+}
+
+const PEOPLE_COST = 1;
+
 function keepMatching(items: readonly Item[], predicates: readonly ItemPredicate[]): Item[] {
   const kept: Item[] = [];
   const n = predicates.length;
@@ -73,7 +85,7 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
   };
   const out: FilteredBoard[] = [];
   for (const board of boards) {
-    const predicates: ItemPredicate[] = [];
+    const predicates: { test: ItemPredicate; cost: number }[] = [];
     rules.forEach((rule, i) => {
       const entry = report.rules[i] as RuleReport;
       const column = rule && typeof rule === "object" ? resolveColumn(rule.column, board) : undefined;
@@ -83,7 +95,7 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
       }
       const compiled = compileRule(rule, column);
       if (typeof compiled === "function") {
-        predicates.push(compiled);
+        predicates.push({ test: compiled, cost: ruleCost(rule, column) });
         entry.appliedBoardIds.push(board.id);
       } else {
         entry.invalid.push({ boardId: board.id, reason: compiled.invalid });
@@ -91,9 +103,10 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
     });
     if (members.size > 0) {
       if (board.peopleColumnIds.length === 0) report.people.skippedBoardIds.push(board.id);
-      else predicates.push(peoplePredicate(board.peopleColumnIds, members));
+      else predicates.push({ test: peoplePredicate(board.peopleColumnIds, members), cost: PEOPLE_COST });
     }
-    const items = predicates.length === 0 ? board.items : keepMatching(board.items, predicates);
+    predicates.sort((a, b) => a.cost - b.cost);
+    const items = predicates.length === 0 ? board.items : keepMatching(board.items, predicates.map((p) => p.test));
     report.totalItems += board.items.length;
     report.keptItems += items.length;
     out.push({ board, items });

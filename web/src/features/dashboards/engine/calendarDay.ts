@@ -8,11 +8,6 @@ export const NO_DAY = -2147483648;
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function digit(s: string, i: number): number {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : -1000;
-}
-
 function isLeap(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
@@ -34,13 +29,23 @@ function daysFromCivil(y: number, m: number, d: number): number {
 export function calendarDay(value: unknown): number {
   if (typeof value !== "string" || value.length < 10) return NO_DAY;
   if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return NO_DAY;
-  if (value.length > 10 && value.charCodeAt(10) !== 84 && value.charCodeAt(10) !== 116) {
+  if (value.length > 10 && value.charCodeAt(10) !== 84 && value.charCodeAt(10) !== 116) return NO_DAY;
+  const c0 = value.charCodeAt(0) - 48;
+  const c1 = value.charCodeAt(1) - 48;
+  const c2 = value.charCodeAt(2) - 48;
+  const c3 = value.charCodeAt(3) - 48;
+  const c5 = value.charCodeAt(5) - 48;
+  const c6 = value.charCodeAt(6) - 48;
+  const c8 = value.charCodeAt(8) - 48;
+  const c9 = value.charCodeAt(9) - 48;
+  // A non-digit gives a code below 0 (the OR is then negative) or above 9.
+  if ((c0 | c1 | c2 | c3 | c5 | c6 | c8 | c9) < 0 || c0 > 9 || c1 > 9 || c2 > 9 || c3 > 9 || c5 > 9 || c6 > 9 || c8 > 9 || c9 > 9) {
     return NO_DAY;
   }
-  const y = digit(value, 0) * 1000 + digit(value, 1) * 100 + digit(value, 2) * 10 + digit(value, 3);
-  const m = digit(value, 5) * 10 + digit(value, 6);
-  const d = digit(value, 8) * 10 + digit(value, 9);
-  if (y < 0 || m < 1 || m > 12 || d < 1) return NO_DAY;
+  const y = c0 * 1000 + c1 * 100 + c2 * 10 + c3;
+  const m = c5 * 10 + c6;
+  const d = c8 * 10 + c9;
+  if (m < 1 || m > 12 || d < 1) return NO_DAY;
   const max = m === 2 && !isLeap(y) ? 28 : (DAYS_IN_MONTH[m - 1] ?? 0);
   if (d > max) return NO_DAY;
   return daysFromCivil(y, m, d);
@@ -67,4 +72,21 @@ export function formatCalendarDay(day: number): string {
 /** The Monday on or before a day (ISO weeks start on Monday; 1970-01-01 was a Thursday). */
 export function mondayOf(day: number): number {
   return day - ((day + 3) % 7 + 7) % 7;
+}
+
+/**
+ * The value itself when it has the shape of a `YYYY-MM-DD` string, else null. Such strings
+ * order like the days they name, so filters and spans compare them as text, which is several
+ * times cheaper than parsing each one. Only the shape is checked (length and dashes): the
+ * server refuses malformed dates, and reading every digit costs as much as parsing.
+ */
+export function dayText(value: unknown): string | null {
+  return typeof value === "string" && value.length === 10 && value.charCodeAt(4) === 45 && value.charCodeAt(7) === 45
+    ? value
+    : null;
+}
+
+/** Whether a string opens with a `YYYY-MM-DD` date, as RFC 3339 timestamps do (shape only). */
+export function hasDayPrefix(value: string): boolean {
+  return value.length >= 10 && value.charCodeAt(4) === 45 && value.charCodeAt(7) === 45;
 }

@@ -2,8 +2,8 @@
  * Turns one filter rule and the column it names on one board into an item predicate, once per
  * board, so the hot loop over items only calls a closure.
  */
-import { NO_DAY, calendarDay } from "./calendarDay";
-import { type DaySpan, daySpanCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
+import { NO_DAY, calendarDay, formatCalendarDay } from "./calendarDay";
+import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
 import type { Column, FilterRule, Item } from "./types";
 
 export type ItemPredicate = (item: Item) => boolean;
@@ -20,6 +20,16 @@ function ruleValues(value: unknown): unknown[] {
 /** A rule's number, given as a number or numeric text; NaN otherwise. */
 function ruleNumber(value: unknown): number {
   return numberCell(typeof value === "string" && value.trim() !== "" ? Number(value) : value);
+}
+
+/** A rule's days as canonical `YYYY-MM-DD` text (timestamps cut to their date); others dropped. */
+function ruleDays(values: unknown[]): string[] {
+  const days: string[] = [];
+  for (const v of values) {
+    const day = calendarDay(v);
+    if (day !== NO_DAY) days.push(formatCalendarDay(day));
+  }
+  return days;
 }
 
 function checkboxTarget(value: unknown): boolean {
@@ -50,18 +60,19 @@ function compileIs(column: Column, value: unknown): ItemPredicate | InvalidRule 
       };
     }
     case "date": {
-      const wanted = new Set(values.map(calendarDay));
-      wanted.delete(NO_DAY);
+      const wanted = new Set(ruleDays(values));
       if (wanted.size === 0) return { invalid: "a date rule needs a YYYY-MM-DD value" };
-      return (item) => wanted.has(calendarDay(item.values[id]));
+      return (item) => wanted.has(item.values[id] as string);
     }
     case "timeline": {
-      const days = values.map(calendarDay).filter((d) => d !== NO_DAY);
+      const days = ruleDays(values);
       if (days.length === 0) return { invalid: "a timeline rule needs a YYYY-MM-DD value" };
-      const span: DaySpan = { from: 0, to: 0 };
       return (item) => {
-        if (!daySpanCell("timeline", item.values[id], span)) return false;
-        for (const d of days) if (span.from <= d && d <= span.to) return true;
+        const cell = item.values[id];
+        const from = dayTextCell("timeline", cell, "from");
+        if (from === null) return false;
+        const to = dayTextCell("timeline", cell, "to") as string;
+        for (const d of days) if (from <= d && d <= to) return true;
         return false;
       };
     }
@@ -101,6 +112,20 @@ function compileContains(column: Column, value: unknown): ItemPredicate | Invali
 
 type Comparison = "gt" | "gte" | "lt" | "lte";
 
+/** `YYYY-MM-DD` texts order like their days, so dates compare as strings. */
+function compareText(op: Comparison, a: string, b: string): boolean {
+  switch (op) {
+    case "gt":
+      return a > b;
+    case "gte":
+      return a >= b;
+    case "lt":
+      return a < b;
+    case "lte":
+      return a <= b;
+  }
+}
+
 function compare(op: Comparison, a: number, b: number): boolean {
   switch (op) {
     case "gt":
@@ -123,14 +148,15 @@ function compileComparison(column: Column, op: Comparison, value: unknown): Item
     return (item) => compare(op, numberCell(item.values[id]), bound);
   }
   if (column.type === "date" || column.type === "timeline") {
-    const bound = calendarDay(value);
-    if (bound === NO_DAY) return { invalid: `${op} on a date needs a YYYY-MM-DD value` };
+    const [bound] = ruleDays([value]);
+    if (bound === undefined) return { invalid: `${op} on a date needs a YYYY-MM-DD value` };
     // A timeline is after a day when it starts after it, and before a day when it ends before it.
-    const useEnd = op === "lt" || op === "lte";
-    const span: DaySpan = { from: 0, to: 0 };
+    const end = op === "lt" || op === "lte" ? "to" : "from";
     const type = column.type;
-    return (item) =>
-      daySpanCell(type, item.values[id], span) && compare(op, useEnd ? span.to : span.from, bound);
+    return (item) => {
+      const day = dayTextCell(type, item.values[id], end);
+      return day !== null && compareText(op, day, bound);
+    };
   }
   return { invalid: `${op} applies only to number, date and timeline columns` };
 }

@@ -54,11 +54,16 @@ export function computeBattery(data: FilteredData, settings: BatterySettings | u
     const done = doneLabelNames(column);
     for (const l of statusLabels(column)) segment(l.name, l.done === true, l.color);
     const id = column.id;
+    total += items.length;
     for (let i = 0; i < items.length; i++) {
       const v = (items[i] as Item).values[id];
-      total++;
-      if (typeof v === "string" && v !== "") segment(v, done.has(v)).count++;
-      else emptyCount++;
+      if (typeof v !== "string" || v === "") {
+        emptyCount++;
+        continue;
+      }
+      const known = index.get(v);
+      if (known !== undefined) (segments[known] as BatterySegment).count++;
+      else segment(v, done.has(v)).count++;
     }
   }
   if (emptyCount > 0) segment(EMPTY_BUCKET_LABEL, false).count = emptyCount;

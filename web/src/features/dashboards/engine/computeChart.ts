@@ -6,7 +6,7 @@
 import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
 import type { FilteredData } from "./applyFilters";
 import { NO_DAY, calendarDay, formatCalendarDay, mondayOf } from "./calendarDay";
-import { type DaySpan, daySpanCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
+import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
 import { type Unit, numberUnit, statusLabels } from "./columnSettings";
 import { cleanNumber, formatCompact, formatFull } from "./formatFigure";
 import type { PreparedBoard } from "./prepareBoards";
@@ -136,21 +136,22 @@ function columnVisitor(column: Column, buckets: Buckets, dateBucket: DateBucket)
     }
     case "date":
     case "timeline": {
-      const byDay = new Map<number, number>();
-      const span: DaySpan = { from: 0, to: 0 };
+      // Keyed by the date's text: a map look-up per item instead of parsing every date.
+      const byText = new Map<string, number>();
       const type = column.type;
       return (item, visit) => {
         // A timeline sits in the bucket of its first day.
-        const day = daySpanCell(type, item.values[id], span) ? span.from : NO_DAY;
-        if (day === NO_DAY) {
-          visit(buckets.empty());
-          return;
-        }
-        let b = byDay.get(day);
+        const text = dayTextCell(type, item.values[id], "from");
+        let b = text === null ? undefined : byText.get(text);
         if (b === undefined) {
+          const day = calendarDay(text);
+          if (text === null || day === NO_DAY) {
+            visit(buckets.empty());
+            return;
+          }
           const { key, label, start } = dateBucketKey(day, dateBucket);
           b = buckets.add(key, label, "date", start);
-          byDay.set(day, b);
+          byText.set(text, b);
         }
         visit(b);
       };
@@ -264,11 +265,9 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
     let visitor: Visitor;
     if (groupBy === "group") {
       groupTypes.add("group");
-      for (const g of board.board.groups ?? []) buckets.add(`group:${g.title}`, g.title, "group");
-      visitor = (item, visit) => {
-        const title = board.groupTitleById.get(item.groupId);
-        visit(title === undefined ? buckets.empty() : buckets.add(`group:${title}`, title, "group"));
-      };
+      const byGroupId = new Map<string, number>();
+      for (const [groupId, title] of board.groupTitleById) byGroupId.set(groupId, buckets.add(`group:${title}`, title, "group"));
+      visitor = (item, visit) => visit(byGroupId.get(item.groupId) ?? buckets.empty());
     } else if (groupBy === "board") {
       groupTypes.add("board");
       const bucket = buckets.add(`board:${board.id}`, board.name, "board");

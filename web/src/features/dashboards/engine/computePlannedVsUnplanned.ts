@@ -3,7 +3,7 @@
  * counts as planned when it was created on or before its sprint's first day.
  */
 import type { FilteredData } from "./applyFilters";
-import { NO_DAY } from "./calendarDay";
+import { NO_DAY, formatCalendarDay, hasDayPrefix } from "./calendarDay";
 import { extractSprintRecords, sprintDayText } from "./extractSprintRecords";
 import { cleanNumber } from "./formatFigure";
 import type { SprintSettings } from "./types";
@@ -47,6 +47,8 @@ export function computePlannedVsUnplanned(
   settings: SprintSettings | undefined,
 ): PlannedVsUnplannedResult {
   const r = extractSprintRecords(data, settings, true);
+  // Created on or before the first day ⇔ the timestamp sorts before the next day's date.
+  const nextDay = r.sprints.map((s) => (s.start === NO_DAY ? null : formatCalendarDay(s.start + 1)));
   const sprints: PlannedSprint[] = r.sprints.map((s) => ({
     name: s.name,
     start: sprintDayText(s.start),
@@ -57,12 +59,16 @@ export function computePlannedVsUnplanned(
   }));
   for (let i = 0; i < r.count; i++) {
     const s = r.sprint[i] as number;
-    const info = r.sprints[s];
     const row = sprints[s];
-    if (!info || !row) continue;
-    const created = r.createdDay[i] as number;
+    if (!row) continue;
+    const created = r.createdAt[i] as string;
+    const threshold = nextDay[s];
     const target =
-      info.start === NO_DAY || created === NO_DAY ? row.unknown : created <= info.start ? row.planned : row.unplanned;
+      threshold === null || threshold === undefined || !hasDayPrefix(created)
+        ? row.unknown
+        : created < threshold
+          ? row.planned
+          : row.unplanned;
     const e = r.effort[i] as number;
     target.effort += e;
     target.count++;

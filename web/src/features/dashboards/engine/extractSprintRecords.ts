@@ -1,11 +1,12 @@
 /**
  * The shared first pass of the three sprint widgets: one compact record per item that sits in a
- * sprint (its sprint, effort, done flag, done day and creation day), kept in typed arrays so
- * the widgets loop over numbers, plus the sprints in time order with their spans.
+ * sprint (its sprint, effort, done flag, date and creation time), kept in flat arrays so the
+ * widgets loop over numbers, plus the sprints in time order with their spans. Dates stay
+ * `YYYY-MM-DD` text, compared as strings; only the few a widget needs as days are parsed.
  */
 import type { FilteredData } from "./applyFilters";
-import { NO_DAY, calendarDay, formatCalendarDay } from "./calendarDay";
-import { type DaySpan, daySpanCell, numberCell } from "./cellValue";
+import { NO_DAY, calendarDay, dayText, formatCalendarDay } from "./calendarDay";
+import { dayTextCell, numberCell } from "./cellValue";
 import { type Unit, doneLabelNames, numberUnit } from "./columnSettings";
 import { resolveColumn } from "./resolveColumn";
 import type { Column, Item, SprintSettings } from "./types";
@@ -27,10 +28,10 @@ export interface SprintRecords {
   sprint: Int32Array;
   effort: Float64Array;
   done: Uint8Array;
-  /** The date column's day (a timeline's last day); NO_DAY when the item has none. */
-  doneDay: Int32Array;
-  /** The day of `createdAt`, filled only when asked for. */
-  createdDay: Int32Array;
+  /** The date column's `YYYY-MM-DD` (a timeline's last day); null when the item has none. */
+  dateText: (string | null)[];
+  /** The items' `createdAt`, filled only when asked for. */
+  createdAt: string[];
   /** Items in a sprint whose effort is empty: they count 0. */
   unestimatedCount: number;
   /** The effort columns' unit when they all agree, else null. */
@@ -62,10 +63,9 @@ function doneTest(column: Column | undefined): DoneTest {
     case "checkbox":
       return (v) => v === true;
     case "date":
-      return (v) => calendarDay(v) !== NO_DAY;
     case "timeline": {
-      const span: DaySpan = { from: 0, to: 0 };
-      return (v) => daySpanCell("timeline", v, span);
+      const type = column.type;
+      return (v) => dayTextCell(type, v, "to") !== null;
     }
     default:
       return () => false;
@@ -79,15 +79,15 @@ function isDateColumn(column: Column | undefined): column is Column {
 export function extractSprintRecords(
   data: FilteredData,
   settings: SprintSettings | undefined,
-  withCreatedDay = false,
+  withCreatedAt = false,
 ): SprintRecords {
   let capacity = 0;
   for (const b of data.boards) capacity += b.items.length;
   const sprint = new Int32Array(capacity);
   const effort = new Float64Array(capacity);
   const done = new Uint8Array(capacity);
-  const doneDay = new Int32Array(capacity).fill(NO_DAY);
-  const createdDay = new Int32Array(withCreatedDay ? capacity : 0).fill(NO_DAY);
+  const dateText: (string | null)[] = new Array<string | null>(capacity).fill(null);
+  const createdAt: string[] = withCreatedAt ? new Array<string>(capacity).fill("") : [];
   const boardsWithoutSprintColumn: string[] = [];
   const sprintRef = settings?.sprintColumn;
   const empty = (problem: string | null): SprintRecords => ({
@@ -96,8 +96,8 @@ export function extractSprintRecords(
     sprint,
     effort,
     done,
-    doneDay,
-    createdDay,
+    dateText,
+    createdAt,
     unestimatedCount: 0,
     effortUnit: null,
     boardsWithoutSprintColumn,
@@ -107,16 +107,16 @@ export function extractSprintRecords(
 
   const byName = new Map<string, number>();
   const names: string[] = [];
-  const minDay: number[] = [];
-  const maxDay: number[] = [];
+  const firstText: (string | null)[] = [];
+  const lastText: (string | null)[] = [];
   const sprintIndex = (name: string): number => {
     let i = byName.get(name);
     if (i === undefined) {
       i = names.length;
       byName.set(name, i);
       names.push(name);
-      minDay.push(Infinity);
-      maxDay.push(-Infinity);
+      firstText.push(null);
+      lastText.push(null);
     }
     return i;
   };
@@ -124,7 +124,6 @@ export function extractSprintRecords(
   let count = 0;
   let unestimatedCount = 0;
   let effortUnit: Unit | null | undefined;
-  const span: DaySpan = { from: 0, to: 0 };
   for (const { board, items } of data.boards) {
     const sprintColumn = resolveColumn(sprintRef, board);
     if (!sprintColumn) {
@@ -143,25 +142,39 @@ export function extractSprintRecords(
     const isDone = doneTest(doneColumn);
     const dateColumn = resolveColumn(settings?.dateColumn, board);
     const dateId = isDateColumn(dateColumn) ? dateColumn.id : null;
-    const dateType = dateColumn?.type ?? "date";
+    const isTimeline = dateColumn?.type === "timeline";
     const sprintId = sprintColumn.id;
+    // Most items repeat a few sprint values: look the raw value up before trimming it.
+    const rawIndex = new Map<unknown, number>();
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as Item;
       const values = item.values;
-      const name = sprintName(values[sprintId]);
-      if (name === undefined) continue;
-      const s = sprintIndex(name);
+      const raw = values[sprintId];
+      let s = rawIndex.get(raw);
+      if (s === undefined) {
+        const name = sprintName(raw);
+        if (name === undefined) continue;
+        s = sprintIndex(name);
+        if (typeof raw === "string") rawIndex.set(raw, s);
+      }
       sprint[count] = s;
       const e = effortId === null ? Number.NaN : numberCell(values[effortId]);
       if (e === e) effort[count] = e;
       else unestimatedCount++;
       done[count] = doneId !== undefined && isDone(values[doneId]) ? 1 : 0;
-      if (dateId !== null && daySpanCell(dateType, values[dateId], span)) {
-        doneDay[count] = span.to;
-        if (span.from < (minDay[s] as number)) minDay[s] = span.from;
-        if (span.to > (maxDay[s] as number)) maxDay[s] = span.to;
+      if (dateId !== null) {
+        const v = values[dateId];
+        const last = isTimeline ? dayTextCell("timeline", v, "to") : dayText(v);
+        if (last !== null) {
+          const first = isTimeline ? (dayTextCell("timeline", v, "from") as string) : last;
+          dateText[count] = last;
+          const lo = firstText[s];
+          if (lo === null || lo === undefined || first < lo) firstText[s] = first;
+          const hi = lastText[s];
+          if (hi === null || hi === undefined || last > hi) lastText[s] = last;
+        }
       }
-      if (withCreatedDay) createdDay[count] = calendarDay(item.createdAt);
+      if (withCreatedAt) createdAt[count] = typeof item.createdAt === "string" ? item.createdAt : "";
       count++;
     }
   }
@@ -179,11 +192,11 @@ export function extractSprintRecords(
   const infos: SprintInfo[] = names.map((name, i) => {
     const fixed = listed.get(name);
     if (fixed) return { name, start: fixed.start, end: fixed.end, spanSource: "settings" };
-    const lo = minDay[i] as number;
-    const hi = maxDay[i] as number;
-    return lo === Infinity
+    const start = calendarDay(firstText[i]);
+    const end = calendarDay(lastText[i]);
+    return start === NO_DAY || end === NO_DAY
       ? { name, start: NO_DAY, end: NO_DAY, spanSource: "none" }
-      : { name, start: lo, end: hi, spanSource: "items" };
+      : { name, start, end, spanSource: "items" };
   });
   const collator = new Intl.Collator("en-US", { numeric: true });
   const order = infos.map((_, i) => i);
@@ -205,8 +218,8 @@ export function extractSprintRecords(
     sprint,
     effort,
     done,
-    doneDay,
-    createdDay,
+    dateText,
+    createdAt,
     unestimatedCount,
     effortUnit: effortUnit ?? null,
     boardsWithoutSprintColumn,
