@@ -42,10 +42,20 @@ function makeBoards(): BoardFull[] {
   const boards: BoardFull[] = [];
   for (let b = 0; b < BOARDS; b++) {
     const columns: Column[] = [
-      { id: "status", title: "Status", type: "status", settings: { labels: LABELS.map((name) => ({ name, done: name === "Done" })) } },
+      {
+        id: "status",
+        title: "Status",
+        type: "status",
+        settings: { labels: LABELS.map((name) => ({ name, done: name === "Done" })) },
+      },
       { id: "owner", title: "Owner", type: "people" },
       // Every fifth board budgets in euros, so Numbers and Chart meet mixed units.
-      { id: "budget", title: "Budget", type: "number", settings: { unit: b % 5 === 0 ? "€" : "$", unitPosition: "left" } },
+      {
+        id: "budget",
+        title: "Budget",
+        type: "number",
+        settings: { unit: b % 5 === 0 ? "€" : "$", unitPosition: "left" },
+      },
       { id: "effort", title: "Effort", type: "number" },
       { id: "sprint", title: "Sprint", type: "text" },
       { id: "done_on", title: "Done on", type: "date" },
@@ -64,7 +74,12 @@ function makeBoards(): BoardFull[] {
       const created = sprintStart + Math.floor((random() - 0.3) * 10 * DAY_MS);
       const values: Record<string, unknown> = {
         status: random() < 0.05 ? null : status,
-        owner: random() < 0.1 ? [] : random() < 0.3 ? [`m${Math.floor(random() * 40)}`, `m${Math.floor(random() * 40)}`] : [`m${Math.floor(random() * 40)}`],
+        owner:
+          random() < 0.1
+            ? []
+            : random() < 0.3
+              ? [`m${Math.floor(random() * 40)}`, `m${Math.floor(random() * 40)}`]
+              : [`m${Math.floor(random() * 40)}`],
         budget: random() < 0.1 ? null : Math.round(random() * 100_000) / 100,
         effort: random() < 0.1 ? null : pick([1, 2, 3, 5, 8, 13]),
         sprint: random() < 0.05 ? null : `Sprint ${sprint}`,
@@ -75,7 +90,14 @@ function makeBoards(): BoardFull[] {
         note: `Item ${i} of board ${b}`,
       };
       const at = new Date(created).toISOString();
-      items.push({ id: `b${b}i${i}`, groupId: pick(groups).id, name: `Item ${i}`, values, createdAt: at, updatedAt: at });
+      items.push({
+        id: `b${b}i${i}`,
+        groupId: pick(groups).id,
+        name: `Item ${i}`,
+        values,
+        createdAt: at,
+        updatedAt: at,
+      });
     }
     boards.push({ board: { id: `b${b}`, workspaceId: "w1", name: `Board ${b}`, columns, groups }, items });
   }
@@ -105,10 +127,30 @@ const sprintSettings = { sprintColumn: "sprint", effortColumn: "effort", doneCol
 const WIDGETS: WidgetConfig[] = [
   { id: "numbers sum", type: "numbers", layout, settings: { function: "sum", column: "budget" } },
   { id: "numbers median", type: "numbers", layout, settings: { function: "median", column: "budget" } },
-  { id: "chart pie by status, count", type: "chart", layout, settings: { chartType: "pie", groupBy: "status", function: "count" } },
-  { id: "chart bar by people, sum", type: "chart", layout, settings: { chartType: "bar", groupBy: "owner", function: "sum", column: "budget" } },
-  { id: "chart line by week, avg", type: "chart", layout, settings: { chartType: "line", groupBy: "done_on", dateBucket: "week", function: "avg", column: "effort" } },
-  { id: "chart column by group, median", type: "chart", layout, settings: { chartType: "column", groupBy: "group", function: "median", column: "budget" } },
+  {
+    id: "chart pie by status, count",
+    type: "chart",
+    layout,
+    settings: { chartType: "pie", groupBy: "status", function: "count" },
+  },
+  {
+    id: "chart bar by people, sum",
+    type: "chart",
+    layout,
+    settings: { chartType: "bar", groupBy: "owner", function: "sum", column: "budget" },
+  },
+  {
+    id: "chart line by week, avg",
+    type: "chart",
+    layout,
+    settings: { chartType: "line", groupBy: "done_on", dateBucket: "week", function: "avg", column: "effort" },
+  },
+  {
+    id: "chart column by group, median",
+    type: "chart",
+    layout,
+    settings: { chartType: "column", groupBy: "group", function: "median", column: "budget" },
+  },
   { id: "velocity", type: "velocity", layout, settings: sprintSettings },
   { id: "plannedVsUnplanned", type: "plannedVsUnplanned", layout, settings: sprintSettings },
   { id: "burndown", type: "burndown", layout, settings: sprintSettings },
@@ -143,7 +185,9 @@ console.log(`generate ${generated.toFixed(0)} ms, prepareBoards ${prepared.toFix
 console.log(`median of ${RUNS} runs after ${WARMUP} warm-up runs, over all ${total} items:`);
 const width = Math.max(...rows.map(([name]) => name.length));
 for (const [name, ms] of rows) {
-  console.log(`  ${name.padEnd(width)}  ${ms.toFixed(2).padStart(7)} ms${ms > TARGET_MS ? `  (over the ${TARGET_MS} ms target)` : ""}`);
+  console.log(
+    `  ${name.padEnd(width)}  ${ms.toFixed(2).padStart(7)} ms${ms > TARGET_MS ? `  (over the ${TARGET_MS} ms target)` : ""}`,
+  );
 }
 const filtered = applyFilters(boards, FILTERS);
 console.log(`filter keeps ${filtered.report.keptItems} of ${filtered.report.totalItems} items`);

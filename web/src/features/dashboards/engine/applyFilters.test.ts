@@ -121,7 +121,10 @@ describe("applyFilters: boards without the column", () => {
     const renamed = makeBoard({
       id: "b3",
       columns: [{ ...STATUS, id: "state" }],
-      items: [{ name: "p", values: { state: "Done" } }, { name: "q", values: { state: "Stuck" } }],
+      items: [
+        { name: "p", values: { state: "Done" } },
+        { name: "q", values: { state: "Stuck" } },
+      ],
     });
     const data = filteredData([board, renamed], {
       rules: [{ column: { b3: "state" }, op: "is", value: "Stuck" }],

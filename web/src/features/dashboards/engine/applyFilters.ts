@@ -106,7 +106,13 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
       else predicates.push({ test: peoplePredicate(board.peopleColumnIds, members), cost: PEOPLE_COST });
     }
     predicates.sort((a, b) => a.cost - b.cost);
-    const items = predicates.length === 0 ? board.items : keepMatching(board.items, predicates.map((p) => p.test));
+    const items =
+      predicates.length === 0
+        ? board.items
+        : keepMatching(
+            board.items,
+            predicates.map((p) => p.test),
+          );
     report.totalItems += board.items.length;
     report.keptItems += items.length;
     out.push({ board, items });

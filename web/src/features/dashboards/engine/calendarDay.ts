@@ -39,7 +39,17 @@ export function calendarDay(value: unknown): number {
   const c8 = value.charCodeAt(8) - 48;
   const c9 = value.charCodeAt(9) - 48;
   // A non-digit gives a code below 0 (the OR is then negative) or above 9.
-  if ((c0 | c1 | c2 | c3 | c5 | c6 | c8 | c9) < 0 || c0 > 9 || c1 > 9 || c2 > 9 || c3 > 9 || c5 > 9 || c6 > 9 || c8 > 9 || c9 > 9) {
+  if (
+    (c0 | c1 | c2 | c3 | c5 | c6 | c8 | c9) < 0 ||
+    c0 > 9 ||
+    c1 > 9 ||
+    c2 > 9 ||
+    c3 > 9 ||
+    c5 > 9 ||
+    c6 > 9 ||
+    c8 > 9 ||
+    c9 > 9
+  ) {
     return NO_DAY;
   }
   const y = c0 * 1000 + c1 * 100 + c2 * 10 + c3;
@@ -71,7 +81,7 @@ export function formatCalendarDay(day: number): string {
 
 /** The Monday on or before a day (ISO weeks start on Monday; 1970-01-01 was a Thursday). */
 export function mondayOf(day: number): number {
-  return day - ((day + 3) % 7 + 7) % 7;
+  return day - ((((day + 3) % 7) + 7) % 7);
 }
 
 /**

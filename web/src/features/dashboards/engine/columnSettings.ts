@@ -9,7 +9,8 @@ export interface Unit {
   position: "left" | "right";
 }
 
-const NO_UNIT: Unit = { unit: "", position: "left" };
+/** What counts and unit-less columns carry. */
+export const NO_UNIT: Unit = { unit: "", position: "left" };
 
 /** A status column's labels in their order; label names that are not strings are dropped. */
 export function statusLabels(column: Column): StatusLabel[] {
@@ -24,7 +25,11 @@ const doneCache = new WeakMap<Column, ReadonlySet<string>>();
 export function doneLabelNames(column: Column): ReadonlySet<string> {
   let names = doneCache.get(column);
   if (!names) {
-    names = new Set(statusLabels(column).filter((l) => l.done === true).map((l) => l.name));
+    names = new Set(
+      statusLabels(column)
+        .filter((l) => l.done === true)
+        .map((l) => l.name),
+    );
     doneCache.set(column, names);
   }
   return names;

@@ -112,21 +112,8 @@ function compileContains(column: Column, value: unknown): ItemPredicate | Invali
 
 type Comparison = "gt" | "gte" | "lt" | "lte";
 
-/** `YYYY-MM-DD` texts order like their days, so dates compare as strings. */
-function compareText(op: Comparison, a: string, b: string): boolean {
-  switch (op) {
-    case "gt":
-      return a > b;
-    case "gte":
-      return a >= b;
-    case "lt":
-      return a < b;
-    case "lte":
-      return a <= b;
-  }
-}
-
-function compare(op: Comparison, a: number, b: number): boolean {
+/** Numbers compare by value; `YYYY-MM-DD` texts compare as strings, which order like their days. */
+function compare<T extends number | string>(op: Comparison, a: T, b: T): boolean {
   switch (op) {
     case "gt":
       return a > b;
@@ -155,7 +142,7 @@ function compileComparison(column: Column, op: Comparison, value: unknown): Item
     const type = column.type;
     return (item) => {
       const day = dayTextCell(type, item.values[id], end);
-      return day !== null && compareText(op, day, bound);
+      return day !== null && compare(op, day, bound);
     };
   }
   return { invalid: `${op} applies only to number, date and timeline columns` };

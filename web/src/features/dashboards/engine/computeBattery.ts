@@ -41,7 +41,9 @@ export function computeBattery(data: FilteredData, settings: BatterySettings | u
     if (i === undefined) {
       i = segments.length;
       index.set(label, i);
-      segments.push(color === undefined ? { label, count: 0, share: 0, done } : { label, count: 0, share: 0, done, color });
+      segments.push(
+        color === undefined ? { label, count: 0, share: 0, done } : { label, count: 0, share: 0, done, color },
+      );
     }
     return segments[i] as BatterySegment;
   };

@@ -63,7 +63,8 @@ export function computeBurndown(data: FilteredData, settings: BurndownSettings |
     if (index < 0) return { ...base, problem: `No sprint named ${JSON.stringify(settings.sprint)}` };
   } else {
     for (let i = r.sprints.length - 1; i >= 0 && index < 0; i--) if (r.sprints[i]?.start !== NO_DAY) index = i;
-    if (index < 0) return { ...base, problem: r.sprints.length === 0 ? "No items are in a sprint" : "No sprint has dates" };
+    if (index < 0)
+      return { ...base, problem: r.sprints.length === 0 ? "No items are in a sprint" : "No sprint has dates" };
   }
   const info = r.sprints[index];
   if (!info) return base;

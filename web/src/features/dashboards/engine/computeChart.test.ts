@@ -18,9 +18,23 @@ const b1 = makeBoard({
     { id: "g2", title: "Later" },
   ],
   items: [
-    { groupId: "g1", values: { status: "Done", owner: ["m1", "m2"], cost: 10, due: "2024-05-06", note: "x", tags: ["a", "b"], ok: true } },
+    {
+      groupId: "g1",
+      values: {
+        status: "Done",
+        owner: ["m1", "m2"],
+        cost: 10,
+        due: "2024-05-06",
+        note: "x",
+        tags: ["a", "b"],
+        ok: true,
+      },
+    },
     { groupId: "g1", values: { status: "Stuck", owner: ["m1"], cost: -4, due: "2024-05-12", note: "y", tags: ["b"] } },
-    { groupId: "g2", values: { status: null, owner: [], cost: 6, due: "2024-06-01", span: { from: "2024-06-03", to: "2024-06-09" } } },
+    {
+      groupId: "g2",
+      values: { status: null, owner: [], cost: 6, due: "2024-06-01", span: { from: "2024-06-03", to: "2024-06-09" } },
+    },
   ],
 });
 const b2 = makeBoard({
@@ -82,9 +96,28 @@ describe("computeChart grouping", () => {
   });
 
   it.each([
-    ["day", [["2024-05-06", 1], ["2024-05-12", 1], ["2024-06-01", 1]]],
-    ["week", [["Week of 2024-05-06", 2], ["Week of 2024-05-27", 1]]],
-    ["month", [["2024-05", 2], ["2024-06", 1]]],
+    [
+      "day",
+      [
+        ["2024-05-06", 1],
+        ["2024-05-12", 1],
+        ["2024-06-01", 1],
+      ],
+    ],
+    [
+      "week",
+      [
+        ["Week of 2024-05-06", 2],
+        ["Week of 2024-05-27", 1],
+      ],
+    ],
+    [
+      "month",
+      [
+        ["2024-05", 2],
+        ["2024-06", 1],
+      ],
+    ],
   ] as const)("buckets dates by %s in time order", (dateBucket, expected) => {
     expect(pairs(chart({ groupBy: "due", dateBucket }, [b1]))).toEqual(expected);
   });
@@ -159,7 +192,10 @@ describe("computeChart values", () => {
   });
 
   it("leaves out boards without the number column", () => {
-    const r = chart({ groupBy: "status", function: "sum", column: "cost" }, [b1, makeBoard({ id: "x", columns: [STATUS] })]);
+    const r = chart({ groupBy: "status", function: "sum", column: "cost" }, [
+      b1,
+      makeBoard({ id: "x", columns: [STATUS] }),
+    ]);
     expect(r.boardsWithoutColumn).toEqual(["x"]);
   });
 });
@@ -176,7 +212,11 @@ describe("computeChart pie and donut", () => {
   });
 
   it("flags a zero total as an empty state", () => {
-    const b = makeBoard({ id: "z", columns: [STATUS, numberColumn("cost")], items: [{ values: { status: "Done", cost: -5 } }, { values: { status: "Stuck", cost: 0 } }] });
+    const b = makeBoard({
+      id: "z",
+      columns: [STATUS, numberColumn("cost")],
+      items: [{ values: { status: "Done", cost: -5 } }, { values: { status: "Stuck", cost: 0 } }],
+    });
     const r = chart({ chartType: "donut", groupBy: "status", function: "sum", column: "cost" }, [b]);
     expect(r.empty).toBe(true);
     expect(r.emptyReason).toBe("zero-total");

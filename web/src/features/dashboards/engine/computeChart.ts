@@ -7,9 +7,8 @@ import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, new
 import type { FilteredData } from "./applyFilters";
 import { NO_DAY, calendarDay, formatCalendarDay, mondayOf } from "./calendarDay";
 import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
-import { type Unit, numberUnit, statusLabels } from "./columnSettings";
+import { NO_UNIT, type Unit, numberUnit, statusLabels } from "./columnSettings";
 import { cleanNumber, formatCompact, formatFull } from "./formatFigure";
-import type { PreparedBoard } from "./prepareBoards";
 import { resolveColumn } from "./resolveColumn";
 import type { AggregateFunction, ChartSettings, ChartType, Column, DateBucket, Item } from "./types";
 
@@ -197,11 +196,9 @@ function sortModeOf(types: ReadonlySet<string>): SortMode {
 }
 
 interface BoardPlan {
-  board: PreparedBoard;
   items: readonly Item[];
   visitor: Visitor;
-  /** The aggregated column's id, or null when counting items. */
-  valueId: string | null;
+  /** The counted or aggregated column, or null when counting items. */
   valueColumn: Column | null;
   unitIndex: number;
 }
@@ -224,19 +221,40 @@ function problemResult(chartType: ChartType, fn: AggregateFunction, problem: str
 export function computeChart(data: FilteredData, settings: ChartSettings | undefined): ChartResult {
   const chartType = CHART_TYPES.includes(settings?.chartType as ChartType) ? (settings?.chartType as ChartType) : "bar";
   const requested = settings?.function ?? "count";
-  if (!isAggregateFunction(requested)) return problemResult(chartType, "count", `Unknown function ${JSON.stringify(requested)}`);
+  if (!isAggregateFunction(requested))
+    return problemResult(chartType, "count", `Unknown function ${JSON.stringify(requested)}`);
   const fn = requested;
   const groupBy = settings?.groupBy;
-  if (groupBy === undefined || groupBy === null || groupBy === "") return problemResult(chartType, fn, "Choose what to group by");
+  if (groupBy === undefined || groupBy === null || groupBy === "")
+    return problemResult(chartType, fn, "Choose what to group by");
   const valueRef = settings?.column;
-  const countItems = fn === "count" && (valueRef === undefined || valueRef === null);
-  if (!countItems && fn !== "count" && (valueRef === undefined || valueRef === null)) {
-    return problemResult(chartType, fn, "Choose a number column");
-  }
-  const dateBucket: DateBucket = settings?.dateBucket === "week" || settings?.dateBucket === "month" ? settings.dateBucket : "day";
+  const hasValueRef = valueRef !== undefined && valueRef !== null;
+  if (fn !== "count" && !hasValueRef) return problemResult(chartType, fn, "Choose a number column");
+  const dateBucket: DateBucket =
+    settings?.dateBucket === "week" || settings?.dateBucket === "month" ? settings.dateBucket : "day";
 
+  // Count is unit-less: one series. Aggregates get one series per unit, never mixed.
+  const unitless = fn === "count";
   const units: { unit: Unit; accs: Accumulator[] }[] = [];
   const unitIndex = new Map<string, number>();
+  const unitOf = (unit: Unit): number => {
+    let i = unitIndex.get(unit.unit);
+    if (i === undefined) {
+      i = units.length;
+      unitIndex.set(unit.unit, i);
+      units.push({ unit, accs: [] });
+    }
+    return i;
+  };
+  if (unitless) unitOf(NO_UNIT);
+  // null: count items, no column needed; undefined: the board lacks a usable value column.
+  const valueColumns = data.boards.map(({ board }): Column | null | undefined => {
+    if (!hasValueRef) return null;
+    const column = resolveColumn(valueRef, board);
+    return column && (unitless || column.type === "number") ? column : undefined;
+  });
+  // Units before buckets: each bucket registered while planning gets an accumulator per unit.
+  for (const column of valueColumns) if (column && !unitless) unitOf(numberUnit(column));
   const buckets = new Buckets(() => {
     for (const u of units) u.accs.push(newAccumulator(fn));
   });
@@ -244,21 +262,9 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
   const groupTypes = new Set<string>();
   const plans: BoardPlan[] = [];
 
-  // Units first: buckets registered while planning need an accumulator for every unit.
-  const valueColumns = data.boards.map(({ board }) => (countItems ? null : (resolveColumn(valueRef, board) ?? null)));
-  valueColumns.forEach((column) => {
-    if (countItems || !column || (fn !== "count" && column.type !== "number")) return;
-    const unit = fn === "count" ? { unit: "", position: "left" as const } : numberUnit(column);
-    if (!unitIndex.has(unit.unit)) {
-      unitIndex.set(unit.unit, units.length);
-      units.push({ unit, accs: [] });
-    }
-  });
-  if (countItems) units.push({ unit: { unit: "", position: "left" }, accs: [] });
-
   data.boards.forEach(({ board, items }, b) => {
-    const valueColumn = valueColumns[b] ?? null;
-    if (!countItems && (!valueColumn || (fn !== "count" && valueColumn.type !== "number"))) {
+    const valueColumn = valueColumns[b];
+    if (valueColumn === undefined) {
       boardsWithoutColumn.push(board.id);
       return;
     }
@@ -266,7 +272,8 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
     if (groupBy === "group") {
       groupTypes.add("group");
       const byGroupId = new Map<string, number>();
-      for (const [groupId, title] of board.groupTitleById) byGroupId.set(groupId, buckets.add(`group:${title}`, title, "group"));
+      for (const [groupId, title] of board.groupTitleById)
+        byGroupId.set(groupId, buckets.add(`group:${title}`, title, "group"));
       visitor = (item, visit) => visit(byGroupId.get(item.groupId) ?? buckets.empty());
     } else if (groupBy === "board") {
       groupTypes.add("board");
@@ -281,42 +288,38 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
       groupTypes.add(column.type);
       visitor = columnVisitor(column, buckets, dateBucket);
     }
-    const unit = valueColumn ? (fn === "count" ? "" : numberUnit(valueColumn).unit) : "";
     plans.push({
-      board,
       items,
       visitor,
-      valueId: valueColumn ? valueColumn.id : null,
       valueColumn,
-      unitIndex: unitIndex.get(unit) ?? 0,
+      unitIndex: valueColumn && !unitless ? unitOf(numberUnit(valueColumn)) : 0,
     });
   });
 
-  for (const plan of plans) {
-    const accs = units[plan.unitIndex]?.accs;
+  for (const { items, visitor, valueColumn, unitIndex: u } of plans) {
+    const accs = units[u]?.accs;
     if (!accs) continue;
-    const { items, visitor, valueId, valueColumn } = plan;
-    if (valueId === null) {
-      const countOne = (bucket: number): void => {
-        (accs[bucket] as Accumulator).count++;
-      };
+    const countOne = (bucket: number): void => {
+      (accs[bucket] as Accumulator).count++;
+    };
+    if (valueColumn === null) {
       for (let i = 0; i < items.length; i++) visitor(items[i] as Item, countOne);
-    } else if (fn === "count" && valueColumn) {
-      const countOne = (bucket: number): void => {
-        (accs[bucket] as Accumulator).count++;
-      };
+      continue;
+    }
+    const id = valueColumn.id;
+    if (unitless) {
       for (let i = 0; i < items.length; i++) {
         const item = items[i] as Item;
-        if (!isEmptyCell(valueColumn, item.values[valueId])) visitor(item, countOne);
+        if (!isEmptyCell(valueColumn, item.values[id])) visitor(item, countOne);
       }
-    } else {
-      let value = 0;
-      const addValue = (bucket: number): void => accumulate(accs[bucket] as Accumulator, value);
-      for (let i = 0; i < items.length; i++) {
-        const item = items[i] as Item;
-        value = numberCell(item.values[valueId]);
-        if (value === value) visitor(item, addValue);
-      }
+      continue;
+    }
+    let value = 0;
+    const addValue = (bucket: number): void => accumulate(accs[bucket] as Accumulator, value);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as Item;
+      value = numberCell(item.values[id]);
+      if (value === value) visitor(item, addValue);
     }
   }
 

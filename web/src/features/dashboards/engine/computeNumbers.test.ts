@@ -38,9 +38,18 @@ describe("computeNumbers", () => {
   });
 
   it("takes the mean of the two middle values for an even count, ties included", () => {
-    expect(computeNumbers(filteredData([budgetBoard("b", [4, 1, 3, 2])]), { function: "median", column: "budget" }).figures[0]?.value).toBe(2.5);
-    expect(computeNumbers(filteredData([budgetBoard("b", [5, 5, 1, 9])]), { function: "median", column: "budget" }).figures[0]?.value).toBe(5);
-    expect(computeNumbers(filteredData([budgetBoard("b", [7, 7, 7])]), { function: "max", column: "budget" }).figures[0]?.value).toBe(7);
+    expect(
+      computeNumbers(filteredData([budgetBoard("b", [4, 1, 3, 2])]), { function: "median", column: "budget" })
+        .figures[0]?.value,
+    ).toBe(2.5);
+    expect(
+      computeNumbers(filteredData([budgetBoard("b", [5, 5, 1, 9])]), { function: "median", column: "budget" })
+        .figures[0]?.value,
+    ).toBe(5);
+    expect(
+      computeNumbers(filteredData([budgetBoard("b", [7, 7, 7])]), { function: "max", column: "budget" }).figures[0]
+        ?.value,
+    ).toBe(7);
   });
 
   it("shows – for an empty set, never 0", () => {
@@ -61,7 +70,10 @@ describe("computeNumbers", () => {
   });
 
   it("places a right-hand unit after the figure", () => {
-    const r = computeNumbers(filteredData([budgetBoard("b", [2, 3], "kg", "right")]), { function: "sum", column: "budget" });
+    const r = computeNumbers(filteredData([budgetBoard("b", [2, 3], "kg", "right")]), {
+      function: "sum",
+      column: "budget",
+    });
     expect(r.display).toBe("5kg");
   });
 
@@ -112,10 +124,7 @@ describe("computeNumbers", () => {
     const b = makeBoard({
       id: "b",
       columns: [numberColumn("budget", "$"), STATUS],
-      items: [
-        { values: { budget: 1000, status: "Done" } },
-        { values: { budget: 34, status: "Stuck" } },
-      ],
+      items: [{ values: { budget: 1000, status: "Done" } }, { values: { budget: 34, status: "Stuck" } }],
     });
     const r = computeNumbers(filteredData([b], { rules: [{ column: "status", op: "is", value: "Done" }] }), {
       function: "sum",
@@ -126,7 +135,9 @@ describe("computeNumbers", () => {
 
   it("asks for a column or names an unknown function", () => {
     expect(computeNumbers(filteredData(boards), { function: "sum" }).problem).toBe("Choose a number column");
-    expect(computeNumbers(filteredData(boards), { function: "mode" as never, column: "budget" }).problem).toMatch(/Unknown function/);
+    expect(computeNumbers(filteredData(boards), { function: "mode" as never, column: "budget" }).problem).toMatch(
+      /Unknown function/,
+    );
     expect(computeNumbers(filteredData(boards), undefined).display).toBe("6");
   });
 });

@@ -5,7 +5,7 @@
 import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
 import type { FilteredData } from "./applyFilters";
 import { isEmptyCell, numberCell } from "./cellValue";
-import { type Unit, numberUnit } from "./columnSettings";
+import { NO_UNIT, type Unit, numberUnit } from "./columnSettings";
 import { EMPTY_FIGURE, formatCompact, formatFull } from "./formatFigure";
 import { resolveColumn } from "./resolveColumn";
 import type { AggregateFunction, Item, NumbersSettings } from "./types";
@@ -59,8 +59,6 @@ function result(
     problem,
   };
 }
-
-const NO_UNIT: Unit = { unit: "", position: "left" };
 
 export function computeNumbers(data: FilteredData, settings: NumbersSettings | undefined): NumbersResult {
   const requested = settings?.function ?? "count";

@@ -11,16 +11,17 @@ const layout = { x: 0, y: 0, w: 4, h: 3 };
 const board = makeBoard({
   id: "b1",
   columns: [STATUS, numberColumn("budget", "$")],
-  items: [
-    { values: { status: "Done", budget: 1000 } },
-    { values: { status: "Stuck", budget: 234 } },
-  ],
+  items: [{ values: { status: "Done", budget: 1000 } }, { values: { status: "Stuck", budget: 234 } }],
 });
 
 describe("WIDGET_MENU", () => {
   it("offers exactly the five menu widgets", () => {
     expect(WIDGET_MENU).toEqual(["numbers", "chart", "velocity", "plannedVsUnplanned", "burndown"]);
-    expect(WIDGET_TYPES.filter((t) => !(WIDGET_MENU as readonly string[]).includes(t))).toEqual(["battery", "table", "apps"]);
+    expect(WIDGET_TYPES.filter((t) => !(WIDGET_MENU as readonly string[]).includes(t))).toEqual([
+      "battery",
+      "table",
+      "apps",
+    ]);
   });
 });
 
@@ -47,7 +48,11 @@ describe("computeDashboard", () => {
     ];
     const all = computeDashboard(prepareBoards([board]), {}, widgets);
     expect(all.widgets.get("n1")).toMatchObject({ display: "$1.2K", full: "$1,234" });
-    const done = computeDashboard(prepareBoards([board]), { rules: [{ column: "status", op: "is", value: "Done" }] }, widgets);
+    const done = computeDashboard(
+      prepareBoards([board]),
+      { rules: [{ column: "status", op: "is", value: "Done" }] },
+      widgets,
+    );
     expect(done.widgets.get("n1")).toMatchObject({ display: "$1K" });
     expect(done.widgets.get("c1")).toMatchObject({ categories: [{ label: "Done" }] });
     expect(done.report.keptItems).toBe(1);

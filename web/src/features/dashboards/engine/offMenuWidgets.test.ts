@@ -20,7 +20,12 @@ const a = makeBoard({
 const b = makeBoard({
   id: "b",
   columns: [
-    { id: "status", title: "State", type: "status", settings: { labels: [{ name: "Shipped", done: true, color: "#0a0" }] } },
+    {
+      id: "status",
+      title: "State",
+      type: "status",
+      settings: { labels: [{ name: "Shipped", done: true, color: "#0a0" }] },
+    },
     TEXT,
   ],
   items: [{ name: "five", values: { status: "Shipped", note: "hi" } }],
@@ -77,7 +82,13 @@ describe("computeTable", () => {
   });
 
   it("has no columns and no rows on an empty dashboard", () => {
-    expect(computeTable(filteredData([]), undefined)).toEqual({ kind: "table", columns: [], rows: [], totalRows: 0, truncated: false });
+    expect(computeTable(filteredData([]), undefined)).toEqual({
+      kind: "table",
+      columns: [],
+      rows: [],
+      totalRows: 0,
+      truncated: false,
+    });
   });
 });
 

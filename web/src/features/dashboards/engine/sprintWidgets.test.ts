@@ -20,7 +20,13 @@ function sprintBoard(id: string, items: ItemSpec[], extra: Column[] = []): Board
   return makeBoard({ id, columns: [SPRINT, numberColumn("effort"), STATUS, DONE_ON, ...extra], items });
 }
 
-function item(sprint: unknown, effort: unknown, status: string | null, doneOn?: string | null, createdAt?: string): ItemSpec {
+function item(
+  sprint: unknown,
+  effort: unknown,
+  status: string | null,
+  doneOn?: string | null,
+  createdAt?: string,
+): ItemSpec {
   const spec: ItemSpec = { values: { sprint, effort, status, done_on: doneOn ?? null } };
   if (createdAt !== undefined) spec.createdAt = createdAt;
   return spec;
@@ -115,7 +121,11 @@ describe("computeVelocity", () => {
         { values: { iteration: ["S1"], phase: "S2", pts: 2, ok: false } },
       ],
     });
-    const dropdown = computeVelocity(filteredData([b]), { sprintColumn: "iteration", effortColumn: "pts", doneColumn: "ok" });
+    const dropdown = computeVelocity(filteredData([b]), {
+      sprintColumn: "iteration",
+      effortColumn: "pts",
+      doneColumn: "ok",
+    });
     expect(dropdown.sprints.map((s) => [s.name, s.committed, s.completed])).toEqual([["S1", 5, 3]]);
     const status = computeVelocity(filteredData([b]), { sprintColumn: "phase", effortColumn: "pts", doneColumn: "ok" });
     expect(status.sprints.map((s) => s.name)).toEqual(["S2"]);
@@ -225,14 +235,18 @@ describe("computeBurndown", () => {
     ]);
     expect(computeBurndown(filteredData([b]), SETTINGS).sprint).toBe("New");
     expect(computeBurndown(filteredData([b]), { ...SETTINGS, sprint: "Old" }).sprint).toBe("Old");
-    expect(computeBurndown(filteredData([b]), { ...SETTINGS, sprint: "Undated" }).problem).toBe("This sprint has no dates");
+    expect(computeBurndown(filteredData([b]), { ...SETTINGS, sprint: "Undated" }).problem).toBe(
+      "This sprint has no dates",
+    );
     expect(computeBurndown(filteredData([b]), { ...SETTINGS, sprint: "Gone" }).problem).toMatch(/No sprint named/);
     expect(computeBurndown(filteredData([b]), SETTINGS).sprintNames).toEqual(["Old", "New", "Undated"]);
   });
 
   it("says so when there is nothing to draw", () => {
     expect(computeBurndown(filteredData([sprintBoard("b", [])]), SETTINGS).problem).toBe("No items are in a sprint");
-    expect(computeBurndown(filteredData([sprintBoard("b", [item("S", 1, null)])]), SETTINGS).problem).toBe("No sprint has dates");
+    expect(computeBurndown(filteredData([sprintBoard("b", [item("S", 1, null)])]), SETTINGS).problem).toBe(
+      "No sprint has dates",
+    );
   });
 
   it("reads spans from a timeline date column and cuts absurd spans", () => {

@@ -4,15 +4,7 @@
  * write, so item values stay `unknown` and every reader narrows them itself.
  */
 
-export type ColumnType =
-  | "text"
-  | "number"
-  | "status"
-  | "people"
-  | "date"
-  | "timeline"
-  | "checkbox"
-  | "dropdown";
+export type ColumnType = "text" | "number" | "status" | "people" | "date" | "timeline" | "checkbox" | "dropdown";
 
 export interface StatusLabel {
   name: string;
@@ -65,16 +57,7 @@ export interface BoardFull {
 /** A column id (that column on every board having it) or `{boardId: columnId}` board by board. */
 export type ColumnRef = string | Record<string, string>;
 
-export type FilterOp =
-  | "is"
-  | "is_not"
-  | "contains"
-  | "gt"
-  | "gte"
-  | "lt"
-  | "lte"
-  | "is_empty"
-  | "is_not_empty";
+export type FilterOp = "is" | "is_not" | "contains" | "gt" | "gte" | "lt" | "lte" | "is_empty" | "is_not_empty";
 
 export interface FilterRule {
   column: ColumnRef;
