@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { applyFilters } from "../src/features/dashboards/engine/applyFilters";
-import { computeWidget } from "../src/features/dashboards/engine/computeWidget";
+import { computeDashboard, computeWidget } from "../src/features/dashboards/engine/computeWidget";
 import { prepareBoards } from "../src/features/dashboards/engine/prepareBoards";
 import type { BoardFull, Column, DashboardFilters, Item, WidgetConfig } from "../src/features/dashboards/engine/types";
 
@@ -14,6 +14,8 @@ const ITEMS_PER_BOARD = 2000;
 const RUNS = 31;
 const WARMUP = 5;
 const TARGET_MS = 20;
+/** The per-widget target does not apply to this row: it sums the filter and every widget. */
+const DASHBOARD_ROW = "whole dashboard (filter + all widgets above)";
 
 /** mulberry32: a small seeded generator, so every run sees the same data. */
 function generator(seed: number): () => number {
@@ -106,12 +108,16 @@ function makeBoards(): BoardFull[] {
   return JSON.parse(JSON.stringify(boards)) as BoardFull[];
 }
 
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((x, y) => x - y);
-  return sorted[Math.floor(sorted.length / 2)] as number;
+interface Timing {
+  median: number;
+  min: number;
 }
 
-function time(run: () => unknown): number {
+/** Garbage left by one widget's runs is collected before the next widget is timed. */
+const collect = (globalThis as { gc?: () => void }).gc;
+
+function time(run: () => unknown): Timing {
+  collect?.();
   for (let i = 0; i < WARMUP; i++) run();
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -119,7 +125,8 @@ function time(run: () => unknown): number {
     run();
     samples.push(performance.now() - t0);
   }
-  return median(samples);
+  samples.sort((x, y) => x - y);
+  return { median: samples[samples.length >> 1] as number, min: samples[0] as number };
 }
 
 const layout = { x: 0, y: 0, w: 4, h: 3 };
@@ -176,18 +183,19 @@ const prepared = performance.now() - t1;
 const all = applyFilters(boards, {});
 const total = all.report.totalItems;
 
-const rows: [string, number][] = [];
+const rows: [string, Timing][] = [];
 rows.push(["filter step (3 rules + People)", time(() => applyFilters(boards, FILTERS))]);
-for (const widget of WIDGETS) rows.push([widget.id, time(() => computeWidget(all, widget))]);
+// A fresh (unfiltered) result per run, as after a filter change: nothing cached from a previous run.
+for (const widget of WIDGETS) rows.push([widget.id, time(() => computeWidget(applyFilters(boards, {}), widget))]);
+rows.push(["whole dashboard (filter + all widgets above)", time(() => computeDashboard(boards, FILTERS, WIDGETS))]);
 
 console.log(`engine bench: ${BOARDS} boards × ${ITEMS_PER_BOARD} items = ${total} items (Node ${process.version})`);
 console.log(`generate ${generated.toFixed(0)} ms, prepareBoards ${prepared.toFixed(2)} ms (once per load)`);
-console.log(`median of ${RUNS} runs after ${WARMUP} warm-up runs, over all ${total} items:`);
+console.log(`median (and fastest) of ${RUNS} runs after ${WARMUP} warm-up runs, over all ${total} items:`);
 const width = Math.max(...rows.map(([name]) => name.length));
-for (const [name, ms] of rows) {
-  console.log(
-    `  ${name.padEnd(width)}  ${ms.toFixed(2).padStart(7)} ms${ms > TARGET_MS ? `  (over the ${TARGET_MS} ms target)` : ""}`,
-  );
+for (const [name, { median, min }] of rows) {
+  const over = median > TARGET_MS && name !== DASHBOARD_ROW ? `  over the ${TARGET_MS} ms target` : "";
+  console.log(`  ${name.padEnd(width)}  ${median.toFixed(2).padStart(7)} ms  (${min.toFixed(2)} ms)${over}`);
 }
 const filtered = applyFilters(boards, FILTERS);
 console.log(`filter keeps ${filtered.report.keptItems} of ${filtered.report.totalItems} items`);

@@ -46,7 +46,7 @@ export function computePlannedVsUnplanned(
   data: FilteredData,
   settings: SprintSettings | undefined,
 ): PlannedVsUnplannedResult {
-  const r = extractSprintRecords(data, settings, true);
+  const r = extractSprintRecords(data, settings);
   // Created on or before the first day ⇔ the timestamp sorts before the next day's date.
   const nextDay = r.sprints.map((s) => (s.start === NO_DAY ? null : formatCalendarDay(s.start + 1)));
   const sprints: PlannedSprint[] = r.sprints.map((s) => ({

@@ -30,7 +30,7 @@ export interface SprintRecords {
   done: Uint8Array;
   /** The date column's `YYYY-MM-DD` (a timeline's last day); null when the item has none. */
   dateText: (string | null)[];
-  /** The items' `createdAt`, filled only when asked for. */
+  /** The items' `createdAt` (`""` when missing). */
   createdAt: string[];
   /** Items in a sprint whose effort is empty: they count 0. */
   unestimatedCount: number;
@@ -76,18 +76,43 @@ function isDateColumn(column: Column | undefined): column is Column {
   return column !== undefined && (column.type === "date" || column.type === "timeline");
 }
 
-export function extractSprintRecords(
-  data: FilteredData,
-  settings: SprintSettings | undefined,
-  withCreatedAt = false,
-): SprintRecords {
+/**
+ * Records per filtered data and sprint settings: Velocity, Planned-vs-unplanned and Burndown
+ * usually share their four columns, so a dashboard reads the items once for all three. A new
+ * filter result is a new key, so nothing stale survives a filter change.
+ */
+const cache = new WeakMap<FilteredData, Map<string, SprintRecords>>();
+
+/** The records of the filtered items (shared between widgets: read them, never write them). */
+export function extractSprintRecords(data: FilteredData, settings: SprintSettings | undefined): SprintRecords {
+  const key = JSON.stringify([
+    settings?.sprintColumn,
+    settings?.effortColumn,
+    settings?.doneColumn,
+    settings?.dateColumn,
+    settings?.sprints,
+  ]);
+  let byKey = cache.get(data);
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(data, byKey);
+  }
+  let records = byKey.get(key);
+  if (!records) {
+    records = readSprintRecords(data, settings);
+    byKey.set(key, records);
+  }
+  return records;
+}
+
+function readSprintRecords(data: FilteredData, settings: SprintSettings | undefined): SprintRecords {
   let capacity = 0;
   for (const b of data.boards) capacity += b.items.length;
   const sprint = new Int32Array(capacity);
   const effort = new Float64Array(capacity);
   const done = new Uint8Array(capacity);
   const dateText: (string | null)[] = new Array<string | null>(capacity).fill(null);
-  const createdAt: string[] = withCreatedAt ? new Array<string>(capacity).fill("") : [];
+  const createdAt: string[] = new Array<string>(capacity).fill("");
   const boardsWithoutSprintColumn: string[] = [];
   const sprintRef = settings?.sprintColumn;
   const empty = (problem: string | null): SprintRecords => ({
@@ -174,7 +199,7 @@ export function extractSprintRecords(
           if (hi === null || hi === undefined || last > hi) lastText[s] = last;
         }
       }
-      if (withCreatedAt) createdAt[count] = typeof item.createdAt === "string" ? item.createdAt : "";
+      createdAt[count] = typeof item.createdAt === "string" ? item.createdAt : "";
       count++;
     }
   }

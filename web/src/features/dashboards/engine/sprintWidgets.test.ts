@@ -144,6 +144,15 @@ describe("computeVelocity", () => {
     expect(r.boardsWithoutSprintColumn).toEqual(["c"]);
   });
 
+  it("shares records between widgets of one filter result without mixing settings", () => {
+    const b = sprintBoard("b", [item("S", 3, "Done", "2024-01-02")], [numberColumn("points")]);
+    b.items[0]!.values.points = 7;
+    const data = filteredData([b]);
+    expect(computeVelocity(data, SETTINGS).sprints[0]?.committed).toBe(3);
+    expect(computeVelocity(data, { ...SETTINGS, effortColumn: "points" }).sprints[0]?.committed).toBe(7);
+    expect(computeBurndown(data, SETTINGS).total).toBe(3);
+  });
+
   it("asks for a sprint column", () => {
     expect(computeVelocity(filteredData([board]), {}).problem).toBe("Choose the sprint column");
   });
