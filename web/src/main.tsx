@@ -1,3 +1,4 @@
+/** Browser entry: mounts the app shell into #root. */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
