@@ -153,6 +153,20 @@ describe("computeVelocity", () => {
     expect(computeBurndown(data, SETTINGS).total).toBe(3);
   });
 
+  it("follows per-board column references", () => {
+    const renamed = makeBoard({
+      id: "r",
+      columns: [{ id: "iter", title: "Iteration", type: "text" }, numberColumn("pts"), CHECK],
+      items: [{ values: { iter: "S", pts: 4, ok: true } }],
+    });
+    const r = computeVelocity(filteredData([sprintBoard("b", [item("S", 1, "Stuck")]), renamed]), {
+      sprintColumn: { b: "sprint", r: "iter" },
+      effortColumn: { b: "effort", r: "pts" },
+      doneColumn: { b: "status", r: "ok" },
+    });
+    expect(r.sprints.map((s) => [s.name, s.committed, s.completed])).toEqual([["S", 5, 4]]);
+  });
+
   it("asks for a sprint column", () => {
     expect(computeVelocity(filteredData([board]), {}).problem).toBe("Choose the sprint column");
   });
