@@ -77,6 +77,14 @@ function compileIs(column: Column, value: unknown): ItemPredicate | InvalidRule 
       };
     }
     default: {
+      // One value is the usual case ("status is Done"); `===` is cheaper than a set look-up.
+      if (values.length === 1) {
+        const only = String(values[0]);
+        return (item) => {
+          const cell = item.values[id];
+          return cell === only || (typeof cell === "number" && String(cell) === only);
+        };
+      }
       const wanted = new Set(values.map(String));
       return (item) => {
         const cell = item.values[id];

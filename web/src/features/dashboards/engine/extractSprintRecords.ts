@@ -58,6 +58,11 @@ function doneTest(column: Column | undefined): DoneTest {
   switch (column.type) {
     case "status": {
       const done = doneLabelNames(column);
+      // Usually one label is done; `===` is cheaper than a set look-up.
+      if (done.size === 1) {
+        const [only] = done;
+        return (v) => v === only;
+      }
       return (v) => typeof v === "string" && done.has(v);
     }
     case "checkbox":
