@@ -1,0 +1,117 @@
+/**
+ * The Numbers widget: one aggregate over the filtered items of every connected board, one
+ * figure per unit so that different units are never added together.
+ */
+import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
+import type { FilteredData } from "./applyFilters";
+import { isEmptyCell, numberCell } from "./cellValue";
+import { NO_UNIT, type Unit, numberUnit } from "./columnSettings";
+import { EMPTY_FIGURE, formatCompact, formatFull } from "./formatFigure";
+import { resolveColumn } from "./resolveColumn";
+import type { AggregateFunction, Item, NumbersSettings } from "./types";
+
+export interface NumbersFigure {
+  unit: Unit;
+  /** null for an empty set. */
+  value: number | null;
+  /** Compact text: `$1.2K`, or `–` for an empty set. */
+  display: string;
+  /** Full text for the tooltip: `$1,234.5`. */
+  full: string;
+  /** How many values (or, for count, items) the figure covers. */
+  count: number;
+}
+
+export interface NumbersResult {
+  kind: "numbers";
+  function: AggregateFunction;
+  /** The headline: the one figure, `–`, or with mixed units the figures joined by ` · `. */
+  display: string;
+  full: string;
+  /** One figure per unit, in the order the boards list them; more than one means mixed units. */
+  figures: NumbersFigure[];
+  mixedUnits: boolean;
+  /** Connected boards that lack the column (or where it is not a number column). */
+  boardsWithoutColumn: string[];
+  /** A configuration problem to show instead of a figure, or null. */
+  problem: string | null;
+}
+
+function figure(fn: AggregateFunction, unit: Unit, acc: Accumulator): NumbersFigure {
+  const value = finishAggregate(fn, acc);
+  return { unit, value, display: formatCompact(value, unit), full: formatFull(value, unit), count: acc.count };
+}
+
+function result(
+  fn: AggregateFunction,
+  figures: NumbersFigure[],
+  boardsWithoutColumn: string[],
+  problem: string | null,
+): NumbersResult {
+  return {
+    kind: "numbers",
+    function: fn,
+    display: figures.length === 0 ? EMPTY_FIGURE : figures.map((f) => f.display).join(" · "),
+    full: figures.length === 0 ? EMPTY_FIGURE : figures.map((f) => f.full).join(" · "),
+    figures,
+    mixedUnits: figures.length > 1,
+    boardsWithoutColumn,
+    problem,
+  };
+}
+
+export function computeNumbers(data: FilteredData, settings: NumbersSettings | undefined): NumbersResult {
+  const requested = settings?.function ?? "count";
+  if (!isAggregateFunction(requested)) {
+    return result("count", [], [], `Unknown function ${JSON.stringify(requested)}`);
+  }
+  const fn = requested;
+  const ref = settings?.column;
+  const boardsWithoutColumn: string[] = [];
+
+  if (fn === "count") {
+    const acc = newAccumulator(fn);
+    for (const { board, items } of data.boards) {
+      if (ref === undefined || ref === null) {
+        acc.count += items.length;
+        continue;
+      }
+      const column = resolveColumn(ref, board);
+      if (!column) {
+        boardsWithoutColumn.push(board.id);
+        continue;
+      }
+      const id = column.id;
+      for (let i = 0; i < items.length; i++) {
+        if (!isEmptyCell(column, (items[i] as Item).values[id])) acc.count++;
+      }
+    }
+    return result(fn, [figure(fn, NO_UNIT, acc)], boardsWithoutColumn, null);
+  }
+
+  if (ref === undefined || ref === null) return result(fn, [], [], "Choose a number column");
+  const byUnit = new Map<string, { unit: Unit; acc: Accumulator }>();
+  for (const { board, items } of data.boards) {
+    const column = resolveColumn(ref, board);
+    if (!column || column.type !== "number") {
+      boardsWithoutColumn.push(board.id);
+      continue;
+    }
+    const unit = numberUnit(column);
+    let entry = byUnit.get(unit.unit);
+    if (!entry) {
+      entry = { unit, acc: newAccumulator(fn) };
+      byUnit.set(unit.unit, entry);
+    }
+    const acc = entry.acc;
+    const id = column.id;
+    for (let i = 0; i < items.length; i++) {
+      const v = numberCell((items[i] as Item).values[id]);
+      if (v === v) accumulate(acc, v);
+    }
+  }
+  const figures = [...byUnit.values()].map(({ unit, acc }) => figure(fn, unit, acc));
+  // A unit whose boards hold no value adds only noise beside real figures.
+  const withValues = figures.filter((f) => f.count > 0);
+  return result(fn, withValues.length > 0 ? withValues : figures.slice(0, 1), boardsWithoutColumn, null);
+}

@@ -1,0 +1,70 @@
+/**
+ * One entry point from a widget's saved config to its result, and the whole dashboard at once
+ * (filters applied once, shared by every widget).
+ */
+import { type FilterReport, type FilteredData, applyFilters } from "./applyFilters";
+import { type AppsResult, computeApps } from "./computeApps";
+import { type BatteryResult, computeBattery } from "./computeBattery";
+import { type BurndownResult, computeBurndown } from "./computeBurndown";
+import { type ChartResult, computeChart } from "./computeChart";
+import { type NumbersResult, computeNumbers } from "./computeNumbers";
+import { type PlannedVsUnplannedResult, computePlannedVsUnplanned } from "./computePlannedVsUnplanned";
+import { type TableResult, computeTable } from "./computeTable";
+import { type VelocityResult, computeVelocity } from "./computeVelocity";
+import type { PreparedBoard } from "./prepareBoards";
+import type { DashboardFilters, WidgetConfig } from "./types";
+
+export interface UnknownWidgetResult {
+  kind: "unknown";
+  type: string;
+}
+
+export type WidgetResult =
+  | NumbersResult
+  | ChartResult
+  | VelocityResult
+  | PlannedVsUnplannedResult
+  | BurndownResult
+  | BatteryResult
+  | TableResult
+  | AppsResult
+  | UnknownWidgetResult;
+
+export function computeWidget(data: FilteredData, widget: WidgetConfig): WidgetResult {
+  const settings = typeof widget.settings === "object" && widget.settings !== null ? widget.settings : {};
+  switch (widget.type) {
+    case "numbers":
+      return computeNumbers(data, settings);
+    case "chart":
+      return computeChart(data, settings);
+    case "velocity":
+      return computeVelocity(data, settings);
+    case "plannedVsUnplanned":
+      return computePlannedVsUnplanned(data, settings);
+    case "burndown":
+      return computeBurndown(data, settings);
+    case "battery":
+      return computeBattery(data, settings);
+    case "table":
+      return computeTable(data, settings);
+    case "apps":
+      return computeApps();
+    default:
+      return { kind: "unknown", type: String(widget.type) };
+  }
+}
+
+export interface DashboardResults {
+  report: FilterReport;
+  /** Keyed by widget id. */
+  widgets: Map<string, WidgetResult>;
+}
+
+export function computeDashboard(
+  boards: readonly PreparedBoard[],
+  filters: DashboardFilters | null | undefined,
+  widgets: readonly WidgetConfig[],
+): DashboardResults {
+  const data = applyFilters(boards, filters);
+  return { report: data.report, widgets: new Map(widgets.map((w) => [w.id, computeWidget(data, w)])) };
+}

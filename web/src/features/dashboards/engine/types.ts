@@ -1,0 +1,135 @@
+/**
+ * Input shapes of the widget engine: the contract's full-board read, the dashboard config's
+ * filters and each widget's settings. Values come from JSON that people, scripts and agents
+ * write, so item values stay `unknown` and every reader narrows them itself.
+ */
+
+export type ColumnType = "text" | "number" | "status" | "people" | "date" | "timeline" | "checkbox" | "dropdown";
+
+export interface StatusLabel {
+  name: string;
+  done?: boolean;
+  color?: string;
+}
+
+export interface ColumnSettings {
+  unit?: string;
+  unitPosition?: "left" | "right";
+  labels?: StatusLabel[];
+  [key: string]: unknown;
+}
+
+export interface Column {
+  id: string;
+  title: string;
+  type: ColumnType | (string & {});
+  settings?: ColumnSettings;
+}
+
+export interface Group {
+  id: string;
+  title: string;
+}
+
+export interface Board {
+  id: string;
+  workspaceId: string;
+  name: string;
+  columns: Column[];
+  groups: Group[];
+}
+
+export interface Item {
+  id: string;
+  groupId: string;
+  name: string;
+  values: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The reply of `GET /boards/<id>/full`. */
+export interface BoardFull {
+  board: Board;
+  items: Item[];
+}
+
+/** A column id (that column on every board having it) or `{boardId: columnId}` board by board. */
+export type ColumnRef = string | Record<string, string>;
+
+export type FilterOp = "is" | "is_not" | "contains" | "gt" | "gte" | "lt" | "lte" | "is_empty" | "is_not_empty";
+
+export interface FilterRule {
+  column: ColumnRef;
+  op: FilterOp | (string & {});
+  value?: unknown;
+}
+
+export interface DashboardFilters {
+  people?: string[];
+  rules?: FilterRule[];
+}
+
+export type AggregateFunction = "count" | "sum" | "avg" | "median" | "min" | "max";
+
+export interface NumbersSettings {
+  function?: AggregateFunction;
+  column?: ColumnRef;
+}
+
+export type ChartType = "bar" | "column" | "pie" | "donut" | "line";
+
+export type DateBucket = "day" | "week" | "month";
+
+export interface ChartSettings {
+  chartType?: ChartType;
+  /** A column reference, or the literal `"group"` or `"board"`. */
+  groupBy?: ColumnRef;
+  function?: AggregateFunction;
+  column?: ColumnRef;
+  dateBucket?: DateBucket;
+}
+
+/** A sprint span listed in a sprint widget's settings; it overrides the span read from items. */
+export interface SprintSpan {
+  name: string;
+  start: string;
+  end: string;
+}
+
+export interface SprintSettings {
+  sprintColumn?: ColumnRef;
+  effortColumn?: ColumnRef;
+  doneColumn?: ColumnRef;
+  dateColumn?: ColumnRef;
+  sprints?: SprintSpan[];
+}
+
+export interface BurndownSettings extends SprintSettings {
+  /** The sprint to draw; the latest sprint in time order when absent. */
+  sprint?: string;
+}
+
+export interface BatterySettings {
+  column?: ColumnRef;
+}
+
+export interface TableSettings {
+  columns?: ColumnRef[];
+  limit?: number;
+}
+
+export interface WidgetLayout {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface WidgetConfig {
+  id: string;
+  type: string;
+  title?: string;
+  layout: WidgetLayout;
+  settings?: Record<string, unknown>;
+}
