@@ -1,24 +1,36 @@
 # The two commands a newcomer needs: `make run` starts Switchboard, `make test`
-# runs every test. Both work on a fresh clone with Rust, Node 20 and npm.
+# runs every test. Both work on a fresh clone with Rust, Node 20 and npm; the
+# end-to-end tests install Debian's Chromium when it is missing.
 
-.PHONY: run test web web-deps rust-test web-test bench
+.PHONY: run test web web-deps web-test rust-test e2e e2e-deps bench
 
 run: web
 	cargo run --release -p switchboard -- serve --demo
 
-test: web web-test rust-test
+test: web web-test rust-test e2e
 
 web-deps:
-	@if [ -f web/package.json ]; then cd web && npm ci --no-audit --no-fund; fi
+	cd web && npm ci --no-audit --no-fund
 
 web: web-deps
-	@if [ -f web/package.json ]; then cd web && npm run build; fi
+	cd web && npm run build
 
 web-test:
-	@if [ -f web/package.json ]; then cd web && npm test; fi
+	cd web && npm test
 
 rust-test:
 	cargo test --workspace
 
+# playwright-core drives the system Chromium; it never downloads a browser.
+e2e-deps:
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+e2e: e2e-deps
+	cargo build -p switchboard
+	cd web && npm run e2e
+
 bench: web
 	cargo bench -p switchboard --bench foundation
+	cargo bench -p boards
+	cargo bench -p sessions
+	cd web && npm run bench:engine

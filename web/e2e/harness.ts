@@ -1,0 +1,110 @@
+/**
+ * End-to-end harness: a real `switchboard serve` (the debug binary cargo
+ * built) on free loopback ports with a fresh data directory, and Debian's
+ * headless Chromium driven by playwright-core, logged in through the
+ * contract's `/login?token=` link.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+const repoRoot = resolve(import.meta.dirname, "../..");
+const binary = process.env.SWITCHBOARD_BIN ?? join(repoRoot, "target/debug/switchboard");
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export interface RunningServer {
+  dataDir: string;
+  uiUrl: string;
+  controlUrl: string;
+  token: string;
+  /** Calls the control API with the owner's cli token. */
+  api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(extraArgs: string[] = []): Promise<RunningServer> {
+  if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`cargo build -p switchboard\` first`);
+  const dataDir = mkdtempSync(join(tmpdir(), "switchboard-e2e-"));
+  const child: ChildProcess = spawn(
+    binary,
+    ["serve", "--data-dir", dataDir, "--control-port", "0", "--ui-port", "0", ...extraArgs],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
+  const serverFile = join(dataDir, "server.json");
+  const deadline = Date.now() + 30_000;
+  let info: { pid: number; uiUrl: string; controlUrl: string } | undefined;
+  while (Date.now() < deadline) {
+    if (existsSync(serverFile)) {
+      try {
+        const parsed = JSON.parse(readFileSync(serverFile, "utf8"));
+        if (parsed.pid === child.pid) {
+          info = parsed;
+          break;
+        }
+      } catch {
+        // Written atomically, but a stale file from nowhere is simply retried.
+      }
+    }
+    if (child.exitCode !== null) throw new Error(`switchboard serve exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  if (!info) throw new Error("switchboard serve did not write server.json in time");
+  const token = readFileSync(join(dataDir, "cli-token"), "utf8").trim();
+  const controlUrl = info.controlUrl;
+  return {
+    dataDir,
+    uiUrl: info.uiUrl,
+    controlUrl,
+    token,
+    async api<T>(method: string, path: string, body?: unknown) {
+      const response = await fetch(`${controlUrl}${path}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** A fresh browser context logged in as the owner, on `next`. */
+export async function loggedInPage(
+  browser: Browser,
+  server: RunningServer,
+  next = "/",
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.uiUrl}/login?token=${encodeURIComponent(server.token)}&next=${encodeURIComponent(next)}`);
+  return { context, page };
+}
