@@ -44,6 +44,9 @@ enum Command {
         /// Port of the UI server on 127.0.0.1 (0 picks a free one)
         #[arg(long, default_value_t = server::DEFAULT_UI_PORT, value_name = "N")]
         ui_port: u16,
+        /// Seed a demo workspace (boards, members, sprints) if there are no boards yet
+        #[arg(long)]
+        demo: bool,
     },
     /// Read and change settings, or print the catalog generated from the schema
     #[command(subcommand)]
@@ -57,10 +60,12 @@ fn main() -> ExitCode {
         Command::Serve {
             control_port,
             ui_port,
+            demo,
         } => serve(server::ServeOptions {
             data_dir,
             control_port,
             ui_port,
+            demo,
         }),
         Command::Settings(command) => settings_cmd::run(command, &data_dir),
     };
