@@ -114,21 +114,26 @@ fn check_widgets(widgets: &Value) -> Result<()> {
                 "widgets[{i}].id \"{id}\" is already the id of another widget"
             )));
         }
-        match widget.get("type").and_then(Value::as_str) {
-            Some(kind) if WIDGET_TYPES.contains(&kind) => {}
-            _ => {
-                return Err(invalid(format!(
-                    "widgets[{i}].type must be one of {}",
-                    WIDGET_TYPES.join(", ")
-                )));
-            }
-        }
+        one_of(widget.get("type"), WIDGET_TYPES, || {
+            format!("widgets[{i}].type")
+        })?;
         check_layout(i, widget.get("layout"))?;
         if let Some(settings) = widget.get("settings").and_then(Value::as_object) {
             check_settings(i, settings)?;
         }
     }
     Ok(())
+}
+
+fn one_of(value: Option<&Value>, allowed: &[&str], field: impl Fn() -> String) -> Result<()> {
+    match value.and_then(Value::as_str) {
+        Some(s) if allowed.contains(&s) => Ok(()),
+        _ => Err(invalid(format!(
+            "{} must be one of {}",
+            field(),
+            allowed.join(", ")
+        ))),
+    }
 }
 
 fn check_layout(i: usize, layout: Option<&Value>) -> Result<()> {
@@ -219,15 +224,9 @@ fn check_filters(filters: &Value) -> Result<()> {
         check_reference(rule.get("column").unwrap_or(&Value::Null), || {
             format!("filters.rules[{i}].column")
         })?;
-        match rule.get("op").and_then(Value::as_str) {
-            Some(op) if FILTER_OPS.contains(&op) => {}
-            _ => {
-                return Err(invalid(format!(
-                    "filters.rules[{i}].op must be one of {}",
-                    FILTER_OPS.join(", ")
-                )));
-            }
-        }
+        one_of(rule.get("op"), FILTER_OPS, || {
+            format!("filters.rules[{i}].op")
+        })?;
     }
     Ok(())
 }

@@ -410,16 +410,8 @@ fn widget_types_and_ids_are_checked() {
     let (_dir, db) = db();
     let f = fixture(&db);
     let l = layout(0, 0, 1, 1);
-    for kind in [
-        "numbers",
-        "chart",
-        "velocity",
-        "plannedVsUnplanned",
-        "burndown",
-        "battery",
-        "table",
-        "apps",
-    ] {
+    assert_eq!(config::WIDGET_TYPES.len(), 8);
+    for kind in config::WIDGET_TYPES {
         let config = config_with(&[], vec![widget("w", kind, l.clone())]);
         assert!(
             create(&db, ACCOUNT, &new(&f.workspace, config)).is_ok(),
