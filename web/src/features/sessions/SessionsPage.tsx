@@ -1,0 +1,58 @@
+/** `/sessions`: the account's agent sessions, or a plain word when the server has no such route. */
+import { ApiError } from "../../shared/api/client";
+import { useApi } from "../../shared/hooks/useApi";
+import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
+
+export interface SessionSummary {
+  id: string;
+  status: string;
+  title?: string | null;
+  engine?: string;
+  agentDriven?: boolean;
+  createdAt?: string;
+}
+
+export function SessionsPage() {
+  const sessions = useApi<SessionSummary[]>("/sessions");
+  if (sessions.error instanceof ApiError && sessions.error.status === 404) {
+    return <NotBuilt title="Sessions" />;
+  }
+  return (
+    <section className="page">
+      <header className="page-head">
+        <h1>Sessions</h1>
+        <button type="button" onClick={sessions.reload}>
+          Refresh
+        </button>
+      </header>
+      {sessions.error !== undefined && <ErrorNote error={sessions.error} onRetry={sessions.reload} />}
+      {sessions.loading && !sessions.data && <Loading what="sessions" />}
+      {sessions.data?.length === 0 && <p className="muted">No sessions yet.</p>}
+      {sessions.data && sessions.data.length > 0 && (
+        <table className="plain-table">
+          <thead>
+            <tr>
+              <th>Title</th>
+              <th>Engine</th>
+              <th>Status</th>
+              <th>Started</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.data.map((s) => (
+              <tr key={s.id}>
+                <td>{s.title || s.id}</td>
+                <td>{s.engine ?? ""}</td>
+                <td>
+                  <span className={`tag status-${s.status}`}>{s.status}</span>
+                  {s.agentDriven && <span className="muted"> · agent-driven</span>}
+                </td>
+                <td>{s.createdAt ? new Date(s.createdAt).toLocaleString() : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
