@@ -9,6 +9,9 @@ export interface SessionSummary {
   title?: string | null;
   engine?: string;
   agentDriven?: boolean;
+  turns?: number;
+  costUsd?: number | null;
+  error?: string | null;
   createdAt?: string;
 }
 
@@ -35,6 +38,8 @@ export function SessionsPage() {
               <th>Title</th>
               <th>Engine</th>
               <th>Status</th>
+              <th>Turns</th>
+              <th>Cost</th>
               <th>Started</th>
             </tr>
           </thead>
@@ -46,7 +51,10 @@ export function SessionsPage() {
                 <td>
                   <span className={`tag status-${s.status}`}>{s.status}</span>
                   {s.agentDriven && <span className="muted"> · agent-driven</span>}
+                  {s.error && <div className="inline-error">{s.error}</div>}
                 </td>
+                <td>{s.turns ?? ""}</td>
+                <td>{typeof s.costUsd === "number" ? `$${s.costUsd.toFixed(2)}` : ""}</td>
                 <td>{s.createdAt ? new Date(s.createdAt).toLocaleString() : ""}</td>
               </tr>
             ))}
