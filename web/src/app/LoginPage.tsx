@@ -8,7 +8,7 @@ export function LoginPage() {
         <p>
           Open the link that <code>switchboard serve</code> printed when it started, the line
         </p>
-        <pre>Open the web UI: http://127.0.0.1:19520/login?token=…</pre>
+        <pre>Open the web UI: {window.location.origin}/login?token=…</pre>
         <p className="muted">
           The link holds the owner's token from <code>cli-token</code> in Switchboard's data directory; it logs this
           browser in and brings you back here. Restart <code>switchboard serve</code> to see it again.

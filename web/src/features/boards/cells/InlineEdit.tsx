@@ -2,7 +2,7 @@
  * Click to edit, Enter or leaving the field to save, Escape to cancel: the
  * editor of text, number, date and item-name cells.
  */
-import { useState, type KeyboardEvent, type ReactNode } from "react";
+import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 export interface InlineEditProps {
   /** What the cell shows when not editing. */
@@ -18,6 +18,7 @@ export interface InlineEditProps {
 
 export function InlineEdit({ display, initial, inputType, label, className, onCommit }: InlineEditProps) {
   const [draft, setDraft] = useState<string | null>(null);
+  const closed = useRef(false);
 
   if (draft === null) {
     return (
@@ -25,7 +26,10 @@ export function InlineEdit({ display, initial, inputType, label, className, onCo
         type="button"
         className={`cell-button ${className ?? ""}`}
         aria-label={label}
-        onClick={() => setDraft(initial)}
+        onClick={() => {
+          closed.current = false;
+          setDraft(initial);
+        }}
       >
         {display}
       </button>
@@ -33,6 +37,9 @@ export function InlineEdit({ display, initial, inputType, label, className, onCo
   }
 
   const finish = (save: boolean) => {
+    // Enter unmounts the input, and a browser may still send it a blur: save once.
+    if (closed.current) return;
+    closed.current = true;
     setDraft(null);
     if (save && draft !== initial) onCommit(draft);
   };
