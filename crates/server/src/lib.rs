@@ -29,6 +29,7 @@ pub mod guards;
 mod json;
 mod routes;
 pub mod state;
+pub mod wire;
 
 use auth::AuthMode;
 use error::ApiError;
@@ -138,6 +139,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         accounts,
         sessions: supervisor,
         stop,
+        ui_url: ui_url.clone(),
     };
 
     let mut servers = vec![serve(
@@ -217,6 +219,7 @@ fn all_migrations() -> Vec<store::Migration> {
         settings::MIGRATIONS,
         inbox::MIGRATIONS,
         boards::MIGRATIONS,
+        dashboards::MIGRATIONS,
     ]
     .concat()
 }
