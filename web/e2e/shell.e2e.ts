@@ -46,8 +46,9 @@ test("the first workspace is made in the app, and every section is reachable", a
   expect(await page.getByRole("combobox", { name: "Workspace" }).inputValue()).not.toBe("");
 
   await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "+ New workspace…" });
-  await page.getByRole("textbox", { name: "New workspace name" }).fill("Side project");
-  await page.getByRole("button", { name: "Create" }).click();
+  const sidebar = page.getByRole("navigation", { name: "Sections" });
+  await sidebar.getByRole("textbox", { name: "New workspace name" }).fill("Side project");
+  await sidebar.getByRole("button", { name: "Create", exact: true }).click();
   await page.locator(".page-head").getByText("Side project").waitFor();
   const workspaces = await server.api<{ name: string }[]>("GET", "/workspaces");
   expect(workspaces.body.map((w) => w.name).sort()).toEqual(["Home", "Side project"]);
@@ -57,14 +58,14 @@ test("the first workspace is made in the app, and every section is reachable", a
   await page.getByRole("heading", { name: "Roadmap" }).waitFor();
   expect(new URL(page.url()).pathname).toMatch(/^\/boards\/.+/);
 
-  const nav = page.getByRole("navigation", { name: "Sections" });
-  await nav.getByRole("link", { name: "Inbox" }).click();
+  const nav = sidebar;
+  await nav.getByRole("link", { name: "Inbox", exact: true }).click();
   await page.getByText("Build finished").waitFor();
-  await nav.getByRole("link", { name: "Sessions" }).click();
+  await nav.getByRole("link", { name: "Sessions", exact: true }).click();
   await page.getByRole("heading", { name: "Sessions" }).waitFor();
-  await nav.getByRole("link", { name: "Dashboards" }).click();
+  await nav.getByRole("link", { name: "Dashboards", exact: true }).click();
   await page.getByRole("heading", { name: "Dashboards" }).waitFor();
-  await nav.getByRole("link", { name: "Boards" }).click();
+  await nav.getByRole("link", { name: "Boards", exact: true }).click();
   await page.getByRole("link", { name: /Roadmap/ }).waitFor();
   await page.goBack();
   await page.getByRole("heading", { name: "Dashboards" }).waitFor();
