@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { ApiError, apiFetch } from "./shared/api/client";
+import type { Me } from "./shared/api/types.generated";
 import { ErrorNote, Loading } from "./shared/ui/Status";
 import { ToastProvider } from "./shared/ui/toasts";
 import { LoginPage } from "./app/LoginPage";
@@ -12,12 +13,6 @@ import { matchRoute, usePathname } from "./app/router";
 import { SettingsProvider } from "./app/settings";
 import { Shell } from "./app/Shell";
 import { WorkspacesProvider } from "./app/workspaces";
-
-export interface Me {
-  accountId: string;
-  isOwner: boolean;
-  tokenKind: string;
-}
 
 type Session = { state: "checking" } | { state: "in"; me: Me } | { state: "out" } | { state: "failed"; error: unknown };
 

@@ -5,11 +5,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { apiFetch } from "../shared/api/client";
-
-export interface Workspace {
-  id: string;
-  name: string;
-}
+import type { Workspace } from "../shared/api/types.generated";
 
 export interface WorkspacesState {
   workspaces: Workspace[] | undefined;

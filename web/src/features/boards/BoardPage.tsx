@@ -13,7 +13,7 @@ import { cachedBoard, createItem, deleteItem, fetchFullBoard, rememberBoard, upd
 import { BoardTable } from "./BoardTable";
 import { insertItem, removeItem, replaceItem } from "./boardRows";
 import { MembersProvider } from "./members";
-import type { BoardFull, Column, Item } from "./types";
+import type { BoardFull, Column, Item, JsonValue } from "./types";
 
 const REVALIDATE_MS = 30_000;
 
@@ -101,7 +101,7 @@ export function BoardPage({ boardId }: { boardId: string }) {
   );
 
   const onChange = useCallback(
-    (itemId: string, column: Column, value: unknown) =>
+    (itemId: string, column: Column, value: JsonValue) =>
       patch(
         itemId,
         (item) => ({ ...item, values: { ...item.values, [column.id]: value } }),

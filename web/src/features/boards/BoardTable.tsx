@@ -8,10 +8,10 @@ import { flattenRows, gridTemplate, visibleRange, type Row } from "./boardRows";
 import type { CellChange } from "./cells/Cell";
 import { paletteColor } from "./format";
 import { ItemRow } from "./ItemRow";
-import type { Board, Group, Item } from "./types";
+import type { FullBoardHeader, Group, Item } from "./types";
 
 interface Props {
-  board: Board;
+  board: FullBoardHeader;
   items: Item[];
   rowHeight: number;
   onChange: CellChange;

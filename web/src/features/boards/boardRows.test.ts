@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { flattenRows, gridTemplate, insertItem, removeItem, replaceItem, visibleRange } from "./boardRows";
-import type { Board, Item } from "./types";
+import type { FullBoardHeader, Item } from "./types";
 
-const board: Board = {
+const board: FullBoardHeader = {
   id: "b",
   workspaceId: "w",
   name: "B",

@@ -2,7 +2,7 @@
  * The board table as one flat list of fixed-height rows (group headers, items,
  * add-item rows), which is what lets the view draw only the rows on screen.
  */
-import type { Board, Column, ColumnType, Group, Item } from "./types";
+import type { Column, ColumnType, FullBoardHeader, Group, Item } from "./types";
 
 export type Row =
   | { kind: "group"; key: string; group: Group; count: number; collapsed: boolean }
@@ -20,7 +20,7 @@ export function itemsByGroup(items: readonly Item[]): Map<string, Item[]> {
   return buckets;
 }
 
-export function flattenRows(board: Board, items: readonly Item[], collapsed: ReadonlySet<string>): Row[] {
+export function flattenRows(board: FullBoardHeader, items: readonly Item[], collapsed: ReadonlySet<string>): Row[] {
   const buckets = itemsByGroup(items);
   const rows: Row[] = [];
   for (const group of board.groups) {

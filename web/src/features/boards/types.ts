@@ -1,6 +1,24 @@
-/** The board module's wire shapes, as crates/boards/src/model.rs serialises them. */
+/**
+ * The board module's shapes: the wire types generated from the Rust ones,
+ * plus the reading of a column's settings that the cells need.
+ */
+import type { Column, FullBoardBody, FullItem, JsonValue } from "../../shared/api/types.generated";
 
-export type ColumnType = "text" | "number" | "status" | "people" | "date" | "timeline" | "checkbox" | "dropdown";
+export type {
+  Board,
+  Column,
+  ColumnType,
+  FullBoardHeader,
+  Group,
+  ItemPatch,
+  JsonValue,
+  Member,
+} from "../../shared/api/types.generated";
+
+/** An item as the full read and the item routes return it (the latter add `boardId`). */
+export type Item = FullItem;
+export type ItemValues = FullItem["values"];
+export type BoardFull = FullBoardBody;
 
 export interface StatusLabel {
   name: string;
@@ -13,52 +31,6 @@ export interface ColumnSettings {
   unitPosition?: "left" | "right";
   labels?: StatusLabel[];
   options?: string[];
-  [key: string]: unknown;
-}
-
-export interface Column {
-  id: string;
-  title: string;
-  type: ColumnType;
-  settings: ColumnSettings;
-}
-
-export interface Group {
-  id: string;
-  title: string;
-}
-
-export interface Board {
-  id: string;
-  workspaceId: string;
-  name: string;
-  columns: Column[];
-  groups: Group[];
-  createdAt?: string;
-  updatedAt?: string;
-}
-
-export type ItemValues = Record<string, unknown>;
-
-export interface Item {
-  id: string;
-  boardId?: string;
-  groupId: string;
-  name: string;
-  values: ItemValues;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface BoardFull {
-  board: Board;
-  items: Item[];
-}
-
-export interface Member {
-  id: string;
-  name: string;
-  email?: string;
 }
 
 export interface Timeline {
@@ -66,8 +38,12 @@ export interface Timeline {
   to: string;
 }
 
-export interface ItemPatch {
-  name?: string;
-  groupId?: string;
-  values?: ItemValues;
+const NO_SETTINGS: ColumnSettings = {};
+
+/** The server normalises settings to an object checked against the column's type. */
+export function settingsOf(column: Column): ColumnSettings {
+  const settings: JsonValue = column.settings;
+  return typeof settings === "object" && settings !== null && !Array.isArray(settings)
+    ? (settings as ColumnSettings)
+    : NO_SETTINGS;
 }

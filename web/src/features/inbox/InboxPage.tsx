@@ -1,16 +1,7 @@
 /** `/inbox`: the account's inbox rows, newest first as the server lists them. */
+import type { InboxRow } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
-
-export interface InboxRow {
-  id: string;
-  category: string;
-  title: string;
-  body: string | null;
-  sourceSessionId: string | null;
-  createdAt: string;
-  readAt: string | null;
-}
 
 export function InboxPage() {
   const inbox = useApi<InboxRow[]>("/inbox");

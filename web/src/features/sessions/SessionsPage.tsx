@@ -1,22 +1,11 @@
 /** `/sessions`: the account's agent sessions, or a plain word when the server has no such route. */
 import { ApiError } from "../../shared/api/client";
+import type { Session } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
 import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
 
-export interface SessionSummary {
-  id: string;
-  status: string;
-  title?: string | null;
-  engine?: string;
-  agentDriven?: boolean;
-  turns?: number;
-  costUsd?: number | null;
-  error?: string | null;
-  createdAt?: string;
-}
-
 export function SessionsPage() {
-  const sessions = useApi<SessionSummary[]>("/sessions");
+  const sessions = useApi<Session[]>("/sessions");
   if (sessions.error instanceof ApiError && sessions.error.status === 404) {
     return <NotBuilt title="Sessions" />;
   }
@@ -47,15 +36,15 @@ export function SessionsPage() {
             {sessions.data.map((s) => (
               <tr key={s.id}>
                 <td>{s.title || s.id}</td>
-                <td>{s.engine ?? ""}</td>
+                <td>{s.engine}</td>
                 <td>
                   <span className={`tag status-${s.status}`}>{s.status}</span>
                   {s.agentDriven && <span className="muted"> · agent-driven</span>}
                   {s.error && <div className="inline-error">{s.error}</div>}
                 </td>
-                <td>{s.turns ?? ""}</td>
+                <td>{String(s.turns)}</td>
                 <td>{typeof s.costUsd === "number" ? `$${s.costUsd.toFixed(2)}` : ""}</td>
-                <td>{s.createdAt ? new Date(s.createdAt).toLocaleString() : ""}</td>
+                <td>{new Date(s.createdAt).toLocaleString()}</td>
               </tr>
             ))}
           </tbody>

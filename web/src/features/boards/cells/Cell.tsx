@@ -1,7 +1,7 @@
 /** One cell of the board table, drawn and edited by its column's type. */
 import { memo } from "react";
 import { formatDate, formatNumber } from "../format";
-import type { Column } from "../types";
+import { settingsOf, type Column, type JsonValue } from "../types";
 import type { CellProps } from "./cellProps";
 import { DropdownCell } from "./DropdownCell";
 import { InlineEdit } from "./InlineEdit";
@@ -10,7 +10,7 @@ import { StatusCell } from "./StatusCell";
 import { TimelineCell } from "./TimelineCell";
 
 export interface CellChange {
-  (itemId: string, column: Column, value: unknown): void;
+  (itemId: string, column: Column, value: JsonValue): void;
 }
 
 interface Props {
@@ -23,7 +23,7 @@ interface Props {
 
 export const Cell = memo(function Cell({ itemId, itemName, column, value, onChange }: Props) {
   const label = `${column.title} of ${itemName}`;
-  const change = (next: unknown) => onChange(itemId, column, next);
+  const change = (next: unknown) => onChange(itemId, column, next as JsonValue);
   return (
     <div className={`cell cell-${column.type}`} data-column-id={column.id}>
       <Editor column={column} value={value} label={label} onChange={change} />
@@ -45,10 +45,11 @@ function Editor(props: CellProps<unknown>) {
         />
       );
     case "number": {
-      const unit = column.settings.unit;
+      const settings = settingsOf(column);
+      const unit = settings.unit;
       return (
         <InlineEdit
-          display={formatNumber(value, column.settings)}
+          display={formatNumber(value, settings)}
           initial={typeof value === "number" ? String(value) : ""}
           inputType="number"
           label={unit ? `${label} (${unit})` : label}

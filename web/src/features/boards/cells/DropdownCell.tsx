@@ -1,6 +1,7 @@
 /** A dropdown value as tags; the editor removes tags and adds typed or suggested ones. */
 import { useState } from "react";
 import { stringList } from "../format";
+import { settingsOf } from "../types";
 import type { CellProps } from "./cellProps";
 import { Popover } from "./Popover";
 
@@ -8,7 +9,7 @@ export function DropdownCell({ column, value, label, onChange }: CellProps<strin
   const [open, setOpen] = useState(false);
   const [text, setText] = useState("");
   const tags = stringList(value);
-  const options = (column.settings.options ?? []).filter((o) => !tags.includes(o));
+  const options = (settingsOf(column).options ?? []).filter((o) => !tags.includes(o));
   const listId = `options-${column.id}`;
 
   const set = (next: string[]) => onChange(next.length ? next : null);

@@ -1,13 +1,13 @@
 /** A status value as its coloured label; the picker lists the column's labels. */
 import { useState } from "react";
 import { labelColor } from "../format";
-import type { StatusLabel } from "../types";
+import { settingsOf, type StatusLabel } from "../types";
 import type { CellProps } from "./cellProps";
 import { Popover } from "./Popover";
 
 export function StatusCell({ column, value, label, onChange }: CellProps<string>) {
   const [open, setOpen] = useState(false);
-  const labels: StatusLabel[] = column.settings.labels ?? [];
+  const labels: StatusLabel[] = settingsOf(column).labels ?? [];
   const current = typeof value === "string" ? (labels.find((l) => l.name === value) ?? { name: value }) : undefined;
   const pick = (name: string | null) => {
     setOpen(false);
