@@ -1,23 +1,52 @@
 /**
- * `/settings`: a form generated from `GET /settings`. Each change is sent at
- * once; a refusal is shown beside the field and the stored value stays.
+ * `/settings`: every key of `GET /settings`, grouped and described by the
+ * generated catalog. Each change is sent at once; a refusal is shown beside
+ * the field and the stored value stays.
  */
-import { memo, useDeferredValue, useState } from "react";
+import { memo, useDeferredValue, useMemo, useState } from "react";
 import { errorMessage } from "../shared/api/errorMessage";
+import { SETTING_DEFINITIONS, type SettingDefinition } from "../shared/api/settings.generated";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { fieldFor, humanize, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "./settings";
 
+interface Section {
+  title: string;
+  keys: string[];
+}
+
+const DEFINITIONS = new Map<string, SettingDefinition>(SETTING_DEFINITIONS.map((d) => [d.key, d]));
+
+/** Catalog order, one section per area and section; keys this build does not describe come last. */
+export function sectionsOf(keys: readonly string[]): Section[] {
+  const sections = new Map<string, Section>();
+  for (const key of keys) {
+    const d = DEFINITIONS.get(key);
+    const title = d ? (d.section === "general" ? d.area : `${d.area}: ${d.section}`) : "Other";
+    let section = sections.get(title);
+    if (!section) sections.set(title, (section = { title, keys: [] }));
+    section.keys.push(key);
+  }
+  return [...sections.values()];
+}
+
+function matches(key: string, needle: string): boolean {
+  if (!needle) return true;
+  const d = DEFINITIONS.get(key);
+  return [key, humanize(key), d?.description ?? ""].some((text) => text.toLowerCase().includes(needle));
+}
+
 export function SettingsPage() {
   const { values, error, update } = useSettings();
   const [filter, setFilter] = useState("");
-  const deferred = useDeferredValue(filter.trim().toLowerCase());
+  const needle = useDeferredValue(filter.trim().toLowerCase());
+  const sections = useMemo(
+    () => sectionsOf(Object.keys(values ?? {}).filter((k) => matches(k, needle))),
+    [values, needle],
+  );
 
   if (error !== undefined) return <ErrorNote error={error} />;
   if (!values) return <Loading what="settings" />;
-  const keys = Object.keys(values).filter(
-    (k) => !deferred || k.toLowerCase().includes(deferred) || humanize(k).toLowerCase().includes(deferred),
-  );
 
   return (
     <section className="page settings-page">
@@ -31,12 +60,17 @@ export function SettingsPage() {
           onChange={(e) => setFilter(e.target.value)}
         />
       </header>
-      <div className="settings-list">
-        {keys.map((key) => (
-          <SettingRow key={key} settingKey={key} value={values[key]} onSave={update} />
-        ))}
-        {keys.length === 0 && <p className="muted">No setting matches.</p>}
-      </div>
+      {sections.map((section) => (
+        <section key={section.title} className="settings-section" aria-label={section.title}>
+          <h2>{section.title}</h2>
+          <div className="settings-list">
+            {section.keys.map((key) => (
+              <SettingRow key={key} settingKey={key} value={values[key]} onSave={update} />
+            ))}
+          </div>
+        </section>
+      ))}
+      {sections.length === 0 && <p className="muted">No setting matches.</p>}
     </section>
   );
 }
@@ -48,7 +82,8 @@ interface RowProps {
 }
 
 const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowProps) {
-  const field = fieldFor(settingKey, value);
+  const definition = DEFINITIONS.get(settingKey);
+  const field = fieldFor(definition, value);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const id = `setting-${settingKey}`;
@@ -67,12 +102,19 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
 
   return (
     <div className="setting-row" data-setting={settingKey}>
-      <label htmlFor={id} className="setting-label">
-        <span>{humanize(settingKey)}</span>
-        <code className="muted">{settingKey}</code>
-      </label>
+      <div className="setting-label">
+        <label htmlFor={id}>{humanize(settingKey)}</label>
+        {definition && <span className="setting-description">{definition.description}</span>}
+        <code className="muted">
+          {settingKey}
+          {definition?.guarded ? " · guarded" : ""}
+        </code>
+      </div>
       <div className="setting-control">
         <Control id={id} field={field} value={value} disabled={saving} onSave={save} onInvalid={setProblem} />
+        {definition && field.kind !== "toggle" && field.kind !== "select" && (
+          <span className="muted setting-accepted">Takes {definition.accepted}.</span>
+        )}
         {problem && (
           <p className="inline-error" role="alert">
             {problem}
@@ -106,9 +148,14 @@ function Control({ id, field, value, disabled, onSave, onInvalid }: ControlProps
       );
     case "select":
       return (
-        <select id={id} value={String(value)} disabled={disabled} onChange={(e) => onSave(e.target.value)}>
+        <select
+          id={id}
+          value={String(value)}
+          disabled={disabled}
+          onChange={(e) => onSave(parseField(field, e.target.value))}
+        >
           {field.options.map((o) => (
-            <option key={o} value={o}>
+            <option key={o} value={String(o)}>
               {o}
             </option>
           ))}
@@ -154,11 +201,15 @@ function TextControl({ id, field, value, onSave, onInvalid }: Omit<ControlProps,
       />
     );
   }
+  const number = field.kind === "number" ? field : undefined;
   return (
     <input
       id={id}
-      type={field.kind === "number" ? "number" : "text"}
-      step={field.kind === "number" ? "any" : undefined}
+      type={number ? "number" : "text"}
+      min={number?.min}
+      max={number?.max}
+      step={number ? (number.integer ? 1 : "any") : undefined}
+      maxLength={field.kind === "text" ? field.maxLength : undefined}
       value={text}
       onChange={(e) => setText(e.target.value)}
       onBlur={commit}

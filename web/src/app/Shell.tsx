@@ -1,5 +1,5 @@
 /** The signed-in app: left navigation, the workspace switcher, and the page of the route. */
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
 import { InboxPage } from "../features/inbox/InboxPage";
@@ -9,10 +9,12 @@ import { useToast } from "../shared/ui/toasts";
 import { colorModeOf, COLOR_MODES } from "./appearance";
 import { DashboardPage, DashboardsSection } from "./pendingDashboards";
 import { Link, type Route } from "./router";
-import { SettingsPage } from "./SettingsPage";
 import { useSettings } from "./settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "./workspaces";
+
+// The settings page carries the whole generated catalog: it loads when opened, not with the app.
+const SettingsPage = lazy(() => import("./SettingsPage").then((m) => ({ default: m.SettingsPage })));
 
 const SECTIONS = [
   { to: "/", label: "Boards", routes: ["boards", "board"] },
@@ -65,7 +67,11 @@ function Page({ route }: { route: Route }) {
     case "sessions":
       return <SessionsPage />;
     case "settings":
-      return <SettingsPage />;
+      return (
+        <Suspense fallback={<Loading what="settings" />}>
+          <SettingsPage />
+        </Suspense>
+      );
     default:
       return (
         <section className="page">
