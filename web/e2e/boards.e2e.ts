@@ -198,6 +198,34 @@ test("a refused edit is shown and rolled back, not swallowed", async () => {
   await context.close();
 });
 
+test("the board revalidates with its ETag: 304 while unchanged, the new value once changed elsewhere", async () => {
+  const boardId = await makeBoard("Revalidation");
+  const item = await api<{ id: string }>("POST", `/boards/${boardId}/items`, {
+    groupId: "g1",
+    name: "Delta",
+    values: { notes: "one" },
+  });
+  const { context, page } = await loggedInPage(browser, server, `/boards/${boardId}`);
+  await page.getByRole("button", { name: "Notes of Delta" }).waitFor();
+  const reads: { status: number; validator: string | undefined }[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname === `/api/boards/${boardId}/full`) {
+      reads.push({ status: response.status(), validator: response.request().headers()["if-none-match"] });
+    }
+  });
+  const revalidate = () => page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+
+  await revalidate();
+  await page.waitForResponse((r) => r.url().endsWith(`/api/boards/${boardId}/full`));
+  expect(reads).toEqual([{ status: 304, validator: expect.stringMatching(/^".+"$/) }]);
+
+  await api("PATCH", `/items/${item.id}`, { values: { notes: "two" } });
+  await revalidate();
+  await page.getByRole("button", { name: "Notes of Delta" }).filter({ hasText: "two" }).waitFor();
+  expect(reads[1]?.status).toBe(200);
+  await context.close();
+});
+
 test("a 2,000-item board: time from navigation to rows on screen (printed)", async () => {
   const boardId = await makeBoard("Two thousand");
   const statuses = ["Working on it", "Done", null];

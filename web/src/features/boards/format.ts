@@ -15,7 +15,7 @@ const PALETTE = [
   "#784bd1",
 ];
 
-export function hashString(text: string): number {
+function hashString(text: string): number {
   let hash = 2166136261;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

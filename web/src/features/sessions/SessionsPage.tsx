@@ -2,7 +2,8 @@
 import { ApiError } from "../../shared/api/client";
 import type { Session } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
-import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
+import { ListPage } from "../../shared/ui/ListPage";
+import { NotBuilt } from "../../shared/ui/Status";
 
 export function SessionsPage() {
   const sessions = useApi<Session[]>("/sessions");
@@ -10,17 +11,8 @@ export function SessionsPage() {
     return <NotBuilt title="Sessions" />;
   }
   return (
-    <section className="page">
-      <header className="page-head">
-        <h1>Sessions</h1>
-        <button type="button" onClick={sessions.reload}>
-          Refresh
-        </button>
-      </header>
-      {sessions.error !== undefined && <ErrorNote error={sessions.error} onRetry={sessions.reload} />}
-      {sessions.loading && !sessions.data && <Loading what="sessions" />}
-      {sessions.data?.length === 0 && <p className="muted">No sessions yet.</p>}
-      {sessions.data && sessions.data.length > 0 && (
+    <ListPage title="Sessions" resource={sessions} what="sessions" empty="No sessions yet.">
+      {(rows) => (
         <table className="plain-table">
           <thead>
             <tr>
@@ -33,7 +25,7 @@ export function SessionsPage() {
             </tr>
           </thead>
           <tbody>
-            {sessions.data.map((s) => (
+            {rows.map((s) => (
               <tr key={s.id}>
                 <td>{s.title || s.id}</td>
                 <td>{s.engine}</td>
@@ -50,6 +42,6 @@ export function SessionsPage() {
           </tbody>
         </table>
       )}
-    </section>
+    </ListPage>
   );
 }

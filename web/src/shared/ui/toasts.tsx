@@ -5,7 +5,7 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { errorMessage } from "../api/errorMessage";
 
-export interface Toast {
+interface Toast {
   id: number;
   kind: "error" | "info";
   text: string;

@@ -5,6 +5,11 @@ import type { Timeline } from "../types";
 import type { CellProps } from "./cellProps";
 import { Popover } from "./Popover";
 
+const ENDS = [
+  ["from", "From"],
+  ["to", "To"],
+] as const;
+
 export function TimelineCell({ column, value, label, onChange }: CellProps<Timeline>) {
   const current = isTimeline(value) ? value : undefined;
   const [draft, setDraft] = useState<{ from: string; to: string } | null>(null);
@@ -41,24 +46,17 @@ export function TimelineCell({ column, value, label, onChange }: CellProps<Timel
               save();
             }}
           >
-            <label>
-              From{" "}
-              <input
-                type="date"
-                aria-label="From"
-                value={draft.from}
-                onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-              />
-            </label>
-            <label>
-              To{" "}
-              <input
-                type="date"
-                aria-label="To"
-                value={draft.to}
-                onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-              />
-            </label>
+            {ENDS.map(([end, title]) => (
+              <label key={end}>
+                {title}{" "}
+                <input
+                  type="date"
+                  aria-label={title}
+                  value={draft[end]}
+                  onChange={(e) => setDraft({ ...draft, [end]: e.target.value })}
+                />
+              </label>
+            ))}
             {problem && (
               <p className="inline-error" role="alert">
                 {problem}
