@@ -1,10 +1,12 @@
 //! The full-board read and its ETag.
 //!
-//! The body is written straight into one buffer while the items are streamed
+//! The body is written in chunks of about 64 KiB while the items are streamed
 //! from a single query; each item's stored values JSON is spliced in as it is
-//! (it was validated and serialised on the way in). There is no per-item query,
-//! no list of items in memory and no second copy of the body. Everything is
-//! read from one snapshot, so the body and the ETag always agree.
+//! (it was validated and serialised on the way in). There is no per-item query
+//! and no list of items in memory; [`stream_full_board`] hands each chunk on as
+//! soon as it is full, so a server can send a 100,000-item board without ever
+//! holding the whole body. Everything is read from one snapshot, so the body
+//! and the ETag always agree.
 
 use store::Db;
 use store::rusqlite::{self, OptionalExtension, Row, Transaction, types::Type};
@@ -39,15 +41,24 @@ const ITEMS_SQL: &str = "SELECT i.id, i.group_id, i.name, i.vals, i.created_at, 
      WHERE g.board_id = ?1
      ORDER BY g.position, g.id, i.position";
 
+/// How much of the body is gathered before it is handed on.
+const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Hands `out` on once it holds a chunk's worth; false when the receiver
+/// wants no more (the client went away).
+type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> bool + 'a;
+
 /// Streams the rows of `sql` into `out` as comma-separated JSON objects;
-/// `write` writes one object's fields after its opening brace.
+/// `write` writes one object's fields after its opening brace. Returns false
+/// when `flush` said to stop.
 fn write_rows(
     tx: &Transaction<'_>,
     out: &mut Vec<u8>,
+    flush: &mut Flush<'_>,
     sql: &str,
     board_id: &str,
     mut write: impl FnMut(&mut Vec<u8>, &Row<'_>) -> rusqlite::Result<()>,
-) -> Result<()> {
+) -> Result<bool> {
     let mut stmt = tx.prepare_cached(sql)?;
     let mut rows = stmt.query([board_id])?;
     let mut first = true;
@@ -57,8 +68,11 @@ fn write_rows(
         }
         write(out, row)?;
         out.push(b'}');
+        if out.len() >= CHUNK_BYTES && !flush(out) {
+            return Ok(false);
+        }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// A text column borrowed from the row, without copying it.
@@ -81,10 +95,37 @@ fn push_str(out: &mut Vec<u8>, s: &str) {
     }
 }
 
+/// `GET /boards/<id>/full` as one buffer (for callers that need it whole).
+pub fn full_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard> {
+    let mut etag = String::new();
+    let mut body = Vec::new();
+    stream_full_board(
+        db,
+        account_id,
+        board_id,
+        |tag| etag = tag,
+        |chunk| {
+            body.extend_from_slice(&chunk);
+            true
+        },
+    )?;
+    Ok(FullBoard { etag, body })
+}
+
 /// `GET /boards/<id>/full`: `{"board": {"id", "workspaceId", "name", "columns",
 /// "groups"}, "items": [{"id", "groupId", "name", "values", "createdAt", "updatedAt"}]}`.
 /// Items come group by group (in group order), each group's in item order.
-pub fn full_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard> {
+///
+/// `start` receives the ETag once the board is known to exist (a missing or
+/// foreign board is an error before anything is sent); `chunk` then receives
+/// the body piece by piece and returns false to stop early.
+pub fn stream_full_board(
+    db: &Db,
+    account_id: &str,
+    board_id: &str,
+    start: impl FnOnce(String),
+    mut chunk: impl FnMut(Vec<u8>) -> bool,
+) -> Result<()> {
     db.read(|tx| {
         let (workspace_id, name, version): (String, String, i64) = tx
             .prepare_cached(
@@ -95,7 +136,10 @@ pub fn full_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard
             })
             .optional()?
             .ok_or(not_found("board"))?;
-        let mut out = Vec::with_capacity(64 * 1024);
+        start(etag(board_id, version));
+        let fresh = || Vec::with_capacity(CHUNK_BYTES + 4 * 1024);
+        let mut flush = |out: &mut Vec<u8>| chunk(std::mem::replace(out, fresh()));
+        let mut out = fresh();
         out.extend_from_slice(b"{\"board\":{\"id\":");
         push_str(&mut out, board_id);
         out.extend_from_slice(b",\"workspaceId\":");
@@ -104,7 +148,7 @@ pub fn full_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard
         push_str(&mut out, &name);
 
         out.extend_from_slice(b",\"columns\":[");
-        write_rows(tx, &mut out, COLUMNS_SQL, board_id, |out, row| {
+        let more = write_rows(tx, &mut out, &mut flush, COLUMNS_SQL, board_id, |out, row| {
             out.extend_from_slice(b"{\"id\":");
             push_str(out, text(row, 0)?);
             out.extend_from_slice(b",\"title\":");
@@ -115,16 +159,22 @@ pub fn full_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard
             out.extend_from_slice(row.get_ref(3)?.as_bytes()?);
             Ok(())
         })?;
+        if !more {
+            return Ok(());
+        }
         out.extend_from_slice(b"],\"groups\":[");
-        write_rows(tx, &mut out, GROUPS_SQL, board_id, |out, row| {
+        let more = write_rows(tx, &mut out, &mut flush, GROUPS_SQL, board_id, |out, row| {
             out.extend_from_slice(b"{\"id\":");
             push_str(out, text(row, 0)?);
             out.extend_from_slice(b",\"title\":");
             push_str(out, text(row, 1)?);
             Ok(())
         })?;
+        if !more {
+            return Ok(());
+        }
         out.extend_from_slice(b"]},\"items\":[");
-        write_rows(tx, &mut out, ITEMS_SQL, board_id, |out, row| {
+        let more = write_rows(tx, &mut out, &mut flush, ITEMS_SQL, board_id, |out, row| {
             out.extend_from_slice(b"{\"id\":");
             push_str(out, text(row, 0)?);
             out.extend_from_slice(b",\"groupId\":");
@@ -139,11 +189,11 @@ pub fn full_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard
             push_str(out, text(row, 5)?);
             Ok(())
         })?;
-        out.extend_from_slice(b"]}");
-        Ok(FullBoard {
-            etag: etag(board_id, version),
-            body: out,
-        })
+        if more {
+            out.extend_from_slice(b"]}");
+            chunk(out);
+        }
+        Ok(())
     })
 }
 

@@ -36,7 +36,7 @@ pub use boards::{
 pub use columns::ColumnType;
 pub use demo::seed_demo;
 pub use events::events_since;
-pub use full::{board_etag, full_board};
+pub use full::{board_etag, full_board, stream_full_board};
 pub use import::{import_board_json, import_csv};
 pub use items::{create_item, create_items, delete_item, get_item, move_item, update_item};
 pub use model::*;

@@ -212,41 +212,78 @@ async fn delete_board(
 }
 
 /// The full read, with a strong ETag; a matching `If-None-Match` costs one
-/// indexed lookup and answers 304. Compression is the router's layer.
+/// indexed lookup and answers 304. The body is streamed in chunks as the rows
+/// are read, so serving a big board never holds all of it in memory.
+/// Compression is the router's layer.
 async fn full_board(
     caller: Caller,
     State(s): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let if_none_match = headers
+    let account = caller.account_id().to_owned();
+    if let Some(wanted) = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let account = caller.account_id().to_owned();
-    let reply = blocking(move || {
-        if let Some(wanted) = if_none_match {
-            let etag = boards::board_etag(&s.db, &account, &id)?;
-            if etag_matches(&wanted, &etag) {
-                return Ok(Err(etag));
+        .map(str::to_owned)
+    {
+        let (db, account, id) = (s.db.clone(), account.clone(), id.clone());
+        let etag = blocking(move || boards::board_etag(&db, &account, &id)).await?;
+        if etag_matches(&wanted, &etag) {
+            return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+        }
+    }
+    let (started, etag) = tokio::sync::oneshot::channel();
+    let (sender, chunks) = tokio::sync::mpsc::channel::<Result<bytes::Bytes, std::io::Error>>(4);
+    let runtime = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let mut started = Some(started);
+        let result = boards::stream_full_board(
+            &s.db,
+            &account,
+            &id,
+            |etag| {
+                if let Some(started) = started.take() {
+                    let _ = started.send(Ok(etag));
+                }
+            },
+            // A client that stops reading must not hold a database reader
+            // for ever: give up on it after a while.
+            |chunk| {
+                runtime
+                    .block_on(tokio::time::timeout(
+                        SLOW_CLIENT,
+                        sender.send(Ok(bytes::Bytes::from(chunk))),
+                    ))
+                    .is_ok_and(|sent| sent.is_ok())
+            },
+        );
+        if let Err(error) = result {
+            match started.take() {
+                Some(started) => {
+                    let _ = started.send(Err(error));
+                }
+                None => {
+                    tracing::error!(%error, "full-board read failed mid-stream");
+                    let _ = sender.blocking_send(Err(std::io::Error::other("read failed")));
+                }
             }
         }
-        boards::full_board(&s.db, &account, &id).map(Ok)
-    })
-    .await?;
-    Ok(match reply {
-        Err(etag) => (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response(),
-        Ok(full) => (
-            [
-                (header::ETAG, full.etag),
-                (header::CONTENT_TYPE, "application/json".to_owned()),
-                (header::CACHE_CONTROL, "private, no-cache".to_owned()),
-            ],
-            full.body,
-        )
-            .into_response(),
-    })
+    });
+    let etag = etag.await.map_err(ApiError::internal)??;
+    let body = axum::body::Body::from_stream(tokio_stream::wrappers::ReceiverStream::new(chunks));
+    Ok((
+        [
+            (header::ETAG, etag),
+            (header::CONTENT_TYPE, "application/json".to_owned()),
+            (header::CACHE_CONTROL, "private, no-cache".to_owned()),
+        ],
+        body,
+    )
+        .into_response())
 }
+
+const SLOW_CLIENT: std::time::Duration = std::time::Duration::from_secs(30);
 
 fn etag_matches(if_none_match: &str, etag: &str) -> bool {
     if_none_match.trim() == "*"
