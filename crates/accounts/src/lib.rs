@@ -339,6 +339,26 @@ fn digest(token: &str) -> Digest32 {
     Sha256::digest(token.as_bytes()).into()
 }
 
+/// The owner account, read without loading the token index (for local
+/// maintenance commands that run beside a live server).
+pub fn owner(db: &Db) -> Result<Option<Account>, AccountsError> {
+    Ok(db.read(|tx| {
+        tx.query_row(
+            "SELECT id, name, created_at FROM accounts WHERE is_owner = 1",
+            [],
+            |row| {
+                Ok(Account {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    is_owner: true,
+                    created_at: row.get(2)?,
+                })
+            },
+        )
+        .optional()
+    })?)
+}
+
 /// 256 bits from the OS random source, URL-safe base64 without padding.
 pub fn new_token() -> Result<String, AccountsError> {
     let mut bytes = [0u8; 32];

@@ -30,16 +30,26 @@ fn main() {
     }
     warm.sort();
     let (_, mut child) = time_startup(dir.path());
-    let info: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("server.json")).expect("server.json"))
-            .expect("json");
-    let control = info["controlUrl"].as_str().expect("control url").trim_start_matches("http://").to_owned();
-    let token = std::fs::read_to_string(dir.path().join("cli-token")).expect("token").trim().to_owned();
+    let info: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("server.json")).expect("server.json"),
+    )
+    .expect("json");
+    let control = info["controlUrl"]
+        .as_str()
+        .expect("control url")
+        .trim_start_matches("http://")
+        .to_owned();
+    let token = std::fs::read_to_string(dir.path().join("cli-token"))
+        .expect("token")
+        .trim()
+        .to_owned();
 
     std::thread::sleep(Duration::from_secs(2));
     let idle_rss = rss_kib(child.id());
 
-    let get = format!("GET /settings HTTP/1.1\r\nHost: {control}\r\nAuthorization: Bearer {token}\r\n\r\n");
+    let get = format!(
+        "GET /settings HTTP/1.1\r\nHost: {control}\r\nAuthorization: Bearer {token}\r\n\r\n"
+    );
     let (get_count, _) = load(&control, RUN, move |_| get.clone().into_bytes());
     let patch_token = token.clone();
     let patch_host = control.clone();
@@ -57,11 +67,31 @@ fn main() {
     child.wait().ok();
 
     let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
-    println!("switchboard foundation bench ({CONNECTIONS} keep-alive connections, {}s each, loopback, 2 cores shared with the load generator)", RUN.as_secs());
-    println!("GET /settings:            {:>8.0} req/s", get_count as f64 / RUN.as_secs_f64());
-    println!("PATCH /settings/<key>:    {:>8.0} req/s  p50 {:?}  p99 {:?}", patch_count as f64 / RUN.as_secs_f64(), pct(0.50), pct(0.99));
-    println!("exec -> server.json:      fresh data dir {:?}, existing data dir median {:?}", startup_fresh, warm[warm.len() / 2]);
-    println!("resident memory:          idle {} KiB ({:.1} MiB), after the load {} KiB", idle_rss, idle_rss as f64 / 1024.0, loaded_rss);
+    println!(
+        "switchboard foundation bench ({CONNECTIONS} keep-alive connections, {}s each, loopback, 2 cores shared with the load generator)",
+        RUN.as_secs()
+    );
+    println!(
+        "GET /settings:            {:>8.0} req/s",
+        get_count as f64 / RUN.as_secs_f64()
+    );
+    println!(
+        "PATCH /settings/<key>:    {:>8.0} req/s  p50 {:?}  p99 {:?}",
+        patch_count as f64 / RUN.as_secs_f64(),
+        pct(0.50),
+        pct(0.99)
+    );
+    println!(
+        "exec -> server.json:      fresh data dir {:?}, existing data dir median {:?}",
+        startup_fresh,
+        warm[warm.len() / 2]
+    );
+    println!(
+        "resident memory:          idle {} KiB ({:.1} MiB), after the load {} KiB",
+        idle_rss,
+        idle_rss as f64 / 1024.0,
+        loaded_rss
+    );
 }
 
 fn binary() -> &'static str {
@@ -73,7 +103,14 @@ fn time_startup(dir: &Path) -> (Duration, Child) {
     let _ = std::fs::remove_file(&server_file);
     let started = Instant::now();
     let child = Command::new(binary())
-        .args(["serve", "--control-port", "0", "--ui-port", "0", "--data-dir"])
+        .args([
+            "serve",
+            "--control-port",
+            "0",
+            "--ui-port",
+            "0",
+            "--data-dir",
+        ])
         .arg(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -81,13 +118,18 @@ fn time_startup(dir: &Path) -> (Duration, Child) {
         .expect("spawn serve");
     while !server_file.exists() {
         std::thread::sleep(Duration::from_micros(200));
-        assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "server did not start"
+        );
     }
     (started.elapsed(), child)
 }
 
 fn signal_term(child: &Child) {
-    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
 }
 
 fn rss_kib(pid: u32) -> u64 {
@@ -114,7 +156,12 @@ fn load(
     let sequence = Arc::new(AtomicU64::new(0));
     let workers: Vec<_> = (0..CONNECTIONS)
         .map(|_| {
-            let (addr, make, stop, sequence) = (addr.to_owned(), make.clone(), stop.clone(), sequence.clone());
+            let (addr, make, stop, sequence) = (
+                addr.to_owned(),
+                make.clone(),
+                stop.clone(),
+                sequence.clone(),
+            );
             std::thread::spawn(move || {
                 let stream = TcpStream::connect(&addr).expect("connect");
                 stream.set_nodelay(true).ok();
@@ -135,14 +182,21 @@ fn load(
         .collect();
     std::thread::sleep(duration);
     stop.store(true, Ordering::Relaxed);
-    let latencies: Vec<Duration> = workers.into_iter().flat_map(|w| w.join().expect("worker")).collect();
+    let latencies: Vec<Duration> = workers
+        .into_iter()
+        .flat_map(|w| w.join().expect("worker"))
+        .collect();
     (latencies.len() as u64, latencies)
 }
 
 fn read_response(reader: &mut BufReader<TcpStream>) -> u16 {
     let mut line = String::new();
     reader.read_line(&mut line).expect("status line");
-    let status = line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let status = line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut length = 0usize;
     loop {
         line.clear();

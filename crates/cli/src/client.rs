@@ -107,12 +107,7 @@ impl Client {
         if status < 400 {
             return Ok(Ok(value));
         }
-        let field = |name: &str| {
-            value["error"][name]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned()
-        };
+        let field = |name: &str| value["error"][name].as_str().unwrap_or_default().to_owned();
         Ok(Err(Refusal {
             status,
             code: field("code"),

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod boards_cmd;
 mod client;
+mod sessions_cmd;
 mod settings_cmd;
 
 #[derive(Parser)]
@@ -44,10 +46,55 @@ enum Command {
         /// Port of the UI server on 127.0.0.1 (0 picks a free one)
         #[arg(long, default_value_t = server::DEFAULT_UI_PORT, value_name = "N")]
         ui_port: u16,
+        /// Seed a demo workspace (boards, members, sprints) if there are no boards yet
+        #[arg(long)]
+        demo: bool,
     },
     /// Read and change settings, or print the catalog generated from the schema
     #[command(subcommand)]
     Settings(settings_cmd::SettingsCommand),
+    /// Start an agent session (inside a session: a helper session)
+    Spawn {
+        /// The engine named in engines.toml [default: primary]
+        #[arg(long)]
+        engine: Option<String>,
+        /// The folder the engine runs in [default: your home]
+        #[arg(long)]
+        cwd: Option<String>,
+        #[arg(long)]
+        title: Option<String>,
+        prompt: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Send a follow-up message to a session (queued while a turn runs)
+    Send {
+        id: String,
+        text: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List sessions, newest first
+    Sessions {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Stop a session and its whole process tree
+    Stop {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Drop a persistent row into the inbox
+    Alert {
+        title: String,
+        body: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export and import boards
+    #[command(subcommand)]
+    Boards(boards_cmd::BoardsCommand),
 }
 
 fn main() -> ExitCode {
@@ -57,12 +104,37 @@ fn main() -> ExitCode {
         Command::Serve {
             control_port,
             ui_port,
+            demo,
         } => serve(server::ServeOptions {
             data_dir,
             control_port,
             ui_port,
+            demo,
         }),
         Command::Settings(command) => settings_cmd::run(command, &data_dir),
+        Command::Spawn {
+            engine,
+            cwd,
+            title,
+            prompt,
+            json,
+        } => sessions_cmd::spawn(
+            &data_dir,
+            sessions_cmd::Spawn {
+                engine,
+                cwd,
+                title,
+                prompt,
+                json,
+            },
+        ),
+        Command::Send { id, text, json } => sessions_cmd::send(&data_dir, &id, &text, json),
+        Command::Sessions { json } => sessions_cmd::list(&data_dir, json),
+        Command::Stop { id, json } => sessions_cmd::stop(&data_dir, &id, json),
+        Command::Alert { title, body, json } => {
+            sessions_cmd::alert(&data_dir, &title, body.as_deref(), json)
+        }
+        Command::Boards(command) => boards_cmd::run(command, &data_dir),
     };
     match outcome {
         Ok(code) => code,

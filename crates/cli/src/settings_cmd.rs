@@ -50,7 +50,10 @@ pub fn run(command: SettingsCommand, data_dir: &Path) -> anyhow::Result<ExitCode
             Ok(ExitCode::SUCCESS)
         }
         SettingsCommand::Schema => {
-            println!("{}", serde_json::to_string_pretty(&settings::json_schema())?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&settings::json_schema())?
+            );
             Ok(ExitCode::SUCCESS)
         }
         SettingsCommand::List { json } => {
@@ -68,19 +71,29 @@ pub fn run(command: SettingsCommand, data_dir: &Path) -> anyhow::Result<ExitCode
             let reply = Client::discover(data_dir)?.get(&format!("/settings/{key}"))?;
             report(reply, json, |view| {
                 println!("{}", view["value"]);
-                println!("  type: {}, default: {}", view["type"].as_str().unwrap_or("?"), view["default"]);
+                println!(
+                    "  type: {}, default: {}",
+                    view["type"].as_str().unwrap_or("?"),
+                    view["default"]
+                );
             })
         }
         SettingsCommand::Set { key, value, json } => {
             let value = serde_json::from_str(&value).unwrap_or(Value::String(value));
             let body = serde_json::json!({ "value": value });
-            let reply =
-                Client::discover(data_dir)?.send("PATCH", &format!("/settings/{key}"), Some(&body))?;
+            let reply = Client::discover(data_dir)?.send(
+                "PATCH",
+                &format!("/settings/{key}"),
+                Some(&body),
+            )?;
             report(reply, json, |set| println!("{} = {}", key, set["value"]))
         }
         SettingsCommand::Reset { key, json } => {
-            let reply = Client::discover(data_dir)?.send("DELETE", &format!("/settings/{key}"), None)?;
-            report(reply, json, |view| println!("{} = {} (default)", key, view["value"]))
+            let reply =
+                Client::discover(data_dir)?.send("DELETE", &format!("/settings/{key}"), None)?;
+            report(reply, json, |view| {
+                println!("{} = {} (default)", key, view["value"])
+            })
         }
     }
 }
@@ -106,7 +119,10 @@ pub fn report(
                 let body = serde_json::json!({"error": {"code": refusal.code, "message": refusal.message}});
                 println!("{body}");
             }
-            eprintln!("switchboard: {} ({}, HTTP {})", refusal.message, refusal.code, refusal.status);
+            eprintln!(
+                "switchboard: {} ({}, HTTP {})",
+                refusal.message, refusal.code, refusal.status
+            );
             Ok(ExitCode::from(1))
         }
     }

@@ -49,7 +49,10 @@ fn acknowledged_writes_survive_sigkill_twenty_times() {
                         &control,
                         "PATCH",
                         &format!("/settings/{}", KEYS[slot]),
-                        &[("Authorization", &auth), ("Content-Type", "application/json")],
+                        &[
+                            ("Authorization", &auth),
+                            ("Content-Type", "application/json"),
+                        ],
                         Some(body.as_bytes()),
                     )
                     .status
@@ -58,7 +61,10 @@ fn acknowledged_writes_survive_sigkill_twenty_times() {
                 match ok {
                     Ok(true) => slots[slot].acknowledged = Some(value),
                     _ => {
-                        assert!(writer_killed.load(Ordering::SeqCst), "a write failed before the kill");
+                        assert!(
+                            writer_killed.load(Ordering::SeqCst),
+                            "a write failed before the kill"
+                        );
                         return (slots, n);
                     }
                 }
@@ -78,8 +84,11 @@ fn acknowledged_writes_survive_sigkill_twenty_times() {
             .unwrap();
         assert_eq!(check, "ok", "round {round}");
         for (slot, key) in KEYS.iter().enumerate() {
-            let Some(acked) = slots[slot].acknowledged else { continue };
-            let now = server.call("GET", &format!("/settings/{key}"), None).json()["value"].as_u64();
+            let Some(acked) = slots[slot].acknowledged else {
+                continue;
+            };
+            let now =
+                server.call("GET", &format!("/settings/{key}"), None).json()["value"].as_u64();
             assert!(
                 now == Some(acked) || now == slots[slot].in_flight,
                 "round {round}: {key} is {now:?}, last acknowledged {acked}"

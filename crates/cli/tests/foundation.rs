@@ -13,7 +13,11 @@ use serde_json::{Value, json};
 fn assert_error(reply: &Reply, status: u16, code: &str) {
     assert_eq!(reply.status, status, "{}", reply.text());
     assert_eq!(reply.error_code(), code, "{}", reply.text());
-    assert!(reply.json()["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert!(
+        reply.json()["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty())
+    );
 }
 
 #[test]
@@ -23,10 +27,22 @@ fn first_start_writes_token_and_server_file_and_a_clean_stop_removes_it() {
     let mode = std::fs::metadata(&token_path).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
     assert!(server.token.len() >= 22);
-    let info: Value =
-        serde_json::from_str(&std::fs::read_to_string(server.data_dir().join("server.json")).unwrap()).unwrap();
-    assert!(info["controlUrl"].as_str().unwrap().starts_with("http://127.0.0.1:"));
-    assert!(info["uiUrl"].as_str().unwrap().starts_with("http://127.0.0.1:"));
+    let info: Value = serde_json::from_str(
+        &std::fs::read_to_string(server.data_dir().join("server.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        info["controlUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with("http://127.0.0.1:")
+    );
+    assert!(
+        info["uiUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with("http://127.0.0.1:")
+    );
     assert!(server.data_dir().join("switchboard.db").exists());
 
     let status = server.stop();
@@ -35,7 +51,10 @@ fn first_start_writes_token_and_server_file_and_a_clean_stop_removes_it() {
 
     let token_before = server.token.clone();
     let server = server.restart();
-    assert_eq!(server.token, token_before, "the token is kept across restarts");
+    assert_eq!(
+        server.token, token_before,
+        "the token is kept across restarts"
+    );
     assert_eq!(server.call("GET", "/settings", None).status, 200);
 }
 
@@ -44,8 +63,20 @@ fn host_header_allowlist_on_both_listeners() {
     let server = TestServer::start();
     for addr in [server.control(), server.ui.as_str()] {
         let port = addr.rsplit(':').next().unwrap();
-        for good in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}"), format!("LocalHost:{port}")] {
-            let reply = raw_request(addr, "GET", "/settings", &format!("Host: {good}\r\n"), &[], None);
+        for good in [
+            format!("127.0.0.1:{port}"),
+            format!("localhost:{port}"),
+            format!("[::1]:{port}"),
+            format!("LocalHost:{port}"),
+        ] {
+            let reply = raw_request(
+                addr,
+                "GET",
+                "/settings",
+                &format!("Host: {good}\r\n"),
+                &[],
+                None,
+            );
             assert_ne!(reply.status, 403, "{good} on {addr}");
         }
         for bad in [
@@ -68,42 +99,122 @@ fn origin_check_on_both_listeners_and_no_cors_headers() {
     let ui_port = server.ui.rsplit(':').next().unwrap().to_owned();
     let auth = format!("Bearer {}", server.token);
     let ui_origin = format!("http://127.0.0.1:{ui_port}");
-    let ok = request(server.control(), "GET", "/settings", &[("Authorization", &auth), ("Origin", &ui_origin)], None);
+    let ok = request(
+        server.control(),
+        "GET",
+        "/settings",
+        &[("Authorization", &auth), ("Origin", &ui_origin)],
+        None,
+    );
     assert_eq!(ok.status, 200);
-    for bad in ["http://evil.example", "null", &format!("http://127.0.0.1:{}", ui_port.parse::<u16>().unwrap() + 1)] {
+    for bad in [
+        "http://evil.example",
+        "null",
+        &format!("http://127.0.0.1:{}", ui_port.parse::<u16>().unwrap() + 1),
+    ] {
         for addr in [server.control(), server.ui.as_str()] {
-            let reply = request(addr, "GET", "/settings", &[("Authorization", &auth), ("Origin", bad)], None);
+            let reply = request(
+                addr,
+                "GET",
+                "/settings",
+                &[("Authorization", &auth), ("Origin", bad)],
+                None,
+            );
             assert_error(&reply, 403, "forbidden_origin");
         }
     }
-    let plain = request(server.control(), "GET", "/settings", &[("Authorization", &auth)], None);
+    let plain = request(
+        server.control(),
+        "GET",
+        "/settings",
+        &[("Authorization", &auth)],
+        None,
+    );
     assert_eq!(plain.status, 200);
-    assert!(plain.headers.iter().all(|(n, _)| !n.to_ascii_lowercase().starts_with("access-control-")));
+    assert!(
+        plain
+            .headers
+            .iter()
+            .all(|(n, _)| !n.to_ascii_lowercase().starts_with("access-control-"))
+    );
 }
 
 #[test]
 fn credentials_are_required_and_only_where_they_belong() {
     let server = TestServer::start();
     let control = server.control();
-    assert_error(&request(control, "GET", "/settings", &[], None), 401, "unauthenticated");
-    for bad in ["Bearer wrong", "Bearer ", "Basic abc", "Bearer aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"] {
-        assert_error(&request(control, "GET", "/settings", &[("Authorization", bad)], None), 401, "unauthenticated");
+    assert_error(
+        &request(control, "GET", "/settings", &[], None),
+        401,
+        "unauthenticated",
+    );
+    for bad in [
+        "Bearer wrong",
+        "Bearer ",
+        "Basic abc",
+        "Bearer aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    ] {
+        assert_error(
+            &request(control, "GET", "/settings", &[("Authorization", bad)], None),
+            401,
+            "unauthenticated",
+        );
     }
     let too_long = format!("Bearer {}x", server.token);
-    assert_error(&request(control, "GET", "/settings", &[("Authorization", &too_long)], None), 401, "unauthenticated");
+    assert_error(
+        &request(
+            control,
+            "GET",
+            "/settings",
+            &[("Authorization", &too_long)],
+            None,
+        ),
+        401,
+        "unauthenticated",
+    );
     let in_query = format!("/settings?token={}", server.token);
-    assert_error(&request(control, "GET", &in_query, &[], None), 401, "unauthenticated");
+    assert_error(
+        &request(control, "GET", &in_query, &[], None),
+        401,
+        "unauthenticated",
+    );
 
     // The UI server's API takes only its cookie, never a bearer token.
     let auth = format!("Bearer {}", server.token);
-    assert_error(&request(&server.ui, "GET", "/api/settings", &[("Authorization", &auth)], None), 401, "unauthenticated");
-    assert_error(&request(&server.ui, "GET", &format!("/api/settings?token={}", server.token), &[], None), 401, "unauthenticated");
+    assert_error(
+        &request(
+            &server.ui,
+            "GET",
+            "/api/settings",
+            &[("Authorization", &auth)],
+            None,
+        ),
+        401,
+        "unauthenticated",
+    );
+    assert_error(
+        &request(
+            &server.ui,
+            "GET",
+            &format!("/api/settings?token={}", server.token),
+            &[],
+            None,
+        ),
+        401,
+        "unauthenticated",
+    );
 }
 
 #[test]
 fn ui_login_sets_a_strict_http_only_cookie_that_only_the_ui_api_accepts() {
     let server = TestServer::start();
-    let login = request(&server.ui, "GET", &format!("/login?token={}&next=/dashboards/x", server.token), &[], None);
+    let login = request(
+        &server.ui,
+        "GET",
+        &format!("/login?token={}&next=/dashboards/x", server.token),
+        &[],
+        None,
+    );
     assert_eq!(login.status, 303);
     assert_eq!(login.header("location"), Some("/dashboards/x"));
     let cookie = login.header("set-cookie").unwrap().to_owned();
@@ -111,18 +222,44 @@ fn ui_login_sets_a_strict_http_only_cookie_that_only_the_ui_api_accepts() {
     assert!(cookie.contains("SameSite=Strict"));
     let pair = cookie.split(';').next().unwrap().to_owned();
 
-    let settings = request(&server.ui, "GET", "/api/settings", &[("Cookie", &pair)], None);
+    let settings = request(
+        &server.ui,
+        "GET",
+        "/api/settings",
+        &[("Cookie", &pair)],
+        None,
+    );
     assert_eq!(settings.status, 200);
     assert!(settings.json().get("cliServerEnabled").is_some());
     let me = request(&server.ui, "GET", "/api/me", &[("Cookie", &pair)], None);
     assert_eq!(me.json()["isOwner"], true);
 
     // The cookie is no credential on the control server.
-    assert_error(&request(server.control(), "GET", "/settings", &[("Cookie", &pair)], None), 401, "unauthenticated");
+    assert_error(
+        &request(
+            server.control(),
+            "GET",
+            "/settings",
+            &[("Cookie", &pair)],
+            None,
+        ),
+        401,
+        "unauthenticated",
+    );
 
-    let open_redirect = request(&server.ui, "GET", &format!("/login?token={}&next=//evil.example", server.token), &[], None);
+    let open_redirect = request(
+        &server.ui,
+        "GET",
+        &format!("/login?token={}&next=//evil.example", server.token),
+        &[],
+        None,
+    );
     assert_eq!(open_redirect.header("location"), Some("/"));
-    assert_error(&request(&server.ui, "GET", "/login?token=wrong", &[], None), 401, "unauthenticated");
+    assert_error(
+        &request(&server.ui, "GET", "/login?token=wrong", &[], None),
+        401,
+        "unauthenticated",
+    );
 }
 
 #[test]
@@ -133,66 +270,202 @@ fn bodies_must_be_small_json_and_every_error_has_the_shape() {
     let path = "/settings/heardAboutUs";
 
     let huge = vec![b' '; 2 * 1024 * 1024];
-    let reply = request(control, "PATCH", path, &[("Authorization", &auth), ("Content-Type", "application/json")], Some(&huge));
+    let reply = request(
+        control,
+        "PATCH",
+        path,
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+        ],
+        Some(&huge),
+    );
     assert_error(&reply, 413, "payload_too_large");
 
-    let reply = request(control, "PATCH", path, &[("Authorization", &auth), ("Content-Type", "text/plain")], Some(b"{\"value\":\"x\"}"));
+    let reply = request(
+        control,
+        "PATCH",
+        path,
+        &[("Authorization", &auth), ("Content-Type", "text/plain")],
+        Some(b"{\"value\":\"x\"}"),
+    );
     assert_error(&reply, 415, "unsupported_media_type");
-    let reply = request(control, "PATCH", path, &[("Authorization", &auth)], Some(b"{\"value\":\"x\"}"));
+    let reply = request(
+        control,
+        "PATCH",
+        path,
+        &[("Authorization", &auth)],
+        Some(b"{\"value\":\"x\"}"),
+    );
     assert_error(&reply, 415, "unsupported_media_type");
 
-    let reply = request(control, "PATCH", path, &[("Authorization", &auth), ("Content-Type", "application/json")], Some(b"{\"value\": \"x"));
+    let reply = request(
+        control,
+        "PATCH",
+        path,
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+        ],
+        Some(b"{\"value\": \"x"),
+    );
     assert_error(&reply, 400, "invalid_json");
-    let reply = request(control, "PATCH", path, &[("Authorization", &auth), ("Content-Type", "application/json")], Some(b"[1]"));
+    let reply = request(
+        control,
+        "PATCH",
+        path,
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+        ],
+        Some(b"[1]"),
+    );
     assert_eq!(reply.status, 400);
-    let reply = request(control, "PATCH", path, &[("Authorization", &auth), ("Content-Type", "application/json")], Some(b"{\"nope\": 1}"));
+    let reply = request(
+        control,
+        "PATCH",
+        path,
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+        ],
+        Some(b"{\"nope\": 1}"),
+    );
     assert_error(&reply, 400, "invalid_request");
 
-    assert_error(&server.call("GET", "/no/such/route", None), 404, "not_found");
-    assert_error(&server.call("PUT", "/settings", None), 405, "method_not_allowed");
-    assert_error(&request(&server.ui, "GET", "/api/no/such/route", &[], None), 404, "not_found");
-    assert_eq!(server.call("GET", "/settings/heardAboutUs", None).json()["value"], "");
+    assert_error(
+        &server.call("GET", "/no/such/route", None),
+        404,
+        "not_found",
+    );
+    assert_error(
+        &server.call("PUT", "/settings", None),
+        405,
+        "method_not_allowed",
+    );
+    assert_error(
+        &request(&server.ui, "GET", "/api/no/such/route", &[], None),
+        404,
+        "not_found",
+    );
+    assert_eq!(
+        server.call("GET", "/settings/heardAboutUs", None).json()["value"],
+        ""
+    );
 }
 
 #[test]
 fn settings_api_reads_changes_refuses_and_resets() {
     let server = TestServer::start();
     let all = server.call("GET", "/settings", None).json();
-    assert_eq!(all.as_object().unwrap().len(), settings::definitions().len());
+    assert_eq!(
+        all.as_object().unwrap().len(),
+        settings::definitions().len()
+    );
     assert_eq!(all["cliServerEnabled"], true);
     assert_eq!(all["agentDrivenSessionsEnabled"], false);
     assert_eq!(all["requireSpawnSourceSession"], true);
 
-    let one = server.call("GET", "/settings/sessionCpuCapPercent", None).json();
+    let one = server
+        .call("GET", "/settings/sessionCpuCapPercent", None)
+        .json();
     assert_eq!(one["key"], "sessionCpuCapPercent");
     assert_eq!(one["type"], "number");
     assert_eq!(one["value"], one["default"]);
 
-    let changed = server.call("PATCH", "/settings/sessionCpuCapPercent", Some(&json!({"value": 55})));
+    let changed = server.call(
+        "PATCH",
+        "/settings/sessionCpuCapPercent",
+        Some(&json!({"value": 55})),
+    );
     assert_eq!(changed.status, 200, "{}", changed.text());
-    assert_eq!(changed.json(), json!({"key": "sessionCpuCapPercent", "value": 55}));
+    assert_eq!(
+        changed.json(),
+        json!({"key": "sessionCpuCapPercent", "value": 55})
+    );
 
-    for refused in [json!(57), json!(20), json!(95), json!("55"), json!(true), json!(null), json!(55.5)] {
-        let reply = server.call("PATCH", "/settings/sessionCpuCapPercent", Some(&json!({"value": refused})));
+    for refused in [
+        json!(57),
+        json!(20),
+        json!(95),
+        json!("55"),
+        json!(true),
+        json!(null),
+        json!(55.5),
+    ] {
+        let reply = server.call(
+            "PATCH",
+            "/settings/sessionCpuCapPercent",
+            Some(&json!({"value": refused})),
+        );
         assert_error(&reply, 400, "invalid_value");
-        let message = reply.json()["error"]["message"].as_str().unwrap().to_owned();
-        assert!(message.contains("25") && message.contains("90") && message.contains('5'), "{message}");
+        let message = reply.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            message.contains("25") && message.contains("90") && message.contains('5'),
+            "{message}"
+        );
     }
-    assert_eq!(server.call("GET", "/settings/sessionCpuCapPercent", None).json()["value"], 55);
+    assert_eq!(
+        server
+            .call("GET", "/settings/sessionCpuCapPercent", None)
+            .json()["value"],
+        55
+    );
 
-    assert_error(&server.call("PATCH", "/settings/agentAlertsEnabled", Some(&json!({"value": "true"}))), 400, "invalid_value");
-    assert_error(&server.call("PATCH", "/settings/agentAlertsEnabled", Some(&json!({"value": 1}))), 400, "invalid_value");
-    assert_error(&server.call("GET", "/settings/noSuchKey", None), 404, "unknown_setting");
-    assert_error(&server.call("PATCH", "/settings/noSuchKey", Some(&json!({"value": 1}))), 404, "unknown_setting");
+    assert_error(
+        &server.call(
+            "PATCH",
+            "/settings/agentAlertsEnabled",
+            Some(&json!({"value": "true"})),
+        ),
+        400,
+        "invalid_value",
+    );
+    assert_error(
+        &server.call(
+            "PATCH",
+            "/settings/agentAlertsEnabled",
+            Some(&json!({"value": 1})),
+        ),
+        400,
+        "invalid_value",
+    );
+    assert_error(
+        &server.call("GET", "/settings/noSuchKey", None),
+        404,
+        "unknown_setting",
+    );
+    assert_error(
+        &server.call("PATCH", "/settings/noSuchKey", Some(&json!({"value": 1}))),
+        404,
+        "unknown_setting",
+    );
 
-    let reset = server.call("DELETE", "/settings/sessionCpuCapPercent", None).json();
+    let reset = server
+        .call("DELETE", "/settings/sessionCpuCapPercent", None)
+        .json();
     assert_eq!(reset["value"], reset["default"]);
 
     let server = server.crash_and_restart();
-    assert_eq!(server.call("GET", "/settings/sessionCpuCapPercent", None).json()["value"], reset["default"]);
-    server.call("PATCH", "/settings/heardAboutUs", Some(&json!({"value": "a friend"})));
+    assert_eq!(
+        server
+            .call("GET", "/settings/sessionCpuCapPercent", None)
+            .json()["value"],
+        reset["default"]
+    );
+    server.call(
+        "PATCH",
+        "/settings/heardAboutUs",
+        Some(&json!({"value": "a friend"})),
+    );
     let server = server.crash_and_restart();
-    assert_eq!(server.call("GET", "/settings/heardAboutUs", None).json()["value"], "a friend");
+    assert_eq!(
+        server.call("GET", "/settings/heardAboutUs", None).json()["value"],
+        "a friend"
+    );
 }
 
 #[test]
@@ -204,31 +477,63 @@ fn other_accounts_read_settings_but_only_the_owner_changes_them() {
     assert!(created.json()["id"].as_str().is_some());
 
     assert_eq!(server.call_as(&other, "GET", "/settings", None).status, 200);
-    let reply = server.call_as(&other, "PATCH", "/settings/heardAboutUs", Some(&json!({"value": "x"})));
+    let reply = server.call_as(
+        &other,
+        "PATCH",
+        "/settings/heardAboutUs",
+        Some(&json!({"value": "x"})),
+    );
     assert_error(&reply, 403, "owner_only");
-    assert_error(&server.call_as(&other, "DELETE", "/settings/heardAboutUs", None), 403, "owner_only");
-    assert_error(&server.call_as(&other, "POST", "/accounts", Some(&json!({"name": "third"}))), 403, "owner_only");
-    assert_error(&server.call("POST", "/accounts", Some(&json!({"name": ""}))), 400, "invalid_request");
+    assert_error(
+        &server.call_as(&other, "DELETE", "/settings/heardAboutUs", None),
+        403,
+        "owner_only",
+    );
+    assert_error(
+        &server.call_as(&other, "POST", "/accounts", Some(&json!({"name": "third"}))),
+        403,
+        "owner_only",
+    );
+    assert_error(
+        &server.call("POST", "/accounts", Some(&json!({"name": ""}))),
+        400,
+        "invalid_request",
+    );
 }
 
 #[test]
 fn restart_route_is_disabled_until_allowed() {
     let server = TestServer::start();
-    assert_error(&server.call("POST", "/app/restart", None), 403, "restart_disabled");
+    assert_error(
+        &server.call("POST", "/app/restart", None),
+        403,
+        "restart_disabled",
+    );
 }
 
 #[test]
 fn turning_the_control_server_off_takes_effect_at_the_next_launch() {
     let server = TestServer::start();
-    let reply = server.call("PATCH", "/settings/cliServerEnabled", Some(&json!({"value": false})));
+    let reply = server.call(
+        "PATCH",
+        "/settings/cliServerEnabled",
+        Some(&json!({"value": false})),
+    );
     assert_eq!(reply.status, 200);
     let old_control = server.control().to_owned();
-    assert_eq!(server.call("GET", "/settings/cliServerEnabled", None).json()["value"], false);
+    assert_eq!(
+        server
+            .call("GET", "/settings/cliServerEnabled", None)
+            .json()["value"],
+        false
+    );
 
     let server = server.restart();
     assert!(server.control.is_none());
-    let info: Value =
-        serde_json::from_str(&std::fs::read_to_string(server.data_dir().join("server.json")).unwrap()).unwrap();
+    let info: Value = serde_json::from_str(
+        &std::fs::read_to_string(server.data_dir().join("server.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(info["controlUrl"], Value::Null);
     assert!(std::net::TcpStream::connect(&old_control).is_err() || old_control != server.ui);
 
@@ -259,7 +564,11 @@ fn the_cli_reads_and_changes_settings_and_reports_refusals() {
             .unwrap()
     };
     let set = run(&["settings", "set", "pmColorMode", "dark"]);
-    assert!(set.status.success(), "{}", String::from_utf8_lossy(&set.stderr));
+    assert!(
+        set.status.success(),
+        "{}",
+        String::from_utf8_lossy(&set.stderr)
+    );
     let get = run(&["settings", "get", "pmColorMode", "--json"]);
     let value: Value = serde_json::from_slice(&get.stdout).unwrap();
     assert_eq!(value["value"], "dark");
@@ -270,10 +579,18 @@ fn the_cli_reads_and_changes_settings_and_reports_refusals() {
     let refused = run(&["settings", "set", "pmColorMode", "purple"]);
     assert!(!refused.status.success());
     let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(stderr.contains("invalid_value") && stderr.contains("dark"), "{stderr}");
+    assert!(
+        stderr.contains("invalid_value") && stderr.contains("dark"),
+        "{stderr}"
+    );
     let number = run(&["settings", "set", "toastDisplayDurationSeconds", "12"]);
     assert!(number.status.success());
-    assert_eq!(server.call("GET", "/settings/toastDisplayDurationSeconds", None).json()["value"], 12);
+    assert_eq!(
+        server
+            .call("GET", "/settings/toastDisplayDurationSeconds", None)
+            .json()["value"],
+        12
+    );
 }
 
 #[test]
@@ -282,7 +599,14 @@ fn startup_failures_exit_non_zero_with_one_line() {
     let taken = first.control().rsplit(':').next().unwrap().to_owned();
     let dir = tempfile::tempdir().unwrap();
     let port_taken = Command::new(common::binary())
-        .args(["serve", "--ui-port", "0", "--control-port", &taken, "--data-dir"])
+        .args([
+            "serve",
+            "--ui-port",
+            "0",
+            "--control-port",
+            &taken,
+            "--data-dir",
+        ])
         .arg(dir.path())
         .output()
         .unwrap();
@@ -290,18 +614,36 @@ fn startup_failures_exit_non_zero_with_one_line() {
     let file_as_dir = unwritable.path().join("a-file");
     std::fs::write(&file_as_dir, b"x").unwrap();
     let not_a_dir = Command::new(common::binary())
-        .args(["serve", "--ui-port", "0", "--control-port", "0", "--data-dir"])
+        .args([
+            "serve",
+            "--ui-port",
+            "0",
+            "--control-port",
+            "0",
+            "--data-dir",
+        ])
         .arg(&file_as_dir)
         .output()
         .unwrap();
     let corrupt_dir = tempfile::tempdir().unwrap();
     std::fs::write(corrupt_dir.path().join("switchboard.db"), vec![0x5a; 8192]).unwrap();
     let corrupt = Command::new(common::binary())
-        .args(["serve", "--ui-port", "0", "--control-port", "0", "--data-dir"])
+        .args([
+            "serve",
+            "--ui-port",
+            "0",
+            "--control-port",
+            "0",
+            "--data-dir",
+        ])
         .arg(corrupt_dir.path())
         .output()
         .unwrap();
-    for (what, output) in [("port taken", port_taken), ("not a directory", not_a_dir), ("corrupt db", corrupt)] {
+    for (what, output) in [
+        ("port taken", port_taken),
+        ("not a directory", not_a_dir),
+        ("corrupt db", corrupt),
+    ] {
         assert!(!output.status.success(), "{what}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(stderr.trim_end().lines().count(), 1, "{what}: {stderr}");

@@ -24,9 +24,10 @@ pub enum AuthMode {
     Cookie,
 }
 
-/// Any authenticated caller, agent tokens included.
+/// Any authenticated caller, agent tokens included, and the listener it
+/// came through.
 #[derive(Debug, Clone)]
-pub struct Caller(pub Principal);
+pub struct Caller(pub Principal, pub AuthMode);
 
 /// An authenticated person or script: cli token or ui cookie, never an agent.
 #[derive(Debug, Clone)]
@@ -52,7 +53,7 @@ impl User {
     }
 }
 
-fn authenticate(parts: &Parts, state: &AppState) -> Result<Principal, ApiError> {
+fn authenticate(parts: &Parts, state: &AppState) -> Result<(Principal, AuthMode), ApiError> {
     let mode = parts
         .extensions
         .get::<AuthMode>()
@@ -61,19 +62,27 @@ fn authenticate(parts: &Parts, state: &AppState) -> Result<Principal, ApiError> 
     let principal = match mode {
         AuthMode::Bearer => bearer_token(&parts.headers)
             .and_then(|t| state.accounts.authenticate(t))
-            .filter(|p| matches!(p.kind, TokenKind::Cli | TokenKind::Agent)),
+            .filter(|p| match (&p.kind, &p.session_id) {
+                (TokenKind::Cli, _) => true,
+                // Revoked when its session ends; checked here too so that no
+                // path can keep a dead session's token alive.
+                (TokenKind::Agent, Some(session)) => state.sessions.is_live(session),
+                _ => false,
+            }),
         AuthMode::Cookie => cookie(&parts.headers, UI_COOKIE)
             .and_then(|t| state.accounts.authenticate(t))
             .filter(|p| p.kind == TokenKind::Ui),
     };
-    principal.ok_or_else(ApiError::unauthenticated)
+    principal
+        .map(|p| (p, mode))
+        .ok_or_else(ApiError::unauthenticated)
 }
 
 impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        authenticate(parts, state).map(Caller)
+        authenticate(parts, state).map(|(principal, mode)| Caller(principal, mode))
     }
 }
 
@@ -81,7 +90,7 @@ impl FromRequestParts<AppState> for User {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let principal = authenticate(parts, state)?;
+        let (principal, _) = authenticate(parts, state)?;
         if principal.kind == TokenKind::Agent {
             return Err(ApiError::forbidden(
                 "agent_token_forbidden",
@@ -96,7 +105,7 @@ impl FromRequestParts<AppState> for Owner {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let principal = authenticate(parts, state)?;
+        let (principal, _) = authenticate(parts, state)?;
         if !principal.is_owner || principal.kind == TokenKind::Agent {
             return Err(ApiError::forbidden(
                 "owner_only",

@@ -102,9 +102,7 @@ impl From<settings::SettingsError> for ApiError {
     fn from(error: settings::SettingsError) -> Self {
         use settings::SettingsError as E;
         match error {
-            E::UnknownSetting { .. } => {
-                ApiError::not_found("unknown_setting", error.to_string())
-            }
+            E::UnknownSetting { .. } => ApiError::not_found("unknown_setting", error.to_string()),
             E::InvalidValue { message, .. } => ApiError::bad_request("invalid_value", message),
             E::Store(e) => ApiError::internal(e),
         }

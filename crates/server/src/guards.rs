@@ -52,9 +52,11 @@ impl Allowlist {
         let mut values = headers.get_all(header::ORIGIN).iter();
         match (values.next(), values.next()) {
             (None, _) => true,
-            (Some(origin), None) => origin
-                .to_str()
-                .is_ok_and(|o| self.origins.iter().any(|allowed| allowed.eq_ignore_ascii_case(o))),
+            (Some(origin), None) => origin.to_str().is_ok_and(|o| {
+                self.origins
+                    .iter()
+                    .any(|allowed| allowed.eq_ignore_ascii_case(o))
+            }),
             _ => false,
         }
     }
@@ -89,7 +91,11 @@ pub async fn check_request(
 fn body_refusal(method: &Method, headers: &HeaderMap) -> Option<ApiError> {
     let declared_length = match headers.get(header::CONTENT_LENGTH) {
         None => None,
-        Some(value) => match value.to_str().ok().and_then(|v| v.trim().parse::<u64>().ok()) {
+        Some(value) => match value
+            .to_str()
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+        {
             Some(length) => Some(length),
             None => {
                 return Some(ApiError::bad_request(
@@ -102,8 +108,8 @@ fn body_refusal(method: &Method, headers: &HeaderMap) -> Option<ApiError> {
     if declared_length.is_some_and(|l| l > MAX_BODY_BYTES as u64) {
         return Some(ApiError::for_status(StatusCode::PAYLOAD_TOO_LARGE));
     }
-    let has_body = declared_length.is_some_and(|l| l > 0)
-        || headers.contains_key(header::TRANSFER_ENCODING);
+    let has_body =
+        declared_length.is_some_and(|l| l > 0) || headers.contains_key(header::TRANSFER_ENCODING);
     let changes_state = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
     if changes_state && has_body && !is_json(headers) {
         return Some(ApiError::for_status(StatusCode::UNSUPPORTED_MEDIA_TYPE));
@@ -202,7 +208,10 @@ mod tests {
 
     #[test]
     fn writes_with_bodies_must_be_json() {
-        let json = headers(&[("content-length", "2"), ("content-type", "application/json; charset=utf-8")]);
+        let json = headers(&[
+            ("content-length", "2"),
+            ("content-type", "application/json; charset=utf-8"),
+        ]);
         assert!(body_refusal(&Method::PATCH, &json).is_none());
         let text = headers(&[("content-length", "2"), ("content-type", "text/plain")]);
         assert_eq!(
@@ -212,7 +221,10 @@ mod tests {
         assert!(body_refusal(&Method::GET, &text).is_none());
         let empty = headers(&[("content-length", "0")]);
         assert!(body_refusal(&Method::DELETE, &empty).is_none());
-        let huge = headers(&[("content-length", "2097152"), ("content-type", "application/json")]);
+        let huge = headers(&[
+            ("content-length", "2097152"),
+            ("content-type", "application/json"),
+        ]);
         assert_eq!(
             body_refusal(&Method::POST, &huge).unwrap().status,
             StatusCode::PAYLOAD_TOO_LARGE

@@ -37,7 +37,10 @@ fn from_rejection(rejection: JsonRejection) -> ApiError {
         ),
         JsonRejection::JsonDataError(e) => ApiError::bad_request(
             "invalid_request",
-            format!("The body does not have the expected fields: {}", e.body_text()),
+            format!(
+                "The body does not have the expected fields: {}",
+                e.body_text()
+            ),
         ),
         JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
             ApiError::for_status(StatusCode::PAYLOAD_TOO_LARGE)

@@ -43,6 +43,8 @@ pub struct ServeOptions {
     pub data_dir: PathBuf,
     pub control_port: u16,
     pub ui_port: u16,
+    /// Seed a demo workspace when the owner has no boards yet.
+    pub demo: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -65,6 +67,10 @@ pub enum StartupError {
     Accounts(#[from] accounts::AccountsError),
     #[error(transparent)]
     Settings(#[from] settings::SettingsError),
+    #[error("cannot seed the demo workspace: {0}")]
+    Demo(#[from] boards::BoardsError),
+    #[error("cannot start the session supervisor: {0}")]
+    Sessions(#[from] sessions::SessionError),
     #[error("cannot listen on 127.0.0.1:{port} for the {what}: {source}")]
     Bind {
         what: &'static str,
@@ -96,37 +102,56 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     db.migrate(&all_migrations())?;
     let owner_token = read_or_create_owner_token(&data_dir.join("cli-token"))?;
     let accounts = Arc::new(accounts::Accounts::load(db.clone())?);
-    accounts.ensure_owner(&owner_token)?;
+    let owner = accounts.ensure_owner(&owner_token)?;
     let settings = Arc::new(settings::SettingsStore::load(db.clone())?);
+    if options.demo {
+        boards::seed_demo(&db, &owner.id)?;
+    }
+
+    let ui_listener = bind("UI server", options.ui_port).await?;
+    let ui_port = local_port(&ui_listener, options.ui_port);
+    let control_listener = if settings.bool("cliServerEnabled") {
+        Some(bind("control server", options.control_port).await?)
+    } else {
+        None
+    };
+    let control_port = control_listener
+        .as_ref()
+        .map(|l| local_port(l, options.control_port));
+    let ui_url = format!("http://127.0.0.1:{ui_port}");
+    let control_url = control_port.map(|port| format!("http://127.0.0.1:{port}"));
+
+    let issuer = Arc::new(AgentTokens(accounts.clone()));
+    let supervisor = sessions::Supervisor::start(
+        db.clone(),
+        data_dir.clone(),
+        control_url.clone(),
+        issuer,
+        settings.bool("autoResumeOnCrash"),
+    )
+    .await?;
     let (stop, _) = watch::channel(None);
     let state = AppState {
         inbox: Arc::new(inbox::Inbox::new(db.clone())),
         db,
         settings,
         accounts,
+        sessions: supervisor,
         stop,
     };
 
-    let ui_listener = bind("UI server", options.ui_port).await?;
-    let ui_port = local_port(&ui_listener, options.ui_port);
-    let control_listener = if state.settings.bool("cliServerEnabled") {
-        Some(bind("control server", options.control_port).await?)
-    } else {
-        None
-    };
-
-    let mut servers = Vec::new();
-    let ui_url = format!("http://127.0.0.1:{ui_port}");
-    servers.push(serve(ui_listener, ui_router(state.clone(), ui_port), &state));
-    let control_url = control_listener.map(|listener| {
-        let port = local_port(&listener, options.control_port);
+    let mut servers = vec![serve(
+        ui_listener,
+        ui_router(state.clone(), ui_port),
+        &state,
+    )];
+    if let (Some(listener), Some(port)) = (control_listener, control_port) {
         servers.push(serve(
             listener,
             control_router(state.clone(), port, ui_port),
             &state,
         ));
-        format!("http://127.0.0.1:{port}")
-    });
+    }
 
     write_server_file(&data_dir, control_url.as_deref(), &ui_url)?;
     Ok(Running {
@@ -137,6 +162,27 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         state,
         servers,
     })
+}
+
+/// Agent tokens for spawned sessions, minted and revoked through accounts.
+struct AgentTokens(Arc<accounts::Accounts>);
+
+impl sessions::TokenIssuer for AgentTokens {
+    fn mint(&self, account_id: &str, session_id: &str) -> String {
+        self.0
+            .mint_agent_token(account_id, session_id)
+            .unwrap_or_else(|error| {
+                // The session still runs; it just cannot call back.
+                tracing::error!(%error, session_id, "could not mint an agent token");
+                String::new()
+            })
+    }
+
+    fn revoke(&self, session_id: &str) {
+        if let Err(error) = self.0.revoke_session(session_id) {
+            tracing::error!(%error, session_id, "could not revoke agent tokens");
+        }
+    }
 }
 
 impl Running {
@@ -157,6 +203,7 @@ impl Running {
                 Ok(Ok(())) => {}
             }
         }
+        self.state.sessions.shutdown().await;
         if let Err(e) = std::fs::remove_file(self.data_dir.join("server.json")) {
             tracing::warn!(error = %e, "could not remove server.json");
         }
@@ -169,13 +216,19 @@ fn all_migrations() -> Vec<store::Migration> {
         accounts::MIGRATIONS,
         settings::MIGRATIONS,
         inbox::MIGRATIONS,
+        boards::MIGRATIONS,
     ]
     .concat()
 }
 
 /// The routes and layers both listeners share; `mode` says which credential
 /// counts there.
-fn with_layers(router: Router<AppState>, state: AppState, allow: Allowlist, mode: AuthMode) -> Router {
+fn with_layers(
+    router: Router<AppState>,
+    state: AppState,
+    allow: Allowlist,
+    mode: AuthMode,
+) -> Router {
     router
         .layer(Extension(mode))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -195,7 +248,12 @@ fn not_found() -> ApiError {
 
 pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
     let routes = routes::api().fallback(|| async { not_found() });
-    with_layers(routes, state, Allowlist::new(port, ui_port), AuthMode::Bearer)
+    with_layers(
+        routes,
+        state,
+        Allowlist::new(port, ui_port),
+        AuthMode::Bearer,
+    )
 }
 
 pub fn ui_router(state: AppState, port: u16) -> Router {
@@ -234,7 +292,10 @@ fn local_port(listener: &TcpListener, asked: u16) -> u16 {
 
 async fn shutdown_signal() {
     use tokio::signal::unix::{SignalKind, signal};
-    match (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) {
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
         (Ok(mut int), Ok(mut term)) => {
             tokio::select! {
                 _ = int.recv() => {}
@@ -275,7 +336,11 @@ fn read_or_create_owner_token(path: &Path) -> Result<String, StartupError> {
     match std::fs::read_to_string(path) {
         Ok(text) => {
             let token = text.trim();
-            if token.len() < 22 || !token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            if token.len() < 22
+                || !token
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
                 return Err(StartupError::TokenFileMalformed {
                     path: path.to_owned(),
                 });

@@ -21,5 +21,6 @@ pub struct AppState {
     pub settings: Arc<SettingsStore>,
     pub accounts: Arc<Accounts>,
     pub inbox: Arc<Inbox>,
+    pub sessions: sessions::Supervisor,
     pub stop: watch::Sender<Option<StopReason>>,
 }

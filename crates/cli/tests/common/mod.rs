@@ -36,8 +36,14 @@ impl TestServer {
             .trim()
             .to_owned();
         Self {
-            control: info["controlUrl"].as_str().map(|u| u.trim_start_matches("http://").to_owned()),
-            ui: info["uiUrl"].as_str().unwrap().trim_start_matches("http://").to_owned(),
+            control: info["controlUrl"]
+                .as_str()
+                .map(|u| u.trim_start_matches("http://").to_owned()),
+            ui: info["uiUrl"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("http://")
+                .to_owned(),
             child: Some(child),
             dir,
             token,
@@ -95,7 +101,13 @@ impl TestServer {
         if text.is_some() {
             headers.push(("Content-Type", "application/json"));
         }
-        request(self.control(), method, path, &headers, text.as_deref().map(str::as_bytes))
+        request(
+            self.control(),
+            method,
+            path,
+            &headers,
+            text.as_deref().map(str::as_bytes),
+        )
     }
 }
 
@@ -107,7 +119,14 @@ impl Drop for TestServer {
 
 pub fn spawn_serve(dir: &Path) -> Child {
     Command::new(binary())
-        .args(["serve", "--control-port", "0", "--ui-port", "0", "--data-dir"])
+        .args([
+            "serve",
+            "--control-port",
+            "0",
+            "--ui-port",
+            "0",
+            "--data-dir",
+        ])
         .arg(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -171,7 +190,10 @@ impl Reply {
     }
 
     pub fn error_code(&self) -> String {
-        self.json()["error"]["code"].as_str().unwrap_or_default().to_owned()
+        self.json()["error"]["code"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
     }
 
     pub fn text(&self) -> String {
@@ -180,7 +202,13 @@ impl Reply {
 }
 
 /// Sends one HTTP/1.1 request with `Host: <addr>` and the given headers.
-pub fn request(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Reply {
+pub fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> Reply {
     let host = format!("Host: {addr}\r\n");
     raw_request(addr, method, path, &host, headers, body)
 }
@@ -196,7 +224,9 @@ pub fn raw_request(
     body: Option<&[u8]>,
 ) -> Reply {
     let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
     let mut head = format!("{method} {path} HTTP/1.1\r\n{host_line}Connection: close\r\n");
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
@@ -235,7 +265,11 @@ fn parse_reply(raw: &[u8]) -> Reply {
     if chunked {
         body = dechunk(&body);
     }
-    Reply { status, headers, body }
+    Reply {
+        status,
+        headers,
+        body,
+    }
 }
 
 fn dechunk(mut data: &[u8]) -> Vec<u8> {
@@ -244,7 +278,8 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
         let Some(line_end) = data.windows(2).position(|w| w == b"\r\n") else {
             return out;
         };
-        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..line_end]).trim(), 16).unwrap_or(0);
+        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..line_end]).trim(), 16)
+            .unwrap_or(0);
         if size == 0 {
             return out;
         }

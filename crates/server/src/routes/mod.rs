@@ -4,11 +4,15 @@
 
 use axum::Router;
 
+use crate::error::{ApiError, ApiResult};
+
 use crate::state::AppState;
 
 mod accounts;
 mod app;
+mod boards;
 mod inbox;
+mod sessions;
 mod settings;
 pub mod ui;
 
@@ -18,4 +22,21 @@ pub fn api() -> Router<AppState> {
         .merge(accounts::routes())
         .merge(inbox::routes())
         .merge(app::routes())
+        .merge(boards::routes())
+        .merge(sessions::routes())
+}
+
+/// Runs a synchronous domain call (SQLite) off the async workers.
+pub(crate) async fn blocking<T, E>(
+    work: impl FnOnce() -> Result<T, E> + Send + 'static,
+) -> ApiResult<T>
+where
+    T: Send + 'static,
+    E: Send + 'static,
+    ApiError: From<E>,
+{
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::from)
 }

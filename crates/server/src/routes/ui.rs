@@ -35,9 +35,10 @@ pub async fn login(
         .filter(|n| is_local_path(n))
         .unwrap_or("/");
     let accounts = state.accounts.clone();
-    let session = tokio::task::spawn_blocking(move || accounts.mint_ui_token(&principal.account_id))
-        .await
-        .map_err(ApiError::internal)??;
+    let session =
+        tokio::task::spawn_blocking(move || accounts.mint_ui_token(&principal.account_id))
+            .await
+            .map_err(ApiError::internal)??;
     let cookie = format!("{UI_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/");
     Response::builder()
         .status(StatusCode::SEE_OTHER)
@@ -110,7 +111,13 @@ mod tests {
     fn only_local_paths_are_redirect_targets() {
         assert!(is_local_path("/"));
         assert!(is_local_path("/dashboards/abc?x=1"));
-        for bad in ["https://evil.example", "//evil.example", "/\\evil.example", "dashboards", "/a\nb"] {
+        for bad in [
+            "https://evil.example",
+            "//evil.example",
+            "/\\evil.example",
+            "dashboards",
+            "/a\nb",
+        ] {
             assert!(!is_local_path(bad), "{bad}");
         }
     }

@@ -1,0 +1,105 @@
+//! `switchboard spawn | send | sessions | stop | alert`: the commands an agent
+//! (or a person) uses to start and steer sessions. Inside a session they
+//! authenticate with its scoped token and name it as the source session.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+
+use crate::client::Client;
+use crate::settings_cmd::report;
+
+pub struct Spawn {
+    pub engine: Option<String>,
+    pub cwd: Option<String>,
+    pub title: Option<String>,
+    pub prompt: String,
+    pub json: bool,
+}
+
+pub fn spawn(data_dir: &Path, args: Spawn) -> anyhow::Result<ExitCode> {
+    let mut body = json!({ "prompt": args.prompt });
+    for (field, value) in [
+        ("engine", args.engine),
+        ("cwd", args.cwd),
+        ("title", args.title),
+    ] {
+        if let Some(value) = value {
+            body[field] = Value::String(value);
+        }
+    }
+    let reply = Client::discover(data_dir)?.send("POST", "/sessions", Some(&body))?;
+    report(reply, args.json, |session| {
+        let id = session["id"].as_str().unwrap_or("?");
+        match session["startsAt"].as_str() {
+            Some(at) if session["status"] == "queued" => {
+                println!("{id} queued; starts at {at} (spawn spacing)")
+            }
+            _ => println!("{id} {}", session["status"].as_str().unwrap_or("?")),
+        }
+    })
+}
+
+pub fn send(data_dir: &Path, id: &str, text: &str, json: bool) -> anyhow::Result<ExitCode> {
+    let body = json!({ "text": text });
+    let reply = Client::discover(data_dir)?.send(
+        "POST",
+        &format!("/sessions/{id}/messages"),
+        Some(&body),
+    )?;
+    report(reply, json, |session| {
+        println!(
+            "sent to {id} ({})",
+            session["status"].as_str().unwrap_or("?")
+        )
+    })
+}
+
+pub fn list(data_dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let reply = Client::discover(data_dir)?.get("/sessions")?;
+    report(reply, json, |sessions| {
+        let rows = sessions.as_array().map(Vec::as_slice).unwrap_or_default();
+        if rows.is_empty() {
+            println!("no sessions");
+        }
+        for s in rows {
+            let cost = s["costUsd"]
+                .as_f64()
+                .map(|c| format!("${c:.2}"))
+                .unwrap_or_else(|| "-".to_owned());
+            println!(
+                "{}  {:<17} {:<10} turns {:<3} {:>8}  {}",
+                s["id"].as_str().unwrap_or("?"),
+                s["status"].as_str().unwrap_or("?"),
+                s["engine"].as_str().unwrap_or("?"),
+                s["turns"],
+                cost,
+                s["title"].as_str().unwrap_or_default(),
+            );
+        }
+    })
+}
+
+pub fn stop(data_dir: &Path, id: &str, json: bool) -> anyhow::Result<ExitCode> {
+    let reply = Client::discover(data_dir)?.send("POST", &format!("/sessions/{id}/stop"), None)?;
+    report(reply, json, |session| {
+        println!("{id} {}", session["status"].as_str().unwrap_or("?"))
+    })
+}
+
+pub fn alert(
+    data_dir: &Path,
+    title: &str,
+    body: Option<&str>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let mut alert = json!({ "title": title });
+    if let Some(body) = body {
+        alert["body"] = Value::String(body.to_owned());
+    }
+    let reply = Client::discover(data_dir)?.send("POST", "/alert", Some(&alert))?;
+    report(reply, json, |row| {
+        println!("inbox row {}", row["id"].as_str().unwrap_or("?"))
+    })
+}

@@ -1,0 +1,460 @@
+//! The project-board module over HTTP: every route refuses another account's
+//! ids exactly as it refuses ids that do not exist, the full read revalidates
+//! and compresses, batches are all or nothing, and the CLI exports and
+//! imports boards.
+
+mod common;
+
+use std::process::Command;
+
+use common::{Reply, TestServer, request};
+use serde_json::{Value, json};
+
+struct Fixture {
+    workspace: String,
+    board: String,
+    item: String,
+    member: String,
+}
+
+fn owner_fixture(server: &TestServer) -> Fixture {
+    let workspace = server
+        .call("POST", "/workspaces", Some(&json!({"name": "Acme"})))
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let member = server.call(
+        "POST",
+        "/members",
+        Some(&json!({"name": "Ada", "email": "ada@example.com"})),
+    );
+    assert_eq!(member.status, 201, "{}", member.text());
+    let member = member.json()["id"].as_str().unwrap().to_owned();
+    let board = server.call(
+        "POST",
+        "/boards",
+        Some(&json!({
+            "workspaceId": workspace,
+            "name": "Roadmap",
+            "columns": [
+                {"id": "status", "title": "Status", "type": "status",
+                 "settings": {"labels": [{"name": "Working on it"}, {"name": "Done", "done": true}]}},
+                {"id": "owner", "title": "Owner", "type": "people"},
+                {"id": "budget", "title": "Budget", "type": "number", "settings": {"unit": "$", "unitPosition": "left"}},
+                {"id": "due", "title": "Due", "type": "date"}
+            ],
+            "groups": [{"id": "g1", "title": "Now"}]
+        })),
+    );
+    assert_eq!(board.status, 201, "{}", board.text());
+    let board = board.json()["id"].as_str().unwrap().to_owned();
+    let item = server.call(
+        "POST",
+        &format!("/boards/{board}/items"),
+        Some(&json!({"groupId": "g1", "name": "Ship it", "values": {"status": "Done", "owner": [member], "budget": 1200}})),
+    );
+    assert_eq!(item.status, 201, "{}", item.text());
+    Fixture {
+        workspace,
+        board,
+        item: item.json()["id"].as_str().unwrap().to_owned(),
+        member,
+    }
+}
+
+/// Every route that takes an id, with the body it needs.
+fn id_routes(f: &Fixture) -> Vec<(&'static str, String, Option<Value>)> {
+    let (w, b, i, m) = (&f.workspace, &f.board, &f.item, &f.member);
+    vec![
+        (
+            "PATCH",
+            format!("/workspaces/{w}"),
+            Some(json!({"name": "x"})),
+        ),
+        ("DELETE", format!("/workspaces/{w}"), None),
+        ("PATCH", format!("/members/{m}"), Some(json!({"name": "x"}))),
+        ("DELETE", format!("/members/{m}"), None),
+        ("GET", format!("/boards?workspaceId={w}"), None),
+        (
+            "POST",
+            "/boards".to_owned(),
+            Some(
+                json!({"workspaceId": w, "name": "x", "columns": [{"title": "t", "type": "text"}]}),
+            ),
+        ),
+        ("GET", format!("/boards/{b}"), None),
+        ("PATCH", format!("/boards/{b}"), Some(json!({"name": "x"}))),
+        ("DELETE", format!("/boards/{b}"), None),
+        ("GET", format!("/boards/{b}/full"), None),
+        (
+            "POST",
+            format!("/boards/{b}/columns"),
+            Some(json!({"title": "t", "type": "text"})),
+        ),
+        (
+            "POST",
+            format!("/boards/{b}/columns/reorder"),
+            Some(json!({"ids": ["status"]})),
+        ),
+        (
+            "PATCH",
+            format!("/boards/{b}/columns/status"),
+            Some(json!({"title": "x"})),
+        ),
+        ("DELETE", format!("/boards/{b}/columns/status"), None),
+        (
+            "POST",
+            format!("/boards/{b}/groups"),
+            Some(json!({"title": "t"})),
+        ),
+        (
+            "POST",
+            format!("/boards/{b}/groups/reorder"),
+            Some(json!({"ids": ["g1"]})),
+        ),
+        (
+            "PATCH",
+            format!("/boards/{b}/groups/g1"),
+            Some(json!({"title": "x"})),
+        ),
+        ("DELETE", format!("/boards/{b}/groups/g1"), None),
+        (
+            "POST",
+            format!("/boards/{b}/items"),
+            Some(json!({"groupId": "g1", "name": "x"})),
+        ),
+        (
+            "POST",
+            format!("/boards/{b}/items/batch"),
+            Some(json!({"items": [{"groupId": "g1", "name": "x"}]})),
+        ),
+        ("GET", format!("/items/{i}"), None),
+        ("PATCH", format!("/items/{i}"), Some(json!({"name": "x"}))),
+        ("DELETE", format!("/items/{i}"), None),
+        (
+            "POST",
+            format!("/items/{i}/move"),
+            Some(json!({"groupId": "g1"})),
+        ),
+    ]
+}
+
+fn random_ids() -> Fixture {
+    let fake = || "ffffffffffffffffffffffffffffffff".to_owned();
+    Fixture {
+        workspace: fake(),
+        board: fake(),
+        item: fake(),
+        member: fake(),
+    }
+}
+
+#[test]
+fn another_accounts_ids_answer_exactly_like_missing_ones_and_change_nothing() {
+    let server = TestServer::start();
+    let fixture = owner_fixture(&server);
+    let before = server
+        .call("GET", &format!("/boards/{}/full", fixture.board), None)
+        .body;
+    let other = server
+        .call("POST", "/accounts", Some(&json!({"name": "intruder"})))
+        .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The intruder has a workspace of its own, so "missing" is not "no data".
+    server.call_as(
+        &other,
+        "POST",
+        "/workspaces",
+        Some(&json!({"name": "Mine"})),
+    );
+
+    let missing = random_ids();
+    for ((method, path, body), (_, missing_path, _)) in
+        id_routes(&fixture).into_iter().zip(id_routes(&missing))
+    {
+        let theirs: Reply = server.call_as(&other, method, &path, body.as_ref());
+        let absent: Reply = server.call_as(&other, method, &missing_path, body.as_ref());
+        assert_eq!(theirs.status, 404, "{method} {path}: {}", theirs.text());
+        assert_eq!(
+            theirs.body, absent.body,
+            "{method} {path} differs from a missing id"
+        );
+        assert_eq!(theirs.error_code(), "not_found");
+    }
+    let after = server
+        .call("GET", &format!("/boards/{}/full", fixture.board), None)
+        .body;
+    assert_eq!(before, after, "the intruder changed the board");
+    let members = server.call("GET", "/members", None).json();
+    assert_eq!(members.as_array().unwrap().len(), 1);
+    assert!(
+        server
+            .call_as(&other, "GET", "/members", None)
+            .json()
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn full_read_has_the_contract_shape_an_etag_and_compression() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let path = format!("/boards/{}/full", f.board);
+    let full = server.call("GET", &path, None);
+    assert_eq!(full.status, 200);
+    let body = full.json();
+    assert_eq!(body["board"]["id"], f.board);
+    assert_eq!(body["board"]["workspaceId"], f.workspace);
+    assert_eq!(body["board"]["columns"].as_array().unwrap().len(), 4);
+    let item = &body["items"][0];
+    for field in ["id", "groupId", "name", "values", "createdAt", "updatedAt"] {
+        assert!(item.get(field).is_some(), "item lacks {field}");
+    }
+    assert_eq!(item["values"]["budget"], 1200);
+    let etag = full.header("etag").unwrap().to_owned();
+
+    let auth = format!("Bearer {}", server.token);
+    let cached = request(
+        server.control(),
+        "GET",
+        &path,
+        &[("Authorization", &auth), ("If-None-Match", &etag)],
+        None,
+    );
+    assert_eq!(cached.status, 304);
+    assert!(cached.body.is_empty());
+
+    let gzip = request(
+        server.control(),
+        "GET",
+        &path,
+        &[("Authorization", &auth), ("Accept-Encoding", "gzip")],
+        None,
+    );
+    assert_eq!(gzip.header("content-encoding"), Some("gzip"));
+
+    server.call(
+        "PATCH",
+        &format!("/items/{}", f.item),
+        Some(&json!({"values": {"budget": 5}})),
+    );
+    let changed = request(
+        server.control(),
+        "GET",
+        &path,
+        &[("Authorization", &auth), ("If-None-Match", &etag)],
+        None,
+    );
+    assert_eq!(changed.status, 200);
+    assert_ne!(changed.header("etag").unwrap(), etag);
+}
+
+#[test]
+fn bad_values_are_refused_and_batches_are_all_or_nothing() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let items = format!("/boards/{}/items", f.board);
+    for values in [
+        json!({"status": "Nope"}),
+        json!({"owner": ["not-a-member"]}),
+        json!({"budget": "12"}),
+        json!({"due": "2026-02-30"}),
+        json!({"nope": 1}),
+    ] {
+        let reply = server.call(
+            "POST",
+            &items,
+            Some(&json!({"groupId": "g1", "name": "x", "values": values})),
+        );
+        assert_eq!(reply.status, 400, "{values}: {}", reply.text());
+        assert_eq!(reply.error_code(), "invalid_request");
+    }
+    let batch = server.call(
+        "POST",
+        &format!("{items}/batch"),
+        Some(&json!({"items": [
+            {"groupId": "g1", "name": "fine"},
+            {"groupId": "g1", "name": "bad", "values": {"status": "Nope"}}
+        ]})),
+    );
+    assert_eq!(batch.status, 400);
+    assert!(batch.text().contains("items[1]"), "{}", batch.text());
+    let full = server
+        .call("GET", &format!("/boards/{}/full", f.board), None)
+        .json();
+    assert_eq!(full["items"].as_array().unwrap().len(), 1);
+
+    let many: Vec<Value> = (0..500)
+        .map(|n| json!({"groupId": "g1", "name": format!("n{n}"), "values": {"budget": n}}))
+        .collect();
+    let ok = server.call(
+        "POST",
+        &format!("{items}/batch"),
+        Some(&json!({"items": many})),
+    );
+    assert_eq!(ok.status, 201);
+    assert_eq!(ok.json()["ids"].as_array().unwrap().len(), 500);
+}
+
+#[test]
+fn agent_free_reads_and_demo_seeding_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(common::binary())
+        .args([
+            "serve",
+            "--demo",
+            "--control-port",
+            "0",
+            "--ui-port",
+            "0",
+            "--data-dir",
+        ])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_for_server_file(dir.path(), &child);
+    common::signal(&child, "TERM");
+    child.wait().unwrap();
+
+    let server = TestServer::start_in(dir);
+    let boards = server.call("GET", "/boards", None).json();
+    let boards = boards.as_array().unwrap();
+    assert!(boards.len() >= 6, "demo has {} boards", boards.len());
+    for board in boards {
+        let full = server
+            .call(
+                "GET",
+                &format!("/boards/{}/full", board["id"].as_str().unwrap()),
+                None,
+            )
+            .json();
+        let count = full["items"].as_array().unwrap().len();
+        assert!(
+            (40..=100).contains(&count),
+            "{} has {count} items",
+            board["name"]
+        );
+    }
+    // A second --demo start leaves a data dir with boards alone.
+    let server = {
+        let mut server = server;
+        server.stop();
+        let dir = std::mem::replace(&mut server.dir, tempfile::tempdir().unwrap());
+        let mut child = Command::new(common::binary())
+            .args([
+                "serve",
+                "--demo",
+                "--control-port",
+                "0",
+                "--ui-port",
+                "0",
+                "--data-dir",
+            ])
+            .arg(dir.path())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        common::wait_for_server_file(dir.path(), &child);
+        common::signal(&child, "TERM");
+        child.wait().unwrap();
+        TestServer::start_in(dir)
+    };
+    assert_eq!(
+        server
+            .call("GET", "/boards", None)
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        boards.len()
+    );
+}
+
+#[test]
+fn the_cli_exports_and_imports_boards() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let run = |args: &[&str]| {
+        Command::new(common::binary())
+            .args(args)
+            .arg("--data-dir")
+            .arg(server.data_dir())
+            .env_remove("APP_CONTROL_URL")
+            .env_remove("APP_CLI_TOKEN")
+            .output()
+            .unwrap()
+    };
+    let out = server.data_dir().join("export.json");
+    let export = run(&["boards", "export", &f.board, "--out", out.to_str().unwrap()]);
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    let import = run(&[
+        "boards",
+        "import",
+        out.to_str().unwrap(),
+        "--workspace",
+        &f.workspace,
+        "--json",
+    ]);
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    let report: Value = serde_json::from_slice(&import.stdout).unwrap();
+    let copy = report["board"]["id"].as_str().unwrap();
+    assert_ne!(copy, f.board);
+    let full = server
+        .call("GET", &format!("/boards/{copy}/full"), None)
+        .json();
+    assert_eq!(full["items"][0]["values"]["budget"], 1200);
+
+    let csv = server.data_dir().join("tasks.csv");
+    std::fs::write(&csv, "Name,Estimate,Due,State\nA,3,2026-01-05,Done\nB,5,2026-01-06,Open\nC,1,2026-01-07,Open\nD,2,2026-01-08,Done\n").unwrap();
+    let import = run(&[
+        "boards",
+        "import",
+        csv.to_str().unwrap(),
+        "--workspace",
+        &f.workspace,
+        "--json",
+    ]);
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    let report: Value = serde_json::from_slice(&import.stdout).unwrap();
+    assert_eq!(report["rows"], 4);
+    let types: Vec<&str> = report["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, ["number", "date", "status"]);
+
+    std::fs::write(&csv, "Name,Due\nA,2026-01-05\nB,2026-01-06,extra\n").unwrap();
+    let refused = run(&[
+        "boards",
+        "import",
+        csv.to_str().unwrap(),
+        "--workspace",
+        &f.workspace,
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("line 3"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}

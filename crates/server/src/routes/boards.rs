@@ -1,0 +1,527 @@
+//! The project-board module's routes: workspaces, the member directory,
+//! boards with their columns and groups, items, and the full-board read.
+//! Reads are open to agent tokens; writes are for people and scripts.
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use boards::{ItemPatch, MemberPatch, NewBoard, NewColumn, NewGroup, NewItem, NewMember};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::auth::{Caller, User};
+use crate::error::{ApiError, ApiResult};
+use crate::json::ApiJson;
+use crate::routes::blocking;
+use crate::state::AppState;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/workspaces", get(list_workspaces).post(create_workspace))
+        .route(
+            "/workspaces/{id}",
+            axum::routing::patch(rename_workspace).delete(delete_workspace),
+        )
+        .route("/members", get(list_members).post(create_member))
+        .route(
+            "/members/{id}",
+            axum::routing::patch(update_member).delete(delete_member),
+        )
+        .route("/boards", get(list_boards).post(create_board))
+        .route(
+            "/boards/{id}",
+            get(get_board).patch(rename_board).delete(delete_board),
+        )
+        .route("/boards/{id}/full", get(full_board))
+        .route("/boards/{id}/columns", post(add_column))
+        .route("/boards/{id}/columns/reorder", post(reorder_columns))
+        .route(
+            "/boards/{id}/columns/{column}",
+            axum::routing::patch(change_column).delete(remove_column),
+        )
+        .route("/boards/{id}/groups", post(add_group))
+        .route("/boards/{id}/groups/reorder", post(reorder_groups))
+        .route(
+            "/boards/{id}/groups/{group}",
+            axum::routing::patch(rename_group).delete(remove_group),
+        )
+        .route("/boards/{id}/items", post(create_item))
+        .route("/boards/{id}/items/batch", post(create_items))
+        .route(
+            "/items/{id}",
+            get(get_item).patch(update_item).delete(delete_item),
+        )
+        .route("/items/{id}/move", post(move_item))
+        .route("/events", get(events))
+}
+
+/// Who made a change, as recorded in item events.
+fn actor(user: &User) -> String {
+    let kind = match user.0.kind {
+        accounts::TokenKind::Cli => "cli",
+        accounts::TokenKind::Ui => "ui",
+        accounts::TokenKind::Agent => "agent",
+    };
+    format!("{kind}:{}", user.0.account_id)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Named {
+    name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Titled {
+    title: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Order {
+    ids: Vec<String>,
+}
+
+async fn list_workspaces(caller: Caller, State(s): State<AppState>) -> ApiResult<Json<Value>> {
+    let workspaces = blocking(move || boards::list_workspaces(&s.db, caller.account_id())).await?;
+    Ok(Json(json!(workspaces)))
+}
+
+async fn create_workspace(
+    user: User,
+    State(s): State<AppState>,
+    ApiJson(body): ApiJson<Named>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let workspace =
+        blocking(move || boards::create_workspace(&s.db, user.account_id(), &body.name)).await?;
+    Ok((StatusCode::CREATED, Json(json!(workspace))))
+}
+
+async fn rename_workspace(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Named>,
+) -> ApiResult<Json<Value>> {
+    let workspace =
+        blocking(move || boards::rename_workspace(&s.db, user.account_id(), &id, &body.name))
+            .await?;
+    Ok(Json(json!(workspace)))
+}
+
+async fn delete_workspace(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    blocking(move || boards::delete_workspace(&s.db, user.account_id(), &id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn list_members(caller: Caller, State(s): State<AppState>) -> ApiResult<Json<Value>> {
+    let members = blocking(move || boards::list_members(&s.db, caller.account_id())).await?;
+    Ok(Json(json!(members)))
+}
+
+async fn create_member(
+    user: User,
+    State(s): State<AppState>,
+    ApiJson(body): ApiJson<NewMember>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let member = blocking(move || boards::create_member(&s.db, user.account_id(), &body)).await?;
+    Ok((StatusCode::CREATED, Json(json!(member))))
+}
+
+async fn update_member(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<MemberPatch>,
+) -> ApiResult<Json<Value>> {
+    let member =
+        blocking(move || boards::update_member(&s.db, user.account_id(), &id, &body)).await?;
+    Ok(Json(json!(member)))
+}
+
+async fn delete_member(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    blocking(move || boards::delete_member(&s.db, user.account_id(), &id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BoardQuery {
+    workspace_id: Option<String>,
+}
+
+/// Boards of one workspace, or of every workspace of the account.
+async fn list_boards(
+    caller: Caller,
+    State(s): State<AppState>,
+    Query(query): Query<BoardQuery>,
+) -> ApiResult<Json<Value>> {
+    let list = blocking(move || match query.workspace_id {
+        Some(workspace) => boards::list_boards(&s.db, caller.account_id(), &workspace),
+        None => {
+            let mut all = Vec::new();
+            for workspace in boards::list_workspaces(&s.db, caller.account_id())? {
+                all.extend(boards::list_boards(
+                    &s.db,
+                    caller.account_id(),
+                    &workspace.id,
+                )?);
+            }
+            Ok(all)
+        }
+    })
+    .await?;
+    Ok(Json(json!(list)))
+}
+
+/// Without columns and without a preset, a board is built from the setup
+/// preset chosen in the setting `pmSetupPreset`.
+async fn create_board(
+    user: User,
+    State(s): State<AppState>,
+    ApiJson(mut body): ApiJson<NewBoard>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    if body.columns.is_empty() && body.preset.is_none() {
+        body.preset = Some(s.settings.str("pmSetupPreset"));
+    }
+    let board = blocking(move || boards::create_board(&s.db, user.account_id(), &body)).await?;
+    Ok((StatusCode::CREATED, Json(json!(board))))
+}
+
+async fn get_board(
+    caller: Caller,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let board = blocking(move || boards::get_board(&s.db, caller.account_id(), &id)).await?;
+    Ok(Json(json!(board)))
+}
+
+async fn rename_board(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Named>,
+) -> ApiResult<Json<Value>> {
+    let board =
+        blocking(move || boards::rename_board(&s.db, user.account_id(), &id, &body.name)).await?;
+    Ok(Json(json!(board)))
+}
+
+async fn delete_board(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    blocking(move || boards::delete_board(&s.db, user.account_id(), &id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The full read, with a strong ETag; a matching `If-None-Match` costs one
+/// indexed lookup and answers 304. Compression is the router's layer.
+async fn full_board(
+    caller: Caller,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let if_none_match = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let account = caller.account_id().to_owned();
+    let reply = blocking(move || {
+        if let Some(wanted) = if_none_match {
+            let etag = boards::board_etag(&s.db, &account, &id)?;
+            if etag_matches(&wanted, &etag) {
+                return Ok(Err(etag));
+            }
+        }
+        boards::full_board(&s.db, &account, &id).map(Ok)
+    })
+    .await?;
+    Ok(match reply {
+        Err(etag) => (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response(),
+        Ok(full) => (
+            [
+                (header::ETAG, full.etag),
+                (header::CONTENT_TYPE, "application/json".to_owned()),
+                (header::CACHE_CONTROL, "private, no-cache".to_owned()),
+            ],
+            full.body,
+        )
+            .into_response(),
+    })
+}
+
+fn etag_matches(if_none_match: &str, etag: &str) -> bool {
+    if_none_match.trim() == "*"
+        || if_none_match
+            .split(',')
+            .map(|t| t.trim().trim_start_matches("W/"))
+            .any(|t| t == etag)
+}
+
+async fn add_column(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<NewColumn>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let column = blocking(move || boards::add_column(&s.db, user.account_id(), &id, &body)).await?;
+    Ok((StatusCode::CREATED, Json(json!(column))))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ColumnChange {
+    title: Option<String>,
+    settings: Option<Value>,
+}
+
+async fn change_column(
+    user: User,
+    State(s): State<AppState>,
+    Path((id, column)): Path<(String, String)>,
+    ApiJson(body): ApiJson<ColumnChange>,
+) -> ApiResult<Json<Value>> {
+    let changed = blocking(move || {
+        let account = user.account_id();
+        let mut changed = None;
+        if let Some(title) = &body.title {
+            changed = Some(boards::rename_column(&s.db, account, &id, &column, title)?);
+        }
+        if let Some(settings) = &body.settings {
+            changed = Some(boards::set_column_settings(
+                &s.db, account, &id, &column, settings,
+            )?);
+        }
+        changed.ok_or_else(|| boards::BoardsError::Invalid {
+            message: "Give a title or settings to change.".to_owned(),
+        })
+    })
+    .await?;
+    Ok(Json(json!(changed)))
+}
+
+async fn remove_column(
+    user: User,
+    State(s): State<AppState>,
+    Path((id, column)): Path<(String, String)>,
+) -> ApiResult<StatusCode> {
+    blocking(move || boards::remove_column(&s.db, user.account_id(), &id, &column)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn reorder_columns(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Order>,
+) -> ApiResult<Json<Value>> {
+    let columns =
+        blocking(move || boards::reorder_columns(&s.db, user.account_id(), &id, &body.ids)).await?;
+    Ok(Json(json!(columns)))
+}
+
+async fn add_group(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<NewGroup>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let group = blocking(move || boards::add_group(&s.db, user.account_id(), &id, &body)).await?;
+    Ok((StatusCode::CREATED, Json(json!(group))))
+}
+
+async fn rename_group(
+    user: User,
+    State(s): State<AppState>,
+    Path((id, group)): Path<(String, String)>,
+    ApiJson(body): ApiJson<Titled>,
+) -> ApiResult<Json<Value>> {
+    let group =
+        blocking(move || boards::rename_group(&s.db, user.account_id(), &id, &group, &body.title))
+            .await?;
+    Ok(Json(json!(group)))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RemoveGroupQuery {
+    move_to: Option<String>,
+}
+
+/// Removing a group deletes its items unless `?moveTo=<groupId>` names a
+/// group to move them to.
+async fn remove_group(
+    user: User,
+    State(s): State<AppState>,
+    Path((id, group)): Path<(String, String)>,
+    Query(query): Query<RemoveGroupQuery>,
+) -> ApiResult<StatusCode> {
+    blocking(move || {
+        boards::remove_group(
+            &s.db,
+            user.account_id(),
+            &id,
+            &group,
+            query.move_to.as_deref(),
+        )
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn reorder_groups(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Order>,
+) -> ApiResult<Json<Value>> {
+    let groups =
+        blocking(move || boards::reorder_groups(&s.db, user.account_id(), &id, &body.ids)).await?;
+    Ok(Json(json!(groups)))
+}
+
+async fn create_item(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<NewItem>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let item =
+        blocking(move || boards::create_item(&s.db, user.account_id(), &actor(&user), &id, &body))
+            .await?;
+    Ok((StatusCode::CREATED, Json(json!(item))))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Batch {
+    items: Vec<NewItem>,
+}
+
+async fn create_items(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Batch>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let ids = blocking(move || {
+        boards::create_items(&s.db, user.account_id(), &actor(&user), &id, &body.items)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(json!({ "ids": ids }))))
+}
+
+async fn get_item(
+    caller: Caller,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let item = blocking(move || boards::get_item(&s.db, caller.account_id(), &id)).await?;
+    Ok(Json(json!(item)))
+}
+
+async fn update_item(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<ItemPatch>,
+) -> ApiResult<Json<Value>> {
+    let item =
+        blocking(move || boards::update_item(&s.db, user.account_id(), &actor(&user), &id, &body))
+            .await?;
+    Ok(Json(json!(item)))
+}
+
+async fn delete_item(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    blocking(move || boards::delete_item(&s.db, user.account_id(), &id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Move {
+    group_id: String,
+    index: Option<usize>,
+}
+
+async fn move_item(
+    user: User,
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Move>,
+) -> ApiResult<Json<Value>> {
+    let item = blocking(move || {
+        boards::move_item(&s.db, user.account_id(), &id, &body.group_id, body.index)
+    })
+    .await?;
+    Ok(Json(json!(item)))
+}
+
+#[derive(Deserialize)]
+struct EventsQuery {
+    after: Option<i64>,
+    limit: Option<u32>,
+}
+
+/// The domain events item changes recorded (assignments, status and due-date
+/// changes), oldest first after `after`.
+async fn events(
+    caller: Caller,
+    State(s): State<AppState>,
+    Query(query): Query<EventsQuery>,
+) -> ApiResult<Json<Value>> {
+    let events = blocking(move || {
+        boards::events_since(
+            &s.db,
+            caller.account_id(),
+            query.after.unwrap_or(0),
+            query.limit.unwrap_or(200),
+        )
+    })
+    .await?;
+    Ok(Json(json!(events)))
+}
+
+impl From<boards::BoardsError> for ApiError {
+    fn from(error: boards::BoardsError) -> Self {
+        use boards::BoardsError as E;
+        match error {
+            E::NotFound { .. } => ApiError::not_found("not_found", error.to_string()),
+            E::Invalid { message } => ApiError::bad_request("invalid_request", message),
+            E::Conflict { message } => ApiError::new(StatusCode::CONFLICT, "conflict", message),
+            E::Database(e) => ApiError::internal(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::etag_matches;
+
+    #[test]
+    fn if_none_match_lists_and_wildcards() {
+        assert!(etag_matches("\"b.3\"", "\"b.3\""));
+        assert!(etag_matches("\"a.1\", W/\"b.3\"", "\"b.3\""));
+        assert!(etag_matches("*", "\"b.3\""));
+        assert!(!etag_matches("\"b.2\"", "\"b.3\""));
+    }
+}

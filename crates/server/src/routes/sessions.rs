@@ -1,0 +1,205 @@
+//! `/sessions` and `/engines`: spawning, steering and reading agent sessions.
+//! The spawn rules live in the sessions crate; this glue says who is asking
+//! (which listener, which token, which source-session header) and hands over
+//! the settings that govern it.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sessions::{PromptSettings, SessionError, SpawnPolicy, SpawnRequest, Via};
+
+use crate::auth::{AuthMode, Caller};
+use crate::error::{ApiError, ApiResult};
+use crate::json::ApiJson;
+use crate::state::AppState;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/sessions", get(list).post(spawn))
+        .route("/sessions/{id}", get(read))
+        .route("/sessions/{id}/transcript", get(transcript))
+        .route("/sessions/{id}/messages", post(send))
+        .route("/sessions/{id}/stop", post(stop))
+        .route("/sessions/{id}/archive", post(archive))
+        .route("/engines", get(engines))
+}
+
+const SOURCE_SESSION_HEADER: &str = "x-app-source-session-id";
+
+fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
+    let via = match (caller.1, &caller.0.session_id) {
+        (AuthMode::Cookie, _) => Via::Ui,
+        (AuthMode::Bearer, Some(session_id)) if caller.is_agent() => Via::ControlAgent {
+            session_id: session_id.clone(),
+        },
+        (AuthMode::Bearer, _) => Via::ControlCli,
+    };
+    sessions::Caller {
+        account_id: caller.0.account_id.clone(),
+        via,
+        source_session_header: headers
+            .get(SOURCE_SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty()),
+    }
+}
+
+fn spawn_policy(state: &AppState) -> SpawnPolicy {
+    let s = &state.settings;
+    SpawnPolicy {
+        agent_driven_sessions_enabled: s.bool("agentDrivenSessionsEnabled"),
+        allow_agent_token_spawn: s.bool("allowAgentTokenSpawn"),
+        require_spawn_source_session: s.bool("requireSpawnSourceSession"),
+        agent_driven_max_concurrent: u32::try_from(s.i64("agentDrivenMaxConcurrent")).unwrap_or(0),
+        cli_spawn_spacing_seconds: u32::try_from(s.i64("cliSpawnSpacingSeconds")).unwrap_or(0),
+        max_dollars_per_session: s.f64("agentDrivenMaxDollarsPerSession"),
+        max_turns_per_session: u32::try_from(s.i64("agentDrivenMaxTurnsPerSession")).unwrap_or(0),
+    }
+}
+
+fn prompt_settings(state: &AppState) -> PromptSettings {
+    let s = &state.settings;
+    PromptSettings {
+        default_instructions_enabled: s.bool("defaultAgentInstructionsEnabled"),
+        default_instructions_custom: s.str("defaultAgentInstructionsCustom"),
+        app_awareness: s.bool("appAwarenessPromptEnabled"),
+        audience_style: s.bool("audienceStylePromptEnabled"),
+        engineering_principles: s.bool("engineeringPrinciplesPromptEnabled"),
+        execution_bias: s.bool("executionBiasPromptEnabled"),
+        key_reminders: s.bool("keyRemindersPromptEnabled"),
+        persona: s.bool("personaPromptEnabled"),
+    }
+}
+
+/// 201 with the session, or 202 with `"status": "queued"` and `startsAt`
+/// while spawn spacing holds it back.
+async fn spawn(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<SpawnRequest>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let who = session_caller(&caller, &headers);
+    let spawned = state
+        .sessions
+        .spawn(
+            &who,
+            &spawn_policy(&state),
+            &prompt_settings(&state),
+            request,
+        )
+        .await?;
+    let status = if spawned.queued.is_some() {
+        StatusCode::ACCEPTED
+    } else {
+        StatusCode::CREATED
+    };
+    Ok((status, Json(json!(spawned.session))))
+}
+
+async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
+    let sessions = state.sessions.list(caller.account_id()).await?;
+    Ok(Json(json!(sessions)))
+}
+
+async fn read(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(json!(
+        state.sessions.get(caller.account_id(), &id).await?
+    )))
+}
+
+async fn transcript(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(json!(
+        state.sessions.transcript(caller.account_id(), &id).await?
+    )))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Message {
+    text: String,
+}
+
+async fn send(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    ApiJson(message): ApiJson<Message>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let who = session_caller(&caller, &headers);
+    let session = state
+        .sessions
+        .send(&who, &spawn_policy(&state), &id, &message.text)
+        .await?;
+    Ok((StatusCode::ACCEPTED, Json(json!(session))))
+}
+
+async fn stop(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let who = session_caller(&caller, &headers);
+    let session = state.sessions.stop(&who, &id).await?;
+    Ok((StatusCode::ACCEPTED, Json(json!(session))))
+}
+
+async fn archive(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let who = session_caller(&caller, &headers);
+    Ok(Json(json!(state.sessions.archive(&who, &id).await?)))
+}
+
+async fn engines(_caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!(state.sessions.engines()?)))
+}
+
+impl From<SessionError> for ApiError {
+    fn from(error: SessionError) -> Self {
+        use SessionError as E;
+        let message = error.to_string();
+        match error {
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::AgentDrivenSessionsDisabled => {
+                ApiError::forbidden("agent_driven_sessions_disabled", message)
+            }
+            E::AgentTokenSpawnDisabled => {
+                ApiError::forbidden("agent_token_spawn_disabled", message)
+            }
+            E::SourceSessionRequired => ApiError::forbidden("source_session_required", message),
+            E::ConcurrencyLimit { .. } => {
+                ApiError::new(StatusCode::TOO_MANY_REQUESTS, "concurrency_limit", message)
+            }
+            E::UnknownEngine { .. } => ApiError::bad_request("unknown_engine", message),
+            E::InvalidInput(_) => ApiError::bad_request("invalid_request", message),
+            E::SessionEnded { .. } => ApiError::new(StatusCode::CONFLICT, "session_ended", message),
+            E::EnginesConfig { .. } => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "engines_config_invalid",
+                message,
+            ),
+            E::ShuttingDown => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting_down", message)
+            }
+            E::Store(e) => ApiError::internal(e),
+        }
+    }
+}
