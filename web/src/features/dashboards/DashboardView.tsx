@@ -98,10 +98,18 @@ export function DashboardView({ id }: { id: string }) {
 function SaveState({ snapshot, onRetry }: { snapshot: AutosaveSnapshot<Draft>; onRetry: () => void }) {
   switch (snapshot.status) {
     case "saved":
-      return <span className="dash-save dash-save-saved" data-save-status="saved">Saved</span>;
+      return (
+        <span className="dash-save dash-save-saved" data-save-status="saved">
+          Saved
+        </span>
+      );
     case "pending":
     case "saving":
-      return <span className="dash-save" data-save-status={snapshot.status}>Saving…</span>;
+      return (
+        <span className="dash-save" data-save-status={snapshot.status}>
+          Saving…
+        </span>
+      );
     case "error":
       return (
         <span className="dash-save dash-save-error" data-save-status="error" title={snapshot.error ?? ""}>
@@ -112,7 +120,11 @@ function SaveState({ snapshot, onRetry }: { snapshot: AutosaveSnapshot<Draft>; o
         </span>
       );
     case "conflict":
-      return <span className="dash-save dash-save-error" data-save-status="conflict">Not saved</span>;
+      return (
+        <span className="dash-save dash-save-error" data-save-status="conflict">
+          Not saved
+        </span>
+      );
   }
 }
 

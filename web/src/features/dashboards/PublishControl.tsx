@@ -36,7 +36,13 @@ export function PublishControl({ dashboardId, initial }: { dashboardId: string; 
           {published ? (
             <>
               <p>Anyone with this link can see this dashboard, read-only, without logging in.</p>
-              <input className="dash-publish-url" readOnly value={url} aria-label="Public link" onFocus={(e) => e.target.select()} />
+              <input
+                className="dash-publish-url"
+                readOnly
+                value={url}
+                aria-label="Public link"
+                onFocus={(e) => e.target.select()}
+              />
               <div className="dash-row">
                 <button type="button" onClick={copy}>
                   Copy link
@@ -62,7 +68,10 @@ export function PublishControl({ dashboardId, initial }: { dashboardId: string; 
             </>
           ) : (
             <>
-              <p>Publishing makes a read-only link that works without logging in. Only the columns the widgets and filters use are sent.</p>
+              <p>
+                Publishing makes a read-only link that works without logging in. Only the columns the widgets and
+                filters use are sent.
+              </p>
               <button
                 type="button"
                 disabled={busy}

@@ -57,9 +57,12 @@ function ColumnSelect({
             {c.boardCount > 1 ? `, ${c.boardCount} boards` : ""})
           </option>
         ))}
-        {typeof value === "string" && value !== "" && !options.some((c) => c.id === value) && !extra?.some((o) => o.value === value) && (
-          <option value={value}>{value} (not on the connected boards)</option>
-        )}
+        {typeof value === "string" &&
+          value !== "" &&
+          !options.some((c) => c.id === value) &&
+          !extra?.some((o) => o.value === value) && (
+            <option value={value}>{value} (not on the connected boards)</option>
+          )}
         {custom && <option value={"\u0000custom"}>Board by board (set in the JSON)</option>}
       </select>
     </label>
@@ -143,7 +146,13 @@ export function WidgetSettings({ widget, columns, sprintNames, onChange, onRemov
         </>
       )}
       {widget.type === "battery" && (
-        <ColumnSelect label="Status column" value={settings.column} columns={columns} types={["status"]} onChange={(v) => set("column", v)} />
+        <ColumnSelect
+          label="Status column"
+          value={settings.column}
+          columns={columns}
+          types={["status"]}
+          onChange={(v) => set("column", v)}
+        />
       )}
       {isSprint &&
         SPRINT_FIELDS.map((f) => (

@@ -92,20 +92,22 @@ export function loadBoards(ids: readonly string[], options: LoadOptions): () => 
   }, options.slowAfterMs ?? 4000);
 
   for (const id of ids) {
-    fetchBoard(id, controller.signal).then(
-      (data) => {
-        loads.set(id, { id, state: "loaded", data });
-      },
-      (error: unknown) => {
-        if (cancelled) return;
-        if (error instanceof ApiError && error.status === 404) loads.set(id, { id, state: "missing" });
-        else loads.set(id, { id, state: "error", message: error instanceof Error ? error.message : String(error) });
-      },
-    ).finally(() => {
-      pending--;
-      if (pending === 0) clearTimeout(slowTimer);
-      schedule();
-    });
+    fetchBoard(id, controller.signal)
+      .then(
+        (data) => {
+          loads.set(id, { id, state: "loaded", data });
+        },
+        (error: unknown) => {
+          if (cancelled) return;
+          if (error instanceof ApiError && error.status === 404) loads.set(id, { id, state: "missing" });
+          else loads.set(id, { id, state: "error", message: error instanceof Error ? error.message : String(error) });
+        },
+      )
+      .finally(() => {
+        pending--;
+        if (pending === 0) clearTimeout(slowTimer);
+        schedule();
+      });
   }
   emit();
 

@@ -4,7 +4,11 @@
  */
 
 export function fileName(name: string, extension: string): string {
-  const base = name.trim().replace(/[^\p{L}\p{N}._ -]+/gu, "").replace(/\s+/g, "-") || "dashboard";
+  const base =
+    name
+      .trim()
+      .replace(/[^\p{L}\p{N}._ -]+/gu, "")
+      .replace(/\s+/g, "-") || "dashboard";
   return `${base}.${extension}`;
 }
 

@@ -59,7 +59,9 @@ export function togglePerson(filters: DashboardFilters, memberId: string): Dashb
  */
 export function effectiveFilters(filters: DashboardFilters): DashboardFilters {
   const rules = rulesOf(filters);
-  const complete = rules.filter((r) => !opNeedsValue(r.op) || (r.value !== "" && r.value !== undefined && r.value !== null));
+  const complete = rules.filter(
+    (r) => !opNeedsValue(r.op) || (r.value !== "" && r.value !== undefined && r.value !== null),
+  );
   return complete.length === rules.length ? filters : { ...filters, rules: complete };
 }
 

@@ -29,7 +29,8 @@ export function firstFreeSlot(taken: readonly WidgetLayout[], w: number, h: numb
 
 /** A layout the contract accepts: four non-negative integers, w and h at least 1, inside the grid. */
 export function cleanLayout(layout: Partial<WidgetLayout> | undefined, cols = GRID_COLS): WidgetLayout {
-  const int = (v: unknown, min: number) => (typeof v === "number" && Number.isFinite(v) ? Math.max(min, Math.round(v)) : min);
+  const int = (v: unknown, min: number) =>
+    typeof v === "number" && Number.isFinite(v) ? Math.max(min, Math.round(v)) : min;
   const w = Math.min(int(layout?.w, 1), cols);
   return { x: Math.min(int(layout?.x, 0), cols - w), y: int(layout?.y, 0), w, h: int(layout?.h, 1) };
 }

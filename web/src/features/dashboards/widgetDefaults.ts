@@ -48,7 +48,8 @@ export function columnOptions(boards: readonly BoardFull[]): ColumnOption[] {
   for (const { board } of boards) {
     for (const column of Array.isArray(board.columns) ? board.columns : []) {
       const seen = byId.get(column.id);
-      if (!seen) byId.set(column.id, { id: column.id, title: column.title || column.id, type: column.type, boardCount: 1 });
+      if (!seen)
+        byId.set(column.id, { id: column.id, title: column.title || column.id, type: column.type, boardCount: 1 });
       else {
         seen.boardCount++;
         if (seen.type !== column.type) seen.type = "mixed";
@@ -106,7 +107,11 @@ export function newWidgetId(type: MenuWidgetType, widgets: readonly WidgetConfig
   return `${ID_PREFIX[type]}${n}`;
 }
 
-export function newWidget(type: MenuWidgetType, widgets: readonly WidgetConfig[], boards: readonly BoardFull[]): WidgetConfig {
+export function newWidget(
+  type: MenuWidgetType,
+  widgets: readonly WidgetConfig[],
+  boards: readonly BoardFull[],
+): WidgetConfig {
   const size = SIZES[type];
   return {
     id: newWidgetId(type, widgets),

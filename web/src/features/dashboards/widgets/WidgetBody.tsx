@@ -24,7 +24,15 @@ function Drawn({ onDrawn, dep }: { onDrawn: () => void; dep: unknown }) {
   return null;
 }
 
-function Missing({ ids, boardName, what }: { ids: readonly string[]; boardName: (id: string) => string; what: string }) {
+function Missing({
+  ids,
+  boardName,
+  what,
+}: {
+  ids: readonly string[];
+  boardName: (id: string) => string;
+  what: string;
+}) {
   if (ids.length === 0) return null;
   return (
     <p className="dash-widget-note" title={ids.map(boardName).join(", ")}>
@@ -42,7 +50,11 @@ function Problem({ text, onDrawn }: { text: string; onDrawn: () => void }) {
   );
 }
 
-function NumbersBody({ result, onDrawn, boardName }: { result: NumbersResult } & Omit<WidgetBodyProps, "result" | "personName">) {
+function NumbersBody({
+  result,
+  onDrawn,
+  boardName,
+}: { result: NumbersResult } & Omit<WidgetBodyProps, "result" | "personName">) {
   if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} />;
   return (
     <div className="dash-numbers">
@@ -96,7 +108,15 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
-function TableBody({ result, onDrawn, boardName }: { result: TableResult; onDrawn: () => void; boardName: (id: string) => string }) {
+function TableBody({
+  result,
+  onDrawn,
+  boardName,
+}: {
+  result: TableResult;
+  onDrawn: () => void;
+  boardName: (id: string) => string;
+}) {
   return (
     <div className="dash-table-wrap">
       <table className="dash-table">
@@ -131,7 +151,17 @@ function TableBody({ result, onDrawn, boardName }: { result: TableResult; onDraw
   );
 }
 
-function ChartBody({ spec, onDrawn, empty, note }: { spec: ChartSpec; onDrawn: () => void; empty?: string | null; note?: string }) {
+function ChartBody({
+  spec,
+  onDrawn,
+  empty,
+  note,
+}: {
+  spec: ChartSpec;
+  onDrawn: () => void;
+  empty?: string | null;
+  note?: string;
+}) {
   return (
     <div className="dash-chart-body">
       {empty ? (
@@ -192,7 +222,11 @@ export function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBod
             Average completed (last {result.averageOver.length}): <strong>{result.averageDisplay}</strong>
             {result.unestimatedCount > 0 && ` · ${result.unestimatedCount} unestimated`}
           </div>
-          <ChartBody spec={spec as ChartSpec} onDrawn={onDrawn} empty={result.sprints.length === 0 ? "No sprints" : null} />
+          <ChartBody
+            spec={spec as ChartSpec}
+            onDrawn={onDrawn}
+            empty={result.sprints.length === 0 ? "No sprints" : null}
+          />
           <Missing ids={result.boardsWithoutSprintColumn} boardName={boardName} what="the sprint column" />
         </>
       );

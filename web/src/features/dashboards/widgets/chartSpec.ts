@@ -32,7 +32,18 @@ export interface ChartSpec {
   ariaLabel: string;
 }
 
-export const PALETTE = ["#4c6ef5", "#12b886", "#fab005", "#fa5252", "#7950f2", "#15aabf", "#fd7e14", "#82c91e", "#e64980", "#868e96"];
+export const PALETTE = [
+  "#4c6ef5",
+  "#12b886",
+  "#fab005",
+  "#fa5252",
+  "#7950f2",
+  "#15aabf",
+  "#fd7e14",
+  "#82c91e",
+  "#e64980",
+  "#868e96",
+];
 
 function paletteColor(i: number): string {
   return PALETTE[i % PALETTE.length] as string;
@@ -89,7 +100,15 @@ export function velocitySpec(result: VelocityResult): ChartSpec {
       dashed: true,
     });
   }
-  return { kind: "bar", horizontal: false, stacked: false, legend: true, labels, datasets, ariaLabel: "Velocity per sprint" };
+  return {
+    kind: "bar",
+    horizontal: false,
+    stacked: false,
+    legend: true,
+    labels,
+    datasets,
+    ariaLabel: "Velocity per sprint",
+  };
 }
 
 export function plannedSpec(result: PlannedVsUnplannedResult): ChartSpec {
@@ -103,9 +122,23 @@ export function plannedSpec(result: PlannedVsUnplannedResult): ChartSpec {
     { label: "Unplanned", data: unplanned, tooltips: sprintTooltips(unplanned, null), color: "#fd7e14", stack: "s" },
   ];
   if (unknown.some((v) => v !== 0)) {
-    datasets.push({ label: "Unknown", data: unknown, tooltips: sprintTooltips(unknown, null), color: "#ced4da", stack: "s" });
+    datasets.push({
+      label: "Unknown",
+      data: unknown,
+      tooltips: sprintTooltips(unknown, null),
+      color: "#ced4da",
+      stack: "s",
+    });
   }
-  return { kind: "bar", horizontal: false, stacked: true, legend: true, labels, datasets, ariaLabel: "Planned and unplanned effort per sprint" };
+  return {
+    kind: "bar",
+    horizontal: false,
+    stacked: true,
+    legend: true,
+    labels,
+    datasets,
+    ariaLabel: "Planned and unplanned effort per sprint",
+  };
 }
 
 export function burndownSpec(result: BurndownResult): ChartSpec {
