@@ -138,6 +138,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         accounts,
         sessions: supervisor,
         stop,
+        ui_url: ui_url.clone(),
     };
 
     let mut servers = vec![serve(
@@ -217,6 +218,7 @@ fn all_migrations() -> Vec<store::Migration> {
         settings::MIGRATIONS,
         inbox::MIGRATIONS,
         boards::MIGRATIONS,
+        dashboards::MIGRATIONS,
     ]
     .concat()
 }

@@ -23,4 +23,6 @@ pub struct AppState {
     pub inbox: Arc<Inbox>,
     pub sessions: sessions::Supervisor,
     pub stop: watch::Sender<Option<StopReason>>,
+    /// The UI server's base URL, for links the API hands out.
+    pub ui_url: String,
 }

@@ -138,12 +138,11 @@ pub fn wait_for_server_file(dir: &Path, child: &Child) -> Value {
     let path = dir.join("server.json");
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            if let Ok(value) = serde_json::from_str::<Value>(&text) {
-                if value["pid"].as_u64() == Some(child.id() as u64) {
-                    return value;
-                }
-            }
+        if let Ok(text) = std::fs::read_to_string(&path)
+            && let Ok(value) = serde_json::from_str::<Value>(&text)
+            && value["pid"].as_u64() == Some(child.id() as u64)
+        {
+            return value;
         }
         assert!(Instant::now() < deadline, "server.json never appeared");
         std::thread::sleep(Duration::from_millis(10));

@@ -11,6 +11,7 @@ use crate::state::AppState;
 mod accounts;
 mod app;
 mod boards;
+mod dashboards;
 mod inbox;
 mod sessions;
 mod settings;
@@ -23,6 +24,7 @@ pub fn api() -> Router<AppState> {
         .merge(inbox::routes())
         .merge(app::routes())
         .merge(boards::routes())
+        .merge(dashboards::routes())
         .merge(sessions::routes())
 }
 

@@ -1,0 +1,382 @@
+//! Agent sessions over HTTP: the spawn rules in the contract's order, the
+//! scoped token's exact powers, the CLI an agent uses from inside a session,
+//! and a server killed with sessions running.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::{TestServer, request};
+use serde_json::{Value, json};
+
+/// A `command` engine that records its APP_* environment per turn and then
+/// echoes its input, plus one that runs the CLI from inside the session.
+fn server_with_engines() -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record");
+    std::fs::create_dir(&record).unwrap();
+    let script = format!(
+        "env | grep ^APP_ > {}/env-$APP_SESSION_ID-$APP_TURN; cat",
+        record.display()
+    );
+    let spawner = format!(
+        "{} spawn --engine echo --json 'helper work' > {}/spawned-$APP_SESSION_ID 2>&1; echo done",
+        common::binary(),
+        record.display()
+    );
+    let toml = format!(
+        "[engines.echo]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\n\n\
+         [engines.spawner]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {spawner:?}]\n\n\
+         [engines.slow]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"sleep 30\"]\n"
+    );
+    std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+    TestServer::start_in(dir)
+}
+
+fn ui_cookie(server: &TestServer) -> String {
+    let login = request(
+        &server.ui,
+        "GET",
+        &format!("/login?token={}", server.token),
+        &[],
+        None,
+    );
+    login
+        .header("set-cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+fn ui_spawn(server: &TestServer, cookie: &str, engine: &str, prompt: &str) -> Value {
+    let body = json!({"engine": engine, "prompt": prompt}).to_string();
+    let reply = request(
+        &server.ui,
+        "POST",
+        "/api/sessions",
+        &[("Cookie", cookie), ("Content-Type", "application/json")],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let session = reply.json();
+    assert_eq!(session["agentDriven"], false);
+    session
+}
+
+fn wait_for_status(server: &TestServer, id: &str, wanted: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let session = server.call("GET", &format!("/sessions/{id}"), None).json();
+        if session["status"] == wanted {
+            return session;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "session {id} stuck at {}",
+            session["status"]
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn recorded_env(dir: &Path, session: &str, turn: u32) -> Vec<(String, String)> {
+    let path = dir.join("record").join(format!("env-{session}-{turn}"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
+fn env_value(env: &[(String, String)], key: &str) -> String {
+    env.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default()
+}
+
+fn set(server: &TestServer, key: &str, value: Value) {
+    let reply = server.call(
+        "PATCH",
+        &format!("/settings/{key}"),
+        Some(&json!({"value": value})),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+}
+
+fn control_spawn(server: &TestServer, token: &str, source: Option<&str>) -> common::Reply {
+    let auth = format!("Bearer {token}");
+    let mut headers = vec![
+        ("Authorization", auth.as_str()),
+        ("Content-Type", "application/json"),
+    ];
+    if let Some(source) = source {
+        headers.push(("X-App-Source-Session-Id", source));
+    }
+    let body = json!({"engine": "echo", "prompt": "hi"}).to_string();
+    request(
+        server.control(),
+        "POST",
+        "/sessions",
+        &headers,
+        Some(body.as_bytes()),
+    )
+}
+
+#[test]
+fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
+    let server = server_with_engines();
+    let cookie = ui_cookie(&server);
+    let session = ui_spawn(&server, &cookie, "echo", "hello there");
+    let id = session["id"].as_str().unwrap().to_owned();
+    wait_for_status(&server, &id, "waiting_for_input");
+
+    let env = recorded_env(server.data_dir(), &id, 1);
+    assert_eq!(env_value(&env, "APP_SESSION_ID"), id);
+    assert_eq!(env_value(&env, "APP_TURN"), "1");
+    assert_eq!(
+        env_value(&env, "APP_CONTROL_URL"),
+        format!("http://{}", server.control())
+    );
+    let agent = env_value(&env, "APP_CLI_TOKEN");
+    assert!(agent.len() >= 22);
+
+    let transcript = server
+        .call("GET", &format!("/sessions/{id}/transcript"), None)
+        .json();
+    assert!(
+        transcript["turns"][0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("hello there")
+    );
+
+    // Reads, non-guarded settings and alerts: yes.
+    assert_eq!(server.call_as(&agent, "GET", "/settings", None).status, 200);
+    assert_eq!(server.call_as(&agent, "GET", "/boards", None).status, 200);
+    assert_eq!(
+        server
+            .call_as(
+                &agent,
+                "PATCH",
+                "/settings/pmColorMode",
+                Some(&json!({"value": "dark"}))
+            )
+            .status,
+        200
+    );
+    let alert = server.call_as(
+        &agent,
+        "POST",
+        "/alert",
+        Some(&json!({"title": "Need a key", "body": "for the deploy"})),
+    );
+    assert_eq!(alert.status, 201, "{}", alert.text());
+    assert_eq!(alert.json()["sourceSessionId"], id);
+    // Guarded settings, accounts, restart, board writes: no.
+    for key in [
+        "allowAgentTokenSpawn",
+        "cliServerEnabled",
+        "agentDrivenMaxConcurrent",
+        "requireSpawnSourceSession",
+    ] {
+        let reply = server.call_as(
+            &agent,
+            "PATCH",
+            &format!("/settings/{key}"),
+            Some(&json!({"value": true})),
+        );
+        assert_eq!(reply.status, 403, "{key}");
+        assert_eq!(reply.error_code(), "guarded_setting");
+    }
+    assert_eq!(
+        server
+            .call_as(&agent, "POST", "/accounts", Some(&json!({"name": "x"})))
+            .error_code(),
+        "owner_only"
+    );
+    assert_eq!(
+        server
+            .call_as(&agent, "POST", "/workspaces", Some(&json!({"name": "x"})))
+            .error_code(),
+        "agent_token_forbidden"
+    );
+    set(&server, "allowAgentAppRestart", json!(true));
+    assert_eq!(
+        server.call_as(&agent, "POST", "/app/restart", None).status,
+        403
+    );
+
+    // A follow-up is turn 2 with the same token; stopping ends the token.
+    let reply = request(
+        &server.ui,
+        "POST",
+        &format!("/api/sessions/{id}/messages"),
+        &[("Cookie", &cookie), ("Content-Type", "application/json")],
+        Some(br#"{"text": "again"}"#),
+    );
+    assert_eq!(reply.status, 202, "{}", reply.text());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while server.call("GET", &format!("/sessions/{id}"), None).json()["turns"] != 2
+        || server.call("GET", &format!("/sessions/{id}"), None).json()["status"]
+            != "waiting_for_input"
+    {
+        assert!(Instant::now() < deadline, "the follow-up never finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        env_value(&recorded_env(server.data_dir(), &id, 2), "APP_TURN"),
+        "2"
+    );
+
+    let stopped = server.call("POST", &format!("/sessions/{id}/stop"), None);
+    assert_eq!(stopped.status, 202);
+    wait_for_status(&server, &id, "stopped");
+    let dead = server.call_as(&agent, "GET", "/settings", None);
+    assert_eq!(dead.status, 401);
+}
+
+#[test]
+fn control_spawns_follow_the_rules_in_order() {
+    let server = server_with_engines();
+    let cookie = ui_cookie(&server);
+    let parent = ui_spawn(&server, &cookie, "echo", "parent");
+    let parent_id = parent["id"].as_str().unwrap().to_owned();
+    wait_for_status(&server, &parent_id, "waiting_for_input");
+    let agent = env_value(
+        &recorded_env(server.data_dir(), &parent_id, 1),
+        "APP_CLI_TOKEN",
+    );
+    let owner = server.token.clone();
+
+    // 1. agent-driven sessions off (the default): refused whatever the token.
+    for token in [&owner, &agent] {
+        let reply = control_spawn(&server, token, Some(&parent_id));
+        assert_eq!(
+            (reply.status, reply.error_code().as_str()),
+            (403, "agent_driven_sessions_disabled")
+        );
+    }
+    set(&server, "agentDrivenSessionsEnabled", json!(true));
+    // 2. the agent's own token may not spawn until allowed; the cli token may.
+    let reply = control_spawn(&server, &agent, Some(&parent_id));
+    assert_eq!(
+        (reply.status, reply.error_code().as_str()),
+        (403, "agent_token_spawn_disabled")
+    );
+    // 3. the source session header is required and must name a live session.
+    let reply = control_spawn(&server, &owner, None);
+    assert_eq!(
+        (reply.status, reply.error_code().as_str()),
+        (403, "source_session_required")
+    );
+    let reply = control_spawn(&server, &owner, Some("not-a-session"));
+    assert_eq!(reply.error_code(), "source_session_required");
+    let child = control_spawn(&server, &owner, Some(&parent_id));
+    assert_eq!(child.status, 201, "{}", child.text());
+    assert_eq!(
+        server
+            .call("GET", "/settings/cliSpawnSpacingSeconds", None)
+            .json()["value"],
+        0
+    );
+    assert_eq!(child.json()["agentDriven"], true);
+
+    set(&server, "allowAgentTokenSpawn", json!(true));
+    let other_parent = ui_spawn(&server, &cookie, "echo", "other");
+    let other_id = other_parent["id"].as_str().unwrap().to_owned();
+    let reply = control_spawn(&server, &agent, Some(&other_id));
+    assert_eq!(
+        reply.error_code(),
+        "source_session_required",
+        "an agent may only name its own session"
+    );
+    assert_eq!(control_spawn(&server, &agent, Some(&parent_id)).status, 201);
+
+    // 4. the concurrency ceiling counts active agent-driven sessions.
+    set(&server, "agentDrivenMaxConcurrent", json!(2));
+    let reply = control_spawn(&server, &owner, Some(&parent_id));
+    assert_eq!(
+        (reply.status, reply.error_code().as_str()),
+        (429, "concurrency_limit")
+    );
+    set(&server, "requireSpawnSourceSession", json!(false));
+    set(&server, "agentDrivenMaxConcurrent", json!(3));
+    // 5. spacing queues, never refuses.
+    set(&server, "cliSpawnSpacingSeconds", json!(60));
+    let queued = control_spawn(&server, &owner, None);
+    assert_eq!(queued.status, 202, "{}", queued.text());
+    assert_eq!(queued.json()["status"], "queued");
+    assert!(queued.json()["startsAt"].as_str().is_some());
+
+    // The stored-not-enforced limits are shown beside each session.
+    set(&server, "agentDrivenMaxDollarsPerSession", json!(0.5));
+    let session = server
+        .call(
+            "GET",
+            &format!("/sessions/{}", child.json()["id"].as_str().unwrap()),
+            None,
+        )
+        .json();
+    assert!(session.get("maxDollarsPerSession").is_some() && session.get("costUsd").is_some());
+}
+
+#[test]
+fn an_agent_spawns_a_helper_with_one_command() {
+    let server = server_with_engines();
+    set(&server, "agentDrivenSessionsEnabled", json!(true));
+    set(&server, "allowAgentTokenSpawn", json!(true));
+    let cookie = ui_cookie(&server);
+    let parent = ui_spawn(&server, &cookie, "spawner", "make a helper");
+    let parent_id = parent["id"].as_str().unwrap().to_owned();
+    wait_for_status(&server, &parent_id, "waiting_for_input");
+    let output = std::fs::read_to_string(
+        server
+            .data_dir()
+            .join("record")
+            .join(format!("spawned-{parent_id}")),
+    )
+    .unwrap();
+    let helper: Value = serde_json::from_str(&output).unwrap_or_else(|e| panic!("{e}: {output}"));
+    assert_eq!(helper["agentDriven"], true);
+    assert_eq!(helper["sourceSessionId"], parent_id);
+    let sessions = server.call("GET", "/sessions", None).json();
+    assert_eq!(sessions.as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn sessions_come_back_after_the_server_is_killed() {
+    let server = server_with_engines();
+    set(&server, "autoResumeOnCrash", json!(false));
+    let cookie = ui_cookie(&server);
+    let running = ui_spawn(&server, &cookie, "slow", "long work");
+    let running_id = running["id"].as_str().unwrap().to_owned();
+    wait_for_status(&server, &running_id, "running");
+    let waiting = ui_spawn(&server, &cookie, "echo", "short");
+    let waiting_id = waiting["id"].as_str().unwrap().to_owned();
+    wait_for_status(&server, &waiting_id, "waiting_for_input");
+
+    let server = server.crash_and_restart();
+    wait_for_status(&server, &running_id, "interrupted");
+    wait_for_status(&server, &waiting_id, "interrupted");
+    let orphans = Command::new("pgrep")
+        .args(["-f", "sleep 30"])
+        .output()
+        .unwrap();
+    let leftover: Vec<u32> = String::from_utf8_lossy(&orphans.stdout)
+        .lines()
+        .filter_map(|l| l.parse().ok())
+        .collect();
+    for pid in leftover {
+        let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        assert!(
+            !String::from_utf8_lossy(&environ).contains(&running_id),
+            "the dead server's engine process {pid} was left running"
+        );
+    }
+}
