@@ -10,7 +10,6 @@ import {
   type Dashboard,
   type DashboardConfig,
   type Member,
-  type PublishReply,
   getDashboard,
   listBoards,
   listMembers,
@@ -49,12 +48,7 @@ export interface Draft {
 type Loaded =
   | { kind: "loading" }
   | { kind: "error"; message: string; notFound: boolean }
-  | { kind: "ready"; dashboard: Dashboard; saver: Autosaver<Draft>; published: PublishReply | null };
-
-function publishedOf(dashboard: Dashboard): PublishReply | null {
-  const d = dashboard as Dashboard & { publicToken?: string | null; publicUrl?: string | null };
-  return d.publicToken && d.publicUrl ? { token: d.publicToken, url: d.publicUrl } : null;
-}
+  | { kind: "ready"; dashboard: Dashboard; saver: Autosaver<Draft> };
 
 export function DashboardView({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
@@ -70,7 +64,7 @@ export function DashboardView({ id }: { id: string }) {
           save: async (draft, current) => ({ etag: (await saveDashboard(id, draft, current)).etag }),
           isConflict: (e) => e instanceof ApiError && e.status === 412,
         });
-        setLoaded({ kind: "ready", dashboard: data, saver, published: publishedOf(data) });
+        setLoaded({ kind: "ready", dashboard: data, saver });
       },
       (error: unknown) => {
         if (!live) return;
@@ -92,7 +86,7 @@ export function DashboardView({ id }: { id: string }) {
       </div>
     );
   }
-  return <DashboardEditor dashboard={loaded.dashboard} saver={loaded.saver} published={loaded.published} />;
+  return <DashboardEditor dashboard={loaded.dashboard} saver={loaded.saver} />;
 }
 
 function SaveState({ snapshot, onRetry }: { snapshot: AutosaveSnapshot<Draft>; onRetry: () => void }) {
@@ -156,15 +150,7 @@ function BoardStrip({ loads, boardName }: { loads: readonly BoardLoad[]; boardNa
   );
 }
 
-function DashboardEditor({
-  dashboard,
-  saver,
-  published,
-}: {
-  dashboard: Dashboard;
-  saver: Autosaver<Draft>;
-  published: PublishReply | null;
-}) {
+function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Autosaver<Draft> }) {
   const snapshot = useSyncExternalStore(saver.subscribe, saver.getSnapshot);
   const draft = snapshot.draft;
   const edit = useCallback(
@@ -312,7 +298,7 @@ function DashboardEditor({
         />
         <SaveState snapshot={snapshot} onRetry={() => saver.retryNow()} />
         <div className="dash-header-actions">
-          <PublishControl dashboardId={dashboard.id} initial={published} />
+          <PublishControl dashboardId={dashboard.id} />
         </div>
       </header>
       {snapshot.status === "conflict" && (

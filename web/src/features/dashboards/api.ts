@@ -101,6 +101,16 @@ export function publishDashboard(id: string): Promise<PublishReply> {
   return apiFetch<PublishReply>(`/dashboards/${encodeURIComponent(id)}/publish`, { method: "POST" });
 }
 
+export interface PublicationStatus {
+  published: boolean;
+  publishedAt?: string;
+}
+
+/** Whether a live link exists; the link itself is shown only when made (the server keeps a hash). */
+export function publicationStatus(id: string): Promise<PublicationStatus> {
+  return apiFetch<PublicationStatus>(`/dashboards/${encodeURIComponent(id)}/publish`);
+}
+
 export function withdrawDashboard(id: string): Promise<void> {
   return apiFetch<void>(`/dashboards/${encodeURIComponent(id)}/publish`, { method: "DELETE" });
 }
