@@ -150,22 +150,36 @@ test("a dashboard made through the UI: connect, add, move, resize, filter, expor
   expect(resized.w).toBeGreaterThan(moved.w);
   expect(resized.h).toBeGreaterThan(moved.h);
 
-  // A filter scopes every widget: the budget and the item count both change.
+  // A filter scopes every widget: the budget and the item count both change. "On track" is a
+  // label of the launches board only; a rule on the budget skips the sprint board, and says so.
   const figureBefore = await figure.textContent();
   const keptBefore = Number(await page.locator("[data-kept-items]").getAttribute("data-kept-items"));
   await page.getByRole("button", { name: "Filter" }).click();
   await page.getByRole("button", { name: "+ Add rule" }).click();
   await page.getByLabel("Rule column").selectOption("status");
   await page.getByLabel("Rule operator").selectOption("is");
-  await page.getByLabel("Rule value").fill("Done");
+  await page.getByLabel("Rule value").fill("On track");
+  await page.getByRole("button", { name: "+ Add rule" }).click();
+  await page.getByLabel("Rule column").nth(1).selectOption("budget");
+  await page.getByLabel("Rule operator").nth(1).selectOption("gt");
+  await page.getByLabel("Rule value").nth(1).fill("0");
   await page.keyboard.press("Escape");
   await allWidgetsDrawn(page, 5);
   const keptAfter = Number(await page.locator("[data-kept-items]").getAttribute("data-kept-items"));
   expect(keptAfter).toBeGreaterThan(0);
   expect(keptAfter).toBeLessThan(keptBefore);
   await expect.poll(() => figure.textContent()).not.toBe(figureBefore);
+  expect(await figure.textContent()).toMatch(/^\$/);
+  expect(await page.getByTestId("filter-notes").textContent()).toContain(
+    "Rule on “budget” not applied to Platform sprint board",
+  );
   await saved(page);
-  expect((await readDashboard(id)).config.filters).toEqual({ rules: [{ column: "status", op: "is", value: "Done" }] });
+  expect((await readDashboard(id)).config.filters).toEqual({
+    rules: [
+      { column: "status", op: "is", value: "On track" },
+      { column: "budget", op: "gt", value: "0" },
+    ],
+  });
 
   // Export as PNG: a real PNG file.
   const [download] = await Promise.all([
@@ -199,7 +213,7 @@ test("a dashboard made through the UI: connect, add, move, resize, filter, expor
   expect(await anonymous.cookies()).toEqual([]);
   expect(await publicPage.locator("h1").textContent()).toBe("E2E dashboard");
   expect(await publicPage.getByRole("button", { name: "+ Add widget" }).count()).toBe(0);
-  expect(await publicPage.locator(".react-resizable-handle").count()).toBe(0);
+  expect(await publicPage.locator(".react-resizable-handle:visible").count()).toBe(0);
   expect(await publicPage.locator('[data-widget-id="n1"] [data-figure]').textContent()).toBe(
     await figure.textContent(),
   );

@@ -273,7 +273,8 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
     }
   };
 
-  const settledCount = loads.filter((l) => l.state !== "loading").length;
+  // Settled once every connected board (the current list, not a stale one) has answered.
+  const boardsSettled = loads.map((l) => l.id).join("\n") === boardIdsKey && loads.every((l) => l.state !== "loading");
   const burndownSprints =
     selected?.type === "burndown"
       ? (() => {
@@ -287,7 +288,7 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
       className="dash-page"
       data-dashboard-id={dashboard.id}
       data-filter-key={drawKey}
-      data-boards-settled={settledCount === loads.length ? "true" : "false"}
+      data-boards-settled={boardsSettled ? "true" : "false"}
     >
       <header className="dash-header">
         <input

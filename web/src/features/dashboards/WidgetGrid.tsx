@@ -82,8 +82,9 @@ export function WidgetGrid(props: WidgetGridProps) {
   const { widgets, data, drawKey, editable, onLayout, onSettings, selectedId } = props;
   const { width, containerRef, mounted } = useContainerWidth({ initialWidth: 1200 });
   const layout = useMemo(
-    () => widgets.map((w) => ({ i: w.id, x: w.layout.x, y: w.layout.y, w: w.layout.w, h: w.layout.h })),
-    [widgets],
+    () =>
+      widgets.map((w) => ({ i: w.id, x: w.layout.x, y: w.layout.y, w: w.layout.w, h: w.layout.h, static: !editable })),
+    [widgets, editable],
   );
   return (
     <div ref={containerRef} className="dash-grid-container">

@@ -41,11 +41,12 @@ function Missing({
   );
 }
 
-function Problem({ text, onDrawn }: { text: string; onDrawn: () => void }) {
+/** `dep` is the result shown: a new result with the same text is still a new drawing. */
+function Problem({ text, onDrawn, dep }: { text: string; onDrawn: () => void; dep: unknown }) {
   return (
     <div className="dash-widget-problem">
       {text}
-      <Drawn onDrawn={onDrawn} dep={text} />
+      <Drawn onDrawn={onDrawn} dep={dep} />
     </div>
   );
 }
@@ -55,7 +56,7 @@ function NumbersBody({
   onDrawn,
   boardName,
 }: { result: NumbersResult } & Omit<WidgetBodyProps, "result" | "personName">) {
-  if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} />;
+  if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} dep={result} />;
   return (
     <div className="dash-numbers">
       <div className="dash-figure" title={result.full} data-figure>
@@ -78,7 +79,7 @@ function NumbersBody({
 }
 
 function BatteryBody({ result, onDrawn }: { result: BatteryResult; onDrawn: () => void }) {
-  if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} />;
+  if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} dep={result} />;
   return (
     <div className="dash-battery">
       <div className="dash-battery-bar">
@@ -203,7 +204,7 @@ export function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBod
     case "numbers":
       return <NumbersBody result={result} onDrawn={onDrawn} boardName={boardName} />;
     case "chart":
-      if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} />;
+      if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} dep={result} />;
       return (
         <>
           <ChartBody
@@ -215,7 +216,7 @@ export function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBod
         </>
       );
     case "velocity":
-      if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} />;
+      if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} dep={result} />;
       return (
         <>
           <div className="dash-muted dash-small">
@@ -231,7 +232,7 @@ export function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBod
         </>
       );
     case "plannedVsUnplanned":
-      if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} />;
+      if (result.problem) return <Problem text={result.problem} onDrawn={onDrawn} dep={result} />;
       return (
         <ChartBody
           spec={spec as ChartSpec}
@@ -241,7 +242,7 @@ export function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBod
         />
       );
     case "burndown":
-      if (result.problem) return <Problem text={`${result.problem}. ${result.note}`} onDrawn={onDrawn} />;
+      if (result.problem) return <Problem text={`${result.problem}. ${result.note}`} onDrawn={onDrawn} dep={result} />;
       return (
         <>
           <div className="dash-muted dash-small">
@@ -255,8 +256,8 @@ export function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBod
     case "table":
       return <TableBody result={result} onDrawn={onDrawn} boardName={boardName} />;
     case "apps":
-      return <Problem text={result.message} onDrawn={onDrawn} />;
+      return <Problem text={result.message} onDrawn={onDrawn} dep={result} />;
     default:
-      return <Problem text={`Unknown widget type “${result.type}”`} onDrawn={onDrawn} />;
+      return <Problem text={`Unknown widget type “${result.type}”`} onDrawn={onDrawn} dep={result} />;
   }
 }
