@@ -38,6 +38,7 @@ import { columnOptions, newWidget } from "./widgetDefaults";
 import { WidgetGrid } from "./WidgetGrid";
 import { WidgetResultCache } from "./widgetResults";
 import { WidgetSettings } from "./WidgetSettings";
+import { preloadCharts } from "./widgets/WidgetBody";
 import "./dashboard.css";
 
 export interface Draft {
@@ -52,6 +53,7 @@ type Loaded =
 
 export function DashboardView({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
+  useEffect(preloadCharts, []);
   useEffect(() => {
     let live = true;
     setLoaded({ kind: "loading" });

@@ -10,7 +10,13 @@ import type { NumbersResult } from "../engine/computeNumbers";
 import type { TableResult } from "../engine/computeTable";
 import { burndownSpec, chartWidgetSpec, plannedSpec, velocitySpec, type ChartSpec } from "./chartSpec";
 
-const ChartCanvas = lazy(() => import("./ChartCanvas").then((m) => ({ default: m.ChartCanvas })));
+const loadChartCanvas = () => import("./ChartCanvas").then((m) => ({ default: m.ChartCanvas }));
+const ChartCanvas = lazy(loadChartCanvas);
+
+/** Starts fetching the chart library while the boards load, so charts do not wait for it after. */
+export function preloadCharts(): void {
+  void loadChartCanvas();
+}
 
 export interface WidgetBodyProps {
   result: WidgetResult;
