@@ -30,6 +30,7 @@ import {
   ConnectBoardsModal,
   ExportMenu,
   FilterMenu,
+  FilterNotes,
   InviteModal,
   PeopleMenu,
   useNameLookup,
@@ -332,13 +333,7 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
           {data.report.keptItems.toLocaleString("en-US")} of {data.report.totalItems.toLocaleString("en-US")} items
         </span>
       </div>
-      {notes.length > 0 && (
-        <div className="dash-filter-summary" data-testid="filter-notes">
-          {notes.map((n) => (
-            <span key={n}>{n}</span>
-          ))}
-        </div>
-      )}
+      <FilterNotes notes={notes} className="dash-filter-summary" />
       {(notice || sideError) && (
         <p className="dash-error" role="status">
           {notice ?? sideError}

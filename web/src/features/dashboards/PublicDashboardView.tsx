@@ -8,7 +8,7 @@ import { type PublicDashboard, getPublicDashboard, normalizeConfig } from "./api
 import { applyFilters } from "./engine/applyFilters";
 import { prepareBoards } from "./engine/prepareBoards";
 import { effectiveFilters, reportNotes } from "./filterEdit";
-import { useNameLookup } from "./Toolbar";
+import { FilterNotes, useNameLookup } from "./Toolbar";
 import { WidgetGrid } from "./WidgetGrid";
 import { WidgetResultCache } from "./widgetResults";
 import "./dashboard.css";
@@ -69,13 +69,7 @@ function PublicDashboardBody({ payload }: { payload: PublicDashboard }) {
           Published dashboard · {boards.length} board{boards.length === 1 ? "" : "s"} · read-only
         </span>
       </header>
-      {notes.length > 0 && (
-        <div className="dash-filter-summary">
-          {notes.map((n) => (
-            <span key={n}>{n}</span>
-          ))}
-        </div>
-      )}
+      <FilterNotes notes={notes} className="dash-filter-summary" />
       <WidgetGrid
         widgets={config.widgets}
         data={data}

@@ -57,26 +57,36 @@ export function ConnectBoardsModal({
   );
 }
 
+/** A menu of actions; choosing one closes the menu first. */
+function ActionMenu({ items, close }: { items: { label: string; run: () => void }[]; close: () => void }) {
+  return (
+    <ul className="dash-menu" role="menu">
+      {items.map((item) => (
+        <li key={item.label}>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => {
+              close();
+              item.run();
+            }}
+          >
+            {item.label}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function AddWidgetMenu({ onAdd }: { onAdd: (type: MenuWidgetType) => void }) {
   return (
     <Popover label="+ Add widget" className="dash-add-widget">
       {(close) => (
-        <ul className="dash-menu" role="menu">
-          {WIDGET_MENU.map((type) => (
-            <li key={type}>
-              <button
-                type="button"
-                role="menuitem"
-                onClick={() => {
-                  onAdd(type);
-                  close();
-                }}
-              >
-                {WIDGET_LABELS[type]}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <ActionMenu
+          close={close}
+          items={WIDGET_MENU.map((type) => ({ label: WIDGET_LABELS[type] ?? type, run: () => onAdd(type) }))}
+        />
       )}
     </Popover>
   );
@@ -185,13 +195,7 @@ export function FilterMenu({
           >
             + Add rule
           </button>
-          {notes.length > 0 && (
-            <ul className="dash-filter-notes">
-              {notes.map((n) => (
-                <li key={n}>{n}</li>
-              ))}
-            </ul>
-          )}
+          <FilterNotes notes={notes} className="dash-filter-notes" />
         </div>
       )}
     </Popover>
@@ -202,34 +206,27 @@ export function ExportMenu({ onPng, onPdf }: { onPng: () => void; onPdf: () => v
   return (
     <Popover label="Export" className="dash-export">
       {(close) => (
-        <ul className="dash-menu" role="menu">
-          <li>
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                close();
-                onPng();
-              }}
-            >
-              PNG image
-            </button>
-          </li>
-          <li>
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                close();
-                onPdf();
-              }}
-            >
-              Print / PDF
-            </button>
-          </li>
-        </ul>
+        <ActionMenu
+          close={close}
+          items={[
+            { label: "PNG image", run: onPng },
+            { label: "Print / PDF", run: onPdf },
+          ]}
+        />
       )}
     </Popover>
+  );
+}
+
+/** The boards a rule or the People filter did not reach, in words. */
+export function FilterNotes({ notes, className }: { notes: readonly string[]; className: string }) {
+  if (notes.length === 0) return null;
+  return (
+    <ul className={className} data-testid="filter-notes">
+      {notes.map((n) => (
+        <li key={n}>{n}</li>
+      ))}
+    </ul>
   );
 }
 
