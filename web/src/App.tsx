@@ -1,49 +1,62 @@
 /**
- * The application shell; pages are mounted here as they are built. The dashboard routes below
- * are a stand-in for the shell's router until it is merged.
+ * The application: the public dashboard link renders for anyone; every other
+ * path needs the session cookie, and a visitor without one is told how to log in.
  */
-import { useEffect, useState } from "react";
-import { DashboardPage } from "./features/dashboards/DashboardPage";
-import { DashboardsSection } from "./features/dashboards/DashboardsSection";
+import { useCallback, useEffect, useState } from "react";
+import { ApiError, apiFetch } from "./shared/api/client";
+import type { Me } from "./shared/api/types.generated";
+import { ErrorNote, Loading } from "./shared/ui/Status";
+import { ToastProvider } from "./shared/ui/toasts";
+import { LoginPage } from "./app/LoginPage";
 import { PublicDashboardPage } from "./features/dashboards/PublicDashboardPage";
-import { apiFetch } from "./shared/api/client";
+import { matchRoute, usePathname } from "./app/router";
+import { SettingsProvider } from "./app/settings";
+import { Shell } from "./app/Shell";
+import { WorkspacesProvider } from "./app/workspaces";
 
-function navigate(path: string) {
-  window.history.pushState(null, "", path);
-  window.dispatchEvent(new PopStateEvent("popstate"));
-}
-
-function usePath(): string {
-  const [path, setPath] = useState(window.location.pathname);
-  useEffect(() => {
-    const onPop = () => setPath(window.location.pathname);
-    window.addEventListener("popstate", onPop);
-    return () => window.removeEventListener("popstate", onPop);
-  }, []);
-  return path;
-}
-
-function WorkspaceDashboards() {
-  const [workspaceId, setWorkspaceId] = useState<string | null>(null);
-  useEffect(() => {
-    apiFetch<{ id: string }[]>("/workspaces").then((list) => setWorkspaceId(list[0]?.id ?? null));
-  }, []);
-  return workspaceId ? <DashboardsSection workspaceId={workspaceId} navigate={navigate} /> : <p>No workspace yet.</p>;
-}
+type Session = { state: "checking" } | { state: "in"; me: Me } | { state: "out" } | { state: "failed"; error: unknown };
 
 export function App() {
-  const path = usePath();
-  const dashboard = /^\/dashboards\/([^/]+)$/.exec(path);
-  if (dashboard) return <DashboardPage id={decodeURIComponent(dashboard[1] as string)} />;
-  const published = /^\/p\/([^/]+)$/.exec(path);
-  if (published) return <PublicDashboardPage token={decodeURIComponent(published[1] as string)} />;
-  if (path === "/dashboards") return <WorkspaceDashboards />;
+  const route = matchRoute(usePathname());
   return (
-    <main>
-      <h1>Switchboard</h1>
-      <p>
-        The web app is being built. Log in through the URL that <code>switchboard serve</code> prints.
-      </p>
-    </main>
+    <ToastProvider>
+      {route.name === "publicDashboard" ? (
+        <PublicDashboardPage token={route.token} />
+      ) : (
+        <SessionGate>{() => <Shell route={route} />}</SessionGate>
+      )}
+    </ToastProvider>
   );
+}
+
+function SessionGate({ children }: { children: () => React.ReactNode }) {
+  const [session, setSession] = useState<Session>({ state: "checking" });
+  const check = useCallback(() => {
+    setSession({ state: "checking" });
+    apiFetch<Me>("/me").then(
+      (me) => setSession({ state: "in", me }),
+      (error: unknown) =>
+        setSession(error instanceof ApiError && error.status === 401 ? { state: "out" } : { state: "failed", error }),
+    );
+  }, []);
+  useEffect(check, [check]);
+
+  switch (session.state) {
+    case "checking":
+      return <Loading what="Switchboard" />;
+    case "out":
+      return <LoginPage />;
+    case "failed":
+      return (
+        <main className="login-page">
+          <ErrorNote error={session.error} onRetry={check} />
+        </main>
+      );
+    case "in":
+      return (
+        <SettingsProvider>
+          <WorkspacesProvider>{children()}</WorkspacesProvider>
+        </SettingsProvider>
+      );
+  }
 }

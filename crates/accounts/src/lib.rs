@@ -51,7 +51,7 @@ pub enum TokenKind {
 }
 
 impl TokenKind {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             TokenKind::Cli => "cli",
             TokenKind::Agent => "agent",

@@ -12,8 +12,6 @@ use store::rusqlite::{self, OptionalExtension, Row, Transaction, types::Type};
 use crate::model::FullBoard;
 use crate::{Result, not_found};
 
-const MMAP_BYTES: i64 = 1 << 30;
-
 fn etag(board_id: &str, version: i64) -> String {
     format!("\"{board_id}.{version}\"")
 }
@@ -88,10 +86,6 @@ fn push_str(out: &mut Vec<u8>, s: &str) {
 /// Items come group by group (in group order), each group's in item order.
 pub fn full_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard> {
     db.read(|tx| {
-        // Big boards outgrow SQLite's page cache; reading them through a
-        // memory map instead of one pread per page keeps the read linear.
-        // The setting sticks to the reader connection, so this is cheap.
-        tx.pragma_update(None, "mmap_size", MMAP_BYTES)?;
         let (workspace_id, name, version): (String, String, i64) = tx
             .prepare_cached(
                 "SELECT workspace_id, name, version FROM boards WHERE id = ?1 AND account_id = ?2",

@@ -5,14 +5,14 @@ use serde_json::{Map, Value};
 
 use crate::columns::ColumnType;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Workspace {
     pub id: String,
     pub name: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Member {
     pub id: String,
@@ -21,8 +21,9 @@ pub struct Member {
     pub email: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct NewMember {
     pub name: String,
     #[serde(default)]
@@ -30,8 +31,9 @@ pub struct NewMember {
 }
 
 /// A partial update; `email: Some(None)` (JSON `null`) removes the address.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct MemberPatch {
     #[serde(default)]
     pub name: Option<String>,
@@ -44,7 +46,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D:
     Option::<String>::deserialize(d).map(Some)
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Column {
     pub id: String,
@@ -55,7 +57,7 @@ pub struct Column {
     pub settings: Value,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Group {
     pub id: String,
@@ -63,7 +65,7 @@ pub struct Group {
 }
 
 /// A saved way of looking at a board, named by the preset it came from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct View {
     pub name: String,
@@ -71,7 +73,7 @@ pub struct View {
     pub kind: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Board {
     pub id: String,
@@ -86,8 +88,9 @@ pub struct Board {
 
 /// A column as a client defines it: the id is kept when given, else generated;
 /// `type` stays a string so that an unknown one is refused with our message.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct NewColumn {
     #[serde(default)]
     pub id: Option<String>,
@@ -98,8 +101,9 @@ pub struct NewColumn {
     pub settings: Option<Value>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct NewGroup {
     #[serde(default)]
     pub id: Option<String>,
@@ -108,8 +112,9 @@ pub struct NewGroup {
 
 /// `POST /boards`. A preset's columns, groups and views come first; columns and
 /// groups given here are added after them. Without any group the board gets one.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct NewBoard {
     pub workspace_id: String,
     pub name: String,
@@ -121,7 +126,7 @@ pub struct NewBoard {
     pub preset: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Item {
     pub id: String,
@@ -134,8 +139,9 @@ pub struct Item {
 }
 
 /// `groupId` may be left out: the item goes to the board's first group.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct NewItem {
     #[serde(default)]
     pub group_id: Option<String>,
@@ -146,8 +152,9 @@ pub struct NewItem {
 
 /// A partial update: absent fields stay; in `values`, a `null` clears that
 /// column and columns not named stay as they were.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct ItemPatch {
     #[serde(default)]
     pub name: Option<String>,
@@ -165,7 +172,7 @@ pub struct FullBoard {
     pub body: Vec<u8>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum EventKind {
     /// A people value gained `memberId` (on creation too).
@@ -200,7 +207,7 @@ impl EventKind {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ItemEvent {
     pub seq: i64,
@@ -216,7 +223,7 @@ pub struct ItemEvent {
     pub created_at: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
     pub board: Board,
@@ -226,7 +233,7 @@ pub struct ImportReport {
     pub dropped_members: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct InferredColumn {
     pub title: String,
@@ -235,7 +242,7 @@ pub struct InferredColumn {
     pub kind: ColumnType,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CsvImportReport {
     pub board: Board,
@@ -247,4 +254,35 @@ pub struct CsvImportReport {
     pub group_column: Option<String>,
     /// Every other CSV column, with the type inferred for it.
     pub columns: Vec<InferredColumn>,
+}
+
+/// The shape of [`FullBoard::body`], which is streamed as bytes and never
+/// built from these types: they exist so that the TypeScript client is
+/// generated from the same description a test checks the body against.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FullBoardBody {
+    pub board: FullBoardHeader,
+    pub items: Vec<FullItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FullBoardHeader {
+    pub id: String,
+    pub workspace_id: String,
+    pub name: String,
+    pub columns: Vec<Column>,
+    pub groups: Vec<Group>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FullItem {
+    pub id: String,
+    pub group_id: String,
+    pub name: String,
+    pub values: Map<String, Value>,
+    pub created_at: String,
+    pub updated_at: String,
 }

@@ -345,6 +345,9 @@ fn the_full_read_has_the_contract_shape() {
     assert!(full.etag.starts_with('"') && full.etag.ends_with('"'));
     assert_eq!(full.etag, board_etag(&db, ACCOUNT, &f.board.id).unwrap());
     let body: Value = serde_json::from_slice(&full.body).unwrap();
+    // The streamed body is exactly what the declared wire type describes.
+    let typed: ::boards::FullBoardBody = serde_json::from_slice(&full.body).unwrap();
+    assert_eq!(serde_json::to_value(&typed).unwrap(), body);
     let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     assert_eq!(keys(&body), ["board", "items"]);
     assert_eq!(

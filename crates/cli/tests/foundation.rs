@@ -650,3 +650,30 @@ fn startup_failures_exit_non_zero_with_one_line() {
         assert!(stderr.starts_with("switchboard: "), "{what}: {stderr}");
     }
 }
+
+#[test]
+fn the_restart_route_restarts_in_place_when_allowed() {
+    let server = TestServer::start();
+    let reply = server.call("PATCH", "/settings/allowAgentAppRestart", Some(&json!({"value": true})));
+    assert_eq!(reply.status, 200);
+    let before = std::fs::read_to_string(server.data_dir().join("server.json")).unwrap();
+    assert_eq!(server.call("POST", "/app/restart", None).status, 202);
+
+    // The same process (exec keeps the pid) comes back and rewrites server.json.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let info = loop {
+        if let Ok(text) = std::fs::read_to_string(server.data_dir().join("server.json"))
+            && text != before
+            && let Ok(info) = serde_json::from_str::<Value>(&text)
+        {
+            break info;
+        }
+        assert!(std::time::Instant::now() < deadline, "no restart happened");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(info["pid"].as_u64(), Some(server.child.as_ref().unwrap().id() as u64));
+    let control = info["controlUrl"].as_str().unwrap().trim_start_matches("http://");
+    let auth = format!("Bearer {}", server.token);
+    let reply = request(control, "GET", "/settings/allowAgentAppRestart", &[("Authorization", &auth)], None);
+    assert_eq!(reply.json()["value"], true);
+}

@@ -4,7 +4,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
 
 /// `{"id", "workspaceId", "name", "config", "createdAt", "updatedAt"}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Dashboard {
     pub id: String,
@@ -31,7 +31,7 @@ pub(crate) fn etag(id: &str, version: i64) -> String {
 
 /// `POST /dashboards`. Without `config` the dashboard starts empty:
 /// `{"boardIds": [], "widgets": [], "filters": {}}`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct NewDashboard {
     pub workspace_id: String,
@@ -46,8 +46,9 @@ pub fn empty_config() -> Value {
 
 /// `PATCH /dashboards/<id>`: absent fields stay; `config` replaces the whole
 /// config. `"config": null` is refused rather than read as absent.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct DashboardPatch {
     #[serde(default)]
     pub name: Option<String>,
@@ -61,7 +62,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
 }
 
 /// What `publish` returns, once: the token is not kept in readable form.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Publication {
     pub token: String,
@@ -77,8 +78,50 @@ impl Publication {
 }
 
 /// Whether a dashboard has a live link, and since when.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PublicationStatus {
     pub published_at: String,
+}
+
+/// The shape of [`crate::public_view`]'s bytes, declared so the TypeScript
+/// client is generated from the description a test checks the payload against.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublicDashboardBody {
+    pub dashboard: PublicDashboard,
+    pub boards: Vec<PublicBoard>,
+    pub members: Vec<PublicMember>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublicDashboard {
+    pub id: String,
+    pub name: String,
+    pub config: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublicBoard {
+    pub board: PublicBoardHeader,
+    pub items: Vec<boards::FullItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublicBoardHeader {
+    pub id: String,
+    pub name: String,
+    pub columns: Vec<boards::Column>,
+    pub groups: Vec<boards::Group>,
+}
+
+/// A member as a public link shows it: a name, never an email.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublicMember {
+    pub id: String,
+    pub name: String,
 }

@@ -571,8 +571,13 @@ fn if_match_refuses_stale_saves_and_accepts_fresh_ones() {
     assert_eq!(get(&db, ACCOUNT, &first.id).unwrap().etag(), fifth.etag());
 }
 
+/// The public payload, checked against its declared wire type on every read.
 fn public(db: &Db, token: &str) -> Value {
-    serde_json::from_slice(&public_view(db, token).unwrap()).unwrap()
+    let bytes = public_view(db, token).unwrap();
+    let typed: ::dashboards::PublicDashboardBody = serde_json::from_slice(&bytes).unwrap();
+    let value: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(serde_json::to_value(&typed).unwrap(), value);
+    value
 }
 
 #[test]

@@ -31,7 +31,7 @@ pub const MIGRATIONS: &[Migration] = &[Migration {
 }];
 
 /// What kind of row this is; the inbox's `inboxShow*` settings filter on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Category {
     Alert,
@@ -86,7 +86,7 @@ impl Category {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct InboxRow {
     pub id: String,

@@ -83,7 +83,13 @@ impl ApiError {
     }
 
     pub fn body(&self) -> String {
-        serde_json::json!({"error": {"code": self.code, "message": self.message}}).to_string()
+        let body = crate::wire::ErrorBody {
+            error: crate::wire::ErrorDetail {
+                code: self.code.to_owned(),
+                message: self.message.clone(),
+            },
+        };
+        serde_json::to_string(&body).unwrap_or_default()
     }
 }
 

@@ -29,6 +29,7 @@ pub mod guards;
 mod json;
 mod routes;
 pub mod state;
+pub mod wire;
 
 use auth::AuthMode;
 use error::ApiError;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where a session stands. `Interrupted` is only ever set by crash recovery with
 /// auto-resume off. `archived` is a separate flag on [`Session`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Queued,
@@ -57,7 +57,7 @@ impl Status {
 }
 
 /// One session as the API shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Session {
     pub id: String,
@@ -94,7 +94,7 @@ pub struct Session {
 }
 
 /// Everything a session said and heard, turn by turn, plus every status move.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Transcript {
     pub session_id: String,
@@ -102,7 +102,7 @@ pub struct Transcript {
     pub events: Vec<StatusEvent>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Turn {
     pub turn: i64,
@@ -125,7 +125,7 @@ pub struct Turn {
     pub ended_at: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct StatusEvent {
     pub at: String,
@@ -135,8 +135,9 @@ pub struct StatusEvent {
 }
 
 /// What `POST /sessions` carries.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct SpawnRequest {
     /// Defaults to `primary`.
     pub engine: Option<String>,
@@ -145,7 +146,7 @@ pub struct SpawnRequest {
     pub title: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Spawned {
     pub session: Session,
@@ -198,7 +199,7 @@ pub struct PromptSettings {
 }
 
 /// An engine as `engines.toml` (or the PATH defaults) names it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct EngineInfo {
     pub name: String,

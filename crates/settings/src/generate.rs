@@ -104,3 +104,50 @@ fn capitalised(text: &str) -> String {
         None => String::new(),
     }
 }
+
+/// The settings as TypeScript: the value type of every key, and each key's
+/// metadata (area, section, type label, accepted values, default, when it
+/// takes effect, JSON Schema), from which the web app builds its settings form.
+pub fn typescript() -> String {
+    let mut out = String::from(
+        "// Generated from the settings schema in crates/settings by `cargo test`. Do not edit.\n\n",
+    );
+    out.push_str("export interface SettingsValues {\n");
+    for def in definitions() {
+        let nullable = if def.nullable { " | null" } else { "" };
+        out.push_str(&format!(
+            "  {:?}: {}{};\n",
+            def.key,
+            def.kind.typescript(),
+            nullable
+        ));
+    }
+    out.push_str("}\n\nexport type SettingKey = keyof SettingsValues;\n\n");
+    out.push_str(
+        "export interface SettingDefinition {\n  key: SettingKey;\n  area: string;\n  section: string;\n  \
+         type: string;\n  accepted: string;\n  default: unknown;\n  takesEffect: string;\n  guarded: boolean;\n  \
+         description: string;\n  schema: unknown;\n}\n\n",
+    );
+    let metadata: Vec<Value> = definitions()
+        .iter()
+        .map(|def| {
+            json!({
+                "key": def.key,
+                "area": def.area.title(),
+                "section": def.section,
+                "type": def.type_label(),
+                "accepted": def.accepted(),
+                "default": def.default_value(),
+                "takesEffect": def.takes_effect.as_str(),
+                "guarded": def.guarded,
+                "description": def.description,
+                "schema": def.kind.json_schema(),
+            })
+        })
+        .collect();
+    let body = serde_json::to_string_pretty(&metadata).unwrap_or_default();
+    out.push_str(&format!(
+        "export const SETTING_DEFINITIONS: readonly SettingDefinition[] = {body};\n"
+    ));
+    out
+}

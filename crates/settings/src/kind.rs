@@ -384,3 +384,33 @@ pub(crate) mod build {
         })
     }
 }
+
+impl Kind {
+    /// The TypeScript type of a value of this kind, for the generated client.
+    pub fn typescript(&self) -> String {
+        match self {
+            Kind::Toggle => "boolean".to_owned(),
+            Kind::Text { .. } => "string".to_owned(),
+            Kind::Number(_) => "number".to_owned(),
+            Kind::Select(options) => options
+                .iter()
+                .map(|o| format!("{o:?}"))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            Kind::List(item) => format!("Array<{}>", item.typescript()),
+            Kind::Map(value) => format!("Record<string, {}>", value.typescript()),
+            Kind::Object(fields) => {
+                let fields: Vec<String> = fields
+                    .iter()
+                    .map(|f| format!("{:?}?: {}", f.name, f.kind.typescript()))
+                    .collect();
+                format!("{{ {} }}", fields.join("; "))
+            }
+            Kind::NumberChoice(choices) => choices
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(" | "),
+        }
+    }
+}

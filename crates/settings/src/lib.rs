@@ -32,7 +32,7 @@ mod kind;
 mod schema;
 mod store;
 
-pub use generate::{catalog_markdown, json_schema};
+pub use generate::{catalog_markdown, json_schema, typescript};
 pub use kind::{Field, Kind, NumberRange};
 pub use schema::{Area, DefaultValue, SettingDef, TakesEffect, definitions, lookup};
 pub use store::{MIGRATIONS, SettingView, SettingsStore};

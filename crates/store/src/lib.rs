@@ -11,6 +11,10 @@
 //! with a checksum, so editing an applied migration is a start-up error rather
 //! than a silently diverging schema.
 //!
+//! Connections also memory-map the file (up to 1 GiB): a big board read
+//! outgrows the page cache, and reading through the map instead of one
+//! `pread` per page keeps the full read linear in the board's size.
+//!
 //! `synchronous=NORMAL` is chosen on purpose: in WAL mode a commit is in the
 //! OS's hands when the call returns, so a killed process (SIGKILL) loses
 //! nothing acknowledged; only a power loss could roll back the last commits.
@@ -184,7 +188,8 @@ fn open_connection(path: &Path, writer: bool) -> Result<Connection> {
         "PRAGMA synchronous = NORMAL;
          PRAGMA foreign_keys = ON;
          PRAGMA temp_store = MEMORY;
-         PRAGMA cache_size = -16000;",
+         PRAGMA cache_size = -16000;
+         PRAGMA mmap_size = 1073741824;",
     )
     .map_err(corrupt)?;
     Ok(conn)

@@ -4,13 +4,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
 
 use crate::auth::{Caller, Owner};
 use crate::error::ApiResult;
 use crate::json::ApiJson;
 use crate::state::AppState;
+use crate::wire::{CreatedAccount, Me, NewAccount};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -18,32 +17,31 @@ pub fn routes() -> Router<AppState> {
         .route("/me", get(me))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewAccount {
-    name: String,
-}
-
 async fn create(
     _owner: Owner,
     State(state): State<AppState>,
     ApiJson(body): ApiJson<NewAccount>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<CreatedAccount>)> {
     let accounts = state.accounts.clone();
     let (account, token) = tokio::task::spawn_blocking(move || accounts.create_account(&body.name))
         .await
         .map_err(crate::error::ApiError::internal)??;
     Ok((
         StatusCode::CREATED,
-        Json(json!({"id": account.id, "name": account.name, "token": token})),
+        Json(CreatedAccount {
+            id: account.id,
+            name: account.name,
+            token,
+        }),
     ))
 }
 
-async fn me(caller: Caller) -> Json<Value> {
-    Json(json!({
-        "accountId": caller.0.account_id,
-        "isOwner": caller.0.is_owner,
-        "tokenKind": caller.0.kind,
-        "sessionId": caller.0.session_id,
-    }))
+async fn me(caller: Caller) -> Json<Me> {
+    let principal = caller.0;
+    Json(Me {
+        token_kind: principal.kind.as_str().to_owned(),
+        account_id: principal.account_id,
+        is_owner: principal.is_owner,
+        session_id: principal.session_id,
+    })
 }

@@ -16,6 +16,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::routes::blocking;
 use crate::state::AppState;
+use crate::wire::{BatchCreated, ColumnChange, ItemBatch, ItemMove, Named, Order, Titled};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -65,24 +66,6 @@ fn actor(user: &User) -> String {
         accounts::TokenKind::Agent => "agent",
     };
     format!("{kind}:{}", user.0.account_id)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Named {
-    name: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Titled {
-    title: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Order {
-    ids: Vec<String>,
 }
 
 async fn list_workspaces(caller: Caller, State(s): State<AppState>) -> ApiResult<Json<Value>> {
@@ -283,13 +266,6 @@ async fn add_column(
     Ok((StatusCode::CREATED, Json(json!(column))))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ColumnChange {
-    title: Option<String>,
-    settings: Option<Value>,
-}
-
 async fn change_column(
     user: User,
     State(s): State<AppState>,
@@ -407,23 +383,17 @@ async fn create_item(
     Ok((StatusCode::CREATED, Json(json!(item))))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Batch {
-    items: Vec<NewItem>,
-}
-
 async fn create_items(
     user: User,
     State(s): State<AppState>,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<Batch>,
+    ApiJson(body): ApiJson<ItemBatch>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let ids = blocking(move || {
         boards::create_items(&s.db, user.account_id(), &actor(&user), &id, &body.items)
     })
     .await?;
-    Ok((StatusCode::CREATED, Json(json!({ "ids": ids }))))
+    Ok((StatusCode::CREATED, Json(json!(BatchCreated { ids }))))
 }
 
 async fn get_item(
@@ -456,18 +426,11 @@ async fn delete_item(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Move {
-    group_id: String,
-    index: Option<usize>,
-}
-
 async fn move_item(
     user: User,
     State(s): State<AppState>,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<Move>,
+    ApiJson(body): ApiJson<ItemMove>,
 ) -> ApiResult<Json<Value>> {
     let item = blocking(move || {
         boards::move_item(&s.db, user.account_id(), &id, &body.group_id, body.index)

@@ -16,6 +16,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::routes::blocking;
 use crate::state::AppState;
+use crate::wire::{PublicationState, PublishedLink};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -102,24 +103,24 @@ async fn publish(
     user: User,
     State(s): State<AppState>,
     Path(id): Path<String>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<PublishedLink>> {
     let ui_url = s.ui_url.clone();
     let publication = blocking(move || dashboards::publish(&s.db, user.account_id(), &id)).await?;
-    Ok(Json(json!({
-        "token": publication.token,
-        "url": publication.url(&ui_url),
-    })))
+    Ok(Json(PublishedLink {
+        url: publication.url(&ui_url),
+        token: publication.token,
+    }))
 }
 
 async fn publication(
     caller: Caller,
     State(s): State<AppState>,
     Path(id): Path<String>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<PublicationState>> {
     let status = blocking(move || dashboards::publication(&s.db, caller.account_id(), &id)).await?;
-    Ok(Json(match status {
-        Some(status) => json!({"published": true, "publishedAt": status.published_at}),
-        None => json!({"published": false}),
+    Ok(Json(PublicationState {
+        published: status.is_some(),
+        published_at: status.map(|s| s.published_at),
     }))
 }
 

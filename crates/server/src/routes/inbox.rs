@@ -4,24 +4,17 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::state::AppState;
+use crate::wire::NewAlert;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/alert", post(alert))
         .route("/inbox", get(list))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewAlert {
-    title: String,
-    body: Option<String>,
 }
 
 async fn alert(

@@ -7,7 +7,6 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use sessions::{PromptSettings, SessionError, SpawnPolicy, SpawnRequest, Via};
 
@@ -15,6 +14,7 @@ use crate::auth::{AuthMode, Caller};
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::state::AppState;
+use crate::wire::SessionMessage;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -126,18 +126,12 @@ async fn transcript(
     )))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Message {
-    text: String,
-}
-
 async fn send(
     caller: Caller,
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(id): Path<String>,
-    ApiJson(message): ApiJson<Message>,
+    ApiJson(message): ApiJson<SessionMessage>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let who = session_caller(&caller, &headers);
     let session = state

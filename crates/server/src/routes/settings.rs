@@ -6,12 +6,24 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::state::AppState;
+use crate::wire::{SettingChanged, SettingView};
+
+impl From<settings::SettingView> for SettingView {
+    fn from(view: settings::SettingView) -> Self {
+        SettingView {
+            key: view.key.to_owned(),
+            value: view.value,
+            default: view.default,
+            type_label: view.type_label.to_owned(),
+        }
+    }
+}
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -30,14 +42,8 @@ async fn read(
     _caller: Caller,
     State(state): State<AppState>,
     Path(key): Path<String>,
-) -> ApiResult<Json<Value>> {
-    let view = state.settings.get(&key)?;
-    Ok(Json(json!({
-        "key": view.key,
-        "value": view.value,
-        "default": view.default,
-        "type": view.type_label,
-    })))
+) -> ApiResult<Json<SettingView>> {
+    Ok(Json(state.settings.get(&key)?.into()))
 }
 
 /// Refuses a write the caller may not make, before the value is looked at.
@@ -67,7 +73,7 @@ async fn change(
     State(state): State<AppState>,
     Path(key): Path<String>,
     ApiJson(mut body): ApiJson<Map<String, Value>>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SettingChanged>> {
     check_may_write(&caller, &key)?;
     let value = body.remove("value").ok_or_else(|| {
         ApiError::bad_request(
@@ -79,23 +85,21 @@ async fn change(
     let stored = tokio::task::spawn_blocking(move || settings.set(&key, &value).map(|v| (key, v)))
         .await
         .map_err(ApiError::internal)??;
-    Ok(Json(json!({"key": stored.0, "value": stored.1})))
+    Ok(Json(SettingChanged {
+        key: stored.0,
+        value: stored.1,
+    }))
 }
 
 async fn reset(
     caller: Caller,
     State(state): State<AppState>,
     Path(key): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SettingView>> {
     check_may_write(&caller, &key)?;
     let settings = state.settings.clone();
     let view = tokio::task::spawn_blocking(move || settings.reset(&key))
         .await
         .map_err(ApiError::internal)??;
-    Ok(Json(json!({
-        "key": view.key,
-        "value": view.value,
-        "default": view.default,
-        "type": view.type_label,
-    })))
+    Ok(Json(view.into()))
 }

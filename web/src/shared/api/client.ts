@@ -60,7 +60,11 @@ export async function apiRequest<T>(path: string, request: ApiRequest = {}): Pro
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new ApiError(response.status, "invalid_reply", `The server answered ${response.status} with a body that is not JSON.`);
+      throw new ApiError(
+        response.status,
+        "invalid_reply",
+        `The server answered ${response.status} with a body that is not JSON.`,
+      );
     }
   }
   if (!response.ok) {

@@ -1,0 +1,135 @@
+//! What the HTTP benchmarks share: starting a release `switchboard serve`,
+//! reading a process's memory, and a keep-alive load generator that speaks
+//! just enough HTTP/1.1 to measure the server rather than a client library.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub const CONNECTIONS: usize = 8;
+
+pub fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_switchboard")
+}
+
+pub fn time_startup(dir: &Path) -> (Duration, Child) {
+    let server_file = dir.join("server.json");
+    let _ = std::fs::remove_file(&server_file);
+    let started = Instant::now();
+    let child = Command::new(binary())
+        .args([
+            "serve",
+            "--control-port",
+            "0",
+            "--ui-port",
+            "0",
+            "--data-dir",
+        ])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn serve");
+    while !server_file.exists() {
+        std::thread::sleep(Duration::from_micros(200));
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "server did not start"
+        );
+    }
+    (started.elapsed(), child)
+}
+
+pub fn signal_term(child: &Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+}
+
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Runs `CONNECTIONS` keep-alive connections sending the requests `make`
+/// builds for `duration`; returns the count and every latency.
+pub fn load(
+    addr: &str,
+    duration: Duration,
+    make: impl Fn(u64) -> Vec<u8> + Send + Sync + 'static,
+) -> (u64, Vec<Duration>) {
+    let make = Arc::new(make);
+    let stop = Arc::new(AtomicBool::new(false));
+    let sequence = Arc::new(AtomicU64::new(0));
+    let workers: Vec<_> = (0..CONNECTIONS)
+        .map(|_| {
+            let (addr, make, stop, sequence) = (
+                addr.to_owned(),
+                make.clone(),
+                stop.clone(),
+                sequence.clone(),
+            );
+            std::thread::spawn(move || {
+                let stream = TcpStream::connect(&addr).expect("connect");
+                stream.set_nodelay(true).ok();
+                let mut writer = stream.try_clone().expect("clone");
+                let mut reader = BufReader::new(stream);
+                let mut latencies = Vec::new();
+                while !stop.load(Ordering::Relaxed) {
+                    let request = make(sequence.fetch_add(1, Ordering::Relaxed));
+                    let sent = Instant::now();
+                    writer.write_all(&request).expect("write");
+                    let status = read_response(&mut reader);
+                    assert!(status < 300, "status {status}");
+                    latencies.push(sent.elapsed());
+                }
+                latencies
+            })
+        })
+        .collect();
+    std::thread::sleep(duration);
+    stop.store(true, Ordering::Relaxed);
+    let latencies: Vec<Duration> = workers
+        .into_iter()
+        .flat_map(|w| w.join().expect("worker"))
+        .collect();
+    (latencies.len() as u64, latencies)
+}
+
+pub fn read_response(reader: &mut BufReader<TcpStream>) -> u16 {
+    let mut line = String::new();
+    reader.read_line(&mut line).expect("status line");
+    let status = line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let mut length = 0usize;
+    loop {
+        line.clear();
+        reader.read_line(&mut line).expect("header");
+        if line == "\r\n" || line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).expect("body");
+    status
+}

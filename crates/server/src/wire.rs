@@ -1,0 +1,143 @@
+//! The request and reply bodies this crate defines itself (the domain crates
+//! define theirs). Every wire type, here and there, is also exported to
+//! TypeScript: `tests/typescript.rs` writes `web/src/shared/api/types.generated.ts`
+//! and fails when the checked-in file is stale.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+/// Every error reply: `{"error": {"code", "message"}}`.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct ErrorDetail {
+    pub code: String,
+    pub message: String,
+}
+
+/// `GET /me`: who the credential speaks for.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Me {
+    pub account_id: String,
+    pub is_owner: bool,
+    /// `cli`, `agent` or `ui`.
+    pub token_kind: String,
+    pub session_id: Option<String>,
+}
+
+/// `GET /settings/<key>` and `DELETE /settings/<key>`.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct SettingView {
+    pub key: String,
+    pub value: Value,
+    pub default: Value,
+    /// The catalog's type label: text, toggle, number, select, list, map,
+    /// object or unknown.
+    #[serde(rename = "type")]
+    pub type_label: String,
+}
+
+/// `PATCH /settings/<key>` replies with the key and the value as stored.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct SettingChanged {
+    pub key: String,
+    pub value: Value,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct NewAccount {
+    pub name: String,
+}
+
+/// `POST /accounts`: the new account and its cli token (shown only here).
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct CreatedAccount {
+    pub id: String,
+    pub name: String,
+    pub token: String,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(optional_fields)]
+pub struct NewAlert {
+    pub title: String,
+    #[serde(default)]
+    pub body: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Named {
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Titled {
+    pub title: String,
+}
+
+/// A new order of columns or groups, by id.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Order {
+    pub ids: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(optional_fields)]
+pub struct ColumnChange {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub settings: Option<Value>,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields)]
+pub struct ItemMove {
+    pub group_id: String,
+    #[serde(default)]
+    pub index: Option<usize>,
+}
+
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ItemBatch {
+    pub items: Vec<boards::NewItem>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct BatchCreated {
+    pub ids: Vec<String>,
+}
+
+/// A follow-up message to a session.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct SessionMessage {
+    pub text: String,
+}
+
+/// `POST /dashboards/<id>/publish`: the link, shown once (only its digest is kept).
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct PublishedLink {
+    pub token: String,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicationState {
+    pub published: bool,
+    pub published_at: Option<String>,
+}

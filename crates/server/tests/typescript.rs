@@ -1,0 +1,111 @@
+//! The web app's TypeScript types are generated from the Rust wire types and
+//! the settings schema. This test writes them and fails when the checked-in
+//! files were stale, so one run both catches and fixes the drift (commit the
+//! rewritten files).
+
+use std::path::{Path, PathBuf};
+
+use ts_rs::{Config, TS};
+
+fn decl<T: TS>(cfg: &Config) -> String {
+    format!("export {}\n", T::decl(cfg))
+}
+
+fn api_types() -> String {
+    let cfg = Config::new();
+    let mut out = String::from(
+        "// Generated from the Rust wire types by `cargo test -p server --test typescript`. Do not edit.\n\n\
+         export type JsonValue = number | string | boolean | null | Array<JsonValue> | { [key in string]?: JsonValue };\n\n",
+    );
+    let decls = [
+        decl::<server::wire::ErrorBody>(&cfg),
+        decl::<server::wire::ErrorDetail>(&cfg),
+        decl::<server::wire::Me>(&cfg),
+        decl::<server::wire::SettingView>(&cfg),
+        decl::<server::wire::SettingChanged>(&cfg),
+        decl::<server::wire::NewAccount>(&cfg),
+        decl::<server::wire::CreatedAccount>(&cfg),
+        decl::<server::wire::NewAlert>(&cfg),
+        decl::<server::wire::Named>(&cfg),
+        decl::<server::wire::Titled>(&cfg),
+        decl::<server::wire::Order>(&cfg),
+        decl::<server::wire::ColumnChange>(&cfg),
+        decl::<server::wire::ItemMove>(&cfg),
+        decl::<server::wire::ItemBatch>(&cfg),
+        decl::<server::wire::BatchCreated>(&cfg),
+        decl::<server::wire::SessionMessage>(&cfg),
+        decl::<server::wire::PublishedLink>(&cfg),
+        decl::<server::wire::PublicationState>(&cfg),
+        decl::<boards::Workspace>(&cfg),
+        decl::<boards::Member>(&cfg),
+        decl::<boards::NewMember>(&cfg),
+        decl::<boards::MemberPatch>(&cfg),
+        decl::<boards::ColumnType>(&cfg),
+        decl::<boards::Column>(&cfg),
+        decl::<boards::Group>(&cfg),
+        decl::<boards::View>(&cfg),
+        decl::<boards::Board>(&cfg),
+        decl::<boards::NewColumn>(&cfg),
+        decl::<boards::NewGroup>(&cfg),
+        decl::<boards::NewBoard>(&cfg),
+        decl::<boards::Item>(&cfg),
+        decl::<boards::NewItem>(&cfg),
+        decl::<boards::ItemPatch>(&cfg),
+        decl::<boards::FullBoardBody>(&cfg),
+        decl::<boards::FullBoardHeader>(&cfg),
+        decl::<boards::FullItem>(&cfg),
+        decl::<boards::EventKind>(&cfg),
+        decl::<boards::ItemEvent>(&cfg),
+        decl::<boards::ImportReport>(&cfg),
+        decl::<boards::InferredColumn>(&cfg),
+        decl::<boards::CsvImportReport>(&cfg),
+        decl::<dashboards::Dashboard>(&cfg),
+        decl::<dashboards::NewDashboard>(&cfg),
+        decl::<dashboards::DashboardPatch>(&cfg),
+        decl::<dashboards::PublicDashboardBody>(&cfg),
+        decl::<dashboards::PublicDashboard>(&cfg),
+        decl::<dashboards::PublicBoard>(&cfg),
+        decl::<dashboards::PublicBoardHeader>(&cfg),
+        decl::<dashboards::PublicMember>(&cfg),
+        decl::<sessions::Status>(&cfg),
+        decl::<sessions::Session>(&cfg),
+        decl::<sessions::SpawnRequest>(&cfg),
+        decl::<sessions::Transcript>(&cfg),
+        decl::<sessions::Turn>(&cfg),
+        decl::<sessions::StatusEvent>(&cfg),
+        decl::<sessions::EngineInfo>(&cfg),
+        decl::<inbox::Category>(&cfg),
+        decl::<inbox::InboxRow>(&cfg),
+    ];
+    out.push_str(&decls.join("\n"));
+    out
+}
+
+fn web_api_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/shared/api")
+}
+
+/// Writes `contents` to `path` when it differs and fails the test then.
+fn ensure_file_contents(path: &Path, contents: &str) {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return;
+    }
+    std::fs::write(path, contents).unwrap();
+    panic!(
+        "{} was stale and has been regenerated; commit it and run the tests again",
+        path.display()
+    );
+}
+
+#[test]
+fn api_types_are_fresh() {
+    ensure_file_contents(&web_api_dir().join("types.generated.ts"), &api_types());
+}
+
+#[test]
+fn settings_types_are_fresh() {
+    ensure_file_contents(
+        &web_api_dir().join("settings.generated.ts"),
+        &settings::typescript(),
+    );
+}

@@ -1,0 +1,123 @@
+/** The shell in a real Chromium: the logged-out page, navigation, workspaces, inbox, settings and dark mode. */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Browser } from "playwright-core";
+import { launchBrowser, loggedInPage, startServer, type RunningServer } from "./harness";
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("a visitor without the cookie is told how to log in", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.uiUrl}/boards/anything`);
+  await page.getByText("You are not logged in.").waitFor();
+  expect(await page.locator("main").innerText()).toContain("switchboard serve");
+  expect(await page.locator("nav").count()).toBe(0);
+  await context.close();
+});
+
+test("a public dashboard link renders without a login", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.uiUrl}/p/not-a-real-token`);
+  await page.locator("#root *").first().waitFor();
+  await page.waitForLoadState("networkidle");
+  expect(await page.getByText("You are not logged in.").count()).toBe(0);
+  await context.close();
+});
+
+test("the first workspace is made in the app, and every section is reachable", async () => {
+  await server.api("POST", "/alert", { title: "Build finished", body: "All green." });
+  const { context, page } = await loggedInPage(browser, server, "/");
+  await page.getByRole("heading", { name: "Welcome" }).waitFor();
+  await page.locator("main").getByRole("textbox", { name: "New workspace name" }).fill("Home");
+  await page.locator("main").getByRole("button", { name: "Create" }).click();
+  await page.getByRole("heading", { name: "Boards" }).waitFor();
+  expect(await page.getByRole("combobox", { name: "Workspace" }).inputValue()).not.toBe("");
+
+  await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "+ New workspace…" });
+  const sidebar = page.getByRole("navigation", { name: "Sections" });
+  await sidebar.getByRole("textbox", { name: "New workspace name" }).fill("Side project");
+  await sidebar.getByRole("button", { name: "Create", exact: true }).click();
+  await page.locator(".page-head").getByText("Side project").waitFor();
+  const workspaces = await server.api<{ name: string }[]>("GET", "/workspaces");
+  expect(workspaces.body.map((w) => w.name).sort()).toEqual(["Home", "Side project"]);
+
+  await page.getByRole("textbox", { name: "New board name" }).fill("Roadmap");
+  await page.getByRole("button", { name: "Create board" }).click();
+  await page.getByRole("heading", { name: "Roadmap" }).waitFor();
+  expect(new URL(page.url()).pathname).toMatch(/^\/boards\/.+/);
+
+  const nav = sidebar;
+  await nav.getByRole("link", { name: "Inbox", exact: true }).click();
+  await page.getByText("Build finished").waitFor();
+  await nav.getByRole("link", { name: "Sessions", exact: true }).click();
+  await page.getByRole("heading", { name: "Sessions" }).waitFor();
+  await nav.getByRole("link", { name: "Dashboards", exact: true }).click();
+  await page.getByRole("heading", { name: "Dashboards" }).waitFor();
+  await nav.getByRole("link", { name: "Boards", exact: true }).click();
+  await page.getByRole("link", { name: /Roadmap/ }).waitFor();
+  await page.goBack();
+  await page.getByRole("heading", { name: "Dashboards" }).waitFor();
+  await context.close();
+});
+
+test("dark mode set on the settings page is applied and kept; a refused value is shown", async () => {
+  const { context, page } = await loggedInPage(browser, server, "/settings");
+  await page.getByRole("searchbox", { name: "Filter settings" }).fill("pmColorMode");
+  await page.getByRole("combobox", { name: /Pm color mode/ }).selectOption("dark");
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).toBe("rgb(24, 27, 35)");
+  expect((await server.api<{ value: string }>("GET", "/settings/pmColorMode")).body.value).toBe("dark");
+
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+
+  await page.getByRole("searchbox", { name: "Filter settings" }).fill("pmColorMode");
+  await page.getByRole("combobox", { name: /Pm color mode/ }).selectOption("light");
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(246, 247, 251)");
+
+  await page.getByRole("searchbox", { name: "Filter settings" }).fill("agentDrivenMaxConcurrent");
+  const field = page.getByRole("spinbutton", { name: /Agent driven max concurrent/ });
+  await field.fill("99");
+  await field.press("Enter");
+  const refusal = page.locator('[data-setting="agentDrivenMaxConcurrent"]').getByRole("alert");
+  await refusal.waitFor();
+  expect(await refusal.innerText()).toMatch(/0 to 10/);
+  expect((await server.api<{ value: number }>("GET", "/settings/agentDrivenMaxConcurrent")).body.value).toBe(3);
+  await context.close();
+});
+
+test("density from the settings sets the board's row height", async () => {
+  const workspace = await server.api<{ id: string }>("POST", "/workspaces", { name: "Density" });
+  const board = await server.api<{ id: string; groups: { id: string }[] }>("POST", "/boards", {
+    workspaceId: workspace.body.id,
+    name: "Rows",
+    columns: [{ id: "t", title: "T", type: "text" }],
+  });
+  await server.api("POST", `/boards/${board.body.id}/items`, { name: "One" });
+  const heights: Record<string, number> = {};
+  for (const density of ["dense", "spacious"]) {
+    await server.api("PATCH", "/settings/pmBoardDensity", { value: density });
+    const { context, page } = await loggedInPage(browser, server, `/boards/${board.body.id}`);
+    await page.waitForFunction((d) => document.documentElement.dataset.density === d, density);
+    heights[density] = await page
+      .locator("[data-item-id]")
+      .first()
+      .evaluate((el) => el.getBoundingClientRect().height);
+    await context.close();
+  }
+  expect(heights).toEqual({ dense: 28, spacious: 48 });
+});

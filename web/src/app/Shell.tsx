@@ -1,0 +1,125 @@
+/** The signed-in app: left navigation, the workspace switcher, and the page of the route. */
+import { lazy, Suspense, useEffect } from "react";
+import { BoardPage } from "../features/boards/BoardPage";
+import { BoardsPage } from "../features/boards/BoardsPage";
+import { InboxPage } from "../features/inbox/InboxPage";
+import { SessionsPage } from "../features/sessions/SessionsPage";
+import { ErrorNote, Loading } from "../shared/ui/Status";
+import { useToast } from "../shared/ui/toasts";
+import { colorModeOf, COLOR_MODES } from "./appearance";
+import { DashboardPage } from "../features/dashboards/DashboardPage";
+import { DashboardsSection } from "../features/dashboards/DashboardsSection";
+import { Link, navigate, type Route } from "./router";
+import { useSettings } from "./settings";
+import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
+import { useWorkspaces } from "./workspaces";
+
+// The settings page carries the whole generated catalog: it loads when opened, not with the app.
+const SettingsPage = lazy(() => import("./SettingsPage").then((m) => ({ default: m.SettingsPage })));
+
+const SECTIONS = [
+  { to: "/", label: "Boards", routes: ["boards", "board"] },
+  { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
+  { to: "/inbox", label: "Inbox", routes: ["inbox"] },
+  { to: "/sessions", label: "Sessions", routes: ["sessions"] },
+  { to: "/settings", label: "Settings", routes: ["settings"] },
+] as const;
+
+export function Shell({ route }: { route: Route }) {
+  const section = SECTIONS.find((s) => (s.routes as readonly string[]).includes(route.name));
+  useEffect(() => {
+    document.title = section ? `${section.label} · Switchboard` : "Switchboard";
+  }, [section]);
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Sections">
+        <div className="brand">Switchboard</div>
+        <WorkspaceSwitcher />
+        <ul className="nav-list">
+          {SECTIONS.map((s) => (
+            <li key={s.to}>
+              <Link to={s.to} className="nav-link" aria-current={s === section ? "page" : undefined}>
+                {s.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <ColorModeToggle />
+      </nav>
+      <main className="content">
+        <Page route={route} />
+      </main>
+    </div>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.name) {
+    case "boards":
+      return <InWorkspace>{() => <BoardsPage />}</InWorkspace>;
+    case "board":
+      return <BoardPage key={route.id} boardId={route.id} />;
+    case "dashboards":
+      return <InWorkspace>{(workspaceId) => <DashboardsSection workspaceId={workspaceId} navigate={navigate} />}</InWorkspace>;
+    case "dashboard":
+      return <DashboardPage key={route.id} id={route.id} />;
+    case "inbox":
+      return <InboxPage />;
+    case "sessions":
+      return <SessionsPage />;
+    case "settings":
+      return (
+        <Suspense fallback={<Loading what="settings" />}>
+          <SettingsPage />
+        </Suspense>
+      );
+    default:
+      return (
+        <section className="page">
+          <h1>Not found</h1>
+          <p>
+            Nothing lives at <code>{route.name === "notFound" ? route.path : ""}</code>.{" "}
+            <Link to="/">Go to the boards</Link>.
+          </p>
+        </section>
+      );
+  }
+}
+
+/** Pages of a workspace wait for the list, and offer to make the first one. */
+function InWorkspace({ children }: { children: (workspaceId: string) => React.ReactNode }) {
+  const { workspaces, current, error, reload } = useWorkspaces();
+  if (error !== undefined) return <ErrorNote error={error} onRetry={reload} />;
+  if (!workspaces) return <Loading what="workspaces" />;
+  if (!current) {
+    return (
+      <section className="page">
+        <h1>Welcome</h1>
+        <p>Make a workspace to hold your boards and dashboards.</p>
+        <NewWorkspaceForm />
+      </section>
+    );
+  }
+  return <>{children(current.id)}</>;
+}
+
+const MODE_LABEL = { system: "System theme", light: "Light theme", dark: "Dark theme" } as const;
+
+/** A quick switch through the same setting the settings page edits. */
+function ColorModeToggle() {
+  const { values, update } = useSettings();
+  const toast = useToast();
+  if (!values) return null;
+  const mode = colorModeOf(values.pmColorMode);
+  const next = COLOR_MODES[(COLOR_MODES.indexOf(mode) + 1) % COLOR_MODES.length] ?? "system";
+  return (
+    <button
+      type="button"
+      className="mode-toggle"
+      title={`Switch to ${MODE_LABEL[next].toLowerCase()}`}
+      onClick={() => update("pmColorMode", next).catch((e: unknown) => toast.error(e, "The theme was not changed"))}
+    >
+      {MODE_LABEL[mode]}
+    </button>
+  );
+}

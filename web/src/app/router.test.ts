@@ -1,0 +1,22 @@
+import { describe, expect, test } from "vitest";
+import { matchRoute } from "./router";
+
+describe("matchRoute", () => {
+  test("maps every section of the shell", () => {
+    expect(matchRoute("/")).toEqual({ name: "boards" });
+    expect(matchRoute("/boards")).toEqual({ name: "boards" });
+    expect(matchRoute("/boards/b1")).toEqual({ name: "board", id: "b1" });
+    expect(matchRoute("/dashboards")).toEqual({ name: "dashboards" });
+    expect(matchRoute("/dashboards/d%201")).toEqual({ name: "dashboard", id: "d 1" });
+    expect(matchRoute("/p/tok_en-1")).toEqual({ name: "publicDashboard", token: "tok_en-1" });
+    expect(matchRoute("/inbox")).toEqual({ name: "inbox" });
+    expect(matchRoute("/sessions/")).toEqual({ name: "sessions" });
+    expect(matchRoute("/settings")).toEqual({ name: "settings" });
+  });
+
+  test("anything else is not found", () => {
+    for (const path of ["/p", "/p/", "/boards/a/b", "/inbox/x", "/nope", "/boards/%E0%A4%A"]) {
+      expect(matchRoute(path)).toEqual({ name: "notFound", path });
+    }
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * A small client-side router on the history API: the app has a handful of
+ * fixed paths, so a pattern table and one `popstate` listener are all it needs.
+ */
+import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+
+export type Route =
+  | { name: "boards" }
+  | { name: "board"; id: string }
+  | { name: "dashboards" }
+  | { name: "dashboard"; id: string }
+  | { name: "publicDashboard"; token: string }
+  | { name: "inbox" }
+  | { name: "sessions" }
+  | { name: "settings" }
+  | { name: "notFound"; path: string };
+
+function segment(raw: string): string | null {
+  try {
+    const decoded = decodeURIComponent(raw);
+    return decoded ? decoded : null;
+  } catch {
+    return null;
+  }
+}
+
+export function matchRoute(pathname: string): Route {
+  const parts = pathname.replace(/\/+$/, "").split("/").slice(1);
+  const [first = "", second, ...rest] = parts;
+  if (rest.length > 0) return { name: "notFound", path: pathname };
+  const id = second === undefined ? null : segment(second);
+  switch (first) {
+    case "":
+      if (second === undefined) return { name: "boards" };
+      break;
+    case "boards":
+      if (second === undefined) return { name: "boards" };
+      if (id) return { name: "board", id };
+      break;
+    case "dashboards":
+      if (second === undefined) return { name: "dashboards" };
+      if (id) return { name: "dashboard", id };
+      break;
+    case "p":
+      if (id) return { name: "publicDashboard", token: id };
+      break;
+    case "inbox":
+    case "sessions":
+    case "settings":
+      if (second === undefined) return { name: first };
+      break;
+  }
+  return { name: "notFound", path: pathname };
+}
+
+const NAVIGATE_EVENT = "switchboard:navigate";
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener("popstate", onChange);
+  window.addEventListener(NAVIGATE_EVENT, onChange);
+  return () => {
+    window.removeEventListener("popstate", onChange);
+    window.removeEventListener(NAVIGATE_EVENT, onChange);
+  };
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(
+    subscribe,
+    () => window.location.pathname,
+    () => "/",
+  );
+}
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (options.replace) window.history.replaceState(null, "", to);
+  else window.history.pushState(null, "", to);
+  window.dispatchEvent(new Event(NAVIGATE_EVENT));
+}
+
+/** An anchor that navigates in place on a plain left click and behaves natively otherwise. */
+export function Link({ to, onClick, ...rest }: { to: string } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+  const handle = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    ) {
+      return;
+    }
+    event.preventDefault();
+    navigate(to);
+  };
+  return <a href={to} onClick={handle} {...rest} />;
+}

@@ -1,0 +1,81 @@
+/**
+ * The caller's workspaces and the one the shell is showing. The choice is
+ * remembered per browser; a remembered workspace that is gone falls back to
+ * the first one.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { apiFetch } from "../shared/api/client";
+import type { Workspace } from "../shared/api/types.generated";
+
+export interface WorkspacesState {
+  workspaces: Workspace[] | undefined;
+  error: unknown;
+  current: Workspace | undefined;
+  select(id: string): void;
+  create(name: string): Promise<Workspace>;
+  reload(): void;
+}
+
+const STORAGE_KEY = "switchboard.workspace";
+const WorkspacesContext = createContext<WorkspacesState | null>(null);
+
+function remembered(): string | null {
+  try {
+    return window.localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function remember(id: string): void {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, id);
+  } catch {
+    // Storage can be off (private mode); the choice then lasts for this page only.
+  }
+}
+
+export function pickWorkspace(workspaces: Workspace[], wanted: string | null): Workspace | undefined {
+  return workspaces.find((w) => w.id === wanted) ?? workspaces[0];
+}
+
+export function WorkspacesProvider({ children }: { children: ReactNode }) {
+  const [workspaces, setWorkspaces] = useState<Workspace[]>();
+  const [error, setError] = useState<unknown>();
+  const [wanted, setWanted] = useState<string | null>(remembered);
+  const [generation, setGeneration] = useState(0);
+
+  useEffect(() => {
+    setError(undefined);
+    apiFetch<Workspace[]>("/workspaces").then(setWorkspaces, setError);
+  }, [generation]);
+
+  const select = useCallback((id: string) => {
+    remember(id);
+    setWanted(id);
+  }, []);
+
+  const create = useCallback(
+    async (name: string) => {
+      const workspace = await apiFetch<Workspace>("/workspaces", { method: "POST", body: { name } });
+      setWorkspaces((all) => [...(all ?? []), workspace]);
+      select(workspace.id);
+      return workspace;
+    },
+    [select],
+  );
+
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  const current = workspaces ? pickWorkspace(workspaces, wanted) : undefined;
+  const state = useMemo(
+    () => ({ workspaces, error, current, select, create, reload }),
+    [workspaces, error, current, select, create, reload],
+  );
+  return <WorkspacesContext.Provider value={state}>{children}</WorkspacesContext.Provider>;
+}
+
+export function useWorkspaces(): WorkspacesState {
+  const state = useContext(WorkspacesContext);
+  if (!state) throw new Error("useWorkspaces outside WorkspacesProvider");
+  return state;
+}

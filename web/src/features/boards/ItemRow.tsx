@@ -1,0 +1,63 @@
+/** One item as a table row: its name, a cell per column, and delete. Memoised by item. */
+import { memo, useState } from "react";
+import { Cell, type CellChange } from "./cells/Cell";
+import { InlineEdit } from "./cells/InlineEdit";
+import type { Column, Item } from "./types";
+
+interface Props {
+  item: Item;
+  columns: Column[];
+  onChange: CellChange;
+  onRename: (itemId: string, name: string) => void;
+  onDelete: (itemId: string) => void;
+}
+
+export const ItemRow = memo(function ItemRow({ item, columns, onChange, onRename, onDelete }: Props) {
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div className="board-row item-row" role="row" data-item-id={item.id}>
+      <div className="cell cell-name" role="rowheader">
+        <InlineEdit
+          display={item.name}
+          initial={item.name}
+          inputType="text"
+          label={`Name of ${item.name}`}
+          onCommit={(name) => onRename(item.id, name)}
+        />
+      </div>
+      {columns.map((column) => (
+        <Cell
+          key={column.id}
+          itemId={item.id}
+          itemName={item.name}
+          column={column}
+          value={item.values[column.id]}
+          onChange={onChange}
+        />
+      ))}
+      <div className="cell cell-actions">
+        {confirming ? (
+          <button
+            type="button"
+            className="danger"
+            autoFocus
+            onBlur={() => setConfirming(false)}
+            onClick={() => onDelete(item.id)}
+          >
+            Delete?
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Delete ${item.name}`}
+            title="Delete item"
+            onClick={() => setConfirming(true)}
+          >
+            🗑
+          </button>
+        )}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,43 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { expect, test } from "vitest";
+import type { Column } from "../types";
+import { Cell } from "./Cell";
+
+const draw = (column: Column, value: unknown) =>
+  renderToStaticMarkup(<Cell itemId="i1" itemName="Alpha" column={column} value={value} onChange={() => {}} />);
+
+test("a number shows its unit on its side and names it for screen readers", () => {
+  const html = draw({ id: "n", title: "Budget", type: "number", settings: { unit: "$", unitPosition: "left" } }, 1200);
+  expect(html).toContain(">$1,200<");
+  expect(html).toContain('aria-label="Budget of Alpha ($)"');
+});
+
+test("a status shows its label in the label's colour", () => {
+  const column: Column = {
+    id: "s",
+    title: "Status",
+    type: "status",
+    settings: { labels: [{ name: "Done", color: "#00c875" }] },
+  };
+  const html = draw(column, "Done");
+  expect(html).toContain('style="background:#00c875"');
+  expect(html).toContain(">Done<");
+  expect(draw(column, null)).not.toContain("background");
+});
+
+test("dates, timelines, checkboxes and dropdowns are drawn from their values", () => {
+  expect(draw({ id: "d", title: "Due", type: "date", settings: {} }, "2025-03-14")).toContain(">Mar 14, 2025<");
+  expect(
+    draw({ id: "t", title: "Sprint", type: "timeline", settings: {} }, { from: "2025-03-03", to: "2025-03-16" }),
+  ).toContain("Mar 3, 2025 – Mar 16, 2025");
+  expect(draw({ id: "c", title: "Done", type: "checkbox", settings: {} }, true)).toContain('checked=""');
+  expect(draw({ id: "c", title: "Done", type: "checkbox", settings: {} }, null)).not.toContain("checked");
+  const tags = draw({ id: "x", title: "Tags", type: "dropdown", settings: {} }, ["a", "b"]);
+  expect(tags.match(/class="tag"/g)).toHaveLength(2);
+});
+
+test("people unknown to the directory still show as an avatar", () => {
+  const html = draw({ id: "p", title: "Owner", type: "people", settings: {} }, ["m1", "m2"]);
+  expect(html.match(/class="avatar"/g)).toHaveLength(2);
+  expect(html).toContain('title="Unknown member"');
+});

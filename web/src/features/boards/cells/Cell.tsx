@@ -1,0 +1,90 @@
+/** One cell of the board table, drawn and edited by its column's type. */
+import { memo } from "react";
+import { formatDate, formatNumber } from "../format";
+import { settingsOf, type Column, type JsonValue } from "../types";
+import type { CellProps } from "./cellProps";
+import { DropdownCell } from "./DropdownCell";
+import { InlineEdit } from "./InlineEdit";
+import { PeopleCell } from "./PeopleCell";
+import { StatusCell } from "./StatusCell";
+import { TimelineCell } from "./TimelineCell";
+
+export interface CellChange {
+  (itemId: string, column: Column, value: JsonValue): void;
+}
+
+interface Props {
+  itemId: string;
+  itemName: string;
+  column: Column;
+  value: unknown;
+  onChange: CellChange;
+}
+
+export const Cell = memo(function Cell({ itemId, itemName, column, value, onChange }: Props) {
+  const label = `${column.title} of ${itemName}`;
+  const change = (next: unknown) => onChange(itemId, column, next as JsonValue);
+  return (
+    <div className={`cell cell-${column.type}`} data-column-id={column.id}>
+      <Editor column={column} value={value} label={label} onChange={change} />
+    </div>
+  );
+});
+
+function Editor(props: CellProps<unknown>) {
+  const { column, value, label, onChange: change } = props;
+  switch (column.type) {
+    case "text":
+      return (
+        <InlineEdit
+          display={typeof value === "string" ? value : ""}
+          initial={typeof value === "string" ? value : ""}
+          inputType="text"
+          label={label}
+          onCommit={(text) => change(text === "" ? null : text)}
+        />
+      );
+    case "number": {
+      const settings = settingsOf(column);
+      const unit = settings.unit;
+      return (
+        <InlineEdit
+          display={formatNumber(value, settings)}
+          initial={typeof value === "number" ? String(value) : ""}
+          inputType="number"
+          label={unit ? `${label} (${unit})` : label}
+          className="number"
+          onCommit={(text) => {
+            if (text.trim() === "") return change(null);
+            const figure = Number(text);
+            if (Number.isFinite(figure)) change(figure);
+          }}
+        />
+      );
+    }
+    case "date":
+      return (
+        <InlineEdit
+          display={formatDate(value)}
+          initial={typeof value === "string" ? value : ""}
+          inputType="date"
+          label={label}
+          onCommit={(text) => change(text === "" ? null : text)}
+        />
+      );
+    case "checkbox":
+      return (
+        <input type="checkbox" aria-label={label} checked={value === true} onChange={(e) => change(e.target.checked)} />
+      );
+    case "status":
+      return <StatusCell {...props} />;
+    case "people":
+      return <PeopleCell {...props} />;
+    case "timeline":
+      return <TimelineCell {...props} />;
+    case "dropdown":
+      return <DropdownCell {...props} />;
+    default:
+      return <span className="muted">{value === undefined || value === null ? "" : JSON.stringify(value)}</span>;
+  }
+}

@@ -1,0 +1,58 @@
+/** People as initials avatars from the member directory; the picker toggles members. */
+import { useState } from "react";
+import { initials, paletteColor, stringList } from "../format";
+import { useMembers } from "../members";
+import type { CellProps } from "./cellProps";
+import { Popover } from "./Popover";
+
+const SHOWN = 3;
+
+export function Avatar({ id, name }: { id: string; name: string }) {
+  return (
+    <span className="avatar" title={name} style={{ background: paletteColor(id) }}>
+      {initials(name)}
+    </span>
+  );
+}
+
+export function PeopleCell({ column, value, label, onChange }: CellProps<string[]>) {
+  const [open, setOpen] = useState(false);
+  const { members, byId } = useMembers();
+  const ids = stringList(value);
+  const toggle = (id: string) => {
+    const next = ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id];
+    onChange(next.length ? next : null);
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className="cell-button people"
+        aria-label={label}
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {ids.slice(0, SHOWN).map((id) => (
+          <Avatar key={id} id={id} name={byId.get(id)?.name ?? "Unknown member"} />
+        ))}
+        {ids.length > SHOWN && <span className="avatar more">+{ids.length - SHOWN}</span>}
+      </button>
+      {open && (
+        <Popover label={`Choose ${column.title}`} onClose={() => setOpen(false)}>
+          {members.length === 0 && <p className="muted">The member directory is empty.</p>}
+          <ul className="member-list">
+            {members.map((m) => (
+              <li key={m.id}>
+                <label>
+                  <input type="checkbox" checked={ids.includes(m.id)} onChange={() => toggle(m.id)} />
+                  <Avatar id={m.id} name={m.name} />
+                  <span>{m.name}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </Popover>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+/** A timeline as "from – to"; the editor takes two dates and saves them together. */
+import { useState } from "react";
+import { formatDate, isTimeline } from "../format";
+import type { Timeline } from "../types";
+import type { CellProps } from "./cellProps";
+import { Popover } from "./Popover";
+
+const ENDS = [
+  ["from", "From"],
+  ["to", "To"],
+] as const;
+
+export function TimelineCell({ column, value, label, onChange }: CellProps<Timeline>) {
+  const current = isTimeline(value) ? value : undefined;
+  const [draft, setDraft] = useState<{ from: string; to: string } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const open = () => {
+    setProblem(null);
+    setDraft({ from: current?.from ?? "", to: current?.to ?? "" });
+  };
+  const save = () => {
+    if (!draft) return;
+    if (!draft.from && !draft.to) {
+      setDraft(null);
+      if (current) onChange(null);
+      return;
+    }
+    if (!draft.from || !draft.to) return setProblem("Give both dates, or clear both.");
+    if (draft.from > draft.to) return setProblem("The end is before the start.");
+    setDraft(null);
+    if (draft.from !== current?.from || draft.to !== current?.to) onChange({ from: draft.from, to: draft.to });
+  };
+
+  return (
+    <>
+      <button type="button" className="cell-button" aria-label={label} onClick={open}>
+        {current ? `${formatDate(current.from)} – ${formatDate(current.to)}` : ""}
+      </button>
+      {draft && (
+        <Popover label={`Edit ${column.title}`} onClose={() => setDraft(null)}>
+          <form
+            className="timeline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              save();
+            }}
+          >
+            {ENDS.map(([end, title]) => (
+              <label key={end}>
+                {title}{" "}
+                <input
+                  type="date"
+                  aria-label={title}
+                  value={draft[end]}
+                  onChange={(e) => setDraft({ ...draft, [end]: e.target.value })}
+                />
+              </label>
+            ))}
+            {problem && (
+              <p className="inline-error" role="alert">
+                {problem}
+              </p>
+            )}
+            <div className="form-actions">
+              <button type="submit">Save</button>
+              <button type="button" className="link-button" onClick={() => setDraft({ from: "", to: "" })}>
+                Clear
+              </button>
+            </div>
+          </form>
+        </Popover>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import { describe, expect, test } from "vitest";
+import { formatDate, formatNumber, initials, labelColor, paletteColor, stringList } from "./format";
+
+describe("numbers carry their unit on its side", () => {
+  test("left and right units", () => {
+    expect(formatNumber(1234.5, { unit: "$", unitPosition: "left" })).toBe("$1,234.5");
+    expect(formatNumber(8, { unit: "h", unitPosition: "right" })).toBe("8 h");
+    expect(formatNumber(8, { unit: "h" })).toBe("8 h");
+    expect(formatNumber(-3, {})).toBe("-3");
+  });
+  test("no number, nothing shown", () => {
+    expect(formatNumber(null, { unit: "$" })).toBe("");
+    expect(formatNumber("12", {})).toBe("");
+  });
+});
+
+test("labels use their own colour, else a stable palette colour", () => {
+  expect(labelColor({ name: "Done", color: "#00c875" })).toBe("#00c875");
+  expect(labelColor({ name: "Blocked" })).toBe(paletteColor("Blocked"));
+  expect(paletteColor("Blocked")).toBe(paletteColor("Blocked"));
+  expect(paletteColor("Blocked")).toMatch(/^#[0-9a-f]{6}$/);
+});
+
+test("initials of one, two and many words", () => {
+  expect(initials("ada")).toBe("A");
+  expect(initials("Ada Lovelace")).toBe("AL");
+  expect(initials("  Grace  Brewster Hopper ")).toBe("GH");
+  expect(initials("")).toBe("?");
+});
+
+test("dates read as words, odd values as stored", () => {
+  expect(formatDate("2024-05-01")).toBe("May 1, 2024");
+  expect(formatDate("2024-13-01")).toBe("2024-13-01");
+  expect(formatDate(null)).toBe("");
+});
+
+test("dropdown values keep only strings", () => {
+  expect(stringList(["a", 1, "b"])).toEqual(["a", "b"]);
+  expect(stringList("a")).toEqual([]);
+});

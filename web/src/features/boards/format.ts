@@ -1,0 +1,72 @@
+/** How cell values read on screen: units, label colours, initials, dates. */
+import type { ColumnSettings, StatusLabel } from "./types";
+
+/** Distinct, readable on light and dark, and stable for a given name. */
+const PALETTE = [
+  "#579bfc",
+  "#a25ddc",
+  "#00c875",
+  "#fdab3d",
+  "#e2445c",
+  "#0086c0",
+  "#ff642e",
+  "#9cd326",
+  "#ff158a",
+  "#784bd1",
+];
+
+function hashString(text: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 16777619);
+  }
+  return hash >>> 0;
+}
+
+export function paletteColor(key: string): string {
+  return PALETTE[hashString(key) % PALETTE.length] ?? "#579bfc";
+}
+
+export function labelColor(label: StatusLabel): string {
+  return label.color ?? paletteColor(label.name);
+}
+
+export function formatNumber(value: unknown, settings: ColumnSettings): string {
+  if (typeof value !== "number" || !Number.isFinite(value)) return "";
+  const figure = value.toLocaleString("en-US", { maximumFractionDigits: 6 });
+  const unit = settings.unit;
+  if (!unit) return figure;
+  return settings.unitPosition === "left" ? `${unit}${figure}` : `${figure} ${unit}`;
+}
+
+export function initials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const first = words[0]?.[0] ?? "?";
+  const last = words.length > 1 ? (words[words.length - 1]?.[0] ?? "") : "";
+  return (first + last).toUpperCase();
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "2024-05-01" → "May 1, 2024"; anything else is shown as stored. */
+export function formatDate(value: unknown): string {
+  if (typeof value !== "string") return "";
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return value;
+  const month = MONTHS[Number(match[2]) - 1];
+  return month ? `${month} ${Number(match[3])}, ${match[1]}` : value;
+}
+
+export function isTimeline(value: unknown): value is { from: string; to: string } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { from?: unknown }).from === "string" &&
+    typeof (value as { to?: unknown }).to === "string"
+  );
+}
+
+export function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}

@@ -1,0 +1,205 @@
+// Generated from the Rust wire types by `cargo test -p server --test typescript`. Do not edit.
+
+export type JsonValue = number | string | boolean | null | Array<JsonValue> | { [key in string]?: JsonValue };
+
+export type ErrorBody = { error: ErrorDetail, };
+
+export type ErrorDetail = { code: string, message: string, };
+
+export type Me = { accountId: string, isOwner: boolean, 
+/**
+ * `cli`, `agent` or `ui`.
+ */
+tokenKind: string, sessionId: string | null, };
+
+export type SettingView = { key: string, value: JsonValue, default: JsonValue, 
+/**
+ * The catalog's type label: text, toggle, number, select, list, map,
+ * object or unknown.
+ */
+type: string, };
+
+export type SettingChanged = { key: string, value: JsonValue, };
+
+export type NewAccount = { name: string, };
+
+export type CreatedAccount = { id: string, name: string, token: string, };
+
+export type NewAlert = { title: string, body?: string, };
+
+export type Named = { name: string, };
+
+export type Titled = { title: string, };
+
+export type Order = { ids: Array<string>, };
+
+export type ColumnChange = { title?: string, settings?: JsonValue, };
+
+export type ItemMove = { groupId: string, index?: number, };
+
+export type ItemBatch = { items: Array<NewItem>, };
+
+export type BatchCreated = { ids: Array<string>, };
+
+export type SessionMessage = { text: string, };
+
+export type PublishedLink = { token: string, url: string, };
+
+export type PublicationState = { published: boolean, publishedAt: string | null, };
+
+export type Workspace = { id: string, name: string, };
+
+export type Member = { id: string, name: string, email?: string | null, };
+
+export type NewMember = { name: string, email?: string, };
+
+export type MemberPatch = { name?: string, email?: string | null, };
+
+export type ColumnType = "text" | "number" | "status" | "people" | "date" | "timeline" | "checkbox" | "dropdown";
+
+export type Column = { id: string, title: string, type: ColumnType, 
+/**
+ * Always an object, `{}` for a column without settings.
+ */
+settings: JsonValue, };
+
+export type Group = { id: string, title: string, };
+
+export type View = { name: string, 
+/**
+ * table, kanban, calendar, timeline, gantt, chart, form, gallery or workload.
+ */
+kind: string, };
+
+export type Board = { id: string, workspaceId: string, name: string, columns: Array<Column>, groups: Array<Group>, views: Array<View>, createdAt: string, updatedAt: string, };
+
+export type NewColumn = { id?: string, title: string, type: string, settings?: JsonValue, };
+
+export type NewGroup = { id?: string, title: string, };
+
+export type NewBoard = { workspaceId: string, name: string, columns: Array<NewColumn>, groups: Array<NewGroup>, preset?: string, };
+
+export type Item = { id: string, boardId: string, groupId: string, name: string, values: { [key in string]: JsonValue }, createdAt: string, updatedAt: string, };
+
+export type NewItem = { groupId?: string, name: string, values: { [key in string]: JsonValue }, };
+
+export type ItemPatch = { name?: string, groupId?: string, values?: { [key in string]: JsonValue }, };
+
+export type FullBoardBody = { board: FullBoardHeader, items: Array<FullItem>, };
+
+export type FullBoardHeader = { id: string, workspaceId: string, name: string, columns: Array<Column>, groups: Array<Group>, };
+
+export type FullItem = { id: string, groupId: string, name: string, values: { [key in string]: JsonValue }, createdAt: string, updatedAt: string, };
+
+export type EventKind = "assigned" | "status_changed" | "due_date_set" | "due_date_changed";
+
+export type ItemEvent = { seq: bigint, boardId: string, itemId: string, actor: string, kind: EventKind, columnId: string, memberId?: string | null, before: JsonValue, after: JsonValue, createdAt: string, };
+
+export type ImportReport = { board: Board, items: bigint, 
+/**
+ * Member ids found in people values that the account does not know; they
+ * were left out of the imported values.
+ */
+droppedMembers: Array<string>, };
+
+export type InferredColumn = { title: string, id: string, type: ColumnType, };
+
+export type CsvImportReport = { board: Board, rows: bigint, 
+/**
+ * The CSV column that became the item names.
+ */
+nameColumn: string, 
+/**
+ * The CSV column whose values became the groups, if one is titled "Group".
+ */
+groupColumn?: string | null, 
+/**
+ * Every other CSV column, with the type inferred for it.
+ */
+columns: Array<InferredColumn>, };
+
+export type Dashboard = { id: string, workspaceId: string, name: string, config: JsonValue, createdAt: string, updatedAt: string, };
+
+export type NewDashboard = { workspaceId: string, name: string, config: JsonValue, };
+
+export type DashboardPatch = { name?: string, config?: JsonValue, };
+
+export type PublicDashboardBody = { dashboard: PublicDashboard, boards: Array<PublicBoard>, members: Array<PublicMember>, };
+
+export type PublicDashboard = { id: string, name: string, config: JsonValue, };
+
+export type PublicBoard = { board: PublicBoardHeader, items: Array<FullItem>, };
+
+export type PublicBoardHeader = { id: string, name: string, columns: Array<Column>, groups: Array<Group>, };
+
+export type PublicMember = { id: string, name: string, };
+
+export type Status = "queued" | "starting" | "running" | "waiting_for_input" | "finished" | "failed" | "stopped" | "interrupted";
+
+export type Session = { id: string, accountId: string, engine: string, engineKind: string, title: string | null, cwd: string, prompt: string, status: Status, archived: boolean, agentDriven: boolean, sourceSessionId: string | null, 
+/**
+ * Turns run so far (the first prompt is turn 1).
+ */
+turns: bigint, 
+/**
+ * Turns the engine itself reports (Claude's `num_turns`, summed).
+ */
+engineTurns: bigint, 
+/**
+ * `None` until an engine reports a cost (Codex and `command` engines never do).
+ */
+costUsd: number | null, inputTokens: bigint | null, outputTokens: bigint | null, engineSessionId: string | null, 
+/**
+ * When a queued session starts (or started); `None` for the user's own sessions.
+ */
+startsAt: string | null, 
+/**
+ * The last failure's message, as the engine gave it.
+ */
+error: string | null, 
+/**
+ * Follow-ups accepted and not yet started.
+ */
+pendingMessages: bigint, 
+/**
+ * The ceilings in force when the session was spawned: stored and shown, never enforced.
+ */
+maxDollarsPerSession: number, maxTurnsPerSession: bigint, createdAt: string, updatedAt: string, };
+
+export type SpawnRequest = { 
+/**
+ * Defaults to `primary`.
+ */
+engine?: string, prompt: string, cwd?: string, title?: string, };
+
+export type Transcript = { sessionId: string, turns: Array<Turn>, events: Array<StatusEvent>, };
+
+export type Turn = { turn: bigint, 
+/**
+ * `prompt` (the first), `message` (a follow-up) or `nudge` (crash recovery).
+ */
+kind: string, 
+/**
+ * What the caller sent.
+ */
+input: string, 
+/**
+ * What Switchboard put in front of it (the composed prompt presets); `None` when nothing.
+ */
+added: string | null, 
+/**
+ * The reply as it streams (for `command` engines, stdout verbatim).
+ */
+output: string, stderr: string, 
+/**
+ * `running`, `done`, `failed` or `stopped`.
+ */
+status: string, error: string | null, exitCode: bigint | null, engineSessionId: string | null, costUsd: number | null, startedAt: string, endedAt: string | null, };
+
+export type StatusEvent = { at: string, from: Status | null, to: Status, reason: string, };
+
+export type EngineInfo = { name: string, kind: string, command: Array<string>, };
+
+export type Category = "alert" | "session" | "pm-event" | "automation" | "calendar" | "cli-pending" | "cron" | "digest" | "recipe" | "sms" | "messenger" | "webhook";
+
+export type InboxRow = { id: string, category: Category, title: string, body: string | null, sourceSessionId: string | null, createdAt: string, readAt: string | null, };
