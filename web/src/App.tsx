@@ -8,7 +8,7 @@ import type { Me } from "./shared/api/types.generated";
 import { ErrorNote, Loading } from "./shared/ui/Status";
 import { ToastProvider } from "./shared/ui/toasts";
 import { LoginPage } from "./app/LoginPage";
-import { PublicDashboardPage } from "./app/pendingDashboards";
+import { PublicDashboardPage } from "./features/dashboards/PublicDashboardPage";
 import { matchRoute, usePathname } from "./app/router";
 import { SettingsProvider } from "./app/settings";
 import { Shell } from "./app/Shell";

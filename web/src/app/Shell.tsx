@@ -7,8 +7,9 @@ import { SessionsPage } from "../features/sessions/SessionsPage";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
 import { colorModeOf, COLOR_MODES } from "./appearance";
-import { DashboardPage, DashboardsSection } from "./pendingDashboards";
-import { Link, type Route } from "./router";
+import { DashboardPage } from "../features/dashboards/DashboardPage";
+import { DashboardsSection } from "../features/dashboards/DashboardsSection";
+import { Link, navigate, type Route } from "./router";
 import { useSettings } from "./settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "./workspaces";
@@ -59,7 +60,7 @@ function Page({ route }: { route: Route }) {
     case "board":
       return <BoardPage key={route.id} boardId={route.id} />;
     case "dashboards":
-      return <InWorkspace>{(workspaceId) => <DashboardsSection workspaceId={workspaceId} />}</InWorkspace>;
+      return <InWorkspace>{(workspaceId) => <DashboardsSection workspaceId={workspaceId} navigate={navigate} />}</InWorkspace>;
     case "dashboard":
       return <DashboardPage key={route.id} id={route.id} />;
     case "inbox":

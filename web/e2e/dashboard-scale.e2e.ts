@@ -1,0 +1,220 @@
+/**
+ * The dashboard at scale: 50 connected boards of 2,000 items each (100,000 items). Prints the
+ * time from navigation until every widget is drawn, and the time a filter change takes to
+ * recompute and redraw every widget. Figures are printed, never asserted.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, loggedInPage, startServer, type RunningServer } from "./harness";
+
+const BOARDS = 50;
+const ITEMS_PER_BOARD = 2_000;
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A small deterministic generator, so every run measures the same data. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function day(offset: number): string {
+  return new Date(Date.UTC(2024, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
+  const workspace = await server.api<{ id: string }>("POST", "/workspaces", { name: "Scale" });
+  expect(workspace.status).toBe(201);
+  const members: string[] = [];
+  for (const name of ["Ada", "Grace", "Linus"]) {
+    const m = await server.api<{ id: string }>("POST", "/members", { name });
+    expect(m.status).toBe(201);
+    members.push(m.body.id);
+  }
+  const random = rng(7);
+  const statuses = ["To do", "Working on it", "Stuck", "Done"];
+  const boardIds: string[] = [];
+  for (let b = 0; b < BOARDS; b++) {
+    const board = await server.api<{ id: string }>("POST", "/boards", {
+      workspaceId: workspace.body.id,
+      name: `Scale board ${b + 1}`,
+      columns: [
+        {
+          id: "status",
+          title: "Status",
+          type: "status",
+          settings: { labels: statuses.map((name) => ({ name, done: name === "Done" })) },
+        },
+        { id: "owner", title: "Owner", type: "people" },
+        { id: "effort", title: "Effort", type: "number" },
+        { id: "budget", title: "Budget", type: "number", settings: { unit: "$", unitPosition: "left" } },
+        { id: "sprint", title: "Sprint", type: "text" },
+        { id: "done_on", title: "Done on", type: "date" },
+      ],
+      groups: [
+        { id: "g1", title: "Backlog" },
+        { id: "g2", title: "Current" },
+      ],
+    });
+    expect(board.status).toBe(201);
+    const items = Array.from({ length: ITEMS_PER_BOARD }, (_, i) => {
+      const sprint = Math.floor(random() * 8);
+      const status = statuses[Math.floor(random() * statuses.length)] as string;
+      return {
+        groupId: i % 2 ? "g1" : "g2",
+        name: `Item ${i}`,
+        values: {
+          status,
+          owner: [members[Math.floor(random() * members.length)]],
+          effort: [1, 2, 3, 5, 8][Math.floor(random() * 5)],
+          budget: Math.round(random() * 5000),
+          sprint: `Sprint ${sprint + 1}`,
+          done_on: status === "Done" ? day(sprint * 14 + Math.floor(random() * 14)) : null,
+        },
+      };
+    });
+    const batch = await server.api("POST", `/boards/${board.body.id}/items/batch`, { items });
+    expect(batch.status).toBe(201);
+    boardIds.push(board.body.id);
+  }
+  return { workspaceId: workspace.body.id, boardIds };
+}
+
+/** In the page: ms since navigation start when every widget is drawn for the current filter result. */
+/** In the page: ms since navigation start when the last board's full read had arrived. */
+async function lastBoardReadAt(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    Math.max(
+      0,
+      ...performance
+        .getEntriesByType("resource")
+        .filter((e) => e.name.includes("/full"))
+        .map((e) => (e as PerformanceResourceTiming).responseEnd),
+    ),
+  );
+}
+
+async function drawnAt(page: Page, count: number): Promise<number> {
+  const handle = await page.waitForFunction(
+    (n) => {
+      const root = document.querySelector("[data-filter-key]");
+      const widgets = document.querySelectorAll("[data-widget-id]");
+      if (!root || widgets.length !== n || root.getAttribute("data-boards-settled") !== "true") return false;
+      const key = root.getAttribute("data-filter-key");
+      const done = [...widgets].every((w) => w.querySelector(".dash-widget-body")?.getAttribute("data-drawn") === key);
+      return done ? performance.now() : false;
+    },
+    count,
+    { timeout: 120_000, polling: "raf" },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+test("50 boards × 2,000 items: time to draw every widget, and to redraw after a filter change", async () => {
+  const seeded = await seed();
+  const sprint = { sprintColumn: "sprint", effortColumn: "effort", doneColumn: "status", dateColumn: "done_on" };
+  const widgets = [
+    { id: "n1", type: "numbers", layout: { x: 0, y: 0, w: 3, h: 3 }, settings: { function: "sum", column: "budget" } },
+    {
+      id: "n2",
+      type: "numbers",
+      layout: { x: 3, y: 0, w: 3, h: 3 },
+      settings: { function: "median", column: "effort" },
+    },
+    {
+      id: "c1",
+      type: "chart",
+      layout: { x: 6, y: 0, w: 6, h: 6 },
+      settings: { chartType: "bar", groupBy: "status", function: "count" },
+    },
+    {
+      id: "c2",
+      type: "chart",
+      layout: { x: 0, y: 3, w: 6, h: 6 },
+      settings: { chartType: "donut", groupBy: "owner", function: "sum", column: "budget" },
+    },
+    { id: "v1", type: "velocity", layout: { x: 0, y: 9, w: 6, h: 6 }, settings: sprint },
+    { id: "p1", type: "plannedVsUnplanned", layout: { x: 6, y: 9, w: 6, h: 6 }, settings: sprint },
+    { id: "b1", type: "burndown", layout: { x: 0, y: 15, w: 6, h: 6 }, settings: sprint },
+  ];
+  const created = await server.api<{ id: string }>("POST", "/dashboards", {
+    workspaceId: seeded.workspaceId,
+    name: "Scale",
+    config: { boardIds: seeded.boardIds, widgets, filters: { rules: [{ column: "status", op: "is", value: "" }] } },
+  });
+  expect(created.status).toBe(201);
+
+  const { context, page } = await loggedInPage(browser, server, "/");
+  await page.goto(`${server.uiUrl}/dashboards/${created.body.id}`);
+  const firstDraw = await drawnAt(page, widgets.length);
+  console.log(
+    `dashboard scale: ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +
+      `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${(await lastBoardReadAt(page)).toFixed(0)} ms)`,
+  );
+  await page.reload();
+  const warmDraw = await drawnAt(page, widgets.length);
+  console.log(
+    `dashboard scale: after a reload ${warmDraw.toFixed(0)} ms ` +
+      `(last board read in at ${(await lastBoardReadAt(page)).toFixed(0)} ms)`,
+  );
+
+  // The saved rule has no value yet, so it filters nothing; "is not empty" makes it apply to every
+  // item, and back to "is" (still no value) lifts it: each change recomputes every widget over all items.
+  await page.getByRole("button", { name: "Filter" }).click();
+  const timings: number[] = [];
+  for (const op of ["is_not_empty", "is", "is_not_empty", "is", "is_not_empty"]) {
+    const ms = await page.evaluate(async (nextOp) => {
+      const select = document.querySelector('select[aria-label="Rule operator"]') as HTMLSelectElement;
+      const root = document.querySelector("[data-filter-key]") as HTMLElement;
+      const before = root.getAttribute("data-filter-key");
+      let start = 0;
+      const drawn = new Promise<number>((resolve) => {
+        // Widgets mark `data-drawn` right after drawing; an observer sees the last one at once.
+        const check = () => {
+          const key = root.getAttribute("data-filter-key");
+          const widgets = [...document.querySelectorAll("[data-widget-id]")];
+          if (key === before) return false;
+          return widgets.every((w) => w.querySelector(".dash-widget-body")?.getAttribute("data-drawn") === key);
+        };
+        const observer = new MutationObserver(() => {
+          if (check()) {
+            observer.disconnect();
+            resolve(performance.now() - start);
+          }
+        });
+        observer.observe(document.body, {
+          attributes: true,
+          subtree: true,
+          attributeFilter: ["data-drawn", "data-filter-key"],
+        });
+      });
+      const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")?.set;
+      start = performance.now();
+      setValue?.call(select, nextOp);
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+      return await drawn;
+    }, op);
+    timings.push(ms);
+  }
+  const sorted = [...timings].sort((a, b) => a - b);
+  console.log(
+    `dashboard scale: filter change, recompute and redraw of ${widgets.length} widgets: ` +
+      `median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, all ${timings.map((t) => t.toFixed(1)).join(", ")} ms`,
+  );
+  expect(Number(await page.locator("[data-kept-items]").getAttribute("data-kept-items"))).toBeGreaterThan(0);
+  await context.close();
+}, 600_000);

@@ -1,0 +1,403 @@
+/**
+ * The dashboard page proper (loaded lazily by `DashboardPage`): header with name, save state
+ * and publish; the toolbar; the board loading strip; the grid; the widget settings panel.
+ * There is no Edit/View toggle: every change goes to the draft and the autosave saves it.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { ApiError } from "../../shared/api/client";
+import {
+  type BoardSummary,
+  type Dashboard,
+  type DashboardConfig,
+  type Member,
+  getDashboard,
+  listBoards,
+  listMembers,
+  saveDashboard,
+} from "./api";
+import { AUTOSAVE_DEBOUNCE_MS, type AutosaveSnapshot, Autosaver } from "./autosave";
+import { type BoardLoad, loadBoards, loadedBoards } from "./boardLoader";
+import { applyFilters } from "./engine/applyFilters";
+import { prepareBoards } from "./engine/prepareBoards";
+import type { DashboardFilters, WidgetConfig } from "./engine/types";
+import type { MenuWidgetType } from "./engine/widgetMenu";
+import { exportPng, printDashboard } from "./exportDashboard";
+import { effectiveFilters, reportNotes } from "./filterEdit";
+import { withGridLayout } from "./layout";
+import { PublishControl } from "./PublishControl";
+import {
+  AddWidgetMenu,
+  ConnectBoardsModal,
+  ExportMenu,
+  FilterMenu,
+  FilterNotes,
+  InviteModal,
+  PeopleMenu,
+  useNameLookup,
+} from "./Toolbar";
+import { columnOptions, newWidget } from "./widgetDefaults";
+import { WidgetGrid } from "./WidgetGrid";
+import { WidgetResultCache } from "./widgetResults";
+import { WidgetSettings } from "./WidgetSettings";
+import { preloadCharts } from "./widgets/WidgetBody";
+import "./dashboard.css";
+
+export interface Draft {
+  name: string;
+  config: DashboardConfig;
+}
+
+type Loaded =
+  | { kind: "loading" }
+  | { kind: "error"; message: string; notFound: boolean }
+  | { kind: "ready"; dashboard: Dashboard; saver: Autosaver<Draft> };
+
+export function DashboardView({ id }: { id: string }) {
+  const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
+  useEffect(preloadCharts, []);
+  useEffect(() => {
+    let live = true;
+    setLoaded({ kind: "loading" });
+    getDashboard(id).then(
+      ({ data, etag }) => {
+        if (!live) return;
+        const saver = new Autosaver<Draft>({
+          initial: { name: data.name, config: data.config },
+          etag,
+          save: async (draft, current) => ({ etag: (await saveDashboard(id, draft, current)).etag }),
+          isConflict: (e) => e instanceof ApiError && e.status === 412,
+        });
+        setLoaded({ kind: "ready", dashboard: data, saver });
+      },
+      (error: unknown) => {
+        if (!live) return;
+        const notFound = error instanceof ApiError && error.status === 404;
+        setLoaded({ kind: "error", notFound, message: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  if (loaded.kind === "loading") return <div className="dash-page dash-muted">Loading dashboard…</div>;
+  if (loaded.kind === "error") {
+    return (
+      <div className="dash-page">
+        <h1>{loaded.notFound ? "Dashboard not found" : "The dashboard could not be loaded"}</h1>
+        <p className="dash-error">{loaded.message}</p>
+      </div>
+    );
+  }
+  return <DashboardEditor dashboard={loaded.dashboard} saver={loaded.saver} />;
+}
+
+function SaveState({ snapshot, onRetry }: { snapshot: AutosaveSnapshot<Draft>; onRetry: () => void }) {
+  switch (snapshot.status) {
+    case "saved":
+      return (
+        <span className="dash-save dash-save-saved" data-save-status="saved">
+          Saved
+        </span>
+      );
+    case "pending":
+    case "saving":
+      return (
+        <span className="dash-save" data-save-status={snapshot.status}>
+          Saving…
+        </span>
+      );
+    case "error":
+      return (
+        <span className="dash-save dash-save-error" data-save-status="error" title={snapshot.error ?? ""}>
+          Not saved: {snapshot.error}{" "}
+          <button type="button" onClick={onRetry}>
+            Retry
+          </button>
+        </span>
+      );
+    case "conflict":
+      return (
+        <span className="dash-save dash-save-error" data-save-status="conflict">
+          Not saved
+        </span>
+      );
+  }
+}
+
+function BoardStrip({ loads, boardName }: { loads: readonly BoardLoad[]; boardName: (id: string) => string }) {
+  const settled = loads.filter((l) => l.state !== "loading").length;
+  const problems = loads.filter((l) => l.state !== "loaded" && (l.state !== "loading" || l.slow));
+  if (settled === loads.length && problems.length === 0) return null;
+  return (
+    <div className="dash-board-strip" aria-live="polite">
+      {settled < loads.length && (
+        <div className="dash-progress" data-testid="board-progress">
+          <span>
+            Loading boards {settled}/{loads.length}
+          </span>
+          <progress max={loads.length} value={settled} />
+        </div>
+      )}
+      {problems.map((l) => (
+        <span key={l.id} className={`dash-board-chip dash-board-${l.state}`} data-board-state={l.state}>
+          {boardName(l.id)}:{" "}
+          {l.state === "missing"
+            ? "not found (deleted, or not yours); left out"
+            : l.state === "error"
+              ? `could not be loaded (${l.message}); left out`
+              : "still loading…"}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Autosaver<Draft> }) {
+  const snapshot = useSyncExternalStore(saver.subscribe, saver.getSnapshot);
+  const draft = snapshot.draft;
+  const edit = useCallback(
+    (change: (d: Draft) => Draft) => {
+      const current = saver.getSnapshot().draft;
+      const next = change(current);
+      if (next !== current) saver.update(next);
+    },
+    [saver],
+  );
+  const editConfig = useCallback(
+    (change: (c: DashboardConfig) => DashboardConfig) =>
+      edit((d) => {
+        const config = change(d.config);
+        return config === d.config ? d : { ...d, config };
+      }),
+    [edit],
+  );
+
+  // Leaving the page saves at once; closing the tab with unsaved changes asks first.
+  useEffect(() => {
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (saver.dirty) {
+        saver.retryNow();
+        e.preventDefault();
+      }
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => {
+      window.removeEventListener("beforeunload", onBeforeUnload);
+      saver.retryNow();
+    };
+  }, [saver]);
+
+  const [loads, setLoads] = useState<BoardLoad[]>([]);
+  const loadsRef = useRef(loads);
+  loadsRef.current = loads;
+  const [revalidation, setRevalidation] = useState(0);
+  const boardIdsKey = draft.config.boardIds.join("\n");
+  useEffect(() => {
+    const ids = boardIdsKey === "" ? [] : boardIdsKey.split("\n");
+    return loadBoards(ids, { onChange: setLoads, previous: loadsRef.current });
+  }, [boardIdsKey, revalidation]);
+  useEffect(() => {
+    const onVisible = () => document.visibilityState === "visible" && setRevalidation((n) => n + 1);
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, []);
+
+  const [accountBoards, setAccountBoards] = useState<BoardSummary[] | null>(null);
+  const [members, setMembers] = useState<Member[]>([]);
+  const [sideError, setSideError] = useState<string | null>(null);
+  const refreshBoards = useCallback(() => {
+    listBoards(dashboard.workspaceId).then(setAccountBoards, (e: Error) => setSideError(e.message));
+  }, [dashboard.workspaceId]);
+  useEffect(() => {
+    refreshBoards();
+    listMembers().then(setMembers, (e: Error) => setSideError(e.message));
+  }, [refreshBoards]);
+
+  const boards = useMemo(() => loadedBoards(loads), [loads]);
+  const prepared = useMemo(() => prepareBoards(boards), [boards]);
+  const filters = draft.config.filters;
+  const data = useMemo(() => applyFilters(prepared, effectiveFilters(filters)), [prepared, filters]);
+  const drawKeys = useRef({ data, key: 1 });
+  if (drawKeys.current.data !== data) drawKeys.current = { data, key: drawKeys.current.key + 1 };
+  const drawKey = drawKeys.current.key;
+  const cache = useRef(new WidgetResultCache()).current;
+  const columns = useMemo(() => columnOptions(boards), [boards]);
+
+  const boardRows = useMemo(
+    () => [...boards.map((b) => ({ id: b.board.id, name: b.board.name })), ...(accountBoards ?? [])],
+    [boards, accountBoards],
+  );
+  const boardName = useNameLookup(boardRows, "Board");
+  const personName = useNameLookup(members, "Member");
+  const notes = useMemo(() => reportNotes(data.report, boardName), [data, boardName]);
+
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [connectOpen, setConnectOpen] = useState(false);
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+
+  const selected = draft.config.widgets.find((w) => w.id === selectedId) ?? null;
+  const addWidget = (type: MenuWidgetType) =>
+    editConfig((c) => ({ ...c, widgets: [...c.widgets, newWidget(type, c.widgets, boards)] }));
+  const replaceWidget = (widget: WidgetConfig) =>
+    editConfig((c) => ({ ...c, widgets: c.widgets.map((w) => (w.id === widget.id ? widget : w)) }));
+  const onLayout = useCallback(
+    (layout: readonly { i: string; x: number; y: number; w: number; h: number }[]) =>
+      editConfig((c) => {
+        const widgets = withGridLayout(c.widgets, layout);
+        return widgets === c.widgets ? c : { ...c, widgets: [...widgets] };
+      }),
+    [editConfig],
+  );
+  const setFilters = (next: DashboardFilters) => editConfig((c) => ({ ...c, filters: next }));
+
+  const [exporting, setExporting] = useState(false);
+  const onPng = async () => {
+    if (!gridRef.current) return;
+    setExporting(true);
+    try {
+      await exportPng(gridRef.current, draft.name);
+    } catch (e) {
+      setNotice(`PNG export failed: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const reload = async (keepMine: boolean) => {
+    try {
+      const fresh = await getDashboard(dashboard.id);
+      if (keepMine) saver.overwrite(fresh.etag);
+      else saver.reset({ name: fresh.data.name, config: fresh.data.config }, fresh.etag);
+    } catch (e) {
+      setNotice(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  // Settled once every connected board (the current list, not a stale one) has answered.
+  const boardsSettled = loads.map((l) => l.id).join("\n") === boardIdsKey && loads.every((l) => l.state !== "loading");
+  const burndownSprints =
+    selected?.type === "burndown"
+      ? (() => {
+          const r = cache.get(data, selected);
+          return r.kind === "burndown" ? r.sprintNames : [];
+        })()
+      : [];
+
+  return (
+    <div
+      className="dash-page"
+      data-dashboard-id={dashboard.id}
+      data-filter-key={drawKey}
+      data-boards-settled={boardsSettled ? "true" : "false"}
+    >
+      <header className="dash-header">
+        <input
+          className="dash-name"
+          aria-label="Dashboard name"
+          value={draft.name}
+          onChange={(e) => edit((d) => ({ ...d, name: e.target.value }))}
+        />
+        <SaveState snapshot={snapshot} onRetry={() => saver.retryNow()} />
+        <div className="dash-header-actions">
+          <PublishControl dashboardId={dashboard.id} />
+        </div>
+      </header>
+      {snapshot.status === "conflict" && (
+        <div className="dash-conflict" role="alert">
+          <strong>This dashboard was changed elsewhere</strong> (another tab, a script or an agent) after you opened it,
+          so your latest changes were not saved.{" "}
+          <button type="button" onClick={() => reload(false)}>
+            Reload the saved version
+          </button>{" "}
+          <button type="button" onClick={() => reload(true)}>
+            Keep mine and overwrite
+          </button>
+        </div>
+      )}
+      <div className="dash-toolbar" role="toolbar" aria-label="Dashboard tools">
+        <button type="button" className="dash-connect" onClick={() => (refreshBoards(), setConnectOpen(true))}>
+          {draft.config.boardIds.length} connected board{draft.config.boardIds.length === 1 ? "" : "s"}
+        </button>
+        <AddWidgetMenu onAdd={addWidget} />
+        <PeopleMenu members={members} filters={filters} onChange={setFilters} />
+        <FilterMenu columns={columns} filters={filters} notes={notes} onChange={setFilters} />
+        <ExportMenu onPng={onPng} onPdf={printDashboard} />
+        <button type="button" onClick={() => setInviteOpen(true)}>
+          Invite
+        </button>
+        {exporting && <span className="dash-muted">Exporting…</span>}
+        <span className="dash-muted dash-small dash-kept" data-kept-items={data.report.keptItems}>
+          {data.report.keptItems.toLocaleString("en-US")} of {data.report.totalItems.toLocaleString("en-US")} items
+        </span>
+      </div>
+      <FilterNotes notes={notes} className="dash-filter-summary" />
+      {(notice || sideError) && (
+        <p className="dash-error" role="status">
+          {notice ?? sideError}
+        </p>
+      )}
+      <BoardStrip loads={loads} boardName={boardName} />
+      <div className="dash-main">
+        {draft.config.widgets.length === 0 ? (
+          <div className="dash-empty-grid">
+            {draft.config.boardIds.length === 0
+              ? "Connect boards, then add widgets with + Add widget."
+              : "Add a widget with + Add widget."}
+          </div>
+        ) : (
+          <WidgetGrid
+            widgets={draft.config.widgets}
+            data={data}
+            drawKey={drawKey}
+            personName={personName}
+            boardName={boardName}
+            editable
+            selectedId={selectedId}
+            onLayout={onLayout}
+            onSettings={setSelectedId}
+            gridRef={gridRef}
+            cache={cache}
+          />
+        )}
+        {selected && (
+          <WidgetSettings
+            widget={selected}
+            columns={columns}
+            sprintNames={burndownSprints}
+            onChange={replaceWidget}
+            onRemove={() => {
+              editConfig((c) => ({ ...c, widgets: c.widgets.filter((w) => w.id !== selected.id) }));
+              setSelectedId(null);
+            }}
+            onClose={() => setSelectedId(null)}
+          />
+        )}
+      </div>
+      <p className="dash-muted dash-small dash-footnote">
+        Changes save automatically {AUTOSAVE_DEBOUNCE_MS} ms after the last edit. Drag a widget by its title; resize it
+        from its edges.
+      </p>
+      {connectOpen && (
+        <ConnectBoardsModal
+          boards={accountBoards}
+          connected={draft.config.boardIds}
+          onChange={(ids) => editConfig((c) => ({ ...c, boardIds: ids }))}
+          onClose={() => setConnectOpen(false)}
+        />
+      )}
+      {inviteOpen && (
+        <InviteModal
+          onClose={() => setInviteOpen(false)}
+          onInvited={(m) => {
+            setMembers((all) => [...all, m]);
+            setInviteOpen(false);
+            setNotice(`${m.name} was added to the member directory.`);
+          }}
+        />
+      )}
+    </div>
+  );
+}

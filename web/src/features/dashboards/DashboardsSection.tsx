@@ -1,0 +1,97 @@
+/**
+ * The Dashboards section of the left navigation: the workspace's dashboards, and + to create
+ * one (named, with an empty grid) and open it at `/dashboards/<id>`.
+ */
+import { useEffect, useState } from "react";
+import { type Dashboard, createDashboard, listDashboards } from "./api";
+import "./dashboardsSection.css";
+
+export interface DashboardsSectionProps {
+  workspaceId: string;
+  navigate: (path: string) => void;
+}
+
+export function DashboardsSection({ workspaceId, navigate }: DashboardsSectionProps) {
+  const [dashboards, setDashboards] = useState<Dashboard[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    setDashboards(null);
+    setError(null);
+    listDashboards(workspaceId).then(
+      (list) => live && setDashboards(list),
+      (e: Error) => live && setError(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [workspaceId]);
+
+  const create = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await createDashboard(workspaceId, name.trim() || "Untitled dashboard");
+      navigate(`/dashboards/${created.id}`);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="dashboards-section" aria-label="Dashboards">
+      <div className="dashboards-head">
+        <h2>Dashboards</h2>
+        <button type="button" aria-label="New dashboard" title="New dashboard" onClick={() => setCreating(true)}>
+          +
+        </button>
+      </div>
+      {creating && (
+        <form className="dashboards-create" onSubmit={create}>
+          <input
+            aria-label="New dashboard name"
+            placeholder="Dashboard name"
+            value={name}
+            autoFocus
+            onChange={(e) => setName(e.target.value)}
+          />
+          <button type="submit" disabled={busy}>
+            Create
+          </button>
+          <button type="button" onClick={() => setCreating(false)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {error && <p className="dashboards-error">{error}</p>}
+      {dashboards === null && !error && <p className="dashboards-muted">Loading…</p>}
+      {dashboards?.length === 0 && <p className="dashboards-muted">No dashboards yet: + creates one.</p>}
+      <ul className="dashboards-list">
+        {dashboards?.map((d) => (
+          <li key={d.id}>
+            <a
+              href={`/dashboards/${d.id}`}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(`/dashboards/${d.id}`);
+              }}
+            >
+              {d.name}
+            </a>
+            <span className="dashboards-muted">
+              {" "}
+              · {Array.isArray(d.config?.boardIds) ? d.config.boardIds.length : 0} boards ·{" "}
+              {Array.isArray(d.config?.widgets) ? d.config.widgets.length : 0} widgets
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,275 @@
+/**
+ * The dashboard toolbar's controls: connect boards, add a widget, People and Filter (which
+ * scope every widget at once and say which boards they did not reach), Export and Invite.
+ */
+import { useMemo, useState } from "react";
+import { ApiError } from "../../shared/api/client";
+import { type BoardSummary, type Member, inviteMember } from "./api";
+import { WIDGET_MENU, type MenuWidgetType } from "./engine/widgetMenu";
+import type { DashboardFilters, FilterRule } from "./engine/types";
+import { FILTER_OPS, addRule, opNeedsValue, removeRule, togglePerson, updateRule } from "./filterEdit";
+import { Modal, Popover } from "./Popover";
+import { WIDGET_LABELS, type ColumnOption } from "./widgetDefaults";
+
+export function ConnectBoardsModal({
+  boards,
+  connected,
+  onChange,
+  onClose,
+}: {
+  boards: readonly BoardSummary[] | null;
+  connected: readonly string[];
+  onChange: (ids: string[]) => void;
+  onClose: () => void;
+}) {
+  const [query, setQuery] = useState("");
+  const known = new Set((boards ?? []).map((b) => b.id));
+  const rows: BoardSummary[] = [
+    ...(boards ?? []),
+    ...connected.filter((id) => !known.has(id)).map((id) => ({ id, workspaceId: "", name: `Missing board ${id}` })),
+  ];
+  const shown = rows.filter((b) => b.name.toLowerCase().includes(query.trim().toLowerCase()));
+  const toggle = (id: string) =>
+    onChange(connected.includes(id) ? connected.filter((c) => c !== id) : [...connected, id]);
+  return (
+    <Modal title="Connect boards" onClose={onClose}>
+      <input
+        className="dash-search"
+        placeholder="Search boards"
+        aria-label="Search boards"
+        value={query}
+        autoFocus
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      {boards === null && <p className="dash-muted">Loading boards…</p>}
+      <ul className="dash-check-list">
+        {shown.map((b) => (
+          <li key={b.id}>
+            <label>
+              <input type="checkbox" checked={connected.includes(b.id)} onChange={() => toggle(b.id)} /> {b.name}
+            </label>
+          </li>
+        ))}
+        {boards !== null && shown.length === 0 && <li className="dash-muted">No board matches.</li>}
+      </ul>
+      <p className="dash-muted dash-small">{connected.length} connected</p>
+    </Modal>
+  );
+}
+
+/** A menu of actions; choosing one closes the menu first. */
+function ActionMenu({ items, close }: { items: { label: string; run: () => void }[]; close: () => void }) {
+  return (
+    <ul className="dash-menu" role="menu">
+      {items.map((item) => (
+        <li key={item.label}>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => {
+              close();
+              item.run();
+            }}
+          >
+            {item.label}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function AddWidgetMenu({ onAdd }: { onAdd: (type: MenuWidgetType) => void }) {
+  return (
+    <Popover label="+ Add widget" className="dash-add-widget">
+      {(close) => (
+        <ActionMenu
+          close={close}
+          items={WIDGET_MENU.map((type) => ({ label: WIDGET_LABELS[type] ?? type, run: () => onAdd(type) }))}
+        />
+      )}
+    </Popover>
+  );
+}
+
+export function PeopleMenu({
+  members,
+  filters,
+  onChange,
+}: {
+  members: readonly Member[];
+  filters: DashboardFilters;
+  onChange: (filters: DashboardFilters) => void;
+}) {
+  const selected = Array.isArray(filters.people) ? filters.people : [];
+  return (
+    <Popover label="People" badge={selected.length} className="dash-people">
+      {() => (
+        <ul className="dash-check-list">
+          {members.length === 0 && <li className="dash-muted">No members yet: Invite adds one.</li>}
+          {members.map((m) => (
+            <li key={m.id}>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={selected.includes(m.id)}
+                  onChange={() => onChange(togglePerson(filters, m.id))}
+                />{" "}
+                {m.name}
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Popover>
+  );
+}
+
+function ruleColumn(rule: FilterRule): string {
+  return typeof rule.column === "string" ? rule.column : "";
+}
+
+export function FilterMenu({
+  columns,
+  filters,
+  notes,
+  onChange,
+}: {
+  columns: readonly ColumnOption[];
+  filters: DashboardFilters;
+  notes: readonly string[];
+  onChange: (filters: DashboardFilters) => void;
+}) {
+  const rules = Array.isArray(filters.rules) ? filters.rules : [];
+  return (
+    <Popover label="Filter" badge={rules.length} className="dash-filter">
+      {() => (
+        <div className="dash-filter-panel">
+          {rules.length === 0 && <p className="dash-muted">No rules: every item counts.</p>}
+          {rules.map((rule, i) => (
+            <div className="dash-rule" key={i} data-rule-index={i}>
+              <select
+                aria-label="Rule column"
+                value={ruleColumn(rule)}
+                onChange={(e) => onChange(updateRule(filters, i, { column: e.target.value }))}
+              >
+                {typeof rule.column !== "string" && <option value="">Board by board</option>}
+                {columns.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+              <select
+                aria-label="Rule operator"
+                value={rule.op}
+                onChange={(e) => onChange(updateRule(filters, i, { op: e.target.value }))}
+              >
+                {FILTER_OPS.map((o) => (
+                  <option key={o.op} value={o.op}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+              {opNeedsValue(rule.op) && (
+                <input
+                  aria-label="Rule value"
+                  value={rule.value === undefined || rule.value === null ? "" : String(rule.value)}
+                  onChange={(e) => onChange(updateRule(filters, i, { value: e.target.value }))}
+                />
+              )}
+              <button
+                type="button"
+                className="dash-icon-button"
+                aria-label="Remove rule"
+                onClick={() => onChange(removeRule(filters, i))}
+              >
+                ✕
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            disabled={columns.length === 0}
+            onClick={() => onChange(addRule(filters, columns[0]?.id ?? ""))}
+          >
+            + Add rule
+          </button>
+          <FilterNotes notes={notes} className="dash-filter-notes" />
+        </div>
+      )}
+    </Popover>
+  );
+}
+
+export function ExportMenu({ onPng, onPdf }: { onPng: () => void; onPdf: () => void }) {
+  return (
+    <Popover label="Export" className="dash-export">
+      {(close) => (
+        <ActionMenu
+          close={close}
+          items={[
+            { label: "PNG image", run: onPng },
+            { label: "Print / PDF", run: onPdf },
+          ]}
+        />
+      )}
+    </Popover>
+  );
+}
+
+/** The boards a rule or the People filter did not reach, in words. */
+export function FilterNotes({ notes, className }: { notes: readonly string[]; className: string }) {
+  if (notes.length === 0) return null;
+  return (
+    <ul className={className} data-testid="filter-notes">
+      {notes.map((n) => (
+        <li key={n}>{n}</li>
+      ))}
+    </ul>
+  );
+}
+
+export function InviteModal({ onInvited, onClose }: { onInvited: (m: Member) => void; onClose: () => void }) {
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onInvited(await inviteMember(name.trim(), email.trim()));
+    } catch (err) {
+      setError(err instanceof ApiError || err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title="Invite a member" onClose={onClose}>
+      <form onSubmit={submit} className="dash-form">
+        <label className="dash-field">
+          <span>Name</span>
+          <input value={name} required autoFocus onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="dash-field">
+          <span>Email (optional)</span>
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        {error && <p className="dash-error">{error}</p>}
+        <button type="submit" disabled={busy || name.trim() === ""}>
+          Invite
+        </button>
+      </form>
+    </Modal>
+  );
+}
+
+export function useNameLookup<T extends { id: string; name: string }>(rows: readonly T[] | null, fallback: string) {
+  return useMemo(() => {
+    const names = new Map((rows ?? []).map((r) => [r.id, r.name]));
+    return (id: string) => names.get(id) ?? `${fallback} ${id}`;
+  }, [rows, fallback]);
+}

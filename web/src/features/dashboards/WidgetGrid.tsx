@@ -1,0 +1,124 @@
+/**
+ * The dashboard's grid: react-grid-layout on 12 columns, each widget in an element carrying
+ * `data-widget-id`. Editable, a widget moves by dragging its title bar and resizes from its
+ * right edge, bottom edge or corner; read-only (the public page), nothing moves.
+ */
+import { memo, useCallback, useMemo, useRef } from "react";
+import ReactGridLayout, { type Layout, useContainerWidth, verticalCompactor } from "react-grid-layout";
+import "react-grid-layout/css/styles.css";
+import "react-resizable/css/styles.css";
+import type { FilteredData } from "./engine/applyFilters";
+import type { WidgetResult } from "./engine/computeWidget";
+import type { WidgetConfig } from "./engine/types";
+import { GRID_COLS, GRID_MARGIN, ROW_HEIGHT } from "./layout";
+import { WidgetBody } from "./widgets/WidgetBody";
+import { WIDGET_LABELS } from "./widgetDefaults";
+import type { WidgetResultCache } from "./widgetResults";
+
+export interface WidgetGridProps {
+  widgets: readonly WidgetConfig[];
+  data: FilteredData;
+  /** Changes with every new filter result; each widget marks `data-drawn` with it once drawn. */
+  drawKey: number;
+  personName: (id: string) => string;
+  boardName: (id: string) => string;
+  editable: boolean;
+  selectedId?: string | null;
+  onLayout?: (layout: Layout) => void;
+  onSettings?: (id: string) => void;
+  gridRef?: React.Ref<HTMLDivElement>;
+  /** The page's result cache, so its settings panel reads the same results without recomputing. */
+  cache: WidgetResultCache;
+}
+
+interface WidgetContentProps {
+  widget: WidgetConfig;
+  result: WidgetResult;
+  drawKey: number;
+  personName: (id: string) => string;
+  boardName: (id: string) => string;
+  onSettings?: (id: string) => void;
+}
+
+const WidgetContent = memo(function WidgetContent({
+  widget,
+  result,
+  drawKey,
+  personName,
+  boardName,
+  onSettings,
+}: WidgetContentProps) {
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const keyRef = useRef(drawKey);
+  keyRef.current = drawKey;
+  const onDrawn = useCallback(() => {
+    if (bodyRef.current) bodyRef.current.dataset.drawn = String(keyRef.current);
+  }, []);
+  return (
+    <>
+      <div className="dash-widget-head">
+        <span className="dash-drag" title={onSettings ? "Drag to move" : undefined}>
+          {widget.title || WIDGET_LABELS[widget.type] || widget.type}
+        </span>
+        {onSettings && (
+          <button
+            type="button"
+            className="dash-icon-button dash-no-drag"
+            aria-label={`Settings of ${widget.title || widget.type}`}
+            onClick={() => onSettings(widget.id)}
+          >
+            ⚙
+          </button>
+        )}
+      </div>
+      <div className="dash-widget-body" ref={bodyRef}>
+        <WidgetBody result={result} personName={personName} boardName={boardName} onDrawn={onDrawn} />
+      </div>
+    </>
+  );
+});
+
+export function WidgetGrid(props: WidgetGridProps) {
+  const { widgets, data, drawKey, editable, onLayout, onSettings, selectedId } = props;
+  const { width, containerRef, mounted } = useContainerWidth({ initialWidth: 1200 });
+  const layout = useMemo(
+    () =>
+      widgets.map((w) => ({ i: w.id, x: w.layout.x, y: w.layout.y, w: w.layout.w, h: w.layout.h, static: !editable })),
+    [widgets, editable],
+  );
+  return (
+    <div ref={containerRef} className="dash-grid-container">
+      <div ref={props.gridRef} className="dash-grid-capture">
+        {mounted && (
+          <ReactGridLayout
+            width={width}
+            layout={layout}
+            gridConfig={{ cols: GRID_COLS, rowHeight: ROW_HEIGHT, margin: GRID_MARGIN }}
+            dragConfig={{ enabled: editable, handle: ".dash-widget-head", cancel: ".dash-no-drag", bounded: false }}
+            resizeConfig={{ enabled: editable, handles: ["se", "e", "s"] }}
+            compactor={verticalCompactor}
+            onLayoutChange={editable ? onLayout : undefined}
+          >
+            {widgets.map((widget) => (
+              <div
+                key={widget.id}
+                data-widget-id={widget.id}
+                data-widget-type={widget.type}
+                className={`dash-widget${selectedId === widget.id ? " dash-widget-selected" : ""}`}
+              >
+                <WidgetContent
+                  widget={widget}
+                  result={props.cache.get(data, widget)}
+                  drawKey={drawKey}
+                  personName={props.personName}
+                  boardName={props.boardName}
+                  onSettings={editable ? onSettings : undefined}
+                />
+              </div>
+            ))}
+          </ReactGridLayout>
+        )}
+      </div>
+    </div>
+  );
+}

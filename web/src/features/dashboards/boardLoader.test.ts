@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { ApiError } from "../../shared/api/client";
+import { type BoardLoad, clearBoardCache, fetchBoardFull, loadBoards, loadedBoards } from "./boardLoader";
+import { makeBoard } from "./engine/fixtures/makeBoard";
+import type { BoardFull } from "./engine/types";
+
+function deferred<T>() {
+  let resolve: (v: T) => void = () => {};
+  let reject: (e: unknown) => void = () => {};
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe("loadBoards", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  test("starts every read at once, reports progress, and a missing or failing board never holds back the others", async () => {
+    const reads = new Map(["a", "b", "c", "d"].map((id) => [id, deferred<BoardFull>()]));
+    const started: string[] = [];
+    const updates: BoardLoad[][] = [];
+    loadBoards(["a", "b", "c", "d"], {
+      fetchBoard: (id) => {
+        started.push(id);
+        return (reads.get(id) as ReturnType<typeof deferred<BoardFull>>).promise;
+      },
+      onChange: (l) => updates.push(l),
+      flushMs: 100,
+      slowAfterMs: 4000,
+    });
+    expect(started).toEqual(["a", "b", "c", "d"]);
+    expect(updates.at(-1)?.map((l) => l.state)).toEqual(["loading", "loading", "loading", "loading"]);
+    reads.get("a")?.resolve(makeBoard({ id: "a" }));
+    reads.get("b")?.reject(new ApiError(404, "not_found", "No such board."));
+    reads.get("c")?.reject(new ApiError(500, "http_error", "boom"));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(updates.at(-1)?.map((l) => l.state)).toEqual(["loaded", "missing", "error", "loading"]);
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(updates.at(-1)?.[3]).toEqual({ id: "d", state: "loading", slow: true });
+    reads.get("d")?.resolve(makeBoard({ id: "d" }));
+    await vi.advanceTimersByTimeAsync(0);
+    const last = updates.at(-1) as BoardLoad[];
+    expect(last.map((l) => l.state)).toEqual(["loaded", "missing", "error", "loaded"]);
+    expect(loadedBoards(last).map((b) => b.board.id)).toEqual(["a", "d"]);
+  });
+
+  test("batches updates instead of one per board", async () => {
+    const updates: BoardLoad[][] = [];
+    const ids = Array.from({ length: 50 }, (_, i) => `b${i}`);
+    loadBoards(ids, {
+      fetchBoard: async (id) => makeBoard({ id }),
+      onChange: (l) => updates.push(l),
+      flushMs: 100,
+    });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(updates.length).toBeLessThanOrEqual(3);
+    expect(updates.at(-1)?.every((l) => l.state === "loaded")).toBe(true);
+  });
+
+  test("boards already loaded stay shown while they revalidate; cancelling stops updates", async () => {
+    const updates: BoardLoad[][] = [];
+    const board = makeBoard({ id: "a" });
+    const cancel = loadBoards(["a"], {
+      fetchBoard: () => new Promise(() => {}),
+      onChange: (l) => updates.push(l),
+      previous: [{ id: "a", state: "loaded", data: board }],
+    });
+    expect(updates[0]).toEqual([{ id: "a", state: "loaded", data: board }]);
+    cancel();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(updates).toHaveLength(1);
+  });
+});
+
+describe("fetchBoardFull", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    clearBoardCache();
+  });
+
+  test("revalidates with the ETag and reuses the copy on 304", async () => {
+    const board = makeBoard({ id: "a", items: [{ values: {} }] });
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(new Response(JSON.stringify(board), { status: 200, headers: { ETag: '"v1"' } }))
+      .mockResolvedValueOnce(new Response(null, { status: 304, headers: { ETag: '"v1"' } }));
+    vi.stubGlobal("fetch", fetchMock);
+    const signal = new AbortController().signal;
+    const first = await fetchBoardFull("a", signal);
+    const second = await fetchBoardFull("a", signal);
+    expect(second).toBe(first);
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/a/full");
+    expect(fetchMock.mock.calls[0]?.[1].headers).toEqual({});
+    expect(fetchMock.mock.calls[1]?.[1].headers).toEqual({ "If-None-Match": '"v1"' });
+  });
+});
