@@ -148,28 +148,42 @@ pub fn stream_full_board(
         push_str(&mut out, &name);
 
         out.extend_from_slice(b",\"columns\":[");
-        let more = write_rows(tx, &mut out, &mut flush, COLUMNS_SQL, board_id, |out, row| {
-            out.extend_from_slice(b"{\"id\":");
-            push_str(out, text(row, 0)?);
-            out.extend_from_slice(b",\"title\":");
-            push_str(out, text(row, 1)?);
-            out.extend_from_slice(b",\"type\":");
-            push_str(out, text(row, 2)?);
-            out.extend_from_slice(b",\"settings\":");
-            out.extend_from_slice(row.get_ref(3)?.as_bytes()?);
-            Ok(())
-        })?;
+        let more = write_rows(
+            tx,
+            &mut out,
+            &mut flush,
+            COLUMNS_SQL,
+            board_id,
+            |out, row| {
+                out.extend_from_slice(b"{\"id\":");
+                push_str(out, text(row, 0)?);
+                out.extend_from_slice(b",\"title\":");
+                push_str(out, text(row, 1)?);
+                out.extend_from_slice(b",\"type\":");
+                push_str(out, text(row, 2)?);
+                out.extend_from_slice(b",\"settings\":");
+                out.extend_from_slice(row.get_ref(3)?.as_bytes()?);
+                Ok(())
+            },
+        )?;
         if !more {
             return Ok(());
         }
         out.extend_from_slice(b"],\"groups\":[");
-        let more = write_rows(tx, &mut out, &mut flush, GROUPS_SQL, board_id, |out, row| {
-            out.extend_from_slice(b"{\"id\":");
-            push_str(out, text(row, 0)?);
-            out.extend_from_slice(b",\"title\":");
-            push_str(out, text(row, 1)?);
-            Ok(())
-        })?;
+        let more = write_rows(
+            tx,
+            &mut out,
+            &mut flush,
+            GROUPS_SQL,
+            board_id,
+            |out, row| {
+                out.extend_from_slice(b"{\"id\":");
+                push_str(out, text(row, 0)?);
+                out.extend_from_slice(b",\"title\":");
+                push_str(out, text(row, 1)?);
+                Ok(())
+            },
+        )?;
         if !more {
             return Ok(());
         }

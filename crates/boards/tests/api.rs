@@ -1200,24 +1200,39 @@ fn the_full_read_streams_in_chunks_and_stops_when_asked() {
     let whole = full_board(&db, ACCOUNT, &f.board.id).unwrap();
     let mut chunks = Vec::new();
     let mut etag = String::new();
-    stream_full_board(&db, ACCOUNT, &f.board.id, |e| etag = e, |c| {
-        chunks.push(c);
-        true
-    })
+    stream_full_board(
+        &db,
+        ACCOUNT,
+        &f.board.id,
+        |e| etag = e,
+        |c| {
+            chunks.push(c);
+            true
+        },
+    )
     .unwrap();
     assert!(chunks.len() > 2, "a big board comes in several chunks");
     assert_eq!(chunks.concat(), whole.body);
     assert_eq!(etag, whole.etag);
 
     let mut received = 0;
-    stream_full_board(&db, ACCOUNT, &f.board.id, |_| {}, |_| {
-        received += 1;
-        false
-    })
+    stream_full_board(
+        &db,
+        ACCOUNT,
+        &f.board.id,
+        |_| {},
+        |_| {
+            received += 1;
+            false
+        },
+    )
     .unwrap();
     assert_eq!(received, 1, "no chunk after the receiver said stop");
     let mut started = false;
     let missing = stream_full_board(&db, "other", &f.board.id, |_| started = true, |_| true);
     assert!(matches!(missing, Err(BoardsError::NotFound { .. })));
-    assert!(!started, "nothing is started for a board the caller cannot see");
+    assert!(
+        !started,
+        "nothing is started for a board the caller cannot see"
+    );
 }

@@ -90,4 +90,3 @@ fn main() {
         loaded_rss
     );
 }
-

@@ -33,10 +33,19 @@ impl Http {
     }
 
     /// One keep-alive request; returns status, the ETag if any, and the body.
-    fn call(&mut self, method: &str, path: &str, body: Option<&Value>, extra: &str) -> (u16, Option<String>, Vec<u8>) {
+    fn call(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        extra: &str,
+    ) -> (u16, Option<String>, Vec<u8>) {
         let text = body.map(Value::to_string).unwrap_or_default();
         let content = if body.is_some() {
-            format!("Content-Type: application/json\r\nContent-Length: {}\r\n", text.len())
+            format!(
+                "Content-Type: application/json\r\nContent-Length: {}\r\n",
+                text.len()
+            )
         } else {
             String::new()
         };
@@ -47,8 +56,12 @@ impl Http {
         self.writer.write_all(request.as_bytes()).expect("write");
         let mut line = String::new();
         self.reader.read_line(&mut line).expect("status");
-        let status = line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-        let (mut length, mut etag) = (0usize, None);
+        let status = line
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let (mut length, mut etag, mut chunked) = (0usize, None, false);
         loop {
             line.clear();
             self.reader.read_line(&mut line).expect("header");
@@ -60,17 +73,38 @@ impl Http {
                     length = value.trim().parse().unwrap_or(0);
                 } else if name.eq_ignore_ascii_case("etag") {
                     etag = Some(value.trim().to_owned());
+                } else if name.eq_ignore_ascii_case("transfer-encoding") {
+                    chunked = value.contains("chunked");
                 }
             }
         }
-        let mut body = vec![0; length];
-        self.reader.read_exact(&mut body).expect("body");
-        (status, etag, body)
+        if !chunked {
+            let mut body = vec![0; length];
+            self.reader.read_exact(&mut body).expect("body");
+            return (status, etag, body);
+        }
+        let mut body = Vec::new();
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line).expect("chunk size");
+            let size = usize::from_str_radix(line.trim(), 16).expect("chunk size");
+            let start = body.len();
+            body.resize(start + size + 2, 0);
+            self.reader.read_exact(&mut body[start..]).expect("chunk");
+            body.truncate(start + size);
+            if size == 0 {
+                return (status, etag, body);
+            }
+        }
     }
 
     fn json(&mut self, method: &str, path: &str, body: Option<&Value>) -> Value {
         let (status, _, bytes) = self.call(method, path, body, "");
-        assert!(status < 300, "{method} {path}: {status} {}", String::from_utf8_lossy(&bytes));
+        assert!(
+            status < 300,
+            "{method} {path}: {status} {}",
+            String::from_utf8_lossy(&bytes)
+        );
         serde_json::from_slice(&bytes).unwrap_or(Value::Null)
     }
 }
@@ -156,14 +190,33 @@ fn main() {
     std::fs::write(dir.path().join("engines.toml"), engines).expect("engines.toml");
     let (_, mut child) = time_startup(dir.path());
     let pid = child.id();
-    let info: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("server.json")).expect("server.json")).expect("json");
-    let control = info["controlUrl"].as_str().expect("control").trim_start_matches("http://").to_owned();
-    let ui = info["uiUrl"].as_str().expect("ui").trim_start_matches("http://").to_owned();
-    let token = std::fs::read_to_string(dir.path().join("cli-token")).expect("token").trim().to_owned();
+    let info: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("server.json")).expect("server.json"),
+    )
+    .expect("json");
+    let control = info["controlUrl"]
+        .as_str()
+        .expect("control")
+        .trim_start_matches("http://")
+        .to_owned();
+    let ui = info["uiUrl"]
+        .as_str()
+        .expect("ui")
+        .trim_start_matches("http://")
+        .to_owned();
+    let token = std::fs::read_to_string(dir.path().join("cli-token"))
+        .expect("token")
+        .trim()
+        .to_owned();
     let mut http = Http::connect(&control, format!("Authorization: Bearer {token}\r\n"));
-    let workspace = http.json("POST", "/workspaces", Some(&json!({"name": "bench"})))["id"].as_str().expect("ws").to_owned();
+    let workspace = http.json("POST", "/workspaces", Some(&json!({"name": "bench"})))["id"]
+        .as_str()
+        .expect("ws")
+        .to_owned();
 
-    println!("switchboard workloads bench (loopback HTTP, release build, 2 cores shared with the client)");
+    println!(
+        "switchboard workloads bench (loopback HTTP, release build, 2 cores shared with the client)"
+    );
 
     // Batch inserts: five fresh boards, one 10,000-item request each.
     let mut inserts = Vec::new();
@@ -176,7 +229,10 @@ fn main() {
         inserts.push(started.elapsed());
         ten_k = board;
     }
-    println!("10,000-item batch insert:   median {:?} (of 5)", median(inserts));
+    println!(
+        "10,000-item batch insert:   median {:?} (of 5)",
+        median(inserts)
+    );
 
     let read = |http: &mut Http, board: &str, runs: usize| {
         let mut times = Vec::new();
@@ -193,7 +249,10 @@ fn main() {
         (median(times), size, etag.expect("etag"))
     };
     let (ten_k_read, ten_k_size, etag) = read(&mut http, &ten_k, 30);
-    println!("10,000-item full read:      median {ten_k_read:?}, {:.1} MB uncompressed", ten_k_size as f64 / 1e6);
+    println!(
+        "10,000-item full read:      median {ten_k_read:?}, {:.1} MB uncompressed",
+        ten_k_size as f64 / 1e6
+    );
     let mut revalidations = Vec::new();
     let header = format!("If-None-Match: {etag}\r\n");
     for _ in 0..500 {
@@ -202,11 +261,18 @@ fn main() {
         revalidations.push(started.elapsed());
         assert_eq!(status, 304);
     }
-    println!("304 revalidation:           median {:?}", median(revalidations));
+    println!(
+        "304 revalidation:           median {:?}",
+        median(revalidations)
+    );
 
     let hundred_k = new_board(&mut http, &workspace, "100k");
     for part in 0..10 {
-        http.json("POST", &format!("/boards/{hundred_k}/items/batch"), Some(&batch(part * 10_000)));
+        http.json(
+            "POST",
+            &format!("/boards/{hundred_k}/items/batch"),
+            Some(&batch(part * 10_000)),
+        );
     }
     let before = anon_kib(pid);
     let ((big_read, big_size, _), peak) = peak_anon_during(pid, || read(&mut http, &hundred_k, 10));
@@ -226,11 +292,18 @@ fn main() {
     // does not apply, so 200 can live at once.
     let login = {
         let mut stream = TcpStream::connect(&ui).expect("ui");
-        write!(stream, "GET /login?token={token} HTTP/1.1\r\nHost: {ui}\r\nConnection: close\r\n\r\n").expect("login");
+        write!(
+            stream,
+            "GET /login?token={token} HTTP/1.1\r\nHost: {ui}\r\nConnection: close\r\n\r\n"
+        )
+        .expect("login");
         let mut text = String::new();
         stream.read_to_string(&mut text).ok();
         text.lines()
-            .find_map(|l| l.strip_prefix("set-cookie: ").or_else(|| l.strip_prefix("Set-Cookie: ")))
+            .find_map(|l| {
+                l.strip_prefix("set-cookie: ")
+                    .or_else(|| l.strip_prefix("Set-Cookie: "))
+            })
             .and_then(|c| c.split(';').next())
             .expect("cookie")
             .to_owned()
@@ -240,14 +313,24 @@ fn main() {
     let mut spawn_latency = Vec::new();
     let cwd = dir.path().display().to_string();
     for n in 0..200 {
-        let sent = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock").as_nanos();
-        let session = browser.json("POST", "/api/sessions", Some(&json!({"engine": "mark", "prompt": format!("task {n}"), "cwd": cwd})));
+        let sent = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .expect("clock")
+            .as_nanos();
+        let session = browser.json(
+            "POST",
+            "/api/sessions",
+            Some(&json!({"engine": "mark", "prompt": format!("task {n}"), "cwd": cwd})),
+        );
         let id = session["id"].as_str().expect("id").to_owned();
         if n < 50 {
             let mark = marks.join(&id);
             let deadline = Instant::now() + Duration::from_secs(10);
             let started: u128 = loop {
-                if let Some(ns) = std::fs::read_to_string(&mark).ok().and_then(|t| t.trim().parse().ok()) {
+                if let Some(ns) = std::fs::read_to_string(&mark)
+                    .ok()
+                    .and_then(|t| t.trim().parse().ok())
+                {
                     break ns;
                 }
                 assert!(Instant::now() < deadline, "engine never started");
@@ -258,14 +341,21 @@ fn main() {
     }
     std::thread::sleep(Duration::from_secs(2));
     let rss_after_sessions = rss_kib(pid);
-    println!("spawn request -> engine running: median {:?} (of 50; includes /bin/sh start)", median(spawn_latency));
+    println!(
+        "spawn request -> engine running: median {:?} (of 50; includes /bin/sh start)",
+        median(spawn_latency)
+    );
     println!(
         "200 live sessions:          +{:.1} MiB resident, {:.0} KiB a session",
         rss_after_sessions.saturating_sub(rss_before_sessions) as f64 / 1024.0,
         rss_after_sessions.saturating_sub(rss_before_sessions) as f64 / 200.0
     );
 
-    let flood = browser.json("POST", "/api/sessions", Some(&json!({"engine": "flood", "prompt": "go", "cwd": cwd})));
+    let flood = browser.json(
+        "POST",
+        "/api/sessions",
+        Some(&json!({"engine": "flood", "prompt": "go", "cwd": cwd})),
+    );
     let flood_id = flood["id"].as_str().expect("id").to_owned();
     let mut settings_latency = Vec::new();
     let started = Instant::now();
@@ -280,7 +370,10 @@ fn main() {
                 break;
             }
         }
-        assert!(started.elapsed() < Duration::from_secs(120), "the flood never ended");
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the flood never ended"
+        );
     }
     let flood_time = started.elapsed();
     println!(

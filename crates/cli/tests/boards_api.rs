@@ -301,9 +301,8 @@ fn bad_values_are_refused_and_batches_are_all_or_nothing() {
     assert_eq!(ok.json()["ids"].as_array().unwrap().len(), 500);
 }
 
-#[test]
-fn agent_free_reads_and_demo_seeding_once() {
-    let dir = tempfile::tempdir().unwrap();
+/// Runs `switchboard serve --demo` on `dir` until it is up, then stops it.
+fn start_once_with_demo(dir: &std::path::Path) {
     let mut child = Command::new(common::binary())
         .args([
             "serve",
@@ -314,13 +313,19 @@ fn agent_free_reads_and_demo_seeding_once() {
             "0",
             "--data-dir",
         ])
-        .arg(dir.path())
+        .arg(dir)
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    common::wait_for_server_file(dir.path(), &child);
+    common::wait_for_server_file(dir, &child);
     common::signal(&child, "TERM");
     child.wait().unwrap();
+}
+
+#[test]
+fn demo_seeding_fills_an_empty_data_dir_once() {
+    let dir = tempfile::tempdir().unwrap();
+    start_once_with_demo(dir.path());
 
     let server = TestServer::start_in(dir);
     let boards = server.call("GET", "/boards", None).json();
@@ -346,23 +351,7 @@ fn agent_free_reads_and_demo_seeding_once() {
         let mut server = server;
         server.stop();
         let dir = std::mem::replace(&mut server.dir, tempfile::tempdir().unwrap());
-        let mut child = Command::new(common::binary())
-            .args([
-                "serve",
-                "--demo",
-                "--control-port",
-                "0",
-                "--ui-port",
-                "0",
-                "--data-dir",
-            ])
-            .arg(dir.path())
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        common::wait_for_server_file(dir.path(), &child);
-        common::signal(&child, "TERM");
-        child.wait().unwrap();
+        start_once_with_demo(dir.path());
         TestServer::start_in(dir)
     };
     assert_eq!(

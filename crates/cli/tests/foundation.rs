@@ -262,6 +262,21 @@ fn ui_login_sets_a_strict_http_only_cookie_that_only_the_ui_api_accepts() {
     );
 }
 
+/// A PATCH with the owner's token, a JSON content type and `body` as sent.
+fn patch_raw(server: &TestServer, path: &str, body: &[u8]) -> Reply {
+    let auth = format!("Bearer {}", server.token);
+    request(
+        server.control(),
+        "PATCH",
+        path,
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+        ],
+        Some(body),
+    )
+}
+
 #[test]
 fn bodies_must_be_small_json_and_every_error_has_the_shape() {
     let server = TestServer::start();
@@ -270,16 +285,7 @@ fn bodies_must_be_small_json_and_every_error_has_the_shape() {
     let path = "/settings/heardAboutUs";
 
     let huge = vec![b' '; 2 * 1024 * 1024];
-    let reply = request(
-        control,
-        "PATCH",
-        path,
-        &[
-            ("Authorization", &auth),
-            ("Content-Type", "application/json"),
-        ],
-        Some(&huge),
-    );
+    let reply = patch_raw(&server, path, &huge);
     assert_error(&reply, 413, "payload_too_large");
 
     let reply = request(
@@ -299,38 +305,11 @@ fn bodies_must_be_small_json_and_every_error_has_the_shape() {
     );
     assert_error(&reply, 415, "unsupported_media_type");
 
-    let reply = request(
-        control,
-        "PATCH",
-        path,
-        &[
-            ("Authorization", &auth),
-            ("Content-Type", "application/json"),
-        ],
-        Some(b"{\"value\": \"x"),
-    );
+    let reply = patch_raw(&server, path, b"{\"value\": \"x");
     assert_error(&reply, 400, "invalid_json");
-    let reply = request(
-        control,
-        "PATCH",
-        path,
-        &[
-            ("Authorization", &auth),
-            ("Content-Type", "application/json"),
-        ],
-        Some(b"[1]"),
-    );
+    let reply = patch_raw(&server, path, b"[1]");
     assert_eq!(reply.status, 400);
-    let reply = request(
-        control,
-        "PATCH",
-        path,
-        &[
-            ("Authorization", &auth),
-            ("Content-Type", "application/json"),
-        ],
-        Some(b"{\"nope\": 1}"),
-    );
+    let reply = patch_raw(&server, path, b"{\"nope\": 1}");
     assert_error(&reply, 400, "invalid_request");
 
     assert_error(
@@ -654,7 +633,11 @@ fn startup_failures_exit_non_zero_with_one_line() {
 #[test]
 fn the_restart_route_restarts_in_place_when_allowed() {
     let server = TestServer::start();
-    let reply = server.call("PATCH", "/settings/allowAgentAppRestart", Some(&json!({"value": true})));
+    let reply = server.call(
+        "PATCH",
+        "/settings/allowAgentAppRestart",
+        Some(&json!({"value": true})),
+    );
     assert_eq!(reply.status, 200);
     let before = std::fs::read_to_string(server.data_dir().join("server.json")).unwrap();
     assert_eq!(server.call("POST", "/app/restart", None).status, 202);
@@ -671,9 +654,21 @@ fn the_restart_route_restarts_in_place_when_allowed() {
         assert!(std::time::Instant::now() < deadline, "no restart happened");
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
-    assert_eq!(info["pid"].as_u64(), Some(server.child.as_ref().unwrap().id() as u64));
-    let control = info["controlUrl"].as_str().unwrap().trim_start_matches("http://");
+    assert_eq!(
+        info["pid"].as_u64(),
+        Some(server.child.as_ref().unwrap().id() as u64)
+    );
+    let control = info["controlUrl"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("http://");
     let auth = format!("Bearer {}", server.token);
-    let reply = request(control, "GET", "/settings/allowAgentAppRestart", &[("Authorization", &auth)], None);
+    let reply = request(
+        control,
+        "GET",
+        "/settings/allowAgentAppRestart",
+        &[("Authorization", &auth)],
+        None,
+    );
     assert_eq!(reply.json()["value"], true);
 }
