@@ -31,6 +31,7 @@ e2e: e2e-deps
 
 bench: web
 	cargo bench -p switchboard --bench foundation
+	cargo bench -p switchboard --bench workloads
 	cargo bench -p boards
 	cargo bench -p sessions
 	cd web && npm run bench:engine
