@@ -18,6 +18,7 @@ use axum::extract::{DefaultBodyLimit, Extension};
 use axum::http::StatusCode;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower_http::compression::CompressionLayer;
@@ -274,6 +275,13 @@ fn serve(
     state: &AppState,
 ) -> tokio::task::JoinHandle<std::io::Result<()>> {
     let mut stop = state.stop.subscribe();
+    // Streamed bodies are written in pieces; without TCP_NODELAY the last
+    // small piece waits on the client's delayed ACK (tens of milliseconds).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::warn!(%error, "cannot set TCP_NODELAY");
+        }
+    });
     tokio::spawn(async move {
         axum::serve(listener, router)
             .with_graceful_shutdown(async move {
