@@ -11,8 +11,11 @@ import type { Column, DashboardFilters, FilterRule, Item } from "./types";
 
 export interface FilteredBoard {
   board: PreparedBoard;
-  /** The board's items that pass every rule that applies to it (the board's own array when none does). */
-  items: readonly Item[];
+  /**
+   * Positions in `board.items` of the items that pass every rule that applies to the board, in
+   * order (the board's own `allRows` when none does). Widgets read columns by these positions.
+   */
+  rows: Uint32Array;
 }
 
 export interface RuleReport {
@@ -63,15 +66,23 @@ function ruleCost(rule: FilterRule, column: Column): number {
 
 const PEOPLE_COST = 1;
 
-function keepMatching(items: readonly Item[], predicates: readonly ItemPredicate[]): Item[] {
-  const kept: Item[] = [];
+function keepMatching(items: readonly Item[], predicates: readonly ItemPredicate[]): Uint32Array {
+  const kept = new Uint32Array(items.length);
+  let count = 0;
   const n = predicates.length;
   outer: for (let i = 0; i < items.length; i++) {
     const item = items[i] as Item;
     for (let p = 0; p < n; p++) if (!(predicates[p] as ItemPredicate)(item)) continue outer;
-    kept.push(item);
+    kept[count++] = i;
   }
-  return kept;
+  return kept.subarray(0, count);
+}
+
+/** The items a filtered board kept, as objects (for the few readers that need whole items). */
+export function keptItems({ board, rows }: FilteredBoard): Item[] {
+  const out: Item[] = new Array<Item>(rows.length);
+  for (let k = 0; k < rows.length; k++) out[k] = board.items[rows[k] as number] as Item;
+  return out;
 }
 
 export function applyFilters(boards: readonly PreparedBoard[], filters?: DashboardFilters | null): FilteredData {
@@ -106,16 +117,16 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
       else predicates.push({ test: peoplePredicate(board.peopleColumnIds, members), cost: PEOPLE_COST });
     }
     predicates.sort((a, b) => a.cost - b.cost);
-    const items =
+    const rows =
       predicates.length === 0
-        ? board.items
+        ? board.allRows
         : keepMatching(
             board.items,
             predicates.map((p) => p.test),
           );
     report.totalItems += board.items.length;
-    report.keptItems += items.length;
-    out.push({ board, items });
+    report.keptItems += rows.length;
+    out.push({ board, rows });
   }
   return { boards: out, report };
 }

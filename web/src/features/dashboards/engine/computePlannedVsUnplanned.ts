@@ -3,8 +3,8 @@
  * counts as planned when it was created on or before its sprint's first day.
  */
 import type { FilteredData } from "./applyFilters";
-import { NO_DAY, formatCalendarDay, hasDayPrefix } from "./calendarDay";
-import { extractSprintRecords, sprintDayText } from "./extractSprintRecords";
+import { NO_DAY } from "./calendarDay";
+import { type SprintInfo, extractSprintRecords, sprintDayText } from "./extractSprintRecords";
 import { cleanNumber } from "./formatFigure";
 import type { SprintSettings } from "./types";
 
@@ -47,8 +47,6 @@ export function computePlannedVsUnplanned(
   settings: SprintSettings | undefined,
 ): PlannedVsUnplannedResult {
   const r = extractSprintRecords(data, settings);
-  // Created on or before the first day ⇔ the timestamp sorts before the next day's date.
-  const nextDay = r.sprints.map((s) => (s.start === NO_DAY ? null : formatCalendarDay(s.start + 1)));
   const sprints: PlannedSprint[] = r.sprints.map((s) => ({
     name: s.name,
     start: sprintDayText(s.start),
@@ -61,14 +59,10 @@ export function computePlannedVsUnplanned(
     const s = r.sprint[i] as number;
     const row = sprints[s];
     if (!row) continue;
-    const created = r.createdAt[i] as string;
-    const threshold = nextDay[s];
+    const created = r.createdDay[i] as number;
+    const start = (r.sprints[s] as SprintInfo).start;
     const target =
-      threshold === null || threshold === undefined || !hasDayPrefix(created)
-        ? row.unknown
-        : created < threshold
-          ? row.planned
-          : row.unplanned;
+      start === NO_DAY || created === NO_DAY ? row.unknown : created <= start ? row.planned : row.unplanned;
     const e = r.effort[i] as number;
     target.effort += e;
     target.count++;
