@@ -3,7 +3,8 @@
  * People filter. A rule constrains only the boards that have its column; the report says which
  * boards each rule skipped so the toolbar never filters silently.
  */
-import { type ItemPredicate, compileRule } from "./compileRule";
+import type { ItemPredicate } from "./compileRule";
+import { type RowPredicate, compileRowRule } from "./rowRule";
 import type { PreparedBoard } from "./prepareBoards";
 import { resolveColumn } from "./resolveColumn";
 import { stringsCell } from "./cellValue";
@@ -66,13 +67,12 @@ function ruleCost(rule: FilterRule, column: Column): number {
 
 const PEOPLE_COST = 1;
 
-function keepMatching(items: readonly Item[], predicates: readonly ItemPredicate[]): Uint32Array {
-  const kept = new Uint32Array(items.length);
+function keepMatching(length: number, predicates: readonly RowPredicate[]): Uint32Array {
+  const kept = new Uint32Array(length);
   let count = 0;
   const n = predicates.length;
-  outer: for (let i = 0; i < items.length; i++) {
-    const item = items[i] as Item;
-    for (let p = 0; p < n; p++) if (!(predicates[p] as ItemPredicate)(item)) continue outer;
+  outer: for (let i = 0; i < length; i++) {
+    for (let p = 0; p < n; p++) if (!(predicates[p] as RowPredicate)(i)) continue outer;
     kept[count++] = i;
   }
   return kept.subarray(0, count);
@@ -96,7 +96,7 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
   };
   const out: FilteredBoard[] = [];
   for (const board of boards) {
-    const predicates: { test: ItemPredicate; cost: number }[] = [];
+    const predicates: { test: RowPredicate; cost: number }[] = [];
     rules.forEach((rule, i) => {
       const entry = report.rules[i] as RuleReport;
       const column = rule && typeof rule === "object" ? resolveColumn(rule.column, board) : undefined;
@@ -104,7 +104,7 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
         entry.skippedBoardIds.push(board.id);
         return;
       }
-      const compiled = compileRule(rule, column);
+      const compiled = compileRowRule(rule, column, board);
       if (typeof compiled === "function") {
         predicates.push({ test: compiled, cost: ruleCost(rule, column) });
         entry.appliedBoardIds.push(board.id);
@@ -114,14 +114,18 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
     });
     if (members.size > 0) {
       if (board.peopleColumnIds.length === 0) report.people.skippedBoardIds.push(board.id);
-      else predicates.push({ test: peoplePredicate(board.peopleColumnIds, members), cost: PEOPLE_COST });
+      else {
+        const inPeople = peoplePredicate(board.peopleColumnIds, members);
+        const items = board.items;
+        predicates.push({ test: (row) => inPeople(items[row] as Item), cost: PEOPLE_COST });
+      }
     }
     predicates.sort((a, b) => a.cost - b.cost);
     const rows =
       predicates.length === 0
         ? board.allRows
         : keepMatching(
-            board.items,
+            board.items.length,
             predicates.map((p) => p.test),
           );
     report.totalItems += board.items.length;

@@ -360,3 +360,42 @@ export function sprintColumns(board: PreparedBoard, choice: SprintColumnChoice):
   const key = ["sprint", choice.sprint.id, choice.effort?.id, choice.done?.id, choice.date?.id].join("\u0000");
   return derive(board, key, () => readSprintColumns(board, choice));
 }
+
+/**
+ * Per item: an index into `values`, the distinct primitive cells (strings, numbers, booleans,
+ * null, absent) of the column; −1 for arrays and objects. A rule's verdict depends only on the
+ * cell, so the filter step decides once per distinct value instead of once per item.
+ */
+export interface PrimitiveCodes {
+  values: unknown[];
+  codes: Int32Array;
+  /** How many items hold an array or an object. */
+  objects: number;
+}
+
+export function primitiveCodes(board: PreparedBoard, column: Column): PrimitiveCodes {
+  return derive(board, `primitive\u0000${column.id}`, () => {
+    const { items } = board;
+    const values: unknown[] = [];
+    const byValue = new Map<unknown, number>();
+    const codes = new Int32Array(items.length);
+    const id = column.id;
+    let objects = 0;
+    for (let i = 0; i < items.length; i++) {
+      const v = (items[i] as Item).values[id];
+      if (typeof v === "object" && v !== null) {
+        codes[i] = -1;
+        objects++;
+        continue;
+      }
+      let code = byValue.get(v);
+      if (code === undefined) {
+        code = values.length;
+        values.push(v);
+        byValue.set(v, code);
+      }
+      codes[i] = code;
+    }
+    return { values, codes, objects };
+  });
+}

@@ -4,7 +4,7 @@
  */
 import type { FilteredData } from "./applyFilters";
 import { NO_DAY } from "./calendarDay";
-import { type SprintInfo, extractSprintRecords, sprintDayText } from "./extractSprintRecords";
+import { extractSprintRecords, sprintDayText } from "./extractSprintRecords";
 import { cleanNumber } from "./formatFigure";
 import type { SprintSettings } from "./types";
 
@@ -55,22 +55,37 @@ export function computePlannedVsUnplanned(
     unplanned: share(),
     unknown: share(),
   }));
+  // Per sprint and part (planned, unplanned, unknown): effort, count, done effort, done count.
+  const n = r.sprints.length;
+  const effort = new Float64Array(n * 3);
+  const count = new Int32Array(n * 3);
+  const doneEffort = new Float64Array(n * 3);
+  const doneCount = new Int32Array(n * 3);
+  const starts = Int32Array.from(r.sprints, (s) => s.start);
+  const { sprint, createdDay, effort: efforts, done } = r;
   for (let i = 0; i < r.count; i++) {
-    const s = r.sprint[i] as number;
-    const row = sprints[s];
-    if (!row) continue;
-    const created = r.createdDay[i] as number;
-    const start = (r.sprints[s] as SprintInfo).start;
-    const target =
-      start === NO_DAY || created === NO_DAY ? row.unknown : created <= start ? row.planned : row.unplanned;
-    const e = r.effort[i] as number;
-    target.effort += e;
-    target.count++;
-    if (r.done[i] === 1) {
-      target.doneEffort += e;
-      target.doneCount++;
+    const s = sprint[i] as number;
+    const start = starts[s] as number;
+    const created = createdDay[i] as number;
+    const part = start === NO_DAY || created === NO_DAY ? 2 : created <= start ? 0 : 1;
+    const at = s * 3 + part;
+    const e = efforts[i] as number;
+    effort[at] = (effort[at] as number) + e;
+    count[at] = (count[at] as number) + 1;
+    if (done[i] === 1) {
+      doneEffort[at] = (doneEffort[at] as number) + e;
+      doneCount[at] = (doneCount[at] as number) + 1;
     }
   }
+  sprints.forEach((row, s) => {
+    [row.planned, row.unplanned, row.unknown].forEach((target, part) => {
+      const at = s * 3 + part;
+      target.effort = effort[at] as number;
+      target.count = count[at] as number;
+      target.doneEffort = doneEffort[at] as number;
+      target.doneCount = doneCount[at] as number;
+    });
+  });
   for (const row of sprints) {
     for (const part of [row.planned, row.unplanned, row.unknown]) {
       part.effort = cleanNumber(part.effort);

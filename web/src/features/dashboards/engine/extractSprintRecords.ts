@@ -134,26 +134,28 @@ function readSprintRecords(data: FilteredData, settings: SprintSettings | undefi
       date: resolveColumn(settings?.dateColumn, board),
     });
     const toSprint = new Int32Array(columns.names.length).fill(-1);
+    const { names, sprint: local, effort: efforts, done: dones, firstDay: firsts, lastDay: lasts } = columns;
+    const created = columns.createdDay;
     for (let k = 0; k < rows.length; k++) {
       const i = rows[k] as number;
-      const local = columns.sprint[i] as number;
-      if (local < 0) continue;
-      let s = toSprint[local] as number;
-      if (s < 0) s = toSprint[local] = sprintIndex(columns.names[local] as string);
+      const l = local[i] as number;
+      if (l < 0) continue;
+      let s = toSprint[l] as number;
+      if (s < 0) s = toSprint[l] = sprintIndex(names[l] as string);
       sprint[count] = s;
-      const e = columns.effort[i] as number;
+      const e = efforts[i] as number;
       if (e === e) effort[count] = e;
       else unestimatedCount++;
-      done[count] = columns.done[i] as number;
-      const last = columns.lastDay[i] as number;
+      done[count] = dones[i] as number;
+      const last = lasts[i] as number;
       dateDay[count] = last;
       if (last !== NO_DAY) {
-        const first = columns.firstDay[i] as number;
+        const first = firsts[i] as number;
         const lo = first === NO_DAY ? last : first;
         if (lo < (firstDay[s] as number)) firstDay[s] = lo;
         if (last > (lastDay[s] as number)) lastDay[s] = last;
       }
-      createdDay[count] = columns.createdDay[i] as number;
+      createdDay[count] = created[i] as number;
       count++;
     }
   }
