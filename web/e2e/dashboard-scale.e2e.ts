@@ -1,13 +1,16 @@
 /**
  * The dashboard at scale: 50 connected boards of 2,000 items each (100,000 items). Prints the
  * time from navigation until every widget is drawn, and the time a filter change takes to
- * recompute and redraw every widget. Figures are printed, never asserted.
+ * recompute and redraw every widget. Figures are printed, never asserted. The server is the debug
+ * binary unless SWITCHBOARD_BIN names another (e.g. `target/release/switchboard`, built with
+ * `cargo build --release -p switchboard` after `npm run build`: a release binary embeds web/dist).
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, loggedInPage, startServer, type RunningServer } from "./harness";
 
 const BOARDS = 50;
+const SERVER = process.env.SWITCHBOARD_BIN ? `server ${process.env.SWITCHBOARD_BIN}` : "debug server";
 const ITEMS_PER_BOARD = 2_000;
 
 let server: RunningServer;
@@ -94,7 +97,6 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
   return { workspaceId: workspace.body.id, boardIds };
 }
 
-/** In the page: ms since navigation start when every widget is drawn for the current filter result. */
 /** In the page: ms since navigation start when the last board's full read had arrived. */
 async function lastBoardReadAt(page: Page): Promise<number> {
   return page.evaluate(() =>
@@ -108,6 +110,7 @@ async function lastBoardReadAt(page: Page): Promise<number> {
   );
 }
 
+/** In the page: ms since navigation start when every widget is drawn for the current filter result. */
 async function drawnAt(page: Page, count: number): Promise<number> {
   const handle = await page.waitForFunction(
     (n) => {
@@ -162,7 +165,7 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
   await page.goto(`${server.uiUrl}/dashboards/${created.body.id}`);
   const firstDraw = await drawnAt(page, widgets.length);
   console.log(
-    `dashboard scale: ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +
+    `dashboard scale (${SERVER}): ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +
       `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${(await lastBoardReadAt(page)).toFixed(0)} ms)`,
   );
   await page.reload();

@@ -245,7 +245,7 @@ test("a dashboard made through the UI: connect, add, move, resize, filter, expor
   await context.close();
 });
 
-test("a missing board shows as such and the other boards still draw", async () => {
+test("a deleted board is disconnected (one autosave), the page says so, the others draw, and saves succeed", async () => {
   const workspaces = await server.api<{ id: string }[]>("GET", "/workspaces");
   const workspaceId = workspaces.body[0]?.id as string;
   const boards = await server.api<{ id: string; name: string }[]>("GET", `/boards?workspaceId=${workspaceId}`);
@@ -268,11 +268,30 @@ test("a missing board shows as such and the other boards still draw", async () =
   });
   expect(created.status).toBe(201);
   expect((await server.api("DELETE", `/boards/${doomed.body.id}`)).status).toBe(204);
+  // The server refuses a config naming the deleted board, which is why the page drops it.
+  const refused = await server.api("PATCH", `/dashboards/${created.body.id}`, {
+    config: { ...created.body.config, widgets: [] },
+  });
+  expect(refused.status).toBe(404);
 
   const { context, page } = await loggedInPage(browser, server, `/dashboards/${created.body.id}`);
   await allWidgetsDrawn(page, 1);
-  await page.waitForSelector('[data-board-state="missing"]');
+  const notice = page.locator(`[data-testid="disconnected-boards"] [data-board-id="${doomed.body.id}"]`);
+  expect(await notice.textContent()).toBe(`Board ${doomed.body.id} no longer exists and was disconnected.`);
   const count = Number(await page.locator('[data-widget-id="n1"] [data-figure]').textContent());
   expect(count).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await readDashboard(created.body.id)).config.boardIds, { timeout: 15_000 })
+    .toEqual([kept.id]);
+  await saved(page);
+  expect(await page.getByRole("button", { name: "1 connected board" }).count()).toBe(1);
+
+  // The next edit saves, and the page still says the board was disconnected.
+  await page.getByLabel("Dashboard name").fill("Without the deleted board");
+  await expect
+    .poll(async () => (await readDashboard(created.body.id)).name, { timeout: 15_000 })
+    .toBe("Without the deleted board");
+  await saved(page);
+  expect(await notice.count()).toBe(1);
   await context.close();
 });

@@ -60,7 +60,11 @@ function Page({ route }: { route: Route }) {
     case "board":
       return <BoardPage key={route.id} boardId={route.id} />;
     case "dashboards":
-      return <InWorkspace>{(workspaceId) => <DashboardsSection workspaceId={workspaceId} navigate={navigate} />}</InWorkspace>;
+      return (
+        <InWorkspace>
+          {(workspaceId) => <DashboardsSection workspaceId={workspaceId} navigate={navigate} />}
+        </InWorkspace>
+      );
     case "dashboard":
       return <DashboardPage key={route.id} id={route.id} />;
     case "inbox":

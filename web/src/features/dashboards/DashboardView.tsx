@@ -16,7 +16,7 @@ import {
   saveDashboard,
 } from "./api";
 import { AUTOSAVE_DEBOUNCE_MS, type AutosaveSnapshot, Autosaver } from "./autosave";
-import { type BoardLoad, loadBoards, loadedBoards } from "./boardLoader";
+import { type BoardLoad, knownBoardName, loadBoards, loadedBoards } from "./boardLoader";
 import { applyFilters } from "./engine/applyFilters";
 import { prepareBoards } from "./engine/prepareBoards";
 import type { DashboardFilters, WidgetConfig } from "./engine/types";
@@ -192,11 +192,27 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
   const loadsRef = useRef(loads);
   loadsRef.current = loads;
   const [revalidation, setRevalidation] = useState(0);
+  const revalidated = useRef(revalidation);
   const boardIdsKey = draft.config.boardIds.join("\n");
   useEffect(() => {
     const ids = boardIdsKey === "" ? [] : boardIdsKey.split("\n");
-    return loadBoards(ids, { onChange: setLoads, previous: loadsRef.current });
+    // Connecting or dropping a board reads only the new ones; coming back to the tab reads all.
+    const revalidate = revalidated.current !== revalidation;
+    revalidated.current = revalidation;
+    return loadBoards(ids, { onChange: setLoads, previous: loadsRef.current, revalidate });
   }, [boardIdsKey, revalidation]);
+
+  // The server refuses a config naming a board that no longer exists, so a board whose read
+  // answers 404 is dropped from the draft (one autosave) and the page keeps saying so.
+  const [disconnected, setDisconnected] = useState<readonly string[]>([]);
+  useEffect(() => {
+    const missing = new Set(loads.filter((l) => l.state === "missing").map((l) => l.id));
+    if (missing.size === 0) return;
+    setDisconnected((shown) => [...shown, ...[...missing].filter((id) => !shown.includes(id))]);
+    editConfig((c) =>
+      c.boardIds.some((id) => missing.has(id)) ? { ...c, boardIds: c.boardIds.filter((id) => !missing.has(id)) } : c,
+    );
+  }, [loads, editConfig]);
   useEffect(() => {
     const onVisible = () => document.visibilityState === "visible" && setRevalidation((n) => n + 1);
     document.addEventListener("visibilitychange", onVisible);
@@ -340,6 +356,18 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
         </p>
       )}
       <BoardStrip loads={loads} boardName={boardName} />
+      {disconnected.length > 0 && (
+        <ul className="dash-disconnected" role="status" data-testid="disconnected-boards">
+          {disconnected.map((id) => {
+            const name = knownBoardName(id);
+            return (
+              <li key={id} data-board-id={id}>
+                Board {name ? `“${name}”` : id} no longer exists and was disconnected.
+              </li>
+            );
+          })}
+        </ul>
+      )}
       <div className="dash-main">
         {draft.config.widgets.length === 0 ? (
           <div className="dash-empty-grid">

@@ -73,6 +73,29 @@ describe("loadBoards", () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(updates).toHaveLength(1);
   });
+
+  test("without revalidation, only boards not loaded yet are read", async () => {
+    const updates: BoardLoad[][] = [];
+    const board = makeBoard({ id: "a" });
+    const started: string[] = [];
+    loadBoards(["a", "b"], {
+      fetchBoard: async (id) => {
+        started.push(id);
+        return makeBoard({ id });
+      },
+      onChange: (l) => updates.push(l),
+      previous: [
+        { id: "a", state: "loaded", data: board },
+        { id: "gone", state: "missing" },
+      ],
+      revalidate: false,
+    });
+    expect(started).toEqual(["b"]);
+    await vi.advanceTimersByTimeAsync(0);
+    const last = updates.at(-1) as BoardLoad[];
+    expect(last.map((l) => l.state)).toEqual(["loaded", "loaded"]);
+    expect(last[0]).toEqual({ id: "a", state: "loaded", data: board });
+  });
 });
 
 describe("fetchBoardFull", () => {

@@ -47,6 +47,11 @@ export interface LoadOptions {
   slowAfterMs?: number;
   /** Boards already loaded stay shown while they revalidate. */
   previous?: readonly BoardLoad[];
+  /**
+   * Whether boards already loaded are read again (with their ETag). Connecting or dropping a
+   * board reads only the new ones; a revalidation reads them all.
+   */
+  revalidate?: boolean;
 }
 
 /**
@@ -62,7 +67,8 @@ export function loadBoards(ids: readonly string[], options: LoadOptions): () => 
   const loads = new Map<string, BoardLoad>(
     ids.map((id) => [id, kept.get(id) ?? { id, state: "loading", slow: false }]),
   );
-  let pending = ids.length;
+  const toRead = options.revalidate === false ? ids.filter((id) => !kept.has(id)) : ids;
+  let pending = toRead.length;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let cancelled = false;
 
@@ -90,8 +96,9 @@ export function loadBoards(ids: readonly string[], options: LoadOptions): () => 
     }
     if (changed) schedule();
   }, options.slowAfterMs ?? 4000);
+  if (pending === 0) clearTimeout(slowTimer);
 
-  for (const id of ids) {
+  for (const id of toRead) {
     fetchBoard(id, controller.signal)
       .then(
         (data) => {
@@ -117,6 +124,11 @@ export function loadBoards(ids: readonly string[], options: LoadOptions): () => 
     clearTimeout(slowTimer);
     if (timer !== null) clearTimeout(timer);
   };
+}
+
+/** The name of a board read earlier in this page's life (a deleted board keeps it), if any. */
+export function knownBoardName(id: string): string | undefined {
+  return boardCache.get(id)?.data.board.name;
 }
 
 /** Loaded boards in connection order, for the engine. */

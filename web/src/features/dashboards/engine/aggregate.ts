@@ -16,20 +16,28 @@ export interface Accumulator {
   sum: number;
   min: number;
   max: number;
-  /** Every value, kept only for the median. */
-  values: number[] | null;
+  /** Every value (the first `count` slots), kept only for the median. */
+  values: Float64Array | null;
 }
 
 export function newAccumulator(fn: AggregateFunction): Accumulator {
-  return { count: 0, sum: 0, min: Infinity, max: -Infinity, values: fn === "median" ? [] : null };
+  return { count: 0, sum: 0, min: Infinity, max: -Infinity, values: fn === "median" ? new Float64Array(16) : null };
 }
 
 export function accumulate(acc: Accumulator, value: number): void {
+  const values = acc.values;
+  if (values) {
+    if (acc.count === values.length) {
+      const grown = new Float64Array(values.length * 2);
+      grown.set(values);
+      acc.values = grown;
+    }
+    (acc.values as Float64Array)[acc.count] = value;
+  }
   acc.count++;
   acc.sum += value;
   if (value < acc.min) acc.min = value;
   if (value > acc.max) acc.max = value;
-  if (acc.values) acc.values.push(value);
 }
 
 /** The k-th smallest value (0-based), partially reordering `a` in place (Hoare's quickselect). */
@@ -58,9 +66,11 @@ function select(a: Float64Array, k: number): number {
   return a[k] as number;
 }
 
-/** The middle value, or the mean of the two middle values on an even count; linear time. */
-function median(values: readonly number[]): number {
-  const a = Float64Array.from(values);
+/**
+ * The middle value, or the mean of the two middle values on an even count; linear time. It
+ * reorders `a`, which only the finished accumulator holds.
+ */
+function median(a: Float64Array): number {
   const mid = a.length >> 1;
   const upper = select(a, mid);
   if (a.length % 2 === 1) return upper;
@@ -80,7 +90,7 @@ export function finishAggregate(fn: AggregateFunction, acc: Accumulator): number
     case "avg":
       return cleanNumber(acc.sum / acc.count);
     case "median":
-      return cleanNumber(median(acc.values ?? []));
+      return cleanNumber(median((acc.values ?? new Float64Array(0)).subarray(0, acc.count)));
     case "min":
       return acc.min;
     case "max":

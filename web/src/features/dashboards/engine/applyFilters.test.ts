@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyFilters } from "./applyFilters";
+import { applyFilters, keptItems } from "./applyFilters";
 import { CHECK, DATE, PEOPLE, STATUS, TAGS, TEXT, TIMELINE, numberColumn } from "./fixtures/columns";
 import { filteredData } from "./fixtures/filteredData";
 import { makeBoard } from "./fixtures/makeBoard";
@@ -42,7 +42,7 @@ const board = makeBoard({
 });
 
 function names(rules: FilterRule[], boards: BoardFull[] = [board]): string[] {
-  return filteredData(boards, { rules }).boards.flatMap((b) => b.items.map((i) => i.name));
+  return filteredData(boards, { rules }).boards.flatMap((b) => keptItems(b).map((i) => i.name));
 }
 
 describe("applyFilters: ops by column type", () => {
@@ -99,7 +99,7 @@ describe("applyFilters: ops by column type", () => {
   it("keeps every item without rules and reuses the board's array", () => {
     const prepared = prepareBoards([board]);
     const data = applyFilters(prepared, {});
-    expect(data.boards[0]?.items).toBe(prepared[0]?.items);
+    expect(data.boards[0]?.rows).toBe(prepared[0]?.allRows);
     expect(data.report.totalItems).toBe(4);
     expect(data.report.keptItems).toBe(4);
     expect(applyFilters(prepared, null).report.rules).toEqual([]);
@@ -111,7 +111,7 @@ describe("applyFilters: boards without the column", () => {
 
   it("passes a board without the rule's column whole and reports it", () => {
     const data = filteredData([board, other], { rules: [{ column: "status", op: "is", value: "Done" }] });
-    expect(data.boards.map((b) => b.items.map((i) => i.name))).toEqual([["a"], ["x", "y"]]);
+    expect(data.boards.map((b) => keptItems(b).map((i) => i.name))).toEqual([["a"], ["x", "y"]]);
     expect(data.report.rules[0]?.appliedBoardIds).toEqual(["b1"]);
     expect(data.report.rules[0]?.skippedBoardIds).toEqual(["b2"]);
     expect(data.report.keptItems).toBe(3);
@@ -129,7 +129,7 @@ describe("applyFilters: boards without the column", () => {
     const data = filteredData([board, renamed], {
       rules: [{ column: { b3: "state" }, op: "is", value: "Stuck" }],
     });
-    expect(data.boards.map((b) => b.items.map((i) => i.name))).toEqual([["a", "b", "c", "d"], ["q"]]);
+    expect(data.boards.map((b) => keptItems(b).map((i) => i.name))).toEqual([["a", "b", "c", "d"], ["q"]]);
     expect(data.report.rules[0]?.skippedBoardIds).toEqual(["b1"]);
   });
 
@@ -174,7 +174,7 @@ describe("applyFilters: People", () => {
 
   it("keeps items whose people values name one of the members, on any people column", () => {
     const data = filteredData([board, second, noPeople], { people: ["m1", "m3"] });
-    expect(data.boards.map((b) => b.items.map((i) => i.name))).toEqual([["a", "b"], ["r1"], ["n1"]]);
+    expect(data.boards.map((b) => keptItems(b).map((i) => i.name))).toEqual([["a", "b"], ["r1"], ["n1"]]);
     expect(data.report.people).toEqual({ active: true, skippedBoardIds: ["b3"] });
   });
 
@@ -189,6 +189,6 @@ describe("applyFilters: People", () => {
       people: ["m1", "m2"],
       rules: [{ column: "status", op: "is", value: "Stuck" }],
     });
-    expect(data.boards[0]?.items.map((i) => i.name)).toEqual(["b"]);
+    expect(keptItems(data.boards[0]!).map((i) => i.name)).toEqual(["b"]);
   });
 });

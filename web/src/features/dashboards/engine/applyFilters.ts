@@ -3,7 +3,8 @@
  * People filter. A rule constrains only the boards that have its column; the report says which
  * boards each rule skipped so the toolbar never filters silently.
  */
-import { type ItemPredicate, compileRule } from "./compileRule";
+import type { ItemPredicate } from "./compileRule";
+import { type RowPredicate, compileRowRule } from "./rowRule";
 import type { PreparedBoard } from "./prepareBoards";
 import { resolveColumn } from "./resolveColumn";
 import { stringsCell } from "./cellValue";
@@ -11,8 +12,11 @@ import type { Column, DashboardFilters, FilterRule, Item } from "./types";
 
 export interface FilteredBoard {
   board: PreparedBoard;
-  /** The board's items that pass every rule that applies to it (the board's own array when none does). */
-  items: readonly Item[];
+  /**
+   * Positions in `board.items` of the items that pass every rule that applies to the board, in
+   * order (the board's own `allRows` when none does). Widgets read columns by these positions.
+   */
+  rows: Uint32Array;
 }
 
 export interface RuleReport {
@@ -63,15 +67,22 @@ function ruleCost(rule: FilterRule, column: Column): number {
 
 const PEOPLE_COST = 1;
 
-function keepMatching(items: readonly Item[], predicates: readonly ItemPredicate[]): Item[] {
-  const kept: Item[] = [];
+function keepMatching(length: number, predicates: readonly RowPredicate[]): Uint32Array {
+  const kept = new Uint32Array(length);
+  let count = 0;
   const n = predicates.length;
-  outer: for (let i = 0; i < items.length; i++) {
-    const item = items[i] as Item;
-    for (let p = 0; p < n; p++) if (!(predicates[p] as ItemPredicate)(item)) continue outer;
-    kept.push(item);
+  outer: for (let i = 0; i < length; i++) {
+    for (let p = 0; p < n; p++) if (!(predicates[p] as RowPredicate)(i)) continue outer;
+    kept[count++] = i;
   }
-  return kept;
+  return kept.subarray(0, count);
+}
+
+/** The items a filtered board kept, as objects (for the few readers that need whole items). */
+export function keptItems({ board, rows }: FilteredBoard): Item[] {
+  const out: Item[] = new Array<Item>(rows.length);
+  for (let k = 0; k < rows.length; k++) out[k] = board.items[rows[k] as number] as Item;
+  return out;
 }
 
 export function applyFilters(boards: readonly PreparedBoard[], filters?: DashboardFilters | null): FilteredData {
@@ -85,7 +96,7 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
   };
   const out: FilteredBoard[] = [];
   for (const board of boards) {
-    const predicates: { test: ItemPredicate; cost: number }[] = [];
+    const predicates: { test: RowPredicate; cost: number }[] = [];
     rules.forEach((rule, i) => {
       const entry = report.rules[i] as RuleReport;
       const column = rule && typeof rule === "object" ? resolveColumn(rule.column, board) : undefined;
@@ -93,7 +104,7 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
         entry.skippedBoardIds.push(board.id);
         return;
       }
-      const compiled = compileRule(rule, column);
+      const compiled = compileRowRule(rule, column, board);
       if (typeof compiled === "function") {
         predicates.push({ test: compiled, cost: ruleCost(rule, column) });
         entry.appliedBoardIds.push(board.id);
@@ -103,19 +114,23 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
     });
     if (members.size > 0) {
       if (board.peopleColumnIds.length === 0) report.people.skippedBoardIds.push(board.id);
-      else predicates.push({ test: peoplePredicate(board.peopleColumnIds, members), cost: PEOPLE_COST });
+      else {
+        const inPeople = peoplePredicate(board.peopleColumnIds, members);
+        const items = board.items;
+        predicates.push({ test: (row) => inPeople(items[row] as Item), cost: PEOPLE_COST });
+      }
     }
     predicates.sort((a, b) => a.cost - b.cost);
-    const items =
+    const rows =
       predicates.length === 0
-        ? board.items
+        ? board.allRows
         : keepMatching(
-            board.items,
+            board.items.length,
             predicates.map((p) => p.test),
           );
     report.totalItems += board.items.length;
-    report.keptItems += items.length;
-    out.push({ board, items });
+    report.keptItems += rows.length;
+    out.push({ board, rows });
   }
   return { boards: out, report };
 }

@@ -95,8 +95,3 @@ export function dayText(value: unknown): string | null {
     ? value
     : null;
 }
-
-/** Whether a string opens with a `YYYY-MM-DD` date, as RFC 3339 timestamps do (shape only). */
-export function hasDayPrefix(value: string): boolean {
-  return value.length >= 10 && value.charCodeAt(4) === 45 && value.charCodeAt(7) === 45;
-}

@@ -4,8 +4,9 @@
  */
 import type { FilteredData } from "./applyFilters";
 import { doneLabelNames, statusLabels } from "./columnSettings";
+import { type BucketEntry, bucketCodes } from "./columnar";
 import { resolveColumn } from "./resolveColumn";
-import type { BatterySettings, Item } from "./types";
+import type { BatterySettings } from "./types";
 import { EMPTY_BUCKET_LABEL } from "./computeChart";
 
 export interface BatterySegment {
@@ -47,7 +48,7 @@ export function computeBattery(data: FilteredData, settings: BatterySettings | u
     }
     return segments[i] as BatterySegment;
   };
-  for (const { board, items } of data.boards) {
+  for (const { board, rows } of data.boards) {
     const column = ref === undefined || ref === null ? undefined : resolveColumn(ref, board);
     if (!column || column.type !== "status") {
       boardsWithoutColumn.push(board.id);
@@ -55,18 +56,23 @@ export function computeBattery(data: FilteredData, settings: BatterySettings | u
     }
     const done = doneLabelNames(column);
     for (const l of statusLabels(column)) segment(l.name, l.done === true, l.color);
-    const id = column.id;
-    total += items.length;
-    for (let i = 0; i < items.length; i++) {
-      const v = (items[i] as Item).values[id];
-      if (typeof v !== "string" || v === "") {
+    const { entries, codes } = bucketCodes(board, column, "day");
+    // Segments in the order their values first appear among the kept items.
+    const toSegment: (BatterySegment | undefined)[] = new Array(entries.length);
+    for (let k = 0; k < rows.length; k++) {
+      const c = codes[rows[k] as number] as number;
+      if (c < 0) {
         emptyCount++;
         continue;
       }
-      const known = index.get(v);
-      if (known !== undefined) (segments[known] as BatterySegment).count++;
-      else segment(v, done.has(v)).count++;
+      let s = toSegment[c];
+      if (s === undefined) {
+        const key = (entries[c] as BucketEntry).key;
+        s = toSegment[c] = segment(key, done.has(key));
+      }
+      s.count++;
     }
+    total += rows.length;
   }
   if (emptyCount > 0) segment(EMPTY_BUCKET_LABEL, false).count = emptyCount;
   const kept = segments.filter((s) => s.count > 0);

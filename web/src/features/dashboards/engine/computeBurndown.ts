@@ -4,7 +4,7 @@
  * date column names.
  */
 import type { FilteredData } from "./applyFilters";
-import { NO_DAY, calendarDay, formatCalendarDay } from "./calendarDay";
+import { NO_DAY, formatCalendarDay } from "./calendarDay";
 import { extractSprintRecords, sprintDayText } from "./extractSprintRecords";
 import { cleanNumber } from "./formatFigure";
 import type { BurndownSettings } from "./types";
@@ -81,7 +81,7 @@ export function computeBurndown(data: FilteredData, settings: BurndownSettings |
     const e = r.effort[i] as number;
     total += e;
     if (r.done[i] !== 1) continue;
-    let day = calendarDay(r.dateText[i]);
+    let day = r.dateDay[i] as number;
     if (day === NO_DAY) {
       doneWithoutDate += e;
       day = end;

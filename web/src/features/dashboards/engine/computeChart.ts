@@ -5,12 +5,11 @@
  */
 import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
 import type { FilteredData } from "./applyFilters";
-import { NO_DAY, calendarDay, formatCalendarDay, mondayOf } from "./calendarDay";
-import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
-import { NO_UNIT, type Unit, numberUnit, statusLabels } from "./columnSettings";
+import { type BucketCodes, type BucketEntry, bucketCodes, filledFlags, numberValues } from "./columnar";
+import { NO_UNIT, type Unit, numberUnit } from "./columnSettings";
 import { cleanNumber, formatCompact, formatFull } from "./formatFigure";
 import { resolveColumn } from "./resolveColumn";
-import type { AggregateFunction, ChartSettings, ChartType, Column, DateBucket, Item } from "./types";
+import type { AggregateFunction, ChartSettings, ChartType, Column, DateBucket } from "./types";
 
 export type ChartCategoryKind = "label" | "person" | "group" | "board" | "date" | "value" | "empty";
 
@@ -72,6 +71,10 @@ class Buckets {
     return i;
   }
 
+  addEntry(entry: BucketEntry): number {
+    return this.add(entry.key, entry.label, entry.kind, entry.sortValue, entry.color);
+  }
+
   empty(): number {
     return this.add(EMPTY_KEY, EMPTY_BUCKET_LABEL, "empty");
   }
@@ -91,101 +94,6 @@ class Buckets {
   }
 }
 
-type Visitor = (item: Item, visit: (bucket: number) => void) => void;
-
-function dateBucketKey(day: number, bucket: DateBucket): { key: string; label: string; start: number } {
-  if (bucket === "week") {
-    const monday = mondayOf(day);
-    const text = formatCalendarDay(monday);
-    return { key: text, label: `Week of ${text}`, start: monday };
-  }
-  if (bucket === "month") {
-    const text = formatCalendarDay(day).slice(0, 7);
-    return { key: text, label: text, start: calendarDay(`${text}-01`) };
-  }
-  const text = formatCalendarDay(day);
-  return { key: text, label: text, start: day };
-}
-
-function columnVisitor(column: Column, buckets: Buckets, dateBucket: DateBucket): Visitor {
-  const id = column.id;
-  switch (column.type) {
-    case "status": {
-      for (const label of statusLabels(column)) buckets.add(label.name, label.name, "label", 0, label.color);
-      return (item, visit) => {
-        const v = item.values[id];
-        visit(typeof v === "string" && v !== "" ? buckets.add(v, v, "label") : buckets.empty());
-      };
-    }
-    case "people":
-    case "dropdown": {
-      const kind: ChartCategoryKind = column.type === "people" ? "person" : "label";
-      return (item, visit) => {
-        const values = stringsCell(item.values[id]);
-        let seen = 0;
-        for (let i = 0; i < values.length; i++) {
-          const v = values[i];
-          // A person or option listed twice on one item still counts once.
-          if (typeof v !== "string" || values.indexOf(v) !== i) continue;
-          visit(buckets.add(v, v, kind));
-          seen++;
-        }
-        if (seen === 0) visit(buckets.empty());
-      };
-    }
-    case "date":
-    case "timeline": {
-      // Keyed by the date's text: a map look-up per item instead of parsing every date.
-      const byText = new Map<string, number>();
-      const type = column.type;
-      return (item, visit) => {
-        // A timeline sits in the bucket of its first day.
-        const text = dayTextCell(type, item.values[id], "from");
-        let b = text === null ? undefined : byText.get(text);
-        if (b === undefined) {
-          const day = calendarDay(text);
-          if (text === null || day === NO_DAY) {
-            visit(buckets.empty());
-            return;
-          }
-          const { key, label, start } = dateBucketKey(day, dateBucket);
-          b = buckets.add(key, label, "date", start);
-          byText.set(text, b);
-        }
-        visit(b);
-      };
-    }
-    case "number": {
-      const byValue = new Map<number, number>();
-      return (item, visit) => {
-        const v = numberCell(item.values[id]);
-        if (v !== v) {
-          visit(buckets.empty());
-          return;
-        }
-        let b = byValue.get(v);
-        if (b === undefined) {
-          const text = String(cleanNumber(v));
-          b = buckets.add(text, text, "value", v);
-          byValue.set(v, b);
-        }
-        visit(b);
-      };
-    }
-    case "checkbox": {
-      const checked = buckets.add("true", "Checked", "value");
-      const unchecked = buckets.add("false", "Unchecked", "value");
-      return (item, visit) => visit(item.values[id] === true ? checked : unchecked);
-    }
-    default:
-      return (item, visit) => {
-        const v = item.values[id];
-        const text = typeof v === "string" ? v : typeof v === "number" ? String(v) : "";
-        visit(text === "" ? buckets.empty() : buckets.add(text, text, "value"));
-      };
-  }
-}
-
 function sortModeOf(types: ReadonlySet<string>): SortMode {
   if (types.size !== 1) return "insertion";
   const [type] = types;
@@ -196,10 +104,13 @@ function sortModeOf(types: ReadonlySet<string>): SortMode {
 }
 
 interface BoardPlan {
-  items: readonly Item[];
-  visitor: Visitor;
-  /** The counted or aggregated column, or null when counting items. */
-  valueColumn: Column | null;
+  rows: Uint32Array;
+  codes: BucketCodes;
+  /** Per entry of `codes`: its bucket, or −1 until an item first falls into it. */
+  toBucket: Int32Array;
+  /** Per item: the aggregated number (NaN when empty), or whether the counted cell is filled. */
+  values: Float64Array | null;
+  filled: Uint8Array | null;
   unitIndex: number;
 }
 
@@ -262,64 +173,72 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
   const groupTypes = new Set<string>();
   const plans: BoardPlan[] = [];
 
-  data.boards.forEach(({ board, items }, b) => {
+  data.boards.forEach(({ board, rows }, b) => {
     const valueColumn = valueColumns[b];
     if (valueColumn === undefined) {
       boardsWithoutColumn.push(board.id);
       return;
     }
-    let visitor: Visitor;
-    if (groupBy === "group") {
-      groupTypes.add("group");
-      const byGroupId = new Map<string, number>();
-      for (const [groupId, title] of board.groupTitleById)
-        byGroupId.set(groupId, buckets.add(`group:${title}`, title, "group"));
-      visitor = (item, visit) => visit(byGroupId.get(item.groupId) ?? buckets.empty());
-    } else if (groupBy === "board") {
-      groupTypes.add("board");
-      const bucket = buckets.add(`board:${board.id}`, board.name, "board");
-      visitor = (_item, visit) => visit(bucket);
+    let by: Column | "group" | "board";
+    if (groupBy === "group" || groupBy === "board") {
+      by = groupBy;
+      groupTypes.add(groupBy);
     } else {
       const column = resolveColumn(groupBy, board);
       if (!column) {
         boardsWithoutColumn.push(board.id);
         return;
       }
+      by = column;
       groupTypes.add(column.type);
-      visitor = columnVisitor(column, buckets, dateBucket);
     }
+    const codes = bucketCodes(board, by, dateBucket);
+    const toBucket = new Int32Array(codes.entries.length).fill(-1);
+    for (let e = 0; e < codes.preset; e++) toBucket[e] = buckets.addEntry(codes.entries[e] as BucketEntry);
     plans.push({
-      items,
-      visitor,
-      valueColumn,
+      rows,
+      codes,
+      toBucket,
+      values: valueColumn && !unitless ? numberValues(board, valueColumn) : null,
+      filled: valueColumn && unitless ? filledFlags(board, valueColumn) : null,
       unitIndex: valueColumn && !unitless ? unitOf(numberUnit(valueColumn)) : 0,
     });
   });
 
-  for (const { items, visitor, valueColumn, unitIndex: u } of plans) {
+  for (const { rows, codes, toBucket, values, filled, unitIndex: u } of plans) {
     const accs = units[u]?.accs;
     if (!accs) continue;
-    const countOne = (bucket: number): void => {
-      (accs[bucket] as Accumulator).count++;
+    const { entries, codes: code, offsets } = codes;
+    const bucketOf = (c: number): number => {
+      if (c < 0) return buckets.empty();
+      const known = toBucket[c] as number;
+      return known >= 0 ? known : (toBucket[c] = buckets.addEntry(entries[c] as BucketEntry));
     };
-    if (valueColumn === null) {
-      for (let i = 0; i < items.length; i++) visitor(items[i] as Item, countOne);
-      continue;
-    }
-    const id = valueColumn.id;
-    if (unitless) {
-      for (let i = 0; i < items.length; i++) {
-        const item = items[i] as Item;
-        if (!isEmptyCell(valueColumn, item.values[id])) visitor(item, countOne);
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k] as number;
+      let value = 0;
+      if (values) {
+        value = values[row] as number;
+        if (value !== value) continue;
+      } else if (filled && filled[row] === 0) continue;
+      if (offsets === null) {
+        const acc = accs[bucketOf(code[row] as number)] as Accumulator;
+        if (values) accumulate(acc, value);
+        else acc.count++;
+        continue;
       }
-      continue;
-    }
-    let value = 0;
-    const addValue = (bucket: number): void => accumulate(accs[bucket] as Accumulator, value);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as Item;
-      value = numberCell(item.values[id]);
-      if (value === value) visitor(item, addValue);
+      const from = offsets[row] as number;
+      const to = offsets[row + 1] as number;
+      if (from === to) {
+        const acc = accs[buckets.empty()] as Accumulator;
+        if (values) accumulate(acc, value);
+        else acc.count++;
+      }
+      for (let j = from; j < to; j++) {
+        const acc = accs[bucketOf(code[j] as number)] as Accumulator;
+        if (values) accumulate(acc, value);
+        else acc.count++;
+      }
     }
   }
 

@@ -4,11 +4,11 @@
  */
 import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
 import type { FilteredData } from "./applyFilters";
-import { isEmptyCell, numberCell } from "./cellValue";
+import { filledFlags, numberValues } from "./columnar";
 import { NO_UNIT, type Unit, numberUnit } from "./columnSettings";
 import { EMPTY_FIGURE, formatCompact, formatFull } from "./formatFigure";
 import { resolveColumn } from "./resolveColumn";
-import type { AggregateFunction, Item, NumbersSettings } from "./types";
+import type { AggregateFunction, NumbersSettings } from "./types";
 
 export interface NumbersFigure {
   unit: Unit;
@@ -71,9 +71,9 @@ export function computeNumbers(data: FilteredData, settings: NumbersSettings | u
 
   if (fn === "count") {
     const acc = newAccumulator(fn);
-    for (const { board, items } of data.boards) {
+    for (const { board, rows } of data.boards) {
       if (ref === undefined || ref === null) {
-        acc.count += items.length;
+        acc.count += rows.length;
         continue;
       }
       const column = resolveColumn(ref, board);
@@ -81,17 +81,17 @@ export function computeNumbers(data: FilteredData, settings: NumbersSettings | u
         boardsWithoutColumn.push(board.id);
         continue;
       }
-      const id = column.id;
-      for (let i = 0; i < items.length; i++) {
-        if (!isEmptyCell(column, (items[i] as Item).values[id])) acc.count++;
-      }
+      const filled = filledFlags(board, column);
+      let n = 0;
+      for (let k = 0; k < rows.length; k++) n += filled[rows[k] as number] as number;
+      acc.count += n;
     }
     return result(fn, [figure(fn, NO_UNIT, acc)], boardsWithoutColumn, null);
   }
 
   if (ref === undefined || ref === null) return result(fn, [], [], "Choose a number column");
   const byUnit = new Map<string, { unit: Unit; acc: Accumulator }>();
-  for (const { board, items } of data.boards) {
+  for (const { board, rows } of data.boards) {
     const column = resolveColumn(ref, board);
     if (!column || column.type !== "number") {
       boardsWithoutColumn.push(board.id);
@@ -104,9 +104,9 @@ export function computeNumbers(data: FilteredData, settings: NumbersSettings | u
       byUnit.set(unit.unit, entry);
     }
     const acc = entry.acc;
-    const id = column.id;
-    for (let i = 0; i < items.length; i++) {
-      const v = numberCell((items[i] as Item).values[id]);
+    const values = numberValues(board, column);
+    for (let k = 0; k < rows.length; k++) {
+      const v = values[rows[k] as number] as number;
       if (v === v) accumulate(acc, v);
     }
   }

@@ -3,7 +3,7 @@
  * counts as planned when it was created on or before its sprint's first day.
  */
 import type { FilteredData } from "./applyFilters";
-import { NO_DAY, formatCalendarDay, hasDayPrefix } from "./calendarDay";
+import { NO_DAY } from "./calendarDay";
 import { extractSprintRecords, sprintDayText } from "./extractSprintRecords";
 import { cleanNumber } from "./formatFigure";
 import type { SprintSettings } from "./types";
@@ -47,8 +47,6 @@ export function computePlannedVsUnplanned(
   settings: SprintSettings | undefined,
 ): PlannedVsUnplannedResult {
   const r = extractSprintRecords(data, settings);
-  // Created on or before the first day ⇔ the timestamp sorts before the next day's date.
-  const nextDay = r.sprints.map((s) => (s.start === NO_DAY ? null : formatCalendarDay(s.start + 1)));
   const sprints: PlannedSprint[] = r.sprints.map((s) => ({
     name: s.name,
     start: sprintDayText(s.start),
@@ -57,26 +55,37 @@ export function computePlannedVsUnplanned(
     unplanned: share(),
     unknown: share(),
   }));
+  // Per sprint and part (planned, unplanned, unknown): effort, count, done effort, done count.
+  const n = r.sprints.length;
+  const effort = new Float64Array(n * 3);
+  const count = new Int32Array(n * 3);
+  const doneEffort = new Float64Array(n * 3);
+  const doneCount = new Int32Array(n * 3);
+  const starts = Int32Array.from(r.sprints, (s) => s.start);
+  const { sprint, createdDay, effort: efforts, done } = r;
   for (let i = 0; i < r.count; i++) {
-    const s = r.sprint[i] as number;
-    const row = sprints[s];
-    if (!row) continue;
-    const created = r.createdAt[i] as string;
-    const threshold = nextDay[s];
-    const target =
-      threshold === null || threshold === undefined || !hasDayPrefix(created)
-        ? row.unknown
-        : created < threshold
-          ? row.planned
-          : row.unplanned;
-    const e = r.effort[i] as number;
-    target.effort += e;
-    target.count++;
-    if (r.done[i] === 1) {
-      target.doneEffort += e;
-      target.doneCount++;
+    const s = sprint[i] as number;
+    const start = starts[s] as number;
+    const created = createdDay[i] as number;
+    const part = start === NO_DAY || created === NO_DAY ? 2 : created <= start ? 0 : 1;
+    const at = s * 3 + part;
+    const e = efforts[i] as number;
+    effort[at] = (effort[at] as number) + e;
+    count[at] = (count[at] as number) + 1;
+    if (done[i] === 1) {
+      doneEffort[at] = (doneEffort[at] as number) + e;
+      doneCount[at] = (doneCount[at] as number) + 1;
     }
   }
+  sprints.forEach((row, s) => {
+    [row.planned, row.unplanned, row.unknown].forEach((target, part) => {
+      const at = s * 3 + part;
+      target.effort = effort[at] as number;
+      target.count = count[at] as number;
+      target.doneEffort = doneEffort[at] as number;
+      target.doneCount = doneCount[at] as number;
+    });
+  });
   for (const row of sprints) {
     for (const part of [row.planned, row.unplanned, row.unknown]) {
       part.effort = cleanNumber(part.effort);

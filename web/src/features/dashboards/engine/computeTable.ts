@@ -42,7 +42,7 @@ export function computeTable(data: FilteredData, settings: TableSettings | undef
   const typeSeen: (string | null | undefined)[] = refs.map(() => undefined);
   const rows: TableRow[] = [];
   let totalRows = 0;
-  for (const { board, items } of data.boards) {
+  for (const { board, rows: kept } of data.boards) {
     const resolved = refs.map((ref) => resolveColumn(ref, board) ?? null);
     resolved.forEach((column, c) => {
       const header = columns[c];
@@ -55,9 +55,9 @@ export function computeTable(data: FilteredData, settings: TableSettings | undef
       }
       header.type = typeSeen[c] ?? null;
     });
-    totalRows += items.length;
-    for (let i = 0; i < items.length && rows.length < limit; i++) {
-      const item = items[i] as Item;
+    totalRows += kept.length;
+    for (let k = 0; k < kept.length && rows.length < limit; k++) {
+      const item = board.items[kept[k] as number] as Item;
       rows.push({
         boardId: board.id,
         itemId: item.id,

@@ -1,15 +1,16 @@
 /**
  * The shared first pass of the three sprint widgets: one compact record per item that sits in a
  * sprint (its sprint, effort, done flag, date and creation time), kept in flat arrays so the
- * widgets loop over numbers, plus the sprints in time order with their spans. Dates stay
- * `YYYY-MM-DD` text, compared as strings; only the few a widget needs as days are parsed.
+ * widgets loop over numbers, plus the sprints in time order with their spans. It reads each
+ * board's sprint columns (`sprintColumns`, built once per load), so a filter change only copies
+ * numbers for the kept rows.
  */
 import type { FilteredData } from "./applyFilters";
-import { NO_DAY, calendarDay, dayText, formatCalendarDay } from "./calendarDay";
-import { dayTextCell, numberCell } from "./cellValue";
-import { type Unit, doneLabelNames, numberUnit } from "./columnSettings";
+import { NO_DAY, calendarDay, formatCalendarDay } from "./calendarDay";
+import { type Unit, numberUnit } from "./columnSettings";
+import { sprintColumns } from "./columnar";
 import { resolveColumn } from "./resolveColumn";
-import type { Column, Item, SprintSettings } from "./types";
+import type { SprintSettings } from "./types";
 
 export interface SprintInfo {
   name: string;
@@ -28,57 +29,16 @@ export interface SprintRecords {
   sprint: Int32Array;
   effort: Float64Array;
   done: Uint8Array;
-  /** The date column's `YYYY-MM-DD` (a timeline's last day); null when the item has none. */
-  dateText: (string | null)[];
-  /** The items' `createdAt` (`""` when missing). */
-  createdAt: string[];
+  /** The date column's day (a timeline's last day); NO_DAY when the item has none. */
+  dateDay: Int32Array;
+  /** The day of the items' `createdAt`; NO_DAY when missing. */
+  createdDay: Int32Array;
   /** Items in a sprint whose effort is empty: they count 0. */
   unestimatedCount: number;
   /** The effort columns' unit when they all agree, else null. */
   effortUnit: Unit | null;
   boardsWithoutSprintColumn: string[];
   problem: string | null;
-}
-
-/** The sprint an item names: text, a status label, or the first option of a dropdown. */
-function sprintName(value: unknown): string | undefined {
-  let v = value;
-  if (Array.isArray(v)) v = v[0];
-  if (typeof v === "number") return String(v);
-  if (typeof v !== "string") return undefined;
-  const name = v.trim();
-  return name === "" ? undefined : name;
-}
-
-type DoneTest = (value: unknown) => boolean;
-
-/** A status column is done on a `done: true` label, a checkbox when ticked, a date when set. */
-function doneTest(column: Column | undefined): DoneTest {
-  if (!column) return () => false;
-  switch (column.type) {
-    case "status": {
-      const done = doneLabelNames(column);
-      // Usually one label is done; `===` is cheaper than a set look-up.
-      if (done.size === 1) {
-        const [only] = done;
-        return (v) => v === only;
-      }
-      return (v) => typeof v === "string" && done.has(v);
-    }
-    case "checkbox":
-      return (v) => v === true;
-    case "date":
-    case "timeline": {
-      const type = column.type;
-      return (v) => dayTextCell(type, v, "to") !== null;
-    }
-    default:
-      return () => false;
-  }
-}
-
-function isDateColumn(column: Column | undefined): column is Column {
-  return column !== undefined && (column.type === "date" || column.type === "timeline");
 }
 
 /**
@@ -112,12 +72,12 @@ export function extractSprintRecords(data: FilteredData, settings: SprintSetting
 
 function readSprintRecords(data: FilteredData, settings: SprintSettings | undefined): SprintRecords {
   let capacity = 0;
-  for (const b of data.boards) capacity += b.items.length;
+  for (const b of data.boards) capacity += b.rows.length;
   const sprint = new Int32Array(capacity);
   const effort = new Float64Array(capacity);
   const done = new Uint8Array(capacity);
-  const dateText: (string | null)[] = new Array<string | null>(capacity).fill(null);
-  const createdAt: string[] = new Array<string>(capacity).fill("");
+  const dateDay = new Int32Array(capacity);
+  const createdDay = new Int32Array(capacity);
   const boardsWithoutSprintColumn: string[] = [];
   const sprintRef = settings?.sprintColumn;
   const empty = (problem: string | null): SprintRecords => ({
@@ -126,8 +86,8 @@ function readSprintRecords(data: FilteredData, settings: SprintSettings | undefi
     sprint,
     effort,
     done,
-    dateText,
-    createdAt,
+    dateDay,
+    createdDay,
     unestimatedCount: 0,
     effortUnit: null,
     boardsWithoutSprintColumn,
@@ -137,16 +97,17 @@ function readSprintRecords(data: FilteredData, settings: SprintSettings | undefi
 
   const byName = new Map<string, number>();
   const names: string[] = [];
-  const firstText: (string | null)[] = [];
-  const lastText: (string | null)[] = [];
+  // Per sprint: the earliest and latest day of its items' dates (±Infinity while none).
+  const firstDay: number[] = [];
+  const lastDay: number[] = [];
   const sprintIndex = (name: string): number => {
     let i = byName.get(name);
     if (i === undefined) {
       i = names.length;
       byName.set(name, i);
       names.push(name);
-      firstText.push(null);
-      lastText.push(null);
+      firstDay.push(Infinity);
+      lastDay.push(-Infinity);
     }
     return i;
   };
@@ -154,57 +115,47 @@ function readSprintRecords(data: FilteredData, settings: SprintSettings | undefi
   let count = 0;
   let unestimatedCount = 0;
   let effortUnit: Unit | null | undefined;
-  for (const { board, items } of data.boards) {
+  for (const { board, rows } of data.boards) {
     const sprintColumn = resolveColumn(sprintRef, board);
     if (!sprintColumn) {
       boardsWithoutSprintColumn.push(board.id);
       continue;
     }
     const effortColumn = resolveColumn(settings?.effortColumn, board);
-    const effortId = effortColumn?.type === "number" ? effortColumn.id : null;
     if (effortColumn?.type === "number") {
       const unit = numberUnit(effortColumn);
       if (effortUnit === undefined) effortUnit = unit;
       else if (effortUnit !== null && effortUnit.unit !== unit.unit) effortUnit = null;
     }
-    const doneColumn = resolveColumn(settings?.doneColumn, board);
-    const doneId = doneColumn?.id;
-    const isDone = doneTest(doneColumn);
-    const dateColumn = resolveColumn(settings?.dateColumn, board);
-    const dateId = isDateColumn(dateColumn) ? dateColumn.id : null;
-    const isTimeline = dateColumn?.type === "timeline";
-    const sprintId = sprintColumn.id;
-    // Most items repeat a few sprint values: look the raw value up before trimming it.
-    const rawIndex = new Map<unknown, number>();
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as Item;
-      const values = item.values;
-      const raw = values[sprintId];
-      let s = rawIndex.get(raw);
-      if (s === undefined) {
-        const name = sprintName(raw);
-        if (name === undefined) continue;
-        s = sprintIndex(name);
-        if (typeof raw === "string") rawIndex.set(raw, s);
-      }
+    const columns = sprintColumns(board, {
+      sprint: sprintColumn,
+      effort: effortColumn,
+      done: resolveColumn(settings?.doneColumn, board),
+      date: resolveColumn(settings?.dateColumn, board),
+    });
+    const toSprint = new Int32Array(columns.names.length).fill(-1);
+    const { names, sprint: local, effort: efforts, done: dones, firstDay: firsts, lastDay: lasts } = columns;
+    const created = columns.createdDay;
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k] as number;
+      const l = local[i] as number;
+      if (l < 0) continue;
+      let s = toSprint[l] as number;
+      if (s < 0) s = toSprint[l] = sprintIndex(names[l] as string);
       sprint[count] = s;
-      const e = effortId === null ? Number.NaN : numberCell(values[effortId]);
+      const e = efforts[i] as number;
       if (e === e) effort[count] = e;
       else unestimatedCount++;
-      done[count] = doneId !== undefined && isDone(values[doneId]) ? 1 : 0;
-      if (dateId !== null) {
-        const v = values[dateId];
-        const last = isTimeline ? dayTextCell("timeline", v, "to") : dayText(v);
-        if (last !== null) {
-          const first = isTimeline ? (dayTextCell("timeline", v, "from") as string) : last;
-          dateText[count] = last;
-          const lo = firstText[s];
-          if (lo === null || lo === undefined || first < lo) firstText[s] = first;
-          const hi = lastText[s];
-          if (hi === null || hi === undefined || last > hi) lastText[s] = last;
-        }
+      done[count] = dones[i] as number;
+      const last = lasts[i] as number;
+      dateDay[count] = last;
+      if (last !== NO_DAY) {
+        const first = firsts[i] as number;
+        const lo = first === NO_DAY ? last : first;
+        if (lo < (firstDay[s] as number)) firstDay[s] = lo;
+        if (last > (lastDay[s] as number)) lastDay[s] = last;
       }
-      createdAt[count] = typeof item.createdAt === "string" ? item.createdAt : "";
+      createdDay[count] = created[i] as number;
       count++;
     }
   }
@@ -222,9 +173,9 @@ function readSprintRecords(data: FilteredData, settings: SprintSettings | undefi
   const infos: SprintInfo[] = names.map((name, i) => {
     const fixed = listed.get(name);
     if (fixed) return { name, start: fixed.start, end: fixed.end, spanSource: "settings" };
-    const start = calendarDay(firstText[i]);
-    const end = calendarDay(lastText[i]);
-    return start === NO_DAY || end === NO_DAY
+    const start = firstDay[i] as number;
+    const end = lastDay[i] as number;
+    return start === Infinity
       ? { name, start: NO_DAY, end: NO_DAY, spanSource: "none" }
       : { name, start, end, spanSource: "items" };
   });
@@ -248,8 +199,8 @@ function readSprintRecords(data: FilteredData, settings: SprintSettings | undefi
     sprint,
     effort,
     done,
-    dateText,
-    createdAt,
+    dateDay,
+    createdDay,
     unestimatedCount,
     effortUnit: effortUnit ?? null,
     boardsWithoutSprintColumn,

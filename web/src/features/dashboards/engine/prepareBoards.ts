@@ -1,6 +1,8 @@
 /**
  * Per-board lookups built once per load, so the filter step and every widget resolve columns
- * and groups by map look-up instead of scanning arrays for each item.
+ * and groups by map look-up instead of scanning arrays for each item. A board's preparation
+ * is kept for as long as its full read is (keyed by the read's identity), so boards arriving
+ * one after another, or a filter change, never prepare a board twice or lose its column reads.
  */
 import type { Board, BoardFull, Column, Item } from "./types";
 
@@ -9,24 +11,45 @@ export interface PreparedBoard {
   name: string;
   board: Board;
   items: readonly Item[];
+  /** 0 … items.length − 1: the rows of a board no rule filters. */
+  allRows: Uint32Array;
   columnsById: ReadonlyMap<string, Column>;
   /** Ids of the board's `people` columns, which the People filter reads. */
   peopleColumnIds: readonly string[];
   groupTitleById: ReadonlyMap<string, string>;
+  /** Column reads derived from the items (see `columnar.ts`), built on first use. */
+  derived: Map<string, unknown>;
 }
 
+const preparedByRead = new WeakMap<BoardFull, PreparedBoard>();
+
+function prepareBoard({ board, items }: BoardFull): PreparedBoard {
+  const columns = Array.isArray(board.columns) ? board.columns : [];
+  const groups = Array.isArray(board.groups) ? board.groups : [];
+  const list = Array.isArray(items) ? items : [];
+  const allRows = new Uint32Array(list.length);
+  for (let i = 0; i < allRows.length; i++) allRows[i] = i;
+  return {
+    id: board.id,
+    name: board.name,
+    board,
+    items: list,
+    allRows,
+    columnsById: new Map(columns.map((c) => [c.id, c])),
+    peopleColumnIds: columns.filter((c) => c.type === "people").map((c) => c.id),
+    groupTitleById: new Map(groups.map((g) => [g.id, g.title])),
+    derived: new Map(),
+  };
+}
+
+/** The boards' preparations; a read prepared before (the same object) is reused as it was. */
 export function prepareBoards(boards: readonly BoardFull[]): PreparedBoard[] {
-  return boards.map(({ board, items }) => {
-    const columns = Array.isArray(board.columns) ? board.columns : [];
-    const groups = Array.isArray(board.groups) ? board.groups : [];
-    return {
-      id: board.id,
-      name: board.name,
-      board,
-      items: Array.isArray(items) ? items : [],
-      columnsById: new Map(columns.map((c) => [c.id, c])),
-      peopleColumnIds: columns.filter((c) => c.type === "people").map((c) => c.id),
-      groupTitleById: new Map(groups.map((g) => [g.id, g.title])),
-    };
+  return boards.map((read) => {
+    let prepared = preparedByRead.get(read);
+    if (!prepared) {
+      prepared = prepareBoard(read);
+      preparedByRead.set(read, prepared);
+    }
+    return prepared;
   });
 }

@@ -40,31 +40,39 @@ Chart.register(
   Tooltip,
 );
 
-function configuration(spec: ChartSpec): ChartConfiguration {
+function datasets(spec: ChartSpec) {
+  const round = spec.kind === "pie" || spec.kind === "doughnut";
+  return spec.datasets.map((d) => ({
+    label: d.label,
+    data: d.data,
+    type: d.type,
+    backgroundColor: d.colors ?? d.color,
+    borderColor: d.type === "line" || spec.kind === "line" ? d.color : round ? "#fff" : d.color,
+    borderDash: d.dashed ? [6, 4] : undefined,
+    borderWidth: d.type === "line" || spec.kind === "line" ? 2 : 1,
+    pointRadius: d.type === "line" || spec.kind === "line" ? 2 : undefined,
+    stack: d.stack,
+    order: d.type === "line" ? 0 : 1,
+  }));
+}
+
+/** What the options depend on: while it stays the same, a new spec only replaces the data. */
+function optionsKey(spec: ChartSpec): string {
+  return [spec.kind, spec.horizontal, spec.stacked, spec.legend].join("|");
+}
+
+/** Options read the current spec through `current`, so they outlive the spec they were made for. */
+function configuration(spec: ChartSpec, current: { spec: ChartSpec }): ChartConfiguration {
   const round = spec.kind === "pie" || spec.kind === "doughnut";
   const tooltipLabel = (context: { datasetIndex: number; dataIndex: number; dataset: { label?: string } }) => {
-    const dataset = spec.datasets[context.datasetIndex];
-    const text = dataset?.tooltips?.[context.dataIndex] ?? "";
-    const name = round ? (spec.labels[context.dataIndex] ?? "") : (context.dataset.label ?? "");
+    const now = current.spec;
+    const text = now.datasets[context.datasetIndex]?.tooltips?.[context.dataIndex] ?? "";
+    const name = round ? (now.labels[context.dataIndex] ?? "") : (context.dataset.label ?? "");
     return name ? `${name}: ${text}` : text;
   };
   return {
     type: spec.kind,
-    data: {
-      labels: spec.labels,
-      datasets: spec.datasets.map((d) => ({
-        label: d.label,
-        data: d.data,
-        type: d.type,
-        backgroundColor: d.colors ?? d.color,
-        borderColor: d.type === "line" || spec.kind === "line" ? d.color : round ? "#fff" : d.color,
-        borderDash: d.dashed ? [6, 4] : undefined,
-        borderWidth: d.type === "line" || spec.kind === "line" ? 2 : 1,
-        pointRadius: d.type === "line" || spec.kind === "line" ? 2 : undefined,
-        stack: d.stack,
-        order: d.type === "line" ? 0 : 1,
-      })),
-    },
+    data: { labels: spec.labels, datasets: datasets(spec) },
     options: {
       animation: false,
       responsive: true,
@@ -86,27 +94,34 @@ function configuration(spec: ChartSpec): ChartConfiguration {
 
 export function ChartCanvas({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () => void }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const chartRef = useRef<Chart | null>(null);
+  const chartRef = useRef<{ chart: Chart; key: string; current: { spec: ChartSpec } } | null>(null);
 
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const config = configuration(spec);
-    const chart = chartRef.current;
-    if (chart && (chart.config as { type?: string }).type === spec.kind) {
-      chart.data = config.data;
-      chart.options = config.options ?? {};
-      chart.update("none");
+    const key = optionsKey(spec);
+    const drawn = chartRef.current;
+    if (drawn && drawn.key === key) {
+      // Same kind of chart: new labels and values only, so Chart.js keeps its resolved options
+      // and each dataset's state, and redraws without animation.
+      drawn.current.spec = spec;
+      const next = datasets(spec);
+      const data = drawn.chart.data;
+      data.labels = spec.labels;
+      if (data.datasets.length === next.length) next.forEach((d, i) => Object.assign(data.datasets[i] as object, d));
+      else data.datasets = next as typeof data.datasets;
+      drawn.chart.update("none");
     } else {
-      chart?.destroy();
-      chartRef.current = new Chart(canvas, config);
+      drawn?.chart.destroy();
+      const current = { spec };
+      chartRef.current = { chart: new Chart(canvas, configuration(spec, current)), key, current };
     }
     onDrawn();
   }, [spec, onDrawn]);
 
   useEffect(
     () => () => {
-      chartRef.current?.destroy();
+      chartRef.current?.chart.destroy();
       chartRef.current = null;
     },
     [],

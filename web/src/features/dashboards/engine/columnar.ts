@@ -1,0 +1,401 @@
+/**
+ * Column reads kept per board for the page's lifetime: the first widget that reads a column
+ * turns it into typed arrays indexed by item position, and from then on a filter change only
+ * loops over the filter's row numbers and those arrays, never over the items' JSON again.
+ * Full reads are treated as immutable: a new read is a new board (see `prepareBoards`).
+ */
+import { NO_DAY, calendarDay, formatCalendarDay, mondayOf } from "./calendarDay";
+import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
+import { doneLabelNames, statusLabels } from "./columnSettings";
+import type { ChartCategoryKind } from "./computeChart";
+import { cleanNumber } from "./formatFigure";
+import type { PreparedBoard } from "./prepareBoards";
+import type { Column, DateBucket, Item } from "./types";
+
+function derive<T>(board: PreparedBoard, key: string, build: () => T): T {
+  let value = board.derived.get(key) as T | undefined;
+  if (value === undefined) {
+    value = build();
+    board.derived.set(key, value);
+  }
+  return value;
+}
+
+/** Per item: the column's number, NaN where the cell is empty or not a number. */
+export function numberValues(board: PreparedBoard, column: Column): Float64Array {
+  return derive(board, `number\u0000${column.id}`, () => {
+    const { items } = board;
+    const out = new Float64Array(items.length);
+    const id = column.id;
+    for (let i = 0; i < items.length; i++) out[i] = numberCell((items[i] as Item).values[id]);
+    return out;
+  });
+}
+
+/** Per item: 1 where the cell is non-empty for the column's type (see `isEmptyCell`). */
+export function filledFlags(board: PreparedBoard, column: Column): Uint8Array {
+  return derive(board, `filled\u0000${column.id}\u0000${column.type}`, () => {
+    const { items } = board;
+    const out = new Uint8Array(items.length);
+    const id = column.id;
+    for (let i = 0; i < items.length; i++) out[i] = isEmptyCell(column, (items[i] as Item).values[id]) ? 0 : 1;
+    return out;
+  });
+}
+
+/** One bucket a board's items fall into, before buckets of the same key merge across boards. */
+export interface BucketEntry {
+  key: string;
+  label: string;
+  kind: ChartCategoryKind;
+  /** Orders number and date buckets. */
+  sortValue: number;
+  color?: string;
+}
+
+export interface BucketCodes {
+  entries: BucketEntry[];
+  /** The leading entries shown even without items (status labels, checkbox states, groups). */
+  preset: number;
+  /**
+   * Per item (single-valued columns): an index into `entries`, or −1 for an empty cell.
+   * Multi-valued columns (people, dropdown): item i's entries are `codes[offsets[i] …
+   * offsets[i + 1])`, no entry meaning empty.
+   */
+  codes: Int32Array;
+  offsets: Int32Array | null;
+}
+
+/** Entries keyed by bucket key, so values naming the same bucket share one entry. */
+class EntryTable {
+  readonly entries: BucketEntry[] = [];
+  private readonly byKey = new Map<string, number>();
+
+  add(key: string, label: string, kind: ChartCategoryKind, sortValue = 0, color?: string): number {
+    let i = this.byKey.get(key);
+    if (i === undefined) {
+      i = this.entries.length;
+      this.byKey.set(key, i);
+      this.entries.push(color === undefined ? { key, label, kind, sortValue } : { key, label, kind, sortValue, color });
+    }
+    return i;
+  }
+}
+
+function dateBucketEntry(day: number, bucket: DateBucket): { key: string; label: string; start: number } {
+  if (bucket === "week") {
+    const monday = mondayOf(day);
+    const text = formatCalendarDay(monday);
+    return { key: text, label: `Week of ${text}`, start: monday };
+  }
+  if (bucket === "month") {
+    const text = formatCalendarDay(day).slice(0, 7);
+    return { key: text, label: text, start: calendarDay(`${text}-01`) };
+  }
+  const text = formatCalendarDay(day);
+  return { key: text, label: text, start: day };
+}
+
+/**
+ * Single-valued codes: `read` gives each item's entry (−1 for empty), memoised on the raw cell
+ * value for strings and numbers, since most items repeat a few values.
+ */
+function singleCodes(
+  board: PreparedBoard,
+  table: EntryTable,
+  preset: number,
+  id: string,
+  read: (value: unknown) => number,
+): BucketCodes {
+  const { items } = board;
+  const codes = new Int32Array(items.length);
+  const seen = new Map<unknown, number>();
+  for (let i = 0; i < items.length; i++) {
+    const value = (items[i] as Item).values[id];
+    let code = seen.get(value);
+    if (code === undefined) {
+      code = read(value);
+      if (typeof value === "string" || typeof value === "number") seen.set(value, code);
+    }
+    codes[i] = code;
+  }
+  return { entries: table.entries, preset, codes, offsets: null };
+}
+
+function multiCodes(board: PreparedBoard, table: EntryTable, id: string, kind: ChartCategoryKind): BucketCodes {
+  const { items } = board;
+  const offsets = new Int32Array(items.length + 1);
+  let codes = new Int32Array(items.length);
+  let n = 0;
+  for (let i = 0; i < items.length; i++) {
+    const values = stringsCell((items[i] as Item).values[id]);
+    for (let j = 0; j < values.length; j++) {
+      const v = values[j];
+      // A person or option listed twice on one item still counts once.
+      if (typeof v !== "string" || values.indexOf(v) !== j) continue;
+      if (n === codes.length) {
+        const grown = new Int32Array(codes.length * 2 + 16);
+        grown.set(codes);
+        codes = grown;
+      }
+      codes[n++] = table.add(v, v, kind);
+    }
+    offsets[i + 1] = n;
+  }
+  return { entries: table.entries, preset: 0, codes: codes.subarray(0, n), offsets };
+}
+
+function columnCodes(board: PreparedBoard, column: Column, dateBucket: DateBucket): BucketCodes {
+  const table = new EntryTable();
+  const id = column.id;
+  switch (column.type) {
+    case "status": {
+      for (const label of statusLabels(column)) table.add(label.name, label.name, "label", 0, label.color);
+      const preset = table.entries.length;
+      return singleCodes(board, table, preset, id, (v) =>
+        typeof v === "string" && v !== "" ? table.add(v, v, "label") : -1,
+      );
+    }
+    case "people":
+    case "dropdown":
+      return multiCodes(board, table, id, column.type === "people" ? "person" : "label");
+    case "date":
+    case "timeline": {
+      const type = column.type;
+      // A timeline sits in the bucket of its first day.
+      const read = (v: unknown): number => {
+        const day = calendarDay(dayTextCell(type, v, "from"));
+        if (day === NO_DAY) return -1;
+        const { key, label, start } = dateBucketEntry(day, dateBucket);
+        return table.add(key, label, "date", start);
+      };
+      if (type === "date") return singleCodes(board, table, 0, id, read);
+      const { items } = board;
+      const codes = new Int32Array(items.length);
+      const byText = new Map<string, number>();
+      for (let i = 0; i < items.length; i++) {
+        const value = (items[i] as Item).values[id];
+        const text = dayTextCell(type, value, "from");
+        let code = text === null ? -1 : byText.get(text);
+        if (code === undefined) {
+          code = read(value);
+          byText.set(text as string, code);
+        }
+        codes[i] = code;
+      }
+      return { entries: table.entries, preset: 0, codes, offsets: null };
+    }
+    case "number":
+      return singleCodes(board, table, 0, id, (value) => {
+        const v = numberCell(value);
+        if (v !== v) return -1;
+        const text = String(cleanNumber(v));
+        return table.add(text, text, "value", v);
+      });
+    case "checkbox": {
+      table.add("true", "Checked", "value");
+      table.add("false", "Unchecked", "value");
+      return singleCodes(board, table, 2, id, (v) => (v === true ? 0 : 1));
+    }
+    default:
+      return singleCodes(board, table, 0, id, (v) => {
+        const text = typeof v === "string" ? v : typeof v === "number" ? String(v) : "";
+        return text === "" ? -1 : table.add(text, text, "value");
+      });
+  }
+}
+
+function groupCodes(board: PreparedBoard): BucketCodes {
+  const table = new EntryTable();
+  const byGroupId = new Map<string, number>();
+  for (const [groupId, title] of board.groupTitleById)
+    byGroupId.set(groupId, table.add(`group:${title}`, title, "group"));
+  const { items } = board;
+  const codes = new Int32Array(items.length);
+  for (let i = 0; i < items.length; i++) codes[i] = byGroupId.get((items[i] as Item).groupId) ?? -1;
+  return { entries: table.entries, preset: table.entries.length, codes, offsets: null };
+}
+
+/**
+ * The buckets each item of a board falls into when grouped by a column (dates bucketed by
+ * `dateBucket`), by its group, or all into the board's own bucket.
+ */
+export function bucketCodes(board: PreparedBoard, by: Column | "group" | "board", dateBucket: DateBucket): BucketCodes {
+  if (by === "group") return derive(board, "bucket\u0000group", () => groupCodes(board));
+  if (by === "board") {
+    return derive(board, "bucket\u0000board", () => ({
+      entries: [{ key: `board:${board.id}`, label: board.name, kind: "board", sortValue: 0 }],
+      preset: 1,
+      codes: new Int32Array(board.items.length),
+      offsets: null,
+    }));
+  }
+  const dated = by.type === "date" || by.type === "timeline";
+  return derive(board, `bucket\u0000${by.id}\u0000${by.type}\u0000${dated ? dateBucket : ""}`, () =>
+    columnCodes(board, by, dateBucket),
+  );
+}
+
+/** What the sprint widgets read of each item of one board, for one choice of their columns. */
+export interface SprintColumns {
+  /** The board's sprint names (trimmed), in first-appearance order. */
+  names: string[];
+  /** Per item: an index into `names`, or −1 for an item in no sprint. */
+  sprint: Int32Array;
+  /** Per item: the effort, NaN when unestimated. */
+  effort: Float64Array;
+  done: Uint8Array;
+  /** Per item: the date column's first and last day (equal for a date), NO_DAY without one. */
+  firstDay: Int32Array;
+  lastDay: Int32Array;
+  /** Per item: the day of `createdAt`, NO_DAY when it has none. */
+  createdDay: Int32Array;
+}
+
+export interface SprintColumnChoice {
+  sprint: Column;
+  /** Only a number column is read. */
+  effort: Column | undefined;
+  done: Column | undefined;
+  /** Only a date or timeline column is read. */
+  date: Column | undefined;
+}
+
+/** The sprint an item names: text, a status label, or the first option of a dropdown. */
+function sprintName(value: unknown): string | undefined {
+  let v = value;
+  if (Array.isArray(v)) v = v[0];
+  if (typeof v === "number") return String(v);
+  if (typeof v !== "string") return undefined;
+  const name = v.trim();
+  return name === "" ? undefined : name;
+}
+
+/** A status column is done on a `done: true` label, a checkbox when ticked, a date when set. */
+function doneTest(column: Column | undefined): (value: unknown) => boolean {
+  if (!column) return () => false;
+  switch (column.type) {
+    case "status": {
+      const done = doneLabelNames(column);
+      return (v) => typeof v === "string" && done.has(v);
+    }
+    case "checkbox":
+      return (v) => v === true;
+    case "date":
+    case "timeline": {
+      const type = column.type;
+      return (v) => dayTextCell(type, v, "to") !== null;
+    }
+    default:
+      return () => false;
+  }
+}
+
+function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {
+  const { items } = board;
+  const n = items.length;
+  const out: SprintColumns = {
+    names: [],
+    sprint: new Int32Array(n),
+    effort: new Float64Array(n),
+    done: new Uint8Array(n),
+    firstDay: new Int32Array(n).fill(NO_DAY),
+    lastDay: new Int32Array(n).fill(NO_DAY),
+    createdDay: new Int32Array(n),
+  };
+  const byName = new Map<string, number>();
+  const byRaw = new Map<unknown, number>();
+  const sprintId = choice.sprint.id;
+  const effortId = choice.effort?.type === "number" ? choice.effort.id : null;
+  const doneId = choice.done?.id;
+  const isDone = doneTest(choice.done);
+  const dateType = choice.date?.type;
+  const dateId = dateType === "date" || dateType === "timeline" ? (choice.date as Column).id : null;
+  const dayOfText = new Map<string, number>();
+  const day = (text: string | null): number => {
+    if (text === null) return NO_DAY;
+    let d = dayOfText.get(text);
+    if (d === undefined) {
+      d = calendarDay(text);
+      dayOfText.set(text, d);
+    }
+    return d;
+  };
+  for (let i = 0; i < n; i++) {
+    const item = items[i] as Item;
+    const values = item.values;
+    const raw = values[sprintId];
+    let s = byRaw.get(raw);
+    if (s === undefined) {
+      const name = sprintName(raw);
+      if (name === undefined) s = -1;
+      else {
+        s = byName.get(name);
+        if (s === undefined) {
+          s = out.names.length;
+          byName.set(name, s);
+          out.names.push(name);
+        }
+      }
+      if (typeof raw === "string" || raw === undefined || raw === null) byRaw.set(raw, s);
+    }
+    out.sprint[i] = s;
+    out.effort[i] = effortId === null ? Number.NaN : numberCell(values[effortId]);
+    out.done[i] = doneId !== undefined && isDone(values[doneId]) ? 1 : 0;
+    if (dateId !== null) {
+      const v = values[dateId];
+      const last = day(dayTextCell(dateType as string, v, "to"));
+      if (last !== NO_DAY) {
+        out.lastDay[i] = last;
+        out.firstDay[i] = dateType === "timeline" ? day(dayTextCell("timeline", v, "from")) : last;
+      }
+    }
+    // Only the timestamp's date part matters, and many items share one.
+    out.createdDay[i] = typeof item.createdAt === "string" ? day(item.createdAt.slice(0, 10)) : NO_DAY;
+  }
+  return out;
+}
+
+export function sprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {
+  const key = ["sprint", choice.sprint.id, choice.effort?.id, choice.done?.id, choice.date?.id].join("\u0000");
+  return derive(board, key, () => readSprintColumns(board, choice));
+}
+
+/**
+ * Per item: an index into `values`, the distinct primitive cells (strings, numbers, booleans,
+ * null, absent) of the column; −1 for arrays and objects. A rule's verdict depends only on the
+ * cell, so the filter step decides once per distinct value instead of once per item.
+ */
+export interface PrimitiveCodes {
+  values: unknown[];
+  codes: Int32Array;
+  /** How many items hold an array or an object. */
+  objects: number;
+}
+
+export function primitiveCodes(board: PreparedBoard, column: Column): PrimitiveCodes {
+  return derive(board, `primitive\u0000${column.id}`, () => {
+    const { items } = board;
+    const values: unknown[] = [];
+    const byValue = new Map<unknown, number>();
+    const codes = new Int32Array(items.length);
+    const id = column.id;
+    let objects = 0;
+    for (let i = 0; i < items.length; i++) {
+      const v = (items[i] as Item).values[id];
+      if (typeof v === "object" && v !== null) {
+        codes[i] = -1;
+        objects++;
+        continue;
+      }
+      let code = byValue.get(v);
+      if (code === undefined) {
+        code = values.length;
+        values.push(v);
+        byValue.set(v, code);
+      }
+      codes[i] = code;
+    }
+    return { values, codes, objects };
+  });
+}
