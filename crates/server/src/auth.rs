@@ -33,7 +33,7 @@ pub struct Caller(pub Principal, pub AuthMode);
 #[derive(Debug, Clone)]
 pub struct User(pub Principal);
 
-/// The owner account's cli token (or its browser session).
+/// The owner account's cli token, as the contract requires for `POST /accounts`.
 #[derive(Debug, Clone)]
 pub struct Owner(pub Principal);
 
@@ -106,7 +106,7 @@ impl FromRequestParts<AppState> for Owner {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let (principal, _) = authenticate(parts, state)?;
-        if !principal.is_owner || principal.kind == TokenKind::Agent {
+        if !principal.is_owner || principal.kind != TokenKind::Cli {
             return Err(ApiError::forbidden(
                 "owner_only",
                 "Only the owner account's cli token may do this.",
