@@ -79,7 +79,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   /** Boards changed since the last results were sent. */
   let stale = false;
   let partialAt = -Infinity;
-  const partialEveryMs = options.partialEveryMs ?? 500;
+  const partialEveryMs = options.partialEveryMs ?? 1000;
 
   const results = (): ResultsUpdate | undefined => {
     if (!view) return undefined;
