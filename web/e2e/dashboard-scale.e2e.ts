@@ -97,17 +97,16 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
   return { workspaceId: workspace.body.id, boardIds };
 }
 
-/** In the page: ms since navigation start when the last board's full read had arrived. */
-async function lastBoardReadAt(page: Page): Promise<number> {
-  return page.evaluate(() =>
-    Math.max(
-      0,
-      ...performance
-        .getEntriesByType("resource")
-        .filter((e) => e.name.includes("/full"))
-        .map((e) => (e as PerformanceResourceTiming).responseEnd),
-    ),
-  );
+/**
+ * Ms since the page's navigation start when the last board's full read had arrived. The reads
+ * run in the dashboard worker, outside the page's resource timeline, so they are timed here.
+ */
+function trackBoardReads(page: Page): () => Promise<number> {
+  let last = 0;
+  page.on("requestfinished", (request) => {
+    if (request.url().includes("/full")) last = Date.now();
+  });
+  return async () => (last === 0 ? 0 : last - (await page.evaluate(() => performance.timeOrigin)));
 }
 
 /** In the page: ms since navigation start when every widget is drawn for the current filter result. */
@@ -162,17 +161,18 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
   expect(created.status).toBe(201);
 
   const { context, page } = await loggedInPage(browser, server, "/");
+  const lastBoardReadAt = trackBoardReads(page);
   await page.goto(`${server.uiUrl}/dashboards/${created.body.id}`);
   const firstDraw = await drawnAt(page, widgets.length);
   console.log(
     `dashboard scale (${SERVER}): ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +
-      `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${(await lastBoardReadAt(page)).toFixed(0)} ms)`,
+      `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms)`,
   );
   await page.reload();
   const warmDraw = await drawnAt(page, widgets.length);
   console.log(
     `dashboard scale: after a reload ${warmDraw.toFixed(0)} ms ` +
-      `(last board read in at ${(await lastBoardReadAt(page)).toFixed(0)} ms)`,
+      `(last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms)`,
   );
 
   // The saved rule has no value yet, so it filters nothing; "is not empty" makes it apply to every

@@ -16,9 +16,6 @@ import {
   saveDashboard,
 } from "./api";
 import { AUTOSAVE_DEBOUNCE_MS, type AutosaveSnapshot, Autosaver } from "./autosave";
-import { type BoardLoad, knownBoardName, loadBoards, loadedBoards } from "./boardLoader";
-import { applyFilters } from "./engine/applyFilters";
-import { prepareBoards } from "./engine/prepareBoards";
 import type { DashboardFilters, WidgetConfig } from "./engine/types";
 import type { MenuWidgetType } from "./engine/widgetMenu";
 import { exportPng, printDashboard } from "./exportDashboard";
@@ -37,9 +34,10 @@ import {
 } from "./Toolbar";
 import { columnOptions, newWidget } from "./widgetDefaults";
 import { WidgetGrid } from "./WidgetGrid";
-import { WidgetResultCache } from "./widgetResults";
 import { WidgetSettings } from "./WidgetSettings";
 import { preloadCharts } from "./widgets/WidgetBody";
+import type { BoardStatus } from "./worker/dashboardCore";
+import { useDashboardWorker } from "./worker/useDashboardWorker";
 import "./dashboard.css";
 
 export interface Draft {
@@ -125,7 +123,7 @@ function SaveState({ snapshot, onRetry }: { snapshot: AutosaveSnapshot<Draft>; o
   }
 }
 
-function BoardStrip({ loads, boardName }: { loads: readonly BoardLoad[]; boardName: (id: string) => string }) {
+function BoardStrip({ loads, boardName }: { loads: readonly BoardStatus[]; boardName: (id: string) => string }) {
   const settled = loads.filter((l) => l.state !== "loading").length;
   const problems = loads.filter((l) => l.state !== "loaded" && (l.state !== "loading" || l.slow));
   if (settled === loads.length && problems.length === 0) return null;
@@ -188,19 +186,22 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
     };
   }, [saver]);
 
-  const [loads, setLoads] = useState<BoardLoad[]>([]);
-  const loadsRef = useRef(loads);
-  loadsRef.current = loads;
+  // Board reads, parsing, filtering and widget computation run in a worker; the page gets
+  // board states, column lists, the filter report and widget results.
   const [revalidation, setRevalidation] = useState(0);
-  const revalidated = useRef(revalidation);
   const boardIdsKey = draft.config.boardIds.join("\n");
-  useEffect(() => {
-    const ids = boardIdsKey === "" ? [] : boardIdsKey.split("\n");
-    // Connecting or dropping a board reads only the new ones; coming back to the tab reads all.
-    const revalidate = revalidated.current !== revalidation;
-    revalidated.current = revalidation;
-    return loadBoards(ids, { onChange: setLoads, previous: loadsRef.current, revalidate });
-  }, [boardIdsKey, revalidation]);
+  const filters = draft.config.filters;
+  const activeFilters = useMemo(() => effectiveFilters(filters), [filters]);
+  const {
+    loads,
+    metas,
+    report,
+    dataKey: drawKey,
+    results,
+  } = useDashboardWorker(draft.config.boardIds, revalidation, activeFilters, draft.config.widgets);
+  // A deleted board keeps the name it had when it was last read in this page's life.
+  const knownNames = useRef(new Map<string, string>()).current;
+  for (const { board } of metas) knownNames.set(board.id, board.name);
 
   // The server refuses a config naming a board that no longer exists, so a board whose read
   // answers 404 is dropped from the draft (one autosave) and the page keeps saying so.
@@ -230,23 +231,16 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
     listMembers().then(setMembers, (e: Error) => setSideError(e.message));
   }, [refreshBoards]);
 
-  const boards = useMemo(() => loadedBoards(loads), [loads]);
-  const prepared = useMemo(() => prepareBoards(boards), [boards]);
-  const filters = draft.config.filters;
-  const data = useMemo(() => applyFilters(prepared, effectiveFilters(filters)), [prepared, filters]);
-  const drawKeys = useRef({ data, key: 1 });
-  if (drawKeys.current.data !== data) drawKeys.current = { data, key: drawKeys.current.key + 1 };
-  const drawKey = drawKeys.current.key;
-  const cache = useRef(new WidgetResultCache()).current;
-  const columns = useMemo(() => columnOptions(boards), [boards]);
+  const columns = useMemo(() => columnOptions(metas), [metas]);
+  const resultOf = useCallback((widget: WidgetConfig) => results.get(widget.id), [results]);
 
   const boardRows = useMemo(
-    () => [...boards.map((b) => ({ id: b.board.id, name: b.board.name })), ...(accountBoards ?? [])],
-    [boards, accountBoards],
+    () => [...metas.map((b) => ({ id: b.board.id, name: b.board.name })), ...(accountBoards ?? [])],
+    [metas, accountBoards],
   );
   const boardName = useNameLookup(boardRows, "Board");
   const personName = useNameLookup(members, "Member");
-  const notes = useMemo(() => reportNotes(data.report, boardName), [data, boardName]);
+  const notes = useMemo(() => reportNotes(report, boardName), [report, boardName]);
 
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [connectOpen, setConnectOpen] = useState(false);
@@ -256,7 +250,7 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
 
   const selected = draft.config.widgets.find((w) => w.id === selectedId) ?? null;
   const addWidget = (type: MenuWidgetType) =>
-    editConfig((c) => ({ ...c, widgets: [...c.widgets, newWidget(type, c.widgets, boards)] }));
+    editConfig((c) => ({ ...c, widgets: [...c.widgets, newWidget(type, c.widgets, metas)] }));
   const replaceWidget = (widget: WidgetConfig) =>
     editConfig((c) => ({ ...c, widgets: c.widgets.map((w) => (w.id === widget.id ? widget : w)) }));
   const onLayout = useCallback(
@@ -297,8 +291,8 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
   const burndownSprints =
     selected?.type === "burndown"
       ? (() => {
-          const r = cache.get(data, selected);
-          return r.kind === "burndown" ? r.sprintNames : [];
+          const r = results.get(selected.id);
+          return r?.kind === "burndown" ? r.sprintNames : [];
         })()
       : [];
 
@@ -345,8 +339,8 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
           Invite
         </button>
         {exporting && <span className="dash-muted">Exporting…</span>}
-        <span className="dash-muted dash-small dash-kept" data-kept-items={data.report.keptItems}>
-          {data.report.keptItems.toLocaleString("en-US")} of {data.report.totalItems.toLocaleString("en-US")} items
+        <span className="dash-muted dash-small dash-kept" data-kept-items={report.keptItems}>
+          {report.keptItems.toLocaleString("en-US")} of {report.totalItems.toLocaleString("en-US")} items
         </span>
       </div>
       <FilterNotes notes={notes} className="dash-filter-summary" />
@@ -359,7 +353,7 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
       {disconnected.length > 0 && (
         <ul className="dash-disconnected" role="status" data-testid="disconnected-boards">
           {disconnected.map((id) => {
-            const name = knownBoardName(id);
+            const name = knownNames.get(id);
             return (
               <li key={id} data-board-id={id}>
                 Board {name ? `“${name}”` : id} no longer exists and was disconnected.
@@ -378,7 +372,6 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
         ) : (
           <WidgetGrid
             widgets={draft.config.widgets}
-            data={data}
             drawKey={drawKey}
             personName={personName}
             boardName={boardName}
@@ -387,7 +380,7 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
             onLayout={onLayout}
             onSettings={setSelectedId}
             gridRef={gridRef}
-            cache={cache}
+            resultOf={resultOf}
           />
         )}
         {selected && (

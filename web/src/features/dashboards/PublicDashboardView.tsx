@@ -72,12 +72,11 @@ function PublicDashboardBody({ payload }: { payload: PublicDashboard }) {
       <FilterNotes notes={notes} className="dash-filter-summary" />
       <WidgetGrid
         widgets={config.widgets}
-        data={data}
         drawKey={1}
         personName={personName}
         boardName={boardName}
         editable={false}
-        cache={cache}
+        resultOf={(widget) => cache.get(data, widget)}
       />
     </div>
   );

@@ -7,17 +7,14 @@ import { memo, useCallback, useMemo, useRef } from "react";
 import ReactGridLayout, { type Layout, useContainerWidth, verticalCompactor } from "react-grid-layout";
 import "react-grid-layout/css/styles.css";
 import "react-resizable/css/styles.css";
-import type { FilteredData } from "./engine/applyFilters";
 import type { WidgetResult } from "./engine/computeWidget";
 import type { WidgetConfig } from "./engine/types";
 import { GRID_COLS, GRID_MARGIN, ROW_HEIGHT } from "./layout";
 import { WidgetBody } from "./widgets/WidgetBody";
 import { WIDGET_LABELS } from "./widgetDefaults";
-import type { WidgetResultCache } from "./widgetResults";
 
 export interface WidgetGridProps {
   widgets: readonly WidgetConfig[];
-  data: FilteredData;
   /** Changes with every new filter result; each widget marks `data-drawn` with it once drawn. */
   drawKey: number;
   personName: (id: string) => string;
@@ -27,13 +24,13 @@ export interface WidgetGridProps {
   onLayout?: (layout: Layout) => void;
   onSettings?: (id: string) => void;
   gridRef?: React.Ref<HTMLDivElement>;
-  /** The page's result cache, so its settings panel reads the same results without recomputing. */
-  cache: WidgetResultCache;
+  /** The widget's result for the current filter result; undefined while it is being computed. */
+  resultOf: (widget: WidgetConfig) => WidgetResult | undefined;
 }
 
 interface WidgetContentProps {
   widget: WidgetConfig;
-  result: WidgetResult;
+  result: WidgetResult | undefined;
   drawKey: number;
   personName: (id: string) => string;
   boardName: (id: string) => string;
@@ -72,14 +69,18 @@ const WidgetContent = memo(function WidgetContent({
         )}
       </div>
       <div className="dash-widget-body" ref={bodyRef}>
-        <WidgetBody result={result} personName={personName} boardName={boardName} onDrawn={onDrawn} />
+        {result ? (
+          <WidgetBody result={result} personName={personName} boardName={boardName} onDrawn={onDrawn} />
+        ) : (
+          <div className="dash-muted">Computing…</div>
+        )}
       </div>
     </>
   );
 });
 
 export function WidgetGrid(props: WidgetGridProps) {
-  const { widgets, data, drawKey, editable, onLayout, onSettings, selectedId } = props;
+  const { widgets, drawKey, editable, onLayout, onSettings, selectedId } = props;
   const { width, containerRef, mounted } = useContainerWidth({ initialWidth: 1200 });
   const layout = useMemo(
     () =>
@@ -108,7 +109,7 @@ export function WidgetGrid(props: WidgetGridProps) {
               >
                 <WidgetContent
                   widget={widget}
-                  result={props.cache.get(data, widget)}
+                  result={props.resultOf(widget)}
                   drawKey={drawKey}
                   personName={props.personName}
                   boardName={props.boardName}

@@ -126,11 +126,6 @@ export function loadBoards(ids: readonly string[], options: LoadOptions): () => 
   };
 }
 
-/** The name of a board read earlier in this page's life (a deleted board keeps it), if any. */
-export function knownBoardName(id: string): string | undefined {
-  return boardCache.get(id)?.data.board.name;
-}
-
 /** Loaded boards in connection order, for the engine. */
 export function loadedBoards(loads: readonly BoardLoad[]): BoardFull[] {
   const out: BoardFull[] = [];

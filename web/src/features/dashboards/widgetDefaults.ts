@@ -3,7 +3,7 @@
  * slot, and settings guessed from the connected boards' columns (a status column to group by,
  * the sprint, effort, done and date columns), so a new widget shows data at once.
  */
-import type { BoardFull, Column, WidgetConfig } from "./engine/types";
+import type { Board, Column, WidgetConfig } from "./engine/types";
 import type { MenuWidgetType } from "./engine/widgetMenu";
 import { firstFreeSlot } from "./layout";
 
@@ -35,6 +35,11 @@ const ID_PREFIX: Record<MenuWidgetType, string> = {
 };
 
 /** A column id as offered in the settings panel: one entry per id across the connected boards. */
+/** What defaults and the settings panel read of a board: its columns only. */
+export interface BoardColumns {
+  board: Pick<Board, "columns">;
+}
+
 export interface ColumnOption {
   id: string;
   title: string;
@@ -43,7 +48,7 @@ export interface ColumnOption {
   boardCount: number;
 }
 
-export function columnOptions(boards: readonly BoardFull[]): ColumnOption[] {
+export function columnOptions(boards: readonly BoardColumns[]): ColumnOption[] {
   const byId = new Map<string, ColumnOption>();
   for (const { board } of boards) {
     for (const column of Array.isArray(board.columns) ? board.columns : []) {
@@ -59,7 +64,7 @@ export function columnOptions(boards: readonly BoardFull[]): ColumnOption[] {
   return [...byId.values()];
 }
 
-function allColumns(boards: readonly BoardFull[]): Column[] {
+function allColumns(boards: readonly BoardColumns[]): Column[] {
   return boards.flatMap(({ board }) => (Array.isArray(board.columns) ? board.columns : []));
 }
 
@@ -88,7 +93,7 @@ function sprintSettings(columns: readonly Column[]): Record<string, unknown> {
   return settings;
 }
 
-function defaultSettings(type: MenuWidgetType, boards: readonly BoardFull[]): Record<string, unknown> {
+function defaultSettings(type: MenuWidgetType, boards: readonly BoardColumns[]): Record<string, unknown> {
   const columns = allColumns(boards);
   switch (type) {
     case "numbers":
@@ -110,7 +115,7 @@ export function newWidgetId(type: MenuWidgetType, widgets: readonly WidgetConfig
 export function newWidget(
   type: MenuWidgetType,
   widgets: readonly WidgetConfig[],
-  boards: readonly BoardFull[],
+  boards: readonly BoardColumns[],
 ): WidgetConfig {
   const size = SIZES[type];
   return {

@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { ApiError } from "../../../shared/api/client";
+import { computeApps } from "../engine/computeApps";
+import { makeBoard } from "../engine/fixtures/makeBoard";
+import type { BoardFull, WidgetConfig } from "../engine/types";
+import { type WorkerReply, createDashboardCore } from "./dashboardCore";
+import { applyReply } from "./useDashboardWorker";
+
+const status = { id: "status", title: "Status", type: "status" };
+const effort = { id: "effort", title: "Effort", type: "number" };
+
+function board(id: string, efforts: number[]): BoardFull {
+  return makeBoard({
+    id,
+    columns: [status, effort],
+    items: efforts.map((e) => ({ values: { effort: e, status: e > 2 ? "big" : "small" } })),
+  });
+}
+
+const sum: WidgetConfig = {
+  id: "n1",
+  type: "numbers",
+  title: "Effort",
+  layout: { x: 0, y: 0, w: 3, h: 3 },
+  settings: { function: "sum", column: "effort" },
+};
+const count: WidgetConfig = { ...sum, id: "n2", settings: { function: "count" } };
+
+function setup(reads: Record<string, BoardFull | ApiError>) {
+  const replies: WorkerReply[] = [];
+  const fetchBoard = vi.fn(async (id: string) => {
+    const read = reads[id];
+    if (read === undefined || read instanceof ApiError) throw read ?? new Error("unexpected read");
+    return read;
+  });
+  const handle = createDashboardCore({ post: (r) => replies.push(r), fetchBoard, flushMs: 50 });
+  return { replies, handle, fetchBoard };
+}
+
+function figure(reply: WorkerReply | undefined, id: string): unknown {
+  const result = reply?.results?.results[id];
+  return result?.kind === "numbers" ? result.full : undefined;
+}
+
+describe("the dashboard worker's core", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  test("loads boards, reports a missing one, sends column lists and computes widgets once boards arrive", async () => {
+    const { replies, handle } = setup({
+      a: board("a", [1, 2]),
+      b: board("b", [5]),
+      gone: new ApiError(404, "x", "gone"),
+    });
+    handle({ type: "load", ids: ["a", "b", "gone"], revalidate: false });
+    handle({ type: "view", filters: null, widgets: [sum] });
+    await vi.advanceTimersByTimeAsync(100);
+    const last = replies.at(-1);
+    expect(last?.boards?.loads.map((l) => l.state)).toEqual(["loaded", "loaded", "missing"]);
+    expect(last?.boards?.metas.map((m) => m.board.id)).toEqual(["a", "b"]);
+    expect(last?.boards?.metas[0]?.board.columns).toEqual([status, effort]);
+    // Only states and column lists travel: no items.
+    expect(JSON.stringify(last)).not.toContain("a-i0");
+    expect(figure(last, "n1")).toBe("8");
+    expect(last?.results?.report.totalItems).toBe(3);
+  });
+
+  test("a filter change recomputes every widget under a new key; a widget change only that widget", async () => {
+    const { replies, handle } = setup({ a: board("a", [1, 2, 3, 4]) });
+    handle({ type: "load", ids: ["a"], revalidate: false });
+    handle({ type: "view", filters: null, widgets: [sum, count] });
+    await vi.advanceTimersByTimeAsync(100);
+    const loaded = replies.at(-1)?.results;
+    expect(loaded && Object.keys(loaded.results)).toEqual(["n1", "n2"]);
+
+    handle({
+      type: "view",
+      filters: { rules: [{ column: "status", op: "is", value: "big" }] },
+      widgets: [sum, count],
+    });
+    const filtered = replies.at(-1)?.results;
+    expect(filtered?.dataKey).toBe((loaded?.dataKey ?? 0) + 1);
+    expect(figure(replies.at(-1), "n1")).toBe("7");
+    expect(figure(replies.at(-1), "n2")).toBe("2");
+
+    const before = replies.length;
+    handle({
+      type: "view",
+      filters: { rules: [{ column: "status", op: "is", value: "big" }] },
+      widgets: [sum, { ...count, layout: { x: 3, y: 0, w: 3, h: 3 } }],
+    });
+    expect(replies).toHaveLength(before);
+    handle({
+      type: "view",
+      filters: { rules: [{ column: "status", op: "is", value: "big" }] },
+      widgets: [sum, { ...count, settings: { function: "max", column: "effort" } }],
+    });
+    const changed = replies.at(-1)?.results;
+    expect(changed?.dataKey).toBe(filtered?.dataKey);
+    expect(Object.keys(changed?.results ?? {})).toEqual(["n2"]);
+  });
+
+  test("while boards arrive, partial results come at most every partialEveryMs; the last batch always has them", async () => {
+    const replies: WorkerReply[] = [];
+    const reads = new Map<string, (b: BoardFull) => void>();
+    const handle = createDashboardCore({
+      post: (r) => replies.push(r),
+      fetchBoard: (id) => new Promise((resolve) => reads.set(id, resolve)),
+      flushMs: 50,
+      partialEveryMs: 1000,
+    });
+    handle({ type: "view", filters: null, widgets: [count] });
+    handle({ type: "load", ids: ["a", "b", "c"], revalidate: false });
+    reads.get("a")?.(board("a", [1]));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(figure(replies.at(-1), "n2")).toBe("1");
+    reads.get("b")?.(board("b", [1]));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(replies.at(-1)?.boards?.loads.map((l) => l.state)).toEqual(["loaded", "loaded", "loading"]);
+    expect(replies.at(-1)?.results).toBeUndefined();
+    reads.get("c")?.(board("c", [1]));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(replies.at(-1)?.boards?.loads.every((l) => l.state === "loaded")).toBe(true);
+    expect(figure(replies.at(-1), "n2")).toBe("3");
+  });
+
+  test("connecting a board reads only the new one unless asked to revalidate", async () => {
+    const { handle, fetchBoard } = setup({ a: board("a", [1]), b: board("b", [2]) });
+    handle({ type: "load", ids: ["a"], revalidate: false });
+    await vi.advanceTimersByTimeAsync(100);
+    handle({ type: "load", ids: ["a", "b"], revalidate: false });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetchBoard.mock.calls.map((c) => c[0])).toEqual(["a", "b"]);
+    handle({ type: "load", ids: ["a", "b"], revalidate: true });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetchBoard.mock.calls.map((c) => c[0])).toEqual(["a", "b", "a", "b"]);
+  });
+});
+
+describe("applyReply", () => {
+  test("results of the same data merge by widget id; new data replaces them", () => {
+    const report = { rules: [], people: { active: false, skippedBoardIds: [] }, totalItems: 0, keptItems: 0 };
+    const apps = computeApps();
+    const start = { loads: [], metas: [], report, dataKey: 0, results: new Map() };
+    const one = applyReply(start, { results: { dataKey: 1, report, results: { a: apps, b: apps } } });
+    const two = applyReply(one, { results: { dataKey: 1, report, results: { b: { kind: "unknown", type: "x" } } } });
+    expect([...two.results.keys()]).toEqual(["a", "b"]);
+    expect(two.results.get("b")?.kind).toBe("unknown");
+    const three = applyReply(two, { results: { dataKey: 2, report, results: { b: apps } } });
+    expect([...three.results.keys()]).toEqual(["b"]);
+  });
+});

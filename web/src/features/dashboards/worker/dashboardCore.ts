@@ -1,0 +1,149 @@
+/**
+ * The dashboard worker's message handling, free of any Worker API so Vitest drives it directly:
+ * it loads the connected boards (fetch, JSON parse, ETag revalidation), prepares them, applies
+ * the filters and computes the widgets, and answers with what the page draws: board states,
+ * per-board column lists and widget results. The full reads never leave the worker, so parsing
+ * 100,000 items and every recomputation stay off the page's main thread.
+ */
+import { type BoardFetcher, type BoardLoad, loadBoards, loadedBoards } from "../boardLoader";
+import { type FilterReport, type FilteredData, applyFilters } from "../engine/applyFilters";
+import { type WidgetResult, computeWidget } from "../engine/computeWidget";
+import { prepareBoards } from "../engine/prepareBoards";
+import type { Board, BoardFull, DashboardFilters, WidgetConfig } from "../engine/types";
+
+/** What the settings panel and the toolbar need of a loaded board: never its items. */
+export interface BoardMeta {
+  board: Pick<Board, "id" | "name" | "columns">;
+}
+
+/** A board's load state as the page shows it (a loaded board's data stays in the worker). */
+export type BoardStatus =
+  | { id: string; state: "loading"; slow: boolean }
+  | { id: string; state: "loaded" }
+  | { id: string; state: "missing" }
+  | { id: string; state: "error"; message: string };
+
+export type WorkerRequest =
+  /** Read these boards; `revalidate` reads the ones already loaded again (with their ETag). */
+  | { type: "load"; ids: string[]; revalidate: boolean }
+  /** The filters and widgets to compute; send only when one of them changed (not on a move). */
+  | { type: "view"; filters: DashboardFilters | null; widgets: WidgetConfig[] };
+
+export interface ResultsUpdate {
+  /** Changes with every new filter result; widgets mark themselves drawn with it. */
+  dataKey: number;
+  report: FilterReport;
+  /**
+   * Results computed in this pass, by widget id: all of them when `dataKey` changed, else only
+   * the widgets whose type or settings changed (the page keeps the others as they are).
+   */
+  results: Record<string, WidgetResult>;
+}
+
+export interface WorkerReply {
+  /** Every connected board's state, with the column lists of the loaded ones, when they changed. */
+  boards?: { loads: BoardStatus[]; metas: BoardMeta[] };
+  results?: ResultsUpdate;
+}
+
+export interface CoreOptions {
+  post: (reply: WorkerReply) => void;
+  fetchBoard?: BoardFetcher;
+  flushMs?: number;
+  slowAfterMs?: number;
+  /**
+   * While boards are still arriving, widgets are recomputed over the boards loaded so far at
+   * most this often: each pass delays parsing the next replies, which share this thread.
+   */
+  partialEveryMs?: number;
+}
+
+function status(load: BoardLoad): BoardStatus {
+  return load.state === "loaded" ? { id: load.id, state: "loaded" } : load;
+}
+
+function meta({ board }: BoardFull): BoardMeta {
+  return {
+    board: { id: board.id, name: board.name, columns: Array.isArray(board.columns) ? board.columns : [] },
+  };
+}
+
+/** Returns the handler of the page's messages; every answer goes through `post`. */
+export function createDashboardCore(options: CoreOptions): (request: WorkerRequest) => void {
+  let loads: BoardLoad[] = [];
+  let cancel: (() => void) | null = null;
+  let view: { filters: DashboardFilters | null; filtersKey: string; widgets: WidgetConfig[] } | null = null;
+  let boards: BoardFull[] = [];
+  let data: { boards: BoardFull[]; filtersKey: string; filtered: FilteredData; key: number } | null = null;
+  let computed = new Map<string, { key: string; result: WidgetResult }>();
+  /** Boards changed since the last results were sent. */
+  let stale = false;
+  let partialAt = -Infinity;
+  const partialEveryMs = options.partialEveryMs ?? 1000;
+
+  const results = (): ResultsUpdate | undefined => {
+    if (!view) return undefined;
+    let fresh = false;
+    if (!data || data.boards !== boards || data.filtersKey !== view.filtersKey) {
+      const filtered = applyFilters(prepareBoards(boards), view.filters);
+      data = { boards, filtersKey: view.filtersKey, filtered, key: (data?.key ?? 0) + 1 };
+      computed = new Map();
+      fresh = true;
+    }
+    const out: Record<string, WidgetResult> = {};
+    const next = new Map<string, { key: string; result: WidgetResult }>();
+    for (const widget of view.widgets) {
+      const key = `${widget.type}\n${JSON.stringify(widget.settings ?? null)}`;
+      const hit = computed.get(widget.id);
+      if (hit && hit.key === key) {
+        next.set(widget.id, hit);
+        continue;
+      }
+      const result = computeWidget(data.filtered, widget);
+      next.set(widget.id, { key, result });
+      out[widget.id] = result;
+    }
+    computed = next;
+    if (!fresh && Object.keys(out).length === 0) return undefined;
+    return { dataKey: data.key, report: data.filtered.report, results: out };
+  };
+
+  const onLoads = (next: BoardLoad[]) => {
+    loads = next;
+    const loaded = loadedBoards(next);
+    if (loaded.length !== boards.length || loaded.some((b, i) => b !== boards[i])) {
+      boards = loaded;
+      stale = true;
+    }
+    const settled = next.every((l) => l.state !== "loading");
+    let update: ResultsUpdate | undefined;
+    if (stale && (settled || Date.now() - partialAt >= partialEveryMs)) {
+      if (!settled) partialAt = Date.now();
+      stale = false;
+      update = results();
+    }
+    options.post({
+      boards: { loads: next.map(status), metas: loaded.map(meta) },
+      ...(update ? { results: update } : {}),
+    });
+  };
+
+  return (request) => {
+    if (request.type === "load") {
+      cancel?.();
+      cancel = loadBoards(request.ids, {
+        onChange: onLoads,
+        previous: loads,
+        revalidate: request.revalidate,
+        fetchBoard: options.fetchBoard,
+        flushMs: options.flushMs,
+        slowAfterMs: options.slowAfterMs,
+      });
+      return;
+    }
+    view = { filters: request.filters, filtersKey: JSON.stringify(request.filters ?? null), widgets: request.widgets };
+    stale = false;
+    const update = results();
+    if (update) options.post({ results: update });
+  };
+}
