@@ -369,16 +369,7 @@ fn demo_seeding_fills_an_empty_data_dir_once() {
 fn the_cli_exports_and_imports_boards() {
     let server = TestServer::start();
     let f = owner_fixture(&server);
-    let run = |args: &[&str]| {
-        Command::new(common::binary())
-            .args(args)
-            .arg("--data-dir")
-            .arg(server.data_dir())
-            .env_remove("APP_CONTROL_URL")
-            .env_remove("APP_CLI_TOKEN")
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| server.cli(args);
     let out = server.data_dir().join("export.json");
     let export = run(&["boards", "export", &f.board, "--out", out.to_str().unwrap()]);
     assert!(

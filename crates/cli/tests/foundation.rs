@@ -531,17 +531,7 @@ fn turning_the_control_server_off_takes_effect_at_the_next_launch() {
 #[test]
 fn the_cli_reads_and_changes_settings_and_reports_refusals() {
     let server = TestServer::start();
-    let run = |args: &[&str]| {
-        Command::new(common::binary())
-            .args(args)
-            .arg("--data-dir")
-            .arg(server.data_dir())
-            .env_remove("APP_CONTROL_URL")
-            .env_remove("APP_CLI_TOKEN")
-            .env_remove("APP_SESSION_ID")
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| server.cli(args);
     let set = run(&["settings", "set", "pmColorMode", "dark"]);
     assert!(
         set.status.success(),

@@ -89,6 +89,20 @@ impl TestServer {
         Self::start_in(dir)
     }
 
+    /// Runs the CLI as the owner would outside a session: found through this
+    /// server's data directory, with no agent-session variables around.
+    pub fn cli(&self, args: &[&str]) -> std::process::Output {
+        Command::new(binary())
+            .args(args)
+            .arg("--data-dir")
+            .arg(self.data_dir())
+            .env_remove("APP_CONTROL_URL")
+            .env_remove("APP_CLI_TOKEN")
+            .env_remove("APP_SESSION_ID")
+            .output()
+            .unwrap()
+    }
+
     /// A request to the control server with the owner's cli token.
     pub fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Reply {
         self.call_as(&self.token.clone(), method, path, body)
