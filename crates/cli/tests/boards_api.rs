@@ -365,6 +365,18 @@ fn demo_seeding_fills_an_empty_data_dir_once() {
     );
 }
 
+/// `switchboard boards import FILE --workspace W --json`, which must succeed.
+fn import_json(server: &TestServer, file: &std::path::Path, workspace: &str) -> Value {
+    let file = file.to_str().unwrap();
+    let import = server.cli(&["boards", "import", file, "--workspace", workspace, "--json"]);
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    serde_json::from_slice(&import.stdout).unwrap()
+}
+
 #[test]
 fn the_cli_exports_and_imports_boards() {
     let server = TestServer::start();
@@ -377,20 +389,7 @@ fn the_cli_exports_and_imports_boards() {
         "{}",
         String::from_utf8_lossy(&export.stderr)
     );
-    let import = run(&[
-        "boards",
-        "import",
-        out.to_str().unwrap(),
-        "--workspace",
-        &f.workspace,
-        "--json",
-    ]);
-    assert!(
-        import.status.success(),
-        "{}",
-        String::from_utf8_lossy(&import.stderr)
-    );
-    let report: Value = serde_json::from_slice(&import.stdout).unwrap();
+    let report = import_json(&server, &out, &f.workspace);
     let copy = report["board"]["id"].as_str().unwrap();
     assert_ne!(copy, f.board);
     let full = server
@@ -400,20 +399,7 @@ fn the_cli_exports_and_imports_boards() {
 
     let csv = server.data_dir().join("tasks.csv");
     std::fs::write(&csv, "Name,Estimate,Due,State\nA,3,2026-01-05,Done\nB,5,2026-01-06,Open\nC,1,2026-01-07,Open\nD,2,2026-01-08,Done\n").unwrap();
-    let import = run(&[
-        "boards",
-        "import",
-        csv.to_str().unwrap(),
-        "--workspace",
-        &f.workspace,
-        "--json",
-    ]);
-    assert!(
-        import.status.success(),
-        "{}",
-        String::from_utf8_lossy(&import.stderr)
-    );
-    let report: Value = serde_json::from_slice(&import.stdout).unwrap();
+    let report = import_json(&server, &csv, &f.workspace);
     assert_eq!(report["rows"], 4);
     let types: Vec<&str> = report["columns"]
         .as_array()

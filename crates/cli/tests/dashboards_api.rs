@@ -211,6 +211,18 @@ fn isolation_layouts_and_if_match() {
     );
 }
 
+/// The status of the public read of `token`, with no credential at all.
+fn public_status(server: &TestServer, token: &str) -> u16 {
+    request(
+        &server.ui,
+        "GET",
+        &format!("/api/public/dashboards/{token}"),
+        &[],
+        None,
+    )
+    .status
+}
+
 #[test]
 fn publish_withdraw_republish_and_the_reduced_public_payload() {
     let server = TestServer::start();
@@ -281,17 +293,7 @@ fn publish_withdraw_republish_and_the_reduced_public_payload() {
             .status,
         204
     );
-    assert_eq!(
-        request(
-            &server.ui,
-            "GET",
-            &format!("/api/public/dashboards/{token}"),
-            &[],
-            None
-        )
-        .status,
-        404
-    );
+    assert_eq!(public_status(&server, &token), 404);
     let again = server
         .call("POST", &format!("/dashboards/{id}/publish"), None)
         .json()["token"]
@@ -299,38 +301,8 @@ fn publish_withdraw_republish_and_the_reduced_public_payload() {
         .unwrap()
         .to_owned();
     assert_ne!(again, token);
-    assert_eq!(
-        request(
-            &server.ui,
-            "GET",
-            &format!("/api/public/dashboards/{again}"),
-            &[],
-            None
-        )
-        .status,
-        200
-    );
-    assert_eq!(
-        request(
-            &server.ui,
-            "GET",
-            &format!("/api/public/dashboards/{token}"),
-            &[],
-            None
-        )
-        .status,
-        404
-    );
+    assert_eq!(public_status(&server, &again), 200);
+    assert_eq!(public_status(&server, &token), 404);
     server.call("DELETE", &format!("/dashboards/{id}"), None);
-    assert_eq!(
-        request(
-            &server.ui,
-            "GET",
-            &format!("/api/public/dashboards/{again}"),
-            &[],
-            None
-        )
-        .status,
-        404
-    );
+    assert_eq!(public_status(&server, &again), 404);
 }
