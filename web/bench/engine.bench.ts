@@ -135,6 +135,12 @@ const WIDGETS: WidgetConfig[] = [
   { id: "numbers sum", type: "numbers", layout, settings: { function: "sum", column: "budget" } },
   { id: "numbers median", type: "numbers", layout, settings: { function: "median", column: "budget" } },
   {
+    id: "numbers median (few distinct values)",
+    type: "numbers",
+    layout,
+    settings: { function: "median", column: "effort" },
+  },
+  {
     id: "chart pie by status, count",
     type: "chart",
     layout,

@@ -16,28 +16,118 @@ export interface Accumulator {
   sum: number;
   min: number;
   max: number;
-  /** Every value (the first `count` slots), kept only for the median. */
+  /** Values one by one (the first `stored` slots), kept only for the median. */
   values: Float64Array | null;
+  stored: number;
+  /** Values with how many items hold each, for the median over columns of few distinct values. */
+  counted: Map<number, number> | null;
 }
 
 export function newAccumulator(fn: AggregateFunction): Accumulator {
-  return { count: 0, sum: 0, min: Infinity, max: -Infinity, values: fn === "median" ? new Float64Array(16) : null };
+  const median = fn === "median";
+  return {
+    count: 0,
+    sum: 0,
+    min: Infinity,
+    max: -Infinity,
+    values: median ? new Float64Array(16) : null,
+    stored: 0,
+    counted: median ? new Map() : null,
+  };
+}
+
+function reserve(acc: Accumulator, more: number): Float64Array | null {
+  const values = acc.values;
+  if (!values || values.length >= acc.stored + more) return values;
+  const grown = new Float64Array(Math.max(acc.stored + more, values.length * 2));
+  grown.set(values.subarray(0, acc.stored));
+  acc.values = grown;
+  return grown;
 }
 
 export function accumulate(acc: Accumulator, value: number): void {
-  const values = acc.values;
-  if (values) {
-    if (acc.count === values.length) {
-      const grown = new Float64Array(values.length * 2);
-      grown.set(values);
-      acc.values = grown;
-    }
-    (acc.values as Float64Array)[acc.count] = value;
-  }
+  const values = reserve(acc, 1);
+  if (values) values[acc.stored++] = value;
   acc.count++;
   acc.sum += value;
   if (value < acc.min) acc.min = value;
   if (value > acc.max) acc.max = value;
+}
+
+/**
+ * Adds the non-empty (non-NaN) values at `rows` to `acc`: the loop the Numbers widget runs over
+ * every kept item, with its running figures in locals and the median's buffer grown once.
+ */
+export function accumulateRows(acc: Accumulator, values: Float64Array, rows: Uint32Array): void {
+  const kept = reserve(acc, rows.length);
+  if (kept) {
+    const from = acc.stored;
+    acc.stored = collect(values, rows, kept, from);
+    for (let r = from; r < acc.stored; r++) addFigures(acc, kept[r] as number, 1);
+    return;
+  }
+  let count = acc.count;
+  let sum = acc.sum;
+  let min = acc.min;
+  let max = acc.max;
+  for (let k = 0; k < rows.length; k++) {
+    const v = values[rows[k] as number] as number;
+    if (v !== v) continue;
+    count++;
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  acc.count = count;
+  acc.sum = sum;
+  acc.min = min;
+  acc.max = max;
+}
+
+function addFigures(acc: Accumulator, value: number, times: number): void {
+  acc.count += times;
+  acc.sum += value * times;
+  if (value < acc.min) acc.min = value;
+  if (value > acc.max) acc.max = value;
+}
+
+/**
+ * Adds the values at `rows` given as codes into `distinct` (−1 for an empty cell): one count per
+ * distinct value, so the median of a column of few distinct values needs no copy of them all.
+ */
+export function accumulateCodes(acc: Accumulator, distinct: Float64Array, codes: Int32Array, rows: Uint32Array): void {
+  const tally = new Int32Array(distinct.length);
+  countCodes(codes, rows, tally);
+  const counted = acc.counted;
+  for (let c = 0; c < distinct.length; c++) {
+    const times = tally[c] as number;
+    if (times === 0) continue;
+    const value = distinct[c] as number;
+    addFigures(acc, value, times);
+    if (counted) counted.set(value, (counted.get(value) ?? 0) + times);
+    else {
+      const values = reserve(acc, times);
+      if (values) values.fill(value, acc.stored, acc.stored + times);
+      acc.stored += times;
+    }
+  }
+}
+
+function countCodes(codes: Int32Array, rows: Uint32Array, tally: Int32Array): void {
+  for (let k = 0; k < rows.length; k++) {
+    const c = codes[rows[k] as number] as number;
+    if (c >= 0) tally[c] = (tally[c] as number) + 1;
+  }
+}
+
+/** Copies the non-empty values at `rows` into `out` from `at`; returns the new length. */
+function collect(values: Float64Array, rows: Uint32Array, out: Float64Array, at: number): number {
+  let n = at;
+  for (let k = 0; k < rows.length; k++) {
+    const v = values[rows[k] as number] as number;
+    if (v === v) out[n++] = v;
+  }
+  return n;
 }
 
 /** The k-th smallest value (0-based), partially reordering `a` in place (Hoare's quickselect). */
@@ -80,6 +170,37 @@ function median(a: Float64Array): number {
   return (lower + upper) / 2;
 }
 
+/** The middle of everything added: counted values alone are walked, mixed ones expanded. */
+function finishMedian(acc: Accumulator): number {
+  const counted = acc.counted;
+  if (counted && counted.size > 0 && acc.stored === 0) return medianOfCounts(counted, acc.count);
+  if (counted && counted.size > 0) {
+    const values = reserve(acc, acc.count - acc.stored) as Float64Array;
+    for (const [value, times] of counted) {
+      values.fill(value, acc.stored, acc.stored + times);
+      acc.stored += times;
+    }
+    counted.clear();
+  }
+  return median((acc.values ?? new Float64Array(0)).subarray(0, acc.stored));
+}
+
+/** The median of `total` values given as value → how many. */
+function medianOfCounts(counted: ReadonlyMap<number, number>, total: number): number {
+  const values = [...counted.keys()].sort((a, b) => a - b);
+  // 0-based positions of the two middle values (equal on an odd count).
+  const lowAt = (total - 1) >> 1;
+  const highAt = total >> 1;
+  let seen = 0;
+  let low = Number.NaN;
+  for (const value of values) {
+    seen += counted.get(value) as number;
+    if (low !== low && seen > lowAt) low = value;
+    if (seen > highAt) return (low + value) / 2;
+  }
+  return low;
+}
+
 /** The function's result; null for an empty set (except count, which is 0). */
 export function finishAggregate(fn: AggregateFunction, acc: Accumulator): number | null {
   if (fn === "count") return acc.count;
@@ -90,7 +211,7 @@ export function finishAggregate(fn: AggregateFunction, acc: Accumulator): number
     case "avg":
       return cleanNumber(acc.sum / acc.count);
     case "median":
-      return cleanNumber(median((acc.values ?? new Float64Array(0)).subarray(0, acc.count)));
+      return cleanNumber(finishMedian(acc));
     case "min":
       return acc.min;
     case "max":

@@ -3,11 +3,10 @@
  * People filter. A rule constrains only the boards that have its column; the report says which
  * boards each rule skipped so the toolbar never filters silently.
  */
-import type { ItemPredicate } from "./compileRule";
-import { type RowPredicate, compileRowRule } from "./rowRule";
+import { bucketCodes } from "./columnar";
+import { type RowFilter, compileRowRule, keepByFlags } from "./rowRule";
 import type { PreparedBoard } from "./prepareBoards";
 import { resolveColumn } from "./resolveColumn";
-import { stringsCell } from "./cellValue";
 import type { Column, DashboardFilters, FilterRule, Item } from "./types";
 
 export interface FilteredBoard {
@@ -45,14 +44,41 @@ export interface FilteredData {
   report: FilterReport;
 }
 
-function peoplePredicate(columnIds: readonly string[], members: ReadonlySet<string>): ItemPredicate {
-  return (item) => {
-    for (const id of columnIds) {
-      const people = stringsCell(item.values[id]);
-      for (let i = 0; i < people.length; i++) if (members.has(people[i] as string)) return true;
+/**
+ * The People filter on one board: an item passes when any of its people columns names one of
+ * `members`. Each column's people are coded once per load, so this decides per person, not per
+ * item, and loops over typed arrays.
+ */
+function peopleFilter(board: PreparedBoard, members: ReadonlySet<string>): RowFilter {
+  return (rows) => {
+    const hit = new Uint8Array(board.items.length);
+    for (const id of board.peopleColumnIds) {
+      const column = board.columnsById.get(id) as Column;
+      const { entries, codes, offsets } = bucketCodes(board, column, "day");
+      const wanted = Uint8Array.from(entries, (entry) => (members.has(entry.key) ? 1 : 0));
+      if (offsets) markNamed(rows, codes, offsets, wanted, hit);
     }
-    return false;
+    return keepByFlags(rows, hit, 1);
   };
+}
+
+function markNamed(
+  rows: Uint32Array,
+  codes: Int32Array,
+  offsets: Int32Array,
+  wanted: Uint8Array,
+  hit: Uint8Array,
+): void {
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k] as number;
+    const to = offsets[row + 1] as number;
+    for (let j = offsets[row] as number; j < to; j++) {
+      if (wanted[codes[j] as number] === 1) {
+        hit[row] = 1;
+        break;
+      }
+    }
+  }
 }
 
 /**
@@ -66,17 +92,6 @@ function ruleCost(rule: FilterRule, column: Column): number {
 }
 
 const PEOPLE_COST = 1;
-
-function keepMatching(length: number, predicates: readonly RowPredicate[]): Uint32Array {
-  const kept = new Uint32Array(length);
-  let count = 0;
-  const n = predicates.length;
-  outer: for (let i = 0; i < length; i++) {
-    for (let p = 0; p < n; p++) if (!(predicates[p] as RowPredicate)(i)) continue outer;
-    kept[count++] = i;
-  }
-  return kept.subarray(0, count);
-}
 
 /** The items a filtered board kept, as objects (for the few readers that need whole items). */
 export function keptItems({ board, rows }: FilteredBoard): Item[] {
@@ -96,7 +111,7 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
   };
   const out: FilteredBoard[] = [];
   for (const board of boards) {
-    const predicates: { test: RowPredicate; cost: number }[] = [];
+    const narrowings: { keep: RowFilter; cost: number }[] = [];
     rules.forEach((rule, i) => {
       const entry = report.rules[i] as RuleReport;
       const column = rule && typeof rule === "object" ? resolveColumn(rule.column, board) : undefined;
@@ -106,7 +121,7 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
       }
       const compiled = compileRowRule(rule, column, board);
       if (typeof compiled === "function") {
-        predicates.push({ test: compiled, cost: ruleCost(rule, column) });
+        narrowings.push({ keep: compiled, cost: ruleCost(rule, column) });
         entry.appliedBoardIds.push(board.id);
       } else {
         entry.invalid.push({ boardId: board.id, reason: compiled.invalid });
@@ -114,20 +129,12 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
     });
     if (members.size > 0) {
       if (board.peopleColumnIds.length === 0) report.people.skippedBoardIds.push(board.id);
-      else {
-        const inPeople = peoplePredicate(board.peopleColumnIds, members);
-        const items = board.items;
-        predicates.push({ test: (row) => inPeople(items[row] as Item), cost: PEOPLE_COST });
-      }
+      else narrowings.push({ keep: peopleFilter(board, members), cost: PEOPLE_COST });
     }
-    predicates.sort((a, b) => a.cost - b.cost);
-    const rows =
-      predicates.length === 0
-        ? board.allRows
-        : keepMatching(
-            board.items.length,
-            predicates.map((p) => p.test),
-          );
+    // Each narrowing sees only what the ones before it kept.
+    narrowings.sort((a, b) => a.cost - b.cost);
+    let rows = board.allRows;
+    for (const { keep } of narrowings) rows = keep(rows);
     report.totalItems += board.items.length;
     report.keptItems += rows.length;
     out.push({ board, rows });

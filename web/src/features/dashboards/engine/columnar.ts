@@ -32,6 +32,77 @@ export function numberValues(board: PreparedBoard, column: Column): Float64Array
   });
 }
 
+/** `YYYY-MM-DD` text as the number YYYYMMDD, which orders like the text; NaN for other text. */
+export function dayKey(text: string): number {
+  let key = 0;
+  for (let i = 0; i < 10; i++) {
+    if (i === 4 || i === 7) continue;
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    key = key * 10 + digit;
+  }
+  return key;
+}
+
+/**
+ * Per item: the day key (`dayKey`) of a date column's day or a timeline's first or last day, NaN
+ * where there is none; null when some cell has a day's shape but not its digits, since such
+ * text still compares (as text) and only the item predicate can say how.
+ */
+export function dayKeys(board: PreparedBoard, column: Column, end: "from" | "to"): Float64Array | null {
+  return derive(board, `dayKeys\u0000${column.id}\u0000${column.type}\u0000${end}`, () => {
+    const { items } = board;
+    const out = new Float64Array(items.length);
+    const id = column.id;
+    for (let i = 0; i < items.length; i++) {
+      const text = dayTextCell(column.type, (items[i] as Item).values[id], end);
+      if (text === null) {
+        out[i] = Number.NaN;
+        continue;
+      }
+      const key = dayKey(text);
+      if (key !== key) return null;
+      out[i] = key;
+    }
+    return out;
+  });
+}
+
+/** More distinct values than this and a column's median copies values instead of counting them. */
+const MAX_DISTINCT_NUMBERS = 256;
+
+/**
+ * A number column as its distinct values and, per item, the index of its value (−1 when
+ * empty); null when the board holds more than `MAX_DISTINCT_NUMBERS` distinct values.
+ */
+export function numberCodes(
+  board: PreparedBoard,
+  column: Column,
+): { distinct: Float64Array; codes: Int32Array } | null {
+  return derive(board, `numberCodes\u0000${column.id}`, () => {
+    const values = numberValues(board, column);
+    const codes = new Int32Array(values.length);
+    const byValue = new Map<number, number>();
+    const distinct: number[] = [];
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (v !== v) {
+        codes[i] = -1;
+        continue;
+      }
+      let c = byValue.get(v);
+      if (c === undefined) {
+        if (distinct.length === MAX_DISTINCT_NUMBERS) return null;
+        c = distinct.length;
+        byValue.set(v, c);
+        distinct.push(v);
+      }
+      codes[i] = c;
+    }
+    return { distinct: Float64Array.from(distinct), codes };
+  });
+}
+
 /** Per item: 1 where the cell is non-empty for the column's type (see `isEmptyCell`). */
 export function filledFlags(board: PreparedBoard, column: Column): Uint8Array {
   return derive(board, `filled\u0000${column.id}\u0000${column.type}`, () => {
@@ -39,6 +110,22 @@ export function filledFlags(board: PreparedBoard, column: Column): Uint8Array {
     const out = new Uint8Array(items.length);
     const id = column.id;
     for (let i = 0; i < items.length; i++) out[i] = isEmptyCell(column, (items[i] as Item).values[id]) ? 0 : 1;
+    return out;
+  });
+}
+
+/**
+ * Per item: 1 where the cell is non-empty, NaN where it is empty; with no column, 1 for every
+ * item. Counting is then summing weights over the same loop as every other aggregate.
+ */
+export function countWeights(board: PreparedBoard, column: Column | null): Float64Array {
+  if (column === null) {
+    return derive(board, "weights", () => new Float64Array(board.items.length).fill(1));
+  }
+  return derive(board, `weights\u0000${column.id}\u0000${column.type}`, () => {
+    const filled = filledFlags(board, column);
+    const out = new Float64Array(filled.length);
+    for (let i = 0; i < filled.length; i++) out[i] = filled[i] === 1 ? 1 : Number.NaN;
     return out;
   });
 }

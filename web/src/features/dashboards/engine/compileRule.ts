@@ -18,12 +18,12 @@ function ruleValues(value: unknown): unknown[] {
 }
 
 /** A rule's number, given as a number or numeric text; NaN otherwise. */
-function ruleNumber(value: unknown): number {
+export function ruleNumber(value: unknown): number {
   return numberCell(typeof value === "string" && value.trim() !== "" ? Number(value) : value);
 }
 
 /** A rule's days as canonical `YYYY-MM-DD` text (timestamps cut to their date); others dropped. */
-function ruleDays(values: unknown[]): string[] {
+export function ruleDays(values: unknown[]): string[] {
   const days: string[] = [];
   for (const v of values) {
     const day = calendarDay(v);

@@ -5,7 +5,7 @@
  */
 import type { FilteredData } from "./applyFilters";
 import { NO_DAY, formatCalendarDay } from "./calendarDay";
-import { extractSprintRecords, sprintDayText } from "./extractSprintRecords";
+import { type SprintBoardPart, sprintDayText, summariseSprints } from "./summariseSprints";
 import { cleanNumber } from "./formatFigure";
 import type { BurndownSettings } from "./types";
 
@@ -40,8 +40,46 @@ export interface BurndownResult {
   problem: string | null;
 }
 
+/**
+ * Adds one board's kept items of the sprint at `sprint` to the sprint's total (`sums[0]`) and
+ * burns its done items on their day (`sums[1]` gathers those with no date, burned on `last`).
+ */
+function burnPart(
+  { rows, columns, toSprint }: SprintBoardPart,
+  sprint: number,
+  first: number,
+  last: number,
+  burned: Float64Array,
+  sums: Float64Array,
+): void {
+  const { sprint: local, effort: efforts, done: dones, lastDay } = columns;
+  let total = 0;
+  let withoutDate = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const i = rows[k] as number;
+    const l = local[i] as number;
+    if (l < 0 || toSprint[l] !== sprint) continue;
+    const raw = efforts[i] as number;
+    const e = raw === raw ? raw : 0;
+    total += e;
+    if (dones[i] !== 1) continue;
+    let day = lastDay[i] as number;
+    if (day === NO_DAY) {
+      withoutDate += e;
+      day = last;
+    }
+    // Done before the sprint began: burned from its first day; after its end: never within it.
+    if (day <= last) {
+      const at = day < first ? 0 : day - first;
+      burned[at] = (burned[at] as number) + e;
+    }
+  }
+  sums[0] = (sums[0] as number) + total;
+  sums[1] = (sums[1] as number) + withoutDate;
+}
+
 export function computeBurndown(data: FilteredData, settings: BurndownSettings | undefined): BurndownResult {
-  const r = extractSprintRecords(data, settings);
+  const r = summariseSprints(data, settings);
   const sprintNames = r.sprints.map((s) => s.name);
   const base: BurndownResult = {
     kind: "burndown",
@@ -74,24 +112,11 @@ export function computeBurndown(data: FilteredData, settings: BurndownSettings |
   const days = Math.min(fullDays, BURNDOWN_MAX_DAYS);
   const end = info.start + days - 1;
   const burned = new Float64Array(days);
-  let total = 0;
-  let doneWithoutDate = 0;
-  for (let i = 0; i < r.count; i++) {
-    if (r.sprint[i] !== index) continue;
-    const e = r.effort[i] as number;
-    total += e;
-    if (r.done[i] !== 1) continue;
-    let day = r.dateDay[i] as number;
-    if (day === NO_DAY) {
-      doneWithoutDate += e;
-      day = end;
-    }
-    // Done before the sprint began: burned from its first day; after its end: never within it.
-    if (day <= end) {
-      const at = Math.max(0, day - info.start);
-      burned[at] = (burned[at] as number) + e;
-    }
-  }
+  // [total, done without a date]
+  const sums = new Float64Array(2);
+  for (const part of r.parts) burnPart(part, index, info.start, end, burned, sums);
+  const total = sums[0] as number;
+  const doneWithoutDate = sums[1] as number;
   const points: BurndownPoint[] = [];
   let burnedSoFar = 0;
   for (let d = 0; d < days; d++) {

@@ -5,7 +5,7 @@
  */
 import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
 import type { FilteredData } from "./applyFilters";
-import { type BucketCodes, type BucketEntry, bucketCodes, filledFlags, numberValues } from "./columnar";
+import { type BucketCodes, type BucketEntry, bucketCodes, countWeights, numberValues } from "./columnar";
 import { NO_UNIT, type Unit, numberUnit } from "./columnSettings";
 import { cleanNumber, formatCompact, formatFull } from "./formatFigure";
 import { resolveColumn } from "./resolveColumn";
@@ -108,10 +108,85 @@ interface BoardPlan {
   codes: BucketCodes;
   /** Per entry of `codes`: its bucket, or −1 until an item first falls into it. */
   toBucket: Int32Array;
-  /** Per item: the aggregated number (NaN when empty), or whether the counted cell is filled. */
-  values: Float64Array | null;
-  filled: Uint8Array | null;
+  /** Per item: the aggregated number, or for count 1; NaN where the item is left out. */
+  values: Float64Array;
   unitIndex: number;
+}
+
+/**
+ * Per slot (0 for an empty cell, c + 1 for entry c of the board's bucket codes): its running
+ * figures, and where in the kept rows it was first met (buckets appear in that order).
+ */
+interface SlotTally {
+  first: Float64Array;
+  count: Float64Array;
+  sum: Float64Array;
+  min: Float64Array;
+  max: Float64Array;
+}
+
+function slotTally(slots: number): SlotTally {
+  return {
+    first: new Float64Array(slots),
+    count: new Float64Array(slots),
+    sum: new Float64Array(slots),
+    min: new Float64Array(slots).fill(Infinity),
+    max: new Float64Array(slots).fill(-Infinity),
+  };
+}
+
+/**
+ * The hot loops of the Chart widget, kept small and monomorphic so the JIT optimises them at
+ * once: each kept row's value goes to its slot. Multi-valued cells add the value to each of
+ * their entries; positions there are of the entry list, doubled so an empty cell (at 2j − 1)
+ * sorts before the entries that follow it.
+ */
+function tallySingle(rows: Uint32Array, codes: Int32Array, values: Float64Array, t: SlotTally): void {
+  const { first, count, sum, min, max } = t;
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k] as number;
+    const v = values[row] as number;
+    if (v !== v) continue;
+    const slot = (codes[row] as number) + 1;
+    if (count[slot] === 0) first[slot] = k;
+    count[slot] = (count[slot] as number) + 1;
+    sum[slot] = (sum[slot] as number) + v;
+    if (v < (min[slot] as number)) min[slot] = v;
+    if (v > (max[slot] as number)) max[slot] = v;
+  }
+}
+
+function tallyMulti(
+  rows: Uint32Array,
+  codes: Int32Array,
+  offsets: Int32Array,
+  values: Float64Array,
+  t: SlotTally,
+): void {
+  const { first, count, sum, min, max } = t;
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k] as number;
+    const v = values[row] as number;
+    if (v !== v) continue;
+    const from = offsets[row] as number;
+    const to = offsets[row + 1] as number;
+    if (from === to) {
+      if (count[0] === 0) first[0] = 2 * from - 1;
+      count[0] = (count[0] as number) + 1;
+      sum[0] = (sum[0] as number) + v;
+      if (v < (min[0] as number)) min[0] = v;
+      if (v > (max[0] as number)) max[0] = v;
+      continue;
+    }
+    for (let j = from; j < to; j++) {
+      const slot = (codes[j] as number) + 1;
+      if (count[slot] === 0) first[slot] = 2 * j;
+      count[slot] = (count[slot] as number) + 1;
+      sum[slot] = (sum[slot] as number) + v;
+      if (v < (min[slot] as number)) min[slot] = v;
+      if (v > (max[slot] as number)) max[slot] = v;
+    }
+  }
 }
 
 function problemResult(chartType: ChartType, fn: AggregateFunction, problem: string): ChartResult {
@@ -127,6 +202,25 @@ function problemResult(chartType: ChartType, fn: AggregateFunction, problem: str
     boardsWithoutColumn: [],
     problem,
   };
+}
+
+/** Calls `add` with each kept row's slot and value, in row order (one call per entry). */
+function forEachSlot(plan: BoardPlan, add: (slot: number, value: number) => void): void {
+  const { rows, values } = plan;
+  const { codes, offsets } = plan.codes;
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k] as number;
+    const value = values[row] as number;
+    if (value !== value) continue;
+    if (offsets === null) {
+      add((codes[row] as number) + 1, value);
+      continue;
+    }
+    const from = offsets[row] as number;
+    const to = offsets[row + 1] as number;
+    if (from === to) add(0, value);
+    for (let j = from; j < to; j++) add((codes[j] as number) + 1, value);
+  }
 }
 
 export function computeChart(data: FilteredData, settings: ChartSettings | undefined): ChartResult {
@@ -199,46 +293,37 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
       rows,
       codes,
       toBucket,
-      values: valueColumn && !unitless ? numberValues(board, valueColumn) : null,
-      filled: valueColumn && unitless ? filledFlags(board, valueColumn) : null,
+      values: valueColumn && !unitless ? numberValues(board, valueColumn) : countWeights(board, valueColumn ?? null),
       unitIndex: valueColumn && !unitless ? unitOf(numberUnit(valueColumn)) : 0,
     });
   });
 
-  for (const { rows, codes, toBucket, values, filled, unitIndex: u } of plans) {
-    const accs = units[u]?.accs;
+  for (const plan of plans) {
+    const accs = units[plan.unitIndex]?.accs;
     if (!accs) continue;
-    const { entries, codes: code, offsets } = codes;
-    const bucketOf = (c: number): number => {
-      if (c < 0) return buckets.empty();
-      const known = toBucket[c] as number;
-      return known >= 0 ? known : (toBucket[c] = buckets.addEntry(entries[c] as BucketEntry));
+    const { entries, codes, offsets } = plan.codes;
+    const bucketOfSlot = (slot: number): number => {
+      if (slot === 0) return buckets.empty();
+      const known = plan.toBucket[slot - 1] as number;
+      return known >= 0 ? known : (plan.toBucket[slot - 1] = buckets.addEntry(entries[slot - 1] as BucketEntry));
     };
-    for (let k = 0; k < rows.length; k++) {
-      const row = rows[k] as number;
-      let value = 0;
-      if (values) {
-        value = values[row] as number;
-        if (value !== value) continue;
-      } else if (filled && filled[row] === 0) continue;
-      if (offsets === null) {
-        const acc = accs[bucketOf(code[row] as number)] as Accumulator;
-        if (values) accumulate(acc, value);
-        else acc.count++;
-        continue;
-      }
-      const from = offsets[row] as number;
-      const to = offsets[row + 1] as number;
-      if (from === to) {
-        const acc = accs[buckets.empty()] as Accumulator;
-        if (values) accumulate(acc, value);
-        else acc.count++;
-      }
-      for (let j = from; j < to; j++) {
-        const acc = accs[bucketOf(code[j] as number)] as Accumulator;
-        if (values) accumulate(acc, value);
-        else acc.count++;
-      }
+    if (fn === "median") {
+      // The median needs every value of its bucket, so values go to the buckets one by one.
+      forEachSlot(plan, (slot, value) => accumulate(accs[bucketOfSlot(slot)] as Accumulator, value));
+      continue;
+    }
+    const tally = slotTally(entries.length + 1);
+    if (offsets === null) tallySingle(plan.rows, codes, plan.values, tally);
+    else tallyMulti(plan.rows, codes, offsets, plan.values, tally);
+    const met: number[] = [];
+    for (let slot = 0; slot < tally.count.length; slot++) if ((tally.count[slot] as number) > 0) met.push(slot);
+    met.sort((a, b) => (tally.first[a] as number) - (tally.first[b] as number));
+    for (const slot of met) {
+      const acc = accs[bucketOfSlot(slot)] as Accumulator;
+      acc.count += tally.count[slot] as number;
+      acc.sum += tally.sum[slot] as number;
+      acc.min = Math.min(acc.min, tally.min[slot] as number);
+      acc.max = Math.max(acc.max, tally.max[slot] as number);
     }
   }
 

@@ -52,6 +52,29 @@ describe("computeNumbers", () => {
     ).toBe(7);
   });
 
+  it("finds the same median whether boards' values are counted (few distinct) or copied (many)", () => {
+    // 300 distinct values on one board (copied one by one) beside a board of few repeated ones
+    // (counted per value); the median must be that of all values together.
+    const many = Array.from({ length: 300 }, (_, i) => i * 10);
+    for (const length of [301, 302]) {
+      const few = Array.from({ length }, (_, i) => [1, 2, 2000][i % 3] as number);
+      const all = [...many, ...few].sort((a, b) => a - b);
+      const expected = ((all[(all.length - 1) >> 1] as number) + (all[all.length >> 1] as number)) / 2;
+      for (const boards of [
+        [budgetBoard("many", many), budgetBoard("few", few)],
+        [budgetBoard("few", few), budgetBoard("many", many)],
+      ]) {
+        const r = computeNumbers(filteredData(boards), { function: "median", column: "budget" });
+        expect(r.figures[0]?.value).toBe(expected);
+        expect(r.figures[0]?.count).toBe(all.length);
+      }
+    }
+    const few = Array.from({ length: 301 }, (_, i) => [1, 2, 2000][i % 3] as number);
+    const counted = computeNumbers(filteredData([budgetBoard("few", few)]), { function: "median", column: "budget" });
+    expect(counted.figures[0]?.value).toBe(2);
+    expect(counted.figures[0]?.count).toBe(301);
+  });
+
   it("shows – for an empty set, never 0", () => {
     const empty = [budgetBoard("b", [null, undefined])];
     for (const fn of ["sum", "avg", "median", "min", "max"] as const) {

@@ -2,9 +2,16 @@
  * The Numbers widget: one aggregate over the filtered items of every connected board, one
  * figure per unit so that different units are never added together.
  */
-import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
+import {
+  type Accumulator,
+  accumulateCodes,
+  accumulateRows,
+  finishAggregate,
+  isAggregateFunction,
+  newAccumulator,
+} from "./aggregate";
 import type { FilteredData } from "./applyFilters";
-import { filledFlags, numberValues } from "./columnar";
+import { filledFlags, numberCodes, numberValues } from "./columnar";
 import { NO_UNIT, type Unit, numberUnit } from "./columnSettings";
 import { EMPTY_FIGURE, formatCompact, formatFull } from "./formatFigure";
 import { resolveColumn } from "./resolveColumn";
@@ -103,12 +110,9 @@ export function computeNumbers(data: FilteredData, settings: NumbersSettings | u
       entry = { unit, acc: newAccumulator(fn) };
       byUnit.set(unit.unit, entry);
     }
-    const acc = entry.acc;
-    const values = numberValues(board, column);
-    for (let k = 0; k < rows.length; k++) {
-      const v = values[rows[k] as number] as number;
-      if (v === v) accumulate(acc, v);
-    }
+    const coded = fn === "median" ? numberCodes(board, column) : null;
+    if (coded) accumulateCodes(entry.acc, coded.distinct, coded.codes, rows);
+    else accumulateRows(entry.acc, numberValues(board, column), rows);
   }
   const figures = [...byUnit.values()].map(({ unit, acc }) => figure(fn, unit, acc));
   // A unit whose boards hold no value adds only noise beside real figures.

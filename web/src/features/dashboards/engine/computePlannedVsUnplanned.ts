@@ -4,7 +4,7 @@
  */
 import type { FilteredData } from "./applyFilters";
 import { NO_DAY } from "./calendarDay";
-import { extractSprintRecords, sprintDayText } from "./extractSprintRecords";
+import { type SprintBoardPart, sprintDayText, summariseSprints } from "./summariseSprints";
 import { cleanNumber } from "./formatFigure";
 import type { SprintSettings } from "./types";
 
@@ -42,11 +42,42 @@ function share(): EffortShare {
   return { effort: 0, count: 0, doneEffort: 0, doneCount: 0 };
 }
 
+/** Per sprint and part (planned, unplanned, unknown, at `sprint * 3 + part`). */
+interface PartTotals {
+  effort: Float64Array;
+  count: Int32Array;
+  doneEffort: Float64Array;
+  doneCount: Int32Array;
+}
+
+/** Adds one board's kept items in a sprint to their sprint's planned, unplanned or unknown part. */
+function addParts({ rows, columns, toSprint }: SprintBoardPart, starts: Int32Array, t: PartTotals): void {
+  const { sprint: local, effort: efforts, done: dones, createdDay } = columns;
+  const { effort, count, doneEffort, doneCount } = t;
+  for (let k = 0; k < rows.length; k++) {
+    const i = rows[k] as number;
+    const l = local[i] as number;
+    if (l < 0) continue;
+    const s = toSprint[l] as number;
+    const start = starts[s] as number;
+    const created = createdDay[i] as number;
+    const at = s * 3 + (start === NO_DAY || created === NO_DAY ? 2 : created <= start ? 0 : 1);
+    const raw = efforts[i] as number;
+    const e = raw === raw ? raw : 0;
+    effort[at] = (effort[at] as number) + e;
+    count[at] = (count[at] as number) + 1;
+    if (dones[i] === 1) {
+      doneEffort[at] = (doneEffort[at] as number) + e;
+      doneCount[at] = (doneCount[at] as number) + 1;
+    }
+  }
+}
+
 export function computePlannedVsUnplanned(
   data: FilteredData,
   settings: SprintSettings | undefined,
 ): PlannedVsUnplannedResult {
-  const r = extractSprintRecords(data, settings);
+  const r = summariseSprints(data, settings);
   const sprints: PlannedSprint[] = r.sprints.map((s) => ({
     name: s.name,
     start: sprintDayText(s.start),
@@ -55,28 +86,16 @@ export function computePlannedVsUnplanned(
     unplanned: share(),
     unknown: share(),
   }));
-  // Per sprint and part (planned, unplanned, unknown): effort, count, done effort, done count.
   const n = r.sprints.length;
-  const effort = new Float64Array(n * 3);
-  const count = new Int32Array(n * 3);
-  const doneEffort = new Float64Array(n * 3);
-  const doneCount = new Int32Array(n * 3);
+  const parts: PartTotals = {
+    effort: new Float64Array(n * 3),
+    count: new Int32Array(n * 3),
+    doneEffort: new Float64Array(n * 3),
+    doneCount: new Int32Array(n * 3),
+  };
   const starts = Int32Array.from(r.sprints, (s) => s.start);
-  const { sprint, createdDay, effort: efforts, done } = r;
-  for (let i = 0; i < r.count; i++) {
-    const s = sprint[i] as number;
-    const start = starts[s] as number;
-    const created = createdDay[i] as number;
-    const part = start === NO_DAY || created === NO_DAY ? 2 : created <= start ? 0 : 1;
-    const at = s * 3 + part;
-    const e = efforts[i] as number;
-    effort[at] = (effort[at] as number) + e;
-    count[at] = (count[at] as number) + 1;
-    if (done[i] === 1) {
-      doneEffort[at] = (doneEffort[at] as number) + e;
-      doneCount[at] = (doneCount[at] as number) + 1;
-    }
-  }
+  for (const part of r.parts) addParts(part, starts, parts);
+  const { effort, count, doneEffort, doneCount } = parts;
   sprints.forEach((row, s) => {
     [row.planned, row.unplanned, row.unknown].forEach((target, part) => {
       const at = s * 3 + part;

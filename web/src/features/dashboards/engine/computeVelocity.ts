@@ -4,7 +4,7 @@
  */
 import type { FilteredData } from "./applyFilters";
 import type { Unit } from "./columnSettings";
-import { extractSprintRecords, sprintDayText } from "./extractSprintRecords";
+import { sprintDayText, summariseSprints } from "./summariseSprints";
 import { cleanNumber, formatCompact } from "./formatFigure";
 import type { SprintSettings } from "./types";
 
@@ -36,30 +36,15 @@ export interface VelocityResult {
 export const VELOCITY_AVERAGE_OVER = 3;
 
 export function computeVelocity(data: FilteredData, settings: SprintSettings | undefined): VelocityResult {
-  const r = extractSprintRecords(data, settings);
-  const n = r.sprints.length;
-  const committed = new Float64Array(n);
-  const completed = new Float64Array(n);
-  const items = new Int32Array(n);
-  const doneItems = new Int32Array(n);
-  for (let i = 0; i < r.count; i++) {
-    const s = r.sprint[i] as number;
-    const e = r.effort[i] as number;
-    committed[s] = (committed[s] as number) + e;
-    items[s] = (items[s] as number) + 1;
-    if (r.done[i] === 1) {
-      completed[s] = (completed[s] as number) + e;
-      doneItems[s] = (doneItems[s] as number) + 1;
-    }
-  }
+  const r = summariseSprints(data, settings);
   const sprints: VelocitySprint[] = r.sprints.map((s, i) => ({
     name: s.name,
     start: sprintDayText(s.start),
     end: sprintDayText(s.end),
-    committed: cleanNumber(committed[i] as number),
-    completed: cleanNumber(completed[i] as number),
-    itemCount: items[i] as number,
-    doneCount: doneItems[i] as number,
+    committed: cleanNumber(r.committed[i] as number),
+    completed: cleanNumber(r.completed[i] as number),
+    itemCount: r.itemCount[i] as number,
+    doneCount: r.doneCount[i] as number,
   }));
   const last = sprints.slice(-VELOCITY_AVERAGE_OVER);
   const averageCompleted =
