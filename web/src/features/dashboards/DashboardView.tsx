@@ -37,7 +37,7 @@ import { WidgetGrid } from "./WidgetGrid";
 import { WidgetSettings } from "./WidgetSettings";
 import { preloadCharts } from "./widgets/WidgetBody";
 import type { BoardStatus } from "./worker/dashboardCore";
-import { useDashboardWorker } from "./worker/useDashboardWorker";
+import { useDashboardWorker, useStartedDashboardWorker } from "./worker/useDashboardWorker";
 import "./dashboard.css";
 
 export interface Draft {
@@ -53,6 +53,7 @@ type Loaded =
 export function DashboardView({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
   useEffect(preloadCharts, []);
+  const worker = useStartedDashboardWorker();
   useEffect(() => {
     let live = true;
     setLoaded({ kind: "loading" });
@@ -78,7 +79,7 @@ export function DashboardView({ id }: { id: string }) {
     };
   }, [id]);
 
-  if (loaded.kind === "loading") return <div className="dash-page dash-muted">Loading dashboard…</div>;
+  if (loaded.kind === "loading" || !worker) return <div className="dash-page dash-muted">Loading dashboard…</div>;
   if (loaded.kind === "error") {
     return (
       <div className="dash-page">
@@ -87,7 +88,7 @@ export function DashboardView({ id }: { id: string }) {
       </div>
     );
   }
-  return <DashboardEditor dashboard={loaded.dashboard} saver={loaded.saver} />;
+  return <DashboardEditor dashboard={loaded.dashboard} saver={loaded.saver} worker={worker} />;
 }
 
 function SaveState({ snapshot, onRetry }: { snapshot: AutosaveSnapshot<Draft>; onRetry: () => void }) {
@@ -151,7 +152,15 @@ function BoardStrip({ loads, boardName }: { loads: readonly BoardStatus[]; board
   );
 }
 
-function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Autosaver<Draft> }) {
+function DashboardEditor({
+  dashboard,
+  saver,
+  worker,
+}: {
+  dashboard: Dashboard;
+  saver: Autosaver<Draft>;
+  worker: Worker;
+}) {
   const snapshot = useSyncExternalStore(saver.subscribe, saver.getSnapshot);
   const draft = snapshot.draft;
   const edit = useCallback(
@@ -198,7 +207,7 @@ function DashboardEditor({ dashboard, saver }: { dashboard: Dashboard; saver: Au
     report,
     dataKey: drawKey,
     results,
-  } = useDashboardWorker(draft.config.boardIds, revalidation, activeFilters, draft.config.widgets);
+  } = useDashboardWorker(worker, draft.config.boardIds, revalidation, activeFilters, draft.config.widgets);
   // A deleted board keeps the name it had when it was last read in this page's life.
   const knownNames = useRef(new Map<string, string>()).current;
   for (const { board } of metas) knownNames.set(board.id, board.name);

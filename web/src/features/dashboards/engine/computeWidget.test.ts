@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeDashboard, computeWidget } from "./computeWidget";
+import { computeDashboard, computeWidget, deriveForView } from "./computeWidget";
 import { STATUS, numberColumn } from "./fixtures/columns";
 import { filteredData } from "./fixtures/filteredData";
 import { makeBoard } from "./fixtures/makeBoard";
@@ -56,5 +56,29 @@ describe("computeDashboard", () => {
     expect(done.widgets.get("n1")).toMatchObject({ display: "$1K" });
     expect(done.widgets.get("c1")).toMatchObject({ categories: [{ label: "Done" }] });
     expect(done.report.keptItems).toBe(1);
+  });
+});
+
+describe("deriveForView", () => {
+  it("reads the columns the view needs from a board up front and leaves the results unchanged", () => {
+    const read = () =>
+      makeBoard({
+        id: "b2",
+        columns: [STATUS, numberColumn("budget", "$")],
+        items: [{ values: { status: "Done", budget: 5 } }, { values: { status: "Stuck", budget: 7 } }],
+      });
+    const [prepared] = prepareBoards([read()]);
+    if (!prepared) throw new Error("no board");
+    const filters = { rules: [{ column: "status", op: "is" as const, value: "Done" }] };
+    const widgets: WidgetConfig[] = [
+      { id: "n", type: "numbers", layout, settings: { function: "sum", column: "budget" } },
+      { id: "c", type: "chart", layout, settings: { chartType: "bar", groupBy: "status", function: "count" } },
+    ];
+    const before = computeDashboard(prepareBoards([read()]), filters, widgets);
+    expect(prepared.derived.size).toBe(0);
+    deriveForView(prepared, filters, widgets);
+    const columns = [...prepared.derived.keys()].map((k) => k.split("\u0000").slice(0, 2).join(" "));
+    expect(columns).toEqual(expect.arrayContaining(["primitive status", "number budget", "bucket status", "weights"]));
+    expect(computeDashboard([prepared], filters, widgets)).toEqual(before);
   });
 });

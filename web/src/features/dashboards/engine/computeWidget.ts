@@ -60,6 +60,20 @@ export interface DashboardResults {
   widgets: Map<string, WidgetResult>;
 }
 
+/**
+ * Builds every column read the filters and widgets take from one board, without keeping any
+ * result: boards arrive one by one, so this work is done while later boards are still on the
+ * network, and the pass over all boards after the last one only loops over typed arrays.
+ */
+export function deriveForView(
+  board: PreparedBoard,
+  filters: DashboardFilters | null | undefined,
+  widgets: readonly WidgetConfig[],
+): void {
+  const data = applyFilters([board], filters);
+  for (const widget of widgets) computeWidget(data, widget);
+}
+
 export function computeDashboard(
   boards: readonly PreparedBoard[],
   filters: DashboardFilters | null | undefined,

@@ -5,9 +5,9 @@
  * per-board column lists and widget results. The full reads never leave the worker, so parsing
  * 100,000 items and every recomputation stay off the page's main thread.
  */
-import { type BoardFetcher, type BoardLoad, loadBoards, loadedBoards } from "../boardLoader";
+import { type BoardFetcher, type BoardLoad, fetchBoardFull, loadBoards, loadedBoards } from "../boardLoader";
 import { type FilterReport, type FilteredData, applyFilters } from "../engine/applyFilters";
-import { type WidgetResult, computeWidget } from "../engine/computeWidget";
+import { type WidgetResult, computeWidget, deriveForView } from "../engine/computeWidget";
 import { prepareBoards } from "../engine/prepareBoards";
 import type { Board, BoardFull, DashboardFilters, WidgetConfig } from "../engine/types";
 
@@ -80,6 +80,13 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   let stale = false;
   let partialAt = -Infinity;
   const partialEveryMs = options.partialEveryMs ?? 1000;
+  const fetchBoard = options.fetchBoard ?? fetchBoardFull;
+  const fetchAndDerive: BoardFetcher = async (id, signal) => {
+    const read = await fetchBoard(id, signal);
+    const [prepared] = prepareBoards([read]);
+    if (view && prepared) deriveForView(prepared, view.filters, view.widgets);
+    return read;
+  };
 
   const results = (): ResultsUpdate | undefined => {
     if (!view) return undefined;
@@ -135,7 +142,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
         onChange: onLoads,
         previous: loads,
         revalidate: request.revalidate,
-        fetchBoard: options.fetchBoard,
+        fetchBoard: fetchAndDerive,
         flushMs: options.flushMs,
         slowAfterMs: options.slowAfterMs,
       });

@@ -41,27 +41,35 @@ export function applyReply(state: DashboardState, reply: WorkerReply): Dashboard
   return next;
 }
 
+/**
+ * Starts the dashboard worker for the caller's lifetime; null until it is started. The page
+ * starts it as soon as it opens, so the worker's script loads while the dashboard itself does.
+ */
+export function useStartedDashboardWorker(): Worker | null {
+  const [worker, setWorker] = useState<Worker | null>(null);
+  useEffect(() => {
+    const started = new Worker(new URL("./dashboard.worker.ts", import.meta.url), { type: "module" });
+    setWorker(started);
+    return () => started.terminate();
+  }, []);
+  return worker;
+}
+
 export function useDashboardWorker(
+  worker: Worker,
   boardIds: readonly string[],
   revalidation: number,
   filters: DashboardFilters,
   widgets: readonly WidgetConfig[],
 ): DashboardState {
   const [state, setState] = useState(INITIAL);
-  const worker = useRef<Worker | null>(null);
-  const post = (request: WorkerRequest) => worker.current?.postMessage(request);
+  const post = (request: WorkerRequest) => worker.postMessage(request);
 
   useEffect(() => {
-    const started = new Worker(new URL("./dashboard.worker.ts", import.meta.url), { type: "module" });
-    started.addEventListener("message", (event: MessageEvent<WorkerReply>) =>
-      setState((s) => applyReply(s, event.data)),
-    );
-    worker.current = started;
-    return () => {
-      started.terminate();
-      worker.current = null;
-    };
-  }, []);
+    const onReply = (event: MessageEvent<WorkerReply>) => setState((s) => applyReply(s, event.data));
+    worker.addEventListener("message", onReply);
+    return () => worker.removeEventListener("message", onReply);
+  }, [worker]);
 
   const idsKey = boardIds.join("\n");
   const revalidated = useRef(revalidation);
@@ -70,7 +78,7 @@ export function useDashboardWorker(
     const revalidate = revalidated.current !== revalidation;
     revalidated.current = revalidation;
     post({ type: "load", ids: idsKey === "" ? [] : idsKey.split("\n"), revalidate });
-  }, [idsKey, revalidation]);
+  }, [worker, idsKey, revalidation]);
 
   const viewKey = useMemo(
     () => JSON.stringify([filters, widgets.map((w) => [w.id, w.type, w.settings])]),
@@ -80,7 +88,7 @@ export function useDashboardWorker(
   view.current = { filters, widgets };
   useEffect(() => {
     post({ type: "view", filters: view.current.filters, widgets: [...view.current.widgets] });
-  }, [viewKey]);
+  }, [worker, viewKey]);
 
   return state;
 }
