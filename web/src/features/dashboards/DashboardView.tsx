@@ -22,6 +22,7 @@ import { exportPng, printDashboard } from "./exportDashboard";
 import { effectiveFilters, reportNotes } from "./filterEdit";
 import { withGridLayout } from "./layout";
 import { PublishControl } from "./PublishControl";
+import { type ResultsSource, useResults } from "./resultsStore";
 import {
   AddWidgetMenu,
   ConnectBoardsModal,
@@ -152,6 +153,65 @@ function BoardStrip({ loads, boardName }: { loads: readonly BoardStatus[]; board
   );
 }
 
+const NO_SPRINTS: readonly string[] = [];
+
+/**
+ * The page's root, marked with the current results' `dataKey` (scripts and tests wait on it):
+ * a new result re-renders this element alone, since its children are the same elements.
+ */
+function ResultsKeyedPage({
+  dashboardId,
+  boardsSettled,
+  results,
+  children,
+}: {
+  dashboardId: string;
+  boardsSettled: boolean;
+  results: ResultsSource;
+  children: React.ReactNode;
+}) {
+  const dataKey = useResults(results, (r) => r.dataKey);
+  return (
+    <div
+      className="dash-page"
+      data-dashboard-id={dashboardId}
+      data-filter-key={dataKey}
+      data-boards-settled={boardsSettled ? "true" : "false"}
+    >
+      {children}
+    </div>
+  );
+}
+
+function KeptItems({ results }: { results: ResultsSource }) {
+  const report = useResults(results, (r) => r.report);
+  return (
+    <span className="dash-muted dash-small dash-kept" data-kept-items={report.keptItems}>
+      {report.keptItems.toLocaleString("en-US")} of {report.totalItems.toLocaleString("en-US")} items
+    </span>
+  );
+}
+
+function useReportNotes(results: ResultsSource, boardName: (id: string) => string): string[] {
+  const report = useResults(results, (r) => r.report);
+  return useMemo(() => reportNotes(report, boardName), [report, boardName]);
+}
+
+function ReportedNotes({ results, boardName }: { results: ResultsSource; boardName: (id: string) => string }) {
+  return <FilterNotes notes={useReportNotes(results, boardName)} className="dash-filter-summary" />;
+}
+
+function ReportedFilterMenu({
+  results,
+  boardName,
+  ...menu
+}: Omit<React.ComponentProps<typeof FilterMenu>, "notes"> & {
+  results: ResultsSource;
+  boardName: (id: string) => string;
+}) {
+  return <FilterMenu {...menu} notes={useReportNotes(results, boardName)} />;
+}
+
 function DashboardEditor({
   dashboard,
   saver,
@@ -201,13 +261,13 @@ function DashboardEditor({
   const boardIdsKey = draft.config.boardIds.join("\n");
   const filters = draft.config.filters;
   const activeFilters = useMemo(() => effectiveFilters(filters), [filters]);
-  const {
-    loads,
-    metas,
-    report,
-    dataKey: drawKey,
-    results,
-  } = useDashboardWorker(worker, draft.config.boardIds, revalidation, activeFilters, draft.config.widgets);
+  const { loads, metas, results } = useDashboardWorker(
+    worker,
+    draft.config.boardIds,
+    revalidation,
+    activeFilters,
+    draft.config.widgets,
+  );
   // A deleted board keeps the name it had when it was last read in this page's life.
   const knownNames = useRef(new Map<string, string>()).current;
   for (const { board } of metas) knownNames.set(board.id, board.name);
@@ -241,7 +301,6 @@ function DashboardEditor({
   }, [refreshBoards]);
 
   const columns = useMemo(() => columnOptions(metas), [metas]);
-  const resultOf = useCallback((widget: WidgetConfig) => results.get(widget.id), [results]);
 
   const boardRows = useMemo(
     () => [...metas.map((b) => ({ id: b.board.id, name: b.board.name })), ...(accountBoards ?? [])],
@@ -249,7 +308,6 @@ function DashboardEditor({
   );
   const boardName = useNameLookup(boardRows, "Board");
   const personName = useNameLookup(members, "Member");
-  const notes = useMemo(() => reportNotes(report, boardName), [report, boardName]);
 
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [connectOpen, setConnectOpen] = useState(false);
@@ -297,21 +355,14 @@ function DashboardEditor({
 
   // Settled once every connected board (the current list, not a stale one) has answered.
   const boardsSettled = loads.map((l) => l.id).join("\n") === boardIdsKey && loads.every((l) => l.state !== "loading");
-  const burndownSprints =
-    selected?.type === "burndown"
-      ? (() => {
-          const r = results.get(selected.id);
-          return r?.kind === "burndown" ? r.sprintNames : [];
-        })()
-      : [];
+  // Re-renders the page only while a Burndown's settings are open and its result changes.
+  const selectedBurndown = useResults(results, (r) =>
+    selected?.type === "burndown" ? r.results.get(selected.id) : undefined,
+  );
+  const burndownSprints = selectedBurndown?.kind === "burndown" ? selectedBurndown.sprintNames : NO_SPRINTS;
 
   return (
-    <div
-      className="dash-page"
-      data-dashboard-id={dashboard.id}
-      data-filter-key={drawKey}
-      data-boards-settled={boardsSettled ? "true" : "false"}
-    >
+    <ResultsKeyedPage dashboardId={dashboard.id} boardsSettled={boardsSettled} results={results}>
       <header className="dash-header">
         <input
           className="dash-name"
@@ -342,17 +393,21 @@ function DashboardEditor({
         </button>
         <AddWidgetMenu onAdd={addWidget} />
         <PeopleMenu members={members} filters={filters} onChange={setFilters} />
-        <FilterMenu columns={columns} filters={filters} notes={notes} onChange={setFilters} />
+        <ReportedFilterMenu
+          columns={columns}
+          filters={filters}
+          results={results}
+          boardName={boardName}
+          onChange={setFilters}
+        />
         <ExportMenu onPng={onPng} onPdf={printDashboard} />
         <button type="button" onClick={() => setInviteOpen(true)}>
           Invite
         </button>
         {exporting && <span className="dash-muted">Exporting…</span>}
-        <span className="dash-muted dash-small dash-kept" data-kept-items={report.keptItems}>
-          {report.keptItems.toLocaleString("en-US")} of {report.totalItems.toLocaleString("en-US")} items
-        </span>
+        <KeptItems results={results} />
       </div>
-      <FilterNotes notes={notes} className="dash-filter-summary" />
+      <ReportedNotes results={results} boardName={boardName} />
       {(notice || sideError) && (
         <p className="dash-error" role="status">
           {notice ?? sideError}
@@ -381,7 +436,7 @@ function DashboardEditor({
         ) : (
           <WidgetGrid
             widgets={draft.config.widgets}
-            drawKey={drawKey}
+            results={results}
             personName={personName}
             boardName={boardName}
             editable
@@ -389,7 +444,6 @@ function DashboardEditor({
             onLayout={onLayout}
             onSettings={setSelectedId}
             gridRef={gridRef}
-            resultOf={resultOf}
           />
         )}
         {selected && (
@@ -428,6 +482,6 @@ function DashboardEditor({
           }}
         />
       )}
-    </div>
+    </ResultsKeyedPage>
   );
 }

@@ -8,6 +8,7 @@ import { type PublicDashboard, getPublicDashboard, normalizeConfig } from "./api
 import { applyFilters } from "./engine/applyFilters";
 import { prepareBoards } from "./engine/prepareBoards";
 import { effectiveFilters, reportNotes } from "./filterEdit";
+import { fixedResults } from "./resultsStore";
 import { FilterNotes, useNameLookup } from "./Toolbar";
 import { WidgetGrid } from "./WidgetGrid";
 import { WidgetResultCache } from "./widgetResults";
@@ -55,6 +56,15 @@ function PublicDashboardBody({ payload }: { payload: PublicDashboard }) {
   const boards = useMemo(() => (Array.isArray(payload.boards) ? payload.boards : []), [payload]);
   const data = useMemo(() => applyFilters(prepareBoards(boards), effectiveFilters(config.filters)), [boards, config]);
   const cache = useRef(new WidgetResultCache()).current;
+  const results = useMemo(
+    () =>
+      fixedResults({
+        dataKey: 1,
+        report: data.report,
+        results: new Map(config.widgets.map((widget) => [widget.id, cache.get(data, widget)])),
+      }),
+    [data, config, cache],
+  );
   const boardName = useNameLookup(
     useMemo(() => boards.map((b) => ({ id: b.board.id, name: b.board.name })), [boards]),
     "Board",
@@ -72,11 +82,10 @@ function PublicDashboardBody({ payload }: { payload: PublicDashboard }) {
       <FilterNotes notes={notes} className="dash-filter-summary" />
       <WidgetGrid
         widgets={config.widgets}
-        drawKey={1}
+        results={results}
         personName={personName}
         boardName={boardName}
         editable={false}
-        resultOf={(widget) => cache.get(data, widget)}
       />
     </div>
   );

@@ -7,16 +7,19 @@ import { memo, useCallback, useMemo, useRef } from "react";
 import ReactGridLayout, { type Layout, useContainerWidth, verticalCompactor } from "react-grid-layout";
 import "react-grid-layout/css/styles.css";
 import "react-resizable/css/styles.css";
-import type { WidgetResult } from "./engine/computeWidget";
 import type { WidgetConfig } from "./engine/types";
+import { type ResultsSource, useResults } from "./resultsStore";
 import { GRID_COLS, GRID_MARGIN, ROW_HEIGHT } from "./layout";
 import { WidgetBody } from "./widgets/WidgetBody";
 import { WIDGET_LABELS } from "./widgetDefaults";
 
 export interface WidgetGridProps {
   widgets: readonly WidgetConfig[];
-  /** Changes with every new filter result; each widget marks `data-drawn` with it once drawn. */
-  drawKey: number;
+  /**
+   * Each widget reads its own result here and marks `data-drawn` with the snapshot's `dataKey`
+   * once drawn; a new result redraws that widget alone.
+   */
+  results: ResultsSource;
   personName: (id: string) => string;
   boardName: (id: string) => string;
   editable: boolean;
@@ -24,14 +27,11 @@ export interface WidgetGridProps {
   onLayout?: (layout: Layout) => void;
   onSettings?: (id: string) => void;
   gridRef?: React.Ref<HTMLDivElement>;
-  /** The widget's result for the current filter result; undefined while it is being computed. */
-  resultOf: (widget: WidgetConfig) => WidgetResult | undefined;
 }
 
 interface WidgetContentProps {
   widget: WidgetConfig;
-  result: WidgetResult | undefined;
-  drawKey: number;
+  results: ResultsSource;
   personName: (id: string) => string;
   boardName: (id: string) => string;
   onSettings?: (id: string) => void;
@@ -39,12 +39,14 @@ interface WidgetContentProps {
 
 const WidgetContent = memo(function WidgetContent({
   widget,
-  result,
-  drawKey,
+  results,
   personName,
   boardName,
   onSettings,
 }: WidgetContentProps) {
+  // Undefined while the widget is being computed.
+  const result = useResults(results, (r) => r.results.get(widget.id));
+  const drawKey = useResults(results, (r) => r.dataKey);
   const bodyRef = useRef<HTMLDivElement>(null);
   const keyRef = useRef(drawKey);
   keyRef.current = drawKey;
@@ -79,8 +81,9 @@ const WidgetContent = memo(function WidgetContent({
   );
 });
 
-export function WidgetGrid(props: WidgetGridProps) {
-  const { widgets, drawKey, editable, onLayout, onSettings, selectedId } = props;
+/** Memoised: a filter edit or a new result re-renders the widgets that changed, not the grid. */
+export const WidgetGrid = memo(function WidgetGrid(props: WidgetGridProps) {
+  const { widgets, editable, onLayout, onSettings, selectedId } = props;
   const { width, containerRef, mounted } = useContainerWidth({ initialWidth: 1200 });
   const layout = useMemo(
     () =>
@@ -109,8 +112,7 @@ export function WidgetGrid(props: WidgetGridProps) {
               >
                 <WidgetContent
                   widget={widget}
-                  result={props.resultOf(widget)}
-                  drawKey={drawKey}
+                  results={props.results}
                   personName={props.personName}
                   boardName={props.boardName}
                   onSettings={editable ? onSettings : undefined}
@@ -122,4 +124,4 @@ export function WidgetGrid(props: WidgetGridProps) {
       </div>
     </div>
   );
-}
+});

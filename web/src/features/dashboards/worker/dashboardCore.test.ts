@@ -4,7 +4,7 @@ import { computeApps } from "../engine/computeApps";
 import { makeBoard } from "../engine/fixtures/makeBoard";
 import type { BoardFull, WidgetConfig } from "../engine/types";
 import { type WorkerReply, createDashboardCore } from "./dashboardCore";
-import { applyReply } from "./useDashboardWorker";
+import { NO_RESULTS, applyResults } from "../resultsStore";
 
 const status = { id: "status", title: "Status", type: "status" };
 const effort = { id: "effort", title: "Effort", type: "number" };
@@ -137,16 +137,15 @@ describe("the dashboard worker's core", () => {
   });
 });
 
-describe("applyReply", () => {
+describe("applyResults", () => {
   test("results of the same data merge by widget id; new data replaces them", () => {
     const report = { rules: [], people: { active: false, skippedBoardIds: [] }, totalItems: 0, keptItems: 0 };
     const apps = computeApps();
-    const start = { loads: [], metas: [], report, dataKey: 0, results: new Map() };
-    const one = applyReply(start, { results: { dataKey: 1, report, results: { a: apps, b: apps } } });
-    const two = applyReply(one, { results: { dataKey: 1, report, results: { b: { kind: "unknown", type: "x" } } } });
+    const one = applyResults(NO_RESULTS, { dataKey: 1, report, results: { a: apps, b: apps } });
+    const two = applyResults(one, { dataKey: 1, report, results: { b: { kind: "unknown", type: "x" } } });
     expect([...two.results.keys()]).toEqual(["a", "b"]);
     expect(two.results.get("b")?.kind).toBe("unknown");
-    const three = applyReply(two, { results: { dataKey: 2, report, results: { b: apps } } });
+    const three = applyResults(two, { dataKey: 2, report, results: { b: apps } });
     expect([...three.results.keys()]).toEqual(["b"]);
   });
 });

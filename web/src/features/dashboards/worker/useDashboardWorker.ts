@@ -2,43 +2,19 @@
  * The page's side of the dashboard worker: starts it for the page's lifetime, asks it to load
  * the connected boards (again with their ETags when `revalidation` changes), sends the filters
  * and widgets whenever what they compute changes (moving or resizing a widget sends nothing),
- * and keeps what comes back: board states, column lists, the filter report and widget results.
+ * and keeps what comes back: board states and column lists in React state, the filter report
+ * and widget results in a `ResultsStore`.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { FilterReport } from "../engine/applyFilters";
-import type { WidgetResult } from "../engine/computeWidget";
 import type { DashboardFilters, WidgetConfig } from "../engine/types";
+import { ResultsStore } from "../resultsStore";
 import type { BoardMeta, BoardStatus, WorkerReply, WorkerRequest } from "./dashboardCore";
-
-export const EMPTY_REPORT: FilterReport = {
-  rules: [],
-  people: { active: false, skippedBoardIds: [] },
-  totalItems: 0,
-  keptItems: 0,
-};
 
 export interface DashboardState {
   loads: BoardStatus[];
   metas: BoardMeta[];
-  report: FilterReport;
-  /** 0 until the first results; then as `ResultsUpdate.dataKey`. */
-  dataKey: number;
-  results: ReadonlyMap<string, WidgetResult>;
-}
-
-const INITIAL: DashboardState = { loads: [], metas: [], report: EMPTY_REPORT, dataKey: 0, results: new Map() };
-
-/** Folds one worker reply into the page's state; results of the same data merge by widget id. */
-export function applyReply(state: DashboardState, reply: WorkerReply): DashboardState {
-  let next = state;
-  if (reply.boards) next = { ...next, loads: reply.boards.loads, metas: reply.boards.metas };
-  if (reply.results) {
-    const { dataKey, report, results } = reply.results;
-    const merged = new Map(dataKey === state.dataKey ? state.results : []);
-    for (const [id, result] of Object.entries(results)) merged.set(id, result);
-    next = { ...next, dataKey, report, results: merged };
-  }
-  return next;
+  /** The filter report and widget results, which only the parts that show them subscribe to. */
+  results: ResultsStore;
 }
 
 /**
@@ -62,14 +38,19 @@ export function useDashboardWorker(
   filters: DashboardFilters,
   widgets: readonly WidgetConfig[],
 ): DashboardState {
-  const [state, setState] = useState(INITIAL);
+  const [boards, setBoards] = useState<Pick<DashboardState, "loads" | "metas">>({ loads: [], metas: [] });
+  const [results] = useState(() => new ResultsStore());
   const post = (request: WorkerRequest) => worker.postMessage(request);
 
   useEffect(() => {
-    const onReply = (event: MessageEvent<WorkerReply>) => setState((s) => applyReply(s, event.data));
+    const onReply = ({ data }: MessageEvent<WorkerReply>) => {
+      // Results first: boards never show as settled beside the results of fewer boards.
+      if (data.results) results.apply(data.results);
+      if (data.boards) setBoards(data.boards);
+    };
     worker.addEventListener("message", onReply);
     return () => worker.removeEventListener("message", onReply);
-  }, [worker]);
+  }, [worker, results]);
 
   const idsKey = boardIds.join("\n");
   const revalidated = useRef(revalidation);
@@ -90,5 +71,5 @@ export function useDashboardWorker(
     post({ type: "view", filters: view.current.filters, widgets: [...view.current.widgets] });
   }, [worker, viewKey]);
 
-  return state;
+  return { ...boards, results };
 }
