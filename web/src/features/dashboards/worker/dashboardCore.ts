@@ -84,7 +84,12 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   const fetchAndDerive: BoardFetcher = async (id, signal) => {
     const read = await fetchBoard(id, signal);
     const [prepared] = prepareBoards([read]);
-    if (view && prepared) deriveForView(prepared, view.filters, view.widgets);
+    try {
+      if (view && prepared) deriveForView(prepared, view.filters, view.widgets);
+    } catch {
+      // Only a head start: the pass over all boards computes the same and reports what fails,
+      // while the board itself did load.
+    }
     return read;
   };
 
