@@ -104,12 +104,7 @@ export function accumulateCodes(acc: Accumulator, distinct: Float64Array, codes:
     if (times === 0) continue;
     const value = distinct[c] as number;
     addFigures(acc, value, times);
-    if (counted) counted.set(value, (counted.get(value) ?? 0) + times);
-    else {
-      const values = reserve(acc, times);
-      if (values) values.fill(value, acc.stored, acc.stored + times);
-      acc.stored += times;
-    }
+    counted?.set(value, (counted.get(value) ?? 0) + times);
   }
 }
 
