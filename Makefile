@@ -29,9 +29,11 @@ e2e: e2e-deps
 	cargo build -p switchboard
 	cd web && npm run e2e
 
-bench: web
+bench: web e2e-deps
 	cargo bench -p switchboard --bench foundation
 	cargo bench -p switchboard --bench workloads
 	cargo bench -p boards
 	cargo bench -p sessions
 	cd web && npm run bench:engine
+	cargo build --release -p switchboard
+	cd web && SWITCHBOARD_BIN=../target/release/switchboard npx vitest run --config vitest.e2e.config.ts e2e/dashboard-scale.e2e.ts
