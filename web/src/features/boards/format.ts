@@ -32,9 +32,12 @@ export function labelColor(label: StatusLabel): string {
   return label.color ?? paletteColor(label.name);
 }
 
+/** Made once: `toLocaleString` builds a formatter on every call, and a board draws thousands. */
+const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
+
 export function formatNumber(value: unknown, settings: ColumnSettings): string {
   if (typeof value !== "number" || !Number.isFinite(value)) return "";
-  const figure = value.toLocaleString("en-US", { maximumFractionDigits: 6 });
+  const figure = NUMBER.format(value);
   const unit = settings.unit;
   if (!unit) return figure;
   return settings.unitPosition === "left" ? `${unit}${figure}` : `${figure} ${unit}`;

@@ -183,11 +183,14 @@ function ResultsKeyedPage({
   );
 }
 
+/** Made once: `toLocaleString` builds a formatter on every call. */
+const COUNT = new Intl.NumberFormat("en-US");
+
 function KeptItems({ results }: { results: ResultsSource }) {
   const report = useResults(results, (r) => r.report);
   return (
     <span className="dash-muted dash-small dash-kept" data-kept-items={report.keptItems}>
-      {report.keptItems.toLocaleString("en-US")} of {report.totalItems.toLocaleString("en-US")} items
+      {COUNT.format(report.keptItems)} of {COUNT.format(report.totalItems)} items
     </span>
   );
 }

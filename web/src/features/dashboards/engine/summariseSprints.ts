@@ -81,6 +81,9 @@ export function summariseSprints(data: FilteredData, settings: SprintSettings | 
   return summary;
 }
 
+/** Made once: building a collator costs far more than the handful of comparisons it makes. */
+const SPRINT_NAMES = new Intl.Collator("en-US", { numeric: true });
+
 /** Larger than any day, so the first dated item of a sprint always narrows its span. */
 const NO_SPAN_FIRST = 2147483647;
 
@@ -233,13 +236,12 @@ function summarise(data: FilteredData, settings: SprintSettings | undefined): Sp
       ? { name, start: NO_DAY, end: NO_DAY, spanSource: "none" }
       : { name, start: first, end: last, spanSource: "items" };
   });
-  const collator = new Intl.Collator("en-US", { numeric: true });
   const order = infos.map((_, i) => i);
   const key = (day: number): number => (day === NO_DAY ? Infinity : day);
   order.sort((a, b) => {
     const x = infos[a] as SprintInfo;
     const y = infos[b] as SprintInfo;
-    return key(x.start) - key(y.start) || key(x.end) - key(y.end) || collator.compare(x.name, y.name);
+    return key(x.start) - key(y.start) || key(x.end) - key(y.end) || SPRINT_NAMES.compare(x.name, y.name);
   });
   const rank = new Int32Array(order.length);
   order.forEach((first, pos) => {

@@ -10,8 +10,17 @@ import type { NumbersResult } from "../engine/computeNumbers";
 import type { TableResult } from "../engine/computeTable";
 import { burndownSpec, chartWidgetSpec, plannedSpec, velocitySpec, type ChartSpec } from "./chartSpec";
 
-const loadChartCanvas = () => import("./ChartCanvas").then((m) => ({ default: m.ChartCanvas }));
-const ChartCanvas = lazy(loadChartCanvas);
+type ChartCanvasComponent = typeof import("./ChartCanvas").ChartCanvas;
+
+/** Set once the chart module has loaded; from then on charts render without suspending. */
+let loadedChartCanvas: ChartCanvasComponent | null = null;
+
+const loadChartCanvas = () =>
+  import("./ChartCanvas").then((m) => {
+    loadedChartCanvas = m.ChartCanvas;
+    return { default: m.ChartCanvas };
+  });
+const LazyChartCanvas = lazy(loadChartCanvas);
 
 /** Starts fetching the chart library while the boards load, so charts do not wait for it after. */
 export function preloadCharts(): void {
@@ -158,6 +167,21 @@ function TableBody({
   );
 }
 
+/**
+ * The chart canvas, through `lazy` only while its module is still loading: React 19 holds back
+ * what a suspended component reveals for up to 300 ms to batch reveals, and the page preloads the
+ * module long before results arrive, so a chart drawn later must not pay that wait.
+ */
+function ChartOnceLoaded({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () => void }) {
+  const Loaded = loadedChartCanvas;
+  if (Loaded) return <Loaded spec={spec} onDrawn={onDrawn} />;
+  return (
+    <Suspense fallback={<div className="dash-empty">Loading chart…</div>}>
+      <LazyChartCanvas spec={spec} onDrawn={onDrawn} />
+    </Suspense>
+  );
+}
+
 function ChartBody({
   spec,
   onDrawn,
@@ -177,9 +201,7 @@ function ChartBody({
           <Drawn onDrawn={onDrawn} dep={spec} />
         </div>
       ) : (
-        <Suspense fallback={<div className="dash-empty">Loading chart…</div>}>
-          <ChartCanvas spec={spec} onDrawn={onDrawn} />
-        </Suspense>
+        <ChartOnceLoaded spec={spec} onDrawn={onDrawn} />
       )}
       {note && (
         <p className="dash-widget-note" title={note}>
