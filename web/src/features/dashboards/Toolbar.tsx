@@ -2,7 +2,7 @@
  * The dashboard toolbar's controls: connect boards, add a widget, People and Filter (which
  * scope every widget at once and say which boards they did not reach), Export and Invite.
  */
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { ApiError } from "../../shared/api/client";
 import { type BoardSummary, type Member, inviteMember } from "./api";
 import { WIDGET_MENU, type MenuWidgetType } from "./engine/widgetMenu";
@@ -267,9 +267,31 @@ export function InviteModal({ onInvited, onClose }: { onInvited: (m: Member) => 
   );
 }
 
+interface NameLookup {
+  names: ReadonlyMap<string, string>;
+  fallback: string;
+  lookup: (id: string) => string;
+}
+
+function sameNames(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, name] of a) if (b.get(id) !== name) return false;
+  return true;
+}
+
+/**
+ * A name-by-id function that stays the same function while the names do: the widgets take it
+ * as a prop, and each board arriving while the dashboard loads brings a new list of the same
+ * names, which would otherwise redraw the whole grid.
+ */
 export function useNameLookup<T extends { id: string; name: string }>(rows: readonly T[] | null, fallback: string) {
+  const last = useRef<NameLookup | null>(null);
   return useMemo(() => {
     const names = new Map((rows ?? []).map((r) => [r.id, r.name]));
-    return (id: string) => names.get(id) ?? `${fallback} ${id}`;
+    const previous = last.current;
+    if (previous && previous.fallback === fallback && sameNames(previous.names, names)) return previous.lookup;
+    const lookup = (id: string) => names.get(id) ?? `${fallback} ${id}`;
+    last.current = { names, fallback, lookup };
+    return lookup;
   }, [rows, fallback]);
 }
