@@ -437,8 +437,8 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
         out.firstDay[i] = dateType === "timeline" ? day(dayTextCell("timeline", v, "from")) : last;
       }
     }
-    // Only the timestamp's date part matters, and many items share one.
-    out.createdDay[i] = typeof item.createdAt === "string" ? day(item.createdAt.slice(0, 10)) : NO_DAY;
+    // Read in place: cutting the date part out of each timestamp allocated a string per item.
+    out.createdDay[i] = calendarDay(item.createdAt);
   }
   return out;
 }

@@ -64,8 +64,11 @@ describe("deriveForView", () => {
     const read = () =>
       makeBoard({
         id: "b2",
-        columns: [STATUS, numberColumn("budget", "$")],
-        items: [{ values: { status: "Done", budget: 5 } }, { values: { status: "Stuck", budget: 7 } }],
+        columns: [STATUS, numberColumn("budget", "$"), { id: "sprint", title: "Sprint", type: "text" }],
+        items: [
+          { values: { status: "Done", budget: 5, sprint: "S1" } },
+          { values: { status: "Stuck", budget: 7, sprint: "S1" } },
+        ],
       });
     const [prepared] = prepareBoards([read()]);
     if (!prepared) throw new Error("no board");
@@ -73,12 +76,23 @@ describe("deriveForView", () => {
     const widgets: WidgetConfig[] = [
       { id: "n", type: "numbers", layout, settings: { function: "sum", column: "budget" } },
       { id: "c", type: "chart", layout, settings: { chartType: "bar", groupBy: "status", function: "count" } },
+      { id: "m", type: "numbers", layout, settings: { function: "median", column: "budget" } },
+      { id: "v", type: "velocity", layout, settings: { sprintColumn: "sprint", effortColumn: "budget" } },
     ];
     const before = computeDashboard(prepareBoards([read()]), filters, widgets);
     expect(prepared.derived.size).toBe(0);
     deriveForView(prepared, filters, widgets);
     const columns = [...prepared.derived.keys()].map((k) => k.split("\u0000").slice(0, 2).join(" "));
-    expect(columns).toEqual(expect.arrayContaining(["primitive status", "number budget", "bucket status", "weights"]));
+    expect(columns).toEqual(
+      expect.arrayContaining([
+        "primitive status",
+        "number budget",
+        "numberCodes budget",
+        "bucket status",
+        "weights",
+        "sprint sprint",
+      ]),
+    );
     expect(computeDashboard([prepared], filters, widgets)).toEqual(before);
   });
 });

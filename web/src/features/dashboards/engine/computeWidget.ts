@@ -70,9 +70,13 @@ export function deriveForView(
   filters: DashboardFilters | null | undefined,
   widgets: readonly WidgetConfig[],
 ): void {
-  const data = applyFilters([board], filters);
+  const filtered = applyFilters([board], filters);
+  // Widgets read their columns before looping over rows, so no rows builds the reads alone.
+  const data = { ...filtered, boards: filtered.boards.map((b) => ({ ...b, rows: NO_ROWS })) };
   for (const widget of widgets) computeWidget(data, widget);
 }
+
+const NO_ROWS = new Uint32Array(0);
 
 export function computeDashboard(
   boards: readonly PreparedBoard[],
