@@ -2,7 +2,13 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { matchRoute } from "./app/router";
+import { prestartDashboardWorker } from "./features/dashboards/worker/prestart";
 import "./app/styles.css";
+
+// Opening a dashboard directly: its boards start loading while the app's code still does.
+const opening = matchRoute(window.location.pathname);
+if (opening.name === "dashboard") prestartDashboardWorker(opening.id);
 
 const root = document.getElementById("root");
 if (root) {

@@ -54,7 +54,7 @@ type Loaded =
 export function DashboardView({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
   useEffect(preloadCharts, []);
-  const worker = useStartedDashboardWorker();
+  const worker = useStartedDashboardWorker(id);
   useEffect(() => {
     let live = true;
     setLoaded({ kind: "loading" });

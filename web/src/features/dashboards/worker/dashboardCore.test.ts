@@ -124,6 +124,49 @@ describe("the dashboard worker's core", () => {
     expect(figure(replies.at(-1), "n2")).toBe("3");
   });
 
+  test("open reads the dashboard's boards at once, holds replies until the page asks, and its load reads nothing twice", async () => {
+    const replies: WorkerReply[] = [];
+    const fetchBoard = vi.fn(async (id: string) => board(id, [1, 2]));
+    const handle = createDashboardCore({
+      post: (r) => replies.push(r),
+      fetchBoard,
+      fetchBoardIds: async (id) => (id === "d1" ? ["a", "b"] : []),
+      flushMs: 50,
+    });
+    handle({ type: "open", dashboardId: "d1" });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetchBoard.mock.calls.map((c) => c[0])).toEqual(["a", "b"]);
+    // The page may not listen yet: nothing is sent before its first request.
+    expect(replies).toHaveLength(0);
+
+    handle({ type: "load", ids: ["a", "b"], revalidate: false });
+    expect(replies.at(-1)?.boards?.loads.map((l) => l.state)).toEqual(["loaded", "loaded"]);
+    handle({ type: "view", filters: null, widgets: [sum] });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetchBoard).toHaveBeenCalledTimes(2);
+    expect(figure(replies.at(-1), "n1")).toBe("6");
+  });
+
+  test("a failed open leaves the loading to the page", async () => {
+    const replies: WorkerReply[] = [];
+    const fetchBoard = vi.fn(async (id: string) => board(id, [4]));
+    const handle = createDashboardCore({
+      post: (r) => replies.push(r),
+      fetchBoard,
+      fetchBoardIds: async () => {
+        throw new ApiError(401, "unauthorized", "log in");
+      },
+      flushMs: 50,
+    });
+    handle({ type: "open", dashboardId: "d1" });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetchBoard).not.toHaveBeenCalled();
+    handle({ type: "load", ids: ["a"], revalidate: false });
+    handle({ type: "view", filters: null, widgets: [sum] });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(figure(replies.at(-1), "n1")).toBe("4");
+  });
+
   test("connecting a board reads only the new one unless asked to revalidate", async () => {
     const { handle, fetchBoard } = setup({ a: board("a", [1]), b: board("b", [2]) });
     handle({ type: "load", ids: ["a"], revalidate: false });

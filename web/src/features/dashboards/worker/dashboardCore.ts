@@ -5,6 +5,7 @@
  * per-board column lists and widget results. The full reads never leave the worker, so parsing
  * 100,000 items and every recomputation stay off the page's main thread.
  */
+import { getDashboard } from "../api";
 import { type BoardFetcher, type BoardLoad, fetchBoardFull, loadBoards, loadedBoards } from "../boardLoader";
 import { type FilterReport, type FilteredData, applyFilters } from "../engine/applyFilters";
 import { type WidgetResult, computeWidget, deriveForView } from "../engine/computeWidget";
@@ -24,6 +25,11 @@ export type BoardStatus =
   | { id: string; state: "error"; message: string };
 
 export type WorkerRequest =
+  /**
+   * Sent by whoever starts the worker, before the page listens: read the dashboard and start
+   * reading its boards. Replies wait until the page's first request, so none is lost.
+   */
+  | { type: "open"; dashboardId: string }
   /** Read these boards; `revalidate` reads the ones already loaded again (with their ETag). */
   | { type: "load"; ids: string[]; revalidate: boolean }
   /** The filters and widgets to compute; send only when one of them changed (not on a move). */
@@ -49,6 +55,8 @@ export interface WorkerReply {
 export interface CoreOptions {
   post: (reply: WorkerReply) => void;
   fetchBoard?: BoardFetcher;
+  /** The connected board ids of a dashboard, for `open`. */
+  fetchBoardIds?: (dashboardId: string) => Promise<string[]>;
   flushMs?: number;
   slowAfterMs?: number;
   /**
@@ -56,6 +64,14 @@ export interface CoreOptions {
    * most this often: each pass delays parsing the next replies, which share this thread.
    */
   partialEveryMs?: number;
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+async function fetchConnectedBoardIds(dashboardId: string): Promise<string[]> {
+  return (await getDashboard(dashboardId)).data.config.boardIds;
 }
 
 function status(load: BoardLoad): BoardStatus {
@@ -81,6 +97,11 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   let partialAt = -Infinity;
   const partialEveryMs = options.partialEveryMs ?? 1000;
   const fetchBoard = options.fetchBoard ?? fetchBoardFull;
+  const fetchBoardIds = options.fetchBoardIds ?? fetchConnectedBoardIds;
+  // Until the page's first request it may not be listening yet: replies wait here.
+  let held: WorkerReply[] | null = [];
+  const post = (reply: WorkerReply) => (held ? held.push(reply) : options.post(reply));
+  let loadingIds: string[] | null = null;
   const fetchAndDerive: BoardFetcher = async (id, signal) => {
     const read = await fetchBoard(id, signal);
     const [prepared] = prepareBoards([read]);
@@ -134,28 +155,50 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       stale = false;
       update = results();
     }
-    options.post({
+    post({
       boards: { loads: next.map(status), metas: loaded.map(meta) },
       ...(update ? { results: update } : {}),
     });
   };
 
+  const load = (ids: string[], revalidate: boolean) => {
+    // The page asks for the boards `open` is already reading: those reads go on.
+    if (!revalidate && loadingIds && sameIds(loadingIds, ids)) return;
+    loadingIds = ids;
+    cancel?.();
+    cancel = loadBoards(ids, {
+      onChange: onLoads,
+      previous: loads,
+      revalidate,
+      fetchBoard: fetchAndDerive,
+      flushMs: options.flushMs,
+      slowAfterMs: options.slowAfterMs,
+    });
+  };
+
   return (request) => {
+    if (request.type === "open") {
+      fetchBoardIds(request.dashboardId).then(
+        (ids) => {
+          if (loadingIds === null) load(ids, false);
+        },
+        // The page reads the dashboard too, says what went wrong and asks for its boards.
+        () => undefined,
+      );
+      return;
+    }
+    if (held) {
+      const replies = held;
+      held = null;
+      for (const reply of replies) options.post(reply);
+    }
     if (request.type === "load") {
-      cancel?.();
-      cancel = loadBoards(request.ids, {
-        onChange: onLoads,
-        previous: loads,
-        revalidate: request.revalidate,
-        fetchBoard: fetchAndDerive,
-        flushMs: options.flushMs,
-        slowAfterMs: options.slowAfterMs,
-      });
+      load(request.ids, request.revalidate);
       return;
     }
     view = { filters: request.filters, filtersKey: JSON.stringify(request.filters ?? null), widgets: request.widgets };
     stale = false;
     const update = results();
-    if (update) options.post({ results: update });
+    if (update) post({ results: update });
   };
 }

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { DashboardFilters, WidgetConfig } from "../engine/types";
 import { ResultsStore } from "../resultsStore";
 import type { BoardMeta, BoardStatus, WorkerReply, WorkerRequest } from "./dashboardCore";
+import { takeDashboardWorker } from "./prestart";
 
 export interface DashboardState {
   loads: BoardStatus[];
@@ -18,16 +19,17 @@ export interface DashboardState {
 }
 
 /**
- * Starts the dashboard worker for the caller's lifetime; null until it is started. The page
- * starts it as soon as it opens, so the worker's script loads while the dashboard itself does.
+ * The dashboard's worker for the caller's lifetime; null until it is there. It was started when
+ * the app opened on this dashboard (see `prestart.ts`), or starts as soon as the page opens, so
+ * the worker's script loads while the dashboard itself does.
  */
-export function useStartedDashboardWorker(): Worker | null {
+export function useStartedDashboardWorker(dashboardId: string): Worker | null {
   const [worker, setWorker] = useState<Worker | null>(null);
   useEffect(() => {
-    const started = new Worker(new URL("./dashboard.worker.ts", import.meta.url), { type: "module" });
+    const started = takeDashboardWorker(dashboardId);
     setWorker(started);
     return () => started.terminate();
-  }, []);
+  }, [dashboardId]);
   return worker;
 }
 
