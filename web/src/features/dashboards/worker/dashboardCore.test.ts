@@ -124,13 +124,17 @@ describe("the dashboard worker's core", () => {
     expect(figure(replies.at(-1), "n2")).toBe("3");
   });
 
-  test("open reads the dashboard's boards at once, holds replies until the page asks, and its load reads nothing twice", async () => {
+  test("open reads the dashboard's boards at once with its saved view, holds replies until the page asks, and reads nothing twice", async () => {
     const replies: WorkerReply[] = [];
     const fetchBoard = vi.fn(async (id: string) => board(id, [1, 2]));
     const handle = createDashboardCore({
       post: (r) => replies.push(r),
       fetchBoard,
-      fetchBoardIds: async (id) => (id === "d1" ? ["a", "b"] : []),
+      fetchConfig: async (id) => ({
+        boardIds: id === "d1" ? ["a", "b"] : [],
+        widgets: [sum],
+        filters: { rules: [{ column: "status", op: "is", value: "" }] },
+      }),
       flushMs: 50,
     });
     handle({ type: "open", dashboardId: "d1" });
@@ -140,11 +144,16 @@ describe("the dashboard worker's core", () => {
     expect(replies).toHaveLength(0);
 
     handle({ type: "load", ids: ["a", "b"], revalidate: false });
+    // The held replies: board states and the saved view's results (a rule with no value is not applied).
     expect(replies.at(-1)?.boards?.loads.map((l) => l.state)).toEqual(["loaded", "loaded"]);
-    handle({ type: "view", filters: null, widgets: [sum] });
-    await vi.advanceTimersByTimeAsync(100);
-    expect(fetchBoard).toHaveBeenCalledTimes(2);
     expect(figure(replies.at(-1), "n1")).toBe("6");
+    const sent = replies.length;
+    // The page's view is the saved one: nothing to recompute or send.
+    handle({ type: "view", filters: { rules: [] }, widgets: [sum] });
+    expect(replies).toHaveLength(sent);
+    handle({ type: "view", filters: { rules: [{ column: "status", op: "is", value: "big" }] }, widgets: [sum] });
+    expect(figure(replies.at(-1), "n1")).toBe("–");
+    expect(fetchBoard).toHaveBeenCalledTimes(2);
   });
 
   test("a failed open leaves the loading to the page", async () => {
@@ -153,7 +162,7 @@ describe("the dashboard worker's core", () => {
     const handle = createDashboardCore({
       post: (r) => replies.push(r),
       fetchBoard,
-      fetchBoardIds: async () => {
+      fetchConfig: async () => {
         throw new ApiError(401, "unauthorized", "log in");
       },
       flushMs: 50,

@@ -5,7 +5,8 @@
  * per-board column lists and widget results. The full reads never leave the worker, so parsing
  * 100,000 items and every recomputation stay off the page's main thread.
  */
-import { getDashboard } from "../api";
+import { type DashboardConfig, getDashboard } from "../api";
+import { effectiveFilters } from "../filterEdit";
 import { type BoardFetcher, type BoardLoad, fetchBoardFull, loadBoards, loadedBoards } from "../boardLoader";
 import { type FilterReport, type FilteredData, applyFilters } from "../engine/applyFilters";
 import { type WidgetResult, computeWidget, deriveForView } from "../engine/computeWidget";
@@ -55,8 +56,8 @@ export interface WorkerReply {
 export interface CoreOptions {
   post: (reply: WorkerReply) => void;
   fetchBoard?: BoardFetcher;
-  /** The connected board ids of a dashboard, for `open`. */
-  fetchBoardIds?: (dashboardId: string) => Promise<string[]>;
+  /** A dashboard's saved config, for `open`. */
+  fetchConfig?: (dashboardId: string) => Promise<DashboardConfig>;
   flushMs?: number;
   slowAfterMs?: number;
   /**
@@ -70,8 +71,8 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
-async function fetchConnectedBoardIds(dashboardId: string): Promise<string[]> {
-  return (await getDashboard(dashboardId)).data.config.boardIds;
+async function fetchSavedConfig(dashboardId: string): Promise<DashboardConfig> {
+  return (await getDashboard(dashboardId)).data.config;
 }
 
 function status(load: BoardLoad): BoardStatus {
@@ -97,7 +98,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   let partialAt = -Infinity;
   const partialEveryMs = options.partialEveryMs ?? 1000;
   const fetchBoard = options.fetchBoard ?? fetchBoardFull;
-  const fetchBoardIds = options.fetchBoardIds ?? fetchConnectedBoardIds;
+  const fetchConfig = options.fetchConfig ?? fetchSavedConfig;
   // Until the page's first request it may not be listening yet: replies wait here.
   let held: WorkerReply[] | null = [];
   const post = (reply: WorkerReply) => (held ? held.push(reply) : options.post(reply));
@@ -161,6 +162,10 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     });
   };
 
+  const setView = (filters: DashboardFilters | null, widgets: WidgetConfig[]) => {
+    view = { filters, filtersKey: JSON.stringify(filters ?? null), widgets };
+  };
+
   const load = (ids: string[], revalidate: boolean) => {
     // The page asks for the boards `open` is already reading: those reads go on.
     if (!revalidate && loadingIds && sameIds(loadingIds, ids)) return;
@@ -178,9 +183,12 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
 
   return (request) => {
     if (request.type === "open") {
-      fetchBoardIds(request.dashboardId).then(
-        (ids) => {
-          if (loadingIds === null) load(ids, false);
+      fetchConfig(request.dashboardId).then(
+        (config) => {
+          // The saved filters and widgets are what the page will ask for first: with them each
+          // board's columns are read as it arrives, even before the page has said so.
+          if (!view) setView(effectiveFilters(config.filters), config.widgets);
+          if (loadingIds === null) load(config.boardIds, false);
         },
         // The page reads the dashboard too, says what went wrong and asks for its boards.
         () => undefined,
@@ -196,7 +204,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       load(request.ids, request.revalidate);
       return;
     }
-    view = { filters: request.filters, filtersKey: JSON.stringify(request.filters ?? null), widgets: request.widgets };
+    setView(request.filters, request.widgets);
     stale = false;
     const update = results();
     if (update) post({ results: update });
