@@ -61,7 +61,7 @@ export interface LoadOptions {
  */
 export function loadBoards(ids: readonly string[], options: LoadOptions): () => void {
   const fetchBoard = options.fetchBoard ?? fetchBoardFull;
-  const flushMs = options.flushMs ?? 120;
+  const flushMs = options.flushMs ?? 250;
   const controller = new AbortController();
   const kept = new Map((options.previous ?? []).filter((l) => l.state === "loaded").map((l) => [l.id, l]));
   const loads = new Map<string, BoardLoad>(
