@@ -15,16 +15,22 @@ type ChartCanvasComponent = typeof import("./ChartCanvas").ChartCanvas;
 /** Set once the chart module has loaded; from then on charts render without suspending. */
 let loadedChartCanvas: ChartCanvasComponent | null = null;
 
-const loadChartCanvas = () =>
+const loadChartModule = () =>
   import("./ChartCanvas").then((m) => {
     loadedChartCanvas = m.ChartCanvas;
-    return { default: m.ChartCanvas };
+    return m;
   });
-const LazyChartCanvas = lazy(loadChartCanvas);
+const LazyChartCanvas = lazy(() => loadChartModule().then((m) => ({ default: m.ChartCanvas })));
 
-/** Starts fetching the chart library while the boards load, so charts do not wait for it after. */
+/**
+ * Starts fetching the chart library while the boards load, so charts do not wait for it after,
+ * and warms it up while the main thread is idle waiting for the boards.
+ */
 export function preloadCharts(): void {
-  void loadChartCanvas();
+  void loadChartModule().then(({ warmUpCharts }) => {
+    if ("requestIdleCallback" in window) requestIdleCallback(warmUpCharts, { timeout: 1000 });
+    else setTimeout(warmUpCharts, 0);
+  });
 }
 
 export interface WidgetBodyProps {
