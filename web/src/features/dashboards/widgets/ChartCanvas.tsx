@@ -92,26 +92,6 @@ function configuration(spec: ChartSpec, current: { spec: ChartSpec }): ChartConf
   } as ChartConfiguration;
 }
 
-/**
- * Draws one small chart of each kind the widgets use on a canvas outside the page, then drops
- * it. The first charts of a page cost several times what later ones do (Chart.js's code runs for
- * the first time); the page calls this while it waits for its boards, so the widgets' own charts,
- * drawn once results arrive, are not the first.
- */
-export function warmUpCharts(): void {
-  const canvas = document.createElement("canvas");
-  canvas.width = 120;
-  canvas.height = 80;
-  for (const type of ["bar", "line", "doughnut"] as const) {
-    const chart = new Chart(canvas, {
-      type,
-      data: { labels: ["a", "b"], datasets: [{ label: "x", data: [1, 2] }] },
-      options: { animation: false, responsive: false, plugins: { legend: { display: true } } },
-    });
-    chart.destroy();
-  }
-}
-
 export function ChartCanvas({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () => void }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const chartRef = useRef<{ chart: Chart; key: string; current: { spec: ChartSpec } } | null>(null);

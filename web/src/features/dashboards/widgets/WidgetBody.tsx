@@ -15,22 +15,16 @@ type ChartCanvasComponent = typeof import("./ChartCanvas").ChartCanvas;
 /** Set once the chart module has loaded; from then on charts render without suspending. */
 let loadedChartCanvas: ChartCanvasComponent | null = null;
 
-const loadChartModule = () =>
+const loadChartCanvas = () =>
   import("./ChartCanvas").then((m) => {
     loadedChartCanvas = m.ChartCanvas;
-    return m;
+    return { default: m.ChartCanvas };
   });
-const LazyChartCanvas = lazy(() => loadChartModule().then((m) => ({ default: m.ChartCanvas })));
+const LazyChartCanvas = lazy(loadChartCanvas);
 
-/**
- * Starts fetching the chart library while the boards load, so charts do not wait for it after,
- * and warms it up while the main thread is idle waiting for the boards.
- */
+/** Starts fetching the chart library while the boards load, so charts do not wait for it after. */
 export function preloadCharts(): void {
-  void loadChartModule().then(({ warmUpCharts }) => {
-    if ("requestIdleCallback" in window) requestIdleCallback(warmUpCharts, { timeout: 1000 });
-    else setTimeout(warmUpCharts, 0);
-  });
+  void loadChartCanvas();
 }
 
 export interface WidgetBodyProps {
