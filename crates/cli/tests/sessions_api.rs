@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{TestServer, request};
+use common::{Reply, TestServer, request};
 use serde_json::{Value, json};
 
 /// A `command` engine that records its APP_* environment per turn and then
@@ -307,23 +307,27 @@ fn control_spawns_follow_the_rules_in_order() {
     );
     set(&server, "requireSpawnSourceSession", json!(false));
     set(&server, "agentDrivenMaxConcurrent", json!(3));
-    // 5. spacing queues, never refuses.
+    // 5. spacing queues, never refuses. The stored-not-enforced limits are kept with each session
+    // as they were when it was spawned.
     set(&server, "cliSpawnSpacingSeconds", json!(60));
+    set(&server, "agentDrivenMaxDollarsPerSession", json!(0.5));
     let queued = control_spawn(&server, &owner, None);
     assert_eq!(queued.status, 202, "{}", queued.text());
     assert_eq!(queued.json()["status"], "queued");
     assert!(queued.json()["startsAt"].as_str().is_some());
 
-    // The stored-not-enforced limits are shown beside each session.
-    set(&server, "agentDrivenMaxDollarsPerSession", json!(0.5));
-    let session = server
-        .call(
-            "GET",
-            &format!("/sessions/{}", child.json()["id"].as_str().unwrap()),
-            None,
-        )
-        .json();
-    assert!(session.get("maxDollarsPerSession").is_some() && session.get("costUsd").is_some());
+    let session = |reply: &Reply| {
+        server
+            .call(
+                "GET",
+                &format!("/sessions/{}", reply.json()["id"].as_str().unwrap()),
+                None,
+            )
+            .json()
+    };
+    assert_eq!(session(&queued)["maxDollarsPerSession"], json!(0.5));
+    assert_eq!(session(&child)["maxDollarsPerSession"], json!(5.0));
+    assert!(session(&child).get("costUsd").is_some());
 }
 
 #[test]
