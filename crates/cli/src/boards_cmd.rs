@@ -40,17 +40,20 @@ pub enum BoardsCommand {
 pub fn run(command: BoardsCommand, data_dir: &Path) -> anyhow::Result<ExitCode> {
     match command {
         BoardsCommand::Export { id, out } => {
-            let reply = Client::discover(data_dir)?.get(&format!("/boards/{id}/full"))?;
-            report(reply, false, |board| {
-                let text = board.to_string();
-                match &out {
-                    Some(path) => match std::fs::write(path, text) {
-                        Ok(()) => eprintln!("wrote {}", path.display()),
-                        Err(e) => eprintln!("switchboard: cannot write {}: {e}", path.display()),
-                    },
-                    None => println!("{text}"),
+            let board = match Client::discover(data_dir)?.get(&format!("/boards/{id}/full"))? {
+                Ok(board) => board,
+                refused => return report(refused, false, |_| {}),
+            };
+            let text = board.to_string();
+            match &out {
+                Some(path) => {
+                    std::fs::write(path, text)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    eprintln!("wrote {}", path.display());
                 }
-            })
+                None => println!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
         }
         BoardsCommand::Import {
             file,

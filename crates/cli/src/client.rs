@@ -95,8 +95,11 @@ impl Client {
         }
         .map_err(|e| anyhow!("cannot reach Switchboard at {}: {e}", self.base))?;
         let status = response.status().as_u16();
+        // ureq stops at 10 MiB by default; a full board of 100,000 items is about 24 MB.
         let text = response
             .into_body()
+            .with_config()
+            .limit(u64::MAX)
             .read_to_string()
             .context("the server's reply could not be read")?;
         let value: Value = if text.is_empty() {

@@ -389,6 +389,19 @@ fn the_cli_exports_and_imports_boards() {
         "{}",
         String::from_utf8_lossy(&export.stderr)
     );
+    let unwritable = server.data_dir().join("no-such-dir").join("export.json");
+    let failed = run(&[
+        "boards",
+        "export",
+        &f.board,
+        "--out",
+        unwritable.to_str().unwrap(),
+    ]);
+    assert!(
+        !failed.status.success(),
+        "an export that was not written must fail"
+    );
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("cannot write"));
     let report = import_json(&server, &out, &f.workspace);
     let copy = report["board"]["id"].as_str().unwrap();
     assert_ne!(copy, f.board);
