@@ -8,6 +8,7 @@ use axum::{Json, Router};
 use crate::auth::{Caller, Owner};
 use crate::error::ApiResult;
 use crate::json::ApiJson;
+use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{CreatedAccount, Me, NewAccount};
 
@@ -23,9 +24,7 @@ async fn create(
     ApiJson(body): ApiJson<NewAccount>,
 ) -> ApiResult<(StatusCode, Json<CreatedAccount>)> {
     let accounts = state.accounts.clone();
-    let (account, token) = tokio::task::spawn_blocking(move || accounts.create_account(&body.name))
-        .await
-        .map_err(crate::error::ApiError::internal)??;
+    let (account, token) = blocking(move || accounts.create_account(&body.name)).await?;
     Ok((
         StatusCode::CREATED,
         Json(CreatedAccount {

@@ -60,12 +60,7 @@ pub fn routes() -> Router<AppState> {
 
 /// Who made a change, as recorded in item events.
 fn actor(user: &User) -> String {
-    let kind = match user.0.kind {
-        accounts::TokenKind::Cli => "cli",
-        accounts::TokenKind::Ui => "ui",
-        accounts::TokenKind::Agent => "agent",
-    };
-    format!("{kind}:{}", user.0.account_id)
+    format!("{}:{}", user.0.kind.as_str(), user.0.account_id)
 }
 
 async fn list_workspaces(caller: Caller, State(s): State<AppState>) -> ApiResult<Json<Value>> {

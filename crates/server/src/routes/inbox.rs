@@ -8,6 +8,7 @@ use axum::{Json, Router};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
+use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::NewAlert;
 
@@ -29,7 +30,7 @@ async fn alert(
         ));
     }
     let inbox = state.inbox.clone();
-    let row = tokio::task::spawn_blocking(move || {
+    let row = blocking(move || {
         inbox.create(
             &caller.0.account_id,
             inbox::NewRow {
@@ -40,8 +41,7 @@ async fn alert(
             },
         )
     })
-    .await
-    .map_err(ApiError::internal)??;
+    .await?;
     Ok((StatusCode::CREATED, Json(row)))
 }
 
@@ -50,8 +50,6 @@ async fn list(
     State(state): State<AppState>,
 ) -> ApiResult<Json<Vec<inbox::InboxRow>>> {
     let inbox = state.inbox.clone();
-    let rows = tokio::task::spawn_blocking(move || inbox.list(caller.account_id(), 500))
-        .await
-        .map_err(ApiError::internal)??;
+    let rows = blocking(move || inbox.list(caller.account_id(), 500)).await?;
     Ok(Json(rows))
 }

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
+use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{SettingChanged, SettingView};
 
@@ -82,9 +83,7 @@ async fn change(
         )
     })?;
     let settings = state.settings.clone();
-    let stored = tokio::task::spawn_blocking(move || settings.set(&key, &value).map(|v| (key, v)))
-        .await
-        .map_err(ApiError::internal)??;
+    let stored = blocking(move || settings.set(&key, &value).map(|v| (key, v))).await?;
     Ok(Json(SettingChanged {
         key: stored.0,
         value: stored.1,
@@ -98,8 +97,6 @@ async fn reset(
 ) -> ApiResult<Json<SettingView>> {
     check_may_write(&caller, &key)?;
     let settings = state.settings.clone();
-    let view = tokio::task::spawn_blocking(move || settings.reset(&key))
-        .await
-        .map_err(ApiError::internal)??;
+    let view = blocking(move || settings.reset(&key)).await?;
     Ok(Json(view.into()))
 }

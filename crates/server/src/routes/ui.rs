@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::auth::UI_COOKIE;
 use crate::error::{ApiError, ApiResult};
+use crate::routes::blocking;
 use crate::state::AppState;
 
 #[derive(rust_embed::Embed)]
@@ -35,10 +36,7 @@ pub async fn login(
         .filter(|n| is_local_path(n))
         .unwrap_or("/");
     let accounts = state.accounts.clone();
-    let session =
-        tokio::task::spawn_blocking(move || accounts.mint_ui_token(&principal.account_id))
-            .await
-            .map_err(ApiError::internal)??;
+    let session = blocking(move || accounts.mint_ui_token(&principal.account_id)).await?;
     let cookie = format!("{UI_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/");
     Response::builder()
         .status(StatusCode::SEE_OTHER)
