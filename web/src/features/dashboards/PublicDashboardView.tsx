@@ -2,16 +2,15 @@
  * A published dashboard drawn from the public payload alone: the same engine and widgets as
  * the editor, its saved filters applied, nothing that moves or edits.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { ApiError } from "../../shared/api/client";
 import { type PublicDashboard, getPublicDashboard, normalizeConfig } from "./api";
-import { applyFilters } from "./engine/applyFilters";
+import { computeDashboard } from "./engine/computeWidget";
 import { prepareBoards } from "./engine/prepareBoards";
 import { effectiveFilters, reportNotes } from "./filterEdit";
 import { fixedResults } from "./resultsStore";
 import { FilterNotes, useNameLookup } from "./Toolbar";
 import { WidgetGrid } from "./WidgetGrid";
-import { WidgetResultCache } from "./widgetResults";
 import "./dashboard.css";
 
 type State = { kind: "loading" } | { kind: "error"; message: string } | { kind: "ready"; payload: PublicDashboard };
@@ -54,23 +53,21 @@ export function PublicDashboardView({ token }: { token: string }) {
 function PublicDashboardBody({ payload }: { payload: PublicDashboard }) {
   const config = useMemo(() => normalizeConfig(payload.dashboard.config), [payload]);
   const boards = useMemo(() => (Array.isArray(payload.boards) ? payload.boards : []), [payload]);
-  const data = useMemo(() => applyFilters(prepareBoards(boards), effectiveFilters(config.filters)), [boards, config]);
-  const cache = useRef(new WidgetResultCache()).current;
+  // The payload never changes on this page: the widgets are computed once.
+  const computed = useMemo(
+    () => computeDashboard(prepareBoards(boards), effectiveFilters(config.filters), config.widgets),
+    [boards, config],
+  );
   const results = useMemo(
-    () =>
-      fixedResults({
-        dataKey: 1,
-        report: data.report,
-        results: new Map(config.widgets.map((widget) => [widget.id, cache.get(data, widget)])),
-      }),
-    [data, config, cache],
+    () => fixedResults({ dataKey: 1, report: computed.report, results: computed.widgets }),
+    [computed],
   );
   const boardName = useNameLookup(
     useMemo(() => boards.map((b) => ({ id: b.board.id, name: b.board.name })), [boards]),
     "Board",
   );
   const personName = useNameLookup(Array.isArray(payload.members) ? payload.members : [], "Member");
-  const notes = reportNotes(data.report, boardName);
+  const notes = reportNotes(computed.report, boardName);
   return (
     <div className="dash-page dash-public" data-filter-key={1}>
       <header className="dash-header">

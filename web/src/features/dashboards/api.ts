@@ -93,10 +93,6 @@ export async function saveDashboard(
   return getDashboard(id);
 }
 
-export function deleteDashboard(id: string): Promise<void> {
-  return apiFetch<void>(`/dashboards/${encodeURIComponent(id)}`, { method: "DELETE" });
-}
-
 export function publishDashboard(id: string): Promise<PublishReply> {
   return apiFetch<PublishReply>(`/dashboards/${encodeURIComponent(id)}/publish`, { method: "POST" });
 }

@@ -65,10 +65,6 @@ export function effectiveFilters(filters: DashboardFilters): DashboardFilters {
   return complete.length === rules.length ? filters : { ...filters, rules: complete };
 }
 
-export function activeFilterCount(filters: DashboardFilters): number {
-  return rulesOf(filters).length;
-}
-
 /** Plain sentences for the toolbar: which boards each rule and the People filter left whole. */
 export function reportNotes(report: FilterReport, boardName: (id: string) => string): string[] {
   const notes: string[] = [];

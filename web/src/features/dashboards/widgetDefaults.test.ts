@@ -1,11 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { applyFilters } from "./engine/applyFilters";
 import { makeBoard } from "./engine/fixtures/makeBoard";
-import { prepareBoards } from "./engine/prepareBoards";
 import type { WidgetConfig } from "./engine/types";
 import { WIDGET_MENU } from "./engine/widgetMenu";
 import { columnOptions, newWidget } from "./widgetDefaults";
-import { WidgetResultCache } from "./widgetResults";
 
 const sprintBoard = makeBoard({
   id: "a",
@@ -68,22 +65,5 @@ describe("columnOptions", () => {
       boardCount: 2,
     });
     expect(options.find((o) => o.id === "budget")).toMatchObject({ type: "number", boardCount: 1 });
-  });
-});
-
-describe("WidgetResultCache", () => {
-  test("recomputes on new data or new settings, never on a move", () => {
-    const prepared = prepareBoards([sprintBoard]);
-    const data = applyFilters(prepared, {});
-    const cache = new WidgetResultCache();
-    const widget = newWidget("numbers", [], [sprintBoard]);
-    const first = cache.get(data, widget);
-    expect(cache.get(data, { ...widget, layout: { x: 5, y: 5, w: 2, h: 2 } })).toBe(first);
-    const resized = cache.get(data, { ...widget, settings: { function: "sum", column: "effort" } });
-    expect(resized).not.toBe(first);
-    expect(resized.kind === "numbers" && resized.display).toBe("3");
-    const refiltered = applyFilters(prepared, { rules: [{ column: "status", op: "is", value: "Working" }] });
-    const filtered = cache.get(refiltered, widget);
-    expect(filtered.kind === "numbers" && filtered.display).toBe("0");
   });
 });
