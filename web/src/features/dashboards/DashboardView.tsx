@@ -3,6 +3,7 @@
  * and publish; the toolbar; the board loading strip; the grid; the widget settings panel.
  * There is no Edit/View toggle: every change goes to the draft and the autosave saves it.
  */
+import { errorMessage } from "../../shared/api/errorMessage";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { ApiError } from "../../shared/api/client";
 import {
@@ -72,7 +73,7 @@ export function DashboardView({ id }: { id: string }) {
       (error: unknown) => {
         if (!live) return;
         const notFound = error instanceof ApiError && error.status === 404;
-        setLoaded({ kind: "error", notFound, message: error instanceof Error ? error.message : String(error) });
+        setLoaded({ kind: "error", notFound, message: errorMessage(error) });
       },
     );
     return () => {
@@ -340,7 +341,7 @@ function DashboardEditor({
     try {
       await exportPng(gridRef.current, draft.name);
     } catch (e) {
-      setNotice(`PNG export failed: ${e instanceof Error ? e.message : String(e)}`);
+      setNotice(`PNG export failed: ${errorMessage(e)}`);
     } finally {
       setExporting(false);
     }
@@ -352,7 +353,7 @@ function DashboardEditor({
       if (keepMine) saver.overwrite(fresh.etag);
       else saver.reset({ name: fresh.data.name, config: fresh.data.config }, fresh.etag);
     } catch (e) {
-      setNotice(e instanceof Error ? e.message : String(e));
+      setNotice(errorMessage(e));
     }
   };
 

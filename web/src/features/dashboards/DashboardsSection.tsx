@@ -2,6 +2,7 @@
  * The Dashboards section of the left navigation: the workspace's dashboards, and + to create
  * one (named, with an empty grid) and open it at `/dashboards/<id>`.
  */
+import { errorMessage } from "../../shared/api/errorMessage";
 import { useEffect, useState } from "react";
 import { type Dashboard, createDashboard, listDashboards } from "./api";
 import "./dashboardsSection.css";
@@ -39,7 +40,7 @@ export function DashboardsSection({ workspaceId, navigate }: DashboardsSectionPr
       const created = await createDashboard(workspaceId, name.trim() || "Untitled dashboard");
       navigate(`/dashboards/${created.id}`);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
       setBusy(false);
     }
   };

@@ -3,6 +3,7 @@
  * only a hash of the token, so a link can be shown only right after it is made; a dashboard
  * published earlier shows as published, with a new link (the old one stops) or withdraw.
  */
+import { errorMessage } from "../../shared/api/errorMessage";
 import { useEffect, useState } from "react";
 import { type PublishReply, absoluteUrl, publicationStatus, publishDashboard, withdrawDashboard } from "./api";
 import { Popover } from "./Popover";
@@ -31,7 +32,7 @@ export function PublishControl({ dashboardId }: { dashboardId: string }) {
     try {
       await action();
     } catch (error) {
-      setMessage(error instanceof Error ? error.message : String(error));
+      setMessage(errorMessage(error));
     } finally {
       setBusy(false);
     }

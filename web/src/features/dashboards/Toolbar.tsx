@@ -2,8 +2,8 @@
  * The dashboard toolbar's controls: connect boards, add a widget, People and Filter (which
  * scope every widget at once and say which boards they did not reach), Export and Invite.
  */
+import { errorMessage } from "../../shared/api/errorMessage";
 import { useMemo, useRef, useState } from "react";
-import { ApiError } from "../../shared/api/client";
 import { type BoardSummary, type Member, inviteMember } from "./api";
 import { WIDGET_MENU, type MenuWidgetType } from "./engine/widgetMenu";
 import type { DashboardFilters, FilterRule } from "./engine/types";
@@ -242,7 +242,7 @@ export function InviteModal({ onInvited, onClose }: { onInvited: (m: Member) => 
     try {
       onInvited(await inviteMember(name.trim(), email.trim()));
     } catch (err) {
-      setError(err instanceof ApiError || err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     } finally {
       setBusy(false);
     }

@@ -5,6 +5,7 @@
  * a refusal because someone else saved first (412) stops saving until the person chooses to
  * reload or to overwrite.
  */
+import { errorMessage } from "../../shared/api/errorMessage";
 
 export type SaveStatus = "saved" | "pending" | "saving" | "error" | "conflict";
 
@@ -142,7 +143,7 @@ export class Autosaver<T> {
     } catch (error) {
       if (this.disposed) return;
       this.saving = false;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       if (this.options.isConflict(error)) {
         this.set({ status: "conflict", error: message, retryAt: null });
         return;

@@ -3,6 +3,7 @@
  * board shows as such without holding back the others, and revalidates with the board's ETag
  * (a 304 reuses the copy already in memory).
  */
+import { errorMessage } from "../../shared/api/errorMessage";
 import { ApiError, apiRequest } from "../../shared/api/client";
 import type { BoardFull } from "./engine/types";
 
@@ -107,7 +108,7 @@ export function loadBoards(ids: readonly string[], options: LoadOptions): () => 
         (error: unknown) => {
           if (cancelled) return;
           if (error instanceof ApiError && error.status === 404) loads.set(id, { id, state: "missing" });
-          else loads.set(id, { id, state: "error", message: error instanceof Error ? error.message : String(error) });
+          else loads.set(id, { id, state: "error", message: errorMessage(error) });
         },
       )
       .finally(() => {
