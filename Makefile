@@ -22,12 +22,14 @@ rust-test:
 	cargo test --workspace
 
 # playwright-core drives the system Chromium; it never downloads a browser.
+# apt needs root: sudo when the tests are not run as root.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 e2e-deps:
-	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 
 e2e: e2e-deps
 	cargo build -p switchboard
-	cd web && npm run e2e
+	cd web && CHROMIUM_PATH=$$(command -v chromium) npm run e2e
 
 bench: web e2e-deps
 	cargo bench -p switchboard --bench foundation
@@ -36,4 +38,4 @@ bench: web e2e-deps
 	cargo bench -p sessions
 	cd web && npm run bench:engine
 	cargo build --release -p switchboard
-	cd web && SWITCHBOARD_BIN=../target/release/switchboard npx vitest run --config vitest.e2e.config.ts e2e/dashboard-scale.e2e.ts
+	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npx vitest run --config vitest.e2e.config.ts e2e/dashboard-scale.e2e.ts
