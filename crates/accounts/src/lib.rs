@@ -17,8 +17,6 @@
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
-use base64::Engine;
-use sha2::{Digest, Sha256};
 use store::rusqlite::{self, OptionalExtension, params};
 use store::{Db, Migration};
 use subtle::ConstantTimeEq;
@@ -336,7 +334,7 @@ fn insert_token(
 }
 
 fn digest(token: &str) -> Digest32 {
-    Sha256::digest(token.as_bytes()).into()
+    store::secret_digest(token)
 }
 
 /// The owner account, read without loading the token index (for local
@@ -361,9 +359,7 @@ pub fn owner(db: &Db) -> Result<Option<Account>, AccountsError> {
 
 /// 256 bits from the OS random source, URL-safe base64 without padding.
 pub fn new_token() -> Result<String, AccountsError> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| AccountsError::Random(e.to_string()))?;
-    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+    store::new_secret().map_err(|e| AccountsError::Random(e.to_string()))
 }
 
 #[cfg(test)]

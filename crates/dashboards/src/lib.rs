@@ -56,7 +56,7 @@ pub enum DashboardsError {
     Stale,
     /// The operating system's random source failed, so no token was made.
     #[error("cannot read the system random source: {0}")]
-    Random(#[from] rand::rand_core::OsError),
+    Random(#[from] std::io::Error),
     #[error("database error: {0}")]
     Database(#[from] rusqlite::Error),
     /// A failure of the boards module other than a missing board.

@@ -20,25 +20,14 @@
 
 use std::collections::HashSet;
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use boards::{BoardsError, Column, ColumnType, Group};
-use rand::TryRngCore;
-use rand::rngs::OsRng;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 use store::Db;
 use store::rusqlite::{self, OptionalExtension, Transaction, params, types::Type};
 
 use crate::model::{Publication, PublicationStatus};
 use crate::{Result, config, not_found};
-
-const TOKEN_BYTES: usize = 32;
-
-fn digest(token: &str) -> Vec<u8> {
-    Sha256::digest(token.as_bytes()).to_vec()
-}
 
 fn check_owned(tx: &Transaction<'_>, account_id: &str, id: &str) -> Result<()> {
     tx.prepare_cached("SELECT 1 FROM dashboards WHERE id = ?1 AND account_id = ?2")?
@@ -59,16 +48,14 @@ fn withdraw(tx: &Transaction<'_>, id: &str) -> Result<()> {
 /// `POST /dashboards/<id>/publish`: a new link; the previous one, if any,
 /// stops working in the same transaction. The token cannot be read back later.
 pub fn publish(db: &Db, account_id: &str, id: &str) -> Result<Publication> {
-    let mut bytes = [0u8; TOKEN_BYTES];
-    OsRng.try_fill_bytes(&mut bytes)?;
-    let token = URL_SAFE_NO_PAD.encode(bytes);
+    let token = store::new_secret()?;
     db.write(|tx| -> Result<()> {
         check_owned(tx, account_id, id)?;
         withdraw(tx, id)?;
         tx.execute(
             "INSERT INTO dashboard_publications (token_sha256, dashboard_id, created_at)
              VALUES (?1, ?2, ?3)",
-            params![digest(&token), id, store::now_rfc3339()],
+            params![store::secret_digest(&token), id, store::now_rfc3339()],
         )?;
         Ok(())
     })?;
@@ -186,7 +173,7 @@ pub fn public_view(db: &Db, token: &str) -> Result<Vec<u8>> {
                  FROM dashboard_publications p JOIN dashboards d ON d.id = p.dashboard_id
                  WHERE p.token_sha256 = ?1 AND p.withdrawn_at IS NULL",
             )?
-            .query_row([digest(token)], |r| {
+            .query_row([store::secret_digest(token)], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })
             .optional()

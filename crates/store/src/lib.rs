@@ -266,6 +266,20 @@ pub fn now_rfc3339() -> String {
     )
 }
 
+/// A secret for a login or a link: 256 bits from the OS random source, URL-safe base64 without
+/// padding. Only its `secret_digest` is stored.
+pub fn new_secret() -> std::io::Result<String> {
+    use base64::Engine;
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(std::io::Error::other)?;
+    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// What is kept of a secret: its SHA-256, so a copy of the database holds no usable secret.
+pub fn secret_digest(secret: &str) -> [u8; 32] {
+    Sha256::digest(secret.as_bytes()).into()
+}
+
 /// A fresh, time-ordered identifier for a row.
 pub fn new_id() -> String {
     uuid::Uuid::now_v7().simple().to_string()
