@@ -24,7 +24,7 @@ pub(crate) fn touch_board(tx: &Transaction<'_>, board_id: &str, now: &str) -> Re
 }
 
 /// Fails with `NotFound` unless the board exists in the account.
-pub(crate) fn check_board(tx: &Transaction<'_>, account_id: &str, board_id: &str) -> Result<()> {
+pub fn check_board(tx: &Transaction<'_>, account_id: &str, board_id: &str) -> Result<()> {
     tx.prepare_cached("SELECT 1 FROM boards WHERE id = ?1 AND account_id = ?2")?
         .query_row([board_id, account_id], |_| Ok(()))
         .optional()?

@@ -29,9 +29,9 @@ mod schema;
 pub mod workspaces;
 
 pub use boards::{
-    add_column, add_group, create_board, delete_board, get_board, list_boards, remove_column,
-    remove_group, rename_board, rename_column, rename_group, reorder_columns, reorder_groups,
-    set_column_settings,
+    add_column, add_group, check_board, create_board, delete_board, get_board, list_boards,
+    remove_column, remove_group, rename_board, rename_column, rename_group, reorder_columns,
+    reorder_groups, set_column_settings,
 };
 pub use columns::ColumnType;
 pub use demo::seed_demo;
@@ -41,6 +41,7 @@ pub use import::{import_board_json, import_csv};
 pub use items::{create_item, create_items, delete_item, get_item, move_item, update_item};
 pub use model::*;
 pub use schema::{MIGRATIONS, migrate};
+pub use workspaces::check_workspace;
 pub use workspaces::{
     create_member, create_workspace, delete_member, delete_workspace, list_members,
     list_workspaces, rename_workspace, update_member,

@@ -90,7 +90,7 @@ pub fn delete_workspace(db: &Db, account_id: &str, workspace_id: &str) -> Result
 }
 
 /// Fails with `NotFound` unless the workspace exists in the account.
-pub(crate) fn check_workspace(tx: &Transaction<'_>, account_id: &str, id: &str) -> Result<()> {
+pub fn check_workspace(tx: &Transaction<'_>, account_id: &str, id: &str) -> Result<()> {
     tx.prepare_cached("SELECT 1 FROM workspaces WHERE id = ?1 AND account_id = ?2")?
         .query_row([id, account_id], |_| Ok(()))
         .optional()?

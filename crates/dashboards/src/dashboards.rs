@@ -38,19 +38,9 @@ fn checked_config(config: &serde_json::Value) -> Result<(String, Vec<String>)> {
     Ok((config.to_string(), board_ids))
 }
 
-fn check_workspace(tx: &Transaction<'_>, account_id: &str, workspace_id: &str) -> Result<()> {
-    tx.prepare_cached("SELECT 1 FROM workspaces WHERE id = ?1 AND account_id = ?2")?
-        .query_row([workspace_id, account_id], |_| Ok(()))
-        .optional()?
-        .ok_or(not_found("workspace"))
-}
-
 fn check_boards(tx: &Transaction<'_>, account_id: &str, board_ids: &[String]) -> Result<()> {
-    let mut stmt = tx.prepare_cached("SELECT 1 FROM boards WHERE id = ?1 AND account_id = ?2")?;
     for board_id in board_ids {
-        stmt.query_row([board_id, account_id], |_| Ok(()))
-            .optional()?
-            .ok_or(not_found("board"))?;
+        boards::check_board(tx, account_id, board_id)?;
     }
     Ok(())
 }
@@ -82,7 +72,7 @@ pub fn create(db: &Db, account_id: &str, new: &NewDashboard) -> Result<Dashboard
     let name = check_name(&new.name)?;
     let (config_text, board_ids) = checked_config(&new.config)?;
     db.write(|tx| {
-        check_workspace(tx, account_id, &new.workspace_id)?;
+        boards::check_workspace(tx, account_id, &new.workspace_id)?;
         check_boards(tx, account_id, &board_ids)?;
         let id = store::new_id();
         let now = store::now_rfc3339();
@@ -106,7 +96,7 @@ pub fn create(db: &Db, account_id: &str, new: &NewDashboard) -> Result<Dashboard
 /// `GET /dashboards?workspaceId=W`, oldest first.
 pub fn list(db: &Db, account_id: &str, workspace_id: &str) -> Result<Vec<Dashboard>> {
     db.read(|tx| {
-        check_workspace(tx, account_id, workspace_id)?;
+        boards::check_workspace(tx, account_id, workspace_id)?;
         let mut stmt = tx.prepare_cached(&format!(
             "{SELECT} WHERE workspace_id = ?1 AND account_id = ?2 ORDER BY created_at, id"
         ))?;

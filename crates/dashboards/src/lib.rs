@@ -61,7 +61,17 @@ pub enum DashboardsError {
     Database(#[from] rusqlite::Error),
     /// A failure of the boards module other than a missing board.
     #[error(transparent)]
-    Boards(#[from] boards::BoardsError),
+    Boards(boards::BoardsError),
+}
+
+/// A board or workspace the boards module did not find is missing here too.
+impl From<boards::BoardsError> for DashboardsError {
+    fn from(error: boards::BoardsError) -> Self {
+        match error {
+            boards::BoardsError::NotFound { what } => DashboardsError::NotFound { what },
+            other => DashboardsError::Boards(other),
+        }
+    }
 }
 
 pub type Result<T, E = DashboardsError> = std::result::Result<T, E>;
