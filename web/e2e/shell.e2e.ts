@@ -121,3 +121,24 @@ test("density from the settings sets the board's row height", async () => {
   }
   expect(heights).toEqual({ dense: 28, spacious: 48 });
 });
+
+test("the dashboard page takes the app's theme, not the system's", async () => {
+  const workspace = await server.api<{ id: string }>("POST", "/workspaces", { name: "Themed" });
+  const dashboard = await server.api<{ id: string }>("POST", "/dashboards", {
+    workspaceId: workspace.body.id,
+    name: "Themed",
+    config: { boardIds: [], widgets: [], filters: {} },
+  });
+  expect(dashboard.status).toBe(201);
+  expect((await server.api("PATCH", "/settings/pmColorMode", { value: "light" })).status).toBe(200);
+  const { context, page } = await loggedInPage(browser, server, "/");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto(`${server.uiUrl}/dashboards/${dashboard.body.id}`);
+  await page.locator(".dash-page[data-dashboard-id]").waitFor();
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+  const background = await page.evaluate(
+    () => getComputedStyle(document.querySelector(".dash-page") as Element).backgroundColor,
+  );
+  expect(background).toBe("rgb(246, 247, 251)");
+  await context.close();
+});

@@ -10,7 +10,7 @@ import { ToastProvider } from "./shared/ui/toasts";
 import { LoginPage } from "./app/LoginPage";
 import { PublicDashboardPage } from "./features/dashboards/PublicDashboardPage";
 import { matchRoute, usePathname } from "./app/router";
-import { SettingsProvider } from "./app/settings";
+import { SettingsProvider, SystemAppearance } from "./app/settings";
 import { Shell } from "./app/Shell";
 import { WorkspacesProvider } from "./app/workspaces";
 
@@ -21,7 +21,10 @@ export function App() {
   return (
     <ToastProvider>
       {route.name === "publicDashboard" ? (
-        <PublicDashboardPage token={route.token} />
+        <>
+          <SystemAppearance />
+          <PublicDashboardPage token={route.token} />
+        </>
       ) : (
         <SessionGate>{() => <Shell route={route} />}</SessionGate>
       )}
@@ -45,7 +48,12 @@ function SessionGate({ children }: { children: () => React.ReactNode }) {
     case "checking":
       return <Loading what="Switchboard" />;
     case "out":
-      return <LoginPage />;
+      return (
+        <>
+          <SystemAppearance />
+          <LoginPage />
+        </>
+      );
     case "failed":
       return (
         <main className="login-page">

@@ -32,6 +32,18 @@ function useSystemDark(): boolean {
   return dark;
 }
 
+/**
+ * Pages shown without a session (the login page, a published dashboard) have no settings to
+ * read: they follow the system's light or dark.
+ */
+export function SystemAppearance(): null {
+  const dark = useSystemDark();
+  useEffect(() => {
+    applyAppearance(document.documentElement, resolveTheme("system", dark), "comfortable");
+  }, [dark]);
+  return null;
+}
+
 export function SettingsProvider({ children }: { children: ReactNode }) {
   const [values, setValues] = useState<SettingsValues>();
   const [error, setError] = useState<unknown>();
