@@ -422,6 +422,7 @@ fn find_column(tx: &Transaction<'_>, board_id: &str, column_id: &str) -> Result<
         .ok_or(not_found("column"))
 }
 
+/// Renames a column.
 pub fn rename_column(
     db: &Db,
     account_id: &str,
@@ -429,18 +430,7 @@ pub fn rename_column(
     column_id: &str,
     title: &str,
 ) -> Result<Column> {
-    let title = check_name("column title", title)?;
-    db.write(|tx| {
-        check_board(tx, account_id, board_id)?;
-        let mut column = find_column(tx, board_id, column_id)?;
-        tx.execute(
-            "UPDATE board_columns SET title = ?3 WHERE board_id = ?1 AND id = ?2",
-            params![board_id, column_id, title],
-        )?;
-        touch_board(tx, board_id, &store::now_rfc3339())?;
-        column.title = title;
-        Ok(column)
-    })
+    change_column(db, account_id, board_id, column_id, Some(title), None)
 }
 
 /// Replaces a column's settings. A status label still used by an item cannot
@@ -452,38 +442,76 @@ pub fn set_column_settings(
     column_id: &str,
     settings: &Value,
 ) -> Result<Column> {
+    change_column(db, account_id, board_id, column_id, None, Some(settings))
+}
+
+/// Renames a column and/or replaces its settings in one transaction: when
+/// either part is refused, neither is stored.
+pub fn change_column(
+    db: &Db,
+    account_id: &str,
+    board_id: &str,
+    column_id: &str,
+    title: Option<&str>,
+    settings: Option<&Value>,
+) -> Result<Column> {
+    if title.is_none() && settings.is_none() {
+        return Err(invalid("Give a title or settings to change."));
+    }
+    let title = title.map(|t| check_name("column title", t)).transpose()?;
     db.write(|tx| {
         check_board(tx, account_id, board_id)?;
         let mut column = find_column(tx, board_id, column_id)?;
-        let settings = normalize_settings(column.kind, Some(settings))
-            .map_err(|e| invalid(format!("column \"{column_id}\": {e}")))?;
-        if column.kind == ColumnType::Status {
-            let kept = label_names(&settings);
-            let path = json_path(column_id);
-            for label in label_names(&column.settings) {
-                if kept.contains(&label) {
-                    continue;
-                }
-                let used: i64 = tx.query_row(
-                    "SELECT count(*) FROM items WHERE board_id = ?1 AND json_extract(vals, ?2) = ?3",
-                    params![board_id, path, label],
-                    |r| r.get(0),
-                )?;
-                if used > 0 {
-                    return Err(invalid(format!(
-                        "label \"{label}\" is still used by {used} item(s) of column \"{column_id}\""
-                    )));
-                }
-            }
+        if let Some(settings) = settings {
+            column.settings = checked_settings(tx, board_id, &column, settings)?;
+            tx.execute(
+                "UPDATE board_columns SET settings = ?3 WHERE board_id = ?1 AND id = ?2",
+                params![board_id, column_id, column.settings.to_string()],
+            )?;
         }
-        tx.execute(
-            "UPDATE board_columns SET settings = ?3 WHERE board_id = ?1 AND id = ?2",
-            params![board_id, column_id, settings.to_string()],
-        )?;
+        if let Some(title) = title {
+            tx.execute(
+                "UPDATE board_columns SET title = ?3 WHERE board_id = ?1 AND id = ?2",
+                params![board_id, column_id, title],
+            )?;
+            column.title = title;
+        }
         touch_board(tx, board_id, &store::now_rfc3339())?;
-        column.settings = settings;
         Ok(column)
     })
+}
+
+/// The column's new settings, normalised; refused when a status label still
+/// used by an item would be dropped.
+fn checked_settings(
+    tx: &Transaction<'_>,
+    board_id: &str,
+    column: &Column,
+    settings: &Value,
+) -> Result<Value> {
+    let column_id = &column.id;
+    let settings = normalize_settings(column.kind, Some(settings))
+        .map_err(|e| invalid(format!("column \"{column_id}\": {e}")))?;
+    if column.kind == ColumnType::Status {
+        let kept = label_names(&settings);
+        let path = json_path(column_id);
+        for label in label_names(&column.settings) {
+            if kept.contains(&label) {
+                continue;
+            }
+            let used: i64 = tx.query_row(
+                "SELECT count(*) FROM items WHERE board_id = ?1 AND json_extract(vals, ?2) = ?3",
+                params![board_id, path, label],
+                |r| r.get(0),
+            )?;
+            if used > 0 {
+                return Err(invalid(format!(
+                    "label \"{label}\" is still used by {used} item(s) of column \"{column_id}\""
+                )));
+            }
+        }
+    }
+    Ok(settings)
 }
 
 /// Removes the column and its values from every item of the board.

@@ -29,9 +29,9 @@ mod schema;
 pub mod workspaces;
 
 pub use boards::{
-    add_column, add_group, check_board, create_board, delete_board, get_board, list_boards,
-    remove_column, remove_group, rename_board, rename_column, rename_group, reorder_columns,
-    reorder_groups, set_column_settings,
+    add_column, add_group, change_column, check_board, create_board, delete_board, get_board,
+    list_boards, remove_column, remove_group, rename_board, rename_column, rename_group,
+    reorder_columns, reorder_groups, set_column_settings,
 };
 pub use columns::ColumnType;
 pub use demo::seed_demo;

@@ -498,6 +498,28 @@ fn structural_changes_keep_items_consistent() {
         "status",
         &json!({"labels": [{"name": "Working on it"}]}),
     ));
+    // A rename sent with refused settings is refused whole: the title stays.
+    let status_title = || {
+        get_board(&db, ACCOUNT, b)
+            .unwrap()
+            .columns
+            .into_iter()
+            .find(|c| c.id == "status")
+            .unwrap()
+            .title
+    };
+    let before = status_title();
+    is_invalid(change_column(
+        &db,
+        ACCOUNT,
+        b,
+        "status",
+        Some("Renamed"),
+        Some(&json!({"labels": [{"name": "Working on it"}]})),
+    ));
+    assert_eq!(status_title(), before);
+    assert_ne!(before, "Renamed");
+    is_invalid(change_column(&db, ACCOUNT, b, "status", None, None));
     set_column_settings(
         &db,
         ACCOUNT,

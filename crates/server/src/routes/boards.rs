@@ -305,19 +305,14 @@ async fn change_column(
     ApiJson(body): ApiJson<ColumnChange>,
 ) -> ApiResult<Json<Value>> {
     let changed = blocking(move || {
-        let account = user.account_id();
-        let mut changed = None;
-        if let Some(title) = &body.title {
-            changed = Some(boards::rename_column(&s.db, account, &id, &column, title)?);
-        }
-        if let Some(settings) = &body.settings {
-            changed = Some(boards::set_column_settings(
-                &s.db, account, &id, &column, settings,
-            )?);
-        }
-        changed.ok_or_else(|| boards::BoardsError::Invalid {
-            message: "Give a title or settings to change.".to_owned(),
-        })
+        boards::change_column(
+            &s.db,
+            user.account_id(),
+            &id,
+            &column,
+            body.title.as_deref(),
+            body.settings.as_ref(),
+        )
     })
     .await?;
     Ok(Json(json!(changed)))
