@@ -322,6 +322,17 @@ fn bodies_must_be_small_json_and_every_error_has_the_shape() {
         405,
         "method_not_allowed",
     );
+    // axum's own query-string rejection: the shape, and the sentence saying what was wrong.
+    let reply = server.call("GET", "/events?limit=many", None);
+    assert_error(&reply, 400, "invalid_request");
+    assert!(
+        reply.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("limit"),
+        "{}",
+        reply.text()
+    );
     assert_error(
         &request(&server.ui, "GET", "/api/no/such/route", &[], None),
         404,

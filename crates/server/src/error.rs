@@ -77,7 +77,7 @@ impl ApiError {
                 "internal_error",
                 "Something went wrong inside Switchboard; the log has the details.",
             ),
-            _ => ("bad_request", "The request could not be understood."),
+            _ => ("invalid_request", "The request could not be understood."),
         };
         Self::new(status, code, message)
     }

@@ -127,6 +127,9 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 /// Rewrites error responses that did not come from our handlers (an unknown
 /// route, a wrong method, a timeout) into the contract's JSON error shape.
+/// Longer plain-text error bodies are not anyone's sentence: the generic one is used instead.
+const MAX_REJECTION_BYTES: usize = 4 * 1024;
+
 pub async fn error_shape(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     let status = response.status();
@@ -140,8 +143,17 @@ pub async fn error_shape(request: Request, next: Next) -> Response {
     if is_json {
         return response;
     }
-    let (mut parts, _) = response.into_parts();
-    let error = ApiError::for_status(status);
+    let (mut parts, body) = response.into_parts();
+    // axum's own rejections (a malformed query string or path) say what was wrong in plain text.
+    let error = match axum::body::to_bytes(body, MAX_REJECTION_BYTES).await {
+        Ok(text) if status == StatusCode::BAD_REQUEST && !text.trim_ascii().is_empty() => {
+            ApiError::bad_request(
+                "invalid_request",
+                String::from_utf8_lossy(text.trim_ascii()).into_owned(),
+            )
+        }
+        _ => ApiError::for_status(status),
+    };
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.remove(header::CONTENT_ENCODING);
     parts.headers.insert(
