@@ -84,8 +84,8 @@ pub struct PublicationStatus {
     pub published_at: String,
 }
 
-/// The shape of [`crate::public_view`]'s bytes, declared so the TypeScript
-/// client is generated from the description a test checks the payload against.
+/// What [`crate::public_view`] serialises, and what the TypeScript client is
+/// generated from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PublicDashboardBody {

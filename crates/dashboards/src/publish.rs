@@ -20,13 +20,15 @@
 
 use std::collections::HashSet;
 
-use boards::{BoardsError, Column, ColumnType, Group};
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use boards::{BoardsError, ColumnType};
+use serde_json::Value;
 use store::Db;
 use store::rusqlite::{self, OptionalExtension, Transaction, params, types::Type};
 
-use crate::model::{Publication, PublicationStatus};
+use crate::model::{
+    PublicBoard, PublicBoardHeader, PublicDashboard, PublicDashboardBody, PublicMember,
+    Publication, PublicationStatus,
+};
 use crate::{Result, config, not_found};
 
 fn check_owned(tx: &Transaction<'_>, account_id: &str, id: &str) -> Result<()> {
@@ -90,54 +92,6 @@ pub fn publication(db: &Db, account_id: &str, id: &str) -> Result<Option<Publica
             })
             .optional()?)
     })
-}
-
-/// The board part of the full-board read, parsed to be cut down.
-#[derive(Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PublicBoard {
-    board: BoardHead,
-    items: Vec<PublicItem>,
-}
-
-#[derive(Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct BoardHead {
-    id: String,
-    name: String,
-    columns: Vec<Column>,
-    groups: Vec<Group>,
-}
-
-#[derive(Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PublicItem {
-    id: String,
-    group_id: String,
-    name: String,
-    values: Map<String, Value>,
-    created_at: String,
-    updated_at: String,
-}
-
-#[derive(Serialize)]
-struct PublicDashboard {
-    id: String,
-    name: String,
-    config: Value,
-}
-
-#[derive(Serialize)]
-struct PublicMember {
-    id: String,
-    name: String,
-}
-
-#[derive(Serialize)]
-struct PublicView {
-    dashboard: PublicDashboard,
-    boards: Vec<PublicBoard>,
-    members: Vec<PublicMember>,
 }
 
 /// Keeps the columns named in `keep`, in `columns` and in every item's
@@ -204,7 +158,16 @@ pub fn public_view(db: &Db, token: &str) -> Result<Vec<u8>> {
             Err(BoardsError::NotFound { .. }) => continue,
             Err(e) => return Err(e.into()),
         };
-        let mut board: PublicBoard = serde_json::from_slice(&full.body).map_err(corrupt)?;
+        let read: boards::FullBoardBody = serde_json::from_slice(&full.body).map_err(corrupt)?;
+        let mut board = PublicBoard {
+            board: PublicBoardHeader {
+                id: read.board.id,
+                name: read.board.name,
+                columns: read.board.columns,
+                groups: read.board.groups,
+            },
+            items: read.items,
+        };
         reduce(&mut board, &keep, &mut people);
         boards.push(board);
     }
@@ -216,7 +179,7 @@ pub fn public_view(db: &Db, token: &str) -> Result<Vec<u8>> {
             name: m.name,
         })
         .collect();
-    let view = PublicView {
+    let view = PublicDashboardBody {
         dashboard: PublicDashboard { id, name, config },
         boards,
         members,
