@@ -8,7 +8,7 @@ mod support;
 
 use std::time::Duration;
 
-use support::{CONNECTIONS, load, rss_kib, signal_term, time_startup};
+use support::{CONNECTIONS, Running, load, rss_kib, running, signal_term, time_startup};
 
 const RUN: Duration = Duration::from_secs(3);
 
@@ -27,19 +27,7 @@ fn main() {
     }
     warm.sort();
     let (_, mut child) = time_startup(dir.path());
-    let info: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("server.json")).expect("server.json"),
-    )
-    .expect("json");
-    let control = info["controlUrl"]
-        .as_str()
-        .expect("control url")
-        .trim_start_matches("http://")
-        .to_owned();
-    let token = std::fs::read_to_string(dir.path().join("cli-token"))
-        .expect("token")
-        .trim()
-        .to_owned();
+    let Running { control, token, .. } = running(dir.path());
 
     std::thread::sleep(Duration::from_secs(2));
     let idle_rss = rss_kib(child.id());

@@ -11,7 +11,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
-use support::{rss_kib, signal_term, time_startup};
+use support::{Running, rss_kib, running, signal_term, time_startup};
 
 struct Http {
     addr: String,
@@ -190,19 +190,7 @@ fn main() {
     std::fs::write(dir.path().join("engines.toml"), engines).expect("engines.toml");
     let (_, mut child) = time_startup(dir.path());
     let pid = child.id();
-    let info: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("server.json")).expect("server.json"),
-    )
-    .expect("json");
-    let control = info["controlUrl"]
-        .as_str()
-        .expect("control")
-        .trim_start_matches("http://")
-        .to_owned();
-    let token = std::fs::read_to_string(dir.path().join("cli-token"))
-        .expect("token")
-        .trim()
-        .to_owned();
+    let Running { control, token, .. } = running(dir.path());
     let mut http = Http::connect(&control, format!("Authorization: Bearer {token}\r\n"));
     let workspace = http.json("POST", "/workspaces", Some(&json!({"name": "bench"})))["id"]
         .as_str()
@@ -290,20 +278,7 @@ fn main() {
     child.wait().ok();
     let (_, mut child) = time_startup(dir.path());
     let pid = child.id();
-    let info: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("server.json")).expect("server.json"),
-    )
-    .expect("json");
-    let control = info["controlUrl"]
-        .as_str()
-        .expect("control")
-        .trim_start_matches("http://")
-        .to_owned();
-    let ui = info["uiUrl"]
-        .as_str()
-        .expect("ui")
-        .trim_start_matches("http://")
-        .to_owned();
+    let Running { control, ui, .. } = running(dir.path());
     let mut http = Http::connect(&control, format!("Authorization: Bearer {token}\r\n"));
     std::thread::sleep(Duration::from_secs(1));
 

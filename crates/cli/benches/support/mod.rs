@@ -45,6 +45,35 @@ pub fn time_startup(dir: &Path) -> (Duration, Child) {
     (started.elapsed(), child)
 }
 
+/// Where a started server listens (`host:port`, no scheme), and the owner's cli token.
+pub struct Running {
+    pub control: String,
+    pub ui: String,
+    pub token: String,
+}
+
+pub fn running(dir: &Path) -> Running {
+    let info: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("server.json")).expect("server.json"),
+    )
+    .expect("json");
+    let address = |key: &str| {
+        info[key]
+            .as_str()
+            .expect(key)
+            .trim_start_matches("http://")
+            .to_owned()
+    };
+    Running {
+        control: address("controlUrl"),
+        ui: address("uiUrl"),
+        token: std::fs::read_to_string(dir.join("cli-token"))
+            .expect("token")
+            .trim()
+            .to_owned(),
+    }
+}
+
 pub fn signal_term(child: &Child) {
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
