@@ -504,12 +504,7 @@ fn restart_route_is_disabled_until_allowed() {
 #[test]
 fn turning_the_control_server_off_takes_effect_at_the_next_launch() {
     let server = TestServer::start();
-    let reply = server.call(
-        "PATCH",
-        "/settings/cliServerEnabled",
-        Some(&json!({"value": false})),
-    );
-    assert_eq!(reply.status, 200);
+    server.set_setting("cliServerEnabled", json!(false));
     let old_control = server.control().to_owned();
     assert_eq!(
         server
@@ -634,12 +629,7 @@ fn startup_failures_exit_non_zero_with_one_line() {
 #[test]
 fn the_restart_route_restarts_in_place_when_allowed() {
     let server = TestServer::start();
-    let reply = server.call(
-        "PATCH",
-        "/settings/allowAgentAppRestart",
-        Some(&json!({"value": true})),
-    );
-    assert_eq!(reply.status, 200);
+    server.set_setting("allowAgentAppRestart", json!(true));
     let before = std::fs::read_to_string(server.data_dir().join("server.json")).unwrap();
     assert_eq!(server.call("POST", "/app/restart", None).status, 202);
 

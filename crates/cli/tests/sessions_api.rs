@@ -100,15 +100,6 @@ fn env_value(env: &[(String, String)], key: &str) -> String {
         .unwrap_or_default()
 }
 
-fn set(server: &TestServer, key: &str, value: Value) {
-    let reply = server.call(
-        "PATCH",
-        &format!("/settings/{key}"),
-        Some(&json!({"value": value})),
-    );
-    assert_eq!(reply.status, 200, "{}", reply.text());
-}
-
 fn control_spawn(server: &TestServer, token: &str, source: Option<&str>) -> common::Reply {
     let auth = format!("Bearer {token}");
     let mut headers = vec![
@@ -206,7 +197,7 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
             .error_code(),
         "agent_token_forbidden"
     );
-    set(&server, "allowAgentAppRestart", json!(true));
+    server.set_setting("allowAgentAppRestart", json!(true));
     assert_eq!(
         server.call_as(&agent, "POST", "/app/restart", None).status,
         403
@@ -262,7 +253,7 @@ fn control_spawns_follow_the_rules_in_order() {
             (403, "agent_driven_sessions_disabled")
         );
     }
-    set(&server, "agentDrivenSessionsEnabled", json!(true));
+    server.set_setting("agentDrivenSessionsEnabled", json!(true));
     // 2. the agent's own token may not spawn until allowed; the cli token may.
     let reply = control_spawn(&server, &agent, Some(&parent_id));
     assert_eq!(
@@ -287,7 +278,7 @@ fn control_spawns_follow_the_rules_in_order() {
     );
     assert_eq!(child.json()["agentDriven"], true);
 
-    set(&server, "allowAgentTokenSpawn", json!(true));
+    server.set_setting("allowAgentTokenSpawn", json!(true));
     let other_parent = ui_spawn(&server, &cookie, "echo", "other");
     let other_id = other_parent["id"].as_str().unwrap().to_owned();
     let reply = control_spawn(&server, &agent, Some(&other_id));
@@ -299,18 +290,18 @@ fn control_spawns_follow_the_rules_in_order() {
     assert_eq!(control_spawn(&server, &agent, Some(&parent_id)).status, 201);
 
     // 4. the concurrency ceiling counts active agent-driven sessions.
-    set(&server, "agentDrivenMaxConcurrent", json!(2));
+    server.set_setting("agentDrivenMaxConcurrent", json!(2));
     let reply = control_spawn(&server, &owner, Some(&parent_id));
     assert_eq!(
         (reply.status, reply.error_code().as_str()),
         (429, "concurrency_limit")
     );
-    set(&server, "requireSpawnSourceSession", json!(false));
-    set(&server, "agentDrivenMaxConcurrent", json!(3));
+    server.set_setting("requireSpawnSourceSession", json!(false));
+    server.set_setting("agentDrivenMaxConcurrent", json!(3));
     // 5. spacing queues, never refuses. The stored-not-enforced limits are kept with each session
     // as they were when it was spawned.
-    set(&server, "cliSpawnSpacingSeconds", json!(60));
-    set(&server, "agentDrivenMaxDollarsPerSession", json!(0.5));
+    server.set_setting("cliSpawnSpacingSeconds", json!(60));
+    server.set_setting("agentDrivenMaxDollarsPerSession", json!(0.5));
     let queued = control_spawn(&server, &owner, None);
     assert_eq!(queued.status, 202, "{}", queued.text());
     assert_eq!(queued.json()["status"], "queued");
@@ -333,8 +324,8 @@ fn control_spawns_follow_the_rules_in_order() {
 #[test]
 fn an_agent_spawns_a_helper_with_one_command() {
     let server = server_with_engines();
-    set(&server, "agentDrivenSessionsEnabled", json!(true));
-    set(&server, "allowAgentTokenSpawn", json!(true));
+    server.set_setting("agentDrivenSessionsEnabled", json!(true));
+    server.set_setting("allowAgentTokenSpawn", json!(true));
     let cookie = ui_cookie(&server);
     let parent = ui_spawn(&server, &cookie, "spawner", "make a helper");
     let parent_id = parent["id"].as_str().unwrap().to_owned();
@@ -356,7 +347,7 @@ fn an_agent_spawns_a_helper_with_one_command() {
 #[test]
 fn sessions_come_back_after_the_server_is_killed() {
     let server = server_with_engines();
-    set(&server, "autoResumeOnCrash", json!(false));
+    server.set_setting("autoResumeOnCrash", json!(false));
     let cookie = ui_cookie(&server);
     let running = ui_spawn(&server, &cookie, "slow", "long work");
     let running_id = running["id"].as_str().unwrap().to_owned();

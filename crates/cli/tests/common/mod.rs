@@ -108,6 +108,16 @@ impl TestServer {
         self.call_as(&self.token.clone(), method, path, body)
     }
 
+    /// Sets a setting as the owner; anything but 200 fails the test.
+    pub fn set_setting(&self, key: &str, value: Value) {
+        let reply = self.call(
+            "PATCH",
+            &format!("/settings/{key}"),
+            Some(&serde_json::json!({ "value": value })),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.text());
+    }
+
     pub fn call_as(&self, token: &str, method: &str, path: &str, body: Option<&Value>) -> Reply {
         let auth = format!("Bearer {token}");
         let mut headers = vec![("Authorization", auth.as_str())];
