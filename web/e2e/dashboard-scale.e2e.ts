@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, loggedInPage, startServer, type RunningServer } from "./harness";
+import { launchBrowser, loggedInPage, startServer, widgetsDrawn, type RunningServer } from "./harness";
 
 const BOARDS = 50;
 const SERVER = process.env.SWITCHBOARD_BIN ? `server ${process.env.SWITCHBOARD_BIN}` : "debug server";
@@ -109,23 +109,6 @@ function trackBoardReads(page: Page): () => Promise<number> {
   return async () => (last === 0 ? 0 : last - (await page.evaluate(() => performance.timeOrigin)));
 }
 
-/** In the page: ms since navigation start when every widget is drawn for the current filter result. */
-async function drawnAt(page: Page, count: number): Promise<number> {
-  const handle = await page.waitForFunction(
-    (n) => {
-      const root = document.querySelector("[data-filter-key]");
-      const widgets = document.querySelectorAll("[data-widget-id]");
-      if (!root || widgets.length !== n || root.getAttribute("data-boards-settled") !== "true") return false;
-      const key = root.getAttribute("data-filter-key");
-      const done = [...widgets].every((w) => w.querySelector(".dash-widget-body")?.getAttribute("data-drawn") === key);
-      return done ? performance.now() : false;
-    },
-    count,
-    { timeout: 120_000, polling: "raf" },
-  );
-  return (await handle.jsonValue()) as number;
-}
-
 test("50 boards × 2,000 items: time to draw every widget, and to redraw after a filter change", async () => {
   const seeded = await seed();
   const sprint = { sprintColumn: "sprint", effortColumn: "effort", doneColumn: "status", dateColumn: "done_on" };
@@ -163,13 +146,13 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
   const { context, page } = await loggedInPage(browser, server, "/");
   const lastBoardReadAt = trackBoardReads(page);
   await page.goto(`${server.uiUrl}/dashboards/${created.body.id}`);
-  const firstDraw = await drawnAt(page, widgets.length);
+  const firstDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
   console.log(
     `dashboard scale (${SERVER}): ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +
       `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms)`,
   );
   await page.reload();
-  const warmDraw = await drawnAt(page, widgets.length);
+  const warmDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
   console.log(
     `dashboard scale: after a reload ${warmDraw.toFixed(0)} ms ` +
       `(last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms)`,
@@ -186,7 +169,7 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     (before) => document.querySelector("[data-filter-key]")?.getAttribute("data-filter-key") !== before,
     settledKey,
   );
-  await drawnAt(page, widgets.length);
+  await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
   const keptItems = async () => Number(await page.locator("[data-kept-items]").getAttribute("data-kept-items"));
   const kept: number[] = [await keptItems()];
   const timings: number[] = [];

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, loggedInPage, startServer, type RunningServer } from "./harness";
+import { launchBrowser, loggedInPage, startServer, widgetsDrawn, type RunningServer } from "./harness";
 
 let server: RunningServer;
 let browser: Browser;
@@ -37,22 +37,6 @@ interface Dashboard {
     widgets: { id: string; type: string; layout: WidgetLayout; settings?: Record<string, unknown> }[];
     filters: unknown;
   };
-}
-
-/** Waits until every widget has been drawn for the page's current filter result. */
-async function allWidgetsDrawn(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(
-    (n) => {
-      const root = document.querySelector("[data-filter-key]");
-      const widgets = document.querySelectorAll("[data-widget-id]");
-      if (!root || widgets.length !== n) return false;
-      if (root.getAttribute("data-boards-settled") === "false") return false;
-      const key = root.getAttribute("data-filter-key");
-      return [...widgets].every((w) => w.querySelector(".dash-widget-body")?.getAttribute("data-drawn") === key);
-    },
-    count,
-    { timeout: 30_000 },
-  );
 }
 
 async function saved(page: Page): Promise<void> {
@@ -111,7 +95,7 @@ test("a dashboard made through the UI: connect, add, move, resize, filter, expor
     await page.getByRole("button", { name: "+ Add widget" }).click();
     await page.getByRole("menuitem", { name: entry }).click();
   }
-  await allWidgetsDrawn(page, 5);
+  await widgetsDrawn(page, 5);
   await saved(page);
   const withWidgets = await readDashboard(id);
   expect(withWidgets.config.widgets.map((w) => w.type)).toEqual([
@@ -164,7 +148,7 @@ test("a dashboard made through the UI: connect, add, move, resize, filter, expor
   await page.getByLabel("Rule operator").nth(1).selectOption("gt");
   await page.getByLabel("Rule value").nth(1).fill("0");
   await page.keyboard.press("Escape");
-  await allWidgetsDrawn(page, 5);
+  await widgetsDrawn(page, 5);
   const keptAfter = Number(await page.locator("[data-kept-items]").getAttribute("data-kept-items"));
   expect(keptAfter).toBeGreaterThan(0);
   expect(keptAfter).toBeLessThan(keptBefore);
@@ -209,7 +193,7 @@ test("a dashboard made through the UI: connect, add, move, resize, filter, expor
   const anonymous = await browser.newContext();
   const publicPage = await anonymous.newPage();
   await publicPage.goto(url);
-  await allWidgetsDrawn(publicPage, 5);
+  await widgetsDrawn(publicPage, 5);
   expect(await anonymous.cookies()).toEqual([]);
   expect(await publicPage.locator("h1").textContent()).toBe("E2E dashboard");
   expect(await publicPage.getByRole("button", { name: "+ Add widget" }).count()).toBe(0);
@@ -227,7 +211,7 @@ test("a dashboard made through the UI: connect, add, move, resize, filter, expor
   await page.getByLabel("Dashboard name").fill("Renamed dashboard");
   await saved(page);
   await page.reload();
-  await allWidgetsDrawn(page, 5);
+  await widgetsDrawn(page, 5);
   expect(await page.getByLabel("Dashboard name").inputValue()).toBe("Renamed dashboard");
   expect(await figure.textContent()).toMatch(/^\$/);
   const reloaded = (await readDashboard(id)).config.widgets.find((w) => w.id === "n1")?.layout;
@@ -275,7 +259,7 @@ test("a deleted board is disconnected (one autosave), the page says so, the othe
   expect(refused.status).toBe(404);
 
   const { context, page } = await loggedInPage(browser, server, `/dashboards/${created.body.id}`);
-  await allWidgetsDrawn(page, 1);
+  await widgetsDrawn(page, 1);
   const notice = page.locator(`[data-testid="disconnected-boards"] [data-board-id="${doomed.body.id}"]`);
   expect(await notice.textContent()).toBe(`Board ${doomed.body.id} no longer exists and was disconnected.`);
   const count = Number(await page.locator('[data-widget-id="n1"] [data-figure]').textContent());

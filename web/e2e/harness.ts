@@ -108,3 +108,29 @@ export async function loggedInPage(
   await page.goto(`${server.uiUrl}/login?token=${encodeURIComponent(server.token)}&next=${encodeURIComponent(next)}`);
   return { context, page };
 }
+
+/**
+ * Waits until every one of the page's `count` widgets is drawn for its current filter result
+ * (`data-drawn` equal to the root's `data-filter-key`) and no connected board is still loading;
+ * returns the page's `performance.now()` at that moment. Published pages carry no
+ * `data-boards-settled`: they have nothing left to load.
+ */
+export async function widgetsDrawn(
+  page: Page,
+  count: number,
+  options: { timeout?: number; polling?: "raf" | number } = {},
+): Promise<number> {
+  const handle = await page.waitForFunction(
+    (n) => {
+      const root = document.querySelector("[data-filter-key]");
+      const widgets = document.querySelectorAll("[data-widget-id]");
+      if (!root || widgets.length !== n || root.getAttribute("data-boards-settled") === "false") return false;
+      const key = root.getAttribute("data-filter-key");
+      const done = [...widgets].every((w) => w.querySelector(".dash-widget-body")?.getAttribute("data-drawn") === key);
+      return done ? performance.now() : false;
+    },
+    count,
+    { timeout: options.timeout ?? 30_000, polling: options.polling ?? "raf" },
+  );
+  return (await handle.jsonValue()) as number;
+}
