@@ -133,12 +133,22 @@ test("the dashboard page takes the app's theme, not the system's", async () => {
   expect((await server.api("PATCH", "/settings/pmColorMode", { value: "light" })).status).toBe(200);
   const { context, page } = await loggedInPage(browser, server, "/");
   await page.emulateMedia({ colorScheme: "dark" });
+  const reads: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "GET" && r.url().endsWith(`/api/dashboards/${dashboard.body.id}`)) reads.push(r.url());
+  });
   await page.goto(`${server.uiUrl}/dashboards/${dashboard.body.id}`);
   await page.locator(".dash-page[data-dashboard-id]").waitFor();
+  // The page and its worker share one read of the dashboard.
+  expect(reads).toHaveLength(1);
   await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
   const background = await page.evaluate(
     () => getComputedStyle(document.querySelector(".dash-page") as Element).backgroundColor,
   );
   expect(background).toBe("rgb(246, 247, 251)");
+
+  // A dashboard that does not exist (read once, by its worker) says so.
+  await page.goto(`${server.uiUrl}/dashboards/no-such-dashboard`);
+  await page.getByRole("heading", { name: "Dashboard not found" }).waitFor();
   await context.close();
 });

@@ -39,7 +39,7 @@ import { WidgetGrid } from "./WidgetGrid";
 import { WidgetSettings } from "./WidgetSettings";
 import { preloadCharts } from "./widgets/WidgetBody";
 import type { BoardStatus } from "./worker/dashboardCore";
-import { useDashboardWorker, useStartedDashboardWorker } from "./worker/useDashboardWorker";
+import { readDashboard, useDashboardWorker, useStartedDashboardWorker } from "./worker/useDashboardWorker";
 import "./dashboard.css";
 
 export interface Draft {
@@ -57,9 +57,10 @@ export function DashboardView({ id }: { id: string }) {
   useEffect(preloadCharts, []);
   const worker = useStartedDashboardWorker(id);
   useEffect(() => {
+    if (!worker) return;
     let live = true;
     setLoaded({ kind: "loading" });
-    getDashboard(id).then(
+    readDashboard(worker).then(
       ({ data, etag }) => {
         if (!live) return;
         const saver = new Autosaver<Draft>({
@@ -79,7 +80,7 @@ export function DashboardView({ id }: { id: string }) {
     return () => {
       live = false;
     };
-  }, [id]);
+  }, [id, worker]);
 
   if (loaded.kind === "loading" || !worker) return <div className="dash-page dash-muted">Loading dashboard…</div>;
   if (loaded.kind === "error") {

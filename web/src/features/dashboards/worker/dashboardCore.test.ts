@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { ApiError } from "../../../shared/api/client";
+import type { Dashboard } from "../api";
 import { computeApps } from "../engine/computeApps";
 import { makeBoard } from "../engine/fixtures/makeBoard";
 import type { BoardFull, WidgetConfig } from "../engine/types";
@@ -130,10 +131,18 @@ describe("the dashboard worker's core", () => {
     const handle = createDashboardCore({
       post: (r) => replies.push(r),
       fetchBoard,
-      fetchConfig: async (id) => ({
-        boardIds: id === "d1" ? ["a", "b"] : [],
-        widgets: [sum],
-        filters: { rules: [{ column: "status", op: "is", value: "" }] },
+      fetchDashboard: async (id) => ({
+        data: {
+          id,
+          workspaceId: "w1",
+          name: "Saved",
+          config: {
+            boardIds: id === "d1" ? ["a", "b"] : [],
+            widgets: [sum],
+            filters: { rules: [{ column: "status", op: "is", value: "" }] },
+          },
+        } as Dashboard,
+        etag: '"v1"',
       }),
       flushMs: 50,
     });
@@ -142,6 +151,12 @@ describe("the dashboard worker's core", () => {
     expect(fetchBoard.mock.calls.map((c) => c[0])).toEqual(["a", "b"]);
     // The page may not listen yet: nothing is sent before its first request.
     expect(replies).toHaveLength(0);
+    // The page's own read of the dashboard is answered from open's read, without the held replies.
+    handle({ type: "dashboard" });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(replies).toHaveLength(1);
+    const read = replies.pop()?.dashboard;
+    expect(read?.ok && [read.dashboard.name, read.etag]).toEqual(["Saved", '"v1"']);
 
     handle({ type: "load", ids: ["a", "b"], revalidate: false });
     // The held replies: board states and the saved view's results (a rule with no value is not applied).
@@ -156,20 +171,28 @@ describe("the dashboard worker's core", () => {
     expect(fetchBoard).toHaveBeenCalledTimes(2);
   });
 
-  test("a failed open leaves the loading to the page", async () => {
+  test("a failed open tells the page why and leaves the loading to it", async () => {
     const replies: WorkerReply[] = [];
     const fetchBoard = vi.fn(async (id: string) => board(id, [4]));
     const handle = createDashboardCore({
       post: (r) => replies.push(r),
       fetchBoard,
-      fetchConfig: async () => {
-        throw new ApiError(401, "unauthorized", "log in");
+      fetchDashboard: async () => {
+        throw new ApiError(404, "not_found", "The dashboard does not exist.");
       },
       flushMs: 50,
     });
     handle({ type: "open", dashboardId: "d1" });
     await vi.advanceTimersByTimeAsync(100);
     expect(fetchBoard).not.toHaveBeenCalled();
+    handle({ type: "dashboard" });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(replies.pop()?.dashboard).toEqual({
+      ok: false,
+      status: 404,
+      code: "not_found",
+      message: "The dashboard does not exist.",
+    });
     handle({ type: "load", ids: ["a"], revalidate: false });
     handle({ type: "view", filters: null, widgets: [sum] });
     await vi.advanceTimersByTimeAsync(100);

@@ -5,7 +5,9 @@
  * per-board column lists and widget results. The full reads never leave the worker, so parsing
  * 100,000 items and every recomputation stay off the page's main thread.
  */
-import { type DashboardConfig, getDashboard } from "../api";
+import { ApiError } from "../../../shared/api/client";
+import { errorMessage } from "../../../shared/api/errorMessage";
+import { type Dashboard, type Versioned, getDashboard } from "../api";
 import { effectiveFilters } from "../filterEdit";
 import { type BoardFetcher, type BoardLoad, fetchBoardFull, loadBoards, loadedBoards } from "../boardLoader";
 import { type FilterReport, type FilteredData, applyFilters } from "../engine/applyFilters";
@@ -31,6 +33,11 @@ export type WorkerRequest =
    * reading its boards. Replies wait until the page's first request, so none is lost.
    */
   | { type: "open"; dashboardId: string }
+  /**
+   * The dashboard `open` read, for the page, which needs its name, config and ETag: one read
+   * serves both. Its answer does not wait for the page's first `load` or `view`.
+   */
+  | { type: "dashboard" }
   /** Read these boards; `revalidate` reads the ones already loaded again (with their ETag). */
   | { type: "load"; ids: string[]; revalidate: boolean }
   /** The filters and widgets to compute; send only when one of them changed (not on a move). */
@@ -47,7 +54,13 @@ export interface ResultsUpdate {
   results: Record<string, WidgetResult>;
 }
 
+/** The dashboard as `open` read it, or why it could not. */
+export type DashboardRead =
+  | { ok: true; dashboard: Dashboard; etag: string | null }
+  | { ok: false; status: number; code: string; message: string };
+
 export interface WorkerReply {
+  dashboard?: DashboardRead;
   /** Every connected board's state, with the column lists of the loaded ones, when they changed. */
   boards?: { loads: BoardStatus[]; metas: BoardMeta[] };
   results?: ResultsUpdate;
@@ -56,8 +69,8 @@ export interface WorkerReply {
 export interface CoreOptions {
   post: (reply: WorkerReply) => void;
   fetchBoard?: BoardFetcher;
-  /** A dashboard's saved config, for `open`. */
-  fetchConfig?: (dashboardId: string) => Promise<DashboardConfig>;
+  /** A dashboard with its ETag, for `open`. */
+  fetchDashboard?: (dashboardId: string) => Promise<Versioned<Dashboard>>;
   flushMs?: number;
   slowAfterMs?: number;
   /**
@@ -71,9 +84,22 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
-async function fetchSavedConfig(dashboardId: string): Promise<DashboardConfig> {
-  return (await getDashboard(dashboardId)).data.config;
+function dashboardRead(read: Promise<Versioned<Dashboard>>): Promise<DashboardRead> {
+  return read.then(
+    ({ data, etag }): DashboardRead => ({ ok: true, dashboard: data, etag }),
+    (error: unknown): DashboardRead =>
+      error instanceof ApiError
+        ? { ok: false, status: error.status, code: error.code, message: error.message }
+        : { ok: false, status: 0, code: "network_error", message: errorMessage(error) },
+  );
 }
+
+const noOpen: DashboardRead = {
+  ok: false,
+  status: 0,
+  code: "not_opened",
+  message: "The dashboard worker was asked for a dashboard it was never told to open.",
+};
 
 function status(load: BoardLoad): BoardStatus {
   return load.state === "loaded" ? { id: load.id, state: "loaded" } : load;
@@ -98,7 +124,8 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   let partialAt = -Infinity;
   const partialEveryMs = options.partialEveryMs ?? 1000;
   const fetchBoard = options.fetchBoard ?? fetchBoardFull;
-  const fetchConfig = options.fetchConfig ?? fetchSavedConfig;
+  const fetchDashboard = options.fetchDashboard ?? getDashboard;
+  let opened: Promise<DashboardRead> | null = null;
   // Until the page's first request it may not be listening yet: replies wait here.
   let held: WorkerReply[] | null = [];
   const post = (reply: WorkerReply) => (held ? held.push(reply) : options.post(reply));
@@ -183,16 +210,21 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
 
   return (request) => {
     if (request.type === "open") {
-      fetchConfig(request.dashboardId).then(
-        (config) => {
-          // The saved filters and widgets are what the page will ask for first: with them each
-          // board's columns are read as it arrives, even before the page has said so.
-          if (!view) setView(effectiveFilters(config.filters), config.widgets);
-          if (loadingIds === null) load(config.boardIds, false);
-        },
-        // The page reads the dashboard too, says what went wrong and asks for its boards.
-        () => undefined,
-      );
+      opened = dashboardRead(fetchDashboard(request.dashboardId));
+      void opened.then((read) => {
+        // A failed read is the page's to show; it asks for no boards then.
+        if (!read.ok) return;
+        const { config } = read.dashboard;
+        // The saved filters and widgets are what the page will ask for first: with them each
+        // board's columns are read as it arrives, even before the page has said so.
+        if (!view) setView(effectiveFilters(config.filters), config.widgets);
+        if (loadingIds === null) load(config.boardIds, false);
+      });
+      return;
+    }
+    if (request.type === "dashboard") {
+      const read = opened ?? Promise.resolve(noOpen);
+      void read.then((dashboard) => options.post({ dashboard }));
       return;
     }
     if (held) {

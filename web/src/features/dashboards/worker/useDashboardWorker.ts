@@ -10,6 +10,8 @@ import type { DashboardFilters, WidgetConfig } from "../engine/types";
 import { ResultsStore } from "../resultsStore";
 import type { BoardMeta, BoardStatus, WorkerReply, WorkerRequest } from "./dashboardCore";
 import { takeDashboardWorker } from "./prestart";
+import { ApiError } from "../../../shared/api/client";
+import type { Dashboard, Versioned } from "../api";
 
 export interface DashboardState {
   loads: BoardStatus[];
@@ -31,6 +33,25 @@ export function useStartedDashboardWorker(dashboardId: string): Worker | null {
     return () => started.terminate();
   }, [dashboardId]);
   return worker;
+}
+
+/**
+ * The dashboard as the worker's `open` read it (name, config, ETag): the page's own read, done
+ * once for both of them. A refusal comes back as the `ApiError` a direct read would throw.
+ */
+export function readDashboard(worker: Worker): Promise<Versioned<Dashboard>> {
+  return new Promise((resolve, reject) => {
+    const onReply = ({ data }: MessageEvent<WorkerReply>) => {
+      const read = data.dashboard;
+      if (!read) return;
+      worker.removeEventListener("message", onReply);
+      if (read.ok) resolve({ data: read.dashboard, etag: read.etag });
+      else reject(new ApiError(read.status, read.code, read.message));
+    };
+    worker.addEventListener("message", onReply);
+    const request: WorkerRequest = { type: "dashboard" };
+    worker.postMessage(request);
+  });
 }
 
 export function useDashboardWorker(
