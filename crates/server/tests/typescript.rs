@@ -78,7 +78,28 @@ fn api_types() -> String {
         decl::<inbox::InboxRow>(&cfg),
     ];
     out.push_str(&decls.join("\n"));
+    out.push_str(&name_lists());
     out
+}
+
+/// The closed lists of names both sides use, as `as const` arrays with their
+/// union types, so the web app has no copy of its own to drift.
+fn name_lists() -> String {
+    let lists: [(&str, &str, &[&str]); 3] = [
+        ("SETUP_PRESETS", "SetupPreset", &boards::presets::PRESETS),
+        ("WIDGET_TYPES", "WidgetType", dashboards::config::WIDGET_TYPES),
+        ("FILTER_OPS", "FilterOp", dashboards::config::FILTER_OPS),
+    ];
+    lists
+        .iter()
+        .map(|(constant, union, names)| {
+            let quoted: Vec<String> = names.iter().map(|name| format!("{name:?}")).collect();
+            format!(
+                "\nexport const {constant} = [{}] as const;\n\nexport type {union} = (typeof {constant})[number];\n",
+                quoted.join(", ")
+            )
+        })
+        .collect()
 }
 
 fn web_api_dir() -> PathBuf {
@@ -100,6 +121,17 @@ fn ensure_file_contents(path: &Path, contents: &str) {
 #[test]
 fn api_types_are_fresh() {
     ensure_file_contents(&web_api_dir().join("types.generated.ts"), &api_types());
+}
+
+/// The setup presets are a select of the settings catalog and the templates of
+/// the boards crate: one list, or the wizard offers a preset with no template.
+#[test]
+fn setup_presets_are_the_settings_select() {
+    let def = settings::lookup("pmSetupPreset").unwrap();
+    let settings::Kind::Select(options) = def.kind else {
+        panic!("pmSetupPreset is not a select");
+    };
+    assert_eq!(options, boards::presets::PRESETS);
 }
 
 #[test]

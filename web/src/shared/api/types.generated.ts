@@ -203,3 +203,15 @@ export type EngineInfo = { name: string, kind: string, command: Array<string>, }
 export type Category = "alert" | "session" | "pm-event" | "automation" | "calendar" | "cli-pending" | "cron" | "digest" | "recipe" | "sms" | "messenger" | "webhook";
 
 export type InboxRow = { id: string, category: Category, title: string, body: string | null, sourceSessionId: string | null, createdAt: string, readAt: string | null, };
+
+export const SETUP_PRESETS = ["tasks", "projects", "operations", "first-agent-board", "trello", "jira", "asana", "linear", "notion", "clickup", "airtable", "engineering-linear", "engineering-jira"] as const;
+
+export type SetupPreset = (typeof SETUP_PRESETS)[number];
+
+export const WIDGET_TYPES = ["numbers", "chart", "velocity", "plannedVsUnplanned", "burndown", "battery", "table", "apps"] as const;
+
+export type WidgetType = (typeof WIDGET_TYPES)[number];
+
+export const FILTER_OPS = ["is", "is_not", "contains", "gt", "gte", "lt", "lte", "is_empty", "is_not_empty"] as const;
+
+export type FilterOp = (typeof FILTER_OPS)[number];
