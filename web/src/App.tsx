@@ -9,10 +9,10 @@ import { ErrorNote, Loading } from "./shared/ui/Status";
 import { ToastProvider } from "./shared/ui/toasts";
 import { LoginPage } from "./app/LoginPage";
 import { PublicDashboardPage } from "./features/dashboards/PublicDashboardPage";
-import { matchRoute, usePathname } from "./app/router";
-import { SettingsProvider, SystemAppearance } from "./app/settings";
+import { matchRoute, usePathname } from "./shared/router";
+import { SettingsProvider, SystemAppearance } from "./shared/settings";
 import { Shell } from "./app/Shell";
-import { WorkspacesProvider } from "./app/workspaces";
+import { WorkspacesProvider } from "./shared/workspaces";
 
 type Session = { state: "checking" } | { state: "in"; me: Me } | { state: "out" } | { state: "failed"; error: unknown };
 

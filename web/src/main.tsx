@@ -2,7 +2,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { matchRoute } from "./app/router";
+import { matchRoute } from "./shared/router";
 import { prestartDashboardWorker } from "./features/dashboards/worker/prestart";
 import "./app/styles.css";
 

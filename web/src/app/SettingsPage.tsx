@@ -8,7 +8,7 @@ import { errorMessage } from "../shared/api/errorMessage";
 import { SETTING_DEFINITIONS, type SettingDefinition } from "../shared/api/settings.generated";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { fieldFor, humanize, parseField, textOf, type Field } from "./settingFields";
-import { useSettings } from "./settings";
+import { useSettings } from "../shared/settings";
 
 interface Section {
   title: string;

@@ -6,13 +6,13 @@ import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
-import { colorModeOf, COLOR_MODES } from "./appearance";
+import { colorModeOf, COLOR_MODES } from "../shared/appearance";
 import { DashboardPage } from "../features/dashboards/DashboardPage";
 import { DashboardsSection } from "../features/dashboards/DashboardsSection";
-import { Link, navigate, type Route } from "./router";
-import { useSettings } from "./settings";
+import { Link, navigate, type Route } from "../shared/router";
+import { useSettings } from "../shared/settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
-import { useWorkspaces } from "./workspaces";
+import { useWorkspaces } from "../shared/workspaces";
 
 // The settings page carries the whole generated catalog: it loads when opened, not with the app.
 const SettingsPage = lazy(() => import("./SettingsPage").then((m) => ({ default: m.SettingsPage })));

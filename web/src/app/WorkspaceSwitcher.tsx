@@ -1,7 +1,7 @@
 /** The sidebar's workspace picker, with a form to make a new workspace. */
 import { useState } from "react";
 import { useToast } from "../shared/ui/toasts";
-import { useWorkspaces } from "./workspaces";
+import { useWorkspaces } from "../shared/workspaces";
 
 const NEW = "__new__";
 

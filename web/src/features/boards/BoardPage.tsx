@@ -4,9 +4,9 @@
  * The board is revalidated with its ETag when the tab comes back into view.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ROW_HEIGHT } from "../../app/appearance";
-import { useSettings } from "../../app/settings";
-import { Link } from "../../app/router";
+import { ROW_HEIGHT } from "../../shared/appearance";
+import { useSettings } from "../../shared/settings";
+import { Link } from "../../shared/router";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 import { cachedBoard, createItem, deleteItem, fetchFullBoard, rememberBoard, updateItem } from "./api";

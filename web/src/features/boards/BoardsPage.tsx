@@ -1,7 +1,7 @@
 /** `/`: the current workspace's boards, and a form to make one. */
 import { useState } from "react";
-import { Link, navigate } from "../../app/router";
-import { useWorkspaces } from "../../app/workspaces";
+import { Link, navigate } from "../../shared/router";
+import { useWorkspaces } from "../../shared/workspaces";
 import { useApi } from "../../shared/hooks/useApi";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";

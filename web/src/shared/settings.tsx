@@ -3,7 +3,7 @@
  * `PATCH /settings/<key>`, and kept in step with what the server accepted.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import { apiFetch } from "../shared/api/client";
+import { apiFetch } from "./api/client";
 import { applyAppearance, colorModeOf, densityOf, resolveTheme, type Density } from "./appearance";
 
 export type SettingsValues = Record<string, unknown>;

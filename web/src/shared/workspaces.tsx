@@ -4,8 +4,8 @@
  * the first one.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import { apiFetch } from "../shared/api/client";
-import type { Workspace } from "../shared/api/types.generated";
+import { apiFetch } from "./api/client";
+import type { Workspace } from "./api/types.generated";
 
 export interface WorkspacesState {
   workspaces: Workspace[] | undefined;
