@@ -2,8 +2,7 @@
  * Editing the dashboard's filters from the toolbar (immutable updates of the contract's
  * `filters`), and the toolbar's account of boards a rule or the People filter did not reach.
  */
-import type { FilterReport } from "./engine/applyFilters";
-import type { DashboardFilters, FilterOp, FilterRule } from "./engine/types";
+import type { DashboardFilters, FilterOp, FilterReport, FilterRule } from "./engine/types";
 
 export const FILTER_OPS: readonly { op: FilterOp; label: string; needsValue: boolean }[] = [
   { op: "is", label: "is", needsValue: true },

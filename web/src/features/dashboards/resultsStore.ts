@@ -4,7 +4,7 @@
  * its toolbar or the grid around the widgets).
  */
 import { useSyncExternalStore } from "react";
-import type { FilterReport } from "./engine/applyFilters";
+import type { FilterReport } from "./engine/types";
 import type { WidgetResult } from "./engine/computeWidget";
 import type { ResultsUpdate } from "./worker/dashboardCore";
 

@@ -5,44 +5,18 @@
  */
 import { bucketCodes } from "./columnar";
 import { type RowFilter, compileRowRule, keepByFlags } from "./rowRule";
-import type { PreparedBoard } from "./prepareBoards";
 import { resolveColumn } from "./resolveColumn";
-import type { Column, DashboardFilters, FilterRule, Item } from "./types";
-
-export interface FilteredBoard {
-  board: PreparedBoard;
-  /**
-   * Positions in `board.items` of the items that pass every rule that applies to the board, in
-   * order (the board's own `allRows` when none does). Widgets read columns by these positions.
-   */
-  rows: Uint32Array;
-}
-
-export interface RuleReport {
-  rule: FilterRule;
-  /** Boards that have the rule's column and were filtered by it. */
-  appliedBoardIds: string[];
-  /** Boards without the rule's column: they passed this rule whole. */
-  skippedBoardIds: string[];
-  /** Boards whose column type the rule cannot apply to (those boards pass it whole), by reason. */
-  invalid: { boardId: string; reason: string }[];
-}
-
-export interface FilterReport {
-  rules: RuleReport[];
-  people: {
-    active: boolean;
-    /** Boards without a people column: they passed the People filter whole. */
-    skippedBoardIds: string[];
-  };
-  totalItems: number;
-  keptItems: number;
-}
-
-export interface FilteredData {
-  boards: FilteredBoard[];
-  report: FilterReport;
-}
+import type {
+  Column,
+  DashboardFilters,
+  FilteredBoard,
+  FilteredData,
+  FilterReport,
+  FilterRule,
+  Item,
+  PreparedBoard,
+  RuleReport,
+} from "./types";
 
 /**
  * The People filter on one board: an item passes when any of its people columns names one of

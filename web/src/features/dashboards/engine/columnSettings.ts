@@ -2,12 +2,7 @@
  * Readers of a column's settings (status labels, number units) that tolerate missing or
  * malformed settings, because configs and boards come from JSON anyone may write.
  */
-import type { Column, StatusLabel } from "./types";
-
-export interface Unit {
-  unit: string;
-  position: "left" | "right";
-}
+import type { Column, StatusLabel, Unit } from "./types";
 
 /** What counts and unit-less columns carry. */
 export const NO_UNIT: Unit = { unit: "", position: "left" };

@@ -5,8 +5,8 @@ import { bucketCodes, filledFlags, numberValues, sprintColumns } from "./columna
 import { computeChart } from "./computeChart";
 import { CHECK, DATE, PEOPLE, STATUS, TEXT, TIMELINE, numberColumn } from "./fixtures/columns";
 import { makeBoard } from "./fixtures/makeBoard";
-import { type PreparedBoard, prepareBoards } from "./prepareBoards";
-import type { BoardFull } from "./types";
+import { prepareBoards } from "./prepareBoards";
+import type { BoardFull, PreparedBoard } from "./types";
 
 const EFFORT = numberColumn("effort");
 const SPRINT = { id: "sprint", title: "Sprint", type: "text" };

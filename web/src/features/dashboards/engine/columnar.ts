@@ -7,10 +7,8 @@
 import { NO_DAY, calendarDay, formatCalendarDay, mondayOf } from "./calendarDay";
 import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
 import { doneLabelNames, statusLabels } from "./columnSettings";
-import type { ChartCategoryKind } from "./computeChart";
 import { cleanNumber } from "./formatFigure";
-import type { PreparedBoard } from "./prepareBoards";
-import type { Column, DateBucket, Item } from "./types";
+import type { ChartCategoryKind, Column, DateBucket, Item, PreparedBoard } from "./types";
 
 function derive<T>(board: PreparedBoard, key: string, build: () => T): T {
   let value = board.derived.get(key) as T | undefined;

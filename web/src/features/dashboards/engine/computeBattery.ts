@@ -2,11 +2,10 @@
  * The Battery widget (off the add-widget menu): the share of items per label of a status
  * column, labels merged by name across boards, in label order.
  */
-import type { FilteredData } from "./applyFilters";
 import { doneLabelNames, statusLabels } from "./columnSettings";
 import { type BucketEntry, bucketCodes } from "./columnar";
 import { resolveColumn } from "./resolveColumn";
-import type { BatterySettings } from "./types";
+import type { BatterySettings, FilteredData } from "./types";
 import { EMPTY_BUCKET_LABEL } from "./computeChart";
 
 export interface BatterySegment {

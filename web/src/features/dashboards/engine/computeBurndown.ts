@@ -3,11 +3,10 @@
  * sprint's current total effort is its scope on every day, and an item burns on the day its
  * date column names.
  */
-import type { FilteredData } from "./applyFilters";
 import { NO_DAY, formatCalendarDay } from "./calendarDay";
 import { type SprintBoardPart, sprintDayText, summariseSprints } from "./summariseSprints";
 import { cleanNumber } from "./formatFigure";
-import type { BurndownSettings } from "./types";
+import type { BurndownSettings, FilteredData } from "./types";
 
 export const BURNDOWN_NOTE =
   "Approximation (no sprint history): scope is the sprint's current total effort on every day; " +

@@ -4,14 +4,20 @@
  * different boards merge.
  */
 import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
-import type { FilteredData } from "./applyFilters";
 import { type BucketCodes, type BucketEntry, bucketCodes, countWeights, numberValues } from "./columnar";
-import { NO_UNIT, type Unit, numberUnit } from "./columnSettings";
+import { NO_UNIT, numberUnit } from "./columnSettings";
 import { cleanNumber, formatCompact, formatFull } from "./formatFigure";
 import { resolveColumn } from "./resolveColumn";
-import type { AggregateFunction, ChartSettings, ChartType, Column, DateBucket } from "./types";
-
-export type ChartCategoryKind = "label" | "person" | "group" | "board" | "date" | "value" | "empty";
+import type {
+  AggregateFunction,
+  ChartCategoryKind,
+  ChartSettings,
+  ChartType,
+  Column,
+  DateBucket,
+  FilteredData,
+  Unit,
+} from "./types";
 
 export interface ChartCategory {
   key: string;

@@ -10,12 +10,11 @@ import {
   isAggregateFunction,
   newAccumulator,
 } from "./aggregate";
-import type { FilteredData } from "./applyFilters";
 import { filledFlags, numberCodes, numberValues } from "./columnar";
-import { NO_UNIT, type Unit, numberUnit } from "./columnSettings";
+import { NO_UNIT, numberUnit } from "./columnSettings";
 import { EMPTY_FIGURE, formatCompact, formatFull } from "./formatFigure";
 import { resolveColumn } from "./resolveColumn";
-import type { AggregateFunction, NumbersSettings } from "./types";
+import type { AggregateFunction, FilteredData, NumbersSettings, Unit } from "./types";
 
 export interface NumbersFigure {
   unit: Unit;

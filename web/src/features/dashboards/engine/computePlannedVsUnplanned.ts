@@ -2,11 +2,10 @@
  * The Planned-vs-unplanned widget, a documented approximation: with no sprint history, an item
  * counts as planned when it was created on or before its sprint's first day.
  */
-import type { FilteredData } from "./applyFilters";
 import { NO_DAY } from "./calendarDay";
 import { type SprintBoardPart, sprintDayText, summariseSprints } from "./summariseSprints";
 import { cleanNumber } from "./formatFigure";
-import type { SprintSettings } from "./types";
+import type { FilteredData, SprintSettings } from "./types";
 
 export const PLANNED_VS_UNPLANNED_NOTE =
   "Approximation (no sprint history): planned = created on or before the sprint's first day, " +

@@ -2,9 +2,8 @@
  * The Table widget (off the add-widget menu): the filtered items with the chosen columns,
  * capped so that 100,000 items never become 100,000 rows of objects.
  */
-import type { FilteredData } from "./applyFilters";
 import { columnRefKey, resolveColumn } from "./resolveColumn";
-import type { Column, ColumnRef, Item, TableSettings } from "./types";
+import type { Column, ColumnRef, FilteredData, Item, TableSettings } from "./types";
 
 export const TABLE_DEFAULT_LIMIT = 100;
 

@@ -2,11 +2,9 @@
  * The Velocity widget (faithful): per sprint, the effort of its done items beside the effort of
  * all items now in it, sprints in time order, and the average completed over the last three.
  */
-import type { FilteredData } from "./applyFilters";
-import type { Unit } from "./columnSettings";
 import { sprintDayText, summariseSprints } from "./summariseSprints";
 import { cleanNumber, formatCompact } from "./formatFigure";
-import type { SprintSettings } from "./types";
+import type { FilteredData, SprintSettings, Unit } from "./types";
 
 export interface VelocitySprint {
   name: string;

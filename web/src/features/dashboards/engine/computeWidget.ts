@@ -2,7 +2,7 @@
  * One entry point from a widget's saved config to its result, and the whole dashboard at once
  * (filters applied once, shared by every widget).
  */
-import { type FilterReport, type FilteredData, applyFilters } from "./applyFilters";
+import { applyFilters } from "./applyFilters";
 import { type AppsResult, computeApps } from "./computeApps";
 import { type BatteryResult, computeBattery } from "./computeBattery";
 import { type BurndownResult, computeBurndown } from "./computeBurndown";
@@ -11,8 +11,7 @@ import { type NumbersResult, computeNumbers } from "./computeNumbers";
 import { type PlannedVsUnplannedResult, computePlannedVsUnplanned } from "./computePlannedVsUnplanned";
 import { type TableResult, computeTable } from "./computeTable";
 import { type VelocityResult, computeVelocity } from "./computeVelocity";
-import type { PreparedBoard } from "./prepareBoards";
-import type { DashboardFilters, WidgetConfig } from "./types";
+import type { DashboardFilters, FilteredData, FilterReport, PreparedBoard, WidgetConfig } from "./types";
 
 export interface UnknownWidgetResult {
   kind: "unknown";

@@ -3,7 +3,7 @@
  * one decimal and no trailing zero, the unit by its side. The unit is placed by hand because
  * Intl's currency style forces fraction digits (`$1.0K`).
  */
-import type { Unit } from "./columnSettings";
+import type { Unit } from "./types";
 
 /** What an empty set shows: never 0. */
 export const EMPTY_FIGURE = "–";

@@ -4,22 +4,7 @@
  * is kept for as long as its full read is (keyed by the read's identity), so boards arriving
  * one after another, or a filter change, never prepare a board twice or lose its column reads.
  */
-import type { Board, BoardFull, Column, Item } from "./types";
-
-export interface PreparedBoard {
-  id: string;
-  name: string;
-  board: Board;
-  items: readonly Item[];
-  /** 0 … items.length − 1: the rows of a board no rule filters. */
-  allRows: Uint32Array;
-  columnsById: ReadonlyMap<string, Column>;
-  /** Ids of the board's `people` columns, which the People filter reads. */
-  peopleColumnIds: readonly string[];
-  groupTitleById: ReadonlyMap<string, string>;
-  /** Column reads derived from the items (see `columnar.ts`), built on first use. */
-  derived: Map<string, unknown>;
-}
+import type { BoardFull, PreparedBoard } from "./types";
 
 const preparedByRead = new WeakMap<BoardFull, PreparedBoard>();
 

@@ -1,6 +1,5 @@
 /** Resolution of a column reference on one board. */
-import type { PreparedBoard } from "./prepareBoards";
-import type { Column, ColumnRef } from "./types";
+import type { Column, ColumnRef, PreparedBoard } from "./types";
 
 /**
  * The column a reference names on a board: a string is that column id on any board having it;

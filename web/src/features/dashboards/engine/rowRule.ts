@@ -9,8 +9,7 @@
  */
 import { type InvalidRule, type ItemPredicate, compileRule, ruleDays, ruleNumber } from "./compileRule";
 import { dayKey, dayKeys, filledFlags, numberValues, primitiveCodes } from "./columnar";
-import type { PreparedBoard } from "./prepareBoards";
-import type { Column, FilterRule, Item } from "./types";
+import type { Column, FilterRule, Item, PreparedBoard } from "./types";
 
 /** The rows (ascending positions in the board's items) of `rows` that pass. */
 export type RowFilter = (rows: Uint32Array) => Uint32Array;

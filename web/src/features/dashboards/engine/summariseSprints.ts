@@ -10,12 +10,11 @@
  * optimised by the JIT at once and stays optimised, where a large one is deoptimised and
  * recompiled again and again.
  */
-import type { FilteredData } from "./applyFilters";
 import { NO_DAY, calendarDay, formatCalendarDay } from "./calendarDay";
-import { type Unit, numberUnit } from "./columnSettings";
+import { numberUnit } from "./columnSettings";
 import { type SprintColumns, sprintColumns } from "./columnar";
 import { resolveColumn } from "./resolveColumn";
-import type { SprintSettings } from "./types";
+import type { FilteredData, SprintSettings, Unit } from "./types";
 
 export interface SprintInfo {
   name: string;

@@ -1,7 +1,8 @@
 /**
- * Input shapes of the widget engine: the contract's full-board read, the dashboard config's
- * filters and each widget's settings. Values come from JSON that people, scripts and agents
- * write, so item values stay `unknown` and every reader narrows them itself.
+ * The widget engine's shapes: its input (the contract's full-board read, the dashboard config's
+ * filters and each widget's settings) and the intermediate forms its steps hand each other, kept
+ * here so that no two engine files import each other. Values come from JSON that people, scripts
+ * and agents write, so item values stay `unknown` and every reader narrows them itself.
  */
 
 export type ColumnType = "text" | "number" | "status" | "people" | "date" | "timeline" | "checkbox" | "dropdown";
@@ -132,4 +133,61 @@ export interface WidgetConfig {
   title?: string;
   layout: WidgetLayout;
   settings?: Record<string, unknown>;
+}
+
+export interface FilteredBoard {
+  board: PreparedBoard;
+  /**
+   * Positions in `board.items` of the items that pass every rule that applies to the board, in
+   * order (the board's own `allRows` when none does). Widgets read columns by these positions.
+   */
+  rows: Uint32Array;
+}
+
+export interface RuleReport {
+  rule: FilterRule;
+  /** Boards that have the rule's column and were filtered by it. */
+  appliedBoardIds: string[];
+  /** Boards without the rule's column: they passed this rule whole. */
+  skippedBoardIds: string[];
+  /** Boards whose column type the rule cannot apply to (those boards pass it whole), by reason. */
+  invalid: { boardId: string; reason: string }[];
+}
+
+export interface FilterReport {
+  rules: RuleReport[];
+  people: {
+    active: boolean;
+    /** Boards without a people column: they passed the People filter whole. */
+    skippedBoardIds: string[];
+  };
+  totalItems: number;
+  keptItems: number;
+}
+
+export interface FilteredData {
+  boards: FilteredBoard[];
+  report: FilterReport;
+}
+
+export interface PreparedBoard {
+  id: string;
+  name: string;
+  board: Board;
+  items: readonly Item[];
+  /** 0 … items.length − 1: the rows of a board no rule filters. */
+  allRows: Uint32Array;
+  columnsById: ReadonlyMap<string, Column>;
+  /** Ids of the board's `people` columns, which the People filter reads. */
+  peopleColumnIds: readonly string[];
+  groupTitleById: ReadonlyMap<string, string>;
+  /** Column reads derived from the items (see `columnar.ts`), built on first use. */
+  derived: Map<string, unknown>;
+}
+
+export type ChartCategoryKind = "label" | "person" | "group" | "board" | "date" | "value" | "empty";
+
+export interface Unit {
+  unit: string;
+  position: "left" | "right";
 }

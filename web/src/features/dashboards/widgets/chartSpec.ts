@@ -7,7 +7,7 @@ import type { ChartResult } from "../engine/computeChart";
 import type { PlannedVsUnplannedResult } from "../engine/computePlannedVsUnplanned";
 import type { VelocityResult } from "../engine/computeVelocity";
 import { formatFull } from "../engine/formatFigure";
-import type { Unit } from "../engine/columnSettings";
+import type { Unit } from "../engine/types";
 
 export interface ChartDataset {
   label: string;

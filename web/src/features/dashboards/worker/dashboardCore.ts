@@ -10,10 +10,10 @@ import { errorMessage } from "../../../shared/api/errorMessage";
 import { type Dashboard, type Versioned, getDashboard } from "../api";
 import { effectiveFilters } from "../filterEdit";
 import { type BoardFetcher, type BoardLoad, fetchBoardFull, loadBoards, loadedBoards } from "../boardLoader";
-import { type FilterReport, type FilteredData, applyFilters } from "../engine/applyFilters";
+import { applyFilters } from "../engine/applyFilters";
 import { type WidgetResult, computeWidget, deriveForView } from "../engine/computeWidget";
 import { prepareBoards } from "../engine/prepareBoards";
-import type { Board, BoardFull, DashboardFilters, WidgetConfig } from "../engine/types";
+import type { Board, BoardFull, DashboardFilters, FilteredData, FilterReport, WidgetConfig } from "../engine/types";
 
 /** What the settings panel and the toolbar need of a loaded board: never its items. */
 export interface BoardMeta {
