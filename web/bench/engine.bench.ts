@@ -74,7 +74,7 @@ function makeBoards(): BoardFull[] {
       const status = pick(LABELS);
       const from = START + Math.floor(random() * 180) * DAY_MS;
       const created = sprintStart + Math.floor((random() - 0.3) * 10 * DAY_MS);
-      const values: Record<string, unknown> = {
+      const values: Item["values"] = {
         status: random() < 0.05 ? null : status,
         owner:
           random() < 0.1
@@ -101,7 +101,7 @@ function makeBoards(): BoardFull[] {
         updatedAt: at,
       });
     }
-    boards.push({ board: { id: `b${b}`, workspaceId: "w1", name: `Board ${b}`, columns, groups }, items });
+    boards.push({ board: { id: `b${b}`, name: `Board ${b}`, columns, groups }, items });
   }
   // Round-trip through JSON: the page gets boards from `GET /boards/<id>/full`, so strings and
   // objects should be shaped as JSON.parse makes them, not as the generator built them.

@@ -1,8 +1,10 @@
 /**
  * The board module's shapes: the wire types generated from the Rust ones,
- * plus the reading of a column's settings that the cells need.
+ * plus the reading of a column's settings that the cells need (shared with the dashboards).
  */
-import type { Column, FullBoardBody, FullItem, JsonValue } from "../../shared/api/types.generated";
+import type { FullBoardBody, FullItem } from "../../shared/api/types.generated";
+
+export { settingsOf, type ColumnSettings, type StatusLabel } from "../../shared/api/columnSettings";
 
 export type {
   Board,
@@ -20,30 +22,7 @@ export type Item = FullItem;
 export type ItemValues = FullItem["values"];
 export type BoardFull = FullBoardBody;
 
-export interface StatusLabel {
-  name: string;
-  done?: boolean;
-  color?: string;
-}
-
-export interface ColumnSettings {
-  unit?: string;
-  unitPosition?: "left" | "right";
-  labels?: StatusLabel[];
-  options?: string[];
-}
-
 export interface Timeline {
   from: string;
   to: string;
-}
-
-const NO_SETTINGS: ColumnSettings = {};
-
-/** The server normalises settings to an object checked against the column's type. */
-export function settingsOf(column: Column): ColumnSettings {
-  const settings: JsonValue = column.settings;
-  return typeof settings === "object" && settings !== null && !Array.isArray(settings)
-    ? (settings as ColumnSettings)
-    : NO_SETTINGS;
 }

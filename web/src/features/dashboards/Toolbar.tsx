@@ -7,7 +7,7 @@ import { useMemo, useRef, useState } from "react";
 import { type BoardSummary, type Member, inviteMember } from "./api";
 import { WIDGET_MENU, type MenuWidgetType } from "./engine/widgetMenu";
 import type { DashboardFilters, FilterRule } from "./engine/types";
-import { FILTER_OPS, addRule, opNeedsValue, removeRule, togglePerson, updateRule } from "./filterEdit";
+import { FILTER_OP_CHOICES, addRule, opNeedsValue, removeRule, togglePerson, updateRule } from "./filterEdit";
 import { Modal, Popover } from "./Popover";
 import { WIDGET_LABELS, type ColumnOption } from "./widgetDefaults";
 
@@ -85,7 +85,7 @@ export function AddWidgetMenu({ onAdd }: { onAdd: (type: MenuWidgetType) => void
       {(close) => (
         <ActionMenu
           close={close}
-          items={WIDGET_MENU.map((type) => ({ label: WIDGET_LABELS[type] ?? type, run: () => onAdd(type) }))}
+          items={WIDGET_MENU.map((type) => ({ label: WIDGET_LABELS[type], run: () => onAdd(type) }))}
         />
       )}
     </Popover>
@@ -165,7 +165,7 @@ export function FilterMenu({
                 value={rule.op}
                 onChange={(e) => onChange(updateRule(filters, i, { op: e.target.value }))}
               >
-                {FILTER_OPS.map((o) => (
+                {FILTER_OP_CHOICES.map((o) => (
                   <option key={o.op} value={o.op}>
                     {o.label}
                   </option>

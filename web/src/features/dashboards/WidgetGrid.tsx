@@ -11,7 +11,7 @@ import type { WidgetConfig } from "./engine/types";
 import { type ResultsSource, useResults } from "./resultsStore";
 import { GRID_COLS, GRID_MARGIN, ROW_HEIGHT } from "./layout";
 import { WidgetBody } from "./widgets/WidgetBody";
-import { WIDGET_LABELS } from "./widgetDefaults";
+import { widgetLabel } from "./widgetDefaults";
 
 export interface WidgetGridProps {
   widgets: readonly WidgetConfig[];
@@ -57,7 +57,7 @@ const WidgetContent = memo(function WidgetContent({
     <>
       <div className="dash-widget-head">
         <span className="dash-drag" title={onSettings ? "Drag to move" : undefined}>
-          {widget.title || WIDGET_LABELS[widget.type] || widget.type}
+          {widget.title || widgetLabel(widget.type)}
         </span>
         {onSettings && (
           <button

@@ -3,7 +3,7 @@
  * the four sprint columns and the burndown's sprint. Every change goes straight to the draft.
  */
 import type { WidgetConfig } from "./engine/types";
-import { WIDGET_LABELS, type ColumnOption } from "./widgetDefaults";
+import { widgetLabel, type ColumnOption } from "./widgetDefaults";
 
 const FUNCTIONS = ["count", "sum", "avg", "median", "min", "max"] as const;
 const CHART_TYPES = ["bar", "column", "pie", "donut", "line"] as const;
@@ -83,7 +83,7 @@ export function WidgetSettings({ widget, columns, sprintNames, onChange, onRemov
   return (
     <aside className="dash-panel" aria-label="Widget settings">
       <div className="dash-panel-head">
-        <strong>{WIDGET_LABELS[widget.type] ?? widget.type} settings</strong>
+        <strong>{widgetLabel(widget.type)} settings</strong>
         <button type="button" className="dash-icon-button" aria-label="Close settings" onClick={onClose}>
           ✕
         </button>

@@ -2,22 +2,29 @@
  * Editing the dashboard's filters from the toolbar (immutable updates of the contract's
  * `filters`), and the toolbar's account of boards a rule or the People filter did not reach.
  */
-import type { DashboardFilters, FilterOp, FilterReport, FilterRule } from "./engine/types";
+import { FILTER_OPS, type FilterOp } from "../../shared/api/types.generated";
+import type { DashboardFilters, FilterReport, FilterRule } from "./engine/types";
 
-export const FILTER_OPS: readonly { op: FilterOp; label: string; needsValue: boolean }[] = [
-  { op: "is", label: "is", needsValue: true },
-  { op: "is_not", label: "is not", needsValue: true },
-  { op: "contains", label: "contains", needsValue: true },
-  { op: "gt", label: ">", needsValue: true },
-  { op: "gte", label: "≥", needsValue: true },
-  { op: "lt", label: "<", needsValue: true },
-  { op: "lte", label: "≤", needsValue: true },
-  { op: "is_empty", label: "is empty", needsValue: false },
-  { op: "is_not_empty", label: "is not empty", needsValue: false },
-];
+/** Each operator's label, and whether it compares against a value; a new operator fails to compile until it is here. */
+const OP_FORMS: Record<FilterOp, { label: string; needsValue: boolean }> = {
+  is: { label: "is", needsValue: true },
+  is_not: { label: "is not", needsValue: true },
+  contains: { label: "contains", needsValue: true },
+  gt: { label: ">", needsValue: true },
+  gte: { label: "≥", needsValue: true },
+  lt: { label: "<", needsValue: true },
+  lte: { label: "≤", needsValue: true },
+  is_empty: { label: "is empty", needsValue: false },
+  is_not_empty: { label: "is not empty", needsValue: false },
+};
+
+/** The operators the filter menu offers, in the server's order. */
+export const FILTER_OP_CHOICES: readonly { op: FilterOp; label: string; needsValue: boolean }[] = FILTER_OPS.map(
+  (op) => ({ op, ...OP_FORMS[op] }),
+);
 
 export function opNeedsValue(op: string): boolean {
-  return FILTER_OPS.find((o) => o.op === op)?.needsValue ?? true;
+  return FILTER_OP_CHOICES.find((o) => o.op === op)?.needsValue ?? true;
 }
 
 function rulesOf(filters: DashboardFilters): FilterRule[] {

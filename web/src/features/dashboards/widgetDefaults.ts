@@ -3,11 +3,14 @@
  * slot, and settings guessed from the connected boards' columns (a status column to group by,
  * the sprint, effort, done and date columns), so a new widget shows data at once.
  */
+import { settingsOf } from "../../shared/api/columnSettings";
+import { WIDGET_TYPES, type WidgetType } from "../../shared/api/types.generated";
 import type { Board, Column, WidgetConfig } from "./engine/types";
 import type { MenuWidgetType } from "./engine/widgetMenu";
 import { firstFreeSlot } from "./layout";
 
-export const WIDGET_LABELS: Record<string, string> = {
+/** Every widget type's name; a new type fails to compile until it is named here. */
+export const WIDGET_LABELS: Record<WidgetType, string> = {
   numbers: "Numbers",
   chart: "Chart",
   velocity: "Velocity",
@@ -17,6 +20,11 @@ export const WIDGET_LABELS: Record<string, string> = {
   table: "Table",
   apps: "Apps",
 };
+
+/** A widget's name for its type, or the type itself when this version does not know it. */
+export function widgetLabel(type: string): string {
+  return (WIDGET_TYPES as readonly string[]).includes(type) ? WIDGET_LABELS[type as WidgetType] : type;
+}
 
 const SIZES: Record<MenuWidgetType, { w: number; h: number }> = {
   numbers: { w: 3, h: 3 },
@@ -83,7 +91,7 @@ function sprintSettings(columns: readonly Column[]): Record<string, unknown> {
   const sprint = named(columns, ["text", "status", "dropdown"], /sprint|iteration|cycle/i);
   const effort = guess(columns, ["number"], /effort|point|estimate|size/i);
   const done =
-    columns.find((c) => c.type === "status" && c.settings?.labels?.some((l) => l.done))?.id ??
+    columns.find((c) => c.type === "status" && settingsOf(c).labels?.some((l) => l.done))?.id ??
     guess(columns, ["status", "checkbox"], /status|done/i);
   const date = guess(columns, ["date", "timeline"], /done|complet|closed|finish/i);
   if (sprint) settings.sprintColumn = sprint;
@@ -121,7 +129,7 @@ export function newWidget(
   return {
     id: newWidgetId(type, widgets),
     type,
-    title: WIDGET_LABELS[type] ?? type,
+    title: WIDGET_LABELS[type],
     layout: firstFreeSlot(
       widgets.map((w) => w.layout),
       size.w,

@@ -9,7 +9,7 @@ import { prepareBoards } from "./prepareBoards";
 import type { BoardFull, PreparedBoard } from "./types";
 
 const EFFORT = numberColumn("effort");
-const SPRINT = { id: "sprint", title: "Sprint", type: "text" };
+const SPRINT = { id: "sprint", title: "Sprint", type: "text" as const };
 
 function board(): BoardFull {
   return makeBoard({

@@ -452,7 +452,8 @@ export function sprintColumns(board: PreparedBoard, choice: SprintColumnChoice):
  * cell, so the filter step decides once per distinct value instead of once per item.
  */
 export interface PrimitiveCodes {
-  values: unknown[];
+  /** Each distinct value that is not an array or an object (undefined for a missing one). */
+  values: (string | number | boolean | null | undefined)[];
   codes: Int32Array;
   /** How many items hold an array or an object. */
   objects: number;
@@ -461,7 +462,7 @@ export interface PrimitiveCodes {
 export function primitiveCodes(board: PreparedBoard, column: Column): PrimitiveCodes {
   return derive(board, `primitive\u0000${column.id}`, () => {
     const { items } = board;
-    const values: unknown[] = [];
+    const values: PrimitiveCodes["values"] = [];
     const byValue = new Map<unknown, number>();
     const codes = new Int32Array(items.length);
     const id = column.id;

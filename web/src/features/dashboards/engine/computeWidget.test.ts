@@ -5,7 +5,8 @@ import { filteredData } from "./fixtures/filteredData";
 import { makeBoard } from "./fixtures/makeBoard";
 import { prepareBoards } from "./prepareBoards";
 import type { WidgetConfig } from "./types";
-import { WIDGET_MENU, WIDGET_TYPES } from "./widgetMenu";
+import { WIDGET_TYPES } from "../../../shared/api/types.generated";
+import { WIDGET_MENU } from "./widgetMenu";
 
 const layout = { x: 0, y: 0, w: 4, h: 3 };
 const board = makeBoard({

@@ -78,7 +78,8 @@ function perValue(predicate: ItemPredicate, column: Column, board: PreparedBoard
   const verdict = new Uint8Array(values.length);
   const probe: Item = { id: "", groupId: "", name: "", values: {}, createdAt: "", updatedAt: "" };
   for (let c = 0; c < values.length; c++) {
-    probe.values = { [column.id]: values[c] };
+    const value = values[c];
+    probe.values = value === undefined ? {} : { [column.id]: value };
     verdict[c] = predicate(probe) ? 1 : 0;
   }
   if (objects === 0) return (rows) => keepByVerdict(rows, codes, verdict);

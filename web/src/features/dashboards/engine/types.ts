@@ -1,64 +1,34 @@
 /**
  * The widget engine's shapes: its input (the contract's full-board read, the dashboard config's
  * filters and each widget's settings) and the intermediate forms its steps hand each other, kept
- * here so that no two engine files import each other. Values come from JSON that people, scripts
- * and agents write, so item values stay `unknown` and every reader narrows them itself.
+ * here so that no two engine files import each other. The board shapes are the generated wire
+ * types; item values are any JSON that people, scripts and agents wrote, so every reader narrows
+ * them itself.
  */
+import type {
+  Column as WireColumn,
+  FilterOp,
+  FullBoardBody,
+  FullBoardHeader,
+  FullItem,
+  WidgetType,
+} from "../../../shared/api/types.generated";
 
-export type ColumnType = "text" | "number" | "status" | "people" | "date" | "timeline" | "checkbox" | "dropdown";
+export type { ColumnType, Group } from "../../../shared/api/types.generated";
+export type { ColumnSettings, StatusLabel } from "../../../shared/api/columnSettings";
+export type Item = FullItem;
 
-export interface StatusLabel {
-  name: string;
-  done?: boolean;
-  color?: string;
-}
+/** A column as widgets read it: settings read through `settingsOf`, which takes a missing one as none. */
+export type Column = Omit<WireColumn, "settings"> & Partial<Pick<WireColumn, "settings">>;
 
-export interface ColumnSettings {
-  unit?: string;
-  unitPosition?: "left" | "right";
-  labels?: StatusLabel[];
-  [key: string]: unknown;
-}
+/** A board's header as widgets read it: the full read's, or the public read's, which has no workspace. */
+export type Board = Omit<FullBoardHeader, "workspaceId" | "columns"> & { columns: Column[] };
 
-export interface Column {
-  id: string;
-  title: string;
-  type: ColumnType | (string & {});
-  settings?: ColumnSettings;
-}
-
-export interface Group {
-  id: string;
-  title: string;
-}
-
-export interface Board {
-  id: string;
-  workspaceId: string;
-  name: string;
-  columns: Column[];
-  groups: Group[];
-}
-
-export interface Item {
-  id: string;
-  groupId: string;
-  name: string;
-  values: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The reply of `GET /boards/<id>/full`. */
-export interface BoardFull {
-  board: Board;
-  items: Item[];
-}
+/** A full board read (`GET /boards/<id>/full`, or one board of a published dashboard). */
+export type BoardFull = Omit<FullBoardBody, "board"> & { board: Board };
 
 /** A column id (that column on every board having it) or `{boardId: columnId}` board by board. */
 export type ColumnRef = string | Record<string, string>;
-
-export type FilterOp = "is" | "is_not" | "contains" | "gt" | "gte" | "lt" | "lte" | "is_empty" | "is_not_empty";
 
 export interface FilterRule {
   column: ColumnRef;
@@ -129,7 +99,8 @@ export interface WidgetLayout {
 
 export interface WidgetConfig {
   id: string;
-  type: string;
+  /** Scripts and agents may store a type this version does not know; the engine reports it. */
+  type: WidgetType | (string & {});
   title?: string;
   layout: WidgetLayout;
   settings?: Record<string, unknown>;

@@ -1,9 +1,12 @@
+import type { WidgetType } from "../../../shared/api/types.generated";
+
 /** The widget types the `+ Add widget` menu offers; battery, table and apps stay off it. */
-export const WIDGET_MENU = ["numbers", "chart", "velocity", "plannedVsUnplanned", "burndown"] as const;
+export const WIDGET_MENU = [
+  "numbers",
+  "chart",
+  "velocity",
+  "plannedVsUnplanned",
+  "burndown",
+] as const satisfies readonly WidgetType[];
 
 export type MenuWidgetType = (typeof WIDGET_MENU)[number];
-
-/** Every widget type the engine computes, menu or not. */
-export const WIDGET_TYPES = [...WIDGET_MENU, "battery", "table", "apps"] as const;
-
-export type WidgetType = (typeof WIDGET_TYPES)[number];

@@ -7,8 +7,8 @@ import type { BoardFull, WidgetConfig } from "../engine/types";
 import { type WorkerReply, createDashboardCore } from "./dashboardCore";
 import { NO_RESULTS, applyResults } from "../resultsStore";
 
-const status = { id: "status", title: "Status", type: "status" };
-const effort = { id: "effort", title: "Effort", type: "number" };
+const status = { id: "status", title: "Status", type: "status" as const };
+const effort = { id: "effort", title: "Effort", type: "number" as const };
 
 function board(id: string, efforts: number[]): BoardFull {
   return makeBoard({
