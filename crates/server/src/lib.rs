@@ -112,7 +112,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
 
     let ui_listener = bind("UI server", options.ui_port).await?;
     let ui_port = local_port(&ui_listener, options.ui_port);
-    let control_listener = if settings.bool("cliServerEnabled") {
+    let control_listener = if settings.cli_server_enabled() {
         Some(bind("control server", options.control_port).await?)
     } else {
         None
@@ -129,7 +129,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         data_dir.clone(),
         control_url.clone(),
         issuer,
-        settings.bool("autoResumeOnCrash"),
+        settings.auto_resume_on_crash(),
     )
     .await?;
     let (stop, _) = watch::channel(None);

@@ -87,7 +87,11 @@ fn api_types() -> String {
 fn name_lists() -> String {
     let lists: [(&str, &str, &[&str]); 3] = [
         ("SETUP_PRESETS", "SetupPreset", &boards::presets::PRESETS),
-        ("WIDGET_TYPES", "WidgetType", dashboards::config::WIDGET_TYPES),
+        (
+            "WIDGET_TYPES",
+            "WidgetType",
+            dashboards::config::WIDGET_TYPES,
+        ),
         ("FILTER_OPS", "FilterOp", dashboards::config::FILTER_OPS),
     ];
     lists

@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::schema::{Area, SettingDef, definitions};
+use crate::index::definitions;
+use crate::schema::{Area, SettingDef};
 
 /// The choices made where the spec is silent; also the tail of the crate docs.
 const DECISIONS: &str = include_str!("decisions.md");
@@ -22,10 +23,12 @@ pub fn catalog_markdown() -> String {
         "Every user-settable setting of Switchboard: {} keys in {} areas. `GET /settings` reads \
          them all, `PATCH /settings/<key>` with `{{\"value\": ...}}` changes one, and \
          `DELETE /settings/<key>` restores its default. The {} keys marked *guarded* govern what \
-         agents may do and cannot be changed with an agent token.\n",
+         agents may do and cannot be changed with an agent token. This version acts on {} keys; \
+         the others are validated and stored, and say \"{STORED_ONLY}\".\n",
         defs.len(),
         Area::ALL.len(),
         guarded,
+        defs.iter().filter(|def| def.in_effect).count(),
     ));
     for area in Area::ALL {
         out.push_str(&format!("\n## {}\n", area.title()));
@@ -45,7 +48,7 @@ pub fn catalog_markdown() -> String {
                     def.type_label().to_owned(),
                     def.accepted(),
                     format!("`{}`", def.default_value()),
-                    def.takes_effect.as_str().to_owned(),
+                    takes_effect(def).to_owned(),
                     def.description.to_owned(),
                 ];
                 out.push('|');
@@ -94,8 +97,21 @@ fn property_schema(def: &SettingDef) -> Value {
     schema["x-section"] = json!(def.section);
     schema["x-takesEffect"] = json!(def.takes_effect.as_str());
     schema["x-guarded"] = json!(def.guarded);
+    schema["x-inEffect"] = json!(def.in_effect);
     schema
 }
+
+/// When a change is felt, or that it is not felt at all yet.
+fn takes_effect(def: &SettingDef) -> &'static str {
+    if def.in_effect {
+        def.takes_effect.as_str()
+    } else {
+        STORED_ONLY
+    }
+}
+
+/// What the docs and the settings page say of a key this version only stores.
+const STORED_ONLY: &str = "stored; no effect in this version yet";
 
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -125,8 +141,8 @@ pub fn typescript() -> String {
     out.push_str("}\n\nexport type SettingKey = keyof SettingsValues;\n\n");
     out.push_str(
         "export interface SettingDefinition {\n  key: SettingKey;\n  area: string;\n  section: string;\n  \
-         type: string;\n  accepted: string;\n  default: unknown;\n  takesEffect: string;\n  guarded: boolean;\n  \
-         description: string;\n  schema: unknown;\n}\n\n",
+         type: string;\n  accepted: string;\n  default: unknown;\n  takesEffect: string;\n  inEffect: boolean;\n  \
+         guarded: boolean;\n  description: string;\n  schema: unknown;\n}\n\n",
     );
     let metadata: Vec<Value> = definitions()
         .iter()
@@ -138,7 +154,8 @@ pub fn typescript() -> String {
                 "type": def.type_label(),
                 "accepted": def.accepted(),
                 "default": def.default_value(),
-                "takesEffect": def.takes_effect.as_str(),
+                "takesEffect": takes_effect(def),
+                "inEffect": def.in_effect,
                 "guarded": def.guarded,
                 "description": def.description,
                 "schema": def.kind.json_schema(),

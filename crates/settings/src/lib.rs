@@ -6,8 +6,13 @@
 //! ([`SettingDef::validate`], whose refusal names what is accepted), the
 //! default ([`SettingDef::default_value`]), the Markdown catalog
 //! ([`catalog_markdown`], checked in as `docs/settings.md`) and the JSON Schema
-//! ([`json_schema`]). [`SettingsStore`] keeps values in SQLite and serves them
-//! from memory. This crate knows nothing of HTTP or tokens: it says which keys
+//! ([`json_schema`]), the TypeScript ([`typescript`]) and the typed accessors
+//! ([`rust_accessors`], checked in as `src/accessors.rs`): one method per key
+//! on [`SettingsStore`], returning the key's type (`bool`, `u32`, `f64`,
+//! `String`, an enum per select), so no code outside this crate reads a
+//! setting by a string key. The catalog also says whether this version acts on
+//! a key or only stores it ([`SettingDef::in_effect`]). [`SettingsStore`] keeps
+//! values in SQLite and serves them from memory. This crate knows nothing of HTTP or tokens: it says which keys
 //! are guarded, and the server decides who may write them.
 //!
 //! ```no_run
@@ -17,6 +22,7 @@
 //! let settings = settings::SettingsStore::load(db)?;
 //! settings.set("sessionCpuCapPercent", &serde_json::json!(55))?;
 //! assert!(settings.set("sessionCpuCapPercent", &serde_json::json!(57)).is_err());
+//! assert_eq!(settings.session_cpu_cap_percent(), 55);
 //! let body: bytes::Bytes = settings.all_json(); // the GET /settings body
 //! # let _ = body;
 //! # Ok(()) }
@@ -26,33 +32,22 @@
 //!
 #![doc = include_str!("decisions.md")]
 
+#[rustfmt::skip]
+mod accessors;
 mod catalog;
+mod error;
 mod generate;
+mod index;
 mod kind;
+mod rust_api;
 mod schema;
 mod store;
 
+pub use accessors::*;
+pub use error::SettingsError;
 pub use generate::{catalog_markdown, json_schema, typescript};
+pub use index::{definitions, lookup};
 pub use kind::{Field, Kind, NumberRange};
-pub use schema::{Area, DefaultValue, SettingDef, TakesEffect, definitions, lookup};
+pub use rust_api::rust_accessors;
+pub use schema::{Area, DefaultValue, SettingDef, TakesEffect};
 pub use store::{MIGRATIONS, SettingView, SettingsStore};
-
-/// Why a settings operation failed. The server maps `UnknownSetting` to 404
-/// `unknown_setting` and `InvalidValue` to 400 `invalid_value`.
-#[derive(Debug, thiserror::Error)]
-pub enum SettingsError {
-    #[error("there is no setting {key}")]
-    UnknownSetting { key: String },
-    /// `message` names what the key accepts, e.g. "sessionCpuCapPercent takes
-    /// an integer from 25 to 90 in steps of 5".
-    #[error("{message}")]
-    InvalidValue { key: &'static str, message: String },
-    #[error(transparent)]
-    Store(#[from] ::store::StoreError),
-}
-
-impl From<::store::rusqlite::Error> for SettingsError {
-    fn from(error: ::store::rusqlite::Error) -> Self {
-        SettingsError::Store(error.into())
-    }
-}

@@ -1,13 +1,10 @@
-//! What the catalog knows about one setting ([`SettingDef`]) and the lookups
-//! over the static table in `catalog.rs`.
-
-use std::collections::HashMap;
-use std::sync::LazyLock;
+//! What the catalog knows about one setting ([`SettingDef`]): the types the
+//! table in `catalog.rs` is written in. The lookups over that table are in
+//! `index.rs`, so this module needs nothing from the table itself.
 
 use serde_json::Value;
 
-use crate::SettingsError;
-use crate::catalog::DEFINITIONS;
+use crate::error::SettingsError;
 use crate::kind::Kind;
 
 /// The four areas of the catalog, in catalog order.
@@ -72,7 +69,7 @@ pub enum DefaultValue {
 }
 
 impl DefaultValue {
-    fn to_value(self) -> Value {
+    pub(crate) fn to_value(self) -> Value {
         match self {
             DefaultValue::Null => Value::Null,
             DefaultValue::Bool(b) => Value::Bool(b),
@@ -108,6 +105,9 @@ pub struct SettingDef {
     pub takes_effect: TakesEffect,
     /// Guarded keys govern what agents may do; agent tokens cannot change them.
     pub guarded: bool,
+    /// Whether this version acts on the key; `false` means it is only stored
+    /// (and said so in the docs and the settings page).
+    pub in_effect: bool,
     pub description: &'static str,
 }
 
@@ -118,8 +118,8 @@ pub(crate) struct Section {
     pub title: &'static str,
 }
 
-/// One row of the catalog table, immediate, unguarded and not nullable unless
-/// a modifier below says otherwise.
+/// One row of the catalog table, immediate, unguarded, not nullable and only
+/// stored unless a modifier below says otherwise.
 pub(crate) const fn def(
     section: Section,
     key: &'static str,
@@ -136,6 +136,7 @@ pub(crate) const fn def(
         nullable: false,
         takes_effect: TakesEffect::Immediately,
         guarded: false,
+        in_effect: false,
         description,
     }
 }
@@ -144,6 +145,15 @@ impl SettingDef {
     pub(crate) const fn guarded(self) -> Self {
         Self {
             guarded: true,
+            ..self
+        }
+    }
+
+    /// Marks a key this version acts on. A tidy test checks that every such
+    /// key is read somewhere outside this crate.
+    pub(crate) const fn acts(self) -> Self {
+        Self {
+            in_effect: true,
             ..self
         }
     }
@@ -179,10 +189,6 @@ impl SettingDef {
         phrase
     }
 
-    pub fn default_value(&self) -> &'static Value {
-        &DEFAULTS[position(self.key).unwrap_or_default()]
-    }
-
     /// Checks `value` against the key and returns it normalised, or a refusal
     /// whose message names what the key accepts.
     pub fn validate(&self, value: &Value) -> Result<Value, SettingsError> {
@@ -203,35 +209,4 @@ impl SettingDef {
             }
         })
     }
-}
-
-static INDEX: LazyLock<HashMap<&'static str, usize>> = LazyLock::new(|| {
-    DEFINITIONS
-        .iter()
-        .enumerate()
-        .map(|(index, def)| (def.key, index))
-        .collect()
-});
-
-/// Every key's default, in catalog order.
-pub(crate) static DEFAULTS: LazyLock<Box<[Value]>> = LazyLock::new(|| {
-    DEFINITIONS
-        .iter()
-        .map(|def| def.default.to_value())
-        .collect()
-});
-
-/// Where `key` sits in the catalog.
-pub(crate) fn position(key: &str) -> Option<usize> {
-    INDEX.get(key).copied()
-}
-
-/// The catalog entry of `key`, if the catalog has one.
-pub fn lookup(key: &str) -> Option<&'static SettingDef> {
-    position(key).map(|index| &DEFINITIONS[index])
-}
-
-/// Every setting, in catalog (spec) order.
-pub fn definitions() -> &'static [SettingDef] {
-    DEFINITIONS
 }

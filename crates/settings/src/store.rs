@@ -14,9 +14,10 @@ use serde_json::{Map, Value};
 use store::rusqlite::params;
 use store::{Db, Migration};
 
-use crate::SettingsError;
 use crate::catalog::DEFINITIONS;
-use crate::schema::{DEFAULTS, SettingDef, position};
+use crate::error::SettingsError;
+use crate::index::{DEFAULTS, position};
+use crate::schema::SettingDef;
 
 /// The settings table: one row per key ever set, its value as JSON text.
 pub const MIGRATIONS: &[Migration] = &[Migration {
@@ -193,52 +194,70 @@ impl SettingsStore {
         *self.current.write().unwrap_or_else(PoisonError::into_inner) = next;
     }
 
-    /// The current value of `key`; `Value::Null` for a key outside the catalog.
-    pub fn value(&self, key: &str) -> Value {
-        self.typed(key, |value| Some(value.clone()))
-            .unwrap_or(Value::Null)
+    /// The current value at catalog position `index`, read through `pick`.
+    /// Only the generated accessors call this, with positions a test keeps in
+    /// step with the catalog; a value of another shape (impossible once
+    /// validated) falls back to the default rather than failing a request.
+    fn read_at<T>(&self, index: usize, pick: impl Fn(&Value) -> Option<T>) -> Option<T> {
+        let current = self.snapshot();
+        current
+            .values
+            .get(index)
+            .and_then(&pick)
+            .or_else(|| DEFAULTS.get(index).and_then(&pick))
     }
 
-    /// A toggle's current value.
-    pub fn bool(&self, key: &str) -> bool {
-        self.typed(key, Value::as_bool).unwrap_or_default()
+    pub(crate) fn toggle_at(&self, index: usize) -> bool {
+        self.read_at(index, Value::as_bool).unwrap_or_default()
     }
 
-    /// An integer setting's current value.
-    pub fn i64(&self, key: &str) -> i64 {
-        self.typed(key, Value::as_i64).unwrap_or_default()
+    pub(crate) fn integer_at(&self, index: usize) -> i64 {
+        self.read_at(index, Value::as_i64).unwrap_or_default()
     }
 
-    /// A number setting's current value.
-    pub fn f64(&self, key: &str) -> f64 {
-        self.typed(key, Value::as_f64).unwrap_or_default()
-    }
-
-    /// A text or select setting's current value; `null` (where a key takes it)
-    /// reads as the empty string, so use [`SettingsStore::value`] to tell them apart.
-    pub fn str(&self, key: &str) -> String {
-        self.typed(key, |value| match value {
-            Value::String(text) => Some(text.clone()),
-            Value::Null => Some(String::new()),
-            _ => None,
+    /// An integer whose range the catalog keeps within `u32`.
+    pub(crate) fn count_at(&self, index: usize) -> u32 {
+        self.read_at(index, |value| {
+            value.as_u64().and_then(|n| u32::try_from(n).ok())
         })
         .unwrap_or_default()
     }
 
-    /// Reads `key` through `pick`. The typed getters are called with keys
-    /// written in code, so a miss is a programming error: it is logged and
-    /// the getter falls back to the type's zero value rather than failing a
-    /// request.
-    fn typed<T>(&self, key: &str, pick: impl Fn(&Value) -> Option<T>) -> Option<T> {
-        let Some(index) = position(key) else {
-            tracing::error!(key, "read of a setting that is not in the catalog");
-            return None;
-        };
-        let picked = pick(&self.snapshot().values[index]).or_else(|| pick(&DEFAULTS[index]));
-        if picked.is_none() {
-            tracing::error!(key, "setting read with a getter that does not fit its type");
-        }
-        picked
+    pub(crate) fn number_at(&self, index: usize) -> f64 {
+        self.read_at(index, Value::as_f64).unwrap_or_default()
+    }
+
+    pub(crate) fn text_at(&self, index: usize) -> String {
+        self.read_at(index, |value| value.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+
+    /// A text that may be `null` where the catalog gives null a meaning.
+    pub(crate) fn optional_text_at(&self, index: usize) -> Option<String> {
+        self.read_at(index, |value| match value {
+            Value::Null => Some(None),
+            Value::String(text) => Some(Some(text.clone())),
+            _ => None,
+        })
+        .flatten()
+    }
+
+    pub(crate) fn strings_at(&self, index: usize) -> Vec<String> {
+        self.read_at(index, |value| {
+            value.as_array().map(|items| {
+                items
+                    .iter()
+                    .filter_map(|item| item.as_str().map(str::to_owned))
+                    .collect()
+            })
+        })
+        .unwrap_or_default()
+    }
+
+    /// A structured value (map, object, list of objects or numbers).
+    pub(crate) fn json_at(&self, index: usize) -> Value {
+        self.read_at(index, |value| Some(value.clone()))
+            .unwrap_or_default()
     }
 }
 

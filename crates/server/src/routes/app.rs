@@ -15,7 +15,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 async fn restart(caller: Caller, State(state): State<AppState>) -> ApiResult<StatusCode> {
-    if !state.settings.bool("allowAgentAppRestart") {
+    if !state.settings.allow_agent_app_restart() {
         return Err(ApiError::forbidden(
             "restart_disabled",
             "The restart route is disabled (setting allowAgentAppRestart).",

@@ -171,7 +171,7 @@ async fn create_board(
     ApiJson(mut body): ApiJson<NewBoard>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     if body.columns.is_empty() && body.preset.is_none() {
-        body.preset = Some(s.settings.str("pmSetupPreset"));
+        body.preset = Some(s.settings.pm_setup_preset().as_str().to_owned());
     }
     let board = blocking(move || boards::create_board(&s.db, user.account_id(), &body)).await?;
     Ok((StatusCode::CREATED, Json(json!(board))))

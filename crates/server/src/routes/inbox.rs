@@ -23,7 +23,7 @@ async fn alert(
     State(state): State<AppState>,
     ApiJson(alert): ApiJson<NewAlert>,
 ) -> ApiResult<(StatusCode, Json<inbox::InboxRow>)> {
-    if !state.settings.bool("agentAlertsEnabled") {
+    if !state.settings.agent_alerts_enabled() {
         return Err(ApiError::forbidden(
             "agent_alerts_disabled",
             "Agent alerts are turned off (setting agentAlertsEnabled).",

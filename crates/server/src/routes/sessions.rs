@@ -51,27 +51,27 @@ fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
 fn spawn_policy(state: &AppState) -> SpawnPolicy {
     let s = &state.settings;
     SpawnPolicy {
-        agent_driven_sessions_enabled: s.bool("agentDrivenSessionsEnabled"),
-        allow_agent_token_spawn: s.bool("allowAgentTokenSpawn"),
-        require_spawn_source_session: s.bool("requireSpawnSourceSession"),
-        agent_driven_max_concurrent: u32::try_from(s.i64("agentDrivenMaxConcurrent")).unwrap_or(0),
-        cli_spawn_spacing_seconds: u32::try_from(s.i64("cliSpawnSpacingSeconds")).unwrap_or(0),
-        max_dollars_per_session: s.f64("agentDrivenMaxDollarsPerSession"),
-        max_turns_per_session: u32::try_from(s.i64("agentDrivenMaxTurnsPerSession")).unwrap_or(0),
+        agent_driven_sessions_enabled: s.agent_driven_sessions_enabled(),
+        allow_agent_token_spawn: s.allow_agent_token_spawn(),
+        require_spawn_source_session: s.require_spawn_source_session(),
+        agent_driven_max_concurrent: s.agent_driven_max_concurrent(),
+        cli_spawn_spacing_seconds: s.cli_spawn_spacing_seconds(),
+        max_dollars_per_session: s.agent_driven_max_dollars_per_session(),
+        max_turns_per_session: s.agent_driven_max_turns_per_session(),
     }
 }
 
 fn prompt_settings(state: &AppState) -> PromptSettings {
     let s = &state.settings;
     PromptSettings {
-        default_instructions_enabled: s.bool("defaultAgentInstructionsEnabled"),
-        default_instructions_custom: s.str("defaultAgentInstructionsCustom"),
-        app_awareness: s.bool("appAwarenessPromptEnabled"),
-        audience_style: s.bool("audienceStylePromptEnabled"),
-        engineering_principles: s.bool("engineeringPrinciplesPromptEnabled"),
-        execution_bias: s.bool("executionBiasPromptEnabled"),
-        key_reminders: s.bool("keyRemindersPromptEnabled"),
-        persona: s.bool("personaPromptEnabled"),
+        default_instructions_enabled: s.default_agent_instructions_enabled(),
+        default_instructions_custom: s.default_agent_instructions_custom(),
+        app_awareness: s.app_awareness_prompt_enabled(),
+        audience_style: s.audience_style_prompt_enabled(),
+        engineering_principles: s.engineering_principles_prompt_enabled(),
+        execution_bias: s.execution_bias_prompt_enabled(),
+        key_reminders: s.key_reminders_prompt_enabled(),
+        persona: s.persona_prompt_enabled(),
     }
 }
 

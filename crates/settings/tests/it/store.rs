@@ -5,7 +5,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use settings::{SettingsError, SettingsStore, definitions};
+use settings::{
+    AgentPermissionLevel, PmBoardDensity, PmSetupPreset, SettingsError, SettingsStore, definitions,
+};
 use store::Db;
 
 fn open(path: &Path) -> SettingsStore {
@@ -65,10 +67,10 @@ fn a_write_survives_reopening_and_shows_in_every_read() {
         (view.key, view.value, view.default, view.type_label),
         ("sessionCpuCapPercent", json!(55), json!(75), "number")
     );
-    assert_eq!(store.str("agentPermissionLevel"), "full");
-    assert_eq!(store.value("initialTitleModel"), Value::Null);
-    assert!(!store.bool("cliServerEnabled"));
-    assert_eq!(store.i64("sessionCpuCapPercent"), 55);
+    assert_eq!(store.agent_permission_level(), AgentPermissionLevel::Full);
+    assert_eq!(store.initial_title_model(), None);
+    assert!(!store.cli_server_enabled());
+    assert_eq!(store.session_cpu_cap_percent(), 55);
     let all = body(&store);
     assert_eq!(all["agentPermissionLevel"], json!("full"));
     assert_eq!(all["cliServerEnabled"], json!(false));
@@ -149,24 +151,57 @@ fn stored_values_the_schema_no_longer_accepts_fall_back_to_the_default() {
         .unwrap();
     }
     let store = open(&path);
-    assert_eq!(store.i64("sessionCpuCapPercent"), 75);
-    assert_eq!(store.str("pmBoardDensity"), "comfortable");
-    assert_eq!(store.i64("toastDisplayDurationSeconds"), 7);
+    assert_eq!(store.session_cpu_cap_percent(), 75);
+    assert_eq!(store.pm_board_density(), PmBoardDensity::Comfortable);
+    assert_eq!(store.toast_display_duration_seconds(), 7);
     assert_eq!(body(&store).len(), 247);
 }
 
 #[test]
-fn typed_getters_read_current_values_and_do_not_fail() {
+fn typed_accessors_read_current_values() {
     let dir = tempfile::tempdir().unwrap();
     let store = open(&dir.path().join("db.sqlite"));
-    assert!(store.bool("cliServerEnabled"));
-    assert_eq!(store.f64("sessionForensicsDailyCostCapUsd"), 1.0);
+    assert!(store.cli_server_enabled());
+    assert_eq!(store.session_forensics_daily_cost_cap_usd(), 1.0);
     store
         .set("sessionForensicsDailyCostCapUsd", &json!(2.5))
         .unwrap();
-    assert_eq!(store.f64("sessionForensicsDailyCostCapUsd"), 2.5);
-    assert_eq!(store.str("initialTitleModel"), "");
-    assert_eq!(store.str("agentInstructionsSyncCanonical"), "PRIMARY.md");
-    assert!(!store.bool("noSuchSetting"));
-    assert_eq!(store.i64("heardAboutUs"), 0);
+    assert_eq!(store.session_forensics_daily_cost_cap_usd(), 2.5);
+    store.set("initialTitleModel", &json!("tiny")).unwrap();
+    assert_eq!(store.initial_title_model().as_deref(), Some("tiny"));
+    assert_eq!(
+        store.agent_instructions_sync_canonical().as_str(),
+        "PRIMARY.md"
+    );
+    store
+        .set(
+            "agentInstructionsSyncMirrors",
+            &json!(["ALT1.md", ".altrules5"]),
+        )
+        .unwrap();
+    assert_eq!(
+        store.agent_instructions_sync_mirrors(),
+        ["ALT1.md", ".altrules5"]
+    );
+    assert_eq!(store.alarms_default_snooze_minutes(), 9);
+    assert_eq!(store.pm_inbox_board_preferences(), json!({}));
+    assert_eq!(store.heard_about_us(), "");
+    store.reset("sessionForensicsDailyCostCapUsd").unwrap();
+    assert_eq!(store.session_forensics_daily_cost_cap_usd(), 1.0);
+}
+
+/// Every select's enum names exactly the catalog's values, in its order.
+#[test]
+fn select_enums_round_trip_their_values() {
+    assert_eq!(
+        PmSetupPreset::ALL.map(PmSetupPreset::as_str).to_vec(),
+        match settings::lookup("pmSetupPreset").unwrap().kind {
+            settings::Kind::Select(options) => options.to_vec(),
+            _ => unreachable!(),
+        }
+    );
+    for value in AgentPermissionLevel::ALL {
+        assert_eq!(AgentPermissionLevel::from_name(value.as_str()), Some(value));
+    }
+    assert_eq!(AgentPermissionLevel::from_name("root"), None);
 }

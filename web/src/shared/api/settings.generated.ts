@@ -260,6 +260,7 @@ export interface SettingDefinition {
   accepted: string;
   default: unknown;
   takesEffect: string;
+  inEffect: boolean;
   guarded: boolean;
   description: string;
   schema: unknown;
@@ -273,7 +274,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 64 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Where the user first found the application.",
     "schema": {
@@ -289,6 +291,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": true,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Agents may drop persistent inbox rows via POST /alert.",
     "schema": {
@@ -303,6 +306,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "an integer from 0 to 10",
     "default": 3,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Global concurrency limit across active agent-driven sessions; new spawns beyond the count are refused.",
     "schema": {
@@ -318,7 +322,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 20",
     "default": 5,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "USD ceiling on cumulative cost of one agent-driven session. Not enforced: value is stored and returned only.",
     "schema": {
@@ -334,7 +339,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 0 to 200",
     "default": 50,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Ceiling on follow-up turns of one agent-driven session. Not enforced: value is stored and returned only.",
     "schema": {
@@ -351,6 +357,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": false,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Lets external scripts spawn sessions and send follow-up messages on their own. Default off.",
     "schema": {
@@ -364,7 +371,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "next session",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Rewrites agents' find commands to run per-file work in batches instead of one process per file. Default on. Takes effect on the next new session.",
     "schema": {
@@ -378,7 +386,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "A session may ask the user to type a value it cannot set itself (for example an API key). The AI never sees the typed value.",
     "schema": {
@@ -392,7 +401,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "A session may offer a key it holds for the user to review, edit and save. Nothing is saved without the user pressing Save.",
     "schema": {
@@ -406,7 +416,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"read_only\", \"guarded\", \"autonomous\", \"full\"",
     "default": "guarded",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "How much an agent does before the application asks the user. Below full, protection of sensitive files (SSH keys, credentials, system files) always asks; full auto-approves them too. On external engines a sensitive file is refused at every level, full included. Email-triggered sessions stay locked down at every level. Applies to primary-engine sessions, to new second-engine sessions unless that engine has its own level under Accounts, and to external engines.",
     "schema": {
@@ -426,7 +437,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Live board of every launched agent (workspace, status, dev-pipeline phase, to-do checklist) with one-click jump to the session; adds an Agent Board toolbar icon.",
     "schema": {
@@ -440,7 +452,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Lets external agents read AI coaching artifacts and start coaching interviews over the local control server. Default on; off disables all coaching CLI access.",
     "schema": {
@@ -454,7 +467,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Lets external agents list, create, update, delete, reorder and launch bookmarks over the control server. Default on.",
     "schema": {
@@ -469,6 +483,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": false,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Default off: the control-server restart route is disabled for every caller, even with the global CLI token. The user's own Restart button is unaffected.",
     "schema": {
@@ -482,7 +497,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Default off: an agent's request to switch the user's view (hub, inbox, settings pane, note, mind map, mail thread) yields a click-to-go toast. On: the view switches immediately. The user's own clicks and notification clicks always navigate. If the user is in another app, the request cannot move the view and a dismissible inbox note appears.",
     "schema": {
@@ -496,7 +512,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Default off: an agent's request to bring the window to front is ignored while the user is in another app, and a dismissible inbox note names the session. On: agents may pull the window to front. Agents can still drive the UI while the user is already in the application.",
     "schema": {
@@ -511,6 +528,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": false,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Default off: a command-line session spawn presenting only an agent's scoped token ($APP_CLI_TOKEN) is rejected. The global CLI token still spawns. On: agents spawn with their scoped token.",
     "schema": {
@@ -524,7 +542,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Default off: a team chat write over the CLI (direct or channel message, reaction, edit, delete, pin, scheduled direct message, guest invite) presenting only a scoped agent token is rejected. On: allowed; each message is labeled as the user's agent.",
     "schema": {
@@ -539,6 +558,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": true,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Default on: a session spawned over the command-line API is rejected unless the header X-App-Source-Session-Id names the requesting session (spawned agents have it in $APP_SESSION_ID). Off allows anonymous spawns.",
     "schema": {
@@ -553,6 +573,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": true,
     "takesEffect": "next start",
+    "inEffect": true,
     "guarded": true,
     "description": "Control server on the loopback address, port 19519. Default on. Off stops it binding at launch; takes effect on next start; while off, tooling that talks to the application cannot connect, including the switches that govern the server's routes.",
     "schema": {
@@ -567,6 +588,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "an integer from 0 to 300",
     "default": 0,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Wait between brand-new sessions created by an agent or automation in a burst. 0 starts immediately. Sessions opened by the user are unaffected. Immediate effect.",
     "schema": {
@@ -583,6 +605,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "a string of at most 10000 characters",
     "default": "",
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Custom text appended to every spawned session beside preset instructions.",
     "schema": {
@@ -598,6 +621,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": true,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Injects curated instruction presets into every primary-engine session (attribution removal, cloud safety, private repos, README standards).",
     "schema": {
@@ -611,7 +635,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Mirrors the canonical instructions file into the filenames other AI coding tools read. Default off.",
     "schema": {
@@ -625,7 +650,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"PRIMARY.md\", \"AGENTS.md\"",
     "default": "PRIMARY.md",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Which filename is the source of truth for sync. Default PRIMARY.md.",
     "schema": {
@@ -643,7 +669,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"local\", \"committed\"",
     "default": "local",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Whether generated copies are committed to git (committed) or kept out of it (local).",
     "schema": {
@@ -663,7 +690,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": [
       "AGENTS.md"
     ],
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Filenames written alongside the canonical file. The canonical file itself is hidden (no self-copies).",
     "schema": {
@@ -690,7 +718,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Automatically approves the primary engine modifying its own config files. Off asks for each change.",
     "schema": {
@@ -704,7 +733,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Automatically approves a plan the primary engine proposes before writing code.",
     "schema": {
@@ -718,7 +748,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Detects questions in an agent reply even when the agent did not explicitly ask.",
     "schema": {
@@ -732,7 +763,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "On: a finished session may archive itself immediately even when the pause/snooze/archive approval requirement is on, with nothing in the inbox. Only self-archiving is exempt; archiving another session over the CLI still asks. Default off.",
     "schema": {
@@ -746,7 +778,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Breaks a loop of repeating the same action (re-reading an unchanged file, repeating a command) and relaunches the agent.",
     "schema": {
@@ -760,7 +793,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Tells each session its command line keeps its folder, so the agent changes folder once.",
     "schema": {
@@ -774,7 +808,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Typing / in the composer opens a filtering menu of skills.",
     "schema": {
@@ -789,6 +824,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": true,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Adds a note to every session saying it runs in the application and how to reach it.",
     "schema": {
@@ -802,7 +838,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Adds an Ask virtual project: a tutor agent loaded with the docs and live state.",
     "schema": {
@@ -817,6 +854,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": false,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Assume a non-technical reader: plain language, brief start, clean headers, tight bullets.",
     "schema": {
@@ -831,6 +869,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": true,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Adds a note for senior-engineer habits (simplicity, root-cause fixes, believing bug reports, real tests, performance and security).",
     "schema": {
@@ -845,6 +884,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": true,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Adds a note: act right away on actionable requests, push to a real finish, back completion claims with evidence.",
     "schema": {
@@ -859,6 +899,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": true,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Adds a reminders block to every turn.",
     "schema": {
@@ -873,6 +914,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": false,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Gives every agent a warm, resourceful, action-biased character.",
     "schema": {
@@ -886,7 +928,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sub-option of Show only the final message: the engine's boundary of the real answer wins over the agent's printed marker. Default off.",
     "schema": {
@@ -900,7 +943,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sub-option: when the final-answer marker is present, hide everything before it, even on plain answers, folded into an expandable row. Default on.",
     "schema": {
@@ -914,7 +958,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sub-option: draw a divider at the marker instead of hiding. Default off.",
     "schema": {
@@ -928,7 +973,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sub-option: when several final messages are marked in one turn, show all of them. Default on.",
     "schema": {
@@ -942,7 +988,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sub-option: on a turn that used tools, the marker never hides the answer or live question written after the last tool step; only tool calls and thinking collapse. Default on.",
     "schema": {
@@ -956,7 +1003,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"brief\", \"descriptive\", \"journey\", \"latest_topic\", \"custom\"",
     "default": "brief",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "How AI session titles are written. journey and latest_topic auto-refresh.",
     "schema": {
@@ -977,7 +1025,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 100 characters, or null",
     "default": null,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Per-feature model override for first naming of a session; null inherits the global utility model.",
     "schema": {
@@ -992,7 +1041,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 100 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Model override for staleness checks and title refreshes.",
     "schema": {
@@ -1007,7 +1057,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"off\", \"auto\"",
     "default": "off",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When the selected model cannot see images, send attachments to a vision-capable model first and pass a text brief. Extra model call. Default off.",
     "schema": {
@@ -1025,7 +1076,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Places the cursor in the text box when switching sessions. Off: press R to focus.",
     "schema": {
@@ -1039,7 +1091,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "next session",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Renders the active session in its own background process; effect on the next session clicked.",
     "schema": {
@@ -1053,7 +1106,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "In-chat note at about 75% of the context window. Default off.",
     "schema": {
@@ -1067,7 +1121,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "In-chat note at about 90%. Default off.",
     "schema": {
@@ -1081,7 +1136,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When a session fills its context and stops mid-task, frees space and continues it.",
     "schema": {
@@ -1095,7 +1151,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Shows Meeting Rooms in the sidebar and enables the Ctrl+Shift+Z palette shortcut. Saved rooms are preserved when off.",
     "schema": {
@@ -1109,7 +1166,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Shows the project-board module in the sidebar (projects, groups, items, views).",
     "schema": {
@@ -1123,7 +1181,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Shows the Running Apps entry: live list of dev servers the application launched through its bundled proxy at .localhost addresses.",
     "schema": {
@@ -1137,7 +1196,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Shows the bookmarks toolbar button and popover. Default off; bookmark rows are preserved.",
     "schema": {
@@ -1151,7 +1211,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Floating sticky notes on the desktop.",
     "schema": {
@@ -1165,7 +1226,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "World-clock dashboard with working-hours status and a meeting planner.",
     "schema": {
@@ -1179,7 +1241,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "One screen showing landed, waiting-on-review, turned-down and stranded changes.",
     "schema": {
@@ -1193,7 +1256,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Surfaces the Drip virtual project (queues releasing content to the inbox on a chosen cadence).",
     "schema": {
@@ -1207,7 +1271,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Master pause: drips keep cadence but skip every release.",
     "schema": {
@@ -1221,7 +1286,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Renders .html drip items in a sandboxed preview (no network, no app access). Off shows a plain chip.",
     "schema": {
@@ -1235,7 +1301,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Surfaces the Scheduled Messages virtual project (rich-markdown note dropped into the inbox once or recurring).",
     "schema": {
@@ -1250,6 +1317,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "one of \"dense\", \"compact\", \"comfortable\", \"spacious\"",
     "default": "comfortable",
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "How tightly items are packed on boards.",
     "schema": {
@@ -1269,7 +1337,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "list",
     "accepted": "a list, each item a string of at most 200 characters",
     "default": [],
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Boards shown on the calendar overlay; empty means all.",
     "schema": {
@@ -1287,7 +1356,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Shows item due dates and sprint timelines as a calendar overlay, color-coded by project.",
     "schema": {
@@ -1302,6 +1372,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "one of \"system\", \"light\", \"dark\"",
     "default": "system",
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Board appearance.",
     "schema": {
@@ -1320,7 +1391,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "map",
     "accepted": "an object whose every value is one of \"all\", \"assigned-only\", \"none\"",
     "default": {},
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Which events each board sends to the inbox.",
     "schema": {
@@ -1342,7 +1414,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Batches project events into one digest notification; overdue items always notify immediately.",
     "schema": {
@@ -1356,7 +1429,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Surfaces project events (assignments, status changes, due dates) as inbox rows.",
     "schema": {
@@ -1370,7 +1444,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Pauses project notifications in a daily window; overdue items always notify immediately.",
     "schema": {
@@ -1384,7 +1459,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "22:00",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Time of day notifications pause.",
     "schema": {
@@ -1398,7 +1474,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "08:00",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Time of day notifications resume.",
     "schema": {
@@ -1412,7 +1489,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 64 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Timezone of quiet hours; defaults to the system timezone when unset.",
     "schema": {
@@ -1428,6 +1506,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "one of \"tasks\", \"projects\", \"operations\", \"first-agent-board\", \"trello\", \"jira\", \"asana\", \"linear\", \"notion\", \"clickup\", \"airtable\", \"engineering-linear\", \"engineering-jira\"",
     "default": "tasks",
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Active setup preset chosen in the wizard; controls which columns, views and features appear.",
     "schema": {
@@ -1456,7 +1535,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Restarts a turn stuck on thinking with no reply.",
     "schema": {
@@ -1471,6 +1551,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "accepted": "true or false",
     "default": true,
     "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Restarts sessions active at app close or crash; running ones get a continue nudge, ones waiting for input are restored.",
     "schema": {
@@ -1484,7 +1565,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Keeps retrying with growing gaps when a running session fails to launch due to a transient overload; genuine errors still stop and turn red.",
     "schema": {
@@ -1498,7 +1580,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "next start",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Runs the rebuilt session engine V2. Default on. Chosen at app start: restart to apply.",
     "schema": {
@@ -1512,7 +1595,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 30",
     "default": 0,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Spacing between starts when several sessions return together (restore, rate-limit recovery, batch restart). 0 falls back to built-in spacing. Manual single starts are never delayed. Immediate effect.",
     "schema": {
@@ -1528,7 +1612,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 30",
     "default": 0,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Spacing used after the warm-up time has passed; 0 keeps the earlier spacing for the whole batch. Immediate effect.",
     "schema": {
@@ -1544,7 +1629,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 0 to 60",
     "default": 0,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "How long the first spacing applies, counted from when the batch starts returning; 0 skips the warm-up. Immediate effect.",
     "schema": {
@@ -1560,7 +1646,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When memory is low, holds new burst-started sessions (auto-created bug/feature sessions, recipe runs, mass restarts) until memory frees; a held session starts within a few seconds; manual sessions never delayed; sessions resuming after restart are always paced. All platforms.",
     "schema": {
@@ -1574,7 +1661,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 50 to 95 in steps of 5",
     "default": 85,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Memory-in-use percentage at which holding starts. Range step 5.",
     "schema": {
@@ -1591,7 +1679,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 500",
     "default": 5,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When fewer sessions than this run, the governor restarts recently active interrupted work sessions up to this count. Never restarts a session that finished cleanly, waits on the user, was stopped by the user, or recovers by itself.",
     "schema": {
@@ -1607,7 +1696,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 20",
     "default": 3,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Maximum sessions revived per 5-minute check.",
     "schema": {
@@ -1623,7 +1713,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 1440",
     "default": 60,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "The same session is not re-poked within this many minutes.",
     "schema": {
@@ -1639,7 +1730,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 100000",
     "default": 10,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Maximum daily revive spend; only pay-per-use sessions count. At the cap, pauses until the next day. 0 turns the dollar cap off; the daily revive-count limit still applies.",
     "schema": {
@@ -1655,7 +1747,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Default off: on, paused sessions count as restartable and are un-paused.",
     "schema": {
@@ -1669,7 +1762,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Default off: on, sessions the user closed count as restartable. A session stopped with Stop is never touched.",
     "schema": {
@@ -1683,7 +1777,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 720",
     "default": 24,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sessions whose last activity is older are skipped.",
     "schema": {
@@ -1699,7 +1794,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 50",
     "default": 3,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Revive budget per session per day.",
     "schema": {
@@ -1715,7 +1811,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "next start",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Developer preview: reflects live cloud-session status and starts paid cloud machines. Default off; the relay only runs in an unpackaged build with cloud sessions enabled. Effect at next app start.",
     "schema": {
@@ -1729,7 +1826,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "next session",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Runs each cloud session on its own locked-down machine (separate VM, restrictive firewall, short-lived key). Paid; default off; applies to the next cloud launch.",
     "schema": {
@@ -1743,7 +1841,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When cloud work returns to this computer, runs the configured code reviewers against the returned branch and records findings. Default on. A review does not hold the branch back.",
     "schema": {
@@ -1757,7 +1856,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "A cloud session may start helper cloud sessions, each approved from a card; one click stops the whole tree. Default off.",
     "schema": {
@@ -1771,7 +1871,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "While an application window is foreground, raises the application's processes to Above-Normal priority. No effect on platforms M and L.",
     "schema": {
@@ -1785,7 +1886,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Locks the application database in physical RAM. Platform W only. Default on; auto-sizes, self-caps, turns itself off on low-memory machines.",
     "schema": {
@@ -1799,7 +1901,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Prevents system sleep while sessions run; display may sleep. Default on. Works on platforms W and M; on L depends on the desktop environment.",
     "schema": {
@@ -1813,7 +1916,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "While merge all ready branches runs, gives that session Above-Normal CPU priority and drops other sessions to Below-Normal. Reverts at merge end, after 30 minutes, or when turned off. Platform M can only lower others; no effect on platform L.",
     "schema": {
@@ -1827,7 +1931,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Reserves one performance core of a hybrid CPU for the application window; sessions kept off it. No effect on non-hybrid CPUs or non-W platforms. Default off.",
     "schema": {
@@ -1841,7 +1946,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "On hybrid CPUs, confines engine sessions to efficiency cores when host CPU averages above 85% and releases them below 60%. No effect on non-hybrid CPUs or non-W platforms.",
     "schema": {
@@ -1855,7 +1961,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When memory is low, tells busy sessions to keep less in RAM. Starts above about 85% RAM use, lifts below about 70%. Platform W only.",
     "schema": {
@@ -1869,7 +1976,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Soft-caps combined CPU of all engine processes when the host is contended; also applies below-normal priority. No effect on platforms M and L.",
     "schema": {
@@ -1883,7 +1991,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 25 to 90 in steps of 5",
     "default": 75,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Maximum combined CPU percentage when contended. Range step 5.",
     "schema": {
@@ -1900,7 +2009,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Makes the cap a hard ceiling even when nothing else runs. No effect on platforms M and L.",
     "schema": {
@@ -1914,7 +2024,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Kernel-level ceiling on processes per session; new processes past it fail until some finish; nothing running is killed. Platform W only.",
     "schema": {
@@ -1928,7 +2039,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Each session loads only tool servers the application set up for it instead of every server in the global config. Applies to primary-engine sessions. Default on.",
     "schema": {
@@ -1942,7 +2054,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Runs each session and everything it spawns at Below-Normal priority. Works on platforms W and M.",
     "schema": {
@@ -1956,7 +2069,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Runs each session tree at low disk priority and below-normal memory priority. Platform W only.",
     "schema": {
@@ -1970,7 +2084,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number of at least 0",
     "default": 5,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Most the friction triage loop may spend in a rolling 24 hours; 0 means no limit. At the cap the next triage run does not start; already-started fixer sessions are not recalled.",
     "schema": {
@@ -1985,7 +2100,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Runs the deep analysis once a week (Monday morning); spawns a paid session and respects the daily spend cap.",
     "schema": {
@@ -1999,7 +2115,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0.05 to 20",
     "default": 1,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Maximum spend per calendar day of the deep analysis run; beyond it the run is refused.",
     "schema": {
@@ -2015,7 +2132,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 168",
     "default": 24,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "How often the free deterministic friction scan runs.",
     "schema": {
@@ -2031,7 +2149,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Master switch for Alarms.",
     "schema": {
@@ -2045,7 +2164,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"modal\", \"banner\", \"silent-banner\"",
     "default": "modal",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "How alarms surface when firing.",
     "schema": {
@@ -2064,7 +2184,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Raises the window above other apps when an alarm fires.",
     "schema": {
@@ -2078,7 +2199,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Fires alarms immediately even during Focus Mode batching.",
     "schema": {
@@ -2092,7 +2214,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from -1 to 20",
     "default": 3,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Maximum snoozes before only Dismiss remains.",
     "schema": {
@@ -2108,7 +2231,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "unknown",
     "accepted": "one of the numbers 5, 9, 15, 30",
     "default": 9,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Default snooze length.",
     "schema": {
@@ -2127,7 +2251,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 200 characters",
     "default": "default",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sound played when an alarm fires.",
     "schema": {
@@ -2142,7 +2267,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from -1 to 300",
     "default": 60,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "How long the sound plays before stopping (or forever).",
     "schema": {
@@ -2158,7 +2284,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 0 to 300",
     "default": 0,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Ramp from silent to full over this many seconds.",
     "schema": {
@@ -2174,7 +2301,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"once\", \"loop\"",
     "default": "loop",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Play once, or loop until dismissed.",
     "schema": {
@@ -2192,7 +2320,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Reads the alarm label aloud (text-to-speech).",
     "schema": {
@@ -2206,7 +2335,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 60",
     "default": 10,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Auto-dismisses alarms to the inbox after this many minutes.",
     "schema": {
@@ -2222,7 +2352,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 5",
     "default": 0.5,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Maximum daily spend on small-model natural-language alarm parsing.",
     "schema": {
@@ -2238,7 +2369,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 64 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Hub the Start session button on an alert opens in when the alert names none. Automatic uses the hub with this app's own code if present, otherwise the primary engine's hub.",
     "schema": {
@@ -2253,7 +2385,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"off\", \"daily\", \"weekly\"",
     "default": "off",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "How often an Archive Insights AI digest is posted to the inbox.",
     "schema": {
@@ -2272,7 +2405,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Brings the app to the foreground when a session needs attention.",
     "schema": {
@@ -2286,7 +2420,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Navigates to the inbox when another session needs attention, only if the user was idle at least 5 seconds.",
     "schema": {
@@ -2300,7 +2435,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Phone push notifications without sender, subject or message text.",
     "schema": {
@@ -2314,7 +2450,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Count badge on the taskbar or dock icon for sessions that need the user.",
     "schema": {
@@ -2328,7 +2465,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Off stops announcements, surveys and read receipts from the maker's team.",
     "schema": {
@@ -2342,7 +2480,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Master kill-switch for Focus Mode; off hides the toolbar pill and alerts always fire individually.",
     "schema": {
@@ -2356,7 +2495,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Master switch for optional tips, nudges and coaching cards; real alerts are unaffected.",
     "schema": {
@@ -2370,7 +2510,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "A turn that the session calls a routine update stays out of the inbox; a turn asking a question is never hidden. Default on.",
     "schema": {
@@ -2384,7 +2525,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Records how inbox items behave (wait time, pile-up, looks without action, time spent) for the Stats Inbox tab; stays on the device, no message content, phone numbers or ids.",
     "schema": {
@@ -2398,7 +2540,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Inbox card when one login carries far more running sessions than others and is near its limit.",
     "schema": {
@@ -2412,7 +2555,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "One inbox alert if a device opens the mobile web app but never finishes loading; clears itself.",
     "schema": {
@@ -2426,7 +2570,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"always\", \"backgrounded\", \"never\"",
     "default": "backgrounded",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When system notifications show.",
     "schema": {
@@ -2445,7 +2590,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Keeps a log of recent chimes (which session, played or not, why suppressed).",
     "schema": {
@@ -2461,7 +2607,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": [
       "stay"
     ],
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "What happens after sending a message.",
     "schema": {
@@ -2485,7 +2632,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 3 to 30",
     "default": 5,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "How long error and warning toasts stay.",
     "schema": {
@@ -2501,7 +2649,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sends the application's own notices (outage, failed scheduled job, budget or balance warning) from the tray icon.",
     "schema": {
@@ -2515,7 +2664,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Hint in a session after long watching a running agent. Desktop only.",
     "schema": {
@@ -2529,7 +2679,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Inbox card at most once a week after heavy agent-watching time.",
     "schema": {
@@ -2543,7 +2694,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Automation rules waiting for approval.",
     "schema": {
@@ -2557,7 +2709,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Calendar reminders and agenda.",
     "schema": {
@@ -2571,7 +2724,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Pending CLI approval requests.",
     "schema": {
@@ -2585,7 +2739,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Cron jobs waiting for approval.",
     "schema": {
@@ -2599,7 +2754,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Daily briefing summaries.",
     "schema": {
@@ -2613,7 +2769,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Recipe approvals and failed, stalled or incomplete runs.",
     "schema": {
@@ -2627,7 +2784,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sessions needing attention.",
     "schema": {
@@ -2641,7 +2799,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Incoming text messages via the text relay.",
     "schema": {
@@ -2655,7 +2814,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Messenger messages via its client protocol.",
     "schema": {
@@ -2669,7 +2829,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Daily briefing summarising session activity across hubs.",
     "schema": {
@@ -2693,7 +2854,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
       "sms": true,
       "messenger": true
     },
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Which sources the daily briefing includes.",
     "schema": {
@@ -2737,7 +2899,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Generates a summary every Monday at the scheduled hour; existing summaries stay when off.",
     "schema": {
@@ -2751,7 +2914,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 0 to 23",
     "default": 8,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Local hour (Monday only) of generation.",
     "schema": {
@@ -2767,7 +2931,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0.05 to 5",
     "default": 0.5,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Maximum daily spend on weekly summary small-model calls before generation pauses.",
     "schema": {
@@ -2783,7 +2948,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 720",
     "default": 24,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Hours before the projected run-out at which the model-vendor-A balance forecast alert fires.",
     "schema": {
@@ -2799,7 +2965,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Watches the model-vendor-B API balance; raises an inbox card with a one-click Recharge button before it runs out.",
     "schema": {
@@ -2813,7 +2980,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 10000",
     "default": 5,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Dollar amount under which the low-balance alert fires.",
     "schema": {
@@ -2829,7 +2997,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Upcoming events and meeting reminders in the sidebar.",
     "schema": {
@@ -2843,7 +3012,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Today's Agenda card in the inbox each morning.",
     "schema": {
@@ -2857,7 +3027,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"inbox\", \"toast\", \"both\"",
     "default": "inbox",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "How calendar notifications are delivered.",
     "schema": {
@@ -2876,7 +3047,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 0 to 120",
     "default": 10,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Minutes before an event for the starting-soon reminder.",
     "schema": {
@@ -2892,7 +3064,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"sunday\", \"monday\"",
     "default": "monday",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "First day of the calendar week.",
     "schema": {
@@ -2910,7 +3083,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Starting a focus block silences notifications via Focus Mode; breaks release them. Toggling the bell manually during a run stops Pomodoro managing it for that run. Per-preset overrides win.",
     "schema": {
@@ -2924,7 +3098,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Raises the window on each Pomodoro phase change. Default off.",
     "schema": {
@@ -2938,7 +3113,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Weekday rules may auto-start Pomodoro runs; off silences the scheduler without deleting rules.",
     "schema": {
@@ -2952,7 +3128,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Web mail in the sidebar.",
     "schema": {
@@ -2966,7 +3143,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Puts the cursor in the reply box when opening an email. Off keeps focus on the body so triage shortcuts work (E archive, S star, U unread, ! spam, X select, H snooze); R starts a reply.",
     "schema": {
@@ -2980,7 +3158,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Marks threads read on open.",
     "schema": {
@@ -2994,7 +3173,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 500 characters",
     "default": "in:inbox",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Default search query for loading the inbox.",
     "schema": {
@@ -3009,7 +3189,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Brief animation when the inbox is cleared.",
     "schema": {
@@ -3023,7 +3204,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 100",
     "default": 50,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Email threads loaded at a time (labelled 10-100).",
     "schema": {
@@ -3039,7 +3221,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Stops senders loading external images on opening a message; inline and attached images still show. Default off.",
     "schema": {
@@ -3053,7 +3236,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Original flat sender list for Email Cleanup instead of the guided walkthrough.",
     "schema": {
@@ -3067,7 +3251,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Receives emails via a mail-inbox provider, processes them with the assistant and sends replies.",
     "schema": {
@@ -3081,7 +3266,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "list",
     "accepted": "a list, each item a string of at most 200 characters",
     "default": [],
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Allowlist of sender addresses permitted.",
     "schema": {
@@ -3099,7 +3285,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 200 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Identifier of the provider inbox receiving emails.",
     "schema": {
@@ -3114,7 +3301,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 16000 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Classifier prompt for inbound emails; default used when empty; JSON output format always enforced.",
     "schema": {
@@ -3129,7 +3317,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Auto-summarizes forwarded emails.",
     "schema": {
@@ -3143,7 +3332,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Auto-summarizes web-mail threads tagged with the user's label.",
     "schema": {
@@ -3157,7 +3347,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Inbox watched for summarizable emails.",
     "schema": {
@@ -3171,7 +3362,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Archives in the provider inbox after a successful summary.",
     "schema": {
@@ -3185,7 +3377,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0.1 to 20",
     "default": 1,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Combined daily spend limit of the summarizer.",
     "schema": {
@@ -3201,7 +3394,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 20000 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Generic prompt when no rule matches.",
     "schema": {
@@ -3216,7 +3410,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Browse, upload and manage cloud-drive files from the sidebar.",
     "schema": {
@@ -3230,7 +3425,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Same for file-sync service A.",
     "schema": {
@@ -3244,7 +3440,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Same for file-sync service B.",
     "schema": {
@@ -3258,7 +3455,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Browse and edit spreadsheets from the sidebar.",
     "schema": {
@@ -3272,7 +3470,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "list",
     "accepted": "a list, each item an object with only the fields editableColumns (a list, each item an integer from 0 to 702), label (a string of at most 100 characters), spreadsheetId (a string of at most 256 characters), taskView (an object with only the fields categoriesCol, completionCol, dueDateCol, sectionCol, subjectCol, urlCol (each an integer from 0 to 702), categoriesTab, sheetTitle (each a string of at most 100 characters))",
     "default": [],
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Which spreadsheets may be edited and which columns are editable.",
     "schema": {
@@ -3352,7 +3551,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Pasting a document or slides URL into chat fetches its contents; Shift while pasting bypasses.",
     "schema": {
@@ -3366,7 +3566,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Right-click a project doc, scratchpad or agent message to publish its Markdown to a document.",
     "schema": {
@@ -3380,7 +3581,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When set and no template configured, new documents are created in this folder.",
     "schema": {
@@ -3394,7 +3596,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When set, each publish appends a new tab to this document instead of creating one.",
     "schema": {
@@ -3408,7 +3611,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Pasting rich text into the composer converts HTML formatting to Markdown; off behaves like Ctrl+Shift+V.",
     "schema": {
@@ -3422,7 +3626,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Subscribe to RSS and Atom feeds in the sidebar.",
     "schema": {
@@ -3436,7 +3641,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "AI-curated morning briefing of feeds.",
     "schema": {
@@ -3450,7 +3656,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 1000 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Topics of interest for the digest.",
     "schema": {
@@ -3465,7 +3672,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "08:00",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Time of day of delivery.",
     "schema": {
@@ -3479,7 +3687,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Monitor team chat channels and DMs in the sidebar.",
     "schema": {
@@ -3493,7 +3702,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Send as the user via OAuth instead of as the bot; requires bot setup first.",
     "schema": {
@@ -3507,7 +3717,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Send and receive text messages.",
     "schema": {
@@ -3521,7 +3732,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Inbox alert and one notification when SMS is on but not working (missing or expired token, sustained disconnect); clears on reconnect.",
     "schema": {
@@ -3535,7 +3747,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"relay\", \"native\"",
     "default": "relay",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "relay routes texts through the relay service's cloud; native sends over the user's own phone SIM through a self-hosted gateway app.",
     "schema": {
@@ -3553,7 +3766,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "View and reply to messenger messages via its client protocol.",
     "schema": {
@@ -3567,7 +3781,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"engine_maintained\", \"engine_legacy\"",
     "default": "engine_maintained",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Protocol engine: maintained (recommended) or legacy. Switching signs the user out until reconnect.",
     "schema": {
@@ -3585,7 +3800,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Talk to agents from the messenger through a bot; each chat or forum topic becomes its own agent session.",
     "schema": {
@@ -3599,7 +3815,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "list",
     "accepted": "a list, each item a string of at most 32 characters",
     "default": [],
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Numeric group ids the bot answers in; empty means the bot ignores all groups.",
     "schema": {
@@ -3617,7 +3834,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "list",
     "accepted": "a list, each item a string of at most 32 characters",
     "default": [],
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Numeric user ids allowed to talk to the bot; approving a pairing request adds one.",
     "schema": {
@@ -3635,7 +3853,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"pairing\", \"allowlist\", \"disabled\"",
     "default": "pairing",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Who may message the bot directly: pairing (unknown senders get a code to approve), allowlist only, or disabled.",
     "schema": {
@@ -3654,7 +3873,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "In groups, respond only to @mentions of the bot or replies to it.",
     "schema": {
@@ -3668,7 +3888,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Checks messages from unknown people and keeps junk in Spam; known people never checked.",
     "schema": {
@@ -3682,7 +3903,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Filters new email from strangers to the agent address and the public support address; caught mail starts no session and gets no reply.",
     "schema": {
@@ -3696,7 +3918,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Filters invites from organizers outside the user's organization; a caught invite gets no notice.",
     "schema": {
@@ -3710,7 +3933,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Also deletes an invite from the calendar when the sender was marked spam; automatically caught invites are only hidden. Deleted invites stay in the calendar trash for 30 days.",
     "schema": {
@@ -3724,7 +3948,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Filters texts from numbers not saved as contacts and never texted; short-code senders are never checked.",
     "schema": {
@@ -3738,7 +3963,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Shows the mail client panel in the sidebar (folders, compose, snooze) over web mail or IMAP. Default off while in preview.",
     "schema": {
@@ -3752,7 +3978,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Reads the inbox through the already-connected account without a separate sign-in.",
     "schema": {
@@ -3766,7 +3993,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Each incoming mail client email becomes an inbox card with an inline reply box.",
     "schema": {
@@ -3780,7 +4008,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"tight\", \"compact\", \"comfortable\", \"spacious\", \"roomy\"",
     "default": "comfortable",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Spacing between emails in the list.",
     "schema": {
@@ -3801,7 +4030,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"current\", \"unified\", \"rail\"",
     "default": "current",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Arrangement of the Mail/Sessions switch and toolbar.",
     "schema": {
@@ -3820,7 +4050,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"unread\", \"total\"",
     "default": "unread",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "What the sidebar number counts: unread or total in inbox.",
     "schema": {
@@ -3838,7 +4069,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"manual\", \"auto\", \"selective\"",
     "default": "manual",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Whether the Catch me up AI summary runs on a button, automatically on every thread, or only for chosen senders.",
     "schema": {
@@ -3857,7 +4089,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "list",
     "accepted": "a list, each item a string of at most 320 characters",
     "default": [],
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Senders and domains whose threads are summarized automatically on open (selective mode).",
     "schema": {
@@ -3875,7 +4108,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 120 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Model writing the summary; default is the built-in fast low-cost model.",
     "schema": {
@@ -3890,7 +4124,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 4000 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Summary prompt; blank uses the built-in default.",
     "schema": {
@@ -3905,7 +4140,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Receives messages from external services (CI/CD, monitoring, custom apps) at a URL given to them.",
     "schema": {
@@ -3919,7 +4155,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Shows the Bug Intake sidebar entry collecting reports from an error tracker, a code host, bug-report emails and in-app reports, triaged by spawned agents. Off: no report from any source starts a session.",
     "schema": {
@@ -3933,7 +4170,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 10000 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": true,
     "description": "Extra instructions for the investigation prompt of every bug report routed to the project; after the global Bug Intake instructions.",
     "schema": {
@@ -3948,7 +4186,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Sends bug reports and feedback to the maker's team by email and to the report database. Off keeps reports local until turned on.",
     "schema": {
@@ -3962,7 +4201,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Master switch for diagnostic emails: weekly usage digest plus each crash unless crashAlertEmailEnabled is off. Off silences both.",
     "schema": {
@@ -3976,7 +4216,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When diagnostics email is on, also emails each crash; off emails only the weekly digest.",
     "schema": {
@@ -3990,7 +4231,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Capitalizes the first word and each sentence start while typing a task; skips URLs, file paths and abbreviations.",
     "schema": {
@@ -4004,7 +4246,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Shows the Tasks sidebar entry: nested checklist with due dates, snoozes and a tasks.md mirror on disk.",
     "schema": {
@@ -4018,7 +4261,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "When a session ends or is archived, a cheap AI pass reads its transcript for follow-up tasks and stages them in the Caught view. Off skips the scan entirely.",
     "schema": {
@@ -4032,7 +4276,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 2000 characters",
     "default": "",
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Optional wording steering which follow-ups are kept; returned format is fixed. Empty means standard behavior.",
     "schema": {
@@ -4047,7 +4292,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Checking a box selects the task instead of finishing it; an action bar with Done and Dropped appears once one is checked. Default off. Ctrl or Shift while clicking always selects.",
     "schema": {
@@ -4061,7 +4307,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Tighter vertical spacing of task rows in the All-Hubs view and each hub outliner. Default off.",
     "schema": {
@@ -4075,7 +4322,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "immediately",
+    "takesEffect": "stored; no effect in this version yet",
+    "inEffect": false,
     "guarded": false,
     "description": "Hides completed tasks from task lists.",
     "schema": {
