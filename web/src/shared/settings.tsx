@@ -4,12 +4,17 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { apiFetch } from "./api/client";
+import type { SettingsValues } from "./api/settings.generated";
 import { applyAppearance, colorModeOf, densityOf, resolveTheme, type Density } from "./appearance";
 
-export type SettingsValues = Record<string, unknown>;
+/**
+ * `GET /settings` as read: the catalog's keys typed, and any key this build does not describe
+ * (a newer server's) kept as it came, so the settings page can still show it.
+ */
+export type StoredSettings = Partial<SettingsValues> & Record<string, unknown>;
 
 export interface SettingsState {
-  values: SettingsValues | undefined;
+  values: StoredSettings | undefined;
   error: unknown;
   /** Resolves with the stored value; rejects with the server's ApiError (the old value stays). */
   update(key: string, value: unknown): Promise<unknown>;
@@ -45,12 +50,12 @@ export function SystemAppearance(): null {
 }
 
 export function SettingsProvider({ children }: { children: ReactNode }) {
-  const [values, setValues] = useState<SettingsValues>();
+  const [values, setValues] = useState<StoredSettings>();
   const [error, setError] = useState<unknown>();
   const systemDark = useSystemDark();
 
   useEffect(() => {
-    apiFetch<SettingsValues>("/settings").then(setValues, setError);
+    apiFetch<StoredSettings>("/settings").then(setValues, setError);
   }, []);
 
   const update = useCallback(async (key: string, value: unknown) => {

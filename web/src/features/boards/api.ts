@@ -1,14 +1,9 @@
 /** Thin typed calls of the board module; callers show the ApiError they throw. */
 import { apiFetch, apiRequest } from "../../shared/api/client";
-import type { Board, BoardFull, Item, ItemPatch, ItemValues, Member } from "./types";
-
-export const listBoards = (workspaceId: string) =>
-  apiFetch<Board[]>(`/boards?workspaceId=${encodeURIComponent(workspaceId)}`);
+import type { Board, BoardFull, Item, ItemPatch, ItemValues } from "./types";
 
 export const createBoard = (workspaceId: string, name: string, preset?: string) =>
   apiFetch<Board>("/boards", { method: "POST", body: preset ? { workspaceId, name, preset } : { workspaceId, name } });
-
-export const listMembers = () => apiFetch<Member[]>("/members");
 
 export const createItem = (boardId: string, groupId: string, name: string, values: ItemValues = {}) =>
   apiFetch<Item>(`/boards/${encodeURIComponent(boardId)}/items`, { method: "POST", body: { groupId, name, values } });

@@ -1,7 +1,7 @@
 /** The account's member directory, which people cells draw and pick from. */
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useToast } from "../../shared/ui/toasts";
-import { listMembers } from "./api";
+import { listMembers } from "../../shared/api/members";
 import type { Member } from "./types";
 
 export interface Directory {

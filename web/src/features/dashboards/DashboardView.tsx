@@ -6,16 +6,10 @@
 import { errorMessage } from "../../shared/api/errorMessage";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { ApiError } from "../../shared/api/client";
-import {
-  type BoardSummary,
-  type Dashboard,
-  type DashboardConfig,
-  type Member,
-  getDashboard,
-  listBoards,
-  listMembers,
-  saveDashboard,
-} from "./api";
+import { listBoards } from "../../shared/api/boards";
+import { listMembers } from "../../shared/api/members";
+import type { Board, Member } from "../../shared/api/types.generated";
+import { type Dashboard, type DashboardConfig, getDashboard, saveDashboard } from "./api";
 import { AUTOSAVE_DEBOUNCE_MS, type AutosaveSnapshot, Autosaver } from "./autosave";
 import type { DashboardFilters, WidgetConfig } from "./engine/types";
 import type { MenuWidgetType } from "./engine/widgetMenu";
@@ -294,7 +288,7 @@ function DashboardEditor({
     return () => document.removeEventListener("visibilitychange", onVisible);
   }, []);
 
-  const [accountBoards, setAccountBoards] = useState<BoardSummary[] | null>(null);
+  const [accountBoards, setAccountBoards] = useState<Board[] | null>(null);
   const [members, setMembers] = useState<Member[]>([]);
   const [sideError, setSideError] = useState<string | null>(null);
   const refreshBoards = useCallback(() => {

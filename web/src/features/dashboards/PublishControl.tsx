@@ -5,10 +5,11 @@
  */
 import { errorMessage } from "../../shared/api/errorMessage";
 import { useEffect, useState } from "react";
-import { type PublishReply, absoluteUrl, publicationStatus, publishDashboard, withdrawDashboard } from "./api";
-import { Popover } from "./Popover";
+import type { PublishedLink } from "../../shared/api/types.generated";
+import { absoluteUrl, publicationStatus, publishDashboard, withdrawDashboard } from "./api";
+import { PopoverButton } from "./PopoverButton";
 
-type State = { kind: "unknown" } | { kind: "off" } | { kind: "on"; link: PublishReply | null };
+type State = { kind: "unknown" } | { kind: "off" } | { kind: "on"; link: PublishedLink | null };
 
 export function PublishControl({ dashboardId }: { dashboardId: string }) {
   const [state, setState] = useState<State>({ kind: "unknown" });
@@ -58,7 +59,7 @@ export function PublishControl({ dashboardId }: { dashboardId: string }) {
   };
 
   return (
-    <Popover label={state.kind === "on" ? "Published" : "Publish to web"} className="dash-publish">
+    <PopoverButton label={state.kind === "on" ? "Published" : "Publish to web"} className="dash-publish">
       {() => (
         <div className="dash-publish-panel">
           {state.kind === "on" && url && (
@@ -114,6 +115,6 @@ export function PublishControl({ dashboardId }: { dashboardId: string }) {
           {message && <p className="dash-muted dash-small">{message}</p>}
         </div>
       )}
-    </Popover>
+    </PopoverButton>
   );
 }

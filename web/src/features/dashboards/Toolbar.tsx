@@ -4,11 +4,13 @@
  */
 import { errorMessage } from "../../shared/api/errorMessage";
 import { useMemo, useRef, useState } from "react";
-import { type BoardSummary, type Member, inviteMember } from "./api";
+import type { Board, Member } from "../../shared/api/types.generated";
+import { inviteMember } from "./api";
 import { WIDGET_MENU, type MenuWidgetType } from "./engine/widgetMenu";
 import type { DashboardFilters, FilterRule } from "./engine/types";
 import { FILTER_OP_CHOICES, addRule, opNeedsValue, removeRule, togglePerson, updateRule } from "./filterEdit";
-import { Modal, Popover } from "./Popover";
+import { Modal } from "./Modal";
+import { PopoverButton } from "./PopoverButton";
 import { WIDGET_LABELS, type ColumnOption } from "./widgetDefaults";
 
 export function ConnectBoardsModal({
@@ -17,16 +19,16 @@ export function ConnectBoardsModal({
   onChange,
   onClose,
 }: {
-  boards: readonly BoardSummary[] | null;
+  boards: readonly Pick<Board, "id" | "name">[] | null;
   connected: readonly string[];
   onChange: (ids: string[]) => void;
   onClose: () => void;
 }) {
   const [query, setQuery] = useState("");
   const known = new Set((boards ?? []).map((b) => b.id));
-  const rows: BoardSummary[] = [
+  const rows: Pick<Board, "id" | "name">[] = [
     ...(boards ?? []),
-    ...connected.filter((id) => !known.has(id)).map((id) => ({ id, workspaceId: "", name: `Missing board ${id}` })),
+    ...connected.filter((id) => !known.has(id)).map((id) => ({ id, name: `Missing board ${id}` })),
   ];
   const shown = rows.filter((b) => b.name.toLowerCase().includes(query.trim().toLowerCase()));
   const toggle = (id: string) =>
@@ -81,14 +83,14 @@ function ActionMenu({ items, close }: { items: { label: string; run: () => void 
 
 export function AddWidgetMenu({ onAdd }: { onAdd: (type: MenuWidgetType) => void }) {
   return (
-    <Popover label="+ Add widget" className="dash-add-widget">
+    <PopoverButton label="+ Add widget" className="dash-add-widget">
       {(close) => (
         <ActionMenu
           close={close}
           items={WIDGET_MENU.map((type) => ({ label: WIDGET_LABELS[type], run: () => onAdd(type) }))}
         />
       )}
-    </Popover>
+    </PopoverButton>
   );
 }
 
@@ -103,7 +105,7 @@ export function PeopleMenu({
 }) {
   const selected = Array.isArray(filters.people) ? filters.people : [];
   return (
-    <Popover label="People" badge={selected.length} className="dash-people">
+    <PopoverButton label="People" badge={selected.length} className="dash-people">
       {() => (
         <ul className="dash-check-list">
           {members.length === 0 && <li className="dash-muted">No members yet: Invite adds one.</li>}
@@ -121,7 +123,7 @@ export function PeopleMenu({
           ))}
         </ul>
       )}
-    </Popover>
+    </PopoverButton>
   );
 }
 
@@ -142,7 +144,7 @@ export function FilterMenu({
 }) {
   const rules = Array.isArray(filters.rules) ? filters.rules : [];
   return (
-    <Popover label="Filter" badge={rules.length} className="dash-filter">
+    <PopoverButton label="Filter" badge={rules.length} className="dash-filter">
       {() => (
         <div className="dash-filter-panel">
           {rules.length === 0 && <p className="dash-muted">No rules: every item counts.</p>}
@@ -198,13 +200,13 @@ export function FilterMenu({
           <FilterNotes notes={notes} className="dash-filter-notes" />
         </div>
       )}
-    </Popover>
+    </PopoverButton>
   );
 }
 
 export function ExportMenu({ onPng, onPdf }: { onPng: () => void; onPdf: () => void }) {
   return (
-    <Popover label="Export" className="dash-export">
+    <PopoverButton label="Export" className="dash-export">
       {(close) => (
         <ActionMenu
           close={close}
@@ -214,7 +216,7 @@ export function ExportMenu({ onPng, onPdf }: { onPng: () => void; onPdf: () => v
           ]}
         />
       )}
-    </Popover>
+    </PopoverButton>
   );
 }
 

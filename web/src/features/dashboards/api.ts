@@ -3,7 +3,14 @@
  * "Boards", members), with the ETags the page needs for If-Match saves and board revalidation.
  */
 import { apiFetch, apiRequest } from "../../shared/api/client";
-import type { BoardFull, DashboardFilters, WidgetConfig } from "./engine/types";
+import type {
+  Dashboard as WireDashboard,
+  Member,
+  PublicationState,
+  PublicDashboardBody,
+  PublishedLink,
+} from "../../shared/api/types.generated";
+import type { DashboardFilters, WidgetConfig } from "./engine/types";
 
 export interface DashboardConfig {
   boardIds: string[];
@@ -11,37 +18,13 @@ export interface DashboardConfig {
   filters: DashboardFilters;
 }
 
-export interface Dashboard {
-  id: string;
-  workspaceId: string;
-  name: string;
-  config: DashboardConfig;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A dashboard with its config read as the page uses it (see `normalizeConfig`). */
+export type Dashboard = Omit<WireDashboard, "config"> & { config: DashboardConfig };
 
-export interface BoardSummary {
-  id: string;
-  workspaceId: string;
-  name: string;
-}
-
-export interface Member {
-  id: string;
-  name: string;
-  email?: string | null;
-}
-
-export interface PublishReply {
-  token: string;
-  url: string;
-}
-
-export interface PublicDashboard {
-  dashboard: { id: string; name: string; config: DashboardConfig };
-  boards: BoardFull[];
-  members: Member[];
-}
+/** A published dashboard's payload, its config read as the page uses it. */
+export type PublicDashboard = Omit<PublicDashboardBody, "dashboard"> & {
+  dashboard: Omit<PublicDashboardBody["dashboard"], "config"> & { config: DashboardConfig };
+};
 
 export const EMPTY_CONFIG: DashboardConfig = { boardIds: [], widgets: [], filters: {} };
 
@@ -93,18 +76,13 @@ export async function saveDashboard(
   return getDashboard(id);
 }
 
-export function publishDashboard(id: string): Promise<PublishReply> {
-  return apiFetch<PublishReply>(`/dashboards/${encodeURIComponent(id)}/publish`, { method: "POST" });
-}
-
-export interface PublicationStatus {
-  published: boolean;
-  publishedAt?: string;
+export function publishDashboard(id: string): Promise<PublishedLink> {
+  return apiFetch<PublishedLink>(`/dashboards/${encodeURIComponent(id)}/publish`, { method: "POST" });
 }
 
 /** Whether a live link exists; the link itself is shown only when made (the server keeps a hash). */
-export function publicationStatus(id: string): Promise<PublicationStatus> {
-  return apiFetch<PublicationStatus>(`/dashboards/${encodeURIComponent(id)}/publish`);
+export function publicationStatus(id: string): Promise<PublicationState> {
+  return apiFetch<PublicationState>(`/dashboards/${encodeURIComponent(id)}/publish`);
 }
 
 export function withdrawDashboard(id: string): Promise<void> {
@@ -113,14 +91,6 @@ export function withdrawDashboard(id: string): Promise<void> {
 
 export function getPublicDashboard(token: string): Promise<PublicDashboard> {
   return apiFetch<PublicDashboard>(`/public/dashboards/${encodeURIComponent(token)}`);
-}
-
-export function listBoards(workspaceId: string): Promise<BoardSummary[]> {
-  return apiFetch<BoardSummary[]>(`/boards?workspaceId=${encodeURIComponent(workspaceId)}`);
-}
-
-export function listMembers(): Promise<Member[]> {
-  return apiFetch<Member[]>("/members");
 }
 
 export function inviteMember(name: string, email: string): Promise<Member> {

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { initials, paletteColor, stringList } from "../format";
 import { useMembers } from "../members";
 import type { CellProps } from "./cellProps";
-import { Popover } from "./Popover";
+import { Popover } from "../../../shared/ui/Popover";
 
 const SHOWN = 3;
 

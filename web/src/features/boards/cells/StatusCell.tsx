@@ -3,7 +3,7 @@ import { useState } from "react";
 import { labelColor } from "../format";
 import { settingsOf, type StatusLabel } from "../types";
 import type { CellProps } from "./cellProps";
-import { Popover } from "./Popover";
+import { Popover } from "../../../shared/ui/Popover";
 
 export function StatusCell({ column, value, label, onChange }: CellProps<string>) {
   const [open, setOpen] = useState(false);

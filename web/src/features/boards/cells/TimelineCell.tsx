@@ -3,7 +3,7 @@ import { useState } from "react";
 import { formatDate, isTimeline } from "../format";
 import type { Timeline } from "../types";
 import type { CellProps } from "./cellProps";
-import { Popover } from "./Popover";
+import { Popover } from "../../../shared/ui/Popover";
 
 const ENDS = [
   ["from", "From"],
