@@ -4,17 +4,14 @@
  * There is no Edit/View toggle: every change goes to the draft and the autosave saves it.
  */
 import { errorMessage } from "../../shared/api/errorMessage";
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "../../shared/api/client";
-import { listBoards } from "../../shared/api/boards";
-import { listMembers } from "../../shared/api/members";
-import type { Board, Member } from "../../shared/api/types.generated";
-import { type Dashboard, type DashboardConfig, getDashboard, saveDashboard } from "./api";
+import { type Dashboard, getDashboard, saveDashboard } from "./api";
 import { AUTOSAVE_DEBOUNCE_MS, type AutosaveSnapshot, Autosaver } from "./autosave";
 import type { DashboardFilters, WidgetConfig } from "./engine/types";
 import type { MenuWidgetType } from "./engine/widgetMenu";
 import { exportPng, printDashboard } from "./exportDashboard";
-import { effectiveFilters, reportNotes } from "./filterEdit";
+import { reportNotes } from "./filterEdit";
 import { withGridLayout } from "./layout";
 import { PublishControl } from "./PublishControl";
 import { type ResultsSource, useResults } from "./resultsStore";
@@ -33,27 +30,28 @@ import { WidgetGrid } from "./WidgetGrid";
 import { WidgetSettings } from "./WidgetSettings";
 import { preloadCharts } from "./widgets/WidgetBody";
 import type { BoardStatus } from "./worker/dashboardCore";
+import { type Draft, useAutosave } from "./useAutosave";
+import { useDirectory } from "./useDirectory";
+import { useDisconnectedBoards } from "./useDisconnectedBoards";
+import { useRefreshOnFocus } from "./useRefreshOnFocus";
 import { readDashboard, useDashboardWorker, useStartedDashboardWorker } from "./worker/useDashboardWorker";
 import "./dashboard.css";
-
-export interface Draft {
-  name: string;
-  config: DashboardConfig;
-}
 
 type Loaded =
   | { kind: "loading" }
   | { kind: "error"; message: string; notFound: boolean }
   | { kind: "ready"; dashboard: Dashboard; saver: Autosaver<Draft> };
 
+const LOADING: Loaded = { kind: "loading" };
+
 export function DashboardView({ id }: { id: string }) {
-  const [loaded, setLoaded] = useState<Loaded>({ kind: "loading" });
+  // What was read, for the worker it was read from: a new worker (another dashboard) reads anew.
+  const [read, setRead] = useState<{ worker: Worker | null; loaded: Loaded }>({ worker: null, loaded: LOADING });
   useEffect(preloadCharts, []);
   const worker = useStartedDashboardWorker(id);
   useEffect(() => {
     if (!worker) return;
     let live = true;
-    setLoaded({ kind: "loading" });
     readDashboard(worker).then(
       ({ data, etag }) => {
         if (!live) return;
@@ -63,12 +61,12 @@ export function DashboardView({ id }: { id: string }) {
           save: async (draft, current) => ({ etag: (await saveDashboard(id, draft, current)).etag }),
           isConflict: (e) => e instanceof ApiError && e.status === 412,
         });
-        setLoaded({ kind: "ready", dashboard: data, saver });
+        setRead({ worker, loaded: { kind: "ready", dashboard: data, saver } });
       },
       (error: unknown) => {
         if (!live) return;
         const notFound = error instanceof ApiError && error.status === 404;
-        setLoaded({ kind: "error", notFound, message: errorMessage(error) });
+        setRead({ worker, loaded: { kind: "error", notFound, message: errorMessage(error) } });
       },
     );
     return () => {
@@ -76,6 +74,7 @@ export function DashboardView({ id }: { id: string }) {
     };
   }, [id, worker]);
 
+  const loaded = read.worker === worker ? read.loaded : LOADING;
   if (loaded.kind === "loading" || !worker) return <div className="dash-page dash-muted">Loading dashboard…</div>;
   if (loaded.kind === "error") {
     return (
@@ -220,84 +219,23 @@ function DashboardEditor({
   saver: Autosaver<Draft>;
   worker: Worker;
 }) {
-  const snapshot = useSyncExternalStore(saver.subscribe, saver.getSnapshot);
+  const { snapshot, edit, editConfig } = useAutosave(saver);
   const draft = snapshot.draft;
-  const edit = useCallback(
-    (change: (d: Draft) => Draft) => {
-      const current = saver.getSnapshot().draft;
-      const next = change(current);
-      if (next !== current) saver.update(next);
-    },
-    [saver],
-  );
-  const editConfig = useCallback(
-    (change: (c: DashboardConfig) => DashboardConfig) =>
-      edit((d) => {
-        const config = change(d.config);
-        return config === d.config ? d : { ...d, config };
-      }),
-    [edit],
-  );
-
-  // Leaving the page saves at once; closing the tab with unsaved changes asks first.
-  useEffect(() => {
-    const onBeforeUnload = (e: BeforeUnloadEvent) => {
-      if (saver.dirty) {
-        saver.retryNow();
-        e.preventDefault();
-      }
-    };
-    window.addEventListener("beforeunload", onBeforeUnload);
-    return () => {
-      window.removeEventListener("beforeunload", onBeforeUnload);
-      saver.retryNow();
-    };
-  }, [saver]);
+  const filters = draft.config.filters;
 
   // Board reads, parsing, filtering and widget computation run in a worker; the page gets
   // board states, column lists, the filter report and widget results.
-  const [revalidation, setRevalidation] = useState(0);
-  const boardIdsKey = draft.config.boardIds.join("\n");
-  const filters = draft.config.filters;
-  const activeFilters = useMemo(() => effectiveFilters(filters), [filters]);
-  const { loads, metas, results } = useDashboardWorker(
-    worker,
-    draft.config.boardIds,
-    revalidation,
-    activeFilters,
-    draft.config.widgets,
-  );
-  // A deleted board keeps the name it had when it was last read in this page's life.
-  const knownNames = useRef(new Map<string, string>()).current;
-  for (const { board } of metas) knownNames.set(board.id, board.name);
+  const revalidation = useRefreshOnFocus();
+  const { loads, metas, results } = useDashboardWorker(worker, draft.config, revalidation);
+  const disconnected = useDisconnectedBoards(loads, metas, editConfig);
 
-  // The server refuses a config naming a board that no longer exists, so a board whose read
-  // answers 404 is dropped from the draft (one autosave) and the page keeps saying so.
-  const [disconnected, setDisconnected] = useState<readonly string[]>([]);
-  useEffect(() => {
-    const missing = new Set(loads.filter((l) => l.state === "missing").map((l) => l.id));
-    if (missing.size === 0) return;
-    setDisconnected((shown) => [...shown, ...[...missing].filter((id) => !shown.includes(id))]);
-    editConfig((c) =>
-      c.boardIds.some((id) => missing.has(id)) ? { ...c, boardIds: c.boardIds.filter((id) => !missing.has(id)) } : c,
-    );
-  }, [loads, editConfig]);
-  useEffect(() => {
-    const onVisible = () => document.visibilityState === "visible" && setRevalidation((n) => n + 1);
-    document.addEventListener("visibilitychange", onVisible);
-    return () => document.removeEventListener("visibilitychange", onVisible);
-  }, []);
-
-  const [accountBoards, setAccountBoards] = useState<Board[] | null>(null);
-  const [members, setMembers] = useState<Member[]>([]);
-  const [sideError, setSideError] = useState<string | null>(null);
-  const refreshBoards = useCallback(() => {
-    listBoards(dashboard.workspaceId).then(setAccountBoards, (e: Error) => setSideError(e.message));
-  }, [dashboard.workspaceId]);
-  useEffect(() => {
-    refreshBoards();
-    listMembers().then(setMembers, (e: Error) => setSideError(e.message));
-  }, [refreshBoards]);
+  const {
+    boards: accountBoards,
+    members,
+    error: sideError,
+    refreshBoards,
+    addMember,
+  } = useDirectory(dashboard.workspaceId);
 
   const columns = useMemo(() => columnOptions(metas), [metas]);
 
@@ -353,7 +291,8 @@ function DashboardEditor({
   };
 
   // Settled once every connected board (the current list, not a stale one) has answered.
-  const boardsSettled = loads.map((l) => l.id).join("\n") === boardIdsKey && loads.every((l) => l.state !== "loading");
+  const boardsSettled =
+    loads.map((l) => l.id).join("\n") === draft.config.boardIds.join("\n") && loads.every((l) => l.state !== "loading");
   // Re-renders the page only while a Burndown's settings are open and its result changes.
   const selectedBurndown = useResults(results, (r) =>
     selected?.type === "burndown" ? r.results.get(selected.id) : undefined,
@@ -415,14 +354,11 @@ function DashboardEditor({
       <BoardStrip loads={loads} boardName={boardName} />
       {disconnected.length > 0 && (
         <ul className="dash-disconnected" role="status" data-testid="disconnected-boards">
-          {disconnected.map((id) => {
-            const name = knownNames.get(id);
-            return (
-              <li key={id} data-board-id={id}>
-                Board {name ? `“${name}”` : id} no longer exists and was disconnected.
-              </li>
-            );
-          })}
+          {disconnected.map(({ id, name }) => (
+            <li key={id} data-board-id={id}>
+              Board {name ? `“${name}”` : id} no longer exists and was disconnected.
+            </li>
+          ))}
         </ul>
       )}
       <div className="dash-main">
@@ -475,7 +411,7 @@ function DashboardEditor({
         <InviteModal
           onClose={() => setInviteOpen(false)}
           onInvited={(m) => {
-            setMembers((all) => [...all, m]);
+            addMember(m);
             setInviteOpen(false);
             setNotice(`${m.name} was added to the member directory.`);
           }}

@@ -5,13 +5,13 @@
  * and keeps what comes back: board states and column lists in React state, the filter report
  * and widget results in a `ResultsStore`.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
-import type { DashboardFilters, WidgetConfig } from "../engine/types";
+import { useEffect, useEffectEvent, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { effectiveFilters } from "../filterEdit";
 import { ResultsStore } from "../resultsStore";
 import type { BoardMeta, BoardStatus, WorkerReply, WorkerRequest } from "./dashboardCore";
 import { takeDashboardWorker } from "./prestart";
 import { ApiError } from "../../../shared/api/client";
-import type { Dashboard, Versioned } from "../api";
+import type { Dashboard, DashboardConfig, Versioned } from "../api";
 
 export interface DashboardState {
   loads: BoardStatus[];
@@ -20,19 +20,33 @@ export interface DashboardState {
   results: ResultsStore;
 }
 
+/** One dashboard's worker, started while something subscribes and stopped when it leaves. */
+class StartedWorker {
+  private worker: Worker | null = null;
+
+  constructor(private readonly dashboardId: string) {}
+
+  subscribe = (onChange: () => void): (() => void) => {
+    const started = takeDashboardWorker(this.dashboardId);
+    this.worker = started;
+    onChange();
+    return () => {
+      started.terminate();
+      if (this.worker === started) this.worker = null;
+    };
+  };
+
+  getSnapshot = (): Worker | null => this.worker;
+}
+
 /**
  * The dashboard's worker for the caller's lifetime; null until it is there. It was started when
  * the app opened on this dashboard (see `prestart.ts`), or starts as soon as the page opens, so
  * the worker's script loads while the dashboard itself does.
  */
 export function useStartedDashboardWorker(dashboardId: string): Worker | null {
-  const [worker, setWorker] = useState<Worker | null>(null);
-  useEffect(() => {
-    const started = takeDashboardWorker(dashboardId);
-    setWorker(started);
-    return () => started.terminate();
-  }, [dashboardId]);
-  return worker;
+  const started = useMemo(() => new StartedWorker(dashboardId), [dashboardId]);
+  return useSyncExternalStore(started.subscribe, started.getSnapshot);
 }
 
 /**
@@ -54,16 +68,9 @@ export function readDashboard(worker: Worker): Promise<Versioned<Dashboard>> {
   });
 }
 
-export function useDashboardWorker(
-  worker: Worker,
-  boardIds: readonly string[],
-  revalidation: number,
-  filters: DashboardFilters,
-  widgets: readonly WidgetConfig[],
-): DashboardState {
+export function useDashboardWorker(worker: Worker, config: DashboardConfig, revalidation: number): DashboardState {
   const [boards, setBoards] = useState<Pick<DashboardState, "loads" | "metas">>({ loads: [], metas: [] });
   const [results] = useState(() => new ResultsStore());
-  const post = (request: WorkerRequest) => worker.postMessage(request);
 
   useEffect(() => {
     const onReply = ({ data }: MessageEvent<WorkerReply>) => {
@@ -75,24 +82,28 @@ export function useDashboardWorker(
     return () => worker.removeEventListener("message", onReply);
   }, [worker, results]);
 
-  const idsKey = boardIds.join("\n");
+  const idsKey = config.boardIds.join("\n");
   const revalidated = useRef(revalidation);
   useEffect(() => {
     // Connecting or dropping a board reads only the new ones; coming back to the tab reads all.
     const revalidate = revalidated.current !== revalidation;
     revalidated.current = revalidation;
-    post({ type: "load", ids: idsKey === "" ? [] : idsKey.split("\n"), revalidate });
+    const load: WorkerRequest = { type: "load", ids: idsKey === "" ? [] : idsKey.split("\n"), revalidate };
+    worker.postMessage(load);
   }, [worker, idsKey, revalidation]);
 
+  // Rules still being typed are left out; moving or resizing a widget changes nothing to send.
+  const filters = useMemo(() => effectiveFilters(config.filters), [config.filters]);
+  const widgets = config.widgets;
   const viewKey = useMemo(
     () => JSON.stringify([filters, widgets.map((w) => [w.id, w.type, w.settings])]),
     [filters, widgets],
   );
-  const view = useRef({ filters, widgets });
-  view.current = { filters, widgets };
-  useEffect(() => {
-    post({ type: "view", filters: view.current.filters, widgets: [...view.current.widgets] });
-  }, [worker, viewKey]);
+  const postView = useEffectEvent(() => {
+    const view: WorkerRequest = { type: "view", filters, widgets: [...widgets] };
+    worker.postMessage(view);
+  });
+  useEffect(() => postView(), [worker, viewKey]);
 
   return { ...boards, results };
 }
