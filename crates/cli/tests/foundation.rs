@@ -614,6 +614,15 @@ fn startup_failures_exit_non_zero_with_one_line() {
         .arg(corrupt_dir.path())
         .output()
         .unwrap();
+    let stderr = String::from_utf8_lossy(&port_taken.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "switchboard: cannot listen on 127.0.0.1:{taken} for the control server: \
+             Address already in use (os error 98)"
+        ),
+        "the cause is said once"
+    );
     for (what, output) in [
         ("port taken", port_taken),
         ("not a directory", not_a_dir),

@@ -49,14 +49,16 @@ pub struct ServeOptions {
     pub demo: bool,
 }
 
+/// Why `serve` could not start. Each message says what failed and leaves the
+/// cause to `source()`, so a printed chain (`{:#}`) names the cause once.
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
-    #[error("cannot use data directory {path}: {source}")]
+    #[error("cannot use data directory {path}")]
     DataDir {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("cannot read or create the token file {path}: {source}")]
+    #[error("cannot read or create the token file {path}")]
     TokenFile {
         path: PathBuf,
         source: std::io::Error,
@@ -69,17 +71,17 @@ pub enum StartupError {
     Accounts(#[from] accounts::AccountsError),
     #[error(transparent)]
     Settings(#[from] settings::SettingsError),
-    #[error("cannot seed the demo workspace: {0}")]
+    #[error("cannot seed the demo workspace")]
     Demo(#[from] boards::BoardsError),
-    #[error("cannot start the session supervisor: {0}")]
+    #[error("cannot start the session supervisor")]
     Sessions(#[from] sessions::SessionError),
-    #[error("cannot listen on 127.0.0.1:{port} for the {what}: {source}")]
+    #[error("cannot listen on 127.0.0.1:{port} for the {what}")]
     Bind {
         what: &'static str,
         port: u16,
         source: std::io::Error,
     },
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}")]
     ServerFile {
         path: PathBuf,
         source: std::io::Error,

@@ -37,7 +37,7 @@ pub struct Migration {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("cannot open database {path}: {source}")]
+    #[error("cannot open database {path}")]
     Open {
         path: PathBuf,
         source: rusqlite::Error,
