@@ -1,8 +1,9 @@
 //! The one error type of the API and its single mapping to status codes.
 //!
 //! Every refusal leaves the server as `{"error": {"code", "message"}}`; the
-//! domain crates' errors are mapped here and nowhere else, and 5xx details go
-//! to the log, never to the client.
+//! domain crates' errors are mapped here and nowhere else (route files only
+//! use `?`), and 5xx details (paths, parse errors, SQLite messages) go to the
+//! log, never to the client: a 5xx body carries a fixed, generic sentence.
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -44,13 +45,32 @@ impl ApiError {
     }
 
     /// An unexpected failure: logged in full, reported without detail.
-    pub fn internal(detail: impl std::fmt::Display) -> Self {
-        tracing::error!(%detail, "internal error");
-        Self::new(
+    pub fn internal(error: impl std::error::Error) -> Self {
+        Self::logged(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal_error",
             "Something went wrong inside Switchboard; the log has the details.",
+            &error,
         )
+    }
+
+    /// A 5xx whose cause (with its whole source chain) goes to the log and
+    /// whose reply says only `message`.
+    fn logged(
+        status: StatusCode,
+        code: &'static str,
+        message: &str,
+        error: &dyn std::error::Error,
+    ) -> Self {
+        let mut detail = error.to_string();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            detail.push_str(": ");
+            detail.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        tracing::error!(%detail, code, "request failed inside the server");
+        Self::new(status, code, message)
     }
 
     /// The generic error for a status produced outside our handlers (the
@@ -131,6 +151,71 @@ impl From<inbox::InboxError> for ApiError {
         match error {
             inbox::InboxError::Store(e) => ApiError::internal(e),
             other => ApiError::bad_request("invalid_request", other.to_string()),
+        }
+    }
+}
+
+impl From<boards::BoardsError> for ApiError {
+    fn from(error: boards::BoardsError) -> Self {
+        use boards::BoardsError as E;
+        match error {
+            E::NotFound { .. } => ApiError::not_found("not_found", error.to_string()),
+            E::Invalid { message } => ApiError::bad_request("invalid_request", message),
+            E::Conflict { message } => ApiError::new(StatusCode::CONFLICT, "conflict", message),
+            E::Database(e) => ApiError::internal(e),
+        }
+    }
+}
+
+impl From<dashboards::DashboardsError> for ApiError {
+    fn from(error: dashboards::DashboardsError) -> Self {
+        use dashboards::DashboardsError as E;
+        let message = error.to_string();
+        match error {
+            E::NotFound { .. } => ApiError::not_found("not_found", message),
+            E::Invalid { .. } => ApiError::bad_request("invalid_request", message),
+            E::Stale => ApiError::new(
+                StatusCode::PRECONDITION_FAILED,
+                "stale_dashboard",
+                "The dashboard changed since this copy was loaded (another tab or script saved it); reload to see it.",
+            ),
+            E::Boards(e) => ApiError::from(e),
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<sessions::SessionError> for ApiError {
+    fn from(error: sessions::SessionError) -> Self {
+        use sessions::SessionError as E;
+        let message = error.to_string();
+        match error {
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::AgentDrivenSessionsDisabled => {
+                ApiError::forbidden("agent_driven_sessions_disabled", message)
+            }
+            E::AgentTokenSpawnDisabled => {
+                ApiError::forbidden("agent_token_spawn_disabled", message)
+            }
+            E::SourceSessionRequired => ApiError::forbidden("source_session_required", message),
+            E::ConcurrencyLimit { .. } => {
+                ApiError::new(StatusCode::TOO_MANY_REQUESTS, "concurrency_limit", message)
+            }
+            E::UnknownEngine { .. } => ApiError::bad_request("unknown_engine", message),
+            E::InvalidInput(_) => ApiError::bad_request("invalid_request", message),
+            E::SessionEnded { .. } => ApiError::new(StatusCode::CONFLICT, "session_ended", message),
+            // The file is the server's configuration, not the caller's input, so
+            // this is a 5xx; its path and parse error are for the log only.
+            E::EnginesConfig { .. } => ApiError::logged(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "engines_config_invalid",
+                "The engines file is invalid; the server log says what is wrong.",
+                &error,
+            ),
+            E::ShuttingDown => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting_down", message)
+            }
+            E::Store(e) => ApiError::internal(e),
         }
     }
 }

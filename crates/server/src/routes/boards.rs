@@ -491,18 +491,6 @@ async fn events(
     Ok(Json(json!(events)))
 }
 
-impl From<boards::BoardsError> for ApiError {
-    fn from(error: boards::BoardsError) -> Self {
-        use boards::BoardsError as E;
-        match error {
-            E::NotFound { .. } => ApiError::not_found("not_found", error.to_string()),
-            E::Invalid { message } => ApiError::bad_request("invalid_request", message),
-            E::Conflict { message } => ApiError::new(StatusCode::CONFLICT, "conflict", message),
-            E::Database(e) => ApiError::internal(e),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::etag_matches;

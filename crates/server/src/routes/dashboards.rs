@@ -147,21 +147,3 @@ async fn public_view(State(s): State<AppState>, Path(token): Path<String>) -> Ap
     )
         .into_response())
 }
-
-impl From<dashboards::DashboardsError> for ApiError {
-    fn from(error: dashboards::DashboardsError) -> Self {
-        use dashboards::DashboardsError as E;
-        let message = error.to_string();
-        match error {
-            E::NotFound { .. } => ApiError::not_found("not_found", message),
-            E::Invalid { .. } => ApiError::bad_request("invalid_request", message),
-            E::Stale => ApiError::new(
-                StatusCode::PRECONDITION_FAILED,
-                "stale_dashboard",
-                "The dashboard changed since this copy was loaded (another tab or script saved it); reload to see it.",
-            ),
-            E::Boards(e) => ApiError::from(e),
-            other => ApiError::internal(other),
-        }
-    }
-}

@@ -8,10 +8,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{Value, json};
-use sessions::{PromptSettings, SessionError, SpawnPolicy, SpawnRequest, Via};
+use sessions::{PromptSettings, SpawnPolicy, SpawnRequest, Via};
 
 use crate::auth::{AuthMode, Caller};
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::json::ApiJson;
 use crate::state::AppState;
 use crate::wire::SessionMessage;
@@ -164,36 +164,4 @@ async fn archive(
 
 async fn engines(_caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
     Ok(Json(json!(state.sessions.engines()?)))
-}
-
-impl From<SessionError> for ApiError {
-    fn from(error: SessionError) -> Self {
-        use SessionError as E;
-        let message = error.to_string();
-        match error {
-            E::NotFound => ApiError::not_found("not_found", message),
-            E::AgentDrivenSessionsDisabled => {
-                ApiError::forbidden("agent_driven_sessions_disabled", message)
-            }
-            E::AgentTokenSpawnDisabled => {
-                ApiError::forbidden("agent_token_spawn_disabled", message)
-            }
-            E::SourceSessionRequired => ApiError::forbidden("source_session_required", message),
-            E::ConcurrencyLimit { .. } => {
-                ApiError::new(StatusCode::TOO_MANY_REQUESTS, "concurrency_limit", message)
-            }
-            E::UnknownEngine { .. } => ApiError::bad_request("unknown_engine", message),
-            E::InvalidInput(_) => ApiError::bad_request("invalid_request", message),
-            E::SessionEnded { .. } => ApiError::new(StatusCode::CONFLICT, "session_ended", message),
-            E::EnginesConfig { .. } => ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "engines_config_invalid",
-                message,
-            ),
-            E::ShuttingDown => {
-                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting_down", message)
-            }
-            E::Store(e) => ApiError::internal(e),
-        }
-    }
 }
