@@ -1,6 +1,15 @@
 //! The preset texts the prompt settings add in front of a session's first turn
 //! (and, for key reminders, in front of every turn).
+//!
+//! The curated instruction presets (`defaultAgentInstructionsEnabled`) go only
+//! into primary-engine sessions, as the spec says. The primary engine is "the
+//! default coding assistant": Claude Code, so an engine of kind `claude`
+//! whatever its name in `engines.toml` (`codex` is the second engine, kind
+//! `command` an external one). The notes the spec gives to every session (app
+//! awareness, persona, style, principles, execution bias, reminders, and the
+//! custom instructions) go into every session, whatever its engine.
 
+use crate::engines::EngineKind;
 use crate::model::PromptSettings;
 
 const DEFAULT_INSTRUCTIONS: &str = "\
@@ -40,12 +49,17 @@ const PERSONA: &str = "\
 Be warm, resourceful and biased to action: a capable colleague who gets things done and says \
 plainly what happened.";
 
-/// The text added in front of the first turn, or `None` when no setting adds anything.
-pub fn first_turn_preamble(settings: &PromptSettings) -> Option<String> {
+/// The text added in front of the first turn of a session on an engine of
+/// `kind`, or `None` when no setting adds anything.
+pub fn first_turn_preamble(settings: &PromptSettings, kind: EngineKind) -> Option<String> {
     let custom = settings.default_instructions_custom.trim();
+    let primary = kind == EngineKind::Claude;
     let parts: Vec<&str> = [
         (settings.app_awareness, APP_AWARENESS),
-        (settings.default_instructions_enabled, DEFAULT_INSTRUCTIONS),
+        (
+            settings.default_instructions_enabled && primary,
+            DEFAULT_INSTRUCTIONS,
+        ),
         (!custom.is_empty(), custom),
         (settings.persona, PERSONA),
         (settings.audience_style, AUDIENCE_STYLE),
@@ -78,7 +92,10 @@ mod tests {
 
     #[test]
     fn nothing_enabled_adds_nothing() {
-        assert_eq!(first_turn_preamble(&PromptSettings::default()), None);
+        assert_eq!(
+            first_turn_preamble(&PromptSettings::default(), EngineKind::Claude),
+            None
+        );
         assert_eq!(compose(None, "hi"), "hi");
     }
 
@@ -90,7 +107,7 @@ mod tests {
             key_reminders: true,
             ..PromptSettings::default()
         };
-        let added = first_turn_preamble(&settings).unwrap();
+        let added = first_turn_preamble(&settings, EngineKind::Command).unwrap();
         assert!(added.contains("$APP_CONTROL_URL") && added.contains("switchboard spawn"));
         assert!(added.contains("Use tabs."));
         assert!(added.contains("Reminders:"));
@@ -100,5 +117,21 @@ mod tests {
             Some(KEY_REMINDERS)
         );
         assert!(compose(Some(&added), "do it").ends_with("---\n\ndo it"));
+    }
+
+    #[test]
+    fn the_instruction_presets_go_into_primary_engine_sessions_only() {
+        let settings = PromptSettings {
+            default_instructions_enabled: true,
+            persona: true,
+            ..PromptSettings::default()
+        };
+        let primary = first_turn_preamble(&settings, EngineKind::Claude).unwrap();
+        assert!(primary.contains(DEFAULT_INSTRUCTIONS) && primary.contains(PERSONA));
+        for kind in [EngineKind::Codex, EngineKind::Command] {
+            let other = first_turn_preamble(&settings, kind).unwrap();
+            assert!(!other.contains(DEFAULT_INSTRUCTIONS), "{kind:?}");
+            assert!(other.contains(PERSONA), "{kind:?}");
+        }
     }
 }

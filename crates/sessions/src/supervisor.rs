@@ -223,8 +223,8 @@ impl Supervisor {
         let id = store::new_id();
         let caller = caller.clone();
         let policy = policy.clone();
-        let first_added = prompts::first_turn_preamble(prompts);
-        let follow_up_added = prompts::follow_up_preamble(prompts);
+        let prompts = prompts.clone();
+        let follow_up_added = prompts::follow_up_preamble(&prompts);
         let data_dir = self.inner.data_dir.clone();
         let session_id = id.clone();
         let (session, queued) = self
@@ -236,6 +236,7 @@ impl Supervisor {
                     None
                 };
                 let valid = validate(&data_dir, &request)?;
+                let first_added = prompts::first_turn_preamble(&prompts, valid.spec.kind);
                 let now = OffsetDateTime::now_utc();
                 let (starts_at, queued) = if agent_driven {
                     spacing_slot(tx, now, policy.cli_spawn_spacing_seconds)?

@@ -222,6 +222,37 @@ async fn prompt_settings_prefix_the_first_turn_and_the_transcript_says_so() {
     assert!(!reminders.contains("switchboard spawn"));
 }
 
+/// The instruction presets go into primary-engine (kind `claude`) sessions
+/// only; the notes and the custom instructions go into every session.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instruction_presets_go_into_primary_engine_sessions_only() {
+    let h = Harness::new().await;
+    let prompts = PromptSettings {
+        default_instructions_enabled: true,
+        default_instructions_custom: "Use tabs.".into(),
+        app_awareness: true,
+        ..PromptSettings::default()
+    };
+    for (engine, presets) in [("primary", true), ("second", false), ("echo", false)] {
+        let id = h
+            .sup
+            .spawn(&ui("a"), &open_policy(), &prompts, request(engine, "go"))
+            .await
+            .unwrap()
+            .session
+            .id;
+        let turns = wait_turns(&h.sup, "a", &id, 1).await;
+        let added = turns[0].added.clone().unwrap();
+        assert_eq!(
+            added.contains("Standing instructions:"),
+            presets,
+            "{engine}: {added}"
+        );
+        assert!(added.contains("$APP_CONTROL_URL"), "{engine}: {added}");
+        assert!(added.contains("Use tabs."), "{engine}: {added}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn claude_adapter_records_reply_id_cost_and_resumes_with_the_latest_id() {
     let h = Harness::new().await;
