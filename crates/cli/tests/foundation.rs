@@ -672,3 +672,66 @@ fn the_restart_route_restarts_in_place_when_allowed() {
     );
     assert_eq!(reply.json()["value"], true);
 }
+
+#[test]
+fn the_users_restart_button_works_whatever_the_setting_and_only_on_the_ui_server() {
+    let server = TestServer::start();
+    assert_eq!(
+        server.call("POST", "/app/user-restart", None).status,
+        404,
+        "not on the control server"
+    );
+    let login = request(
+        &server.ui,
+        "GET",
+        &format!("/login?token={}", server.token),
+        &[],
+        None,
+    );
+    let cookie = login
+        .header("set-cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let auth = format!("Bearer {}", server.token);
+    let bearer = request(
+        &server.ui,
+        "POST",
+        "/api/app/user-restart",
+        &[("Authorization", &auth)],
+        None,
+    );
+    assert_eq!(bearer.status, 401, "a token is no browser session");
+    let before = std::fs::read_to_string(server.data_dir().join("server.json")).unwrap();
+    let reply = request(
+        &server.ui,
+        "POST",
+        "/api/app/user-restart",
+        &[("Cookie", &cookie)],
+        None,
+    );
+    assert_eq!(reply.status, 202, "{}", reply.text());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let info = loop {
+        if let Ok(text) = std::fs::read_to_string(server.data_dir().join("server.json"))
+            && text != before
+            && let Ok(info) = serde_json::from_str::<Value>(&text)
+        {
+            break info;
+        }
+        assert!(std::time::Instant::now() < deadline, "no restart happened");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(
+        info["pid"].as_u64(),
+        Some(server.child.as_ref().unwrap().id() as u64)
+    );
+    let ui = info["uiUrl"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("http://");
+    let me = request(ui, "GET", "/api/me", &[("Cookie", &cookie)], None);
+    assert_eq!(me.status, 200, "the browser session survives the restart");
+}

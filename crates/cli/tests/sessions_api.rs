@@ -169,7 +169,7 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
     );
     assert_eq!(alert.status, 201, "{}", alert.text());
     assert_eq!(alert.json()["sourceSessionId"], id);
-    // Guarded settings, accounts, restart, board writes: no.
+    // Guarded settings, accounts, restart while it is off, workspaces: no.
     for key in [
         "allowAgentTokenSpawn",
         "cliServerEnabled",
@@ -197,10 +197,11 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
             .error_code(),
         "agent_token_forbidden"
     );
-    server.set_setting("allowAgentAppRestart", json!(true));
     assert_eq!(
-        server.call_as(&agent, "POST", "/app/restart", None).status,
-        403
+        server
+            .call_as(&agent, "POST", "/app/restart", None)
+            .error_code(),
+        "restart_disabled"
     );
 
     // A follow-up is turn 2 with the same token; stopping ends the token.
@@ -374,4 +375,194 @@ fn sessions_come_back_after_the_server_is_killed() {
             "the dead server's engine process {pid} was left running"
         );
     }
+}
+
+/// The agent token of a session on the recording `echo` engine, once its first
+/// turn has run.
+fn agent_token(server: &TestServer) -> String {
+    let cookie = ui_cookie(server);
+    let session = ui_spawn(server, &cookie, "echo", "hello");
+    let id = session["id"].as_str().unwrap().to_owned();
+    wait_for_status(server, &id, "waiting_for_input");
+    env_value(&recorded_env(server.data_dir(), &id, 1), "APP_CLI_TOKEN")
+}
+
+#[test]
+fn an_invalid_engines_file_is_a_generic_logged_5xx() {
+    let server = server_with_engines();
+    let engines = server.data_dir().join("engines.toml");
+    std::fs::write(&engines, "[engines.echo\nkind = ").unwrap();
+    let path = engines.display().to_string();
+    let cookie = ui_cookie(&server);
+    let spawn = request(
+        &server.ui,
+        "POST",
+        "/api/sessions",
+        &[("Cookie", &cookie), ("Content-Type", "application/json")],
+        Some(br#"{"engine": "echo", "prompt": "x"}"#),
+    );
+    for reply in [server.call("GET", "/engines", None), spawn] {
+        assert_eq!(reply.status, 500, "{}", reply.text());
+        assert_eq!(reply.error_code(), "engines_config_invalid");
+        let message = reply.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(
+            message,
+            "The engines file is invalid; the server log says what is wrong."
+        );
+        for secret in [path.as_str(), "engines.toml", "TOML", "line 1", "expected"] {
+            assert!(
+                !reply.text().contains(secret),
+                "{secret} in {}",
+                reply.text()
+            );
+        }
+    }
+}
+
+#[test]
+fn an_agent_restarts_the_app_only_while_the_setting_allows_it() {
+    let server = server_with_engines();
+    let agent = agent_token(&server);
+    for token in [agent.as_str(), server.token.as_str()] {
+        let reply = server.call_as(token, "POST", "/app/restart", None);
+        assert_eq!(
+            (reply.status, reply.error_code().as_str()),
+            (403, "restart_disabled")
+        );
+    }
+    server.set_setting("allowAgentAppRestart", json!(true));
+    let before = std::fs::read_to_string(server.data_dir().join("server.json")).unwrap();
+    assert_eq!(
+        server.call_as(&agent, "POST", "/app/restart", None).status,
+        202
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::fs::read_to_string(server.data_dir().join("server.json"))
+        .is_ok_and(|now| now == before)
+        || !server.data_dir().join("server.json").exists()
+    {
+        assert!(Instant::now() < deadline, "no restart happened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn agents_write_their_dashboards_and_items_but_not_boards() {
+    let server = server_with_engines();
+    let agent = agent_token(&server);
+    let workspace = server
+        .call("POST", "/workspaces", Some(&json!({"name": "W"})))
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let board = server.call(
+        "POST",
+        "/boards",
+        Some(&json!({"workspaceId": workspace, "name": "B",
+            "columns": [{"id": "n", "title": "N", "type": "number"}],
+            "groups": [{"id": "g", "title": "G"}]})),
+    );
+    assert_eq!(board.status, 201, "{}", board.text());
+    let board = board.json()["id"].as_str().unwrap().to_owned();
+
+    let created = server.call_as(
+        &agent,
+        "POST",
+        "/dashboards",
+        Some(&json!({"workspaceId": workspace, "name": "Mine",
+            "config": {"boardIds": [board], "widgets": []}})),
+    );
+    assert_eq!(created.status, 201, "{}", created.text());
+    let dashboard = created.json()["id"].as_str().unwrap().to_owned();
+    let renamed = server.call_as(
+        &agent,
+        "PATCH",
+        &format!("/dashboards/{dashboard}"),
+        Some(&json!({"name": "Renamed"})),
+    );
+    assert_eq!(renamed.status, 200, "{}", renamed.text());
+    assert_eq!(renamed.json()["name"], "Renamed");
+    // Ownership is checked as for everyone: another account's workspace is missing.
+    let other = server.call("POST", "/accounts", Some(&json!({"name": "Other"})));
+    let other_token = other.json()["token"].as_str().unwrap().to_owned();
+    let elsewhere = server
+        .call_as(
+            &other_token,
+            "POST",
+            "/workspaces",
+            Some(&json!({"name": "X"})),
+        )
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let refused = server.call_as(
+        &agent,
+        "POST",
+        "/dashboards",
+        Some(&json!({"workspaceId": elsewhere, "name": "No",
+            "config": {"boardIds": [], "widgets": []}})),
+    );
+    assert_eq!(refused.status, 404, "{}", refused.text());
+    assert_eq!(
+        server
+            .call_as(&agent, "DELETE", &format!("/dashboards/{dashboard}"), None)
+            .status,
+        204
+    );
+
+    let item = server.call_as(
+        &agent,
+        "POST",
+        &format!("/boards/{board}/items"),
+        Some(&json!({"name": "task", "values": {"n": 1}})),
+    );
+    assert_eq!(item.status, 201, "{}", item.text());
+    let item = item.json()["id"].as_str().unwrap().to_owned();
+    let batch = server.call_as(
+        &agent,
+        "POST",
+        &format!("/boards/{board}/items/batch"),
+        Some(&json!({"items": [{"name": "a"}, {"name": "b"}]})),
+    );
+    assert_eq!(batch.status, 201, "{}", batch.text());
+    let changed = server.call_as(
+        &agent,
+        "PATCH",
+        &format!("/items/{item}"),
+        Some(&json!({"values": {"n": 2}})),
+    );
+    assert_eq!(changed.status, 200, "{}", changed.text());
+    assert_eq!(changed.json()["values"]["n"], 2);
+    for (method, path, body) in [
+        (
+            "POST",
+            "/boards".to_owned(),
+            json!({"workspaceId": workspace, "name": "X"}),
+        ),
+        ("PATCH", format!("/boards/{board}"), json!({"name": "X"})),
+        (
+            "POST",
+            format!("/boards/{board}/columns"),
+            json!({"title": "T", "type": "text"}),
+        ),
+        (
+            "POST",
+            format!("/boards/{board}/groups"),
+            json!({"title": "T"}),
+        ),
+    ] {
+        let reply = server.call_as(&agent, method, &path, Some(&body));
+        assert_eq!(
+            (reply.status, reply.error_code().as_str()),
+            (403, "agent_token_forbidden"),
+            "{method} {path}"
+        );
+    }
+    let deleted = server.call_as(&agent, "DELETE", &format!("/items/{item}"), None);
+    assert_eq!(deleted.status, 403);
 }

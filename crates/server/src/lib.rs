@@ -265,7 +265,7 @@ pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
 }
 
 pub fn ui_router(state: AppState, port: u16) -> Router {
-    let api = routes::api().fallback(|| async { not_found() });
+    let api = routes::ui_api().fallback(|| async { not_found() });
     let routes = Router::new()
         .nest("/api", api)
         .route("/login", get(routes::ui::login))

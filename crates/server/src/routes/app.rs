@@ -1,12 +1,15 @@
-//! `/app/restart`: the control route that restarts Switchboard in place,
-//! disabled for every caller unless the owner turned allowAgentAppRestart on.
+//! Restarting Switchboard in place. `/app/restart` is the API's route, for
+//! every caller alike (agents included) and only while the owner has
+//! allowAgentAppRestart on; `/app/user-restart` is the web app's Restart
+//! button, on the UI server only, for the browser session whatever the
+//! setting says.
 
 use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
 
-use crate::auth::Caller;
+use crate::auth::{Caller, User};
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, StopReason};
 
@@ -14,19 +17,30 @@ pub fn routes() -> Router<AppState> {
     Router::new().route("/app/restart", post(restart))
 }
 
-async fn restart(caller: Caller, State(state): State<AppState>) -> ApiResult<StatusCode> {
+/// Mounted under `/api` on the UI server and nowhere else, so no token of
+/// the control server can reach it.
+pub fn ui_routes() -> Router<AppState> {
+    Router::new().route("/app/user-restart", post(user_restart))
+}
+
+async fn restart(_caller: Caller, State(state): State<AppState>) -> ApiResult<StatusCode> {
     if !state.settings.allow_agent_app_restart() {
         return Err(ApiError::forbidden(
             "restart_disabled",
             "The restart route is disabled (setting allowAgentAppRestart).",
         ));
     }
-    if caller.is_agent() {
-        return Err(ApiError::forbidden(
-            "agent_token_forbidden",
-            "An agent's scoped token may not restart the application.",
-        ));
-    }
+    Ok(request_restart(&state))
+}
+
+/// The UI server admits only its cookie, so `User` here is the browser session.
+async fn user_restart(_user: User, State(state): State<AppState>) -> StatusCode {
+    request_restart(&state)
+}
+
+/// The listeners drain, `serve` execs a fresh copy of itself, and the web app
+/// polls `/api/me` until the new one answers.
+fn request_restart(state: &AppState) -> StatusCode {
     state.stop.send_replace(Some(StopReason::Restart));
-    Ok(StatusCode::ACCEPTED)
+    StatusCode::ACCEPTED
 }

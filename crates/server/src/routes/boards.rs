@@ -1,6 +1,8 @@
 //! The project-board module's routes: workspaces, the member directory,
 //! boards with their columns and groups, items, and the full-board read.
-//! Reads are open to agent tokens; writes are for people and scripts.
+//! Reads are open to agent tokens, and so are creating items and changing
+//! them; every other write (workspaces, members, boards, columns, groups,
+//! moving and deleting items) is for people and scripts.
 
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -59,8 +61,8 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Who made a change, as recorded in item events.
-fn actor(user: &User) -> String {
-    format!("{}:{}", user.0.kind.as_str(), user.0.account_id)
+fn actor(caller: &Caller) -> String {
+    format!("{}:{}", caller.0.kind.as_str(), caller.0.account_id)
 }
 
 async fn list_workspaces(caller: Caller, State(s): State<AppState>) -> ApiResult<Json<Value>> {
@@ -399,25 +401,32 @@ async fn reorder_groups(
 }
 
 async fn create_item(
-    user: User,
+    caller: Caller,
     State(s): State<AppState>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<NewItem>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    let item =
-        blocking(move || boards::create_item(&s.db, user.account_id(), &actor(&user), &id, &body))
-            .await?;
+    let item = blocking(move || {
+        boards::create_item(&s.db, caller.account_id(), &actor(&caller), &id, &body)
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(json!(item))))
 }
 
 async fn create_items(
-    user: User,
+    caller: Caller,
     State(s): State<AppState>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<ItemBatch>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let ids = blocking(move || {
-        boards::create_items(&s.db, user.account_id(), &actor(&user), &id, &body.items)
+        boards::create_items(
+            &s.db,
+            caller.account_id(),
+            &actor(&caller),
+            &id,
+            &body.items,
+        )
     })
     .await?;
     Ok((StatusCode::CREATED, Json(json!(BatchCreated { ids }))))
@@ -433,14 +442,15 @@ async fn get_item(
 }
 
 async fn update_item(
-    user: User,
+    caller: Caller,
     State(s): State<AppState>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<ItemPatch>,
 ) -> ApiResult<Json<Value>> {
-    let item =
-        blocking(move || boards::update_item(&s.db, user.account_id(), &actor(&user), &id, &body))
-            .await?;
+    let item = blocking(move || {
+        boards::update_item(&s.db, caller.account_id(), &actor(&caller), &id, &body)
+    })
+    .await?;
     Ok(Json(json!(item)))
 }
 

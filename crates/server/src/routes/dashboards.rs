@@ -1,6 +1,8 @@
 //! `/dashboards` and publish-to-web. The dashboards crate checks every board
 //! and workspace against the caller's account and the widget layouts; this
 //! glue adds the ETag / If-Match headers and the public, unauthenticated read.
+//! Agents may write their account's dashboards (the contract's JSON model is
+//! for people, scripts and agents alike); publishing stays with people.
 
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -53,11 +55,11 @@ async fn list(
 }
 
 async fn create(
-    user: User,
+    caller: Caller,
     State(s): State<AppState>,
     ApiJson(body): ApiJson<NewDashboard>,
 ) -> ApiResult<Response> {
-    let dashboard = blocking(move || dashboards::create(&s.db, user.account_id(), &body)).await?;
+    let dashboard = blocking(move || dashboards::create(&s.db, caller.account_id(), &body)).await?;
     Ok(with_etag(dashboard, StatusCode::CREATED))
 }
 
@@ -73,7 +75,7 @@ async fn read(
 /// With `If-Match`, a save based on a stale copy is refused (412) instead of
 /// silently overwriting another tab's work; without it the last write wins.
 async fn update(
-    user: User,
+    caller: Caller,
     State(s): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -84,18 +86,18 @@ async fn update(
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
     let dashboard = blocking(move || {
-        dashboards::update(&s.db, user.account_id(), &id, &body, if_match.as_deref())
+        dashboards::update(&s.db, caller.account_id(), &id, &body, if_match.as_deref())
     })
     .await?;
     Ok(with_etag(dashboard, StatusCode::OK))
 }
 
 async fn remove(
-    user: User,
+    caller: Caller,
     State(s): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
-    blocking(move || dashboards::delete(&s.db, user.account_id(), &id)).await?;
+    blocking(move || dashboards::delete(&s.db, caller.account_id(), &id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -1,6 +1,7 @@
 //! One route table per domain, merged in `api()` so every URL can be found by
 //! grep. The same table serves both listeners: at the root of the control
-//! server and under `/api` on the UI server.
+//! server and under `/api` on the UI server, which adds [`ui_api`]'s few
+//! browser-only routes.
 
 use axum::Router;
 
@@ -26,6 +27,12 @@ pub fn api() -> Router<AppState> {
         .merge(boards::routes())
         .merge(dashboards::routes())
         .merge(sessions::routes())
+}
+
+/// The UI server's API: everything in [`api`] plus the routes that belong to
+/// the browser session alone.
+pub fn ui_api() -> Router<AppState> {
+    api().merge(app::ui_routes())
 }
 
 /// Runs a synchronous domain call (SQLite) off the async workers.
