@@ -7,21 +7,11 @@ use store::Db;
 use store::rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::columns::{ColumnType, check_client_id, label_names, normalize_settings};
+use crate::error::{BoardsError, Result, check_name, invalid, not_found};
 use crate::model::{Board, Column, Group, NewBoard, NewColumn, NewGroup, View};
-use crate::workspaces::{check_name, check_workspace};
-use crate::{BoardsError, Result, invalid, not_found, presets};
-
-/// A quoted SQLite JSON path to a top-level key; ids never hold `"` or `\`.
-pub(crate) fn json_path(key: &str) -> String {
-    format!("$.\"{key}\"")
-}
-
-/// Records that the board changed: the ETag follows `version`.
-pub(crate) fn touch_board(tx: &Transaction<'_>, board_id: &str, now: &str) -> Result<()> {
-    tx.prepare_cached("UPDATE boards SET version = version + 1, updated_at = ?2 WHERE id = ?1")?
-        .execute([board_id, now])?;
-    Ok(())
-}
+use crate::presets;
+use crate::tables::{json_path, touch_board};
+use crate::workspaces::check_workspace;
 
 /// Fails with `NotFound` unless the board exists in the account.
 pub fn check_board(tx: &Transaction<'_>, account_id: &str, board_id: &str) -> Result<()> {

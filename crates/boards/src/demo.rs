@@ -13,11 +13,12 @@ use store::Db;
 use store::rusqlite::Transaction;
 use time::{Date, Duration};
 
-use crate::Result;
 use crate::boards::{insert_board, plan_board};
 use crate::columns::{ColumnType, label_names};
-use crate::items::{BoardRules, insert_items_tx};
+use crate::error::Result;
+use crate::items::insert_items_tx;
 use crate::model::{Board, Column, Member, NewBoard, NewGroup, NewItem};
+use crate::rules::BoardRules;
 use crate::workspaces::{create_member_tx, create_workspace_tx};
 
 const MEMBERS: [(&str, &str); 8] = [

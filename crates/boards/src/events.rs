@@ -7,10 +7,10 @@ use serde_json::{Map, Value};
 use store::Db;
 use store::rusqlite::{Transaction, params};
 
-use crate::Result;
 use crate::columns::ColumnType;
-use crate::items::BoardRules;
+use crate::error::Result;
 use crate::model::{EventKind, ItemEvent};
+use crate::rules::BoardRules;
 
 /// Records events for one write: who changed which board, and when.
 pub(crate) struct Recorder<'a> {

@@ -11,8 +11,8 @@
 use store::Db;
 use store::rusqlite::{self, OptionalExtension, Row, Transaction, types::Type};
 
+use crate::error::{Result, not_found};
 use crate::model::FullBoard;
-use crate::{Result, not_found};
 
 fn etag(board_id: &str, version: i64) -> String {
     format!("\"{board_id}.{version}\"")
@@ -229,7 +229,7 @@ mod tests {
     fn the_items_query_walks_indexes_without_sorting() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("db.sqlite")).unwrap();
-        crate::migrate(&db).unwrap();
+        crate::schema::migrate(&db).unwrap();
         let plan = db.read(items_query_plan).unwrap();
         assert!(!plan.contains("TEMP B-TREE"), "{plan}");
     }

@@ -13,12 +13,13 @@ use store::Db;
 
 use crate::boards::{BoardPlan, column_from, generate_id, insert_board, plan_board};
 use crate::columns::{ColumnType, is_date};
-use crate::items::{BoardRules, insert_items_tx};
+use crate::error::{Result, check_name, invalid};
+use crate::items::insert_items_tx;
 use crate::model::{
     CsvImportReport, ImportReport, InferredColumn, NewBoard, NewColumn, NewGroup, NewItem,
 };
+use crate::rules::BoardRules;
 use crate::workspaces::check_workspace;
-use crate::{Result, invalid};
 
 #[derive(Deserialize)]
 struct Export {
@@ -309,7 +310,7 @@ pub fn import_csv(
         });
     }
     let plan = BoardPlan {
-        name: crate::workspaces::check_name("name", name)?,
+        name: check_name("name", name)?,
         columns: columns.into_iter().map(|(_, _, c)| c).collect(),
         groups,
         views: Vec::new(),

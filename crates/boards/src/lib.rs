@@ -13,19 +13,27 @@
 //! - [`import`]: full-board JSON and CSV import.
 //! - [`events`]: the domain events item changes record for the inbox.
 //!
+//! Modules never import each other in a cycle: the error type and the shared
+//! name check are in `error`, what item values are checked against
+//! (`BoardRules`) in `rules`, and the SQL several modules share (a column's
+//! JSON path, the version bump) in `tables`; nothing imports the crate root.
+//!
 //! Every change to a board, its columns, groups or items bumps the board's
 //! `version` in the same transaction; the ETag is derived from it.
 
 pub mod boards;
 pub mod columns;
 pub mod demo;
+mod error;
 pub mod events;
 pub mod full;
 pub mod import;
 pub mod items;
 pub mod model;
 pub mod presets;
+mod rules;
 mod schema;
+mod tables;
 pub mod workspaces;
 
 pub use boards::{
@@ -35,10 +43,13 @@ pub use boards::{
 };
 pub use columns::ColumnType;
 pub use demo::seed_demo;
+pub use error::{BoardsError, Result};
 pub use events::events_since;
 pub use full::{board_etag, full_board, stream_full_board};
 pub use import::{import_board_json, import_csv};
-pub use items::{create_item, create_items, delete_item, get_item, move_item, update_item};
+pub use items::{
+    MAX_BATCH_ITEMS, create_item, create_items, delete_item, get_item, move_item, update_item,
+};
 pub use model::*;
 pub use schema::{MIGRATIONS, migrate};
 pub use workspaces::check_workspace;
@@ -46,37 +57,3 @@ pub use workspaces::{
     create_member, create_workspace, delete_member, delete_workspace, list_members,
     list_workspaces, rename_workspace, update_member,
 };
-
-use store::rusqlite;
-
-/// What every function of this crate can fail with. The server maps
-/// `NotFound` to 404, `Invalid` to 400, `Conflict` to 409 and `Database` to 500.
-#[derive(Debug, thiserror::Error)]
-pub enum BoardsError {
-    /// Missing, or belonging to another account: the two are indistinguishable.
-    #[error("The {what} does not exist.")]
-    NotFound { what: &'static str },
-    /// Malformed or invalid input; nothing was stored.
-    #[error("{message}")]
-    Invalid { message: String },
-    /// A client-chosen id is already taken within the board.
-    #[error("{message}")]
-    Conflict { message: String },
-    #[error("database error: {0}")]
-    Database(#[from] rusqlite::Error),
-}
-
-pub type Result<T, E = BoardsError> = std::result::Result<T, E>;
-
-pub(crate) fn invalid(message: impl Into<String>) -> BoardsError {
-    BoardsError::Invalid {
-        message: message.into(),
-    }
-}
-
-pub(crate) fn not_found(what: &'static str) -> BoardsError {
-    BoardsError::NotFound { what }
-}
-
-/// Most batches fit in one request body; larger ones must be split by the caller.
-pub const MAX_BATCH_ITEMS: usize = 10_000;

@@ -3,19 +3,9 @@
 use store::Db;
 use store::rusqlite::{OptionalExtension, Transaction, params};
 
+use crate::error::{Result, check_name, invalid, not_found};
 use crate::model::{Member, MemberPatch, NewMember, Workspace};
-use crate::{Result, invalid, not_found};
-
-pub(crate) fn check_name(what: &str, name: &str) -> Result<String> {
-    let name = name.trim();
-    if name.is_empty() {
-        return Err(invalid(format!("{what} must not be empty")));
-    }
-    if name.chars().count() > 500 {
-        return Err(invalid(format!("{what} must be at most 500 characters")));
-    }
-    Ok(name.to_owned())
-}
+use crate::tables::{json_path, touch_board};
 
 pub fn create_workspace(db: &Db, account_id: &str, name: &str) -> Result<Workspace> {
     let name = check_name("name", name)?;
@@ -218,7 +208,7 @@ fn strip_member(tx: &Transaction<'_>, account_id: &str, member_id: &str) -> Resu
         .collect::<Result<_, _>>()?;
     let now = store::now_rfc3339();
     for (board_id, column_id) in people {
-        let path = crate::boards::json_path(&column_id);
+        let path = json_path(&column_id);
         // Rebuild the array without the member; an emptied array clears the value.
         let changed = tx.execute(
             "UPDATE items SET updated_at = ?4, vals = CASE
@@ -230,7 +220,7 @@ fn strip_member(tx: &Transaction<'_>, account_id: &str, member_id: &str) -> Resu
             params![board_id, path, member_id, now],
         )?;
         if changed > 0 {
-            crate::boards::touch_board(tx, &board_id, &now)?;
+            touch_board(tx, &board_id, &now)?;
         }
     }
     Ok(())

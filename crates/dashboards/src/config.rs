@@ -14,7 +14,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::{Result, invalid};
+use crate::error::{Result, invalid};
 
 pub const WIDGET_TYPES: &[&str] = &[
     "numbers",

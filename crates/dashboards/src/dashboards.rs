@@ -8,8 +8,9 @@
 use store::Db;
 use store::rusqlite::{self, OptionalExtension, Row, Transaction, params, types::Type};
 
+use crate::config;
+use crate::error::{DashboardsError, Result, invalid, not_found};
 use crate::model::{Dashboard, DashboardPatch, NewDashboard};
-use crate::{DashboardsError, Result, config, invalid, not_found};
 
 const MAX_NAME_CHARS: usize = 200;
 

@@ -84,7 +84,7 @@ pub struct PublicationStatus {
     pub published_at: String,
 }
 
-/// What [`crate::public_view`] serialises, and what the TypeScript client is
+/// What the public read (`publish::public_view`) serialises, and what the TypeScript client is
 /// generated from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

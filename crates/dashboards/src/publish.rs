@@ -12,7 +12,7 @@
 //! "name", "values", "createdAt", "updatedAt"}]}], "members": [{"id", "name"}]}`:
 //! - `boards` follows `config.boardIds`, skipping boards deleted since;
 //! - a column is kept only when its id is one of the strings of the config's
-//!   widgets or filters ([`crate::config::mentioned_strings`]); the others
+//!   widgets or filters ([`config::mentioned_strings`]); the others
 //!   leave `columns` and every item's `values`;
 //! - `members` names, without email, the members that a kept people value or
 //!   the People filter mentions, so the page can show names;
@@ -25,11 +25,12 @@ use serde_json::Value;
 use store::Db;
 use store::rusqlite::{self, OptionalExtension, Transaction, params, types::Type};
 
+use crate::config;
+use crate::error::{Result, not_found};
 use crate::model::{
     PublicBoard, PublicBoardHeader, PublicDashboard, PublicDashboardBody, PublicMember,
     Publication, PublicationStatus,
 };
-use crate::{Result, config, not_found};
 
 fn check_owned(tx: &Transaction<'_>, account_id: &str, id: &str) -> Result<()> {
     tx.prepare_cached("SELECT 1 FROM dashboards WHERE id = ?1 AND account_id = ?2")?
