@@ -36,6 +36,7 @@ mod error;
 mod model;
 mod process;
 mod prompts;
+mod state;
 mod supervisor;
 mod turn;
 
@@ -44,4 +45,5 @@ pub use model::{
     Caller, EngineInfo, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
     StatusEvent, Transcript, Turn, Via,
 };
-pub use supervisor::{SessionUpdate, Supervisor, TokenIssuer};
+pub use state::{SessionUpdate, TokenIssuer};
+pub use supervisor::Supervisor;

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use store::Db;
@@ -21,101 +21,16 @@ use crate::model::{
     Transcript, Via,
 };
 use crate::prompts;
+use crate::state::{EndRequest, Inner, Live, SessionUpdate, TokenIssuer};
 use crate::turn::{TurnContext, TurnEnd, run_turn};
-
-/// Mints and revokes the scoped agent tokens; the server implements it over
-/// the accounts store.
-pub trait TokenIssuer: Send + Sync {
-    /// A fresh token for `session_id`, acting for `account_id`.
-    fn mint(&self, account_id: &str, session_id: &str) -> String;
-    /// Every token of `session_id` stops working.
-    fn revoke(&self, session_id: &str);
-}
-
-/// A status move, broadcast as it is recorded (for live views).
-#[derive(Debug, Clone, PartialEq)]
-pub struct SessionUpdate {
-    pub session_id: String,
-    pub account_id: String,
-    pub status: Status,
-}
 
 const NUDGE: &str =
     "Switchboard restarted while you were working on this. Continue where you left off.";
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EndRequest {
-    Stop,
-    Archive,
-    /// The server is going down: kill the process, keep the status for recovery.
-    Shutdown,
-}
-
-struct Live {
-    end: watch::Sender<Option<EndRequest>>,
-    wake: Arc<Notify>,
-    done: watch::Receiver<bool>,
-}
-
-pub struct Inner {
-    db: Arc<Db>,
-    data_dir: PathBuf,
-    pub(crate) control_url: Option<String>,
-    issuer: Arc<dyn TokenIssuer>,
-    live: Mutex<HashMap<String, Live>>,
-    shutting_down: AtomicBool,
-    updates: broadcast::Sender<SessionUpdate>,
-}
 
 /// The agent-session engine. Cheap to clone; every clone drives the same sessions.
 #[derive(Clone)]
 pub struct Supervisor {
     inner: Arc<Inner>,
-}
-
-impl Inner {
-    /// Runs a write transaction on the blocking pool, so that SQLite never stalls a runtime thread.
-    pub(crate) async fn write<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Transaction<'_>) -> Result<T> + Send + 'static,
-    ) -> Result<T> {
-        let db = Arc::clone(&self.db);
-        tokio::task::spawn_blocking(move || db.write(f))
-            .await
-            .map_err(|_| SessionError::ShuttingDown)?
-    }
-
-    async fn read<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Transaction<'_>) -> Result<T> + Send + 'static,
-    ) -> Result<T> {
-        let db = Arc::clone(&self.db);
-        tokio::task::spawn_blocking(move || db.read(f))
-            .await
-            .map_err(|_| SessionError::ShuttingDown)?
-    }
-
-    pub(crate) async fn move_to(
-        &self,
-        id: &str,
-        account_id: &str,
-        to: Status,
-        reason: String,
-    ) -> Result<()> {
-        let owned = id.to_owned();
-        self.write(move |tx| db::set_status(tx, &owned, to, &reason))
-            .await?;
-        let _ = self.updates.send(SessionUpdate {
-            session_id: id.to_owned(),
-            account_id: account_id.to_owned(),
-            status: to,
-        });
-        Ok(())
-    }
-
-    fn live(&self) -> MutexGuard<'_, HashMap<String, Live>> {
-        self.live.lock().unwrap_or_else(|p| p.into_inner())
-    }
 }
 
 impl Supervisor {

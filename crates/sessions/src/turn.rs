@@ -20,8 +20,9 @@ use crate::adapters::{Decoder, TurnMeta};
 use crate::db::{self, NextTurn};
 use crate::engines::{EngineKind, EngineSpec};
 use crate::error::Result;
+use crate::model::Status;
 use crate::prompts::compose;
-use crate::supervisor::{EndRequest, Inner};
+use crate::state::{EndRequest, Inner};
 
 const FLUSH_BYTES: usize = 64 << 10;
 const FLUSH_EVERY: Duration = Duration::from_millis(50);
@@ -110,12 +111,7 @@ pub async fn run_turn(
             .write(move |tx| db::set_process(tx, &id, pid))
             .await?;
         ctx.inner
-            .move_to(
-                ctx.session_id,
-                ctx.account_id,
-                crate::Status::Running,
-                reason,
-            )
+            .move_to(ctx.session_id, ctx.account_id, Status::Running, reason)
             .await?;
     }
 

@@ -1,0 +1,101 @@
+//! The state the supervisor and every turn share: the database, the live
+//! sessions' handles, the token issuer and the status broadcast.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use store::Db;
+use store::rusqlite::Transaction;
+use tokio::sync::{Notify, broadcast, watch};
+
+use crate::db;
+use crate::error::{Result, SessionError};
+use crate::model::Status;
+
+/// Mints and revokes the scoped agent tokens; the server implements it over
+/// the accounts store.
+pub trait TokenIssuer: Send + Sync {
+    /// A fresh token for `session_id`, acting for `account_id`.
+    fn mint(&self, account_id: &str, session_id: &str) -> String;
+    /// Every token of `session_id` stops working.
+    fn revoke(&self, session_id: &str);
+}
+
+/// A status move, broadcast as it is recorded (for live views).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionUpdate {
+    pub session_id: String,
+    pub account_id: String,
+    pub status: Status,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EndRequest {
+    Stop,
+    Archive,
+    /// The server is going down: kill the process, keep the status for recovery.
+    Shutdown,
+}
+
+pub(crate) struct Live {
+    pub(crate) end: watch::Sender<Option<EndRequest>>,
+    pub(crate) wake: Arc<Notify>,
+    pub(crate) done: watch::Receiver<bool>,
+}
+
+pub(crate) struct Inner {
+    pub(crate) db: Arc<Db>,
+    pub(crate) data_dir: PathBuf,
+    pub(crate) control_url: Option<String>,
+    pub(crate) issuer: Arc<dyn TokenIssuer>,
+    pub(crate) live: Mutex<HashMap<String, Live>>,
+    pub(crate) shutting_down: AtomicBool,
+    pub(crate) updates: broadcast::Sender<SessionUpdate>,
+}
+
+impl Inner {
+    /// Runs a write transaction on the blocking pool, so that SQLite never stalls a runtime thread.
+    pub(crate) async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let db = Arc::clone(&self.db);
+        tokio::task::spawn_blocking(move || db.write(f))
+            .await
+            .map_err(|_| SessionError::ShuttingDown)?
+    }
+
+    pub(crate) async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let db = Arc::clone(&self.db);
+        tokio::task::spawn_blocking(move || db.read(f))
+            .await
+            .map_err(|_| SessionError::ShuttingDown)?
+    }
+
+    pub(crate) async fn move_to(
+        &self,
+        id: &str,
+        account_id: &str,
+        to: Status,
+        reason: String,
+    ) -> Result<()> {
+        let owned = id.to_owned();
+        self.write(move |tx| db::set_status(tx, &owned, to, &reason))
+            .await?;
+        let _ = self.updates.send(SessionUpdate {
+            session_id: id.to_owned(),
+            account_id: account_id.to_owned(),
+            status: to,
+        });
+        Ok(())
+    }
+
+    pub(crate) fn live(&self) -> MutexGuard<'_, HashMap<String, Live>> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
