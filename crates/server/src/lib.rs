@@ -128,6 +128,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let issuer = Arc::new(AgentTokens(accounts.clone()));
     let supervisor = sessions::Supervisor::start(
         db.clone(),
+        Arc::new(clock::SystemClock),
         data_dir.clone(),
         control_url.clone(),
         issuer,

@@ -190,9 +190,16 @@ fn main() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         std::fs::write(dir.path().join("engines.toml"), ENGINES).expect("engines.toml");
         let db = Arc::new(store::Db::open(&dir.path().join("bench.db")).expect("the database"));
-        let sup = Supervisor::start(db, dir.path().to_owned(), None, Arc::new(Issuer), false)
-            .await
-            .expect("the supervisor");
+        let sup = Supervisor::start(
+            db,
+            Arc::new(clock::SystemClock),
+            dir.path().to_owned(),
+            None,
+            Arc::new(Issuer),
+            false,
+        )
+        .await
+        .expect("the supervisor");
         spawn_latency(&sup).await;
         memory_per_session(&sup).await;
         throughput(&sup).await;

@@ -7,8 +7,8 @@
 //! one row per turn; `session_output` the streamed reply and stderr in chunks,
 //! appended rather than rewritten so a 50 MB reply costs linear time.
 
+use store::Migration;
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
-use store::{Migration, now_rfc3339};
 
 use crate::adapters::TurnMeta;
 use crate::error::Result;
@@ -153,10 +153,12 @@ pub struct NewSession<'a> {
     pub max_dollars: f64,
     pub max_turns: i64,
     pub reason: &'a str,
+    /// The clock's timestamp for the row and its first event.
+    pub now: &'a str,
 }
 
 pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
-    let now = now_rfc3339();
+    let now = s.now;
     tx.execute(
         "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, title, cwd, prompt,
             status, agent_driven, source_session_id, starts_at, follow_up_added, max_dollars,
@@ -181,8 +183,8 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
             now
         ],
     )?;
-    record_event(tx, s.id, None, s.status, s.reason, &now)?;
-    push_input(tx, s.id, "prompt", s.prompt, s.first_added)?;
+    record_event(tx, s.id, None, s.status, s.reason, now)?;
+    push_input(tx, s.id, "prompt", s.prompt, s.first_added, now)?;
     Ok(())
 }
 
@@ -214,12 +216,17 @@ pub fn status_of(tx: &Transaction<'_>, id: &str) -> Result<Option<(Status, bool)
 }
 
 /// Moves a session to `to`, recording the move; a move to the same status is not recorded.
-pub fn set_status(tx: &Transaction<'_>, id: &str, to: Status, reason: &str) -> Result<()> {
+pub fn set_status(
+    tx: &Transaction<'_>,
+    id: &str,
+    to: Status,
+    reason: &str,
+    now: &str,
+) -> Result<()> {
     let from = status_of(tx, id)?.map(|(s, _)| s);
     if from == Some(to) {
         return Ok(());
     }
-    let now = now_rfc3339();
     tx.execute(
         "UPDATE sessions SET status = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, to.as_str(), now],
@@ -230,13 +237,13 @@ pub fn set_status(tx: &Transaction<'_>, id: &str, to: Status, reason: &str) -> R
             params![id, reason],
         )?;
     }
-    record_event(tx, id, from, to, reason, &now)
+    record_event(tx, id, from, to, reason, now)
 }
 
-pub fn set_archived(tx: &Transaction<'_>, id: &str) -> Result<()> {
+pub fn set_archived(tx: &Transaction<'_>, id: &str, now: &str) -> Result<()> {
     tx.execute(
         "UPDATE sessions SET archived = 1, updated_at = ?2 WHERE id = ?1",
-        params![id, now_rfc3339()],
+        params![id, now],
     )?;
     Ok(())
 }
@@ -300,11 +307,12 @@ pub fn push_input(
     kind: &str,
     text: &str,
     added: Option<&str>,
+    now: &str,
 ) -> Result<()> {
     tx.execute(
         "INSERT INTO session_inputs (session_id, kind, text, added, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![id, kind, text, added, now_rfc3339()],
+        params![id, kind, text, added, now],
     )?;
     Ok(())
 }
@@ -326,7 +334,7 @@ pub struct NextTurn {
     pub resume: Option<String>,
 }
 
-pub fn take_input(tx: &Transaction<'_>, id: &str) -> Result<Option<NextTurn>> {
+pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<NextTurn>> {
     let Some((input_id, kind, text, added)) = tx
         .query_row(
             "SELECT id, kind, text, added FROM session_inputs
@@ -357,7 +365,7 @@ pub fn take_input(tx: &Transaction<'_>, id: &str) -> Result<Option<NextTurn>> {
     tx.execute(
         "INSERT INTO session_turns (session_id, turn, kind, input, added, status, started_at)
          VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6)",
-        params![id, turn, kind, text, added, now_rfc3339()],
+        params![id, turn, kind, text, added, now],
     )?;
     let resume = tx.query_row(
         "SELECT engine_session_id FROM sessions WHERE id = ?1",
@@ -429,11 +437,12 @@ pub fn end_turn(
     status: &str,
     error: Option<&str>,
     exit_code: Option<i32>,
+    now: &str,
 ) -> Result<()> {
     tx.execute(
         "UPDATE session_turns SET status = ?3, error = ?4, exit_code = ?5, ended_at = ?6
          WHERE session_id = ?1 AND turn = ?2",
-        params![id, turn, status, error, exit_code, now_rfc3339()],
+        params![id, turn, status, error, exit_code, now],
     )?;
     tx.execute(
         "UPDATE sessions SET pid = NULL, pgid = NULL WHERE id = ?1",
@@ -526,12 +535,12 @@ pub fn leftovers(tx: &Transaction<'_>) -> Result<Vec<Leftover>> {
 }
 
 /// A turn left `running` by a dead server is closed as interrupted.
-pub fn close_open_turns(tx: &Transaction<'_>, id: &str) -> Result<()> {
+pub fn close_open_turns(tx: &Transaction<'_>, id: &str, now: &str) -> Result<()> {
     tx.execute(
         "UPDATE session_turns SET status = 'interrupted', error = 'the server stopped during this turn',
             ended_at = ?2
          WHERE session_id = ?1 AND status = 'running'",
-        params![id, now_rfc3339()],
+        params![id, now],
     )?;
     tx.execute(
         "UPDATE sessions SET pid = NULL, pgid = NULL WHERE id = ?1",
@@ -576,6 +585,6 @@ pub fn account_of(tx: &Transaction<'_>, id: &str) -> Result<String> {
 }
 
 /// Records an event that is not a move (a session restored in the status it had).
-pub fn note(tx: &Transaction<'_>, id: &str, status: Status, reason: &str) -> Result<()> {
-    record_event(tx, id, Some(status), status, reason, &now_rfc3339())
+pub fn note(tx: &Transaction<'_>, id: &str, status: Status, reason: &str, now: &str) -> Result<()> {
+    record_event(tx, id, Some(status), status, reason, now)
 }

@@ -11,12 +11,16 @@
 //! The crate knows nothing of HTTP, settings or accounts: the server hands in
 //! the settings as plain structs at each call, says who is asking with
 //! [`Caller`], and mints and revokes agent tokens through [`TokenIssuer`].
+//! Time comes from the [`clock::Clock`] given at start: queued sessions wait
+//! for their slot on it and every recorded time reads it, so tests drive it
+//! with a `ManualClock` instead of waiting.
 //!
 //! ```no_run
 //! # async fn demo(db: std::sync::Arc<store::Db>, issuer: std::sync::Arc<dyn sessions::TokenIssuer>,
 //! #     policy: sessions::SpawnPolicy) -> Result<(), sessions::SessionError> {
 //! use sessions::{Caller, PromptSettings, SpawnRequest, Supervisor, Via};
-//! let supervisor = Supervisor::start(db, "/data".into(), None, issuer, true).await?;
+//! let clock = std::sync::Arc::new(clock::SystemClock);
+//! let supervisor = Supervisor::start(db, clock, "/data".into(), None, issuer, true).await?;
 //! let caller = Caller { account_id: "owner".into(), via: Via::Ui, source_session_header: None };
 //! let spawned = supervisor
 //!     .spawn(&caller, &policy, &PromptSettings::default(), SpawnRequest {

@@ -1,11 +1,12 @@
-//! The state the supervisor and every turn share: the database, the live
-//! sessions' handles, the token issuer and the status broadcast.
+//! The state the supervisor and every turn share: the database, the clock,
+//! the live sessions' handles, the token issuer and the status broadcast.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use clock::Clock;
 use store::Db;
 use store::rusqlite::Transaction;
 use tokio::sync::{Notify, broadcast, watch};
@@ -47,6 +48,8 @@ pub(crate) struct Live {
 
 pub(crate) struct Inner {
     pub(crate) db: Arc<Db>,
+    /// Every time the sessions record or wait for comes from here.
+    pub(crate) clock: Arc<dyn Clock>,
     pub(crate) data_dir: PathBuf,
     pub(crate) control_url: Option<String>,
     pub(crate) issuer: Arc<dyn TokenIssuer>,
@@ -85,7 +88,8 @@ impl Inner {
         reason: String,
     ) -> Result<()> {
         let owned = id.to_owned();
-        self.write(move |tx| db::set_status(tx, &owned, to, &reason))
+        let now = self.clock.timestamp();
+        self.write(move |tx| db::set_status(tx, &owned, to, &reason, &now))
             .await?;
         let _ = self.updates.send(SessionUpdate {
             session_id: id.to_owned(),

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use clock::Clock;
 use store::Db;
 use store::rusqlite::Transaction;
 use time::OffsetDateTime;
@@ -38,9 +39,11 @@ impl Supervisor {
     /// left: its engine processes are killed; with `auto_resume_on_crash`,
     /// running sessions restart with a continue nudge and waiting ones are
     /// restored, otherwise both are marked interrupted. Queued sessions keep
-    /// their place and start on time either way.
+    /// their place and start on time either way. Spawn spacing and every
+    /// recorded time read `clock`.
     pub async fn start(
         db: Arc<Db>,
+        clock: Arc<dyn Clock>,
         data_dir: PathBuf,
         control_url: Option<String>,
         issuer: Arc<dyn TokenIssuer>,
@@ -49,6 +52,7 @@ impl Supervisor {
         db.migrate(db::MIGRATIONS)?;
         let inner = Arc::new(Inner {
             db,
+            clock,
             data_dir,
             control_url,
             issuer,
@@ -91,17 +95,18 @@ impl Supervisor {
                 _ => None,
             };
             let nudge = leftover.status != Status::WaitingForInput;
+            let now = self.inner.clock.timestamp();
             let account = self
                 .inner
                 .write(move |tx| {
-                    db::close_open_turns(tx, &id)?;
+                    db::close_open_turns(tx, &id, &now)?;
                     if let Some((to, Some(reason))) = next {
                         if to == Status::Starting && nudge && db::pending_inputs(tx, &id)? == 0 {
-                            db::push_input(tx, &id, "nudge", NUDGE, None)?;
+                            db::push_input(tx, &id, "nudge", NUDGE, None, &now)?;
                         }
-                        db::set_status(tx, &id, to, reason)?;
+                        db::set_status(tx, &id, to, reason, &now)?;
                         if to == Status::WaitingForInput {
-                            db::note(tx, &id, to, reason)?;
+                            db::note(tx, &id, to, reason, &now)?;
                         }
                     }
                     db::account_of(tx, &id)
@@ -141,6 +146,7 @@ impl Supervisor {
         let prompts = prompts.clone();
         let follow_up_added = prompts::follow_up_preamble(&prompts);
         let data_dir = self.inner.data_dir.clone();
+        let clock = Arc::clone(&self.inner.clock);
         let session_id = id.clone();
         let (session, queued) = self
             .inner
@@ -152,7 +158,7 @@ impl Supervisor {
                 };
                 let valid = validate(&data_dir, &request)?;
                 let first_added = prompts::first_turn_preamble(&prompts, valid.spec.kind);
-                let now = OffsetDateTime::now_utc();
+                let now = clock.now();
                 let (starts_at, queued) = if agent_driven {
                     spacing_slot(tx, now, policy.cli_spawn_spacing_seconds)?
                 } else {
@@ -188,6 +194,7 @@ impl Supervisor {
                         max_dollars: policy.max_dollars_per_session,
                         max_turns: i64::from(policy.max_turns_per_session),
                         reason: if queued { &queued_reason } else { "spawned" },
+                        now: &clock::timestamp(now),
                     },
                 )?;
                 let session = db::get_session(tx, &caller.account_id, &session_id)?
@@ -225,6 +232,7 @@ impl Supervisor {
         let account = caller.account_id.clone();
         let owned_id = id.to_owned();
         let text = text.to_owned();
+        let now = self.inner.clock.timestamp();
         let session = self
             .inner
             .write(move |tx| {
@@ -236,7 +244,7 @@ impl Supervisor {
                     });
                 }
                 let added = db::follow_up_added(tx, &owned_id)?;
-                db::push_input(tx, &owned_id, "message", &text, added.as_deref())?;
+                db::push_input(tx, &owned_id, "message", &text, added.as_deref(), &now)?;
                 db::get_session(tx, &account, &owned_id)?.ok_or(SessionError::NotFound)
             })
             .await?;
@@ -259,8 +267,9 @@ impl Supervisor {
         self.end(&caller.account_id, id, EndRequest::Archive)
             .await?;
         let owned = id.to_owned();
+        let now = self.inner.clock.timestamp();
         self.inner
-            .write(move |tx| db::set_archived(tx, &owned))
+            .write(move |tx| db::set_archived(tx, &owned, &now))
             .await?;
         self.get(&caller.account_id, id).await
     }
@@ -393,10 +402,10 @@ async fn actor(
 ) -> Result<Option<(Status, String)>> {
     let owned = id.to_owned();
     if let Some(at) = inner.read(move |tx| db::starts_at(tx, &owned)).await?
-        && let Some(wait) = until(&at)
+        && let Ok(at) = OffsetDateTime::parse(&at, &Rfc3339)
     {
         tokio::select! {
-            () = tokio::time::sleep(wait) => {}
+            () = inner.clock.sleep_until(at) => {}
             request = wait_end(&mut end) => return Ok(ended_while_idle(request, true)),
         }
     }
@@ -411,7 +420,10 @@ async fn actor(
             return Ok(ended_while_idle(request, false));
         }
         let owned = id.to_owned();
-        let next = inner.write(move |tx| db::take_input(tx, &owned)).await?;
+        let now = inner.clock.timestamp();
+        let next = inner
+            .write(move |tx| db::take_input(tx, &owned, &now))
+            .await?;
         let Some(next) = next else {
             inner
                 .move_to(
@@ -586,28 +598,8 @@ fn spacing_slot(
         _ => now,
     };
     if slot > now {
-        Ok((Some(format_time(slot)), true))
+        Ok((Some(clock::timestamp(slot)), true))
     } else {
-        Ok((Some(format_time(now)), false))
+        Ok((Some(clock::timestamp(now)), false))
     }
-}
-
-fn format_time(at: OffsetDateTime) -> String {
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-        at.year(),
-        u8::from(at.month()),
-        at.day(),
-        at.hour(),
-        at.minute(),
-        at.second(),
-        at.millisecond()
-    )
-}
-
-/// How long until `at`, or `None` when it has passed.
-fn until(at: &str) -> Option<Duration> {
-    let at = OffsetDateTime::parse(at, &Rfc3339).ok()?;
-    let left = at - OffsetDateTime::now_utc();
-    (left > time::Duration::ZERO).then(|| left.unsigned_abs())
 }

@@ -187,8 +187,19 @@ pub async fn run_turn(
     };
     let id = ctx.session_id.to_owned();
     let turn = next.turn;
+    let now = ctx.inner.clock.timestamp();
     ctx.inner
-        .write(move |tx| db::end_turn(tx, &id, turn, turn_status, error.as_deref(), exit_code))
+        .write(move |tx| {
+            db::end_turn(
+                tx,
+                &id,
+                turn,
+                turn_status,
+                error.as_deref(),
+                exit_code,
+                &now,
+            )
+        })
         .await?;
     Ok(outcome)
 }
@@ -196,8 +207,9 @@ pub async fn run_turn(
 async fn fail_unstarted(ctx: &TurnContext<'_>, turn: i64, message: String) -> Result<TurnEnd> {
     let id = ctx.session_id.to_owned();
     let error = message.clone();
+    let now = ctx.inner.clock.timestamp();
     ctx.inner
-        .write(move |tx| db::end_turn(tx, &id, turn, "failed", Some(&error), None))
+        .write(move |tx| db::end_turn(tx, &id, turn, "failed", Some(&error), None, &now))
         .await?;
     Ok(TurnEnd::Failed(message))
 }

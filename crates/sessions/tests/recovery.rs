@@ -25,7 +25,8 @@ async fn crash_child() {
     let dir = Path::new(&dir);
     let db = std::sync::Arc::new(store::Db::open(&dir.join("switchboard.db")).unwrap());
     let issuer = std::sync::Arc::new(Issuer::default());
-    let sup = start(&db, dir, &issuer, true).await;
+    let clock = std::sync::Arc::new(clock::ManualClock::starting_now());
+    let sup = start(&db, &clock, dir, &issuer, true).await;
     let spawn = |engine: &'static str, prompt: &'static str| {
         let sup = sup.clone();
         async move {
@@ -77,7 +78,8 @@ async fn after_a_crash_running_sessions_resume_with_a_nudge_and_waiting_ones_are
 
     let db = std::sync::Arc::new(store::Db::open(&dir.path().join("switchboard.db")).unwrap());
     let issuer = std::sync::Arc::new(Issuer::default());
-    let sup = start(&db, dir.path(), &issuer, true).await;
+    let clock = std::sync::Arc::new(clock::ManualClock::starting_now());
+    let sup = start(&db, &clock, dir.path(), &issuer, true).await;
     assert!(
         !alive(orphan),
         "the orphaned engine process must be ended at start"
@@ -112,7 +114,8 @@ async fn after_a_crash_without_auto_resume_sessions_are_interrupted() {
 
     let db = std::sync::Arc::new(store::Db::open(&dir.path().join("switchboard.db")).unwrap());
     let issuer = std::sync::Arc::new(Issuer::default());
-    let sup = start(&db, dir.path(), &issuer, false).await;
+    let clock = std::sync::Arc::new(clock::ManualClock::starting_now());
+    let sup = start(&db, &clock, dir.path(), &issuer, false).await;
     assert!(!alive(orphan));
     for id in [&running, &waiting] {
         let session = sup.get("a", id).await.unwrap();

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use sessions::{Caller, PromptSettings, SessionError, SpawnPolicy, Status};
+use sessions::{Caller, PromptSettings, SessionError, SpawnPolicy, Status, Supervisor};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -239,11 +239,25 @@ fn parse(at: &str) -> OffsetDateTime {
     OffsetDateTime::parse(at, &Rfc3339).unwrap()
 }
 
+/// When the session's move to `running` was recorded (on the harness's clock).
+async fn started_at(sup: &Supervisor, id: &str) -> OffsetDateTime {
+    let events = sup.transcript("a", id).await.unwrap().events;
+    parse(&events.iter().find(|e| e.to == Status::Running).unwrap().at)
+}
+
+/// Waits (in real time, briefly) until `count` queued sessions sleep on the clock.
+async fn until_sleeping(h: &Harness, count: usize) {
+    eventually("queued sessions waiting on the clock", || {
+        h.clock.sleepers() >= count
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spacing_queues_bursts_and_a_queued_session_starts_no_earlier() {
     let h = Harness::new().await;
     let policy = SpawnPolicy {
-        cli_spawn_spacing_seconds: 1,
+        cli_spawn_spacing_seconds: 60,
         ..open_policy()
     };
     let prompts = PromptSettings::default();
@@ -274,27 +288,36 @@ async fn spacing_queues_bursts_and_a_queued_session_starts_no_earlier() {
     let first_at = parse(first.session.starts_at.as_deref().unwrap());
     let second_at = parse(second.queued.as_deref().unwrap());
     let third_at = parse(third.queued.as_deref().unwrap());
-    assert_eq!(second_at - first_at, time::Duration::seconds(1));
-    assert_eq!(third_at - second_at, time::Duration::seconds(1));
+    assert_eq!(second_at - first_at, time::Duration::seconds(60));
+    assert_eq!(third_at - second_at, time::Duration::seconds(60));
+    h.wait_status("a", &first.session.id, Status::WaitingForInput)
+        .await;
 
-    for (spawned, at) in [(&second, second_at), (&third, third_at)] {
-        let id = &spawned.session.id;
-        h.wait_status("a", id, Status::WaitingForInput).await;
-        let events = h.sup.transcript("a", id).await.unwrap().events;
-        let started = events.iter().find(|e| e.to == Status::Running).unwrap();
-        assert!(
-            parse(&started.at) >= at,
-            "started {} before {at}",
-            started.at
-        );
-    }
+    // Each queued session starts when the clock reaches its slot, not before.
+    let (second_id, third_id) = (&second.session.id, &third.session.id);
+    until_sleeping(&h, 2).await;
+    h.clock.advance(time::Duration::seconds(59));
+    assert_eq!(
+        h.sup.get("a", second_id).await.unwrap().status,
+        Status::Queued
+    );
+    h.clock.advance(time::Duration::seconds(1));
+    h.wait_status("a", second_id, Status::WaitingForInput).await;
+    assert_eq!(started_at(&h.sup, second_id).await, second_at);
+    assert_eq!(
+        h.sup.get("a", third_id).await.unwrap().status,
+        Status::Queued
+    );
+    h.clock.advance(time::Duration::seconds(60));
+    h.wait_status("a", third_id, Status::WaitingForInput).await;
+    assert_eq!(started_at(&h.sup, third_id).await, third_at);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_spacing_queue_survives_a_restart() {
     let h = Harness::new().await;
     let policy = SpawnPolicy {
-        cli_spawn_spacing_seconds: 2,
+        cli_spawn_spacing_seconds: 120,
         ..open_policy()
     };
     let prompts = PromptSettings::default();
@@ -310,14 +333,14 @@ async fn the_spacing_queue_survives_a_restart() {
     let at = parse(queued.queued.as_deref().unwrap());
     h.sup.shutdown().await;
 
-    let sup = start(&h.db, h.dir.path(), &h.issuer, false).await;
+    let sup = start(&h.db, &h.clock, h.dir.path(), &h.issuer, false).await;
     let id = &queued.session.id;
     assert_eq!(sup.get("a", id).await.unwrap().status, Status::Queued);
     assert!(sup.is_live(id));
+    until_sleeping(&h, 1).await;
+    h.clock.advance(time::Duration::seconds(120));
     wait_status(&sup, "a", id, Status::WaitingForInput).await;
-    let events = sup.transcript("a", id).await.unwrap().events;
-    let started = events.iter().find(|e| e.to == Status::Running).unwrap();
-    assert!(parse(&started.at) >= at);
+    assert_eq!(started_at(&sup, id).await, at);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

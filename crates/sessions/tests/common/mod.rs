@@ -1,5 +1,5 @@
 //! Shared set-up for the integration tests: a data dir with an engines.toml, a
-//! database, a recording token issuer and polling helpers.
+//! database, a recording token issuer, a manual clock and polling helpers.
 
 #![allow(dead_code)]
 
@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use clock::ManualClock;
 use sessions::{
     Caller, PromptSettings, Session, SpawnPolicy, SpawnRequest, Status, Supervisor, TokenIssuer,
     Turn, Via,
@@ -99,6 +100,8 @@ pub struct Harness {
     pub dir: tempfile::TempDir,
     pub db: Arc<store::Db>,
     pub issuer: Arc<Issuer>,
+    /// Stands still unless a test advances it; starts at the real now.
+    pub clock: Arc<ManualClock>,
     pub sup: Supervisor,
 }
 
@@ -110,11 +113,13 @@ impl Harness {
         std::fs::write(dir.path().join("engines.toml"), engines_toml(dir.path())).unwrap();
         let db = Arc::new(store::Db::open(&dir.path().join("switchboard.db")).unwrap());
         let issuer = Arc::new(Issuer::default());
-        let sup = start(&db, dir.path(), &issuer, true).await;
+        let clock = Arc::new(ManualClock::starting_now());
+        let sup = start(&db, &clock, dir.path(), &issuer, true).await;
         Harness {
             dir,
             db,
             issuer,
+            clock,
             sup,
         }
     }
@@ -143,13 +148,16 @@ impl Harness {
 
 pub async fn start(
     db: &Arc<store::Db>,
+    clock: &Arc<ManualClock>,
     dir: &Path,
     issuer: &Arc<Issuer>,
     auto: bool,
 ) -> Supervisor {
     let issuer: Arc<dyn TokenIssuer> = issuer.clone();
+    let clock: Arc<dyn clock::Clock> = clock.clone();
     Supervisor::start(
         Arc::clone(db),
+        clock,
         dir.to_owned(),
         Some(CONTROL_URL.to_owned()),
         issuer,
