@@ -75,7 +75,8 @@ async fn command_engine_gets_stdin_env_and_cwd_and_follow_ups_get_turn_two() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn follow_ups_sent_during_a_turn_run_in_order_after_it() {
     let h = Harness::new().await;
-    let id = h.spawn_ui("a", "slow", "one").await.id;
+    let id = h.spawn_ui("a", "gated", "one").await.id;
+    h.wait_status("a", &id, Status::Running).await;
     h.sup
         .send(&ui("a"), &open_policy(), &id, "two")
         .await
@@ -84,6 +85,11 @@ async fn follow_ups_sent_during_a_turn_run_in_order_after_it() {
         .send(&ui("a"), &open_policy(), &id, "three")
         .await
         .unwrap();
+    // The engine holds the first turn open until the gate file exists.
+    let turns = h.sup.transcript("a", &id).await.unwrap().turns;
+    assert_eq!(turns.len(), 1, "{turns:?}");
+    assert_eq!(turns[0].status, "running");
+    std::fs::write(h.path().join(format!("gate-{id}")), "").unwrap();
     let turns = wait_turns(&h.sup, "a", &id, 3).await;
     let outputs: Vec<&str> = turns.iter().map(|t| t.output.as_str()).collect();
     assert_eq!(outputs, ["one", "two", "three"]);

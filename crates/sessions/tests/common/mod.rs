@@ -57,9 +57,9 @@ kind = "command"
 command = ["/bin/sh", "-c", "cat; echo; echo \"turn=$APP_TURN sid=$APP_SESSION_ID url=$APP_CONTROL_URL tok=$APP_CLI_TOKEN pwd=$(pwd) extra=$EXTRA\""]
 env = {{ EXTRA = "from-engines-toml" }}
 
-[engines.slow]
+[engines.gated]
 kind = "command"
-command = ["/bin/sh", "-c", "cat; sleep 0.4"]
+command = ["/bin/sh", "-c", "cat; while [ ! -e {d}/gate-$APP_SESSION_ID ]; do sleep 0.01; done"]
 
 [engines.fail]
 kind = "command"
