@@ -1,6 +1,9 @@
 //! Import: a full-board JSON export read back as a new board, and CSV files
-//! whose column types are inferred. Both are all or nothing, and neither records
-//! item events (an import is not a change anyone is notified about).
+//! whose column types are inferred. Each is planned first, without the
+//! database ([`plan_board_json`], [`plan_csv`]): the CLI plans locally and
+//! creates the board through the API. [`import_board_json`] and [`import_csv`]
+//! store a plan in one transaction. Neither way records item events (an
+//! import is not a change anyone is notified about).
 //!
 //! Export needs no code of its own: it is the full-board read's body.
 
@@ -16,7 +19,7 @@ use crate::columns::{ColumnType, is_date};
 use crate::error::{Result, check_name, invalid};
 use crate::items::insert_items_tx;
 use crate::model::{
-    CsvImportReport, ImportReport, InferredColumn, NewBoard, NewColumn, NewGroup, NewItem,
+    Board, CsvImportReport, ImportReport, InferredColumn, NewBoard, NewColumn, NewGroup, NewItem,
 };
 use crate::rules::BoardRules;
 use crate::workspaces::check_workspace;
@@ -37,17 +40,22 @@ struct ExportedBoard {
     groups: Vec<NewGroup>,
 }
 
-/// Creates a new board in `workspace_id` from a full-board JSON export. Column
-/// ids are kept (dashboards address columns by id); the board, its groups and
-/// items get new ids. Member ids the account does not know are dropped from
-/// people values and listed in the report; any other bad value refuses the
-/// whole import, naming the item (`items[12]: ...`).
-pub fn import_board_json(
-    db: &Db,
-    account_id: &str,
-    workspace_id: &str,
-    bytes: &[u8],
-) -> Result<ImportReport> {
+/// A full-board JSON export read and checked, ready to be created: by
+/// [`import_board_json`] here, or through the API by a client.
+pub struct JsonImport {
+    /// The new board (its `workspace_id` left empty for the caller): column
+    /// ids kept, since dashboards address columns by id; fresh group ids.
+    pub board: NewBoard,
+    /// The items, their group ids already the new ones.
+    pub items: Vec<NewItem>,
+    plan: BoardPlan,
+}
+
+/// Reads a full-board JSON export. Column ids are kept; the groups get new ids
+/// (and the items follow them). An item naming a group the export does not
+/// have is refused (`items[12]: ...`); values are checked when the items are
+/// created.
+pub fn plan_board_json(bytes: &[u8]) -> Result<JsonImport> {
     let export: Export = serde_json::from_slice(bytes)
         .map_err(|e| invalid(format!("not a full-board export: {e}")))?;
     let mut group_ids = HashMap::new();
@@ -62,13 +70,14 @@ pub fn import_board_json(
             title: group.title.clone(),
         });
     }
-    let plan = plan_board(&NewBoard {
-        workspace_id: workspace_id.to_owned(),
+    let board = NewBoard {
+        workspace_id: String::new(),
         name: export.board.name,
         columns: export.board.columns,
         groups,
         preset: None,
-    })?;
+    };
+    let plan = plan_board(&board)?;
     let mut items = export.items;
     for (index, item) in items.iter_mut().enumerate() {
         if let Some(old) = &item.group_id {
@@ -78,22 +87,26 @@ pub fn import_board_json(
             item.group_id = Some(new.clone());
         }
     }
-    let people: Vec<String> = plan
-        .columns
-        .iter()
-        .filter(|c| c.kind == ColumnType::People)
-        .map(|c| c.id.clone())
-        .collect();
-    db.write(|tx| {
-        check_workspace(tx, account_id, workspace_id)?;
-        let board = insert_board(tx, account_id, workspace_id, &plan)?;
-        let rules = BoardRules::load(tx, account_id, &board.id)?;
+    Ok(JsonImport { board, items, plan })
+}
+
+impl JsonImport {
+    /// Leaves member ids outside `members` (the importing account's) out of
+    /// people values, and returns them, sorted and once each.
+    pub fn drop_unknown_members(&mut self, members: &HashSet<String>) -> Vec<String> {
+        let people: Vec<&str> = self
+            .plan
+            .columns
+            .iter()
+            .filter(|c| c.kind == ColumnType::People)
+            .map(|c| c.id.as_str())
+            .collect();
         let mut dropped = BTreeSet::new();
-        for item in &mut items {
+        for item in &mut self.items {
             for column in &people {
-                if let Some(Value::Array(ids)) = item.values.get_mut(column) {
+                if let Some(Value::Array(ids)) = item.values.get_mut(*column) {
                     ids.retain(|id| {
-                        let known = id.as_str().is_none_or(|id| rules.members.contains(id));
+                        let known = id.as_str().is_none_or(|id| members.contains(id));
                         if !known {
                             dropped.insert(id.as_str().unwrap_or_default().to_owned());
                         }
@@ -102,13 +115,42 @@ pub fn import_board_json(
                 }
             }
         }
-        insert_items_tx(tx, &rules, None, &board.id, &items, |i| {
+        dropped.into_iter().collect()
+    }
+
+    /// True when some column holds people, whose member ids must be checked
+    /// against the importing account's directory.
+    pub fn has_people(&self) -> bool {
+        self.plan
+            .columns
+            .iter()
+            .any(|c| c.kind == ColumnType::People)
+    }
+}
+
+/// Creates a new board in `workspace_id` from a full-board JSON export
+/// ([`plan_board_json`]), in one transaction. Member ids the account does not
+/// know are dropped from people values and listed in the report; any other bad
+/// value refuses the whole import, naming the item (`items[12]: ...`).
+pub fn import_board_json(
+    db: &Db,
+    account_id: &str,
+    workspace_id: &str,
+    bytes: &[u8],
+) -> Result<ImportReport> {
+    let mut import = plan_board_json(bytes)?;
+    db.write(|tx| {
+        check_workspace(tx, account_id, workspace_id)?;
+        let board = insert_board(tx, account_id, workspace_id, &import.plan)?;
+        let rules = BoardRules::load(tx, account_id, &board.id)?;
+        let dropped_members = import.drop_unknown_members(&rules.members);
+        insert_items_tx(tx, &rules, None, &board.id, &import.items, |i| {
             format!("items[{i}]")
         })?;
         Ok(ImportReport {
             board,
-            items: items.len() as u64,
-            dropped_members: dropped.into_iter().collect(),
+            items: import.items.len() as u64,
+            dropped_members,
         })
     })
 }
@@ -146,14 +188,9 @@ struct Row {
 /// Rows with the wrong number of fields, an empty name or an impossible date
 /// are refused with their line numbers, and then nothing is stored.
 /// `progress` is told the number of rows read every 1,000 rows and at the end.
-pub fn import_csv(
-    db: &Db,
-    account_id: &str,
-    workspace_id: &str,
-    name: &str,
-    reader: impl Read,
-    progress: &mut dyn FnMut(u64),
-) -> Result<CsvImportReport> {
+/// Nothing is stored: [`import_csv`] stores the plan here, a client sends it
+/// through the API.
+pub fn plan_csv(name: &str, reader: impl Read, progress: &mut dyn FnMut(u64)) -> Result<CsvImport> {
     let mut csv = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -244,17 +281,13 @@ pub fn import_csv(
             id: id.clone(),
             kind,
         });
-        columns.push((
-            at,
-            kind,
-            column_from(&NewColumn {
-                id: Some(id),
-                title: title.clone(),
-                kind: kind.as_str().to_owned(),
-                settings,
-            })?
-            .1,
-        ));
+        let new = NewColumn {
+            id: Some(id),
+            title: title.clone(),
+            kind: kind.as_str().to_owned(),
+            settings,
+        };
+        columns.push((at, kind, column_from(&new)?.1, new));
     }
     if !refusals.is_empty() {
         refusals.sort_by_key(|r| {
@@ -292,7 +325,7 @@ pub fn import_csv(
             })
             .clone();
         let mut values = Map::new();
-        for (at, kind, column) in &columns {
+        for (at, kind, column, _) in &columns {
             if let Some(value) = cell_value(*kind, &row.cells[*at]) {
                 values.insert(column.id.clone(), value);
             }
@@ -309,29 +342,87 @@ pub fn import_csv(
             title: "Imported".into(),
         });
     }
+    let name = check_name("name", name)?;
+    let board = NewBoard {
+        workspace_id: String::new(),
+        name: name.clone(),
+        columns: columns.iter().map(|(_, _, _, new)| new.clone()).collect(),
+        groups: groups
+            .iter()
+            .map(|g| NewGroup {
+                id: Some(g.id.clone()),
+                title: g.title.clone(),
+            })
+            .collect(),
+        preset: None,
+    };
     let plan = BoardPlan {
-        name: check_name("name", name)?,
-        columns: columns.into_iter().map(|(_, _, c)| c).collect(),
+        name,
+        columns: columns.into_iter().map(|(_, _, c, _)| c).collect(),
         groups,
         views: Vec::new(),
     };
-    let report = db.write(|tx| -> Result<CsvImportReport> {
-        check_workspace(tx, account_id, workspace_id)?;
-        let board = insert_board(tx, account_id, workspace_id, &plan)?;
-        let rules = BoardRules::load(tx, account_id, &board.id)?;
-        insert_items_tx(tx, &rules, None, &board.id, &items, |i| {
-            format!("line {}", rows[i].line)
-        })?;
-        Ok(CsvImportReport {
-            board,
-            rows: rows.len() as u64,
-            name_column: titles[name_at].clone(),
-            group_column: group_at.map(|g| titles[g].clone()),
-            columns: inferred,
-        })
-    })?;
     progress(rows.len() as u64);
-    Ok(report)
+    Ok(CsvImport {
+        board,
+        items,
+        lines: rows.iter().map(|r| r.line).collect(),
+        name_column: titles[name_at].clone(),
+        group_column: group_at.map(|g| titles[g].clone()),
+        columns: inferred,
+        plan,
+    })
+}
+
+/// A CSV file read, its column types inferred and every row checked, ready to
+/// be created: by [`import_csv`] here, or through the API by a client.
+pub struct CsvImport {
+    /// The new board (its `workspace_id` left empty for the caller).
+    pub board: NewBoard,
+    /// One item per row, in file order.
+    pub items: Vec<NewItem>,
+    /// The file's line of each item, for refusals (`line 12: ...`).
+    pub lines: Vec<u64>,
+    pub name_column: String,
+    pub group_column: Option<String>,
+    pub columns: Vec<InferredColumn>,
+    plan: BoardPlan,
+}
+
+impl CsvImport {
+    /// The report of the import, once `board` exists.
+    pub fn report(self, board: Board) -> CsvImportReport {
+        CsvImportReport {
+            board,
+            rows: self.items.len() as u64,
+            name_column: self.name_column,
+            group_column: self.group_column,
+            columns: self.columns,
+        }
+    }
+}
+
+/// Creates a board called `name` from a CSV ([`plan_csv`]) in one transaction:
+/// all or nothing.
+pub fn import_csv(
+    db: &Db,
+    account_id: &str,
+    workspace_id: &str,
+    name: &str,
+    reader: impl Read,
+    progress: &mut dyn FnMut(u64),
+) -> Result<CsvImportReport> {
+    let import = plan_csv(name, reader, progress)?;
+    let board = db.write(|tx| -> Result<Board> {
+        check_workspace(tx, account_id, workspace_id)?;
+        let board = insert_board(tx, account_id, workspace_id, &import.plan)?;
+        let rules = BoardRules::load(tx, account_id, &board.id)?;
+        insert_items_tx(tx, &rules, None, &board.id, &import.items, |i| {
+            format!("line {}", import.lines[i])
+        })?;
+        Ok(board)
+    })?;
+    Ok(import.report(board))
 }
 
 fn is_checkbox(cell: &str) -> bool {

@@ -105,7 +105,13 @@ pub fn create_item(
     item: &NewItem,
 ) -> Result<Item> {
     db.write(|tx| {
-        let ids = write_items(tx, account_id, actor, board_id, std::slice::from_ref(item))?;
+        let ids = write_items(
+            tx,
+            account_id,
+            Some(actor),
+            board_id,
+            std::slice::from_ref(item),
+        )?;
         let id = ids.first().ok_or(not_found("item"))?;
         load_item(tx, account_id, id)
     })
@@ -120,40 +126,76 @@ pub fn create_items(
     board_id: &str,
     items: &[NewItem],
 ) -> Result<Vec<String>> {
+    check_batch(items)?;
+    db.write(|tx| write_items(tx, account_id, Some(actor), board_id, items))
+}
+
+/// Like [`create_items`], for a batch of an import: no item events are
+/// recorded, since nobody is to be notified of assignments a file brought in.
+pub fn import_items(
+    db: &Db,
+    account_id: &str,
+    board_id: &str,
+    items: &[NewItem],
+) -> Result<Vec<String>> {
+    check_batch(items)?;
+    db.write(|tx| write_items(tx, account_id, None, board_id, items))
+}
+
+fn check_batch(items: &[NewItem]) -> Result<()> {
     if items.len() > MAX_BATCH_ITEMS {
         return Err(invalid(format!(
             "a batch holds at most {MAX_BATCH_ITEMS} items, not {}",
             items.len()
         )));
     }
-    db.write(|tx| write_items(tx, account_id, actor, board_id, items))
+    Ok(())
 }
 
+/// `actor` is recorded on the events the items cause; `None` records none.
 fn write_items(
     tx: &Transaction<'_>,
     account_id: &str,
-    actor: &str,
+    actor: Option<&str>,
     board_id: &str,
     items: &[NewItem],
 ) -> Result<Vec<String>> {
     check_board(tx, account_id, board_id)?;
     let rules = BoardRules::load(tx, account_id, board_id)?;
     let now = store::now_rfc3339();
-    let recorder = Recorder {
+    let recorder = actor.map(|actor| Recorder {
         tx,
         account_id,
         board_id,
         actor,
         now: &now,
-    };
+    });
     let single = items.len() == 1;
-    insert_items_tx(tx, &rules, Some(&recorder), board_id, items, |i| {
+    insert_items_tx(tx, &rules, recorder.as_ref(), board_id, items, |i| {
         if single {
-            "item".to_owned()
+            SINGLE_ITEM.to_owned()
         } else {
             format!("items[{i}]")
         }
     })
+}
+
+/// How a refusal names the one item of a single-item write.
+const SINGLE_ITEM: &str = "item";
+
+/// The index of the item a batch refusal names, and the reason after it:
+/// `items[3]: unknown column id "x"` gives `(3, "unknown column id \"x\"")`
+/// (a one-item batch's `item: ...` gives 0). A client that splits a long
+/// list into batches uses it to name the item in its whole list.
+pub fn batch_refusal(message: &str) -> Option<(usize, &str)> {
+    if let Some(reason) = message
+        .strip_prefix(SINGLE_ITEM)
+        .and_then(|rest| rest.strip_prefix(": "))
+    {
+        return Some((0, reason));
+    }
+    let (index, reason) = message.strip_prefix("items[")?.split_once("]: ")?;
+    Some((index.parse().ok()?, reason))
 }
 
 struct StoredItem {
@@ -325,4 +367,23 @@ pub fn delete_item(db: &Db, account_id: &str, item_id: &str) -> Result<()> {
         tx.execute("DELETE FROM items WHERE id = ?1", [item_id])?;
         touch_board(tx, &item.board_id, &store::now_rfc3339())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batch_refusal;
+
+    #[test]
+    fn a_batch_refusal_names_its_item() {
+        assert_eq!(
+            batch_refusal("items[12]: unknown column id \"x\""),
+            Some((12, "unknown column id \"x\""))
+        );
+        assert_eq!(
+            batch_refusal("item: name must not be empty"),
+            Some((0, "name must not be empty"))
+        );
+        assert_eq!(batch_refusal("The board does not exist."), None);
+        assert_eq!(batch_refusal("items[x]: no"), None);
+    }
 }

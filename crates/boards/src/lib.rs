@@ -46,9 +46,10 @@ pub use demo::seed_demo;
 pub use error::{BoardsError, Result};
 pub use events::events_since;
 pub use full::{board_etag, full_board, stream_full_board};
-pub use import::{import_board_json, import_csv};
+pub use import::{CsvImport, JsonImport, import_board_json, import_csv, plan_board_json, plan_csv};
 pub use items::{
-    MAX_BATCH_ITEMS, create_item, create_items, delete_item, get_item, move_item, update_item,
+    MAX_BATCH_ITEMS, batch_refusal, create_item, create_items, delete_item, get_item, import_items,
+    move_item, update_item,
 };
 pub use model::*;
 pub use schema::{MIGRATIONS, migrate};

@@ -88,31 +88,31 @@ pub struct Board {
 
 /// A column as a client defines it: the id is kept when given, else generated;
 /// `type` stays a string so that an unknown one is refused with our message.
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewColumn {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub title: String,
     #[serde(rename = "type")]
     pub kind: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<Value>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewGroup {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub title: String,
 }
 
 /// `POST /boards`. A preset's columns, groups and views come first; columns and
 /// groups given here are added after them. Without any group the board gets one.
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewBoard {
@@ -122,7 +122,7 @@ pub struct NewBoard {
     pub columns: Vec<NewColumn>,
     #[serde(default)]
     pub groups: Vec<NewGroup>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preset: Option<String>,
 }
 
@@ -139,11 +139,11 @@ pub struct Item {
 }
 
 /// `groupId` may be left out: the item goes to the board's first group.
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewItem {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     pub name: String,
     #[serde(default)]

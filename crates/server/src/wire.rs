@@ -114,6 +114,11 @@ pub struct ItemMove {
 #[serde(deny_unknown_fields)]
 pub struct ItemBatch {
     pub items: Vec<boards::NewItem>,
+    /// `true` when the items are (part of) an import: no item events are
+    /// recorded, as nobody is to be notified of what a file brought in.
+    #[serde(default)]
+    #[ts(optional)]
+    pub import: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, TS)]

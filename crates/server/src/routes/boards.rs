@@ -420,13 +420,17 @@ async fn create_items(
     ApiJson(body): ApiJson<ItemBatch>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let ids = blocking(move || {
-        boards::create_items(
-            &s.db,
-            caller.account_id(),
-            &actor(&caller),
-            &id,
-            &body.items,
-        )
+        if body.import == Some(true) {
+            boards::import_items(&s.db, caller.account_id(), &id, &body.items)
+        } else {
+            boards::create_items(
+                &s.db,
+                caller.account_id(),
+                &actor(&caller),
+                &id,
+                &body.items,
+            )
+        }
     })
     .await?;
     Ok((StatusCode::CREATED, Json(json!(BatchCreated { ids }))))

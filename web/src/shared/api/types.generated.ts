@@ -37,7 +37,12 @@ export type ColumnChange = { title?: string, settings?: JsonValue, };
 
 export type ItemMove = { groupId: string, index?: number, };
 
-export type ItemBatch = { items: Array<NewItem>, };
+export type ItemBatch = { items: Array<NewItem>, 
+/**
+ * `true` when the items are (part of) an import: no item events are
+ * recorded, as nobody is to be notified of what a file brought in.
+ */
+import?: boolean, };
 
 export type BatchCreated = { ids: Array<string>, };
 
