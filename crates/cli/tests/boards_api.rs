@@ -437,3 +437,85 @@ fn the_cli_exports_and_imports_boards() {
         String::from_utf8_lossy(&refused.stderr)
     );
 }
+
+/// An import the server refuses part-way (after a first full batch was
+/// stored) reports the server's code, names the item in the whole file, and
+/// leaves no board behind; so does one into a workspace that is not there.
+/// One that succeeds records no item events.
+#[test]
+fn a_refused_import_reports_the_servers_code_and_leaves_nothing_behind() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let boards_now = || {
+        server
+            .call("GET", &format!("/boards?workspaceId={}", f.workspace), None)
+            .json()
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let before = boards_now();
+    let events_before = server.call("GET", "/events", None).json();
+    let export = |bad_at: Option<usize>| {
+        let items: Vec<Value> = (0..10_005)
+            .map(|i| {
+                let status = if Some(i) == bad_at { "Nope" } else { "Done" };
+                json!({"groupId": "g1", "name": format!("item {i}"),
+                       "values": {"status": status, "owner": [f.member]}})
+            })
+            .collect();
+        json!({"board": {"name": "Big", "groups": [{"id": "g1", "title": "Now"}],
+                         "columns": [{"id": "status", "title": "Status", "type": "status",
+                                      "settings": {"labels": [{"name": "Done", "done": true}]}},
+                                     {"id": "owner", "title": "Owner", "type": "people"}]},
+               "items": items})
+    };
+    let file = server.data_dir().join("big.json");
+    std::fs::write(&file, export(Some(10_003)).to_string()).unwrap();
+    let path = file.to_str().unwrap();
+    let refused = server.cli(&[
+        "boards",
+        "import",
+        path,
+        "--workspace",
+        &f.workspace,
+        "--json",
+    ]);
+    assert!(!refused.status.success());
+    let reply: Value = serde_json::from_slice(&refused.stdout).unwrap();
+    assert_eq!(reply["error"]["code"], "invalid_request", "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("items[10003]: "), "{message}");
+    assert_eq!(boards_now(), before, "a refused import left a board");
+
+    let missing = server.cli(&["boards", "import", path, "--workspace", "no-such-workspace"]);
+    assert!(!missing.status.success());
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(stderr.contains("(not_found, HTTP 404)"), "{stderr}");
+    assert_eq!(boards_now(), before);
+
+    std::fs::write(&file, export(None).to_string()).unwrap();
+    let report = import_json(&server, &file, &f.workspace);
+    assert_eq!(report["items"], 10_005);
+    assert_eq!(report["droppedMembers"], json!([]));
+    let copy = report["board"]["id"].as_str().unwrap();
+    let full = server
+        .call("GET", &format!("/boards/{copy}/full"), None)
+        .json();
+    assert_eq!(full["items"].as_array().unwrap().len(), 10_005);
+    assert_eq!(full["items"][10_004]["name"], "item 10004");
+    assert_eq!(boards_now(), before + 1);
+    assert_eq!(
+        server.call("GET", "/events", None).json(),
+        events_before,
+        "an import is not a change anyone is notified about"
+    );
+
+    // A CSV holding only names makes a board without columns.
+    std::fs::write(&file, "Name\none\ntwo\n").unwrap();
+    let csv = server.data_dir().join("names.csv");
+    std::fs::rename(&file, &csv).unwrap();
+    let report = import_json(&server, &csv, &f.workspace);
+    assert_eq!(report["rows"], 2);
+    assert_eq!(report["board"]["columns"], json!([]));
+}
