@@ -143,8 +143,8 @@ impl Supervisor {
         let id = store::new_id();
         let caller = caller.clone();
         let policy = policy.clone();
-        let prompts = prompts.clone();
-        let follow_up_added = prompts::follow_up_preamble(&prompts);
+        let prompt_settings = prompts.clone();
+        let follow_up_added = prompts::follow_up_preamble(&prompt_settings);
         let data_dir = self.inner.data_dir.clone();
         let clock = Arc::clone(&self.inner.clock);
         let session_id = id.clone();
@@ -157,7 +157,7 @@ impl Supervisor {
                     None
                 };
                 let valid = validate(&data_dir, &request)?;
-                let first_added = prompts::first_turn_preamble(&prompts, valid.spec.kind);
+                let first_added = prompts::first_turn_preamble(&prompt_settings, valid.spec.kind);
                 let now = clock.now();
                 let (starts_at, queued) = if agent_driven {
                     spacing_slot(tx, now, policy.cli_spawn_spacing_seconds)?
