@@ -22,7 +22,7 @@ pub fn rust_accessors() -> String {
     let mut methods = String::new();
     let mut names = HashSet::new();
     for (index, def) in definitions().iter().enumerate() {
-        let method = snake_case(def.key);
+        let method = def.accessor_name();
         assert!(names.insert(method.clone()), "two keys read as {method}");
         let (ty, body) = accessor(def, index, &mut enums);
         methods.push('\n');
@@ -121,6 +121,13 @@ fn select_enum(name: &str, def: &SettingDef, options: &[&str]) -> String {
     }
     out.push_str("        }\n    }\n\n    pub fn from_name(name: &str) -> Option<Self> {\n        Self::ALL.into_iter().find(|value| value.as_str() == name)\n    }\n}\n");
     out
+}
+
+impl SettingDef {
+    /// The name of the key's typed accessor on [`crate::SettingsStore`].
+    pub fn accessor_name(&self) -> String {
+        snake_case(self.key)
+    }
 }
 
 /// `sessionRefillDailySpendCapUSD` → `session_refill_daily_spend_cap_usd`.
