@@ -34,15 +34,18 @@ export function App() {
 
 function SessionGate({ children }: { children: () => React.ReactNode }) {
   const [session, setSession] = useState<Session>({ state: "checking" });
-  const check = useCallback(() => {
-    setSession({ state: "checking" });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
     apiFetch<Me>("/me").then(
       (me) => setSession({ state: "in", me }),
       (error: unknown) =>
         setSession(error instanceof ApiError && error.status === 401 ? { state: "out" } : { state: "failed", error }),
     );
+  }, [attempt]);
+  const retry = useCallback(() => {
+    setSession({ state: "checking" });
+    setAttempt((n) => n + 1);
   }, []);
-  useEffect(check, [check]);
 
   switch (session.state) {
     case "checking":
@@ -57,7 +60,7 @@ function SessionGate({ children }: { children: () => React.ReactNode }) {
     case "failed":
       return (
         <main className="login-page">
-          <ErrorNote error={session.error} onRetry={check} />
+          <ErrorNote error={session.error} onRetry={retry} />
         </main>
       );
     case "in":

@@ -46,7 +46,6 @@ export function WorkspacesProvider({ children }: { children: ReactNode }) {
   const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
-    setError(undefined);
     apiFetch<Workspace[]>("/workspaces").then(setWorkspaces, setError);
   }, [generation]);
 
@@ -65,7 +64,10 @@ export function WorkspacesProvider({ children }: { children: ReactNode }) {
     [select],
   );
 
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  const reload = useCallback(() => {
+    setError(undefined);
+    setGeneration((g) => g + 1);
+  }, []);
   const current = workspaces ? pickWorkspace(workspaces, wanted) : undefined;
   const state = useMemo(
     () => ({ workspaces, error, current, select, create, reload }),

@@ -3,7 +3,7 @@
  * sent to the API, and are rolled back with a visible message when refused.
  * The board is revalidated with its ETag when the tab comes back into view.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { ROW_HEIGHT } from "../../shared/appearance";
 import { useSettings } from "../../shared/settings";
 import { Link } from "../../shared/router";
@@ -45,11 +45,16 @@ export function BoardPage({ boardId }: { boardId: string }) {
     [boardId],
   );
 
-  useEffect(() => {
-    const cached = cachedBoard(boardId);
-    setFull(cached?.full);
-    etag.current = cached?.etag ?? null;
+  // Another board shows its last read at once, if any, while it is read again.
+  const [shownBoard, setShownBoard] = useState(boardId);
+  if (shownBoard !== boardId) {
+    setShownBoard(boardId);
+    setFull(cachedBoard(boardId)?.full);
     setError(undefined);
+  }
+
+  useEffect(() => {
+    etag.current = cachedBoard(boardId)?.etag ?? null;
     const abort = new AbortController();
     revalidate(abort.signal);
     const onVisible = () => {
@@ -78,8 +83,11 @@ export function BoardPage({ boardId }: { boardId: string }) {
     setFull((current) => (current ? { ...current, items: edit(current.items) } : current));
   }, []);
 
+  // Edits start from what the screen shows, read when the edit runs rather than when it was made.
   const latest = useRef(full);
-  latest.current = full;
+  useLayoutEffect(() => {
+    latest.current = full;
+  }, [full]);
 
   const patch = useCallback(
     async (itemId: string, optimistic: (item: Item) => Item, body: Parameters<typeof updateItem>[1], what: string) => {

@@ -19,10 +19,16 @@ export function DashboardsSection({ workspaceId, navigate }: DashboardsSectionPr
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    let live = true;
+  // Another workspace starts from nothing while its list loads.
+  const [shownWorkspace, setShownWorkspace] = useState(workspaceId);
+  if (shownWorkspace !== workspaceId) {
+    setShownWorkspace(workspaceId);
     setDashboards(null);
     setError(null);
+  }
+
+  useEffect(() => {
+    let live = true;
     listDashboards(workspaceId).then(
       (list) => live && setDashboards(list),
       (e: Error) => live && setError(e.message),

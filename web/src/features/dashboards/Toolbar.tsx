@@ -3,7 +3,7 @@
  * scope every widget at once and say which boards they did not reach), Export and Invite.
  */
 import { errorMessage } from "../../shared/api/errorMessage";
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import type { Board, Member } from "../../shared/api/types.generated";
 import { inviteMember } from "./api";
 import { WIDGET_MENU, type MenuWidgetType } from "./engine/widgetMenu";
@@ -287,13 +287,10 @@ function sameNames(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
  * names, which would otherwise redraw the whole grid.
  */
 export function useNameLookup<T extends { id: string; name: string }>(rows: readonly T[] | null, fallback: string) {
-  const last = useRef<NameLookup | null>(null);
-  return useMemo(() => {
-    const names = new Map((rows ?? []).map((r) => [r.id, r.name]));
-    const previous = last.current;
-    if (previous && previous.fallback === fallback && sameNames(previous.names, names)) return previous.lookup;
-    const lookup = (id: string) => names.get(id) ?? `${fallback} ${id}`;
-    last.current = { names, fallback, lookup };
-    return lookup;
-  }, [rows, fallback]);
+  const names = useMemo(() => new Map((rows ?? []).map((r) => [r.id, r.name])), [rows]);
+  const [last, setLast] = useState<NameLookup | null>(null);
+  if (last && last.fallback === fallback && sameNames(last.names, names)) return last.lookup;
+  const lookup = (id: string) => names.get(id) ?? `${fallback} ${id}`;
+  setLast({ names, fallback, lookup });
+  return lookup;
 }

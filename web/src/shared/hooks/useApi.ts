@@ -17,13 +17,10 @@ export function useApi<T>(path: string | null): Resource<T> {
   });
   const [generation, setGeneration] = useState(0);
 
+  // A new path shows as loading by itself (its state is another path's); a reload says so first.
   useEffect(() => {
-    if (path === null) {
-      setState({ path, loading: false });
-      return;
-    }
+    if (path === null) return;
     const abort = new AbortController();
-    setState((s) => ({ path, data: s.path === path ? s.data : undefined, loading: true }));
     apiFetch<T>(path, { signal: abort.signal }).then(
       (data) => setState({ path, data, loading: false }),
       (error: unknown) => {
@@ -33,7 +30,10 @@ export function useApi<T>(path: string | null): Resource<T> {
     return () => abort.abort();
   }, [path, generation]);
 
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  const reload = useCallback(() => {
+    setState((s) => ({ ...s, error: undefined, loading: s.path !== null }));
+    setGeneration((g) => g + 1);
+  }, []);
   const current = state.path === path;
   return {
     data: current ? state.data : undefined,
