@@ -9,6 +9,7 @@ import type { BatteryResult } from "../engine/computeBattery";
 import type { NumbersResult } from "../engine/computeNumbers";
 import type { TableResult } from "../engine/computeTable";
 import { burndownSpec, chartWidgetSpec, plannedSpec, velocitySpec, type ChartSpec } from "./chartSpec";
+import { InfoIcon } from "../../../shared/ui/InfoIcon";
 
 type ChartCanvasComponent = typeof import("./ChartCanvas").ChartCanvas;
 
@@ -205,7 +206,7 @@ function ChartBody({
       )}
       {note && (
         <p className="dash-widget-note" title={note}>
-          ⓘ {note}
+          <InfoIcon /> {note}
         </p>
       )}
     </div>
