@@ -7,6 +7,7 @@ import { memo, useDeferredValue, useMemo, useState } from "react";
 import { errorMessage } from "../shared/api/errorMessage";
 import { SETTING_DEFINITIONS, type SettingDefinition } from "../shared/api/settings.generated";
 import { ErrorNote, Loading } from "../shared/ui/Status";
+import { effectNote } from "./effectNote";
 import { fieldFor, humanize, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "../shared/settings";
 
@@ -105,6 +106,11 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
       <div className="setting-label">
         <label htmlFor={id}>{humanize(settingKey)}</label>
         {definition && <span className="setting-description">{definition.description}</span>}
+        {definition && (
+          <span className={`setting-effect${definition.inEffect ? "" : " setting-stored-only"}`}>
+            {effectNote(definition)}
+          </span>
+        )}
         <code className="muted">
           {settingKey}
           {definition?.guarded ? " · guarded" : ""}
