@@ -8,6 +8,7 @@ import { errorMessage } from "../shared/api/errorMessage";
 import { SETTING_DEFINITIONS, type SettingDefinition } from "../shared/api/settings.generated";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { effectNote } from "./effectNote";
+import { RestartButton } from "./RestartButton";
 import { fieldFor, humanize, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "../shared/settings";
 
@@ -53,6 +54,7 @@ export function SettingsPage() {
     <section className="page settings-page">
       <header className="page-head">
         <h1>Settings</h1>
+        <RestartButton />
         <input
           type="search"
           aria-label="Filter settings"

@@ -1,0 +1,64 @@
+/**
+ * The Settings page's "Restart Switchboard": works whatever `allowAgentAppRestart` says (that
+ * setting governs agents and scripts). The UI server accepts the restart, drains, and starts a
+ * fresh copy of itself; the page waits for `/api/me` to answer again and says so.
+ */
+import { useState } from "react";
+import { apiFetch, apiRequest } from "../shared/api/client";
+import { errorMessage } from "../shared/api/errorMessage";
+import type { Me } from "../shared/api/types.generated";
+import { useToast } from "../shared/ui/toasts";
+import { waitUntilBack } from "./waitUntilBack";
+
+const TIMEOUT_MS = 60_000;
+
+type RestartState = { kind: "idle" } | { kind: "restarting" } | { kind: "failed"; message: string };
+
+/** Whether the server answers the session's `/api/me` with 200; any failure is "not yet". */
+const meAnswers = () =>
+  apiRequest<Me>("/me").then(
+    (reply) => reply.status === 200,
+    () => false,
+  );
+
+export function RestartButton() {
+  const [state, setState] = useState<RestartState>({ kind: "idle" });
+  const toast = useToast();
+
+  const restart = async () => {
+    setState({ kind: "restarting" });
+    try {
+      await apiFetch<undefined>("/app/user-restart", { method: "POST" });
+    } catch (error) {
+      setState({ kind: "failed", message: `The restart was refused: ${errorMessage(error)}` });
+      return;
+    }
+    if (await waitUntilBack(meAnswers, { intervalMs: 500, timeoutMs: TIMEOUT_MS })) {
+      setState({ kind: "idle" });
+      toast.info("Switchboard is back.");
+    } else {
+      setState({
+        kind: "failed",
+        message: `Switchboard did not answer within ${TIMEOUT_MS / 1000} seconds of the restart. Check the terminal where \`switchboard serve\` runs, then reload this page.`,
+      });
+    }
+  };
+
+  return (
+    <div className="restart">
+      <button type="button" onClick={restart} disabled={state.kind === "restarting"}>
+        Restart Switchboard
+      </button>
+      {state.kind === "restarting" && (
+        <span className="muted" role="status">
+          Switchboard is restarting…
+        </span>
+      )}
+      {state.kind === "failed" && (
+        <p className="inline-error" role="alert">
+          {state.message}
+        </p>
+      )}
+    </div>
+  );
+}
