@@ -4,27 +4,17 @@
  * recompute and redraw every widget. Figures are printed, never asserted. The server is the debug
  * binary unless SWITCHBOARD_BIN names another (e.g. `target/release/switchboard`, built with
  * `cargo build --release -p switchboard` after `npm run build`: a release binary embeds web/dist).
+ * A measurement, not a test: `npm run bench:dashboard` runs it, `npm run e2e` does not.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, loggedInPage, startServer, widgetsDrawn, type RunningServer } from "./harness";
+import { expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { loggedInPage, serverAndBrowser, widgetsDrawn } from "./harness";
 
 const BOARDS = 50;
 const SERVER = process.env.SWITCHBOARD_BIN ? `server ${process.env.SWITCHBOARD_BIN}` : "debug server";
 const ITEMS_PER_BOARD = 2_000;
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = serverAndBrowser();
 
 /** A small deterministic generator, so every run measures the same data. */
 function rng(seed: number): () => number {
@@ -40,11 +30,11 @@ function day(offset: number): string {
 }
 
 async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
-  const workspace = await server.api<{ id: string }>("POST", "/workspaces", { name: "Scale" });
+  const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Scale" });
   expect(workspace.status).toBe(201);
   const members: string[] = [];
   for (const name of ["Ada", "Grace", "Linus"]) {
-    const m = await server.api<{ id: string }>("POST", "/members", { name });
+    const m = await e2e.server.api<{ id: string }>("POST", "/members", { name });
     expect(m.status).toBe(201);
     members.push(m.body.id);
   }
@@ -52,7 +42,7 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
   const statuses = ["To do", "Working on it", "Stuck", "Done"];
   const boardIds: string[] = [];
   for (let b = 0; b < BOARDS; b++) {
-    const board = await server.api<{ id: string }>("POST", "/boards", {
+    const board = await e2e.server.api<{ id: string }>("POST", "/boards", {
       workspaceId: workspace.body.id,
       name: `Scale board ${b + 1}`,
       columns: [
@@ -90,7 +80,7 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
         },
       };
     });
-    const batch = await server.api("POST", `/boards/${board.body.id}/items/batch`, { items });
+    const batch = await e2e.server.api("POST", `/boards/${board.body.id}/items/batch`, { items });
     expect(batch.status).toBe(201);
     boardIds.push(board.body.id);
   }
@@ -136,16 +126,16 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     { id: "p1", type: "plannedVsUnplanned", layout: { x: 6, y: 9, w: 6, h: 6 }, settings: sprint },
     { id: "b1", type: "burndown", layout: { x: 0, y: 15, w: 6, h: 6 }, settings: sprint },
   ];
-  const created = await server.api<{ id: string }>("POST", "/dashboards", {
+  const created = await e2e.server.api<{ id: string }>("POST", "/dashboards", {
     workspaceId: seeded.workspaceId,
     name: "Scale",
     config: { boardIds: seeded.boardIds, widgets, filters: { rules: [{ column: "status", op: "is", value: "" }] } },
   });
   expect(created.status).toBe(201);
 
-  const { context, page } = await loggedInPage(browser, server, "/");
+  const { context, page } = await loggedInPage(e2e, "/");
   const lastBoardReadAt = trackBoardReads(page);
-  await page.goto(`${server.uiUrl}/dashboards/${created.body.id}`);
+  await page.goto(`${e2e.server.uiUrl}/dashboards/${created.body.id}`);
   const firstDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
   console.log(
     `dashboard scale (${SERVER}): ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +

@@ -5,10 +5,12 @@
  * contract's `/login?token=` link.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const binary = process.env.SWITCHBOARD_BIN ?? join(repoRoot, "target/debug/switchboard");
@@ -24,12 +26,42 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(extraArgs: string[] = []): Promise<RunningServer> {
+export interface ServerOptions {
+  /** More arguments for `switchboard serve` (`--demo`, …). */
+  args?: string[];
+  /**
+   * Listen on ports picked here rather than port 0: a restart in place runs `serve` again with
+   * the same arguments, and the page must find the new process where the old one was.
+   */
+  fixedPorts?: boolean;
+}
+
+/** A port free on loopback right now (the kernel's choice, released at once). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  if (typeof address !== "object" || address === null) throw new Error("no free port");
+  return address.port;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`cargo build -p switchboard\` first`);
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-e2e-"));
+  const [controlPort, uiPort] = options.fixedPorts ? [await freePort(), await freePort()] : [0, 0];
   const child: ChildProcess = spawn(
     binary,
-    ["serve", "--data-dir", dataDir, "--control-port", "0", "--ui-port", "0", ...extraArgs],
+    [
+      "serve",
+      "--data-dir",
+      dataDir,
+      "--control-port",
+      String(controlPort),
+      "--ui-port",
+      String(uiPort),
+      ...(options.args ?? []),
+    ],
     { stdio: ["ignore", "ignore", "inherit"] },
   );
   const serverFile = join(dataDir, "server.json");
@@ -97,10 +129,51 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+export interface E2e {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+}
+
+/**
+ * The one setup of an e2e file: a server and a browser started before its tests and stopped
+ * after them. Read `server` and `browser` inside tests and hooks, once they are started.
+ */
+export function serverAndBrowser(options: ServerOptions = {}): E2e {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(options);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error("the server starts in beforeAll");
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error("the browser starts in beforeAll");
+      return browser;
+    },
+  };
+}
+
+/** Collects what `page` logs as an error from now on: console errors and uncaught exceptions. */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+  return errors;
+}
+
 /** A fresh browser context logged in as the owner, on `next`. */
 export async function loggedInPage(
-  browser: Browser,
-  server: RunningServer,
+  { browser, server }: E2e,
   next = "/",
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });

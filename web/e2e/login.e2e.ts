@@ -1,23 +1,11 @@
 /** The front door: a logged-out visitor is told how to log in; the login link opens the app. */
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, loggedInPage, startServer, type RunningServer } from "./harness";
+import { expect, test } from "vitest";
+import { loggedInPage, serverAndBrowser } from "./harness";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = serverAndBrowser();
 
 test("the login link sets the session and the API answers the browser", async () => {
-  const { context, page } = await loggedInPage(browser, server);
+  const { context, page } = await loggedInPage(e2e);
   const me = await page.evaluate(async () => (await fetch("/api/me")).json());
   expect(me.isOwner).toBe(true);
   const cookies = await context.cookies();
@@ -28,9 +16,9 @@ test("the login link sets the session and the API answers the browser", async ()
 });
 
 test("without the cookie the API refuses the browser", async () => {
-  const context = await browser.newContext();
+  const context = await e2e.browser.newContext();
   const page = await context.newPage();
-  await page.goto(server.uiUrl);
+  await page.goto(e2e.server.uiUrl);
   const status = await page.evaluate(async () => (await fetch("/api/me")).status);
   expect(status).toBe(401);
   await context.close();

@@ -1,25 +1,13 @@
 /** The shell in a real Chromium: the logged-out page, navigation, workspaces, inbox, settings and dark mode. */
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, loggedInPage, startServer, type RunningServer } from "./harness";
+import { expect, test } from "vitest";
+import { loggedInPage, serverAndBrowser } from "./harness";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = serverAndBrowser();
 
 test("a visitor without the cookie is told how to log in", async () => {
-  const context = await browser.newContext();
+  const context = await e2e.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.uiUrl}/boards/anything`);
+  await page.goto(`${e2e.server.uiUrl}/boards/anything`);
   await page.getByText("You are not logged in.").waitFor();
   expect(await page.locator("main").innerText()).toContain("switchboard serve");
   expect(await page.locator("nav").count()).toBe(0);
@@ -27,9 +15,9 @@ test("a visitor without the cookie is told how to log in", async () => {
 });
 
 test("a public dashboard link renders without a login", async () => {
-  const context = await browser.newContext();
+  const context = await e2e.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.uiUrl}/p/not-a-real-token`);
+  await page.goto(`${e2e.server.uiUrl}/p/not-a-real-token`);
   // The public page itself answers (here: the link is unknown), not the login page.
   await page.getByRole("heading", { name: "Dashboard unavailable" }).waitFor();
   expect(await page.getByText("You are not logged in.").count()).toBe(0);
@@ -37,8 +25,8 @@ test("a public dashboard link renders without a login", async () => {
 });
 
 test("the first workspace is made in the app, and every section is reachable", async () => {
-  await server.api("POST", "/alert", { title: "Build finished", body: "All green." });
-  const { context, page } = await loggedInPage(browser, server, "/");
+  await e2e.server.api("POST", "/alert", { title: "Build finished", body: "All green." });
+  const { context, page } = await loggedInPage(e2e, "/");
   await page.getByRole("heading", { name: "Welcome" }).waitFor();
   await page.locator("main").getByRole("textbox", { name: "New workspace name" }).fill("Home");
   await page.locator("main").getByRole("button", { name: "Create" }).click();
@@ -50,7 +38,7 @@ test("the first workspace is made in the app, and every section is reachable", a
   await sidebar.getByRole("textbox", { name: "New workspace name" }).fill("Side project");
   await sidebar.getByRole("button", { name: "Create", exact: true }).click();
   await page.locator(".page-head").getByText("Side project").waitFor();
-  const workspaces = await server.api<{ name: string }[]>("GET", "/workspaces");
+  const workspaces = await e2e.server.api<{ name: string }[]>("GET", "/workspaces");
   expect(workspaces.body.map((w) => w.name).sort()).toEqual(["Home", "Side project"]);
 
   await page.getByRole("textbox", { name: "New board name" }).fill("Roadmap");
@@ -73,13 +61,13 @@ test("the first workspace is made in the app, and every section is reachable", a
 });
 
 test("dark mode set on the settings page is applied and kept; a refused value is shown", async () => {
-  const { context, page } = await loggedInPage(browser, server, "/settings");
+  const { context, page } = await loggedInPage(e2e, "/settings");
   await page.getByRole("searchbox", { name: "Filter settings" }).fill("pmColorMode");
   await page.getByRole("combobox", { name: /Pm color mode/ }).selectOption("dark");
   await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(background).toBe("rgb(24, 27, 35)");
-  expect((await server.api<{ value: string }>("GET", "/settings/pmColorMode")).body.value).toBe("dark");
+  expect((await e2e.server.api<{ value: string }>("GET", "/settings/pmColorMode")).body.value).toBe("dark");
 
   await page.reload();
   await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
@@ -96,22 +84,22 @@ test("dark mode set on the settings page is applied and kept; a refused value is
   const refusal = page.locator('[data-setting="agentDrivenMaxConcurrent"]').getByRole("alert");
   await refusal.waitFor();
   expect(await refusal.innerText()).toMatch(/0 to 10/);
-  expect((await server.api<{ value: number }>("GET", "/settings/agentDrivenMaxConcurrent")).body.value).toBe(3);
+  expect((await e2e.server.api<{ value: number }>("GET", "/settings/agentDrivenMaxConcurrent")).body.value).toBe(3);
   await context.close();
 });
 
 test("density from the settings sets the board's row height", async () => {
-  const workspace = await server.api<{ id: string }>("POST", "/workspaces", { name: "Density" });
-  const board = await server.api<{ id: string; groups: { id: string }[] }>("POST", "/boards", {
+  const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Density" });
+  const board = await e2e.server.api<{ id: string; groups: { id: string }[] }>("POST", "/boards", {
     workspaceId: workspace.body.id,
     name: "Rows",
     columns: [{ id: "t", title: "T", type: "text" }],
   });
-  await server.api("POST", `/boards/${board.body.id}/items`, { name: "One" });
+  await e2e.server.api("POST", `/boards/${board.body.id}/items`, { name: "One" });
   const heights: Record<string, number> = {};
   for (const density of ["dense", "spacious"]) {
-    await server.api("PATCH", "/settings/pmBoardDensity", { value: density });
-    const { context, page } = await loggedInPage(browser, server, `/boards/${board.body.id}`);
+    await e2e.server.api("PATCH", "/settings/pmBoardDensity", { value: density });
+    const { context, page } = await loggedInPage(e2e, `/boards/${board.body.id}`);
     await page.waitForFunction((d) => document.documentElement.dataset.density === d, density);
     heights[density] = await page
       .locator("[data-item-id]")
@@ -123,21 +111,21 @@ test("density from the settings sets the board's row height", async () => {
 });
 
 test("the dashboard page takes the app's theme, not the system's", async () => {
-  const workspace = await server.api<{ id: string }>("POST", "/workspaces", { name: "Themed" });
-  const dashboard = await server.api<{ id: string }>("POST", "/dashboards", {
+  const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Themed" });
+  const dashboard = await e2e.server.api<{ id: string }>("POST", "/dashboards", {
     workspaceId: workspace.body.id,
     name: "Themed",
     config: { boardIds: [], widgets: [], filters: {} },
   });
   expect(dashboard.status).toBe(201);
-  expect((await server.api("PATCH", "/settings/pmColorMode", { value: "light" })).status).toBe(200);
-  const { context, page } = await loggedInPage(browser, server, "/");
+  expect((await e2e.server.api("PATCH", "/settings/pmColorMode", { value: "light" })).status).toBe(200);
+  const { context, page } = await loggedInPage(e2e, "/");
   await page.emulateMedia({ colorScheme: "dark" });
   const reads: string[] = [];
   page.on("request", (r) => {
     if (r.method() === "GET" && r.url().endsWith(`/api/dashboards/${dashboard.body.id}`)) reads.push(r.url());
   });
-  await page.goto(`${server.uiUrl}/dashboards/${dashboard.body.id}`);
+  await page.goto(`${e2e.server.uiUrl}/dashboards/${dashboard.body.id}`);
   await page.locator(".dash-page[data-dashboard-id]").waitFor();
   // The page and its worker share one read of the dashboard.
   expect(reads).toHaveLength(1);
@@ -148,7 +136,7 @@ test("the dashboard page takes the app's theme, not the system's", async () => {
   expect(background).toBe("rgb(246, 247, 251)");
 
   // A dashboard that does not exist (read once, by its worker) says so.
-  await page.goto(`${server.uiUrl}/dashboards/no-such-dashboard`);
+  await page.goto(`${e2e.server.uiUrl}/dashboards/no-such-dashboard`);
   await page.getByRole("heading", { name: "Dashboard not found" }).waitFor();
   await context.close();
 });
