@@ -1,0 +1,28 @@
+/**
+ * The Settings page's Restart button, end to end: the server restarts in place (on the same
+ * ports, which is why this server's ports are picked up front) and the page says when it is back.
+ */
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { loggedInPage, serverAndBrowser } from "./harness";
+
+const e2e = serverAndBrowser({ fixedPorts: true });
+
+test("Restart Switchboard restarts the server, whatever allowAgentAppRestart says, and says when it is back", async () => {
+  const setting = await e2e.server.api<{ value: unknown }>("GET", "/settings/allowAgentAppRestart");
+  expect(setting.body.value).toBe(false);
+  const { context, page } = await loggedInPage(e2e, "/settings");
+  await page.getByRole("heading", { name: "Settings", exact: true }).waitFor();
+  // The new process writes server.json again once it listens.
+  const serverFile = join(e2e.server.dataDir, "server.json");
+  const written = statSync(serverFile).mtimeMs;
+  await page.getByRole("button", { name: "Restart Switchboard" }).click();
+  await page.getByRole("status").filter({ hasText: "Switchboard is restarting…" }).waitFor();
+  await page.getByRole("status").filter({ hasText: "Switchboard is back." }).waitFor({ timeout: 30_000 });
+  expect(await page.getByRole("button", { name: "Restart Switchboard" }).isEnabled()).toBe(true);
+  expect(statSync(serverFile).mtimeMs).toBeGreaterThan(written);
+  // The same session works against the new process.
+  expect(await page.evaluate(async () => (await fetch("/api/me")).status)).toBe(200);
+  await context.close();
+});
