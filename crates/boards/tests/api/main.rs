@@ -1,0 +1,13 @@
+//! The boards module through its public API, on a temporary database: one file per concern, in
+//! one test binary to keep link time down.
+
+mod common;
+
+mod boards_columns;
+mod events;
+mod full_read;
+mod import;
+mod isolation;
+mod items;
+mod presets_demo;
+mod workspaces_members;
