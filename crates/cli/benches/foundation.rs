@@ -8,7 +8,7 @@ mod support;
 
 use std::time::Duration;
 
-use support::{CONNECTIONS, Running, load, rss_kib, running, signal_term, time_startup};
+use support::{Addresses, CONNECTIONS, load, rss_kib, signal_term, time_startup};
 
 const RUN: Duration = Duration::from_secs(3);
 
@@ -27,7 +27,8 @@ fn main() {
     }
     warm.sort();
     let (_, mut child) = time_startup(dir.path());
-    let Running { control, token, .. } = running(dir.path());
+    let server = Addresses::read(dir.path());
+    let (control, token) = (server.control().to_owned(), server.token);
 
     std::thread::sleep(Duration::from_secs(2));
     let idle_rss = rss_kib(child.id());

@@ -11,7 +11,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
-use support::{Running, rss_kib, running, signal_term, time_startup};
+use support::{Addresses, rss_kib, signal_term, time_startup};
 
 struct Http {
     addr: String,
@@ -190,7 +190,8 @@ fn main() {
     std::fs::write(dir.path().join("engines.toml"), engines).expect("engines.toml");
     let (_, mut child) = time_startup(dir.path());
     let pid = child.id();
-    let Running { control, token, .. } = running(dir.path());
+    let server = Addresses::read(dir.path());
+    let (control, token) = (server.control().to_owned(), server.token);
     let mut http = Http::connect(&control, format!("Authorization: Bearer {token}\r\n"));
     let workspace = http.json("POST", "/workspaces", Some(&json!({"name": "bench"})))["id"]
         .as_str()
@@ -278,7 +279,8 @@ fn main() {
     child.wait().ok();
     let (_, mut child) = time_startup(dir.path());
     let pid = child.id();
-    let Running { control, ui, .. } = running(dir.path());
+    let server = Addresses::read(dir.path());
+    let (control, ui) = (server.control().to_owned(), server.ui);
     let mut http = Http::connect(&control, format!("Authorization: Bearer {token}\r\n"));
     std::thread::sleep(Duration::from_secs(1));
 

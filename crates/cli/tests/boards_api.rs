@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::{Reply, TestServer, request};
 use serde_json::{Value, json};
 
@@ -303,21 +301,11 @@ fn bad_values_are_refused_and_batches_are_all_or_nothing() {
 
 /// Runs `switchboard serve --demo` on `dir` until it is up, then stops it.
 fn start_once_with_demo(dir: &std::path::Path) {
-    let mut child = Command::new(common::binary())
-        .args([
-            "serve",
-            "--demo",
-            "--control-port",
-            "0",
-            "--ui-port",
-            "0",
-            "--data-dir",
-        ])
-        .arg(dir)
-        .stdout(std::process::Stdio::null())
+    let mut child = common::serve::serve_command(dir)
+        .arg("--demo")
         .spawn()
         .unwrap();
-    common::wait_for_server_file(dir, &child);
+    common::serve::wait_for_server_file(dir, &child);
     common::signal(&child, "TERM");
     child.wait().unwrap();
 }

@@ -5,7 +5,6 @@
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
-use std::process::Command;
 
 use common::{Reply, TestServer, raw_request, request};
 use serde_json::{Value, json};
@@ -523,13 +522,7 @@ fn turning_the_control_server_off_takes_effect_at_the_next_launch() {
     assert!(std::net::TcpStream::connect(&old_control).is_err() || old_control != server.ui);
 
     // The UI still works, and the CLI says plainly that it cannot connect.
-    let output = Command::new(common::binary())
-        .args(["settings", "get", "cliServerEnabled", "--data-dir"])
-        .arg(server.data_dir())
-        .env_remove("APP_CONTROL_URL")
-        .env_remove("APP_CLI_TOKEN")
-        .output()
-        .unwrap();
+    let output = server.cli(&["settings", "get", "cliServerEnabled"]);
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("cliServerEnabled"));
 }
@@ -571,47 +564,18 @@ fn the_cli_reads_and_changes_settings_and_reports_refusals() {
 #[test]
 fn startup_failures_exit_non_zero_with_one_line() {
     let first = TestServer::start();
-    let taken = first.control().rsplit(':').next().unwrap().to_owned();
+    let taken: u16 = first.control().rsplit(':').next().unwrap().parse().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let port_taken = Command::new(common::binary())
-        .args([
-            "serve",
-            "--ui-port",
-            "0",
-            "--control-port",
-            &taken,
-            "--data-dir",
-        ])
-        .arg(dir.path())
+    let port_taken = common::serve::serve_command_on(dir.path(), taken)
         .output()
         .unwrap();
     let unwritable = tempfile::tempdir().unwrap();
     let file_as_dir = unwritable.path().join("a-file");
     std::fs::write(&file_as_dir, b"x").unwrap();
-    let not_a_dir = Command::new(common::binary())
-        .args([
-            "serve",
-            "--ui-port",
-            "0",
-            "--control-port",
-            "0",
-            "--data-dir",
-        ])
-        .arg(&file_as_dir)
-        .output()
-        .unwrap();
+    let not_a_dir = common::serve::serve_command(&file_as_dir).output().unwrap();
     let corrupt_dir = tempfile::tempdir().unwrap();
     std::fs::write(corrupt_dir.path().join("switchboard.db"), vec![0x5a; 8192]).unwrap();
-    let corrupt = Command::new(common::binary())
-        .args([
-            "serve",
-            "--ui-port",
-            "0",
-            "--control-port",
-            "0",
-            "--data-dir",
-        ])
-        .arg(corrupt_dir.path())
+    let corrupt = common::serve::serve_command(corrupt_dir.path())
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&port_taken.stderr);

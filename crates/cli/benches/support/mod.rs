@@ -1,7 +1,11 @@
-//! What the HTTP benchmarks share: starting a release `switchboard serve`,
-//! reading a process's memory, and a keep-alive load generator that speaks
-//! just enough HTTP/1.1 to measure the server rather than a client library.
+//! What the HTTP benchmarks share: starting a release `switchboard serve`
+//! (through the tests' own helper), reading a process's memory, and a
+//! keep-alive load generator that speaks just enough HTTP/1.1 to measure the
+//! server rather than a client library.
 #![allow(dead_code)]
+
+#[path = "../../tests/common/serve.rs"]
+mod serve;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -11,67 +15,20 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+pub use serve::Addresses;
+use serve::{serve_command, wait_for_server_file};
+
 pub const CONNECTIONS: usize = 8;
 
-pub fn binary() -> &'static str {
-    env!("CARGO_BIN_EXE_switchboard")
-}
-
+/// Starts a server on `dir` and measures exec to `server.json`.
 pub fn time_startup(dir: &Path) -> (Duration, Child) {
-    let server_file = dir.join("server.json");
-    let _ = std::fs::remove_file(&server_file);
     let started = Instant::now();
-    let child = Command::new(binary())
-        .args([
-            "serve",
-            "--control-port",
-            "0",
-            "--ui-port",
-            "0",
-            "--data-dir",
-        ])
-        .arg(dir)
-        .stdout(Stdio::null())
+    let child = serve_command(dir)
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn serve");
-    while !server_file.exists() {
-        std::thread::sleep(Duration::from_micros(200));
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "server did not start"
-        );
-    }
+    wait_for_server_file(dir, &child);
     (started.elapsed(), child)
-}
-
-/// Where a started server listens (`host:port`, no scheme), and the owner's cli token.
-pub struct Running {
-    pub control: String,
-    pub ui: String,
-    pub token: String,
-}
-
-pub fn running(dir: &Path) -> Running {
-    let info: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("server.json")).expect("server.json"),
-    )
-    .expect("json");
-    let address = |key: &str| {
-        info[key]
-            .as_str()
-            .expect(key)
-            .trim_start_matches("http://")
-            .to_owned()
-    };
-    Running {
-        control: address("controlUrl"),
-        ui: address("uiUrl"),
-        token: std::fs::read_to_string(dir.join("cli-token"))
-            .expect("token")
-            .trim()
-            .to_owned(),
-    }
 }
 
 pub fn signal_term(child: &Child) {

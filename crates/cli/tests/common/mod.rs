@@ -2,6 +2,8 @@
 //! client that can send exactly the headers a test needs (including none).
 #![allow(dead_code)]
 
+pub mod serve;
+
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -9,6 +11,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+pub use serve::binary;
+use serve::{Addresses, serve_command, wait_for_server_file};
 
 pub struct TestServer {
     pub dir: tempfile::TempDir,
@@ -18,10 +23,6 @@ pub struct TestServer {
     pub token: String,
 }
 
-pub fn binary() -> &'static str {
-    env!("CARGO_BIN_EXE_switchboard")
-}
-
 impl TestServer {
     pub fn start() -> Self {
         let dir = tempfile::tempdir().unwrap();
@@ -29,24 +30,19 @@ impl TestServer {
     }
 
     pub fn start_in(dir: tempfile::TempDir) -> Self {
-        let child = spawn_serve(dir.path());
-        let info = wait_for_server_file(dir.path(), &child);
-        let token = std::fs::read_to_string(dir.path().join("cli-token"))
-            .unwrap()
-            .trim()
-            .to_owned();
+        // Not a pipe: one that nobody reads would stop the server once it filled up.
+        let child = serve_command(dir.path())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for_server_file(dir.path(), &child);
+        let Addresses { control, ui, token } = Addresses::read(dir.path());
         Self {
-            control: info["controlUrl"]
-                .as_str()
-                .map(|u| u.trim_start_matches("http://").to_owned()),
-            ui: info["uiUrl"]
-                .as_str()
-                .unwrap()
-                .trim_start_matches("http://")
-                .to_owned(),
+            control,
+            ui,
+            token,
             child: Some(child),
             dir,
-            token,
         }
     }
 
@@ -138,38 +134,6 @@ impl TestServer {
 impl Drop for TestServer {
     fn drop(&mut self) {
         self.kill();
-    }
-}
-
-pub fn spawn_serve(dir: &Path) -> Child {
-    Command::new(binary())
-        .args([
-            "serve",
-            "--control-port",
-            "0",
-            "--ui-port",
-            "0",
-            "--data-dir",
-        ])
-        .arg(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-pub fn wait_for_server_file(dir: &Path, child: &Child) -> Value {
-    let path = dir.join("server.json");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&path)
-            && let Ok(value) = serde_json::from_str::<Value>(&text)
-            && value["pid"].as_u64() == Some(child.id() as u64)
-        {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "server.json never appeared");
-        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
