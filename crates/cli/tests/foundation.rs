@@ -519,9 +519,26 @@ fn turning_the_control_server_off_takes_effect_at_the_next_launch() {
     )
     .unwrap();
     assert_eq!(info["controlUrl"], Value::Null);
-    assert!(std::net::TcpStream::connect(&old_control).is_err() || old_control != server.ui);
+    // Nothing takes the cli token where the control server was: the port is closed, or whatever
+    // took it since (this server's UI listener, another test's server) refuses the token.
+    let auth = format!("Bearer {}", server.token);
+    let control_answers = std::net::TcpStream::connect(&old_control).is_ok() && {
+        let me = request(
+            &old_control,
+            "GET",
+            "/me",
+            &[("Authorization", &auth)],
+            None,
+        );
+        serde_json::from_slice::<Value>(&me.body).is_ok_and(|me| me["tokenKind"] == "cli")
+    };
+    assert!(
+        !control_answers,
+        "the control API still answers at {old_control}"
+    );
 
     // The UI still works, and the CLI says plainly that it cannot connect.
+    assert_eq!(request(&server.ui, "GET", "/", &[], None).status, 200);
     let output = server.cli(&["settings", "get", "cliServerEnabled"]);
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("cliServerEnabled"));
