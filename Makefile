@@ -1,25 +1,51 @@
 # The two commands a newcomer needs: `make run` starts Switchboard, `make test`
-# runs every test. Both work on a fresh clone with Rust, Node 20 and npm; the
-# end-to-end tests install Debian's Chromium when it is missing.
+# runs every check CI runs. Both work on a fresh clone with Rust (rustup),
+# Node 20 and npm: the targets below install what else they need (rustfmt and
+# clippy, the web app's packages, Debian's Chromium for the end-to-end tests).
 
-.PHONY: run test web web-deps web-test rust-test e2e e2e-deps bench
+.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test e2e e2e-deps bench
 
 run: web
 	cargo run --release -p switchboard -- serve --demo
 
-test: web web-test rust-test e2e
+# Style first: it fails in seconds where the suites take minutes.
+test: style web-test rust-test e2e
+
+style: rust-style web-style
+
+# rustup's default profile has both; a minimal one does not.
+rust-deps:
+	@cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1 || rustup component add rustfmt clippy
+
+rust-style: rust-deps
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
 
 web-deps:
 	cd web && npm ci --no-audit --no-fund
 
+web-style: web-deps
+	cd web && npm run typecheck
+	cd web && npm run lint
+	cd web && npm run format:check
+
 web: web-deps
 	cd web && npm run build
 
-web-test:
+web-test: web-deps
 	cd web && npm test
 
+# Every workspace package on its own, not `cargo test --workspace`: one cargo
+# run unifies dependency features across the packages it builds, so a crate
+# that compiles only thanks to another crate's features would pass there and
+# fail for anyone who depends on it alone.
+RUST_PACKAGES := $(shell sed -n '/^\[package\]/,/^\[/s/^name = "\(.*\)"/\1/p' crates/*/Cargo.toml)
+
 rust-test:
-	cargo test --workspace
+	@for package in $(RUST_PACKAGES); do \
+		echo "cargo test -p $$package"; \
+		cargo test -p $$package || exit 1; \
+	done
 
 # playwright-core drives the system Chromium; it never downloads a browser.
 # apt needs root: sudo when the tests are not run as root.
@@ -27,7 +53,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 e2e-deps:
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 
-e2e: e2e-deps
+e2e: e2e-deps web
 	cargo build -p switchboard
 	cd web && CHROMIUM_PATH=$$(command -v chromium) npm run e2e
 
@@ -38,4 +64,4 @@ bench: web e2e-deps
 	cargo bench -p sessions
 	cd web && npm run bench:engine
 	cargo build --release -p switchboard
-	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npx vitest run --config vitest.e2e.config.ts e2e/dashboard-scale.e2e.ts
+	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npm run bench:dashboard
