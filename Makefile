@@ -8,7 +8,7 @@
 run: web
 	cargo run --release -p switchboard -- serve --demo
 
-# Style first: it fails in seconds where the suites take minutes.
+# Style first: a formatting slip fails the run before the long suites start.
 test: style web-test rust-test e2e
 
 style: rust-style web-style
