@@ -9,7 +9,7 @@ import { useToast } from "../shared/ui/toasts";
 import { colorModeOf, COLOR_MODES } from "../shared/appearance";
 import { DashboardPage } from "../features/dashboards/DashboardPage";
 import { DashboardsSection } from "../features/dashboards/DashboardsSection";
-import { Link, navigate, type Route } from "../shared/router";
+import { Link, type Route } from "../shared/router";
 import { useSettings } from "../shared/settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "../shared/workspaces";
@@ -60,11 +60,7 @@ function Page({ route }: { route: Route }) {
     case "board":
       return <BoardPage key={route.id} boardId={route.id} />;
     case "dashboards":
-      return (
-        <InWorkspace>
-          {(workspaceId) => <DashboardsSection workspaceId={workspaceId} navigate={navigate} />}
-        </InWorkspace>
-      );
+      return <InWorkspace>{(workspaceId) => <DashboardsSection workspaceId={workspaceId} />}</InWorkspace>;
     case "dashboard":
       return <DashboardPage key={route.id} id={route.id} />;
     case "inbox":

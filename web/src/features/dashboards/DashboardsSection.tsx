@@ -3,16 +3,16 @@
  * one (named, with an empty grid) and open it at `/dashboards/<id>`.
  */
 import { errorMessage } from "../../shared/api/errorMessage";
+import { navigate } from "../../shared/router";
 import { useEffect, useState } from "react";
 import { type Dashboard, createDashboard, listDashboards } from "./api";
 import "./dashboardsSection.css";
 
 export interface DashboardsSectionProps {
   workspaceId: string;
-  navigate: (path: string) => void;
 }
 
-export function DashboardsSection({ workspaceId, navigate }: DashboardsSectionProps) {
+export function DashboardsSection({ workspaceId }: DashboardsSectionProps) {
   const [dashboards, setDashboards] = useState<Dashboard[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
