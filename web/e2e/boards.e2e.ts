@@ -5,16 +5,12 @@
  */
 import { beforeAll, expect, test } from "vitest";
 import type { Page } from "playwright-core";
+import type { FullBoardBody } from "../src/shared/api/types.generated";
 import { loggedInPage, serverAndBrowser } from "./harness";
 
 const e2e = serverAndBrowser();
 let workspaceId: string;
 let ada: string;
-
-interface Full {
-  board: { id: string };
-  items: { id: string; name: string; groupId: string; values: Record<string, unknown> }[];
-}
 
 const COLUMNS = [
   { id: "notes", title: "Notes", type: "text" },
@@ -56,7 +52,7 @@ async function makeBoard(name: string): Promise<string> {
   return board.id;
 }
 
-const full = (boardId: string) => api<Full>("GET", `/boards/${boardId}/full`);
+const full = (boardId: string) => api<FullBoardBody>("GET", `/boards/${boardId}/full`);
 
 /** Waits until the server holds what the page sent. */
 async function serverItem(boardId: string, name: string, ready: (values: Record<string, unknown>) => boolean) {

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import type { Page } from "playwright-core";
+import type { FullBoardBody, FullItem } from "../src/shared/api/types.generated";
 import { loggedInPage, serverAndBrowser, widgetsDrawn } from "./harness";
 
 const e2e = serverAndBrowser({ args: ["--demo"] });
@@ -38,13 +39,8 @@ async function readDashboard(id: string): Promise<Dashboard> {
   return reply.body;
 }
 
-interface FullBoard {
-  board: { id: string; columns: { id: string }[] };
-  items: { id: string; values: Record<string, unknown> }[];
-}
-
-async function fullBoard(id: string): Promise<FullBoard> {
-  const reply = await e2e.server.api<FullBoard>("GET", `/boards/${id}/full`);
+async function fullBoard(id: string): Promise<FullBoardBody> {
+  const reply = await e2e.server.api<FullBoardBody>("GET", `/boards/${id}/full`);
   expect(reply.status).toBe(200);
   return reply.body;
 }
@@ -153,7 +149,7 @@ test("a dashboard made through the UI: connect, add, move, resize, filter, expor
   // Each rule applies to the boards that have its column; an item stays when it passes them all.
   const connected = await Promise.all((await readDashboard(id)).config.boardIds.map(fullBoard));
   expect(keptBefore).toBe(connected.reduce((n, b) => n + b.items.length, 0));
-  const passes = (board: FullBoard, item: FullBoard["items"][number]) => {
+  const passes = (board: FullBoardBody, item: FullItem) => {
     const has = (column: string) => board.board.columns.some((c) => c.id === column);
     const budget = item.values.budget;
     return (
