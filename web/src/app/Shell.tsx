@@ -15,7 +15,7 @@ import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "../shared/workspaces";
 
 // The settings page carries the whole generated catalog: it loads when opened, not with the app.
-const SettingsPage = lazy(() => import("./SettingsPage").then((m) => ({ default: m.SettingsPage })));
+const SettingsPage = lazy(() => import("../features/settings/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 
 const SECTIONS = [
   { to: "/", label: "Boards", routes: ["boards", "board"] },

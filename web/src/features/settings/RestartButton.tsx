@@ -4,10 +4,10 @@
  * fresh copy of itself; the page waits for `/api/me` to answer again and says so.
  */
 import { useState } from "react";
-import { apiFetch, apiRequest } from "../shared/api/client";
-import { errorMessage } from "../shared/api/errorMessage";
-import type { Me } from "../shared/api/types.generated";
-import { useToast } from "../shared/ui/toasts";
+import { apiFetch, apiRequest } from "../../shared/api/client";
+import { errorMessage } from "../../shared/api/errorMessage";
+import type { Me } from "../../shared/api/types.generated";
+import { useToast } from "../../shared/ui/toasts";
 import { waitUntilBack } from "./waitUntilBack";
 
 const TIMEOUT_MS = 60_000;

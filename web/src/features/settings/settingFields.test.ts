@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { SETTING_DEFINITIONS, type SettingKey } from "../shared/api/settings.generated";
+import { SETTING_DEFINITIONS, type SettingKey } from "../../shared/api/settings.generated";
 import { fieldFor, humanize, parseField, textOf } from "./settingFields";
 
 const definition = (key: SettingKey) => SETTING_DEFINITIONS.find((d) => d.key === key);

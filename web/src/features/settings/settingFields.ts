@@ -3,7 +3,7 @@
  * generated definition (type, listed choices, range), and the value's JSON
  * type for a key the catalog of this build does not describe.
  */
-import type { SettingDefinition } from "../shared/api/settings.generated";
+import type { SettingDefinition } from "../../shared/api/settings.generated";
 
 export type Field =
   | { kind: "toggle" }

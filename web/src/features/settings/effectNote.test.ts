@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SETTING_DEFINITIONS } from "../shared/api/settings.generated";
+import { SETTING_DEFINITIONS } from "../../shared/api/settings.generated";
 import { effectNote } from "./effectNote";
 
 describe("effectNote", () => {

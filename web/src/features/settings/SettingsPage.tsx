@@ -4,13 +4,13 @@
  * the field and the stored value stays.
  */
 import { memo, useDeferredValue, useMemo, useState } from "react";
-import { errorMessage } from "../shared/api/errorMessage";
-import { SETTING_DEFINITIONS, type SettingDefinition } from "../shared/api/settings.generated";
-import { ErrorNote, Loading } from "../shared/ui/Status";
+import { errorMessage } from "../../shared/api/errorMessage";
+import { SETTING_DEFINITIONS, type SettingDefinition } from "../../shared/api/settings.generated";
+import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { effectNote } from "./effectNote";
 import { RestartButton } from "./RestartButton";
 import { fieldFor, humanize, parseField, textOf, type Field } from "./settingFields";
-import { useSettings } from "../shared/settings";
+import { useSettings } from "../../shared/settings";
 
 interface Section {
   title: string;
