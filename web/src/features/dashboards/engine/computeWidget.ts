@@ -2,6 +2,7 @@
  * One entry point from a widget's saved config to its result, and the whole dashboard at once
  * (filters applied once, shared by every widget).
  */
+import type { WidgetType } from "../../../shared/api/types.generated";
 import { applyFilters } from "./applyFilters";
 import { type AppsResult, computeApps } from "./computeApps";
 import { type BatteryResult, computeBattery } from "./computeBattery";
@@ -29,28 +30,26 @@ export type WidgetResult =
   | AppsResult
   | UnknownWidgetResult;
 
+/** Each widget type's computation: a type the generated list gains fails to compile until it is here. */
+const COMPUTE: Record<WidgetType, (data: FilteredData, settings: Record<string, unknown>) => WidgetResult> = {
+  numbers: computeNumbers,
+  chart: computeChart,
+  velocity: computeVelocity,
+  plannedVsUnplanned: computePlannedVsUnplanned,
+  burndown: computeBurndown,
+  battery: computeBattery,
+  table: computeTable,
+  apps: () => computeApps(),
+};
+
+function isWidgetType(type: string): type is WidgetType {
+  return Object.hasOwn(COMPUTE, type);
+}
+
 export function computeWidget(data: FilteredData, widget: WidgetConfig): WidgetResult {
   const settings = typeof widget.settings === "object" && widget.settings !== null ? widget.settings : {};
-  switch (widget.type) {
-    case "numbers":
-      return computeNumbers(data, settings);
-    case "chart":
-      return computeChart(data, settings);
-    case "velocity":
-      return computeVelocity(data, settings);
-    case "plannedVsUnplanned":
-      return computePlannedVsUnplanned(data, settings);
-    case "burndown":
-      return computeBurndown(data, settings);
-    case "battery":
-      return computeBattery(data, settings);
-    case "table":
-      return computeTable(data, settings);
-    case "apps":
-      return computeApps();
-    default:
-      return { kind: "unknown", type: String(widget.type) };
-  }
+  if (!isWidgetType(widget.type)) return { kind: "unknown", type: String(widget.type) };
+  return COMPUTE[widget.type](data, settings);
 }
 
 export interface DashboardResults {
