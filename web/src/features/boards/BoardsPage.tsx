@@ -7,8 +7,10 @@ import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 import { createBoard } from "./api";
 import type { Board } from "./types";
+import type { SetupPreset } from "../../shared/api/types.generated";
 
-const PRESETS = [
+/** The templates the form offers: some of the server's setup presets, and "" for an empty board. */
+const PRESETS: readonly { value: SetupPreset | ""; label: string }[] = [
   { value: "tasks", label: "Team tasks" },
   { value: "projects", label: "Projects" },
   { value: "operations", label: "Operations" },
@@ -48,7 +50,7 @@ export function BoardsPage() {
 
 function NewBoardForm({ workspaceId }: { workspaceId: string }) {
   const [name, setName] = useState("");
-  const [preset, setPreset] = useState("tasks");
+  const [preset, setPreset] = useState<SetupPreset | "">("tasks");
   const [busy, setBusy] = useState(false);
   const toast = useToast();
   return (
@@ -73,7 +75,11 @@ function NewBoardForm({ workspaceId }: { workspaceId: string }) {
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
-      <select aria-label="Template" value={preset} onChange={(e) => setPreset(e.target.value)}>
+      <select
+        aria-label="Template"
+        value={preset}
+        onChange={(e) => setPreset(PRESETS.find((p) => p.value === e.target.value)?.value ?? "")}
+      >
         {PRESETS.map((p) => (
           <option key={p.value} value={p.value}>
             {p.label}

@@ -1,8 +1,9 @@
 /** Thin typed calls of the board module; callers show the ApiError they throw. */
 import { apiFetch, apiRequest } from "../../shared/api/client";
+import type { SetupPreset } from "../../shared/api/types.generated";
 import type { Board, BoardFull, Item, ItemPatch, ItemValues } from "./types";
 
-export const createBoard = (workspaceId: string, name: string, preset?: string) =>
+export const createBoard = (workspaceId: string, name: string, preset?: SetupPreset) =>
   apiFetch<Board>("/boards", { method: "POST", body: preset ? { workspaceId, name, preset } : { workspaceId, name } });
 
 export const createItem = (boardId: string, groupId: string, name: string, values: ItemValues = {}) =>
