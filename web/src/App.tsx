@@ -3,8 +3,8 @@
  * path needs the session cookie, and a visitor without one is told how to log in.
  */
 import { useCallback, useEffect, useState } from "react";
-import { ApiError, apiFetch } from "./shared/api/client";
-import type { Me } from "./shared/api/types.generated";
+import { apiFetch } from "./shared/api/client";
+import type { BrowserSession, Me } from "./shared/api/types.generated";
 import { ErrorNote, Loading } from "./shared/ui/Status";
 import { ToastProvider } from "./shared/ui/toasts";
 import { LoginPage } from "./app/LoginPage";
@@ -36,10 +36,10 @@ function SessionGate({ children }: { children: () => React.ReactNode }) {
   const [session, setSession] = useState<Session>({ state: "checking" });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    apiFetch<Me>("/me").then(
-      (me) => setSession({ state: "in", me }),
-      (error: unknown) =>
-        setSession(error instanceof ApiError && error.status === 401 ? { state: "out" } : { state: "failed", error }),
+    // `/session` answers 200 signed in or not, so a visitor's first page logs no failed request.
+    apiFetch<BrowserSession>("/session").then(
+      ({ me }) => setSession(me ? { state: "in", me } : { state: "out" }),
+      (error: unknown) => setSession({ state: "failed", error }),
     );
   }, [attempt]);
   const retry = useCallback(() => {

@@ -662,20 +662,7 @@ fn the_users_restart_button_works_whatever_the_setting_and_only_on_the_ui_server
         404,
         "not on the control server"
     );
-    let login = request(
-        &server.ui,
-        "GET",
-        &format!("/login?token={}", server.token),
-        &[],
-        None,
-    );
-    let cookie = login
-        .header("set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
+    let cookie = server.browser_cookie();
     let auth = format!("Bearer {}", server.token);
     let bearer = request(
         &server.ui,
@@ -715,4 +702,40 @@ fn the_users_restart_button_works_whatever_the_setting_and_only_on_the_ui_server
         .trim_start_matches("http://");
     let me = request(ui, "GET", "/api/me", &[("Cookie", &cookie)], None);
     assert_eq!(me.status, 200, "the browser session survives the restart");
+}
+
+/// The web app's session check answers 200 signed in or not, so a visitor's
+/// first page logs no failed request; it exists on the UI server only.
+#[test]
+fn the_browser_session_check_answers_visitors_without_a_failure() {
+    let server = TestServer::start();
+    assert_eq!(server.call("GET", "/session", None).status, 404);
+    let visitor = request(&server.ui, "GET", "/api/session", &[], None);
+    assert_eq!(visitor.status, 200);
+    assert_eq!(visitor.json(), json!({"signedIn": false, "me": null}));
+    let auth = format!("Bearer {}", server.token);
+    let bearer = request(
+        &server.ui,
+        "GET",
+        "/api/session",
+        &[("Authorization", &auth)],
+        None,
+    );
+    assert_eq!(
+        bearer.json()["signedIn"],
+        false,
+        "a token is no browser session"
+    );
+    let cookie = server.browser_cookie();
+    let signed_in = request(
+        &server.ui,
+        "GET",
+        "/api/session",
+        &[("Cookie", &cookie)],
+        None,
+    );
+    let body = signed_in.json();
+    assert_eq!(body["signedIn"], true);
+    assert_eq!(body["me"]["tokenKind"], "ui");
+    assert_eq!(body["me"]["isOwner"], true);
 }

@@ -35,23 +35,6 @@ fn server_with_engines() -> TestServer {
     TestServer::start_in(dir)
 }
 
-fn ui_cookie(server: &TestServer) -> String {
-    let login = request(
-        &server.ui,
-        "GET",
-        &format!("/login?token={}", server.token),
-        &[],
-        None,
-    );
-    login
-        .header("set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned()
-}
-
 fn ui_spawn(server: &TestServer, cookie: &str, engine: &str, prompt: &str) -> Value {
     let body = json!({"engine": engine, "prompt": prompt}).to_string();
     let reply = request(
@@ -122,7 +105,7 @@ fn control_spawn(server: &TestServer, token: &str, source: Option<&str>) -> comm
 #[test]
 fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
     let server = server_with_engines();
-    let cookie = ui_cookie(&server);
+    let cookie = server.browser_cookie();
     let session = ui_spawn(&server, &cookie, "echo", "hello there");
     let id = session["id"].as_str().unwrap().to_owned();
     wait_for_status(&server, &id, "waiting_for_input");
@@ -236,7 +219,7 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
 #[test]
 fn control_spawns_follow_the_rules_in_order() {
     let server = server_with_engines();
-    let cookie = ui_cookie(&server);
+    let cookie = server.browser_cookie();
     let parent = ui_spawn(&server, &cookie, "echo", "parent");
     let parent_id = parent["id"].as_str().unwrap().to_owned();
     wait_for_status(&server, &parent_id, "waiting_for_input");
@@ -327,7 +310,7 @@ fn an_agent_spawns_a_helper_with_one_command() {
     let server = server_with_engines();
     server.set_setting("agentDrivenSessionsEnabled", json!(true));
     server.set_setting("allowAgentTokenSpawn", json!(true));
-    let cookie = ui_cookie(&server);
+    let cookie = server.browser_cookie();
     let parent = ui_spawn(&server, &cookie, "spawner", "make a helper");
     let parent_id = parent["id"].as_str().unwrap().to_owned();
     wait_for_status(&server, &parent_id, "waiting_for_input");
@@ -349,7 +332,7 @@ fn an_agent_spawns_a_helper_with_one_command() {
 fn sessions_come_back_after_the_server_is_killed() {
     let server = server_with_engines();
     server.set_setting("autoResumeOnCrash", json!(false));
-    let cookie = ui_cookie(&server);
+    let cookie = server.browser_cookie();
     let running = ui_spawn(&server, &cookie, "slow", "long work");
     let running_id = running["id"].as_str().unwrap().to_owned();
     wait_for_status(&server, &running_id, "running");
@@ -380,7 +363,7 @@ fn sessions_come_back_after_the_server_is_killed() {
 /// The agent token of a session on the recording `echo` engine, once its first
 /// turn has run.
 fn agent_token(server: &TestServer) -> String {
-    let cookie = ui_cookie(server);
+    let cookie = server.browser_cookie();
     let session = ui_spawn(server, &cookie, "echo", "hello");
     let id = session["id"].as_str().unwrap().to_owned();
     wait_for_status(server, &id, "waiting_for_input");
@@ -393,7 +376,7 @@ fn an_invalid_engines_file_is_a_generic_logged_5xx() {
     let engines = server.data_dir().join("engines.toml");
     std::fs::write(&engines, "[engines.echo\nkind = ").unwrap();
     let path = engines.display().to_string();
-    let cookie = ui_cookie(&server);
+    let cookie = server.browser_cookie();
     let spawn = request(
         &server.ui,
         "POST",

@@ -33,6 +33,11 @@ pub struct Caller(pub Principal, pub AuthMode);
 #[derive(Debug, Clone)]
 pub struct User(pub Principal);
 
+/// Whoever the credential speaks for, or nobody: for the one route that
+/// answers a visitor without a session too.
+#[derive(Debug, Clone)]
+pub struct Visitor(pub Option<Principal>);
+
 /// The owner account's cli token, as the contract requires for `POST /accounts`.
 #[derive(Debug, Clone)]
 pub struct Owner(pub Principal);
@@ -98,6 +103,21 @@ impl FromRequestParts<AppState> for User {
             ));
         }
         Ok(User(principal))
+    }
+}
+
+impl FromRequestParts<AppState> for Visitor {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Visitor(
+            authenticate(parts, state)
+                .ok()
+                .map(|(principal, _)| principal),
+        ))
     }
 }
 

@@ -30,6 +30,15 @@ pub struct Me {
     pub session_id: Option<String>,
 }
 
+/// `GET /api/session` (UI server only): whether the browser is signed in,
+/// answered with 200 either way so a signed-out visit logs no failed request.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BrowserSession {
+    pub signed_in: bool,
+    pub me: Option<Me>,
+}
+
 /// `GET /settings/<key>` and `DELETE /settings/<key>`.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct SettingView {

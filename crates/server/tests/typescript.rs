@@ -21,6 +21,7 @@ fn api_types() -> String {
         decl::<server::wire::ErrorBody>(&cfg),
         decl::<server::wire::ErrorDetail>(&cfg),
         decl::<server::wire::Me>(&cfg),
+        decl::<server::wire::BrowserSession>(&cfg),
         decl::<server::wire::SettingView>(&cfg),
         decl::<server::wire::SettingChanged>(&cfg),
         decl::<server::wire::NewAccount>(&cfg),

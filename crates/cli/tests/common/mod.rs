@@ -24,6 +24,25 @@ pub struct TestServer {
 }
 
 impl TestServer {
+    /// Signs a browser in through the owner's login link: the `Cookie`
+    /// header value that the UI server's API then takes.
+    pub fn browser_cookie(&self) -> String {
+        let login = request(
+            &self.ui,
+            "GET",
+            &format!("/login?token={}", self.token),
+            &[],
+            None,
+        );
+        login
+            .header("set-cookie")
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned()
+    }
+
     pub fn start() -> Self {
         let dir = tempfile::tempdir().unwrap();
         Self::start_in(dir)

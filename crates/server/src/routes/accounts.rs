@@ -1,21 +1,30 @@
-//! `/accounts` and `/me`: who is calling, and the owner making more accounts.
+//! `/accounts` and `/me`: who is calling, and the owner making more accounts;
+//! on the UI server also `/session`, the web app's check whether the browser
+//! is signed in.
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 
-use crate::auth::{Caller, Owner};
+use accounts::Principal;
+
+use crate::auth::{Caller, Owner, Visitor};
 use crate::error::ApiResult;
 use crate::json::ApiJson;
 use crate::routes::blocking;
 use crate::state::AppState;
-use crate::wire::{CreatedAccount, Me, NewAccount};
+use crate::wire::{BrowserSession, CreatedAccount, Me, NewAccount};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/accounts", post(create))
         .route("/me", get(me))
+}
+
+/// Mounted under `/api` on the UI server only, where the cookie is the credential.
+pub fn ui_routes() -> Router<AppState> {
+    Router::new().route("/session", get(session))
 }
 
 async fn create(
@@ -36,11 +45,21 @@ async fn create(
 }
 
 async fn me(caller: Caller) -> Json<Me> {
-    let principal = caller.0;
-    Json(Me {
+    Json(me_of(caller.0))
+}
+
+async fn session(visitor: Visitor) -> Json<BrowserSession> {
+    Json(BrowserSession {
+        signed_in: visitor.0.is_some(),
+        me: visitor.0.map(me_of),
+    })
+}
+
+fn me_of(principal: Principal) -> Me {
+    Me {
         token_kind: principal.kind.as_str().to_owned(),
         account_id: principal.account_id,
         is_owner: principal.is_owner,
         session_id: principal.session_id,
-    })
+    }
 }

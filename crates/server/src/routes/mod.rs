@@ -32,7 +32,7 @@ pub fn api() -> Router<AppState> {
 /// The UI server's API: everything in [`api`] plus the routes that belong to
 /// the browser session alone.
 pub fn ui_api() -> Router<AppState> {
-    api().merge(app::ui_routes())
+    api().merge(app::ui_routes()).merge(accounts::ui_routes())
 }
 
 /// Runs a synchronous domain call (SQLite) off the async workers.

@@ -12,6 +12,8 @@ export type Me = { accountId: string, isOwner: boolean,
  */
 tokenKind: string, sessionId: string | null, };
 
+export type BrowserSession = { signedIn: boolean, me: Me | null, };
+
 export type SettingView = { key: string, value: JsonValue, default: JsonValue, 
 /**
  * The catalog's type label: text, toggle, number, select, list, map,
