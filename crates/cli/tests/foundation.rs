@@ -616,14 +616,9 @@ fn startup_failures_exit_non_zero_with_one_line() {
     }
 }
 
-#[test]
-fn the_restart_route_restarts_in_place_when_allowed() {
-    let server = TestServer::start();
-    server.set_setting("allowAgentAppRestart", json!(true));
-    let before = std::fs::read_to_string(server.data_dir().join("server.json")).unwrap();
-    assert_eq!(server.call("POST", "/app/restart", None).status, 202);
-
-    // The same process (exec keeps the pid) comes back and rewrites server.json.
+/// Waits for the server to come back from a restart: the same process (exec
+/// keeps the pid) rewrites server.json, whose new contents it returns.
+fn restarted(server: &TestServer, before: &str) -> Value {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let info = loop {
         if let Ok(text) = std::fs::read_to_string(server.data_dir().join("server.json"))
@@ -639,6 +634,16 @@ fn the_restart_route_restarts_in_place_when_allowed() {
         info["pid"].as_u64(),
         Some(server.child.as_ref().unwrap().id() as u64)
     );
+    info
+}
+
+#[test]
+fn the_restart_route_restarts_in_place_when_allowed() {
+    let server = TestServer::start();
+    server.set_setting("allowAgentAppRestart", json!(true));
+    let before = std::fs::read_to_string(server.data_dir().join("server.json")).unwrap();
+    assert_eq!(server.call("POST", "/app/restart", None).status, 202);
+    let info = restarted(&server, &before);
     let control = info["controlUrl"]
         .as_str()
         .unwrap()
@@ -681,21 +686,7 @@ fn the_users_restart_button_works_whatever_the_setting_and_only_on_the_ui_server
         None,
     );
     assert_eq!(reply.status, 202, "{}", reply.text());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let info = loop {
-        if let Ok(text) = std::fs::read_to_string(server.data_dir().join("server.json"))
-            && text != before
-            && let Ok(info) = serde_json::from_str::<Value>(&text)
-        {
-            break info;
-        }
-        assert!(std::time::Instant::now() < deadline, "no restart happened");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    assert_eq!(
-        info["pid"].as_u64(),
-        Some(server.child.as_ref().unwrap().id() as u64)
-    );
+    let info = restarted(&server, &before);
     let ui = info["uiUrl"]
         .as_str()
         .unwrap()
