@@ -102,14 +102,15 @@ pub struct Config {
 }
 
 impl Config {
-    /// The server's sizes: 10,000 events or 8 MiB for resumes, 1,024 events
-    /// waiting per subscriber (a live client drains them in milliseconds).
+    /// The server's sizes: 10,000 events or 8 MiB for resumes, 256 events
+    /// waiting per subscriber (a live client drains them in milliseconds; the
+    /// events are shared, so a stalled one holds at most 256 of them alive).
     pub fn with_epoch(epoch: u64) -> Config {
         Config {
             epoch,
             ring_events: 10_000,
             ring_bytes: 8 << 20,
-            buffer: 1024,
+            buffer: 256,
         }
     }
 }
@@ -127,6 +128,8 @@ struct State {
     ring: VecDeque<Arc<Event>>,
     ring_bytes: usize,
     subscribers: Vec<Subscriber>,
+    /// After [`Hub::close`]: new subscriptions end at once.
+    closed: bool,
 }
 
 /// The hub. Share it behind an `Arc`; every method takes `&self`.
@@ -144,6 +147,7 @@ impl Hub {
                 ring: VecDeque::new(),
                 ring_bytes: 0,
                 subscribers: Vec::new(),
+                closed: false,
             }),
         }
     }
@@ -229,6 +233,16 @@ impl Hub {
             },
         };
         state.subscribers.retain(|s| !s.sender.is_closed());
+        if state.closed {
+            // The receiver ends as soon as its replay is read.
+            drop(sender);
+            return Subscription {
+                replay,
+                live: receiver,
+                farewell,
+                done: false,
+            };
+        }
         state.subscribers.push(Subscriber {
             account_id: account_id.to_owned(),
             sender,
@@ -267,6 +281,14 @@ impl Hub {
                 .cloned()
                 .collect(),
         )
+    }
+
+    /// Ends every subscription, now and to come (the server is going down,
+    /// and a stream that never ends would hold its shutdown up).
+    pub fn close(&self) {
+        let mut state = self.state();
+        state.closed = true;
+        state.subscribers.clear();
     }
 
     /// Subscribers still connected to the hub (a dropped or gone one is not).

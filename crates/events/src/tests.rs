@@ -201,3 +201,17 @@ async fn a_waiting_subscriber_wakes_for_a_new_event() {
         .flatten();
     assert_eq!(event.map(|e| e.name), Some(Name::Inbox));
 }
+
+#[test]
+fn closing_ends_every_subscription_now_and_later() {
+    let hub = hub(100, 100);
+    let mut before = hub.subscribe("a", None);
+    hub.publish(to("a"), Name::Output, &json!({}));
+    hub.close();
+    let mut after = hub.subscribe("a", None);
+    let waker = std::task::Waker::noop();
+    let mut cx = Context::from_waker(waker);
+    assert_eq!(names(&ready(&mut before)), ["output"]);
+    assert_eq!(Pin::new(&mut before).poll_next(&mut cx), Poll::Ready(None));
+    assert_eq!(Pin::new(&mut after).poll_next(&mut cx), Poll::Ready(None));
+}
