@@ -394,14 +394,15 @@ pub fn append_output(
     turn: i64,
     stream: &str,
     text: &str,
-) -> Result<()> {
-    if !text.is_empty() {
-        tx.execute(
-            "INSERT INTO session_output (session_id, turn, stream, text) VALUES (?1, ?2, ?3, ?4)",
-            params![id, turn, stream, text],
-        )?;
+) -> Result<Option<i64>> {
+    if text.is_empty() {
+        return Ok(None);
     }
-    Ok(())
+    tx.execute(
+        "INSERT INTO session_output (session_id, turn, stream, text) VALUES (?1, ?2, ?3, ?4)",
+        params![id, turn, stream, text],
+    )?;
+    Ok(Some(tx.last_insert_rowid()))
 }
 
 /// Stores what the engine said about itself so far (the engine's id first of

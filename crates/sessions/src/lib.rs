@@ -49,5 +49,5 @@ pub use model::{
     Caller, EngineInfo, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
     StatusEvent, Transcript, Turn, Via,
 };
-pub use state::{SessionUpdate, TokenIssuer};
+pub use state::{OutputAppended, SessionUpdate, TokenIssuer};
 pub use supervisor::Supervisor;

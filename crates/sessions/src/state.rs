@@ -1,5 +1,6 @@
 //! The state the supervisor and every turn share: the database, the clock,
-//! the live sessions' handles, the token issuer and the status broadcast.
+//! the live sessions' handles, the token issuer, and the status and output
+//! broadcasts.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -32,6 +33,18 @@ pub struct SessionUpdate {
     pub status: Status,
 }
 
+/// A chunk of a turn's output, broadcast once it is stored (for live views).
+/// `seq` is the chunk's place in the transcript: it grows within a session.
+/// `entry` is a JSON object, `{"kind": "stdout"|"stderr", "text"}` today.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputAppended {
+    pub session_id: String,
+    pub account_id: String,
+    pub turn: i64,
+    pub seq: i64,
+    pub entry: serde_json::Value,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum EndRequest {
     Stop,
@@ -56,6 +69,7 @@ pub(crate) struct Inner {
     pub(crate) live: Mutex<HashMap<String, Live>>,
     pub(crate) shutting_down: AtomicBool,
     pub(crate) updates: broadcast::Sender<SessionUpdate>,
+    pub(crate) output: broadcast::Sender<OutputAppended>,
 }
 
 impl Inner {

@@ -22,7 +22,7 @@ use crate::model::{
     Transcript, Via,
 };
 use crate::prompts;
-use crate::state::{EndRequest, Inner, Live, SessionUpdate, TokenIssuer};
+use crate::state::{EndRequest, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer};
 use crate::turn::{TurnContext, TurnEnd, run_turn};
 
 const NUDGE: &str =
@@ -59,6 +59,7 @@ impl Supervisor {
             live: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
             updates: broadcast::channel(1024).0,
+            output: broadcast::channel(4096).0,
         });
         let supervisor = Supervisor { inner };
         supervisor.recover(auto_resume_on_crash).await?;
@@ -332,6 +333,11 @@ impl Supervisor {
     /// Status moves as they happen.
     pub fn subscribe(&self) -> broadcast::Receiver<SessionUpdate> {
         self.inner.updates.subscribe()
+    }
+
+    /// Output chunks as they are stored.
+    pub fn subscribe_output(&self) -> broadcast::Receiver<OutputAppended> {
+        self.inner.output.subscribe()
     }
 
     /// A clean stop: new spawns are refused, every engine process is ended,

@@ -22,7 +22,7 @@ use crate::engines::{EngineKind, EngineSpec};
 use crate::error::Result;
 use crate::model::Status;
 use crate::prompts::compose;
-use crate::state::{EndRequest, Inner};
+use crate::state::{EndRequest, Inner, OutputAppended};
 
 const FLUSH_BYTES: usize = 64 << 10;
 const FLUSH_EVERY: Duration = Duration::from_millis(50);
@@ -135,6 +135,7 @@ pub async fn run_turn(
     let pump = tokio::spawn(pump(
         Arc::clone(ctx.inner),
         ctx.session_id.to_owned(),
+        ctx.account_id.to_owned(),
         next.turn,
         ctx.spec.kind,
         chunks_rx,
@@ -294,11 +295,12 @@ async fn read_into(
     }
 }
 
-/// Decodes and batches one turn's output into the transcript. Returns what the
-/// engine reported and the tail of its stderr.
+/// Decodes and batches one turn's output into the transcript, and broadcasts
+/// each stored chunk. Returns what the engine reported and the tail of its stderr.
 async fn pump(
     inner: Arc<Inner>,
     id: String,
+    account_id: String,
     turn: i64,
     kind: EngineKind,
     mut chunks: mpsc::Receiver<(Stream, Vec<u8>)>,
@@ -343,15 +345,28 @@ async fn pump(
             let text = std::mem::take(&mut out);
             let err = String::from_utf8_lossy(&std::mem::take(&mut err_bytes)).into_owned();
             let meta = decoder.meta.clone();
-            let id = id.clone();
+            let session_id = id.clone();
             // A failed flush loses only this batch; the turn's outcome is still recorded.
-            let _ = inner
+            let stored = inner
                 .write(move |tx| {
-                    db::append_output(tx, &id, turn, "out", &text)?;
-                    db::append_output(tx, &id, turn, "err", &err)?;
-                    db::save_meta(tx, &id, turn, &meta)
+                    let out_seq = db::append_output(tx, &session_id, turn, "out", &text)?;
+                    let err_seq = db::append_output(tx, &session_id, turn, "err", &err)?;
+                    db::save_meta(tx, &session_id, turn, &meta)?;
+                    Ok([(out_seq, "stdout", text), (err_seq, "stderr", err)])
                 })
                 .await;
+            for (seq, kind, text) in stored.into_iter().flatten() {
+                if let Some(seq) = seq {
+                    // Nobody listening is not an error: the transcript has it.
+                    let _ = inner.output.send(OutputAppended {
+                        session_id: id.clone(),
+                        account_id: account_id.clone(),
+                        turn,
+                        seq,
+                        entry: serde_json::json!({ "kind": kind, "text": text }),
+                    });
+                }
+            }
             deadline = None;
         } else if deadline.is_none() && received.is_some() {
             // Also when a chunk brought no text yet: the engine's id must reach
