@@ -49,6 +49,9 @@ enum Command {
         /// Seed a demo workspace (boards, members, sprints) if there are no boards yet
         #[arg(long)]
         demo: bool,
+        /// How often an idle event stream sends a keep-alive comment (tests shorten it)
+        #[arg(long, hide = true, default_value_t = server::STREAM_KEEP_ALIVE_MS, value_name = "MS")]
+        stream_keep_alive_ms: u64,
     },
     /// Read and change settings, or print the catalog generated from the schema
     #[command(subcommand)]
@@ -105,11 +108,13 @@ fn main() -> ExitCode {
             control_port,
             ui_port,
             demo,
+            stream_keep_alive_ms,
         } => serve(server::ServeOptions {
             data_dir,
             control_port,
             ui_port,
             demo,
+            stream_keep_alive: std::time::Duration::from_millis(stream_keep_alive_ms),
         }),
         Command::Settings(command) => settings_cmd::run(command, &data_dir),
         Command::Spawn {

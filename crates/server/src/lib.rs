@@ -28,6 +28,7 @@ pub mod auth;
 pub mod error;
 pub mod guards;
 mod json;
+mod publish;
 mod routes;
 pub mod state;
 pub mod wire;
@@ -47,7 +48,14 @@ pub struct ServeOptions {
     pub ui_port: u16,
     /// Seed a demo workspace when the owner has no boards yet.
     pub demo: bool,
+    /// How often an idle event stream sends a comment line
+    /// ([`STREAM_KEEP_ALIVE_MS`] unless a test wants it sooner).
+    pub stream_keep_alive: Duration,
 }
+
+/// Proxies close a connection idle for a minute or so; a comment line every
+/// 15 s keeps an event stream open through them.
+pub const STREAM_KEEP_ALIVE_MS: u64 = 15_000;
 
 /// Why `serve` could not start. Each message says what failed and leaves the
 /// cause to `source()`, so a printed chain (`{:#}`) names the cause once.
@@ -126,9 +134,13 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let control_url = control_port.map(|port| format!("http://127.0.0.1:{port}"));
 
     let issuer = Arc::new(AgentTokens(accounts.clone()));
+    let clock: Arc<dyn clock::Clock> = Arc::new(clock::SystemClock);
+    // Each start gets its own epoch, so a Last-Event-ID from an earlier run
+    // is unknown here (a `reset`) rather than taken for one of this run's.
+    let epoch = u64::try_from(clock.now().unix_timestamp_nanos()).unwrap_or_default();
     let supervisor = sessions::Supervisor::start(
         db.clone(),
-        Arc::new(clock::SystemClock),
+        clock,
         data_dir.clone(),
         control_url.clone(),
         issuer,
@@ -142,9 +154,13 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         settings,
         accounts,
         sessions: supervisor,
+        events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
+        stream_keep_alive: options.stream_keep_alive,
         stop,
         ui_url: ui_url.clone(),
     };
+
+    publish::forward_sessions(&state);
 
     let mut servers = vec![serve(
         ui_listener,
@@ -202,6 +218,8 @@ impl Running {
             _ = requested.wait_for(Option::is_some) => {}
         }
         let reason = (*stop.borrow()).unwrap_or(StopReason::Shutdown);
+        // Event streams never end on their own; the drain below waits for them.
+        self.state.events.close();
         for server in self.servers {
             match server.await {
                 Ok(Err(e)) => tracing::warn!(error = %e, "listener ended with an error"),
@@ -256,7 +274,7 @@ fn not_found() -> ApiError {
 }
 
 pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
-    let routes = routes::api().fallback(|| async { not_found() });
+    let routes = routes::api(&state).fallback(|| async { not_found() });
     with_layers(
         routes,
         state,
@@ -266,7 +284,7 @@ pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
 }
 
 pub fn ui_router(state: AppState, port: u16) -> Router {
-    let api = routes::ui_api().fallback(|| async { not_found() });
+    let api = routes::ui_api(&state).fallback(|| async { not_found() });
     let routes = Router::new()
         .nest("/api", api)
         .route("/login", get(routes::ui::login))

@@ -1,6 +1,7 @@
 //! The state every handler shares: the domain services, one clone away.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use accounts::Accounts;
 use inbox::Inbox;
@@ -22,6 +23,10 @@ pub struct AppState {
     pub accounts: Arc<Accounts>,
     pub inbox: Arc<Inbox>,
     pub sessions: sessions::Supervisor,
+    /// The live event stream's hub (`GET /stream`).
+    pub events: Arc<events::Hub>,
+    /// How often an idle stream sends a comment line, so proxies keep it open.
+    pub stream_keep_alive: Duration,
     pub stop: watch::Sender<Option<StopReason>>,
     /// The UI server's base URL, for links the API hands out.
     pub ui_url: String,

@@ -155,3 +155,25 @@ pub struct PublicationState {
     pub published: bool,
     pub published_at: Option<String>,
 }
+
+/// The `output` event's data: one stored chunk of a turn's output. `seq`
+/// grows within a session; `entry` is `{"kind": "stdout"|"stderr", "text"}`.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OutputEvent {
+    pub session_id: String,
+    // JSON.parse gives a number, not a bigint.
+    #[ts(type = "number")]
+    pub turn: i64,
+    #[ts(type = "number")]
+    pub seq: i64,
+    pub entry: Value,
+}
+
+/// The `board` event's data: the board's new ETag, `null` once it is deleted.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BoardChanged {
+    pub board_id: String,
+    pub etag: Option<String>,
+}

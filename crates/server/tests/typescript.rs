@@ -24,6 +24,8 @@ fn api_types() -> String {
         decl::<server::wire::BrowserSession>(&cfg),
         decl::<server::wire::SettingView>(&cfg),
         decl::<server::wire::SettingChanged>(&cfg),
+        decl::<server::wire::OutputEvent>(&cfg),
+        decl::<server::wire::BoardChanged>(&cfg),
         decl::<server::wire::NewAccount>(&cfg),
         decl::<server::wire::CreatedAccount>(&cfg),
         decl::<server::wire::NewAlert>(&cfg),

@@ -2,10 +2,13 @@
 //! boards with their columns and groups, items, and the full-board read.
 //! Reads are open to agent tokens, and so are creating items and changing
 //! them; every other write (workspaces, members, boards, columns, groups,
-//! moving and deleting items) is for people and scripts.
+//! moving and deleting items) is for people and scripts. A write that
+//! changes a board (the board, its columns, groups or items) is announced on
+//! the event stream with the board's new ETag.
 
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::extract::{MatchedPath, Path, Query, RawPathParams, Request, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -16,11 +19,14 @@ use serde_json::{Value, json};
 use crate::auth::{Caller, User};
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
+use crate::publish;
 use crate::routes::blocking;
 use crate::state::AppState;
-use crate::wire::{BatchCreated, ColumnChange, ItemBatch, ItemMove, Named, Order, Titled};
+use crate::wire::{
+    BatchCreated, BoardChanged, ColumnChange, ItemBatch, ItemMove, Named, Order, Titled,
+};
 
-pub fn routes() -> Router<AppState> {
+pub fn routes(state: &AppState) -> Router<AppState> {
     Router::new()
         .route("/workspaces", get(list_workspaces).post(create_workspace))
         .route(
@@ -58,6 +64,58 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/items/{id}/move", post(move_item))
         .route("/events", get(events))
+        .route_layer(from_fn_with_state(state.clone(), announce_board_change))
+}
+
+/// After a successful write under `/boards/{id}` or `/items/{id}`, sends the
+/// board's new ETag (`null` once it is gone) to the caller's account. The
+/// board of an item is looked up before the write, so a deleted item's board
+/// is still known.
+async fn announce_board_change(
+    State(s): State<AppState>,
+    matched: MatchedPath,
+    params: RawPathParams,
+    caller: Result<Caller, ApiError>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let id = params
+        .iter()
+        .find(|(name, _)| *name == "id")
+        .map(|(_, value)| value.to_owned());
+    let (Ok(caller), Some(id)) = (caller, id) else {
+        return next.run(request).await;
+    };
+    if request.method() == Method::GET {
+        return next.run(request).await;
+    }
+    let account = caller.account_id().to_owned();
+    let board_id = if matched.as_str().contains("/boards/{id}") {
+        Some(id)
+    } else if matched.as_str().contains("/items/{id}") {
+        let (db, account) = (s.db.clone(), account.clone());
+        // An unknown item is the handler's 404 to give; nothing to announce.
+        tokio::task::spawn_blocking(move || boards::get_item(&db, &account, &id).ok())
+            .await
+            .ok()
+            .flatten()
+            .map(|item| item.board_id)
+    } else {
+        None
+    };
+    let response = next.run(request).await;
+    if let Some(board_id) = board_id
+        && response.status().is_success()
+    {
+        let (db, owner, board) = (s.db.clone(), account.clone(), board_id.clone());
+        let etag =
+            tokio::task::spawn_blocking(move || boards::board_etag(&db, &owner, &board).ok())
+                .await
+                .ok()
+                .flatten();
+        publish::board_changed(&s, &account, &BoardChanged { board_id, etag });
+    }
+    response
 }
 
 /// Who made a change, as recorded in item events.

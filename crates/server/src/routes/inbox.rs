@@ -8,6 +8,7 @@ use axum::{Json, Router};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
+use crate::publish;
 use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::NewAlert;
@@ -30,6 +31,7 @@ async fn alert(
         ));
     }
     let inbox = state.inbox.clone();
+    let account = caller.account_id().to_owned();
     let row = blocking(move || {
         inbox.create(
             &caller.0.account_id,
@@ -42,6 +44,7 @@ async fn alert(
         )
     })
     .await?;
+    publish::inbox_changed(&state, &account, &row);
     Ok((StatusCode::CREATED, Json(row)))
 }
 

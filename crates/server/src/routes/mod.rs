@@ -16,23 +16,27 @@ mod dashboards;
 mod inbox;
 mod sessions;
 mod settings;
+mod stream;
 pub mod ui;
 
-pub fn api() -> Router<AppState> {
+pub fn api(state: &AppState) -> Router<AppState> {
     Router::new()
         .merge(settings::routes())
         .merge(accounts::routes())
         .merge(inbox::routes())
         .merge(app::routes())
-        .merge(boards::routes())
+        .merge(boards::routes(state))
         .merge(dashboards::routes())
         .merge(sessions::routes())
+        .merge(stream::routes())
 }
 
 /// The UI server's API: everything in [`api`] plus the routes that belong to
 /// the browser session alone.
-pub fn ui_api() -> Router<AppState> {
-    api().merge(app::ui_routes()).merge(accounts::ui_routes())
+pub fn ui_api(state: &AppState) -> Router<AppState> {
+    api(state)
+        .merge(app::ui_routes())
+        .merge(accounts::ui_routes())
 }
 
 /// Runs a synchronous domain call (SQLite) off the async workers.

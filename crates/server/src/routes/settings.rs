@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
+use crate::publish;
 use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{SettingChanged, SettingView};
@@ -84,10 +85,12 @@ async fn change(
     })?;
     let settings = state.settings.clone();
     let stored = blocking(move || settings.set(&key, &value).map(|v| (key, v))).await?;
-    Ok(Json(SettingChanged {
+    let changed = SettingChanged {
         key: stored.0,
         value: stored.1,
-    }))
+    };
+    publish::setting_changed(&state, &changed);
+    Ok(Json(changed))
 }
 
 async fn reset(
@@ -97,6 +100,13 @@ async fn reset(
 ) -> ApiResult<Json<SettingView>> {
     check_may_write(&caller, &key)?;
     let settings = state.settings.clone();
-    let view = blocking(move || settings.reset(&key)).await?;
-    Ok(Json(view.into()))
+    let view: SettingView = blocking(move || settings.reset(&key)).await?.into();
+    publish::setting_changed(
+        &state,
+        &SettingChanged {
+            key: view.key.clone(),
+            value: view.value.clone(),
+        },
+    );
+    Ok(Json(view))
 }

@@ -23,6 +23,10 @@ type: string, };
 
 export type SettingChanged = { key: string, value: JsonValue, };
 
+export type OutputEvent = { sessionId: string, turn: number, seq: number, entry: JsonValue, };
+
+export type BoardChanged = { boardId: string, etag: string | null, };
+
 export type NewAccount = { name: string, };
 
 export type CreatedAccount = { id: string, name: string, token: string, };

@@ -1,0 +1,545 @@
+//! The live event stream against a real server: `output` and `session`
+//! events of a `command` engine, resumes with `Last-Event-ID`, per-account
+//! isolation, a stalled reader dropped without slowing the API, `settings`
+//! and `board` events, and the UI server's `/api/stream` with its keep-alive
+//! and a clean shutdown with a stream open.
+//! SSE is read off a plain socket, line by line, with deadlines everywhere.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{TestServer, request};
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone)]
+struct Received {
+    id: String,
+    name: String,
+    data: Value,
+}
+
+/// One open `GET /stream`, its chunked body decoded as it arrives.
+struct Stream {
+    reader: BufReader<TcpStream>,
+    /// Decoded body not yet split into events.
+    pending: String,
+    comments: usize,
+    ended: bool,
+}
+
+impl Stream {
+    fn open(addr: &str, path: &str, credential: (&str, &str), last_event_id: Option<&str>) -> Self {
+        let mut socket = TcpStream::connect(addr).unwrap();
+        let mut head = format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{}: {}\r\nAccept: text/event-stream\r\n\
+             Accept-Encoding: gzip, br, zstd\r\n",
+            credential.0, credential.1
+        );
+        if let Some(id) = last_event_id {
+            head.push_str(&format!("Last-Event-ID: {id}\r\n"));
+        }
+        head.push_str("\r\n");
+        socket.write_all(head.as_bytes()).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut reader = BufReader::new(socket);
+        let mut status = String::new();
+        reader.read_line(&mut status).unwrap();
+        assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+        let mut headers = Vec::new();
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line.trim().is_empty() {
+                break;
+            }
+            headers.push(line.trim().to_ascii_lowercase());
+        }
+        assert!(
+            headers.contains(&"content-type: text/event-stream".to_owned()),
+            "{headers:?}"
+        );
+        assert!(
+            headers.contains(&"transfer-encoding: chunked".to_owned()),
+            "{headers:?}"
+        );
+        // Compression would hold events back until a block fills.
+        assert!(
+            !headers.iter().any(|h| h.starts_with("content-encoding")),
+            "{headers:?}"
+        );
+        Stream {
+            reader,
+            pending: String::new(),
+            comments: 0,
+            ended: false,
+        }
+    }
+
+    fn bearer(server: &TestServer, token: &str, last_event_id: Option<&str>) -> Self {
+        let auth = format!("Bearer {token}");
+        Stream::open(
+            server.control(),
+            "/stream",
+            ("Authorization", &auth),
+            last_event_id,
+        )
+    }
+
+    /// Reads one chunk of the body into `pending`; false at the end of the
+    /// body, on a closed connection or when the deadline passes.
+    fn fill(&mut self, deadline: Instant) -> bool {
+        if self.ended {
+            return false;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        self.reader.get_ref().set_read_timeout(Some(left)).unwrap();
+        let mut size_line = String::new();
+        match self.reader.read_line(&mut size_line) {
+            Ok(0) => {
+                self.ended = true;
+                return false;
+            }
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return false;
+            }
+            Err(_) => {
+                self.ended = true;
+                return false;
+            }
+        }
+        let size = usize::from_str_radix(size_line.trim(), 16).unwrap_or(0);
+        let mut chunk = vec![0; size + 2];
+        if size == 0 || self.reader.read_exact(&mut chunk).is_err() {
+            self.ended = true;
+            return false;
+        }
+        chunk.truncate(size);
+        self.pending.push_str(&String::from_utf8(chunk).unwrap());
+        true
+    }
+
+    /// The next event before `within` passes, counting comment lines on the way.
+    fn next(&mut self, within: Duration) -> Option<Received> {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(end) = self.pending.find("\n\n") {
+                let block: String = self.pending.drain(..end + 2).collect();
+                let (mut id, mut name, mut data) = (None, None, None);
+                for line in block.lines() {
+                    if line.starts_with(':') {
+                        self.comments += 1;
+                    } else if let Some(v) = line.strip_prefix("id: ") {
+                        id = Some(v.to_owned());
+                    } else if let Some(v) = line.strip_prefix("event: ") {
+                        name = Some(v.to_owned());
+                    } else if let Some(v) = line.strip_prefix("data: ") {
+                        assert!(data.is_none(), "one data line per event: {block:?}");
+                        data = Some(serde_json::from_str(v).unwrap());
+                    }
+                }
+                if let (Some(id), Some(name), Some(data)) = (id, name, data) {
+                    return Some(Received { id, name, data });
+                }
+                continue;
+            }
+            if !self.fill(deadline) {
+                return None;
+            }
+        }
+    }
+
+    /// Events until `done` says so (that event included); fails after 20 s.
+    fn until(&mut self, mut done: impl FnMut(&Received) -> bool) -> Vec<Received> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let event = self
+                .next(left)
+                .unwrap_or_else(|| panic!("the awaited event never came; got {got:#?}"));
+            let stop = done(&event);
+            got.push(event);
+            if stop {
+                return got;
+            }
+        }
+    }
+}
+
+fn server_with_engines() -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let keep_token = format!(
+        "printf %s \"$APP_CLI_TOKEN\" > {}/agent-token; cat",
+        dir.path().display()
+    );
+    let toml = format!(
+        "[engines.cat]\nkind = \"command\"\ncommand = [\"/bin/cat\"]\n\n\
+         [engines.flood]\nkind = \"command\"\n\
+         command = [\"/bin/sh\", \"-c\", \"head -c 40000000 /dev/zero | tr '\\\\0' x\"]\n\n\
+         [engines.agent]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {keep_token:?}]\n"
+    );
+    std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+    TestServer::start_in(dir)
+}
+
+/// Starts a session as the owner does in the web UI (not agent-driven).
+fn spawn(server: &TestServer, engine: &str, prompt: &str) -> String {
+    let cookie = server.browser_cookie();
+    let body = json!({"engine": engine, "prompt": prompt}).to_string();
+    let reply = request(
+        &server.ui,
+        "POST",
+        "/api/sessions",
+        &[("Cookie", &cookie), ("Content-Type", "application/json")],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()["id"].as_str().unwrap().to_owned()
+}
+
+fn alert(server: &TestServer, token: &str, title: &str) {
+    let reply = server.call_as(token, "POST", "/alert", Some(&json!({ "title": title })));
+    assert_eq!(reply.status, 201, "{}", reply.text());
+}
+
+fn is_waiting(event: &Received, session: &str) -> bool {
+    event.name == "session"
+        && event.data["id"] == session
+        && event.data["status"] == "waiting_for_input"
+}
+
+#[test]
+fn a_command_engines_output_and_status_moves_arrive_live() {
+    let server = server_with_engines();
+    let mut stream = Stream::bearer(&server, &server.token, None);
+    let id = spawn(&server, "cat", "hello from the stream");
+    let events = stream.until(|e| is_waiting(e, &id));
+
+    let output: String = events
+        .iter()
+        .filter(|e| e.name == "output")
+        .map(|e| {
+            assert_eq!(e.data["sessionId"], id.as_str());
+            assert_eq!(e.data["turn"], 1);
+            assert!(e.data["seq"].as_i64().is_some(), "{:?}", e.data);
+            assert_eq!(e.data["entry"]["kind"], "stdout");
+            e.data["entry"]["text"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert!(output.contains("hello from the stream"), "{output:?}");
+
+    let statuses: Vec<&str> = events
+        .iter()
+        .filter(|e| e.name == "session" && e.data["id"] == id.as_str())
+        .map(|e| e.data["status"].as_str().unwrap())
+        .collect();
+    assert!(statuses.contains(&"running"), "{statuses:?}");
+    // A session event carries the session as GET /sessions/<id> does.
+    let last = events.last().unwrap();
+    let read = server.call("GET", &format!("/sessions/{id}"), None).json();
+    assert_eq!(last.data["engine"], read["engine"]);
+    assert_eq!(last.data["cwd"], read["cwd"]);
+
+    let mut ids: Vec<&str> = events.iter().map(|e| e.id.as_str()).collect();
+    ids.dedup();
+    assert_eq!(ids.len(), events.len(), "ids are unique");
+}
+
+#[test]
+fn a_reconnect_with_last_event_id_misses_nothing() {
+    let server = TestServer::start();
+    let mut watcher = Stream::bearer(&server, &server.token, None);
+    let mut first = Stream::bearer(&server, &server.token, None);
+    for n in 0..3 {
+        alert(&server, &server.token, &format!("before {n}"));
+    }
+    let seen = first.until(|e| e.data["title"] == "before 2");
+    let last_seen = seen.last().unwrap().id.clone();
+    drop(first);
+    for n in 0..5 {
+        alert(&server, &server.token, &format!("while away {n}"));
+    }
+    server.set_setting("sessionAutoFocusInput", json!(false));
+
+    let mut again = Stream::bearer(&server, &server.token, Some(&last_seen));
+    let resumed = again.until(|e| e.name == "settings");
+    let everything = watcher.until(|e| e.name == "settings");
+    let after: Vec<(String, String)> = everything
+        .iter()
+        .skip_while(|e| e.id != last_seen)
+        .skip(1)
+        .map(|e| (e.id.clone(), e.name.clone()))
+        .collect();
+    let got: Vec<(String, String)> = resumed
+        .iter()
+        .map(|e| (e.id.clone(), e.name.clone()))
+        .collect();
+    assert_eq!(got, after);
+    assert_eq!(got.len(), 6, "five alerts and the setting");
+
+    // An id the server does not hold (here: not one of this run's) asks for a refetch.
+    let mut stale = Stream::bearer(&server, &server.token, Some("1-1"));
+    let reset = stale.next(Duration::from_secs(10)).unwrap();
+    assert_eq!(reset.name, "reset");
+}
+
+#[test]
+fn an_account_never_receives_another_accounts_events() {
+    let server = server_with_engines();
+    let other = server
+        .call("POST", "/accounts", Some(&json!({"name": "other"})))
+        .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut mine = Stream::bearer(&server, &server.token, None);
+    let mut theirs = Stream::bearer(&server, &other, None);
+
+    let id = spawn(&server, "cat", "private words");
+    alert(&server, &server.token, "private alert");
+    mine.until(|e| is_waiting(e, &id));
+
+    // The other account's own alert comes after everything above: whatever
+    // it received before it is what leaked.
+    alert(&server, &other, "their own");
+    let received = theirs.until(|e| e.name == "inbox");
+    assert_eq!(received.len(), 1, "{received:#?}");
+    assert_eq!(received[0].data["title"], "their own");
+}
+
+#[test]
+fn a_client_that_never_reads_is_dropped_without_slowing_the_api() {
+    let server = server_with_engines();
+    let mut stalled = Stream::bearer(&server, &server.token, None);
+    let mut live = Stream::bearer(&server, &server.token, None);
+    // 40 MB of output in 64 KiB events: far more than the socket buffers
+    // and the subscriber's 256-event buffer hold.
+    let id = spawn(&server, "flood", "go");
+    let mut slowest = Duration::ZERO;
+    let mut output_bytes = 0;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let started = Instant::now();
+        let reply = server.call("GET", "/settings", None);
+        assert_eq!(reply.status, 200);
+        slowest = slowest.max(started.elapsed());
+        let mut done = false;
+        while let Some(event) = live.next(Duration::from_millis(50)) {
+            if event.name == "output" {
+                output_bytes += event.data["entry"]["text"].as_str().unwrap().len();
+            }
+            if is_waiting(&event, &id) {
+                done = true;
+                break;
+            }
+        }
+        if done {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the flood never finished");
+    }
+    assert_eq!(
+        output_bytes, 40_000_000,
+        "the reading client got everything"
+    );
+    // Loose on purpose (a shared machine): a stalled client would make this unbounded.
+    assert!(
+        slowest < Duration::from_secs(5),
+        "GET /settings took {slowest:?}"
+    );
+
+    // Now read the stalled client: what was buffered, then reset, then the end.
+    let mut last = None;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while let Some(event) = stalled.next(Duration::from_secs(5)) {
+        last = Some(event);
+        assert!(Instant::now() < deadline, "the stalled stream never ended");
+    }
+    assert!(stalled.ended, "the server closed the stalled stream");
+    assert_eq!(last.map(|e| e.name).as_deref(), Some("reset"));
+}
+
+#[test]
+fn settings_and_board_changes_are_announced() {
+    let server = TestServer::start();
+    let other = server
+        .call("POST", "/accounts", Some(&json!({"name": "other"})))
+        .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut stream = Stream::bearer(&server, &server.token, None);
+    let mut theirs = Stream::bearer(&server, &other, None);
+
+    server.set_setting("sessionAutoFocusInput", json!(false));
+    let setting = stream.until(|e| e.name == "settings").pop().unwrap();
+    assert_eq!(
+        setting.data,
+        json!({"key": "sessionAutoFocusInput", "value": false})
+    );
+    // Settings belong to the installation: every account hears of a change.
+    let setting = theirs.until(|e| e.name == "settings").pop().unwrap();
+    assert_eq!(setting.data["key"], "sessionAutoFocusInput");
+    let reset = server.call("DELETE", "/settings/sessionAutoFocusInput", None);
+    assert_eq!(reset.status, 200);
+    let setting = stream.until(|e| e.name == "settings").pop().unwrap();
+    assert_eq!(
+        setting.data,
+        json!({"key": "sessionAutoFocusInput", "value": true})
+    );
+
+    let workspace = server
+        .call("POST", "/workspaces", Some(&json!({"name": "W"})))
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let board = server
+        .call(
+            "POST",
+            "/boards",
+            Some(&json!({"workspaceId": workspace, "name": "B",
+                         "columns": [{"title": "t", "type": "text"}]})),
+        )
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let etag_now = || {
+        request(
+            server.control(),
+            "GET",
+            &format!("/boards/{board}/full"),
+            &[("Authorization", &format!("Bearer {}", server.token))],
+            None,
+        )
+        .header("etag")
+        .unwrap()
+        .to_owned()
+    };
+
+    let renamed = server.call(
+        "PATCH",
+        &format!("/boards/{board}"),
+        Some(&json!({"name": "B2"})),
+    );
+    assert_eq!(renamed.status, 200, "{}", renamed.text());
+    let event = stream.until(|e| e.name == "board").pop().unwrap();
+    assert_eq!(event.data, json!({"boardId": board, "etag": etag_now()}));
+
+    let item = server.call(
+        "POST",
+        &format!("/boards/{board}/items"),
+        Some(&json!({"name": "first"})),
+    );
+    assert_eq!(item.status, 201, "{}", item.text());
+    let item = item.json()["id"].as_str().unwrap().to_owned();
+    let event = stream.until(|e| e.name == "board").pop().unwrap();
+    assert_eq!(event.data, json!({"boardId": board, "etag": etag_now()}));
+
+    let patched = server.call(
+        "PATCH",
+        &format!("/items/{item}"),
+        Some(&json!({"name": "renamed"})),
+    );
+    assert_eq!(patched.status, 200, "{}", patched.text());
+    let event = stream.until(|e| e.name == "board").pop().unwrap();
+    assert_eq!(event.data, json!({"boardId": board, "etag": etag_now()}));
+
+    let deleted = server.call("DELETE", &format!("/boards/{board}"), None);
+    assert!(deleted.status < 300, "{}", deleted.text());
+    let event = stream.until(|e| e.name == "board").pop().unwrap();
+    assert_eq!(event.data, json!({"boardId": board, "etag": null}));
+
+    // The other account saw the settings changes only.
+    alert(&server, &other, "marker");
+    let rest = theirs.until(|e| e.name == "inbox");
+    let names: Vec<&str> = rest.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["settings", "inbox"]);
+}
+
+#[test]
+fn the_ui_server_streams_to_the_browser_session_with_keep_alive_comments() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = common::serve::serve_command(dir.path())
+        .args(["--stream-keep-alive-ms", "100"])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    common::serve::wait_for_server_file(dir.path(), &child);
+    let addresses = common::serve::Addresses::read(dir.path());
+    let server = TestServer {
+        control: addresses.control,
+        ui: addresses.ui,
+        token: addresses.token,
+        child: Some(child),
+        dir,
+    };
+    let cookie = server.browser_cookie();
+    let mut stream = Stream::open(&server.ui, "/api/stream", ("Cookie", &cookie), None);
+    assert!(stream.next(Duration::from_millis(500)).is_none());
+    assert!(
+        stream.comments >= 2,
+        "keep-alive comments: {}",
+        stream.comments
+    );
+    alert(&server, &server.token, "seen in the browser");
+    let event = stream.until(|e| e.name == "inbox").pop().unwrap();
+    assert_eq!(event.data["title"], "seen in the browser");
+
+    // Without the cookie: 401 like every other route.
+    let reply = request(&server.ui, "GET", "/api/stream", &[], None);
+    assert_eq!(reply.status, 401);
+
+    // An open stream does not hold a shutdown up: it ends, and so does the server.
+    let mut server = server;
+    let started = Instant::now();
+    assert!(server.stop().success());
+    assert!(started.elapsed() < Duration::from_secs(5));
+    while stream.next(Duration::from_secs(5)).is_some() {}
+    assert!(stream.ended);
+}
+
+#[test]
+fn an_agent_token_reads_its_accounts_stream_until_its_session_ends() {
+    let server = server_with_engines();
+    let mut owner = Stream::bearer(&server, &server.token, None);
+    let id = spawn(&server, "agent", "hold on");
+    owner.until(|e| is_waiting(e, &id));
+    let token = std::fs::read_to_string(server.dir.path().join("agent-token")).unwrap();
+
+    let mut agent = Stream::bearer(&server, &token, None);
+    alert(&server, &token, "from the agent");
+    let event = agent.until(|e| e.name == "inbox").pop().unwrap();
+    assert_eq!(event.data["title"], "from the agent");
+
+    let stopped = server.call("POST", &format!("/sessions/{id}/stop"), None);
+    assert_eq!(stopped.status, 202, "{}", stopped.text());
+    alert(&server, &server.token, "after the end");
+    while agent.next(Duration::from_secs(5)).is_some() {}
+    assert!(agent.ended, "the dead token's stream ended");
+    let auth = format!("Bearer {token}");
+    let reply = request(
+        server.control(),
+        "GET",
+        "/stream",
+        &[("Authorization", &auth)],
+        None,
+    );
+    assert_eq!(reply.status, 401);
+}
