@@ -258,6 +258,11 @@ fn a_command_engines_output_and_status_moves_arrive_live() {
     let mut ids: Vec<&str> = events.iter().map(|e| e.id.as_str()).collect();
     ids.dedup();
     assert_eq!(ids.len(), events.len(), "ids are unique");
+
+    let archived = server.call("POST", &format!("/sessions/{id}/archive"), None);
+    assert_eq!(archived.status, 200, "{}", archived.text());
+    let events = stream.until(|e| e.name == "session" && e.data["archived"] == true);
+    assert_eq!(events.last().unwrap().data["status"], "finished");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! What goes on the live event stream, and when: the domain seams the server
-//! listens to (session status moves, stored output) and the writes its routes
-//! announce (settings, inbox rows, boards, sessions they hand back).
+//! listens to (session changes, stored output) and the writes its routes
+//! announce (settings, inbox rows, boards).
 //!
 //! Every event goes to the account it belongs to, except `settings`: settings
 //! belong to the installation and every account may read them, so every
@@ -72,7 +72,7 @@ fn lost(state: &AppState, missed: u64) {
         .publish(Audience::Everyone, Name::Reset, &json!({}));
 }
 
-pub fn session_changed(state: &AppState, session: &sessions::Session) {
+fn session_changed(state: &AppState, session: &sessions::Session) {
     state.events.publish(
         Audience::Account(session.account_id.clone()),
         Name::Session,

@@ -25,7 +25,9 @@ pub trait TokenIssuer: Send + Sync {
     fn revoke(&self, session_id: &str);
 }
 
-/// A status move, broadcast as it is recorded (for live views).
+/// A status move or another change a live view shows (a spawn, a queued
+/// message, archiving), broadcast once it is recorded. Listeners re-read the
+/// session, so what they show is never older than the last update.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionUpdate {
     pub session_id: String,
@@ -105,12 +107,17 @@ impl Inner {
         let now = self.clock.timestamp();
         self.write(move |tx| db::set_status(tx, &owned, to, &reason, &now))
             .await?;
+        self.announce(id, account_id, to);
+        Ok(())
+    }
+
+    pub(crate) fn announce(&self, id: &str, account_id: &str, status: Status) {
+        // Nobody listening is not an error.
         let _ = self.updates.send(SessionUpdate {
             session_id: id.to_owned(),
             account_id: account_id.to_owned(),
-            status: to,
+            status,
         });
-        Ok(())
     }
 
     pub(crate) fn live(&self) -> MutexGuard<'_, HashMap<String, Live>> {

@@ -203,6 +203,8 @@ impl Supervisor {
                 Ok((session, queued))
             })
             .await?;
+        self.inner
+            .announce(&session.id, &session.account_id, session.status);
         self.launch(id, session.account_id.clone());
         Ok(Spawned {
             queued: if queued {
@@ -252,6 +254,8 @@ impl Supervisor {
         if let Some(live) = self.inner.live().get(id) {
             live.wake.notify_one();
         }
+        self.inner
+            .announce(&session.id, &session.account_id, session.status);
         Ok(session)
     }
 
@@ -272,7 +276,10 @@ impl Supervisor {
         self.inner
             .write(move |tx| db::set_archived(tx, &owned, &now))
             .await?;
-        self.get(&caller.account_id, id).await
+        let session = self.get(&caller.account_id, id).await?;
+        self.inner
+            .announce(&session.id, &session.account_id, session.status);
+        Ok(session)
     }
 
     async fn end(&self, account: &str, id: &str, request: EndRequest) -> Result<()> {

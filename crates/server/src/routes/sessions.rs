@@ -13,7 +13,6 @@ use sessions::{PromptSettings, SpawnPolicy, SpawnRequest, Via};
 use crate::auth::{AuthMode, Caller};
 use crate::error::ApiResult;
 use crate::json::ApiJson;
-use crate::publish;
 use crate::state::AppState;
 use crate::wire::SessionMessage;
 
@@ -94,7 +93,6 @@ async fn spawn(
             request,
         )
         .await?;
-    publish::session_changed(&state, &spawned.session);
     let status = if spawned.queued.is_some() {
         StatusCode::ACCEPTED
     } else {
@@ -140,7 +138,6 @@ async fn send(
         .sessions
         .send(&who, &spawn_policy(&state), &id, &message.text)
         .await?;
-    publish::session_changed(&state, &session);
     Ok((StatusCode::ACCEPTED, Json(json!(session))))
 }
 
@@ -152,7 +149,6 @@ async fn stop(
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let who = session_caller(&caller, &headers);
     let session = state.sessions.stop(&who, &id).await?;
-    publish::session_changed(&state, &session);
     Ok((StatusCode::ACCEPTED, Json(json!(session))))
 }
 
@@ -163,9 +159,7 @@ async fn archive(
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let who = session_caller(&caller, &headers);
-    let session = state.sessions.archive(&who, &id).await?;
-    publish::session_changed(&state, &session);
-    Ok(Json(json!(session)))
+    Ok(Json(json!(state.sessions.archive(&who, &id).await?)))
 }
 
 async fn engines(_caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
