@@ -60,6 +60,7 @@ e2e: e2e-deps web
 bench: web e2e-deps
 	cargo bench -p switchboard --bench foundation
 	cargo bench -p switchboard --bench workloads
+	cargo bench -p switchboard --bench stream
 	cargo bench -p boards
 	cargo bench -p sessions
 	cd web && npm run bench:engine
