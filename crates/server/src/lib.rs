@@ -30,6 +30,7 @@ pub mod guards;
 mod json;
 mod publish;
 mod routes;
+mod stall;
 pub mod state;
 pub mod wire;
 
@@ -56,6 +57,10 @@ pub struct ServeOptions {
 /// Proxies close a connection idle for a minute or so; a comment line every
 /// 15 s keeps an event stream open through them.
 pub const STREAM_KEEP_ALIVE_MS: u64 = 15_000;
+
+/// A client that takes nothing of a response for this long is gone or
+/// stalled: its connection is closed (and an event stream's buffer with it).
+const WRITE_STALL_LIMIT: Duration = Duration::from_secs(60);
 
 /// Why `serve` could not start. Each message says what failed and leaves the
 /// cause to `source()`, so a printed chain (`{:#}`) names the cause once.
@@ -305,6 +310,10 @@ fn serve(
             tracing::warn!(%error, "cannot set TCP_NODELAY");
         }
     });
+    let listener = stall::StallGuarded {
+        listener,
+        limit: WRITE_STALL_LIMIT,
+    };
     tokio::spawn(async move {
         axum::serve(listener, router)
             .with_graceful_shutdown(async move {
