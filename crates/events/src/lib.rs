@@ -292,7 +292,8 @@ impl Hub {
     }
 
     /// Subscribers still connected to the hub (a dropped or gone one is not).
-    pub fn subscriber_count(&self) -> usize {
+    #[cfg(test)]
+    fn subscriber_count(&self) -> usize {
         let mut state = self.state();
         state.subscribers.retain(|s| !s.sender.is_closed());
         state.subscribers.len()
