@@ -14,13 +14,19 @@ use crate::state::AppState;
 use crate::wire::{BoardChanged, OutputEvent, SettingChanged};
 
 /// Starts the tasks that turn the sessions' broadcasts into events. They end
-/// with the supervisor's channels.
+/// when the server is asked to stop (they hold the state, so the channels
+/// they read never close on their own).
 pub fn forward_sessions(state: &AppState) {
     let mut updates = state.sessions.subscribe();
     let status_state = state.clone();
+    let mut stop = state.stop.subscribe();
     tokio::spawn(async move {
         loop {
-            match updates.recv().await {
+            let received = tokio::select! {
+                received = updates.recv() => received,
+                _ = stop.wait_for(Option::is_some) => return,
+            };
+            match received {
                 Ok(update) => {
                     match status_state
                         .sessions
@@ -40,9 +46,14 @@ pub fn forward_sessions(state: &AppState) {
     });
     let mut output = state.sessions.subscribe_output();
     let output_state = state.clone();
+    let mut stop = state.stop.subscribe();
     tokio::spawn(async move {
         loop {
-            match output.recv().await {
+            let received = tokio::select! {
+                received = output.recv() => received,
+                _ = stop.wait_for(Option::is_some) => return,
+            };
+            match received {
                 Ok(chunk) => {
                     let data = OutputEvent {
                         session_id: chunk.session_id,
