@@ -8,70 +8,82 @@
 
 use events::{Audience, Name};
 use serde_json::json;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::state::AppState;
 use crate::wire::{BoardChanged, OutputEvent, SettingChanged};
 
-/// Starts the tasks that turn the sessions' broadcasts into events. They end
-/// when the server is asked to stop (they hold the state, so the channels
-/// they read never close on their own).
+/// Starts the task that turns the sessions' broadcasts into events. One task
+/// reads both, output first: the sessions crate sends a turn's last output
+/// before the status move that ends it, so taking every waiting chunk before
+/// an update keeps that order on the stream (a client that sees
+/// `waiting_for_input` has the turn's output). It ends when the server is
+/// asked to stop (it holds the state, so the channels never close on their own).
 pub fn forward_sessions(state: &AppState) {
     let mut updates = state.sessions.subscribe();
-    let status_state = state.clone();
+    let mut output = state.sessions.subscribe_output();
     let mut stop = state.stop.subscribe();
+    let state = state.clone();
     tokio::spawn(async move {
         loop {
-            let received = tokio::select! {
-                received = updates.recv() => received,
-                _ = stop.wait_for(Option::is_some) => return,
-            };
-            match received {
-                Ok(update) => {
-                    match status_state
+            tokio::select! {
+                biased;
+                // The watch's guard is not Send: drop it before any await below.
+                () = async { drop(stop.wait_for(Option::is_some).await) } => return,
+                chunk = output.recv() => match chunk {
+                    Ok(chunk) => output_stored(&state, chunk),
+                    Err(RecvError::Lagged(missed)) => lost(&state, missed),
+                    Err(RecvError::Closed) => return,
+                },
+                update = updates.recv() => match update {
+                    Ok(update) => match state
                         .sessions
                         .get(&update.account_id, &update.session_id)
                         .await
                     {
-                        Ok(session) => session_changed(&status_state, &session),
-                        Err(error) => {
-                            tracing::warn!(%error, session_id = update.session_id, "cannot read a session to announce it");
+                        Ok(session) => {
+                            // The session was read after the update, so it may
+                            // show a later status whose output is waiting here.
+                            drain_output(&state, &mut output);
+                            session_changed(&state, &session);
                         }
-                    }
-                }
-                Err(RecvError::Lagged(missed)) => lost(&status_state, missed),
-                Err(RecvError::Closed) => return,
+                        Err(error) => tracing::warn!(
+                            %error,
+                            session_id = update.session_id,
+                            "cannot read a session to announce it"
+                        ),
+                    },
+                    Err(RecvError::Lagged(missed)) => lost(&state, missed),
+                    Err(RecvError::Closed) => return,
+                },
             }
         }
     });
-    let mut output = state.sessions.subscribe_output();
-    let output_state = state.clone();
-    let mut stop = state.stop.subscribe();
-    tokio::spawn(async move {
-        loop {
-            let received = tokio::select! {
-                received = output.recv() => received,
-                _ = stop.wait_for(Option::is_some) => return,
-            };
-            match received {
-                Ok(chunk) => {
-                    let data = OutputEvent {
-                        session_id: chunk.session_id,
-                        turn: chunk.turn,
-                        seq: chunk.seq,
-                        entry: chunk.entry,
-                    };
-                    output_state.events.publish(
-                        Audience::Account(chunk.account_id),
-                        Name::Output,
-                        &json!(data),
-                    );
-                }
-                Err(RecvError::Lagged(missed)) => lost(&output_state, missed),
-                Err(RecvError::Closed) => return,
-            }
+}
+
+fn drain_output(state: &AppState, output: &mut broadcast::Receiver<sessions::OutputAppended>) {
+    loop {
+        match output.try_recv() {
+            Ok(chunk) => output_stored(state, chunk),
+            Err(TryRecvError::Lagged(missed)) => lost(state, missed),
+            Err(TryRecvError::Empty | TryRecvError::Closed) => return,
         }
-    });
+    }
+}
+
+fn output_stored(state: &AppState, chunk: sessions::OutputAppended) {
+    let data = OutputEvent {
+        session_id: chunk.session_id,
+        turn: chunk.turn,
+        seq: chunk.seq,
+        entry: chunk.entry,
+    };
+    state.events.publish(
+        Audience::Account(chunk.account_id),
+        Name::Output,
+        &json!(data),
+    );
 }
 
 /// Announcements fell behind and were lost before reaching the hub: every
