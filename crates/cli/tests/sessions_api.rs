@@ -323,7 +323,7 @@ fn an_agent_spawns_a_helper_with_one_command() {
     .unwrap();
     let helper: Value = serde_json::from_str(&output).unwrap_or_else(|e| panic!("{e}: {output}"));
     assert_eq!(helper["agentDriven"], true);
-    assert_eq!(helper["sourceSessionId"], parent_id);
+    assert_eq!(helper["parentId"], parent_id);
     let sessions = server.call("GET", "/sessions", None).json();
     assert_eq!(sessions.as_array().unwrap().len(), 2);
 }

@@ -142,6 +142,16 @@ pub struct SessionMessage {
     pub text: String,
 }
 
+/// `GET /usage` query: days written `YYYY-MM-DD`, both included, both optional.
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct UsageRange {
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub to: Option<String>,
+}
+
 /// `POST /dashboards/<id>/publish`: the link, shown once (only its digest is kept).
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct PublishedLink {

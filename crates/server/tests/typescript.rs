@@ -37,6 +37,7 @@ fn api_types() -> String {
         decl::<server::wire::ItemBatch>(&cfg),
         decl::<server::wire::BatchCreated>(&cfg),
         decl::<server::wire::SessionMessage>(&cfg),
+        decl::<server::wire::UsageRange>(&cfg),
         decl::<server::wire::PublishedLink>(&cfg),
         decl::<server::wire::PublicationState>(&cfg),
         decl::<boards::Workspace>(&cfg),
@@ -77,6 +78,9 @@ fn api_types() -> String {
         decl::<sessions::Turn>(&cfg),
         decl::<sessions::StatusEvent>(&cfg),
         decl::<sessions::EngineInfo>(&cfg),
+        decl::<sessions::Tokens>(&cfg),
+        decl::<sessions::Usage>(&cfg),
+        decl::<sessions::UsageDay>(&cfg),
         decl::<inbox::Category>(&cfg),
         decl::<inbox::InboxRow>(&cfg),
     ];

@@ -18,7 +18,10 @@ pub struct TurnMeta {
     pub engine_session_id: Option<String>,
     pub cost_usd: Option<f64>,
     pub engine_turns: Option<i64>,
+    /// Every input token the model read, cached ones included (see [`Decoder::tokens`]).
     pub input_tokens: Option<i64>,
+    /// The part of `input_tokens` served from the engine's prompt cache.
+    pub cached_input_tokens: Option<i64>,
     pub output_tokens: Option<i64>,
     /// The engine declared the turn failed (Claude `is_error`, Codex `turn.failed`).
     pub failure: Option<String>,
@@ -218,15 +221,38 @@ impl Decoder {
         }
     }
 
+    /// Adds a usage report to the turn's counts, in one meaning for both engines:
+    /// `input` is every input token the model read and `cached_input` the part
+    /// of it read from the prompt cache. Codex already counts that way
+    /// (`cached_input_tokens` is a subset of `input_tokens`); Claude's
+    /// `input_tokens` leaves out both the cache reads and the cache writes, so
+    /// they are added back. A field missing or of another type counts as absent.
     fn tokens(&mut self, usage: Option<&Value>) {
         let Some(usage) = usage else { return };
-        let add = |slot: &mut Option<i64>, key: &str| {
-            if let Some(n) = usage.get(key).and_then(Value::as_i64) {
-                *slot = Some(slot.unwrap_or(0) + n);
+        let field = |key: &str| usage.get(key).and_then(Value::as_i64);
+        let (input, cached) = match self.kind {
+            EngineKind::Claude => {
+                let read = field("cache_read_input_tokens");
+                let parts = [
+                    field("input_tokens"),
+                    field("cache_creation_input_tokens"),
+                    read,
+                ];
+                let input = parts.iter().flatten().copied().reduce(i64::saturating_add);
+                (input, read)
+            }
+            EngineKind::Codex | EngineKind::Command => {
+                (field("input_tokens"), field("cached_input_tokens"))
             }
         };
-        add(&mut self.meta.input_tokens, "input_tokens");
-        add(&mut self.meta.output_tokens, "output_tokens");
+        let add = |slot: &mut Option<i64>, n: Option<i64>| {
+            if let Some(n) = n {
+                *slot = Some(slot.unwrap_or(0).saturating_add(n));
+            }
+        };
+        add(&mut self.meta.input_tokens, input);
+        add(&mut self.meta.cached_input_tokens, cached);
+        add(&mut self.meta.output_tokens, field("output_tokens"));
     }
 }
 
@@ -292,7 +318,7 @@ mod tests {
             "\nnot json\n",
             r#"{"type":"assistant","message":{"content":[{"type":"thinking","thinking":"x"},{"type":"text","text":"Hi"}]}}"#,
             "\n",
-            r#"{"type":"result","subtype":"success","is_error":false,"result":"Hi","session_id":"s2","num_turns":3,"cost_usd":0.5,"usage":{"input_tokens":10,"output_tokens":2}}"#,
+            r#"{"type":"result","subtype":"success","is_error":false,"result":"Hi","session_id":"s2","num_turns":3,"cost_usd":0.5,"usage":{"input_tokens":10,"cache_creation_input_tokens":4,"cache_read_input_tokens":30,"output_tokens":2,"server_tool_use":{"web_search_requests":0}}}"#,
         );
         let bytes = stream.as_bytes();
         let (text, meta) = run(
@@ -303,7 +329,14 @@ mod tests {
         assert_eq!(meta.engine_session_id.as_deref(), Some("s2"));
         assert_eq!(meta.engine_turns, Some(3));
         assert_eq!(meta.cost_usd, Some(0.5));
-        assert_eq!((meta.input_tokens, meta.output_tokens), (Some(10), Some(2)));
+        assert_eq!(
+            (
+                meta.input_tokens,
+                meta.cached_input_tokens,
+                meta.output_tokens
+            ),
+            (Some(44), Some(30), Some(2))
+        );
         assert_eq!(meta.failure, None);
     }
 
@@ -331,7 +364,14 @@ mod tests {
         let (text, meta) = run(EngineKind::Codex, &[stream.as_bytes()]);
         assert_eq!(text, "Done.");
         assert_eq!(meta.engine_session_id.as_deref(), Some("t1"));
-        assert_eq!(meta.output_tokens, Some(7));
+        assert_eq!(
+            (
+                meta.input_tokens,
+                meta.cached_input_tokens,
+                meta.output_tokens
+            ),
+            (Some(5), Some(1), Some(7))
+        );
         assert_eq!(meta.cost_usd, None);
         assert_eq!(meta.failure.as_deref(), Some("stream disconnected"));
     }

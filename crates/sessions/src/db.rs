@@ -6,17 +6,21 @@
 //! (so a follow-up accepted while a turn ran survives a crash); `session_turns`
 //! one row per turn; `session_output` the streamed reply and stderr in chunks,
 //! appended rather than rewritten so a 50 MB reply costs linear time.
+//! `sessions.source_session_id` is the session's parent (`parentId` in the
+//! API); a turn's `input_tokens` counts cached input too, `cached_input_tokens`
+//! the cached part of it (the adapters bring both engines to that meaning).
 
 use store::Migration;
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::adapters::TurnMeta;
 use crate::error::Result;
-use crate::model::{Session, Status, StatusEvent, Turn};
+use crate::model::{Session, Status, StatusEvent, Tokens, Turn};
 
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    feature: "sessions",
-    sql: "
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        feature: "sessions",
+        sql: "
 CREATE TABLE sessions (
     id TEXT PRIMARY KEY,
     account_id TEXT NOT NULL,
@@ -90,7 +94,18 @@ CREATE TABLE session_output (
 ) STRICT;
 CREATE INDEX session_output_by_turn ON session_output(session_id, turn, id);
 ",
-}];
+    },
+    // Cost and tokens per turn for `GET /usage` (by the day a turn ended), and the
+    // parent link walked for `children`, `treeCostUsd` and tree stops.
+    Migration {
+        feature: "sessions",
+        sql: "
+ALTER TABLE session_turns ADD COLUMN cached_input_tokens INTEGER;
+CREATE INDEX session_turns_by_end ON session_turns(ended_at);
+CREATE INDEX sessions_by_parent ON sessions(source_session_id, created_at);
+",
+    },
+];
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
 
@@ -101,9 +116,15 @@ const SESSION_COLUMNS: &str = "
     (SELECT COUNT(*) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COALESCE(SUM(engine_turns), 0) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT SUM(cost_usd) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT SUM(input_tokens) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT SUM(output_tokens) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT COUNT(*) FROM session_inputs i WHERE i.session_id = s.id AND i.consumed = 0)";
+    (SELECT COALESCE(SUM(input_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
+    (SELECT COALESCE(SUM(output_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
+    (SELECT COUNT(*) FROM session_inputs i WHERE i.session_id = s.id AND i.consumed = 0),
+    (SELECT COALESCE(SUM(cached_input_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
+    (SELECT json_group_array(c.id ORDER BY c.created_at, c.id) FROM sessions c
+        WHERE c.source_session_id = s.id),
+    (WITH RECURSIVE tree(id) AS (
+        SELECT s.id UNION SELECT c.id FROM sessions c JOIN tree ON c.source_session_id = tree.id)
+     SELECT SUM(t.cost_usd) FROM session_turns t WHERE t.session_id IN tree)";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status: String = row.get(7)?;
@@ -118,7 +139,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         status: Status::parse(&status).unwrap_or(Status::Failed),
         archived: row.get(8)?,
         agent_driven: row.get(9)?,
-        source_session_id: row.get(10)?,
+        parent_id: row.get(10)?,
         starts_at: row.get(11)?,
         engine_session_id: row.get(12)?,
         error: row.get(13)?,
@@ -129,9 +150,15 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         turns: row.get(18)?,
         engine_turns: row.get(19)?,
         cost_usd: row.get(20)?,
-        input_tokens: row.get(21)?,
-        output_tokens: row.get(22)?,
+        tokens: Tokens {
+            input: row.get(21)?,
+            output: row.get(22)?,
+            cached_input: row.get(24)?,
+        },
         pending_messages: row.get(23)?,
+        // The database wrote this array itself, so only a bug could make it unreadable.
+        children: serde_json::from_str(&row.get::<_, String>(25)?).unwrap_or_default(),
+        tree_cost_usd: row.get(26)?,
     })
 }
 
@@ -146,7 +173,7 @@ pub struct NewSession<'a> {
     pub prompt: &'a str,
     pub status: Status,
     pub agent_driven: bool,
-    pub source_session_id: Option<&'a str>,
+    pub parent_id: Option<&'a str>,
     pub starts_at: Option<&'a str>,
     pub follow_up_added: Option<&'a str>,
     pub first_added: Option<&'a str>,
@@ -175,7 +202,7 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
             s.prompt,
             s.status.as_str(),
             s.agent_driven,
-            s.source_session_id,
+            s.parent_id,
             s.starts_at,
             s.follow_up_added,
             s.max_dollars,
@@ -410,7 +437,7 @@ pub fn append_output(
 pub fn save_meta(tx: &Transaction<'_>, id: &str, turn: i64, meta: &TurnMeta) -> Result<()> {
     tx.execute(
         "UPDATE session_turns SET engine_session_id = ?3, cost_usd = ?4, engine_turns = ?5,
-            input_tokens = ?6, output_tokens = ?7
+            input_tokens = ?6, output_tokens = ?7, cached_input_tokens = ?8
          WHERE session_id = ?1 AND turn = ?2",
         params![
             id,
@@ -419,7 +446,8 @@ pub fn save_meta(tx: &Transaction<'_>, id: &str, turn: i64, meta: &TurnMeta) -> 
             meta.cost_usd,
             meta.engine_turns,
             meta.input_tokens,
-            meta.output_tokens
+            meta.output_tokens,
+            meta.cached_input_tokens
         ],
     )?;
     if let Some(engine_id) = &meta.engine_session_id {

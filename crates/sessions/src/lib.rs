@@ -43,11 +43,12 @@ mod prompts;
 mod state;
 mod supervisor;
 mod turn;
+mod usage;
 
 pub use error::{Result, SessionError};
 pub use model::{
     Caller, EngineInfo, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
-    StatusEvent, Transcript, Turn, Via,
+    StatusEvent, Tokens, Transcript, Turn, Usage, UsageDay, Via,
 };
 pub use state::{OutputAppended, SessionUpdate, TokenIssuer};
 pub use supervisor::Supervisor;

@@ -70,15 +70,21 @@ pub struct Session {
     pub status: Status,
     pub archived: bool,
     pub agent_driven: bool,
-    pub source_session_id: Option<String>,
+    /// The session that spawned this one: the agent token's own session, or
+    /// the live session `X-App-Source-Session-Id` named.
+    pub parent_id: Option<String>,
+    /// The sessions this one spawned (direct children only), oldest first.
+    pub children: Vec<String>,
     /// Turns run so far (the first prompt is turn 1).
     pub turns: i64,
     /// Turns the engine itself reports (Claude's `num_turns`, summed).
     pub engine_turns: i64,
     /// `None` until an engine reports a cost (Codex and `command` engines never do).
     pub cost_usd: Option<f64>,
-    pub input_tokens: Option<i64>,
-    pub output_tokens: Option<i64>,
+    /// The session's and all its descendants' cost; `None` when none of them reported one.
+    pub tree_cost_usd: Option<f64>,
+    /// Summed over the session's turns; zero while no engine reported any.
+    pub tokens: Tokens,
     pub engine_session_id: Option<String>,
     /// When a queued session starts (or started); `None` for the user's own sessions.
     pub starts_at: Option<String>,
@@ -91,6 +97,40 @@ pub struct Session {
     pub max_turns_per_session: i64,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// Token counts in one meaning for every engine: `input` is every input
+/// token the model read, `cached_input` the part of it read from the engine's
+/// prompt cache (so never more than `input`). Claude's cache writes count as
+/// input, not as cached.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Tokens {
+    pub input: i64,
+    pub output: i64,
+    pub cached_input: i64,
+}
+
+/// `GET /usage`: what an account's sessions spent, per day and engine.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+pub struct Usage {
+    pub days: Vec<UsageDay>,
+}
+
+/// One engine's totals on one day: the turns that ended that day (UTC).
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageDay {
+    /// `YYYY-MM-DD`, UTC.
+    pub date: String,
+    /// The engine's name in `engines.toml`.
+    pub engine: String,
+    /// Sessions with at least one turn ending that day.
+    pub sessions: i64,
+    pub turns: i64,
+    /// `None` when no turn of that day and engine reported a price (Codex never does).
+    pub cost_usd: Option<f64>,
+    pub tokens: Tokens,
 }
 
 /// Everything a session said and heard, turn by turn, plus every status move.

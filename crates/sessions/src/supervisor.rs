@@ -31,7 +31,7 @@ const NUDGE: &str =
 /// The agent-session engine. Cheap to clone; every clone drives the same sessions.
 #[derive(Clone)]
 pub struct Supervisor {
-    inner: Arc<Inner>,
+    pub(crate) inner: Arc<Inner>,
 }
 
 impl Supervisor {
@@ -152,10 +152,10 @@ impl Supervisor {
         let (session, queued) = self
             .inner
             .write(move |tx| {
-                let source = if agent_driven {
+                let parent = if agent_driven {
                     check_control_rules(tx, &caller, &policy)?
                 } else {
-                    None
+                    live_source_header(tx, &caller)?
                 };
                 let valid = validate(&data_dir, &request)?;
                 let first_added = prompts::first_turn_preamble(&prompt_settings, valid.spec.kind);
@@ -188,7 +188,7 @@ impl Supervisor {
                             Status::Starting
                         },
                         agent_driven,
-                        source_session_id: source.as_deref(),
+                        parent_id: parent.as_deref(),
                         starts_at: starts_at.as_deref(),
                         follow_up_added: follow_up_added.as_deref(),
                         first_added: first_added.as_deref(),
@@ -508,7 +508,7 @@ async fn wait_end(end: &mut watch::Receiver<Option<EndRequest>>) -> EndRequest {
 }
 
 /// Rules 3 and 4 of the contract (1 and 2 need no database). Returns the
-/// source session to record.
+/// parent to record.
 fn check_control_rules(
     tx: &Transaction<'_>,
     caller: &Caller,
@@ -538,12 +538,21 @@ fn check_control_rules(
             max: policy.agent_driven_max_concurrent,
         });
     }
-    let source = match (&caller.via, header) {
-        (Via::ControlAgent { session_id }, _) => Some(session_id.clone()),
-        (_, Some(h)) if db::is_live_of_account(tx, &caller.account_id, h)? => Some(h.to_owned()),
-        _ => None,
-    };
-    Ok(source)
+    match &caller.via {
+        Via::ControlAgent { session_id } => Ok(Some(session_id.clone())),
+        _ => live_source_header(tx, caller),
+    }
+}
+
+/// The session `X-App-Source-Session-Id` names, when it is a live session of
+/// the caller's account: the new session's parent. Anything else is no parent.
+fn live_source_header(tx: &Transaction<'_>, caller: &Caller) -> Result<Option<String>> {
+    match caller.source_session_header.as_deref().map(str::trim) {
+        Some(h) if !h.is_empty() && db::is_live_of_account(tx, &caller.account_id, h)? => {
+            Ok(Some(h.to_owned()))
+        }
+        _ => Ok(None),
+    }
 }
 
 struct Valid {

@@ -268,7 +268,7 @@ async fn claude_adapter_records_reply_id_cost_and_resumes_with_the_latest_id() {
     assert_eq!(session.engine_session_id.as_deref(), Some("c-1"));
     assert_eq!(session.cost_usd, Some(0.25));
     assert_eq!(session.engine_turns, 2);
-    assert_eq!(session.input_tokens, Some(100));
+    assert_eq!(session.tokens.output, 20);
     assert_eq!(
         h.sup.transcript("a", &id).await.unwrap().turns[0].output,
         "Hello from claude"
@@ -310,7 +310,7 @@ async fn codex_adapter_records_reply_and_tokens_and_resumes_the_thread() {
     assert_eq!(session.engine_kind, "codex");
     assert_eq!(session.engine_session_id.as_deref(), Some("x-1"));
     assert_eq!(session.cost_usd, None);
-    assert_eq!(session.output_tokens, Some(122));
+    assert_eq!(session.tokens.output, 122);
     assert_eq!(
         h.sup.transcript("a", &id).await.unwrap().turns[0].output,
         "Done."

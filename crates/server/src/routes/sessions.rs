@@ -3,7 +3,7 @@
 //! (which listener, which token, which source-session header) and hands over
 //! the settings that govern it.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -14,7 +14,7 @@ use crate::auth::{AuthMode, Caller};
 use crate::error::ApiResult;
 use crate::json::ApiJson;
 use crate::state::AppState;
-use crate::wire::SessionMessage;
+use crate::wire::{SessionMessage, UsageRange};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -25,6 +25,7 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/stop", post(stop))
         .route("/sessions/{id}/archive", post(archive))
         .route("/engines", get(engines))
+        .route("/usage", get(usage))
 }
 
 const SOURCE_SESSION_HEADER: &str = "x-app-source-session-id";
@@ -164,4 +165,21 @@ async fn archive(
 
 async fn engines(_caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
     Ok(Json(json!(state.sessions.engines()?)))
+}
+
+/// Daily totals per engine of the caller's account (agent tokens read their own account's).
+async fn usage(
+    caller: Caller,
+    State(state): State<AppState>,
+    Query(range): Query<UsageRange>,
+) -> ApiResult<Json<Value>> {
+    let usage = state
+        .sessions
+        .usage(
+            caller.account_id(),
+            range.from.as_deref(),
+            range.to.as_deref(),
+        )
+        .await?;
+    Ok(Json(json!(usage)))
 }

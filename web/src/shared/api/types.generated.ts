@@ -54,6 +54,8 @@ export type BatchCreated = { ids: Array<string>, };
 
 export type SessionMessage = { text: string, };
 
+export type UsageRange = { from?: string, to?: string, };
+
 export type PublishedLink = { token: string, url: string, };
 
 export type PublicationState = { published: boolean, publishedAt: string | null, };
@@ -147,7 +149,16 @@ export type PublicMember = { id: string, name: string, };
 
 export type Status = "queued" | "starting" | "running" | "waiting_for_input" | "finished" | "failed" | "stopped" | "interrupted";
 
-export type Session = { id: string, accountId: string, engine: string, engineKind: string, title: string | null, cwd: string, prompt: string, status: Status, archived: boolean, agentDriven: boolean, sourceSessionId: string | null, 
+export type Session = { id: string, accountId: string, engine: string, engineKind: string, title: string | null, cwd: string, prompt: string, status: Status, archived: boolean, agentDriven: boolean, 
+/**
+ * The session that spawned this one: the agent token's own session, or
+ * the live session `X-App-Source-Session-Id` named.
+ */
+parentId: string | null, 
+/**
+ * The sessions this one spawned (direct children only), oldest first.
+ */
+children: Array<string>, 
 /**
  * Turns run so far (the first prompt is turn 1).
  */
@@ -159,7 +170,15 @@ engineTurns: bigint,
 /**
  * `None` until an engine reports a cost (Codex and `command` engines never do).
  */
-costUsd: number | null, inputTokens: bigint | null, outputTokens: bigint | null, engineSessionId: string | null, 
+costUsd: number | null, 
+/**
+ * The session's and all its descendants' cost; `None` when none of them reported one.
+ */
+treeCostUsd: number | null, 
+/**
+ * Summed over the session's turns; zero while no engine reported any.
+ */
+tokens: Tokens, engineSessionId: string | null, 
 /**
  * When a queued session starts (or started); `None` for the user's own sessions.
  */
@@ -210,6 +229,28 @@ status: string, error: string | null, exitCode: bigint | null, engineSessionId: 
 export type StatusEvent = { at: string, from: Status | null, to: Status, reason: string, };
 
 export type EngineInfo = { name: string, kind: string, command: Array<string>, };
+
+export type Tokens = { input: bigint, output: bigint, cachedInput: bigint, };
+
+export type Usage = { days: Array<UsageDay>, };
+
+export type UsageDay = { 
+/**
+ * `YYYY-MM-DD`, UTC.
+ */
+date: string, 
+/**
+ * The engine's name in `engines.toml`.
+ */
+engine: string, 
+/**
+ * Sessions with at least one turn ending that day.
+ */
+sessions: bigint, turns: bigint, 
+/**
+ * `None` when no turn of that day and engine reported a price (Codex never does).
+ */
+costUsd: number | null, tokens: Tokens, };
 
 export type Category = "alert" | "session" | "pm-event" | "automation" | "calendar" | "cli-pending" | "cron" | "digest" | "recipe" | "sms" | "messenger" | "webhook";
 
