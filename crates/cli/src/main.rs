@@ -85,6 +85,9 @@ enum Command {
     /// Stop a session and its whole process tree
     Stop {
         id: String,
+        /// Also stop every session it spawned, and theirs
+        #[arg(long)]
+        tree: bool,
         #[arg(long)]
         json: bool,
     },
@@ -135,7 +138,7 @@ fn main() -> ExitCode {
         ),
         Command::Send { id, text, json } => sessions_cmd::send(&data_dir, &id, &text, json),
         Command::Sessions { json } => sessions_cmd::list(&data_dir, json),
-        Command::Stop { id, json } => sessions_cmd::stop(&data_dir, &id, json),
+        Command::Stop { id, tree, json } => sessions_cmd::stop(&data_dir, &id, tree, json),
         Command::Alert { title, body, json } => {
             sessions_cmd::alert(&data_dir, &title, body.as_deref(), json)
         }

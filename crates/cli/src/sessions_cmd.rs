@@ -81,8 +81,11 @@ pub fn list(data_dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
     })
 }
 
-pub fn stop(data_dir: &Path, id: &str, json: bool) -> anyhow::Result<ExitCode> {
-    let reply = Client::discover(data_dir)?.send("POST", &format!("/sessions/{id}/stop"), None)?;
+pub fn stop(data_dir: &Path, id: &str, tree: bool, json: bool) -> anyhow::Result<ExitCode> {
+    // Without --tree no body is sent, which the server reads as today's single stop.
+    let body = tree.then(|| json!({ "tree": true }));
+    let reply =
+        Client::discover(data_dir)?.send("POST", &format!("/sessions/{id}/stop"), body.as_ref())?;
     report(reply, json, |session| {
         println!("{id} {}", session["status"].as_str().unwrap_or("?"))
     })

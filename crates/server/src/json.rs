@@ -4,7 +4,7 @@
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -23,6 +23,33 @@ where
             Ok(axum::Json(value)) => Ok(ApiJson(value)),
             Err(rejection) => Err(from_rejection(rejection)),
         }
+    }
+}
+
+/// A JSON body the client may leave out: a request without one (no
+/// `Content-Length`, or `Content-Length: 0`, and not chunked) reads as
+/// `T::default()`; a body that is there must be JSON like [`ApiJson`]'s.
+pub struct OptionalJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for OptionalJson<T>
+where
+    T: DeserializeOwned + Default,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let headers = req.headers();
+        let length = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        let chunked = headers.contains_key(header::TRANSFER_ENCODING);
+        if !chunked && length.unwrap_or(0) == 0 {
+            return Ok(OptionalJson(T::default()));
+        }
+        let ApiJson(value) = ApiJson::from_request(req, state).await?;
+        Ok(OptionalJson(value))
     }
 }
 

@@ -142,6 +142,16 @@ pub struct SessionMessage {
     pub text: String,
 }
 
+/// `POST /sessions/<id>/stop`: no body, or `{"tree": false}`, stops the
+/// session alone; `{"tree": true}` its descendants too.
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(optional_fields)]
+pub struct StopSession {
+    #[serde(default)]
+    pub tree: Option<bool>,
+}
+
 /// `GET /usage` query: days written `YYYY-MM-DD`, both included, both optional.
 #[derive(Debug, Clone, Default, Deserialize, TS)]
 #[ts(optional_fields)]

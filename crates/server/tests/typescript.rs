@@ -37,6 +37,7 @@ fn api_types() -> String {
         decl::<server::wire::ItemBatch>(&cfg),
         decl::<server::wire::BatchCreated>(&cfg),
         decl::<server::wire::SessionMessage>(&cfg),
+        decl::<server::wire::StopSession>(&cfg),
         decl::<server::wire::UsageRange>(&cfg),
         decl::<server::wire::PublishedLink>(&cfg),
         decl::<server::wire::PublicationState>(&cfg),

@@ -6,7 +6,9 @@
 //! composes the first prompt from the prompt settings ([`PromptSettings`]),
 //! runs one actor task per active session (follow-ups queue while a turn runs),
 //! streams every turn into SQLite as it happens ([`Transcript`]), ends whole
-//! process groups on stop, and at start recovers what a dead server left.
+//! process groups on stop (of one session, or of a session and everything it
+//! spawned), sums what the engines reported per session, tree and day
+//! ([`Tokens`], [`Usage`]), and at start recovers what a dead server left.
 //!
 //! The crate knows nothing of HTTP, settings or accounts: the server hands in
 //! the settings as plain structs at each call, says who is asking with
@@ -42,6 +44,7 @@ mod process;
 mod prompts;
 mod state;
 mod supervisor;
+mod tree;
 mod turn;
 mod usage;
 

@@ -12,9 +12,9 @@ use sessions::{PromptSettings, SpawnPolicy, SpawnRequest, Via};
 
 use crate::auth::{AuthMode, Caller};
 use crate::error::ApiResult;
-use crate::json::ApiJson;
+use crate::json::{ApiJson, OptionalJson};
 use crate::state::AppState;
-use crate::wire::{SessionMessage, UsageRange};
+use crate::wire::{SessionMessage, StopSession, UsageRange};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -147,9 +147,14 @@ async fn stop(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(id): Path<String>,
+    OptionalJson(body): OptionalJson<StopSession>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let who = session_caller(&caller, &headers);
-    let session = state.sessions.stop(&who, &id).await?;
+    let session = if body.tree == Some(true) {
+        state.sessions.stop_tree(&who, &id).await?
+    } else {
+        state.sessions.stop(&who, &id).await?
+    };
     Ok((StatusCode::ACCEPTED, Json(json!(session))))
 }
 

@@ -282,3 +282,12 @@ pub async fn wait_turns(sup: &Supervisor, account: &str, id: &str, count: usize)
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// A browser spawn that sends `X-App-Source-Session-Id` anyway.
+pub fn ui_with_header(account: &str, header: &str) -> Caller {
+    Caller {
+        account_id: account.to_owned(),
+        via: Via::Ui,
+        source_session_header: Some(header.to_owned()),
+    }
+}

@@ -54,6 +54,8 @@ export type BatchCreated = { ids: Array<string>, };
 
 export type SessionMessage = { text: string, };
 
+export type StopSession = { tree?: boolean, };
+
 export type UsageRange = { from?: string, to?: string, };
 
 export type PublishedLink = { token: string, url: string, };
