@@ -227,6 +227,11 @@ impl Decoder {
     /// (`cached_input_tokens` is a subset of `input_tokens`); Claude's
     /// `input_tokens` leaves out both the cache reads and the cache writes, so
     /// they are added back. A field missing or of another type counts as absent.
+    ///
+    /// Claude's `result` restates the running total of its process (cost and
+    /// usage alike), so a later one replaces an earlier one; every turn is a
+    /// process of its own, so the last is the turn's figure. Codex reports each
+    /// of its turns apart, so those add up.
     fn tokens(&mut self, usage: Option<&Value>) {
         let Some(usage) = usage else { return };
         let field = |key: &str| usage.get(key).and_then(Value::as_i64);
@@ -245,9 +250,11 @@ impl Decoder {
                 (field("input_tokens"), field("cached_input_tokens"))
             }
         };
+        let running_total = self.kind == EngineKind::Claude;
         let add = |slot: &mut Option<i64>, n: Option<i64>| {
             if let Some(n) = n {
-                *slot = Some(slot.unwrap_or(0).saturating_add(n));
+                let before = if running_total { 0 } else { slot.unwrap_or(0) };
+                *slot = Some(before.saturating_add(n));
             }
         };
         add(&mut self.meta.input_tokens, input);
@@ -338,6 +345,18 @@ mod tests {
             (Some(44), Some(30), Some(2))
         );
         assert_eq!(meta.failure, None);
+    }
+
+    #[test]
+    fn a_later_claude_result_restates_the_process_total() {
+        let stream = concat!(
+            r#"{"type":"result","total_cost_usd":0.25,"usage":{"input_tokens":10,"output_tokens":2}}"#,
+            "\n",
+            r#"{"type":"result","total_cost_usd":0.3,"usage":{"input_tokens":15,"output_tokens":3}}"#,
+        );
+        let (_, meta) = run(EngineKind::Claude, &[stream.as_bytes()]);
+        assert_eq!(meta.cost_usd, Some(0.3));
+        assert_eq!((meta.input_tokens, meta.output_tokens), (Some(15), Some(3)));
     }
 
     #[test]
