@@ -102,11 +102,10 @@ pub fn branch_for(id: &str) -> String {
 
 /// The folder in `worktree` that mirrors `subfolder` of the original checkout.
 pub fn mirror(worktree: &Path, subfolder: &Path) -> PathBuf {
-    if subfolder.as_os_str().is_empty() {
-        worktree.to_path_buf()
-    } else {
-        worktree.join(subfolder)
-    }
+    // By components, so git's `web/` prefix gives `…/web`, not `…/web/`.
+    let mut path = worktree.to_path_buf();
+    path.extend(subfolder.components());
+    path
 }
 
 /// Adds a worktree at `path` on a new `branch` from `checkout.head`, copies
@@ -210,9 +209,7 @@ mod tests {
     fn a_subfolder_maps_to_the_same_subfolder_of_the_worktree() {
         let worktree = Path::new("/data/worktrees/s1");
         assert_eq!(mirror(worktree, Path::new("")), worktree);
-        assert_eq!(
-            mirror(worktree, Path::new("crates/api/")),
-            Path::new("/data/worktrees/s1/crates/api")
-        );
+        let mapped = mirror(worktree, Path::new("crates/api/"));
+        assert_eq!(mapped.to_str(), Some("/data/worktrees/s1/crates/api"));
     }
 }
