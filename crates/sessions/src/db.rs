@@ -5,18 +5,21 @@
 //! move; `session_inputs` the prompt, follow-ups and nudges, consumed in order
 //! (so a follow-up accepted while a turn ran survives a crash); `session_turns`
 //! one row per turn; `session_output` the streamed reply and stderr in chunks,
-//! appended rather than rewritten so a 50 MB reply costs linear time.
+//! appended rather than rewritten so a 50 MB reply costs linear time;
+//! `session_worktrees` the git worktree of a session spawned with isolation,
+//! and whether archiving removed it.
 
 use store::Migration;
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::adapters::TurnMeta;
 use crate::error::Result;
-use crate::model::{Session, Status, StatusEvent, Turn};
+use crate::model::{Session, Status, StatusEvent, Turn, Worktree};
 
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    feature: "sessions",
-    sql: "
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        feature: "sessions",
+        sql: "
 CREATE TABLE sessions (
     id TEXT PRIMARY KEY,
     account_id TEXT NOT NULL,
@@ -90,7 +93,22 @@ CREATE TABLE session_output (
 ) STRICT;
 CREATE INDEX session_output_by_turn ON session_output(session_id, turn, id);
 ",
-}];
+    },
+    Migration {
+        feature: "sessions",
+        sql: "
+CREATE TABLE session_worktrees (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id),
+    path TEXT NOT NULL,
+    branch TEXT NOT NULL,
+    base TEXT NOT NULL,
+    repository TEXT NOT NULL,
+    removed INTEGER NOT NULL DEFAULT 0,
+    kept_reason TEXT
+) STRICT;
+",
+    },
+];
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
 
@@ -103,7 +121,11 @@ const SESSION_COLUMNS: &str = "
     (SELECT SUM(cost_usd) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT SUM(input_tokens) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT SUM(output_tokens) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT COUNT(*) FROM session_inputs i WHERE i.session_id = s.id AND i.consumed = 0)";
+    (SELECT COUNT(*) FROM session_inputs i WHERE i.session_id = s.id AND i.consumed = 0),
+    (SELECT json_object('path', w.path, 'branch', w.branch, 'base', w.base,
+        'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
+        'keptReason', w.kept_reason)
+     FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status: String = row.get(7)?;
@@ -132,6 +154,10 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         input_tokens: row.get(21)?,
         output_tokens: row.get(22)?,
         pending_messages: row.get(23)?,
+        // Read by name: other columns may be added before it.
+        worktree: row
+            .get::<_, Option<String>>("worktree_json")?
+            .and_then(|json| serde_json::from_str(&json).ok()),
     })
 }
 
@@ -185,6 +211,30 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
     )?;
     record_event(tx, s.id, None, s.status, s.reason, now)?;
     push_input(tx, s.id, "prompt", s.prompt, s.first_added, now)?;
+    Ok(())
+}
+
+/// Records the worktree a session runs in (in the session's own insert transaction).
+pub fn insert_worktree(tx: &Transaction<'_>, id: &str, w: &Worktree) -> Result<()> {
+    tx.execute(
+        "INSERT INTO session_worktrees (session_id, path, branch, base, repository)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, w.path, w.branch, w.base, w.repository],
+    )?;
+    Ok(())
+}
+
+/// Records what archiving did with the worktree: removed, or kept and why.
+pub fn set_worktree_outcome(
+    tx: &Transaction<'_>,
+    id: &str,
+    removed: bool,
+    kept_reason: Option<&str>,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE session_worktrees SET removed = ?2, kept_reason = ?3 WHERE session_id = ?1",
+        params![id, removed, kept_reason],
+    )?;
     Ok(())
 }
 

@@ -37,6 +37,7 @@ mod adapters;
 mod db;
 mod engines;
 mod error;
+mod isolation;
 mod model;
 mod process;
 mod prompts;
@@ -46,8 +47,8 @@ mod turn;
 
 pub use error::{Result, SessionError};
 pub use model::{
-    Caller, EngineInfo, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
-    StatusEvent, Transcript, Turn, Via,
+    Caller, EngineInfo, Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned,
+    Status, StatusEvent, Transcript, Turn, Via, Worktree,
 };
 pub use state::{OutputAppended, SessionUpdate, TokenIssuer};
 pub use supervisor::Supervisor;
