@@ -250,3 +250,37 @@ fn the_cli_spawns_into_a_worktree_with_dash_dash_worktree() {
     wait_for_status(&server, id, "waiting_for_input");
     assert_eq!(output_of(&server, id).trim(), path.to_string_lossy());
 }
+
+#[test]
+fn a_repository_without_commits_or_with_a_bad_include_file_is_the_callers_400() {
+    let server = server();
+    let cookie = server.browser_cookie();
+    let empty = tempfile::tempdir().unwrap();
+    git(empty.path(), &["init", "--quiet"]);
+    let body =
+        json!({"engine": "pwd", "prompt": "hi", "cwd": empty.path(), "isolation": "worktree"});
+    let reply = ui_spawn(&server, &cookie, &body);
+    assert_eq!(reply.status, 400, "{}", reply.text());
+    assert_eq!(reply.json()["error"]["code"], "invalid_request");
+    assert!(reply.text().contains("no commit"), "{}", reply.text());
+
+    let (_repo_dir, root) = repository();
+    std::fs::write(
+        root.join(".switchboard/worktree-include"),
+        ".env\n../secrets\n",
+    )
+    .unwrap();
+    let body = json!({"engine": "pwd", "prompt": "hi", "cwd": root, "isolation": "worktree"});
+    let reply = ui_spawn(&server, &cookie, &body);
+    assert_eq!(reply.status, 400, "{}", reply.text());
+    assert_eq!(reply.json()["error"]["code"], "invalid_request");
+    assert!(reply.text().contains("Line 2"), "{}", reply.text());
+    // The half-made worktree was taken back with its branch.
+    assert_eq!(
+        git(&root, &["worktree", "list", "--porcelain"])
+            .matches("worktree ")
+            .count(),
+        1
+    );
+    assert_eq!(git(&root, &["branch", "--list", "switchboard/*"]), "");
+}
