@@ -132,6 +132,29 @@ impl Supervisor {
         prompts: &PromptSettings,
         request: SpawnRequest,
     ) -> Result<Spawned> {
+        // Runs to its end even when the caller stops waiting (a client gone, a
+        // request timeout during a long checkout), so a worktree made for the
+        // session is always either recorded and used or taken back.
+        let this = self.clone();
+        let (caller, policy, prompts) = (caller.clone(), policy.clone(), prompts.clone());
+        let task = tokio::spawn(async move {
+            let spawned = this.spawn_to_end(&caller, &policy, &prompts, request);
+            spawned.await
+        });
+        match task.await {
+            Ok(spawned) => spawned,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => Err(SessionError::ShuttingDown),
+        }
+    }
+
+    async fn spawn_to_end(
+        &self,
+        caller: &Caller,
+        policy: &SpawnPolicy,
+        prompts: &PromptSettings,
+        request: SpawnRequest,
+    ) -> Result<Spawned> {
         if self.inner.shutting_down.load(Ordering::SeqCst) {
             return Err(SessionError::ShuttingDown);
         }
