@@ -95,6 +95,18 @@ fn a_subfolder_runs_in_the_same_subfolder_of_the_worktree() {
 }
 
 #[test]
+fn an_ignored_subfolder_is_made_in_the_worktree_without_dirtying_it() {
+    let (dir, root) = repository();
+    std::fs::create_dir_all(root.join("build/out")).unwrap();
+    std::fs::write(root.join(".gitignore"), ".env\nbuild/\n").unwrap();
+    git(&root, &["commit", "--quiet", "-am", "ignore build"]);
+    let made = add(dir.path(), &root.join("build/out"));
+    assert_eq!(made.cwd, made.path.join("build/out"));
+    assert!(made.cwd.is_dir());
+    assert_eq!(git(&made.path, &["status", "--porcelain"]), "");
+}
+
+#[test]
 fn a_worktree_with_changes_is_kept_and_a_clean_one_removed_and_the_branch_stays() {
     let (dir, root) = repository();
     let made = add(dir.path(), &root);
