@@ -1,9 +1,10 @@
 # The two commands a newcomer needs: `make run` starts Switchboard, `make test`
 # runs every check CI runs. Both work on a fresh clone with Rust (rustup),
 # Node 20 and npm: the targets below install what else they need (rustfmt and
-# clippy, the web app's packages, Debian's Chromium for the end-to-end tests).
+# clippy, the web app's packages, git for the worktree tests, Debian's Chromium for
+# the end-to-end tests).
 
-.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test e2e e2e-deps bench
+.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test git-deps e2e e2e-deps bench
 
 run: web
 	cargo run --release -p switchboard -- serve --demo
@@ -41,7 +42,8 @@ web-test: web-deps
 # fail for anyone who depends on it alone.
 RUST_PACKAGES := $(shell sed -n '/^\[package\]/,/^\[/s/^name = "\(.*\)"/\1/p' crates/*/Cargo.toml)
 
-rust-test:
+# The worktree tests run the real git on repositories they make.
+rust-test: git-deps
 	@for package in $(RUST_PACKAGES); do \
 		echo "cargo test -p $$package"; \
 		cargo test -p $$package || exit 1; \
@@ -52,6 +54,9 @@ rust-test:
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 e2e-deps:
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
+git-deps:
+	@command -v git >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq git; }
 
 e2e: e2e-deps web
 	cargo build -p switchboard

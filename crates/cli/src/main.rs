@@ -66,6 +66,9 @@ enum Command {
         cwd: Option<String>,
         #[arg(long)]
         title: Option<String>,
+        /// Run in a new git worktree of the repository --cwd is in, on a branch of its own
+        #[arg(long)]
+        worktree: bool,
         prompt: String,
         #[arg(long)]
         json: bool,
@@ -124,6 +127,7 @@ fn main() -> ExitCode {
             engine,
             cwd,
             title,
+            worktree,
             prompt,
             json,
         } => sessions_cmd::spawn(
@@ -132,6 +136,7 @@ fn main() -> ExitCode {
                 engine,
                 cwd,
                 title,
+                worktree,
                 prompt,
                 json,
             },

@@ -14,6 +14,7 @@ pub struct Spawn {
     pub engine: Option<String>,
     pub cwd: Option<String>,
     pub title: Option<String>,
+    pub worktree: bool,
     pub prompt: String,
     pub json: bool,
 }
@@ -28,6 +29,9 @@ pub fn spawn(data_dir: &Path, args: Spawn) -> anyhow::Result<ExitCode> {
         if let Some(value) = value {
             body[field] = Value::String(value);
         }
+    }
+    if args.worktree {
+        body["isolation"] = json!("worktree");
     }
     let reply = Client::discover(data_dir)?.send("POST", "/sessions", Some(&body))?;
     report(reply, args.json, |session| {

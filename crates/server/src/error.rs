@@ -216,6 +216,22 @@ impl From<sessions::SessionError> for ApiError {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting_down", message)
             }
             E::Store(e) => ApiError::internal(e),
+            E::Worktree(e) => ApiError::from(e),
+        }
+    }
+}
+
+impl From<worktrees::WorktreeError> for ApiError {
+    fn from(error: worktrees::WorktreeError) -> Self {
+        use worktrees::WorktreeError as E;
+        let message = error.to_string();
+        match error {
+            E::NotARepository { .. } => ApiError::bad_request("not_a_git_repository", message),
+            // The caller's folder or the caller's repository: theirs to fix.
+            E::NoSuchFolder { .. } | E::NoCommit { .. } | E::InvalidInclude { .. } => {
+                ApiError::bad_request("invalid_request", message)
+            }
+            E::Spawn(_) | E::Git { .. } | E::Copy { .. } => ApiError::internal(error),
         }
     }
 }

@@ -74,6 +74,8 @@ fn api_types() -> String {
         decl::<dashboards::PublicMember>(&cfg),
         decl::<sessions::Status>(&cfg),
         decl::<sessions::Session>(&cfg),
+        decl::<sessions::Worktree>(&cfg),
+        decl::<sessions::Isolation>(&cfg),
         decl::<sessions::SpawnRequest>(&cfg),
         decl::<sessions::Transcript>(&cfg),
         decl::<sessions::Turn>(&cfg),

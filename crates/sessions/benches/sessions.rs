@@ -54,8 +54,7 @@ fn request(engine: &str) -> SpawnRequest {
     SpawnRequest {
         engine: Some(engine.into()),
         prompt: "hello".into(),
-        cwd: None,
-        title: None,
+        ..SpawnRequest::default()
     }
 }
 

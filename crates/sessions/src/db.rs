@@ -5,7 +5,9 @@
 //! move; `session_inputs` the prompt, follow-ups and nudges, consumed in order
 //! (so a follow-up accepted while a turn ran survives a crash); `session_turns`
 //! one row per turn; `session_output` the streamed reply and stderr in chunks,
-//! appended rather than rewritten so a 50 MB reply costs linear time.
+//! appended rather than rewritten so a 50 MB reply costs linear time;
+//! `session_worktrees` the git worktree of a session spawned with isolation,
+//! and whether archiving removed it.
 //! `sessions.source_session_id` is the session's parent (`parentId` in the
 //! API); a turn's `input_tokens` counts cached input too, `cached_input_tokens`
 //! the cached part of it (the adapters bring both engines to that meaning).
@@ -15,7 +17,7 @@ use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::adapters::TurnMeta;
 use crate::error::Result;
-use crate::model::{Session, Status, StatusEvent, Tokens, Turn};
+use crate::model::{Session, Status, StatusEvent, Tokens, Turn, Worktree};
 
 pub const MIGRATIONS: &[Migration] = &[
     Migration {
@@ -105,6 +107,21 @@ CREATE INDEX session_turns_by_end ON session_turns(ended_at);
 CREATE INDEX sessions_by_parent ON sessions(source_session_id, created_at);
 ",
     },
+    // The git worktree of a session spawned with isolation, and what archiving did with it.
+    Migration {
+        feature: "sessions",
+        sql: "
+CREATE TABLE session_worktrees (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id),
+    path TEXT NOT NULL,
+    branch TEXT NOT NULL,
+    base TEXT NOT NULL,
+    repository TEXT NOT NULL,
+    removed INTEGER NOT NULL DEFAULT 0,
+    kept_reason TEXT
+) STRICT;
+",
+    },
 ];
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
@@ -124,7 +141,11 @@ const SESSION_COLUMNS: &str = "
         WHERE c.source_session_id = s.id),
     (WITH RECURSIVE tree(id) AS (
         SELECT s.id UNION SELECT c.id FROM sessions c JOIN tree ON c.source_session_id = tree.id)
-     SELECT SUM(t.cost_usd) FROM session_turns t WHERE t.session_id IN tree)";
+     SELECT SUM(t.cost_usd) FROM session_turns t WHERE t.session_id IN tree),
+    (SELECT json_object('path', w.path, 'branch', w.branch, 'base', w.base,
+        'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
+        'keptReason', w.kept_reason)
+     FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status: String = row.get(7)?;
@@ -159,6 +180,10 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         // The database wrote this array itself, so only a bug could make it unreadable.
         children: serde_json::from_str(&row.get::<_, String>(25)?).unwrap_or_default(),
         tree_cost_usd: row.get(26)?,
+        // Read by name: other columns may be added before it.
+        worktree: row
+            .get::<_, Option<String>>("worktree_json")?
+            .and_then(|json| serde_json::from_str(&json).ok()),
     })
 }
 
@@ -212,6 +237,30 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
     )?;
     record_event(tx, s.id, None, s.status, s.reason, now)?;
     push_input(tx, s.id, "prompt", s.prompt, s.first_added, now)?;
+    Ok(())
+}
+
+/// Records the worktree a session runs in (in the session's own insert transaction).
+pub fn insert_worktree(tx: &Transaction<'_>, id: &str, w: &Worktree) -> Result<()> {
+    tx.execute(
+        "INSERT INTO session_worktrees (session_id, path, branch, base, repository)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, w.path, w.branch, w.base, w.repository],
+    )?;
+    Ok(())
+}
+
+/// Records what archiving did with the worktree: removed, or kept and why.
+pub fn set_worktree_outcome(
+    tx: &Transaction<'_>,
+    id: &str,
+    removed: bool,
+    kept_reason: Option<&str>,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE session_worktrees SET removed = ?2, kept_reason = ?3 WHERE session_id = ?1",
+        params![id, removed, kept_reason],
+    )?;
     Ok(())
 }
 

@@ -34,6 +34,9 @@ pub enum SessionError {
     ShuttingDown,
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// Making or removing a session's git worktree failed.
+    #[error(transparent)]
+    Worktree(#[from] worktrees::WorktreeError),
 }
 
 impl From<store::rusqlite::Error> for SessionError {

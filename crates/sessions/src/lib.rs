@@ -39,6 +39,7 @@ mod adapters;
 mod db;
 mod engines;
 mod error;
+mod isolation;
 mod model;
 mod process;
 mod prompts;
@@ -50,8 +51,8 @@ mod usage;
 
 pub use error::{Result, SessionError};
 pub use model::{
-    Caller, EngineInfo, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
-    StatusEvent, Tokens, Transcript, Turn, Usage, UsageDay, Via,
+    Caller, EngineInfo, Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned,
+    Status, StatusEvent, Tokens, Transcript, Turn, Usage, UsageDay, Via, Worktree,
 };
 pub use state::{OutputAppended, SessionUpdate, TokenIssuer};
 pub use supervisor::Supervisor;

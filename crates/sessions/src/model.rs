@@ -97,6 +97,33 @@ pub struct Session {
     pub max_turns_per_session: i64,
     pub created_at: String,
     pub updated_at: String,
+    /// The git worktree the session runs in, when it was spawned with `isolation: worktree`.
+    pub worktree: Option<Worktree>,
+}
+
+/// A session's own git worktree (`isolation: worktree`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Worktree {
+    pub path: String,
+    /// `switchboard/<short id>`; it stays after the worktree is removed.
+    pub branch: String,
+    /// The commit the branch started from (the repository's `HEAD` at spawn).
+    pub base: String,
+    /// The root of the checkout the session was asked to run in.
+    pub repository: String,
+    /// True once archiving removed the folder (it had no uncommitted changes).
+    pub removed: bool,
+    /// Why archiving kept the folder (uncommitted changes, or git refused); `null` when removed or not yet archived.
+    pub kept_reason: Option<String>,
+}
+
+/// How a session is kept apart from the user's own working tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Isolation {
+    /// A git worktree of its own under `DIR/worktrees/<session id>`.
+    Worktree,
 }
 
 /// Token counts in one meaning for every engine: `input` is every input
@@ -184,6 +211,8 @@ pub struct SpawnRequest {
     pub prompt: String,
     pub cwd: Option<String>,
     pub title: Option<String>,
+    /// Absent: the session runs in `cwd` itself.
+    pub isolation: Option<Isolation>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]

@@ -17,9 +17,10 @@ use tokio::sync::{Notify, broadcast, watch};
 use crate::db::{self, NewSession};
 use crate::engines::{self, EngineSpec};
 use crate::error::{Result, SessionError};
+use crate::isolation;
 use crate::model::{
-    Caller, EngineInfo, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
-    Transcript, Via,
+    Caller, EngineInfo, Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned,
+    Status, Transcript, Via,
 };
 use crate::prompts;
 use crate::state::{EndRequest, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer};
@@ -131,6 +132,29 @@ impl Supervisor {
         prompts: &PromptSettings,
         request: SpawnRequest,
     ) -> Result<Spawned> {
+        // Runs to its end even when the caller stops waiting (a client gone, a
+        // request timeout during a long checkout), so a worktree made for the
+        // session is always either recorded and used or taken back.
+        let this = self.clone();
+        let (caller, policy, prompts) = (caller.clone(), policy.clone(), prompts.clone());
+        let task = tokio::spawn(async move {
+            let spawned = this.spawn_to_end(&caller, &policy, &prompts, request);
+            spawned.await
+        });
+        match task.await {
+            Ok(spawned) => spawned,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => Err(SessionError::ShuttingDown),
+        }
+    }
+
+    async fn spawn_to_end(
+        &self,
+        caller: &Caller,
+        policy: &SpawnPolicy,
+        prompts: &PromptSettings,
+        request: SpawnRequest,
+    ) -> Result<Spawned> {
         if self.inner.shutting_down.load(Ordering::SeqCst) {
             return Err(SessionError::ShuttingDown);
         }
@@ -142,6 +166,18 @@ impl Supervisor {
             return Err(SessionError::AgentTokenSpawnDisabled);
         }
         let id = store::new_id();
+        let mut request = request;
+        // Made before the row is written, so the engine never starts outside it.
+        let isolated = match request.isolation {
+            Some(Isolation::Worktree) => {
+                let cwd = resolve_cwd(&self.inner.data_dir, request.cwd.as_deref())?;
+                let made = isolation::create(&self.inner.data_dir, &id, cwd.into()).await?;
+                request.cwd = Some(made.cwd.clone());
+                Some(made)
+            }
+            None => None,
+        };
+        let worktree = isolated.as_ref().map(|made| made.record.clone());
         let caller = caller.clone();
         let policy = policy.clone();
         let prompt_settings = prompts.clone();
@@ -149,7 +185,7 @@ impl Supervisor {
         let data_dir = self.inner.data_dir.clone();
         let clock = Arc::clone(&self.inner.clock);
         let session_id = id.clone();
-        let (session, queued) = self
+        let written = self
             .inner
             .write(move |tx| {
                 let parent = if agent_driven {
@@ -198,11 +234,23 @@ impl Supervisor {
                         now: &clock::timestamp(now),
                     },
                 )?;
+                if let Some(worktree) = &worktree {
+                    db::insert_worktree(tx, &session_id, worktree)?;
+                }
                 let session = db::get_session(tx, &caller.account_id, &session_id)?
                     .ok_or(SessionError::NotFound)?;
                 Ok((session, queued))
             })
-            .await?;
+            .await;
+        let (session, queued) = match written {
+            Ok(written) => written,
+            Err(e) => {
+                if let Some(made) = isolated {
+                    isolation::discard(made).await;
+                }
+                return Err(e);
+            }
+        };
         self.inner
             .announce(&session.id, &session.account_id, session.status);
         self.launch(id, session.account_id.clone());
@@ -276,6 +324,7 @@ impl Supervisor {
         self.inner
             .write(move |tx| db::set_archived(tx, &owned, &now))
             .await?;
+        isolation::release(&self.inner, &caller.account_id, id).await?;
         let session = self.get(&caller.account_id, id).await?;
         self.inner
             .announce(&session.id, &session.account_id, session.status);
@@ -576,23 +625,7 @@ fn validate(data_dir: &Path, request: &SpawnRequest) -> Result<Valid> {
         .unwrap_or("primary")
         .to_owned();
     let spec = engines::resolve(data_dir, &engine)?;
-    let cwd = match request.cwd.as_deref().filter(|c| !c.trim().is_empty()) {
-        Some(cwd) => {
-            let path = Path::new(cwd);
-            if !path.is_absolute() || !path.is_dir() {
-                return Err(SessionError::InvalidInput(format!(
-                    "cwd must be an absolute path to an existing folder; {cwd} is not."
-                )));
-            }
-            cwd.to_owned()
-        }
-        None => std::env::var_os("HOME")
-            .map(PathBuf::from)
-            .filter(|home| home.is_dir())
-            .unwrap_or_else(|| data_dir.to_owned())
-            .to_string_lossy()
-            .into_owned(),
-    };
+    let cwd = resolve_cwd(data_dir, request.cwd.as_deref())?;
     let title = request
         .title
         .as_deref()
@@ -605,6 +638,28 @@ fn validate(data_dir: &Path, request: &SpawnRequest) -> Result<Valid> {
         cwd,
         title,
     })
+}
+
+/// The folder a session asks for: an absolute path to an existing folder,
+/// or the user's home when it names none.
+fn resolve_cwd(data_dir: &Path, cwd: Option<&str>) -> Result<String> {
+    match cwd.filter(|c| !c.trim().is_empty()) {
+        Some(cwd) => {
+            let path = Path::new(cwd);
+            if !path.is_absolute() || !path.is_dir() {
+                return Err(SessionError::InvalidInput(format!(
+                    "cwd must be an absolute path to an existing folder; {cwd} is not."
+                )));
+            }
+            Ok(cwd.to_owned())
+        }
+        None => Ok(std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .filter(|home| home.is_dir())
+            .unwrap_or_else(|| data_dir.to_owned())
+            .to_string_lossy()
+            .into_owned()),
+    }
 }
 
 /// Rule 5: agent-driven sessions start at least `spacing` seconds apart.

@@ -197,8 +197,7 @@ pub fn request(engine: &str, prompt: &str) -> SpawnRequest {
     SpawnRequest {
         engine: Some(engine.to_owned()),
         prompt: prompt.to_owned(),
-        cwd: None,
-        title: None,
+        ..SpawnRequest::default()
     }
 }
 

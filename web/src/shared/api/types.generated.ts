@@ -196,13 +196,45 @@ pendingMessages: bigint,
 /**
  * The ceilings in force when the session was spawned: stored and shown, never enforced.
  */
-maxDollarsPerSession: number, maxTurnsPerSession: bigint, createdAt: string, updatedAt: string, };
+maxDollarsPerSession: number, maxTurnsPerSession: bigint, createdAt: string, updatedAt: string, 
+/**
+ * The git worktree the session runs in, when it was spawned with `isolation: worktree`.
+ */
+worktree: Worktree | null, };
+
+export type Worktree = { path: string, 
+/**
+ * `switchboard/<short id>`; it stays after the worktree is removed.
+ */
+branch: string, 
+/**
+ * The commit the branch started from (the repository's `HEAD` at spawn).
+ */
+base: string, 
+/**
+ * The root of the checkout the session was asked to run in.
+ */
+repository: string, 
+/**
+ * True once archiving removed the folder (it had no uncommitted changes).
+ */
+removed: boolean, 
+/**
+ * Why archiving kept the folder (uncommitted changes, or git refused); `null` when removed or not yet archived.
+ */
+keptReason: string | null, };
+
+export type Isolation = "worktree";
 
 export type SpawnRequest = { 
 /**
  * Defaults to `primary`.
  */
-engine?: string, prompt: string, cwd?: string, title?: string, };
+engine?: string, prompt: string, cwd?: string, title?: string, 
+/**
+ * Absent: the session runs in `cwd` itself.
+ */
+isolation?: Isolation, };
 
 export type Transcript = { sessionId: string, turns: Array<Turn>, events: Array<StatusEvent>, };
 

@@ -1,0 +1,111 @@
+//! Worktree isolation for sessions: the worktree is made before the session
+//! row is written (so a repository problem is the caller's 400 and the engine
+//! never starts in the wrong place), taken back if the spawn is then refused,
+//! and removed on archive only when nothing in it would be lost.
+//!
+//! The git work itself is the `worktrees` crate's; this module chooses the
+//! place (`DIR/worktrees/<session id>`) and the branch name, runs git off the
+//! async runtime, and records the outcome.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::db;
+use crate::error::{Result, SessionError};
+use crate::model::Worktree;
+use crate::state::Inner;
+
+/// A worktree made for a session that is not yet recorded.
+pub(crate) struct Made {
+    pub(crate) record: Worktree,
+    /// Where the engine runs: the worktree's mirror of the asked-for folder.
+    pub(crate) cwd: String,
+    made: worktrees::Worktree,
+}
+
+/// Adds the worktree of session `id` for the repository `cwd` is in.
+pub(crate) async fn create(data_dir: &Path, id: &str, cwd: PathBuf) -> Result<Made> {
+    let path = data_dir.join("worktrees").join(id);
+    let branch = worktrees::branch_for(id);
+    let made = blocking(move || {
+        let checkout = worktrees::find_repository(&cwd)?;
+        worktrees::add(&checkout, &path, &branch)
+    })
+    .await?;
+    if !made.copied.is_empty() {
+        tracing::info!(
+            session = id,
+            files = made.copied.len(),
+            "copied included files into the worktree"
+        );
+    }
+    Ok(Made {
+        record: Worktree {
+            path: made.path.to_string_lossy().into_owned(),
+            branch: made.branch.clone(),
+            base: made.base.clone(),
+            repository: made.repository.to_string_lossy().into_owned(),
+            removed: false,
+            kept_reason: None,
+        },
+        cwd: made.cwd.to_string_lossy().into_owned(),
+        made,
+    })
+}
+
+/// Takes back the worktree of a spawn that was refused after it was made.
+pub(crate) async fn discard(made: Made) {
+    let path = made.made.path.clone();
+    if let Err(e) = blocking(move || worktrees::discard(&made.made)).await {
+        tracing::warn!(path = %path.display(), error = %e, "could not take back the worktree of a refused spawn");
+    }
+}
+
+/// On archive: removes the session's worktree if it has no uncommitted
+/// changes, else keeps it and records why. A worktree already removed (an
+/// archive repeated) is left alone; one kept is tried again, so archiving
+/// once more after committing removes it.
+pub(crate) async fn release(inner: &Arc<Inner>, account: &str, id: &str) -> Result<()> {
+    let account = account.to_owned();
+    let owned = id.to_owned();
+    let session = inner
+        .read(move |tx| db::get_session(tx, &account, &owned)?.ok_or(SessionError::NotFound))
+        .await?;
+    let Some(worktree) = session.worktree.filter(|w| !w.removed) else {
+        return Ok(());
+    };
+    let repository = PathBuf::from(&worktree.repository);
+    let path = PathBuf::from(&worktree.path);
+    let outcome = blocking(move || worktrees::remove_if_clean(&repository, &path)).await;
+    let (removed, kept) = match outcome {
+        Ok(worktrees::Removal::Removed) => (true, None),
+        Ok(worktrees::Removal::Kept { changes }) => (
+            false,
+            Some(format!(
+                "it has uncommitted changes ({changes} {} in git status); commit or discard them and archive again to remove it",
+                if changes == 1 { "entry" } else { "entries" }
+            )),
+        ),
+        Err(e) => {
+            tracing::warn!(session = id, error = %e, "could not remove a session's worktree");
+            (
+                false,
+                Some("git could not remove it; the server log says why".to_owned()),
+            )
+        }
+    };
+    let owned = id.to_owned();
+    inner
+        .write(move |tx| db::set_worktree_outcome(tx, &owned, removed, kept.as_deref()))
+        .await
+}
+
+/// Git runs as a child process and waits for it: off the async runtime.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> worktrees::Result<T> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|_| SessionError::ShuttingDown)?
+        .map_err(SessionError::from)
+}
