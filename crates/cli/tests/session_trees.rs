@@ -58,22 +58,6 @@ fn session(server: &TestServer, id: &str) -> Value {
     server.call("GET", &format!("/sessions/{id}"), None).json()
 }
 
-fn wait_for_status(server: &TestServer, id: &str, wanted: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let session = session(server, id);
-        if session["status"] == wanted {
-            return session;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{id} stuck at {}",
-            session["status"]
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 fn wait_for_file(path: &Path) -> String {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
@@ -128,8 +112,8 @@ fn a_tree_stop_ends_the_helper_an_agent_spawned_and_a_bare_stop_only_its_session
     let helper: Value = serde_json::from_str(&spawned).unwrap_or_else(|e| panic!("{e}: {spawned}"));
     let child = helper["id"].as_str().unwrap().to_owned();
     assert_eq!(helper["parentId"], parent.as_str());
-    wait_for_status(&server, &parent, "running");
-    wait_for_status(&server, &child, "running");
+    server.wait_for_status(&parent, "running");
+    server.wait_for_status(&child, "running");
     assert_eq!(session(&server, &parent)["children"], json!([child]));
     assert_eq!(session(&server, &parent)["parentId"], Value::Null);
     let (parent_pid, child_pid) = (pid_of(&server, &parent), pid_of(&server, &child));
@@ -145,7 +129,7 @@ fn a_tree_stop_ends_the_helper_an_agent_spawned_and_a_bare_stop_only_its_session
 
     // No body at all, as `switchboard stop` sends: only that session stops.
     let lone = ui_spawn(&server, "holder");
-    wait_for_status(&server, &lone, "running");
+    server.wait_for_status(&lone, "running");
     let lone_pid = pid_of(&server, &lone);
     let reply = server.call("POST", &format!("/sessions/{lone}/stop"), None);
     assert_eq!(reply.status, 202, "{}", reply.text());
@@ -179,7 +163,7 @@ fn a_tree_stop_ends_the_helper_an_agent_spawned_and_a_bare_stop_only_its_session
 fn cost_tokens_and_usage_come_from_the_engine_s_report() {
     let server = server_with_engines();
     let id = ui_spawn(&server, "primary");
-    let session = wait_for_status(&server, &id, "waiting_for_input");
+    let session = server.wait_for_status(&id, "waiting_for_input");
     assert_eq!(session["costUsd"], 0.25);
     assert_eq!(session["treeCostUsd"], 0.25);
     assert_eq!(

@@ -50,22 +50,6 @@ fn ui_spawn(server: &TestServer, cookie: &str, engine: &str, prompt: &str) -> Va
     session
 }
 
-fn wait_for_status(server: &TestServer, id: &str, wanted: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let session = server.call("GET", &format!("/sessions/{id}"), None).json();
-        if session["status"] == wanted {
-            return session;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "session {id} stuck at {}",
-            session["status"]
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 fn recorded_env(dir: &Path, session: &str, turn: u32) -> Vec<(String, String)> {
     let path = dir.join("record").join(format!("env-{session}-{turn}"));
     std::fs::read_to_string(&path)
@@ -108,7 +92,7 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
     let cookie = server.browser_cookie();
     let session = ui_spawn(&server, &cookie, "echo", "hello there");
     let id = session["id"].as_str().unwrap().to_owned();
-    wait_for_status(&server, &id, "waiting_for_input");
+    server.wait_for_status(&id, "waiting_for_input");
 
     let env = recorded_env(server.data_dir(), &id, 1);
     assert_eq!(env_value(&env, "APP_SESSION_ID"), id);
@@ -214,7 +198,7 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
 
     let stopped = server.call("POST", &format!("/sessions/{id}/stop"), None);
     assert_eq!(stopped.status, 202);
-    wait_for_status(&server, &id, "stopped");
+    server.wait_for_status(&id, "stopped");
     let dead = server.call_as(&agent, "GET", "/settings", None);
     assert_eq!(dead.status, 401);
 }
@@ -225,7 +209,7 @@ fn control_spawns_follow_the_rules_in_order() {
     let cookie = server.browser_cookie();
     let parent = ui_spawn(&server, &cookie, "echo", "parent");
     let parent_id = parent["id"].as_str().unwrap().to_owned();
-    wait_for_status(&server, &parent_id, "waiting_for_input");
+    server.wait_for_status(&parent_id, "waiting_for_input");
     let agent = env_value(
         &recorded_env(server.data_dir(), &parent_id, 1),
         "APP_CLI_TOKEN",
@@ -316,7 +300,7 @@ fn an_agent_spawns_a_helper_with_one_command() {
     let cookie = server.browser_cookie();
     let parent = ui_spawn(&server, &cookie, "spawner", "make a helper");
     let parent_id = parent["id"].as_str().unwrap().to_owned();
-    wait_for_status(&server, &parent_id, "waiting_for_input");
+    server.wait_for_status(&parent_id, "waiting_for_input");
     let output = std::fs::read_to_string(
         server
             .data_dir()
@@ -338,14 +322,14 @@ fn sessions_come_back_after_the_server_is_killed() {
     let cookie = server.browser_cookie();
     let running = ui_spawn(&server, &cookie, "slow", "long work");
     let running_id = running["id"].as_str().unwrap().to_owned();
-    wait_for_status(&server, &running_id, "running");
+    server.wait_for_status(&running_id, "running");
     let waiting = ui_spawn(&server, &cookie, "echo", "short");
     let waiting_id = waiting["id"].as_str().unwrap().to_owned();
-    wait_for_status(&server, &waiting_id, "waiting_for_input");
+    server.wait_for_status(&waiting_id, "waiting_for_input");
 
     let server = server.crash_and_restart();
-    wait_for_status(&server, &running_id, "interrupted");
-    wait_for_status(&server, &waiting_id, "interrupted");
+    server.wait_for_status(&running_id, "interrupted");
+    server.wait_for_status(&waiting_id, "interrupted");
     let orphans = Command::new("pgrep")
         .args(["-f", "sleep 30"])
         .output()
@@ -369,7 +353,7 @@ fn agent_token(server: &TestServer) -> String {
     let cookie = server.browser_cookie();
     let session = ui_spawn(server, &cookie, "echo", "hello");
     let id = session["id"].as_str().unwrap().to_owned();
-    wait_for_status(server, &id, "waiting_for_input");
+    server.wait_for_status(&id, "waiting_for_input");
     env_value(&recorded_env(server.data_dir(), &id, 1), "APP_CLI_TOKEN")
 }
 

@@ -7,7 +7,6 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use common::{TestServer, request};
 use serde_json::{Value, json};
@@ -74,22 +73,6 @@ fn ui_spawn(server: &TestServer, cookie: &str, body: &Value) -> common::Reply {
     )
 }
 
-fn wait_for_status(server: &TestServer, id: &str, wanted: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let session = server.call("GET", &format!("/sessions/{id}"), None).json();
-        if session["status"] == wanted {
-            return session;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "session {id} stuck at {}",
-            session["status"]
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 fn output_of(server: &TestServer, id: &str) -> String {
     let transcript = server
         .call("GET", &format!("/sessions/{id}/transcript"), None)
@@ -135,7 +118,7 @@ fn an_isolated_session_runs_in_its_worktree_which_archiving_removes_when_clean()
         "KEY=1\n"
     );
 
-    wait_for_status(&server, &id, "waiting_for_input");
+    server.wait_for_status(&id, "waiting_for_input");
     assert_eq!(
         output_of(&server, &id).trim(),
         path.join("web").to_string_lossy()
@@ -162,7 +145,7 @@ fn a_worktree_with_uncommitted_changes_is_kept_on_archive_and_says_so() {
     let reply = ui_spawn(&server, &cookie, &body);
     assert_eq!(reply.status, 201, "{}", reply.text());
     let id = reply.json()["id"].as_str().unwrap().to_owned();
-    wait_for_status(&server, &id, "waiting_for_input");
+    server.wait_for_status(&id, "waiting_for_input");
 
     let archived = archive(&server, &id);
     let path = server.data_dir().join("worktrees").join(&id);
@@ -247,7 +230,7 @@ fn the_cli_spawns_into_a_worktree_with_dash_dash_worktree() {
     let id = session["id"].as_str().unwrap();
     let path = server.data_dir().join("worktrees").join(id);
     assert_eq!(session["worktree"]["path"], path.to_string_lossy().as_ref());
-    wait_for_status(&server, id, "waiting_for_input");
+    server.wait_for_status(id, "waiting_for_input");
     assert_eq!(output_of(&server, id).trim(), path.to_string_lossy());
 }
 

@@ -24,6 +24,23 @@ pub struct TestServer {
 }
 
 impl TestServer {
+    /// Polls `GET /sessions/<id>` until the session reaches `wanted`, and returns it.
+    pub fn wait_for_status(&self, id: &str, wanted: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let session = self.call("GET", &format!("/sessions/{id}"), None).json();
+            if session["status"] == wanted {
+                return session;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "session {id} stuck at {}",
+                session["status"]
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Signs a browser in through the owner's login link: the `Cookie`
     /// header value that the UI server's API then takes.
     pub fn browser_cookie(&self) -> String {
