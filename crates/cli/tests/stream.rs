@@ -190,26 +190,11 @@ fn server_with_engines() -> TestServer {
     let toml = format!(
         "[engines.cat]\nkind = \"command\"\ncommand = [\"/bin/cat\"]\n\n\
          [engines.flood]\nkind = \"command\"\n\
-         command = [\"/bin/sh\", \"-c\", \"head -c 40000000 /dev/zero | tr '\\\\0' x\"]\n\n\
+         command = [\"/bin/sh\", \"-c\", \"for i in $(seq 40); do head -c 1000000 /dev/zero | tr '\\\\0' x; sleep 0.1; done\"]\n\n\
          [engines.agent]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {keep_token:?}]\n"
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
     TestServer::start_in(dir)
-}
-
-/// Starts a session as the owner does in the web UI (not agent-driven).
-fn spawn(server: &TestServer, engine: &str, prompt: &str) -> String {
-    let cookie = server.browser_cookie();
-    let body = json!({"engine": engine, "prompt": prompt}).to_string();
-    let reply = request(
-        &server.ui,
-        "POST",
-        "/api/sessions",
-        &[("Cookie", &cookie), ("Content-Type", "application/json")],
-        Some(body.as_bytes()),
-    );
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    reply.json()["id"].as_str().unwrap().to_owned()
 }
 
 fn alert(server: &TestServer, token: &str, title: &str) {
@@ -227,7 +212,10 @@ fn is_waiting(event: &Received, session: &str) -> bool {
 fn a_command_engines_output_and_status_moves_arrive_live() {
     let server = server_with_engines();
     let mut stream = Stream::bearer(&server, &server.token, None);
-    let id = spawn(&server, "cat", "hello from the stream");
+    let id = server.browser_session("cat", "hello from the stream")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let events = stream.until(|e| is_waiting(e, &id));
 
     let output: String = events
@@ -326,7 +314,10 @@ fn an_account_never_receives_another_accounts_events() {
     let mut mine = Stream::bearer(&server, &server.token, None);
     let mut theirs = Stream::bearer(&server, &other, None);
 
-    let id = spawn(&server, "cat", "private words");
+    let id = server.browser_session("cat", "private words")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     alert(&server, &server.token, "private alert");
     mine.until(|e| is_waiting(e, &id));
 
@@ -344,8 +335,14 @@ fn a_client_that_never_reads_is_dropped_without_slowing_the_api() {
     let mut stalled = Stream::bearer(&server, &server.token, None);
     let mut live = Stream::bearer(&server, &server.token, None);
     // 40 MB of output in 64 KiB events: far more than the socket buffers
-    // and the subscriber's 256-event buffer hold.
-    let id = spawn(&server, "flood", "go");
+    // and the subscriber's 256-event buffer hold. Written a megabyte at a
+    // time, a tenth of a second apart, so a client that reads keeps up even
+    // in a debug build on a busy machine; unpaced, it too could fall 256
+    // events behind and be dropped, as the contract says it should.
+    let id = server.browser_session("flood", "go")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let watched = id.clone();
     // The reading client reads on its own thread, so probing the API never
     // keeps it from keeping up.
@@ -537,7 +534,10 @@ fn the_ui_server_streams_to_the_browser_session_with_keep_alive_comments() {
 fn an_agent_token_reads_its_accounts_stream_until_its_session_ends() {
     let server = server_with_engines();
     let mut owner = Stream::bearer(&server, &server.token, None);
-    let id = spawn(&server, "agent", "hold on");
+    let id = server.browser_session("agent", "hold on")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     owner.until(|e| is_waiting(e, &id));
     let token = std::fs::read_to_string(server.dir.path().join("agent-token")).unwrap();
 
