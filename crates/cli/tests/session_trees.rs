@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{TestServer, request, workspace_root};
+use common::{TestServer, workspace_root};
 use serde_json::{Value, json};
 
 /// `holder` records its pid and sleeps; `nester` spawns a `holder` helper with
@@ -38,20 +38,6 @@ fn server_with_engines() -> TestServer {
     server.set_setting("agentDrivenSessionsEnabled", json!(true));
     server.set_setting("allowAgentTokenSpawn", json!(true));
     server
-}
-
-fn ui_spawn(server: &TestServer, engine: &str) -> String {
-    let cookie = server.browser_cookie();
-    let body = json!({"engine": engine, "prompt": "work"}).to_string();
-    let reply = request(
-        &server.ui,
-        "POST",
-        "/api/sessions",
-        &[("Cookie", &cookie), ("Content-Type", "application/json")],
-        Some(body.as_bytes()),
-    );
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    reply.json()["id"].as_str().unwrap().to_owned()
 }
 
 fn session(server: &TestServer, id: &str) -> Value {
@@ -102,7 +88,10 @@ fn wait_gone(pid: u32) {
 #[test]
 fn a_tree_stop_ends_the_helper_an_agent_spawned_and_a_bare_stop_only_its_session() {
     let server = server_with_engines();
-    let parent = ui_spawn(&server, "nester");
+    let parent = server.browser_session("nester", "work")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let spawned = wait_for_file(
         &server
             .data_dir()
@@ -128,7 +117,10 @@ fn a_tree_stop_ends_the_helper_an_agent_spawned_and_a_bare_stop_only_its_session
     assert_eq!(usage.json(), json!({"days": []}));
 
     // No body at all, as `switchboard stop` sends: only that session stops.
-    let lone = ui_spawn(&server, "holder");
+    let lone = server.browser_session("holder", "work")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     server.wait_for_status(&lone, "running");
     let lone_pid = pid_of(&server, &lone);
     let reply = server.call("POST", &format!("/sessions/{lone}/stop"), None);
@@ -162,7 +154,10 @@ fn a_tree_stop_ends_the_helper_an_agent_spawned_and_a_bare_stop_only_its_session
 #[test]
 fn cost_tokens_and_usage_come_from_the_engine_s_report() {
     let server = server_with_engines();
-    let id = ui_spawn(&server, "primary");
+    let id = server.browser_session("primary", "work")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let session = server.wait_for_status(&id, "waiting_for_input");
     assert_eq!(session["costUsd"], 0.25);
     assert_eq!(session["treeCostUsd"], 0.25);

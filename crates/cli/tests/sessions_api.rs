@@ -35,17 +35,8 @@ fn server_with_engines() -> TestServer {
     TestServer::start_in(dir)
 }
 
-fn ui_spawn(server: &TestServer, cookie: &str, engine: &str, prompt: &str) -> Value {
-    let body = json!({"engine": engine, "prompt": prompt}).to_string();
-    let reply = request(
-        &server.ui,
-        "POST",
-        "/api/sessions",
-        &[("Cookie", cookie), ("Content-Type", "application/json")],
-        Some(body.as_bytes()),
-    );
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let session = reply.json();
+fn ui_spawn(server: &TestServer, engine: &str, prompt: &str) -> Value {
+    let session = server.browser_session(engine, prompt);
     assert_eq!(session["agentDriven"], false);
     session
 }
@@ -90,7 +81,7 @@ fn control_spawn(server: &TestServer, token: &str, source: Option<&str>) -> comm
 fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
     let server = server_with_engines();
     let cookie = server.browser_cookie();
-    let session = ui_spawn(&server, &cookie, "echo", "hello there");
+    let session = ui_spawn(&server, "echo", "hello there");
     let id = session["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&id, "waiting_for_input");
 
@@ -206,8 +197,7 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
 #[test]
 fn control_spawns_follow_the_rules_in_order() {
     let server = server_with_engines();
-    let cookie = server.browser_cookie();
-    let parent = ui_spawn(&server, &cookie, "echo", "parent");
+    let parent = ui_spawn(&server, "echo", "parent");
     let parent_id = parent["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&parent_id, "waiting_for_input");
     let agent = env_value(
@@ -250,7 +240,7 @@ fn control_spawns_follow_the_rules_in_order() {
     assert_eq!(child.json()["agentDriven"], true);
 
     server.set_setting("allowAgentTokenSpawn", json!(true));
-    let other_parent = ui_spawn(&server, &cookie, "echo", "other");
+    let other_parent = ui_spawn(&server, "echo", "other");
     let other_id = other_parent["id"].as_str().unwrap().to_owned();
     let reply = control_spawn(&server, &agent, Some(&other_id));
     assert_eq!(
@@ -297,8 +287,7 @@ fn an_agent_spawns_a_helper_with_one_command() {
     let server = server_with_engines();
     server.set_setting("agentDrivenSessionsEnabled", json!(true));
     server.set_setting("allowAgentTokenSpawn", json!(true));
-    let cookie = server.browser_cookie();
-    let parent = ui_spawn(&server, &cookie, "spawner", "make a helper");
+    let parent = ui_spawn(&server, "spawner", "make a helper");
     let parent_id = parent["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&parent_id, "waiting_for_input");
     let output = std::fs::read_to_string(
@@ -319,11 +308,10 @@ fn an_agent_spawns_a_helper_with_one_command() {
 fn sessions_come_back_after_the_server_is_killed() {
     let server = server_with_engines();
     server.set_setting("autoResumeOnCrash", json!(false));
-    let cookie = server.browser_cookie();
-    let running = ui_spawn(&server, &cookie, "slow", "long work");
+    let running = ui_spawn(&server, "slow", "long work");
     let running_id = running["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&running_id, "running");
-    let waiting = ui_spawn(&server, &cookie, "echo", "short");
+    let waiting = ui_spawn(&server, "echo", "short");
     let waiting_id = waiting["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&waiting_id, "waiting_for_input");
 
@@ -350,8 +338,7 @@ fn sessions_come_back_after_the_server_is_killed() {
 /// The agent token of a session on the recording `echo` engine, once its first
 /// turn has run.
 fn agent_token(server: &TestServer) -> String {
-    let cookie = server.browser_cookie();
-    let session = ui_spawn(server, &cookie, "echo", "hello");
+    let session = ui_spawn(server, "echo", "hello");
     let id = session["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&id, "waiting_for_input");
     env_value(&recorded_env(server.data_dir(), &id, 1), "APP_CLI_TOKEN")
@@ -363,13 +350,9 @@ fn an_invalid_engines_file_is_a_generic_logged_5xx() {
     let engines = server.data_dir().join("engines.toml");
     std::fs::write(&engines, "[engines.echo\nkind = ").unwrap();
     let path = engines.display().to_string();
-    let cookie = server.browser_cookie();
-    let spawn = request(
-        &server.ui,
-        "POST",
-        "/api/sessions",
-        &[("Cookie", &cookie), ("Content-Type", "application/json")],
-        Some(br#"{"engine": "echo", "prompt": "x"}"#),
+    let spawn = server.browser_spawn(
+        &server.browser_cookie(),
+        &json!({"engine": "echo", "prompt": "x"}),
     );
     for reply in [server.call("GET", "/engines", None), spawn] {
         assert_eq!(reply.status, 500, "{}", reply.text());

@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{TestServer, request};
+use common::TestServer;
 use serde_json::{Value, json};
 
 fn git(dir: &Path, args: &[&str]) -> String {
@@ -63,16 +63,6 @@ fn repository() -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
-fn ui_spawn(server: &TestServer, cookie: &str, body: &Value) -> common::Reply {
-    request(
-        &server.ui,
-        "POST",
-        "/api/sessions",
-        &[("Cookie", cookie), ("Content-Type", "application/json")],
-        Some(body.to_string().as_bytes()),
-    )
-}
-
 fn output_of(server: &TestServer, id: &str) -> String {
     let transcript = server
         .call("GET", &format!("/sessions/{id}/transcript"), None)
@@ -97,7 +87,7 @@ fn an_isolated_session_runs_in_its_worktree_which_archiving_removes_when_clean()
     let head = git(&root, &["rev-parse", "HEAD"]);
     let cwd = root.join("web");
     let body = json!({"engine": "pwd", "prompt": "where?", "cwd": cwd, "isolation": "worktree"});
-    let reply = ui_spawn(&server, &cookie, &body);
+    let reply = server.browser_spawn(&cookie, &body);
     assert_eq!(reply.status, 201, "{}", reply.text());
     let session = reply.json();
     let id = session["id"].as_str().unwrap().to_owned();
@@ -142,7 +132,7 @@ fn a_worktree_with_uncommitted_changes_is_kept_on_archive_and_says_so() {
     let (_repo_dir, root) = repository();
     let body =
         json!({"engine": "scribble", "prompt": "write", "cwd": root, "isolation": "worktree"});
-    let reply = ui_spawn(&server, &cookie, &body);
+    let reply = server.browser_spawn(&cookie, &body);
     assert_eq!(reply.status, 201, "{}", reply.text());
     let id = reply.json()["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&id, "waiting_for_input");
@@ -177,19 +167,19 @@ fn isolation_outside_a_repository_or_of_an_unknown_kind_is_a_400() {
     let outside = tempfile::tempdir().unwrap();
     let body =
         json!({"engine": "pwd", "prompt": "hi", "cwd": outside.path(), "isolation": "worktree"});
-    let reply = ui_spawn(&server, &cookie, &body);
+    let reply = server.browser_spawn(&cookie, &body);
     assert_eq!(reply.status, 400, "{}", reply.text());
     assert_eq!(reply.json()["error"]["code"], "not_a_git_repository");
 
     let (_repo_dir, root) = repository();
     let body = json!({"engine": "pwd", "prompt": "hi", "cwd": root, "isolation": "container"});
-    let reply = ui_spawn(&server, &cookie, &body);
+    let reply = server.browser_spawn(&cookie, &body);
     assert_eq!(reply.status, 400, "{}", reply.text());
     assert_eq!(reply.json()["error"]["code"], "invalid_request");
 
     // A spawn refused after its worktree was made leaves neither folder nor branch.
     let body = json!({"engine": "missing", "prompt": "hi", "cwd": root, "isolation": "worktree"});
-    let reply = ui_spawn(&server, &cookie, &body);
+    let reply = server.browser_spawn(&cookie, &body);
     assert_eq!(reply.status, 400, "{}", reply.text());
     assert_eq!(reply.json()["error"]["code"], "unknown_engine");
     assert_eq!(git(&root, &["branch", "--list", "switchboard/*"]), "");
@@ -200,7 +190,7 @@ fn isolation_outside_a_repository_or_of_an_unknown_kind_is_a_400() {
 
     // No isolation: the session runs in the folder itself, with no worktree.
     let body = json!({"engine": "pwd", "prompt": "hi", "cwd": root});
-    let reply = ui_spawn(&server, &cookie, &body);
+    let reply = server.browser_spawn(&cookie, &body);
     assert_eq!(reply.status, 201, "{}", reply.text());
     assert_eq!(reply.json()["worktree"], Value::Null);
 }
@@ -242,7 +232,7 @@ fn a_repository_without_commits_or_with_a_bad_include_file_is_the_callers_400() 
     git(empty.path(), &["init", "--quiet"]);
     let body =
         json!({"engine": "pwd", "prompt": "hi", "cwd": empty.path(), "isolation": "worktree"});
-    let reply = ui_spawn(&server, &cookie, &body);
+    let reply = server.browser_spawn(&cookie, &body);
     assert_eq!(reply.status, 400, "{}", reply.text());
     assert_eq!(reply.json()["error"]["code"], "invalid_request");
     assert!(reply.text().contains("no commit"), "{}", reply.text());
@@ -254,7 +244,7 @@ fn a_repository_without_commits_or_with_a_bad_include_file_is_the_callers_400() 
     )
     .unwrap();
     let body = json!({"engine": "pwd", "prompt": "hi", "cwd": root, "isolation": "worktree"});
-    let reply = ui_spawn(&server, &cookie, &body);
+    let reply = server.browser_spawn(&cookie, &body);
     assert_eq!(reply.status, 400, "{}", reply.text());
     assert_eq!(reply.json()["error"]["code"], "invalid_request");
     assert!(reply.text().contains("Line 2"), "{}", reply.text());

@@ -140,6 +140,27 @@ impl TestServer {
         self.call_as(&self.token.clone(), method, path, body)
     }
 
+    /// Starts a session as the owner does in the web UI (so not agent-driven):
+    /// `POST /api/sessions` with the browser's cookie, answered as is.
+    pub fn browser_spawn(&self, cookie: &str, body: &Value) -> Reply {
+        request(
+            &self.ui,
+            "POST",
+            "/api/sessions",
+            &[("Cookie", cookie), ("Content-Type", "application/json")],
+            Some(body.to_string().as_bytes()),
+        )
+    }
+
+    /// [`TestServer::browser_spawn`] of `engine` with `prompt` that must
+    /// succeed; returns the new session.
+    pub fn browser_session(&self, engine: &str, prompt: &str) -> Value {
+        let body = serde_json::json!({"engine": engine, "prompt": prompt});
+        let reply = self.browser_spawn(&self.browser_cookie(), &body);
+        assert_eq!(reply.status, 201, "{}", reply.text());
+        reply.json()
+    }
+
     /// Sets a setting as the owner; anything but 200 fails the test.
     pub fn set_setting(&self, key: &str, value: Value) {
         let reply = self.call(
