@@ -12,7 +12,8 @@ fn decl<T: TS>(cfg: &Config) -> String {
 }
 
 fn api_types() -> String {
-    let cfg = Config::new();
+    // JSON.parse gives every integer as a number, never a bigint.
+    let cfg = Config::new().with_large_int("number");
     let mut out = String::from(
         "// Generated from the Rust wire types by `cargo test -p server --test typescript`. Do not edit.\n\n\
          export type JsonValue = number | string | boolean | null | Array<JsonValue> | { [key in string]?: JsonValue };\n\n",
@@ -83,6 +84,14 @@ fn api_types() -> String {
         decl::<sessions::EngineInfo>(&cfg),
         decl::<sessions::Tokens>(&cfg),
         decl::<sessions::Usage>(&cfg),
+        decl::<sessions::StopReason>(&cfg),
+        decl::<sessions::Entry>(&cfg),
+        decl::<sessions::EntryBody>(&cfg),
+        decl::<sessions::EntryPage>(&cfg),
+        decl::<sessions::TodoItem>(&cfg),
+        decl::<sessions::TodoStatus>(&cfg),
+        decl::<sessions::Activity>(&cfg),
+        decl::<sessions::ActivityKind>(&cfg),
         decl::<sessions::UsageDay>(&cfg),
         decl::<inbox::Category>(&cfg),
         decl::<inbox::InboxRow>(&cfg),

@@ -17,7 +17,7 @@ use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::adapters::TurnMeta;
 use crate::error::Result;
-use crate::model::{Session, Status, StatusEvent, Tokens, Turn, Worktree};
+use crate::model::{Session, Status, StatusEvent, StopReason, Tokens, Turn, Worktree};
 
 pub const MIGRATIONS: &[Migration] = &[
     Migration {
@@ -148,7 +148,8 @@ const SESSION_COLUMNS: &str = "
      FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
-    let status: String = row.get(7)?;
+    let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
+    let archived = row.get(8)?;
     Ok(Session {
         id: row.get(0)?,
         account_id: row.get(1)?,
@@ -157,8 +158,10 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         title: row.get(4)?,
         cwd: row.get(5)?,
         prompt: row.get(6)?,
-        status: Status::parse(&status).unwrap_or(Status::Failed),
-        archived: row.get(8)?,
+        status,
+        archived,
+        stop_reason: StopReason::of(status, archived),
+        activity: None,
         agent_driven: row.get(9)?,
         parent_id: row.get(10)?,
         starts_at: row.get(11)?,

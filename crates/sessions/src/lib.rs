@@ -51,8 +51,9 @@ mod usage;
 
 pub use error::{Result, SessionError};
 pub use model::{
-    Caller, EngineInfo, Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned,
-    Status, StatusEvent, Tokens, Transcript, Turn, Usage, UsageDay, Via, Worktree,
+    Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, Isolation,
+    PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status, StatusEvent, StopReason,
+    TodoItem, TodoStatus, Tokens, Transcript, Turn, Usage, UsageDay, Via, Worktree,
 };
 pub use state::{OutputAppended, SessionUpdate, TokenIssuer};
 pub use supervisor::Supervisor;

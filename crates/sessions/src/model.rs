@@ -99,6 +99,38 @@ pub struct Session {
     pub updated_at: String,
     /// The git worktree the session runs in, when it was spawned with `isolation: worktree`.
     pub worktree: Option<Worktree>,
+    /// Why the session is not working now; `None` while it is.
+    pub stop_reason: Option<StopReason>,
+    /// What it is doing now (or did last), from its transcript's entries.
+    pub activity: Option<Activity>,
+}
+
+/// Why a session is not working: `closed` once archived, else its status's reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    Finished,
+    WaitingForUser,
+    Stopped,
+    Closed,
+    Failed,
+    Interrupted,
+}
+
+impl StopReason {
+    pub fn of(status: Status, archived: bool) -> Option<StopReason> {
+        if archived {
+            return Some(StopReason::Closed);
+        }
+        match status {
+            Status::Queued | Status::Starting | Status::Running => None,
+            Status::WaitingForInput => Some(StopReason::WaitingForUser),
+            Status::Finished => Some(StopReason::Finished),
+            Status::Failed => Some(StopReason::Failed),
+            Status::Stopped => Some(StopReason::Stopped),
+            Status::Interrupted => Some(StopReason::Interrupted),
+        }
+    }
 }
 
 /// A session's own git worktree (`isolation: worktree`).
@@ -274,4 +306,119 @@ pub struct EngineInfo {
     pub name: String,
     pub kind: String,
     pub command: Vec<String>,
+}
+
+/// One entry of a turn's typed transcript, as `GET /sessions/<id>/transcript?format=json`
+/// pages them and the `output` event carries them.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    /// The entry's place in the session's transcript: it only grows.
+    #[ts(type = "number")]
+    pub seq: i64,
+    #[ts(type = "number")]
+    pub turn: i64,
+    #[serde(flatten)]
+    pub body: EntryBody,
+}
+
+/// What an engine wrote, in one meaning for every engine. `command` engines
+/// write only `stdout` and `stderr` (whole lines); the `claude` and `codex`
+/// adapters write the rest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum EntryBody {
+    Stdout {
+        text: String,
+    },
+    Stderr {
+        text: String,
+    },
+    /// The assistant's prose, Markdown.
+    Text {
+        text: String,
+    },
+    Thinking {
+        text: String,
+    },
+    /// A tool the engine called: Claude's `tool_use` (`name` and `input` as
+    /// sent: `Edit`'s `file_path`/`old_string`/`new_string` make a diff), a
+    /// Codex command (`name: "command"`, `input: {"command"}`), file change
+    /// (`name: "file_change"`, `input: {"changes": [{"path", "kind"}]}`),
+    /// MCP call or web search.
+    ToolCall {
+        tool_id: Option<String>,
+        name: String,
+        input: serde_json::Value,
+    },
+    /// What the tool answered; `tool_id` names its call.
+    ToolResult {
+        tool_id: Option<String>,
+        output: String,
+        is_error: bool,
+    },
+    /// The engine's to-do list as it now stands (Claude's `TodoWrite`, Codex's `todo_list`).
+    Todo {
+        items: Vec<TodoItem>,
+    },
+    Error {
+        message: String,
+    },
+    /// The turn's final message by the engine's own boundary: Claude's
+    /// `result`, Codex's last `agent_message` of the turn.
+    Final {
+        text: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TodoItem {
+    pub text: String,
+    pub status: TodoStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TodoStatus {
+    Pending,
+    InProgress,
+    Completed,
+}
+
+/// `GET /sessions/<id>/transcript?format=json`: one page, oldest first.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EntryPage {
+    pub entries: Vec<Entry>,
+    /// Whether entries after this page exist (ask again with `after` = the last `seq`).
+    pub more: bool,
+}
+
+/// What a session is doing now, for the agent board: the current item of its
+/// to-do list when the engine keeps one, else its latest step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Activity {
+    pub kind: ActivityKind,
+    /// The to-do item, the file, the command or the tool, shortened for one line.
+    pub text: String,
+    pub at: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ActivityKind {
+    Todo,
+    Thinking,
+    Writing,
+    Reading,
+    Editing,
+    Running,
+    Searching,
+    Tool,
 }

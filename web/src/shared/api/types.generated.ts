@@ -108,9 +108,9 @@ export type FullItem = { id: string, groupId: string, name: string, values: { [k
 
 export type EventKind = "assigned" | "status_changed" | "due_date_set" | "due_date_changed";
 
-export type ItemEvent = { seq: bigint, boardId: string, itemId: string, actor: string, kind: EventKind, columnId: string, memberId?: string | null, before: JsonValue, after: JsonValue, createdAt: string, };
+export type ItemEvent = { seq: number, boardId: string, itemId: string, actor: string, kind: EventKind, columnId: string, memberId?: string | null, before: JsonValue, after: JsonValue, createdAt: string, };
 
-export type ImportReport = { board: Board, items: bigint, 
+export type ImportReport = { board: Board, items: number, 
 /**
  * Member ids found in people values that the account does not know; they
  * were left out of the imported values.
@@ -119,7 +119,7 @@ droppedMembers: Array<string>, };
 
 export type InferredColumn = { title: string, id: string, type: ColumnType, };
 
-export type CsvImportReport = { board: Board, rows: bigint, 
+export type CsvImportReport = { board: Board, rows: number, 
 /**
  * The CSV column that became the item names.
  */
@@ -164,11 +164,11 @@ children: Array<string>,
 /**
  * Turns run so far (the first prompt is turn 1).
  */
-turns: bigint, 
+turns: number, 
 /**
  * Turns the engine itself reports (Claude's `num_turns`, summed).
  */
-engineTurns: bigint, 
+engineTurns: number, 
 /**
  * `None` until an engine reports a cost (Codex and `command` engines never do).
  */
@@ -192,15 +192,23 @@ error: string | null,
 /**
  * Follow-ups accepted and not yet started.
  */
-pendingMessages: bigint, 
+pendingMessages: number, 
 /**
  * The ceilings in force when the session was spawned: stored and shown, never enforced.
  */
-maxDollarsPerSession: number, maxTurnsPerSession: bigint, createdAt: string, updatedAt: string, 
+maxDollarsPerSession: number, maxTurnsPerSession: number, createdAt: string, updatedAt: string, 
 /**
  * The git worktree the session runs in, when it was spawned with `isolation: worktree`.
  */
-worktree: Worktree | null, };
+worktree: Worktree | null, 
+/**
+ * Why the session is not working now; `None` while it is.
+ */
+stopReason: StopReason | null, 
+/**
+ * What it is doing now (or did last), from its transcript's entries.
+ */
+activity: Activity | null, };
 
 export type Worktree = { path: string, 
 /**
@@ -238,7 +246,7 @@ isolation?: Isolation, };
 
 export type Transcript = { sessionId: string, turns: Array<Turn>, events: Array<StatusEvent>, };
 
-export type Turn = { turn: bigint, 
+export type Turn = { turn: number, 
 /**
  * `prompt` (the first), `message` (a follow-up) or `nudge` (crash recovery).
  */
@@ -258,15 +266,43 @@ output: string, stderr: string,
 /**
  * `running`, `done`, `failed` or `stopped`.
  */
-status: string, error: string | null, exitCode: bigint | null, engineSessionId: string | null, costUsd: number | null, startedAt: string, endedAt: string | null, };
+status: string, error: string | null, exitCode: number | null, engineSessionId: string | null, costUsd: number | null, startedAt: string, endedAt: string | null, };
 
 export type StatusEvent = { at: string, from: Status | null, to: Status, reason: string, };
 
 export type EngineInfo = { name: string, kind: string, command: Array<string>, };
 
-export type Tokens = { input: bigint, output: bigint, cachedInput: bigint, };
+export type Tokens = { input: number, output: number, cachedInput: number, };
 
 export type Usage = { days: Array<UsageDay>, };
+
+export type StopReason = "finished" | "waiting_for_user" | "stopped" | "closed" | "failed" | "interrupted";
+
+export type Entry = { 
+/**
+ * The entry's place in the session's transcript: it only grows.
+ */
+seq: number, turn: number, } & ({ "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, });
+
+export type EntryBody = { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, };
+
+export type EntryPage = { entries: Array<Entry>, 
+/**
+ * Whether entries after this page exist (ask again with `after` = the last `seq`).
+ */
+more: boolean, };
+
+export type TodoItem = { text: string, status: TodoStatus, };
+
+export type TodoStatus = "pending" | "in_progress" | "completed";
+
+export type Activity = { kind: ActivityKind, 
+/**
+ * The to-do item, the file, the command or the tool, shortened for one line.
+ */
+text: string, at: string, };
+
+export type ActivityKind = "todo" | "thinking" | "writing" | "reading" | "editing" | "running" | "searching" | "tool";
 
 export type UsageDay = { 
 /**
@@ -280,7 +316,7 @@ engine: string,
 /**
  * Sessions with at least one turn ending that day.
  */
-sessions: bigint, turns: bigint, 
+sessions: number, turns: number, 
 /**
  * `None` when no turn of that day and engine reported a price (Codex never does).
  */
