@@ -6,6 +6,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { apiFetch } from "./api/client";
 import type { SettingsValues } from "./api/settings.generated";
 import { applyAppearance, colorModeOf, densityOf, resolveTheme, type Density } from "./appearance";
+import type { SettingChanged } from "./api/types.generated";
+import { useStreamEvent, useStreamLifecycle } from "./stream/useStream";
 
 /**
  * `GET /settings` as read: the catalog's keys typed, and any key this build does not describe
@@ -54,9 +56,13 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
   const [error, setError] = useState<unknown>();
   const systemDark = useSystemDark();
 
-  useEffect(() => {
+  const load = useCallback(() => {
     apiFetch<StoredSettings>("/settings").then(setValues, setError);
   }, []);
+  useEffect(load, [load]);
+  // A change made elsewhere (the CLI, an agent, another tab) shows here without a reload.
+  useStreamEvent<SettingChanged>("settings", (change) => setValues((all) => ({ ...all, [change.key]: change.value })));
+  useStreamLifecycle("reset", load);
 
   const update = useCallback(async (key: string, value: unknown) => {
     const reply = await apiFetch<{ key: string; value: unknown }>(`/settings/${encodeURIComponent(key)}`, {
