@@ -7,8 +7,9 @@ export const listEngines = () => apiFetch<EngineInfo[]>("/engines");
 export const spawnSession = (request: SpawnRequest) =>
   apiFetch<Session>("/sessions", { method: "POST", body: request });
 
+/** The reply is the session right after the message was accepted (its `pendingMessages` count it). */
 export const sendMessage = (id: string, text: string) =>
-  apiFetch<unknown>(`/sessions/${encodeURIComponent(id)}/messages`, { method: "POST", body: { text } });
+  apiFetch<Session>(`/sessions/${encodeURIComponent(id)}/messages`, { method: "POST", body: { text } });
 
 /** Stops the session and every session it spawned (the whole process tree). */
 export const stopSession = (id: string) =>
@@ -26,7 +27,5 @@ export const PAGE_SIZE = 200;
  */
 export function transcriptPage(id: string, before?: number): Promise<EntryPage> {
   const from = before === undefined ? "" : `&before=${before}`;
-  return apiFetch<EntryPage>(
-    `/sessions/${encodeURIComponent(id)}/transcript?format=json&limit=${PAGE_SIZE}${from}`,
-  );
+  return apiFetch<EntryPage>(`/sessions/${encodeURIComponent(id)}/transcript?format=json&limit=${PAGE_SIZE}${from}`);
 }

@@ -20,7 +20,9 @@ test("a MultiEdit is each of its edits, the malformed ones left out", () => {
 });
 
 test("a Write is its whole content, added", () => {
-  expect(fileEdits("Write", { file_path: "/n.md", content: "hi\n" })).toEqual([{ path: "/n.md", before: "", after: "hi\n" }]);
+  expect(fileEdits("Write", { file_path: "/n.md", content: "hi\n" })).toEqual([
+    { path: "/n.md", before: "", after: "hi\n" },
+  ]);
 });
 
 test("other tools, and inputs without the fields, show no diff", () => {

@@ -118,7 +118,10 @@ describe("with a marker", () => {
   });
 
   test("alwaysHide on: a plain answer (no tools) also folds what precedes the marker", () => {
-    expect(fold(turn(thinking("hm"), text(marked("Draft", "Answer"))))).toEqual(["[thinking hm, text Draft]", "text Answer"]);
+    expect(fold(turn(thinking("hm"), text(marked("Draft", "Answer"))))).toEqual([
+      "[thinking hm, text Draft]",
+      "text Answer",
+    ]);
   });
 
   test("alwaysHide off: a plain answer shows whole, only the marker line goes", () => {
@@ -137,13 +140,22 @@ describe("with a marker", () => {
   });
 
   test("the structural floor keeps a question written after the last tool step", () => {
-    const entries = turn(call("X"), result("X"), text("Which one do you want?"), thinking("t"), text(marked("", "Summary")));
+    const entries = turn(
+      call("X"),
+      result("X"),
+      text("Which one do you want?"),
+      thinking("t"),
+      text(marked("", "Summary")),
+    );
     expect(fold(entries)).toEqual(["[call X, result]", "text Which one do you want?", "[thinking t]", "text Summary"]);
   });
 
   test("without the floor, the marker hides that question too", () => {
     const entries = turn(call("X"), result("X"), text("Which one do you want?"), text(marked("", "Summary")));
-    expect(fold(entries, { structuralFloor: false })).toEqual(["[call X, result, text Which one do you want?]", "text Summary"]);
+    expect(fold(entries, { structuralFloor: false })).toEqual([
+      "[call X, result, text Which one do you want?]",
+      "text Summary",
+    ]);
   });
 
   test("the floor does not keep text written before the last tool step", () => {
@@ -180,25 +192,42 @@ describe("with a marker", () => {
   });
 
   test("everything after the last marker shows, tool steps included", () => {
-    expect(fold(turn(thinking("t"), text(marked("", "Answer")), call("X")))).toEqual(["[thinking t]", "text Answer", "call X"]);
+    expect(fold(turn(thinking("t"), text(marked("", "Answer")), call("X")))).toEqual([
+      "[thinking t]",
+      "text Answer",
+      "call X",
+    ]);
   });
 
   test("a marker as a message's last line leaves nothing empty behind", () => {
-    expect(fold(turn(call("X"), text(marked("Answer", "")), text("After")))).toEqual(["[call X]", "text Answer", "text After"]);
+    expect(fold(turn(call("X"), text(marked("Answer", "")), text("After")))).toEqual([
+      "[call X]",
+      "text Answer",
+      "text After",
+    ]);
   });
 
   test("a marker inside thinking is not a marker", () => {
-    expect(fold(turn(thinking(marked("", "no")), text("Answer")))).toEqual([`thinking ${marked("", "no")}`, "text Answer"]);
+    expect(fold(turn(thinking(marked("", "no")), text("Answer")))).toEqual([
+      `thinking ${marked("", "no")}`,
+      "text Answer",
+    ]);
   });
 
   test("a marker needs a line of its own (surrounding spaces allowed)", () => {
-    expect(fold(turn(call("X"), text(`see ${FINAL_MARKER} here`)))).toEqual(["call X", `text see ${FINAL_MARKER} here`]);
+    expect(fold(turn(call("X"), text(`see ${FINAL_MARKER} here`)))).toEqual([
+      "call X",
+      `text see ${FINAL_MARKER} here`,
+    ]);
     expect(fold(turn(call("X"), text(`  ${FINAL_MARKER}  \nAnswer`)))).toEqual(["[call X]", "text Answer"]);
   });
 
   test("with the engine's final: the marked copy is dropped and the final is split at its marker", () => {
     const answer = marked("", "Answer");
-    expect(fold(turn(call("X"), result("X"), text(answer), final(answer)))).toEqual(["[call X, result]", "final Answer"]);
+    expect(fold(turn(call("X"), result("X"), text(answer), final(answer)))).toEqual([
+      "[call X, result]",
+      "final Answer",
+    ]);
   });
 
   test("the marker wins over the engine's boundary by default", () => {

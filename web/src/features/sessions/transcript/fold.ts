@@ -53,7 +53,9 @@ function withoutFinalCopy(entries: Entry[]): Entry[] {
   const finalAt = entries.findLastIndex((e) => e.kind === "final");
   const final = entries[finalAt];
   if (!final || final.kind !== "final") return entries;
-  const copyAt = entries.findLastIndex((e, i) => i < finalAt && e.kind === "text" && e.text.trim() === final.text.trim());
+  const copyAt = entries.findLastIndex(
+    (e, i) => i < finalAt && e.kind === "text" && e.text.trim() === final.text.trim(),
+  );
   return copyAt < 0 ? entries : entries.filter((_, i) => i !== copyAt);
 }
 

@@ -21,7 +21,17 @@ export function mergeEntries(entries: Entry[], more: Entry[]): Entry[] {
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
 }
 
-const KINDS = new Set<string>(["stdout", "stderr", "text", "thinking", "tool_call", "tool_result", "todo", "error", "final"]);
+const KINDS = new Set<string>([
+  "stdout",
+  "stderr",
+  "text",
+  "thinking",
+  "tool_call",
+  "tool_result",
+  "todo",
+  "error",
+  "final",
+]);
 
 function isEntryBody(value: JsonValue): value is EntryBody {
   return typeof value === "object" && value !== null && !Array.isArray(value) && KINDS.has(String(value.kind));
@@ -32,9 +42,7 @@ export function entryOfEvent(event: OutputEvent): Entry | null {
   return isEntryBody(event.entry) ? { seq: event.seq, turn: event.turn, ...event.entry } : null;
 }
 
-export type Row =
-  | { kind: "turn"; key: string; turn: number; input: string | null }
-  | ({ key: string } & TurnRow);
+export type Row = { kind: "turn"; key: string; turn: number; input: string | null } | ({ key: string } & TurnRow);
 
 function rowKey(row: TurnRow): string {
   return row.kind === "entry" ? `entry-${row.entry.seq}` : row.key;
