@@ -26,6 +26,6 @@ export const PAGE_SIZE = 200;
  * just before that `seq`. `more` says whether earlier entries exist.
  */
 export function transcriptPage(id: string, before?: number): Promise<EntryPage> {
-  const from = before === undefined ? "" : `&before=${before}`;
+  const from = before === undefined ? "&tail=true" : `&before=${before}`;
   return apiFetch<EntryPage>(`/sessions/${encodeURIComponent(id)}/transcript?format=json&limit=${PAGE_SIZE}${from}`);
 }
