@@ -3,7 +3,7 @@
  * any order) and as it draws it (one flat list of rows, each turn opened by its header and folded
  * by `foldTurn`), kept pure so the virtualized list only measures and draws.
  */
-import type { Entry, EntryBody, JsonValue, OutputEvent } from "../../../shared/api/types.generated";
+import type { Entry, OutputEvent } from "../../../shared/api/types.generated";
 import { foldTurn, type FoldSettings, type TurnRow } from "./fold";
 
 /** Merges `more` into `entries` (both in `seq` order), once per `seq`. */
@@ -21,25 +21,9 @@ export function mergeEntries(entries: Entry[], more: Entry[]): Entry[] {
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
 }
 
-const KINDS = new Set<string>([
-  "stdout",
-  "stderr",
-  "text",
-  "thinking",
-  "tool_call",
-  "tool_result",
-  "todo",
-  "error",
-  "final",
-]);
-
-function isEntryBody(value: JsonValue): value is EntryBody {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && KINDS.has(String(value.kind));
-}
-
-/** The entry an `output` event carries; `null` for a kind this build does not know. */
-export function entryOfEvent(event: OutputEvent): Entry | null {
-  return isEntryBody(event.entry) ? { seq: event.seq, turn: event.turn, ...event.entry } : null;
+/** The entry an `output` event carries. */
+export function entryOfEvent(event: OutputEvent): Entry {
+  return { seq: event.seq, turn: event.turn, ...event.entry };
 }
 
 export type Row = { kind: "turn"; key: string; turn: number; input: string | null } | ({ key: string } & TurnRow);

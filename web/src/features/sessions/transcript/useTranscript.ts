@@ -61,8 +61,7 @@ export function useTranscript(sessionId: string) {
 
   useStreamEvent<OutputEvent>("output", (event) => {
     if (event.sessionId !== sessionId) return;
-    const entry = entryOfEvent(event);
-    if (entry) dispatch({ type: "live", entry });
+    dispatch({ type: "live", entry: entryOfEvent(event) });
   });
   useStreamLifecycle("reset", reload);
 
