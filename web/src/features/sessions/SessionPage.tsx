@@ -104,7 +104,7 @@ export function SessionPage({ id }: { id: string }) {
       <Composer
         sessionId={session.id}
         closed={isOpen(session) ? null : "The session has ended; it takes no more messages."}
-        autoFocus={values?.sessionAutoFocusInput ?? true}
+        autoFocus={values !== undefined && (values.sessionAutoFocusInput ?? true)}
         onSent={onSent}
       />
     </section>
