@@ -5,13 +5,16 @@
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Page } from "playwright-core";
 import { consoleErrors, loggedInPage, serverAndBrowser } from "./harness";
 
 const e2e = serverAndBrowser();
 let folder: string;
 let gate: string;
+/** The CLI tests' fake Claude Code: a realistic stream-json turn with tools, an edit and a cost. */
+const FAKE_CLAUDE = resolve(import.meta.dirname, "../../crates/cli/tests/fixtures/typed-claude");
 /** More entries than the page's 200 per page. */
 const LONG_LINES = 240;
 
@@ -53,7 +56,8 @@ while [ $i -le ${LONG_LINES} ]; do echo "chunk $i"; i=$((i+1)); sleep 0.06; done
   writeFileSync(
     join(e2e.server.dataDir, "engines.toml"),
     `[engines.echo]\nkind = "command"\ncommand = ["/bin/sh", ${JSON.stringify(script)}]\n\n` +
-      `[engines.long]\nkind = "command"\ncommand = ["/bin/sh", ${JSON.stringify(long)}]\n`,
+      `[engines.long]\nkind = "command"\ncommand = ["/bin/sh", ${JSON.stringify(long)}]\n\n` +
+      `[engines.claude]\nkind = "claude"\ncommand = ["/bin/sh", ${JSON.stringify(FAKE_CLAUDE)}]\n`,
   );
 });
 
@@ -129,19 +133,50 @@ test("a session is started from the dialog, answered while it runs, stopped and 
   await context.close();
 });
 
+/** Starts a session as the user (the browser's cookie), like the dialog does; returns its id. */
+async function spawnFromPage(page: Page, engine: string, title: string): Promise<string> {
+  return page.evaluate(
+    async ({ engine, title, cwd }) => {
+      const reply = await fetch("/api/sessions", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ engine, prompt: "go", cwd, title }),
+      });
+      return ((await reply.json()) as { id: string }).id;
+    },
+    { engine, title, cwd: folder },
+  );
+}
+
+test("a Claude turn shows its final answer, with the steps before it folded and its edit as a diff", async () => {
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  const errors = consoleErrors(page);
+  await page.getByRole("heading", { name: "Inbox" }).waitFor();
+  await page.goto(`${e2e.server.uiUrl}/sessions/${await spawnFromPage(page, "claude", "Claude")}`);
+  const transcript = page.getByRole("log", { name: "Transcript" });
+  // The answer once (the result's copy of the last message is not shown twice), as Markdown.
+  await transcript.getByText("The tests pass now.").waitFor();
+  expect(await transcript.getByText("The tests pass now.").count()).toBe(1);
+  expect(await transcript.locator("code", { hasText: "add" }).count()).toBe(1);
+  await page.getByText("$0.04").waitFor();
+
+  const fold = transcript.getByRole("button", { name: /earlier steps/ });
+  expect(await fold.getAttribute("aria-expanded")).toBe("false");
+  expect(await transcript.getByText("cargo test").count()).toBe(0);
+  await fold.click();
+  await transcript.getByText("cargo test", { exact: true }).waitFor();
+  await transcript.locator("summary", { hasText: "Edit" }).click();
+  await transcript.getByText("- a - b").waitFor();
+  await transcript.getByText("+ a + b").waitFor();
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
 test("a long transcript opens at its end, keeps few rows in the page, and loads earlier ones on scrolling up", async () => {
   const { context, page } = await loggedInPage(e2e, "/inbox");
   const errors = consoleErrors(page);
   await page.getByRole("heading", { name: "Inbox" }).waitFor();
-  // Spawned as the user (the browser's session), like the dialog does.
-  const id = await page.evaluate(async (cwd) => {
-    const reply = await fetch("/api/sessions", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ engine: "long", prompt: "go", cwd, title: "Long" }),
-    });
-    return ((await reply.json()) as { id: string }).id;
-  }, folder);
+  const id = await spawnFromPage(page, "long", "Long");
   for (let tries = 0; ; tries++) {
     const session = await e2e.server.api<{ status: string }>("GET", `/sessions/${id}`);
     if (session.body.status === "waiting_for_input") break;
