@@ -324,35 +324,6 @@ impl Decoder {
     }
 }
 
-/// Moves the longest valid UTF-8 prefix of `bytes` into `text`, keeping an
-/// incomplete trailing character for the next chunk; invalid bytes become U+FFFD.
-pub(crate) fn decode_utf8_prefix(bytes: &mut Vec<u8>, text: &mut String) {
-    let mut start = 0;
-    loop {
-        match std::str::from_utf8(&bytes[start..]) {
-            Ok(valid) => {
-                text.push_str(valid);
-                bytes.clear();
-                return;
-            }
-            Err(e) => {
-                let valid_end = start + e.valid_up_to();
-                text.push_str(&String::from_utf8_lossy(&bytes[start..valid_end]));
-                match e.error_len() {
-                    Some(bad) => {
-                        text.push('\u{FFFD}');
-                        start = valid_end + bad;
-                    }
-                    None => {
-                        bytes.drain(..valid_end);
-                        return;
-                    }
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
