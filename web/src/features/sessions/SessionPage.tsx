@@ -3,7 +3,7 @@
  * event stream (no polling); follow-ups sent while a turn runs show as queued until their turn
  * starts.
  */
-import { useEffect, useMemo, useReducer, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { apiFetch } from "../../shared/api/client";
 import type { Session } from "../../shared/api/types.generated";
 import { useSettings } from "../../shared/settings";
@@ -20,18 +20,27 @@ import "./session.css";
 function useSession(id: string) {
   const [state, setState] = useState<{ id: string; session?: Session; error?: unknown }>({ id });
   const [generation, reload] = useReducer((n: number) => n + 1, 0);
+  // The read and the events race: a reply read before an event may arrive after it, so the
+  // later `updatedAt` wins.
+  const accept = useCallback(
+    (session: Session) =>
+      setState((held) =>
+        held.id === id && held.session && held.session.updatedAt > session.updatedAt ? held : { id, session },
+      ),
+    [id],
+  );
   useEffect(() => {
     let current = true;
     apiFetch<Session>(`/sessions/${encodeURIComponent(id)}`).then(
-      (session) => current && setState({ id, session }),
+      (session) => current && accept(session),
       (error: unknown) => current && setState({ id, error }),
     );
     return () => {
       current = false;
     };
-  }, [id, generation]);
+  }, [id, generation, accept]);
   useStreamEvent<Session>("session", (session) => {
-    if (session.id === id) setState({ id, session });
+    if (session.id === id) accept(session);
   });
   useStreamLifecycle("reset", reload);
   // Another id's state is not this session's: it shows as loading until its own arrives.
@@ -84,7 +93,8 @@ export function SessionPage({ id }: { id: string }) {
           onLoadEarlier={transcript.loadEarlier}
           settings={foldSettings}
           inputs={inputs}
-          turns={session.turns}
+          // The prompt shows from the start, before its turn has begun.
+          turns={Math.max(1, session.turns)}
         />
       )}
       {(queued.length > 0 || queuedElsewhere > 0) && (
