@@ -65,11 +65,13 @@ export function SessionPage({ id }: { id: string }) {
     if (session) document.title = `${session.title || "Session"} · Switchboard`;
   }, [session]);
 
+  // Keyed on the prompt, not the session, so a session event does not refold the transcript.
+  const prompt = session?.prompt;
   const inputs = useMemo(() => {
     const map = new Map<number, string>(sent.map((s) => [s.turn, s.text]));
-    if (session) map.set(1, session.prompt);
+    if (prompt !== undefined) map.set(1, prompt);
     return map;
-  }, [sent, session]);
+  }, [sent, prompt]);
 
   if (error !== undefined) return <ErrorNote error={error} onRetry={reload} />;
   if (!session) return <Loading what="the session" />;
