@@ -126,7 +126,11 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
         Some(&json!({"title": "Need a key", "body": "for the deploy"})),
     );
     assert_eq!(alert.status, 201, "{}", alert.text());
-    assert_eq!(alert.json()["sourceSessionId"], id);
+    assert_eq!(alert.json()["source"]["sessionId"], id);
+    assert_eq!(
+        alert.json()["actions"],
+        serde_json::json!([{"kind": "open_session", "sessionId": id}])
+    );
     // Guarded settings, accounts, restart while it is off, workspaces: no.
     for key in [
         "allowAgentTokenSpawn",
