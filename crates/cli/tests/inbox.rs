@@ -233,13 +233,13 @@ fn every_change_is_an_inbox_event() {
     let row = alert(&server, "first");
     let created = inbox_events(&mut stream);
     assert_eq!(
-        (created["change"].as_str(), &created["row"]["id"]),
+        (created["change"].as_str(), &created["id"]),
         (Some("created"), &row["id"])
     );
     alert(&server, "first");
     let repeated = inbox_events(&mut stream);
     assert_eq!(
-        (repeated["change"].as_str(), &repeated["row"]["count"]),
+        (repeated["change"].as_str(), &repeated["count"]),
         (Some("repeated"), &json!(2))
     );
     patch(
@@ -249,7 +249,7 @@ fn every_change_is_an_inbox_event() {
     );
     let updated = inbox_events(&mut stream);
     assert_eq!(updated["change"], "updated");
-    assert!(updated["row"]["archivedAt"].is_string());
+    assert!(updated["archivedAt"].is_string());
     alert(&server, "second");
     inbox_events(&mut stream);
     server.call(

@@ -121,9 +121,9 @@ pub fn inbox_changed(state: &AppState, account_id: &str, change: &InboxEvent) {
 pub fn inbox_added(state: &AppState, account_id: &str, added: inbox::Added) -> inbox::InboxRow {
     let row = added.row.clone();
     let change = if added.repeated {
-        InboxEvent::Repeated { row: added.row }
+        InboxEvent::Repeated(added.row)
     } else {
-        InboxEvent::Created { row: added.row }
+        InboxEvent::Created(added.row)
     };
     inbox_changed(state, account_id, &change);
     row

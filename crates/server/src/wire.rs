@@ -199,16 +199,18 @@ pub struct BoardChanged {
     pub etag: Option<String>,
 }
 
-/// The data of an `inbox` event: what changed in the account's inbox.
+/// The data of an `inbox` event: what changed in the account's inbox. A row
+/// change is the row itself (as `GET /inbox` gives it, which is what this
+/// event carried before it said more) with a `change` key added.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(tag = "change", rename_all = "snake_case")]
 pub enum InboxEvent {
     /// A new row.
-    Created { row: inbox::InboxRow },
+    Created(inbox::InboxRow),
     /// An unread row came again: its `count`, time, title and body moved.
-    Repeated { row: inbox::InboxRow },
+    Repeated(inbox::InboxRow),
     /// `PATCH /inbox/<id>` read, unread, archived or restored it.
-    Updated { row: inbox::InboxRow },
+    Updated(inbox::InboxRow),
     /// `POST /inbox/read-all` marked `count` rows read (of `category`, or of
     /// every shown category when `null`).
     ReadAll {

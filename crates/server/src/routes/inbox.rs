@@ -119,7 +119,7 @@ async fn change(
     let account = user.account_id().to_owned();
     let inbox = state.inbox.clone();
     let row = blocking(move || inbox.change(user.account_id(), &id, change)).await?;
-    publish::inbox_changed(&state, &account, &InboxEvent::Updated { row: row.clone() });
+    publish::inbox_changed(&state, &account, &InboxEvent::Updated(row.clone()));
     Ok(Json(row))
 }
 

@@ -349,7 +349,7 @@ export type StateFilter = "unread" | "read" | "archived" | "open" | "all";
 
 export type RowChange = { read?: boolean, archived?: boolean, };
 
-export type InboxEvent = { "change": "created", row: InboxRow, } | { "change": "repeated", row: InboxRow, } | { "change": "updated", row: InboxRow, } | { "change": "read_all", category: Category | null, count: number, };
+export type InboxEvent = { "change": "created" } & InboxRow | { "change": "repeated" } & InboxRow | { "change": "updated" } & InboxRow | { "change": "read_all", category: Category | null, count: number, };
 
 export type ReadAll = { category?: Category, 
 /**
