@@ -88,6 +88,7 @@ fn api_types() -> String {
         decl::<sessions::Entry>(&cfg),
         decl::<sessions::EntryBody>(&cfg),
         decl::<sessions::EntryPage>(&cfg),
+        decl::<sessions::InputSource>(&cfg),
         decl::<sessions::TodoItem>(&cfg),
         decl::<sessions::TodoStatus>(&cfg),
         decl::<sessions::Activity>(&cfg),

@@ -60,3 +60,16 @@ test("folds keep their key", () => {
     "entry-2",
   ]);
 });
+
+test("a turn's input entry is its header's text, and a page starting with it shows the header", () => {
+  const input = (seq: number, turn: number, text: string): Entry => ({
+    seq,
+    turn,
+    kind: "input",
+    text,
+    source: "message",
+  });
+  const rows = transcriptRows([input(4, 2, "and now?"), out(5, 2)], settings, new Map([[2, "stale"]]), false, 2);
+  expect(rows.map((r) => r.key)).toEqual(["turn-2", "entry-5"]);
+  expect(rows[0]).toMatchObject({ kind: "turn", turn: 2, input: "and now?" });
+});

@@ -33,8 +33,9 @@ function rowKey(row: TurnRow): string {
 }
 
 /**
- * The rows to draw. `inputs` holds what the user sent for the turns the page knows (the prompt for
- * turn 1, follow-ups sent from this page); a turn whose first entries are not loaded yet
+ * The rows to draw. Each turn's header shows what started it: its `input` entry, or until that
+ * arrives (and for sessions recorded before turns stored one) what `inputs` holds for the turns the
+ * page knows (the prompt for turn 1, follow-ups sent from this page); a turn whose first entries are not loaded yet
  * (`complete` false) gets no header until they are, and a started turn without output yet (up to
  * `turns`) gets its header alone.
  */
@@ -45,7 +46,12 @@ export function transcriptRows(
   complete: boolean,
   turns: number,
 ): Row[] {
-  const header = (turn: number): Row => ({ kind: "turn", key: `turn-${turn}`, turn, input: inputs.get(turn) ?? null });
+  const header = (turn: number, input?: string): Row => ({
+    kind: "turn",
+    key: `turn-${turn}`,
+    turn,
+    input: input ?? inputs.get(turn) ?? null,
+  });
   const rows: Row[] = [];
   let start = 0;
   while (start < entries.length) {
@@ -53,10 +59,13 @@ export function transcriptRows(
     let end = start;
     while (end < entries.length && entries[end]?.turn === turn) end++;
     const isFirstHeld = start === 0;
-    if (!isFirstHeld || complete) {
-      rows.push(header(turn));
+    const turnEntries = entries.slice(start, end);
+    const input = turnEntries.find((e) => e.kind === "input");
+    if (!isFirstHeld || complete || input) {
+      rows.push(header(turn, input?.kind === "input" ? input.text : undefined));
     }
-    for (const row of foldTurn(entries.slice(start, end), settings)) rows.push({ ...row, key: rowKey(row) });
+    const output = turnEntries.filter((e) => e.kind !== "input");
+    for (const row of foldTurn(output, settings)) rows.push({ ...row, key: rowKey(row) });
     start = end;
   }
   for (let turn = (entries[entries.length - 1]?.turn ?? 0) + 1; turn <= turns; turn++) rows.push(header(turn));
