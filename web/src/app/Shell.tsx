@@ -9,7 +9,7 @@ import { useToast } from "../shared/ui/toasts";
 import { colorModeOf, COLOR_MODES } from "../shared/appearance";
 import { DashboardPage } from "../features/dashboards/DashboardPage";
 import { DashboardsSection } from "../features/dashboards/DashboardsSection";
-import { Link, type Route } from "../shared/router";
+import { Link, navigate, type Route } from "../shared/router";
 import { useSettings } from "../shared/settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "../shared/workspaces";
@@ -44,6 +44,7 @@ export function Shell({ route }: { route: Route }) {
             </li>
           ))}
         </ul>
+        <AgentBoardButton />
         <ColorModeToggle />
       </nav>
       <main className="content">
@@ -101,6 +102,17 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
     );
   }
   return <>{children(current.id)}</>;
+}
+
+/** `agentStatusBoardEnabled` puts the agent board one click away from any page. */
+function AgentBoardButton() {
+  const { values } = useSettings();
+  if (values?.agentStatusBoardEnabled !== true) return null;
+  return (
+    <button type="button" className="mode-toggle" onClick={() => navigate("/sessions")}>
+      Agent board
+    </button>
+  );
 }
 
 const MODE_LABEL = { system: "System theme", light: "Light theme", dark: "Dark theme" } as const;
