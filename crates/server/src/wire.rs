@@ -176,8 +176,9 @@ pub struct PublicationState {
     pub published_at: Option<String>,
 }
 
-/// The `output` event's data: one stored chunk of a turn's output. `seq`
-/// grows within a session; `entry` is `{"kind": "stdout"|"stderr", "text"}`.
+/// The `output` event's data: one stored entry of a turn's typed transcript.
+/// `seq` grows within a session (it is the entry's `seq` in
+/// `GET /sessions/<id>/transcript?format=json`).
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OutputEvent {
@@ -187,7 +188,7 @@ pub struct OutputEvent {
     pub turn: i64,
     #[ts(type = "number")]
     pub seq: i64,
-    pub entry: Value,
+    pub entry: sessions::EntryBody,
 }
 
 /// The `board` event's data: the board's new ETag, `null` once it is deleted.

@@ -1,5 +1,6 @@
-//! Turning an engine's stdout into reply text and figures: raw text for `command`
-//! engines, the stream-json of Claude Code and the JSONL events of Codex.
+//! Turning an engine's stdout into reply text, typed transcript entries and
+//! figures: whole lines of text for `command` engines, the stream-json of
+//! Claude Code and the JSONL events of Codex (their entries: `entries.rs`).
 //!
 //! Parsing is tolerant on purpose: unknown line types and fields are skipped,
 //! a line that is not JSON is skipped, and a line longer than [`MAX_LINE`] is
@@ -8,6 +9,8 @@
 use serde_json::Value;
 
 use crate::engines::EngineKind;
+use crate::entries::{ClaudeEntries, CodexEntries, LineBuffer};
+use crate::model::EntryBody;
 
 const MAX_LINE: usize = 16 << 20;
 
@@ -34,6 +37,13 @@ pub struct Decoder {
     pending: Vec<u8>,
     skipping_long_line: bool,
     wrote_text: bool,
+    /// A `command` engine's stdout, cut into whole lines.
+    lines: LineBuffer,
+    claude: ClaudeEntries,
+    codex: CodexEntries,
+    /// Typed entries decoded and not yet taken (Claude and Codex only: a
+    /// `command` engine's entries are its text, see [`Decoder::feed`]).
+    entries: Vec<EntryBody>,
     pub meta: TurnMeta,
 }
 
@@ -44,17 +54,26 @@ impl Decoder {
             pending: Vec::new(),
             skipping_long_line: false,
             wrote_text: false,
+            lines: LineBuffer::default(),
+            claude: ClaudeEntries::default(),
+            codex: CodexEntries::default(),
+            entries: Vec::new(),
             meta: TurnMeta::default(),
         }
     }
 
-    /// Takes the next bytes of stdout and appends the reply text they complete to `text`.
+    /// The entries decoded since the last call, oldest first.
+    pub fn take_entries(&mut self) -> Vec<EntryBody> {
+        std::mem::take(&mut self.entries)
+    }
+
+    /// Takes the next bytes of stdout and appends the reply text they complete
+    /// to `text`. For a `command` engine that text is whole lines of stdout
+    /// (the caller stores it as the `stdout` entry); the other engines' typed
+    /// entries wait in [`Decoder::take_entries`].
     pub fn feed(&mut self, bytes: &[u8], text: &mut String) {
         match self.kind {
-            EngineKind::Command => {
-                self.pending.extend_from_slice(bytes);
-                decode_utf8_prefix(&mut self.pending, text);
-            }
+            EngineKind::Command => self.lines.push(bytes, text),
             EngineKind::Claude | EngineKind::Codex => {
                 let mut rest = bytes;
                 while let Some(newline) = rest.iter().position(|b| *b == b'\n') {
@@ -81,7 +100,7 @@ impl Decoder {
     pub fn finish(&mut self, text: &mut String) {
         let rest = std::mem::take(&mut self.pending);
         match self.kind {
-            EngineKind::Command => text.push_str(&String::from_utf8_lossy(&rest)),
+            EngineKind::Command => self.lines.finish(text),
             EngineKind::Claude | EngineKind::Codex => {
                 if !self.skipping_long_line {
                     self.line(&rest, text);
@@ -124,6 +143,7 @@ impl Decoder {
                 }
             }
             Some("assistant") => {
+                self.claude.assistant(value, &mut self.entries);
                 let blocks = value
                     .pointer("/message/content")
                     .and_then(Value::as_array)
@@ -140,6 +160,7 @@ impl Decoder {
                     self.meta.last_error = Some(error);
                 }
             }
+            Some("user") => self.claude.user(value, &mut self.entries),
             Some("result") => {
                 if let Some(id) = str_field(value, "session_id") {
                     self.meta.engine_session_id = Some(id);
@@ -167,16 +188,21 @@ impl Decoder {
                                 .join("; ")
                         })
                         .filter(|joined| !joined.is_empty());
-                    self.meta.failure = Some(
-                        result
-                            .or(errors)
-                            .or_else(|| str_field(value, "subtype"))
-                            .unwrap_or_else(|| "the engine reported an error".to_owned()),
-                    );
-                } else if !self.wrote_text
-                    && let Some(result) = result
-                {
-                    self.push_text(&result, text);
+                    let message = result
+                        .or(errors)
+                        .or_else(|| str_field(value, "subtype"))
+                        .unwrap_or_else(|| "the engine reported an error".to_owned());
+                    self.entries.push(EntryBody::Error {
+                        message: message.clone(),
+                    });
+                    self.meta.failure = Some(message);
+                } else if let Some(result) = result {
+                    self.entries.push(EntryBody::Final {
+                        text: result.clone(),
+                    });
+                    if !self.wrote_text {
+                        self.push_text(&result, text);
+                    }
                 }
             }
             _ => {}
@@ -195,8 +221,17 @@ impl Decoder {
                     self.meta.engine_session_id = Some(id.to_owned());
                 }
             }
+            Some("turn.started") => self.codex.turn_started(),
+            Some("item.started" | "item.updated") => {
+                if let Some(item) = value.get("item") {
+                    self.codex.item(item, false, &mut self.entries);
+                }
+            }
             Some("item.completed") => {
                 let item = value.get("item");
+                if let Some(item) = item {
+                    self.codex.item(item, true, &mut self.entries);
+                }
                 match item.and_then(|i| i.get("type")).and_then(Value::as_str) {
                     Some("agent_message") => {
                         if let Some(piece) =
@@ -209,14 +244,26 @@ impl Decoder {
                     _ => {}
                 }
             }
-            Some("turn.completed") => self.tokens(value.get("usage")),
-            Some("turn.failed") => {
-                self.meta.failure = Some(
-                    message(value.get("error"))
-                        .unwrap_or_else(|| "the engine reported a failed turn".to_owned()),
-                );
+            Some("turn.completed") => {
+                self.codex.turn_completed(&mut self.entries);
+                self.tokens(value.get("usage"));
             }
-            Some("error") => self.meta.last_error = message(Some(value)),
+            Some("turn.failed") => {
+                let failure = message(value.get("error"))
+                    .unwrap_or_else(|| "the engine reported a failed turn".to_owned());
+                self.entries.push(EntryBody::Error {
+                    message: failure.clone(),
+                });
+                self.meta.failure = Some(failure);
+            }
+            Some("error") => {
+                self.meta.last_error = message(Some(value));
+                if let Some(error) = &self.meta.last_error {
+                    self.entries.push(EntryBody::Error {
+                        message: error.clone(),
+                    });
+                }
+            }
             _ => {}
         }
     }
@@ -265,7 +312,7 @@ impl Decoder {
 
 /// Moves the longest valid UTF-8 prefix of `bytes` into `text`, keeping an
 /// incomplete trailing character for the next chunk; invalid bytes become U+FFFD.
-fn decode_utf8_prefix(bytes: &mut Vec<u8>, text: &mut String) {
+pub(crate) fn decode_utf8_prefix(bytes: &mut Vec<u8>, text: &mut String) {
     let mut start = 0;
     loop {
         match std::str::from_utf8(&bytes[start..]) {

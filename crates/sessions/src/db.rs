@@ -4,8 +4,12 @@
 //! a session never changes engine under its feet); `session_events` every status
 //! move; `session_inputs` the prompt, follow-ups and nudges, consumed in order
 //! (so a follow-up accepted while a turn ran survives a crash); `session_turns`
-//! one row per turn; `session_output` the streamed reply and stderr in chunks,
-//! appended rather than rewritten so a 50 MB reply costs linear time;
+//! one row per turn; `session_output` the streamed transcript in chunks,
+//! appended rather than rewritten so a 50 MB reply costs linear time (its
+//! `stream` says what a row is: `out` and `err` a `command` engine's whole
+//! lines of stdout and any engine's stderr, each both plain text and a typed
+//! entry; `reply` a Claude or Codex turn's reply text, for the plain
+//! transcript only; `entry` one of their typed entries as JSON; see `pages.rs`);
 //! `session_worktrees` the git worktree of a session spawned with isolation,
 //! and whether archiving removed it.
 //! `sessions.source_session_id` is the session's parent (`parentId` in the
@@ -122,6 +126,17 @@ CREATE TABLE session_worktrees (
 ) STRICT;
 ",
     },
+    // Typed transcripts: `session_output` rows are paged by `seq` (their id)
+    // within a session, so they need that order in an index; `activity` is the
+    // session's current step as JSON, kept up to date as entries are stored so
+    // that listing sessions never reads a transcript.
+    Migration {
+        feature: "sessions",
+        sql: "
+CREATE INDEX session_output_by_seq ON session_output(session_id, id);
+ALTER TABLE sessions ADD COLUMN activity TEXT;
+",
+    },
 ];
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
@@ -145,7 +160,8 @@ const SESSION_COLUMNS: &str = "
     (SELECT json_object('path', w.path, 'branch', w.branch, 'base', w.base,
         'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
         'keptReason', w.kept_reason)
-     FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json";
+     FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json,
+    s.activity AS activity_json";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -161,7 +177,10 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         status,
         archived,
         stop_reason: StopReason::of(status, archived),
-        activity: None,
+        // Written by the pump from a typed value; an unreadable one shows as none.
+        activity: row
+            .get::<_, Option<String>>("activity_json")?
+            .and_then(|json| serde_json::from_str(&json).ok()),
         agent_driven: row.get(9)?,
         parent_id: row.get(10)?,
         starts_at: row.get(11)?,
@@ -557,8 +576,10 @@ pub fn turns(tx: &Transaction<'_>, id: &str) -> Result<Vec<Turn>> {
             })
         })?
         .collect::<store::rusqlite::Result<Vec<_>>>()?;
+    // `entry` rows are the typed transcript's JSON, which the plain form leaves out.
     let mut chunks = tx.prepare(
-        "SELECT turn, stream, text FROM session_output WHERE session_id = ?1 ORDER BY turn, id",
+        "SELECT turn, stream, text FROM session_output
+         WHERE session_id = ?1 AND stream <> 'entry' ORDER BY turn, id",
     )?;
     let mut rows = chunks.query([id])?;
     while let Some(row) = rows.next()? {

@@ -35,12 +35,15 @@
 //! # let _ = transcript; Ok(()) }
 //! ```
 
+mod activity;
 mod adapters;
 mod db;
 mod engines;
+mod entries;
 mod error;
 mod isolation;
 mod model;
+mod pages;
 mod process;
 mod prompts;
 mod state;
@@ -55,5 +58,6 @@ pub use model::{
     PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status, StatusEvent, StopReason,
     TodoItem, TodoStatus, Tokens, Transcript, Turn, Usage, UsageDay, Via, Worktree,
 };
+pub use pages::{MAX_PAGE, PageFrom};
 pub use state::{OutputAppended, SessionUpdate, TokenIssuer};
 pub use supervisor::Supervisor;

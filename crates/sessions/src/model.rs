@@ -395,7 +395,10 @@ pub enum TodoStatus {
 #[serde(rename_all = "camelCase")]
 pub struct EntryPage {
     pub entries: Vec<Entry>,
-    /// Whether entries after this page exist (ask again with `after` = the last `seq`).
+    /// Whether entries exist beyond this page in the direction read: with
+    /// `after` (the default), later ones (ask again with `after` = the last
+    /// `seq`); with `before` or `tail=true`, earlier ones (ask again with
+    /// `before` = the first `seq`).
     pub more: bool,
 }
 

@@ -14,7 +14,7 @@ use tokio::sync::{Notify, broadcast, watch};
 
 use crate::db;
 use crate::error::{Result, SessionError};
-use crate::model::Status;
+use crate::model::{EntryBody, Status};
 
 /// Mints and revokes the scoped agent tokens; the server implements it over
 /// the accounts store.
@@ -26,7 +26,7 @@ pub trait TokenIssuer: Send + Sync {
 }
 
 /// A status move or another change a live view shows (a spawn, a queued
-/// message, archiving), broadcast once it is recorded. Listeners re-read the
+/// message, archiving, a new activity), broadcast once it is recorded. Listeners re-read the
 /// session, so what they show is never older than the last update.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionUpdate {
@@ -35,16 +35,16 @@ pub struct SessionUpdate {
     pub status: Status,
 }
 
-/// A chunk of a turn's output, broadcast once it is stored (for live views).
-/// `seq` is the chunk's place in the transcript: it grows within a session.
-/// `entry` is a JSON object, `{"kind": "stdout"|"stderr", "text"}` today.
+/// One typed entry of a turn's transcript, broadcast once it is stored (for
+/// live views). `seq` is the entry's place in the transcript: it grows within
+/// a session, and `GET /sessions/<id>/transcript?format=json` pages by it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutputAppended {
     pub session_id: String,
     pub account_id: String,
     pub turn: i64,
     pub seq: i64,
-    pub entry: serde_json::Value,
+    pub entry: EntryBody,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

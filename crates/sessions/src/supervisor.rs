@@ -19,9 +19,10 @@ use crate::engines::{self, EngineSpec};
 use crate::error::{Result, SessionError};
 use crate::isolation;
 use crate::model::{
-    Caller, EngineInfo, Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned,
-    Status, Transcript, Via,
+    Caller, EngineInfo, EntryPage, Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest,
+    Spawned, Status, Transcript, Via,
 };
+use crate::pages::{self, PageFrom};
 use crate::prompts;
 use crate::state::{EndRequest, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer};
 use crate::turn::{TurnContext, TurnEnd, run_turn};
@@ -371,6 +372,26 @@ impl Supervisor {
                     events: db::events(tx, &id)?,
                     session_id: id,
                 })
+            })
+            .await
+    }
+
+    /// One page of the session's typed transcript (see [`PageFrom`] and
+    /// [`MAX_PAGE`]); read with an index range and a `LIMIT`, whatever the
+    /// transcript's size.
+    pub async fn entries(
+        &self,
+        account_id: &str,
+        id: &str,
+        from: PageFrom,
+        limit: u32,
+    ) -> Result<EntryPage> {
+        let account = account_id.to_owned();
+        let id = id.to_owned();
+        self.inner
+            .read(move |tx| {
+                db::get_session(tx, &account, &id)?.ok_or(SessionError::NotFound)?;
+                pages::page(tx, &id, from, limit)
             })
             .await
     }

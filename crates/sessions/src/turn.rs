@@ -2,8 +2,9 @@
 //! and decide how the turn ended.
 //!
 //! stdout and stderr are read on their own tasks into a small bounded channel;
-//! one pump task decodes and batches them (a flush every 50 ms or 64 KiB) into
-//! SQLite on the blocking pool. A chatty engine therefore costs at most a few
+//! one pump task decodes them into typed entries (whole lines for `command`
+//! engines) and batches them (a flush every 50 ms or 64 KiB) into SQLite on
+//! the blocking pool. A chatty engine therefore costs at most a few
 //! MiB of buffers and one writer transaction at a time: it slows down only
 //! itself (the pipe fills), never the API or other sessions.
 
@@ -16,11 +17,14 @@ use tokio::process::Command;
 use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep_until, timeout};
 
+use crate::activity::Tracker;
 use crate::adapters::{Decoder, TurnMeta};
 use crate::db::{self, NextTurn};
 use crate::engines::{EngineKind, EngineSpec};
+use crate::entries::LineBuffer;
 use crate::error::Result;
-use crate::model::Status;
+use crate::model::{Activity, ActivityKind, EntryBody, Status};
+use crate::pages::{self, Piece};
 use crate::prompts::compose;
 use crate::state::{EndRequest, Inner, OutputAppended};
 
@@ -295,8 +299,10 @@ async fn read_into(
     }
 }
 
-/// Decodes and batches one turn's output into the transcript, and broadcasts
-/// each stored chunk. Returns what the engine reported and the tail of its stderr.
+/// Decodes and batches one turn's output into the transcript, broadcasts
+/// each stored entry, and keeps the session's activity up to date (at most one
+/// `session` announcement per flush, and only when the activity changed).
+/// Returns what the engine reported and the tail of its stderr.
 async fn pump(
     inner: Arc<Inner>,
     id: String,
@@ -307,9 +313,12 @@ async fn pump(
 ) -> (TurnMeta, String) {
     let mut decoder = Decoder::new(kind);
     let mut out = String::new();
-    let mut err_bytes = Vec::new();
+    let mut err_lines = LineBuffer::default();
+    let mut err = String::new();
     let mut err_stored = 0usize;
     let mut err_tail: Vec<u8> = Vec::new();
+    let mut tracker = Tracker::default();
+    let mut shown: Option<(ActivityKind, String)> = None;
     let mut deadline: Option<Instant> = None;
     loop {
         let received = match deadline {
@@ -326,8 +335,9 @@ async fn pump(
             }
             Some(Some((Stream::Err, bytes))) => {
                 let room = STDERR_CAP.saturating_sub(err_stored);
-                err_bytes.extend_from_slice(&bytes[..bytes.len().min(room)]);
-                err_stored += bytes.len().min(room);
+                let kept = &bytes[..bytes.len().min(room)];
+                err_lines.push(kept, &mut err);
+                err_stored += kept.len();
                 err_tail.extend_from_slice(bytes);
                 if err_tail.len() > STDERR_TAIL {
                     err_tail.drain(..err_tail.len() - STDERR_TAIL);
@@ -336,36 +346,60 @@ async fn pump(
             }
             Some(None) => {
                 decoder.finish(&mut out);
+                err_lines.finish(&mut err);
                 true
             }
             None => false,
         };
         let due = deadline.is_some_and(|at| Instant::now() >= at);
-        if closed || due || out.len() + err_bytes.len() >= FLUSH_BYTES {
-            let text = std::mem::take(&mut out);
-            let err = String::from_utf8_lossy(&std::mem::take(&mut err_bytes)).into_owned();
+        if closed || due || out.len() + err.len() >= FLUSH_BYTES {
+            let pieces = batch(
+                kind,
+                std::mem::take(&mut out),
+                decoder.take_entries(),
+                std::mem::take(&mut err),
+            );
+            for piece in &pieces {
+                if let Some(entry) = &piece.entry {
+                    tracker.observe(entry);
+                }
+            }
+            let now = tracker.current();
+            let activity = (now != shown).then(|| {
+                now.clone().map(|(kind, text)| Activity {
+                    kind,
+                    text,
+                    at: inner.clock.timestamp(),
+                })
+            });
             let meta = decoder.meta.clone();
             let session_id = id.clone();
+            let new_activity = activity.clone().flatten();
             // A failed flush loses only this batch; the turn's outcome is still recorded.
             let stored = inner
                 .write(move |tx| {
-                    let out_seq = db::append_output(tx, &session_id, turn, "out", &text)?;
-                    let err_seq = db::append_output(tx, &session_id, turn, "err", &err)?;
+                    let stored = pages::append(tx, &session_id, turn, pieces)?;
                     db::save_meta(tx, &session_id, turn, &meta)?;
-                    Ok([(out_seq, "stdout", text), (err_seq, "stderr", err)])
+                    if let Some(activity) = &new_activity {
+                        pages::set_activity(tx, &session_id, activity)?;
+                    }
+                    Ok(stored)
                 })
                 .await;
-            for (seq, kind, text) in stored.into_iter().flatten() {
-                if let Some(seq) = seq {
-                    // Nobody listening is not an error: the transcript has it.
-                    let _ = inner.output.send(OutputAppended {
-                        session_id: id.clone(),
-                        account_id: account_id.clone(),
-                        turn,
-                        seq,
-                        entry: serde_json::json!({ "kind": kind, "text": text }),
-                    });
-                }
+            let flushed = stored.is_ok();
+            for (seq, entry) in stored.into_iter().flatten() {
+                // Nobody listening is not an error: the transcript has it.
+                let _ = inner.output.send(OutputAppended {
+                    session_id: id.clone(),
+                    account_id: account_id.clone(),
+                    turn,
+                    seq,
+                    entry,
+                });
+            }
+            if flushed && activity.is_some_and(|a| a.is_some()) {
+                shown = now;
+                inner.announce(&id, &account_id, Status::Running);
             }
             deadline = None;
         } else if deadline.is_none() && received.is_some() {
@@ -378,4 +412,35 @@ async fn pump(
             return (decoder.meta, tail);
         }
     }
+}
+
+/// One flush's rows in the order they happened (stderr last: its order
+/// against stdout within one flush is not known). A `command` engine's stdout
+/// is stored once, as its `stdout` entry; Claude's and Codex's reply text is a
+/// `reply` row beside their typed entries.
+fn batch(kind: EngineKind, out: String, entries: Vec<EntryBody>, err: String) -> Vec<Piece> {
+    let mut pieces = Vec::with_capacity(entries.len() + 2);
+    if !out.is_empty() {
+        pieces.push(match kind {
+            EngineKind::Command => Piece {
+                stream: "out",
+                entry: Some(EntryBody::Stdout { text: out.clone() }),
+                text: out,
+            },
+            EngineKind::Claude | EngineKind::Codex => Piece {
+                stream: "reply",
+                text: out,
+                entry: None,
+            },
+        });
+    }
+    pieces.extend(entries.into_iter().map(Piece::entry));
+    if !err.is_empty() {
+        pieces.push(Piece {
+            stream: "err",
+            entry: Some(EntryBody::Stderr { text: err.clone() }),
+            text: err,
+        });
+    }
+    pieces
 }

@@ -7,11 +7,12 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::Deserialize;
 use serde_json::{Value, json};
-use sessions::{PromptSettings, SpawnPolicy, SpawnRequest, Via};
+use sessions::{MAX_PAGE, PageFrom, PromptSettings, SpawnPolicy, SpawnRequest, Via};
 
 use crate::auth::{AuthMode, Caller};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::json::{ApiJson, OptionalJson};
 use crate::state::AppState;
 use crate::wire::{SessionMessage, StopSession, UsageRange};
@@ -117,14 +118,99 @@ async fn read(
     )))
 }
 
+/// `GET /sessions/<id>/transcript` query. Every field is read as text and
+/// checked here, so a bad value gets a sentence naming it rather than the
+/// framework's generic rejection.
+#[derive(Debug, Default, Deserialize)]
+struct TranscriptQuery {
+    format: Option<String>,
+    after: Option<String>,
+    before: Option<String>,
+    tail: Option<String>,
+    limit: Option<String>,
+}
+
+const DEFAULT_PAGE: u32 = 200;
+
+impl TranscriptQuery {
+    /// `None` for the plain transcript; the page asked for with `format=json`.
+    fn page(&self) -> Result<Option<(PageFrom, u32)>, ApiError> {
+        match self.format.as_deref() {
+            None | Some("text") => return Ok(None),
+            Some("json") => {}
+            Some(other) => {
+                return Err(invalid(format!(
+                    "format must be `json` or `text`, not `{other}`."
+                )));
+            }
+        }
+        let seq = |name: &str, value: &Option<String>| -> Result<Option<i64>, ApiError> {
+            value
+                .as_deref()
+                .map(|v| {
+                    v.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
+                        invalid(format!("{name} must be a seq: a whole number from 0."))
+                    })
+                })
+                .transpose()
+        };
+        let after = seq("after", &self.after)?;
+        let before = seq("before", &self.before)?;
+        let tail = match self.tail.as_deref() {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(_) => return Err(invalid("tail must be `true` or `false`.".to_owned())),
+        };
+        let from = match (after, before, tail) {
+            (Some(after), None, false) => PageFrom::After(after),
+            (None, None, false) => PageFrom::After(0),
+            (None, Some(before), false) => PageFrom::Before(before),
+            (None, None, true) => PageFrom::Tail,
+            _ => {
+                return Err(invalid(
+                    "Give at most one of after, before and tail=true.".to_owned(),
+                ));
+            }
+        };
+        let limit = match self.limit.as_deref() {
+            None => DEFAULT_PAGE,
+            Some(v) => v
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=MAX_PAGE).contains(n))
+                .ok_or_else(|| {
+                    invalid(format!(
+                        "limit must be a whole number from 1 to {MAX_PAGE}."
+                    ))
+                })?,
+        };
+        Ok(Some((from, limit)))
+    }
+}
+
+fn invalid(message: String) -> ApiError {
+    ApiError::bad_request("invalid_request", message)
+}
+
+/// The plain transcript (every turn with its output as text, and the status
+/// moves), or with `format=json` one page of typed entries.
 async fn transcript(
     caller: Caller,
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(query): Query<TranscriptQuery>,
 ) -> ApiResult<Json<Value>> {
-    Ok(Json(json!(
-        state.sessions.transcript(caller.account_id(), &id).await?
-    )))
+    match query.page()? {
+        None => Ok(Json(json!(
+            state.sessions.transcript(caller.account_id(), &id).await?
+        ))),
+        Some((from, limit)) => Ok(Json(json!(
+            state
+                .sessions
+                .entries(caller.account_id(), &id, from, limit)
+                .await?
+        ))),
+    }
 }
 
 async fn send(
@@ -187,4 +273,59 @@ async fn usage(
         )
         .await?;
     Ok(Json(json!(usage)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The query as axum parses it off a request's URI.
+    fn query(pairs: &[(&str, &str)]) -> TranscriptQuery {
+        let text: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let uri: axum::http::Uri = format!("/t?{}", text.join("&")).parse().unwrap();
+        Query::<TranscriptQuery>::try_from_uri(&uri).unwrap().0
+    }
+
+    #[test]
+    fn the_page_query_has_defaults_and_refuses_bad_values() {
+        assert_eq!(query(&[]).page().unwrap(), None);
+        assert_eq!(
+            query(&[("format", "text"), ("after", "x")]).page().unwrap(),
+            None
+        );
+        let page = |pairs: &[(&str, &str)]| query(pairs).page();
+        assert_eq!(
+            page(&[("format", "json")]).unwrap(),
+            Some((PageFrom::After(0), DEFAULT_PAGE))
+        );
+        assert_eq!(
+            page(&[("format", "json"), ("after", "7"), ("limit", "1000")]).unwrap(),
+            Some((PageFrom::After(7), 1000))
+        );
+        assert_eq!(
+            page(&[("format", "json"), ("before", "9"), ("limit", "1")]).unwrap(),
+            Some((PageFrom::Before(9), 1))
+        );
+        assert_eq!(
+            page(&[("format", "json"), ("tail", "true")]).unwrap(),
+            Some((PageFrom::Tail, DEFAULT_PAGE))
+        );
+        for bad in [
+            &[("format", "xml")][..],
+            &[("format", "json"), ("after", "-1")],
+            &[("format", "json"), ("after", "x")],
+            &[("format", "json"), ("limit", "0")],
+            &[("format", "json"), ("limit", "1001")],
+            &[("format", "json"), ("after", "1"), ("before", "5")],
+            &[("format", "json"), ("before", "1"), ("tail", "true")],
+            &[("format", "json"), ("tail", "yes")],
+        ] {
+            let error = page(bad).unwrap_err();
+            assert_eq!(
+                (error.status.as_u16(), error.code),
+                (400, "invalid_request"),
+                "{bad:?}"
+            );
+        }
+    }
 }

@@ -23,7 +23,7 @@ type: string, };
 
 export type SettingChanged = { key: string, value: JsonValue, };
 
-export type OutputEvent = { sessionId: string, turn: number, seq: number, entry: JsonValue, };
+export type OutputEvent = { sessionId: string, turn: number, seq: number, entry: EntryBody, };
 
 export type BoardChanged = { boardId: string, etag: string | null, };
 
@@ -288,7 +288,10 @@ export type EntryBody = { "kind": "stdout", text: string, } | { "kind": "stderr"
 
 export type EntryPage = { entries: Array<Entry>, 
 /**
- * Whether entries after this page exist (ask again with `after` = the last `seq`).
+ * Whether entries exist beyond this page in the direction read: with
+ * `after` (the default), later ones (ask again with `after` = the last
+ * `seq`); with `before` or `tail=true`, earlier ones (ask again with
+ * `before` = the first `seq`).
  */
 more: boolean, };
 
