@@ -27,7 +27,7 @@ async function setting(key: string, value: unknown): Promise<void> {
  * when the status moves; `echo` answers at once.
  */
 function writeEngines(dataDir: string): void {
-  const gated = `cat >/dev/null; while [ ! -e ${dataDir}/gate-$APP_SESSION_ID ]; do sleep 0.05; done; echo done`;
+  const gated = `cat >/dev/null; echo compiling the parser; while [ ! -e ${dataDir}/gate-$APP_SESSION_ID ]; do sleep 0.05; done; echo done`;
   writeFileSync(
     join(dataDir, "engines.toml"),
     `[engines.gated]\nkind = "command"\ncommand = ["/bin/sh", "-c", ${JSON.stringify(gated)}]\n\n` +
@@ -69,6 +69,8 @@ test("a session started through the API shows up live, moves live, and filters a
   await parentRow.waitFor();
   expect(await parentRow.getByRole("link", { name: "Parent job" }).getAttribute("href")).toBe(`/sessions/${parent.id}`);
   await page.locator(`tr[data-session-id="${parent.id}"][data-status="running"]`).waitFor();
+  // What it is doing now: a command engine's latest line of output, as it prints it.
+  await parentRow.locator(".session-now", { hasText: "writing: compiling the parser" }).waitFor();
 
   // A child, spawned naming the parent: drawn under it, one level in, and collapsible.
   const child = await spawn("echo", "Child job", parent.id);

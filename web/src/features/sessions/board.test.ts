@@ -142,6 +142,9 @@ describe("what a session is doing", () => {
     expect(describeActivity({ status: "running", activity: { ...todo, kind: "running", text: "cargo test" } })).toBe(
       "running cargo test",
     );
+    expect(describeActivity({ status: "running", activity: { ...todo, kind: "writing", text: "step 2 of 3" } })).toBe(
+      "writing: step 2 of 3",
+    );
     expect(describeActivity({ status: "running", activity: null })).toBe("working");
     expect(describeActivity({ status: "queued", activity: null })).toBe("queued");
   });

@@ -123,6 +123,8 @@ const ACTIVITY_VERB: Record<string, string> = {
   tool: "using",
 };
 
+const PROSE_KINDS = new Set(["thinking", "writing"]);
+
 const STATUS_WORDS: Record<Status, string> = {
   queued: "queued",
   starting: "starting",
@@ -145,7 +147,9 @@ export function describeActivity(session: Pick<Session, "status" | "activity">):
   if (activity) {
     if (activity.kind === "todo") return activity.text;
     const verb = ACTIVITY_VERB[activity.kind] ?? activity.kind;
-    return activity.text ? `${verb} ${activity.text}` : verb;
+    if (!activity.text) return verb;
+    // Thinking and writing carry prose (or a program's latest line), not an object of the verb.
+    return PROSE_KINDS.has(activity.kind) ? `${verb}: ${activity.text}` : `${verb} ${activity.text}`;
   }
   return STATUS_WORDS[session.status];
 }
