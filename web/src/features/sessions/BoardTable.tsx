@@ -8,6 +8,9 @@ import { Gauge } from "./Gauge";
 /** Relative times are words like "5 min ago": redrawing them every few seconds is enough. */
 const CLOCK_TICK_MS = 10_000;
 
+// One formatter for every row: `toLocaleString` would build one per call.
+const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
 function useNow(): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -111,7 +114,7 @@ const SessionRow = memo(function SessionRow({
       </td>
       <td>{cost ? <Gauge name="Cost" gauge={cost} /> : <span className="muted">no price</span>}</td>
       <td>
-        <time dateTime={last} title={new Date(last).toLocaleString()}>
+        <time dateTime={last} title={FULL_TIME.format(new Date(last))}>
           {relativeTime(last, now)}
         </time>
       </td>
