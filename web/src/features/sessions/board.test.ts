@@ -67,6 +67,7 @@ describe("merging session events", () => {
     const stale = session("s", { status: "running", updatedAt: "2026-01-01T10:00:01Z" });
     const list = [live];
     expect(mergeSession(list, stale)).toBe(list);
+    expect(mergeSession(list, { ...live })).toBe(list);
     expect(mergeSessions(list, [stale, session("t")]).map((s) => [s.id, s.status])).toEqual([
       ["s", "finished"],
       ["t", "running"],

@@ -20,7 +20,10 @@ export function mergeSession(list: readonly Session[], incoming: Session): reado
   const at = list.findIndex((s) => s.id === incoming.id);
   if (at >= 0) {
     const current = list[at] as Session;
-    if (time(current.updatedAt) > time(incoming.updatedAt)) return list;
+    const [was, is] = [time(current.updatedAt), time(incoming.updatedAt)];
+    if (was > is) return list;
+    // A read again after a reconnect mostly brings what is shown: keep those rows as they are.
+    if (was === is && JSON.stringify(current) === JSON.stringify(incoming)) return list;
     const next = list.slice();
     next[at] = incoming;
     return next;

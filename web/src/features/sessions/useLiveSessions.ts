@@ -1,9 +1,9 @@
 /**
  * The account's sessions, kept live: `GET /sessions` once, then every `session` event (which
  * carries the whole session, as `GET /sessions/<id>` gives it) merged in, and the list read again
- * when the stream says events were lost (`reset`). No polling.
+ * when the stream says events were lost (`reset`) or (re)connects. No polling.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "../../shared/api/client";
 import type { Session } from "../../shared/api/types.generated";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
@@ -17,30 +17,40 @@ export interface LiveSessions {
 }
 
 export function useLiveSessions(): LiveSessions {
-  // Events that arrive before the first read are kept too: the read merges into them, newer wins.
-  const [events, setEvents] = useState<readonly Session[]>([]);
+  // Events that arrive before the first read are kept too: each read merges in, newer wins, so
+  // reads may overlap and answer in any order.
+  const [sessions, setSessions] = useState<readonly Session[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [error, setError] = useState<unknown>();
-  const [generation, setGeneration] = useState(0);
+  const mounted = useRef<AbortController | null>(null);
 
-  useEffect(() => {
-    const abort = new AbortController();
-    apiFetch<Session[]>("/sessions", { signal: abort.signal }).then(
+  const read = useCallback(() => {
+    const signal = mounted.current?.signal;
+    if (!signal) return;
+    apiFetch<Session[]>("/sessions", { signal }).then(
       (fetched) => {
-        setEvents((current) => mergeSessions(current, fetched));
+        setSessions((current) => mergeSessions(current, fetched));
         setLoaded(true);
         setError(undefined);
       },
       (e: unknown) => {
-        if (!abort.signal.aborted) setError(e);
+        if (!signal.aborted) setError(e);
       },
     );
+  }, []);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    mounted.current = abort;
+    read();
     return () => abort.abort();
-  }, [generation]);
+  }, [read]);
 
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  useStreamEvent<Session>("session", (session) => setEvents((current) => mergeSession(current, session)));
-  useStreamLifecycle("reset", reload);
+  useStreamEvent<Session>("session", (session) => setSessions((current) => mergeSession(current, session)));
+  useStreamLifecycle("reset", read);
+  // A change made after the first read but before the stream connected sent its event to no
+  // one: reading again once connected closes that gap (and that of any reconnect).
+  useStreamLifecycle("open", read);
 
-  return { sessions: loaded ? events : undefined, error, reload };
+  return { sessions: loaded ? sessions : undefined, error, reload: read };
 }
