@@ -110,6 +110,7 @@ pub struct Running {
     data_dir: PathBuf,
     state: AppState,
     servers: Vec<tokio::task::JoinHandle<std::io::Result<()>>>,
+    signals: ShutdownSignals,
 }
 
 pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
@@ -180,8 +181,12 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         ));
     }
 
+    // Before `server.json` exists: whoever finds the file may signal at once,
+    // and a SIGTERM before the handler is installed would kill, not drain.
+    let signals = ShutdownSignals::install();
     write_server_file(&data_dir, control_url.as_deref(), &ui_url)?;
     Ok(Running {
+        signals,
         login_url: format!("{ui_url}/login?token={owner_token}"),
         control_url,
         ui_url,
@@ -219,7 +224,7 @@ impl Running {
         let stop = self.state.stop.clone();
         let mut requested = stop.subscribe();
         tokio::select! {
-            _ = shutdown_signal() => { stop.send_replace(Some(StopReason::Shutdown)); }
+            _ = self.signals.received() => { stop.send_replace(Some(StopReason::Shutdown)); }
             _ = requested.wait_for(Option::is_some) => {}
         }
         let reason = (*stop.borrow()).unwrap_or(StopReason::Shutdown);
@@ -337,20 +342,32 @@ fn local_port(listener: &TcpListener, asked: u16) -> u16 {
     listener.local_addr().map(|a| a.port()).unwrap_or(asked)
 }
 
-async fn shutdown_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    match (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) {
-        (Ok(mut int), Ok(mut term)) => {
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
+/// SIGINT and SIGTERM, listened for from the moment they are installed.
+struct ShutdownSignals(Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>);
+
+impl ShutdownSignals {
+    fn install() -> Self {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) {
+            (Ok(int), Ok(term)) => Self(Some((int, term))),
+            _ => Self(None),
         }
-        _ => {
-            let _ = tokio::signal::ctrl_c().await;
+    }
+
+    async fn received(mut self) {
+        match &mut self.0 {
+            Some((int, term)) => {
+                tokio::select! {
+                    _ = int.recv() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            None => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
         }
     }
 }

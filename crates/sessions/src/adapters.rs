@@ -44,6 +44,9 @@ pub struct Decoder {
     /// Typed entries decoded and not yet taken (Claude and Codex only: a
     /// `command` engine's entries are its text, see [`Decoder::feed`]).
     entries: Vec<EntryBody>,
+    /// The size of the lines `entries` came from: the pump flushes early when
+    /// it grows, so a fast engine's entries never pile up for long in memory.
+    entry_bytes: usize,
     pub meta: TurnMeta,
 }
 
@@ -58,13 +61,20 @@ impl Decoder {
             claude: ClaudeEntries::default(),
             codex: CodexEntries::default(),
             entries: Vec::new(),
+            entry_bytes: 0,
             meta: TurnMeta::default(),
         }
     }
 
     /// The entries decoded since the last call, oldest first.
     pub fn take_entries(&mut self) -> Vec<EntryBody> {
+        self.entry_bytes = 0;
         std::mem::take(&mut self.entries)
+    }
+
+    /// About how many bytes the entries waiting to be taken hold.
+    pub fn waiting_bytes(&self) -> usize {
+        self.entry_bytes
     }
 
     /// Takes the next bytes of stdout and appends the reply text they complete
@@ -113,10 +123,14 @@ impl Decoder {
         let Ok(value) = serde_json::from_slice::<Value>(line) else {
             return;
         };
+        let before = self.entries.len();
         match self.kind {
             EngineKind::Claude => self.claude(&value, text),
             EngineKind::Codex => self.codex(&value, text),
             EngineKind::Command => {}
+        }
+        if self.entries.len() > before {
+            self.entry_bytes += line.len();
         }
     }
 
@@ -307,35 +321,6 @@ impl Decoder {
         add(&mut self.meta.input_tokens, input);
         add(&mut self.meta.cached_input_tokens, cached);
         add(&mut self.meta.output_tokens, field("output_tokens"));
-    }
-}
-
-/// Moves the longest valid UTF-8 prefix of `bytes` into `text`, keeping an
-/// incomplete trailing character for the next chunk; invalid bytes become U+FFFD.
-pub(crate) fn decode_utf8_prefix(bytes: &mut Vec<u8>, text: &mut String) {
-    let mut start = 0;
-    loop {
-        match std::str::from_utf8(&bytes[start..]) {
-            Ok(valid) => {
-                text.push_str(valid);
-                bytes.clear();
-                return;
-            }
-            Err(e) => {
-                let valid_end = start + e.valid_up_to();
-                text.push_str(&String::from_utf8_lossy(&bytes[start..valid_end]));
-                match e.error_len() {
-                    Some(bad) => {
-                        text.push('\u{FFFD}');
-                        start = valid_end + bad;
-                    }
-                    None => {
-                        bytes.drain(..valid_end);
-                        return;
-                    }
-                }
-            }
-        }
     }
 }
 

@@ -40,6 +40,8 @@ mod adapters;
 mod db;
 mod engines;
 mod entries;
+#[cfg(test)]
+mod entry_tests;
 mod error;
 mod isolation;
 mod model;

@@ -97,6 +97,22 @@ fn entry_from_row(row: &Row<'_>) -> store::rusqlite::Result<Entry> {
     })
 }
 
+/// The query for a page (`?1` the session, `?2` the bound returned, `?3` the
+/// row count): one range of `session_output_by_seq`, walked in the order the
+/// page needs, so SQLite stops after `?3` rows and never sorts.
+fn page_sql(from: PageFrom) -> (String, i64) {
+    let (range, bound) = match from {
+        PageFrom::After(seq) => ("id > ?2 ORDER BY id", seq),
+        PageFrom::Before(seq) => ("id < ?2 ORDER BY id DESC", seq),
+        PageFrom::Tail => ("id <= ?2 ORDER BY id DESC", i64::MAX),
+    };
+    let sql = format!(
+        "SELECT id, turn, stream, text FROM session_output INDEXED BY session_output_by_seq
+         WHERE session_id = ?1 AND stream <> 'reply' AND {range} LIMIT ?3"
+    );
+    (sql, bound)
+}
+
 /// One page of `id`'s entries, oldest first. `more` says whether entries
 /// exist beyond the page in the direction read: after it for `After`, before
 /// it for `Before` and `Tail`.
@@ -109,15 +125,8 @@ pub(crate) fn page(
     let limit = limit.clamp(1, MAX_PAGE);
     // One row more than asked tells whether there is more.
     let fetch = i64::from(limit) + 1;
-    let (sql, bound) = match from {
-        PageFrom::After(seq) => ("id > ?2 ORDER BY id", seq),
-        PageFrom::Before(seq) => ("id < ?2 ORDER BY id DESC", seq),
-        PageFrom::Tail => ("id <= ?2 ORDER BY id DESC", i64::MAX),
-    };
-    let mut stmt = tx.prepare_cached(&format!(
-        "SELECT id, turn, stream, text FROM session_output INDEXED BY session_output_by_seq
-         WHERE session_id = ?1 AND stream <> 'reply' AND {sql} LIMIT ?3"
-    ))?;
+    let (sql, bound) = page_sql(from);
+    let mut stmt = tx.prepare_cached(&sql)?;
     let mut entries = stmt
         .query_map(params![id, bound, fetch], entry_from_row)?
         .collect::<store::rusqlite::Result<Vec<_>>>()?;
@@ -127,4 +136,144 @@ pub(crate) fn page(
         entries.reverse();
     }
     Ok(EntryPage { entries, more })
+}
+
+#[cfg(test)]
+mod tests {
+    use store::Db;
+
+    use super::*;
+    use crate::model::EntryBody;
+
+    /// Two sessions whose rows interleave: `a` has a row from before typed
+    /// transcripts (a Claude reply stored as `out`), then a reply, entries and stderr.
+    fn db_with_rows() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let db = Db::open(&dir.path().join("db.sqlite")).unwrap_or_else(|e| panic!("{e}"));
+        db.migrate(crate::db::MIGRATIONS)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let write = |sql: &str| {
+            db.write(|tx| tx.execute_batch(sql))
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
+        for id in ["a", "b"] {
+            write(&format!(
+                "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, cwd,
+                    prompt, status, agent_driven, max_dollars, max_turns, created_at, updated_at)
+                 VALUES ('{id}', 'acc', 'e', 'claude', '{{}}', '/', 'p', 'finished', 0, 0, 0, 't', 't');
+                 INSERT INTO session_turns (session_id, turn, kind, input, status, started_at)
+                 VALUES ('{id}', 1, 'prompt', 'p', 'done', 't');"
+            ));
+        }
+        write(
+            "INSERT INTO session_output (session_id, turn, stream, text) VALUES
+                ('a', 1, 'out', 'old reply'), ('b', 1, 'out', 'b1'), ('a', 1, 'err', 'warn\n')",
+        );
+        db.write(|tx| {
+            append(
+                tx,
+                "a",
+                1,
+                vec![
+                    Piece {
+                        stream: "reply",
+                        text: " new reply".into(),
+                        entry: None,
+                    },
+                    Piece::entry(EntryBody::Text {
+                        text: "new reply".into(),
+                    }),
+                    Piece::entry(EntryBody::Final {
+                        text: "new reply".into(),
+                    }),
+                ],
+            )
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        write(
+            "INSERT INTO session_output (session_id, turn, stream, text) VALUES ('b', 1, 'out', 'b2')",
+        );
+        (dir, db)
+    }
+
+    fn read(db: &Db, from: PageFrom, limit: u32) -> (Vec<(i64, EntryBody)>, bool) {
+        let page = db
+            .read(|tx| page(tx, "a", from, limit))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let entries = page.entries.into_iter().map(|e| (e.seq, e.body)).collect();
+        (entries, page.more)
+    }
+
+    #[test]
+    fn old_and_new_rows_page_in_order_and_replies_are_left_out() {
+        let (_dir, db) = db_with_rows();
+        let (all, more) = read(&db, PageFrom::After(0), 10);
+        assert!(!more);
+        let bodies: Vec<&EntryBody> = all.iter().map(|(_, b)| b).collect();
+        assert_eq!(
+            bodies,
+            [
+                &EntryBody::Stdout {
+                    text: "old reply".into()
+                },
+                &EntryBody::Stderr {
+                    text: "warn\n".into()
+                },
+                &EntryBody::Text {
+                    text: "new reply".into()
+                },
+                &EntryBody::Final {
+                    text: "new reply".into()
+                },
+            ]
+        );
+        let seqs: Vec<i64> = all.iter().map(|(s, _)| *s).collect();
+        assert_eq!(
+            read(&db, PageFrom::After(seqs[0]), 2),
+            (all[1..3].to_vec(), true)
+        );
+        assert_eq!(
+            read(&db, PageFrom::After(seqs[2]), 2),
+            (all[3..].to_vec(), false)
+        );
+        assert_eq!(
+            read(&db, PageFrom::Before(seqs[3]), 2),
+            (all[1..3].to_vec(), true)
+        );
+        assert_eq!(
+            read(&db, PageFrom::Before(seqs[1]), 2),
+            (all[..1].to_vec(), false)
+        );
+        assert_eq!(read(&db, PageFrom::Tail, 3), (all[1..].to_vec(), true));
+        assert_eq!(read(&db, PageFrom::Tail, 4), (all.clone(), false));
+
+        // The plain transcript keeps the replies, old and new, and no entry JSON.
+        let turns = db
+            .read(|tx| crate::db::turns(tx, "a"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(turns[0].output, "old reply new reply");
+        assert_eq!(turns[0].stderr, "warn\n");
+    }
+
+    #[test]
+    fn a_page_is_an_index_range_with_a_limit() {
+        let (_dir, db) = db_with_rows();
+        for from in [PageFrom::After(1), PageFrom::Before(9), PageFrom::Tail] {
+            let (sql, bound) = page_sql(from);
+            let plan: Vec<String> = db
+                .read(|tx| {
+                    let mut stmt = tx.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                    let rows =
+                        stmt.query_map(params!["a", bound, 10], |r| r.get::<_, String>(3))?;
+                    rows.collect::<store::rusqlite::Result<Vec<_>>>()
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+            let plan = plan.join("; ");
+            assert!(
+                plan.contains("USING INDEX session_output_by_seq (session_id=? AND id"),
+                "{from:?}: {plan}"
+            );
+            assert!(!plan.contains("TEMP B-TREE"), "{from:?}: no sort: {plan}");
+        }
+    }
 }

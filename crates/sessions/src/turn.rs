@@ -352,7 +352,8 @@ async fn pump(
             None => false,
         };
         let due = deadline.is_some_and(|at| Instant::now() >= at);
-        if closed || due || out.len() + err.len() >= FLUSH_BYTES {
+        let waiting = out.len() + err.len() + decoder.waiting_bytes();
+        if closed || due || waiting >= FLUSH_BYTES {
             let pieces = batch(
                 kind,
                 std::mem::take(&mut out),

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod serve;
+pub mod sse;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
