@@ -871,36 +871,26 @@ impl SettingsStore {
     }
 
     /// Sub-option of Show only the final message: the engine's boundary of the real answer wins over the agent's printed marker. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_cli_boundary_wins(&self) -> bool {
         self.toggle_at(41)
     }
 
     /// Sub-option: when the final-answer marker is present, hide everything before it, even on plain answers, folded into an expandable row. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_marker_always_hide(&self) -> bool {
         self.toggle_at(42)
     }
 
     /// Sub-option: draw a divider at the marker instead of hiding. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_marker_debug(&self) -> bool {
         self.toggle_at(43)
     }
 
     /// Sub-option: when several final messages are marked in one turn, show all of them. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_marker_show_all_blocks(&self) -> bool {
         self.toggle_at(44)
     }
 
     /// Sub-option: on a turn that used tools, the marker never hides the answer or live question written after the last tool step; only tool calls and thinking collapse. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_structural_floor(&self) -> bool {
         self.toggle_at(45)
     }
@@ -934,8 +924,6 @@ impl SettingsStore {
     }
 
     /// Places the cursor in the text box when switching sessions. Off: press R to focus.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_auto_focus_input(&self) -> bool {
         self.toggle_at(50)
     }

@@ -4,6 +4,8 @@ import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
+import { NewSessionButton } from "../features/sessions/NewSessionDialog";
+import { SessionPage } from "../features/sessions/SessionPage";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
 import { colorModeOf, COLOR_MODES } from "../shared/appearance";
@@ -21,7 +23,7 @@ const SECTIONS = [
   { to: "/", label: "Boards", routes: ["boards", "board"] },
   { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
   { to: "/inbox", label: "Inbox", routes: ["inbox"] },
-  { to: "/sessions", label: "Sessions", routes: ["sessions"] },
+  { to: "/sessions", label: "Sessions", routes: ["sessions", "session"] },
   { to: "/settings", label: "Settings", routes: ["settings"] },
 ] as const;
 
@@ -44,6 +46,7 @@ export function Shell({ route }: { route: Route }) {
             </li>
           ))}
         </ul>
+        <NewSessionButton />
         <AgentBoardButton />
         <ColorModeToggle />
       </nav>
@@ -68,6 +71,8 @@ function Page({ route }: { route: Route }) {
       return <InboxPage />;
     case "sessions":
       return <SessionsPage />;
+    case "session":
+      return <SessionPage key={route.id} id={route.id} />;
     case "settings":
       return (
         <Suspense fallback={<Loading what="settings" />}>
