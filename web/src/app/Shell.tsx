@@ -5,7 +5,6 @@ import { BoardsPage } from "../features/boards/BoardsPage";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
 import { NewSessionButton } from "../features/sessions/NewSessionDialog";
-import { SessionPage } from "../features/sessions/SessionPage";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
 import { colorModeOf, COLOR_MODES } from "../shared/appearance";
@@ -17,6 +16,9 @@ import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "../shared/workspaces";
 
 // The settings page carries the whole generated catalog: it loads when opened, not with the app.
+// The session page carries Markdown, diffs and the virtual list (half the app's code): it too
+// loads when opened, so the board and the other pages do not wait for it.
+const SessionPage = lazy(() => import("../features/sessions/SessionPage").then((m) => ({ default: m.SessionPage })));
 const SettingsPage = lazy(() => import("../features/settings/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 
 const SECTIONS = [
@@ -72,7 +74,11 @@ function Page({ route }: { route: Route }) {
     case "sessions":
       return <SessionsPage />;
     case "session":
-      return <SessionPage key={route.id} id={route.id} />;
+      return (
+        <Suspense fallback={<Loading what="the session" />}>
+          <SessionPage key={route.id} id={route.id} />
+        </Suspense>
+      );
     case "settings":
       return (
         <Suspense fallback={<Loading what="settings" />}>
