@@ -3,7 +3,7 @@
  * keeping the list in step with `session` events, filtering, the parent–child tree, and the
  * words for what a session is doing and when it last did something.
  */
-import type { Session, Status } from "../../shared/api/types.generated";
+import type { ActivityKind, Session, Status } from "../../shared/api/types.generated";
 
 function time(iso: string): number {
   const t = Date.parse(iso);
@@ -116,7 +116,7 @@ export function boardRows(
   return rows;
 }
 
-const ACTIVITY_VERB: Record<string, string> = {
+const ACTIVITY_VERB: Record<Exclude<ActivityKind, "todo">, string> = {
   thinking: "thinking",
   writing: "writing",
   reading: "reading",
@@ -126,7 +126,7 @@ const ACTIVITY_VERB: Record<string, string> = {
   tool: "using",
 };
 
-const PROSE_KINDS = new Set(["thinking", "writing"]);
+const PROSE_KINDS: ReadonlySet<ActivityKind> = new Set(["thinking", "writing"]);
 
 const STATUS_WORDS: Record<Status, string> = {
   queued: "queued",
@@ -149,7 +149,8 @@ export function describeActivity(session: Pick<Session, "status" | "activity">):
   const activity = session.activity;
   if (activity) {
     if (activity.kind === "todo") return activity.text;
-    const verb = ACTIVITY_VERB[activity.kind] ?? activity.kind;
+    // A kind a newer server adds is shown as its own name.
+    const verb: string = ACTIVITY_VERB[activity.kind] ?? activity.kind;
     if (!activity.text) return verb;
     // Thinking and writing carry prose (or a program's latest line), not an object of the verb.
     return PROSE_KINDS.has(activity.kind) ? `${verb}: ${activity.text}` : `${verb} ${activity.text}`;
