@@ -66,6 +66,7 @@ bench: web e2e-deps
 	cargo bench -p switchboard --bench foundation
 	cargo bench -p switchboard --bench workloads
 	cargo bench -p switchboard --bench stream
+	cargo bench -p switchboard --bench inbox
 	cargo bench -p boards
 	cargo bench -p sessions
 	cd web && npm run bench:engine

@@ -5,15 +5,22 @@
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Page } from "playwright-core";
 import { consoleErrors, loggedInPage, serverAndBrowser } from "./harness";
 
 const e2e = serverAndBrowser();
 let folder: string;
 let gate: string;
+/** The CLI tests' fake Claude Code: a realistic stream-json turn with tools, an edit and a cost. */
+const FAKE_CLAUDE = resolve(import.meta.dirname, "../../crates/cli/tests/fixtures/typed-claude");
+/** More entries than the page's 200 per page. */
+const LONG_LINES = 240;
 
-beforeAll(() => {
+beforeAll(async () => {
+  // With no workspace the sidebar puts the cursor in its "New workspace name" field.
+  expect((await e2e.server.api("POST", "/workspaces", { name: "E2E" })).status).toBe(201);
   folder = mkdtempSync(join(tmpdir(), "switchboard-e2e-engine-"));
   gate = join(folder, "gate");
   const script = join(folder, "reply.sh");
@@ -34,9 +41,23 @@ echo "reply to: $input"
 `,
   );
   chmodSync(script, 0o755);
+  // One line at a time, slower than the server's flushes, so each line is an entry of its own
+  // and the transcript outgrows a page.
+  const long = join(folder, "long.sh");
+  writeFileSync(
+    long,
+    `#!/bin/sh
+cat > /dev/null
+i=1
+while [ $i -le ${LONG_LINES} ]; do echo "chunk $i"; i=$((i+1)); sleep 0.06; done
+`,
+  );
+  chmodSync(long, 0o755);
   writeFileSync(
     join(e2e.server.dataDir, "engines.toml"),
-    `[engines.echo]\nkind = "command"\ncommand = ["/bin/sh", ${JSON.stringify(script)}]\n`,
+    `[engines.echo]\nkind = "command"\ncommand = ["/bin/sh", ${JSON.stringify(script)}]\n\n` +
+      `[engines.long]\nkind = "command"\ncommand = ["/bin/sh", ${JSON.stringify(long)}]\n\n` +
+      `[engines.claude]\nkind = "claude"\ncommand = ["/bin/sh", ${JSON.stringify(FAKE_CLAUDE)}]\n`,
   );
 });
 
@@ -82,6 +103,16 @@ test("a session is started from the dialog, answered while it runs, stopped and 
   await queued.waitFor({ state: "detached" });
   await page.getByTestId("session-status").filter({ hasText: "waiting for input" }).waitFor();
 
+  // With sessionAutoFocusInput off the page leaves the cursor alone, and R puts it in the composer.
+  const off = await e2e.server.api("PATCH", "/settings/sessionAutoFocusInput", { value: false });
+  expect(off.status).toBe(200);
+  await page.reload();
+  await transcript.getByText("reply to: second").waitFor();
+  expect(await composer.evaluate((el) => el === document.activeElement)).toBe(false);
+  await page.keyboard.press("r");
+  expect(await composer.evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await composer.inputValue()).toBe("");
+
   // A turn that never ends on its own: Stop asks first, then ends the process tree.
   await composer.fill("hold");
   await composer.press("Enter");
@@ -99,5 +130,75 @@ test("a session is started from the dialog, answered while it runs, stopped and 
   // Chromium logs every refused request, the expected 400 of the isolation attempt included.
   const refusal = "the server responded with a status of 400 (Bad Request) (" + e2e.server.uiUrl + "/api/sessions)";
   expect(errors.filter((e) => !e.endsWith(refusal))).toEqual([]);
+  await context.close();
+});
+
+/** Starts a session as the user (the browser's cookie), like the dialog does; returns its id. */
+async function spawnFromPage(page: Page, engine: string, title: string): Promise<string> {
+  return page.evaluate(
+    async ({ engine, title, cwd }) => {
+      const reply = await fetch("/api/sessions", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ engine, prompt: "go", cwd, title }),
+      });
+      return ((await reply.json()) as { id: string }).id;
+    },
+    { engine, title, cwd: folder },
+  );
+}
+
+test("a Claude turn shows its final answer, with the steps before it folded and its edit as a diff", async () => {
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  const errors = consoleErrors(page);
+  await page.getByRole("heading", { name: "Inbox" }).waitFor();
+  await page.goto(`${e2e.server.uiUrl}/sessions/${await spawnFromPage(page, "claude", "Claude")}`);
+  const transcript = page.getByRole("log", { name: "Transcript" });
+  // The answer once (the result's copy of the last message is not shown twice), as Markdown.
+  await transcript.getByText("The tests pass now.").waitFor();
+  expect(await transcript.getByText("The tests pass now.").count()).toBe(1);
+  expect(await transcript.locator("code", { hasText: "add" }).count()).toBe(1);
+  await page.getByText("$0.04").waitFor();
+
+  const fold = transcript.getByRole("button", { name: /earlier steps/ });
+  expect(await fold.getAttribute("aria-expanded")).toBe("false");
+  expect(await transcript.getByText("cargo test").count()).toBe(0);
+  await fold.click();
+  await transcript.getByText("cargo test", { exact: true }).waitFor();
+  await transcript.locator("summary", { hasText: "Edit" }).click();
+  await transcript.getByText("- a - b").waitFor();
+  await transcript.getByText("+ a + b").waitFor();
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("a long transcript opens at its end, keeps few rows in the page, and loads earlier ones on scrolling up", async () => {
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  const errors = consoleErrors(page);
+  await page.getByRole("heading", { name: "Inbox" }).waitFor();
+  const id = await spawnFromPage(page, "long", "Long");
+  for (let tries = 0; ; tries++) {
+    const session = await e2e.server.api<{ status: string }>("GET", `/sessions/${id}`);
+    if (session.body.status === "waiting_for_input") break;
+    if (tries > 300) throw new Error(`the long turn did not end: ${session.body.status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const tail = await e2e.server.api<{ more: boolean }>("GET", `/sessions/${id}/transcript?format=json&tail=true`);
+  expect(tail.body.more).toBe(true);
+
+  await page.goto(`${e2e.server.uiUrl}/sessions/${id}`);
+  const transcript = page.getByRole("log", { name: "Transcript" });
+  await transcript.getByText(`chunk ${LONG_LINES}`, { exact: true }).waitFor();
+  expect(await transcript.getByText("chunk 1", { exact: true }).count()).toBe(0);
+  expect(await page.locator(".transcript-row").count()).toBeLessThan(40);
+
+  // Each step to the top asks for the page before the first entry held.
+  for (let tries = 0; (await transcript.getByText("chunk 1", { exact: true }).count()) === 0; tries++) {
+    if (tries > 100) throw new Error("scrolling up never reached the first entry");
+    await transcript.evaluate((el) => (el.scrollTop = 0));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(await page.locator(".transcript-row").count()).toBeLessThan(40);
+  expect(errors).toEqual([]);
   await context.close();
 });

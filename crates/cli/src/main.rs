@@ -52,6 +52,9 @@ enum Command {
         /// How often an idle event stream sends a keep-alive comment (tests shorten it)
         #[arg(long, hide = true, default_value_t = server::STREAM_KEEP_ALIVE_MS, value_name = "MS")]
         stream_keep_alive_ms: u64,
+        /// Run on a clock that stands still until `POST /test/clock` moves it (tests only)
+        #[arg(long, hide = true)]
+        manual_clock: bool,
     },
     /// Read and change settings, or print the catalog generated from the schema
     #[command(subcommand)]
@@ -115,12 +118,14 @@ fn main() -> ExitCode {
             ui_port,
             demo,
             stream_keep_alive_ms,
+            manual_clock,
         } => serve(server::ServeOptions {
             data_dir,
             control_port,
             ui_port,
             demo,
             stream_keep_alive: std::time::Duration::from_millis(stream_keep_alive_ms),
+            manual_clock,
         }),
         Command::Settings(command) => settings_cmd::run(command, &data_dir),
         Command::Spawn {

@@ -126,7 +126,11 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
         Some(&json!({"title": "Need a key", "body": "for the deploy"})),
     );
     assert_eq!(alert.status, 201, "{}", alert.text());
-    assert_eq!(alert.json()["sourceSessionId"], id);
+    assert_eq!(alert.json()["source"]["sessionId"], id);
+    assert_eq!(
+        alert.json()["actions"],
+        serde_json::json!([{"kind": "open_session", "sessionId": id}])
+    );
     // Guarded settings, accounts, restart while it is off, workspaces: no.
     for key in [
         "allowAgentTokenSpawn",
@@ -160,6 +164,32 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
             .call_as(&agent, "POST", "/app/restart", None)
             .error_code(),
         "restart_disabled"
+    );
+    // The inbox is the user's to mark and the hooks theirs to manage; an
+    // agent may read the inbox and add to it, nothing more.
+    let row_id = alert.json()["id"].as_str().unwrap().to_owned();
+    for (method, path, body) in [
+        (
+            "PATCH",
+            format!("/inbox/{row_id}"),
+            Some(json!({"read": true})),
+        ),
+        ("POST", "/inbox/read-all".to_owned(), None),
+        ("GET", "/webhooks".to_owned(), None),
+        ("POST", "/webhooks".to_owned(), Some(json!({"name": "x"}))),
+        ("DELETE", "/webhooks/any".to_owned(), None),
+    ] {
+        let reply = server.call_as(&agent, method, &path, body.as_ref());
+        assert_eq!(
+            reply.error_code(),
+            "agent_token_forbidden",
+            "{method} {path}"
+        );
+    }
+    assert_eq!(server.call_as(&agent, "GET", "/inbox", None).status, 200);
+    assert_eq!(
+        server.call_as(&agent, "GET", "/inbox/counts", None).status,
+        200
     );
 
     // A follow-up is turn 2 with the same token; stopping ends the token.

@@ -148,9 +148,36 @@ impl From<accounts::AccountsError> for ApiError {
 
 impl From<inbox::InboxError> for ApiError {
     fn from(error: inbox::InboxError) -> Self {
+        use inbox::InboxError as E;
         match error {
-            inbox::InboxError::Store(e) => ApiError::internal(e),
-            other => ApiError::bad_request("invalid_request", other.to_string()),
+            E::Store(e) => ApiError::internal(e),
+            E::NotFound => ApiError::not_found("not_found", error.to_string()),
+            E::InvalidTitle | E::InvalidBody | E::InvalidLimit | E::UnknownCursor => {
+                ApiError::bad_request("invalid_request", error.to_string())
+            }
+        }
+    }
+}
+
+impl From<webhooks::WebhookError> for ApiError {
+    fn from(error: webhooks::WebhookError) -> Self {
+        use webhooks::WebhookError as E;
+        let message = error.to_string();
+        match error {
+            E::InvalidName | E::InvalidSigningSecret => {
+                ApiError::bad_request("invalid_request", message)
+            }
+            E::NotFound => ApiError::not_found("not_found", message),
+            // Exactly the reply of an unknown path (and of the feature
+            // turned off), so a guessed address learns nothing.
+            E::UnknownHook => ApiError::for_status(StatusCode::NOT_FOUND),
+            E::RateLimited { .. } => {
+                ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message)
+            }
+            E::InvalidSignature => {
+                ApiError::new(StatusCode::UNAUTHORIZED, "invalid_signature", message)
+            }
+            E::Random(_) | E::Store(_) => ApiError::internal(error),
         }
     }
 }

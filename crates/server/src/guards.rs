@@ -2,6 +2,10 @@
 //! an exact Host allowlist (DNS rebinding), an Origin check (drive-by pages),
 //! JSON-only bodies on writes, and the 1 MiB body ceiling. A last layer turns
 //! any error the framework produced on its own into the contract's shape.
+//!
+//! The one exception: webhook deliveries (`/hooks/...`, control server only)
+//! come from services that post JSON, text or forms, so they may be any of
+//! those, and are held to a smaller ceiling, 256 KiB.
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -12,12 +16,17 @@ use axum::response::{IntoResponse, Response};
 use crate::error::ApiError;
 
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// A webhook delivery's ceiling: ample for CI and alerting payloads.
+pub const MAX_HOOK_BODY_BYTES: usize = 256 * 1024;
+const HOOKS_PREFIX: &str = "/hooks/";
 
 /// What one listener accepts as `Host` and `Origin`.
 #[derive(Debug, Clone)]
 pub struct Allowlist {
     hosts: [String; 3],
     origins: [String; 3],
+    /// This listener serves webhook deliveries (the control server).
+    hooks: bool,
 }
 
 impl Allowlist {
@@ -34,7 +43,14 @@ impl Allowlist {
         Self {
             hosts: authorities(port),
             origins: authorities(ui_port).map(|a| format!("http://{a}")),
+            hooks: false,
         }
+    }
+
+    /// This listener also takes webhook deliveries under `/hooks/`.
+    pub fn with_hooks(mut self) -> Self {
+        self.hooks = true;
+        self
     }
 
     fn host_allowed(&self, headers: &HeaderMap) -> bool {
@@ -82,13 +98,14 @@ pub async fn check_request(
         )
         .into_response();
     }
-    if let Some(refusal) = body_refusal(request.method(), headers) {
+    let hook = allow.hooks && request.uri().path().starts_with(HOOKS_PREFIX);
+    if let Some(refusal) = body_refusal(request.method(), headers, hook) {
         return refusal.into_response();
     }
     next.run(request).await
 }
 
-fn body_refusal(method: &Method, headers: &HeaderMap) -> Option<ApiError> {
+fn body_refusal(method: &Method, headers: &HeaderMap, hook: bool) -> Option<ApiError> {
     let declared_length = match headers.get(header::CONTENT_LENGTH) {
         None => None,
         Some(value) => match value
@@ -105,24 +122,60 @@ fn body_refusal(method: &Method, headers: &HeaderMap) -> Option<ApiError> {
             }
         },
     };
+    if hook && declared_length.is_some_and(|l| l > MAX_HOOK_BODY_BYTES as u64) {
+        return Some(hook_too_large());
+    }
     if declared_length.is_some_and(|l| l > MAX_BODY_BYTES as u64) {
         return Some(ApiError::for_status(StatusCode::PAYLOAD_TOO_LARGE));
     }
     let has_body =
         declared_length.is_some_and(|l| l > 0) || headers.contains_key(header::TRANSFER_ENCODING);
     let changes_state = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
-    if changes_state && has_body && !is_json(headers) {
+    if hook && has_body && !is_hook_payload(headers) {
+        return Some(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "A webhook delivery must be sent as JSON, text or a form.",
+        ));
+    }
+    if changes_state && has_body && !hook && !is_json(headers) {
         return Some(ApiError::for_status(StatusCode::UNSUPPORTED_MEDIA_TYPE));
     }
     None
 }
 
-fn is_json(headers: &HeaderMap) -> bool {
+/// The 413 of a webhook delivery over [`MAX_HOOK_BODY_BYTES`] (the route
+/// answers the same when a chunked body outgrows it).
+pub fn hook_too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload_too_large",
+        "A webhook delivery may be at most 256 KiB.",
+    )
+}
+
+fn content_type(headers: &HeaderMap) -> Option<String> {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+        .map(|essence| essence.trim().to_ascii_lowercase())
+}
+
+/// JSON, any text, a form (GitHub's default), or no type at all.
+fn is_hook_payload(headers: &HeaderMap) -> bool {
+    match content_type(headers) {
+        None => !headers.contains_key(header::CONTENT_TYPE),
+        Some(essence) => {
+            essence == "application/json"
+                || essence == "application/x-www-form-urlencoded"
+                || essence.starts_with("text/")
+        }
+    }
+}
+
+pub fn is_json(headers: &HeaderMap) -> bool {
+    content_type(headers).is_some_and(|essence| essence == "application/json")
 }
 
 /// Rewrites error responses that did not come from our handlers (an unknown
@@ -224,22 +277,52 @@ mod tests {
             ("content-length", "2"),
             ("content-type", "application/json; charset=utf-8"),
         ]);
-        assert!(body_refusal(&Method::PATCH, &json).is_none());
+        assert!(body_refusal(&Method::PATCH, &json, false).is_none());
         let text = headers(&[("content-length", "2"), ("content-type", "text/plain")]);
         assert_eq!(
-            body_refusal(&Method::POST, &text).unwrap().status,
+            body_refusal(&Method::POST, &text, false).unwrap().status,
             StatusCode::UNSUPPORTED_MEDIA_TYPE
         );
-        assert!(body_refusal(&Method::GET, &text).is_none());
+        assert!(body_refusal(&Method::GET, &text, false).is_none());
         let empty = headers(&[("content-length", "0")]);
-        assert!(body_refusal(&Method::DELETE, &empty).is_none());
+        assert!(body_refusal(&Method::DELETE, &empty, false).is_none());
         let huge = headers(&[
             ("content-length", "2097152"),
             ("content-type", "application/json"),
         ]);
         assert_eq!(
-            body_refusal(&Method::POST, &huge).unwrap().status,
+            body_refusal(&Method::POST, &huge, false).unwrap().status,
             StatusCode::PAYLOAD_TOO_LARGE
         );
+    }
+
+    #[test]
+    fn webhook_deliveries_may_be_text_up_to_256_kib() {
+        let text = headers(&[("content-length", "2"), ("content-type", "text/plain")]);
+        assert!(body_refusal(&Method::POST, &text, true).is_none());
+        let form = headers(&[
+            ("content-length", "2"),
+            ("content-type", "application/x-www-form-urlencoded"),
+        ]);
+        assert!(body_refusal(&Method::POST, &form, true).is_none());
+        let untyped = headers(&[("content-length", "2")]);
+        assert!(body_refusal(&Method::POST, &untyped, true).is_none());
+        let binary = headers(&[
+            ("content-length", "2"),
+            ("content-type", "application/octet-stream"),
+        ]);
+        assert_eq!(
+            body_refusal(&Method::POST, &binary, true).unwrap().status,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE
+        );
+        let big = headers(&[
+            ("content-length", "262145"),
+            ("content-type", "application/json"),
+        ]);
+        assert_eq!(
+            body_refusal(&Method::POST, &big, true).unwrap().status,
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+        assert!(body_refusal(&Method::POST, &big, false).is_none());
     }
 }

@@ -52,6 +52,10 @@ pub struct ServeOptions {
     /// How often an idle event stream sends a comment line
     /// ([`STREAM_KEEP_ALIVE_MS`] unless a test wants it sooner).
     pub stream_keep_alive: Duration,
+    /// Run on a manual clock that only `POST /test/clock` moves (owner
+    /// only, served only then), so integration tests control time: the
+    /// webhook rate limit's minute, for one.
+    pub manual_clock: bool,
 }
 
 /// Proxies close a connection idle for a minute or so; a comment line every
@@ -140,13 +144,19 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let control_url = control_port.map(|port| format!("http://127.0.0.1:{port}"));
 
     let issuer = Arc::new(AgentTokens(accounts.clone()));
-    let clock: Arc<dyn clock::Clock> = Arc::new(clock::SystemClock);
+    let manual_clock = options
+        .manual_clock
+        .then(|| Arc::new(clock::ManualClock::starting_now()));
+    let clock: Arc<dyn clock::Clock> = match &manual_clock {
+        Some(manual) => manual.clone(),
+        None => Arc::new(clock::SystemClock),
+    };
     // Each start gets its own epoch, so a Last-Event-ID from an earlier run
     // is unknown here (a `reset`) rather than taken for one of this run's.
     let epoch = u64::try_from(clock.now().unix_timestamp_nanos()).unwrap_or_default();
     let supervisor = sessions::Supervisor::start(
         db.clone(),
-        clock,
+        clock.clone(),
         data_dir.clone(),
         control_url.clone(),
         issuer,
@@ -155,7 +165,10 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     .await?;
     let (stop, _) = watch::channel(None);
     let state = AppState {
-        inbox: Arc::new(inbox::Inbox::new(db.clone())),
+        inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
+        webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
+        clock,
+        manual_clock,
         db,
         settings,
         accounts,
@@ -164,6 +177,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         stream_keep_alive: options.stream_keep_alive,
         stop,
         ui_url: ui_url.clone(),
+        control_url: control_url.clone(),
     };
 
     publish::forward_sessions(&state);
@@ -250,6 +264,7 @@ fn all_migrations() -> Vec<store::Migration> {
         accounts::MIGRATIONS,
         settings::MIGRATIONS,
         inbox::MIGRATIONS,
+        webhooks::MIGRATIONS,
         boards::MIGRATIONS,
         dashboards::MIGRATIONS,
     ]
@@ -283,12 +298,17 @@ fn not_found() -> ApiError {
     ApiError::for_status(StatusCode::NOT_FOUND)
 }
 
+/// The control server: the API, plus the routes that take no token at all
+/// (webhook deliveries, `POST /hooks/<secret>`, whose secret is the
+/// credential), which the UI server does not serve.
 pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
-    let routes = routes::api(&state).fallback(|| async { not_found() });
+    let routes = routes::api(&state)
+        .merge(routes::control_only())
+        .fallback(|| async { not_found() });
     with_layers(
         routes,
         state,
-        Allowlist::new(port, ui_port),
+        Allowlist::new(port, ui_port).with_hooks(),
         AuthMode::Bearer,
     )
 }

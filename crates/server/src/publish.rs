@@ -12,7 +12,7 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::state::AppState;
-use crate::wire::{BoardChanged, OutputEvent, SettingChanged};
+use crate::wire::{BoardChanged, InboxEvent, OutputEvent, SettingChanged};
 
 /// Starts the task that turns the sessions' broadcasts into events. One task
 /// reads both, output first: the sessions crate sends a turn's last output
@@ -109,12 +109,24 @@ pub fn setting_changed(state: &AppState, change: &SettingChanged) {
         .publish(Audience::Everyone, Name::Settings, &json!(change));
 }
 
-pub fn inbox_changed(state: &AppState, account_id: &str, row: &inbox::InboxRow) {
+pub fn inbox_changed(state: &AppState, account_id: &str, change: &InboxEvent) {
     state.events.publish(
         Audience::Account(account_id.to_owned()),
         Name::Inbox,
-        &json!(row),
+        &json!(change),
     );
+}
+
+/// A row was added or bumped: announced as created or repeated.
+pub fn inbox_added(state: &AppState, account_id: &str, added: inbox::Added) -> inbox::InboxRow {
+    let row = added.row.clone();
+    let change = if added.repeated {
+        InboxEvent::Repeated(added.row)
+    } else {
+        InboxEvent::Created(added.row)
+    };
+    inbox_changed(state, account_id, &change);
+    row
 }
 
 pub fn board_changed(state: &AppState, account_id: &str, change: &BoardChanged) {

@@ -4,10 +4,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use accounts::Accounts;
+use clock::{Clock, ManualClock};
 use inbox::Inbox;
 use settings::SettingsStore;
 use store::Db;
 use tokio::sync::watch;
+use webhooks::Webhooks;
 
 /// Why the listeners are asked to stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +24,13 @@ pub struct AppState {
     pub settings: Arc<SettingsStore>,
     pub accounts: Arc<Accounts>,
     pub inbox: Arc<Inbox>,
+    pub webhooks: Arc<Webhooks>,
+    /// The one clock of this server (the system's, unless a test asked for
+    /// a manual one).
+    pub clock: Arc<dyn Clock>,
+    /// The same clock when `serve --manual-clock` made it a manual one: then,
+    /// and only then, `POST /test/clock` exists to move it.
+    pub manual_clock: Option<Arc<ManualClock>>,
     pub sessions: sessions::Supervisor,
     /// The live event stream's hub (`GET /stream`).
     pub events: Arc<events::Hub>,
@@ -30,4 +39,6 @@ pub struct AppState {
     pub stop: watch::Sender<Option<StopReason>>,
     /// The UI server's base URL, for links the API hands out.
     pub ui_url: String,
+    /// The control server's base URL, for webhook addresses (`None` when it is off).
+    pub control_url: Option<String>,
 }

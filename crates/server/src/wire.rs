@@ -198,3 +198,89 @@ pub struct BoardChanged {
     pub board_id: String,
     pub etag: Option<String>,
 }
+
+/// The data of an `inbox` event: what changed in the account's inbox. A row
+/// change is the row itself (as `GET /inbox` gives it, which is what this
+/// event carried before it said more) with a `change` key added.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(tag = "change", rename_all = "snake_case")]
+pub enum InboxEvent {
+    /// A new row.
+    Created(inbox::InboxRow),
+    /// An unread row came again: its `count`, time, title and body moved.
+    Repeated(inbox::InboxRow),
+    /// `PATCH /inbox/<id>` read, unread, archived or restored it.
+    Updated(inbox::InboxRow),
+    /// `POST /inbox/read-all` marked `count` rows read (of `category`, or of
+    /// every shown category when `null`).
+    ReadAll {
+        category: Option<inbox::Category>,
+        count: usize,
+    },
+}
+
+/// `GET /inbox` query: `category`, `state` (default `open`: unread and read,
+/// not archived), `before` (a row id: the page after it), `limit` (1 to 500,
+/// default 50), `hidden=true` to include categories hidden by settings.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InboxQuery {
+    pub category: Option<inbox::Category>,
+    #[serde(default)]
+    pub state: inbox::StateFilter,
+    pub before: Option<String>,
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub hidden: bool,
+}
+
+/// `GET /inbox/counts` query: `hidden=true` counts hidden categories too.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountsQuery {
+    #[serde(default)]
+    pub hidden: bool,
+}
+
+/// `POST /inbox/read-all`: one category, or every shown one.
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ReadAll {
+    #[ts(optional)]
+    pub category: Option<inbox::Category>,
+    /// Hidden categories too.
+    #[serde(default)]
+    #[ts(optional)]
+    pub hidden: Option<bool>,
+}
+
+/// `POST /inbox/read-all` replies with how many rows it marked read.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ReadAllDone {
+    pub count: usize,
+}
+
+/// `POST /webhooks`.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewWebhook {
+    pub name: String,
+    #[ts(optional)]
+    pub signing_secret: Option<String>,
+}
+
+/// `POST /webhooks` → 201: `url` holds the hook's secret and is shown this once.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct CreatedWebhook {
+    pub id: String,
+    pub name: String,
+    pub url: String,
+}
+
+/// `POST /test/clock` (only with `serve --manual-clock`): moves the server's
+/// clock forward.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClockAdvance {
+    pub advance_ms: u64,
+}

@@ -95,6 +95,16 @@ fn api_types() -> String {
         decl::<sessions::UsageDay>(&cfg),
         decl::<inbox::Category>(&cfg),
         decl::<inbox::InboxRow>(&cfg),
+        decl::<inbox::Source>(&cfg),
+        decl::<inbox::Action>(&cfg),
+        decl::<inbox::StateFilter>(&cfg),
+        decl::<inbox::RowChange>(&cfg),
+        decl::<server::wire::InboxEvent>(&cfg),
+        decl::<server::wire::ReadAll>(&cfg),
+        decl::<server::wire::ReadAllDone>(&cfg),
+        decl::<server::wire::NewWebhook>(&cfg),
+        decl::<server::wire::CreatedWebhook>(&cfg),
+        decl::<webhooks::Webhook>(&cfg),
     ];
     out.push_str(&decls.join("\n"));
     out.push_str(&name_lists());

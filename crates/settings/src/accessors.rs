@@ -1628,8 +1628,6 @@ impl SettingsStore {
     }
 
     /// Pending CLI approval requests.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_show_cli_pending(&self) -> bool {
         self.toggle_at(152)
     }
@@ -1642,8 +1640,6 @@ impl SettingsStore {
     }
 
     /// Daily briefing summaries.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_show_digest(&self) -> bool {
         self.toggle_at(154)
     }
@@ -1656,8 +1652,6 @@ impl SettingsStore {
     }
 
     /// Sessions needing attention.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_show_sessions(&self) -> bool {
         self.toggle_at(156)
     }
@@ -2202,8 +2196,6 @@ impl SettingsStore {
     }
 
     /// Receives messages from external services (CI/CD, monitoring, custom apps) at a URL given to them.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn webhooks_enabled(&self) -> bool {
         self.toggle_at(234)
     }

@@ -67,8 +67,19 @@ impl TestServer {
     }
 
     pub fn start_in(dir: tempfile::TempDir) -> Self {
+        Self::start_in_with(dir, &[])
+    }
+
+    /// [`TestServer::start`] with more `serve` arguments (the hidden test
+    /// flags: `--manual-clock`, `--stream-keep-alive-ms`).
+    pub fn start_with(args: &[&str]) -> Self {
+        Self::start_in_with(tempfile::tempdir().unwrap(), args)
+    }
+
+    pub fn start_in_with(dir: tempfile::TempDir, args: &[&str]) -> Self {
         // Not a pipe: one that nobody reads would stop the server once it filled up.
         let child = serve_command(dir.path())
+            .args(args)
             .stderr(Stdio::null())
             .spawn()
             .unwrap();

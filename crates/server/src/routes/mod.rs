@@ -12,12 +12,14 @@ use crate::state::AppState;
 mod accounts;
 mod app;
 mod boards;
+mod clock;
 mod dashboards;
 mod inbox;
 mod sessions;
 mod settings;
 mod stream;
 pub mod ui;
+mod webhooks;
 
 pub fn api(state: &AppState) -> Router<AppState> {
     Router::new()
@@ -29,6 +31,14 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(dashboards::routes())
         .merge(sessions::routes())
         .merge(stream::routes())
+        .merge(webhooks::routes())
+        .merge(clock::routes(state))
+}
+
+/// Routes of the control server alone: webhook deliveries, which carry no
+/// token and which the UI server does not take.
+pub fn control_only() -> Router<AppState> {
+    webhooks::delivery_routes()
 }
 
 /// The UI server's API: everything in [`api`] plus the routes that belong to

@@ -3,7 +3,7 @@
  * event stream (no polling); follow-ups sent while a turn runs show as queued until their turn
  * starts.
  */
-import { useEffect, useMemo, useReducer, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { apiFetch } from "../../shared/api/client";
 import type { Session } from "../../shared/api/types.generated";
 import { useSettings } from "../../shared/settings";
@@ -20,18 +20,27 @@ import "./session.css";
 function useSession(id: string) {
   const [state, setState] = useState<{ id: string; session?: Session; error?: unknown }>({ id });
   const [generation, reload] = useReducer((n: number) => n + 1, 0);
+  // The read and the events race: a reply read before an event may arrive after it, so the
+  // later `updatedAt` wins.
+  const accept = useCallback(
+    (session: Session) =>
+      setState((held) =>
+        held.id === id && held.session && held.session.updatedAt > session.updatedAt ? held : { id, session },
+      ),
+    [id],
+  );
   useEffect(() => {
     let current = true;
     apiFetch<Session>(`/sessions/${encodeURIComponent(id)}`).then(
-      (session) => current && setState({ id, session }),
+      (session) => current && accept(session),
       (error: unknown) => current && setState({ id, error }),
     );
     return () => {
       current = false;
     };
-  }, [id, generation]);
+  }, [id, generation, accept]);
   useStreamEvent<Session>("session", (session) => {
-    if (session.id === id) setState({ id, session });
+    if (session.id === id) accept(session);
   });
   useStreamLifecycle("reset", reload);
   // Another id's state is not this session's: it shows as loading until its own arrives.
@@ -56,11 +65,13 @@ export function SessionPage({ id }: { id: string }) {
     if (session) document.title = `${session.title || "Session"} · Switchboard`;
   }, [session]);
 
+  // Keyed on the prompt, not the session, so a session event does not refold the transcript.
+  const prompt = session?.prompt;
   const inputs = useMemo(() => {
     const map = new Map<number, string>(sent.map((s) => [s.turn, s.text]));
-    if (session) map.set(1, session.prompt);
+    if (prompt !== undefined) map.set(1, prompt);
     return map;
-  }, [sent, session]);
+  }, [sent, prompt]);
 
   if (error !== undefined) return <ErrorNote error={error} onRetry={reload} />;
   if (!session) return <Loading what="the session" />;
@@ -84,7 +95,8 @@ export function SessionPage({ id }: { id: string }) {
           onLoadEarlier={transcript.loadEarlier}
           settings={foldSettings}
           inputs={inputs}
-          turns={session.turns}
+          // The prompt shows from the start, before its turn has begun.
+          turns={Math.max(1, session.turns)}
         />
       )}
       {(queued.length > 0 || queuedElsewhere > 0) && (
@@ -104,7 +116,7 @@ export function SessionPage({ id }: { id: string }) {
       <Composer
         sessionId={session.id}
         closed={isOpen(session) ? null : "The session has ended; it takes no more messages."}
-        autoFocus={values?.sessionAutoFocusInput ?? true}
+        autoFocus={values !== undefined && (values.sessionAutoFocusInput ?? true)}
         onSent={onSent}
       />
     </section>

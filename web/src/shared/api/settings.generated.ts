@@ -2724,8 +2724,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Pending CLI approval requests.",
     "schema": {
@@ -2754,8 +2754,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Daily briefing summaries.",
     "schema": {
@@ -2784,8 +2784,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Sessions needing attention.",
     "schema": {
@@ -4140,8 +4140,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Receives messages from external services (CI/CD, monitoring, custom apps) at a URL given to them.",
     "schema": {

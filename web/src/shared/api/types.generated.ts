@@ -325,9 +325,49 @@ sessions: number, turns: number,
  */
 costUsd: number | null, tokens: Tokens, };
 
-export type Category = "alert" | "session" | "pm-event" | "automation" | "calendar" | "cli-pending" | "cron" | "digest" | "recipe" | "sms" | "messenger" | "webhook";
+export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note";
 
-export type InboxRow = { id: string, category: Category, title: string, body: string | null, sourceSessionId: string | null, createdAt: string, readAt: string | null, };
+export type InboxRow = { id: string, category: Category, title: string, body: string | null, 
+/**
+ * When the first of the `count` occurrences arrived.
+ */
+createdAt: string, 
+/**
+ * When the latest occurrence arrived (`createdAt` while `count` is 1).
+ */
+updatedAt: string, readAt: string | null, archivedAt: string | null, 
+/**
+ * How many times this source raised this while the row was unread.
+ */
+count: number, source: Source, actions: Array<Action>, };
+
+export type Source = { sessionId?: string, boardId?: string, itemId?: string, webhookId?: string, alarmId?: string, };
+
+export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, };
+
+export type StateFilter = "unread" | "read" | "archived" | "open" | "all";
+
+export type RowChange = { read?: boolean, archived?: boolean, };
+
+export type InboxEvent = { "change": "created" } & InboxRow | { "change": "repeated" } & InboxRow | { "change": "updated" } & InboxRow | { "change": "read_all", category: Category | null, count: number, };
+
+export type ReadAll = { category?: Category, 
+/**
+ * Hidden categories too.
+ */
+hidden?: boolean, };
+
+export type ReadAllDone = { count: number, };
+
+export type NewWebhook = { name: string, signingSecret?: string, };
+
+export type CreatedWebhook = { id: string, name: string, url: string, };
+
+export type Webhook = { id: string, name: string, createdAt: string, 
+/**
+ * Deliveries must carry a matching `X-Hub-Signature-256`.
+ */
+signed: boolean, };
 
 export const SETUP_PRESETS = ["tasks", "projects", "operations", "first-agent-board", "trello", "jira", "asana", "linear", "notion", "clickup", "airtable", "engineering-linear", "engineering-jira"] as const;
 

@@ -60,13 +60,27 @@ export function Transcript({ entries, earlier, loaded, onLoadEarlier, settings, 
   }, [loaded, rows.length, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
-  const nearTop = (items[0]?.start ?? 0) < LOAD_EARLIER_WITHIN && (virtualizer.scrollOffset ?? 0) < LOAD_EARLIER_WITHIN;
+  // Earlier entries are asked for on the reader's scrolling near the top, never before the view
+  // has opened at the end (the first render sits at the top for a moment).
+  const onScroll = () => {
+    const element = scroller.current;
+    if (element && opened.current && element.scrollTop < LOAD_EARLIER_WITHIN) onLoadEarlier();
+  };
+  // A last page shorter than the view leaves nothing to scroll: the earlier one is asked for at once.
   useEffect(() => {
-    if (opened.current && nearTop && earlier) onLoadEarlier();
-  }, [nearTop, earlier, onLoadEarlier, entries]);
+    const element = scroller.current;
+    if (element && opened.current && earlier && element.scrollHeight <= element.clientHeight) onLoadEarlier();
+  }, [earlier, entries, onLoadEarlier]);
 
   return (
-    <div ref={scroller} className="transcript" role="log" aria-label="Transcript" aria-busy={!loaded}>
+    <div
+      ref={scroller}
+      className="transcript"
+      role="log"
+      aria-label="Transcript"
+      aria-busy={!loaded}
+      onScroll={onScroll}
+    >
       {earlier && <div className="muted transcript-earlier">Loading earlier entries…</div>}
       <div className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => {

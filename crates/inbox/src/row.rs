@@ -1,0 +1,213 @@
+//! What an inbox row is: its category, where it came from, what the user can
+//! do about it, and the shapes the inbox's queries take and give.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// What kind of row this is; the inbox's `inboxShow*` settings hide by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Alert,
+    Session,
+    CliPending,
+    PmEvent,
+    Digest,
+    Webhook,
+    Alarm,
+    Note,
+}
+
+impl Category {
+    pub const ALL: [Category; 8] = [
+        Category::Alert,
+        Category::Session,
+        Category::CliPending,
+        Category::PmEvent,
+        Category::Digest,
+        Category::Webhook,
+        Category::Alarm,
+        Category::Note,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Alert => "alert",
+            Category::Session => "session",
+            Category::CliPending => "cli_pending",
+            Category::PmEvent => "pm_event",
+            Category::Digest => "digest",
+            Category::Webhook => "webhook",
+            Category::Alarm => "alarm",
+            Category::Note => "note",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+}
+
+/// Where a row came from: the keys that apply, none of the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Source {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub session_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub board_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub item_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub webhook_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub alarm_id: Option<String>,
+}
+
+/// Something the user can do straight from a row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Action {
+    /// Open the session the row is about.
+    OpenSession {
+        #[serde(rename = "sessionId")]
+        session_id: String,
+    },
+    /// Open a board item (project events).
+    OpenItem {
+        #[serde(rename = "boardId")]
+        board_id: String,
+        #[serde(rename = "itemId")]
+        item_id: String,
+    },
+}
+
+/// One row as the API gives it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct InboxRow {
+    pub id: String,
+    pub category: Category,
+    pub title: String,
+    pub body: Option<String>,
+    /// When the first of the `count` occurrences arrived.
+    pub created_at: String,
+    /// When the latest occurrence arrived (`createdAt` while `count` is 1).
+    pub updated_at: String,
+    pub read_at: Option<String>,
+    pub archived_at: Option<String>,
+    /// How many times this source raised this while the row was unread.
+    pub count: i64,
+    pub source: Source,
+    pub actions: Vec<Action>,
+}
+
+/// A row to add. With a `dedup_key`, an unread row of the account with the
+/// same key is bumped instead (count, time, newest title and body).
+#[derive(Debug, Clone)]
+pub struct NewRow {
+    pub category: Category,
+    pub title: String,
+    pub body: Option<String>,
+    pub source: Source,
+    pub actions: Vec<Action>,
+    pub dedup_key: Option<String>,
+}
+
+impl NewRow {
+    pub fn new(category: Category, title: impl Into<String>) -> Self {
+        Self {
+            category,
+            title: title.into(),
+            body: None,
+            source: Source::default(),
+            actions: Vec::new(),
+            dedup_key: None,
+        }
+    }
+
+    /// Marks the row as the same as any unread one with this category, this
+    /// source and this `reason` (for an alert, its title): a repeat bumps
+    /// that row instead of adding another.
+    pub fn dedup(mut self, reason: &str) -> Self {
+        let source = serde_json::to_string(&self.source).unwrap_or_default();
+        self.dedup_key = Some(format!(
+            "{}\u{1f}{source}\u{1f}{reason}",
+            self.category.as_str()
+        ));
+        self
+    }
+}
+
+/// Which rows a listing shows by their read and archived state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum StateFilter {
+    Unread,
+    Read,
+    Archived,
+    /// Unread and read, not archived: what the inbox shows by default.
+    #[default]
+    Open,
+    All,
+}
+
+/// A listing: newest first, `limit` rows older than the row `before`.
+#[derive(Debug, Clone, Default)]
+pub struct ListQuery {
+    pub category: Option<Category>,
+    pub state: StateFilter,
+    pub before: Option<String>,
+    pub limit: usize,
+    /// Categories left out (their `inboxShow*` setting is off).
+    pub hidden: Vec<Category>,
+}
+
+/// A row's new state; what is `None` stays as it is.
+#[derive(Debug, Clone, Copy, Default, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct RowChange {
+    #[ts(optional)]
+    pub read: Option<bool>,
+    #[ts(optional)]
+    pub archived: Option<bool>,
+}
+
+/// What [`crate::Inbox::add`] did.
+#[derive(Debug, Clone)]
+pub struct Added {
+    pub row: InboxRow,
+    /// The row was already there, unread, and was bumped.
+    pub repeated: bool,
+}
+
+pub const MAX_TITLE_CHARS: usize = 200;
+pub const MAX_BODY_CHARS: usize = 10_000;
+pub const MAX_PAGE: usize = 500;
+
+#[derive(Debug, thiserror::Error)]
+pub enum InboxError {
+    #[error("title must be 1 to {MAX_TITLE_CHARS} characters")]
+    InvalidTitle,
+    #[error("body must be at most {MAX_BODY_CHARS} characters")]
+    InvalidBody,
+    #[error("limit must be 1 to {MAX_PAGE}")]
+    InvalidLimit,
+    #[error("before names no row of this inbox")]
+    UnknownCursor,
+    #[error("no such inbox row")]
+    NotFound,
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+impl From<store::rusqlite::Error> for InboxError {
+    fn from(e: store::rusqlite::Error) -> Self {
+        InboxError::Store(e.into())
+    }
+}

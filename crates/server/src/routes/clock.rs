@@ -1,0 +1,34 @@
+//! `POST /test/clock`: moves the server's manual clock, for integration
+//! tests of time rules (the webhook rate limit's minute). The route exists
+//! only when `serve --manual-clock` (a hidden flag) started the server on
+//! one; otherwise the path is unknown like any other.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::post;
+
+use crate::auth::Owner;
+use crate::error::ApiResult;
+use crate::json::ApiJson;
+use crate::state::AppState;
+use crate::wire::ClockAdvance;
+
+pub fn routes(state: &AppState) -> Router<AppState> {
+    match state.manual_clock {
+        Some(_) => Router::new().route("/test/clock", post(advance)),
+        None => Router::new(),
+    }
+}
+
+async fn advance(
+    _owner: Owner,
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<ClockAdvance>,
+) -> ApiResult<StatusCode> {
+    if let Some(clock) = &state.manual_clock {
+        let by = i64::try_from(request.advance_ms).unwrap_or(i64::MAX);
+        clock.advance(time::Duration::milliseconds(by));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,131 @@
+//! `/webhooks` (the user manages their hooks) and `POST /hooks/<secret>`
+//! (an external service delivers): thin glue around the `webhooks` crate,
+//! which holds the rules, and the inbox, which keeps the rows.
+//!
+//! Deliveries take no token: the secret in the address is the credential.
+//! They are served on the control server only, where the guards let their
+//! text bodies through up to 256 KiB. While `webhooksEnabled` is off, every
+//! address answers exactly like an unknown one.
+
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use inbox::{Category, NewRow};
+
+use crate::auth::User;
+use crate::error::{ApiError, ApiResult};
+use crate::guards::{self, MAX_HOOK_BODY_BYTES};
+use crate::json::ApiJson;
+use crate::publish;
+use crate::routes::blocking;
+use crate::state::AppState;
+use crate::wire::{CreatedWebhook, NewWebhook};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/webhooks", get(list).post(create))
+        .route("/webhooks/{id}", delete(remove))
+}
+
+/// Mounted on the control server only.
+pub fn delivery_routes() -> Router<AppState> {
+    Router::new().route("/hooks/{secret}", post(deliver))
+}
+
+async fn create(
+    user: User,
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<NewWebhook>,
+) -> ApiResult<(StatusCode, Json<CreatedWebhook>)> {
+    // Deliveries arrive on the control server; without it there is no address to give.
+    let Some(control_url) = state.control_url.clone() else {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "control_server_off",
+            "Webhooks are delivered to the control server, which is off (setting cliServerEnabled).",
+        ));
+    };
+    let hooks = state.webhooks.clone();
+    let created = blocking(move || {
+        hooks.create(
+            user.account_id(),
+            &request.name,
+            request.signing_secret.as_deref(),
+        )
+    })
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(CreatedWebhook {
+            id: created.webhook.id,
+            name: created.webhook.name,
+            url: format!("{control_url}/hooks/{}", created.secret),
+        }),
+    ))
+}
+
+async fn list(
+    user: User,
+    State(state): State<AppState>,
+) -> ApiResult<Json<Vec<webhooks::Webhook>>> {
+    let hooks = state.webhooks.clone();
+    Ok(Json(blocking(move || hooks.list(user.account_id())).await?))
+}
+
+async fn remove(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let hooks = state.webhooks.clone();
+    blocking(move || hooks.delete(user.account_id(), &id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn deliver(
+    State(state): State<AppState>,
+    Path(secret): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<StatusCode> {
+    if !state.settings.webhooks_enabled() {
+        return Err(webhooks::WebhookError::UnknownHook.into());
+    }
+    // The guards refused a declared length over the ceiling; this catches a
+    // chunked body that outgrows it.
+    let body = axum::body::to_bytes(body, MAX_HOOK_BODY_BYTES)
+        .await
+        .map_err(|_| guards::hook_too_large())?;
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let is_json = guards::is_json(&headers);
+    let github_event = header("x-github-event");
+    let signature = header("x-hub-signature-256");
+    let hooks = state.webhooks.clone();
+    let inbox = state.inbox.clone();
+    let (account_id, added) = blocking(move || {
+        let delivery = webhooks::Delivery {
+            body: &body,
+            is_json,
+            github_event: github_event.as_deref(),
+            signature: signature.as_deref(),
+        };
+        let received = hooks.receive(&secret, &delivery)?;
+        let mut row = NewRow::new(Category::Webhook, received.message.title.clone());
+        row.body = received.message.body;
+        row.source.webhook_id = Some(received.webhook_id);
+        // A service repeating itself (the same failing check) bumps one row.
+        let row = row.dedup(&received.message.title);
+        let added = inbox.add(&received.account_id, row)?;
+        Ok::<_, ApiError>((received.account_id, added))
+    })
+    .await?;
+    publish::inbox_added(&state, &account_id, added);
+    Ok(StatusCode::ACCEPTED)
+}
