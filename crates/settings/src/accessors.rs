@@ -682,8 +682,6 @@ impl SettingsStore {
     }
 
     /// Live board of every launched agent (workspace, status, dev-pipeline phase, to-do checklist) with one-click jump to the session; adds an Agent Board toolbar icon.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_status_board_enabled(&self) -> bool {
         self.toggle_at(10)
     }
