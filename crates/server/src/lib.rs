@@ -56,6 +56,10 @@ pub struct ServeOptions {
     /// only, served only then), so integration tests control time: the
     /// webhook rate limit's minute, for one.
     pub manual_clock: bool,
+    /// Where the manual clock starts, in Unix milliseconds (the system's
+    /// now when `None`): a test that restarts a server can start the next
+    /// one later than the last, as if it had been down that long.
+    pub manual_clock_start_ms: Option<i64>,
 }
 
 /// Proxies close a connection idle for a minute or so; a comment line every
@@ -144,9 +148,13 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let control_url = control_port.map(|port| format!("http://127.0.0.1:{port}"));
 
     let issuer = Arc::new(AgentTokens(accounts.clone()));
-    let manual_clock = options
-        .manual_clock
-        .then(|| Arc::new(clock::ManualClock::starting_now()));
+    let manual_clock =
+        (options.manual_clock || options.manual_clock_start_ms.is_some()).then(|| {
+            Arc::new(match options.manual_clock_start_ms.and_then(unix_ms) {
+                Some(start) => clock::ManualClock::new(start),
+                None => clock::ManualClock::starting_now(),
+            })
+        });
     let clock: Arc<dyn clock::Clock> = match &manual_clock {
         Some(manual) => manual.clone(),
         None => Arc::new(clock::SystemClock),
@@ -208,6 +216,10 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         state,
         servers,
     })
+}
+
+fn unix_ms(ms: i64) -> Option<time::OffsetDateTime> {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()
 }
 
 /// Agent tokens for spawned sessions, minted and revoked through accounts.
