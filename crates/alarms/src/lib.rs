@@ -24,6 +24,7 @@ pub mod scheduler;
 mod service;
 
 pub use alarm::{Alarm, AlarmError, Fired, MAX_LABEL_CHARS, Repeat, SnoozeRule, Status};
+pub use jiff::SignedDuration;
 pub use jiff::tz::TimeZone;
 pub use service::Alarms;
 

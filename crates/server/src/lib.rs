@@ -94,6 +94,8 @@ pub enum StartupError {
     Settings(#[from] settings::SettingsError),
     #[error("cannot seed the demo workspace")]
     Demo(#[from] boards::BoardsError),
+    #[error("cannot start the alarm scheduler")]
+    Alarms(#[from] alarms::AlarmError),
     #[error("cannot start the session supervisor")]
     Sessions(#[from] sessions::SessionError),
     #[error("cannot listen on 127.0.0.1:{port} for the {what}")]
@@ -175,6 +177,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let state = AppState {
         inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
         webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
+        alarms: Arc::new(alarms::Alarms::in_system_zone(db.clone(), clock.clone())),
         clock,
         manual_clock,
         db,
@@ -189,6 +192,9 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     };
 
     publish::forward_sessions(&state);
+    // Before the listeners serve: alarms that fell due while the server was
+    // down are missed rows by the time anyone can ask.
+    publish::ring_alarms(&state).await?;
 
     let mut servers = vec![serve(
         ui_listener,
@@ -277,6 +283,7 @@ fn all_migrations() -> Vec<store::Migration> {
         settings::MIGRATIONS,
         inbox::MIGRATIONS,
         webhooks::MIGRATIONS,
+        alarms::MIGRATIONS,
         boards::MIGRATIONS,
         dashboards::MIGRATIONS,
     ]

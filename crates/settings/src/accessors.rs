@@ -1385,8 +1385,6 @@ impl SettingsStore {
     }
 
     /// Master switch for Alarms.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_enabled(&self) -> bool {
         self.toggle_at(117)
     }
@@ -1413,15 +1411,11 @@ impl SettingsStore {
     }
 
     /// Maximum snoozes before only Dismiss remains.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_max_snoozes(&self) -> i64 {
         self.integer_at(121)
     }
 
     /// Default snooze length.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_snooze_minutes(&self) -> u32 {
         self.count_at(122)
     }
@@ -1462,8 +1456,6 @@ impl SettingsStore {
     }
 
     /// Auto-dismisses alarms to the inbox after this many minutes.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_max_ringing_minutes(&self) -> u32 {
         self.count_at(128)
     }

@@ -2149,8 +2149,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Master switch for Alarms.",
     "schema": {
@@ -2214,8 +2214,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from -1 to 20",
     "default": 3,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Maximum snoozes before only Dismiss remains.",
     "schema": {
@@ -2231,8 +2231,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "unknown",
     "accepted": "one of the numbers 5, 9, 15, 30",
     "default": 9,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Default snooze length.",
     "schema": {
@@ -2335,8 +2335,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 60",
     "default": 10,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Auto-dismisses alarms to the inbox after this many minutes.",
     "schema": {
