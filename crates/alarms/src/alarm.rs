@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 /// Where an alarm is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "AlarmStatus")]
 pub enum Status {
     /// Waiting for `at`.
     Scheduled,
@@ -53,6 +54,7 @@ impl Status {
 /// How an alarm comes back after it rang.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "AlarmRepeat")]
 pub enum Repeat {
     /// Every day at the same local time.
     Daily,

@@ -325,7 +325,7 @@ sessions: number, turns: number,
  */
 costUsd: number | null, tokens: Tokens, };
 
-export type NewAlarm = { label: string, at: string, repeat?: Repeat, };
+export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
 
 export type AlarmChanged = { id: string, alarm: Alarm | null, deleted: boolean, };
 
@@ -333,12 +333,12 @@ export type Alarm = { id: string, label: string,
 /**
  * When it rings next, or rang (RFC 3339, UTC).
  */
-at: string, repeat: Repeat | null, 
+at: string, repeat: AlarmRepeat | null, 
 /**
  * The local time of day (`HH:MM:SS`) a repeating alarm rings at, in the
  * server's time zone; `null` for a one-time alarm.
  */
-timeOfDay: string | null, status: Status, 
+timeOfDay: string | null, status: AlarmStatus, 
 /**
  * Snoozes since it last began ringing on schedule.
  */
@@ -348,9 +348,9 @@ snoozes: number,
  */
 ringingSince: string | null, createdAt: string, updatedAt: string, };
 
-export type Status = "scheduled" | "ringing" | "snoozed" | "dismissed" | "missed";
+export type AlarmStatus = "scheduled" | "ringing" | "snoozed" | "dismissed" | "missed";
 
-export type Repeat = "daily" | "weekdays";
+export type AlarmRepeat = "daily" | "weekdays";
 
 export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note";
 
