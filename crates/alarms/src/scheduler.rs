@@ -5,6 +5,10 @@
 //! moment and hands each result to the caller's `on_fired` (the server turns
 //! them into events and inbox rows). A wait is never longer than a minute
 //! of the clock, so a changed `alarmsMaxRingingMinutes` counts within one.
+//!
+//! While `enabled` says no (`alarmsEnabled` off), nothing rings and nothing
+//! is missed; once it says yes again, what fell due meanwhile is missed, as
+//! after a server that was down.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -19,17 +23,22 @@ const LONGEST_WAIT: SignedDuration = SignedDuration::from_secs(60);
 
 /// Makes alarms that fell due while the server was down missed (handing
 /// each to `on_fired`), then starts the task that rings the rest on time
-/// until `stop` resolves. `max_ringing` is read at every move, so it can
-/// follow a setting.
+/// until `stop` resolves. `enabled` and `max_ringing` are read at every
+/// move, so they can follow settings.
 pub async fn start(
     alarms: Arc<Alarms>,
+    enabled: impl Fn() -> bool + Send + Sync + 'static,
     max_ringing: impl Fn() -> SignedDuration + Send + Sync + 'static,
     on_fired: impl Fn(Fired) + Send + Sync + 'static,
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> Result<tokio::task::JoinHandle<()>, AlarmError> {
     let max_ringing = Arc::new(max_ringing);
     let on_fired = Arc::new(on_fired);
-    run_tick(&alarms, &max_ringing, &on_fired, true).await?;
+    let mut was_enabled = enabled();
+    let mut failed = false;
+    if was_enabled {
+        run_tick(&alarms, &max_ringing, &on_fired, true).await?;
+    }
     Ok(tokio::spawn(async move {
         tokio::pin!(stop);
         loop {
@@ -41,6 +50,9 @@ pub async fn start(
             };
             let now = to_jiff(alarms.clock().now());
             let until = match wait {
+                // While off (or after a failed move), what is due stays due:
+                // waiting for it would wake at once, again and again.
+                _ if !was_enabled || failed => now + LONGEST_WAIT,
                 Ok(Ok(Some(next))) => next.min(now + LONGEST_WAIT),
                 Ok(Ok(None)) => now + LONGEST_WAIT,
                 Ok(Err(error)) => {
@@ -58,9 +70,17 @@ pub async fn start(
                 () = clock.sleep_until(from_jiff(until)) => {}
                 () = changed.notified() => {}
             }
-            if let Err(error) = run_tick(&alarms, &max_ringing, &on_fired, false).await {
-                tracing::error!(%error, "the alarm scheduler could not ring its alarms");
+            let now_enabled = enabled();
+            if now_enabled {
+                // Just switched back on: what fell due while off is missed.
+                let catching_up = !was_enabled;
+                let outcome = run_tick(&alarms, &max_ringing, &on_fired, catching_up).await;
+                failed = outcome.is_err();
+                if let Err(error) = outcome {
+                    tracing::error!(%error, "the alarm scheduler could not ring its alarms");
+                }
             }
+            was_enabled = now_enabled;
         }
     }))
 }

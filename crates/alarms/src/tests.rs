@@ -193,6 +193,7 @@ async fn the_scheduler_rings_on_the_clock_and_gives_up_after_the_longest_ring() 
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = scheduler::start(
         s.alarms.clone(),
+        || true,
         || LONGEST_RING,
         move |fired| record.lock().unwrap().push(fired),
         async move {
@@ -227,6 +228,52 @@ async fn the_scheduler_rings_on_the_clock_and_gives_up_after_the_longest_ring() 
         &seen.lock().unwrap()[1],
         Fired::Missed { alarm: a, .. } if a.status == Status::Missed
     ));
+    stop.send(()).unwrap();
+    task.await.unwrap();
+}
+
+#[tokio::test]
+async fn nothing_rings_while_alarms_are_off_and_what_fell_due_is_missed_once_on() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let s = setup();
+    let on = Arc::new(AtomicBool::new(false));
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let switch = on.clone();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = scheduler::start(
+        s.alarms.clone(),
+        move || switch.load(Ordering::SeqCst),
+        || LONGEST_RING,
+        move |fired| record.lock().unwrap().push(fired),
+        async move {
+            let _ = stopped.await;
+        },
+    )
+    .await
+    .unwrap();
+    let alarm = s.alarms.create("a", "Tea", "09:03", None).unwrap();
+    s.clock.advance(minutes(5));
+    // The scheduler woke for the due alarm and did nothing.
+    while s.clock.sleepers() == 0 {
+        tokio::task::yield_now().await;
+    }
+    assert!(seen.lock().unwrap().is_empty());
+    assert_eq!(
+        s.alarms.get("a", &alarm.id).unwrap().status,
+        Status::Scheduled
+    );
+    on.store(true, Ordering::SeqCst);
+    s.alarms.changed.notify_one();
+    let wait = async {
+        while seen.lock().unwrap().is_empty() {
+            tokio::task::yield_now().await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), wait)
+        .await
+        .unwrap();
+    assert!(matches!(&seen.lock().unwrap()[0], Fired::Missed { alarm: a, .. } if a.id == alarm.id));
     stop.send(()).unwrap();
     task.await.unwrap();
 }

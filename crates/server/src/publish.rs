@@ -165,8 +165,11 @@ pub fn alarm_deleted(state: &AppState, account_id: &str, id: &str) {
 
 /// Starts the alarm scheduler (after it has made what fell due while the
 /// server was down missed): a ring becomes an `alarm` event, a missed ring
-/// an `alarm` event and a missed `alarm` inbox row. It stops with the server.
+/// an `alarm` event and a missed `alarm` inbox row. It rests while
+/// `alarmsEnabled` is off, and stops with the server.
 pub async fn ring_alarms(state: &AppState) -> Result<(), alarms::AlarmError> {
+    let settings = state.settings.clone();
+    let enabled = move || settings.alarms_enabled();
     let settings = state.settings.clone();
     let max_ringing =
         move || alarms::SignedDuration::from_mins(i64::from(settings.alarms_max_ringing_minutes()));
@@ -174,6 +177,7 @@ pub async fn ring_alarms(state: &AppState) -> Result<(), alarms::AlarmError> {
     let publisher = state.clone();
     alarms::scheduler::start(
         state.alarms.clone(),
+        enabled,
         max_ringing,
         move |fired| match fired {
             alarms::Fired::Ringing(alarm) => alarm_changed(&publisher, &alarm),

@@ -4,7 +4,8 @@
 //! Alarms are the user's, but any token may set them (`Caller`): an agent
 //! asked to "remind me at 15:00" sets one for its account's person, and an
 //! alarm can do nothing but ring. Every route answers 403 `alarms_disabled`
-//! while `alarmsEnabled` is off; the scheduler keeps ringing what exists.
+//! while `alarmsEnabled` is off, and the scheduler rings nothing then (what
+//! falls due meanwhile is missed once it is on again).
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
