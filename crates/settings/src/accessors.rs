@@ -1383,15 +1383,11 @@ impl SettingsStore {
     }
 
     /// Master switch for Alarms.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_enabled(&self) -> bool {
         self.toggle_at(117)
     }
 
     /// How alarms surface when firing.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_assertiveness(&self) -> AlarmsAssertiveness {
         AlarmsAssertiveness::from_name(&self.text_at(118)).unwrap_or(AlarmsAssertiveness::Modal)
     }
@@ -1411,57 +1407,41 @@ impl SettingsStore {
     }
 
     /// Maximum snoozes before only Dismiss remains.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_max_snoozes(&self) -> i64 {
         self.integer_at(121)
     }
 
     /// Default snooze length.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_snooze_minutes(&self) -> u32 {
         self.count_at(122)
     }
 
     /// Sound played when an alarm fires.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_sound(&self) -> String {
         self.text_at(123)
     }
 
     /// How long the sound plays before stopping (or forever).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_sound_duration_seconds(&self) -> i64 {
         self.integer_at(124)
     }
 
     /// Ramp from silent to full over this many seconds.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_sound_fade_in_seconds(&self) -> u32 {
         self.count_at(125)
     }
 
     /// Play once, or loop until dismissed.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_sound_play_mode(&self) -> AlarmsDefaultSoundPlayMode {
         AlarmsDefaultSoundPlayMode::from_name(&self.text_at(126)).unwrap_or(AlarmsDefaultSoundPlayMode::Loop)
     }
 
     /// Reads the alarm label aloud (text-to-speech).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_speak_label(&self) -> bool {
         self.toggle_at(127)
     }
 
     /// Auto-dismisses alarms to the inbox after this many minutes.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_max_ringing_minutes(&self) -> u32 {
         self.count_at(128)
     }

@@ -2,6 +2,7 @@
 import { lazy, Suspense, useEffect } from "react";
 import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
+import { AlarmRinger } from "../features/alarms/AlarmRinger";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
 import { NewSessionButton } from "../features/sessions/NewSessionDialog";
@@ -55,6 +56,7 @@ export function Shell({ route }: { route: Route }) {
       <main className="content">
         <Page route={route} />
       </main>
+      <AlarmRinger />
     </div>
   );
 }

@@ -327,6 +327,33 @@ sessions: number, turns: number,
  */
 costUsd: number | null, tokens: Tokens, };
 
+export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
+
+export type AlarmChanged = { id: string, alarm: Alarm | null, deleted: boolean, };
+
+export type Alarm = { id: string, label: string, 
+/**
+ * When it rings next, or rang (RFC 3339, UTC).
+ */
+at: string, repeat: AlarmRepeat | null, 
+/**
+ * The local time of day (`HH:MM:SS`) a repeating alarm rings at, in the
+ * server's time zone; `null` for a one-time alarm.
+ */
+timeOfDay: string | null, status: AlarmStatus, 
+/**
+ * Snoozes since it last began ringing on schedule.
+ */
+snoozes: number, 
+/**
+ * When it began ringing, while `status` is `ringing`.
+ */
+ringingSince: string | null, createdAt: string, updatedAt: string, };
+
+export type AlarmStatus = "scheduled" | "ringing" | "snoozed" | "dismissed" | "missed";
+
+export type AlarmRepeat = "daily" | "weekdays";
+
 export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note";
 
 export type InboxRow = { id: string, category: Category, title: string, body: string | null, 
