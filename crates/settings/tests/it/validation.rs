@@ -13,7 +13,11 @@ fn accepted(kind: &Kind) -> Vec<(Value, Value)> {
         Kind::Text {
             format: TextFormat::TimeOfDay,
             ..
-        } => vec![same(json!("00:00")), same(json!("07:05")), same(json!("23:59"))],
+        } => vec![
+            same(json!("00:00")),
+            same(json!("07:05")),
+            same(json!("23:59")),
+        ],
         Kind::Text {
             format: TextFormat::TimeZone,
             ..
@@ -139,7 +143,11 @@ fn refused(kind: &Kind) -> Vec<Value> {
         Kind::Text {
             format: TextFormat::TimeZone,
             ..
-        } => cases.extend([json!("Mars/Olympus_Mons"), json!("europe/berlin "), json!("+25:00")]),
+        } => cases.extend([
+            json!("Mars/Olympus_Mons"),
+            json!("europe/berlin "),
+            json!("+25:00"),
+        ]),
         Kind::Text {
             max_chars: None, ..
         } => {}
