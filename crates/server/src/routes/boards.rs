@@ -104,6 +104,10 @@ async fn announce_board_change(
         None
     };
     let response = next.run(request).await;
+    if response.status().is_success() {
+        // The write has committed: the notifier reads its events now.
+        s.pm_wake.notify_one();
+    }
     if let Some(board_id) = board_id
         && response.status().is_success()
     {
