@@ -85,7 +85,8 @@ fn titles(server: &TestServer, category: &str) -> Vec<String> {
 
 /// Polls until a row of `category` has this title, and returns it.
 fn wait_for(server: &TestServer, category: &str, title: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    // Generous: the machine may be busy with other test binaries.
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         if let Some(row) = rows(server, category)
             .into_iter()
