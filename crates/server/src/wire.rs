@@ -28,6 +28,8 @@ pub struct Me {
     /// `cli`, `agent` or `ui`.
     pub token_kind: String,
     pub session_id: Option<String>,
+    /// The account's own member (`"self": true` in `GET /members`).
+    pub member_id: Option<String>,
 }
 
 /// `GET /api/session` (UI server only): whether the browser is signed in,
@@ -304,5 +306,10 @@ pub struct CreatedWebhook {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClockAdvance {
+    #[serde(default)]
     pub advance_ms: u64,
+    /// Sets the clock to this RFC 3339 moment first (a test that needs a
+    /// given local time of day or a daylight-saving night).
+    #[serde(default)]
+    pub at: Option<String>,
 }

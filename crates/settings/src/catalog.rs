@@ -9,7 +9,9 @@
 
 use crate::kind::Field;
 use crate::kind::Kind;
-use crate::kind::build::{TEXT, TOGGLE, int, int_step, number, number_from, text};
+use crate::kind::build::{
+    TEXT, TIME_OF_DAY, TOGGLE, int, int_step, number, number_from, text, time_zone,
+};
 use crate::schema::DefaultValue::{Bool, Float, Int, Json, Null, Str, Strings};
 use crate::schema::TakesEffect::{NextSession, NextStart};
 use crate::schema::{Area, Section, SettingDef, def};
@@ -142,16 +144,16 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(PROMPTS_AND_PRESENTATION, "dripHtmlPreviewEnabled", TOGGLE, Bool(true), "Renders .html drip items in a sandboxed preview (no network, no app access). Off shows a plain chip."),
     def(PROMPTS_AND_PRESENTATION, "scheduledMessagesEnabled", TOGGLE, Bool(true), "Surfaces the Scheduled Messages virtual project (rich-markdown note dropped into the inbox once or recurring)."),
     def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmBoardDensity", Kind::Select(&["dense", "compact", "comfortable", "spacious"]), Str("comfortable"), "How tightly items are packed on boards.").acts(),
-    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmCalendarBoardIds", Kind::List(&Kind::Text { max_chars: Some(200) }), Strings(&[]), "Boards shown on the calendar overlay; empty means all."),
+    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmCalendarBoardIds", Kind::List(&text(200)), Strings(&[]), "Boards shown on the calendar overlay; empty means all."),
     def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmCalendarOverlayEnabled", TOGGLE, Bool(true), "Shows item due dates and sprint timelines as a calendar overlay, color-coded by project."),
     def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmColorMode", Kind::Select(&["system", "light", "dark"]), Str("system"), "Board appearance.").acts(),
-    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxBoardPreferences", Kind::Map(&Kind::Select(&["all", "assigned-only", "none"])), Json("{}"), "Which events each board sends to the inbox."),
-    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxDigestMode", TOGGLE, Bool(false), "Batches project events into one digest notification; overdue items always notify immediately."),
-    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxEnabled", TOGGLE, Bool(true), "Surfaces project events (assignments, status changes, due dates) as inbox rows."),
-    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxQuietHoursEnabled", TOGGLE, Bool(false), "Pauses project notifications in a daily window; overdue items always notify immediately."),
-    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxQuietHoursStart", TEXT, Str("22:00"), "Time of day notifications pause."),
-    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxQuietHoursEnd", TEXT, Str("08:00"), "Time of day notifications resume."),
-    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxQuietHoursTimeZone", text(64), Str(""), "Timezone of quiet hours; defaults to the system timezone when unset."),
+    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxBoardPreferences", Kind::Map(&Kind::Select(&["all", "assigned-only", "none"])), Json("{}"), "Which events each board sends to the inbox.").acts(),
+    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxDigestMode", TOGGLE, Bool(false), "Batches project events into one digest notification; overdue items always notify immediately.").acts(),
+    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxEnabled", TOGGLE, Bool(true), "Surfaces project events (assignments, status changes, due dates) as inbox rows.").acts(),
+    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxQuietHoursEnabled", TOGGLE, Bool(false), "Pauses project notifications in a daily window; overdue items always notify immediately.").acts(),
+    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxQuietHoursStart", TIME_OF_DAY, Str("22:00"), "Time of day notifications pause.").acts(),
+    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxQuietHoursEnd", TIME_OF_DAY, Str("08:00"), "Time of day notifications resume.").acts(),
+    def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmInboxQuietHoursTimeZone", time_zone(64), Str(""), "Timezone of quiet hours; defaults to the system timezone when unset.").acts(),
     def(PROJECT_BOARD_MODULE_DISPLAY_AND_INBOX, "pmSetupPreset", Kind::Select(&["tasks", "projects", "operations", "first-agent-board", "trello", "jira", "asana", "linear", "notion", "clickup", "airtable", "engineering-linear", "engineering-jira"]), Str("tasks"), "Active setup preset chosen in the wizard; controls which columns, views and features appear.").acts(),
     def(RESILIENCE_RESTART_AND_REVIVE, "autoRestartUnresponsiveSessions", TOGGLE, Bool(true), "Restarts a turn stuck on thinking with no reply."),
     def(RESILIENCE_RESTART_AND_REVIVE, "autoResumeOnCrash", TOGGLE, Bool(true), "Restarts sessions active at app close or crash; running ones get a continue nudge, ones waiting for input are restored.").acts(),
@@ -234,8 +236,8 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(INBOX_BEHAVIOUR_AND_NOTICES, "inboxShowSessions", TOGGLE, Bool(true), "Sessions needing attention.").acts(),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "inboxShowSms", TOGGLE, Bool(true), "Incoming text messages via the text relay."),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "inboxShowMessenger", TOGGLE, Bool(true), "Messenger messages via its client protocol."),
-    def(INBOX_BEHAVIOUR_AND_NOTICES, "dailyDigestEnabled", TOGGLE, Bool(false), "Daily briefing summarising session activity across hubs."),
-    def(INBOX_BEHAVIOUR_AND_NOTICES, "dailyDigestSources", Kind::Object(DAILY_DIGEST_SOURCES), Json(r#"{"calendar":true,"webmail":true,"pm-events":true,"pm-feed-digest":true,"rss":true,"sessions":true,"chatApp":true,"sms":true,"messenger":true}"#), "Which sources the daily briefing includes."),
+    def(INBOX_BEHAVIOUR_AND_NOTICES, "dailyDigestEnabled", TOGGLE, Bool(false), "Daily briefing summarising session activity across hubs.").acts(),
+    def(INBOX_BEHAVIOUR_AND_NOTICES, "dailyDigestSources", Kind::Object(DAILY_DIGEST_SOURCES), Json(r#"{"calendar":true,"webmail":true,"pm-events":true,"pm-feed-digest":true,"rss":true,"sessions":true,"chatApp":true,"sms":true,"messenger":true}"#), "Which sources the daily briefing includes.").acts(),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "weeklySummaryEnabled", TOGGLE, Bool(false), "Generates a summary every Monday at the scheduled hour; existing summaries stay when off."),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "weeklySummaryScheduleHour", int(0, 23), Int(8), "Local hour (Monday only) of generation."),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "weeklySummaryDailyCostCapUsd", number(0.05, 5.0), Float(0.5), "Maximum daily spend on weekly summary small-model calls before generation pauses."),
@@ -259,7 +261,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "emailBlockRemoteImages", TOGGLE, Bool(false), "Stops senders loading external images on opening a message; inline and attached images still show. Default off."),
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "emailCleanupClassicLayout", TOGGLE, Bool(false), "Original flat sender list for Email Cleanup instead of the guided walkthrough."),
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "emailInboundEnabled", TOGGLE, Bool(false), "Receives emails via a mail-inbox provider, processes them with the assistant and sends replies.").guarded(),
-    def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "emailInboundApprovedSenders", Kind::List(&Kind::Text { max_chars: Some(200) }), Strings(&[]), "Allowlist of sender addresses permitted.").guarded(),
+    def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "emailInboundApprovedSenders", Kind::List(&text(200)), Strings(&[]), "Allowlist of sender addresses permitted.").guarded(),
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "emailInboundInboxId", text(200), Str(""), "Identifier of the provider inbox receiving emails."),
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "emailInboundPrescreenPrompt", text(16000), Str(""), "Classifier prompt for inbound emails; default used when empty; JSON output format always enforced.").guarded(),
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "emailSummarizerEnabled", TOGGLE, Bool(false), "Auto-summarizes forwarded emails."),
@@ -290,8 +292,8 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "messengerEnabled", TOGGLE, Bool(false), "View and reply to messenger messages via its client protocol."),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "messengerEngine", Kind::Select(&["engine_maintained", "engine_legacy"]), Str("engine_maintained"), "Protocol engine: maintained (recommended) or legacy. Switching signs the user out until reconnect."),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "messengerBotEnabled", TOGGLE, Bool(false), "Talk to agents from the messenger through a bot; each chat or forum topic becomes its own agent session.").guarded(),
-    def(MESSAGING_SPAM_AND_MAIL_CLIENT, "messengerBotAllowedGroupIds", Kind::List(&Kind::Text { max_chars: Some(32) }), Strings(&[]), "Numeric group ids the bot answers in; empty means the bot ignores all groups.").guarded(),
-    def(MESSAGING_SPAM_AND_MAIL_CLIENT, "messengerBotAllowedUserIds", Kind::List(&Kind::Text { max_chars: Some(32) }), Strings(&[]), "Numeric user ids allowed to talk to the bot; approving a pairing request adds one.").guarded(),
+    def(MESSAGING_SPAM_AND_MAIL_CLIENT, "messengerBotAllowedGroupIds", Kind::List(&text(32)), Strings(&[]), "Numeric group ids the bot answers in; empty means the bot ignores all groups.").guarded(),
+    def(MESSAGING_SPAM_AND_MAIL_CLIENT, "messengerBotAllowedUserIds", Kind::List(&text(32)), Strings(&[]), "Numeric user ids allowed to talk to the bot; approving a pairing request adds one.").guarded(),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "messengerBotDmPolicy", Kind::Select(&["pairing", "allowlist", "disabled"]), Str("pairing"), "Who may message the bot directly: pairing (unknown senders get a code to approve), allowlist only, or disabled.").guarded(),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "messengerBotGroupRequireMention", TOGGLE, Bool(true), "In groups, respond only to @mentions of the bot or replies to it.").guarded(),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "spamFilterEnabled", TOGGLE, Bool(true), "Checks messages from unknown people and keeps junk in Spam; known people never checked."),
@@ -306,7 +308,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "mailclientHeaderLayout", Kind::Select(&["current", "unified", "rail"]), Str("current"), "Arrangement of the Mail/Sessions switch and toolbar."),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "mailclientInboxBadgeMode", Kind::Select(&["unread", "total"]), Str("unread"), "What the sidebar number counts: unread or total in inbox."),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "mailclientAiSummaryTrigger", Kind::Select(&["manual", "auto", "selective"]), Str("manual"), "Whether the Catch me up AI summary runs on a button, automatically on every thread, or only for chosen senders."),
-    def(MESSAGING_SPAM_AND_MAIL_CLIENT, "mailclientAiSummaryAutoSenders", Kind::List(&Kind::Text { max_chars: Some(320) }), Strings(&[]), "Senders and domains whose threads are summarized automatically on open (selective mode)."),
+    def(MESSAGING_SPAM_AND_MAIL_CLIENT, "mailclientAiSummaryAutoSenders", Kind::List(&text(320)), Strings(&[]), "Senders and domains whose threads are summarized automatically on open (selective mode)."),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "mailclientAiSummaryModel", text(120), Str(""), "Model writing the summary; default is the built-in fast low-cost model."),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "mailclientAiSummaryPrompt", text(4000), Str(""), "Summary prompt; blank uses the built-in default."),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "webhooksEnabled", TOGGLE, Bool(false), "Receives messages from external services (CI/CD, monitoring, custom apps) at a URL given to them.").guarded().acts(),

@@ -10,7 +10,11 @@ export type Me = { accountId: string, isOwner: boolean,
 /**
  * `cli`, `agent` or `ui`.
  */
-tokenKind: string, sessionId: string | null, };
+tokenKind: string, sessionId: string | null, 
+/**
+ * The account's own member (`"self": true` in `GET /members`).
+ */
+memberId: string | null, };
 
 export type BrowserSession = { signedIn: boolean, me: Me | null, };
 
@@ -64,7 +68,12 @@ export type PublicationState = { published: boolean, publishedAt: string | null,
 
 export type Workspace = { id: string, name: string, };
 
-export type Member = { id: string, name: string, email?: string | null, };
+export type Member = { id: string, name: string, email?: string | null, 
+/**
+ * The account's own member, made with the account: who "assigned to
+ * me" means. One per account; it cannot be deleted.
+ */
+self: boolean, };
 
 export type NewMember = { name: string, email?: string, };
 
