@@ -30,6 +30,7 @@ pub mod guards;
 mod json;
 mod publish;
 mod routes;
+mod session_inbox;
 mod stall;
 pub mod state;
 pub mod wire;
@@ -181,6 +182,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     };
 
     publish::forward_sessions(&state);
+    session_inbox::watch_turn_ends(&state);
 
     let mut servers = vec![serve(
         ui_listener,
