@@ -73,3 +73,4 @@ bench: web e2e-deps
 	cd web && npm run bench:engine
 	cargo build --release -p switchboard
 	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npm run bench:dashboard
+	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npm run bench:sessions

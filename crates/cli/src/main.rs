@@ -55,6 +55,9 @@ enum Command {
         /// Run on a clock that stands still until `POST /test/clock` moves it (tests only)
         #[arg(long, hide = true)]
         manual_clock: bool,
+        /// Start that manual clock at this moment, in Unix milliseconds (tests only)
+        #[arg(long, hide = true, value_name = "UNIX_MS")]
+        manual_clock_start_ms: Option<i64>,
     },
     /// Read and change settings, or print the catalog generated from the schema
     #[command(subcommand)]
@@ -119,6 +122,7 @@ fn main() -> ExitCode {
             demo,
             stream_keep_alive_ms,
             manual_clock,
+            manual_clock_start_ms,
         } => serve(server::ServeOptions {
             data_dir,
             control_port,
@@ -126,6 +130,7 @@ fn main() -> ExitCode {
             demo,
             stream_keep_alive: std::time::Duration::from_millis(stream_keep_alive_ms),
             manual_clock,
+            manual_clock_start_ms,
         }),
         Command::Settings(command) => settings_cmd::run(command, &data_dir),
         Command::Spawn {

@@ -51,9 +51,16 @@ fn a_command_engines_output_and_status_moves_arrive_live() {
         .to_owned();
     let events = stream.until(|e| is_waiting(e, &id));
 
-    let output: String = events
+    let outputs: Vec<&Received> = events.iter().filter(|e| e.name == "output").collect();
+    let (input, outputs) = outputs.split_first().expect("output events");
+    assert_eq!(
+        input.data["entry"]["kind"], "input",
+        "the turn opens with its input"
+    );
+    assert_eq!(input.data["entry"]["text"], "hello from the stream");
+    assert_eq!(input.data["entry"]["source"], "prompt");
+    let output: String = outputs
         .iter()
-        .filter(|e| e.name == "output")
         .map(|e| {
             assert_eq!(e.data["sessionId"], id.as_str());
             assert_eq!(e.data["turn"], 1);
@@ -183,7 +190,7 @@ fn a_client_that_never_reads_is_dropped_without_slowing_the_api() {
         let mut output_bytes = 0;
         let deadline = Instant::now() + Duration::from_secs(120);
         while let Some(event) = live.next(deadline.saturating_duration_since(Instant::now())) {
-            if event.name == "output" {
+            if event.name == "output" && event.data["entry"]["kind"] == "stdout" {
                 output_bytes += event.data["entry"]["text"].as_str().unwrap().len();
             }
             if is_waiting(&event, &watched) {

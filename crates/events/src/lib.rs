@@ -31,6 +31,8 @@ pub enum Name {
     Inbox,
     Settings,
     Board,
+    /// An alarm changed (began ringing, was snoozed, dismissed, missed or deleted).
+    Alarm,
     /// Refetch: what was missed is no longer held.
     Reset,
 }
@@ -43,6 +45,7 @@ impl Name {
             Name::Inbox => "inbox",
             Name::Settings => "settings",
             Name::Board => "board",
+            Name::Alarm => "alarm",
             Name::Reset => "reset",
         }
     }

@@ -182,6 +182,22 @@ impl From<webhooks::WebhookError> for ApiError {
     }
 }
 
+impl From<alarms::AlarmError> for ApiError {
+    fn from(error: alarms::AlarmError) -> Self {
+        use alarms::AlarmError as E;
+        let message = error.to_string();
+        match error {
+            E::InvalidLabel => ApiError::bad_request("invalid_request", message),
+            E::InvalidTime => ApiError::bad_request("invalid_alarm_time", message),
+            E::InPast => ApiError::bad_request("alarm_in_past", message),
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::NotRinging => ApiError::new(StatusCode::CONFLICT, "alarm_not_ringing", message),
+            E::SnoozeLimit(_) => ApiError::new(StatusCode::CONFLICT, "snooze_limit", message),
+            E::Corrupt | E::Store(_) => ApiError::internal(error),
+        }
+    }
+}
+
 impl From<boards::BoardsError> for ApiError {
     fn from(error: boards::BoardsError) -> Self {
         use boards::BoardsError as E;

@@ -57,6 +57,10 @@ pub struct ServeOptions {
     /// only, served only then), so integration tests control time: the
     /// webhook rate limit's minute, for one.
     pub manual_clock: bool,
+    /// Where the manual clock starts, in Unix milliseconds (the system's
+    /// now when `None`): a test that restarts a server can start the next
+    /// one later than the last, as if it had been down that long.
+    pub manual_clock_start_ms: Option<i64>,
 }
 
 /// Proxies close a connection idle for a minute or so; a comment line every
@@ -91,6 +95,8 @@ pub enum StartupError {
     Settings(#[from] settings::SettingsError),
     #[error("cannot seed the demo workspace")]
     Demo(#[from] boards::BoardsError),
+    #[error("cannot start the alarm scheduler")]
+    Alarms(#[from] alarms::AlarmError),
     #[error("cannot start the session supervisor")]
     Sessions(#[from] sessions::SessionError),
     #[error("cannot listen on 127.0.0.1:{port} for the {what}")]
@@ -145,9 +151,13 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let control_url = control_port.map(|port| format!("http://127.0.0.1:{port}"));
 
     let issuer = Arc::new(AgentTokens(accounts.clone()));
-    let manual_clock = options
-        .manual_clock
-        .then(|| Arc::new(clock::ManualClock::starting_now()));
+    let manual_clock =
+        (options.manual_clock || options.manual_clock_start_ms.is_some()).then(|| {
+            Arc::new(match options.manual_clock_start_ms.and_then(unix_ms) {
+                Some(start) => clock::ManualClock::new(start),
+                None => clock::ManualClock::starting_now(),
+            })
+        });
     let clock: Arc<dyn clock::Clock> = match &manual_clock {
         Some(manual) => manual.clone(),
         None => Arc::new(clock::SystemClock),
@@ -168,6 +178,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let state = AppState {
         inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
         webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
+        alarms: Arc::new(alarms::Alarms::in_system_zone(db.clone(), clock.clone())),
         clock,
         manual_clock,
         db,
@@ -183,6 +194,9 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
 
     publish::forward_sessions(&state);
     session_inbox::watch_turn_ends(&state);
+    // Before the listeners serve: alarms that fell due while the server was
+    // down are missed rows by the time anyone can ask.
+    publish::ring_alarms(&state).await?;
 
     let mut servers = vec![serve(
         ui_listener,
@@ -210,6 +224,10 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         state,
         servers,
     })
+}
+
+fn unix_ms(ms: i64) -> Option<time::OffsetDateTime> {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()
 }
 
 /// Agent tokens for spawned sessions, minted and revoked through accounts.
@@ -267,6 +285,7 @@ fn all_migrations() -> Vec<store::Migration> {
         settings::MIGRATIONS,
         inbox::MIGRATIONS,
         webhooks::MIGRATIONS,
+        alarms::MIGRATIONS,
         boards::MIGRATIONS,
         dashboards::MIGRATIONS,
     ]

@@ -1,6 +1,6 @@
 //! What goes on the live event stream, and when: the domain seams the server
-//! listens to (session changes, stored output) and the writes its routes
-//! announce (settings, inbox rows, boards).
+//! listens to (session changes, stored output, the alarm scheduler) and the
+//! writes its routes announce (settings, inbox rows, boards, alarms).
 //!
 //! Every event goes to the account it belongs to, except `settings`: settings
 //! belong to the installation and every account may read them, so every
@@ -12,7 +12,7 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::state::AppState;
-use crate::wire::{BoardChanged, InboxEvent, OutputEvent, SettingChanged};
+use crate::wire::{AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged};
 
 /// Starts the task that turns the sessions' broadcasts into events. One task
 /// reads both, output first: the sessions crate sends a turn's last output
@@ -135,4 +135,81 @@ pub fn board_changed(state: &AppState, account_id: &str, change: &BoardChanged) 
         Name::Board,
         &json!(change),
     );
+}
+
+pub fn alarm_changed(state: &AppState, alarm: &alarms::Alarm) {
+    let change = AlarmChanged {
+        id: alarm.id.clone(),
+        alarm: Some(alarm.clone()),
+        deleted: false,
+    };
+    state.events.publish(
+        Audience::Account(alarm.account_id.clone()),
+        Name::Alarm,
+        &json!(change),
+    );
+}
+
+pub fn alarm_deleted(state: &AppState, account_id: &str, id: &str) {
+    let change = AlarmChanged {
+        id: id.to_owned(),
+        alarm: None,
+        deleted: true,
+    };
+    state.events.publish(
+        Audience::Account(account_id.to_owned()),
+        Name::Alarm,
+        &json!(change),
+    );
+}
+
+/// Starts the alarm scheduler (after it has made what fell due while the
+/// server was down missed): a ring becomes an `alarm` event, a missed ring
+/// an `alarm` event and a missed `alarm` inbox row. It rests while
+/// `alarmsEnabled` is off, and stops with the server.
+pub async fn ring_alarms(state: &AppState) -> Result<(), alarms::AlarmError> {
+    let settings = state.settings.clone();
+    let enabled = move || settings.alarms_enabled();
+    let settings = state.settings.clone();
+    let max_ringing =
+        move || alarms::SignedDuration::from_mins(i64::from(settings.alarms_max_ringing_minutes()));
+    let mut stop = state.stop.subscribe();
+    let publisher = state.clone();
+    alarms::scheduler::start(
+        state.alarms.clone(),
+        enabled,
+        max_ringing,
+        move |fired| match fired {
+            alarms::Fired::Ringing(alarm) => alarm_changed(&publisher, &alarm),
+            alarms::Fired::Missed { alarm, due_at } => {
+                alarm_missed(&publisher, &alarm, &due_at);
+                alarm_changed(&publisher, &alarm);
+            }
+        },
+        async move { drop(stop.wait_for(Option::is_some).await) },
+    )
+    .await?;
+    Ok(())
+}
+
+/// The inbox row for an alarm nobody answered: the one place alarms write
+/// to the inbox. Its source names the alarm, and a repeating alarm missed
+/// again while its row is unread bumps that row's count instead of adding one.
+fn alarm_missed(state: &AppState, alarm: &alarms::Alarm, due_at: &str) {
+    // The inbox takes titles of at most 200 characters, as labels are.
+    let mut title: String = format!("Missed alarm: {}", alarm.label);
+    if title.chars().count() > 200 {
+        title = title.chars().take(199).chain(['…']).collect();
+    }
+    let mut row = inbox::NewRow::new(inbox::Category::Alarm, title);
+    row.body = Some(format!("Due at {due_at}."));
+    row.source.alarm_id = Some(alarm.id.clone());
+    match state.inbox.add(&alarm.account_id, row.dedup("missed")) {
+        Ok(added) => {
+            inbox_added(state, &alarm.account_id, added);
+        }
+        Err(error) => {
+            tracing::error!(%error, alarm_id = alarm.id, "cannot add a missed alarm to the inbox")
+        }
+    }
 }

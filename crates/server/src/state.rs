@@ -25,6 +25,7 @@ pub struct AppState {
     pub accounts: Arc<Accounts>,
     pub inbox: Arc<Inbox>,
     pub webhooks: Arc<Webhooks>,
+    pub alarms: Arc<alarms::Alarms>,
     /// The one clock of this server (the system's, unless a test asked for
     /// a manual one).
     pub clock: Arc<dyn Clock>,

@@ -81,6 +81,28 @@ pub struct NewAlert {
     pub body: Option<String>,
 }
 
+/// `POST /alarms`: `at` is RFC 3339 with an offset, or `HH:MM` for the next
+/// such local time (the server's time zone).
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(optional_fields)]
+pub struct NewAlarm {
+    pub label: String,
+    pub at: String,
+    #[serde(default)]
+    pub repeat: Option<alarms::Repeat>,
+}
+
+/// The `alarm` stream event: the alarm after the change, or only its id
+/// (`deleted: true`) once it is gone.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmChanged {
+    pub id: String,
+    pub alarm: Option<alarms::Alarm>,
+    pub deleted: bool,
+}
+
 #[derive(Debug, Clone, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Named {

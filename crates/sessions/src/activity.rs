@@ -63,7 +63,8 @@ fn step_of(entry: &EntryBody) -> Option<(ActivityKind, String)> {
             Some((ActivityKind::Writing, one_line(last)))
         }
         EntryBody::ToolCall { name, input, .. } => Some(tool_step(name, input)),
-        EntryBody::Stderr { .. }
+        EntryBody::Input { .. }
+        | EntryBody::Stderr { .. }
         | EntryBody::ToolResult { .. }
         | EntryBody::Todo { .. }
         | EntryBody::Error { .. }

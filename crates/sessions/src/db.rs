@@ -428,6 +428,8 @@ pub fn follow_up_added(tx: &Transaction<'_>, id: &str) -> Result<Option<String>>
 /// The next turn to run, taken from the oldest unconsumed input.
 pub struct NextTurn {
     pub turn: i64,
+    /// `prompt`, `message` or `nudge`.
+    pub kind: String,
     pub text: String,
     pub added: Option<String>,
     /// The engine's id from the previous turn, for a resume.
@@ -474,6 +476,7 @@ pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<Ne
     )?;
     Ok(Some(NextTurn {
         turn,
+        kind,
         text,
         added,
         resume,

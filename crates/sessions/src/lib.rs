@@ -56,9 +56,9 @@ mod usage;
 
 pub use error::{Result, SessionError};
 pub use model::{
-    Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, Isolation,
-    PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status, StatusEvent, StopReason,
-    TodoItem, TodoStatus, Tokens, Transcript, Turn, Usage, UsageDay, Via, Worktree,
+    Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, InputSource,
+    Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status, StatusEvent,
+    StopReason, TodoItem, TodoStatus, Tokens, Transcript, Turn, Usage, UsageDay, Via, Worktree,
 };
 pub use pages::{MAX_PAGE, PageFrom};
 pub use state::{OutputAppended, SessionUpdate, TokenIssuer};

@@ -332,6 +332,12 @@ pub struct Entry {
     rename_all_fields = "camelCase"
 )]
 pub enum EntryBody {
+    /// What started the turn, as the caller sent it: the first prompt, a
+    /// follow-up, or crash recovery's nudge.
+    Input {
+        text: String,
+        source: InputSource,
+    },
     Stdout {
         text: String,
     },
@@ -373,6 +379,25 @@ pub enum EntryBody {
     Final {
         text: String,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum InputSource {
+    Prompt,
+    Message,
+    Nudge,
+}
+
+impl InputSource {
+    /// The `kind` a turn records; anything unknown reads as a follow-up.
+    pub fn of_turn_kind(kind: &str) -> InputSource {
+        match kind {
+            "prompt" => InputSource::Prompt,
+            "nudge" => InputSource::Nudge,
+            _ => InputSource::Message,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]

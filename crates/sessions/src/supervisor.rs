@@ -19,10 +19,10 @@ use crate::engines::{self, EngineSpec};
 use crate::error::{Result, SessionError};
 use crate::isolation;
 use crate::model::{
-    Caller, EngineInfo, EntryPage, Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest,
-    Spawned, Status, Transcript, Via,
+    Caller, EngineInfo, EntryBody, EntryPage, InputSource, Isolation, PromptSettings, Session,
+    SpawnPolicy, SpawnRequest, Spawned, Status, Transcript, Via,
 };
-use crate::pages::{self, PageFrom};
+use crate::pages::{self, PageFrom, Piece};
 use crate::prompts;
 use crate::state::{EndRequest, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer};
 use crate::turn::{TurnContext, TurnEnd, run_turn};
@@ -505,9 +505,21 @@ async fn actor(
         let owned = id.to_owned();
         let now = inner.clock.timestamp();
         let next = inner
-            .write(move |tx| db::take_input(tx, &owned, &now))
+            .write(move |tx| {
+                let Some(next) = db::take_input(tx, &owned, &now)? else {
+                    return Ok(None);
+                };
+                // Stored with the turn, so the typed transcript shows what
+                // each turn answered even to a reader who was not watching.
+                let input = EntryBody::Input {
+                    text: next.text.clone(),
+                    source: InputSource::of_turn_kind(&next.kind),
+                };
+                let stored = pages::append(tx, &owned, next.turn, vec![Piece::entry(input)])?;
+                Ok(Some((next, stored)))
+            })
             .await?;
-        let Some(next) = next else {
+        let Some((next, stored)) = next else {
             inner
                 .move_to(
                     id,
@@ -530,6 +542,16 @@ async fn actor(
                 format!("turn {} begins", next.turn),
             )
             .await?;
+        for (seq, entry) in stored {
+            // Nobody listening is not an error: the transcript has it.
+            let _ = inner.output.send(OutputAppended {
+                session_id: id.to_owned(),
+                account_id: account_id.to_owned(),
+                turn: next.turn,
+                seq,
+                entry,
+            });
+        }
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
         let context = TurnContext {
             inner,

@@ -682,8 +682,6 @@ impl SettingsStore {
     }
 
     /// Live board of every launched agent (workspace, status, dev-pipeline phase, to-do checklist) with one-click jump to the session; adds an Agent Board toolbar icon.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_status_board_enabled(&self) -> bool {
         self.toggle_at(10)
     }
@@ -871,36 +869,26 @@ impl SettingsStore {
     }
 
     /// Sub-option of Show only the final message: the engine's boundary of the real answer wins over the agent's printed marker. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_cli_boundary_wins(&self) -> bool {
         self.toggle_at(41)
     }
 
     /// Sub-option: when the final-answer marker is present, hide everything before it, even on plain answers, folded into an expandable row. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_marker_always_hide(&self) -> bool {
         self.toggle_at(42)
     }
 
     /// Sub-option: draw a divider at the marker instead of hiding. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_marker_debug(&self) -> bool {
         self.toggle_at(43)
     }
 
     /// Sub-option: when several final messages are marked in one turn, show all of them. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_marker_show_all_blocks(&self) -> bool {
         self.toggle_at(44)
     }
 
     /// Sub-option: on a turn that used tools, the marker never hides the answer or live question written after the last tool step; only tool calls and thinking collapse. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn final_message_structural_floor(&self) -> bool {
         self.toggle_at(45)
     }
@@ -934,8 +922,6 @@ impl SettingsStore {
     }
 
     /// Places the cursor in the text box when switching sessions. Off: press R to focus.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_auto_focus_input(&self) -> bool {
         self.toggle_at(50)
     }
@@ -1395,15 +1381,11 @@ impl SettingsStore {
     }
 
     /// Master switch for Alarms.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_enabled(&self) -> bool {
         self.toggle_at(117)
     }
 
     /// How alarms surface when firing.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_assertiveness(&self) -> AlarmsAssertiveness {
         AlarmsAssertiveness::from_name(&self.text_at(118)).unwrap_or(AlarmsAssertiveness::Modal)
     }
@@ -1423,57 +1405,41 @@ impl SettingsStore {
     }
 
     /// Maximum snoozes before only Dismiss remains.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_max_snoozes(&self) -> i64 {
         self.integer_at(121)
     }
 
     /// Default snooze length.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_snooze_minutes(&self) -> u32 {
         self.count_at(122)
     }
 
     /// Sound played when an alarm fires.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_sound(&self) -> String {
         self.text_at(123)
     }
 
     /// How long the sound plays before stopping (or forever).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_sound_duration_seconds(&self) -> i64 {
         self.integer_at(124)
     }
 
     /// Ramp from silent to full over this many seconds.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_sound_fade_in_seconds(&self) -> u32 {
         self.count_at(125)
     }
 
     /// Play once, or loop until dismissed.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_sound_play_mode(&self) -> AlarmsDefaultSoundPlayMode {
         AlarmsDefaultSoundPlayMode::from_name(&self.text_at(126)).unwrap_or(AlarmsDefaultSoundPlayMode::Loop)
     }
 
     /// Reads the alarm label aloud (text-to-speech).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_default_speak_label(&self) -> bool {
         self.toggle_at(127)
     }
 
     /// Auto-dismisses alarms to the inbox after this many minutes.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_max_ringing_minutes(&self) -> u32 {
         self.count_at(128)
     }

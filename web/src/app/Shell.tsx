@@ -2,26 +2,31 @@
 import { lazy, Suspense, useEffect } from "react";
 import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
+import { AlarmRinger } from "../features/alarms/AlarmRinger";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
+import { NewSessionButton } from "../features/sessions/NewSessionDialog";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
 import { colorModeOf, COLOR_MODES } from "../shared/appearance";
 import { DashboardPage } from "../features/dashboards/DashboardPage";
 import { DashboardsSection } from "../features/dashboards/DashboardsSection";
-import { Link, type Route } from "../shared/router";
+import { Link, navigate, type Route } from "../shared/router";
 import { useSettings } from "../shared/settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "../shared/workspaces";
 
 // The settings page carries the whole generated catalog: it loads when opened, not with the app.
+// The session page carries Markdown, diffs and the virtual list (half the app's code): it too
+// loads when opened, so the board and the other pages do not wait for it.
+const SessionPage = lazy(() => import("../features/sessions/SessionPage").then((m) => ({ default: m.SessionPage })));
 const SettingsPage = lazy(() => import("../features/settings/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 
 const SECTIONS = [
   { to: "/", label: "Boards", routes: ["boards", "board"] },
   { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
   { to: "/inbox", label: "Inbox", routes: ["inbox"] },
-  { to: "/sessions", label: "Sessions", routes: ["sessions"] },
+  { to: "/sessions", label: "Sessions", routes: ["sessions", "session"] },
   { to: "/settings", label: "Settings", routes: ["settings"] },
 ] as const;
 
@@ -44,11 +49,14 @@ export function Shell({ route }: { route: Route }) {
             </li>
           ))}
         </ul>
+        <NewSessionButton />
+        <AgentBoardButton />
         <ColorModeToggle />
       </nav>
       <main className="content">
         <Page route={route} />
       </main>
+      <AlarmRinger />
     </div>
   );
 }
@@ -67,6 +75,12 @@ function Page({ route }: { route: Route }) {
       return <InboxPage />;
     case "sessions":
       return <SessionsPage />;
+    case "session":
+      return (
+        <Suspense fallback={<Loading what="the session" />}>
+          <SessionPage key={route.id} id={route.id} />
+        </Suspense>
+      );
     case "settings":
       return (
         <Suspense fallback={<Loading what="settings" />}>
@@ -101,6 +115,17 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
     );
   }
   return <>{children(current.id)}</>;
+}
+
+/** `agentStatusBoardEnabled` puts the agent board one click away from any page. */
+function AgentBoardButton() {
+  const { values } = useSettings();
+  if (values?.agentStatusBoardEnabled !== true) return null;
+  return (
+    <button type="button" className="mode-toggle" onClick={() => navigate("/sessions")}>
+      Agent board
+    </button>
+  );
 }
 
 const MODE_LABEL = { system: "System theme", light: "Light theme", dark: "Dark theme" } as const;

@@ -11,6 +11,7 @@ describe("matchRoute", () => {
     expect(matchRoute("/p/tok_en-1")).toEqual({ name: "publicDashboard", token: "tok_en-1" });
     expect(matchRoute("/inbox")).toEqual({ name: "inbox" });
     expect(matchRoute("/sessions/")).toEqual({ name: "sessions" });
+    expect(matchRoute("/sessions/s_1")).toEqual({ name: "session", id: "s_1" });
     expect(matchRoute("/settings")).toEqual({ name: "settings" });
   });
 

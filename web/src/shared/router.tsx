@@ -12,6 +12,7 @@ export type Route =
   | { name: "publicDashboard"; token: string }
   | { name: "inbox" }
   | { name: "sessions" }
+  | { name: "session"; id: string }
   | { name: "settings" }
   | { name: "notFound"; path: string };
 
@@ -44,8 +45,11 @@ export function matchRoute(pathname: string): Route {
     case "p":
       if (id) return { name: "publicDashboard", token: id };
       break;
-    case "inbox":
     case "sessions":
+      if (second === undefined) return { name: "sessions" };
+      if (id) return { name: "session", id };
+      break;
+    case "inbox":
     case "settings":
       if (second === undefined) return { name: first };
       break;

@@ -63,6 +63,8 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
   // A change made elsewhere (the CLI, an agent, another tab) shows here without a reload.
   useStreamEvent<SettingChanged>("settings", (change) => setValues((all) => ({ ...all, [change.key]: change.value })));
   useStreamLifecycle("reset", load);
+  // A change made between the first read and the stream connecting sent its event to no one.
+  useStreamLifecycle("open", load);
 
   const update = useCallback(async (key: string, value: unknown) => {
     const reply = await apiFetch<{ key: string; value: unknown }>(`/settings/${encodeURIComponent(key)}`, {

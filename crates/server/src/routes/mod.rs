@@ -10,6 +10,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
 mod accounts;
+mod alarms;
 mod app;
 mod boards;
 mod clock;
@@ -26,6 +27,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(settings::routes())
         .merge(accounts::routes())
         .merge(inbox::routes())
+        .merge(alarms::routes())
         .merge(app::routes())
         .merge(boards::routes(state))
         .merge(dashboards::routes())

@@ -1,47 +1,93 @@
-/** `/sessions`: the account's agent sessions, or a plain word when the server has no such route. */
+/**
+ * `/sessions`, the agent status board: every session of the account, live from the event
+ * stream, filtered by status and engine (archived ones behind a toggle), children under their
+ * parent. A plain word instead when the server has no sessions route.
+ */
+import { useMemo, useState } from "react";
 import { ApiError } from "../../shared/api/client";
-import type { Session } from "../../shared/api/types.generated";
-import { useApi } from "../../shared/hooks/useApi";
-import { ListPage } from "../../shared/ui/ListPage";
-import { NotBuilt } from "../../shared/ui/Status";
+import type { Status } from "../../shared/api/types.generated";
+import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
+import { ALL_SESSIONS, boardRows, enginesOf, type BoardFilter } from "./board";
+import { BoardTable } from "./BoardTable";
+import { useLiveSessions } from "./useLiveSessions";
+import "./sessionsBoard.css";
+
+const STATUSES: readonly Status[] = [
+  "queued",
+  "starting",
+  "running",
+  "waiting_for_input",
+  "finished",
+  "failed",
+  "stopped",
+  "interrupted",
+];
 
 export function SessionsPage() {
-  const sessions = useApi<Session[]>("/sessions");
-  if (sessions.error instanceof ApiError && sessions.error.status === 404) {
-    return <NotBuilt title="Sessions" />;
-  }
+  const { sessions, error, reload } = useLiveSessions();
+  const [filter, setFilter] = useState<BoardFilter>(ALL_SESSIONS);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const rows = useMemo(() => (sessions ? boardRows(sessions, filter, collapsed) : []), [sessions, filter, collapsed]);
+  const engines = useMemo(() => (sessions ? enginesOf(sessions) : []), [sessions]);
+
+  if (error instanceof ApiError && error.status === 404) return <NotBuilt title="Sessions" />;
+
+  const toggle = (id: string) =>
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const archived = sessions?.filter((s) => s.archived).length ?? 0;
+
   return (
-    <ListPage title="Sessions" resource={sessions} what="sessions" empty="No sessions yet.">
-      {(rows) => (
-        <table className="plain-table">
-          <thead>
-            <tr>
-              <th>Title</th>
-              <th>Engine</th>
-              <th>Status</th>
-              <th>Turns</th>
-              <th>Cost</th>
-              <th>Started</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((s) => (
-              <tr key={s.id}>
-                <td>{s.title || s.id}</td>
-                <td>{s.engine}</td>
-                <td>
-                  <span className={`tag status-${s.status}`}>{s.status}</span>
-                  {s.agentDriven && <span className="muted"> · agent-driven</span>}
-                  {s.error && <div className="inline-error">{s.error}</div>}
-                </td>
-                <td>{String(s.turns)}</td>
-                <td>{typeof s.costUsd === "number" ? `$${s.costUsd.toFixed(2)}` : ""}</td>
-                <td>{new Date(s.createdAt).toLocaleString()}</td>
-              </tr>
+    <section className="page">
+      <header className="page-head">
+        <h1>Sessions</h1>
+        <span className="muted">Live: changes show as they happen.</span>
+      </header>
+      <div className="board-filters" role="group" aria-label="Filters">
+        <label>
+          Status{" "}
+          <select
+            value={filter.status}
+            onChange={(e) => setFilter({ ...filter, status: e.target.value as BoardFilter["status"] })}
+          >
+            <option value="all">All statuses</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s.replace(/_/g, " ")}
+              </option>
             ))}
-          </tbody>
-        </table>
+          </select>
+        </label>
+        <label>
+          Engine{" "}
+          <select value={filter.engine} onChange={(e) => setFilter({ ...filter, engine: e.target.value })}>
+            <option value="all">All engines</option>
+            {engines.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={filter.showArchived}
+            onChange={(e) => setFilter({ ...filter, showArchived: e.target.checked })}
+          />{" "}
+          Show archived ({archived})
+        </label>
+      </div>
+      {error !== undefined && <ErrorNote error={error} onRetry={reload} />}
+      {!sessions && error === undefined && <Loading what="sessions" />}
+      {sessions?.length === 0 && <p className="muted">No sessions yet.</p>}
+      {sessions && sessions.length > 0 && rows.length === 0 && (
+        <p className="muted">No session matches these filters.</p>
       )}
-    </ListPage>
+      {rows.length > 0 && <BoardTable rows={rows} collapsed={collapsed} onToggle={toggle} />}
+    </section>
   );
 }

@@ -282,9 +282,9 @@ export type Entry = {
 /**
  * The entry's place in the session's transcript: it only grows.
  */
-seq: number, turn: number, } & ({ "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, });
+seq: number, turn: number, } & ({ "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, });
 
-export type EntryBody = { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, };
+export type EntryBody = { "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, };
 
 export type EntryPage = { entries: Array<Entry>, 
 /**
@@ -294,6 +294,8 @@ export type EntryPage = { entries: Array<Entry>,
  * `before` = the first `seq`).
  */
 more: boolean, };
+
+export type InputSource = "prompt" | "message" | "nudge";
 
 export type TodoItem = { text: string, status: TodoStatus, };
 
@@ -324,6 +326,33 @@ sessions: number, turns: number,
  * `None` when no turn of that day and engine reported a price (Codex never does).
  */
 costUsd: number | null, tokens: Tokens, };
+
+export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
+
+export type AlarmChanged = { id: string, alarm: Alarm | null, deleted: boolean, };
+
+export type Alarm = { id: string, label: string, 
+/**
+ * When it rings next, or rang (RFC 3339, UTC).
+ */
+at: string, repeat: AlarmRepeat | null, 
+/**
+ * The local time of day (`HH:MM:SS`) a repeating alarm rings at, in the
+ * server's time zone; `null` for a one-time alarm.
+ */
+timeOfDay: string | null, status: AlarmStatus, 
+/**
+ * Snoozes since it last began ringing on schedule.
+ */
+snoozes: number, 
+/**
+ * When it began ringing, while `status` is `ringing`.
+ */
+ringingSince: string | null, createdAt: string, updatedAt: string, };
+
+export type AlarmStatus = "scheduled" | "ringing" | "snoozed" | "dismissed" | "missed";
+
+export type AlarmRepeat = "daily" | "weekdays";
 
 export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note";
 

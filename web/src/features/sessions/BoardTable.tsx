@@ -1,0 +1,123 @@
+/** The agent board's table: one row per session, children indented under a collapsible parent. */
+import { memo, useEffect, useState } from "react";
+import { Link } from "../../shared/router";
+import { describeActivity, folderName, lastActivityAt, relativeTime, type BoardRow } from "./board";
+import { costGauge, turnsGauge } from "./ceilings";
+import { Gauge } from "./Gauge";
+
+/** Relative times are words like "5 min ago": redrawing them every few seconds is enough. */
+const CLOCK_TICK_MS = 10_000;
+
+// One formatter for every row: `toLocaleString` would build one per call.
+const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
+}
+
+interface Props {
+  rows: readonly BoardRow[];
+  collapsed: ReadonlySet<string>;
+  onToggle(id: string): void;
+}
+
+export function BoardTable({ rows, collapsed, onToggle }: Props) {
+  const now = useNow();
+  return (
+    <table className="plain-table session-board">
+      <thead>
+        <tr>
+          <th>Session</th>
+          <th>Engine</th>
+          <th>Status</th>
+          <th>Folder</th>
+          <th>Now</th>
+          <th>Turns</th>
+          <th>Cost</th>
+          <th>Last activity</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <SessionRow
+            key={row.session.id}
+            row={row}
+            collapsed={collapsed.has(row.session.id)}
+            onToggle={onToggle}
+            now={now}
+          />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+// Memoised: a `session` event changes one row object, so only that row redraws.
+const SessionRow = memo(function SessionRow({
+  row: { session, depth, childCount },
+  collapsed,
+  onToggle,
+  now,
+}: {
+  row: BoardRow;
+  collapsed: boolean;
+  onToggle(id: string): void;
+  now: number;
+}) {
+  const cost = costGauge(session);
+  const last = lastActivityAt(session);
+  const title = session.title || session.prompt.split("\n", 1)[0] || session.id;
+  return (
+    <tr data-session-id={session.id} data-status={session.status} className={session.archived ? "archived" : undefined}>
+      <td>
+        <span className="session-cell" style={{ paddingLeft: `${depth * 20}px` }}>
+          {childCount > 0 ? (
+            <button
+              type="button"
+              className="tree-toggle"
+              aria-expanded={!collapsed}
+              aria-label={`${collapsed ? "Show" : "Hide"} ${childCount} child session${childCount === 1 ? "" : "s"}`}
+              onClick={() => onToggle(session.id)}
+            >
+              {collapsed ? "▸" : "▾"}
+            </button>
+          ) : (
+            <span className="tree-toggle-space" />
+          )}
+          <Link to={`/sessions/${encodeURIComponent(session.id)}`} className="session-title">
+            {title}
+          </Link>
+          {collapsed && <span className="muted"> +{childCount}</span>}
+        </span>
+      </td>
+      <td>{session.engine}</td>
+      <td>
+        <span className={`tag status-${session.status}`}>{session.status.replace(/_/g, " ")}</span>
+        {session.agentDriven && <span className="muted"> · agent</span>}
+        {session.archived && <span className="muted"> · archived</span>}
+      </td>
+      <td title={session.worktree?.path ?? session.cwd}>
+        {folderName(session.cwd)}
+        {session.worktree && <div className="muted branch">{session.worktree.branch}</div>}
+      </td>
+      <td className="session-now">
+        {describeActivity(session)}
+        {session.error && <div className="inline-error">{session.error}</div>}
+      </td>
+      <td>
+        <Gauge name="Turns" gauge={turnsGauge(session)} />
+      </td>
+      <td>{cost ? <Gauge name="Cost" gauge={cost} /> : <span className="muted">no price</span>}</td>
+      <td>
+        <time dateTime={last} title={FULL_TIME.format(new Date(last))}>
+          {relativeTime(last, now)}
+        </time>
+      </td>
+    </tr>
+  );
+});

@@ -1,0 +1,172 @@
+/**
+ * "New session": the engine (from `GET /engines`), the folder, the prompt, a title, and whether
+ * to isolate it in a git worktree; the server's refusal shows in the dialog, and a session
+ * started opens its page.
+ */
+import { useState, type FormEvent } from "react";
+import { ApiError } from "../../shared/api/client";
+import { errorMessage } from "../../shared/api/errorMessage";
+import type { EngineInfo } from "../../shared/api/types.generated";
+import { useApi } from "../../shared/hooks/useApi";
+import { navigate } from "../../shared/router";
+import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { spawnSession } from "./api";
+import { Dialog } from "./Dialog";
+import "./session.css";
+
+/** The last folder used, offered again: sessions mostly run in the same few checkouts. */
+const LAST_FOLDER = "switchboard.newSession.folder";
+
+export function NewSessionButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="new-session-button" onClick={() => setOpen(true)}>
+        New session
+      </button>
+      {open && <NewSessionDialog onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function NoEngines() {
+  return (
+    <div className="no-engines">
+      <p>
+        No engine is configured, and neither <code>claude</code> nor <code>codex</code> is on the server&apos;s PATH, so
+        no session can start yet.
+      </p>
+      <p>
+        Engines are named in <code>engines.toml</code> in Switchboard&apos;s data directory (the folder{" "}
+        <code>switchboard serve</code> keeps <code>switchboard.db</code> in). For example:
+      </p>
+      <pre>{`[engines.primary]
+kind = "claude"          # or "codex"
+
+[engines.echo]
+kind = "command"
+command = ["/usr/bin/cat"]`}</pre>
+      <p>The file is read each time it is needed: no restart, just open this dialog again.</p>
+    </div>
+  );
+}
+
+/** The server's refusal in the words the form's fields use. */
+function refusal(error: unknown): string {
+  if (error instanceof ApiError && error.code === "not_a_git_repository") {
+    return `${error.message} Turn off "Isolate in a git worktree", or pick a folder inside a git repository.`;
+  }
+  return errorMessage(error);
+}
+
+export function NewSessionDialog({ onClose }: { onClose: () => void }) {
+  const engines = useApi<EngineInfo[]>("/engines");
+  return (
+    <Dialog title="New session" onClose={onClose}>
+      {engines.error !== undefined ? (
+        <ErrorNote error={engines.error} onRetry={engines.reload} />
+      ) : !engines.data ? (
+        <Loading what="engines" />
+      ) : engines.data.length === 0 ? (
+        <>
+          <NoEngines />
+          <div className="dialog-actions">
+            <button type="button" onClick={onClose}>
+              Close
+            </button>
+          </div>
+        </>
+      ) : (
+        <NewSessionForm engines={engines.data} onClose={onClose} />
+      )}
+    </Dialog>
+  );
+}
+
+function NewSessionForm({ engines, onClose }: { engines: EngineInfo[]; onClose: () => void }) {
+  const [engine, setEngine] = useState(() => (engines.find((e) => e.name === "primary") ?? engines[0])?.name ?? "");
+  const [cwd, setCwd] = useState(() => localStorage.getItem(LAST_FOLDER) ?? "");
+  const [prompt, setPrompt] = useState("");
+  const [title, setTitle] = useState("");
+  const [isolate, setIsolate] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const folder = cwd.trim();
+  const folderProblem = folder && !folder.startsWith("/") ? "The folder must be an absolute path." : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (folderProblem) return;
+    setBusy(true);
+    setError(undefined);
+    spawnSession({
+      engine,
+      prompt,
+      cwd: folder,
+      ...(title.trim() ? { title: title.trim() } : {}),
+      ...(isolate ? { isolation: "worktree" as const } : {}),
+    }).then(
+      (session) => {
+        localStorage.setItem(LAST_FOLDER, folder);
+        onClose();
+        navigate(`/sessions/${encodeURIComponent(session.id)}`);
+      },
+      (e: unknown) => {
+        setBusy(false);
+        setError(refusal(e));
+      },
+    );
+  };
+
+  return (
+    <form className="new-session-form" onSubmit={submit}>
+      <label>
+        Engine
+        <select value={engine} onChange={(e) => setEngine(e.target.value)}>
+          {engines.map((e) => (
+            <option key={e.name} value={e.name}>
+              {e.name} ({e.kind})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Folder
+        <input
+          value={cwd}
+          onChange={(e) => setCwd(e.target.value)}
+          placeholder="/home/me/project"
+          required
+          aria-invalid={folderProblem ? true : undefined}
+        />
+      </label>
+      {folderProblem && <div className="inline-error">{folderProblem}</div>}
+      <label>
+        Prompt
+        <textarea value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={6} required />
+      </label>
+      <label>
+        Title <span className="muted">(optional)</span>
+        <input value={title} onChange={(e) => setTitle(e.target.value)} />
+      </label>
+      <label className="checkbox-label">
+        <input type="checkbox" checked={isolate} onChange={(e) => setIsolate(e.target.checked)} />
+        Isolate in a git worktree
+      </label>
+      {error && (
+        <div className="inline-error" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" disabled={busy || !prompt.trim() || !folder}>
+          {busy ? "Starting…" : "Start session"}
+        </button>
+      </div>
+    </form>
+  );
+}

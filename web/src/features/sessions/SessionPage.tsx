@@ -1,0 +1,124 @@
+/**
+ * `/sessions/<id>`: one session, watched and answered. The session and its transcript follow the
+ * event stream (no polling); follow-ups sent while a turn runs show as queued until their turn
+ * starts.
+ */
+import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
+import { apiFetch } from "../../shared/api/client";
+import type { Session } from "../../shared/api/types.generated";
+import { useSettings } from "../../shared/settings";
+import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
+import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { Composer } from "./Composer";
+import { isOpen, SessionHeader } from "./SessionHeader";
+import { foldSettingsOf } from "./transcript/fold";
+import { Transcript } from "./transcript/Transcript";
+import { useTranscript } from "./transcript/useTranscript";
+import "./session.css";
+
+/** The session as `GET /sessions/<id>` gives it, then as each `session` event carries it. */
+function useSession(id: string) {
+  const [state, setState] = useState<{ id: string; session?: Session; error?: unknown }>({ id });
+  const [generation, reload] = useReducer((n: number) => n + 1, 0);
+  // The read and the events race: a reply read before an event may arrive after it, so the
+  // later `updatedAt` wins.
+  const accept = useCallback(
+    (session: Session) =>
+      setState((held) =>
+        held.id === id && held.session && held.session.updatedAt > session.updatedAt ? held : { id, session },
+      ),
+    [id],
+  );
+  useEffect(() => {
+    let current = true;
+    apiFetch<Session>(`/sessions/${encodeURIComponent(id)}`).then(
+      (session) => current && accept(session),
+      (error: unknown) => current && setState({ id, error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [id, generation, accept]);
+  useStreamEvent<Session>("session", (session) => {
+    if (session.id === id) accept(session);
+  });
+  useStreamLifecycle("reset", reload);
+  // Another id's state is not this session's: it shows as loading until its own arrives.
+  const current = state.id === id;
+  return { session: current ? state.session : undefined, error: current ? state.error : undefined, reload };
+}
+
+/** A follow-up sent from this page, and the turn it will be. */
+interface Sent {
+  turn: number;
+  text: string;
+}
+
+export function SessionPage({ id }: { id: string }) {
+  const { session, error, reload } = useSession(id);
+  const transcript = useTranscript(id);
+  const { values } = useSettings();
+  const foldSettings = useMemo(() => foldSettingsOf(values), [values]);
+  const [sent, setSent] = useState<Sent[]>([]);
+
+  useEffect(() => {
+    if (session) document.title = `${session.title || "Session"} · Switchboard`;
+  }, [session]);
+
+  // Keyed on the prompt, not the session, so a session event does not refold the transcript.
+  const prompt = session?.prompt;
+  const inputs = useMemo(() => {
+    const map = new Map<number, string>(sent.map((s) => [s.turn, s.text]));
+    if (prompt !== undefined) map.set(1, prompt);
+    return map;
+  }, [sent, prompt]);
+
+  if (error !== undefined) return <ErrorNote error={error} onRetry={reload} />;
+  if (!session) return <Loading what="the session" />;
+
+  const queued = sent.filter((s) => s.turn > session.turns);
+  const queuedElsewhere = Math.max(0, session.pendingMessages - queued.length);
+  // Right after the message was accepted, it is the last of the session's pending turns.
+  const onSent = (text: string, after: Session) =>
+    setSent((all) => [...all, { turn: after.turns + after.pendingMessages, text }]);
+
+  return (
+    <section className="page session-page">
+      <SessionHeader session={session} />
+      {transcript.error !== undefined ? (
+        <ErrorNote error={transcript.error} onRetry={transcript.reload} />
+      ) : (
+        <Transcript
+          entries={transcript.entries}
+          earlier={transcript.earlier}
+          loaded={transcript.loaded}
+          onLoadEarlier={transcript.loadEarlier}
+          settings={foldSettings}
+          inputs={inputs}
+          // The prompt shows from the start, before its turn has begun.
+          turns={Math.max(1, session.turns)}
+        />
+      )}
+      {(queued.length > 0 || queuedElsewhere > 0) && (
+        <ul className="queued-messages" aria-label="Queued messages">
+          {queued.map((s) => (
+            <li key={s.turn}>
+              <span className="tag">queued</span> {s.text}
+            </li>
+          ))}
+          {queuedElsewhere > 0 && (
+            <li className="muted">
+              {queuedElsewhere} more {queuedElsewhere === 1 ? "message" : "messages"} queued
+            </li>
+          )}
+        </ul>
+      )}
+      <Composer
+        sessionId={session.id}
+        closed={isOpen(session) ? null : "The session has ended; it takes no more messages."}
+        autoFocus={values !== undefined && (values.sessionAutoFocusInput ?? true)}
+        onSent={onSent}
+      />
+    </section>
+  );
+}

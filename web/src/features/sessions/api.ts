@@ -1,0 +1,31 @@
+/** Thin typed calls for one session: spawning, steering, and reading its transcript a page at a time. */
+import { apiFetch } from "../../shared/api/client";
+import type { EngineInfo, EntryPage, Session, SpawnRequest } from "../../shared/api/types.generated";
+
+export const listEngines = () => apiFetch<EngineInfo[]>("/engines");
+
+export const spawnSession = (request: SpawnRequest) =>
+  apiFetch<Session>("/sessions", { method: "POST", body: request });
+
+/** The reply is the session right after the message was accepted (its `pendingMessages` count it). */
+export const sendMessage = (id: string, text: string) =>
+  apiFetch<Session>(`/sessions/${encodeURIComponent(id)}/messages`, { method: "POST", body: { text } });
+
+/** Stops the session and every session it spawned (the whole process tree). */
+export const stopSession = (id: string) =>
+  apiFetch<unknown>(`/sessions/${encodeURIComponent(id)}/stop`, { method: "POST", body: { tree: true } });
+
+export const archiveSession = (id: string) =>
+  apiFetch<unknown>(`/sessions/${encodeURIComponent(id)}/archive`, { method: "POST" });
+
+/** Entries per page: a screenful several times over, small enough to parse at once. */
+export const PAGE_SIZE = 200;
+
+/**
+ * A page of typed entries, oldest first: the last page when `before` is absent, else the entries
+ * just before that `seq`. `more` says whether earlier entries exist.
+ */
+export function transcriptPage(id: string, before?: number): Promise<EntryPage> {
+  const from = before === undefined ? "&tail=true" : `&before=${before}`;
+  return apiFetch<EntryPage>(`/sessions/${encodeURIComponent(id)}/transcript?format=json&limit=${PAGE_SIZE}${from}`);
+}

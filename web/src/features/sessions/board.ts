@@ -1,0 +1,183 @@
+/**
+ * The agent board's logic, apart from its rendering so it can be tested without a browser:
+ * keeping the list in step with `session` events, filtering, the parent–child tree, and the
+ * words for what a session is doing and when it last did something.
+ */
+import type { ActivityKind, Session, Status } from "../../shared/api/types.generated";
+
+function time(iso: string): number {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/**
+ * `list` with `incoming` in it: replacing the session of the same id unless that one is newer
+ * (a `GET /sessions` answer read before an event that arrived first must not undo the event),
+ * and inserting a new id in newest-first order. Returns `list` itself when nothing changed, so
+ * React can skip the redraw.
+ */
+export function mergeSession(list: readonly Session[], incoming: Session): readonly Session[] {
+  const at = list.findIndex((s) => s.id === incoming.id);
+  if (at >= 0) {
+    const current = list[at] as Session;
+    const [was, is] = [time(current.updatedAt), time(incoming.updatedAt)];
+    if (was > is) return list;
+    // A read again after a reconnect mostly brings what is shown: keep those rows as they are.
+    if (was === is && JSON.stringify(current) === JSON.stringify(incoming)) return list;
+    const next = list.slice();
+    next[at] = incoming;
+    return next;
+  }
+  const created = time(incoming.createdAt);
+  const before = list.findIndex((s) => time(s.createdAt) < created);
+  const next = list.slice();
+  next.splice(before < 0 ? list.length : before, 0, incoming);
+  return next;
+}
+
+/** Every session of `fetched` merged into `list` by the same newer-wins rule. */
+export function mergeSessions(list: readonly Session[], fetched: readonly Session[]): readonly Session[] {
+  return fetched.reduce(mergeSession, list);
+}
+
+export interface BoardFilter {
+  /** `"all"` or one status. */
+  status: Status | "all";
+  /** `"all"` or one engine name from `engines.toml`. */
+  engine: string;
+  showArchived: boolean;
+}
+
+export const ALL_SESSIONS: BoardFilter = { status: "all", engine: "all", showArchived: false };
+
+export function matchesFilter(session: Session, filter: BoardFilter): boolean {
+  if (session.archived && !filter.showArchived) return false;
+  if (filter.status !== "all" && session.status !== filter.status) return false;
+  return filter.engine === "all" || session.engine === filter.engine;
+}
+
+/** The engine names present, sorted, for the engine filter's choices. */
+export function enginesOf(sessions: readonly Session[]): string[] {
+  return [...new Set(sessions.map((s) => s.engine))].sort();
+}
+
+export interface BoardRow {
+  session: Session;
+  /** 0 for a root; a child is one deeper than its parent. */
+  depth: number;
+  /** Children shown under this row when it is expanded (those the filter kept). */
+  childCount: number;
+}
+
+/**
+ * The rows to draw: the sessions the filter keeps, each under its parent (children oldest
+ * first, as the spawner made them), roots newest first, and nothing under a collapsed row.
+ * A session whose parent the filter hid (or the list lacks) stands as a root, so a filter never
+ * hides a session it matches. The tree comes from `parentId`, which every session carries, not
+ * from a parent's `children`, which a `session` event for the child does not refresh.
+ */
+export function boardRows(
+  sessions: readonly Session[],
+  filter: BoardFilter,
+  collapsed: ReadonlySet<string>,
+): BoardRow[] {
+  const kept = sessions.filter((s) => matchesFilter(s, filter));
+  const ids = new Set(kept.map((s) => s.id));
+  const childrenOf = new Map<string, Session[]>();
+  const roots: Session[] = [];
+  for (const s of kept) {
+    if (s.parentId !== null && ids.has(s.parentId)) {
+      const siblings = childrenOf.get(s.parentId);
+      if (siblings) siblings.push(s);
+      else childrenOf.set(s.parentId, [s]);
+    } else {
+      roots.push(s);
+    }
+  }
+  const newestFirst = (a: Session, b: Session) => time(b.createdAt) - time(a.createdAt);
+  roots.sort(newestFirst);
+  for (const siblings of childrenOf.values()) siblings.sort((a, b) => -newestFirst(a, b));
+
+  const rows: BoardRow[] = [];
+  // Depth-first with an explicit stack: the order a reader expects, and no recursion limit.
+  const stack: { session: Session; depth: number }[] = roots.map((session) => ({ session, depth: 0 })).reverse();
+  const seen = new Set<string>();
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    // A parent loop cannot come from the server, but a bad row must not hang the page.
+    if (seen.has(top.session.id)) continue;
+    seen.add(top.session.id);
+    const children = childrenOf.get(top.session.id) ?? [];
+    rows.push({ session: top.session, depth: top.depth, childCount: children.length });
+    if (collapsed.has(top.session.id)) continue;
+    for (let i = children.length - 1; i >= 0; i--) {
+      stack.push({ session: children[i] as Session, depth: top.depth + 1 });
+    }
+  }
+  return rows;
+}
+
+const ACTIVITY_VERB: Record<Exclude<ActivityKind, "todo">, string> = {
+  thinking: "thinking",
+  writing: "writing",
+  reading: "reading",
+  editing: "editing",
+  running: "running",
+  searching: "searching",
+  tool: "using",
+};
+
+const PROSE_KINDS: ReadonlySet<ActivityKind> = new Set(["thinking", "writing"]);
+
+const STATUS_WORDS: Record<Status, string> = {
+  queued: "queued",
+  starting: "starting",
+  running: "working",
+  waiting_for_input: "waiting for input",
+  finished: "finished",
+  failed: "failed",
+  stopped: "stopped",
+  interrupted: "interrupted",
+};
+
+/**
+ * What the session is doing now, in a few words: "waiting for input" while it waits (whatever
+ * it did last), else its to-do list's current item or its latest activity when the engine
+ * reports one, else what its status says.
+ */
+export function describeActivity(session: Pick<Session, "status" | "activity">): string {
+  if (session.status === "waiting_for_input") return "waiting for input";
+  const activity = session.activity;
+  if (activity) {
+    if (activity.kind === "todo") return activity.text;
+    // A kind a newer server adds is shown as its own name.
+    const verb: string = ACTIVITY_VERB[activity.kind] ?? activity.kind;
+    if (!activity.text) return verb;
+    // Thinking and writing carry prose (or a program's latest line), not an object of the verb.
+    return PROSE_KINDS.has(activity.kind) ? `${verb}: ${activity.text}` : `${verb} ${activity.text}`;
+  }
+  return STATUS_WORDS[session.status];
+}
+
+/** The later of the session's last change and its last reported activity. */
+export function lastActivityAt(session: Pick<Session, "updatedAt" | "activity">): string {
+  const activity = session.activity?.at;
+  return activity !== undefined && time(activity) > time(session.updatedAt) ? activity : session.updatedAt;
+}
+
+/** "just now", "42 s ago", "5 min ago", "3 h ago", "2 d ago". */
+export function relativeTime(iso: string, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - time(iso)) / 1000));
+  if (seconds < 5) return "just now";
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} d ago`;
+}
+
+/** The last part of a folder path, for a narrow column (the whole path goes in its title). */
+export function folderName(path: string): string {
+  const trimmed = path.replace(/\/+$/, "");
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1) || path;
+}

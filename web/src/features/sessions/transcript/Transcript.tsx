@@ -1,0 +1,141 @@
+/**
+ * The transcript as a virtualized list (@tanstack/react-virtual): only the rows in view are in
+ * the DOM, so a 50 MB transcript scrolls like a short one. It opens at the end, follows new
+ * output while the reader is at the end, loads earlier pages when scrolled near the top, and
+ * keeps the row in view still while they are put in front of it (the library's `anchorTo: "end"`).
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { Entry } from "../../../shared/api/types.generated";
+import type { FoldSettings } from "./fold";
+import { EntryView, MarkdownText } from "./EntryView";
+import { transcriptRows, type Row } from "./rows";
+
+/** How close to the top (in pixels) the reader gets before the earlier page is asked for. */
+const LOAD_EARLIER_WITHIN = 600;
+
+interface Props {
+  entries: Entry[];
+  earlier: boolean;
+  loaded: boolean;
+  onLoadEarlier: () => void;
+  settings: FoldSettings;
+  inputs: ReadonlyMap<number, string>;
+  turns: number;
+}
+
+export function Transcript({ entries, earlier, loaded, onLoadEarlier, settings, inputs, turns }: Props) {
+  const rows = useMemo(
+    () => transcriptRows(entries, settings, inputs, !earlier, turns),
+    [entries, settings, inputs, earlier, turns],
+  );
+  const scroller = useRef<HTMLDivElement>(null);
+  // Held here, not in the row: a row scrolled out of view is unmounted and would forget.
+  const [openFolds, setOpenFolds] = useState<ReadonlySet<string>>(new Set());
+  const toggleFold = (key: string) =>
+    setOpenFolds((open) => {
+      const next = new Set(open);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
+  // The rule warns that the React Compiler would skip this component; the app does not use the
+  // compiler, and the virtualizer re-renders the component itself on every scroll.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 48,
+    overscan: 6,
+    getItemKey: (index) => rows[index]?.key ?? index,
+    anchorTo: "end",
+    followOnAppend: true,
+  });
+
+  // Opens at the end once the last page is there.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (!loaded || opened.current || rows.length === 0) return;
+    opened.current = true;
+    virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+  }, [loaded, rows.length, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  // Earlier entries are asked for on the reader's scrolling near the top, never before the view
+  // has opened at the end (the first render sits at the top for a moment).
+  const onScroll = () => {
+    const element = scroller.current;
+    if (element && opened.current && element.scrollTop < LOAD_EARLIER_WITHIN) onLoadEarlier();
+  };
+  // A last page shorter than the view leaves nothing to scroll: the earlier one is asked for at once.
+  useEffect(() => {
+    const element = scroller.current;
+    if (element && opened.current && earlier && element.scrollHeight <= element.clientHeight) onLoadEarlier();
+  }, [earlier, entries, onLoadEarlier]);
+
+  return (
+    <div
+      ref={scroller}
+      className="transcript"
+      role="log"
+      aria-label="Transcript"
+      aria-busy={!loaded}
+      onScroll={onScroll}
+    >
+      {earlier && <div className="muted transcript-earlier">Loading earlier entries…</div>}
+      <div className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((item) => {
+          const row = rows[item.index];
+          return (
+            row && (
+              <div
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                className="transcript-row"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <RowView row={row} open={openFolds.has(row.key)} onToggle={() => toggleFold(row.key)} />
+              </div>
+            )
+          );
+        })}
+      </div>
+      {loaded && rows.length === 0 && <p className="muted">No output yet.</p>}
+    </div>
+  );
+}
+
+function RowView({ row, open, onToggle }: { row: Row; open: boolean; onToggle: () => void }) {
+  switch (row.kind) {
+    case "turn":
+      return (
+        <div className="turn-header">
+          <span className="muted">Turn {row.turn}</span>
+          {row.input !== null && (
+            <div className="turn-input">
+              <MarkdownText text={row.input} />
+            </div>
+          )}
+        </div>
+      );
+    case "entry":
+      return <EntryView entry={row.entry} />;
+    case "marker":
+      return <hr className="final-marker" aria-label="Final-answer marker" />;
+    case "folded":
+      return <Folded entries={row.entries} open={open} onToggle={onToggle} />;
+  }
+}
+
+/** What the final-message folding hid: one row that opens to show it all. */
+function Folded({ entries, open, onToggle }: { entries: Entry[]; open: boolean; onToggle: () => void }) {
+  const label = `${entries.length} earlier ${entries.length === 1 ? "step" : "steps"}`;
+  return (
+    <div className="entry entry-folded">
+      <button type="button" className="link-button" aria-expanded={open} onClick={onToggle}>
+        {open ? "▾" : "▸"} {label}
+      </button>
+      {open && entries.map((entry) => <EntryView key={entry.seq} entry={entry} />)}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { expect, test } from "vitest";
+import type { Entry } from "../../../shared/api/types.generated";
+import { foldSettingsOf } from "./fold";
+import { entryOfEvent, mergeEntries, transcriptRows } from "./rows";
+
+const out = (seq: number, turn = 1): Entry => ({ seq, turn, kind: "stdout", text: `line ${seq}` });
+const seqs = (entries: Entry[]) => entries.map((e) => e.seq);
+
+test("live output after what is held is appended", () => {
+  expect(seqs(mergeEntries([out(1), out(2)], [out(3)]))).toEqual([1, 2, 3]);
+});
+
+test("an earlier page goes in front", () => {
+  expect(seqs(mergeEntries([out(5), out(6)], [out(2), out(3)]))).toEqual([2, 3, 5, 6]);
+});
+
+test("overlaps (live output that arrived before its page) are kept once, in order", () => {
+  expect(seqs(mergeEntries([out(4), out(7)], [out(3), out(4), out(5)]))).toEqual([3, 4, 5, 7]);
+  expect(seqs(mergeEntries([], [out(1)]))).toEqual([1]);
+  expect(seqs(mergeEntries([out(1)], []))).toEqual([1]);
+});
+
+test("an output event becomes an entry", () => {
+  expect(entryOfEvent({ sessionId: "s", turn: 2, seq: 9, entry: { kind: "stdout", text: "hi" } })).toEqual({
+    seq: 9,
+    turn: 2,
+    kind: "stdout",
+    text: "hi",
+  });
+});
+
+const settings = foldSettingsOf(undefined);
+
+test("each turn opens with its header and what the user sent, when known", () => {
+  const rows = transcriptRows([out(1), out(2), out(3, 2)], settings, new Map([[1, "hello"]]), true, 2);
+  expect(rows.map((r) => r.key)).toEqual(["turn-1", "entry-1", "entry-2", "turn-2", "entry-3"]);
+  expect(rows[0]).toMatchObject({ kind: "turn", turn: 1, input: "hello" });
+  expect(rows[3]).toMatchObject({ kind: "turn", turn: 2, input: null });
+});
+
+test("a turn cut by the page's start has no header until its start is loaded", () => {
+  const rows = transcriptRows([out(5, 3), out(6, 4)], settings, new Map(), false, 4);
+  expect(rows.map((r) => r.key)).toEqual(["entry-5", "turn-4", "entry-6"]);
+});
+
+test("started turns without output yet show their header", () => {
+  const rows = transcriptRows([out(1)], settings, new Map([[2, "next"]]), true, 2);
+  expect(rows.map((r) => r.key)).toEqual(["turn-1", "entry-1", "turn-2"]);
+  expect(transcriptRows([], settings, new Map(), true, 1).map((r) => r.key)).toEqual(["turn-1"]);
+});
+
+test("folds keep their key", () => {
+  const entries: Entry[] = [
+    { seq: 1, turn: 1, kind: "tool_call", toolId: "t", name: "Read", input: {} },
+    { seq: 2, turn: 1, kind: "final", text: "Done" },
+  ];
+  expect(transcriptRows(entries, settings, new Map(), true, 1).map((r) => r.key)).toEqual([
+    "turn-1",
+    "fold-1",
+    "entry-2",
+  ]);
+});
+
+test("a turn's input entry is its header's text, and a page starting with it shows the header", () => {
+  const input = (seq: number, turn: number, text: string): Entry => ({
+    seq,
+    turn,
+    kind: "input",
+    text,
+    source: "message",
+  });
+  const rows = transcriptRows([input(4, 2, "and now?"), out(5, 2)], settings, new Map([[2, "stale"]]), false, 2);
+  expect(rows.map((r) => r.key)).toEqual(["turn-2", "entry-5"]);
+  expect(rows[0]).toMatchObject({ kind: "turn", turn: 2, input: "and now?" });
+});
