@@ -2,7 +2,8 @@
 //! failing session, a fake Claude Code asking through `AskUserQuestion`, a
 //! reply that asks without the tool, and routine turns each make (or leave
 //! out) the session's one `session` row; a second notice updates the unread
-//! row; `POST /sessions/<id>/seen` reads it, so the next one is a new row.
+//! row; `POST /sessions/<id>/seen` reads it, so the next one is a new row;
+//! a sub-agent's routine turn stays out even while routine turns are shown.
 
 mod common;
 
@@ -234,4 +235,45 @@ fn inbox_show_sessions_off_hides_the_rows_without_deleting_them() {
     server.set_setting("inboxShowSessions", json!(true));
     let shown = server.call("GET", "/inbox?category=session", None).json();
     assert_eq!(shown.as_array().unwrap().len(), 1);
+}
+
+/// A session spawned over the control server naming `parent` as its source.
+fn spawn_child(server: &TestServer, parent: &str, engine: &str) -> String {
+    let auth = format!("Bearer {}", server.token);
+    let body = json!({ "engine": engine, "prompt": "sub-task" }).to_string();
+    let reply = request(
+        server.control(),
+        "POST",
+        "/sessions",
+        &[
+            ("Authorization", auth.as_str()),
+            ("Content-Type", "application/json"),
+            ("X-App-Source-Session-Id", parent),
+        ],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let child = reply.json();
+    assert_eq!(child["parentId"], parent);
+    id_of(&child)
+}
+
+#[test]
+fn a_sub_agent_reaches_the_inbox_with_a_question_or_a_failure_never_a_routine_turn() {
+    let server = server_with_engines();
+    server.set_setting("agentDrivenSessionsEnabled", json!(true));
+    server.set_setting("hideRoutineUpdatesFromInbox", json!(false));
+    let parent = id_of(&server.browser_session("ask", "lead"));
+    server.wait_for_status(&parent, "waiting_for_input");
+
+    let routine = spawn_child(&server, &parent, "routine");
+    server.wait_for_status(&routine, "waiting_for_input");
+    let asks = spawn_child(&server, &parent, "ask");
+    let fails = spawn_child(&server, &parent, "fail");
+    wait_for_rows(&server, &asks, |rows| rows.len() == 1);
+    wait_for_rows(&server, &fails, |rows| rows.len() == 1);
+    after_earlier_turn_ends(&server);
+    assert_eq!(rows_of(&server, &routine), Vec::<Value>::new());
+    assert_eq!(rows_of(&server, &asks)[0]["reason"], "question");
+    assert_eq!(rows_of(&server, &fails)[0]["reason"], "failed");
 }
