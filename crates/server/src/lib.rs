@@ -31,6 +31,7 @@ mod json;
 mod notifier;
 mod publish;
 mod routes;
+mod session_inbox;
 mod stall;
 pub mod state;
 pub mod wire;
@@ -206,6 +207,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     };
 
     publish::forward_sessions(&state);
+    session_inbox::watch_turn_ends(&state);
     // Before the listeners serve: alarms that fell due while the server was
     // down are missed rows by the time anyone can ask.
     publish::ring_alarms(&state).await?;

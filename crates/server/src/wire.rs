@@ -233,7 +233,8 @@ pub enum InboxEvent {
     Created(inbox::InboxRow),
     /// An unread row came again: its `count`, time, title and body moved.
     Repeated(inbox::InboxRow),
-    /// `PATCH /inbox/<id>` read, unread, archived or restored it.
+    /// `PATCH /inbox/<id>` read, unread, archived or restored it, or
+    /// `POST /sessions/<id>/seen` read it.
     Updated(inbox::InboxRow),
     /// `POST /inbox/read-all` marked `count` rows read (of `category`, or of
     /// every shown category when `null`).
@@ -278,7 +279,8 @@ pub struct ReadAll {
     pub hidden: Option<bool>,
 }
 
-/// `POST /inbox/read-all` replies with how many rows it marked read.
+/// `POST /inbox/read-all` and `POST /sessions/{id}/seen` reply with how many
+/// rows they marked read.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct ReadAllDone {
     pub count: usize,

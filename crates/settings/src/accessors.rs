@@ -799,8 +799,6 @@ impl SettingsStore {
     }
 
     /// Detects questions in an agent reply even when the agent did not explicitly ask.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn auto_detect_questions(&self) -> bool {
         self.toggle_at(29)
     }
@@ -1503,8 +1501,6 @@ impl SettingsStore {
     }
 
     /// A turn that the session calls a routine update stays out of the inbox; a turn asking a question is never hidden. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn hide_routine_updates_from_inbox(&self) -> bool {
         self.toggle_at(139)
     }

@@ -748,8 +748,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Detects questions in an agent reply even when the agent did not explicitly ask.",
     "schema": {
@@ -2512,8 +2512,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "A turn that the session calls a routine update stays out of the inbox; a turn asking a question is never hidden. Default on.",
     "schema": {

@@ -377,7 +377,12 @@ updatedAt: string, readAt: string | null, archivedAt: string | null,
 /**
  * How many times this source raised this while the row was unread.
  */
-count: number, source: Source, actions: Array<Action>, };
+count: number, 
+/**
+ * Why the source raised it, when the source says (a `session` row:
+ * `question`, `failed` or `routine`); the newest occurrence's.
+ */
+reason?: string, source: Source, actions: Array<Action>, };
 
 export type Source = { sessionId?: string, boardId?: string, itemId?: string, webhookId?: string, alarmId?: string, };
 
