@@ -22,6 +22,8 @@ pub enum Reason {
     Failed,
     /// The turn ended with an update and no question.
     Routine,
+    /// A tool call waits for the user's approval (the permission broker).
+    Permission,
 }
 
 impl Reason {
@@ -31,6 +33,7 @@ impl Reason {
             Reason::Question => "question",
             Reason::Failed => "failed",
             Reason::Routine => "routine",
+            Reason::Permission => "permission",
         }
     }
 }

@@ -33,6 +33,8 @@ pub enum Name {
     Board,
     /// An alarm changed (began ringing, was snoozed, dismissed, missed or deleted).
     Alarm,
+    /// A tool call asks for the user's approval, or its approval was answered or expired.
+    Approval,
     /// Refetch: what was missed is no longer held.
     Reset,
 }
@@ -46,6 +48,7 @@ impl Name {
             Name::Settings => "settings",
             Name::Board => "board",
             Name::Alarm => "alarm",
+            Name::Approval => "approval",
             Name::Reset => "reset",
         }
     }

@@ -195,6 +195,7 @@ fn main() {
             dir.path().to_owned(),
             None,
             Arc::new(Issuer),
+            None,
             false,
         )
         .await

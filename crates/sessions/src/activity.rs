@@ -68,6 +68,7 @@ fn step_of(entry: &EntryBody) -> Option<(ActivityKind, String)> {
         | EntryBody::ToolResult { .. }
         | EntryBody::Todo { .. }
         | EntryBody::Error { .. }
+        | EntryBody::Permission { .. }
         | EntryBody::Final { .. } => None,
     }
 }

@@ -21,7 +21,7 @@ use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::adapters::TurnMeta;
 use crate::error::Result;
-use crate::model::{Session, Status, StatusEvent, StopReason, Tokens, Turn, Worktree};
+use crate::model::{Session, Status, StatusEvent, StopReason, Tokens, Trigger, Turn, Worktree};
 
 pub const MIGRATIONS: &[Migration] = &[
     Migration {
@@ -137,6 +137,11 @@ CREATE INDEX session_output_by_seq ON session_output(session_id, id);
 ALTER TABLE sessions ADD COLUMN activity TEXT;
 ",
     },
+    // What started a session from outside (`email`): such sessions are locked down.
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN trigger_kind TEXT;",
+    },
 ];
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
@@ -161,7 +166,8 @@ const SESSION_COLUMNS: &str = "
         'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
         'keptReason', w.kept_reason)
      FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json,
-    s.activity AS activity_json";
+    s.activity AS activity_json,
+    s.trigger_kind AS trigger_text";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -206,6 +212,10 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         worktree: row
             .get::<_, Option<String>>("worktree_json")?
             .and_then(|json| serde_json::from_str(&json).ok()),
+        trigger: row
+            .get::<_, Option<String>>("trigger_text")?
+            .as_deref()
+            .and_then(Trigger::parse),
     })
 }
 
@@ -227,6 +237,7 @@ pub struct NewSession<'a> {
     pub max_dollars: f64,
     pub max_turns: i64,
     pub reason: &'a str,
+    pub trigger: Option<Trigger>,
     /// The clock's timestamp for the row and its first event.
     pub now: &'a str,
 }
@@ -236,8 +247,8 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
     tx.execute(
         "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, title, cwd, prompt,
             status, agent_driven, source_session_id, starts_at, follow_up_added, max_dollars,
-            max_turns, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16)",
+            max_turns, created_at, updated_at, trigger_kind)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?17)",
         params![
             s.id,
             s.account_id,
@@ -254,7 +265,8 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
             s.follow_up_added,
             s.max_dollars,
             s.max_turns,
-            now
+            now,
+            s.trigger.map(Trigger::as_str)
         ],
     )?;
     record_event(tx, s.id, None, s.status, s.reason, now)?;
@@ -661,6 +673,24 @@ pub fn engine_spec(tx: &Transaction<'_>, id: &str) -> Result<(String, String, St
         "SELECT engine_spec, cwd, engine FROM sessions WHERE id = ?1",
         [id],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?)
+}
+
+pub fn trigger_of(tx: &Transaction<'_>, id: &str) -> Result<Option<Trigger>> {
+    let text: Option<String> = tx.query_row(
+        "SELECT trigger_kind FROM sessions WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    )?;
+    Ok(text.as_deref().and_then(Trigger::parse))
+}
+
+/// The turn an entry written now belongs to: the latest one started.
+pub fn current_turn(tx: &Transaction<'_>, id: &str) -> Result<i64> {
+    Ok(tx.query_row(
+        "SELECT COALESCE(MAX(turn), 0) FROM session_turns WHERE session_id = ?1",
+        [id],
+        |r| r.get(0),
     )?)
 }
 

@@ -59,8 +59,10 @@ impl EngineSpec {
     }
 
     /// The full argv of one turn. `resume` is the engine's own session or
-    /// thread id from the previous turn. `command` engines take the text on stdin.
-    pub fn argv(&self, text: &str, resume: Option<&str>) -> Vec<String> {
+    /// thread id from the previous turn; `extra` is what the server adds (the
+    /// permission hook, the sandbox flags), placed where the engine's own
+    /// arguments go. `command` engines take the text on stdin.
+    pub fn argv(&self, text: &str, resume: Option<&str>, extra: &[String]) -> Vec<String> {
         let mut argv = self.program();
         match self.kind {
             EngineKind::Command => argv.extend(self.args.iter().cloned()),
@@ -68,6 +70,7 @@ impl EngineSpec {
                 argv.extend(
                     ["-p", text, "--output-format", "stream-json", "--verbose"].map(str::to_owned),
                 );
+                argv.extend(extra.iter().cloned());
                 argv.extend(self.args.iter().cloned());
                 if let Some(id) = resume {
                     argv.extend(["--resume".to_owned(), id.to_owned()]);
@@ -75,6 +78,7 @@ impl EngineSpec {
             }
             EngineKind::Codex => {
                 argv.extend(["exec", "--json", "--skip-git-repo-check"].map(str::to_owned));
+                argv.extend(extra.iter().cloned());
                 argv.extend(self.args.iter().cloned());
                 if let Some(id) = resume {
                     argv.extend(["resume".to_owned(), id.to_owned()]);
@@ -195,9 +199,9 @@ mod tests {
             env = { ANTHROPIC_BASE_URL = "http://127.0.0.1:4000" }
         "#;
         let engines = parse(Path::new("engines.toml"), text).unwrap();
-        assert_eq!(engines["echo"].argv("hi", None), ["/usr/bin/cat"]);
+        assert_eq!(engines["echo"].argv("hi", None, &[]), ["/usr/bin/cat"]);
         assert_eq!(
-            engines["primary"].argv("hi", Some("s1")),
+            engines["primary"].argv("hi", Some("s1"), &[]),
             [
                 "/opt/tools/bin/claude",
                 "-p",
@@ -226,7 +230,7 @@ mod tests {
             env: BTreeMap::new(),
         };
         assert_eq!(
-            spec.argv("go", Some("t1")),
+            spec.argv("go", Some("t1"), &[]),
             [
                 "codex",
                 "exec",

@@ -22,7 +22,7 @@
 //! #     policy: sessions::SpawnPolicy) -> Result<(), sessions::SessionError> {
 //! use sessions::{Caller, PromptSettings, SpawnRequest, Supervisor, Via};
 //! let clock = std::sync::Arc::new(clock::SystemClock);
-//! let supervisor = Supervisor::start(db, clock, "/data".into(), None, issuer, true).await?;
+//! let supervisor = Supervisor::start(db, clock, "/data".into(), None, issuer, None, true).await?;
 //! let caller = Caller { account_id: "owner".into(), via: Via::Ui, source_session_header: None };
 //! let spawned = supervisor
 //!     .spawn(&caller, &policy, &PromptSettings::default(), SpawnRequest {
@@ -44,6 +44,7 @@ mod entries;
 mod entry_tests;
 mod error;
 mod isolation;
+mod log;
 mod model;
 mod pages;
 mod process;
@@ -58,8 +59,9 @@ pub use error::{Result, SessionError};
 pub use model::{
     Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, InputSource,
     Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status, StatusEvent,
-    StopReason, TodoItem, TodoStatus, Tokens, Transcript, Turn, Usage, UsageDay, Via, Worktree,
+    StopReason, TodoItem, TodoStatus, Tokens, Transcript, Trigger, Turn, Usage, UsageDay, Via,
+    Worktree,
 };
 pub use pages::{MAX_PAGE, PageFrom};
-pub use state::{OutputAppended, SessionUpdate, TokenIssuer};
+pub use state::{OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;

@@ -103,6 +103,29 @@ pub struct Session {
     pub stop_reason: Option<StopReason>,
     /// What it is doing now (or did last), from its transcript's entries.
     pub activity: Option<Activity>,
+    /// What started it from outside, when not a person or a script: `email`
+    /// sessions run read-only whatever the level and may not spawn or write
+    /// settings, boards or dashboards.
+    pub trigger: Option<Trigger>,
+}
+
+/// What started a session from outside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    Email,
+}
+
+impl Trigger {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trigger::Email => "email",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Trigger> {
+        (text == "email").then_some(Trigger::Email)
+    }
 }
 
 /// Why a session is not working: `closed` once archived, else its status's reason.
@@ -245,6 +268,8 @@ pub struct SpawnRequest {
     pub title: Option<String>,
     /// Absent: the session runs in `cwd` itself.
     pub isolation: Option<Isolation>,
+    /// `email`: the session is locked down (cli token or the user only).
+    pub trigger: Option<Trigger>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
@@ -378,6 +403,16 @@ pub enum EntryBody {
     /// `result`, Codex's last `agent_message` of the turn.
     Final {
         text: String,
+    },
+    /// What the permission broker told the engine about one tool call:
+    /// `decision` is `allow` or `deny`; `rule` names the table row (or
+    /// `approved`, `refused`, `timed_out`, `remembered` when the user decided).
+    Permission {
+        tool: String,
+        target: Option<String>,
+        level: String,
+        rule: String,
+        decision: String,
     },
 }
 

@@ -25,6 +25,13 @@ pub trait TokenIssuer: Send + Sync {
     fn revoke(&self, session_id: &str);
 }
 
+/// What each turn's argv gains beyond the engine's own arguments: the
+/// permission broker's hook settings for Claude Code, the sandbox flags for
+/// Codex. The server implements it, reading the level at each turn.
+pub trait TurnArgs: Send + Sync {
+    fn turn_args(&self, engine_kind: &str, trigger: Option<crate::model::Trigger>) -> Vec<String>;
+}
+
 /// A status move or another change a live view shows (a spawn, a queued
 /// message, archiving, a new activity), broadcast once it is recorded. Listeners re-read the
 /// session, so what they show is never older than the last update.
@@ -72,6 +79,7 @@ pub(crate) struct Inner {
     pub(crate) data_dir: PathBuf,
     pub(crate) control_url: Option<String>,
     pub(crate) issuer: Arc<dyn TokenIssuer>,
+    pub(crate) turn_args: Option<Arc<dyn TurnArgs>>,
     pub(crate) live: Mutex<HashMap<String, Live>>,
     pub(crate) shutting_down: AtomicBool,
     pub(crate) updates: broadcast::Sender<SessionUpdate>,

@@ -24,7 +24,7 @@ use crate::model::{
 };
 use crate::pages::{self, PageFrom, Piece};
 use crate::prompts;
-use crate::state::{EndRequest, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer};
+use crate::state::{EndRequest, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
 use crate::turn::{TurnContext, TurnEnd, run_turn};
 
 const NUDGE: &str =
@@ -49,6 +49,7 @@ impl Supervisor {
         data_dir: PathBuf,
         control_url: Option<String>,
         issuer: Arc<dyn TokenIssuer>,
+        turn_args: Option<Arc<dyn TurnArgs>>,
         auto_resume_on_crash: bool,
     ) -> Result<Supervisor> {
         db.migrate(db::MIGRATIONS)?;
@@ -58,6 +59,7 @@ impl Supervisor {
             data_dir,
             control_url,
             issuer,
+            turn_args,
             live: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
             updates: broadcast::channel(1024).0,
@@ -232,6 +234,7 @@ impl Supervisor {
                         max_dollars: policy.max_dollars_per_session,
                         max_turns: i64::from(policy.max_turns_per_session),
                         reason: if queued { &queued_reason } else { "spawned" },
+                        trigger: request.trigger,
                         now: &clock::timestamp(now),
                     },
                 )?;
@@ -553,7 +556,15 @@ async fn actor(
             });
         }
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
+        // Read at each turn, so a new level reaches the next turn's flags.
+        let owned = id.to_owned();
+        let trigger = inner.read(move |tx| db::trigger_of(tx, &owned)).await?;
+        let extra_args = match &inner.turn_args {
+            Some(args) => args.turn_args(spec.kind.as_str(), trigger),
+            None => Vec::new(),
+        };
         let context = TurnContext {
+            extra_args: &extra_args,
             inner,
             session_id: id,
             account_id,

@@ -161,6 +161,7 @@ pub async fn start(
         dir.to_owned(),
         Some(CONTROL_URL.to_owned()),
         issuer,
+        None,
         auto,
     )
     .await

@@ -1,0 +1,37 @@
+//! Entries written into a session's transcript from outside its engine (the
+//! permission broker's decisions), stored and broadcast like the engine's own.
+
+use crate::db;
+use crate::error::{Result, SessionError};
+use crate::model::EntryBody;
+use crate::pages::{self, Piece};
+use crate::state::OutputAppended;
+use crate::supervisor::Supervisor;
+
+impl Supervisor {
+    /// Appends `entry` to the session's latest turn and announces it as an
+    /// `output` event; another account's session is `NotFound`.
+    pub async fn append_entry(&self, account_id: &str, id: &str, entry: EntryBody) -> Result<()> {
+        let (account, owned) = (account_id.to_owned(), id.to_owned());
+        let (turn, stored) = self
+            .inner
+            .write(move |tx| {
+                db::get_session(tx, &account, &owned)?.ok_or(SessionError::NotFound)?;
+                let turn = db::current_turn(tx, &owned)?;
+                let stored = pages::append(tx, &owned, turn, vec![Piece::entry(entry)])?;
+                Ok((turn, stored))
+            })
+            .await?;
+        for (seq, entry) in stored {
+            // Nobody listening is not an error: the transcript has it.
+            let _ = self.inner.output.send(OutputAppended {
+                session_id: id.to_owned(),
+                account_id: account_id.to_owned(),
+                turn,
+                seq,
+                entry,
+            });
+        }
+        Ok(())
+    }
+}
