@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod approvals_cmd;
 mod boards_cmd;
 mod client;
 mod sessions_cmd;
@@ -75,6 +76,9 @@ enum Command {
         /// Run in a new git worktree of the repository --cwd is in, on a branch of its own
         #[arg(long)]
         worktree: bool,
+        /// What started the session: `email` locks it down (read-only, no spawning)
+        #[arg(long, value_parser = ["email"])]
+        trigger: Option<String>,
         prompt: String,
         #[arg(long)]
         json: bool,
@@ -110,6 +114,16 @@ enum Command {
     /// Export and import boards
     #[command(subcommand)]
     Boards(boards_cmd::BoardsCommand),
+    /// Hooks the engines run (Claude Code's PreToolUse: the permission broker)
+    #[command(subcommand)]
+    Hook(approvals_cmd::HookCommand),
+    /// List the tool calls waiting for your approval, or answer one
+    Approvals {
+        #[command(subcommand)]
+        command: Option<approvals_cmd::ApprovalsCommand>,
+        #[arg(long, global = true)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -138,6 +152,7 @@ fn main() -> ExitCode {
             cwd,
             title,
             worktree,
+            trigger,
             prompt,
             json,
         } => sessions_cmd::spawn(
@@ -147,6 +162,7 @@ fn main() -> ExitCode {
                 cwd,
                 title,
                 worktree,
+                trigger,
                 prompt,
                 json,
             },
@@ -158,6 +174,8 @@ fn main() -> ExitCode {
             sessions_cmd::alert(&data_dir, &title, body.as_deref(), json)
         }
         Command::Boards(command) => boards_cmd::run(command, &data_dir),
+        Command::Hook(command) => approvals_cmd::hook(command, &data_dir),
+        Command::Approvals { command, json } => approvals_cmd::approvals(command, &data_dir, json),
     };
     match outcome {
         Ok(code) => code,

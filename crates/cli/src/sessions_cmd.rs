@@ -15,6 +15,7 @@ pub struct Spawn {
     pub cwd: Option<String>,
     pub title: Option<String>,
     pub worktree: bool,
+    pub trigger: Option<String>,
     pub prompt: String,
     pub json: bool,
 }
@@ -25,6 +26,7 @@ pub fn spawn(data_dir: &Path, args: Spawn) -> anyhow::Result<ExitCode> {
         ("engine", args.engine),
         ("cwd", args.cwd),
         ("title", args.title),
+        ("trigger", args.trigger),
     ] {
         if let Some(value) = value {
             body[field] = Value::String(value);

@@ -328,6 +328,11 @@ impl Broker {
             },
             () = self.clock.sleep_until(deadline) => Outcome::TimedOut,
         };
+        if outcome == Outcome::TimedOut
+            && let Some(waiter) = self.waiters().get(id)
+        {
+            waiter.send_replace(Some(Outcome::TimedOut));
+        }
         self.waiters().remove(id);
         if outcome == Outcome::TimedOut {
             let now = self.clock.timestamp();
@@ -395,6 +400,13 @@ impl Broker {
             waiter.send_replace(Some(outcome));
         }
         Ok(approval)
+    }
+
+    /// Watches a pending approval's outcome (`None` once it is settled: read
+    /// its state instead). Any number of hooks may watch; only the clock
+    /// ends the wait.
+    pub fn subscribe(&self, id: &str) -> Option<watch::Receiver<Option<Outcome>>> {
+        self.waiters().get(id).map(watch::Sender::subscribe)
     }
 
     pub fn get(&self, account_id: &str, id: &str) -> Result<Approval> {

@@ -155,3 +155,47 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .find(|(key, _)| *key == name)
         .map(|(_, value)| value)
 }
+
+/// An email-triggered session's own token is refused here: such a session
+/// may read, but may not spawn or change settings, boards or dashboards
+/// (Authentication rule 7: locked down at every level).
+pub async fn refuse_email_session(state: &AppState, principal: &Principal) -> Result<(), ApiError> {
+    let (TokenKind::Agent, Some(session_id)) = (&principal.kind, &principal.session_id) else {
+        return Ok(());
+    };
+    let session = state
+        .sessions
+        .get(&principal.account_id, session_id)
+        .await?;
+    if session.trigger == Some(sessions::Trigger::Email) {
+        return Err(ApiError::forbidden(
+            "email_session_locked",
+            "An email-triggered session may not spawn sessions or change settings, boards or dashboards.",
+        ));
+    }
+    Ok(())
+}
+
+/// Middleware on the settings, boards and dashboards tables: every write by
+/// an email-triggered session's token is refused before its handler runs.
+pub async fn email_lockdown(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if matches!(
+        *request.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD
+    ) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    if let Ok((principal, _)) = authenticate(&parts, &state)
+        && let Err(refused) = refuse_email_session(&state, &principal).await
+    {
+        return refused.into_response();
+    }
+    next.run(axum::extract::Request::from_parts(parts, body))
+        .await
+}

@@ -146,6 +146,19 @@ impl From<accounts::AccountsError> for ApiError {
     }
 }
 
+impl From<permissions::PermissionError> for ApiError {
+    fn from(error: permissions::PermissionError) -> Self {
+        use permissions::PermissionError as E;
+        let message = error.to_string();
+        match error {
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::AlreadyDecided => ApiError::new(StatusCode::CONFLICT, "approval_decided", message),
+            E::Store(e) => ApiError::internal(e),
+            E::Sqlite(e) => ApiError::internal(e),
+        }
+    }
+}
+
 impl From<inbox::InboxError> for ApiError {
     fn from(error: inbox::InboxError) -> Self {
         use inbox::InboxError as E;

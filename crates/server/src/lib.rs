@@ -29,6 +29,7 @@ pub mod error;
 pub mod guards;
 mod json;
 mod notifier;
+mod permission_check;
 mod publish;
 mod routes;
 mod session_inbox;
@@ -100,6 +101,8 @@ pub enum StartupError {
     Alarms(#[from] alarms::AlarmError),
     #[error("cannot make the accounts' own members")]
     SelfMember(#[source] boards::BoardsError),
+    #[error("cannot open the permission broker")]
+    Permissions(#[from] permissions::PermissionError),
     #[error("cannot start the session supervisor")]
     Sessions(#[from] sessions::SessionError),
     #[error("cannot listen on 127.0.0.1:{port} for the {what}")]
@@ -184,9 +187,14 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         data_dir.clone(),
         control_url.clone(),
         issuer,
+        Some(Arc::new(BrokerArgs {
+            settings: settings.clone(),
+            program: hook_program(),
+        })),
         settings.auto_resume_on_crash(),
     )
     .await?;
+    let broker = permissions::Broker::open(db.clone(), clock.clone())?;
     let (stop, _) = watch::channel(None);
     let state = AppState {
         inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
@@ -198,6 +206,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         settings,
         accounts,
         sessions: supervisor,
+        permissions: broker,
         pm_wake: Arc::new(tokio::sync::Notify::new()),
         events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
         stream_keep_alive: options.stream_keep_alive,
@@ -243,6 +252,29 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
 
 fn unix_ms(ms: i64) -> Option<time::OffsetDateTime> {
     time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()
+}
+
+/// The program Claude Code's hook runs: this very binary, by absolute path,
+/// so the hook is the same build as the server it asks.
+fn hook_program() -> std::path::PathBuf {
+    std::env::current_exe().unwrap_or_else(|error| {
+        tracing::warn!(%error, "cannot tell this binary's path; the permission hook runs `switchboard` from PATH");
+        "switchboard".into()
+    })
+}
+
+/// Each turn's permission arguments: the hook for Claude Code, the sandbox
+/// flags for Codex, at the level in force when the turn starts.
+struct BrokerArgs {
+    settings: Arc<settings::SettingsStore>,
+    program: std::path::PathBuf,
+}
+
+impl sessions::TurnArgs for BrokerArgs {
+    fn turn_args(&self, engine_kind: &str, trigger: Option<sessions::Trigger>) -> Vec<String> {
+        let level = permission_check::effective_level(&self.settings, trigger);
+        permissions::engine_args(engine_kind, level, &self.program)
+    }
 }
 
 /// Agent tokens for spawned sessions, minted and revoked through accounts.
@@ -304,6 +336,7 @@ fn all_migrations() -> Vec<store::Migration> {
         boards::MIGRATIONS,
         dashboards::MIGRATIONS,
         pm_inbox::MIGRATIONS,
+        permissions::MIGRATIONS,
     ]
     .concat()
 }

@@ -33,6 +33,8 @@ pub struct AppState {
     /// and only then, `POST /test/clock` exists to move it.
     pub manual_clock: Option<Arc<ManualClock>>,
     pub sessions: sessions::Supervisor,
+    /// The permission broker's approvals, grants and decisions on record.
+    pub permissions: permissions::Broker,
     /// Wakes the project-event notifier: a board write recorded events, or a
     /// setting changed (`notifier.rs`).
     pub pm_wake: Arc<Notify>,

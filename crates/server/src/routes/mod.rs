@@ -12,6 +12,7 @@ use crate::state::AppState;
 mod accounts;
 mod alarms;
 mod app;
+mod approvals;
 mod boards;
 mod clock;
 mod dashboards;
@@ -23,15 +24,18 @@ pub mod ui;
 mod webhooks;
 
 pub fn api(state: &AppState) -> Router<AppState> {
+    let lockdown =
+        || axum::middleware::from_fn_with_state(state.clone(), crate::auth::email_lockdown);
     Router::new()
-        .merge(settings::routes())
+        .merge(settings::routes().route_layer(lockdown()))
         .merge(accounts::routes())
         .merge(inbox::routes())
         .merge(alarms::routes())
         .merge(app::routes())
-        .merge(boards::routes(state))
-        .merge(dashboards::routes())
+        .merge(boards::routes(state).route_layer(lockdown()))
+        .merge(dashboards::routes().route_layer(lockdown()))
         .merge(sessions::routes())
+        .merge(approvals::routes())
         .merge(stream::routes())
         .merge(webhooks::routes())
         .merge(clock::routes(state))

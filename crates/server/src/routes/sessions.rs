@@ -85,6 +85,13 @@ async fn spawn(
     headers: HeaderMap,
     ApiJson(request): ApiJson<SpawnRequest>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
+    if caller.is_agent() && request.trigger.is_some() {
+        return Err(ApiError::forbidden(
+            "trigger_forbidden",
+            "Only the user or a cli token may say what triggered a session.",
+        ));
+    }
+    crate::auth::refuse_email_session(&state, &caller.0).await?;
     let who = session_caller(&caller, &headers);
     let spawned = state
         .sessions
