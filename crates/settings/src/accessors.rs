@@ -675,8 +675,6 @@ impl SettingsStore {
     }
 
     /// How much an agent does before the application asks the user. Below full, protection of sensitive files (SSH keys, credentials, system files) always asks; full auto-approves them too. On external engines a sensitive file is refused at every level, full included. Email-triggered sessions stay locked down at every level. Applies to primary-engine sessions, to new second-engine sessions unless that engine has its own level under Accounts, and to external engines.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_permission_level(&self) -> AgentPermissionLevel {
         AgentPermissionLevel::from_name(&self.text_at(9)).unwrap_or(AgentPermissionLevel::Guarded)
     }
@@ -785,15 +783,11 @@ impl SettingsStore {
     }
 
     /// Automatically approves the primary engine modifying its own config files. Off asks for each change.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn auto_approve_config_files(&self) -> bool {
         self.toggle_at(27)
     }
 
     /// Automatically approves a plan the primary engine proposes before writing code.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn auto_approve_plans(&self) -> bool {
         self.toggle_at(28)
     }

@@ -416,8 +416,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"read_only\", \"guarded\", \"autonomous\", \"full\"",
     "default": "guarded",
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "How much an agent does before the application asks the user. Below full, protection of sensitive files (SSH keys, credentials, system files) always asks; full auto-approves them too. On external engines a sensitive file is refused at every level, full included. Email-triggered sessions stay locked down at every level. Applies to primary-engine sessions, to new second-engine sessions unless that engine has its own level under Accounts, and to external engines.",
     "schema": {
@@ -718,8 +718,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Automatically approves the primary engine modifying its own config files. Off asks for each change.",
     "schema": {
@@ -733,8 +733,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Automatically approves a plan the primary engine proposes before writing code.",
     "schema": {

@@ -217,7 +217,13 @@ stopReason: StopReason | null,
 /**
  * What it is doing now (or did last), from its transcript's entries.
  */
-activity: Activity | null, };
+activity: Activity | null, 
+/**
+ * What started it from outside, when not a person or a script: `email`
+ * sessions run read-only whatever the level and may not spawn or write
+ * settings, boards or dashboards.
+ */
+trigger: Trigger | null, };
 
 export type Worktree = { path: string, 
 /**
@@ -251,7 +257,11 @@ engine?: string, prompt: string, cwd?: string, title?: string,
 /**
  * Absent: the session runs in `cwd` itself.
  */
-isolation?: Isolation, };
+isolation?: Isolation, 
+/**
+ * `email`: the session is locked down (cli token or the user only).
+ */
+trigger?: Trigger, };
 
 export type Transcript = { sessionId: string, turns: Array<Turn>, events: Array<StatusEvent>, };
 
@@ -291,9 +301,9 @@ export type Entry = {
 /**
  * The entry's place in the session's transcript: it only grows.
  */
-seq: number, turn: number, } & ({ "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, });
+seq: number, turn: number, } & ({ "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, } | { "kind": "permission", tool: string, target: string | null, level: string, rule: string, decision: string, });
 
-export type EntryBody = { "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, };
+export type EntryBody = { "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, } | { "kind": "permission", tool: string, target: string | null, level: string, rule: string, decision: string, };
 
 export type EntryPage = { entries: Array<Entry>, 
 /**
@@ -335,6 +345,32 @@ sessions: number, turns: number,
  * `None` when no turn of that day and engine reported a price (Codex never does).
  */
 costUsd: number | null, tokens: Tokens, };
+
+export type Trigger = "email";
+
+export type Approval = { id: string, sessionId: string, tool: string, target: string | null, 
+/**
+ * The tool's input as the engine sent it (an `ExitPlanMode` call's `plan`).
+ */
+input: unknown, 
+/**
+ * Why it asks.
+ */
+reason: string, rule: string, state: ApprovalState, remember: Remember | null, createdAt: string, decidedAt: string | null, };
+
+export type ApprovalState = "pending" | "allowed" | "denied" | "expired";
+
+export type Remember = "once" | "session";
+
+export type PermissionRecord = { id: number, tool: string, target: string | null, level: string, rule: string, 
+/**
+ * `allow` or `deny`: what the engine was told.
+ */
+decision: string, approvalId: string | null, at: string, };
+
+export type Level = "read_only" | "guarded" | "autonomous" | "full";
+
+export type Verdict = "allow" | "deny" | "ask";
 
 export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
 

@@ -106,5 +106,15 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
       );
     case "error":
       return <div className="entry entry-error">{entry.message}</div>;
+    case "permission":
+      return (
+        <div className={`entry entry-permission${entry.decision === "deny" ? " entry-failed" : ""}`}>
+          <span className="entry-label">{entry.decision === "allow" ? "Allowed" : "Denied"}</span> {entry.tool}
+          {entry.target ? <span className="muted"> {entry.target}</span> : null}{" "}
+          <span className="muted">
+            ({entry.level}, {entry.rule})
+          </span>
+        </div>
+      );
   }
 });
