@@ -33,6 +33,8 @@ function describeEntry(entry: Entry): string {
       return `error ${entry.message}`;
     case "todo":
       return "todo";
+    case "permission":
+      return `permission ${entry.tool} ${entry.decision}`;
     default:
       return `${entry.kind} ${entry.text}`;
   }
