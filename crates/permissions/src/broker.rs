@@ -8,6 +8,7 @@ use clock::Clock;
 use serde::{Deserialize, Serialize};
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 use store::{Db, Migration};
+use time::OffsetDateTime;
 use tokio::sync::watch;
 
 use crate::APPROVAL_WAIT;
@@ -176,12 +177,15 @@ pub enum Outcome {
     TimedOut,
 }
 
+type Waiters = HashMap<String, (watch::Sender<Option<Outcome>>, OffsetDateTime)>;
+
 #[derive(Clone)]
 pub struct Broker {
     db: Arc<Db>,
     clock: Arc<dyn Clock>,
-    /// One channel per pending approval a hook waits on.
-    waiters: Arc<Mutex<HashMap<String, watch::Sender<Option<Outcome>>>>>,
+    /// One channel per pending approval, and the moment it expires: ten
+    /// minutes after it was opened, however late anyone starts waiting.
+    waiters: Arc<Mutex<Waiters>>,
 }
 
 impl Broker {
@@ -203,7 +207,7 @@ impl Broker {
         })
     }
 
-    fn waiters(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<Option<Outcome>>>> {
+    fn waiters(&self) -> MutexGuard<'_, Waiters> {
         // A poisoned map only means a panic elsewhere; its entries are still whole.
         self.waiters.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -283,7 +287,9 @@ impl Broker {
         let id = store::new_id();
         let now = self.clock.timestamp();
         let input = new.input.to_string();
-        self.waiters().insert(id.clone(), watch::channel(None).0);
+        let deadline = self.clock.now() + APPROVAL_WAIT;
+        self.waiters()
+            .insert(id.clone(), (watch::channel(None).0, deadline));
         let stored = self.db.write(|tx| {
             tx.execute(
                 "INSERT INTO approvals (id, account_id, session_id, tool, target, input, reason,
@@ -313,14 +319,17 @@ impl Broker {
     /// Waits until the user answers or ten minutes pass on the clock; a
     /// timeout marks the approval expired.
     pub async fn wait(&self, account_id: &str, id: &str) -> Result<Outcome> {
-        let Some(mut answer) = self.waiters().get(id).map(watch::Sender::subscribe) else {
+        let waiting = self
+            .waiters()
+            .get(id)
+            .map(|(sender, deadline)| (sender.subscribe(), *deadline));
+        let Some((mut answer, deadline)) = waiting else {
             return Ok(match self.get(account_id, id)?.state {
                 ApprovalState::Allowed => Outcome::Allowed,
                 ApprovalState::Denied => Outcome::Denied,
                 _ => Outcome::TimedOut,
             });
         };
-        let deadline = self.clock.now() + APPROVAL_WAIT;
         let outcome = tokio::select! {
             answered = answer.wait_for(Option::is_some) => match answered {
                 Ok(outcome) => outcome.unwrap_or(Outcome::Denied),
@@ -329,7 +338,7 @@ impl Broker {
             () = self.clock.sleep_until(deadline) => Outcome::TimedOut,
         };
         if outcome == Outcome::TimedOut
-            && let Some(waiter) = self.waiters().get(id)
+            && let Some((waiter, _)) = self.waiters().get(id)
         {
             waiter.send_replace(Some(Outcome::TimedOut));
         }
@@ -391,7 +400,7 @@ impl Broker {
             }
             get_tx(tx, account_id, id)?.ok_or(PermissionError::NotFound)
         })?;
-        if let Some(waiter) = self.waiters().get(id) {
+        if let Some((waiter, _)) = self.waiters().get(id) {
             let outcome = if allow {
                 Outcome::Allowed
             } else {
@@ -406,7 +415,7 @@ impl Broker {
     /// its state instead). Any number of hooks may watch; only the clock
     /// ends the wait.
     pub fn subscribe(&self, id: &str) -> Option<watch::Receiver<Option<Outcome>>> {
-        self.waiters().get(id).map(watch::Sender::subscribe)
+        self.waiters().get(id).map(|(sender, _)| sender.subscribe())
     }
 
     pub fn get(&self, account_id: &str, id: &str) -> Result<Approval> {

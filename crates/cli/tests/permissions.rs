@@ -1,0 +1,446 @@
+//! The permission broker against a real server: the built binary's
+//! `switchboard hook pre-tool-use`, fed recorded Claude Code hook inputs with
+//! a real session's environment (its scoped token, control URL and id, as a
+//! `command` engine recorded them), at each level; a waiting approval then
+//! allow or deny, the ten-minute limit on a manual clock, "always for this
+//! session", agent tokens refused as deciders, and the email lockdown.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::TestServer;
+use serde_json::{Value, json};
+
+/// A `holder` engine records its environment and sleeps, so the test can
+/// run the hook as that session would.
+fn server(args: &[&str]) -> (TestServer, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&record).unwrap();
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    let r = record.display();
+    let holder = format!(
+        "printf '%s\\n%s\\n' \"$APP_CLI_TOKEN\" \"$APP_CONTROL_URL\" > {r}/env-$APP_SESSION_ID; exec sleep 300"
+    );
+    let toml = format!(
+        "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n"
+    );
+    std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+    let server = TestServer::start_in_with(dir, args);
+    (server, project)
+}
+
+/// A live session's environment, as its engine sees it.
+struct SessionEnv {
+    id: String,
+    token: String,
+    url: String,
+}
+
+fn spawn(server: &TestServer, project: &Path, extra: Value) -> SessionEnv {
+    let mut body = json!({"engine": "holder", "prompt": "work", "cwd": project});
+    if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
+        body.extend(extra.clone());
+    }
+    // As the user does in the web app: never held back by spawn spacing.
+    let reply = server.browser_spawn(&server.browser_cookie(), &body);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let id = reply.json()["id"].as_str().unwrap().to_owned();
+    let path = server.data_dir().join("record").join(format!("env-{id}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let text = loop {
+        if let Ok(text) = std::fs::read_to_string(&path)
+            && text.lines().count() == 2
+        {
+            break text;
+        }
+        assert!(Instant::now() < deadline, "the session never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut lines = text.lines();
+    SessionEnv {
+        id,
+        token: lines.next().unwrap().to_owned(),
+        url: lines.next().unwrap().to_owned(),
+    }
+}
+
+/// What Claude Code sends its `PreToolUse` hook.
+fn hook_input(session: &SessionEnv, project: &Path, tool: &str, input: Value) -> Value {
+    json!({
+        "session_id": "0b3c2f9e-5f1e-4c1a-9d7e-2a1f3c4d5e6f",
+        "transcript_path": "/home/me/.claude/projects/p/0b3c2f9e.jsonl",
+        "cwd": project,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": input,
+        "tool_use_id": format!("toolu_01{}", session.id.len()),
+    })
+}
+
+fn start_hook(session: &SessionEnv, input: &Value) -> Child {
+    let mut child = Command::new(common::binary())
+        .args(["hook", "pre-tool-use"])
+        .env("APP_CLI_TOKEN", &session.token)
+        .env("APP_CONTROL_URL", &session.url)
+        .env("APP_SESSION_ID", &session.id)
+        .env("SWITCHBOARD_DATA_DIR", "/nonexistent")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    child
+}
+
+/// `(permissionDecision, permissionDecisionReason)` the hook printed.
+fn finish_hook(child: Child) -> (String, String) {
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let specific = &answer["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], "PreToolUse", "{answer}");
+    (
+        specific["permissionDecision"].as_str().unwrap().to_owned(),
+        specific["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned(),
+    )
+}
+
+fn hook(session: &SessionEnv, input: &Value) -> String {
+    finish_hook(start_hook(session, input)).0
+}
+
+/// Waits for the one pending approval of `session`.
+fn pending_approval(server: &TestServer, session: &SessionEnv) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let list = server.call("GET", "/approvals", None).json();
+        let found = list["approvals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["sessionId"] == session.id.as_str())
+            .cloned();
+        if let Some(found) = found {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "no approval appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn decide(server: &TestServer, id: &Value, body: Value) {
+    let path = format!("/approvals/{}", id.as_str().unwrap());
+    let reply = server.call("POST", &path, Some(&body));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+}
+
+/// Runs a call that must ask; the test answers `deny` and checks the tool.
+fn asks(server: &TestServer, session: &SessionEnv, input: &Value) -> bool {
+    let child = start_hook(session, input);
+    let approval = pending_approval(server, session);
+    assert_eq!(approval["tool"], input["tool_name"]);
+    decide(server, &approval["id"], json!({"decision": "deny"}));
+    finish_hook(child).0 == "deny"
+}
+
+#[test]
+fn the_hook_answers_the_decision_table_at_each_level() {
+    let (server, project) = server(&[]);
+    server.set_setting("autoApprovePlans", json!(true));
+    let session = spawn(&server, &project, json!({}));
+    let inside = project.join("src/main.rs");
+    let read = hook_input(&session, &project, "Read", json!({"file_path": inside}));
+    let edit = hook_input(
+        &session,
+        &project,
+        "Edit",
+        json!({"file_path": inside, "old_string": "a", "new_string": "b"}),
+    );
+    let write_out = hook_input(
+        &session,
+        &project,
+        "Write",
+        json!({"file_path": "/tmp/elsewhere.txt", "content": "x"}),
+    );
+    let bash = hook_input(
+        &session,
+        &project,
+        "Bash",
+        json!({"command": "cargo test", "description": "Run tests"}),
+    );
+    let plan = hook_input(
+        &session,
+        &project,
+        "ExitPlanMode",
+        json!({"plan": "1. Fix it"}),
+    );
+
+    server.set_setting("agentPermissionLevel", json!("read_only"));
+    assert_eq!(hook(&session, &read), "allow");
+    for denied in [&edit, &write_out, &bash] {
+        assert_eq!(hook(&session, denied), "deny", "{denied}");
+    }
+    let (_, reason) = finish_hook(start_hook(&session, &bash));
+    assert!(reason.contains("read-only"), "{reason}");
+    assert_eq!(hook(&session, &plan), "allow", "autoApprovePlans is on");
+
+    server.set_setting("agentPermissionLevel", json!("guarded"));
+    assert_eq!(hook(&session, &read), "allow");
+    assert_eq!(hook(&session, &edit), "allow");
+    assert!(asks(&server, &session, &write_out));
+    assert!(asks(&server, &session, &bash));
+
+    server.set_setting("agentPermissionLevel", json!("autonomous"));
+    for allowed in [&read, &edit, &write_out, &bash] {
+        assert_eq!(hook(&session, allowed), "allow", "{allowed}");
+    }
+    let shadow = hook_input(
+        &session,
+        &project,
+        "Read",
+        json!({"file_path": "/etc/shadow"}),
+    );
+    assert!(
+        asks(&server, &session, &shadow),
+        "a sensitive file asks below full"
+    );
+
+    server.set_setting("agentPermissionLevel", json!("full"));
+    for allowed in [&read, &edit, &write_out, &bash, &shadow] {
+        assert_eq!(hook(&session, allowed), "allow", "{allowed}");
+    }
+    server.set_setting("autoApprovePlans", json!(false));
+    assert!(
+        asks(&server, &session, &plan),
+        "a plan asks while autoApprovePlans is off"
+    );
+
+    // Every decision is on record and in the transcript (an approval's
+    // outcome is written as the hook hears it, so wait for the last one).
+    let records = records_of(&server, &session, 21);
+    assert_eq!(records[0]["tool"], "Read");
+    assert_eq!(records[0]["level"], "read_only");
+    assert_eq!(records[0]["decision"], "allow");
+    let path = format!("/sessions/{}/transcript?format=json&limit=500", session.id);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let entries = server.call("GET", &path, None).json()["entries"].clone();
+        let permissions = entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["kind"] == "permission")
+            .count();
+        if permissions == records.len() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{permissions} permission entries"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The session's decisions once there are `count` of them.
+fn records_of(server: &TestServer, session: &SessionEnv, count: usize) -> Vec<Value> {
+    let path = format!("/sessions/{}/permissions", session.id);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let records = server.call("GET", &path, None).json()["permissions"].clone();
+        let records = records.as_array().unwrap().clone();
+        if records.len() >= count {
+            return records;
+        }
+        assert!(Instant::now() < deadline, "{records:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_approval_waits_for_the_user_and_can_be_remembered_for_the_session() {
+    let (server, project) = server(&[]);
+    let session = spawn(&server, &project, json!({}));
+    let bash = |command: &str| hook_input(&session, &project, "Bash", json!({"command": command}));
+
+    // Allowed once: the next such call asks again.
+    let child = start_hook(&session, &bash("cargo test"));
+    let approval = pending_approval(&server, &session);
+    assert_eq!(approval["state"], "pending");
+    assert_eq!(approval["input"]["command"], "cargo test");
+    // The engine's own token cannot answer its own approval.
+    let path = format!("/approvals/{}", approval["id"].as_str().unwrap());
+    let by_agent = server.call_as(
+        &session.token,
+        "POST",
+        &path,
+        Some(&json!({"decision": "allow"})),
+    );
+    assert_eq!(by_agent.status, 403, "{}", by_agent.text());
+    assert_eq!(
+        server
+            .call_as(&session.token, "GET", "/approvals", None)
+            .status,
+        403
+    );
+    decide(
+        &server,
+        &approval["id"],
+        json!({"decision": "allow", "remember": "once"}),
+    );
+    assert_eq!(finish_hook(child).0, "allow");
+    let inbox = server
+        .call("GET", "/inbox?category=cli_pending", None)
+        .json();
+    assert_eq!(
+        inbox[0]["source"]["sessionId"],
+        session.id.as_str(),
+        "{inbox}"
+    );
+    // Answered once is answered.
+    let again = server.call("POST", &path, Some(&json!({"decision": "deny"})));
+    assert_eq!(again.status, 409);
+
+    // Denied: the model reads why.
+    let child = start_hook(&session, &bash("cargo test --release"));
+    let approval = pending_approval(&server, &session);
+    decide(&server, &approval["id"], json!({"decision": "deny"}));
+    let (decision, reason) = finish_hook(child);
+    assert_eq!(decision, "deny");
+    assert!(reason.contains("denied"), "{reason}");
+
+    // Always for this session: the same program is allowed without asking.
+    let child = start_hook(&session, &bash("cargo build"));
+    let approval = pending_approval(&server, &session);
+    decide(
+        &server,
+        &approval["id"],
+        json!({"decision": "allow", "remember": "session"}),
+    );
+    assert_eq!(finish_hook(child).0, "allow");
+    assert_eq!(hook(&session, &bash("cargo clippy")), "allow");
+    let records = records_of(&server, &session, 4);
+    assert!(
+        records.iter().any(|r| r["rule"] == "remembered"),
+        "{records:?}"
+    );
+    // ...but not another program.
+    assert!(asks(&server, &session, &bash("rm -rf target")));
+
+    // The CLI lists and answers too.
+    let child = start_hook(&session, &bash("make"));
+    let approval = pending_approval(&server, &session);
+    let id = approval["id"].as_str().unwrap();
+    let listed = server.cli(&["approvals"]);
+    assert!(String::from_utf8_lossy(&listed.stdout).contains(id));
+    let answered = server.cli(&["approvals", "allow", id, "--remember", "session"]);
+    assert!(
+        answered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&answered.stderr)
+    );
+    assert_eq!(finish_hook(child).0, "allow");
+}
+
+#[test]
+fn an_unanswered_approval_is_denied_after_ten_minutes_on_the_servers_clock() {
+    let (server, project) = server(&["--manual-clock"]);
+    let session = spawn(&server, &project, json!({}));
+    let input = hook_input(
+        &session,
+        &project,
+        "Bash",
+        json!({"command": "make deploy"}),
+    );
+    let child = start_hook(&session, &input);
+    let approval = pending_approval(&server, &session);
+    let advance = |ms: i64| {
+        let reply = server.call("POST", "/test/clock", Some(&json!({"advanceMs": ms})));
+        assert_eq!(reply.status, 204, "{}", reply.text());
+    };
+    advance(599_000);
+    std::thread::sleep(Duration::from_millis(200));
+    let path = format!("/approvals/{}", approval["id"].as_str().unwrap());
+    assert_eq!(server.call("GET", &path, None).json()["state"], "pending");
+    advance(1_000);
+    let (decision, reason) = finish_hook(child);
+    assert_eq!(decision, "deny");
+    assert!(reason.contains("10 minutes"), "{reason}");
+    assert_eq!(server.call("GET", &path, None).json()["state"], "expired");
+}
+
+#[test]
+fn an_email_triggered_session_is_locked_down() {
+    let (server, project) = server(&[]);
+    server.set_setting("agentDrivenSessionsEnabled", json!(true));
+    server.set_setting("allowAgentTokenSpawn", json!(true));
+    server.set_setting("agentPermissionLevel", json!("full"));
+    let email = spawn(&server, &project, json!({"trigger": "email"}));
+    let shown = server
+        .call("GET", &format!("/sessions/{}", email.id), None)
+        .json();
+    assert_eq!(shown["trigger"], "email");
+
+    // Read-only whatever the level.
+    let bash = hook_input(&email, &project, "Bash", json!({"command": "ls"}));
+    assert_eq!(hook(&email, &bash), "deny");
+    let read = hook_input(&email, &project, "Read", json!({"file_path": "README.md"}));
+    assert_eq!(hook(&email, &read), "allow");
+
+    // Its token may not spawn, raise its level, or write boards or dashboards.
+    let as_email = |method: &str, path: &str, body: Value| {
+        server.call_as(&email.token, method, path, Some(&body))
+    };
+    let spawned = as_email(
+        "POST",
+        "/sessions",
+        json!({"engine": "holder", "prompt": "x"}),
+    );
+    assert_eq!(
+        (spawned.status, spawned.error_code().as_str()),
+        (403, "email_session_locked")
+    );
+    let raised = as_email(
+        "PATCH",
+        "/settings/agentPermissionLevel",
+        json!({"value": "full"}),
+    );
+    assert_eq!(raised.status, 403, "{}", raised.text());
+    let board = as_email("POST", "/boards", json!({"name": "b"}));
+    assert_eq!(board.status, 403, "{}", board.text());
+    let dashboard = as_email("POST", "/dashboards", json!({"name": "d"}));
+    assert_eq!(dashboard.status, 403, "{}", dashboard.text());
+    // Reading still works.
+    assert_eq!(
+        server
+            .call_as(&email.token, "GET", "/settings", None)
+            .status,
+        200
+    );
+
+    // An ordinary agent may not mark what it spawns as email-triggered (or unmark it).
+    let plain = spawn(&server, &project, json!({}));
+    let body = json!({"engine": "holder", "prompt": "x", "trigger": "email"});
+    let marked = server.call_as(&plain.token, "POST", "/sessions", Some(&body));
+    assert_eq!(
+        (marked.status, marked.error_code().as_str()),
+        (403, "trigger_forbidden")
+    );
+}
