@@ -69,6 +69,7 @@ bench: web e2e-deps
 	cargo bench -p switchboard --bench inbox
 	cargo bench -p switchboard --bench pm_events
 	cargo bench -p switchboard --bench session_inbox
+	cargo bench -p switchboard --bench hook
 	cargo bench -p boards
 	cargo bench -p sessions
 	cd web && npm run bench:engine

@@ -27,8 +27,13 @@ fn server(args: &[&str]) -> (TestServer, PathBuf) {
     let holder = format!(
         "printf '%s\\n%s\\n' \"$APP_CLI_TOKEN\" \"$APP_CONTROL_URL\" > {r}/env-$APP_SESSION_ID; exec sleep 300"
     );
+    // A stand-in for Claude Code that keeps what `--settings` said.
+    let claude = format!(
+        "while [ $# -gt 0 ]; do case \"$1\" in --settings) printf '%s' \"$2\" > {r}/settings-$APP_SESSION_ID; shift 2;; *) shift;; esac; done; {holder}"
+    );
     let toml = format!(
-        "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n"
+        "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n\n\
+         [engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {claude:?}, \"claude\"]\n"
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
     let server = TestServer::start_in_with(dir, args);
@@ -271,6 +276,49 @@ fn records_of(server: &TestServer, session: &SessionEnv, count: usize) -> Vec<Va
         }
         assert!(Instant::now() < deadline, "{records:?}");
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Claude Code is handed the hook through `--settings`: running the command
+/// it names, as Claude Code would, answers for the session.
+#[test]
+fn claude_code_runs_this_binary_as_its_pre_tool_use_hook() {
+    let (server, project) = server(&[]);
+    server.set_setting("agentPermissionLevel", json!("read_only"));
+    let session = spawn(&server, &project, json!({"engine": "claude"}));
+    let path = server
+        .data_dir()
+        .join("record")
+        .join(format!("settings-{}", session.id));
+    let settings: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let hook = &settings["hooks"]["PreToolUse"][0];
+    assert_eq!(hook["matcher"], "*");
+    assert_eq!(hook["hooks"][0]["type"], "command");
+    assert!(
+        hook["hooks"][0]["timeout"].as_u64().unwrap() > 600,
+        "{settings}"
+    );
+    let command = hook["hooks"][0]["command"].as_str().unwrap();
+    assert!(command.ends_with(" hook pre-tool-use"), "{command}");
+    for (tool, input, want) in [
+        ("Read", json!({"file_path": "README.md"}), "allow"),
+        ("Bash", json!({"command": "ls"}), "deny"),
+    ] {
+        let mut child = Command::new("/bin/sh")
+            .args(["-c", command])
+            .env("APP_CLI_TOKEN", &session.token)
+            .env("APP_CONTROL_URL", &session.url)
+            .env("APP_SESSION_ID", &session.id)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = hook_input(&session, &project, tool, input);
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input.to_string().as_bytes()).unwrap();
+        drop(stdin);
+        assert_eq!(finish_hook(child).0, want, "{tool}");
     }
 }
 

@@ -685,6 +685,17 @@ pub fn trigger_of(tx: &Transaction<'_>, id: &str) -> Result<Option<Trigger>> {
     Ok(text.as_deref().and_then(Trigger::parse))
 }
 
+pub fn is_of_account(tx: &Transaction<'_>, account: &str, id: &str) -> Result<bool> {
+    Ok(tx
+        .query_row(
+            "SELECT 1 FROM sessions WHERE id = ?1 AND account_id = ?2",
+            [id, account],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
 /// The turn an entry written now belongs to: the latest one started.
 pub fn current_turn(tx: &Transaction<'_>, id: &str) -> Result<i64> {
     Ok(tx.query_row(

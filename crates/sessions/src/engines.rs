@@ -222,6 +222,37 @@ mod tests {
     }
 
     #[test]
+    fn the_servers_arguments_come_before_the_engines_own_and_the_resume() {
+        let extra = ["--sandbox".to_owned(), "read-only".to_owned()];
+        let spec = EngineSpec {
+            kind: EngineKind::Codex,
+            command: None,
+            args: vec!["-m".into(), "o4".into()],
+            env: BTreeMap::new(),
+        };
+        assert_eq!(
+            spec.argv("go", Some("t1"), &extra)[4..],
+            ["--sandbox", "read-only", "-m", "o4", "resume", "t1", "go"]
+        );
+        let spec = EngineSpec {
+            kind: EngineKind::Claude,
+            ..spec
+        };
+        assert_eq!(
+            spec.argv("go", Some("s1"), &extra)[5..],
+            [
+                "--verbose",
+                "--sandbox",
+                "read-only",
+                "-m",
+                "o4",
+                "--resume",
+                "s1"
+            ]
+        );
+    }
+
+    #[test]
     fn codex_resumes_by_thread_id() {
         let spec = EngineSpec {
             kind: EngineKind::Codex,

@@ -16,7 +16,10 @@ impl Supervisor {
         let (turn, stored) = self
             .inner
             .write(move |tx| {
-                db::get_session(tx, &account, &owned)?.ok_or(SessionError::NotFound)?;
+                // Ownership only: the whole session row is more than this needs.
+                if !db::is_of_account(tx, &account, &owned)? {
+                    return Err(SessionError::NotFound);
+                }
                 let turn = db::current_turn(tx, &owned)?;
                 let stored = pages::append(tx, &owned, turn, vec![Piece::entry(entry)])?;
                 Ok((turn, stored))

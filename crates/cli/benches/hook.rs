@@ -1,0 +1,124 @@
+//! How long Claude Code waits on Switchboard for an allowed tool call:
+//! `switchboard hook pre-tool-use` run as the engine runs it (a fresh
+//! process, the hook's JSON on stdin, a live session's token in its
+//! environment) against a `switchboard serve` of the same build, from the
+//! process's start to its answer on stdout, p50 and p95 over many calls.
+//! Printed, not asserted (issue 13 aims at under 15 ms).
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use support::{Addresses, signal_term, time_startup};
+
+const CALLS: usize = 200;
+
+fn cookie(ui: &str, token: &str) -> String {
+    let mut socket = TcpStream::connect(ui).expect("connect");
+    let request =
+        format!("GET /login?token={token} HTTP/1.1\r\nHost: {ui}\r\nConnection: close\r\n\r\n");
+    socket.write_all(request.as_bytes()).expect("write");
+    let mut head = String::new();
+    socket.read_to_string(&mut head).expect("read");
+    head.lines()
+        .find_map(|l| l.strip_prefix("set-cookie: "))
+        .and_then(|c| c.split(';').next())
+        .expect("a cookie")
+        .to_owned()
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    samples[((samples.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn main() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let env_file = dir.path().join("env");
+    let holder = format!(
+        "printf '%s\\n%s\\n' \"$APP_CLI_TOKEN\" \"$APP_CONTROL_URL\" > {}; exec sleep 600",
+        env_file.display()
+    );
+    std::fs::write(
+        dir.path().join("engines.toml"),
+        format!(
+            "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n"
+        ),
+    )
+    .expect("engines.toml");
+    let (_, mut child) = time_startup(dir.path());
+    let server = Addresses::read(dir.path());
+    let cookie = cookie(&server.ui, &server.token);
+    let session: Value = ureq::post(format!("http://{}/api/sessions", server.ui))
+        .header("Cookie", &cookie)
+        .send_json(json!({"engine": "holder", "prompt": "go", "cwd": dir.path()}))
+        .expect("spawn")
+        .body_mut()
+        .read_json()
+        .expect("the session");
+    let id = session["id"].as_str().expect("an id").to_owned();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let env = loop {
+        if let Ok(text) = std::fs::read_to_string(&env_file)
+            && text.lines().count() == 2
+        {
+            break text;
+        }
+        assert!(Instant::now() < deadline, "the session never started");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut lines = env.lines();
+    let (token, url) = (lines.next().unwrap_or(""), lines.next().unwrap_or(""));
+    let input = json!({
+        "session_id": "0b3c2f9e-5f1e-4c1a-9d7e-2a1f3c4d5e6f",
+        "cwd": dir.path(),
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": "engines.toml"},
+        "tool_use_id": "toolu_01",
+    })
+    .to_string();
+    let mut samples = Vec::new();
+    for n in 0..CALLS + 10 {
+        let started = Instant::now();
+        let mut hook = Command::new(env!("CARGO_BIN_EXE_switchboard"))
+            .args(["hook", "pre-tool-use"])
+            .env("APP_CLI_TOKEN", token)
+            .env("APP_CONTROL_URL", url)
+            .env("APP_SESSION_ID", &id)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run the hook");
+        hook.stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write the input");
+        let out = hook.wait_with_output().expect("the answer");
+        let elapsed = started.elapsed();
+        let answer: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(
+            answer["hookSpecificOutput"]["permissionDecision"], "allow",
+            "{answer}"
+        );
+        // The first few warm the page cache and the server's connections.
+        if n >= 10 {
+            samples.push(elapsed);
+        }
+    }
+    let (p50, p95) = (
+        percentile(&mut samples, 0.5),
+        percentile(&mut samples, 0.95),
+    );
+    println!(
+        "hook pre-tool-use, allowed Read: start to answer p50 {p50:>8.2?}  p95 {p95:>8.2?}  ({CALLS} calls)"
+    );
+    signal_term(&child);
+    child.wait().ok();
+}
