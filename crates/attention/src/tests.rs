@@ -45,6 +45,7 @@ fn session(status: Status) -> Session {
         created_at: "t".into(),
         updated_at: "t".into(),
         worktree: None,
+        trigger: None,
         stop_reason: None,
         activity: None,
     }
