@@ -22,6 +22,9 @@ pub struct TestServer {
     pub control: Option<String>,
     pub ui: String,
     pub token: String,
+    /// A folder outside the data directory that the test's engines may write
+    /// (the sandbox hides the data directory from them), kept across restarts.
+    pub scratch: Option<tempfile::TempDir>,
 }
 
 impl TestServer {
@@ -98,7 +101,18 @@ impl TestServer {
             token,
             child: Some(child),
             dir,
+            scratch: None,
         }
+    }
+
+    /// Keeps `scratch` (where the test's engines record what they saw) as long as this server.
+    pub fn keeping(mut self, scratch: tempfile::TempDir) -> Self {
+        self.scratch = Some(scratch);
+        self
+    }
+
+    pub fn scratch(&self) -> &Path {
+        self.scratch.as_ref().expect("no scratch folder").path()
     }
 
     pub fn control(&self) -> &str {
@@ -130,14 +144,20 @@ impl TestServer {
             self.stop();
         }
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().unwrap());
-        Self::start_in(dir)
+        let scratch = self.scratch.take();
+        let mut restarted = Self::start_in(dir);
+        restarted.scratch = scratch;
+        restarted
     }
 
     pub fn crash_and_restart(mut self) -> Self {
         self.kill();
         let _ = std::fs::remove_file(self.dir.path().join("server.json"));
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().unwrap());
-        Self::start_in(dir)
+        let scratch = self.scratch.take();
+        let mut restarted = Self::start_in(dir);
+        restarted.scratch = scratch;
+        restarted
     }
 
     /// Runs the CLI as the owner would outside a session: found through this
