@@ -6,7 +6,12 @@ import { configDefaults, defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["e2e/**/*.e2e.ts"],
-    exclude: [...configDefaults.exclude, "e2e/dashboard-scale.e2e.ts", "e2e/sessions-scale.e2e.ts"],
+    exclude: [
+      ...configDefaults.exclude,
+      "e2e/dashboard-scale.e2e.ts",
+      "e2e/sessions-scale.e2e.ts",
+      "e2e/transcript-scale.e2e.ts",
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: false,

@@ -31,6 +31,12 @@ pub enum PageFrom {
 /// The most entries one page holds.
 pub const MAX_PAGE: u32 = 1000;
 
+/// About how much entry text one page carries, whatever its `limit`: a
+/// `command` engine that writes at full speed fills entries of 64 KiB, and
+/// 200 of those would be a 13 MB page for a screenful. A page always holds
+/// at least one entry.
+pub const PAGE_BYTES: usize = 1 << 20;
+
 /// One row to append: what the plain transcript and the page reader make of it.
 pub(crate) struct Piece {
     pub(crate) stream: &'static str,
@@ -79,9 +85,11 @@ pub(crate) fn set_activity(tx: &Transaction<'_>, id: &str, activity: &Activity) 
     Ok(())
 }
 
-fn entry_from_row(row: &Row<'_>) -> store::rusqlite::Result<Entry> {
+/// The entry and the size of its stored text.
+fn entry_from_row(row: &Row<'_>) -> store::rusqlite::Result<(Entry, usize)> {
     let stream: String = row.get(2)?;
     let text: String = row.get(3)?;
+    let size = text.len();
     let body = match stream.as_str() {
         "err" => EntryBody::Stderr { text },
         "entry" => serde_json::from_str(&text).unwrap_or_else(|e| EntryBody::Error {
@@ -90,11 +98,12 @@ fn entry_from_row(row: &Row<'_>) -> store::rusqlite::Result<Entry> {
         }),
         _ => EntryBody::Stdout { text },
     };
-    Ok(Entry {
+    let entry = Entry {
         seq: row.get(0)?,
         turn: row.get(1)?,
         body,
-    })
+    };
+    Ok((entry, size))
 }
 
 /// The query for a page (`?1` the session, `?2` the bound returned, `?3` the
@@ -113,7 +122,8 @@ fn page_sql(from: PageFrom) -> (String, i64) {
     (sql, bound)
 }
 
-/// One page of `id`'s entries, oldest first. `more` says whether entries
+/// One page of `id`'s entries, oldest first: at most `limit` of them, and no
+/// more once [`PAGE_BYTES`] of text is reached. `more` says whether entries
 /// exist beyond the page in the direction read: after it for `After`, before
 /// it for `Before` and `Tail`.
 pub(crate) fn page(
@@ -127,11 +137,19 @@ pub(crate) fn page(
     let fetch = i64::from(limit) + 1;
     let (sql, bound) = page_sql(from);
     let mut stmt = tx.prepare_cached(&sql)?;
-    let mut entries = stmt
-        .query_map(params![id, bound, fetch], entry_from_row)?
-        .collect::<store::rusqlite::Result<Vec<_>>>()?;
-    let more = entries.len() > limit as usize;
-    entries.truncate(limit as usize);
+    let mut entries = Vec::new();
+    let mut bytes = 0;
+    let mut more = false;
+    // Rows are read one at a time, so a page stopped by its size reads no further.
+    for row in stmt.query_map(params![id, bound, fetch], entry_from_row)? {
+        if entries.len() == limit as usize || bytes >= PAGE_BYTES {
+            more = true;
+            break;
+        }
+        let (entry, size) = row?;
+        bytes += size;
+        entries.push(entry);
+    }
     if !matches!(from, PageFrom::After(_)) {
         entries.reverse();
     }
@@ -275,5 +293,30 @@ mod tests {
             );
             assert!(!plan.contains("TEMP B-TREE"), "{from:?}: no sort: {plan}");
         }
+    }
+
+    #[test]
+    fn a_page_of_large_entries_stops_at_its_size() {
+        let (_dir, db) = db_with_rows();
+        let line = format!("{}\n", "x".repeat(PAGE_BYTES / 3));
+        db.write(|tx| {
+            for _ in 0..5 {
+                crate::db::append_output(tx, "a", 1, "out", &line)?;
+            }
+            Ok::<_, crate::error::SessionError>(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        let (tail, more) = read(&db, PageFrom::Tail, 200);
+        assert_eq!(tail.len(), 3, "three entries pass the page's size");
+        assert!(more);
+        let (before, _) = read(&db, PageFrom::Before(tail[0].0), 200);
+        assert_eq!(
+            before.len(),
+            6,
+            "the other two large ones and the four small ones before them"
+        );
+        let (first, more) = read(&db, PageFrom::After(0), 1);
+        assert_eq!(first.len(), 1);
+        assert!(more);
     }
 }

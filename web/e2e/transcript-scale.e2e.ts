@@ -1,0 +1,128 @@
+/**
+ * A 50 MB transcript, the last figure of issue 11, printed and never asserted: the time from
+ * navigation start on `/sessions/<id>` until the transcript's last line is on screen. Two shapes:
+ * a `command` engine that writes 50 MB of short lines at full speed (few, large entries), and a
+ * Claude-shaped engine (a script speaking stream-json) whose 50 MB is tens of thousands of small
+ * entries: text, tool calls and their results, as a long agent run leaves them.
+ * The server is the debug binary unless SWITCHBOARD_BIN names another (`make bench` passes the
+ * release one). A measurement, not a test: `npm run bench:sessions` runs it, `npm run e2e` does not.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "vitest";
+import { loggedInPage, serverAndBrowser } from "./harness";
+
+const MB = 1024 * 1024;
+const SIZE = 50 * MB;
+const LOADS = 5;
+const LAST_LINE = "END-OF-TRANSCRIPT";
+const SERVER = process.env.SWITCHBOARD_BIN ? `server ${process.env.SWITCHBOARD_BIN}` : "debug server";
+
+const e2e = serverAndBrowser();
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+const figure = (values: number[]) =>
+  `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms (n=${values.length})`;
+
+/** Writes 50 MB of 100-byte lines in 1 MiB writes, then the last line. */
+const LINES_SCRIPT = `
+const line = "x".repeat(99) + "\\n";
+const chunk = line.repeat(Math.floor(${MB} / line.length));
+let left = ${SIZE};
+function write() {
+  while (left > 0) {
+    left -= chunk.length;
+    if (!process.stdout.write(chunk)) return process.stdout.once("drain", write);
+  }
+  process.stdout.write("${LAST_LINE}\\n");
+}
+process.stdin.resume();
+process.stdin.on("end", write);
+`;
+
+/** Speaks Claude Code's stream-json: rounds of text, a tool call and its result, then a result. */
+const CLAUDE_SCRIPT = `
+const out = [];
+let size = 0;
+const emit = (value) => { const line = JSON.stringify(value) + "\\n"; size += line.length; out.push(line); };
+emit({ type: "system", subtype: "init", session_id: "bench" });
+const prose = "Reading the module and planning the change. ".repeat(8);
+const listing = ("src/lib.rs:42: fn parse(input: &str) -> Result<Ast>\\n").repeat(20);
+for (let i = 0; size < ${SIZE}; i++) {
+  emit({ type: "assistant", message: { content: [{ type: "text", text: "Step " + i + ": " + prose }] } });
+  emit({ type: "assistant", message: { content: [{ type: "tool_use", id: "t" + i, name: "Grep", input: { pattern: "parse" } }] } });
+  emit({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t" + i, content: listing }] } });
+}
+emit({ type: "assistant", message: { content: [{ type: "text", text: "${LAST_LINE}" }] } });
+emit({ type: "result", subtype: "success", is_error: false, result: "${LAST_LINE}", session_id: "bench", total_cost_usd: 1 });
+const all = out.join("");
+let at = 0;
+function write() {
+  while (at < all.length) {
+    const piece = all.slice(at, at + ${MB});
+    at += piece.length;
+    if (!process.stdout.write(piece)) return process.stdout.once("drain", write);
+  }
+}
+write();
+`;
+
+async function waitForStatus(id: string, status: string): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while ((await e2e.server.api<{ status: string }>("GET", `/sessions/${id}`)).body.status !== status) {
+    if (Date.now() > deadline) throw new Error(`session ${id} never reached ${status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test("a 50 MB transcript: first screen in under 1 s", async () => {
+  const dir = e2e.server.dataDir;
+  writeFileSync(join(dir, "lines.js"), LINES_SCRIPT);
+  writeFileSync(join(dir, "claude.js"), CLAUDE_SCRIPT);
+  writeFileSync(
+    join(dir, "engines.toml"),
+    `[engines.lines]\nkind = "command"\ncommand = ["node", ${JSON.stringify(join(dir, "lines.js"))}]\n\n` +
+      `[engines.agent]\nkind = "claude"\ncommand = ["node", ${JSON.stringify(join(dir, "claude.js"))}]\n`,
+  );
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  await page.getByRole("heading", { name: "Inbox", exact: true }).waitFor();
+
+  for (const engine of ["lines", "agent"]) {
+    // The user's own session, started through the UI server as the browser does.
+    const id = await page.evaluate(async (engine) => {
+      const r = await fetch("/api/sessions", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ engine, prompt: "write a lot", title: `50 MB from ${engine}` }),
+      });
+      return ((await r.json()) as { id: string }).id;
+    }, engine);
+    await waitForStatus(id, "waiting_for_input");
+    const entries = await e2e.server.api<{ entries: { seq: number }[] }>(
+      "GET",
+      `/sessions/${id}/transcript?format=json&tail=true&limit=1`,
+    );
+    const shown: number[] = [];
+    for (let run = 0; run < LOADS; run++) {
+      await page.goto(`${e2e.server.uiUrl}/sessions/${id}`);
+      const at = await page.waitForFunction(
+        (last) => {
+          const log = document.querySelector('[role="log"]');
+          return log?.textContent?.includes(last) ? performance.now() : false;
+        },
+        LAST_LINE,
+        { timeout: 60_000, polling: "raf" },
+      );
+      shown.push((await at.jsonValue()) as number);
+    }
+    console.log(
+      `50 MB transcript from the ${engine} engine (last seq ${entries.body.entries[0]?.seq}), ${SERVER}: ` +
+        `last line on screen ${figure(shown)}`,
+    );
+  }
+  await context.close();
+});
