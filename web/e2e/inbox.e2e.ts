@@ -1,0 +1,119 @@
+/**
+ * The inbox page, end to end: a webhook delivery and an agent's alert appear live (no reload)
+ * with the tab counts, the sidebar count and the title badge following; j/k move the selection;
+ * rows are marked read and archived (one by `e`, others by "Archive selected"); the chime log says
+ * why no notification showed; an alert's "Start session" opens the New session dialog in the
+ * folder `alertSessionDefaultProjectId` names. (A failed session's row needs the session rows of
+ * another branch: it is covered once those land.)
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { consoleErrors, loggedInPage, serverAndBrowser } from "./harness";
+
+const e2e = serverAndBrowser();
+
+interface Row {
+  id: string;
+  title: string;
+  readAt: string | null;
+  archivedAt: string | null;
+}
+
+async function setting(key: string, value: unknown): Promise<void> {
+  const reply = await e2e.server.api("PATCH", `/settings/${key}`, { value });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+}
+
+const row = (page: Page, id: string) => page.locator(`li[data-row-id="${id}"]`);
+const tab = (page: Page, name: string) => page.getByRole("tab", { name: new RegExp(`^${name}`) });
+
+async function rowState(id: string): Promise<Row> {
+  const reply = await e2e.server.api<Row[]>("GET", "/inbox?state=all");
+  const found = reply.body.find((r) => r.id === id);
+  if (!found) throw new Error(`row ${id} is not listed`);
+  return found;
+}
+
+test("a webhook delivery and an alert appear on the inbox page live, are marked read and archived", async () => {
+  writeFileSync(
+    join(e2e.server.dataDir, "engines.toml"),
+    `[engines.echo]\nkind = "command"\ncommand = ["/usr/bin/cat"]\n`,
+  );
+  await setting("webhooksEnabled", true);
+  await setting("alertSessionDefaultProjectId", "/tmp");
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  await context.grantPermissions(["notifications"], { origin: e2e.server.uiUrl });
+  const errors = consoleErrors(page);
+  await page.getByRole("heading", { name: "Inbox", exact: true }).waitFor();
+  await page.getByText("Nothing here.").waitFor();
+
+  // A webhook delivery: the row arrives without a reload, and every count follows.
+  const hook = await e2e.server.api<{ url: string }>("POST", "/webhooks", { name: "CI" });
+  expect(hook.status).toBe(201);
+  const delivered = await fetch(hook.body.url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ title: "Deploy failed" }),
+  });
+  expect(delivered.status).toBe(202);
+  const webhookRow = page.locator("li[data-row-id]", { hasText: "Deploy failed" });
+  await webhookRow.waitFor();
+  const webhookId = (await webhookRow.getAttribute("data-row-id")) ?? "";
+  await tab(page, "Webhooks").locator(".tab-count", { hasText: "1" }).waitFor();
+  await page.locator(".nav-link .nav-count", { hasText: "1" }).waitFor();
+  await page.waitForFunction(() => document.title === "(1) Inbox · Switchboard");
+
+  // An agent's alert: on top, the counts at two.
+  const alert = await e2e.server.api<Row>("POST", "/alert", { title: "Tests failing", body: "3 of 40" });
+  expect(alert.status).toBe(201);
+  await row(page, alert.body.id).waitFor();
+  await page.locator(".nav-link .nav-count", { hasText: "2" }).waitFor();
+  await tab(page, "All").locator(".tab-count", { hasText: "2" }).waitFor();
+  expect(await page.locator("li[data-row-id]").evaluateAll((items) => items.map((i) => i.dataset.rowId))).toEqual([
+    alert.body.id,
+    webhookId,
+  ]);
+
+  // j and k move the selection.
+  await page.keyboard.press("j");
+  await page.locator(`li[data-row-id="${alert.body.id}"][aria-current="true"]`).waitFor();
+  await page.keyboard.press("j");
+  await page.locator(`li[data-row-id="${webhookId}"][aria-current="true"]`).waitFor();
+  await page.keyboard.press("k");
+  await page.locator(`li[data-row-id="${alert.body.id}"][aria-current="true"]`).waitFor();
+
+  // Mark read: the row and the counts change, and the server has it.
+  await row(page, webhookId).getByRole("button", { name: "Mark read" }).click();
+  await row(page, webhookId).getByRole("button", { name: "Mark unread" }).waitFor();
+  await page.locator(".nav-link .nav-count", { hasText: "1" }).waitFor();
+  expect(await tab(page, "Webhooks").locator(".tab-count").count()).toBe(0);
+  expect((await rowState(webhookId)).readAt).not.toBeNull();
+
+  // Start session on the alert: the New session dialog, in the folder the setting names.
+  await row(page, alert.body.id).getByRole("button", { name: "Start session" }).click();
+  const dialog = page.getByRole("dialog", { name: "New session" });
+  expect(await dialog.getByLabel("Folder").inputValue()).toBe("/tmp");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog.waitFor({ state: "detached" });
+
+  // `e` archives the selected row; "Archive selected" the checked ones.
+  await page.keyboard.press("e");
+  await row(page, alert.body.id).waitFor({ state: "detached" });
+  expect((await rowState(alert.body.id)).archivedAt).not.toBeNull();
+  await row(page, webhookId).getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Archive selected (1)" }).click();
+  await page.getByText("Nothing here.").waitFor();
+  expect((await rowState(webhookId)).archivedAt).not.toBeNull();
+  await page.waitForFunction(() => document.title === "Inbox · Switchboard");
+
+  // The chime log says why no system notification showed: the tab was in front.
+  await page.getByText(/Notification history \(2\)/).click();
+  const log = page.getByRole("list", { name: "Notification history" });
+  await log.getByText("suppressed: tab in foreground (backgrounded)").first().waitFor();
+  expect(await log.locator("li").count()).toBe(2);
+
+  expect(errors).toEqual([]);
+  await context.close();
+});
