@@ -76,7 +76,9 @@ test("a webhook delivery and an alert appear on the inbox page live, are marked 
     webhookId,
   ]);
 
-  // j and k move the selection.
+  // j and k move the selection (outside a text field: the fresh install's workspace form has
+  // the focus until the page is clicked).
+  await page.getByRole("heading", { name: "Inbox", exact: true }).click();
   await page.keyboard.press("j");
   await page.locator(`li[data-row-id="${alert.body.id}"][aria-current="true"]`).waitFor();
   await page.keyboard.press("j");
