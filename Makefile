@@ -67,6 +67,8 @@ bench: web e2e-deps
 	cargo bench -p switchboard --bench workloads
 	cargo bench -p switchboard --bench stream
 	cargo bench -p switchboard --bench inbox
+	cargo bench -p switchboard --bench pm_events
+	cargo bench -p switchboard --bench session_inbox
 	cargo bench -p boards
 	cargo bench -p sessions
 	cd web && npm run bench:engine

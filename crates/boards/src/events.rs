@@ -119,42 +119,85 @@ pub fn events_since(
 ) -> Result<Vec<ItemEvent>> {
     db.read(|tx| {
         let mut stmt = tx.prepare_cached(
-            "SELECT seq, board_id, item_id, actor, kind, column_id, member_id, before, after, created_at
+            "SELECT seq, board_id, item_id, actor, kind, column_id, member_id, before, after,
+                    created_at, account_id
              FROM item_events WHERE account_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
         )?;
-        let rows = stmt.query_map(params![account_id, after_seq, limit.min(1000)], |r| {
-            let kind: String = r.get(4)?;
-            let before: String = r.get(7)?;
-            let after: String = r.get(8)?;
-            Ok((
-                kind,
-                before,
-                after,
-                ItemEvent {
-                    seq: r.get(0)?,
-                    board_id: r.get(1)?,
-                    item_id: r.get(2)?,
-                    actor: r.get(3)?,
-                    kind: EventKind::Assigned,
-                    column_id: r.get(5)?,
-                    member_id: r.get(6)?,
-                    before: Value::Null,
-                    after: Value::Null,
-                    created_at: r.get(9)?,
-                },
-            ))
-        })?;
-        let mut events = Vec::new();
-        for row in rows {
-            let (kind, before, after, mut event) = row?;
-            let Some(kind) = EventKind::parse(&kind) else {
-                continue;
-            };
-            event.kind = kind;
-            event.before = serde_json::from_str(&before).unwrap_or(Value::Null);
-            event.after = serde_json::from_str(&after).unwrap_or(Value::Null);
-            events.push(event);
-        }
-        Ok(events)
+        let rows = stmt.query_map(params![account_id, after_seq, limit.min(1000)], read_event)?;
+        collect_events(rows).map(|events| events.into_iter().map(|e| e.event).collect())
     })
+}
+
+/// An event with the account it belongs to, for a reader of every account's
+/// events (the inbox's notifier).
+#[derive(Debug, Clone)]
+pub struct AccountEvent {
+    pub account_id: String,
+    pub event: ItemEvent,
+}
+
+/// Every account's events above `after_seq`, oldest first, at most `limit`.
+pub fn events_after(db: &Db, after_seq: i64, limit: u32) -> Result<Vec<AccountEvent>> {
+    db.read(|tx| {
+        let mut stmt = tx.prepare_cached(
+            "SELECT seq, board_id, item_id, actor, kind, column_id, member_id, before, after,
+                    created_at, account_id
+             FROM item_events WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![after_seq, limit], read_event)?;
+        collect_events(rows)
+    })
+}
+
+/// The newest event's sequence number (0 when there is none): where a reader
+/// that should not replay history starts.
+pub fn last_event_seq(db: &Db) -> Result<i64> {
+    db.read(|tx| {
+        Ok(tx
+            .prepare_cached("SELECT coalesce(max(seq), 0) FROM item_events")?
+            .query_row([], |r| r.get(0))?)
+    })
+}
+
+type RawEvent = (String, String, String, AccountEvent);
+
+fn read_event(r: &store::rusqlite::Row<'_>) -> store::rusqlite::Result<RawEvent> {
+    Ok((
+        r.get(4)?,
+        r.get(7)?,
+        r.get(8)?,
+        AccountEvent {
+            account_id: r.get(10)?,
+            event: ItemEvent {
+                seq: r.get(0)?,
+                board_id: r.get(1)?,
+                item_id: r.get(2)?,
+                actor: r.get(3)?,
+                kind: EventKind::Assigned,
+                column_id: r.get(5)?,
+                member_id: r.get(6)?,
+                before: Value::Null,
+                after: Value::Null,
+                created_at: r.get(9)?,
+            },
+        },
+    ))
+}
+
+fn collect_events(
+    rows: impl Iterator<Item = store::rusqlite::Result<RawEvent>>,
+) -> Result<Vec<AccountEvent>> {
+    let mut events = Vec::new();
+    for row in rows {
+        let (kind, before, after, mut event) = row?;
+        // A kind a later version wrote is skipped, not misread.
+        let Some(kind) = EventKind::parse(&kind) else {
+            continue;
+        };
+        event.event.kind = kind;
+        event.event.before = serde_json::from_str(&before).unwrap_or(Value::Null);
+        event.event.after = serde_json::from_str(&after).unwrap_or(Value::Null);
+        events.push(event);
+    }
+    Ok(events)
 }

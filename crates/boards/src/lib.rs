@@ -12,6 +12,7 @@
 //! - [`presets`] and [`demo`]: board templates and a believable demo workspace.
 //! - [`import`]: full-board JSON and CSV import.
 //! - [`events`]: the domain events item changes record for the inbox.
+//! - [`due`]: items by their dates, for due-today and overdue notices.
 //!
 //! Modules never import each other in a cycle: the error type and the shared
 //! name check are in `error`, what item values are checked against
@@ -24,6 +25,7 @@
 pub mod boards;
 pub mod columns;
 pub mod demo;
+pub mod due;
 mod error;
 pub mod events;
 pub mod full;
@@ -43,8 +45,9 @@ pub use boards::{
 };
 pub use columns::ColumnType;
 pub use demo::seed_demo;
+pub use due::{DatedItem, dated_items};
 pub use error::{BoardsError, Result};
-pub use events::events_since;
+pub use events::{AccountEvent, events_after, events_since, last_event_seq};
 pub use full::{board_etag, full_board, stream_full_board};
 pub use import::{CsvImport, JsonImport, import_board_json, import_csv, plan_board_json, plan_csv};
 pub use items::{
@@ -55,6 +58,6 @@ pub use model::*;
 pub use schema::{MIGRATIONS, migrate};
 pub use workspaces::check_workspace;
 pub use workspaces::{
-    create_member, create_workspace, delete_member, delete_workspace, list_members,
-    list_workspaces, rename_workspace, update_member,
+    create_member, create_workspace, delete_member, delete_workspace, ensure_self_member,
+    list_members, list_workspaces, rename_workspace, self_member_id, update_member,
 };

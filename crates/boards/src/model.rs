@@ -19,6 +19,10 @@ pub struct Member {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    /// The account's own member, made with the account: who "assigned to
+    /// me" means. One per account; it cannot be deleted.
+    #[serde(rename = "self", default)]
+    pub is_self: bool,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]

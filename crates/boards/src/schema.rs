@@ -7,9 +7,10 @@
 
 use store::{Db, Migration, StoreError};
 
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    feature: "boards",
-    sql: "
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        feature: "boards",
+        sql: "
 CREATE TABLE workspaces (
     id TEXT PRIMARY KEY,
     account_id TEXT NOT NULL,
@@ -97,7 +98,18 @@ CREATE TABLE item_events (
 CREATE INDEX item_events_by_account ON item_events (account_id, seq);
 CREATE INDEX item_events_by_board ON item_events (board_id);
 ",
-}];
+    },
+    // The account's own member ("self"), so that "assigned to me" has a
+    // meaning; at most one per account. The server makes it for every account
+    // (existing ones at start-up), since accounts live in another crate.
+    Migration {
+        feature: "boards",
+        sql: "
+ALTER TABLE members ADD COLUMN is_self INTEGER NOT NULL DEFAULT 0;
+CREATE UNIQUE INDEX members_self ON members (account_id) WHERE is_self = 1;
+",
+    },
+];
 
 /// Applies this crate's migrations; call once at start-up.
 pub fn migrate(db: &Db) -> Result<(), StoreError> {

@@ -3,7 +3,7 @@
 use store::Db;
 use store::rusqlite::{OptionalExtension, Transaction, params};
 
-use crate::error::{Result, check_name, invalid, not_found};
+use crate::error::{BoardsError, Result, check_name, invalid, not_found};
 use crate::model::{Member, MemberPatch, NewMember, Workspace};
 use crate::tables::{json_path, touch_board};
 
@@ -118,19 +118,62 @@ pub(crate) fn create_member_tx(
         id,
         name: name.to_owned(),
         email: email.map(str::to_owned),
+        is_self: false,
+    })
+}
+
+/// The account's own member (`"self": true`), made now under `name` if the
+/// account has none yet: run for every account at start-up and for each new
+/// account, so it is idempotent.
+pub fn ensure_self_member(db: &Db, account_id: &str, name: &str) -> Result<Member> {
+    let name = check_name("name", name)?;
+    db.write(|tx| {
+        let existing = tx
+            .query_row(
+                "SELECT id, name, email FROM members WHERE account_id = ?1 AND is_self = 1",
+                [account_id],
+                |r| {
+                    Ok(Member {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        email: r.get(2)?,
+                        is_self: true,
+                    })
+                },
+            )
+            .optional()?;
+        if let Some(member) = existing {
+            return Ok(member);
+        }
+        let mut member = create_member_tx(tx, account_id, &name, None)?;
+        tx.execute("UPDATE members SET is_self = 1 WHERE id = ?1", [&member.id])?;
+        member.is_self = true;
+        Ok(member)
+    })
+}
+
+/// The id of the account's own member, if it has been made.
+pub fn self_member_id(db: &Db, account_id: &str) -> Result<Option<String>> {
+    db.read(|tx| {
+        Ok(tx
+            .prepare_cached("SELECT id FROM members WHERE account_id = ?1 AND is_self = 1")?
+            .query_row([account_id], |r| r.get(0))
+            .optional()?)
     })
 }
 
 pub fn list_members(db: &Db, account_id: &str) -> Result<Vec<Member>> {
     db.read(|tx| {
         let mut stmt = tx.prepare_cached(
-            "SELECT id, name, email FROM members WHERE account_id = ?1 ORDER BY created_at, id",
+            "SELECT id, name, email, is_self FROM members WHERE account_id = ?1
+             ORDER BY created_at, id",
         )?;
         let rows = stmt.query_map([account_id], |r| {
             Ok(Member {
                 id: r.get(0)?,
                 name: r.get(1)?,
                 email: r.get(2)?,
+                is_self: r.get(3)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -156,13 +199,14 @@ pub fn update_member(
     db.write(|tx| {
         let mut member = tx
             .query_row(
-                "SELECT id, name, email FROM members WHERE id = ?1 AND account_id = ?2",
+                "SELECT id, name, email, is_self FROM members WHERE id = ?1 AND account_id = ?2",
                 [member_id, account_id],
                 |r| {
                     Ok(Member {
                         id: r.get(0)?,
                         name: r.get(1)?,
                         email: r.get(2)?,
+                        is_self: r.get(3)?,
                     })
                 },
             )
@@ -187,6 +231,19 @@ pub fn update_member(
 /// names a member that no longer exists.
 pub fn delete_member(db: &Db, account_id: &str, member_id: &str) -> Result<()> {
     db.write(|tx| {
+        let is_self: Option<bool> = tx
+            .query_row(
+                "SELECT is_self FROM members WHERE id = ?1 AND account_id = ?2",
+                [member_id, account_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if is_self == Some(true) {
+            // "Assigned to me" would have no one to mean.
+            return Err(BoardsError::Conflict {
+                message: "The account's own member cannot be deleted.".to_owned(),
+            });
+        }
         let changed = tx.execute(
             "DELETE FROM members WHERE id = ?1 AND account_id = ?2",
             [member_id, account_id],

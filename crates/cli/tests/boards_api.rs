@@ -186,16 +186,12 @@ fn another_accounts_ids_answer_exactly_like_missing_ones_and_change_nothing() {
         .call("GET", &format!("/boards/{}/full", fixture.board), None)
         .body;
     assert_eq!(before, after, "the intruder changed the board");
+    // The fixture's member and the owner's own; the intruder sees only theirs.
     let members = server.call("GET", "/members", None).json();
-    assert_eq!(members.as_array().unwrap().len(), 1);
-    assert!(
-        server
-            .call_as(&other, "GET", "/members", None)
-            .json()
-            .as_array()
-            .unwrap()
-            .is_empty()
-    );
+    assert_eq!(members.as_array().unwrap().len(), 2);
+    let theirs = server.call_as(&other, "GET", "/members", None).json();
+    assert_eq!(theirs.as_array().unwrap().len(), 1, "{theirs}");
+    assert_eq!(theirs[0]["self"], true);
 }
 
 #[test]

@@ -21,7 +21,7 @@ use crate::row::{
 };
 
 const COLUMNS: &str = "id, category, title, body, created_at, updated_at, read_at, archived_at, \
-                       count, source, actions";
+                       count, source, actions, reason";
 
 pub struct Inbox {
     db: Arc<Db>,
@@ -69,10 +69,10 @@ impl Inbox {
                     // A new seq moves the row to the top of the newest-first list.
                     tx.execute(
                         "UPDATE inbox_rows SET count = count + 1, updated_at = ?2, title = ?3,
-                           body = ?4, source = ?5, actions = ?6,
+                           body = ?4, source = ?5, actions = ?6, reason = ?7,
                            seq = (SELECT MAX(seq) FROM inbox_rows) + 1
                          WHERE id = ?1",
-                        params![id, now, title, row.body, source, actions],
+                        params![id, now, title, row.body, source, actions, row.reason],
                     )?;
                     (id, true)
                 }
@@ -80,8 +80,8 @@ impl Inbox {
                     let id = store::new_id();
                     tx.execute(
                         "INSERT INTO inbox_rows (id, account_id, category, title, body, created_at,
-                           updated_at, count, source, actions, dedup_key)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 1, ?7, ?8, ?9)",
+                           updated_at, count, source, actions, dedup_key, reason)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 1, ?7, ?8, ?9, ?10)",
                         params![
                             id,
                             account_id,
@@ -91,7 +91,8 @@ impl Inbox {
                             now,
                             source,
                             actions,
-                            row.dedup_key
+                            row.dedup_key,
+                            row.reason
                         ],
                     )?;
                     (id, false)
@@ -216,6 +217,40 @@ impl Inbox {
             .write(|tx| Ok(tx.execute(&sql, params_from_iter(values))?))
     }
 
+    /// Marks the account's unread rows of `category` about one session read
+    /// (the user opened the session) and gives them back as they now are.
+    /// Like any read, it ends their run of repeats.
+    pub fn read_about_session(
+        &self,
+        account_id: &str,
+        category: Category,
+        session_id: &str,
+    ) -> Result<Vec<InboxRow>, InboxError> {
+        let now = self.clock.timestamp();
+        self.db.write(|tx| {
+            // The index narrows to the account's unread rows of the category,
+            // which are few; the source is matched among them.
+            let ids = tx
+                .prepare_cached(
+                    "UPDATE inbox_rows INDEXED BY inbox_by_category_state
+                     SET read_at = ?1, dedup_key = NULL
+                     WHERE account_id = ?2 AND category = ?3 AND state = 0
+                       AND json_extract(source, '$.sessionId') = ?4
+                     RETURNING id",
+                )?
+                .query_map(
+                    params![now, account_id, category.as_str(), session_id],
+                    |r| r.get::<_, String>(0),
+                )?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let mut rows = Vec::with_capacity(ids.len());
+            for id in ids {
+                rows.extend(get_tx(tx, account_id, &id)?);
+            }
+            Ok(rows)
+        })
+    }
+
     /// Unread rows per category, every category named (hidden ones left out).
     pub fn unread_counts(
         &self,
@@ -271,6 +306,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<InboxRow> {
         read_at: row.get(6)?,
         archived_at: row.get(7)?,
         count: row.get(8)?,
+        reason: row.get(11)?,
         source: serde_json::from_str(&source).unwrap_or_default(),
         actions: serde_json::from_str(&actions).unwrap_or_default(),
     })

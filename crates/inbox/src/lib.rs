@@ -79,6 +79,11 @@ pub const MIGRATIONS: &[Migration] = &[
             WHERE archived_at IS NULL;
           CREATE INDEX inbox_by_category_state ON inbox_rows (account_id, category, state, seq);",
     },
+    // Why a source raised a row (a session's `question`, `failed`, `routine`).
+    Migration {
+        feature: "inbox",
+        sql: "ALTER TABLE inbox_rows ADD COLUMN reason TEXT;",
+    },
 ];
 
 #[cfg(test)]

@@ -103,6 +103,11 @@ pub struct InboxRow {
     pub archived_at: Option<String>,
     /// How many times this source raised this while the row was unread.
     pub count: i64,
+    /// Why the source raised it, when the source says (a `session` row:
+    /// `question`, `failed` or `routine`); the newest occurrence's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reason: Option<String>,
     pub source: Source,
     pub actions: Vec<Action>,
 }
@@ -114,6 +119,8 @@ pub struct NewRow {
     pub category: Category,
     pub title: String,
     pub body: Option<String>,
+    /// Why the source raised it (shown, not part of the dedup key).
+    pub reason: Option<String>,
     pub source: Source,
     pub actions: Vec<Action>,
     pub dedup_key: Option<String>,
@@ -125,6 +132,7 @@ impl NewRow {
             category,
             title: title.into(),
             body: None,
+            reason: None,
             source: Source::default(),
             actions: Vec::new(),
             dedup_key: None,

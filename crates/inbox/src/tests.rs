@@ -275,3 +275,56 @@ fn every_category_round_trips() {
         assert_eq!(serde_json::to_value(category).unwrap(), category.as_str());
     }
 }
+
+fn about_session(session: &str, reason: &str) -> NewRow {
+    let mut row = NewRow::new(Category::Session, format!("{session}: {reason}"));
+    row.reason = Some(reason.into());
+    row.source.session_id = Some(session.into());
+    row.dedup("session")
+}
+
+#[test]
+fn a_bump_takes_the_newest_reason() {
+    let (_dir, inbox) = inbox();
+    inbox.add("a", about_session("s1", "question")).unwrap();
+    let bumped = inbox.add("a", about_session("s1", "failed")).unwrap();
+    assert!(bumped.repeated);
+    assert_eq!(bumped.row.reason.as_deref(), Some("failed"));
+    assert_eq!(bumped.row.title, "s1: failed");
+}
+
+#[test]
+fn reading_about_a_session_marks_only_its_unread_rows_of_that_category() {
+    let (_dir, inbox) = inbox();
+    let mine = inbox.add("a", about_session("s1", "question")).unwrap().row;
+    let other_session = inbox.add("a", about_session("s2", "question")).unwrap().row;
+    let other_account = inbox.add("b", about_session("s1", "question")).unwrap().row;
+    let alert = inbox.add("a", alert("from s1")).unwrap().row;
+    let read = inbox
+        .read_about_session("a", Category::Session, "s1")
+        .unwrap();
+    assert_eq!(read.len(), 1);
+    assert_eq!(read[0].id, mine.id);
+    assert!(read[0].read_at.is_some());
+    for untouched in [
+        inbox.get("a", &other_session.id).unwrap(),
+        inbox.get("b", &other_account.id).unwrap(),
+        inbox.get("a", &alert.id).unwrap(),
+    ] {
+        assert!(untouched.read_at.is_none(), "{}", untouched.title);
+    }
+    // Read, it takes no more repeats: the next notice is a new row.
+    let next = inbox.add("a", about_session("s1", "failed")).unwrap();
+    assert!(!next.repeated);
+    assert_ne!(next.row.id, mine.id);
+    // Nothing left unread: nothing marked, nothing returned.
+    inbox
+        .read_about_session("a", Category::Session, "s1")
+        .unwrap();
+    assert!(
+        inbox
+            .read_about_session("a", Category::Session, "s1")
+            .unwrap()
+            .is_empty()
+    );
+}

@@ -28,8 +28,10 @@ pub mod auth;
 pub mod error;
 pub mod guards;
 mod json;
+mod notifier;
 mod publish;
 mod routes;
+mod session_inbox;
 mod stall;
 pub mod state;
 pub mod wire;
@@ -96,6 +98,8 @@ pub enum StartupError {
     Demo(#[from] boards::BoardsError),
     #[error("cannot start the alarm scheduler")]
     Alarms(#[from] alarms::AlarmError),
+    #[error("cannot make the accounts' own members")]
+    SelfMember(#[source] boards::BoardsError),
     #[error("cannot start the session supervisor")]
     Sessions(#[from] sessions::SessionError),
     #[error("cannot listen on 127.0.0.1:{port} for the {what}")]
@@ -131,6 +135,16 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let owner_token = read_or_create_owner_token(&data_dir.join("cli-token"))?;
     let accounts = Arc::new(accounts::Accounts::load(db.clone())?);
     let owner = accounts.ensure_owner(&owner_token)?;
+    // Every account has its own member ("self"); accounts made before there
+    // was one get it here, new ones when they are made.
+    for account in accounts.list()? {
+        let name = if account.is_owner {
+            "Me"
+        } else {
+            &account.name
+        };
+        boards::ensure_self_member(&db, &account.id, name).map_err(StartupError::SelfMember)?;
+    }
     let settings = Arc::new(settings::SettingsStore::load(db.clone())?);
     if options.demo {
         boards::seed_demo(&db, &owner.id)?;
@@ -184,6 +198,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         settings,
         accounts,
         sessions: supervisor,
+        pm_wake: Arc::new(tokio::sync::Notify::new()),
         events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
         stream_keep_alive: options.stream_keep_alive,
         stop,
@@ -192,9 +207,11 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     };
 
     publish::forward_sessions(&state);
+    session_inbox::watch_turn_ends(&state);
     // Before the listeners serve: alarms that fell due while the server was
     // down are missed rows by the time anyone can ask.
     publish::ring_alarms(&state).await?;
+    notifier::start(&state);
 
     let mut servers = vec![serve(
         ui_listener,
@@ -286,6 +303,7 @@ fn all_migrations() -> Vec<store::Migration> {
         alarms::MIGRATIONS,
         boards::MIGRATIONS,
         dashboards::MIGRATIONS,
+        pm_inbox::MIGRATIONS,
     ]
     .concat()
 }

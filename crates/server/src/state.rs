@@ -8,7 +8,7 @@ use clock::{Clock, ManualClock};
 use inbox::Inbox;
 use settings::SettingsStore;
 use store::Db;
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 use webhooks::Webhooks;
 
 /// Why the listeners are asked to stop.
@@ -33,6 +33,9 @@ pub struct AppState {
     /// and only then, `POST /test/clock` exists to move it.
     pub manual_clock: Option<Arc<ManualClock>>,
     pub sessions: sessions::Supervisor,
+    /// Wakes the project-event notifier: a board write recorded events, or a
+    /// setting changed (`notifier.rs`).
+    pub pm_wake: Arc<Notify>,
     /// The live event stream's hub (`GET /stream`).
     pub events: Arc<events::Hub>,
     /// How often an idle stream sends a comment line, so proxies keep it open.

@@ -28,6 +28,8 @@ pub struct Me {
     /// `cli`, `agent` or `ui`.
     pub token_kind: String,
     pub session_id: Option<String>,
+    /// The account's own member (`"self": true` in `GET /members`).
+    pub member_id: Option<String>,
 }
 
 /// `GET /api/session` (UI server only): whether the browser is signed in,
@@ -231,7 +233,8 @@ pub enum InboxEvent {
     Created(inbox::InboxRow),
     /// An unread row came again: its `count`, time, title and body moved.
     Repeated(inbox::InboxRow),
-    /// `PATCH /inbox/<id>` read, unread, archived or restored it.
+    /// `PATCH /inbox/<id>` read, unread, archived or restored it, or
+    /// `POST /sessions/<id>/seen` read it.
     Updated(inbox::InboxRow),
     /// `POST /inbox/read-all` marked `count` rows read (of `category`, or of
     /// every shown category when `null`).
@@ -276,7 +279,8 @@ pub struct ReadAll {
     pub hidden: Option<bool>,
 }
 
-/// `POST /inbox/read-all` replies with how many rows it marked read.
+/// `POST /inbox/read-all` and `POST /sessions/{id}/seen` reply with how many
+/// rows they marked read.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct ReadAllDone {
     pub count: usize,
@@ -304,5 +308,10 @@ pub struct CreatedWebhook {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClockAdvance {
+    #[serde(default)]
     pub advance_ms: u64,
+    /// Sets the clock to this RFC 3339 moment first (a test that needs a
+    /// given local time of day or a daylight-saving night).
+    #[serde(default)]
+    pub at: Option<String>,
 }

@@ -313,17 +313,18 @@ pub fn status_of(tx: &Transaction<'_>, id: &str) -> Result<Option<(Status, bool)
         .map(|(s, archived)| (Status::parse(&s).unwrap_or(Status::Failed), archived)))
 }
 
-/// Moves a session to `to`, recording the move; a move to the same status is not recorded.
+/// Moves a session to `to`, recording the move; a move to the same status is
+/// not recorded. Says whether it moved.
 pub fn set_status(
     tx: &Transaction<'_>,
     id: &str,
     to: Status,
     reason: &str,
     now: &str,
-) -> Result<()> {
+) -> Result<bool> {
     let from = status_of(tx, id)?.map(|(s, _)| s);
     if from == Some(to) {
-        return Ok(());
+        return Ok(false);
     }
     tx.execute(
         "UPDATE sessions SET status = ?2, updated_at = ?3 WHERE id = ?1",
@@ -335,7 +336,8 @@ pub fn set_status(
             params![id, reason],
         )?;
     }
-    record_event(tx, id, from, to, reason, now)
+    record_event(tx, id, from, to, reason, now)?;
+    Ok(true)
 }
 
 pub fn set_archived(tx: &Transaction<'_>, id: &str, now: &str) -> Result<()> {

@@ -33,6 +33,10 @@ pub struct SessionUpdate {
     pub session_id: String,
     pub account_id: String,
     pub status: Status,
+    /// This update is the session's move into `status`, recorded just now
+    /// (not another change, nor a restart restoring the status it had), so a
+    /// listener that acts once per turn end acts once.
+    pub moved: bool,
 }
 
 /// One typed entry of a turn's transcript, broadcast once it is stored (for
@@ -105,18 +109,26 @@ impl Inner {
     ) -> Result<()> {
         let owned = id.to_owned();
         let now = self.clock.timestamp();
-        self.write(move |tx| db::set_status(tx, &owned, to, &reason, &now))
+        let moved = self
+            .write(move |tx| db::set_status(tx, &owned, to, &reason, &now))
             .await?;
-        self.announce(id, account_id, to);
+        self.send_update(id, account_id, to, moved);
         Ok(())
     }
 
+    /// A change other than a status move (a spawn, a message, archiving, a
+    /// new activity).
     pub(crate) fn announce(&self, id: &str, account_id: &str, status: Status) {
+        self.send_update(id, account_id, status, false);
+    }
+
+    fn send_update(&self, id: &str, account_id: &str, status: Status, moved: bool) {
         // Nobody listening is not an error.
         let _ = self.updates.send(SessionUpdate {
             session_id: id.to_owned(),
             account_id: account_id.to_owned(),
             status,
+            moved,
         });
     }
 

@@ -799,8 +799,6 @@ impl SettingsStore {
     }
 
     /// Detects questions in an agent reply even when the agent did not explicitly ask.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn auto_detect_questions(&self) -> bool {
         self.toggle_at(29)
     }
@@ -1058,50 +1056,36 @@ impl SettingsStore {
     }
 
     /// Which events each board sends to the inbox.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pm_inbox_board_preferences(&self) -> serde_json::Value {
         self.json_at(70)
     }
 
     /// Batches project events into one digest notification; overdue items always notify immediately.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pm_inbox_digest_mode(&self) -> bool {
         self.toggle_at(71)
     }
 
     /// Surfaces project events (assignments, status changes, due dates) as inbox rows.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pm_inbox_enabled(&self) -> bool {
         self.toggle_at(72)
     }
 
     /// Pauses project notifications in a daily window; overdue items always notify immediately.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pm_inbox_quiet_hours_enabled(&self) -> bool {
         self.toggle_at(73)
     }
 
     /// Time of day notifications pause.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pm_inbox_quiet_hours_start(&self) -> String {
         self.text_at(74)
     }
 
     /// Time of day notifications resume.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pm_inbox_quiet_hours_end(&self) -> String {
         self.text_at(75)
     }
 
     /// Timezone of quiet hours; defaults to the system timezone when unset.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pm_inbox_quiet_hours_time_zone(&self) -> String {
         self.text_at(76)
     }
@@ -1511,8 +1495,6 @@ impl SettingsStore {
     }
 
     /// A turn that the session calls a routine update stays out of the inbox; a turn asking a question is never hidden. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn hide_routine_updates_from_inbox(&self) -> bool {
         self.toggle_at(139)
     }
@@ -1637,15 +1619,11 @@ impl SettingsStore {
     }
 
     /// Daily briefing summarising session activity across hubs.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn daily_digest_enabled(&self) -> bool {
         self.toggle_at(159)
     }
 
     /// Which sources the daily briefing includes.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn daily_digest_sources(&self) -> serde_json::Value {
         self.json_at(160)
     }

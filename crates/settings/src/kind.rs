@@ -14,9 +14,11 @@ use serde_json::{Map, Value, json};
 pub enum Kind {
     /// A JSON boolean, nothing else (`"true"` and `1` are refused).
     Toggle,
-    /// A string of at most `max_chars` characters (Unicode scalar values, not bytes).
+    /// A string of at most `max_chars` characters (Unicode scalar values, not
+    /// bytes), of the given format.
     Text {
         max_chars: Option<usize>,
+        format: TextFormat,
     },
     Number(NumberRange),
     /// One of the listed strings.
@@ -31,6 +33,40 @@ pub enum Kind {
     Object(&'static [Field]),
     /// One of the listed numbers (the spec's type label `unknown`).
     NumberChoice(&'static [i64]),
+}
+
+/// What a text setting's string must look like besides its length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextFormat {
+    /// Any string.
+    Plain,
+    /// A time of day, `HH:MM` on the 24-hour clock.
+    TimeOfDay,
+    /// An IANA time zone name the bundled time-zone database knows, or the
+    /// empty string (the system's zone).
+    TimeZone,
+}
+
+impl TextFormat {
+    fn accepts(self, text: &str) -> bool {
+        match self {
+            TextFormat::Plain => true,
+            TextFormat::TimeOfDay => parse_time_of_day(text).is_some(),
+            // jiff's database: the system's zoneinfo, else the copy bundled
+            // into the binary, so a machine without zoneinfo still knows names.
+            TextFormat::TimeZone => text.is_empty() || jiff::tz::db().get(text).is_ok(),
+        }
+    }
+}
+
+/// Hours and minutes of an `HH:MM` time of day (two digits each, 00:00 to 23:59).
+pub fn parse_time_of_day(text: &str) -> Option<(u8, u8)> {
+    let (h, m) = text.split_once(':')?;
+    if h.len() != 2 || m.len() != 2 || !(h.bytes().chain(m.bytes())).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (h, m) = (h.parse::<u8>().ok()?, m.parse::<u8>().ok()?);
+    (h < 24 && m < 60).then_some((h, m))
 }
 
 /// A numeric range, inclusive at both ends. A step counts from `min`.
@@ -86,9 +122,22 @@ impl Kind {
     fn write_description(&self, out: &mut String) {
         match self {
             Kind::Toggle => out.push_str("true or false"),
-            Kind::Text { max_chars: None } => out.push_str("a string"),
+            Kind::Text {
+                format: TextFormat::TimeOfDay,
+                ..
+            } => out.push_str("a time of day as HH:MM, 00:00 to 23:59"),
+            Kind::Text {
+                format: TextFormat::TimeZone,
+                ..
+            } => out.push_str(
+                "an IANA time zone name such as \"Europe/Berlin\", or \"\" for the system's zone",
+            ),
+            Kind::Text {
+                max_chars: None, ..
+            } => out.push_str("a string"),
             Kind::Text {
                 max_chars: Some(max),
+                ..
             } => {
                 let _ = write!(out, "a string of at most {max} characters");
             }
@@ -131,8 +180,9 @@ impl Kind {
     fn check_at(&self, value: &Value, path: &mut String) -> Result<Value, Refusal> {
         let accepted = match (self, value) {
             (Kind::Toggle, Value::Bool(_)) => Some(value.clone()),
-            (Kind::Text { max_chars }, Value::String(text))
-                if max_chars.is_none_or(|max| text.chars().count() <= max) =>
+            (Kind::Text { max_chars, format }, Value::String(text))
+                if max_chars.is_none_or(|max| text.chars().count() <= max)
+                    && format.accepts(text) =>
             {
                 Some(value.clone())
             }
@@ -171,10 +221,13 @@ impl Kind {
     pub fn json_schema(&self) -> Value {
         match self {
             Kind::Toggle => json!({"type": "boolean"}),
-            Kind::Text { max_chars } => {
+            Kind::Text { max_chars, format } => {
                 let mut schema = json!({"type": "string"});
                 if let Some(max) = max_chars {
                     schema["maxLength"] = json!(max);
+                }
+                if *format == TextFormat::TimeOfDay {
+                    schema["pattern"] = json!("^([01][0-9]|2[0-3]):[0-5][0-9]$");
                 }
                 schema
             }
@@ -337,14 +390,29 @@ fn write_fields(out: &mut String, fields: &[Field]) {
 
 /// Constructors for the catalog table, short enough to keep one row a line.
 pub(crate) mod build {
-    use super::{Kind, NumberRange};
+    use super::{Kind, NumberRange, TextFormat};
 
     pub const TOGGLE: Kind = Kind::Toggle;
-    pub const TEXT: Kind = Kind::Text { max_chars: None };
+    pub const TEXT: Kind = Kind::Text {
+        max_chars: None,
+        format: TextFormat::Plain,
+    };
+    pub const TIME_OF_DAY: Kind = Kind::Text {
+        max_chars: None,
+        format: TextFormat::TimeOfDay,
+    };
 
     pub const fn text(max_chars: usize) -> Kind {
         Kind::Text {
             max_chars: Some(max_chars),
+            format: TextFormat::Plain,
+        }
+    }
+
+    pub const fn time_zone(max_chars: usize) -> Kind {
+        Kind::Text {
+            max_chars: Some(max_chars),
+            format: TextFormat::TimeZone,
         }
     }
 

@@ -47,7 +47,7 @@ pub use accessors::*;
 pub use error::SettingsError;
 pub use generate::{catalog_markdown, json_schema, typescript};
 pub use index::{definitions, lookup};
-pub use kind::{Field, Kind, NumberRange};
+pub use kind::{Field, Kind, NumberRange, TextFormat, parse_time_of_day};
 pub use rust_api::rust_accessors;
 pub use schema::{Area, DefaultValue, SettingDef, TakesEffect};
 pub use store::{MIGRATIONS, SettingView, SettingsStore};

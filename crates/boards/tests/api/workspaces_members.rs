@@ -48,8 +48,20 @@ fn workspaces_and_members_are_managed() {
     );
     assert_eq!(
         serde_json::to_value(&m).unwrap(),
-        json!({"id": m.id, "name": "Bo"})
+        json!({"id": m.id, "name": "Bo", "self": false})
     );
+    // The account's own member: made once, listed as self, never deleted.
+    let me = ::boards::ensure_self_member(&db, ACCOUNT, "Me").unwrap();
+    assert_eq!(
+        ::boards::ensure_self_member(&db, ACCOUNT, "Again").unwrap(),
+        me
+    );
+    assert_eq!(
+        ::boards::self_member_id(&db, ACCOUNT).unwrap().as_deref(),
+        Some(me.id.as_str())
+    );
+    assert!(::boards::delete_member(&db, ACCOUNT, &me.id).is_err());
+    assert!(::boards::self_member_id(&db, "another").unwrap().is_none());
     let b = create_board(
         &db,
         ACCOUNT,

@@ -32,8 +32,11 @@ async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<NewAccount>,
 ) -> ApiResult<(StatusCode, Json<CreatedAccount>)> {
-    let accounts = state.accounts.clone();
+    let (accounts, db) = (state.accounts.clone(), state.db.clone());
     let (account, token) = blocking(move || accounts.create_account(&body.name)).await?;
+    // Its own member, which "assigned to me" and `GET /me`'s memberId name.
+    let (id, name) = (account.id.clone(), account.name.clone());
+    blocking(move || boards::ensure_self_member(&db, &id, &name)).await?;
     Ok((
         StatusCode::CREATED,
         Json(CreatedAccount {
@@ -44,22 +47,32 @@ async fn create(
     ))
 }
 
-async fn me(caller: Caller) -> Json<Me> {
-    Json(me_of(caller.0))
+async fn me(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Me>> {
+    Ok(Json(me_of(&state, caller.0).await?))
 }
 
-async fn session(visitor: Visitor) -> Json<BrowserSession> {
-    Json(BrowserSession {
-        signed_in: visitor.0.is_some(),
-        me: visitor.0.map(me_of),
-    })
+async fn session(
+    visitor: Visitor,
+    State(state): State<AppState>,
+) -> ApiResult<Json<BrowserSession>> {
+    let me = match visitor.0 {
+        Some(principal) => Some(me_of(&state, principal).await?),
+        None => None,
+    };
+    Ok(Json(BrowserSession {
+        signed_in: me.is_some(),
+        me,
+    }))
 }
 
-fn me_of(principal: Principal) -> Me {
-    Me {
+async fn me_of(state: &AppState, principal: Principal) -> ApiResult<Me> {
+    let (db, account) = (state.db.clone(), principal.account_id.clone());
+    let member_id = blocking(move || boards::self_member_id(&db, &account)).await?;
+    Ok(Me {
         token_kind: principal.kind.as_str().to_owned(),
         account_id: principal.account_id,
         is_owner: principal.is_owner,
         session_id: principal.session_id,
-    }
+        member_id,
+    })
 }

@@ -104,6 +104,10 @@ async fn announce_board_change(
         None
     };
     let response = next.run(request).await;
+    if response.status().is_success() {
+        // The write has committed: the notifier reads its events now.
+        s.pm_wake.notify_one();
+    }
     if let Some(board_id) = board_id
         && response.status().is_success()
     {
@@ -118,9 +122,14 @@ async fn announce_board_change(
     response
 }
 
-/// Who made a change, as recorded in item events.
+/// Who made a change, as recorded in item events: an agent's session
+/// (`session:<id>`, so the inbox can name and link it), else the token kind
+/// and account (`cli:<account>`, `ui:<account>`).
 fn actor(caller: &Caller) -> String {
-    format!("{}:{}", caller.0.kind.as_str(), caller.0.account_id)
+    match (&caller.0.session_id, caller.is_agent()) {
+        (Some(session), true) => format!("session:{session}"),
+        _ => format!("{}:{}", caller.0.kind.as_str(), caller.0.account_id),
+    }
 }
 
 async fn list_workspaces(caller: Caller, State(s): State<AppState>) -> ApiResult<Json<Value>> {

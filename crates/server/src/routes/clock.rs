@@ -1,5 +1,6 @@
 //! `POST /test/clock`: moves the server's manual clock, for integration
-//! tests of time rules (the webhook rate limit's minute). The route exists
+//! tests of time rules (the webhook rate limit's minute, quiet hours and
+//! digests): `{"advanceMs"}` forward, `{"at"}` to a moment. The route exists
 //! only when `serve --manual-clock` (a hidden flag) started the server on
 //! one; otherwise the path is unknown like any other.
 
@@ -9,7 +10,7 @@ use axum::http::StatusCode;
 use axum::routing::post;
 
 use crate::auth::Owner;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::state::AppState;
 use crate::wire::ClockAdvance;
@@ -27,6 +28,14 @@ async fn advance(
     ApiJson(request): ApiJson<ClockAdvance>,
 ) -> ApiResult<StatusCode> {
     if let Some(clock) = &state.manual_clock {
+        if let Some(at) = &request.at {
+            let at =
+                time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
+                    .map_err(|_| {
+                        ApiError::bad_request("invalid_request", "at must be an RFC 3339 time")
+                    })?;
+            clock.set(at);
+        }
         let by = i64::try_from(request.advance_ms).unwrap_or(i64::MAX);
         clock.advance(time::Duration::milliseconds(by));
     }

@@ -1,5 +1,6 @@
 //! `/alert` and `/inbox`: agents drop persistent rows, people page through
-//! them, read and archive them. Every change is announced as an `inbox`
+//! them, read and archive them; `/sessions/{id}/seen` reads a session's rows
+//! when the user opens it. Every change is announced as an `inbox`
 //! event. Categories whose `inboxShow*` setting is off are left out of
 //! listings, counts and read-all unless the caller asks for `hidden`.
 
@@ -29,6 +30,7 @@ pub fn routes() -> Router<AppState> {
         .route("/inbox/counts", get(counts))
         .route("/inbox/read-all", post(read_all))
         .route("/inbox/{id}", patch(change))
+        .route("/sessions/{id}/seen", post(session_seen))
 }
 
 /// The categories the settings hide. The other `inboxShow*` keys name
@@ -135,6 +137,27 @@ async fn read_all(
     let count = blocking(move || inbox.read_all(user.account_id(), category, &hidden)).await?;
     if count > 0 {
         publish::inbox_changed(&state, &account, &InboxEvent::ReadAll { category, count });
+    }
+    Ok(Json(ReadAllDone { count }))
+}
+
+/// The user opened the session: its unread `session` rows are read, so the
+/// next turn that needs them makes a new row. Approvals (`cli_pending`) stay
+/// until they are decided.
+async fn session_seen(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<ReadAllDone>> {
+    let account = user.account_id().to_owned();
+    // Another account's session answers as a missing one.
+    state.sessions.get(&account, &id).await?;
+    let inbox = state.inbox.clone();
+    let owner = account.clone();
+    let rows = blocking(move || inbox.read_about_session(&owner, Category::Session, &id)).await?;
+    let count = rows.len();
+    for row in rows {
+        publish::inbox_changed(&state, &account, &InboxEvent::Updated(row));
     }
     Ok(Json(ReadAllDone { count }))
 }

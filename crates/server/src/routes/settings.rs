@@ -90,6 +90,8 @@ async fn change(
         value: stored.1,
     };
     publish::setting_changed(&state, &changed);
+    // Quiet hours, digests and board preferences apply from now on.
+    state.pm_wake.notify_one();
     Ok(Json(changed))
 }
 
@@ -101,6 +103,7 @@ async fn reset(
     check_may_write(&caller, &key)?;
     let settings = state.settings.clone();
     let view: SettingView = blocking(move || settings.reset(&key)).await?.into();
+    state.pm_wake.notify_one();
     publish::setting_changed(
         &state,
         &SettingChanged {

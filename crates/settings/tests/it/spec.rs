@@ -119,7 +119,7 @@ enum Shape {
 fn shape_of(kind: &Kind) -> Shape {
     match kind {
         Kind::Toggle => Shape::Toggle,
-        Kind::Text { max_chars } => Shape::Text(*max_chars),
+        Kind::Text { max_chars, .. } => Shape::Text(*max_chars),
         Kind::Number(range) => Shape::Number {
             min: range.min,
             max: range.max,

@@ -3,16 +3,36 @@
 //! naming what the key accepts); then the contract's own cases by hand.
 
 use serde_json::{Value, json};
-use settings::{Kind, NumberRange, SettingDef, SettingsError, definitions, lookup};
+use settings::{Kind, NumberRange, SettingDef, SettingsError, TextFormat, definitions, lookup};
 
 /// Values of `kind` that must be accepted, each with the value it normalises to.
 fn accepted(kind: &Kind) -> Vec<(Value, Value)> {
     let same = |v: Value| (v.clone(), v);
     match kind {
         Kind::Toggle => vec![same(json!(true)), same(json!(false))],
-        Kind::Text { max_chars: None } => vec![same(json!("")), same(json!("x".repeat(20_000)))],
+        Kind::Text {
+            format: TextFormat::TimeOfDay,
+            ..
+        } => vec![
+            same(json!("00:00")),
+            same(json!("07:05")),
+            same(json!("23:59")),
+        ],
+        Kind::Text {
+            format: TextFormat::TimeZone,
+            ..
+        } => vec![
+            same(json!("")),
+            same(json!("Europe/Berlin")),
+            same(json!("America/New_York")),
+            same(json!("UTC")),
+        ],
+        Kind::Text {
+            max_chars: None, ..
+        } => vec![same(json!("")), same(json!("x".repeat(20_000)))],
         Kind::Text {
             max_chars: Some(max),
+            ..
         } => vec![
             same(json!("")),
             same(json!("a".repeat(*max))),
@@ -109,9 +129,31 @@ fn refused(kind: &Kind) -> Vec<Value> {
     .collect();
     match kind {
         Kind::Toggle => cases.extend([json!("true"), json!("false"), json!(0)]),
-        Kind::Text { max_chars: None } => {}
+        Kind::Text {
+            format: TextFormat::TimeOfDay,
+            ..
+        } => cases.extend([
+            json!(""),
+            json!("24:00"),
+            json!("7:05"),
+            json!("07:60"),
+            json!("07:05 "),
+            json!("0705"),
+        ]),
+        Kind::Text {
+            format: TextFormat::TimeZone,
+            ..
+        } => cases.extend([
+            json!("Mars/Olympus_Mons"),
+            json!("europe/berlin "),
+            json!("+25:00"),
+        ]),
+        Kind::Text {
+            max_chars: None, ..
+        } => {}
         Kind::Text {
             max_chars: Some(max),
+            ..
         } => {
             cases.push(json!("a".repeat(max + 1)));
             cases.push(json!("é".repeat(max + 1)));

@@ -5,12 +5,13 @@
  */
 import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { apiFetch } from "../../shared/api/client";
-import type { Session } from "../../shared/api/types.generated";
+import type { InboxEvent, Session } from "../../shared/api/types.generated";
 import { listInbox } from "../../shared/inbox/api";
 import { navigate } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { markSessionSeen } from "./api";
 import { Composer } from "./Composer";
 import { isOpen, SessionHeader } from "./SessionHeader";
 import { ALL_SESSIONS, boardRows } from "./board";
@@ -72,6 +73,27 @@ async function goAfterSend(steps: ReturnType<typeof postSendSteps>, current: Ses
   }
 }
 
+/**
+ * The session's inbox rows are read once the user opens it, and again when a row about it arrives
+ * while the page is in view: what the user is looking at is not news.
+ */
+function useSeen(id: string) {
+  // A failed mark only leaves the row unread in the inbox, where the user can read it: no error
+  // is worth interrupting the session page for.
+  const mark = useCallback(() => void markSessionSeen(id).catch(() => undefined), [id]);
+  useEffect(() => mark(), [mark]);
+  useStreamEvent<InboxEvent>("inbox", (event) => {
+    if (
+      (event.change === "created" || event.change === "repeated") &&
+      event.category === "session" &&
+      event.source.sessionId === id &&
+      document.visibilityState === "visible"
+    ) {
+      mark();
+    }
+  });
+}
+
 /** A follow-up sent from this page, and the turn it will be. */
 interface Sent {
   turn: number;
@@ -80,6 +102,7 @@ interface Sent {
 
 export function SessionPage({ id }: { id: string }) {
   const { session, error, reload } = useSession(id);
+  useSeen(id);
   const transcript = useTranscript(id);
   const { values } = useSettings();
   const foldSettings = useMemo(() => foldSettingsOf(values), [values]);

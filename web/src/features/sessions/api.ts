@@ -1,6 +1,6 @@
 /** Thin typed calls for one session: spawning, steering, and reading its transcript a page at a time. */
 import { apiFetch } from "../../shared/api/client";
-import type { EngineInfo, EntryPage, Session, SpawnRequest } from "../../shared/api/types.generated";
+import type { EngineInfo, EntryPage, ReadAllDone, Session, SpawnRequest } from "../../shared/api/types.generated";
 
 export const listEngines = () => apiFetch<EngineInfo[]>("/engines");
 
@@ -14,6 +14,10 @@ export const sendMessage = (id: string, text: string) =>
 /** Stops the session and every session it spawned (the whole process tree). */
 export const stopSession = (id: string) =>
   apiFetch<unknown>(`/sessions/${encodeURIComponent(id)}/stop`, { method: "POST", body: { tree: true } });
+
+/** The user has the session open: its unread inbox rows are read, so its next notice is a new row. */
+export const markSessionSeen = (id: string) =>
+  apiFetch<ReadAllDone>(`/sessions/${encodeURIComponent(id)}/seen`, { method: "POST" });
 
 export const archiveSession = (id: string) =>
   apiFetch<unknown>(`/sessions/${encodeURIComponent(id)}/archive`, { method: "POST" });

@@ -748,8 +748,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Detects questions in an agent reply even when the agent did not explicitly ask.",
     "schema": {
@@ -1391,8 +1391,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "map",
     "accepted": "an object whose every value is one of \"all\", \"assigned-only\", \"none\"",
     "default": {},
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Which events each board sends to the inbox.",
     "schema": {
@@ -1414,8 +1414,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Batches project events into one digest notification; overdue items always notify immediately.",
     "schema": {
@@ -1429,8 +1429,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Surfaces project events (assignments, status changes, due dates) as inbox rows.",
     "schema": {
@@ -1444,8 +1444,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Pauses project notifications in a daily window; overdue items always notify immediately.",
     "schema": {
@@ -1457,14 +1457,15 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "text",
-    "accepted": "a string",
+    "accepted": "a time of day as HH:MM, 00:00 to 23:59",
     "default": "22:00",
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Time of day notifications pause.",
     "schema": {
-      "type": "string"
+      "type": "string",
+      "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"
     }
   },
   {
@@ -1472,14 +1473,15 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "text",
-    "accepted": "a string",
+    "accepted": "a time of day as HH:MM, 00:00 to 23:59",
     "default": "08:00",
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Time of day notifications resume.",
     "schema": {
-      "type": "string"
+      "type": "string",
+      "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"
     }
   },
   {
@@ -1487,10 +1489,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "text",
-    "accepted": "a string of at most 64 characters",
+    "accepted": "an IANA time zone name such as \"Europe/Berlin\", or \"\" for the system's zone",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Timezone of quiet hours; defaults to the system timezone when unset.",
     "schema": {
@@ -2510,8 +2512,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "A turn that the session calls a routine update stays out of the inbox; a turn asking a question is never hidden. Default on.",
     "schema": {
@@ -2829,8 +2831,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Daily briefing summarising session activity across hubs.",
     "schema": {
@@ -2854,8 +2856,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
       "sms": true,
       "messenger": true
     },
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Which sources the daily briefing includes.",
     "schema": {

@@ -10,7 +10,11 @@ export type Me = { accountId: string, isOwner: boolean,
 /**
  * `cli`, `agent` or `ui`.
  */
-tokenKind: string, sessionId: string | null, };
+tokenKind: string, sessionId: string | null, 
+/**
+ * The account's own member (`"self": true` in `GET /members`).
+ */
+memberId: string | null, };
 
 export type BrowserSession = { signedIn: boolean, me: Me | null, };
 
@@ -64,7 +68,12 @@ export type PublicationState = { published: boolean, publishedAt: string | null,
 
 export type Workspace = { id: string, name: string, };
 
-export type Member = { id: string, name: string, email?: string | null, };
+export type Member = { id: string, name: string, email?: string | null, 
+/**
+ * The account's own member, made with the account: who "assigned to
+ * me" means. One per account; it cannot be deleted.
+ */
+self: boolean, };
 
 export type NewMember = { name: string, email?: string, };
 
@@ -368,7 +377,12 @@ updatedAt: string, readAt: string | null, archivedAt: string | null,
 /**
  * How many times this source raised this while the row was unread.
  */
-count: number, source: Source, actions: Array<Action>, };
+count: number, 
+/**
+ * Why the source raised it, when the source says (a `session` row:
+ * `question`, `failed` or `routine`); the newest occurrence's.
+ */
+reason?: string, source: Source, actions: Array<Action>, };
 
 export type Source = { sessionId?: string, boardId?: string, itemId?: string, webhookId?: string, alarmId?: string, };
 

@@ -1,0 +1,218 @@
+//! The scheduler that drives the project-event notifier (`pm_inbox`) on the
+//! server's clock: it reads the pm-inbox settings into the notifier's plain
+//! preferences, takes new item events when a board write wakes it (after the
+//! write has committed and answered, so an item write never waits for the
+//! inbox), does the time-driven work when the notifier's next moment comes
+//! on the injected clock (so tests move a manual clock instead of waiting),
+//! gathers the sessions' day for the daily digest, and announces every row
+//! it adds on the event stream.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use pm_inbox::{
+    BoardPreference, DailySources, DayRange, Delivered, Notifier, Prefs, QuietHours, SessionTally,
+    window,
+};
+use serde_json::Value;
+use settings::SettingsStore;
+
+use crate::publish;
+use crate::state::AppState;
+
+/// The notifier's preferences as the settings say now.
+pub fn prefs(settings: &SettingsStore) -> Prefs {
+    let boards = match settings.pm_inbox_board_preferences() {
+        Value::Object(map) => map
+            .iter()
+            .filter_map(|(board, pref)| {
+                Some((board.clone(), BoardPreference::parse(pref.as_str()?)?))
+            })
+            .collect(),
+        _ => HashMap::new(),
+    };
+    let quiet = settings
+        .pm_inbox_quiet_hours_enabled()
+        .then(|| {
+            QuietHours::parse(
+                &settings.pm_inbox_quiet_hours_start(),
+                &settings.pm_inbox_quiet_hours_end(),
+            )
+        })
+        .flatten();
+    let sources = settings.daily_digest_sources();
+    // A source the object leaves out keeps its default, which is on.
+    let source = |name: &str| sources.get(name).and_then(Value::as_bool).unwrap_or(true);
+    let daily = settings.daily_digest_enabled().then(|| DailySources {
+        sessions: source("sessions"),
+        pm_events: source("pm-events"),
+    });
+    Prefs {
+        enabled: settings.pm_inbox_enabled(),
+        boards,
+        digest: settings.pm_inbox_digest_mode(),
+        quiet,
+        zone: window::zone(&settings.pm_inbox_quiet_hours_time_zone()),
+        daily,
+    }
+}
+
+/// Starts the scheduler task; it ends when the server is asked to stop.
+pub fn start(state: &AppState) {
+    let notifier = Arc::new(Notifier::new(state.db.clone(), state.inbox.clone()));
+    let state = state.clone();
+    let mut stop = state.stop.subscribe();
+    tokio::spawn(async move {
+        // Where reading starts: the newest event at the first start ever.
+        run(&state, &notifier, |n, p, now| n.take_events(p, now)).await;
+        loop {
+            let tick = run(&state, &notifier, |n, p, now| {
+                n.tick(p, now)
+                    .map(|tick| (tick.delivered, tick.daily_digest))
+            })
+            .await;
+            if let Some((_, Some(range))) = tick {
+                // Counting sessions awaits the supervisor: off this loop.
+                let (state, notifier) = (state.clone(), notifier.clone());
+                tokio::spawn(async move { daily_digest(&state, &notifier, range).await });
+            }
+            let wake = run(&state, &notifier, |n, p, now| n.next_wake(p, now))
+                .await
+                .map(|at| time::OffsetDateTime::from_unix_timestamp_nanos(at.as_nanosecond()));
+            let sleep = async {
+                match wake {
+                    Some(Ok(at)) => state.clock.sleep_until(at).await,
+                    // Unreadable state: try again in a minute rather than spin.
+                    _ => state.clock.sleep(time::Duration::minutes(1)).await,
+                }
+            };
+            tokio::select! {
+                // The watch's guard is not Send: drop it before any await below.
+                () = async { drop(stop.wait_for(Option::is_some).await) } => return,
+                () = state.pm_wake.notified() => {
+                    run(&state, &notifier, |n, p, now| n.take_events(p, now)).await;
+                }
+                () = sleep => {}
+            }
+        }
+    });
+}
+
+/// Something the notifier hands back along with the rows it delivered.
+trait WithDelivered {
+    fn delivered(&mut self) -> Vec<Delivered>;
+}
+
+impl WithDelivered for Vec<Delivered> {
+    fn delivered(&mut self) -> Vec<Delivered> {
+        std::mem::take(self)
+    }
+}
+
+impl WithDelivered for (Vec<Delivered>, Option<DayRange>) {
+    fn delivered(&mut self) -> Vec<Delivered> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+impl WithDelivered for jiff::Timestamp {
+    fn delivered(&mut self) -> Vec<Delivered> {
+        Vec::new()
+    }
+}
+
+/// Runs one notifier step off the async threads at the clock's now, with the
+/// settings as they are, announces the rows it delivered, and logs a failure
+/// (the next wake-up tries again).
+async fn run<T: WithDelivered + Send + 'static>(
+    state: &AppState,
+    notifier: &Arc<Notifier>,
+    step: impl FnOnce(&Notifier, &Prefs, jiff::Timestamp) -> Result<T, pm_inbox::NotifierError>
+    + Send
+    + 'static,
+) -> Option<T> {
+    let prefs = prefs(&state.settings);
+    let now = window::instant(state.clock.now());
+    let notifier = notifier.clone();
+    let outcome = tokio::task::spawn_blocking(move || step(&notifier, &prefs, now)).await;
+    match outcome {
+        Ok(Ok(mut value)) => {
+            for row in value.delivered() {
+                publish::inbox_added(state, &row.account_id, row.added);
+            }
+            Some(value)
+        }
+        Ok(Err(error)) => {
+            tracing::warn!(error = %error_chain(&error), "project events: a step failed");
+            None
+        }
+        Err(error) => {
+            tracing::warn!(%error, "project events: a step panicked");
+            None
+        }
+    }
+}
+
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut out = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        out.push_str(": ");
+        out.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    out
+}
+
+/// Counts each account's sessions over the day that ended and posts its
+/// daily digest.
+async fn daily_digest(state: &AppState, notifier: &Arc<Notifier>, range: DayRange) {
+    let accounts = match state.accounts.list() {
+        Ok(accounts) => accounts,
+        Err(error) => {
+            tracing::warn!(%error, "daily digest: cannot list accounts");
+            return;
+        }
+    };
+    // In the stored form, so the text comparison below is a time comparison.
+    let stored = |at: jiff::Timestamp| {
+        time::OffsetDateTime::from_unix_timestamp_nanos(at.as_nanosecond())
+            .map(clock::timestamp)
+            .unwrap_or_default()
+    };
+    let (from, to) = (stored(range.from), stored(range.to));
+    let mut tallies = Vec::new();
+    for account in accounts {
+        let sessions = state.sessions.list(&account.id).await.unwrap_or_default();
+        tallies.push((account.id, tally(&sessions, &from, &to)));
+    }
+    run(state, notifier, move |n, p, _| {
+        n.post_daily_digest(p, &range, &tallies)
+    })
+    .await;
+}
+
+/// What the sessions did within `[from, to)`: started then, finished or
+/// failed then (their last change), and the cost of those active then.
+/// Stored times sort as text.
+fn tally(sessions: &[sessions::Session], from: &str, to: &str) -> SessionTally {
+    let within = |at: &str| from <= at && at < to;
+    let mut tally = SessionTally::default();
+    for session in sessions {
+        let started = within(&session.created_at);
+        let changed = within(&session.updated_at);
+        if started {
+            tally.started += 1;
+        }
+        if changed && session.status == sessions::Status::Finished {
+            tally.finished += 1;
+        }
+        if changed && session.status == sessions::Status::Failed {
+            tally.failed += 1;
+        }
+        if started || changed {
+            tally.cost_usd += session.cost_usd.unwrap_or(0.0);
+        }
+    }
+    tally
+}

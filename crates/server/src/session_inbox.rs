@@ -1,0 +1,93 @@
+//! Sessions that need the user, in the inbox: when a session's status moves
+//! to `waiting_for_input` or `failed`, the `attention` rule reads how that
+//! turn ended and, when it needs the user, the session's one `session` row is
+//! added or updated and announced as an `inbox` event.
+//!
+//! It listens to the sessions' broadcasts on a task of its own, beside the
+//! one that forwards them to the stream, so reading a turn's entries never
+//! holds up the `session` and `output` events.
+
+use attention::Rules;
+use inbox::Category;
+use sessions::{PageFrom, SessionUpdate, Status};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::publish;
+use crate::state::AppState;
+
+/// How much of the transcript's end the rule reads: a turn's question or
+/// reply is among its last entries, and a page this size is one short index
+/// walk however long the transcript is.
+const TURN_END_ENTRIES: u32 = 200;
+
+/// Starts the task; it ends when the server is asked to stop.
+pub fn watch_turn_ends(state: &AppState) {
+    let mut updates = state.sessions.subscribe();
+    let mut stop = state.stop.subscribe();
+    let state = state.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                biased;
+                () = async { drop(stop.wait_for(Option::is_some).await) } => return,
+                update = updates.recv() => match update {
+                    Ok(update) if ends_a_turn(&update) => turn_ended(&state, &update).await,
+                    Ok(_) => {}
+                    // A burst of updates outran this task: the turn ends among
+                    // them get no row, which the log says.
+                    Err(RecvError::Lagged(missed)) => tracing::warn!(
+                        missed,
+                        "session updates were lost before the inbox read them"
+                    ),
+                    Err(RecvError::Closed) => return,
+                },
+            }
+        }
+    });
+}
+
+/// Only a move recorded just now counts, so a restart restoring a waiting
+/// session, or an activity change, does not raise the same turn again.
+fn ends_a_turn(update: &SessionUpdate) -> bool {
+    update.moved && matches!(update.status, Status::WaitingForInput | Status::Failed)
+}
+
+async fn turn_ended(state: &AppState, update: &SessionUpdate) {
+    let (account, id) = (&update.account_id, &update.session_id);
+    let read = async {
+        let session = state.sessions.get(account, id).await?;
+        let page = state
+            .sessions
+            .entries(account, id, PageFrom::Tail, TURN_END_ENTRIES)
+            .await?;
+        Ok::<_, sessions::SessionError>((session, page.entries))
+    };
+    let (session, entries) = match read.await {
+        Ok(read) => read,
+        Err(error) => {
+            tracing::warn!(%error, session_id = id, "cannot read a session's turn end for the inbox");
+            return;
+        }
+    };
+    let rules = Rules {
+        auto_detect_questions: state.settings.auto_detect_questions(),
+        hide_routine_updates: state.settings.hide_routine_updates_from_inbox(),
+    };
+    let Some(notice) = attention::turn_ended(&session, &entries, rules) else {
+        return;
+    };
+    let row = attention::session_row(&session, Category::Session, &notice);
+    let inbox = state.inbox.clone();
+    let owner = account.clone();
+    match tokio::task::spawn_blocking(move || inbox.add(&owner, row)).await {
+        Ok(Ok(added)) => {
+            publish::inbox_added(state, account, added);
+        }
+        Ok(Err(error)) => {
+            tracing::warn!(%error, session_id = id, "cannot add a session's inbox row");
+        }
+        Err(error) => {
+            tracing::warn!(%error, session_id = id, "the inbox write did not finish");
+        }
+    }
+}
