@@ -1,10 +1,9 @@
 /**
- * The inbox page, end to end: a webhook delivery and an agent's alert appear live (no reload)
- * with the tab counts, the sidebar count and the title badge following; j/k move the selection;
- * rows are marked read and archived (one by `e`, others by "Archive selected"); the chime log says
- * why no notification showed; an alert's "Start session" opens the New session dialog in the
- * folder `alertSessionDefaultProjectId` names. (A failed session's row needs the session rows of
- * another branch: it is covered once those land.)
+ * The inbox page, end to end: a webhook delivery, an agent's alert and a failed session appear
+ * live (no reload) with the tab counts, the sidebar count and the title badge following; j/k move
+ * the selection; a row opens its session and is read; rows are marked read and archived (one by
+ * `e`, others by "Archive selected"); the chime log says why no notification showed; an alert's
+ * "Start session" opens the New session dialog in the folder `alertSessionDefaultProjectId` names.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -36,12 +35,15 @@ async function rowState(id: string): Promise<Row> {
   return found;
 }
 
-test("a webhook delivery and an alert appear on the inbox page live, are marked read and archived", async () => {
+test("a failed session, a webhook delivery and an alert appear on the inbox page live, are opened, read and archived", async () => {
   writeFileSync(
     join(e2e.server.dataDir, "engines.toml"),
-    `[engines.echo]\nkind = "command"\ncommand = ["/usr/bin/cat"]\n`,
+    `[engines.echo]\nkind = "command"\ncommand = ["/usr/bin/cat"]\n\n` +
+      `[engines.broken]\nkind = "command"\ncommand = ["/bin/sh", "-c", "cat >/dev/null; echo no such target >&2; exit 3"]\n`,
   );
   await setting("webhooksEnabled", true);
+  await setting("agentDrivenSessionsEnabled", true);
+  await setting("requireSpawnSourceSession", false);
   await setting("alertSessionDefaultProjectId", "/tmp");
   const { context, page } = await loggedInPage(e2e, "/inbox");
   await context.grantPermissions(["notifications"], { origin: e2e.server.uiUrl });
@@ -76,20 +78,37 @@ test("a webhook delivery and an alert appear on the inbox page live, are marked 
     webhookId,
   ]);
 
+  // A session whose engine fails: its row comes on top, in the Sessions tab.
+  const failed = await e2e.server.api<{ id: string }>("POST", "/sessions", {
+    engine: "broken",
+    prompt: "build it",
+    title: "Nightly build",
+  });
+  expect(failed.status, JSON.stringify(failed.body)).toBe(201);
+  const sessionRow = page.locator("li[data-row-id]", { hasText: "Nightly build failed" });
+  await sessionRow.waitFor();
+  const sessionRowId = (await sessionRow.getAttribute("data-row-id")) ?? "";
+  await tab(page, "Sessions").locator(".tab-count", { hasText: "1" }).waitFor();
+  await page.locator(".nav-link .nav-count", { hasText: "3" }).waitFor();
+  await page.waitForFunction(() => document.title === "(3) Inbox · Switchboard");
+
   // j and k move the selection (outside a text field: the fresh install's workspace form has
   // the focus until the page is clicked).
   await page.getByRole("heading", { name: "Inbox", exact: true }).click();
+  const selected = (id: string) => page.locator(`li[data-row-id="${id}"][aria-current="true"]`).waitFor();
   await page.keyboard.press("j");
-  await page.locator(`li[data-row-id="${alert.body.id}"][aria-current="true"]`).waitFor();
+  await selected(sessionRowId);
   await page.keyboard.press("j");
-  await page.locator(`li[data-row-id="${webhookId}"][aria-current="true"]`).waitFor();
+  await selected(alert.body.id);
+  await page.keyboard.press("j");
+  await selected(webhookId);
   await page.keyboard.press("k");
   await page.locator(`li[data-row-id="${alert.body.id}"][aria-current="true"]`).waitFor();
 
   // Mark read: the row and the counts change, and the server has it.
   await row(page, webhookId).getByRole("button", { name: "Mark read" }).click();
   await row(page, webhookId).getByRole("button", { name: "Mark unread" }).waitFor();
-  await page.locator(".nav-link .nav-count", { hasText: "1" }).waitFor();
+  await page.locator(".nav-link .nav-count", { hasText: "2" }).waitFor();
   expect(await tab(page, "Webhooks").locator(".tab-count").count()).toBe(0);
   expect((await rowState(webhookId)).readAt).not.toBeNull();
 
@@ -104,17 +123,26 @@ test("a webhook delivery and an alert appear on the inbox page live, are marked 
   await page.keyboard.press("e");
   await row(page, alert.body.id).waitFor({ state: "detached" });
   expect((await rowState(alert.body.id)).archivedAt).not.toBeNull();
+
+  // Open: the failed session's page, and its row is read.
+  await row(page, sessionRowId).getByRole("button", { name: "Open" }).click();
+  await page.waitForURL(`**/sessions/${failed.body.id}`);
+  await expect.poll(async () => (await rowState(sessionRowId)).readAt).not.toBeNull();
+  await page.goBack();
+  await row(page, sessionRowId).getByRole("button", { name: "Mark unread" }).waitFor();
+
   await row(page, webhookId).getByRole("checkbox").check();
-  await page.getByRole("button", { name: "Archive selected (1)" }).click();
+  await row(page, sessionRowId).getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Archive selected (2)" }).click();
   await page.getByText("Nothing here.").waitFor();
   expect((await rowState(webhookId)).archivedAt).not.toBeNull();
   await page.waitForFunction(() => document.title === "Inbox · Switchboard");
 
   // The chime log says why no system notification showed: the tab was in front.
-  await page.getByText(/Notification history \(2\)/).click();
+  await page.getByText(/Notification history \(3\)/).click();
   const log = page.getByRole("list", { name: "Notification history" });
   await log.getByText("suppressed: tab in foreground (backgrounded)").first().waitFor();
-  expect(await log.locator("li").count()).toBe(2);
+  expect(await log.locator("li").count()).toBe(3);
 
   expect(errors).toEqual([]);
   await context.close();
