@@ -66,6 +66,10 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
   await tab(page, "Webhooks").locator(".tab-count", { hasText: "1" }).waitFor();
   await page.locator(".nav-link .nav-count", { hasText: "1" }).waitFor();
   await page.waitForFunction(() => document.title === "(1) Inbox · Switchboard");
+  // The icon carries the count too (drawn on a canvas), and goes back to the shipped one at 0.
+  await page.waitForFunction(() =>
+    document.querySelector<HTMLLinkElement>("link[rel~='icon']")?.href.startsWith("data:image/png"),
+  );
 
   // An agent's alert: on top, the counts at two.
   const alert = await e2e.server.api<Row>("POST", "/alert", { title: "Tests failing", body: "3 of 40" });
@@ -143,6 +147,17 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
   const log = page.getByRole("list", { name: "Notification history" });
   await log.getByText("suppressed: tab in foreground (backgrounded)").first().waitFor();
   expect(await log.locator("li").count()).toBe(3);
+  expect(await page.locator("link[rel~='icon']").getAttribute("href")).toBe("/favicon.svg");
+
+  // With notificationBehavior "always" and the permission granted, a delivery shows one.
+  await setting("notificationBehavior", "always");
+  // The `settings` event reaches the page before the delivery's `inbox` event: one stream, in order.
+  await fetch(hook.body.url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ title: "Deploy failed again" }),
+  });
+  await log.getByText("Deploy failed again — shown (always)").waitFor();
 
   expect(errors).toEqual([]);
   await context.close();

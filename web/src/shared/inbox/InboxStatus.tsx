@@ -128,18 +128,23 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
     const now = Date.now();
     const granted = currentPermission();
     if (granted !== permission) setPermission(granted);
-    const decision = notifyDecision(row, {
+    let decision = notifyDecision(row, {
       behavior: (values?.notificationBehavior ?? "backgrounded") as NotificationBehavior,
       foreground: document.visibilityState === "visible",
       permission: granted,
       hidden: hiddenCategories(values),
     });
     if (decision.show) {
-      const notification = new Notification(row.title, { body: row.body ?? undefined, tag: row.id });
-      notification.onclick = () => {
-        window.focus();
-        navigate("/inbox");
-      };
+      try {
+        const notification = new Notification(row.title, { body: row.body ?? undefined, tag: row.id });
+        notification.onclick = () => {
+          window.focus();
+          navigate("/inbox");
+        };
+      } catch {
+        // Some browsers (Chrome on Android) only notify through a service worker.
+        decision = { show: false, reason: "suppressed: the browser refused to show it" };
+      }
     }
     if (historyEnabled) {
       record({

@@ -47,6 +47,8 @@ describe("notifyDecision", () => {
   it("says why it does not, in order", () => {
     const reason = (r: InboxRow, c: Partial<NotifyContext>) => notifyDecision(r, { ...background, ...c }).reason;
     expect(reason(row({ category: "digest" }), {})).toBe("suppressed: routine category");
+    expect(reason(row({ reason: "routine" }), {})).toBe("suppressed: routine update");
+    expect(reason(row({ reason: "question" }), {})).toBe("shown (backgrounded)");
     expect(reason(row(), { hidden: new Set(["session"]) })).toBe("suppressed: category hidden");
     expect(reason(row(), { behavior: "never" })).toBe("suppressed: notifications never");
     expect(reason(row(), { foreground: true })).toBe("suppressed: tab in foreground (backgrounded)");
@@ -98,6 +100,7 @@ describe("shouldAutoSwitch", () => {
     expect(shouldAutoSwitch(row(), { ...idle, pathname: "/sessions/s1" })).toBe(false);
     expect(shouldAutoSwitch(row(), { ...idle, pathname: "/sessions/s2" })).toBe(true);
     expect(shouldAutoSwitch(row({ category: "webhook" }), idle)).toBe(false);
+    expect(shouldAutoSwitch(row({ reason: "routine" }), idle)).toBe(false);
   });
 });
 

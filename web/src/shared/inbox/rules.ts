@@ -67,9 +67,13 @@ export function chimingRow(event: InboxEvent): InboxRow | null {
   return row;
 }
 
+/** A session's turn that only reports (`reason: "routine"`, kept while `hideRoutineUpdatesFromInbox` is off). */
+const isRoutine = (row: InboxRow) => row.category === "session" && row.reason === "routine";
+
 /** Whether a chiming row becomes a system notification, checked in this order. */
 export function notifyDecision(row: InboxRow, context: NotifyContext): NotifyDecision {
   if (!needsUser(row.category)) return { show: false, reason: "suppressed: routine category" };
+  if (isRoutine(row)) return { show: false, reason: "suppressed: routine update" };
   if (context.hidden.has(row.category)) return { show: false, reason: "suppressed: category hidden" };
   if (context.behavior === "never") return { show: false, reason: "suppressed: notifications never" };
   if (context.behavior === "backgrounded" && context.foreground) {
@@ -106,7 +110,7 @@ export interface AutoSwitchContext {
  */
 export function shouldAutoSwitch(row: InboxRow, context: AutoSwitchContext): boolean {
   if (!context.enabled) return false;
-  if (row.category !== "session" && row.category !== "cli_pending") return false;
+  if ((row.category !== "session" && row.category !== "cli_pending") || isRoutine(row)) return false;
   if (context.pathname === "/inbox") return false;
   const open = /^\/sessions\/([^/]+)$/.exec(context.pathname)?.[1];
   if (open !== undefined && row.source.sessionId !== undefined && decodeURIComponent(open) === row.source.sessionId) {
