@@ -4,6 +4,7 @@
  * the selection; a row opens its session and is read; rows are marked read and archived (one by
  * `e`, others by "Archive selected"); the chime log says why no notification showed; an alert's
  * "Start session" opens the New session dialog in the folder `alertSessionDefaultProjectId` names.
+ * And after a send on the session page, `postSendNavigation` picks where to go.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -159,6 +160,39 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
   });
   await log.getByText("Deploy failed again — shown (always)").waitFor();
 
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("after a send, postSendNavigation moves to the next waiting session of the folder, then to the waiting room", async () => {
+  await setting("postSendNavigation", ["next_in_project", "waiting_room"]);
+  const spawn = async (title: string) => {
+    const reply = await e2e.server.api<{ id: string }>("POST", "/sessions", { engine: "echo", prompt: "hello", title });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    return reply.body.id;
+  };
+  const first = await spawn("First of the folder");
+  const second = await spawn("Second of the folder");
+  for (const id of [first, second]) {
+    await expect
+      .poll(async () => (await e2e.server.api<{ status: string }>("GET", `/sessions/${id}`)).body.status)
+      .toBe("waiting_for_input");
+  }
+  const { context, page } = await loggedInPage(e2e, `/sessions/${first}`);
+  const errors = consoleErrors(page);
+  const composer = page.getByLabel("Follow-up message");
+  await composer.fill("and again");
+  await composer.press("Enter");
+  await page.waitForURL(`**/sessions/${second}`);
+
+  // Read fresh, so the page cannot still hold the earlier list when it sends.
+  await setting("postSendNavigation", ["waiting_room"]);
+  await page.reload();
+  await page.getByRole("heading", { name: "Second of the folder" }).waitFor();
+  await composer.fill("once more");
+  await composer.press("Enter");
+  await page.waitForURL("**/sessions?status=waiting_for_input");
+  expect(await page.getByLabel("Status").inputValue()).toBe("waiting_for_input");
   expect(errors).toEqual([]);
   await context.close();
 });
