@@ -4,9 +4,9 @@
  * the tab title and icon, the chime log, and the move to the inbox of `autoSwitchToInbox`.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { InboxEvent, InboxRow } from "../api/types.generated";
+import type { InboxEvent, InboxRow, SettingChanged } from "../api/types.generated";
 import { navigate } from "../router";
-import { useSettings } from "../settings";
+import { useSettings, type StoredSettings } from "../settings";
 import { useStreamEvent, useStreamLifecycle } from "../stream/useStream";
 import { inboxCounts, type InboxCounts } from "./api";
 import { setIconCount } from "./favicon";
@@ -58,6 +58,21 @@ function useLastInput() {
   return last;
 }
 
+/**
+ * The settings as of the latest event: a `settings` event followed at once by an `inbox` event
+ * may reach the handlers before React has drawn the new values, and a chime must obey the change.
+ */
+function useSettingsNow(values: StoredSettings | undefined) {
+  const now = useRef(values);
+  useEffect(() => {
+    now.current = values;
+  }, [values]);
+  useStreamEvent<SettingChanged>("settings", (change) => {
+    now.current = { ...now.current, [change.key]: change.value };
+  });
+  return now;
+}
+
 /** Counts read one at a time: an event during a read asks for one more read after it. */
 function useCounts() {
   const [counts, setCounts] = useState<InboxCounts>();
@@ -104,6 +119,7 @@ function useBadge(count: number, enabled: boolean) {
 
 export function InboxStatusProvider({ children }: { children: ReactNode }) {
   const { values } = useSettings();
+  const settingsNow = useSettingsNow(values);
   const { counts, refresh } = useCounts();
   const lastInput = useLastInput();
   const [permission, setPermission] = useState<Permission>(currentPermission);
@@ -125,6 +141,7 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const chime = (row: InboxRow) => {
+    const values = settingsNow.current;
     const now = Date.now();
     const granted = currentPermission();
     if (granted !== permission) setPermission(granted);
@@ -146,7 +163,7 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
         decision = { show: false, reason: "suppressed: the browser refused to show it" };
       }
     }
-    if (historyEnabled) {
+    if (values?.notificationHistoryEnabled ?? true) {
       record({
         at: new Date(now).toISOString(),
         rowId: row.id,
