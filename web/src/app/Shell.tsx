@@ -56,10 +56,16 @@ function ShellLayout({ route }: { route: Route }) {
         <ul className="nav-list">
           {SECTIONS.map((s) => (
             <li key={s.to}>
-              <Link to={s.to} className="nav-link" aria-current={s === section ? "page" : undefined}>
+              <Link
+                to={s.to}
+                className="nav-link"
+                aria-current={s === section ? "page" : undefined}
+                // The count is the link's description, so its name stays "Inbox".
+                title={s.to === "/inbox" && needsUser > 0 ? `${needsUser} unread needing you` : undefined}
+              >
                 {s.label}
                 {s.to === "/inbox" && needsUser > 0 && (
-                  <span className="nav-count" aria-label={`${needsUser} unread needing you`}>
+                  <span className="nav-count" aria-hidden="true">
                     {needsUser}
                   </span>
                 )}
