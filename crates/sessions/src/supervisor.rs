@@ -561,6 +561,8 @@ async fn actor(
             spec: &spec,
             cwd: &cwd,
             token,
+            // The email trigger (another branch) sets this from the session.
+            locked_down: false,
         };
         match run_turn(&context, &next, &mut end).await? {
             TurnEnd::Done => {}

@@ -77,9 +77,16 @@ impl TestServer {
     }
 
     pub fn start_in_with(dir: tempfile::TempDir, args: &[&str]) -> Self {
+        Self::start_in_with_env(dir, args, &[])
+    }
+
+    /// [`TestServer::start_in_with`] with environment variables for the
+    /// server (a fake `HOME` for the sandbox tests).
+    pub fn start_in_with_env(dir: tempfile::TempDir, args: &[&str], env: &[(&str, &Path)]) -> Self {
         // Not a pipe: one that nobody reads would stop the server once it filled up.
         let child = serve_command(dir.path())
             .args(args)
+            .envs(env.iter().copied())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
