@@ -72,6 +72,7 @@ bench: web e2e-deps
 	cargo bench -p switchboard --bench hook
 	cargo bench -p boards
 	cargo bench -p sessions
+	cargo bench -p sandbox
 	cd web && npm run bench:engine
 	cargo build --release -p switchboard
 	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npm run bench:dashboard

@@ -26,8 +26,8 @@ async function setting(key: string, value: unknown): Promise<void> {
  * `gated` holds its turn open until the test creates the turn's gate file, so the test decides
  * when the status moves; `echo` answers at once.
  */
-function writeEngines(dataDir: string): void {
-  const gated = `cat >/dev/null; echo compiling the parser; while [ ! -e ${dataDir}/gate-$APP_SESSION_ID ]; do sleep 0.05; done; echo done`;
+function writeEngines(dataDir: string, scratchDir: string): void {
+  const gated = `cat >/dev/null; echo compiling the parser; while [ ! -e ${scratchDir}/gate-$APP_SESSION_ID ]; do sleep 0.05; done; echo done`;
   writeFileSync(
     join(dataDir, "engines.toml"),
     `[engines.gated]\nkind = "command"\ncommand = ["/bin/sh", "-c", ${JSON.stringify(gated)}]\n\n` +
@@ -57,7 +57,7 @@ async function statusOf(id: string): Promise<string> {
 }
 
 test("a session started through the API shows up live, moves live, and filters apply", async () => {
-  writeEngines(e2e.server.dataDir);
+  writeEngines(e2e.server.dataDir, e2e.server.scratchDir);
   await setting("agentDrivenSessionsEnabled", true);
   await setting("requireSpawnSourceSession", false);
   const { context, page } = await loggedInPage(e2e, "/sessions");
@@ -86,7 +86,7 @@ test("a session started through the API shows up live, moves live, and filters a
   await row(page, child.id).waitFor();
 
   // The gate opens: the turn ends and the row says so without a reload.
-  writeFileSync(join(e2e.server.dataDir, `gate-${parent.id}`), "");
+  writeFileSync(join(e2e.server.scratchDir, `gate-${parent.id}`), "");
   await page.locator(`tr[data-session-id="${parent.id}"][data-status="waiting_for_input"]`).waitFor();
   expect(await statusOf(parent.id)).toBe("waiting_for_input");
 

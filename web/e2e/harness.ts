@@ -18,6 +18,8 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export interface RunningServer {
   dataDir: string;
+  /** A folder beside the data directory for the test's engines to read and write: the sandbox hides the data directory from them. */
+  scratchDir: string;
   uiUrl: string;
   controlUrl: string;
   token: string;
@@ -49,6 +51,7 @@ async function freePort(): Promise<number> {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`cargo build -p switchboard\` first`);
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-e2e-"));
+  const scratchDir = mkdtempSync(join(tmpdir(), "switchboard-e2e-scratch-"));
   const [controlPort, uiPort] = options.fixedPorts ? [await freePort(), await freePort()] : [0, 0];
   const child: ChildProcess = spawn(
     binary,
@@ -87,6 +90,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const controlUrl = info.controlUrl;
   return {
     dataDir,
+    scratchDir,
     uiUrl: info.uiUrl,
     controlUrl,
     token,
@@ -109,6 +113,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(scratchDir, { recursive: true, force: true });
     },
   };
 }

@@ -80,13 +80,13 @@ async function waitForStatus(id: string, status: string): Promise<void> {
 }
 
 test("a 50 MB transcript: first screen in under 1 s", async () => {
-  const dir = e2e.server.dataDir;
-  writeFileSync(join(dir, "lines.js"), LINES_SCRIPT);
-  writeFileSync(join(dir, "claude.js"), CLAUDE_SCRIPT);
+  const scripts = e2e.server.scratchDir;
+  writeFileSync(join(scripts, "lines.js"), LINES_SCRIPT);
+  writeFileSync(join(scripts, "claude.js"), CLAUDE_SCRIPT);
   writeFileSync(
-    join(dir, "engines.toml"),
-    `[engines.lines]\nkind = "command"\ncommand = ["node", ${JSON.stringify(join(dir, "lines.js"))}]\n\n` +
-      `[engines.agent]\nkind = "claude"\ncommand = ["node", ${JSON.stringify(join(dir, "claude.js"))}]\n`,
+    join(e2e.server.dataDir, "engines.toml"),
+    `[engines.lines]\nkind = "command"\ncommand = ["node", ${JSON.stringify(join(scripts, "lines.js"))}]\n\n` +
+      `[engines.agent]\nkind = "claude"\ncommand = ["node", ${JSON.stringify(join(scripts, "claude.js"))}]\n`,
   );
   const { context, page } = await loggedInPage(e2e, "/inbox");
   await page.getByRole("heading", { name: "Inbox", exact: true }).waitFor();

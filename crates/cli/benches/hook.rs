@@ -38,7 +38,9 @@ fn percentile(samples: &mut [Duration], p: f64) -> Duration {
 
 fn main() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let env_file = dir.path().join("env");
+    // Outside the data directory, which the sandbox hides from engines.
+    let scratch = tempfile::tempdir().expect("scratch dir");
+    let env_file = scratch.path().join("env");
     let holder = format!(
         "printf '%s\\n%s\\n' \"$APP_CLI_TOKEN\" \"$APP_CONTROL_URL\" > {}; exec sleep 600",
         env_file.display()
@@ -55,7 +57,7 @@ fn main() {
     let cookie = cookie(&server.ui, &server.token);
     let session: Value = ureq::post(format!("http://{}/api/sessions", server.ui))
         .header("Cookie", &cookie)
-        .send_json(json!({"engine": "holder", "prompt": "go", "cwd": dir.path()}))
+        .send_json(json!({"engine": "holder", "prompt": "go", "cwd": scratch.path()}))
         .expect("spawn")
         .body_mut()
         .read_json()
@@ -75,11 +77,11 @@ fn main() {
     let (token, url) = (lines.next().unwrap_or(""), lines.next().unwrap_or(""));
     let input = json!({
         "session_id": "0b3c2f9e-5f1e-4c1a-9d7e-2a1f3c4d5e6f",
-        "cwd": dir.path(),
+        "cwd": scratch.path(),
         "permission_mode": "default",
         "hook_event_name": "PreToolUse",
         "tool_name": "Read",
-        "tool_input": {"file_path": "engines.toml"},
+        "tool_input": {"file_path": "env"},
         "tool_use_id": "toolu_01",
     })
     .to_string();

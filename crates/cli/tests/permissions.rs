@@ -19,8 +19,10 @@ use serde_json::{Value, json};
 /// run the hook as that session would.
 fn server(args: &[&str]) -> (TestServer, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("record");
-    let project = dir.path().join("project");
+    // Outside the data directory, which the sandbox hides from engines.
+    let scratch = tempfile::tempdir().unwrap();
+    let record = scratch.path().join("record");
+    let project = scratch.path().join("project");
     std::fs::create_dir_all(&record).unwrap();
     std::fs::create_dir_all(project.join("src")).unwrap();
     let r = record.display();
@@ -36,7 +38,7 @@ fn server(args: &[&str]) -> (TestServer, PathBuf) {
          [engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {claude:?}, \"claude\"]\n"
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
-    let server = TestServer::start_in_with(dir, args);
+    let server = TestServer::start_in_with(dir, args).keeping(scratch);
     (server, project)
 }
 
@@ -56,7 +58,7 @@ fn spawn(server: &TestServer, project: &Path, extra: Value) -> SessionEnv {
     let reply = server.browser_spawn(&server.browser_cookie(), &body);
     assert_eq!(reply.status, 201, "{}", reply.text());
     let id = reply.json()["id"].as_str().unwrap().to_owned();
-    let path = server.data_dir().join("record").join(format!("env-{id}"));
+    let path = server.scratch().join("record").join(format!("env-{id}"));
     let deadline = Instant::now() + Duration::from_secs(20);
     let text = loop {
         if let Ok(text) = std::fs::read_to_string(&path)
@@ -287,7 +289,7 @@ fn claude_code_runs_this_binary_as_its_pre_tool_use_hook() {
     server.set_setting("agentPermissionLevel", json!("read_only"));
     let session = spawn(&server, &project, json!({"engine": "claude"}));
     let path = server
-        .data_dir()
+        .scratch()
         .join("record")
         .join(format!("settings-{}", session.id));
     let settings: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();

@@ -369,7 +369,8 @@ fn the_quiet_hours_settings_are_checked() {
 
 fn server_with_engine() -> TestServer {
     let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("record");
+    let scratch = tempfile::tempdir().unwrap();
+    let record = scratch.path().join("record");
     std::fs::create_dir(&record).unwrap();
     let script = format!(
         "echo $APP_CLI_TOKEN > {r}/token-$APP_SESSION_ID; cat",
@@ -379,7 +380,7 @@ fn server_with_engine() -> TestServer {
         "[engines.echo]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\n"
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
-    TestServer::start_in_with(dir, &["--manual-clock"])
+    TestServer::start_in_with(dir, &["--manual-clock"]).keeping(scratch)
 }
 
 #[test]
@@ -389,7 +390,7 @@ fn an_agent_moving_its_task_to_done_is_named_by_its_session() {
     let session = session["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&session, "waiting_for_input");
     let token_file = server
-        .data_dir()
+        .scratch()
         .join("record")
         .join(format!("token-{session}"));
     let agent = std::fs::read_to_string(token_file)

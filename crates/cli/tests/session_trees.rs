@@ -16,7 +16,8 @@ use serde_json::{Value, json};
 /// sessions crate's fake Claude Code.
 fn server_with_engines() -> TestServer {
     let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("record");
+    let scratch = tempfile::tempdir().unwrap();
+    let record = scratch.path().join("record");
     std::fs::create_dir(&record).unwrap();
     let r = record.display();
     let holder = format!(
@@ -34,7 +35,7 @@ fn server_with_engines() -> TestServer {
         claude.display().to_string()
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
-    let server = TestServer::start_in(dir);
+    let server = TestServer::start_in(dir).keeping(scratch);
     server.set_setting("agentDrivenSessionsEnabled", json!(true));
     server.set_setting("allowAgentTokenSpawn", json!(true));
     server
@@ -58,7 +59,7 @@ fn wait_for_file(path: &Path) -> String {
 }
 
 fn pid_of(server: &TestServer, id: &str) -> u32 {
-    let path = server.data_dir().join("record").join(format!("pid-{id}"));
+    let path = server.scratch().join("record").join(format!("pid-{id}"));
     wait_for_file(&path).trim().parse().unwrap()
 }
 
@@ -94,7 +95,7 @@ fn a_tree_stop_ends_the_helper_an_agent_spawned_and_a_bare_stop_only_its_session
         .to_owned();
     let spawned = wait_for_file(
         &server
-            .data_dir()
+            .scratch()
             .join("record")
             .join(format!("spawned-{parent}")),
     );
@@ -108,7 +109,7 @@ fn a_tree_stop_ends_the_helper_an_agent_spawned_and_a_bare_stop_only_its_session
     let (parent_pid, child_pid) = (pid_of(&server, &parent), pid_of(&server, &child));
     // An agent token reads its own account's usage.
     let token_file = server
-        .data_dir()
+        .scratch()
         .join("record")
         .join(format!("token-{child}"));
     let token = wait_for_file(&token_file).trim().to_owned();

@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 /// echoes its input, plus one that runs the CLI from inside the session.
 fn server_with_engines() -> TestServer {
     let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("record");
+    let scratch = tempfile::tempdir().unwrap();
+    let record = scratch.path().join("record");
     std::fs::create_dir(&record).unwrap();
     let script = format!(
         "env | grep ^APP_ > {}/env-$APP_SESSION_ID-$APP_TURN; cat",
@@ -32,7 +33,7 @@ fn server_with_engines() -> TestServer {
          [engines.slow]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"sleep 30\"]\n"
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
-    TestServer::start_in(dir)
+    TestServer::start_in(dir).keeping(scratch)
 }
 
 fn ui_spawn(server: &TestServer, engine: &str, prompt: &str) -> Value {
@@ -85,7 +86,7 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
     let id = session["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&id, "waiting_for_input");
 
-    let env = recorded_env(server.data_dir(), &id, 1);
+    let env = recorded_env(server.scratch(), &id, 1);
     assert_eq!(env_value(&env, "APP_SESSION_ID"), id);
     assert_eq!(env_value(&env, "APP_TURN"), "1");
     assert_eq!(
@@ -213,7 +214,7 @@ fn the_scoped_token_has_exactly_the_agent_powers_and_dies_with_its_session() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(
-        env_value(&recorded_env(server.data_dir(), &id, 2), "APP_TURN"),
+        env_value(&recorded_env(server.scratch(), &id, 2), "APP_TURN"),
         "2"
     );
 
@@ -231,7 +232,7 @@ fn control_spawns_follow_the_rules_in_order() {
     let parent_id = parent["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&parent_id, "waiting_for_input");
     let agent = env_value(
-        &recorded_env(server.data_dir(), &parent_id, 1),
+        &recorded_env(server.scratch(), &parent_id, 1),
         "APP_CLI_TOKEN",
     );
     let owner = server.token.clone();
@@ -322,7 +323,7 @@ fn an_agent_spawns_a_helper_with_one_command() {
     server.wait_for_status(&parent_id, "waiting_for_input");
     let output = std::fs::read_to_string(
         server
-            .data_dir()
+            .scratch()
             .join("record")
             .join(format!("spawned-{parent_id}")),
     )
@@ -371,7 +372,7 @@ fn agent_token(server: &TestServer) -> String {
     let session = ui_spawn(server, "echo", "hello");
     let id = session["id"].as_str().unwrap().to_owned();
     server.wait_for_status(&id, "waiting_for_input");
-    env_value(&recorded_env(server.data_dir(), &id, 1), "APP_CLI_TOKEN")
+    env_value(&recorded_env(server.scratch(), &id, 1), "APP_CLI_TOKEN")
 }
 
 #[test]

@@ -16,9 +16,10 @@ use serde_json::json;
 
 fn server_with_engines() -> TestServer {
     let dir = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
     let keep_token = format!(
         "printf %s \"$APP_CLI_TOKEN\" > {}/agent-token; cat",
-        dir.path().display()
+        scratch.path().display()
     );
     let toml = format!(
         "[engines.cat]\nkind = \"command\"\ncommand = [\"/bin/cat\"]\n\n\
@@ -27,7 +28,7 @@ fn server_with_engines() -> TestServer {
          [engines.agent]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {keep_token:?}]\n"
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
-    TestServer::start_in(dir)
+    TestServer::start_in(dir).keeping(scratch)
 }
 
 fn alert(server: &TestServer, token: &str, title: &str) {
@@ -344,6 +345,7 @@ fn the_ui_server_streams_to_the_browser_session_with_keep_alive_comments() {
         token: addresses.token,
         child: Some(child),
         dir,
+        scratch: None,
     };
     let cookie = server.browser_cookie();
     let mut stream = Stream::open(&server.ui, "/api/stream", ("Cookie", &cookie), None);
@@ -379,7 +381,7 @@ fn an_agent_token_reads_its_accounts_stream_until_its_session_ends() {
         .unwrap()
         .to_owned();
     owner.until(|e| is_waiting(e, &id));
-    let token = std::fs::read_to_string(server.dir.path().join("agent-token")).unwrap();
+    let token = std::fs::read_to_string(server.scratch().join("agent-token")).unwrap();
 
     let mut agent = Stream::bearer(&server, &token, None);
     alert(&server, &token, "from the agent");

@@ -5,8 +5,8 @@
 //! its folder, the home folder, `autoApprovePlans` and `autoApproveConfigFiles`).
 //! It answers a [`Decision`]: allow, deny (with a reason the model reads) or
 //! ask, the rule that chose it, and the grant key a "remember for this
-//! session" answer covers. Sensitive files ([`SENSITIVE_IN_HOME`],
-//! [`SENSITIVE_ABSOLUTE`]) ask below `full`.
+//! session" answer covers. Sensitive files (the sandbox crate's
+//! `sandbox::SENSITIVE`, the one list) ask below `full`.
 //!
 //! [`Broker`] stores what was decided (`permission_decisions`), the approvals
 //! an "ask" becomes (`approvals`) and the session grants a remembered approval
@@ -32,8 +32,7 @@ pub use broker::{
 };
 pub use engine::{HOOK_TIMEOUT_SECONDS, claude_settings, codex_args, engine_args};
 pub use rules::{
-    Call, Context, Decision, Level, SENSITIVE_ABSOLUTE, SENSITIVE_IN_HOME, ToolClass, Verdict,
-    classify, decide, is_sensitive,
+    Call, Context, Decision, Level, ToolClass, Verdict, classify, decide, is_sensitive,
 };
 
 /// How long a hook waits for the user's answer before the call is denied.

@@ -27,31 +27,6 @@ impl Level {
     }
 }
 
-/// Files whose contents are credentials, below the home folder. This is the
-/// one list the broker uses; the OS sandbox (crates/sandbox, branch wt-x) is to
-/// share it when the branches meet.
-pub const SENSITIVE_IN_HOME: &[&str] = &[
-    ".ssh",
-    ".gnupg",
-    ".aws",
-    ".azure",
-    ".config/gcloud",
-    ".kube",
-    ".docker/config.json",
-    ".netrc",
-    ".git-credentials",
-    ".npmrc",
-    ".pypirc",
-];
-
-/// System files that hold secrets or grant root.
-pub const SENSITIVE_ABSOLUTE: &[&str] = &[
-    "/etc/shadow",
-    "/etc/gshadow",
-    "/etc/sudoers",
-    "/etc/sudoers.d",
-];
-
 /// What a Claude Code tool does, which is what the levels are written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolClass {
@@ -331,33 +306,33 @@ fn inside(path: &Path, folder: &Path) -> bool {
     path.starts_with(folder)
 }
 
+/// Whether `path` (resolved) is or lies inside one of the sandbox crate's
+/// `sandbox::SENSITIVE` entries: the one list the OS sandbox hides and the
+/// broker asks about.
 pub fn is_sensitive(path: &Path, home: Option<&Path>) -> bool {
-    let in_home = home.is_some_and(|home| {
-        let home = home.canonicalize().unwrap_or_else(|_| home.to_path_buf());
-        SENSITIVE_IN_HOME
-            .iter()
-            .any(|entry| path.starts_with(home.join(entry)))
-    });
-    in_home
-        || SENSITIVE_ABSOLUTE
-            .iter()
-            .any(|entry| path.starts_with(entry))
+    let home = home.map(|home| home.canonicalize().unwrap_or_else(|_| home.to_path_buf()));
+    sandbox::sensitive_paths(home.as_deref())
+        .iter()
+        .any(|entry| path.starts_with(entry))
 }
 
 /// A command's words are not paths we can resolve, so any spelling of a
 /// sensitive location in it counts (`~/.ssh`, `$HOME/.aws`, the absolute path).
 fn mentions_sensitive(command: &str, home: Option<&Path>) -> bool {
     let home_text = home.map(|h| h.display().to_string());
-    SENSITIVE_IN_HOME.iter().any(|entry| {
-        ["~/", "$HOME/", "${HOME}/"]
-            .iter()
-            .any(|prefix| command.contains(&format!("{prefix}{entry}")))
-            || home_text
-                .as_ref()
-                .is_some_and(|home| command.contains(&format!("{home}/{entry}")))
-    }) || SENSITIVE_ABSOLUTE
+    sandbox::SENSITIVE
         .iter()
-        .any(|entry| command.contains(entry))
+        .any(|entry| match entry.strip_prefix("~/") {
+            Some(rest) => {
+                ["~/", "$HOME/", "${HOME}/"]
+                    .iter()
+                    .any(|prefix| command.contains(&format!("{prefix}{rest}")))
+                    || home_text
+                        .as_ref()
+                        .is_some_and(|home| command.contains(&format!("{home}/{rest}")))
+            }
+            None => command.contains(entry),
+        })
 }
 
 /// Claude Code's own configuration: any `.claude` folder, `CLAUDE.md`,

@@ -38,6 +38,11 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// Where the kernel cannot confine engine processes (no Landlock), run
+    /// this engine unconfined instead of failing its turns. Where it can, the
+    /// sandbox applies whatever this says.
+    #[serde(default)]
+    pub unsafe_allow_unsandboxed: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -138,6 +143,7 @@ fn path_defaults() -> BTreeMap<String, EngineSpec> {
                     command: None,
                     args: Vec::new(),
                     env: BTreeMap::new(),
+                    unsafe_allow_unsandboxed: false,
                 },
             );
         }
@@ -229,6 +235,7 @@ mod tests {
             command: None,
             args: vec!["-m".into(), "o4".into()],
             env: BTreeMap::new(),
+            unsafe_allow_unsandboxed: false,
         };
         assert_eq!(
             spec.argv("go", Some("t1"), &extra)[4..],
@@ -259,6 +266,7 @@ mod tests {
             command: None,
             args: vec!["-m".into(), "o4".into()],
             env: BTreeMap::new(),
+            unsafe_allow_unsandboxed: false,
         };
         assert_eq!(
             spec.argv("go", Some("t1"), &[]),

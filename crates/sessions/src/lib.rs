@@ -37,6 +37,7 @@
 
 mod activity;
 mod adapters;
+mod confine;
 mod db;
 mod engines;
 mod entries;

@@ -20,7 +20,7 @@ use crate::error::{Result, SessionError};
 use crate::isolation;
 use crate::model::{
     Caller, EngineInfo, EntryBody, EntryPage, InputSource, Isolation, PromptSettings, Session,
-    SpawnPolicy, SpawnRequest, Spawned, Status, Transcript, Via,
+    SpawnPolicy, SpawnRequest, Spawned, Status, Transcript, Trigger, Via,
 };
 use crate::pages::{self, PageFrom, Piece};
 use crate::prompts;
@@ -572,6 +572,7 @@ async fn actor(
             spec: &spec,
             cwd: &cwd,
             token,
+            locked_down: trigger == Some(Trigger::Email),
         };
         match run_turn(&context, &next, &mut end).await? {
             TurnEnd::Done => {}

@@ -19,6 +19,7 @@ use tokio::time::{Instant, sleep_until, timeout};
 
 use crate::activity::Tracker;
 use crate::adapters::{Decoder, TurnMeta};
+use crate::confine::Confinement;
 use crate::db::{self, NextTurn};
 use crate::engines::{EngineKind, EngineSpec};
 use crate::entries::LineBuffer;
@@ -55,6 +56,8 @@ pub struct TurnContext<'a> {
     pub token: &'a str,
     /// What [`crate::TurnArgs`] added for this turn.
     pub extra_args: &'a [String],
+    /// An email-triggered session: no network and no sensitive files.
+    pub locked_down: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -95,6 +98,25 @@ pub async fn run_turn(
         Some(url) => command.env("APP_CONTROL_URL", url),
         None => command.env_remove("APP_CONTROL_URL"),
     };
+    let confinement = Confinement {
+        data_dir: &ctx.inner.data_dir,
+        session_id: ctx.session_id,
+        engine: ctx.engine,
+        spec: ctx.spec,
+        control_url: ctx.inner.control_url.as_deref(),
+        locked_down: ctx.locked_down,
+    };
+    match confinement.prepare().await {
+        Ok(Some(prepared)) => {
+            let hook = prepared.into_pre_exec();
+            // SAFETY: the hook runs in the child between fork and exec and only
+            // makes system calls (prctl, landlock_restrict_self, close); the
+            // ruleset was built before the fork.
+            unsafe { command.pre_exec(hook) };
+        }
+        Ok(None) => {}
+        Err(message) => return fail_unstarted(ctx, next.turn, message).await,
+    }
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {

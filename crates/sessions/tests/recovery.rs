@@ -22,11 +22,11 @@ async fn crash_child() {
     let Some(dir) = std::env::var_os(CHILD_DIR) else {
         return;
     };
-    let dir = Path::new(&dir);
-    let db = std::sync::Arc::new(store::Db::open(&dir.join("switchboard.db")).unwrap());
+    let (data, scratch) = folders(Path::new(&dir));
+    let db = std::sync::Arc::new(store::Db::open(&data.join("switchboard.db")).unwrap());
     let issuer = std::sync::Arc::new(Issuer::default());
     let clock = std::sync::Arc::new(clock::ManualClock::starting_now());
-    let sup = start(&db, &clock, dir, &issuer, true).await;
+    let sup = start(&db, &clock, &data, &issuer, true).await;
     let spawn = |engine: &'static str, prompt: &'static str| {
         let sup = sup.clone();
         async move {
@@ -46,27 +46,27 @@ async fn crash_child() {
     let waiting = spawn("echo", "quick").await;
     wait_status(&sup, "a", &running, Status::Running).await;
     wait_status(&sup, "a", &waiting, Status::WaitingForInput).await;
-    read_pid(&dir.join(format!("orphan-{running}"))).await;
-    std::fs::write(dir.join("ready"), format!("{running} {waiting}")).unwrap();
+    read_pid(&scratch.join(format!("orphan-{running}"))).await;
+    std::fs::write(scratch.join("ready"), format!("{running} {waiting}")).unwrap();
     tokio::time::sleep(Duration::from_secs(600)).await;
 }
 
-/// Runs the child, waits until its sessions are set, SIGKILLs it, and returns
-/// (running id, waiting id, orphan pid).
+/// Runs the child on `dir`'s folders, waits until its sessions are set,
+/// SIGKILLs it, and returns (running id, waiting id, orphan pid).
 async fn crash(dir: &Path) -> (String, String, u32) {
-    std::fs::write(dir.join("engines.toml"), engines_toml(dir)).unwrap();
+    let (_, scratch) = folders(dir);
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args(["crash_child", "--exact", "--ignored", "--nocapture"])
         .env(CHILD_DIR, dir)
         .spawn()
         .unwrap();
-    let ready = dir.join("ready");
+    let ready = scratch.join("ready");
     eventually("the child's sessions", || ready.exists()).await;
     child.kill().unwrap();
     child.wait().unwrap();
     let text = std::fs::read_to_string(&ready).unwrap();
     let (running, waiting) = text.split_once(' ').unwrap();
-    let orphan = read_pid(&dir.join(format!("orphan-{running}"))).await;
+    let orphan = read_pid(&scratch.join(format!("orphan-{running}"))).await;
     assert!(alive(orphan), "the dead server's engine should outlive it");
     (running.to_owned(), waiting.to_owned(), orphan)
 }
@@ -76,10 +76,10 @@ async fn after_a_crash_running_sessions_resume_with_a_nudge_and_waiting_ones_are
     let dir = tempfile::tempdir().unwrap();
     let (running, waiting, orphan) = crash(dir.path()).await;
 
-    let db = std::sync::Arc::new(store::Db::open(&dir.path().join("switchboard.db")).unwrap());
+    let db = std::sync::Arc::new(store::Db::open(&dir.path().join("data/switchboard.db")).unwrap());
     let issuer = std::sync::Arc::new(Issuer::default());
     let clock = std::sync::Arc::new(clock::ManualClock::starting_now());
-    let sup = start(&db, &clock, dir.path(), &issuer, true).await;
+    let sup = start(&db, &clock, &dir.path().join("data"), &issuer, true).await;
     assert!(
         !alive(orphan),
         "the orphaned engine process must be ended at start"
@@ -112,10 +112,10 @@ async fn after_a_crash_without_auto_resume_sessions_are_interrupted() {
     let dir = tempfile::tempdir().unwrap();
     let (running, waiting, orphan) = crash(dir.path()).await;
 
-    let db = std::sync::Arc::new(store::Db::open(&dir.path().join("switchboard.db")).unwrap());
+    let db = std::sync::Arc::new(store::Db::open(&dir.path().join("data/switchboard.db")).unwrap());
     let issuer = std::sync::Arc::new(Issuer::default());
     let clock = std::sync::Arc::new(clock::ManualClock::starting_now());
-    let sup = start(&db, &clock, dir.path(), &issuer, false).await;
+    let sup = start(&db, &clock, &dir.path().join("data"), &issuer, false).await;
     assert!(!alive(orphan));
     for id in [&running, &waiting] {
         let session = sup.get("a", id).await.unwrap();

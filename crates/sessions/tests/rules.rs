@@ -333,7 +333,7 @@ async fn the_spacing_queue_survives_a_restart() {
     let at = parse(queued.queued.as_deref().unwrap());
     h.sup.shutdown().await;
 
-    let sup = start(&h.db, &h.clock, h.dir.path(), &h.issuer, false).await;
+    let sup = start(&h.db, &h.clock, &h.data(), &h.issuer, false).await;
     let id = &queued.session.id;
     assert_eq!(sup.get("a", id).await.unwrap().status, Status::Queued);
     assert!(sup.is_live(id));

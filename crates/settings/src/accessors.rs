@@ -1432,8 +1432,6 @@ impl SettingsStore {
     }
 
     /// Hub the Start session button on an alert opens in when the alert names none. Automatic uses the hub with this app's own code if present, otherwise the primary engine's hub.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alert_session_default_project_id(&self) -> String {
         self.text_at(130)
     }
@@ -1453,8 +1451,6 @@ impl SettingsStore {
     }
 
     /// Navigates to the inbox when another session needs attention, only if the user was idle at least 5 seconds.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn auto_switch_to_inbox(&self) -> bool {
         self.toggle_at(133)
     }
@@ -1467,8 +1463,6 @@ impl SettingsStore {
     }
 
     /// Count badge on the taskbar or dock icon for sessions that need the user.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn desktop_icon_badge_enabled(&self) -> bool {
         self.toggle_at(135)
     }
@@ -1521,29 +1515,21 @@ impl SettingsStore {
     }
 
     /// When system notifications show.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn notification_behavior(&self) -> NotificationBehavior {
         NotificationBehavior::from_name(&self.text_at(143)).unwrap_or(NotificationBehavior::Backgrounded)
     }
 
     /// Keeps a log of recent chimes (which session, played or not, why suppressed).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn notification_history_enabled(&self) -> bool {
         self.toggle_at(144)
     }
 
     /// What happens after sending a message.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn post_send_navigation(&self) -> Vec<String> {
         self.strings_at(145)
     }
 
     /// How long error and warning toasts stay.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn toast_display_duration_seconds(&self) -> u32 {
         self.count_at(146)
     }

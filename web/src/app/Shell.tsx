@@ -1,11 +1,12 @@
 /** The signed-in app: left navigation, the workspace switcher, and the page of the route. */
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
 import { AlarmRinger } from "../features/alarms/AlarmRinger";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
-import { NewSessionButton } from "../features/sessions/NewSessionDialog";
+import { NewSessionButton, NewSessionDialog } from "../features/sessions/NewSessionDialog";
+import { InboxStatusProvider, useInboxStatus } from "../shared/inbox/InboxStatus";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
 import { colorModeOf, COLOR_MODES } from "../shared/appearance";
@@ -31,7 +32,19 @@ const SECTIONS = [
 ] as const;
 
 export function Shell({ route }: { route: Route }) {
+  return (
+    <InboxStatusProvider>
+      <ShellLayout route={route} />
+    </InboxStatusProvider>
+  );
+}
+
+function ShellLayout({ route }: { route: Route }) {
   const section = SECTIONS.find((s) => (s.routes as readonly string[]).includes(route.name));
+  const { needsUser } = useInboxStatus();
+  useToastDuration();
+  // "Start session" on an alert in the inbox: the sessions feature's dialog, composed here.
+  const [startIn, setStartIn] = useState<{ folder: string | undefined } | null>(null);
   useEffect(() => {
     document.title = section ? `${section.label} · Switchboard` : "Switchboard";
   }, [section]);
@@ -43,8 +56,19 @@ export function Shell({ route }: { route: Route }) {
         <ul className="nav-list">
           {SECTIONS.map((s) => (
             <li key={s.to}>
-              <Link to={s.to} className="nav-link" aria-current={s === section ? "page" : undefined}>
+              <Link
+                to={s.to}
+                className="nav-link"
+                aria-current={s === section ? "page" : undefined}
+                // The count is the link's description, so its name stays "Inbox".
+                title={s.to === "/inbox" && needsUser > 0 ? `${needsUser} unread needing you` : undefined}
+              >
                 {s.label}
+                {s.to === "/inbox" && needsUser > 0 && (
+                  <span className="nav-count" aria-hidden="true">
+                    {needsUser}
+                  </span>
+                )}
               </Link>
             </li>
           ))}
@@ -54,14 +78,15 @@ export function Shell({ route }: { route: Route }) {
         <ColorModeToggle />
       </nav>
       <main className="content">
-        <Page route={route} />
+        <Page route={route} onStartSession={(folder) => setStartIn({ folder })} />
       </main>
+      {startIn && <NewSessionDialog folder={startIn.folder} onClose={() => setStartIn(null)} />}
       <AlarmRinger />
     </div>
   );
 }
 
-function Page({ route }: { route: Route }) {
+function Page({ route, onStartSession }: { route: Route; onStartSession: (folder: string | undefined) => void }) {
   switch (route.name) {
     case "boards":
       return <InWorkspace>{() => <BoardsPage />}</InWorkspace>;
@@ -72,7 +97,7 @@ function Page({ route }: { route: Route }) {
     case "dashboard":
       return <DashboardPage key={route.id} id={route.id} />;
     case "inbox":
-      return <InboxPage />;
+      return <InboxPage onStartSession={onStartSession} />;
     case "sessions":
       return <SessionsPage />;
     case "session":
@@ -115,6 +140,16 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
     );
   }
   return <>{children(current.id)}</>;
+}
+
+/** Error toasts stay `toastDisplayDurationSeconds`. */
+function useToastDuration() {
+  const { values } = useSettings();
+  const toast = useToast();
+  const seconds = values?.toastDisplayDurationSeconds;
+  useEffect(() => {
+    if (seconds !== undefined) toast.setErrorSeconds(seconds);
+  }, [seconds, toast]);
 }
 
 /** `agentStatusBoardEnabled` puts the agent board one click away from any page. */

@@ -22,6 +22,9 @@ pub struct TestServer {
     pub control: Option<String>,
     pub ui: String,
     pub token: String,
+    /// A folder outside the data directory that the test's engines may write
+    /// (the sandbox hides the data directory from them), kept across restarts.
+    pub scratch: Option<tempfile::TempDir>,
 }
 
 impl TestServer {
@@ -77,9 +80,16 @@ impl TestServer {
     }
 
     pub fn start_in_with(dir: tempfile::TempDir, args: &[&str]) -> Self {
+        Self::start_in_with_env(dir, args, &[])
+    }
+
+    /// [`TestServer::start_in_with`] with environment variables for the
+    /// server (a fake `HOME` for the sandbox tests).
+    pub fn start_in_with_env(dir: tempfile::TempDir, args: &[&str], env: &[(&str, &Path)]) -> Self {
         // Not a pipe: one that nobody reads would stop the server once it filled up.
         let child = serve_command(dir.path())
             .args(args)
+            .envs(env.iter().copied())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
@@ -91,7 +101,18 @@ impl TestServer {
             token,
             child: Some(child),
             dir,
+            scratch: None,
         }
+    }
+
+    /// Keeps `scratch` (where the test's engines record what they saw) as long as this server.
+    pub fn keeping(mut self, scratch: tempfile::TempDir) -> Self {
+        self.scratch = Some(scratch);
+        self
+    }
+
+    pub fn scratch(&self) -> &Path {
+        self.scratch.as_ref().expect("no scratch folder").path()
     }
 
     pub fn control(&self) -> &str {
@@ -123,14 +144,20 @@ impl TestServer {
             self.stop();
         }
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().unwrap());
-        Self::start_in(dir)
+        let scratch = self.scratch.take();
+        let mut restarted = Self::start_in(dir);
+        restarted.scratch = scratch;
+        restarted
     }
 
     pub fn crash_and_restart(mut self) -> Self {
         self.kill();
         let _ = std::fs::remove_file(self.dir.path().join("server.json"));
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().unwrap());
-        Self::start_in(dir)
+        let scratch = self.scratch.take();
+        let mut restarted = Self::start_in(dir);
+        restarted.scratch = scratch;
+        restarted
     }
 
     /// Runs the CLI as the owner would outside a session: found through this

@@ -43,6 +43,17 @@ pub fn fixture(name: &str) -> String {
         .into_owned()
 }
 
+/// A test's folders under `root`: the data directory, which the sandbox hides
+/// from engines, and beside it the scratch folder the test engines write to.
+pub fn folders(root: &Path) -> (PathBuf, PathBuf) {
+    let (data, scratch) = (root.join("data"), root.join("scratch"));
+    for dir in [&data, &scratch] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(data.join("engines.toml"), engines_toml(&scratch)).unwrap();
+    (data, scratch)
+}
+
 /// engines.toml text with the engines the tests use; `dir` is where scripts write.
 pub fn engines_toml(dir: &Path) -> String {
     let d = dir.display();
@@ -110,11 +121,11 @@ pub const CONTROL_URL: &str = "http://127.0.0.1:19519";
 impl Harness {
     pub async fn new() -> Harness {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("engines.toml"), engines_toml(dir.path())).unwrap();
-        let db = Arc::new(store::Db::open(&dir.path().join("switchboard.db")).unwrap());
+        let (data, _) = folders(dir.path());
+        let db = Arc::new(store::Db::open(&data.join("switchboard.db")).unwrap());
         let issuer = Arc::new(Issuer::default());
         let clock = Arc::new(ManualClock::starting_now());
-        let sup = start(&db, &clock, dir.path(), &issuer, true).await;
+        let sup = start(&db, &clock, &data, &issuer, true).await;
         Harness {
             dir,
             db,
@@ -124,8 +135,13 @@ impl Harness {
         }
     }
 
+    /// Where the test engines write (their gates, pids and logs).
     pub fn path(&self) -> PathBuf {
-        self.dir.path().to_owned()
+        self.dir.path().join("scratch")
+    }
+
+    pub fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
     }
 
     pub async fn spawn_ui(&self, account: &str, engine: &str, prompt: &str) -> Session {

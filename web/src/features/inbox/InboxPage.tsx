@@ -1,28 +1,192 @@
-/** `/inbox`: the account's inbox rows, newest first as the server lists them. */
-import type { InboxRow } from "../../shared/api/types.generated";
-import { useApi } from "../../shared/hooks/useApi";
-import { ListPage } from "../../shared/ui/ListPage";
+/**
+ * `/inbox`: the account's rows by category (tabs with unread counts), live from the event stream.
+ * A row opens where its action points (and is marked read), is marked read or unread, archived
+ * alone or with others; "Load more" pages back; `j`/`k` move the selection, Enter opens, `e`
+ * archives. An alert offers "Start session", which the shell's New session dialog answers.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { apiFetch } from "../../shared/api/client";
+import type { InboxRow, Session } from "../../shared/api/types.generated";
+import { changeRow, readAll } from "../../shared/inbox/api";
+import { useInboxStatus } from "../../shared/inbox/InboxStatus";
+import { navigate } from "../../shared/router";
+import { useSettings } from "../../shared/settings";
+import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { useToast } from "../../shared/ui/toasts";
+import { ChimeHistory } from "./ChimeHistory";
+import { InboxItem } from "./InboxItem";
+import { alertFolder, moveSelection, openTarget, TAB_LABEL, TABS, type Tab } from "./list";
+import { useInboxRows } from "./useInboxRows";
+import "./inbox.css";
 
-export function InboxPage() {
-  const inbox = useApi<InboxRow[]>("/inbox");
+function typingIn(target: EventTarget | null): boolean {
   return (
-    <ListPage title="Inbox" resource={inbox} what="the inbox" empty="The inbox is empty.">
-      {(rows) => (
-        <ul className="inbox-list">
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
+  );
+}
+
+interface Props {
+  /** Opens the New session dialog, its folder filled in when one is given. */
+  onStartSession: (folder: string | undefined) => void;
+}
+
+export function InboxPage({ onStartSession }: Props) {
+  const [tab, setTab] = useState<Tab>("all");
+  const inbox = useInboxRows(tab);
+  const { counts } = useInboxStatus();
+  const { values } = useSettings();
+  const toast = useToast();
+  const [selected, setSelected] = useState<string | null>(null);
+  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
+  const rows = inbox.rows;
+
+  useEffect(() => {
+    document.title = "Inbox · Switchboard";
+  }, []);
+
+  const change = useCallback(
+    (row: InboxRow, patch: { read?: boolean; archived?: boolean }) =>
+      changeRow(row.id, patch).then(inbox.replace, (e: unknown) => toast.error(e, "The row was not changed")),
+    [inbox.replace, toast],
+  );
+
+  const open = useCallback(
+    (row: InboxRow) => {
+      if (row.readAt === null) void change(row, { read: true });
+      const target = openTarget(row);
+      if (target) navigate(target);
+    },
+    [change],
+  );
+
+  const archive = useCallback(
+    (row: InboxRow) => {
+      setSelected((current) => (current === row.id && rows ? moveSelection(rows, row.id, 1) : current));
+      void change(row, { archived: true });
+    },
+    [change, rows],
+  );
+
+  const archiveChecked = () => {
+    const targets = rows?.filter((r) => checked.has(r.id)) ?? [];
+    setChecked(new Set());
+    void Promise.all(targets.map((r) => change(r, { archived: true })));
+  };
+
+  const markAllRead = () =>
+    readAll(tab === "all" ? undefined : tab).catch((e: unknown) => toast.error(e, "The rows were not marked read"));
+
+  const startSession = (row: InboxRow) => {
+    const id = row.source.sessionId;
+    const fallback = values?.alertSessionDefaultProjectId;
+    if (!id) return onStartSession(alertFolder(undefined, fallback));
+    apiFetch<Session>(`/sessions/${encodeURIComponent(id)}`).then(
+      (s) => onStartSession(alertFolder(s.cwd, fallback)),
+      () => onStartSession(alertFolder(undefined, fallback)),
+    );
+  };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) return;
+      if (document.querySelector("dialog[open]") || !rows) return;
+      const row = rows.find((r) => r.id === selected);
+      if (event.key === "j" || event.key === "k") {
+        event.preventDefault();
+        setSelected(moveSelection(rows, selected, event.key === "j" ? 1 : -1));
+      } else if (event.key === "Enter" && row) {
+        event.preventDefault();
+        open(row);
+      } else if (event.key === "e" && row) {
+        event.preventDefault();
+        archive(row);
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [rows, selected, open, archive]);
+
+  useEffect(() => {
+    if (selected) document.getElementById(`inbox-row-${selected}`)?.scrollIntoView({ block: "nearest" });
+  }, [selected]);
+
+  const toggleCheck = (id: string) =>
+    setChecked((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  const total = counts ? Object.values(counts).reduce((a, b) => a + (b ?? 0), 0) : undefined;
+  const unreadIn = (t: Tab) => (t === "all" ? total : counts?.[t]);
+  // Tabs of categories the server does not list (hidden by an inboxShow* setting) are left out.
+  const tabs = TABS.filter((t) => t === "all" || !counts || t in counts);
+
+  return (
+    <section className="page inbox-page">
+      <header className="page-head">
+        <h1>Inbox</h1>
+        <span className="muted shortcut-hint">
+          <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>e</kbd> archives
+        </span>
+      </header>
+      <div className="inbox-tabs" role="tablist" aria-label="Categories">
+        {tabs.map((t) => {
+          const unread = unreadIn(t);
+          return (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              aria-selected={t === tab}
+              onClick={() => {
+                setTab(t);
+                setSelected(null);
+                setChecked(new Set());
+              }}
+            >
+              {TAB_LABEL[t]}
+              {unread ? <span className="tab-count">{unread}</span> : null}
+            </button>
+          );
+        })}
+      </div>
+      <div className="inbox-toolbar">
+        <button type="button" onClick={markAllRead}>
+          Mark all read
+        </button>
+        <button type="button" disabled={checked.size === 0} onClick={archiveChecked}>
+          Archive selected{checked.size > 0 ? ` (${checked.size})` : ""}
+        </button>
+      </div>
+      {inbox.error !== undefined && <ErrorNote error={inbox.error} onRetry={inbox.reload} />}
+      {!rows && inbox.error === undefined && <Loading what="the inbox" />}
+      {rows?.length === 0 && <p className="muted">Nothing here.</p>}
+      {rows && rows.length > 0 && (
+        <ul className="inbox-list" aria-label="Inbox rows">
           {rows.map((row) => (
-            <li key={row.id} className={row.readAt ? "read" : "unread"}>
-              <div className="inbox-head">
-                <span className="tag">{row.category}</span>
-                <strong>{row.title}</strong>
-                <time className="muted" dateTime={row.createdAt}>
-                  {new Date(row.createdAt).toLocaleString()}
-                </time>
-              </div>
-              {row.body && <p className="inbox-body">{row.body}</p>}
-            </li>
+            <InboxItem
+              key={row.id}
+              row={row}
+              selected={row.id === selected}
+              checked={checked.has(row.id)}
+              onCheck={() => toggleCheck(row.id)}
+              onSelect={() => setSelected(row.id)}
+              onOpen={() => open(row)}
+              onRead={(read) => void change(row, { read })}
+              onArchive={() => archive(row)}
+              onStartSession={row.category === "alert" ? () => startSession(row) : undefined}
+            />
           ))}
         </ul>
       )}
-    </ListPage>
+      {inbox.more && (
+        <button type="button" className="load-more" disabled={inbox.loadingMore} onClick={inbox.loadMore}>
+          {inbox.loadingMore ? "Loading…" : "Load more"}
+        </button>
+      )}
+      <ChimeHistory />
+    </section>
   );
 }

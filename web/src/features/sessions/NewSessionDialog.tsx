@@ -59,7 +59,8 @@ function refusal(error: unknown): string {
   return errorMessage(error);
 }
 
-export function NewSessionDialog({ onClose }: { onClose: () => void }) {
+/** `folder`, when given, fills the folder in (an alert's "Start session" on the inbox page). */
+export function NewSessionDialog({ onClose, folder }: { onClose: () => void; folder?: string }) {
   const engines = useApi<EngineInfo[]>("/engines");
   return (
     <Dialog title="New session" onClose={onClose}>
@@ -77,15 +78,23 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
           </div>
         </>
       ) : (
-        <NewSessionForm engines={engines.data} onClose={onClose} />
+        <NewSessionForm engines={engines.data} onClose={onClose} folder={folder} />
       )}
     </Dialog>
   );
 }
 
-function NewSessionForm({ engines, onClose }: { engines: EngineInfo[]; onClose: () => void }) {
+function NewSessionForm({
+  engines,
+  onClose,
+  folder: given,
+}: {
+  engines: EngineInfo[];
+  onClose: () => void;
+  folder?: string;
+}) {
   const [engine, setEngine] = useState(() => (engines.find((e) => e.name === "primary") ?? engines[0])?.name ?? "");
-  const [cwd, setCwd] = useState(() => localStorage.getItem(LAST_FOLDER) ?? "");
+  const [cwd, setCwd] = useState(() => given ?? localStorage.getItem(LAST_FOLDER) ?? "");
   const [prompt, setPrompt] = useState("");
   const [title, setTitle] = useState("");
   const [isolate, setIsolate] = useState(false);

@@ -6,12 +6,16 @@
 import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { apiFetch } from "../../shared/api/client";
 import type { InboxEvent, Session } from "../../shared/api/types.generated";
+import { listInbox } from "../../shared/inbox/api";
+import { navigate } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { markSessionSeen } from "./api";
 import { Composer } from "./Composer";
 import { isOpen, SessionHeader } from "./SessionHeader";
+import { ALL_SESSIONS, boardRows } from "./board";
+import { postSendSteps, postSendTarget } from "./postSend";
 import { foldSettingsOf } from "./transcript/fold";
 import { Transcript } from "./transcript/Transcript";
 import { useTranscript } from "./transcript/useTranscript";
@@ -47,6 +51,26 @@ function useSession(id: string) {
   // Another id's state is not this session's: it shows as loading until its own arrives.
   const current = state.id === id;
   return { session: current ? state.session : undefined, error: current ? state.error : undefined, reload };
+}
+
+/**
+ * `postSendNavigation`: reads only what the steps need (the sessions for `next_in_project`, the
+ * unread `session` rows for `next_in_inbox`), then goes where the first step that applies says.
+ * A read that fails leaves the page where it is.
+ */
+async function goAfterSend(steps: ReturnType<typeof postSendSteps>, current: Session): Promise<void> {
+  if (steps.length === 0 || steps[0] === "stay") return;
+  try {
+    const [sessions, rows] = await Promise.all([
+      steps.includes("next_in_project") ? apiFetch<Session[]>("/sessions") : Promise.resolve([]),
+      steps.includes("next_in_inbox") ? listInbox({ category: "session", state: "unread" }) : Promise.resolve([]),
+    ]);
+    const boardOrder = boardRows(sessions, ALL_SESSIONS, new Set()).map((r) => r.session);
+    const target = postSendTarget(steps, { current, boardOrder, unreadSessionRows: rows });
+    if (target) navigate(target);
+  } catch {
+    // Staying is always a safe answer.
+  }
 }
 
 /**
@@ -102,8 +126,10 @@ export function SessionPage({ id }: { id: string }) {
   const queued = sent.filter((s) => s.turn > session.turns);
   const queuedElsewhere = Math.max(0, session.pendingMessages - queued.length);
   // Right after the message was accepted, it is the last of the session's pending turns.
-  const onSent = (text: string, after: Session) =>
+  const onSent = (text: string, after: Session) => {
     setSent((all) => [...all, { turn: after.turns + after.pendingMessages, text }]);
+    void goAfterSend(postSendSteps(values?.postSendNavigation), after);
+  };
 
   return (
     <section className="page session-page">

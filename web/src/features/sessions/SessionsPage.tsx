@@ -5,27 +5,30 @@
  */
 import { useMemo, useState } from "react";
 import { ApiError } from "../../shared/api/client";
-import type { Status } from "../../shared/api/types.generated";
 import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
-import { ALL_SESSIONS, boardRows, enginesOf, type BoardFilter } from "./board";
+import { ALL_SESSIONS, boardRows, enginesOf, STATUSES, statusFromQuery, type BoardFilter } from "./board";
 import { BoardTable } from "./BoardTable";
 import { useLiveSessions } from "./useLiveSessions";
 import "./sessionsBoard.css";
 
-const STATUSES: readonly Status[] = [
-  "queued",
-  "starting",
-  "running",
-  "waiting_for_input",
-  "finished",
-  "failed",
-  "stopped",
-  "interrupted",
-];
+/** The status filter written back to the address, so it survives a reload and can be linked. */
+function writeStatus(status: BoardFilter["status"]) {
+  const url = new URL(window.location.href);
+  if (status === "all") url.searchParams.delete("status");
+  else url.searchParams.set("status", status);
+  window.history.replaceState(window.history.state, "", url);
+}
 
 export function SessionsPage() {
   const { sessions, error, reload } = useLiveSessions();
-  const [filter, setFilter] = useState<BoardFilter>(ALL_SESSIONS);
+  const [filter, setFilterState] = useState<BoardFilter>(() => ({
+    ...ALL_SESSIONS,
+    status: statusFromQuery(window.location.search),
+  }));
+  const setFilter = (next: BoardFilter) => {
+    if (next.status !== filter.status) writeStatus(next.status);
+    setFilterState(next);
+  };
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => (sessions ? boardRows(sessions, filter, collapsed) : []), [sessions, filter, collapsed]);
   const engines = useMemo(() => (sessions ? enginesOf(sessions) : []), [sessions]);

@@ -11,6 +11,7 @@ import {
   mergeSession,
   mergeSessions,
   relativeTime,
+  statusFromQuery,
 } from "./board";
 
 function session(id: string, overrides: Partial<Session> = {}): Session {
@@ -173,5 +174,13 @@ describe("what a session is doing", () => {
   it("names a folder by its last part", () => {
     expect(folderName("/home/me/project/")).toBe("project");
     expect(folderName("/")).toBe("/");
+  });
+});
+
+describe("statusFromQuery", () => {
+  it("reads a known status from the address, else all", () => {
+    expect(statusFromQuery("?status=waiting_for_input")).toBe("waiting_for_input");
+    expect(statusFromQuery("?status=nonsense")).toBe("all");
+    expect(statusFromQuery("")).toBe("all");
   });
 });

@@ -48,6 +48,23 @@ export interface BoardFilter {
   showArchived: boolean;
 }
 
+export const STATUSES: readonly Status[] = [
+  "queued",
+  "starting",
+  "running",
+  "waiting_for_input",
+  "finished",
+  "failed",
+  "stopped",
+  "interrupted",
+];
+
+/** `?status=<status>` opens the board filtered (the waiting room of `postSendNavigation`). */
+export function statusFromQuery(search: string): BoardFilter["status"] {
+  const status = new URLSearchParams(search).get("status");
+  return STATUSES.find((s) => s === status) ?? "all";
+}
+
 export const ALL_SESSIONS: BoardFilter = { status: "all", engine: "all", showArchived: false };
 
 export function matchesFilter(session: Session, filter: BoardFilter): boolean {

@@ -2371,8 +2371,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 64 characters",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Hub the Start session button on an alert opens in when the alert names none. Automatic uses the hub with this app's own code if present, otherwise the primary engine's hub.",
     "schema": {
@@ -2422,8 +2422,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Navigates to the inbox when another session needs attention, only if the user was idle at least 5 seconds.",
     "schema": {
@@ -2452,8 +2452,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Count badge on the taskbar or dock icon for sessions that need the user.",
     "schema": {
@@ -2572,8 +2572,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"always\", \"backgrounded\", \"never\"",
     "default": "backgrounded",
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "When system notifications show.",
     "schema": {
@@ -2592,8 +2592,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Keeps a log of recent chimes (which session, played or not, why suppressed).",
     "schema": {
@@ -2609,8 +2609,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": [
       "stay"
     ],
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "What happens after sending a message.",
     "schema": {
@@ -2634,8 +2634,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 3 to 30",
     "default": 5,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "How long error and warning toasts stay.",
     "schema": {

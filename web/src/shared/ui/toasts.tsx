@@ -1,6 +1,7 @@
 /**
  * Visible, dismissable messages: every failed call that is not shown inline
- * lands here, so no error is ever swallowed.
+ * lands here, so no error is ever swallowed. Error toasts stay as long as
+ * `toastDisplayDurationSeconds` says (the shell passes it in), notices 4 s.
  */
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { errorMessage } from "../api/errorMessage";
@@ -14,16 +15,26 @@ interface Toast {
 export interface Toaster {
   error(error: unknown, context?: string): void;
   info(text: string): void;
+  /** How long error toasts stay from now on (`toastDisplayDurationSeconds`, 3 to 30). */
+  setErrorSeconds(seconds: number): void;
 }
 
 const ToastContext = createContext<Toaster | null>(null);
 
 const INFO_MS = 4000;
-const ERROR_MS = 12000;
+/** The setting's default, until the settings are read. */
+const DEFAULT_ERROR_SECONDS = 5;
+
+/** The setting clamped to what it accepts; anything else is the default. */
+export function errorToastMs(seconds: unknown): number {
+  if (typeof seconds !== "number" || !Number.isFinite(seconds)) return DEFAULT_ERROR_SECONDS * 1000;
+  return Math.min(30, Math.max(3, Math.round(seconds))) * 1000;
+}
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
+  const errorMs = useRef(errorToastMs(DEFAULT_ERROR_SECONDS));
 
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
 
@@ -31,7 +42,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     (kind: Toast["kind"], text: string) => {
       const id = next.current++;
       setToasts((all) => [...all.slice(-4), { id, kind, text }]);
-      setTimeout(() => dismiss(id), kind === "error" ? ERROR_MS : INFO_MS);
+      setTimeout(() => dismiss(id), kind === "error" ? errorMs.current : INFO_MS);
     },
     [dismiss],
   );
@@ -40,6 +51,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     () => ({
       error: (error, context) => push("error", context ? `${context}: ${errorMessage(error)}` : errorMessage(error)),
       info: (text) => push("info", text),
+      setErrorSeconds: (seconds) => {
+        errorMs.current = errorToastMs(seconds);
+      },
     }),
     [push],
   );

@@ -1,0 +1,98 @@
+//! The sandbox each engine process runs in: what it hides from which engine,
+//! and failing closed where the kernel cannot hide it.
+//!
+//! Every engine: Switchboard's data directory (the `cli-token`, the database,
+//! other sessions' worktrees), except the session's own worktree inside it.
+//! External engines (kind `command`) and locked-down sessions: the sensitive
+//! files too, whatever `agentPermissionLevel` says; Claude and Codex reach
+//! them at `full`, below it their hook asks the user. Locked-down sessions
+//! also lose TCP, but for Switchboard's own control port.
+
+use std::path::{Path, PathBuf};
+
+use crate::engines::{EngineKind, EngineSpec};
+
+pub(crate) struct Confinement<'a> {
+    pub data_dir: &'a Path,
+    pub session_id: &'a str,
+    pub engine: &'a str,
+    pub spec: &'a EngineSpec,
+    pub control_url: Option<&'a str>,
+    /// An email-triggered session: no network, and the sensitive files are
+    /// hidden whatever the engine.
+    pub locked_down: bool,
+}
+
+impl Confinement<'_> {
+    pub(crate) fn policy(&self) -> sandbox::Policy {
+        let mut hidden = vec![self.data_dir.to_owned()];
+        if self.spec.kind == EngineKind::Command || self.locked_down {
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            hidden.extend(sandbox::sensitive_paths(home.as_deref()));
+        }
+        let network = if self.locked_down {
+            sandbox::Network::Denied {
+                connect_ports: self.control_url.and_then(port_of).into_iter().collect(),
+            }
+        } else {
+            sandbox::Network::Allowed
+        };
+        sandbox::Policy {
+            hidden,
+            exceptions: vec![self.data_dir.join("worktrees").join(self.session_id)],
+            network,
+        }
+    }
+
+    /// The ruleset for this turn's process, `None` when the engine opted out
+    /// and the kernel cannot confine it, or the message the turn fails with.
+    pub(crate) async fn prepare(&self) -> Result<Option<sandbox::Prepared>, String> {
+        let policy = self.policy();
+        let prepared = tokio::task::spawn_blocking(move || policy.prepare())
+            .await
+            .map_err(|e| format!("the sandbox could not be prepared: {e}"))?;
+        match prepared {
+            Ok(prepared) => Ok(Some(prepared)),
+            Err(
+                e @ (sandbox::SandboxError::Unsupported { .. }
+                | sandbox::SandboxError::NoNetworkControl { .. }),
+            ) => {
+                if self.spec.unsafe_allow_unsandboxed {
+                    tracing::warn!(
+                        engine = self.engine,
+                        session = self.session_id,
+                        "{e}: running the engine unconfined, as engines.toml allows"
+                    );
+                    Ok(None)
+                } else {
+                    Err(format!(
+                        "engine `{name}` was not started: {e}, so the operating system cannot keep it away from Switchboard's data directory; set `unsafe_allow_unsandboxed = true` under [engines.{name}] in engines.toml to run it unconfined",
+                        name = self.engine
+                    ))
+                }
+            }
+            Err(e) => Err(format!(
+                "engine `{}` was not started: {e}: {}",
+                self.engine,
+                std::error::Error::source(&e).map_or_else(String::new, ToString::to_string)
+            )),
+        }
+    }
+}
+
+/// The port of `http://127.0.0.1:<port>`.
+fn port_of(url: &str) -> Option<u16> {
+    url.trim_end_matches('/').rsplit(':').next()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_control_port_is_read_from_its_url() {
+        assert_eq!(port_of("http://127.0.0.1:19519"), Some(19519));
+        assert_eq!(port_of("http://127.0.0.1:8/"), Some(8));
+        assert_eq!(port_of("nonsense"), None);
+    }
+}

@@ -1,0 +1,41 @@
+/** The chime log (`notificationHistoryEnabled`): which row chimed, shown or not, and why. */
+import { useInboxStatus } from "../../shared/inbox/InboxStatus";
+
+export function ChimeHistory() {
+  const { history, historyEnabled, clearHistory, permission, requestPermission } = useInboxStatus();
+  return (
+    <details className="chime-history">
+      <summary>Notification history ({history.length})</summary>
+      {permission === "default" && (
+        <p>
+          System notifications need the browser&apos;s permission.{" "}
+          <button type="button" onClick={requestPermission}>
+            Allow notifications
+          </button>
+        </p>
+      )}
+      {permission === "denied" && <p className="muted">The browser blocks notifications for this site.</p>}
+      {!historyEnabled && (
+        <p className="muted">Turned off (Settings → notificationHistoryEnabled): nothing new is logged.</p>
+      )}
+      {history.length === 0 ? (
+        <p className="muted">No chimes yet.</p>
+      ) : (
+        <>
+          <ul aria-label="Notification history">
+            {history.map((c) => (
+              <li key={`${c.at}-${c.rowId}`}>
+                <time dateTime={c.at}>{new Date(c.at).toLocaleTimeString()}</time>{" "}
+                <span className="tag">{c.category}</span> {c.title} —{" "}
+                <span className={c.shown ? undefined : "muted"}>{c.reason}</span>
+              </li>
+            ))}
+          </ul>
+          <button type="button" onClick={clearHistory}>
+            Clear history
+          </button>
+        </>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,70 @@
+/** One inbox row: a checkbox, what it is, and its buttons. Clicking the row selects it. */
+import type { InboxRow } from "../../shared/api/types.generated";
+import { openTarget } from "./list";
+
+interface Props {
+  row: InboxRow;
+  selected: boolean;
+  checked: boolean;
+  onCheck: () => void;
+  onSelect: () => void;
+  onOpen: () => void;
+  onRead: (read: boolean) => void;
+  onArchive: () => void;
+  /** Only on an alert. */
+  onStartSession?: () => void;
+}
+
+export function InboxItem({
+  row,
+  selected,
+  checked,
+  onCheck,
+  onSelect,
+  onOpen,
+  onRead,
+  onArchive,
+  onStartSession,
+}: Props) {
+  const unread = row.readAt === null;
+  return (
+    <li
+      id={`inbox-row-${row.id}`}
+      className={`inbox-row ${unread ? "unread" : "read"}${selected ? " selected" : ""}`}
+      aria-current={selected ? "true" : undefined}
+      data-row-id={row.id}
+      onClick={onSelect}
+    >
+      <input type="checkbox" aria-label={`Select ${row.title}`} checked={checked} onChange={onCheck} />
+      <div className="inbox-main">
+        <div className="inbox-head">
+          <span className="tag">{row.category}</span>
+          <strong>{row.title}</strong>
+          {row.count > 1 && <span className="muted">×{row.count}</span>}
+          <time className="muted" dateTime={row.updatedAt}>
+            {new Date(row.updatedAt).toLocaleString()}
+          </time>
+        </div>
+        {row.body && <p className="inbox-body">{row.body}</p>}
+      </div>
+      <div className="inbox-actions">
+        {openTarget(row) && (
+          <button type="button" onClick={onOpen}>
+            Open
+          </button>
+        )}
+        {onStartSession && (
+          <button type="button" onClick={onStartSession}>
+            Start session
+          </button>
+        )}
+        <button type="button" onClick={() => onRead(unread)}>
+          {unread ? "Mark read" : "Mark unread"}
+        </button>
+        <button type="button" onClick={onArchive}>
+          Archive
+        </button>
+      </div>
+    </li>
+  );
+}

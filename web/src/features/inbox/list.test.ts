@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import type { InboxEvent, InboxRow } from "../../shared/api/types.generated";
+import { alertFolder, appendPage, applyEvent, moveSelection, openTarget } from "./list";
+
+const NOW = "2026-01-01T00:00:00Z";
+
+function row(id: string, over: Partial<InboxRow> = {}): InboxRow {
+  return {
+    id,
+    category: "alert",
+    title: id,
+    body: null,
+    createdAt: NOW,
+    updatedAt: NOW,
+    readAt: null,
+    archivedAt: null,
+    count: 1,
+    source: {},
+    actions: [],
+    ...over,
+  };
+}
+
+const ids = (rows: readonly InboxRow[]) => rows.map((r) => r.id);
+
+describe("applyEvent", () => {
+  const rows = [row("b"), row("a", { category: "webhook" })];
+
+  it("puts a created row on top of its tab and of All, not of another tab", () => {
+    const event: InboxEvent = { change: "created", ...row("c") };
+    expect(ids(applyEvent(rows, event, "all", NOW))).toEqual(["c", "b", "a"]);
+    expect(ids(applyEvent(rows, event, "alert", NOW))).toEqual(["c", "b", "a"]);
+    expect(applyEvent(rows, event, "webhook", NOW)).toBe(rows);
+  });
+
+  it("moves a repeated row to the top with its new count", () => {
+    const next = applyEvent(rows, { change: "repeated", ...row("a", { category: "webhook", count: 2 }) }, "all", NOW);
+    expect(ids(next)).toEqual(["a", "b"]);
+    expect(next[0]?.count).toBe(2);
+  });
+
+  it("replaces an updated row in place and drops it once archived", () => {
+    const read = applyEvent(rows, { change: "updated", ...row("b", { readAt: NOW }) }, "all", NOW);
+    expect(ids(read)).toEqual(["b", "a"]);
+    expect(read[0]?.readAt).toBe(NOW);
+    expect(ids(applyEvent(rows, { change: "updated", ...row("b", { archivedAt: NOW }) }, "all", NOW))).toEqual(["a"]);
+    // An update to a row not shown (another page, restored from the archive) does not add it.
+    expect(applyEvent(rows, { change: "updated", ...row("z") }, "all", NOW)).toBe(rows);
+  });
+
+  it("marks the unread rows of the category read on read_all", () => {
+    const next = applyEvent(rows, { change: "read_all", category: "webhook", count: 1 }, "all", NOW);
+    expect(next.map((r) => r.readAt)).toEqual([null, NOW]);
+    const all = applyEvent(rows, { change: "read_all", category: null, count: 2 }, "all", NOW);
+    expect(all.every((r) => r.readAt === NOW)).toBe(true);
+  });
+});
+
+describe("paging and selection", () => {
+  it("appends a page without repeating rows already shown", () => {
+    expect(ids(appendPage([row("c"), row("b")], [row("b"), row("a")]))).toEqual(["c", "b", "a"]);
+  });
+
+  it("moves with j and k inside the list", () => {
+    const rows = [row("a"), row("b"), row("c")];
+    expect(moveSelection(rows, null, 1)).toBe("a");
+    expect(moveSelection(rows, "a", 1)).toBe("b");
+    expect(moveSelection(rows, "c", 1)).toBe("c");
+    expect(moveSelection(rows, "a", -1)).toBe("a");
+    expect(moveSelection([], "a", 1)).toBeNull();
+  });
+});
+
+describe("openTarget and alertFolder", () => {
+  it("follows the row's first action", () => {
+    expect(openTarget(row("a", { actions: [{ kind: "open_session", sessionId: "s 1" }] }))).toBe("/sessions/s%201");
+    expect(openTarget(row("a", { actions: [{ kind: "open_item", boardId: "b", itemId: "i" }] }))).toBe("/boards/b");
+    expect(openTarget(row("a"))).toBeNull();
+  });
+
+  it("prefers the alert's session folder, then the setting as a path", () => {
+    expect(alertFolder("/src/app", "/elsewhere")).toBe("/src/app");
+    expect(alertFolder(undefined, "  /srv/hub ")).toBe("/srv/hub");
+    expect(alertFolder(undefined, "")).toBeUndefined();
+    expect(alertFolder(undefined, 3)).toBeUndefined();
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The inbox page's list logic, apart from its rendering: merging `inbox` events into the rows
+ * shown (for one tab), keyset paging, the selection that `j`/`k` move, what opening a row does,
+ * and the folder an alert's "Start session" starts in.
+ */
+import type { Category, InboxEvent, InboxRow } from "../../shared/api/types.generated";
+
+/** A tab: one category, or every shown one. */
+export type Tab = Category | "all";
+
+export const TABS: readonly Tab[] = [
+  "all",
+  "session",
+  "alert",
+  "webhook",
+  "alarm",
+  "cli_pending",
+  "pm_event",
+  "digest",
+  "note",
+];
+
+export const TAB_LABEL: Record<Tab, string> = {
+  all: "All",
+  session: "Sessions",
+  alert: "Alerts",
+  webhook: "Webhooks",
+  alarm: "Alarms",
+  cli_pending: "CLI pending",
+  pm_event: "Projects",
+  digest: "Digests",
+  note: "Notes",
+};
+
+const inTab = (row: InboxRow, tab: Tab) => tab === "all" || row.category === tab;
+
+function withoutChange(event: Exclude<InboxEvent, { change: "read_all" }>): InboxRow {
+  const { change, ...row } = event;
+  void change;
+  return row;
+}
+
+/**
+ * `rows` (open rows, newest first) after one `inbox` event, for the tab shown: a new row goes
+ * on top; a repeated one moves to the top; an updated one is replaced where it is, or leaves
+ * once archived; read-all marks the unread rows of its category (or every one) read at `now`.
+ */
+export function applyEvent(rows: readonly InboxRow[], event: InboxEvent, tab: Tab, now: string): readonly InboxRow[] {
+  if (event.change === "read_all") {
+    if (event.count === 0) return rows;
+    return rows.map((r) =>
+      r.readAt === null && (event.category === null || r.category === event.category) ? { ...r, readAt: now } : r,
+    );
+  }
+  const row = withoutChange(event);
+  const rest = rows.filter((r) => r.id !== row.id);
+  if (!inTab(row, tab) || row.archivedAt !== null) return rest.length === rows.length ? rows : rest;
+  if (event.change === "updated") {
+    const at = rows.findIndex((r) => r.id === row.id);
+    if (at < 0) return rows;
+    const next = rows.slice();
+    next[at] = row;
+    return next;
+  }
+  return [row, ...rest];
+}
+
+/** A further page appended: rows already shown (moved up by a repeat) are not shown twice. */
+export function appendPage(rows: readonly InboxRow[], page: readonly InboxRow[]): readonly InboxRow[] {
+  const held = new Set(rows.map((r) => r.id));
+  return [...rows, ...page.filter((r) => !held.has(r.id))];
+}
+
+/** The selection after `j` (+1) or `k` (-1), kept inside the list; none selected starts at the top. */
+export function moveSelection(rows: readonly InboxRow[], selected: string | null, step: 1 | -1): string | null {
+  if (rows.length === 0) return null;
+  const at = rows.findIndex((r) => r.id === selected);
+  if (at < 0) return rows[0]?.id ?? null;
+  const next = Math.min(rows.length - 1, Math.max(0, at + step));
+  return rows[next]?.id ?? null;
+}
+
+/** Where opening a row goes, from its first action; `null` when it has none. */
+export function openTarget(row: InboxRow): string | null {
+  const action = row.actions[0];
+  if (!action) return row.source.sessionId ? `/sessions/${encodeURIComponent(row.source.sessionId)}` : null;
+  switch (action.kind) {
+    case "open_session":
+      return `/sessions/${encodeURIComponent(action.sessionId)}`;
+    case "open_item":
+      return `/boards/${encodeURIComponent(action.boardId)}`;
+  }
+}
+
+/**
+ * The folder "Start session" on an alert fills in: the folder of the session the alert came
+ * from, else `alertSessionDefaultProjectId` read as a folder path (trimmed; empty: none).
+ */
+export function alertFolder(sessionCwd: string | undefined, setting: unknown): string | undefined {
+  if (sessionCwd) return sessionCwd;
+  const folder = typeof setting === "string" ? setting.trim() : "";
+  return folder || undefined;
+}
