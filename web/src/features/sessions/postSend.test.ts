@@ -30,6 +30,7 @@ function session(id: string, overrides: Partial<Session> = {}): Session {
     createdAt: "2026-01-01T10:00:00Z",
     updatedAt: "2026-01-01T10:00:00Z",
     worktree: null,
+    trigger: null,
     stopReason: null,
     activity: null,
     ...overrides,
