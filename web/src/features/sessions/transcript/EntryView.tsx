@@ -7,7 +7,8 @@ import { memo } from "react";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import type { Entry, JsonValue } from "../../../shared/api/types.generated";
-import { diffOf, fileEdits, type FileEdit } from "./edits";
+import { fileEdits } from "../../../shared/edits";
+import { Diff } from "../../../shared/ui/Diff";
 
 const REMARK_PLUGINS = [remarkGfm];
 
@@ -26,22 +27,6 @@ function inputSummary(input: JsonValue): string {
     if (Array.isArray(first)) return first.join(" ");
   }
   return "";
-}
-
-function Diff({ edit }: { edit: FileEdit }) {
-  return (
-    <div className="diff">
-      <div className="diff-path">{edit.path}</div>
-      <pre>
-        {diffOf(edit).map((line, i) => (
-          <div key={i} className={`diff-${line.kind}`}>
-            {line.kind === "add" ? "+ " : line.kind === "del" ? "- " : "  "}
-            {line.text}
-          </div>
-        ))}
-      </pre>
-    </div>
-  );
 }
 
 function ToolCall({ entry }: { entry: Extract<Entry, { kind: "tool_call" }> }) {

@@ -4,7 +4,7 @@
  * (`file_path`, `content`). Pure, so the drawing only maps lines to rows.
  */
 import { diffLines } from "diff";
-import type { JsonValue } from "../../../shared/api/types.generated";
+import type { JsonValue } from "./api/types.generated";
 
 export interface FileEdit {
   path: string;
