@@ -1,4 +1,8 @@
-/** One inbox row: a checkbox, what it is, and its buttons. Clicking the row selects it. */
+/**
+ * One inbox row: a checkbox, what it is, its buttons, and (a `cli_pending` row) its session's
+ * pending approvals. Clicking the row selects it.
+ */
+import type { ReactNode } from "react";
 import type { InboxRow } from "../../shared/api/types.generated";
 import { openTarget } from "./list";
 
@@ -13,6 +17,8 @@ interface Props {
   onArchive: () => void;
   /** Only on an alert. */
   onStartSession?: () => void;
+  /** The pending approvals shown under the row (a `cli_pending` row's). */
+  approvals?: ReactNode;
 }
 
 export function InboxItem({
@@ -25,6 +31,7 @@ export function InboxItem({
   onRead,
   onArchive,
   onStartSession,
+  approvals,
 }: Props) {
   const unread = row.readAt === null;
   return (
@@ -46,6 +53,7 @@ export function InboxItem({
           </time>
         </div>
         {row.body && <p className="inbox-body">{row.body}</p>}
+        {approvals}
       </div>
       <div className="inbox-actions">
         {openTarget(row) && (

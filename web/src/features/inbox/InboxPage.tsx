@@ -2,20 +2,25 @@
  * `/inbox`: the account's rows by category (tabs with unread counts), live from the event stream.
  * A row opens where its action points (and is marked read), is marked read or unread, archived
  * alone or with others; "Load more" pages back; `j`/`k` move the selection, Enter opens, `e`
- * archives. An alert offers "Start session", which the shell's New session dialog answers.
+ * archives. An alert offers "Start session", which the shell's New session dialog answers. A
+ * `cli_pending` row shows its session's pending approvals, answered in place (Approve, Deny,
+ * Always for this session); once a session has none left waiting its row is marked read.
  */
 import { useCallback, useEffect, useState } from "react";
 import { apiFetch } from "../../shared/api/client";
-import type { InboxRow, Session } from "../../shared/api/types.generated";
+import type { Approval, InboxRow, Session } from "../../shared/api/types.generated";
 import { changeRow, readAll } from "../../shared/inbox/api";
 import { useInboxStatus } from "../../shared/inbox/InboxStatus";
 import { navigate } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
+import { ApprovalCard } from "./ApprovalCard";
+import { approvalsOfRow, rowToMarkRead } from "./approvals";
 import { ChimeHistory } from "./ChimeHistory";
 import { InboxItem } from "./InboxItem";
 import { alertFolder, moveSelection, openTarget, TAB_LABEL, TABS, type Tab } from "./list";
+import { useApprovals } from "./useApprovals";
 import { useInboxRows } from "./useInboxRows";
 import "./inbox.css";
 
@@ -49,6 +54,14 @@ export function InboxPage({ onStartSession }: Props) {
     (row: InboxRow, patch: { read?: boolean; archived?: boolean }) =>
       changeRow(row.id, patch).then(inbox.replace, (e: unknown) => toast.error(e, "The row was not changed")),
     [inbox.replace, toast],
+  );
+
+  const approvals = useApprovals(
+    (answered: Approval, before: readonly Approval[]) => {
+      const row = rows && rowToMarkRead(rows, before, answered);
+      if (row) void change(row, { read: true });
+    },
+    (e: unknown, context: string) => toast.error(e, context),
   );
 
   const open = useCallback(
@@ -118,6 +131,24 @@ export function InboxPage({ onStartSession }: Props) {
       return next;
     });
 
+  const approvalsFor = (row: InboxRow) => {
+    const mine = approvalsOfRow(row, approvals.approvals);
+    if (mine.length === 0) return undefined;
+    return (
+      <div className="approvals">
+        {mine.map((a) => (
+          <ApprovalCard
+            key={a.id}
+            approval={a}
+            busy={approvals.busy.has(a.id)}
+            error={approvals.errors.get(a.id)}
+            onDecide={(decision, remember) => approvals.decide(a, decision, remember)}
+          />
+        ))}
+      </div>
+    );
+  };
+
   const total = counts ? Object.values(counts).reduce((a, b) => a + (b ?? 0), 0) : undefined;
   const unreadIn = (t: Tab) => (t === "all" ? total : counts?.[t]);
   // Tabs of categories the server does not list (hidden by an inboxShow* setting) are left out.
@@ -177,6 +208,7 @@ export function InboxPage({ onStartSession }: Props) {
               onRead={(read) => void change(row, { read })}
               onArchive={() => archive(row)}
               onStartSession={row.category === "alert" ? () => startSession(row) : undefined}
+              approvals={approvalsFor(row)}
             />
           ))}
         </ul>
