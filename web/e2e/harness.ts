@@ -13,7 +13,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll } from "vitest";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
-const binary = process.env.SWITCHBOARD_BIN ?? join(repoRoot, "target/debug/switchboard");
+/** The switchboard binary under test (a session engine can run it, as Claude Code runs its hook). */
+export const binary = process.env.SWITCHBOARD_BIN ?? join(repoRoot, "target/debug/switchboard");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export interface RunningServer {
