@@ -49,21 +49,35 @@ export function useApprovals(
     }
   }, []);
 
+  // Events that arrive while the list is read are applied again to it once it comes: the
+  // server may have listed it before they happened.
+  const missed = useRef<Approval[] | null>(null);
+
   const reload = useCallback(() => {
     const mine = ++generation.current;
+    missed.current = [];
     apiFetch<{ approvals: Approval[] }>("/approvals").then(
-      ({ approvals: list }) => {
+      ({ approvals: fetched }) => {
         if (mine !== generation.current) return;
+        const list = (missed.current ?? []).reduce(applyApproval, fetched as readonly Approval[]);
+        missed.current = null;
         held.current = list;
         setApprovals(list);
       },
-      (error: unknown) => mine === generation.current && failed.current(error, "The approvals were not loaded"),
+      (error: unknown) => {
+        if (mine !== generation.current) return;
+        missed.current = null;
+        failed.current(error, "The approvals were not loaded");
+      },
     );
   }, []);
   useEffect(reload, [reload]);
   useStreamLifecycle("reset", reload);
   useStreamLifecycle("open", reload);
-  useStreamEvent<Approval>("approval", settle);
+  useStreamEvent<Approval>("approval", (approval) => {
+    missed.current?.push(approval);
+    settle(approval);
+  });
 
   const mark = (id: string, on: boolean) =>
     setBusy((current) => {

@@ -32,11 +32,29 @@ export function useInboxRows(tab: Tab): InboxRows {
   const generation = useRef(0);
   const category = tab === "all" ? undefined : tab;
 
+  // Events that arrive while the first page is read are applied again to it once it comes: the
+  // server may have listed it before they happened.
+  const missed = useRef<InboxEvent[] | null>(null);
+
   const reload = useCallback(() => {
     const mine = ++generation.current;
+    missed.current = [];
     listInbox({ category, limit: PAGE }).then(
-      (rows) => mine === generation.current && setState({ tab, rows, more: rows.length === PAGE }),
-      (error: unknown) => mine === generation.current && setState({ tab, error, more: false }),
+      (page) => {
+        if (mine !== generation.current) return;
+        const now = new Date().toISOString();
+        const rows = (missed.current ?? []).reduce(
+          (held, event) => applyEvent(held, event, tab, now),
+          page as readonly InboxRow[],
+        );
+        missed.current = null;
+        setState({ tab, rows, more: page.length === PAGE });
+      },
+      (error: unknown) => {
+        if (mine !== generation.current) return;
+        missed.current = null;
+        setState({ tab, error, more: false });
+      },
     );
   }, [tab, category]);
   useEffect(reload, [reload]);
@@ -44,6 +62,7 @@ export function useInboxRows(tab: Tab): InboxRows {
   useStreamLifecycle("open", reload);
 
   useStreamEvent<InboxEvent>("inbox", (event) => {
+    missed.current?.push(event);
     const now = new Date().toISOString();
     setState((held) => (held.rows ? { ...held, rows: applyEvent(held.rows, event, held.tab, now) } : held));
   });
