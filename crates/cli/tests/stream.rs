@@ -36,12 +36,6 @@ fn alert(server: &TestServer, token: &str, title: &str) {
     assert_eq!(reply.status, 201, "{}", reply.text());
 }
 
-fn is_waiting(event: &Received, session: &str) -> bool {
-    event.name == "session"
-        && event.data["id"] == session
-        && event.data["status"] == "waiting_for_input"
-}
-
 #[test]
 fn a_command_engines_output_and_status_moves_arrive_live() {
     let server = server_with_engines();
@@ -50,7 +44,7 @@ fn a_command_engines_output_and_status_moves_arrive_live() {
         .as_str()
         .unwrap()
         .to_owned();
-    let events = stream.until(|e| is_waiting(e, &id));
+    let events = stream.until(|e| e.is_waiting(&id));
 
     let outputs: Vec<&Received> = events.iter().filter(|e| e.name == "output").collect();
     let (input, outputs) = outputs.split_first().expect("output events");
@@ -160,7 +154,7 @@ fn an_account_never_receives_another_accounts_events() {
         .unwrap()
         .to_owned();
     alert(&server, &server.token, "private alert");
-    mine.until(|e| is_waiting(e, &id));
+    mine.until(|e| e.is_waiting(&id));
 
     // The other account's own alert comes after everything above: whatever
     // it received before it is what leaked.
@@ -194,7 +188,7 @@ fn a_client_that_never_reads_is_dropped_without_slowing_the_api() {
             if event.name == "output" && event.data["entry"]["kind"] == "stdout" {
                 output_bytes += event.data["entry"]["text"].as_str().unwrap().len();
             }
-            if is_waiting(&event, &watched) {
+            if event.is_waiting(&watched) {
                 break;
             }
         }
@@ -380,7 +374,7 @@ fn an_agent_token_reads_its_accounts_stream_until_its_session_ends() {
         .as_str()
         .unwrap()
         .to_owned();
-    owner.until(|e| is_waiting(e, &id));
+    owner.until(|e| e.is_waiting(&id));
     let token = std::fs::read_to_string(server.scratch().join("agent-token")).unwrap();
 
     let mut agent = Stream::bearer(&server, &token, None);

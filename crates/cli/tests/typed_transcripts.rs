@@ -8,16 +8,8 @@
 mod common;
 
 use common::sse::Stream;
-use common::{TestServer, workspace_root};
+use common::{TestServer, fixture};
 use serde_json::{Value, json};
-
-fn fixture(name: &str) -> String {
-    workspace_root()
-        .join("crates/cli/tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 fn server_with_engines() -> TestServer {
     let dir = tempfile::tempdir().unwrap();
@@ -203,11 +195,7 @@ fn claude_and_codex_transcripts_are_typed_paged_and_streamed() {
     assert_eq!(missing.status, 404);
 
     // The stream carried the same entries, one per `output` event, with the same seq.
-    let events = stream.until(|e| {
-        e.name == "session"
-            && e.data["id"] == id.as_str()
-            && e.data["status"] == "waiting_for_input"
-    });
+    let events = stream.until(|e| e.is_waiting(&id));
     let streamed: Vec<Value> = events
         .iter()
         .filter(|e| e.name == "output" && e.data["sessionId"] == id.as_str())

@@ -144,24 +144,13 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::entry_tests::todo;
 
     fn call(name: &str, input: Value) -> EntryBody {
         EntryBody::ToolCall {
             tool_id: None,
             name: name.to_owned(),
             input,
-        }
-    }
-
-    fn todo(items: &[(&str, TodoStatus)]) -> EntryBody {
-        EntryBody::Todo {
-            items: items
-                .iter()
-                .map(|(text, status)| TodoItem {
-                    text: (*text).to_owned(),
-                    status: *status,
-                })
-                .collect(),
         }
     }
 

@@ -134,15 +134,14 @@ impl Decoder {
         }
     }
 
-    fn push_text(&mut self, piece: &str, text: &mut String) {
-        if piece.is_empty() {
-            return;
+    /// Appends the `text` entries decoded since `before` to the reply: the
+    /// reply is the turn's prose, read off its entries rather than parsed twice.
+    fn reply_from(&mut self, before: usize, text: &mut String) {
+        for entry in &self.entries[before..] {
+            if let EntryBody::Text { text: piece } = entry {
+                push_reply(&mut self.wrote_text, piece, text);
+            }
         }
-        if self.wrote_text {
-            text.push_str("\n\n");
-        }
-        text.push_str(piece);
-        self.wrote_text = true;
     }
 
     fn claude(&mut self, value: &Value, text: &mut String) {
@@ -157,19 +156,9 @@ impl Decoder {
                 }
             }
             Some("assistant") => {
+                let before = self.entries.len();
                 self.claude.assistant(value, &mut self.entries);
-                let blocks = value
-                    .pointer("/message/content")
-                    .and_then(Value::as_array)
-                    .map(Vec::as_slice)
-                    .unwrap_or_default();
-                for block in blocks {
-                    if block.get("type").and_then(Value::as_str) == Some("text")
-                        && let Some(piece) = block.get("text").and_then(Value::as_str)
-                    {
-                        self.push_text(piece, text);
-                    }
-                }
+                self.reply_from(before, text);
                 if let Some(error) = str_field(value, "error") {
                     self.meta.last_error = Some(error);
                 }
@@ -215,7 +204,7 @@ impl Decoder {
                         text: result.clone(),
                     });
                     if !self.wrote_text {
-                        self.push_text(&result, text);
+                        push_reply(&mut self.wrote_text, &result, text);
                     }
                 }
             }
@@ -244,18 +233,12 @@ impl Decoder {
             Some("item.completed") => {
                 let item = value.get("item");
                 if let Some(item) = item {
+                    let before = self.entries.len();
                     self.codex.item(item, true, &mut self.entries);
+                    self.reply_from(before, text);
                 }
-                match item.and_then(|i| i.get("type")).and_then(Value::as_str) {
-                    Some("agent_message") => {
-                        if let Some(piece) =
-                            item.and_then(|i| i.get("text")).and_then(Value::as_str)
-                        {
-                            self.push_text(piece, text);
-                        }
-                    }
-                    Some("error") => self.meta.last_error = message(item),
-                    _ => {}
+                if item.and_then(|i| i.get("type")).and_then(Value::as_str) == Some("error") {
+                    self.meta.last_error = message(item);
                 }
             }
             Some("turn.completed") => {
@@ -322,6 +305,18 @@ impl Decoder {
         add(&mut self.meta.cached_input_tokens, cached);
         add(&mut self.meta.output_tokens, field("output_tokens"));
     }
+}
+
+/// Appends one piece of reply text, a blank line apart from the one before.
+fn push_reply(wrote_text: &mut bool, piece: &str, text: &mut String) {
+    if piece.is_empty() {
+        return;
+    }
+    if *wrote_text {
+        text.push_str("\n\n");
+    }
+    text.push_str(piece);
+    *wrote_text = true;
 }
 
 #[cfg(test)]

@@ -24,7 +24,8 @@ fn decode(kind: EngineKind, lines: &[&str]) -> (Vec<EntryBody>, String) {
     (entries, text)
 }
 
-fn todo(items: &[(&str, TodoStatus)]) -> EntryBody {
+/// A `todo` entry of `(text, status)` items (the activity tests use it too).
+pub(crate) fn todo(items: &[(&str, TodoStatus)]) -> EntryBody {
     EntryBody::Todo {
         items: items
             .iter()

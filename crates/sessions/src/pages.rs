@@ -140,13 +140,15 @@ pub(crate) fn page(
     let mut entries = Vec::new();
     let mut bytes = 0;
     let mut more = false;
-    // Rows are read one at a time, so a page stopped by its size reads no further.
-    for row in stmt.query_map(params![id, bound, fetch], entry_from_row)? {
+    // Rows are stepped one at a time and decoded only once they belong to the
+    // page, so the row that only says there is more is never decoded.
+    let mut rows = stmt.query(params![id, bound, fetch])?;
+    while let Some(row) = rows.next()? {
         if entries.len() == limit as usize || bytes >= PAGE_BYTES {
             more = true;
             break;
         }
-        let (entry, size) = row?;
+        let (entry, size) = entry_from_row(row)?;
         bytes += size;
         entries.push(entry);
     }

@@ -393,7 +393,11 @@ impl Supervisor {
         let id = id.to_owned();
         self.inner
             .read(move |tx| {
-                db::get_session(tx, &account, &id)?.ok_or(SessionError::NotFound)?;
+                // Ownership only: the whole session row (its sums and tree
+                // cost) is more than a page needs.
+                if !db::is_of_account(tx, &account, &id)? {
+                    return Err(SessionError::NotFound);
+                }
                 pages::page(tx, &id, from, limit)
             })
             .await
@@ -496,7 +500,10 @@ async fn actor(
         }
     }
     let owned = id.to_owned();
-    let (spec, cwd, engine) = inner.read(move |tx| db::engine_spec(tx, &owned)).await?;
+    // The trigger is fixed at spawn: read once, not at every turn.
+    let ((spec, cwd, engine), trigger) = inner
+        .read(move |tx| Ok((db::engine_spec(tx, &owned)?, db::trigger_of(tx, &owned)?)))
+        .await?;
     let spec: EngineSpec = serde_json::from_str(&spec).map_err(|e| {
         SessionError::InvalidInput(format!("stored engine spec is unreadable: {e}"))
     })?;
@@ -556,9 +563,7 @@ async fn actor(
             });
         }
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
-        // Read at each turn, so a new level reaches the next turn's flags.
-        let owned = id.to_owned();
-        let trigger = inner.read(move |tx| db::trigger_of(tx, &owned)).await?;
+        // Asked at each turn, so a new level reaches the next turn's flags.
         let extra_args = match &inner.turn_args {
             Some(args) => args.turn_args(spec.kind.as_str(), trigger),
             None => Vec::new(),

@@ -389,17 +389,20 @@ async fn pump(
                     tracker.observe(entry);
                 }
             }
+            // `shown` is what the session row holds: written only when it changes,
+            // and never cleared (the last step stays the session's activity).
             let now = tracker.current();
-            let activity = (now != shown).then(|| {
-                now.clone().map(|(kind, text)| Activity {
-                    kind,
-                    text,
+            let new_activity = match &now {
+                Some((kind, text)) if now != shown => Some(Activity {
+                    kind: *kind,
+                    text: text.clone(),
                     at: inner.clock.timestamp(),
-                })
-            });
+                }),
+                _ => None,
+            };
+            let changed = new_activity.is_some();
             let meta = decoder.meta.clone();
             let session_id = id.clone();
-            let new_activity = activity.clone().flatten();
             // A failed flush loses only this batch; the turn's outcome is still recorded.
             let stored = inner
                 .write(move |tx| {
@@ -422,7 +425,7 @@ async fn pump(
                     entry,
                 });
             }
-            if flushed && activity.is_some_and(|a| a.is_some()) {
+            if flushed && changed {
                 shown = now;
                 inner.announce(&id, &account_id, Status::Running);
             }

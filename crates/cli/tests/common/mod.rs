@@ -375,3 +375,12 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
+
+/// The path of one of `crates/cli/tests/fixtures`, as engines.toml writes it.
+pub fn fixture(name: &str) -> String {
+    workspace_root()
+        .join("crates/cli/tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}

@@ -16,6 +16,15 @@ pub struct Received {
     pub data: Value,
 }
 
+impl Received {
+    /// A `session` event saying `session` now waits for input (its turn ended).
+    pub fn is_waiting(&self, session: &str) -> bool {
+        self.name == "session"
+            && self.data["id"] == session
+            && self.data["status"] == "waiting_for_input"
+    }
+}
+
 /// One open `GET /stream`, its chunked body decoded as it arrives.
 pub struct Stream {
     reader: BufReader<TcpStream>,
