@@ -10,6 +10,7 @@ import type { EngineInfo } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
 import { navigate } from "../../shared/router";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
+import "../../shared/ui/code.css";
 import { spawnSession } from "./api";
 import { Dialog } from "./Dialog";
 import "./session.css";
@@ -40,7 +41,7 @@ function NoEngines() {
         Engines are named in <code>engines.toml</code> in Switchboard&apos;s data directory (the folder{" "}
         <code>switchboard serve</code> keeps <code>switchboard.db</code> in). For example:
       </p>
-      <pre>{`[engines.primary]
+      <pre className="code-block">{`[engines.primary]
 kind = "claude"          # or "codex"
 
 [engines.echo]
