@@ -8,7 +8,7 @@ import { ApiError } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { EngineInfo } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
-import { navigate } from "../../shared/router";
+import { navigate, sessionPath } from "../../shared/router";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import "../../shared/ui/code.css";
 import { spawnSession } from "./api";
@@ -120,7 +120,7 @@ function NewSessionForm({
       (session) => {
         localStorage.setItem(LAST_FOLDER, folder);
         onClose();
-        navigate(`/sessions/${encodeURIComponent(session.id)}`);
+        navigate(sessionPath(session.id));
       },
       (e: unknown) => {
         setBusy(false);
