@@ -8,18 +8,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import type { Page } from "playwright-core";
-import { consoleErrors, loggedInPage, serverAndBrowser } from "./harness";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
 
 const e2e = serverAndBrowser();
 
 interface Spawned {
   id: string;
   status: string;
-}
-
-async function setting(key: string, value: unknown): Promise<void> {
-  const reply = await e2e.server.api("PATCH", `/settings/${key}`, { value });
-  expect(reply.status).toBe(200);
 }
 
 /**
@@ -58,8 +53,8 @@ async function statusOf(id: string): Promise<string> {
 
 test("a session started through the API shows up live, moves live, and filters apply", async () => {
   writeEngines(e2e.server.dataDir, e2e.server.scratchDir);
-  await setting("agentDrivenSessionsEnabled", true);
-  await setting("requireSpawnSourceSession", false);
+  await setSetting(e2e.server, "agentDrivenSessionsEnabled", true);
+  await setSetting(e2e.server, "requireSpawnSourceSession", false);
   const { context, page } = await loggedInPage(e2e, "/sessions");
   const errors = consoleErrors(page);
   await page.getByText("No sessions yet.").waitFor();
@@ -118,18 +113,18 @@ test("a session started through the API shows up live, moves live, and filters a
 });
 
 test("the Agent board button follows agentStatusBoardEnabled and opens the board", async () => {
-  await setting("agentStatusBoardEnabled", false);
+  await setSetting(e2e.server, "agentStatusBoardEnabled", false);
   const { context, page } = await loggedInPage(e2e, "/inbox");
   await page.getByRole("heading", { name: "Inbox", exact: true }).waitFor();
   const button = page.getByRole("button", { name: "Agent board" });
   expect(await button.count()).toBe(0);
   // The settings provider follows `settings` events: no reload needed.
-  await setting("agentStatusBoardEnabled", true);
+  await setSetting(e2e.server, "agentStatusBoardEnabled", true);
   await button.waitFor();
   await button.click();
   await page.getByRole("heading", { name: "Sessions", exact: true }).waitFor();
   expect(new URL(page.url()).pathname).toBe("/sessions");
-  await setting("agentStatusBoardEnabled", false);
+  await setSetting(e2e.server, "agentStatusBoardEnabled", false);
   await button.waitFor({ state: "detached" });
   await context.close();
 });

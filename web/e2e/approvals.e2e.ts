@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { binary, consoleErrors, loggedInPage, serverAndBrowser } from "./harness";
+import { binary, consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
 
 const e2e = serverAndBrowser();
 
@@ -16,11 +16,6 @@ interface Approval {
   id: string;
   sessionId: string;
   state: string;
-}
-
-async function setting(key: string, value: unknown): Promise<void> {
-  const reply = await e2e.server.api("PATCH", `/settings/${key}`, { value });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
 }
 
 async function spawn(title: string): Promise<string> {
@@ -69,9 +64,9 @@ test("an approval appears in the inbox and Approve lets the waiting hook go on",
     join(e2e.server.dataDir, "engines.toml"),
     `[engines.asker]\nkind = "command"\ncommand = ["/bin/sh", "-c", ${JSON.stringify(script)}]\n`,
   );
-  await setting("agentDrivenSessionsEnabled", true);
-  await setting("requireSpawnSourceSession", false);
-  await setting("agentPermissionLevel", "guarded");
+  await setSetting(e2e.server, "agentDrivenSessionsEnabled", true);
+  await setSetting(e2e.server, "requireSpawnSourceSession", false);
+  await setSetting(e2e.server, "agentPermissionLevel", "guarded");
 
   const { page } = await loggedInPage(e2e, "/inbox");
   const errors = consoleErrors(page);

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 /** The switchboard binary under test (a session engine can run it, as Claude Code runs its hook). */
@@ -117,6 +117,41 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       rmSync(scratchDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Sets one setting through the control API, as the CLI does; anything but 200 fails the test. */
+export async function setSetting(server: RunningServer, key: string, value: unknown): Promise<void> {
+  const reply = await server.api("PATCH", `/settings/${key}`, { value });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+}
+
+/** Polls `GET /sessions/<id>` until the session's status is `status`; throws after `timeoutMs`. */
+export async function waitForStatus(
+  server: RunningServer,
+  id: string,
+  status: string,
+  { timeoutMs = 30_000, pollMs = 20 }: { timeoutMs?: number; pollMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await server.api<{ status: string }>("GET", `/sessions/${id}`)).body.status !== status) {
+    if (Date.now() > deadline) throw new Error(`session ${id} never reached ${status}`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+/** Starts a session from `page` as the browser does (the user's own, through the UI server); its id. */
+export async function startSessionInPage(
+  page: Page,
+  request: { engine: string; prompt: string; title: string },
+): Promise<string> {
+  return page.evaluate(async (body) => {
+    const r = await fetch("/api/sessions", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return ((await r.json()) as { id: string }).id;
+  }, request);
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import type { Page } from "playwright-core";
-import { consoleErrors, loggedInPage, serverAndBrowser } from "./harness";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
 
 const e2e = serverAndBrowser();
 
@@ -19,11 +19,6 @@ interface Row {
   title: string;
   readAt: string | null;
   archivedAt: string | null;
-}
-
-async function setting(key: string, value: unknown): Promise<void> {
-  const reply = await e2e.server.api("PATCH", `/settings/${key}`, { value });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
 }
 
 const row = (page: Page, id: string) => page.locator(`li[data-row-id="${id}"]`);
@@ -42,10 +37,10 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
     `[engines.echo]\nkind = "command"\ncommand = ["/usr/bin/cat"]\n\n` +
       `[engines.broken]\nkind = "command"\ncommand = ["/bin/sh", "-c", "cat >/dev/null; echo no such target >&2; exit 3"]\n`,
   );
-  await setting("webhooksEnabled", true);
-  await setting("agentDrivenSessionsEnabled", true);
-  await setting("requireSpawnSourceSession", false);
-  await setting("alertSessionDefaultProjectId", "/tmp");
+  await setSetting(e2e.server, "webhooksEnabled", true);
+  await setSetting(e2e.server, "agentDrivenSessionsEnabled", true);
+  await setSetting(e2e.server, "requireSpawnSourceSession", false);
+  await setSetting(e2e.server, "alertSessionDefaultProjectId", "/tmp");
   const { context, page } = await loggedInPage(e2e, "/inbox");
   await context.grantPermissions(["notifications"], { origin: e2e.server.uiUrl });
   const errors = consoleErrors(page);
@@ -151,7 +146,7 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
   expect(await page.locator("link[rel~='icon']").getAttribute("href")).toBe("/favicon.svg");
 
   // With notificationBehavior "always" and the permission granted, a delivery shows one.
-  await setting("notificationBehavior", "always");
+  await setSetting(e2e.server, "notificationBehavior", "always");
   // The `settings` event reaches the page before the delivery's `inbox` event: one stream, in order.
   await fetch(hook.body.url, {
     method: "POST",
@@ -165,7 +160,7 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
 });
 
 test("after a send, postSendNavigation moves to the next waiting session of the folder, then to the waiting room", async () => {
-  await setting("postSendNavigation", ["next_in_project", "waiting_room"]);
+  await setSetting(e2e.server, "postSendNavigation", ["next_in_project", "waiting_room"]);
   const spawn = async (title: string) => {
     const reply = await e2e.server.api<{ id: string }>("POST", "/sessions", { engine: "echo", prompt: "hello", title });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
@@ -186,7 +181,7 @@ test("after a send, postSendNavigation moves to the next waiting session of the 
   await page.waitForURL(`**/sessions/${second}`);
 
   // Read fresh, so the page cannot still hold the earlier list when it sends.
-  await setting("postSendNavigation", ["waiting_room"]);
+  await setSetting(e2e.server, "postSendNavigation", ["waiting_room"]);
   await page.reload();
   await page.getByRole("heading", { name: "Second of the folder" }).waitFor();
   await composer.fill("once more");

@@ -14,35 +14,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { loggedInPage, serverAndBrowser } from "./harness";
+import { figure, SERVER } from "./figures";
+import { loggedInPage, serverAndBrowser, setSetting, startSessionInPage, waitForStatus } from "./harness";
 
 const SESSIONS = 200;
 const CHILDREN = 20;
 const LOADS = 9;
 const LINES = 60;
-const SERVER = process.env.SWITCHBOARD_BIN ? `server ${process.env.SWITCHBOARD_BIN}` : "debug server";
 
 const e2e = serverAndBrowser();
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
-const figure = (values: number[]) =>
-  `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms (n=${values.length})`;
-
-async function setting(key: string, value: unknown): Promise<void> {
-  expect((await e2e.server.api("PATCH", `/settings/${key}`, { value })).status).toBe(200);
-}
-
-async function waitForStatus(id: string, status: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while ((await e2e.server.api<{ status: string }>("GET", `/sessions/${id}`)).body.status !== status) {
-    if (Date.now() > deadline) throw new Error(`session ${id} never reached ${status}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test("the board with 200 sessions: drawn in under 300 ms; an engine's line on screen: p95 under 150 ms", async () => {
   const dir = e2e.server.dataDir;
@@ -73,11 +53,11 @@ test("the board with 200 sessions: drawn in under 300 ms; an engine's line on sc
   }, SESSIONS - CHILDREN);
   // Children through the control API naming a parent; each is stopped once it answered, so the
   // agent-driven concurrency limit never refuses the next.
-  await setting("agentDrivenSessionsEnabled", true);
-  await setting("agentDrivenMaxConcurrent", 10);
+  await setSetting(e2e.server, "agentDrivenSessionsEnabled", true);
+  await setSetting(e2e.server, "agentDrivenMaxConcurrent", 10);
   for (let i = 0; i < CHILDREN; i++) {
     const parent = roots[i % 5] as string;
-    await waitForStatus(parent, "waiting_for_input");
+    await waitForStatus(e2e.server, parent, "waiting_for_input");
     const response = await fetch(`${e2e.server.controlUrl}/sessions`, {
       method: "POST",
       headers: {
@@ -89,7 +69,7 @@ test("the board with 200 sessions: drawn in under 300 ms; an engine's line on sc
     });
     const child = (await response.json()) as { id: string };
     expect(response.status).toBe(201);
-    await waitForStatus(child.id, "waiting_for_input");
+    await waitForStatus(e2e.server, child.id, "waiting_for_input");
     expect((await e2e.server.api("POST", `/sessions/${child.id}/stop`)).status).toBe(202);
   }
   const listed = await e2e.server.api<{ status: string; parentId: string | null }[]>("GET", "/sessions");
@@ -122,14 +102,7 @@ test("the board with 200 sessions: drawn in under 300 ms; an engine's line on sc
 
   // On the session page: the ticker waits before its first line, so the page is open and
   // watching by then; each stamp counts once, when its row is first drawn.
-  const onPage = await page.evaluate(async () => {
-    const r = await fetch("/api/sessions", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ engine: "ticker", prompt: "tick", title: "Ticker on the page" }),
-    });
-    return ((await r.json()) as { id: string }).id;
-  });
+  const onPage = await startSessionInPage(page, { engine: "ticker", prompt: "tick", title: "Ticker on the page" });
   await page.goto(`${e2e.server.uiUrl}/sessions/${onPage}`);
   await page.locator('[role="log"][aria-busy="false"]').waitFor();
   await page.evaluate(watchLines, "page" as const);
@@ -141,17 +114,10 @@ test("the board with 200 sessions: drawn in under 300 ms; an engine's line on sc
 
   // The same without the page's rendering: a bare listener on /api/stream writing into the DOM,
   // once the first ticker is done, so only the second one's lines reach it.
-  await waitForStatus(onPage, "waiting_for_input");
-  const bare = await page.evaluate(async () => {
-    const r = await fetch("/api/sessions", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ engine: "ticker", prompt: "tick", title: "Ticker, bare" }),
-    });
-    return ((await r.json()) as { id: string }).id;
-  });
+  await waitForStatus(e2e.server, onPage, "waiting_for_input");
+  const bare = await startSessionInPage(page, { engine: "ticker", prompt: "tick", title: "Ticker, bare" });
   await page.evaluate(watchLines, "stream" as const);
-  await waitForStatus(bare, "waiting_for_input");
+  await waitForStatus(e2e.server, bare, "waiting_for_input");
   const streamLatencies = await page.evaluate(() => (window as unknown as Watched).lineLatencies);
   console.log(`  the stream alone (a bare listener writing into the DOM): ${figure(streamLatencies)}`);
   await context.close();

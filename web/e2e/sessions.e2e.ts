@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Page } from "playwright-core";
-import { consoleErrors, loggedInPage, serverAndBrowser } from "./harness";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
 
 const e2e = serverAndBrowser();
 let folder: string;
@@ -104,8 +104,7 @@ test("a session is started from the dialog, answered while it runs, stopped and 
   await page.getByTestId("session-status").filter({ hasText: "waiting for input" }).waitFor();
 
   // With sessionAutoFocusInput off the page leaves the cursor alone, and R puts it in the composer.
-  const off = await e2e.server.api("PATCH", "/settings/sessionAutoFocusInput", { value: false });
-  expect(off.status).toBe(200);
+  await setSetting(e2e.server, "sessionAutoFocusInput", false);
   await page.reload();
   await transcript.getByText("reply to: second").waitFor();
   expect(await composer.evaluate((el) => el === document.activeElement)).toBe(false);

@@ -10,23 +10,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "vitest";
-import { loggedInPage, serverAndBrowser } from "./harness";
+import { figure, SERVER } from "./figures";
+import { loggedInPage, serverAndBrowser, startSessionInPage, waitForStatus } from "./harness";
 
 const MB = 1024 * 1024;
 const SIZE = 50 * MB;
 const LOADS = 5;
 const LAST_LINE = "END-OF-TRANSCRIPT";
-const SERVER = process.env.SWITCHBOARD_BIN ? `server ${process.env.SWITCHBOARD_BIN}` : "debug server";
 
 const e2e = serverAndBrowser();
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
-const figure = (values: number[]) =>
-  `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms (n=${values.length})`;
 
 /** Writes 50 MB of 100-byte lines in 1 MiB writes, then the last line. */
 const LINES_SCRIPT = `
@@ -71,14 +63,6 @@ function write() {
 write();
 `;
 
-async function waitForStatus(id: string, status: string): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  while ((await e2e.server.api<{ status: string }>("GET", `/sessions/${id}`)).body.status !== status) {
-    if (Date.now() > deadline) throw new Error(`session ${id} never reached ${status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 test("a 50 MB transcript: first screen in under 1 s", async () => {
   const scripts = e2e.server.scratchDir;
   writeFileSync(join(scripts, "lines.js"), LINES_SCRIPT);
@@ -93,15 +77,8 @@ test("a 50 MB transcript: first screen in under 1 s", async () => {
 
   for (const engine of ["lines", "agent"]) {
     // The user's own session, started through the UI server as the browser does.
-    const id = await page.evaluate(async (engine) => {
-      const r = await fetch("/api/sessions", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ engine, prompt: "write a lot", title: `50 MB from ${engine}` }),
-      });
-      return ((await r.json()) as { id: string }).id;
-    }, engine);
-    await waitForStatus(id, "waiting_for_input");
+    const id = await startSessionInPage(page, { engine, prompt: "write a lot", title: `50 MB from ${engine}` });
+    await waitForStatus(e2e.server, id, "waiting_for_input", { timeoutMs: 300_000, pollMs: 100 });
     const entries = await e2e.server.api<{ entries: { seq: number }[] }>(
       "GET",
       `/sessions/${id}/transcript?format=json&tail=true&limit=1`,

@@ -1,5 +1,6 @@
 //! The rule: does the end of a session's latest turn need the user, and why.
 
+use inbox::{MAX_TITLE_CHARS, clip};
 use sessions::{Entry, EntryBody, Session, Status};
 
 use crate::notice::{Notice, Reason, Rules};
@@ -7,8 +8,6 @@ use crate::question::{asks_a_question, explicit_question};
 
 /// Claude Code's tool for asking the user, with choices.
 const ASK_TOOL: &str = "AskUserQuestion";
-/// The inbox's own limit on titles.
-const MAX_TITLE_CHARS: usize = 200;
 /// Enough of a reply or an error to act on; the session holds the rest.
 const MAX_BODY_CHARS: usize = 2_000;
 /// A session without a title is named by the start of its prompt.
@@ -120,7 +119,7 @@ fn name_of(session: &Session) -> String {
         Some(title) if !title.is_empty() => title.to_owned(),
         _ => match first_line(&session.prompt) {
             "" => format!("Session {}", session.id),
-            line => clip_chars(line, MAX_NAME_CHARS),
+            line => clip(line, MAX_NAME_CHARS),
         },
     }
 }
@@ -132,17 +131,8 @@ fn first_line(text: &str) -> &str {
         .unwrap_or_default()
 }
 
-fn clip_chars(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut clipped: String = text.chars().take(max - 1).collect();
-    clipped.push('…');
-    clipped
-}
-
 fn clip_title(title: &str) -> String {
-    clip_chars(title, MAX_TITLE_CHARS)
+    clip(title, MAX_TITLE_CHARS)
 }
 
 /// The end of a long text, which is where a reply asks or an error says why.

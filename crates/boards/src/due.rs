@@ -38,19 +38,25 @@ struct BoardShape {
 }
 
 /// Every item of every account whose date in a date column is on or before
-/// `day` (`YYYY-MM-DD`; dates sort as text). One pass a day, so a scan of the
-/// date columns is affordable.
-pub fn dated_items(db: &Db, day: &str) -> Result<Vec<DatedItem>> {
-    db.read(|tx| {
-        let mut stmt = tx.prepare_cached(
-            "SELECT b.account_id, b.id, b.name, i.id, i.name, c.id, c.title, i.vals, d.value
+/// `day` (`YYYY-MM-DD`; dates sort as text), or of those only among `items`
+/// (ids). The full scan is one pass a day, so a scan of the date columns is
+/// affordable; a change of dates looks at the items it changed.
+pub fn dated_items(db: &Db, day: &str, items: Option<&[String]>) -> Result<Vec<DatedItem>> {
+    const DATED: &str = "SELECT b.account_id, b.id, b.name, i.id, i.name, c.id, c.title, i.vals, d.value
              FROM board_columns c
              JOIN boards b ON b.id = c.board_id
              JOIN items i ON i.board_id = c.board_id
              JOIN json_each(i.vals) d ON d.key = c.id
-             WHERE c.type = 'date' AND d.type = 'text' AND d.value <= ?1",
-        )?;
-        let rows = stmt.query_map(params![day], |r| {
+             WHERE c.type = 'date' AND d.type = 'text' AND d.value <= ?1";
+    let only = items.map(|ids| serde_json::to_string(ids).unwrap_or_default());
+    db.read(|tx| {
+        let mut stmt = match &only {
+            None => tx.prepare_cached(DATED)?,
+            Some(_) => tx.prepare_cached(&format!(
+                "{DATED} AND i.id IN (SELECT value FROM json_each(?2))"
+            ))?,
+        };
+        let map_row = |r: &store::rusqlite::Row<'_>| {
             Ok((
                 DatedItem {
                     account_id: r.get(0)?,
@@ -66,7 +72,11 @@ pub fn dated_items(db: &Db, day: &str) -> Result<Vec<DatedItem>> {
                 },
                 r.get::<_, String>(7)?,
             ))
-        })?;
+        };
+        let rows = match &only {
+            None => stmt.query_map(params![day], map_row)?,
+            Some(ids) => stmt.query_map(params![day, ids], map_row)?,
+        };
         let mut shapes: HashMap<String, BoardShape> = HashMap::new();
         let mut items = Vec::new();
         for row in rows {

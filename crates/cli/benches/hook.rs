@@ -7,34 +7,14 @@
 
 mod support;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Addresses, signal_term, time_startup};
+use support::{Addresses, cookie, percentile, signal_term, time_startup};
 
 const CALLS: usize = 200;
-
-fn cookie(ui: &str, token: &str) -> String {
-    let mut socket = TcpStream::connect(ui).expect("connect");
-    let request =
-        format!("GET /login?token={token} HTTP/1.1\r\nHost: {ui}\r\nConnection: close\r\n\r\n");
-    socket.write_all(request.as_bytes()).expect("write");
-    let mut head = String::new();
-    socket.read_to_string(&mut head).expect("read");
-    head.lines()
-        .find_map(|l| l.strip_prefix("set-cookie: "))
-        .and_then(|c| c.split(';').next())
-        .expect("a cookie")
-        .to_owned()
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    samples[((samples.len() as f64 - 1.0) * p).round() as usize]
-}
 
 fn main() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -40,8 +40,12 @@ pub fn hook(command: HookCommand, data_dir: &Path) -> anyhow::Result<ExitCode> {
     match command {
         HookCommand::PreToolUse => {
             // Whatever goes wrong, the engine gets a decision it understands:
-            // a deny whose reason says why, never a silent allow.
-            let (decision, reason) = pre_tool_use(data_dir).unwrap_or_else(|error| {
+            // a deny whose reason says why, never a silent allow. That covers
+            // a panic too: its exit code 101 is to Claude Code a non-blocking
+            // error, after which the tool call runs.
+            let checked = std::panic::catch_unwind(|| pre_tool_use(data_dir))
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the hook failed unexpectedly")));
+            let (decision, reason) = checked.unwrap_or_else(|error| {
                 (
                     "deny".to_owned(),
                     format!("Switchboard could not check this tool call: {error:#}"),

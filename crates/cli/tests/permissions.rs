@@ -43,6 +43,7 @@ fn server(args: &[&str]) -> (TestServer, PathBuf) {
 }
 
 /// A live session's environment, as its engine sees it.
+#[derive(Clone)]
 struct SessionEnv {
     id: String,
     token: String,
@@ -92,20 +93,28 @@ fn hook_input(session: &SessionEnv, project: &Path, tool: &str, input: Value) ->
 }
 
 fn start_hook(session: &SessionEnv, input: &Value) -> Child {
-    let mut child = Command::new(common::binary())
+    let mut command = Command::new(common::binary());
+    command
         .args(["hook", "pre-tool-use"])
+        .env("SWITCHBOARD_DATA_DIR", "/nonexistent");
+    feed_hook(command, session, input.to_string().as_bytes())
+}
+
+/// Runs `command` as Claude Code runs a hook: the session's environment,
+/// `stdin` as its input.
+fn feed_hook(mut command: Command, session: &SessionEnv, stdin: &[u8]) -> Child {
+    let mut child = command
         .env("APP_CLI_TOKEN", &session.token)
         .env("APP_CONTROL_URL", &session.url)
         .env("APP_SESSION_ID", &session.id)
-        .env("SWITCHBOARD_DATA_DIR", "/nonexistent")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.to_string().as_bytes()).unwrap();
-    drop(stdin);
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin).unwrap();
+    drop(input);
     child
 }
 
@@ -306,20 +315,10 @@ fn claude_code_runs_this_binary_as_its_pre_tool_use_hook() {
         ("Read", json!({"file_path": "README.md"}), "allow"),
         ("Bash", json!({"command": "ls"}), "deny"),
     ] {
-        let mut child = Command::new("/bin/sh")
-            .args(["-c", command])
-            .env("APP_CLI_TOKEN", &session.token)
-            .env("APP_CONTROL_URL", &session.url)
-            .env("APP_SESSION_ID", &session.id)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut shell = Command::new("/bin/sh");
+        shell.args(["-c", command]);
         let input = hook_input(&session, &project, tool, input);
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(input.to_string().as_bytes()).unwrap();
-        drop(stdin);
+        let child = feed_hook(shell, &session, input.to_string().as_bytes());
         assert_eq!(finish_hook(child).0, want, "{tool}");
     }
 }
@@ -467,16 +466,25 @@ fn an_email_triggered_session_is_locked_down() {
         (spawned.status, spawned.error_code().as_str()),
         (403, "email_session_locked")
     );
-    let raised = as_email(
-        "PATCH",
-        "/settings/agentPermissionLevel",
-        json!({"value": "full"}),
-    );
-    assert_eq!(raised.status, 403, "{}", raised.text());
-    let board = as_email("POST", "/boards", json!({"name": "b"}));
-    assert_eq!(board.status, 403, "{}", board.text());
-    let dashboard = as_email("POST", "/dashboards", json!({"name": "d"}));
-    assert_eq!(dashboard.status, 403, "{}", dashboard.text());
+    // The lockdown's own refusal: any agent token is refused
+    // `agentPermissionLevel` anyway (`guarded_setting`).
+    for (method, path, body) in [
+        (
+            "PATCH",
+            "/settings/agentPermissionLevel",
+            json!({"value": "full"}),
+        ),
+        ("POST", "/boards", json!({"name": "b"})),
+        ("POST", "/dashboards", json!({"name": "d"})),
+    ] {
+        let refused = as_email(method, path, body);
+        assert_eq!(
+            (refused.status, refused.error_code().as_str()),
+            (403, "email_session_locked"),
+            "{path}: {}",
+            refused.text()
+        );
+    }
     // Reading still works.
     assert_eq!(
         server
@@ -493,4 +501,45 @@ fn an_email_triggered_session_is_locked_down() {
         (marked.status, marked.error_code().as_str()),
         (403, "trigger_forbidden")
     );
+}
+
+/// Whatever goes wrong, the engine hears a deny whose reason says why, never
+/// an allow or a crash: input that is not JSON, a server it cannot reach, a
+/// server that refuses. The level is `full`, so a working check would allow.
+#[test]
+fn the_hook_denies_when_it_cannot_check() {
+    let (server, project) = server(&[]);
+    server.set_setting("agentPermissionLevel", json!("full"));
+    let session = spawn(&server, &project, json!({}));
+    let read = hook_input(
+        &session,
+        &project,
+        "Read",
+        json!({"file_path": "README.md"}),
+    );
+    assert_eq!(hook(&session, &read), "allow");
+
+    let mut command = Command::new(common::binary());
+    command
+        .args(["hook", "pre-tool-use"])
+        .env("SWITCHBOARD_DATA_DIR", "/nonexistent");
+    let (decision, reason) = finish_hook(feed_hook(command, &session, b"{\"tool_name\": "));
+    assert_eq!(decision, "deny");
+    assert!(reason.contains("not JSON"), "{reason}");
+
+    let unreachable = SessionEnv {
+        url: "http://127.0.0.1:1".into(),
+        ..session.clone()
+    };
+    let (decision, reason) = finish_hook(start_hook(&unreachable, &read));
+    assert_eq!(decision, "deny");
+    assert!(reason.contains("cannot reach"), "{reason}");
+
+    let elsewhere = SessionEnv {
+        id: "not-this-session".into(),
+        ..session.clone()
+    };
+    let (decision, reason) = finish_hook(start_hook(&elsewhere, &read));
+    assert_eq!(decision, "deny");
+    assert!(reason.contains("not_this_session"), "{reason}");
 }

@@ -22,8 +22,8 @@ mod row;
 
 pub use inbox::Inbox;
 pub use row::{
-    Action, Added, Category, InboxError, InboxRow, ListQuery, MAX_PAGE, NewRow, RowChange, Source,
-    StateFilter,
+    Action, Added, Category, InboxError, InboxRow, ListQuery, MAX_BODY_CHARS, MAX_PAGE,
+    MAX_TITLE_CHARS, NewRow, RowChange, Source, StateFilter, clip,
 };
 
 use store::Migration;

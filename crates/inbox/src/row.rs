@@ -196,6 +196,17 @@ pub struct Added {
 
 pub const MAX_TITLE_CHARS: usize = 200;
 pub const MAX_BODY_CHARS: usize = 10_000;
+
+/// `text` cut to at most `max` characters (not bytes), the last an ellipsis
+/// when it was cut: how a source fits a long title or body into a row.
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
 pub const MAX_PAGE: usize = 500;
 
 #[derive(Debug, thiserror::Error)]

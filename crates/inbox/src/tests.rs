@@ -328,3 +328,12 @@ fn reading_about_a_session_marks_only_its_unread_rows_of_that_category() {
             .is_empty()
     );
 }
+
+#[test]
+fn clip_counts_characters_and_marks_a_cut() {
+    assert_eq!(clip("short", 10), "short");
+    let long = "é".repeat(MAX_TITLE_CHARS + 5);
+    let clipped = clip(&long, MAX_TITLE_CHARS);
+    assert_eq!(clipped.chars().count(), MAX_TITLE_CHARS);
+    assert!(clipped.ends_with('…'));
+}

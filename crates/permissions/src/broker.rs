@@ -89,6 +89,16 @@ impl ApprovalState {
         }
     }
 
+    /// How a settled approval ended; `None` while it is pending.
+    pub fn outcome(self) -> Option<Outcome> {
+        match self {
+            ApprovalState::Pending => None,
+            ApprovalState::Allowed => Some(Outcome::Allowed),
+            ApprovalState::Denied => Some(Outcome::Denied),
+            ApprovalState::Expired => Some(Outcome::TimedOut),
+        }
+    }
+
     fn parse(text: &str) -> ApprovalState {
         match text {
             "pending" => ApprovalState::Pending,
@@ -324,11 +334,8 @@ impl Broker {
             .get(id)
             .map(|(sender, deadline)| (sender.subscribe(), *deadline));
         let Some((mut answer, deadline)) = waiting else {
-            return Ok(match self.get(account_id, id)?.state {
-                ApprovalState::Allowed => Outcome::Allowed,
-                ApprovalState::Denied => Outcome::Denied,
-                _ => Outcome::TimedOut,
-            });
+            let state = self.get(account_id, id)?.state;
+            return Ok(state.outcome().unwrap_or(Outcome::TimedOut));
         };
         let outcome = tokio::select! {
             answered = answer.wait_for(Option::is_some) => match answered {
@@ -337,30 +344,34 @@ impl Broker {
             },
             () = self.clock.sleep_until(deadline) => Outcome::TimedOut,
         };
-        if outcome == Outcome::TimedOut
-            && let Some((waiter, _)) = self.waiters().get(id)
-        {
-            waiter.send_replace(Some(Outcome::TimedOut));
+        let settled = match outcome {
+            Outcome::TimedOut => self.expire(account_id, id),
+            answered => Ok(answered),
+        };
+        // Pollers hear the outcome only once it is stored, so a user's answer
+        // in the same instant as the timeout is what the hook is told too.
+        if let (Some((waiter, _)), Ok(outcome)) = (self.waiters().remove(id), &settled) {
+            waiter.send_replace(Some(*outcome));
         }
-        self.waiters().remove(id);
-        if outcome == Outcome::TimedOut {
-            let now = self.clock.timestamp();
-            let expired = self.db.write(|tx| {
-                tx.execute(
-                    "UPDATE approvals SET state = 'expired', decided_at = ?2
-                     WHERE id = ?1 AND state = 'pending'",
-                    params![id, now],
-                )
-            })?;
-            // The user answered in the same instant: the answer stands.
-            if expired == 0 {
-                return Ok(match self.get(account_id, id)?.state {
-                    ApprovalState::Allowed => Outcome::Allowed,
-                    _ => Outcome::Denied,
-                });
-            }
+        settled
+    }
+
+    /// Marks a pending approval expired; one the user answered in the same
+    /// instant keeps the answer.
+    fn expire(&self, account_id: &str, id: &str) -> Result<Outcome> {
+        let now = self.clock.timestamp();
+        let expired = self.db.write(|tx| {
+            tx.execute(
+                "UPDATE approvals SET state = 'expired', decided_at = ?2
+                 WHERE id = ?1 AND state = 'pending'",
+                params![id, now],
+            )
+        })?;
+        if expired == 1 {
+            return Ok(Outcome::TimedOut);
         }
-        Ok(outcome)
+        let state = self.get(account_id, id)?.state;
+        Ok(state.outcome().unwrap_or(Outcome::Denied))
     }
 
     /// The user's answer. `Remember::Session` also grants the same tool and

@@ -1,7 +1,7 @@
 //! The decision table: levels, Claude Code's tools by class, paths resolved
 //! against the session's folder, sensitive files, plans and config files.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -258,51 +258,21 @@ fn tool_path<'a>(call: Call<'a>, class: ToolClass) -> Option<&'a str> {
 }
 
 /// `~` and relative paths made absolute, `.` and `..` folded away, and
-/// symbolic links followed as far as the path exists, so `link/../x` and a
-/// link into `~/.ssh` are judged by where they lead.
+/// symbolic links followed as far as the path exists (the sandbox crate's
+/// `resolve`), so a link into `~/.ssh` is judged by where it leads.
 fn resolve(cwd: &Path, home: Option<&Path>, raw: &str) -> PathBuf {
     let joined = match (raw.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => home.join(rest),
         _ if raw == "~" && home.is_some() => home.map(Path::to_path_buf).unwrap_or_default(),
         _ => cwd.join(raw),
     };
-    let lexical = normalize(&joined);
-    // Follow links in the longest prefix that exists; keep the rest as written.
-    let mut existing = lexical.clone();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = existing.canonicalize() {
-            return rest.iter().rev().fold(real, |p: PathBuf, c| p.join(c));
-        }
-        match (
-            existing.file_name().map(ToOwned::to_owned),
-            existing.parent(),
-        ) {
-            (Some(name), Some(parent)) => {
-                rest.push(name);
-                existing = parent.to_path_buf();
-            }
-            _ => return lexical,
-        }
-    }
-}
-
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
+    sandbox::resolve(&sandbox::normalize(&joined))
 }
 
 fn inside(path: &Path, folder: &Path) -> bool {
-    let folder = folder.canonicalize().unwrap_or_else(|_| normalize(folder));
+    let folder = folder
+        .canonicalize()
+        .unwrap_or_else(|_| sandbox::normalize(folder));
     path.starts_with(folder)
 }
 

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::{
-    ApprovalState, Broker, Call, Context, Level, NewApproval, Outcome, Remember, Verdict, decide,
+    ApprovalState, Broker, Call, Context, Decision, Level, NewApproval, Outcome, Remember, Verdict,
+    decide,
 };
 
 fn ctx(level: Level) -> Context {
@@ -20,14 +21,12 @@ fn ctx(level: Level) -> Context {
     }
 }
 
+fn decide_in(c: &Context, tool: &str, input: &Value) -> Decision {
+    decide(Call { tool, input }, c)
+}
+
 fn verdict(level: Level, tool: &str, input: Value) -> (Verdict, &'static str) {
-    let d = decide(
-        Call {
-            tool,
-            input: &input,
-        },
-        &ctx(level),
-    );
+    let d = decide_in(&ctx(level), tool, &input);
     (d.verdict, d.rule)
 }
 
@@ -123,23 +122,9 @@ fn plans_follow_auto_approve_plans_at_every_level() {
     let plan = json!({"plan": "1. do it"});
     for level in [ReadOnly, Guarded, Autonomous, Full] {
         let mut c = ctx(level);
-        let d = decide(
-            Call {
-                tool: "ExitPlanMode",
-                input: &plan,
-            },
-            &c,
-        );
-        assert_eq!(d.verdict, Ask);
+        assert_eq!(decide_in(&c, "ExitPlanMode", &plan).verdict, Ask);
         c.auto_approve_plans = true;
-        let d = decide(
-            Call {
-                tool: "ExitPlanMode",
-                input: &plan,
-            },
-            &c,
-        );
-        assert_eq!(d.verdict, Allow);
+        assert_eq!(decide_in(&c, "ExitPlanMode", &plan).verdict, Allow);
     }
 }
 
@@ -153,44 +138,22 @@ fn config_files_follow_auto_approve_config_files() {
     for input in inputs {
         for level in [Guarded, Autonomous] {
             let mut c = ctx(level);
-            let call = Call {
-                tool: "Write",
-                input: &input,
-            };
-            assert_eq!(decide(call, &c).verdict, Ask, "{level:?} {input}");
+            let verdict = |c: &Context| decide_in(c, "Write", &input).verdict;
+            assert_eq!(verdict(&c), Ask, "{level:?} {input}");
             c.auto_approve_config_files = true;
-            assert_eq!(decide(call, &c).verdict, Allow, "{level:?} {input}");
+            assert_eq!(verdict(&c), Allow, "{level:?} {input}");
         }
         // Read-only stays read-only.
         let mut c = ctx(ReadOnly);
         c.auto_approve_config_files = true;
-        assert_eq!(
-            decide(
-                Call {
-                    tool: "Write",
-                    input: &input
-                },
-                &c
-            )
-            .verdict,
-            Deny
-        );
+        assert_eq!(decide_in(&c, "Write", &input).verdict, Deny);
     }
 }
 
 #[test]
 fn grant_keys_cover_a_program_or_a_folder() {
     let c = ctx(Guarded);
-    let key = |tool: &str, input: Value| {
-        decide(
-            Call {
-                tool,
-                input: &input,
-            },
-            &c,
-        )
-        .grant_key
-    };
+    let key = |tool: &str, input: Value| decide_in(&c, tool, &input).grant_key;
     assert_eq!(
         key("Bash", json!({"command": "cargo test"})),
         key("Bash", json!({"command": "cargo build --release"}))

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use boards::{AccountEvent, Board, BoardsError, ColumnType, EventKind, Item};
-use inbox::{Action, Added, Category, Inbox, NewRow, Source};
+use inbox::{Action, Added, Category, Inbox, MAX_BODY_CHARS, NewRow, Source};
 use jiff::civil::Date;
 use jiff::{SignedDuration, Timestamp};
 use store::Db;
@@ -277,7 +277,8 @@ impl Notifier {
         let held = hold(prefs, now);
         let mut lookup = Lookup::default();
         let mut delivered = Vec::new();
-        let mut dates_changed = false;
+        // The items whose dates the events set or changed.
+        let mut dated = Vec::new();
         loop {
             let events = boards::events_after(&self.db, cursor, BATCH)?;
             let Some(last) = events.last().map(|e| e.event.seq) else {
@@ -286,10 +287,12 @@ impl Notifier {
             let mut notices = Vec::new();
             if prefs.enabled {
                 for event in &events {
-                    dates_changed |= matches!(
+                    if matches!(
                         event.event.kind,
                         EventKind::DueDateSet | EventKind::DueDateChanged
-                    );
+                    ) {
+                        dated.push(event.event.item_id.clone());
+                    }
                     if let Some(notice) = self.notice_of(&mut lookup, prefs, event)? {
                         notices.push(notice);
                     }
@@ -309,8 +312,10 @@ impl Notifier {
             cursor = last;
         }
         // A date set to today or the past is due or overdue now, not tomorrow.
-        if dates_changed {
-            delivered.extend(self.scan_due(prefs, now)?);
+        if !dated.is_empty() {
+            dated.sort_unstable();
+            dated.dedup();
+            delivered.extend(self.scan_due_among(prefs, now, Some(&dated))?);
         }
         Ok(delivered)
     }
@@ -370,6 +375,16 @@ impl Notifier {
     /// quiet hours or the digest say; each at most once per item, column and
     /// day.
     pub fn scan_due(&self, prefs: &Prefs, now: Timestamp) -> Result<Vec<Delivered>> {
+        self.scan_due_among(prefs, now, None)
+    }
+
+    /// [`Notifier::scan_due`] over every dated item, or over `items` only.
+    fn scan_due_among(
+        &self,
+        prefs: &Prefs,
+        now: Timestamp,
+        items: Option<&[String]>,
+    ) -> Result<Vec<Delivered>> {
         if !prefs.enabled {
             return Ok(Vec::new());
         }
@@ -377,7 +392,7 @@ impl Notifier {
         let held = hold(prefs, now);
         let mut lookup = Lookup::default();
         let mut candidates = Vec::new();
-        for item in boards::dated_items(&self.db, &day)? {
+        for item in boards::dated_items(&self.db, &day, items)? {
             let preference = prefs.board(&item.board_id);
             let overdue = item.date < day;
             if preference == BoardPreference::None || item.done {
@@ -581,7 +596,7 @@ impl Notifier {
                 }
             }
             let mut row = NewRow::new(Category::Digest, format!("Daily digest for {day}"));
-            row.body = Some(text::clip(body.trim_end(), 10_000));
+            row.body = Some(inbox::clip(body.trim_end(), MAX_BODY_CHARS));
             delivered.push(self.deliver(account, row)?);
         }
         Ok(delivered)

@@ -36,7 +36,7 @@ pub struct DailySources {
     pub pm_events: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Prefs {
     /// `pmInboxEnabled`: off, events pass by unnoticed (not held for later).
     pub enabled: bool,

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use boards::{EventKind, ItemEvent};
+use inbox::{MAX_BODY_CHARS, MAX_TITLE_CHARS, clip};
 use serde_json::Value;
 
 /// What a notice says and about whom, before it is a row.
@@ -27,7 +28,7 @@ pub struct Notice {
 
 impl Notice {
     pub fn title(&self) -> String {
-        clip(&format!("{}: {}", self.board_name, self.summary), 200)
+        clip(&format!("{}: {}", self.board_name, self.summary), MAX_TITLE_CHARS)
     }
 
     pub fn body(&self) -> String {
@@ -91,7 +92,7 @@ pub fn by_board<'a>(notices: impl IntoIterator<Item = &'a Notice>) -> String {
             let _ = writeln!(out, "- {} (by {})", notice.summary, notice.actor);
         }
     }
-    clip(out.trim_end(), 10_000)
+    clip(out.trim_end(), MAX_BODY_CHARS)
 }
 
 /// How many distinct boards the notices are on.
@@ -100,16 +101,6 @@ pub fn board_count<'a>(notices: impl IntoIterator<Item = &'a Notice>) -> usize {
     ids.sort_unstable();
     ids.dedup();
     ids.len()
-}
-
-/// At most `max` characters, with an ellipsis when cut.
-pub fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut out: String = text.chars().take(max - 1).collect();
-    out.push('…');
-    out
 }
 
 pub fn plural(n: usize, one: &str, many: &str) -> String {

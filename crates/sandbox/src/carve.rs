@@ -33,14 +33,15 @@ pub fn resolve(path: &Path) -> PathBuf {
                 rest.push(name.to_owned());
                 existing = parent;
             }
-            _ => return lexical(&absolute),
+            _ => return normalize(&absolute),
         }
     }
 }
 
-/// `.` and `..` folded without the file system (only for paths with no
-/// existing prefix at all, which cannot happen below `/`).
-fn lexical(path: &Path) -> PathBuf {
+/// `.` and `..` folded without the file system: `resolve`'s answer for a
+/// path with no existing prefix at all, and the permission broker's first
+/// step for the paths a tool call names.
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {

@@ -23,7 +23,7 @@ mod other;
 
 use std::path::{Path, PathBuf};
 
-pub use carve::{plan, resolve};
+pub use carve::{normalize, plan, resolve};
 #[cfg(target_os = "linux")]
 pub use linux::{Prepared, kernel_abi};
 #[cfg(not(target_os = "linux"))]

@@ -58,31 +58,52 @@ pub fn prefs(settings: &SettingsStore) -> Prefs {
 }
 
 /// Starts the scheduler task; it ends when the server is asked to stop.
+///
+/// A wake-up (a board write, or a setting changed) only takes the new item
+/// events; the time-driven work (`tick`) runs when its moment comes, at the
+/// start, and when the preferences it works by have changed, so an item write
+/// costs the notifier no more than reading its events.
 pub fn start(state: &AppState) {
     let notifier = Arc::new(Notifier::new(state.db.clone(), state.inbox.clone()));
     let state = state.clone();
     let mut stop = state.stop.subscribe();
     tokio::spawn(async move {
         // Where reading starts: the newest event at the first start ever.
-        run(&state, &notifier, |n, p, now| n.take_events(p, now)).await;
+        take_events(&state, &notifier).await;
+        // The preferences the last tick ran with (`None`: none has run yet).
+        let mut ticked_with: Option<Prefs> = None;
+        let mut moment_came = true;
         loop {
-            let tick = run(&state, &notifier, |n, p, now| {
-                n.tick(p, now)
-                    .map(|tick| (tick.delivered, tick.daily_digest))
-            })
-            .await;
-            if let Some((_, Some(range))) = tick {
-                // Counting sessions awaits the supervisor: off this loop.
-                let (state, notifier) = (state.clone(), notifier.clone());
-                tokio::spawn(async move { daily_digest(&state, &notifier, range).await });
+            let current = prefs(&state.settings);
+            let mut failed = false;
+            if moment_came || ticked_with.as_ref() != Some(&current) {
+                let tick = run(&state, &notifier, current.clone(), |n, p, now| {
+                    n.tick(p, now).map(|tick| (tick.daily_digest, tick.delivered))
+                })
+                .await;
+                failed = tick.is_none();
+                if let Some(Some(range)) = tick {
+                    // Counting sessions awaits the supervisor: off this loop.
+                    let (state, notifier) = (state.clone(), notifier.clone());
+                    tokio::spawn(async move { daily_digest(&state, &notifier, range).await });
+                }
+                ticked_with = Some(current.clone());
             }
-            let wake = run(&state, &notifier, |n, p, now| n.next_wake(p, now))
+            let wake = if failed {
+                None
+            } else {
+                run(&state, &notifier, current, |n, p, now| {
+                    Ok((n.next_wake(p, now)?, Vec::new()))
+                })
                 .await
-                .map(|at| time::OffsetDateTime::from_unix_timestamp_nanos(at.as_nanosecond()));
+            };
+            let wake =
+                wake.map(|at| time::OffsetDateTime::from_unix_timestamp_nanos(at.as_nanosecond()));
             let sleep = async {
                 match wake {
                     Some(Ok(at)) => state.clock.sleep_until(at).await,
-                    // Unreadable state: try again in a minute rather than spin.
+                    // A failed tick or unreadable state: try again in a
+                    // minute rather than spin.
                     _ => state.clock.sleep(time::Duration::minutes(1)).await,
                 }
             };
@@ -90,54 +111,43 @@ pub fn start(state: &AppState) {
                 // The watch's guard is not Send: drop it before any await below.
                 () = async { drop(stop.wait_for(Option::is_some).await) } => return,
                 () = state.pm_wake.notified() => {
-                    run(&state, &notifier, |n, p, now| n.take_events(p, now)).await;
+                    take_events(&state, &notifier).await;
+                    moment_came = false;
                 }
-                () = sleep => {}
+                () = sleep => moment_came = true,
             }
         }
     });
 }
 
-/// Something the notifier hands back along with the rows it delivered.
-trait WithDelivered {
-    fn delivered(&mut self) -> Vec<Delivered>;
-}
-
-impl WithDelivered for Vec<Delivered> {
-    fn delivered(&mut self) -> Vec<Delivered> {
-        std::mem::take(self)
-    }
-}
-
-impl WithDelivered for (Vec<Delivered>, Option<DayRange>) {
-    fn delivered(&mut self) -> Vec<Delivered> {
-        std::mem::take(&mut self.0)
-    }
-}
-
-impl WithDelivered for jiff::Timestamp {
-    fn delivered(&mut self) -> Vec<Delivered> {
-        Vec::new()
-    }
+async fn take_events(state: &AppState, notifier: &Arc<Notifier>) {
+    run(state, notifier, prefs(&state.settings), |n, p, now| {
+        Ok(((), n.take_events(p, now)?))
+    })
+    .await;
 }
 
 /// Runs one notifier step off the async threads at the clock's now, with the
-/// settings as they are, announces the rows it delivered, and logs a failure
+/// given preferences, announces the rows it delivered, and logs a failure
 /// (the next wake-up tries again).
-async fn run<T: WithDelivered + Send + 'static>(
+async fn run<T: Send + 'static>(
     state: &AppState,
     notifier: &Arc<Notifier>,
-    step: impl FnOnce(&Notifier, &Prefs, jiff::Timestamp) -> Result<T, pm_inbox::NotifierError>
+    prefs: Prefs,
+    step: impl FnOnce(
+        &Notifier,
+        &Prefs,
+        jiff::Timestamp,
+    ) -> Result<(T, Vec<Delivered>), pm_inbox::NotifierError>
     + Send
     + 'static,
 ) -> Option<T> {
-    let prefs = prefs(&state.settings);
     let now = window::instant(state.clock.now());
     let notifier = notifier.clone();
     let outcome = tokio::task::spawn_blocking(move || step(&notifier, &prefs, now)).await;
     match outcome {
-        Ok(Ok(mut value)) => {
-            for row in value.delivered() {
+        Ok(Ok((value, delivered))) => {
+            for row in delivered {
                 publish::inbox_added(state, &row.account_id, row.added);
             }
             Some(value)
@@ -186,8 +196,8 @@ async fn daily_digest(state: &AppState, notifier: &Arc<Notifier>, range: DayRang
         let sessions = state.sessions.list(&account.id).await.unwrap_or_default();
         tallies.push((account.id, tally(&sessions, &from, &to)));
     }
-    run(state, notifier, move |n, p, _| {
-        n.post_daily_digest(p, &range, &tallies)
+    run(state, notifier, prefs(&state.settings), move |n, p, _| {
+        Ok(((), n.post_daily_digest(p, &range, &tallies)?))
     })
     .await;
 }

@@ -159,11 +159,10 @@ pub async fn poll(state: &AppState, account_id: &str, approval_id: &str) -> ApiR
         None => {
             let broker = state.permissions.clone();
             let (account, id) = (account_id.to_owned(), approval_id.to_owned());
-            match blocking(move || broker.get(&account, &id)).await?.state {
-                permissions::ApprovalState::Pending => return Ok(pending()),
-                permissions::ApprovalState::Allowed => Outcome::Allowed,
-                permissions::ApprovalState::Denied => Outcome::Denied,
-                permissions::ApprovalState::Expired => Outcome::TimedOut,
+            let approval = blocking(move || broker.get(&account, &id)).await?;
+            match approval.state.outcome() {
+                Some(outcome) => outcome,
+                None => return Ok(pending()),
             }
         }
     };

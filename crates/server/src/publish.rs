@@ -196,11 +196,10 @@ pub async fn ring_alarms(state: &AppState) -> Result<(), alarms::AlarmError> {
 /// to the inbox. Its source names the alarm, and a repeating alarm missed
 /// again while its row is unread bumps that row's count instead of adding one.
 fn alarm_missed(state: &AppState, alarm: &alarms::Alarm, due_at: &str) {
-    // The inbox takes titles of at most 200 characters, as labels are.
-    let mut title: String = format!("Missed alarm: {}", alarm.label);
-    if title.chars().count() > 200 {
-        title = title.chars().take(199).chain(['…']).collect();
-    }
+    let title = inbox::clip(
+        &format!("Missed alarm: {}", alarm.label),
+        inbox::MAX_TITLE_CHARS,
+    );
     let mut row = inbox::NewRow::new(inbox::Category::Alarm, title);
     row.body = Some(format!("Due at {due_at}."));
     row.source.alarm_id = Some(alarm.id.clone());

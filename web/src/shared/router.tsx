@@ -57,6 +57,9 @@ export function matchRoute(pathname: string): Route {
   return { name: "notFound", path: pathname };
 }
 
+/** The address of the session page, the inverse of the `session` route. */
+export const sessionPath = (id: string) => `/sessions/${encodeURIComponent(id)}`;
+
 const NAVIGATE_EVENT = "switchboard:navigate";
 
 function subscribe(onChange: () => void): () => void {

@@ -31,6 +31,27 @@ pub fn time_startup(dir: &Path) -> (Duration, Child) {
     (started.elapsed(), child)
 }
 
+/// The browser cookie the owner's login link sets.
+pub fn cookie(ui: &str, token: &str) -> String {
+    let mut socket = TcpStream::connect(ui).expect("connect");
+    let request =
+        format!("GET /login?token={token} HTTP/1.1\r\nHost: {ui}\r\nConnection: close\r\n\r\n");
+    socket.write_all(request.as_bytes()).expect("write");
+    let mut head = String::new();
+    socket.read_to_string(&mut head).expect("read");
+    head.lines()
+        .find_map(|l| l.strip_prefix("set-cookie: "))
+        .and_then(|c| c.split(';').next())
+        .expect("a cookie")
+        .to_owned()
+}
+
+/// The `p` quantile (0 to 1) of `samples`, which it sorts.
+pub fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    samples[((samples.len() as f64 - 1.0) * p).round() as usize]
+}
+
 pub fn signal_term(child: &Child) {
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])

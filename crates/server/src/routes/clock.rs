@@ -8,6 +8,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
+use clock::Clock;
 
 use crate::auth::Owner;
 use crate::error::{ApiError, ApiResult};
@@ -28,16 +29,23 @@ async fn advance(
     ApiJson(request): ApiJson<ClockAdvance>,
 ) -> ApiResult<StatusCode> {
     if let Some(clock) = &state.manual_clock {
-        if let Some(at) = &request.at {
-            let at =
+        let from = match &request.at {
+            Some(at) => {
                 time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
                     .map_err(|_| {
                         ApiError::bad_request("invalid_request", "at must be an RFC 3339 time")
-                    })?;
-            clock.set(at);
-        }
+                    })?
+            }
+            None => clock.now(),
+        };
         let by = i64::try_from(request.advance_ms).unwrap_or(i64::MAX);
-        clock.advance(time::Duration::milliseconds(by));
+        // Checked here: the clock's own `advance` would panic past year 9999.
+        let to = from
+            .checked_add(time::Duration::milliseconds(by))
+            .ok_or_else(|| {
+                ApiError::bad_request("invalid_request", "advanceMs moves the clock out of range")
+            })?;
+        clock.set(to);
     }
     Ok(StatusCode::NO_CONTENT)
 }

@@ -5,6 +5,7 @@
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { Approval, Remember } from "../../shared/api/types.generated";
 import { Diff } from "../../shared/ui/Diff";
+import "../../shared/ui/code.css";
 import { describeInput, type InputView } from "./approvals";
 import type { Decision } from "./useApprovals";
 
@@ -14,7 +15,7 @@ function Input({ view }: { view: InputView }) {
       return (
         <>
           {view.description && <p className="muted approval-description">{view.description}</p>}
-          <pre className="approval-code">
+          <pre className="code-block">
             <code>{view.command}</code>
           </pre>
         </>
@@ -32,9 +33,9 @@ function Input({ view }: { view: InputView }) {
     case "url":
       return <code className="approval-path">{view.url}</code>;
     case "plan":
-      return <pre className="approval-code approval-plan">{view.plan}</pre>;
+      return <pre className="code-block approval-plan">{view.plan}</pre>;
     case "json":
-      return <pre className="approval-code">{view.text}</pre>;
+      return <pre className="code-block">{view.text}</pre>;
   }
 }
 

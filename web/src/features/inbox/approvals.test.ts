@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Approval, InboxRow } from "../../shared/api/types.generated";
+import { inboxRow } from "../../shared/inbox/fixtures";
 import { applyApproval, approvalsOfRow, describeInput, rowToMarkRead } from "./approvals";
 
 const approval = (id: string, sessionId: string, over: Partial<Approval> = {}): Approval => ({
@@ -17,21 +18,14 @@ const approval = (id: string, sessionId: string, over: Partial<Approval> = {}): 
   ...over,
 });
 
-const row = (id: string, over: Partial<InboxRow> = {}): InboxRow => ({
-  id,
-  category: "cli_pending",
-  title: "s asks to use Bash",
-  body: null,
-  createdAt: "2026-01-01T00:00:00Z",
-  updatedAt: "2026-01-01T00:00:00Z",
-  readAt: null,
-  archivedAt: null,
-  count: 1,
-  reason: "permission",
-  source: { sessionId: "s1" },
-  actions: [],
-  ...over,
-});
+const row = (id: string, over: Partial<InboxRow> = {}): InboxRow =>
+  inboxRow(id, {
+    category: "cli_pending",
+    title: "s asks to use Bash",
+    reason: "permission",
+    source: { sessionId: "s1" },
+    ...over,
+  });
 
 describe("approvalsOfRow", () => {
   it("gives a cli_pending row its session's pending approvals, oldest first", () => {

@@ -1,25 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { InboxEvent, InboxRow } from "../../shared/api/types.generated";
+import { inboxRow as row } from "../../shared/inbox/fixtures";
 import { alertFolder, appendPage, applyEvent, moveSelection, openTarget } from "./list";
 
 const NOW = "2026-01-01T00:00:00Z";
-
-function row(id: string, over: Partial<InboxRow> = {}): InboxRow {
-  return {
-    id,
-    category: "alert",
-    title: id,
-    body: null,
-    createdAt: NOW,
-    updatedAt: NOW,
-    readAt: null,
-    archivedAt: null,
-    count: 1,
-    source: {},
-    actions: [],
-    ...over,
-  };
-}
 
 const ids = (rows: readonly InboxRow[]) => rows.map((r) => r.id);
 

@@ -4,6 +4,7 @@
  * and the folder an alert's "Start session" starts in.
  */
 import type { Category, InboxEvent, InboxRow } from "../../shared/api/types.generated";
+import { sessionPath } from "../../shared/router";
 
 /** A tab: one category, or every shown one. */
 export type Tab = Category | "all";
@@ -83,10 +84,10 @@ export function moveSelection(rows: readonly InboxRow[], selected: string | null
 /** Where opening a row goes, from its first action; `null` when it has none. */
 export function openTarget(row: InboxRow): string | null {
   const action = row.actions[0];
-  if (!action) return row.source.sessionId ? `/sessions/${encodeURIComponent(row.source.sessionId)}` : null;
+  if (!action) return row.source.sessionId ? sessionPath(row.source.sessionId) : null;
   switch (action.kind) {
     case "open_session":
-      return `/sessions/${encodeURIComponent(action.sessionId)}`;
+      return sessionPath(action.sessionId);
     case "open_item":
       return `/boards/${encodeURIComponent(action.boardId)}`;
   }

@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, apiFetch } from "../../shared/api/client";
 import type { Approval, Remember } from "../../shared/api/types.generated";
+import { createCatchUp } from "../../shared/stream/catchUp";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { applyApproval } from "./approvals";
 
@@ -30,7 +31,8 @@ export function useApprovals(
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [errors, setErrors] = useState<ReadonlyMap<string, unknown>>(new Map());
   const held = useRef<readonly Approval[]>([]);
-  const generation = useRef(0);
+  // Events that arrive while the list is read are applied again to it once it comes.
+  const [catchUp] = useState(() => createCatchUp<Approval>());
   const answered = useRef(onAnswered);
   const failed = useRef(onError);
   useEffect(() => {
@@ -49,33 +51,22 @@ export function useApprovals(
     }
   }, []);
 
-  // Events that arrive while the list is read are applied again to it once it comes: the
-  // server may have listed it before they happened.
-  const missed = useRef<Approval[] | null>(null);
-
   const reload = useCallback(() => {
-    const mine = ++generation.current;
-    missed.current = [];
-    apiFetch<{ approvals: Approval[] }>("/approvals").then(
-      ({ approvals: fetched }) => {
-        if (mine !== generation.current) return;
-        const list = (missed.current ?? []).reduce(applyApproval, fetched as readonly Approval[]);
-        missed.current = null;
+    catchUp.read(
+      apiFetch<{ approvals: Approval[] }>("/approvals"),
+      ({ approvals: fetched }, missed) => {
+        const list = missed.reduce(applyApproval, fetched as readonly Approval[]);
         held.current = list;
         setApprovals(list);
       },
-      (error: unknown) => {
-        if (mine !== generation.current) return;
-        missed.current = null;
-        failed.current(error, "The approvals were not loaded");
-      },
+      (error: unknown) => failed.current(error, "The approvals were not loaded"),
     );
-  }, []);
+  }, [catchUp]);
   useEffect(reload, [reload]);
   useStreamLifecycle("reset", reload);
   useStreamLifecycle("open", reload);
   useStreamEvent<Approval>("approval", (approval) => {
-    missed.current?.push(approval);
+    catchUp.heard(approval);
     settle(approval);
   });
 

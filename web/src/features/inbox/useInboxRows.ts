@@ -3,9 +3,10 @@
  * (`before=<last id>`), each `inbox` event merged in, and the first page read again on `reset`
  * or a reconnect.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { InboxEvent, InboxRow } from "../../shared/api/types.generated";
 import { listInbox } from "../../shared/inbox/api";
+import { createCatchUp } from "../../shared/stream/catchUp";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { appendPage, applyEvent, type Tab } from "./list";
 
@@ -29,40 +30,27 @@ export function useInboxRows(tab: Tab): InboxRows {
     more: false,
   });
   const [loadingMore, setLoadingMore] = useState(false);
-  const generation = useRef(0);
+  // Events that arrive while the first page is read are applied again to it once it comes.
+  const [catchUp] = useState(() => createCatchUp<InboxEvent>());
   const category = tab === "all" ? undefined : tab;
 
-  // Events that arrive while the first page is read are applied again to it once it comes: the
-  // server may have listed it before they happened.
-  const missed = useRef<InboxEvent[] | null>(null);
-
   const reload = useCallback(() => {
-    const mine = ++generation.current;
-    missed.current = [];
-    listInbox({ category, limit: PAGE }).then(
-      (page) => {
-        if (mine !== generation.current) return;
+    catchUp.read(
+      listInbox({ category, limit: PAGE }),
+      (page, missed) => {
         const now = new Date().toISOString();
-        const rows = (missed.current ?? []).reduce(
-          (held, event) => applyEvent(held, event, tab, now),
-          page as readonly InboxRow[],
-        );
-        missed.current = null;
+        const rows = missed.reduce((held, event) => applyEvent(held, event, tab, now), page as readonly InboxRow[]);
         setState({ tab, rows, more: page.length === PAGE });
       },
-      (error: unknown) => {
-        if (mine !== generation.current) return;
-        missed.current = null;
-        setState({ tab, error, more: false });
-      },
+      (error: unknown) => setState({ tab, error, more: false }),
     );
-  }, [tab, category]);
+  }, [catchUp, tab, category]);
   useEffect(reload, [reload]);
   useStreamLifecycle("reset", reload);
   useStreamLifecycle("open", reload);
 
   useStreamEvent<InboxEvent>("inbox", (event) => {
-    missed.current?.push(event);
+    catchUp.heard(event);
     const now = new Date().toISOString();
     setState((held) => (held.rows ? { ...held, rows: applyEvent(held.rows, event, held.tab, now) } : held));
   });
@@ -71,17 +59,17 @@ export function useInboxRows(tab: Tab): InboxRows {
   const last = rows?.[rows.length - 1]?.id;
   const loadMore = useCallback(() => {
     if (!last) return;
-    const mine = generation.current;
+    const mine = catchUp.generation();
     setLoadingMore(true);
     listInbox({ category, limit: PAGE, before: last })
       .then(
         (page) =>
-          mine === generation.current &&
+          mine === catchUp.generation() &&
           setState((held) => ({ ...held, rows: appendPage(held.rows ?? [], page), more: page.length === PAGE })),
-        (error: unknown) => mine === generation.current && setState((held) => ({ ...held, error })),
+        (error: unknown) => mine === catchUp.generation() && setState((held) => ({ ...held, error })),
       )
       .finally(() => setLoadingMore(false));
-  }, [category, last]);
+  }, [catchUp, category, last]);
 
   const replace = useCallback((row: InboxRow) => {
     const now = new Date().toISOString();

@@ -1,6 +1,6 @@
 /** The agent board's table: one row per session, children indented under a collapsible parent. */
 import { memo, useEffect, useState } from "react";
-import { Link } from "../../shared/router";
+import { Link, sessionPath } from "../../shared/router";
 import { describeActivity, folderName, lastActivityAt, relativeTime, type BoardRow } from "./board";
 import { costGauge, turnsGauge } from "./ceilings";
 import { Gauge } from "./Gauge";
@@ -89,7 +89,7 @@ const SessionRow = memo(function SessionRow({
           ) : (
             <span className="tree-toggle-space" />
           )}
-          <Link to={`/sessions/${encodeURIComponent(session.id)}`} className="session-title">
+          <Link to={sessionPath(session.id)} className="session-title">
             {title}
           </Link>
           {collapsed && <span className="muted"> +{childCount}</span>}

@@ -8,8 +8,9 @@ import { ApiError } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { EngineInfo } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
-import { navigate } from "../../shared/router";
+import { navigate, sessionPath } from "../../shared/router";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
+import "../../shared/ui/code.css";
 import { spawnSession } from "./api";
 import { Dialog } from "./Dialog";
 import "./session.css";
@@ -40,7 +41,7 @@ function NoEngines() {
         Engines are named in <code>engines.toml</code> in Switchboard&apos;s data directory (the folder{" "}
         <code>switchboard serve</code> keeps <code>switchboard.db</code> in). For example:
       </p>
-      <pre>{`[engines.primary]
+      <pre className="code-block">{`[engines.primary]
 kind = "claude"          # or "codex"
 
 [engines.echo]
@@ -119,7 +120,7 @@ function NewSessionForm({
       (session) => {
         localStorage.setItem(LAST_FOLDER, folder);
         onClose();
-        navigate(`/sessions/${encodeURIComponent(session.id)}`);
+        navigate(sessionPath(session.id));
       },
       (e: unknown) => {
         setBusy(false);

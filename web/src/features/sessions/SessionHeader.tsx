@@ -5,7 +5,7 @@
  */
 import { useState } from "react";
 import type { Session } from "../../shared/api/types.generated";
-import { Link } from "../../shared/router";
+import { Link, sessionPath } from "../../shared/router";
 import { useToast } from "../../shared/ui/toasts";
 import { archiveSession, stopSession } from "./api";
 import { costGauge, dollars, turnsGauge } from "./ceilings";
@@ -17,7 +17,6 @@ const ACTIVE = new Set<Session["status"]>(["queued", "starting", "running", "wai
 /** Active and not archived: it takes follow-ups and can be stopped. */
 export const isOpen = (session: Session) => ACTIVE.has(session.status) && !session.archived;
 
-const sessionPath = (id: string) => `/sessions/${encodeURIComponent(id)}`;
 const count = (n: number) => n.toLocaleString();
 
 export function SessionHeader({ session }: { session: Session }) {

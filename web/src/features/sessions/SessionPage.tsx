@@ -4,14 +4,13 @@
  * starts.
  */
 import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
-import { apiFetch } from "../../shared/api/client";
 import type { InboxEvent, Session } from "../../shared/api/types.generated";
 import { listInbox } from "../../shared/inbox/api";
 import { navigate } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
-import { markSessionSeen } from "./api";
+import { getSession, listSessions, markSessionSeen } from "./api";
 import { Composer } from "./Composer";
 import { isOpen, SessionHeader } from "./SessionHeader";
 import { ALL_SESSIONS, boardRows } from "./board";
@@ -36,7 +35,7 @@ function useSession(id: string) {
   );
   useEffect(() => {
     let current = true;
-    apiFetch<Session>(`/sessions/${encodeURIComponent(id)}`).then(
+    getSession(id).then(
       (session) => current && accept(session),
       (error: unknown) => current && setState({ id, error }),
     );
@@ -62,7 +61,7 @@ async function goAfterSend(steps: ReturnType<typeof postSendSteps>, current: Ses
   if (steps.length === 0 || steps[0] === "stay") return;
   try {
     const [sessions, rows] = await Promise.all([
-      steps.includes("next_in_project") ? apiFetch<Session[]>("/sessions") : Promise.resolve([]),
+      steps.includes("next_in_project") ? listSessions() : Promise.resolve([]),
       steps.includes("next_in_inbox") ? listInbox({ category: "session", state: "unread" }) : Promise.resolve([]),
     ]);
     const boardOrder = boardRows(sessions, ALL_SESSIONS, new Set()).map((r) => r.session);

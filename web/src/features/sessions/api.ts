@@ -1,6 +1,11 @@
-/** Thin typed calls for one session: spawning, steering, and reading its transcript a page at a time. */
+/** Thin typed calls for sessions: listing, spawning, steering, and reading its transcript a page at a time. */
 import { apiFetch } from "../../shared/api/client";
 import type { EngineInfo, EntryPage, ReadAllDone, Session, SpawnRequest } from "../../shared/api/types.generated";
+
+/** Every session of the account (`GET /sessions`). */
+export const listSessions = (signal?: AbortSignal) => apiFetch<Session[]>("/sessions", { signal });
+
+export const getSession = (id: string) => apiFetch<Session>(`/sessions/${encodeURIComponent(id)}`);
 
 export const listEngines = () => apiFetch<EngineInfo[]>("/engines");
 

@@ -13,41 +13,7 @@ import {
   relativeTime,
   statusFromQuery,
 } from "./board";
-
-function session(id: string, overrides: Partial<Session> = {}): Session {
-  return {
-    id,
-    accountId: "a1",
-    engine: "echo",
-    engineKind: "command",
-    title: id,
-    cwd: "/home/me/project",
-    prompt: "do it",
-    status: "running",
-    archived: false,
-    agentDriven: false,
-    parentId: null,
-    children: [],
-    turns: 1,
-    engineTurns: 0,
-    costUsd: null,
-    treeCostUsd: null,
-    tokens: { input: 0, output: 0, cachedInput: 0 },
-    engineSessionId: null,
-    startsAt: null,
-    error: null,
-    pendingMessages: 0,
-    maxDollarsPerSession: 0,
-    maxTurnsPerSession: 0,
-    createdAt: "2026-01-01T10:00:00Z",
-    updatedAt: "2026-01-01T10:00:00Z",
-    worktree: null,
-    trigger: null,
-    stopReason: null,
-    activity: null,
-    ...overrides,
-  };
-}
+import { session } from "./fixtures";
 
 const ids = (rows: { session: Session }[]) => rows.map((r) => r.session.id);
 

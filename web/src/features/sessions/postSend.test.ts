@@ -1,57 +1,21 @@
 import { describe, expect, it } from "vitest";
 import type { InboxRow, Session } from "../../shared/api/types.generated";
+import { inboxRow } from "../../shared/inbox/fixtures";
+import { session as anySession } from "./fixtures";
 import { postSendSteps, postSendTarget, WAITING_ROOM, type PostSendContext } from "./postSend";
 
-function session(id: string, overrides: Partial<Session> = {}): Session {
-  return {
-    id,
-    accountId: "a1",
-    engine: "echo",
-    engineKind: "command",
-    title: id,
-    cwd: "/src/app",
-    prompt: "do it",
-    status: "waiting_for_input",
-    archived: false,
-    agentDriven: false,
-    parentId: null,
-    children: [],
-    turns: 1,
-    engineTurns: 0,
-    costUsd: null,
-    treeCostUsd: null,
-    tokens: { input: 0, output: 0, cachedInput: 0 },
-    engineSessionId: null,
-    startsAt: null,
-    error: null,
-    pendingMessages: 0,
-    maxDollarsPerSession: 0,
-    maxTurnsPerSession: 0,
-    createdAt: "2026-01-01T10:00:00Z",
-    updatedAt: "2026-01-01T10:00:00Z",
-    worktree: null,
-    trigger: null,
-    stopReason: null,
-    activity: null,
-    ...overrides,
-  };
-}
+const session = (id: string, overrides: Partial<Session> = {}): Session =>
+  anySession(id, { cwd: "/src/app", status: "waiting_for_input", ...overrides });
 
-function sessionRow(sessionId: string): InboxRow {
-  return {
-    id: `row-${sessionId}`,
+const sessionRow = (sessionId: string): InboxRow =>
+  inboxRow(`row-${sessionId}`, {
     category: "session",
     title: "Needs you",
-    body: null,
     createdAt: "2026-01-01T10:00:00Z",
     updatedAt: "2026-01-01T10:00:00Z",
-    readAt: null,
-    archivedAt: null,
-    count: 1,
     source: { sessionId },
     actions: [{ kind: "open_session", sessionId }],
-  };
-}
+  });
 
 const current = session("c");
 const context = (over: Partial<PostSendContext> = {}): PostSendContext => ({

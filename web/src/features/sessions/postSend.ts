@@ -8,6 +8,7 @@
  * - `waiting_room` always applies: the board filtered to sessions waiting for input.
  */
 import type { InboxRow, Session } from "../../shared/api/types.generated";
+import { sessionPath } from "../../shared/router";
 
 export type PostSendStep = "stay" | "next_in_project" | "next_in_inbox" | "waiting_room";
 
@@ -20,8 +21,6 @@ export interface PostSendContext {
   /** Unread `session` inbox rows, newest first. */
   unreadSessionRows: readonly InboxRow[];
 }
-
-const sessionPath = (id: string) => `/sessions/${encodeURIComponent(id)}`;
 
 function rowSession(row: InboxRow): string | undefined {
   const action = row.actions.find((a) => a.kind === "open_session");

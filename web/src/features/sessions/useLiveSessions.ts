@@ -4,9 +4,9 @@
  * when the stream says events were lost (`reset`) or (re)connects. No polling.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { apiFetch } from "../../shared/api/client";
 import type { Session } from "../../shared/api/types.generated";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
+import { listSessions } from "./api";
 import { mergeSession, mergeSessions } from "./board";
 
 export interface LiveSessions {
@@ -27,7 +27,7 @@ export function useLiveSessions(): LiveSessions {
   const read = useCallback(() => {
     const signal = mounted.current?.signal;
     if (!signal) return;
-    apiFetch<Session[]>("/sessions", { signal }).then(
+    listSessions(signal).then(
       (fetched) => {
         setSessions((current) => mergeSessions(current, fetched));
         setLoaded(true);

@@ -31,7 +31,6 @@ export interface InboxStatus {
   clearHistory(): void;
   permission: Permission;
   requestPermission(): void;
-  refreshCounts(): void;
 }
 
 const InboxStatusContext = createContext<InboxStatus | null>(null);
@@ -95,7 +94,6 @@ function useCounts() {
     };
     run();
   }, []);
-  useEffect(refresh, [refresh]);
   return { counts, refresh };
 }
 
@@ -128,7 +126,7 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
 
   useStreamLifecycle("reset", refresh);
   useStreamLifecycle("open", refresh);
-  // A category shown or hidden changes what the counts include.
+  // The first read, and another when a category shown or hidden changes what the counts include.
   const hiddenKey = [...hiddenCategories(values)].join();
   useEffect(refresh, [refresh, hiddenKey]);
 
@@ -209,9 +207,8 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
       clearHistory,
       permission,
       requestPermission,
-      refreshCounts: refresh,
     }),
-    [counts, needsUser, history, historyEnabled, clearHistory, permission, requestPermission, refresh],
+    [counts, needsUser, history, historyEnabled, clearHistory, permission, requestPermission],
   );
   return <InboxStatusContext.Provider value={status}>{children}</InboxStatusContext.Provider>;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { InboxRow } from "../api/types.generated";
+import { inboxRow } from "./fixtures";
 import { appendChime, HISTORY_CAP, parseHistory, type Chime } from "./history";
 import {
   badgedTitle,
@@ -14,22 +15,8 @@ import {
 
 const NOW = "2026-01-01T00:00:00Z";
 
-function row(over: Partial<InboxRow> = {}): InboxRow {
-  return {
-    id: "r1",
-    category: "session",
-    title: "Session failed",
-    body: null,
-    createdAt: NOW,
-    updatedAt: NOW,
-    readAt: null,
-    archivedAt: null,
-    count: 1,
-    source: { sessionId: "s1" },
-    actions: [],
-    ...over,
-  };
-}
+const row = (over: Partial<InboxRow> = {}): InboxRow =>
+  inboxRow("r1", { category: "session", title: "Session failed", source: { sessionId: "s1" }, ...over });
 
 const background: NotifyContext = {
   behavior: "backgrounded",

@@ -9,6 +9,7 @@ import remarkGfm from "remark-gfm";
 import type { Entry, JsonValue } from "../../../shared/api/types.generated";
 import { fileEdits } from "../../../shared/edits";
 import { Diff } from "../../../shared/ui/Diff";
+import "../../../shared/ui/code.css";
 
 const REMARK_PLUGINS = [remarkGfm];
 
@@ -39,7 +40,7 @@ function ToolCall({ entry }: { entry: Extract<Entry, { kind: "tool_call" }> }) {
       {edits ? (
         edits.map((edit, i) => <Diff key={i} edit={edit} />)
       ) : (
-        <pre className="entry-pre">{JSON.stringify(entry.input, null, 2)}</pre>
+        <pre className="code-block">{JSON.stringify(entry.input, null, 2)}</pre>
       )}
     </details>
   );
@@ -55,9 +56,9 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
         </div>
       );
     case "stdout":
-      return <pre className="entry entry-stdout">{entry.text}</pre>;
+      return <pre className="entry entry-stdout code-block">{entry.text}</pre>;
     case "stderr":
-      return <pre className="entry entry-stderr">{entry.text}</pre>;
+      return <pre className="entry entry-stderr code-block">{entry.text}</pre>;
     case "thinking":
       return (
         <details className="entry entry-thinking">
@@ -76,7 +77,7 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
             <span className="entry-label">{entry.isError ? "Tool error" : "Tool result"}</span>{" "}
             <span className="muted">{entry.output.split("\n", 1)[0]}</span>
           </summary>
-          <pre className="entry-pre">{entry.output}</pre>
+          <pre className="code-block">{entry.output}</pre>
         </details>
       );
     case "todo":
