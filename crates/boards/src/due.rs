@@ -42,7 +42,8 @@ struct BoardShape {
 /// (ids). The full scan is one pass a day, so a scan of the date columns is
 /// affordable; a change of dates looks at the items it changed.
 pub fn dated_items(db: &Db, day: &str, items: Option<&[String]>) -> Result<Vec<DatedItem>> {
-    const DATED: &str = "SELECT b.account_id, b.id, b.name, i.id, i.name, c.id, c.title, i.vals, d.value
+    const DATED: &str =
+        "SELECT b.account_id, b.id, b.name, i.id, i.name, c.id, c.title, i.vals, d.value
              FROM board_columns c
              JOIN boards b ON b.id = c.board_id
              JOIN items i ON i.board_id = c.board_id

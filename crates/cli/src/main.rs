@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 mod approvals_cmd;
 mod boards_cmd;
 mod client;
+mod secrets_cmd;
 mod sessions_cmd;
 mod settings_cmd;
 
@@ -124,6 +125,32 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+    /// Inside a session: ask the user for a value (an API key) written to a
+    /// dotenv file in the session's folder; the value never reaches the model
+    RequestInput {
+        /// The variable's name, as written in the file
+        name: String,
+        /// What the user is asked
+        #[arg(long)]
+        prompt: String,
+        /// The dotenv file, relative to the session's folder [default: .env]
+        #[arg(long, value_name = "PATH")]
+        file: Option<String>,
+    },
+    /// Inside a session: offer a key it holds for the user to review and save
+    ProposeKey {
+        name: String,
+        /// A file holding the key (a dotenv file's NAME= line, else the whole file)
+        #[arg(long, value_name = "PATH")]
+        from_file: PathBuf,
+    },
+    /// List your saved keys (names only), or delete one
+    Keys {
+        #[command(subcommand)]
+        command: Option<secrets_cmd::KeysCommand>,
+        #[arg(long, global = true)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -176,6 +203,13 @@ fn main() -> ExitCode {
         Command::Boards(command) => boards_cmd::run(command, &data_dir),
         Command::Hook(command) => approvals_cmd::hook(command, &data_dir),
         Command::Approvals { command, json } => approvals_cmd::approvals(command, &data_dir, json),
+        Command::RequestInput { name, prompt, file } => {
+            secrets_cmd::request_input(&data_dir, &name, &prompt, file.as_deref())
+        }
+        Command::ProposeKey { name, from_file } => {
+            secrets_cmd::propose_key(&data_dir, &name, &from_file)
+        }
+        Command::Keys { command, json } => secrets_cmd::keys(command, &data_dir, json),
     };
     match outcome {
         Ok(code) => code,

@@ -10,16 +10,8 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::sse::Stream;
-use common::{Reply, TestServer, request, workspace_root};
+use common::{Reply, TestServer, fixture, request};
 use serde_json::{Value, json};
-
-fn fixture(name: &str) -> String {
-    workspace_root()
-        .join("crates/cli/tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 fn server_with_engines() -> TestServer {
     let dir = tempfile::tempdir().unwrap();

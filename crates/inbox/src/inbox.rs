@@ -226,6 +226,26 @@ impl Inbox {
         category: Category,
         session_id: &str,
     ) -> Result<Vec<InboxRow>, InboxError> {
+        self.read_about(account_id, category, "$.sessionId", session_id)
+    }
+
+    /// Marks the account's unread `cli_pending` row about an input request
+    /// or a key proposal read (it was answered) and gives it back.
+    pub fn read_about_request(
+        &self,
+        account_id: &str,
+        request_id: &str,
+    ) -> Result<Vec<InboxRow>, InboxError> {
+        self.read_about(account_id, Category::CliPending, "$.requestId", request_id)
+    }
+
+    fn read_about(
+        &self,
+        account_id: &str,
+        category: Category,
+        source_field: &str,
+        value: &str,
+    ) -> Result<Vec<InboxRow>, InboxError> {
         let now = self.clock.timestamp();
         self.db.write(|tx| {
             // The index narrows to the account's unread rows of the category,
@@ -235,11 +255,11 @@ impl Inbox {
                     "UPDATE inbox_rows INDEXED BY inbox_by_category_state
                      SET read_at = ?1, dedup_key = NULL
                      WHERE account_id = ?2 AND category = ?3 AND state = 0
-                       AND json_extract(source, '$.sessionId') = ?4
+                       AND json_extract(source, ?4) = ?5
                      RETURNING id",
                 )?
                 .query_map(
-                    params![now, account_id, category.as_str(), session_id],
+                    params![now, account_id, category.as_str(), source_field, value],
                     |r| r.get::<_, String>(0),
                 )?
                 .collect::<rusqlite::Result<Vec<_>>>()?;

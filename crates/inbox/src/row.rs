@@ -67,6 +67,10 @@ pub struct Source {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub alarm_id: Option<String>,
+    /// The input request or key proposal the row asks the user to answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub request_id: Option<String>,
 }
 
 /// Something the user can do straight from a row.

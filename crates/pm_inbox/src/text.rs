@@ -28,7 +28,10 @@ pub struct Notice {
 
 impl Notice {
     pub fn title(&self) -> String {
-        clip(&format!("{}: {}", self.board_name, self.summary), MAX_TITLE_CHARS)
+        clip(
+            &format!("{}: {}", self.board_name, self.summary),
+            MAX_TITLE_CHARS,
+        )
     }
 
     pub fn body(&self) -> String {

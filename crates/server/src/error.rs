@@ -159,6 +159,32 @@ impl From<permissions::PermissionError> for ApiError {
     }
 }
 
+impl From<secrets::SecretsError> for ApiError {
+    fn from(error: secrets::SecretsError) -> Self {
+        use secrets::SecretsError as E;
+        let message = error.to_string();
+        match error {
+            E::InvalidName | E::InvalidPrompt | E::InvalidValue => {
+                ApiError::bad_request("invalid_request", message)
+            }
+            E::FileOutsideFolder { .. } => ApiError::bad_request("file_outside_folder", message),
+            E::RequestNotFound | E::ProposalNotFound => ApiError::not_found("not_found", message),
+            E::KeyNotFound(_) => ApiError::not_found("key_not_found", message),
+            E::AlreadyAnswered(_) => {
+                ApiError::new(StatusCode::CONFLICT, "already_answered", message)
+            }
+            // The session's folder refused the file (gone, read-only, a
+            // folder in its place): the user can fix it and answer again.
+            E::FileWrite { .. } => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "file_not_written",
+                message,
+            ),
+            E::KeyFile { .. } | E::Crypto | E::Store(_) => ApiError::internal(error),
+        }
+    }
+}
+
 impl From<inbox::InboxError> for ApiError {
     fn from(error: inbox::InboxError) -> Self {
         use inbox::InboxError as E;

@@ -31,6 +31,7 @@ mod json;
 mod notifier;
 mod permission_check;
 mod publish;
+mod request_log;
 mod routes;
 mod session_inbox;
 mod stall;
@@ -103,6 +104,8 @@ pub enum StartupError {
     SelfMember(#[source] boards::BoardsError),
     #[error("cannot open the permission broker")]
     Permissions(#[from] permissions::PermissionError),
+    #[error("cannot open the key store")]
+    Secrets(#[from] secrets::SecretsError),
     #[error("cannot start the session supervisor")]
     Sessions(#[from] sessions::SessionError),
     #[error("cannot listen on 127.0.0.1:{port} for the {what}")]
@@ -195,6 +198,8 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     )
     .await?;
     let broker = permissions::Broker::open(db.clone(), clock.clone())?;
+    let cipher = secrets::Cipher::load_or_create(&data_dir.join(secrets::KEY_FILE))?;
+    let secrets = Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher));
     let (stop, _) = watch::channel(None);
     let state = AppState {
         inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
@@ -207,6 +212,8 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         accounts,
         sessions: supervisor,
         permissions: broker,
+        secrets,
+        secrets_answered: Arc::new(tokio::sync::Notify::new()),
         pm_wake: Arc::new(tokio::sync::Notify::new()),
         events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
         stream_keep_alive: options.stream_keep_alive,
@@ -337,6 +344,7 @@ fn all_migrations() -> Vec<store::Migration> {
         dashboards::MIGRATIONS,
         pm_inbox::MIGRATIONS,
         permissions::MIGRATIONS,
+        secrets::MIGRATIONS,
     ]
     .concat()
 }
@@ -361,6 +369,7 @@ fn with_layers(
         ))
         .layer(from_fn_with_state(allow, guards::check_request))
         .layer(from_fn(guards::error_shape))
+        .layer(request_log::layer())
         .with_state(state)
 }
 

@@ -78,7 +78,8 @@ pub fn start(state: &AppState) {
             let mut failed = false;
             if moment_came || ticked_with.as_ref() != Some(&current) {
                 let tick = run(&state, &notifier, current.clone(), |n, p, now| {
-                    n.tick(p, now).map(|tick| (tick.daily_digest, tick.delivered))
+                    n.tick(p, now)
+                        .map(|tick| (tick.daily_digest, tick.delivered))
                 })
                 .await;
                 failed = tick.is_none();

@@ -35,6 +35,10 @@ pub struct AppState {
     pub sessions: sessions::Supervisor,
     /// The permission broker's approvals, grants and decisions on record.
     pub permissions: permissions::Broker,
+    /// Input requests, key proposals and saved keys.
+    pub secrets: Arc<secrets::Secrets>,
+    /// Wakes the requests waiting on an answer (`GET /input-requests/<id>?wait=true`).
+    pub secrets_answered: Arc<Notify>,
     /// Wakes the project-event notifier: a board write recorded events, or a
     /// setting changed (`notifier.rs`).
     pub pm_wake: Arc<Notify>,

@@ -315,3 +315,58 @@ pub struct ClockAdvance {
     #[serde(default)]
     pub at: Option<String>,
 }
+
+/// `POST /input-requests`: what a session asks the user for. `sessionId` is
+/// needed with a cli token; an agent token asks for its own session.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[ts(optional_fields)]
+pub struct NewInputRequest {
+    pub name: String,
+    pub prompt: String,
+    /// The dotenv file, relative to the session's folder (`.env` when absent).
+    pub file: Option<String>,
+    pub session_id: Option<String>,
+}
+
+/// `POST /input-requests/<id>`: exactly one of a typed `value` (with
+/// `remember` to keep it as a saved key), a saved key's name, or a decline.
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(optional_fields)]
+pub struct InputAnswer {
+    pub value: Option<String>,
+    pub key: Option<String>,
+    #[serde(default)]
+    pub remember: Option<bool>,
+    #[serde(default)]
+    pub decline: Option<bool>,
+}
+
+/// `POST /key-proposals`: a key a session offers.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[ts(optional_fields)]
+pub struct NewKeyProposal {
+    pub name: String,
+    pub value: String,
+    pub session_id: Option<String>,
+}
+
+/// `POST /key-proposals/<id>`: `save` (with the user's edits to the name or
+/// the value, else as proposed) or `discard`.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(optional_fields)]
+pub struct KeyDecision {
+    pub decision: KeyDecisionKind,
+    pub name: Option<String>,
+    pub value: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyDecisionKind {
+    Save,
+    Discard,
+}

@@ -86,13 +86,25 @@ impl TestServer {
     /// [`TestServer::start_in_with`] with environment variables for the
     /// server (a fake `HOME` for the sandbox tests).
     pub fn start_in_with_env(dir: tempfile::TempDir, args: &[&str], env: &[(&str, &Path)]) -> Self {
+        let mut command = serve_command(dir.path());
+        command.args(args).envs(env.iter().copied());
         // Not a pipe: one that nobody reads would stop the server once it filled up.
-        let child = serve_command(dir.path())
+        command.stderr(Stdio::null());
+        Self::start_command(dir, command)
+    }
+
+    /// A server whose log, at debug level, goes to the file `log`.
+    pub fn start_logging(dir: tempfile::TempDir, args: &[&str], log: &Path) -> Self {
+        let mut command = serve_command(dir.path());
+        command
             .args(args)
-            .envs(env.iter().copied())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+            .env("RUST_LOG", "debug")
+            .stderr(std::fs::File::create(log).unwrap());
+        Self::start_command(dir, command)
+    }
+
+    fn start_command(dir: tempfile::TempDir, mut command: Command) -> Self {
+        let child = command.spawn().unwrap();
         wait_for_server_file(dir.path(), &child);
         let Addresses { control, ui, token } = Addresses::read(dir.path());
         Self {

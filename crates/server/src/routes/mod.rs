@@ -17,6 +17,7 @@ mod boards;
 mod clock;
 mod dashboards;
 mod inbox;
+mod secrets;
 mod sessions;
 mod settings;
 mod stream;
@@ -36,6 +37,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(dashboards::routes().route_layer(lockdown()))
         .merge(sessions::routes())
         .merge(approvals::routes())
+        .merge(secrets::routes())
         .merge(stream::routes())
         .merge(webhooks::routes())
         .merge(clock::routes(state))

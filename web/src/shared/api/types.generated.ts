@@ -372,6 +372,44 @@ export type Level = "read_only" | "guarded" | "autonomous" | "full";
 
 export type Verdict = "allow" | "deny" | "ask";
 
+export type InputRequest = { id: string, sessionId: string, 
+/**
+ * The variable's name, as written in the file.
+ */
+name: string, prompt: string, 
+/**
+ * The dotenv file the value goes to (absolute).
+ */
+file: string, state: RequestState, createdAt: string, expiresAt: string, answeredAt: string | null, };
+
+export type RequestState = "pending" | "saved" | "declined" | "expired";
+
+export type KeyProposal = { id: string, sessionId: string, name: string, state: ProposalState, createdAt: string, decidedAt: string | null, };
+
+export type ProposalState = "pending" | "saved" | "discarded";
+
+export type Reviewed = { 
+/**
+ * Absent once the proposal is decided: the value is dropped then.
+ */
+value: string | null, id: string, sessionId: string, name: string, state: ProposalState, createdAt: string, decidedAt: string | null, };
+
+export type SavedKey = { name: string, createdAt: string, updatedAt: string, };
+
+export type NewInputRequest = { name: string, prompt: string, 
+/**
+ * The dotenv file, relative to the session's folder (`.env` when absent).
+ */
+file?: string, sessionId?: string, };
+
+export type InputAnswer = { value?: string, key?: string, remember?: boolean, decline?: boolean, };
+
+export type NewKeyProposal = { name: string, value: string, sessionId?: string, };
+
+export type KeyDecision = { decision: KeyDecisionKind, name?: string, value?: string, };
+
+export type KeyDecisionKind = "save" | "discard";
+
 export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
 
 export type AlarmChanged = { id: string, alarm: Alarm | null, deleted: boolean, };
@@ -420,7 +458,11 @@ count: number,
  */
 reason?: string, source: Source, actions: Array<Action>, };
 
-export type Source = { sessionId?: string, boardId?: string, itemId?: string, webhookId?: string, alarmId?: string, };
+export type Source = { sessionId?: string, boardId?: string, itemId?: string, webhookId?: string, alarmId?: string, 
+/**
+ * The input request or key proposal the row asks the user to answer.
+ */
+requestId?: string, };
 
 export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, };
 
