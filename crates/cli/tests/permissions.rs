@@ -3,7 +3,8 @@
 //! a real session's environment (its scoped token, control URL and id, as a
 //! `command` engine recorded them), at each level; a waiting approval then
 //! allow or deny, the ten-minute limit on a manual clock, "always for this
-//! session", agent tokens refused as deciders, and the email lockdown.
+//! session", agent tokens refused as deciders, the email lockdown, and a
+//! codex engine's own level in its sandbox flags.
 
 mod common;
 
@@ -33,9 +34,14 @@ fn server(args: &[&str]) -> (TestServer, PathBuf) {
     let claude = format!(
         "while [ $# -gt 0 ]; do case \"$1\" in --settings) printf '%s' \"$2\" > {r}/settings-$APP_SESSION_ID; shift 2;; *) shift;; esac; done; {holder}"
     );
+    // A stand-in for Codex that keeps its argv.
+    let codex = format!("printf '%s\\n' \"$@\" > {r}/argv-$APP_SESSION_ID; {holder}");
     let toml = format!(
         "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n\n\
-         [engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {claude:?}, \"claude\"]\n"
+         [engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {claude:?}, \"claude\"]\n\n\
+         [engines.codex]\nkind = \"codex\"\ncommand = [\"/bin/sh\", \"-c\", {codex:?}, \"codex\"]\n\n\
+         [engines.codex_own]\nkind = \"codex\"\ncommand = [\"/bin/sh\", \"-c\", {codex:?}, \"codex\"]\n\
+         permission_level = \"autonomous\"\n"
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
     let server = TestServer::start_in_with(dir, args).keeping(scratch);
@@ -542,4 +548,64 @@ fn the_hook_denies_when_it_cannot_check() {
     let (decision, reason) = finish_hook(start_hook(&elsewhere, &read));
     assert_eq!(decision, "deny");
     assert!(reason.contains("not_this_session"), "{reason}");
+}
+
+/// The sandbox flags a `codex` session's engine was started with.
+fn codex_sandbox(server: &TestServer, session: &SessionEnv) -> Vec<String> {
+    let path = server
+        .scratch()
+        .join("record")
+        .join(format!("argv-{}", session.id));
+    let argv: Vec<String> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let start = argv.iter().position(|a| a == "--sandbox").unwrap();
+    // `--sandbox MODE`, and `-c KEY=VALUE` when the level lets the network in.
+    let end = match argv.get(start + 2) {
+        Some(flag) if flag == "-c" => start + 4,
+        _ => start + 2,
+    };
+    argv[start..end].to_vec()
+}
+
+/// A second engine (kind `codex`) with a `permission_level` of its own in
+/// engines.toml runs at that level whatever `agentPermissionLevel` says; one
+/// without follows the setting, and an email trigger still locks both down.
+#[test]
+fn a_codex_engine_with_its_own_level_gets_that_levels_sandbox() {
+    let (server, project) = server(&[]);
+    server.set_setting("agentPermissionLevel", json!("read_only"));
+    let own = spawn(&server, &project, json!({"engine": "codex_own"}));
+    assert_eq!(
+        codex_sandbox(&server, &own),
+        [
+            "--sandbox",
+            "workspace-write",
+            "-c",
+            "sandbox_workspace_write.network_access=true"
+        ]
+    );
+    let plain = spawn(&server, &project, json!({"engine": "codex"}));
+    assert_eq!(codex_sandbox(&server, &plain), ["--sandbox", "read-only"]);
+
+    server.set_setting("agentPermissionLevel", json!("full"));
+    let own = spawn(&server, &project, json!({"engine": "codex_own"}));
+    assert_eq!(
+        codex_sandbox(&server, &own)[..2],
+        ["--sandbox", "workspace-write"]
+    );
+    let plain = spawn(&server, &project, json!({"engine": "codex"}));
+    assert_eq!(
+        codex_sandbox(&server, &plain),
+        ["--sandbox", "danger-full-access"]
+    );
+
+    let email = spawn(
+        &server,
+        &project,
+        json!({"engine": "codex_own", "trigger": "email"}),
+    );
+    assert_eq!(codex_sandbox(&server, &email), ["--sandbox", "read-only"]);
 }
