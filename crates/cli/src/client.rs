@@ -40,10 +40,21 @@ impl Client {
         }
         let server_file = data_dir.join("server.json");
         let text = std::fs::read_to_string(&server_file).with_context(|| {
-            format!(
-                "no running Switchboard found ({} is missing); start one with `switchboard serve`",
-                server_file.display()
-            )
+            if env("APP_SESSION_ID").is_some() {
+                // A session's engine is handed APP_CONTROL_URL whenever the
+                // control server runs, and its sandbox hides server.json: the
+                // server is there, its control server is not.
+                format!(
+                    "cannot reach Switchboard: this session has no APP_CONTROL_URL because the \
+                     control server is off (setting cliServerEnabled), and {} cannot be read",
+                    server_file.display()
+                )
+            } else {
+                format!(
+                    "no running Switchboard found ({} is missing); start one with `switchboard serve`",
+                    server_file.display()
+                )
+            }
         })?;
         let info: Value = serde_json::from_str(&text)
             .with_context(|| format!("{} is not valid JSON", server_file.display()))?;

@@ -3,7 +3,9 @@
 //! a real session's environment (its scoped token, control URL and id, as a
 //! `command` engine recorded them), at each level; a waiting approval then
 //! allow or deny, the ten-minute limit on a manual clock, "always for this
-//! session", agent tokens refused as deciders, and the email lockdown.
+//! session", agent tokens refused as deciders, the email lockdown, a codex
+//! engine's own level in its sandbox flags, and the hook with the control
+//! server off.
 
 mod common;
 
@@ -33,9 +35,27 @@ fn server(args: &[&str]) -> (TestServer, PathBuf) {
     let claude = format!(
         "while [ $# -gt 0 ]; do case \"$1\" in --settings) printf '%s' \"$2\" > {r}/settings-$APP_SESSION_ID; shift 2;; *) shift;; esac; done; {holder}"
     );
+    // A stand-in for Claude Code that runs the hook `--settings` names, as
+    // Claude Code would before a `Read`: inside its sandbox, with its
+    // environment, and the data directory the CLI would look in.
+    let hook_input = r#"{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"README.md"}}"#;
+    let claude_hook = format!(
+        "while [ $# -gt 0 ]; do case \"$1\" in --settings) settings=\"$2\"; shift 2;; *) shift;; esac; done; \
+         hook=$(printf '%s' \"$settings\" | sed -n 's/.*\"command\":\"\\([^\"]*\\)\".*/\\1/p'); \
+         printf '%s' '{hook_input}' | /bin/sh -c \"$hook\" > {r}/hook-$APP_SESSION_ID.part; \
+         mv {r}/hook-$APP_SESSION_ID.part {r}/hook-$APP_SESSION_ID; {holder}"
+    );
+    // A stand-in for Codex that keeps its argv.
+    let codex = format!("printf '%s\\n' \"$@\" > {r}/argv-$APP_SESSION_ID; {holder}");
+    let data_dir = dir.path().display().to_string();
     let toml = format!(
         "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n\n\
-         [engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {claude:?}, \"claude\"]\n"
+         [engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {claude:?}, \"claude\"]\n\n\
+         [engines.claude_hook]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {claude_hook:?}, \"claude\"]\n\
+         env = {{ SWITCHBOARD_DATA_DIR = {data_dir:?} }}\n\n\
+         [engines.codex]\nkind = \"codex\"\ncommand = [\"/bin/sh\", \"-c\", {codex:?}, \"codex\"]\n\n\
+         [engines.codex_own]\nkind = \"codex\"\ncommand = [\"/bin/sh\", \"-c\", {codex:?}, \"codex\"]\n\
+         permission_level = \"autonomous\"\n"
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
     let server = TestServer::start_in_with(dir, args).keeping(scratch);
@@ -542,4 +562,93 @@ fn the_hook_denies_when_it_cannot_check() {
     let (decision, reason) = finish_hook(start_hook(&elsewhere, &read));
     assert_eq!(decision, "deny");
     assert!(reason.contains("not_this_session"), "{reason}");
+}
+
+/// The sandbox flags a `codex` session's engine was started with.
+fn codex_sandbox(server: &TestServer, session: &SessionEnv) -> Vec<String> {
+    let path = server
+        .scratch()
+        .join("record")
+        .join(format!("argv-{}", session.id));
+    let argv: Vec<String> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let start = argv.iter().position(|a| a == "--sandbox").unwrap();
+    // `--sandbox MODE`, and `-c KEY=VALUE` when the level lets the network in.
+    let end = match argv.get(start + 2) {
+        Some(flag) if flag == "-c" => start + 4,
+        _ => start + 2,
+    };
+    argv[start..end].to_vec()
+}
+
+/// A second engine (kind `codex`) with a `permission_level` of its own in
+/// engines.toml runs at that level whatever `agentPermissionLevel` says; one
+/// without follows the setting, and an email trigger still locks both down.
+#[test]
+fn a_codex_engine_with_its_own_level_gets_that_levels_sandbox() {
+    let (server, project) = server(&[]);
+    server.set_setting("agentPermissionLevel", json!("read_only"));
+    let own = spawn(&server, &project, json!({"engine": "codex_own"}));
+    assert_eq!(
+        codex_sandbox(&server, &own),
+        [
+            "--sandbox",
+            "workspace-write",
+            "-c",
+            "sandbox_workspace_write.network_access=true"
+        ]
+    );
+    let plain = spawn(&server, &project, json!({"engine": "codex"}));
+    assert_eq!(codex_sandbox(&server, &plain), ["--sandbox", "read-only"]);
+
+    server.set_setting("agentPermissionLevel", json!("full"));
+    let own = spawn(&server, &project, json!({"engine": "codex_own"}));
+    assert_eq!(
+        codex_sandbox(&server, &own)[..2],
+        ["--sandbox", "workspace-write"]
+    );
+    let plain = spawn(&server, &project, json!({"engine": "codex"}));
+    assert_eq!(
+        codex_sandbox(&server, &plain),
+        ["--sandbox", "danger-full-access"]
+    );
+
+    let email = spawn(
+        &server,
+        &project,
+        json!({"engine": "codex_own", "trigger": "email"}),
+    );
+    assert_eq!(codex_sandbox(&server, &email), ["--sandbox", "read-only"]);
+}
+
+/// With `cliServerEnabled` off the server gives its sessions no
+/// `APP_CONTROL_URL`, so the hook falls back to `server.json` in the data
+/// directory, which the sandbox hides from the engine: the hook Claude Code
+/// runs denies every call, at `full` too, and says why.
+#[test]
+fn with_the_control_server_off_the_hook_denies_everything() {
+    let (server, project) = server(&[]);
+    server.set_setting("agentPermissionLevel", json!("full"));
+    server.set_setting("cliServerEnabled", json!(false));
+    let server = server.restart();
+    assert!(server.control.is_none());
+
+    let session = spawn(&server, &project, json!({"engine": "claude_hook"}));
+    assert_eq!(session.url, "", "the engine was given a control URL");
+    // The engine ran the hook before it recorded its environment.
+    let path = server
+        .scratch()
+        .join("record")
+        .join(format!("hook-{}", session.id));
+    let output = std::fs::read_to_string(path).unwrap();
+    let answer: Value = serde_json::from_str(&output).unwrap();
+    let specific = &answer["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], "PreToolUse", "{answer}");
+    assert_eq!(specific["permissionDecision"], "deny", "{answer}");
+    let reason = specific["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("control server is off"), "{reason}");
+    assert!(reason.contains("cliServerEnabled"), "{reason}");
 }

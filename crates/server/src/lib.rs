@@ -271,16 +271,22 @@ fn hook_program() -> std::path::PathBuf {
 }
 
 /// Each turn's permission arguments: the hook for Claude Code, the sandbox
-/// flags for Codex, at the level in force when the turn starts.
+/// flags for Codex, at the level in force when the turn starts (a codex
+/// engine's own level, if its spec has one, else the setting's).
 struct BrokerArgs {
     settings: Arc<settings::SettingsStore>,
     program: std::path::PathBuf,
 }
 
 impl sessions::TurnArgs for BrokerArgs {
-    fn turn_args(&self, engine_kind: &str, trigger: Option<sessions::Trigger>) -> Vec<String> {
-        let level = permission_check::effective_level(&self.settings, trigger);
-        permissions::engine_args(engine_kind, level, &self.program)
+    fn turn_args(
+        &self,
+        engine: &sessions::EngineSpec,
+        trigger: Option<sessions::Trigger>,
+    ) -> Vec<String> {
+        let level =
+            permission_check::effective_level(&self.settings, trigger, engine.permission_level);
+        permissions::engine_args(engine.kind.as_str(), level, &self.program)
     }
 }
 

@@ -37,10 +37,19 @@ pub struct CheckAnswer {
 }
 
 /// The level a session runs at: an email-triggered one is read-only whatever
-/// the setting says.
-pub fn effective_level(settings: &SettingsStore, trigger: Option<Trigger>) -> Level {
+/// the setting or its engine says; otherwise its engine's own level
+/// (`engine_level`, which only the second engine, kind `codex`, can have),
+/// else `agentPermissionLevel`.
+pub fn effective_level(
+    settings: &SettingsStore,
+    trigger: Option<Trigger>,
+    engine_level: Option<Level>,
+) -> Level {
     if trigger == Some(Trigger::Email) {
         return Level::ReadOnly;
+    }
+    if let Some(level) = engine_level {
+        return level;
     }
     match settings.agent_permission_level() {
         AgentPermissionLevel::ReadOnly => Level::ReadOnly,
@@ -59,7 +68,9 @@ pub async fn check(
     hook: &Value,
 ) -> ApiResult<CheckAnswer> {
     let session = state.sessions.get(account_id, session_id).await?;
-    let level = effective_level(&state.settings, session.trigger);
+    // The hook answers Claude Code and external engines, and neither may
+    // have a level of its own (engines.toml refuses one): the setting decides.
+    let level = effective_level(&state.settings, session.trigger, None);
     let context = Context {
         level,
         cwd: PathBuf::from(&session.cwd),

@@ -43,6 +43,12 @@ pub struct EngineSpec {
     /// sandbox applies whatever this says.
     #[serde(default)]
     pub unsafe_allow_unsandboxed: bool,
+    /// A second engine's (kind `codex`) own level, in place of
+    /// `agentPermissionLevel`; [`parse`] refuses it on other kinds. Stored
+    /// with the session like the rest, so it reaches sessions started after
+    /// it was written. Left out of the stored spec when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_level: Option<permissions::Level>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -125,6 +131,15 @@ fn parse(path: &Path, text: &str) -> Result<BTreeMap<String, EngineSpec>> {
                 "engine `{name}` needs a non-empty `command` array"
             )));
         }
+        // The setting is the one level for Claude Code and external engines
+        // (the hook and the OS sandbox read it); only Codex's sandbox flags
+        // can follow a level of their own.
+        if spec.permission_level.is_some() && spec.kind != EngineKind::Codex {
+            return Err(bad(format!(
+                "engine `{name}` has a `permission_level`, but only the second engine (kind codex) \
+                 has a level of its own; claude and command engines follow agentPermissionLevel"
+            )));
+        }
     }
     Ok(file.engines)
 }
@@ -144,6 +159,7 @@ fn path_defaults() -> BTreeMap<String, EngineSpec> {
                     args: Vec::new(),
                     env: BTreeMap::new(),
                     unsafe_allow_unsandboxed: false,
+                    permission_level: None,
                 },
             );
         }
@@ -236,6 +252,7 @@ mod tests {
             args: vec!["-m".into(), "o4".into()],
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
+            permission_level: None,
         };
         assert_eq!(
             spec.argv("go", Some("t1"), &extra)[4..],
@@ -267,6 +284,7 @@ mod tests {
             args: vec!["-m".into(), "o4".into()],
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
+            permission_level: None,
         };
         assert_eq!(
             spec.argv("go", Some("t1"), &[]),
@@ -282,6 +300,41 @@ mod tests {
                 "go"
             ]
         );
+    }
+
+    #[test]
+    fn only_the_second_engine_has_a_level_of_its_own() {
+        let codex = "[engines.second]\nkind = \"codex\"\npermission_level = \"read_only\"\n";
+        let engines = parse(Path::new("e"), codex).unwrap();
+        assert_eq!(
+            engines["second"].permission_level,
+            Some(permissions::Level::ReadOnly)
+        );
+        let plain = parse(Path::new("e"), "[engines.second]\nkind = \"codex\"\n").unwrap();
+        assert_eq!(plain["second"].permission_level, None);
+
+        for (kind, command) in [
+            ("claude", ""),
+            ("command", "command = [\"/usr/bin/cat\"]\n"),
+        ] {
+            let text =
+                format!("[engines.x]\nkind = \"{kind}\"\n{command}permission_level = \"full\"\n");
+            let error = parse(Path::new("e"), &text).unwrap_err().to_string();
+            assert!(error.contains("engine `x`"), "{error}");
+            assert!(error.contains("agentPermissionLevel"), "{error}");
+        }
+
+        let unknown = "[engines.second]\nkind = \"codex\"\npermission_level = \"yolo\"\n";
+        let error = parse(Path::new("e"), unknown).unwrap_err().to_string();
+        assert!(error.contains("yolo"), "{error}");
+    }
+
+    #[test]
+    fn a_spec_stored_before_the_level_existed_still_reads() {
+        let stored = r#"{"kind":"codex","command":null,"args":[],"env":{},"unsafe_allow_unsandboxed":false}"#;
+        let spec: EngineSpec = serde_json::from_str(stored).unwrap();
+        assert_eq!(spec.permission_level, None);
+        assert_eq!(serde_json::to_string(&spec).unwrap(), stored);
     }
 
     #[test]

@@ -56,6 +56,7 @@ mod tree;
 mod turn;
 mod usage;
 
+pub use engines::{EngineKind, EngineSpec};
 pub use error::{Result, SessionError};
 pub use model::{
     Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, InputSource,

@@ -27,9 +27,15 @@ pub trait TokenIssuer: Send + Sync {
 
 /// What each turn's argv gains beyond the engine's own arguments: the
 /// permission broker's hook settings for Claude Code, the sandbox flags for
-/// Codex. The server implements it, reading the level at each turn.
+/// Codex. The server implements it, reading the level at each turn; it gets
+/// the session's stored engine, whose kind picks the arguments and whose own
+/// `permission_level`, if any, stands in for the setting.
 pub trait TurnArgs: Send + Sync {
-    fn turn_args(&self, engine_kind: &str, trigger: Option<crate::model::Trigger>) -> Vec<String>;
+    fn turn_args(
+        &self,
+        engine: &crate::EngineSpec,
+        trigger: Option<crate::model::Trigger>,
+    ) -> Vec<String>;
 }
 
 /// A status move or another change a live view shows (a spawn, a queued

@@ -565,7 +565,7 @@ async fn actor(
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
         // Asked at each turn, so a new level reaches the next turn's flags.
         let extra_args = match &inner.turn_args {
-            Some(args) => args.turn_args(spec.kind.as_str(), trigger),
+            Some(args) => args.turn_args(&spec, trigger),
             None => Vec::new(),
         };
         let context = TurnContext {
