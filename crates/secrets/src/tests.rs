@@ -1,3 +1,5 @@
+//! The secrets crate end to end on a real database and folder: requests answered into files and nothing stored, saved keys sealed and reused by name, expiry on a manual clock, bad input refused with nothing changed, proposals kept only once saved.
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
