@@ -49,6 +49,9 @@ fn cgroup_percent(source: &dyn MemorySource) -> Option<f64> {
         .trim();
     let mut dir = PathBuf::from(CGROUP_ROOT);
     let mut dirs = vec![dir.clone()];
+    // A cgroup outside our namespace shows as `/../..`; those parts cannot be
+    // reached under our /sys/fs/cgroup, so they are left out rather than
+    // allowed to climb out of it.
     for part in path
         .split('/')
         .filter(|part| !part.is_empty() && *part != "..")
