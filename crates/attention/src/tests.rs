@@ -38,6 +38,7 @@ fn session(status: Status) -> Session {
         tokens: Tokens::default(),
         engine_session_id: None,
         starts_at: None,
+        resume_at: None,
         error: None,
         pending_messages: 0,
         max_dollars_per_session: 0.0,

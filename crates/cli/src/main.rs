@@ -60,6 +60,9 @@ enum Command {
         /// Start that manual clock at this moment, in Unix milliseconds (tests only)
         #[arg(long, hide = true, value_name = "UNIX_MS")]
         manual_clock_start_ms: Option<i64>,
+        /// Read this file in place of /proc/meminfo for the memory guard (tests only)
+        #[arg(long, hide = true, value_name = "PATH")]
+        meminfo_file: Option<PathBuf>,
     },
     /// Read and change settings, or print the catalog generated from the schema
     #[command(subcommand)]
@@ -164,6 +167,7 @@ fn main() -> ExitCode {
             stream_keep_alive_ms,
             manual_clock,
             manual_clock_start_ms,
+            meminfo_file,
         } => serve(server::ServeOptions {
             data_dir,
             control_port,
@@ -172,6 +176,7 @@ fn main() -> ExitCode {
             stream_keep_alive: std::time::Duration::from_millis(stream_keep_alive_ms),
             manual_clock,
             manual_clock_start_ms,
+            meminfo_file,
         }),
         Command::Settings(command) => settings_cmd::run(command, &data_dir),
         Command::Spawn {

@@ -26,6 +26,7 @@ use tower_http::timeout::TimeoutLayer;
 
 pub mod auth;
 pub mod error;
+mod governor_loop;
 pub mod guards;
 mod json;
 mod notifier;
@@ -64,6 +65,9 @@ pub struct ServeOptions {
     /// now when `None`): a test that restarts a server can start the next
     /// one later than the last, as if it had been down that long.
     pub manual_clock_start_ms: Option<i64>,
+    /// A file read in place of `/proc/meminfo` (and no cgroup limit), so
+    /// tests can make memory short for the memory guard.
+    pub meminfo_file: Option<PathBuf>,
 }
 
 /// Proxies close a connection idle for a minute or so; a comment line every
@@ -190,14 +194,26 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         data_dir.clone(),
         control_url.clone(),
         issuer,
-        Some(Arc::new(BrokerArgs {
-            settings: settings.clone(),
-            program: hook_program(),
-        })),
+        sessions::Hooks {
+            turn_args: Some(Arc::new(BrokerArgs {
+                settings: settings.clone(),
+                program: hook_program(),
+            })),
+            gate: Some(Arc::new(governor_loop::FleetGate {
+                settings: settings.clone(),
+                memory: governor_loop::memory_source(options.meminfo_file.clone()),
+            })),
+        },
         settings.auto_resume_on_crash(),
     )
     .await?;
     let broker = permissions::Broker::open(db.clone(), clock.clone())?;
+    let governor = Arc::new(governor::Governor::new(
+        db.clone(),
+        clock.clone(),
+        supervisor.clone(),
+        jiff::tz::TimeZone::system(),
+    ));
     let cipher = secrets::Cipher::load_or_create(&data_dir.join(secrets::KEY_FILE))?;
     let secrets = Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher));
     let (stop, _) = watch::channel(None);
@@ -211,6 +227,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         settings,
         accounts,
         sessions: supervisor,
+        governor,
         permissions: broker,
         secrets,
         secrets_answered: Arc::new(tokio::sync::Notify::new()),
@@ -228,6 +245,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     // down are missed rows by the time anyone can ask.
     publish::ring_alarms(&state).await?;
     notifier::start(&state);
+    governor_loop::start(&state);
 
     let mut servers = vec![serve(
         ui_listener,
@@ -351,6 +369,7 @@ fn all_migrations() -> Vec<store::Migration> {
         pm_inbox::MIGRATIONS,
         permissions::MIGRATIONS,
         secrets::MIGRATIONS,
+        governor::MIGRATIONS,
     ]
     .concat()
 }

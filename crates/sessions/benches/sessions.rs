@@ -195,7 +195,7 @@ fn main() {
             dir.path().to_owned(),
             None,
             Arc::new(Issuer),
-            None,
+            sessions::Hooks::default(),
             false,
         )
         .await

@@ -142,6 +142,12 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
         feature: "sessions",
         sql: "ALTER TABLE sessions ADD COLUMN trigger_kind TEXT;",
     },
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN resume_at TEXT;
+              CREATE INDEX sessions_dormant ON sessions(status)
+                WHERE status IN ('interrupted', 'paused');",
+    },
 ];
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
@@ -167,7 +173,8 @@ const SESSION_COLUMNS: &str = "
         'keptReason', w.kept_reason)
      FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json,
     s.activity AS activity_json,
-    s.trigger_kind AS trigger_text";
+    s.trigger_kind AS trigger_text,
+    s.resume_at AS resume_at";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -190,6 +197,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         agent_driven: row.get(9)?,
         parent_id: row.get(10)?,
         starts_at: row.get(11)?,
+        resume_at: row.get("resume_at")?,
         engine_session_id: row.get(12)?,
         error: row.get(13)?,
         max_dollars_per_session: row.get(14)?,
@@ -735,4 +743,13 @@ pub fn account_of(tx: &Transaction<'_>, id: &str) -> Result<String> {
 /// Records an event that is not a move (a session restored in the status it had).
 pub fn note(tx: &Transaction<'_>, id: &str, status: Status, reason: &str, now: &str) -> Result<()> {
     record_event(tx, id, Some(status), status, reason, now)
+}
+
+/// The slot a returning session was given.
+pub fn set_starts_at(tx: &Transaction<'_>, id: &str, at: &str) -> Result<()> {
+    tx.execute(
+        "UPDATE sessions SET starts_at = ?2 WHERE id = ?1",
+        params![id, at],
+    )?;
+    Ok(())
 }

@@ -22,7 +22,7 @@
 //! #     policy: sessions::SpawnPolicy) -> Result<(), sessions::SessionError> {
 //! use sessions::{Caller, PromptSettings, SpawnRequest, Supervisor, Via};
 //! let clock = std::sync::Arc::new(clock::SystemClock);
-//! let supervisor = Supervisor::start(db, clock, "/data".into(), None, issuer, None, true).await?;
+//! let supervisor = Supervisor::start(db, clock, "/data".into(), None, issuer, Default::default(), true).await?;
 //! let caller = Caller { account_id: "owner".into(), via: Via::Ui, source_session_header: None };
 //! let spawned = supervisor
 //!     .spawn(&caller, &policy, &PromptSettings::default(), SpawnRequest {
@@ -44,12 +44,14 @@ mod entries;
 #[cfg(test)]
 mod entry_tests;
 mod error;
+mod fleet;
 mod isolation;
 mod log;
 mod model;
 mod pages;
 mod process;
 mod prompts;
+mod returning;
 mod state;
 mod supervisor;
 mod tree;
@@ -58,6 +60,7 @@ mod usage;
 
 pub use engines::{EngineKind, EngineSpec};
 pub use error::{Result, SessionError};
+pub use fleet::Dormant;
 pub use model::{
     Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, InputSource,
     Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status, StatusEvent,
@@ -65,5 +68,6 @@ pub use model::{
     Worktree,
 };
 pub use pages::{MAX_PAGE, PageFrom};
-pub use state::{OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
+pub use returning::StartGate;
+pub use state::{Hooks, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;

@@ -16,6 +16,9 @@ pub enum Status {
     Failed,
     Stopped,
     Interrupted,
+    /// The user paused it: its process ended, and `resume` (or a refill with
+    /// `sessionRefillIncludePaused`) continues it with a nudge.
+    Paused,
 }
 
 impl Status {
@@ -29,6 +32,7 @@ impl Status {
             Status::Failed => "failed",
             Status::Stopped => "stopped",
             Status::Interrupted => "interrupted",
+            Status::Paused => "paused",
         }
     }
 
@@ -42,6 +46,7 @@ impl Status {
             "failed" => Status::Failed,
             "stopped" => Status::Stopped,
             "interrupted" => Status::Interrupted,
+            "paused" => Status::Paused,
             _ => return None,
         })
     }
@@ -88,6 +93,9 @@ pub struct Session {
     pub engine_session_id: Option<String>,
     /// When a queued session starts (or started); `None` for the user's own sessions.
     pub starts_at: Option<String>,
+    /// When an interrupted session resumes by itself (a usage limit's reset),
+    /// when that is known.
+    pub resume_at: Option<String>,
     /// The last failure's message, as the engine gave it.
     pub error: Option<String>,
     /// Follow-ups accepted and not yet started.
@@ -138,6 +146,7 @@ pub enum StopReason {
     Closed,
     Failed,
     Interrupted,
+    Paused,
 }
 
 impl StopReason {
@@ -152,6 +161,7 @@ impl StopReason {
             Status::Failed => Some(StopReason::Failed),
             Status::Stopped => Some(StopReason::Stopped),
             Status::Interrupted => Some(StopReason::Interrupted),
+            Status::Paused => Some(StopReason::Paused),
         }
     }
 }
@@ -429,7 +439,7 @@ impl InputSource {
     pub fn of_turn_kind(kind: &str) -> InputSource {
         match kind {
             "prompt" => InputSource::Prompt,
-            "nudge" => InputSource::Nudge,
+            "nudge" | "revive" => InputSource::Nudge,
             _ => InputSource::Message,
         }
     }

@@ -15,6 +15,7 @@ use tokio::sync::{Notify, broadcast, watch};
 use crate::db;
 use crate::error::{Result, SessionError};
 use crate::model::{EntryBody, Status};
+use crate::returning::{Pacer, StartGate};
 
 /// Mints and revokes the scoped agent tokens; the server implements it over
 /// the accounts store.
@@ -36,6 +37,14 @@ pub trait TurnArgs: Send + Sync {
         engine: &crate::EngineSpec,
         trigger: Option<crate::model::Trigger>,
     ) -> Vec<String>;
+}
+
+/// What the server adds to the sessions: each turn's extra arguments and the
+/// gate of burst and returning starts. `Default` adds neither.
+#[derive(Default, Clone)]
+pub struct Hooks {
+    pub turn_args: Option<Arc<dyn TurnArgs>>,
+    pub gate: Option<Arc<dyn StartGate>>,
 }
 
 /// A status move or another change a live view shows (a spawn, a queued
@@ -68,6 +77,8 @@ pub struct OutputAppended {
 pub(crate) enum EndRequest {
     Stop,
     Archive,
+    /// The user paused it: end the process, keep the session to resume.
+    Pause,
     /// The server is going down: kill the process, keep the status for recovery.
     Shutdown,
 }
@@ -86,6 +97,9 @@ pub(crate) struct Inner {
     pub(crate) control_url: Option<String>,
     pub(crate) issuer: Arc<dyn TokenIssuer>,
     pub(crate) turn_args: Option<Arc<dyn TurnArgs>>,
+    pub(crate) gate: Option<Arc<dyn StartGate>>,
+    /// Hands out the starts of sessions returning together, one at a time.
+    pub(crate) pacer: Pacer,
     pub(crate) live: Mutex<HashMap<String, Live>>,
     pub(crate) shutting_down: AtomicBool,
     pub(crate) updates: broadcast::Sender<SessionUpdate>,
@@ -130,10 +144,37 @@ impl Inner {
         Ok(())
     }
 
+    /// Holds a burst or returning start while the gate says memory is short,
+    /// showing the session as `queued` with the reason. Memory is a reading
+    /// of the machine, not a moment on the clock: it is looked at again
+    /// every second of real time.
+    pub(crate) async fn hold_while_memory_short(
+        &self,
+        id: &str,
+        account_id: &str,
+        gate: &dyn StartGate,
+    ) -> Result<()> {
+        let mut shown: Option<String> = None;
+        while let Some(reason) = gate.memory_hold() {
+            if shown.as_ref() != Some(&reason) {
+                self.move_to(id, account_id, Status::Queued, reason.clone())
+                    .await?;
+                shown = Some(reason);
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
+        Ok(())
+    }
+
     /// A change other than a status move (a spawn, a message, archiving, a
     /// new activity).
     pub(crate) fn announce(&self, id: &str, account_id: &str, status: Status) {
         self.send_update(id, account_id, status, false);
+    }
+
+    /// A move recorded by a caller's own transaction.
+    pub(crate) fn send_moved(&self, id: &str, account_id: &str, status: Status) {
+        self.send_update(id, account_id, status, true);
     }
 
     fn send_update(&self, id: &str, account_id: &str, status: Status, moved: bool) {

@@ -24,11 +24,24 @@ use crate::model::{
 };
 use crate::pages::{self, PageFrom, Piece};
 use crate::prompts;
-use crate::state::{EndRequest, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
+use crate::state::{EndRequest, Hooks, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer};
 use crate::turn::{TurnContext, TurnEnd, run_turn};
 
 const NUDGE: &str =
     "Switchboard restarted while you were working on this. Continue where you left off.";
+
+/// How a session's actor begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// The user's own start, or a restored wait for input: never delayed.
+    Now,
+    /// A spawn by an agent or a script: its spawn-spacing slot, and held
+    /// while memory is short.
+    Burst,
+    /// Back after a crash, a refill or a recovery: held while memory is
+    /// short, and paced with the others returning.
+    Returning,
+}
 
 /// The agent-session engine. Cheap to clone; every clone drives the same sessions.
 #[derive(Clone)]
@@ -49,7 +62,7 @@ impl Supervisor {
         data_dir: PathBuf,
         control_url: Option<String>,
         issuer: Arc<dyn TokenIssuer>,
-        turn_args: Option<Arc<dyn TurnArgs>>,
+        hooks: Hooks,
         auto_resume_on_crash: bool,
     ) -> Result<Supervisor> {
         db.migrate(db::MIGRATIONS)?;
@@ -59,7 +72,9 @@ impl Supervisor {
             data_dir,
             control_url,
             issuer,
-            turn_args,
+            turn_args: hooks.turn_args,
+            gate: hooks.gate,
+            pacer: crate::returning::Pacer::default(),
             live: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
             updates: broadcast::channel(1024).0,
@@ -86,8 +101,10 @@ impl Supervisor {
             let next = match leftover.status {
                 Status::Queued => Some((Status::Queued, None)),
                 Status::Starting | Status::Running if auto_resume => Some((
-                    Status::Starting,
-                    Some("the server restarted: resuming with a continue nudge"),
+                    Status::Queued,
+                    Some(
+                        "the server restarted: returning, paced with the others, with a continue nudge",
+                    ),
                 )),
                 Status::WaitingForInput if auto_resume => Some((
                     Status::WaitingForInput,
@@ -106,7 +123,7 @@ impl Supervisor {
                 .write(move |tx| {
                     db::close_open_turns(tx, &id, &now)?;
                     if let Some((to, Some(reason))) = next {
-                        if to == Status::Starting && nudge && db::pending_inputs(tx, &id)? == 0 {
+                        if to == Status::Queued && nudge && db::pending_inputs(tx, &id)? == 0 {
                             db::push_input(tx, &id, "nudge", NUDGE, None, &now)?;
                         }
                         db::set_status(tx, &id, to, reason, &now)?;
@@ -117,10 +134,14 @@ impl Supervisor {
                     db::account_of(tx, &id)
                 })
                 .await?;
-            if let Some((to, _)) = next
-                && to.is_active()
-            {
-                self.launch(leftover.id, account);
+            match next {
+                // Restored waits start no process: nothing to pace.
+                Some((Status::WaitingForInput, _)) => self.launch(leftover.id, account, Start::Now),
+                Some((Status::Queued, Some(_))) => {
+                    self.launch(leftover.id, account, Start::Returning);
+                }
+                Some((Status::Queued, None)) => self.launch(leftover.id, account, Start::Burst),
+                _ => {}
             }
         }
         Ok(())
@@ -257,7 +278,12 @@ impl Supervisor {
         };
         self.inner
             .announce(&session.id, &session.account_id, session.status);
-        self.launch(id, session.account_id.clone());
+        let start = if agent_driven {
+            Start::Burst
+        } else {
+            Start::Now
+        };
+        self.launch(id, session.account_id.clone(), start);
         Ok(Spawned {
             queued: if queued {
                 session.starts_at.clone()
@@ -335,7 +361,7 @@ impl Supervisor {
         Ok(session)
     }
 
-    async fn end(&self, account: &str, id: &str, request: EndRequest) -> Result<()> {
+    pub(crate) async fn end(&self, account: &str, id: &str, request: EndRequest) -> Result<()> {
         self.get(account, id).await?;
         let done = self.inner.live().get(id).map(|live| {
             live.end.send_replace(Some(request));
@@ -445,7 +471,7 @@ impl Supervisor {
         }
     }
 
-    fn launch(&self, id: String, account_id: String) {
+    pub(crate) fn launch(&self, id: String, account_id: String, start: Start) {
         let (end_tx, end_rx) = watch::channel(None);
         let (done_tx, done_rx) = watch::channel(false);
         let wake = Arc::new(Notify::new());
@@ -459,7 +485,7 @@ impl Supervisor {
         );
         let inner = Arc::clone(&self.inner);
         tokio::spawn(async move {
-            let ended = actor(&inner, &id, &account_id, end_rx, wake).await;
+            let ended = actor(&inner, &id, &account_id, start, end_rx, wake).await;
             inner.live().remove(&id);
             let recorded = match ended {
                 Ok(Some((status, reason))) => inner.move_to(&id, &account_id, status, reason).await,
@@ -487,9 +513,32 @@ async fn actor(
     inner: &Arc<Inner>,
     id: &str,
     account_id: &str,
+    start: Start,
     mut end: watch::Receiver<Option<EndRequest>>,
     wake: Arc<Notify>,
 ) -> Result<Option<(Status, String)>> {
+    if let (Start::Burst | Start::Returning, Some(gate)) = (start, &inner.gate) {
+        tokio::select! {
+            held = inner.hold_while_memory_short(id, account_id, gate.as_ref()) => held?,
+            request = wait_end(&mut end) => return Ok(ended_while_idle(request, true)),
+        }
+    }
+    if let (Start::Returning, Some(gate)) = (start, &inner.gate) {
+        let paced = async {
+            let slot = inner
+                .pacer
+                .wait_turn(inner.clock.as_ref(), gate.as_ref())
+                .await;
+            let (owned, at) = (id.to_owned(), clock::timestamp(slot));
+            inner
+                .write(move |tx| db::set_starts_at(tx, &owned, &at))
+                .await
+        };
+        tokio::select! {
+            paced = paced => paced?,
+            request = wait_end(&mut end) => return Ok(ended_while_idle(request, true)),
+        }
+    }
     let owned = id.to_owned();
     if let Some(at) = inner.read(move |tx| db::starts_at(tx, &owned)).await?
         && let Ok(at) = OffsetDateTime::parse(&at, &Rfc3339)
@@ -589,6 +638,9 @@ async fn actor(
             TurnEnd::Ended(EndRequest::Archive) => {
                 return Ok(Some((Status::Stopped, "archived during a turn".to_owned())));
             }
+            TurnEnd::Ended(EndRequest::Pause) => {
+                return Ok(Some((Status::Paused, "paused during a turn".to_owned())));
+            }
         }
     }
 }
@@ -602,6 +654,7 @@ fn ended_while_idle(request: EndRequest, queued: bool) -> Option<(Status, String
         }
         (EndRequest::Stop, false) => Some((Status::Stopped, "stopped".to_owned())),
         (EndRequest::Archive, false) => Some((Status::Finished, "archived".to_owned())),
+        (EndRequest::Pause, _) => Some((Status::Paused, "paused by the user".to_owned())),
     }
 }
 

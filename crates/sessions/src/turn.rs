@@ -212,6 +212,7 @@ pub async fn run_turn(
         TurnEnd::Done => ("done", None),
         TurnEnd::Failed(message) => ("failed", Some(message.clone())),
         TurnEnd::Ended(EndRequest::Shutdown) => ("interrupted", None),
+        TurnEnd::Ended(EndRequest::Pause) => ("paused", None),
         TurnEnd::Ended(_) => ("stopped", None),
     };
     let id = ctx.session_id.to_owned();

@@ -162,12 +162,17 @@ impl TestServer {
         restarted
     }
 
-    pub fn crash_and_restart(mut self) -> Self {
+    pub fn crash_and_restart(self) -> Self {
+        self.crash_and_restart_with(&[])
+    }
+
+    /// SIGKILL, then a new server on the same data directory with `args`.
+    pub fn crash_and_restart_with(mut self, args: &[&str]) -> Self {
         self.kill();
         let _ = std::fs::remove_file(self.dir.path().join("server.json"));
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().unwrap());
         let scratch = self.scratch.take();
-        let mut restarted = Self::start_in(dir);
+        let mut restarted = Self::start_in_with(dir, args);
         restarted.scratch = scratch;
         restarted
     }

@@ -16,6 +16,7 @@ mod approvals;
 mod boards;
 mod clock;
 mod dashboards;
+mod governor;
 mod inbox;
 mod secrets;
 mod sessions;
@@ -37,6 +38,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(dashboards::routes().route_layer(lockdown()))
         .merge(sessions::routes())
         .merge(approvals::routes())
+        .merge(governor::routes())
         .merge(secrets::routes())
         .merge(stream::routes())
         .merge(webhooks::routes())

@@ -24,6 +24,8 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/transcript", get(transcript))
         .route("/sessions/{id}/messages", post(send))
         .route("/sessions/{id}/stop", post(stop))
+        .route("/sessions/{id}/pause", post(pause))
+        .route("/sessions/{id}/resume", post(resume))
         .route("/sessions/{id}/archive", post(archive))
         .route("/engines", get(engines))
         .route("/usage", get(usage))
@@ -249,6 +251,30 @@ async fn stop(
         state.sessions.stop(&who, &id).await?
     };
     Ok((StatusCode::ACCEPTED, Json(json!(session))))
+}
+
+/// Ends the session's process tree and keeps it `paused` until resumed.
+async fn pause(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let who = session_caller(&caller, &headers);
+    let session = state.sessions.pause(&who, &id).await?;
+    Ok(Json(json!(session)))
+}
+
+/// Continues a paused or interrupted session at once, with a continue nudge.
+async fn resume(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let who = session_caller(&caller, &headers);
+    let session = state.sessions.resume(&who, &id).await?;
+    Ok(Json(json!(session)))
 }
 
 async fn archive(

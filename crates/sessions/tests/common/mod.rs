@@ -177,7 +177,7 @@ pub async fn start(
         dir.to_owned(),
         Some(CONTROL_URL.to_owned()),
         issuer,
-        None,
+        sessions::Hooks::default(),
         auto,
     )
     .await

@@ -158,7 +158,7 @@ export type PublicBoardHeader = { id: string, name: string, columns: Array<Colum
 
 export type PublicMember = { id: string, name: string, };
 
-export type Status = "queued" | "starting" | "running" | "waiting_for_input" | "finished" | "failed" | "stopped" | "interrupted";
+export type Status = "queued" | "starting" | "running" | "waiting_for_input" | "finished" | "failed" | "stopped" | "interrupted" | "paused";
 
 export type Session = { id: string, accountId: string, engine: string, engineKind: string, title: string | null, cwd: string, prompt: string, status: Status, archived: boolean, agentDriven: boolean, 
 /**
@@ -194,6 +194,11 @@ tokens: Tokens, engineSessionId: string | null,
  * When a queued session starts (or started); `None` for the user's own sessions.
  */
 startsAt: string | null, 
+/**
+ * When an interrupted session resumes by itself (a usage limit's reset),
+ * when that is known.
+ */
+resumeAt: string | null, 
 /**
  * The last failure's message, as the engine gave it.
  */
@@ -295,7 +300,7 @@ export type Tokens = { input: number, output: number, cachedInput: number, };
 
 export type Usage = { days: Array<UsageDay>, };
 
-export type StopReason = "finished" | "waiting_for_user" | "stopped" | "closed" | "failed" | "interrupted";
+export type StopReason = "finished" | "waiting_for_user" | "stopped" | "closed" | "failed" | "interrupted" | "paused";
 
 export type Entry = { 
 /**
@@ -371,6 +376,24 @@ decision: string, approvalId: string | null, at: string, };
 export type Level = "read_only" | "guarded" | "autonomous" | "full";
 
 export type Verdict = "allow" | "deny" | "ask";
+
+export type Check = { at: string, 
+/**
+ * Sessions queued, starting or running when the check began.
+ */
+running: number, target: number, 
+/**
+ * Dormant sessions the check looked at.
+ */
+candidates: number, revived: Array<string>, skipped: Array<Skipped>, 
+/**
+ * What revived turns cost since local midnight, before this check.
+ */
+spentTodayUsd: number, };
+
+export type Skipped = { id: string, reason: SkipReason, };
+
+export type SkipReason = "paused" | "closed" | "recovering" | "too_old" | "cooldown" | "daily_limit" | "spend_cap" | "target_reached";
 
 export type InputRequest = { id: string, sessionId: string, 
 /**

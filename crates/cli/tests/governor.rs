@@ -1,0 +1,210 @@
+//! The fleet governor against a real server on a manual clock, with a
+//! `command` engine that records each start: sessions cut off by a SIGKILL
+//! of the server come back paced and none is lost; a refill check with more
+//! candidates than its batch revives the most recently active and says why
+//! it skipped the rest; pause and resume; the memory guard (a fake meminfo
+//! standing in for `/proc/meminfo`) holds an agent's spawn and not the
+//! user's, and lets it go once memory frees.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::TestServer;
+use serde_json::{Value, json};
+
+/// `worker` appends a line to `starts-<id>` at every start, then works (sleeps).
+fn server(args: &[&str]) -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let worker = format!(
+        "echo started >> {}/starts-$APP_SESSION_ID; exec sleep 300",
+        scratch.path().display()
+    );
+    let toml = format!(
+        "[engines.worker]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {worker:?}]\n"
+    );
+    std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+    TestServer::start_in_with(dir, args).keeping(scratch)
+}
+
+fn starts(server: &TestServer, id: &str) -> usize {
+    std::fs::read_to_string(server.scratch().join(format!("starts-{id}")))
+        .map(|text| text.lines().count())
+        .unwrap_or(0)
+}
+
+fn user_spawn(server: &TestServer, cookie: &str) -> String {
+    let reply = server.browser_spawn(cookie, &json!({"engine": "worker", "prompt": "work"}));
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()["id"].as_str().unwrap().to_owned()
+}
+
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn advance(server: &TestServer, ms: i64) {
+    let moved = server.call("POST", "/test/clock", Some(&json!({"advanceMs": ms})));
+    assert_eq!(moved.status, 204, "{}", moved.text());
+}
+
+fn status(server: &TestServer, id: &str) -> Value {
+    server.call("GET", &format!("/sessions/{id}"), None).json()
+}
+
+#[test]
+fn sessions_cut_off_by_a_crash_come_back_paced_and_none_is_lost() {
+    let server = server(&["--manual-clock"]);
+    server.set_setting("sessionRestartSpacingSeconds", json!(5));
+    server.set_setting("sessionRestartSpacingWarmupMinutes", json!(0));
+    let cookie = server.browser_cookie();
+    let ids: Vec<String> = (0..5).map(|_| user_spawn(&server, &cookie)).collect();
+    for id in &ids {
+        wait_until("every session started", || starts(&server, id) == 1);
+    }
+
+    let server = server.crash_and_restart_with(&["--manual-clock"]);
+    // The first comes back at once; each next one 5 s of the clock later.
+    let returned = |server: &TestServer| ids.iter().filter(|id| starts(server, id) == 2).count();
+    wait_until("the first returned", || returned(&server) == 1);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(returned(&server), 1, "the others wait for their slot");
+    let waiting: Vec<Value> = ids
+        .iter()
+        .map(|id| status(&server, id))
+        .filter(|s| s["status"] == "queued")
+        .collect();
+    assert_eq!(waiting.len(), 4);
+    for step in 2..=5 {
+        advance(&server, 5_000);
+        wait_until("the next returned", || returned(&server) == step);
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(returned(&server), step, "one start per slot");
+    }
+    for id in &ids {
+        assert_eq!(server.wait_for_status(id, "running")["status"], "running");
+    }
+}
+
+#[test]
+fn a_refill_check_revives_the_most_recent_up_to_its_batch_and_says_why_not_the_rest() {
+    let server = server(&["--manual-clock"]);
+    server.set_setting("autoResumeOnCrash", json!(false));
+    let cookie = server.browser_cookie();
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let id = user_spawn(&server, &cookie);
+        wait_until("started", || starts(&server, &id) == 1);
+        ids.push(id);
+        // Each a second apart on the clock, so "most recently active" is an order.
+        advance(&server, 1_000);
+    }
+    let paused = user_spawn(&server, &cookie);
+    wait_until("started", || starts(&server, &paused) == 1);
+    let reply = server.call("POST", &format!("/sessions/{paused}/pause"), None);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["status"], "paused");
+    assert_eq!(reply.json()["stopReason"], "paused");
+
+    let server = server.crash_and_restart_with(&["--manual-clock"]);
+    for id in &ids {
+        let session = status(&server, id);
+        assert_eq!(session["status"], "interrupted");
+        assert_eq!(session["stopReason"], "interrupted");
+    }
+    server.set_setting("sessionRefillBatch", json!(2));
+    server.set_setting("sessionRefillTargetCount", json!(10));
+    let check = server.call("POST", "/governor/check", None);
+    assert_eq!(check.status, 200, "{}", check.text());
+    let check = check.json();
+    assert_eq!(check["running"], 0);
+    assert_eq!(check["target"], 10);
+    // Most recently active first: the last one spawned.
+    assert_eq!(check["revived"], json!([ids[3], ids[2]]));
+    let skipped: Vec<(String, String)> = check["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap().to_owned(),
+                s["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        skipped.contains(&(paused.clone(), "paused".to_owned())),
+        "{skipped:?}"
+    );
+    assert!(skipped.contains(&(ids[1].clone(), "target_reached".to_owned())));
+    assert!(skipped.contains(&(ids[0].clone(), "target_reached".to_owned())));
+    // Paced: the first at once, the second one spacing (2 s built in) later.
+    wait_until("the first revived", || starts(&server, &ids[3]) == 2);
+    assert_eq!(status(&server, &ids[2])["status"], "queued");
+    advance(&server, 2_000);
+    wait_until("the second revived", || starts(&server, &ids[2]) == 2);
+    for id in [&ids[3], &ids[2]] {
+        server.wait_for_status(id, "running");
+    }
+    let listed = server.call("GET", "/governor", None).json();
+    assert_eq!(listed["checks"][0]["revived"], check["revived"]);
+
+    // The user's resume is immediate.
+    let resumed = server.call("POST", &format!("/sessions/{paused}/resume"), None);
+    assert_eq!(resumed.status, 200, "{}", resumed.text());
+    wait_until("resumed", || starts(&server, &paused) == 2);
+    let again = server.call("POST", &format!("/sessions/{paused}/resume"), None);
+    assert_eq!(again.status, 409, "{}", again.text());
+}
+
+fn meminfo(path: &Path, used_percent: u64) {
+    let total = 16_000_000;
+    let available = total * (100 - used_percent) / 100;
+    std::fs::write(
+        path,
+        format!("MemTotal:       {total} kB\nMemFree:         100000 kB\nMemAvailable:   {available} kB\n"),
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_memory_guard_holds_an_agents_spawn_and_never_the_users() {
+    let files = tempfile::tempdir().unwrap();
+    let fake = files.path().join("meminfo");
+    meminfo(&fake, 92);
+    let server = server(&["--meminfo-file", fake.to_str().unwrap()]);
+    server.set_setting("sessionMemoryGuardEnabled", json!(true));
+    server.set_setting("sessionMemoryGuardPercent", json!(90));
+    server.set_setting("requireSpawnSourceSession", json!(false));
+    server.set_setting("agentDrivenSessionsEnabled", json!(true));
+
+    let spawned = server.call(
+        "POST",
+        "/sessions",
+        Some(&json!({"engine": "worker", "prompt": "burst"})),
+    );
+    assert_eq!(spawned.status, 201, "{}", spawned.text());
+    let agents = spawned.json()["id"].as_str().unwrap().to_owned();
+    let users = user_spawn(&server, &server.browser_cookie());
+    wait_until("the user's session started", || {
+        starts(&server, &users) == 1
+    });
+    wait_until("the agent's spawn is held", || {
+        let events = server
+            .call("GET", &format!("/sessions/{agents}/transcript"), None)
+            .text();
+        events.contains("held by the memory guard")
+    });
+    assert_eq!(status(&server, &agents)["status"], "queued");
+    assert_eq!(starts(&server, &agents), 0);
+
+    meminfo(&fake, 60);
+    wait_until("the held spawn started", || starts(&server, &agents) == 1);
+    server.wait_for_status(&agents, "running");
+}

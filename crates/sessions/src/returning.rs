@@ -1,0 +1,64 @@
+//! Starts of sessions that return together (a restore after a crash, a
+//! refill batch, a recovery) and of burst spawns, which may be held while
+//! memory is short.
+//!
+//! The pacer is a chain: each returning session waits for the one before it
+//! to start, and only then takes its own slot from the spacing in force at
+//! that moment, so a changed spacing setting applies to the very next start.
+//! A batch is the starts that follow each other within [`BATCH_GAP`]; its
+//! warm-up counts from its first start.
+
+use clock::Clock;
+use time::OffsetDateTime;
+
+/// Longer than the longest spacing the settings allow (30 s): a start this
+/// long after the previous one begins a new batch.
+const BATCH_GAP: time::Duration = time::Duration::seconds(60);
+
+/// What the server says about burst and returning starts, asked at the
+/// moment each one is due, so a changed setting applies at once.
+pub trait StartGate: Send + Sync {
+    /// The spacing of sessions returning together (a restore after a crash,
+    /// a refill batch, a recovery).
+    fn spacing(&self) -> resilience::Spacing;
+    /// Why a burst start must wait now (memory is short), or `None`.
+    fn memory_hold(&self) -> Option<String>;
+}
+
+#[derive(Default)]
+pub(crate) struct Pacer {
+    chain: tokio::sync::Mutex<Chain>,
+}
+
+#[derive(Default)]
+struct Chain {
+    batch_started: Option<OffsetDateTime>,
+    last_slot: Option<OffsetDateTime>,
+}
+
+impl Pacer {
+    /// Waits until this start's slot. Holding the chain while it sleeps is
+    /// what makes the next start wait for this one.
+    pub(crate) async fn wait_turn(
+        &self,
+        clock: &dyn Clock,
+        gate: &dyn StartGate,
+    ) -> OffsetDateTime {
+        let mut chain = self.chain.lock().await;
+        let now = clock.now();
+        let batch_started = match (chain.batch_started, chain.last_slot) {
+            (Some(started), Some(last)) if now - last <= BATCH_GAP => started,
+            _ => {
+                chain.last_slot = None;
+                now
+            }
+        };
+        chain.batch_started = Some(batch_started);
+        let slot = gate
+            .spacing()
+            .next_slot(batch_started, chain.last_slot, now);
+        chain.last_slot = Some(slot);
+        clock.sleep_until(slot).await;
+        slot
+    }
+}
