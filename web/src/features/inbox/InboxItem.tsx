@@ -1,6 +1,7 @@
 /**
- * One inbox row: a checkbox, what it is, its buttons, and (a `cli_pending` row) its session's
- * pending approvals. Clicking the row selects it.
+ * One inbox row: a checkbox, what it is, its buttons, and (a `cli_pending` row) what is answered
+ * in place: its session's pending approvals, or its input request or key proposal. Clicking the
+ * row selects it.
  */
 import type { ReactNode } from "react";
 import type { InboxRow } from "../../shared/api/types.generated";
@@ -17,8 +18,8 @@ interface Props {
   onArchive: () => void;
   /** Only on an alert. */
   onStartSession?: () => void;
-  /** The pending approvals shown under the row (a `cli_pending` row's). */
-  approvals?: ReactNode;
+  /** What a `cli_pending` row answers in place, shown under it: approvals, a request or a proposal. */
+  pending?: ReactNode;
 }
 
 export function InboxItem({
@@ -31,7 +32,7 @@ export function InboxItem({
   onRead,
   onArchive,
   onStartSession,
-  approvals,
+  pending,
 }: Props) {
   const unread = row.readAt === null;
   return (
@@ -53,7 +54,7 @@ export function InboxItem({
           </time>
         </div>
         {row.body && <p className="inbox-body">{row.body}</p>}
-        {approvals}
+        {pending}
       </div>
       <div className="inbox-actions">
         {openTarget(row) && (

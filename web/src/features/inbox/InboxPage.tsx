@@ -4,7 +4,9 @@
  * alone or with others; "Load more" pages back; `j`/`k` move the selection, Enter opens, `e`
  * archives. An alert offers "Start session", which the shell's New session dialog answers. A
  * `cli_pending` row shows its session's pending approvals, answered in place (Approve, Deny,
- * Always for this session); once a session has none left waiting its row is marked read.
+ * Always for this session); once a session has none left waiting its row is marked read. A
+ * session's input request (a secret typed into its dotenv file) or key proposal shows on its own
+ * `cli_pending` row as a card answered in place; the server marks that row read once answered.
  */
 import { useCallback, useEffect, useState } from "react";
 import { apiFetch } from "../../shared/api/client";
@@ -19,7 +21,10 @@ import { ApprovalCard } from "./ApprovalCard";
 import { approvalsOfRow, rowToMarkRead } from "./approvals";
 import { ChimeHistory } from "./ChimeHistory";
 import { InboxItem } from "./InboxItem";
+import { InputRequestCard } from "./InputRequestCard";
+import { KeyProposalCard } from "./KeyProposalCard";
 import { alertFolder, moveSelection, openTarget, TAB_LABEL, TABS, type Tab } from "./list";
+import { secretCardOf } from "./secrets";
 import { useApprovals } from "./useApprovals";
 import { useInboxRows } from "./useInboxRows";
 import "./inbox.css";
@@ -149,6 +154,19 @@ export function InboxPage({ onStartSession }: Props) {
     );
   };
 
+  const pendingFor = (row: InboxRow) => {
+    const card = secretCardOf(row);
+    if (!card) return approvalsFor(row);
+    // Drawn anew when the row turns read, as the server marks it once answered (here, in another
+    // tab): the card then reads the request again and shows how it ended.
+    const drawn = row.readAt === null ? "unread" : "read";
+    return card.kind === "input_request" ? (
+      <InputRequestCard key={drawn} requestId={card.requestId} />
+    ) : (
+      <KeyProposalCard key={drawn} proposalId={card.proposalId} />
+    );
+  };
+
   const total = counts ? Object.values(counts).reduce((a, b) => a + (b ?? 0), 0) : undefined;
   const unreadIn = (t: Tab) => (t === "all" ? total : counts?.[t]);
   // Tabs of categories the server does not list (hidden by an inboxShow* setting) are left out.
@@ -208,7 +226,7 @@ export function InboxPage({ onStartSession }: Props) {
               onRead={(read) => void change(row, { read })}
               onArchive={() => archive(row)}
               onStartSession={row.category === "alert" ? () => startSession(row) : undefined}
-              approvals={approvalsFor(row)}
+              pending={pendingFor(row)}
             />
           ))}
         </ul>

@@ -43,6 +43,13 @@ describe("approvalsOfRow", () => {
     expect(approvalsOfRow(row("r", { category: "session" }), list)).toEqual([]);
     expect(approvalsOfRow(row("r", { source: {} }), list)).toEqual([]);
   });
+
+  it("gives an input request's or key proposal's row none: it shows its own card", () => {
+    const list = [approval("a", "s1")];
+    const source = { sessionId: "s1", requestId: "q1" };
+    expect(approvalsOfRow(row("r", { reason: "input_request", source }), list)).toEqual([]);
+    expect(approvalsOfRow(row("r", { reason: "key_proposal", source }), list)).toEqual([]);
+  });
 });
 
 describe("applyApproval", () => {

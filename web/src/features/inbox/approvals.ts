@@ -6,11 +6,16 @@
  */
 import type { Approval, InboxRow, JsonValue } from "../../shared/api/types.generated";
 import { fileEdits, type FileEdit } from "../../shared/edits";
+import { secretCardOf } from "./secrets";
 
-/** The pending approvals a row shows: a `cli_pending` row's session's, oldest first; none for other rows. */
+/**
+ * The pending approvals a row shows: a `cli_pending` row's session's, oldest first; none for
+ * other rows, nor for an input request's or key proposal's row, which shows its own card (the
+ * session's approvals show on its permission row, not again under each request).
+ */
 export function approvalsOfRow(row: InboxRow, approvals: readonly Approval[]): Approval[] {
   const session = row.source.sessionId;
-  if (row.category !== "cli_pending" || !session) return [];
+  if (row.category !== "cli_pending" || !session || secretCardOf(row)) return [];
   return approvals
     .filter((a) => a.sessionId === session && a.state === "pending")
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
