@@ -144,11 +144,18 @@ fn a_refill_check_revives_the_most_recent_up_to_its_batch_and_says_why_not_the_r
     );
     assert!(skipped.contains(&(ids[1].clone(), "target_reached".to_owned())));
     assert!(skipped.contains(&(ids[0].clone(), "target_reached".to_owned())));
-    // Paced: the first at once, the second one spacing (2 s built in) later.
-    wait_until("the first revived", || starts(&server, &ids[3]) == 2);
-    assert_eq!(status(&server, &ids[2])["status"], "queued");
+    // Paced: one at once, the other one spacing (2 s built in) later.
+    let revived = |server: &TestServer| {
+        [&ids[3], &ids[2]]
+            .into_iter()
+            .filter(|id| starts(server, id) == 2)
+            .count()
+    };
+    wait_until("the first revived", || revived(&server) == 1);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(revived(&server), 1, "the second waits for its slot");
     advance(&server, 2_000);
-    wait_until("the second revived", || starts(&server, &ids[2]) == 2);
+    wait_until("the second revived", || revived(&server) == 2);
     for id in [&ids[3], &ids[2]] {
         server.wait_for_status(id, "running");
     }
@@ -207,4 +214,104 @@ fn the_memory_guard_holds_an_agents_spawn_and_never_the_users() {
     meminfo(&fake, 60);
     wait_until("the held spawn started", || starts(&server, &agents) == 1);
     server.wait_for_status(&agents, "running");
+}
+
+/// A fake Claude Code whose first run ends with `first` (a `result` line, exit
+/// 1) and every later run succeeds; each run appends to `runs-<id>`.
+fn claude_server(first: &str, args: &[&str]) -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let runs = format!("{}/runs-$APP_SESSION_ID", scratch.path().display());
+    let ok = r#"{"type":"result","subtype":"success","is_error":false,"result":"Done.","session_id":"s1","total_cost_usd":0.01}"#;
+    let script = format!(
+        "echo run >> {runs}; if [ \"$(wc -l < {runs})\" -eq 1 ]; then printf '%s\\n' {first:?}; exit 1; fi; printf '%s\\n' {ok:?}"
+    );
+    let toml = format!(
+        "[engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}, \"claude\"]\n"
+    );
+    std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+    TestServer::start_in_with(dir, args).keeping(scratch)
+}
+
+fn runs(server: &TestServer, id: &str) -> usize {
+    std::fs::read_to_string(server.scratch().join(format!("runs-{id}")))
+        .map(|text| text.lines().count())
+        .unwrap_or(0)
+}
+
+fn claude_session(server: &TestServer) -> String {
+    let reply = server.browser_spawn(
+        &server.browser_cookie(),
+        &json!({"engine": "claude", "prompt": "work"}),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()["id"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn an_overload_is_retried_after_a_gap_and_a_genuine_error_is_not() {
+    let overloaded = r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}","session_id":"s1"}"#;
+    let server = claude_server(overloaded, &["--manual-clock"]);
+    let id = claude_session(&server);
+    let session = server.wait_for_status(&id, "interrupted");
+    assert!(session["resumeAt"].is_string(), "{session}");
+    assert_eq!(runs(&server, &id), 1);
+    advance(&server, 29_000);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(runs(&server, &id), 1, "not before its gap");
+    advance(&server, 1_000);
+    let session = server.wait_for_status(&id, "waiting_for_input");
+    assert_eq!(runs(&server, &id), 2);
+    assert!(session["resumeAt"].is_null());
+    // The retry answered the same prompt.
+    let transcript = server
+        .call("GET", &format!("/sessions/{id}/transcript"), None)
+        .json();
+    let inputs: Vec<&str> = transcript["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["input"].as_str().unwrap())
+        .collect();
+    assert_eq!(inputs, ["work", "work"]);
+
+    let genuine = r#"{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key · Please run /login","session_id":"s1"}"#;
+    let server = claude_server(genuine, &["--manual-clock"]);
+    let id = claude_session(&server);
+    let session = server.wait_for_status(&id, "failed");
+    assert_eq!(session["stopReason"], "failed");
+    advance(&server, 3_600_000);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(runs(&server, &id), 1);
+}
+
+#[test]
+fn a_usage_limit_interrupts_until_its_reset_then_resumes() {
+    // The clock starts at a known moment, so the limit's reset is known too.
+    let start_ms: i64 = 1_800_000_000_000;
+    let reset = start_ms / 1000 + 3_600;
+    let limited = format!(
+        r#"{{"type":"result","subtype":"success","is_error":true,"result":"Claude AI usage limit reached|{reset}","session_id":"s1"}}"#
+    );
+    let server = claude_server(
+        &limited,
+        &[
+            "--manual-clock",
+            "--manual-clock-start-ms",
+            &start_ms.to_string(),
+        ],
+    );
+    let id = claude_session(&server);
+    let session = server.wait_for_status(&id, "interrupted");
+    assert_eq!(session["resumeAt"], "2027-01-15T09:00:00.000Z");
+    assert_eq!(session["stopReason"], "interrupted");
+    // The governor leaves it: it recovers by itself.
+    let check = server.call("POST", "/governor/check", None).json();
+    assert_eq!(check["skipped"][0]["reason"], "recovering", "{check}");
+    advance(&server, 3_599_000);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(runs(&server, &id), 1);
+    advance(&server, 1_000);
+    server.wait_for_status(&id, "waiting_for_input");
+    assert_eq!(runs(&server, &id), 2);
 }

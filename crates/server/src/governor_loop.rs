@@ -1,6 +1,7 @@
 //! Runs the fleet governor every five minutes on the server's clock, with
 //! the settings as they are at each check, and gives the sessions crate its
-//! start gate (the restart spacing and the memory guard, read at each start).
+//! governance (the restart spacing, the memory guard and the recovery
+//! switches, read when each matters).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -56,18 +57,34 @@ pub fn start(state: &AppState) {
 }
 
 /// What the sessions crate asks before a burst or returning start.
-pub struct FleetGate {
+pub struct FleetGovernance {
     pub settings: Arc<SettingsStore>,
     pub memory: Box<dyn MemorySource + Send + Sync>,
 }
 
-impl sessions::StartGate for FleetGate {
+impl sessions::Governance for FleetGovernance {
     fn spacing(&self) -> Spacing {
         Spacing::from_settings(
             self.settings.session_restart_spacing_seconds(),
             i64::from(self.settings.session_restart_spacing_warmup_minutes()),
             self.settings.session_restart_spacing_after_warmup_seconds(),
         )
+    }
+
+    fn relaunch_overloads(&self) -> bool {
+        self.settings.relentless_session_relaunch()
+    }
+
+    fn restart_unresponsive(&self) -> bool {
+        self.settings.auto_restart_unresponsive_sessions()
+    }
+
+    fn break_loops(&self) -> bool {
+        self.settings.read_loop_breaker_enabled()
+    }
+
+    fn below_normal_priority(&self) -> bool {
+        self.settings.session_tree_below_normal_priority()
     }
 
     fn memory_hold(&self) -> Option<String> {

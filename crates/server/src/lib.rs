@@ -199,7 +199,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
                 settings: settings.clone(),
                 program: hook_program(),
             })),
-            gate: Some(Arc::new(governor_loop::FleetGate {
+            governance: Some(Arc::new(governor_loop::FleetGovernance {
                 settings: settings.clone(),
                 memory: governor_loop::memory_source(options.meminfo_file.clone()),
             })),

@@ -6,11 +6,12 @@ use std::sync::atomic::Ordering;
 
 use store::rusqlite::{Transaction, params};
 
+use crate::actor::Start;
 use crate::db;
 use crate::error::{Result, SessionError};
 use crate::model::{Caller, Session, Status};
 use crate::state::EndRequest;
-use crate::supervisor::{Start, Supervisor};
+use crate::supervisor::Supervisor;
 
 const REVIVE_NUDGE: &str = "Switchboard's governor restarted this session after it was interrupted. Continue where you left off.";
 const RESUME_NUDGE: &str = "The user resumed this session. Continue where you left off.";
@@ -69,6 +70,19 @@ impl Supervisor {
     ) -> Result<Session> {
         if self.inner.shutting_down.load(Ordering::SeqCst) {
             return Err(SessionError::ShuttingDown);
+        }
+        // Interrupted but waiting for its own `resumeAt`: the user's resume
+        // wakes it now; the governor leaves it to come back by itself.
+        let waiting = self.inner.live().get(id).map(|live| live.wake.clone());
+        if let Some(wake) = waiting {
+            let session = self.get(account_id, id).await?;
+            if start != Start::Now || session.status != Status::Interrupted {
+                return Err(SessionError::SessionEnded {
+                    status: session.status,
+                });
+            }
+            wake.notify_one();
+            return Ok(session);
         }
         let (account, owned) = (account_id.to_owned(), id.to_owned());
         let now = self.inner.clock.timestamp();

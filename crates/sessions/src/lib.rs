@@ -36,6 +36,7 @@
 //! ```
 
 mod activity;
+mod actor;
 mod adapters;
 mod confine;
 mod db;
@@ -51,6 +52,7 @@ mod model;
 mod pages;
 mod process;
 mod prompts;
+mod recovery;
 mod returning;
 mod state;
 mod supervisor;
@@ -68,6 +70,6 @@ pub use model::{
     Worktree,
 };
 pub use pages::{MAX_PAGE, PageFrom};
-pub use returning::StartGate;
+pub use returning::Governance;
 pub use state::{Hooks, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;

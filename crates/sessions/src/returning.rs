@@ -15,14 +15,22 @@ use time::OffsetDateTime;
 /// long after the previous one begins a new batch.
 const BATCH_GAP: time::Duration = time::Duration::seconds(60);
 
-/// What the server says about burst and returning starts, asked at the
-/// moment each one is due, so a changed setting applies at once.
-pub trait StartGate: Send + Sync {
+/// What the server's settings say about keeping sessions alive, asked at
+/// the moment each matters, so a changed setting applies at once.
+pub trait Governance: Send + Sync {
     /// The spacing of sessions returning together (a restore after a crash,
     /// a refill batch, a recovery).
     fn spacing(&self) -> resilience::Spacing;
     /// Why a burst start must wait now (memory is short), or `None`.
     fn memory_hold(&self) -> Option<String>;
+    /// `relentlessSessionRelaunch`: retry turns failed by a transient overload.
+    fn relaunch_overloads(&self) -> bool;
+    /// `autoRestartUnresponsiveSessions`: restart a turn that went silent and idle.
+    fn restart_unresponsive(&self) -> bool;
+    /// `readLoopBreakerEnabled`: stop a turn that repeats itself.
+    fn break_loops(&self) -> bool;
+    /// `sessionTreeBelowNormalPriority`: run engines at a lower priority.
+    fn below_normal_priority(&self) -> bool;
 }
 
 #[derive(Default)]
@@ -42,7 +50,7 @@ impl Pacer {
     pub(crate) async fn wait_turn(
         &self,
         clock: &dyn Clock,
-        gate: &dyn StartGate,
+        gate: &dyn Governance,
     ) -> OffsetDateTime {
         let mut chain = self.chain.lock().await;
         let now = clock.now();

@@ -15,7 +15,7 @@ use tokio::sync::{Notify, broadcast, watch};
 use crate::db;
 use crate::error::{Result, SessionError};
 use crate::model::{EntryBody, Status};
-use crate::returning::{Pacer, StartGate};
+use crate::returning::{Governance, Pacer};
 
 /// Mints and revokes the scoped agent tokens; the server implements it over
 /// the accounts store.
@@ -40,11 +40,11 @@ pub trait TurnArgs: Send + Sync {
 }
 
 /// What the server adds to the sessions: each turn's extra arguments and the
-/// gate of burst and returning starts. `Default` adds neither.
+/// settings that keep sessions alive. `Default` adds neither.
 #[derive(Default, Clone)]
 pub struct Hooks {
     pub turn_args: Option<Arc<dyn TurnArgs>>,
-    pub gate: Option<Arc<dyn StartGate>>,
+    pub governance: Option<Arc<dyn Governance>>,
 }
 
 /// A status move or another change a live view shows (a spawn, a queued
@@ -97,7 +97,7 @@ pub(crate) struct Inner {
     pub(crate) control_url: Option<String>,
     pub(crate) issuer: Arc<dyn TokenIssuer>,
     pub(crate) turn_args: Option<Arc<dyn TurnArgs>>,
-    pub(crate) gate: Option<Arc<dyn StartGate>>,
+    pub(crate) governance: Option<Arc<dyn Governance>>,
     /// Hands out the starts of sessions returning together, one at a time.
     pub(crate) pacer: Pacer,
     pub(crate) live: Mutex<HashMap<String, Live>>,
@@ -144,7 +144,7 @@ impl Inner {
         Ok(())
     }
 
-    /// Holds a burst or returning start while the gate says memory is short,
+    /// Holds a burst or returning start while the governance says memory is short,
     /// showing the session as `queued` with the reason. Memory is a reading
     /// of the machine, not a moment on the clock: it is looked at again
     /// every second of real time.
@@ -152,7 +152,7 @@ impl Inner {
         &self,
         id: &str,
         account_id: &str,
-        gate: &dyn StartGate,
+        gate: &dyn Governance,
     ) -> Result<()> {
         let mut shown: Option<String> = None;
         while let Some(reason) = gate.memory_hold() {

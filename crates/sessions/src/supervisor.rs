@@ -14,34 +14,21 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use tokio::sync::{Notify, broadcast, watch};
 
+use crate::actor::{Start, actor};
 use crate::db::{self, NewSession};
 use crate::engines::{self, EngineSpec};
 use crate::error::{Result, SessionError};
 use crate::isolation;
 use crate::model::{
-    Caller, EngineInfo, EntryBody, EntryPage, InputSource, Isolation, PromptSettings, Session,
-    SpawnPolicy, SpawnRequest, Spawned, Status, Transcript, Trigger, Via,
+    Caller, EngineInfo, EntryPage, Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest,
+    Spawned, Status, Transcript, Via,
 };
-use crate::pages::{self, PageFrom, Piece};
+use crate::pages::{self, PageFrom};
 use crate::prompts;
 use crate::state::{EndRequest, Hooks, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer};
-use crate::turn::{TurnContext, TurnEnd, run_turn};
 
 const NUDGE: &str =
     "Switchboard restarted while you were working on this. Continue where you left off.";
-
-/// How a session's actor begins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Start {
-    /// The user's own start, or a restored wait for input: never delayed.
-    Now,
-    /// A spawn by an agent or a script: its spawn-spacing slot, and held
-    /// while memory is short.
-    Burst,
-    /// Back after a crash, a refill or a recovery: held while memory is
-    /// short, and paced with the others returning.
-    Returning,
-}
 
 /// The agent-session engine. Cheap to clone; every clone drives the same sessions.
 #[derive(Clone)]
@@ -73,7 +60,7 @@ impl Supervisor {
             control_url,
             issuer,
             turn_args: hooks.turn_args,
-            gate: hooks.gate,
+            governance: hooks.governance,
             pacer: crate::returning::Pacer::default(),
             live: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
@@ -143,6 +130,10 @@ impl Supervisor {
                 Some((Status::Queued, None)) => self.launch(leftover.id, account, Start::Burst),
                 _ => {}
             }
+        }
+        // A wait for a reset or a retry outlives the server that began it.
+        for (id, account) in self.inner.read(db::scheduled_returns).await? {
+            self.launch(id, account, Start::Returning);
         }
         Ok(())
     }
@@ -503,169 +494,6 @@ impl Supervisor {
             inner.issuer.revoke(&id);
             let _ = done_tx.send(true);
         });
-    }
-}
-
-/// One active session's life: wait for its start slot, then run turns as
-/// inputs arrive until it fails or is ended. Returns the final status to
-/// record, or `None` when the server is shutting down (status kept).
-async fn actor(
-    inner: &Arc<Inner>,
-    id: &str,
-    account_id: &str,
-    start: Start,
-    mut end: watch::Receiver<Option<EndRequest>>,
-    wake: Arc<Notify>,
-) -> Result<Option<(Status, String)>> {
-    if let (Start::Burst | Start::Returning, Some(gate)) = (start, &inner.gate) {
-        tokio::select! {
-            held = inner.hold_while_memory_short(id, account_id, gate.as_ref()) => held?,
-            request = wait_end(&mut end) => return Ok(ended_while_idle(request, true)),
-        }
-    }
-    if let (Start::Returning, Some(gate)) = (start, &inner.gate) {
-        let paced = async {
-            let slot = inner
-                .pacer
-                .wait_turn(inner.clock.as_ref(), gate.as_ref())
-                .await;
-            let (owned, at) = (id.to_owned(), clock::timestamp(slot));
-            inner
-                .write(move |tx| db::set_starts_at(tx, &owned, &at))
-                .await
-        };
-        tokio::select! {
-            paced = paced => paced?,
-            request = wait_end(&mut end) => return Ok(ended_while_idle(request, true)),
-        }
-    }
-    let owned = id.to_owned();
-    if let Some(at) = inner.read(move |tx| db::starts_at(tx, &owned)).await?
-        && let Ok(at) = OffsetDateTime::parse(&at, &Rfc3339)
-    {
-        tokio::select! {
-            () = inner.clock.sleep_until(at) => {}
-            request = wait_end(&mut end) => return Ok(ended_while_idle(request, true)),
-        }
-    }
-    let owned = id.to_owned();
-    // The trigger is fixed at spawn: read once, not at every turn.
-    let ((spec, cwd, engine), trigger) = inner
-        .read(move |tx| Ok((db::engine_spec(tx, &owned)?, db::trigger_of(tx, &owned)?)))
-        .await?;
-    let spec: EngineSpec = serde_json::from_str(&spec).map_err(|e| {
-        SessionError::InvalidInput(format!("stored engine spec is unreadable: {e}"))
-    })?;
-    let mut token: Option<String> = None;
-    loop {
-        if let Some(request) = *end.borrow() {
-            return Ok(ended_while_idle(request, false));
-        }
-        let owned = id.to_owned();
-        let now = inner.clock.timestamp();
-        let next = inner
-            .write(move |tx| {
-                let Some(next) = db::take_input(tx, &owned, &now)? else {
-                    return Ok(None);
-                };
-                // Stored with the turn, so the typed transcript shows what
-                // each turn answered even to a reader who was not watching.
-                let input = EntryBody::Input {
-                    text: next.text.clone(),
-                    source: InputSource::of_turn_kind(&next.kind),
-                };
-                let stored = pages::append(tx, &owned, next.turn, vec![Piece::entry(input)])?;
-                Ok(Some((next, stored)))
-            })
-            .await?;
-        let Some((next, stored)) = next else {
-            inner
-                .move_to(
-                    id,
-                    account_id,
-                    Status::WaitingForInput,
-                    "turn ended".to_owned(),
-                )
-                .await?;
-            tokio::select! {
-                () = wake.notified() => {}
-                _ = wait_end(&mut end) => {}
-            }
-            continue;
-        };
-        inner
-            .move_to(
-                id,
-                account_id,
-                Status::Starting,
-                format!("turn {} begins", next.turn),
-            )
-            .await?;
-        for (seq, entry) in stored {
-            // Nobody listening is not an error: the transcript has it.
-            let _ = inner.output.send(OutputAppended {
-                session_id: id.to_owned(),
-                account_id: account_id.to_owned(),
-                turn: next.turn,
-                seq,
-                entry,
-            });
-        }
-        let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
-        // Asked at each turn, so a new level reaches the next turn's flags.
-        let extra_args = match &inner.turn_args {
-            Some(args) => args.turn_args(&spec, trigger),
-            None => Vec::new(),
-        };
-        let context = TurnContext {
-            extra_args: &extra_args,
-            inner,
-            session_id: id,
-            account_id,
-            engine: &engine,
-            spec: &spec,
-            cwd: &cwd,
-            token,
-            locked_down: trigger == Some(Trigger::Email),
-        };
-        match run_turn(&context, &next, &mut end).await? {
-            TurnEnd::Done => {}
-            TurnEnd::Failed(message) => return Ok(Some((Status::Failed, message))),
-            TurnEnd::Ended(EndRequest::Shutdown) => return Ok(None),
-            TurnEnd::Ended(EndRequest::Stop) => {
-                return Ok(Some((Status::Stopped, "stopped during a turn".to_owned())));
-            }
-            TurnEnd::Ended(EndRequest::Archive) => {
-                return Ok(Some((Status::Stopped, "archived during a turn".to_owned())));
-            }
-            TurnEnd::Ended(EndRequest::Pause) => {
-                return Ok(Some((Status::Paused, "paused during a turn".to_owned())));
-            }
-        }
-    }
-}
-
-fn ended_while_idle(request: EndRequest, queued: bool) -> Option<(Status, String)> {
-    match (request, queued) {
-        (EndRequest::Shutdown, _) => None,
-        (EndRequest::Stop, true) => Some((Status::Stopped, "stopped before it started".to_owned())),
-        (EndRequest::Archive, true) => {
-            Some((Status::Stopped, "archived before it started".to_owned()))
-        }
-        (EndRequest::Stop, false) => Some((Status::Stopped, "stopped".to_owned())),
-        (EndRequest::Archive, false) => Some((Status::Finished, "archived".to_owned())),
-        (EndRequest::Pause, _) => Some((Status::Paused, "paused by the user".to_owned())),
-    }
-}
-
-async fn wait_end(end: &mut watch::Receiver<Option<EndRequest>>) -> EndRequest {
-    loop {
-        if let Some(request) = *end.borrow_and_update() {
-            return request;
-        }
-        if end.changed().await.is_err() {
-            return std::future::pending().await;
-        }
     }
 }
 

@@ -1,0 +1,282 @@
+//! One active session's life: how it begins (at once, at its spawn-spacing
+//! slot, or coming back paced), then its turns as inputs arrive, and what a
+//! failed turn becomes, until it ends or the server stops.
+
+use std::sync::Arc;
+
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use tokio::sync::{Notify, watch};
+
+use crate::db;
+use crate::engines::EngineSpec;
+use crate::error::{Result, SessionError};
+use crate::model::{EntryBody, InputSource, Status, Trigger};
+use crate::pages::{self, Piece};
+use crate::recovery::{self, Recovery};
+use crate::state::{EndRequest, Inner, OutputAppended};
+use crate::turn::{TurnContext, TurnEnd, run_turn};
+
+/// How a session's actor begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// The user's own start, or a restored wait for input: never delayed.
+    Now,
+    /// A spawn by an agent or a script: its spawn-spacing slot, and held
+    /// while memory is short.
+    Burst,
+    /// Back after a crash, a refill or a recovery: held while memory is
+    /// short, and paced with the others returning.
+    Returning,
+}
+
+/// One active session's life: wait for its start slot, then run turns as
+/// inputs arrive until it fails or is ended. Returns the final status to
+/// record, or `None` when the server is shutting down (status kept).
+pub(crate) async fn actor(
+    inner: &Arc<Inner>,
+    id: &str,
+    account_id: &str,
+    start: Start,
+    mut end: watch::Receiver<Option<EndRequest>>,
+    wake: Arc<Notify>,
+) -> Result<Option<(Status, String)>> {
+    match start {
+        Start::Now => {}
+        Start::Burst => {
+            if let Some(governance) = &inner.governance {
+                tokio::select! {
+                    held = inner.hold_while_memory_short(id, account_id, governance.as_ref()) => held?,
+                    request = wait_end(&mut end) => return Ok(ended_while_idle(request, true)),
+                }
+            }
+            // Its spawn-spacing slot.
+            let owned = id.to_owned();
+            if let Some(at) = inner.read(move |tx| db::starts_at(tx, &owned)).await?
+                && let Ok(at) = OffsetDateTime::parse(&at, &Rfc3339)
+            {
+                tokio::select! {
+                    () = inner.clock.sleep_until(at) => {}
+                    request = wait_end(&mut end) => return Ok(ended_while_idle(request, true)),
+                }
+            }
+        }
+        Start::Returning => {
+            if let Some(request) = come_back(inner, id, account_id, &mut end, &wake).await? {
+                return Ok(ended_while_idle(request, true));
+            }
+        }
+    }
+    let owned = id.to_owned();
+    // The trigger is fixed at spawn: read once, not at every turn.
+    let ((spec, cwd, engine), trigger) = inner
+        .read(move |tx| Ok((db::engine_spec(tx, &owned)?, db::trigger_of(tx, &owned)?)))
+        .await?;
+    let spec: EngineSpec = serde_json::from_str(&spec).map_err(|e| {
+        SessionError::InvalidInput(format!("stored engine spec is unreadable: {e}"))
+    })?;
+    let mut token: Option<String> = None;
+    // Overload retries in a row: each one's gap is longer.
+    let mut overloads = 0;
+    loop {
+        if let Some(request) = *end.borrow() {
+            return Ok(ended_while_idle(request, false));
+        }
+        let owned = id.to_owned();
+        let now = inner.clock.timestamp();
+        let next = inner
+            .write(move |tx| {
+                let Some(next) = db::take_input(tx, &owned, &now)? else {
+                    return Ok(None);
+                };
+                // Stored with the turn, so the typed transcript shows what
+                // each turn answered even to a reader who was not watching.
+                let input = EntryBody::Input {
+                    text: next.text.clone(),
+                    source: InputSource::of_turn_kind(&next.kind),
+                };
+                let stored = pages::append(tx, &owned, next.turn, vec![Piece::entry(input)])?;
+                Ok(Some((next, stored)))
+            })
+            .await?;
+        let Some((next, stored)) = next else {
+            inner
+                .move_to(
+                    id,
+                    account_id,
+                    Status::WaitingForInput,
+                    "turn ended".to_owned(),
+                )
+                .await?;
+            tokio::select! {
+                () = wake.notified() => {}
+                _ = wait_end(&mut end) => {}
+            }
+            continue;
+        };
+        inner
+            .move_to(
+                id,
+                account_id,
+                Status::Starting,
+                format!("turn {} begins", next.turn),
+            )
+            .await?;
+        for (seq, entry) in stored {
+            // Nobody listening is not an error: the transcript has it.
+            let _ = inner.output.send(OutputAppended {
+                session_id: id.to_owned(),
+                account_id: account_id.to_owned(),
+                turn: next.turn,
+                seq,
+                entry,
+            });
+        }
+        let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
+        // Asked at each turn, so a new level reaches the next turn's flags.
+        let extra_args = match &inner.turn_args {
+            Some(args) => args.turn_args(&spec, trigger),
+            None => Vec::new(),
+        };
+        let context = TurnContext {
+            extra_args: &extra_args,
+            inner,
+            session_id: id,
+            account_id,
+            engine: &engine,
+            spec: &spec,
+            cwd: &cwd,
+            token,
+            locked_down: trigger == Some(Trigger::Email),
+        };
+        match run_turn(&context, &next, &mut end).await? {
+            TurnEnd::Done => overloads = 0,
+            TurnEnd::Failed(message) => {
+                let relaunch = inner
+                    .governance
+                    .as_ref()
+                    .is_some_and(|g| g.relaunch_overloads());
+                match recovery::after_failure(&message, inner.clock.now(), relaunch, overloads) {
+                    Recovery::Fail => return Ok(Some((Status::Failed, message))),
+                    Recovery::Interrupt(reason) => {
+                        return Ok(Some((Status::Interrupted, reason)));
+                    }
+                    Recovery::WaitUntil {
+                        at,
+                        reason,
+                        overload,
+                    } => {
+                        overloads = if overload { overloads + 1 } else { 0 };
+                        let (owned, until) = (id.to_owned(), clock::timestamp(at));
+                        let now = inner.clock.timestamp();
+                        inner
+                            .write(move |tx| {
+                                db::requeue_last_input(tx, &owned)?;
+                                db::set_resume_at(tx, &owned, Some(&until))?;
+                                db::set_status(tx, &owned, Status::Interrupted, &reason, &now)
+                            })
+                            .await?;
+                        inner.send_moved(id, account_id, Status::Interrupted);
+                        if let Some(request) =
+                            come_back(inner, id, account_id, &mut end, &wake).await?
+                        {
+                            return Ok(ended_while_idle(request, true));
+                        }
+                    }
+                }
+            }
+            TurnEnd::Ended(EndRequest::Shutdown) => return Ok(None),
+            TurnEnd::Ended(EndRequest::Stop) => {
+                return Ok(Some((Status::Stopped, "stopped during a turn".to_owned())));
+            }
+            TurnEnd::Ended(EndRequest::Archive) => {
+                return Ok(Some((Status::Stopped, "archived during a turn".to_owned())));
+            }
+            TurnEnd::Ended(EndRequest::Pause) => {
+                return Ok(Some((Status::Paused, "paused during a turn".to_owned())));
+            }
+        }
+    }
+}
+
+/// A session coming back by itself or through the governor: it waits for
+/// its `resumeAt` if it has one (a usage limit's reset, an overload's retry;
+/// the user's resume wakes it early), then while memory is short, then for
+/// its paced slot among the others returning. Returns the end request that
+/// came meanwhile, if one did.
+async fn come_back(
+    inner: &Arc<Inner>,
+    id: &str,
+    account_id: &str,
+    end: &mut watch::Receiver<Option<EndRequest>>,
+    wake: &Notify,
+) -> Result<Option<EndRequest>> {
+    let owned = id.to_owned();
+    let resume_at = inner
+        .read(move |tx| db::resume_at(tx, &owned))
+        .await?
+        .and_then(|at| OffsetDateTime::parse(&at, &Rfc3339).ok());
+    if let Some(at) = resume_at {
+        tokio::select! {
+            () = inner.clock.sleep_until(at) => {}
+            () = wake.notified() => {}
+            request = wait_end(end) => return Ok(Some(request)),
+        }
+        let owned = id.to_owned();
+        inner
+            .write(move |tx| db::set_resume_at(tx, &owned, None))
+            .await?;
+        inner
+            .move_to(
+                id,
+                account_id,
+                Status::Queued,
+                "returning, paced with the others".to_owned(),
+            )
+            .await?;
+    }
+    let Some(governance) = &inner.governance else {
+        return Ok(None);
+    };
+    let paced = async {
+        inner
+            .hold_while_memory_short(id, account_id, governance.as_ref())
+            .await?;
+        let slot = inner
+            .pacer
+            .wait_turn(inner.clock.as_ref(), governance.as_ref())
+            .await;
+        let (owned, at) = (id.to_owned(), clock::timestamp(slot));
+        inner
+            .write(move |tx| db::set_starts_at(tx, &owned, &at))
+            .await
+    };
+    tokio::select! {
+        paced = paced => paced.map(|()| None),
+        request = wait_end(end) => Ok(Some(request)),
+    }
+}
+
+fn ended_while_idle(request: EndRequest, queued: bool) -> Option<(Status, String)> {
+    match (request, queued) {
+        (EndRequest::Shutdown, _) => None,
+        (EndRequest::Stop, true) => Some((Status::Stopped, "stopped before it started".to_owned())),
+        (EndRequest::Archive, true) => {
+            Some((Status::Stopped, "archived before it started".to_owned()))
+        }
+        (EndRequest::Stop, false) => Some((Status::Stopped, "stopped".to_owned())),
+        (EndRequest::Archive, false) => Some((Status::Finished, "archived".to_owned())),
+        (EndRequest::Pause, _) => Some((Status::Paused, "paused by the user".to_owned())),
+    }
+}
+
+pub(crate) async fn wait_end(end: &mut watch::Receiver<Option<EndRequest>>) -> EndRequest {
+    loop {
+        if let Some(request) = *end.borrow_and_update() {
+            return request;
+        }
+        if end.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+    }
+}

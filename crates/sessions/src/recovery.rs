@@ -1,0 +1,126 @@
+//! What a failed turn becomes. A genuine error fails the session at once. A
+//! usage limit whose reset time the engine gave interrupts it until then
+//! (whatever the settings: it recovers by itself); one without a reset time
+//! interrupts it for the governor to revive. A transient overload (an
+//! overloaded or rate-limited API, a dropped connection) is retried, with
+//! `relentlessSessionRelaunch` on, after [`resilience::retry_delay`]'s
+//! growing gaps (30 s doubling, capped at 15 minutes); off, it fails.
+
+use time::OffsetDateTime;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Recovery {
+    Fail,
+    /// Interrupted, with nothing scheduled.
+    Interrupt(String),
+    /// Interrupted until `at`, then back, paced with the others returning.
+    /// `overload` counts toward the growing gaps.
+    WaitUntil {
+        at: OffsetDateTime,
+        reason: String,
+        overload: bool,
+    },
+}
+
+/// `overloads` is how many retries for overloads this actor has made in a
+/// row (each one's gap grows).
+pub(crate) fn after_failure(
+    message: &str,
+    now: OffsetDateTime,
+    relaunch_overloads: bool,
+    overloads: u32,
+) -> Recovery {
+    let local = jiff::Timestamp::from_nanosecond(now.unix_timestamp_nanos())
+        .map(|at| at.to_zoned(jiff::tz::TimeZone::system()));
+    let Ok(local) = local else {
+        return Recovery::Fail;
+    };
+    match resilience::classify(message, &local) {
+        resilience::Failure::Genuine => Recovery::Fail,
+        resilience::Failure::Overloaded if !relaunch_overloads => Recovery::Fail,
+        resilience::Failure::Overloaded => {
+            let gap = resilience::retry_delay(overloads);
+            let at = now + gap;
+            Recovery::WaitUntil {
+                at,
+                reason: format!(
+                    "a transient overload ({}); retrying at {} (retry {})",
+                    first_line(message),
+                    clock::timestamp(at),
+                    overloads + 1
+                ),
+                overload: true,
+            }
+        }
+        resilience::Failure::UsageLimit { resets_at: None } => Recovery::Interrupt(format!(
+            "a usage limit with no reset time given ({})",
+            first_line(message)
+        )),
+        resilience::Failure::UsageLimit {
+            resets_at: Some(reset),
+        } => {
+            let at = OffsetDateTime::from_unix_timestamp_nanos(reset.as_nanosecond())
+                .unwrap_or(now)
+                .max(now);
+            Recovery::WaitUntil {
+                at,
+                reason: format!(
+                    "a usage limit; resuming when it resets at {}",
+                    clock::timestamp(at)
+                ),
+                overload: false,
+            }
+        }
+    }
+}
+
+fn first_line(message: &str) -> String {
+    let line = message.lines().next().unwrap_or_default();
+    let mut clipped: String = line.chars().take(200).collect();
+    if clipped.len() < line.len() {
+        clipped.push('…');
+    }
+    clipped
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+
+    const NOW: OffsetDateTime = datetime!(2026-11-22 12:00 UTC);
+
+    #[test]
+    fn an_overload_is_retried_with_growing_gaps_only_when_relentless() {
+        let overloaded = r#"API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
+        let Recovery::WaitUntil { at, overload, .. } = after_failure(overloaded, NOW, true, 0)
+        else {
+            panic!("an overload is retried");
+        };
+        assert!(overload);
+        let Recovery::WaitUntil { at: later, .. } = after_failure(overloaded, NOW, true, 3) else {
+            panic!("an overload is retried");
+        };
+        assert!(at > NOW && later - NOW > at - NOW);
+        assert_eq!(after_failure(overloaded, NOW, false, 0), Recovery::Fail);
+    }
+
+    #[test]
+    fn a_genuine_error_fails_at_once() {
+        let genuine = "Invalid API key · Please run /login";
+        assert_eq!(after_failure(genuine, NOW, true, 0), Recovery::Fail);
+    }
+
+    #[test]
+    fn a_usage_limit_waits_for_its_reset() {
+        let reset = NOW.unix_timestamp() + 3_600;
+        let message = format!("Claude AI usage limit reached|{reset}");
+        let Recovery::WaitUntil { at, overload, .. } = after_failure(&message, NOW, false, 0)
+        else {
+            panic!("a usage limit waits");
+        };
+        assert!(!overload);
+        assert_eq!(at.unix_timestamp(), reset);
+    }
+}
