@@ -315,3 +315,118 @@ fn a_usage_limit_interrupts_until_its_reset_then_resumes() {
     server.wait_for_status(&id, "waiting_for_input");
     assert_eq!(runs(&server, &id), 2);
 }
+
+fn entries_text(server: &TestServer, id: &str) -> String {
+    server
+        .call(
+            "GET",
+            &format!("/sessions/{id}/transcript?format=json"),
+            None,
+        )
+        .text()
+}
+
+#[test]
+fn a_silent_idle_turn_is_restarted_with_a_nudge() {
+    let server = server(&["--manual-clock"]);
+    let id = user_spawn(&server, &server.browser_cookie());
+    wait_until("started", || starts(&server, &id) == 1);
+    server.wait_for_status(&id, "running");
+    // A minute of the clock at a time: the watch looks once a minute, and
+    // its first look may still see the engine's start-up CPU.
+    let mut restarted_after = None;
+    for minute in 1..=12 {
+        std::thread::sleep(Duration::from_millis(150));
+        advance(&server, 60_000);
+        let looked = Instant::now();
+        while starts(&server, &id) < 2 && looked.elapsed() < Duration::from_millis(500) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if starts(&server, &id) == 2 {
+            restarted_after = Some(minute);
+            break;
+        }
+    }
+    let minute = restarted_after.expect("restarted within twelve minutes");
+    assert!(
+        (10..=11).contains(&minute),
+        "restarted after {minute} minutes"
+    );
+    let entries = entries_text(&server, &id);
+    assert!(entries.contains("stopped responding"), "{entries}");
+    let events = server
+        .call("GET", &format!("/sessions/{id}/transcript"), None)
+        .text();
+    assert!(
+        events.contains("no output and no CPU for 10 minutes"),
+        "{events}"
+    );
+
+    // Off: a quiet turn is left alone.
+    server.set_setting("autoRestartUnresponsiveSessions", json!(false));
+    std::thread::sleep(Duration::from_millis(200));
+    advance(&server, 60 * 60_000);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(starts(&server, &id), 2);
+}
+
+#[test]
+fn a_turn_repeating_one_tool_call_is_stopped_and_relaunched_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let runs_file = format!("{}/runs-$APP_SESSION_ID", scratch.path().display());
+    let call = r#"{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#;
+    let ok = r#"{"type":"result","subtype":"success","is_error":false,"result":"Done.","session_id":"s1"}"#;
+    let script = format!(
+        "echo run >> {runs_file}; if [ \"$(wc -l < {runs_file})\" -eq 1 ]; then for i in 1 2 3 4 5 6; do printf '%s\\n' {call:?}; done; exec sleep 300; fi; printf '%s\\n' {ok:?}"
+    );
+    let toml = format!(
+        "[engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}, \"claude\"]\n"
+    );
+    std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+    let server = TestServer::start_in_with(dir, &[]).keeping(scratch);
+    let id = claude_session(&server);
+    server.wait_for_status(&id, "waiting_for_input");
+    assert_eq!(runs(&server, &id), 2);
+    let entries = entries_text(&server, &id);
+    assert!(
+        entries.contains("You called Bash with the same input 4 times in a row"),
+        "{entries}"
+    );
+}
+
+#[test]
+fn engines_run_below_normal_priority_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    // Field 19 of /proc/<pid>/stat is the niceness (awk's own: a child of sh).
+    let nice = format!(
+        "awk '{{print $19}}' /proc/self/stat > {}/nice-$APP_SESSION_ID",
+        scratch.path().display()
+    );
+    let toml =
+        format!("[engines.nice]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {nice:?}]\n");
+    std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+    let server = TestServer::start_in_with(dir, &[]).keeping(scratch);
+    let cookie = server.browser_cookie();
+    let niceness = |id: &str| -> i64 {
+        let path = server.scratch().join(format!("nice-{id}"));
+        wait_until("niceness recorded", || {
+            std::fs::read_to_string(&path).is_ok_and(|t| !t.trim().is_empty())
+        });
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let spawn = || {
+        let reply = server.browser_spawn(&cookie, &json!({"engine": "nice", "prompt": "p"}));
+        assert_eq!(reply.status, 201, "{}", reply.text());
+        reply.json()["id"].as_str().unwrap().to_owned()
+    };
+    let normal = niceness(&spawn());
+    server.set_setting("sessionTreeBelowNormalPriority", json!(true));
+    let lowered = niceness(&spawn());
+    assert_eq!(lowered, (normal + 10).min(19));
+}

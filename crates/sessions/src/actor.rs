@@ -17,6 +17,10 @@ use crate::recovery::{self, Recovery};
 use crate::state::{EndRequest, Inner, OutputAppended};
 use crate::turn::{TurnContext, TurnEnd, run_turn};
 
+/// Watchdog restarts (stalls, loops) in a row before a session is left
+/// interrupted instead: something is wrong that relaunching does not fix.
+const MAX_RESTARTS: u32 = 3;
+
 /// How a session's actor begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Start {
@@ -78,6 +82,8 @@ pub(crate) async fn actor(
     let mut token: Option<String> = None;
     // Overload retries in a row: each one's gap is longer.
     let mut overloads = 0;
+    // Watchdog restarts in a row: past [`MAX_RESTARTS`] the session is interrupted.
+    let mut restarts = 0;
     loop {
         if let Some(request) = *end.borrow() {
             return Ok(ended_while_idle(request, false));
@@ -150,7 +156,26 @@ pub(crate) async fn actor(
             locked_down: trigger == Some(Trigger::Email),
         };
         match run_turn(&context, &next, &mut end).await? {
-            TurnEnd::Done => overloads = 0,
+            TurnEnd::Done => {
+                overloads = 0;
+                restarts = 0;
+            }
+            TurnEnd::Restart(trip) => {
+                restarts += 1;
+                if restarts > MAX_RESTARTS {
+                    let reason =
+                        format!("stuck {MAX_RESTARTS} turns in a row; last: {}", trip.reason);
+                    return Ok(Some((Status::Interrupted, reason)));
+                }
+                // The note is the next turn's input: the transcript shows it.
+                let (owned, now) = (id.to_owned(), inner.clock.timestamp());
+                inner
+                    .write(move |tx| db::push_input(tx, &owned, "nudge", &trip.note, None, &now))
+                    .await?;
+                inner
+                    .move_to(id, account_id, Status::Starting, trip.reason)
+                    .await?;
+            }
             TurnEnd::Failed(message) => {
                 let relaunch = inner
                     .governance

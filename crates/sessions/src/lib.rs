@@ -59,6 +59,7 @@ mod supervisor;
 mod tree;
 mod turn;
 mod usage;
+mod watchdog;
 
 pub use engines::{EngineKind, EngineSpec};
 pub use error::{Result, SessionError};

@@ -28,6 +28,7 @@ use crate::model::{Activity, ActivityKind, EntryBody, Status};
 use crate::pages::{self, Piece};
 use crate::prompts::compose;
 use crate::state::{EndRequest, Inner, OutputAppended};
+use crate::watchdog::{LoopWatch, Trip, Watch, Watching, watch_for_stall};
 
 const FLUSH_BYTES: usize = 64 << 10;
 const FLUSH_EVERY: Duration = Duration::from_millis(50);
@@ -37,6 +38,9 @@ const STDERR_CAP: usize = 1 << 20;
 /// The tail of stderr kept in memory for the failure message.
 const STDERR_TAIL: usize = 4 << 10;
 const STOP_GRACE: Duration = Duration::from_secs(3);
+/// `sessionTreeBelowNormalPriority`: the niceness engines run at (Windows'
+/// Below Normal sits about this far under normal).
+const BELOW_NORMAL_NICE: libc::c_int = 10;
 /// How long the output may trail the process's exit (a leftover holding the pipe).
 const DRAIN_GRACE: Duration = Duration::from_secs(5);
 
@@ -44,6 +48,8 @@ pub enum TurnEnd {
     Done,
     Failed(String),
     Ended(EndRequest),
+    /// The watchdog stopped it (a stall, a loop): relaunch with the note.
+    Restart(Trip),
 }
 
 pub struct TurnContext<'a> {
@@ -117,6 +123,22 @@ pub async fn run_turn(
         Ok(None) => {}
         Err(message) => return fail_unstarted(ctx, next.turn, message).await,
     }
+    if ctx
+        .inner
+        .governance
+        .as_ref()
+        .is_some_and(|g| g.below_normal_priority())
+    {
+        // SAFETY: runs in the child between fork and exec and makes one
+        // system call. Niceness is inherited, so the engine's whole tree
+        // runs at it; a failure leaves normal priority, not a failed turn.
+        unsafe {
+            command.pre_exec(|| {
+                libc::setpriority(libc::PRIO_PROCESS, 0, BELOW_NORMAL_NICE);
+                Ok(())
+            });
+        }
+    }
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
@@ -151,6 +173,22 @@ pub async fn run_turn(
             let _ = stdin.write_all(&bytes).await;
         });
     }
+    let watch = Watch::new(ctx.inner.clock.now());
+    let stall = match (&ctx.inner.governance, pid) {
+        (Some(governance), Some(pgid)) => Some(tokio::spawn(watch_for_stall(
+            Arc::clone(&ctx.inner.clock),
+            Arc::clone(governance),
+            Arc::clone(&watch),
+            pgid,
+        ))),
+        _ => None,
+    };
+    let loops = ctx
+        .inner
+        .governance
+        .as_ref()
+        .is_some_and(|g| g.break_loops())
+        .then(|| LoopWatch::new(std::path::Path::new(ctx.cwd)));
     let (chunks_tx, chunks_rx) = mpsc::channel(32);
     let mut readers = Vec::new();
     if let Some(out) = child.stdout.take() {
@@ -167,13 +205,26 @@ pub async fn run_turn(
         next.turn,
         ctx.spec.kind,
         chunks_rx,
+        Watching {
+            watch: Arc::clone(&watch),
+            loops,
+        },
     ));
 
     let mut ended_by: Option<EndRequest> = None;
+    let mut tripped: Option<Trip> = None;
     let status = tokio::select! {
         status = child.wait() => status,
-        request = wait_for_request(stop) => {
-            ended_by = Some(request);
+        why = async {
+            tokio::select! {
+                request = wait_for_request(stop) => Ok(request),
+                trip = watch.tripped() => Err(trip),
+            }
+        } => {
+            match why {
+                Ok(request) => ended_by = Some(request),
+                Err(trip) => tripped = Some(trip),
+            }
             if let Some(pgid) = pid {
                 signal_group_or_leader(pgid, libc::SIGTERM);
             }
@@ -188,6 +239,9 @@ pub async fn run_turn(
             }
         }
     };
+    if let Some(stall) = stall {
+        stall.abort();
+    }
     // The turn is over: whatever the engine left running in its group goes too.
     if let Some(pgid) = pid {
         crate::process::signal_group(pgid, libc::SIGKILL);
@@ -205,6 +259,8 @@ pub async fn run_turn(
     let exit_code = status.as_ref().ok().and_then(|s| s.code());
     let outcome = if let Some(request) = ended_by {
         TurnEnd::Ended(request)
+    } else if let Some(trip) = tripped {
+        TurnEnd::Restart(trip)
     } else {
         judge(ctx.spec.kind, &status, &meta, &stderr_tail)
     };
@@ -213,6 +269,7 @@ pub async fn run_turn(
         TurnEnd::Failed(message) => ("failed", Some(message.clone())),
         TurnEnd::Ended(EndRequest::Shutdown) => ("interrupted", None),
         TurnEnd::Ended(EndRequest::Pause) => ("paused", None),
+        TurnEnd::Restart(trip) => ("restarted", Some(trip.reason.clone())),
         TurnEnd::Ended(_) => ("stopped", None),
     };
     let id = ctx.session_id.to_owned();
@@ -335,6 +392,7 @@ async fn pump(
     turn: i64,
     kind: EngineKind,
     mut chunks: mpsc::Receiver<(Stream, Vec<u8>)>,
+    mut watching: Watching,
 ) -> (TurnMeta, String) {
     let mut decoder = Decoder::new(kind);
     let mut out = String::new();
@@ -353,6 +411,9 @@ async fn pump(
             },
             None => Some(chunks.recv().await),
         };
+        if let Some(Some(_)) = &received {
+            watching.watch.saw_output(inner.clock.now());
+        }
         let closed = match &received {
             Some(Some((Stream::Out, bytes))) => {
                 decoder.feed(bytes, &mut out);
@@ -388,6 +449,7 @@ async fn pump(
             for piece in &pieces {
                 if let Some(entry) = &piece.entry {
                     tracker.observe(entry);
+                    watching.observe(entry);
                 }
             }
             // `shown` is what the session row holds: written only when it changes,

@@ -1,0 +1,244 @@
+//! Watching a running turn for the two ways it can be stuck without failing:
+//! a **stall** (no output and no CPU used by its whole process group for
+//! [`STALL_AFTER`], looked at every [`STALL_CHECK`] on the clock, while
+//! `autoRestartUnresponsiveSessions` is on) and a **loop** (the same tool
+//! call again and again, or an unchanged file read over and over: see
+//! [`resilience::LoopDetector`], while `readLoopBreakerEnabled` is on).
+//! Either trips the turn: its process group is ended and the session
+//! relaunched with a note saying why.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use clock::Clock;
+use resilience::{FileFingerprint, LoopDetector};
+use time::{Duration, OffsetDateTime};
+use tokio::sync::watch;
+
+use crate::model::EntryBody;
+use crate::returning::Governance;
+
+/// How long a turn may print nothing and use no CPU before it is restarted.
+pub(crate) const STALL_AFTER: Duration = Duration::minutes(10);
+/// How often the stall watch looks.
+pub(crate) const STALL_CHECK: Duration = Duration::minutes(1);
+
+const STALL_NOTE: &str = "Your previous turn stopped responding (no output and no CPU for 10 minutes) and was restarted. Continue where you left off; avoid commands that wait for input or run forever.";
+
+/// Why a turn was stopped to be relaunched, and what the agent is told.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Trip {
+    pub(crate) reason: String,
+    pub(crate) note: String,
+}
+
+/// What the pump and the turn share while a turn runs.
+pub(crate) struct Watch {
+    /// The clock's Unix milliseconds of the latest output.
+    last_output_ms: AtomicI64,
+    tripped: watch::Sender<Option<Trip>>,
+}
+
+impl Watch {
+    pub(crate) fn new(now: OffsetDateTime) -> Arc<Self> {
+        Arc::new(Self {
+            last_output_ms: AtomicI64::new(millis(now)),
+            tripped: watch::channel(None).0,
+        })
+    }
+
+    pub(crate) fn saw_output(&self, now: OffsetDateTime) {
+        self.last_output_ms.store(millis(now), Ordering::Relaxed);
+    }
+
+    /// The first trip wins; later ones change nothing.
+    pub(crate) fn trip(&self, trip: Trip) {
+        self.tripped.send_if_modified(|held| {
+            if held.is_some() {
+                return false;
+            }
+            *held = Some(trip);
+            true
+        });
+    }
+
+    /// Resolves once the turn is tripped.
+    pub(crate) async fn tripped(&self) -> Trip {
+        let mut seen = self.tripped.subscribe();
+        loop {
+            if let Some(trip) = seen.borrow_and_update().clone() {
+                return trip;
+            }
+            if seen.changed().await.is_err() {
+                return std::future::pending().await;
+            }
+        }
+    }
+}
+
+fn millis(at: OffsetDateTime) -> i64 {
+    i64::try_from(at.unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX)
+}
+
+/// Looks at the turn every [`STALL_CHECK`] and trips it once it printed
+/// nothing and its process group used no CPU for [`STALL_AFTER`]. Runs
+/// until the turn ends (the caller drops it).
+pub(crate) async fn watch_for_stall(
+    clock: Arc<dyn Clock>,
+    governance: Arc<dyn Governance>,
+    watch: Arc<Watch>,
+    pgid: u32,
+) {
+    let mut cpu = group_cpu_ticks(pgid);
+    let mut busy_at = clock.now();
+    loop {
+        clock.sleep(STALL_CHECK).await;
+        let now = clock.now();
+        let ticks = group_cpu_ticks(pgid);
+        if ticks != cpu {
+            cpu = ticks;
+            busy_at = now;
+        }
+        let output_at = OffsetDateTime::from_unix_timestamp_nanos(
+            i128::from(watch.last_output_ms.load(Ordering::Relaxed)) * 1_000_000,
+        )
+        .unwrap_or(now);
+        let quiet_since = busy_at.max(output_at);
+        if governance.restart_unresponsive() && now - quiet_since >= STALL_AFTER {
+            watch.trip(Trip {
+                reason: "restarted: no output and no CPU for 10 minutes".to_owned(),
+                note: STALL_NOTE.to_owned(),
+            });
+            return;
+        }
+    }
+}
+
+/// User and system CPU ticks of every process in group `pgid` (Linux's
+/// `/proc/<pid>/stat`); 0 where `/proc` cannot be read.
+fn group_cpu_ticks(pgid: u32) -> u64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .filter_map(|stat| stat_ticks(&stat, pgid))
+        .sum()
+}
+
+/// `utime + stime` from one `stat` line when its process is in group
+/// `pgid`. The command name may hold spaces and parentheses, so fields are
+/// counted after its last `)`.
+fn stat_ticks(stat: &str, pgid: u32) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // After the name: state(0) ppid(1) pgrp(2) ... utime(11) stime(12).
+    let group: u32 = fields.get(2)?.parse().ok()?;
+    if group != pgid {
+        return None;
+    }
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
+/// What the pump does for the watchdog: note each output's time, and show
+/// each entry to the loop breaker (when it is on).
+pub(crate) struct Watching {
+    pub(crate) watch: Arc<Watch>,
+    pub(crate) loops: Option<LoopWatch>,
+}
+
+impl Watching {
+    pub(crate) fn observe(&mut self, entry: &EntryBody) {
+        if let Some(trip) = self.loops.as_mut().and_then(|l| l.observe(entry)) {
+            self.watch.trip(trip);
+        }
+    }
+}
+
+/// The loop breaker over one turn's tool calls, with the session's folder
+/// to find the files a `Read` names.
+pub(crate) struct LoopWatch {
+    detector: LoopDetector,
+    cwd: PathBuf,
+}
+
+impl LoopWatch {
+    pub(crate) fn new(cwd: &Path) -> Self {
+        Self {
+            detector: LoopDetector::new(),
+            cwd: cwd.to_owned(),
+        }
+    }
+
+    pub(crate) fn observe(&mut self, entry: &EntryBody) -> Option<Trip> {
+        let EntryBody::ToolCall { name, input, .. } = entry else {
+            return None;
+        };
+        let fingerprint = input
+            .get("file_path")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|path| std::fs::metadata(self.cwd.join(path)).ok())
+            .and_then(|meta| {
+                Some(FileFingerprint {
+                    size: meta.len(),
+                    modified: meta.modified().ok()?,
+                })
+            });
+        let found = self.detector.observe(name, input, fingerprint)?;
+        Some(Trip {
+            reason: format!("restarted by the loop breaker: {} repeated", found.tool),
+            note: found.note,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn cpu_ticks_are_read_after_the_last_parenthesis() {
+        let stat = "4242 (my (odd) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0";
+        assert_eq!(stat_ticks(stat, 4242), Some(10));
+        assert_eq!(stat_ticks(stat, 1), None);
+    }
+
+    #[test]
+    fn this_test_process_uses_cpu_ticks() {
+        // SAFETY: getpgrp only returns a number.
+        let pgid = u32::try_from(unsafe { libc::getpgrp() }).unwrap_or_default();
+        let before = group_cpu_ticks(pgid);
+        let mut x = 0u64;
+        for i in 0..50_000_000u64 {
+            x = x.wrapping_add(i * i);
+        }
+        assert!(x > 0);
+        assert!(group_cpu_ticks(pgid) > before);
+    }
+
+    #[test]
+    fn the_same_call_again_and_again_trips_with_a_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut watch = LoopWatch::new(dir.path());
+        let call = EntryBody::ToolCall {
+            tool_id: None,
+            name: "Bash".into(),
+            input: json!({"command": "ls"}),
+        };
+        let trips: Vec<Trip> = (0..4).filter_map(|_| watch.observe(&call)).collect();
+        assert_eq!(trips.len(), 1);
+        assert!(trips[0].note.contains("Bash"), "{}", trips[0].note);
+    }
+}
