@@ -1,7 +1,7 @@
 /**
  * The board's "Governor" panel: the fleet governor's last check (`GET /governor`), read again a
  * little after `session` events (the governor's revives arrive as those), and **Check now** for
- * the owner (`POST /governor/check`).
+ * the owner (`POST /governor/check`, which today takes the owner's cli token only).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../../shared/api/client";
@@ -76,7 +76,9 @@ export function GovernorPanel() {
       .then(show, (e: unknown) =>
         setNote(
           e instanceof ApiError && e.status === 403
-            ? { text: "Only the owner can run a check now; the governor checks every 5 minutes.", quiet: true }
+            ? // The route takes the owner's cli token only, so the browser is refused even for the
+              // owner: the server's reason, and that the governor checks without being asked.
+              { text: `${errorMessage(e)} The governor checks on its own every 5 minutes.`, quiet: true }
             : { text: errorMessage(e), quiet: false },
         ),
       )
