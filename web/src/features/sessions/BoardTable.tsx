@@ -1,24 +1,14 @@
 /** The agent board's table: one row per session, children indented under a collapsible parent. */
-import { memo, useEffect, useState } from "react";
+import { memo } from "react";
 import { Link, sessionPath } from "../../shared/router";
 import { describeActivity, folderName, lastActivityAt, relativeTime, type BoardRow } from "./board";
 import { costGauge, turnsGauge } from "./ceilings";
 import { Gauge } from "./Gauge";
-
-/** Relative times are words like "5 min ago": redrawing them every few seconds is enough. */
-const CLOCK_TICK_MS = 10_000;
+import { describeStop, localTime } from "./lifecycle";
+import { useNow } from "./useNow";
 
 // One formatter for every row: `toLocaleString` would build one per call.
 const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
-
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
-    return () => window.clearInterval(timer);
-  }, []);
-  return now;
-}
 
 interface Props {
   rows: readonly BoardRow[];
@@ -72,6 +62,7 @@ const SessionRow = memo(function SessionRow({
   const cost = costGauge(session);
   const last = lastActivityAt(session);
   const title = session.title || session.prompt.split("\n", 1)[0] || session.id;
+  const stopWords = describeStop(session, (iso) => localTime(iso, now));
   return (
     <tr data-session-id={session.id} data-status={session.status} className={session.archived ? "archived" : undefined}>
       <td>
@@ -100,6 +91,7 @@ const SessionRow = memo(function SessionRow({
         <span className={`tag status-${session.status}`}>{session.status.replace(/_/g, " ")}</span>
         {session.agentDriven && <span className="muted"> · agent</span>}
         {session.archived && <span className="muted"> · archived</span>}
+        {stopWords && <div className="muted stop-reason">{stopWords}</div>}
       </td>
       <td title={session.worktree?.path ?? session.cwd}>
         {folderName(session.cwd)}

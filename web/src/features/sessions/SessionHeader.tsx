@@ -1,34 +1,46 @@
 /**
- * The session page's header: what the session is (status, engine, folder, branch), what it has
- * spent against its ceilings, where it sits in its tree, and Stop (the whole tree, after a
- * confirmation) and Archive.
+ * The session page's header: what the session is (status, why it is not working, engine, folder,
+ * branch), what it has spent against its ceilings, where it sits in its tree, and Stop (the whole
+ * tree, after a confirmation), Pause, Resume and Archive.
  */
 import { useState } from "react";
+import { errorMessage } from "../../shared/api/errorMessage";
 import type { Session } from "../../shared/api/types.generated";
 import { Link, sessionPath } from "../../shared/router";
 import { useToast } from "../../shared/ui/toasts";
-import { archiveSession, stopSession } from "./api";
+import { archiveSession, pauseSession, resumeSession, stopSession } from "./api";
 import { costGauge, dollars, turnsGauge } from "./ceilings";
 import { ConfirmDialog } from "./Dialog";
 import { Gauge } from "./Gauge";
-
-const ACTIVE = new Set<Session["status"]>(["queued", "starting", "running", "waiting_for_input"]);
-
-/** Active and not archived: it takes follow-ups and can be stopped. */
-export const isOpen = (session: Session) => ACTIVE.has(session.status) && !session.archived;
+import { describeStop, isOpen, localTime, sessionActions } from "./lifecycle";
+import { useNow } from "./useNow";
 
 const count = (n: number) => n.toLocaleString();
 
 export function SessionHeader({ session }: { session: Session }) {
   const toast = useToast();
+  const now = useNow();
   const [confirmStop, setConfirmStop] = useState(false);
+  // Pause and Resume are answered beside their buttons: a 409 (it ended meanwhile) is about this
+  // page's session, not news for a toast. The session itself arrives as a `session` event.
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
   const cost = costGauge(session);
+  const actions = sessionActions(session);
+  const stopWords = describeStop(session, (iso) => localTime(iso, now));
   const stop = () => {
     setConfirmStop(false);
     stopSession(session.id).catch((e: unknown) => toast.error(e, "The session was not stopped"));
   };
   const archive = () =>
     archiveSession(session.id).catch((e: unknown) => toast.error(e, "The session was not archived"));
+  const act = (call: (id: string) => Promise<Session>) => {
+    setBusy(true);
+    setActionError(null);
+    call(session.id)
+      .catch((e: unknown) => setActionError(errorMessage(e)))
+      .finally(() => setBusy(false));
+  };
 
   return (
     <header className="session-header">
@@ -38,14 +50,29 @@ export function SessionHeader({ session }: { session: Session }) {
           {session.status.replaceAll("_", " ")}
         </span>
         {session.archived && <span className="tag">archived</span>}
+        {stopWords && (
+          <span className="muted" data-testid="session-stop-reason">
+            {stopWords}
+          </span>
+        )}
         {session.agentDriven && <span className="muted">agent-driven</span>}
         <span className="session-actions">
-          {isOpen(session) && (
+          {actions.stop && (
             <button type="button" onClick={() => setConfirmStop(true)}>
               Stop
             </button>
           )}
-          {!session.archived && (
+          {actions.pause && (
+            <button type="button" disabled={busy} onClick={() => act(pauseSession)}>
+              Pause
+            </button>
+          )}
+          {actions.resume && (
+            <button type="button" disabled={busy} onClick={() => act(resumeSession)}>
+              Resume
+            </button>
+          )}
+          {actions.archive && (
             <button type="button" onClick={archive}>
               Archive
             </button>
@@ -55,6 +82,11 @@ export function SessionHeader({ session }: { session: Session }) {
       {session.activity && isOpen(session) && (
         <div className="muted session-activity">
           {session.activity.kind}: {session.activity.text}
+        </div>
+      )}
+      {actionError && (
+        <div className="inline-error" role="alert">
+          {actionError}
         </div>
       )}
       {session.error && <div className="inline-error">{session.error}</div>}

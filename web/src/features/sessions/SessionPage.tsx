@@ -12,8 +12,9 @@ import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStrea
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { getSession, listSessions, markSessionSeen } from "./api";
 import { Composer } from "./Composer";
-import { isOpen, SessionHeader } from "./SessionHeader";
+import { SessionHeader } from "./SessionHeader";
 import { ALL_SESSIONS, boardRows } from "./board";
+import { composerClosed } from "./lifecycle";
 import { postSendSteps, postSendTarget } from "./postSend";
 import { foldSettingsOf } from "./transcript/fold";
 import { Transcript } from "./transcript/Transcript";
@@ -163,7 +164,7 @@ export function SessionPage({ id }: { id: string }) {
       )}
       <Composer
         sessionId={session.id}
-        closed={isOpen(session) ? null : "The session has ended; it takes no more messages."}
+        closed={composerClosed(session)}
         autoFocus={values !== undefined && (values.sessionAutoFocusInput ?? true)}
         onSent={onSent}
       />

@@ -1,13 +1,14 @@
 /**
  * `/sessions`, the agent status board: every session of the account, live from the event
  * stream, filtered by status and engine (archived ones behind a toggle), children under their
- * parent. A plain word instead when the server has no sessions route.
+ * parent, under the fleet governor's last check. A plain word instead when the server has no sessions route.
  */
 import { useMemo, useState } from "react";
 import { ApiError } from "../../shared/api/client";
 import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
 import { ALL_SESSIONS, boardRows, enginesOf, STATUSES, statusFromQuery, type BoardFilter } from "./board";
 import { BoardTable } from "./BoardTable";
+import { GovernorPanel } from "./GovernorPanel";
 import { useLiveSessions } from "./useLiveSessions";
 import "./sessionsBoard.css";
 
@@ -49,6 +50,7 @@ export function SessionsPage() {
         <h1>Sessions</h1>
         <span className="muted">Live: changes show as they happen.</span>
       </header>
+      <GovernorPanel />
       <div className="board-filters" role="group" aria-label="Filters">
         <label>
           Status{" "}

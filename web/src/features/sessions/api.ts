@@ -1,6 +1,13 @@
 /** Thin typed calls for sessions: listing, spawning, steering, and reading its transcript a page at a time. */
 import { apiFetch } from "../../shared/api/client";
-import type { EngineInfo, EntryPage, ReadAllDone, Session, SpawnRequest } from "../../shared/api/types.generated";
+import type {
+  Check,
+  EngineInfo,
+  EntryPage,
+  ReadAllDone,
+  Session,
+  SpawnRequest,
+} from "../../shared/api/types.generated";
 
 /** Every session of the account (`GET /sessions`). */
 export const listSessions = (signal?: AbortSignal) => apiFetch<Session[]>("/sessions", { signal });
@@ -23,6 +30,20 @@ export const stopSession = (id: string) =>
 /** The user has the session open: its unread inbox rows are read, so its next notice is a new row. */
 export const markSessionSeen = (id: string) =>
   apiFetch<ReadAllDone>(`/sessions/${encodeURIComponent(id)}/seen`, { method: "POST" });
+
+/** Ends the session's process tree and holds it `paused` until resumed (409 `session_ended` when it is not active). */
+export const pauseSession = (id: string) =>
+  apiFetch<Session>(`/sessions/${encodeURIComponent(id)}/pause`, { method: "POST" });
+
+/** Starts a paused or interrupted session again at once, with a continue nudge. */
+export const resumeSession = (id: string) =>
+  apiFetch<Session>(`/sessions/${encodeURIComponent(id)}/resume`, { method: "POST" });
+
+/** The governor's last checks, newest first, naming only the caller's own sessions. */
+export const governorChecks = () => apiFetch<{ checks: Check[] }>("/governor");
+
+/** Runs a governor check now: the owner only (403 otherwise), 409 `check_running` while one runs. */
+export const runGovernorCheck = () => apiFetch<Check>("/governor/check", { method: "POST" });
 
 export const archiveSession = (id: string) =>
   apiFetch<unknown>(`/sessions/${encodeURIComponent(id)}/archive`, { method: "POST" });

@@ -57,6 +57,7 @@ export const STATUSES: readonly Status[] = [
   "failed",
   "stopped",
   "interrupted",
+  "paused",
 ];
 
 /** `?status=<status>` opens the board filtered (the waiting room of `postSendNavigation`). */
@@ -154,6 +155,7 @@ const STATUS_WORDS: Record<Status, string> = {
   failed: "failed",
   stopped: "stopped",
   interrupted: "interrupted",
+  paused: "paused",
 };
 
 /**

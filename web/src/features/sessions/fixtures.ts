@@ -22,6 +22,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     tokens: { input: 0, output: 0, cachedInput: 0 },
     engineSessionId: null,
     startsAt: null,
+    resumeAt: null,
     error: null,
     pendingMessages: 0,
     maxDollarsPerSession: 0,

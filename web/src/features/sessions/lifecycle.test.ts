@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import type { Status } from "../../shared/api/types.generated";
+import { composerClosed, describeStop, localTime, sessionActions } from "./lifecycle";
+import { session } from "./fixtures";
+
+const clock = (iso: string) => `<${iso}>`;
+
+describe("why a session is not working", () => {
+  it("is nothing while it works", () => {
+    expect(describeStop(session("s"), clock)).toBeNull();
+  });
+
+  it("says each reason in words", () => {
+    const words = (
+      ["finished", "waiting_for_user", "stopped", "closed", "failed", "interrupted", "paused"] as const
+    ).map((stopReason) => describeStop(session("s", { stopReason }), clock));
+    expect(words).toEqual([
+      "finished cleanly",
+      "waiting for you",
+      "stopped with Stop",
+      "closed by you",
+      "failed with an error",
+      "interrupted from outside",
+      "paused",
+    ]);
+  });
+
+  it("says when an interrupted session resumes by itself", () => {
+    const limited = session("s", {
+      status: "interrupted",
+      stopReason: "interrupted",
+      resumeAt: "2026-01-01T15:00:00Z",
+    });
+    expect(describeStop(limited, clock)).toBe("interrupted from outside, resumes at <2026-01-01T15:00:00Z>");
+  });
+
+  it("shows a reason a newer server adds by its name", () => {
+    const unknown = JSON.parse('{"stopReason": "out_of_disk", "resumeAt": null}') as Parameters<typeof describeStop>[0];
+    expect(describeStop(unknown, clock)).toBe("out of disk");
+  });
+
+  it("writes a time today without its day, and another day's with it", () => {
+    const now = new Date(2026, 0, 1, 9, 0).getTime();
+    const today = new Date(2026, 0, 1, 15, 30);
+    const tomorrow = new Date(2026, 0, 2, 15, 30);
+    expect(localTime(today.toISOString(), now)).toBe(today.toLocaleTimeString(undefined, { timeStyle: "short" }));
+    expect(localTime(tomorrow.toISOString(), now)).not.toBe(localTime(today.toISOString(), now));
+    expect(localTime(tomorrow.toISOString(), now)).toContain(
+      tomorrow.toLocaleTimeString(undefined, { timeStyle: "short" }),
+    );
+  });
+});
+
+describe("what a status allows", () => {
+  const allowed = (status: Status, archived = false) => {
+    const actions = sessionActions({ status, archived });
+    return (Object.keys(actions) as (keyof typeof actions)[]).filter((k) => actions[k]);
+  };
+
+  it("stops and pauses active sessions, resumes paused and interrupted ones", () => {
+    for (const status of ["queued", "starting", "running", "waiting_for_input"] as const) {
+      expect(allowed(status)).toEqual(["stop", "pause", "archive"]);
+    }
+    expect(allowed("paused")).toEqual(["resume", "archive"]);
+    expect(allowed("interrupted")).toEqual(["resume", "archive"]);
+    for (const status of ["finished", "failed", "stopped"] as const) expect(allowed(status)).toEqual(["archive"]);
+  });
+
+  it("resumes an archived session (the server reopens it) and neither stops nor pauses one", () => {
+    expect(allowed("interrupted", true)).toEqual(["resume"]);
+    expect(allowed("running", true)).toEqual([]);
+  });
+
+  it("tells the composer why it takes no message", () => {
+    expect(composerClosed({ status: "running", archived: false })).toBeNull();
+    expect(composerClosed({ status: "paused", archived: false })).toBe("The session is paused; Resume continues it.");
+    expect(composerClosed({ status: "finished", archived: false })).toBe(
+      "The session has ended; it takes no more messages.",
+    );
+  });
+});
