@@ -104,15 +104,18 @@ impl Governor {
         self.lock_checks().iter().cloned().collect()
     }
 
-    /// Revives recorded for `session_id` since local midnight.
-    pub fn revives_today(&self, session_id: &str) -> Result<u32, GovernorError> {
+    /// How many times each of the account's sessions was revived since
+    /// local midnight (sessions not revived today are left out).
+    pub fn revives_today(&self, account_id: &str) -> Result<HashMap<String, u32>, GovernorError> {
         let since = self.day_start(self.clock.now());
         Ok(self.db.read(|tx| {
-            tx.query_row(
-                "SELECT COUNT(*) FROM governor_revives WHERE at >= ?1 AND session_id = ?2",
-                params![since, session_id],
-                |r| r.get(0),
-            )
+            let mut stmt = tx.prepare_cached(
+                "SELECT session_id, COUNT(*) FROM governor_revives
+                 WHERE at >= ?1 AND account_id = ?2 GROUP BY session_id",
+            )?;
+            let rows =
+                stmt.query_map(params![since, account_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<Result<HashMap<_, _>, _>>()
         })?)
     }
 
@@ -145,8 +148,8 @@ impl Governor {
             let at = self.clock.timestamp();
             self.db.write(|tx| {
                 tx.execute(
-                    "INSERT INTO governor_revives (session_id, at) VALUES (?1, ?2)",
-                    params![id, at],
+                    "INSERT INTO governor_revives (session_id, account_id, at) VALUES (?1, ?2, ?3)",
+                    params![id, account, at],
                 )
             })?;
             match self.sessions.revive(account, &id).await {

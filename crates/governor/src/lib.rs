@@ -27,6 +27,7 @@ pub const MIGRATIONS: &[Migration] = &[Migration {
     sql: "CREATE TABLE governor_revives (
             id INTEGER PRIMARY KEY,
             session_id TEXT NOT NULL,
+            account_id TEXT NOT NULL,
             at TEXT NOT NULL
           ) STRICT;
           CREATE INDEX governor_revives_by_time ON governor_revives (at, session_id);",

@@ -185,6 +185,15 @@ impl From<secrets::SecretsError> for ApiError {
     }
 }
 
+impl From<governor::GovernorError> for ApiError {
+    fn from(error: governor::GovernorError) -> Self {
+        match error {
+            governor::GovernorError::Sessions(e) => e.into(),
+            governor::GovernorError::Store(e) => ApiError::internal(e),
+        }
+    }
+}
+
 impl From<inbox::InboxError> for ApiError {
     fn from(error: inbox::InboxError) -> Self {
         use inbox::InboxError as E;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use resilience::{MemorySource, ProcFs, Spacing};
 use settings::SettingsStore;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::state::AppState;
 
 /// The refill rules as the settings say now.
@@ -31,11 +31,7 @@ pub fn rules(settings: &SettingsStore) -> governor::Rules {
 
 /// One check now; `None` while another is running.
 pub async fn check(state: &AppState) -> ApiResult<Option<governor::Check>> {
-    state
-        .governor
-        .check(&rules(&state.settings))
-        .await
-        .map_err(ApiError::internal)
+    Ok(state.governor.check(&rules(&state.settings)).await?)
 }
 
 /// Starts the five-minute loop; it ends when the server is asked to stop.

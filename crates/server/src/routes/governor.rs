@@ -6,9 +6,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{Value, json};
 
-use crate::auth::{Owner, User};
+use crate::auth::User;
 use crate::error::{ApiError, ApiResult};
 use crate::governor_loop;
+use crate::routes::blocking;
 use crate::state::AppState;
 
 pub fn routes() -> Router<AppState> {
@@ -26,14 +27,26 @@ async fn checks(User(user): User, State(state): State<AppState>) -> ApiResult<Js
         .iter()
         .map(|check| check.for_account(&user.account_id))
         .collect();
-    Ok(Json(json!({ "checks": checks })))
+    let governor = state.governor.clone();
+    let account = user.account_id.clone();
+    let revives_today = blocking(move || governor.revives_today(&account)).await?;
+    Ok(Json(
+        json!({ "checks": checks, "revivesToday": revives_today }),
+    ))
 }
 
-/// Runs one check now (the owner only: it revives any account's sessions).
+/// Runs one check now: the owner only (its cli token, or the web app signed
+/// in as the owner), since it revives any account's sessions.
 async fn check_now(
-    Owner(_): Owner,
+    User(user): User,
     State(state): State<AppState>,
 ) -> ApiResult<(StatusCode, Json<governor::Check>)> {
+    if !user.is_owner {
+        return Err(ApiError::forbidden(
+            "owner_only",
+            "Only the owner may run a governor check.",
+        ));
+    }
     match governor_loop::check(&state).await? {
         Some(check) => Ok((StatusCode::OK, Json(check))),
         None => Err(ApiError::new(

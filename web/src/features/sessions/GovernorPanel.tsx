@@ -1,7 +1,7 @@
 /**
  * The board's "Governor" panel: the fleet governor's last check (`GET /governor`), read again a
  * little after `session` events (the governor's revives arrive as those), and **Check now** for
- * the owner (`POST /governor/check`, which today takes the owner's cli token only).
+ * the owner (`POST /governor/check`, refused to other accounts).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../../shared/api/client";
@@ -76,8 +76,8 @@ export function GovernorPanel() {
       .then(show, (e: unknown) =>
         setNote(
           e instanceof ApiError && e.status === 403
-            ? // The route takes the owner's cli token only, so the browser is refused even for the
-              // owner: the server's reason, and that the governor checks without being asked.
+            ? // Another account than the owner's: the server's reason, and that the governor
+              // checks without being asked.
               { text: `${errorMessage(e)} The governor checks on its own every 5 minutes.`, quiet: true }
             : { text: errorMessage(e), quiet: false },
         ),

@@ -3,19 +3,38 @@
  * branch), what it has spent against its ceilings, where it sits in its tree, and Stop (the whole
  * tree, after a confirmation), Pause, Resume and Archive.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { Session } from "../../shared/api/types.generated";
 import { Link, sessionPath } from "../../shared/router";
 import { useToast } from "../../shared/ui/toasts";
-import { archiveSession, pauseSession, resumeSession, stopSession } from "./api";
+import { archiveSession, governorChecks, pauseSession, resumeSession, stopSession } from "./api";
 import { costGauge, dollars, turnsGauge } from "./ceilings";
 import { ConfirmDialog } from "./Dialog";
 import { Gauge } from "./Gauge";
-import { describeStop, isOpen, localTime, sessionActions } from "./lifecycle";
+import { describeStop, isOpen, localTime, revivesToday, sessionActions } from "./lifecycle";
 import { useNow } from "./useNow";
 
 const count = (n: number) => n.toLocaleString();
+
+/**
+ * The governor's revives of this session today, read again whenever its status moves (a revive
+ * is such a move). A failed read shows nothing: it is a detail, not the page.
+ */
+function useRevivesToday(id: string, status: Session["status"]): number | undefined {
+  const [count, setCount] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    governorChecks().then(
+      ({ revivesToday }) => live && setCount(revivesToday[id]),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [id, status]);
+  return count;
+}
 
 export function SessionHeader({ session }: { session: Session }) {
   const toast = useToast();
@@ -28,6 +47,7 @@ export function SessionHeader({ session }: { session: Session }) {
   const cost = costGauge(session);
   const actions = sessionActions(session);
   const stopWords = describeStop(session, (iso) => localTime(iso, now));
+  const revived = revivesToday(useRevivesToday(session.id, session.status));
   const stop = () => {
     setConfirmStop(false);
     stopSession(session.id).catch((e: unknown) => toast.error(e, "The session was not stopped"));
@@ -53,6 +73,11 @@ export function SessionHeader({ session }: { session: Session }) {
         {stopWords && (
           <span className="muted" data-testid="session-stop-reason">
             {stopWords}
+          </span>
+        )}
+        {revived && (
+          <span className="muted" data-testid="session-revives">
+            {revived}
           </span>
         )}
         {session.agentDriven && <span className="muted">agent-driven</span>}

@@ -40,7 +40,7 @@ export const resumeSession = (id: string) =>
   apiFetch<Session>(`/sessions/${encodeURIComponent(id)}/resume`, { method: "POST" });
 
 /** The governor's last checks, newest first, naming only the caller's own sessions. */
-export const governorChecks = () => apiFetch<{ checks: Check[] }>("/governor");
+export const governorChecks = () => apiFetch<{ checks: Check[]; revivesToday: Record<string, number> }>("/governor");
 
 /** Runs a governor check now: the owner only (403 otherwise), 409 `check_running` while one runs. */
 export const runGovernorCheck = () => apiFetch<Check>("/governor/check", { method: "POST" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Status } from "../../shared/api/types.generated";
-import { composerClosed, describeStop, localTime, sessionActions } from "./lifecycle";
+import { composerClosed, describeStop, localTime, revivesToday, sessionActions } from "./lifecycle";
 import { session } from "./fixtures";
 
 const clock = (iso: string) => `<${iso}>`;
@@ -77,5 +77,14 @@ describe("what a status allows", () => {
     expect(composerClosed({ status: "finished", archived: false })).toBe(
       "The session has ended; it takes no more messages.",
     );
+  });
+});
+
+describe("revives today", () => {
+  it("says nothing until the governor revived the session", () => {
+    expect(revivesToday(undefined)).toBeNull();
+    expect(revivesToday(0)).toBeNull();
+    expect(revivesToday(1)).toBe("revived once today");
+    expect(revivesToday(3)).toBe("revived 3 times today");
   });
 });

@@ -72,3 +72,9 @@ export function composerClosed(session: Pick<Session, "status" | "archived">): s
   if (canResume(session)) return `The session is ${session.status}; Resume continues it.`;
   return "The session has ended; it takes no more messages.";
 }
+
+/** How often the governor revived a session today (`GET /governor`'s `revivesToday`), in words. */
+export function revivesToday(count: number | undefined): string | null {
+  if (!count) return null;
+  return count === 1 ? "revived once today" : `revived ${count.toLocaleString()} times today`;
+}
