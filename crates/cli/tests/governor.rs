@@ -430,3 +430,58 @@ fn engines_run_below_normal_priority_when_asked() {
     let lowered = niceness(&spawn());
     assert_eq!(lowered, (normal + 10).min(19));
 }
+
+#[test]
+fn a_filling_context_is_announced_and_a_full_one_compacted_and_continued() {
+    let dir = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let runs_file = format!("{}/runs-$APP_SESSION_ID", scratch.path().display());
+    // Run 1 reads 160,000 tokens of a 200,000 window (80 %); run 2 is told
+    // the prompt no longer fits; runs 3 (/compact) and 4 (continue) succeed.
+    let init = r#"{"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-5-20250929"}"#;
+    let filling = r#"{"type":"assistant","message":{"id":"m1","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"Working."}],"usage":{"input_tokens":1000,"cache_creation_input_tokens":9000,"cache_read_input_tokens":150000,"output_tokens":20}}}"#;
+    let full = r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 400 prompt is too long: 201234 tokens > 200000 maximum","session_id":"s1"}"#;
+    let ok = r#"{"type":"result","subtype":"success","is_error":false,"result":"Done.","session_id":"s1"}"#;
+    let script = format!(
+        "printf '%s\\n' \"$(printf '%s' \"$2\" | tr '\\n' ' ')\" >> {runs_file}; n=$(wc -l < {runs_file}); printf '%s\\n' {init:?}; \
+         if [ $n -eq 1 ]; then printf '%s\\n' {filling:?}; fi; \
+         if [ $n -eq 2 ]; then printf '%s\\n' {full:?}; exit 1; fi; printf '%s\\n' {ok:?}"
+    );
+    let toml = format!(
+        "[engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}, \"claude\"]\n"
+    );
+    std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+    let server = TestServer::start_in_with(dir, &[]).keeping(scratch);
+    server.set_setting("contextWarning75Enabled", json!(true));
+    let id = claude_session(&server);
+    server.wait_for_status(&id, "waiting_for_input");
+    let entries = entries_text(&server, &id);
+    assert!(entries.contains("Context is 80% full"), "{entries}");
+
+    // As the user sends it, from the web app.
+    let cookie = server.browser_cookie();
+    let body = json!({"text": "next step"}).to_string();
+    let sent = common::request(
+        &server.ui,
+        "POST",
+        &format!("/api/sessions/{id}/messages"),
+        &[("Cookie", &cookie), ("Content-Type", "application/json")],
+        Some(body.as_bytes()),
+    );
+    assert!(sent.status < 300, "{}", sent.text());
+    wait_until("compacted and continued", || runs(&server, &id) == 4);
+    server.wait_for_status(&id, "waiting_for_input");
+    let prompts: Vec<String> = std::fs::read_to_string(server.scratch().join(format!("runs-{id}")))
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    // Each prompt on one line (a first turn's carries Switchboard's preamble).
+    assert_eq!(prompts[2].trim(), "/compact");
+    assert!(
+        prompts[3].contains("Your context was compacted"),
+        "{prompts:?}"
+    );
+    let entries = entries_text(&server, &id);
+    assert!(entries.contains("The context window was full"), "{entries}");
+}

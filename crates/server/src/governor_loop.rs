@@ -83,6 +83,17 @@ impl sessions::Governance for FleetGovernance {
         self.settings.session_tree_below_normal_priority()
     }
 
+    fn context_warning(&self, threshold: resilience::Threshold) -> bool {
+        match threshold {
+            resilience::Threshold::Percent75 => self.settings.context_warning75_enabled(),
+            resilience::Threshold::Percent90 => self.settings.context_warning90_enabled(),
+        }
+    }
+
+    fn recover_full_context(&self) -> bool {
+        self.settings.context_stall_auto_recover_enabled()
+    }
+
     fn memory_hold(&self) -> Option<String> {
         if !self.settings.session_memory_guard_enabled() {
             return None;

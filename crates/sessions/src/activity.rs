@@ -69,6 +69,7 @@ fn step_of(entry: &EntryBody) -> Option<(ActivityKind, String)> {
         | EntryBody::Todo { .. }
         | EntryBody::Error { .. }
         | EntryBody::Permission { .. }
+        | EntryBody::Notice { .. }
         | EntryBody::Final { .. } => None,
     }
 }

@@ -13,13 +13,18 @@ use crate::engines::EngineSpec;
 use crate::error::{Result, SessionError};
 use crate::model::{EntryBody, InputSource, Status, Trigger};
 use crate::pages::{self, Piece};
-use crate::recovery::{self, Recovery};
+use crate::recovery::{self, Recovery, Switches};
 use crate::state::{EndRequest, Inner, OutputAppended};
-use crate::turn::{TurnContext, TurnEnd, run_turn};
+use crate::turn::{ContextUse, TurnContext, TurnEnd, run_turn};
 
 /// Watchdog restarts (stalls, loops) in a row before a session is left
 /// interrupted instead: something is wrong that relaunching does not fix.
 const MAX_RESTARTS: u32 = 3;
+
+const COMPACT_NOTICE: &str =
+    "The context window was full: compacting it (/compact), then continuing the task.";
+const AFTER_COMPACT: &str =
+    "Your context was compacted because it was full. Continue the task where you left off.";
 
 /// How a session's actor begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +89,10 @@ pub(crate) async fn actor(
     let mut overloads = 0;
     // Watchdog restarts in a row: past [`MAX_RESTARTS`] the session is interrupted.
     let mut restarts = 0;
+    // Compactions this actor made: past [`MAX_RESTARTS`] a full context fails.
+    let mut compactions = 0;
+    // The context the last turn ended with, to warn once per threshold crossed.
+    let mut context_used = 0;
     loop {
         if let Some(request) = *end.borrow() {
             return Ok(ended_while_idle(request, false));
@@ -156,9 +165,16 @@ pub(crate) async fn actor(
             locked_down: trigger == Some(Trigger::Email),
         };
         match run_turn(&context, &next, &mut end).await? {
-            TurnEnd::Done => {
+            TurnEnd::Done(context) => {
                 overloads = 0;
                 restarts = 0;
+                if let Some(context) = context {
+                    let warning = context_warning(inner, context_used, &context);
+                    context_used = context.used;
+                    if let Some(text) = warning {
+                        notice(inner, id, account_id, next.turn, text).await?;
+                    }
+                }
             }
             TurnEnd::Restart(trip) => {
                 restarts += 1;
@@ -167,6 +183,14 @@ pub(crate) async fn actor(
                         format!("stuck {MAX_RESTARTS} turns in a row; last: {}", trip.reason);
                     return Ok(Some((Status::Interrupted, reason)));
                 }
+                notice(
+                    inner,
+                    id,
+                    account_id,
+                    next.turn,
+                    format!("The turn was {}.", trip.reason),
+                )
+                .await?;
                 // The note is the next turn's input: the transcript shows it.
                 let (owned, now) = (id.to_owned(), inner.clock.timestamp());
                 inner
@@ -177,12 +201,31 @@ pub(crate) async fn actor(
                     .await?;
             }
             TurnEnd::Failed(message) => {
-                let relaunch = inner
+                let switches = inner
                     .governance
                     .as_ref()
-                    .is_some_and(|g| g.relaunch_overloads());
-                match recovery::after_failure(&message, inner.clock.now(), relaunch, overloads) {
+                    .map(|g| Switches {
+                        relaunch_overloads: g.relaunch_overloads(),
+                        recover_full_context: g.recover_full_context(),
+                    })
+                    .unwrap_or_default();
+                match recovery::after_failure(&message, inner.clock.now(), switches, overloads) {
                     Recovery::Fail => return Ok(Some((Status::Failed, message))),
+                    Recovery::Compact => {
+                        compactions += 1;
+                        if compactions > MAX_RESTARTS {
+                            return Ok(Some((Status::Failed, message)));
+                        }
+                        notice(inner, id, account_id, next.turn, COMPACT_NOTICE.to_owned()).await?;
+                        let (owned, now) = (id.to_owned(), inner.clock.timestamp());
+                        inner
+                            .write(move |tx| {
+                                db::push_input(tx, &owned, "nudge", "/compact", None, &now)?;
+                                db::push_input(tx, &owned, "nudge", AFTER_COMPACT, None, &now)
+                            })
+                            .await?;
+                        context_used = 0;
+                    }
                     Recovery::Interrupt(reason) => {
                         return Ok(Some((Status::Interrupted, reason)));
                     }
@@ -192,6 +235,14 @@ pub(crate) async fn actor(
                         overload,
                     } => {
                         overloads = if overload { overloads + 1 } else { 0 };
+                        notice(
+                            inner,
+                            id,
+                            account_id,
+                            next.turn,
+                            format!("Interrupted by {reason}."),
+                        )
+                        .await?;
                         let (owned, until) = (id.to_owned(), clock::timestamp(at));
                         let now = inner.clock.timestamp();
                         inner
@@ -304,4 +355,49 @@ pub(crate) async fn wait_end(end: &mut watch::Receiver<Option<EndRequest>>) -> E
             return std::future::pending().await;
         }
     }
+}
+
+/// The note for a context that just crossed 75 % or 90 % of its model's
+/// window, when that warning is on; models missing from the table get none.
+fn context_warning(inner: &Inner, before: u64, context: &ContextUse) -> Option<String> {
+    let window = resilience::window(&context.model)?;
+    let threshold = resilience::threshold_crossed(before, context.used, window)?;
+    inner
+        .governance
+        .as_ref()
+        .is_some_and(|g| g.context_warning(threshold))
+        .then(|| resilience::note(threshold, context.used, window))
+}
+
+/// A line from Switchboard in the session's transcript, stored with `turn`
+/// and announced like the engine's own entries.
+async fn notice(
+    inner: &Arc<Inner>,
+    id: &str,
+    account_id: &str,
+    turn: i64,
+    text: String,
+) -> Result<()> {
+    let owned = id.to_owned();
+    let stored = inner
+        .write(move |tx| {
+            pages::append(
+                tx,
+                &owned,
+                turn,
+                vec![Piece::entry(EntryBody::Notice { text })],
+            )
+        })
+        .await?;
+    for (seq, entry) in stored {
+        // Nobody listening is not an error: the transcript has it.
+        let _ = inner.output.send(OutputAppended {
+            session_id: id.to_owned(),
+            account_id: account_id.to_owned(),
+            turn,
+            seq,
+            entry,
+        });
+    }
+    Ok(())
 }

@@ -30,6 +30,12 @@ pub struct TurnMeta {
     pub failure: Option<String>,
     /// An error the engine reported that is not fatal by itself (Codex `error`).
     pub last_error: Option<String>,
+    /// The model answering (Claude's `init` line or an assistant message).
+    pub model: Option<String>,
+    /// The prompt of the latest model call, cached parts included: how full
+    /// the context window is. Claude reports it per assistant message;
+    /// Codex only sums a turn's calls, which says nothing of the window.
+    pub context_tokens: Option<i64>,
 }
 
 pub struct Decoder {
@@ -148,14 +154,23 @@ impl Decoder {
         let str_field =
             |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
         match value.get("type").and_then(Value::as_str) {
-            Some("system") => {
-                if value.get("subtype").and_then(Value::as_str) == Some("init")
-                    && let Some(id) = str_field(value, "session_id")
-                {
+            Some("system") if value.get("subtype").and_then(Value::as_str) == Some("init") => {
+                if let Some(id) = str_field(value, "session_id") {
                     self.meta.engine_session_id = Some(id);
+                }
+                if let Some(model) = str_field(value, "model") {
+                    self.meta.model = Some(model);
                 }
             }
             Some("assistant") => {
+                if let Some(message) = value.get("message") {
+                    if let Some(model) = str_field(message, "model") {
+                        self.meta.model = Some(model);
+                    }
+                    if let Some(used) = prompt_tokens(message.get("usage")) {
+                        self.meta.context_tokens = Some(used);
+                    }
+                }
                 let before = self.entries.len();
                 self.claude.assistant(value, &mut self.entries);
                 self.reply_from(before, text);
@@ -305,6 +320,19 @@ impl Decoder {
         add(&mut self.meta.cached_input_tokens, cached);
         add(&mut self.meta.output_tokens, field("output_tokens"));
     }
+}
+
+/// A Claude message's whole prompt: new, cache-written and cache-read input.
+fn prompt_tokens(usage: Option<&Value>) -> Option<i64> {
+    let usage = usage?;
+    [
+        "input_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+    ]
+    .iter()
+    .filter_map(|key| usage.get(*key).and_then(Value::as_i64))
+    .reduce(i64::saturating_add)
 }
 
 /// Appends one piece of reply text, a blank line apart from the one before.

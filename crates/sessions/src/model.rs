@@ -424,6 +424,11 @@ pub enum EntryBody {
         rule: String,
         decision: String,
     },
+    /// A line from Switchboard itself: what it did to the session (a retry,
+    /// a restart, a compaction) or a warning (the context filling up).
+    Notice {
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]

@@ -11,6 +11,8 @@ use time::OffsetDateTime;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Recovery {
     Fail,
+    /// The context window is full: compact it and continue.
+    Compact,
     /// Interrupted, with nothing scheduled.
     Interrupt(String),
     /// Interrupted until `at`, then back, paced with the others returning.
@@ -27,9 +29,13 @@ pub(crate) enum Recovery {
 pub(crate) fn after_failure(
     message: &str,
     now: OffsetDateTime,
-    relaunch_overloads: bool,
+    switches: Switches,
     overloads: u32,
 ) -> Recovery {
+    if switches.recover_full_context && context_is_full(message) {
+        return Recovery::Compact;
+    }
+    let relaunch_overloads = switches.relaunch_overloads;
     let local = jiff::Timestamp::from_nanosecond(now.unix_timestamp_nanos())
         .map(|at| at.to_zoned(jiff::tz::TimeZone::system()));
     let Ok(local) = local else {
@@ -74,6 +80,33 @@ pub(crate) fn after_failure(
     }
 }
 
+/// The settings a failure is judged by.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Switches {
+    /// `relentlessSessionRelaunch`.
+    pub(crate) relaunch_overloads: bool,
+    /// `contextStallAutoRecoverEnabled`.
+    pub(crate) recover_full_context: bool,
+}
+
+/// The engines' ways of saying the prompt no longer fits: Claude's API
+/// "prompt is too long: 201234 tokens > 200000 maximum", Claude Code's
+/// "input length and `max_tokens` exceed context limit", OpenAI's
+/// `context_length_exceeded` / "maximum context length", Codex's "exceeds
+/// the context window".
+fn context_is_full(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    [
+        "prompt is too long",
+        "exceed context limit",
+        "context_length_exceeded",
+        "maximum context length",
+        "exceeds the context window",
+    ]
+    .iter()
+    .any(|marker| lower.contains(marker))
+}
+
 fn first_line(message: &str) -> String {
     let line = message.lines().next().unwrap_or_default();
     let mut clipped: String = line.chars().take(200).collect();
@@ -90,37 +123,58 @@ mod tests {
     use super::*;
 
     const NOW: OffsetDateTime = datetime!(2026-11-22 12:00 UTC);
+    const RELENTLESS: Switches = Switches {
+        relaunch_overloads: true,
+        recover_full_context: false,
+    };
 
     #[test]
     fn an_overload_is_retried_with_growing_gaps_only_when_relentless() {
         let overloaded = r#"API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
-        let Recovery::WaitUntil { at, overload, .. } = after_failure(overloaded, NOW, true, 0)
+        let Recovery::WaitUntil { at, overload, .. } =
+            after_failure(overloaded, NOW, RELENTLESS, 0)
         else {
             panic!("an overload is retried");
         };
         assert!(overload);
-        let Recovery::WaitUntil { at: later, .. } = after_failure(overloaded, NOW, true, 3) else {
+        let Recovery::WaitUntil { at: later, .. } = after_failure(overloaded, NOW, RELENTLESS, 3)
+        else {
             panic!("an overload is retried");
         };
         assert!(at > NOW && later - NOW > at - NOW);
-        assert_eq!(after_failure(overloaded, NOW, false, 0), Recovery::Fail);
+        assert_eq!(
+            after_failure(overloaded, NOW, Switches::default(), 0),
+            Recovery::Fail
+        );
     }
 
     #[test]
     fn a_genuine_error_fails_at_once() {
         let genuine = "Invalid API key · Please run /login";
-        assert_eq!(after_failure(genuine, NOW, true, 0), Recovery::Fail);
+        assert_eq!(after_failure(genuine, NOW, RELENTLESS, 0), Recovery::Fail);
     }
 
     #[test]
     fn a_usage_limit_waits_for_its_reset() {
         let reset = NOW.unix_timestamp() + 3_600;
         let message = format!("Claude AI usage limit reached|{reset}");
-        let Recovery::WaitUntil { at, overload, .. } = after_failure(&message, NOW, false, 0)
+        let Recovery::WaitUntil { at, overload, .. } =
+            after_failure(&message, NOW, Switches::default(), 0)
         else {
             panic!("a usage limit waits");
         };
         assert!(!overload);
         assert_eq!(at.unix_timestamp(), reset);
+    }
+
+    #[test]
+    fn a_full_context_is_compacted_only_when_asked() {
+        let full = "API Error: 400 prompt is too long: 201234 tokens > 200000 maximum";
+        let recover = Switches {
+            recover_full_context: true,
+            ..RELENTLESS
+        };
+        assert_eq!(after_failure(full, NOW, recover, 0), Recovery::Compact);
+        assert_eq!(after_failure(full, NOW, RELENTLESS, 0), Recovery::Fail);
     }
 }

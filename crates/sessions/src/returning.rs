@@ -31,6 +31,10 @@ pub trait Governance: Send + Sync {
     fn break_loops(&self) -> bool;
     /// `sessionTreeBelowNormalPriority`: run engines at a lower priority.
     fn below_normal_priority(&self) -> bool;
+    /// `contextWarning75Enabled` / `contextWarning90Enabled`.
+    fn context_warning(&self, threshold: resilience::Threshold) -> bool;
+    /// `contextStallAutoRecoverEnabled`: compact a full context and go on.
+    fn recover_full_context(&self) -> bool;
 }
 
 #[derive(Default)]

@@ -44,8 +44,15 @@ const BELOW_NORMAL_NICE: libc::c_int = 10;
 /// How long the output may trail the process's exit (a leftover holding the pipe).
 const DRAIN_GRACE: Duration = Duration::from_secs(5);
 
+/// How full the model's context window was at the turn's last call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContextUse {
+    pub model: String,
+    pub used: u64,
+}
+
 pub enum TurnEnd {
-    Done,
+    Done(Option<ContextUse>),
     Failed(String),
     Ended(EndRequest),
     /// The watchdog stopped it (a stall, a loop): relaunch with the note.
@@ -265,7 +272,7 @@ pub async fn run_turn(
         judge(ctx.spec.kind, &status, &meta, &stderr_tail)
     };
     let (turn_status, error) = match &outcome {
-        TurnEnd::Done => ("done", None),
+        TurnEnd::Done(_) => ("done", None),
         TurnEnd::Failed(message) => ("failed", Some(message.clone())),
         TurnEnd::Ended(EndRequest::Shutdown) => ("interrupted", None),
         TurnEnd::Ended(EndRequest::Pause) => ("paused", None),
@@ -352,7 +359,14 @@ fn judge(
         return TurnEnd::Failed(failure.clone());
     }
     if status.success() {
-        return TurnEnd::Done;
+        let context = match (&meta.model, meta.context_tokens) {
+            (Some(model), Some(used)) => Some(ContextUse {
+                model: model.clone(),
+                used: u64::try_from(used).unwrap_or_default(),
+            }),
+            _ => None,
+        };
+        return TurnEnd::Done(context);
     }
     match (kind, &meta.last_error) {
         (EngineKind::Codex | EngineKind::Claude, Some(error)) => {

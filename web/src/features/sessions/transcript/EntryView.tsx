@@ -92,6 +92,12 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
       );
     case "error":
       return <div className="entry entry-error">{entry.message}</div>;
+    case "notice":
+      return (
+        <div className="entry entry-notice">
+          <span className="entry-label">Switchboard</span> {entry.text}
+        </div>
+      );
     case "permission":
       return (
         <div className={`entry entry-permission${entry.decision === "deny" ? " entry-failed" : ""}`}>
