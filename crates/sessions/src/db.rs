@@ -146,7 +146,13 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
         feature: "sessions",
         sql: "ALTER TABLE sessions ADD COLUMN resume_at TEXT;
               CREATE INDEX sessions_dormant ON sessions(status)
-                WHERE status IN ('interrupted', 'paused');",
+                WHERE status IN ('interrupted', 'paused');
+              ALTER TABLE sessions ADD COLUMN last_turn_at TEXT;
+              ALTER TABLE sessions ADD COLUMN reports_cost INTEGER NOT NULL DEFAULT 0;
+              UPDATE sessions SET
+                last_turn_at = (SELECT MAX(t.started_at) FROM session_turns t WHERE t.session_id = sessions.id),
+                reports_cost = EXISTS (SELECT 1 FROM session_turns t
+                                       WHERE t.session_id = sessions.id AND t.cost_usd IS NOT NULL);",
     },
 ];
 
@@ -489,6 +495,12 @@ pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<Ne
          VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6)",
         params![id, turn, kind, text, added, now],
     )?;
+    // Kept on the session so the governor orders ten thousand of them by
+    // last activity without reading their turns.
+    tx.execute(
+        "UPDATE sessions SET last_turn_at = ?2 WHERE id = ?1",
+        params![id, now],
+    )?;
     let resume = tx.query_row(
         "SELECT engine_session_id FROM sessions WHERE id = ?1",
         [id],
@@ -550,6 +562,12 @@ pub fn save_meta(tx: &Transaction<'_>, id: &str, turn: i64, meta: &TurnMeta) -> 
         tx.execute(
             "UPDATE sessions SET engine_session_id = ?2 WHERE id = ?1",
             params![id, engine_id],
+        )?;
+    }
+    if meta.cost_usd.is_some() {
+        tx.execute(
+            "UPDATE sessions SET reports_cost = 1 WHERE id = ?1 AND reports_cost = 0",
+            [id],
         )?;
     }
     Ok(())

@@ -150,18 +150,15 @@ pub struct Dormant {
 }
 
 /// Every dormant session, most recently active first: one walk of the
-/// partial index `sessions_dormant`, and each one's turns by primary key.
+/// partial index `sessions_dormant` (the last turn's start and whether a
+/// turn reported dollars are kept on the session row for this).
 fn dormant(tx: &Transaction<'_>) -> Result<Vec<Dormant>> {
     let mut stmt = tx.prepare_cached(
-        "SELECT s.id, s.account_id, s.status, s.archived,
-                COALESCE((SELECT MAX(t.started_at) FROM session_turns t WHERE t.session_id = s.id),
-                         s.created_at) AS last_active,
-                s.resume_at,
-                EXISTS (SELECT 1 FROM session_turns t
-                        WHERE t.session_id = s.id AND t.cost_usd IS NOT NULL)
-         FROM sessions s INDEXED BY sessions_dormant
-         WHERE s.status IN ('interrupted', 'paused')
-         ORDER BY last_active DESC, s.id DESC",
+        "SELECT id, account_id, status, archived, COALESCE(last_turn_at, created_at) AS last_active,
+                resume_at, reports_cost
+         FROM sessions INDEXED BY sessions_dormant
+         WHERE status IN ('interrupted', 'paused')
+         ORDER BY last_active DESC, id DESC",
     )?;
     let rows = stmt.query_map([], |r| {
         Ok(Dormant {
