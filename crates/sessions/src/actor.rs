@@ -247,8 +247,8 @@ pub(crate) async fn actor(
                         let now = inner.clock.timestamp();
                         inner
                             .write(move |tx| {
-                                db::requeue_last_input(tx, &owned)?;
-                                db::set_resume_at(tx, &owned, Some(&until))?;
+                                recovery::requeue_last_input(tx, &owned)?;
+                                recovery::set_resume_at(tx, &owned, Some(&until))?;
                                 db::set_status(tx, &owned, Status::Interrupted, &reason, &now)
                             })
                             .await?;
@@ -289,7 +289,7 @@ async fn come_back(
 ) -> Result<Option<EndRequest>> {
     let owned = id.to_owned();
     let resume_at = inner
-        .read(move |tx| db::resume_at(tx, &owned))
+        .read(move |tx| recovery::resume_at(tx, &owned))
         .await?
         .and_then(|at| OffsetDateTime::parse(&at, &Rfc3339).ok());
     if let Some(at) = resume_at {
@@ -300,7 +300,7 @@ async fn come_back(
         }
         let owned = id.to_owned();
         inner
-            .write(move |tx| db::set_resume_at(tx, &owned, None))
+            .write(move |tx| recovery::set_resume_at(tx, &owned, None))
             .await?;
         inner
             .move_to(

@@ -6,7 +6,10 @@
 //! `relentlessSessionRelaunch` on, after [`resilience::retry_delay`]'s
 //! growing gaps (30 s doubling, capped at 15 minutes); off, it fails.
 
+use store::rusqlite::{Transaction, params};
 use time::OffsetDateTime;
+
+use crate::error::Result;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Recovery {
@@ -114,6 +117,45 @@ fn first_line(message: &str) -> String {
         clipped.push('…');
     }
     clipped
+}
+
+/// Puts the input of the turn that just failed back at the head of the
+/// queue, so the retry answers it before any follow-up sent meanwhile.
+pub fn requeue_last_input(tx: &Transaction<'_>, id: &str) -> Result<()> {
+    tx.execute(
+        "UPDATE session_inputs SET consumed = 0 WHERE id = (
+             SELECT MAX(id) FROM session_inputs WHERE session_id = ?1 AND consumed = 1)",
+        [id],
+    )?;
+    Ok(())
+}
+
+pub fn set_resume_at(tx: &Transaction<'_>, id: &str, at: Option<&str>) -> Result<()> {
+    tx.execute(
+        "UPDATE sessions SET resume_at = ?2 WHERE id = ?1",
+        params![id, at],
+    )?;
+    Ok(())
+}
+
+pub fn resume_at(tx: &Transaction<'_>, id: &str) -> Result<Option<String>> {
+    Ok(
+        tx.query_row("SELECT resume_at FROM sessions WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })?,
+    )
+}
+
+/// Interrupted sessions waiting for their own `resumeAt` (a usage limit's
+/// reset, an overload's retry): `(id, account)`.
+pub fn scheduled_returns(tx: &Transaction<'_>) -> Result<Vec<(String, String)>> {
+    let mut stmt = tx.prepare(
+        "SELECT id, account_id FROM sessions INDEXED BY sessions_dormant
+         WHERE status IN ('interrupted', 'paused') AND status = 'interrupted'
+           AND resume_at IS NOT NULL AND archived = 0",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<store::rusqlite::Result<_>>()?)
 }
 
 #[cfg(test)]

@@ -132,7 +132,7 @@ impl Supervisor {
             }
         }
         // A wait for a reset or a retry outlives the server that began it.
-        for (id, account) in self.inner.read(db::scheduled_returns).await? {
+        for (id, account) in self.inner.read(crate::recovery::scheduled_returns).await? {
             self.launch(id, account, Start::Returning);
         }
         Ok(())

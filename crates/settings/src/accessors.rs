@@ -661,15 +661,11 @@ impl SettingsStore {
     }
 
     /// A session may ask the user to type a value it cannot set itself (for example an API key). The AI never sees the typed value.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_input_requests_enabled(&self) -> bool {
         self.toggle_at(7)
     }
 
     /// A session may offer a key it holds for the user to review, edit and save. Nothing is saved without the user pressing Save.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_key_proposals_enabled(&self) -> bool {
         self.toggle_at(8)
     }
@@ -805,8 +801,6 @@ impl SettingsStore {
     }
 
     /// Breaks a loop of repeating the same action (re-reading an unchanged file, repeating a command) and relaunches the agent.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn read_loop_breaker_enabled(&self) -> bool {
         self.toggle_at(31)
     }
@@ -928,22 +922,16 @@ impl SettingsStore {
     }
 
     /// In-chat note at about 75% of the context window. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn context_warning75_enabled(&self) -> bool {
         self.toggle_at(52)
     }
 
     /// In-chat note at about 90%. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn context_warning90_enabled(&self) -> bool {
         self.toggle_at(53)
     }
 
     /// When a session fills its context and stops mid-task, frees space and continues it.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn context_stall_auto_recover_enabled(&self) -> bool {
         self.toggle_at(54)
     }
@@ -1090,8 +1078,6 @@ impl SettingsStore {
     }
 
     /// Restarts a turn stuck on thinking with no reply.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn auto_restart_unresponsive_sessions(&self) -> bool {
         self.toggle_at(78)
     }
@@ -1102,8 +1088,6 @@ impl SettingsStore {
     }
 
     /// Keeps retrying with growing gaps when a running session fails to launch due to a transient overload; genuine errors still stop and turn red.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn relentless_session_relaunch(&self) -> bool {
         self.toggle_at(80)
     }
@@ -1116,92 +1100,66 @@ impl SettingsStore {
     }
 
     /// Spacing between starts when several sessions return together (restore, rate-limit recovery, batch restart). 0 falls back to built-in spacing. Manual single starts are never delayed. Immediate effect.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_restart_spacing_seconds(&self) -> f64 {
         self.number_at(82)
     }
 
     /// Spacing used after the warm-up time has passed; 0 keeps the earlier spacing for the whole batch. Immediate effect.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_restart_spacing_after_warmup_seconds(&self) -> f64 {
         self.number_at(83)
     }
 
     /// How long the first spacing applies, counted from when the batch starts returning; 0 skips the warm-up. Immediate effect.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_restart_spacing_warmup_minutes(&self) -> u32 {
         self.count_at(84)
     }
 
     /// When memory is low, holds new burst-started sessions (auto-created bug/feature sessions, recipe runs, mass restarts) until memory frees; a held session starts within a few seconds; manual sessions never delayed; sessions resuming after restart are always paced. All platforms.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_memory_guard_enabled(&self) -> bool {
         self.toggle_at(85)
     }
 
     /// Memory-in-use percentage at which holding starts. Range step 5.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_memory_guard_percent(&self) -> u32 {
         self.count_at(86)
     }
 
     /// When fewer sessions than this run, the governor restarts recently active interrupted work sessions up to this count. Never restarts a session that finished cleanly, waits on the user, was stopped by the user, or recovers by itself.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_refill_target_count(&self) -> u32 {
         self.count_at(87)
     }
 
     /// Maximum sessions revived per 5-minute check.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_refill_batch(&self) -> u32 {
         self.count_at(88)
     }
 
     /// The same session is not re-poked within this many minutes.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_refill_cooldown_minutes(&self) -> u32 {
         self.count_at(89)
     }
 
     /// Maximum daily revive spend; only pay-per-use sessions count. At the cap, pauses until the next day. 0 turns the dollar cap off; the daily revive-count limit still applies.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_refill_daily_spend_cap_usd(&self) -> f64 {
         self.number_at(90)
     }
 
     /// Default off: on, paused sessions count as restartable and are un-paused.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_refill_include_paused(&self) -> bool {
         self.toggle_at(91)
     }
 
     /// Default off: on, sessions the user closed count as restartable. A session stopped with Stop is never touched.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_refill_allow_reopen_user_closed(&self) -> bool {
         self.toggle_at(92)
     }
 
     /// Sessions whose last activity is older are skipped.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_refill_max_candidate_age_hours(&self) -> u32 {
         self.count_at(93)
     }
 
     /// Revive budget per session per day.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_refill_max_revives_per_session_per_day(&self) -> u32 {
         self.count_at(94)
     }
@@ -1319,8 +1277,6 @@ impl SettingsStore {
     }
 
     /// Runs each session and everything it spawns at Below-Normal priority. Works on platforms W and M.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_tree_below_normal_priority(&self) -> bool {
         self.toggle_at(111)
     }
