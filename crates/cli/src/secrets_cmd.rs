@@ -14,6 +14,9 @@ use crate::settings_cmd::report;
 
 #[derive(Subcommand)]
 pub enum KeysCommand {
+    /// Save a key (a connector's token) read from stdin, so it is never in
+    /// your shell's history or the process list
+    Set { name: String },
     /// Forget a saved key
     Delete { name: String },
 }
@@ -99,6 +102,15 @@ pub fn keys(command: Option<KeysCommand>, data_dir: &Path, json: bool) -> anyhow
                 );
             }
         }),
+        Some(KeysCommand::Set { name }) => {
+            let mut value = String::new();
+            std::io::stdin()
+                .read_line(&mut value)
+                .context("cannot read the key's value from stdin")?;
+            let body = json!({ "value": value.trim_end_matches(['\r', '\n']) });
+            let reply = client.send("PUT", &format!("/keys/{name}"), Some(&body))?;
+            report(reply, json, |_| println!("Saved {name}."))
+        }
         Some(KeysCommand::Delete { name }) => {
             let reply = client.send("DELETE", &format!("/keys/{name}"), None)?;
             report(reply, json, |_| println!("Deleted {name}."))

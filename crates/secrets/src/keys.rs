@@ -117,6 +117,39 @@ impl Secrets {
         })
     }
 
+    /// Saves (or replaces) the account's key `name`, sealed.
+    pub fn save_key(
+        &self,
+        account_id: &str,
+        name: &str,
+        value: &str,
+    ) -> Result<SavedKey, SecretsError> {
+        check_name(name)?;
+        check_value(value)?;
+        let now = self.clock.timestamp();
+        self.db.write(|tx| {
+            self.store_key(tx, account_id, name, value, &now)?;
+            Ok(tx.query_row(
+                "SELECT name, created_at, updated_at FROM saved_keys
+                 WHERE account_id = ?1 AND name = ?2",
+                params![account_id, name],
+                |r| {
+                    Ok(SavedKey {
+                        name: r.get(0)?,
+                        created_at: r.get(1)?,
+                        updated_at: r.get(2)?,
+                    })
+                },
+            )?)
+        })
+    }
+
+    /// A saved key's value, for Switchboard's own use on the user's behalf
+    /// (a connector's token); never for a reply.
+    pub fn reveal(&self, account_id: &str, name: &str) -> Result<String, SecretsError> {
+        self.db.read(|tx| self.key_value(tx, account_id, name))
+    }
+
     pub fn delete_key(&self, account_id: &str, name: &str) -> Result<(), SecretsError> {
         let deleted = self.db.write(|tx| {
             tx.execute(

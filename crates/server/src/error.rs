@@ -5,21 +5,28 @@
 //! use `?`), and 5xx details (paths, parse errors, SQLite messages) go to the
 //! log, never to the client: a 5xx body carries a fixed, generic sentence.
 
+use std::borrow::Cow;
+
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 #[derive(Debug, Clone)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    /// Ours, or (a team chat refusal) the outside service's own.
+    pub code: Cow<'static, str>,
     pub message: String,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(
+        status: StatusCode,
+        code: impl Into<Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Self {
         Self {
             status,
-            code,
+            code: code.into(),
             message: message.into(),
         }
     }
@@ -105,7 +112,7 @@ impl ApiError {
     pub fn body(&self) -> String {
         let body = crate::wire::ErrorBody {
             error: crate::wire::ErrorDetail {
-                code: self.code.to_owned(),
+                code: self.code.to_string(),
                 message: self.message.clone(),
             },
         };

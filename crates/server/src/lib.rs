@@ -235,6 +235,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
         stream_keep_alive: options.stream_keep_alive,
         stop,
+        data_dir: data_dir.clone(),
         ui_url: ui_url.clone(),
         control_url: control_url.clone(),
     };

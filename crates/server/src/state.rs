@@ -49,6 +49,8 @@ pub struct AppState {
     /// How often an idle stream sends a comment line, so proxies keep it open.
     pub stream_keep_alive: Duration,
     pub stop: watch::Sender<Option<StopReason>>,
+    /// Where the server keeps its files (`teamchat.toml` among them).
+    pub data_dir: std::path::PathBuf,
     /// The UI server's base URL, for links the API hands out.
     pub ui_url: String,
     /// The control server's base URL, for webhook addresses (`None` when it is off).

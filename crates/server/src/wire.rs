@@ -370,3 +370,10 @@ pub enum KeyDecisionKind {
     Save,
     Discard,
 }
+
+/// `PUT /keys/<name>`: a key's value, typed by the user.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct KeyValue {
+    pub value: String,
+}

@@ -115,6 +115,7 @@ fn api_types() -> String {
         decl::<server::wire::NewKeyProposal>(&cfg),
         decl::<server::wire::KeyDecision>(&cfg),
         decl::<server::wire::KeyDecisionKind>(&cfg),
+        decl::<server::wire::KeyValue>(&cfg),
         decl::<server::wire::NewAlarm>(&cfg),
         decl::<server::wire::AlarmChanged>(&cfg),
         decl::<alarms::Alarm>(&cfg),

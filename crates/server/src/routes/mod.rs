@@ -22,6 +22,7 @@ mod secrets;
 mod sessions;
 mod settings;
 mod stream;
+mod teamchat;
 pub mod ui;
 mod webhooks;
 
@@ -39,6 +40,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(sessions::routes())
         .merge(approvals::routes())
         .merge(governor::routes())
+        .merge(teamchat::routes())
         .merge(secrets::routes())
         .merge(stream::routes())
         .merge(webhooks::routes())

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::routing::{delete, get, post};
+use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use inbox::{Action, Category, NewRow};
 use secrets::{
@@ -38,7 +38,7 @@ pub fn routes() -> Router<AppState> {
         .route("/key-proposals", post(propose).get(list_proposals))
         .route("/key-proposals/{id}", get(review).post(decide))
         .route("/keys", get(list_keys))
-        .route("/keys/{name}", delete(delete_key))
+        .route("/keys/{name}", put(save_key).delete(delete_key))
 }
 
 /// The session a request or proposal comes from: an agent token's own, or
@@ -345,6 +345,18 @@ async fn list_keys(User(user): User, State(state): State<AppState>) -> ApiResult
     let secrets = state.secrets.clone();
     let keys = blocking(move || secrets.keys(&user.account_id)).await?;
     Ok(Json(json!({ "keys": keys })))
+}
+
+/// Saves a key the user types (a connector's token): never for an agent.
+async fn save_key(
+    User(user): User,
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    ApiJson(body): ApiJson<wire::KeyValue>,
+) -> ApiResult<Json<secrets::SavedKey>> {
+    let secrets = state.secrets.clone();
+    let saved = blocking(move || secrets.save_key(&user.account_id, &name, &body.value)).await?;
+    Ok(Json(saved))
 }
 
 async fn delete_key(

@@ -355,7 +355,7 @@ mod tests {
         ] {
             let error = page(bad).unwrap_err();
             assert_eq!(
-                (error.status.as_u16(), error.code),
+                (error.status.as_u16(), error.code.as_ref()),
                 (400, "invalid_request"),
                 "{bad:?}"
             );

@@ -433,6 +433,8 @@ export type KeyDecision = { decision: KeyDecisionKind, name?: string, value?: st
 
 export type KeyDecisionKind = "save" | "discard";
 
+export type KeyValue = { value: string, };
+
 export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
 
 export type AlarmChanged = { id: string, alarm: Alarm | null, deleted: boolean, };

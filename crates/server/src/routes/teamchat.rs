@@ -1,0 +1,270 @@
+//! Team chat writes: each route one of the spec's operations, through the
+//! `teamchat` connector. `chatAppEnabled` turns them all on; an agent's
+//! scoped token needs `allowAgentTokenTeamChat` too (Authentication rule 4),
+//! and what it sends is labelled as the user's agent, naming its session.
+//! The service's own refusals come back as 502 with its error code.
+
+use axum::extract::{Path, State};
+use axum::routing::{patch, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use teamchat::{ChatError, Client, Config, Done, Operation};
+
+use crate::auth::{Caller, refuse_email_session};
+use crate::error::{ApiError, ApiResult};
+use crate::json::ApiJson;
+use crate::routes::blocking;
+use crate::state::AppState;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/teamchat/direct-messages", post(direct_message))
+        .route("/teamchat/messages", post(channel_message))
+        .route(
+            "/teamchat/messages/{channel}/{ts}",
+            patch(edit).delete(delete_message),
+        )
+        .route("/teamchat/reactions", post(reaction))
+        .route("/teamchat/pins", post(pin))
+        .route(
+            "/teamchat/scheduled-direct-messages",
+            post(scheduled_direct_message),
+        )
+        .route("/teamchat/invites", post(invite))
+}
+
+/// Checks the caller and the switches, finds the service and its token, and
+/// runs `operation` (its text labelled first when an agent sends it).
+async fn send(
+    state: &AppState,
+    caller: &Caller,
+    operation: impl FnOnce(&dyn Fn(String) -> String) -> Operation,
+) -> ApiResult<Json<Done>> {
+    if caller.is_agent() && !state.settings.allow_agent_token_team_chat() {
+        return Err(ApiError::forbidden(
+            "agent_token_team_chat_disabled",
+            "An agent's token may not write to team chat (setting allowAgentTokenTeamChat).",
+        ));
+    }
+    if !state.settings.chat_app_enabled() {
+        return Err(ApiError::forbidden(
+            "team_chat_disabled",
+            "Team chat is turned off (setting chatAppEnabled).",
+        ));
+    }
+    refuse_email_session(state, &caller.0).await?;
+    let label = match (caller.is_agent(), &caller.0.session_id) {
+        (true, Some(session_id)) => {
+            let session = state.sessions.get(caller.account_id(), session_id).await?;
+            Some(session.title.unwrap_or(session.id))
+        }
+        _ => None,
+    };
+    let operation = operation(&|text: String| match &label {
+        Some(session) => teamchat::label(&text, session),
+        None => text,
+    });
+    let config = Config::load(&state.data_dir).map_err(chat_error)?;
+    let secrets = state.secrets.clone();
+    let account = caller.account_id().to_owned();
+    let done = blocking(move || {
+        let token = secrets.reveal(&account, &config.token_key).map_err(|_| {
+            chat_error(ChatError::NotConfigured(format!(
+                "the saved key {} (token_key in teamchat.toml) does not exist; save the bot token with PUT /keys/{}",
+                config.token_key, config.token_key
+            )))
+        })?;
+        operation
+            .run(&Client::new(&config.base_url, token))
+            .map_err(chat_error)
+    })
+    .await?;
+    Ok(Json(done))
+}
+
+fn chat_error(error: ChatError) -> ApiError {
+    use axum::http::StatusCode;
+    let message = error.to_string();
+    match error {
+        ChatError::NotConfigured(_) => {
+            ApiError::new(StatusCode::CONFLICT, "team_chat_not_configured", message)
+        }
+        ChatError::BadConfig { .. } => {
+            ApiError::new(StatusCode::CONFLICT, "team_chat_config_invalid", message)
+        }
+        ChatError::Service { code } => {
+            ApiError::new(StatusCode::BAD_GATEWAY, service_code(&code), message)
+        }
+        ChatError::Unreachable(_) => {
+            ApiError::new(StatusCode::BAD_GATEWAY, "team_chat_unreachable", message)
+        }
+        ChatError::BadReply(_) => {
+            ApiError::new(StatusCode::BAD_GATEWAY, "team_chat_bad_reply", message)
+        }
+        ChatError::InvalidInput(_) => ApiError::bad_request("invalid_request", message),
+    }
+}
+
+/// The service's error code as ours: it comes from outside, so only the
+/// Web API's own alphabet (`channel_not_found`) passes, at most 64 characters.
+fn service_code(code: &str) -> String {
+    let clean: String = code
+        .chars()
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+        .take(64)
+        .collect();
+    if clean.is_empty() {
+        "team_chat_error".to_owned()
+    } else {
+        clean
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DirectMessage {
+    user: String,
+    text: String,
+}
+
+async fn direct_message(
+    caller: Caller,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<DirectMessage>,
+) -> ApiResult<Json<Done>> {
+    send(&state, &caller, |label| Operation::DirectMessage {
+        user: body.user,
+        text: label(body.text),
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ChannelMessage {
+    channel: String,
+    text: String,
+    thread_ts: Option<String>,
+}
+
+async fn channel_message(
+    caller: Caller,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<ChannelMessage>,
+) -> ApiResult<Json<Done>> {
+    send(&state, &caller, |label| Operation::ChannelMessage {
+        channel: body.channel,
+        text: label(body.text),
+        thread_ts: body.thread_ts,
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Edit {
+    text: String,
+}
+
+async fn edit(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path((channel, ts)): Path<(String, String)>,
+    ApiJson(body): ApiJson<Edit>,
+) -> ApiResult<Json<Done>> {
+    send(&state, &caller, |label| Operation::Edit {
+        channel,
+        ts,
+        text: label(body.text),
+    })
+    .await
+}
+
+async fn delete_message(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path((channel, ts)): Path<(String, String)>,
+) -> ApiResult<Json<Done>> {
+    send(&state, &caller, |_| Operation::Delete { channel, ts }).await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Reaction {
+    channel: String,
+    ts: String,
+    name: String,
+}
+
+async fn reaction(
+    caller: Caller,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<Reaction>,
+) -> ApiResult<Json<Done>> {
+    send(&state, &caller, |_| Operation::Reaction {
+        channel: body.channel,
+        ts: body.ts,
+        name: body.name,
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Pin {
+    channel: String,
+    ts: String,
+}
+
+async fn pin(
+    caller: Caller,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<Pin>,
+) -> ApiResult<Json<Done>> {
+    send(&state, &caller, |_| Operation::Pin {
+        channel: body.channel,
+        ts: body.ts,
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ScheduledDirectMessage {
+    user: String,
+    text: String,
+    /// Unix seconds.
+    post_at: i64,
+}
+
+async fn scheduled_direct_message(
+    caller: Caller,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<ScheduledDirectMessage>,
+) -> ApiResult<Json<Done>> {
+    send(&state, &caller, |label| Operation::ScheduledDirectMessage {
+        user: body.user,
+        text: label(body.text),
+        post_at: body.post_at,
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Invite {
+    channel: String,
+    users: Vec<String>,
+}
+
+async fn invite(
+    caller: Caller,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<Invite>,
+) -> ApiResult<Json<Done>> {
+    send(&state, &caller, |_| Operation::Invite {
+        channel: body.channel,
+        users: body.users,
+    })
+    .await
+}
