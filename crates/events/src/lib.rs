@@ -35,6 +35,10 @@ pub enum Name {
     Alarm,
     /// A tool call asks for the user's approval, or its approval was answered or expired.
     Approval,
+    /// An agent asks the web app to show a view (a toast, or at once).
+    Navigate,
+    /// An agent asks the web app, behind other windows, to come forward.
+    Foreground,
     /// Refetch: what was missed is no longer held.
     Reset,
 }
@@ -49,6 +53,8 @@ impl Name {
             Name::Board => "board",
             Name::Alarm => "alarm",
             Name::Approval => "approval",
+            Name::Navigate => "navigate",
+            Name::Foreground => "foreground",
             Name::Reset => "reset",
         }
     }

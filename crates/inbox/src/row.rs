@@ -89,6 +89,9 @@ pub enum Action {
         #[serde(rename = "itemId")]
         item_id: String,
     },
+    /// Open a view of the web app at its address (an agent's navigation
+    /// request that found no app in front).
+    OpenPath { path: String },
 }
 
 /// One row as the API gives it.

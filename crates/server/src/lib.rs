@@ -217,6 +217,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let cipher = secrets::Cipher::load_or_create(&data_dir.join(secrets::KEY_FILE))?;
     let secrets = Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher));
     let (stop, _) = watch::channel(None);
+    let presence = Arc::new(navigation::Presence::new(clock.clone()));
     let state = AppState {
         inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
         webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
@@ -228,6 +229,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         accounts,
         sessions: supervisor,
         governor,
+        presence,
         permissions: broker,
         secrets,
         secrets_answered: Arc::new(tokio::sync::Notify::new()),

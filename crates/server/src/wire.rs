@@ -377,3 +377,25 @@ pub enum KeyDecisionKind {
 pub struct KeyValue {
     pub value: String,
 }
+
+/// The `navigate` event's payload.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct NavigateEvent {
+    /// The web app's address for the view.
+    pub path: String,
+    /// Switch at once (`allowAgentDirectNavigation`), or offer a click-to-go toast.
+    pub direct: bool,
+    /// Who asks: the session's title (or id), or "a script".
+    pub from: String,
+    pub session_id: Option<String>,
+}
+
+/// The `foreground` event's payload.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ForegroundEvent {
+    pub reason: String,
+    pub from: String,
+    pub session_id: Option<String>,
+}

@@ -18,6 +18,7 @@ mod clock;
 mod dashboards;
 mod governor;
 mod inbox;
+mod navigation;
 mod secrets;
 mod sessions;
 mod settings;
@@ -41,6 +42,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(approvals::routes())
         .merge(governor::routes())
         .merge(teamchat::routes())
+        .merge(navigation::routes())
         .merge(secrets::routes())
         .merge(stream::routes())
         .merge(webhooks::routes())
@@ -59,6 +61,7 @@ pub fn ui_api(state: &AppState) -> Router<AppState> {
     api(state)
         .merge(app::ui_routes())
         .merge(accounts::ui_routes())
+        .merge(navigation::ui_routes())
 }
 
 /// Runs a synchronous domain call (SQLite) off the async workers.

@@ -90,6 +90,8 @@ export function openTarget(row: InboxRow): string | null {
       return sessionPath(action.sessionId);
     case "open_item":
       return `/boards/${encodeURIComponent(action.boardId)}`;
+    case "open_path":
+      return action.path;
   }
 }
 

@@ -435,6 +435,26 @@ export type KeyDecisionKind = "save" | "discard";
 
 export type KeyValue = { value: string, };
 
+export type NavigateEvent = { 
+/**
+ * The web app's address for the view.
+ */
+path: string, 
+/**
+ * Switch at once (`allowAgentDirectNavigation`), or offer a click-to-go toast.
+ */
+direct: boolean, 
+/**
+ * Who asks: the session's title (or id), or "a script".
+ */
+from: string, sessionId: string | null, };
+
+export type ForegroundEvent = { reason: string, from: string, sessionId: string | null, };
+
+export type NavigationView = "boards" | "board" | "dashboard" | "inbox" | "sessions" | "session" | "settings";
+
+export type Delivery = "toast" | "navigated" | "notification" | "already_in_front" | "inbox";
+
 export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
 
 export type AlarmChanged = { id: string, alarm: Alarm | null, deleted: boolean, };
@@ -489,7 +509,7 @@ export type Source = { sessionId?: string, boardId?: string, itemId?: string, we
  */
 requestId?: string, };
 
-export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, };
+export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_path", path: string, };
 
 export type StateFilter = "unread" | "read" | "archived" | "open" | "all";
 

@@ -1,0 +1,94 @@
+//! Which web apps are open, and in front, as they report it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use clock::Clock;
+use time::{Duration, OffsetDateTime};
+
+use crate::Front;
+
+/// How often an open web app says it is still there.
+pub const HEARTBEAT: Duration = Duration::seconds(30);
+/// A web app not heard from for this long is gone (its tab closed without a word).
+pub const PRESENCE_TTL: Duration = Duration::seconds(75);
+
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    visible: bool,
+    at: OffsetDateTime,
+}
+
+pub struct Presence {
+    clock: Arc<dyn Clock>,
+    /// Per account, per web app (a tab's own id).
+    apps: Mutex<HashMap<(String, String), Seen>>,
+}
+
+impl Presence {
+    pub fn new(clock: Arc<dyn Clock>) -> Self {
+        Self {
+            clock,
+            apps: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A web app's report: shown (`visible`) or hidden. `gone` forgets it
+    /// (the tab is closing).
+    pub fn report(&self, account_id: &str, app_id: &str, visible: bool, gone: bool) {
+        let key = (account_id.to_owned(), app_id.to_owned());
+        let mut apps = self.lock();
+        if gone {
+            apps.remove(&key);
+            return;
+        }
+        let now = self.clock.now();
+        apps.insert(key, Seen { visible, at: now });
+        // Forgotten tabs go when anyone reports, so the map stays small.
+        apps.retain(|_, seen| now - seen.at < PRESENCE_TTL);
+    }
+
+    pub fn front(&self, account_id: &str) -> Front {
+        let now = self.clock.now();
+        let apps = self.lock();
+        let live = apps
+            .iter()
+            .filter(|((account, _), seen)| account == account_id && now - seen.at < PRESENCE_TTL)
+            .map(|(_, seen)| seen.visible);
+        let mut front = Front::None;
+        for visible in live {
+            if visible {
+                return Front::Visible;
+            }
+            front = Front::Hidden;
+        }
+        front
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Seen>> {
+        self.apps.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clock::ManualClock;
+
+    use super::*;
+
+    #[test]
+    fn an_app_is_in_front_while_shown_and_heard_from() {
+        let clock = Arc::new(ManualClock::starting_now());
+        let presence = Presence::new(clock.clone());
+        assert_eq!(presence.front("a"), Front::None);
+        presence.report("a", "tab1", false, false);
+        assert_eq!(presence.front("a"), Front::Hidden);
+        presence.report("a", "tab2", true, false);
+        assert_eq!(presence.front("a"), Front::Visible);
+        assert_eq!(presence.front("b"), Front::None);
+        presence.report("a", "tab2", false, true);
+        assert_eq!(presence.front("a"), Front::Hidden);
+        clock.advance(PRESENCE_TTL);
+        assert_eq!(presence.front("a"), Front::None, "a silent tab is gone");
+    }
+}

@@ -1,0 +1,225 @@
+//! Agents and scripts asking to move the user's view (`POST /ui/navigate`)
+//! or to bring the app forward (`POST /ui/foreground`), and the web app's
+//! own reports of whether it is in front (`POST /ui/presence`, browser
+//! only). The rules are the `navigation` crate's; a request reaches the web
+//! app as a `navigate` or `foreground` event, or the inbox as a `note`.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use axum::{Json, Router};
+use inbox::{Action, Category, NewRow};
+use navigation::{Delivery, View};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::auth::{Caller, User};
+use crate::error::{ApiError, ApiResult};
+use crate::json::ApiJson;
+use crate::publish;
+use crate::routes::blocking;
+use crate::state::AppState;
+use crate::wire::{ForegroundEvent, NavigateEvent};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/ui/navigate", post(navigate))
+        .route("/ui/foreground", post(foreground))
+}
+
+/// The browser's own: the web app reporting whether its tab is shown.
+pub fn ui_routes() -> Router<AppState> {
+    Router::new().route("/ui/presence", post(presence))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NavigateBody {
+    view: View,
+    id: Option<String>,
+    pane: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForegroundBody {
+    reason: String,
+}
+
+/// Where a request went.
+#[derive(Debug, Serialize)]
+struct Delivered {
+    delivered: Delivery,
+}
+
+/// The session a request comes from (an agent's own, or the one
+/// `X-App-Source-Session-Id` names), and how it is named to the user.
+async fn asker(state: &AppState, caller: &Caller, headers: &HeaderMap) -> (String, Option<String>) {
+    let named = caller.0.session_id.clone().or_else(|| {
+        headers
+            .get("x-app-source-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    });
+    match named {
+        Some(id) => match state.sessions.get(caller.account_id(), &id).await {
+            Ok(session) => (
+                format!(
+                    "Session {}",
+                    session.title.unwrap_or_else(|| session.id.clone())
+                ),
+                Some(session.id),
+            ),
+            Err(_) => ("A script".to_owned(), None),
+        },
+        None => ("A script".to_owned(), None),
+    }
+}
+
+async fn note(
+    state: &AppState,
+    account_id: &str,
+    title: String,
+    body: String,
+    session_id: Option<&str>,
+    path: Option<String>,
+) -> ApiResult<()> {
+    let mut row = NewRow::new(Category::Note, inbox::clip(&title, inbox::MAX_TITLE_CHARS));
+    row.body = Some(inbox::clip(&body, inbox::MAX_BODY_CHARS));
+    if let Some(path) = path {
+        row.actions.push(Action::OpenPath { path });
+    }
+    if let Some(id) = session_id {
+        row.source.session_id = Some(id.to_owned());
+        row.actions.push(Action::OpenSession {
+            session_id: id.to_owned(),
+        });
+    }
+    let inbox = state.inbox.clone();
+    let owner = account_id.to_owned();
+    let added = blocking(move || inbox.add(&owner, row)).await?;
+    publish::inbox_added(state, account_id, added);
+    Ok(())
+}
+
+async fn navigate(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<NavigateBody>,
+) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
+    let path = body
+        .view
+        .path(body.id.as_deref(), body.pane.as_deref())
+        .map_err(|e| ApiError::bad_request("invalid_request", e.to_string()))?;
+    let (from, session_id) = asker(&state, &caller, &headers).await;
+    let account = caller.account_id().to_owned();
+    let delivered = navigation::navigation(
+        state.settings.allow_agent_direct_navigation(),
+        state.presence.front(&account),
+    );
+    match delivered {
+        Delivery::Inbox => {
+            note(
+                &state,
+                &account,
+                format!("{from} asks you to open {path}"),
+                "No Switchboard tab was in front, so the request waits here.".to_owned(),
+                session_id.as_deref(),
+                Some(path),
+            )
+            .await?;
+        }
+        _ => {
+            let event = NavigateEvent {
+                path,
+                direct: delivered == Delivery::Navigated,
+                from,
+                session_id,
+            };
+            state.events.publish(
+                events::Audience::Account(account),
+                events::Name::Navigate,
+                &json!(event),
+            );
+        }
+    }
+    Ok((StatusCode::ACCEPTED, Json(json!(Delivered { delivered }))))
+}
+
+async fn foreground(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<ForegroundBody>,
+) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
+    let reason = body.reason.trim().to_owned();
+    if reason.is_empty() || reason.chars().count() > 500 {
+        return Err(ApiError::bad_request(
+            "invalid_request",
+            "reason must be 1 to 500 characters",
+        ));
+    }
+    let (from, session_id) = asker(&state, &caller, &headers).await;
+    let account = caller.account_id().to_owned();
+    let delivered = navigation::foreground(
+        state.settings.allow_agent_foreground_from_background(),
+        state.presence.front(&account),
+    );
+    match delivered {
+        Delivery::Inbox => {
+            note(
+                &state,
+                &account,
+                format!("{from} asks for your attention"),
+                reason,
+                session_id.as_deref(),
+                None,
+            )
+            .await?;
+        }
+        Delivery::Notification => {
+            let event = ForegroundEvent {
+                reason,
+                from,
+                session_id,
+            };
+            state.events.publish(
+                events::Audience::Account(account),
+                events::Name::Foreground,
+                &json!(event),
+            );
+        }
+        _ => {}
+    }
+    Ok((StatusCode::ACCEPTED, Json(json!(Delivered { delivered }))))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct PresenceBody {
+    /// The tab's own id, made when the web app loads.
+    app_id: String,
+    visible: bool,
+    #[serde(default)]
+    gone: bool,
+}
+
+async fn presence(
+    User(user): User,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<PresenceBody>,
+) -> ApiResult<StatusCode> {
+    if body.app_id.is_empty() || body.app_id.len() > 100 {
+        return Err(ApiError::bad_request(
+            "invalid_request",
+            "appId must be 1 to 100 characters",
+        ));
+    }
+    state
+        .presence
+        .report(&user.account_id, &body.app_id, body.visible, body.gone);
+    Ok(StatusCode::NO_CONTENT)
+}
