@@ -28,6 +28,7 @@ pub mod auth;
 pub mod error;
 mod governor_loop;
 pub mod guards;
+mod instruction_sync;
 mod json;
 mod notifier;
 mod permission_check;
@@ -188,6 +189,10 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     // Each start gets its own epoch, so a Last-Event-ID from an earlier run
     // is unknown here (a `reset`) rather than taken for one of this run's.
     let epoch = u64::try_from(clock.now().unix_timestamp_nanos()).unwrap_or_default();
+    let (instructions, hand_edited) = instruction_sync::InstructionSync::new(
+        settings.clone(),
+        instructions::SqliteLedger::new(db.clone(), clock.clone()),
+    );
     let supervisor = sessions::Supervisor::start(
         db.clone(),
         clock.clone(),
@@ -199,6 +204,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
                 settings: settings.clone(),
                 program: hook_program(),
             })),
+            before_turn: Some(instructions.clone()),
             governance: Some(Arc::new(governor_loop::FleetGovernance {
                 settings: settings.clone(),
                 memory: governor_loop::memory_source(options.meminfo_file.clone()),
@@ -249,6 +255,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     publish::ring_alarms(&state).await?;
     notifier::start(&state);
     governor_loop::start(&state);
+    instruction_sync::start(&state, instructions, hand_edited);
 
     let mut servers = vec![serve(
         ui_listener,
@@ -373,6 +380,7 @@ fn all_migrations() -> Vec<store::Migration> {
         permissions::MIGRATIONS,
         secrets::MIGRATIONS,
         governor::MIGRATIONS,
+        instructions::MIGRATIONS,
     ]
     .concat()
 }

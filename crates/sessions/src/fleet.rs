@@ -119,6 +119,11 @@ impl Supervisor {
         self.inner.read(dormant).await
     }
 
+    /// The folders where sessions are active now, per account, each once.
+    pub async fn active_folders(&self) -> Result<Vec<(String, String)>> {
+        self.inner.read(active_folders).await
+    }
+
     /// Sessions queued, starting or running now, over every account.
     pub async fn working_count(&self) -> Result<usize> {
         self.inner.read(count_working).await
@@ -203,4 +208,13 @@ fn reopen(tx: &Transaction<'_>, id: &str, now: &str) -> Result<()> {
         params![id, now],
     )?;
     Ok(())
+}
+
+fn active_folders(tx: &Transaction<'_>) -> Result<Vec<(String, String)>> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT DISTINCT account_id, cwd FROM sessions INDEXED BY sessions_by_status
+         WHERE status IN ('queued', 'starting', 'running', 'waiting_for_input') AND archived = 0",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<store::rusqlite::Result<_>>()?)
 }

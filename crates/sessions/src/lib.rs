@@ -72,5 +72,5 @@ pub use model::{
 };
 pub use pages::{MAX_PAGE, PageFrom};
 pub use returning::Governance;
-pub use state::{Hooks, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
+pub use state::{BeforeTurn, Hooks, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;

@@ -44,7 +44,16 @@ pub trait TurnArgs: Send + Sync {
 #[derive(Default, Clone)]
 pub struct Hooks {
     pub turn_args: Option<Arc<dyn TurnArgs>>,
+    /// Runs on the blocking pool just before each turn's engine starts.
+    pub before_turn: Option<Arc<dyn BeforeTurn>>,
     pub governance: Option<Arc<dyn Governance>>,
+}
+
+/// What the server prepares in a session's folder before each turn (the
+/// instruction files the engine reads). It must not fail the turn: what
+/// goes wrong is the implementation's to report.
+pub trait BeforeTurn: Send + Sync {
+    fn before_turn(&self, account_id: &str, session_id: &str, cwd: &std::path::Path);
 }
 
 /// A status move or another change a live view shows (a spawn, a queued
@@ -98,6 +107,7 @@ pub(crate) struct Inner {
     pub(crate) issuer: Arc<dyn TokenIssuer>,
     pub(crate) turn_args: Option<Arc<dyn TurnArgs>>,
     pub(crate) governance: Option<Arc<dyn Governance>>,
+    pub(crate) before_turn: Option<Arc<dyn BeforeTurn>>,
     /// Hands out the starts of sessions returning together, one at a time.
     pub(crate) pacer: Pacer,
     pub(crate) live: Mutex<HashMap<String, Live>>,

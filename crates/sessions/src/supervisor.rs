@@ -61,6 +61,7 @@ impl Supervisor {
             issuer,
             turn_args: hooks.turn_args,
             governance: hooks.governance,
+            before_turn: hooks.before_turn,
             pacer: crate::returning::Pacer::default(),
             live: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),

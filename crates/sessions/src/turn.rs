@@ -90,6 +90,16 @@ pub async fn run_turn(
         let message = format!("engine `{}` has no command to run", ctx.engine);
         return fail_unstarted(ctx, next.turn, message).await;
     };
+    if let Some(hook) = &ctx.inner.before_turn {
+        let hook = Arc::clone(hook);
+        let (account, id, cwd) = (
+            ctx.account_id.to_owned(),
+            ctx.session_id.to_owned(),
+            std::path::PathBuf::from(ctx.cwd),
+        );
+        // A hook that panicked only loses its own work: the turn goes on.
+        let _ = tokio::task::spawn_blocking(move || hook.before_turn(&account, &id, &cwd)).await;
+    }
     let takes_stdin = ctx.spec.kind == EngineKind::Command;
     let mut command = Command::new(program);
     command

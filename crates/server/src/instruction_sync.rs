@@ -1,0 +1,173 @@
+//! Instruction-file sync (`agentInstructionsSync*`), run by the server: in
+//! each folder a session runs in, just before each of its turns (the
+//! sessions crate's `BeforeTurn`), and every [`POLL`] on the clock for the
+//! folders where sessions are active, so an edit of the canonical file
+//! reaches the mirrors while they run. A mirror a person edited is left
+//! alone, and the user is told once per file in an inbox note.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use inbox::{Category, NewRow};
+use instructions::{GitMode, SqliteLedger, SyncRequest};
+use settings::{AgentInstructionsSyncGitMode, SettingsStore};
+use tokio::sync::mpsc;
+
+use crate::publish;
+use crate::routes::blocking;
+use crate::state::AppState;
+
+/// How often the folders of active sessions are looked at again.
+const POLL: time::Duration = time::Duration::seconds(5);
+
+/// A mirror left alone because a person edited it.
+#[derive(Debug)]
+pub struct HandEdited {
+    account_id: String,
+    path: PathBuf,
+}
+
+pub struct InstructionSync {
+    settings: Arc<SettingsStore>,
+    ledger: Mutex<SqliteLedger>,
+    /// Hand-edited mirrors already told about: told again only after the
+    /// file stops being one.
+    told: Mutex<HashSet<PathBuf>>,
+    notes: mpsc::UnboundedSender<HandEdited>,
+}
+
+impl InstructionSync {
+    pub fn new(
+        settings: Arc<SettingsStore>,
+        ledger: SqliteLedger,
+    ) -> (Arc<Self>, mpsc::UnboundedReceiver<HandEdited>) {
+        let (notes, received) = mpsc::unbounded_channel();
+        let sync = Arc::new(Self {
+            settings,
+            ledger: Mutex::new(ledger),
+            told: Mutex::new(HashSet::new()),
+            notes,
+        });
+        (sync, received)
+    }
+
+    /// Syncs the folder when the setting is on; failures are logged, never
+    /// the session's problem.
+    pub fn sync_folder(&self, account_id: &str, folder: &Path) {
+        if !self.settings.agent_instructions_sync_enabled() {
+            return;
+        }
+        let mirrors = self.settings.agent_instructions_sync_mirrors();
+        let request = SyncRequest {
+            folder: folder.to_owned(),
+            canonical: self.settings.agent_instructions_sync_canonical().as_str(),
+            mirrors: &mirrors,
+            git_mode: match self.settings.agent_instructions_sync_git_mode() {
+                AgentInstructionsSyncGitMode::Local => GitMode::Local,
+                AgentInstructionsSyncGitMode::Committed => GitMode::Committed,
+            },
+        };
+        let report = {
+            let mut ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
+            instructions::sync(&request, &mut *ledger)
+        };
+        let report = match report {
+            Ok(report) => report,
+            Err(error) => {
+                tracing::warn!(%error, folder = %folder.display(), "instruction sync failed");
+                return;
+            }
+        };
+        let mut told = self.told.lock().unwrap_or_else(|p| p.into_inner());
+        for path in report.written.iter().chain(&report.unchanged) {
+            told.remove(path);
+        }
+        for path in report.hand_edited {
+            if told.insert(path.clone()) {
+                // Nobody draining the channel means the server is stopping.
+                let _ = self.notes.send(HandEdited {
+                    account_id: account_id.to_owned(),
+                    path,
+                });
+            }
+        }
+    }
+}
+
+impl sessions::BeforeTurn for InstructionSync {
+    fn before_turn(&self, account_id: &str, _session_id: &str, cwd: &Path) {
+        self.sync_folder(account_id, cwd);
+    }
+}
+
+/// Starts the poll and the task that turns hand edits into inbox notes;
+/// both end when the server is asked to stop.
+pub fn start(
+    state: &AppState,
+    sync: Arc<InstructionSync>,
+    mut hand_edited: mpsc::UnboundedReceiver<HandEdited>,
+) {
+    let poll_state = state.clone();
+    let mut stop = state.stop.subscribe();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = async { drop(stop.wait_for(Option::is_some).await) } => return,
+                () = poll_state.clock.sleep(POLL) => {}
+            }
+            if !poll_state.settings.agent_instructions_sync_enabled() {
+                continue;
+            }
+            let folders = match poll_state.sessions.active_folders().await {
+                Ok(folders) => folders,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot list the folders to sync");
+                    continue;
+                }
+            };
+            let sync = sync.clone();
+            let _ = blocking(move || {
+                for (account, folder) in folders {
+                    sync.sync_folder(&account, Path::new(&folder));
+                }
+                Ok::<(), crate::error::ApiError>(())
+            })
+            .await;
+        }
+    });
+    let state = state.clone();
+    tokio::spawn(async move {
+        while let Some(edit) = hand_edited.recv().await {
+            note(&state, edit).await;
+        }
+    });
+}
+
+async fn note(state: &AppState, edit: HandEdited) {
+    let name = edit
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut row = NewRow::new(
+        Category::Note,
+        inbox::clip(
+            &format!("{name} was edited by hand, so instruction sync left it alone"),
+            inbox::MAX_TITLE_CHARS,
+        ),
+    );
+    row.body = Some(format!(
+        "{} differs from what Switchboard last wrote there. Sync will not overwrite it; delete it, or copy the canonical file over it, to have it synced again.",
+        edit.path.display()
+    ));
+    let row = row.dedup(&edit.path.display().to_string());
+    let inbox = state.inbox.clone();
+    let account = edit.account_id.clone();
+    match blocking(move || inbox.add(&account, row)).await {
+        Ok(added) => {
+            publish::inbox_added(state, &edit.account_id, added);
+        }
+        Err(error) => tracing::warn!(error = error.message, "cannot add an instruction sync note"),
+    }
+}
