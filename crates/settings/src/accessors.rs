@@ -700,15 +700,11 @@ impl SettingsStore {
     }
 
     /// Default off: an agent's request to switch the user's view (hub, inbox, settings pane, note, mind map, mail thread) yields a click-to-go toast. On: the view switches immediately. The user's own clicks and notification clicks always navigate. If the user is in another app, the request cannot move the view and a dismissible inbox note appears.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn allow_agent_direct_navigation(&self) -> bool {
         self.toggle_at(14)
     }
 
     /// Default off: an agent's request to bring the window to front is ignored while the user is in another app, and a dismissible inbox note names the session. On: agents may pull the window to front. Agents can still drive the UI while the user is already in the application.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn allow_agent_foreground_from_background(&self) -> bool {
         self.toggle_at(15)
     }
@@ -719,8 +715,6 @@ impl SettingsStore {
     }
 
     /// Default off: a team chat write over the CLI (direct or channel message, reaction, edit, delete, pin, scheduled direct message, guest invite) presenting only a scoped agent token is rejected. On: allowed; each message is labeled as the user's agent.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn allow_agent_token_team_chat(&self) -> bool {
         self.toggle_at(17)
     }
@@ -751,29 +745,21 @@ impl SettingsStore {
     }
 
     /// Mirrors the canonical instructions file into the filenames other AI coding tools read. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_instructions_sync_enabled(&self) -> bool {
         self.toggle_at(23)
     }
 
     /// Which filename is the source of truth for sync. Default PRIMARY.md.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_instructions_sync_canonical(&self) -> AgentInstructionsSyncCanonical {
         AgentInstructionsSyncCanonical::from_name(&self.text_at(24)).unwrap_or(AgentInstructionsSyncCanonical::PrimaryMd)
     }
 
     /// Whether generated copies are committed to git (committed) or kept out of it (local).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_instructions_sync_git_mode(&self) -> AgentInstructionsSyncGitMode {
         AgentInstructionsSyncGitMode::from_name(&self.text_at(25)).unwrap_or(AgentInstructionsSyncGitMode::Local)
     }
 
     /// Filenames written alongside the canonical file. The canonical file itself is hidden (no self-copies).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_instructions_sync_mirrors(&self) -> Vec<String> {
         self.strings_at(26)
     }
@@ -1901,8 +1887,6 @@ impl SettingsStore {
     }
 
     /// Monitor team chat channels and DMs in the sidebar.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn chat_app_enabled(&self) -> bool {
         self.toggle_at(207)
     }

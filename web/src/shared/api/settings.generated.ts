@@ -497,8 +497,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Default off: an agent's request to switch the user's view (hub, inbox, settings pane, note, mind map, mail thread) yields a click-to-go toast. On: the view switches immediately. The user's own clicks and notification clicks always navigate. If the user is in another app, the request cannot move the view and a dismissible inbox note appears.",
     "schema": {
@@ -512,8 +512,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Default off: an agent's request to bring the window to front is ignored while the user is in another app, and a dismissible inbox note names the session. On: agents may pull the window to front. Agents can still drive the UI while the user is already in the application.",
     "schema": {
@@ -542,8 +542,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Default off: a team chat write over the CLI (direct or channel message, reaction, edit, delete, pin, scheduled direct message, guest invite) presenting only a scoped agent token is rejected. On: allowed; each message is labeled as the user's agent.",
     "schema": {
@@ -635,8 +635,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Mirrors the canonical instructions file into the filenames other AI coding tools read. Default off.",
     "schema": {
@@ -650,8 +650,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"PRIMARY.md\", \"AGENTS.md\"",
     "default": "PRIMARY.md",
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Which filename is the source of truth for sync. Default PRIMARY.md.",
     "schema": {
@@ -669,8 +669,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"local\", \"committed\"",
     "default": "local",
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Whether generated copies are committed to git (committed) or kept out of it (local).",
     "schema": {
@@ -690,8 +690,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": [
       "AGENTS.md"
     ],
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Filenames written alongside the canonical file. The canonical file itself is hidden (no self-copies).",
     "schema": {
@@ -3689,8 +3689,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Monitor team chat channels and DMs in the sidebar.",
     "schema": {
