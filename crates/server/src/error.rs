@@ -201,6 +201,18 @@ impl From<governor::GovernorError> for ApiError {
     }
 }
 
+impl From<coaching::CoachingError> for ApiError {
+    fn from(error: coaching::CoachingError) -> Self {
+        use coaching::CoachingError as E;
+        let message = error.to_string();
+        match error {
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::InvalidTopic => ApiError::bad_request("invalid_request", message),
+            E::Store(e) => ApiError::internal(e),
+        }
+    }
+}
+
 impl From<inbox::InboxError> for ApiError {
     fn from(error: inbox::InboxError) -> Self {
         use inbox::InboxError as E;

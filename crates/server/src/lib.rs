@@ -25,6 +25,7 @@ use tower_http::compression::{CompressionLayer, CompressionLevel};
 use tower_http::timeout::TimeoutLayer;
 
 pub mod auth;
+mod coaching_watch;
 pub mod error;
 mod governor_loop;
 pub mod guards;
@@ -224,6 +225,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let secrets = Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher));
     let (stop, _) = watch::channel(None);
     let presence = Arc::new(navigation::Presence::new(clock.clone()));
+    let coaching = Arc::new(coaching::Coaching::new(db.clone(), clock.clone()));
     let state = AppState {
         inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
         webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
@@ -236,6 +238,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         sessions: supervisor,
         governor,
         presence,
+        coaching,
         permissions: broker,
         secrets,
         secrets_answered: Arc::new(tokio::sync::Notify::new()),
@@ -256,6 +259,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     notifier::start(&state);
     governor_loop::start(&state);
     instruction_sync::start(&state, instructions, hand_edited);
+    coaching_watch::start(&state);
 
     let mut servers = vec![serve(
         ui_listener,
@@ -381,6 +385,7 @@ fn all_migrations() -> Vec<store::Migration> {
         secrets::MIGRATIONS,
         governor::MIGRATIONS,
         instructions::MIGRATIONS,
+        coaching::MIGRATIONS,
     ]
     .concat()
 }

@@ -33,6 +33,8 @@ pub struct AppState {
     /// and only then, `POST /test/clock` exists to move it.
     pub manual_clock: Option<Arc<ManualClock>>,
     pub sessions: sessions::Supervisor,
+    /// Coaching interviews and their write-ups.
+    pub coaching: Arc<coaching::Coaching>,
     /// Which of each account's web apps are open, and in front.
     pub presence: Arc<navigation::Presence>,
     /// The fleet governor: refill checks and their record.

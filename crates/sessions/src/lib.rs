@@ -74,3 +74,4 @@ pub use pages::{MAX_PAGE, PageFrom};
 pub use returning::Governance;
 pub use state::{BeforeTurn, Hooks, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;
+pub use usage::SessionHistory;

@@ -96,3 +96,56 @@ mod tests {
         }
     }
 }
+
+/// One session started in a window, as a coaching report reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionHistory {
+    pub cwd: String,
+    pub status: crate::model::Status,
+    pub turns: i64,
+    /// Turns that answered a follow-up of the user's or a script's.
+    pub follow_ups: i64,
+    /// Turns the watchdog restarted (a stall or a loop).
+    pub restarts: i64,
+    pub failed_turns: i64,
+    pub cost_usd: Option<f64>,
+}
+
+impl Supervisor {
+    /// The account's sessions created at or after `since` (a stored
+    /// timestamp), with their turns counted by kind and outcome: one query.
+    pub async fn history_since(
+        &self,
+        account_id: &str,
+        since: &str,
+    ) -> Result<Vec<SessionHistory>> {
+        let (account, since) = (account_id.to_owned(), since.to_owned());
+        self.inner
+            .read(move |tx| {
+                let mut stmt = tx.prepare_cached(
+                    "SELECT s.cwd, s.status, COUNT(t.turn),
+                            COALESCE(SUM(t.kind = 'message'), 0),
+                            COALESCE(SUM(t.status = 'restarted'), 0),
+                            COALESCE(SUM(t.status = 'failed'), 0),
+                            SUM(t.cost_usd)
+                     FROM sessions s LEFT JOIN session_turns t ON t.session_id = s.id
+                     WHERE s.account_id = ?1 AND s.created_at >= ?2
+                     GROUP BY s.id",
+                )?;
+                let rows = stmt.query_map(params![account, since], |r| {
+                    Ok(SessionHistory {
+                        cwd: r.get(0)?,
+                        status: crate::model::Status::parse(&r.get::<_, String>(1)?)
+                            .unwrap_or(crate::model::Status::Failed),
+                        turns: r.get(2)?,
+                        follow_ups: r.get(3)?,
+                        restarts: r.get(4)?,
+                        failed_turns: r.get(5)?,
+                        cost_usd: r.get(6)?,
+                    })
+                })?;
+                Ok(rows.collect::<store::rusqlite::Result<_>>()?)
+            })
+            .await
+    }
+}

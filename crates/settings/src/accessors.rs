@@ -681,8 +681,6 @@ impl SettingsStore {
     }
 
     /// Lets external agents read AI coaching artifacts and start coaching interviews over the local control server. Default on; off disables all coaching CLI access.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn ai_coaching_cli_enabled(&self) -> bool {
         self.toggle_at(11)
     }

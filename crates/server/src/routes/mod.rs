@@ -15,6 +15,7 @@ mod app;
 mod approvals;
 mod boards;
 mod clock;
+mod coaching;
 mod dashboards;
 mod governor;
 mod inbox;
@@ -43,6 +44,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(governor::routes())
         .merge(teamchat::routes())
         .merge(navigation::routes())
+        .merge(coaching::routes())
         .merge(secrets::routes())
         .merge(stream::routes())
         .merge(webhooks::routes())

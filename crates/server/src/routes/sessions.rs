@@ -33,7 +33,7 @@ pub fn routes() -> Router<AppState> {
 
 const SOURCE_SESSION_HEADER: &str = "x-app-source-session-id";
 
-fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
+pub(crate) fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
     let via = match (caller.1, &caller.0.session_id) {
         (AuthMode::Cookie, _) => Via::Ui,
         (AuthMode::Bearer, Some(session_id)) if caller.is_agent() => Via::ControlAgent {
@@ -52,7 +52,7 @@ fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
     }
 }
 
-fn spawn_policy(state: &AppState) -> SpawnPolicy {
+pub(crate) fn spawn_policy(state: &AppState) -> SpawnPolicy {
     let s = &state.settings;
     SpawnPolicy {
         agent_driven_sessions_enabled: s.agent_driven_sessions_enabled(),
@@ -65,7 +65,7 @@ fn spawn_policy(state: &AppState) -> SpawnPolicy {
     }
 }
 
-fn prompt_settings(state: &AppState) -> PromptSettings {
+pub(crate) fn prompt_settings(state: &AppState) -> PromptSettings {
     let s = &state.settings;
     PromptSettings {
         default_instructions_enabled: s.default_agent_instructions_enabled(),

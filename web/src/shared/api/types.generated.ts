@@ -455,6 +455,44 @@ export type NavigationView = "boards" | "board" | "dashboard" | "inbox" | "sessi
 
 export type Delivery = "toast" | "navigated" | "notification" | "already_in_front" | "inbox";
 
+export type Artifact = { id: string, kind: ArtifactKind, title: string, 
+/**
+ * The interview session it came from.
+ */
+sessionId: string | null, createdAt: string, updatedAt: string, 
+/**
+ * The write-up (Markdown); left out of lists.
+ */
+body?: string, };
+
+export type ArtifactKind = "weekly_report" | "interview";
+
+export type Weekly = { 
+/**
+ * The window, as stored timestamps: the last seven days up to now.
+ */
+from: string, to: string, sessions: number, turns: number, 
+/**
+ * Turns the watchdog restarted (stalls and loops).
+ */
+stalls: number, 
+/**
+ * Sessions that ended failed, and turns that failed.
+ */
+failedSessions: number, failedTurns: number, 
+/**
+ * `None` when no engine reported a dollar cost.
+ */
+costUsd: number | null, followUpsPerSession: number, 
+/**
+ * The folders with the most sessions, most first: `(folder, sessions)`.
+ */
+topFolders: Array<[string, number]>, 
+/**
+ * The report as Markdown, for reading as is.
+ */
+markdown: string, };
+
 export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
 
 export type AlarmChanged = { id: string, alarm: Alarm | null, deleted: boolean, };

@@ -1,0 +1,140 @@
+//! AI coaching over the control server (and the web app): the artifacts
+//! (the weekly report, computed now from the account's sessions of the
+//! last seven days, and the interviews' write-ups) and starting an
+//! interview. With `aiCoachingCliEnabled` off every coaching route of the
+//! control server answers 403 `coaching_cli_disabled`, whatever the token;
+//! the web app's own use is unaffected.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use coaching::{Artifact, ArtifactKind, Coaching, WEEKLY_REPORT_ID};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sessions::SpawnRequest;
+
+use crate::auth::{AuthMode, Caller, refuse_email_session};
+use crate::error::{ApiError, ApiResult};
+use crate::json::ApiJson;
+use crate::routes::blocking;
+use crate::routes::sessions::{prompt_settings, session_caller, spawn_policy};
+use crate::state::AppState;
+
+const WEEKLY_TITLE: &str = "Your week with agents";
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/coaching/artifacts", get(list))
+        .route("/coaching/artifacts/{id}", get(read))
+        .route("/coaching/interviews", post(interview))
+}
+
+fn allowed(state: &AppState, caller: &Caller) -> ApiResult<()> {
+    if caller.1 == AuthMode::Bearer && !state.settings.ai_coaching_cli_enabled() {
+        return Err(ApiError::forbidden(
+            "coaching_cli_disabled",
+            "Coaching over the control server is turned off (setting aiCoachingCliEnabled).",
+        ));
+    }
+    Ok(())
+}
+
+async fn weekly(state: &AppState, account_id: &str) -> ApiResult<coaching::Weekly> {
+    let to = state.clock.now();
+    let from = clock::timestamp(to - time::Duration::days(7));
+    let history = state.sessions.history_since(account_id, &from).await?;
+    Ok(coaching::weekly(from, clock::timestamp(to), &history))
+}
+
+async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
+    allowed(&state, &caller)?;
+    let now = state.clock.timestamp();
+    let mut artifacts = vec![Artifact {
+        id: WEEKLY_REPORT_ID.to_owned(),
+        kind: ArtifactKind::WeeklyReport,
+        title: WEEKLY_TITLE.to_owned(),
+        session_id: None,
+        created_at: now.clone(),
+        updated_at: now,
+        body: None,
+    }];
+    let store = state.coaching.clone();
+    let account = caller.account_id().to_owned();
+    artifacts.extend(blocking(move || store.interviews(&account)).await?);
+    Ok(Json(json!({ "artifacts": artifacts })))
+}
+
+async fn read(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    allowed(&state, &caller)?;
+    if id == WEEKLY_REPORT_ID {
+        let report = weekly(&state, caller.account_id()).await?;
+        let artifact = Artifact {
+            id,
+            kind: ArtifactKind::WeeklyReport,
+            title: WEEKLY_TITLE.to_owned(),
+            session_id: None,
+            created_at: report.to.clone(),
+            updated_at: report.to.clone(),
+            body: Some(report.markdown.clone()),
+        };
+        let mut value = json!(artifact);
+        value["report"] = json!(report);
+        return Ok(Json(value));
+    }
+    let store = state.coaching.clone();
+    let account = caller.account_id().to_owned();
+    let artifact = blocking(move || store.interview(&account, &id)).await?;
+    Ok(Json(json!(artifact)))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InterviewBody {
+    topic: Option<String>,
+}
+
+/// Starts a coaching session on the primary engine, under the same spawn
+/// rules as `POST /sessions`; its answers become an artifact.
+async fn interview(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<InterviewBody>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    allowed(&state, &caller)?;
+    Coaching::check_topic(body.topic.as_deref())
+        .map_err(|e| ApiError::bad_request("invalid_request", e.to_string()))?;
+    refuse_email_session(&state, &caller.0).await?;
+    let who = session_caller(&caller, &headers);
+    let request = SpawnRequest {
+        engine: None,
+        prompt: coaching::interviewer_prompt(body.topic.as_deref()),
+        title: Some("Coaching interview".to_owned()),
+        ..SpawnRequest::default()
+    };
+    let spawned = state
+        .sessions
+        .spawn(
+            &who,
+            &spawn_policy(&state),
+            &prompt_settings(&state),
+            request,
+        )
+        .await?;
+    let store = state.coaching.clone();
+    let (account, session_id, topic) = (
+        caller.account_id().to_owned(),
+        spawned.session.id.clone(),
+        body.topic.clone(),
+    );
+    blocking(move || store.interview_started(&account, &session_id, topic.as_deref())).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "session": spawned.session })),
+    ))
+}
