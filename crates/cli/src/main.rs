@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 
 mod approvals_cmd;
 mod boards_cmd;
+mod bookmarks_cmd;
 mod client;
 mod secrets_cmd;
 mod sessions_cmd;
@@ -147,6 +148,13 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         from_file: PathBuf,
     },
+    /// List, add, remove, reorder or launch bookmarks
+    Bookmarks {
+        #[command(subcommand)]
+        command: Option<bookmarks_cmd::BookmarksCommand>,
+        #[arg(long, global = true)]
+        json: bool,
+    },
     /// List your saved keys (names only), or delete one
     Keys {
         #[command(subcommand)]
@@ -215,6 +223,7 @@ fn main() -> ExitCode {
             secrets_cmd::propose_key(&data_dir, &name, &from_file)
         }
         Command::Keys { command, json } => secrets_cmd::keys(command, &data_dir, json),
+        Command::Bookmarks { command, json } => bookmarks_cmd::run(command, &data_dir, json),
     };
     match outcome {
         Ok(code) => code,

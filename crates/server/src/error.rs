@@ -213,6 +213,18 @@ impl From<coaching::CoachingError> for ApiError {
     }
 }
 
+impl From<bookmarks::BookmarkError> for ApiError {
+    fn from(error: bookmarks::BookmarkError) -> Self {
+        use bookmarks::BookmarkError as E;
+        let message = error.to_string();
+        match error {
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::Invalid(_) => ApiError::bad_request("invalid_request", message),
+            E::Store(e) => ApiError::internal(e),
+        }
+    }
+}
+
 impl From<inbox::InboxError> for ApiError {
     fn from(error: inbox::InboxError) -> Self {
         use inbox::InboxError as E;

@@ -226,6 +226,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
     let (stop, _) = watch::channel(None);
     let presence = Arc::new(navigation::Presence::new(clock.clone()));
     let coaching = Arc::new(coaching::Coaching::new(db.clone(), clock.clone()));
+    let bookmarks = Arc::new(bookmarks::Bookmarks::new(db.clone(), clock.clone()));
     let state = AppState {
         inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
         webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
@@ -239,6 +240,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
         governor,
         presence,
         coaching,
+        bookmarks,
         permissions: broker,
         secrets,
         secrets_answered: Arc::new(tokio::sync::Notify::new()),
@@ -386,6 +388,7 @@ fn all_migrations() -> Vec<store::Migration> {
         governor::MIGRATIONS,
         instructions::MIGRATIONS,
         coaching::MIGRATIONS,
+        bookmarks::MIGRATIONS,
     ]
     .concat()
 }

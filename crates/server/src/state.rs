@@ -33,6 +33,7 @@ pub struct AppState {
     /// and only then, `POST /test/clock` exists to move it.
     pub manual_clock: Option<Arc<ManualClock>>,
     pub sessions: sessions::Supervisor,
+    pub bookmarks: Arc<bookmarks::Bookmarks>,
     /// Coaching interviews and their write-ups.
     pub coaching: Arc<coaching::Coaching>,
     /// Which of each account's web apps are open, and in front.

@@ -686,8 +686,6 @@ impl SettingsStore {
     }
 
     /// Lets external agents list, create, update, delete, reorder and launch bookmarks over the control server. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn bookmarks_cli_enabled(&self) -> bool {
         self.toggle_at(12)
     }

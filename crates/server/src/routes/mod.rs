@@ -14,12 +14,13 @@ mod alarms;
 mod app;
 mod approvals;
 mod boards;
+mod bookmarks;
 mod clock;
 mod coaching;
 mod dashboards;
 mod governor;
 mod inbox;
-mod navigation;
+pub(crate) mod navigation;
 mod secrets;
 mod sessions;
 mod settings;
@@ -45,6 +46,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(teamchat::routes())
         .merge(navigation::routes())
         .merge(coaching::routes())
+        .merge(bookmarks::routes())
         .merge(secrets::routes())
         .merge(stream::routes())
         .merge(webhooks::routes())

@@ -114,7 +114,19 @@ async fn navigate(
         .view
         .path(body.id.as_deref(), body.pane.as_deref())
         .map_err(|e| ApiError::bad_request("invalid_request", e.to_string()))?;
-    let (from, session_id) = asker(&state, &caller, &headers).await;
+    let delivered = request_navigation(&state, &caller, &headers, path).await?;
+    Ok((StatusCode::ACCEPTED, Json(json!(Delivered { delivered }))))
+}
+
+/// Sends a navigation to `path` (a view's address, or a bookmark's http(s)
+/// URL) where the rules say, and says where it went.
+pub(crate) async fn request_navigation(
+    state: &AppState,
+    caller: &Caller,
+    headers: &HeaderMap,
+    path: String,
+) -> ApiResult<Delivery> {
+    let (from, session_id) = asker(state, caller, headers).await;
     let account = caller.account_id().to_owned();
     let delivered = navigation::navigation(
         state.settings.allow_agent_direct_navigation(),
@@ -123,7 +135,7 @@ async fn navigate(
     match delivered {
         Delivery::Inbox => {
             note(
-                &state,
+                state,
                 &account,
                 format!("{from} asks you to open {path}"),
                 "No Switchboard tab was in front, so the request waits here.".to_owned(),
@@ -146,7 +158,7 @@ async fn navigate(
             );
         }
     }
-    Ok((StatusCode::ACCEPTED, Json(json!(Delivered { delivered }))))
+    Ok(delivered)
 }
 
 async fn foreground(

@@ -467,8 +467,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Lets external agents list, create, update, delete, reorder and launch bookmarks over the control server. Default on.",
     "schema": {

@@ -493,6 +493,24 @@ topFolders: Array<[string, number]>,
  */
 markdown: string, };
 
+export type Bookmark = { id: string, title: string, kind: BookmarkKind, 
+/**
+ * A `url` bookmark's address.
+ */
+url: string | null, 
+/**
+ * A `session` bookmark's recipe; the engine and folder default as a spawn's do.
+ */
+engine: string | null, cwd: string | null, prompt: string | null, 
+/**
+ * Its place in the account's order, from 0.
+ */
+position: number, createdAt: string, updatedAt: string, };
+
+export type BookmarkKind = "url" | "session";
+
+export type BookmarkFields = { title?: string, kind?: BookmarkKind, url?: string, engine?: string, cwd?: string, prompt?: string, };
+
 export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
 
 export type AlarmChanged = { id: string, alarm: Alarm | null, deleted: boolean, };
