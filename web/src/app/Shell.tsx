@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
 import { AlarmRinger } from "../features/alarms/AlarmRinger";
+import { AgentRequests } from "./AgentRequests";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
 import { NewSessionButton, NewSessionDialog } from "../features/sessions/NewSessionDialog";
@@ -82,6 +83,7 @@ function ShellLayout({ route }: { route: Route }) {
       </main>
       {startIn && <NewSessionDialog folder={startIn.folder} onClose={() => setStartIn(null)} />}
       <AlarmRinger />
+      <AgentRequests />
     </div>
   );
 }

@@ -79,6 +79,24 @@ export function usePathname(): string {
   );
 }
 
+/** The address's `#fragment` without the `#` (a settings pane), following navigations and hash changes. */
+export function useHash(): string {
+  return useSyncExternalStore(
+    subscribeWithHash,
+    () => window.location.hash.slice(1),
+    () => "",
+  );
+}
+
+function subscribeWithHash(onChange: () => void): () => void {
+  const unsubscribe = subscribe(onChange);
+  window.addEventListener("hashchange", onChange);
+  return () => {
+    unsubscribe();
+    window.removeEventListener("hashchange", onChange);
+  };
+}
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (options.replace) window.history.replaceState(null, "", to);
   else window.history.pushState(null, "", to);

@@ -1,9 +1,10 @@
 /**
  * `/settings`: every key of `GET /settings`, grouped and described by the
  * generated catalog. Each change is sent at once; a refusal is shown beside
- * the field and the stored value stays.
+ * the field and the stored value stays. `#<pane>` in the address scrolls to
+ * that section (see `panes.ts`).
  */
-import { memo, useDeferredValue, useMemo, useState } from "react";
+import { memo, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
 import { SETTING_DEFINITIONS, type SettingDefinition } from "../../shared/api/settings.generated";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
@@ -11,9 +12,14 @@ import { effectNote } from "./effectNote";
 import { RestartButton } from "./RestartButton";
 import { fieldFor, humanize, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "../../shared/settings";
+import { useHash } from "../../shared/router";
+import { paneFor, paneOf, slug } from "./panes";
 
 interface Section {
   title: string;
+  pane: string;
+  /** The area's slug, the pane that opens its first section. */
+  area: string;
   keys: string[];
 }
 
@@ -26,7 +32,11 @@ export function sectionsOf(keys: readonly string[]): Section[] {
     const d = DEFINITIONS.get(key);
     const title = d ? (d.section === "general" ? d.area : `${d.area}: ${d.section}`) : "Other";
     let section = sections.get(title);
-    if (!section) sections.set(title, (section = { title, keys: [] }));
+    if (!section) {
+      const pane = d ? paneOf(d.area, d.section) : "other";
+      section = { title, pane, area: d ? slug(d.area) : "other", keys: [] };
+      sections.set(title, section);
+    }
     section.keys.push(key);
   }
   return [...sections.values()];
@@ -46,6 +56,10 @@ export function SettingsPage() {
     () => sectionsOf(Object.keys(values ?? {}).filter((k) => matches(k, needle))),
     [values, needle],
   );
+  const pane = paneFor(useHash(), sections);
+  useEffect(() => {
+    if (pane) document.querySelector(`[data-pane="${pane}"]`)?.scrollIntoView({ block: "start" });
+  }, [pane]);
 
   if (error !== undefined) return <ErrorNote error={error} />;
   if (!values) return <Loading what="settings" />;
@@ -64,7 +78,7 @@ export function SettingsPage() {
         />
       </header>
       {sections.map((section) => (
-        <section key={section.title} className="settings-section" aria-label={section.title}>
+        <section key={section.title} className="settings-section" aria-label={section.title} data-pane={section.pane}>
           <h2>{section.title}</h2>
           <div className="settings-list">
             {section.keys.map((key) => (

@@ -1,0 +1,40 @@
+/**
+ * What the web app does with an agent's `navigate` and `foreground` events. The server has
+ * already applied the settings: `direct` says `allowAgentDirectNavigation` let the request
+ * through, and a `foreground` event only comes while this tab is hidden and
+ * `allowAgentForegroundFromBackground` is on. What is left here is the browser's part.
+ */
+import type { ForegroundEvent, NavigateEvent } from "../shared/api/types.generated";
+import { sessionPath } from "../shared/router";
+
+export type NavigateResponse = { kind: "go"; path: string } | { kind: "offer"; text: string; path: string };
+
+export function navigateResponse(event: NavigateEvent): NavigateResponse {
+  if (event.direct) return { kind: "go", path: event.path };
+  return { kind: "offer", text: `${event.from} asks to open ${event.path}`, path: event.path };
+}
+
+/**
+ * A system notification when the user allowed them (its click is the user gesture that may
+ * bring the tab forward), else a toast the user sees on coming back. `askPermission`: the
+ * toast offers to allow notifications, since browsers only ask on a click.
+ */
+export type ForegroundResponse =
+  | { kind: "notify"; title: string; body: string; path: string | null }
+  | { kind: "toast"; text: string; path: string | null; askPermission: boolean };
+
+export function foregroundResponse(
+  event: ForegroundEvent,
+  permission: NotificationPermission | "unsupported",
+): ForegroundResponse {
+  const path = event.sessionId ? sessionPath(event.sessionId) : null;
+  if (permission === "granted") {
+    return { kind: "notify", title: `${event.from} asks for your attention`, body: event.reason, path };
+  }
+  return {
+    kind: "toast",
+    text: `${event.from} asks for your attention: ${event.reason}`,
+    path,
+    askPermission: permission === "default",
+  };
+}

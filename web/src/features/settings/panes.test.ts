@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { SETTING_DEFINITIONS } from "../../shared/api/settings.generated";
+import { paneFor, paneOf, slug } from "./panes";
+
+describe("settings panes", () => {
+  it("name each section by its area and section", () => {
+    expect(slug("Sessions & Agents")).toBe("sessions-agents");
+    expect(paneOf("Sessions & Agents", "general")).toBe("sessions-agents");
+    expect(paneOf("Sessions & Agents", "project-board module display and inbox")).toBe(
+      "sessions-agents-project-board-module-display-and-inbox",
+    );
+  });
+
+  it("only carry what a navigation request's pane accepts", () => {
+    for (const d of SETTING_DEFINITIONS) expect(paneOf(d.area, d.section)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it("find the named section, else the first of the named area", () => {
+    const sections = [
+      { pane: "sessions-agents-cloud", area: "sessions-agents" },
+      { pane: "sessions-agents-agent-control", area: "sessions-agents" },
+    ];
+    expect(paneFor("sessions-agents-agent-control", sections)).toBe("sessions-agents-agent-control");
+    expect(paneFor("sessions-agents", sections)).toBe("sessions-agents-cloud");
+    expect(paneFor("nowhere", sections)).toBeUndefined();
+    expect(paneFor("", sections)).toBeUndefined();
+  });
+});
