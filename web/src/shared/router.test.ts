@@ -1,5 +1,5 @@
-import { describe, expect, test } from "vitest";
-import { matchRoute } from "./router";
+import { describe, expect, it, test } from "vitest";
+import { isExternal, matchRoute } from "./router";
 
 describe("matchRoute", () => {
   test("maps every section of the shell", () => {
@@ -19,5 +19,14 @@ describe("matchRoute", () => {
     for (const path of ["/p", "/p/", "/boards/a/b", "/inbox/x", "/nope", "/boards/%E0%A4%A"]) {
       expect(matchRoute(path)).toEqual({ name: "notFound", path });
     }
+  });
+});
+
+describe("isExternal", () => {
+  it("tells a bookmarked link from an address of the app", () => {
+    expect(isExternal("https://docs.rs")).toBe(true);
+    expect(isExternal("HTTP://example.com/x")).toBe(true);
+    expect(isExternal("/sessions/abc")).toBe(false);
+    expect(isExternal("/settings#https://x")).toBe(false);
   });
 });

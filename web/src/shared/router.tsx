@@ -97,7 +97,16 @@ function subscribeWithHash(onChange: () => void): () => void {
   };
 }
 
+/** An address outside the app (a bookmarked link): opened in a new tab, never pushed as a path. */
+export function isExternal(to: string): boolean {
+  return /^https?:\/\//i.test(to);
+}
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (isExternal(to)) {
+    window.open(to, "_blank", "noopener,noreferrer");
+    return;
+  }
   if (options.replace) window.history.replaceState(null, "", to);
   else window.history.pushState(null, "", to);
   window.dispatchEvent(new Event(NAVIGATE_EVENT));
