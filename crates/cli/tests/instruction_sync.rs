@@ -100,8 +100,11 @@ fn mirrors_follow_the_canonical_file_and_stay_out_of_git_in_local_mode() {
     // A change while the session runs reaches the mirrors at the next look.
     std::fs::write(repo.join("CLAUDE.md"), "Use spaces.\n").unwrap();
     poll(&server);
+    // Both, before a hand edit: an edit made while a sync is writing is the
+    // sync's to win.
     wait_for("the change mirrored", || {
         read(&repo.join("AGENTS.md")) == "Use spaces.\n"
+            && read(&repo.join("GEMINI.md")) == "Use spaces.\n"
     });
 
     // A hand edit is kept, and told once.
