@@ -55,7 +55,7 @@ test("toolbar bookmarks list in order, reorder by drag, and launch a session", a
     )
     .toEqual(wanted);
 
-  await panel.getByRole("button", { name: /Review/ }).click();
+  await panel.getByRole("button", { name: "Review", exact: true }).click();
   await page.waitForURL(/\/sessions\/[^/]+$/);
   const sessionId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
   const session = await e2e.server.api<{ title: string | null; prompt: string }>("GET", `/sessions/${sessionId}`);

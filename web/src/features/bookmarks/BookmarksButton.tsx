@@ -150,7 +150,8 @@ function BookmarksPanel({ onDone }: { onDone: () => void }) {
                 title={bookmark.kind === "url" ? (bookmark.url ?? "") : `Start a session: ${bookmark.prompt ?? ""}`}
                 onClick={() => void launch(bookmark)}
               >
-                {bookmark.kind === "url" ? "↗" : "▶"} {bookmark.title}
+                <span aria-hidden="true">{bookmark.kind === "url" ? "↗ " : "▶ "}</span>
+                {bookmark.title}
               </button>
               <button type="button" aria-label={`Edit ${bookmark.title}`} onClick={() => setEditing(bookmark)}>
                 Edit
