@@ -4,6 +4,7 @@ import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
 import { AlarmRinger } from "../features/alarms/AlarmRinger";
 import { AgentRequests } from "./AgentRequests";
+import { BookmarksButton } from "../features/bookmarks/BookmarksButton";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
 import { NewSessionButton, NewSessionDialog } from "../features/sessions/NewSessionDialog";
@@ -76,6 +77,7 @@ function ShellLayout({ route }: { route: Route }) {
         </ul>
         <NewSessionButton />
         <AgentBoardButton />
+        <BookmarksButton />
         <ColorModeToggle />
       </nav>
       <main className="content">
