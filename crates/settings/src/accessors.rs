@@ -940,8 +940,6 @@ impl SettingsStore {
     }
 
     /// Shows the bookmarks toolbar button and popover. Default off; bookmark rows are preserved.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn show_bookmarks_in_toolbar(&self) -> bool {
         self.toggle_at(58)
     }
