@@ -9,16 +9,21 @@ mod common;
 use common::{TestServer, request};
 use serde_json::{Value, json};
 
+/// The fake Claude Code records each session's agent token, then answers.
 fn server() -> TestServer {
     let dir = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
     let result = r#"{"type":"result","subtype":"success","is_error":false,"result":"Write-up: batch your follow-ups.","session_id":"s1","total_cost_usd":0.02}"#;
-    let script = format!("printf '%s\\n' {result:?}");
+    let script = format!(
+        "printf '%s' \"$APP_CLI_TOKEN\" > {}/token-$APP_SESSION_ID; printf '%s\\n' {result:?}",
+        scratch.path().display()
+    );
     std::fs::write(
         dir.path().join("engines.toml"),
         format!("[engines.primary]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}, \"claude\"]\n"),
     )
     .unwrap();
-    TestServer::start_in_with(dir, &[])
+    TestServer::start_in_with(dir, &[]).keeping(scratch)
 }
 
 fn browser(
@@ -136,6 +141,16 @@ fn coaching_over_the_control_server_follows_its_setting() {
             "{path}"
         );
     }
+    // An agent's token is refused the same way.
+    let session = server.browser_session("primary", "work");
+    let id = session["id"].as_str().unwrap();
+    server.wait_for_status(id, "waiting_for_input");
+    let agent = std::fs::read_to_string(server.scratch().join(format!("token-{id}"))).unwrap();
+    let refused = server.call_as(&agent, "GET", "/coaching/artifacts", None);
+    assert_eq!(
+        (refused.status, refused.error_code().as_str()),
+        (403, "coaching_cli_disabled")
+    );
     // The web app's own use is unaffected.
     let cookie = server.browser_cookie();
     assert_eq!(
@@ -144,6 +159,13 @@ fn coaching_over_the_control_server_follows_its_setting() {
     );
     server.set_setting("aiCoachingCliEnabled", json!(true));
     assert_eq!(server.call("GET", "/coaching/artifacts", None).status, 200);
+    assert_eq!(
+        server
+            .call_as(&agent, "GET", "/coaching/artifacts/weekly-report", None)
+            .json()["report"]["sessions"],
+        1,
+        "an agent reads its own account's week"
+    );
     // From a script, an interview is a spawn like any other: the spawn rules apply.
     let refused = server.call("POST", "/coaching/interviews", Some(&json!({})));
     assert_eq!(refused.status, 403, "{}", refused.text());

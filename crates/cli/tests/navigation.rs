@@ -182,3 +182,35 @@ fn a_foreground_request_notifies_from_behind_only_when_allowed() {
     let empty = server.call("POST", "/ui/foreground", Some(&json!({"reason": " "})));
     assert_eq!(empty.status, 400);
 }
+
+#[test]
+fn another_accounts_requests_reach_only_its_own_app_and_inbox() {
+    let (server, _session, _agent) = server_with_session();
+    let cookie = server.browser_cookie();
+    presence(&server, &cookie, true);
+    let second = server.call("POST", "/accounts", Some(&json!({"name": "second"})));
+    let token = second.json()["token"].as_str().unwrap().to_owned();
+    // The owner's app in front is not the second account's.
+    let reply = server.call_as(
+        &token,
+        "POST",
+        "/ui/navigate",
+        Some(&json!({"view": "inbox"})),
+    );
+    assert_eq!(delivered(&reply), "inbox");
+    let theirs = server
+        .call_as(&token, "GET", "/inbox?category=note", None)
+        .json();
+    assert_eq!(theirs.as_array().unwrap().len(), 1);
+    assert!(
+        notes(&server).is_empty(),
+        "nothing reached the owner's inbox"
+    );
+    let reply = server.call_as(
+        &token,
+        "POST",
+        "/ui/foreground",
+        Some(&json!({"reason": "x"})),
+    );
+    assert_eq!(delivered(&reply), "inbox");
+}
