@@ -1196,8 +1196,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Shows the bookmarks toolbar button and popover. Default off; bookmark rows are preserved.",
     "schema": {
