@@ -44,6 +44,15 @@ pub enum BookmarkError {
     Store(#[from] store::StoreError),
 }
 
+impl Kind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Kind::Url => "url",
+            Kind::Session => "session",
+        }
+    }
+}
+
 impl From<store::rusqlite::Error> for BookmarkError {
     fn from(e: store::rusqlite::Error) -> Self {
         BookmarkError::Store(e.into())
@@ -95,7 +104,7 @@ fn from_row(row: &Row<'_>) -> store::rusqlite::Result<Bookmark> {
     Ok(Bookmark {
         id: row.get(0)?,
         title: row.get(1)?,
-        kind: if row.get::<_, String>(2)? == "url" {
+        kind: if row.get::<_, String>(2)? == Kind::Url.as_str() {
             Kind::Url
         } else {
             Kind::Session
@@ -108,6 +117,11 @@ fn from_row(row: &Row<'_>) -> store::rusqlite::Result<Bookmark> {
         created_at: row.get(8)?,
         updated_at: row.get(9)?,
     })
+}
+
+/// A field as stored: blank is none, on create as on update.
+fn clean(value: Option<String>) -> Option<String> {
+    value.filter(|v| !v.trim().is_empty())
 }
 
 fn invalid(message: &str) -> BookmarkError {
@@ -183,10 +197,10 @@ impl Bookmarks {
             id: store::new_id(),
             title: fields.title.unwrap_or_default().trim().to_owned(),
             kind,
-            url: fields.url,
-            engine: fields.engine,
-            cwd: fields.cwd,
-            prompt: fields.prompt,
+            url: clean(fields.url),
+            engine: clean(fields.engine),
+            cwd: clean(fields.cwd),
+            prompt: clean(fields.prompt),
             position: 0,
             created_at: now.clone(),
             updated_at: now,
@@ -220,8 +234,8 @@ impl Bookmarks {
                 b.kind = kind;
             }
             let set = |slot: &mut Option<String>, value: Option<String>| {
-                if let Some(value) = value {
-                    *slot = Some(value).filter(|v| !v.trim().is_empty());
+                if value.is_some() {
+                    *slot = clean(value);
                 }
             };
             set(&mut b.url, fields.url);
@@ -301,10 +315,7 @@ fn store_row(
     b: &Bookmark,
     new: bool,
 ) -> Result<(), BookmarkError> {
-    let kind = match b.kind {
-        Kind::Url => "url",
-        Kind::Session => "session",
-    };
+    let kind = b.kind.as_str();
     if new {
         tx.execute(
             "INSERT INTO bookmarks (id, account_id, title, kind, url, engine, cwd, prompt, position, created_at, updated_at)

@@ -1,9 +1,9 @@
 //! 500 sessions cut off by a SIGKILL of the server come back paced: while
 //! they return (restart spacing 0, the built-in spacing), how fast does the
 //! API answer? A release `switchboard serve` with 500 running `command`
-//! sessions is killed and started again on the same data directory; then
-//! eight keep-alive connections read one session for 30 s while the batch
-//! returns: one client reading a session every 20 ms over one keep-alive
+//! sessions is killed and started again on the same data directory; then,
+//! for 30 s while the batch returns, one client reads a session every 20 ms
+//! over one keep-alive
 //! connection, as a script or the web app would (a saturating load would
 //! measure the load generator's own share of the two cores instead).
 //! p50, p99 and max printed, with how many sessions had returned (issue 14

@@ -7,8 +7,6 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
 use common::TestServer;
 use serde_json::{Value, json};
 
@@ -52,19 +50,10 @@ fn server() -> (TestServer, Tokens) {
 }
 
 fn session_env(server: &TestServer, id: &str) -> (String, String) {
-    let path = server.scratch().join(format!("env-{id}"));
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&path)
-            && text.lines().count() == 2
-        {
-            let mut lines = text.lines();
-            let token = lines.next().unwrap_or_default().to_owned();
-            return (token, lines.next().unwrap_or_default().to_owned());
-        }
-        assert!(Instant::now() < deadline, "session {id} never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let text = common::written(&server.scratch().join(format!("env-{id}")));
+    let mut lines = text.lines();
+    let token = lines.next().unwrap_or_default().to_owned();
+    (token, lines.next().unwrap_or_default().to_owned())
 }
 
 fn outcome(

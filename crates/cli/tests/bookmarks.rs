@@ -6,39 +6,20 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
 use common::{TestServer, request};
 use serde_json::{Value, json};
 
 fn server() -> (TestServer, String) {
     let dir = tempfile::tempdir().unwrap();
     let scratch = tempfile::tempdir().unwrap();
-    let holder = format!(
-        "printf '%s' \"$APP_CLI_TOKEN\" > {}/token-$APP_SESSION_ID; exec sleep 300",
-        scratch.path().display()
-    );
     std::fs::write(
         dir.path().join("engines.toml"),
-        format!(
-            "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n"
-        ),
+        common::token_holder_engines(scratch.path()),
     )
     .unwrap();
     let server = TestServer::start_in_with(dir, &[]).keeping(scratch);
     let session = server.browser_session("holder", "work");
-    let id = session["id"].as_str().unwrap();
-    let path = server.scratch().join(format!("token-{id}"));
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let token = loop {
-        if let Ok(token) = std::fs::read_to_string(&path)
-            && !token.is_empty()
-        {
-            break token;
-        }
-        assert!(Instant::now() < deadline, "the session never started");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let token = server.agent_token(session["id"].as_str().unwrap());
     (server, token)
 }
 
@@ -106,7 +87,10 @@ fn bookmarks_are_kept_in_order_and_launched() {
 
     // A recipe is a spawn: from the cli token, the spawn rules apply...
     let refused = server.call("POST", &format!("/bookmarks/{recipe}/launch"), None);
-    assert_eq!(refused.status, 403, "{}", refused.text());
+    assert_eq!(
+        (refused.status, refused.error_code().as_str()),
+        (403, "agent_driven_sessions_disabled")
+    );
     // ...and from the web app it starts at once.
     let cookie = server.browser_cookie();
     let launched = request(
@@ -178,6 +162,21 @@ fn with_the_setting_off_every_control_route_refuses_whatever_the_token() {
             );
         }
     }
+    // Refused before the body is read: a malformed one gets the same answer.
+    let malformed = request(
+        server.control(),
+        "PATCH",
+        &format!("/bookmarks/{id}"),
+        &[
+            ("Authorization", &format!("Bearer {}", server.token)),
+            ("Content-Type", "application/json"),
+        ],
+        Some(b"not json"),
+    );
+    assert_eq!(
+        (malformed.status, malformed.error_code().as_str()),
+        (403, "bookmarks_cli_disabled")
+    );
     let cookie = server.browser_cookie();
     let listed = request(
         &server.ui,

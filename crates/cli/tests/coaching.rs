@@ -145,7 +145,7 @@ fn coaching_over_the_control_server_follows_its_setting() {
     let session = server.browser_session("primary", "work");
     let id = session["id"].as_str().unwrap();
     server.wait_for_status(id, "waiting_for_input");
-    let agent = std::fs::read_to_string(server.scratch().join(format!("token-{id}"))).unwrap();
+    let agent = server.agent_token(id);
     let refused = server.call_as(&agent, "GET", "/coaching/artifacts", None);
     assert_eq!(
         (refused.status, refused.error_code().as_str()),
@@ -167,6 +167,10 @@ fn coaching_over_the_control_server_follows_its_setting() {
         "an agent reads its own account's week"
     );
     // From a script, an interview is a spawn like any other: the spawn rules apply.
-    let refused = server.call("POST", "/coaching/interviews", Some(&json!({})));
-    assert_eq!(refused.status, 403, "{}", refused.text());
+    let refused = server.call("POST", "/coaching/interviews", None);
+    assert_eq!(
+        (refused.status, refused.error_code().as_str()),
+        (403, "agent_driven_sessions_disabled"),
+        "a body is optional; the spawn rules are not"
+    );
 }

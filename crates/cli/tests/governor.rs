@@ -110,7 +110,7 @@ fn a_refill_check_revives_the_most_recent_up_to_its_batch_and_says_why_not_the_r
     let reply = server.call("POST", &format!("/sessions/{paused}/pause"), None);
     assert_eq!(reply.status, 200, "{}", reply.text());
     assert_eq!(reply.json()["status"], "paused");
-    assert_eq!(reply.json()["stopReason"], "paused");
+    assert_eq!(reply.json()["stopReason"], "stopped");
 
     let server = server.crash_and_restart_with(&["--manual-clock"]);
     for id in &ids {

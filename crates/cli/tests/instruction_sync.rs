@@ -132,10 +132,15 @@ fn mirrors_follow_the_canonical_file_and_stay_out_of_git_in_local_mode() {
             .starts_with("GEMINI.md was edited by hand"),
         "{note}"
     );
+    // Another change: a sync that sees the hand edit again does not tell again.
+    std::fs::write(repo.join("CLAUDE.md"), "Use all.\n").unwrap();
     poll(&server);
-    std::thread::sleep(Duration::from_millis(300));
+    wait_for("the next change mirrored", || {
+        read(&repo.join("AGENTS.md")) == "Use all.\n"
+    });
+    assert_eq!(read(&repo.join("GEMINI.md")), "My own rules.\n");
     assert_eq!(notes().len(), 1);
-    assert_eq!(notes()[0]["count"], 1, "told once, not at every look");
+    assert_eq!(notes()[0]["count"], 1, "told once, not at every sync");
     let exclude = read(&repo.join(".git/info/exclude"));
     assert_eq!(exclude.matches("/AGENTS.md").count(), 1, "{exclude}");
 }

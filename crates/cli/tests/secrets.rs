@@ -62,20 +62,6 @@ fn spawn(server: &TestServer, engine: &str, project: &Path) -> String {
     reply.json()["id"].as_str().unwrap().to_owned()
 }
 
-fn agent_token(server: &TestServer, session: &str) -> String {
-    let path = server.scratch().join(format!("token-{session}"));
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Ok(token) = std::fs::read_to_string(&path)
-            && !token.is_empty()
-        {
-            return token;
-        }
-        assert!(Instant::now() < deadline, "the session never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 /// Polls `path` (a list under `field`) until it holds one entry.
 fn first_pending(server: &TestServer, path: &str, field: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -113,7 +99,7 @@ fn an_input_request_reaches_the_file_and_nowhere_else() {
     let (server, project) = server(&[], Some(&log));
     let mut stream = Stream::bearer(&server, &server.token, None);
     let id = spawn(&server, "asker", &project);
-    let agent = agent_token(&server, &id);
+    let agent = server.agent_token(&id);
 
     let request = first_pending(&server, "/input-requests", "inputRequests");
     assert_eq!(request["sessionId"], id.as_str());
@@ -287,7 +273,7 @@ fn an_input_request_reaches_the_file_and_nowhere_else() {
 fn a_proposed_key_is_kept_only_once_the_user_saves_it() {
     let (server, project) = server(&[], None);
     let id = spawn(&server, "proposer", &project);
-    let agent = agent_token(&server, &id);
+    let agent = server.agent_token(&id);
     server.wait_for_status(&id, "waiting_for_input");
     let transcript = server
         .call("GET", &format!("/sessions/{id}/transcript"), None)

@@ -11,7 +11,6 @@ mod common;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
 use common::TestServer;
 use serde_json::{Value, json};
@@ -110,15 +109,9 @@ fn serve(stream: std::net::TcpStream, recorded: &Mutex<Vec<Call>>) {
 fn server(base: &str) -> (TestServer, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let scratch = tempfile::tempdir().unwrap();
-    let holder = format!(
-        "printf '%s' \"$APP_CLI_TOKEN\" > {}/token; exec sleep 300",
-        scratch.path().display()
-    );
     std::fs::write(
         dir.path().join("engines.toml"),
-        format!(
-            "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n"
-        ),
+        common::token_holder_engines(scratch.path()),
     )
     .unwrap();
     std::fs::write(
@@ -135,17 +128,7 @@ fn server(base: &str) -> (TestServer, String, String) {
     assert_eq!(saved.status, 200, "{}", saved.text());
     let session = server.browser_session("holder", "work");
     let id = session["id"].as_str().unwrap().to_owned();
-    let path = server.scratch().join("token");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let token = loop {
-        if let Ok(token) = std::fs::read_to_string(&path)
-            && !token.is_empty()
-        {
-            break token;
-        }
-        assert!(Instant::now() < deadline, "the session never started");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let token = server.agent_token(&id);
     (server, id, token)
 }
 

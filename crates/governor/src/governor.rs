@@ -25,6 +25,8 @@ pub enum GovernorError {
     Sessions(#[from] sessions::SessionError),
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    #[error("a governor database task stopped before it finished")]
+    Task,
 }
 
 impl From<store::rusqlite::Error> for GovernorError {
@@ -66,7 +68,11 @@ impl Check {
                 .cloned()
                 .collect(),
             candidates: self.accounts.values().filter(|a| *a == account_id).count(),
-            ..self.clone()
+            at: self.at.clone(),
+            running: self.running,
+            target: self.target,
+            spent_today_usd: self.spent_today_usd,
+            accounts: HashMap::new(),
         }
     }
 }
@@ -99,9 +105,12 @@ impl Governor {
         }
     }
 
-    /// The last checks, newest first.
-    pub fn checks(&self) -> Vec<Check> {
-        self.lock_checks().iter().cloned().collect()
+    /// The last checks, newest first, as `account_id` may see them.
+    pub fn checks_for(&self, account_id: &str) -> Vec<Check> {
+        self.lock_checks()
+            .iter()
+            .map(|check| check.for_account(account_id))
+            .collect()
     }
 
     /// How many times each of the account's sessions was revived since
@@ -130,7 +139,8 @@ impl Governor {
         let working = self.sessions.working_count().await?;
         let dormant = self.sessions.dormant().await?;
         let spent = self.sessions.revive_spend_since(&day_start).await?;
-        let histories = self.histories(now, &day_start, rules.cooldown)?;
+        let (db, since, cooldown) = (self.db.clone(), day_start.clone(), rules.cooldown);
+        let histories = off_runtime(move || histories(&db, now, &since, cooldown)).await?;
         let plan = plan(now, working, rules, spent, &dormant, |id| {
             histories.get(id).cloned().unwrap_or_default()
         });
@@ -138,21 +148,29 @@ impl Governor {
             .iter()
             .map(|d| (d.id.clone(), d.account_id.clone()))
             .collect();
-        let mut revived = Vec::with_capacity(plan.revive.len());
-        for id in plan.revive {
-            let Some(account) = accounts.get(&id) else {
-                continue;
-            };
-            // Recorded first: a revive that fails half-way still counts
-            // against the budgets, so a failing session is not retried in a loop.
-            let at = self.clock.timestamp();
-            self.db.write(|tx| {
-                tx.execute(
-                    "INSERT INTO governor_revives (session_id, account_id, at) VALUES (?1, ?2, ?3)",
-                    params![id, account, at],
-                )
-            })?;
-            match self.sessions.revive(account, &id).await {
+        let reviving: Vec<(String, String)> = plan
+            .revive
+            .into_iter()
+            .filter_map(|id| accounts.get(&id).map(|account| (id, account.clone())))
+            .collect();
+        // Recorded first: a revive that fails half-way still counts against
+        // the budgets, so a failing session is not retried in a loop.
+        let (db, at, records) = (self.db.clone(), self.clock.timestamp(), reviving.clone());
+        off_runtime(move || {
+            db.write(|tx| {
+                for (id, account) in &records {
+                    tx.execute(
+                        "INSERT INTO governor_revives (session_id, account_id, at) VALUES (?1, ?2, ?3)",
+                        params![id, account, at],
+                    )?;
+                }
+                Ok::<_, GovernorError>(())
+            })
+        })
+        .await?;
+        let mut revived = Vec::with_capacity(reviving.len());
+        for (id, account) in reviving {
+            match self.sessions.revive(&account, &id).await {
                 Ok(_) => revived.push(id),
                 Err(error) => {
                     tracing::warn!(%error, session = %id, "the governor could not revive a session")
@@ -175,42 +193,6 @@ impl Governor {
         Ok(Some(check))
     }
 
-    /// Each recently revived session's revives today and its last revive.
-    fn histories(
-        &self,
-        now: OffsetDateTime,
-        day_start: &str,
-        cooldown: Duration,
-    ) -> Result<HashMap<String, History>, GovernorError> {
-        let cooldown_start = clock::timestamp(now - cooldown);
-        let since = day_start.min(cooldown_start.as_str()).to_owned();
-        let rows: Vec<(String, u32, String)> = self.db.read(|tx| {
-            let mut stmt = tx.prepare_cached(
-                "SELECT session_id, SUM(at >= ?2), MAX(at) FROM governor_revives
-                 WHERE at >= ?1 GROUP BY session_id",
-            )?;
-            let rows = stmt.query_map(params![since, day_start], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })?;
-            rows.collect::<Result<Vec<_>, _>>()
-        })?;
-        Ok(rows
-            .into_iter()
-            .map(|(id, today, last)| {
-                let last =
-                    OffsetDateTime::parse(&last, &time::format_description::well_known::Rfc3339)
-                        .ok();
-                (
-                    id,
-                    History {
-                        revives_today: today,
-                        last_revived_at: last,
-                    },
-                )
-            })
-            .collect())
-    }
-
     /// Local midnight before `now`, in the stored form.
     fn day_start(&self, now: OffsetDateTime) -> String {
         let midnight = jiff::Timestamp::from_nanosecond(now.unix_timestamp_nanos())
@@ -227,4 +209,48 @@ impl Governor {
     fn lock_checks(&self) -> std::sync::MutexGuard<'_, VecDeque<Check>> {
         self.checks.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// Each recently revived session's revives today and its last revive.
+fn histories(
+    db: &Db,
+    now: OffsetDateTime,
+    day_start: &str,
+    cooldown: Duration,
+) -> Result<HashMap<String, History>, GovernorError> {
+    let cooldown_start = clock::timestamp(now - cooldown);
+    let since = day_start.min(cooldown_start.as_str()).to_owned();
+    let rows: Vec<(String, u32, String)> = db.read(|tx| {
+        let mut stmt = tx.prepare_cached(
+            "SELECT session_id, SUM(at >= ?2), MAX(at) FROM governor_revives
+             WHERE at >= ?1 GROUP BY session_id",
+        )?;
+        let rows = stmt.query_map(params![since, day_start], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?;
+        rows.collect::<Result<Vec<_>, _>>()
+    })?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, today, last)| {
+            let last =
+                OffsetDateTime::parse(&last, &time::format_description::well_known::Rfc3339).ok();
+            (
+                id,
+                History {
+                    revives_today: today,
+                    last_revived_at: last,
+                },
+            )
+        })
+        .collect())
+}
+
+/// Runs SQLite work on the blocking pool, off the async threads.
+async fn off_runtime<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, GovernorError> + Send + 'static,
+) -> Result<T, GovernorError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|_| GovernorError::Task)?
 }

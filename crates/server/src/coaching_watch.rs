@@ -3,8 +3,8 @@
 //! `final` entry, else the turn's text) is saved.
 
 use sessions::{EntryBody, PageFrom, SessionUpdate, Status};
-use tokio::sync::broadcast::error::RecvError;
 
+use crate::publish;
 use crate::routes::blocking;
 use crate::state::AppState;
 
@@ -13,41 +13,30 @@ const TAIL: u32 = 200;
 
 /// Starts the task; it ends when the server is asked to stop.
 pub fn start(state: &AppState) {
-    let mut updates = state.sessions.subscribe();
-    let mut stop = state.stop.subscribe();
-    let state = state.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                biased;
-                () = async { drop(stop.wait_for(Option::is_some).await) } => return,
-                update = updates.recv() => match update {
-                    Ok(update) if turn_ended(&update) => save(&state, &update).await,
-                    Ok(_) => {}
-                    Err(RecvError::Lagged(missed)) => tracing::warn!(
-                        missed,
-                        "session updates were lost before coaching read them"
-                    ),
-                    Err(RecvError::Closed) => return,
-                },
-            }
-        }
+    publish::on_session_updates(state, "coaching", turn_ended, |state, update| async move {
+        save(&state, &update.account_id, &update.session_id).await;
     });
 }
 
 fn turn_ended(update: &SessionUpdate) -> bool {
-    update.moved && matches!(update.status, Status::WaitingForInput | Status::Finished)
+    update.moved && turn_over(update.status)
 }
 
-async fn save(state: &AppState, update: &SessionUpdate) {
+/// A status an interview's turn ends in: its answer is there to keep.
+pub(crate) fn turn_over(status: Status) -> bool {
+    matches!(status, Status::WaitingForInput | Status::Finished)
+}
+
+/// Keeps the session's latest answer when it is a coaching interview.
+pub(crate) async fn save(state: &AppState, account_id: &str, session_id: &str) {
     let store = state.coaching.clone();
-    let id = update.session_id.clone();
+    let id = session_id.to_owned();
     if !matches!(blocking(move || store.is_interview(&id)).await, Ok(true)) {
         return;
     }
     let page = match state
         .sessions
-        .entries(&update.account_id, &update.session_id, PageFrom::Tail, TAIL)
+        .entries(account_id, session_id, PageFrom::Tail, TAIL)
         .await
     {
         Ok(page) => page,
@@ -60,7 +49,7 @@ async fn save(state: &AppState, update: &SessionUpdate) {
         return;
     };
     let store = state.coaching.clone();
-    let id = update.session_id.clone();
+    let id = session_id.to_owned();
     if let Err(error) = blocking(move || store.save_interview(&id, &answer)).await {
         tracing::warn!(
             error = error.message,

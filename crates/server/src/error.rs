@@ -182,11 +182,7 @@ impl From<secrets::SecretsError> for ApiError {
             }
             // The session's folder refused the file (gone, read-only, a
             // folder in its place): the user can fix it and answer again.
-            E::FileWrite { .. } => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "file_not_written",
-                message,
-            ),
+            E::FileWrite { .. } => ApiError::new(StatusCode::CONFLICT, "file_not_written", message),
             E::KeyFile { .. } | E::Crypto | E::Store(_) => ApiError::internal(error),
         }
     }
@@ -197,6 +193,7 @@ impl From<governor::GovernorError> for ApiError {
         match error {
             governor::GovernorError::Sessions(e) => e.into(),
             governor::GovernorError::Store(e) => ApiError::internal(e),
+            task @ governor::GovernorError::Task => ApiError::internal(task),
         }
     }
 }

@@ -5,9 +5,10 @@
 //! reaches the mirrors while they run. A mirror a person edited is left
 //! alone, and the user is told once per file in an inbox note.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use inbox::{Category, NewRow};
 use instructions::{GitMode, SqliteLedger, SyncRequest};
@@ -31,10 +32,21 @@ pub struct HandEdited {
 pub struct InstructionSync {
     settings: Arc<SettingsStore>,
     ledger: Mutex<SqliteLedger>,
-    /// Hand-edited mirrors already told about: told again only after the
-    /// file stops being one.
-    told: Mutex<HashSet<PathBuf>>,
+    /// Hand-edited mirrors already told about, per account: told again only
+    /// after the file stops being one.
+    told: Mutex<HashSet<(String, PathBuf)>>,
+    /// Per folder, what its last sync saw: the root it synced, the canonical
+    /// file's fingerprint there, and the settings it synced with. The poll
+    /// syncs a folder again only when one of them changed.
+    seen: Mutex<HashMap<PathBuf, Seen>>,
     notes: mpsc::UnboundedSender<HandEdited>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Seen {
+    root: PathBuf,
+    canonical: Option<(u64, SystemTime)>,
+    settings: String,
 }
 
 impl InstructionSync {
@@ -47,6 +59,7 @@ impl InstructionSync {
             settings,
             ledger: Mutex::new(ledger),
             told: Mutex::new(HashSet::new()),
+            seen: Mutex::new(HashMap::new()),
             notes,
         });
         (sync, received)
@@ -58,15 +71,12 @@ impl InstructionSync {
         if !self.settings.agent_instructions_sync_enabled() {
             return;
         }
-        let mirrors = self.settings.agent_instructions_sync_mirrors();
+        let (canonical, mirrors, git_mode) = self.settings_now();
         let request = SyncRequest {
             folder: folder.to_owned(),
-            canonical: self.settings.agent_instructions_sync_canonical().as_str(),
+            canonical,
             mirrors: &mirrors,
-            git_mode: match self.settings.agent_instructions_sync_git_mode() {
-                AgentInstructionsSyncGitMode::Local => GitMode::Local,
-                AgentInstructionsSyncGitMode::Committed => GitMode::Committed,
-            },
+            git_mode,
         };
         let report = {
             let mut ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
@@ -79,18 +89,60 @@ impl InstructionSync {
                 return;
             }
         };
+        let seen = Seen {
+            canonical: instructions::fingerprint(&report.root, canonical),
+            root: report.root.clone(),
+            settings: format!("{canonical}{mirrors:?}{git_mode:?}"),
+        };
+        self.seen
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(folder.to_owned(), seen);
         let mut told = self.told.lock().unwrap_or_else(|p| p.into_inner());
-        for path in report.written.iter().chain(&report.unchanged) {
-            told.remove(path);
+        for path in report.written.into_iter().chain(report.unchanged) {
+            told.remove(&(account_id.to_owned(), path));
         }
         for path in report.hand_edited {
-            if told.insert(path.clone()) {
+            if told.insert((account_id.to_owned(), path.clone())) {
                 // Nobody draining the channel means the server is stopping.
                 let _ = self.notes.send(HandEdited {
                     account_id: account_id.to_owned(),
                     path,
                 });
             }
+        }
+    }
+}
+
+impl InstructionSync {
+    /// The sync settings as they are now.
+    fn settings_now(&self) -> (&'static str, Vec<String>, GitMode) {
+        let git_mode = match self.settings.agent_instructions_sync_git_mode() {
+            AgentInstructionsSyncGitMode::Local => GitMode::Local,
+            AgentInstructionsSyncGitMode::Committed => GitMode::Committed,
+        };
+        (
+            self.settings.agent_instructions_sync_canonical().as_str(),
+            self.settings.agent_instructions_sync_mirrors(),
+            git_mode,
+        )
+    }
+
+    /// The poll's sync: only when the canonical file or the settings changed
+    /// since the folder's last sync.
+    fn sync_if_changed(&self, account_id: &str, folder: &Path) {
+        let unchanged = self
+            .seen
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(folder)
+            .is_some_and(|seen| {
+                let (canonical, mirrors, git_mode) = self.settings_now();
+                seen.settings == format!("{canonical}{mirrors:?}{git_mode:?}")
+                    && instructions::fingerprint(&seen.root, canonical) == seen.canonical
+            });
+        if !unchanged {
+            self.sync_folder(account_id, folder);
         }
     }
 }
@@ -129,7 +181,7 @@ pub fn start(
             let sync = sync.clone();
             let _ = blocking(move || {
                 for (account, folder) in folders {
-                    sync.sync_folder(&account, Path::new(&folder));
+                    sync.sync_if_changed(&account, Path::new(&folder));
                 }
                 Ok::<(), crate::error::ApiError>(())
             })

@@ -4,7 +4,6 @@
 //! `approval` events, and every answer put on record and in the transcript.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use attention::{Notice, Reason};
 use events::{Audience, Name};
@@ -17,13 +16,8 @@ use settings::{AgentPermissionLevel, SettingsStore};
 
 use crate::error::ApiResult;
 use crate::publish;
-use crate::routes::blocking;
+use crate::routes::{POLL_WAIT, blocking};
 use crate::state::AppState;
-
-/// How long one request waits for the user before answering `pending` (the
-/// hook then asks again): under the 30-second request timeout. The
-/// ten-minute limit itself runs on the server's clock.
-const POLL_WAIT: Duration = Duration::from_secs(20);
 
 /// What the hook is told.
 #[derive(Debug, Clone, Serialize)]

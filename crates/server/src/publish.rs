@@ -62,6 +62,42 @@ pub fn forward_sessions(state: &AppState) {
     });
 }
 
+/// Runs `act` on a task of its own for each session update `wants`, in
+/// order, until the server is asked to stop; what it reads never holds up
+/// the stream's events. `who` names the listener in the log when a burst of
+/// updates outran it.
+pub fn on_session_updates<F, Fut>(
+    state: &AppState,
+    who: &'static str,
+    wants: fn(&sessions::SessionUpdate) -> bool,
+    act: F,
+) where
+    F: Fn(AppState, sessions::SessionUpdate) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    let mut updates = state.sessions.subscribe();
+    let mut stop = state.stop.subscribe();
+    let state = state.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                biased;
+                () = async { drop(stop.wait_for(Option::is_some).await) } => return,
+                update = updates.recv() => match update {
+                    Ok(update) if wants(&update) => act(state.clone(), update).await,
+                    Ok(_) => {}
+                    Err(RecvError::Lagged(missed)) => tracing::warn!(
+                        missed,
+                        who,
+                        "session updates were lost before a listener read them"
+                    ),
+                    Err(RecvError::Closed) => return,
+                },
+            }
+        }
+    });
+}
+
 fn drain_output(state: &AppState, output: &mut broadcast::Receiver<sessions::OutputAppended>) {
     loop {
         match output.try_recv() {

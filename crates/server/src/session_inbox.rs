@@ -10,7 +10,6 @@
 use attention::Rules;
 use inbox::Category;
 use sessions::{PageFrom, SessionUpdate, Status};
-use tokio::sync::broadcast::error::RecvError;
 
 use crate::publish;
 use crate::state::AppState;
@@ -20,30 +19,17 @@ use crate::state::AppState;
 /// walk however long the transcript is.
 const TURN_END_ENTRIES: u32 = 200;
 
-/// Starts the task; it ends when the server is asked to stop.
+/// Starts the task; it ends when the server is asked to stop. A burst of
+/// updates that outruns it loses those turn ends' rows, which the log says.
 pub fn watch_turn_ends(state: &AppState) {
-    let mut updates = state.sessions.subscribe();
-    let mut stop = state.stop.subscribe();
-    let state = state.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                biased;
-                () = async { drop(stop.wait_for(Option::is_some).await) } => return,
-                update = updates.recv() => match update {
-                    Ok(update) if ends_a_turn(&update) => turn_ended(&state, &update).await,
-                    Ok(_) => {}
-                    // A burst of updates outran this task: the turn ends among
-                    // them get no row, which the log says.
-                    Err(RecvError::Lagged(missed)) => tracing::warn!(
-                        missed,
-                        "session updates were lost before the inbox read them"
-                    ),
-                    Err(RecvError::Closed) => return,
-                },
-            }
-        }
-    });
+    publish::on_session_updates(
+        state,
+        "the inbox",
+        ends_a_turn,
+        |state, update| async move {
+            turn_ended(&state, &update).await;
+        },
+    );
 }
 
 /// Only a move recorded just now counts, so a restart restoring a waiting

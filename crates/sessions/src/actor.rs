@@ -14,7 +14,7 @@ use crate::error::{Result, SessionError};
 use crate::model::{EntryBody, InputSource, Status, Trigger};
 use crate::pages::{self, Piece};
 use crate::recovery::{self, Recovery, Switches};
-use crate::state::{EndRequest, Inner, OutputAppended};
+use crate::state::{EndRequest, Inner};
 use crate::turn::{ContextUse, TurnContext, TurnEnd, run_turn};
 
 /// Watchdog restarts (stalls, loops) in a row before a session is left
@@ -137,16 +137,7 @@ pub(crate) async fn actor(
                 format!("turn {} begins", next.turn),
             )
             .await?;
-        for (seq, entry) in stored {
-            // Nobody listening is not an error: the transcript has it.
-            let _ = inner.output.send(OutputAppended {
-                session_id: id.to_owned(),
-                account_id: account_id.to_owned(),
-                turn: next.turn,
-                seq,
-                entry,
-            });
-        }
+        inner.announce_stored(id, account_id, next.turn, stored);
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
         // Asked at each turn, so a new level reaches the next turn's flags.
         let extra_args = match &inner.turn_args {
@@ -293,15 +284,19 @@ async fn come_back(
         .await?
         .and_then(|at| OffsetDateTime::parse(&at, &Rfc3339).ok());
     if let Some(at) = resume_at {
-        tokio::select! {
-            () = inner.clock.sleep_until(at) => {}
-            () = wake.notified() => {}
+        let resumed_by_user = tokio::select! {
+            () = inner.clock.sleep_until(at) => false,
+            () = wake.notified() => true,
             request = wait_end(end) => return Ok(Some(request)),
-        }
+        };
         let owned = id.to_owned();
         inner
             .write(move |tx| recovery::set_resume_at(tx, &owned, None))
             .await?;
+        // The user's own resume is never held nor paced.
+        if resumed_by_user {
+            return Ok(None);
+        }
         inner
             .move_to(
                 id,
@@ -389,15 +384,6 @@ async fn notice(
             )
         })
         .await?;
-    for (seq, entry) in stored {
-        // Nobody listening is not an error: the transcript has it.
-        let _ = inner.output.send(OutputAppended {
-            session_id: id.to_owned(),
-            account_id: account_id.to_owned(),
-            turn,
-            seq,
-            entry,
-        });
-    }
+    inner.announce_stored(id, account_id, turn, stored);
     Ok(())
 }

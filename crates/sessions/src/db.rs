@@ -154,6 +154,11 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
                 reports_cost = EXISTS (SELECT 1 FROM session_turns t
                                        WHERE t.session_id = sessions.id AND t.cost_usd IS NOT NULL);",
     },
+    Migration {
+        feature: "sessions",
+        // The governor sums what revived turns cost today at every check.
+        sql: "CREATE INDEX session_turns_revives ON session_turns(started_at) WHERE kind = 'revive';",
+    },
 ];
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";

@@ -5,7 +5,6 @@ use crate::db;
 use crate::error::{Result, SessionError};
 use crate::model::EntryBody;
 use crate::pages::{self, Piece};
-use crate::state::OutputAppended;
 use crate::supervisor::Supervisor;
 
 impl Supervisor {
@@ -25,16 +24,7 @@ impl Supervisor {
                 Ok((turn, stored))
             })
             .await?;
-        for (seq, entry) in stored {
-            // Nobody listening is not an error: the transcript has it.
-            let _ = self.inner.output.send(OutputAppended {
-                session_id: id.to_owned(),
-                account_id: account_id.to_owned(),
-                turn,
-                seq,
-                entry,
-            });
-        }
+        self.inner.announce_stored(id, account_id, turn, stored);
         Ok(())
     }
 }

@@ -146,7 +146,6 @@ pub enum StopReason {
     Closed,
     Failed,
     Interrupted,
-    Paused,
 }
 
 impl StopReason {
@@ -159,9 +158,10 @@ impl StopReason {
             Status::WaitingForInput => Some(StopReason::WaitingForUser),
             Status::Finished => Some(StopReason::Finished),
             Status::Failed => Some(StopReason::Failed),
-            Status::Stopped => Some(StopReason::Stopped),
+            // The contract's reasons: a pause is the user's stop, which the
+            // status (`paused`) tells apart for resume and refill.
+            Status::Stopped | Status::Paused => Some(StopReason::Stopped),
             Status::Interrupted => Some(StopReason::Interrupted),
-            Status::Paused => Some(StopReason::Paused),
         }
     }
 }

@@ -176,6 +176,26 @@ impl Inner {
         Ok(())
     }
 
+    /// Announces entries just stored for `turn` as `output` broadcasts.
+    pub(crate) fn announce_stored(
+        &self,
+        id: &str,
+        account_id: &str,
+        turn: i64,
+        stored: Vec<(i64, EntryBody)>,
+    ) {
+        for (seq, entry) in stored {
+            // Nobody listening is not an error: the transcript has it.
+            let _ = self.output.send(OutputAppended {
+                session_id: id.to_owned(),
+                account_id: account_id.to_owned(),
+                turn,
+                seq,
+                entry,
+            });
+        }
+    }
+
     /// A change other than a status move (a spawn, a message, archiving, a
     /// new activity).
     pub(crate) fn announce(&self, id: &str, account_id: &str, status: Status) {

@@ -95,6 +95,12 @@ pub(crate) async fn watch_for_stall(
     loop {
         clock.sleep(STALL_CHECK).await;
         let now = clock.now();
+        // Off, `/proc` is not read at all, and quiet time counts from when it
+        // is turned on again.
+        if !governance.restart_unresponsive() {
+            busy_at = now;
+            continue;
+        }
         let ticks = group_cpu_ticks(pgid);
         if ticks != cpu {
             cpu = ticks;
@@ -105,7 +111,7 @@ pub(crate) async fn watch_for_stall(
         )
         .unwrap_or(now);
         let quiet_since = busy_at.max(output_at);
-        if governance.restart_unresponsive() && now - quiet_since >= STALL_AFTER {
+        if now - quiet_since >= STALL_AFTER {
             watch.trip(Trip {
                 reason: "restarted: no output and no CPU for 10 minutes".to_owned(),
                 note: STALL_NOTE.to_owned(),

@@ -9,7 +9,7 @@
 //! - [`Client::call`] posts JSON and reads Slack's `{"ok": false, "error"}`
 //!   into [`ChatError::Service`], so the caller can pass the service's own
 //!   error code on.
-//! - [`Operation`] is what the server's routes take; [`label`] marks a
+//! - [`Operation`] is what the server's routes take; [`Operation::label`] marks a
 //!   message sent by an agent as the user's agent, naming the session.
 //!
 //! Knows nothing of HTTP servers, settings or tokens of Switchboard.
@@ -20,7 +20,7 @@ mod operation;
 
 pub use client::Client;
 pub use config::{CONFIG_FILE, Config};
-pub use operation::{Done, Operation, label};
+pub use operation::{Done, Operation};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChatError {

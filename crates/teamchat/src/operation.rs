@@ -63,9 +63,23 @@ pub struct Done {
     pub scheduled_message_id: Option<String>,
 }
 
-/// A message an agent sends, marked as the user's agent and naming the session.
-pub fn label(text: &str, session: &str) -> String {
-    format!("[Sent by the user's agent, session {session}] {text}")
+impl Operation {
+    /// Marks the text of a message an agent sends as the user's agent's,
+    /// naming the session; operations without text are left as they are.
+    pub fn label(&mut self, session: &str) {
+        match self {
+            Operation::DirectMessage { text, .. }
+            | Operation::ChannelMessage { text, .. }
+            | Operation::Edit { text, .. }
+            | Operation::ScheduledDirectMessage { text, .. } => {
+                *text = format!("[Sent by the user's agent, session {session}] {text}");
+            }
+            Operation::Reaction { .. }
+            | Operation::Delete { .. }
+            | Operation::Pin { .. }
+            | Operation::Invite { .. } => {}
+        }
+    }
 }
 
 fn field(reply: &Value, key: &str) -> Option<String> {

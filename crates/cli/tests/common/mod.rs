@@ -401,3 +401,40 @@ pub fn fixture(name: &str) -> String {
         .display()
         .to_string()
 }
+
+/// `engines.toml` with one `command` engine, `holder`, that records its
+/// session's agent token in `scratch/token-<session id>` and then works
+/// (sleeps), so a test can act as that session.
+pub fn token_holder_engines(scratch: &Path) -> String {
+    let holder = format!(
+        "printf '%s' \"$APP_CLI_TOKEN\" > {}/token-$APP_SESSION_ID; exec sleep 300",
+        scratch.display()
+    );
+    format!("[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n")
+}
+
+/// What an engine wrote to `path`, once it is there and not empty (the
+/// engine runs beside the test).
+pub fn written(path: &Path) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && !text.is_empty()
+        {
+            return text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} was never written",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+impl TestServer {
+    /// The agent token a [`token_holder_engines`] session recorded.
+    pub fn agent_token(&self, session_id: &str) -> String {
+        written(&self.scratch().join(format!("token-{session_id}")))
+    }
+}

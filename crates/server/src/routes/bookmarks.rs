@@ -13,13 +13,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sessions::SpawnRequest;
 
-use crate::auth::{AuthMode, Caller, refuse_email_session};
-use crate::error::{ApiError, ApiResult};
+use crate::auth::{Caller, ControlSwitch};
+use crate::error::ApiResult;
 use crate::json::ApiJson;
 use crate::routes::blocking;
 use crate::routes::navigation::request_navigation;
-use crate::routes::sessions::{prompt_settings, session_caller, spawn_policy};
+use crate::routes::sessions::spawn_as;
 use crate::state::AppState;
+use settings::SettingsStore;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -29,18 +30,14 @@ pub fn routes() -> Router<AppState> {
         .route("/bookmarks/{id}/launch", post(launch))
 }
 
-fn allowed(state: &AppState, caller: &Caller) -> ApiResult<()> {
-    if caller.1 == AuthMode::Bearer && !state.settings.bookmarks_cli_enabled() {
-        return Err(ApiError::forbidden(
-            "bookmarks_cli_disabled",
-            "Bookmarks over the control server are turned off (setting bookmarksCliEnabled).",
-        ));
-    }
-    Ok(())
-}
+/// Closes these routes on the control server while the setting is off.
+pub const SWITCH: ControlSwitch = ControlSwitch {
+    enabled: |settings: &SettingsStore| settings.bookmarks_cli_enabled(),
+    code: "bookmarks_cli_disabled",
+    message: "Bookmarks over the control server are turned off (setting bookmarksCliEnabled).",
+};
 
 async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    allowed(&state, &caller)?;
     let store = state.bookmarks.clone();
     let account = caller.account_id().to_owned();
     let bookmarks = blocking(move || store.list(&account)).await?;
@@ -52,7 +49,6 @@ async fn create(
     State(state): State<AppState>,
     ApiJson(fields): ApiJson<Fields>,
 ) -> ApiResult<(StatusCode, Json<Bookmark>)> {
-    allowed(&state, &caller)?;
     let store = state.bookmarks.clone();
     let account = caller.account_id().to_owned();
     let bookmark = blocking(move || store.create(&account, fields)).await?;
@@ -65,7 +61,6 @@ async fn update(
     Path(id): Path<String>,
     ApiJson(fields): ApiJson<Fields>,
 ) -> ApiResult<Json<Bookmark>> {
-    allowed(&state, &caller)?;
     let store = state.bookmarks.clone();
     let account = caller.account_id().to_owned();
     Ok(Json(
@@ -78,7 +73,6 @@ async fn remove(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
-    allowed(&state, &caller)?;
     let store = state.bookmarks.clone();
     let account = caller.account_id().to_owned();
     blocking(move || store.delete(&account, &id)).await?;
@@ -96,7 +90,6 @@ async fn reorder(
     State(state): State<AppState>,
     ApiJson(order): ApiJson<Order>,
 ) -> ApiResult<Json<Value>> {
-    allowed(&state, &caller)?;
     let store = state.bookmarks.clone();
     let account = caller.account_id().to_owned();
     let bookmarks = blocking(move || store.reorder(&account, &order.ids)).await?;
@@ -112,7 +105,6 @@ async fn launch(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    allowed(&state, &caller)?;
     let store = state.bookmarks.clone();
     let account = caller.account_id().to_owned();
     let bookmark = blocking(move || store.get(&account, &id)).await?;
@@ -126,7 +118,6 @@ async fn launch(
             ))
         }
         Kind::Session => {
-            refuse_email_session(&state, &caller.0).await?;
             let request = SpawnRequest {
                 engine: bookmark.engine,
                 prompt: bookmark.prompt.unwrap_or_default(),
@@ -134,22 +125,8 @@ async fn launch(
                 title: Some(bookmark.title),
                 ..SpawnRequest::default()
             };
-            let who = session_caller(&caller, &headers);
-            let spawned = state
-                .sessions
-                .spawn(
-                    &who,
-                    &spawn_policy(&state),
-                    &prompt_settings(&state),
-                    request,
-                )
-                .await?;
-            let status = if spawned.queued.is_some() {
-                StatusCode::ACCEPTED
-            } else {
-                StatusCode::CREATED
-            };
-            Ok((status, Json(json!({ "session": spawned.session }))))
+            let (status, session) = spawn_as(&state, &caller, &headers, request).await?;
+            Ok((status, Json(json!({ "session": session }))))
         }
     }
 }

@@ -14,12 +14,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sessions::SpawnRequest;
 
-use crate::auth::{AuthMode, Caller, refuse_email_session};
-use crate::error::{ApiError, ApiResult};
-use crate::json::ApiJson;
+use crate::auth::{Caller, ControlSwitch};
+use crate::coaching_watch;
+use crate::error::ApiResult;
+use crate::json::OptionalJson;
 use crate::routes::blocking;
-use crate::routes::sessions::{prompt_settings, session_caller, spawn_policy};
+use crate::routes::sessions::spawn_as;
 use crate::state::AppState;
+use settings::SettingsStore;
 
 const WEEKLY_TITLE: &str = "Your week with agents";
 
@@ -30,15 +32,12 @@ pub fn routes() -> Router<AppState> {
         .route("/coaching/interviews", post(interview))
 }
 
-fn allowed(state: &AppState, caller: &Caller) -> ApiResult<()> {
-    if caller.1 == AuthMode::Bearer && !state.settings.ai_coaching_cli_enabled() {
-        return Err(ApiError::forbidden(
-            "coaching_cli_disabled",
-            "Coaching over the control server is turned off (setting aiCoachingCliEnabled).",
-        ));
-    }
-    Ok(())
-}
+/// Closes these routes on the control server while the setting is off.
+pub const SWITCH: ControlSwitch = ControlSwitch {
+    enabled: |settings: &SettingsStore| settings.ai_coaching_cli_enabled(),
+    code: "coaching_cli_disabled",
+    message: "Coaching over the control server is turned off (setting aiCoachingCliEnabled).",
+};
 
 async fn weekly(state: &AppState, account_id: &str) -> ApiResult<coaching::Weekly> {
     let to = state.clock.now();
@@ -48,7 +47,6 @@ async fn weekly(state: &AppState, account_id: &str) -> ApiResult<coaching::Weekl
 }
 
 async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    allowed(&state, &caller)?;
     let now = state.clock.timestamp();
     let mut artifacts = vec![Artifact {
         id: WEEKLY_REPORT_ID.to_owned(),
@@ -70,7 +68,6 @@ async fn read(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    allowed(&state, &caller)?;
     if id == WEEKLY_REPORT_ID {
         let report = weekly(&state, caller.account_id()).await?;
         let artifact = Artifact {
@@ -104,37 +101,28 @@ async fn interview(
     caller: Caller,
     State(state): State<AppState>,
     headers: HeaderMap,
-    ApiJson(body): ApiJson<InterviewBody>,
+    OptionalJson(body): OptionalJson<InterviewBody>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    allowed(&state, &caller)?;
-    Coaching::check_topic(body.topic.as_deref())
-        .map_err(|e| ApiError::bad_request("invalid_request", e.to_string()))?;
-    refuse_email_session(&state, &caller.0).await?;
-    let who = session_caller(&caller, &headers);
+    Coaching::check_topic(body.topic.as_deref())?;
     let request = SpawnRequest {
         engine: None,
         prompt: coaching::interviewer_prompt(body.topic.as_deref()),
         title: Some("Coaching interview".to_owned()),
         ..SpawnRequest::default()
     };
-    let spawned = state
-        .sessions
-        .spawn(
-            &who,
-            &spawn_policy(&state),
-            &prompt_settings(&state),
-            request,
-        )
-        .await?;
+    let (status, session) = spawn_as(&state, &caller, &headers, request).await?;
     let store = state.coaching.clone();
     let (account, session_id, topic) = (
         caller.account_id().to_owned(),
-        spawned.session.id.clone(),
+        session.id.clone(),
         body.topic.clone(),
     );
     blocking(move || store.interview_started(&account, &session_id, topic.as_deref())).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "session": spawned.session })),
-    ))
+    // A first turn quicker than this request ended before the session was
+    // known as an interview: its answer is kept now.
+    let now = state.sessions.get(&session.account_id, &session.id).await?;
+    if coaching_watch::turn_over(now.status) {
+        coaching_watch::save(&state, &now.account_id, &now.id).await;
+    }
+    Ok((status, Json(json!({ "session": session }))))
 }

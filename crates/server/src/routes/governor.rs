@@ -21,12 +21,7 @@ pub fn routes() -> Router<AppState> {
 /// The last checks, newest first: fleet-wide counts, and among the sessions
 /// only the caller's account's own.
 async fn checks(User(user): User, State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    let checks: Vec<governor::Check> = state
-        .governor
-        .checks()
-        .iter()
-        .map(|check| check.for_account(&user.account_id))
-        .collect();
+    let checks = state.governor.checks_for(&user.account_id);
     let governor = state.governor.clone();
     let account = user.account_id.clone();
     let revives_today = blocking(move || governor.revives_today(&account)).await?;

@@ -32,6 +32,9 @@ mod webhooks;
 pub fn api(state: &AppState) -> Router<AppState> {
     let lockdown =
         || axum::middleware::from_fn_with_state(state.clone(), crate::auth::email_lockdown);
+    let switch = |switch: crate::auth::ControlSwitch| {
+        axum::middleware::from_fn_with_state((state.clone(), switch), crate::auth::control_switch)
+    };
     Router::new()
         .merge(settings::routes().route_layer(lockdown()))
         .merge(accounts::routes())
@@ -45,8 +48,8 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(governor::routes())
         .merge(teamchat::routes())
         .merge(navigation::routes())
-        .merge(coaching::routes())
-        .merge(bookmarks::routes())
+        .merge(coaching::routes().route_layer(switch(coaching::SWITCH)))
+        .merge(bookmarks::routes().route_layer(switch(bookmarks::SWITCH)))
         .merge(secrets::routes())
         .merge(stream::routes())
         .merge(webhooks::routes())
@@ -67,6 +70,12 @@ pub fn ui_api(state: &AppState) -> Router<AppState> {
         .merge(accounts::ui_routes())
         .merge(navigation::ui_routes())
 }
+
+/// How long one request waits for a user's answer (an approval, an input
+/// request) before it answers "still pending" and its caller asks again:
+/// under the 30-second request timeout. The answers' own time limits run on
+/// the server's clock.
+pub(crate) const POLL_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Runs a synchronous domain call (SQLite) off the async workers.
 pub(crate) async fn blocking<T, E>(

@@ -18,6 +18,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::publish;
 use crate::routes::blocking;
+use crate::routes::sessions::source_session;
 use crate::state::AppState;
 use crate::wire::{ForegroundEvent, NavigateEvent};
 
@@ -55,14 +56,11 @@ struct Delivered {
 /// The session a request comes from (an agent's own, or the one
 /// `X-App-Source-Session-Id` names), and how it is named to the user.
 async fn asker(state: &AppState, caller: &Caller, headers: &HeaderMap) -> (String, Option<String>) {
-    let named = caller.0.session_id.clone().or_else(|| {
-        headers
-            .get("x-app-source-session-id")
-            .and_then(|v| v.to_str().ok())
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .map(str::to_owned)
-    });
+    let named = caller
+        .0
+        .session_id
+        .clone()
+        .or_else(|| source_session(headers));
     match named {
         Some(id) => match state.sessions.get(caller.account_id(), &id).await {
             Ok(session) => (

@@ -4,7 +4,6 @@
 //! reviewing a proposal sees the value the session offered.
 
 use std::path::Path as FsPath;
-use std::time::Duration;
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -23,13 +22,9 @@ use crate::auth::{Caller, User, refuse_email_session};
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::publish;
-use crate::routes::blocking;
+use crate::routes::{POLL_WAIT, blocking};
 use crate::state::AppState;
 use crate::wire::{self, InboxEvent, KeyDecisionKind};
-
-/// How long one `?wait=true` read holds while the request is pending: under
-/// the 30-second request timeout; the CLI asks again.
-const POLL_WAIT: Duration = Duration::from_secs(20);
 
 pub fn routes() -> Router<AppState> {
     Router::new()

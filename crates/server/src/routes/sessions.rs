@@ -33,7 +33,16 @@ pub fn routes() -> Router<AppState> {
 
 const SOURCE_SESSION_HEADER: &str = "x-app-source-session-id";
 
-pub(crate) fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
+/// The session `X-App-Source-Session-Id` names, when the request has one.
+pub(crate) fn source_session(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(SOURCE_SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+}
+
+fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
     let via = match (caller.1, &caller.0.session_id) {
         (AuthMode::Cookie, _) => Via::Ui,
         (AuthMode::Bearer, Some(session_id)) if caller.is_agent() => Via::ControlAgent {
@@ -44,15 +53,11 @@ pub(crate) fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::
     sessions::Caller {
         account_id: caller.0.account_id.clone(),
         via,
-        source_session_header: headers
-            .get(SOURCE_SESSION_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .map(|v| v.trim().to_owned())
-            .filter(|v| !v.is_empty()),
+        source_session_header: source_session(headers),
     }
 }
 
-pub(crate) fn spawn_policy(state: &AppState) -> SpawnPolicy {
+fn spawn_policy(state: &AppState) -> SpawnPolicy {
     let s = &state.settings;
     SpawnPolicy {
         agent_driven_sessions_enabled: s.agent_driven_sessions_enabled(),
@@ -65,7 +70,7 @@ pub(crate) fn spawn_policy(state: &AppState) -> SpawnPolicy {
     }
 }
 
-pub(crate) fn prompt_settings(state: &AppState) -> PromptSettings {
+fn prompt_settings(state: &AppState) -> PromptSettings {
     let s = &state.settings;
     PromptSettings {
         default_instructions_enabled: s.default_agent_instructions_enabled(),
@@ -93,23 +98,31 @@ async fn spawn(
             "Only the user or a cli token may say what triggered a session.",
         ));
     }
-    crate::auth::refuse_email_session(&state, &caller.0).await?;
-    let who = session_caller(&caller, &headers);
+    let (status, session) = spawn_as(&state, &caller, &headers, request).await?;
+    Ok((status, Json(json!(session))))
+}
+
+/// A spawn on the caller's behalf under the spawn rules, as `POST /sessions`
+/// makes one (bookmark launches and coaching interviews too): 201, or 202
+/// while spawn spacing holds the session back.
+pub(crate) async fn spawn_as(
+    state: &AppState,
+    caller: &Caller,
+    headers: &HeaderMap,
+    request: SpawnRequest,
+) -> ApiResult<(StatusCode, sessions::Session)> {
+    crate::auth::refuse_email_session(state, &caller.0).await?;
+    let who = session_caller(caller, headers);
     let spawned = state
         .sessions
-        .spawn(
-            &who,
-            &spawn_policy(&state),
-            &prompt_settings(&state),
-            request,
-        )
+        .spawn(&who, &spawn_policy(state), &prompt_settings(state), request)
         .await?;
     let status = if spawned.queued.is_some() {
         StatusCode::ACCEPTED
     } else {
         StatusCode::CREATED
     };
-    Ok((status, Json(json!(spawned.session))))
+    Ok((status, spawned.session))
 }
 
 async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {

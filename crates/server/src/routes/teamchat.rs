@@ -38,7 +38,7 @@ pub fn routes() -> Router<AppState> {
 async fn send(
     state: &AppState,
     caller: &Caller,
-    operation: impl FnOnce(&dyn Fn(String) -> String) -> Operation,
+    mut operation: Operation,
 ) -> ApiResult<Json<Done>> {
     if caller.is_agent() && !state.settings.allow_agent_token_team_chat() {
         return Err(ApiError::forbidden(
@@ -53,27 +53,24 @@ async fn send(
         ));
     }
     refuse_email_session(state, &caller.0).await?;
-    let label = match (caller.is_agent(), &caller.0.session_id) {
-        (true, Some(session_id)) => {
-            let session = state.sessions.get(caller.account_id(), session_id).await?;
-            Some(session.title.unwrap_or(session.id))
-        }
-        _ => None,
-    };
-    let operation = operation(&|text: String| match &label {
-        Some(session) => teamchat::label(&text, session),
-        None => text,
-    });
-    let config = Config::load(&state.data_dir).map_err(chat_error)?;
+    if let (true, Some(session_id)) = (caller.is_agent(), &caller.0.session_id) {
+        let session = state.sessions.get(caller.account_id(), session_id).await?;
+        operation.label(&session.title.unwrap_or(session.id));
+    }
     let secrets = state.secrets.clone();
     let account = caller.account_id().to_owned();
+    let data_dir = state.data_dir.clone();
     let done = blocking(move || {
-        let token = secrets.reveal(&account, &config.token_key).map_err(|_| {
-            chat_error(ChatError::NotConfigured(format!(
-                "the saved key {} (token_key in teamchat.toml) does not exist; save the bot token with PUT /keys/{}",
-                config.token_key, config.token_key
-            )))
-        })?;
+        let config = Config::load(&data_dir).map_err(chat_error)?;
+        let token = secrets
+            .reveal(&account, &config.token_key)
+            .map_err(|error| match error {
+                secrets::SecretsError::KeyNotFound(_) => chat_error(ChatError::NotConfigured(format!(
+                    "the saved key {} (token_key in teamchat.toml) does not exist; save the bot token with PUT /keys/{}",
+                    config.token_key, config.token_key
+                ))),
+                other => ApiError::from(other),
+            })?;
         operation
             .run(&Client::new(&config.base_url, token))
             .map_err(chat_error)
@@ -132,10 +129,14 @@ async fn direct_message(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<DirectMessage>,
 ) -> ApiResult<Json<Done>> {
-    send(&state, &caller, |label| Operation::DirectMessage {
-        user: body.user,
-        text: label(body.text),
-    })
+    send(
+        &state,
+        &caller,
+        Operation::DirectMessage {
+            user: body.user,
+            text: body.text,
+        },
+    )
     .await
 }
 
@@ -152,11 +153,15 @@ async fn channel_message(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<ChannelMessage>,
 ) -> ApiResult<Json<Done>> {
-    send(&state, &caller, |label| Operation::ChannelMessage {
-        channel: body.channel,
-        text: label(body.text),
-        thread_ts: body.thread_ts,
-    })
+    send(
+        &state,
+        &caller,
+        Operation::ChannelMessage {
+            channel: body.channel,
+            text: body.text,
+            thread_ts: body.thread_ts,
+        },
+    )
     .await
 }
 
@@ -172,11 +177,15 @@ async fn edit(
     Path((channel, ts)): Path<(String, String)>,
     ApiJson(body): ApiJson<Edit>,
 ) -> ApiResult<Json<Done>> {
-    send(&state, &caller, |label| Operation::Edit {
-        channel,
-        ts,
-        text: label(body.text),
-    })
+    send(
+        &state,
+        &caller,
+        Operation::Edit {
+            channel,
+            ts,
+            text: body.text,
+        },
+    )
     .await
 }
 
@@ -185,7 +194,7 @@ async fn delete_message(
     State(state): State<AppState>,
     Path((channel, ts)): Path<(String, String)>,
 ) -> ApiResult<Json<Done>> {
-    send(&state, &caller, |_| Operation::Delete { channel, ts }).await
+    send(&state, &caller, Operation::Delete { channel, ts }).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -201,11 +210,15 @@ async fn reaction(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Reaction>,
 ) -> ApiResult<Json<Done>> {
-    send(&state, &caller, |_| Operation::Reaction {
-        channel: body.channel,
-        ts: body.ts,
-        name: body.name,
-    })
+    send(
+        &state,
+        &caller,
+        Operation::Reaction {
+            channel: body.channel,
+            ts: body.ts,
+            name: body.name,
+        },
+    )
     .await
 }
 
@@ -221,10 +234,14 @@ async fn pin(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Pin>,
 ) -> ApiResult<Json<Done>> {
-    send(&state, &caller, |_| Operation::Pin {
-        channel: body.channel,
-        ts: body.ts,
-    })
+    send(
+        &state,
+        &caller,
+        Operation::Pin {
+            channel: body.channel,
+            ts: body.ts,
+        },
+    )
     .await
 }
 
@@ -242,11 +259,15 @@ async fn scheduled_direct_message(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<ScheduledDirectMessage>,
 ) -> ApiResult<Json<Done>> {
-    send(&state, &caller, |label| Operation::ScheduledDirectMessage {
-        user: body.user,
-        text: label(body.text),
-        post_at: body.post_at,
-    })
+    send(
+        &state,
+        &caller,
+        Operation::ScheduledDirectMessage {
+            user: body.user,
+            text: body.text,
+            post_at: body.post_at,
+        },
+    )
     .await
 }
 
@@ -262,9 +283,13 @@ async fn invite(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Invite>,
 ) -> ApiResult<Json<Done>> {
-    send(&state, &caller, |_| Operation::Invite {
-        channel: body.channel,
-        users: body.users,
-    })
+    send(
+        &state,
+        &caller,
+        Operation::Invite {
+            channel: body.channel,
+            users: body.users,
+        },
+    )
     .await
 }

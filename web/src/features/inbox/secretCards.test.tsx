@@ -67,7 +67,7 @@ test("an answered request shows how it ended instead of its form, and a server e
   expect(saved).toContain("Saved to /work/p/.env");
   expect(saved).not.toContain("<input");
   expect(drawRequest({ state: "expired" })).toContain(">Expired<");
-  const failed = drawRequest({}, [], new ApiError(422, "file_not_written", "cannot write /work/p/.env"));
+  const failed = drawRequest({}, [], new ApiError(409, "file_not_written", "cannot write /work/p/.env"));
   expect(failed).toContain('role="alert"');
   expect(failed).toContain("cannot write /work/p/.env");
 });

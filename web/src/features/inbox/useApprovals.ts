@@ -92,8 +92,8 @@ export function useApprovals(
       note(approval.id, undefined);
       apiFetch<Approval>(path, { method: "POST", body: { decision, remember } })
         .then(settle, (error: unknown) => {
+          // Shown on the card itself, so not a toast as well.
           note(approval.id, error);
-          failed.current(error, "The approval was not answered");
           // Answered elsewhere or expired: show it as it is now (it leaves the list).
           if (error instanceof ApiError && error.code === "approval_decided") {
             apiFetch<Approval>(path).then(settle, () => undefined);

@@ -66,9 +66,6 @@ export function GovernorPanel() {
   const [running, setRunning] = useState(false);
   const [note, setNote] = useState<{ text: string; quiet: boolean } | null>(null);
 
-  // A server without the governor has nothing to show.
-  if (error instanceof ApiError && error.status === 404) return null;
-
   const checkNow = () => {
     setRunning(true);
     setNote(null);

@@ -18,10 +18,11 @@ import { useNow } from "./useNow";
 const count = (n: number) => n.toLocaleString();
 
 /**
- * The governor's revives of this session today, read again whenever its status moves (a revive
- * is such a move). A failed read shows nothing: it is a detail, not the page.
+ * The governor's revives of this session today, read again when the session leaves or enters
+ * `interrupted` (a revive takes it out), not at every turn. A failed read shows nothing: it is a
+ * detail, not the page.
  */
-function useRevivesToday(id: string, status: Session["status"]): number | undefined {
+function useRevivesToday(id: string, interrupted: boolean): number | undefined {
   const [count, setCount] = useState<number | undefined>(undefined);
   useEffect(() => {
     let live = true;
@@ -32,7 +33,7 @@ function useRevivesToday(id: string, status: Session["status"]): number | undefi
     return () => {
       live = false;
     };
-  }, [id, status]);
+  }, [id, interrupted]);
   return count;
 }
 
@@ -47,7 +48,7 @@ export function SessionHeader({ session }: { session: Session }) {
   const cost = costGauge(session);
   const actions = sessionActions(session);
   const stopWords = describeStop(session, (iso) => localTime(iso, now));
-  const revived = revivesToday(useRevivesToday(session.id, session.status));
+  const revived = revivesToday(useRevivesToday(session.id, session.status === "interrupted"));
   const stop = () => {
     setConfirmStop(false);
     stopSession(session.id).catch((e: unknown) => toast.error(e, "The session was not stopped"));

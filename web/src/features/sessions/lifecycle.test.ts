@@ -11,9 +11,9 @@ describe("why a session is not working", () => {
   });
 
   it("says each reason in words", () => {
-    const words = (
-      ["finished", "waiting_for_user", "stopped", "closed", "failed", "interrupted", "paused"] as const
-    ).map((stopReason) => describeStop(session("s", { stopReason }), clock));
+    const words = (["finished", "waiting_for_user", "stopped", "closed", "failed", "interrupted"] as const).map(
+      (stopReason) => describeStop(session("s", { status: "finished", stopReason }), clock),
+    );
     expect(words).toEqual([
       "finished cleanly",
       "waiting for you",
@@ -21,8 +21,8 @@ describe("why a session is not working", () => {
       "closed by you",
       "failed with an error",
       "interrupted from outside",
-      "paused",
     ]);
+    expect(describeStop(session("s", { status: "paused", stopReason: "stopped" }), clock)).toBe("paused");
   });
 
   it("says when an interrupted session resumes by itself", () => {

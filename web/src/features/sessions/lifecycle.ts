@@ -38,7 +38,6 @@ const STOP_REASON_WORDS: Record<StopReason, string> = {
   closed: "closed by you",
   failed: "failed with an error",
   interrupted: "interrupted from outside",
-  paused: "paused",
 };
 
 /**
@@ -47,11 +46,13 @@ const STOP_REASON_WORDS: Record<StopReason, string> = {
  * tested without the reader's time zone.
  */
 export function describeStop(
-  session: Pick<Session, "stopReason" | "resumeAt">,
+  session: Pick<Session, "status" | "stopReason" | "resumeAt">,
   formatTime: (iso: string) => string,
 ): string | null {
   const reason = session.stopReason;
   if (reason === null) return null;
+  // A pause is the user's stop to the contract; its status says which.
+  if (session.status === "paused") return "paused";
   // A reason a newer server adds is shown as its own name.
   const words: string = STOP_REASON_WORDS[reason] ?? reason.replace(/_/g, " ");
   return session.resumeAt === null ? words : `${words}, resumes at ${formatTime(session.resumeAt)}`;

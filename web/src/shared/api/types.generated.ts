@@ -300,7 +300,7 @@ export type Tokens = { input: number, output: number, cachedInput: number, };
 
 export type Usage = { days: Array<UsageDay>, };
 
-export type StopReason = "finished" | "waiting_for_user" | "stopped" | "closed" | "failed" | "interrupted" | "paused";
+export type StopReason = "finished" | "waiting_for_user" | "stopped" | "closed" | "failed" | "interrupted";
 
 export type Entry = { 
 /**
