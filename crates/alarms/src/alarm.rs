@@ -2,11 +2,13 @@
 //! what can go wrong with one.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// Where an alarm is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "AlarmStatus")]
+#[schema(as = AlarmStatus)]
 pub enum Status {
     /// Waiting for `at`.
     Scheduled,
@@ -52,9 +54,10 @@ impl Status {
 }
 
 /// How an alarm comes back after it rang.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "AlarmRepeat")]
+#[schema(as = AlarmRepeat)]
 pub enum Repeat {
     /// Every day at the same local time.
     Daily,
@@ -78,7 +81,7 @@ impl Repeat {
 }
 
 /// An alarm as the API gives it.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Alarm {
     pub id: String,

@@ -2,17 +2,18 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
+use utoipa::ToSchema;
 
 use crate::columns::ColumnType;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Workspace {
     pub id: String,
     pub name: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Member {
     pub id: String,
@@ -25,7 +26,7 @@ pub struct Member {
     pub is_self: bool,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewMember {
@@ -35,7 +36,7 @@ pub struct NewMember {
 }
 
 /// A partial update; `email: Some(None)` (JSON `null`) removes the address.
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct MemberPatch {
@@ -50,7 +51,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D:
     Option::<String>::deserialize(d).map(Some)
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Column {
     pub id: String,
@@ -61,7 +62,7 @@ pub struct Column {
     pub settings: Value,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Group {
     pub id: String,
@@ -69,7 +70,7 @@ pub struct Group {
 }
 
 /// A saved way of looking at a board, named by the preset it came from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct View {
     pub name: String,
@@ -77,7 +78,7 @@ pub struct View {
     pub kind: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Board {
     pub id: String,
@@ -92,7 +93,7 @@ pub struct Board {
 
 /// A column as a client defines it: the id is kept when given, else generated;
 /// `type` stays a string so that an unknown one is refused with our message.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewColumn {
@@ -105,7 +106,7 @@ pub struct NewColumn {
     pub settings: Option<Value>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewGroup {
@@ -116,7 +117,7 @@ pub struct NewGroup {
 
 /// `POST /boards`. A preset's columns, groups and views come first; columns and
 /// groups given here are added after them. Without any group the board gets one.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewBoard {
@@ -130,7 +131,7 @@ pub struct NewBoard {
     pub preset: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Item {
     pub id: String,
@@ -143,7 +144,7 @@ pub struct Item {
 }
 
 /// `groupId` may be left out: the item goes to the board's first group.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewItem {
@@ -156,7 +157,7 @@ pub struct NewItem {
 
 /// A partial update: absent fields stay; in `values`, a `null` clears that
 /// column and columns not named stay as they were.
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct ItemPatch {
@@ -176,7 +177,7 @@ pub struct FullBoard {
     pub body: Vec<u8>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EventKind {
     /// A people value gained `memberId` (on creation too).
@@ -211,7 +212,7 @@ impl EventKind {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ItemEvent {
     pub seq: i64,
@@ -227,7 +228,7 @@ pub struct ItemEvent {
     pub created_at: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
     pub board: Board,
@@ -237,7 +238,7 @@ pub struct ImportReport {
     pub dropped_members: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InferredColumn {
     pub title: String,
@@ -246,7 +247,7 @@ pub struct InferredColumn {
     pub kind: ColumnType,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CsvImportReport {
     pub board: Board,
@@ -263,14 +264,14 @@ pub struct CsvImportReport {
 /// The shape of [`FullBoard::body`], which is streamed as bytes and never
 /// built from these types: they exist so that the TypeScript client is
 /// generated from the same description a test checks the body against.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FullBoardBody {
     pub board: FullBoardHeader,
     pub items: Vec<FullItem>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FullBoardHeader {
     pub id: String,
@@ -280,7 +281,7 @@ pub struct FullBoardHeader {
     pub groups: Vec<Group>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FullItem {
     pub id: String,

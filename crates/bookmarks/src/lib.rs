@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use store::Db;
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 pub const MAX_TITLE_CHARS: usize = 200;
 pub const MAX_URL_CHARS: usize = 2_000;
@@ -59,15 +60,16 @@ impl From<store::rusqlite::Error> for BookmarkError {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "BookmarkKind")]
+#[schema(as = BookmarkKind)]
 pub enum Kind {
     Url,
     Session,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Bookmark {
     pub id: String,
@@ -86,9 +88,10 @@ pub struct Bookmark {
 }
 
 /// A new bookmark, or (every field optional) the change to one.
-#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[derive(Debug, Clone, Default, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[ts(optional_fields, rename = "BookmarkFields")]
+#[schema(as = BookmarkFields)]
 pub struct Fields {
     pub title: Option<String>,
     pub kind: Option<Kind>,

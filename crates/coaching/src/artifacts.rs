@@ -7,6 +7,7 @@ use serde::Serialize;
 use store::Db;
 use store::rusqlite::{OptionalExtension, Row, params};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 /// Append-only: never edit an applied step.
 pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
@@ -45,14 +46,14 @@ impl From<store::rusqlite::Error> for CoachingError {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ArtifactKind {
     WeeklyReport,
     Interview,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Artifact {
     pub id: String,

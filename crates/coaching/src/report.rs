@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 use sessions::{SessionHistory, Status};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 /// The report's id among the artifacts: there is one, always current.
 pub const WEEKLY_REPORT_ID: &str = "weekly-report";
@@ -13,7 +14,7 @@ pub const WEEKLY_REPORT_ID: &str = "weekly-report";
 /// The folders a report names.
 const TOP_FOLDERS: usize = 5;
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Weekly {
     /// The window, as stored timestamps: the last seven days up to now.

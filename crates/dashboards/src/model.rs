@@ -2,9 +2,10 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 /// `{"id", "workspaceId", "name", "config", "createdAt", "updatedAt"}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Dashboard {
     pub id: String,
@@ -31,7 +32,7 @@ pub(crate) fn etag(id: &str, version: i64) -> String {
 
 /// `POST /dashboards`. Without `config` the dashboard starts empty:
 /// `{"boardIds": [], "widgets": [], "filters": {}}`.
-#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NewDashboard {
     pub workspace_id: String,
@@ -46,7 +47,7 @@ pub fn empty_config() -> Value {
 
 /// `PATCH /dashboards/<id>`: absent fields stay; `config` replaces the whole
 /// config. `"config": null` is refused rather than read as absent.
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct DashboardPatch {
@@ -62,7 +63,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
 }
 
 /// What `publish` returns, once: the token is not kept in readable form.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Publication {
     pub token: String,
@@ -78,7 +79,7 @@ impl Publication {
 }
 
 /// Whether a dashboard has a live link, and since when.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PublicationStatus {
     pub published_at: String,
@@ -86,7 +87,7 @@ pub struct PublicationStatus {
 
 /// What the public read (`publish::public_view`) serialises, and what the TypeScript client is
 /// generated from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PublicDashboardBody {
     pub dashboard: PublicDashboard,
@@ -94,7 +95,7 @@ pub struct PublicDashboardBody {
     pub members: Vec<PublicMember>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PublicDashboard {
     pub id: String,
@@ -102,14 +103,14 @@ pub struct PublicDashboard {
     pub config: Value,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PublicBoard {
     pub board: PublicBoardHeader,
     pub items: Vec<boards::FullItem>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PublicBoardHeader {
     pub id: String,
@@ -119,7 +120,7 @@ pub struct PublicBoardHeader {
 }
 
 /// A member as a public link shows it: a name, never an email.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PublicMember {
     pub id: String,

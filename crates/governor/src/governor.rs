@@ -11,6 +11,7 @@ use store::Db;
 use store::rusqlite::params;
 use time::{Duration, OffsetDateTime};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 use crate::refill::{History, Rules, Skipped, plan};
 
@@ -36,7 +37,7 @@ impl From<store::rusqlite::Error> for GovernorError {
 }
 
 /// One check as `POST /governor/check` answers it and `GET /governor` lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Check {
     pub at: String,

@@ -6,6 +6,7 @@ use serde::Serialize;
 use sessions::{Dormant, Status};
 use time::{Duration, OffsetDateTime};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 /// The `sessionRefill*` settings, as one check reads them.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +30,7 @@ pub struct Rules {
 }
 
 /// Why a dormant session stayed dormant in a check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SkipReason {
     /// Paused by the user, and `sessionRefillIncludePaused` is off.
@@ -50,7 +51,7 @@ pub enum SkipReason {
     TargetReached,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Skipped {
     pub id: String,

@@ -3,9 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 /// What kind of row this is; the inbox's `inboxShow*` settings hide by it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS, ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
     Alert,
@@ -49,7 +52,7 @@ impl Category {
 }
 
 /// Where a row came from: the keys that apply, none of the others.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Source {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -74,7 +77,7 @@ pub struct Source {
 }
 
 /// Something the user can do straight from a row.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Action {
     /// Open the session the row is about.
@@ -95,7 +98,7 @@ pub enum Action {
 }
 
 /// One row as the API gives it.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InboxRow {
     pub id: String,
@@ -160,7 +163,7 @@ impl NewRow {
 }
 
 /// Which rows a listing shows by their read and archived state.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StateFilter {
     Unread,
@@ -184,7 +187,7 @@ pub struct ListQuery {
 }
 
 /// A row's new state; what is `None` stays as it is.
-#[derive(Debug, Clone, Copy, Default, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RowChange {
     #[ts(optional)]

@@ -23,6 +23,7 @@ pub use view::{View, ViewError};
 
 use serde::Serialize;
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 /// Whether an account has a web app open, and in front.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub enum Front {
 }
 
 /// Where a request went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Delivery {
     /// A click-to-go toast in the web app.

@@ -3,10 +3,12 @@
 
 use serde::Deserialize;
 use ts_rs::TS;
+use utoipa::ToSchema;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "NavigationView")]
+#[schema(as = NavigationView)]
 pub enum View {
     Boards,
     Board,

@@ -10,6 +10,7 @@ use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 use store::{Db, Migration};
 use time::OffsetDateTime;
 use tokio::sync::watch;
+use utoipa::ToSchema;
 
 use crate::APPROVAL_WAIT;
 
@@ -69,7 +70,7 @@ pub enum PermissionError {
 
 type Result<T> = std::result::Result<T, PermissionError>;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ApprovalState {
     Pending,
@@ -111,7 +112,9 @@ impl ApprovalState {
 
 /// How long an answer holds: this call only, or the rest of the session for
 /// the same tool and target class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ts_rs::TS)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ts_rs::TS, ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Remember {
     #[default]
@@ -120,7 +123,7 @@ pub enum Remember {
 }
 
 /// A tool call waiting for (or answered by) the user.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Approval {
     pub id: String,
@@ -140,7 +143,7 @@ pub struct Approval {
 }
 
 /// One decision on record, as `GET /sessions/<id>/permissions` lists them.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PermissionRecord {
     #[ts(type = "number")]

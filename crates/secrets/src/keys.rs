@@ -4,12 +4,13 @@
 use serde::Serialize;
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 use crate::Secrets;
 use crate::error::{SecretsError, check_name, check_value};
 
 /// A saved key as listed: never its value.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SavedKey {
     pub name: String,
@@ -17,7 +18,7 @@ pub struct SavedKey {
     pub updated_at: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ProposalState {
     Pending,
@@ -44,7 +45,7 @@ impl ProposalState {
 }
 
 /// A proposal as listed: its value only in [`Reviewed`], for the user.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct KeyProposal {
     pub id: String,
@@ -56,7 +57,7 @@ pub struct KeyProposal {
 }
 
 /// A pending proposal with the value the user reviews (and may edit).
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Reviewed {
     #[serde(flatten)]

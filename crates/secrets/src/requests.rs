@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::Serialize;
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 use crate::error::{MAX_PROMPT_CHARS, SecretsError, check_name, check_value};
 use crate::{Secrets, dotenv};
@@ -13,7 +14,7 @@ use crate::{Secrets, dotenv};
 /// How long a request waits for the user, as an approval does.
 pub const INPUT_WAIT: time::Duration = time::Duration::minutes(10);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RequestState {
     Pending,
@@ -43,7 +44,7 @@ impl RequestState {
 }
 
 /// A request as every answer about it shows it: never the value.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InputRequest {
     pub id: String,

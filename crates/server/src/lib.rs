@@ -44,6 +44,7 @@ pub mod wire;
 use auth::AuthMode;
 use error::ApiError;
 use guards::{Allowlist, MAX_BODY_BYTES};
+pub use routes::openapi;
 pub use state::{AppState, StopReason};
 
 pub const DEFAULT_CONTROL_PORT: u16 = 19519;

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use sessions::{EntryBody, Session, Trigger};
 use settings::{AgentPermissionLevel, SettingsStore};
+use utoipa::ToSchema;
 
 use crate::error::ApiResult;
 use crate::publish;
@@ -20,7 +21,7 @@ use crate::routes::{POLL_WAIT, blocking};
 use crate::state::AppState;
 
 /// What the hook is told.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckAnswer {
     /// `allow`, `deny`, or `pending` (ask again with `approvalId`).

@@ -6,21 +6,22 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
+use utoipa::{IntoParams, ToSchema};
 
 /// Every error reply: `{"error": {"code", "message"}}`.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
 pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
 pub struct ErrorDetail {
     pub code: String,
     pub message: String,
 }
 
 /// `GET /me`: who the credential speaks for.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Me {
     pub account_id: String,
@@ -34,7 +35,7 @@ pub struct Me {
 
 /// `GET /api/session` (UI server only): whether the browser is signed in,
 /// answered with 200 either way so a signed-out visit logs no failed request.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BrowserSession {
     pub signed_in: bool,
@@ -42,7 +43,7 @@ pub struct BrowserSession {
 }
 
 /// `GET /settings/<key>` and `DELETE /settings/<key>`.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 pub struct SettingView {
     pub key: String,
     pub value: Value,
@@ -54,27 +55,27 @@ pub struct SettingView {
 }
 
 /// `PATCH /settings/<key>` replies with the key and the value as stored.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 pub struct SettingChanged {
     pub key: String,
     pub value: Value,
 }
 
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewAccount {
     pub name: String,
 }
 
 /// `POST /accounts`: the new account and its cli token (shown only here).
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 pub struct CreatedAccount {
     pub id: String,
     pub name: String,
     pub token: String,
 }
 
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(optional_fields)]
 pub struct NewAlert {
@@ -85,7 +86,7 @@ pub struct NewAlert {
 
 /// `POST /alarms`: `at` is RFC 3339 with an offset, or `HH:MM` for the next
 /// such local time (the server's time zone).
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(optional_fields)]
 pub struct NewAlarm {
@@ -97,7 +98,7 @@ pub struct NewAlarm {
 
 /// The `alarm` stream event: the alarm after the change, or only its id
 /// (`deleted: true`) once it is gone.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AlarmChanged {
     pub id: String,
@@ -105,26 +106,26 @@ pub struct AlarmChanged {
     pub deleted: bool,
 }
 
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Named {
     pub name: String,
 }
 
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Titled {
     pub title: String,
 }
 
 /// A new order of columns or groups, by id.
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Order {
     pub ids: Vec<String>,
 }
 
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(optional_fields)]
 pub struct ColumnChange {
@@ -134,7 +135,7 @@ pub struct ColumnChange {
     pub settings: Option<Value>,
 }
 
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[ts(optional_fields)]
 pub struct ItemMove {
@@ -143,7 +144,7 @@ pub struct ItemMove {
     pub index: Option<usize>,
 }
 
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ItemBatch {
     pub items: Vec<boards::NewItem>,
@@ -154,13 +155,13 @@ pub struct ItemBatch {
     pub import: Option<bool>,
 }
 
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 pub struct BatchCreated {
     pub ids: Vec<String>,
 }
 
 /// A follow-up message to a session.
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionMessage {
     pub text: String,
@@ -168,7 +169,7 @@ pub struct SessionMessage {
 
 /// `POST /sessions/<id>/stop`: no body, or `{"tree": false}`, stops the
 /// session alone; `{"tree": true}` its descendants too.
-#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[derive(Debug, Clone, Default, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(optional_fields)]
 pub struct StopSession {
@@ -177,7 +178,7 @@ pub struct StopSession {
 }
 
 /// `GET /usage` query: days written `YYYY-MM-DD`, both included, both optional.
-#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[derive(Debug, Clone, Default, Deserialize, TS, ToSchema)]
 #[ts(optional_fields)]
 pub struct UsageRange {
     #[serde(default)]
@@ -187,13 +188,13 @@ pub struct UsageRange {
 }
 
 /// `POST /dashboards/<id>/publish`: the link, shown once (only its digest is kept).
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 pub struct PublishedLink {
     pub token: String,
     pub url: String,
 }
 
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PublicationState {
     pub published: bool,
@@ -203,7 +204,7 @@ pub struct PublicationState {
 /// The `output` event's data: one stored entry of a turn's typed transcript.
 /// `seq` grows within a session (it is the entry's `seq` in
 /// `GET /sessions/<id>/transcript?format=json`).
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OutputEvent {
     pub session_id: String,
@@ -216,7 +217,7 @@ pub struct OutputEvent {
 }
 
 /// The `board` event's data: the board's new ETag, `null` once it is deleted.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BoardChanged {
     pub board_id: String,
@@ -226,7 +227,7 @@ pub struct BoardChanged {
 /// The data of an `inbox` event: what changed in the account's inbox. A row
 /// change is the row itself (as `GET /inbox` gives it, which is what this
 /// event carried before it said more) with a `change` key added.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(tag = "change", rename_all = "snake_case")]
 pub enum InboxEvent {
     /// A new row.
@@ -247,8 +248,9 @@ pub enum InboxEvent {
 /// `GET /inbox` query: `category`, `state` (default `open`: unread and read,
 /// not archived), `before` (a row id: the page after it), `limit` (1 to 500,
 /// default 50), `hidden=true` to include categories hidden by settings.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct InboxQuery {
     pub category: Option<inbox::Category>,
     #[serde(default)]
@@ -260,15 +262,16 @@ pub struct InboxQuery {
 }
 
 /// `GET /inbox/counts` query: `hidden=true` counts hidden categories too.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct CountsQuery {
     #[serde(default)]
     pub hidden: bool,
 }
 
 /// `POST /inbox/read-all`: one category, or every shown one.
-#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[derive(Debug, Clone, Default, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadAll {
     #[ts(optional)]
@@ -281,13 +284,13 @@ pub struct ReadAll {
 
 /// `POST /inbox/read-all` and `POST /sessions/{id}/seen` reply with how many
 /// rows they marked read.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 pub struct ReadAllDone {
     pub count: usize,
 }
 
 /// `POST /webhooks`.
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewWebhook {
     pub name: String,
@@ -296,7 +299,7 @@ pub struct NewWebhook {
 }
 
 /// `POST /webhooks` → 201: `url` holds the hook's secret and is shown this once.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 pub struct CreatedWebhook {
     pub id: String,
     pub name: String,
@@ -305,7 +308,7 @@ pub struct CreatedWebhook {
 
 /// `POST /test/clock` (only with `serve --manual-clock`): moves the server's
 /// clock forward.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClockAdvance {
     #[serde(default)]
@@ -318,7 +321,7 @@ pub struct ClockAdvance {
 
 /// `POST /input-requests`: what a session asks the user for. `sessionId` is
 /// needed with a cli token; an agent token asks for its own session.
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewInputRequest {
@@ -331,7 +334,7 @@ pub struct NewInputRequest {
 
 /// `POST /input-requests/<id>`: exactly one of a typed `value` (with
 /// `remember` to keep it as a saved key), a saved key's name, or a decline.
-#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[derive(Debug, Clone, Default, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(optional_fields)]
 pub struct InputAnswer {
@@ -344,7 +347,7 @@ pub struct InputAnswer {
 }
 
 /// `POST /key-proposals`: a key a session offers.
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewKeyProposal {
@@ -355,7 +358,7 @@ pub struct NewKeyProposal {
 
 /// `POST /key-proposals/<id>`: `save` (with the user's edits to the name or
 /// the value, else as proposed) or `discard`.
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(optional_fields)]
 pub struct KeyDecision {
@@ -364,7 +367,7 @@ pub struct KeyDecision {
     pub value: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KeyDecisionKind {
     Save,
@@ -372,14 +375,14 @@ pub enum KeyDecisionKind {
 }
 
 /// `PUT /keys/<name>`: a key's value, typed by the user.
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KeyValue {
     pub value: String,
 }
 
 /// The `navigate` event's payload.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NavigateEvent {
     /// The web app's address for the view.
@@ -392,7 +395,7 @@ pub struct NavigateEvent {
 }
 
 /// The `foreground` event's payload.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ForegroundEvent {
     pub reason: String,

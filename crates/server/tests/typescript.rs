@@ -3,7 +3,11 @@
 //! files were stale, so one run both catches and fixes the drift (commit the
 //! rewritten files).
 
+mod fresh;
+
 use std::path::{Path, PathBuf};
+
+use fresh::ensure_file_contents;
 
 use ts_rs::{Config, TS};
 
@@ -175,18 +179,6 @@ fn name_lists() -> String {
 
 fn web_api_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/shared/api")
-}
-
-/// Writes `contents` to `path` when it differs and fails the test then.
-fn ensure_file_contents(path: &Path, contents: &str) {
-    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
-        return;
-    }
-    std::fs::write(path, contents).unwrap();
-    panic!(
-        "{} was stale and has been regenerated; commit it and run the tests again",
-        path.display()
-    );
 }
 
 #[test]

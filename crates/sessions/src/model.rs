@@ -2,10 +2,11 @@
 //! the server hands in at each call.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// Where a session stands. `Interrupted` is only ever set by crash recovery with
 /// auto-resume off. `archived` is a separate flag on [`Session`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Queued,
@@ -62,7 +63,7 @@ impl Status {
 }
 
 /// One session as the API shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Session {
     pub id: String,
@@ -118,7 +119,7 @@ pub struct Session {
 }
 
 /// What started a session from outside.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Trigger {
     Email,
@@ -137,7 +138,7 @@ impl Trigger {
 }
 
 /// Why a session is not working: `closed` once archived, else its status's reason.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     Finished,
@@ -167,7 +168,7 @@ impl StopReason {
 }
 
 /// A session's own git worktree (`isolation: worktree`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Worktree {
     pub path: String,
@@ -184,7 +185,7 @@ pub struct Worktree {
 }
 
 /// How a session is kept apart from the user's own working tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Isolation {
     /// A git worktree of its own under `DIR/worktrees/<session id>`.
@@ -195,7 +196,7 @@ pub enum Isolation {
 /// token the model read, `cached_input` the part of it read from the engine's
 /// prompt cache (so never more than `input`). Claude's cache writes count as
 /// input, not as cached.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Tokens {
     pub input: i64,
@@ -204,13 +205,13 @@ pub struct Tokens {
 }
 
 /// `GET /usage`: what an account's sessions spent, per day and engine.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 pub struct Usage {
     pub days: Vec<UsageDay>,
 }
 
 /// One engine's totals on one day: the turns that ended that day (UTC).
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageDay {
     /// `YYYY-MM-DD`, UTC.
@@ -226,7 +227,7 @@ pub struct UsageDay {
 }
 
 /// Everything a session said and heard, turn by turn, plus every status move.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Transcript {
     pub session_id: String,
@@ -234,7 +235,7 @@ pub struct Transcript {
     pub events: Vec<StatusEvent>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Turn {
     pub turn: i64,
@@ -257,7 +258,7 @@ pub struct Turn {
     pub ended_at: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StatusEvent {
     pub at: String,
@@ -267,7 +268,7 @@ pub struct StatusEvent {
 }
 
 /// What `POST /sessions` carries.
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct SpawnRequest {
@@ -282,7 +283,7 @@ pub struct SpawnRequest {
     pub trigger: Option<Trigger>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Spawned {
     pub session: Session,
@@ -335,7 +336,7 @@ pub struct PromptSettings {
 }
 
 /// An engine as `engines.toml` (or the PATH defaults) names it.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EngineInfo {
     pub name: String,
@@ -345,7 +346,7 @@ pub struct EngineInfo {
 
 /// One entry of a turn's typed transcript, as `GET /sessions/<id>/transcript?format=json`
 /// pages them and the `output` event carries them.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     /// The entry's place in the session's transcript: it only grows.
@@ -360,7 +361,7 @@ pub struct Entry {
 /// What an engine wrote, in one meaning for every engine. `command` engines
 /// write only `stdout` and `stderr` (whole lines); the `claude` and `codex`
 /// adapters write the rest.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(
     tag = "kind",
     rename_all = "snake_case",
@@ -431,7 +432,7 @@ pub enum EntryBody {
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum InputSource {
     Prompt,
@@ -450,14 +451,14 @@ impl InputSource {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TodoItem {
     pub text: String,
     pub status: TodoStatus,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TodoStatus {
     Pending,
@@ -466,7 +467,7 @@ pub enum TodoStatus {
 }
 
 /// `GET /sessions/<id>/transcript?format=json`: one page, oldest first.
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EntryPage {
     pub entries: Vec<Entry>,
@@ -479,7 +480,7 @@ pub struct EntryPage {
 
 /// What a session is doing now, for the agent board: the current item of its
 /// to-do list when the engine keeps one, else its latest step.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Activity {
     pub kind: ActivityKind,
@@ -488,7 +489,7 @@ pub struct Activity {
     pub at: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ActivityKind {
     Todo,

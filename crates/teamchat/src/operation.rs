@@ -3,6 +3,7 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 use crate::{ChatError, Client};
 
@@ -53,7 +54,7 @@ pub enum Operation {
 }
 
 /// What the service answered, as Switchboard passes it on.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Done {
     /// The channel written to (a direct message's conversation).

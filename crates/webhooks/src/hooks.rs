@@ -9,6 +9,7 @@ use serde::Serialize;
 use store::Db;
 use store::rusqlite::{OptionalExtension, params};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 use crate::error::{MAX_NAME_CHARS, MAX_SIGNING_SECRET_CHARS, WebhookError};
 use crate::rate::{PER_MINUTE, RateLimiter};
@@ -17,7 +18,7 @@ use crate::title::{Delivery, Message, read_message};
 
 /// A hook as `GET /webhooks` lists it: never its address, whose secret is
 /// shown once, at creation.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Webhook {
     pub id: String,

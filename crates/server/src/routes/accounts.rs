@@ -27,6 +27,14 @@ pub fn ui_routes() -> Router<AppState> {
     Router::new().route("/session", get(session))
 }
 
+/// Makes an account (the owner's cli token only).
+///
+/// An empty or over-long name → 400 `invalid_request`; any caller but the
+/// owner's cli token → 403 `owner_only`. The reply's `token` is the new
+/// account's cli token, shown only here.
+#[utoipa::path(post, path = "/accounts", request_body = NewAccount, responses(
+    (status = 201, description = "The account and its cli token.", body = CreatedAccount),
+))]
 async fn create(
     _owner: Owner,
     State(state): State<AppState>,
@@ -47,10 +55,23 @@ async fn create(
     ))
 }
 
+/// Who the credential speaks for.
+///
+/// `sessionId` is set for agent tokens; `memberId` is the account's own
+/// member (`"self": true` in `GET /members`). Agent tokens are admitted.
+#[utoipa::path(get, path = "/me", responses((status = 200, body = Me)))]
 async fn me(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Me>> {
     Ok(Json(me_of(&state, caller.0).await?))
 }
 
+/// Whether the browser is signed in (UI server only, no credential needed).
+///
+/// `{"signedIn": false, "me": null}`, or `{"signedIn": true, "me": {…as
+/// /me…}}` with a valid cookie: the web app's session check, which must not
+/// log a failed request for a visitor. The control server has no such path.
+#[utoipa::path(get, path = "/session", security((), ("cookie" = [])),
+    extensions(("x-listener" = json!("ui"))),
+    responses((status = 200, body = BrowserSession)))]
 async fn session(
     visitor: Visitor,
     State(state): State<AppState>,

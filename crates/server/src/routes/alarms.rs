@@ -39,6 +39,19 @@ fn enabled(state: &AppState) -> ApiResult<()> {
     }
 }
 
+/// Sets an alarm.
+///
+/// `at` is RFC 3339 with an offset, or `HH:MM` for the next such local time
+/// (the server's time zone). `repeat` is `daily` or `weekdays`; a repeating
+/// alarm keeps its local time of day across daylight-saving changes, and a
+/// first ring already past moves to the next occurrence. 400
+/// `invalid_alarm_time`, `alarm_in_past` (a one-time alarm) or
+/// `invalid_request` (label not 1 to 200 characters). Every alarm route
+/// answers 403 `alarms_disabled` while `alarmsEnabled` is off. Agent tokens
+/// are admitted.
+#[utoipa::path(post, path = "/alarms", request_body = NewAlarm, responses(
+    (status = 201, body = alarms::Alarm),
+))]
 async fn create(
     caller: Caller,
     State(state): State<AppState>,
@@ -53,6 +66,8 @@ async fn create(
     Ok((StatusCode::CREATED, Json(alarm)))
 }
 
+/// The account's alarms, soonest `at` first.
+#[utoipa::path(get, path = "/alarms", responses((status = 200, body = Vec<alarms::Alarm>)))]
 async fn list(
     caller: Caller,
     State(state): State<AppState>,
@@ -64,6 +79,8 @@ async fn list(
     ))
 }
 
+/// One alarm.
+#[utoipa::path(get, path = "/alarms/{id}", params(("id" = String, Path, description = "The alarm's id.")), responses((status = 200, body = alarms::Alarm)))]
 async fn read(
     caller: Caller,
     State(state): State<AppState>,
@@ -76,6 +93,13 @@ async fn read(
     ))
 }
 
+/// Snoozes a ringing alarm for `alarmsDefaultSnoozeMinutes`.
+///
+/// 409 `alarm_not_ringing` unless it is ringing; 409 `snooze_limit` once it
+/// was snoozed `alarmsDefaultMaxSnoozes` times (-1: no limit).
+#[utoipa::path(post, path = "/alarms/{id}/snooze", params(("id" = String, Path, description = "The alarm's id.")), responses(
+    (status = 200, description = "The alarm, `snoozed`.", body = alarms::Alarm),
+))]
 async fn snooze(
     caller: Caller,
     State(state): State<AppState>,
@@ -93,6 +117,11 @@ async fn snooze(
     Ok(Json(alarm))
 }
 
+/// Dismisses an alarm.
+///
+/// A one-time alarm becomes `dismissed`, a repeating one `scheduled` at its
+/// next occurrence; one already dismissed or missed is answered as it is.
+#[utoipa::path(post, path = "/alarms/{id}/dismiss", params(("id" = String, Path, description = "The alarm's id.")), responses((status = 200, body = alarms::Alarm)))]
 async fn dismiss(
     caller: Caller,
     State(state): State<AppState>,
@@ -105,6 +134,8 @@ async fn dismiss(
     Ok(Json(alarm))
 }
 
+/// Deletes an alarm.
+#[utoipa::path(delete, path = "/alarms/{id}", params(("id" = String, Path, description = "The alarm's id.")), responses((status = 204, description = "Deleted.")))]
 async fn remove(
     caller: Caller,
     State(state): State<AppState>,

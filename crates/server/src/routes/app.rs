@@ -23,6 +23,11 @@ pub fn ui_routes() -> Router<AppState> {
     Router::new().route("/app/user-restart", post(user_restart))
 }
 
+/// Restarts the server in place (same pid, `server.json` rewritten).
+///
+/// 403 `restart_disabled` for every caller, the cli token included, while
+/// `allowAgentAppRestart` is off. Agent tokens are admitted.
+#[utoipa::path(post, path = "/app/restart", responses((status = 202, description = "The restart has begun.")))]
 async fn restart(_caller: Caller, State(state): State<AppState>) -> ApiResult<StatusCode> {
     if !state.settings.allow_agent_app_restart() {
         return Err(ApiError::forbidden(
@@ -33,7 +38,14 @@ async fn restart(_caller: Caller, State(state): State<AppState>) -> ApiResult<St
     Ok(request_restart(&state))
 }
 
-/// The UI server admits only its cookie, so `User` here is the browser session.
+/// The web app's Restart button (UI server only, browser session only).
+///
+/// The same restart as `POST /app/restart`, whatever `allowAgentAppRestart`
+/// says. The control server has no such path.
+// The UI server admits only its cookie, so `User` here is the browser session.
+#[utoipa::path(post, path = "/app/user-restart",
+    extensions(("x-listener" = json!("ui"))),
+    responses((status = 202, description = "The restart has begun.")))]
 async fn user_restart(_user: User, State(state): State<AppState>) -> StatusCode {
     request_restart(&state)
 }

@@ -5,8 +5,9 @@ use axum::extract::{Path, Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use permissions::Remember;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{Caller, User};
 use crate::error::{ApiError, ApiResult};
@@ -35,7 +36,14 @@ fn own_session(caller: &Caller, id: &str) -> ApiResult<()> {
     }
 }
 
-/// Claude Code's `PreToolUse` input, as the hook forwards it.
+/// Asks whether a session's tool call may run (`switchboard hook pre-tool-use`).
+///
+/// The body is Claude Code's hook input. The session's own agent token
+/// (another session's → 403 `not_this_session`), the user or a cli token.
+/// An ask waits up to 20 s for the user's answer, then says `pending`.
+#[utoipa::path(post, path = "/sessions/{id}/permission-check", params(("id" = String, Path, description = "The session's id.")),
+    request_body(content = Object, description = "Claude Code's `PreToolUse` hook input."),
+    responses((status = 200, body = CheckAnswer)))]
 async fn check(
     caller: Caller,
     State(state): State<AppState>,
@@ -47,6 +55,12 @@ async fn check(
     Ok(Json(answer))
 }
 
+/// Asks again about a pending call, waiting up to 20 s for the answer.
+///
+/// The hook repeats this until the answer is not `pending`.
+#[utoipa::path(post, path = "/sessions/{id}/permission-check/{approval}", params(("id" = String, Path, description = "The session's id."),
+        ("approval" = String, Path, description = "The approval's id.")),
+    responses((status = 200, body = CheckAnswer)))]
 async fn poll(
     caller: Caller,
     State(state): State<AppState>,
@@ -63,29 +77,53 @@ async fn poll(
     Ok(Json(answer))
 }
 
+/// Every permission decision of a session, oldest first.
+///
+/// Any token of the account.
+#[utoipa::path(get, path = "/sessions/{id}/permissions", params(("id" = String, Path, description = "The session's id.")),
+    responses((status = 200, body = Permissions)))]
 async fn decisions(
     caller: Caller,
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Permissions>> {
     // Another account's session answers like a missing one.
     state.sessions.get(caller.account_id(), &id).await?;
     let broker = state.permissions.clone();
     let account = caller.account_id().to_owned();
     let records = blocking(move || broker.decisions(&account, &id)).await?;
-    Ok(Json(json!({ "permissions": records })))
+    Ok(Json(Permissions {
+        permissions: records,
+    }))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Serialize, ToSchema)]
+struct Permissions {
+    permissions: Vec<permissions::PermissionRecord>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct Approvals {
+    approvals: Vec<permissions::Approval>,
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
+    /// `pending` (the default) or `all`.
     state: Option<String>,
 }
 
+/// The account's approvals, newest first.
+///
+/// `state` is `pending` (the default) or `all`. The user or a cli token
+/// (agent tokens → 403 `agent_token_forbidden`).
+#[utoipa::path(get, path = "/approvals", params(ListQuery), responses((status = 200, body = Approvals)))]
 async fn list(
     User(user): User,
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Approvals>> {
     let pending_only = match query.state.as_deref() {
         None | Some("pending") => true,
         Some("all") => false,
@@ -98,9 +136,12 @@ async fn list(
     };
     let broker = state.permissions.clone();
     let approvals = blocking(move || broker.list(&user.account_id, pending_only)).await?;
-    Ok(Json(json!({ "approvals": approvals })))
+    Ok(Json(Approvals { approvals }))
 }
 
+/// One approval. Not for agent tokens.
+#[utoipa::path(get, path = "/approvals/{id}", params(("id" = String, Path, description = "The approval's id.")),
+    responses((status = 200, body = permissions::Approval)))]
 async fn read(
     User(user): User,
     State(state): State<AppState>,
@@ -111,16 +152,23 @@ async fn read(
     Ok(Json(json!(approval)))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Decide {
+    /// `allow` or `deny`.
     decision: String,
     #[serde(default)]
     remember: Option<Remember>,
 }
 
-/// The user's answer; agent tokens are refused by `User`, so no engine
-/// approves its own calls.
+/// The user's answer to an approval.
+///
+/// `"remember": "session"` on an allow also allows the rest of the
+/// session's calls of the same tool and target class. 409
+/// `approval_decided` once answered or expired. Not for agent tokens.
+// Agent tokens are refused by `User`, so no engine approves its own calls.
+#[utoipa::path(post, path = "/approvals/{id}", params(("id" = String, Path, description = "The approval's id.")),
+    request_body = Decide, responses((status = 200, body = permissions::Approval)))]
 async fn decide(
     User(user): User,
     State(state): State<AppState>,

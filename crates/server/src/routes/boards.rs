@@ -132,11 +132,15 @@ fn actor(caller: &Caller) -> String {
     }
 }
 
+/// The caller's workspaces. Agent tokens are admitted.
+#[utoipa::path(get, path = "/workspaces", responses((status = 200, body = Vec<boards::Workspace>)))]
 async fn list_workspaces(caller: Caller, State(s): State<AppState>) -> ApiResult<Json<Value>> {
     let workspaces = blocking(move || boards::list_workspaces(&s.db, caller.account_id())).await?;
     Ok(Json(json!(workspaces)))
 }
 
+/// Makes a workspace. Not for agent tokens (403 `agent_token_forbidden`).
+#[utoipa::path(post, path = "/workspaces", request_body = Named, responses((status = 201, body = boards::Workspace)))]
 async fn create_workspace(
     user: User,
     State(s): State<AppState>,
@@ -147,6 +151,9 @@ async fn create_workspace(
     Ok((StatusCode::CREATED, Json(json!(workspace))))
 }
 
+/// Renames a workspace. Not for agent tokens.
+#[utoipa::path(patch, path = "/workspaces/{id}", params(("id" = String, Path, description = "The workspace's id.")),
+    request_body = Named, responses((status = 200, body = boards::Workspace)))]
 async fn rename_workspace(
     user: User,
     State(s): State<AppState>,
@@ -159,6 +166,9 @@ async fn rename_workspace(
     Ok(Json(json!(workspace)))
 }
 
+/// Deletes a workspace; its boards and dashboards go with it. Not for agent tokens.
+#[utoipa::path(delete, path = "/workspaces/{id}", params(("id" = String, Path, description = "The workspace's id.")),
+    responses((status = 204, description = "Deleted.")))]
 async fn delete_workspace(
     user: User,
     State(s): State<AppState>,
@@ -168,11 +178,19 @@ async fn delete_workspace(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// The account's member directory.
+///
+/// Exactly one member has `"self": true`: the account's own, made with the
+/// account (the owner's is named "Me"). `people` values, the People filter
+/// and Invite use these. Agent tokens are admitted.
+#[utoipa::path(get, path = "/members", responses((status = 200, body = Vec<boards::Member>)))]
 async fn list_members(caller: Caller, State(s): State<AppState>) -> ApiResult<Json<Value>> {
     let members = blocking(move || boards::list_members(&s.db, caller.account_id())).await?;
     Ok(Json(json!(members)))
 }
 
+/// Adds a member to the directory. Not for agent tokens.
+#[utoipa::path(post, path = "/members", request_body = NewMember, responses((status = 201, body = boards::Member)))]
 async fn create_member(
     user: User,
     State(s): State<AppState>,
@@ -182,6 +200,9 @@ async fn create_member(
     Ok((StatusCode::CREATED, Json(json!(member))))
 }
 
+/// Changes a member's name or email (`"email": null` removes it). Not for agent tokens.
+#[utoipa::path(patch, path = "/members/{id}", params(("id" = String, Path, description = "The member's id.")),
+    request_body = MemberPatch, responses((status = 200, body = boards::Member)))]
 async fn update_member(
     user: User,
     State(s): State<AppState>,
@@ -193,6 +214,11 @@ async fn update_member(
     Ok(Json(json!(member)))
 }
 
+/// Removes a member, and it from every `people` value.
+///
+/// 409 `conflict` for the account's own member. Not for agent tokens.
+#[utoipa::path(delete, path = "/members/{id}", params(("id" = String, Path, description = "The member's id.")),
+    responses((status = 204, description = "Removed.")))]
 async fn delete_member(
     user: User,
     State(s): State<AppState>,
@@ -209,6 +235,11 @@ struct BoardQuery {
 }
 
 /// Boards of one workspace, or of every workspace of the account.
+///
+/// Agent tokens are admitted.
+#[utoipa::path(get, path = "/boards",
+    params(("workspaceId" = Option<String>, Query, description = "Only this workspace's boards.")),
+    responses((status = 200, body = Vec<boards::Board>)))]
 async fn list_boards(
     caller: Caller,
     State(s): State<AppState>,
@@ -232,8 +263,17 @@ async fn list_boards(
     Ok(Json(json!(list)))
 }
 
-/// Without columns and without a preset, a board is built from the setup
-/// preset chosen in the setting `pmSetupPreset`.
+/// Makes a board.
+///
+/// Ids given by the client are kept (unique within the board, else 409
+/// `conflict`); missing ones are generated. `preset` names a setup preset
+/// (`tasks`, `projects`, `operations`, `first-agent-board`, `trello`, `jira`,
+/// `asana`, `linear`, `notion`, `clickup`, `airtable`, `engineering-linear`,
+/// `engineering-jira`) whose columns, groups and views come first. A board
+/// without groups gets one, "Items". Not for agent tokens.
+// Without columns and without a preset, a board is built from the setup
+// preset chosen in the setting `pmSetupPreset`.
+#[utoipa::path(post, path = "/boards", request_body = NewBoard, responses((status = 201, body = boards::Board)))]
 async fn create_board(
     user: User,
     State(s): State<AppState>,
@@ -246,6 +286,8 @@ async fn create_board(
     Ok((StatusCode::CREATED, Json(json!(board))))
 }
 
+/// One board with its columns, groups and views. Agent tokens are admitted.
+#[utoipa::path(get, path = "/boards/{id}", params(("id" = String, Path, description = "The board's id.")), responses((status = 200, body = boards::Board)))]
 async fn get_board(
     caller: Caller,
     State(s): State<AppState>,
@@ -255,6 +297,9 @@ async fn get_board(
     Ok(Json(json!(board)))
 }
 
+/// Renames a board. Not for agent tokens.
+#[utoipa::path(patch, path = "/boards/{id}", params(("id" = String, Path, description = "The board's id.")), request_body = Named,
+    responses((status = 200, body = boards::Board)))]
 async fn rename_board(
     user: User,
     State(s): State<AppState>,
@@ -266,6 +311,8 @@ async fn rename_board(
     Ok(Json(json!(board)))
 }
 
+/// Deletes a board with its items. Not for agent tokens.
+#[utoipa::path(delete, path = "/boards/{id}", params(("id" = String, Path, description = "The board's id.")), responses((status = 204, description = "Deleted.")))]
 async fn delete_board(
     user: User,
     State(s): State<AppState>,
@@ -275,10 +322,19 @@ async fn delete_board(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The full read, with a strong ETag; a matching `If-None-Match` costs one
-/// indexed lookup and answers 304. The body is streamed in chunks as the rows
-/// are read, so serving a big board never holds all of it in memory.
-/// Compression is the router's layer.
+/// The board and all its items in one read, with a strong `ETag`.
+///
+/// `If-None-Match` with the ETag → 304. Compressed when the client accepts
+/// gzip, br or zstd. Agent tokens are admitted.
+// A matching `If-None-Match` costs one indexed lookup. The body is streamed
+// in chunks as the rows are read, so serving a big board never holds all of
+// it in memory. Compression is the router's layer.
+#[utoipa::path(get, path = "/boards/{id}/full", params(("id" = String, Path, description = "The board's id."),
+        ("If-None-Match" = Option<String>, Header, description = "An ETag this read gave.")),
+    responses(
+        (status = 200, body = boards::FullBoardBody, headers(("ETag" = String))),
+        (status = 304, description = "The board is as the ETag says.", headers(("ETag" = String))),
+    ))]
 async fn full_board(
     caller: Caller,
     State(s): State<AppState>,
@@ -357,6 +413,13 @@ fn etag_matches(if_none_match: &str, etag: &str) -> bool {
             .any(|t| t == etag)
 }
 
+/// Adds a column. Not for agent tokens.
+///
+/// Types: `text`, `number` (settings `{"unit", "unitPosition": "left"|"right"}`),
+/// `status` (settings `{"labels": [{"name", "done"?}]}`), `people`, `date`,
+/// `timeline`, `checkbox`, `dropdown`.
+#[utoipa::path(post, path = "/boards/{id}/columns", params(("id" = String, Path, description = "The board's id.")), request_body = NewColumn,
+    responses((status = 201, body = boards::Column)))]
 async fn add_column(
     user: User,
     State(s): State<AppState>,
@@ -367,6 +430,9 @@ async fn add_column(
     Ok((StatusCode::CREATED, Json(json!(column))))
 }
 
+/// Changes a column's title or settings. Not for agent tokens.
+#[utoipa::path(patch, path = "/boards/{id}/columns/{column}", params(("id" = String, Path, description = "The board's id."), ("column" = String, Path, description = "The column's id.")), request_body = ColumnChange,
+    responses((status = 200, body = boards::Column)))]
 async fn change_column(
     user: User,
     State(s): State<AppState>,
@@ -387,6 +453,9 @@ async fn change_column(
     Ok(Json(json!(changed)))
 }
 
+/// Removes a column; its values go with it. Not for agent tokens.
+#[utoipa::path(delete, path = "/boards/{id}/columns/{column}", params(("id" = String, Path, description = "The board's id."), ("column" = String, Path, description = "The column's id.")),
+    responses((status = 204, description = "Removed.")))]
 async fn remove_column(
     user: User,
     State(s): State<AppState>,
@@ -396,6 +465,9 @@ async fn remove_column(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Puts the columns in a new order: every column id once. Not for agent tokens.
+#[utoipa::path(post, path = "/boards/{id}/columns/reorder", params(("id" = String, Path, description = "The board's id.")), request_body = Order,
+    responses((status = 200, description = "The columns in the new order.", body = Vec<boards::Column>)))]
 async fn reorder_columns(
     user: User,
     State(s): State<AppState>,
@@ -407,6 +479,9 @@ async fn reorder_columns(
     Ok(Json(json!(columns)))
 }
 
+/// Adds a group. Not for agent tokens.
+#[utoipa::path(post, path = "/boards/{id}/groups", params(("id" = String, Path, description = "The board's id.")), request_body = NewGroup,
+    responses((status = 201, body = boards::Group)))]
 async fn add_group(
     user: User,
     State(s): State<AppState>,
@@ -417,6 +492,9 @@ async fn add_group(
     Ok((StatusCode::CREATED, Json(json!(group))))
 }
 
+/// Renames a group. Not for agent tokens.
+#[utoipa::path(patch, path = "/boards/{id}/groups/{group}", params(("id" = String, Path, description = "The board's id."), ("group" = String, Path, description = "The group's id.")), request_body = Titled,
+    responses((status = 200, body = boards::Group)))]
 async fn rename_group(
     user: User,
     State(s): State<AppState>,
@@ -435,8 +513,12 @@ struct RemoveGroupQuery {
     move_to: Option<String>,
 }
 
-/// Removing a group deletes its items unless `?moveTo=<groupId>` names a
-/// group to move them to.
+/// Removes a group: its items move to `moveTo`, or are deleted without it.
+///
+/// Not for agent tokens.
+#[utoipa::path(delete, path = "/boards/{id}/groups/{group}", params(("id" = String, Path, description = "The board's id."), ("group" = String, Path, description = "The group's id."),
+        ("moveTo" = Option<String>, Query, description = "The group to move the items to.")),
+    responses((status = 204, description = "Removed.")))]
 async fn remove_group(
     user: User,
     State(s): State<AppState>,
@@ -456,6 +538,9 @@ async fn remove_group(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Puts the groups in a new order: every group id once. Not for agent tokens.
+#[utoipa::path(post, path = "/boards/{id}/groups/reorder", params(("id" = String, Path, description = "The board's id.")), request_body = Order,
+    responses((status = 200, description = "The groups in the new order.", body = Vec<boards::Group>)))]
 async fn reorder_groups(
     user: User,
     State(s): State<AppState>,
@@ -467,6 +552,14 @@ async fn reorder_groups(
     Ok(Json(json!(groups)))
 }
 
+/// Creates an item (without `groupId`, in the first group).
+///
+/// A value of the wrong shape, an unknown status label or member, or an
+/// unknown column id → 400 `invalid_request` and nothing is stored; `null`
+/// clears a value. Agent tokens are admitted (their item events name their
+/// session as the actor, `session:<id>`).
+#[utoipa::path(post, path = "/boards/{id}/items", params(("id" = String, Path, description = "The board's id.")), request_body = NewItem,
+    responses((status = 201, body = boards::Item)))]
 async fn create_item(
     caller: Caller,
     State(s): State<AppState>,
@@ -480,6 +573,13 @@ async fn create_item(
     Ok((StatusCode::CREATED, Json(json!(item))))
 }
 
+/// Creates up to 10,000 items at once, all or nothing.
+///
+/// The message of a 400 names the item (`items[3]`). With `"import": true`
+/// no item events are recorded (what `switchboard boards import` sends).
+/// Agent tokens are admitted.
+#[utoipa::path(post, path = "/boards/{id}/items/batch", params(("id" = String, Path, description = "The board's id.")), request_body = ItemBatch,
+    responses((status = 201, description = "The new items' ids, in order.", body = BatchCreated)))]
 async fn create_items(
     caller: Caller,
     State(s): State<AppState>,
@@ -503,6 +603,8 @@ async fn create_items(
     Ok((StatusCode::CREATED, Json(json!(BatchCreated { ids }))))
 }
 
+/// One item. Agent tokens are admitted.
+#[utoipa::path(get, path = "/items/{id}", params(("id" = String, Path, description = "The item's id.")), responses((status = 200, body = boards::Item)))]
 async fn get_item(
     caller: Caller,
     State(s): State<AppState>,
@@ -512,6 +614,11 @@ async fn get_item(
     Ok(Json(json!(item)))
 }
 
+/// Changes an item: a partial update of its name, group or values.
+///
+/// Columns not named in `values` stay. Agent tokens are admitted.
+#[utoipa::path(patch, path = "/items/{id}", params(("id" = String, Path, description = "The item's id.")), request_body = ItemPatch,
+    responses((status = 200, body = boards::Item)))]
 async fn update_item(
     caller: Caller,
     State(s): State<AppState>,
@@ -525,6 +632,8 @@ async fn update_item(
     Ok(Json(json!(item)))
 }
 
+/// Deletes an item. Not for agent tokens.
+#[utoipa::path(delete, path = "/items/{id}", params(("id" = String, Path, description = "The item's id.")), responses((status = 204, description = "Deleted.")))]
 async fn delete_item(
     user: User,
     State(s): State<AppState>,
@@ -534,6 +643,9 @@ async fn delete_item(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Moves an item to a group, at `index` or at its end. Not for agent tokens.
+#[utoipa::path(post, path = "/items/{id}/move", params(("id" = String, Path, description = "The item's id.")), request_body = ItemMove,
+    responses((status = 200, body = boards::Item)))]
 async fn move_item(
     user: User,
     State(s): State<AppState>,
@@ -553,8 +665,15 @@ struct EventsQuery {
     limit: Option<u32>,
 }
 
-/// The domain events item changes recorded (assignments, status and due-date
-/// changes), oldest first after `after`.
+/// The item events (assignments, status and due-date changes), oldest first.
+///
+/// Those after sequence number `after` (default 0), at most `limit`
+/// (default 200, at most 1,000). Kinds: `assigned`, `status_changed`,
+/// `due_date_set`, `due_date_changed`. Agent tokens are admitted.
+#[utoipa::path(get, path = "/events", params(
+        ("after" = Option<i64>, Query, description = "A sequence number: the events after it."),
+        ("limit" = Option<u32>, Query, description = "At most this many (1 to 1,000).")),
+    responses((status = 200, body = Vec<boards::ItemEvent>)))]
 async fn events(
     caller: Caller,
     State(s): State<AppState>,

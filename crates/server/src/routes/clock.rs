@@ -23,6 +23,12 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     }
 }
 
+/// Moves the manual clock (only with `serve --manual-clock`, for tests).
+///
+/// `{"advanceMs"}` forward, `{"at"}` (RFC 3339) to a moment first. The owner
+/// only. Without the flag the path is unknown like any other (404).
+#[utoipa::path(post, path = "/test/clock", request_body = ClockAdvance,
+    responses((status = 204, description = "Moved.")))]
 async fn advance(
     _owner: Owner,
     State(state): State<AppState>,

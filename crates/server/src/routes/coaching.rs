@@ -10,16 +10,16 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use coaching::{Artifact, ArtifactKind, Coaching, WEEKLY_REPORT_ID};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use sessions::SpawnRequest;
+use utoipa::ToSchema;
 
 use crate::auth::{Caller, ControlSwitch};
 use crate::coaching_watch;
 use crate::error::ApiResult;
 use crate::json::OptionalJson;
 use crate::routes::blocking;
-use crate::routes::sessions::spawn_as;
+use crate::routes::sessions::{Spawned, spawn_as};
 use crate::state::AppState;
 use settings::SettingsStore;
 
@@ -46,7 +46,9 @@ async fn weekly(state: &AppState, account_id: &str) -> ApiResult<coaching::Weekl
     Ok(coaching::weekly(from, clock::timestamp(to), &history))
 }
 
-async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
+/// The account's coaching artifacts: the weekly report first, then interviews.
+#[utoipa::path(get, path = "/coaching/artifacts", responses((status = 200, body = Artifacts)))]
+async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Artifacts>> {
     let now = state.clock.timestamp();
     let mut artifacts = vec![Artifact {
         id: WEEKLY_REPORT_ID.to_owned(),
@@ -60,14 +62,31 @@ async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<V
     let store = state.coaching.clone();
     let account = caller.account_id().to_owned();
     artifacts.extend(blocking(move || store.interviews(&account)).await?);
-    Ok(Json(json!({ "artifacts": artifacts })))
+    Ok(Json(Artifacts { artifacts }))
 }
 
+#[derive(Serialize, ToSchema)]
+struct Artifacts {
+    artifacts: Vec<Artifact>,
+}
+
+/// An artifact; the weekly report also carries its figures.
+#[derive(Serialize, ToSchema)]
+struct ArtifactRead {
+    #[serde(flatten)]
+    artifact: Artifact,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<coaching::Weekly>,
+}
+
+/// One artifact: `weekly-report` (made now, with its `report`) or an interview.
+#[utoipa::path(get, path = "/coaching/artifacts/{id}", params(("id" = String, Path, description = "The artifact's id.")),
+    responses((status = 200, body = ArtifactRead)))]
 async fn read(
     caller: Caller,
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ArtifactRead>> {
     if id == WEEKLY_REPORT_ID {
         let report = weekly(&state, caller.account_id()).await?;
         let artifact = Artifact {
@@ -79,30 +98,42 @@ async fn read(
             updated_at: report.to.clone(),
             body: Some(report.markdown.clone()),
         };
-        let mut value = json!(artifact);
-        value["report"] = json!(report);
-        return Ok(Json(value));
+        return Ok(Json(ArtifactRead {
+            artifact,
+            report: Some(report),
+        }));
     }
     let store = state.coaching.clone();
     let account = caller.account_id().to_owned();
     let artifact = blocking(move || store.interview(&account, &id)).await?;
-    Ok(Json(json!(artifact)))
+    Ok(Json(ArtifactRead {
+        artifact,
+        report: None,
+    }))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct InterviewBody {
     topic: Option<String>,
 }
 
-/// Starts a coaching session on the primary engine, under the same spawn
-/// rules as `POST /sessions`; its answers become an artifact.
+/// Starts a coaching interview: a session on the primary engine.
+///
+/// Under the same spawn rules as `POST /sessions` (201, or 202 while spawn
+/// spacing holds it); its answers become an artifact. No body, or
+/// `{"topic"}`.
+#[utoipa::path(post, path = "/coaching/interviews", params(("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = Option<InterviewBody>,
+    responses(
+        (status = 201, body = Spawned),
+        (status = 202, description = "Queued by spawn spacing.", body = Spawned),
+    ))]
 async fn interview(
     caller: Caller,
     State(state): State<AppState>,
     headers: HeaderMap,
     OptionalJson(body): OptionalJson<InterviewBody>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<Spawned>)> {
     Coaching::check_topic(body.topic.as_deref())?;
     let request = SpawnRequest {
         engine: None,
@@ -124,5 +155,5 @@ async fn interview(
     if coaching_watch::turn_over(now.status) {
         coaching_watch::save(&state, &now.account_id, &now.id).await;
     }
-    Ok((status, Json(json!({ "session": session }))))
+    Ok((status, Json(Spawned { session })))
 }

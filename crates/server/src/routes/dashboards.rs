@@ -42,6 +42,13 @@ struct ListQuery {
     workspace_id: Option<String>,
 }
 
+/// That workspace's dashboards.
+///
+/// 400 `invalid_request` without `workspaceId`; another account's workspace
+/// → 404. Agent tokens are admitted.
+#[utoipa::path(get, path = "/dashboards",
+    params(("workspaceId" = String, Query, description = "The workspace.")),
+    responses((status = 200, body = Vec<dashboards::Dashboard>)))]
 async fn list(
     caller: Caller,
     State(s): State<AppState>,
@@ -54,6 +61,19 @@ async fn list(
     Ok(Json(json!(list)).into_response())
 }
 
+/// Makes a dashboard.
+///
+/// `config` is `{"boardIds", "widgets", "filters"}`: every widget has an
+/// `id`, a `type` (`numbers`, `chart`, `velocity`, `plannedVsUnplanned`,
+/// `burndown`, `battery`, `table`, `apps`) and `"layout": {"x", "y", "w",
+/// "h"}`, four non-negative integers with `w` and `h` at least 1; filter
+/// rules use the ops `is`, `is_not`, `contains`, `gt`, `gte`, `lt`, `lte`,
+/// `is_empty`, `is_not_empty`. The rest of the config is the client's and is
+/// stored as given. A `workspaceId` or any of `boardIds` that is missing or
+/// another account's → 404 and nothing is created. Agent tokens are
+/// admitted.
+#[utoipa::path(post, path = "/dashboards", request_body = NewDashboard,
+    responses((status = 201, body = dashboards::Dashboard, headers(("ETag" = String)))))]
 async fn create(
     caller: Caller,
     State(s): State<AppState>,
@@ -63,6 +83,9 @@ async fn create(
     Ok(with_etag(dashboard, StatusCode::CREATED))
 }
 
+/// One dashboard, with its `ETag`. Agent tokens are admitted.
+#[utoipa::path(get, path = "/dashboards/{id}", params(("id" = String, Path, description = "The dashboard's id.")),
+    responses((status = 200, body = dashboards::Dashboard, headers(("ETag" = String)))))]
 async fn read(
     caller: Caller,
     State(s): State<AppState>,
@@ -72,8 +95,16 @@ async fn read(
     Ok(with_etag(dashboard, StatusCode::OK))
 }
 
-/// With `If-Match`, a save based on a stale copy is refused (412) instead of
-/// silently overwriting another tab's work; without it the last write wins.
+/// Changes a dashboard's name or config (the same checks as creating one).
+///
+/// With `If-Match: <ETag>`, 412 `stale_dashboard` when it names an older
+/// version; without it the last write wins. Agent tokens are admitted.
+// With `If-Match`, a save based on a stale copy is refused instead of
+// silently overwriting another tab's work.
+#[utoipa::path(patch, path = "/dashboards/{id}", params(("id" = String, Path, description = "The dashboard's id."),
+        ("If-Match" = Option<String>, Header, description = "The ETag of the copy this change is based on.")),
+    request_body = DashboardPatch,
+    responses((status = 200, body = dashboards::Dashboard, headers(("ETag" = String)))))]
 async fn update(
     caller: Caller,
     State(s): State<AppState>,
@@ -92,6 +123,8 @@ async fn update(
     Ok(with_etag(dashboard, StatusCode::OK))
 }
 
+/// Deletes a dashboard. Agent tokens are admitted.
+#[utoipa::path(delete, path = "/dashboards/{id}", params(("id" = String, Path, description = "The dashboard's id.")), responses((status = 204, description = "Deleted.")))]
 async fn remove(
     caller: Caller,
     State(s): State<AppState>,
@@ -101,6 +134,11 @@ async fn remove(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Publishes the dashboard to the web: a read-only link, shown once.
+///
+/// Only the link's digest is kept; publishing again makes a new link. Not
+/// for agent tokens.
+#[utoipa::path(post, path = "/dashboards/{id}/publish", params(("id" = String, Path, description = "The dashboard's id.")), responses((status = 200, body = PublishedLink)))]
 async fn publish(
     user: User,
     State(s): State<AppState>,
@@ -114,6 +152,8 @@ async fn publish(
     }))
 }
 
+/// Whether the dashboard is published, and since when.
+#[utoipa::path(get, path = "/dashboards/{id}/publish", params(("id" = String, Path, description = "The dashboard's id.")), responses((status = 200, body = PublicationState)))]
 async fn publication(
     caller: Caller,
     State(s): State<AppState>,
@@ -126,6 +166,8 @@ async fn publication(
     }))
 }
 
+/// Withdraws the link; the old token stops working at once. Not for agent tokens.
+#[utoipa::path(delete, path = "/dashboards/{id}/publish", params(("id" = String, Path, description = "The dashboard's id.")), responses((status = 204, description = "Withdrawn.")))]
 async fn unpublish(
     user: User,
     State(s): State<AppState>,
@@ -135,8 +177,14 @@ async fn unpublish(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Anyone with the link: no credential, read-only, reduced to what the
-/// dashboard's widgets and filters use.
+/// A published dashboard, for anyone with the link: no credential.
+///
+/// The dashboard and its boards' items, read-only, reduced to the columns
+/// its widgets and filters use, and without member emails. An unknown or
+/// withdrawn token → 404. On the UI server `/p/<token>` renders it.
+#[utoipa::path(get, path = "/public/dashboards/{token}", security(()),
+    params(("token" = String, Path, description = "The published link's token.")),
+    responses((status = 200, body = dashboards::PublicDashboardBody)))]
 async fn public_view(State(s): State<AppState>, Path(token): Path<String>) -> ApiResult<Response> {
     let body = blocking(move || dashboards::public_view(&s.db, &token)).await?;
     Ok((

@@ -55,6 +55,16 @@ fn hidden_unless(state: &AppState, include_hidden: bool) -> Vec<Category> {
     }
 }
 
+/// Posts an alert to the account's inbox.
+///
+/// Title 1 to 200 characters, body up to 10,000. An alert with the same
+/// title from the same sender while the earlier row is unread and not
+/// archived bumps that row (`count`, time, title and body) instead of adding
+/// one. 403 `agent_alerts_disabled` while `agentAlertsEnabled` is off. Agent
+/// tokens are admitted; their alert names their session.
+#[utoipa::path(post, path = "/alert", request_body = NewAlert, responses(
+    (status = 201, description = "The inbox row: a new one, or the unread one it repeats.", body = inbox::InboxRow),
+))]
 async fn alert(
     caller: Caller,
     State(state): State<AppState>,
@@ -83,6 +93,18 @@ async fn alert(
     Ok((StatusCode::CREATED, Json(row)))
 }
 
+/// A page of the account's inbox rows, newest first.
+///
+/// `state`: `unread` (neither read nor archived), `read`, `archived`, `open`
+/// (not archived, the default) or `all`. Pass the last row's `id` as
+/// `before` for the next page; an empty page is the end; `before` naming no
+/// row of this account → 400 `invalid_request`. `limit` is 1 to 500 (default
+/// 50). Categories hidden by `inboxShowSessions`, `inboxShowCliPending` or
+/// `inboxShowDigest` are left out unless `hidden=true`. Agent tokens are
+/// admitted.
+#[utoipa::path(get, path = "/inbox", params(InboxQuery), responses(
+    (status = 200, body = Vec<inbox::InboxRow>),
+))]
 async fn list(
     caller: Caller,
     State(state): State<AppState>,
@@ -101,6 +123,12 @@ async fn list(
 }
 
 /// Unread rows per category, for the web app's tabs.
+///
+/// Every shown category is named (hidden ones too with `hidden=true`).
+/// Agent tokens are admitted.
+#[utoipa::path(get, path = "/inbox/counts", params(CountsQuery), responses(
+    (status = 200, description = "`{\"alert\": 3, \"session\": 0, …}`", body = std::collections::BTreeMap<String, i64>),
+))]
 async fn counts(
     caller: Caller,
     State(state): State<AppState>,
@@ -112,6 +140,15 @@ async fn counts(
     Ok(Json(counts))
 }
 
+/// Marks a row read or unread, archived or restored.
+///
+/// Archiving does not mark read; `{"archived": false}` restores. Another
+/// account's row → 404 `not_found`; any other field or type → 400
+/// `invalid_request`. Not for agent tokens.
+#[utoipa::path(patch, path = "/inbox/{id}",
+    params(("id" = String, Path, description = "The row's id.")),
+    request_body = inbox::RowChange,
+    responses((status = 200, description = "The row.", body = inbox::InboxRow)))]
 async fn change(
     user: User,
     State(state): State<AppState>,
@@ -125,6 +162,13 @@ async fn change(
     Ok(Json(row))
 }
 
+/// Marks every unread row read (of one category, or of every shown one).
+///
+/// No body is the same as `{}`; `"hidden": true` includes hidden
+/// categories. Not for agent tokens.
+#[utoipa::path(post, path = "/inbox/read-all", request_body = Option<ReadAll>, responses(
+    (status = 200, description = "How many unread rows it marked read.", body = ReadAllDone),
+))]
 async fn read_all(
     user: User,
     State(state): State<AppState>,
@@ -141,9 +185,15 @@ async fn read_all(
     Ok(Json(ReadAllDone { count }))
 }
 
-/// The user opened the session: its unread `session` rows are read, so the
-/// next turn that needs them makes a new row. Approvals (`cli_pending`) stay
-/// until they are decided.
+/// The user opened the session: its unread `session` rows are read.
+///
+/// So the next turn that needs the user makes a new row (one `inbox` event
+/// `updated` per row read). Approvals (`cli_pending`) stay until they are
+/// decided. 404 `not_found` for a session of no such id in the account. The
+/// web app's session page calls it when it opens. Not for agent tokens.
+#[utoipa::path(post, path = "/sessions/{id}/seen",
+    params(("id" = String, Path, description = "The session's id.")),
+    responses((status = 200, description = "How many rows it marked read.", body = ReadAllDone)))]
 async fn session_seen(
     user: User,
     State(state): State<AppState>,

@@ -21,6 +21,7 @@ mod dashboards;
 mod governor;
 mod inbox;
 pub(crate) mod navigation;
+pub mod openapi;
 mod secrets;
 mod sessions;
 mod settings;
@@ -54,6 +55,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(stream::routes())
         .merge(webhooks::routes())
         .merge(clock::routes(state))
+        .merge(openapi::routes())
 }
 
 /// Routes of the control server alone: webhook deliveries, which carry no

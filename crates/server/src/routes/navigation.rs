@@ -12,6 +12,7 @@ use inbox::{Action, Category, NewRow};
 use navigation::{Delivery, View};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use utoipa::ToSchema;
 
 use crate::auth::{Caller, User};
 use crate::error::{ApiError, ApiResult};
@@ -33,7 +34,7 @@ pub fn ui_routes() -> Router<AppState> {
     Router::new().route("/ui/presence", post(presence))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct NavigateBody {
     view: View,
@@ -41,16 +42,16 @@ struct NavigateBody {
     pane: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ForegroundBody {
     reason: String,
 }
 
 /// Where a request went.
-#[derive(Debug, Serialize)]
-struct Delivered {
-    delivered: Delivery,
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Delivered {
+    pub(crate) delivered: Delivery,
 }
 
 /// The session a request comes from (an agent's own, or the one
@@ -102,18 +103,27 @@ async fn note(
     Ok(())
 }
 
+/// Asks to open a view of the web app in front of the user.
+///
+/// `view` with its `id` (and `pane`, a section of the settings page:
+/// `/settings#<pane>`). The web app shows a toast "Session X asks to open
+/// /path" with **Go**, or switches at once with `allowAgentDirectNavigation`;
+/// with no Switchboard tab in front the request becomes an inbox note. Any
+/// token; an agent's request names its session.
+#[utoipa::path(post, path = "/ui/navigate", params(("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = NavigateBody,
+    responses((status = 202, description = "Where the request went.", body = Delivered)))]
 async fn navigate(
     caller: Caller,
     State(state): State<AppState>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<NavigateBody>,
-) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
+) -> ApiResult<(StatusCode, Json<Delivered>)> {
     let path = body
         .view
         .path(body.id.as_deref(), body.pane.as_deref())
         .map_err(|e| ApiError::bad_request("invalid_request", e.to_string()))?;
     let delivered = request_navigation(&state, &caller, &headers, path).await?;
-    Ok((StatusCode::ACCEPTED, Json(json!(Delivered { delivered }))))
+    Ok((StatusCode::ACCEPTED, Json(Delivered { delivered })))
 }
 
 /// Sends a navigation to `path` (a view's address, or a bookmark's http(s)
@@ -159,12 +169,19 @@ pub(crate) async fn request_navigation(
     Ok(delivered)
 }
 
+/// Asks for the user's attention: brings the web app forward.
+///
+/// `reason` is 1 to 500 characters. While the tab is hidden and
+/// `allowAgentForegroundFromBackground` is on it becomes a system
+/// notification; with no tab in front, an inbox note. Any token.
+#[utoipa::path(post, path = "/ui/foreground", params(("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = ForegroundBody,
+    responses((status = 202, description = "Where the request went.", body = Delivered)))]
 async fn foreground(
     caller: Caller,
     State(state): State<AppState>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<ForegroundBody>,
-) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
+) -> ApiResult<(StatusCode, Json<Delivered>)> {
     let reason = body.reason.trim().to_owned();
     if reason.is_empty() || reason.chars().count() > 500 {
         return Err(ApiError::bad_request(
@@ -204,10 +221,10 @@ async fn foreground(
         }
         _ => {}
     }
-    Ok((StatusCode::ACCEPTED, Json(json!(Delivered { delivered }))))
+    Ok((StatusCode::ACCEPTED, Json(Delivered { delivered })))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct PresenceBody {
     /// The tab's own id, made when the web app loads.
@@ -217,6 +234,15 @@ struct PresenceBody {
     gone: bool,
 }
 
+/// The web app's tab reports whether it is in front (UI server only).
+///
+/// Each open tab reports itself when it loads, when it is shown or hidden,
+/// every 30 s, and with `gone: true` (a beacon) when it closes; navigation
+/// and foreground requests reach the web app only while one of its tabs is
+/// in front. `appId` is 1 to 100 characters.
+#[utoipa::path(post, path = "/ui/presence", request_body = PresenceBody,
+    extensions(("x-listener" = json!("ui"))),
+    responses((status = 204, description = "Noted.")))]
 async fn presence(
     User(user): User,
     State(state): State<AppState>,

@@ -14,9 +14,9 @@ use secrets::{
     Answer, InputRequest, KeyProposal, NewInputRequest, NewProposal, ProposalDecision,
     RequestState, Reviewed,
 };
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use sessions::Session;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{Caller, User, refuse_email_session};
 use crate::error::{ApiError, ApiResult};
@@ -68,8 +68,10 @@ fn session_name(session: &Session) -> &str {
     session.title.as_deref().unwrap_or("A session")
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
+    /// `pending` (the default) or `all`.
     state: Option<String>,
 }
 
@@ -116,6 +118,15 @@ async fn read_row(state: &AppState, account_id: &str, request_id: &str) {
     }
 }
 
+/// A session asks the user for a value, written into its dotenv file.
+///
+/// The session's agent token, or a cli token naming `sessionId`. `file` is
+/// relative to the session's folder (`.env` when absent); outside it → 400
+/// `file_outside_folder`. 403 `input_requests_disabled` while the setting is
+/// off; 403 `email_session_locked` for an email-triggered session. Rules:
+/// docs/security.md, "Secrets the model never sees".
+#[utoipa::path(post, path = "/input-requests", request_body = wire::NewInputRequest,
+    responses((status = 201, body = InputRequest)))]
 async fn open_request(
     caller: Caller,
     State(state): State<AppState>,
@@ -161,25 +172,36 @@ async fn open_request(
     Ok((StatusCode::CREATED, Json(request)))
 }
 
+/// The account's input requests. The user only.
+#[utoipa::path(get, path = "/input-requests", params(ListQuery), responses((status = 200, body = InputRequests)))]
 async fn list_requests(
     User(user): User,
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<InputRequests>> {
     let pending_only = pending_only(&query)?;
     let secrets = state.secrets.clone();
     let requests = blocking(move || secrets.requests(&user.account_id, pending_only)).await?;
-    Ok(Json(json!({ "inputRequests": requests })))
+    Ok(Json(InputRequests {
+        input_requests: requests,
+    }))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ReadQuery {
+    /// Hold the reply while the request is pending, up to 20 s.
     #[serde(default)]
     wait: bool,
 }
 
-/// One request; with `wait=true`, held while it is pending until it is
-/// answered, it expires on the server's clock, or [`POLL_WAIT`] passes.
+/// One input request; with `wait=true`, held while it is pending.
+///
+/// Held until it is answered, expires, or 20 s pass. The user, or the asking
+/// session's own token.
+// It expires on the server's clock; the wait is [`POLL_WAIT`].
+#[utoipa::path(get, path = "/input-requests/{id}", params(("id" = String, Path, description = "The input request's id."), ReadQuery),
+    responses((status = 200, body = InputRequest)))]
 async fn read_request(
     caller: Caller,
     State(state): State<AppState>,
@@ -216,8 +238,13 @@ async fn read_request(
     Ok(Json(request))
 }
 
-/// The user's answer (agent tokens are refused by `User`): a typed value, a
-/// saved key's name, or a refusal.
+/// The user's answer: a typed value, a saved key's name, or a refusal.
+///
+/// Exactly one of `{"value", "remember"?}`, `{"key"}` or `{"decline": true}`.
+/// 409 `already_answered`, 404 `key_not_found`, 409 `file_not_written`. The
+/// user only (agent tokens are refused).
+#[utoipa::path(post, path = "/input-requests/{id}", params(("id" = String, Path, description = "The input request's id.")), request_body = wire::InputAnswer,
+    responses((status = 200, description = "The request with its new state.", body = InputRequest)))]
 async fn answer(
     User(user): User,
     State(state): State<AppState>,
@@ -245,6 +272,12 @@ async fn answer(
     Ok(Json(request))
 }
 
+/// A session offers a key to save.
+///
+/// As for input requests: the session's agent token, or a cli token naming
+/// `sessionId`. 403 `key_proposals_disabled` while the setting is off.
+#[utoipa::path(post, path = "/key-proposals", request_body = wire::NewKeyProposal,
+    responses((status = 201, body = KeyProposal)))]
 async fn propose(
     caller: Caller,
     State(state): State<AppState>,
@@ -281,18 +314,25 @@ async fn propose(
     Ok((StatusCode::CREATED, Json(proposal)))
 }
 
+/// The account's key proposals. The user only.
+#[utoipa::path(get, path = "/key-proposals", params(ListQuery), responses((status = 200, body = KeyProposals)))]
 async fn list_proposals(
     User(user): User,
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<KeyProposals>> {
     let pending_only = pending_only(&query)?;
     let secrets = state.secrets.clone();
     let proposals = blocking(move || secrets.proposals(&user.account_id, pending_only)).await?;
-    Ok(Json(json!({ "keyProposals": proposals })))
+    Ok(Json(KeyProposals {
+        key_proposals: proposals,
+    }))
 }
 
-/// A proposal with its value, for the user to review: never for an agent.
+/// A proposal with its value while pending, for the user to review.
+///
+/// Never for an agent token.
+#[utoipa::path(get, path = "/key-proposals/{id}", params(("id" = String, Path, description = "The key proposal's id.")), responses((status = 200, body = Reviewed)))]
 async fn review(
     User(user): User,
     State(state): State<AppState>,
@@ -303,6 +343,11 @@ async fn review(
     Ok(Json(reviewed))
 }
 
+/// Saves a proposed key (with the user's edits) or discards it.
+///
+/// 409 `already_answered`. The user only.
+#[utoipa::path(post, path = "/key-proposals/{id}", params(("id" = String, Path, description = "The key proposal's id.")), request_body = wire::KeyDecision,
+    responses((status = 200, body = KeyProposal)))]
 async fn decide(
     User(user): User,
     State(state): State<AppState>,
@@ -336,13 +381,17 @@ async fn decide(
     Ok(Json(proposal))
 }
 
-async fn list_keys(User(user): User, State(state): State<AppState>) -> ApiResult<Json<Value>> {
+/// The account's saved keys, never their values. The user only.
+#[utoipa::path(get, path = "/keys", responses((status = 200, body = SavedKeys)))]
+async fn list_keys(User(user): User, State(state): State<AppState>) -> ApiResult<Json<SavedKeys>> {
     let secrets = state.secrets.clone();
     let keys = blocking(move || secrets.keys(&user.account_id)).await?;
-    Ok(Json(json!({ "keys": keys })))
+    Ok(Json(SavedKeys { keys }))
 }
 
 /// Saves a key the user types (a connector's token): never for an agent.
+#[utoipa::path(put, path = "/keys/{name}", params(("name" = String, Path, description = "The saved key's name.")), request_body = wire::KeyValue,
+    responses((status = 200, body = secrets::SavedKey)))]
 async fn save_key(
     User(user): User,
     State(state): State<AppState>,
@@ -354,6 +403,8 @@ async fn save_key(
     Ok(Json(saved))
 }
 
+/// Deletes a saved key. The user only.
+#[utoipa::path(delete, path = "/keys/{name}", params(("name" = String, Path, description = "The saved key's name.")), responses((status = 204, description = "Deleted.")))]
 async fn delete_key(
     User(user): User,
     State(state): State<AppState>,
@@ -362,4 +413,21 @@ async fn delete_key(
     let secrets = state.secrets.clone();
     blocking(move || secrets.delete_key(&user.account_id, &name)).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct InputRequests {
+    input_requests: Vec<InputRequest>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct KeyProposals {
+    key_proposals: Vec<KeyProposal>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct SavedKeys {
+    keys: Vec<secrets::SavedKey>,
 }

@@ -7,9 +7,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sessions::{MAX_PAGE, PageFrom, PromptSettings, SpawnPolicy, SpawnRequest, Via};
+use utoipa::ToSchema;
 
 use crate::auth::{AuthMode, Caller};
 use crate::error::{ApiError, ApiResult};
@@ -84,8 +85,28 @@ fn prompt_settings(state: &AppState) -> PromptSettings {
     }
 }
 
-/// 201 with the session, or 202 with `"status": "queued"` and `startsAt`
-/// while spawn spacing holds it back.
+/// Starts a session.
+///
+/// `engine` defaults to `primary`; `isolation` is absent or `"worktree"`;
+/// `trigger` is absent or `"email"`, from the user or a cli token only (an
+/// agent token that sends it → 403 `trigger_forbidden`). A session started
+/// over the control server is agent-driven, and its spawn is checked in this
+/// order: `agentDrivenSessionsEnabled` off → 403
+/// `agent_driven_sessions_disabled`; an agent token while
+/// `allowAgentTokenSpawn` is off → 403 `agent_token_spawn_disabled`;
+/// `requireSpawnSourceSession` on and no `X-App-Source-Session-Id` naming a
+/// live session of the caller's account → 403 `source_session_required`; as
+/// many active agent-driven sessions as `agentDrivenMaxConcurrent` → 429
+/// `concurrency_limit`; `cliSpawnSpacingSeconds` above 0 queues one asked for
+/// inside the gap (202). An engine `engines.toml` does not have → 400
+/// `unknown_engine`; a `cwd` outside a git repository with `isolation:
+/// worktree` → 400 `not_a_git_repository`; an `engines.toml` that cannot be
+/// read → 500 `engines_config_invalid`. An email-triggered session's token
+/// → 403 `email_session_locked`.
+#[utoipa::path(post, path = "/sessions", params(("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = SpawnRequest, responses(
+    (status = 201, description = "The session, started.", body = sessions::Session),
+    (status = 202, description = "The session, `queued` with `startsAt` while spawn spacing holds it back.", body = sessions::Session),
+))]
 async fn spawn(
     caller: Caller,
     State(state): State<AppState>,
@@ -125,11 +146,15 @@ pub(crate) async fn spawn_as(
     Ok((status, spawned.session))
 }
 
+/// The account's sessions, newest first. Agent tokens are admitted.
+#[utoipa::path(get, path = "/sessions", responses((status = 200, body = Vec<sessions::Session>)))]
 async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
     let sessions = state.sessions.list(caller.account_id()).await?;
     Ok(Json(json!(sessions)))
 }
 
+/// One session: status, parent and children, worktree, cost and tokens, activity.
+#[utoipa::path(get, path = "/sessions/{id}", params(("id" = String, Path, description = "The session's id.")), responses((status = 200, body = sessions::Session)))]
 async fn read(
     caller: Caller,
     State(state): State<AppState>,
@@ -214,27 +239,62 @@ fn invalid(message: String) -> ApiError {
     ApiError::bad_request("invalid_request", message)
 }
 
-/// The plain transcript (every turn with its output as text, and the status
-/// moves), or with `format=json` one page of typed entries.
+/// The plain transcript, or with `format=json` one page of typed entries.
+///
+/// The plain transcript has every turn at once with its output as text,
+/// and the status moves. A page (`format=json`) takes at most one of
+/// `after=<seq>` (the default, `after=0`: the entries just after it),
+/// `before=<seq>` (those just before it, still oldest first) and
+/// `tail=true` (the last ones); `limit` is 1 to 1000, 200 by default, and a
+/// page also stops at about 1 MiB of entry text. `more` says whether entries
+/// exist beyond the page in the direction read. Anything else → 400
+/// `invalid_request`. Agent tokens read their own account's sessions.
+#[utoipa::path(get, path = "/sessions/{id}/transcript", params(("id" = String, Path, description = "The session's id."),
+        ("format" = Option<String>, Query, description = "`text` (the default) or `json`."),
+        ("after" = Option<String>, Query, description = "A seq: the entries after it."),
+        ("before" = Option<String>, Query, description = "A seq: the entries before it."),
+        ("tail" = Option<String>, Query, description = "`true`: the last entries."),
+        ("limit" = Option<String>, Query, description = "1 to 1000 entries (default 200).")),
+    responses((status = 200, body = TranscriptReply)))]
 async fn transcript(
     caller: Caller,
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<TranscriptQuery>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TranscriptReply>> {
     match query.page()? {
-        None => Ok(Json(json!(
-            state.sessions.transcript(caller.account_id(), &id).await?
+        None => Ok(Json(TranscriptReply::Plain(
+            state.sessions.transcript(caller.account_id(), &id).await?,
         ))),
-        Some((from, limit)) => Ok(Json(json!(
+        Some((from, limit)) => Ok(Json(TranscriptReply::Page(
             state
                 .sessions
                 .entries(caller.account_id(), &id, from, limit)
-                .await?
+                .await?,
         ))),
     }
 }
 
+/// A session a launch or an interview started, under the spawn rules.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Spawned {
+    pub(crate) session: sessions::Session,
+}
+
+/// The transcript route's two answers, told apart by `format`.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+enum TranscriptReply {
+    Plain(sessions::Transcript),
+    Page(sessions::EntryPage),
+}
+
+/// Sends a follow-up message; it waits while a turn runs.
+///
+/// 409 `session_ended` once the session has ended; the spawn rules'
+/// `agentDrivenSessionsEnabled` applies to follow-ups too.
+#[utoipa::path(post, path = "/sessions/{id}/messages", params(("id" = String, Path, description = "The session's id."), ("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = SessionMessage,
+    responses((status = 202, body = sessions::Session)))]
 async fn send(
     caller: Caller,
     State(state): State<AppState>,
@@ -250,6 +310,13 @@ async fn send(
     Ok((StatusCode::ACCEPTED, Json(json!(session))))
 }
 
+/// Stops a session: its whole process group is ended.
+///
+/// With `"tree": true` every descendant is stopped too, and the reply comes
+/// once none is running. No body, or `"tree": false`, stops this session
+/// alone. A body that is there must be JSON.
+#[utoipa::path(post, path = "/sessions/{id}/stop", params(("id" = String, Path, description = "The session's id."), ("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = Option<StopSession>,
+    responses((status = 202, body = sessions::Session)))]
 async fn stop(
     caller: Caller,
     State(state): State<AppState>,
@@ -267,6 +334,10 @@ async fn stop(
 }
 
 /// Ends the session's process tree and keeps it `paused` until resumed.
+///
+/// The rules are in docs/governor.md.
+#[utoipa::path(post, path = "/sessions/{id}/pause", params(("id" = String, Path, description = "The session's id."), ("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")),
+    responses((status = 200, body = sessions::Session)))]
 async fn pause(
     caller: Caller,
     State(state): State<AppState>,
@@ -279,6 +350,8 @@ async fn pause(
 }
 
 /// Continues a paused or interrupted session at once, with a continue nudge.
+#[utoipa::path(post, path = "/sessions/{id}/resume", params(("id" = String, Path, description = "The session's id."), ("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")),
+    responses((status = 200, body = sessions::Session)))]
 async fn resume(
     caller: Caller,
     State(state): State<AppState>,
@@ -290,6 +363,13 @@ async fn resume(
     Ok(Json(json!(session)))
 }
 
+/// Archives a session, stopping it if it runs.
+///
+/// Its worktree is removed when `git status --porcelain` in it is empty;
+/// otherwise it stays and `worktree.keptReason` says why. The branch always
+/// stays.
+#[utoipa::path(post, path = "/sessions/{id}/archive", params(("id" = String, Path, description = "The session's id."), ("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")),
+    responses((status = 200, body = sessions::Session)))]
 async fn archive(
     caller: Caller,
     State(state): State<AppState>,
@@ -300,11 +380,22 @@ async fn archive(
     Ok(Json(json!(state.sessions.archive(&who, &id).await?)))
 }
 
+/// The engines of `engines.toml` (or, without it, those found on PATH).
+#[utoipa::path(get, path = "/engines", responses((status = 200, body = Vec<sessions::EngineInfo>)))]
 async fn engines(_caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Value>> {
     Ok(Json(json!(state.sessions.engines()?)))
 }
 
-/// Daily totals per engine of the caller's account (agent tokens read their own account's).
+/// Daily totals per engine of the caller's account.
+///
+/// Oldest day first, then by engine name. A day is a UTC date, and a turn
+/// counts on the day it ended. `costUsd` is `null` when no turn of that day
+/// and engine reported a price. A date not written `YYYY-MM-DD`, or `from`
+/// after `to` → 400 `invalid_request`. Agent tokens read their own account's.
+#[utoipa::path(get, path = "/usage", params(
+        ("from" = Option<String>, Query, description = "The first day, `YYYY-MM-DD`."),
+        ("to" = Option<String>, Query, description = "The last day, `YYYY-MM-DD`.")),
+    responses((status = 200, body = sessions::Usage)))]
 async fn usage(
     caller: Caller,
     State(state): State<AppState>,

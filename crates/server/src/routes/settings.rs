@@ -6,7 +6,9 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::{Map, Value};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -33,6 +35,15 @@ pub fn routes() -> Router<AppState> {
         .route("/settings/{key}", get(read).patch(change).delete(reset))
 }
 
+/// Every user-settable key of the catalog with its current value.
+///
+/// Keys never set have their default. Secrets and server-managed keys are
+/// never listed. The keys, their types and defaults are in docs/settings.md.
+/// Every account may read the settings; agent tokens are admitted.
+#[utoipa::path(get, path = "/settings", responses(
+    (status = 200, description = "An object mapping every key to its value.",
+     body = std::collections::BTreeMap<String, Value>),
+))]
 async fn list(_caller: Caller, State(state): State<AppState>) -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "application/json")],
@@ -40,12 +51,31 @@ async fn list(_caller: Caller, State(state): State<AppState>) -> impl IntoRespon
     )
 }
 
+/// One key with its value, default and catalog type.
+///
+/// A key outside the catalog → 404 `unknown_setting`.
+#[utoipa::path(get, path = "/settings/{key}",
+    params(("key" = String, Path, description = "A key of the settings catalog.")),
+    responses((status = 200, body = SettingView)))]
 async fn read(
     _caller: Caller,
     State(state): State<AppState>,
     Path(key): Path<String>,
 ) -> ApiResult<Json<SettingView>> {
     Ok(Json(state.settings.get(&key)?.into()))
+}
+
+/// `PATCH /settings/<key>`'s body. `value` is kept apart from a missing one,
+/// as `null` is a value where the catalog gives it a meaning.
+#[derive(Debug, Deserialize, ToSchema)]
+struct NewValue {
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Value, required = true)]
+    value: Option<Value>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(value: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(value).map(Some)
 }
 
 /// Refuses a write the caller may not make, before the value is looked at.
@@ -70,14 +100,28 @@ fn check_may_write(caller: &Caller, key: &str) -> ApiResult<()> {
     Ok(())
 }
 
+/// Changes a key, stored before the reply.
+///
+/// Refusals, in this order: a key outside the catalog (or a secret or
+/// server-managed one) → 404 `unknown_setting`; a guarded key with an agent
+/// token → 403 `guarded_setting`; another account than the owner → 403
+/// `owner_only`; a body without `value` → 400 `invalid_request`; a value the
+/// key does not accept → 400 `invalid_value` with a message naming what is
+/// accepted (the stored value stays). Types are exact: a toggle takes
+/// `true`/`false`, not `"true"` or `1`; `null` only where the catalog gives it
+/// a meaning.
+#[utoipa::path(patch, path = "/settings/{key}",
+    params(("key" = String, Path, description = "A key of the settings catalog.")),
+    request_body = NewValue,
+    responses((status = 200, description = "The key and the value now stored.", body = SettingChanged)))]
 async fn change(
     caller: Caller,
     State(state): State<AppState>,
     Path(key): Path<String>,
-    ApiJson(mut body): ApiJson<Map<String, Value>>,
+    ApiJson(body): ApiJson<NewValue>,
 ) -> ApiResult<Json<SettingChanged>> {
     check_may_write(&caller, &key)?;
-    let value = body.remove("value").ok_or_else(|| {
+    let value = body.value.ok_or_else(|| {
         ApiError::bad_request(
             "invalid_request",
             "The body must be a JSON object with the field \"value\".",
@@ -95,6 +139,12 @@ async fn change(
     Ok(Json(changed))
 }
 
+/// Restores a key's default.
+///
+/// The same refusals as `PATCH` but for the body's.
+#[utoipa::path(delete, path = "/settings/{key}",
+    params(("key" = String, Path, description = "A key of the settings catalog.")),
+    responses((status = 200, body = SettingView)))]
 async fn reset(
     caller: Caller,
     State(state): State<AppState>,

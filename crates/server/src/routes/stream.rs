@@ -20,6 +20,17 @@ pub fn routes() -> Router<AppState> {
     Router::new().route("/stream", get(stream))
 }
 
+/// The live event stream (Server-Sent Events), open until the server stops.
+///
+/// Each event is `id: <opaque>`, `event: <name>`, `data: <one JSON
+/// object>`. Send the last id seen as `Last-Event-ID` to resume; `reset`
+/// comes first when it is no longer held. An idle stream gets a comment
+/// line every 15 s. An account receives only its own events (and every
+/// account `settings`). Names and data: docs/api.md, "Event stream". Agent
+/// tokens read their account's events until their session ends.
+#[utoipa::path(get, path = "/stream",
+    params(("Last-Event-ID" = Option<String>, Header, description = "The last event id seen.")),
+    responses((status = 200, description = "The events.", content_type = "text/event-stream", body = String)))]
 async fn stream(
     caller: Caller,
     State(state): State<AppState>,

@@ -9,6 +9,7 @@ use axum::routing::{patch, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use teamchat::{ChatError, Client, Config, Done, Operation};
+use utoipa::ToSchema;
 
 use crate::auth::{Caller, refuse_email_session};
 use crate::error::{ApiError, ApiResult};
@@ -117,13 +118,21 @@ fn service_code(code: &str) -> String {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct DirectMessage {
     user: String,
     text: String,
 }
 
+/// Sends a direct message to a user.
+///
+/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
+/// while `allowAgentTokenTeamChat` is off → 403
+/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
+/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
+/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
+#[utoipa::path(post, path = "/teamchat/direct-messages", request_body = DirectMessage, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn direct_message(
     caller: Caller,
     State(state): State<AppState>,
@@ -140,7 +149,7 @@ async fn direct_message(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ChannelMessage {
     channel: String,
@@ -148,6 +157,14 @@ struct ChannelMessage {
     thread_ts: Option<String>,
 }
 
+/// Posts a message to a channel (or a thread with `threadTs`).
+///
+/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
+/// while `allowAgentTokenTeamChat` is off → 403
+/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
+/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
+/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
+#[utoipa::path(post, path = "/teamchat/messages", request_body = ChannelMessage, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn channel_message(
     caller: Caller,
     State(state): State<AppState>,
@@ -165,12 +182,20 @@ async fn channel_message(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Edit {
     text: String,
 }
 
+/// Edits a message.
+///
+/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
+/// while `allowAgentTokenTeamChat` is off → 403
+/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
+/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
+/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
+#[utoipa::path(patch, path = "/teamchat/messages/{channel}/{ts}", params(("channel" = String, Path, description = "The channel."), ("ts" = String, Path, description = "The message's timestamp: its id.")), request_body = Edit, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn edit(
     caller: Caller,
     State(state): State<AppState>,
@@ -189,6 +214,14 @@ async fn edit(
     .await
 }
 
+/// Deletes a message.
+///
+/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
+/// while `allowAgentTokenTeamChat` is off → 403
+/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
+/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
+/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
+#[utoipa::path(delete, path = "/teamchat/messages/{channel}/{ts}", params(("channel" = String, Path, description = "The channel."), ("ts" = String, Path, description = "The message's timestamp: its id.")), responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn delete_message(
     caller: Caller,
     State(state): State<AppState>,
@@ -197,7 +230,7 @@ async fn delete_message(
     send(&state, &caller, Operation::Delete { channel, ts }).await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Reaction {
     channel: String,
@@ -205,6 +238,14 @@ struct Reaction {
     name: String,
 }
 
+/// Adds a reaction to a message.
+///
+/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
+/// while `allowAgentTokenTeamChat` is off → 403
+/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
+/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
+/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
+#[utoipa::path(post, path = "/teamchat/reactions", request_body = Reaction, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn reaction(
     caller: Caller,
     State(state): State<AppState>,
@@ -222,13 +263,21 @@ async fn reaction(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Pin {
     channel: String,
     ts: String,
 }
 
+/// Pins a message.
+///
+/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
+/// while `allowAgentTokenTeamChat` is off → 403
+/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
+/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
+/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
+#[utoipa::path(post, path = "/teamchat/pins", request_body = Pin, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn pin(
     caller: Caller,
     State(state): State<AppState>,
@@ -245,7 +294,7 @@ async fn pin(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ScheduledDirectMessage {
     user: String,
@@ -254,6 +303,14 @@ struct ScheduledDirectMessage {
     post_at: i64,
 }
 
+/// Schedules a direct message (`postAt`: Unix seconds).
+///
+/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
+/// while `allowAgentTokenTeamChat` is off → 403
+/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
+/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
+/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
+#[utoipa::path(post, path = "/teamchat/scheduled-direct-messages", request_body = ScheduledDirectMessage, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn scheduled_direct_message(
     caller: Caller,
     State(state): State<AppState>,
@@ -271,13 +328,21 @@ async fn scheduled_direct_message(
     .await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Invite {
     channel: String,
     users: Vec<String>,
 }
 
+/// Invites users to a channel.
+///
+/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
+/// while `allowAgentTokenTeamChat` is off → 403
+/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
+/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
+/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
+#[utoipa::path(post, path = "/teamchat/invites", request_body = Invite, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn invite(
     caller: Caller,
     State(state): State<AppState>,

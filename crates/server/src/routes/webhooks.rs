@@ -34,6 +34,14 @@ pub fn delivery_routes() -> Router<AppState> {
     Router::new().route("/hooks/{secret}", post(deliver))
 }
 
+/// Makes a webhook: an address other services deliver to.
+///
+/// Name 1 to 100 characters, signing secret 1 to 200. `url` is
+/// `http://127.0.0.1:<control port>/hooks/<secret>`, shown only here (only a
+/// digest of the secret is kept); 409 `control_server_off` when the control
+/// server is not running. Hooks can be made whatever `webhooksEnabled` says.
+/// Not for agent tokens.
+#[utoipa::path(post, path = "/webhooks", request_body = NewWebhook, responses((status = 201, body = CreatedWebhook)))]
 async fn create(
     user: User,
     State(state): State<AppState>,
@@ -66,6 +74,8 @@ async fn create(
     ))
 }
 
+/// The account's webhooks, oldest first, never their address. Not for agent tokens.
+#[utoipa::path(get, path = "/webhooks", responses((status = 200, body = Vec<webhooks::Webhook>)))]
 async fn list(
     user: User,
     State(state): State<AppState>,
@@ -74,6 +84,9 @@ async fn list(
     Ok(Json(blocking(move || hooks.list(user.account_id())).await?))
 }
 
+/// Deletes a webhook; its address stops working at once. Not for agent tokens.
+#[utoipa::path(delete, path = "/webhooks/{id}", params(("id" = String, Path, description = "The webhook's id.")),
+    responses((status = 204, description = "Deleted.")))]
 async fn remove(
     user: User,
     State(state): State<AppState>,
@@ -84,6 +97,29 @@ async fn remove(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// A webhook delivery from another service (control server only, no token).
+///
+/// The secret in the address is the credential. Any body up to 256 KiB:
+/// JSON, text or a form. It becomes a `webhook` inbox row of the hook's
+/// account (titled from the payload: GitHub's event, a JSON `title`,
+/// Alertmanager's alert name, a `text` or `message` field, else the first
+/// line). Refused, in this order: 404 `not_found` while `webhooksEnabled` is
+/// off or for an unknown secret (the reply of any unknown path); 413 over
+/// 256 KiB, 415 for another type; 429 `rate_limited` past 60 deliveries to
+/// the hook within a minute; 401 `invalid_signature` when the hook has a
+/// signing secret and `X-Hub-Signature-256` is not `sha256=` and the hex
+/// HMAC-SHA256 of the body.
+#[utoipa::path(post, path = "/hooks/{secret}", security(()),
+    extensions(("x-listener" = json!("control"))),
+    params(("secret" = String, Path, description = "The secret of the hook's address."),
+        ("X-Hub-Signature-256" = Option<String>, Header, description = "`sha256=<hex HMAC-SHA256 of the body>` for a signed hook."),
+        ("X-GitHub-Event" = Option<String>, Header, description = "GitHub's event name, which titles the row.")),
+    request_body(content(
+        (Object = "application/json"),
+        (String = "text/plain"),
+        (Object = "application/x-www-form-urlencoded"),
+    )),
+    responses((status = 202, description = "Delivered.")))]
 async fn deliver(
     State(state): State<AppState>,
     Path(secret): Path<String>,

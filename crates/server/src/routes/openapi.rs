@@ -1,0 +1,231 @@
+//! The OpenAPI 3.1 document of both listeners, generated from the handlers'
+//! `#[utoipa::path]` attributes and the wire types' `ToSchema` derives, and
+//! served at `/openapi.json` (control server) and `/api/openapi.json` (UI
+//! server). `tests/openapi.rs` writes it to `docs/openapi.json`, generates
+//! `docs/api.md`'s index from it, and fails when a route of the tables in
+//! this folder is missing from it (or it names one they do not serve).
+//!
+//! Which listener serves an operation is the extension `x-listener`:
+//! `both` (the API: the control server's root and the UI server's `/api`),
+//! `control` (webhook deliveries) or `ui` (the web app's own routes); a
+//! single-listener operation also names its one server in its own `servers`,
+//! so a generated client reaches it at the right base.
+
+use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use utoipa::Modify;
+use utoipa::OpenApi;
+use utoipa::openapi::security::{
+    ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
+};
+use utoipa::openapi::server::Server;
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+
+use super::{
+    accounts, alarms, app, approvals, boards, bookmarks, clock, coaching, dashboards, governor,
+    inbox, navigation, secrets, sessions, settings, stream, teamchat, webhooks,
+};
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult};
+use crate::wire::ErrorBody;
+
+/// The extension naming the listener(s) an operation is served on.
+pub const LISTENER: &str = "x-listener";
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Switchboard",
+        description = "The API of `switchboard serve`, a local control plane for AI coding \
+            agents. The same API is served by two listeners on 127.0.0.1: the control server \
+            (paths at the root, `Authorization: Bearer <cli or agent token>`) and the UI server \
+            (paths under `/api`, the browser's `switchboard_ui` cookie). Operations whose \
+            `x-listener` is `control` or `ui` exist on that listener only. Every error reply is \
+            `{\"error\": {\"code\", \"message\"}}`. docs/api.md has the authentication, the \
+            guards, the error codes and the rules that span routes."
+    ),
+    paths(
+        accounts::create, accounts::me, accounts::session,
+        settings::list, settings::read, settings::change, settings::reset,
+        inbox::alert, inbox::list, inbox::counts, inbox::read_all, inbox::change,
+        inbox::session_seen,
+        alarms::create, alarms::list, alarms::read, alarms::remove, alarms::snooze,
+        alarms::dismiss,
+        app::restart, app::user_restart,
+        boards::list_workspaces, boards::create_workspace, boards::rename_workspace,
+        boards::delete_workspace, boards::list_members, boards::create_member,
+        boards::update_member, boards::delete_member, boards::list_boards, boards::create_board,
+        boards::get_board, boards::rename_board, boards::delete_board, boards::full_board,
+        boards::add_column, boards::reorder_columns, boards::change_column,
+        boards::remove_column, boards::add_group, boards::reorder_groups, boards::rename_group,
+        boards::remove_group, boards::create_item, boards::create_items, boards::get_item,
+        boards::update_item, boards::delete_item, boards::move_item, boards::events,
+        dashboards::list, dashboards::create, dashboards::read, dashboards::update,
+        dashboards::remove, dashboards::publish, dashboards::publication,
+        dashboards::unpublish, dashboards::public_view,
+        sessions::list, sessions::spawn, sessions::read, sessions::transcript, sessions::send,
+        sessions::stop, sessions::pause, sessions::resume, sessions::archive, sessions::engines,
+        sessions::usage,
+        approvals::check, approvals::poll, approvals::decisions, approvals::list,
+        approvals::read, approvals::decide,
+        governor::checks, governor::check_now,
+        teamchat::direct_message, teamchat::channel_message, teamchat::edit,
+        teamchat::delete_message, teamchat::reaction, teamchat::pin,
+        teamchat::scheduled_direct_message, teamchat::invite,
+        navigation::navigate, navigation::foreground, navigation::presence,
+        coaching::list, coaching::read, coaching::interview,
+        bookmarks::list, bookmarks::create, bookmarks::reorder, bookmarks::update,
+        bookmarks::remove, bookmarks::launch,
+        secrets::open_request, secrets::list_requests, secrets::read_request, secrets::answer,
+        secrets::propose, secrets::list_proposals, secrets::review, secrets::decide,
+        secrets::list_keys, secrets::save_key, secrets::delete_key,
+        stream::stream,
+        webhooks::list, webhooks::create, webhooks::remove, webhooks::deliver,
+        clock::advance,
+        document_json,
+    ),
+    components(schemas(ErrorBody)),
+    modifiers(&Listeners),
+)]
+struct ApiDoc;
+
+/// The document, built afresh: it is small, and nothing is cached that a
+/// test could see stale.
+pub fn document() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+pub fn routes() -> Router<crate::state::AppState> {
+    Router::new().route("/openapi.json", get(document_json))
+}
+
+/// This document: every operation of both listeners.
+#[utoipa::path(get, path = "/openapi.json", responses(
+    (status = 200, description = "The OpenAPI 3.1 document.", body = Object),
+))]
+async fn document_json(_caller: Caller) -> ApiResult<impl IntoResponse> {
+    let body = serde_json::to_vec(&document()).map_err(ApiError::internal)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body))
+}
+
+const CONTROL: &str = "control";
+const UI: &str = "ui";
+const BOTH: &str = "both";
+
+fn server(listener: &str) -> Server {
+    let (url, description) = match listener {
+        UI => (
+            "http://127.0.0.1:19520/api",
+            "The UI server's API (default port; `--ui-port`), authenticated by the browser's \
+             `switchboard_ui` cookie.",
+        ),
+        _ => (
+            "http://127.0.0.1:19519",
+            "The control server (default port; `--control-port`), authenticated by \
+             `Authorization: Bearer <token>`.",
+        ),
+    };
+    let mut server = Server::new(url);
+    server.description = Some(description.to_owned());
+    server
+}
+
+/// What the attributes cannot say once for all: the two servers, the two
+/// credentials, the error reply of every operation, and each operation's
+/// listener.
+struct Listeners;
+
+impl Modify for Listeners {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        doc.servers = Some(vec![server(CONTROL), server(UI)]);
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "A cli token (the owner's is in `DIR/cli-token`) or a session's agent \
+                         token. Control server only.",
+                    ))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "cookie",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                crate::auth::UI_COOKIE,
+                "The browser's session, set by `<uiUrl>/login?token=<cli token>`. UI server only.",
+            ))),
+        );
+        let bearer = SecurityRequirement::new("bearer", Vec::<String>::new());
+        let cookie = SecurityRequirement::new("cookie", Vec::<String>::new());
+        doc.security = Some(vec![bearer.clone(), cookie.clone()]);
+
+        let error_reply = ResponseBuilder::new()
+            .description(
+                "An error: 400 invalid input, 401 no valid credential, 403 refused by policy, \
+                 404 not found (another account's resource too), 405, 408, 409 conflict, 412, \
+                 413 body too large, 415 not JSON, 429 a limit, 5xx the server.",
+            )
+            .content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("ErrorBody")))
+                    .build(),
+            )
+            .build();
+        let components = doc.components.get_or_insert_with(Default::default);
+        components
+            .responses
+            .insert("Error".to_owned(), error_reply.into());
+        let error = RefOr::Ref(Ref::new("#/components/responses/Error"));
+        for item in doc.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                let replies = &mut operation.responses.responses;
+                replies
+                    .entry("default".to_owned())
+                    .or_insert_with(|| error.clone());
+                for reply in replies.values_mut() {
+                    if let RefOr::T(reply) = reply
+                        && reply.description.is_empty()
+                    {
+                        reply.description = "The reply.".to_owned();
+                    }
+                }
+                // Handlers' names repeat across modules (`list`, `read`);
+                // the tag, which is the module, makes them unique.
+                if let (Some(id), Some(tag)) = (
+                    operation.operation_id.as_mut(),
+                    operation.tags.as_ref().and_then(|t| t.first()),
+                ) {
+                    *id = format!("{tag}_{id}");
+                }
+                let extensions = operation.extensions.get_or_insert_with(Default::default);
+                let listener = extensions
+                    .get(LISTENER)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or(BOTH)
+                    .to_owned();
+                if listener != BOTH {
+                    operation.servers = Some(vec![server(&listener)]);
+                }
+                // The UI server reads no bearer token; its own routes take
+                // the cookie alone (public routes already say they take none).
+                if listener == UI && operation.security.is_none() {
+                    operation.security = Some(vec![cookie.clone()]);
+                }
+                extensions.insert(LISTENER.to_owned(), serde_json::Value::from(listener));
+            }
+        }
+    }
+}
