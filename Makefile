@@ -4,13 +4,13 @@
 # clippy, the web app's packages, git for the worktree tests, Debian's Chromium for
 # the end-to-end tests).
 
-.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test git-deps py-deps e2e e2e-deps bench
+.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test git-deps py-deps api-check e2e e2e-deps bench
 
 run: web
 	cargo run --release -p switchboard -- serve --demo
 
 # Style first: a formatting slip fails the run before the long suites start.
-test: style web-test rust-test e2e
+test: style web-test rust-test api-check e2e
 
 style: rust-style web-style
 
@@ -63,6 +63,13 @@ $(PYENV)/.installed: tools/python/requirements.txt
 	python3 -m venv $(PYENV)
 	$(PYENV)/bin/pip install --quiet --disable-pip-version-check -r tools/python/requirements.txt
 	touch $@
+
+# Schemathesis checks docs/openapi.json against a live debug server: no 5xx,
+# every status documented, every body matching its schema (tools/api-check.sh
+# says which runs and why; about three minutes).
+api-check: py-deps
+	cargo build -p switchboard
+	tools/api-check.sh
 
 git-deps:
 	@command -v git >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq git; }

@@ -86,7 +86,8 @@ pub const LISTENER: &str = "x-listener";
         clock::advance,
         document_json,
     ),
-    components(schemas(ErrorBody)),
+    // Schemas only query parameters name, which the paths do not collect.
+    components(schemas(ErrorBody, ::inbox::Category, ::inbox::StateFilter)),
     modifiers(&Listeners),
 )]
 struct ApiDoc;
