@@ -4,7 +4,7 @@
 # clippy, the web app's packages, git for the worktree tests, Debian's Chromium for
 # the end-to-end tests).
 
-.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test git-deps e2e e2e-deps bench
+.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test git-deps py-deps e2e e2e-deps bench
 
 run: web
 	cargo run --release -p switchboard -- serve --demo
@@ -43,7 +43,7 @@ web-test: web-deps
 RUST_PACKAGES := $(shell sed -n '/^\[package\]/,/^\[/s/^name = "\(.*\)"/\1/p' crates/*/Cargo.toml)
 
 # The worktree tests run the real git on repositories they make.
-rust-test: git-deps
+rust-test: git-deps py-deps
 	@for package in $(RUST_PACKAGES); do \
 		echo "cargo test -p $$package"; \
 		cargo test -p $$package || exit 1; \
@@ -54,6 +54,15 @@ rust-test: git-deps
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 e2e-deps:
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
+# A virtualenv of its own, so the machine's Python stays as it was; it is
+# rebuilt only when the pinned versions change.
+PYENV := $(CURDIR)/target/pyenv
+py-deps: $(PYENV)/.installed
+$(PYENV)/.installed: tools/python/requirements.txt
+	python3 -m venv $(PYENV)
+	$(PYENV)/bin/pip install --quiet --disable-pip-version-check -r tools/python/requirements.txt
+	touch $@
 
 git-deps:
 	@command -v git >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq git; }
