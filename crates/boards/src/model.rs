@@ -143,7 +143,7 @@ pub struct Item {
 }
 
 /// `groupId` may be left out: the item goes to the board's first group.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewItem {
@@ -156,7 +156,7 @@ pub struct NewItem {
 
 /// A partial update: absent fields stay; in `values`, a `null` clears that
 /// column and columns not named stay as they were.
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct ItemPatch {

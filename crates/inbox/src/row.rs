@@ -3,9 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 /// What kind of row this is; the inbox's `inboxShow*` settings hide by it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS, ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
     Alert,
@@ -160,7 +163,7 @@ impl NewRow {
 }
 
 /// Which rows a listing shows by their read and archived state.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StateFilter {
     Unread,

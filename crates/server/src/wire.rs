@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
+use utoipa::ToSchema;
 
 /// Every error reply: `{"error": {"code", "message"}}`.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -53,6 +54,14 @@ pub struct SettingView {
     pub type_label: String,
 }
 
+/// `GET /boards` query: the boards of one workspace, else of every workspace
+/// of the account.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BoardQuery {
+    pub workspace_id: Option<String>,
+}
+
 /// `PATCH /settings/<key>` replies with the key and the value as stored.
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct SettingChanged {
@@ -74,7 +83,7 @@ pub struct CreatedAccount {
     pub token: String,
 }
 
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(optional_fields)]
 pub struct NewAlert {
@@ -159,8 +168,14 @@ pub struct BatchCreated {
     pub ids: Vec<String>,
 }
 
+/// `PATCH /settings/<key>`: the new value, of the key's catalog type exactly.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct SettingChange {
+    pub value: Value,
+}
+
 /// A follow-up message to a session.
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionMessage {
     pub text: String,
@@ -168,7 +183,7 @@ pub struct SessionMessage {
 
 /// `POST /sessions/<id>/stop`: no body, or `{"tree": false}`, stops the
 /// session alone; `{"tree": true}` its descendants too.
-#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[derive(Debug, Clone, Default, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(optional_fields)]
 pub struct StopSession {
@@ -247,7 +262,7 @@ pub enum InboxEvent {
 /// `GET /inbox` query: `category`, `state` (default `open`: unread and read,
 /// not archived), `before` (a row id: the page after it), `limit` (1 to 500,
 /// default 50), `hidden=true` to include categories hidden by settings.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InboxQuery {
     pub category: Option<inbox::Category>,
@@ -318,7 +333,7 @@ pub struct ClockAdvance {
 
 /// `POST /input-requests`: what a session asks the user for. `sessionId` is
 /// needed with a cli token; an agent token asks for its own session.
-#[derive(Debug, Clone, Deserialize, TS)]
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct NewInputRequest {

@@ -118,7 +118,9 @@ pub struct Session {
 }
 
 /// What started a session from outside.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Trigger {
     Email,
@@ -184,7 +186,7 @@ pub struct Worktree {
 }
 
 /// How a session is kept apart from the user's own working tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Isolation {
     /// A git worktree of its own under `DIR/worktrees/<session id>`.
@@ -267,7 +269,7 @@ pub struct StatusEvent {
 }
 
 /// What `POST /sessions` carries.
-#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct SpawnRequest {

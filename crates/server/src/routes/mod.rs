@@ -23,6 +23,7 @@ mod inbox;
 pub(crate) mod navigation;
 mod secrets;
 mod sessions;
+pub(crate) use sessions::SOURCE_SESSION_HEADER;
 mod settings;
 mod stream;
 mod teamchat;

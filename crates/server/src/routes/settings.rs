@@ -6,7 +6,6 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::{Map, Value};
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -14,7 +13,7 @@ use crate::json::ApiJson;
 use crate::publish;
 use crate::routes::blocking;
 use crate::state::AppState;
-use crate::wire::{SettingChanged, SettingView};
+use crate::wire::{SettingChange, SettingChanged, SettingView};
 
 impl From<settings::SettingView> for SettingView {
     fn from(view: settings::SettingView) -> Self {
@@ -74,15 +73,9 @@ async fn change(
     caller: Caller,
     State(state): State<AppState>,
     Path(key): Path<String>,
-    ApiJson(mut body): ApiJson<Map<String, Value>>,
+    ApiJson(SettingChange { value }): ApiJson<SettingChange>,
 ) -> ApiResult<Json<SettingChanged>> {
     check_may_write(&caller, &key)?;
-    let value = body.remove("value").ok_or_else(|| {
-        ApiError::bad_request(
-            "invalid_request",
-            "The body must be a JSON object with the field \"value\".",
-        )
-    })?;
     let settings = state.settings.clone();
     let stored = blocking(move || settings.set(&key, &value).map(|v| (key, v))).await?;
     let changed = SettingChanged {
