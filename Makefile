@@ -87,6 +87,8 @@ bench: web e2e-deps
 	cargo bench -p switchboard --bench session_inbox
 	cargo bench -p switchboard --bench hook
 	cargo bench -p switchboard --bench returning
+	cargo bench -p switchboard --bench mcp
+	cargo bench -p switchboard --bench mcp
 	cargo bench -p governor
 	cargo bench -p boards
 	cargo bench -p sessions

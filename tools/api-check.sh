@@ -5,7 +5,7 @@
 # document, never excluded.
 #
 # The server runs on a fresh data directory with `--manual-clock`, so the
-# test-only `POST /test/clock` is served and checked like any route. Three
+# test-only `POST /test/clock` is served and checked like any route. Four
 # runs, each within a time budget (about four minutes in all on two cores):
 #   1. the API on the control server, with the owner's cli token, less
 #      `GET /stream` (an event stream stays open until the server stops, so a
@@ -13,7 +13,8 @@
 #      the UI server's own routes;
 #   2. the UI server's own routes under /api with the browser cookie, less
 #      the Restart button, which ends the server;
-#   3. the Restart button alone, last.
+#   3. the login link at the UI server's root, without a credential;
+#   4. the Restart button alone, last.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,11 +69,14 @@ run() {
 echo "api-check: control server $control"
 run --url "$control" -H "Authorization: Bearer $token" \
     --max-examples 12 --max-time 150 \
-    --exclude-path /stream --exclude-path-regex "$ui_only"
+    --exclude-path /stream --exclude-path /login --exclude-path-regex "$ui_only"
 
 echo "api-check: UI server $ui/api"
 run --url "$ui/api" -H "Cookie: $cookie" --max-examples 12 --max-time 30 \
     --include-path-regex "$ui_only" --exclude-path /app/user-restart
+
+echo "api-check: the login link at the UI server's root"
+run --url "$ui" --max-examples 12 --max-time 20 --include-path /login
 
 echo "api-check: the Restart button, last"
 run --url "$ui/api" -H "Cookie: $cookie" --max-examples 1 --phases examples,fuzzing \

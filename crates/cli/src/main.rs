@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod approvals_cmd;
 mod boards_cmd;
@@ -17,6 +17,7 @@ mod client;
 mod secrets_cmd;
 mod sessions_cmd;
 mod settings_cmd;
+mod shell_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -162,6 +163,10 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+    /// Print the shell completion script for SHELL (see the README to install it)
+    Completions { shell: clap_complete::Shell },
+    /// Print the manual page (roff), e.g. `switchboard man | man -l -`
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -224,6 +229,8 @@ fn main() -> ExitCode {
         }
         Command::Keys { command, json } => secrets_cmd::keys(command, &data_dir, json),
         Command::Bookmarks { command, json } => bookmarks_cmd::run(command, &data_dir, json),
+        Command::Completions { shell } => shell_cmd::completions(shell, Cli::command()),
+        Command::Man => shell_cmd::man(Cli::command()),
     };
     match outcome {
         Ok(code) => code,

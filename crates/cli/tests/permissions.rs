@@ -576,9 +576,10 @@ fn codex_sandbox(server: &TestServer, session: &SessionEnv) -> Vec<String> {
         .map(str::to_owned)
         .collect();
     let start = argv.iter().position(|a| a == "--sandbox").unwrap();
-    // `--sandbox MODE`, and `-c KEY=VALUE` when the level lets the network in.
-    let end = match argv.get(start + 2) {
-        Some(flag) if flag == "-c" => start + 4,
+    // `--sandbox MODE`, and `-c KEY=VALUE` when the level lets the network in
+    // (the MCP server's own `-c` follows).
+    let end = match (argv.get(start + 2), argv.get(start + 3)) {
+        (Some(flag), Some(value)) if flag == "-c" && value.starts_with("sandbox_") => start + 4,
         _ => start + 2,
     };
     argv[start..end].to_vec()

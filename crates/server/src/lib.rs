@@ -31,6 +31,7 @@ mod governor_loop;
 pub mod guards;
 mod instruction_sync;
 mod json;
+mod mcp;
 mod notifier;
 mod permission_check;
 mod publish;
@@ -205,6 +206,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, StartupError> {
             turn_args: Some(Arc::new(BrokerArgs {
                 settings: settings.clone(),
                 program: hook_program(),
+                control_url: control_url.clone(),
             })),
             before_turn: Some(instructions.clone()),
             governance: Some(Arc::new(governor_loop::FleetGovernance {
@@ -307,10 +309,12 @@ fn hook_program() -> std::path::PathBuf {
 
 /// Each turn's permission arguments: the hook for Claude Code, the sandbox
 /// flags for Codex, at the level in force when the turn starts (a codex
-/// engine's own level, if its spec has one, else the setting's).
+/// engine's own level, if its spec has one, else the setting's); and, while
+/// the control server runs, its MCP endpoint.
 struct BrokerArgs {
     settings: Arc<settings::SettingsStore>,
     program: std::path::PathBuf,
+    control_url: Option<String>,
 }
 
 impl sessions::TurnArgs for BrokerArgs {
@@ -321,7 +325,12 @@ impl sessions::TurnArgs for BrokerArgs {
     ) -> Vec<String> {
         let level =
             permission_check::effective_level(&self.settings, trigger, engine.permission_level);
-        permissions::engine_args(engine.kind.as_str(), level, &self.program)
+        let mut args = permissions::engine_args(engine.kind.as_str(), level, &self.program);
+        if let Some(url) = &self.control_url {
+            let strict = self.settings.session_strict_mcp_config();
+            args.extend(mcp::engine_args(engine.kind, url, strict));
+        }
+        args
     }
 }
 
@@ -426,15 +435,17 @@ fn not_found() -> ApiError {
 /// (webhook deliveries, `POST /hooks/<secret>`, whose secret is the
 /// credential), which the UI server does not serve.
 pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
-    let routes = routes::api(&state)
-        .merge(routes::control_only())
-        .fallback(|| async { not_found() });
-    with_layers(
-        routes,
-        state,
-        Allowlist::new(port, ui_port).with_hooks(),
-        AuthMode::Bearer,
-    )
+    let allow = Allowlist::new(port, ui_port).with_hooks();
+    let api = || {
+        routes::api(&state)
+            .merge(routes::control_only())
+            .fallback(|| async { not_found() })
+    };
+    // MCP tools call the API through this very stack of layers, so a tool
+    // call is checked exactly as the same request over HTTP would be.
+    let tools_call = with_layers(api(), state.clone(), allow.clone(), AuthMode::Bearer);
+    let mcp = mcp::routes(&state, tools_call);
+    with_layers(api().merge(mcp), state, allow, AuthMode::Bearer)
 }
 
 pub fn ui_router(state: AppState, port: u16) -> Router {

@@ -54,6 +54,14 @@ pub struct SettingView {
     pub type_label: String,
 }
 
+/// `GET /boards` query: the boards of one workspace, else of every workspace
+/// of the account.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BoardQuery {
+    pub workspace_id: Option<String>,
+}
+
 /// `PATCH /settings/<key>` replies with the key and the value as stored.
 #[derive(Debug, Clone, Serialize, TS, ToSchema)]
 pub struct SettingChanged {
@@ -160,6 +168,12 @@ pub struct BatchCreated {
     pub ids: Vec<String>,
 }
 
+/// `PATCH /settings/<key>`: the new value, of the key's catalog type exactly.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct SettingChange {
+    pub value: Value,
+}
+
 /// A follow-up message to a session.
 #[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -248,7 +262,7 @@ pub enum InboxEvent {
 /// `GET /inbox` query: `category`, `state` (default `open`: unread and read,
 /// not archived), `before` (a row id: the page after it), `limit` (1 to 500,
 /// default 50), `hidden=true` to include categories hidden by settings.
-#[derive(Debug, Clone, Default, Deserialize, IntoParams)]
+#[derive(Debug, Clone, Default, Deserialize, IntoParams, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct InboxQuery {

@@ -85,7 +85,8 @@ fn api_md() -> String {
         "\n\n## Routes\n\n\
          Every operation, by tag. Paths are the control server's; on the UI server prefix them \
          with `/api`. The listener is `both`, or the one listener that serves it (`control`: \
-         the control server only; `ui`: the UI server's `/api` only). Each operation's \
+         the control server only; `ui`: the UI server's `/api` only; `ui-root`: the UI server's \
+         root, outside `/api`). Each operation's \
          description, parameters, body and replies are in [openapi.json](openapi.json), served \
          too at `GET /openapi.json`.\n",
     );
@@ -112,10 +113,13 @@ fn api_md_is_fresh() {
 /// first string the path, each method-router call (`get(`, `post(`, ...)
 /// one operation.
 fn routed() -> BTreeSet<(String, String)> {
-    let dir = repo().join("crates/server/src/routes");
+    let src = repo().join("crates/server/src");
+    let files = [src.clone(), src.join("routes")]
+        .into_iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap())
+        .map(|entry| entry.unwrap().path());
     let mut found = BTreeSet::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
+    for path in files {
         if path.extension().is_none_or(|e| e != "rs") {
             continue;
         }
@@ -129,13 +133,16 @@ fn routed() -> BTreeSet<(String, String)> {
             let rest = &call[call.find(route).unwrap() + route.len()..];
             let mut methods = 0;
             for method in ["get", "post", "put", "patch", "delete"] {
-                for (at, _) in rest.match_indices(&format!("{method}(")) {
-                    let before = rest[..at].chars().last();
-                    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                        continue;
+                // A handler (`post(...)`) or a whole service (`post_service(...)`).
+                for call in [format!("{method}("), format!("{method}_service(")] {
+                    for (at, _) in rest.match_indices(&call) {
+                        let before = rest[..at].chars().last();
+                        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                            continue;
+                        }
+                        found.insert((method.to_uppercase(), route.to_owned()));
+                        methods += 1;
                     }
-                    found.insert((method.to_uppercase(), route.to_owned()));
-                    methods += 1;
                 }
             }
             assert!(methods > 0, "no method for {route} in {}", path.display());
@@ -218,7 +225,7 @@ fn every_operation_has_a_summary_an_id_and_an_error_reply() {
                 "{method} {path} documents no error reply"
             );
             assert!(
-                ["both", "control", "ui"].contains(&listener(operation).as_str()),
+                ["both", "control", "ui", "ui-root"].contains(&listener(operation).as_str()),
                 "{method} {path} names no listener"
             );
         }

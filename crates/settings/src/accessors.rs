@@ -1250,8 +1250,6 @@ impl SettingsStore {
     }
 
     /// Each session loads only tool servers the application set up for it instead of every server in the global config. Applies to primary-engine sessions. Default on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_strict_mcp_config(&self) -> bool {
         self.toggle_at(110)
     }

@@ -187,7 +187,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(PERFORMANCE_AND_RESOURCES, "sessionCpuCapPercent", int_step(25, 90, 5), Int(75), "Maximum combined CPU percentage when contended. Range step 5."),
     def(PERFORMANCE_AND_RESOURCES, "sessionCpuCapStrict", TOGGLE, Bool(false), "Makes the cap a hard ceiling even when nothing else runs. No effect on platforms M and L."),
     def(PERFORMANCE_AND_RESOURCES, "sessionMaxProcessesEnabled", TOGGLE, Bool(false), "Kernel-level ceiling on processes per session; new processes past it fail until some finish; nothing running is killed. Platform W only."),
-    def(PERFORMANCE_AND_RESOURCES, "sessionStrictMcpConfig", TOGGLE, Bool(true), "Each session loads only tool servers the application set up for it instead of every server in the global config. Applies to primary-engine sessions. Default on.").guarded(),
+    def(PERFORMANCE_AND_RESOURCES, "sessionStrictMcpConfig", TOGGLE, Bool(true), "Each session loads only tool servers the application set up for it instead of every server in the global config. Applies to primary-engine sessions. Default on.").guarded().acts(),
     def(PERFORMANCE_AND_RESOURCES, "sessionTreeBelowNormalPriority", TOGGLE, Bool(false), "Runs each session and everything it spawns at Below-Normal priority. Works on platforms W and M.").acts(),
     def(PERFORMANCE_AND_RESOURCES, "sessionTreeLowIoPriority", TOGGLE, Bool(false), "Runs each session tree at low disk priority and below-normal memory priority. Platform W only."),
     def(ANALYSIS_AND_COST, "frictionTriageCostCapUsd", number_from(0.0), Int(5), "Most the friction triage loop may spend in a rolling 24 hours; 0 means no limit. At the cap the next triage run does not start; already-started fixer sessions are not recalled."),

@@ -8,6 +8,7 @@ import type { SettingsValues } from "./api/settings.generated";
 import { applyAppearance, colorModeOf, densityOf, resolveTheme, type Density } from "./appearance";
 import type { SettingChanged } from "./api/types.generated";
 import { useStreamEvent, useStreamLifecycle } from "./stream/useStream";
+import { createCatchUp } from "./stream/catchUp";
 
 /**
  * `GET /settings` as read: the catalog's keys typed, and any key this build does not describe
@@ -51,17 +52,30 @@ export function SystemAppearance(): null {
   return null;
 }
 
+function withChange(all: StoredSettings, change: SettingChanged): StoredSettings {
+  return { ...all, [change.key]: change.value };
+}
+
 export function SettingsProvider({ children }: { children: ReactNode }) {
   const [values, setValues] = useState<StoredSettings>();
   const [error, setError] = useState<unknown>();
   const systemDark = useSystemDark();
 
+  const [catchUp] = useState(() => createCatchUp<SettingChanged>());
   const load = useCallback(() => {
-    apiFetch<StoredSettings>("/settings").then(setValues, setError);
-  }, []);
+    // A change heard while the read is on its way is newer than what the read may answer.
+    catchUp.read(
+      apiFetch<StoredSettings>("/settings"),
+      (all, missed) => setValues(missed.reduce(withChange, all)),
+      setError,
+    );
+  }, [catchUp]);
   useEffect(load, [load]);
   // A change made elsewhere (the CLI, an agent, another tab) shows here without a reload.
-  useStreamEvent<SettingChanged>("settings", (change) => setValues((all) => ({ ...all, [change.key]: change.value })));
+  useStreamEvent<SettingChanged>("settings", (change) => {
+    catchUp.heard(change);
+    setValues((all) => all && withChange(all, change));
+  });
   useStreamLifecycle("reset", load);
   // A change made between the first read and the stream connecting sent its event to no one.
   useStreamLifecycle("open", load);

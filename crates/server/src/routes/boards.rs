@@ -23,7 +23,7 @@ use crate::publish;
 use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{
-    BatchCreated, BoardChanged, ColumnChange, ItemBatch, ItemMove, Named, Order, Titled,
+    BatchCreated, BoardChanged, BoardQuery, ColumnChange, ItemBatch, ItemMove, Named, Order, Titled,
 };
 
 pub fn routes(state: &AppState) -> Router<AppState> {
@@ -226,12 +226,6 @@ async fn delete_member(
 ) -> ApiResult<StatusCode> {
     blocking(move || boards::delete_member(&s.db, user.account_id(), &id)).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct BoardQuery {
-    workspace_id: Option<String>,
 }
 
 /// Boards of one workspace, or of every workspace of the account.

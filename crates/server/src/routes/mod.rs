@@ -24,6 +24,7 @@ pub(crate) mod navigation;
 pub mod openapi;
 mod secrets;
 mod sessions;
+pub(crate) use sessions::SOURCE_SESSION_HEADER;
 mod settings;
 mod stream;
 mod teamchat;

@@ -7,7 +7,8 @@
 //!
 //! Which listener serves an operation is the extension `x-listener`:
 //! `both` (the API: the control server's root and the UI server's `/api`),
-//! `control` (webhook deliveries) or `ui` (the web app's own routes); a
+//! `control` (webhook deliveries, MCP), `ui` (the web app's own routes under
+//! `/api`) or `ui-root` (the login link, at the UI server's root); a
 //! single-listener operation also names its one server in its own `servers`,
 //! so a generated client reaches it at the right base.
 
@@ -17,15 +18,19 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use utoipa::Modify;
 use utoipa::OpenApi;
+use utoipa::openapi::extensions::ExtensionsBuilder;
+use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::security::{
     ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
 };
 use utoipa::openapi::server::Server;
-use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
     accounts, alarms, app, approvals, boards, bookmarks, clock, coaching, dashboards, governor,
-    inbox, navigation, secrets, sessions, settings, stream, teamchat, webhooks,
+    inbox, navigation, secrets, sessions, settings, stream, teamchat, ui, webhooks,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -84,6 +89,7 @@ pub const LISTENER: &str = "x-listener";
         stream::stream,
         webhooks::list, webhooks::create, webhooks::remove, webhooks::deliver,
         clock::advance,
+        ui::login,
         document_json,
     ),
     // Schemas only query parameters name, which the paths do not collect.
@@ -113,10 +119,16 @@ async fn document_json(_caller: Caller) -> ApiResult<impl IntoResponse> {
 
 const CONTROL: &str = "control";
 const UI: &str = "ui";
+/// The UI server's own root, outside `/api`: the login link.
+const UI_ROOT: &str = "ui-root";
 const BOTH: &str = "both";
 
 fn server(listener: &str) -> Server {
     let (url, description) = match listener {
+        UI_ROOT => (
+            "http://127.0.0.1:19520",
+            "The UI server's root (default port; `--ui-port`): the login link and the web app.",
+        ),
         UI => (
             "http://127.0.0.1:19520/api",
             "The UI server's API (default port; `--ui-port`), authenticated by the browser's \
@@ -133,14 +145,69 @@ fn server(listener: &str) -> Server {
     server
 }
 
+/// `POST /mcp`, which rmcp's service answers (`crate::mcp`), so no handler
+/// of ours carries its attribute.
+fn mcp_path() -> PathItem {
+    let object = |description: &str| {
+        ContentBuilder::new()
+            .schema(Some(
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .description(Some(description))
+                    .build(),
+            ))
+            .build()
+    };
+    let operation = OperationBuilder::new()
+        .tag("mcp")
+        .operation_id(Some("call"))
+        .summary(Some(
+            "MCP over streamable HTTP, stateless: the tools of docs/mcp.md.",
+        ))
+        .description(Some(
+            "A JSON-RPC 2.0 message of the Model Context Protocol (`initialize`, \
+             `tools/list`, `tools/call`, notifications). The request must accept both \
+             `application/json` and `text/event-stream` (else 406); answers are JSON. Each tool \
+             is one route of this API called with this request's own token, so a refusal is \
+             a tool result with `isError: true` carrying the route's error body.",
+        ))
+        .request_body(Some(
+            RequestBodyBuilder::new()
+                .content("application/json", object("A JSON-RPC 2.0 message."))
+                .required(Some(Required::True))
+                .build(),
+        ))
+        .response(
+            "200",
+            ResponseBuilder::new()
+                .description("The JSON-RPC answer.")
+                .content("application/json", object("A JSON-RPC 2.0 response."))
+                .build(),
+        )
+        .response(
+            "202",
+            ResponseBuilder::new()
+                .description("A notification or a response, taken; no body.")
+                .build(),
+        )
+        .extensions(Some(
+            ExtensionsBuilder::new()
+                .add(LISTENER, serde_json::Value::from(CONTROL))
+                .build(),
+        ))
+        .build();
+    PathItem::new(HttpMethod::Post, operation)
+}
+
 /// What the attributes cannot say once for all: the two servers, the two
-/// credentials, the error reply of every operation, and each operation's
-/// listener.
+/// credentials, the error reply of every operation, each operation's
+/// listener, and MCP's endpoint.
 struct Listeners;
 
 impl Modify for Listeners {
     fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
         doc.servers = Some(vec![server(CONTROL), server(UI)]);
+        doc.paths.paths.insert("/mcp".to_owned(), mcp_path());
         let components = doc.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             "bearer",

@@ -32,7 +32,7 @@ pub fn routes() -> Router<AppState> {
         .route("/usage", get(usage))
 }
 
-const SOURCE_SESSION_HEADER: &str = "x-app-source-session-id";
+pub(crate) const SOURCE_SESSION_HEADER: &str = "x-app-source-session-id";
 
 /// The session `X-App-Source-Session-Id` names, when the request has one.
 pub(crate) fn source_session(headers: &HeaderMap) -> Option<String> {

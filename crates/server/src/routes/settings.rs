@@ -6,9 +6,6 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -16,7 +13,7 @@ use crate::json::ApiJson;
 use crate::publish;
 use crate::routes::blocking;
 use crate::state::AppState;
-use crate::wire::{SettingChanged, SettingView};
+use crate::wire::{SettingChange, SettingChanged, SettingView};
 
 impl From<settings::SettingView> for SettingView {
     fn from(view: settings::SettingView) -> Self {
@@ -65,19 +62,6 @@ async fn read(
     Ok(Json(state.settings.get(&key)?.into()))
 }
 
-/// `PATCH /settings/<key>`'s body. `value` is kept apart from a missing one,
-/// as `null` is a value where the catalog gives it a meaning.
-#[derive(Debug, Deserialize, ToSchema)]
-struct NewValue {
-    #[serde(default, deserialize_with = "present")]
-    #[schema(value_type = Value, required = true)]
-    value: Option<Value>,
-}
-
-fn present<'de, D: serde::Deserializer<'de>>(value: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(value).map(Some)
-}
-
 /// Refuses a write the caller may not make, before the value is looked at.
 fn check_may_write(caller: &Caller, key: &str) -> ApiResult<()> {
     let definition = settings::lookup(key).ok_or_else(|| {
@@ -112,21 +96,15 @@ fn check_may_write(caller: &Caller, key: &str) -> ApiResult<()> {
 /// a meaning.
 #[utoipa::path(patch, path = "/settings/{key}",
     params(("key" = String, Path, description = "A key of the settings catalog.")),
-    request_body = NewValue,
+    request_body = SettingChange,
     responses((status = 200, description = "The key and the value now stored.", body = SettingChanged)))]
 async fn change(
     caller: Caller,
     State(state): State<AppState>,
     Path(key): Path<String>,
-    ApiJson(body): ApiJson<NewValue>,
+    ApiJson(SettingChange { value }): ApiJson<SettingChange>,
 ) -> ApiResult<Json<SettingChanged>> {
     check_may_write(&caller, &key)?;
-    let value = body.value.ok_or_else(|| {
-        ApiError::bad_request(
-            "invalid_request",
-            "The body must be a JSON object with the field \"value\".",
-        )
-    })?;
     let settings = state.settings.clone();
     let stored = blocking(move || settings.set(&key, &value).map(|v| (key, v))).await?;
     let changed = SettingChanged {

@@ -9,6 +9,7 @@ use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::auth::UI_COOKIE;
+
 use crate::error::{ApiError, ApiResult};
 use crate::routes::blocking;
 use crate::state::AppState;
@@ -18,9 +19,22 @@ use crate::state::AppState;
 #[allow_missing = true]
 struct WebApp;
 
-/// `GET /login?token=<cli token>&next=<path>`: the one place a token is read
-/// from a URL. Sets the HttpOnly, SameSite=Strict session cookie and sends the
-/// browser on, to a local path only (never an open redirect).
+/// The browser's login link: sets the session cookie and sends it on.
+///
+/// `GET /login?token=<cli token>&next=<path>` is the one place a token is
+/// read from a URL. It sets the HttpOnly, SameSite=Strict session cookie and
+/// sends the browser on, to a local path only (never an open redirect); a
+/// token that is not a cli token → 401. It is at the UI server's root, not
+/// under `/api`; `switchboard serve` prints it.
+#[utoipa::path(get, path = "/login", tag = "ui",
+    params(
+        ("token" = Option<String>, Query, description = "An account's cli token."),
+        ("next" = Option<String>, Query, description = "A local path to go on to (default `/`)."),
+    ),
+    security(()),
+    responses((status = 303, description = "Signed in: the cookie is set, and `Location` says where to go on.",
+        headers(("Location" = String), ("Set-Cookie" = String)))),
+    extensions(("x-listener" = json!("ui-root"))))]
 pub async fn login(
     State(state): State<AppState>,
     Query(query): Query<HashMap<String, String>>,

@@ -2041,8 +2041,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Each session loads only tool servers the application set up for it instead of every server in the global config. Applies to primary-engine sessions. Default on.",
     "schema": {

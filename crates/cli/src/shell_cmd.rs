@@ -1,0 +1,23 @@
+//! `switchboard completions SHELL` and `switchboard man`: both generated from
+//! the same clap definition as the parser, so they always list the commands
+//! and flags this build takes.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+pub fn completions(
+    shell: clap_complete::Shell,
+    mut command: clap::Command,
+) -> anyhow::Result<ExitCode> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "switchboard", &mut script);
+    std::io::stdout().write_all(&script)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn man(command: clap::Command) -> anyhow::Result<ExitCode> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command).render(&mut page)?;
+    std::io::stdout().write_all(&page)?;
+    Ok(ExitCode::SUCCESS)
+}
