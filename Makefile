@@ -67,7 +67,9 @@ $(PYENV)/.installed: tools/python/requirements.txt
 # Schemathesis checks docs/openapi.json against a live debug server: no 5xx,
 # every status documented, every body matching its schema (tools/api-check.sh
 # says which runs and why; about three minutes).
-api-check: py-deps
+# After the web build: a debug binary built before web/dist exists embeds no
+# web app, and the e2e target's own build would then have nothing to redo.
+api-check: py-deps web
 	cargo build -p switchboard
 	tools/api-check.sh
 
