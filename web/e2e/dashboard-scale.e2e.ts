@@ -8,6 +8,15 @@
  */
 import { expect, test } from "vitest";
 import type { Page } from "playwright-core";
+import {
+  busyThreads,
+  cpuMs,
+  describeLoad,
+  instrumentDashboard,
+  loadBreakdown,
+  parseCost,
+  serverPid,
+} from "./dashboardTimings";
 import { loggedInPage, serverAndBrowser, widgetsDrawn } from "./harness";
 
 const BOARDS = 50;
@@ -15,6 +24,8 @@ const SERVER = process.env.SWITCHBOARD_BIN ? `server ${process.env.SWITCHBOARD_B
 const ITEMS_PER_BOARD = 2_000;
 
 const e2e = serverAndBrowser();
+/** The rule operators a filter change goes through, after "is" with the value "Done". */
+const OPS = ["is_not", "is", "is_not", "is", "is_not", "is", "is_not_empty"];
 
 /** A small deterministic generator, so every run measures the same data. */
 function rng(seed: number): () => number {
@@ -133,19 +144,53 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
   });
   expect(created.status).toBe(201);
 
+  // The baseline, in the same run: the same widgets over no boards, so the figure below is also
+  // a ratio to what loading the app and an empty dashboard costs on this machine right now.
+  const empty = await e2e.server.api<{ id: string }>("POST", "/dashboards", {
+    workspaceId: seeded.workspaceId,
+    name: "Empty",
+    config: { boardIds: [], widgets, filters: {} },
+  });
+  expect(empty.status).toBe(201);
+  const baseline = await loggedInPage(e2e, "/");
+  await baseline.page.goto(`${e2e.server.uiUrl}/dashboards/${empty.body.id}`);
+  const emptyDraw = await widgetsDrawn(baseline.page, widgets.length, { timeout: 120_000 });
+  await baseline.context.close();
+
   const { context, page } = await loggedInPage(e2e, "/");
+  const dashboardWorker = await instrumentDashboard(page);
   const lastBoardReadAt = trackBoardReads(page);
+  const pid = serverPid(e2e.server.dataDir);
+  const serverCpuBefore = cpuMs(pid);
+  await e2e.browser.startTracing(page, {
+    categories: ["toplevel", "devtools.timeline", "v8.execute"],
+    path: process.env.DASH_TRACE,
+  });
   await page.goto(`${e2e.server.uiUrl}/dashboards/${created.body.id}`);
   const firstDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
+  const serverCpu = cpuMs(pid) - serverCpuBefore;
+  const trace = await e2e.browser.stopTracing();
+  const coldLoad = await loadBreakdown(page, dashboardWorker(), firstDraw);
   console.log(
     `dashboard scale (${SERVER}): ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +
-      `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms)`,
+      `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms); ` +
+      `baseline (the same widgets over no boards) ${emptyDraw.toFixed(0)} ms, ratio ${(firstDraw / emptyDraw).toFixed(2)}`,
   );
+  console.log(`dashboard scale: cold load: ${describeLoad(coldLoad)}`);
+  console.log(
+    `dashboard scale: cold load CPU: server ${serverCpu.toFixed(0)} ms; browser threads busy: ${busyThreads(trace)}`,
+  );
+  const worker = dashboardWorker();
+  if (worker) {
+    const parse = await parseCost(worker, seeded.boardIds);
+    console.log(`dashboard scale: JSON.parse of the ${BOARDS} full reads in the worker, alone: ${parse.toFixed(0)} ms`);
+  }
   await page.reload();
   const warmDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
   console.log(
     `dashboard scale: after a reload ${warmDraw.toFixed(0)} ms ` +
-      `(last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms)`,
+      `(last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms): ` +
+      describeLoad(await loadBreakdown(page, dashboardWorker(), warmDraw)),
   );
 
   // The saved rule has no value yet, so the first draw covers every item. With the value "Done",
@@ -163,8 +208,10 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
   const keptItems = async () => Number(await page.locator("[data-kept-items]").getAttribute("data-kept-items"));
   const kept: number[] = [await keptItems()];
   const timings: number[] = [];
-  for (const op of ["is_not", "is", "is_not", "is", "is_not", "is", "is_not_empty"]) {
-    const ms = await page.evaluate(async (nextOp) => {
+  /** Of each change, the part until the worker's results reached the page (the rest is drawing). */
+  const workerParts: number[] = [];
+  for (const op of OPS) {
+    const { ms, worker: workerMs } = await page.evaluate(async (nextOp) => {
       const select = document.querySelector('select[aria-label="Rule operator"]') as HTMLSelectElement;
       const root = document.querySelector("[data-filter-key]") as HTMLElement;
       const before = root.getAttribute("data-filter-key");
@@ -203,9 +250,11 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
       start = performance.now();
       setValue?.call(select, nextOp);
       select.dispatchEvent(new Event("change", { bubbles: true }));
-      return await drawn;
+      const total = await drawn;
+      return { ms: total, worker: ((window.__dashResultsAt ?? []).at(-1) ?? start) - start };
     }, op);
     timings.push(ms);
+    workerParts.push(workerMs);
     kept.push(await keptItems());
   }
   const sorted = [...timings].sort((a, b) => a - b);
@@ -213,6 +262,23 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     `dashboard scale: filter change, recompute and redraw of ${widgets.length} widgets: ` +
       `median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, all ${timings.map((t) => t.toFixed(1)).join(", ")} ms ` +
       `(items kept: ${kept.slice(1).join(", ")})`,
+  );
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  // The worker keeps results per filter: a filter met before is a cache hit, so say which is which.
+  const seen = new Set(["is"]);
+  const again = OPS.map((op) => {
+    const met = seen.has(op);
+    seen.add(op);
+    return met;
+  });
+  const part = (hit: boolean) => timings.filter((_, i) => again[i] === hit);
+  console.log(
+    `dashboard scale: filter change, new filters median ${median(part(false)).toFixed(1)} ms (${part(false).length}), ` +
+      `filters met before median ${median(part(true)).toFixed(1)} ms (${part(true).length})`,
+  );
+  console.log(
+    `dashboard scale: filter change split: until the worker's results reach the page median ` +
+      `${median(workerParts).toFixed(1)} ms, drawing after them median ${median(timings.map((t, i) => t - (workerParts[i] ?? 0))).toFixed(1)} ms`,
   );
   // Every change kept a different number of items than the one before it.
   expect(kept.every((n, i) => n > 0 && (i === 0 || n !== kept[i - 1]))).toBe(true);

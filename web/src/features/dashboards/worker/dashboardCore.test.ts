@@ -101,6 +101,46 @@ describe("the dashboard worker's core", () => {
     expect(Object.keys(changed?.results ?? {})).toEqual(["n2"]);
   });
 
+  test("going back to an earlier filter reuses its results under a new key; new boards drop them", async () => {
+    const reads: Record<string, BoardFull> = { a: board("a", [1, 2, 3, 4]) };
+    const { replies, handle } = setup(reads);
+    const big = { rules: [{ column: "status", op: "is" as const, value: "big" }] };
+    const small = { rules: [{ column: "status", op: "is" as const, value: "small" }] };
+    handle({ type: "load", ids: ["a"], revalidate: false });
+    handle({ type: "view", filters: big, widgets: [sum, count] });
+    await vi.advanceTimersByTimeAsync(100);
+    const first = replies.at(-1)?.results;
+    expect(figure(replies.at(-1), "n1")).toBe("7");
+    handle({ type: "view", filters: small, widgets: [sum, count] });
+    expect(figure(replies.at(-1), "n1")).toBe("3");
+
+    handle({ type: "view", filters: big, widgets: [sum, count] });
+    const back = replies.at(-1)?.results;
+    // Every widget is sent again, under a key of its own so the page redraws it...
+    expect(back?.dataKey).toBeGreaterThan(first?.dataKey ?? Infinity);
+    expect(Object.keys(back?.results ?? {})).toEqual(["n1", "n2"]);
+    expect(back?.report).toEqual(first?.report);
+    // ...and it is the very result computed the first time, not a recomputation.
+    expect(back?.results.n1).toBe(first?.results.n1);
+    expect(back?.results.n2).toBe(first?.results.n2);
+
+    // A widget changed meanwhile is computed afresh over the kept rows.
+    handle({
+      type: "view",
+      filters: small,
+      widgets: [sum, { ...count, settings: { function: "max", column: "effort" } }],
+    });
+    expect(replies.at(-1)?.results?.results.n1).toBeDefined();
+    expect(figure(replies.at(-1), "n2")).toBe("2");
+
+    // A new read of the board makes every kept result wrong: the same filter computes again.
+    reads.a = board("a", [10, 20, 30, 40]);
+    handle({ type: "load", ids: ["a"], revalidate: true });
+    await vi.advanceTimersByTimeAsync(100);
+    handle({ type: "view", filters: big, widgets: [sum, count] });
+    expect(figure(replies.at(-1), "n1")).toBe("100");
+  });
+
   test("while boards arrive, partial results come at most every partialEveryMs; the last batch always has them", async () => {
     const replies: WorkerReply[] = [];
     const reads = new Map<string, (b: BoardFull) => void>();

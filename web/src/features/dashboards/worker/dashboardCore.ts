@@ -14,6 +14,7 @@ import { applyFilters } from "../engine/applyFilters";
 import { type WidgetResult, computeWidget, deriveForView } from "../engine/computeWidget";
 import { prepareBoards } from "../engine/prepareBoards";
 import type { Board, BoardFull, DashboardFilters, FilteredData, FilterReport, WidgetConfig } from "../engine/types";
+import { type ComputedWidget, FilterCache } from "./filterCache";
 
 /** What the settings panel and the toolbar need of a loaded board: never its items. */
 export interface BoardMeta {
@@ -118,7 +119,8 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   let view: { filters: DashboardFilters | null; filtersKey: string; widgets: WidgetConfig[] } | null = null;
   let boards: BoardFull[] = [];
   let data: { boards: BoardFull[]; filtersKey: string; filtered: FilteredData; key: number } | null = null;
-  let computed = new Map<string, { key: string; result: WidgetResult }>();
+  let computed = new Map<string, ComputedWidget>();
+  const filterCache = new FilterCache<BoardFull[]>();
   /** Boards changed since the last results were sent. */
   let stale = false;
   let partialAt = -Infinity;
@@ -146,18 +148,22 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     if (!view) return undefined;
     let fresh = false;
     if (!data || data.boards !== boards || data.filtersKey !== view.filtersKey) {
-      const filtered = applyFilters(prepareBoards(boards), view.filters);
+      // A filter seen before over the same boards: its rows and widget results are reused.
+      const seen = filterCache.get(boards, view.filtersKey);
+      const filtered = seen?.filtered ?? applyFilters(prepareBoards(boards), view.filters);
       data = { boards, filtersKey: view.filtersKey, filtered, key: (data?.key ?? 0) + 1 };
-      computed = new Map();
+      computed = new Map(seen?.computed ?? []);
       fresh = true;
     }
     const out: Record<string, WidgetResult> = {};
-    const next = new Map<string, { key: string; result: WidgetResult }>();
+    const next = new Map<string, ComputedWidget>();
     for (const widget of view.widgets) {
       const key = `${widget.type}\n${JSON.stringify(widget.settings ?? null)}`;
       const hit = computed.get(widget.id);
       if (hit && hit.key === key) {
         next.set(widget.id, hit);
+        // New data (a filter come back to) sends every widget under its new key.
+        if (fresh) out[widget.id] = hit.result;
         continue;
       }
       const result = computeWidget(data.filtered, widget);
@@ -165,6 +171,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       out[widget.id] = result;
     }
     computed = next;
+    filterCache.set(boards, data.filtersKey, { filtered: data.filtered, computed });
     if (!fresh && Object.keys(out).length === 0) return undefined;
     return { dataKey: data.key, report: data.filtered.report, results: out };
   };

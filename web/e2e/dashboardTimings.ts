@@ -1,0 +1,157 @@
+/**
+ * Bench-only instrumentation for `dashboard-scale.e2e.ts`: splits a dashboard's load into where
+ * the time goes (before the first board read, the reads on the wire, the worker's work after the
+ * last read, drawing) without adding anything to the app. The page's `Worker` is wrapped by an
+ * init script to timestamp the worker's replies; the worker's own resource timings give the
+ * reads; a second pass over the same reads inside the worker times `JSON.parse` alone.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page, Worker } from "playwright-core";
+
+declare global {
+  interface Window {
+    /** Page-clock times (`performance.now()`) of the dashboard worker's replies carrying results. */
+    __dashResultsAt?: number[];
+  }
+}
+
+/** Installs the reply timestamps; call before the page's first navigation. */
+export async function instrumentDashboard(page: Page): Promise<() => Worker | null> {
+  await page.addInitScript(() => {
+    const Native = window.Worker;
+    window.__dashResultsAt = [];
+    window.Worker = class extends Native {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        // Added first, so it runs before the page's own listener applies the results.
+        this.addEventListener("message", (event: MessageEvent<{ results?: unknown }>) => {
+          if (event.data?.results) window.__dashResultsAt?.push(performance.now());
+        });
+      }
+    };
+  });
+  let latest: Worker | null = null;
+  page.on("worker", (worker) => {
+    if (worker.url().includes("dashboard")) latest = worker;
+  });
+  return () => latest;
+}
+
+export interface LoadBreakdown {
+  /** Page clock, ms after navigation start. */
+  firstReadStart: number;
+  lastReadEnd: number;
+  lastResultsAt: number;
+  drawnAt: number;
+  reads: number;
+  /** Bytes on the wire (after compression) and after decompression. */
+  wireBytes: number;
+  bodyBytes: number;
+}
+
+/** The load just drawn (`drawnAt` from `widgetsDrawn`), split by the page's and worker's clocks. */
+export async function loadBreakdown(page: Page, worker: Worker | null, drawnAt: number): Promise<LoadBreakdown> {
+  const page0 = await page.evaluate(() => performance.timeOrigin);
+  const lastResultsAt = await page.evaluate(() => (window.__dashResultsAt ?? []).at(-1) ?? 0);
+  const reads = worker
+    ? await worker.evaluate(() => ({
+        origin: performance.timeOrigin,
+        entries: (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+          .filter((e) => e.name.includes("/full"))
+          .map((e) => ({
+            start: e.startTime,
+            end: e.responseEnd,
+            wire: e.encodedBodySize,
+            body: e.decodedBodySize,
+          })),
+      }))
+    : { origin: page0, entries: [] };
+  // The worker's clock starts later than the page's: shift its times onto the page's.
+  const shift = reads.origin - page0;
+  const starts = reads.entries.map((e) => e.start + shift);
+  const ends = reads.entries.map((e) => e.end + shift);
+  return {
+    firstReadStart: starts.length ? Math.min(...starts) : 0,
+    lastReadEnd: ends.length ? Math.max(...ends) : 0,
+    lastResultsAt,
+    drawnAt,
+    reads: reads.entries.length,
+    wireBytes: reads.entries.reduce((s, e) => s + e.wire, 0),
+    bodyBytes: reads.entries.reduce((s, e) => s + e.body, 0),
+  };
+}
+
+export function describeLoad(b: LoadBreakdown): string {
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+  return (
+    `before the first read ${b.firstReadStart.toFixed(0)} ms, reads ${b.reads} ` +
+    `(${mb(b.wireBytes)} MB on the wire, ${mb(b.bodyBytes)} MB decoded) until ${b.lastReadEnd.toFixed(0)} ms, ` +
+    `worker after the last read ${(b.lastResultsAt - b.lastReadEnd).toFixed(0)} ms, ` +
+    `drawing after the last results ${(b.drawnAt - b.lastResultsAt).toFixed(0)} ms`
+  );
+}
+
+/**
+ * Reads the boards again inside the worker and times `JSON.parse` of their bodies alone: the
+ * decoding cost the load pays, measured apart from the network and the engine.
+ */
+export async function parseCost(worker: Worker, boardIds: readonly string[]): Promise<number> {
+  return worker.evaluate(async (ids) => {
+    let parse = 0;
+    for (const id of ids) {
+      const text = await (await fetch(`/api/boards/${id}/full`)).text();
+      const start = performance.now();
+      JSON.parse(text);
+      parse += performance.now() - start;
+    }
+    return parse;
+  }, boardIds);
+}
+
+/** CPU time (user + system, ms) the process has used so far, from `/proc/<pid>/stat`. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100;
+}
+
+/** The server's process id, from the `server.json` it wrote. */
+export function serverPid(dataDir: string): number {
+  return (JSON.parse(readFileSync(join(dataDir, "server.json"), "utf8")) as { pid: number }).pid;
+}
+
+interface TraceEvent {
+  ph: string;
+  name: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { name?: string };
+}
+
+/**
+ * Busy time per browser thread in a Chromium trace: the summed duration of each thread's
+ * top-level tasks, for the threads that did more than `minMs`, busiest first.
+ */
+export function busyThreads(traceJson: Buffer, minMs = 20): string {
+  const { traceEvents } = JSON.parse(traceJson.toString("utf8")) as { traceEvents: TraceEvent[] };
+  const names = new Map<string, string>();
+  for (const e of traceEvents)
+    if (e.ph === "M" && e.name === "thread_name") names.set(`${e.pid}:${e.tid}`, e.args?.name ?? "");
+  const busy = new Map<string, number>();
+  // Top-level tasks only (nested events would count twice): the scheduler's task events.
+  for (const e of traceEvents) {
+    if (e.ph !== "X" || e.name !== "ThreadControllerImpl::RunTask" || e.dur === undefined) continue;
+    const key = `${e.pid}:${e.tid}`;
+    busy.set(key, (busy.get(key) ?? 0) + e.dur / 1000);
+  }
+  return [...busy]
+    .filter(([, ms]) => ms >= minMs)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, ms]) => `${names.get(key) || key} ${ms.toFixed(0)} ms`)
+    .join(", ");
+}
