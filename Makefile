@@ -59,7 +59,9 @@ e2e-deps:
 # rebuilt only when the pinned versions change.
 PYENV := $(CURDIR)/target/pyenv
 py-deps: $(PYENV)/.installed
+# Debian's python3 makes virtualenvs only with its python3-venv package.
 $(PYENV)/.installed: tools/python/requirements.txt
+	@python3 -c 'import ensurepip' 2>/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv; }
 	python3 -m venv $(PYENV)
 	$(PYENV)/bin/pip install --quiet --disable-pip-version-check -r tools/python/requirements.txt
 	touch $@
@@ -89,7 +91,6 @@ bench: web e2e-deps
 	cargo bench -p switchboard --bench session_inbox
 	cargo bench -p switchboard --bench hook
 	cargo bench -p switchboard --bench returning
-	cargo bench -p switchboard --bench mcp
 	cargo bench -p switchboard --bench mcp
 	cargo bench -p governor
 	cargo bench -p boards

@@ -47,17 +47,30 @@ url() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.arg
 control=$(url controlUrl)
 ui=$(url uiUrl)
 token=$(cat "$data/cli-token")
-cookie=$(curl -s -o /dev/null -D - "$ui/login?token=$token&next=/" |
-    sed -n 's/^[Ss]et-[Cc]ookie: \(switchboard_ui=[^;]*\).*/\1/p')
+# Python's standard library rather than curl, which a fresh machine may lack.
+# The login link answers 303; http.client does not follow it, so its
+# Set-Cookie is read here.
+cookie=$(python3 - "$ui" "$token" <<'PY'
+import http.client, sys, urllib.parse
+ui = urllib.parse.urlsplit(sys.argv[1])
+connection = http.client.HTTPConnection(ui.hostname, ui.port)
+connection.request("GET", "/login?" + urllib.parse.urlencode({"token": sys.argv[2], "next": "/"}))
+print((connection.getresponse().getheader("Set-Cookie") or "").split(";")[0])
+PY
+)
 if [ -z "$cookie" ]; then
     echo "api-check: no browser cookie from /login" >&2
     exit 1
 fi
 
 # The document served is the one checked in.
-served=$(curl -sf -H "Authorization: Bearer $token" "$control/openapi.json")
-python3 -c 'import json, sys; sys.exit(json.loads(sys.argv[1]) != json.load(open(sys.argv[2])))' \
-    "$served" "$document" || { echo "api-check: /openapi.json is not docs/openapi.json" >&2; exit 1; }
+python3 - "$control/openapi.json" "$token" "$document" <<'PY' ||
+import json, sys, urllib.request
+request = urllib.request.Request(sys.argv[1], headers={"Authorization": "Bearer " + sys.argv[2]})
+served = json.load(urllib.request.urlopen(request))
+sys.exit(served != json.load(open(sys.argv[3])))
+PY
+    { echo "api-check: /openapi.json is not docs/openapi.json" >&2; exit 1; }
 
 ui_only='^/(session|ui/presence|app/user-restart)$'
 checks=not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance

@@ -10,16 +10,8 @@ use common::{TestServer, request};
 use serde_json::{Value, json};
 
 fn server() -> (TestServer, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let scratch = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("engines.toml"),
-        common::token_holder_engines(scratch.path()),
-    )
-    .unwrap();
-    let server = TestServer::start_in_with(dir, &[]).keeping(scratch);
-    let session = server.browser_session("holder", "work");
-    let token = server.agent_token(session["id"].as_str().unwrap());
+    let server = TestServer::with_token_holders(|_| {});
+    let (_, token) = server.holder_session();
     (server, token)
 }
 

@@ -68,21 +68,13 @@ fn refusal_code(result: &Value) -> &str {
 
 #[test]
 fn an_outside_client_gets_the_http_rules_through_mcp() {
-    let dir = tempfile::tempdir().unwrap();
-    let scratch = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("engines.toml"),
-        common::token_holder_engines(scratch.path()),
-    )
-    .unwrap();
-    let server = TestServer::start_in_with(dir, &[]).keeping(scratch);
+    let server = TestServer::with_token_holders(|_| {});
     let ours = board_of(&server, &server.token, "ours");
     let second = server.call("POST", "/accounts", Some(&json!({"name": "second"})));
     let theirs = board_of(&server, second.json()["token"].as_str().unwrap(), "theirs");
     server.set_setting("agentDrivenSessionsEnabled", json!(true));
-    let parent = server.browser_session("holder", "work");
-    let parent_id = parent["id"].as_str().unwrap();
-    let agent = server.agent_token(parent_id);
+    let (parent_id, agent) = server.holder_session();
+    let parent_id = parent_id.as_str();
 
     let spawn = json!(["spawn_session", {"engine": "holder", "prompt": "helper"}]);
     let first = mcp_client(

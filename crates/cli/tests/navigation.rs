@@ -14,17 +14,8 @@ use serde_json::{Value, json};
 
 /// A `holder` session whose engine records its agent token.
 fn server_with_session() -> (TestServer, String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let scratch = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("engines.toml"),
-        common::token_holder_engines(scratch.path()),
-    )
-    .unwrap();
-    let server = TestServer::start_in_with(dir, &[]).keeping(scratch);
-    let session = server.browser_session("holder", "work");
-    let id = session["id"].as_str().unwrap().to_owned();
-    let token = server.agent_token(&id);
+    let server = TestServer::with_token_holders(|_| {});
+    let (id, token) = server.holder_session();
     (server, id, token)
 }
 

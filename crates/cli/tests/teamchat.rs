@@ -107,28 +107,20 @@ fn serve(stream: std::net::TcpStream, recorded: &Mutex<Vec<Call>>) {
 /// A server whose `holder` engine records its agent token, with team chat
 /// pointed at the fake service and the bot token saved as a key.
 fn server(base: &str) -> (TestServer, String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let scratch = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("engines.toml"),
-        common::token_holder_engines(scratch.path()),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("teamchat.toml"),
-        format!("base_url = {base:?}\ntoken_key = \"SLACK_BOT_TOKEN\"\n"),
-    )
-    .unwrap();
-    let server = TestServer::start_in_with(dir, &[]).keeping(scratch);
+    let server = TestServer::with_token_holders(|dir| {
+        std::fs::write(
+            dir.join("teamchat.toml"),
+            format!("base_url = {base:?}\ntoken_key = \"SLACK_BOT_TOKEN\"\n"),
+        )
+        .unwrap();
+    });
     let saved = server.call(
         "PUT",
         "/keys/SLACK_BOT_TOKEN",
         Some(&json!({"value": TOKEN})),
     );
     assert_eq!(saved.status, 200, "{}", saved.text());
-    let session = server.browser_session("holder", "work");
-    let id = session["id"].as_str().unwrap().to_owned();
-    let token = server.agent_token(&id);
+    let (id, token) = server.holder_session();
     (server, id, token)
 }
 
@@ -318,6 +310,18 @@ fn the_switches_hold_for_every_token_and_an_agent_is_labelled() {
     assert!(methods(&calls).is_empty());
 
     server.set_setting("allowAgentTokenTeamChat", json!(true));
+    // The label does not make an agent's empty text a message.
+    let empty = server.call_as(
+        &agent,
+        "POST",
+        "/teamchat/messages",
+        Some(&json!({"channel": "C1", "text": " "})),
+    );
+    assert_eq!(
+        (empty.status, empty.error_code().as_str()),
+        (400, "invalid_request")
+    );
+    assert!(methods(&calls).is_empty());
     let sent = server.call_as(&agent, "POST", "/teamchat/messages", Some(&message));
     assert_eq!(sent.status, 200, "{}", sent.text());
     let owner = server.call("POST", "/teamchat/messages", Some(&message));

@@ -22,13 +22,22 @@ pub use refill::{History, Plan, Rules, SkipReason, Skipped, plan};
 use store::Migration;
 
 /// Append-only: never edit an applied step.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    feature: "governor",
-    sql: "CREATE TABLE governor_revives (
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        feature: "governor",
+        sql: "CREATE TABLE governor_revives (
             id INTEGER PRIMARY KEY,
             session_id TEXT NOT NULL,
-            account_id TEXT NOT NULL,
             at TEXT NOT NULL
           ) STRICT;
           CREATE INDEX governor_revives_by_time ON governor_revives (at, session_id);",
-}];
+    },
+    Migration {
+        feature: "governor",
+        // Each account reads its own revives today without joining the
+        // sessions (whose table may not exist yet when this runs). Revives
+        // recorded before it belong to no account's count, for that day
+        // only; the budgets read revives by session, not by account.
+        sql: "ALTER TABLE governor_revives ADD COLUMN account_id TEXT NOT NULL DEFAULT '';",
+    },
+];

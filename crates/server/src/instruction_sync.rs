@@ -179,13 +179,15 @@ pub fn start(
                 }
             };
             let sync = sync.clone();
-            let _ = blocking(move || {
+            let synced = tokio::task::spawn_blocking(move || {
                 for (account, folder) in folders {
                     sync.sync_if_changed(&account, Path::new(&folder));
                 }
-                Ok::<(), crate::error::ApiError>(())
             })
             .await;
+            if let Err(error) = synced {
+                tracing::warn!(%error, "the instruction sync task failed");
+            }
         }
     });
     let state = state.clone();

@@ -436,16 +436,14 @@ fn not_found() -> ApiError {
 /// credential), which the UI server does not serve.
 pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
     let allow = Allowlist::new(port, ui_port).with_hooks();
-    let api = || {
-        routes::api(&state)
-            .merge(routes::control_only())
-            .fallback(|| async { not_found() })
-    };
+    let api = routes::api(&state)
+        .merge(routes::control_only())
+        .fallback(|| async { not_found() });
     // MCP tools call the API through this very stack of layers, so a tool
     // call is checked exactly as the same request over HTTP would be.
-    let tools_call = with_layers(api(), state.clone(), allow.clone(), AuthMode::Bearer);
+    let tools_call = with_layers(api.clone(), state.clone(), allow.clone(), AuthMode::Bearer);
     let mcp = mcp::routes(&state, tools_call);
-    with_layers(api().merge(mcp), state, allow, AuthMode::Bearer)
+    with_layers(api.merge(mcp), state, allow, AuthMode::Bearer)
 }
 
 pub fn ui_router(state: AppState, port: u16) -> Router {

@@ -56,9 +56,11 @@ pub struct SettingView {
 
 /// `GET /boards` query: the boards of one workspace, else of every workspace
 /// of the account.
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, Deserialize, IntoParams, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct BoardQuery {
+    /// Only this workspace's boards.
     pub workspace_id: Option<String>,
 }
 

@@ -20,6 +20,8 @@ use crate::turn::{ContextUse, TurnContext, TurnEnd, run_turn};
 /// Watchdog restarts (stalls, loops) in a row before a session is left
 /// interrupted instead: something is wrong that relaunching does not fix.
 const MAX_RESTARTS: u32 = 3;
+/// Compactions one actor makes before a context that still does not fit fails.
+const MAX_COMPACTIONS: u32 = 3;
 
 const COMPACT_NOTICE: &str =
     "The context window was full: compacting it (/compact), then continuing the task.";
@@ -89,7 +91,7 @@ pub(crate) async fn actor(
     let mut overloads = 0;
     // Watchdog restarts in a row: past [`MAX_RESTARTS`] the session is interrupted.
     let mut restarts = 0;
-    // Compactions this actor made: past [`MAX_RESTARTS`] a full context fails.
+    // Compactions this actor made: past [`MAX_COMPACTIONS`] a full context fails.
     let mut compactions = 0;
     // The context the last turn ended with, to warn once per threshold crossed.
     let mut context_used = 0;
@@ -204,7 +206,7 @@ pub(crate) async fn actor(
                     Recovery::Fail => return Ok(Some((Status::Failed, message))),
                     Recovery::Compact => {
                         compactions += 1;
-                        if compactions > MAX_RESTARTS {
+                        if compactions > MAX_COMPACTIONS {
                             return Ok(Some((Status::Failed, message)));
                         }
                         notice(inner, id, account_id, next.turn, COMPACT_NOTICE.to_owned()).await?;

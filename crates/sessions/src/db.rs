@@ -146,18 +146,23 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
         feature: "sessions",
         sql: "ALTER TABLE sessions ADD COLUMN resume_at TEXT;
               CREATE INDEX sessions_dormant ON sessions(status)
-                WHERE status IN ('interrupted', 'paused');
-              ALTER TABLE sessions ADD COLUMN last_turn_at TEXT;
-              ALTER TABLE sessions ADD COLUMN reports_cost INTEGER NOT NULL DEFAULT 0;
-              UPDATE sessions SET
-                last_turn_at = (SELECT MAX(t.started_at) FROM session_turns t WHERE t.session_id = sessions.id),
-                reports_cost = EXISTS (SELECT 1 FROM session_turns t
-                                       WHERE t.session_id = sessions.id AND t.cost_usd IS NOT NULL);",
+                WHERE status IN ('interrupted', 'paused');",
     },
     Migration {
         feature: "sessions",
         // The governor sums what revived turns cost today at every check.
         sql: "CREATE INDEX session_turns_revives ON session_turns(started_at) WHERE kind = 'revive';",
+    },
+    Migration {
+        feature: "sessions",
+        // Kept on the session so the governor orders ten thousand of them by
+        // last activity, and knows which cost dollars, without their turns.
+        sql: "ALTER TABLE sessions ADD COLUMN last_turn_at TEXT;
+              ALTER TABLE sessions ADD COLUMN reports_cost INTEGER NOT NULL DEFAULT 0;
+              UPDATE sessions SET
+                last_turn_at = (SELECT MAX(t.started_at) FROM session_turns t WHERE t.session_id = sessions.id),
+                reports_cost = EXISTS (SELECT 1 FROM session_turns t
+                                       WHERE t.session_id = sessions.id AND t.cost_usd IS NOT NULL);",
     },
 ];
 

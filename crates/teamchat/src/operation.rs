@@ -95,7 +95,9 @@ fn required(value: &str, name: &str) -> Result<(), ChatError> {
 }
 
 impl Operation {
-    fn check(&self) -> Result<(), ChatError> {
+    /// Refuses an empty field before anything else is read or added (an
+    /// agent's label would otherwise make an empty text look written).
+    pub fn check(&self) -> Result<(), ChatError> {
         match self {
             Operation::DirectMessage { user, text } => {
                 required(user, "user")?;

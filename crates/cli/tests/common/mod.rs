@@ -405,7 +405,7 @@ pub fn fixture(name: &str) -> String {
 /// `engines.toml` with one `command` engine, `holder`, that records its
 /// session's agent token in `scratch/token-<session id>` and then works
 /// (sleeps), so a test can act as that session.
-pub fn token_holder_engines(scratch: &Path) -> String {
+fn token_holder_engines(scratch: &Path) -> String {
     let holder = format!(
         "printf '%s' \"$APP_CLI_TOKEN\" > {}/token-$APP_SESSION_ID; exec sleep 300",
         scratch.display()
@@ -433,8 +433,30 @@ pub fn written(path: &Path) -> String {
 }
 
 impl TestServer {
-    /// The agent token a [`token_holder_engines`] session recorded.
+    /// A server whose `holder` engine records each session's agent token;
+    /// `prepare` writes what else the data directory needs before the start.
+    pub fn with_token_holders(prepare: impl FnOnce(&Path)) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("engines.toml"),
+            token_holder_engines(scratch.path()),
+        )
+        .unwrap();
+        prepare(dir.path());
+        Self::start_in_with(dir, &[]).keeping(scratch)
+    }
+
+    /// The agent token a `holder` session recorded.
     pub fn agent_token(&self, session_id: &str) -> String {
         written(&self.scratch().join(format!("token-{session_id}")))
+    }
+
+    /// Starts a `holder` session from the browser: its id and agent token.
+    pub fn holder_session(&self) -> (String, String) {
+        let session = self.browser_session("holder", "work");
+        let id = session["id"].as_str().unwrap().to_owned();
+        let token = self.agent_token(&id);
+        (id, token)
     }
 }

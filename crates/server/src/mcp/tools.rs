@@ -291,6 +291,48 @@ mod tests {
             .unwrap_or_else(|| panic!("no tool {name}"))
     }
 
+    /// `/sessions/{sessionId}` and `/sessions/{id}` name the same route.
+    fn shape(path: &str) -> String {
+        path.split('/')
+            .map(|segment| {
+                if segment.starts_with('{') {
+                    "{}"
+                } else {
+                    segment
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    #[test]
+    fn every_tool_names_a_route_the_api_serves() {
+        let document = crate::routes::openapi::document();
+        for tool in all() {
+            let served = document
+                .paths
+                .paths
+                .iter()
+                .filter(|(path, _)| shape(path) == shape(tool.path))
+                .any(|(_, item)| {
+                    let operation = match tool.method {
+                        Method::GET => &item.get,
+                        Method::POST => &item.post,
+                        Method::PATCH => &item.patch,
+                        Method::PUT => &item.put,
+                        Method::DELETE => &item.delete,
+                        _ => &None,
+                    };
+                    operation.is_some()
+                });
+            assert!(
+                served,
+                "{}: {} {} is not a route",
+                tool.name, tool.method, tool.path
+            );
+        }
+    }
+
     #[test]
     fn a_tool_takes_its_path_parameters_and_its_body_type() {
         let tool = find("send_message").tool();

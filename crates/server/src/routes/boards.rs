@@ -232,7 +232,7 @@ async fn delete_member(
 ///
 /// Agent tokens are admitted.
 #[utoipa::path(get, path = "/boards",
-    params(("workspaceId" = Option<String>, Query, description = "Only this workspace's boards.")),
+    params(BoardQuery),
     responses((status = 200, body = Vec<boards::Board>)))]
 async fn list_boards(
     caller: Caller,

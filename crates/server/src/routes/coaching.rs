@@ -46,19 +46,23 @@ async fn weekly(state: &AppState, account_id: &str) -> ApiResult<coaching::Weekl
     Ok(coaching::weekly(from, clock::timestamp(to), &history))
 }
 
-/// The account's coaching artifacts: the weekly report first, then interviews.
-#[utoipa::path(get, path = "/coaching/artifacts", responses((status = 200, body = Artifacts)))]
-async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Artifacts>> {
-    let now = state.clock.timestamp();
-    let mut artifacts = vec![Artifact {
+/// The weekly report as an artifact, made at `at` (it is computed at each read).
+fn weekly_artifact(at: String, body: Option<String>) -> Artifact {
+    Artifact {
         id: WEEKLY_REPORT_ID.to_owned(),
         kind: ArtifactKind::WeeklyReport,
         title: WEEKLY_TITLE.to_owned(),
         session_id: None,
-        created_at: now.clone(),
-        updated_at: now,
-        body: None,
-    }];
+        created_at: at.clone(),
+        updated_at: at,
+        body,
+    }
+}
+
+/// The account's coaching artifacts: the weekly report first, then interviews.
+#[utoipa::path(get, path = "/coaching/artifacts", responses((status = 200, body = Artifacts)))]
+async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Artifacts>> {
+    let mut artifacts = vec![weekly_artifact(state.clock.timestamp(), None)];
     let store = state.coaching.clone();
     let account = caller.account_id().to_owned();
     artifacts.extend(blocking(move || store.interviews(&account)).await?);
@@ -89,17 +93,8 @@ async fn read(
 ) -> ApiResult<Json<ArtifactRead>> {
     if id == WEEKLY_REPORT_ID {
         let report = weekly(&state, caller.account_id()).await?;
-        let artifact = Artifact {
-            id,
-            kind: ArtifactKind::WeeklyReport,
-            title: WEEKLY_TITLE.to_owned(),
-            session_id: None,
-            created_at: report.to.clone(),
-            updated_at: report.to.clone(),
-            body: Some(report.markdown.clone()),
-        };
         return Ok(Json(ArtifactRead {
-            artifact,
+            artifact: weekly_artifact(report.to.clone(), Some(report.markdown.clone())),
             report: Some(report),
         }));
     }

@@ -248,7 +248,7 @@ async fn presence(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<PresenceBody>,
 ) -> ApiResult<StatusCode> {
-    if body.app_id.is_empty() || body.app_id.len() > 100 {
+    if body.app_id.is_empty() || body.app_id.chars().count() > 100 {
         return Err(ApiError::bad_request(
             "invalid_request",
             "appId must be 1 to 100 characters",

@@ -12,10 +12,13 @@
 //! single-listener operation also names its one server in its own `servers`,
 //! so a generated client reaches it at the right base.
 
+use std::sync::LazyLock;
+
 use axum::Router;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
+use bytes::Bytes;
 use utoipa::Modify;
 use utoipa::OpenApi;
 use utoipa::openapi::extensions::ExtensionsBuilder;
@@ -98,8 +101,7 @@ pub const LISTENER: &str = "x-listener";
 )]
 struct ApiDoc;
 
-/// The document, built afresh: it is small, and nothing is cached that a
-/// test could see stale.
+/// The document, built afresh (the tests compare it with the files).
 pub fn document() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
 }
@@ -108,12 +110,19 @@ pub fn routes() -> Router<crate::state::AppState> {
     Router::new().route("/openapi.json", get(document_json))
 }
 
+/// The served document, serialised once: it is fixed when the binary is built.
+static DOCUMENT_JSON: LazyLock<Result<Bytes, serde_json::Error>> =
+    LazyLock::new(|| serde_json::to_vec(&document()).map(Bytes::from));
+
 /// This document: every operation of both listeners.
 #[utoipa::path(get, path = "/openapi.json", responses(
     (status = 200, description = "The OpenAPI 3.1 document.", body = Object),
 ))]
 async fn document_json(_caller: Caller) -> ApiResult<impl IntoResponse> {
-    let body = serde_json::to_vec(&document()).map_err(ApiError::internal)?;
+    let body = DOCUMENT_JSON
+        .as_ref()
+        .map(Bytes::clone)
+        .map_err(ApiError::internal)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body))
 }
 

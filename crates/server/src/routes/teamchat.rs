@@ -54,6 +54,7 @@ async fn send(
         ));
     }
     refuse_email_session(state, &caller.0).await?;
+    operation.check().map_err(chat_error)?;
     if let (true, Some(session_id)) = (caller.is_agent(), &caller.0.session_id) {
         let session = state.sessions.get(caller.account_id(), session_id).await?;
         operation.label(&session.title.unwrap_or(session.id));

@@ -119,7 +119,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   let view: { filters: DashboardFilters | null; filtersKey: string; widgets: WidgetConfig[] } | null = null;
   let boards: BoardFull[] = [];
   let data: { boards: BoardFull[]; filtersKey: string; filtered: FilteredData; key: number } | null = null;
-  let computed = new Map<string, ComputedWidget>();
+  let computed: ReadonlyMap<string, ComputedWidget> = new Map();
   const filterCache = new FilterCache<BoardFull[]>();
   /** Boards changed since the last results were sent. */
   let stale = false;
@@ -152,7 +152,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       const seen = filterCache.get(boards, view.filtersKey);
       const filtered = seen?.filtered ?? applyFilters(prepareBoards(boards), view.filters);
       data = { boards, filtersKey: view.filtersKey, filtered, key: (data?.key ?? 0) + 1 };
-      computed = new Map(seen?.computed ?? []);
+      computed = seen?.computed ?? new Map();
       fresh = true;
     }
     const out: Record<string, WidgetResult> = {};

@@ -4,9 +4,12 @@
  *
  * The bound: at most `MAX_FILTERS` filters, the least recently used dropped first, and all of
  * them dropped as soon as the boards change (a new read, a board connected or dropped), since
- * results of other data are wrong. An entry holds the filter's kept row numbers (4 bytes per kept
- * item: 400 KB for 100,000 items) and its widgets' results (small: figures, a chart's series),
- * so 100,000 items cost at most about 3.2 MB beyond the boards themselves.
+ * results of other data are wrong. An entry holds the filter's kept row numbers, a view over a
+ * buffer as long as the rows it filtered (at most 4 bytes per item whatever it keeps: 400 KB for
+ * 100,000 items; nothing when no rule applies, since the board's own rows are kept), and its
+ * widgets' results: figures and chart series are small, but a table keeps as many rows as its
+ * own limit. So 100,000 items cost at most about 3.2 MB of row numbers beyond the boards, plus
+ * eight copies of the tables' shown rows.
  */
 import type { WidgetResult } from "../engine/computeWidget";
 import type { FilteredData } from "../engine/types";
