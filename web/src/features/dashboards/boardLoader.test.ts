@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { ApiError } from "../../shared/api/client";
-import { type BoardLoad, clearBoardCache, fetchBoardFull, loadBoards, loadedBoards } from "./boardLoader";
+import {
+  type BoardLoad,
+  COLUMNS_MEDIA_TYPE,
+  clearBoardCache,
+  fetchBoardFull,
+  loadBoards,
+  loadedBoards,
+} from "./boardLoader";
+import { columnsBody } from "./engine/fixtures/columnsBody";
 import { makeBoard } from "./engine/fixtures/makeBoard";
 import type { BoardFull } from "./engine/types";
 
@@ -116,7 +124,39 @@ describe("fetchBoardFull", () => {
     const second = await fetchBoardFull("a", signal);
     expect(second).toBe(first);
     expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/a/full");
-    expect(fetchMock.mock.calls[0]?.[1].headers).toEqual({});
-    expect(fetchMock.mock.calls[1]?.[1].headers).toEqual({ "If-None-Match": '"v1"' });
+    expect(fetchMock.mock.calls[0]?.[1].headers).toEqual({ Accept: ACCEPT });
+    expect(fetchMock.mock.calls[1]?.[1].headers).toEqual({ Accept: ACCEPT, "If-None-Match": '"v1"' });
+  });
+
+  test("reads the compact form as columns, by the reply's type", async () => {
+    const board = makeBoard({
+      id: "a",
+      items: [
+        { values: { s: "Done" }, name: "one" },
+        { values: {}, name: "two" },
+      ],
+    });
+    const reply = new Response(JSON.stringify(columnsBody(board)), {
+      status: 200,
+      headers: { "Content-Type": COLUMNS_MEDIA_TYPE },
+    });
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValueOnce(reply));
+    const read = await fetchBoardFull("a", new AbortController().signal);
+    if (!("itemColumns" in read)) throw new Error("the compact reply was not read as columns");
+    expect(read.board).toEqual(board.board);
+    expect(read.itemColumns.field("name")).toEqual(["one", "two"]);
+    expect(read.itemColumns.cells("s")).toEqual(["Done", undefined]);
+  });
+
+  test("refuses a malformed compact reply as an invalid reply", async () => {
+    const body = { board: { id: "a", name: "A", columns: [], groups: [] }, items: { count: 2, values: {} } };
+    const reply = new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": COLUMNS_MEDIA_TYPE } });
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValueOnce(reply));
+    await expect(fetchBoardFull("a", new AbortController().signal)).rejects.toMatchObject({
+      code: "invalid_reply",
+      status: 200,
+    });
   });
 });
+
+const ACCEPT = `${COLUMNS_MEDIA_TYPE}, application/json;q=0.5`;

@@ -13,7 +13,6 @@ import type {
   FilteredData,
   FilterReport,
   FilterRule,
-  Item,
   PreparedBoard,
   RuleReport,
 } from "./types";
@@ -25,7 +24,7 @@ import type {
  */
 function peopleFilter(board: PreparedBoard, members: ReadonlySet<string>): RowFilter {
   return (rows) => {
-    const hit = new Uint8Array(board.items.length);
+    const hit = new Uint8Array(board.items.count);
     for (const id of board.peopleColumnIds) {
       const column = board.columnsById.get(id) as Column;
       const { entries, codes, offsets } = bucketCodes(board, column, "day");
@@ -67,13 +66,6 @@ function ruleCost(rule: FilterRule, column: Column): number {
 
 const PEOPLE_COST = 1;
 
-/** The items a filtered board kept, as objects (for the few readers that need whole items). */
-export function keptItems({ board, rows }: FilteredBoard): Item[] {
-  const out: Item[] = new Array<Item>(rows.length);
-  for (let k = 0; k < rows.length; k++) out[k] = board.items[rows[k] as number] as Item;
-  return out;
-}
-
 export function applyFilters(boards: readonly PreparedBoard[], filters?: DashboardFilters | null): FilteredData {
   const rules = Array.isArray(filters?.rules) ? filters.rules : [];
   const members = new Set(Array.isArray(filters?.people) ? filters.people.map(String) : []);
@@ -109,7 +101,7 @@ export function applyFilters(boards: readonly PreparedBoard[], filters?: Dashboa
     narrowings.sort((a, b) => a.cost - b.cost);
     let rows = board.allRows;
     for (const { keep } of narrowings) rows = keep(rows);
-    report.totalItems += board.items.length;
+    report.totalItems += board.items.count;
     report.keptItems += rows.length;
     out.push({ board, rows });
   }

@@ -8,7 +8,7 @@ import { NO_DAY, calendarDay, formatCalendarDay, mondayOf } from "./calendarDay"
 import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
 import { doneLabelNames, statusLabels } from "./columnSettings";
 import { cleanNumber } from "./formatFigure";
-import type { ChartCategoryKind, Column, DateBucket, Item, PreparedBoard } from "./types";
+import type { ChartCategoryKind, Column, DateBucket, PreparedBoard } from "./types";
 
 function derive<T>(board: PreparedBoard, key: string, build: () => T): T {
   let value = board.derived.get(key) as T | undefined;
@@ -22,10 +22,9 @@ function derive<T>(board: PreparedBoard, key: string, build: () => T): T {
 /** Per item: the column's number, NaN where the cell is empty or not a number. */
 export function numberValues(board: PreparedBoard, column: Column): Float64Array {
   return derive(board, `number\u0000${column.id}`, () => {
-    const { items } = board;
-    const out = new Float64Array(items.length);
-    const id = column.id;
-    for (let i = 0; i < items.length; i++) out[i] = numberCell((items[i] as Item).values[id]);
+    const cells = board.items.cells(column.id);
+    const out = new Float64Array(cells.length);
+    for (let i = 0; i < cells.length; i++) out[i] = numberCell(cells[i]);
     return out;
   });
 }
@@ -49,11 +48,10 @@ export function dayKey(text: string): number {
  */
 export function dayKeys(board: PreparedBoard, column: Column, end: "from" | "to"): Float64Array | null {
   return derive(board, `dayKeys\u0000${column.id}\u0000${column.type}\u0000${end}`, () => {
-    const { items } = board;
-    const out = new Float64Array(items.length);
-    const id = column.id;
-    for (let i = 0; i < items.length; i++) {
-      const text = dayTextCell(column.type, (items[i] as Item).values[id], end);
+    const cells = board.items.cells(column.id);
+    const out = new Float64Array(cells.length);
+    for (let i = 0; i < cells.length; i++) {
+      const text = dayTextCell(column.type, cells[i], end);
       if (text === null) {
         out[i] = Number.NaN;
         continue;
@@ -104,10 +102,9 @@ export function numberCodes(
 /** Per item: 1 where the cell is non-empty for the column's type (see `isEmptyCell`). */
 export function filledFlags(board: PreparedBoard, column: Column): Uint8Array {
   return derive(board, `filled\u0000${column.id}\u0000${column.type}`, () => {
-    const { items } = board;
-    const out = new Uint8Array(items.length);
-    const id = column.id;
-    for (let i = 0; i < items.length; i++) out[i] = isEmptyCell(column, (items[i] as Item).values[id]) ? 0 : 1;
+    const cells = board.items.cells(column.id);
+    const out = new Uint8Array(cells.length);
+    for (let i = 0; i < cells.length; i++) out[i] = isEmptyCell(column, cells[i]) ? 0 : 1;
     return out;
   });
 }
@@ -118,7 +115,7 @@ export function filledFlags(board: PreparedBoard, column: Column): Uint8Array {
  */
 export function countWeights(board: PreparedBoard, column: Column | null): Float64Array {
   if (column === null) {
-    return derive(board, "weights", () => new Float64Array(board.items.length).fill(1));
+    return derive(board, "weights", () => new Float64Array(board.items.count).fill(1));
   }
   return derive(board, `weights\u0000${column.id}\u0000${column.type}`, () => {
     const filled = filledFlags(board, column);
@@ -192,11 +189,11 @@ function singleCodes(
   id: string,
   read: (value: unknown) => number,
 ): BucketCodes {
-  const { items } = board;
-  const codes = new Int32Array(items.length);
+  const cells = board.items.cells(id);
+  const codes = new Int32Array(cells.length);
   const seen = new Map<unknown, number>();
-  for (let i = 0; i < items.length; i++) {
-    const value = (items[i] as Item).values[id];
+  for (let i = 0; i < cells.length; i++) {
+    const value = cells[i];
     let code = seen.get(value);
     if (code === undefined) {
       code = read(value);
@@ -208,12 +205,12 @@ function singleCodes(
 }
 
 function multiCodes(board: PreparedBoard, table: EntryTable, id: string, kind: ChartCategoryKind): BucketCodes {
-  const { items } = board;
-  const offsets = new Int32Array(items.length + 1);
-  let codes = new Int32Array(items.length);
+  const cells = board.items.cells(id);
+  const offsets = new Int32Array(cells.length + 1);
+  let codes = new Int32Array(cells.length);
   let n = 0;
-  for (let i = 0; i < items.length; i++) {
-    const values = stringsCell((items[i] as Item).values[id]);
+  for (let i = 0; i < cells.length; i++) {
+    const values = stringsCell(cells[i]);
     for (let j = 0; j < values.length; j++) {
       const v = values[j];
       // A person or option listed twice on one item still counts once.
@@ -255,11 +252,11 @@ function columnCodes(board: PreparedBoard, column: Column, dateBucket: DateBucke
         return table.add(key, label, "date", start);
       };
       if (type === "date") return singleCodes(board, table, 0, id, read);
-      const { items } = board;
-      const codes = new Int32Array(items.length);
+      const cells = board.items.cells(id);
+      const codes = new Int32Array(cells.length);
       const byText = new Map<string, number>();
-      for (let i = 0; i < items.length; i++) {
-        const value = (items[i] as Item).values[id];
+      for (let i = 0; i < cells.length; i++) {
+        const value = cells[i];
         const text = dayTextCell(type, value, "from");
         let code = text === null ? -1 : byText.get(text);
         if (code === undefined) {
@@ -295,9 +292,9 @@ function groupCodes(board: PreparedBoard): BucketCodes {
   const byGroupId = new Map<string, number>();
   for (const [groupId, title] of board.groupTitleById)
     byGroupId.set(groupId, table.add(`group:${title}`, title, "group"));
-  const { items } = board;
-  const codes = new Int32Array(items.length);
-  for (let i = 0; i < items.length; i++) codes[i] = byGroupId.get((items[i] as Item).groupId) ?? -1;
+  const groupIds = board.items.field("groupId");
+  const codes = new Int32Array(groupIds.length);
+  for (let i = 0; i < groupIds.length; i++) codes[i] = byGroupId.get(groupIds[i] as string) ?? -1;
   return { entries: table.entries, preset: table.entries.length, codes, offsets: null };
 }
 
@@ -311,7 +308,7 @@ export function bucketCodes(board: PreparedBoard, by: Column | "group" | "board"
     return derive(board, "bucket\u0000board", () => ({
       entries: [{ key: `board:${board.id}`, label: board.name, kind: "board", sortValue: 0 }],
       preset: 1,
-      codes: new Int32Array(board.items.length),
+      codes: new Int32Array(board.items.count),
       offsets: null,
     }));
   }
@@ -378,7 +375,7 @@ function doneTest(column: Column | undefined): (value: unknown) => boolean {
 
 function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {
   const { items } = board;
-  const n = items.length;
+  const n = items.count;
   const out: SprintColumns = {
     names: [],
     sprint: new Int32Array(n),
@@ -390,12 +387,13 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
   };
   const byName = new Map<string, number>();
   const byRaw = new Map<unknown, number>();
-  const sprintId = choice.sprint.id;
-  const effortId = choice.effort?.type === "number" ? choice.effort.id : null;
-  const doneId = choice.done?.id;
+  const sprintCells = items.cells(choice.sprint.id);
+  const effortCells = choice.effort?.type === "number" ? items.cells(choice.effort.id) : null;
+  const doneCells = choice.done ? items.cells(choice.done.id) : null;
   const isDone = doneTest(choice.done);
   const dateType = choice.date?.type;
-  const dateId = dateType === "date" || dateType === "timeline" ? (choice.date as Column).id : null;
+  const dateCells = dateType === "date" || dateType === "timeline" ? items.cells((choice.date as Column).id) : null;
+  const createdAt = items.field("createdAt");
   const dayOfText = new Map<string, number>();
   const day = (text: string | null): number => {
     if (text === null) return NO_DAY;
@@ -407,9 +405,7 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
     return d;
   };
   for (let i = 0; i < n; i++) {
-    const item = items[i] as Item;
-    const values = item.values;
-    const raw = values[sprintId];
+    const raw = sprintCells[i];
     let s = byRaw.get(raw);
     if (s === undefined) {
       const name = sprintName(raw);
@@ -425,10 +421,10 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
       if (typeof raw === "string" || raw === undefined || raw === null) byRaw.set(raw, s);
     }
     out.sprint[i] = s;
-    out.effort[i] = effortId === null ? Number.NaN : numberCell(values[effortId]);
-    out.done[i] = doneId !== undefined && isDone(values[doneId]) ? 1 : 0;
-    if (dateId !== null) {
-      const v = values[dateId];
+    out.effort[i] = effortCells === null ? Number.NaN : numberCell(effortCells[i]);
+    out.done[i] = doneCells !== null && isDone(doneCells[i]) ? 1 : 0;
+    if (dateCells !== null) {
+      const v = dateCells[i];
       const last = day(dayTextCell(dateType as string, v, "to"));
       if (last !== NO_DAY) {
         out.lastDay[i] = last;
@@ -436,7 +432,7 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
       }
     }
     // Read in place: cutting the date part out of each timestamp allocated a string per item.
-    out.createdDay[i] = calendarDay(item.createdAt);
+    out.createdDay[i] = calendarDay(createdAt[i]);
   }
   return out;
 }
@@ -461,14 +457,13 @@ export interface PrimitiveCodes {
 
 export function primitiveCodes(board: PreparedBoard, column: Column): PrimitiveCodes {
   return derive(board, `primitive\u0000${column.id}`, () => {
-    const { items } = board;
+    const cells = board.items.cells(column.id);
     const values: PrimitiveCodes["values"] = [];
     const byValue = new Map<unknown, number>();
-    const codes = new Int32Array(items.length);
-    const id = column.id;
+    const codes = new Int32Array(cells.length);
     let objects = 0;
-    for (let i = 0; i < items.length; i++) {
-      const v = (items[i] as Item).values[id];
+    for (let i = 0; i < cells.length; i++) {
+      const v = cells[i];
       if (typeof v === "object" && v !== null) {
         codes[i] = -1;
         objects++;
@@ -477,7 +472,7 @@ export function primitiveCodes(board: PreparedBoard, column: Column): PrimitiveC
       let code = byValue.get(v);
       if (code === undefined) {
         code = values.length;
-        values.push(v);
+        values.push(v as PrimitiveCodes["values"][number]);
         byValue.set(v, code);
       }
       codes[i] = code;

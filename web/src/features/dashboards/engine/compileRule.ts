@@ -1,12 +1,13 @@
 /**
- * Turns one filter rule and the column it names on one board into an item predicate, once per
- * board, so the hot loop over items only calls a closure.
+ * Turns one filter rule and the column it names on one board into a predicate of the item's
+ * cell in that column, once per board, so the hot loop over items only calls a closure. A
+ * rule's verdict depends on nothing but that cell.
  */
 import { NO_DAY, calendarDay, formatCalendarDay } from "./calendarDay";
 import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
-import type { Column, FilterRule, Item } from "./types";
+import type { Column, FilterRule } from "./types";
 
-export type ItemPredicate = (item: Item) => boolean;
+export type CellPredicate = (cell: unknown) => boolean;
 
 /** A rule that cannot apply to a column of this type, with the reason shown in the toolbar. */
 export interface InvalidRule {
@@ -37,38 +38,36 @@ function checkboxTarget(value: unknown): boolean {
 }
 
 /** The `is` test of one column type; `is_not` is its negation, so empty cells pass `is_not`. */
-function compileIs(column: Column, value: unknown): ItemPredicate | InvalidRule {
-  const id = column.id;
+function compileIs(column: Column, value: unknown): CellPredicate | InvalidRule {
   const values = ruleValues(value);
   switch (column.type) {
     case "number": {
       const wanted = new Set(values.map(ruleNumber).filter((n) => !Number.isNaN(n)));
       if (wanted.size === 0) return { invalid: "a number rule needs a number" };
-      return (item) => wanted.has(numberCell(item.values[id]));
+      return (cell) => wanted.has(numberCell(cell));
     }
     case "checkbox": {
       const target = checkboxTarget(values[0]);
-      return (item) => (item.values[id] === true) === target;
+      return (cell) => (cell === true) === target;
     }
     case "people":
     case "dropdown": {
       const wanted = new Set(values.map(String));
-      return (item) => {
-        const cell = stringsCell(item.values[id]);
-        for (let i = 0; i < cell.length; i++) if (wanted.has(cell[i] as string)) return true;
+      return (cell) => {
+        const names = stringsCell(cell);
+        for (let i = 0; i < names.length; i++) if (wanted.has(names[i] as string)) return true;
         return false;
       };
     }
     case "date": {
       const wanted = new Set(ruleDays(values));
       if (wanted.size === 0) return { invalid: "a date rule needs a YYYY-MM-DD value" };
-      return (item) => wanted.has(item.values[id] as string);
+      return (cell) => wanted.has(cell as string);
     }
     case "timeline": {
       const days = ruleDays(values);
       if (days.length === 0) return { invalid: "a timeline rule needs a YYYY-MM-DD value" };
-      return (item) => {
-        const cell = item.values[id];
+      return (cell) => {
         const from = dayTextCell("timeline", cell, "from");
         if (from === null) return false;
         const to = dayTextCell("timeline", cell, "to") as string;
@@ -80,42 +79,34 @@ function compileIs(column: Column, value: unknown): ItemPredicate | InvalidRule 
       // One value is the usual case ("status is Done"); `===` is cheaper than a set look-up.
       if (values.length === 1) {
         const only = String(values[0]);
-        return (item) => {
-          const cell = item.values[id];
-          return cell === only || (typeof cell === "number" && String(cell) === only);
-        };
+        return (cell) => cell === only || (typeof cell === "number" && String(cell) === only);
       }
       const wanted = new Set(values.map(String));
-      return (item) => {
-        const cell = item.values[id];
-        return (typeof cell === "string" || typeof cell === "number") && wanted.has(String(cell));
-      };
+      return (cell) => (typeof cell === "string" || typeof cell === "number") && wanted.has(String(cell));
     }
   }
 }
 
-function compileContains(column: Column, value: unknown): ItemPredicate | InvalidRule {
-  const id = column.id;
+function compileContains(column: Column, value: unknown): CellPredicate | InvalidRule {
   if (column.type === "checkbox") return { invalid: "contains does not apply to a checkbox" };
   if (column.type === "people") {
     const member = String(value);
-    return (item) => stringsCell(item.values[id]).includes(member);
+    return (cell) => stringsCell(cell).includes(member);
   }
   const needle = String(value ?? "").toLowerCase();
   const has = (s: unknown): boolean =>
     (typeof s === "string" || typeof s === "number") && String(s).toLowerCase().includes(needle);
   if (column.type === "dropdown") {
-    return (item) => stringsCell(item.values[id]).some(has);
+    return (cell) => stringsCell(cell).some(has);
   }
   if (column.type === "timeline") {
-    return (item) => {
-      const cell = item.values[id];
+    return (cell) => {
       if (typeof cell !== "object" || cell === null) return false;
       const t = cell as { from?: unknown; to?: unknown };
       return has(t.from) || has(t.to);
     };
   }
-  return (item) => has(item.values[id]);
+  return has;
 }
 
 type Comparison = "gt" | "gte" | "lt" | "lte";
@@ -134,13 +125,12 @@ function compare<T extends number | string>(op: Comparison, a: T, b: T): boolean
   }
 }
 
-function compileComparison(column: Column, op: Comparison, value: unknown): ItemPredicate | InvalidRule {
-  const id = column.id;
+function compileComparison(column: Column, op: Comparison, value: unknown): CellPredicate | InvalidRule {
   if (column.type === "number") {
     const bound = ruleNumber(value);
     if (Number.isNaN(bound)) return { invalid: `${op} on a number column needs a number` };
     // NaN (an empty cell) fails every comparison, so empty cells never match.
-    return (item) => compare(op, numberCell(item.values[id]), bound);
+    return (cell) => compare(op, numberCell(cell), bound);
   }
   if (column.type === "date" || column.type === "timeline") {
     const [bound] = ruleDays([value]);
@@ -148,8 +138,8 @@ function compileComparison(column: Column, op: Comparison, value: unknown): Item
     // A timeline is after a day when it starts after it, and before a day when it ends before it.
     const end = op === "lt" || op === "lte" ? "to" : "from";
     const type = column.type;
-    return (item) => {
-      const day = dayTextCell(type, item.values[id], end);
+    return (cell) => {
+      const day = dayTextCell(type, cell, end);
       return day !== null && compare(op, day, bound);
     };
   }
@@ -157,18 +147,17 @@ function compileComparison(column: Column, op: Comparison, value: unknown): Item
 }
 
 /** The predicate of a rule on a column, or why the rule cannot apply to that column. */
-export function compileRule(rule: FilterRule, column: Column): ItemPredicate | InvalidRule {
-  const id = column.id;
+export function compileRule(rule: FilterRule, column: Column): CellPredicate | InvalidRule {
   switch (rule.op) {
     case "is_empty":
-      return (item) => isEmptyCell(column, item.values[id]);
+      return (cell) => isEmptyCell(column, cell);
     case "is_not_empty":
-      return (item) => !isEmptyCell(column, item.values[id]);
+      return (cell) => !isEmptyCell(column, cell);
     case "is":
       return compileIs(column, rule.value);
     case "is_not": {
       const is = compileIs(column, rule.value);
-      return typeof is === "function" ? (item) => !is(item) : is;
+      return typeof is === "function" ? (cell) => !is(cell) : is;
     }
     case "contains":
       return compileContains(column, rule.value);

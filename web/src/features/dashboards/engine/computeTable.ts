@@ -3,7 +3,7 @@
  * capped so that 100,000 items never become 100,000 rows of objects.
  */
 import { columnRefKey, resolveColumn } from "./resolveColumn";
-import type { Column, ColumnRef, FilteredData, Item, TableSettings } from "./types";
+import type { Column, ColumnRef, FilteredData, TableSettings } from "./types";
 
 export const TABLE_DEFAULT_LIMIT = 100;
 
@@ -55,14 +55,17 @@ export function computeTable(data: FilteredData, settings: TableSettings | undef
       header.type = typeSeen[c] ?? null;
     });
     totalRows += kept.length;
+    const { items } = board;
+    const [ids, names, groupIds] = [items.field("id"), items.field("name"), items.field("groupId")];
+    const cellsByColumn = resolved.map((column) => (column ? items.cells(column.id) : null));
     for (let k = 0; k < kept.length && rows.length < limit; k++) {
-      const item = board.items[kept[k] as number] as Item;
+      const row = kept[k] as number;
       rows.push({
         boardId: board.id,
-        itemId: item.id,
-        name: item.name,
-        group: board.groupTitleById.get(item.groupId) ?? null,
-        cells: resolved.map((column) => (column ? item.values[column.id] : undefined)),
+        itemId: ids[row] as string,
+        name: names[row] as string,
+        group: board.groupTitleById.get(groupIds[row] as string) ?? null,
+        cells: cellsByColumn.map((cells) => cells?.[row]),
         cellColumns: resolved,
       });
     }

@@ -4,21 +4,23 @@
  * is kept for as long as its full read is (keyed by the read's identity), so boards arriving
  * one after another, or a filter change, never prepare a board twice or lose its column reads.
  */
-import type { BoardFull, PreparedBoard } from "./types";
+import { columnsOfItems } from "./itemColumns";
+import type { BoardRead, PreparedBoard } from "./types";
 
-const preparedByRead = new WeakMap<BoardFull, PreparedBoard>();
+const preparedByRead = new WeakMap<BoardRead, PreparedBoard>();
 
-function prepareBoard({ board, items }: BoardFull): PreparedBoard {
+function prepareBoard(read: BoardRead): PreparedBoard {
+  const { board } = read;
   const columns = Array.isArray(board.columns) ? board.columns : [];
   const groups = Array.isArray(board.groups) ? board.groups : [];
-  const list = Array.isArray(items) ? items : [];
-  const allRows = new Uint32Array(list.length);
+  const items = "itemColumns" in read ? read.itemColumns : columnsOfItems(Array.isArray(read.items) ? read.items : []);
+  const allRows = new Uint32Array(items.count);
   for (let i = 0; i < allRows.length; i++) allRows[i] = i;
   return {
     id: board.id,
     name: board.name,
     board,
-    items: list,
+    items,
     allRows,
     columnsById: new Map(columns.map((c) => [c.id, c])),
     peopleColumnIds: columns.filter((c) => c.type === "people").map((c) => c.id),
@@ -28,7 +30,7 @@ function prepareBoard({ board, items }: BoardFull): PreparedBoard {
 }
 
 /** The boards' preparations; a read prepared before (the same object) is reused as it was. */
-export function prepareBoards(boards: readonly BoardFull[]): PreparedBoard[] {
+export function prepareBoards(boards: readonly BoardRead[]): PreparedBoard[] {
   return boards.map((read) => {
     let prepared = preparedByRead.get(read);
     if (!prepared) {

@@ -4,7 +4,7 @@ import { CHECK, DATE, PEOPLE, STATUS, TEXT, TIMELINE, numberColumn } from "./fix
 import { makeBoard } from "./fixtures/makeBoard";
 import { prepareBoards } from "./prepareBoards";
 import { compileRowRule } from "./rowRule";
-import type { Column, FilterRule, Item } from "./types";
+import type { Column, FilterRule } from "./types";
 
 const EFFORT = numberColumn("effort");
 const POOLS: Record<string, unknown[]> = {
@@ -60,7 +60,7 @@ function items(count: number, distinct: boolean) {
 
 describe("compileRowRule", () => {
   it.each([false, true])(
-    "keeps exactly the rows the item predicate keeps (mostly distinct numbers: %s)",
+    "keeps exactly the rows the cell predicate keeps (mostly distinct numbers: %s)",
     (distinct) => {
       const [board] = prepareBoards([makeBoard({ id: "b", columns: COLUMNS, items: items(400, distinct) })]);
       if (!board) throw new Error("no board");
@@ -72,9 +72,9 @@ describe("compileRowRule", () => {
           expect(byRow).toEqual(byItem);
           continue;
         }
-        const expected = board.items.map((item: Item) => byItem(item));
+        const expected = board.items.cells(column.id).map((cell) => byItem(cell));
         const kept = new Set(byRow(board.allRows));
-        const actual = board.items.map((_, row) => kept.has(row));
+        const actual = Array.from(board.allRows, (row) => kept.has(row));
         expect({ rule, kept: actual }).toEqual({ rule, kept: expected });
       }
     },

@@ -3,13 +3,13 @@
  * on the item's cell in its column, so where a column holds few distinct primitive values the
  * rule is decided once per value and each row reads its verdict from a typed array; emptiness
  * tests read the column's filled flags. Anything else (arrays, objects, columns of mostly
- * distinct values) asks the rule's item predicate, so the results are the item predicates' by
+ * distinct values) asks the rule's cell predicate, so the results are the cell predicates' by
  * construction. The loops over rows are small monomorphic functions of typed arrays, which the
  * JIT optimises at once: a filter change runs each of them once over up to 100,000 items.
  */
-import { type InvalidRule, type ItemPredicate, compileRule, ruleDays, ruleNumber } from "./compileRule";
+import { type CellPredicate, type InvalidRule, compileRule, ruleDays, ruleNumber } from "./compileRule";
 import { dayKey, dayKeys, filledFlags, numberValues, primitiveCodes } from "./columnar";
-import type { Column, FilterRule, Item, PreparedBoard } from "./types";
+import type { Column, FilterRule, PreparedBoard } from "./types";
 
 /** The rows (ascending positions in the board's items) of `rows` that pass. */
 export type RowFilter = (rows: Uint32Array) => Uint32Array;
@@ -71,23 +71,17 @@ function keepByComparison(rows: Uint32Array, values: Float64Array, op: number, b
   return out.subarray(0, n);
 }
 
-function perValue(predicate: ItemPredicate, column: Column, board: PreparedBoard): RowFilter | null {
+function perValue(predicate: CellPredicate, column: Column, board: PreparedBoard): RowFilter | null {
   const { values, codes, objects } = primitiveCodes(board, column);
-  const limit = board.items.length * MAX_SHARE;
+  const limit = board.items.count * MAX_SHARE;
   if (values.length > limit || objects > limit) return null;
-  const verdict = new Uint8Array(values.length);
-  const probe: Item = { id: "", groupId: "", name: "", values: {}, createdAt: "", updatedAt: "" };
-  for (let c = 0; c < values.length; c++) {
-    const value = values[c];
-    probe.values = value === undefined ? {} : { [column.id]: value };
-    verdict[c] = predicate(probe) ? 1 : 0;
-  }
+  const verdict = Uint8Array.from(values, (value) => (predicate(value) ? 1 : 0));
   if (objects === 0) return (rows) => keepByVerdict(rows, codes, verdict);
-  const items = board.items;
+  const cells = board.items.cells(column.id);
   return (rows) =>
     keepByPredicate(rows, (row) => {
       const c = codes[row] as number;
-      return c >= 0 ? verdict[c] === 1 : predicate(items[row] as Item);
+      return c >= 0 ? verdict[c] === 1 : predicate(cells[row]);
     });
 }
 
@@ -115,6 +109,6 @@ export function compileRowRule(rule: FilterRule, column: Column, board: Prepared
   }
   const fast = perValue(predicate, column, board);
   if (fast) return fast;
-  const items = board.items;
-  return (rows) => keepByPredicate(rows, (row) => predicate(items[row] as Item));
+  const cells = board.items.cells(column.id);
+  return (rows) => keepByPredicate(rows, (row) => predicate(cells[row]));
 }

@@ -27,6 +27,26 @@ export type Board = Omit<FullBoardHeader, "workspaceId" | "columns"> & { columns
 /** A full board read (`GET /boards/<id>/full`, or one board of a published dashboard). */
 export type BoardFull = Omit<FullBoardBody, "board"> & { board: Board };
 
+/** The item fields other than `values`. */
+export type ItemField = "id" | "groupId" | "name" | "createdAt" | "updatedAt";
+
+/** A board's items by column, indexed by row (the item's position in the full read). */
+export interface ItemColumns {
+  readonly count: number;
+  field(name: ItemField): readonly string[];
+  /** The values under one key, by row; undefined where an item has none. Read, never write. */
+  cells(key: string): readonly unknown[];
+}
+
+/** A full board read in the compact form, its items already columns. */
+export interface ColumnarBoard {
+  board: Board;
+  itemColumns: ItemColumns;
+}
+
+/** A full board read in either form; the engine reads both alike. */
+export type BoardRead = BoardFull | ColumnarBoard;
+
 /** A column id (that column on every board having it) or `{boardId: columnId}` board by board. */
 export type ColumnRef = string | Record<string, string>;
 
@@ -109,7 +129,7 @@ export interface WidgetConfig {
 export interface FilteredBoard {
   board: PreparedBoard;
   /**
-   * Positions in `board.items` of the items that pass every rule that applies to the board, in
+   * Rows of `board.items` of the items that pass every rule that applies to the board, in
    * order (the board's own `allRows` when none does). Widgets read columns by these positions.
    */
   rows: Uint32Array;
@@ -145,8 +165,8 @@ export interface PreparedBoard {
   id: string;
   name: string;
   board: Board;
-  items: readonly Item[];
-  /** 0 … items.length − 1: the rows of a board no rule filters. */
+  items: ItemColumns;
+  /** 0 … items.count − 1: the rows of a board no rule filters. */
   allRows: Uint32Array;
   columnsById: ReadonlyMap<string, Column>;
   /** Ids of the board's `people` columns, which the People filter reads. */

@@ -129,7 +129,40 @@ export function ChartCanvas({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () =>
 
   return (
     <div className="dash-chart">
-      <canvas ref={canvasRef} role="img" aria-label={spec.ariaLabel} />
+      <canvas ref={canvasRef}>
+        <ChartFigures spec={spec} />
+      </canvas>
     </div>
+  );
+}
+
+/**
+ * The chart's figures as a table inside the canvas: what screen readers read instead of the
+ * drawing, and the figures a test can compare without reading pixels.
+ */
+function ChartFigures({ spec }: { spec: ChartSpec }) {
+  return (
+    <table aria-label={spec.ariaLabel} data-chart-figures>
+      <thead>
+        <tr>
+          <th scope="col" />
+          {spec.datasets.map((d, j) => (
+            <th key={j} scope="col">
+              {d.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {spec.labels.map((label, i) => (
+          <tr key={i}>
+            <th scope="row">{label}</th>
+            {spec.datasets.map((d, j) => (
+              <td key={j}>{d.tooltips[i] ?? ""}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

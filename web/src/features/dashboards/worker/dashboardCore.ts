@@ -13,7 +13,7 @@ import { type BoardFetcher, type BoardLoad, fetchBoardFull, loadBoards, loadedBo
 import { applyFilters } from "../engine/applyFilters";
 import { type WidgetResult, computeWidget, deriveForView } from "../engine/computeWidget";
 import { prepareBoards } from "../engine/prepareBoards";
-import type { Board, BoardFull, DashboardFilters, FilteredData, FilterReport, WidgetConfig } from "../engine/types";
+import type { Board, BoardRead, DashboardFilters, FilteredData, FilterReport, WidgetConfig } from "../engine/types";
 import { type ComputedWidget, FilterCache } from "./filterCache";
 
 /** What the settings panel and the toolbar need of a loaded board: never its items. */
@@ -106,7 +106,7 @@ function status(load: BoardLoad): BoardStatus {
   return load.state === "loaded" ? { id: load.id, state: "loaded" } : load;
 }
 
-function meta({ board }: BoardFull): BoardMeta {
+function meta({ board }: BoardRead): BoardMeta {
   return {
     board: { id: board.id, name: board.name, columns: Array.isArray(board.columns) ? board.columns : [] },
   };
@@ -117,10 +117,10 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   let loads: BoardLoad[] = [];
   let cancel: (() => void) | null = null;
   let view: { filters: DashboardFilters | null; filtersKey: string; widgets: WidgetConfig[] } | null = null;
-  let boards: BoardFull[] = [];
-  let data: { boards: BoardFull[]; filtersKey: string; filtered: FilteredData; key: number } | null = null;
+  let boards: BoardRead[] = [];
+  let data: { boards: BoardRead[]; filtersKey: string; filtered: FilteredData; key: number } | null = null;
   let computed: ReadonlyMap<string, ComputedWidget> = new Map();
-  const filterCache = new FilterCache<BoardFull[]>();
+  const filterCache = new FilterCache<BoardRead[]>();
   /** Boards changed since the last results were sent. */
   let stale = false;
   let partialAt = -Infinity;

@@ -1,0 +1,209 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { computeDashboard } from "./computeWidget";
+import { columnsBody } from "./fixtures/columnsBody";
+import { CHECK, DATE, PEOPLE, STATUS, TAGS, TEXT, TIMELINE, numberColumn } from "./fixtures/columns";
+import { makeBoard } from "./fixtures/makeBoard";
+import { ColumnsFormError, decodeItemColumns } from "./itemColumns";
+import { prepareBoards } from "./prepareBoards";
+import type { BoardFull, Column, ColumnarBoard, DashboardFilters, ItemField, WidgetConfig } from "./types";
+
+const SPRINT: Column = { id: "sprint", title: "Sprint", type: "text" };
+const COLUMNS: Column[] = [STATUS, numberColumn("points"), PEOPLE, DATE, TIMELINE, CHECK, TAGS, TEXT, SPRINT];
+const FIELDS: ItemField[] = ["id", "groupId", "name", "createdAt", "updatedAt"];
+
+const day = fc
+  .date({ min: new Date("2024-01-01"), max: new Date("2024-03-31"), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
+
+/** Each column's well-formed values, and now and then a value of the wrong shape, which must survive too. */
+const cellByColumn: Record<string, fc.Arbitrary<unknown>> = {
+  status: fc.constantFrom("Working on it", "Stuck", "Done", ""),
+  points: fc.oneof(fc.integer({ min: -5, max: 40 }), fc.double({ noNaN: true, noDefaultInfinity: true })),
+  owner: fc.uniqueArray(fc.constantFrom("m1", "m2", "m3"), { maxLength: 3 }),
+  due: day,
+  span: fc.tuple(day, day).map(([a, b]) => (a <= b ? { from: a, to: b } : { from: b, to: a })),
+  ok: fc.boolean(),
+  tags: fc.uniqueArray(fc.constantFrom("api", "ui", "ops", "\u00e9t\u00e9"), { maxLength: 3 }),
+  note: fc.string({ unit: "binary", maxLength: 12 }),
+  sprint: fc.constantFrom("Sprint 1", "Sprint 2", " Sprint 3 ", 3),
+};
+const oddCell = fc.oneof(fc.constant(null), fc.string(), fc.integer(), fc.dictionary(fc.string(), fc.integer()));
+
+const itemValues = fc.record(
+  Object.fromEntries(
+    Object.entries(cellByColumn).map(([key, cell]) => [key, fc.oneof({ weight: 4, arbitrary: cell }, oddCell)]),
+  ),
+  { requiredKeys: [] },
+);
+
+const boardArb = (id: string) =>
+  fc
+    .array(
+      fc.record({
+        values: itemValues,
+        groupId: fc.constantFrom("g1", "g2", "g3"),
+        name: fc.string({ unit: "grapheme", maxLength: 10 }),
+        createdAt: fc.constantFrom("2024-01-02T09:00:00Z", "2024-01-15T12:30:00Z", "2024-02-01T08:00:00Z"),
+      }),
+      { maxLength: 60, size: "max" },
+    )
+    .map((items) =>
+      makeBoard({
+        id,
+        columns: COLUMNS,
+        groups: [
+          { id: "g1", title: "Now" },
+          { id: "g2", title: "Next" },
+          { id: "g3", title: "Later" },
+        ],
+        items,
+      }),
+    );
+
+/** A read as it comes off the wire, whatever the generator built (null prototypes, −0). */
+function overWire<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function compact(read: BoardFull): ColumnarBoard {
+  const parsed = overWire(columnsBody(read));
+  return { board: parsed.board, itemColumns: decodeItemColumns(parsed.items) };
+}
+
+describe("decodeItemColumns", () => {
+  it("gives every item's fields and values exactly as the JSON read has them", () => {
+    fc.assert(
+      fc.property(boardArb("b").map(overWire), (read) => {
+        const { itemColumns } = compact(read);
+        expect(itemColumns.count).toBe(read.items.length);
+        for (const field of FIELDS) expect(itemColumns.field(field)).toEqual(read.items.map((item) => item[field]));
+        for (const key of [...Object.keys(cellByColumn), "never-set"]) {
+          const cells = itemColumns.cells(key);
+          read.items.forEach((item, row) => {
+            expect(Object.hasOwn(item.values, key) ? item.values[key] : undefined).toStrictEqual(cells[row]);
+          });
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it.each<[string, unknown]>([
+    ["a count that is not one", { count: -1, id: [], groupId: [], name: [], createdAt: [], updatedAt: [], values: {} }],
+    [
+      "a field one entry short",
+      { count: 1, id: [], groupId: ["g"], name: ["n"], createdAt: ["t"], updatedAt: ["t"], values: {} },
+    ],
+    [
+      "a code past its dictionary",
+      {
+        count: 1,
+        id: ["i"],
+        groupId: { dict: ["g"], codes: [1] },
+        name: ["n"],
+        createdAt: ["t"],
+        updatedAt: ["t"],
+        values: {},
+      },
+    ],
+    [
+      "an item with no group",
+      {
+        count: 1,
+        id: ["i"],
+        groupId: { dict: ["g"], codes: [-1] },
+        name: ["n"],
+        createdAt: ["t"],
+        updatedAt: ["t"],
+        values: {},
+      },
+    ],
+    [
+      "an id that is not text",
+      { count: 1, id: [7], groupId: ["g"], name: ["n"], createdAt: ["t"], updatedAt: ["t"], values: {} },
+    ],
+    [
+      "a values column with too few codes",
+      {
+        count: 2,
+        id: ["i", "j"],
+        groupId: ["g", "g"],
+        name: ["n", "m"],
+        createdAt: ["t", "t"],
+        updatedAt: ["t", "t"],
+        values: { status: { dict: ["Done"], codes: [0] } },
+      },
+    ],
+    [
+      "a values column that is a plain list",
+      { count: 1, id: ["i"], groupId: ["g"], name: ["n"], createdAt: ["t"], updatedAt: ["t"], values: { s: ["Done"] } },
+    ],
+  ])("refuses %s", (_, wire) => {
+    expect(() => decodeItemColumns(wire)).toThrow(ColumnsFormError);
+  });
+});
+
+const WIDGETS: WidgetConfig[] = [
+  { type: "numbers", settings: {} },
+  { type: "numbers", settings: { function: "sum", column: "points" } },
+  { type: "numbers", settings: { function: "median", column: "points" } },
+  { type: "chart", settings: { chartType: "bar", groupBy: "status" } },
+  { type: "chart", settings: { chartType: "pie", groupBy: "owner", function: "sum", column: "points" } },
+  { type: "chart", settings: { chartType: "line", groupBy: "due", dateBucket: "week" } },
+  { type: "chart", settings: { chartType: "column", groupBy: "span", dateBucket: "month" } },
+  { type: "chart", settings: { groupBy: "tags" } },
+  { type: "chart", settings: { groupBy: "group", function: "avg", column: "points" } },
+  { type: "chart", settings: { groupBy: "ok" } },
+  { type: "chart", settings: { groupBy: "note" } },
+  {
+    type: "velocity",
+    settings: { sprintColumn: "sprint", effortColumn: "points", doneColumn: "status", dateColumn: "due" },
+  },
+  {
+    type: "plannedVsUnplanned",
+    settings: { sprintColumn: "sprint", effortColumn: "points", doneColumn: "ok", dateColumn: "span" },
+  },
+  {
+    type: "burndown",
+    settings: { sprintColumn: "sprint", effortColumn: "points", doneColumn: "status", dateColumn: "due" },
+  },
+  { type: "battery", settings: { column: "status" } },
+  { type: "table", settings: { columns: ["status", "owner", "span"], limit: 20 } },
+].map((widget, i) => ({ id: `w${i}`, layout: { x: 0, y: i, w: 4, h: 3 }, ...widget }));
+
+const filtersArb: fc.Arbitrary<DashboardFilters | null> = fc.oneof(
+  fc.constant(null),
+  fc.record({
+    people: fc.uniqueArray(fc.constantFrom("m1", "m2"), { maxLength: 2 }),
+    rules: fc.array(
+      fc.constantFrom(
+        { column: "status", op: "is", value: "Done" },
+        { column: "points", op: "gt", value: 3 },
+        { column: "due", op: "lte", value: "2024-02-15" },
+        { column: "span", op: "gte", value: "2024-02-01" },
+        { column: "tags", op: "contains", value: "p" },
+        { column: "note", op: "is_not_empty" },
+        { column: "ok", op: "is", value: true },
+        { column: "sprint", op: "is_not", value: "Sprint 1" },
+      ),
+      { maxLength: 3 },
+    ),
+  }),
+);
+
+describe("the two forms of the full read", () => {
+  it("give every widget the same figures under any filter", () => {
+    fc.assert(
+      fc.property(fc.tuple(boardArb("a"), boardArb("b")), filtersArb, (reads, filters) => {
+        // Fresh reads for each form: prepared boards are kept per read.
+        const asJson = reads.map(overWire);
+        const asColumns = reads.map(compact);
+        expect(computeDashboard(prepareBoards(asColumns), filters, WIDGETS)).toEqual(
+          computeDashboard(prepareBoards(asJson), filters, WIDGETS),
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
