@@ -1,6 +1,7 @@
 //! Prints the full-board read's figures: 10,000- and 100,000-item read medians
 //! and their ratio, the ETag lookup median, the 10,000-item batch insert time,
-//! body sizes and the peak memory a 100,000-item read adds.
+//! body sizes and the peak memory a 100,000-item read adds; and the columns
+//! form's read median and body size beside the JSON one's.
 //!
 //! Run with `cargo bench -p boards`.
 
@@ -97,6 +98,29 @@ fn timed_read(db: &Db, board: &str) -> (Duration, usize) {
     (elapsed, std::hint::black_box(full.body).len())
 }
 
+fn timed_columnar_read(db: &Db, board: &str) -> (Duration, usize) {
+    let t = Instant::now();
+    let columns = boards::columnar_board(db, ACCOUNT, board).expect("read");
+    let elapsed = t.elapsed();
+    (elapsed, std::hint::black_box(columns.body).len())
+}
+
+/// Medians of both forms' reads of one board, interleaved like the boards'.
+fn form_medians(db: &Db, board: &str, rounds: usize) -> [(Duration, usize); 2] {
+    timed_read(db, board);
+    timed_columnar_read(db, board);
+    let (mut json, mut columns) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        json.push(timed_read(db, board));
+        columns.push(timed_columnar_read(db, board));
+    }
+    let median_of = |runs: Vec<(Duration, usize)>| {
+        let size = runs.last().map_or(0, |r| r.1);
+        (median(runs.into_iter().map(|r| r.0).collect()), size)
+    };
+    [median_of(json), median_of(columns)]
+}
+
 /// Medians of both boards' reads, taken interleaved so that load from other
 /// processes on this shared machine weighs on both alike.
 fn read_medians(db: &Db, small: &str, big: &str, rounds: usize) -> [(Duration, usize); 2] {
@@ -183,6 +207,17 @@ fn main() {
         ms(big_median),
         big_size as f64 / 1e6,
         big_median.as_secs_f64() / small_median.as_secs_f64()
+    );
+
+    let [(json_median, json_size), (columns_median, columns_size)] = form_medians(&db, &small, 30);
+    println!(
+        "10,000 items, JSON read: median {:.2} ms, body {:.2} MB; columns read \
+         (application/vnd.switchboard.columns+json): median {:.2} ms, body {:.2} MB ({:.0}% of the JSON)",
+        ms(json_median),
+        json_size as f64 / 1e6,
+        ms(columns_median),
+        columns_size as f64 / 1e6,
+        100.0 * columns_size as f64 / json_size as f64
     );
 
     let etags: Vec<Duration> = (0..2000)

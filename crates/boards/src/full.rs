@@ -18,7 +18,7 @@ fn etag(board_id: &str, version: i64) -> String {
     format!("\"{board_id}.{version}\"")
 }
 
-fn version(tx: &Transaction<'_>, account_id: &str, board_id: &str) -> Result<i64> {
+pub(crate) fn version(tx: &Transaction<'_>, account_id: &str, board_id: &str) -> Result<i64> {
     tx.prepare_cached("SELECT version FROM boards WHERE id = ?1 AND account_id = ?2")?
         .query_row([board_id, account_id], |r| r.get(0))
         .optional()?
@@ -36,7 +36,8 @@ const COLUMNS_SQL: &str = "SELECT id, title, type, settings FROM board_columns
 const GROUPS_SQL: &str = "SELECT id, title FROM board_groups WHERE board_id = ?1 ORDER BY position";
 // CROSS JOIN fixes the loop order (groups outside, in position order; each
 // group's items inside, in key order), so SQLite never sorts the items.
-const ITEMS_SQL: &str = "SELECT i.id, i.group_id, i.name, i.vals, i.created_at, i.updated_at
+pub(crate) const ITEMS_SQL: &str =
+    "SELECT i.id, i.group_id, i.name, i.vals, i.created_at, i.updated_at
      FROM board_groups g CROSS JOIN items i ON i.board_id = g.board_id AND i.group_id = g.id
      WHERE g.board_id = ?1
      ORDER BY g.position, g.id, i.position";
@@ -46,18 +47,62 @@ const CHUNK_BYTES: usize = 64 * 1024;
 
 /// Hands `out` on once it holds a chunk's worth; false when the receiver
 /// wants no more (the client went away).
-type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> bool + 'a;
+pub(crate) type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> bool + 'a;
 
-/// Streams the rows of `sql` into `out` as comma-separated JSON objects;
-/// `write` writes one object's fields after its opening brace. Returns false
-/// when `flush` said to stop.
+/// Where one field of a JSON object is in a row: a text column, written as a
+/// JSON string, or a column of stored JSON, spliced in as it is (it was
+/// validated and serialised on the way in).
+#[derive(Clone, Copy)]
+enum Field {
+    Text(usize),
+    Json(usize),
+}
+
+/// The fields of the objects one query gives: each field's opening (`{"id":`,
+/// `,"title":`) and its place in the row, in the order they are written.
+type Fields = [(&'static [u8], Field)];
+
+const COLUMN_FIELDS: &Fields = &[
+    (b"{\"id\":", Field::Text(0)),
+    (b",\"title\":", Field::Text(1)),
+    (b",\"type\":", Field::Text(2)),
+    (b",\"settings\":", Field::Json(3)),
+];
+const GROUP_FIELDS: &Fields = &[
+    (b"{\"id\":", Field::Text(0)),
+    (b",\"title\":", Field::Text(1)),
+];
+const ITEM_FIELDS: &Fields = &[
+    (b"{\"id\":", Field::Text(0)),
+    (b",\"groupId\":", Field::Text(1)),
+    (b",\"name\":", Field::Text(2)),
+    (b",\"values\":", Field::Json(3)),
+    (b",\"createdAt\":", Field::Text(4)),
+    (b",\"updatedAt\":", Field::Text(5)),
+];
+
+/// Writes one row as a JSON object of `fields`.
+fn write_object(out: &mut Vec<u8>, row: &Row<'_>, fields: &Fields) -> rusqlite::Result<()> {
+    for &(opening, field) in fields {
+        out.extend_from_slice(opening);
+        match field {
+            Field::Text(index) => push_str(out, text(row, index)?),
+            Field::Json(index) => out.extend_from_slice(row.get_ref(index)?.as_bytes()?),
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// Streams the rows of `sql` into `out` as comma-separated JSON objects of
+/// `fields`. Returns false when `flush` said to stop.
 fn write_rows(
     tx: &Transaction<'_>,
     out: &mut Vec<u8>,
     flush: &mut Flush<'_>,
     sql: &str,
     board_id: &str,
-    mut write: impl FnMut(&mut Vec<u8>, &Row<'_>) -> rusqlite::Result<()>,
+    fields: &Fields,
 ) -> Result<bool> {
     let mut stmt = tx.prepare_cached(sql)?;
     let mut rows = stmt.query([board_id])?;
@@ -66,8 +111,7 @@ fn write_rows(
         if !std::mem::take(&mut first) {
             out.push(b',');
         }
-        write(out, row)?;
-        out.push(b'}');
+        write_object(out, row, fields)?;
         if out.len() >= CHUNK_BYTES && !flush(out) {
             return Ok(false);
         }
@@ -76,14 +120,14 @@ fn write_rows(
 }
 
 /// A text column borrowed from the row, without copying it.
-fn text<'r>(row: &'r Row<'_>, index: usize) -> rusqlite::Result<&'r str> {
+pub(crate) fn text<'r>(row: &'r Row<'_>, index: usize) -> rusqlite::Result<&'r str> {
     row.get_ref(index)?
         .as_str()
         .map_err(|e| rusqlite::Error::FromSqlConversionFailure(index, Type::Text, Box::new(e)))
 }
 
 /// Appends `s` as a JSON string literal.
-fn push_str(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn push_str(out: &mut Vec<u8>, s: &str) {
     // Ids and timestamps, most of what is written, need no escaping.
     if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
         out.push(b'"');
@@ -112,6 +156,63 @@ pub fn full_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard
     Ok(FullBoard { etag, body })
 }
 
+/// The board's own row, read first: a missing or foreign board is an error
+/// before anything of the body is written.
+pub(crate) struct BoardRow {
+    pub(crate) workspace_id: String,
+    pub(crate) name: String,
+    pub(crate) version: i64,
+}
+
+pub(crate) fn board_row(
+    tx: &Transaction<'_>,
+    account_id: &str,
+    board_id: &str,
+) -> Result<BoardRow> {
+    tx.prepare_cached(
+        "SELECT workspace_id, name, version FROM boards WHERE id = ?1 AND account_id = ?2",
+    )?
+    .query_row([board_id, account_id], |r| {
+        Ok(BoardRow {
+            workspace_id: r.get(0)?,
+            name: r.get(1)?,
+            version: r.get(2)?,
+        })
+    })
+    .optional()?
+    .ok_or(not_found("board"))
+}
+
+/// Writes the board object every representation of the full read opens
+/// with, `{"id", "workspaceId", "name", "columns", "groups"}`, so the two
+/// cannot drift apart. Returns false when `flush` said to stop.
+pub(crate) fn write_board(
+    tx: &Transaction<'_>,
+    out: &mut Vec<u8>,
+    flush: &mut Flush<'_>,
+    board_id: &str,
+    board: &BoardRow,
+) -> Result<bool> {
+    out.extend_from_slice(b"{\"id\":");
+    push_str(out, board_id);
+    out.extend_from_slice(b",\"workspaceId\":");
+    push_str(out, &board.workspace_id);
+    out.extend_from_slice(b",\"name\":");
+    push_str(out, &board.name);
+
+    out.extend_from_slice(b",\"columns\":[");
+    let more = write_rows(tx, out, flush, COLUMNS_SQL, board_id, COLUMN_FIELDS)?;
+    if !more {
+        return Ok(false);
+    }
+    out.extend_from_slice(b"],\"groups\":[");
+    let more = write_rows(tx, out, flush, GROUPS_SQL, board_id, GROUP_FIELDS)?;
+    if more {
+        out.extend_from_slice(b"]}");
+    }
+    Ok(more)
+}
+
 /// `GET /boards/<id>/full`: `{"board": {"id", "workspaceId", "name", "columns",
 /// "groups"}, "items": [{"id", "groupId", "name", "values", "createdAt", "updatedAt"}]}`.
 /// Items come group by group (in group order), each group's in item order.
@@ -127,82 +228,17 @@ pub fn stream_full_board(
     mut chunk: impl FnMut(Vec<u8>) -> bool,
 ) -> Result<()> {
     db.read(|tx| {
-        let (workspace_id, name, version): (String, String, i64) = tx
-            .prepare_cached(
-                "SELECT workspace_id, name, version FROM boards WHERE id = ?1 AND account_id = ?2",
-            )?
-            .query_row([board_id, account_id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
-            .optional()?
-            .ok_or(not_found("board"))?;
-        start(etag(board_id, version));
+        let board = board_row(tx, account_id, board_id)?;
+        start(etag(board_id, board.version));
         let fresh = || Vec::with_capacity(CHUNK_BYTES + 4 * 1024);
         let mut flush = |out: &mut Vec<u8>| chunk(std::mem::replace(out, fresh()));
         let mut out = fresh();
-        out.extend_from_slice(b"{\"board\":{\"id\":");
-        push_str(&mut out, board_id);
-        out.extend_from_slice(b",\"workspaceId\":");
-        push_str(&mut out, &workspace_id);
-        out.extend_from_slice(b",\"name\":");
-        push_str(&mut out, &name);
-
-        out.extend_from_slice(b",\"columns\":[");
-        let more = write_rows(
-            tx,
-            &mut out,
-            &mut flush,
-            COLUMNS_SQL,
-            board_id,
-            |out, row| {
-                out.extend_from_slice(b"{\"id\":");
-                push_str(out, text(row, 0)?);
-                out.extend_from_slice(b",\"title\":");
-                push_str(out, text(row, 1)?);
-                out.extend_from_slice(b",\"type\":");
-                push_str(out, text(row, 2)?);
-                out.extend_from_slice(b",\"settings\":");
-                out.extend_from_slice(row.get_ref(3)?.as_bytes()?);
-                Ok(())
-            },
-        )?;
-        if !more {
+        out.extend_from_slice(b"{\"board\":");
+        if !write_board(tx, &mut out, &mut flush, board_id, &board)? {
             return Ok(());
         }
-        out.extend_from_slice(b"],\"groups\":[");
-        let more = write_rows(
-            tx,
-            &mut out,
-            &mut flush,
-            GROUPS_SQL,
-            board_id,
-            |out, row| {
-                out.extend_from_slice(b"{\"id\":");
-                push_str(out, text(row, 0)?);
-                out.extend_from_slice(b",\"title\":");
-                push_str(out, text(row, 1)?);
-                Ok(())
-            },
-        )?;
-        if !more {
-            return Ok(());
-        }
-        out.extend_from_slice(b"]},\"items\":[");
-        let more = write_rows(tx, &mut out, &mut flush, ITEMS_SQL, board_id, |out, row| {
-            out.extend_from_slice(b"{\"id\":");
-            push_str(out, text(row, 0)?);
-            out.extend_from_slice(b",\"groupId\":");
-            push_str(out, text(row, 1)?);
-            out.extend_from_slice(b",\"name\":");
-            push_str(out, text(row, 2)?);
-            out.extend_from_slice(b",\"values\":");
-            out.extend_from_slice(row.get_ref(3)?.as_bytes()?);
-            out.extend_from_slice(b",\"createdAt\":");
-            push_str(out, text(row, 4)?);
-            out.extend_from_slice(b",\"updatedAt\":");
-            push_str(out, text(row, 5)?);
-            Ok(())
-        })?;
+        out.extend_from_slice(b",\"items\":[");
+        let more = write_rows(tx, &mut out, &mut flush, ITEMS_SQL, board_id, ITEM_FIELDS)?;
         if more {
             out.extend_from_slice(b"]}");
             chunk(out);

@@ -9,6 +9,8 @@
 //! - [`boards`]: boards with their ordered, typed columns and ordered groups.
 //! - [`items`]: items with values validated against their column ([`columns`]).
 //! - [`full`]: the full-board read, streamed from one query, and its ETag.
+//! - [`columnar`]: the same read in columns (one array per field, a dictionary
+//!   per values key), the compact form a client asks for by media type.
 //! - [`presets`] and [`demo`]: board templates and a believable demo workspace.
 //! - [`import`]: full-board JSON and CSV import.
 //! - [`events`]: the domain events item changes record for the inbox.
@@ -23,6 +25,7 @@
 //! `version` in the same transaction; the ETag is derived from it.
 
 pub mod boards;
+pub mod columnar;
 pub mod columns;
 pub mod demo;
 pub mod due;
@@ -43,6 +46,7 @@ pub use boards::{
     list_boards, remove_column, remove_group, rename_board, rename_column, rename_group,
     reorder_columns, reorder_groups, set_column_settings,
 };
+pub use columnar::{COLUMNAR_MEDIA_TYPE, columnar_board, columnar_etag};
 pub use columns::ColumnType;
 pub use demo::seed_demo;
 pub use due::{DatedItem, dated_items};

@@ -1,5 +1,7 @@
 //! Wire types: what the module takes and returns, serialised as in the contract (camelCase).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -290,4 +292,69 @@ pub struct FullItem {
     pub values: Map<String, Value>,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// The shape of the full-board read's columns form
+/// (`application/vnd.switchboard.columns+json`), which is written as bytes
+/// like [`FullBoardBody`]; these types describe it for the TypeScript client
+/// and the tests that decode it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ColumnsBoardBody {
+    /// Exactly the JSON read's `board`.
+    pub board: FullBoardHeader,
+    pub items: ItemColumns,
+}
+
+/// The items of the full read turned sideways: entry `i` of every column is
+/// item `i`, in the JSON read's item order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ItemColumns {
+    pub count: u64,
+    pub id: StringColumn,
+    pub group_id: StringColumn,
+    pub name: StringColumn,
+    pub created_at: StringColumn,
+    pub updated_at: StringColumn,
+    /// One column per key found in any item's `values`; on the wire the keys
+    /// come in first-appearance order (items in order, each item's keys sorted).
+    pub values: BTreeMap<String, ValueColumn>,
+}
+
+/// `count` strings: written out, or as distinct strings plus each item's
+/// index into them (`dict[codes[i]]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
+#[serde(untagged)]
+pub enum StringColumn {
+    Plain(Vec<String>),
+    Dict { dict: Vec<String>, codes: Vec<u32> },
+}
+
+impl StringColumn {
+    /// Item `i`'s string; `None` past the end or for a code outside `dict`.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        match self {
+            Self::Plain(strings) => strings.get(i),
+            Self::Dict { dict, codes } => dict.get(*codes.get(i)? as usize),
+        }
+        .map(String::as_str)
+    }
+}
+
+/// One values key: its distinct values (as stored) and each item's index into
+/// them, `-1` where the item's `values` has no such key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ValueColumn {
+    pub dict: Vec<Value>,
+    pub codes: Vec<i32>,
+}
+
+impl ValueColumn {
+    /// Item `i`'s value; `None` when it has none (or past the end).
+    pub fn get(&self, i: usize) -> Option<&Value> {
+        let code = usize::try_from(*self.codes.get(i)?).ok()?;
+        self.dict.get(code)
+    }
 }

@@ -1,7 +1,7 @@
 //! The project-board module over HTTP: every route refuses another account's
 //! ids exactly as it refuses ids that do not exist, the full read revalidates
-//! and compresses, batches are all or nothing, and the CLI exports and
-//! imports boards.
+//! and compresses in both its representations (chosen by `Accept`), batches
+//! are all or nothing, and the CLI exports and imports boards.
 
 mod common;
 
@@ -246,6 +246,131 @@ fn full_read_has_the_contract_shape_an_etag_and_compression() {
     );
     assert_eq!(changed.status, 200);
     assert_ne!(changed.header("etag").unwrap(), etag);
+}
+
+const COLUMNS: &str = "application/vnd.switchboard.columns+json";
+
+/// Whether any of the reply's `Vary` headers names `header`.
+fn varies_on(reply: &Reply, header: &str) -> bool {
+    reply
+        .headers
+        .iter()
+        .filter(|(n, _)| n.eq_ignore_ascii_case("vary"))
+        .flat_map(|(_, v)| v.split(','))
+        .any(|v| v.trim().eq_ignore_ascii_case(header))
+}
+
+#[test]
+fn accept_chooses_the_json_or_the_columns_form_of_the_full_read() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let batch: Vec<Value> = (0..30)
+        .map(|i| json!({"name": format!("Task \"{i}\" \\ 😀"), "values": {"status": "Done", "budget": i % 3}}))
+        .collect();
+    let created = server.call(
+        "POST",
+        &format!("/boards/{}/items/batch", f.board),
+        Some(&json!({"items": batch})),
+    );
+    assert_eq!(created.status, 201, "{}", created.text());
+    // What the boards module itself reads, to compare the replies with.
+    let account = server.call("GET", "/me", None).json()["accountId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let db = store::Db::open(&server.data_dir().join("switchboard.db")).unwrap();
+    let json_read = boards::full_board(&db, &account, &f.board).unwrap();
+    let columns_read = boards::columnar_board(&db, &account, &f.board).unwrap();
+
+    let auth = format!("Bearer {}", server.token);
+    let path = format!("/boards/{}/full", f.board);
+    let get = |headers: &[(&str, &str)]| {
+        let mut all = vec![("Authorization", auth.as_str())];
+        all.extend_from_slice(headers);
+        request(server.control(), "GET", &path, &all, None)
+    };
+    let cache_headers = |reply: &Reply, etag: &str| {
+        assert_eq!(reply.header("etag"), Some(etag));
+        assert_eq!(reply.header("cache-control"), Some("private, no-cache"));
+        assert!(varies_on(reply, "accept"), "{:?}", reply.headers);
+    };
+
+    for accept in [
+        None,
+        Some("*/*"),
+        Some("application/json"),
+        Some("application/*"),
+        Some("application/vnd.switchboard.columns+json;q=0, application/json"),
+    ] {
+        let reply = get(&accept
+            .map(|a| ("Accept", a))
+            .into_iter()
+            .collect::<Vec<_>>());
+        assert_eq!(reply.status, 200, "{accept:?}");
+        // Byte for byte what the module's JSON read gives.
+        assert_eq!(reply.body, json_read.body, "{accept:?}");
+        assert_eq!(reply.header("content-type"), Some("application/json"));
+        cache_headers(&reply, &json_read.etag);
+    }
+    for accept in [
+        COLUMNS,
+        "application/vnd.switchboard.columns+json, application/json;q=0.5",
+        "application/json, application/vnd.switchboard.columns+json;q=0.1",
+    ] {
+        let reply = get(&[("Accept", accept)]);
+        assert_eq!(reply.status, 200, "{accept}");
+        assert_eq!(reply.body, columns_read.body, "{accept}");
+        assert_eq!(reply.header("content-type"), Some(COLUMNS));
+        cache_headers(&reply, &columns_read.etag);
+    }
+    let decoded: boards::ColumnsBoardBody = serde_json::from_slice(&columns_read.body).unwrap();
+    assert_eq!(decoded.items.count, 31);
+    assert!(columns_read.body.len() < json_read.body.len());
+    assert_ne!(columns_read.etag, json_read.etag);
+
+    // Each representation revalidates with its own ETag, and only with it.
+    let columns_304 = get(&[("Accept", COLUMNS), ("If-None-Match", &columns_read.etag)]);
+    assert_eq!(columns_304.status, 304);
+    assert!(columns_304.body.is_empty());
+    cache_headers(&columns_304, &columns_read.etag);
+    let json_304 = get(&[("If-None-Match", &json_read.etag)]);
+    assert_eq!(json_304.status, 304);
+    cache_headers(&json_304, &json_read.etag);
+    let crossed = get(&[("Accept", COLUMNS), ("If-None-Match", &json_read.etag)]);
+    assert_eq!(crossed.status, 200);
+    assert_eq!(crossed.body, columns_read.body);
+    let crossed = get(&[("If-None-Match", &columns_read.etag)]);
+    assert_eq!(crossed.status, 200);
+    assert_eq!(crossed.body, json_read.body);
+
+    // The compression layer takes the columns type like JSON.
+    for encoding in ["gzip", "br", "zstd"] {
+        let reply = get(&[("Accept", COLUMNS), ("Accept-Encoding", encoding)]);
+        assert_eq!(reply.status, 200);
+        assert_eq!(reply.header("content-encoding"), Some(encoding));
+        assert_eq!(reply.header("content-type"), Some(COLUMNS));
+        assert!(varies_on(&reply, "accept") && varies_on(&reply, "accept-encoding"));
+        assert!(reply.body.len() < columns_read.body.len(), "{encoding}");
+        if encoding == "gzip" {
+            let mut unpacked = Vec::new();
+            std::io::Read::read_to_end(
+                &mut flate2::read::GzDecoder::new(reply.body.as_slice()),
+                &mut unpacked,
+            )
+            .unwrap();
+            assert_eq!(unpacked, columns_read.body);
+        }
+    }
+
+    // A change moves both ETags on.
+    server.call(
+        "PATCH",
+        &format!("/items/{}", f.item),
+        Some(&json!({"values": {"budget": 5}})),
+    );
+    let changed = get(&[("Accept", COLUMNS), ("If-None-Match", &columns_read.etag)]);
+    assert_eq!(changed.status, 200);
+    assert_ne!(changed.header("etag"), Some(columns_read.etag.as_str()));
 }
 
 #[test]

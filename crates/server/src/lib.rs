@@ -32,6 +32,7 @@ pub mod guards;
 mod instruction_sync;
 mod json;
 mod mcp;
+mod negotiate;
 mod notifier;
 mod permission_check;
 mod publish;

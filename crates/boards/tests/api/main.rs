@@ -4,6 +4,7 @@
 mod common;
 
 mod boards_columns;
+mod columnar;
 mod events;
 mod full_read;
 mod import;

@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use crate::auth::{Caller, User};
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
+use crate::negotiate::accepts;
 use crate::publish;
 use crate::routes::blocking;
 use crate::state::AppState;
@@ -318,16 +319,27 @@ async fn delete_board(
 
 /// The board and all its items in one read, with a strong `ETag`.
 ///
-/// `If-None-Match` with the ETag → 304. Compressed when the client accepts
-/// gzip, br or zstd. Agent tokens are admitted.
-// A matching `If-None-Match` costs one indexed lookup. The body is streamed
-// in chunks as the rows are read, so serving a big board never holds all of
-// it in memory. Compression is the router's layer.
+/// JSON unless `Accept` names `application/vnd.switchboard.columns+json`
+/// (with q > 0): then the same read in columns, one array per item field and
+/// a dictionary per values key, with its own ETag. `If-None-Match` with the
+/// ETag of the representation asked for → 304. Both carry `Vary: Accept`.
+/// Compressed when the client accepts gzip, br or zstd. Agent tokens are
+/// admitted.
+// A matching `If-None-Match` costs one indexed lookup. The JSON body is
+// streamed in chunks as the rows are read, so serving a big board never holds
+// all of it in memory; the columns body is complete only after the last item
+// and is built whole (a fraction of the JSON's size). Compression is the
+// router's layer.
 #[utoipa::path(get, path = "/boards/{id}/full", params(("id" = String, Path, description = "The board's id."),
-        ("If-None-Match" = Option<String>, Header, description = "An ETag this read gave.")),
+        ("Accept" = Option<String>, Header, description = "`application/vnd.switchboard.columns+json` (q > 0) for the columns form; anything else, or none, for JSON."),
+        ("If-None-Match" = Option<String>, Header, description = "An ETag this read gave for the same representation.")),
     responses(
-        (status = 200, body = boards::FullBoardBody, headers(("ETag" = String))),
-        (status = 304, description = "The board is as the ETag says.", headers(("ETag" = String))),
+        (status = 200, description = "The board and its items, as JSON or in columns.",
+            headers(("ETag" = String), ("Vary" = String, description = "`Accept`")),
+            content((boards::FullBoardBody = "application/json"),
+                (boards::ColumnsBoardBody = "application/vnd.switchboard.columns+json"))),
+        (status = 304, description = "The board is as the ETag says.",
+            headers(("ETag" = String), ("Vary" = String, description = "`Accept`"))),
     ))]
 async fn full_board(
     caller: Caller,
@@ -336,16 +348,42 @@ async fn full_board(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let account = caller.account_id().to_owned();
+    let columnar = accepts(&headers, boards::COLUMNAR_MEDIA_TYPE);
+    // A cache keeps the two forms apart by `Accept`; on every reply, so that a
+    // revalidated copy keeps saying so.
+    let cache_headers = |etag: String| {
+        [
+            (header::ETAG, etag),
+            (header::CACHE_CONTROL, "private, no-cache".to_owned()),
+            (header::VARY, "Accept".to_owned()),
+        ]
+    };
     if let Some(wanted) = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned)
     {
         let (db, account, id) = (s.db.clone(), account.clone(), id.clone());
-        let etag = blocking(move || boards::board_etag(&db, &account, &id)).await?;
+        let etag = blocking(move || {
+            if columnar {
+                boards::columnar_etag(&db, &account, &id)
+            } else {
+                boards::board_etag(&db, &account, &id)
+            }
+        })
+        .await?;
         if etag_matches(&wanted, &etag) {
-            return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+            return Ok((StatusCode::NOT_MODIFIED, cache_headers(etag)).into_response());
         }
+    }
+    if columnar {
+        let full = blocking(move || boards::columnar_board(&s.db, &account, &id)).await?;
+        return Ok((
+            cache_headers(full.etag),
+            [(header::CONTENT_TYPE, boards::COLUMNAR_MEDIA_TYPE)],
+            full.body,
+        )
+            .into_response());
     }
     let (started, etag) = tokio::sync::oneshot::channel();
     let (sender, chunks) = tokio::sync::mpsc::channel::<Result<bytes::Bytes, std::io::Error>>(4);
@@ -387,11 +425,8 @@ async fn full_board(
     let etag = etag.await.map_err(ApiError::internal)??;
     let body = axum::body::Body::from_stream(tokio_stream::wrappers::ReceiverStream::new(chunks));
     Ok((
-        [
-            (header::ETAG, etag),
-            (header::CONTENT_TYPE, "application/json".to_owned()),
-            (header::CACHE_CONTROL, "private, no-cache".to_owned()),
-        ],
+        cache_headers(etag),
+        [(header::CONTENT_TYPE, "application/json")],
         body,
     )
         .into_response())

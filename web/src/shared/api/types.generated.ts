@@ -115,6 +115,23 @@ export type FullBoardHeader = { id: string, workspaceId: string, name: string, c
 
 export type FullItem = { id: string, groupId: string, name: string, values: { [key in string]: JsonValue }, createdAt: string, updatedAt: string, };
 
+export type ColumnsBoardBody = { 
+/**
+ * Exactly the JSON read's `board`.
+ */
+board: FullBoardHeader, items: ItemColumns, };
+
+export type ItemColumns = { count: number, id: StringColumn, groupId: StringColumn, name: StringColumn, createdAt: StringColumn, updatedAt: StringColumn, 
+/**
+ * One column per key found in any item's `values`; on the wire the keys
+ * come in first-appearance order (items in order, each item's keys sorted).
+ */
+values: { [key in string]: ValueColumn }, };
+
+export type StringColumn = Array<string> | { dict: Array<string>, codes: Array<number>, };
+
+export type ValueColumn = { dict: Array<JsonValue>, codes: Array<number>, };
+
 export type EventKind = "assigned" | "status_changed" | "due_date_set" | "due_date_changed";
 
 export type ItemEvent = { seq: number, boardId: string, itemId: string, actor: string, kind: EventKind, columnId: string, memberId?: string | null, before: JsonValue, after: JsonValue, createdAt: string, };

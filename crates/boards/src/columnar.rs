@@ -1,0 +1,441 @@
+//! The full-board read in columns: the same board and items as
+//! [`crate::full`], with the items turned sideways for clients that load whole
+//! boards (the web app's dashboards).
+//!
+//! The JSON read repeats every field name and every value once per item; on a
+//! board of ten thousand items that is most of its bytes and most of the
+//! browser's parsing. Here each item field is one array in item order, and
+//! each values key one dictionary of its distinct values plus one code per
+//! item, so a status shared by three thousand items is written once:
+//!
+//! ```text
+//! {"board": {"id", "workspaceId", "name", "columns", "groups"},
+//!  "items": {"count": N, "id": [..], "groupId": {"dict", "codes"}, "name": [..],
+//!            "createdAt": STRINGS, "updatedAt": STRINGS,
+//!            "values": {"<key>": {"dict": [raw JSON], "codes": [N ints, -1 = absent]}}}}
+//! ```
+//!
+//! `STRINGS` is a plain array, or `{"dict", "codes"}` when at most half of
+//! the items have a value of their own (batch-created items share their
+//! timestamps). The board object is written by the JSON read's own writer, so
+//! the two cannot differ; stored values are spliced in as stored, compared by
+//! their raw text, never re-serialised.
+//!
+//! A column is complete only after the last item, so the body is built in
+//! memory (it is a fraction of the JSON one) from one snapshot and returned
+//! whole with its ETag.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use store::Db;
+use store::rusqlite::{self, types::Type};
+
+use crate::error::Result;
+use crate::full::{ITEMS_SQL, board_row, push_str, text, version, write_board};
+use crate::model::FullBoard;
+
+/// The media type a client names in `Accept` to get this form.
+pub const COLUMNAR_MEDIA_TYPE: &str = "application/vnd.switchboard.columns+json";
+
+/// The JSON read's ETag with `.columns` before its closing quote: the same
+/// board version, but another representation, so a cache that holds one form
+/// never revalidates it with the other's tag.
+fn etag(board_id: &str, version: i64) -> String {
+    format!("\"{board_id}.{version}.columns\"")
+}
+
+/// The columns form's current strong ETag (quotes included), from one indexed
+/// lookup: enough to answer `If-None-Match` without building the body.
+pub fn columnar_etag(db: &Db, account_id: &str, board_id: &str) -> Result<String> {
+    db.read(|tx| version(tx, account_id, board_id).map(|v| etag(board_id, v)))
+}
+
+/// A key of a stored values object: borrowed from the row's text unless it
+/// had escapes, so most items cost no key allocation.
+#[derive(Deserialize)]
+struct Key<'a>(#[serde(borrow)] Cow<'a, str>);
+
+/// A stored values object's entries in key order: the key order, and so the
+/// output, depends only on what is stored, never on a hash seed. Collected
+/// into one vector (a map would cost a node allocation per key) and sorted.
+struct Entries<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Entries<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Object;
+        impl<'de> Visitor<'de> for Object {
+            type Value = Entries<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries<'de>, A::Error> {
+                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(16));
+                while let Some((key, value)) = map.next_entry::<Key<'de>, &'de RawValue>()? {
+                    entries.push((key.0, value));
+                }
+                // Stable, so that of a key stored twice the last one stays
+                // last, and is the one kept, as `JSON.parse` keeps it.
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                entries.dedup_by(|later, earlier| {
+                    let same = later.0 == earlier.0;
+                    if same {
+                        std::mem::swap(later, earlier);
+                    }
+                    same
+                });
+                Ok(Entries(entries))
+            }
+        }
+        deserializer.deserialize_map(Object)
+    }
+}
+
+/// One string field of the items, kept as distinct strings and a code per
+/// item until the end tells whether the dictionary form pays.
+#[derive(Default)]
+struct Strings {
+    codes_of: HashMap<Box<str>, u32>,
+    dict: Vec<Box<str>>,
+    codes: Vec<u32>,
+}
+
+impl Strings {
+    fn push(&mut self, s: &str) -> rusqlite::Result<()> {
+        // Items come group by group, and a batch's items one after another
+        // with one timestamp: most strings are the previous item's.
+        if let Some(&last) = self.codes.last()
+            && self.dict.get(last as usize).is_some_and(|d| **d == *s)
+        {
+            self.codes.push(last);
+            return Ok(());
+        }
+        let code = match self.codes_of.get(s) {
+            Some(&code) => code,
+            None => {
+                let code = code_for(self.dict.len())?;
+                self.codes_of.insert(s.into(), code);
+                self.dict.push(s.into());
+                code
+            }
+        };
+        self.codes.push(code);
+        Ok(())
+    }
+
+    /// `{"dict", "codes"}` when `dict_pays` (or when asked for), else the
+    /// plain array of every item's string.
+    fn write(&self, out: &mut Vec<u8>, always_dict: bool) {
+        // At most one distinct string for every two items: the codes then
+        // cost less than the strings they replace.
+        let dict_pays = self.dict.len() * 2 <= self.codes.len();
+        if always_dict || dict_pays {
+            out.extend_from_slice(b"{\"dict\":[");
+            for (i, s) in self.dict.iter().enumerate() {
+                comma(out, i);
+                push_str(out, s);
+            }
+            out.extend_from_slice(b"],\"codes\":[");
+            for (i, &code) in self.codes.iter().enumerate() {
+                comma(out, i);
+                push_int(out, u64::from(code), false);
+            }
+            out.extend_from_slice(b"]}");
+        } else {
+            out.push(b'[');
+            for (i, &code) in self.codes.iter().enumerate() {
+                comma(out, i);
+                // Every code was handed out by `push` as an index of `dict`.
+                if let Some(s) = self.dict.get(code as usize) {
+                    push_str(out, s);
+                }
+            }
+            out.push(b']');
+        }
+    }
+}
+
+/// One values key: its distinct raw values and each item's code, -1 where
+/// the item's values object has no such key.
+#[derive(Default)]
+struct Values {
+    codes_of: HashMap<Box<str>, i32>,
+    /// The dictionary's JSON array contents: the raw values, comma-separated.
+    dict: Vec<u8>,
+    codes: Vec<i32>,
+}
+
+impl Values {
+    /// The code of `raw`, added to the dictionary if it is new.
+    fn code(&mut self, raw: &str) -> rusqlite::Result<i32> {
+        if let Some(&code) = self.codes_of.get(raw) {
+            return Ok(code);
+        }
+        let code = i32::try_from(self.codes_of.len())
+            .map_err(|_| rusqlite::Error::IntegralValueOutOfRange(3, i64::MAX))?;
+        comma(&mut self.dict, self.codes_of.len());
+        self.dict.extend_from_slice(raw.as_bytes());
+        self.codes_of.insert(raw.into(), code);
+        Ok(code)
+    }
+}
+
+/// Every values key in first-appearance order, with its column.
+#[derive(Default)]
+struct ValueColumns {
+    position: HashMap<Box<str>, usize>,
+    columns: Vec<(Box<str>, Values)>,
+    /// The column of the previous item's `n`th key: items mostly have the
+    /// same keys, so one string comparison usually finds the column.
+    previous: Vec<usize>,
+}
+
+impl ValueColumns {
+    /// Records item number `item`'s value of `key`, its `nth` key in order.
+    fn push(&mut self, item: usize, nth: usize, key: &str, raw: &str) -> rusqlite::Result<()> {
+        let hinted = (self.previous.get(nth).copied())
+            .filter(|&at| self.columns.get(at).is_some_and(|(k, _)| **k == *key));
+        let at = match hinted.or_else(|| self.position.get(key).copied()) {
+            Some(at) => at,
+            None => {
+                let at = self.columns.len();
+                self.position.insert(key.into(), at);
+                self.columns.push((key.into(), Values::default()));
+                at
+            }
+        };
+        self.previous.truncate(nth);
+        self.previous.push(at);
+        let Some((_, column)) = self.columns.get_mut(at) else {
+            return Ok(());
+        };
+        // The items before this one that had no such key.
+        column.codes.resize(item, -1);
+        let code = column.code(raw)?;
+        column.codes.push(code);
+        Ok(())
+    }
+
+    fn write(&mut self, out: &mut Vec<u8>, count: usize) {
+        out.push(b'{');
+        for (i, (key, column)) in self.columns.iter_mut().enumerate() {
+            comma(out, i);
+            push_str(out, key);
+            out.extend_from_slice(b":{\"dict\":[");
+            out.extend_from_slice(&column.dict);
+            out.extend_from_slice(b"],\"codes\":[");
+            // The items after the last one that had the key.
+            column.codes.resize(count, -1);
+            for (i, &code) in column.codes.iter().enumerate() {
+                comma(out, i);
+                push_int(out, u64::from(code.unsigned_abs()), code < 0);
+            }
+            out.extend_from_slice(b"]}");
+        }
+        out.push(b'}');
+    }
+}
+
+/// A dictionary index as a code; past `u32` it cannot be written as one.
+fn code_for(len: usize) -> rusqlite::Result<u32> {
+    u32::try_from(len).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, i64::MAX))
+}
+
+fn comma(out: &mut Vec<u8>, index: usize) {
+    if index > 0 {
+        out.push(b',');
+    }
+}
+
+/// Appends an integer: codes are most of the body's numbers, and this is
+/// several times faster than going through `fmt`.
+fn push_int(out: &mut Vec<u8>, mut n: u64, negative: bool) {
+    if negative {
+        out.push(b'-');
+    }
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[start..]);
+}
+
+/// `GET /boards/<id>/full` in the columns form ([`COLUMNAR_MEDIA_TYPE`]),
+/// whole, with its ETag. Items are in exactly the JSON read's order.
+pub fn columnar_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard> {
+    db.read(|tx| {
+        let board = board_row(tx, account_id, board_id)?;
+        let mut out = Vec::with_capacity(64 * 1024);
+        out.extend_from_slice(b"{\"board\":");
+        // Built in memory: there is nothing to hand on before the end.
+        write_board(tx, &mut out, &mut |_| true, board_id, &board)?;
+
+        let (mut ids, mut names) = (Vec::new(), Vec::new());
+        let (mut groups, mut created, mut updated) =
+            (Strings::default(), Strings::default(), Strings::default());
+        let mut values = ValueColumns::default();
+        let mut count = 0;
+        let mut stmt = tx.prepare_cached(ITEMS_SQL)?;
+        let mut rows = stmt.query([board_id])?;
+        while let Some(row) = rows.next()? {
+            comma(&mut ids, count);
+            push_str(&mut ids, text(row, 0)?);
+            groups.push(text(row, 1)?)?;
+            comma(&mut names, count);
+            push_str(&mut names, text(row, 2)?);
+            let Entries(entries) = serde_json::from_str(text(row, 3)?).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(3, Type::Text, Box::new(e))
+            })?;
+            for (at, (key, raw)) in entries.iter().enumerate() {
+                values.push(count, at, key, raw.get())?;
+            }
+            created.push(text(row, 4)?)?;
+            updated.push(text(row, 5)?)?;
+            count += 1;
+        }
+
+        out.extend_from_slice(b",\"items\":{\"count\":");
+        push_int(&mut out, count as u64, false);
+        out.extend_from_slice(b",\"id\":[");
+        out.extend_from_slice(&ids);
+        out.extend_from_slice(b"],\"groupId\":");
+        groups.write(&mut out, true);
+        out.extend_from_slice(b",\"name\":[");
+        out.extend_from_slice(&names);
+        out.extend_from_slice(b"],\"createdAt\":");
+        created.write(&mut out, false);
+        out.extend_from_slice(b",\"updatedAt\":");
+        updated.write(&mut out, false);
+        out.extend_from_slice(b",\"values\":");
+        values.write(&mut out, count);
+        out.extend_from_slice(b"}}");
+        Ok(FullBoard {
+            etag: etag(board_id, board.version),
+            body: out,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::error::BoardsError;
+    use crate::model::{ColumnsBoardBody, NewBoard, NewItem};
+
+    /// A board with one group and two stored items whose values text is
+    /// planted as given, the way older writers or SQLite's JSON functions may
+    /// have left it.
+    fn planted(vals: [&str; 2]) -> (tempfile::TempDir, Db, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("db.sqlite")).unwrap();
+        crate::schema::migrate(&db).unwrap();
+        let ws = crate::workspaces::create_workspace(&db, "a", "W").unwrap();
+        let board = crate::boards::create_board(
+            &db,
+            "a",
+            &NewBoard {
+                workspace_id: ws.id,
+                name: "B".into(),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let item = |name: &str| NewItem {
+            name: name.into(),
+            ..Default::default()
+        };
+        let ids =
+            crate::items::create_items(&db, "a", "t", &board.id, &[item("x"), item("y")]).unwrap();
+        db.write(|tx| {
+            for (id, vals) in ids.iter().zip(vals) {
+                tx.execute("UPDATE items SET vals = ?2 WHERE id = ?1", [id, vals])?;
+            }
+            Ok::<_, BoardsError>(())
+        })
+        .unwrap();
+        (dir, db, board.id)
+    }
+
+    #[test]
+    fn stored_values_are_spliced_as_stored_and_keyed_in_first_appearance_order() {
+        let (_dir, db, board) = planted([
+            r#"{ "z": 1.0 , "gone": "kept", "a": [1,2] }"#,
+            r#"{"a":[1,2],"z":1,"new":{"k":"\u00e9"}}"#,
+        ]);
+        let columns = columnar_board(&db, "a", &board).unwrap();
+        let text = String::from_utf8(columns.body.clone()).unwrap();
+        // Raw texts, each key's dictionary in item order, keys sorted within
+        // an item and in order of first appearance across items.
+        assert!(
+            text.contains(
+                r#""values":{"a":{"dict":[[1,2]],"codes":[0,0]},"gone":{"dict":["kept"],"codes":[0,-1]},"z":{"dict":[1.0,1],"codes":[0,1]},"new":{"dict":[{"k":"\u00e9"}],"codes":[-1,0]}}"#
+            ),
+            "{text}"
+        );
+        let body: ColumnsBoardBody = serde_json::from_slice(&columns.body).unwrap();
+        assert_eq!(body.items.count, 2);
+        assert_eq!(body.items.values["new"].get(1), Some(&json!({"k": "é"})));
+        // Both items were made in one batch: one timestamp for both.
+        assert!(text.contains(r#""createdAt":{"dict":["#), "{text}");
+        assert_eq!(columns.etag, columnar_etag(&db, "a", &board).unwrap());
+        let json = crate::full::full_board(&db, "a", &board).unwrap();
+        assert_eq!(columns.etag.replace(".columns", ""), json.etag);
+    }
+
+    #[test]
+    fn a_key_stored_twice_keeps_its_last_value_as_json_parse_does() {
+        let (_dir, db, board) = planted([r#"{"d":1,"b":0,"d":2,"d":3}"#, r#"{"d":1}"#]);
+        let body: Value =
+            serde_json::from_slice(&columnar_board(&db, "a", &board).unwrap().body).unwrap();
+        assert_eq!(
+            body["items"]["values"],
+            json!({"b": {"dict": [0], "codes": [0, -1]}, "d": {"dict": [3, 1], "codes": [0, 1]}})
+        );
+    }
+
+    #[test]
+    fn a_corrupt_values_text_is_a_database_error() {
+        for bad in [r#"{"a": 1"#, "[1]", "null"] {
+            let (_dir, db, board) = planted(["{}", bad]);
+            let result = columnar_board(&db, "a", &board);
+            assert!(matches!(result, Err(BoardsError::Database(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_empty_board_has_empty_columns() {
+        let (_dir, db, board) = planted(["{}", "{}"]);
+        db.write(|tx| tx.execute("DELETE FROM items", [])).unwrap();
+        let body: Value =
+            serde_json::from_slice(&columnar_board(&db, "a", &board).unwrap().body).unwrap();
+        assert_eq!(
+            body["items"],
+            json!({"count": 0, "id": [], "groupId": {"dict": [], "codes": []}, "name": [],
+                   "createdAt": {"dict": [], "codes": []}, "updatedAt": {"dict": [], "codes": []},
+                   "values": {}})
+        );
+    }
+
+    #[test]
+    fn integers_are_written_in_full() {
+        let mut out = Vec::new();
+        for (n, negative) in [(0, false), (1, true), (907, false), (u64::MAX, false)] {
+            push_int(&mut out, n, negative);
+            out.push(b' ');
+        }
+        assert_eq!(out, format!("0 -1 907 {} ", u64::MAX).as_bytes());
+    }
+}
