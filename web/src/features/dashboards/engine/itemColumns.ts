@@ -6,6 +6,7 @@
  * become 100,000 objects. Everything downstream reads cells by row and cannot tell the forms
  * apart.
  */
+import type { ItemColumns as WireColumns, ValueColumn } from "../../../shared/api/types.generated";
 import type { ItemColumns, ItemField, Item } from "./types";
 
 function memoised(build: (key: string) => readonly unknown[]): (key: string) => readonly unknown[] {
@@ -35,35 +36,21 @@ export function columnsOfItems(items: readonly Item[]): ItemColumns {
 }
 
 /** A dictionary-coded column: row i holds `dict[codes[i]]`, nothing where the code is −1. */
-export interface DictColumn<T> {
-  dict: T[];
-  codes: number[];
-}
-
-/** The compact read's `items`, as the server sends it. */
-export interface ItemColumnsWire {
-  count: number;
-  id: string[] | DictColumn<string>;
-  groupId: string[] | DictColumn<string>;
-  name: string[] | DictColumn<string>;
-  createdAt: string[] | DictColumn<string>;
-  updatedAt: string[] | DictColumn<string>;
-  values: Record<string, DictColumn<unknown>>;
-}
+type DictColumn = ValueColumn;
 
 export class ColumnsFormError extends Error {}
 
-function isDict(value: unknown): value is DictColumn<unknown> {
+function isDict(value: unknown): value is DictColumn {
   return (
     typeof value === "object" &&
     value !== null &&
-    Array.isArray((value as DictColumn<unknown>).dict) &&
-    Array.isArray((value as DictColumn<unknown>).codes)
+    Array.isArray((value as DictColumn).dict) &&
+    Array.isArray((value as DictColumn).codes)
   );
 }
 
 /** Checks a dictionary column against the item count, so expanding it later cannot fail. */
-function checkDict(column: unknown, count: number, what: string, absentAllowed: boolean): DictColumn<unknown> {
+function checkDict(column: unknown, count: number, what: string, absentAllowed: boolean): DictColumn {
   if (!isDict(column)) throw new ColumnsFormError(`${what} is not a dictionary column`);
   const { dict, codes } = column;
   if (codes.length !== count) throw new ColumnsFormError(`${what} has ${codes.length} codes for ${count} items`);
@@ -76,7 +63,7 @@ function checkDict(column: unknown, count: number, what: string, absentAllowed: 
   return column;
 }
 
-function expand({ dict, codes }: DictColumn<unknown>): unknown[] {
+function expand({ dict, codes }: DictColumn): unknown[] {
   const out = new Array<unknown>(codes.length);
   for (let i = 0; i < codes.length; i++) {
     const code = codes[i] as number;
@@ -91,7 +78,7 @@ function stringColumn(column: unknown, count: number, what: string): readonly st
     throw new ColumnsFormError(`${what} has ${column.length} entries for ${count} items`);
   if (!strings.every((s) => typeof s === "string"))
     throw new ColumnsFormError(`${what} holds a value that is not text`);
-  return Array.isArray(column) ? (column as string[]) : (expand(column as DictColumn<unknown>) as string[]);
+  return Array.isArray(column) ? (column as string[]) : (expand(column as DictColumn) as string[]);
 }
 
 const FIELDS: readonly ItemField[] = ["id", "groupId", "name", "createdAt", "updatedAt"];
@@ -102,7 +89,7 @@ const FIELDS: readonly ItemField[] = ["id", "groupId", "name", "createdAt", "upd
  */
 export function decodeItemColumns(wire: unknown): ItemColumns {
   if (typeof wire !== "object" || wire === null) throw new ColumnsFormError("items is not an object");
-  const { count, values } = wire as Partial<ItemColumnsWire>;
+  const { count, values } = wire as Partial<WireColumns>;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 0)
     throw new ColumnsFormError("items.count is not a count");
   if (typeof values !== "object" || values === null) throw new ColumnsFormError("items.values is not an object");
@@ -110,7 +97,7 @@ export function decodeItemColumns(wire: unknown): ItemColumns {
   for (const name of FIELDS) {
     fields.set(name, stringColumn((wire as Record<string, unknown>)[name], count, `items.${name}`));
   }
-  const columns = new Map<string, DictColumn<unknown>>();
+  const columns = new Map<string, DictColumn>();
   for (const [key, column] of Object.entries(values))
     columns.set(key, checkDict(column, count, `items.values.${key}`, true));
   const none: readonly unknown[] = new Array<unknown>(count);
