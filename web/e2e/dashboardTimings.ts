@@ -45,7 +45,11 @@ export interface LoadBreakdown {
   lastResultsAt: number;
   drawnAt: number;
   reads: number;
-  /** Bytes on the wire (after compression) and after decompression. */
+  /**
+   * Bytes fetched (headers included: a read the HTTP cache revalidated costs only its 304's),
+   * the bodies as compressed, and after decompression.
+   */
+  fetchedBytes: number;
   wireBytes: number;
   bodyBytes: number;
 }
@@ -62,6 +66,7 @@ export async function loadBreakdown(page: Page, worker: Worker | null, drawnAt: 
           .map((e) => ({
             start: e.startTime,
             end: e.responseEnd,
+            fetched: e.transferSize,
             wire: e.encodedBodySize,
             body: e.decodedBodySize,
           })),
@@ -77,6 +82,7 @@ export async function loadBreakdown(page: Page, worker: Worker | null, drawnAt: 
     lastResultsAt,
     drawnAt,
     reads: reads.entries.length,
+    fetchedBytes: reads.entries.reduce((s, e) => s + e.fetched, 0),
     wireBytes: reads.entries.reduce((s, e) => s + e.wire, 0),
     bodyBytes: reads.entries.reduce((s, e) => s + e.body, 0),
   };
@@ -86,27 +92,39 @@ export function describeLoad(b: LoadBreakdown): string {
   const mb = (n: number) => (n / 1e6).toFixed(1);
   return (
     `before the first read ${b.firstReadStart.toFixed(0)} ms, reads ${b.reads} ` +
-    `(${mb(b.wireBytes)} MB on the wire, ${mb(b.bodyBytes)} MB decoded) until ${b.lastReadEnd.toFixed(0)} ms, ` +
+    `(${mb(b.fetchedBytes)} MB fetched, bodies ${mb(b.wireBytes)} MB compressed, ${mb(b.bodyBytes)} MB decoded) ` +
+    `until ${b.lastReadEnd.toFixed(0)} ms, ` +
     `worker after the last read ${(b.lastResultsAt - b.lastReadEnd).toFixed(0)} ms, ` +
     `drawing after the last results ${(b.drawnAt - b.lastResultsAt).toFixed(0)} ms`
   );
 }
 
 /**
- * Reads the boards again inside the worker and times `JSON.parse` of their bodies alone: the
- * decoding cost the load pays, measured apart from the network and the engine.
+ * Reads the boards again inside the worker in the form `accept` asks for, and times `JSON.parse`
+ * of their bodies alone: the decoding cost the load pays, measured apart from the network and
+ * the engine, with the size of the text it parses.
  */
-export async function parseCost(worker: Worker, boardIds: readonly string[]): Promise<number> {
-  return worker.evaluate(async (ids) => {
-    let parse = 0;
-    for (const id of ids) {
-      const text = await (await fetch(`/api/boards/${id}/full`)).text();
-      const start = performance.now();
-      JSON.parse(text);
-      parse += performance.now() - start;
-    }
-    return parse;
-  }, boardIds);
+export async function parseCost(
+  worker: Worker,
+  boardIds: readonly string[],
+  accept: string,
+): Promise<{ ms: number; megabytes: number }> {
+  return worker.evaluate(
+    async ({ ids, accept }) => {
+      let ms = 0;
+      let chars = 0;
+      for (const id of ids) {
+        const reply = await fetch(`/api/boards/${id}/full`, { headers: { Accept: accept }, cache: "no-store" });
+        const text = await reply.text();
+        const start = performance.now();
+        JSON.parse(text);
+        ms += performance.now() - start;
+        chars += text.length;
+      }
+      return { ms, megabytes: chars / 1e6 };
+    },
+    { ids: boardIds, accept },
+  );
 }
 
 /** CPU time (user + system, ms) the process has used so far, from `/proc/<pid>/stat`. */

@@ -1,0 +1,243 @@
+/**
+ * The full-board read's two forms and the browser's cache, end to end against a real server:
+ * boards generated with every column type are read as JSON and in the compact column form, and
+ * the browser's decoder must give exactly the JSON's values; then one dashboard over such boards
+ * is opened three ways (compact form, a reload served by revalidation, JSON forced on the wire)
+ * and every widget must show the same figures each time.
+ */
+import fc from "fast-check";
+import { expect, test } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import type { FullBoardBody } from "../src/shared/api/types.generated";
+import { COLUMNS_MEDIA_TYPE } from "../src/features/dashboards/boardLoader";
+import { decodeItemColumns } from "../src/features/dashboards/engine/itemColumns";
+import type { ItemField } from "../src/features/dashboards/engine/types";
+import { loggedInPage, serverAndBrowser, widgetsDrawn } from "./harness";
+
+const e2e = serverAndBrowser();
+
+const LABELS = ["To do", "Working on it", "Stuck", "Done"];
+const FIELDS: ItemField[] = ["id", "groupId", "name", "createdAt", "updatedAt"];
+
+const COLUMNS = [
+  {
+    id: "status",
+    title: "Status",
+    type: "status",
+    settings: { labels: LABELS.map((name) => ({ name, done: name === "Done" })) },
+  },
+  { id: "owner", title: "Owner", type: "people" },
+  { id: "points", title: "Points", type: "number", settings: { unit: "pt", unitPosition: "right" } },
+  { id: "due", title: "Due", type: "date" },
+  { id: "span", title: "Span", type: "timeline" },
+  { id: "ok", title: "Reviewed", type: "checkbox" },
+  { id: "tags", title: "Tags", type: "dropdown" },
+  { id: "sprint", title: "Sprint", type: "text" },
+  { id: "note", title: "Note", type: "text" },
+];
+
+const day = fc
+  .integer({ min: 0, max: 89 })
+  .map((n) => new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 10));
+
+/** Each column's values as the contract accepts them; a key left out is an item without it. */
+function valuesArb(members: string[]) {
+  return fc.record(
+    {
+      status: fc.constantFrom(...LABELS),
+      owner: fc.uniqueArray(fc.constantFrom(...members), { maxLength: members.length }),
+      points: fc.oneof(fc.integer({ min: 0, max: 13 }), fc.double({ min: -1e6, max: 1e6, noNaN: true })),
+      due: day,
+      span: fc.tuple(day, day).map(([a, b]) => (a <= b ? { from: a, to: b } : { from: b, to: a })),
+      ok: fc.boolean(),
+      tags: fc.uniqueArray(fc.constantFrom("api", "ui", "ops", "naïve", "日本"), { maxLength: 3 }),
+      sprint: fc.constantFrom("Sprint 1", "Sprint 2", "Sprint 3"),
+      note: fc.string({ unit: "binary", maxLength: 24 }),
+    },
+    { requiredKeys: [] },
+  );
+}
+
+function itemsArb(members: string[], maxLength: number) {
+  return fc.array(
+    fc.record({
+      groupId: fc.constantFrom("g1", "g2", "g3"),
+      name: fc.string({ unit: "grapheme", minLength: 1, maxLength: 16 }),
+      values: valuesArb(members),
+    }),
+    { maxLength, size: "max" },
+  );
+}
+
+async function seedMembers(): Promise<string[]> {
+  const ids: string[] = [];
+  for (const name of ["Ada", "Grace", "Linus"]) {
+    const reply = await e2e.server.api<{ id: string }>("POST", "/members", { name });
+    expect(reply.status).toBe(201);
+    ids.push(reply.body.id);
+  }
+  return ids;
+}
+
+async function createBoard(workspaceId: string, name: string, items: unknown[]): Promise<string> {
+  const board = await e2e.server.api<{ id: string }>("POST", "/boards", {
+    workspaceId,
+    name,
+    columns: COLUMNS,
+    groups: [
+      { id: "g1", title: "Now" },
+      { id: "g2", title: "Next" },
+      { id: "g3", title: "Later" },
+    ],
+  });
+  expect(board.status, JSON.stringify(board.body)).toBe(201);
+  if (items.length > 0) {
+    const batch = await e2e.server.api("POST", `/boards/${board.body.id}/items/batch`, { items });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+  }
+  return board.body.id;
+}
+
+async function read(boardId: string, accept: string): Promise<{ type: string; body: unknown }> {
+  const response = await fetch(`${e2e.server.controlUrl}/boards/${boardId}/full`, {
+    headers: { Authorization: `Bearer ${e2e.server.token}`, Accept: accept },
+  });
+  expect(response.status).toBe(200);
+  return { type: response.headers.get("Content-Type") ?? "", body: await response.json() };
+}
+
+test("the compact form decodes to exactly the JSON read's values, for generated boards of every column type", async () => {
+  const members = await seedMembers();
+  const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Forms" });
+  let n = 0;
+  await fc.assert(
+    fc.asyncProperty(itemsArb(members, 40), async (items) => {
+      const boardId = await createBoard(workspace.body.id, `Generated ${++n}`, items);
+      const json = await read(boardId, "application/json");
+      const columns = await read(boardId, `${COLUMNS_MEDIA_TYPE}, application/json;q=0.5`);
+      expect(json.type).toMatch(/^application\/json/);
+      expect(columns.type).toMatch(new RegExp(`^${COLUMNS_MEDIA_TYPE.replace(/[.+]/g, "\\$&")}`));
+      const full = json.body as FullBoardBody;
+      const compact = columns.body as { board: unknown; items: unknown };
+      expect(compact.board).toEqual(full.board);
+      const decoded = decodeItemColumns(compact.items);
+      expect(decoded.count).toBe(full.items.length);
+      for (const field of FIELDS) expect(decoded.field(field)).toEqual(full.items.map((item) => item[field]));
+      const keys = new Set(full.items.flatMap((item) => Object.keys(item.values)));
+      for (const key of [...COLUMNS.map((c) => c.id), ...keys]) {
+        const cells = decoded.cells(key);
+        full.items.forEach((item, row) => {
+          expect(cells[row]).toStrictEqual(Object.hasOwn(item.values, key) ? item.values[key] : undefined);
+        });
+      }
+    }),
+    { numRuns: 12, seed: 17 },
+  );
+}, 120_000);
+
+const SPRINT = { sprintColumn: "sprint", effortColumn: "points", doneColumn: "status", dateColumn: "due" };
+const WIDGETS = [
+  { type: "numbers", settings: { function: "count" } },
+  { type: "numbers", settings: { function: "sum", column: "points" } },
+  { type: "numbers", settings: { function: "median", column: "points" } },
+  { type: "chart", settings: { chartType: "bar", groupBy: "status" } },
+  { type: "chart", settings: { chartType: "donut", groupBy: "owner", function: "sum", column: "points" } },
+  { type: "chart", settings: { chartType: "line", groupBy: "due", dateBucket: "week" } },
+  { type: "chart", settings: { chartType: "column", groupBy: "span", dateBucket: "month" } },
+  { type: "chart", settings: { chartType: "bar", groupBy: "tags", function: "avg", column: "points" } },
+  { type: "chart", settings: { chartType: "pie", groupBy: "ok" } },
+  { type: "chart", settings: { chartType: "bar", groupBy: "group" } },
+  { type: "velocity", settings: SPRINT },
+  { type: "plannedVsUnplanned", settings: { ...SPRINT, doneColumn: "ok", dateColumn: "span" } },
+  { type: "burndown", settings: SPRINT },
+  { type: "battery", settings: { column: "status" } },
+  { type: "table", settings: { columns: ["status", "owner", "span", "tags"], limit: 25 } },
+].map((w, i) => ({ id: `w${i}`, layout: { x: (i % 3) * 4, y: Math.floor(i / 3) * 4, w: 4, h: 4 }, ...w }));
+
+/** Every widget's text: numbers' figures, charts' figure tables, the battery's and table's text. */
+async function figures(page: Page): Promise<Record<string, string>> {
+  await widgetsDrawn(page, WIDGETS.length, { timeout: 60_000 });
+  // People are named once the member list has arrived (a stand-in until then): wait for it.
+  await page.waitForFunction(
+    () => !/Member [0-9a-f]{32}/.test(document.querySelector("[data-widget-id]")?.parentElement?.textContent ?? ""),
+  );
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll("[data-widget-id]")].map((w) => [
+        w.getAttribute("data-widget-id") as string,
+        w.querySelector(".dash-widget-body")?.textContent ?? "",
+      ]),
+    ),
+  );
+}
+
+/** Bytes fetched for each full read of the page's dashboard worker (headers included). */
+async function readSizes(page: Page): Promise<number[]> {
+  const worker = page.workers().find((w) => w.url().includes("dashboard.worker"));
+  if (!worker) throw new Error("the dashboard worker is not running");
+  return worker.evaluate(() =>
+    (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .filter((e) => e.name.includes("/full"))
+      .map((e) => e.transferSize),
+  );
+}
+
+/** The full reads the page's worker made, as the network saw them. */
+function watchReads(context: BrowserContext): { status: number; type: string }[] {
+  const seen: { status: number; type: string }[] = [];
+  context.on("response", (response) => {
+    if (!/\/boards\/[^/]+\/full$/.test(new URL(response.url()).pathname)) return;
+    seen.push({ status: response.status(), type: response.headers()["content-type"] ?? "" });
+  });
+  return seen;
+}
+
+test("a dashboard shows the same figures from the compact form, from a revalidated reload and from JSON", async () => {
+  const members = await seedMembers();
+  const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Dashboard forms" });
+  const boardIds: string[] = [];
+  for (const [b, items] of fc.sample(itemsArb(members, 300), { numRuns: 3, seed: 29 }).entries()) {
+    boardIds.push(await createBoard(workspace.body.id, `Mixed ${b + 1}`, items));
+  }
+  const dashboard = await e2e.server.api<{ id: string }>("POST", "/dashboards", {
+    workspaceId: workspace.body.id,
+    name: "Forms",
+    config: {
+      boardIds,
+      widgets: WIDGETS,
+      filters: { people: members.slice(0, 2), rules: [{ column: "points", op: "gte", value: 1 }] },
+    },
+  });
+  expect(dashboard.status).toBe(201);
+  const url = `/dashboards/${dashboard.body.id}`;
+
+  const compact = await loggedInPage(e2e, url);
+  const compactReads = watchReads(compact.context);
+  const fromColumns = await figures(compact.page);
+  for (const bytes of await readSizes(compact.page)) expect(bytes).toBeGreaterThan(1_000);
+  expect(compactReads.map((r) => r.type.split(";")[0])).toEqual(boardIds.map(() => COLUMNS_MEDIA_TYPE));
+  expect(Object.keys(fromColumns)).toHaveLength(WIDGETS.length);
+  expect(fromColumns.w0).toMatch(/^\d+/);
+  expect(Number(fromColumns.w0?.match(/^\d+/)?.[0])).toBeGreaterThan(0);
+
+  // A reload starts a fresh worker with nothing in memory: the browser's cache revalidates.
+  compactReads.length = 0;
+  await compact.page.reload();
+  expect(await figures(compact.page)).toEqual(fromColumns);
+  // Each read came from the cache after a 304: only headers were fetched.
+  const fetched = await readSizes(compact.page);
+  expect(fetched).toHaveLength(boardIds.length);
+  for (const bytes of fetched) expect(bytes).toBeLessThan(1_000);
+  await compact.context.close();
+
+  // JSON on the wire, as from a server or proxy that ignores the Accept header.
+  const json = await loggedInPage(e2e, "/");
+  await json.context.route("**/boards/*/full", (route) =>
+    route.continue({ headers: { ...route.request().headers(), accept: "application/json" } }),
+  );
+  const jsonReads = watchReads(json.context);
+  await json.page.goto(`${e2e.server.uiUrl}${url}`);
+  expect(await figures(json.page)).toEqual(fromColumns);
+  expect(jsonReads.map((r) => r.type.split(";")[0])).toEqual(boardIds.map(() => "application/json"));
+  await json.context.close();
+}, 180_000);
