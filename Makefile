@@ -1,8 +1,8 @@
 # The two commands a newcomer needs: `make run` starts Switchboard, `make test`
 # runs every check CI runs. Both work on a fresh clone with Rust (rustup),
-# Node 20 and npm: the targets below install what else they need (rustfmt and
-# clippy, the web app's packages, git for the worktree tests, Debian's Chromium for
-# the end-to-end tests).
+# Node 20 with npm and Python 3: the targets below install what else they need
+# (rustfmt and clippy, the web app's packages, git for the worktree tests, the
+# pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
 
 .PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test git-deps py-deps api-check e2e e2e-deps bench
 

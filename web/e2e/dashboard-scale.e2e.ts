@@ -7,7 +7,6 @@
  * A measurement, not a test: `npm run bench:dashboard` runs it, `npm run e2e` does not.
  */
 import { expect, test } from "vitest";
-import type { Page } from "playwright-core";
 import {
   busyThreads,
   cpuMs,
@@ -18,11 +17,11 @@ import {
   serverPid,
   serverSettled,
 } from "./dashboardTimings";
-import { loggedInPage, serverAndBrowser, widgetsDrawn } from "./harness";
+import { percentile, SERVER } from "./figures";
+import { createBoard, createMembers, loggedInPage, serverAndBrowser, widgetsDrawn } from "./harness";
 import { COLUMNS_MEDIA_TYPE } from "../src/features/dashboards/boardLoader";
 
 const BOARDS = 50;
-const SERVER = process.env.SWITCHBOARD_BIN ? `server ${process.env.SWITCHBOARD_BIN}` : "debug server";
 const ITEMS_PER_BOARD = 2_000;
 
 const e2e = serverAndBrowser();
@@ -45,17 +44,12 @@ function day(offset: number): string {
 async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
   const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Scale" });
   expect(workspace.status).toBe(201);
-  const members: string[] = [];
-  for (const name of ["Ada", "Grace", "Linus"]) {
-    const m = await e2e.server.api<{ id: string }>("POST", "/members", { name });
-    expect(m.status).toBe(201);
-    members.push(m.body.id);
-  }
+  const members = await createMembers(e2e.server, ["Ada", "Grace", "Linus"]);
   const random = rng(7);
   const statuses = ["To do", "Working on it", "Stuck", "Done"];
   const boardIds: string[] = [];
   for (let b = 0; b < BOARDS; b++) {
-    const board = await e2e.server.api<{ id: string }>("POST", "/boards", {
+    const board = {
       workspaceId: workspace.body.id,
       name: `Scale board ${b + 1}`,
       columns: [
@@ -75,8 +69,7 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
         { id: "g1", title: "Backlog" },
         { id: "g2", title: "Current" },
       ],
-    });
-    expect(board.status).toBe(201);
+    };
     const items = Array.from({ length: ITEMS_PER_BOARD }, (_, i) => {
       const sprint = Math.floor(random() * 8);
       const status = statuses[Math.floor(random() * statuses.length)] as string;
@@ -93,23 +86,9 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
         },
       };
     });
-    const batch = await e2e.server.api("POST", `/boards/${board.body.id}/items/batch`, { items });
-    expect(batch.status).toBe(201);
-    boardIds.push(board.body.id);
+    boardIds.push(await createBoard(e2e.server, board, items));
   }
   return { workspaceId: workspace.body.id, boardIds };
-}
-
-/**
- * Ms since the page's navigation start when the last board's full read had arrived. The reads
- * run in the dashboard worker, outside the page's resource timeline, so they are timed here.
- */
-function trackBoardReads(page: Page): () => Promise<number> {
-  let last = 0;
-  page.on("requestfinished", (request) => {
-    if (request.url().includes("/full")) last = Date.now();
-  });
-  return async () => (last === 0 ? 0 : last - (await page.evaluate(() => performance.timeOrigin)));
 }
 
 test("50 boards × 2,000 items: time to draw every widget, and to redraw after a filter change", async () => {
@@ -161,7 +140,6 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
 
   const { context, page } = await loggedInPage(e2e, "/");
   const dashboardWorker = await instrumentDashboard(page);
-  const lastBoardReadAt = trackBoardReads(page);
   const pid = serverPid(e2e.server.dataDir);
   // Writing 100,000 items leaves the server work to finish after the replies (seconds of CPU):
   // the cold load is measured once it has, as for boards written long before they are viewed.
@@ -182,7 +160,7 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
   const coldLoad = await loadBreakdown(page, dashboardWorker(), firstDraw);
   console.log(
     `dashboard scale (${SERVER}): ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +
-      `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms); ` +
+      `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${coldLoad.lastReadEnd.toFixed(0)} ms); ` +
       `baseline (the same widgets over no boards) ${emptyDraw.toFixed(0)} ms, ratio ${(firstDraw / emptyDraw).toFixed(2)}`,
   );
   console.log(`dashboard scale: cold load: ${describeLoad(coldLoad)}`);
@@ -191,10 +169,10 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
   );
   await page.reload();
   const warmDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
+  const warmLoad = await loadBreakdown(page, dashboardWorker(), warmDraw);
   console.log(
     `dashboard scale: after a reload ${warmDraw.toFixed(0)} ms ` +
-      `(last board read in at ${(await lastBoardReadAt()).toFixed(0)} ms): ` +
-      describeLoad(await loadBreakdown(page, dashboardWorker(), warmDraw)),
+      `(last board read in at ${warmLoad.lastReadEnd.toFixed(0)} ms): ${describeLoad(warmLoad)}`,
   );
 
   // After the reload, whose revalidation these reads (with other Accept headers) would spoil.
@@ -203,8 +181,8 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     for (const [form, accept] of [
       ["JSON", "application/json"],
       ["compact", COLUMNS_MEDIA_TYPE],
-    ]) {
-      const { ms, megabytes } = await parseCost(worker, seeded.boardIds, accept as string);
+    ] as const) {
+      const { ms, megabytes } = await parseCost(worker, seeded.boardIds, accept);
       console.log(
         `dashboard scale: ${form} form, the ${BOARDS} full reads: ${megabytes.toFixed(1)} MB of text; ` +
           `JSON.parse of them in the worker, alone: ${ms.toFixed(0)} ms`,
@@ -277,28 +255,23 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     workerParts.push(workerMs);
     kept.push(await keptItems());
   }
-  const sorted = [...timings].sort((a, b) => a - b);
   console.log(
     `dashboard scale: filter change, recompute and redraw of ${widgets.length} widgets: ` +
-      `median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, all ${timings.map((t) => t.toFixed(1)).join(", ")} ms ` +
+      `median ${percentile(timings, 50).toFixed(1)} ms, all ${timings.map((t) => t.toFixed(1)).join(", ")} ms ` +
       `(items kept: ${kept.slice(1).join(", ")})`,
   );
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-  // The worker keeps results per filter: a filter met before is a cache hit, so say which is which.
-  const seen = new Set(["is"]);
-  const again = OPS.map((op) => {
-    const met = seen.has(op);
-    seen.add(op);
-    return met;
-  });
+  // The worker keeps results per filter: a filter met before (the loop starts from "is") is a cache hit,
+  // so say which is which.
+  const again = OPS.map((op, i) => op === "is" || OPS.indexOf(op) < i);
   const part = (hit: boolean) => timings.filter((_, i) => again[i] === hit);
   console.log(
-    `dashboard scale: filter change, new filters median ${median(part(false)).toFixed(1)} ms (${part(false).length}), ` +
-      `filters met before median ${median(part(true)).toFixed(1)} ms (${part(true).length})`,
+    `dashboard scale: filter change, new filters median ${percentile(part(false), 50).toFixed(1)} ms (${part(false).length}), ` +
+      `filters met before median ${percentile(part(true), 50).toFixed(1)} ms (${part(true).length})`,
   );
+  const drawing = timings.map((t, i) => t - (workerParts[i] ?? 0));
   console.log(
     `dashboard scale: filter change split: until the worker's results reach the page median ` +
-      `${median(workerParts).toFixed(1)} ms, drawing after them median ${median(timings.map((t, i) => t - (workerParts[i] ?? 0))).toFixed(1)} ms`,
+      `${percentile(workerParts, 50).toFixed(1)} ms, drawing after them median ${percentile(drawing, 50).toFixed(1)} ms`,
   );
   // Every change kept a different number of items than the one before it.
   expect(kept.every((n, i) => n > 0 && (i === 0 || n !== kept[i - 1]))).toBe(true);

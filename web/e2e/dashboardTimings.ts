@@ -1,9 +1,10 @@
 /**
- * Bench-only instrumentation for `dashboard-scale.e2e.ts`: splits a dashboard's load into where
- * the time goes (before the first board read, the reads on the wire, the worker's work after the
- * last read, drawing) without adding anything to the app. The page's `Worker` is wrapped by an
- * init script to timestamp the worker's replies; the worker's own resource timings give the
- * reads; a second pass over the same reads inside the worker times `JSON.parse` alone.
+ * Bench instrumentation for `dashboard-scale.e2e.ts` (whose worker read timings
+ * `dashboard-forms.e2e.ts` reads as well): splits a dashboard's load into where the time goes
+ * (before the first board read, the reads on the wire, the worker's work after the last read,
+ * drawing) without adding anything to the app. The page's `Worker` is wrapped by an init script
+ * to timestamp the worker's replies; the worker's own resource timings give the reads; a second
+ * pass over the same reads inside the worker times `JSON.parse` alone.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,7 +39,7 @@ export async function instrumentDashboard(page: Page): Promise<() => Worker | nu
   return () => latest;
 }
 
-export interface LoadBreakdown {
+interface LoadBreakdown {
   /** Page clock, ms after navigation start. */
   firstReadStart: number;
   lastReadEnd: number;
@@ -54,37 +55,54 @@ export interface LoadBreakdown {
   bodyBytes: number;
 }
 
+/** One full board read in the worker's resource timeline (worker clock). */
+interface ReadTiming {
+  start: number;
+  end: number;
+  fetched: number;
+  wire: number;
+  body: number;
+}
+
+/**
+ * The full board reads `worker` made, with its clock's origin. The reads run in the worker,
+ * so only its own resource timeline lists them.
+ */
+export function fullReads(worker: Worker): Promise<{ origin: number; reads: ReadTiming[] }> {
+  return worker.evaluate(() => ({
+    origin: performance.timeOrigin,
+    reads: (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .filter((e) => e.name.includes("/full"))
+      .map((e) => ({
+        start: e.startTime,
+        end: e.responseEnd,
+        fetched: e.transferSize,
+        wire: e.encodedBodySize,
+        body: e.decodedBodySize,
+      })),
+  }));
+}
+
 /** The load just drawn (`drawnAt` from `widgetsDrawn`), split by the page's and worker's clocks. */
 export async function loadBreakdown(page: Page, worker: Worker | null, drawnAt: number): Promise<LoadBreakdown> {
-  const page0 = await page.evaluate(() => performance.timeOrigin);
-  const lastResultsAt = await page.evaluate(() => (window.__dashResultsAt ?? []).at(-1) ?? 0);
-  const reads = worker
-    ? await worker.evaluate(() => ({
-        origin: performance.timeOrigin,
-        entries: (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
-          .filter((e) => e.name.includes("/full"))
-          .map((e) => ({
-            start: e.startTime,
-            end: e.responseEnd,
-            fetched: e.transferSize,
-            wire: e.encodedBodySize,
-            body: e.decodedBodySize,
-          })),
-      }))
-    : { origin: page0, entries: [] };
+  const { page0, lastResultsAt } = await page.evaluate(() => ({
+    page0: performance.timeOrigin,
+    lastResultsAt: (window.__dashResultsAt ?? []).at(-1) ?? 0,
+  }));
+  const { origin, reads } = worker ? await fullReads(worker) : { origin: page0, reads: [] };
   // The worker's clock starts later than the page's: shift its times onto the page's.
-  const shift = reads.origin - page0;
-  const starts = reads.entries.map((e) => e.start + shift);
-  const ends = reads.entries.map((e) => e.end + shift);
+  const shift = origin - page0;
+  const starts = reads.map((e) => e.start + shift);
+  const ends = reads.map((e) => e.end + shift);
   return {
     firstReadStart: starts.length ? Math.min(...starts) : 0,
     lastReadEnd: ends.length ? Math.max(...ends) : 0,
     lastResultsAt,
     drawnAt,
-    reads: reads.entries.length,
-    fetchedBytes: reads.entries.reduce((s, e) => s + e.fetched, 0),
-    wireBytes: reads.entries.reduce((s, e) => s + e.wire, 0),
-    bodyBytes: reads.entries.reduce((s, e) => s + e.body, 0),
+    reads: reads.length,
+    fetchedBytes: reads.reduce((s, e) => s + e.fetched, 0),
+    wireBytes: reads.reduce((s, e) => s + e.wire, 0),
+    bodyBytes: reads.reduce((s, e) => s + e.body, 0),
   };
 }
 

@@ -125,6 +125,32 @@ export async function setSetting(server: RunningServer, key: string, value: unkn
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
 }
 
+/** Creates one member per name through the control API; their ids, in order. */
+export async function createMembers(server: RunningServer, names: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const name of names) {
+    const reply = await server.api<{ id: string }>("POST", "/members", { name });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    ids.push(reply.body.id);
+  }
+  return ids;
+}
+
+/** Creates a board (`POST /boards`) and its items in one batch through the control API; its id. */
+export async function createBoard(
+  server: RunningServer,
+  board: { workspaceId: string; name: string; columns: unknown[]; groups: unknown[] },
+  items: readonly unknown[],
+): Promise<string> {
+  const created = await server.api<{ id: string }>("POST", "/boards", board);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  if (items.length > 0) {
+    const batch = await server.api("POST", `/boards/${created.body.id}/items/batch`, { items });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+  }
+  return created.body.id;
+}
+
 /** Polls `GET /sessions/<id>` until the session's status is `status`; throws after `timeoutMs`. */
 export async function waitForStatus(
   server: RunningServer,

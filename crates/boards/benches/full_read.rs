@@ -91,57 +91,37 @@ fn fill(db: &Db, board: &str, total: usize, members: &[String]) -> Vec<Duration>
     times
 }
 
-fn timed_read(db: &Db, board: &str) -> (Duration, usize) {
+/// A form of the full read: [`boards::full_board`] or [`boards::columnar_board`].
+type Read = fn(&Db, &str, &str) -> boards::Result<boards::FullBoard>;
+
+fn timed(read: Read, db: &Db, board: &str) -> (Duration, usize) {
     let t = Instant::now();
-    let full = boards::full_board(db, ACCOUNT, board).expect("read");
+    let full = read(db, ACCOUNT, board).expect("read");
     let elapsed = t.elapsed();
     (elapsed, std::hint::black_box(full.body).len())
 }
 
-fn timed_columnar_read(db: &Db, board: &str) -> (Duration, usize) {
-    let t = Instant::now();
-    let columns = boards::columnar_board(db, ACCOUNT, board).expect("read");
-    let elapsed = t.elapsed();
-    (elapsed, std::hint::black_box(columns.body).len())
-}
-
-/// Medians of both forms' reads of one board, interleaved like the boards'.
-fn form_medians(db: &Db, board: &str, rounds: usize) -> [(Duration, usize); 2] {
-    timed_read(db, board);
-    timed_columnar_read(db, board);
-    let (mut json, mut columns) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        json.push(timed_read(db, board));
-        columns.push(timed_columnar_read(db, board));
+/// Medians and body sizes of `reads`, each of a board `times` times a round,
+/// the rounds interleaved so that load from other processes on this shared
+/// machine weighs on all of them alike.
+fn medians<const N: usize>(
+    db: &Db,
+    reads: [(Read, &str, usize); N],
+    rounds: usize,
+) -> [(Duration, usize); N] {
+    for (read, board, _) in reads {
+        timed(read, db, board);
     }
-    let median_of = |runs: Vec<(Duration, usize)>| {
+    let mut runs: [Vec<(Duration, usize)>; N] = std::array::from_fn(|_| Vec::new());
+    for _ in 0..rounds {
+        for ((read, board, times), runs) in reads.iter().zip(&mut runs) {
+            runs.extend((0..*times).map(|_| timed(*read, db, board)));
+        }
+    }
+    runs.map(|runs| {
         let size = runs.last().map_or(0, |r| r.1);
         (median(runs.into_iter().map(|r| r.0).collect()), size)
-    };
-    [median_of(json), median_of(columns)]
-}
-
-/// Medians of both boards' reads, taken interleaved so that load from other
-/// processes on this shared machine weighs on both alike.
-fn read_medians(db: &Db, small: &str, big: &str, rounds: usize) -> [(Duration, usize); 2] {
-    timed_read(db, small);
-    timed_read(db, big);
-    let (mut small_times, mut big_times) = (Vec::new(), Vec::new());
-    let (mut small_size, mut big_size) = (0, 0);
-    for _ in 0..rounds {
-        for _ in 0..5 {
-            let (t, size) = timed_read(db, small);
-            small_times.push(t);
-            small_size = size;
-        }
-        let (t, size) = timed_read(db, big);
-        big_times.push(t);
-        big_size = size;
-    }
-    [
-        (median(small_times), small_size),
-        (median(big_times), big_size),
-    ]
+    })
 }
 
 /// Peak resident set (VmHWM) and current one (VmRSS), in bytes.
@@ -196,7 +176,9 @@ fn main() {
     let big = new_board(&db, &workspace.id, "100k");
     fill(&db, &big, 100_000, &members);
 
-    let [(small_median, small_size), (big_median, big_size)] = read_medians(&db, &small, &big, 15);
+    let json: Read = boards::full_board;
+    let [(small_median, small_size), (big_median, big_size)] =
+        medians(&db, [(json, &small, 5), (json, &big, 1)], 15);
     println!(
         "full read, 10,000 items: median {:.2} ms, body {:.2} MB",
         ms(small_median),
@@ -209,7 +191,11 @@ fn main() {
         big_median.as_secs_f64() / small_median.as_secs_f64()
     );
 
-    let [(json_median, json_size), (columns_median, columns_size)] = form_medians(&db, &small, 30);
+    let [(json_median, json_size), (columns_median, columns_size)] = medians(
+        &db,
+        [(json, &small, 1), (boards::columnar_board, &small, 1)],
+        30,
+    );
     println!(
         "10,000 items, JSON read: median {:.2} ms, body {:.2} MB; columns read \
          (application/vnd.switchboard.columns+json): median {:.2} ms, body {:.2} MB ({:.0}% of the JSON)",

@@ -30,7 +30,7 @@ fn main() {
         "params": {"name": "read_setting", "arguments": {"key": "pmColorMode"}},
     });
 
-    let mcp = measure(|| {
+    let mut mcp = measure(|| {
         let reply: Value = agent
             .post(format!("{base}/mcp"))
             .header("Authorization", &bearer)
@@ -46,7 +46,7 @@ fn main() {
             "{reply}"
         );
     });
-    let http = measure(|| {
+    let mut http = measure(|| {
         let reply: Value = agent
             .get(format!("{base}/settings/pmColorMode"))
             .header("Authorization", &bearer)
@@ -57,7 +57,6 @@ fn main() {
             .expect("the setting");
         assert_eq!(reply["value"], "system");
     });
-    let (mut mcp, mut http) = (mcp, http);
     println!(
         "mcp tools/call read_setting: p50 {:.2} ms, p95 {:.2} ms over {CALLS} calls (aim: p50 under 2 ms)",
         ms(percentile(&mut mcp, 0.5)),

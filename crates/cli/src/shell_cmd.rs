@@ -9,6 +9,8 @@ pub fn completions(
     shell: clap_complete::Shell,
     mut command: clap::Command,
 ) -> anyhow::Result<ExitCode> {
+    // Generated into memory first: clap_complete panics on a failed write
+    // (a closed pipe), where `write_all` reports it.
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "switchboard", &mut script);
     std::io::stdout().write_all(&script)?;
@@ -16,8 +18,6 @@ pub fn completions(
 }
 
 pub fn man(command: clap::Command) -> anyhow::Result<ExitCode> {
-    let mut page = Vec::new();
-    clap_mangen::Man::new(command).render(&mut page)?;
-    std::io::stdout().write_all(&page)?;
+    clap_mangen::Man::new(command).render(&mut std::io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }

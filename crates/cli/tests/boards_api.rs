@@ -302,10 +302,7 @@ fn accept_chooses_the_json_or_the_columns_form_of_the_full_read() {
         Some("application/*"),
         Some("application/vnd.switchboard.columns+json;q=0, application/json"),
     ] {
-        let reply = get(&accept
-            .map(|a| ("Accept", a))
-            .into_iter()
-            .collect::<Vec<_>>());
+        let reply = get(accept.map(|a| ("Accept", a)).as_slice());
         assert_eq!(reply.status, 200, "{accept:?}");
         // Byte for byte what the module's JSON read gives.
         assert_eq!(reply.body, json_read.body, "{accept:?}");
@@ -371,6 +368,9 @@ fn accept_chooses_the_json_or_the_columns_form_of_the_full_read() {
     let changed = get(&[("Accept", COLUMNS), ("If-None-Match", &columns_read.etag)]);
     assert_eq!(changed.status, 200);
     assert_ne!(changed.header("etag"), Some(columns_read.etag.as_str()));
+    let changed = get(&[("If-None-Match", &json_read.etag)]);
+    assert_eq!(changed.status, 200);
+    assert_ne!(changed.header("etag"), Some(json_read.etag.as_str()));
 }
 
 #[test]

@@ -186,6 +186,39 @@ fn mcp_takes_no_request_without_a_token_the_control_server_accepts() {
     }
 }
 
+#[test]
+fn a_request_the_transport_refuses_gets_the_contracts_error_shape() {
+    let server = TestServer::start();
+    let auth = format!("Bearer {}", server.token);
+    let both = "application/json, text/event-stream";
+    let list = r#"{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}"#;
+    for (accept, body, status) in [
+        // JSON, but no JSON-RPC message: malformed input, not a content type.
+        (both, "[1, 2]", 400),
+        (both, "{\"jsonrpc\": ", 400),
+        ("application/json", list, 406),
+    ] {
+        let reply = common::request(
+            server.control(),
+            "POST",
+            "/mcp",
+            &[
+                ("Authorization", auth.as_str()),
+                ("Content-Type", "application/json"),
+                ("Accept", accept),
+            ],
+            Some(body.as_bytes()),
+        );
+        assert_eq!(reply.status, status, "{body}: {}", reply.text());
+        assert_eq!(reply.error_code(), "invalid_request", "{}", reply.text());
+        let message = reply.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(!message.contains("Content-Type"), "{message}");
+    }
+}
+
 /// What the fake `claude` recorded of each turn.
 fn turns(record: &Path, count: usize) -> Vec<Value> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);

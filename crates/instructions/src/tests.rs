@@ -285,6 +285,7 @@ fn an_unknown_name_is_refused_before_anything_is_written() {
         assert!(matches!(err, SyncError::UnknownName { .. }), "{err}");
     }
     assert!(!root.join("AGENTS.md").exists());
+    assert_eq!(fingerprint(&root, "README.md"), None);
 }
 
 #[test]

@@ -46,7 +46,15 @@ pub struct InstructionSync {
 struct Seen {
     root: PathBuf,
     canonical: Option<(u64, SystemTime)>,
-    settings: String,
+    settings: SyncSettings,
+}
+
+/// The `agentInstructionsSync*` settings one sync runs with.
+#[derive(Debug, Clone, PartialEq)]
+struct SyncSettings {
+    canonical: &'static str,
+    mirrors: Vec<String>,
+    git_mode: GitMode,
 }
 
 impl InstructionSync {
@@ -65,18 +73,17 @@ impl InstructionSync {
         (sync, received)
     }
 
-    /// Syncs the folder when the setting is on; failures are logged, never
-    /// the session's problem.
-    pub fn sync_folder(&self, account_id: &str, folder: &Path) {
+    /// Syncs the folder with `settings` when the setting is on; failures are
+    /// logged, never the session's problem.
+    fn sync_folder(&self, account_id: &str, folder: &Path, settings: SyncSettings) {
         if !self.settings.agent_instructions_sync_enabled() {
             return;
         }
-        let (canonical, mirrors, git_mode) = self.settings_now();
         let request = SyncRequest {
             folder: folder.to_owned(),
-            canonical,
-            mirrors: &mirrors,
-            git_mode,
+            canonical: settings.canonical,
+            mirrors: &settings.mirrors,
+            git_mode: settings.git_mode,
         };
         let report = {
             let mut ledger = self.ledger.lock().unwrap_or_else(|p| p.into_inner());
@@ -90,9 +97,9 @@ impl InstructionSync {
             }
         };
         let seen = Seen {
-            canonical: instructions::fingerprint(&report.root, canonical),
+            canonical: instructions::fingerprint(&report.root, settings.canonical),
             root: report.root.clone(),
-            settings: format!("{canonical}{mirrors:?}{git_mode:?}"),
+            settings,
         };
         self.seen
             .lock()
@@ -112,44 +119,43 @@ impl InstructionSync {
             }
         }
     }
-}
 
-impl InstructionSync {
     /// The sync settings as they are now.
-    fn settings_now(&self) -> (&'static str, Vec<String>, GitMode) {
-        let git_mode = match self.settings.agent_instructions_sync_git_mode() {
-            AgentInstructionsSyncGitMode::Local => GitMode::Local,
-            AgentInstructionsSyncGitMode::Committed => GitMode::Committed,
-        };
-        (
-            self.settings.agent_instructions_sync_canonical().as_str(),
-            self.settings.agent_instructions_sync_mirrors(),
-            git_mode,
-        )
+    fn settings_now(&self) -> SyncSettings {
+        SyncSettings {
+            canonical: self.settings.agent_instructions_sync_canonical().as_str(),
+            mirrors: self.settings.agent_instructions_sync_mirrors(),
+            git_mode: match self.settings.agent_instructions_sync_git_mode() {
+                AgentInstructionsSyncGitMode::Local => GitMode::Local,
+                AgentInstructionsSyncGitMode::Committed => GitMode::Committed,
+            },
+        }
     }
 
     /// The poll's sync: only when the canonical file or the settings changed
     /// since the folder's last sync.
     fn sync_if_changed(&self, account_id: &str, folder: &Path) {
-        let unchanged = self
+        let settings = self.settings_now();
+        // Copied out, so the file is not looked at under the lock.
+        let last = self
             .seen
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .get(folder)
-            .is_some_and(|seen| {
-                let (canonical, mirrors, git_mode) = self.settings_now();
-                seen.settings == format!("{canonical}{mirrors:?}{git_mode:?}")
-                    && instructions::fingerprint(&seen.root, canonical) == seen.canonical
-            });
+            .cloned();
+        let unchanged = last.is_some_and(|seen| {
+            seen.settings == settings
+                && instructions::fingerprint(&seen.root, settings.canonical) == seen.canonical
+        });
         if !unchanged {
-            self.sync_folder(account_id, folder);
+            self.sync_folder(account_id, folder, settings);
         }
     }
 }
 
 impl sessions::BeforeTurn for InstructionSync {
     fn before_turn(&self, account_id: &str, _session_id: &str, cwd: &Path) {
-        self.sync_folder(account_id, cwd);
+        self.sync_folder(account_id, cwd, self.settings_now());
     }
 }
 

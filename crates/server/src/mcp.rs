@@ -13,7 +13,10 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderName, Request, header};
+use axum::http::{HeaderMap, HeaderName, Request, StatusCode, header};
+use axum::middleware::{Next, from_fn, from_fn_with_state};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post_service;
 use http_body_util::BodyExt;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
@@ -26,12 +29,9 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use axum::middleware::{Next, from_fn_with_state};
-use axum::response::Response;
-use axum::routing::post_service;
-
 use crate::MAX_BODY_BYTES;
 use crate::auth::Caller;
+use crate::error::ApiError;
 use crate::routes::SOURCE_SESSION_HEADER;
 use crate::state::AppState;
 
@@ -51,11 +51,34 @@ const CARRIED: [HeaderName; 3] = [
 pub(crate) fn routes(state: &AppState, api: Router) -> Router<AppState> {
     Router::new()
         .route("/mcp", post_service(service(api)))
+        .route_layer(from_fn(transport_refusals))
         .route_layer(from_fn_with_state(state.clone(), signed_in))
 }
 
 async fn signed_in(_caller: Caller, request: axum::extract::Request, next: Next) -> Response {
     next.run(request).await
+}
+
+/// rmcp refuses what its transport cannot take in plain text, which the
+/// error-shape layer would only give a generic sentence. Its 415 is no
+/// content-type matter here: the guards let only JSON bodies this far, so it
+/// means a body that is no JSON-RPC message (or none), which is a 400.
+async fn transport_refusals(request: axum::extract::Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    match response.status() {
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::bad_request(
+            "invalid_request",
+            "The body must be one JSON-RPC 2.0 message.",
+        )
+        .into_response(),
+        StatusCode::NOT_ACCEPTABLE => ApiError::new(
+            StatusCode::NOT_ACCEPTABLE,
+            "invalid_request",
+            "The request must accept both application/json and text/event-stream.",
+        )
+        .into_response(),
+        _ => response,
+    }
 }
 
 fn service(api: Router) -> StreamableHttpService<Gateway, LocalSessionManager> {
@@ -117,12 +140,7 @@ impl Gateway {
             None => request.body(Body::empty()),
         }
         .map_err(|e| McpError::internal_error(format!("cannot build the request: {e}"), None))?;
-        let response = self
-            .api
-            .clone()
-            .oneshot(request)
-            .await
-            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        let Ok(response) = self.api.clone().oneshot(request).await;
         let status = response.status();
         let bytes = response
             .into_body()
@@ -210,8 +228,7 @@ impl rmcp::ServerHandler for Gateway {
                 None,
             ));
         };
-        let headers = parts.headers.clone();
-        self.call(route, request.arguments, &headers)
+        self.call(route, request.arguments, &parts.headers)
             .await
             .map(CallToolResponse::from)
     }

@@ -108,7 +108,7 @@ pub struct NewAlarm {
 
 /// The `alarm` stream event: the alarm after the change, or only its id
 /// (`deleted: true`) once it is gone.
-#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AlarmChanged {
     pub id: String,
@@ -194,7 +194,7 @@ pub struct StopSession {
 }
 
 /// `GET /usage` query: days written `YYYY-MM-DD`, both included, both optional.
-#[derive(Debug, Clone, Default, Deserialize, TS, ToSchema)]
+#[derive(Debug, Clone, Default, Deserialize, TS)]
 #[ts(optional_fields)]
 pub struct UsageRange {
     #[serde(default)]
@@ -220,7 +220,7 @@ pub struct PublicationState {
 /// The `output` event's data: one stored entry of a turn's typed transcript.
 /// `seq` grows within a session (it is the entry's `seq` in
 /// `GET /sessions/<id>/transcript?format=json`).
-#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OutputEvent {
     pub session_id: String,
@@ -233,7 +233,7 @@ pub struct OutputEvent {
 }
 
 /// The `board` event's data: the board's new ETag, `null` once it is deleted.
-#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct BoardChanged {
     pub board_id: String,
@@ -243,7 +243,7 @@ pub struct BoardChanged {
 /// The data of an `inbox` event: what changed in the account's inbox. A row
 /// change is the row itself (as `GET /inbox` gives it, which is what this
 /// event carried before it said more) with a `change` key added.
-#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(tag = "change", rename_all = "snake_case")]
 pub enum InboxEvent {
     /// A new row.
@@ -398,7 +398,7 @@ pub struct KeyValue {
 }
 
 /// The `navigate` event's payload.
-#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct NavigateEvent {
     /// The web app's address for the view.
@@ -411,7 +411,7 @@ pub struct NavigateEvent {
 }
 
 /// The `foreground` event's payload.
-#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ForegroundEvent {
     pub reason: String,

@@ -283,7 +283,7 @@ pub struct SpawnRequest {
     pub trigger: Option<Trigger>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Spawned {
     pub session: Session,

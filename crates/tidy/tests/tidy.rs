@@ -147,7 +147,19 @@ fn no_setting_is_read_by_a_string_key_outside_the_settings_crate() {
 }
 
 /// The catalog says which keys this version acts on; each must be read by
-/// the server (through its accessor) or by the web app (through its key).
+/// the server (through its accessor, called or passed as
+/// `SettingsStore::accessor`) or by the web app (through its key).
+/// Whether `code` holds `path` not followed by more of an identifier (so
+/// one accessor's name is not found inside a longer one's).
+fn names_whole(code: &str, path: &str) -> bool {
+    code.match_indices(path).any(|(at, _)| {
+        code[at + path.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+    })
+}
+
 #[test]
 fn every_key_said_to_be_in_effect_is_read() {
     let mut rust = String::new();
@@ -167,7 +179,10 @@ fn every_key_said_to_be_in_effect_is_read() {
         .iter()
         .filter(|def| def.in_effect)
         .filter(|def| {
-            !rust.contains(&format!(".{}()", def.accessor_name())) && !web.contains(def.key)
+            let accessor = def.accessor_name();
+            !rust.contains(&format!(".{accessor}()"))
+                && !names_whole(&rust, &format!("SettingsStore::{accessor}"))
+                && !web.contains(def.key)
         })
         .map(|def| def.key)
         .collect();

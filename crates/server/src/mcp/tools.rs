@@ -144,10 +144,8 @@ impl ToolRoute {
                 None => uri.push_str(segment),
             }
         }
-        let mut query = form_urlencoded::Serializer::new(String::new());
-        if !self.fixed_query.is_empty() {
-            query.extend_pairs(form_urlencoded::parse(self.fixed_query.as_bytes()));
-        }
+        // The fixed query is already encoded; the serializer appends to it.
+        let mut query = form_urlencoded::Serializer::new(self.fixed_query.to_owned());
         let body = match self.rest {
             Rest::Body(_) => Some(Value::Object(rest)),
             Rest::Query(_) => {

@@ -363,15 +363,13 @@ async fn full_board(
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned)
     {
+        let etag_of = if columnar {
+            boards::columnar_etag
+        } else {
+            boards::board_etag
+        };
         let (db, account, id) = (s.db.clone(), account.clone(), id.clone());
-        let etag = blocking(move || {
-            if columnar {
-                boards::columnar_etag(&db, &account, &id)
-            } else {
-                boards::board_etag(&db, &account, &id)
-            }
-        })
-        .await?;
+        let etag = blocking(move || etag_of(&db, &account, &id)).await?;
         if etag_matches(&wanted, &etag) {
             return Ok((StatusCode::NOT_MODIFIED, cache_headers(etag)).into_response());
         }

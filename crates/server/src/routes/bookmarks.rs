@@ -38,7 +38,7 @@ struct Bookmarks {
 
 /// Closes these routes on the control server while the setting is off.
 pub const SWITCH: ControlSwitch = ControlSwitch {
-    enabled: |settings: &SettingsStore| settings.bookmarks_cli_enabled(),
+    enabled: SettingsStore::bookmarks_cli_enabled,
     code: "bookmarks_cli_disabled",
     message: "Bookmarks over the control server are turned off (setting bookmarksCliEnabled).",
 };

@@ -34,7 +34,7 @@ pub fn routes() -> Router<AppState> {
 
 /// Closes these routes on the control server while the setting is off.
 pub const SWITCH: ControlSwitch = ControlSwitch {
-    enabled: |settings: &SettingsStore| settings.ai_coaching_cli_enabled(),
+    enabled: SettingsStore::ai_coaching_cli_enabled,
     code: "coaching_cli_disabled",
     message: "Coaching over the control server is turned off (setting aiCoachingCliEnabled).",
 };

@@ -97,6 +97,13 @@ pub const LISTENER: &str = "x-listener";
     ),
     // Schemas only query parameters name, which the paths do not collect.
     components(schemas(ErrorBody, ::inbox::Category, ::inbox::StateFilter)),
+    // What every operation of a tag shares, said once.
+    tags((name = "teamchat", description = "Team chat writes. Every one answers 403 \
+        `team_chat_disabled` while `chatAppEnabled` is off; an agent token while \
+        `allowAgentTokenTeamChat` is off → 403 `agent_token_team_chat_disabled`; 409 \
+        `team_chat_not_configured` or `team_chat_config_invalid` without a usable \
+        `teamchat.toml`; the service's own refusals → 502 with its error code. Setup: \
+        docs/teamchat.md.")),
     modifiers(&Listeners),
 )]
 struct ApiDoc;
@@ -237,10 +244,6 @@ impl Modify for Listeners {
                 "The browser's session, set by `<uiUrl>/login?token=<cli token>`. UI server only.",
             ))),
         );
-        let bearer = SecurityRequirement::new("bearer", Vec::<String>::new());
-        let cookie = SecurityRequirement::new("cookie", Vec::<String>::new());
-        doc.security = Some(vec![bearer.clone(), cookie.clone()]);
-
         let error_reply = ResponseBuilder::new()
             .description(
                 "An error: 400 invalid input, 401 no valid credential, 403 refused by policy, \
@@ -254,10 +257,12 @@ impl Modify for Listeners {
                     .build(),
             )
             .build();
-        let components = doc.components.get_or_insert_with(Default::default);
         components
             .responses
             .insert("Error".to_owned(), error_reply.into());
+        let bearer = SecurityRequirement::new("bearer", Vec::<String>::new());
+        let cookie = SecurityRequirement::new("cookie", Vec::<String>::new());
+        doc.security = Some(vec![bearer.clone(), cookie.clone()]);
         let error = RefOr::Ref(Ref::new("#/components/responses/Error"));
         for item in doc.paths.paths.values_mut() {
             let operations = [

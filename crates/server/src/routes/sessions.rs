@@ -112,7 +112,7 @@ async fn spawn(
     State(state): State<AppState>,
     headers: HeaderMap,
     ApiJson(request): ApiJson<SpawnRequest>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<sessions::Session>)> {
     if caller.is_agent() && request.trigger.is_some() {
         return Err(ApiError::forbidden(
             "trigger_forbidden",
@@ -120,7 +120,7 @@ async fn spawn(
         ));
     }
     let (status, session) = spawn_as(&state, &caller, &headers, request).await?;
-    Ok((status, Json(json!(session))))
+    Ok((status, Json(session)))
 }
 
 /// A spawn on the caller's behalf under the spawn rules, as `POST /sessions`

@@ -127,12 +127,6 @@ struct DirectMessage {
 }
 
 /// Sends a direct message to a user.
-///
-/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
-/// while `allowAgentTokenTeamChat` is off → 403
-/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
-/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
-/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
 #[utoipa::path(post, path = "/teamchat/direct-messages", request_body = DirectMessage, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn direct_message(
     caller: Caller,
@@ -159,12 +153,6 @@ struct ChannelMessage {
 }
 
 /// Posts a message to a channel (or a thread with `threadTs`).
-///
-/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
-/// while `allowAgentTokenTeamChat` is off → 403
-/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
-/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
-/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
 #[utoipa::path(post, path = "/teamchat/messages", request_body = ChannelMessage, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn channel_message(
     caller: Caller,
@@ -190,12 +178,6 @@ struct Edit {
 }
 
 /// Edits a message.
-///
-/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
-/// while `allowAgentTokenTeamChat` is off → 403
-/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
-/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
-/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
 #[utoipa::path(patch, path = "/teamchat/messages/{channel}/{ts}", params(("channel" = String, Path, description = "The channel."), ("ts" = String, Path, description = "The message's timestamp: its id.")), request_body = Edit, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn edit(
     caller: Caller,
@@ -216,12 +198,6 @@ async fn edit(
 }
 
 /// Deletes a message.
-///
-/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
-/// while `allowAgentTokenTeamChat` is off → 403
-/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
-/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
-/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
 #[utoipa::path(delete, path = "/teamchat/messages/{channel}/{ts}", params(("channel" = String, Path, description = "The channel."), ("ts" = String, Path, description = "The message's timestamp: its id.")), responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn delete_message(
     caller: Caller,
@@ -240,12 +216,6 @@ struct Reaction {
 }
 
 /// Adds a reaction to a message.
-///
-/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
-/// while `allowAgentTokenTeamChat` is off → 403
-/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
-/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
-/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
 #[utoipa::path(post, path = "/teamchat/reactions", request_body = Reaction, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn reaction(
     caller: Caller,
@@ -272,12 +242,6 @@ struct Pin {
 }
 
 /// Pins a message.
-///
-/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
-/// while `allowAgentTokenTeamChat` is off → 403
-/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
-/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
-/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
 #[utoipa::path(post, path = "/teamchat/pins", request_body = Pin, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn pin(
     caller: Caller,
@@ -305,12 +269,6 @@ struct ScheduledDirectMessage {
 }
 
 /// Schedules a direct message (`postAt`: Unix seconds).
-///
-/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
-/// while `allowAgentTokenTeamChat` is off → 403
-/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
-/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
-/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
 #[utoipa::path(post, path = "/teamchat/scheduled-direct-messages", request_body = ScheduledDirectMessage, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn scheduled_direct_message(
     caller: Caller,
@@ -337,12 +295,6 @@ struct Invite {
 }
 
 /// Invites users to a channel.
-///
-/// 403 `team_chat_disabled` while `chatAppEnabled` is off; an agent token
-/// while `allowAgentTokenTeamChat` is off → 403
-/// `agent_token_team_chat_disabled`; 409 `team_chat_not_configured` or
-/// `team_chat_config_invalid` without a usable `teamchat.toml`; the
-/// service's own refusals → 502 with its error code. Setup: docs/teamchat.md.
 #[utoipa::path(post, path = "/teamchat/invites", request_body = Invite, responses((status = 200, description = "What the service answered.", body = Done)))]
 async fn invite(
     caller: Caller,

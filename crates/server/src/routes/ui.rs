@@ -9,7 +9,6 @@ use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::auth::UI_COOKIE;
-
 use crate::error::{ApiError, ApiResult};
 use crate::routes::blocking;
 use crate::state::AppState;

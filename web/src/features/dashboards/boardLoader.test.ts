@@ -157,6 +157,23 @@ describe("fetchBoardFull", () => {
       status: 200,
     });
   });
+
+  test.each([
+    ["a compact reply without a board", COLUMNS_MEDIA_TYPE, { items: {} }],
+    ["a JSON reply without a board", "application/json", { items: [] }],
+    [
+      "a JSON reply with an item that is not one",
+      "application/json",
+      { board: makeBoard({ id: "a" }).board, items: [null] },
+    ],
+  ])("refuses %s as an invalid reply", async (_, type, body) => {
+    const reply = new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": type } });
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValueOnce(reply));
+    await expect(fetchBoardFull("a", new AbortController().signal)).rejects.toMatchObject({
+      code: "invalid_reply",
+      status: 200,
+    });
+  });
 });
 
 const ACCEPT = `${COLUMNS_MEDIA_TYPE}, application/json;q=0.5`;

@@ -8,11 +8,14 @@
  */
 import { errorMessage } from "../../shared/api/errorMessage";
 import { ApiError, apiRequest } from "../../shared/api/client";
-import { ColumnsFormError, decodeItemColumns } from "./engine/itemColumns";
-import type { BoardFull, BoardRead } from "./engine/types";
+import { ColumnsFormError, ITEM_FIELDS, decodeItemColumns } from "./engine/itemColumns";
+import type { BoardFull, BoardRead, Item } from "./engine/types";
 
 /** The compact column form of `GET /boards/<id>/full`. */
 export const COLUMNS_MEDIA_TYPE = "application/vnd.switchboard.columns+json";
+
+/** What a full read asks for: the compact form, else the JSON. */
+export const FULL_READ_ACCEPT = `${COLUMNS_MEDIA_TYPE}, application/json;q=0.5`;
 
 export type BoardLoad =
   | { id: string; state: "loading"; slow: boolean }
@@ -34,22 +37,41 @@ export function clearBoardCache(): void {
 
 export type BoardFetcher = (id: string, signal: AbortSignal) => Promise<BoardRead>;
 
-/** A full read as the engine takes it, from whichever form the reply's type says it is. */
+/** An item of the JSON form, as far as the engine reads it: text fields and an object of values. */
+function isItem(item: unknown): item is Item {
+  if (typeof item !== "object" || item === null) return false;
+  const { values } = item as Partial<Item>;
+  return (
+    typeof values === "object" &&
+    values !== null &&
+    ITEM_FIELDS.every((field) => typeof (item as Item)[field] === "string")
+  );
+}
+
+/**
+ * A full read as the engine takes it, from whichever form the reply's type says it is. A body
+ * without the form's shape is refused here as an invalid reply, so the board shows that error
+ * rather than failing later in the engine.
+ */
 function boardRead(body: unknown, contentType: string | null, status: number): BoardRead {
-  if (!contentType?.startsWith(COLUMNS_MEDIA_TYPE)) return body as BoardFull;
+  const invalid = (why: string) => new ApiError(status, "invalid_reply", `The board's full read is malformed: ${why}.`);
   const { board, items } = (body ?? {}) as { board?: BoardRead["board"]; items?: unknown };
+  if (typeof board !== "object" || board === null) throw invalid("it has no board");
+  if (!contentType?.startsWith(COLUMNS_MEDIA_TYPE)) {
+    if (!Array.isArray(items) || !items.every(isItem)) throw invalid("its items are not a list of items");
+    return body as BoardFull;
+  }
   try {
-    if (typeof board !== "object" || board === null) throw new ColumnsFormError("the read has no board");
     return { board, itemColumns: decodeItemColumns(items) };
   } catch (error) {
     if (!(error instanceof ColumnsFormError)) throw error;
-    throw new ApiError(status, "invalid_reply", `The board's compact read is malformed: ${error.message}.`);
+    throw invalid(error.message);
   }
 }
 
 export const fetchBoardFull: BoardFetcher = async (id, signal) => {
   const cached = boardCache.get(id);
-  const headers: Record<string, string> = { Accept: `${COLUMNS_MEDIA_TYPE}, application/json;q=0.5` };
+  const headers: Record<string, string> = { Accept: FULL_READ_ACCEPT };
   if (cached) headers["If-None-Match"] = cached.etag;
   const reply = await apiRequest<unknown>(`/boards/${encodeURIComponent(id)}/full`, { headers, signal });
   if (reply.status === 304 && cached) return cached.data;

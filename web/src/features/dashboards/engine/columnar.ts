@@ -8,15 +8,11 @@ import { NO_DAY, calendarDay, formatCalendarDay, mondayOf } from "./calendarDay"
 import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
 import { doneLabelNames, statusLabels } from "./columnSettings";
 import { cleanNumber } from "./formatFigure";
+import { builtOnce } from "./itemColumns";
 import type { ChartCategoryKind, Column, DateBucket, PreparedBoard } from "./types";
 
 function derive<T>(board: PreparedBoard, key: string, build: () => T): T {
-  let value = board.derived.get(key) as T | undefined;
-  if (value === undefined) {
-    value = build();
-    board.derived.set(key, value);
-  }
-  return value;
+  return builtOnce(board.derived, key, build) as T;
 }
 
 /** Per item: the column's number, NaN where the cell is empty or not a number. */

@@ -4,13 +4,12 @@ import { computeDashboard } from "./computeWidget";
 import { columnsBody } from "./fixtures/columnsBody";
 import { CHECK, DATE, PEOPLE, STATUS, TAGS, TEXT, TIMELINE, numberColumn } from "./fixtures/columns";
 import { makeBoard } from "./fixtures/makeBoard";
-import { ColumnsFormError, decodeItemColumns } from "./itemColumns";
+import { ColumnsFormError, ITEM_FIELDS, decodeItemColumns } from "./itemColumns";
 import { prepareBoards } from "./prepareBoards";
-import type { BoardFull, Column, ColumnarBoard, DashboardFilters, ItemField, WidgetConfig } from "./types";
+import type { BoardFull, Column, ColumnarBoard, DashboardFilters, WidgetConfig } from "./types";
 
 const SPRINT: Column = { id: "sprint", title: "Sprint", type: "text" };
 const COLUMNS: Column[] = [STATUS, numberColumn("points"), PEOPLE, DATE, TIMELINE, CHECK, TAGS, TEXT, SPRINT];
-const FIELDS: ItemField[] = ["id", "groupId", "name", "createdAt", "updatedAt"];
 
 const day = fc
   .date({ min: new Date("2024-01-01"), max: new Date("2024-03-31"), noInvalidDate: true })
@@ -77,7 +76,8 @@ describe("decodeItemColumns", () => {
       fc.property(boardArb("b").map(overWire), (read) => {
         const { itemColumns } = compact(read);
         expect(itemColumns.count).toBe(read.items.length);
-        for (const field of FIELDS) expect(itemColumns.field(field)).toEqual(read.items.map((item) => item[field]));
+        for (const field of ITEM_FIELDS)
+          expect(itemColumns.field(field)).toEqual(read.items.map((item) => item[field]));
         for (const key of [...Object.keys(cellByColumn), "never-set"]) {
           const cells = itemColumns.cells(key);
           read.items.forEach((item, row) => {

@@ -9,83 +9,79 @@
 import type { ItemColumns as WireColumns, ValueColumn } from "../../../shared/api/types.generated";
 import type { ItemColumns, ItemField, Item } from "./types";
 
-function memoised(build: (key: string) => readonly unknown[]): (key: string) => readonly unknown[] {
-  const built = new Map<string, readonly unknown[]>();
-  return (key) => {
-    let column = built.get(key);
-    if (column === undefined) {
-      column = build(key);
-      built.set(key, column);
-    }
-    return column;
-  };
+/** The item fields other than `values`, each a column of text in both forms. */
+export const ITEM_FIELDS: readonly ItemField[] = ["id", "groupId", "name", "createdAt", "updatedAt"];
+
+/** `map`'s value under `key`, built the first time it is asked for and kept. */
+export function builtOnce<V>(map: Map<string, V>, key: string, build: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = build();
+    map.set(key, value);
+  }
+  return value;
 }
 
 /** The JSON read's items, read one column at a time as widgets and filters first ask for it. */
 export function columnsOfItems(items: readonly Item[]): ItemColumns {
-  const fieldOf = memoised((name) => items.map((item) => item[name as ItemField]));
+  const fields = new Map<string, readonly string[]>();
+  const cells = new Map<string, readonly unknown[]>();
   return {
     count: items.length,
-    field: (name) => fieldOf(name) as readonly string[],
-    cells: memoised((key) => {
-      const out = new Array<unknown>(items.length);
-      for (let i = 0; i < items.length; i++) out[i] = (items[i] as Item).values[key];
-      return out;
-    }),
+    field: (name) => builtOnce(fields, name, () => items.map((item) => item[name])),
+    cells: (key) => builtOnce(cells, key, () => items.map((item) => item.values[key])),
   };
 }
 
-/** A dictionary-coded column: row i holds `dict[codes[i]]`, nothing where the code is −1. */
-type DictColumn = ValueColumn;
-
 export class ColumnsFormError extends Error {}
 
-function isDict(value: unknown): value is DictColumn {
+function isDict(value: unknown): value is ValueColumn {
   return (
     typeof value === "object" &&
     value !== null &&
-    Array.isArray((value as DictColumn).dict) &&
-    Array.isArray((value as DictColumn).codes)
+    Array.isArray((value as ValueColumn).dict) &&
+    Array.isArray((value as ValueColumn).codes)
   );
 }
 
-/** Checks a dictionary column against the item count, so expanding it later cannot fail. */
-function checkDict(column: unknown, count: number, what: string, absentAllowed: boolean): DictColumn {
+/**
+ * A dictionary column expanded to its rows (row i holds `dict[codes[i]]`, nothing where an
+ * absent value's code is −1), checked against the item count as it goes: a malformed body is
+ * refused while it is read, never later by a widget.
+ */
+function expand(column: unknown, count: number, what: string, absentAllowed: boolean): unknown[] {
   if (!isDict(column)) throw new ColumnsFormError(`${what} is not a dictionary column`);
   const { dict, codes } = column;
   if (codes.length !== count) throw new ColumnsFormError(`${what} has ${codes.length} codes for ${count} items`);
   const lowest = absentAllowed ? -1 : 0;
+  const out = new Array<unknown>(count);
   for (let i = 0; i < count; i++) {
     const code = codes[i];
     if (!Number.isInteger(code) || (code as number) < lowest || (code as number) >= dict.length)
       throw new ColumnsFormError(`${what} holds code ${String(code)} for a dictionary of ${dict.length}`);
-  }
-  return column;
-}
-
-function expand({ dict, codes }: DictColumn): unknown[] {
-  const out = new Array<unknown>(codes.length);
-  for (let i = 0; i < codes.length; i++) {
-    const code = codes[i] as number;
-    out[i] = code < 0 ? undefined : dict[code];
+    out[i] = code === -1 ? undefined : dict[code as number];
   }
   return out;
 }
 
+/** A field: a plain list of text, or a dictionary of text where every item has a value. */
 function stringColumn(column: unknown, count: number, what: string): readonly string[] {
-  const strings = Array.isArray(column) ? column : checkDict(column, count, what, false).dict;
-  if (Array.isArray(column) && column.length !== count)
-    throw new ColumnsFormError(`${what} has ${column.length} entries for ${count} items`);
-  if (!strings.every((s) => typeof s === "string"))
-    throw new ColumnsFormError(`${what} holds a value that is not text`);
-  return Array.isArray(column) ? (column as string[]) : (expand(column as DictColumn) as string[]);
+  const isText = (value: unknown) => typeof value === "string";
+  const notText = () => new ColumnsFormError(`${what} holds a value that is not text`);
+  if (Array.isArray(column)) {
+    if (column.length !== count) throw new ColumnsFormError(`${what} has ${column.length} entries for ${count} items`);
+    if (!column.every(isText)) throw notText();
+    return column as string[];
+  }
+  // Every row holds one of the dictionary's entries (no −1 here): checking those checks the rows.
+  if (isDict(column) && !column.dict.every(isText)) throw notText();
+  return expand(column, count, what, false) as string[];
 }
 
-const FIELDS: readonly ItemField[] = ["id", "groupId", "name", "createdAt", "updatedAt"];
-
 /**
- * The compact read's items as columns. Fields and values keys are expanded from their
- * dictionaries on first use; a body that does not have the form's shape is refused whole.
+ * The compact read's items as columns, every field and values key expanded from its dictionary
+ * here, in the one pass that checks it; a body that does not have the form's shape is refused
+ * whole.
  */
 export function decodeItemColumns(wire: unknown): ItemColumns {
   if (typeof wire !== "object" || wire === null) throw new ColumnsFormError("items is not an object");
@@ -94,19 +90,16 @@ export function decodeItemColumns(wire: unknown): ItemColumns {
     throw new ColumnsFormError("items.count is not a count");
   if (typeof values !== "object" || values === null) throw new ColumnsFormError("items.values is not an object");
   const fields = new Map<string, readonly string[]>();
-  for (const name of FIELDS) {
+  for (const name of ITEM_FIELDS) {
     fields.set(name, stringColumn((wire as Record<string, unknown>)[name], count, `items.${name}`));
   }
-  const columns = new Map<string, DictColumn>();
+  const columns = new Map<string, readonly unknown[]>();
   for (const [key, column] of Object.entries(values))
-    columns.set(key, checkDict(column, count, `items.values.${key}`, true));
+    columns.set(key, expand(column, count, `items.values.${key}`, true));
   const none: readonly unknown[] = new Array<unknown>(count);
   return {
     count,
     field: (name) => fields.get(name) as readonly string[],
-    cells: memoised((key) => {
-      const column = columns.get(key);
-      return column ? expand(column) : none;
-    }),
+    cells: (key) => columns.get(key) ?? none,
   };
 }
