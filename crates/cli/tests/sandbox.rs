@@ -1,7 +1,9 @@
 //! The operating system keeps engines away from Switchboard's secrets: a real
 //! server (with a fake `HOME` holding `.ssh/id_rsa`) runs engines that try to
-//! read the `cli-token`, the SSH key and their own folder, at every
-//! `agentPermissionLevel`, and through a child shell.
+//! read the `cli-token`, the SSH key, another session's worktree and their
+//! own folder, at every `agentPermissionLevel`, and through a child shell;
+//! and they may still create new entries in `$HOME`, as engines do on their
+//! first run.
 
 mod common;
 
@@ -21,6 +23,8 @@ try "$DATA/cli-token" token
 try "$PWD/mine.txt" own
 sh -c 'if out=$(cat "$DATA/cli-token" 2>&1); then echo "child token: read"; else echo "child token: denied: $out"; fi'
 if out=$( (echo planted > "$DATA/planted") 2>&1); then echo "write data: wrote"; else echo "write data: denied: $out"; fi
+try "$DATA/worktrees/other/theirs.txt" "other worktree"
+sh -c 'mkdir -p "$FAKE_HOME/.engine-state" && echo made > "$FAKE_HOME/.engine-state/first-run" && echo "home: created" || echo "home: denied"'
 "#;
 
 struct Setup {
@@ -35,6 +39,10 @@ fn setup() -> Setup {
     std::fs::write(home.path().join(".ssh/id_rsa"), "ssh-secret").unwrap();
     let work = tempfile::tempdir().unwrap();
     std::fs::write(work.path().join("mine.txt"), "mine").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("worktrees/other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("theirs.txt"), "theirs").unwrap();
     std::fs::write(work.path().join("probe.sh"), PROBE).unwrap();
     // The fake Claude Code runs the probe and reports it as its reply.
     let claude = format!(
@@ -44,7 +52,6 @@ fn setup() -> Setup {
         probe = work.path().join("probe.sh").display()
     );
     std::fs::write(work.path().join("claude.sh"), claude).unwrap();
-    let dir = tempfile::tempdir().unwrap();
     let env = format!(
         "env = {{ FAKE_HOME = \"{}\", DATA = \"{}\" }}\n",
         home.path().display(),
@@ -81,10 +88,14 @@ fn run(server: &TestServer, engine: &str, cwd: &Path, isolation: Option<&str>) -
     (session, output)
 }
 
+/// The attempt failed. What the system says depends on the sandbox's mode
+/// and the user: `Permission denied` (Landlock, or a covered folder to a
+/// user other than root), `No such file or directory` (a root engine looking
+/// into an empty cover), `Read-only file system` (writing into one).
 fn denied(output: &str, what: &str) -> bool {
-    output.split(['\n', ';']).any(|line| {
-        line.starts_with(&format!("{what}: denied")) && line.contains("Permission denied")
-    })
+    output
+        .split(['\n', ';'])
+        .any(|line| line.starts_with(&format!("{what}: denied: ")))
 }
 
 #[test]
@@ -99,8 +110,11 @@ fn a_command_engine_reads_its_folder_but_neither_the_token_nor_ssh_keys_at_any_l
         assert!(denied(&output, "token"), "{level}: {output}");
         assert!(denied(&output, "child token"), "{level}: {output}");
         assert!(denied(&output, "write data"), "{level}: {output}");
+        assert!(denied(&output, "other worktree"), "{level}: {output}");
+        assert!(output.contains("home: created"), "{level}: {output}");
     }
     assert!(!server.data_dir().join("planted").exists());
+    assert!(setup.home.path().join(".engine-state/first-run").exists());
     // The files are there: only the sandbox kept the engine out.
     assert!(setup.home.path().join(".ssh/id_rsa").exists());
     assert!(server.data_dir().join("cli-token").exists());
@@ -117,6 +131,8 @@ fn a_claude_engine_at_full_reads_ssh_keys_but_never_the_token() {
     assert!(denied(&output, "token"), "{output}");
     assert!(denied(&output, "child token"), "{output}");
     assert!(denied(&output, "write data"), "{output}");
+    assert!(denied(&output, "other worktree"), "{output}");
+    assert!(output.contains("home: created"), "{output}");
 }
 
 #[test]
@@ -149,4 +165,5 @@ fn a_worktree_session_works_in_its_own_worktree_inside_the_data_directory_only()
     assert!(output.contains("own: read"), "{output}");
     assert!(denied(&output, "token"), "{output}");
     assert!(denied(&output, "ssh"), "{output}");
+    assert!(denied(&output, "other worktree"), "{output}");
 }

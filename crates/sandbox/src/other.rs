@@ -14,7 +14,7 @@ pub fn kernel_abi() -> i32 {
 }
 
 impl Prepared {
-    pub(crate) fn build(
+    pub(crate) fn with_grants(
         abi: i32,
         _grants: &[PathBuf],
         _network: &Network,
@@ -23,7 +23,10 @@ impl Prepared {
     }
 
     /// Unreachable in practice (no `Prepared` exists); fails the spawn if called.
-    pub fn into_pre_exec(self) -> impl FnMut() -> std::io::Result<()> + Send + Sync + 'static {
+    pub fn into_pre_exec(
+        self,
+        _cwd: &std::path::Path,
+    ) -> impl FnMut() -> std::io::Result<()> + Send + Sync + 'static {
         || Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
     }
 }

@@ -37,9 +37,16 @@ impl Confinement<'_> {
         } else {
             sandbox::Network::Allowed
         };
+        // A probe outside any session (the doctor's `--version`) gets no
+        // worktree: an empty id would name every session's.
+        let exceptions = if self.session_id.is_empty() {
+            Vec::new()
+        } else {
+            vec![self.data_dir.join("worktrees").join(self.session_id)]
+        };
         sandbox::Policy {
             hidden,
-            exceptions: vec![self.data_dir.join("worktrees").join(self.session_id)],
+            exceptions,
             network,
         }
     }
@@ -88,6 +95,33 @@ fn port_of(url: &str) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_session_opens_its_worktree() {
+        let spec = EngineSpec {
+            kind: EngineKind::Claude,
+            command: None,
+            args: Vec::new(),
+            env: std::collections::BTreeMap::new(),
+            unsafe_allow_unsandboxed: false,
+            permission_level: None,
+        };
+        let confinement = |session_id| Confinement {
+            data_dir: Path::new("/data"),
+            session_id,
+            engine: "primary",
+            spec: &spec,
+            control_url: None,
+            locked_down: false,
+        };
+        assert_eq!(
+            confinement("s1").policy().exceptions,
+            [Path::new("/data/worktrees/s1")]
+        );
+        let outside = confinement("").policy();
+        assert_eq!(outside.hidden, [Path::new("/data")]);
+        assert!(outside.exceptions.is_empty(), "{outside:?}");
+    }
 
     #[test]
     fn the_control_port_is_read_from_its_url() {

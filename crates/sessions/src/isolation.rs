@@ -10,6 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use store::rusqlite::{Transaction, params};
+
 use crate::db;
 use crate::error::{Result, SessionError};
 use crate::model::Worktree;
@@ -96,7 +98,7 @@ pub(crate) async fn release(inner: &Arc<Inner>, account: &str, id: &str) -> Resu
     };
     let owned = id.to_owned();
     inner
-        .write(move |tx| db::set_worktree_outcome(tx, &owned, removed, kept.as_deref()))
+        .write(move |tx| set_worktree_outcome(tx, &owned, removed, kept.as_deref()))
         .await
 }
 
@@ -108,4 +110,28 @@ async fn blocking<T: Send + 'static>(
         .await
         .map_err(|_| SessionError::ShuttingDown)?
         .map_err(SessionError::from)
+}
+
+/// Records the worktree a session runs in (in the session's own insert transaction).
+pub(crate) fn insert_worktree(tx: &Transaction<'_>, id: &str, w: &Worktree) -> Result<()> {
+    tx.execute(
+        "INSERT INTO session_worktrees (session_id, path, branch, base, repository)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, w.path, w.branch, w.base, w.repository],
+    )?;
+    Ok(())
+}
+
+/// Records what archiving did with the worktree: removed, or kept and why.
+fn set_worktree_outcome(
+    tx: &Transaction<'_>,
+    id: &str,
+    removed: bool,
+    kept_reason: Option<&str>,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE session_worktrees SET removed = ?2, kept_reason = ?3 WHERE session_id = ?1",
+        params![id, removed, kept_reason],
+    )?;
+    Ok(())
 }
