@@ -102,6 +102,12 @@ impl Client {
                     .header("Content-Type", "application/json")
                     .body(body.to_string())?,
             ),
+            // ureq sends `()` on a POST, PUT or PATCH as `Transfer-Encoding:
+            // chunked` and one empty last chunk: a body the server cannot see
+            // is empty without reading it. An empty slice is `Content-Length: 0`.
+            None if matches!(method, "POST" | "PUT" | "PATCH") => {
+                self.agent.run(request.body(&[][..])?)
+            }
             None => self.agent.run(request.body(())?),
         }
         .map_err(|e| anyhow!("cannot reach Switchboard at {}: {e}", self.base))?;
@@ -127,5 +133,62 @@ impl Client {
             code: field("code"),
             message: field("message"),
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+
+    use super::*;
+
+    /// The head of the one request `call` makes, as the server reads it.
+    fn request_head(call: impl FnOnce(&Client) + Send + 'static) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let caller = std::thread::spawn(move || {
+            let client = Client {
+                base,
+                token: "t".into(),
+                source_session: None,
+                agent: ureq::Agent::config_builder()
+                    .http_status_as_error(false)
+                    .build()
+                    .into(),
+            };
+            call(&client);
+        });
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            stream.read_exact(&mut byte).unwrap();
+            head.push(byte[0]);
+        }
+        stream
+            .write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
+            .unwrap();
+        caller.join().unwrap();
+        String::from_utf8(head).unwrap().to_ascii_lowercase()
+    }
+
+    /// A write without a body says so in its length: a chunked one would
+    /// need the server to read it to know it is empty.
+    #[test]
+    fn a_write_without_a_body_is_sent_with_length_zero() {
+        for method in ["POST", "PUT", "PATCH", "DELETE"] {
+            let head = request_head(move |client| {
+                client.send(method, "/x", None).unwrap().ok().unwrap();
+            });
+            assert!(!head.contains("transfer-encoding"), "{head}");
+            if method != "DELETE" {
+                assert!(head.contains("\r\ncontent-length: 0\r\n"), "{head}");
+            }
+        }
+        let head = request_head(|client| {
+            client.get("/x").unwrap().ok().unwrap();
+        });
+        assert!(!head.contains("content-length"), "{head}");
     }
 }

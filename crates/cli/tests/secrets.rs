@@ -75,6 +75,22 @@ fn first_pending(server: &TestServer, path: &str, field: &str) -> Value {
     }
 }
 
+/// The first unread `cli_pending` inbox row, polled: the row is written
+/// beside the request, and a reader may come between the two.
+fn pending_row(server: &TestServer) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let inbox = server
+            .call("GET", "/inbox?category=cli_pending", None)
+            .json();
+        if let Some(first) = inbox.as_array().and_then(|rows| rows.first()) {
+            return first.clone();
+        }
+        assert!(Instant::now() < deadline, "no cli_pending row: {inbox}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -111,10 +127,7 @@ fn an_input_request_reaches_the_file_and_nowhere_else() {
     let answer_path = format!("/input-requests/{request_id}");
 
     // The user's row asks for it; the session itself may not answer it.
-    let inbox = server
-        .call("GET", "/inbox?category=cli_pending", None)
-        .json();
-    let row = &inbox.as_array().unwrap()[0];
+    let row = &pending_row(&server);
     assert_eq!(row["reason"], "input_request");
     assert_eq!(row["source"]["requestId"], request_id.as_str());
     assert!(row["readAt"].is_null());

@@ -1,24 +1,29 @@
 //! Session cost, usage and trees over HTTP: `costUsd` and `tokens` from a fake
-//! Claude Code, `GET /usage` and its refusals, `parentId` and `children` for a
-//! helper an agent spawned with its token, and `POST /sessions/<id>/stop`
-//! with and without `{"tree": true}` (processes checked gone).
+//! Claude Code (one that restates a resumed conversation's cumulative cost
+//! as the real one does, too), `GET /usage` and its refusals, `parentId` and
+//! `children` for a helper an agent spawned with its token, and `POST
+//! /sessions/<id>/stop` with and without `{"tree": true}` (processes checked
+//! gone).
 
 mod common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{TestServer, workspace_root};
+use common::{TestServer, fixture, request, workspace_root};
 use serde_json::{Value, json};
 
 /// `holder` records its pid and sleeps; `nester` spawns a `holder` helper with
-/// its agent token through the CLI, then does the same; `claude` is the
-/// sessions crate's fake Claude Code.
+/// its agent token through the CLI, then does the same; `primary` is the
+/// sessions crate's fake Claude Code, `resuming` the one that keeps its
+/// conversations' costs.
 fn server_with_engines() -> TestServer {
     let dir = tempfile::tempdir().unwrap();
     let scratch = tempfile::tempdir().unwrap();
     let record = scratch.path().join("record");
     std::fs::create_dir(&record).unwrap();
+    let state = scratch.path().join("conversations");
+    std::fs::create_dir(&state).unwrap();
     let r = record.display();
     let holder = format!(
         "echo $APP_CLI_TOKEN > {r}/token-$APP_SESSION_ID; echo $$ > {r}/pid-$APP_SESSION_ID; exec sleep 300"
@@ -31,8 +36,12 @@ fn server_with_engines() -> TestServer {
     let toml = format!(
         "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n\n\
          [engines.nester]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {nester:?}]\n\n\
-         [engines.primary]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {:?}]\n",
-        claude.display().to_string()
+         [engines.primary]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {:?}]\n\n\
+         [engines.resuming]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {resuming:?}]\n\
+         env = {{ FAKE_STATE = {state:?} }}\n",
+        claude.display().to_string(),
+        resuming = fixture("resuming-claude"),
+        state = state.display().to_string(),
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
     let server = TestServer::start_in(dir).keeping(scratch);
@@ -193,4 +202,101 @@ fn cost_tokens_and_usage_come_from_the_engine_s_report() {
         assert_eq!(reply.status, 400, "{query}: {}", reply.text());
         assert_eq!(reply.error_code(), "invalid_request", "{query}");
     }
+}
+
+/// Sends a follow-up over the control server and waits until it is turn
+/// `turn`, done (the session reads `waiting_for_input` before it runs too).
+fn follow_up(server: &TestServer, id: &str, text: &str, turn: usize) {
+    let reply = server.call(
+        "POST",
+        &format!("/sessions/{id}/messages"),
+        Some(&json!({ "text": text })),
+    );
+    assert_eq!(reply.status, 202, "{}", reply.text());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while server
+        .call("GET", &format!("/sessions/{id}/transcript"), None)
+        .json()["turns"][turn - 1]["status"]
+        != "done"
+    {
+        assert!(Instant::now() < deadline, "turn {turn} never finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn dollars(value: &Value) -> f64 {
+    value
+        .as_f64()
+        .unwrap_or_else(|| panic!("not a number: {value}"))
+}
+
+fn assert_dollars(value: &Value, expected: f64) {
+    let got = dollars(value);
+    assert!((got - expected).abs() < 1e-12, "{got} is not {expected}");
+}
+
+#[test]
+fn a_resumed_conversation_costs_its_last_cumulative_total() {
+    let server = server_with_engines();
+    let parent = server.browser_session("resuming", "start")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        server.wait_for_status(&parent, "waiting_for_input")["costUsd"],
+        0.0051
+    );
+    follow_up(&server, &parent, "again", 2);
+    assert_eq!(session(&server, &parent)["costUsd"], 0.0102);
+    follow_up(&server, &parent, "once more", 3);
+    let read = session(&server, &parent);
+    // The engine's own figure, taken: 0.0051, 0.0102, 0.0153 is not 0.0306.
+    assert_eq!(read["costUsd"], 0.0153);
+    assert_eq!(read["treeCostUsd"], 0.0153);
+    // Tokens are per process, so they add up.
+    assert_eq!(
+        read["tokens"],
+        json!({"input": 3_300, "output": 60, "cachedInput": 3_000})
+    );
+    let turns = server
+        .call("GET", &format!("/sessions/{parent}/transcript"), None)
+        .json()["turns"]
+        .clone();
+    for turn in turns.as_array().unwrap() {
+        assert_dollars(&turn["costUsd"], 0.0051);
+    }
+
+    // A helper has a conversation of its own, whose total the tree adds.
+    let body = json!({"engine": "resuming", "prompt": "help COST=0.002"}).to_string();
+    let auth = format!("Bearer {}", server.token);
+    let spawned = request(
+        server.control(),
+        "POST",
+        "/sessions",
+        &[
+            ("Authorization", auth.as_str()),
+            ("Content-Type", "application/json"),
+            ("X-App-Source-Session-Id", parent.as_str()),
+        ],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(spawned.status, 201, "{}", spawned.text());
+    let child = spawned.json()["id"].as_str().unwrap().to_owned();
+    assert_eq!(spawned.json()["parentId"], parent.as_str());
+    server.wait_for_status(&child, "waiting_for_input");
+    follow_up(&server, &child, "more COST=0.003", 2);
+    assert_eq!(session(&server, &child)["costUsd"], 0.005);
+    assert_dollars(&session(&server, &parent)["treeCostUsd"], 0.0203);
+
+    // A resume that comes back as a new conversation counts its whole total.
+    follow_up(&server, &parent, "FORGET COST=0.001", 4);
+    let read = session(&server, &parent);
+    assert_dollars(&read["costUsd"], 0.0163);
+    assert_dollars(&read["treeCostUsd"], 0.0213);
+
+    // A day's usage adds the turns' own parts.
+    let days = server.call("GET", "/usage", None).json()["days"].clone();
+    assert_eq!(days.as_array().unwrap().len(), 1, "{days}");
+    assert_eq!(days[0]["turns"], 6);
+    assert_dollars(&days[0]["costUsd"], 0.0213);
 }

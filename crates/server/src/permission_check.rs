@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 
 use crate::error::ApiResult;
 use crate::publish;
-use crate::routes::{POLL_WAIT, blocking};
+use crate::routes::{blocking, poll_wait};
 use crate::state::AppState;
 
 /// What the hook is told.
@@ -55,7 +55,7 @@ pub fn effective_level(
 }
 
 /// Judges one `PreToolUse` call of `session_id`; an ask waits up to
-/// [`POLL_WAIT`] for the user before answering `pending`.
+/// [`POLL_WAIT`](crate::routes::POLL_WAIT) for the user before answering `pending`.
 pub async fn check(
     state: &AppState,
     account_id: &str,
@@ -142,7 +142,7 @@ pub async fn check(
     poll(state, account_id, &approval.id).await
 }
 
-/// Waits up to [`POLL_WAIT`] for the approval's outcome.
+/// Waits up to [`POLL_WAIT`](crate::routes::POLL_WAIT) for the approval's outcome.
 pub async fn poll(state: &AppState, account_id: &str, approval_id: &str) -> ApiResult<CheckAnswer> {
     let pending = || CheckAnswer {
         decision: "pending",
@@ -151,13 +151,10 @@ pub async fn poll(state: &AppState, account_id: &str, approval_id: &str) -> ApiR
         approval_id: Some(approval_id.to_owned()),
     };
     let outcome = match state.permissions.subscribe(approval_id) {
-        Some(mut answer) => {
-            match tokio::time::timeout(POLL_WAIT, answer.wait_for(Option::is_some)).await {
-                Ok(Ok(outcome)) => *outcome,
-                Ok(Err(_)) => None,
-                Err(_) => return Ok(pending()),
-            }
-        }
+        Some(mut answer) => tokio::select! {
+            answered = answer.wait_for(Option::is_some) => answered.ok().and_then(|outcome| *outcome),
+            () = poll_wait(state.clock.as_ref()) => return Ok(pending()),
+        },
         None => None,
     };
     let outcome = match outcome {

@@ -57,7 +57,8 @@ async fn check(
 
 /// Asks again about a pending call, waiting up to 20 s for the answer.
 ///
-/// The hook repeats this until the answer is not `pending`.
+/// No body. The hook repeats this until the answer is not `pending`; the
+/// 20 s are on the server's clock.
 #[utoipa::path(post, path = "/sessions/{id}/permission-check/{approval}", params(("id" = String, Path, description = "The session's id."),
         ("approval" = String, Path, description = "The approval's id.")),
     responses((status = 200, body = CheckAnswer)))]
