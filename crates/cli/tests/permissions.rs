@@ -20,6 +20,11 @@ use serde_json::{Value, json};
 /// A `holder` engine records its environment and sleeps, so the test can
 /// run the hook as that session would.
 fn server(args: &[&str]) -> (TestServer, PathBuf) {
+    server_logging(args, None)
+}
+
+/// [`server`], its debug log (every request's path) going to `log`.
+fn server_logging(args: &[&str], log: Option<&Path>) -> (TestServer, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     // Outside the data directory, which the sandbox hides from engines.
     let scratch = tempfile::tempdir().unwrap();
@@ -58,8 +63,11 @@ fn server(args: &[&str]) -> (TestServer, PathBuf) {
          permission_level = \"autonomous\"\n"
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
-    let server = TestServer::start_in_with(dir, args).keeping(scratch);
-    (server, project)
+    let server = match log {
+        Some(log) => TestServer::start_logging(dir, args, log),
+        None => TestServer::start_in_with(dir, args),
+    };
+    (server.keeping(scratch), project)
 }
 
 /// A live session's environment, as its engine sees it.
@@ -295,6 +303,57 @@ fn the_hook_answers_the_decision_table_at_each_level() {
     }
 }
 
+/// The real CLI's own tools reach the table by name through the server:
+/// loading schemas, starting a local agent and Switchboard's own MCP tools
+/// are allowed without an approval even at `read_only` (but for its tools
+/// that change state, which `read_only` denies); another server's MCP tool
+/// still asks at `guarded`.
+#[test]
+fn the_real_clis_own_tools_and_switchboards_mcp_tools_are_not_asked_about() {
+    let (server, project) = server(&[]);
+    let session = spawn(&server, &project, json!({}));
+    let call = |tool: &str, input: Value| hook_input(&session, &project, tool, input);
+    let never_asked = [
+        call(
+            "ToolSearch",
+            json!({"query": "select:mcp__switchboard__list_boards"}),
+        ),
+        call("Agent", json!({"description": "Look", "prompt": "find it"})),
+        call("Skill", json!({"skill": "simplify"})),
+        call("mcp__switchboard__list_boards", json!({})),
+    ];
+    let creates = call(
+        "mcp__switchboard__create_item",
+        json!({"boardId": "b", "name": "x"}),
+    );
+    for level in ["read_only", "guarded"] {
+        server.set_setting("agentPermissionLevel", json!(level));
+        for input in &never_asked {
+            assert_eq!(hook(&session, input), "allow", "{level} {input}");
+        }
+        let want = if level == "read_only" {
+            "deny"
+        } else {
+            "allow"
+        };
+        assert_eq!(hook(&session, &creates), want, "{level}");
+    }
+    let other = call("mcp__github__create_issue", json!({"title": "x"}));
+    assert!(asks(&server, &session, &other));
+    let records = records_of(&server, &session, 11);
+    let rules: Vec<&str> = records.iter().filter_map(|r| r["rule"].as_str()).collect();
+    assert_eq!(
+        rules[..5],
+        [
+            "internal",
+            "internal",
+            "internal",
+            "switchboard_mcp",
+            "read_only"
+        ]
+    );
+}
+
 /// The session's decisions once there are `count` of them.
 fn records_of(server: &TestServer, session: &SessionEnv, count: usize) -> Vec<Value> {
     let path = format!("/sessions/{}/permissions", session.id);
@@ -453,6 +512,47 @@ fn an_unanswered_approval_is_denied_after_ten_minutes_on_the_servers_clock() {
     assert_eq!(decision, "deny");
     assert!(reason.contains("10 minutes"), "{reason}");
     assert_eq!(server.call("GET", &path, None).json()["state"], "expired");
+}
+
+/// A user who reads an ask for longer than one poll's wait (20 s on the
+/// server's clock) still decides it: the hook asks again with a body-less
+/// POST, which the server takes, and hears the user's answer.
+#[test]
+fn an_approval_answered_after_the_first_poll_reaches_the_hook() {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("server.log");
+    let (server, project) = server_logging(&["--manual-clock"], Some(&log));
+    let session = spawn(&server, &project, json!({}));
+    let input = hook_input(&session, &project, "Bash", json!({"command": "make"}));
+    let child = start_hook(&session, &input);
+    let approval = pending_approval(&server, &session);
+    let id = approval["id"].as_str().unwrap();
+    let poll = format!("/sessions/{}/permission-check/{id}", session.id);
+    // The first wait may begin after the approval shows, so the clock moves
+    // a wait at a time until the hook's second request is in: ten moves at
+    // most, well inside the approval's ten minutes.
+    let polled = || std::fs::read_to_string(&log).unwrap().contains(&poll);
+    let asked_again = (0..10).any(|_| {
+        let reply = server.call("POST", "/test/clock", Some(&json!({"advanceMs": 20_000})));
+        assert_eq!(reply.status, 204, "{}", reply.text());
+        (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            polled()
+        })
+    });
+    assert!(
+        asked_again,
+        "the hook never asked again: {}",
+        std::fs::read_to_string(&log).unwrap()
+    );
+    decide(&server, &approval["id"], json!({"decision": "allow"}));
+    let (decision, reason) = finish_hook(child);
+    assert_eq!(
+        (decision.as_str(), reason.as_str()),
+        ("allow", "the user approved this call")
+    );
+    let records = records_of(&server, &session, 1);
+    assert_eq!(records[0]["rule"], "approved", "{records:?}");
 }
 
 #[test]

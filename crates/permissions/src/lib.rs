@@ -6,7 +6,12 @@
 //! It answers a [`Decision`]: allow, deny (with a reason the model reads) or
 //! ask, the rule that chose it, and the grant key a "remember for this
 //! session" answer covers. Sensitive files (the sandbox crate's
-//! `sandbox::SENSITIVE`, the one list) ask below `full`.
+//! `sandbox::SENSITIVE`, the one list) ask below `full`. Every tool the
+//! pinned Claude Code offers has a [`ToolClass`] ([`classify`]); tools that
+//! only load schemas, keep lists or report are never asked about, and
+//! Switchboard's own MCP tools ([`OWN_MCP_SERVER`]) are allowed, because
+//! their routes apply the session token's rules (at `read_only`, only those
+//! that read, [`OWN_MCP_READERS`]).
 //!
 //! [`Broker`] stores what was decided (`permission_decisions`), the approvals
 //! an "ask" becomes (`approvals`) and the session grants a remembered approval
@@ -32,7 +37,8 @@ pub use broker::{
 };
 pub use engine::{HOOK_TIMEOUT_SECONDS, claude_settings, codex_args, engine_args};
 pub use rules::{
-    Call, Context, Decision, Level, ToolClass, Verdict, classify, decide, is_sensitive,
+    Call, Context, Decision, Level, OWN_MCP_READERS, OWN_MCP_SERVER, ToolClass, Verdict, classify,
+    decide, is_sensitive,
 };
 
 /// How long a hook waits for the user's answer before the call is denied.

@@ -1,7 +1,18 @@
 //! The decision table: levels, Claude Code's tools by class, paths resolved
 //! against the session's folder, sensitive files, plans and config files.
+//!
+//! Every tool Claude Code 2.1.330 offers a session (its `init` line: `Agent`
+//! (listed as `Task`), `Bash`, `CronCreate`, `CronDelete`, `CronList`,
+//! `DesignSync`, `Edit`, `EnterWorktree`, `ExitWorktree`, `ListAgents`,
+//! `Monitor`, `NotebookEdit`, `Read`, `ReportFindings`, `ScheduleWakeup`,
+//! `SendMessage`, `Skill`, `TaskStop`, `ToolSearch`, `WebFetch`, `WebSearch`,
+//! `Workflow`, `Write`, and `mcp__switchboard__*`), every tool its
+//! `sdk-tools.d.ts` types an input for, and the older names (`LS`,
+//! `MultiEdit`, `NotebookRead`, `BashOutput`, `KillShell`) has a class in
+//! [`classify`]; the decision per class and level is [`decide`]'s table,
+//! written out per tool in docs/api-guide.md ("Permissions").
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -27,38 +38,152 @@ impl Level {
     }
 }
 
+/// The name Switchboard gives its own MCP server in a session's
+/// `--mcp-config`, which Claude Code prefers to a server of the user's of
+/// the same name: its tools reach the hook as `mcp__switchboard__<tool>`.
+pub const OWN_MCP_SERVER: &str = "switchboard";
+
+/// Switchboard's own MCP tools that only read (their routes are `GET`): the
+/// only ones a `read_only` session may call, since the others change state
+/// (start sessions, change settings and items) beyond what `read_only`
+/// allows its engine. The server's tool table is checked against this list.
+pub const OWN_MCP_READERS: &[&str] = &[
+    "list_sessions",
+    "read_session",
+    "read_setting",
+    "list_boards",
+    "read_board",
+    "read_inbox",
+    "wait_input_request",
+    "list_bookmarks",
+];
+
 /// What a Claude Code tool does, which is what the levels are written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolClass {
-    /// Read, Grep, Glob, LS, NotebookRead: reads files.
+    /// Read, Glob, Grep, LSP (and the older LS, NotebookRead): reads files.
     Read,
-    /// Edit, MultiEdit, Write, NotebookEdit: writes one file.
+    /// Edit, Write, NotebookEdit (and the older MultiEdit), and a durable
+    /// CronCreate, which writes `.claude/scheduled_tasks.json`: writes one file.
     Edit,
-    /// Bash: runs a command.
+    /// Bash, PowerShell, a Monitor that runs a command: runs a command.
     Shell,
-    /// WebFetch, WebSearch: reaches the network.
+    /// WebFetch, WebSearch, a Monitor on a WebSocket, another MCP server's
+    /// resources: reads from outside the machine.
     Web,
     /// ExitPlanMode: proposes a plan.
     Plan,
-    /// TodoWrite, Task, AskUserQuestion and the like: touch nothing themselves
-    /// (a sub-agent's own tool calls come through this hook again).
-    Harmless,
-    /// Anything else (MCP tools, tools newer than this table).
+    /// Loads tool schemas or a skill's instructions, keeps the to-do or task
+    /// list, reports, asks the user, schedules a prompt in this process, or
+    /// starts a local agent or workflow: touches nothing the hook does not
+    /// see, since every call that work leads to comes through the hook again.
+    Internal,
+    /// Switchboard's own MCP tools: each is one route of the HTTP API, which
+    /// applies the session token's own rules.
+    OwnMcp,
+    /// Does work the hook will not see call by call: git worktrees made or
+    /// removed, an agent or workflow in the cloud, files or data sent to
+    /// claude.ai or Anthropic.
+    Unchecked,
+    /// Anything else: other servers' MCP tools, tools newer than this table.
     Other,
 }
 
-pub fn classify(tool: &str) -> ToolClass {
-    match tool {
-        "Read" | "Grep" | "Glob" | "LS" | "NotebookRead" => ToolClass::Read,
-        "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => ToolClass::Edit,
-        "Bash" => ToolClass::Shell,
-        "WebFetch" | "WebSearch" => ToolClass::Web,
-        "ExitPlanMode" => ToolClass::Plan,
-        "TodoWrite" | "Task" | "AskUserQuestion" | "BashOutput" | "KillShell" | "KillBash" => {
-            ToolClass::Harmless
+/// The tools of [`ToolClass::Internal`] whatever their input.
+const INTERNAL: &[&str] = &[
+    "ToolSearch",
+    "DeferredToolPlaceholder",
+    "Skill",
+    "TodoWrite",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskUpdate",
+    "TaskStop",
+    "TaskOutput",
+    "BashOutput",
+    "KillShell",
+    "KillBash",
+    "AskUserQuestion",
+    "EnterPlanMode",
+    "SendMessage",
+    "ListAgents",
+    "ReportFindings",
+    "StructuredOutput",
+    "CronDelete",
+    "CronList",
+    "ScheduleWakeup",
+    "RefreshMcpTools",
+    "ReadNotifications",
+    "PushNotification",
+    "SendUserMessage",
+    "ProposeGoal",
+    "ProposeSkills",
+    "OfferChromeSetup",
+    "ShowOnboardingRolePicker",
+];
+
+/// The tools of [`ToolClass::Unchecked`] whatever their input.
+const UNCHECKED: &[&str] = &[
+    "EnterWorktree",
+    "DesignSync",
+    "ClaudeDesign",
+    "Projects",
+    "Artifact",
+    "RemoteTrigger",
+    "SendFeedback",
+];
+
+/// Where a durable `CronCreate` keeps its job, relative to the session's folder.
+const SCHEDULED_TASKS: &str = ".claude/scheduled_tasks.json";
+
+pub fn classify(call: Call<'_>) -> ToolClass {
+    let input = call.input;
+    let says = |key: &str, value: &str| str_field(input, key) == Some(value);
+    let set = |key: &str| {
+        input
+            .get(key)
+            .is_some_and(|v| !v.is_null() && v != &Value::Bool(false))
+    };
+    match call.tool {
+        "Read" | "Glob" | "Grep" | "LSP" | "LS" | "NotebookRead" => ToolClass::Read,
+        "Edit" | "Write" | "NotebookEdit" | "MultiEdit" => ToolClass::Edit,
+        "Bash" | "PowerShell" => ToolClass::Shell,
+        "Monitor" if str_field(input, "command").is_some() => ToolClass::Shell,
+        "WebFetch" | "WebSearch" | "Monitor" => ToolClass::Web,
+        "ListMcpResourcesTool" | "ReadMcpResourceTool" | "ReadMcpResourceDirTool" => {
+            if says("server", OWN_MCP_SERVER) {
+                ToolClass::OwnMcp
+            } else {
+                ToolClass::Web
+            }
         }
+        "ExitPlanMode" => ToolClass::Plan,
+        // A worktree of its own is made with git; a remote one runs beyond the hook.
+        "Agent" | "Task" if set("isolation") => ToolClass::Unchecked,
+        "Workflow" if set("remote") => ToolClass::Unchecked,
+        "Agent" | "Task" | "Workflow" => ToolClass::Internal,
+        // A session-only job dies with the process, which ends with the turn.
+        "CronCreate" if input.get("durable") == Some(&Value::Bool(true)) => ToolClass::Edit,
+        "CronCreate" => ToolClass::Internal,
+        "ExitWorktree" if says("action", "keep") => ToolClass::Internal,
+        "ExitWorktree" => ToolClass::Unchecked,
+        tool if INTERNAL.contains(&tool) => ToolClass::Internal,
+        tool if UNCHECKED.contains(&tool) => ToolClass::Unchecked,
+        tool if is_own_mcp_tool(tool) => ToolClass::OwnMcp,
         _ => ToolClass::Other,
     }
+}
+
+/// `mcp__switchboard__<tool>`, where `<tool>` is one of this server's names
+/// (`snake_case`, none with `__` or a leading `_`): Claude Code joins server
+/// and tool with `__`, so `mcp__switchboard__x__y` is a tool `y` of another
+/// server called `switchboard__x`.
+fn is_own_mcp_tool(tool: &str) -> bool {
+    tool.strip_prefix("mcp__")
+        .and_then(|rest| rest.strip_prefix(OWN_MCP_SERVER))
+        .and_then(|rest| rest.strip_prefix("__"))
+        .is_some_and(|name| !name.is_empty() && !name.starts_with('_') && !name.contains("__"))
 }
 
 /// One tool call as Claude Code's `PreToolUse` hook sends it.
@@ -113,17 +238,21 @@ pub struct Decision {
 }
 
 pub fn decide(call: Call<'_>, ctx: &Context) -> Decision {
-    let class = classify(call.tool);
+    let class = classify(call);
     let path = tool_path(call, class).map(|p| resolve(&ctx.cwd, ctx.home.as_deref(), p));
     let command = (class == ToolClass::Shell)
         .then(|| str_field(call.input, "command"))
         .flatten();
+    let first_of = |keys: &[&str]| keys.iter().find_map(|key| str_field(call.input, key));
     let target = match (&path, command, class) {
         (Some(path), _, _) => Some(path.display().to_string()),
         (None, Some(command), _) => Some(command.to_owned()),
-        (None, None, ToolClass::Web) => str_field(call.input, "url")
-            .or_else(|| str_field(call.input, "query"))
+        (None, None, ToolClass::Web) => first_of(&["url", "query", "uri", "server"])
+            .or_else(|| call.input.get("ws").and_then(|ws| str_field(ws, "url")))
             .map(str::to_owned),
+        (None, None, ToolClass::Unchecked) => {
+            first_of(&["name", "path", "description", "action"]).map(str::to_owned)
+        }
         _ => None,
     };
     let grant_key = grant_key(call.tool, path.as_deref(), command);
@@ -151,11 +280,37 @@ pub fn decide(call: Call<'_>, ctx: &Context) -> Decision {
             )
         };
     }
-    if class == ToolClass::Harmless {
+    if class == ToolClass::Internal {
         return made(
             Verdict::Allow,
-            "harmless",
-            format!("{} touches nothing itself", call.tool),
+            "internal",
+            format!("{} acts only through calls this hook checks", call.tool),
+        );
+    }
+    if class == ToolClass::OwnMcp {
+        // The class holds `mcp__switchboard__<tool>` and the resource tools
+        // (which only read) pointed at Switchboard.
+        let reads = match call.tool.strip_prefix("mcp__") {
+            Some(rest) => rest
+                .rsplit("__")
+                .next()
+                .is_some_and(|name| OWN_MCP_READERS.contains(&name)),
+            None => true,
+        };
+        if ctx.level == Level::ReadOnly && !reads {
+            return made(
+                Verdict::Deny,
+                "read_only",
+                format!(
+                    "{} changes Switchboard's state; the read_only level only reads",
+                    call.tool
+                ),
+            );
+        }
+        return made(
+            Verdict::Allow,
+            "switchboard_mcp",
+            "Switchboard's own tool: its route applies this session's token rules".into(),
         );
     }
     let sensitive = match (&path, command) {
@@ -249,9 +404,11 @@ fn str_field<'a>(input: &'a Value, key: &str) -> Option<&'a str> {
 fn tool_path<'a>(call: Call<'a>, class: ToolClass) -> Option<&'a str> {
     let input = call.input;
     match class {
+        ToolClass::Edit if call.tool == "CronCreate" => Some(SCHEDULED_TASKS),
         ToolClass::Read | ToolClass::Edit => str_field(input, "file_path")
             .or_else(|| str_field(input, "notebook_path"))
             .or_else(|| str_field(input, "path"))
+            .or_else(|| str_field(input, "filePath"))
             .or(Some(".")),
         _ => None,
     }
@@ -306,9 +463,19 @@ fn mentions_sensitive(command: &str, home: Option<&Path>) -> bool {
 }
 
 /// Claude Code's own configuration: any `.claude` folder, `CLAUDE.md`,
-/// `CLAUDE.local.md`, `.mcp.json`, and `~/.claude.json`.
+/// `CLAUDE.local.md`, `.mcp.json`, and `~/.claude.json`. A worktree Claude
+/// Code made (`EnterWorktree`, an agent's `isolation: "worktree"`) lives in
+/// `.claude/worktrees/<name>/`: its files are the project's, judged from
+/// inside it.
 fn is_engine_config(path: &Path, home: Option<&Path>) -> bool {
-    let in_claude_dir = path.components().any(|c| c.as_os_str() == ".claude");
+    let parts: Vec<Component<'_>> = path.components().collect();
+    let in_worktree = parts
+        .windows(2)
+        .rposition(|pair| pair[0].as_os_str() == ".claude" && pair[1].as_os_str() == "worktrees")
+        .map_or(0, |at| (at + 3).min(parts.len()));
+    let in_claude_dir = parts[in_worktree..]
+        .iter()
+        .any(|c| c.as_os_str() == ".claude");
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     in_claude_dir
         || matches!(name, "CLAUDE.md" | "CLAUDE.local.md" | ".mcp.json")

@@ -33,40 +33,264 @@ fn verdict(level: Level, tool: &str, input: Value) -> (Verdict, &'static str) {
 use Level::{Autonomous, Full, Guarded, ReadOnly};
 use Verdict::{Allow, Ask, Deny};
 
-#[test]
-fn the_decision_table() {
-    let read = || json!({"file_path": "src/main.rs"});
-    let edit_in = || json!({"file_path": "src/main.rs", "old_string": "a", "new_string": "b"});
-    let edit_out = || json!({"file_path": "/nonexistent-sb/elsewhere/x.txt", "content": "x"});
-    let bash = || json!({"command": "cargo test"});
-    let web = || json!({"url": "https://example.com"});
-    let mcp = || json!({});
-    let rows: &[(Level, &str, Value, Verdict)] = &[
-        (ReadOnly, "Read", read(), Allow),
-        (ReadOnly, "Grep", json!({"pattern": "x"}), Allow),
-        (ReadOnly, "Edit", edit_in(), Deny),
-        (ReadOnly, "Write", edit_in(), Deny),
-        (ReadOnly, "Bash", bash(), Deny),
-        (ReadOnly, "WebFetch", web(), Deny),
-        (ReadOnly, "TodoWrite", json!({"todos": []}), Allow),
+/// What each tool gets at `read_only`, `guarded`, `autonomous`, `full`
+/// (plans and config files not auto-approved).
+type Row = (&'static str, Value, [Verdict; 4]);
+
+/// Every tool name Claude Code 2.1.330 offers a session, with the inputs
+/// that change its class; then the rest of its `sdk-tools.d.ts` and the
+/// older names.
+fn the_tools() -> Vec<Row> {
+    const INTERNAL: [Verdict; 4] = [Allow, Allow, Allow, Allow];
+    const LIKE_SHELL: [Verdict; 4] = [Deny, Ask, Allow, Allow];
+    const LIKE_WEB: [Verdict; 4] = [Deny, Allow, Allow, Allow];
+    const READ: [Verdict; 4] = [Allow, Allow, Allow, Allow];
+    const EDIT_INSIDE: [Verdict; 4] = [Deny, Allow, Allow, Allow];
+    const CONFIG_FILE: [Verdict; 4] = [Deny, Ask, Ask, Allow];
+    let agent = json!({"description": "Find it", "prompt": "look"});
+    let mut in_worktree = agent.clone();
+    in_worktree["isolation"] = json!("worktree");
+    let mut remote = agent.clone();
+    remote["isolation"] = json!("remote");
+    let edit = json!({"file_path": "src/main.rs", "old_string": "a", "new_string": "b"});
+    vec![
+        // Offered to a session (its `init` line, and `Agent` as the API names it).
+        ("Agent", agent.clone(), INTERNAL),
+        ("Agent", in_worktree, LIKE_SHELL),
+        ("Agent", remote, LIKE_SHELL),
+        ("Task", agent, INTERNAL),
+        ("Bash", json!({"command": "cargo test"}), LIKE_SHELL),
         (
-            Guarded,
+            "CronCreate",
+            json!({"cron": "*/5 * * * *", "prompt": "check"}),
+            INTERNAL,
+        ),
+        (
+            "CronCreate",
+            json!({"cron": "0 9 * * 1", "prompt": "check", "durable": true}),
+            CONFIG_FILE,
+        ),
+        ("CronDelete", json!({"id": "d3577d4b"}), INTERNAL),
+        ("CronList", json!({}), INTERNAL),
+        ("DesignSync", json!({}), LIKE_SHELL),
+        ("Edit", edit.clone(), EDIT_INSIDE),
+        (
+            "Edit",
+            json!({"file_path": "/nonexistent-sb/elsewhere/x.rs", "old_string": "a", "new_string": "b"}),
+            LIKE_SHELL,
+        ),
+        ("EnterWorktree", json!({"name": "probe"}), LIKE_SHELL),
+        ("ExitWorktree", json!({"action": "keep"}), INTERNAL),
+        ("ExitWorktree", json!({"action": "remove"}), LIKE_SHELL),
+        ("ListAgents", json!({}), INTERNAL),
+        (
+            "Monitor",
+            json!({"description": "CI", "timeout_ms": 60000, "command": "tail -f ci.log"}),
+            LIKE_SHELL,
+        ),
+        (
+            "Monitor",
+            json!({"description": "feed", "timeout_ms": 60000, "ws": {"url": "wss://example.com/feed"}}),
+            LIKE_WEB,
+        ),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": "nb.ipynb", "new_source": "x"}),
+            EDIT_INSIDE,
+        ),
+        ("Read", json!({"file_path": "src/main.rs"}), READ),
+        (
             "Read",
             json!({"file_path": "/nonexistent-sb/etc/hosts"}),
-            Allow,
+            READ,
         ),
-        (Guarded, "Edit", edit_in(), Allow),
-        (Guarded, "Write", edit_out(), Ask),
-        (Guarded, "Bash", bash(), Ask),
-        (Guarded, "WebSearch", json!({"query": "rust"}), Allow),
-        (Guarded, "mcp__x__y", mcp(), Ask),
-        (Autonomous, "Bash", bash(), Allow),
-        (Autonomous, "Write", edit_out(), Allow),
-        (Full, "Bash", bash(), Allow),
-    ];
-    for (level, tool, input, want) in rows {
-        let (got, rule) = verdict(*level, tool, input.clone());
-        assert_eq!(got, *want, "{level:?} {tool} {input} (rule {rule})");
+        ("ReportFindings", json!({"findings": []}), INTERNAL),
+        (
+            "ScheduleWakeup",
+            json!({"delaySeconds": 60, "reason": "CI", "prompt": "/loop", "noop": false}),
+            INTERNAL,
+        ),
+        (
+            "SendMessage",
+            json!({"to": "helper", "message": "go"}),
+            INTERNAL,
+        ),
+        ("Skill", json!({"skill": "simplify"}), INTERNAL),
+        ("TaskStop", json!({"task_id": "b1"}), INTERNAL),
+        ("ToolSearch", json!({"query": "select:WebFetch"}), INTERNAL),
+        (
+            "WebFetch",
+            json!({"url": "https://example.com", "prompt": "sum"}),
+            LIKE_WEB,
+        ),
+        ("WebSearch", json!({"query": "rust"}), LIKE_WEB),
+        ("Workflow", json!({"name": "review"}), INTERNAL),
+        (
+            "Workflow",
+            json!({"name": "review", "remote": true}),
+            LIKE_SHELL,
+        ),
+        (
+            "Write",
+            json!({"file_path": "notes.md", "content": "x"}),
+            EDIT_INSIDE,
+        ),
+        ("DeferredToolPlaceholder", json!({}), INTERNAL),
+        ("mcp__switchboard__list_boards", json!({}), INTERNAL),
+        (
+            "mcp__switchboard__change_setting",
+            json!({"key": "k", "value": 1}),
+            [Deny, Allow, Allow, Allow],
+        ),
+        // The rest of sdk-tools.d.ts.
+        (
+            "ExitPlanMode",
+            json!({"plan": "1. do it"}),
+            [Ask, Ask, Ask, Ask],
+        ),
+        ("Glob", json!({"pattern": "**/*.rs"}), READ),
+        ("Grep", json!({"pattern": "fn main", "path": "src"}), READ),
+        ("ListMcpResourcesTool", json!({}), LIKE_WEB),
+        (
+            "ListMcpResourcesTool",
+            json!({"server": "switchboard"}),
+            INTERNAL,
+        ),
+        (
+            "ReadMcpResourceTool",
+            json!({"server": "docs", "uri": "docs://a"}),
+            LIKE_WEB,
+        ),
+        (
+            "ReadMcpResourceTool",
+            json!({"server": "switchboard", "uri": "sb://a"}),
+            INTERNAL,
+        ),
+        (
+            "ReadMcpResourceDirTool",
+            json!({"server": "docs", "uri": "docs://"}),
+            LIKE_WEB,
+        ),
+        ("RefreshMcpTools", json!({}), INTERNAL),
+        ("TodoWrite", json!({"todos": []}), INTERNAL),
+        ("AskUserQuestion", json!({"questions": []}), INTERNAL),
+        (
+            "SendFeedback",
+            json!({"type": "bug", "title": "t", "details": "d"}),
+            LIKE_SHELL,
+        ),
+        (
+            "ClaudeDesign",
+            json!({"operation": "list", "arguments": {}}),
+            LIKE_SHELL,
+        ),
+        ("Projects", json!({"method": "project_info"}), LIKE_SHELL),
+        ("EnterPlanMode", json!({}), INTERNAL),
+        (
+            "TaskCreate",
+            json!({"subject": "s", "description": "d"}),
+            INTERNAL,
+        ),
+        ("TaskGet", json!({"taskId": "1"}), INTERNAL),
+        (
+            "TaskUpdate",
+            json!({"taskId": "1", "status": "completed"}),
+            INTERNAL,
+        ),
+        ("TaskList", json!({}), INTERNAL),
+        ("RemoteTrigger", json!({"action": "list"}), LIKE_SHELL),
+        ("ShowOnboardingRolePicker", json!({}), INTERNAL),
+        ("OfferChromeSetup", json!({}), INTERNAL),
+        ("ReadNotifications", json!({}), INTERNAL),
+        ("ProposeSkills", json!({"skills": []}), INTERNAL),
+        ("ProposeGoal", json!({"condition": "tests pass"}), INTERNAL),
+        ("Artifact", json!({"file_path": "page.html"}), LIKE_SHELL),
+        ("PushNotification", json!({"message": "done"}), INTERNAL),
+        // Older names, and others the binary has.
+        ("LS", json!({"path": "."}), READ),
+        ("NotebookRead", json!({"notebook_path": "nb.ipynb"}), READ),
+        (
+            "LSP",
+            json!({"operation": "hover", "filePath": "src/main.rs"}),
+            READ,
+        ),
+        ("MultiEdit", edit, EDIT_INSIDE),
+        ("BashOutput", json!({"bash_id": "b1"}), INTERNAL),
+        ("KillShell", json!({"shell_id": "b1"}), INTERNAL),
+        ("TaskOutput", json!({"task_id": "b1"}), INTERNAL),
+        ("PowerShell", json!({"command": "dir"}), LIKE_SHELL),
+        ("StructuredOutput", json!({}), INTERNAL),
+        ("SendUserMessage", json!({"message": "hi"}), INTERNAL),
+        // Unknown: another server's MCP tool, a tool newer than the table.
+        ("mcp__github__create_issue", json!({}), LIKE_SHELL),
+        ("mcp__switchboard__x__create_issue", json!({}), LIKE_SHELL),
+        ("mcp__switchboard___list", json!({}), LIKE_SHELL),
+        ("mcp__switchboardx__list_boards", json!({}), LIKE_SHELL),
+        ("Teleport", json!({}), LIKE_SHELL),
+    ]
+}
+
+#[test]
+fn every_tool_of_the_pinned_cli_has_a_decision_per_level() {
+    for (tool, input, wanted) in the_tools() {
+        for (level, want) in [ReadOnly, Guarded, Autonomous, Full]
+            .into_iter()
+            .zip(wanted)
+        {
+            let (got, rule) = verdict(level, tool, input.clone());
+            assert_eq!(got, want, "{level:?} {tool} {input} (rule {rule})");
+        }
+    }
+}
+
+#[test]
+fn internal_tools_and_switchboards_own_are_never_asked_about() {
+    let internal = |tool: &str, input: Value| {
+        [ReadOnly, Guarded, Autonomous, Full].map(|level| verdict(level, tool, input.clone()).1)
+    };
+    assert_eq!(
+        internal(
+            "ToolSearch",
+            json!({"query": "select:mcp__switchboard__list_boards"})
+        ),
+        ["internal"; 4]
+    );
+    assert_eq!(
+        internal("mcp__switchboard__read_session", json!({"sessionId": "s"})),
+        ["switchboard_mcp"; 4]
+    );
+    assert_eq!(
+        internal("mcp__switchboard__spawn_session", json!({"prompt": "x"})),
+        [
+            "read_only",
+            "switchboard_mcp",
+            "switchboard_mcp",
+            "switchboard_mcp"
+        ]
+    );
+}
+
+/// The table in the docs names every tool the test above decides.
+#[test]
+fn the_docs_state_the_decision_for_every_tool() {
+    let docs = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/api-guide.md"
+    ))
+    .unwrap_or_default();
+    let start = docs.find("| Tool | Class |").unwrap_or(docs.len());
+    let table = &docs[start..];
+    let mut names: Vec<&str> = the_tools()
+        .into_iter()
+        .map(|(tool, _, _)| tool)
+        .filter(|tool| !tool.starts_with("mcp__") && *tool != "Teleport")
+        .collect();
+    names.extend(["mcp__switchboard__<tool>", "mcp__<server>__<tool>"]);
+    for name in names {
+        assert!(
+            table.contains(&format!("`{name}`")),
+            "docs/api-guide.md does not state {name}"
+        );
     }
 }
 
@@ -94,6 +318,14 @@ fn sensitive_files_ask_below_full_and_are_allowed_at_full() {
         ("Bash", json!({"command": "cat ~/.docker/config.json"})),
         ("Bash", json!({"command": "cp $HOME/.kube/config /tmp"})),
         ("Grep", json!({"pattern": "x", "path": "/etc/shadow"})),
+        (
+            "LSP",
+            json!({"operation": "hover", "filePath": "~/.aws/config"}),
+        ),
+        (
+            "Monitor",
+            json!({"description": "d", "timeout_ms": 1000, "command": "tail -f ~/.ssh/log"}),
+        ),
     ];
     for (tool, input) in cases {
         for level in [ReadOnly, Guarded, Autonomous] {
@@ -147,6 +379,29 @@ fn config_files_follow_auto_approve_config_files() {
         let mut c = ctx(ReadOnly);
         c.auto_approve_config_files = true;
         assert_eq!(decide_in(&c, "Write", &input).verdict, Deny);
+    }
+}
+
+/// A worktree Claude Code made lives in `.claude/worktrees/<name>/`; its
+/// files are the project's, and its own config is still config.
+#[test]
+fn a_worktree_under_dot_claude_is_not_config() {
+    let write = |path: &str| json!({"file_path": path, "content": "x"});
+    let wt = ".claude/worktrees/probe";
+    assert_eq!(
+        verdict(Guarded, "Write", write(&format!("{wt}/src/main.rs"))),
+        (Allow, "guarded_edit_inside")
+    );
+    for config in [
+        format!("{wt}/CLAUDE.md"),
+        format!("{wt}/.claude/settings.json"),
+        ".claude/settings.json".to_owned(),
+    ] {
+        assert_eq!(
+            verdict(Guarded, "Write", write(&config)),
+            (Ask, "config_file_needs_approval"),
+            "{config}"
+        );
     }
 }
 

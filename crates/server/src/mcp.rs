@@ -18,6 +18,7 @@ use axum::middleware::{Next, from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post_service;
 use http_body_util::BodyExt;
+use permissions::OWN_MCP_SERVER;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -239,7 +240,10 @@ impl rmcp::ServerHandler for Gateway {
 /// token itself is never written anywhere: Claude Code expands
 /// `${APP_CLI_TOKEN}` from its environment, Codex reads the variables named
 /// by `bearer_token_env_var` and `env_http_headers`. With `strict`, the engine
-/// loads no other server than this one.
+/// loads no other server than this one. `codex exec` never asks, so it
+/// refuses every MCP call ("MCP tool call requires approval, but approval
+/// policy is never") unless the server's entry approves its tools: this
+/// server's routes apply the token's own rules, as Claude's hook relies on.
 pub(crate) fn engine_args(
     kind: sessions::EngineKind,
     control_url: &str,
@@ -248,7 +252,8 @@ pub(crate) fn engine_args(
     let url = format!("{control_url}/mcp");
     match kind {
         sessions::EngineKind::Claude => {
-            let config = json!({"mcpServers": {"switchboard": {
+            // The permission hook allows this server's tools by its name.
+            let config = json!({"mcpServers": {OWN_MCP_SERVER: {
                 "type": "http",
                 "url": url,
                 "headers": {
@@ -265,13 +270,14 @@ pub(crate) fn engine_args(
         sessions::EngineKind::Codex => {
             let server = format!(
                 "{{url={url:?},bearer_token_env_var=\"APP_CLI_TOKEN\",\
-                 env_http_headers={{{SOURCE_SESSION_HEADER:?}=\"APP_SESSION_ID\"}}}}"
+                 env_http_headers={{{SOURCE_SESSION_HEADER:?}=\"APP_SESSION_ID\"}},\
+                 default_tools_approval_mode=\"approve\"}}"
             );
             let assignment = if strict {
                 // The whole table replaced: the user's own servers are not loaded.
-                format!("mcp_servers={{switchboard={server}}}")
+                format!("mcp_servers={{{OWN_MCP_SERVER}={server}}}")
             } else {
-                format!("mcp_servers.switchboard={server}")
+                format!("mcp_servers.{OWN_MCP_SERVER}={server}")
             };
             vec!["-c".to_owned(), assignment]
         }
@@ -311,7 +317,8 @@ mod tests {
             [
                 "-c",
                 "mcp_servers={switchboard={url=\"http://127.0.0.1:9/mcp\",bearer_token_env_var=\"APP_CLI_TOKEN\",\
-                 env_http_headers={\"x-app-source-session-id\"=\"APP_SESSION_ID\"}}}"
+                 env_http_headers={\"x-app-source-session-id\"=\"APP_SESSION_ID\"},\
+                 default_tools_approval_mode=\"approve\"}}"
             ]
         );
         let loose = engine_args(sessions::EngineKind::Codex, "http://127.0.0.1:9", false);

@@ -331,6 +331,21 @@ mod tests {
         }
     }
 
+    /// The permission hook lets a `read_only` session call only the tools
+    /// that read; its list and this table must agree.
+    #[test]
+    fn the_hooks_list_of_reading_tools_is_this_tables() {
+        let mut readers: Vec<&str> = all()
+            .into_iter()
+            .filter(|tool| tool.read_only)
+            .map(|tool| tool.name)
+            .collect();
+        let mut listed = permissions::OWN_MCP_READERS.to_vec();
+        readers.sort_unstable();
+        listed.sort_unstable();
+        assert_eq!(readers, listed);
+    }
+
     #[test]
     fn a_tool_takes_its_path_parameters_and_its_body_type() {
         let tool = find("send_message").tool();
