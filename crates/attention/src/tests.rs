@@ -23,6 +23,7 @@ fn session(status: Status) -> Session {
         account_id: "acc".into(),
         engine: "claude".into(),
         engine_kind: "claude".into(),
+        engine_version: Some("2.1.330".into()),
         title: Some("Fix the build".into()),
         cwd: "/w".into(),
         prompt: "fix it".into(),

@@ -431,6 +431,58 @@ fn engines_run_below_normal_priority_when_asked() {
     assert_eq!(lowered, (normal + 10).min(19));
 }
 
+/// Claude Code states the model's window in its result's `modelUsage`; that
+/// window, not the table's, is what the context notes measure against.
+#[test]
+fn the_context_notes_use_the_window_the_cli_states() {
+    let dir = tempfile::tempdir().unwrap();
+    // 160,000 tokens read by a model the table lacks (stated: 200,000, so
+    // 80 %) or by one it knows at 200,000 (stated: 1,000,000, so 16 %).
+    let lines = |model: &str, window: u64| {
+        [
+            format!(r#"{{"type":"system","subtype":"init","session_id":"s1","model":"{model}"}}"#),
+            format!(
+                r#"{{"type":"assistant","message":{{"id":"m1","model":"{model}","content":[{{"type":"text","text":"Working."}}],"usage":{{"input_tokens":1000,"cache_creation_input_tokens":9000,"cache_read_input_tokens":150000,"output_tokens":20}}}}}}"#
+            ),
+            format!(
+                r#"{{"type":"result","subtype":"success","is_error":false,"result":"Done.","session_id":"s1","modelUsage":{{"{model}":{{"inputTokens":1000,"outputTokens":20,"cacheReadInputTokens":150000,"cacheCreationInputTokens":9000,"webSearchRequests":0,"costUSD":0.01,"contextWindow":{window},"maxOutputTokens":64000}}}}}}"#
+            ),
+        ]
+        .iter()
+        .map(|line| format!("{line:?}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+    };
+    let script = format!(
+        "case \"$2\" in *FUTURE*) printf '%s\\n' {future} ;; *) printf '%s\\n' {long} ;; esac",
+        future = lines("claude-future-9", 200_000),
+        long = lines("claude-sonnet-4-5-20250929", 1_000_000),
+    );
+    let toml = format!(
+        "[engines.claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}, \"claude\"]\n"
+    );
+    std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+    let server = TestServer::start_in_with(dir, &[]);
+    server.set_setting("contextWarning75Enabled", json!(true));
+    let cookie = server.browser_cookie();
+    let spawn = |prompt: &str| {
+        let reply = server.browser_spawn(&cookie, &json!({"engine": "claude", "prompt": prompt}));
+        assert_eq!(reply.status, 201, "{}", reply.text());
+        let id = reply.json()["id"].as_str().unwrap().to_owned();
+        // Its note, if any, is stored before the session waits for input.
+        server.wait_for_status(&id, "waiting_for_input");
+        entries_text(&server, &id)
+    };
+    let future = spawn("FUTURE work");
+    assert!(
+        future.contains("Context is 80% full (160,000 of 200,000 tokens)"),
+        "{future}"
+    );
+    let long = spawn("long work");
+    assert!(long.contains("Working."), "{long}");
+    assert!(!long.contains("Context is"), "{long}");
+}
+
 #[test]
 fn a_filling_context_is_announced_and_a_full_one_compacted_and_continued() {
     let dir = tempfile::tempdir().unwrap();

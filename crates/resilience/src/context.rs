@@ -2,9 +2,11 @@
 //! engines run, and the moments a reading crosses 75 % and 90 %, when the
 //! chat gets a note (once per crossing, not on every reading above).
 //!
-//! A model this table does not know has no window, and so no note: a wrong
-//! guess would warn too early or too late, and no warning is what the user
-//! had before.
+//! Where the engine states the window itself (Claude Code's
+//! `modelUsage.<model>.contextWindow`), that one counts ([`context_window`]);
+//! the table is for the rest. A model neither knows has no window, and so
+//! no note: a wrong guess would warn too early or too late, and no warning
+//! is what the user had before.
 
 /// Known models by id prefix, the longest (most specific) first, in tokens.
 ///
@@ -48,6 +50,14 @@ pub fn window(model: &str) -> Option<u64> {
     } else {
         standard
     })
+}
+
+/// The window to measure a reading against: the one the engine stated for
+/// this run (Claude Code's `modelUsage.<model>.contextWindow`, which knows
+/// the plan's long-context variants and models newer than this table) when
+/// it stated one, else the table's [`window`].
+pub fn context_window(model: &str, stated: Option<u64>) -> Option<u64> {
+    stated.filter(|w| *w > 0).or_else(|| window(model))
 }
 
 /// A share of the window the chat is told about.
@@ -147,6 +157,39 @@ mod tests {
         assert_eq!(window("llama3.1:70b"), None);
         assert_eq!(window(""), None);
         assert_eq!(window("gpt-4o"), None);
+    }
+
+    #[test]
+    fn a_stated_window_wins_over_the_table() {
+        assert_eq!(
+            context_window("claude-sonnet-4-5", Some(1_000_000)),
+            Some(1_000_000)
+        );
+        assert_eq!(
+            context_window("a-model-the-table-lacks", Some(128_000)),
+            Some(128_000)
+        );
+        assert_eq!(context_window("claude-sonnet-4-5", None), Some(200_000));
+        assert_eq!(context_window("claude-sonnet-4-5", Some(0)), Some(200_000));
+        assert_eq!(context_window("a-model-the-table-lacks", None), None);
+        // What a stated window changes: 160,000 tokens crosses 75 % of the
+        // table's 200,000 but not of a stated 1,000,000.
+        assert_eq!(
+            threshold_crossed(
+                100_000,
+                160_000,
+                context_window("claude-sonnet-4-5", None).unwrap_or(0)
+            ),
+            Some(Threshold::Percent75)
+        );
+        assert_eq!(
+            threshold_crossed(
+                100_000,
+                160_000,
+                context_window("claude-sonnet-4-5", Some(1_000_000)).unwrap_or(0)
+            ),
+            None
+        );
     }
 
     #[test]

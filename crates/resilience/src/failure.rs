@@ -19,17 +19,19 @@
 //! - `Claude AI usage limit reached|1795388400` — Unix seconds.
 //! - `5-hour limit reached ∙ resets 3pm`, `You've hit your limit · resets
 //!   3pm (Europe/Berlin)`, `Weekly limit reached ∙ resets at 10:30am`,
-//!   `Opus weekly limit reached ∙ resets Nov 24, 9am` — a clock time in
-//!   the zone named in parentheses, else the local one; a date when given,
-//!   else the next such time (one already past today means tomorrow).
+//!   `Opus weekly limit reached ∙ resets Nov 24, 9am`, `You've hit your
+//!   5-hour limit · resets 12:30pm (UTC)` (Claude Code 2.1.330 with an
+//!   OAuth token) — a clock time in the zone named in parentheses, else the
+//!   local one; a date when given, else the next such time (one already past
+//!   today means tomorrow).
 //! - `You've hit your usage limit. Upgrade to Pro
 //!   (https://chatgpt.com/explore/pro), or try again in 2 days 3 hours 5
 //!   minutes.` — Codex; days, hours, minutes and seconds, singular or plural.
 //! - `You've hit your usage limit. … try again at 3:45 PM.` — Codex, a clock
 //!   time as above.
 //!
-//! A text that says `usage limit`, `hit your limit` or `limit reached` with a
-//! `resets` is a usage limit even when no reset time can be read from it
+//! A text that says `usage limit`, `hit your … limit` (a word or two between:
+//! `5-hour`, `weekly`) or `limit reached` with a `resets` is a usage limit even when no reset time can be read from it
 //! (`resets_at` is then `None`).
 //!
 //! **An overload** ([`Failure::Overloaded`]), retried with growing gaps:
@@ -40,6 +42,8 @@
 //!   limit passes within minutes.
 //! - `API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}`,
 //!   likewise 502, 503 and 504, `server_error`, `Service Unavailable`.
+//! - `Selected model is at capacity. Please try a different model.` — Codex's
+//!   503 `server_is_overloaded`.
 //! - `stream error: exceeded retry limit, last status: 503 Service
 //!   Unavailable`, `stream disconnected before completion` — Codex.
 //! - `API Error: Connection error.`, `read ECONNRESET`, `ETIMEDOUT`,
@@ -82,6 +86,8 @@ const USAGE_LIMIT: &[&str] = &["usage limit", "hit your limit"];
 /// What marks a transient overload, besides the status codes in [`TRANSIENT_STATUSES`].
 const TRANSIENT: &[&str] = &[
     "overloaded",
+    // Codex's words for a 503 `server_is_overloaded`.
+    "at capacity",
     "rate_limit",
     "rate limit",
     "too many requests",
@@ -111,6 +117,7 @@ pub fn classify(text: &str, now: &Zoned) -> Failure {
         return Failure::Genuine;
     }
     let usage_limit = USAGE_LIMIT.iter().any(|marker| lower.contains(marker))
+        || hit_your_limit(&lower)
         || (lower.contains("limit reached") && lower.contains("resets"));
     if usage_limit {
         return Failure::UsageLimit {
@@ -126,6 +133,17 @@ pub fn classify(text: &str, now: &Zoned) -> Failure {
     } else {
         Failure::Genuine
     }
+}
+
+/// `hit your 5-hour limit`, `hit your weekly limit`: Claude Code names the
+/// window it hit between the two words.
+fn hit_your_limit(lower: &str) -> bool {
+    lower.match_indices("hit your ").any(|(at, marker)| {
+        lower[at + marker.len()..]
+            .split_whitespace()
+            .take(3)
+            .any(|word| word.starts_with("limit"))
+    })
 }
 
 /// Whether `number` stands alone in `text` (not part of a longer number or
@@ -394,6 +412,23 @@ mod tests {
         assert_eq!(resets(text).as_deref(), Some("2026-11-24T15:25:00Z"));
     }
 
+    /// What Codex 0.169.0 prints for a 503 `server_is_overloaded` and a 429
+    /// `usage_limit_reached` (docs/engines.md): the second with a typographic
+    /// apostrophe and the reset in the local time.
+    #[test]
+    fn codex_0_169_texts_as_printed() {
+        assert_eq!(
+            classify(
+                "Selected model is at capacity. Please try a different model.",
+                &now()
+            ),
+            Failure::Overloaded
+        );
+        let text = "You\u{2019}ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 12:29 PM.";
+        // 12:29 Berlin is 11:29 UTC, already past at 12:20 UTC: tomorrow.
+        assert_eq!(resets(text).as_deref(), Some("2026-11-23T11:29:00Z"));
+    }
+
     #[test]
     fn codex_usage_limit_at_a_clock_time() {
         let text = "You've hit your usage limit. Upgrade to Plus to continue using Codex (https://openai.com/chatgpt/pricing), or try again at 3:45 PM.";
@@ -432,6 +467,33 @@ mod tests {
     fn a_status_inside_a_longer_number_is_not_a_status() {
         assert_eq!(
             classify("panic at src/parser.rs line 15290", &now()),
+            Failure::Genuine
+        );
+    }
+
+    /// Claude Code 2.1.330's words for a plan's limit (an OAuth token's 429
+    /// with `anthropic-ratelimit-unified-status: rejected`), as it prints
+    /// them: the window it hit is named, and the zone is `UTC`.
+    #[test]
+    fn claude_code_2_1_330_names_the_window_it_hit() {
+        assert_eq!(
+            resets("You've hit your 5-hour limit · resets 12:30pm (UTC)").as_deref(),
+            Some("2026-11-22T12:30:00Z")
+        );
+        assert_eq!(
+            resets("You\u{2019}ve hit your weekly limit · resets Nov 24, 9am (UTC)").as_deref(),
+            Some("2026-11-24T09:00:00Z")
+        );
+        // With an API key the same limit reads as a rate limit, which passes.
+        assert_eq!(
+            classify(
+                "API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later.",
+                &now()
+            ),
+            Failure::Overloaded
+        );
+        assert_eq!(
+            classify("You hit your head on the limit switch", &now()),
             Failure::Genuine
         );
     }

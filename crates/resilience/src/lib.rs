@@ -10,8 +10,9 @@
 //!   or `/proc/meminfo`, through a [`MemorySource`].
 //! - [`LoopDetector`] notices a turn repeating one tool call or re-reading an
 //!   unchanged file, and says what it was repeating.
-//! - [`window`] and [`threshold_crossed`] tell when a session's context
-//!   passes 75 % and 90 % of its model's window.
+//! - [`context_window`] (the engine's stated window, else [`window`]'s
+//!   table) and [`threshold_crossed`] tell when a session's context passes
+//!   75 % and 90 % of its model's window.
 //!
 //! Knows nothing of HTTP, settings, the database, sessions or tokio: callers
 //! pass the settings' values, the clock's time and the engine's text in.
@@ -24,7 +25,7 @@ mod memory;
 mod pacing;
 
 pub use backoff::{MAX_RETRY_DELAY, retry_delay};
-pub use context::{Threshold, note, threshold_crossed, window};
+pub use context::{Threshold, context_window, note, threshold_crossed, window};
 pub use failure::{Failure, classify};
 pub use loops::{FileFingerprint, Loop, LoopDetector, LoopKind, REPEAT_LIMIT, REREAD_LIMIT};
 pub use memory::{MemorySource, ProcFs, used_percent};

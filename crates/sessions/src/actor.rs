@@ -8,10 +8,11 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use tokio::sync::{Notify, watch};
 
+use crate::confine::Confinement;
 use crate::db;
-use crate::engines::EngineSpec;
+use crate::engines::{EngineKind, EngineSpec};
 use crate::error::{Result, SessionError};
-use crate::model::{EntryBody, InputSource, Status, Trigger};
+use crate::model::{EntryBody, InputSource, NoticeSource, Status, Trigger};
 use crate::pages::{self, Piece};
 use crate::recovery::{self, Recovery, Switches};
 use crate::state::{EndRequest, Inner};
@@ -157,6 +158,7 @@ pub(crate) async fn actor(
             token,
             locked_down: trigger == Some(Trigger::Email),
         };
+        note_version(inner, id, &engine, &spec, &cwd, context.locked_down);
         match run_turn(&context, &next, &mut end).await? {
             TurnEnd::Done(context) => {
                 overloads = 0;
@@ -355,9 +357,10 @@ pub(crate) async fn wait_end(end: &mut watch::Receiver<Option<EndRequest>>) -> E
 }
 
 /// The note for a context that just crossed 75 % or 90 % of its model's
-/// window, when that warning is on; models missing from the table get none.
+/// window (as the engine stated it, else from the table), when that warning
+/// is on; a model with neither gets none.
 fn context_warning(inner: &Inner, before: u64, context: &ContextUse) -> Option<String> {
-    let window = resilience::window(&context.model)?;
+    let window = resilience::context_window(&context.model, context.window)?;
     let threshold = resilience::threshold_crossed(before, context.used, window)?;
     inner
         .governance
@@ -382,10 +385,53 @@ async fn notice(
                 tx,
                 &owned,
                 turn,
-                vec![Piece::entry(EntryBody::Notice { text })],
+                vec![Piece::entry(EntryBody::Notice {
+                    text,
+                    source: NoticeSource::Switchboard,
+                })],
             )
         })
         .await?;
     inner.announce_stored(id, account_id, turn, stored);
     Ok(())
+}
+
+/// Looks up (or reads) the version of the session's engine beside the turn
+/// and records it when it changed; never in the turn's way, never its failure.
+fn note_version(
+    inner: &Arc<Inner>,
+    session_id: &str,
+    engine: &str,
+    spec: &EngineSpec,
+    cwd: &str,
+    locked_down: bool,
+) {
+    if spec.kind == EngineKind::Command {
+        return;
+    }
+    let (inner, id, engine, spec, cwd) = (
+        Arc::clone(inner),
+        session_id.to_owned(),
+        engine.to_owned(),
+        spec.clone(),
+        cwd.to_owned(),
+    );
+    tokio::spawn(async move {
+        let confinement = Confinement {
+            data_dir: &inner.data_dir,
+            session_id: &id,
+            engine: &engine,
+            spec: &spec,
+            control_url: inner.control_url.as_deref(),
+            locked_down,
+        };
+        let Some(version) = inner.versions.version(&confinement, &cwd).await else {
+            return;
+        };
+        let owned = id.clone();
+        // A failed write only loses the version, which the next turn writes.
+        let _ = inner
+            .write(move |tx| db::set_engine_version(tx, &owned, &version))
+            .await;
+    });
 }

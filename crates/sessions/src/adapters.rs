@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use crate::engines::EngineKind;
 use crate::entries::{ClaudeEntries, CodexEntries, LineBuffer};
-use crate::model::EntryBody;
+use crate::model::{EntryBody, NoticeSource};
+use crate::notices::{self, Said};
 
 const MAX_LINE: usize = 16 << 20;
 
@@ -26,9 +27,16 @@ pub struct TurnMeta {
     /// The part of `input_tokens` served from the engine's prompt cache.
     pub cached_input_tokens: Option<i64>,
     pub output_tokens: Option<i64>,
+    /// The three token counts are the conversation's running totals, not
+    /// this process's own: Codex's `turn.completed.usage` on a resumed thread
+    /// covers the whole thread, so a turn's own part is read against the
+    /// thread's earlier total (`cost.rs`), as Claude Code's cost is.
+    pub tokens_cover_conversation: bool,
     /// The engine declared the turn failed (Claude `is_error`, Codex `turn.failed`).
     pub failure: Option<String>,
-    /// An error the engine reported that is not fatal by itself (Codex `error`).
+    /// An error the engine reported that is not fatal by itself (Codex's
+    /// `error` event, Claude's `assistant` line's `error`): what a turn that
+    /// exits badly without declaring a failure is said to have died of.
     pub last_error: Option<String>,
     /// The model answering (Claude's `init` line or an assistant message).
     pub model: Option<String>,
@@ -36,6 +44,9 @@ pub struct TurnMeta {
     /// the context window is. Claude reports it per assistant message;
     /// Codex only sums a turn's calls, which says nothing of the window.
     pub context_tokens: Option<i64>,
+    /// The model's context window as the engine states it (Claude's
+    /// `result.modelUsage.<model>.contextWindow`), in tokens.
+    pub context_window: Option<i64>,
 }
 
 pub struct Decoder {
@@ -135,6 +146,19 @@ impl Decoder {
             EngineKind::Codex => self.codex(&value, text),
             EngineKind::Command => {}
         }
+        match notices::classify(self.kind, &value) {
+            Some(Said::Notice(text)) => self.entries.push(EntryBody::Notice {
+                text,
+                source: NoticeSource::Engine,
+            }),
+            Some(Said::Failure(message)) => {
+                self.entries.push(EntryBody::Error {
+                    message: message.clone(),
+                });
+                self.meta.failure = Some(message);
+            }
+            None => {}
+        }
         if self.entries.len() > before {
             self.entry_bytes += line.len();
         }
@@ -194,27 +218,15 @@ impl Decoder {
                     self.meta.cost_usd = Some(cost);
                 }
                 self.tokens(value.get("usage"));
+                if let Some(window) =
+                    stated_window(value.get("modelUsage"), self.meta.model.as_deref())
+                {
+                    self.meta.context_window = Some(window);
+                }
                 let result = str_field(value, "result").filter(|r| !r.trim().is_empty());
-                if value.get("is_error").and_then(Value::as_bool) == Some(true) {
-                    let errors = value
-                        .get("errors")
-                        .and_then(Value::as_array)
-                        .map(|list| {
-                            list.iter()
-                                .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_owned))
-                                .collect::<Vec<_>>()
-                                .join("; ")
-                        })
-                        .filter(|joined| !joined.is_empty());
-                    let message = result
-                        .or(errors)
-                        .or_else(|| str_field(value, "subtype"))
-                        .unwrap_or_else(|| "the engine reported an error".to_owned());
-                    self.entries.push(EntryBody::Error {
-                        message: message.clone(),
-                    });
-                    self.meta.failure = Some(message);
-                } else if let Some(result) = result {
+                // A failed result is the turn's `error` (see `notices.rs`).
+                let failed = value.get("is_error").and_then(Value::as_bool) == Some(true);
+                if let Some(result) = result.filter(|_| !failed) {
                     self.entries.push(EntryBody::Final {
                         text: result.clone(),
                     });
@@ -246,51 +258,36 @@ impl Decoder {
                 }
             }
             Some("item.completed") => {
-                let item = value.get("item");
-                if let Some(item) = item {
+                if let Some(item) = value.get("item") {
                     let before = self.entries.len();
                     self.codex.item(item, true, &mut self.entries);
                     self.reply_from(before, text);
-                }
-                if item.and_then(|i| i.get("type")).and_then(Value::as_str) == Some("error") {
-                    self.meta.last_error = message(item);
                 }
             }
             Some("turn.completed") => {
                 self.codex.turn_completed(&mut self.entries);
                 self.tokens(value.get("usage"));
             }
-            Some("turn.failed") => {
-                let failure = message(value.get("error"))
-                    .unwrap_or_else(|| "the engine reported a failed turn".to_owned());
-                self.entries.push(EntryBody::Error {
-                    message: failure.clone(),
-                });
-                self.meta.failure = Some(failure);
-            }
-            Some("error") => {
-                self.meta.last_error = message(Some(value));
-                if let Some(error) = &self.meta.last_error {
-                    self.entries.push(EntryBody::Error {
-                        message: error.clone(),
-                    });
-                }
-            }
+            // Codex's own "last critical error": what a turn that ends badly
+            // without a `turn.failed` died of. Its warning items are not.
+            Some("error") => self.meta.last_error = message(Some(value)),
             _ => {}
         }
     }
 
-    /// Adds a usage report to the turn's counts, in one meaning for both engines:
+    /// Takes a usage report as the turn's counts, in one meaning for both engines:
     /// `input` is every input token the model read and `cached_input` the part
     /// of it read from the prompt cache. Codex already counts that way
     /// (`cached_input_tokens` is a subset of `input_tokens`); Claude's
     /// `input_tokens` leaves out both the cache reads and the cache writes, so
     /// they are added back. A field missing or of another type counts as absent.
     ///
-    /// Claude's `result` restates the running total of its process (cost and
-    /// usage alike), so a later one replaces an earlier one; every turn is a
-    /// process of its own, so the last is the turn's figure. Codex reports each
-    /// of its turns apart, so those add up.
+    /// Every usage report restates a running total, so a later one replaces
+    /// an earlier one: Claude's `result` that of its process (every turn is a
+    /// process of its own, so the last is the turn's figure), Codex's
+    /// `turn.completed` that of its thread, resumes included (docs/engines.md:
+    /// 1600/10, then 3300/30, then 5100/60), which `cost.rs` turns into the
+    /// turn's own part.
     fn tokens(&mut self, usage: Option<&Value>) {
         let Some(usage) = usage else { return };
         let field = |key: &str| usage.get(key).and_then(Value::as_i64);
@@ -306,19 +303,18 @@ impl Decoder {
                 (input, read)
             }
             EngineKind::Codex | EngineKind::Command => {
+                self.meta.tokens_cover_conversation = true;
                 (field("input_tokens"), field("cached_input_tokens"))
             }
         };
-        let running_total = self.kind == EngineKind::Claude;
-        let add = |slot: &mut Option<i64>, n: Option<i64>| {
-            if let Some(n) = n {
-                let before = if running_total { 0 } else { slot.unwrap_or(0) };
-                *slot = Some(before.saturating_add(n));
+        let set = |slot: &mut Option<i64>, n: Option<i64>| {
+            if n.is_some() {
+                *slot = n;
             }
         };
-        add(&mut self.meta.input_tokens, input);
-        add(&mut self.meta.cached_input_tokens, cached);
-        add(&mut self.meta.output_tokens, field("output_tokens"));
+        set(&mut self.meta.input_tokens, input);
+        set(&mut self.meta.cached_input_tokens, cached);
+        set(&mut self.meta.output_tokens, field("output_tokens"));
     }
 }
 
@@ -333,6 +329,23 @@ fn prompt_tokens(usage: Option<&Value>) -> Option<i64> {
     .iter()
     .filter_map(|key| usage.get(*key).and_then(Value::as_i64))
     .reduce(i64::saturating_add)
+}
+
+/// The context window Claude Code states for `model` in a result's
+/// `modelUsage` (one entry per model the run called, the main one and any
+/// helper): the entry named like the model answering, else the only entry.
+/// A window of 0 or less states nothing.
+fn stated_window(model_usage: Option<&Value>, model: Option<&str>) -> Option<i64> {
+    let entries = model_usage?.as_object()?;
+    let entry = match model.and_then(|m| entries.get(m)) {
+        Some(entry) => entry,
+        None if entries.len() == 1 => entries.values().next()?,
+        None => return None,
+    };
+    entry
+        .get("contextWindow")
+        .and_then(Value::as_i64)
+        .filter(|w| *w > 0)
 }
 
 /// Appends one piece of reply text, a blank line apart from the one before.
@@ -415,6 +428,49 @@ mod tests {
     }
 
     #[test]
+    fn the_context_window_is_the_answering_models_entry() {
+        let usage = serde_json::json!({
+            "claude-haiku-4-5-20251001": {"inputTokens": 10, "contextWindow": 200_000},
+            "claude-sonnet-4-5-20250929[1m]": {"inputTokens": 900, "contextWindow": 1_000_000,
+                "maxOutputTokens": 64_000, "costUSD": 0.1},
+        });
+        assert_eq!(
+            stated_window(Some(&usage), Some("claude-sonnet-4-5-20250929[1m]")),
+            Some(1_000_000)
+        );
+        assert_eq!(
+            stated_window(Some(&usage), Some("claude-opus-4-1")),
+            None,
+            "two entries and neither is the model: not a guess"
+        );
+        let one = serde_json::json!({"claude-sonnet-4-5": {"contextWindow": 200_000}});
+        assert_eq!(stated_window(Some(&one), Some("sonnet")), Some(200_000));
+        assert_eq!(stated_window(Some(&one), None), Some(200_000));
+        for stated_nothing in [
+            serde_json::json!({"m": {"contextWindow": 0}}),
+            serde_json::json!({"m": {"inputTokens": 5}}),
+            serde_json::json!({}),
+            serde_json::json!([1]),
+        ] {
+            assert_eq!(stated_window(Some(&stated_nothing), Some("m")), None);
+        }
+        assert_eq!(stated_window(None, Some("m")), None);
+
+        let stream = concat!(
+            r#"{"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-5"}"#,
+            "\n",
+            r#"{"type":"assistant","message":{"model":"claude-sonnet-4-5","content":[],"usage":{"input_tokens":5,"cache_read_input_tokens":150000}}}"#,
+            "\n",
+            r#"{"type":"result","subtype":"success","is_error":false,"result":"ok","modelUsage":{"claude-sonnet-4-5":{"contextWindow":180000}}}"#,
+        );
+        let (_, meta) = run(EngineKind::Claude, &[stream.as_bytes()]);
+        assert_eq!(
+            (meta.context_tokens, meta.context_window),
+            (Some(150_005), Some(180_000))
+        );
+    }
+
+    #[test]
     fn claude_is_error_wins_over_a_success_subtype() {
         let line = br#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#;
         let (_, meta) = run(EngineKind::Claude, &[line]);
@@ -446,6 +502,7 @@ mod tests {
             ),
             (Some(5), Some(1), Some(7))
         );
+        assert!(meta.tokens_cover_conversation);
         assert_eq!(meta.cost_usd, None);
         assert_eq!(meta.failure.as_deref(), Some("stream disconnected"));
     }

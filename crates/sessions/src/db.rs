@@ -1,170 +1,10 @@
-//! The sessions feature's tables and the typed queries over them.
-//!
-//! `sessions` holds one row per session (the resolved engine spec included, so
-//! a session never changes engine under its feet); `session_events` every status
-//! move; `session_inputs` the prompt, follow-ups and nudges, consumed in order
-//! (so a follow-up accepted while a turn ran survives a crash); `session_turns`
-//! one row per turn; `session_output` the streamed transcript in chunks,
-//! appended rather than rewritten so a 50 MB reply costs linear time (its
-//! `stream` says what a row is: `out` and `err` a `command` engine's whole
-//! lines of stdout and any engine's stderr, each both plain text and a typed
-//! entry; `reply` a Claude or Codex turn's reply text, for the plain
-//! transcript only; `entry` one of their typed entries as JSON; see `pages.rs`);
-//! `session_worktrees` the git worktree of a session spawned with isolation,
-//! and whether archiving removed it.
-//! `sessions.source_session_id` is the session's parent (`parentId` in the
-//! API); a turn's `input_tokens` counts cached input too, `cached_input_tokens`
-//! the cached part of it (the adapters bring both engines to that meaning).
+//! The typed queries over the sessions feature's tables (`schema.rs`).
 
-use store::Migration;
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::adapters::TurnMeta;
 use crate::error::Result;
-use crate::model::{Session, Status, StatusEvent, StopReason, Tokens, Trigger, Turn, Worktree};
-
-pub const MIGRATIONS: &[Migration] = &[
-    Migration {
-        feature: "sessions",
-        sql: "
-CREATE TABLE sessions (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    engine TEXT NOT NULL,
-    engine_kind TEXT NOT NULL,
-    engine_spec TEXT NOT NULL,
-    title TEXT,
-    cwd TEXT NOT NULL,
-    prompt TEXT NOT NULL,
-    status TEXT NOT NULL,
-    archived INTEGER NOT NULL DEFAULT 0,
-    agent_driven INTEGER NOT NULL,
-    source_session_id TEXT,
-    starts_at TEXT,
-    engine_session_id TEXT,
-    error TEXT,
-    follow_up_added TEXT,
-    max_dollars REAL NOT NULL,
-    max_turns INTEGER NOT NULL,
-    pid INTEGER,
-    pgid INTEGER,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
-) STRICT;
-CREATE INDEX sessions_by_account ON sessions(account_id, created_at);
-CREATE INDEX sessions_by_status ON sessions(status);
-CREATE TABLE session_events (
-    id INTEGER PRIMARY KEY,
-    session_id TEXT NOT NULL REFERENCES sessions(id),
-    at TEXT NOT NULL,
-    from_status TEXT,
-    to_status TEXT NOT NULL,
-    reason TEXT NOT NULL
-) STRICT;
-CREATE INDEX session_events_by_session ON session_events(session_id, id);
-CREATE TABLE session_inputs (
-    id INTEGER PRIMARY KEY,
-    session_id TEXT NOT NULL REFERENCES sessions(id),
-    kind TEXT NOT NULL,
-    text TEXT NOT NULL,
-    added TEXT,
-    created_at TEXT NOT NULL,
-    consumed INTEGER NOT NULL DEFAULT 0
-) STRICT;
-CREATE INDEX session_inputs_pending ON session_inputs(session_id, consumed, id);
-CREATE TABLE session_turns (
-    session_id TEXT NOT NULL REFERENCES sessions(id),
-    turn INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    input TEXT NOT NULL,
-    added TEXT,
-    status TEXT NOT NULL,
-    error TEXT,
-    exit_code INTEGER,
-    engine_session_id TEXT,
-    cost_usd REAL,
-    engine_turns INTEGER,
-    input_tokens INTEGER,
-    output_tokens INTEGER,
-    started_at TEXT NOT NULL,
-    ended_at TEXT,
-    PRIMARY KEY (session_id, turn)
-) STRICT;
-CREATE TABLE session_output (
-    id INTEGER PRIMARY KEY,
-    session_id TEXT NOT NULL,
-    turn INTEGER NOT NULL,
-    stream TEXT NOT NULL,
-    text TEXT NOT NULL,
-    FOREIGN KEY (session_id, turn) REFERENCES session_turns(session_id, turn)
-) STRICT;
-CREATE INDEX session_output_by_turn ON session_output(session_id, turn, id);
-",
-    },
-    // Cost and tokens per turn for `GET /usage` (by the day a turn ended), and the
-    // parent link walked for `children`, `treeCostUsd` and tree stops.
-    Migration {
-        feature: "sessions",
-        sql: "
-ALTER TABLE session_turns ADD COLUMN cached_input_tokens INTEGER;
-CREATE INDEX session_turns_by_end ON session_turns(ended_at);
-CREATE INDEX sessions_by_parent ON sessions(source_session_id, created_at);
-",
-    },
-    // The git worktree of a session spawned with isolation, and what archiving did with it.
-    Migration {
-        feature: "sessions",
-        sql: "
-CREATE TABLE session_worktrees (
-    session_id TEXT PRIMARY KEY REFERENCES sessions(id),
-    path TEXT NOT NULL,
-    branch TEXT NOT NULL,
-    base TEXT NOT NULL,
-    repository TEXT NOT NULL,
-    removed INTEGER NOT NULL DEFAULT 0,
-    kept_reason TEXT
-) STRICT;
-",
-    },
-    // Typed transcripts: `session_output` rows are paged by `seq` (their id)
-    // within a session, so they need that order in an index; `activity` is the
-    // session's current step as JSON, kept up to date as entries are stored so
-    // that listing sessions never reads a transcript.
-    Migration {
-        feature: "sessions",
-        sql: "
-CREATE INDEX session_output_by_seq ON session_output(session_id, id);
-ALTER TABLE sessions ADD COLUMN activity TEXT;
-",
-    },
-    // What started a session from outside (`email`): such sessions are locked down.
-    Migration {
-        feature: "sessions",
-        sql: "ALTER TABLE sessions ADD COLUMN trigger_kind TEXT;",
-    },
-    Migration {
-        feature: "sessions",
-        sql: "ALTER TABLE sessions ADD COLUMN resume_at TEXT;
-              CREATE INDEX sessions_dormant ON sessions(status)
-                WHERE status IN ('interrupted', 'paused');",
-    },
-    Migration {
-        feature: "sessions",
-        // The governor sums what revived turns cost today at every check.
-        sql: "CREATE INDEX session_turns_revives ON session_turns(started_at) WHERE kind = 'revive';",
-    },
-    Migration {
-        feature: "sessions",
-        // Kept on the session so the governor orders ten thousand of them by
-        // last activity, and knows which cost dollars, without their turns.
-        sql: "ALTER TABLE sessions ADD COLUMN last_turn_at TEXT;
-              ALTER TABLE sessions ADD COLUMN reports_cost INTEGER NOT NULL DEFAULT 0;
-              UPDATE sessions SET
-                last_turn_at = (SELECT MAX(t.started_at) FROM session_turns t WHERE t.session_id = sessions.id),
-                reports_cost = EXISTS (SELECT 1 FROM session_turns t
-                                       WHERE t.session_id = sessions.id AND t.cost_usd IS NOT NULL);",
-    },
-];
+use crate::model::{Session, Status, StatusEvent, StopReason, Tokens, Trigger, Turn};
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
 
@@ -174,7 +14,8 @@ const SESSION_COLUMNS: &str = "
     s.max_dollars, s.max_turns, s.created_at, s.updated_at,
     (SELECT COUNT(*) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COALESCE(SUM(engine_turns), 0) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT SUM(cost_usd) FROM session_turns t WHERE t.session_id = s.id),
+    (SELECT SUM(total_cost_usd) FROM session_turns t
+        WHERE t.session_id = s.id AND t.total_superseded = 0),
     (SELECT COALESCE(SUM(input_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COALESCE(SUM(output_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COUNT(*) FROM session_inputs i WHERE i.session_id = s.id AND i.consumed = 0),
@@ -183,14 +24,16 @@ const SESSION_COLUMNS: &str = "
         WHERE c.source_session_id = s.id),
     (WITH RECURSIVE tree(id) AS (
         SELECT s.id UNION SELECT c.id FROM sessions c JOIN tree ON c.source_session_id = tree.id)
-     SELECT SUM(t.cost_usd) FROM session_turns t WHERE t.session_id IN tree),
+     SELECT SUM(t.total_cost_usd) FROM session_turns t
+     WHERE t.session_id IN tree AND t.total_superseded = 0),
     (SELECT json_object('path', w.path, 'branch', w.branch, 'base', w.base,
         'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
         'keptReason', w.kept_reason)
      FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json,
     s.activity AS activity_json,
     s.trigger_kind AS trigger_text,
-    s.resume_at AS resume_at";
+    s.resume_at AS resume_at,
+    s.engine_version AS engine_version";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -214,6 +57,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         parent_id: row.get(10)?,
         starts_at: row.get(11)?,
         resume_at: row.get("resume_at")?,
+        engine_version: row.get("engine_version")?,
         engine_session_id: row.get(12)?,
         error: row.get(13)?,
         max_dollars_per_session: row.get(14)?,
@@ -295,30 +139,6 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
     )?;
     record_event(tx, s.id, None, s.status, s.reason, now)?;
     push_input(tx, s.id, "prompt", s.prompt, s.first_added, now)?;
-    Ok(())
-}
-
-/// Records the worktree a session runs in (in the session's own insert transaction).
-pub fn insert_worktree(tx: &Transaction<'_>, id: &str, w: &Worktree) -> Result<()> {
-    tx.execute(
-        "INSERT INTO session_worktrees (session_id, path, branch, base, repository)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![id, w.path, w.branch, w.base, w.repository],
-    )?;
-    Ok(())
-}
-
-/// Records what archiving did with the worktree: removed, or kept and why.
-pub fn set_worktree_outcome(
-    tx: &Transaction<'_>,
-    id: &str,
-    removed: bool,
-    kept_reason: Option<&str>,
-) -> Result<()> {
-    tx.execute(
-        "UPDATE session_worktrees SET removed = ?2, kept_reason = ?3 WHERE session_id = ?1",
-        params![id, removed, kept_reason],
-    )?;
     Ok(())
 }
 
@@ -500,21 +320,24 @@ pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<Ne
         [id],
         |r| r.get(0),
     )?;
+    let resume: Option<String> = tx.query_row(
+        "SELECT engine_session_id FROM sessions WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    )?;
+    // What the turn resumes is kept with it: its cost is read against that
+    // conversation's earlier total.
     tx.execute(
-        "INSERT INTO session_turns (session_id, turn, kind, input, added, status, started_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6)",
-        params![id, turn, kind, text, added, now],
+        "INSERT INTO session_turns (session_id, turn, kind, input, added, status, started_at,
+            resumed_engine_session_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7)",
+        params![id, turn, kind, text, added, now, resume],
     )?;
     // Kept on the session so the governor orders ten thousand of them by
     // last activity without reading their turns.
     tx.execute(
         "UPDATE sessions SET last_turn_at = ?2 WHERE id = ?1",
         params![id, now],
-    )?;
-    let resume = tx.query_row(
-        "SELECT engine_session_id FROM sessions WHERE id = ?1",
-        [id],
-        |r| r.get(0),
     )?;
     Ok(Some(NextTurn {
         turn,
@@ -553,19 +376,30 @@ pub fn append_output(
 /// Stores what the engine said about itself so far (the engine's id first of
 /// all: a resume after a crash needs the latest one).
 pub fn save_meta(tx: &Transaction<'_>, id: &str, turn: i64, meta: &TurnMeta) -> Result<()> {
+    let own_cost = match meta.cost_usd {
+        Some(total) => Some(crate::cost::own_part(tx, id, turn, total, meta)?),
+        None => None,
+    };
+    let tokens = crate::cost::own_tokens(tx, id, turn, meta)?;
+    let totals = tokens.totals.unwrap_or_default();
     tx.execute(
-        "UPDATE session_turns SET engine_session_id = ?3, cost_usd = ?4, engine_turns = ?5,
-            input_tokens = ?6, output_tokens = ?7, cached_input_tokens = ?8
+        "UPDATE session_turns SET engine_session_id = ?3, cost_usd = ?4, total_cost_usd = ?5,
+            engine_turns = ?6, input_tokens = ?7, output_tokens = ?8, cached_input_tokens = ?9,
+            total_input_tokens = ?10, total_cached_input_tokens = ?11, total_output_tokens = ?12
          WHERE session_id = ?1 AND turn = ?2",
         params![
             id,
             turn,
             meta.engine_session_id,
+            own_cost,
             meta.cost_usd,
             meta.engine_turns,
-            meta.input_tokens,
-            meta.output_tokens,
-            meta.cached_input_tokens
+            tokens.input,
+            tokens.output,
+            tokens.cached_input,
+            totals[0],
+            totals[1],
+            totals[2]
         ],
     )?;
     if let Some(engine_id) = &meta.engine_session_id {
@@ -778,6 +612,15 @@ pub fn set_starts_at(tx: &Transaction<'_>, id: &str, at: &str) -> Result<()> {
     tx.execute(
         "UPDATE sessions SET starts_at = ?2 WHERE id = ?1",
         params![id, at],
+    )?;
+    Ok(())
+}
+
+/// The engine version a turn found, written only when it changed.
+pub fn set_engine_version(tx: &Transaction<'_>, id: &str, version: &str) -> Result<()> {
+    tx.execute(
+        "UPDATE sessions SET engine_version = ?2 WHERE id = ?1 AND engine_version IS NOT ?2",
+        params![id, version],
     )?;
     Ok(())
 }

@@ -60,7 +60,7 @@ struct EnginesFile {
 
 impl EngineSpec {
     /// The program and the arguments that come before anything per turn.
-    fn program(&self) -> Vec<String> {
+    pub fn program(&self) -> Vec<String> {
         match (&self.command, self.kind) {
             (Some(command), _) => command.clone(),
             (None, EngineKind::Claude) => vec!["claude".to_owned()],
@@ -168,14 +168,29 @@ fn path_defaults() -> BTreeMap<String, EngineSpec> {
 }
 
 fn on_path(program: &str) -> bool {
+    locate(program, None).is_some()
+}
+
+/// Where `program` is, as a spawn with `search_path` (the engine's own
+/// `PATH`, else the server's) would find it: a word with a slash is a path,
+/// any other the first executable file of that name on the search path.
+pub fn locate(program: &str, search_path: Option<&str>) -> Option<PathBuf> {
+    if program.contains('/') {
+        let path = PathBuf::from(program);
+        return path.is_file().then_some(path);
+    }
+    let path = search_path
+        .map(std::ffi::OsString::from)
+        .or_else(|| std::env::var_os("PATH"))?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+}
+
+/// A regular file someone may execute (links followed).
+pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    let Some(path) = std::env::var_os("PATH") else {
-        return false;
-    };
-    std::env::split_paths(&path).any(|dir| {
-        std::fs::metadata(dir.join(program))
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    })
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 pub fn resolve(data_dir: &Path, name: &str) -> Result<EngineSpec> {

@@ -46,7 +46,8 @@ pub(crate) struct ClaudeEntries {
 }
 
 impl ClaudeEntries {
-    /// An `assistant` line: its content blocks in order, then its `error`.
+    /// An `assistant` line: its content blocks in order (its `error` is a
+    /// notice, see `notices.rs`).
     pub(crate) fn assistant(&mut self, value: &Value, out: &mut Vec<EntryBody>) {
         let blocks = value
             .pointer("/message/content")
@@ -90,11 +91,6 @@ impl ClaudeEntries {
                 }
                 _ => {}
             }
-        }
-        if let Some(message) = str_of(value, "error") {
-            out.push(EntryBody::Error {
-                message: message.to_owned(),
-            });
         }
     }
 
@@ -261,10 +257,6 @@ impl CodexEntries {
                     })
                     .collect();
                 out.push(EntryBody::Todo { items });
-            }
-            Some("error") if completed => {
-                let message = str_of(item, "message").unwrap_or("error").to_owned();
-                out.push(EntryBody::Error { message });
             }
             _ => {}
         }

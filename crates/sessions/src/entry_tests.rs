@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::adapters::Decoder;
 use crate::engines::EngineKind;
-use crate::model::{EntryBody, TodoItem, TodoStatus};
+use crate::model::{EntryBody, NoticeSource, TodoItem, TodoStatus};
 
 use crate::entries::{LineBuffer, MAX_PARTIAL_LINE, MAX_TOOL_OUTPUT, truncate_output};
 
@@ -95,20 +95,29 @@ fn claude_blocks_tools_todos_and_result_become_entries() {
 }
 
 #[test]
-fn claude_errors_are_entries() {
+fn a_claude_api_error_is_a_notice_and_a_failed_result_the_error() {
     let (entries, _) = decode(
         EngineKind::Claude,
         &[
+            r#"{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":500,"error_status":529,"error":"overloaded"}"#,
             r#"{"type":"assistant","message":{"content":[{"type":"text","text":"API Error: Rate limited"}]},"error":"rate_limit"}"#,
             r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded","total_cost_usd":0}"#,
         ],
     );
+    let engine = |text: &str| EntryBody::Notice {
+        text: text.into(),
+        source: NoticeSource::Engine,
+    };
     assert_eq!(
-        entries[1..],
+        entries,
         [
-            EntryBody::Error {
-                message: "rate_limit".into()
+            engine(
+                "An API request failed (overloaded, status 529); retrying in 0.5 s (attempt 1 of 10)."
+            ),
+            EntryBody::Text {
+                text: "API Error: Rate limited".into()
             },
+            engine("The model's API answered with an error (rate_limit)."),
             EntryBody::Error {
                 message: "API Error: 529 overloaded".into()
             },
@@ -134,7 +143,7 @@ fn codex_items_become_entries() {
             r#"{"type":"item.completed","item":{"id":"item_5","type":"web_search","query":"rust lifetimes"}}"#,
             r#"{"type":"item.completed","item":{"id":"item_6","type":"mcp_tool_call","server":"docs","tool":"search","arguments":{"q":"x"},"result":{"content":[{"type":"text","text":"found"}]},"error":null,"status":"completed"}}"#,
             r#"{"type":"error","message":"Reconnecting... 1/5"}"#,
-            r#"{"type":"item.completed","item":{"id":"item_7","type":"error","message":"command timed out"}}"#,
+            r#"{"type":"item.completed","item":{"id":"item_7","type":"error","message":"Model metadata for `gpt-x` not found. Defaulting to fallback metadata; this can degrade performance and cause issues."}}"#,
             r#"{"type":"item.completed","item":{"id":"item_8","type":"agent_message","text":"First."}}"#,
             r#"{"type":"item.completed","item":{"id":"item_9","type":"agent_message","text":"Done."}}"#,
             r#"{"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":1,"output_tokens":7}}"#,
@@ -181,11 +190,13 @@ fn codex_items_become_entries() {
                 json!({"server": "docs", "arguments": {"q": "x"}})
             ),
             result("item_6", "found", false),
-            EntryBody::Error {
-                message: "Reconnecting... 1/5".into()
+            EntryBody::Notice {
+                text: "Reconnecting... 1/5".into(),
+                source: NoticeSource::Engine,
             },
-            EntryBody::Error {
-                message: "command timed out".into()
+            EntryBody::Notice {
+                text: "Model metadata for `gpt-x` not found. Defaulting to fallback metadata; this can degrade performance and cause issues.".into(),
+                source: NoticeSource::Engine,
             },
             EntryBody::Text {
                 text: "First.".into()

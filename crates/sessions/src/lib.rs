@@ -8,7 +8,8 @@
 //! streams every turn into SQLite as it happens ([`Transcript`]), ends whole
 //! process groups on stop (of one session, or of a session and everything it
 //! spawned), sums what the engines reported per session, tree and day
-//! ([`Tokens`], [`Usage`]), and at start recovers what a dead server left.
+//! ([`Tokens`], [`Usage`]), records which version of its engine each session
+//! runs, and at start recovers what a dead server left.
 //!
 //! The crate knows nothing of HTTP, settings or accounts: the server hands in
 //! the settings as plain structs at each call, says who is asking with
@@ -39,8 +40,9 @@ mod activity;
 mod actor;
 mod adapters;
 mod confine;
+mod cost;
 mod db;
-mod engines;
+pub mod engines;
 mod entries;
 #[cfg(test)]
 mod entry_tests;
@@ -49,16 +51,19 @@ mod fleet;
 mod isolation;
 mod log;
 mod model;
+mod notices;
 mod pages;
 mod process;
 mod prompts;
 mod recovery;
 mod returning;
+mod schema;
 mod state;
 mod supervisor;
 mod tree;
 mod turn;
 mod usage;
+mod versions;
 mod watchdog;
 
 pub use engines::{EngineKind, EngineSpec};
@@ -66,12 +71,13 @@ pub use error::{Result, SessionError};
 pub use fleet::Dormant;
 pub use model::{
     Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, InputSource,
-    Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status, StatusEvent,
-    StopReason, TodoItem, TodoStatus, Tokens, Transcript, Trigger, Turn, Usage, UsageDay, Via,
-    Worktree,
+    Isolation, NoticeSource, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
+    StatusEvent, StopReason, TodoItem, TodoStatus, Tokens, Transcript, Trigger, Turn, Usage,
+    UsageDay, Via, Worktree,
 };
 pub use pages::{MAX_PAGE, PageFrom};
 pub use returning::Governance;
 pub use state::{BeforeTurn, Hooks, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;
 pub use usage::SessionHistory;
+pub use versions::engine_version;

@@ -70,6 +70,10 @@ pub struct Session {
     pub account_id: String,
     pub engine: String,
     pub engine_kind: String,
+    /// The version its engine's `--version` printed (`2.1.330` for Claude
+    /// Code, `0.169.0` for Codex), read once per binary; `None` until read,
+    /// when it cannot be read, and for `command` engines.
+    pub engine_version: Option<String>,
     pub title: Option<String>,
     pub cwd: String,
     pub prompt: String,
@@ -85,7 +89,10 @@ pub struct Session {
     pub turns: i64,
     /// Turns the engine itself reports (Claude's `num_turns`, summed).
     pub engine_turns: i64,
-    /// `None` until an engine reports a cost (Codex and `command` engines never do).
+    /// What the engine conversation cost so far, as the engine reported it
+    /// (Claude Code's total is cumulative across `--resume`: taken, not
+    /// added); `None` until an engine reports a cost (Codex and `command`
+    /// engines never do).
     pub cost_usd: Option<f64>,
     /// The session's and all its descendants' cost; `None` when none of them reported one.
     pub tree_cost_usd: Option<f64>,
@@ -253,6 +260,8 @@ pub struct Turn {
     pub error: Option<String>,
     pub exit_code: Option<i64>,
     pub engine_session_id: Option<String>,
+    /// What this turn itself spent: how much its conversation's reported
+    /// total grew (the whole total when it started a new conversation).
     pub cost_usd: Option<f64>,
     pub started_at: String,
     pub ended_at: Option<String>,
@@ -425,11 +434,30 @@ pub enum EntryBody {
         rule: String,
         decision: String,
     },
-    /// A line from Switchboard itself: what it did to the session (a retry,
-    /// a restart, a compaction) or a warning (the context filling up).
+    /// Something to know that is not a failure. From Switchboard itself:
+    /// what it did to the session (a retry, a restart, a compaction) or a
+    /// warning (the context filling up). From the engine: what it reports
+    /// along the way (a retried API call, a compacted context, a warning
+    /// such as Codex's fallback model metadata). Only a failed turn has an
+    /// `error` entry.
     Notice {
         text: String,
+        /// Who wrote it; entries stored before engines had notices read as
+        /// Switchboard's.
+        #[serde(default)]
+        source: NoticeSource,
     },
+}
+
+/// Who wrote a `notice` entry.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeSource {
+    #[default]
+    Switchboard,
+    Engine,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]

@@ -170,7 +170,7 @@ mod tests {
     fn db_with_rows() -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let db = Db::open(&dir.path().join("db.sqlite")).unwrap_or_else(|e| panic!("{e}"));
-        db.migrate(crate::db::MIGRATIONS)
+        db.migrate(crate::schema::MIGRATIONS)
             .unwrap_or_else(|e| panic!("{e}"));
         let write = |sql: &str| {
             db.write(|tx| tx.execute_batch(sql))

@@ -110,6 +110,8 @@ pub(crate) struct Inner {
     pub(crate) before_turn: Option<Arc<dyn BeforeTurn>>,
     /// Hands out the starts of sessions returning together, one at a time.
     pub(crate) pacer: Pacer,
+    /// The engine versions read so far, by binary.
+    pub(crate) versions: crate::versions::Cache,
     pub(crate) live: Mutex<HashMap<String, Live>>,
     pub(crate) shutting_down: AtomicBool,
     pub(crate) updates: broadcast::Sender<SessionUpdate>,

@@ -25,6 +25,7 @@ use crate::model::{
 };
 use crate::pages::{self, PageFrom};
 use crate::prompts;
+use crate::schema;
 use crate::state::{EndRequest, Hooks, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer};
 
 const NUDGE: &str =
@@ -52,7 +53,7 @@ impl Supervisor {
         hooks: Hooks,
         auto_resume_on_crash: bool,
     ) -> Result<Supervisor> {
-        db.migrate(db::MIGRATIONS)?;
+        db.migrate(schema::MIGRATIONS)?;
         let inner = Arc::new(Inner {
             db,
             clock,
@@ -63,6 +64,7 @@ impl Supervisor {
             governance: hooks.governance,
             before_turn: hooks.before_turn,
             pacer: crate::returning::Pacer::default(),
+            versions: crate::versions::Cache::default(),
             live: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
             updates: broadcast::channel(1024).0,
@@ -252,7 +254,7 @@ impl Supervisor {
                     },
                 )?;
                 if let Some(worktree) = &worktree {
-                    db::insert_worktree(tx, &session_id, worktree)?;
+                    crate::isolation::insert_worktree(tx, &session_id, worktree)?;
                 }
                 let session = db::get_session(tx, &caller.account_id, &session_id)?
                     .ok_or(SessionError::NotFound)?;
@@ -430,6 +432,17 @@ impl Supervisor {
     /// The engines in force now.
     pub fn engines(&self) -> Result<Vec<EngineInfo>> {
         engines::list(&self.inner.data_dir)
+    }
+
+    /// The version engine `name` reports, as its sessions record it: read
+    /// with `--version` in the sandbox its sessions get, from `cwd`, once
+    /// per binary and then kept. `None` for `command` engines and when it
+    /// cannot be read.
+    pub async fn engine_version(&self, name: &str, spec: &EngineSpec, cwd: &str) -> Option<String> {
+        self.inner
+            .versions
+            .outside_session(&self.inner.data_dir, name, spec, cwd)
+            .await
     }
 
     /// Status moves as they happen.

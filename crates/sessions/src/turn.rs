@@ -49,6 +49,8 @@ const DRAIN_GRACE: Duration = Duration::from_secs(5);
 pub struct ContextUse {
     pub model: String,
     pub used: u64,
+    /// The window as the engine stated it, when it did.
+    pub window: Option<u64>,
 }
 
 pub enum TurnEnd {
@@ -131,10 +133,10 @@ pub async fn run_turn(
     };
     match confinement.prepare().await {
         Ok(Some(prepared)) => {
-            let hook = prepared.into_pre_exec();
+            let hook = prepared.into_pre_exec(ctx.cwd.as_ref());
             // SAFETY: the hook runs in the child between fork and exec and only
-            // makes system calls (prctl, landlock_restrict_self, close); the
-            // ruleset was built before the fork.
+            // makes system calls (namespaces, mounts, prctl,
+            // landlock_restrict_self, close) on what was built before the fork.
             unsafe { command.pre_exec(hook) };
         }
         Ok(None) => {}
@@ -263,6 +265,13 @@ pub async fn run_turn(
     if let Some(pgid) = pid {
         crate::process::signal_group(pgid, libc::SIGKILL);
     }
+    // Cut short, it may leave processes outside its group: Codex runs each
+    // command in a session of its own (its terminal's), and a stop while one
+    // runs left it and its command orphaned. They carry the session's id.
+    if ended_by.is_some() || tripped.is_some() {
+        let ours = std::collections::HashSet::from([ctx.session_id.to_owned()]);
+        crate::process::kill_leftovers(&ours).await;
+    }
     let (meta, stderr_tail) = match timeout(DRAIN_GRACE, pump).await {
         Ok(joined) => joined.unwrap_or_default(),
         Err(_) => {
@@ -289,32 +298,59 @@ pub async fn run_turn(
         TurnEnd::Restart(trip) => ("restarted", Some(trip.reason.clone())),
         TurnEnd::Ended(_) => ("stopped", None),
     };
-    let id = ctx.session_id.to_owned();
-    let turn = next.turn;
-    let now = ctx.inner.clock.timestamp();
-    ctx.inner
-        .write(move |tx| {
-            db::end_turn(
-                tx,
-                &id,
-                turn,
-                turn_status,
-                error.as_deref(),
-                exit_code,
-                &now,
-            )
-        })
-        .await?;
+    // A failed turn carries an `error` entry: the engine's own when it
+    // declared the failure, else the one the exit status or the lost
+    // process makes.
+    let unsaid = match &outcome {
+        TurnEnd::Failed(message) if meta.failure.is_none() => Some(message.clone()),
+        _ => None,
+    };
+    end_turn(ctx, next.turn, turn_status, error, exit_code, unsaid).await?;
     Ok(outcome)
 }
 
-async fn fail_unstarted(ctx: &TurnContext<'_>, turn: i64, message: String) -> Result<TurnEnd> {
+/// Closes the turn's row, storing `unsaid` as its `error` entry when given.
+async fn end_turn(
+    ctx: &TurnContext<'_>,
+    turn: i64,
+    status: &'static str,
+    error: Option<String>,
+    exit_code: Option<i32>,
+    unsaid: Option<String>,
+) -> Result<()> {
     let id = ctx.session_id.to_owned();
-    let error = message.clone();
     let now = ctx.inner.clock.timestamp();
-    ctx.inner
-        .write(move |tx| db::end_turn(tx, &id, turn, "failed", Some(&error), None, &now))
+    let stored = ctx
+        .inner
+        .write(move |tx| {
+            let stored = match unsaid {
+                Some(message) => pages::append(
+                    tx,
+                    &id,
+                    turn,
+                    vec![Piece::entry(EntryBody::Error { message })],
+                )?,
+                None => Vec::new(),
+            };
+            db::end_turn(tx, &id, turn, status, error.as_deref(), exit_code, &now)?;
+            Ok(stored)
+        })
         .await?;
+    ctx.inner
+        .announce_stored(ctx.session_id, ctx.account_id, turn, stored);
+    Ok(())
+}
+
+async fn fail_unstarted(ctx: &TurnContext<'_>, turn: i64, message: String) -> Result<TurnEnd> {
+    end_turn(
+        ctx,
+        turn,
+        "failed",
+        Some(message.clone()),
+        None,
+        Some(message.clone()),
+    )
+    .await?;
     Ok(TurnEnd::Failed(message))
 }
 
@@ -373,6 +409,7 @@ fn judge(
             (Some(model), Some(used)) => Some(ContextUse {
                 model: model.clone(),
                 used: u64::try_from(used).unwrap_or_default(),
+                window: meta.context_window.and_then(|w| u64::try_from(w).ok()),
             }),
             _ => None,
         };

@@ -5,7 +5,21 @@
 mod common;
 
 use common::*;
-use sessions::{PromptSettings, SessionError, Status};
+use sessions::{EntryBody, NoticeSource, PageFrom, PromptSettings, SessionError, Status};
+
+/// The session's typed entries, its first prompt's `input` left out.
+async fn bodies(h: &Harness, id: &str) -> Vec<EntryBody> {
+    let page = h
+        .sup
+        .entries("a", id, PageFrom::After(0), 1000)
+        .await
+        .unwrap();
+    page.entries
+        .into_iter()
+        .map(|e| e.body)
+        .filter(|b| !matches!(b, EntryBody::Input { .. }))
+        .collect()
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn command_engine_gets_stdin_env_and_cwd_and_follow_ups_get_turn_two() {
@@ -110,6 +124,11 @@ async fn a_non_zero_exit_fails_the_session_with_stderr_and_revokes_its_token() {
     assert_eq!(turn.stderr, "something broke\n");
     assert_eq!(turn.exit_code, Some(3));
     assert_eq!(turn.status, "failed");
+    // The failed turn ends with its `error` entry, though the program said nothing typed.
+    assert_eq!(
+        bodies(&h, &id).await.last(),
+        Some(&EntryBody::Error { message: error })
+    );
     eventually("revoke", || h.issuer.was_revoked(&id)).await;
     assert!(!h.sup.is_live(&id));
     let refused = h.sup.send(&ui("a"), &open_policy(), &id, "more").await;
@@ -137,6 +156,7 @@ async fn a_missing_program_fails_with_the_reason() {
             .as_deref(),
         Some(error.as_str())
     );
+    assert_eq!(bodies(&h, &id).await, [EntryBody::Error { message: error }]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -156,6 +176,20 @@ async fn stop_ends_the_whole_process_tree() {
         h.sup.transcript("a", &id).await.unwrap().turns[0].status,
         "stopped"
     );
+}
+
+/// A process that left the engine's group (as Codex's commands do, each in
+/// a session of its own) still ends with the stopped turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_ends_a_process_that_left_the_group() {
+    let h = Harness::new().await;
+    let id = h.spawn_ui("a", "escapee", "x").await.id;
+    let escapee = read_pid(&h.path().join(format!("escapee-{id}"))).await;
+    assert!(alive(escapee));
+    h.wait_status("a", &id, Status::Running).await;
+    let session = h.sup.stop(&ui("a"), &id).await.unwrap();
+    assert_eq!(session.status, Status::Stopped);
+    eventually("the escapee to die", || !alive(escapee)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -329,6 +363,28 @@ async fn codex_adapter_records_reply_and_tokens_and_resumes_the_thread() {
     );
     let turn = &h.sup.transcript("a", &id).await.unwrap().turns[0];
     assert_eq!(turn.stderr, "progress goes to stderr\n");
+    // The retried error is a notice; only `turn.failed` is the turn's error.
+    let bodies = bodies(&h, &id).await;
+    assert_eq!(
+        bodies[..2],
+        [
+            EntryBody::Notice {
+                text: "Reconnecting... 1/5".into(),
+                source: NoticeSource::Engine
+            },
+            EntryBody::Error {
+                message: "stream disconnected before completion".into()
+            },
+        ]
+    );
+    assert_eq!(
+        bodies
+            .iter()
+            .filter(|b| matches!(b, EntryBody::Error { .. }))
+            .count(),
+        1,
+        "{bodies:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

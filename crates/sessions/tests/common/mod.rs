@@ -84,6 +84,10 @@ command = ["/nonexistent/engine-binary"]
 kind = "command"
 command = ["/bin/sh", "-c", "echo $$ > {d}/leader-$APP_SESSION_ID; sleep 1000 & echo $! > {d}/grandchild-$APP_SESSION_ID; wait"]
 
+[engines.escapee]
+kind = "command"
+command = ["/bin/sh", "-c", "setsid sleep 1000 & echo $! > {d}/escapee-$APP_SESSION_ID; wait"]
+
 [engines.long]
 kind = "command"
 command = ["/bin/sh", "-c", "if [ \"$APP_TURN\" = 1 ]; then sleep 1000 & echo $! > {d}/orphan-$APP_SESSION_ID; wait; else cat; fi"]

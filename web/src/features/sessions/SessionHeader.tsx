@@ -119,7 +119,11 @@ export function SessionHeader({ session }: { session: Session }) {
       <dl className="session-facts">
         <dt>Engine</dt>
         <dd>
-          {session.engine} <span className="muted">({session.engineKind})</span>
+          {session.engine}{" "}
+          <span className="muted">
+            ({session.engineKind}
+            {session.engineVersion ? ` ${session.engineVersion}` : ""})
+          </span>
         </dd>
         <dt>Folder</dt>
         <dd>

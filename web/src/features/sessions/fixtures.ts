@@ -7,6 +7,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     accountId: "a1",
     engine: "echo",
     engineKind: "command",
+    engineVersion: null,
     title: id,
     cwd: "/home/me/project",
     prompt: "do it",

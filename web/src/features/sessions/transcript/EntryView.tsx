@@ -94,8 +94,8 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
       return <div className="entry entry-error">{entry.message}</div>;
     case "notice":
       return (
-        <div className="entry entry-notice">
-          <span className="entry-label">Switchboard</span> {entry.text}
+        <div className="entry entry-notice" data-source={entry.source}>
+          <span className="entry-label">{entry.source === "engine" ? "Engine" : "Switchboard"}</span> {entry.text}
         </div>
       );
     case "permission":
