@@ -14,6 +14,7 @@ mod approvals_cmd;
 mod boards_cmd;
 mod bookmarks_cmd;
 mod client;
+mod doctor_cmd;
 mod secrets_cmd;
 mod sessions_cmd;
 mod settings_cmd;
@@ -163,6 +164,19 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+    /// Check what a session needs here: engines and their versions, the
+    /// sandbox, the ports, the data directory's permissions (exit 1 when no
+    /// session could start; no server needed)
+    Doctor {
+        /// The control port `serve` would bind, when no server runs
+        #[arg(long, default_value_t = server::DEFAULT_CONTROL_PORT, value_name = "N")]
+        control_port: u16,
+        /// The UI port `serve` would bind, when no server runs
+        #[arg(long, default_value_t = server::DEFAULT_UI_PORT, value_name = "N")]
+        ui_port: u16,
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the shell completion script for SHELL (see the README to install it)
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), e.g. `switchboard man | man -l -`
@@ -229,6 +243,18 @@ fn main() -> ExitCode {
         }
         Command::Keys { command, json } => secrets_cmd::keys(command, &data_dir, json),
         Command::Bookmarks { command, json } => bookmarks_cmd::run(command, &data_dir, json),
+        Command::Doctor {
+            control_port,
+            ui_port,
+            json,
+        } => doctor_cmd::run(
+            &data_dir,
+            doctor::Listeners::Expected {
+                control: control_port,
+                ui: ui_port,
+            },
+            json,
+        ),
         Command::Completions { shell } => shell_cmd::completions(shell, Cli::command()),
         Command::Man => shell_cmd::man(Cli::command()),
     };

@@ -54,7 +54,7 @@ fn zsh_and_fish_get_scripts_of_their_own() {
 fn the_manual_page_lists_every_subcommand() {
     let page = run(&["man"]);
     assert!(page.contains(".TH switchboard 1"), "{page}");
-    for command in ["serve", "spawn", "settings", "completions", "man"] {
+    for command in ["serve", "spawn", "settings", "doctor", "completions", "man"] {
         assert!(page.contains(command), "no {command} in the page");
     }
 }

@@ -418,11 +418,12 @@ fn with_layers(
         // Clients are on loopback, where bytes are cheap and the CPU is shared with them: the
         // fastest level (zstd 1) halves the server's cost of a full read against the default.
         .layer(CompressionLayer::new().quality(CompressionLevel::Fastest))
+        .layer(from_fn_with_state(allow, guards::check_request))
+        // Outside the guards: reading a chunked body to see it is empty is under the limit too.
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30),
         ))
-        .layer(from_fn_with_state(allow, guards::check_request))
         .layer(from_fn(guards::error_shape))
         .layer(request_log::layer())
         .with_state(state)

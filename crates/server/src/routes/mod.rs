@@ -3,6 +3,7 @@
 //! server and under `/api` on the UI server, which adds [`ui_api`]'s few
 //! browser-only routes.
 
+use ::clock::Clock;
 use axum::Router;
 
 use crate::error::{ApiError, ApiResult};
@@ -18,6 +19,7 @@ mod bookmarks;
 mod clock;
 mod coaching;
 mod dashboards;
+mod doctor;
 mod governor;
 mod inbox;
 pub(crate) mod navigation;
@@ -48,6 +50,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(sessions::routes())
         .merge(approvals::routes())
         .merge(governor::routes())
+        .merge(doctor::routes())
         .merge(teamchat::routes())
         .merge(navigation::routes())
         .merge(coaching::routes().route_layer(switch(coaching::SWITCH)))
@@ -78,7 +81,18 @@ pub fn ui_api(state: &AppState) -> Router<AppState> {
 /// request) before it answers "still pending" and its caller asks again:
 /// under the 30-second request timeout. The answers' own time limits run on
 /// the server's clock.
-pub(crate) const POLL_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+pub(crate) const POLL_WAIT: time::Duration = time::Duration::seconds(20);
+
+/// Resolves once [`POLL_WAIT`] has passed on the server's clock, so a test's
+/// manual clock ends a wait as it ends the answer's time limit; and as long
+/// in real time at the latest, because the request timeout this must beat is
+/// real time, which a wall clock stepped back would otherwise outlast.
+pub(crate) async fn poll_wait(clock: &dyn Clock) {
+    tokio::select! {
+        () = clock.sleep(POLL_WAIT) => {}
+        () = tokio::time::sleep(POLL_WAIT.unsigned_abs()) => {}
+    }
+}
 
 /// Runs a synchronous domain call (SQLite) off the async workers.
 pub(crate) async fn blocking<T, E>(

@@ -32,8 +32,8 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, boards, bookmarks, clock, coaching, dashboards, governor,
-    inbox, navigation, secrets, sessions, settings, stream, teamchat, ui, webhooks,
+    accounts, alarms, app, approvals, boards, bookmarks, clock, coaching, dashboards, doctor,
+    governor, inbox, navigation, secrets, sessions, settings, stream, teamchat, ui, webhooks,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -79,6 +79,7 @@ pub const LISTENER: &str = "x-listener";
         approvals::check, approvals::poll, approvals::decisions, approvals::list,
         approvals::read, approvals::decide,
         governor::checks, governor::check_now,
+        doctor::report,
         teamchat::direct_message, teamchat::channel_message, teamchat::edit,
         teamchat::delete_message, teamchat::reaction, teamchat::pin,
         teamchat::scheduled_direct_message, teamchat::invite,

@@ -22,7 +22,7 @@ use crate::auth::{Caller, User, refuse_email_session};
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::publish;
-use crate::routes::{POLL_WAIT, blocking};
+use crate::routes::{blocking, poll_wait};
 use crate::state::AppState;
 use crate::wire::{self, InboxEvent, KeyDecisionKind};
 
@@ -231,7 +231,7 @@ async fn read_request(
         tokio::select! {
             () = answered => {}
             () = state.clock.sleep_until(expires) => {}
-            () = tokio::time::sleep(POLL_WAIT) => {}
+            () = poll_wait(state.clock.as_ref()) => {}
         }
         request = read().await?;
     }

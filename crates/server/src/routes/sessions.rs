@@ -310,7 +310,7 @@ async fn send(
     Ok((StatusCode::ACCEPTED, Json(json!(session))))
 }
 
-/// Stops a session: its whole process group is ended.
+/// Stops a session: its whole process group ends, children that left it included.
 ///
 /// With `"tree": true` every descendant is stopped too, and the reply comes
 /// once none is running. No body, or `"tree": false`, stops this session

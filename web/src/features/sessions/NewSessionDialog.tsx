@@ -1,18 +1,20 @@
 /**
  * "New session": the engine (from `GET /engines`), the folder, the prompt, a title, and whether
  * to isolate it in a git worktree; the server's refusal shows in the dialog, and a session
- * started opens its page.
+ * started opens its page. What `GET /doctor` finds about the chosen engine shows beside it: a
+ * missing program or a sandbox that cannot run blocks the start, an uncovered version only warns.
  */
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
-import type { EngineInfo } from "../../shared/api/types.generated";
+import type { DoctorReport, EngineInfo } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
 import { navigate, sessionPath } from "../../shared/router";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import "../../shared/ui/code.css";
 import { spawnSession } from "./api";
 import { Dialog } from "./Dialog";
+import { engineCheck } from "./engineCheck";
 import "./session.css";
 
 /** The last folder used, offered again: sessions mostly run in the same few checkouts. */
@@ -63,6 +65,9 @@ function refusal(error: unknown): string {
 /** `folder`, when given, fills the folder in (an alert's "Start session" on the inbox page). */
 export function NewSessionDialog({ onClose, folder }: { onClose: () => void; folder?: string }) {
   const engines = useApi<EngineInfo[]>("/engines");
+  // Runs each engine's `--version`: slower than the list, so the form does not wait for it, and
+  // a failure leaves the form as it would be without it.
+  const doctor = useApi<DoctorReport>("/doctor");
   return (
     <Dialog title="New session" onClose={onClose}>
       {engines.error !== undefined ? (
@@ -79,18 +84,49 @@ export function NewSessionDialog({ onClose, folder }: { onClose: () => void; fol
           </div>
         </>
       ) : (
-        <NewSessionForm engines={engines.data} onClose={onClose} folder={folder} />
+        <NewSessionForm engines={engines.data} doctor={doctor.data} onClose={onClose} folder={folder} />
       )}
     </Dialog>
   );
 }
 
+function EngineNotice({ report, engine }: { report: DoctorReport | undefined; engine: string }) {
+  const check = engineCheck(report, engine);
+  if (!check) return null;
+  return (
+    <div
+      className={check.blocking ? "engine-check engine-check-blocking" : "engine-check"}
+      role={check.blocking ? "alert" : "status"}
+    >
+      <strong>{check.title}</strong>
+      <ul>
+        {check.reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+      <ul className="engine-check-facts muted">
+        {check.facts.map((fact) => (
+          <li key={fact}>{fact}</li>
+        ))}
+      </ul>
+      {check.blocking && (
+        <p className="muted">
+          Fix it on the server&apos;s machine (<code>switchboard doctor</code> there says the same), then open this
+          dialog again.
+        </p>
+      )}
+    </div>
+  );
+}
+
 function NewSessionForm({
   engines,
+  doctor,
   onClose,
   folder: given,
 }: {
   engines: EngineInfo[];
+  doctor: DoctorReport | undefined;
   onClose: () => void;
   folder?: string;
 }) {
@@ -102,12 +138,13 @@ function NewSessionForm({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
+  const blocked = engineCheck(doctor, engine)?.blocking ?? false;
   const folder = cwd.trim();
   const folderProblem = folder && !folder.startsWith("/") ? "The folder must be an absolute path." : undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (folderProblem) return;
+    if (folderProblem || blocked) return;
     setBusy(true);
     setError(undefined);
     spawnSession({
@@ -141,6 +178,7 @@ function NewSessionForm({
           ))}
         </select>
       </label>
+      <EngineNotice report={doctor} engine={engine} />
       <label>
         Folder
         <input
@@ -173,7 +211,7 @@ function NewSessionForm({
         <button type="button" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" disabled={busy || !prompt.trim() || !folder}>
+        <button type="submit" disabled={busy || blocked || !prompt.trim() || !folder}>
           {busy ? "Starting…" : "Start session"}
         </button>
       </div>

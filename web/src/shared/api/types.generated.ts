@@ -177,7 +177,13 @@ export type PublicMember = { id: string, name: string, };
 
 export type Status = "queued" | "starting" | "running" | "waiting_for_input" | "finished" | "failed" | "stopped" | "interrupted" | "paused";
 
-export type Session = { id: string, accountId: string, engine: string, engineKind: string, title: string | null, cwd: string, prompt: string, status: Status, archived: boolean, agentDriven: boolean, 
+export type Session = { id: string, accountId: string, engine: string, engineKind: string, 
+/**
+ * The version its engine's `--version` printed (`2.1.330` for Claude
+ * Code, `0.169.0` for Codex), read once per binary; `None` until read,
+ * when it cannot be read, and for `command` engines.
+ */
+engineVersion: string | null, title: string | null, cwd: string, prompt: string, status: Status, archived: boolean, agentDriven: boolean, 
 /**
  * The session that spawned this one: the agent token's own session, or
  * the live session `X-App-Source-Session-Id` named.
@@ -196,7 +202,10 @@ turns: number,
  */
 engineTurns: number, 
 /**
- * `None` until an engine reports a cost (Codex and `command` engines never do).
+ * What the engine conversation cost so far, as the engine reported it
+ * (Claude Code's total is cumulative across `--resume`: taken, not
+ * added); `None` until an engine reports a cost (Codex and `command`
+ * engines never do).
  */
 costUsd: number | null, 
 /**
@@ -307,7 +316,12 @@ output: string, stderr: string,
 /**
  * `running`, `done`, `failed` or `stopped`.
  */
-status: string, error: string | null, exitCode: number | null, engineSessionId: string | null, costUsd: number | null, startedAt: string, endedAt: string | null, };
+status: string, error: string | null, exitCode: number | null, engineSessionId: string | null, 
+/**
+ * What this turn itself spent: how much its conversation's reported
+ * total grew (the whole total when it started a new conversation).
+ */
+costUsd: number | null, startedAt: string, endedAt: string | null, };
 
 export type StatusEvent = { at: string, from: Status | null, to: Status, reason: string, };
 
@@ -323,9 +337,19 @@ export type Entry = {
 /**
  * The entry's place in the session's transcript: it only grows.
  */
-seq: number, turn: number, } & ({ "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, } | { "kind": "permission", tool: string, target: string | null, level: string, rule: string, decision: string, } | { "kind": "notice", text: string, });
+seq: number, turn: number, } & ({ "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, } | { "kind": "permission", tool: string, target: string | null, level: string, rule: string, decision: string, } | { "kind": "notice", text: string, 
+/**
+ * Who wrote it; entries stored before engines had notices read as
+ * Switchboard's.
+ */
+source: NoticeSource, });
 
-export type EntryBody = { "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, } | { "kind": "permission", tool: string, target: string | null, level: string, rule: string, decision: string, } | { "kind": "notice", text: string, };
+export type EntryBody = { "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, } | { "kind": "permission", tool: string, target: string | null, level: string, rule: string, decision: string, } | { "kind": "notice", text: string, 
+/**
+ * Who wrote it; entries stored before engines had notices read as
+ * Switchboard's.
+ */
+source: NoticeSource, };
 
 export type EntryPage = { entries: Array<Entry>, 
 /**
@@ -337,6 +361,8 @@ export type EntryPage = { entries: Array<Entry>,
 more: boolean, };
 
 export type InputSource = "prompt" | "message" | "nudge";
+
+export type NoticeSource = "switchboard" | "engine";
 
 export type TodoItem = { text: string, status: TodoStatus, };
 
@@ -411,6 +437,136 @@ spentTodayUsd: number, };
 export type Skipped = { id: string, reason: SkipReason, };
 
 export type SkipReason = "paused" | "closed" | "recovering" | "too_old" | "cooldown" | "daily_limit" | "spend_cap" | "target_reached";
+
+export type DoctorReport = { 
+/**
+ * Whether a session could start: an engine is found, and the sandbox
+ * can confine it or the engine may run unconfined.
+ */
+canStart: boolean, 
+/**
+ * Why no session could start; empty when one can.
+ */
+blockers: Array<string>, 
+/**
+ * What works but deserves a look (an uncovered version, loose
+ * permissions, a port another program holds).
+ */
+warnings: Array<string>, enginesFile: EnginesFile, 
+/**
+ * The engines in force, by name.
+ */
+engines: Array<Engine>, sandbox: Sandbox, ports: Ports, dataDir: DataDir, };
+
+export type EnginesFile = { path: string, 
+/**
+ * Without it, the engines are `claude` (as `primary`) and `codex` (as
+ * `second`), each where it is found on PATH.
+ */
+present: boolean, 
+/**
+ * Why it cannot be read; then no engine is in force.
+ */
+error: string | null, };
+
+export type Engine = { name: string, 
+/**
+ * `claude`, `codex` or `command`.
+ */
+kind: string, 
+/**
+ * The program and the arguments every turn starts with.
+ */
+command: Array<string>, 
+/**
+ * Where the program is (searched on the engine's `PATH`, else the
+ * server's); `null` when it is not found.
+ */
+path: string | null, 
+/**
+ * Whether that file may be executed.
+ */
+executable: boolean, 
+/**
+ * What `<program> --version` printed; `null` for `command` engines and
+ * when it could not be read.
+ */
+version: string | null, 
+/**
+ * The version the conformance suite covers for this kind.
+ */
+coveredVersion: string | null, coverage: Coverage, unsafeAllowUnsandboxed: boolean, 
+/**
+ * Why a session on this engine could not start.
+ */
+blockers: Array<string>, 
+/**
+ * What deserves a look before starting one.
+ */
+warnings: Array<string>, };
+
+export type Coverage = "covered" | "not_covered" | "unknown" | "not_applicable";
+
+export type Sandbox = { mode: SandboxMode, 
+/**
+ * The kernel's Landlock ABI (0 or less: none).
+ */
+landlockAbi: number, 
+/**
+ * Whether an unprivileged user namespace with mounts could be made.
+ */
+userNamespaces: boolean, 
+/**
+ * What the kernel said when it refused one.
+ */
+userNamespacesError: string | null, 
+/**
+ * Whether locked-down (email-triggered) sessions can be kept off the
+ * network (Landlock ABI 4).
+ */
+networkControl: boolean, 
+/**
+ * Why the policy that hides the data directory could not be prepared;
+ * `null` when it can, so engines run confined.
+ */
+error: string | null, };
+
+export type SandboxMode = "namespaces" | "landlock" | "unavailable";
+
+export type Ports = { 
+/**
+ * The process serving this data directory; `null` when none runs.
+ */
+serverPid: number | null, control: Port, ui: Port, 
+/**
+ * The pid of a server that left `server.json` behind and no longer
+ * runs (it did not shut down cleanly).
+ */
+staleServerPid: number | null, };
+
+export type Port = { 
+/**
+ * `null` when the listener is off.
+ */
+port: number | null, state: PortState, };
+
+export type PortState = "switchboard" | "free" | "in_use" | "off";
+
+export type DataDir = { path: string, 
+/**
+ * `false` until the first `switchboard serve` creates it.
+ */
+exists: boolean, 
+/**
+ * Its mode, as `0700`.
+ */
+mode: string | null, 
+/**
+ * Owned by this user and closed to everyone else.
+ */
+ownerOnly: boolean | null, files: Array<DataFile>, };
+
+export type DataFile = { name: string, present: boolean, mode: string | null, ownerOnly: boolean | null, };
 
 export type InputRequest = { id: string, sessionId: string, 
 /**

@@ -1,0 +1,133 @@
+//! What a session needs on this machine, gathered as plain facts with a
+//! verdict: `switchboard doctor` prints them, `GET /doctor` returns them,
+//! and the web app's New session dialog shows them.
+//!
+//! [`examine`] looks at the engines in force (`DIR/engines.toml`, else the
+//! PATH defaults): whether each one's program is found and executable, its
+//! version (read as sessions read it, [`Versions`]) and whether the
+//! conformance suite covers it ([`COVERED`]); at
+//! whether the sandbox can run here and how; at the control and UI ports;
+//! and at the data directory's permissions. Nothing it finds is an error:
+//! each fact goes into the [`Report`], and [`Report::can_start`] says
+//! whether a session could start, with the blockers when not.
+//!
+//! ```no_run
+//! let report = doctor::examine(
+//!     std::path::Path::new("/home/me/.local/share/switchboard"),
+//!     doctor::Listeners::Expected { control: 19519, ui: 19520 },
+//!     doctor::Versions::Fresh,
+//! );
+//! assert_eq!(report.can_start, report.blockers.is_empty());
+//! ```
+//!
+//! Knows nothing of HTTP or of the command line. The versions come from the
+//! sessions crate's reader, the one every session's turn uses ([`Versions`]).
+
+mod confinement;
+mod covered;
+mod data_dir;
+mod engines;
+mod ports;
+mod versions;
+
+use std::path::Path;
+
+use serde::Serialize;
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+pub use confinement::{Sandbox, SandboxMode};
+pub use covered::{COVERED, Coverage, Covered};
+pub use data_dir::{DataDir, DataFile};
+pub use engines::{Engine, EnginesFile};
+pub use ports::{Listeners, Port, PortState, Ports};
+pub use versions::Versions;
+
+/// Everything [`examine`] found.
+#[derive(Debug, Clone, PartialEq, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "DoctorReport")]
+#[schema(as = DoctorReport)]
+pub struct Report {
+    /// Whether a session could start: an engine is found, and the sandbox
+    /// can confine it or the engine may run unconfined.
+    pub can_start: bool,
+    /// Why no session could start; empty when one can.
+    pub blockers: Vec<String>,
+    /// What works but deserves a look (an uncovered version, loose
+    /// permissions, a port another program holds).
+    pub warnings: Vec<String>,
+    pub engines_file: EnginesFile,
+    /// The engines in force, by name.
+    pub engines: Vec<Engine>,
+    pub sandbox: Sandbox,
+    pub ports: Ports,
+    pub data_dir: DataDir,
+}
+
+/// Looks at everything a session needs for the data directory `data_dir`,
+/// whose server's ports `listeners` says where to find, reading engines'
+/// versions as `versions` says. It blocks (it runs each engine's
+/// `--version`): call it where that is fine, never on an async worker.
+pub fn examine(data_dir: &Path, listeners: Listeners<'_>, versions: Versions<'_>) -> Report {
+    let sandbox = confinement::examine(data_dir);
+    let (engines_file, engines) = engines::examine(data_dir, &sandbox, &versions);
+    let ports = ports::examine(data_dir, listeners);
+    let data_dir = data_dir::examine(data_dir);
+    let blockers = blockers(&engines_file, &engines);
+    let warnings = [sandbox.warnings(), ports.warnings(), data_dir.warnings()].concat();
+    Report {
+        can_start: blockers.is_empty(),
+        blockers,
+        warnings,
+        engines_file,
+        engines,
+        sandbox,
+        ports,
+        data_dir,
+    }
+}
+
+/// Why no session could start: no engine, or none that can run here (each
+/// engine's own reasons, named).
+fn blockers(file: &EnginesFile, engines: &[Engine]) -> Vec<String> {
+    if let Some(error) = &file.error {
+        return vec![format!("{} cannot be used: {error}", file.path)];
+    }
+    if engines.is_empty() {
+        return vec![if file.present {
+            format!("{} names no engine.", file.path)
+        } else {
+            format!(
+                "No engine: there is no {}, and neither `claude` nor `codex` is on PATH.",
+                file.path
+            )
+        }];
+    }
+    if engines.iter().any(Engine::can_run) {
+        return Vec::new();
+    }
+    // One line per reason, naming every engine it stops (the sandbox's
+    // stops them all alike).
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for engine in engines {
+        for reason in &engine.blockers {
+            match reasons.iter_mut().find(|(r, _)| r == reason) {
+                Some((_, names)) => names.push(&engine.name),
+                None => reasons.push((reason, vec![&engine.name])),
+            }
+        }
+    }
+    reasons
+        .into_iter()
+        .map(|(reason, names)| {
+            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            let label = if names.len() == 1 {
+                "Engine"
+            } else {
+                "Engines"
+            };
+            format!("{label} {}: {reason}", names.join(", "))
+        })
+        .collect()
+}
