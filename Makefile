@@ -4,7 +4,7 @@
 # (rustfmt and clippy, the web app's packages, git for the worktree tests, the
 # pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
 
-.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test git-deps py-deps api-check e2e e2e-deps bench
+.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test git-deps py-deps engines-deps test-engines api-check e2e e2e-deps bench
 
 run: web
 	cargo run --release -p switchboard -- serve --demo
@@ -42,12 +42,21 @@ web-test: web-deps
 # fail for anyone who depends on it alone.
 RUST_PACKAGES := $(shell sed -n '/^\[package\]/,/^\[/s/^name = "\(.*\)"/\1/p' crates/*/Cargo.toml)
 
-# The worktree tests run the real git on repositories they make.
-rust-test: git-deps py-deps
+# The worktree tests run the real git on repositories they make; the engine
+# conformance suite (the `engines` test of package switchboard) runs the
+# pinned real CLIs, and must find them: SWITCHBOARD_ENGINES_REQUIRED turns
+# its skip into a failure.
+ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1
+rust-test: git-deps py-deps engines-deps
 	@for package in $(RUST_PACKAGES); do \
 		echo "cargo test -p $$package"; \
-		cargo test -p $$package || exit 1; \
+		$(ENGINE_TEST_ENV) cargo test -p $$package || exit 1; \
 	done
+
+# The conformance suite alone: the real Claude Code and Codex CLIs driven
+# through Switchboard against scripted model APIs (docs/engines.md).
+test-engines: engines-deps
+	$(ENGINE_TEST_ENV) cargo test -p switchboard --test engines
 
 # playwright-core drives the system Chromium; it never downloads a browser.
 # apt needs root: sudo when the tests are not run as root.
@@ -66,6 +75,26 @@ $(PYENV)/.installed: tools/python/requirements.txt
 	$(PYENV)/bin/pip install --quiet --disable-pip-version-check -r tools/python/requirements.txt
 	touch $@
 
+# The Claude Code and Codex CLIs the conformance suite runs, at the versions
+# tools/engines pins, in a folder of their own (not the web app's
+# node_modules); reinstalled only when the lockfile changes. Claude Code's
+# postinstall puts its native binary in place: package.json's allowScripts
+# names it, as npm 11 wants before it runs a dependency's install script (it
+# only warns today; it will refuse later). Without it `claude` is a stub that
+# fails, so the version checks below fail the target. Claude Code asks for
+# Node 22 but the native binary needs no Node: npm's engine warning is
+# harmless.
+ENGINES := $(CURDIR)/target/engines
+engines-deps: $(ENGINES)/.installed
+$(ENGINES)/.installed: tools/engines/package.json tools/engines/package-lock.json
+	rm -rf $(ENGINES)
+	mkdir -p $(ENGINES)
+	cp tools/engines/package.json tools/engines/package-lock.json $(ENGINES)/
+	cd $(ENGINES) && npm ci --no-audit --no-fund
+	$(ENGINES)/node_modules/.bin/claude --version
+	$(ENGINES)/node_modules/.bin/codex --version
+	touch $@
+
 # Schemathesis checks docs/openapi.json against a live debug server: no 5xx,
 # every status documented, every body matching its schema (tools/api-check.sh
 # says which runs and why; about three minutes).
@@ -82,7 +111,11 @@ e2e: e2e-deps web
 	cargo build -p switchboard
 	cd web && CHROMIUM_PATH=$$(command -v chromium) npm run e2e
 
-bench: web e2e-deps
+# The conformance suite's wall time is one of the figures: how long the real
+# CLIs through Switchboard cost `make test`.
+bench: web e2e-deps engines-deps
+	@start=$$(date +%s); $(MAKE) --no-print-directory test-engines >/dev/null 2>&1 || { echo "conformance suite failed"; exit 1; }; \
+		echo "conformance suite (make test-engines, built): $$(( $$(date +%s) - start )) s wall"
 	cargo bench -p switchboard --bench foundation
 	cargo bench -p switchboard --bench workloads
 	cargo bench -p switchboard --bench stream
@@ -92,6 +125,7 @@ bench: web e2e-deps
 	cargo bench -p switchboard --bench hook
 	cargo bench -p switchboard --bench returning
 	cargo bench -p switchboard --bench mcp
+	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench engine_hook
 	cargo bench -p governor
 	cargo bench -p boards
 	cargo bench -p sessions

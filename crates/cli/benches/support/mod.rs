@@ -31,6 +31,19 @@ pub fn time_startup(dir: &Path) -> (Duration, Child) {
     (started.elapsed(), child)
 }
 
+/// Starts a server on `dir` whose engines see `home` as `$HOME` (the
+/// server hands its own to them).
+pub fn start_with_home(dir: &Path, home: &Path) -> Child {
+    let child = serve_command(dir)
+        .env("HOME", home)
+        .env_remove("IS_SANDBOX")
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn serve");
+    wait_for_server_file(dir, &child);
+    child
+}
+
 /// The browser cookie the owner's login link sets.
 pub fn cookie(ui: &str, token: &str) -> String {
     let mut socket = TcpStream::connect(ui).expect("connect");

@@ -1,0 +1,14 @@
+//! The conformance suite: the pinned real Claude Code and Codex CLIs
+//! (`tools/engines`, installed by `make engines-deps`) run as Switchboard
+//! engines against the scripted stand-ins of their model APIs
+//! (`crates/standins`), each test with a fresh `$HOME` and a real server.
+//!
+//! Without the CLIs the suite says it skipped, unless
+//! `SWITCHBOARD_ENGINES_REQUIRED` is set (as `make test` does), when it fails.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod claude;
+mod codex;
+mod rig;
