@@ -349,8 +349,8 @@ mod stored {
 
     use crate::adapters::TurnMeta;
     use crate::db::*;
-    use crate::schema::MIGRATIONS;
     use crate::error::Result;
+    use crate::schema::MIGRATIONS;
 
     fn open(migrations: &[Migration]) -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
