@@ -120,7 +120,7 @@ fn switchboard(claude: &Path, standin: &Standin, home: &Path, work: &Path) {
         ),
     )
     .expect("engines.toml");
-    let child = start_with_home(data.path(), home);
+    let mut child = start_with_home(data.path(), home);
     let server = Addresses::read(data.path());
     let control = server.control.clone().expect("the control server");
     let auth = format!("Bearer {}", server.token);
@@ -155,6 +155,7 @@ fn switchboard(claude: &Path, standin: &Standin, home: &Path, work: &Path) {
         std::thread::sleep(Duration::from_millis(50));
     }
     signal_term(&child);
+    let _ = child.wait();
 }
 
 fn ms(duration: Duration) -> f64 {
