@@ -63,7 +63,9 @@ fn round_trips(run: impl FnOnce(&Standin, &Path, &Path)) -> Vec<Duration> {
         standin.push(Message::tool_call(
             format!("toolu_{n}"),
             "Bash",
-            json!({"command": "true", "description": "nothing"}),
+            // Each call differs: the governor's loop guard stops a session
+            // that repeats one call.
+            json!({"command": format!("echo {n}"), "description": "count"}),
         ));
     }
     standin.push(Message::text("Done."));
