@@ -63,7 +63,9 @@ fn round_trips(run: impl FnOnce(&Standin, &Path, &Path)) -> Vec<Duration> {
         standin.push(Message::tool_call(
             format!("toolu_{n}"),
             "Bash",
-            json!({"command": "true", "description": "nothing"}),
+            // Each call differs: the governor's loop guard stops a session
+            // that repeats one call.
+            json!({"command": format!("echo {n}"), "description": "count"}),
         ));
     }
     standin.push(Message::text("Done."));
@@ -120,7 +122,7 @@ fn switchboard(claude: &Path, standin: &Standin, home: &Path, work: &Path) {
         ),
     )
     .expect("engines.toml");
-    let child = start_with_home(data.path(), home);
+    let mut child = start_with_home(data.path(), home);
     let server = Addresses::read(data.path());
     let control = server.control.clone().expect("the control server");
     let auth = format!("Bearer {}", server.token);
@@ -155,6 +157,7 @@ fn switchboard(claude: &Path, standin: &Standin, home: &Path, work: &Path) {
         std::thread::sleep(Duration::from_millis(50));
     }
     signal_term(&child);
+    let _ = child.wait();
 }
 
 fn ms(duration: Duration) -> f64 {
