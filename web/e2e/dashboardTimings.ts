@@ -154,21 +154,6 @@ export function cpuMs(pid: number): number {
   return (ticks * 1000) / 100;
 }
 
-/**
- * Waits until the server uses less than 5% of a core over a quarter of a second (at most 60 s);
- * says how long that took and the CPU it used meanwhile.
- */
-export async function serverSettled(pid: number): Promise<{ waitedMs: number; cpuMs: number }> {
-  const start = performance.now();
-  const cpuStart = cpuMs(pid);
-  for (;;) {
-    const before = cpuMs(pid);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    if (cpuMs(pid) - before < 12.5 || performance.now() - start > 60_000) break;
-  }
-  return { waitedMs: performance.now() - start - 250, cpuMs: cpuMs(pid) - cpuStart };
-}
-
 /** The server's process id, from the `server.json` it wrote. */
 export function serverPid(dataDir: string): number {
   return (JSON.parse(readFileSync(join(dataDir, "server.json"), "utf8")) as { pid: number }).pid;

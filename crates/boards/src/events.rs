@@ -15,7 +15,6 @@ use crate::rules::BoardRules;
 /// Records events for one write: who changed which board, and when.
 pub(crate) struct Recorder<'a> {
     pub tx: &'a Transaction<'a>,
-    pub account_id: &'a str,
     pub board_id: &'a str,
     pub actor: &'a str,
     pub now: &'a str,
@@ -81,12 +80,11 @@ impl Recorder<'_> {
     ) -> Result<()> {
         self.tx
             .prepare_cached(
-                "INSERT INTO item_events (account_id, board_id, item_id, actor, kind, column_id,
+                "INSERT INTO item_events (board_id, item_id, actor, kind, column_id,
                      member_id, before, after, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?
             .execute(params![
-                self.account_id,
                 self.board_id,
                 item_id,
                 self.actor,
@@ -119,9 +117,10 @@ pub fn events_since(
 ) -> Result<Vec<ItemEvent>> {
     db.read(|tx| {
         let mut stmt = tx.prepare_cached(
-            "SELECT seq, board_id, item_id, actor, kind, column_id, member_id, before, after,
-                    created_at, account_id
-             FROM item_events WHERE account_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+            "SELECT e.seq, e.board_id, e.item_id, e.actor, e.kind, e.column_id, e.member_id,
+                    e.before, e.after, e.created_at, b.account_id
+             FROM item_events e JOIN boards b ON b.id = e.board_id
+             WHERE b.account_id = ?1 AND e.seq > ?2 ORDER BY e.seq LIMIT ?3",
         )?;
         let rows = stmt.query_map(params![account_id, after_seq, limit.min(1000)], read_event)?;
         collect_events(rows).map(|events| events.into_iter().map(|e| e.event).collect())
@@ -140,9 +139,10 @@ pub struct AccountEvent {
 pub fn events_after(db: &Db, after_seq: i64, limit: u32) -> Result<Vec<AccountEvent>> {
     db.read(|tx| {
         let mut stmt = tx.prepare_cached(
-            "SELECT seq, board_id, item_id, actor, kind, column_id, member_id, before, after,
-                    created_at, account_id
-             FROM item_events WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+            "SELECT e.seq, e.board_id, e.item_id, e.actor, e.kind, e.column_id, e.member_id,
+                    e.before, e.after, e.created_at, b.account_id
+             FROM item_events e JOIN boards b ON b.id = e.board_id
+             WHERE e.seq > ?1 ORDER BY e.seq LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![after_seq, limit], read_event)?;
         collect_events(rows)
@@ -156,6 +156,21 @@ pub fn last_event_seq(db: &Db) -> Result<i64> {
         Ok(tx
             .prepare_cached("SELECT coalesce(max(seq), 0) FROM item_events")?
             .query_row([], |r| r.get(0))?)
+    })
+}
+
+/// Deletes events at or below `upto_seq` recorded before `before` (a time
+/// as the clock writes them), at most `limit`, oldest first, and says how
+/// many went: the feed keeps what is recent, and what a reader has not yet
+/// read is never pruned.
+pub fn prune_events(db: &Db, upto_seq: i64, before: &str, limit: u32) -> Result<usize> {
+    db.write(|tx| {
+        Ok(tx.execute(
+            "DELETE FROM item_events WHERE seq IN (
+               SELECT seq FROM item_events WHERE seq <= ?1 AND created_at < ?2
+               ORDER BY seq LIMIT ?3)",
+            params![upto_seq, before, limit],
+        )?)
     })
 }
 

@@ -165,7 +165,6 @@ fn write_items(
     let now = store::now_rfc3339();
     let recorder = actor.map(|actor| Recorder {
         tx,
-        account_id,
         board_id,
         actor,
         now: &now,
@@ -296,7 +295,6 @@ pub fn update_item(
         )?;
         let recorder = Recorder {
             tx,
-            account_id,
             board_id,
             actor,
             now: &now,

@@ -51,7 +51,7 @@ pub use columns::ColumnType;
 pub use demo::seed_demo;
 pub use due::{DatedItem, dated_items};
 pub use error::{BoardsError, Result};
-pub use events::{AccountEvent, events_after, events_since, last_event_seq};
+pub use events::{AccountEvent, events_after, events_since, last_event_seq, prune_events};
 pub use full::{board_etag, full_board, stream_full_board};
 pub use import::{CsvImport, JsonImport, import_board_json, import_csv, plan_board_json, plan_csv};
 pub use items::{

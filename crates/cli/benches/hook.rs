@@ -9,52 +9,20 @@ mod support;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{Value, json};
-use support::{Addresses, cookie, percentile, signal_term, time_startup};
+use support::{Addresses, HeldSession, Holder, percentile, signal_term, time_startup};
 
 const CALLS: usize = 200;
 
 fn main() {
     let dir = tempfile::tempdir().expect("temp dir");
-    // Outside the data directory, which the sandbox hides from engines.
-    let scratch = tempfile::tempdir().expect("scratch dir");
-    let env_file = scratch.path().join("env");
-    let holder = format!(
-        "printf '%s\\n%s\\n' \"$APP_CLI_TOKEN\" \"$APP_CONTROL_URL\" > {}; exec sleep 600",
-        env_file.display()
-    );
-    std::fs::write(
-        dir.path().join("engines.toml"),
-        format!(
-            "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n"
-        ),
-    )
-    .expect("engines.toml");
+    let holder = Holder::install(dir.path());
     let (_, mut child) = time_startup(dir.path());
     let server = Addresses::read(dir.path());
-    let cookie = cookie(&server.ui, &server.token);
-    let session: Value = ureq::post(format!("http://{}/api/sessions", server.ui))
-        .header("Cookie", &cookie)
-        .send_json(json!({"engine": "holder", "prompt": "go", "cwd": scratch.path()}))
-        .expect("spawn")
-        .body_mut()
-        .read_json()
-        .expect("the session");
-    let id = session["id"].as_str().expect("an id").to_owned();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let env = loop {
-        if let Ok(text) = std::fs::read_to_string(&env_file)
-            && text.lines().count() == 2
-        {
-            break text;
-        }
-        assert!(Instant::now() < deadline, "the session never started");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let mut lines = env.lines();
-    let (token, url) = (lines.next().unwrap_or(""), lines.next().unwrap_or(""));
+    let HeldSession { id, token, url } = holder.spawn(&server);
+    let scratch = &holder.scratch;
     let input = json!({
         "session_id": "0b3c2f9e-5f1e-4c1a-9d7e-2a1f3c4d5e6f",
         "cwd": scratch.path(),
@@ -70,8 +38,8 @@ fn main() {
         let started = Instant::now();
         let mut hook = Command::new(env!("CARGO_BIN_EXE_switchboard"))
             .args(["hook", "pre-tool-use"])
-            .env("APP_CLI_TOKEN", token)
-            .env("APP_CONTROL_URL", url)
+            .env("APP_CLI_TOKEN", &token)
+            .env("APP_CONTROL_URL", &url)
             .env("APP_SESSION_ID", &id)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -37,8 +37,25 @@ impl Inbox {
     /// (one transaction; the partial unique index keeps a second from ever
     /// being stored).
     pub fn add(&self, account_id: &str, row: NewRow) -> Result<Added, InboxError> {
-        let title = row.title.trim();
-        if title.is_empty() || title.chars().count() > MAX_TITLE_CHARS {
+        self.add_counted(account_id, row, 1, &|_| None)
+    }
+
+    /// [`Inbox::add`] of `count` occurrences at once: a new row starts at
+    /// `count`, an unread twin grows by it. `title_for` names the row by its
+    /// total (`None` keeps `row.title`), so a folded row says how many it
+    /// stands for ("27 items overdue on Ops").
+    pub fn add_counted(
+        &self,
+        account_id: &str,
+        row: NewRow,
+        count: u32,
+        title_for: &dyn Fn(u32) -> Option<String>,
+    ) -> Result<Added, InboxError> {
+        let valid_title = |title: &str| {
+            let title = title.trim();
+            !title.is_empty() && title.chars().count() <= MAX_TITLE_CHARS
+        };
+        if !valid_title(&row.title) || count == 0 {
             return Err(InboxError::InvalidTitle);
         }
         if row
@@ -52,27 +69,33 @@ impl Inbox {
         let source = json(&row.source);
         let actions = json(&row.actions);
         self.db.write(|tx| {
-            let existing: Option<String> = match &row.dedup_key {
+            let existing: Option<(String, u32)> = match &row.dedup_key {
                 Some(key) => tx
                     .query_row(
-                        "SELECT id FROM inbox_rows INDEXED BY inbox_unread_dedup
+                        "SELECT id, count FROM inbox_rows INDEXED BY inbox_unread_dedup
                          WHERE account_id = ?1 AND dedup_key = ?2
                            AND read_at IS NULL AND archived_at IS NULL",
                         params![account_id, key],
-                        |r| r.get(0),
+                        |r| Ok((r.get(0)?, r.get(1)?)),
                     )
                     .optional()?,
                 None => None,
             };
+            let total = existing
+                .as_ref()
+                .map_or(count, |(_, had)| had.saturating_add(count));
+            let title = title_for(total)
+                .filter(|title| valid_title(title))
+                .unwrap_or_else(|| row.title.trim().to_owned());
             let (id, repeated) = match existing {
-                Some(id) => {
+                Some((id, _)) => {
                     // A new seq moves the row to the top of the newest-first list.
                     tx.execute(
-                        "UPDATE inbox_rows SET count = count + 1, updated_at = ?2, title = ?3,
+                        "UPDATE inbox_rows SET count = ?8, updated_at = ?2, title = ?3,
                            body = ?4, source = ?5, actions = ?6, reason = ?7,
                            seq = (SELECT MAX(seq) FROM inbox_rows) + 1
                          WHERE id = ?1",
-                        params![id, now, title, row.body, source, actions, row.reason],
+                        params![id, now, title, row.body, source, actions, row.reason, total],
                     )?;
                     (id, true)
                 }
@@ -81,7 +104,7 @@ impl Inbox {
                     tx.execute(
                         "INSERT INTO inbox_rows (id, account_id, category, title, body, created_at,
                            updated_at, count, source, actions, dedup_key, reason)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 1, ?7, ?8, ?9, ?10)",
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?11, ?7, ?8, ?9, ?10)",
                         params![
                             id,
                             account_id,
@@ -92,7 +115,8 @@ impl Inbox {
                             source,
                             actions,
                             row.dedup_key,
-                            row.reason
+                            row.reason,
+                            total
                         ],
                     )?;
                     (id, false)
@@ -100,6 +124,22 @@ impl Inbox {
             };
             let row = get_tx(tx, account_id, &id)?.ok_or(InboxError::NotFound)?;
             Ok(Added { row, repeated })
+        })
+    }
+
+    /// Deletes read rows whose latest occurrence came before `before` (a
+    /// time as the clock writes them), at most `limit` of them, oldest
+    /// first; unread rows are never pruned. Returns how many went, so a
+    /// caller prunes a backlog in short transactions.
+    pub fn prune_read(&self, before: &str, limit: u32) -> Result<usize, InboxError> {
+        self.db.write(|tx| {
+            Ok(tx.execute(
+                "DELETE FROM inbox_rows WHERE seq IN (
+                   SELECT seq FROM inbox_rows
+                   WHERE read_at IS NOT NULL AND updated_at < ?1
+                   ORDER BY seq LIMIT ?2)",
+                params![before, limit],
+            )?)
         })
     }
 

@@ -12,6 +12,8 @@
 //!   occurrence is a new row.
 //! - [`Inbox::list`] pages newest first by keyset (`before` a row's id), so a
 //!   page costs the same at row 100,000 as at row 1.
+//! - Read rows go [`RETENTION_DAYS`] after their latest occurrence
+//!   ([`Inbox::prune_read`]); unread rows stay however old.
 //! - Hiding a category (its `inboxShow*` setting) is the caller's filter
 //!   ([`ListQuery::hidden`]): nothing is deleted.
 //!
@@ -27,6 +29,11 @@ pub use row::{
 };
 
 use store::Migration;
+
+/// How long a read row, and the notices and events behind project rows, are
+/// kept: long enough to look back over a month, short enough that the
+/// database holds what is live rather than everything that ever happened.
+pub const RETENTION_DAYS: i64 = 30;
 
 /// Append-only: never edit an applied step.
 pub const MIGRATIONS: &[Migration] = &[

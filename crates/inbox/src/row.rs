@@ -92,6 +92,11 @@ pub enum Action {
         #[serde(rename = "itemId")]
         item_id: String,
     },
+    /// Open a board (project events folded over many of its items).
+    OpenBoard {
+        #[serde(rename = "boardId")]
+        board_id: String,
+    },
     /// Open a view of the web app at its address (an agent's navigation
     /// request that found no app in front).
     OpenPath { path: String },

@@ -28,6 +28,16 @@ pub trait Ledger {
     fn last_written(&self, path: &Path) -> Result<Option<[u8; 32]>, LedgerError>;
     /// Remembers that content with `digest` is now Switchboard's at `path`.
     fn record(&mut self, path: &Path, digest: [u8; 32]) -> Result<(), LedgerError>;
+    /// Forgets the mirrors whose folder no longer exists (a deleted
+    /// worktree, a removed checkout), so the ledger holds live folders only;
+    /// says how many it forgot. A folder that comes back is synced afresh.
+    fn forget_missing(&mut self) -> Result<usize, LedgerError>;
+}
+
+/// Whether the folder a mirror sits in is gone.
+fn folder_is_gone(path: &Path) -> bool {
+    path.parent()
+        .is_some_and(|folder| !folder.try_exists().unwrap_or(true))
 }
 
 /// A ledger kept in the `instruction_mirrors` table, so that hand edits are
@@ -77,6 +87,29 @@ impl Ledger for SqliteLedger {
         })?;
         Ok(())
     }
+
+    fn forget_missing(&mut self) -> Result<usize, LedgerError> {
+        let paths: Vec<String> = self.db.read(|tx| {
+            tx.prepare("SELECT path FROM instruction_mirrors")?
+                .query_map([], |row| row.get(0))?
+                .collect()
+        })?;
+        let gone: Vec<String> = paths
+            .into_iter()
+            .filter(|path| folder_is_gone(Path::new(path)))
+            .collect();
+        if gone.is_empty() {
+            return Ok(0);
+        }
+        self.db.write(|tx| {
+            let mut delete = tx.prepare("DELETE FROM instruction_mirrors WHERE path = ?1")?;
+            for path in &gone {
+                delete.execute([path])?;
+            }
+            Ok::<_, store::rusqlite::Error>(())
+        })?;
+        Ok(gone.len())
+    }
 }
 
 /// A ledger that lives as long as the value: for tests and one-off syncs.
@@ -93,5 +126,11 @@ impl Ledger for MemoryLedger {
     fn record(&mut self, path: &Path, digest: [u8; 32]) -> Result<(), LedgerError> {
         self.digests.insert(path.to_owned(), digest);
         Ok(())
+    }
+
+    fn forget_missing(&mut self) -> Result<usize, LedgerError> {
+        let before = self.digests.len();
+        self.digests.retain(|path, _| !folder_is_gone(path));
+        Ok(before - self.digests.len())
     }
 }

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use crate::{
-    EXCLUDE_HEADER, GitMode, MIGRATIONS, MemoryLedger, SqliteLedger, SyncError, SyncReport,
+    EXCLUDE_HEADER, GitMode, Ledger, MIGRATIONS, MemoryLedger, SqliteLedger, SyncError, SyncReport,
     SyncRequest, fingerprint, sync,
 };
 
@@ -46,7 +46,7 @@ fn run(
     canonical: &str,
     mirrors: &[String],
     git_mode: GitMode,
-    ledger: &mut MemoryLedger,
+    ledger: &mut impl Ledger,
 ) -> SyncReport {
     let request = SyncRequest {
         folder: folder.to_owned(),
@@ -321,4 +321,39 @@ fn a_file_in_the_way_of_a_mirror_folder_is_left_alone() {
     assert_eq!(report.hand_edited, vec![root.join(".clinerules/base.md")]);
     assert_eq!(report.written, vec![root.join("AGENTS.md")]);
     assert_eq!(read(&root.join(".clinerules")), "Old Cline rules.\n");
+}
+
+#[test]
+fn the_ledger_forgets_folders_that_no_longer_exist() {
+    let (_kept_dir, kept) = repo();
+    let (gone_dir, gone) = repo();
+    let db_dir = tempfile::tempdir().unwrap();
+    let db = Arc::new(store::Db::open(&db_dir.path().join("db.sqlite")).unwrap());
+    db.migrate(MIGRATIONS).unwrap();
+    let clock = Arc::new(clock::ManualClock::starting_now());
+    let mut sqlite = SqliteLedger::new(db, clock);
+    let mut memory = MemoryLedger::default();
+    let mirrors = names(&["AGENTS.md"]);
+    for root in [&kept, &gone] {
+        run(root, "PRIMARY.md", &mirrors, GitMode::Local, &mut sqlite);
+        run(root, "PRIMARY.md", &mirrors, GitMode::Local, &mut memory);
+    }
+    drop(gone_dir);
+    assert!(!gone.exists());
+    for ledger in [&mut sqlite as &mut dyn Ledger, &mut memory] {
+        assert_eq!(ledger.forget_missing().unwrap(), 1);
+        assert!(
+            ledger
+                .last_written(&kept.join("AGENTS.md"))
+                .unwrap()
+                .is_some()
+        );
+        assert!(
+            ledger
+                .last_written(&gone.join("AGENTS.md"))
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(ledger.forget_missing().unwrap(), 0);
+    }
 }

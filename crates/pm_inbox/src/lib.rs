@@ -12,12 +12,27 @@
 //!   [`Notifier::next_wake`] says when the next one is due, so a scheduler on
 //!   an injected clock drives it and tests move time instead of waiting.
 //!
-//! A board's preference (`all`, `assigned-only`, `none`) filters events;
-//! assigned-only keeps an item's events when its people columns include the
-//! account's own member (`"self": true`). During quiet hours notices are held
-//! and released when the window ends; in digest mode they are held to the next
-//! local hour and released as one `digest` row per account listing them by
-//! board (and one when quiet hours end). An overdue item is never held.
+//! Nobody is told of their own work: a change made by a member (the web app,
+//! the CLI, the owner's cli token) notices nothing. A change made by an agent
+//! session is noticed for the board's account, folded: one notice per
+//! session and board for every pass over the events, one inbox row per
+//! session and board while it is unread, its `count` the items changed.
+//! Due-today and overdue notices go only to the account whose own member
+//! (`"self": true`) an item's people columns name, folded per board, kind and
+//! day ("27 items overdue on Ops"); a dated item that nobody is assigned
+//! notifies nobody.
+//!
+//! A board's preference (`all`, `assigned-only`, `none`) filters both:
+//! assigned-only keeps an agent's changes only of the items assigned to the
+//! account's own member; none keeps nothing. During quiet hours notices are
+//! held and released when the window ends; in digest mode they are held to
+//! the next local hour and released as one `digest` row per account listing
+//! them by board (and one when quiet hours end). An overdue notice is never
+//! held.
+//!
+//! What is read and old goes: [`Notifier::prune`] deletes notices and due
+//! records past [`inbox::RETENTION_DAYS`] and the item events the notifier
+//! has read that are as old.
 
 mod notifier;
 mod prefs;
@@ -31,16 +46,17 @@ pub use window::QuietHours;
 use store::Migration;
 
 /// Append-only: never edit an applied step.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    feature: "pm_inbox",
-    // pm_inbox_state: `cursor` (the last item event read) and `day` (the
-    // local day of the last tick, to see a new one begin).
-    // pm_notices: every notice, by the local day it was made on (the daily
-    // digest lists them); `held` ('quiet' or 'digest') until released, with
-    // `release_at` in Unix seconds for the digest's hour.
-    // pm_due_sent: which due-today and overdue notices went out, so each is
-    // sent at most once per item, column and day.
-    sql: "CREATE TABLE pm_inbox_state (
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        feature: "pm_inbox",
+        // pm_inbox_state: `cursor` (the last item event read) and `day` (the
+        // local day of the last tick, to see a new one begin).
+        // pm_notices: every notice, by the local day it was made on (the daily
+        // digest lists them); `held` ('quiet' or 'digest') until released, with
+        // `release_at` in Unix seconds for the digest's hour.
+        // pm_due_sent: which due-today and overdue notices went out, so each is
+        // sent at most once per item, column and day.
+        sql: "CREATE TABLE pm_inbox_state (
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL
           ) STRICT;
@@ -67,7 +83,14 @@ pub const MIGRATIONS: &[Migration] = &[Migration {
             kind TEXT NOT NULL,
             PRIMARY KEY (item_id, column_id, day, kind)
           ) STRICT, WITHOUT ROWID;",
-}];
+    },
+    // A notice folds many items (an agent's batch, a board's overdue items
+    // of a day): how many it stands for.
+    Migration {
+        feature: "pm_inbox",
+        sql: "ALTER TABLE pm_notices ADD COLUMN count INTEGER NOT NULL DEFAULT 1;",
+    },
+];
 
 #[cfg(test)]
 mod tests;

@@ -9,10 +9,10 @@
 //! `pm_inbox_state`, and which due dates it has announced in `pm_due_sent`,
 //! so a restart neither repeats nor loses anything.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use boards::{AccountEvent, Board, BoardsError, ColumnType, EventKind, Item};
+use boards::{Board, BoardsError, ColumnType, EventKind, Item, ItemEvent};
 use inbox::{Action, Added, Category, Inbox, MAX_BODY_CHARS, NewRow, Source};
 use jiff::civil::Date;
 use jiff::{SignedDuration, Timestamp};
@@ -122,6 +122,28 @@ impl Lookup {
     }
 }
 
+/// What one agent changed on one board during a pass: each item once, in
+/// the order of its last change, with that change.
+#[derive(Default)]
+struct Changed {
+    items: Vec<String>,
+    last: Vec<ItemEvent>,
+    at: HashMap<String, usize>,
+}
+
+impl Changed {
+    fn add(&mut self, event: ItemEvent) {
+        match self.at.get(&event.item_id) {
+            Some(&at) => self.last[at] = event,
+            None => {
+                self.at.insert(event.item_id.clone(), self.items.len());
+                self.items.push(event.item_id.clone());
+                self.last.push(event);
+            }
+        }
+    }
+}
+
 fn absent_if_missing<T>(found: boards::Result<T>) -> Result<Option<T>> {
     match found {
         Ok(value) => Ok(Some(value)),
@@ -166,8 +188,8 @@ fn insert_notice(
 ) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO pm_notices (account_id, day, board_id, board_name, item_id, summary,
-             actor, session_id, reason, held, release_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+             actor, session_id, reason, held, release_at, count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         notice.account_id,
@@ -181,6 +203,7 @@ fn insert_notice(
         notice.reason,
         held.map(|h| h.0),
         held.map(|h| h.1),
+        notice.count,
     ])?;
     Ok(())
 }
@@ -199,21 +222,21 @@ fn read_notice(r: &store::rusqlite::Row<'_>) -> store::rusqlite::Result<Notice> 
 }
 
 const NOTICE_COLUMNS: &str =
-    "account_id, board_id, board_name, item_id, summary, actor, session_id, reason";
+    "account_id, board_id, board_name, item_id, summary, actor, session_id, reason, count";
 
-/// A project event's own row.
+/// A notice's row. Its source is the board (and the agent's session), not
+/// an item, so the notices of one fold meet in one unread row whatever items
+/// they name.
 fn event_row(notice: &Notice) -> NewRow {
     let mut row = NewRow::new(Category::PmEvent, notice.title());
     row.body = Some(notice.body());
     row.source = Source {
         board_id: Some(notice.board_id.clone()),
-        item_id: Some(notice.item_id.clone()),
         session_id: notice.session_id.clone(),
         ..Source::default()
     };
-    row.actions.push(Action::OpenItem {
+    row.actions.push(Action::OpenBoard {
         board_id: notice.board_id.clone(),
-        item_id: notice.item_id.clone(),
     });
     if let Some(session_id) = &notice.session_id {
         row.actions.push(Action::OpenSession {
@@ -227,7 +250,11 @@ fn event_row(notice: &Notice) -> NewRow {
 fn digest_row(notices: &[&Notice]) -> NewRow {
     let title = format!(
         "Project digest: {} on {}",
-        text::plural(notices.len(), "event", "events"),
+        text::plural(
+            notices.iter().map(|n| n.count as usize).sum(),
+            "event",
+            "events"
+        ),
         text::plural(
             text::board_count(notices.iter().copied()),
             "board",
@@ -260,9 +287,28 @@ impl Notifier {
         })
     }
 
+    /// A notice as its inbox row: added, or folded into its unread twin,
+    /// which then counts both.
+    fn deliver_notice(&self, notice: &Notice) -> Result<Delivered> {
+        Ok(Delivered {
+            account_id: notice.account_id.clone(),
+            added: self.inbox.add_counted(
+                &notice.account_id,
+                event_row(notice),
+                notice.count,
+                &|total| Some(notice.title_for(total)),
+            )?,
+        })
+    }
+
     /// Turns the item events recorded since the last call into notices:
     /// delivered now, or held for quiet hours or the digest. The first call
     /// ever starts at the newest event, so history is not replayed.
+    ///
+    /// A member's own changes are passed over without a read; an agent
+    /// session's are gathered per board and session, and each group becomes
+    /// one notice counting its items, so the work is a scan of the events
+    /// plus a few reads per notice made, whatever the batch size.
     pub fn take_events(&self, prefs: &Prefs, now: Timestamp) -> Result<Vec<Delivered>> {
         let mut cursor = match self.state("cursor")? {
             Some(seq) => seq.parse::<i64>().unwrap_or(0),
@@ -273,10 +319,9 @@ impl Notifier {
                 return Ok(Vec::new());
             }
         };
-        let day = window::local_day(&prefs.zone, now).to_string();
-        let held = hold(prefs, now);
-        let mut lookup = Lookup::default();
-        let mut delivered = Vec::new();
+        let start = cursor;
+        // Per account, board and agent: the items changed, in order, each once.
+        let mut changes: BTreeMap<(String, String, String), Changed> = BTreeMap::new();
         // The items whose dates the events set or changed.
         let mut dated = Vec::new();
         loop {
@@ -284,32 +329,49 @@ impl Notifier {
             let Some(last) = events.last().map(|e| e.event.seq) else {
                 break;
             };
-            let mut notices = Vec::new();
-            if prefs.enabled {
-                for event in &events {
-                    if matches!(
-                        event.event.kind,
-                        EventKind::DueDateSet | EventKind::DueDateChanged
-                    ) {
-                        dated.push(event.event.item_id.clone());
-                    }
-                    if let Some(notice) = self.notice_of(&mut lookup, prefs, event)? {
-                        notices.push(notice);
-                    }
-                }
-            }
-            self.db.write(|tx| {
-                for notice in &notices {
-                    insert_notice(tx, notice, &day, held)?;
-                }
-                set_state(tx, "cursor", &last.to_string())
-            })?;
-            if held.is_none() {
-                for notice in &notices {
-                    delivered.push(self.deliver(&notice.account_id, event_row(notice))?);
-                }
-            }
             cursor = last;
+            if !prefs.enabled {
+                continue;
+            }
+            for event in events {
+                let e = &event.event;
+                if matches!(e.kind, EventKind::DueDateSet | EventKind::DueDateChanged) {
+                    dated.push(e.item_id.clone());
+                }
+                if !text::is_agent(&e.actor) || prefs.board(&e.board_id) == BoardPreference::None {
+                    continue;
+                }
+                changes
+                    .entry((event.account_id, e.board_id.clone(), e.actor.clone()))
+                    .or_default()
+                    .add(event.event);
+            }
+        }
+        if cursor == start {
+            return Ok(Vec::new());
+        }
+        let day = window::local_day(&prefs.zone, now).to_string();
+        let held = hold(prefs, now);
+        let mut lookup = Lookup::default();
+        let mut notices = Vec::new();
+        for ((account, board_id, _), changed) in changes {
+            if let Some(notice) =
+                self.fold_changes(&mut lookup, prefs, &account, &board_id, changed)?
+            {
+                notices.push(notice);
+            }
+        }
+        self.db.write(|tx| {
+            for notice in &notices {
+                insert_notice(tx, notice, &day, held)?;
+            }
+            set_state(tx, "cursor", &cursor.to_string())
+        })?;
+        let mut delivered = Vec::new();
+        if held.is_none() {
+            for notice in &notices {
+                delivered.push(self.deliver_notice(notice)?);
+            }
         }
         // A date set to today or the past is due or overdue now, not tomorrow.
         if !dated.is_empty() {
@@ -320,60 +382,79 @@ impl Notifier {
         Ok(delivered)
     }
 
-    /// The notice an event makes under the board's preference, if any.
-    fn notice_of(
+    /// One notice for what an agent changed on a board in one pass, under
+    /// the board's preference: its items still there (and, at
+    /// assigned-only, assigned to the account's own member), counted; the
+    /// last of them named.
+    fn fold_changes(
         &self,
         lookup: &mut Lookup,
         prefs: &Prefs,
-        event: &AccountEvent,
+        account: &str,
+        board_id: &str,
+        changed: Changed,
     ) -> Result<Option<Notice>> {
-        let (account, e) = (&event.account_id, &event.event);
-        let preference = prefs.board(&e.board_id);
-        if preference == BoardPreference::None {
+        let Some(board) = lookup.board(&self.db, account, board_id)?.cloned() else {
             return Ok(None);
-        }
-        let me = match preference {
-            BoardPreference::AssignedOnly => lookup.me(&self.db, account)?,
-            _ => None,
         };
-        let member = match &e.member_id {
+        let assigned_only = prefs.board(board_id) == BoardPreference::AssignedOnly;
+        let me = if assigned_only {
+            lookup.me(&self.db, account)?
+        } else {
+            None
+        };
+        let changes = changed.items.iter().zip(&changed.last);
+        let mut count = 0u32;
+        let mut last: Option<(Item, &ItemEvent)> = None;
+        if assigned_only {
+            for (item_id, event) in changes {
+                let item = absent_if_missing(boards::get_item(&self.db, account, item_id))?;
+                if let Some(item) = item
+                    && me
+                        .as_ref()
+                        .is_some_and(|me| people(&board, &item).contains(me))
+                {
+                    count += 1;
+                    last = Some((item, event));
+                }
+            }
+        } else {
+            count = u32::try_from(changed.items.len()).unwrap_or(u32::MAX);
+            // Named by the last item still there; one read, not one per item.
+            for (item_id, event) in changes.rev() {
+                if let Some(item) = absent_if_missing(boards::get_item(&self.db, account, item_id))?
+                {
+                    last = Some((item, event));
+                    break;
+                }
+            }
+        }
+        let Some((item, event)) = last else {
+            return Ok(None);
+        };
+        let member = match &event.member_id {
             Some(id) => lookup.member_name(&self.db, account, id)?,
             None => None,
         };
-        let Some(board) = lookup.board(&self.db, account, &e.board_id)? else {
-            return Ok(None);
-        };
-        // An item deleted since has nothing left to open.
-        let Some(item) = absent_if_missing(boards::get_item(&self.db, account, &e.item_id))? else {
-            return Ok(None);
-        };
-        if preference == BoardPreference::AssignedOnly
-            && !me.is_some_and(|me| people(board, &item).contains(&me))
-        {
-            return Ok(None);
-        }
-        let (actor, session_id) = text::actor(&e.actor);
+        let (actor, session_id) = text::actor(&event.actor);
         Ok(Some(Notice {
-            account_id: account.clone(),
+            account_id: account.to_owned(),
             board_id: board.id.clone(),
             board_name: board.name.clone(),
             item_id: item.id.clone(),
-            summary: text::summary(e, &item.name, member.as_deref()),
+            summary: text::summary(event, &item.name, member.as_deref()),
             actor,
+            reason: format!("changes:{}", session_id.as_deref().unwrap_or("agent")),
             session_id,
-            reason: format!(
-                "{}:{}:{}",
-                e.kind.as_str(),
-                e.column_id,
-                e.member_id.as_deref().unwrap_or("")
-            ),
+            count,
         }))
     }
 
-    /// Due dates: an item due today gets a notice (held like any other), an
-    /// item past its date and not done an overdue one, sent at once whatever
-    /// quiet hours or the digest say; each at most once per item, column and
-    /// day.
+    /// Due dates: the items due today and those past their date and not
+    /// done, of each account whose own member they are assigned to, folded
+    /// into one notice per board, kind and day. Due-today notices are held
+    /// like any other; overdue ones go at once whatever quiet hours or the
+    /// digest say. Each item counts at most once per column, kind and day.
     pub fn scan_due(&self, prefs: &Prefs, now: Timestamp) -> Result<Vec<Delivered>> {
         self.scan_due_among(prefs, now, None)
     }
@@ -393,50 +474,57 @@ impl Notifier {
         let mut lookup = Lookup::default();
         let mut candidates = Vec::new();
         for item in boards::dated_items(&self.db, &day, items)? {
-            let preference = prefs.board(&item.board_id);
-            let overdue = item.date < day;
-            if preference == BoardPreference::None || item.done {
+            if prefs.board(&item.board_id) == BoardPreference::None || item.done {
                 continue;
             }
-            if preference == BoardPreference::AssignedOnly {
-                let me = lookup.me(&self.db, &item.account_id)?;
-                if !me.is_some_and(|me| item.people.contains(&me)) {
-                    continue;
-                }
+            let me = lookup.me(&self.db, &item.account_id)?;
+            if !me.is_some_and(|me| item.people.contains(&me)) {
+                continue;
             }
-            let (kind, summary) = if overdue {
-                (
-                    "overdue",
-                    format!("{} is overdue (due {})", item.item_name, item.date),
-                )
-            } else {
-                ("due_today", format!("{} is due today", item.item_name))
-            };
-            let notice = Notice {
-                account_id: item.account_id,
-                board_id: item.board_id,
-                board_name: item.board_name,
-                item_id: item.item_id,
-                summary,
-                actor: format!("its date in {}", item.column_title),
-                session_id: None,
-                reason: format!("{kind}:{}", item.column_id),
-            };
-            candidates.push((notice, item.column_id, kind, overdue));
+            candidates.push(item);
         }
-        let fresh = self.db.write(|tx| {
-            let mut fresh = Vec::new();
-            for (notice, column, kind, overdue) in candidates {
+        if candidates.is_empty() {
+            return Ok(Vec::new());
+        }
+        let notices = self.db.write(|tx| {
+            let mut folds: BTreeMap<(String, String, &'static str), Notice> = BTreeMap::new();
+            for item in candidates {
+                let overdue = item.date < day;
+                let kind = if overdue { "overdue" } else { "due_today" };
                 let added = tx
                     .prepare_cached(
                         "INSERT OR IGNORE INTO pm_due_sent (item_id, column_id, day, kind)
                          VALUES (?1, ?2, ?3, ?4)",
                     )?
-                    .execute(params![notice.item_id, column, day, kind])?;
+                    .execute(params![item.item_id, item.column_id, day, kind])?;
                 if added == 0 {
                     continue;
                 }
-                let waits = if overdue { None } else { held };
+                let summary = if overdue {
+                    format!("{} is overdue (due {})", item.item_name, item.date)
+                } else {
+                    format!("{} is due today", item.item_name)
+                };
+                let fold = folds
+                    .entry((item.account_id.clone(), item.board_id.clone(), kind))
+                    .or_insert_with(|| Notice {
+                        account_id: item.account_id.clone(),
+                        board_id: item.board_id.clone(),
+                        board_name: item.board_name.clone(),
+                        item_id: String::new(),
+                        summary: String::new(),
+                        actor: format!("its date in {}", item.column_title),
+                        session_id: None,
+                        reason: format!("{kind}:{day}"),
+                        count: 0,
+                    });
+                fold.item_id = item.item_id;
+                fold.summary = summary;
+                fold.count += 1;
+            }
+            let mut fresh = Vec::new();
+            for ((_, _, kind), notice) in folds {
+                let waits = if kind == "overdue" { None } else { held };
                 insert_notice(tx, &notice, &day, waits)?;
                 if waits.is_none() {
                     fresh.push(notice);
@@ -444,10 +532,43 @@ impl Notifier {
             }
             Ok::<_, NotifierError>(fresh)
         })?;
-        fresh
-            .iter()
-            .map(|n| self.deliver(&n.account_id, event_row(n)))
-            .collect()
+        notices.iter().map(|n| self.deliver_notice(n)).collect()
+    }
+
+    /// Deletes, in short transactions, what is past keeping at `now`: read
+    /// inbox rows and released notices older than [`inbox::RETENTION_DAYS`],
+    /// the item events the notifier has read that are as old, and the due
+    /// records of earlier days (each only guards against a repeat within
+    /// its day). Runs at the start of each local day.
+    pub fn prune(&self, prefs: &Prefs, now: Timestamp) -> Result<()> {
+        const CHUNK: u32 = 1000;
+        let cutoff = plus(now, SignedDuration::from_hours(-24 * inbox::RETENTION_DAYS));
+        let before = cutoff.strftime("%Y-%m-%dT%H:%M:%S.000Z").to_string();
+        let today = window::local_day(&prefs.zone, now).to_string();
+        let oldest_day = window::local_day(&prefs.zone, cutoff).to_string();
+        while self.inbox.prune_read(&before, CHUNK)? == CHUNK as usize {}
+        let read_up_to = self
+            .state("cursor")?
+            .and_then(|seq| seq.parse::<i64>().ok())
+            .unwrap_or(0);
+        while boards::prune_events(&self.db, read_up_to, &before, CHUNK)? == CHUNK as usize {}
+        // At most a day's assigned dated items: one statement.
+        self.db.write(|tx| {
+            tx.execute("DELETE FROM pm_due_sent WHERE day < ?1", [&today])?;
+            Ok::<_, NotifierError>(())
+        })?;
+        loop {
+            let gone = self.db.write(|tx| {
+                Ok::<_, NotifierError>(tx.execute(
+                    "DELETE FROM pm_notices WHERE seq IN (
+                       SELECT seq FROM pm_notices WHERE day < ?1 AND held IS NULL LIMIT ?2)",
+                    params![oldest_day, CHUNK],
+                )?)
+            })?;
+            if gone < CHUNK as usize {
+                return Ok(());
+            }
+        }
     }
 
     /// Time-driven work at `now`: the start of a new local day (its due-date
@@ -460,6 +581,7 @@ impl Notifier {
         if last_day != Some(today) {
             self.db
                 .write(|tx| set_state(tx, "day", &today.to_string()))?;
+            self.prune(prefs, now)?;
             tick.delivered.extend(self.scan_due(prefs, now)?);
             if prefs.daily.is_some()
                 && last_day.is_some_and(|last| last < today)
@@ -505,10 +627,7 @@ impl Notifier {
         })?;
         let notices: Vec<Notice> = due.into_iter().map(|(_, n)| n).collect();
         if !prefs.digest {
-            return notices
-                .iter()
-                .map(|n| self.deliver(&n.account_id, event_row(n)))
-                .collect();
+            return notices.iter().map(|n| self.deliver_notice(n)).collect();
         }
         let mut accounts: Vec<&str> = notices.iter().map(|n| n.account_id.as_str()).collect();
         accounts.sort_unstable();
@@ -589,7 +708,8 @@ impl Notifier {
                         .collect::<Result<_, _>>()?,
                     )
                 })?;
-                body.push_str(&format!("Project events: {}.\n", notices.len()));
+                let events: u32 = notices.iter().map(|n| n.count).sum();
+                body.push_str(&format!("Project events: {events}.\n"));
                 if !notices.is_empty() {
                     body.push('\n');
                     body.push_str(&text::by_board(&notices));
@@ -613,5 +733,6 @@ fn read_notice_at(r: &store::rusqlite::Row<'_>, from: usize) -> store::rusqlite:
         actor: r.get(from + 5)?,
         session_id: r.get(from + 6)?,
         reason: r.get(from + 7)?,
+        count: r.get(from + 8)?,
     })
 }

@@ -1,6 +1,8 @@
 //! The notifier against a real SQLite file with the boards' and the inbox's
-//! tables: board preferences, holding and releasing, digests by board, and
-//! due dates once per item per day. Moments are passed in, never waited for.
+//! tables: nobody told of their own work, an agent's changes folded per
+//! session and board, board preferences, holding and releasing, digests by
+//! board, due dates of assigned items folded per board and day, and pruning.
+//! Moments are passed in, never waited for.
 
 use std::sync::Arc;
 
@@ -80,15 +82,31 @@ impl World {
         boards::create_board(&self.db, ACCOUNT, &board).unwrap().id
     }
 
+    /// An item the owner creates (a member's own work).
     fn item(&self, board: &str, name: &str, values: Value) -> String {
+        self.item_by("cli:acct", board, name, values)
+    }
+
+    fn item_by(&self, actor: &str, board: &str, name: &str, values: Value) -> String {
         let item = NewItem {
             group_id: None,
             name: name.into(),
             values: values.as_object().cloned().unwrap_or_default(),
         };
-        boards::create_item(&self.db, ACCOUNT, "cli:acct", board, &item)
+        boards::create_item(&self.db, ACCOUNT, actor, board, &item)
             .unwrap()
             .id
+    }
+
+    fn notices(&self) -> i64 {
+        self.db
+            .read(|tx| {
+                tx.query_row("SELECT count(*) FROM pm_notices", [], |r| {
+                    r.get::<_, i64>(0)
+                })
+                .map_err(store::StoreError::from)
+            })
+            .unwrap()
     }
 
     fn set(&self, item: &str, actor: &str, values: Value) {
@@ -126,33 +144,83 @@ fn prefs() -> Prefs {
 const NOON: &str = "2026-01-05T11:00:00Z"; // 12:00 in Berlin
 
 #[test]
-fn events_become_rows_naming_board_item_change_and_actor() {
+fn a_members_own_changes_notice_nothing() {
     let w = world();
     let p = prefs();
-    w.notifier.take_events(&p, at(NOON)).unwrap(); // starts at the newest event
+    w.notifier.take_events(&p, at(NOON)).unwrap();
     let board = w.board("Roadmap");
-    let item = w.item(&board, "Launch", json!({"status": "Working"}));
-    w.set(
-        &item,
-        "session:s-1",
-        json!({"status": "Done", "people": [w.other]}),
-    );
+    for actor in ["cli:acct", "ui:acct"] {
+        let item = w.item_by(
+            actor,
+            &board,
+            "Launch",
+            json!({"status": "Working", "people": [w.other], "due": "2026-02-01"}),
+        );
+        w.set(&item, actor, json!({"status": "Done", "people": [w.me]}));
+    }
+    assert!(w.notifier.take_events(&p, at(NOON)).unwrap().is_empty());
+    assert!(w.rows(Category::PmEvent).is_empty());
+    assert_eq!(w.notices(), 0);
+}
+
+#[test]
+fn an_agents_changes_fold_into_one_row_per_session_and_board() {
+    let w = world();
+    let p = prefs();
+    w.notifier.take_events(&p, at(NOON)).unwrap();
+    let (web, ops) = (w.board("Web"), w.board("Ops"));
+    for n in 0..3 {
+        let item = w.item(&web, &format!("page {n}"), json!({"status": "Working"}));
+        w.set(&item, "session:s-1", json!({"status": "Done"}));
+    }
+    let again = w.item(&web, "page 0 again", json!({"status": "Working"}));
+    w.set(&again, "session:s-1", json!({"people": [w.other]}));
+    w.set(&again, "session:s-1", json!({"status": "Done"}));
+    let launch = w.item(&ops, "Launch", json!({"status": "Working"}));
+    w.set(&launch, "session:s-1", json!({"status": "Done"}));
+    w.item_by("session:s-2", &web, "new", json!({"people": [w.other]}));
     let delivered = w.notifier.take_events(&p, at(NOON)).unwrap();
-    assert_eq!(delivered.len(), 2);
+    assert_eq!(delivered.len(), 3);
     assert_eq!(
         w.titles(Category::PmEvent),
         [
-            "Roadmap: Launch assigned to Ada",
-            "Roadmap: Launch: Working → Done"
+            "4 items changed on Web by agent session s-1",
+            "Ops: Launch: Working → Done",
+            "Web: new assigned to Ada",
         ]
     );
-    let row = &w.rows(Category::PmEvent)[0];
+    let rows = w.rows(Category::PmEvent);
+    let folded = rows
+        .iter()
+        .find(|r| r.title.starts_with("4 items"))
+        .unwrap();
+    assert_eq!(folded.count, 4);
     assert_eq!(
-        row.body.as_deref(),
-        Some("On the board Roadmap, by agent session s-1.")
+        folded.body.as_deref(),
+        Some("Latest: page 0 again: Working → Done. On the board Web, by agent session s-1.")
     );
-    assert_eq!(row.source.session_id.as_deref(), Some("s-1"));
-    assert_eq!(row.source.item_id.as_deref(), Some(item.as_str()));
+    assert_eq!(folded.source.board_id.as_deref(), Some(web.as_str()));
+    assert_eq!(folded.source.session_id.as_deref(), Some("s-1"));
+    assert_eq!(folded.source.item_id, None);
+    // A later pass of the same session on the same board grows the unread row.
+    for n in 0..2 {
+        let item = w.item(&web, &format!("later {n}"), json!({"status": "Working"}));
+        w.set(&item, "session:s-1", json!({"status": "Done"}));
+    }
+    w.notifier.take_events(&p, at(NOON)).unwrap();
+    let rows = w.rows(Category::PmEvent);
+    assert_eq!(rows.len(), 3);
+    let folded = rows
+        .iter()
+        .find(|r| {
+            r.source.session_id.as_deref() == Some("s-1")
+                && r.source.board_id.as_deref() == Some(web.as_str())
+        })
+        .unwrap();
+    assert_eq!(folded.count, 6);
+    assert_eq!(folded.title, "6 items changed on Web by agent session s-1");
+    // One notice per pass and group, however many items.
+    assert_eq!(w.notices(), 4);
 }
 
 #[test]
@@ -174,28 +242,17 @@ fn board_preferences_filter_all_assigned_only_and_none() {
             "theirs",
             json!({"status": "Working", "people": [w.other]}),
         );
-        w.set(&assigned, "cli:acct", json!({"status": "Done"}));
-        w.set(&theirs, "cli:acct", json!({"status": "Done"}));
+        w.set(&assigned, "session:s-1", json!({"status": "Done"}));
+        w.set(&theirs, "session:s-1", json!({"status": "Done"}));
     }
     w.notifier.take_events(&p, at(NOON)).unwrap();
-    let titles = w.titles(Category::PmEvent);
-    assert!(
-        titles.iter().any(|t| t == "All: theirs: Working → Done"),
-        "{titles:?}"
+    assert_eq!(
+        w.titles(Category::PmEvent),
+        [
+            "2 items changed on All by agent session s-1",
+            "Mine: ours: Working → Done"
+        ]
     );
-    assert!(
-        titles.iter().any(|t| t == "All: ours assigned to Me"),
-        "{titles:?}"
-    );
-    assert!(
-        titles.iter().any(|t| t == "Mine: ours: Working → Done"),
-        "{titles:?}"
-    );
-    assert!(
-        !titles.iter().any(|t| t.starts_with("Mine: theirs")),
-        "{titles:?}"
-    );
-    assert!(!titles.iter().any(|t| t.starts_with("None:")), "{titles:?}");
 }
 
 #[test]
@@ -206,7 +263,7 @@ fn quiet_hours_across_midnight_hold_until_the_window_ends() {
     w.notifier.take_events(&p, at(NOON)).unwrap();
     let board = w.board("Roadmap");
     let item = w.item(&board, "Launch", json!({"status": "Working"}));
-    w.set(&item, "cli:acct", json!({"status": "Done"}));
+    w.set(&item, "session:s-1", json!({"status": "Done"}));
     let night = at("2026-01-05T23:30:00Z"); // 00:30 in Berlin
     assert!(w.notifier.take_events(&p, night).unwrap().is_empty());
     // At most an hour's sleep, and the window's end once it is nearer.
@@ -241,9 +298,14 @@ fn the_digest_batches_an_hour_by_board() {
     p.digest = true;
     w.notifier.take_events(&p, at(NOON)).unwrap();
     let (a, b) = (w.board("Alpha"), w.board("Beta"));
-    for (board, name) in [(&a, "one"), (&a, "two"), (&b, "three")] {
+    for (board, name, actor) in [
+        (&a, "one", "session:s-1"),
+        (&a, "two", "session:s-1"),
+        (&a, "mine", "cli:acct"),
+        (&b, "three", "session:s-2"),
+    ] {
         let item = w.item(board, name, json!({"status": "Working"}));
-        w.set(&item, "cli:acct", json!({"status": "Done"}));
+        w.set(&item, actor, json!({"status": "Done"}));
     }
     let at_1210 = at("2026-01-05T11:10:00Z");
     assert!(w.notifier.take_events(&p, at_1210).unwrap().is_empty());
@@ -266,77 +328,94 @@ fn the_digest_batches_an_hour_by_board() {
     assert_eq!(
         digest.body.as_deref(),
         Some(
-            "Alpha (2)\n- one: Working → Done (by you)\n- two: Working → Done (by you)\n\n\
-             Beta (1)\n- three: Working → Done (by you)"
+            "Alpha (2)\n- 2 items changed (by agent session s-1)\n\n\
+             Beta (1)\n- three: Working → Done (by agent session s-2)"
         )
     );
 }
 
 #[test]
-fn due_today_once_at_the_day_start_and_overdue_at_once_through_quiet_hours() {
+fn due_dates_notify_only_assignees_folded_per_board_and_day() {
     let w = world();
     let mut p = prefs();
     p.quiet = QuietHours::parse("22:00", "08:00");
     w.notifier.tick(&p, at(NOON)).unwrap(); // 2026-01-05
     w.notifier.take_events(&p, at(NOON)).unwrap();
     let board = w.board("Roadmap");
+    let mine = |name: &str, due: &str, status: &str| {
+        w.item(
+            &board,
+            name,
+            json!({"due": due, "status": status, "people": [w.me]}),
+        )
+    };
+    mine("tomorrow", "2026-01-06", "Working");
+    mine("finished", "2026-01-01", "Done");
+    let late = mine("late", "2026-01-06", "Working");
     w.item(
         &board,
-        "tomorrow",
-        json!({"due": "2026-01-06", "status": "Working"}),
+        "theirs",
+        json!({"due": "2026-01-06", "status": "Working", "people": [w.other]}),
     );
     w.item(
         &board,
-        "finished",
-        json!({"due": "2026-01-01", "status": "Done"}),
-    );
-    let late = w.item(
-        &board,
-        "late",
+        "nobody's",
         json!({"due": "2026-01-06", "status": "Working"}),
     );
     // Midnight in Berlin: a new day, inside quiet hours.
     let midnight = at("2026-01-05T23:00:00Z");
-    assert_eq!(
-        w.notifier.next_wake(&p, at(NOON)).unwrap(),
-        at("2026-01-05T12:00:00Z")
-    );
     let tick = w.notifier.tick(&p, midnight).unwrap();
     assert!(tick.delivered.is_empty(), "due today waits for the morning");
     let morning = w.notifier.tick(&p, at("2026-01-06T07:00:00Z")).unwrap();
-    assert_eq!(morning.delivered.len(), 2);
+    assert_eq!(morning.delivered.len(), 1);
     assert_eq!(
         w.titles(Category::PmEvent),
-        [
-            "Roadmap: late is due today",
-            "Roadmap: tomorrow is due today"
-        ]
+        ["2 items due today on Roadmap"]
     );
-    // The next midnight both are overdue: sent in the quiet hours, once.
+    assert_eq!(w.rows(Category::PmEvent)[0].count, 2);
+    // The next midnight both are overdue: one row, sent in the quiet hours, once.
     let next = at("2026-01-06T23:00:00Z");
-    assert_eq!(w.notifier.tick(&p, next).unwrap().delivered.len(), 2);
+    assert_eq!(w.notifier.tick(&p, next).unwrap().delivered.len(), 1);
     assert!(w.notifier.scan_due(&p, next).unwrap().is_empty());
     w.set(&late, "cli:acct", json!({"due": "2026-01-02"}));
     let moved = w
         .notifier
         .take_events(&p, at("2026-01-06T23:30:00Z"))
         .unwrap();
-    assert!(
-        moved.is_empty(),
-        "the date change waits, the overdue notice went today"
-    );
-    let overdue: Vec<String> = w
-        .titles(Category::PmEvent)
+    assert!(moved.is_empty(), "the overdue notice went today");
+    let overdue: Vec<inbox::InboxRow> = w
+        .rows(Category::PmEvent)
         .into_iter()
-        .filter(|t| t.contains("overdue"))
+        .filter(|r| r.title.contains("overdue"))
         .collect();
-    assert_eq!(
-        overdue,
-        [
-            "Roadmap: late is overdue (due 2026-01-06)",
-            "Roadmap: tomorrow is overdue (due 2026-01-06)"
-        ]
-    );
+    assert_eq!(overdue.len(), 1);
+    assert_eq!(overdue[0].title, "2 items overdue on Roadmap");
+    assert_eq!(overdue[0].count, 2);
+}
+
+#[test]
+fn items_created_past_due_make_one_row_for_their_assignee() {
+    let w = world();
+    let p = prefs();
+    w.notifier.tick(&p, at(NOON)).unwrap();
+    w.notifier.take_events(&p, at(NOON)).unwrap();
+    let board = w.board("Ops");
+    for n in 0..27 {
+        w.item(
+            &board,
+            &format!("task {n}"),
+            json!({"due": "2025-12-01", "status": "Working", "people": [w.me]}),
+        );
+    }
+    for n in 0..10 {
+        w.item(&board, &format!("loose {n}"), json!({"due": "2025-12-01"}));
+    }
+    let delivered = w.notifier.take_events(&p, at(NOON)).unwrap();
+    assert_eq!(delivered.len(), 1);
+    assert_eq!(w.titles(Category::PmEvent), ["27 items overdue on Ops"]);
+    let row = &w.rows(Category::PmEvent)[0];
+    assert_eq!(row.count, 27);
+    assert_eq!(row.source.board_id.as_deref(), Some(board.as_str()));
 }
 
 #[test]
@@ -356,8 +435,10 @@ fn the_daily_digest_lists_the_day_and_the_sessions() {
     );
     w.notifier.take_events(&p, at(NOON)).unwrap();
     let board = w.board("Roadmap");
-    let item = w.item(&board, "Launch", json!({"status": "Working"}));
-    w.set(&item, "cli:acct", json!({"status": "Done"}));
+    for name in ["Launch", "Docs"] {
+        let item = w.item(&board, name, json!({"status": "Working"}));
+        w.set(&item, "session:s-1", json!({"status": "Done"}));
+    }
     w.notifier.take_events(&p, at(NOON)).unwrap();
     let tick = w.notifier.tick(&p, at("2026-01-05T23:00:00Z")).unwrap();
     let range = tick.daily_digest.expect("a new day asks for the digest");
@@ -377,8 +458,55 @@ fn the_daily_digest_lists_the_day_and_the_sessions() {
     assert_eq!(
         digest.body.as_deref(),
         Some(
-            "Sessions: 3 started, 2 finished, 1 failed; cost $1.50.\nProject events: 1.\n\n\
-             Roadmap (1)\n- Launch: Working → Done (by you)"
+            "Sessions: 3 started, 2 finished, 1 failed; cost $1.50.\nProject events: 2.\n\n\
+             Roadmap (2)\n- 2 items changed (by agent session s-1)"
         )
     );
+}
+
+#[test]
+fn pruning_keeps_unread_rows_and_what_is_recent() {
+    let w = world();
+    let p = prefs();
+    w.notifier.take_events(&p, at(NOON)).unwrap();
+    let board = w.board("Roadmap");
+    for (name, session) in [("old read", "s-1"), ("old unread", "s-2")] {
+        let item = w.item(&board, name, json!({"status": "Working"}));
+        w.set(
+            &item,
+            &format!("session:{session}"),
+            json!({"status": "Done"}),
+        );
+    }
+    w.notifier.take_events(&p, at(NOON)).unwrap();
+    let read = w
+        .rows(Category::PmEvent)
+        .into_iter()
+        .find(|r| r.source.session_id.as_deref() == Some("s-1"))
+        .unwrap();
+    w.inbox
+        .change(
+            ACCOUNT,
+            &read.id,
+            inbox::RowChange {
+                read: Some(true),
+                archived: None,
+            },
+        )
+        .unwrap();
+    let events = || boards::events_since(&w.db, ACCOUNT, 0, 1000).unwrap().len();
+    assert_eq!(events(), 2);
+    // The rows' times are the inbox clock's, today; a month on they are old.
+    let now = jiff::Timestamp::now();
+    w.notifier
+        .prune(&p, now + jiff::SignedDuration::from_hours(24 * 29))
+        .unwrap();
+    assert_eq!(w.rows(Category::PmEvent).len(), 2, "a month is kept");
+    w.notifier
+        .prune(&p, now + jiff::SignedDuration::from_hours(24 * 31))
+        .unwrap();
+    let left = w.rows(Category::PmEvent);
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].source.session_id.as_deref(), Some("s-2"));
+    assert_eq!(events(), 0, "the events read are gone with their month");
 }

@@ -22,21 +22,57 @@ pub struct Notice {
     pub actor: String,
     /// The agent's session when an agent made the change.
     pub session_id: Option<String>,
-    /// Repeats of the same reason for the same item fold into one unread row.
+    /// What the notice folds, and over what: `changes:<session>`,
+    /// `due_today:<day>` or `overdue:<day>`. Notices of one board with the
+    /// same reason fold into one unread row.
     pub reason: String,
+    /// How many items it stands for; `summary` and `item_id` are of the
+    /// last of them.
+    pub count: u32,
 }
 
 impl Notice {
+    /// What `total` items folded into the notice amount to, without the
+    /// board: the item's own change for one, how many for more.
+    pub fn what_for(&self, total: u32) -> String {
+        let items = plural(total as usize, "item", "items");
+        match (total, self.reason.split(':').next()) {
+            (0 | 1, _) | (_, None) => self.summary.clone(),
+            (_, Some("due_today")) => format!("{items} due today"),
+            (_, Some("overdue")) => format!("{items} overdue"),
+            (_, Some(_)) => format!("{items} changed"),
+        }
+    }
+
+    /// The row's title for `total` items folded into it.
+    pub fn title_for(&self, total: u32) -> String {
+        let what = self.what_for(total);
+        let title = match (total, self.reason.starts_with("changes:")) {
+            (0 | 1, _) => format!("{}: {what}", self.board_name),
+            (_, true) => format!("{what} on {} by {}", self.board_name, self.actor),
+            (_, false) => format!("{what} on {}", self.board_name),
+        };
+        clip(&title, MAX_TITLE_CHARS)
+    }
+
     pub fn title(&self) -> String {
-        clip(
-            &format!("{}: {}", self.board_name, self.summary),
-            MAX_TITLE_CHARS,
-        )
+        self.title_for(self.count)
     }
 
     pub fn body(&self) -> String {
-        format!("On the board {}, by {}.", self.board_name, self.actor)
+        let by = format!("On the board {}, by {}.", self.board_name, self.actor);
+        if self.count > 1 {
+            clip(&format!("Latest: {}. {by}", self.summary), MAX_BODY_CHARS)
+        } else {
+            by
+        }
     }
+}
+
+/// Whether an item event's actor is an agent (a session's token, or an
+/// agent token without one) rather than a member acting for themselves.
+pub fn is_agent(recorded: &str) -> bool {
+    matches!(recorded.split_once(':'), Some(("session" | "agent", _)))
 }
 
 /// The actor an item event recorded, as a reader says it, and its session.
@@ -75,24 +111,33 @@ fn plain(value: &Value, empty: &str) -> String {
     }
 }
 
-/// Notices grouped by board, boards in name order, notices in the order they
-/// came: the body of a digest.
+/// Notices grouped by board, boards in name order, and within a board the
+/// notices of one fold (an agent's passes, a day's overdue items) as one
+/// line counting them all, in the order they first came: the body of a
+/// digest.
 pub fn by_board<'a>(notices: impl IntoIterator<Item = &'a Notice>) -> String {
-    let mut boards: BTreeMap<(&str, &str), Vec<&Notice>> = BTreeMap::new();
+    let mut boards: BTreeMap<(&str, &str), Vec<Notice>> = BTreeMap::new();
     for notice in notices {
-        boards
+        let folds = boards
             .entry((notice.board_name.as_str(), notice.board_id.as_str()))
-            .or_default()
-            .push(notice);
+            .or_default();
+        match folds.iter_mut().find(|fold| fold.reason == notice.reason) {
+            Some(fold) => {
+                fold.count += notice.count;
+                fold.summary.clone_from(&notice.summary);
+            }
+            None => folds.push(notice.clone()),
+        }
     }
     let mut out = String::new();
-    for ((name, _), notices) in boards {
+    for ((name, _), folds) in boards {
         if !out.is_empty() {
             out.push('\n');
         }
-        let _ = writeln!(out, "{name} ({})", notices.len());
-        for notice in notices {
-            let _ = writeln!(out, "- {} (by {})", notice.summary, notice.actor);
+        let count: u32 = folds.iter().map(|n| n.count).sum();
+        let _ = writeln!(out, "{name} ({count})");
+        for fold in folds {
+            let _ = writeln!(out, "- {} (by {})", fold.what_for(fold.count), fold.actor);
         }
     }
     clip(out.trim_end(), MAX_BODY_CHARS)

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use inbox::{Category, NewRow};
-use instructions::{GitMode, SqliteLedger, SyncRequest};
+use instructions::{GitMode, Ledger, SqliteLedger, SyncRequest};
 use settings::{AgentInstructionsSyncGitMode, SettingsStore};
 use tokio::sync::mpsc;
 
@@ -21,6 +21,9 @@ use crate::state::AppState;
 
 /// How often the folders of active sessions are looked at again.
 const POLL: time::Duration = time::Duration::seconds(5);
+/// Every this many polls (an hour), what is remembered of folders that no
+/// longer exist is forgotten.
+const FORGET_EVERY: u32 = 720;
 
 /// A mirror left alone because a person edited it.
 #[derive(Debug)]
@@ -132,6 +135,28 @@ impl InstructionSync {
         }
     }
 
+    /// Forgets the folders that no longer exist: their mirrors in the ledger,
+    /// what their last sync saw and the hand edits told about in them.
+    fn forget_missing(&self) {
+        let gone = |path: &Path| !path.try_exists().unwrap_or(true);
+        let forgotten = self
+            .ledger
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .forget_missing();
+        if let Err(error) = forgotten {
+            tracing::warn!(%error, "cannot prune the instruction-sync ledger");
+        }
+        self.seen
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|folder, _| !gone(folder));
+        self.told
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|(_, path)| !path.parent().is_some_and(gone));
+    }
+
     /// The poll's sync: only when the canonical file or the settings changed
     /// since the folder's last sync.
     fn sync_if_changed(&self, account_id: &str, folder: &Path) {
@@ -169,10 +194,19 @@ pub fn start(
     let poll_state = state.clone();
     let mut stop = state.stop.subscribe();
     tokio::spawn(async move {
+        let mut polls = 0u32;
         loop {
             tokio::select! {
                 () = async { drop(stop.wait_for(Option::is_some).await) } => return,
                 () = poll_state.clock.sleep(POLL) => {}
+            }
+            polls = (polls + 1) % FORGET_EVERY;
+            if polls == 0 {
+                let sync = sync.clone();
+                if let Err(error) = tokio::task::spawn_blocking(move || sync.forget_missing()).await
+                {
+                    tracing::warn!(%error, "the instruction-sync prune failed");
+                }
             }
             if !poll_state.settings.agent_instructions_sync_enabled() {
                 continue;

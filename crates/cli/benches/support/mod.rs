@@ -44,6 +44,72 @@ pub fn start_with_home(dir: &Path, home: &Path) -> Child {
     child
 }
 
+/// A `command` engine named `holder` whose session writes its agent token
+/// and control URL to a file and then waits: how a bench acts as an agent.
+pub struct Holder {
+    /// Outside the data directory, which the sandbox hides from engines.
+    pub scratch: tempfile::TempDir,
+    env_file: std::path::PathBuf,
+}
+
+/// A live holder session: its id, its agent token and the control URL it was given.
+pub struct HeldSession {
+    pub id: String,
+    pub token: String,
+    pub url: String,
+}
+
+impl Holder {
+    /// Names the engine in `dir`'s `engines.toml`, before the server starts.
+    pub fn install(dir: &Path) -> Holder {
+        let scratch = tempfile::tempdir().expect("scratch dir");
+        let env_file = scratch.path().join("env");
+        let holder = format!(
+            "printf '%s\\n%s\\n' \"$APP_CLI_TOKEN\" \"$APP_CONTROL_URL\" > {}; exec sleep 600",
+            env_file.display()
+        );
+        std::fs::write(
+            dir.join("engines.toml"),
+            format!(
+                "[engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n"
+            ),
+        )
+        .expect("engines.toml");
+        Holder { scratch, env_file }
+    }
+
+    /// Starts a holder session as the owner's browser does, and waits for its token.
+    pub fn spawn(&self, server: &Addresses) -> HeldSession {
+        let cookie = cookie(&server.ui, &server.token);
+        let session: serde_json::Value = ureq::post(format!("http://{}/api/sessions", server.ui))
+            .header("Cookie", &cookie)
+            .send_json(
+                serde_json::json!({"engine": "holder", "prompt": "go", "cwd": self.scratch.path()}),
+            )
+            .expect("spawn")
+            .body_mut()
+            .read_json()
+            .expect("the session");
+        let id = session["id"].as_str().expect("an id").to_owned();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let env = loop {
+            if let Ok(text) = std::fs::read_to_string(&self.env_file)
+                && text.lines().count() == 2
+            {
+                break text;
+            }
+            assert!(Instant::now() < deadline, "the session never started");
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let mut lines = env.lines();
+        HeldSession {
+            id,
+            token: lines.next().unwrap_or("").to_owned(),
+            url: lines.next().unwrap_or("").to_owned(),
+        }
+    }
+}
+
 /// The browser cookie the owner's login link sets.
 pub fn cookie(ui: &str, token: &str) -> String {
     let mut socket = TcpStream::connect(ui).expect("connect");
@@ -71,6 +137,22 @@ pub fn signal_term(child: &Child) {
         .status();
 }
 
+/// The CPU time a process has used so far (user and system).
+pub fn cpu_time(pid: u32) -> Duration {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the command's
+    // closing parenthesis (the command may hold spaces).
+    let ticks = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let rest = stat.rsplit_once(')')?.1;
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+        })
+        .unwrap_or(0);
+    // USER_HZ is 100 on Linux.
+    Duration::from_millis(ticks * 10)
+}
+
 pub fn rss_kib(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
@@ -90,10 +172,20 @@ pub fn load(
     duration: Duration,
     make: impl Fn(u64) -> Vec<u8> + Send + Sync + 'static,
 ) -> (u64, Vec<Duration>) {
+    load_with(addr, CONNECTIONS, duration, make)
+}
+
+/// [`load`] over `connections` connections.
+pub fn load_with(
+    addr: &str,
+    connections: usize,
+    duration: Duration,
+    make: impl Fn(u64) -> Vec<u8> + Send + Sync + 'static,
+) -> (u64, Vec<Duration>) {
     let make = Arc::new(make);
     let stop = Arc::new(AtomicBool::new(false));
     let sequence = Arc::new(AtomicU64::new(0));
-    let workers: Vec<_> = (0..CONNECTIONS)
+    let workers: Vec<_> = (0..connections)
         .map(|_| {
             let (addr, make, stop, sequence) = (
                 addr.to_owned(),

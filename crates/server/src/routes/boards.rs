@@ -696,7 +696,8 @@ struct EventsQuery {
 ///
 /// Those after sequence number `after` (default 0), at most `limit`
 /// (default 200, at most 1,000). Kinds: `assigned`, `status_changed`,
-/// `due_date_set`, `due_date_changed`. Agent tokens are admitted.
+/// `due_date_set`, `due_date_changed`. Events are kept 30 days. Agent
+/// tokens are admitted.
 #[utoipa::path(get, path = "/events", params(
         ("after" = Option<i64>, Query, description = "A sequence number: the events after it."),
         ("limit" = Option<u32>, Query, description = "At most this many (1 to 1,000).")),

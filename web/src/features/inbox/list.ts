@@ -89,6 +89,7 @@ export function openTarget(row: InboxRow): string | null {
     case "open_session":
       return sessionPath(action.sessionId);
     case "open_item":
+    case "open_board":
       return `/boards/${encodeURIComponent(action.boardId)}`;
     case "open_path":
       return action.path;
