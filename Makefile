@@ -117,6 +117,7 @@ bench: web e2e-deps engines-deps
 	@start=$$(date +%s); $(MAKE) --no-print-directory test-engines >/dev/null 2>&1 || { echo "conformance suite failed"; exit 1; }; \
 		echo "conformance suite (make test-engines, built): $$(( $$(date +%s) - start )) s wall"
 	cargo bench -p switchboard --bench foundation
+	cargo bench -p switchboard --bench bulk
 	cargo bench -p switchboard --bench workloads
 	cargo bench -p switchboard --bench stream
 	cargo bench -p switchboard --bench inbox

@@ -18,8 +18,9 @@ pub struct Root {
     pub dot_git: Option<PathBuf>,
 }
 
-/// The nearest ancestor of `folder` (itself included) holding `.git`, else
-/// `folder`. The path is canonical, so the ledger sees one spelling of it.
+/// The nearest ancestor of `folder` (itself included) holding a repository's
+/// `.git`, else `folder`. The path is canonical, so the ledger sees one
+/// spelling of it.
 pub fn find_root(folder: &Path) -> Result<Root, SyncError> {
     let folder = fs::canonicalize(folder).map_err(|source| SyncError::Folder {
         path: folder.to_owned(),
@@ -27,8 +28,7 @@ pub fn find_root(folder: &Path) -> Result<Root, SyncError> {
     })?;
     for dir in folder.ancestors() {
         let dot_git = dir.join(".git");
-        // A folder in a main checkout, a file in a worktree or submodule.
-        if fs::metadata(&dot_git).is_ok() {
+        if is_repository(&dot_git) {
             return Ok(Root {
                 path: dir.to_owned(),
                 dot_git: Some(dot_git),
@@ -39,6 +39,17 @@ pub fn find_root(folder: &Path) -> Result<Root, SyncError> {
         path: folder,
         dot_git: None,
     })
+}
+
+/// A folder in a main checkout (one with a `HEAD`, as git itself requires:
+/// an empty `.git` folder, such as Codex's sandbox leaves as a mount point
+/// in `/tmp`, is no repository), a file in a worktree or submodule.
+fn is_repository(dot_git: &Path) -> bool {
+    match fs::metadata(dot_git) {
+        Ok(meta) if meta.is_dir() => dot_git.join("HEAD").is_file(),
+        Ok(_) => true,
+        Err(_) => false,
+    }
 }
 
 /// The `info/exclude` git reads for the checkout whose `.git` entry is

@@ -307,6 +307,25 @@ fn outside_a_repository_the_folder_itself_is_synced_and_git_mode_does_nothing() 
 }
 
 #[test]
+fn an_empty_git_folder_above_is_no_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let above = fs::canonicalize(dir.path()).unwrap();
+    fs::create_dir(above.join(".git")).unwrap();
+    let folder = above.join("project");
+    fs::create_dir(&folder).unwrap();
+    fs::write(folder.join("CLAUDE.md"), "Loose rules.\n").unwrap();
+    let report = run(
+        &folder,
+        "PRIMARY.md",
+        &names(&["AGENTS.md"]),
+        GitMode::Local,
+        &mut MemoryLedger::default(),
+    );
+    assert_eq!(report.root, folder);
+    assert_eq!(read(&folder.join("AGENTS.md")), "Loose rules.\n");
+}
+
+#[test]
 fn a_file_in_the_way_of_a_mirror_folder_is_left_alone() {
     let (_dir, root) = repo();
     // Cline's older form: a single `.clinerules` file.
