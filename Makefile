@@ -10,7 +10,10 @@ run: web
 	cargo run --release -p switchboard -- serve --demo
 
 # Style first: a formatting slip fails the run before the long suites start.
-test: style web-test rust-test api-check e2e
+# tools/steps.sh runs the steps in turn and prints each one's wall time.
+TEST_STEPS := style web-test rust-test api-check e2e
+test:
+	@MAKE="$(MAKE)" tools/steps.sh $(TEST_STEPS)
 
 style: rust-style web-style
 
@@ -36,10 +39,12 @@ web: web-deps
 web-test: web-deps
 	cd web && npm test
 
-# Every workspace package on its own, not `cargo test --workspace`: one cargo
-# run unifies dependency features across the packages it builds, so a crate
-# that compiles only thanks to another crate's features would pass there and
-# fail for anyone who depends on it alone.
+# Every workspace package must build on its own: one cargo run unifies
+# dependency features across the packages it builds, so a crate that
+# compiles only thanks to another crate's features would pass there and fail
+# for anyone who depends on it alone. `cargo check -p` of each package (all
+# its targets) proves that at a fraction of a test build's cost; the tests
+# then run once for the whole workspace, on one build.
 RUST_PACKAGES := $(shell sed -n '/^\[package\]/,/^\[/s/^name = "\(.*\)"/\1/p' crates/*/Cargo.toml)
 
 # The worktree tests run the real git on repositories they make; the engine
@@ -49,9 +54,10 @@ RUST_PACKAGES := $(shell sed -n '/^\[package\]/,/^\[/s/^name = "\(.*\)"/\1/p' cr
 ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1
 rust-test: git-deps py-deps engines-deps
 	@for package in $(RUST_PACKAGES); do \
-		echo "cargo test -p $$package"; \
-		$(ENGINE_TEST_ENV) cargo test -p $$package || exit 1; \
+		echo "cargo check -p $$package --all-targets"; \
+		cargo check --quiet -p $$package --all-targets || exit 1; \
 	done
+	$(ENGINE_TEST_ENV) cargo test --workspace
 
 # The conformance suite alone: the real Claude Code and Codex CLIs driven
 # through Switchboard against scripted model APIs (docs/engines.md).
