@@ -9,7 +9,7 @@ import { loggedInPage, serverAndBrowser } from "./harness";
 
 const e2e = serverAndBrowser({ fixedPorts: true });
 
-test("Restart Switchboard restarts the server, whatever allowAgentAppRestart says, and says when it is back", async () => {
+test("Restart Switchboard asks first, then restarts the server, whatever allowAgentAppRestart says, and says when it is back", async () => {
   const setting = await e2e.server.api<{ value: unknown }>("GET", "/settings/allowAgentAppRestart");
   expect(setting.body.value).toBe(false);
   const { context, page } = await loggedInPage(e2e, "/settings");
@@ -17,7 +17,17 @@ test("Restart Switchboard restarts the server, whatever allowAgentAppRestart say
   // The new process writes server.json again once it listens.
   const serverFile = join(e2e.server.dataDir, "server.json");
   const written = statSync(serverFile).mtimeMs;
+  // It asks first; Cancel (or Escape) leaves the server as it was.
   await page.getByRole("button", { name: "Restart Switchboard" }).click();
+  const confirm = page.getByRole("dialog", { name: "Restart Switchboard?" });
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await confirm.waitFor({ state: "detached" });
+  await page.getByRole("button", { name: "Restart Switchboard" }).click();
+  await page.keyboard.press("Escape");
+  await confirm.waitFor({ state: "detached" });
+  expect(statSync(serverFile).mtimeMs).toBe(written);
+  await page.getByRole("button", { name: "Restart Switchboard" }).click();
+  await confirm.getByRole("button", { name: "Restart now" }).click();
   await page.getByRole("status").filter({ hasText: "Switchboard is restarting…" }).waitFor();
   await page.getByRole("status").filter({ hasText: "Switchboard is back." }).waitFor({ timeout: 30_000 });
   expect(await page.getByRole("button", { name: "Restart Switchboard" }).isEnabled()).toBe(true);

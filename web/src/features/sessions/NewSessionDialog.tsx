@@ -13,7 +13,7 @@ import { navigate, sessionPath } from "../../shared/router";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import "../../shared/ui/code.css";
 import { spawnSession } from "./api";
-import { Dialog } from "./Dialog";
+import { Dialog } from "../../shared/ui/Dialog";
 import { engineCheck } from "./engineCheck";
 import "./session.css";
 

@@ -10,7 +10,7 @@ import { Link, sessionPath } from "../../shared/router";
 import { useToast } from "../../shared/ui/toasts";
 import { archiveSession, governorChecks, pauseSession, resumeSession, stopSession } from "./api";
 import { costGauge, dollars, turnsGauge } from "./ceilings";
-import { ConfirmDialog } from "./Dialog";
+import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { Gauge } from "./Gauge";
 import { describeStop, isOpen, localTime, revivesToday, sessionActions } from "./lifecycle";
 import { useNow } from "./useNow";

@@ -1,12 +1,14 @@
 /**
  * The Settings page's "Restart Switchboard": works whatever `allowAgentAppRestart` says (that
- * setting governs agents and scripts). The UI server accepts the restart, drains, and starts a
+ * setting governs agents and scripts). It asks first, since a restart cuts every open page's
+ * stream and every running session's turn. The UI server accepts the restart, drains, and starts a
  * fresh copy of itself; the page waits for `/api/me` to answer again and says so.
  */
 import { useState } from "react";
 import { apiFetch, apiRequest } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { Me } from "../../shared/api/types.generated";
+import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { useToast } from "../../shared/ui/toasts";
 import { waitUntilBack } from "./waitUntilBack";
 
@@ -23,9 +25,11 @@ const meAnswers = () =>
 
 export function RestartButton() {
   const [state, setState] = useState<RestartState>({ kind: "idle" });
+  const [confirming, setConfirming] = useState(false);
   const toast = useToast();
 
   const restart = async () => {
+    setConfirming(false);
     setState({ kind: "restarting" });
     try {
       await apiFetch<undefined>("/app/user-restart", { method: "POST" });
@@ -46,9 +50,22 @@ export function RestartButton() {
 
   return (
     <div className="restart">
-      <button type="button" onClick={restart} disabled={state.kind === "restarting"}>
+      <button type="button" onClick={() => setConfirming(true)} disabled={state.kind === "restarting"}>
         Restart Switchboard
       </button>
+      {confirming && (
+        <ConfirmDialog
+          title="Restart Switchboard?"
+          confirmLabel="Restart now"
+          onConfirm={() => void restart()}
+          onClose={() => setConfirming(false)}
+        >
+          <p>
+            The server stops and starts again on the same ports. Running turns are cut off and resume as the
+            governor&apos;s settings say; open pages reconnect when it is back.
+          </p>
+        </ConfirmDialog>
+      )}
       {state.kind === "restarting" && (
         <span className="muted" role="status">
           Switchboard is restarting…

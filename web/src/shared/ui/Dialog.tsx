@@ -3,6 +3,7 @@
  * page behind inert without code of ours. Mounted means open.
  */
 import { useEffect, useRef, type ReactNode } from "react";
+import "./dialog.css";
 
 export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -15,7 +16,7 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
     // Escape fires `cancel`: the parent unmounts the dialog rather than the browser closing it.
     <dialog
       ref={dialog}
-      className="session-dialog"
+      className="dialog"
       aria-label={title}
       onCancel={(event) => {
         event.preventDefault();
