@@ -88,6 +88,26 @@ test("dark mode set on the settings page is applied and kept; a refused value is
   await context.close();
 });
 
+test("settings with no effect yet are hidden until asked for", async () => {
+  const { context, page } = await loggedInPage(e2e, "/settings");
+  const rows = page.locator("[data-setting]");
+  const storedOnly = page.locator(".setting-stored-only");
+  await rows.first().waitFor();
+  const shown = await rows.count();
+  expect(await storedOnly.count()).toBe(0);
+  const reveal = page.getByRole("checkbox", { name: /Show settings that have no effect yet/ });
+  await reveal.check();
+  await storedOnly.first().waitFor();
+  const hidden = await storedOnly.count();
+  expect(hidden).toBeGreaterThan(0);
+  expect(await rows.count()).toBe(shown + hidden);
+  await page.getByText(`Show settings that have no effect yet (${hidden})`).waitFor();
+  await reveal.uncheck();
+  await storedOnly.first().waitFor({ state: "detached" });
+  expect(await rows.count()).toBe(shown);
+  await context.close();
+});
+
 test("density from the settings sets the board's row height", async () => {
   const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Density" });
   const board = await e2e.server.api<{ id: string; groups: { id: string }[] }>("POST", "/boards", {

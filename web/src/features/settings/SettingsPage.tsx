@@ -42,20 +42,33 @@ export function sectionsOf(keys: readonly string[]): Section[] {
   return [...sections.values()];
 }
 
-function matches(key: string, needle: string): boolean {
-  if (!needle) return true;
+/**
+ * Whether a key is listed: it matches the filter (key, label or description), and it has an
+ * effect in this version unless `showStoredOnly` (keys this build does not describe are listed,
+ * so nothing stored is out of reach).
+ */
+export function isListed(key: string, needle: string, showStoredOnly: boolean): boolean {
   const d = DEFINITIONS.get(key);
+  if (d && !d.inEffect && !showStoredOnly) return false;
+  if (!needle) return true;
   return [key, humanize(key), d?.description ?? ""].some((text) => text.toLowerCase().includes(needle));
+}
+
+/** How many of the keys have no effect in this version: what the switch below reveals. */
+function storedOnlyCount(keys: readonly string[]): number {
+  return keys.filter((key) => DEFINITIONS.get(key)?.inEffect === false).length;
 }
 
 export function SettingsPage() {
   const { values, error, update } = useSettings();
   const [filter, setFilter] = useState("");
+  const [showStoredOnly, setShowStoredOnly] = useState(false);
   const needle = useDeferredValue(filter.trim().toLowerCase());
   const sections = useMemo(
-    () => sectionsOf(Object.keys(values ?? {}).filter((k) => matches(k, needle))),
-    [values, needle],
+    () => sectionsOf(Object.keys(values ?? {}).filter((k) => isListed(k, needle, showStoredOnly))),
+    [values, needle, showStoredOnly],
   );
+  const hidden = useMemo(() => storedOnlyCount(Object.keys(values ?? {})), [values]);
   const pane = paneFor(useHash(), sections);
   useEffect(() => {
     if (pane) document.querySelector(`[data-pane="${pane}"]`)?.scrollIntoView({ block: "start" });
@@ -76,6 +89,10 @@ export function SettingsPage() {
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
         />
+        <label className="settings-stored-only">
+          <input type="checkbox" checked={showStoredOnly} onChange={(e) => setShowStoredOnly(e.target.checked)} />
+          Show settings that have no effect yet ({hidden})
+        </label>
       </header>
       {sections.map((section) => (
         <section key={section.title} className="settings-section" aria-label={section.title} data-pane={section.pane}>
