@@ -30,7 +30,7 @@ mod question;
 mod turn;
 
 pub use notice::{Notice, Reason, Rules, session_row};
-pub use question::{asks_a_question, explicit_question};
+pub use question::{asks_a_question, explicit_question, the_question};
 pub use turn::turn_ended;
 
 #[cfg(test)]

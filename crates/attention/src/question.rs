@@ -64,6 +64,49 @@ pub fn asks_a_question(reply: &str) -> Option<String> {
     (plain.ends_with('?') || starts_asking(plain) || starts_asking(last_line)).then_some(paragraph)
 }
 
+/// The question itself in a paragraph that asks one, for a title: its last
+/// sentence that ends with `?`, else its last line that starts like a
+/// question, else its first line. "I looked at the failing migration. Should
+/// I drop the column?" is titled by its second sentence, not its first.
+pub fn the_question(paragraph: &str) -> &str {
+    let lines: Vec<&str> = paragraph
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect();
+    let mut sentences = lines.iter().flat_map(|line| sentences_of(line));
+    if let Some(asking) = sentences.rfind(|s| s.ends_with('?')) {
+        return asking;
+    }
+    let starts_asking = |line: &str| {
+        let lower = line.to_lowercase();
+        ASKING_STARTS.iter().any(|start| lower.starts_with(start))
+    };
+    lines
+        .iter()
+        .rev()
+        .find(|line| starts_asking(line))
+        .or(lines.first())
+        .copied()
+        .unwrap_or_default()
+}
+
+/// A line's sentences: split after `.`, `!` or `?` followed by a space.
+fn sentences_of(line: &str) -> Vec<&str> {
+    let mut sentences = Vec::new();
+    let mut start = 0;
+    let bytes = line.as_bytes();
+    for (at, byte) in bytes.iter().enumerate() {
+        if matches!(byte, b'.' | b'!' | b'?') && bytes.get(at + 1) == Some(&b' ') {
+            sentences.push(line[start..=at].trim());
+            start = at + 1;
+        }
+    }
+    sentences.push(line[start..].trim());
+    sentences.retain(|sentence| !sentence.is_empty());
+    sentences
+}
+
 /// The last non-empty paragraph outside fenced code, quote lines left out.
 fn last_paragraph(reply: &str) -> Option<String> {
     let mut paragraphs: Vec<Vec<&str>> = vec![Vec::new()];

@@ -166,6 +166,32 @@ fn questions_are_read_from_the_last_paragraph_outside_code_and_quotes() {
 }
 
 #[test]
+fn a_question_row_is_titled_by_the_question_itself() {
+    let entries = reply(
+        2,
+        "I looked at the failing migration. It drops a column that a view still reads.\n\n\
+         I can rewrite the view first. Should I drop the column after that?",
+    );
+    let notice = turn_ended(&session(Status::WaitingForInput), &entries, DEFAULT).unwrap();
+    assert_eq!(notice.reason, Reason::Question);
+    assert_eq!(
+        notice.title,
+        "Fix the build asks: Should I drop the column after that?"
+    );
+    for (paragraph, question) in [
+        ("Which one? The first or the second", "Which one?"),
+        (
+            "Two ways:\n- keep it\n- drop it\nWhich do you prefer",
+            "Which do you prefer",
+        ),
+        ("Anything else?", "Anything else?"),
+        ("Done. Anything else? Say so!", "Anything else?"),
+    ] {
+        assert_eq!(the_question(paragraph), question, "{paragraph:?}");
+    }
+}
+
+#[test]
 fn routine_turns_are_hidden_by_default_and_shown_when_asked() {
     let entries = reply(2, "Fixed `add`: it subtracted.");
     assert_eq!(

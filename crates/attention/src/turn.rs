@@ -4,7 +4,7 @@ use inbox::{MAX_TITLE_CHARS, clip};
 use sessions::{Entry, EntryBody, Session, Status};
 
 use crate::notice::{Notice, Reason, Rules};
-use crate::question::{asks_a_question, explicit_question};
+use crate::question::{asks_a_question, explicit_question, the_question};
 
 /// Claude Code's tool for asking the user, with choices.
 const ASK_TOOL: &str = "AskUserQuestion";
@@ -47,13 +47,15 @@ pub fn turn_ended(session: &Session, entries: &[Entry], rules: Rules) -> Option<
                 _ => None,
             });
             if let Some(question) = asked {
-                return Some(question_notice(&name, question));
+                let title = first_line(&question).to_owned();
+                return Some(question_notice(&name, &title, question));
             }
             let reply = reply_of(&turn);
             if rules.auto_detect_questions
                 && let Some(question) = reply.as_deref().and_then(asks_a_question)
             {
-                return Some(question_notice(&name, question));
+                let title = the_question(&question).to_owned();
+                return Some(question_notice(&name, &title, question));
             }
             // Sub-agents report to the session that spawned them, not to the
             // user, so their routine turns never reach the inbox.
@@ -70,8 +72,9 @@ pub fn turn_ended(session: &Session, entries: &[Entry], rules: Rules) -> Option<
     }
 }
 
-fn question_notice(name: &str, question: String) -> Notice {
-    let title = match first_line(&question) {
+/// A question's notice, titled by `line`: the question itself.
+fn question_notice(name: &str, line: &str, question: String) -> Notice {
+    let title = match line {
         "" => format!("{name} asks a question"),
         line => format!("{name} asks: {line}"),
     };
