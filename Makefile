@@ -25,7 +25,10 @@ rust-style: rust-deps
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 
-web-deps:
+# Installed again only when the lockfile changes: each step of `make test`
+# is a make of its own, and four of them need the web app's packages.
+web-deps: web/node_modules/.package-lock.json
+web/node_modules/.package-lock.json: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 
 web-style: web-deps
