@@ -59,6 +59,11 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
   const webhookRow = page.locator("li[data-row-id]", { hasText: "Deploy failed" });
   await webhookRow.waitFor();
   const webhookId = (await webhookRow.getAttribute("data-row-id")) ?? "";
+  // Its category in words, and its time relative, the exact time on hover.
+  await webhookRow.locator(".tag", { hasText: "Webhook" }).waitFor();
+  const time = webhookRow.locator("time");
+  expect(await time.innerText()).toMatch(/^(just now|\d+ s ago)$/);
+  expect(await time.getAttribute("title")).toMatch(/\d/);
   await tab(page, "Webhooks").locator(".tab-count", { hasText: "1" }).waitFor();
   await page.locator(".nav-link .nav-count", { hasText: "1" }).waitFor();
   await page.waitForFunction(() => document.title === "(1) Inbox · Switchboard");

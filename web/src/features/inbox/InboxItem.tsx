@@ -5,10 +5,13 @@
  */
 import type { ReactNode } from "react";
 import type { InboxRow } from "../../shared/api/types.generated";
-import { openTarget } from "./list";
+import { exactTime, relativeTime } from "../../shared/time";
+import { bodyView, CATEGORY_LABEL, openTarget } from "./list";
 
 interface Props {
   row: InboxRow;
+  /** The time now (ms), for "3 min ago". */
+  now: number;
   selected: boolean;
   checked: boolean;
   onCheck: () => void;
@@ -24,6 +27,7 @@ interface Props {
 
 export function InboxItem({
   row,
+  now,
   selected,
   checked,
   onCheck,
@@ -46,14 +50,14 @@ export function InboxItem({
       <input type="checkbox" aria-label={`Select ${row.title}`} checked={checked} onChange={onCheck} />
       <div className="inbox-main">
         <div className="inbox-head">
-          <span className="tag">{row.category}</span>
+          <span className="tag">{CATEGORY_LABEL[row.category]}</span>
           <strong>{row.title}</strong>
           {row.count > 1 && <span className="muted">×{row.count}</span>}
-          <time className="muted" dateTime={row.updatedAt}>
-            {new Date(row.updatedAt).toLocaleString()}
+          <time className="muted inbox-time" dateTime={row.updatedAt} title={exactTime(row.updatedAt)}>
+            {relativeTime(row.updatedAt, now)}
           </time>
         </div>
-        {row.body && <p className="inbox-body">{row.body}</p>}
+        {row.body && <Body body={row.body} />}
         {pending}
       </div>
       <div className="inbox-actions">
@@ -75,5 +79,16 @@ export function InboxItem({
         </button>
       </div>
     </li>
+  );
+}
+
+function Body({ body }: { body: string }) {
+  const view = bodyView(body);
+  if (view.kind === "text") return <p className="inbox-body">{view.text}</p>;
+  return (
+    <details className="inbox-body inbox-json" onClick={(event) => event.stopPropagation()}>
+      <summary>{view.summary}</summary>
+      <pre>{view.pretty}</pre>
+    </details>
   );
 }

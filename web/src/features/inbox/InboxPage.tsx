@@ -17,6 +17,7 @@ import { navigate } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
+import { useNow } from "../../shared/useNow";
 import { ApprovalCard } from "./ApprovalCard";
 import { approvalsOfRow, rowToMarkRead } from "./approvals";
 import { ChimeHistory } from "./ChimeHistory";
@@ -47,6 +48,7 @@ export function InboxPage({ onStartSession }: Props) {
   const { counts } = useInboxStatus();
   const { values } = useSettings();
   const toast = useToast();
+  const now = useNow();
   const [selected, setSelected] = useState<string | null>(null);
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const rows = inbox.rows;
@@ -218,6 +220,7 @@ export function InboxPage({ onStartSession }: Props) {
             <InboxItem
               key={row.id}
               row={row}
+              now={now}
               selected={row.id === selected}
               checked={checked.has(row.id)}
               onCheck={() => toggleCheck(row.id)}

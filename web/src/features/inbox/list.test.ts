@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { InboxEvent, InboxRow } from "../../shared/api/types.generated";
 import { inboxRow as row } from "../../shared/inbox/fixtures";
-import { alertFolder, appendPage, applyEvent, moveSelection, openTarget } from "./list";
+import { alertFolder, appendPage, applyEvent, bodyView, CATEGORY_LABEL, moveSelection, openTarget } from "./list";
 
 const NOW = "2026-01-01T00:00:00Z";
 
@@ -71,5 +71,24 @@ describe("openTarget and alertFolder", () => {
     expect(alertFolder(undefined, "  /srv/hub ")).toBe("/srv/hub");
     expect(alertFolder(undefined, "")).toBeUndefined();
     expect(alertFolder(undefined, 3)).toBeUndefined();
+  });
+});
+
+describe("how a row reads", () => {
+  it("names each category for a person", () => {
+    expect(CATEGORY_LABEL.pm_event).toBe("Project");
+    expect(CATEGORY_LABEL.cli_pending).toBe("Waiting on you");
+  });
+
+  it("shows a JSON body indented behind a summary, and anything else as text", () => {
+    expect(bodyView('{"ref":"main","commits":[1,2]}')).toEqual({
+      kind: "json",
+      summary: "JSON with 2 fields",
+      pretty: '{\n  "ref": "main",\n  "commits": [\n    1,\n    2\n  ]\n}',
+    });
+    expect(bodyView("[1]")).toMatchObject({ kind: "json", summary: "JSON list of 1 item" });
+    expect(bodyView("{not json")).toEqual({ kind: "text", text: "{not json" });
+    expect(bodyView("42")).toEqual({ kind: "text", text: "42" });
+    expect(bodyView("backup done")).toEqual({ kind: "text", text: "backup done" });
   });
 });

@@ -33,6 +33,43 @@ export const TAB_LABEL: Record<Tab, string> = {
   note: "Notes",
 };
 
+/** What one row is, in words: its category's name for a person, not its slug. */
+export const CATEGORY_LABEL: Record<Category, string> = {
+  session: "Session",
+  alert: "Alert",
+  webhook: "Webhook",
+  alarm: "Alarm",
+  cli_pending: "Waiting on you",
+  pm_event: "Project",
+  digest: "Digest",
+  note: "Note",
+};
+
+/**
+ * How a row's body reads: a JSON object or array (a webhook's payload, often minified) is shown
+ * indented behind a one-line summary; anything else as the text it is.
+ */
+export type BodyView = { kind: "text"; text: string } | { kind: "json"; summary: string; pretty: string };
+
+export function bodyView(body: string): BodyView {
+  const trimmed = body.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      const value: unknown = JSON.parse(trimmed);
+      if (typeof value === "object" && value !== null) {
+        const size = Array.isArray(value) ? value.length : Object.keys(value).length;
+        const summary = Array.isArray(value)
+          ? `JSON list of ${size} item${size === 1 ? "" : "s"}`
+          : `JSON with ${size} field${size === 1 ? "" : "s"}`;
+        return { kind: "json", summary, pretty: JSON.stringify(value, null, 2) };
+      }
+    } catch {
+      // Not JSON after all: shown as text.
+    }
+  }
+  return { kind: "text", text: body };
+}
+
 const inTab = (row: InboxRow, tab: Tab) => tab === "all" || row.category === tab;
 
 function withoutChange(event: Exclude<InboxEvent, { change: "read_all" }>): InboxRow {

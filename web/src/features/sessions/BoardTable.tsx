@@ -1,11 +1,12 @@
 /** The agent board's table: one row per session, children indented under a collapsible parent. */
 import { memo } from "react";
 import { Link, sessionPath } from "../../shared/router";
-import { describeActivity, folderName, lastActivityAt, relativeTime, type BoardRow } from "./board";
+import { relativeTime } from "../../shared/time";
+import { describeActivity, folderName, lastActivityAt, type BoardRow } from "./board";
 import { costGauge, turnsGauge } from "./ceilings";
 import { Gauge } from "./Gauge";
 import { describeStop, localTime } from "./lifecycle";
-import { useNow } from "./useNow";
+import { useNow } from "../../shared/useNow";
 
 // One formatter for every row: `toLocaleString` would build one per call.
 const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });

@@ -11,7 +11,7 @@ import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStrea
 import { governorChecks, runGovernorCheck } from "./api";
 import { refreshDelay, summarizeCheck } from "./governor";
 import { localTime } from "./lifecycle";
-import { useNow } from "./useNow";
+import { useNow } from "../../shared/useNow";
 
 interface Read {
   /** Undefined until the first read answers; null when there was no check yet. */

@@ -13,7 +13,7 @@ import { costGauge, dollars, turnsGauge } from "./ceilings";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { Gauge } from "./Gauge";
 import { describeStop, isOpen, localTime, revivesToday, sessionActions } from "./lifecycle";
-import { useNow } from "./useNow";
+import { useNow } from "../../shared/useNow";
 
 const count = (n: number) => n.toLocaleString();
 

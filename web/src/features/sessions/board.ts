@@ -183,18 +183,6 @@ export function lastActivityAt(session: Pick<Session, "updatedAt" | "activity">)
   return activity !== undefined && time(activity) > time(session.updatedAt) ? activity : session.updatedAt;
 }
 
-/** "just now", "42 s ago", "5 min ago", "3 h ago", "2 d ago". */
-export function relativeTime(iso: string, now: number): string {
-  const seconds = Math.max(0, Math.floor((now - time(iso)) / 1000));
-  if (seconds < 5) return "just now";
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  return `${Math.floor(hours / 24)} d ago`;
-}
-
 /** The last part of a folder path, for a narrow column (the whole path goes in its title). */
 export function folderName(path: string): string {
   const trimmed = path.replace(/\/+$/, "");
