@@ -108,6 +108,17 @@ test("settings with no effect yet are hidden until asked for", async () => {
   await context.close();
 });
 
+test("an unknown session's page says so and leads back, with no retry", async () => {
+  const { context, page } = await loggedInPage(e2e, "/sessions/0000000000000000000000000000dead");
+  const note = page.getByRole("alert");
+  const back = note.getByRole("link", { name: "Back to the start page" });
+  await back.waitFor();
+  expect(await note.getByRole("button", { name: "Try again" }).count()).toBe(0);
+  await back.click();
+  await page.waitForURL(`${e2e.server.uiUrl}/`);
+  await context.close();
+});
+
 test("density from the settings sets the board's row height", async () => {
   const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Density" });
   const board = await e2e.server.api<{ id: string; groups: { id: string }[] }>("POST", "/boards", {

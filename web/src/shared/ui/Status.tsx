@@ -1,6 +1,8 @@
 /** The plain states every page shows the same way: loading, failed, not built. */
 import type { ReactNode } from "react";
+import { ApiError } from "../api/client";
 import { errorMessage } from "../api/errorMessage";
+import { Link } from "../router";
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -10,7 +12,19 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/**
+ * A failed load, said plainly. Something that does not exist (404: a deleted session, a
+ * mistyped address) gets a way back instead of a retry, which could only fail again.
+ */
 export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <div className="error-note" role="alert">
+        <span>{errorMessage(error)}</span>
+        <Link to="/">Back to the start page</Link>
+      </div>
+    );
+  }
   return (
     <div className="error-note" role="alert">
       <span>{errorMessage(error)}</span>
