@@ -126,8 +126,9 @@ impl Lookup {
 /// the order of its last change, with that change.
 #[derive(Default)]
 struct Changed {
-    items: Vec<String>,
+    /// Each item's last change, an item once.
     last: Vec<ItemEvent>,
+    /// Where each item's change is in `last`.
     at: HashMap<String, usize>,
 }
 
@@ -136,8 +137,7 @@ impl Changed {
         match self.at.get(&event.item_id) {
             Some(&at) => self.last[at] = event,
             None => {
-                self.at.insert(event.item_id.clone(), self.items.len());
-                self.items.push(event.item_id.clone());
+                self.at.insert(event.item_id.clone(), self.last.len());
                 self.last.push(event);
             }
         }
@@ -403,12 +403,11 @@ impl Notifier {
         } else {
             None
         };
-        let changes = changed.items.iter().zip(&changed.last);
         let mut count = 0u32;
         let mut last: Option<(Item, &ItemEvent)> = None;
         if assigned_only {
-            for (item_id, event) in changes {
-                let item = absent_if_missing(boards::get_item(&self.db, account, item_id))?;
+            for event in &changed.last {
+                let item = absent_if_missing(boards::get_item(&self.db, account, &event.item_id))?;
                 if let Some(item) = item
                     && me
                         .as_ref()
@@ -419,11 +418,11 @@ impl Notifier {
                 }
             }
         } else {
-            count = u32::try_from(changed.items.len()).unwrap_or(u32::MAX);
+            count = u32::try_from(changed.last.len()).unwrap_or(u32::MAX);
             // Named by the last item still there; one read, not one per item.
-            for (item_id, event) in changes.rev() {
-                if let Some(item) = absent_if_missing(boards::get_item(&self.db, account, item_id))?
-                {
+            for event in changed.last.iter().rev() {
+                let item = absent_if_missing(boards::get_item(&self.db, account, &event.item_id))?;
+                if let Some(item) = item {
                     last = Some((item, event));
                     break;
                 }

@@ -30,6 +30,23 @@ pub async fn kill_leftovers(session_ids: &HashSet<String>) -> Vec<u32> {
         .iter()
         .map(|id| format!("APP_SESSION_ID={id}").into_bytes())
         .collect();
+    // Reading every process's environment is blocking file I/O: off the
+    // async threads, since a stopped turn runs this too.
+    let killed = tokio::task::spawn_blocking(move || kill_matching(&wanted))
+        .await
+        .unwrap_or_default();
+    for _ in 0..100 {
+        if killed.iter().all(|pid| !is_running(*pid)) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    killed
+}
+
+/// SIGKILLs every process (but this one) whose environment holds one of
+/// the `wanted` variables, and says which.
+fn kill_matching(wanted: &HashSet<Vec<u8>>) -> Vec<u32> {
     let ours = std::process::id();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -57,12 +74,6 @@ pub async fn kill_leftovers(session_ids: &HashSet<String>) -> Vec<u32> {
                 killed.push(pid);
             }
         }
-    }
-    for _ in 0..100 {
-        if killed.iter().all(|pid| !is_running(*pid)) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
     }
     killed
 }

@@ -111,11 +111,24 @@ impl Cache {
             .ok()??;
         let cell = {
             let mut versions = self.versions.lock().unwrap_or_else(|p| p.into_inner());
-            Arc::clone(versions.entry(key).or_default())
+            Arc::clone(versions.entry(key.clone()).or_default())
         };
-        cell.get_or_init(|| probe(confinement, &command, cwd))
+        let version = cell
+            .get_or_init(|| probe(confinement, &command, cwd))
             .await
-            .clone()
+            .clone();
+        if version.is_none() {
+            // A probe that timed out on a busy machine or could not start is
+            // tried again by a later turn, not remembered as "no version".
+            let mut versions = self.versions.lock().unwrap_or_else(|p| p.into_inner());
+            if versions
+                .get(&key)
+                .is_some_and(|kept| Arc::ptr_eq(kept, &cell))
+            {
+                versions.remove(&key);
+            }
+        }
+        version
     }
 }
 
