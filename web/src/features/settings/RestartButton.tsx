@@ -61,8 +61,8 @@ export function RestartButton() {
           onClose={() => setConfirming(false)}
         >
           <p>
-            The server stops and starts again on the same ports. Running turns are cut off and resume as the
-            governor&apos;s settings say; open pages reconnect when it is back.
+            The server stops and starts again on the same ports: running turns are cut off, and open pages reconnect
+            once it is back.
           </p>
         </ConfirmDialog>
       )}
