@@ -93,8 +93,8 @@ pub(crate) fn examine(data_dir: &Path, listeners: Listeners<'_>) -> Ports {
             };
             return Ports {
                 server_pid: Some(std::process::id()),
-                control: serving(control_url.and_then(port_of)),
-                ui: serving(port_of(ui_url)),
+                control: serving(control_url.and_then(sessions::port_of)),
+                ui: serving(sessions::port_of(ui_url)),
                 stale_server_pid: None,
             };
         }
@@ -150,15 +150,10 @@ impl ServerFile {
         let value: Value = serde_json::from_str(&text).ok()?;
         Some(Self {
             pid: u32::try_from(value["pid"].as_u64()?).ok()?,
-            control: value["controlUrl"].as_str().and_then(port_of),
-            ui: port_of(value["uiUrl"].as_str()?)?,
+            control: value["controlUrl"].as_str().and_then(sessions::port_of),
+            ui: sessions::port_of(value["uiUrl"].as_str()?)?,
         })
     }
-}
-
-/// The port of `http://127.0.0.1:<port>`.
-fn port_of(url: &str) -> Option<u16> {
-    url.trim_end_matches('/').rsplit(':').next()?.parse().ok()
 }
 
 /// Whether a process with this id exists (a signal 0 reaches it, or exists

@@ -87,8 +87,9 @@ impl Confinement<'_> {
     }
 }
 
-/// The port of `http://127.0.0.1:<port>`.
-fn port_of(url: &str) -> Option<u16> {
+/// The port of `http://127.0.0.1:<port>` (the control and UI addresses
+/// Switchboard writes).
+pub fn port_of(url: &str) -> Option<u16> {
     url.trim_end_matches('/').rsplit(':').next()?.parse().ok()
 }
 

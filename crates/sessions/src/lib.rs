@@ -66,6 +66,7 @@ mod usage;
 mod versions;
 mod watchdog;
 
+pub use confine::port_of;
 pub use engines::{EngineKind, EngineSpec};
 pub use error::{Result, SessionError};
 pub use fleet::Dormant;
