@@ -16,6 +16,7 @@ mod bookmarks_cmd;
 mod client;
 mod doctor_cmd;
 mod secrets_cmd;
+mod serve_cmd;
 mod sessions_cmd;
 mod settings_cmd;
 mod shell_cmd;
@@ -195,15 +196,17 @@ fn main() -> ExitCode {
             manual_clock,
             manual_clock_start_ms,
             meminfo_file,
-        } => serve(server::ServeOptions {
-            data_dir,
+        } => serve_cmd::run(serve_cmd::Serve {
+            app: app::Options {
+                data_dir,
+                demo,
+                manual_clock,
+                manual_clock_start_ms,
+                meminfo_file,
+            },
             control_port,
             ui_port,
-            demo,
             stream_keep_alive: std::time::Duration::from_millis(stream_keep_alive_ms),
-            manual_clock,
-            manual_clock_start_ms,
-            meminfo_file,
         }),
         Command::Settings(command) => settings_cmd::run(command, &data_dir),
         Command::Spawn {
@@ -275,51 +278,4 @@ fn default_data_dir() -> PathBuf {
         .or_else(|| dirs::home_dir().map(|h| h.join(".local/share")))
         .unwrap_or_else(|| PathBuf::from("."))
         .join("switchboard")
-}
-
-fn serve(options: server::ServeOptions) -> anyhow::Result<ExitCode> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    let reason = runtime.block_on(async {
-        let running = server::start(options).await?;
-        init_logging();
-        println!("Switchboard is running.");
-        println!("  Open the web UI: {}", running.login_url);
-        match &running.control_url {
-            Some(url) => println!("  Control server:  {url}"),
-            None => println!("  Control server:  off (setting cliServerEnabled)"),
-        }
-        anyhow::Ok(running.wait().await)
-    })?;
-    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
-    if reason == server::StopReason::Restart {
-        return Err(restart_in_place());
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Replaces this process with a fresh copy of itself, same arguments, so a
-/// restart keeps the pid's parent and terminal. Returns only on failure.
-fn restart_in_place() -> anyhow::Error {
-    use std::os::unix::process::CommandExt;
-    let exe = match std::env::current_exe() {
-        Ok(exe) => exe,
-        Err(e) => return anyhow::anyhow!("cannot restart: {e}"),
-    };
-    let error = std::process::Command::new(exe)
-        .args(std::env::args_os().skip(1))
-        .exec();
-    anyhow::anyhow!("cannot restart: {error}")
-}
-
-/// Logs go to stderr only once the server is up, so a failed start prints
-/// exactly one line. `RUST_LOG` overrides the level.
-fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
 }

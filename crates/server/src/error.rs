@@ -355,4 +355,20 @@ impl From<worktrees::WorktreeError> for ApiError {
     }
 }
 
+/// An operation of the application failed on a domain error: the status
+/// that error gets from a route of its own.
+impl From<app::AppError> for ApiError {
+    fn from(error: app::AppError) -> Self {
+        use app::AppError as E;
+        match error {
+            E::Sessions(e) => e.into(),
+            E::Permissions(e) => e.into(),
+            E::Governor(e) => e.into(),
+            E::Inbox(e) => e.into(),
+            E::Coaching(e) => e.into(),
+            E::Task(e) => ApiError::internal(e),
+        }
+    }
+}
+
 pub type ApiResult<T> = Result<T, ApiError>;

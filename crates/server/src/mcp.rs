@@ -5,7 +5,7 @@
 //! its route does (spawn rules, guarded settings, agent-token limits, account
 //! isolation), and a refusal is a tool error carrying the route's code.
 //!
-//! Sessions are pointed here by [`engine_args`].
+//! Sessions are pointed here by [`app::mcp_engine_args`].
 
 mod tools;
 
@@ -18,7 +18,6 @@ use axum::middleware::{Next, from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post_service;
 use http_body_util::BodyExt;
-use permissions::OWN_MCP_SERVER;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -33,8 +32,8 @@ use tower::ServiceExt;
 use crate::MAX_BODY_BYTES;
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::routes::SOURCE_SESSION_HEADER;
 use crate::state::AppState;
+use app::SOURCE_SESSION_HEADER;
 
 /// The headers a tool call carries over from the MCP request: the
 /// credential, the Host the guards already accepted, and the live session a
@@ -232,97 +231,5 @@ impl rmcp::ServerHandler for Gateway {
         self.call(route, request.arguments, &parts.headers)
             .await
             .map(CallToolResponse::from)
-    }
-}
-
-/// What a session's engine is given to reach this server's MCP endpoint
-/// with its own agent token, naming itself as the source of its spawns. The
-/// token itself is never written anywhere: Claude Code expands
-/// `${APP_CLI_TOKEN}` from its environment, Codex reads the variables named
-/// by `bearer_token_env_var` and `env_http_headers`. With `strict`, the engine
-/// loads no other server than this one. `codex exec` never asks, so it
-/// refuses every MCP call ("MCP tool call requires approval, but approval
-/// policy is never") unless the server's entry approves its tools: this
-/// server's routes apply the token's own rules, as Claude's hook relies on.
-pub(crate) fn engine_args(
-    kind: sessions::EngineKind,
-    control_url: &str,
-    strict: bool,
-) -> Vec<String> {
-    let url = format!("{control_url}/mcp");
-    match kind {
-        sessions::EngineKind::Claude => {
-            // The permission hook allows this server's tools by its name.
-            let config = json!({"mcpServers": {OWN_MCP_SERVER: {
-                "type": "http",
-                "url": url,
-                "headers": {
-                    "Authorization": "Bearer ${APP_CLI_TOKEN}",
-                    SOURCE_SESSION_HEADER: "${APP_SESSION_ID}",
-                },
-            }}});
-            let mut args = vec!["--mcp-config".to_owned(), config.to_string()];
-            if strict {
-                args.push("--strict-mcp-config".to_owned());
-            }
-            args
-        }
-        sessions::EngineKind::Codex => {
-            let server = format!(
-                "{{url={url:?},bearer_token_env_var=\"APP_CLI_TOKEN\",\
-                 env_http_headers={{{SOURCE_SESSION_HEADER:?}=\"APP_SESSION_ID\"}},\
-                 default_tools_approval_mode=\"approve\"}}"
-            );
-            let assignment = if strict {
-                // The whole table replaced: the user's own servers are not loaded.
-                format!("mcp_servers={{{OWN_MCP_SERVER}={server}}}")
-            } else {
-                format!("mcp_servers.{OWN_MCP_SERVER}={server}")
-            };
-            vec!["-c".to_owned(), assignment]
-        }
-        sessions::EngineKind::Command => Vec::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn claude_gets_a_config_naming_the_token_variable_and_the_strict_flag() {
-        let args = engine_args(sessions::EngineKind::Claude, "http://127.0.0.1:9", true);
-        assert_eq!(args[0], "--mcp-config");
-        let config: Value = serde_json::from_str(&args[1]).unwrap();
-        let server = &config["mcpServers"]["switchboard"];
-        assert_eq!(server["url"], "http://127.0.0.1:9/mcp");
-        assert_eq!(
-            server["headers"]["Authorization"],
-            "Bearer ${APP_CLI_TOKEN}"
-        );
-        assert_eq!(
-            server["headers"]["x-app-source-session-id"],
-            "${APP_SESSION_ID}"
-        );
-        assert_eq!(args[2], "--strict-mcp-config");
-        let loose = engine_args(sessions::EngineKind::Claude, "http://127.0.0.1:9", false);
-        assert_eq!(loose.len(), 2);
-    }
-
-    #[test]
-    fn codex_gets_an_override_that_replaces_its_servers_only_when_strict() {
-        let strict = engine_args(sessions::EngineKind::Codex, "http://127.0.0.1:9", true);
-        assert_eq!(
-            strict,
-            [
-                "-c",
-                "mcp_servers={switchboard={url=\"http://127.0.0.1:9/mcp\",bearer_token_env_var=\"APP_CLI_TOKEN\",\
-                 env_http_headers={\"x-app-source-session-id\"=\"APP_SESSION_ID\"},\
-                 default_tools_approval_mode=\"approve\"}}"
-            ]
-        );
-        let loose = engine_args(sessions::EngineKind::Codex, "http://127.0.0.1:9", false);
-        assert!(loose[1].starts_with("mcp_servers.switchboard={"));
-        assert!(engine_args(sessions::EngineKind::Command, "x", true).is_empty());
     }
 }

@@ -8,6 +8,8 @@ use serde_json::Value;
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
+pub use app::stream_events::{AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged};
+
 /// Every error reply: `{"error": {"code", "message"}}`.
 #[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
 pub struct ErrorBody {
@@ -64,13 +66,6 @@ pub struct BoardQuery {
     pub workspace_id: Option<String>,
 }
 
-/// `PATCH /settings/<key>` replies with the key and the value as stored.
-#[derive(Debug, Clone, Serialize, TS, ToSchema)]
-pub struct SettingChanged {
-    pub key: String,
-    pub value: Value,
-}
-
 #[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewAccount {
@@ -104,16 +99,6 @@ pub struct NewAlarm {
     pub at: String,
     #[serde(default)]
     pub repeat: Option<alarms::Repeat>,
-}
-
-/// The `alarm` stream event: the alarm after the change, or only its id
-/// (`deleted: true`) once it is gone.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct AlarmChanged {
-    pub id: String,
-    pub alarm: Option<alarms::Alarm>,
-    pub deleted: bool,
 }
 
 #[derive(Debug, Clone, Deserialize, TS, ToSchema)]
@@ -215,50 +200,6 @@ pub struct PublishedLink {
 pub struct PublicationState {
     pub published: bool,
     pub published_at: Option<String>,
-}
-
-/// The `output` event's data: one stored entry of a turn's typed transcript.
-/// `seq` grows within a session (it is the entry's `seq` in
-/// `GET /sessions/<id>/transcript?format=json`).
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct OutputEvent {
-    pub session_id: String,
-    // JSON.parse gives a number, not a bigint.
-    #[ts(type = "number")]
-    pub turn: i64,
-    #[ts(type = "number")]
-    pub seq: i64,
-    pub entry: sessions::EntryBody,
-}
-
-/// The `board` event's data: the board's new ETag, `null` once it is deleted.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct BoardChanged {
-    pub board_id: String,
-    pub etag: Option<String>,
-}
-
-/// The data of an `inbox` event: what changed in the account's inbox. A row
-/// change is the row itself (as `GET /inbox` gives it, which is what this
-/// event carried before it said more) with a `change` key added.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(tag = "change", rename_all = "snake_case")]
-pub enum InboxEvent {
-    /// A new row.
-    Created(inbox::InboxRow),
-    /// An unread row came again: its `count`, time, title and body moved.
-    Repeated(inbox::InboxRow),
-    /// `PATCH /inbox/<id>` read, unread, archived or restored it, or
-    /// `POST /sessions/<id>/seen` read it.
-    Updated(inbox::InboxRow),
-    /// `POST /inbox/read-all` marked `count` rows read (of `category`, or of
-    /// every shown category when `null`).
-    ReadAll {
-        category: Option<inbox::Category>,
-        count: usize,
-    },
 }
 
 /// `GET /inbox` query: `category`, `state` (default `open`: unread and read,

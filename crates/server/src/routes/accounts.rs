@@ -10,9 +10,9 @@ use axum::{Json, Router};
 use accounts::Principal;
 
 use crate::auth::{Caller, Owner, Visitor};
+use crate::blocking::blocking;
 use crate::error::ApiResult;
 use crate::json::ApiJson;
-use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{BrowserSession, CreatedAccount, Me, NewAccount};
 

@@ -13,12 +13,12 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 
 use crate::auth::Caller;
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
-use crate::publish;
-use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::NewAlarm;
+use app::publish;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

@@ -53,6 +53,6 @@ async fn user_restart(_user: User, State(state): State<AppState>) -> StatusCode 
 /// The listeners drain, `serve` execs a fresh copy of itself, and the web app
 /// polls `/api/me` until the new one answers.
 fn request_restart(state: &AppState) -> StatusCode {
-    state.stop.send_replace(Some(StopReason::Restart));
+    state.request_stop(StopReason::Restart);
     StatusCode::ACCEPTED
 }

@@ -10,11 +10,11 @@ use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{Caller, User};
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
-use crate::permission_check::{self, CheckAnswer};
-use crate::routes::blocking;
 use crate::state::AppState;
+use app::permission_check::{self, CheckAnswer};
 
 pub fn routes() -> Router<AppState> {
     Router::new()

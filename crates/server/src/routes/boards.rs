@@ -17,15 +17,15 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::auth::{Caller, User};
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::negotiate::accepts;
-use crate::publish;
-use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{
     BatchCreated, BoardChanged, BoardQuery, ColumnChange, ItemBatch, ItemMove, Named, Order, Titled,
 };
+use app::publish;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
     Router::new()

@@ -14,9 +14,9 @@ use sessions::SpawnRequest;
 use utoipa::ToSchema;
 
 use crate::auth::{Caller, ControlSwitch};
+use crate::blocking::blocking;
 use crate::error::ApiResult;
 use crate::json::ApiJson;
-use crate::routes::blocking;
 use crate::routes::navigation::{Delivered, request_navigation};
 use crate::routes::sessions::{Spawned, spawn_as};
 use crate::state::AppState;

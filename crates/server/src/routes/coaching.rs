@@ -15,12 +15,12 @@ use sessions::SpawnRequest;
 use utoipa::ToSchema;
 
 use crate::auth::{Caller, ControlSwitch};
-use crate::coaching_watch;
+use crate::blocking::blocking;
 use crate::error::ApiResult;
 use crate::json::OptionalJson;
-use crate::routes::blocking;
 use crate::routes::sessions::{Spawned, spawn_as};
 use crate::state::AppState;
+use app::coaching_watch;
 use settings::SettingsStore;
 
 const WEEKLY_TITLE: &str = "Your week with agents";

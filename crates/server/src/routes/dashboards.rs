@@ -14,9 +14,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::auth::{Caller, User};
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
-use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{PublicationState, PublishedLink};
 

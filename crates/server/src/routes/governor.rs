@@ -10,10 +10,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::auth::User;
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
-use crate::governor_loop;
-use crate::routes::blocking;
 use crate::state::AppState;
+use app::governor_loop;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

@@ -13,12 +13,12 @@ use axum::{Json, Router};
 use inbox::{Action, Category, NewRow};
 
 use crate::auth::{Caller, User};
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::{ApiJson, OptionalJson};
-use crate::publish;
-use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{CountsQuery, InboxEvent, InboxQuery, NewAlert, ReadAll, ReadAllDone};
+use app::publish;
 
 /// A page when the caller names no `limit`.
 const DEFAULT_PAGE: usize = 50;

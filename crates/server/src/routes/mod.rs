@@ -3,10 +3,7 @@
 //! server and under `/api` on the UI server, which adds [`ui_api`]'s few
 //! browser-only routes.
 
-use ::clock::Clock;
 use axum::Router;
-
-use crate::error::{ApiError, ApiResult};
 
 use crate::state::AppState;
 
@@ -26,7 +23,6 @@ pub(crate) mod navigation;
 pub mod openapi;
 mod secrets;
 mod sessions;
-pub(crate) use sessions::SOURCE_SESSION_HEADER;
 mod settings;
 mod stream;
 mod teamchat;
@@ -75,36 +71,4 @@ pub fn ui_api(state: &AppState) -> Router<AppState> {
         .merge(app::ui_routes())
         .merge(accounts::ui_routes())
         .merge(navigation::ui_routes())
-}
-
-/// How long one request waits for a user's answer (an approval, an input
-/// request) before it answers "still pending" and its caller asks again:
-/// under the 30-second request timeout. The answers' own time limits run on
-/// the server's clock.
-pub(crate) const POLL_WAIT: time::Duration = time::Duration::seconds(20);
-
-/// Resolves once [`POLL_WAIT`] has passed on the server's clock, so a test's
-/// manual clock ends a wait as it ends the answer's time limit; and as long
-/// in real time at the latest, because the request timeout this must beat is
-/// real time, which a wall clock stepped back would otherwise outlast.
-pub(crate) async fn poll_wait(clock: &dyn Clock) {
-    tokio::select! {
-        () = clock.sleep(POLL_WAIT) => {}
-        () = tokio::time::sleep(POLL_WAIT.unsigned_abs()) => {}
-    }
-}
-
-/// Runs a synchronous domain call (SQLite) off the async workers.
-pub(crate) async fn blocking<T, E>(
-    work: impl FnOnce() -> Result<T, E> + Send + 'static,
-) -> ApiResult<T>
-where
-    T: Send + 'static,
-    E: Send + 'static,
-    ApiError: From<E>,
-{
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::from)
 }

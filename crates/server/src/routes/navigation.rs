@@ -15,13 +15,13 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::auth::{Caller, User};
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
-use crate::publish;
-use crate::routes::blocking;
 use crate::routes::sessions::source_session;
 use crate::state::AppState;
 use crate::wire::{ForegroundEvent, NavigateEvent};
+use app::publish;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

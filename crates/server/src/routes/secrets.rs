@@ -21,8 +21,10 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::{Caller, User, refuse_email_session};
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
-use crate::publish;
-use crate::routes::{blocking, poll_wait};
+use app::poll_wait;
+use app::publish;
+
+use crate::blocking::blocking;
 use crate::state::AppState;
 use crate::wire::{self, InboxEvent, KeyDecisionKind};
 
@@ -199,7 +201,7 @@ struct ReadQuery {
 ///
 /// Held until it is answered, expires, or 20 s pass. The user, or the asking
 /// session's own token.
-// It expires on the server's clock; the wait is [`POLL_WAIT`].
+// It expires on the server's clock; the wait is [`app::POLL_WAIT`].
 #[utoipa::path(get, path = "/input-requests/{id}", params(("id" = String, Path, description = "The input request's id."), ReadQuery),
     responses((status = 200, body = InputRequest)))]
 async fn read_request(

@@ -17,6 +17,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::json::{ApiJson, OptionalJson};
 use crate::state::AppState;
 use crate::wire::{SessionMessage, StopSession, UsageRange};
+use app::SOURCE_SESSION_HEADER;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -31,8 +32,6 @@ pub fn routes() -> Router<AppState> {
         .route("/engines", get(engines))
         .route("/usage", get(usage))
 }
-
-pub(crate) const SOURCE_SESSION_HEADER: &str = "x-app-source-session-id";
 
 /// The session `X-App-Source-Session-Id` names, when the request has one.
 pub(crate) fn source_session(headers: &HeaderMap) -> Option<String> {

@@ -8,12 +8,12 @@ use axum::routing::get;
 use axum::{Json, Router};
 
 use crate::auth::Caller;
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
-use crate::publish;
-use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{SettingChange, SettingChanged, SettingView};
+use app::publish;
 
 impl From<settings::SettingView> for SettingView {
     fn from(view: settings::SettingView) -> Self {

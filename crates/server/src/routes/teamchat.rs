@@ -12,9 +12,9 @@ use teamchat::{ChatError, Client, Config, Done, Operation};
 use utoipa::ToSchema;
 
 use crate::auth::{Caller, refuse_email_session};
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
-use crate::routes::blocking;
 use crate::state::AppState;
 
 pub fn routes() -> Router<AppState> {

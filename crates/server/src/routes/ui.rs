@@ -9,8 +9,8 @@ use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::auth::UI_COOKIE;
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
-use crate::routes::blocking;
 use crate::state::AppState;
 
 #[derive(rust_embed::Embed)]

@@ -15,13 +15,13 @@ use axum::{Json, Router};
 use inbox::{Category, NewRow};
 
 use crate::auth::User;
+use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::guards::{self, MAX_HOOK_BODY_BYTES};
 use crate::json::ApiJson;
-use crate::publish;
-use crate::routes::blocking;
 use crate::state::AppState;
 use crate::wire::{CreatedWebhook, NewWebhook};
+use app::publish;
 
 pub fn routes() -> Router<AppState> {
     Router::new()

@@ -18,7 +18,7 @@ use serde_json::Value;
 use settings::SettingsStore;
 
 use crate::publish;
-use crate::state::AppState;
+use crate::services::App;
 
 /// The notifier's preferences as the settings say now.
 pub fn prefs(settings: &SettingsStore) -> Prefs {
@@ -63,7 +63,7 @@ pub fn prefs(settings: &SettingsStore) -> Prefs {
 /// events; the time-driven work (`tick`) runs when its moment comes, at the
 /// start, and when the preferences it works by have changed, so an item write
 /// costs the notifier no more than reading its events.
-pub fn start(state: &AppState) {
+pub fn start(state: &App) {
     let notifier = Arc::new(Notifier::new(state.db.clone(), state.inbox.clone()));
     let state = state.clone();
     let mut stop = state.stop.subscribe();
@@ -121,7 +121,7 @@ pub fn start(state: &AppState) {
     });
 }
 
-async fn take_events(state: &AppState, notifier: &Arc<Notifier>) {
+async fn take_events(state: &App, notifier: &Arc<Notifier>) {
     run(state, notifier, prefs(&state.settings), |n, p, now| {
         Ok(((), n.take_events(p, now)?))
     })
@@ -132,7 +132,7 @@ async fn take_events(state: &AppState, notifier: &Arc<Notifier>) {
 /// given preferences, announces the rows it delivered, and logs a failure
 /// (the next wake-up tries again).
 async fn run<T: Send + 'static>(
-    state: &AppState,
+    state: &App,
     notifier: &Arc<Notifier>,
     prefs: Prefs,
     step: impl FnOnce(
@@ -177,7 +177,7 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 
 /// Counts each account's sessions over the day that ended and posts its
 /// daily digest.
-async fn daily_digest(state: &AppState, notifier: &Arc<Notifier>, range: DayRange) {
+async fn daily_digest(state: &App, notifier: &Arc<Notifier>, range: DayRange) {
     let accounts = match state.accounts.list() {
         Ok(accounts) => accounts,
         Err(error) => {

@@ -15,9 +15,9 @@ use instructions::{GitMode, Ledger, SqliteLedger, SyncRequest};
 use settings::{AgentInstructionsSyncGitMode, SettingsStore};
 use tokio::sync::mpsc;
 
+use crate::error::blocking;
 use crate::publish;
-use crate::routes::blocking;
-use crate::state::AppState;
+use crate::services::App;
 
 /// How often the folders of active sessions are looked at again.
 const POLL: time::Duration = time::Duration::seconds(5);
@@ -187,7 +187,7 @@ impl sessions::BeforeTurn for InstructionSync {
 /// Starts the poll and the task that turns hand edits into inbox notes;
 /// both end when the server is asked to stop.
 pub fn start(
-    state: &AppState,
+    state: &App,
     sync: Arc<InstructionSync>,
     mut hand_edited: mpsc::UnboundedReceiver<HandEdited>,
 ) {
@@ -238,7 +238,7 @@ pub fn start(
     });
 }
 
-async fn note(state: &AppState, edit: HandEdited) {
+async fn note(state: &App, edit: HandEdited) {
     let name = edit
         .path
         .file_name()
@@ -262,6 +262,6 @@ async fn note(state: &AppState, edit: HandEdited) {
         Ok(added) => {
             publish::inbox_added(state, &edit.account_id, added);
         }
-        Err(error) => tracing::warn!(error = error.message, "cannot add an instruction sync note"),
+        Err(error) => tracing::warn!(%error, "cannot add an instruction sync note"),
     }
 }

@@ -12,7 +12,7 @@ use inbox::Category;
 use sessions::{PageFrom, SessionUpdate, Status};
 
 use crate::publish;
-use crate::state::AppState;
+use crate::services::App;
 
 /// How much of the transcript's end the rule reads: a turn's question or
 /// reply is among its last entries, and a page this size is one short index
@@ -21,7 +21,7 @@ const TURN_END_ENTRIES: u32 = 200;
 
 /// Starts the task; it ends when the server is asked to stop. A burst of
 /// updates that outruns it loses those turn ends' rows, which the log says.
-pub fn watch_turn_ends(state: &AppState) {
+pub fn watch_turn_ends(state: &App) {
     publish::on_session_updates(
         state,
         "the inbox",
@@ -38,7 +38,7 @@ fn ends_a_turn(update: &SessionUpdate) -> bool {
     update.moved && matches!(update.status, Status::WaitingForInput | Status::Failed)
 }
 
-async fn turn_ended(state: &AppState, update: &SessionUpdate) {
+async fn turn_ended(state: &App, update: &SessionUpdate) {
     let (account, id) = (&update.account_id, &update.session_id);
     let read = async {
         let session = state.sessions.get(account, id).await?;

@@ -4,15 +4,15 @@
 
 use sessions::{EntryBody, PageFrom, SessionUpdate, Status};
 
+use crate::error::blocking;
 use crate::publish;
-use crate::routes::blocking;
-use crate::state::AppState;
+use crate::services::App;
 
 /// A turn's answer is among the transcript's last entries.
 const TAIL: u32 = 200;
 
 /// Starts the task; it ends when the server is asked to stop.
-pub fn start(state: &AppState) {
+pub(crate) fn start(state: &App) {
     publish::on_session_updates(state, "coaching", turn_ended, |state, update| async move {
         save(&state, &update.account_id, &update.session_id).await;
     });
@@ -23,12 +23,12 @@ fn turn_ended(update: &SessionUpdate) -> bool {
 }
 
 /// A status an interview's turn ends in: its answer is there to keep.
-pub(crate) fn turn_over(status: Status) -> bool {
+pub fn turn_over(status: Status) -> bool {
     matches!(status, Status::WaitingForInput | Status::Finished)
 }
 
 /// Keeps the session's latest answer when it is a coaching interview.
-pub(crate) async fn save(state: &AppState, account_id: &str, session_id: &str) {
+pub async fn save(state: &App, account_id: &str, session_id: &str) {
     let store = state.coaching.clone();
     let id = session_id.to_owned();
     if !matches!(blocking(move || store.is_interview(&id)).await, Ok(true)) {
@@ -52,7 +52,7 @@ pub(crate) async fn save(state: &AppState, account_id: &str, session_id: &str) {
     let id = session_id.to_owned();
     if let Err(error) = blocking(move || store.save_interview(&id, &answer)).await {
         tracing::warn!(
-            error = error.message,
+            %error,
             "cannot save a coaching interview's answer"
         );
     }

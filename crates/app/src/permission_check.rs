@@ -15,10 +15,10 @@ use sessions::{EntryBody, Session, Trigger};
 use settings::{AgentPermissionLevel, SettingsStore};
 use utoipa::ToSchema;
 
-use crate::error::ApiResult;
+use crate::error::AppResult;
+use crate::error::{blocking, poll_wait};
 use crate::publish;
-use crate::routes::{blocking, poll_wait};
-use crate::state::AppState;
+use crate::services::App;
 
 /// What the hook is told.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -55,13 +55,13 @@ pub fn effective_level(
 }
 
 /// Judges one `PreToolUse` call of `session_id`; an ask waits up to
-/// [`POLL_WAIT`](crate::routes::POLL_WAIT) for the user before answering `pending`.
+/// [`POLL_WAIT`](crate::POLL_WAIT) for the user before answering `pending`.
 pub async fn check(
-    state: &AppState,
+    state: &App,
     account_id: &str,
     session_id: &str,
     hook: &Value,
-) -> ApiResult<CheckAnswer> {
+) -> AppResult<CheckAnswer> {
     let session = state.sessions.get(account_id, session_id).await?;
     // The hook answers Claude Code and external engines, and neither may
     // have a level of its own (engines.toml refuses one): the setting decides.
@@ -142,8 +142,8 @@ pub async fn check(
     poll(state, account_id, &approval.id).await
 }
 
-/// Waits up to [`POLL_WAIT`](crate::routes::POLL_WAIT) for the approval's outcome.
-pub async fn poll(state: &AppState, account_id: &str, approval_id: &str) -> ApiResult<CheckAnswer> {
+/// Waits up to [`POLL_WAIT`](crate::POLL_WAIT) for the approval's outcome.
+pub async fn poll(state: &App, account_id: &str, approval_id: &str) -> AppResult<CheckAnswer> {
     let pending = || CheckAnswer {
         decision: "pending",
         reason: "waiting for the user's approval".into(),
@@ -203,7 +203,7 @@ struct Settled {
 
 /// Waits on the clock for the user's answer (or the ten minutes), then puts
 /// it on record and announces the approval's new state.
-async fn settle(state: AppState, session: Session, approval: Approval, mut done: Settled) {
+async fn settle(state: App, session: Session, approval: Approval, mut done: Settled) {
     let outcome = state
         .permissions
         .wait(&session.account_id, &approval.id)
@@ -222,7 +222,7 @@ async fn settle(state: AppState, session: Session, approval: Approval, mut done:
     done.approval_id = Some(approval.id.clone());
     if let Err(error) = finish(&state, &session, done).await {
         tracing::warn!(
-            error = error.message,
+            %error,
             approval = approval.id,
             "cannot record an approval's outcome"
         );
@@ -231,12 +231,12 @@ async fn settle(state: AppState, session: Session, approval: Approval, mut done:
     let (account, id) = (session.account_id.clone(), approval.id.clone());
     match blocking(move || broker.get(&account, &id)).await {
         Ok(settled) => announce(&state, &session.account_id, &settled),
-        Err(error) => tracing::warn!(error = error.message, "cannot read a settled approval"),
+        Err(error) => tracing::warn!(%error, "cannot read a settled approval"),
     }
 }
 
 /// Records the decision (the permissions log and the transcript) and answers the hook.
-async fn finish(state: &AppState, session: &Session, done: Settled) -> ApiResult<CheckAnswer> {
+async fn finish(state: &App, session: &Session, done: Settled) -> AppResult<CheckAnswer> {
     let decision = if done.allow { "allow" } else { "deny" };
     let broker = state.permissions.clone();
     let (account, sid) = (session.account_id.clone(), session.id.clone());
@@ -280,7 +280,7 @@ async fn finish(state: &AppState, session: &Session, done: Settled) -> ApiResult
     })
 }
 
-fn announce(state: &AppState, account_id: &str, approval: &Approval) {
+fn announce(state: &App, account_id: &str, approval: &Approval) {
     state.events.publish(
         Audience::Account(account_id.to_owned()),
         Name::Approval,
@@ -290,7 +290,7 @@ fn announce(state: &AppState, account_id: &str, approval: &Approval) {
 
 /// One `cli_pending` row per session, through attention's session row, so a
 /// session with several calls waiting is one unread row.
-async fn add_inbox_row(state: &AppState, session: &Session, approval: &Approval) {
+async fn add_inbox_row(state: &App, session: &Session, approval: &Approval) {
     let what = approval.target.as_deref().unwrap_or(&approval.tool);
     let body = match approval.input.get("plan").and_then(Value::as_str) {
         Some(plan) => plan.to_owned(),
@@ -311,7 +311,7 @@ async fn add_inbox_row(state: &AppState, session: &Session, approval: &Approval)
         }
         Err(error) => {
             tracing::warn!(
-                error = error.message,
+                %error,
                 session_id = session.id,
                 "cannot add an approval's inbox row"
             );

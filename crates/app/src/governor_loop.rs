@@ -9,8 +9,8 @@ use std::sync::Arc;
 use resilience::{MemorySource, ProcFs, Spacing};
 use settings::SettingsStore;
 
-use crate::error::ApiResult;
-use crate::state::AppState;
+use crate::error::AppResult;
+use crate::services::App;
 
 /// The refill rules as the settings say now.
 pub fn rules(settings: &SettingsStore) -> governor::Rules {
@@ -30,12 +30,12 @@ pub fn rules(settings: &SettingsStore) -> governor::Rules {
 }
 
 /// One check now; `None` while another is running.
-pub async fn check(state: &AppState) -> ApiResult<Option<governor::Check>> {
+pub async fn check(state: &App) -> AppResult<Option<governor::Check>> {
     Ok(state.governor.check(&rules(&state.settings)).await?)
 }
 
 /// Starts the five-minute loop; it ends when the server is asked to stop.
-pub fn start(state: &AppState) {
+pub(crate) fn start(state: &App) {
     let state = state.clone();
     let mut stop = state.stop.subscribe();
     tokio::spawn(async move {
@@ -46,7 +46,7 @@ pub fn start(state: &AppState) {
                 () = state.clock.sleep(governor::CHECK_EVERY) => {}
             }
             if let Err(error) = check(&state).await {
-                tracing::warn!(error = error.message, "a governor check failed");
+                tracing::warn!(%error, "a governor check failed");
             }
         }
     });

@@ -11,8 +11,8 @@ use serde_json::json;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
-use crate::state::AppState;
-use crate::wire::{AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged};
+use crate::services::App;
+use crate::stream_events::{AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged};
 
 /// Starts the task that turns the sessions' broadcasts into events. One task
 /// reads both, output first: the sessions crate sends a turn's last output
@@ -20,7 +20,7 @@ use crate::wire::{AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingCh
 /// an update keeps that order on the stream (a client that sees
 /// `waiting_for_input` has the turn's output). It ends when the server is
 /// asked to stop (it holds the state, so the channels never close on their own).
-pub fn forward_sessions(state: &AppState) {
+pub(crate) fn forward_sessions(state: &App) {
     let mut updates = state.sessions.subscribe();
     let mut output = state.sessions.subscribe_output();
     let mut stop = state.stop.subscribe();
@@ -66,13 +66,13 @@ pub fn forward_sessions(state: &AppState) {
 /// order, until the server is asked to stop; what it reads never holds up
 /// the stream's events. `who` names the listener in the log when a burst of
 /// updates outran it.
-pub fn on_session_updates<F, Fut>(
-    state: &AppState,
+pub(crate) fn on_session_updates<F, Fut>(
+    state: &App,
     who: &'static str,
     wants: fn(&sessions::SessionUpdate) -> bool,
     act: F,
 ) where
-    F: Fn(AppState, sessions::SessionUpdate) -> Fut + Send + 'static,
+    F: Fn(App, sessions::SessionUpdate) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send,
 {
     let mut updates = state.sessions.subscribe();
@@ -98,7 +98,7 @@ pub fn on_session_updates<F, Fut>(
     });
 }
 
-fn drain_output(state: &AppState, output: &mut broadcast::Receiver<sessions::OutputAppended>) {
+fn drain_output(state: &App, output: &mut broadcast::Receiver<sessions::OutputAppended>) {
     loop {
         match output.try_recv() {
             Ok(chunk) => output_stored(state, chunk),
@@ -108,7 +108,7 @@ fn drain_output(state: &AppState, output: &mut broadcast::Receiver<sessions::Out
     }
 }
 
-fn output_stored(state: &AppState, chunk: sessions::OutputAppended) {
+fn output_stored(state: &App, chunk: sessions::OutputAppended) {
     let data = OutputEvent {
         session_id: chunk.session_id,
         turn: chunk.turn,
@@ -124,14 +124,14 @@ fn output_stored(state: &AppState, chunk: sessions::OutputAppended) {
 
 /// Announcements fell behind and were lost before reaching the hub: every
 /// client is told to refetch rather than left believing it saw everything.
-fn lost(state: &AppState, missed: u64) {
+fn lost(state: &App, missed: u64) {
     tracing::warn!(missed, "live events were lost; every stream is sent reset");
     state
         .events
         .publish(Audience::Everyone, Name::Reset, &json!({}));
 }
 
-fn session_changed(state: &AppState, session: &sessions::Session) {
+fn session_changed(state: &App, session: &sessions::Session) {
     state.events.publish(
         Audience::Account(session.account_id.clone()),
         Name::Session,
@@ -139,13 +139,13 @@ fn session_changed(state: &AppState, session: &sessions::Session) {
     );
 }
 
-pub fn setting_changed(state: &AppState, change: &SettingChanged) {
+pub fn setting_changed(state: &App, change: &SettingChanged) {
     state
         .events
         .publish(Audience::Everyone, Name::Settings, &json!(change));
 }
 
-pub fn inbox_changed(state: &AppState, account_id: &str, change: &InboxEvent) {
+pub fn inbox_changed(state: &App, account_id: &str, change: &InboxEvent) {
     state.events.publish(
         Audience::Account(account_id.to_owned()),
         Name::Inbox,
@@ -154,7 +154,7 @@ pub fn inbox_changed(state: &AppState, account_id: &str, change: &InboxEvent) {
 }
 
 /// A row was added or bumped: announced as created or repeated.
-pub fn inbox_added(state: &AppState, account_id: &str, added: inbox::Added) -> inbox::InboxRow {
+pub fn inbox_added(state: &App, account_id: &str, added: inbox::Added) -> inbox::InboxRow {
     let row = added.row.clone();
     let change = if added.repeated {
         InboxEvent::Repeated(added.row)
@@ -165,7 +165,7 @@ pub fn inbox_added(state: &AppState, account_id: &str, added: inbox::Added) -> i
     row
 }
 
-pub fn board_changed(state: &AppState, account_id: &str, change: &BoardChanged) {
+pub fn board_changed(state: &App, account_id: &str, change: &BoardChanged) {
     state.events.publish(
         Audience::Account(account_id.to_owned()),
         Name::Board,
@@ -173,7 +173,7 @@ pub fn board_changed(state: &AppState, account_id: &str, change: &BoardChanged) 
     );
 }
 
-pub fn alarm_changed(state: &AppState, alarm: &alarms::Alarm) {
+pub fn alarm_changed(state: &App, alarm: &alarms::Alarm) {
     let change = AlarmChanged {
         id: alarm.id.clone(),
         alarm: Some(alarm.clone()),
@@ -186,7 +186,7 @@ pub fn alarm_changed(state: &AppState, alarm: &alarms::Alarm) {
     );
 }
 
-pub fn alarm_deleted(state: &AppState, account_id: &str, id: &str) {
+pub fn alarm_deleted(state: &App, account_id: &str, id: &str) {
     let change = AlarmChanged {
         id: id.to_owned(),
         alarm: None,
@@ -203,7 +203,7 @@ pub fn alarm_deleted(state: &AppState, account_id: &str, id: &str) {
 /// server was down missed): a ring becomes an `alarm` event, a missed ring
 /// an `alarm` event and a missed `alarm` inbox row. It rests while
 /// `alarmsEnabled` is off, and stops with the server.
-pub async fn ring_alarms(state: &AppState) -> Result<(), alarms::AlarmError> {
+pub(crate) async fn ring_alarms(state: &App) -> Result<(), alarms::AlarmError> {
     let settings = state.settings.clone();
     let enabled = move || settings.alarms_enabled();
     let settings = state.settings.clone();
@@ -231,7 +231,7 @@ pub async fn ring_alarms(state: &AppState) -> Result<(), alarms::AlarmError> {
 /// The inbox row for an alarm nobody answered: the one place alarms write
 /// to the inbox. Its source names the alarm, and a repeating alarm missed
 /// again while its row is unread bumps that row's count instead of adding one.
-fn alarm_missed(state: &AppState, alarm: &alarms::Alarm, due_at: &str) {
+fn alarm_missed(state: &App, alarm: &alarms::Alarm, due_at: &str) {
     let title = inbox::clip(
         &format!("Missed alarm: {}", alarm.label),
         inbox::MAX_TITLE_CHARS,

@@ -1,0 +1,35 @@
+//! Switchboard's application layer: the running application between the
+//! domain crates and HTTP.
+//!
+//! [`Prepared::open`] opens the data directory (the database and its
+//! migrations, the owner's token, accounts and settings); once the listeners
+//! are bound, [`Prepared::start`] builds every service, starts the background
+//! loops (the session event forwarder, the inbox's turn-end rule, the alarm
+//! scheduler, the project-event notifier, the fleet governor, instruction
+//! sync, coaching) and hands back an [`App`]: the services one clone away,
+//! and the operations the routes call that are more than one domain call
+//! (the permission check, a governor check, what goes on the event stream).
+//!
+//! It knows nothing of HTTP (`crates/tidy` checks that it never depends on
+//! axum or tower): a route extracts the caller, calls a domain crate or an
+//! operation here, and maps the error. Every loop ends when [`App::request_stop`]
+//! is asked to; [`App::shutdown`] then stops the sessions and removes
+//! `server.json`.
+
+pub mod coaching_watch;
+mod engine_args;
+mod error;
+pub mod governor_loop;
+mod instruction_sync;
+mod notifier;
+pub mod permission_check;
+pub mod publish;
+mod services;
+mod session_inbox;
+mod start;
+pub mod stream_events;
+
+pub use engine_args::{SOURCE_SESSION_HEADER, mcp_engine_args};
+pub use error::{AppError, AppResult, POLL_WAIT, blocking, poll_wait};
+pub use services::{AnnounceError, App, StopReason};
+pub use start::{Options, Prepared, StartupError, Urls};

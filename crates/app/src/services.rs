@@ -1,0 +1,130 @@
+//! The running application: every service one clone away, and its life's
+//! two ends that concern the world outside (`server.json` written once the
+//! application can be reached, removed when it stops).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use accounts::Accounts;
+use clock::{Clock, ManualClock};
+use inbox::Inbox;
+use settings::SettingsStore;
+use store::Db;
+use tokio::sync::{Notify, watch};
+use webhooks::Webhooks;
+
+/// The file that says a server runs on this data directory, and where.
+const SERVER_FILE: &str = "server.json";
+
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {path}")]
+pub struct AnnounceError {
+    path: PathBuf,
+    source: std::io::Error,
+}
+
+/// Why the application is asked to stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    Shutdown,
+    Restart,
+}
+
+/// The running application: every service, one clone away.
+#[derive(Clone)]
+pub struct App {
+    pub db: Arc<Db>,
+    pub settings: Arc<SettingsStore>,
+    pub accounts: Arc<Accounts>,
+    pub inbox: Arc<Inbox>,
+    pub webhooks: Arc<Webhooks>,
+    pub alarms: Arc<alarms::Alarms>,
+    /// The one clock of this application (the system's, unless a test asked
+    /// for a manual one).
+    pub clock: Arc<dyn Clock>,
+    /// The same clock when `serve --manual-clock` made it a manual one: then,
+    /// and only then, `POST /test/clock` exists to move it.
+    pub manual_clock: Option<Arc<ManualClock>>,
+    pub sessions: sessions::Supervisor,
+    pub bookmarks: Arc<bookmarks::Bookmarks>,
+    /// Coaching interviews and their write-ups.
+    pub coaching: Arc<coaching::Coaching>,
+    /// Which of each account's web apps are open, and in front.
+    pub presence: Arc<navigation::Presence>,
+    /// The fleet governor: refill checks and their record.
+    pub governor: Arc<governor::Governor>,
+    /// The permission broker's approvals, grants and decisions on record.
+    pub permissions: permissions::Broker,
+    /// Input requests, key proposals and saved keys.
+    pub secrets: Arc<secrets::Secrets>,
+    /// Wakes the requests waiting on an answer (`GET /input-requests/<id>?wait=true`).
+    pub secrets_answered: Arc<Notify>,
+    /// Wakes the project-event notifier: a board write recorded events, or a
+    /// setting changed (`notifier.rs`).
+    pub pm_wake: Arc<Notify>,
+    /// The live event stream's hub (`GET /stream`).
+    pub events: Arc<events::Hub>,
+    /// Set once to stop every loop (and the listeners, which watch it too).
+    pub stop: watch::Sender<Option<StopReason>>,
+    /// Where the application keeps its files (`teamchat.toml` among them).
+    pub data_dir: PathBuf,
+    /// The UI server's base URL, for links the API hands out.
+    pub ui_url: String,
+    /// The control server's base URL, for webhook addresses (`None` when it is off).
+    pub control_url: Option<String>,
+    /// The link that logs a browser in as the owner (it holds the token).
+    pub login_url: String,
+}
+
+impl App {
+    /// Asks every loop and listener to stop; the first reason given wins.
+    pub fn request_stop(&self, reason: StopReason) {
+        self.stop.send_if_modified(|current| {
+            let first = current.is_none();
+            if first {
+                *current = Some(reason);
+            }
+            first
+        });
+    }
+
+    /// Resolves once a stop is asked for, with its reason.
+    pub async fn stopped(&self) -> StopReason {
+        let mut requested = self.stop.subscribe();
+        let reason = requested
+            .wait_for(Option::is_some)
+            .await
+            .ok()
+            .and_then(|reason| *reason);
+        reason.unwrap_or(StopReason::Shutdown)
+    }
+
+    /// Writes `server.json` (pid and both URLs): call it once the listeners
+    /// serve and a stop signal would drain rather than kill, since whoever
+    /// finds the file may signal at once.
+    pub fn announce(&self) -> Result<(), AnnounceError> {
+        let path = self.data_dir.join(SERVER_FILE);
+        let error = |source| AnnounceError {
+            path: path.clone(),
+            source,
+        };
+        let body = serde_json::json!({
+            "pid": std::process::id(),
+            "controlUrl": self.control_url,
+            "uiUrl": self.ui_url,
+        });
+        let temp = self.data_dir.join("server.json.tmp");
+        std::fs::write(&temp, body.to_string()).map_err(error)?;
+        std::fs::rename(&temp, &path).map_err(error)
+    }
+
+    /// After the listeners have drained: stops the sessions and removes
+    /// `server.json`, so a client finding no file knows nobody is serving.
+    pub async fn shutdown(&self) {
+        self.events.close();
+        self.sessions.shutdown().await;
+        if let Err(error) = std::fs::remove_file(self.data_dir.join(SERVER_FILE)) {
+            tracing::warn!(%error, "could not remove server.json");
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Bringing the application up in two steps around the listeners: the data
+//! directory first (so a bad directory or token file fails before any port
+//! is taken), every service and loop once the listeners' addresses are known
+//! (the sessions' engines are handed the control server's URL), and
+//! `server.json` last, when there is something to find.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tokio::sync::watch;
+
+use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
+use crate::services::App;
+use crate::{coaching_watch, governor_loop, instruction_sync, notifier, publish, session_inbox};
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub data_dir: PathBuf,
+    /// Seed a demo workspace when the owner has no boards yet.
+    pub demo: bool,
+    /// Run on a manual clock that only `POST /test/clock` moves (owner
+    /// only, served only then), so integration tests control time: the
+    /// webhook rate limit's minute, for one.
+    pub manual_clock: bool,
+    /// Where the manual clock starts, in Unix milliseconds (the system's
+    /// now when `None`): a test that restarts a server can start the next
+    /// one later than the last, as if it had been down that long.
+    pub manual_clock_start_ms: Option<i64>,
+    /// A file read in place of `/proc/meminfo` (and no cgroup limit), so
+    /// tests can make memory short for the memory guard.
+    pub meminfo_file: Option<PathBuf>,
+}
+
+/// Where the listeners ended up: the UI server always, the control server
+/// unless `cliServerEnabled` is off.
+#[derive(Debug, Clone)]
+pub struct Urls {
+    pub ui: String,
+    pub control: Option<String>,
+}
+
+/// Why the application could not start. Each message says what failed and
+/// leaves the cause to `source()`, so a printed chain (`{:#}`) names the
+/// cause once.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("cannot use data directory {path}")]
+    DataDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read or create the token file {path}")]
+    TokenFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the token file {path} is empty or malformed; delete it to have a new token made")]
+    TokenFileMalformed { path: PathBuf },
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error(transparent)]
+    Accounts(#[from] accounts::AccountsError),
+    #[error(transparent)]
+    Settings(#[from] settings::SettingsError),
+    #[error("cannot seed the demo workspace")]
+    Demo(#[from] boards::BoardsError),
+    #[error("cannot start the alarm scheduler")]
+    Alarms(#[from] alarms::AlarmError),
+    #[error("cannot make the accounts' own members")]
+    SelfMember(#[source] boards::BoardsError),
+    #[error("cannot open the permission broker")]
+    Permissions(#[from] permissions::PermissionError),
+    #[error("cannot open the key store")]
+    Secrets(#[from] secrets::SecretsError),
+    #[error("cannot start the session supervisor")]
+    Sessions(#[from] sessions::SessionError),
+}
+
+/// The data directory opened: the database migrated, the owner's token,
+/// accounts and settings read. Nothing runs yet.
+pub struct Prepared {
+    options: Options,
+    db: Arc<store::Db>,
+    owner_token: String,
+    accounts: Arc<accounts::Accounts>,
+    settings: Arc<settings::SettingsStore>,
+}
+
+impl Prepared {
+    pub fn open(options: Options) -> Result<Self, StartupError> {
+        let data_dir = &options.data_dir;
+        create_private_dir(data_dir)?;
+        let db = Arc::new(store::Db::open(&data_dir.join("switchboard.db"))?);
+        db.migrate(&all_migrations())?;
+        let owner_token = read_or_create_owner_token(&data_dir.join("cli-token"))?;
+        let accounts = Arc::new(accounts::Accounts::load(db.clone())?);
+        let owner = accounts.ensure_owner(&owner_token)?;
+        // Every account has its own member ("self"); accounts made before there
+        // was one get it here, new ones when they are made.
+        for account in accounts.list()? {
+            let name = if account.is_owner {
+                "Me"
+            } else {
+                &account.name
+            };
+            boards::ensure_self_member(&db, &account.id, name).map_err(StartupError::SelfMember)?;
+        }
+        let settings = Arc::new(settings::SettingsStore::load(db.clone())?);
+        if options.demo {
+            boards::seed_demo(&db, &owner.id)?;
+        }
+        Ok(Self {
+            options,
+            db,
+            owner_token,
+            accounts,
+            settings,
+        })
+    }
+
+    /// The settings as stored: whether the control server listens at all
+    /// is one of them.
+    pub fn settings(&self) -> &settings::SettingsStore {
+        &self.settings
+    }
+
+    /// Builds every service and starts the background loops. Alarms that
+    /// fell due while nothing ran are made missed before this returns, so
+    /// they are missed rows by the time anyone can ask.
+    pub async fn start(self, urls: Urls) -> Result<App, StartupError> {
+        let Self {
+            options,
+            db,
+            owner_token,
+            accounts,
+            settings,
+        } = self;
+        let data_dir = options.data_dir;
+        let manual_clock =
+            (options.manual_clock || options.manual_clock_start_ms.is_some()).then(|| {
+                Arc::new(match options.manual_clock_start_ms.and_then(unix_ms) {
+                    Some(start) => clock::ManualClock::new(start),
+                    None => clock::ManualClock::starting_now(),
+                })
+            });
+        let clock: Arc<dyn clock::Clock> = match &manual_clock {
+            Some(manual) => manual.clone(),
+            None => Arc::new(clock::SystemClock),
+        };
+        // Each start gets its own epoch, so a Last-Event-ID from an earlier run
+        // is unknown here (a `reset`) rather than taken for one of this run's.
+        let epoch = u64::try_from(clock.now().unix_timestamp_nanos()).unwrap_or_default();
+        let (instructions, hand_edited) = instruction_sync::InstructionSync::new(
+            settings.clone(),
+            instructions::SqliteLedger::new(db.clone(), clock.clone()),
+        );
+        let supervisor = sessions::Supervisor::start(
+            db.clone(),
+            clock.clone(),
+            data_dir.clone(),
+            urls.control.clone(),
+            Arc::new(AgentTokens(accounts.clone())),
+            sessions::Hooks {
+                turn_args: Some(Arc::new(BrokerArgs {
+                    settings: settings.clone(),
+                    program: hook_program(),
+                    control_url: urls.control.clone(),
+                })),
+                before_turn: Some(instructions.clone()),
+                governance: Some(Arc::new(governor_loop::FleetGovernance {
+                    settings: settings.clone(),
+                    memory: governor_loop::memory_source(options.meminfo_file.clone()),
+                })),
+            },
+            settings.auto_resume_on_crash(),
+        )
+        .await?;
+        let permissions = permissions::Broker::open(db.clone(), clock.clone())?;
+        let governor = Arc::new(governor::Governor::new(
+            db.clone(),
+            clock.clone(),
+            supervisor.clone(),
+            jiff::tz::TimeZone::system(),
+        ));
+        let cipher = secrets::Cipher::load_or_create(&data_dir.join(secrets::KEY_FILE))?;
+        let (stop, _) = watch::channel(None);
+        let app = App {
+            inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
+            webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
+            alarms: Arc::new(alarms::Alarms::in_system_zone(db.clone(), clock.clone())),
+            presence: Arc::new(navigation::Presence::new(clock.clone())),
+            coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
+            bookmarks: Arc::new(bookmarks::Bookmarks::new(db.clone(), clock.clone())),
+            secrets: Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher)),
+            secrets_answered: Arc::new(tokio::sync::Notify::new()),
+            pm_wake: Arc::new(tokio::sync::Notify::new()),
+            events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
+            clock,
+            manual_clock,
+            db,
+            settings,
+            accounts,
+            sessions: supervisor,
+            governor,
+            permissions,
+            stop,
+            data_dir,
+            login_url: format!("{}/login?token={owner_token}", urls.ui),
+            ui_url: urls.ui,
+            control_url: urls.control,
+        };
+
+        publish::forward_sessions(&app);
+        session_inbox::watch_turn_ends(&app);
+        publish::ring_alarms(&app).await?;
+        notifier::start(&app);
+        governor_loop::start(&app);
+        instruction_sync::start(&app, instructions, hand_edited);
+        coaching_watch::start(&app);
+        Ok(app)
+    }
+}
+
+fn unix_ms(ms: i64) -> Option<time::OffsetDateTime> {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()
+}
+
+fn all_migrations() -> Vec<store::Migration> {
+    [
+        accounts::MIGRATIONS,
+        settings::MIGRATIONS,
+        inbox::MIGRATIONS,
+        webhooks::MIGRATIONS,
+        alarms::MIGRATIONS,
+        boards::MIGRATIONS,
+        dashboards::MIGRATIONS,
+        pm_inbox::MIGRATIONS,
+        permissions::MIGRATIONS,
+        secrets::MIGRATIONS,
+        governor::MIGRATIONS,
+        instructions::MIGRATIONS,
+        coaching::MIGRATIONS,
+        bookmarks::MIGRATIONS,
+    ]
+    .concat()
+}
+
+fn create_private_dir(dir: &Path) -> Result<(), StartupError> {
+    use std::os::unix::fs::DirBuilderExt;
+    let error = |source| StartupError::DataDir {
+        path: dir.to_owned(),
+        source,
+    };
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(error)?;
+    let probe = dir.join(".write-probe");
+    std::fs::write(&probe, b"").map_err(error)?;
+    std::fs::remove_file(&probe).map_err(error)
+}
+
+/// Reads the owner's token, or creates the file with mode 0600 from the start
+/// (never chmod after), so the token is never readable by others.
+fn read_or_create_owner_token(path: &Path) -> Result<String, StartupError> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let io_error = |source| StartupError::TokenFile {
+        path: path.to_owned(),
+        source,
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let token = text.trim();
+            if token.len() < 22
+                || !token
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                return Err(StartupError::TokenFileMalformed {
+                    path: path.to_owned(),
+                });
+            }
+            Ok(token.to_owned())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let token = accounts::new_token()?;
+            let temp = path.with_extension("tmp");
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&temp)
+                .map_err(io_error)?;
+            file.write_all(format!("{token}\n").as_bytes())
+                .and_then(|()| file.sync_all())
+                .map_err(io_error)?;
+            std::fs::rename(&temp, path).map_err(io_error)?;
+            Ok(token)
+        }
+        Err(e) => Err(io_error(e)),
+    }
+}

@@ -1,0 +1,121 @@
+//! `switchboard serve`: the application and its HTTP listeners composed
+//! into one process, in the order that keeps every promise made to a client:
+//! the data directory opened before any port is taken, the application
+//! started once its addresses are known, `server.json` written only when a
+//! signal would drain rather than kill, and on the way out the listeners
+//! drained before the sessions stop.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use app::StopReason;
+
+pub struct Serve {
+    pub app: app::Options,
+    pub control_port: u16,
+    pub ui_port: u16,
+    /// How often an idle event stream sends a comment line.
+    pub stream_keep_alive: Duration,
+}
+
+pub fn run(serve: Serve) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let reason = runtime.block_on(async {
+        let prepared = app::Prepared::open(serve.app)?;
+        let listeners = server::Listeners::bind(
+            serve.ui_port,
+            serve.control_port,
+            prepared.settings().cli_server_enabled(),
+        )
+        .await?;
+        let app = prepared.start(listeners.urls()).await?;
+        let serving = tokio::spawn(server::serve(
+            app.clone(),
+            listeners,
+            serve.stream_keep_alive,
+        ));
+        // Before `server.json` exists: whoever finds the file may signal at once,
+        // and a SIGTERM before the handler is installed would kill, not drain.
+        let signals = ShutdownSignals::install();
+        app.announce()?;
+        init_logging();
+        println!("Switchboard is running.");
+        println!("  Open the web UI: {}", app.login_url);
+        match &app.control_url {
+            Some(url) => println!("  Control server:  {url}"),
+            None => println!("  Control server:  off (setting cliServerEnabled)"),
+        }
+        let reason = tokio::select! {
+            () = signals.received() => StopReason::Shutdown,
+            reason = app.stopped() => reason,
+        };
+        app.request_stop(reason);
+        if let Err(error) = serving.await {
+            tracing::warn!(%error, "the listeners' task failed");
+        }
+        app.shutdown().await;
+        anyhow::Ok(reason)
+    })?;
+    runtime.shutdown_timeout(Duration::from_secs(5));
+    if reason == StopReason::Restart {
+        return Err(restart_in_place());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// SIGINT and SIGTERM, listened for from the moment they are installed.
+struct ShutdownSignals(Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>);
+
+impl ShutdownSignals {
+    fn install() -> Self {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) {
+            (Ok(int), Ok(term)) => Self(Some((int, term))),
+            _ => Self(None),
+        }
+    }
+
+    async fn received(mut self) {
+        match &mut self.0 {
+            Some((int, term)) => {
+                tokio::select! {
+                    _ = int.recv() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            None => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+}
+
+/// Replaces this process with a fresh copy of itself, same arguments, so a
+/// restart keeps the pid's parent and terminal. Returns only on failure.
+fn restart_in_place() -> anyhow::Error {
+    use std::os::unix::process::CommandExt;
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => return anyhow::anyhow!("cannot restart: {e}"),
+    };
+    let error = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .exec();
+    anyhow::anyhow!("cannot restart: {error}")
+}
+
+/// Logs go to stderr only once the server is up, so a failed start prints
+/// exactly one line. `RUST_LOG` overrides the level.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}
