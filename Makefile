@@ -4,16 +4,24 @@
 # (rustfmt and clippy, the web app's packages, git for the worktree tests, the
 # pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
 
-.PHONY: run test style rust-deps rust-style web-deps web-style web web-test rust-test git-deps py-deps engines-deps test-engines api-check e2e e2e-deps bench
+.PHONY: run test live-checks style rust-deps rust-style web-deps web-style web web-test rust-test git-deps py-deps engines-deps test-engines api-check e2e e2e-deps bench
 
 run: web
 	cargo run --release -p switchboard -- serve --demo
 
 # Style first: a formatting slip fails the run before the long suites start.
 # tools/steps.sh runs the steps in turn and prints each one's wall time.
-TEST_STEPS := style web-test rust-test api-check e2e
+TEST_STEPS := style web-test rust-test live-checks
 test:
 	@MAKE="$(MAKE)" tools/steps.sh $(TEST_STEPS)
+
+# The API check and the browser tests each drive a debug server of their own
+# and spend much of their time waiting on it, one on Schemathesis's requests
+# and one on Chromium: run side by side (one debug build, one web build) they
+# take about the longer one's time instead of the sum. Each one's output is
+# printed whole when it ends.
+live-checks:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target api-check e2e
 
 style: rust-style web-style
 

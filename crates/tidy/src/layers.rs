@@ -89,6 +89,75 @@ pub fn who_knows_what(root: &Path) -> Vec<String> {
     wrong
 }
 
+/// Every workspace crate: no dependency on any of them.
+const ANY_CRATE: &str = "*";
+
+/// What each domain crate knows nothing of, in the words of its section of
+/// ARCHITECTURE.md, as the packages its `[dependencies]` may not name
+/// (beside the web framework and the command line, which
+/// [`who_knows_what`] checks for every crate).
+const KNOWS_NOTHING_OF: [(&str, &[&str]); 22] = [
+    ("store", &[ANY_CRATE]),
+    ("clock", &[ANY_CRATE]),
+    ("events", &[ANY_CRATE]),
+    ("settings", &["accounts"]),
+    ("accounts", &["boards"]),
+    ("sessions", &["settings", "accounts"]),
+    ("sandbox", &["sessions"]),
+    ("worktrees", &["sessions"]),
+    ("inbox", &["settings", "sessions"]),
+    ("permissions", &["settings", "sessions", "inbox"]),
+    ("secrets", &["settings", "sessions", "inbox"]),
+    ("governor", &["settings"]),
+    ("bookmarks", &["settings"]),
+    ("coaching", &["settings"]),
+    ("teamchat", &["settings", "accounts", "secrets"]),
+    ("navigation", &["settings", "inbox"]),
+    ("webhooks", &["settings", "inbox"]),
+    ("instructions", &["settings", "inbox"]),
+    ("alarms", &["settings", "inbox"]),
+    ("pm_inbox", &["settings", "sessions"]),
+    (
+        "resilience",
+        &["settings", "store", "rusqlite", "sessions", "tokio"],
+    ),
+    ("attention", &["settings", "store", "accounts", "boards"]),
+];
+
+/// Every domain crate that depends on what ARCHITECTURE.md says it knows
+/// nothing of; a crate the table names that no longer exists is reported
+/// too, so the table cannot drift from the tree.
+pub fn knows_nothing_of(root: &Path) -> Vec<String> {
+    let all = crates(root);
+    let workspace: Vec<String> = all
+        .values()
+        .filter_map(|manifest| manifest.get("package")?.get("name")?.as_str())
+        .map(str::to_owned)
+        .collect();
+    let mut wrong = Vec::new();
+    for (folder, unknown) in KNOWS_NOTHING_OF {
+        let Some(manifest) = all.get(folder) else {
+            wrong.push(format!(
+                "crates/{folder} is in the table but not in the tree"
+            ));
+            continue;
+        };
+        for dependency in dependencies(manifest) {
+            let forbidden = if unknown.contains(&ANY_CRATE) {
+                workspace.contains(&dependency)
+            } else {
+                unknown.contains(&dependency.as_str())
+            };
+            if forbidden {
+                wrong.push(format!(
+                    "crates/{folder} depends on {dependency}, which it is said to know nothing of"
+                ));
+            }
+        }
+    }
+    wrong
+}
+
 /// What starts work that outlives the call that started it: a task or a
 /// thread. A request's own blocking call (`spawn_blocking`, awaited by the
 /// request) is not on the list.

@@ -84,18 +84,46 @@ pub fn is_generated(text: &str) -> bool {
         .is_some_and(|first| first.contains("Generated"))
 }
 
-/// Code only: `#[cfg(test)]` modules at the end of a file are cut off, and
-/// comment lines blanked (not dropped, so line numbers stay the file's).
+/// Code only: each `#[cfg(test)]` item (a test module, inline or in a file
+/// of its own, or a test-only function) is blanked, and so are comment
+/// lines; blanked, not dropped, so line numbers stay the file's.
 pub fn code_of(text: &str) -> String {
-    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
-    text.lines()
-        .map(|line| {
-            if line.trim_start().starts_with("//") {
+    let mut code = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() != "#[cfg(test)]" {
+            code.push(if line.trim_start().starts_with("//") {
                 ""
             } else {
                 line
+            });
+            continue;
+        }
+        code.push("");
+        // The item the attribute is on: through its other attributes, to the
+        // `;` that ends a declaration or the brace that closes its body.
+        let mut depth = 0usize;
+        let mut opened = false;
+        for item_line in lines.by_ref() {
+            code.push("");
+            let trimmed = item_line.trim();
+            if !opened && (trimmed.starts_with("#[") || trimmed.is_empty()) {
+                continue;
             }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+            for c in item_line.chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            if (opened && depth == 0) || (!opened && trimmed.ends_with(';')) {
+                break;
+            }
+        }
+    }
+    code.join("\n")
 }

@@ -129,6 +129,23 @@ fn a_file_cycle_is_caught() {
     );
 }
 
+/// A test-only item early in a file hides neither the modules declared
+/// after it nor their imports.
+#[test]
+fn modules_after_a_test_only_item_are_still_read() {
+    let lib = "//! x\n#[cfg(test)]\nmod tests;\n#[cfg(test)]\nfn helper() {\n    let _ = 1;\n}\nmod a;\nmod b;\n";
+    let a = "//! a\nuse crate::b::B;\npub struct A(B);\n";
+    let b = "//! b\nuse crate::a::A;\npub struct B(Box<A>);\n";
+    assert_eq!(
+        cycles_of(&[
+            ("crates/x/src/lib.rs", lib),
+            ("crates/x/src/a.rs", a),
+            ("crates/x/src/b.rs", b),
+        ]),
+        ["crates/x/src/a.rs → crates/x/src/b.rs → crates/x/src/a.rs"]
+    );
+}
+
 /// The shape the server's routes had: a folder module that wires its
 /// children and also defines a helper they use.
 #[test]

@@ -179,3 +179,44 @@ fn every_rust_file_says_what_it_is_for_and_leaves_no_debugging_behind() {
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// The tests ARCHITECTURE.md's "Invariants and their checks" names: each
+/// file named in backquotes, and the test names in backquotes after it.
+#[test]
+fn every_check_this_document_names_exists() {
+    let document = read(&root().join("ARCHITECTURE.md"));
+    let section = document
+        .split("## Invariants and their checks")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("ARCHITECTURE.md has an \"Invariants and their checks\" section");
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    // Each bullet is one rule: the names after a file in it are that file's tests.
+    for rule in section.split("\n- ").skip(1) {
+        let mut file: Option<String> = None;
+        for (at, quoted) in rule.split('`').enumerate() {
+            if at % 2 == 0 {
+                continue;
+            }
+            if quoted.contains('/') && (quoted.ends_with(".rs") || quoted.ends_with(".ts")) {
+                file = Some(read(&root().join(quoted)));
+                continue;
+            }
+            let Some(text) = &file else { continue };
+            checked += 1;
+            if !text.contains(&format!("fn {quoted}(")) && !text.contains(&format!("\"{quoted}\""))
+            {
+                missing.push(quoted.to_owned());
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} checks found in the section");
+    assert!(missing.is_empty(), "named but not found: {missing:#?}");
+}
+
+#[test]
+fn each_crate_knows_nothing_of_what_this_document_says() {
+    let wrong = tidy::layers::knows_nothing_of(&root());
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
