@@ -4,24 +4,28 @@
 # (rustfmt and clippy, the web app's packages, git for the worktree tests, the
 # pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
 
-.PHONY: run test live-checks style rust-deps rust-style web-deps web-style web web-test rust-test git-deps py-deps engines-deps test-engines api-check e2e e2e-deps bench
+.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps test-engines api-check e2e e2e-deps bench
 
 run: web
 	cargo run --release -p switchboard -- serve --demo
 
 # Style first: a formatting slip fails the run before the long suites start.
 # tools/steps.sh runs the steps in turn and prints each one's wall time.
-TEST_STEPS := style web-test rust-test live-checks
+# Compiling keeps both cores busy, so it runs alone (`style`, `build`); the
+# three suites that run programs mostly wait on them (the Rust tests on the
+# servers and engines they start, the API check on Schemathesis's requests,
+# the browser tests on Chromium), so `checks` runs them side by side on what
+# `build` made, each one's output printed whole when it ends.
+TEST_STEPS := style web-test build checks
 test:
 	@MAKE="$(MAKE)" tools/steps.sh $(TEST_STEPS)
 
-# The API check and the browser tests each drive a debug server of their own
-# and spend much of their time waiting on it, one on Schemathesis's requests
-# and one on Chromium: run side by side (one debug build, one web build) they
-# take about the longer one's time instead of the sum. Each one's output is
-# printed whole when it ends.
-live-checks:
-	@$(MAKE) --no-print-directory -j2 --output-sync=target api-check e2e
+build: web git-deps py-deps engines-deps e2e-deps
+	cargo test --workspace --no-run
+	cargo build -p switchboard
+
+checks:
+	@$(MAKE) --no-print-directory -j3 --output-sync=target rust-test-run api-check e2e
 
 style: rust-style web-style
 
@@ -29,9 +33,20 @@ style: rust-style web-style
 rust-deps:
 	@cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1 || rustup component add rustfmt clippy
 
+# Every workspace package must build on its own: one cargo run unifies
+# dependency features across the packages it builds, so a crate that
+# compiles only thanks to another crate's features would pass there and fail
+# for anyone who depends on it alone. Clippy on each package (all its
+# targets) proves that and lints in the same pass: one check-mode build of
+# the workspace instead of two.
+RUST_PACKAGES := $(shell sed -n '/^\[package\]/,/^\[/s/^name = "\(.*\)"/\1/p' crates/*/Cargo.toml)
+
 rust-style: rust-deps
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets -- -D warnings
+	@for package in $(RUST_PACKAGES); do \
+		echo "cargo clippy -p $$package --all-targets"; \
+		cargo clippy --quiet -p $$package --all-targets -- -D warnings || exit 1; \
+	done
 
 # Installed again only when the lockfile changes: each step of `make test`
 # is a make of its own, and four of them need the web app's packages.
@@ -44,30 +59,25 @@ web-style: web-deps
 	cd web && npm run lint
 	cd web && npm run format:check
 
-web: web-deps
+# Built again only when a source of the web app changed.
+WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json web/package.json
+web: web/dist/index.html
+web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
 	cd web && npm run build
 
 web-test: web-deps
 	cd web && npm test
-
-# Every workspace package must build on its own: one cargo run unifies
-# dependency features across the packages it builds, so a crate that
-# compiles only thanks to another crate's features would pass there and fail
-# for anyone who depends on it alone. `cargo check -p` of each package (all
-# its targets) proves that at a fraction of a test build's cost; the tests
-# then run once for the whole workspace, on one build.
-RUST_PACKAGES := $(shell sed -n '/^\[package\]/,/^\[/s/^name = "\(.*\)"/\1/p' crates/*/Cargo.toml)
 
 # The worktree tests run the real git on repositories they make; the engine
 # conformance suite (the `engines` test of package switchboard) runs the
 # pinned real CLIs, and must find them: SWITCHBOARD_ENGINES_REQUIRED turns
 # its skip into a failure.
 ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1
-rust-test: git-deps py-deps engines-deps
-	@for package in $(RUST_PACKAGES); do \
-		echo "cargo check -p $$package --all-targets"; \
-		cargo check --quiet -p $$package --all-targets || exit 1; \
-	done
+rust-test: git-deps py-deps engines-deps web
+	$(ENGINE_TEST_ENV) cargo test --workspace
+
+# The same, on what `make build` compiled.
+rust-test-run:
 	$(ENGINE_TEST_ENV) cargo test --workspace
 
 # The conformance suite alone: the real Claude Code and Codex CLIs driven
@@ -144,6 +154,7 @@ bench: web e2e-deps engines-deps
 	cargo bench -p switchboard --bench returning
 	cargo bench -p switchboard --bench mcp
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench engine_hook
+	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench scale
 	cargo bench -p governor
 	cargo bench -p boards
 	cargo bench -p sessions

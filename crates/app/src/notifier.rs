@@ -70,14 +70,17 @@ pub fn start(state: &App) {
     tokio::spawn(async move {
         // Where reading starts: the newest event at the first start ever.
         take_events(&state, &notifier).await;
-        // The preferences the last tick ran with (`None`: none has run yet).
+        // The preferences the last tick ran with (`None`: none has run yet),
+        // and the moment it ran at.
         let mut ticked_with: Option<Prefs> = None;
+        let mut ticked_at: Option<jiff::Timestamp> = None;
         let mut moment_came = true;
         loop {
             let current = prefs(&state.settings);
             let mut failed = false;
             if moment_came || ticked_with.as_ref() != Some(&current) {
-                let tick = run(&state, &notifier, current.clone(), |n, p, now| {
+                let now = window::instant(state.clock.now());
+                let tick = run(&state, &notifier, current.clone(), now, |n, p, now| {
                     n.tick(p, now)
                         .map(|tick| (tick.daily_digest, tick.delivered))
                 })
@@ -89,12 +92,18 @@ pub fn start(state: &App) {
                     tokio::spawn(async move { daily_digest(&state, &notifier, range).await });
                 }
                 ticked_with = Some(current.clone());
+                ticked_at = Some(now);
             }
+            // The next moment after the last tick, not after now: a clock that
+            // moved past a moment while the tick ran (a day that began, read
+            // rows that came of age) must still find that moment passed, and
+            // the sleep below then ends at once.
+            let since = ticked_at.unwrap_or_else(|| window::instant(state.clock.now()));
             let wake = if failed {
                 None
             } else {
-                run(&state, &notifier, current, |n, p, now| {
-                    Ok((n.next_wake(p, now)?, Vec::new()))
+                run(&state, &notifier, current, since, |n, p, since| {
+                    Ok((n.next_wake(p, since)?, Vec::new()))
                 })
                 .await
             };
@@ -122,19 +131,21 @@ pub fn start(state: &App) {
 }
 
 async fn take_events(state: &App, notifier: &Arc<Notifier>) {
-    run(state, notifier, prefs(&state.settings), |n, p, now| {
+    let now = window::instant(state.clock.now());
+    run(state, notifier, prefs(&state.settings), now, |n, p, now| {
         Ok(((), n.take_events(p, now)?))
     })
     .await;
 }
 
-/// Runs one notifier step off the async threads at the clock's now, with the
-/// given preferences, announces the rows it delivered, and logs a failure
-/// (the next wake-up tries again).
+/// Runs one notifier step off the async threads at `now`, with the given
+/// preferences, announces the rows it delivered, and logs a failure (the
+/// next wake-up tries again).
 async fn run<T: Send + 'static>(
     state: &App,
     notifier: &Arc<Notifier>,
     prefs: Prefs,
+    now: jiff::Timestamp,
     step: impl FnOnce(
         &Notifier,
         &Prefs,
@@ -143,7 +154,6 @@ async fn run<T: Send + 'static>(
     + Send
     + 'static,
 ) -> Option<T> {
-    let now = window::instant(state.clock.now());
     let notifier = notifier.clone();
     let outcome = tokio::task::spawn_blocking(move || step(&notifier, &prefs, now)).await;
     match outcome {
@@ -197,9 +207,14 @@ async fn daily_digest(state: &App, notifier: &Arc<Notifier>, range: DayRange) {
         let sessions = state.sessions.list(&account.id).await.unwrap_or_default();
         tallies.push((account.id, tally(&sessions, &from, &to)));
     }
-    run(state, notifier, prefs(&state.settings), move |n, p, _| {
-        Ok(((), n.post_daily_digest(p, &range, &tallies)?))
-    })
+    let now = window::instant(state.clock.now());
+    run(
+        state,
+        notifier,
+        prefs(&state.settings),
+        now,
+        move |n, p, _| Ok(((), n.post_daily_digest(p, &range, &tallies)?)),
+    )
     .await;
 }
 

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use serve::Addresses;
-use serve::{serve_command, wait_for_server_file};
+pub use serve::{serve_command, wait_for_server_file};
 
 pub const CONNECTIONS: usize = 8;
 
