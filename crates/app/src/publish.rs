@@ -6,6 +6,8 @@
 //! belong to the installation and every account may read them, so every
 //! connected account hears of a change.
 
+use std::collections::HashSet;
+
 use events::{Audience, Name};
 use serde_json::json;
 use tokio::sync::broadcast;
@@ -37,29 +39,64 @@ pub(crate) fn forward_sessions(state: &App) {
                     Err(RecvError::Closed) => return,
                 },
                 update = updates.recv() => match update {
-                    Ok(update) => match state
-                        .sessions
-                        .get(&update.account_id, &update.session_id)
-                        .await
-                    {
-                        Ok(session) => {
-                            // The session was read after the update, so it may
-                            // show a later status whose output is waiting here.
-                            drain_output(&state, &mut output);
-                            session_changed(&state, &session);
+                    Ok(update) => {
+                        let pending = with_queued(&state, update, &mut updates);
+                        for (account_id, session_id) in pending {
+                            announce_session(&state, &mut output, &account_id, &session_id).await;
                         }
-                        Err(error) => tracing::warn!(
-                            %error,
-                            session_id = update.session_id,
-                            "cannot read a session to announce it"
-                        ),
-                    },
+                    }
                     Err(RecvError::Lagged(missed)) => lost(&state, missed),
                     Err(RecvError::Closed) => return,
                 },
             }
         }
     });
+}
+
+/// `first` and every update already queued behind it, as the sessions to
+/// announce, each once and in the order first seen. A busy session sends an
+/// update per batch of output (its activity changed); under a burst of
+/// them, reading each session once, at its latest, is what lets the
+/// forwarder keep up with the channel instead of falling behind it (which
+/// costs every client a `reset`).
+fn with_queued(
+    state: &App,
+    first: sessions::SessionUpdate,
+    updates: &mut broadcast::Receiver<sessions::SessionUpdate>,
+) -> Vec<(String, String)> {
+    let mut seen = HashSet::new();
+    let mut pending = Vec::new();
+    let mut add = |update: sessions::SessionUpdate| {
+        if seen.insert(update.session_id.clone()) {
+            pending.push((update.account_id, update.session_id));
+        }
+    };
+    add(first);
+    loop {
+        match updates.try_recv() {
+            Ok(update) => add(update),
+            Err(TryRecvError::Lagged(missed)) => lost(state, missed),
+            Err(TryRecvError::Empty | TryRecvError::Closed) => return pending,
+        }
+    }
+}
+
+/// Reads the session and announces it, after the output that was waiting:
+/// the session was read after the update, so it may show a later status
+/// whose output is waiting here.
+async fn announce_session(
+    state: &App,
+    output: &mut broadcast::Receiver<sessions::OutputAppended>,
+    account_id: &str,
+    session_id: &str,
+) {
+    match state.sessions.get(account_id, session_id).await {
+        Ok(session) => {
+            drain_output(state, output);
+            session_changed(state, &session);
+        }
+        Err(error) => tracing::warn!(%error, session_id, "cannot read a session to announce it"),
+    }
 }
 
 /// Runs `act` on a task of its own for each session update `wants`, in

@@ -67,7 +67,10 @@ impl Supervisor {
             versions: crate::versions::Cache::default(),
             live: Mutex::new(HashMap::new()),
             shutting_down: AtomicBool::new(false),
-            updates: broadcast::channel(1024).0,
+            // Each running session sends one per batch of output (its activity
+            // changes); a spawn burst of hundreds of sessions must not
+            // overrun the listeners (every stream then gets a `reset`).
+            updates: broadcast::channel(16_384).0,
             output: broadcast::channel(4096).0,
         });
         let supervisor = Supervisor { inner };
