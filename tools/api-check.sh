@@ -6,7 +6,8 @@
 #
 # The server runs on a fresh data directory with `--manual-clock`, so the
 # test-only `POST /test/clock` is served and checked like any route. Four
-# runs, each within a time budget (about four minutes in all on two cores):
+# runs, each within a time budget (the first three side by side, about three
+# minutes in all on two cores):
 #   1. the API on the control server, with the owner's cli token, less
 #      `GET /stream` (an event stream stays open until the server stops, so a
 #      request/response tool cannot check it; the integration tests do) and
@@ -79,17 +80,31 @@ run() {
         --suppress-health-check all --request-timeout 25 "$@"
 }
 
-echo "api-check: control server $control"
+# The control server's run takes the longest; the UI server's two short
+# runs go beside it (the same server, other routes), each run's output
+# printed whole once it ends.
 run --url "$control" -H "Authorization: Bearer $token" \
     --max-examples 12 --max-time 150 \
-    --exclude-path /stream --exclude-path /login --exclude-path-regex "$ui_only"
+    --exclude-path /stream --exclude-path /login --exclude-path-regex "$ui_only" \
+    >"$work/control.log" 2>&1 &
+control_run=$!
 
-echo "api-check: UI server $ui/api"
-run --url "$ui/api" -H "Cookie: $cookie" --max-examples 12 --max-time 30 \
-    --include-path-regex "$ui_only" --exclude-path /app/user-restart
-
-echo "api-check: the login link at the UI server's root"
-run --url "$ui" --max-examples 12 --max-time 20 --include-path /login
+status=0
+{
+    echo "api-check: UI server $ui/api"
+    run --url "$ui/api" -H "Cookie: $cookie" --max-examples 12 --max-time 30 \
+        --include-path-regex "$ui_only" --exclude-path /app/user-restart || status=1
+    echo "api-check: the login link at the UI server's root"
+    run --url "$ui" --max-examples 12 --max-time 20 --include-path /login || status=1
+} >"$work/ui.log" 2>&1
+wait "$control_run" || status=1
+echo "api-check: control server $control"
+cat "$work/control.log"
+cat "$work/ui.log"
+if [ "$status" -ne 0 ]; then
+    echo "api-check: a run failed (its output is above)" >&2
+    exit 1
+fi
 
 echo "api-check: the Restart button, last"
 run --url "$ui/api" -H "Cookie: $cookie" --max-examples 1 --phases examples,fuzzing \
