@@ -14,7 +14,7 @@ import { useToast } from "../shared/ui/toasts";
 import { colorModeOf, COLOR_MODES } from "../shared/appearance";
 import { DashboardPage } from "../features/dashboards/DashboardPage";
 import { DashboardsSection } from "../features/dashboards/DashboardsSection";
-import { Link, navigate, type Route } from "../shared/router";
+import { Link, navigate, usePathname, type Route } from "../shared/router";
 import { useSettings } from "../shared/settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "../shared/workspaces";
@@ -50,9 +50,41 @@ function ShellLayout({ route }: { route: Route }) {
   useEffect(() => {
     document.title = section ? `${section.label} · Switchboard` : "Switchboard";
   }, [section]);
+  // Below 900 px the sections are behind a menu button. The menu is open on the page it was
+  // opened on: choosing another page closes it.
+  const pathname = usePathname();
+  const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
+  const menuOpen = menuOpenOn === pathname;
+  const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? pathname : null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setMenuOpenOn(null);
+    };
+    window.addEventListener("keydown", closeOnEscape);
+    return () => window.removeEventListener("keydown", closeOnEscape);
+  }, [menuOpen]);
   return (
-    <div className="shell">
-      <nav className="sidebar" aria-label="Sections">
+    <div className="shell" data-menu-open={menuOpen || undefined}>
+      <header className="topbar">
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="sections"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+          {needsUser > 0 && (
+            <span className="nav-count" aria-label={`${needsUser} unread needing you`}>
+              {needsUser}
+            </span>
+          )}
+        </button>
+        <span className="brand">{section?.label ?? "Switchboard"}</span>
+      </header>
+      {menuOpen && <div className="menu-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
+      <nav className="sidebar" id="sections" aria-label="Sections">
         <div className="brand">Switchboard</div>
         <WorkspaceSwitcher />
         <ul className="nav-list">

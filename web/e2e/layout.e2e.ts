@@ -1,0 +1,102 @@
+/**
+ * The layout holds at 1440, 900 and 390 px: on the boards, the agent board, the inbox and
+ * settings, nothing makes the page scroll sideways and no two controls overlap, measured from the
+ * DOM's bounding boxes; below 900 px the sections are behind a menu button that opens them,
+ * closes with Escape, and closes when a page is chosen.
+ */
+import { expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { loggedInPage, serverAndBrowser } from "./harness";
+
+const e2e = serverAndBrowser({ args: ["--demo"] });
+
+const WIDTHS = [1440, 900, 390] as const;
+const PAGES = [
+  ["/", "Boards"],
+  ["/sessions", "Sessions"],
+  ["/inbox", "Inbox"],
+  ["/settings", "Settings"],
+] as const;
+
+/** What breaks the layout on the page as drawn: sideways scrolling, and controls drawn over each other. */
+async function layoutFaults(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const faults: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > window.innerWidth + 1) {
+      faults.push(`the page is ${root.scrollWidth} px wide in a ${window.innerWidth} px window`);
+    }
+    const name = (element: Element) =>
+      `${element.tagName.toLowerCase()} "${(element.textContent ?? "").trim().slice(0, 30)}"`;
+    const controls = [...document.querySelectorAll("a, button, input, select, textarea, [role=button]")].filter(
+      (element) => {
+        const box = element.getBoundingClientRect();
+        const style = getComputedStyle(element);
+        return box.width > 0 && box.height > 0 && style.visibility !== "hidden";
+      },
+    );
+    for (const element of controls) {
+      const box = element.getBoundingClientRect();
+      if (box.right > window.innerWidth + 1 && !element.closest("table, .table-scroll")) {
+        faults.push(`${name(element)} ends at ${Math.round(box.right)} px, past the window`);
+      }
+    }
+    for (let i = 0; i < controls.length; i++) {
+      for (let j = i + 1; j < controls.length; j++) {
+        const [a, b] = [controls[i]!, controls[j]!];
+        if (a.contains(b) || b.contains(a)) continue;
+        const [p, q] = [a.getBoundingClientRect(), b.getBoundingClientRect()];
+        const overlapX = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+        const overlapY = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+        if (overlapX > 1 && overlapY > 1) faults.push(`${name(a)} overlaps ${name(b)}`);
+      }
+    }
+    return faults;
+  });
+}
+
+test("no page scrolls sideways or draws a control over another, at any of three widths", async () => {
+  const { context, page } = await loggedInPage(e2e, "/");
+  const found: Record<string, string[]> = {};
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const [path, title] of PAGES) {
+      await page.goto(`${e2e.server.uiUrl}${path}`);
+      await page.getByRole("heading", { name: title, exact: true }).first().waitFor();
+      await page.waitForLoadState("networkidle");
+      const faults = await layoutFaults(page);
+      if (faults.length > 0) found[`${width} px ${path}`] = faults;
+    }
+  }
+  expect(found).toEqual({});
+  await context.close();
+});
+
+test("below 900 px the sections are behind a menu button", async () => {
+  const { context, page } = await loggedInPage(e2e, "/");
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`${e2e.server.uiUrl}/settings`);
+  await page.getByRole("heading", { name: "Settings", exact: true }).first().waitFor();
+  const sections = page.getByRole("navigation", { name: "Sections" });
+  const menu = page.getByRole("button", { name: "Menu" });
+  expect(await sections.isVisible()).toBe(false);
+  expect(await menu.getAttribute("aria-expanded")).toBe("false");
+
+  await menu.click();
+  await sections.waitFor({ state: "visible" });
+  expect(await menu.getAttribute("aria-expanded")).toBe("true");
+  await page.keyboard.press("Escape");
+  await sections.waitFor({ state: "hidden" });
+
+  await menu.click();
+  await sections.getByRole("link", { name: "Inbox" }).click();
+  await page.getByRole("heading", { name: "Inbox", exact: true }).first().waitFor();
+  expect(new URL(page.url()).pathname).toBe("/inbox");
+  await sections.waitFor({ state: "hidden" });
+
+  // At 900 px and wider the sections are always there and the button is not.
+  await page.setViewportSize({ width: 900, height: 800 });
+  await sections.waitFor({ state: "visible" });
+  expect(await menu.isVisible()).toBe(false);
+  await context.close();
+});
