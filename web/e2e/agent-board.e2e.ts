@@ -1,7 +1,8 @@
 /**
  * The agent board (`/sessions`), end to end: a session a script starts through the control API
  * with the cli token appears without a reload and its status moves live; its child sits under
- * it; the filters and the archived toggle work; the Agent board button follows
+ * it, in the group its status puts it in ("Running", then "Needs you" once it waits); the search,
+ * the filters and the archived toggle work; the Agent board button follows
  * `agentStatusBoardEnabled` and opens the board from another page.
  */
 import { writeFileSync } from "node:fs";
@@ -75,6 +76,19 @@ test("a session started through the API shows up live, moves live, and filters a
     .locator("tr[data-session-id]")
     .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-session-id")));
   expect(order).toEqual([parent.id, child.id]);
+  // Grouped by the parent's status: it runs, so both are under "Running".
+  await page.locator(`tbody[data-group="running"] tr[data-session-id="${parent.id}"]`).waitFor();
+  await page.locator(`tbody[data-group="running"] tr[data-session-id="${child.id}"]`).waitFor();
+
+  // The search keeps what it matches; a child whose parent it hid stands on its own.
+  const search = page.getByRole("searchbox", { name: "Search sessions" });
+  await search.fill("child JOB");
+  await parentRow.waitFor({ state: "detached" });
+  await page.locator(`tbody[data-group="needs_you"] tr[data-session-id="${child.id}"]`).waitFor();
+  await search.fill("no such words");
+  await page.getByText("No session matches these filters.").waitFor();
+  await search.fill("");
+  await parentRow.waitFor();
   await parentRow.getByRole("button", { name: "Hide 1 child session" }).click();
   await row(page, child.id).waitFor({ state: "detached" });
   await parentRow.getByRole("button", { name: "Show 1 child session" }).click();
@@ -84,6 +98,9 @@ test("a session started through the API shows up live, moves live, and filters a
   writeFileSync(join(e2e.server.scratchDir, `gate-${parent.id}`), "");
   await page.locator(`tr[data-session-id="${parent.id}"][data-status="waiting_for_input"]`).waitFor();
   expect(await statusOf(parent.id)).toBe("waiting_for_input");
+  // Now it waits for the user: its group is "Needs you", the first.
+  await page.locator(`tbody[data-group="needs_you"] tr[data-session-id="${parent.id}"]`).waitFor();
+  expect(await page.locator("tbody[data-group]").first().getAttribute("data-group")).toBe("needs_you");
 
   // Filters: by engine, by status, and archived sessions only behind the toggle.
   const engine = page.getByLabel("Engine");

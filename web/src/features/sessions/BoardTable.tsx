@@ -1,8 +1,11 @@
-/** The agent board's table: one row per session, children indented under a collapsible parent. */
+/**
+ * The agent board's table: a group of rows per `BoardSection` ("Needs you", "Running", "Done"),
+ * one row per session, children indented under a collapsible parent.
+ */
 import { memo } from "react";
 import { Link, sessionPath } from "../../shared/router";
 import { relativeTime } from "../../shared/time";
-import { describeActivity, folderName, lastActivityAt, type BoardRow } from "./board";
+import { describeActivity, folderName, GROUP_TITLES, lastActivityAt, type BoardRow, type BoardSection } from "./board";
 import { costGauge, turnsGauge } from "./ceilings";
 import { Gauge } from "./Gauge";
 import { describeStop, localTime } from "./lifecycle";
@@ -12,12 +15,12 @@ import { useNow } from "../../shared/useNow";
 const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 
 interface Props {
-  rows: readonly BoardRow[];
+  sections: readonly BoardSection[];
   collapsed: ReadonlySet<string>;
   onToggle(id: string): void;
 }
 
-export function BoardTable({ rows, collapsed, onToggle }: Props) {
+export function BoardTable({ sections, collapsed, onToggle }: Props) {
   const now = useNow();
   return (
     <table className="plain-table session-board">
@@ -33,17 +36,24 @@ export function BoardTable({ rows, collapsed, onToggle }: Props) {
           <th>Last activity</th>
         </tr>
       </thead>
-      <tbody>
-        {rows.map((row) => (
-          <SessionRow
-            key={row.session.id}
-            row={row}
-            collapsed={collapsed.has(row.session.id)}
-            onToggle={onToggle}
-            now={now}
-          />
-        ))}
-      </tbody>
+      {sections.map(({ group, rows }) => (
+        <tbody key={group} data-group={group}>
+          <tr className="board-group">
+            <th colSpan={8} scope="colgroup">
+              {GROUP_TITLES[group]} <span className="muted">({rows.length})</span>
+            </th>
+          </tr>
+          {rows.map((row) => (
+            <SessionRow
+              key={row.session.id}
+              row={row}
+              collapsed={collapsed.has(row.session.id)}
+              onToggle={onToggle}
+              now={now}
+            />
+          ))}
+        </tbody>
+      ))}
     </table>
   );
 }

@@ -1,12 +1,13 @@
 /**
  * `/sessions`, the agent status board: every session of the account, live from the event
- * stream, filtered by status and engine (archived ones behind a toggle), children under their
- * parent, under the fleet governor's last check. A plain word instead when the server has no sessions route.
+ * stream, in groups (what needs the user first, then what runs, then what is done), searched
+ * by title, prompt, folder and branch, filtered by status and engine (archived ones behind a
+ * toggle), children under their parent, under the fleet governor's last check. A plain word instead when the server has no sessions route.
  */
 import { useMemo, useState } from "react";
 import { ApiError } from "../../shared/api/client";
 import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
-import { ALL_SESSIONS, boardRows, enginesOf, STATUSES, statusFromQuery, type BoardFilter } from "./board";
+import { ALL_SESSIONS, boardSections, enginesOf, STATUSES, statusFromQuery, type BoardFilter } from "./board";
 import { BoardTable } from "./BoardTable";
 import { GovernorPanel } from "./GovernorPanel";
 import { useLiveSessions } from "./useLiveSessions";
@@ -31,7 +32,11 @@ export function SessionsPage() {
     setFilterState(next);
   };
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const rows = useMemo(() => (sessions ? boardRows(sessions, filter, collapsed) : []), [sessions, filter, collapsed]);
+  const [query, setQuery] = useState("");
+  const sections = useMemo(
+    () => (sessions ? boardSections(sessions, filter, collapsed, query) : []),
+    [sessions, filter, collapsed, query],
+  );
   const engines = useMemo(() => (sessions ? enginesOf(sessions) : []), [sessions]);
 
   if (error instanceof ApiError && error.status === 404) return <NotBuilt title="Sessions" />;
@@ -52,6 +57,14 @@ export function SessionsPage() {
       </header>
       <GovernorPanel />
       <div className="board-filters" role="group" aria-label="Filters">
+        <input
+          type="search"
+          className="board-search"
+          aria-label="Search sessions"
+          placeholder="Search title, prompt, folder, branch"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <label>
           Status{" "}
           <select
@@ -89,10 +102,10 @@ export function SessionsPage() {
       {error !== undefined && <ErrorNote error={error} onRetry={reload} />}
       {!sessions && error === undefined && <Loading what="sessions" />}
       {sessions?.length === 0 && <p className="muted">No sessions yet.</p>}
-      {sessions && sessions.length > 0 && rows.length === 0 && (
+      {sessions && sessions.length > 0 && sections.length === 0 && (
         <p className="muted">No session matches these filters.</p>
       )}
-      {rows.length > 0 && <BoardTable rows={rows} collapsed={collapsed} onToggle={toggle} />}
+      {sections.length > 0 && <BoardTable sections={sections} collapsed={collapsed} onToggle={toggle} />}
     </section>
   );
 }

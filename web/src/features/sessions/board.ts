@@ -188,3 +188,73 @@ export function folderName(path: string): string {
   const trimmed = path.replace(/\/+$/, "");
   return trimmed.slice(trimmed.lastIndexOf("/") + 1) || path;
 }
+
+/** Where a session stands for the person at the board. */
+export type BoardGroup = "needs_you" | "running" | "done";
+
+export const GROUP_TITLES: Record<BoardGroup, string> = {
+  needs_you: "Needs you",
+  running: "Running",
+  done: "Done",
+};
+
+const GROUP_OF: Record<Status, BoardGroup> = {
+  waiting_for_input: "needs_you",
+  failed: "needs_you",
+  queued: "running",
+  starting: "running",
+  running: "running",
+  paused: "running",
+  finished: "done",
+  stopped: "done",
+  interrupted: "done",
+};
+
+export function groupOf(status: Status): BoardGroup {
+  return GROUP_OF[status] ?? "running";
+}
+
+/** Whether every word of `query` is in the session's title, first prompt, folder or branch. */
+export function matchesSearch(session: Pick<Session, "title" | "prompt" | "cwd" | "worktree">, query: string): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const haystack = [session.title ?? "", session.prompt, session.cwd, session.worktree?.branch ?? ""]
+    .join("\n")
+    .toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+export interface BoardSection {
+  group: BoardGroup;
+  rows: BoardRow[];
+}
+
+/**
+ * The board in its groups ("Needs you", "Running", "Done", empty ones left out): each top-level
+ * session with the children drawn under it goes where its own status puts it, and within a
+ * group the most recently active come first. The search keeps the sessions it matches (and,
+ * like the filter, a child whose parent it hid stands on its own).
+ */
+export function boardSections(
+  sessions: readonly Session[],
+  filter: BoardFilter,
+  collapsed: ReadonlySet<string>,
+  query: string,
+): BoardSection[] {
+  const found = query.trim() === "" ? sessions : sessions.filter((s) => matchesSearch(s, query));
+  const blocks: BoardRow[][] = [];
+  for (const row of boardRows(found, filter, collapsed)) {
+    if (row.depth === 0) blocks.push([row]);
+    else blocks[blocks.length - 1]?.push(row);
+  }
+  const latest = (block: BoardRow[]) => time(lastActivityAt((block[0] as BoardRow).session));
+  return (Object.keys(GROUP_TITLES) as BoardGroup[])
+    .map((group) => ({
+      group,
+      rows: blocks
+        .filter((block) => groupOf((block[0] as BoardRow).session.status) === group)
+        .sort((a, b) => latest(b) - latest(a))
+        .flat(),
+    }))
+    .filter((section) => section.rows.length > 0);
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { ALL_SESSIONS, boardSections, groupOf, matchesSearch } from "./board";
+import { session } from "./fixtures";
+
+const NONE = new Set<string>();
+
+describe("the board's groups", () => {
+  it("puts what waits for the user first, then what runs, then what is done, most recent first in each", () => {
+    const sessions = [
+      session("done-old", { status: "finished", updatedAt: "2026-01-01T09:00:00Z" }),
+      session("running", { status: "running", updatedAt: "2026-01-01T09:30:00Z" }),
+      session("asks", { status: "waiting_for_input", updatedAt: "2026-01-01T08:00:00Z" }),
+      session("broke", { status: "failed", updatedAt: "2026-01-01T10:00:00Z" }),
+      session("done-new", { status: "stopped", updatedAt: "2026-01-01T11:00:00Z" }),
+    ];
+    const sections = boardSections(sessions, ALL_SESSIONS, NONE, "");
+    expect(sections.map((s) => [s.group, s.rows.map((r) => r.session.id)])).toEqual([
+      ["needs_you", ["broke", "asks"]],
+      ["running", ["running"]],
+      ["done", ["done-new", "done-old"]],
+    ]);
+  });
+
+  it("keeps children under their parent, in the parent's group", () => {
+    const sessions = [
+      session("parent", { status: "running", createdAt: "2026-01-01T09:00:00Z" }),
+      session("child", { status: "waiting_for_input", parentId: "parent", createdAt: "2026-01-01T09:01:00Z" }),
+    ];
+    const sections = boardSections(sessions, ALL_SESSIONS, NONE, "");
+    expect(sections.map((s) => [s.group, s.rows.map((r) => [r.session.id, r.depth])])).toEqual([
+      [
+        "running",
+        [
+          ["parent", 0],
+          ["child", 1],
+        ],
+      ],
+    ]);
+  });
+
+  it("leaves empty groups out and says every status's group", () => {
+    expect(boardSections([], ALL_SESSIONS, NONE, "")).toEqual([]);
+    expect(groupOf("paused")).toBe("running");
+    expect(groupOf("interrupted")).toBe("done");
+  });
+});
+
+describe("searching the board", () => {
+  const found = session("x", {
+    title: "Fix the parser",
+    prompt: "The migration fails on Postgres",
+    cwd: "/home/me/acme-api",
+    worktree: {
+      path: "/data/worktrees/x",
+      branch: "switchboard/ab12cd34",
+      base: "main",
+      repository: "/home/me/acme-api",
+      removed: false,
+      keptReason: null,
+    },
+  });
+
+  it("matches every word, in any case, across title, prompt, folder and branch", () => {
+    expect(matchesSearch(found, "")).toBe(true);
+    expect(matchesSearch(found, "parser")).toBe(true);
+    expect(matchesSearch(found, "POSTGRES acme")).toBe(true);
+    expect(matchesSearch(found, "ab12cd34")).toBe(true);
+    expect(matchesSearch(found, "parser mysql")).toBe(false);
+  });
+
+  it("keeps only the matching sessions in the groups", () => {
+    const other = session("y", { title: "Write docs", prompt: "docs", cwd: "/home/me/site" });
+    const sections = boardSections([found, other], ALL_SESSIONS, NONE, "parser");
+    expect(sections.flatMap((s) => s.rows.map((r) => r.session.id))).toEqual(["x"]);
+  });
+});
