@@ -145,3 +145,40 @@ test("the Agent board button follows agentStatusBoardEnabled and opens the board
   await button.waitFor({ state: "detached" });
   await context.close();
 });
+
+test("j and k move through the board's rows as drawn, and Enter opens the selected session", async () => {
+  writeEngines(e2e.server.dataDir, e2e.server.scratchDir);
+  await setSetting(e2e.server, "agentDrivenSessionsEnabled", true);
+  await setSetting(e2e.server, "requireSpawnSourceSession", false);
+  const first = await spawn("echo", "Keyboard one");
+  const second = await spawn("echo", "Keyboard two");
+  const { context, page } = await loggedInPage(e2e, "/sessions");
+  for (const id of [first.id, second.id]) {
+    await page.locator(`tr[data-session-id="${id}"][data-status="waiting_for_input"]`).waitFor();
+  }
+  const drawn = await page
+    .locator("tr[data-session-id]")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-session-id")));
+  const selected = () => page.locator('tr[aria-current="true"]').getAttribute("data-session-id");
+  // With no workspace yet, the sidebar's "New workspace name" field takes the focus: keys typed
+  // there are its own. The board's keys work from the page.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+
+  await page.keyboard.press("j");
+  expect(await selected()).toBe(drawn[0]);
+  await page.keyboard.press("j");
+  expect(await selected()).toBe(drawn[1]);
+  await page.keyboard.press("k");
+  expect(await selected()).toBe(drawn[0]);
+  // Typing in the search box is typing, not a command.
+  const search = page.getByRole("searchbox", { name: "Search sessions" });
+  await search.focus();
+  await page.keyboard.press("j");
+  expect(await search.inputValue()).toBe("j");
+  await search.fill("");
+  await search.blur();
+
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`**/sessions/${drawn[0]}`);
+  await context.close();
+});

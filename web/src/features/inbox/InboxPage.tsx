@@ -24,18 +24,12 @@ import { ChimeHistory } from "./ChimeHistory";
 import { InboxItem } from "./InboxItem";
 import { InputRequestCard } from "./InputRequestCard";
 import { KeyProposalCard } from "./KeyProposalCard";
-import { alertFolder, moveSelection, openTarget, TAB_LABEL, TABS, type Tab } from "./list";
+import { alertFolder, openTarget, TAB_LABEL, TABS, type Tab } from "./list";
+import { moveSelection, typingIn } from "../../shared/keys";
 import { secretCardOf } from "./secrets";
 import { useApprovals } from "./useApprovals";
 import { useInboxRows } from "./useInboxRows";
 import "./inbox.css";
-
-function typingIn(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
-  );
-}
 
 interface Props {
   /** Opens the New session dialog, its folder filled in when one is given. */

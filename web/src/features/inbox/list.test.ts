@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { InboxEvent, InboxRow } from "../../shared/api/types.generated";
 import { inboxRow as row } from "../../shared/inbox/fixtures";
-import { alertFolder, appendPage, applyEvent, bodyView, CATEGORY_LABEL, moveSelection, openTarget } from "./list";
+import { alertFolder, appendPage, applyEvent, bodyView, CATEGORY_LABEL, openTarget } from "./list";
+import { moveSelection } from "../../shared/keys";
 
 const NOW = "2026-01-01T00:00:00Z";
 

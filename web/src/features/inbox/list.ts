@@ -109,15 +109,6 @@ export function appendPage(rows: readonly InboxRow[], page: readonly InboxRow[])
   return [...rows, ...page.filter((r) => !held.has(r.id))];
 }
 
-/** The selection after `j` (+1) or `k` (-1), kept inside the list; none selected starts at the top. */
-export function moveSelection(rows: readonly InboxRow[], selected: string | null, step: 1 | -1): string | null {
-  if (rows.length === 0) return null;
-  const at = rows.findIndex((r) => r.id === selected);
-  if (at < 0) return rows[0]?.id ?? null;
-  const next = Math.min(rows.length - 1, Math.max(0, at + step));
-  return rows[next]?.id ?? null;
-}
-
 /** Where opening a row goes, from its first action; `null` when it has none. */
 export function openTarget(row: InboxRow): string | null {
   const action = row.actions[0];

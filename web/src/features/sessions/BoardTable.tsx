@@ -2,7 +2,7 @@
  * The agent board's table: a group of rows per `BoardSection` ("Needs you", "Running", "Done"),
  * one row per session, children indented under a collapsible parent.
  */
-import { memo } from "react";
+import { memo, useEffect, useRef } from "react";
 import { Link, sessionPath } from "../../shared/router";
 import { relativeTime } from "../../shared/time";
 import { describeActivity, folderName, GROUP_TITLES, lastActivityAt, type BoardRow, type BoardSection } from "./board";
@@ -18,9 +18,11 @@ interface Props {
   sections: readonly BoardSection[];
   collapsed: ReadonlySet<string>;
   onToggle(id: string): void;
+  /** The row j/k selected, if any. */
+  selected: string | null;
 }
 
-export function BoardTable({ sections, collapsed, onToggle }: Props) {
+export function BoardTable({ sections, collapsed, onToggle, selected }: Props) {
   const now = useNow();
   return (
     <table className="plain-table session-board">
@@ -50,6 +52,7 @@ export function BoardTable({ sections, collapsed, onToggle }: Props) {
               collapsed={collapsed.has(row.session.id)}
               onToggle={onToggle}
               now={now}
+              selected={row.session.id === selected}
             />
           ))}
         </tbody>
@@ -64,18 +67,30 @@ const SessionRow = memo(function SessionRow({
   collapsed,
   onToggle,
   now,
+  selected,
 }: {
   row: BoardRow;
   collapsed: boolean;
   onToggle(id: string): void;
   now: number;
+  selected: boolean;
 }) {
+  const ref = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    if (selected) ref.current?.scrollIntoView({ block: "nearest" });
+  }, [selected]);
   const cost = costGauge(session);
   const last = lastActivityAt(session);
   const title = session.title || session.prompt.split("\n", 1)[0] || session.id;
   const stopWords = describeStop(session, (iso) => localTime(iso, now));
   return (
-    <tr data-session-id={session.id} data-status={session.status} className={session.archived ? "archived" : undefined}>
+    <tr
+      ref={ref}
+      data-session-id={session.id}
+      data-status={session.status}
+      aria-current={selected ? "true" : undefined}
+      className={[session.archived ? "archived" : "", selected ? "selected" : ""].join(" ").trim() || undefined}
+    >
       <td>
         <span className="session-cell" style={{ paddingLeft: `${depth * 20}px` }}>
           {childCount > 0 ? (

@@ -4,7 +4,9 @@
  * by title, prompt, folder and branch, filtered by status and engine (archived ones behind a
  * toggle), children under their parent, under the fleet governor's last check. A plain word instead when the server has no sessions route.
  */
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { moveSelection, typingIn } from "../../shared/keys";
+import { navigate, sessionPath } from "../../shared/router";
 import { ApiError } from "../../shared/api/client";
 import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
 import { ALL_SESSIONS, boardSections, enginesOf, STATUSES, statusFromQuery, type BoardFilter } from "./board";
@@ -38,6 +40,25 @@ export function SessionsPage() {
     [sessions, filter, collapsed, query],
   );
   const engines = useMemo(() => (sessions ? enginesOf(sessions) : []), [sessions]);
+
+  // j and k move through the rows as drawn, Enter opens the selected session.
+  const [selected, setSelected] = useState<string | null>(null);
+  useEffect(() => {
+    const drawn = sections.flatMap((section) => section.rows.map((row) => row.session));
+    const onKey = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) return;
+      if (document.querySelector("dialog[open]")) return;
+      if (event.key === "j" || event.key === "k") {
+        event.preventDefault();
+        setSelected(moveSelection(drawn, selected, event.key === "j" ? 1 : -1));
+      } else if (event.key === "Enter" && selected !== null && drawn.some((s) => s.id === selected)) {
+        event.preventDefault();
+        navigate(sessionPath(selected));
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [sections, selected]);
 
   if (error instanceof ApiError && error.status === 404) return <NotBuilt title="Sessions" />;
 
@@ -105,7 +126,9 @@ export function SessionsPage() {
       {sessions && sessions.length > 0 && sections.length === 0 && (
         <p className="muted">No session matches these filters.</p>
       )}
-      {sections.length > 0 && <BoardTable sections={sections} collapsed={collapsed} onToggle={toggle} />}
+      {sections.length > 0 && (
+        <BoardTable sections={sections} collapsed={collapsed} onToggle={toggle} selected={selected} />
+      )}
     </section>
   );
 }
