@@ -1,6 +1,7 @@
 /**
  * The Settings page's Restart button, end to end: the server restarts in place (on the same
- * ports, which is why this server's ports are picked up front) and the page says when it is back.
+ * ports, which is why this server's ports are picked up front) and the page says when it is back;
+ * the connection indicator leaves "Live" while the stream is down and says "Live" again after.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -26,12 +27,29 @@ test("Restart Switchboard asks first, then restarts the server, whatever allowAg
   await page.keyboard.press("Escape");
   await confirm.waitFor({ state: "detached" });
   expect(statSync(serverFile).mtimeMs).toBe(written);
+  // Every state the indicator passes through, recorded in the page as it changes.
+  const indicator = page.getByRole("navigation", { name: "Sections" }).getByRole("status");
+  await indicator.filter({ hasText: "Live" }).waitFor();
+  await indicator.evaluate((element) => {
+    const seen: string[] = [];
+    (window as unknown as { connectionStates: string[] }).connectionStates = seen;
+    new MutationObserver(() => seen.push(element.getAttribute("data-connection") ?? "")).observe(element, {
+      attributes: true,
+    });
+  });
   await page.getByRole("button", { name: "Restart Switchboard" }).click();
   await confirm.getByRole("button", { name: "Restart now" }).click();
   await page.getByRole("status").filter({ hasText: "Switchboard is restarting…" }).waitFor();
   await page.getByRole("status").filter({ hasText: "Switchboard is back." }).waitFor({ timeout: 30_000 });
   expect(await page.getByRole("button", { name: "Restart Switchboard" }).isEnabled()).toBe(true);
   expect(statSync(serverFile).mtimeMs).toBeGreaterThan(written);
+  await indicator.filter({ hasText: "Live" }).waitFor({ timeout: 30_000 });
+  const states = await page.evaluate(() => (window as unknown as { connectionStates: string[] }).connectionStates);
+  expect(
+    states.some((state) => state === "reconnecting" || state === "closed"),
+    states.join(", "),
+  ).toBe(true);
+  expect(states.at(-1)).toBe("live");
   // The same session works against the new process.
   expect(await page.evaluate(async () => (await fetch("/api/me")).status)).toBe(200);
   await context.close();

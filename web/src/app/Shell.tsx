@@ -18,6 +18,7 @@ import { Link, navigate, usePathname, type Route } from "../shared/router";
 import { useSettings } from "../shared/settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "../shared/workspaces";
+import { ConnectionIndicator } from "../shared/stream/ConnectionIndicator";
 
 // The settings page carries the whole generated catalog: it loads when opened, not with the app.
 // The session page carries Markdown, diffs and the virtual list (half the app's code): it too
@@ -82,10 +83,13 @@ function ShellLayout({ route }: { route: Route }) {
           )}
         </button>
         <span className="brand">{section?.label ?? "Switchboard"}</span>
+        <ConnectionIndicator />
       </header>
       {menuOpen && <div className="menu-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
       <nav className="sidebar" id="sections" aria-label="Sections">
-        <div className="brand">Switchboard</div>
+        <div className="brand">
+          Switchboard <ConnectionIndicator />
+        </div>
         <WorkspaceSwitcher />
         <ul className="nav-list">
           {SECTIONS.map((s) => (

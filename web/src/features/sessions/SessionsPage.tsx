@@ -74,7 +74,6 @@ export function SessionsPage() {
     <section className="page">
       <header className="page-head">
         <h1>Sessions</h1>
-        <span className="muted">Live: changes show as they happen.</span>
       </header>
       <GovernorPanel />
       <div className="board-filters" role="group" aria-label="Filters">

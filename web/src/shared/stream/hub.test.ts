@@ -6,6 +6,7 @@ class FakeSource implements EventSourceLike {
   closed = false;
   onopen: ((event: Event) => void) | null = null;
   onerror: ((event: Event) => void) | null = null;
+  readyState = 0;
   addEventListener(name: string, listener: (event: MessageEvent<string>) => void) {
     this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
   }
@@ -63,5 +64,45 @@ describe("event hub", () => {
     expect(opened).toHaveLength(2);
     opened[1]!.emit("board", '{"boardId":"b"}');
     expect(seen).toEqual([{ boardId: "b" }]);
+  });
+
+  it("says how the connection stands: connecting, live, reconnecting after a drop, closed when the browser gives up", () => {
+    const { hub, opened } = hubWithFakes();
+    const seen: string[] = [];
+    hub.onConnection((connection) => seen.push(connection));
+    expect(hub.connection()).toBe("connecting");
+    // Watching alone opens nothing.
+    expect(opened).toHaveLength(0);
+    const off = hub.on("session", () => {});
+    const source = opened[0]!;
+    source.readyState = 1;
+    source.onopen?.(new Event("open"));
+    source.readyState = 0;
+    source.onerror?.(new Event("error"));
+    source.readyState = 1;
+    source.onopen?.(new Event("open"));
+    source.readyState = 2;
+    source.onerror?.(new Event("error"));
+    expect(seen).toEqual(["live", "reconnecting", "live", "closed"]);
+    off();
+    expect(hub.connection()).toBe("connecting");
+  });
+
+  it("opens a new connection a while after the browser gave one up", async () => {
+    const opened: FakeSource[] = [];
+    const hub = createEventHub(() => {
+      const source = new FakeSource();
+      opened.push(source);
+      return source;
+    }, 1);
+    hub.on("session", () => {});
+    opened[0]!.readyState = 2;
+    opened[0]!.onerror?.(new Event("error"));
+    expect(hub.connection()).toBe("closed");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(opened).toHaveLength(2);
+    opened[1]!.readyState = 1;
+    opened[1]!.onopen?.(new Event("open"));
+    expect(hub.connection()).toBe("live");
   });
 });

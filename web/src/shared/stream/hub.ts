@@ -11,7 +11,15 @@ export interface EventSourceLike {
   close(): void;
   onopen: ((event: Event) => void) | null;
   onerror: ((event: Event) => void) | null;
+  /** 0 connecting, 1 open, 2 closed for good (the browser will not try again). */
+  readonly readyState: number;
 }
+
+/**
+ * The connection as a person should read it: `connecting` before it first opened, `live` while
+ * open, `reconnecting` while the browser tries again after a drop, `closed` when it gave up.
+ */
+export type Connection = "connecting" | "live" | "reconnecting" | "closed";
 
 export type StreamListener = (data: unknown) => void;
 
@@ -23,9 +31,19 @@ export interface EventHub {
   on(name: string, listener: StreamListener): () => void;
   /** Calls `listener` when events may have been missed and what is shown must be refetched. */
   onLifecycle(kind: Lifecycle, listener: () => void): () => void;
+  /** The connection now. */
+  connection(): Connection;
+  /** Calls `listener` with each change of the connection; watching does not keep it open. */
+  onConnection(listener: (connection: Connection) => void): () => void;
 }
 
-export function createEventHub(open: () => EventSourceLike): EventHub {
+/**
+ * A browser's EventSource gives up for good on an answer that is not a stream (a 502 from a
+ * server on its way down, say); the hub then opens a new one after this long.
+ */
+const REOPEN_AFTER_MS = 5_000;
+
+export function createEventHub(open: () => EventSourceLike, reopenAfterMs = REOPEN_AFTER_MS): EventHub {
   const listeners = new Map<string, Set<StreamListener>>();
   const lifecycle = new Map<Lifecycle, Set<() => void>>([
     ["reset", new Set()],
@@ -33,6 +51,13 @@ export function createEventHub(open: () => EventSourceLike): EventHub {
   ]);
   let source: EventSourceLike | null = null;
   let wired = new Set<string>();
+  let connection: Connection = "connecting";
+  const watchers = new Set<(connection: Connection) => void>();
+  const setConnection = (next: Connection) => {
+    if (next === connection) return;
+    connection = next;
+    for (const watcher of [...watchers]) watcher(next);
+  };
 
   const count = () => [...listeners.values(), ...lifecycle.values()].reduce((n, set) => n + set.size, 0);
 
@@ -60,8 +85,22 @@ export function createEventHub(open: () => EventSourceLike): EventHub {
     source.addEventListener("reset", () => {
       for (const listener of [...(lifecycle.get("reset") ?? [])]) listener();
     });
+    const opened = source;
     source.onopen = () => {
+      setConnection("live");
       for (const listener of [...(lifecycle.get("open") ?? [])]) listener();
+    };
+    source.onerror = () => {
+      if (opened.readyState !== 2) {
+        setConnection("reconnecting");
+        return;
+      }
+      setConnection("closed");
+      setTimeout(() => {
+        if (source !== opened) return;
+        source = null;
+        if (count() > 0) ensureOpen();
+      }, reopenAfterMs);
     };
     for (const name of listeners.keys()) wire(name);
   };
@@ -70,6 +109,7 @@ export function createEventHub(open: () => EventSourceLike): EventHub {
     if (source && count() === 0) {
       source.close();
       source = null;
+      setConnection("connecting");
     }
   };
 
@@ -86,6 +126,13 @@ export function createEventHub(open: () => EventSourceLike): EventHub {
       return () => {
         set.delete(listener);
         closeWhenUnused();
+      };
+    },
+    connection: () => connection,
+    onConnection(listener) {
+      watchers.add(listener);
+      return () => {
+        watchers.delete(listener);
       };
     },
     onLifecycle(kind, listener) {

@@ -1,6 +1,6 @@
 /** React hooks over the app's one event-stream connection. */
-import { useEffect, useRef } from "react";
-import { createEventHub, type Lifecycle } from "./hub";
+import { useEffect, useRef, useSyncExternalStore } from "react";
+import { createEventHub, type Connection, type Lifecycle } from "./hub";
 
 const hub = createEventHub(() => new EventSource("/api/stream", { withCredentials: true }));
 
@@ -20,4 +20,13 @@ export function useStreamLifecycle(kind: Lifecycle, handler: () => void): void {
     latest.current = handler;
   });
   useEffect(() => hub.onLifecycle(kind, () => latest.current()), [kind]);
+}
+
+/** The stream's connection as it changes (`live`, `reconnecting`, …), for an indicator. */
+export function useStreamConnection(): Connection {
+  return useSyncExternalStore(
+    (onChange) => hub.onConnection(onChange),
+    () => hub.connection(),
+    () => "connecting",
+  );
 }
