@@ -59,6 +59,12 @@ test("a session started through the API shows up live, moves live, and filters a
   const { context, page } = await loggedInPage(e2e, "/sessions");
   const errors = consoleErrors(page);
   await page.getByText("No sessions yet.").waitFor();
+  // The empty board offers the action that fills it.
+  await page.getByRole("button", { name: "Start your first session" }).click();
+  const dialog = page.getByRole("dialog", { name: "New session" });
+  await dialog.waitFor();
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "detached" });
 
   const parent = await spawn("gated", "Parent job");
   const parentRow = row(page, parent.id);

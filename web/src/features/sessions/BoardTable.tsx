@@ -130,7 +130,15 @@ const SessionRow = memo(function SessionRow({
       <td>
         <Gauge name="Turns" gauge={turnsGauge(session)} />
       </td>
-      <td>{cost ? <Gauge name="Cost" gauge={cost} /> : <span className="muted">no price</span>}</td>
+      <td>
+        {cost ? (
+          <Gauge name="Cost" gauge={cost} />
+        ) : (
+          <span className="muted" title="This engine reports no price">
+            —
+          </span>
+        )}
+      </td>
       <td>
         <time dateTime={last} title={FULL_TIME.format(new Date(last))}>
           {relativeTime(last, now)}

@@ -20,12 +20,12 @@ import "./session.css";
 /** The last folder used, offered again: sessions mostly run in the same few checkouts. */
 const LAST_FOLDER = "switchboard.newSession.folder";
 
-export function NewSessionButton() {
+export function NewSessionButton({ label = "New session" }: { label?: string }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" className="new-session-button" onClick={() => setOpen(true)}>
-        New session
+        {label}
       </button>
       {open && <NewSessionDialog onClose={() => setOpen(false)} />}
     </>

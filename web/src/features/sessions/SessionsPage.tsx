@@ -12,6 +12,7 @@ import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
 import { ALL_SESSIONS, boardSections, enginesOf, STATUSES, statusFromQuery, type BoardFilter } from "./board";
 import { BoardTable } from "./BoardTable";
 import { GovernorPanel } from "./GovernorPanel";
+import { NewSessionButton } from "./NewSessionDialog";
 import { useLiveSessions } from "./useLiveSessions";
 import "./sessionsBoard.css";
 
@@ -121,7 +122,12 @@ export function SessionsPage() {
       </div>
       {error !== undefined && <ErrorNote error={error} onRetry={reload} />}
       {!sessions && error === undefined && <Loading what="sessions" />}
-      {sessions?.length === 0 && <p className="muted">No sessions yet.</p>}
+      {sessions?.length === 0 && (
+        <div className="board-empty">
+          <p className="muted">No sessions yet.</p>
+          <NewSessionButton label="Start your first session" />
+        </div>
+      )}
       {sessions && sessions.length > 0 && sections.length === 0 && (
         <p className="muted">No session matches these filters.</p>
       )}
