@@ -45,6 +45,8 @@ async fn the_agent_token_or_a_live_header_session_is_the_parent() {
     assert_eq!(root_session.children, vec![by_token, by_header, by_browser]);
     assert_eq!(root_session.parent_id, None);
     std::fs::write(h.path().join(format!("gate-{root}")), "").unwrap();
+    // The engine ends before the test's folder goes, so it is not left polling for its gate.
+    h.wait_status("a", &root, Status::WaitingForInput).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

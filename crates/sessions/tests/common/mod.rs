@@ -70,7 +70,7 @@ env = {{ EXTRA = "from-engines-toml" }}
 
 [engines.gated]
 kind = "command"
-command = ["/bin/sh", "-c", "cat; while [ ! -e {d}/gate-$APP_SESSION_ID ]; do sleep 0.01; done"]
+command = ["/bin/sh", "-c", "cat; while [ ! -e {d}/gate-$APP_SESSION_ID ] && [ -d {d} ]; do sleep 0.01; done"]
 
 [engines.fail]
 kind = "command"
