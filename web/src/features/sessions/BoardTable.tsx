@@ -5,7 +5,7 @@
 import { memo, useEffect, useRef } from "react";
 import { Link, sessionPath } from "../../shared/router";
 import { relativeTime } from "../../shared/time";
-import { describeActivity, folderName, GROUP_TITLES, lastActivityAt, type BoardRow, type BoardSection } from "./board";
+import { describeActivity, GROUP_TITLES, workFolder, lastActivityAt, type BoardRow, type BoardSection } from "./board";
 import { costGauge, turnsGauge } from "./ceilings";
 import { Gauge } from "./Gauge";
 import { describeStop, localTime } from "./lifecycle";
@@ -120,7 +120,7 @@ const SessionRow = memo(function SessionRow({
         {stopWords && <div className="muted stop-reason">{stopWords}</div>}
       </td>
       <td title={session.worktree?.path ?? session.cwd}>
-        {folderName(session.cwd)}
+        <span className="folder">{workFolder(session)}</span>
         {session.worktree && <div className="muted branch">{session.worktree.branch}</div>}
       </td>
       <td className="session-now">

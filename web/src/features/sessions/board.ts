@@ -189,6 +189,14 @@ export function folderName(path: string): string {
   return trimmed.slice(trimmed.lastIndexOf("/") + 1) || path;
 }
 
+/**
+ * The folder a session works on, as a person names it: the repository's folder for a session in
+ * a worktree (whose own folder is an id under the data directory), else its working folder.
+ */
+export function workFolder(session: Pick<Session, "cwd" | "worktree">): string {
+  return folderName(session.worktree?.repository ?? session.cwd);
+}
+
 /** Where a session stands for the person at the board. */
 export type BoardGroup = "needs_you" | "running" | "done";
 

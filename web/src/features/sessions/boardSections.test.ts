@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALL_SESSIONS, boardSections, groupOf, matchesSearch } from "./board";
+import { ALL_SESSIONS, boardSections, groupOf, matchesSearch, workFolder } from "./board";
 import { session } from "./fixtures";
 
 const NONE = new Set<string>();
@@ -72,5 +72,23 @@ describe("searching the board", () => {
     const other = session("y", { title: "Write docs", prompt: "docs", cwd: "/home/me/site" });
     const sections = boardSections([found, other], ALL_SESSIONS, NONE, "parser");
     expect(sections.flatMap((s) => s.rows.map((r) => r.session.id))).toEqual(["x"]);
+  });
+});
+
+describe("the folder column", () => {
+  it("names a worktree session by its repository's folder, not its id under the data directory", () => {
+    const isolated = session("w", {
+      cwd: "/data/worktrees/01a209fbb7e576bdbc4073d0caca672c",
+      worktree: {
+        path: "/data/worktrees/01a209fbb7e576bdbc4073d0caca672c",
+        branch: "switchboard/01a209fb",
+        base: "main",
+        repository: "/home/me/acme-api",
+        removed: false,
+        keptReason: null,
+      },
+    });
+    expect(workFolder(isolated)).toBe("acme-api");
+    expect(workFolder(session("p", { cwd: "/home/me/site/" }))).toBe("site");
   });
 });
