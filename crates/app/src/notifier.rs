@@ -71,19 +71,25 @@ pub fn start(state: &App) {
         // Where reading starts: the newest event at the first start ever.
         take_events(&state, &notifier).await;
         // The preferences the last tick ran with (`None`: none has run yet),
-        // and the moment it ran at.
+        // and the moment it ran at (the first pass always ticks).
         let mut ticked_with: Option<Prefs> = None;
-        let mut ticked_at: Option<jiff::Timestamp> = None;
+        let mut ticked_at = now(&state);
         let mut moment_came = true;
         loop {
             let current = prefs(&state.settings);
             let mut failed = false;
             if moment_came || ticked_with.as_ref() != Some(&current) {
-                let now = window::instant(state.clock.now());
-                let tick = run(&state, &notifier, current.clone(), now, |n, p, now| {
-                    n.tick(p, now)
-                        .map(|tick| (tick.daily_digest, tick.delivered))
-                })
+                ticked_at = now(&state);
+                let tick = run(
+                    &state,
+                    &notifier,
+                    current.clone(),
+                    ticked_at,
+                    |n, p, now| {
+                        n.tick(p, now)
+                            .map(|tick| (tick.daily_digest, tick.delivered))
+                    },
+                )
                 .await;
                 failed = tick.is_none();
                 if let Some(Some(range)) = tick {
@@ -92,17 +98,15 @@ pub fn start(state: &App) {
                     tokio::spawn(async move { daily_digest(&state, &notifier, range).await });
                 }
                 ticked_with = Some(current.clone());
-                ticked_at = Some(now);
             }
             // The next moment after the last tick, not after now: a clock that
             // moved past a moment while the tick ran (a day that began, read
             // rows that came of age) must still find that moment passed, and
             // the sleep below then ends at once.
-            let since = ticked_at.unwrap_or_else(|| window::instant(state.clock.now()));
             let wake = if failed {
                 None
             } else {
-                run(&state, &notifier, current, since, |n, p, since| {
+                run(&state, &notifier, current, ticked_at, |n, p, since| {
                     Ok((n.next_wake(p, since)?, Vec::new()))
                 })
                 .await
@@ -130,11 +134,19 @@ pub fn start(state: &App) {
     });
 }
 
+/// The application clock's now, as the notifier counts time.
+fn now(state: &App) -> jiff::Timestamp {
+    window::instant(state.clock.now())
+}
+
 async fn take_events(state: &App, notifier: &Arc<Notifier>) {
-    let now = window::instant(state.clock.now());
-    run(state, notifier, prefs(&state.settings), now, |n, p, now| {
-        Ok(((), n.take_events(p, now)?))
-    })
+    run(
+        state,
+        notifier,
+        prefs(&state.settings),
+        now(state),
+        |n, p, now| Ok(((), n.take_events(p, now)?)),
+    )
     .await;
 }
 
@@ -207,12 +219,11 @@ async fn daily_digest(state: &App, notifier: &Arc<Notifier>, range: DayRange) {
         let sessions = state.sessions.list(&account.id).await.unwrap_or_default();
         tallies.push((account.id, tally(&sessions, &from, &to)));
     }
-    let now = window::instant(state.clock.now());
     run(
         state,
         notifier,
         prefs(&state.settings),
-        now,
+        now(state),
         move |n, p, _| Ok(((), n.post_daily_digest(p, &range, &tallies)?)),
     )
     .await;

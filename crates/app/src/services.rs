@@ -64,8 +64,9 @@ pub struct App {
     pub pm_wake: Arc<Notify>,
     /// The live event stream's hub (`GET /stream`).
     pub events: Arc<events::Hub>,
-    /// Set once to stop every loop (and the listeners, which watch it too).
-    pub stop: watch::Sender<Option<StopReason>>,
+    /// Set once, by [`App::request_stop`], to stop every loop (and the
+    /// listeners, which watch it through [`App::watch_stop`]).
+    pub(crate) stop: watch::Sender<Option<StopReason>>,
     /// Where the application keeps its files (`teamchat.toml` among them).
     pub data_dir: PathBuf,
     /// The UI server's base URL, for links the API hands out.
@@ -78,14 +79,24 @@ pub struct App {
 
 impl App {
     /// Asks every loop and listener to stop; the first reason given wins.
+    /// The event streams end here too: they never end on their own, and a
+    /// listener's drain would otherwise wait for them.
     pub fn request_stop(&self, reason: StopReason) {
-        self.stop.send_if_modified(|current| {
+        let first = self.stop.send_if_modified(|current| {
             let first = current.is_none();
             if first {
                 *current = Some(reason);
             }
             first
         });
+        if first {
+            self.events.close();
+        }
+    }
+
+    /// The stop request, for a listener that ends with the application.
+    pub fn watch_stop(&self) -> watch::Receiver<Option<StopReason>> {
+        self.stop.subscribe()
     }
 
     /// Resolves once a stop is asked for, with its reason.
@@ -121,7 +132,6 @@ impl App {
     /// After the listeners have drained: stops the sessions and removes
     /// `server.json`, so a client finding no file knows nobody is serving.
     pub async fn shutdown(&self) {
-        self.events.close();
         self.sessions.shutdown().await;
         if let Err(error) = std::fs::remove_file(self.data_dir.join(SERVER_FILE)) {
             tracing::warn!(%error, "could not remove server.json");

@@ -11,7 +11,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,11 +24,7 @@ use support::{Addresses, percentile, signal_term, start_with_home};
 const CALLS: usize = 41;
 
 fn main() {
-    let dir = std::env::var_os("SWITCHBOARD_ENGINES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/engines/node_modules/.bin")
-        });
+    let dir = support::engines_dir();
     let claude = dir.join("claude");
     assert!(
         claude.exists(),
@@ -113,13 +109,7 @@ fn switchboard(claude: &Path, standin: &Standin, home: &Path, work: &Path) {
     let data = tempfile::tempdir().expect("data dir");
     std::fs::write(
         data.path().join("engines.toml"),
-        format!(
-            "[engines.primary]\nkind = \"claude\"\ncommand = [{claude:?}]\n\
-             env = {{ ANTHROPIC_BASE_URL = \"{url}\", ANTHROPIC_API_KEY = \"sk-ant-standin\", \
-             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = \"1\", DISABLE_AUTOUPDATER = \"1\" }}\n",
-            claude = claude.display().to_string(),
-            url = standin.url(),
-        ),
+        support::claude_engines_toml(claude, &standin.url()),
     )
     .expect("engines.toml");
     let mut child = start_with_home(data.path(), home);

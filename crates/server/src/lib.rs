@@ -95,9 +95,9 @@ impl Listeners {
     }
 }
 
-/// Serves `app` on both listeners until the application is asked to stop;
-/// then the event streams (which never end on their own) are ended and the
-/// future resolves once in-flight requests have finished. The caller runs it
+/// Serves `app` on both listeners until the application is asked to stop
+/// (which also ends the event streams); the future resolves once in-flight
+/// requests have finished. The caller runs it
 /// (on a task of its own): this crate starts no task.
 pub async fn serve(app: app::App, listeners: Listeners, stream_keep_alive: Duration) {
     let state = AppState {
@@ -176,8 +176,7 @@ pub fn ui_router(state: AppState, port: u16) -> Router {
 }
 
 async fn serve_on(listener: TcpListener, router: Router, app: &app::App) -> std::io::Result<()> {
-    let mut stop = app.stop.subscribe();
-    let events = app.events.clone();
+    let mut stop = app.watch_stop();
     // Streamed bodies are written in pieces; without TCP_NODELAY the last
     // small piece waits on the client's delayed ACK (tens of milliseconds).
     let listener = listener.tap_io(|tcp| {
@@ -196,8 +195,6 @@ async fn serve_on(listener: TcpListener, router: Router, app: &app::App) -> std:
     axum::serve(listener, service)
         .with_graceful_shutdown(async move {
             let _ = stop.wait_for(Option::is_some).await;
-            // Event streams never end on their own; the drain waits for them.
-            events.close();
         })
         .await
 }

@@ -3,7 +3,7 @@
 //! doubled from 1 until a criterion trips. Skipped when the pinned CLI is
 //! not installed.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -19,11 +19,7 @@ const TURN_LIMIT: Duration = Duration::from_secs(90);
 
 /// `SWITCHBOARD_ENGINES_DIR`, else this workspace's `target/engines`.
 fn claude_binary() -> Option<PathBuf> {
-    let dir = std::env::var_os("SWITCHBOARD_ENGINES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/engines/node_modules/.bin")
-        });
+    let dir = crate::support::engines_dir();
     let claude = dir.join("claude");
     if claude.exists() {
         Some(claude)
@@ -118,13 +114,7 @@ pub fn run(config: &Config) {
     let work = tempfile::tempdir().expect("work");
     std::fs::write(
         data.path().join("engines.toml"),
-        format!(
-            "[engines.primary]\nkind = \"claude\"\ncommand = [{claude:?}]\n\
-             env = {{ ANTHROPIC_BASE_URL = \"{url}\", ANTHROPIC_API_KEY = \"sk-ant-standin\", \
-             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = \"1\", DISABLE_AUTOUPDATER = \"1\" }}\n",
-            claude = claude.display().to_string(),
-            url = standin.url(),
-        ),
+        crate::support::claude_engines_toml(&claude, &standin.url()),
     )
     .expect("engines.toml");
     let mut server = Server::start(data.path(), home.path(), log_path("claude"));

@@ -9,7 +9,7 @@ mod serve;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,6 +19,27 @@ pub use serve::Addresses;
 pub use serve::{serve_command, wait_for_server_file};
 
 pub const CONNECTIONS: usize = 8;
+
+/// Where the pinned real CLIs are: `SWITCHBOARD_ENGINES_DIR`, else this
+/// workspace's `target/engines` (`make engines-deps`).
+pub fn engines_dir() -> PathBuf {
+    std::env::var_os("SWITCHBOARD_ENGINES_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/engines/node_modules/.bin")
+        })
+}
+
+/// `engines.toml` with the real Claude Code at `claude` as the primary
+/// engine, talking to a stand-in of the Anthropic API at `standin_url`.
+pub fn claude_engines_toml(claude: &Path, standin_url: &str) -> String {
+    format!(
+        "[engines.primary]\nkind = \"claude\"\ncommand = [{claude:?}]\n\
+         env = {{ ANTHROPIC_BASE_URL = \"{standin_url}\", ANTHROPIC_API_KEY = \"sk-ant-standin\", \
+         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = \"1\", DISABLE_AUTOUPDATER = \"1\" }}\n",
+        claude = claude.display().to_string(),
+    )
+}
 
 /// Starts a server on `dir` and measures exec to `server.json`.
 pub fn time_startup(dir: &Path) -> (Duration, Child) {
