@@ -4,6 +4,8 @@
  * asks at `guarded`) and prints the hook's answer. The approval shows under the session's
  * `cli_pending` row with its command; Approve lets the waiting hook go on (the transcript shows
  * the allow) and marks the row read; one answered elsewhere (as the CLI does) leaves the page live.
+ * The same approval is answered where the user is: on its row of the agent board (which puts the
+ * session under "Needs you") and on the session's page.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,7 +45,11 @@ async function output(sessionId: string): Promise<string> {
   return reply.body.turns.map((t) => t.output ?? "").join("");
 }
 
-test("an approval appears in the inbox and Approve lets the waiting hook go on", async () => {
+/**
+ * A stand-in for Claude Code: one tool call (a Bash command) through the real hook, its answer
+ * printed. Guarded, the call asks the user.
+ */
+async function writeAsker(): Promise<void> {
   const scratch = e2e.server.scratchDir;
   const project = join(scratch, "project");
   mkdirSync(project, { recursive: true });
@@ -58,7 +64,6 @@ test("an approval appears in the inbox and Approve lets the waiting hook go on",
     tool_use_id: "toolu_01e2e",
   };
   writeFileSync(join(scratch, "hook.json"), JSON.stringify(hookInput));
-  // A stand-in for Claude Code: one tool call through the real hook, its answer printed.
   const script = `cat >/dev/null; exec "${binary}" hook pre-tool-use < "${join(scratch, "hook.json")}"`;
   writeFileSync(
     join(e2e.server.dataDir, "engines.toml"),
@@ -66,8 +71,13 @@ test("an approval appears in the inbox and Approve lets the waiting hook go on",
   );
   await setSetting(e2e.server, "agentDrivenSessionsEnabled", true);
   await setSetting(e2e.server, "requireSpawnSourceSession", false);
+  // Sessions waiting for an answer count as active, and each test leaves some waiting.
+  await setSetting(e2e.server, "agentDrivenMaxConcurrent", 10);
   await setSetting(e2e.server, "agentPermissionLevel", "guarded");
+}
 
+test("an approval appears in the inbox and Approve lets the waiting hook go on", async () => {
+  await writeAsker();
   const { page } = await loggedInPage(e2e, "/inbox");
   const errors = consoleErrors(page);
   await page.getByRole("heading", { name: "Inbox", exact: true }).waitFor();
@@ -106,4 +116,48 @@ test("an approval appears in the inbox and Approve lets the waiting hook go on",
   await secondCard.waitFor({ state: "detached" });
 
   expect(errors).toEqual([]);
+});
+
+async function decisionSaid(sessionId: string, decision: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  let said = "";
+  while (Date.now() < deadline && !said.includes(`"permissionDecision":"${decision}"`)) {
+    said = await output(sessionId);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return said;
+}
+
+test("an approval is answered from the agent board's row and from the session page", async () => {
+  await writeAsker();
+  const { context, page } = await loggedInPage(e2e, "/");
+  const errors = consoleErrors(page);
+  await page.getByRole("heading", { name: "Agents", exact: true }).waitFor();
+
+  // A running session holding an approval needs the user: it is under "Needs you", its card below it.
+  const onBoard = await spawn("Board approval");
+  const approval = await pendingOf(onBoard);
+  const needsYou = page.locator('tbody[data-group="needs_you"]');
+  await needsYou.locator(`tr[data-session-id="${onBoard}"]`).waitFor();
+  const card = needsYou.locator(`[data-answers-for="${onBoard}"] [data-approval-id="${approval.id}"]`);
+  await card.locator("code", { hasText: "cargo test --workspace" }).waitFor();
+  await card.getByRole("button", { name: "Deny", exact: true }).click();
+  await card.waitFor({ state: "detached" });
+  expect(await decisionSaid(onBoard, "deny")).toContain('"permissionDecision":"deny"');
+  expect((await e2e.server.api<Approval>("GET", `/approvals/${approval.id}`)).body.state).toBe("denied");
+
+  // On the session's own page: Always for this session.
+  const onPage = await spawn("Page approval");
+  const second = await pendingOf(onPage);
+  await page.goto(`${e2e.server.uiUrl}/sessions/${onPage}`);
+  const pageCard = page.locator(`[data-approval-id="${second.id}"]`);
+  await pageCard.waitFor();
+  await pageCard.getByRole("button", { name: "Always for this session" }).click();
+  await pageCard.waitFor({ state: "detached" });
+  expect(await decisionSaid(onPage, "allow")).toContain('"permissionDecision":"allow"');
+  const decided = await e2e.server.api<Approval & { remember: string }>("GET", `/approvals/${second.id}`);
+  expect([decided.body.state, decided.body.remember]).toEqual(["allowed", "session"]);
+
+  expect(errors).toEqual([]);
+  await context.close();
 });

@@ -233,7 +233,7 @@ test("a 2,000-item board: time from navigation to rows on screen (printed)", asy
   }));
   await api("POST", `/boards/${boardId}/items/batch`, { items });
 
-  const { context, page } = await loggedInPage(e2e, "/");
+  const { context, page } = await loggedInPage(e2e, "/boards");
   await page.getByRole("link", { name: /Two thousand/ }).waitFor();
 
   // Full page load: the navigation's own clock, from its start to the board mark.

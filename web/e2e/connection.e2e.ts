@@ -10,7 +10,7 @@ const e2e = serverAndBrowser();
 
 test("the indicator says Live, then Offline while the browser is offline, then Live again", async () => {
   const { context, page } = await loggedInPage(e2e, "/sessions");
-  await page.getByRole("heading", { name: "Sessions", exact: true }).waitFor();
+  await page.getByRole("heading", { name: "Agents", exact: true }).waitFor();
   const indicator = page.getByRole("navigation", { name: "Sections" }).getByRole("status");
   await indicator.filter({ hasText: "Live" }).waitFor();
   expect(await indicator.getAttribute("title")).toBe("Changes show as they happen.");

@@ -1,22 +1,43 @@
 /**
- * The layout holds at 1440, 900 and 390 px: on the boards, the agent board, the inbox and
- * settings, nothing makes the page scroll sideways and no two controls overlap, measured from the
- * DOM's bounding boxes; below 900 px the sections are behind a menu button that opens them,
- * closes with Escape, and closes when a page is chosen.
+ * The layout holds at 1440, 900 and 390 px: on the agent board, a session, the boards, the inbox
+ * and settings, nothing makes the page scroll sideways and no two controls overlap, measured from
+ * the DOM's bounding boxes; axe-core finds no serious or critical accessibility violation on them;
+ * below 900 px the sections are behind a menu button that opens them, closes with Escape, and
+ * closes when a page is chosen.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { expect, test } from "vitest";
 import type { Page } from "playwright-core";
-import { loggedInPage, serverAndBrowser } from "./harness";
+import { loggedInPage, serverAndBrowser, setSetting } from "./harness";
 
 const e2e = serverAndBrowser({ args: ["--demo"] });
 
 const WIDTHS = [1440, 900, 390] as const;
-const PAGES = [
-  ["/", "Boards"],
-  ["/sessions", "Sessions"],
-  ["/inbox", "Inbox"],
-  ["/settings", "Settings"],
-] as const;
+
+let sessionPage: [string, string] | undefined;
+
+/** The pages measured, with the heading that says each is drawn: one session's page among them. */
+async function pages(): Promise<(readonly [string, string])[]> {
+  if (!sessionPage) {
+    writeFileSync(
+      join(e2e.server.dataDir, "engines.toml"),
+      `[engines.echo]\nkind = "command"\ncommand = ["/usr/bin/cat"]\n`,
+    );
+    await setSetting(e2e.server, "agentDrivenSessionsEnabled", true);
+    await setSetting(e2e.server, "requireSpawnSourceSession", false);
+    const title = "Tidy the release notes";
+    const reply = await e2e.server.api<{ id: string }>("POST", "/sessions", {
+      engine: "echo",
+      prompt: "Which of the release notes should go first?",
+      title,
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    sessionPage = [`/sessions/${reply.body.id}`, title];
+  }
+  return [["/", "Agents"], sessionPage, ["/boards", "Boards"], ["/inbox", "Inbox"], ["/settings", "Settings"]];
+}
 
 /** What breaks the layout on the page as drawn: sideways scrolling, and controls drawn over each other. */
 async function layoutFaults(page: Page): Promise<string[]> {
@@ -60,7 +81,7 @@ test("no page scrolls sideways or draws a control over another, at any of three 
   const found: Record<string, string[]> = {};
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
-    for (const [path, title] of PAGES) {
+    for (const [path, title] of await pages()) {
       await page.goto(`${e2e.server.uiUrl}${path}`);
       await page.getByRole("heading", { name: title, exact: true }).first().waitFor();
       await page.waitForLoadState("networkidle");
@@ -98,5 +119,46 @@ test("below 900 px the sections are behind a menu button", async () => {
   await page.setViewportSize({ width: 900, height: 800 });
   await sections.waitFor({ state: "visible" });
   expect(await menu.isVisible()).toBe(false);
+  await context.close();
+});
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+test("axe-core finds no serious or critical violation on the board, a session, the inbox and settings", async () => {
+  const { context, page } = await loggedInPage(e2e, "/");
+  const found: Record<string, string[]> = {};
+  for (const theme of ["light", "dark"] as const) {
+    await setSetting(e2e.server, "pmColorMode", theme);
+    for (const [path, title] of await pages()) {
+      await page.goto(`${e2e.server.uiUrl}${path}`);
+      await page.getByRole("heading", { name: title, exact: true }).first().waitFor();
+      await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
+      await page.addScriptTag({ content: axeSource });
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: unknown[] }> } })
+          .axe;
+        return (await axe.run(document)).violations;
+      });
+      const bad = (violations as AxeViolation[])
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map(
+          (v) =>
+            `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(" "))
+              .join(", ")}`,
+        );
+      if (bad.length > 0) found[`${theme} ${path}`] = bad;
+    }
+  }
+  await setSetting(e2e.server, "pmColorMode", "system");
+  expect(found).toEqual({});
   await context.close();
 });

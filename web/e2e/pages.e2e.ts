@@ -46,12 +46,13 @@ test("no page of the app logs a console error", async () => {
   const { context, page } = await loggedInPage(e2e, "/");
   const errors = consoleErrors(page);
   const pages: [string, (page: Page) => Promise<unknown>][] = [
-    ["/", (p) => p.getByRole("link", { name: board.name }).waitFor()],
+    ["/", heading("Agents")],
+    ["/boards", (p) => p.getByRole("link", { name: board.name }).waitFor()],
     [`/boards/${board.id}`, heading(board.name)],
     ["/dashboards", (p) => p.getByRole("link", { name: "Every page" }).waitFor()],
     [`/dashboards/${dashboard.id}`, (p) => widgetsDrawn(p, 2)],
     ["/settings", heading("Settings")],
-    ["/sessions", heading("Sessions")],
+    ["/sessions", heading("Agents")],
     ["/inbox", heading("Inbox")],
     [`/p/${link.token}`, (p) => widgetsDrawn(p, 2)],
   ];

@@ -26,7 +26,7 @@ test("a public dashboard link renders without a login", async () => {
 
 test("the first workspace is made in the app, and every section is reachable", async () => {
   await e2e.server.api("POST", "/alert", { title: "Build finished", body: "All green." });
-  const { context, page } = await loggedInPage(e2e, "/");
+  const { context, page } = await loggedInPage(e2e, "/boards");
   await page.getByRole("heading", { name: "Welcome" }).waitFor();
   await page.locator("main").getByRole("textbox", { name: "New workspace name" }).fill("Home");
   await page.locator("main").getByRole("button", { name: "Create" }).click();
@@ -49,8 +49,8 @@ test("the first workspace is made in the app, and every section is reachable", a
   const nav = sidebar;
   await nav.getByRole("link", { name: "Inbox", exact: true }).click();
   await page.getByText("Build finished").waitFor();
-  await nav.getByRole("link", { name: "Sessions", exact: true }).click();
-  await page.getByRole("heading", { name: "Sessions" }).waitFor();
+  await nav.getByRole("link", { name: "Agents", exact: true }).click();
+  await page.getByRole("heading", { name: "Agents" }).waitFor();
   await nav.getByRole("link", { name: "Dashboards", exact: true }).click();
   await page.getByRole("heading", { name: "Dashboards" }).waitFor();
   await nav.getByRole("link", { name: "Boards", exact: true }).click();

@@ -1,5 +1,5 @@
 /** The signed-in app: left navigation, the workspace switcher, and the page of the route. */
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
 import { AlarmRinger } from "../features/alarms/AlarmRinger";
@@ -8,6 +8,7 @@ import { BookmarksButton } from "../features/bookmarks/BookmarksButton";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
 import { NewSessionButton, NewSessionDialog } from "../features/sessions/NewSessionDialog";
+import { useNextNeedsYouKey } from "../features/sessions/useNextNeedsYou";
 import { InboxStatusProvider, useInboxStatus } from "../shared/inbox/InboxStatus";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
@@ -19,6 +20,7 @@ import { useSettings } from "../shared/settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "../shared/workspaces";
 import { ConnectionIndicator } from "../shared/stream/ConnectionIndicator";
+import { CommandPalette } from "./CommandPalette";
 
 // The settings page carries the whole generated catalog: it loads when opened, not with the app.
 // The session page carries Markdown, diffs and the virtual list (half the app's code): it too
@@ -26,11 +28,12 @@ import { ConnectionIndicator } from "../shared/stream/ConnectionIndicator";
 const SessionPage = lazy(() => import("../features/sessions/SessionPage").then((m) => ({ default: m.SessionPage })));
 const SettingsPage = lazy(() => import("../features/settings/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 
+// The agent board is home: it is what a person running agents keeps open.
 const SECTIONS = [
-  { to: "/", label: "Boards", routes: ["boards", "board"] },
-  { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
+  { to: "/", label: "Agents", routes: ["sessions", "session"] },
   { to: "/inbox", label: "Inbox", routes: ["inbox"] },
-  { to: "/sessions", label: "Sessions", routes: ["sessions", "session"] },
+  { to: "/boards", label: "Boards", routes: ["boards", "board"] },
+  { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
   { to: "/settings", label: "Settings", routes: ["settings"] },
 ] as const;
 
@@ -46,8 +49,10 @@ function ShellLayout({ route }: { route: Route }) {
   const section = SECTIONS.find((s) => (s.routes as readonly string[]).includes(route.name));
   const { needsUser } = useInboxStatus();
   useToastDuration();
+  useNextNeedsYouKey();
   // "Start session" on an alert in the inbox: the sessions feature's dialog, composed here.
   const [startIn, setStartIn] = useState<{ folder: string | undefined } | null>(null);
+  const openNewSession = useCallback(() => setStartIn({ folder: undefined }), []);
   useEffect(() => {
     document.title = section ? `${section.label} · Switchboard` : "Switchboard";
   }, [section]);
@@ -111,6 +116,7 @@ function ShellLayout({ route }: { route: Route }) {
             </li>
           ))}
         </ul>
+        <CommandPalette pages={SECTIONS} onNewSession={openNewSession} />
         <NewSessionButton />
         <AgentBoardButton />
         <BookmarksButton />
@@ -158,7 +164,7 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
           <h1>Not found</h1>
           <p>
             Nothing lives at <code>{route.name === "notFound" ? route.path : ""}</code>.{" "}
-            <Link to="/">Go to the boards</Link>.
+            <Link to="/">Go to the agent board</Link>.
           </p>
         </section>
       );
@@ -197,7 +203,7 @@ function AgentBoardButton() {
   const { values } = useSettings();
   if (values?.agentStatusBoardEnabled !== true) return null;
   return (
-    <button type="button" className="mode-toggle" onClick={() => navigate("/sessions")}>
+    <button type="button" className="mode-toggle" onClick={() => navigate("/")}>
       Agent board
     </button>
   );

@@ -3,7 +3,7 @@ import { isExternal, matchRoute } from "./router";
 
 describe("matchRoute", () => {
   test("maps every section of the shell", () => {
-    expect(matchRoute("/")).toEqual({ name: "boards" });
+    expect(matchRoute("/")).toEqual({ name: "sessions" });
     expect(matchRoute("/boards")).toEqual({ name: "boards" });
     expect(matchRoute("/boards/b1")).toEqual({ name: "board", id: "b1" });
     expect(matchRoute("/dashboards")).toEqual({ name: "dashboards" });

@@ -32,7 +32,7 @@ export function matchRoute(pathname: string): Route {
   const id = second === undefined ? null : segment(second);
   switch (first) {
     case "":
-      if (second === undefined) return { name: "boards" };
+      if (second === undefined) return { name: "sessions" };
       break;
     case "boards":
       if (second === undefined) return { name: "boards" };

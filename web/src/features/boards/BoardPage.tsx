@@ -170,7 +170,7 @@ export function BoardPage({ boardId }: { boardId: string }) {
     <MembersProvider>
       <section className="page board-page" data-board-ready={full.items.length}>
         <header className="page-head">
-          <Link to="/" className="muted">
+          <Link to="/boards" className="muted">
             Boards
           </Link>
           <h1>{full.board.name}</h1>

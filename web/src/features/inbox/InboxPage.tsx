@@ -7,6 +7,7 @@
  * Always for this session); once a session has none left waiting its row is marked read. A
  * session's input request (a secret typed into its dotenv file) or key proposal shows on its own
  * `cli_pending` row as a card answered in place; the server marks that row read once answered.
+ * An agent's unread question has a reply box that sends the follow-up and marks the row read.
  */
 import { useCallback, useEffect, useState } from "react";
 import { apiFetch } from "../../shared/api/client";
@@ -18,16 +19,17 @@ import { useSettings } from "../../shared/settings";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 import { useNow } from "../../shared/useNow";
-import { ApprovalCard } from "./ApprovalCard";
-import { approvalsOfRow, rowToMarkRead } from "./approvals";
+import { SessionAnswers } from "../../shared/answers/SessionAnswers";
+import { approvalSessionOf, rowToMarkRead } from "./approvals";
 import { ChimeHistory } from "./ChimeHistory";
 import { InboxItem } from "./InboxItem";
-import { InputRequestCard } from "./InputRequestCard";
-import { KeyProposalCard } from "./KeyProposalCard";
+import { InputRequestCard } from "../../shared/answers/InputRequestCard";
+import { KeyProposalCard } from "../../shared/answers/KeyProposalCard";
+import { ReplyBox } from "../../shared/answers/ReplyBox";
 import { alertFolder, openTarget, TAB_LABEL, TABS, type Tab } from "./list";
 import { moveSelection, typingIn } from "../../shared/keys";
-import { secretCardOf } from "./secrets";
-import { useApprovals } from "./useApprovals";
+import { secretCardOf } from "../../shared/answers/secrets";
+import { useApprovals } from "../../shared/answers/useApprovals";
 import { useInboxRows } from "./useInboxRows";
 import "./inbox.css";
 
@@ -132,27 +134,20 @@ export function InboxPage({ onStartSession }: Props) {
       return next;
     });
 
-  const approvalsFor = (row: InboxRow) => {
-    const mine = approvalsOfRow(row, approvals.approvals);
-    if (mine.length === 0) return undefined;
-    return (
-      <div className="approvals">
-        {mine.map((a) => (
-          <ApprovalCard
-            key={a.id}
-            approval={a}
-            busy={approvals.busy.has(a.id)}
-            error={approvals.errors.get(a.id)}
-            onDecide={(decision, remember) => approvals.decide(a, decision, remember)}
-          />
-        ))}
-      </div>
-    );
-  };
-
   const pendingFor = (row: InboxRow) => {
+    const asker = row.source.sessionId;
+    // An agent's question is answered from its row: the reply goes to the session as a follow-up,
+    // and the row, answered, is read.
+    if (row.category === "session" && row.reason === "question" && asker && row.readAt === null) {
+      return <ReplyBox sessionId={asker} to={row.title} onSent={() => void change(row, { read: true })} />;
+    }
     const card = secretCardOf(row);
-    if (!card) return approvalsFor(row);
+    if (!card) {
+      const session = approvalSessionOf(row);
+      return session ? (
+        <SessionAnswers sessionId={session} title={row.title} approvals={approvals} requests={[]} reply={false} />
+      ) : undefined;
+    }
     // Drawn anew when the row turns read, as the server marks it once answered (here, in another
     // tab): the card then reads the request again and shows how it ended.
     const drawn = row.readAt === null ? "unread" : "read";

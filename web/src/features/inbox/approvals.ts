@@ -1,38 +1,19 @@
 /**
- * Pending approvals on the inbox page, apart from their rendering: which approvals a
- * `cli_pending` row stands for (its session's pending ones), the list kept live from `approval`
- * events, how to show a tool's input (a command, a path, a diff, a plan, or its JSON), and which
- * row to mark read once an approval is answered.
+ * Pending approvals on the inbox page: which approvals a `cli_pending` row stands for (its
+ * session's pending ones), and which row to mark read once an approval is answered.
  */
-import type { Approval, InboxRow, JsonValue } from "../../shared/api/types.generated";
-import { fileEdits, type FileEdit } from "../../shared/edits";
-import { secretCardOf } from "./secrets";
+import type { Approval, InboxRow } from "../../shared/api/types.generated";
+import { secretCardOf } from "../../shared/answers/secrets";
 
 /**
- * The pending approvals a row shows: a `cli_pending` row's session's, oldest first; none for
- * other rows, nor for an input request's or key proposal's row, which shows its own card (the
- * session's approvals show on its permission row, not again under each request).
+ * The session whose pending approvals a row shows: a `cli_pending` row's; none for other rows,
+ * nor for an input request's or key proposal's row, which shows its own card (the session's
+ * approvals show on its permission row, not again under each request).
  */
-export function approvalsOfRow(row: InboxRow, approvals: readonly Approval[]): Approval[] {
+export function approvalSessionOf(row: InboxRow): string | null {
   const session = row.source.sessionId;
-  if (row.category !== "cli_pending" || !session || secretCardOf(row)) return [];
-  return approvals
-    .filter((a) => a.sessionId === session && a.state === "pending")
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-}
-
-/**
- * The pending approvals after one `approval` event (or the server's answer to a decision): a
- * pending one is added or replaced; an answered or expired one leaves.
- */
-export function applyApproval(approvals: readonly Approval[], approval: Approval): readonly Approval[] {
-  const rest = approvals.filter((a) => a.id !== approval.id);
-  if (approval.state !== "pending") return rest.length === approvals.length ? approvals : rest;
-  const at = approvals.findIndex((a) => a.id === approval.id);
-  if (at < 0) return [approval, ...approvals];
-  const next = approvals.slice();
-  next[at] = approval;
-  return next;
+  if (row.category !== "cli_pending" || !session || secretCardOf(row)) return null;
+  return session;
 }
 
 /**
@@ -52,46 +33,4 @@ export function rowToMarkRead(
     rows.find((r) => r.category === "cli_pending" && r.source.sessionId === answered.sessionId && r.readAt === null) ??
     null
   );
-}
-
-/** How a tool's input is shown. */
-export type InputView =
-  | { kind: "command"; command: string; description: string | null }
-  | { kind: "diff"; edits: FileEdit[] }
-  | { kind: "path"; path: string }
-  | { kind: "plan"; plan: string }
-  | { kind: "url"; url: string }
-  | { kind: "json"; text: string };
-
-type JsonObject = { [key in string]?: JsonValue };
-
-const asObject = (value: unknown): JsonObject | null =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
-const asString = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
-
-/**
- * What to show for `tool`'s `input`: a `Bash` command as code, an `Edit`/`MultiEdit`/`Write`
- * as a diff, another file tool's path, a plan's text, a web tool's address or query; anything
- * else as its JSON (or the broker's `target` when there is no input).
- */
-export function describeInput(tool: string, input: unknown, target: string | null): InputView {
-  const fields = asObject(input);
-  const command = asString(fields?.command);
-  if (tool === "Bash" && command !== null) {
-    return { kind: "command", command, description: asString(fields?.description) };
-  }
-  const edits = fields ? fileEdits(tool, fields) : null;
-  if (edits) return { kind: "diff", edits };
-  if (tool === "ExitPlanMode") {
-    const plan = asString(fields?.plan);
-    if (plan !== null) return { kind: "plan", plan };
-  }
-  const url = asString(fields?.url) ?? asString(fields?.query);
-  if ((tool === "WebFetch" || tool === "WebSearch") && url !== null) return { kind: "url", url };
-  const path = asString(fields?.file_path) ?? asString(fields?.notebook_path) ?? asString(fields?.path);
-  if (path !== null) return { kind: "path", path };
-  if (input === null || input === undefined || (fields && Object.keys(fields).length === 0)) {
-    return target ? { kind: "path", path: target } : { kind: "json", text: "{}" };
-  }
-  return { kind: "json", text: JSON.stringify(input, null, 2) };
 }

@@ -2,10 +2,9 @@
  * The follow-up box. `sessionAutoFocusInput` puts the cursor in it when the page opens; `R`
  * pressed outside a text field focuses it either way. Enter sends, Shift+Enter starts a line.
  */
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { errorMessage } from "../../shared/api/errorMessage";
+import { useEffect, useRef } from "react";
 import type { Session } from "../../shared/api/types.generated";
-import { sendMessage } from "./api";
+import { useFollowUp } from "../../shared/answers/useFollowUp";
 
 function typingIn(target: EventTarget | null): boolean {
   return (
@@ -24,9 +23,7 @@ interface Props {
 
 export function Composer({ sessionId, closed, autoFocus, onSent }: Props) {
   const input = useRef<HTMLTextAreaElement>(null);
-  const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { text, setText, busy, error, send, onKeyDown } = useFollowUp(sessionId, onSent);
 
   useEffect(() => {
     if (autoFocus) input.current?.focus();
@@ -43,29 +40,6 @@ export function Composer({ sessionId, closed, autoFocus, onSent }: Props) {
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, []);
-
-  const send = (event?: FormEvent) => {
-    event?.preventDefault();
-    const message = text.trim();
-    if (!message || busy) return;
-    setBusy(true);
-    setError(undefined);
-    sendMessage(sessionId, message).then(
-      (session) => {
-        setBusy(false);
-        setText("");
-        onSent(message, session);
-      },
-      (e: unknown) => {
-        setBusy(false);
-        setError(errorMessage(e));
-      },
-    );
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) send(event);
-  };
 
   return (
     <form className="composer" onSubmit={send}>

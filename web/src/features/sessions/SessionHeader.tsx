@@ -1,7 +1,7 @@
 /**
  * The session page's header: what the session is (status, why it is not working, engine, folder,
- * branch), what it has spent against its ceilings, where it sits in its tree, and Stop (the whole
- * tree, after a confirmation), Pause, Resume and Archive.
+ * branch), what it has spent, where it sits in its tree, and Stop (the whole tree, after a
+ * confirmation), Pause, Resume, Archive and Retry.
  */
 import { useEffect, useState } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
@@ -9,10 +9,10 @@ import type { Session } from "../../shared/api/types.generated";
 import { Link, sessionPath } from "../../shared/router";
 import { useToast } from "../../shared/ui/toasts";
 import { archiveSession, governorChecks, pauseSession, resumeSession, stopSession } from "./api";
-import { costGauge, dollars, turnsGauge } from "./ceilings";
+import { costOf, dollars } from "./spend";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
-import { Gauge } from "./Gauge";
-import { describeStop, isOpen, localTime, revivesToday, sessionActions } from "./lifecycle";
+import { describeStop, isWorking, localTime, revivesToday, sessionActions, sessionTitle } from "./lifecycle";
+import { useRetry } from "./useRetry";
 import { useNow } from "../../shared/useNow";
 
 const count = (n: number) => n.toLocaleString();
@@ -45,7 +45,8 @@ export function SessionHeader({ session }: { session: Session }) {
   // page's session, not news for a toast. The session itself arrives as a `session` event.
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
-  const cost = costGauge(session);
+  const cost = costOf(session);
+  const retry = useRetry();
   const actions = sessionActions(session);
   const stopWords = describeStop(session, (iso) => localTime(iso, now));
   const revived = revivesToday(useRevivesToday(session.id, session.status === "interrupted"));
@@ -66,7 +67,7 @@ export function SessionHeader({ session }: { session: Session }) {
   return (
     <header className="session-header">
       <div className="session-title-row">
-        <h1>{session.title || `Session ${session.id.slice(-8)}`}</h1>
+        <h1>{sessionTitle(session)}</h1>
         <span className={`tag status-${session.status}`} data-testid="session-status">
           {session.status.replaceAll("_", " ")}
         </span>
@@ -103,9 +104,14 @@ export function SessionHeader({ session }: { session: Session }) {
               Archive
             </button>
           )}
+          {actions.retry && (
+            <button type="button" title="Start a new session with the same prompt" onClick={() => retry(session)}>
+              Retry
+            </button>
+          )}
         </span>
       </div>
-      {session.activity && isOpen(session) && (
+      {session.activity && isWorking(session) && (
         <div className="muted session-activity">
           {session.activity.kind}: {session.activity.text}
         </div>
@@ -141,14 +147,12 @@ export function SessionHeader({ session }: { session: Session }) {
           </>
         )}
         <dt>Turns</dt>
-        <dd>
-          <Gauge name="Turns" gauge={turnsGauge(session)} />
-        </dd>
+        <dd>{session.turns}</dd>
         {cost && (
           <>
             <dt>Cost</dt>
             <dd>
-              <Gauge name="Cost" gauge={cost} />
+              {cost}
               {session.children.length > 0 && session.treeCostUsd !== null && (
                 <span className="muted"> · with its sessions {dollars(session.treeCostUsd)}</span>
               )}

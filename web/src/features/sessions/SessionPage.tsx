@@ -14,7 +14,11 @@ import { getSession, listSessions, markSessionSeen } from "./api";
 import { Composer } from "./Composer";
 import { SessionHeader } from "./SessionHeader";
 import { ALL_SESSIONS, boardRows } from "./board";
-import { composerClosed } from "./lifecycle";
+import { composerClosed, sessionTitle } from "./lifecycle";
+import { SessionAnswers } from "../../shared/answers/SessionAnswers";
+import { useApprovals } from "../../shared/answers/useApprovals";
+import { usePendingRequests } from "../../shared/answers/usePendingRequests";
+import { useToast } from "../../shared/ui/toasts";
 import { postSendSteps, postSendTarget } from "./postSend";
 import { foldSettingsOf } from "./transcript/fold";
 import { Transcript } from "./transcript/Transcript";
@@ -107,9 +111,16 @@ export function SessionPage({ id }: { id: string }) {
   const { values } = useSettings();
   const foldSettings = useMemo(() => foldSettingsOf(values), [values]);
   const [sent, setSent] = useState<Sent[]>([]);
+  const toast = useToast();
+  const approvals = useApprovals(
+    () => undefined,
+    (e: unknown, context: string) => toast.error(e, context),
+  );
+  const allRequests = usePendingRequests();
+  const requests = useMemo(() => allRequests.filter((r) => r.sessionId === id), [allRequests, id]);
 
   useEffect(() => {
-    if (session) document.title = `${session.title || "Session"} · Switchboard`;
+    if (session) document.title = `${sessionTitle(session)} · Switchboard`;
   }, [session]);
 
   // Keyed on the prompt, not the session, so a session event does not refold the transcript.
@@ -162,6 +173,13 @@ export function SessionPage({ id }: { id: string }) {
           )}
         </ul>
       )}
+      <SessionAnswers
+        sessionId={session.id}
+        title={sessionTitle(session)}
+        approvals={approvals}
+        requests={requests}
+        reply={false}
+      />
       <Composer
         sessionId={session.id}
         closed={composerClosed(session)}

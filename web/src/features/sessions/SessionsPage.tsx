@@ -9,6 +9,10 @@ import { moveSelection, typingIn } from "../../shared/keys";
 import { navigate, sessionPath } from "../../shared/router";
 import { ApiError } from "../../shared/api/client";
 import { ErrorNote, Loading, NotBuilt } from "../../shared/ui/Status";
+import { useToast } from "../../shared/ui/toasts";
+import { useApprovals } from "../../shared/answers/useApprovals";
+import { usePendingRequests } from "../../shared/answers/usePendingRequests";
+import type { InputRequest } from "../../shared/api/types.generated";
 import { ALL_SESSIONS, boardSections, enginesOf, STATUSES, statusFromQuery, type BoardFilter } from "./board";
 import { BoardTable } from "./BoardTable";
 import { GovernorPanel } from "./GovernorPanel";
@@ -24,6 +28,12 @@ function writeStatus(status: BoardFilter["status"]) {
   window.history.replaceState(window.history.state, "", url);
 }
 
+function requestsBySession(requests: readonly InputRequest[]): ReadonlyMap<string, readonly InputRequest[]> {
+  const bySession = new Map<string, InputRequest[]>();
+  for (const r of requests) bySession.set(r.sessionId, [...(bySession.get(r.sessionId) ?? []), r]);
+  return bySession;
+}
+
 export function SessionsPage() {
   const { sessions, error, reload } = useLiveSessions();
   const [filter, setFilterState] = useState<BoardFilter>(() => ({
@@ -36,9 +46,20 @@ export function SessionsPage() {
   };
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [query, setQuery] = useState("");
+  const toast = useToast();
+  const approvals = useApprovals(
+    () => undefined,
+    (e: unknown, context: string) => toast.error(e, context),
+  );
+  const pendingRequests = usePendingRequests();
+  const requests = useMemo(() => requestsBySession(pendingRequests), [pendingRequests]);
+  const asking = useMemo(
+    () => new Set([...approvals.approvals.map((a) => a.sessionId), ...requests.keys()]),
+    [approvals.approvals, requests],
+  );
   const sections = useMemo(
-    () => (sessions ? boardSections(sessions, filter, collapsed, query) : []),
-    [sessions, filter, collapsed, query],
+    () => (sessions ? boardSections(sessions, filter, collapsed, query, asking) : []),
+    [sessions, filter, collapsed, query, asking],
   );
   const engines = useMemo(() => (sessions ? enginesOf(sessions) : []), [sessions]);
 
@@ -74,7 +95,10 @@ export function SessionsPage() {
   return (
     <section className="page">
       <header className="page-head">
-        <h1>Sessions</h1>
+        <h1>Agents</h1>
+        <span className="muted shortcut-hint">
+          <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>n</kbd> next needing you
+        </span>
       </header>
       <GovernorPanel />
       <div className="board-filters" role="group" aria-label="Filters">
@@ -132,7 +156,14 @@ export function SessionsPage() {
         <p className="muted">No session matches these filters.</p>
       )}
       {sections.length > 0 && (
-        <BoardTable sections={sections} collapsed={collapsed} onToggle={toggle} selected={selected} />
+        <BoardTable
+          sections={sections}
+          collapsed={collapsed}
+          onToggle={toggle}
+          selected={selected}
+          approvals={approvals}
+          requests={requests}
+        />
       )}
     </section>
   );

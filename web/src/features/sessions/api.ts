@@ -19,10 +19,6 @@ export const listEngines = () => apiFetch<EngineInfo[]>("/engines");
 export const spawnSession = (request: SpawnRequest) =>
   apiFetch<Session>("/sessions", { method: "POST", body: request });
 
-/** The reply is the session right after the message was accepted (its `pendingMessages` count it). */
-export const sendMessage = (id: string, text: string) =>
-  apiFetch<Session>(`/sessions/${encodeURIComponent(id)}/messages`, { method: "POST", body: { text } });
-
 /** Stops the session and every session it spawned (the whole process tree). */
 export const stopSession = (id: string) =>
   apiFetch<unknown>(`/sessions/${encodeURIComponent(id)}/stop`, { method: "POST", body: { tree: true } });

@@ -98,13 +98,13 @@ describe("the parent–child tree", () => {
 });
 
 describe("what a session is doing", () => {
-  it("says waiting for input while it waits, whatever it did last", () => {
+  it("says nothing while it waits (its status says it), whatever it did last", () => {
     const activity = { kind: "editing" as const, text: "src/main.rs", at: "2026-01-01T10:00:00Z" };
-    expect(describeActivity({ status: "waiting_for_input", activity })).toBe("waiting for input");
+    expect(describeActivity({ status: "waiting_for_input", activity })).toBeNull();
     expect(describeActivity({ status: "running", activity })).toBe("editing src/main.rs");
   });
 
-  it("shows the to-do item as it is, and the status when the engine reports nothing", () => {
+  it("shows the to-do item as it is, and nothing when the engine reports nothing or the turn ended", () => {
     const todo = { kind: "todo" as const, text: "Write the tests", at: "2026-01-01T10:00:00Z" };
     expect(describeActivity({ status: "running", activity: todo })).toBe("Write the tests");
     expect(describeActivity({ status: "running", activity: { ...todo, kind: "running", text: "cargo test" } })).toBe(
@@ -113,8 +113,10 @@ describe("what a session is doing", () => {
     expect(describeActivity({ status: "running", activity: { ...todo, kind: "writing", text: "step 2 of 3" } })).toBe(
       "writing: step 2 of 3",
     );
-    expect(describeActivity({ status: "running", activity: null })).toBe("working");
-    expect(describeActivity({ status: "queued", activity: null })).toBe("queued");
+    expect(describeActivity({ status: "running", activity: null })).toBeNull();
+    expect(describeActivity({ status: "queued", activity: null })).toBeNull();
+    // A turn that ended leaves its last activity behind: it is no longer what the session does.
+    expect(describeActivity({ status: "finished", activity: todo })).toBeNull();
   });
 
   it("takes the later of the last change and the last activity", () => {

@@ -146,35 +146,21 @@ const ACTIVITY_VERB: Record<Exclude<ActivityKind, "todo">, string> = {
 
 const PROSE_KINDS: ReadonlySet<ActivityKind> = new Set(["thinking", "writing"]);
 
-const STATUS_WORDS: Record<Status, string> = {
-  queued: "queued",
-  starting: "starting",
-  running: "working",
-  waiting_for_input: "waiting for input",
-  finished: "finished",
-  failed: "failed",
-  stopped: "stopped",
-  interrupted: "interrupted",
-  paused: "paused",
-};
-
 /**
- * What the session is doing now, in a few words: "waiting for input" while it waits (whatever
- * it did last), else its to-do list's current item or its latest activity when the engine
- * reports one, else what its status says.
+ * What the session is doing now, in a few words, while a turn is under way: its to-do list's
+ * current item or its latest activity when the engine reports one. `null` otherwise: the status
+ * already says it, and an activity from a turn that ended is stale.
  */
-export function describeActivity(session: Pick<Session, "status" | "activity">): string {
-  if (session.status === "waiting_for_input") return "waiting for input";
+export function describeActivity(session: Pick<Session, "status" | "activity">): string | null {
+  if (session.status !== "running" && session.status !== "starting") return null;
   const activity = session.activity;
-  if (activity) {
-    if (activity.kind === "todo") return activity.text;
-    // A kind a newer server adds is shown as its own name.
-    const verb: string = ACTIVITY_VERB[activity.kind] ?? activity.kind;
-    if (!activity.text) return verb;
-    // Thinking and writing carry prose (or a program's latest line), not an object of the verb.
-    return PROSE_KINDS.has(activity.kind) ? `${verb}: ${activity.text}` : `${verb} ${activity.text}`;
-  }
-  return STATUS_WORDS[session.status];
+  if (!activity) return null;
+  if (activity.kind === "todo") return activity.text;
+  // A kind a newer server adds is shown as its own name.
+  const verb: string = ACTIVITY_VERB[activity.kind] ?? activity.kind;
+  if (!activity.text) return verb;
+  // Thinking and writing carry prose (or a program's latest line), not an object of the verb.
+  return PROSE_KINDS.has(activity.kind) ? `${verb}: ${activity.text}` : `${verb} ${activity.text}`;
 }
 
 /** The later of the session's last change and its last reported activity. */
@@ -218,8 +204,15 @@ const GROUP_OF: Record<Status, BoardGroup> = {
   interrupted: "done",
 };
 
-export function groupOf(status: Status): BoardGroup {
-  return GROUP_OF[status] ?? "running";
+const NO_ONE: ReadonlySet<string> = new Set();
+
+/**
+ * The group of a session: "Needs you" when it waits for input, failed, or holds an approval or an
+ * input request (`asking`: the ids of sessions with one pending), whatever its status.
+ */
+export function groupOf(session: Pick<Session, "id" | "status">, asking: ReadonlySet<string> = NO_ONE): BoardGroup {
+  if (asking.has(session.id)) return "needs_you";
+  return GROUP_OF[session.status] ?? "running";
 }
 
 /** Whether every word of `query` is in the session's title, first prompt, folder or branch. */
@@ -239,7 +232,7 @@ export interface BoardSection {
 
 /**
  * The board in its groups ("Needs you", "Running", "Done", empty ones left out): each top-level
- * session with the children drawn under it goes where its own status puts it, and within a
+ * session with the children drawn under it goes where its own status (or a pending question) puts it, and within a
  * group the most recently active come first. The search keeps the sessions it matches (and,
  * like the filter, a child whose parent it hid stands on its own).
  */
@@ -248,6 +241,7 @@ export function boardSections(
   filter: BoardFilter,
   collapsed: ReadonlySet<string>,
   query: string,
+  asking: ReadonlySet<string> = NO_ONE,
 ): BoardSection[] {
   const found = query.trim() === "" ? sessions : sessions.filter((s) => matchesSearch(s, query));
   const blocks: BoardRow[][] = [];
@@ -260,9 +254,27 @@ export function boardSections(
     .map((group) => ({
       group,
       rows: blocks
-        .filter((block) => groupOf((block[0] as BoardRow).session.status) === group)
+        .filter((block) => groupOf((block[0] as BoardRow).session, asking) === group)
         .sort((a, b) => latest(b) - latest(a))
         .flat(),
     }))
     .filter((section) => section.rows.length > 0);
+}
+
+/**
+ * The session `n` goes to: the next of those that need the user (a failed or waiting session, or
+ * one holding an approval or input request, archived ones aside), in the board's order (most
+ * recently active first), after `current`, wrapping round; `null` when none does.
+ */
+export function nextNeedingYou(
+  sessions: readonly Session[],
+  asking: ReadonlySet<string>,
+  current: string | null,
+): string | null {
+  const waiting = sessions
+    .filter((s) => !s.archived && groupOf(s, asking) === "needs_you")
+    .sort((a, b) => time(lastActivityAt(b)) - time(lastActivityAt(a)));
+  if (waiting.length === 0) return null;
+  const at = waiting.findIndex((s) => s.id === current);
+  return (waiting[(at + 1) % waiting.length] as Session).id;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALL_SESSIONS, boardSections, groupOf, matchesSearch, workFolder } from "./board";
+import { ALL_SESSIONS, boardSections, groupOf, matchesSearch, nextNeedingYou, workFolder } from "./board";
 import { session } from "./fixtures";
 
 const NONE = new Set<string>();
@@ -40,8 +40,20 @@ describe("the board's groups", () => {
 
   it("leaves empty groups out and says every status's group", () => {
     expect(boardSections([], ALL_SESSIONS, NONE, "")).toEqual([]);
-    expect(groupOf("paused")).toBe("running");
-    expect(groupOf("interrupted")).toBe("done");
+    expect(groupOf(session("p", { status: "paused" }))).toBe("running");
+    expect(groupOf(session("i", { status: "interrupted" }))).toBe("done");
+  });
+
+  it("puts a session holding an approval or an input request under Needs you, whatever its status", () => {
+    const sessions = [
+      session("asks", { status: "running", updatedAt: "2026-01-01T09:00:00Z" }),
+      session("works", { status: "running", updatedAt: "2026-01-01T10:00:00Z" }),
+    ];
+    const sections = boardSections(sessions, ALL_SESSIONS, NONE, "", new Set(["asks"]));
+    expect(sections.map((s) => [s.group, s.rows.map((r) => r.session.id)])).toEqual([
+      ["needs_you", ["asks"]],
+      ["running", ["works"]],
+    ]);
   });
 });
 
@@ -90,5 +102,28 @@ describe("the folder column", () => {
     });
     expect(workFolder(isolated)).toBe("acme-api");
     expect(workFolder(session("p", { cwd: "/home/me/site/" }))).toBe("site");
+  });
+});
+
+describe("the next session that needs you", () => {
+  const sessions = [
+    session("asks", { status: "waiting_for_input", updatedAt: "2026-01-01T10:00:00Z" }),
+    session("broke", { status: "failed", updatedAt: "2026-01-01T09:00:00Z" }),
+    session("approval", { status: "running", updatedAt: "2026-01-01T08:00:00Z" }),
+    session("works", { status: "running", updatedAt: "2026-01-01T11:00:00Z" }),
+    session("old", { status: "failed", archived: true }),
+  ];
+  const asking = new Set(["approval"]);
+
+  it("goes through them most recent first, wrapping round, from wherever you are", () => {
+    expect(nextNeedingYou(sessions, asking, null)).toBe("asks");
+    expect(nextNeedingYou(sessions, asking, "asks")).toBe("broke");
+    expect(nextNeedingYou(sessions, asking, "broke")).toBe("approval");
+    expect(nextNeedingYou(sessions, asking, "approval")).toBe("asks");
+    expect(nextNeedingYou(sessions, asking, "works")).toBe("asks");
+  });
+
+  it("is none when nothing needs you", () => {
+    expect(nextNeedingYou([session("w", { status: "running" })], NONE, null)).toBeNull();
   });
 });

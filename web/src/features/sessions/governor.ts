@@ -3,7 +3,7 @@
  * target, who was revived, why the others were skipped, and when the board reads it again.
  */
 import type { Check, Skipped, SkipReason } from "../../shared/api/types.generated";
-import { dollars } from "./ceilings";
+import { dollars } from "./spend";
 
 const SKIP_REASON_WORDS: Record<SkipReason, string> = {
   paused: "paused",

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Status } from "../../shared/api/types.generated";
-import { composerClosed, describeStop, localTime, revivesToday, sessionActions } from "./lifecycle";
+import {
+  composerClosed,
+  describeStop,
+  localTime,
+  retryRequest,
+  revivesToday,
+  sessionActions,
+  sessionTitle,
+} from "./lifecycle";
 import { session } from "./fixtures";
 
 const clock = (iso: string) => `<${iso}>`;
@@ -10,19 +18,26 @@ describe("why a session is not working", () => {
     expect(describeStop(session("s"), clock)).toBeNull();
   });
 
-  it("says each reason in words", () => {
+  it("says each reason in words where the status does not say it", () => {
     const words = (["finished", "waiting_for_user", "stopped", "closed", "failed", "interrupted"] as const).map(
       (stopReason) => describeStop(session("s", { status: "finished", stopReason }), clock),
     );
     expect(words).toEqual([
-      "finished cleanly",
+      null,
       "waiting for you",
       "stopped with Stop",
       "closed by you",
       "failed with an error",
       "interrupted from outside",
     ]);
-    expect(describeStop(session("s", { status: "paused", stopReason: "stopped" }), clock)).toBe("paused");
+  });
+
+  it("says nothing the status already says", () => {
+    expect(describeStop(session("s", { status: "paused", stopReason: "stopped" }), clock)).toBeNull();
+    expect(
+      describeStop(session("s", { status: "waiting_for_input", stopReason: "waiting_for_user" }), clock),
+    ).toBeNull();
+    expect(describeStop(session("s", { status: "failed", stopReason: "failed" }), clock)).toBeNull();
   });
 
   it("says when an interrupted session resumes by itself", () => {
@@ -31,7 +46,7 @@ describe("why a session is not working", () => {
       stopReason: "interrupted",
       resumeAt: "2026-01-01T15:00:00Z",
     });
-    expect(describeStop(limited, clock)).toBe("interrupted from outside, resumes at <2026-01-01T15:00:00Z>");
+    expect(describeStop(limited, clock)).toBe("resumes at <2026-01-01T15:00:00Z>");
   });
 
   it("shows a reason a newer server adds by its name", () => {
@@ -62,12 +77,14 @@ describe("what a status allows", () => {
       expect(allowed(status)).toEqual(["stop", "pause", "archive"]);
     }
     expect(allowed("paused")).toEqual(["resume", "archive"]);
-    expect(allowed("interrupted")).toEqual(["resume", "archive"]);
-    for (const status of ["finished", "failed", "stopped"] as const) expect(allowed(status)).toEqual(["archive"]);
+    expect(allowed("interrupted")).toEqual(["resume", "archive", "retry"]);
+    for (const status of ["finished", "failed", "stopped"] as const) {
+      expect(allowed(status)).toEqual(["archive", "retry"]);
+    }
   });
 
   it("resumes an archived session (the server reopens it) and neither stops nor pauses one", () => {
-    expect(allowed("interrupted", true)).toEqual(["resume"]);
+    expect(allowed("interrupted", true)).toEqual(["resume", "retry"]);
     expect(allowed("running", true)).toEqual([]);
   });
 
@@ -86,5 +103,36 @@ describe("revives today", () => {
     expect(revivesToday(0)).toBeNull();
     expect(revivesToday(1)).toBe("revived once today");
     expect(revivesToday(3)).toBe("revived 3 times today");
+  });
+});
+
+describe("a session's one title", () => {
+  it("is the title, else the prompt's first line, never the id", () => {
+    expect(sessionTitle(session("s1", { title: "Fix the parser" }))).toBe("Fix the parser");
+    expect(sessionTitle(session("s1", { title: null, prompt: "\n  Add a test\nand more" }))).toBe("Add a test");
+    expect(sessionTitle(session("s1", { title: "  ", prompt: "" }))).toBe("Untitled session");
+  });
+});
+
+describe("retrying a session", () => {
+  it("starts the same prompt with the same engine in the folder it came from", () => {
+    expect(retryRequest(session("s1", { engine: "claude", prompt: "go", title: null, cwd: "/src/app" }))).toEqual({
+      engine: "claude",
+      prompt: "go",
+      cwd: "/src/app",
+    });
+  });
+
+  it("isolates again from the repository a worktree session came from", () => {
+    const worktree = {
+      path: "/data/worktrees/abc",
+      branch: "switchboard/abc",
+      base: "abc123",
+      repository: "/src/app",
+      removed: false,
+      keptReason: null,
+    };
+    const retried = retryRequest(session("s1", { title: "T", cwd: "/data/worktrees/abc", worktree }));
+    expect(retried).toMatchObject({ cwd: "/src/app", isolation: "worktree", title: "T" });
   });
 });

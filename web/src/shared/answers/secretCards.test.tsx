@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { expect, test } from "vitest";
-import { ApiError } from "../../shared/api/client";
-import type { InputRequest, Reviewed } from "../../shared/api/types.generated";
+import { ApiError } from "../api/client";
+import type { InputRequest, Reviewed } from "../api/types.generated";
 import { InputRequestView } from "./InputRequestCard";
 import { KeyProposalView } from "./KeyProposalCard";
 

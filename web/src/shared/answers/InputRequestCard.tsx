@@ -5,11 +5,12 @@
  * form submission can carry it, it is cleared as soon as it is sent, and it goes with the card.
  */
 import { useState, type FormEvent } from "react";
-import { ApiError, apiFetch } from "../../shared/api/client";
-import { errorMessage } from "../../shared/api/errorMessage";
-import type { InputAnswer, InputRequest, SavedKey } from "../../shared/api/types.generated";
-import { useApi } from "../../shared/hooks/useApi";
-import { ErrorNote, Loading } from "../../shared/ui/Status";
+import "./answers.css";
+import { ApiError, apiFetch } from "../api/client";
+import { errorMessage } from "../api/errorMessage";
+import type { InputAnswer, InputRequest, SavedKey } from "../api/types.generated";
+import { useApi } from "../hooks/useApi";
+import { ErrorNote, Loading } from "../ui/Status";
 import { DECLINE, inputAnswer, requestStateLabel } from "./secrets";
 
 interface ViewProps {

@@ -2,10 +2,11 @@
  * One pending approval under its `cli_pending` row: the tool, why it asks, its input (a command
  * as code, an edit as a diff, a path, a plan), and Approve / Deny / Always for this session.
  */
-import { errorMessage } from "../../shared/api/errorMessage";
-import type { Approval, Remember } from "../../shared/api/types.generated";
-import { Diff } from "../../shared/ui/Diff";
-import "../../shared/ui/code.css";
+import { errorMessage } from "../api/errorMessage";
+import "./answers.css";
+import type { Approval, Remember } from "../api/types.generated";
+import { Diff } from "../ui/Diff";
+import "../ui/code.css";
 import { describeInput, type InputView } from "./approvals";
 import type { Decision } from "./useApprovals";
 

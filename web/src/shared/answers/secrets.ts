@@ -4,14 +4,7 @@
  * that a value the server would refuse is never sent), the bodies the answers post, and how a
  * request or proposal that is no longer pending is shown.
  */
-import type {
-  InboxRow,
-  InputAnswer,
-  InputRequest,
-  KeyDecision,
-  KeyProposal,
-  Reviewed,
-} from "../../shared/api/types.generated";
+import type { InboxRow, InputAnswer, InputRequest, KeyDecision, KeyProposal, Reviewed } from "../api/types.generated";
 
 /** The card a row shows in place of approvals: the request or proposal it asks about. */
 export type SecretCard = { kind: "input_request"; requestId: string } | { kind: "key_proposal"; proposalId: string };

@@ -5,11 +5,12 @@
  * no longer gives it, so the card stops holding it.
  */
 import { useState, type FormEvent } from "react";
-import { ApiError, apiFetch } from "../../shared/api/client";
-import { errorMessage } from "../../shared/api/errorMessage";
-import type { KeyDecision, KeyProposal, Reviewed } from "../../shared/api/types.generated";
-import { useApi } from "../../shared/hooks/useApi";
-import { ErrorNote, Loading } from "../../shared/ui/Status";
+import "./answers.css";
+import { ApiError, apiFetch } from "../api/client";
+import { errorMessage } from "../api/errorMessage";
+import type { KeyDecision, KeyProposal, Reviewed } from "../api/types.generated";
+import { useApi } from "../hooks/useApi";
+import { ErrorNote, Loading } from "../ui/Status";
 import { DISCARD, proposalStateLabel, saveDecision } from "./secrets";
 
 interface ViewProps {

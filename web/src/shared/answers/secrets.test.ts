@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { InputRequest, Reviewed } from "../../shared/api/types.generated";
-import { inboxRow } from "../../shared/inbox/fixtures";
+import type { InputRequest, Reviewed } from "../api/types.generated";
+import { inboxRow } from "../inbox/fixtures";
 import {
   inputAnswer,
   MAX_VALUE_BYTES,

@@ -6,10 +6,10 @@
  * session's row read.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, apiFetch } from "../../shared/api/client";
-import type { Approval, Remember } from "../../shared/api/types.generated";
-import { createCatchUp } from "../../shared/stream/catchUp";
-import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
+import { ApiError, apiFetch } from "../api/client";
+import type { Approval, Remember } from "../api/types.generated";
+import { createCatchUp } from "../stream/catchUp";
+import { useStreamEvent, useStreamLifecycle } from "../stream/useStream";
 import { applyApproval } from "./approvals";
 
 export type Decision = "allow" | "deny";

@@ -1,0 +1,195 @@
+/**
+ * Ctrl+K (Cmd+K on a Mac), from anywhere: a palette that opens any page, session, board or
+ * dashboard by name and runs the main actions. What it lists is read when it opens, so it is
+ * current without keeping anything live in the background.
+ */
+import { useEffect, useId, useMemo, useState } from "react";
+import { apiFetch } from "../shared/api/client";
+import type { Board, Dashboard, Session, Workspace } from "../shared/api/types.generated";
+import { readAll } from "../shared/inbox/api";
+import { navigate, sessionPath } from "../shared/router";
+import { Dialog } from "../shared/ui/Dialog";
+import { useToast } from "../shared/ui/toasts";
+import { workFolder } from "../features/sessions/board";
+import { sessionTitle } from "../features/sessions/lifecycle";
+import { useGoToNextNeedingYou } from "../features/sessions/useNextNeedsYou";
+import { KIND_LABEL, rankCommands, type Command } from "./palette";
+import "./palette.css";
+
+interface Props {
+  /** The pages of the app, as the sidebar lists them. */
+  pages: readonly { to: string; label: string }[];
+  onNewSession: () => void;
+}
+
+interface Loaded {
+  sessions: Session[];
+  boards: Board[];
+  dashboards: Dashboard[];
+}
+
+const NOTHING: Loaded = { sessions: [], boards: [], dashboards: [] };
+
+async function loadTargets(): Promise<Loaded> {
+  const [sessions, boards, workspaces] = await Promise.all([
+    apiFetch<Session[]>("/sessions"),
+    apiFetch<Board[]>("/boards"),
+    apiFetch<Workspace[]>("/workspaces"),
+  ]);
+  const dashboards = await Promise.all(
+    workspaces.map((w) => apiFetch<Dashboard[]>(`/dashboards?workspaceId=${encodeURIComponent(w.id)}`)),
+  );
+  return { sessions, boards, dashboards: dashboards.flat() };
+}
+
+export function CommandPalette({ pages, onNewSession }: Props) {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() !== "k" || !(event.ctrlKey || event.metaKey) || event.altKey) return;
+      event.preventDefault();
+      setOpen((was) => !was);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  return (
+    <>
+      <button type="button" className="palette-button" onClick={() => setOpen(true)}>
+        Go to… <kbd>Ctrl K</kbd>
+      </button>
+      {open && <Palette pages={pages} onNewSession={onNewSession} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void }) {
+  const toast = useToast();
+  const goToNext = useGoToNextNeedingYou();
+  const [typed, setTyped] = useState("");
+  const [active, setActive] = useState(0);
+  const [loaded, setLoaded] = useState<Loaded>(NOTHING);
+  const listId = useId();
+
+  useEffect(() => {
+    let live = true;
+    loadTargets().then(
+      (targets) => live && setLoaded(targets),
+      (e: unknown) => toast.error(e, "The palette could not list sessions and boards"),
+    );
+    return () => {
+      live = false;
+    };
+  }, [toast]);
+
+  const commands = useMemo<Command[]>(() => {
+    const then = (run: () => void) => () => {
+      onClose();
+      run();
+    };
+    const actions: Command[] = [
+      { id: "new-session", kind: "action", label: "New session", run: then(onNewSession) },
+      { id: "next", kind: "action", label: "Next session that needs you", hint: "n", run: then(goToNext) },
+      {
+        id: "read-all",
+        kind: "action",
+        label: "Mark every inbox row read",
+        run: then(() => void readAll().catch((e: unknown) => toast.error(e, "The rows were not marked read"))),
+      },
+      {
+        id: "restart",
+        kind: "action",
+        label: "Restart Switchboard…",
+        hint: "settings",
+        run: then(() => navigate("/settings")),
+      },
+    ];
+    const pageCommands: Command[] = pages.map((p) => ({
+      id: `page:${p.to}`,
+      kind: "page",
+      label: p.label,
+      run: then(() => navigate(p.to)),
+    }));
+    const byActivity = [...loaded.sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    const sessions: Command[] = byActivity.map((s) => ({
+      id: `session:${s.id}`,
+      kind: "session",
+      label: sessionTitle(s),
+      hint: `${workFolder(s)} · ${s.status.replaceAll("_", " ")}`,
+      run: then(() => navigate(sessionPath(s.id))),
+    }));
+    const boards: Command[] = loaded.boards.map((b) => ({
+      id: `board:${b.id}`,
+      kind: "board",
+      label: b.name,
+      run: then(() => navigate(`/boards/${encodeURIComponent(b.id)}`)),
+    }));
+    const dashboards: Command[] = loaded.dashboards.map((d) => ({
+      id: `dashboard:${d.id}`,
+      kind: "dashboard",
+      label: d.name,
+      run: then(() => navigate(`/dashboards/${encodeURIComponent(d.id)}`)),
+    }));
+    return [...actions, ...pageCommands, ...sessions, ...boards, ...dashboards];
+  }, [loaded, pages, onClose, onNewSession, goToNext, toast]);
+
+  const shown = useMemo(() => rankCommands(commands, typed), [commands, typed]);
+  const current = Math.min(active, Math.max(0, shown.length - 1));
+  const optionId = (i: number) => `${listId}-${i}`;
+
+  useEffect(() => {
+    document.getElementById(optionId(current))?.scrollIntoView({ block: "nearest" });
+  });
+
+  const onKeyDown = (event: React.KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActive((current + step + shown.length) % Math.max(1, shown.length));
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      shown[current]?.run();
+    }
+  };
+
+  return (
+    <Dialog title="Go to or run" onClose={onClose}>
+      <div className="palette">
+        <input
+          type="text"
+          role="combobox"
+          aria-label="Page, session, board, dashboard or action"
+          aria-expanded="true"
+          aria-controls={listId}
+          aria-activedescendant={shown.length > 0 ? optionId(current) : undefined}
+          placeholder="Type a name…"
+          autoFocus
+          value={typed}
+          onChange={(e) => {
+            setTyped(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <ul id={listId} role="listbox" aria-label="Matches" className="palette-list">
+          {shown.map((command, i) => (
+            <li
+              key={command.id}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === current}
+              className="palette-option"
+              onMouseMove={() => setActive(i)}
+              onClick={command.run}
+            >
+              <span className="palette-label">{command.label}</span>
+              {command.hint && <span className="muted palette-hint">{command.hint}</span>}
+              <span className="tag palette-kind">{KIND_LABEL[command.kind]}</span>
+            </li>
+          ))}
+          {shown.length === 0 && <li className="muted">Nothing matches.</li>}
+        </ul>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * The command palette's choice, apart from its rendering: which commands match what was typed,
+ * best first. Every typed word must appear in the command's label or hint; a label that starts
+ * with the text comes first, then one with a word that starts with it, then the rest, each in the
+ * order given (pages and actions before sessions, sessions most recent first).
+ */
+
+export type CommandKind = "action" | "page" | "session" | "board" | "dashboard";
+
+export interface Command {
+  id: string;
+  kind: CommandKind;
+  label: string;
+  /** Shown beside the label and searched with it: a session's folder, a board's workspace. */
+  hint?: string;
+  run: () => void;
+}
+
+export const KIND_LABEL: Record<CommandKind, string> = {
+  action: "Action",
+  page: "Page",
+  session: "Session",
+  board: "Board",
+  dashboard: "Dashboard",
+};
+
+function score(command: Command, text: string): number {
+  const label = command.label.toLowerCase();
+  if (label.startsWith(text)) return 0;
+  if (label.split(/[\s/_.-]+/).some((word) => word.startsWith(text))) return 1;
+  return 2;
+}
+
+export function rankCommands(commands: readonly Command[], typed: string, limit = 50): Command[] {
+  const text = typed.trim().toLowerCase();
+  if (!text) return commands.slice(0, limit);
+  const words = text.split(/\s+/);
+  return commands
+    .map((command, order) => ({ command, order, haystack: `${command.label}\n${command.hint ?? ""}`.toLowerCase() }))
+    .filter(({ haystack }) => words.every((word) => haystack.includes(word)))
+    .map((entry) => ({ ...entry, score: score(entry.command, text) }))
+    .sort((a, b) => a.score - b.score || a.order - b.order)
+    .slice(0, limit)
+    .map(({ command }) => command);
+}

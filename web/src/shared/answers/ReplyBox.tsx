@@ -1,0 +1,39 @@
+/**
+ * A follow-up typed where an agent's question shows (an inbox row, a board row), so answering
+ * does not mean leaving.
+ */
+import "./answers.css";
+import type { Session } from "../api/types.generated";
+import { useFollowUp } from "./useFollowUp";
+
+interface Props {
+  sessionId: string;
+  /** Whom the reply goes to, for the field's name ("Reply to Fix the login bug"). */
+  to: string;
+  onSent?: (session: Session) => void;
+}
+
+export function ReplyBox({ sessionId, to, onSent }: Props) {
+  const reply = useFollowUp(sessionId, (_text, session) => onSent?.(session));
+  return (
+    <form className="reply-box" onSubmit={reply.send} onClick={(e) => e.stopPropagation()}>
+      <textarea
+        aria-label={`Reply to ${to}`}
+        placeholder="Reply (Enter sends, Shift+Enter for a new line)"
+        rows={1}
+        value={reply.text}
+        disabled={reply.busy}
+        onChange={(e) => reply.setText(e.target.value)}
+        onKeyDown={reply.onKeyDown}
+      />
+      <button type="submit" disabled={reply.busy || reply.text.trim() === ""}>
+        Send
+      </button>
+      {reply.error && (
+        <p className="approval-error" role="alert">
+          {reply.error}
+        </p>
+      )}
+    </form>
+  );
+}

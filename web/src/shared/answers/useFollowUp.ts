@@ -1,0 +1,51 @@
+/**
+ * A follow-up being typed and sent to a session (`POST /sessions/<id>/messages`), shared by the
+ * session page's composer and the reply boxes on inbox and board rows: the text clears once the
+ * server accepts it, and a refusal is kept to show beside the box. Enter sends, Shift+Enter (or
+ * an input method composing) starts a line.
+ */
+import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { apiFetch } from "../api/client";
+import { errorMessage } from "../api/errorMessage";
+import type { Session } from "../api/types.generated";
+
+export interface FollowUp {
+  text: string;
+  setText(text: string): void;
+  busy: boolean;
+  error: string | undefined;
+  send(event?: FormEvent): void;
+  onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>): void;
+}
+
+/** The reply is the session right after the message was accepted (its `pendingMessages` count it). */
+const sendMessage = (id: string, text: string) =>
+  apiFetch<Session>(`/sessions/${encodeURIComponent(id)}/messages`, { method: "POST", body: { text } });
+
+export function useFollowUp(sessionId: string, onSent: (text: string, session: Session) => void): FollowUp {
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const send = (event?: FormEvent) => {
+    event?.preventDefault();
+    const message = text.trim();
+    if (!message || busy) return;
+    setBusy(true);
+    setError(undefined);
+    sendMessage(sessionId, message).then(
+      (session) => {
+        setBusy(false);
+        setText("");
+        onSent(message, session);
+      },
+      (e: unknown) => {
+        setBusy(false);
+        setError(errorMessage(e));
+      },
+    );
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) send(event);
+  };
+  return { text, setText, busy, error, send, onKeyDown };
+}
