@@ -23,3 +23,16 @@ test("without the cookie the API refuses the browser", async () => {
   expect(status).toBe(401);
   await context.close();
 });
+
+test("a login link with a wrong token opens a page that says what to do, with a way back", async () => {
+  const context = await e2e.browser.newContext();
+  const page = await context.newPage();
+  const reply = await page.goto(`${e2e.server.uiUrl}/login?token=not-the-token&next=/inbox`);
+  expect(reply?.status()).toBe(401);
+  await page.getByRole("heading", { name: "This login link is not valid" }).waitFor();
+  expect(await page.locator("body").textContent()).toContain("switchboard serve");
+  await page.getByRole("link", { name: "Go to the start page" }).click();
+  await page.waitForURL(`${e2e.server.uiUrl}/`);
+  expect((await context.cookies()).length).toBe(0);
+  await context.close();
+});

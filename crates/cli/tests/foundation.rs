@@ -259,6 +259,29 @@ fn ui_login_sets_a_strict_http_only_cookie_that_only_the_ui_api_accepts() {
         401,
         "unauthenticated",
     );
+    // A browser that opened a stale link gets a page that says what to do, not JSON.
+    let page = request(
+        &server.ui,
+        "GET",
+        "/login?token=wrong",
+        &[("Accept", "text/html,application/xhtml+xml")],
+        None,
+    );
+    assert_eq!(page.status, 401);
+    assert!(
+        page.header("content-type")
+            .unwrap_or_default()
+            .starts_with("text/html"),
+        "{:?} {}",
+        page.headers,
+        page.text()
+    );
+    assert!(page.header("set-cookie").is_none());
+    assert!(
+        page.text().contains("This login link is not valid"),
+        "{}",
+        page.text()
+    );
 }
 
 /// A PATCH with the owner's token, a JSON content type and `body` as sent.

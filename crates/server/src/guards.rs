@@ -234,11 +234,15 @@ pub async fn error_shape(request: Request, next: Next) -> Response {
     if !(status.is_client_error() || status.is_server_error()) {
         return response;
     }
-    let is_json = response
+    // JSON is the error shape already; HTML is a page a route drew on purpose for a browser that
+    // asked for one (the login link's refusal).
+    let drawn = response
         .headers()
         .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if is_json {
+        .is_some_and(|v| {
+            v.as_bytes().starts_with(b"application/json") || v.as_bytes().starts_with(b"text/html")
+        });
+    if drawn {
         return response;
     }
     let (mut parts, body) = response.into_parts();

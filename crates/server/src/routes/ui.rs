@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use axum::body::Body;
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::auth::UI_COOKIE;
@@ -23,8 +23,9 @@ struct WebApp;
 /// `GET /login?token=<cli token>&next=<path>` is the one place a token is
 /// read from a URL. It sets the HttpOnly, SameSite=Strict session cookie and
 /// sends the browser on, to a local path only (never an open redirect); a
-/// token that is not a cli token → 401. It is at the UI server's root, not
-/// under `/api`; `switchboard serve` prints it.
+/// token that is not a cli token → 401 (a page that says what to do when a
+/// browser asks for HTML, the error JSON otherwise). It is at the UI server's
+/// root, not under `/api`; `switchboard serve` prints it.
 #[utoipa::path(get, path = "/login", tag = "ui",
     params(
         ("token" = Option<String>, Query, description = "An account's cli token."),
@@ -37,12 +38,18 @@ struct WebApp;
 pub async fn login(
     State(state): State<AppState>,
     Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let principal = query
+    let Some(principal) = query
         .get("token")
         .and_then(|t| state.accounts.authenticate(t))
         .filter(|p| p.kind == accounts::TokenKind::Cli)
-        .ok_or_else(ApiError::unauthenticated)?;
+    else {
+        if crate::negotiate::accepts(&headers, "text/html") {
+            return Ok(login_refused_page());
+        }
+        return Err(ApiError::unauthenticated());
+    };
     let next = query
         .get("next")
         .map(String::as_str)
@@ -59,6 +66,36 @@ pub async fn login(
         .header(header::REFERRER_POLICY, "no-referrer")
         .body(Body::empty())
         .map_err(ApiError::internal)
+}
+
+/// What a person who opened a stale or cut-short login link sees: why, and
+/// where a good link comes from. Self-contained, since it is served without a
+/// session and the app's scripts would only ask for one.
+fn login_refused_page() -> Response {
+    const PAGE: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Login link not valid · Switchboard</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:36rem;margin:12vh auto;padding:0 1.25rem;line-height:1.5;color:#1d2330;background:#f6f7fb}
+@media (prefers-color-scheme:dark){body{color:#e6e8ee;background:#181b23}code{background:#2b303c}a{color:#8ab4ff}}
+code{background:#eef0f5;padding:.1em .35em;border-radius:4px}
+</style></head><body>
+<h1>This login link is not valid</h1>
+<p>The token in it is not this Switchboard's: the link may come from an earlier run with another
+data folder, or it was copied cut short.</p>
+<p>Open the link <code>switchboard serve</code> printed when it started (&ldquo;Open the web UI: &hellip;&rdquo;),
+or build one from the token in your data folder: <code>&lt;UI address&gt;/login?token=$(cat &lt;data dir&gt;/cli-token)</code>.</p>
+<p><a href="/">Go to the start page</a></p>
+</body></html>"#;
+    (
+        StatusCode::UNAUTHORIZED,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        PAGE,
+    )
+        .into_response()
 }
 
 fn is_local_path(next: &str) -> bool {
