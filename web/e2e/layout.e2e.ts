@@ -162,3 +162,29 @@ test("axe-core finds no serious or critical violation on the board, a session, t
   expect(found).toEqual({});
   await context.close();
 });
+
+test("a popover opened at the foot of the sidebar stays inside the window", async () => {
+  await setSetting(e2e.server, "showBookmarksInToolbar", true);
+  const { context, page } = await loggedInPage(e2e, "/");
+  for (const [width, height] of [
+    [1440, 600],
+    [900, 520],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`${e2e.server.uiUrl}/inbox`);
+    await page.getByRole("heading", { name: "Inbox", exact: true }).waitFor();
+    await page.getByRole("button", { name: "Bookmarks" }).click();
+    const panel = page.getByRole("dialog", { name: "Bookmarks" });
+    await panel.waitFor();
+    await page.waitForTimeout(100);
+    const box = await panel.boundingBox();
+    expect(box).not.toBeNull();
+    if (box) {
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(height);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
+    await page.keyboard.press("Escape");
+  }
+  await context.close();
+});
