@@ -63,7 +63,7 @@ test("the first workspace is made in the app, and every section is reachable", a
 test("dark mode set on the settings page is applied and kept; a refused value is shown", async () => {
   const { context, page } = await loggedInPage(e2e, "/settings");
   await page.getByRole("searchbox", { name: "Filter settings" }).fill("pmColorMode");
-  await page.getByRole("combobox", { name: /Pm color mode/ }).selectOption("dark");
+  await page.getByRole("combobox", { name: "Board theme" }).selectOption("dark");
   await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(background).toBe("rgb(24, 27, 35)");
@@ -73,12 +73,12 @@ test("dark mode set on the settings page is applied and kept; a refused value is
   await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
 
   await page.getByRole("searchbox", { name: "Filter settings" }).fill("pmColorMode");
-  await page.getByRole("combobox", { name: /Pm color mode/ }).selectOption("light");
+  await page.getByRole("combobox", { name: "Board theme" }).selectOption("light");
   await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(246, 247, 251)");
 
   await page.getByRole("searchbox", { name: "Filter settings" }).fill("agentDrivenMaxConcurrent");
-  const field = page.getByRole("spinbutton", { name: /Agent driven max concurrent/ });
+  const field = page.getByRole("spinbutton", { name: "Most agent-driven sessions at once" });
   await field.fill("99");
   await field.press("Enter");
   const refusal = page.locator('[data-setting="agentDrivenMaxConcurrent"]').getByRole("alert");

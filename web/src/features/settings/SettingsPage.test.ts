@@ -18,8 +18,11 @@ describe("isListed", () => {
 
   it("filters by key, label and description, and lists keys this build does not describe", () => {
     expect(isListed("pmColorMode", "pmcolor", false)).toBe(true);
-    expect(isListed("pmColorMode", "pm color mode", false)).toBe(true);
+    expect(isListed("pmColorMode", "board theme", false)).toBe(true);
+    expect(isListed("pmColorMode", "appearance", false)).toBe(true);
     expect(isListed("pmColorMode", "no such words", false)).toBe(false);
+    expect(isListed("cliServerEnabled", "control server", false)).toBe(true);
     expect(isListed("aKeyFromANewerServer", "", false)).toBe(true);
+    expect(isListed("aKeyFromANewerServer", "newer", false)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `/settings`: every key of `GET /settings`, grouped and described by the
+ * `/settings`: every key of `GET /settings`, named, grouped and described by the
  * generated catalog. Each change is sent at once; a refusal is shown beside
  * the field and the stored value stays. `#<pane>` in the address scrolls to
  * that section (see `panes.ts`).
@@ -10,7 +10,7 @@ import { SETTING_DEFINITIONS, type SettingDefinition } from "../../shared/api/se
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { effectNote } from "./effectNote";
 import { RestartButton } from "./RestartButton";
-import { fieldFor, humanize, parseField, textOf, type Field } from "./settingFields";
+import { fieldFor, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "../../shared/settings";
 import { useHash } from "../../shared/router";
 import { paneFor, paneOf, slug } from "./panes";
@@ -51,7 +51,7 @@ export function isListed(key: string, needle: string, showStoredOnly: boolean): 
   const d = DEFINITIONS.get(key);
   if (d && !d.inEffect && !showStoredOnly) return false;
   if (!needle) return true;
-  return [key, humanize(key), d?.description ?? ""].some((text) => text.toLowerCase().includes(needle));
+  return [key, d?.label ?? "", d?.description ?? ""].some((text) => text.toLowerCase().includes(needle));
 }
 
 /** How many of the keys have no effect in this version: what the switch below reveals. */
@@ -137,17 +137,19 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
   return (
     <div className="setting-row" data-setting={settingKey}>
       <div className="setting-label">
-        <label htmlFor={id}>{humanize(settingKey)}</label>
+        <label htmlFor={id}>{definition ? definition.label : <code>{settingKey}</code>}</label>
         {definition && <span className="setting-description">{definition.description}</span>}
         {definition && (
           <span className={`setting-effect${definition.inEffect ? "" : " setting-stored-only"}`}>
             {effectNote(definition)}
           </span>
         )}
-        <code className="muted">
-          {settingKey}
-          {definition?.guarded ? " · guarded" : ""}
-        </code>
+        {definition && (
+          <code className="muted">
+            {settingKey}
+            {definition.guarded ? " · guarded" : ""}
+          </code>
+        )}
       </div>
       <div className="setting-control">
         <Control id={id} field={field} value={value} disabled={saving} onSave={save} onInvalid={setProblem} />
