@@ -116,6 +116,36 @@ test("the settings navigation offers the listed sections and scrolls to the one 
   await context.close();
 });
 
+test("turning the control server off asks first: Cancel keeps it on, and the confirmed change is saved", async () => {
+  const stored = async () => (await e2e.server.api<{ value: boolean }>("GET", "/settings/cliServerEnabled")).body.value;
+  const { context, page } = await loggedInPage(e2e, "/settings");
+  await page.getByRole("searchbox", { name: "Filter settings" }).fill("cliServerEnabled");
+  const toggle = page.getByRole("checkbox", { name: "Control server", exact: true });
+  expect(await toggle.isChecked()).toBe(true);
+  const confirm = page.getByRole("dialog", { name: "Turn the control server off?" });
+
+  await toggle.click();
+  await confirm.waitFor();
+  expect(await confirm.innerText()).toContain("127.0.0.1:19519");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await confirm.waitFor({ state: "detached" });
+  expect(await toggle.isChecked()).toBe(true);
+  expect(await stored()).toBe(true);
+
+  await toggle.click();
+  await confirm.getByRole("button", { name: "Turn it off" }).click();
+  await confirm.waitFor({ state: "detached" });
+  await expect.poll(stored).toBe(false);
+  await expect.poll(() => toggle.isChecked()).toBe(false);
+
+  // Turning it back on asks nothing.
+  await toggle.click();
+  await expect.poll(stored).toBe(true);
+  await expect.poll(() => toggle.isChecked()).toBe(true);
+  expect(await confirm.count()).toBe(0);
+  await context.close();
+});
+
 test("settings with no effect yet are hidden until asked for", async () => {
   const { context, page } = await loggedInPage(e2e, "/settings");
   const rows = page.locator("[data-setting]");

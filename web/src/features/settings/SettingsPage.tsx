@@ -1,12 +1,15 @@
 /**
  * `/settings`: every key of `GET /settings`, named, grouped and described by the
- * generated catalog. Each change is sent at once; a refusal is shown beside the
- * field and the stored value stays. A navigation lists the sections; `#<pane>`
- * in the address scrolls to that section (see `panes.ts`).
+ * generated catalog. Each change is sent at once, save the few that ask first
+ * (`confirmations.ts`); a refusal is shown beside the field and the stored value
+ * stays. A navigation lists the sections; `#<pane>` in the address scrolls to
+ * that section (see `panes.ts`).
  */
 import { memo, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
+import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { confirmationFor, type Confirmation } from "./confirmations";
 import { effectNote } from "./effectNote";
 import { RestartButton } from "./RestartButton";
 import { fieldFor, parseField, textOf, type Field } from "./settingFields";
@@ -155,6 +158,7 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
   const field = fieldFor(definition, value);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [asking, setAsking] = useState<{ next: unknown; confirmation: Confirmation } | null>(null);
   const id = `setting-${settingKey}`;
 
   const save = async (next: unknown) => {
@@ -167,6 +171,13 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
     } finally {
       setSaving(false);
     }
+  };
+  // A change that cuts something off waits for the user's yes; a controlled field shows the
+  // stored value meanwhile, so Cancel leaves it as it was.
+  const request = (next: unknown) => {
+    const confirmation = confirmationFor(settingKey, next);
+    if (confirmation) setAsking({ next, confirmation });
+    else void save(next);
   };
 
   return (
@@ -187,7 +198,7 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
         )}
       </div>
       <div className="setting-control">
-        <Control id={id} field={field} value={value} disabled={saving} onSave={save} onInvalid={setProblem} />
+        <Control id={id} field={field} value={value} disabled={saving} onSave={request} onInvalid={setProblem} />
         {definition && field.kind !== "toggle" && field.kind !== "select" && (
           <span className="muted setting-accepted">Takes {definition.accepted}.</span>
         )}
@@ -197,6 +208,19 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
           </p>
         )}
       </div>
+      {asking && (
+        <ConfirmDialog
+          title={asking.confirmation.title}
+          confirmLabel={asking.confirmation.confirmLabel}
+          onConfirm={() => {
+            setAsking(null);
+            void save(asking.next);
+          }}
+          onClose={() => setAsking(null)}
+        >
+          <p>{asking.confirmation.message}</p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 });
