@@ -11,7 +11,7 @@ const e2e = serverAndBrowser();
 test("the indicator says Live, then Offline while the browser is offline, then Live again", async () => {
   const { context, page } = await loggedInPage(e2e, "/sessions");
   await page.getByRole("heading", { name: "Agents", exact: true }).waitFor();
-  const indicator = page.getByRole("navigation", { name: "Sections" }).getByRole("status");
+  const indicator = page.getByRole("navigation", { name: "Sections", exact: true }).getByRole("status");
   await indicator.filter({ hasText: "Live" }).waitFor();
   expect(await indicator.getAttribute("title")).toBe("Changes show as they happen.");
 

@@ -98,7 +98,7 @@ test("below 900 px the sections are behind a menu button", async () => {
   await page.setViewportSize({ width: 390, height: 800 });
   await page.goto(`${e2e.server.uiUrl}/settings`);
   await page.getByRole("heading", { name: "Settings", exact: true }).first().waitFor();
-  const sections = page.getByRole("navigation", { name: "Sections" });
+  const sections = page.getByRole("navigation", { name: "Sections", exact: true });
   const menu = page.getByRole("button", { name: "Menu" });
   expect(await sections.isVisible()).toBe(false);
   expect(await menu.getAttribute("aria-expanded")).toBe("false");

@@ -28,7 +28,7 @@ test("Restart Switchboard asks first, then restarts the server, whatever allowAg
   await confirm.waitFor({ state: "detached" });
   expect(statSync(serverFile).mtimeMs).toBe(written);
   // Every state the indicator passes through, recorded in the page as it changes.
-  const indicator = page.getByRole("navigation", { name: "Sections" }).getByRole("status");
+  const indicator = page.getByRole("navigation", { name: "Sections", exact: true }).getByRole("status");
   await indicator.filter({ hasText: "Live" }).waitFor();
   await indicator.evaluate((element) => {
     const seen: string[] = [];

@@ -34,7 +34,7 @@ test("the first workspace is made in the app, and every section is reachable", a
   expect(await page.getByRole("combobox", { name: "Workspace" }).inputValue()).not.toBe("");
 
   await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "+ New workspace…" });
-  const sidebar = page.getByRole("navigation", { name: "Sections" });
+  const sidebar = page.getByRole("navigation", { name: "Sections", exact: true });
   await sidebar.getByRole("textbox", { name: "New workspace name" }).fill("Side project");
   await sidebar.getByRole("button", { name: "Create", exact: true }).click();
   await page.locator(".page-head").getByText("Side project").waitFor();
@@ -63,7 +63,7 @@ test("the first workspace is made in the app, and every section is reachable", a
 test("dark mode set on the settings page is applied and kept; a refused value is shown", async () => {
   const { context, page } = await loggedInPage(e2e, "/settings");
   await page.getByRole("searchbox", { name: "Filter settings" }).fill("pmColorMode");
-  await page.getByRole("combobox", { name: /Pm color mode/ }).selectOption("dark");
+  await page.getByRole("combobox", { name: "Board theme" }).selectOption("dark");
   await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(background).toBe("rgb(24, 27, 35)");
@@ -73,18 +73,76 @@ test("dark mode set on the settings page is applied and kept; a refused value is
   await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
 
   await page.getByRole("searchbox", { name: "Filter settings" }).fill("pmColorMode");
-  await page.getByRole("combobox", { name: /Pm color mode/ }).selectOption("light");
+  await page.getByRole("combobox", { name: "Board theme" }).selectOption("light");
   await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(246, 247, 251)");
 
   await page.getByRole("searchbox", { name: "Filter settings" }).fill("agentDrivenMaxConcurrent");
-  const field = page.getByRole("spinbutton", { name: /Agent driven max concurrent/ });
+  const field = page.getByRole("spinbutton", { name: "Most agent-driven sessions at once" });
   await field.fill("99");
   await field.press("Enter");
   const refusal = page.locator('[data-setting="agentDrivenMaxConcurrent"]').getByRole("alert");
   await refusal.waitFor();
   expect(await refusal.innerText()).toMatch(/0 to 10/);
   expect((await e2e.server.api<{ value: number }>("GET", "/settings/agentDrivenMaxConcurrent")).body.value).toBe(3);
+  await context.close();
+});
+
+test("the settings navigation offers the listed sections and scrolls to the one chosen", async () => {
+  const { context, page } = await loggedInPage(e2e, "/settings");
+  const nav = page.getByRole("navigation", { name: "Settings sections" });
+  const alarms = nav.getByRole("link", { name: "Alarms", exact: true });
+  await alarms.click();
+  expect(new URL(page.url()).hash).toBe("#inbox-notifications-alarms");
+  const section = page.locator('[data-pane="inbox-notifications-alarms"]');
+  await expect.poll(() => section.evaluate((el) => Math.abs(el.getBoundingClientRect().top))).toBeLessThan(100);
+  expect(await alarms.getAttribute("aria-current")).toBe("true");
+  expect(await nav.getByRole("link", { name: "Agent control", exact: true }).getAttribute("aria-current")).toBeNull();
+
+  // Only sections with a key the filter keeps are offered.
+  await page.getByRole("searchbox", { name: "Filter settings" }).fill("control server");
+  await alarms.waitFor({ state: "detached" });
+  await nav.getByRole("link", { name: "Agent control", exact: true }).waitFor();
+
+  // A narrow window has a menu in place of the links, and it does the same.
+  await page.getByRole("searchbox", { name: "Filter settings" }).fill("");
+  await page.setViewportSize({ width: 390, height: 800 });
+  const menu = nav.getByRole("combobox", { name: "Go to section" });
+  await menu.selectOption("sessions-agents-agent-control");
+  expect(new URL(page.url()).hash).toBe("#sessions-agents-agent-control");
+  const agentControl = page.locator('[data-pane="sessions-agents-agent-control"]');
+  await expect.poll(() => agentControl.evaluate((el) => Math.abs(el.getBoundingClientRect().top))).toBeLessThan(120);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await context.close();
+});
+
+test("turning the control server off asks first: Cancel keeps it on, and the confirmed change is saved", async () => {
+  const stored = async () => (await e2e.server.api<{ value: boolean }>("GET", "/settings/cliServerEnabled")).body.value;
+  const { context, page } = await loggedInPage(e2e, "/settings");
+  await page.getByRole("searchbox", { name: "Filter settings" }).fill("cliServerEnabled");
+  const toggle = page.getByRole("checkbox", { name: "Control server", exact: true });
+  expect(await toggle.isChecked()).toBe(true);
+  const confirm = page.getByRole("dialog", { name: "Turn the control server off?" });
+
+  await toggle.click();
+  await confirm.waitFor();
+  expect(await confirm.innerText()).toContain("127.0.0.1:19519");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await confirm.waitFor({ state: "detached" });
+  expect(await toggle.isChecked()).toBe(true);
+  expect(await stored()).toBe(true);
+
+  await toggle.click();
+  await confirm.getByRole("button", { name: "Turn it off" }).click();
+  await confirm.waitFor({ state: "detached" });
+  await expect.poll(stored).toBe(false);
+  await expect.poll(() => toggle.isChecked()).toBe(false);
+
+  // Turning it back on asks nothing.
+  await toggle.click();
+  await expect.poll(stored).toBe(true);
+  await expect.poll(() => toggle.isChecked()).toBe(true);
+  expect(await confirm.count()).toBe(0);
   await context.close();
 });
 

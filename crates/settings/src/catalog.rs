@@ -1,6 +1,6 @@
 //! The settings catalog: every user-settable key of spec documents 2 and 3, in
 //! spec order, as one static table. Everything else about settings is derived
-//! from it.
+//! from it, save the labels people read, which are written in `labels.rs`.
 //!
 //! Descriptions are the spec's Effect text verbatim (tasksV2HideCompleted
 //! aside: the spec shows none). Defaults are the spec's where its text states

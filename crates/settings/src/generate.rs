@@ -35,8 +35,10 @@ pub fn catalog_markdown() -> String {
         let rows: Vec<&SettingDef> = defs.iter().filter(|def| def.area == area).collect();
         for section in rows.chunk_by(|a, b| a.section == b.section) {
             out.push_str(&format!("\n### {}\n\n", capitalised(section[0].section)));
-            out.push_str("| Key | Type | Accepted | Default | Takes effect | Description |\n");
-            out.push_str("|---|---|---|---|---|---|\n");
+            out.push_str(
+                "| Key | Label | Type | Accepted | Default | Takes effect | Description |\n",
+            );
+            out.push_str("|---|---|---|---|---|---|---|\n");
             for def in section {
                 let key = if def.guarded {
                     format!("`{}` (guarded)", def.key)
@@ -45,6 +47,7 @@ pub fn catalog_markdown() -> String {
                 };
                 let cells = [
                     key,
+                    def.label().to_owned(),
                     def.type_label().to_owned(),
                     def.accepted(),
                     format!("`{}`", def.default_value()),
@@ -67,8 +70,8 @@ pub fn catalog_markdown() -> String {
 }
 
 /// A JSON Schema (draft 2020-12) of the settings object `GET /settings`
-/// returns: one property per key, each with its default and description, and
-/// the catalog's other facts as `x-` annotations.
+/// returns: one property per key, each with its label (as `title`), default
+/// and description, and the catalog's other facts as `x-` annotations.
 pub fn json_schema() -> Value {
     let properties: Map<String, Value> = definitions()
         .iter()
@@ -90,6 +93,7 @@ fn property_schema(def: &SettingDef) -> Value {
     } else {
         def.kind.json_schema()
     };
+    schema["title"] = json!(def.label());
     schema["description"] = json!(def.description);
     schema["default"] = def.default_value().clone();
     schema["x-type"] = json!(def.type_label());
@@ -122,7 +126,7 @@ fn capitalised(text: &str) -> String {
 }
 
 /// The settings as TypeScript: the value type of every key, and each key's
-/// metadata (area, section, type label, accepted values, default, when it
+/// metadata (label, area, section, type label, accepted values, default, when it
 /// takes effect, JSON Schema), from which the web app builds its settings form.
 pub fn typescript() -> String {
     let mut out = String::from(
@@ -140,7 +144,7 @@ pub fn typescript() -> String {
     }
     out.push_str("}\n\nexport type SettingKey = keyof SettingsValues;\n\n");
     out.push_str(
-        "export interface SettingDefinition {\n  key: SettingKey;\n  area: string;\n  section: string;\n  \
+        "export interface SettingDefinition {\n  key: SettingKey;\n  label: string;\n  area: string;\n  section: string;\n  \
          type: string;\n  accepted: string;\n  default: unknown;\n  takesEffect: string;\n  inEffect: boolean;\n  \
          guarded: boolean;\n  description: string;\n  schema: unknown;\n}\n\n",
     );
@@ -149,6 +153,7 @@ pub fn typescript() -> String {
         .map(|def| {
             json!({
                 "key": def.key,
+                "label": def.label(),
                 "area": def.area.title(),
                 "section": def.section,
                 "type": def.type_label(),

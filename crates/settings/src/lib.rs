@@ -2,11 +2,12 @@
 //! store that keeps their values.
 //!
 //! The catalog (`definitions()`, one [`SettingDef`] per key, in spec order) is
-//! a static table. Everything about a key is derived from its row: validation
-//! ([`SettingDef::validate`], whose refusal names what is accepted), the
-//! default ([`SettingDef::default_value`]), the Markdown catalog
-//! ([`catalog_markdown`], checked in as `docs/settings.md`) and the JSON Schema
-//! ([`json_schema`]), the TypeScript ([`typescript`]) and the typed accessors
+//! a static table; beside it, `labels.rs` gives each key the name people
+//! read ([`SettingDef::label`]). Everything else about a key is derived from
+//! its row: validation ([`SettingDef::validate`], whose refusal names what is
+//! accepted), the default ([`SettingDef::default_value`]), the Markdown
+//! catalog ([`catalog_markdown`], checked in as `docs/settings.md`) and the
+//! JSON Schema ([`json_schema`]), the TypeScript ([`typescript`]) and the typed accessors
 //! ([`rust_accessors`], checked in as `src/accessors.rs`): one method per key
 //! on [`SettingsStore`], returning the key's type (`bool`, `u32`, `f64`,
 //! `String`, an enum per select), so no code outside this crate reads a
@@ -39,6 +40,7 @@ mod error;
 mod generate;
 mod index;
 mod kind;
+mod labels;
 mod rust_api;
 mod schema;
 mod store;

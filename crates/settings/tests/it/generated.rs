@@ -52,10 +52,10 @@ fn the_catalog_groups_keys_by_area_and_section() {
     assert!(at("### Alarms") < at("`alarmsDefaultSnoozeMinutes`"));
     assert!(at("## Projects & Tasks") < at("`tasksV2HideCompleted`"));
     assert!(markdown.contains(
-        "| `sessionCpuCapPercent` | number | an integer from 25 to 90 in steps of 5 | `75` | stored; no effect in this version yet |"
+        "| `sessionCpuCapPercent` | CPU cap (%) | number | an integer from 25 to 90 in steps of 5 | `75` | stored; no effect in this version yet |"
     ));
     assert!(markdown.contains(
-        "| `cliServerEnabled` (guarded) | toggle | true or false | `true` | next start |"
+        "| `cliServerEnabled` (guarded) | Control server | toggle | true or false | `true` | next start |"
     ));
 }
 
@@ -137,4 +137,5 @@ fn the_json_schema_has_one_faithful_property_per_key() {
         "next start"
     );
     assert_eq!(properties["cliServerEnabled"]["x-guarded"], true);
+    assert_eq!(properties["cliServerEnabled"]["title"], "Control server");
 }

@@ -1,63 +1,23 @@
 /**
- * `/settings`: every key of `GET /settings`, grouped and described by the
- * generated catalog. Each change is sent at once; a refusal is shown beside
- * the field and the stored value stays. `#<pane>` in the address scrolls to
+ * `/settings`: every key of `GET /settings`, named, grouped and described by the
+ * generated catalog. Each change is sent at once, save the few that ask first
+ * (`confirmations.ts`); a refusal is shown beside the field and the stored value
+ * stays. A navigation lists the sections; `#<pane>` in the address scrolls to
  * that section (see `panes.ts`).
  */
 import { memo, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
-import { SETTING_DEFINITIONS, type SettingDefinition } from "../../shared/api/settings.generated";
+import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { confirmationFor, type Confirmation } from "./confirmations";
 import { effectNote } from "./effectNote";
 import { RestartButton } from "./RestartButton";
-import { fieldFor, humanize, parseField, textOf, type Field } from "./settingFields";
+import { fieldFor, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "../../shared/settings";
 import { useHash } from "../../shared/router";
-import { paneFor, paneOf, slug } from "./panes";
-
-interface Section {
-  title: string;
-  pane: string;
-  /** The area's slug, the pane that opens its first section. */
-  area: string;
-  keys: string[];
-}
-
-const DEFINITIONS = new Map<string, SettingDefinition>(SETTING_DEFINITIONS.map((d) => [d.key, d]));
-
-/** Catalog order, one section per area and section; keys this build does not describe come last. */
-export function sectionsOf(keys: readonly string[]): Section[] {
-  const sections = new Map<string, Section>();
-  for (const key of keys) {
-    const d = DEFINITIONS.get(key);
-    const title = d ? (d.section === "general" ? d.area : `${d.area}: ${d.section}`) : "Other";
-    let section = sections.get(title);
-    if (!section) {
-      const pane = d ? paneOf(d.area, d.section) : "other";
-      section = { title, pane, area: d ? slug(d.area) : "other", keys: [] };
-      sections.set(title, section);
-    }
-    section.keys.push(key);
-  }
-  return [...sections.values()];
-}
-
-/**
- * Whether a key is listed: it matches the filter (key, label or description), and it has an
- * effect in this version unless `showStoredOnly` (keys this build does not describe are listed,
- * so nothing stored is out of reach).
- */
-export function isListed(key: string, needle: string, showStoredOnly: boolean): boolean {
-  const d = DEFINITIONS.get(key);
-  if (d && !d.inEffect && !showStoredOnly) return false;
-  if (!needle) return true;
-  return [key, humanize(key), d?.description ?? ""].some((text) => text.toLowerCase().includes(needle));
-}
-
-/** How many of the keys have no effect in this version: what the switch below reveals. */
-function storedOnlyCount(keys: readonly string[]): number {
-  return keys.filter((key) => DEFINITIONS.get(key)?.inEffect === false).length;
-}
+import { paneFor } from "./panes";
+import { DEFINITIONS, isListed, navOf, sectionsOf, storedOnlyCount, type NavArea } from "./sections";
+import "./settings.css";
 
 export function SettingsPage() {
   const { values, error, update } = useSettings();
@@ -69,9 +29,10 @@ export function SettingsPage() {
     [values, needle, showStoredOnly],
   );
   const hidden = useMemo(() => storedOnlyCount(Object.keys(values ?? {})), [values]);
+  const nav = useMemo(() => navOf(sections), [sections]);
   const pane = paneFor(useHash(), sections);
   useEffect(() => {
-    if (pane) document.querySelector(`[data-pane="${pane}"]`)?.scrollIntoView({ block: "start" });
+    if (pane) scrollToPane(pane);
   }, [pane]);
 
   if (error !== undefined) return <ErrorNote error={error} />;
@@ -94,18 +55,95 @@ export function SettingsPage() {
           Show settings that have no effect yet ({hidden})
         </label>
       </header>
-      {sections.map((section) => (
-        <section key={section.title} className="settings-section" aria-label={section.title} data-pane={section.pane}>
-          <h2>{section.title}</h2>
-          <div className="settings-list">
-            {section.keys.map((key) => (
-              <SettingRow key={key} settingKey={key} value={values[key]} onSave={update} />
-            ))}
-          </div>
-        </section>
-      ))}
-      {sections.length === 0 && <p className="muted">No setting matches.</p>}
+      <div className="settings-body">
+        {nav.length > 0 && <SectionNav areas={nav} current={pane} />}
+        <div className="settings-sections">
+          {sections.map((section) => (
+            <section
+              key={section.title}
+              className="settings-section"
+              aria-label={section.title}
+              data-pane={section.pane}
+            >
+              <h2>{section.title}</h2>
+              <div className="settings-list">
+                {section.keys.map((key) => (
+                  <SettingRow key={key} settingKey={key} value={values[key]} onSave={update} />
+                ))}
+              </div>
+            </section>
+          ))}
+          {sections.length === 0 && <p className="muted">No setting matches.</p>}
+        </div>
+      </div>
     </section>
+  );
+}
+
+function scrollToPane(pane: string) {
+  document.querySelector(`[data-pane="${pane}"]`)?.scrollIntoView({ block: "start" });
+}
+
+/**
+ * The sections listed under the current filter: links in a column beside the list on a wide
+ * window, a menu above it on a narrow one (the stylesheet shows one or the other). Both set the
+ * address's `#<pane>`, which scrolls there.
+ */
+function SectionNav({ areas, current }: { areas: readonly NavArea[]; current: string | undefined }) {
+  const link = (title: string, pane: string) => (
+    <a
+      href={`#${pane}`}
+      aria-current={pane === current ? "true" : undefined}
+      onClick={() => {
+        // The address does not change when it already names this pane, so nothing else scrolls.
+        if (window.location.hash === `#${pane}`) scrollToPane(pane);
+      }}
+    >
+      {title}
+    </a>
+  );
+  return (
+    <nav className="settings-nav" aria-label="Settings sections">
+      <ul className="settings-nav-links">
+        {areas.map((area) => (
+          <li key={area.pane}>
+            {link(area.title, area.pane)}
+            {area.sections.length > 0 && (
+              <ul>
+                {area.sections.map((section) => (
+                  <li key={section.pane}>{link(section.title, section.pane)}</li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ul>
+      <select
+        className="settings-nav-menu"
+        aria-label="Go to section"
+        value={current ?? ""}
+        onChange={(e) => {
+          if (e.target.value) window.location.hash = e.target.value;
+        }}
+      >
+        <option value="">Go to section…</option>
+        {areas.map((area) =>
+          area.sections.length === 0 ? (
+            <option key={area.pane} value={area.pane}>
+              {area.title}
+            </option>
+          ) : (
+            <optgroup key={area.pane} label={area.title}>
+              {area.sections.map((section) => (
+                <option key={section.pane} value={section.pane}>
+                  {section.title}
+                </option>
+              ))}
+            </optgroup>
+          ),
+        )}
+      </select>
+    </nav>
   );
 }
 
@@ -120,6 +158,7 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
   const field = fieldFor(definition, value);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [asking, setAsking] = useState<{ next: unknown; confirmation: Confirmation } | null>(null);
   const id = `setting-${settingKey}`;
 
   const save = async (next: unknown) => {
@@ -133,24 +172,33 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
       setSaving(false);
     }
   };
+  // A change that cuts something off waits for the user's yes; a controlled field shows the
+  // stored value meanwhile, so Cancel leaves it as it was.
+  const request = (next: unknown) => {
+    const confirmation = confirmationFor(settingKey, next);
+    if (confirmation) setAsking({ next, confirmation });
+    else void save(next);
+  };
 
   return (
     <div className="setting-row" data-setting={settingKey}>
       <div className="setting-label">
-        <label htmlFor={id}>{humanize(settingKey)}</label>
+        <label htmlFor={id}>{definition ? definition.label : <code>{settingKey}</code>}</label>
         {definition && <span className="setting-description">{definition.description}</span>}
         {definition && (
           <span className={`setting-effect${definition.inEffect ? "" : " setting-stored-only"}`}>
             {effectNote(definition)}
           </span>
         )}
-        <code className="muted">
-          {settingKey}
-          {definition?.guarded ? " · guarded" : ""}
-        </code>
+        {definition && (
+          <code className="muted">
+            {settingKey}
+            {definition.guarded ? " · guarded" : ""}
+          </code>
+        )}
       </div>
       <div className="setting-control">
-        <Control id={id} field={field} value={value} disabled={saving} onSave={save} onInvalid={setProblem} />
+        <Control id={id} field={field} value={value} disabled={saving} onSave={request} onInvalid={setProblem} />
         {definition && field.kind !== "toggle" && field.kind !== "select" && (
           <span className="muted setting-accepted">Takes {definition.accepted}.</span>
         )}
@@ -160,6 +208,19 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
           </p>
         )}
       </div>
+      {asking && (
+        <ConfirmDialog
+          title={asking.confirmation.title}
+          confirmLabel={asking.confirmation.confirmLabel}
+          onConfirm={() => {
+            setAsking(null);
+            void save(asking.next);
+          }}
+          onClose={() => setAsking(null)}
+        >
+          <p>{asking.confirmation.message}</p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 });

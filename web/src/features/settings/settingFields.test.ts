@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { SETTING_DEFINITIONS, type SettingKey } from "../../shared/api/settings.generated";
-import { fieldFor, humanize, parseField, textOf } from "./settingFields";
+import { fieldFor, parseField, textOf } from "./settingFields";
 
 const definition = (key: SettingKey) => SETTING_DEFINITIONS.find((d) => d.key === key);
 
@@ -54,9 +54,7 @@ describe("parseField", () => {
   });
 });
 
-test("textOf and humanize", () => {
+test("textOf", () => {
   expect(textOf({ kind: "json" }, { a: 1 })).toBe('{\n "a": 1\n}');
   expect(textOf({ kind: "text", nullable: true }, null)).toBe("");
-  expect(humanize("pmBoardDensity")).toBe("Pm board density");
-  expect(humanize("enableHTTPServer")).toBe("Enable http server");
 });

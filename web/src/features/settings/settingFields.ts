@@ -82,9 +82,3 @@ export function textOf(field: Field, value: unknown): string {
   if (field.kind === "json") return JSON.stringify(value, null, 1);
   return value === null || value === undefined ? "" : String(value);
 }
-
-/** "pmBoardDensity" → "Pm board density": readable without a label table. */
-export function humanize(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
-  return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
-}

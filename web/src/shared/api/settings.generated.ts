@@ -254,6 +254,7 @@ export type SettingKey = keyof SettingsValues;
 
 export interface SettingDefinition {
   key: SettingKey;
+  label: string;
   area: string;
   section: string;
   type: string;
@@ -269,6 +270,7 @@ export interface SettingDefinition {
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     "key": "heardAboutUs",
+    "label": "Where you heard about Switchboard",
     "area": "Getting Started",
     "section": "general",
     "type": "text",
@@ -285,6 +287,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentAlertsEnabled",
+    "label": "Agents may post inbox alerts",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -300,6 +303,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentDrivenMaxConcurrent",
+    "label": "Most agent-driven sessions at once",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "number",
@@ -317,6 +321,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentDrivenMaxDollarsPerSession",
+    "label": "Cost limit per agent-driven session (USD)",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "number",
@@ -334,6 +339,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentDrivenMaxTurnsPerSession",
+    "label": "Turn limit per agent-driven session",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "number",
@@ -351,6 +357,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentDrivenSessionsEnabled",
+    "label": "Scripts may start and drive sessions",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -366,6 +373,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentFindBatchingEnabled",
+    "label": "Batch agents' find commands",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -381,6 +389,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentInputRequestsEnabled",
+    "label": "Sessions may ask you to type a value",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -396,6 +405,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentKeyProposalsEnabled",
+    "label": "Sessions may offer keys for you to save",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -411,6 +421,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentPermissionLevel",
+    "label": "How much agents do before asking",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "select",
@@ -432,6 +443,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentStatusBoardEnabled",
+    "label": "Agent board",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -447,6 +459,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "aiCoachingCliEnabled",
+    "label": "AI coaching over the control server",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -462,6 +475,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "bookmarksCliEnabled",
+    "label": "Bookmarks over the control server",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -477,6 +491,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "allowAgentAppRestart",
+    "label": "Agents may restart Switchboard",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -492,6 +507,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "allowAgentDirectNavigation",
+    "label": "Agents may switch your view at once",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -507,6 +523,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "allowAgentForegroundFromBackground",
+    "label": "Agents may bring the window to the front",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -522,6 +539,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "allowAgentTokenSpawn",
+    "label": "Agent tokens may start sessions",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -537,6 +555,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "allowAgentTokenTeamChat",
+    "label": "Agent tokens may write in team chat",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -552,6 +571,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "requireSpawnSourceSession",
+    "label": "Spawns must name the session asking",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -567,6 +587,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "cliServerEnabled",
+    "label": "Control server",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -582,6 +603,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "cliSpawnSpacingSeconds",
+    "label": "Wait between agent-started sessions (seconds)",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "number",
@@ -599,6 +621,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "defaultAgentInstructionsCustom",
+    "label": "Your own instructions for every session",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "text",
@@ -615,6 +638,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "defaultAgentInstructionsEnabled",
+    "label": "Built-in instruction presets",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -630,6 +654,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentInstructionsSyncEnabled",
+    "label": "Copy the instructions file for other AI tools",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -645,6 +670,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentInstructionsSyncCanonical",
+    "label": "Instructions file that is the source of truth",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "select",
@@ -664,6 +690,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentInstructionsSyncGitMode",
+    "label": "Instruction copies in git",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "select",
@@ -683,6 +710,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "agentInstructionsSyncMirrors",
+    "label": "Filenames the instructions are copied to",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "list",
@@ -713,6 +741,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "autoApproveConfigFiles",
+    "label": "Auto-approve engine config changes",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -728,6 +757,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "autoApprovePlans",
+    "label": "Auto-approve plans",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -743,6 +773,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "autoDetectQuestions",
+    "label": "Spot questions in agent replies",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -758,6 +789,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionSelfArchiveWithoutApproval",
+    "label": "Finished sessions may archive themselves",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -773,6 +805,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "readLoopBreakerEnabled",
+    "label": "Break repeating-action loops",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -788,6 +821,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "shellCwdPersistNudgeEnabled",
+    "label": "Tell sessions their shell keeps its folder",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -803,6 +837,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "skillSlashAutocomplete",
+    "label": "Skill menu on typing /",
     "area": "Sessions & Agents",
     "section": "agent control",
     "type": "toggle",
@@ -818,6 +853,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "appAwarenessPromptEnabled",
+    "label": "Tell sessions they run in Switchboard",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -833,6 +869,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "askAppEnabled",
+    "label": "Ask project with a tutor agent",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -848,6 +885,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "audienceStylePromptEnabled",
+    "label": "Write for a non-technical reader",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -863,6 +901,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "engineeringPrinciplesPromptEnabled",
+    "label": "Engineering principles note",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -878,6 +917,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "executionBiasPromptEnabled",
+    "label": "Act now and finish the work note",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -893,6 +933,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "keyRemindersPromptEnabled",
+    "label": "Reminders on every turn",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -908,6 +949,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "personaPromptEnabled",
+    "label": "Agent persona",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -923,6 +965,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "finalMessageCliBoundaryWins",
+    "label": "Final message: engine boundary wins over marker",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -938,6 +981,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "finalMessageMarkerAlwaysHide",
+    "label": "Final message: always hide text before marker",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -953,6 +997,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "finalMessageMarkerDebug",
+    "label": "Final message: show a divider at the marker",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -968,6 +1013,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "finalMessageMarkerShowAllBlocks",
+    "label": "Final message: show every marked answer",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -983,6 +1029,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "finalMessageStructuralFloor",
+    "label": "Final message: keep what follows the last tool",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -998,6 +1045,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionTitleStyle",
+    "label": "How session titles are written",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "select",
@@ -1020,6 +1068,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "initialTitleModel",
+    "label": "Model for a session's first title",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "text",
@@ -1036,6 +1085,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "refreshTitleModel",
+    "label": "Model for title refreshes",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "text",
@@ -1052,6 +1102,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "imageBridgeMode",
+    "label": "Image descriptions for text-only models",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "select",
@@ -1071,6 +1122,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionAutoFocusInput",
+    "label": "Focus the message box on switching sessions",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1086,6 +1138,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "isolatedSessionViewEnabled",
+    "label": "Draw the open session in its own process",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1101,6 +1154,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "contextWarning75Enabled",
+    "label": "Warn at 75% of the context window",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1116,6 +1170,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "contextWarning90Enabled",
+    "label": "Warn at 90% of the context window",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1131,6 +1186,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "contextStallAutoRecoverEnabled",
+    "label": "Recover sessions stalled on a full context",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1146,6 +1202,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "meetingRoomsEnabled",
+    "label": "Meeting rooms",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1161,6 +1218,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "projectBoardsEnabled",
+    "label": "Project boards",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1176,6 +1234,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "runningAppsEnabled",
+    "label": "Running apps",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1191,6 +1250,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "showBookmarksInToolbar",
+    "label": "Bookmarks in the toolbar",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1206,6 +1266,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "stickyNotesEnabled",
+    "label": "Sticky notes",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1221,6 +1282,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "teamTimeEnabled",
+    "label": "Team time",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1236,6 +1298,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "wheresMyWorkEnabled",
+    "label": "Where's my work",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1251,6 +1314,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "dripEnabled",
+    "label": "Drip project",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1266,6 +1330,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "dripGlobalPause",
+    "label": "Pause all drips",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1281,6 +1346,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "dripHtmlPreviewEnabled",
+    "label": "Preview HTML drip items",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1296,6 +1362,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "scheduledMessagesEnabled",
+    "label": "Scheduled messages",
     "area": "Sessions & Agents",
     "section": "prompts and presentation",
     "type": "toggle",
@@ -1311,6 +1378,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmBoardDensity",
+    "label": "Board density",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "select",
@@ -1332,6 +1400,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmCalendarBoardIds",
+    "label": "Boards on the calendar overlay",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "list",
@@ -1351,6 +1420,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmCalendarOverlayEnabled",
+    "label": "Due dates on a calendar overlay",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "toggle",
@@ -1366,6 +1436,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmColorMode",
+    "label": "Board theme",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "select",
@@ -1386,6 +1457,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmInboxBoardPreferences",
+    "label": "Inbox events per board",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "map",
@@ -1409,6 +1481,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmInboxDigestMode",
+    "label": "Batch project events into a digest",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "toggle",
@@ -1424,6 +1497,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmInboxEnabled",
+    "label": "Project events in the inbox",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "toggle",
@@ -1439,6 +1513,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmInboxQuietHoursEnabled",
+    "label": "Quiet hours for project notifications",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "toggle",
@@ -1454,6 +1529,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmInboxQuietHoursStart",
+    "label": "Quiet hours start",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "text",
@@ -1470,6 +1546,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmInboxQuietHoursEnd",
+    "label": "Quiet hours end",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "text",
@@ -1486,6 +1563,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmInboxQuietHoursTimeZone",
+    "label": "Quiet hours time zone",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "text",
@@ -1502,6 +1580,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pmSetupPreset",
+    "label": "Setup preset",
     "area": "Sessions & Agents",
     "section": "project-board module display and inbox",
     "type": "select",
@@ -1532,6 +1611,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "autoRestartUnresponsiveSessions",
+    "label": "Restart turns stuck thinking",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "toggle",
@@ -1547,6 +1627,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "autoResumeOnCrash",
+    "label": "Resume sessions after a crash or close",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "toggle",
@@ -1562,6 +1643,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "relentlessSessionRelaunch",
+    "label": "Keep retrying launches through overloads",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "toggle",
@@ -1577,6 +1659,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionStoreV2Enabled",
+    "label": "Session engine V2",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "toggle",
@@ -1592,6 +1675,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRestartSpacingSeconds",
+    "label": "Spacing between restarts (seconds)",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1609,6 +1693,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRestartSpacingAfterWarmupSeconds",
+    "label": "Spacing after the warm-up (seconds)",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1626,6 +1711,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRestartSpacingWarmupMinutes",
+    "label": "Warm-up time (minutes)",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1643,6 +1729,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionMemoryGuardEnabled",
+    "label": "Hold new sessions when memory is low",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "toggle",
@@ -1658,6 +1745,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionMemoryGuardPercent",
+    "label": "Memory use that starts holding (%)",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1676,6 +1764,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRefillTargetCount",
+    "label": "Keep this many sessions running",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1693,6 +1782,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRefillBatch",
+    "label": "Sessions revived per check",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1710,6 +1800,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRefillCooldownMinutes",
+    "label": "Wait before reviving a session again (minutes)",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1727,6 +1818,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRefillDailySpendCapUSD",
+    "label": "Daily revive spending limit (USD)",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1744,6 +1836,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRefillIncludePaused",
+    "label": "Revive paused sessions",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "toggle",
@@ -1759,6 +1852,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRefillAllowReopenUserClosed",
+    "label": "Revive sessions you closed",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "toggle",
@@ -1774,6 +1868,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRefillMaxCandidateAgeHours",
+    "label": "Skip sessions idle for longer than (hours)",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1791,6 +1886,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionRefillMaxRevivesPerSessionPerDay",
+    "label": "Revives per session per day",
     "area": "Sessions & Agents",
     "section": "resilience, restart and revive",
     "type": "number",
@@ -1808,6 +1904,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "cloudControlPlaneEnabled",
+    "label": "Cloud sessions (developer preview)",
     "area": "Sessions & Agents",
     "section": "cloud",
     "type": "toggle",
@@ -1823,6 +1920,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "cloudHardenedSessionEnabled",
+    "label": "Locked-down machine per cloud session",
     "area": "Sessions & Agents",
     "section": "cloud",
     "type": "toggle",
@@ -1838,6 +1936,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "cloudSessionReviewsEnabled",
+    "label": "Review cloud work when it returns",
     "area": "Sessions & Agents",
     "section": "cloud",
     "type": "toggle",
@@ -1853,6 +1952,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "cloudStartedSessionsEnabled",
+    "label": "Cloud sessions may start helpers",
     "area": "Sessions & Agents",
     "section": "cloud",
     "type": "toggle",
@@ -1868,6 +1968,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "boostAppProcessPriority",
+    "label": "Higher priority while the window is in front",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -1883,6 +1984,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "keepAppResidentInMemory",
+    "label": "Keep the database in RAM",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -1898,6 +2000,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "keepAwakeWhileSessionsRunning",
+    "label": "Keep the computer awake while sessions run",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -1913,6 +2016,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mergePriorityBoostEnabled",
+    "label": "Put the merge session first for the CPU",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -1928,6 +2032,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "reserveUiCoreEnabled",
+    "label": "Reserve a CPU core for the window",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -1943,6 +2048,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionAdaptiveEcoreAffinity",
+    "label": "Move busy sessions to efficiency cores",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -1958,6 +2064,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionAdaptiveMemoryPaging",
+    "label": "Ask sessions to use less RAM when memory is low",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -1973,6 +2080,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionCpuCapEnabled",
+    "label": "Cap sessions' CPU when contended",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -1988,6 +2096,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionCpuCapPercent",
+    "label": "CPU cap (%)",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "number",
@@ -2006,6 +2115,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionCpuCapStrict",
+    "label": "Hard CPU cap",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -2021,6 +2131,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionMaxProcessesEnabled",
+    "label": "Limit processes per session",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -2036,6 +2147,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionStrictMcpConfig",
+    "label": "Only the MCP servers set up for the session",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -2051,6 +2163,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionTreeBelowNormalPriority",
+    "label": "Run sessions at below-normal priority",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -2066,6 +2179,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionTreeLowIoPriority",
+    "label": "Low disk priority for sessions",
     "area": "Sessions & Agents",
     "section": "performance and resources",
     "type": "toggle",
@@ -2081,6 +2195,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "frictionTriageCostCapUsd",
+    "label": "Friction triage limit per 24 hours (USD)",
     "area": "Sessions & Agents",
     "section": "analysis and cost",
     "type": "number",
@@ -2097,6 +2212,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionForensicsAutoWeeklyEnabled",
+    "label": "Weekly deep session analysis",
     "area": "Sessions & Agents",
     "section": "analysis and cost",
     "type": "toggle",
@@ -2112,6 +2228,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionForensicsDailyCostCapUsd",
+    "label": "Deep analysis daily limit (USD)",
     "area": "Sessions & Agents",
     "section": "analysis and cost",
     "type": "number",
@@ -2129,6 +2246,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sessionForensicsScanIntervalHours",
+    "label": "Friction scan interval (hours)",
     "area": "Sessions & Agents",
     "section": "analysis and cost",
     "type": "number",
@@ -2146,6 +2264,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsEnabled",
+    "label": "Alarms",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "toggle",
@@ -2161,6 +2280,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsAssertiveness",
+    "label": "How alarms appear",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "select",
@@ -2181,6 +2301,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsBringToForeground",
+    "label": "Raise the window when an alarm fires",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "toggle",
@@ -2196,6 +2317,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsPierceFocusMode",
+    "label": "Alarms break through Focus Mode",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "toggle",
@@ -2211,6 +2333,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsDefaultMaxSnoozes",
+    "label": "Snoozes allowed",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "number",
@@ -2228,6 +2351,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsDefaultSnoozeMinutes",
+    "label": "Snooze length (minutes)",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "unknown",
@@ -2248,6 +2372,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsDefaultSound",
+    "label": "Alarm sound",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "text",
@@ -2264,6 +2389,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsDefaultSoundDurationSeconds",
+    "label": "Sound duration (seconds)",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "number",
@@ -2281,6 +2407,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsDefaultSoundFadeInSeconds",
+    "label": "Sound fade-in (seconds)",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "number",
@@ -2298,6 +2425,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsDefaultSoundPlayMode",
+    "label": "Play the sound once or in a loop",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "select",
@@ -2317,6 +2445,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsDefaultSpeakLabel",
+    "label": "Read the alarm label aloud",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "toggle",
@@ -2332,6 +2461,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmsMaxRingingMinutes",
+    "label": "Stop ringing after (minutes)",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "number",
@@ -2349,6 +2479,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alarmNlpDailyCostCap",
+    "label": "Alarm text parsing daily limit (USD)",
     "area": "Inbox & Notifications",
     "section": "alarms",
     "type": "number",
@@ -2366,6 +2497,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "alertSessionDefaultProjectId",
+    "label": "Hub for sessions started from alerts",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "text",
@@ -2382,6 +2514,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "archiveDigestCadence",
+    "label": "Archive Insights digest",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "select",
@@ -2402,6 +2535,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "autoFocusOnNeedsYou",
+    "label": "Bring the app forward when a session needs you",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2417,6 +2551,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "autoSwitchToInbox",
+    "label": "Go to the inbox when a session needs you",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2432,6 +2567,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "contentFreeMobilePush",
+    "label": "Phone notifications without content",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2447,6 +2583,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "desktopIconBadgeEnabled",
+    "label": "Count badge on the app icon",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2462,6 +2599,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "developerMessagesEnabled",
+    "label": "Messages from the makers",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2477,6 +2615,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "focusModeFeatureEnabled",
+    "label": "Focus Mode",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2492,6 +2631,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "helpfulHintsEnabled",
+    "label": "Tips and hints",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2507,6 +2647,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "hideRoutineUpdatesFromInbox",
+    "label": "Keep routine updates out of the inbox",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2522,6 +2663,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxAnalyticsEnabled",
+    "label": "Inbox statistics",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2537,6 +2679,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "loadBalancingNoticeEnabled",
+    "label": "Notice when one login carries most sessions",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2552,6 +2695,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mobileReliabilityAlertsEnabled",
+    "label": "Alert when the mobile app fails to load",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2567,6 +2711,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "notificationBehavior",
+    "label": "When to show system notifications",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "select",
@@ -2587,6 +2732,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "notificationHistoryEnabled",
+    "label": "Notification history",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2602,6 +2748,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "postSendNavigation",
+    "label": "After sending a message",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "list",
@@ -2629,6 +2776,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "toastDisplayDurationSeconds",
+    "label": "How long toasts stay (seconds)",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "number",
@@ -2646,6 +2794,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "traySystemNotificationsEnabled",
+    "label": "Notices from the tray icon",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2661,6 +2810,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "watchingRunningAgentNudgeEnabled",
+    "label": "Hint after watching an agent for long",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2676,6 +2826,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "watchingTimeRecapCardEnabled",
+    "label": "Weekly agent-watching recap",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2691,6 +2842,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxShowAutomations",
+    "label": "Inbox: automations awaiting approval",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2706,6 +2858,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxShowCalendar",
+    "label": "Inbox: calendar reminders",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2721,6 +2874,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxShowCliPending",
+    "label": "Inbox: pending CLI approvals",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2736,6 +2890,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxShowCron",
+    "label": "Inbox: cron jobs awaiting approval",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2751,6 +2906,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxShowDigest",
+    "label": "Inbox: daily briefings",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2766,6 +2922,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxShowRecipes",
+    "label": "Inbox: recipe approvals and failures",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2781,6 +2938,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxShowSessions",
+    "label": "Inbox: sessions needing attention",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2796,6 +2954,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxShowSms",
+    "label": "Inbox: text messages",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2811,6 +2970,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "inboxShowMessenger",
+    "label": "Inbox: messenger messages",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2826,6 +2986,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "dailyDigestEnabled",
+    "label": "Daily briefing",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2841,6 +3002,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "dailyDigestSources",
+    "label": "Daily briefing sources",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "object",
@@ -2896,6 +3058,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "weeklySummaryEnabled",
+    "label": "Weekly summary",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2911,6 +3074,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "weeklySummaryScheduleHour",
+    "label": "Weekly summary hour (Mondays)",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "number",
@@ -2928,6 +3092,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "weeklySummaryDailyCostCapUsd",
+    "label": "Weekly summary daily limit (USD)",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "number",
@@ -2945,6 +3110,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "vendorABalanceAlertLeadHours",
+    "label": "Vendor A balance warning lead (hours)",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "number",
@@ -2962,6 +3128,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "vendorBBalanceMonitorEnabled",
+    "label": "Watch the vendor B balance",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2977,6 +3144,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "vendorBBalanceThresholdUSD",
+    "label": "Vendor B low-balance alert (USD)",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "number",
@@ -2994,6 +3162,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "calendarEnabled",
+    "label": "Calendar",
     "area": "Inbox & Notifications",
     "section": "calendar",
     "type": "toggle",
@@ -3009,6 +3178,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "calendarDailyAgendaEnabled",
+    "label": "Today's agenda card",
     "area": "Inbox & Notifications",
     "section": "calendar",
     "type": "toggle",
@@ -3024,6 +3194,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "calendarNotificationDelivery",
+    "label": "Where calendar notifications go",
     "area": "Inbox & Notifications",
     "section": "calendar",
     "type": "select",
@@ -3044,6 +3215,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "calendarReminderMinutes",
+    "label": "Remind before events (minutes)",
     "area": "Inbox & Notifications",
     "section": "calendar",
     "type": "number",
@@ -3061,6 +3233,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "calendarWeekStartDay",
+    "label": "First day of the week",
     "area": "Inbox & Notifications",
     "section": "calendar",
     "type": "select",
@@ -3080,6 +3253,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pomodoroAutoEnableFocusModeDefault",
+    "label": "Pomodoro focus blocks silence notifications",
     "area": "Inbox & Notifications",
     "section": "calendar",
     "type": "toggle",
@@ -3095,6 +3269,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pomodoroPhaseForeground",
+    "label": "Raise the window on Pomodoro phase changes",
     "area": "Inbox & Notifications",
     "section": "calendar",
     "type": "toggle",
@@ -3110,6 +3285,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pomodoroScheduleEnabled",
+    "label": "Pomodoro schedule",
     "area": "Inbox & Notifications",
     "section": "calendar",
     "type": "toggle",
@@ -3125,6 +3301,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "webmailEnabled",
+    "label": "Web mail",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3140,6 +3317,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "webmailAutoFocusReply",
+    "label": "Focus the reply box on opening mail",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3155,6 +3333,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "webmailAutoMarkRead",
+    "label": "Mark threads read on open",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3170,6 +3349,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "webmailDefaultQuery",
+    "label": "Web mail inbox query",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "text",
@@ -3186,6 +3366,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "webmailInboxZeroCelebration",
+    "label": "Celebrate an empty inbox",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3201,6 +3382,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "webmailPageSize",
+    "label": "Threads loaded at a time",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "number",
@@ -3218,6 +3400,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailBlockRemoteImages",
+    "label": "Block remote images in email",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3233,6 +3416,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailCleanupClassicLayout",
+    "label": "Classic Email Cleanup layout",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3248,6 +3432,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailInboundEnabled",
+    "label": "Answer incoming email with the assistant",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3263,6 +3448,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailInboundApprovedSenders",
+    "label": "Approved senders for incoming email",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "list",
@@ -3282,6 +3468,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailInboundInboxId",
+    "label": "Incoming email inbox ID",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "text",
@@ -3298,6 +3485,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailInboundPrescreenPrompt",
+    "label": "Incoming email screening prompt",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "text",
@@ -3314,6 +3502,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailSummarizerEnabled",
+    "label": "Summarize forwarded email",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3329,6 +3518,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailSummarizerGmailEnabled",
+    "label": "Summarize tagged web mail threads",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3344,6 +3534,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailSummarizerInboxId",
+    "label": "Summarizer inbox",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "text",
@@ -3359,6 +3550,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailSummarizerArchiveEnabled",
+    "label": "Archive email once summarized",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3374,6 +3566,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailSummarizerDailyCostCapUsd",
+    "label": "Summarizer daily limit (USD)",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "number",
@@ -3391,6 +3584,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "emailSummarizerDefaultPrompt",
+    "label": "Summarizer fallback prompt",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "text",
@@ -3407,6 +3601,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "driveEnabled",
+    "label": "Cloud drive",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3422,6 +3617,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "filesyncAEnabled",
+    "label": "File-sync service A",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3437,6 +3633,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "filesyncBEnabled",
+    "label": "File-sync service B",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3452,6 +3649,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "sheetsEnabled",
+    "label": "Spreadsheets",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3467,6 +3665,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "trustedSheets",
+    "label": "Editable spreadsheets and columns",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "list",
@@ -3548,6 +3747,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "docImportEnabled",
+    "label": "Import pasted document links",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3563,6 +3763,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "docsExportEnabled",
+    "label": "Publish Markdown to documents",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3578,6 +3779,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "docsDestFolderId",
+    "label": "Folder for published documents",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "text",
@@ -3593,6 +3795,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "docsTemplateId",
+    "label": "Document to add published tabs to",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "text",
@@ -3608,6 +3811,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "pasteRichTextAsMarkdown",
+    "label": "Convert pasted rich text to Markdown",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3623,6 +3827,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "rssEnabled",
+    "label": "RSS and Atom feeds",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3638,6 +3843,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "rssDigestEnabled",
+    "label": "Morning feed briefing",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "toggle",
@@ -3653,6 +3859,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "rssDigestInterests",
+    "label": "Feed briefing topics",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "text",
@@ -3669,6 +3876,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "rssDigestTime",
+    "label": "Feed briefing time",
     "area": "Inbox & Notifications",
     "section": "mail, files, documents and feeds",
     "type": "text",
@@ -3684,6 +3892,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "chatAppEnabled",
+    "label": "Team chat",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3699,6 +3908,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "chatAppPersonalEnabled",
+    "label": "Send team chat as yourself",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3714,6 +3924,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "smsEnabled",
+    "label": "Text messages",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3729,6 +3940,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "smsHealthAlertsEnabled",
+    "label": "Alert when text messaging stops working",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3744,6 +3956,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "smsProvider",
+    "label": "How text messages are sent",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "select",
@@ -3763,6 +3976,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "messengerEnabled",
+    "label": "Messenger",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3778,6 +3992,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "messengerEngine",
+    "label": "Messenger protocol engine",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "select",
@@ -3797,6 +4012,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "messengerBotEnabled",
+    "label": "Messenger bot for agents",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3812,6 +4028,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "messengerBotAllowedGroupIds",
+    "label": "Groups the bot answers in",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "list",
@@ -3831,6 +4048,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "messengerBotAllowedUserIds",
+    "label": "Users allowed to talk to the bot",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "list",
@@ -3850,6 +4068,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "messengerBotDmPolicy",
+    "label": "Who may message the bot directly",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "select",
@@ -3870,6 +4089,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "messengerBotGroupRequireMention",
+    "label": "Bot answers only mentions in groups",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3885,6 +4105,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "spamFilterEnabled",
+    "label": "Spam filter",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3900,6 +4121,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "spamFilterAgentEmailEnabled",
+    "label": "Filter spam sent to the agent's address",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3915,6 +4137,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "spamFilterCalendarEnabled",
+    "label": "Filter spam calendar invites",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3930,6 +4153,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "spamFilterCalendarDeleteEvent",
+    "label": "Delete invites from spam senders",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3945,6 +4169,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "spamFilterSmsEnabled",
+    "label": "Filter spam text messages",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3960,6 +4185,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientEnabled",
+    "label": "Mail client (preview)",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3975,6 +4201,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientUseAppWebmail",
+    "label": "Mail client reads the connected account",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -3990,6 +4217,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientEmailsInInbox",
+    "label": "Mail client email as inbox cards",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -4005,6 +4233,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientDensity",
+    "label": "Mail list spacing",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "select",
@@ -4027,6 +4256,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientHeaderLayout",
+    "label": "Mail header layout",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "select",
@@ -4047,6 +4277,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientInboxBadgeMode",
+    "label": "Mail sidebar count",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "select",
@@ -4066,6 +4297,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientAiSummaryTrigger",
+    "label": "When Catch me up summaries run",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "select",
@@ -4086,6 +4318,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientAiSummaryAutoSenders",
+    "label": "Senders summarized automatically",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "list",
@@ -4105,6 +4338,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientAiSummaryModel",
+    "label": "AI summary model",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "text",
@@ -4121,6 +4355,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "mailclientAiSummaryPrompt",
+    "label": "AI summary prompt",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "text",
@@ -4137,6 +4372,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "webhooksEnabled",
+    "label": "Incoming webhooks",
     "area": "Inbox & Notifications",
     "section": "messaging, spam and mail client",
     "type": "toggle",
@@ -4152,6 +4388,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "bugIntakeEnabled",
+    "label": "Bug Intake",
     "area": "Inbox & Notifications",
     "section": "diagnostics and bugs",
     "type": "toggle",
@@ -4167,6 +4404,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "bugIntakeAppendPrompt",
+    "label": "Extra Bug Intake instructions",
     "area": "Inbox & Notifications",
     "section": "diagnostics and bugs",
     "type": "text",
@@ -4183,6 +4421,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "bugReportEmailEnabled",
+    "label": "Send bug reports to the makers",
     "area": "Inbox & Notifications",
     "section": "diagnostics and bugs",
     "type": "toggle",
@@ -4198,6 +4437,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "telemetryEmailEnabled",
+    "label": "Diagnostic emails",
     "area": "Inbox & Notifications",
     "section": "diagnostics and bugs",
     "type": "toggle",
@@ -4213,6 +4453,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "crashAlertEmailEnabled",
+    "label": "Email each crash",
     "area": "Inbox & Notifications",
     "section": "diagnostics and bugs",
     "type": "toggle",
@@ -4228,6 +4469,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "autoCapitalizeTasks",
+    "label": "Capitalize tasks as you type",
     "area": "Projects & Tasks",
     "section": "general",
     "type": "toggle",
@@ -4243,6 +4485,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "tasksEnabled",
+    "label": "Tasks",
     "area": "Projects & Tasks",
     "section": "general",
     "type": "toggle",
@@ -4258,6 +4501,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "tasksV2CatchesEnabled",
+    "label": "Catch follow-up tasks from sessions",
     "area": "Projects & Tasks",
     "section": "general",
     "type": "toggle",
@@ -4273,6 +4517,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "tasksV2CatchesGuidance",
+    "label": "Guidance for caught tasks",
     "area": "Projects & Tasks",
     "section": "general",
     "type": "text",
@@ -4289,6 +4534,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "tasksV2CheckboxSelects",
+    "label": "Checkbox selects instead of finishing",
     "area": "Projects & Tasks",
     "section": "general",
     "type": "toggle",
@@ -4304,6 +4550,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "tasksV2CompactDensity",
+    "label": "Compact task rows",
     "area": "Projects & Tasks",
     "section": "general",
     "type": "toggle",
@@ -4319,6 +4566,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   },
   {
     "key": "tasksV2HideCompleted",
+    "label": "Hide completed tasks",
     "area": "Projects & Tasks",
     "section": "general",
     "type": "toggle",
