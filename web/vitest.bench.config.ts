@@ -4,7 +4,12 @@ import { defineConfig } from "vitest/config";
 // harness, but figures printed rather than behaviour checked, so they stay out of `npm run e2e`.
 export default defineConfig({
   test: {
-    include: ["e2e/dashboard-scale.e2e.ts", "e2e/sessions-scale.e2e.ts", "e2e/transcript-scale.e2e.ts"],
+    include: [
+      "e2e/dashboard-scale.e2e.ts",
+      "e2e/sessions-scale.e2e.ts",
+      "e2e/board-scale.e2e.ts",
+      "e2e/transcript-scale.e2e.ts",
+    ],
     testTimeout: 600_000,
     hookTimeout: 120_000,
     fileParallelism: false,

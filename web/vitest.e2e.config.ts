@@ -10,6 +10,7 @@ export default defineConfig({
       ...configDefaults.exclude,
       "e2e/dashboard-scale.e2e.ts",
       "e2e/sessions-scale.e2e.ts",
+      "e2e/board-scale.e2e.ts",
       "e2e/transcript-scale.e2e.ts",
     ],
     testTimeout: 60_000,

@@ -85,14 +85,14 @@ test("a session started through the API shows up live, moves live, and filters a
     .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-session-id")));
   expect(order).toEqual([parent.id, child.id]);
   // Grouped by the parent's status: it runs, so both are under "Running".
-  await page.locator(`tbody[data-group="running"] tr[data-session-id="${parent.id}"]`).waitFor();
-  await page.locator(`tbody[data-group="running"] tr[data-session-id="${child.id}"]`).waitFor();
+  await page.locator(`tr[data-group="running"][data-session-id="${parent.id}"]`).waitFor();
+  await page.locator(`tr[data-group="running"][data-session-id="${child.id}"]`).waitFor();
 
   // The search keeps what it matches; a child whose parent it hid stands on its own.
   const search = page.getByRole("searchbox", { name: "Search sessions" });
   await search.fill("child JOB");
   await parentRow.waitFor({ state: "detached" });
-  await page.locator(`tbody[data-group="needs_you"] tr[data-session-id="${child.id}"]`).waitFor();
+  await page.locator(`tr[data-group="needs_you"][data-session-id="${child.id}"]`).waitFor();
   await search.fill("no such words");
   await page.getByText("No session matches these filters.").waitFor();
   await search.fill("");
@@ -107,8 +107,8 @@ test("a session started through the API shows up live, moves live, and filters a
   await page.locator(`tr[data-session-id="${parent.id}"][data-status="waiting_for_input"]`).waitFor();
   expect(await statusOf(parent.id)).toBe("waiting_for_input");
   // Now it waits for the user: its group is "Needs you", the first.
-  await page.locator(`tbody[data-group="needs_you"] tr[data-session-id="${parent.id}"]`).waitFor();
-  expect(await page.locator("tbody[data-group]").first().getAttribute("data-group")).toBe("needs_you");
+  await page.locator(`tr[data-group="needs_you"][data-session-id="${parent.id}"]`).waitFor();
+  expect(await page.locator("tr.board-group").first().getAttribute("data-group")).toBe("needs_you");
 
   // Filters: by engine, by status, and archived sessions only behind the toggle.
   const engine = page.getByLabel("Engine");

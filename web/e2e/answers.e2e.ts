@@ -93,7 +93,7 @@ test("an agent's question is answered inline from its inbox row and from its boa
     (s) => s.status === "waiting_for_input",
   );
   await page.goto(`${e2e.server.uiUrl}/`);
-  const answers = page.locator(`tbody[data-group="needs_you"] [data-answers-for="${second.id}"]`);
+  const answers = page.locator(`tr[data-group="needs_you"][data-answers-for="${second.id}"]`);
   await answers.getByRole("textbox", { name: "Reply to Name the crate" }).fill("Call it switchboard-core.");
   await answers.getByRole("textbox", { name: "Reply to Name the crate" }).press("Enter");
   await until(

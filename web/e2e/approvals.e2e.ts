@@ -137,9 +137,10 @@ test("an approval is answered from the agent board's row and from the session pa
   // A running session holding an approval needs the user: it is under "Needs you", its card below it.
   const onBoard = await spawn("Board approval");
   const approval = await pendingOf(onBoard);
-  const needsYou = page.locator('tbody[data-group="needs_you"]');
-  await needsYou.locator(`tr[data-session-id="${onBoard}"]`).waitFor();
-  const card = needsYou.locator(`[data-answers-for="${onBoard}"] [data-approval-id="${approval.id}"]`);
+  await page.locator(`tr[data-group="needs_you"][data-session-id="${onBoard}"]`).waitFor();
+  const card = page.locator(
+    `tr[data-group="needs_you"][data-answers-for="${onBoard}"] [data-approval-id="${approval.id}"]`,
+  );
   await card.locator("code", { hasText: "cargo test --workspace" }).waitFor();
   await card.getByRole("button", { name: "Deny", exact: true }).click();
   await card.waitFor({ state: "detached" });

@@ -1,10 +1,12 @@
 /**
- * The agent board's table: a group of rows per `BoardSection` ("Needs you", "Running", "Done"),
- * one row per session, children indented under a collapsible parent. A row that needs the user
+ * The agent board's table: a heading and rows per `BoardSection` ("Needs you", "Running",
+ * "Done"), one row per session, children indented under a collapsible parent, drawn as a virtual
+ * list (only the lines in view are in the DOM, between two spacer rows). A row that needs the user
  * carries what it asks under it (approvals, input requests, a reply box), answered in place, and
  * every row has its actions (open, stop, archive, retry) on hover, focus or selection.
  */
-import { memo, useEffect, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { InputRequest, Session } from "../../shared/api/types.generated";
 import { SessionAnswers } from "../../shared/answers/SessionAnswers";
 import type { Approvals } from "../../shared/answers/useApprovals";
@@ -14,7 +16,16 @@ import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { useToast } from "../../shared/ui/toasts";
 import { useNow } from "../../shared/useNow";
 import { archiveSession, stopSession } from "./api";
-import { describeActivity, GROUP_TITLES, workFolder, lastActivityAt, type BoardRow, type BoardSection } from "./board";
+import {
+  boardItems,
+  describeActivity,
+  GROUP_TITLES,
+  workFolder,
+  lastActivityAt,
+  type BoardGroup,
+  type BoardRow,
+  type BoardSection,
+} from "./board";
 import { describeStop, localTime, sessionActions, sessionTitle } from "./lifecycle";
 import { costOf } from "./spend";
 import { useRetry } from "./useRetry";
@@ -40,22 +51,70 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
   const toast = useToast();
   const retry = useRetry();
   const [stopping, setStopping] = useState<Session | null>(null);
-  const asking = new Set(approvals.approvals.filter((a) => a.state === "pending").map((a) => a.sessionId));
-  const act = (action: RowAction, session: Session) => {
-    switch (action) {
-      case "open":
-        return navigate(sessionPath(session.id));
-      case "stop":
-        return setStopping(session);
-      case "archive":
-        return void archiveSession(session.id).catch((e: unknown) => toast.error(e, "The session was not archived"));
-      case "retry":
-        return retry(session);
-    }
-  };
+  const asking = useMemo(
+    () => new Set(approvals.approvals.filter((a) => a.state === "pending").map((a) => a.sessionId)),
+    [approvals.approvals],
+  );
+  const items = useMemo(
+    () =>
+      boardItems(
+        sections,
+        (session) => session.status === "waiting_for_input" || asking.has(session.id) || requests.has(session.id),
+      ),
+    [sections, asking, requests],
+  );
+  // Stable, so a row's memo holds: one selection step redraws two rows, not the board.
+  const act = useCallback(
+    (action: RowAction, session: Session) => {
+      switch (action) {
+        case "open":
+          return navigate(sessionPath(session.id));
+        case "stop":
+          return setStopping(session);
+        case "archive":
+          return void archiveSession(session.id).catch((e: unknown) => toast.error(e, "The session was not archived"));
+        case "retry":
+          return retry(session);
+      }
+    },
+    [toast, retry],
+  );
+
+  // Only the lines in view are in the DOM: a thousand sessions lay out, search and step like
+  // thirty. The table keeps its columns fixed, so they do not shift as lines come and go.
+  const scroller = useRef<HTMLDivElement>(null);
+  // The rule warns that the React Compiler would skip this component; the app does not use the
+  // compiler, and the virtualizer re-renders the component itself on every scroll.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => (items[index]?.kind === "answers" ? 56 : 48),
+    overscan: 12,
+    getItemKey: (index) => items[index]?.key ?? index,
+  });
+  useEffect(() => {
+    if (selected === null) return;
+    const index = items.findIndex((item) => item.kind === "row" && item.row.session.id === selected);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: "auto" });
+  }, [selected, items, virtualizer]);
+  const shown = virtualizer.getVirtualItems();
+  const before = shown[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (shown[shown.length - 1]?.end ?? 0);
+
   return (
-    <div className="table-scroll">
-      <table className="plain-table session-board">
+    <div className="table-scroll board-scroller" ref={scroller}>
+      <table className="plain-table session-board" data-sessions={items.filter((i) => i.kind === "row").length}>
+        <colgroup>
+          <col className="col-session" />
+          <col className="col-engine" />
+          <col className="col-status" />
+          <col className="col-folder" />
+          <col className="col-turns" />
+          <col className="col-cost" />
+          <col className="col-last" />
+          <col className="col-actions" />
+        </colgroup>
         <thead>
           <tr>
             <th>Session</th>
@@ -70,46 +129,54 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
             </th>
           </tr>
         </thead>
-        {sections.map(({ group, rows }) => (
-          <tbody key={group} data-group={group}>
-            <tr className="board-group">
-              <th colSpan={COLUMNS} scope="colgroup">
-                {GROUP_TITLES[group]} <span className="muted">({rows.length})</span>
-              </th>
-            </tr>
-            {rows.map((row) => {
-              const session = row.session;
-              const pendingRequests = requests.get(session.id) ?? NO_REQUESTS;
-              const answerable =
-                group === "needs_you" &&
-                (session.status === "waiting_for_input" || asking.has(session.id) || pendingRequests.length > 0);
-              return [
-                <SessionRow
-                  key={session.id}
-                  row={row}
-                  collapsed={collapsed.has(session.id)}
-                  onToggle={onToggle}
-                  onAction={act}
-                  now={now}
-                  selected={session.id === selected}
-                />,
-                answerable && (
-                  <tr key={`${session.id}-answers`} className="board-answers" data-answers-for={session.id}>
+        <tbody>
+          {before > 0 && <tr aria-hidden="true" className="board-spacer" style={{ height: before }} />}
+          {shown.map((line) => {
+            const item = items[line.index];
+            if (!item) return null;
+            const measured = { ref: virtualizer.measureElement, "data-index": line.index, "data-group": item.group };
+            switch (item.kind) {
+              case "group":
+                return (
+                  <tr key={item.key} className="board-group" {...measured}>
+                    <th colSpan={COLUMNS} scope="colgroup">
+                      {GROUP_TITLES[item.group]} <span className="muted">({item.count})</span>
+                    </th>
+                  </tr>
+                );
+              case "row":
+                return (
+                  <SessionRow
+                    key={item.key}
+                    measured={measured}
+                    session={item.row.session}
+                    depth={item.row.depth}
+                    childCount={item.row.childCount}
+                    collapsed={collapsed.has(item.row.session.id)}
+                    onToggle={onToggle}
+                    onAction={act}
+                    now={now}
+                    selected={item.row.session.id === selected}
+                  />
+                );
+              case "answers":
+                return (
+                  <tr key={item.key} className="board-answers" data-answers-for={item.session.id} {...measured}>
                     <td colSpan={COLUMNS}>
                       <SessionAnswers
-                        sessionId={session.id}
-                        title={sessionTitle(session)}
+                        sessionId={item.session.id}
+                        title={sessionTitle(item.session)}
                         approvals={approvals}
-                        requests={pendingRequests}
-                        reply={session.status === "waiting_for_input"}
+                        requests={requests.get(item.session.id) ?? NO_REQUESTS}
+                        reply={item.session.status === "waiting_for_input"}
                       />
                     </td>
                   </tr>
-                ),
-              ];
-            })}
-          </tbody>
-        ))}
+                );
+            }
+          })}
+          {after > 0 && <tr aria-hidden="true" className="board-spacer" style={{ height: after }} />}
+        </tbody>
       </table>
       {stopping && (
         <ConfirmDialog
@@ -131,28 +198,35 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
 
 type RowAction = "open" | "stop" | "archive" | "retry";
 
+interface Measured {
+  ref: (element: Element | null) => void;
+  "data-index": number;
+  "data-group": BoardGroup;
+}
+
 const ACTION_LABELS: Record<RowAction, string> = { open: "Open", stop: "Stop", archive: "Archive", retry: "Retry" };
 
-// Memoised: a `session` event changes one row object, so only that row redraws.
+// Memoised on the session object and plain values (not the row, which each search or filter
+// builds anew): a `session` event, a keystroke or a selection step redraws only the rows it changes.
 const SessionRow = memo(function SessionRow({
-  row: { session, depth, childCount },
+  measured,
+  session,
+  depth,
+  childCount,
   collapsed,
   onToggle,
   onAction,
   now,
   selected,
-}: {
-  row: BoardRow;
+}: Pick<BoardRow, "session" | "depth" | "childCount"> & {
+  /** What the virtual list needs on the row: its measuring ref, index and group. */
+  measured: Measured;
   collapsed: boolean;
   onToggle(id: string): void;
   onAction(action: RowAction, session: Session): void;
   now: number;
   selected: boolean;
 }) {
-  const ref = useRef<HTMLTableRowElement>(null);
-  useEffect(() => {
-    if (selected) ref.current?.scrollIntoView({ block: "nearest" });
-  }, [selected]);
   const cost = costOf(session);
   const last = lastActivityAt(session);
   const title = sessionTitle(session);
@@ -165,7 +239,7 @@ const SessionRow = memo(function SessionRow({
   if (allowed.archive) actions.push("archive");
   return (
     <tr
-      ref={ref}
+      {...measured}
       data-session-id={session.id}
       data-status={session.status}
       aria-current={selected ? "true" : undefined}

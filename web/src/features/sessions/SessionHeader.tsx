@@ -6,12 +6,12 @@
 import { useEffect, useState } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { Session } from "../../shared/api/types.generated";
-import { Link, sessionPath } from "../../shared/router";
 import { useToast } from "../../shared/ui/toasts";
 import { archiveSession, governorChecks, pauseSession, resumeSession, stopSession } from "./api";
 import { costOf, dollars } from "./spend";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { describeStop, isWorking, localTime, revivesToday, sessionActions, sessionTitle } from "./lifecycle";
+import { SessionLink } from "./SessionLink";
 import { useRetry } from "./useRetry";
 import { useNow } from "../../shared/useNow";
 
@@ -168,7 +168,7 @@ export function SessionHeader({ session }: { session: Session }) {
           <>
             <dt>Started by</dt>
             <dd>
-              <Link to={sessionPath(session.parentId)}>{session.parentId}</Link>
+              <SessionLink id={session.parentId} />
             </dd>
           </>
         )}
@@ -177,9 +177,7 @@ export function SessionHeader({ session }: { session: Session }) {
             <dt>Started</dt>
             <dd className="session-children">
               {session.children.map((child) => (
-                <Link key={child} to={sessionPath(child)}>
-                  {child}
-                </Link>
+                <SessionLink key={child} id={child} />
               ))}
             </dd>
           </>

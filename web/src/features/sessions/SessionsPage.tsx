@@ -4,7 +4,7 @@
  * by title, prompt, folder and branch, filtered by status and engine (archived ones behind a
  * toggle), children under their parent, under the fleet governor's last check. A plain word instead when the server has no sessions route.
  */
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { moveSelection, typingIn } from "../../shared/keys";
 import { navigate, sessionPath } from "../../shared/router";
 import { ApiError } from "../../shared/api/client";
@@ -82,18 +82,22 @@ export function SessionsPage() {
     return () => document.removeEventListener("keydown", onKey);
   }, [sections, selected]);
 
+  const toggle = useCallback(
+    (id: string) =>
+      setCollapsed((current) => {
+        const next = new Set(current);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+
   if (error instanceof ApiError && error.status === 404) return <NotBuilt title="Sessions" />;
 
-  const toggle = (id: string) =>
-    setCollapsed((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
   const archived = sessions?.filter((s) => s.archived).length ?? 0;
 
   return (
-    <section className="page">
+    <section className="page agents-page">
       <header className="page-head">
         <h1>Agents</h1>
         <span className="muted shortcut-hint">

@@ -215,13 +215,28 @@ export function groupOf(session: Pick<Session, "id" | "status">, asking: Readonl
   return GROUP_OF[session.status] ?? "running";
 }
 
+type Searched = Pick<Session, "title" | "prompt" | "cwd" | "worktree">;
+
+// Built once per session object (an event replaces the object, so a change is seen): a keystroke
+// over 1,000 sessions then only searches strings.
+const haystacks = new WeakMap<Searched, string>();
+
+function haystackOf(session: Searched): string {
+  let haystack = haystacks.get(session);
+  if (haystack === undefined) {
+    haystack = [session.title ?? "", session.prompt, session.cwd, session.worktree?.branch ?? ""]
+      .join("\n")
+      .toLowerCase();
+    haystacks.set(session, haystack);
+  }
+  return haystack;
+}
+
 /** Whether every word of `query` is in the session's title, first prompt, folder or branch. */
-export function matchesSearch(session: Pick<Session, "title" | "prompt" | "cwd" | "worktree">, query: string): boolean {
+export function matchesSearch(session: Searched, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const haystack = [session.title ?? "", session.prompt, session.cwd, session.worktree?.branch ?? ""]
-    .join("\n")
-    .toLowerCase();
+  const haystack = haystackOf(session);
   return words.every((word) => haystack.includes(word));
 }
 
@@ -277,4 +292,29 @@ export function nextNeedingYou(
   if (waiting.length === 0) return null;
   const at = waiting.findIndex((s) => s.id === current);
   return (waiting[(at + 1) % waiting.length] as Session).id;
+}
+
+/** One line of the drawn board: a group's heading, a session's row, or what a session asks under it. */
+export type BoardItem =
+  | { kind: "group"; key: string; group: BoardGroup; count: number }
+  | { kind: "row"; key: string; group: BoardGroup; row: BoardRow }
+  | { kind: "answers"; key: string; group: BoardGroup; session: Session };
+
+/**
+ * The board as one list of lines, for a list that draws only those in view: each group's heading,
+ * then its rows, each followed by its answers line when `asks(session)` (it waits for input or
+ * holds an approval or input request) and it is under "Needs you".
+ */
+export function boardItems(sections: readonly BoardSection[], asks: (session: Session) => boolean): BoardItem[] {
+  const items: BoardItem[] = [];
+  for (const { group, rows } of sections) {
+    items.push({ kind: "group", key: `group-${group}`, group, count: rows.length });
+    for (const row of rows) {
+      items.push({ kind: "row", key: row.session.id, group, row });
+      if (group === "needs_you" && asks(row.session)) {
+        items.push({ kind: "answers", key: `${row.session.id}-answers`, group, session: row.session });
+      }
+    }
+  }
+  return items;
 }

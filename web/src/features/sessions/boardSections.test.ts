@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALL_SESSIONS, boardSections, groupOf, matchesSearch, nextNeedingYou, workFolder } from "./board";
+import { ALL_SESSIONS, boardItems, boardSections, groupOf, matchesSearch, nextNeedingYou, workFolder } from "./board";
 import { session } from "./fixtures";
 
 const NONE = new Set<string>();
@@ -125,5 +125,19 @@ describe("the next session that needs you", () => {
 
   it("is none when nothing needs you", () => {
     expect(nextNeedingYou([session("w", { status: "running" })], NONE, null)).toBeNull();
+  });
+});
+
+describe("the board as lines", () => {
+  it("puts each group's heading before its rows, and what a session asks under it in Needs you only", () => {
+    const sessions = [
+      session("asks", { status: "waiting_for_input", updatedAt: "2026-01-01T10:00:00Z" }),
+      session("runs", { status: "running", updatedAt: "2026-01-01T09:00:00Z" }),
+    ];
+    const sections = boardSections(sessions, ALL_SESSIONS, NONE, "");
+    const items = boardItems(sections, () => true);
+    expect(items.map((i) => i.key)).toEqual(["group-needs_you", "asks", "asks-answers", "group-running", "runs"]);
+    expect(items[0]).toMatchObject({ kind: "group", count: 1 });
+    expect(boardItems(sections, () => false).map((i) => i.kind)).toEqual(["group", "row", "group", "row"]);
   });
 });
