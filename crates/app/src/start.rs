@@ -3,6 +3,11 @@
 //! is taken), every service and loop once the listeners' addresses are known
 //! (the sessions' engines are handed the control server's URL), and
 //! `server.json` last, when there is something to find.
+//!
+//! `--demo` seeds an account without boards in the first step: the demo
+//! sessions, then the workspace whose agent tasks link to them (`boards`
+//! knows nothing of sessions, so their ids pass through here), laid out
+//! around today as the inbox counts days, in the zone of its notices.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,7 +21,7 @@ use crate::{coaching_watch, governor_loop, instruction_sync, notifier, publish, 
 #[derive(Debug, Clone)]
 pub struct Options {
     pub data_dir: PathBuf,
-    /// Seed a demo workspace when the owner has no boards yet.
+    /// Seed a demo workspace and its agent sessions when the owner has no boards yet.
     pub demo: bool,
     /// Run on a manual clock that only `POST /test/clock` moves (owner
     /// only, served only then), so integration tests control time: the
@@ -64,6 +69,8 @@ pub enum StartupError {
     Settings(#[from] settings::SettingsError),
     #[error("cannot seed the demo workspace")]
     Demo(#[from] boards::BoardsError),
+    #[error("cannot seed the demo sessions")]
+    DemoSessions(#[source] sessions::SessionError),
     #[error("cannot start the alarm scheduler")]
     Alarms(#[from] alarms::AlarmError),
     #[error("cannot make the accounts' own members")]
@@ -84,6 +91,8 @@ pub struct Prepared {
     owner_token: String,
     accounts: Arc<accounts::Accounts>,
     settings: Arc<settings::SettingsStore>,
+    clock: Arc<dyn clock::Clock>,
+    manual_clock: Option<Arc<clock::ManualClock>>,
 }
 
 impl Prepared {
@@ -106,8 +115,20 @@ impl Prepared {
             boards::ensure_self_member(&db, &account.id, name).map_err(StartupError::SelfMember)?;
         }
         let settings = Arc::new(settings::SettingsStore::load(db.clone())?);
+        // Made here rather than at start, so the demo's today is the clock's.
+        let manual_clock =
+            (options.manual_clock || options.manual_clock_start_ms.is_some()).then(|| {
+                Arc::new(match options.manual_clock_start_ms.and_then(unix_ms) {
+                    Some(start) => clock::ManualClock::new(start),
+                    None => clock::ManualClock::starting_now(),
+                })
+            });
+        let clock: Arc<dyn clock::Clock> = match &manual_clock {
+            Some(manual) => manual.clone(),
+            None => Arc::new(clock::SystemClock),
+        };
         if options.demo {
-            boards::seed_demo(&db, &owner.id)?;
+            seed_demo(&db, data_dir, &owner.id, &settings, clock.now())?;
         }
         Ok(Self {
             options,
@@ -115,6 +136,8 @@ impl Prepared {
             owner_token,
             accounts,
             settings,
+            clock,
+            manual_clock,
         })
     }
 
@@ -134,19 +157,10 @@ impl Prepared {
             owner_token,
             accounts,
             settings,
+            clock,
+            manual_clock,
         } = self;
         let data_dir = options.data_dir;
-        let manual_clock =
-            (options.manual_clock || options.manual_clock_start_ms.is_some()).then(|| {
-                Arc::new(match options.manual_clock_start_ms.and_then(unix_ms) {
-                    Some(start) => clock::ManualClock::new(start),
-                    None => clock::ManualClock::starting_now(),
-                })
-            });
-        let clock: Arc<dyn clock::Clock> = match &manual_clock {
-            Some(manual) => manual.clone(),
-            None => Arc::new(clock::SystemClock),
-        };
         // Each start gets its own epoch, so a Last-Event-ID from an earlier run
         // is unknown here (a `reset`) rather than taken for one of this run's.
         let epoch = u64::try_from(clock.now().unix_timestamp_nanos()).unwrap_or_default();
@@ -219,6 +233,60 @@ impl Prepared {
         coaching_watch::start(&app);
         Ok(app)
     }
+}
+
+/// Seeds the demo sessions and workspace of an account without boards.
+fn seed_demo(
+    db: &store::Db,
+    data_dir: &Path,
+    account_id: &str,
+    settings: &settings::SettingsStore,
+    now: time::OffsetDateTime,
+) -> Result<(), StartupError> {
+    if boards::has_boards(db, account_id)? {
+        return Ok(());
+    }
+    let zone = pm_inbox::window::zone(&settings.pm_inbox_quiet_hours_time_zone());
+    let made = sessions::seed_demo(
+        db,
+        &sessions::DemoSeed {
+            account_id,
+            data_dir,
+            now,
+            max_dollars_per_session: settings.agent_driven_max_dollars_per_session(),
+            max_turns_per_session: settings.agent_driven_max_turns_per_session(),
+        },
+    )
+    .map_err(StartupError::DemoSessions)?;
+    let runs: Vec<boards::AgentRun> = made
+        .into_iter()
+        .map(|session| boards::AgentRun {
+            outcome: match session.status {
+                sessions::Status::Finished => boards::RunOutcome::Done,
+                sessions::Status::Failed => boards::RunOutcome::Failed,
+                // The demo's one other session waits for the user.
+                _ => boards::RunOutcome::NeedsReview,
+            },
+            day: local_day(&zone, session.ended_at),
+            session_id: session.id,
+            title: session.title,
+            prompt: session.prompt,
+        })
+        .collect();
+    boards::seed_demo(db, account_id, local_day(&zone, now), &runs)?;
+    Ok(())
+}
+
+/// The day `at` falls on in `zone`, else (for a moment no calendar places)
+/// its day in UTC.
+fn local_day(zone: &jiff::tz::TimeZone, at: time::OffsetDateTime) -> time::Date {
+    let local = jiff::Timestamp::from_nanosecond(at.unix_timestamp_nanos())
+        .map(|t| pm_inbox::window::local_day(zone, t));
+    let converted = local.ok().and_then(|d| {
+        let month = time::Month::try_from(u8::try_from(d.month()).ok()?).ok()?;
+        time::Date::from_calendar_date(i32::from(d.year()), month, u8::try_from(d.day()).ok()?).ok()
+    });
+    converted.unwrap_or(at.date())
 }
 
 fn unix_ms(ms: i64) -> Option<time::OffsetDateTime> {
@@ -301,5 +369,64 @@ fn read_or_create_owner_token(path: &Path) -> Result<String, StartupError> {
             Ok(token)
         }
         Err(e) => Err(io_error(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open_demo(data_dir: &Path) -> Prepared {
+        Prepared::open(Options {
+            data_dir: data_dir.to_owned(),
+            demo: true,
+            manual_clock: true,
+            // 2026-03-10T00:00:00Z
+            manual_clock_start_ms: Some(1_773_100_800_000),
+            meminfo_file: None,
+        })
+        .unwrap()
+    }
+
+    fn column(db: &store::Db, sql: &str) -> Vec<String> {
+        db.read(|tx| {
+            let mut stmt = tx.prepare(sql)?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            rows.collect::<Result<Vec<String>, _>>()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn the_demo_links_its_agent_tasks_to_sessions_the_sessions_page_can_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let prepared = open_demo(dir.path());
+        let mut ids = column(&prepared.db, "SELECT id FROM sessions");
+        assert_eq!(ids.len(), 5);
+        let mut links = column(
+            &prepared.db,
+            "SELECT json_extract(vals, '$.session') FROM items
+             WHERE json_extract(vals, '$.session') IS NOT NULL",
+        );
+        ids.sort();
+        links.sort();
+        let expected: Vec<String> = ids.iter().map(|id| boards::session_link(id)).collect();
+        assert_eq!(links, expected);
+        drop(prepared);
+
+        // A second start finds boards and seeds nothing.
+        let again = open_demo(dir.path());
+        assert_eq!(column(&again.db, "SELECT id FROM sessions").len(), 5);
+    }
+
+    #[test]
+    fn the_demo_day_is_the_inbox_day() {
+        let at = time::macros::datetime!(2026-03-10 23:30 UTC);
+        let tokyo = jiff::tz::TimeZone::get("Asia/Tokyo").unwrap();
+        assert_eq!(local_day(&tokyo, at), time::macros::date!(2026 - 03 - 11));
+        assert_eq!(
+            local_day(&jiff::tz::TimeZone::UTC, at),
+            time::macros::date!(2026 - 03 - 10)
+        );
     }
 }

@@ -1,25 +1,27 @@
 //! A believable demo workspace for `switchboard serve --demo`: members, boards
-//! from several presets, sprints with efforts and done dates, budgets in dollars.
+//! from several presets, each with its team, and agent tasks that link to the
+//! sessions that ran them. What each item holds is `demo_items.rs`'s.
 //!
-//! Everything except the dates comes from a fixed-seed generator, so two runs on
-//! the same day seed the same data; dates are laid out around today so that the
-//! current sprint is current.
+//! Everything except the dates and the session ids comes from a fixed-seed
+//! generator, so two runs seed the same data; every date is laid out around
+//! the `today` the caller gives, so the current sprint is current whatever
+//! the day.
 
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::seq::IndexedRandom;
-use rand::{Rng, SeedableRng};
-use serde_json::{Map, Value, json};
 use store::Db;
-use store::rusqlite::Transaction;
-use time::{Date, Duration};
+use store::rusqlite::{Transaction, params};
+use time::Date;
 
 use crate::boards::{insert_board, plan_board};
-use crate::columns::{ColumnType, label_names};
+pub use crate::demo_items::{AgentRun, RunOutcome, session_link};
+use crate::demo_items::{ItemGen, Shape};
 use crate::error::Result;
 use crate::items::insert_items_tx;
-use crate::model::{Board, Column, Member, NewBoard, NewGroup, NewItem};
+use crate::model::{Member, NewBoard, NewGroup, NewItem};
+use crate::presets;
 use crate::rules::BoardRules;
-use crate::workspaces::{create_member_tx, create_workspace_tx};
+use crate::workspaces::{create_member_tx, create_workspace_tx, self_member_id_tx};
 
 const MEMBERS: [(&str, &str); 8] = [
     ("Maya Chen", "maya.chen@acme.example"),
@@ -32,13 +34,16 @@ const MEMBERS: [(&str, &str); 8] = [
     ("Kenji Sato", "kenji.sato@acme.example"),
 ];
 
-/// One demo board: which preset, how many items, what they are about.
+/// One demo board: which preset, how many items, who works on them and what
+/// they are about.
 struct DemoBoard {
     preset: &'static str,
     name: &'static str,
     items: usize,
-    /// Sprint naming for sprint-style boards ("Sprint" or "Cycle").
-    sprint_word: Option<&'static str>,
+    /// Indexes into [`MEMBERS`]: the board's team, whom its items are assigned to.
+    team: &'static [usize],
+    /// How many open items are past their due date.
+    overdue: usize,
     verbs: &'static [&'static str],
     subjects: &'static [&'static str],
 }
@@ -66,7 +71,8 @@ const BOARDS: [DemoBoard; 7] = [
         preset: "engineering-jira",
         name: "Platform sprint board",
         items: 90,
-        sprint_word: Some("Sprint"),
+        team: &[0, 1, 2, 3],
+        overdue: 1,
         verbs: ENGINEERING_VERBS,
         subjects: ENGINEERING_SUBJECTS,
     },
@@ -74,7 +80,8 @@ const BOARDS: [DemoBoard; 7] = [
         preset: "linear",
         name: "Mobile app",
         items: 70,
-        sprint_word: Some("Cycle"),
+        team: &[4, 5, 6],
+        overdue: 0,
         verbs: &[
             "Polish",
             "Build",
@@ -98,7 +105,8 @@ const BOARDS: [DemoBoard; 7] = [
         preset: "first-agent-board",
         name: "Agent tasks",
         items: 50,
-        sprint_word: Some("Sprint"),
+        team: &[0, 2],
+        overdue: 0,
         verbs: &[
             "Write tests for",
             "Upgrade",
@@ -120,7 +128,8 @@ const BOARDS: [DemoBoard; 7] = [
         preset: "projects",
         name: "Product launches",
         items: 40,
-        sprint_word: None,
+        team: &[3, 4, 7],
+        overdue: 0,
         verbs: &["Launch", "Plan", "Pilot", "Roll out", "Evaluate"],
         subjects: &[
             "EU data region",
@@ -137,7 +146,8 @@ const BOARDS: [DemoBoard; 7] = [
         preset: "operations",
         name: "IT and facilities requests",
         items: 60,
-        sprint_word: None,
+        team: &[5, 7],
+        overdue: 1,
         verbs: &["Replace", "Order", "Renew", "Set up", "Repair"],
         subjects: &[
             "laptops for new hires",
@@ -153,7 +163,8 @@ const BOARDS: [DemoBoard; 7] = [
         preset: "trello",
         name: "Content calendar",
         items: 45,
-        sprint_word: None,
+        team: &[6, 4, 2],
+        overdue: 1,
         verbs: &["Draft", "Edit", "Publish", "Record", "Design"],
         subjects: &[
             "customer story",
@@ -169,7 +180,8 @@ const BOARDS: [DemoBoard; 7] = [
         preset: "clickup",
         name: "Growth experiments",
         items: 55,
-        sprint_word: Some("Sprint"),
+        team: &[1, 3, 6],
+        overdue: 0,
         verbs: &["A/B test", "Measure", "Ship", "Iterate on"],
         subjects: &[
             "pricing page",
@@ -182,43 +194,49 @@ const BOARDS: [DemoBoard; 7] = [
     },
 ];
 
-const SPRINTS: i64 = 6;
-const SPRINT_DAYS: i64 = 14;
+/// Whether the account holds any board: the demo seeds only accounts without one.
+pub fn has_boards(db: &Db, account_id: &str) -> Result<bool> {
+    db.read(|tx| has_boards_tx(tx, account_id))
+}
+
+fn has_boards_tx(tx: &Transaction<'_>, account_id: &str) -> Result<bool> {
+    Ok(tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM boards WHERE account_id = ?1)",
+        [account_id],
+        |r| r.get(0),
+    )?)
+}
 
 /// Seeds the demo workspace when the account has no board yet and says
 /// whether it did; an account that holds any board is left untouched.
-pub fn seed_demo(db: &Db, account_id: &str) -> Result<bool> {
-    let today = time::OffsetDateTime::now_utc().date();
+/// `runs` become the first items of the agent-tasks board.
+pub fn seed_demo(db: &Db, account_id: &str, today: Date, runs: &[AgentRun]) -> Result<bool> {
     db.write(|tx| {
-        let has_boards: bool = tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM boards WHERE account_id = ?1)",
-            [account_id],
-            |r| r.get(0),
-        )?;
-        if has_boards {
+        if has_boards_tx(tx, account_id)? {
             return Ok(false);
         }
-        seed(tx, account_id, today)?;
+        seed(tx, account_id, today, runs)?;
         Ok(true)
     })
 }
 
-fn seed(tx: &Transaction<'_>, account_id: &str, today: Date) -> Result<()> {
+fn seed(tx: &Transaction<'_>, account_id: &str, today: Date, runs: &[AgentRun]) -> Result<()> {
     let mut rng = StdRng::seed_from_u64(0x5717_c4b0_a4d0);
     let workspace = create_workspace_tx(tx, account_id, "Acme Product")?;
     let members: Vec<Member> = MEMBERS
         .iter()
         .map(|(name, email)| create_member_tx(tx, account_id, name, Some(email)))
         .collect::<Result<_>>()?;
-    let member_ids: Vec<&str> = members.iter().map(|m| m.id.as_str()).collect();
+    let me = self_member_id_tx(tx, account_id)?;
     for spec in &BOARDS {
+        let has_sprints = presets::preset(spec.preset)
+            .is_some_and(|t| t.columns.iter().any(|c| c.id.as_deref() == Some("sprint")));
         let new = NewBoard {
             workspace_id: workspace.id.clone(),
             name: spec.name.to_owned(),
             preset: Some(spec.preset.to_owned()),
-            groups: spec
-                .sprint_word
-                .map(|_| NewGroup {
+            groups: has_sprints
+                .then(|| NewGroup {
                     id: Some("completed".into()),
                     title: "Completed sprints".into(),
                 })
@@ -227,193 +245,46 @@ fn seed(tx: &Transaction<'_>, account_id: &str, today: Date) -> Result<()> {
             columns: Vec::new(),
         };
         let board = insert_board(tx, account_id, &workspace.id, &plan_board(&new)?)?;
-        let items: Vec<NewItem> = (0..spec.items)
-            .map(|i| {
-                let mut generator = ItemGen {
-                    rng: &mut rng,
-                    today,
-                    members: &member_ids,
-                };
-                generator.item(spec, &board, i)
-            })
+        let team: Vec<&str> = spec
+            .team
+            .iter()
+            .filter_map(|&i| members.get(i))
+            .map(|m| m.id.as_str())
             .collect();
+        let runs = if board.columns.iter().any(|c| c.id == "session") {
+            runs
+        } else {
+            &[]
+        };
+        let mut generator = ItemGen {
+            rng: &mut rng,
+            today,
+            team: &team,
+            me: me.as_deref(),
+            overdue_left: spec.overdue,
+            sprint_items: 0,
+            shape: Shape::of(&board),
+        };
+        let names = (runs.len()..spec.items).map(|i| item_name(spec, i));
+        let demo_items = generator.items(runs, names);
+        let items: Vec<NewItem> = demo_items.iter().map(|d| d.item.clone()).collect();
         let rules = BoardRules::load(tx, account_id, &board.id)?;
-        insert_items_tx(tx, &rules, None, &board.id, &items, |i| {
+        let ids = insert_items_tx(tx, &rules, None, &board.id, &items, |i| {
             format!("demo item {i}")
         })?;
+        // Made "now" by the insert; backdated so that their sprints' plans hold.
+        let mut backdate =
+            tx.prepare_cached("UPDATE items SET created_at = ?2, updated_at = ?3 WHERE id = ?1")?;
+        for (id, demo) in ids.iter().zip(&demo_items) {
+            backdate.execute(params![id, demo.created, demo.updated])?;
+        }
     }
     Ok(())
 }
 
-fn date(d: Date) -> Value {
-    Value::String(format!(
-        "{:04}-{:02}-{:02}",
-        d.year(),
-        u8::from(d.month()),
-        d.day()
-    ))
-}
-
-struct ItemGen<'a> {
-    rng: &'a mut StdRng,
-    today: Date,
-    members: &'a [&'a str],
-}
-
-impl ItemGen<'_> {
-    fn day(&mut self, from: i64, to: i64) -> Date {
-        self.today + Duration::days(self.rng.random_range(from..=to))
-    }
-
-    fn pick<'s>(&mut self, options: &'s [&'s str]) -> &'s str {
-        options.choose(self.rng).copied().unwrap_or_default()
-    }
-
-    fn item(&mut self, spec: &DemoBoard, board: &Board, index: usize) -> NewItem {
-        let verb = spec.verbs[index % spec.verbs.len()];
-        let subject = spec.subjects[(index / spec.verbs.len() + index) % spec.subjects.len()];
-        let name = format!("{verb} {subject}");
-        let mut values = Map::new();
-        // Sprint boards: sprint 1 is the oldest, SPRINTS the current one, and a
-        // fifth of the items are unplanned backlog.
-        let sprint = spec
-            .sprint_word
-            .filter(|_| self.rng.random_bool(0.8))
-            .map(|_| self.rng.random_range(1..=SPRINTS));
-        let mut group = board.groups.first().map(|g| g.id.clone());
-        let mut done = false;
-        let mut done_window = (-60, 0);
-        if let (Some(word), Some(n)) = (spec.sprint_word, sprint) {
-            let ends = SPRINT_DAYS * (n - SPRINTS) + 7;
-            values.insert("sprint".into(), json!(format!("{word} {n}")));
-            values.insert("due".into(), date(self.today + Duration::days(ends)));
-            done = if n < SPRINTS {
-                self.rng.random_bool(0.9)
-            } else {
-                self.rng.random_bool(0.4)
-            };
-            done_window = (ends - SPRINT_DAYS + 1, ends.min(0));
-            if n < SPRINTS {
-                group = Some("completed".into());
-            }
-        } else if spec.sprint_word.is_some() {
-            group = Some("backlog".into());
-        } else {
-            done = self.rng.random_bool(0.35);
-            group = board
-                .groups
-                .get(self.rng.random_range(0..board.groups.len().max(1)))
-                .map(|g| g.id.clone());
-        }
-        for column in &board.columns {
-            if values.contains_key(&column.id) {
-                continue;
-            }
-            if let Some(value) = self.value(column, done, done_window) {
-                values.insert(column.id.clone(), value);
-            }
-        }
-        NewItem {
-            group_id: group,
-            name,
-            values,
-        }
-    }
-
-    /// A plausible value for one column, or `None` to leave it empty.
-    fn value(&mut self, column: &Column, done: bool, done_window: (i64, i64)) -> Option<Value> {
-        let labels = label_names(&column.settings);
-        let done_labels: Vec<&str> = column.settings["labels"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|l| l["done"] == true)
-            .filter_map(|l| l["name"].as_str())
-            .collect();
-        Some(match (column.kind, column.id.as_str()) {
-            (ColumnType::Status, "status") => {
-                let open: Vec<&str> = labels
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|l| !done_labels.contains(l))
-                    .collect();
-                json!(if done {
-                    self.pick(&done_labels)
-                } else {
-                    self.pick(&open)
-                })
-            }
-            (ColumnType::Status, _) => {
-                let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-                json!(self.pick(&labels))
-            }
-            (ColumnType::Date, "done_on") if done => {
-                date(self.day(done_window.0.min(done_window.1), done_window.1))
-            }
-            (ColumnType::Date, "done_on") => return None,
-            (ColumnType::Date, _) => date(self.day(-20, 45)),
-            (ColumnType::Number, "effort") => json!([1, 2, 3, 3, 5, 5, 8, 13].choose(self.rng)),
-            (ColumnType::Number, "budget") => json!(self.rng.random_range(10..=500) * 500),
-            (ColumnType::Number, "spent") => json!(self.rng.random_range(1..=400) * 250),
-            (ColumnType::Number, "cost") => json!(self.rng.random_range(2..=300) * 25),
-            (ColumnType::Number, _) => json!(self.rng.random_range(1..=40)),
-            (ColumnType::People, _) => {
-                let count = if self.rng.random_bool(0.2) { 2 } else { 1 };
-                json!(
-                    self.members
-                        .choose_multiple(self.rng, count)
-                        .collect::<Vec<_>>()
-                )
-            }
-            (ColumnType::Timeline, _) => {
-                let from = self.day(-60, 30);
-                let to = from + Duration::days(self.rng.random_range(14..=120));
-                json!({"from": date(from), "to": date(to)})
-            }
-            (ColumnType::Checkbox, _) => json!(done || self.rng.random_bool(0.3)),
-            (ColumnType::Dropdown, _) => {
-                let options: Vec<&str> = column.settings["options"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .collect();
-                let count = self.rng.random_range(1..=2);
-                json!(options.choose_multiple(self.rng, count).collect::<Vec<_>>())
-            }
-            (ColumnType::Text, _) => self.text(&column.id)?,
-        })
-    }
-
-    fn text(&mut self, column_id: &str) -> Option<Value> {
-        let n = self.rng.random_range(100..2000);
-        let text = match column_id {
-            "pull_request" => format!("https://github.com/acme/platform/pull/{n}"),
-            "repository" => self
-                .pick(&["acme/platform", "acme/web", "acme/mobile"])
-                .into(),
-            "epic" => format!(
-                "EPIC-{} {}",
-                n % 40,
-                self.pick(&["Checkout revamp", "Reliability", "Self-serve onboarding"])
-            ),
-            "fix_version" => format!("v2.{}.0", n % 9),
-            "project" => self
-                .pick(&["Q3 reliability", "New onboarding", "Billing v2"])
-                .into(),
-            "session" | "prompt" if self.rng.random_bool(0.5) => return None,
-            "session" => format!("session-{n}"),
-            _ if self.rng.random_bool(0.6) => return None,
-            _ => self
-                .pick(&[
-                    "Waiting on design sign-off.",
-                    "See the thread in #eng for context.",
-                    "Customer asked for this twice.",
-                    "Blocked by the vendor until next week.",
-                    "Follow-up from the retro.",
-                ])
-                .into(),
-        };
-        Some(Value::String(text))
-    }
+/// Item `index`'s name: a verb and a subject, each going round its list.
+fn item_name(spec: &DemoBoard, index: usize) -> String {
+    let verb = spec.verbs[index % spec.verbs.len()];
+    let subject = spec.subjects[(index / spec.verbs.len() + index) % spec.subjects.len()];
+    format!("{verb} {subject}")
 }

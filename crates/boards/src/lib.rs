@@ -11,7 +11,8 @@
 //! - [`full`]: the full-board read, streamed from one query, and its ETag.
 //! - [`columnar`]: the same read in columns (one array per field, a dictionary
 //!   per values key), the compact form a client asks for by media type.
-//! - [`presets`] and [`demo`]: board templates and a believable demo workspace.
+//! - [`presets`] and [`demo`]: board templates and a believable demo workspace
+//!   (what its items hold: `demo_items`).
 //! - [`import`]: full-board JSON and CSV import.
 //! - [`events`]: the domain events item changes record for the inbox.
 //! - [`due`]: items by their dates, for due-today and overdue notices.
@@ -28,6 +29,7 @@ pub mod boards;
 pub mod columnar;
 pub mod columns;
 pub mod demo;
+mod demo_items;
 pub mod due;
 mod error;
 pub mod events;
@@ -48,7 +50,7 @@ pub use boards::{
 };
 pub use columnar::{COLUMNAR_MEDIA_TYPE, columnar_board, columnar_etag};
 pub use columns::ColumnType;
-pub use demo::seed_demo;
+pub use demo::{AgentRun, RunOutcome, has_boards, seed_demo, session_link};
 pub use due::{DatedItem, dated_items};
 pub use error::{BoardsError, Result};
 pub use events::{AccountEvent, events_after, events_since, last_event_seq, prune_events};

@@ -154,12 +154,14 @@ pub fn ensure_self_member(db: &Db, account_id: &str, name: &str) -> Result<Membe
 
 /// The id of the account's own member, if it has been made.
 pub fn self_member_id(db: &Db, account_id: &str) -> Result<Option<String>> {
-    db.read(|tx| {
-        Ok(tx
-            .prepare_cached("SELECT id FROM members WHERE account_id = ?1 AND is_self = 1")?
-            .query_row([account_id], |r| r.get(0))
-            .optional()?)
-    })
+    db.read(|tx| self_member_id_tx(tx, account_id))
+}
+
+pub(crate) fn self_member_id_tx(tx: &Transaction<'_>, account_id: &str) -> Result<Option<String>> {
+    Ok(tx
+        .prepare_cached("SELECT id FROM members WHERE account_id = ?1 AND is_self = 1")?
+        .query_row([account_id], |r| r.get(0))
+        .optional()?)
 }
 
 pub fn list_members(db: &Db, account_id: &str) -> Result<Vec<Member>> {

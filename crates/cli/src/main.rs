@@ -52,7 +52,7 @@ enum Command {
         /// Port of the UI server on 127.0.0.1 (0 picks a free one)
         #[arg(long, default_value_t = server::DEFAULT_UI_PORT, value_name = "N")]
         ui_port: u16,
-        /// Seed a demo workspace (boards, members, sprints) if there are no boards yet
+        /// Seed a demo workspace (boards, members, sprints, agent sessions) if there are no boards yet
         #[arg(long)]
         demo: bool,
         /// How often an idle event stream sends a keep-alive comment (tests shorten it)

@@ -9,7 +9,9 @@
 //! process groups on stop (of one session, or of a session and everything it
 //! spawned), sums what the engines reported per session, tree and day
 //! ([`Tokens`], [`Usage`]), records which version of its engine each session
-//! runs, and at start recovers what a dead server left.
+//! runs, and at start recovers what a dead server left. Beside it,
+//! [`seed_demo`] writes `serve --demo`'s sessions before the supervisor
+//! starts: finished, failed and waiting ones with their transcripts.
 //!
 //! The crate knows nothing of HTTP, settings or accounts: the server hands in
 //! the settings as plain structs at each call, says who is asking with
@@ -42,6 +44,7 @@ mod adapters;
 mod confine;
 mod cost;
 mod db;
+mod demo;
 pub mod engines;
 mod entries;
 #[cfg(test)]
@@ -67,6 +70,7 @@ mod versions;
 mod watchdog;
 
 pub use confine::port_of;
+pub use demo::{DemoSeed, DemoSession, seed_demo};
 pub use engines::{EngineKind, EngineSpec};
 pub use error::{Result, SessionError};
 pub use fleet::Dormant;

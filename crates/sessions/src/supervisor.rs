@@ -600,7 +600,7 @@ fn validate(data_dir: &Path, request: &SpawnRequest) -> Result<Valid> {
 
 /// The folder a session asks for: an absolute path to an existing folder,
 /// or the user's home when it names none.
-fn resolve_cwd(data_dir: &Path, cwd: Option<&str>) -> Result<String> {
+pub(crate) fn resolve_cwd(data_dir: &Path, cwd: Option<&str>) -> Result<String> {
     match cwd.filter(|c| !c.trim().is_empty()) {
         Some(cwd) => {
             let path = Path::new(cwd);

@@ -1,6 +1,6 @@
 /** Thin typed calls of the board module; callers show the ApiError they throw. */
 import { apiFetch, apiRequest } from "../../shared/api/client";
-import type { SetupPreset } from "../../shared/api/types.generated";
+import type { Session, SetupPreset } from "../../shared/api/types.generated";
 import type { Board, BoardFull, Item, ItemPatch, ItemValues } from "./types";
 
 export const createBoard = (workspaceId: string, name: string, preset?: SetupPreset) =>
@@ -51,4 +51,26 @@ export async function fetchFullBoard(
   const reply = await apiRequest<BoardFull>(`/boards/${encodeURIComponent(boardId)}/full`, { headers, signal });
   if (reply.status === 304) return null;
   return { full: reply.data, etag: reply.headers.get("ETag") };
+}
+
+/**
+ * What a session-link cell calls its session: the title, else its prompt's first line. Read once
+ * per session for the page's lifetime (a board links the same few sessions row after row); a
+ * failed read is forgotten, so the next cell to ask reads again.
+ */
+const sessionNames = new Map<string, Promise<string | null>>();
+
+export function sessionName(id: string): Promise<string | null> {
+  let name = sessionNames.get(id);
+  if (!name) {
+    name = apiFetch<Session>(`/sessions/${encodeURIComponent(id)}`).then(
+      (session) => session.title || session.prompt.split("\n", 1)[0] || null,
+      () => {
+        sessionNames.delete(id);
+        return null;
+      },
+    );
+    sessionNames.set(id, name);
+  }
+  return name;
 }

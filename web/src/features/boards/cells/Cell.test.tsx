@@ -41,3 +41,13 @@ test("people unknown to the directory still show as an avatar", () => {
   expect(html.match(/class="avatar"/g)).toHaveLength(2);
   expect(html).toContain('title="Unknown member"');
 });
+
+test("a text cell holding a session's address links to the session page and still edits", () => {
+  const column: Column = { id: "session", title: "Session", type: "text", settings: {} };
+  const html = draw(column, "/sessions/0197a1b2c3d4e5f6");
+  expect(html).toContain('href="/sessions/0197a1b2c3d4e5f6"');
+  expect(html).toContain(">Session c3d4e5f6<");
+  expect(html).toContain('aria-label="Session of Alpha"');
+  expect(draw(column, "see /sessions/x for context")).not.toContain("href");
+  expect(draw(column, "/sessions/a/b")).not.toContain("href");
+});

@@ -6,6 +6,7 @@ import type { CellProps } from "./cellProps";
 import { DropdownCell } from "./DropdownCell";
 import { InlineEdit } from "./InlineEdit";
 import { PeopleCell } from "./PeopleCell";
+import { SessionLinkCell, sessionIdOf } from "./SessionLinkCell";
 import { StatusCell } from "./StatusCell";
 import { TimelineCell } from "./TimelineCell";
 
@@ -34,16 +35,13 @@ export const Cell = memo(function Cell({ itemId, itemName, column, value, onChan
 function Editor(props: CellProps<unknown>) {
   const { column, value, label, onChange: change } = props;
   switch (column.type) {
-    case "text":
-      return (
-        <InlineEdit
-          display={typeof value === "string" ? value : ""}
-          initial={typeof value === "string" ? value : ""}
-          inputType="text"
-          label={label}
-          onCommit={(text) => change(text === "" ? null : text)}
-        />
-      );
+    case "text": {
+      const text = typeof value === "string" ? value : "";
+      const commit = (next: string) => change(next === "" ? null : next);
+      const sessionId = sessionIdOf(text);
+      if (sessionId) return <SessionLinkCell sessionId={sessionId} text={text} label={label} onCommit={commit} />;
+      return <InlineEdit display={text} initial={text} inputType="text" label={label} onCommit={commit} />;
+    }
     case "number": {
       const settings = settingsOf(column);
       const unit = settings.unit;

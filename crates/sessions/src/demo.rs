@@ -1,0 +1,546 @@
+//! Agent sessions for `switchboard serve --demo`: three that finished, one
+//! that failed and one waiting for an answer, each with a short transcript.
+//!
+//! They are written the way a turn writes them (the session row and its
+//! status moves, the prompt consumed by turn 1, typed entries with the reply
+//! text beside them, the engine's cost and tokens, the session's activity),
+//! so the sessions page lists and opens them like any other and the waiting
+//! one takes a follow-up. No engine runs. The finished ones are archived:
+//! archiving a session that waits is the only way one finishes.
+
+use std::path::Path;
+
+use serde_json::json;
+use store::Db;
+use store::rusqlite::Transaction;
+use time::{Duration, OffsetDateTime};
+
+use crate::activity::Tracker;
+use crate::adapters::TurnMeta;
+use crate::db::{self, NewSession};
+use crate::engines::{self, EngineKind, EngineSpec};
+use crate::error::{Result, SessionError};
+use crate::model::{Activity, EntryBody, InputSource, Status, TodoItem, TodoStatus};
+use crate::pages::{self, Piece};
+use crate::schema;
+
+/// One session the demo made, for the board items that link to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DemoSession {
+    pub id: String,
+    pub title: String,
+    pub prompt: String,
+    /// `finished` (archived), `failed` or `waiting_for_input`.
+    pub status: Status,
+    /// When its turn ended.
+    pub ended_at: OffsetDateTime,
+}
+
+/// For whom, where and when the demo sessions are made.
+pub struct DemoSeed<'a> {
+    pub account_id: &'a str,
+    /// Its `engines.toml` names the primary engine; a session started
+    /// without a folder runs in the home folder, else here.
+    pub data_dir: &'a Path,
+    pub now: OffsetDateTime,
+    /// The ceilings a spawn stores with each session (shown, never enforced).
+    pub max_dollars_per_session: f64,
+    pub max_turns_per_session: u32,
+}
+
+/// Writes the demo sessions of `seed.account_id` and returns them, oldest
+/// first. Runs before the supervisor starts, so it opens the feature's
+/// tables itself; the supervisor then restores the waiting one as it
+/// restores any session a previous server left waiting.
+pub fn seed_demo(db: &Db, seed: &DemoSeed<'_>) -> Result<Vec<DemoSession>> {
+    db.migrate(schema::MIGRATIONS)?;
+    let spec = demo_engine(seed.data_dir);
+    let spec_json =
+        serde_json::to_string(&spec).map_err(|e| SessionError::InvalidInput(e.to_string()))?;
+    let cwd = crate::supervisor::resolve_cwd(seed.data_dir, None)?;
+    db.write(|tx| {
+        SCRIPTS
+            .iter()
+            .enumerate()
+            .map(|(index, script)| write_session(tx, seed, &spec_json, &cwd, index, script))
+            .collect()
+    })
+}
+
+/// The user's primary engine when it is Claude Code (the transcripts are
+/// Claude Code's), else Claude Code from PATH: a follow-up to the waiting
+/// session then runs what a new session would.
+fn demo_engine(data_dir: &Path) -> EngineSpec {
+    match engines::resolve(data_dir, "primary") {
+        Ok(spec) if spec.kind == EngineKind::Claude => spec,
+        // No engine, or another kind: the demo still needs one to name.
+        _ => EngineSpec {
+            kind: EngineKind::Claude,
+            command: None,
+            args: Vec::new(),
+            env: Default::default(),
+            unsafe_allow_unsandboxed: false,
+            permission_level: None,
+        },
+    }
+}
+
+/// How a demo session ends.
+enum End {
+    /// The turn's final message; the user read it and archived the session.
+    Finished(&'static str),
+    /// The engine's failure, as Claude Code reports it.
+    Failed(&'static str),
+    /// The final message asks the user something.
+    Waiting(&'static str),
+}
+
+/// One step of a transcript, made into Claude Code's entries.
+enum Step {
+    Say(&'static str),
+    Think(&'static str),
+    Todo(&'static [(&'static str, TodoStatus)]),
+    Run(&'static str, &'static str),
+    Read(&'static str, &'static str),
+    Edit(&'static str, &'static str, &'static str),
+}
+
+struct Script {
+    title: &'static str,
+    prompt: &'static str,
+    /// Minutes before now the session started, and minutes its turn ran.
+    started_ago: i64,
+    ran: i64,
+    steps: &'static [Step],
+    end: End,
+    cost_usd: f64,
+    /// Model calls, then input tokens (cached ones included), the cached part, output tokens.
+    engine_turns: i64,
+    tokens: [i64; 3],
+}
+
+const DAY: i64 = 24 * 60;
+
+const SCRIPTS: [Script; 5] = [
+    Script {
+        title: "Triage flaky CI jobs",
+        prompt: "Find the CI jobs that failed on main this week without a code change, say why each one is flaky, and fix the ones you can.",
+        started_ago: 3 * DAY + 130,
+        ran: 14,
+        steps: &[
+            Step::Todo(&[
+                (
+                    "List this week's failed runs on main",
+                    TodoStatus::InProgress,
+                ),
+                ("Group the failures by cause", TodoStatus::Pending),
+                ("Fix what can be fixed here", TodoStatus::Pending),
+            ]),
+            Step::Run(
+                "gh run list --branch main --status failure --limit 20",
+                "integration  main  push  2h   #4821\nintegration  main  push  9h   #4817\ne2e-web      main  push  1d   #4799\nintegration  main  push  2d   #4788",
+            ),
+            Step::Say(
+                "Three of the four failures are the same integration test timing out while the search indexer warms up; the e2e failure is a screenshot diff from a font change.",
+            ),
+            Step::Read(
+                ".github/workflows/ci.yml",
+                "  integration:\n    runs-on: ubuntu-latest\n    timeout-minutes: 10\n    steps:\n      - run: make integration",
+            ),
+            Step::Edit(
+                "tests/integration/search_test.go",
+                "time.Sleep(2 * time.Second)",
+                "waitUntil(t, 30*time.Second, indexer.Ready)",
+            ),
+            Step::Run(
+                "go test ./tests/integration -run TestSearch -count 20",
+                "ok  \tacme/platform/tests/integration\t41.2s",
+            ),
+            Step::Todo(&[
+                (
+                    "List this week's failed runs on main",
+                    TodoStatus::Completed,
+                ),
+                ("Group the failures by cause", TodoStatus::Completed),
+                ("Fix what can be fixed here", TodoStatus::Completed),
+            ]),
+        ],
+        end: End::Finished(
+            "Three of the four failures came from `TestSearch` sleeping two seconds instead of waiting for the indexer; it now waits for readiness and passed 20 runs in a row. The e2e failure is a real screenshot change from the new font: I left it for design to approve.",
+        ),
+        cost_usd: 0.84,
+        engine_turns: 11,
+        tokens: [412_000, 371_000, 6_900],
+    },
+    Script {
+        title: "Write tests for the rate limiter",
+        prompt: "The rate limiter in internal/ratelimit has no tests. Add table tests for the burst and refill behaviour and run them.",
+        started_ago: 2 * DAY + 310,
+        ran: 22,
+        steps: &[
+            Step::Read(
+                "internal/ratelimit/bucket.go",
+                "func (b *Bucket) Allow(now time.Time) bool {\n\tb.refill(now)\n\tif b.tokens < 1 {\n\t\treturn false\n\t}\n\tb.tokens--\n\treturn true\n}",
+            ),
+            Step::Think(
+                "Refill is proportional to elapsed time, so the tests need a fake clock rather than sleeps.",
+            ),
+            Step::Edit(
+                "internal/ratelimit/bucket_test.go",
+                "",
+                "func TestBucket(t *testing.T) {\n\tcases := []struct{ name string; burst, calls, allowed int }{\n\t\t{\"within burst\", 5, 5, 5},\n\t\t{\"over burst\", 5, 8, 5},\n\t}\n\t// ...\n}",
+            ),
+            Step::Run(
+                "go test ./internal/ratelimit/...",
+                "ok  \tacme/platform/internal/ratelimit\t0.014s\tcoverage: 92.3% of statements",
+            ),
+        ],
+        end: End::Finished(
+            "Added `bucket_test.go` with six table cases (within and over the burst, partial and full refill, a clock that goes backwards, zero rate) on a fake clock. All pass; coverage of the package is 92%.",
+        ),
+        cost_usd: 1.37,
+        engine_turns: 17,
+        tokens: [688_000, 620_000, 11_400],
+    },
+    Script {
+        title: "Summarise the error budget report",
+        prompt: "Read reports/slo-october.md and summarise in five lines which services burned their error budget and why.",
+        started_ago: DAY + 190,
+        ran: 6,
+        steps: &[
+            Step::Read(
+                "reports/slo-october.md",
+                "| Service | SLO | Budget used |\n| checkout | 99.9% | 134% |\n| search | 99.5% | 61% |\n| notifications | 99.0% | 108% |",
+            ),
+            Step::Say(
+                "Two services went over budget; both incidents are in the report's timeline.",
+            ),
+        ],
+        end: End::Finished(
+            "- **checkout** used 134% of its budget: the payment provider's outage on the 14th (52 minutes).\n- **notifications** used 108%: a retry storm after the queue upgrade.\n- **search** stayed at 61%.\n- Both overruns have follow-ups filed in the report.\n- No service without an incident lost more than 20%.",
+        ),
+        cost_usd: 0.21,
+        engine_turns: 3,
+        tokens: [96_000, 80_000, 1_800],
+    },
+    Script {
+        title: "Upgrade the search indexer's dependencies",
+        prompt: "Upgrade the search indexer's Go dependencies to their latest minor versions and make the build and tests pass.",
+        started_ago: 20 * 60,
+        ran: 31,
+        steps: &[
+            Step::Run(
+                "go get -u=patch ./... && go get -u ./cmd/indexer/...",
+                "go: upgraded github.com/blevesearch/bleve/v2 v2.3.10 => v2.4.2\ngo: upgraded golang.org/x/text v0.14.0 => v0.19.0",
+            ),
+            Step::Run(
+                "go build ./...",
+                "cmd/indexer/mapping.go:41:17: undefined: mapping.NewTextFieldMapping",
+            ),
+            Step::Say(
+                "bleve 2.4 moved the field mappings; I am porting the index mapping to the new constructors.",
+            ),
+            Step::Edit(
+                "cmd/indexer/mapping.go",
+                "mapping.NewTextFieldMapping()",
+                "bleve.NewTextFieldMapping()",
+            ),
+            Step::Run(
+                "go test ./cmd/indexer/...",
+                "--- FAIL: TestReindex (3.02s)\n    reindex_test.go:88: got 412 documents, want 415",
+            ),
+        ],
+        end: End::Failed("error_max_turns"),
+        cost_usd: 2.95,
+        engine_turns: 40,
+        tokens: [1_540_000, 1_390_000, 24_700],
+    },
+    Script {
+        title: "Review open pull requests",
+        prompt: "Review the open pull requests on acme/web that wait for a review, and tell me which can be merged.",
+        started_ago: 125,
+        ran: 9,
+        steps: &[
+            Step::Run(
+                "gh pr list --repo acme/web --search \"review:required\"",
+                "#1432  Move settings to the new form components  maya-chen\n#1429  Cache the pricing table  jonas-weber",
+            ),
+            Step::Run(
+                "gh pr diff 1429 --repo acme/web",
+                "+const pricing = cache(() => fetchPricing(), { ttl: 3600 })",
+            ),
+            Step::Say(
+                "#1429 is small and safe: the pricing table changes at most daily and the cache is invalidated on deploy.",
+            ),
+        ],
+        end: End::Waiting(
+            "#1429 can be merged as it is. #1432 works, but it drops the `aria-describedby` on the email field, so screen readers no longer read its error. Shall I request changes on #1432, or approve it with a comment?",
+        ),
+        cost_usd: 0.63,
+        engine_turns: 8,
+        tokens: [301_000, 266_000, 4_300],
+    },
+];
+
+/// A believable process id for the turn's status move.
+const FIRST_PID: u32 = 48_213;
+
+fn write_session(
+    tx: &Transaction<'_>,
+    seed: &DemoSeed<'_>,
+    engine_spec: &str,
+    cwd: &str,
+    index: usize,
+    script: &Script,
+) -> Result<DemoSession> {
+    let id = store::new_id();
+    let started = seed.now - Duration::minutes(script.started_ago);
+    let ended = started + Duration::minutes(script.ran);
+    let at = |seconds: i64| clock::timestamp(started + Duration::seconds(seconds));
+    db::insert_session(
+        tx,
+        &NewSession {
+            id: &id,
+            account_id: seed.account_id,
+            engine: "primary",
+            engine_kind: EngineKind::Claude.as_str(),
+            engine_spec,
+            title: Some(script.title),
+            cwd,
+            prompt: script.prompt,
+            status: Status::Starting,
+            agent_driven: false,
+            parent_id: None,
+            starts_at: None,
+            follow_up_added: None,
+            first_added: None,
+            max_dollars: seed.max_dollars_per_session,
+            max_turns: i64::from(seed.max_turns_per_session),
+            reason: "spawned",
+            trigger: None,
+            now: &at(0),
+        },
+    )?;
+    let turn = db::take_input(tx, &id, &at(1))?
+        // The prompt was queued just above.
+        .ok_or(SessionError::NotFound)?
+        .turn;
+    let pid = FIRST_PID + u32::try_from(index).unwrap_or_default() * 1_379;
+    db::set_status(
+        tx,
+        &id,
+        Status::Running,
+        &format!("turn {turn} started (pid {pid})"),
+        &at(2),
+    )?;
+    let input = EntryBody::Input {
+        text: script.prompt.to_owned(),
+        source: InputSource::Prompt,
+    };
+    pages::append(tx, &id, turn, vec![Piece::entry(input)])?;
+    let entries = entries(script);
+    let mut tracker = Tracker::default();
+    entries.iter().for_each(|e| tracker.observe(e));
+    pages::append(tx, &id, turn, pieces(entries))?;
+    let finished_at = clock::timestamp(ended);
+    if let Some((kind, text)) = tracker.current() {
+        let activity = Activity {
+            kind,
+            text,
+            at: finished_at.clone(),
+        };
+        pages::set_activity(tx, &id, &activity)?;
+    }
+    let meta = TurnMeta {
+        cost_usd: Some(script.cost_usd),
+        engine_turns: Some(script.engine_turns),
+        input_tokens: Some(script.tokens[0]),
+        cached_input_tokens: Some(script.tokens[1]),
+        output_tokens: Some(script.tokens[2]),
+        model: Some("claude-sonnet-4-5".to_owned()),
+        ..TurnMeta::default()
+    };
+    db::save_meta(tx, &id, turn, &meta)?;
+    let status = match script.end {
+        End::Failed(message) => {
+            db::end_turn(
+                tx,
+                &id,
+                turn,
+                "failed",
+                Some(message),
+                Some(1),
+                &finished_at,
+            )?;
+            db::set_status(tx, &id, Status::Failed, message, &finished_at)?;
+            Status::Failed
+        }
+        End::Finished(_) | End::Waiting(_) => {
+            db::end_turn(tx, &id, turn, "done", None, Some(0), &finished_at)?;
+            db::set_status(tx, &id, Status::WaitingForInput, "turn ended", &finished_at)?;
+            Status::WaitingForInput
+        }
+    };
+    let status = if let End::Finished(_) = script.end {
+        // Read and archived a while after it ended.
+        let archived_at = clock::timestamp(ended + Duration::minutes(35));
+        db::set_status(tx, &id, Status::Finished, "archived", &archived_at)?;
+        db::set_archived(tx, &id, &archived_at)?;
+        Status::Finished
+    } else {
+        status
+    };
+    Ok(DemoSession {
+        id,
+        title: script.title.to_owned(),
+        prompt: script.prompt.to_owned(),
+        status,
+        ended_at: ended,
+    })
+}
+
+/// The turn's entries as Claude Code's adapter makes them, in order.
+fn entries(script: &Script) -> Vec<EntryBody> {
+    let mut out = Vec::new();
+    for (n, step) in script.steps.iter().enumerate() {
+        let tool_id = Some(format!("toolu_demo_{n:02}"));
+        let call = |name: &str, input| EntryBody::ToolCall {
+            tool_id: tool_id.clone(),
+            name: name.to_owned(),
+            input,
+        };
+        let result = |output: &str| EntryBody::ToolResult {
+            tool_id: tool_id.clone(),
+            output: output.to_owned(),
+            is_error: false,
+        };
+        match step {
+            Step::Say(text) => out.push(EntryBody::Text {
+                text: (*text).to_owned(),
+            }),
+            Step::Think(text) => out.push(EntryBody::Thinking {
+                text: (*text).to_owned(),
+            }),
+            Step::Todo(items) => out.push(EntryBody::Todo {
+                items: items
+                    .iter()
+                    .map(|(text, status)| TodoItem {
+                        text: (*text).to_owned(),
+                        status: *status,
+                    })
+                    .collect(),
+            }),
+            Step::Run(command, output) => {
+                out.push(call("Bash", json!({ "command": command })));
+                out.push(result(output));
+            }
+            Step::Read(path, output) => {
+                out.push(call("Read", json!({ "file_path": path })));
+                out.push(result(output));
+            }
+            Step::Edit(path, old, new) => {
+                out.push(call(
+                    "Edit",
+                    json!({ "file_path": path, "old_string": old, "new_string": new }),
+                ));
+                out.push(result(&format!("The file {path} has been updated.")));
+            }
+        }
+    }
+    match script.end {
+        End::Finished(text) | End::Waiting(text) => {
+            out.push(EntryBody::Text {
+                text: text.to_owned(),
+            });
+            out.push(EntryBody::Final {
+                text: text.to_owned(),
+            });
+        }
+        End::Failed(message) => out.push(EntryBody::Error {
+            message: message.to_owned(),
+        }),
+    }
+    out
+}
+
+/// The rows of one flush: the reply text (the turn's prose, which only the
+/// plain transcript shows) first, then the typed entries.
+fn pieces(entries: Vec<EntryBody>) -> Vec<Piece> {
+    let reply: Vec<&str> = entries
+        .iter()
+        .filter_map(|e| match e {
+            EntryBody::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let reply = Piece {
+        stream: "reply",
+        text: reply.join("\n\n"),
+        entry: None,
+    };
+    std::iter::once(reply)
+        .chain(entries.into_iter().map(Piece::entry))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pages::PageFrom;
+
+    #[test]
+    fn the_demo_sessions_read_back_like_sessions_that_ran() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("db.sqlite")).unwrap();
+        let now = time::macros::datetime!(2026-03-10 12:00 UTC);
+        let seed = DemoSeed {
+            account_id: "owner",
+            data_dir: dir.path(),
+            now,
+            max_dollars_per_session: 5.0,
+            max_turns_per_session: 50,
+        };
+        let made = seed_demo(&db, &seed).unwrap();
+        let statuses: Vec<Status> = made.iter().map(|s| s.status).collect();
+        assert_eq!(
+            statuses,
+            [
+                Status::Finished,
+                Status::Finished,
+                Status::Finished,
+                Status::Failed,
+                Status::WaitingForInput
+            ]
+        );
+        assert!(made.iter().all(|s| s.ended_at < now));
+        let listed = db.read(|tx| db::list_sessions(tx, "owner")).unwrap();
+        assert_eq!(listed.len(), made.len());
+        for demo in &made {
+            let session = listed.iter().find(|s| s.id == demo.id).unwrap();
+            assert_eq!(session.title.as_deref(), Some(demo.title.as_str()));
+            assert_eq!(session.status, demo.status);
+            assert_eq!(session.archived, demo.status == Status::Finished);
+            assert_eq!(session.turns, 1);
+            assert!(session.cost_usd.unwrap() > 0.0);
+            assert!(session.activity.is_some());
+            let page = db
+                .read(|tx| pages::page(tx, &demo.id, PageFrom::After(0), 100))
+                .unwrap();
+            assert!(matches!(
+                page.entries.first().map(|e| &e.body),
+                Some(EntryBody::Input { .. })
+            ));
+            let last = page.entries.last().map(|e| &e.body);
+            match demo.status {
+                Status::Failed => assert!(matches!(last, Some(EntryBody::Error { .. }))),
+                _ => assert!(matches!(last, Some(EntryBody::Final { .. }))),
+            }
+            let turns = db.read(|tx| db::turns(tx, &demo.id)).unwrap();
+            assert!(turns[0].ended_at.is_some() && !turns[0].output.is_empty());
+        }
+        // The supervisor restores the waiting one as a leftover and nothing else.
+        let leftovers = db.read(db::leftovers).unwrap();
+        assert_eq!(leftovers.len(), 1);
+        assert_eq!(leftovers[0].status, Status::WaitingForInput);
+    }
+}
