@@ -1,13 +1,16 @@
 /**
- * One transcript entry: the agent's messages as Markdown (react-markdown renders no raw HTML, so
- * an agent's output cannot inject markup), output streams as text, and tool calls, their results
- * and thinking as rows that open on a click, file edits as diffs.
+ * One transcript row: the agent's messages as Markdown (react-markdown renders no raw HTML, so
+ * an agent's output cannot inject markup), a stream's output as one log, a tool call with its
+ * result as one row that opens on a click (its start time and how long it ran; file edits as
+ * diffs), and thinking folded.
  */
 import { memo } from "react";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import type { Entry, JsonValue } from "../../../shared/api/types.generated";
 import { fileEdits } from "../../../shared/edits";
+import type { EntryRow } from "./rows";
+import { clockTime, durationBetween } from "./times";
 import { Diff } from "../../../shared/ui/Diff";
 import "../../../shared/ui/code.css";
 
@@ -30,21 +33,62 @@ function inputSummary(input: JsonValue): string {
   return "";
 }
 
-function ToolCall({ entry }: { entry: Extract<Entry, { kind: "tool_call" }> }) {
-  const edits = fileEdits(entry.name, entry.input);
+type ToolRowProps = Extract<EntryRow, { kind: "tool" }>;
+
+/** A tool call and its result: one row, its state, start and duration in the summary. */
+function ToolRow({ call, result }: Pick<ToolRowProps, "call" | "result">) {
+  const edits = fileEdits(call.name, call.input);
+  const started = clockTime(call);
+  const took = durationBetween(call, result);
+  const state = result === null ? "running" : result.isError ? "failed" : "done";
   return (
-    <details className="entry entry-tool">
+    <details className={`entry entry-tool${result?.isError ? " entry-failed" : ""}`} data-tool-state={state}>
       <summary>
-        <span className="entry-label">{entry.name}</span> <span className="muted">{inputSummary(entry.input)}</span>
+        <span className="entry-label">{call.name}</span> <span className="muted">{inputSummary(call.input)}</span>
+        <span className="muted entry-when">
+          {result === null ? "running…" : result.isError ? "failed" : null}
+          {started && (
+            <time dateTime={call.at ?? undefined} title={call.at ?? undefined}>
+              {started}
+            </time>
+          )}
+          {took && <span title="How long the tool ran">{took}</span>}
+        </span>
       </summary>
       {edits ? (
         edits.map((edit, i) => <Diff key={i} edit={edit} />)
       ) : (
-        <pre className="code-block">{JSON.stringify(entry.input, null, 2)}</pre>
+        <pre className="code-block">{JSON.stringify(call.input, null, 2)}</pre>
+      )}
+      {result && (
+        <pre className={`code-block tool-output${result.isError ? " entry-failed" : ""}`} aria-label="Result">
+          {result.output}
+        </pre>
       )}
     </details>
   );
 }
+
+/** A stream's consecutive output, one block as the program wrote it. */
+function LogRow({ stream, entries }: Extract<EntryRow, { kind: "log" }>) {
+  return (
+    <pre className={`entry entry-${stream} code-block`} data-lines={entries.length}>
+      {entries.map((e) => e.text).join("\n")}
+    </pre>
+  );
+}
+
+/** A row of entries as `groupEntries` made it. */
+export const EntryRowView = memo(function EntryRowView({ row }: { row: EntryRow }) {
+  switch (row.kind) {
+    case "entry":
+      return <EntryView entry={row.entry} />;
+    case "tool":
+      return <ToolRow call={row.call} result={row.result} />;
+    case "log":
+      return <LogRow kind="log" stream={row.stream} entries={row.entries} />;
+  }
+});
 
 export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
   switch (entry.kind) {
@@ -56,9 +100,8 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
         </div>
       );
     case "stdout":
-      return <pre className="entry entry-stdout code-block">{entry.text}</pre>;
     case "stderr":
-      return <pre className="entry entry-stderr code-block">{entry.text}</pre>;
+      return <LogRow kind="log" stream={entry.kind} entries={[entry]} />;
     case "thinking":
       return (
         <details className="entry entry-thinking">
@@ -69,7 +112,7 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
         </details>
       );
     case "tool_call":
-      return <ToolCall entry={entry} />;
+      return <ToolRow call={entry} result={null} />;
     case "tool_result":
       return (
         <details className={`entry entry-tool-result${entry.isError ? " entry-failed" : ""}`}>

@@ -3,16 +3,19 @@
  * the DOM, so a 50 MB transcript scrolls like a short one. It opens at the end, follows new
  * output while the reader is at the end, loads earlier pages when scrolled near the top, and
  * keeps the row in view still while they are put in front of it (the library's `anchorTo: "end"`).
+ * Scrolled up, a "Jump to latest" control brings the reader back to the end.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Entry } from "../../../shared/api/types.generated";
 import type { FoldSettings } from "./fold";
-import { EntryView, MarkdownText } from "./EntryView";
-import { transcriptRows, type Row } from "./rows";
+import { EntryRowView, MarkdownText } from "./EntryView";
+import { groupEntries, transcriptRows, type Row } from "./rows";
 
 /** How close to the top (in pixels) the reader gets before the earlier page is asked for. */
 const LOAD_EARLIER_WITHIN = 600;
+/** Within this many pixels of the bottom the reader is at the end, and new output is followed. */
+const AT_END_WITHIN = 48;
 
 interface Props {
   entries: Entry[];
@@ -60,11 +63,18 @@ export function Transcript({ entries, earlier, loaded, onLoadEarlier, settings, 
   }, [loaded, rows.length, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
+  const [awayFromEnd, setAwayFromEnd] = useState(false);
   // Earlier entries are asked for on the reader's scrolling near the top, never before the view
   // has opened at the end (the first render sits at the top for a moment).
   const onScroll = () => {
     const element = scroller.current;
-    if (element && opened.current && element.scrollTop < LOAD_EARLIER_WITHIN) onLoadEarlier();
+    if (!element || !opened.current) return;
+    if (element.scrollTop < LOAD_EARLIER_WITHIN) onLoadEarlier();
+    setAwayFromEnd(element.scrollHeight - element.scrollTop - element.clientHeight > AT_END_WITHIN);
+  };
+  const jumpToLatest = () => {
+    virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+    setAwayFromEnd(false);
   };
   // A last page shorter than the view leaves nothing to scroll: the earlier one is asked for at once.
   useEffect(() => {
@@ -101,6 +111,11 @@ export function Transcript({ entries, earlier, loaded, onLoadEarlier, settings, 
         })}
       </div>
       {loaded && rows.length === 0 && <p className="muted">No output yet.</p>}
+      {awayFromEnd && rows.length > 0 && (
+        <button type="button" className="jump-to-latest" onClick={jumpToLatest}>
+          Jump to latest ↓
+        </button>
+      )}
     </div>
   );
 }
@@ -119,7 +134,9 @@ function RowView({ row, open, onToggle }: { row: Row; open: boolean; onToggle: (
         </div>
       );
     case "entry":
-      return <EntryView entry={row.entry} />;
+    case "tool":
+    case "log":
+      return <EntryRowView row={row} />;
     case "marker":
       return <hr className="final-marker" aria-label="Final-answer marker" />;
     case "folded":
@@ -135,7 +152,7 @@ function Folded({ entries, open, onToggle }: { entries: Entry[]; open: boolean; 
       <button type="button" className="link-button" aria-expanded={open} onClick={onToggle}>
         {open ? "▾" : "▸"} {label}
       </button>
-      {open && entries.map((entry) => <EntryView key={entry.seq} entry={entry} />)}
+      {open && groupEntries(entries).map((row, i) => <EntryRowView key={i} row={row} />)}
     </div>
   );
 }

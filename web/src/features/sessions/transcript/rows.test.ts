@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import type { Entry } from "../../../shared/api/types.generated";
 import { foldSettingsOf } from "./fold";
-import { entryOfEvent, mergeEntries, transcriptRows } from "./rows";
+import { entryOfEvent, groupEntries, mergeEntries, transcriptRows } from "./rows";
 
 const out = (seq: number, turn = 1): Entry => ({ seq, turn, kind: "stdout", text: `line ${seq}` });
 const seqs = (entries: Entry[]) => entries.map((e) => e.seq);
@@ -33,19 +33,19 @@ const settings = foldSettingsOf(undefined);
 
 test("each turn opens with its header and what the user sent, when known", () => {
   const rows = transcriptRows([out(1), out(2), out(3, 2)], settings, new Map([[1, "hello"]]), true, 2);
-  expect(rows.map((r) => r.key)).toEqual(["turn-1", "entry-1", "entry-2", "turn-2", "entry-3"]);
+  expect(rows.map((r) => r.key)).toEqual(["turn-1", "log-1", "turn-2", "log-3"]);
   expect(rows[0]).toMatchObject({ kind: "turn", turn: 1, input: "hello" });
-  expect(rows[3]).toMatchObject({ kind: "turn", turn: 2, input: null });
+  expect(rows[2]).toMatchObject({ kind: "turn", turn: 2, input: null });
 });
 
 test("a turn cut by the page's start has no header until its start is loaded", () => {
   const rows = transcriptRows([out(5, 3), out(6, 4)], settings, new Map(), false, 4);
-  expect(rows.map((r) => r.key)).toEqual(["entry-5", "turn-4", "entry-6"]);
+  expect(rows.map((r) => r.key)).toEqual(["log-5", "turn-4", "log-6"]);
 });
 
 test("started turns without output yet show their header", () => {
   const rows = transcriptRows([out(1)], settings, new Map([[2, "next"]]), true, 2);
-  expect(rows.map((r) => r.key)).toEqual(["turn-1", "entry-1", "turn-2"]);
+  expect(rows.map((r) => r.key)).toEqual(["turn-1", "log-1", "turn-2"]);
   expect(transcriptRows([], settings, new Map(), true, 1).map((r) => r.key)).toEqual(["turn-1"]);
 });
 
@@ -70,6 +70,46 @@ test("a turn's input entry is its header's text, and a page starting with it sho
     source: "message",
   });
   const rows = transcriptRows([input(4, 2, "and now?"), out(5, 2)], settings, new Map([[2, "stale"]]), false, 2);
-  expect(rows.map((r) => r.key)).toEqual(["turn-2", "entry-5"]);
+  expect(rows.map((r) => r.key)).toEqual(["turn-2", "log-5"]);
   expect(rows[0]).toMatchObject({ kind: "turn", turn: 2, input: "and now?" });
+});
+
+const call = (seq: number, toolId: string | null, name = "Bash"): Entry => ({
+  seq,
+  turn: 1,
+  kind: "tool_call",
+  toolId,
+  name,
+  input: { command: "ls" },
+});
+const result = (seq: number, toolId: string | null, isError = false): Entry => ({
+  seq,
+  turn: 1,
+  kind: "tool_result",
+  toolId,
+  output: "ok",
+  isError,
+});
+const err = (seq: number): Entry => ({ seq, turn: 1, kind: "stderr", text: `warning ${seq}` });
+
+test("a tool call and its result are one row, matched by id even when calls ran side by side", () => {
+  const rows = groupEntries([call(1, "a"), call(2, "b"), result(3, "b"), result(4, "a", true)]);
+  expect(rows.map((r) => (r.kind === "tool" ? [r.call.seq, r.result?.seq] : r.kind))).toEqual([
+    [1, 4],
+    [2, 3],
+  ]);
+});
+
+test("a result without an id joins the call right before it; one whose call is not held stands alone", () => {
+  expect(groupEntries([call(1, null), result(2, null)]).map((r) => r.kind)).toEqual(["tool"]);
+  expect(groupEntries([result(2, "gone")]).map((r) => r.kind)).toEqual(["entry"]);
+  const running = groupEntries([call(1, "x")])[0];
+  expect(running).toMatchObject({ kind: "tool", result: null });
+});
+
+test("consecutive output of one stream is one log, named by its first line", () => {
+  const rows = transcriptRows([out(1), out(2), err(3), out(4), out(5)], settings, new Map(), true, 1);
+  expect(rows.map((r) => r.key)).toEqual(["turn-1", "log-1", "log-3", "log-4"]);
+  expect(rows[1]).toMatchObject({ kind: "log", stream: "stdout" });
+  expect(rows[1]?.kind === "log" && rows[1].entries.map((e) => e.seq)).toEqual([1, 2]);
 });

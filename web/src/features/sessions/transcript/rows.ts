@@ -1,7 +1,8 @@
 /**
  * The transcript as the page holds it (entries in `seq` order, from pages and the live stream in
  * any order) and as it draws it (one flat list of rows, each turn opened by its header and folded
- * by `foldTurn`), kept pure so the virtualized list only measures and draws.
+ * by `foldTurn`; a tool call and its result one row, consecutive output of a stream one log),
+ * kept pure so the virtualized list only measures and draws.
  */
 import type { Entry, OutputEvent } from "../../../shared/api/types.generated";
 import { foldTurn, type FoldSettings, type TurnRow } from "./fold";
@@ -26,10 +27,67 @@ export function entryOfEvent(event: OutputEvent): Entry {
   return { seq: event.seq, turn: event.turn, ...event.entry };
 }
 
-export type Row = { kind: "turn"; key: string; turn: number; input: string | null } | ({ key: string } & TurnRow);
+type ToolCall = Extract<Entry, { kind: "tool_call" }>;
+type ToolResult = Extract<Entry, { kind: "tool_result" }>;
+type Output = Extract<Entry, { kind: "stdout" | "stderr" }>;
 
-function rowKey(row: TurnRow): string {
-  return row.kind === "entry" ? `entry-${row.entry.seq}` : row.key;
+/**
+ * What the page draws for a run of entries: an entry alone, a tool call with its result (`null`
+ * while the tool runs), or a stream's consecutive output as one log.
+ */
+export type EntryRow =
+  | { kind: "entry"; entry: Entry }
+  | { kind: "tool"; call: ToolCall; result: ToolResult | null }
+  | { kind: "log"; stream: Output["kind"]; entries: Output[] };
+
+export type Row =
+  | { kind: "turn"; key: string; turn: number; input: string | null }
+  | ({ key: string } & EntryRow)
+  | ({ key: string } & Exclude<TurnRow, { kind: "entry" }>);
+
+/** Stable while entries are appended: a row is named by its first entry. */
+function entryRowKey(row: EntryRow): string {
+  switch (row.kind) {
+    case "entry":
+      return `entry-${row.entry.seq}`;
+    case "tool":
+      return `entry-${row.call.seq}`;
+    case "log":
+      return `log-${(row.entries[0] as Output).seq}`;
+  }
+}
+
+/**
+ * `entries` as rows: each tool result joins its call (by the engine's tool id, else the call
+ * right before it), and each run of one stream's output becomes one log. A result whose call is
+ * not held (an earlier page) stands alone.
+ */
+export function groupEntries(entries: readonly Entry[]): EntryRow[] {
+  const rows: EntryRow[] = [];
+  const waiting = new Map<string, Extract<EntryRow, { kind: "tool" }>>();
+  for (const entry of entries) {
+    const last = rows[rows.length - 1];
+    if (entry.kind === "tool_call") {
+      const row = { kind: "tool" as const, call: entry, result: null };
+      if (entry.toolId !== null) waiting.set(entry.toolId, row);
+      rows.push(row);
+    } else if (entry.kind === "tool_result") {
+      const byId = entry.toolId === null ? undefined : waiting.get(entry.toolId);
+      const call = byId ?? (last?.kind === "tool" && last.result === null && entry.toolId === null ? last : undefined);
+      if (call && call.result === null) {
+        call.result = entry;
+        if (entry.toolId !== null) waiting.delete(entry.toolId);
+      } else {
+        rows.push({ kind: "entry", entry });
+      }
+    } else if (entry.kind === "stdout" || entry.kind === "stderr") {
+      if (last?.kind === "log" && last.stream === entry.kind) last.entries.push(entry);
+      else rows.push({ kind: "log", stream: entry.kind, entries: [entry] });
+    } else {
+      rows.push({ kind: "entry", entry });
+    }
+  }
+  return rows;
 }
 
 /**
@@ -65,7 +123,20 @@ export function transcriptRows(
       rows.push(header(turn, input?.kind === "input" ? input.text : undefined));
     }
     const output = turnEntries.filter((e) => e.kind !== "input");
-    for (const row of foldTurn(output, settings)) rows.push({ ...row, key: rowKey(row) });
+    let shown: Entry[] = [];
+    const flushShown = () => {
+      for (const row of groupEntries(shown)) rows.push({ ...row, key: entryRowKey(row) });
+      shown = [];
+    };
+    for (const row of foldTurn(output, settings)) {
+      if (row.kind === "entry") {
+        shown.push(row.entry);
+      } else {
+        flushShown();
+        rows.push(row);
+      }
+    }
+    flushShown();
     start = end;
   }
   for (let turn = (entries[entries.length - 1]?.turn ?? 0) + 1; turn <= turns; turn++) rows.push(header(turn));
