@@ -54,7 +54,12 @@ fn session(status: Status) -> Session {
 }
 
 fn entry(turn: i64, body: EntryBody) -> Entry {
-    Entry { seq: 0, turn, body }
+    Entry {
+        seq: 0,
+        turn,
+        at: None,
+        body,
+    }
 }
 
 fn reply(turn: i64, text: &str) -> Vec<Entry> {

@@ -356,19 +356,22 @@ pub fn set_process(tx: &Transaction<'_>, id: &str, pid: Option<u32>) -> Result<(
     Ok(())
 }
 
+/// Appends one transcript row stored at `at` (the clock's timestamp).
 pub fn append_output(
     tx: &Transaction<'_>,
     id: &str,
     turn: i64,
     stream: &str,
     text: &str,
+    at: &str,
 ) -> Result<Option<i64>> {
     if text.is_empty() {
         return Ok(None);
     }
     tx.execute(
-        "INSERT INTO session_output (session_id, turn, stream, text) VALUES (?1, ?2, ?3, ?4)",
-        params![id, turn, stream, text],
+        "INSERT INTO session_output (session_id, turn, stream, text, at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, turn, stream, text, at],
     )?;
     Ok(Some(tx.last_insert_rowid()))
 }

@@ -363,6 +363,9 @@ pub struct Entry {
     pub seq: i64,
     #[ts(type = "number")]
     pub turn: i64,
+    /// When the entry was stored (RFC 3339, UTC); `null` for entries stored
+    /// before entries had times.
+    pub at: Option<String>,
     #[serde(flatten)]
     pub body: EntryBody,
 }

@@ -10,7 +10,8 @@
 //! `stream` says what a row is: `out` and `err` a `command` engine's whole
 //! lines of stdout and any engine's stderr, each both plain text and a typed
 //! entry; `reply` a Claude or Codex turn's reply text, for the plain
-//! transcript only; `entry` one of their typed entries as JSON; see `pages.rs`);
+//! transcript only; `entry` one of their typed entries as JSON; see `pages.rs`;
+//! `at` when the row was stored, `NULL` on rows older than that column);
 //! `session_worktrees` the git worktree of a session spawned with isolation,
 //! and whether archiving removed it.
 //! `sessions.source_session_id` is the session's parent (`parentId` in the
@@ -180,5 +181,11 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
     Migration {
         feature: "sessions",
         sql: crate::cost::TOKENS_MIGRATION,
+    },
+    // When each transcript row was stored, from the supervisor's clock, so a
+    // reader can show an entry's time; rows stored before stay `NULL`.
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE session_output ADD COLUMN at TEXT;",
     },
 ];
