@@ -347,9 +347,17 @@ impl From<worktrees::WorktreeError> for ApiError {
         match error {
             E::NotARepository { .. } => ApiError::bad_request("not_a_git_repository", message),
             // The caller's folder or the caller's repository: theirs to fix.
-            E::NoSuchFolder { .. } | E::NoCommit { .. } | E::InvalidInclude { .. } => {
-                ApiError::bad_request("invalid_request", message)
-            }
+            E::NoSuchFolder { .. }
+            | E::NoCommit { .. }
+            | E::InvalidInclude { .. }
+            | E::NotAChangedFile { .. } => ApiError::bad_request("invalid_request", message),
+            // The command names the worktree's files: for the log only.
+            E::Timeout { .. } => ApiError::logged(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "git_timeout",
+                "Git took too long to read the worktree; try again.",
+                &error,
+            ),
             E::Spawn(_) | E::Git { .. } | E::Copy { .. } => ApiError::internal(error),
         }
     }
