@@ -31,6 +31,7 @@ fn session(status: Status) -> Session {
         archived: false,
         agent_driven: false,
         parent_id: None,
+        forked_from: None,
         children: Vec::new(),
         turns: 2,
         engine_turns: 0,

@@ -323,6 +323,13 @@ impl From<sessions::SessionError> for ApiError {
             E::UnknownEngine { .. } => ApiError::bad_request("unknown_engine", message),
             E::InvalidInput(_) => ApiError::bad_request("invalid_request", message),
             E::SessionEnded { .. } => ApiError::new(StatusCode::CONFLICT, "session_ended", message),
+            E::ForkSourceNotFound { .. } => ApiError::not_found("not_found", message),
+            E::ForkUnsupported { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "fork_unsupported", message)
+            }
+            E::ForkNotReady { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "fork_not_ready", message)
+            }
             // The file is the server's configuration, not the caller's input, so
             // this is a 5xx; its path and parse error are for the log only.
             E::EnginesConfig { .. } => ApiError::logged(

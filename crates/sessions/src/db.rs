@@ -3,6 +3,7 @@
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::adapters::TurnMeta;
+use crate::engines::Resume;
 use crate::error::Result;
 use crate::model::{Session, Status, StatusEvent, StopReason, Tokens, Trigger, Turn};
 
@@ -33,7 +34,8 @@ const SESSION_COLUMNS: &str = "
     s.activity AS activity_json,
     s.trigger_kind AS trigger_text,
     s.resume_at AS resume_at,
-    s.engine_version AS engine_version";
+    s.engine_version AS engine_version,
+    s.forked_from AS forked_from";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -55,6 +57,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
             .and_then(|json| serde_json::from_str(&json).ok()),
         agent_driven: row.get(9)?,
         parent_id: row.get(10)?,
+        forked_from: row.get("forked_from")?,
         starts_at: row.get(11)?,
         resume_at: row.get("resume_at")?,
         engine_version: row.get("engine_version")?,
@@ -106,6 +109,10 @@ pub struct NewSession<'a> {
     pub max_turns: i64,
     pub reason: &'a str,
     pub trigger: Option<Trigger>,
+    /// The session a fork copies, and the engine conversation of it that
+    /// its first turn continues as a new one.
+    pub forked_from: Option<&'a str>,
+    pub fork_engine_session_id: Option<&'a str>,
     /// The clock's timestamp for the row and its first event.
     pub now: &'a str,
 }
@@ -115,8 +122,9 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
     tx.execute(
         "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, title, cwd, prompt,
             status, agent_driven, source_session_id, starts_at, follow_up_added, max_dollars,
-            max_turns, created_at, updated_at, trigger_kind)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?17)",
+            max_turns, created_at, updated_at, trigger_kind, forked_from, fork_engine_session_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?17,
+            ?18, ?19)",
         params![
             s.id,
             s.account_id,
@@ -134,7 +142,9 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
             s.max_dollars,
             s.max_turns,
             now,
-            s.trigger.map(Trigger::as_str)
+            s.trigger.map(Trigger::as_str),
+            s.forked_from,
+            s.fork_engine_session_id
         ],
     )?;
     record_event(tx, s.id, None, s.status, s.reason, now)?;
@@ -288,8 +298,23 @@ pub struct NextTurn {
     pub kind: String,
     pub text: String,
     pub added: Option<String>,
-    /// The engine's id from the previous turn, for a resume.
+    /// The engine's id from the previous turn, for a resume; for a fork
+    /// whose engine has not answered yet, the source's, to copy.
     pub resume: Option<String>,
+    /// `resume` is the source's conversation, to continue as a new one.
+    pub fork: bool,
+}
+
+impl NextTurn {
+    pub fn resume(&self) -> Option<Resume<'_>> {
+        self.resume.as_deref().map(|id| {
+            if self.fork {
+                Resume::Fork(id)
+            } else {
+                Resume::Continue(id)
+            }
+        })
+    }
 }
 
 pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<NextTurn>> {
@@ -320,11 +345,15 @@ pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<Ne
         [id],
         |r| r.get(0),
     )?;
-    let resume: Option<String> = tx.query_row(
-        "SELECT engine_session_id FROM sessions WHERE id = ?1",
+    // A fork copies its source's conversation until its engine names the
+    // copy (at its first turn); from then on it continues its own.
+    let (own, fork_of): (Option<String>, Option<String>) = tx.query_row(
+        "SELECT engine_session_id, fork_engine_session_id FROM sessions WHERE id = ?1",
         [id],
-        |r| r.get(0),
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
+    let fork = own.is_none() && fork_of.is_some();
+    let resume = own.or(fork_of);
     // What the turn resumes is kept with it: its cost is read against that
     // conversation's earlier total.
     tx.execute(
@@ -345,6 +374,7 @@ pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<Ne
         text,
         added,
         resume,
+        fork,
     }))
 }
 

@@ -48,6 +48,7 @@ mod entries;
 mod entry_tests;
 mod error;
 mod fleet;
+mod fork;
 mod isolation;
 mod log;
 mod model;
@@ -67,7 +68,7 @@ mod versions;
 mod watchdog;
 
 pub use confine::port_of;
-pub use engines::{EngineKind, EngineSpec};
+pub use engines::{EngineKind, EngineSpec, Resume};
 pub use error::{Result, SessionError};
 pub use fleet::Dormant;
 pub use model::{

@@ -15,7 +15,8 @@
 //! `session_worktrees` the git worktree of a session spawned with isolation,
 //! and whether archiving removed it.
 //! `sessions.source_session_id` is the session's parent (`parentId` in the
-//! API); a turn's `input_tokens` counts cached input too, `cached_input_tokens`
+//! API), `sessions.forked_from` the session whose conversation it copied
+//! (`forkedFrom`); a turn's `input_tokens` counts cached input too, `cached_input_tokens`
 //! the cached part of it (the adapters bring both engines to that meaning);
 //! its `total_cost_usd` is the cost the engine reported, cumulative over a
 //! resumed conversation, and `cost_usd` the turn's own part of it (`cost.rs`);
@@ -187,5 +188,13 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
     Migration {
         feature: "sessions",
         sql: "ALTER TABLE session_output ADD COLUMN at TEXT;",
+    },
+    // A fork: the session it copies, and that session's engine conversation,
+    // which the fork's turns copy until its engine names a conversation of
+    // its own (`engine_session_id`).
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN forked_from TEXT;
+              ALTER TABLE sessions ADD COLUMN fork_engine_session_id TEXT;",
     },
 ];

@@ -87,7 +87,7 @@ pub async fn run_turn(
     stop: &mut watch::Receiver<Option<EndRequest>>,
 ) -> Result<TurnEnd> {
     let text = compose(next.added.as_deref(), &next.text);
-    let argv = ctx.spec.argv(&text, next.resume.as_deref(), ctx.extra_args);
+    let argv = ctx.spec.argv(&text, next.resume(), ctx.extra_args);
     let Some((program, args)) = argv.split_first() else {
         let message = format!("engine `{}` has no command to run", ctx.engine);
         return fail_unstarted(ctx, next.turn, message).await;

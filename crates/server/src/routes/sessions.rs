@@ -102,6 +102,17 @@ fn prompt_settings(state: &AppState) -> PromptSettings {
 /// worktree` → 400 `not_a_git_repository`; an `engines.toml` that cannot be
 /// read → 500 `engines_config_invalid`. An email-triggered session's token
 /// → 403 `email_session_locked`.
+///
+/// `forkFrom` names a session of the caller's account whose engine
+/// conversation the new one starts from, as a copy (Claude Code's `--resume
+/// <id> --fork-session`, Codex's `exec fork <id>`; the source is left as it
+/// was); `engine` and `cwd` default to the source's, and a fork of a
+/// worktree session runs in the same folder of its repository, in a new
+/// worktree. No such session of the caller's → 404 `not_found`; a `command`
+/// engine → 409 `fork_unsupported`; a source whose engine has not started a
+/// conversation yet → 409 `fork_not_ready`; an `engine` of another kind than
+/// the source's → 400 `invalid_request`. `GET /engines` says which engines
+/// can fork (`canFork`).
 #[utoipa::path(post, path = "/sessions", params(("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = SpawnRequest, responses(
     (status = 201, description = "The session, started.", body = sessions::Session),
     (status = 202, description = "The session, `queued` with `startsAt` while spawn spacing holds it back.", body = sessions::Session),
