@@ -330,6 +330,10 @@ impl From<sessions::SessionError> for ApiError {
             E::ForkNotReady { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "fork_not_ready", message)
             }
+            E::NotIsolated => ApiError::new(StatusCode::CONFLICT, "not_isolated", message),
+            E::WorktreeRemoved { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "worktree_removed", message)
+            }
             // The file is the server's configuration, not the caller's input, so
             // this is a 5xx; its path and parse error are for the log only.
             E::EnginesConfig { .. } => ApiError::logged(

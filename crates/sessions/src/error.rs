@@ -43,6 +43,14 @@ pub enum SessionError {
         "Session {id} has no engine conversation to fork yet; fork it once its engine has started its first turn."
     )]
     ForkNotReady { id: String },
+    #[error(
+        "The session does not run in a worktree of its own (it was not spawned with isolation: worktree)."
+    )]
+    NotIsolated,
+    #[error(
+        "The session's worktree folder is gone (archiving removes it once it is clean); its branch {branch} keeps what was committed."
+    )]
+    WorktreeRemoved { branch: String },
     #[error(transparent)]
     Store(#[from] store::StoreError),
     /// Making or removing a session's git worktree failed.

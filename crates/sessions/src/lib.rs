@@ -39,6 +39,7 @@
 mod activity;
 mod actor;
 mod adapters;
+mod changes;
 mod confine;
 mod cost;
 mod db;
@@ -67,6 +68,7 @@ mod usage;
 mod versions;
 mod watchdog;
 
+pub use changes::{ChangeStatus, ChangedFile, ChangedFileDiff, SessionChanges};
 pub use confine::port_of;
 pub use engines::{EngineKind, EngineSpec, Resume};
 pub use error::{Result, SessionError};
