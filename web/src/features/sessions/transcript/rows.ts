@@ -23,7 +23,7 @@ export function mergeEntries(entries: Entry[], more: Entry[]): Entry[] {
 
 /** The entry an `output` event carries. */
 export function entryOfEvent(event: OutputEvent): Entry {
-  return { seq: event.seq, turn: event.turn, ...event.entry };
+  return { seq: event.seq, turn: event.turn, at: event.at, ...event.entry };
 }
 
 export type Row = { kind: "turn"; key: string; turn: number; input: string | null } | ({ key: string } & TurnRow);
