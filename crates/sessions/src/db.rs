@@ -16,7 +16,9 @@ const SESSION_COLUMNS: &str = "
     (SELECT COUNT(*) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COALESCE(SUM(engine_turns), 0) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT SUM(total_cost_usd) FROM session_turns t
-        WHERE t.session_id = s.id AND t.total_superseded = 0),
+        WHERE t.session_id = s.id AND t.total_superseded = 0)
+        - (SELECT COALESCE(SUM(inherited_cost_usd), 0) FROM session_turns t
+           WHERE t.session_id = s.id),
     (SELECT COALESCE(SUM(input_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COALESCE(SUM(output_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COUNT(*) FROM session_inputs i WHERE i.session_id = s.id AND i.consumed = 0),
@@ -25,8 +27,9 @@ const SESSION_COLUMNS: &str = "
         WHERE c.source_session_id = s.id),
     (WITH RECURSIVE tree(id) AS (
         SELECT s.id UNION SELECT c.id FROM sessions c JOIN tree ON c.source_session_id = tree.id)
-     SELECT SUM(t.total_cost_usd) FROM session_turns t
-     WHERE t.session_id IN tree AND t.total_superseded = 0),
+     SELECT SUM(iif(t.total_superseded = 0, t.total_cost_usd, NULL))
+            - COALESCE(SUM(t.inherited_cost_usd), 0)
+     FROM session_turns t WHERE t.session_id IN tree),
     (SELECT json_object('path', w.path, 'branch', w.branch, 'base', w.base,
         'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
         'keptReason', w.kept_reason)

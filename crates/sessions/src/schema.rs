@@ -191,10 +191,12 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
     },
     // A fork: the session it copies, and that session's engine conversation,
     // which the fork's turns copy until its engine names a conversation of
-    // its own (`engine_session_id`).
+    // its own (`engine_session_id`); the copied cost a fork's turn restated
+    // (`cost.rs`).
     Migration {
         feature: "sessions",
         sql: "ALTER TABLE sessions ADD COLUMN forked_from TEXT;
-              ALTER TABLE sessions ADD COLUMN fork_engine_session_id TEXT;",
+              ALTER TABLE sessions ADD COLUMN fork_engine_session_id TEXT;
+              ALTER TABLE session_turns ADD COLUMN inherited_cost_usd REAL;",
     },
 ];

@@ -50,8 +50,9 @@ async fn a_claude_fork_copies_the_conversation_once_then_resumes_its_own() {
     assert_eq!(turns[0].output, "Forked c-1");
     let session = h.sup.get("a", &forked.id).await.unwrap();
     assert_eq!(session.engine_session_id.as_deref(), Some("fork-of-c-1"));
-    // The copy's own cost: the source's is not restated in it.
+    // The copy restated the source's 0.25 in its 0.5: its own cost is the rest.
     assert_eq!(session.cost_usd, Some(0.25));
+    assert_eq!(turns[0].cost_usd, Some(0.25));
 
     h.sup
         .send(&ui("a"), &open_policy(), &forked.id, "more")
@@ -59,6 +60,11 @@ async fn a_claude_fork_copies_the_conversation_once_then_resumes_its_own() {
         .unwrap();
     let turns = wait_turns(&h.sup, "a", &forked.id, 2).await;
     assert_eq!(turns[1].output, "Resumed fork-of-c-1");
+    // The follow-up answered under a new id: its 0.25 is a conversation of its own.
+    assert_eq!(
+        h.sup.get("a", &forked.id).await.unwrap().cost_usd,
+        Some(0.5)
+    );
     let log = std::fs::read_to_string(h.path().join("claude.log")).unwrap();
     assert_eq!(log, "resume=\nresume=c-1 fork\nresume=fork-of-c-1\n");
     let source = h.sup.get("a", &source).await.unwrap();
@@ -75,6 +81,13 @@ async fn a_codex_fork_starts_a_new_thread_from_the_sources() {
     assert_eq!(forked.engine, "second");
     let turns = wait_turns(&h.sup, "a", &forked.id, 1).await;
     assert_eq!(turns[0].output, "Forked x-1");
+    // The copy's first report restated the source thread's tokens: they stay the source's.
+    let (source_tokens, fork_tokens) = (
+        h.sup.get("a", &source).await.unwrap().tokens,
+        h.sup.get("a", &forked.id).await.unwrap().tokens,
+    );
+    assert_eq!((source_tokens.input, fork_tokens.input), (24763, 24763));
+    assert_eq!((source_tokens.output, fork_tokens.output), (122, 122));
     h.sup
         .send(&ui("a"), &open_policy(), &forked.id, "again")
         .await
