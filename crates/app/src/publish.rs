@@ -150,6 +150,7 @@ fn output_stored(state: &App, chunk: sessions::OutputAppended) {
         session_id: chunk.session_id,
         turn: chunk.turn,
         seq: chunk.seq,
+        at: chunk.at,
         entry: chunk.entry,
     };
     state.events.publish(

@@ -37,6 +37,8 @@ pub struct OutputEvent {
     pub turn: i64,
     #[ts(type = "number")]
     pub seq: i64,
+    /// When the entry was stored (RFC 3339, UTC): its `at` in the transcript.
+    pub at: String,
     pub entry: sessions::EntryBody,
 }
 

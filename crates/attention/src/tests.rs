@@ -31,6 +31,7 @@ fn session(status: Status) -> Session {
         archived: false,
         agent_driven: false,
         parent_id: None,
+        forked_from: None,
         children: Vec::new(),
         turns: 2,
         engine_turns: 0,
@@ -54,7 +55,12 @@ fn session(status: Status) -> Session {
 }
 
 fn entry(turn: i64, body: EntryBody) -> Entry {
-    Entry { seq: 0, turn, body }
+    Entry {
+        seq: 0,
+        turn,
+        at: None,
+        body,
+    }
 }
 
 fn reply(turn: i64, text: &str) -> Vec<Entry> {

@@ -550,3 +550,39 @@ fn agents_write_their_dashboards_and_items_but_not_boards() {
     let deleted = server.call_as(&agent, "DELETE", &format!("/items/{item}"), None);
     assert_eq!(deleted.status, 403);
 }
+
+/// A fork over HTTP: `GET /engines` says a `command` engine cannot fork,
+/// and forking on one, or forking a session that is not the caller's, is
+/// refused before anything starts.
+#[test]
+fn forks_a_command_engine_cannot_make_are_refused() {
+    let server = server_with_engines();
+    let engines = server.call("GET", "/engines", None).json();
+    let echo = engines
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "echo")
+        .unwrap();
+    assert_eq!(echo["canFork"], false, "{engines}");
+
+    let source = ui_spawn(&server, "echo", "hi");
+    let id = source["id"].as_str().unwrap();
+    server.wait_for_status(id, "waiting_for_input");
+    let cookie = server.browser_cookie();
+    let fork =
+        |from: &str| server.browser_spawn(&cookie, &json!({"prompt": "again", "forkFrom": from}));
+    let reply = fork(id);
+    assert_eq!(reply.status, 409, "{}", reply.text());
+    assert_eq!(reply.error_code(), "fork_unsupported");
+    assert!(
+        reply.text().contains("`echo` (kind command)"),
+        "{}",
+        reply.text()
+    );
+    let reply = fork("no-such-session");
+    assert_eq!(reply.status, 404, "{}", reply.text());
+    assert_eq!(reply.error_code(), "not_found");
+    let listed = server.call("GET", "/sessions", None).json();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+}

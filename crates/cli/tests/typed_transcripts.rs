@@ -63,12 +63,17 @@ fn all_entries(server: &TestServer, id: &str, limit: u32) -> Vec<Value> {
     }
 }
 
-/// An entry without its place: what the `output` event's `entry` holds.
+/// An entry without its place and time (what the `output` event's `entry`
+/// holds); the time must be there, in the stored form
+/// (`2026-01-05T09:00:00.000Z`).
 fn body(entry: &Value) -> Value {
     let mut body = entry.clone();
     let object = body.as_object_mut().unwrap();
     object.remove("seq");
     object.remove("turn");
+    let at = object.remove("at");
+    let at = at.as_ref().and_then(Value::as_str).unwrap_or_default();
+    assert!(at.len() == 24 && at.ends_with('Z'), "{entry}");
     body
 }
 
@@ -194,7 +199,7 @@ fn claude_and_codex_transcripts_are_typed_paged_and_streamed() {
     let missing = server.call("GET", "/sessions/nope/transcript?format=json", None);
     assert_eq!(missing.status, 404);
 
-    // The stream carried the same entries, one per `output` event, with the same seq.
+    // The stream carried the same entries, one per `output` event, with the same seq and time.
     let events = stream.until(|e| e.is_waiting(&id));
     let streamed: Vec<Value> = events
         .iter()
@@ -203,6 +208,7 @@ fn claude_and_codex_transcripts_are_typed_paged_and_streamed() {
             let mut entry = e.data["entry"].clone();
             entry["seq"] = e.data["seq"].clone();
             entry["turn"] = e.data["turn"].clone();
+            entry["at"] = e.data["at"].clone();
             entry
         })
         .collect();

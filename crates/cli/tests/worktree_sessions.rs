@@ -257,3 +257,111 @@ fn a_repository_without_commits_or_with_a_bad_include_file_is_the_callers_400() 
     );
     assert_eq!(git(&root, &["branch", "--list", "switchboard/*"]), "");
 }
+
+fn get(server: &TestServer, path: &str) -> common::Reply {
+    server.call("GET", path, None)
+}
+
+/// What the session changed, read over HTTP: a commit on its branch, an
+/// uncommitted edit and the engine's untracked file, each file's diff, the
+/// paths refused, and the 409s of a session without a worktree or whose
+/// worktree archiving removed.
+#[test]
+fn an_isolated_sessions_changes_and_diffs_are_read_against_its_base() {
+    let server = server();
+    let cookie = server.browser_cookie();
+    let (_repo_dir, root) = repository();
+    let head = git(&root, &["rev-parse", "HEAD"]);
+    let body =
+        json!({"engine": "scribble", "prompt": "write", "cwd": root, "isolation": "worktree"});
+    let reply = server.browser_spawn(&cookie, &body);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let id = reply.json()["id"].as_str().unwrap().to_owned();
+    server.wait_for_status(&id, "waiting_for_input");
+    let path = server.data_dir().join("worktrees").join(&id);
+    std::fs::write(
+        path.join("web/src/main.ts"),
+        "export {};\nexport const a = 1;\n",
+    )
+    .unwrap();
+    git(
+        &path,
+        &["commit", "--quiet", "-am", "committed on the branch"],
+    );
+    std::fs::write(path.join("web/src/main.ts"), "export const a = 2;\n").unwrap();
+
+    let reply = get(&server, &format!("/sessions/{id}/changes"));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let file = |path: &str, status: &str, additions: u64, deletions: u64| {
+        json!({"path": path, "status": status, "additions": additions, "deletions": deletions,
+               "oldPath": null, "binary": false})
+    };
+    assert_eq!(
+        reply.json(),
+        json!({"base": head, "files": [
+            file("notes.txt", "added", 1, 0),
+            file("web/src/main.ts", "modified", 1, 1),
+        ]})
+    );
+
+    let diff = |file: &str| get(&server, &format!("/sessions/{id}/changes/file?path={file}"));
+    let notes = diff("notes.txt");
+    assert_eq!(notes.status, 200, "{}", notes.text());
+    assert_eq!(notes.json()["path"], "notes.txt");
+    assert_eq!(notes.json()["truncated"], false);
+    assert!(notes.json()["diff"].as_str().unwrap().contains("+draft\n"));
+    let main = diff("web/src/main.ts").json();
+    let text = main["diff"].as_str().unwrap();
+    assert!(
+        text.contains("-export {};\n+export const a = 2;\n"),
+        "{main}"
+    );
+    // The browser reads the same through the UI server.
+    let ui = common::request(
+        &server.ui,
+        "GET",
+        &format!("/api/sessions/{id}/changes"),
+        &[("Cookie", cookie.as_str())],
+        None,
+    );
+    assert_eq!(ui.status, 200, "{}", ui.text());
+
+    for refused in ["%2Fetc%2Fpasswd", "..%2Fapp%2F.env", "README.md", ""] {
+        let reply = diff(refused);
+        assert_eq!(reply.status, 400, "{refused}: {}", reply.text());
+        assert_eq!(reply.error_code(), "invalid_request");
+    }
+    let reply = get(&server, &format!("/sessions/{id}/changes/file"));
+    assert_eq!(
+        (reply.status, reply.error_code()),
+        (400, "invalid_request".into())
+    );
+    let reply = get(&server, "/sessions/no-such-session/changes");
+    assert_eq!(
+        (reply.status, reply.error_code()),
+        (404, "not_found".into())
+    );
+
+    let plain = server.browser_spawn(
+        &cookie,
+        &json!({"engine": "pwd", "prompt": "hi", "cwd": root}),
+    );
+    let plain = plain.json()["id"].as_str().unwrap().to_owned();
+    let reply = get(&server, &format!("/sessions/{plain}/changes"));
+    assert_eq!(
+        (reply.status, reply.error_code()),
+        (409, "not_isolated".into())
+    );
+
+    git(&path, &["add", "."]);
+    git(&path, &["commit", "--quiet", "-m", "notes"]);
+    assert_eq!(archive(&server, &id)["worktree"]["removed"], true);
+    for route in ["changes", "changes/file?path=notes.txt"] {
+        let reply = get(&server, &format!("/sessions/{id}/{route}"));
+        assert_eq!(
+            (reply.status, reply.error_code()),
+            (409, "worktree_removed".into()),
+            "{route}"
+        );
+    }
+}

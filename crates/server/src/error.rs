@@ -323,6 +323,17 @@ impl From<sessions::SessionError> for ApiError {
             E::UnknownEngine { .. } => ApiError::bad_request("unknown_engine", message),
             E::InvalidInput(_) => ApiError::bad_request("invalid_request", message),
             E::SessionEnded { .. } => ApiError::new(StatusCode::CONFLICT, "session_ended", message),
+            E::ForkSourceNotFound { .. } => ApiError::not_found("not_found", message),
+            E::ForkUnsupported { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "fork_unsupported", message)
+            }
+            E::ForkNotReady { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "fork_not_ready", message)
+            }
+            E::NotIsolated => ApiError::new(StatusCode::CONFLICT, "not_isolated", message),
+            E::WorktreeRemoved { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "worktree_removed", message)
+            }
             // The file is the server's configuration, not the caller's input, so
             // this is a 5xx; its path and parse error are for the log only.
             E::EnginesConfig { .. } => ApiError::logged(
@@ -347,9 +358,17 @@ impl From<worktrees::WorktreeError> for ApiError {
         match error {
             E::NotARepository { .. } => ApiError::bad_request("not_a_git_repository", message),
             // The caller's folder or the caller's repository: theirs to fix.
-            E::NoSuchFolder { .. } | E::NoCommit { .. } | E::InvalidInclude { .. } => {
-                ApiError::bad_request("invalid_request", message)
-            }
+            E::NoSuchFolder { .. }
+            | E::NoCommit { .. }
+            | E::InvalidInclude { .. }
+            | E::NotAChangedFile { .. } => ApiError::bad_request("invalid_request", message),
+            // The command names the worktree's files: for the log only.
+            E::Timeout { .. } => ApiError::logged(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "git_timeout",
+                "Git took too long to read the worktree; try again.",
+                &error,
+            ),
             E::Spawn(_) | E::Git { .. } | E::Copy { .. } => ApiError::internal(error),
         }
     }

@@ -102,6 +102,7 @@ pub(crate) async fn actor(
         }
         let owned = id.to_owned();
         let now = inner.clock.timestamp();
+        let at = now.clone();
         let next = inner
             .write(move |tx| {
                 let Some(next) = db::take_input(tx, &owned, &now)? else {
@@ -113,7 +114,7 @@ pub(crate) async fn actor(
                     text: next.text.clone(),
                     source: InputSource::of_turn_kind(&next.kind),
                 };
-                let stored = pages::append(tx, &owned, next.turn, vec![Piece::entry(input)])?;
+                let stored = pages::append(tx, &owned, next.turn, &now, vec![Piece::entry(input)])?;
                 Ok(Some((next, stored)))
             })
             .await?;
@@ -140,7 +141,7 @@ pub(crate) async fn actor(
                 format!("turn {} begins", next.turn),
             )
             .await?;
-        inner.announce_stored(id, account_id, next.turn, stored);
+        inner.announce_stored(id, account_id, next.turn, &at, stored);
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
         // Asked at each turn, so a new level reaches the next turn's flags.
         let extra_args = match &inner.turn_args {
@@ -379,12 +380,15 @@ async fn notice(
     text: String,
 ) -> Result<()> {
     let owned = id.to_owned();
+    let at = inner.clock.timestamp();
+    let stored_at = at.clone();
     let stored = inner
         .write(move |tx| {
             pages::append(
                 tx,
                 &owned,
                 turn,
+                &stored_at,
                 vec![Piece::entry(EntryBody::Notice {
                     text,
                     source: NoticeSource::Switchboard,
@@ -392,7 +396,7 @@ async fn notice(
             )
         })
         .await?;
-    inner.announce_stored(id, account_id, turn, stored);
+    inner.announce_stored(id, account_id, turn, &at, stored);
     Ok(())
 }
 

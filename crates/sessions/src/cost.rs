@@ -15,10 +15,18 @@
 //! 5100/60 input/output), so a Codex turn keeps the totals it reported
 //! beside its own parts, and a session's tokens (the sum of the parts) are
 //! its thread's latest totals.
+//!
+//! A fork's first turn copies another session's conversation, and both
+//! engines restate the copied conversation's totals in the copy's first
+//! report. Its own part is read against the source's latest total of that
+//! conversation, which stays the source's (never marked continued), and
+//! the copied cost is kept on the turn (`inherited_cost_usd`) so that the
+//! fork's cost, the sum of its uncontinued totals less what they copied,
+//! is its own.
 
 use std::ops::Sub;
 
-use store::rusqlite::{Transaction, params};
+use store::rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::adapters::TurnMeta;
 use crate::error::Result;
@@ -116,6 +124,26 @@ pub(crate) fn own_part(
     total: f64,
     meta: &TurnMeta,
 ) -> Result<f64> {
+    let (resumed, copied_from) = resumed_conversation(tx, id, turn)?;
+    if let (Some(resumed), Some(source)) = (resumed.as_deref(), copied_from) {
+        let before: Option<f64> = tx
+            .query_row(
+                "SELECT total_cost_usd FROM session_turns
+                 WHERE session_id = ?1 AND engine_session_id = ?2 AND total_cost_usd > 0
+                 ORDER BY turn DESC LIMIT 1",
+                params![source, resumed],
+                |r| r.get(0),
+            )
+            .optional()?;
+        // The copy restates the copied total, whatever id it answers under.
+        let cost = turn_cost(total, Some(resumed), Some(resumed), before);
+        let inherited = before.filter(|_| cost.continues);
+        tx.execute(
+            "UPDATE session_turns SET inherited_cost_usd = ?3 WHERE session_id = ?1 AND turn = ?2",
+            params![id, turn, inherited],
+        )?;
+        return Ok(cost.own);
+    }
     let (resumed, base): (Option<String>, Option<(i64, f64)>) = tx.query_row(
         "SELECT t.resumed_engine_session_id, p.turn, p.total_cost_usd
          FROM session_turns t LEFT JOIN session_turns p ON p.session_id = t.session_id
@@ -147,6 +175,24 @@ pub(crate) fn own_part(
         )?;
     }
     Ok(cost.own)
+}
+
+/// The conversation the turn resumed, and when the turn copies a fork's
+/// source conversation (it resumed the id the fork was made from), the
+/// source session, whose turns hold that conversation's earlier totals.
+fn resumed_conversation(
+    tx: &Transaction<'_>,
+    id: &str,
+    turn: i64,
+) -> Result<(Option<String>, Option<String>)> {
+    Ok(tx.query_row(
+        "SELECT t.resumed_engine_session_id,
+            iif(t.resumed_engine_session_id = s.fork_engine_session_id, s.forked_from, NULL)
+         FROM session_turns t JOIN sessions s ON s.id = t.session_id
+         WHERE t.session_id = ?1 AND t.turn = ?2",
+        params![id, turn],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
 }
 
 /// The migration that brought the rule to Codex's tokens: `input_tokens`,
@@ -222,29 +268,39 @@ pub(crate) fn own_tokens(
             totals: None,
         });
     }
-    let (resumed, before): (Option<String>, [Option<i64>; 3]) = tx.query_row(
-        "SELECT t.resumed_engine_session_id, p.total_input_tokens, p.total_cached_input_tokens,
-            p.total_output_tokens
-         FROM session_turns t LEFT JOIN session_turns p ON p.session_id = t.session_id
-            AND p.turn = (SELECT e.turn FROM session_turns e
-                          WHERE e.session_id = t.session_id AND e.turn < t.turn
-                            AND e.engine_session_id = t.resumed_engine_session_id
-                            AND e.total_input_tokens > 0
-                          ORDER BY e.turn DESC LIMIT 1)
-         WHERE t.session_id = ?1 AND t.turn = ?2",
-        params![id, turn],
-        |r| Ok((r.get(0)?, [r.get(1)?, r.get(2)?, r.get(3)?])),
-    )?;
-    let own = |i: usize| {
-        reported[i].map(|total| {
-            turn_cost(
-                total,
-                resumed.as_deref(),
-                meta.engine_session_id.as_deref(),
-                before[i],
+    let (resumed, copied_from) = resumed_conversation(tx, id, turn)?;
+    let before: [Option<i64>; 3] = match (&resumed, &copied_from) {
+        (Some(resumed), Some(source)) => tx
+            .query_row(
+                "SELECT total_input_tokens, total_cached_input_tokens, total_output_tokens
+                 FROM session_turns
+                 WHERE session_id = ?1 AND engine_session_id = ?2 AND total_input_tokens > 0
+                 ORDER BY turn DESC LIMIT 1",
+                params![source, resumed],
+                |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?]),
             )
-            .own
-        })
+            .optional()?
+            .unwrap_or_default(),
+        _ => tx.query_row(
+            "SELECT p.total_input_tokens, p.total_cached_input_tokens, p.total_output_tokens
+             FROM session_turns t LEFT JOIN session_turns p ON p.session_id = t.session_id
+                AND p.turn = (SELECT e.turn FROM session_turns e
+                              WHERE e.session_id = t.session_id AND e.turn < t.turn
+                                AND e.engine_session_id = t.resumed_engine_session_id
+                                AND e.total_input_tokens > 0
+                              ORDER BY e.turn DESC LIMIT 1)
+             WHERE t.session_id = ?1 AND t.turn = ?2",
+            params![id, turn],
+            |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?]),
+        )?,
+    };
+    // A copy restates the copied totals under its own new id.
+    let answered_in = match copied_from {
+        Some(_) => resumed.as_deref(),
+        None => meta.engine_session_id.as_deref(),
+    };
+    let own = |i: usize| {
+        reported[i].map(|total| turn_cost(total, resumed.as_deref(), answered_in, before[i]).own)
     };
     Ok(TurnTokens {
         input: own(0),

@@ -3,6 +3,7 @@
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use crate::adapters::TurnMeta;
+use crate::engines::Resume;
 use crate::error::Result;
 use crate::model::{Session, Status, StatusEvent, StopReason, Tokens, Trigger, Turn};
 
@@ -15,7 +16,9 @@ const SESSION_COLUMNS: &str = "
     (SELECT COUNT(*) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COALESCE(SUM(engine_turns), 0) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT SUM(total_cost_usd) FROM session_turns t
-        WHERE t.session_id = s.id AND t.total_superseded = 0),
+        WHERE t.session_id = s.id AND t.total_superseded = 0)
+        - (SELECT COALESCE(SUM(inherited_cost_usd), 0) FROM session_turns t
+           WHERE t.session_id = s.id),
     (SELECT COALESCE(SUM(input_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COALESCE(SUM(output_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
     (SELECT COUNT(*) FROM session_inputs i WHERE i.session_id = s.id AND i.consumed = 0),
@@ -24,8 +27,9 @@ const SESSION_COLUMNS: &str = "
         WHERE c.source_session_id = s.id),
     (WITH RECURSIVE tree(id) AS (
         SELECT s.id UNION SELECT c.id FROM sessions c JOIN tree ON c.source_session_id = tree.id)
-     SELECT SUM(t.total_cost_usd) FROM session_turns t
-     WHERE t.session_id IN tree AND t.total_superseded = 0),
+     SELECT SUM(iif(t.total_superseded = 0, t.total_cost_usd, NULL))
+            - COALESCE(SUM(t.inherited_cost_usd), 0)
+     FROM session_turns t WHERE t.session_id IN tree),
     (SELECT json_object('path', w.path, 'branch', w.branch, 'base', w.base,
         'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
         'keptReason', w.kept_reason)
@@ -33,7 +37,8 @@ const SESSION_COLUMNS: &str = "
     s.activity AS activity_json,
     s.trigger_kind AS trigger_text,
     s.resume_at AS resume_at,
-    s.engine_version AS engine_version";
+    s.engine_version AS engine_version,
+    s.forked_from AS forked_from";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -55,6 +60,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
             .and_then(|json| serde_json::from_str(&json).ok()),
         agent_driven: row.get(9)?,
         parent_id: row.get(10)?,
+        forked_from: row.get("forked_from")?,
         starts_at: row.get(11)?,
         resume_at: row.get("resume_at")?,
         engine_version: row.get("engine_version")?,
@@ -106,6 +112,10 @@ pub struct NewSession<'a> {
     pub max_turns: i64,
     pub reason: &'a str,
     pub trigger: Option<Trigger>,
+    /// The session a fork copies, and the engine conversation of it that
+    /// its first turn continues as a new one.
+    pub forked_from: Option<&'a str>,
+    pub fork_engine_session_id: Option<&'a str>,
     /// The clock's timestamp for the row and its first event.
     pub now: &'a str,
 }
@@ -115,8 +125,9 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
     tx.execute(
         "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, title, cwd, prompt,
             status, agent_driven, source_session_id, starts_at, follow_up_added, max_dollars,
-            max_turns, created_at, updated_at, trigger_kind)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?17)",
+            max_turns, created_at, updated_at, trigger_kind, forked_from, fork_engine_session_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?17,
+            ?18, ?19)",
         params![
             s.id,
             s.account_id,
@@ -134,7 +145,9 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
             s.max_dollars,
             s.max_turns,
             now,
-            s.trigger.map(Trigger::as_str)
+            s.trigger.map(Trigger::as_str),
+            s.forked_from,
+            s.fork_engine_session_id
         ],
     )?;
     record_event(tx, s.id, None, s.status, s.reason, now)?;
@@ -288,8 +301,23 @@ pub struct NextTurn {
     pub kind: String,
     pub text: String,
     pub added: Option<String>,
-    /// The engine's id from the previous turn, for a resume.
+    /// The engine's id from the previous turn, for a resume; for a fork
+    /// whose engine has not answered yet, the source's, to copy.
     pub resume: Option<String>,
+    /// `resume` is the source's conversation, to continue as a new one.
+    pub fork: bool,
+}
+
+impl NextTurn {
+    pub fn resume(&self) -> Option<Resume<'_>> {
+        self.resume.as_deref().map(|id| {
+            if self.fork {
+                Resume::Fork(id)
+            } else {
+                Resume::Continue(id)
+            }
+        })
+    }
 }
 
 pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<NextTurn>> {
@@ -320,11 +348,15 @@ pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<Ne
         [id],
         |r| r.get(0),
     )?;
-    let resume: Option<String> = tx.query_row(
-        "SELECT engine_session_id FROM sessions WHERE id = ?1",
+    // A fork copies its source's conversation until its engine names the
+    // copy (at its first turn); from then on it continues its own.
+    let (own, fork_of): (Option<String>, Option<String>) = tx.query_row(
+        "SELECT engine_session_id, fork_engine_session_id FROM sessions WHERE id = ?1",
         [id],
-        |r| r.get(0),
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
+    let fork = own.is_none() && fork_of.is_some();
+    let resume = own.or(fork_of);
     // What the turn resumes is kept with it: its cost is read against that
     // conversation's earlier total.
     tx.execute(
@@ -345,6 +377,7 @@ pub fn take_input(tx: &Transaction<'_>, id: &str, now: &str) -> Result<Option<Ne
         text,
         added,
         resume,
+        fork,
     }))
 }
 
@@ -356,19 +389,22 @@ pub fn set_process(tx: &Transaction<'_>, id: &str, pid: Option<u32>) -> Result<(
     Ok(())
 }
 
+/// Appends one transcript row stored at `at` (the clock's timestamp).
 pub fn append_output(
     tx: &Transaction<'_>,
     id: &str,
     turn: i64,
     stream: &str,
     text: &str,
+    at: &str,
 ) -> Result<Option<i64>> {
     if text.is_empty() {
         return Ok(None);
     }
     tx.execute(
-        "INSERT INTO session_output (session_id, turn, stream, text) VALUES (?1, ?2, ?3, ?4)",
-        params![id, turn, stream, text],
+        "INSERT INTO session_output (session_id, turn, stream, text, at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, turn, stream, text, at],
     )?;
     Ok(Some(tx.last_insert_rowid()))
 }

@@ -319,6 +319,8 @@ fn write_session(
             reason: "spawned",
             trigger: None,
             now: &at(0),
+            forked_from: None,
+            fork_engine_session_id: None,
         },
     )?;
     let turn = db::take_input(tx, &id, &at(1))?
@@ -337,11 +339,16 @@ fn write_session(
         text: script.prompt.to_owned(),
         source: InputSource::Prompt,
     };
-    pages::append(tx, &id, turn, vec![Piece::entry(input)])?;
+    pages::append(tx, &id, turn, &at(1), vec![Piece::entry(input)])?;
     let entries = entries(script);
     let mut tracker = Tracker::default();
     entries.iter().for_each(|e| tracker.observe(e));
-    pages::append(tx, &id, turn, pieces(entries))?;
+    // Spread over the run, so the transcript shows when each step came and how long tools took.
+    let pieces = pieces(entries);
+    let step = (script.ran * 60) / i64::try_from(pieces.len() + 1).unwrap_or(1);
+    for (n, piece) in (1_i64..).zip(pieces) {
+        pages::append(tx, &id, turn, &at(2 + n * step), vec![piece])?;
+    }
     let finished_at = clock::timestamp(ended);
     if let Some((kind, text)) = tracker.current() {
         let activity = Activity {

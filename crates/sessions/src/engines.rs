@@ -24,6 +24,23 @@ impl EngineKind {
             EngineKind::Codex => "codex",
         }
     }
+
+    /// Whether the engine can start a new conversation as a copy of an
+    /// earlier one: Claude Code's `--resume <id> --fork-session`, Codex's
+    /// `exec fork <id>`. A `command` engine has no conversation to copy.
+    pub fn can_fork(self) -> bool {
+        matches!(self, EngineKind::Claude | EngineKind::Codex)
+    }
+}
+
+/// The engine conversation a turn continues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resume<'a> {
+    /// The session's own, from its previous turn.
+    Continue(&'a str),
+    /// Another session's, continued as a new conversation of its own (the
+    /// first turn of a forked session); the original is left as it was.
+    Fork(&'a str),
 }
 
 /// One engine, resolved. Stored with the session at spawn, so later edits of
@@ -69,11 +86,13 @@ impl EngineSpec {
         }
     }
 
-    /// The full argv of one turn. `resume` is the engine's own session or
-    /// thread id from the previous turn; `extra` is what the server adds (the
-    /// permission hook, the sandbox flags), placed where the engine's own
-    /// arguments go. `command` engines take the text on stdin.
-    pub fn argv(&self, text: &str, resume: Option<&str>, extra: &[String]) -> Vec<String> {
+    /// The full argv of one turn. `resume` is the engine's session or
+    /// thread id to continue: the session's own from its previous turn, or
+    /// the source's for a fork's first turn; `extra` is what the server
+    /// adds (the permission hook, the sandbox flags), placed where the
+    /// engine's own arguments go. `command` engines take the text on stdin
+    /// and never resume.
+    pub fn argv(&self, text: &str, resume: Option<Resume<'_>>, extra: &[String]) -> Vec<String> {
         let mut argv = self.program();
         match self.kind {
             EngineKind::Command => argv.extend(self.args.iter().cloned()),
@@ -83,16 +102,27 @@ impl EngineSpec {
                 );
                 argv.extend(extra.iter().cloned());
                 argv.extend(self.args.iter().cloned());
-                if let Some(id) = resume {
-                    argv.extend(["--resume".to_owned(), id.to_owned()]);
+                match resume {
+                    Some(Resume::Continue(id)) => {
+                        argv.extend(["--resume".to_owned(), id.to_owned()]);
+                    }
+                    Some(Resume::Fork(id)) => {
+                        argv.extend(["--resume", id, "--fork-session"].map(str::to_owned))
+                    }
+                    None => {}
                 }
             }
             EngineKind::Codex => {
                 argv.extend(["exec", "--json", "--skip-git-repo-check"].map(str::to_owned));
                 argv.extend(extra.iter().cloned());
                 argv.extend(self.args.iter().cloned());
-                if let Some(id) = resume {
-                    argv.extend(["resume".to_owned(), id.to_owned()]);
+                // Subcommands of `exec`, after its options, which they share.
+                match resume {
+                    Some(Resume::Continue(id)) => {
+                        argv.extend(["resume".to_owned(), id.to_owned()]);
+                    }
+                    Some(Resume::Fork(id)) => argv.extend(["fork".to_owned(), id.to_owned()]),
+                    None => {}
                 }
                 argv.push(text.to_owned());
             }
@@ -214,6 +244,7 @@ pub fn list(data_dir: &Path) -> Result<Vec<EngineInfo>> {
             name,
             kind: spec.kind.as_str().to_owned(),
             command: spec.program(),
+            can_fork: spec.kind.can_fork(),
         })
         .collect())
 }
@@ -238,7 +269,7 @@ mod tests {
         let engines = parse(Path::new("engines.toml"), text).unwrap();
         assert_eq!(engines["echo"].argv("hi", None, &[]), ["/usr/bin/cat"]);
         assert_eq!(
-            engines["primary"].argv("hi", Some("s1"), &[]),
+            engines["primary"].argv("hi", Some(Resume::Continue("s1")), &[]),
             [
                 "/opt/tools/bin/claude",
                 "-p",
@@ -270,7 +301,7 @@ mod tests {
             permission_level: None,
         };
         assert_eq!(
-            spec.argv("go", Some("t1"), &extra)[4..],
+            spec.argv("go", Some(Resume::Continue("t1")), &extra)[4..],
             ["--sandbox", "read-only", "-m", "o4", "resume", "t1", "go"]
         );
         let spec = EngineSpec {
@@ -278,7 +309,7 @@ mod tests {
             ..spec
         };
         assert_eq!(
-            spec.argv("go", Some("s1"), &extra)[5..],
+            spec.argv("go", Some(Resume::Continue("s1")), &extra)[5..],
             [
                 "--verbose",
                 "--sandbox",
@@ -302,7 +333,7 @@ mod tests {
             permission_level: None,
         };
         assert_eq!(
-            spec.argv("go", Some("t1"), &[]),
+            spec.argv("go", Some(Resume::Continue("t1")), &[]),
             [
                 "codex",
                 "exec",
@@ -315,6 +346,56 @@ mod tests {
                 "go"
             ]
         );
+    }
+
+    #[test]
+    fn a_forks_first_turn_copies_the_sources_conversation() {
+        let extra = ["--settings".to_owned(), "{}".to_owned()];
+        let mut spec = EngineSpec {
+            kind: EngineKind::Claude,
+            command: None,
+            args: vec!["--model".into(), "sonnet".into()],
+            env: BTreeMap::new(),
+            unsafe_allow_unsandboxed: false,
+            permission_level: None,
+        };
+        assert_eq!(
+            spec.argv("go", Some(Resume::Fork("s1")), &extra),
+            [
+                "claude",
+                "-p",
+                "go",
+                "--output-format",
+                "stream-json",
+                "--verbose",
+                "--settings",
+                "{}",
+                "--model",
+                "sonnet",
+                "--resume",
+                "s1",
+                "--fork-session"
+            ]
+        );
+        spec.kind = EngineKind::Codex;
+        assert_eq!(
+            spec.argv("go", Some(Resume::Fork("t1")), &extra),
+            [
+                "codex",
+                "exec",
+                "--json",
+                "--skip-git-repo-check",
+                "--settings",
+                "{}",
+                "--model",
+                "sonnet",
+                "fork",
+                "t1",
+                "go"
+            ]
+        );
+        assert!(EngineKind::Claude.can_fork() && EngineKind::Codex.can_fork());
+        assert!(!EngineKind::Command.can_fork());
     }
 
     #[test]

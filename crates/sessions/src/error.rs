@@ -32,6 +32,25 @@ pub enum SessionError {
     SessionEnded { status: Status },
     #[error("The session supervisor is shutting down.")]
     ShuttingDown,
+    /// `forkFrom` names no session of the caller's account.
+    #[error("There is no session {id} of yours to fork.")]
+    ForkSourceNotFound { id: String },
+    #[error(
+        "Engine `{engine}` (kind {kind}) cannot fork a conversation; only claude and codex engines can."
+    )]
+    ForkUnsupported { engine: String, kind: String },
+    #[error(
+        "Session {id} has no engine conversation to fork yet; fork it once its engine has started its first turn."
+    )]
+    ForkNotReady { id: String },
+    #[error(
+        "The session does not run in a worktree of its own (it was not spawned with isolation: worktree)."
+    )]
+    NotIsolated,
+    #[error(
+        "The session's worktree folder is gone (archiving removes it once it is clean); its branch {branch} keeps what was committed."
+    )]
+    WorktreeRemoved { branch: String },
     #[error(transparent)]
     Store(#[from] store::StoreError),
     /// Making or removing a session's git worktree failed.

@@ -103,7 +103,7 @@ pub(crate) async fn release(inner: &Arc<Inner>, account: &str, id: &str) -> Resu
 }
 
 /// Git runs as a child process and waits for it: off the async runtime.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> worktrees::Result<T> + Send + 'static,
 ) -> Result<T> {
     tokio::task::spawn_blocking(f)

@@ -41,6 +41,7 @@
 mod activity;
 mod actor;
 mod adapters;
+mod changes;
 mod confine;
 mod cost;
 mod db;
@@ -51,6 +52,7 @@ mod entries;
 mod entry_tests;
 mod error;
 mod fleet;
+mod fork;
 mod isolation;
 mod log;
 mod model;
@@ -69,9 +71,10 @@ mod usage;
 mod versions;
 mod watchdog;
 
+pub use changes::{ChangeStatus, ChangedFile, ChangedFileDiff, SessionChanges};
 pub use confine::port_of;
 pub use demo::{DemoSeed, DemoSession, seed_demo};
-pub use engines::{EngineKind, EngineSpec};
+pub use engines::{EngineKind, EngineSpec, Resume};
 pub use error::{Result, SessionError};
 pub use fleet::Dormant;
 pub use model::{

@@ -12,6 +12,8 @@ impl Supervisor {
     /// `output` event; another account's session is `NotFound`.
     pub async fn append_entry(&self, account_id: &str, id: &str, entry: EntryBody) -> Result<()> {
         let (account, owned) = (account_id.to_owned(), id.to_owned());
+        let at = self.inner.clock.timestamp();
+        let stored_at = at.clone();
         let (turn, stored) = self
             .inner
             .write(move |tx| {
@@ -20,11 +22,13 @@ impl Supervisor {
                     return Err(SessionError::NotFound);
                 }
                 let turn = db::current_turn(tx, &owned)?;
-                let stored = pages::append(tx, &owned, turn, vec![Piece::entry(entry)])?;
+                let stored =
+                    pages::append(tx, &owned, turn, &stored_at, vec![Piece::entry(entry)])?;
                 Ok((turn, stored))
             })
             .await?;
-        self.inner.announce_stored(id, account_id, turn, stored);
+        self.inner
+            .announce_stored(id, account_id, turn, &at, stored);
         Ok(())
     }
 }

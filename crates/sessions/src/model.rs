@@ -83,6 +83,8 @@ pub struct Session {
     /// The session that spawned this one: the agent token's own session, or
     /// the live session `X-App-Source-Session-Id` named.
     pub parent_id: Option<String>,
+    /// The session whose conversation this one continued as a copy (`forkFrom`).
+    pub forked_from: Option<String>,
     /// The sessions this one spawned (direct children only), oldest first.
     pub children: Vec<String>,
     /// Turns run so far (the first prompt is turn 1).
@@ -290,6 +292,12 @@ pub struct SpawnRequest {
     pub isolation: Option<Isolation>,
     /// `email`: the session is locked down (cli token or the user only).
     pub trigger: Option<Trigger>,
+    /// A session of the caller's to fork: the new session starts with a
+    /// copy of that session's engine conversation (which stays as it was),
+    /// on its engine and in its folder (its repository, isolated again,
+    /// when it ran in a worktree) unless `engine`, `cwd` or `isolation` say
+    /// otherwise. The engine must be of the source's kind.
+    pub fork_from: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
@@ -351,6 +359,9 @@ pub struct EngineInfo {
     pub name: String,
     pub kind: String,
     pub command: Vec<String>,
+    /// Whether a session may be forked on it (`forkFrom`): `claude` and
+    /// `codex` can copy a conversation, `command` engines have none.
+    pub can_fork: bool,
 }
 
 /// One entry of a turn's typed transcript, as `GET /sessions/<id>/transcript?format=json`
@@ -363,6 +374,9 @@ pub struct Entry {
     pub seq: i64,
     #[ts(type = "number")]
     pub turn: i64,
+    /// When the entry was stored (RFC 3339, UTC); `null` for entries stored
+    /// before entries had times.
+    pub at: Option<String>,
     #[serde(flatten)]
     pub body: EntryBody,
 }

@@ -58,16 +58,18 @@ impl Piece {
     }
 }
 
-/// Appends a batch in order; returns each stored entry with its `seq`.
+/// Appends a batch in order, every row stored `at` (the clock's timestamp
+/// when the batch was flushed); returns each stored entry with its `seq`.
 pub(crate) fn append(
     tx: &Transaction<'_>,
     id: &str,
     turn: i64,
+    at: &str,
     pieces: Vec<Piece>,
 ) -> Result<Vec<(i64, EntryBody)>> {
     let mut stored = Vec::new();
     for piece in pieces {
-        if let Some(seq) = crate::db::append_output(tx, id, turn, piece.stream, &piece.text)?
+        if let Some(seq) = crate::db::append_output(tx, id, turn, piece.stream, &piece.text, at)?
             && let Some(entry) = piece.entry
         {
             stored.push((seq, entry));
@@ -101,6 +103,7 @@ fn entry_from_row(row: &Row<'_>) -> store::rusqlite::Result<(Entry, usize)> {
     let entry = Entry {
         seq: row.get(0)?,
         turn: row.get(1)?,
+        at: row.get(4)?,
         body,
     };
     Ok((entry, size))
@@ -116,7 +119,7 @@ fn page_sql(from: PageFrom) -> (String, i64) {
         PageFrom::Tail => ("id <= ?2 ORDER BY id DESC", i64::MAX),
     };
     let sql = format!(
-        "SELECT id, turn, stream, text FROM session_output INDEXED BY session_output_by_seq
+        "SELECT id, turn, stream, text, at FROM session_output INDEXED BY session_output_by_seq
          WHERE session_id = ?1 AND stream <> 'reply' AND {range} LIMIT ?3"
     );
     (sql, bound)
@@ -165,6 +168,8 @@ mod tests {
     use super::*;
     use crate::model::EntryBody;
 
+    const STORED_AT: &str = "2026-01-05T09:00:00.000Z";
+
     /// Two sessions whose rows interleave: `a` has a row from before typed
     /// transcripts (a Claude reply stored as `out`), then a reply, entries and stderr.
     fn db_with_rows() -> (tempfile::TempDir, Db) {
@@ -194,6 +199,7 @@ mod tests {
                 tx,
                 "a",
                 1,
+                STORED_AT,
                 vec![
                     Piece {
                         stream: "reply",
@@ -276,6 +282,21 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_reads_back_with_its_time_and_an_older_row_without_one() {
+        let (_dir, db) = db_with_rows();
+        let page = db
+            .read(|tx| page(tx, "a", PageFrom::After(0), 10))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let times: Vec<Option<&str>> = page.entries.iter().map(|e| e.at.as_deref()).collect();
+        assert_eq!(times, [None, None, Some(STORED_AT), Some(STORED_AT)]);
+        let json = serde_json::to_value(&page.entries[0]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(json["at"], serde_json::Value::Null);
+        let json = serde_json::to_value(&page.entries[2]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(json["at"], STORED_AT);
+        assert_eq!(json["kind"], "text");
+    }
+
+    #[test]
     fn a_page_is_an_index_range_with_a_limit() {
         let (_dir, db) = db_with_rows();
         for from in [PageFrom::After(1), PageFrom::Before(9), PageFrom::Tail] {
@@ -303,7 +324,7 @@ mod tests {
         let line = format!("{}\n", "x".repeat(PAGE_BYTES / 3));
         db.write(|tx| {
             for _ in 0..5 {
-                crate::db::append_output(tx, "a", 1, "out", &line)?;
+                crate::db::append_output(tx, "a", 1, "out", &line, STORED_AT)?;
             }
             Ok::<_, crate::error::SessionError>(())
         })

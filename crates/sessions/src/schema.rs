@@ -10,11 +10,13 @@
 //! `stream` says what a row is: `out` and `err` a `command` engine's whole
 //! lines of stdout and any engine's stderr, each both plain text and a typed
 //! entry; `reply` a Claude or Codex turn's reply text, for the plain
-//! transcript only; `entry` one of their typed entries as JSON; see `pages.rs`);
+//! transcript only; `entry` one of their typed entries as JSON; see `pages.rs`;
+//! `at` when the row was stored, `NULL` on rows older than that column);
 //! `session_worktrees` the git worktree of a session spawned with isolation,
 //! and whether archiving removed it.
 //! `sessions.source_session_id` is the session's parent (`parentId` in the
-//! API); a turn's `input_tokens` counts cached input too, `cached_input_tokens`
+//! API), `sessions.forked_from` the session whose conversation it copied
+//! (`forkedFrom`); a turn's `input_tokens` counts cached input too, `cached_input_tokens`
 //! the cached part of it (the adapters bring both engines to that meaning);
 //! its `total_cost_usd` is the cost the engine reported, cumulative over a
 //! resumed conversation, and `cost_usd` the turn's own part of it (`cost.rs`);
@@ -180,5 +182,21 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
     Migration {
         feature: "sessions",
         sql: crate::cost::TOKENS_MIGRATION,
+    },
+    // When each transcript row was stored, from the supervisor's clock, so a
+    // reader can show an entry's time; rows stored before stay `NULL`.
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE session_output ADD COLUMN at TEXT;",
+    },
+    // A fork: the session it copies, and that session's engine conversation,
+    // which the fork's turns copy until its engine names a conversation of
+    // its own (`engine_session_id`); the copied cost a fork's turn restated
+    // (`cost.rs`).
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN forked_from TEXT;
+              ALTER TABLE sessions ADD COLUMN fork_engine_session_id TEXT;
+              ALTER TABLE session_turns ADD COLUMN inherited_cost_usd REAL;",
     },
 ];

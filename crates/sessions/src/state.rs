@@ -79,6 +79,8 @@ pub struct OutputAppended {
     pub account_id: String,
     pub turn: i64,
     pub seq: i64,
+    /// When it was stored (the supervisor clock's timestamp), as the entry's `at` reads.
+    pub at: String,
     pub entry: EntryBody,
 }
 
@@ -178,12 +180,13 @@ impl Inner {
         Ok(())
     }
 
-    /// Announces entries just stored for `turn` as `output` broadcasts.
+    /// Announces entries just stored `at` for `turn` as `output` broadcasts.
     pub(crate) fn announce_stored(
         &self,
         id: &str,
         account_id: &str,
         turn: i64,
+        at: &str,
         stored: Vec<(i64, EntryBody)>,
     ) {
         for (seq, entry) in stored {
@@ -193,6 +196,7 @@ impl Inner {
                 account_id: account_id.to_owned(),
                 turn,
                 seq,
+                at: at.to_owned(),
                 entry,
             });
         }

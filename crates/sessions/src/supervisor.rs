@@ -188,6 +188,8 @@ impl Supervisor {
         }
         let id = store::new_id();
         let mut request = request;
+        // Before the worktree: a fork's folder and isolation may be its source's.
+        let fork = crate::fork::resolve(&self.inner, &caller.account_id, &mut request).await?;
         // Made before the row is written, so the engine never starts outside it.
         let isolated = match request.isolation {
             Some(Isolation::Worktree) => {
@@ -253,6 +255,8 @@ impl Supervisor {
                         max_turns: i64::from(policy.max_turns_per_session),
                         reason: if queued { &queued_reason } else { "spawned" },
                         trigger: request.trigger,
+                        forked_from: fork.as_ref().map(|f| f.source.as_str()),
+                        fork_engine_session_id: fork.as_ref().map(|f| f.engine_session_id.as_str()),
                         now: &clock::timestamp(now),
                     },
                 )?;

@@ -87,7 +87,7 @@ pub async fn run_turn(
     stop: &mut watch::Receiver<Option<EndRequest>>,
 ) -> Result<TurnEnd> {
     let text = compose(next.added.as_deref(), &next.text);
-    let argv = ctx.spec.argv(&text, next.resume.as_deref(), ctx.extra_args);
+    let argv = ctx.spec.argv(&text, next.resume(), ctx.extra_args);
     let Some((program, args)) = argv.split_first() else {
         let message = format!("engine `{}` has no command to run", ctx.engine);
         return fail_unstarted(ctx, next.turn, message).await;
@@ -320,6 +320,7 @@ async fn end_turn(
 ) -> Result<()> {
     let id = ctx.session_id.to_owned();
     let now = ctx.inner.clock.timestamp();
+    let at = now.clone();
     let stored = ctx
         .inner
         .write(move |tx| {
@@ -328,6 +329,7 @@ async fn end_turn(
                     tx,
                     &id,
                     turn,
+                    &now,
                     vec![Piece::entry(EntryBody::Error { message })],
                 )?,
                 None => Vec::new(),
@@ -337,7 +339,7 @@ async fn end_turn(
         })
         .await?;
     ctx.inner
-        .announce_stored(ctx.session_id, ctx.account_id, turn, stored);
+        .announce_stored(ctx.session_id, ctx.account_id, turn, &at, stored);
     Ok(())
 }
 
@@ -527,10 +529,12 @@ async fn pump(
             let changed = new_activity.is_some();
             let meta = decoder.meta.clone();
             let session_id = id.clone();
+            let at = inner.clock.timestamp();
+            let stored_at = at.clone();
             // A failed flush loses only this batch; the turn's outcome is still recorded.
             let stored = inner
                 .write(move |tx| {
-                    let stored = pages::append(tx, &session_id, turn, pieces)?;
+                    let stored = pages::append(tx, &session_id, turn, &stored_at, pieces)?;
                     db::save_meta(tx, &session_id, turn, &meta)?;
                     if let Some(activity) = &new_activity {
                         pages::set_activity(tx, &session_id, activity)?;
@@ -546,6 +550,7 @@ async fn pump(
                     account_id: account_id.clone(),
                     turn,
                     seq,
+                    at: at.clone(),
                     entry,
                 });
             }

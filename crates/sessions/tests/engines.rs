@@ -409,3 +409,29 @@ async fn an_unknown_engine_and_a_bad_cwd_are_refused_up_front() {
     assert!(matches!(bad, Err(SessionError::InvalidInput(_))));
     assert!(h.sup.list("a").await.unwrap().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_entry_is_stored_with_the_supervisor_clocks_time_and_announced_with_it() {
+    let h = Harness::new().await;
+    let moment = time::macros::datetime!(2026-01-05 09:00:00.250 UTC);
+    h.clock.set(moment);
+    let mut output = h.sup.subscribe_output();
+    let id = h.spawn_ui("a", "echo", "hello").await.id;
+    h.wait_status("a", &id, Status::WaitingForInput).await;
+    let page = h
+        .sup
+        .entries("a", &id, PageFrom::After(0), 1000)
+        .await
+        .unwrap();
+    assert!(page.entries.len() >= 2, "{:?}", page.entries);
+    for entry in &page.entries {
+        assert_eq!(
+            entry.at.as_deref(),
+            Some("2026-01-05T09:00:00.250Z"),
+            "{entry:?}"
+        );
+    }
+    let announced = output.recv().await.unwrap();
+    assert_eq!(announced.seq, page.entries[0].seq);
+    assert_eq!(announced.at, "2026-01-05T09:00:00.250Z");
+}

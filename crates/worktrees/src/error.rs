@@ -24,6 +24,12 @@ pub enum WorktreeError {
         status: String,
         stderr: String,
     },
+    #[error("`git {args}` took longer than {seconds} s and was stopped.")]
+    Timeout { args: String, seconds: u64 },
+    /// A file asked for by path that the worktree's changes do not hold, or
+    /// a path that could not name one (absolute, or reaching out with `..`).
+    #[error("{path}: {reason}")]
+    NotAChangedFile { path: String, reason: String },
     #[error("could not copy {path} into the worktree")]
     Copy {
         path: PathBuf,

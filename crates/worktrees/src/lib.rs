@@ -5,7 +5,10 @@
 //! from that repository's `HEAD` and copies in the ignored files listed in
 //! `.switchboard/worktree-include` ([`INCLUDE_FILE`]), and
 //! [`remove_if_clean`] takes it away again only when `git status` shows
-//! nothing that would be lost; branches always stay.
+//! nothing that would be lost; branches always stay. [`changes`] lists what
+//! a worktree changed against its base commit (committed, uncommitted and
+//! untracked alike, without touching the index) and [`file_diff`] gives one
+//! of those files' unified diff, each git run under a time limit.
 //!
 //! The crate runs the real `git` program (argument lists, never a shell) and
 //! knows nothing of HTTP or sessions: its callers choose the paths and names
@@ -22,11 +25,13 @@
 //! # let _ = outcome; Ok(()) }
 //! ```
 
+mod changes;
 mod error;
 mod git;
 mod include;
 mod worktree;
 
+pub use changes::{Change, ChangeKind, FileDiff, GIT_TIMEOUT, MAX_DIFF_BYTES, changes, file_diff};
 pub use error::{Result, WorktreeError};
 pub use include::{INCLUDE_FILE, copy_included, patterns};
 pub use worktree::{

@@ -11,4 +11,5 @@ mod common;
 
 mod claude;
 mod codex;
+mod forks;
 mod rig;

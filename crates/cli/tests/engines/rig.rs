@@ -138,6 +138,15 @@ impl Rig {
         reply.json()["id"].as_str().unwrap().to_owned()
     }
 
+    /// Starts a fork of session `source` (`forkFrom`) with `prompt`, on
+    /// the source's engine and in its folder; returns the new session.
+    pub fn fork(&self, source: &str, prompt: &str) -> Value {
+        let body = json!({"prompt": prompt, "forkFrom": source});
+        let reply = self.server.call("POST", "/sessions", Some(&body));
+        assert_eq!(reply.status, 201, "{}", reply.text());
+        reply.json()
+    }
+
     pub fn send(&self, id: &str, text: &str) {
         let reply = self.server.call(
             "POST",

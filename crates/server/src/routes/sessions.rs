@@ -24,6 +24,8 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions", get(list).post(spawn))
         .route("/sessions/{id}", get(read))
         .route("/sessions/{id}/transcript", get(transcript))
+        .route("/sessions/{id}/changes", get(changes))
+        .route("/sessions/{id}/changes/file", get(changed_file))
         .route("/sessions/{id}/messages", post(send))
         .route("/sessions/{id}/stop", post(stop))
         .route("/sessions/{id}/pause", post(pause))
@@ -102,6 +104,17 @@ fn prompt_settings(state: &AppState) -> PromptSettings {
 /// worktree` → 400 `not_a_git_repository`; an `engines.toml` that cannot be
 /// read → 500 `engines_config_invalid`. An email-triggered session's token
 /// → 403 `email_session_locked`.
+///
+/// `forkFrom` names a session of the caller's account whose engine
+/// conversation the new one starts from, as a copy (Claude Code's `--resume
+/// <id> --fork-session`, Codex's `exec fork <id>`; the source is left as it
+/// was); `engine` and `cwd` default to the source's, and a fork of a
+/// worktree session runs in the same folder of its repository, in a new
+/// worktree. No such session of the caller's → 404 `not_found`; a `command`
+/// engine → 409 `fork_unsupported`; a source whose engine has not started a
+/// conversation yet → 409 `fork_not_ready`; an `engine` of another kind than
+/// the source's → 400 `invalid_request`. `GET /engines` says which engines
+/// can fork (`canFork`).
 #[utoipa::path(post, path = "/sessions", params(("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = SpawnRequest, responses(
     (status = 201, description = "The session, started.", body = sessions::Session),
     (status = 202, description = "The session, `queued` with `startsAt` while spawn spacing holds it back.", body = sessions::Session),
@@ -272,6 +285,63 @@ async fn transcript(
                 .await?,
         ))),
     }
+}
+
+/// What an isolated session changed in its worktree.
+///
+/// The worktree against the commit it started from (`base`, the session's
+/// `worktree.base`): committed, staged, unstaged and untracked files alike,
+/// ignored ones left out, read without touching git's index. A file's
+/// `status` is `added`, `modified`, `deleted` or `renamed` (`oldPath` then
+/// says where it was); `additions` and `deletions` count lines, both 0 for a
+/// `binary` file. A session not spawned with `isolation: worktree` → 409
+/// `not_isolated`; one whose worktree folder is gone (archiving removes it
+/// once it is clean) → 409 `worktree_removed`; git taking over 20 s → 503
+/// `git_timeout`. Agent tokens read their own account's sessions.
+#[utoipa::path(get, path = "/sessions/{id}/changes", params(("id" = String, Path, description = "The session's id.")),
+    responses((status = 200, body = sessions::SessionChanges)))]
+async fn changes(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<sessions::SessionChanges>> {
+    Ok(Json(
+        state.sessions.changes(caller.account_id(), &id).await?,
+    ))
+}
+
+/// `GET /sessions/<id>/changes/file` query.
+#[derive(Debug, Deserialize)]
+struct ChangedFileQuery {
+    path: Option<String>,
+}
+
+/// One changed file's unified diff.
+///
+/// `path` is one of the paths `GET /sessions/{id}/changes` lists; an
+/// untracked file's diff is against nothing (`/dev/null`). A diff longer
+/// than 1 MiB stops at the last whole line before it, with `truncated:
+/// true`. No `path`, an absolute one, one with `..`, or one that is not
+/// among the changed files → 400 `invalid_request`; the list's 409s and 503
+/// apply too.
+#[utoipa::path(get, path = "/sessions/{id}/changes/file", params(("id" = String, Path, description = "The session's id."),
+        ("path" = String, Query, description = "A changed file's path, relative to the worktree's root.")),
+    responses((status = 200, body = sessions::ChangedFileDiff)))]
+async fn changed_file(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<ChangedFileQuery>,
+) -> ApiResult<Json<sessions::ChangedFileDiff>> {
+    let path = query
+        .path
+        .ok_or_else(|| invalid("Give `path`: the changed file to diff.".to_owned()))?;
+    Ok(Json(
+        state
+            .sessions
+            .changed_file(caller.account_id(), &id, &path)
+            .await?,
+    ))
 }
 
 /// A session a launch or an interview started, under the spawn rules.

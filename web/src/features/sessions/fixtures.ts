@@ -15,6 +15,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     archived: false,
     agentDriven: false,
     parentId: null,
+    forkedFrom: null,
     children: [],
     turns: 1,
     engineTurns: 0,

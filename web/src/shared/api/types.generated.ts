@@ -27,7 +27,11 @@ type: string, };
 
 export type SettingChanged = { key: string, value: JsonValue, };
 
-export type OutputEvent = { sessionId: string, turn: number, seq: number, entry: EntryBody, };
+export type OutputEvent = { sessionId: string, turn: number, seq: number, 
+/**
+ * When the entry was stored (RFC 3339, UTC): its `at` in the transcript.
+ */
+at: string, entry: EntryBody, };
 
 export type BoardChanged = { boardId: string, etag: string | null, };
 
@@ -190,6 +194,10 @@ engineVersion: string | null, title: string | null, cwd: string, prompt: string,
  */
 parentId: string | null, 
 /**
+ * The session whose conversation this one continued as a copy (`forkFrom`).
+ */
+forkedFrom: string | null, 
+/**
  * The sessions this one spawned (direct children only), oldest first.
  */
 children: Array<string>, 
@@ -292,7 +300,15 @@ isolation?: Isolation,
 /**
  * `email`: the session is locked down (cli token or the user only).
  */
-trigger?: Trigger, };
+trigger?: Trigger, 
+/**
+ * A session of the caller's to fork: the new session starts with a
+ * copy of that session's engine conversation (which stays as it was),
+ * on its engine and in its folder (its repository, isolated again,
+ * when it ran in a worktree) unless `engine`, `cwd` or `isolation` say
+ * otherwise. The engine must be of the source's kind.
+ */
+forkFrom?: string, };
 
 export type Transcript = { sessionId: string, turns: Array<Turn>, events: Array<StatusEvent>, };
 
@@ -325,7 +341,12 @@ costUsd: number | null, startedAt: string, endedAt: string | null, };
 
 export type StatusEvent = { at: string, from: Status | null, to: Status, reason: string, };
 
-export type EngineInfo = { name: string, kind: string, command: Array<string>, };
+export type EngineInfo = { name: string, kind: string, command: Array<string>, 
+/**
+ * Whether a session may be forked on it (`forkFrom`): `claude` and
+ * `codex` can copy a conversation, `command` engines have none.
+ */
+canFork: boolean, };
 
 export type Tokens = { input: number, output: number, cachedInput: number, };
 
@@ -337,7 +358,12 @@ export type Entry = {
 /**
  * The entry's place in the session's transcript: it only grows.
  */
-seq: number, turn: number, } & ({ "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, } | { "kind": "permission", tool: string, target: string | null, level: string, rule: string, decision: string, } | { "kind": "notice", text: string, 
+seq: number, turn: number, 
+/**
+ * When the entry was stored (RFC 3339, UTC); `null` for entries stored
+ * before entries had times.
+ */
+at: string | null, } & ({ "kind": "input", text: string, source: InputSource, } | { "kind": "stdout", text: string, } | { "kind": "stderr", text: string, } | { "kind": "text", text: string, } | { "kind": "thinking", text: string, } | { "kind": "tool_call", toolId: string | null, name: string, input: JsonValue, } | { "kind": "tool_result", toolId: string | null, output: string, isError: boolean, } | { "kind": "todo", items: Array<TodoItem>, } | { "kind": "error", message: string, } | { "kind": "final", text: string, } | { "kind": "permission", tool: string, target: string | null, level: string, rule: string, decision: string, } | { "kind": "notice", text: string, 
 /**
  * Who wrote it; entries stored before engines had notices read as
  * Switchboard's.
@@ -395,6 +421,42 @@ sessions: number, turns: number,
 costUsd: number | null, tokens: Tokens, };
 
 export type Trigger = "email";
+
+export type SessionChanges = { 
+/**
+ * The commit the worktree started from (the session's `worktree.base`).
+ */
+base: string, 
+/**
+ * By path.
+ */
+files: Array<ChangedFile>, };
+
+export type ChangedFile = { 
+/**
+ * Relative to the worktree's root, `/`-separated.
+ */
+path: string, status: ChangeStatus, 
+/**
+ * Lines added and removed; both 0 for a binary file.
+ */
+additions: number, deletions: number, 
+/**
+ * Where a renamed file was; `null` otherwise.
+ */
+oldPath: string | null, binary: boolean, };
+
+export type ChangeStatus = "added" | "modified" | "deleted" | "renamed";
+
+export type ChangedFileDiff = { path: string, 
+/**
+ * `git diff` output against the base (an untracked file against nothing).
+ */
+diff: string, 
+/**
+ * The diff was longer than 1 MiB and stops at the last whole line before it.
+ */
+truncated: boolean, };
 
 export type Approval = { id: string, sessionId: string, tool: string, target: string | null, 
 /**

@@ -6,7 +6,7 @@ const DEFAULTS: FoldSettings = foldSettingsOf(undefined);
 
 /** Entries of turn 1 numbered from 1, in order. */
 function turn(...bodies: EntryBody[]): Entry[] {
-  return bodies.map((body, i) => ({ seq: i + 1, turn: 1, ...body }));
+  return bodies.map((body, i) => ({ seq: i + 1, turn: 1, at: null, ...body }));
 }
 
 const text = (t: string): EntryBody => ({ kind: "text", text: t });

@@ -3,7 +3,7 @@ import type { Entry } from "../../../shared/api/types.generated";
 import { foldSettingsOf } from "./fold";
 import { entryOfEvent, groupEntries, mergeEntries, transcriptRows } from "./rows";
 
-const out = (seq: number, turn = 1): Entry => ({ seq, turn, kind: "stdout", text: `line ${seq}` });
+const out = (seq: number, turn = 1): Entry => ({ seq, turn, at: null, kind: "stdout", text: `line ${seq}` });
 const seqs = (entries: Entry[]) => entries.map((e) => e.seq);
 
 test("live output after what is held is appended", () => {
@@ -20,10 +20,12 @@ test("overlaps (live output that arrived before its page) are kept once, in orde
   expect(seqs(mergeEntries([out(1)], []))).toEqual([1]);
 });
 
-test("an output event becomes an entry", () => {
-  expect(entryOfEvent({ sessionId: "s", turn: 2, seq: 9, entry: { kind: "stdout", text: "hi" } })).toEqual({
+test("an output event becomes an entry, with the time it was stored", () => {
+  const at = "2026-01-05T09:00:00.000Z";
+  expect(entryOfEvent({ sessionId: "s", turn: 2, seq: 9, at, entry: { kind: "stdout", text: "hi" } })).toEqual({
     seq: 9,
     turn: 2,
+    at,
     kind: "stdout",
     text: "hi",
   });
@@ -51,8 +53,8 @@ test("started turns without output yet show their header", () => {
 
 test("folds keep their key", () => {
   const entries: Entry[] = [
-    { seq: 1, turn: 1, kind: "tool_call", toolId: "t", name: "Read", input: {} },
-    { seq: 2, turn: 1, kind: "final", text: "Done" },
+    { seq: 1, turn: 1, at: null, kind: "tool_call", toolId: "t", name: "Read", input: {} },
+    { seq: 2, turn: 1, at: null, kind: "final", text: "Done" },
   ];
   expect(transcriptRows(entries, settings, new Map(), true, 1).map((r) => r.key)).toEqual([
     "turn-1",
@@ -65,6 +67,7 @@ test("a turn's input entry is its header's text, and a page starting with it sho
   const input = (seq: number, turn: number, text: string): Entry => ({
     seq,
     turn,
+    at: null,
     kind: "input",
     text,
     source: "message",
@@ -77,6 +80,7 @@ test("a turn's input entry is its header's text, and a page starting with it sho
 const call = (seq: number, toolId: string | null, name = "Bash"): Entry => ({
   seq,
   turn: 1,
+  at: null,
   kind: "tool_call",
   toolId,
   name,
@@ -85,12 +89,13 @@ const call = (seq: number, toolId: string | null, name = "Bash"): Entry => ({
 const result = (seq: number, toolId: string | null, isError = false): Entry => ({
   seq,
   turn: 1,
+  at: null,
   kind: "tool_result",
   toolId,
   output: "ok",
   isError,
 });
-const err = (seq: number): Entry => ({ seq, turn: 1, kind: "stderr", text: `warning ${seq}` });
+const err = (seq: number): Entry => ({ seq, turn: 1, at: null, kind: "stderr", text: `warning ${seq}` });
 
 test("a tool call and its result are one row, matched by id even when calls ran side by side", () => {
   const rows = groupEntries([call(1, "a"), call(2, "b"), result(3, "b"), result(4, "a", true)]);

@@ -24,7 +24,7 @@ export function mergeEntries(entries: Entry[], more: Entry[]): Entry[] {
 
 /** The entry an `output` event carries. */
 export function entryOfEvent(event: OutputEvent): Entry {
-  return { seq: event.seq, turn: event.turn, ...event.entry };
+  return { seq: event.seq, turn: event.turn, at: event.at, ...event.entry };
 }
 
 type ToolCall = Extract<Entry, { kind: "tool_call" }>;
