@@ -2,8 +2,12 @@
  * A session started, watched and answered from the web app, against a `command` engine: the New
  * session dialog (a refusal shown in it, then a start), the reply appearing without a reload, a
  * follow-up sent while a turn runs shown as queued and then answered, Stop (confirmed) and Archive.
+ * The transcript draws a tool call and its result as one row with its time and duration, a
+ * program's lines as one log, and offers "Jump to latest" when scrolled up; a Claude session
+ * offers Fork, a command one does not; an isolated session lists its changed files with their diffs.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -167,6 +171,22 @@ test("a Claude turn shows its final answer, with the steps before it folded and 
   await transcript.locator("summary", { hasText: "Edit" }).click();
   await transcript.getByText("- a - b").waitFor();
   await transcript.getByText("+ a + b").waitFor();
+
+  // A call and its result are one row: the failed test run carries its output, its start time
+  // and how long it ran; no result stands apart from its call.
+  const bash = transcript.locator('details[data-tool-state="failed"]', { hasText: "cargo test" });
+  await bash.locator("summary").click();
+  await bash.getByText("test add ... FAILED").waitFor();
+  expect(await bash.locator(".entry-when time").count()).toBe(1);
+  expect(await bash.locator(".entry-when").textContent()).toMatch(/\d+\.\d s|\d+ s/);
+  expect(await transcript.locator("summary", { hasText: /^Tool result/ }).count()).toBe(0);
+
+  // The engine can fork, and the session has a conversation to copy.
+  await page.getByRole("button", { name: "Fork" }).click();
+  const fork = page.getByRole("dialog", { name: "Fork this session" });
+  await fork.getByRole("textbox", { name: "What should the fork do?" }).waitFor();
+  await fork.getByRole("button", { name: "Cancel" }).click();
+  await fork.waitFor({ state: "detached" });
   expect(errors).toEqual([]);
   await context.close();
 });
@@ -187,17 +207,74 @@ test("a long transcript opens at its end, keeps few rows in the page, and loads 
 
   await page.goto(`${e2e.server.uiUrl}/sessions/${id}`);
   const transcript = page.getByRole("log", { name: "Transcript" });
-  await transcript.getByText(`chunk ${LONG_LINES}`, { exact: true }).waitFor();
-  expect(await transcript.getByText("chunk 1", { exact: true }).count()).toBe(0);
+  // A program's lines show as logs of many lines, not a box per line.
+  const line = (n: number) => transcript.locator(".entry-stdout", { hasText: new RegExp(`(^|\\n)chunk ${n}(\\n|$)`) });
+  await line(LONG_LINES).waitFor();
+  expect(Number(await line(LONG_LINES).getAttribute("data-lines"))).toBeGreaterThan(1);
+  expect(await line(1).count()).toBe(0);
   expect(await page.locator(".transcript-row").count()).toBeLessThan(40);
+  expect(await page.getByRole("button", { name: "Fork" }).count()).toBe(0);
 
-  // Each step to the top asks for the page before the first entry held.
-  for (let tries = 0; (await transcript.getByText("chunk 1", { exact: true }).count()) === 0; tries++) {
+  // Each step to the top asks for the page before the first entry held; away from the end,
+  // "Jump to latest" brings the reader back.
+  for (let tries = 0; (await line(1).count()) === 0; tries++) {
     if (tries > 100) throw new Error("scrolling up never reached the first entry");
     await transcript.evaluate((el) => (el.scrollTop = 0));
     await new Promise((r) => setTimeout(r, 50));
   }
   expect(await page.locator(".transcript-row").count()).toBeLessThan(40);
+  await transcript.evaluate((el) => (el.scrollTop = 0));
+  await page.getByRole("button", { name: /Jump to latest/ }).click();
+  await page.getByRole("button", { name: /Jump to latest/ }).waitFor({ state: "detached" });
+  await page.waitForFunction(() => {
+    const log = document.querySelector('[role="log"]');
+    return log !== null && log.scrollHeight - log.scrollTop - log.clientHeight < 50;
+  });
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("an isolated session lists the files it changed, and each opens its diff", async () => {
+  const repo = join(folder, "repo");
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=E2E", "-c", "user.email=e2e@example.com", ...args], { cwd: repo });
+  mkdirSync(repo, { recursive: true });
+  git("init", "--quiet");
+  writeFileSync(join(repo, "README.md"), "# App\n\nOld line.\n");
+  git("add", ".");
+  git("commit", "--quiet", "-m", "first");
+  const writer = join(folder, "writer.sh");
+  writeFileSync(
+    writer,
+    `#!/bin/sh\ncat >/dev/null\nprintf '# App\\n\\nNew line.\\n' > README.md\necho hello > notes.txt\necho done\n`,
+  );
+  chmodSync(writer, 0o755);
+  const engines = join(e2e.server.dataDir, "engines.toml");
+  writeFileSync(
+    engines,
+    `${readFileSync(engines, "utf8")}\n[engines.writer]\nkind = "command"\ncommand = ["/bin/sh", ${JSON.stringify(writer)}]\n`,
+  );
+
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  const errors = consoleErrors(page);
+  await page.getByRole("heading", { name: "Inbox" }).waitFor();
+  const id = await page.evaluate(async (cwd) => {
+    const reply = await fetch("/api/sessions", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ engine: "writer", prompt: "edit", cwd, title: "Writer", isolation: "worktree" }),
+    });
+    return ((await reply.json()) as { id: string }).id;
+  }, repo);
+  await page.goto(`${e2e.server.uiUrl}/sessions/${id}`);
+  const files = page.getByRole("list", { name: "Changed files" });
+  await files.getByRole("button", { name: /README\.md/ }).waitFor();
+  await files.getByRole("button", { name: /notes\.txt/ }).waitFor();
+  expect(await files.getByRole("button", { name: /README\.md/ }).textContent()).toContain("+1");
+  await files.getByRole("button", { name: /README\.md/ }).click();
+  const diff = page.getByLabel("Diff of README.md");
+  await diff.locator(".diff-deleted", { hasText: "-Old line." }).waitFor();
+  await diff.locator(".diff-added", { hasText: "+New line." }).waitFor();
   expect(errors).toEqual([]);
   await context.close();
 });

@@ -1,16 +1,18 @@
 /**
  * The session page's header: what the session is (status, why it is not working, engine, folder,
  * branch), what it has spent, where it sits in its tree, and Stop (the whole tree, after a
- * confirmation), Pause, Resume, Archive and Retry.
+ * confirmation), Pause, Resume, Archive, Retry and Fork.
  */
 import { useEffect, useState } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
-import type { Session } from "../../shared/api/types.generated";
+import type { EngineInfo, Session } from "../../shared/api/types.generated";
+import { useApi } from "../../shared/hooks/useApi";
 import { useToast } from "../../shared/ui/toasts";
 import { archiveSession, governorChecks, pauseSession, resumeSession, stopSession } from "./api";
 import { costOf, dollars } from "./spend";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { describeStop, isWorking, localTime, revivesToday, sessionActions, sessionTitle } from "./lifecycle";
+import { ForkDialog } from "./ForkDialog";
 import { SessionLink } from "./SessionLink";
 import { useRetry } from "./useRetry";
 import { useNow } from "../../shared/useNow";
@@ -47,6 +49,12 @@ export function SessionHeader({ session }: { session: Session }) {
   const [actionError, setActionError] = useState<string | null>(null);
   const cost = costOf(session);
   const retry = useRetry();
+  const [forking, setForking] = useState(false);
+  const engines = useApi<EngineInfo[]>("/engines");
+  const canFork =
+    session.engineSessionId !== null &&
+    !isWorking(session) &&
+    engines.data?.some((e) => e.name === session.engine && e.canFork) === true;
   const actions = sessionActions(session);
   const stopWords = describeStop(session, (iso) => localTime(iso, now));
   const revived = revivesToday(useRevivesToday(session.id, session.status === "interrupted"));
@@ -107,6 +115,15 @@ export function SessionHeader({ session }: { session: Session }) {
           {actions.retry && (
             <button type="button" title="Start a new session with the same prompt" onClick={() => retry(session)}>
               Retry
+            </button>
+          )}
+          {canFork && (
+            <button
+              type="button"
+              title="Start a new session that goes on from this one's conversation"
+              onClick={() => setForking(true)}
+            >
+              Fork
             </button>
           )}
         </span>
@@ -183,6 +200,7 @@ export function SessionHeader({ session }: { session: Session }) {
           </>
         )}
       </dl>
+      {forking && <ForkDialog session={session} onClose={() => setForking(false)} />}
       {confirmStop && (
         <ConfirmDialog
           title="Stop this session?"

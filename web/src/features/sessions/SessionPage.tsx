@@ -12,6 +12,7 @@ import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStrea
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { getSession, listSessions, markSessionSeen } from "./api";
 import { Composer } from "./Composer";
+import { ChangedFiles } from "./ChangedFiles";
 import { SessionHeader } from "./SessionHeader";
 import { ALL_SESSIONS, boardRows } from "./board";
 import { composerClosed, sessionTitle } from "./lifecycle";
@@ -145,6 +146,7 @@ export function SessionPage({ id }: { id: string }) {
   return (
     <section className="page session-page">
       <SessionHeader session={session} />
+      <ChangedFiles session={session} />
       {transcript.error !== undefined ? (
         <ErrorNote error={transcript.error} onRetry={transcript.reload} />
       ) : (

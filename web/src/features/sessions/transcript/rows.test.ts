@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import type { Entry } from "../../../shared/api/types.generated";
 import { foldSettingsOf } from "./fold";
-import { entryOfEvent, groupEntries, mergeEntries, transcriptRows } from "./rows";
+import { entryOfEvent, groupEntries, LOG_MAX_ENTRIES, LOG_MAX_CHARS, mergeEntries, transcriptRows } from "./rows";
 
 const out = (seq: number, turn = 1): Entry => ({ seq, turn, at: null, kind: "stdout", text: `line ${seq}` });
 const seqs = (entries: Entry[]) => entries.map((e) => e.seq);
@@ -117,4 +117,12 @@ test("consecutive output of one stream is one log, named by its first line", () 
   expect(rows.map((r) => r.key)).toEqual(["turn-1", "log-1", "log-3", "log-4"]);
   expect(rows[1]).toMatchObject({ kind: "log", stream: "stdout" });
   expect(rows[1]?.kind === "log" && rows[1].entries.map((e) => e.seq)).toEqual([1, 2]);
+});
+
+test("a long run of output is cut into logs of a bounded size", () => {
+  const many = Array.from({ length: LOG_MAX_ENTRIES * 2 + 5 }, (_, i) => out(i + 1));
+  const logs = groupEntries(many);
+  expect(logs.map((r) => (r.kind === "log" ? r.entries.length : 0))).toEqual([LOG_MAX_ENTRIES, LOG_MAX_ENTRIES, 5]);
+  const big: Entry = { seq: 1, turn: 1, at: null, kind: "stdout", text: "x".repeat(LOG_MAX_CHARS) };
+  expect(groupEntries([big, { ...big, seq: 2 }])).toHaveLength(2);
 });

@@ -58,13 +58,21 @@ function entryRowKey(row: EntryRow): string {
 }
 
 /**
+ * A log holds at most this many entries or characters, so a program that prints 50 MB still
+ * draws as rows the list can leave out of the page, each a screenful or so.
+ */
+export const LOG_MAX_ENTRIES = 100;
+export const LOG_MAX_CHARS = 64 * 1024;
+
+/**
  * `entries` as rows: each tool result joins its call (by the engine's tool id, else the call
- * right before it), and each run of one stream's output becomes one log. A result whose call is
- * not held (an earlier page) stands alone.
+ * right before it), and each run of one stream's output becomes one log (split at the limits
+ * above). A result whose call is not held (an earlier page) stands alone.
  */
 export function groupEntries(entries: readonly Entry[]): EntryRow[] {
   const rows: EntryRow[] = [];
   const waiting = new Map<string, Extract<EntryRow, { kind: "tool" }>>();
+  let logChars = 0;
   for (const entry of entries) {
     const last = rows[rows.length - 1];
     if (entry.kind === "tool_call") {
@@ -81,8 +89,18 @@ export function groupEntries(entries: readonly Entry[]): EntryRow[] {
         rows.push({ kind: "entry", entry });
       }
     } else if (entry.kind === "stdout" || entry.kind === "stderr") {
-      if (last?.kind === "log" && last.stream === entry.kind) last.entries.push(entry);
-      else rows.push({ kind: "log", stream: entry.kind, entries: [entry] });
+      const fits =
+        last?.kind === "log" &&
+        last.stream === entry.kind &&
+        last.entries.length < LOG_MAX_ENTRIES &&
+        logChars + entry.text.length <= LOG_MAX_CHARS;
+      if (fits) {
+        last.entries.push(entry);
+        logChars += entry.text.length;
+      } else {
+        rows.push({ kind: "log", stream: entry.kind, entries: [entry] });
+        logChars = entry.text.length;
+      }
     } else {
       rows.push({ kind: "entry", entry });
     }
