@@ -1,6 +1,7 @@
 /**
- * A 50 MB transcript, the last figure of issue 11, printed and never asserted: the time from
- * navigation start on `/sessions/<id>` until the transcript's last line is on screen. Two shapes:
+ * A 50 MB transcript, figures of issues 11 and 29, printed and never asserted: the time from
+ * navigation start on `/sessions/<id>` until the transcript's last line is on screen, then each
+ * frame's length while scrolling up 600 px a frame (earlier pages load as it goes). Two shapes:
  * a `command` engine that writes 50 MB of short lines at full speed (few, large entries), and a
  * Claude-shaped engine (a script speaking stream-json) whose 50 MB is tens of thousands of small
  * entries: text, tool calls and their results, as a long agent run leaves them.
@@ -63,7 +64,28 @@ function write() {
 write();
 `;
 
-test("a 50 MB transcript: first screen in under 1 s", async () => {
+/**
+ * Runs in the page: scrolls the transcript up by `step` pixels a frame for `frames` frames (from
+ * its end), loading earlier pages as a reader would, and gives each frame's length.
+ */
+function scrollFrames({ frames, step }: { frames: number; step: number }): Promise<number[]> {
+  const log = document.querySelector('[role="log"]');
+  if (!log) return Promise.resolve([]);
+  return new Promise((resolve) => {
+    const lengths: number[] = [];
+    let last = performance.now();
+    const frame = (now: number) => {
+      lengths.push(now - last);
+      last = now;
+      log.scrollTop = Math.max(0, log.scrollTop - step);
+      if (lengths.length < frames) requestAnimationFrame(frame);
+      else resolve(lengths.slice(1));
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+test("a 50 MB transcript: first screen in under 1 s, and its scroll frames", async () => {
   const scripts = e2e.server.scratchDir;
   writeFileSync(join(scripts, "lines.js"), LINES_SCRIPT);
   writeFileSync(join(scripts, "claude.js"), CLAUDE_SCRIPT);
@@ -100,6 +122,9 @@ test("a 50 MB transcript: first screen in under 1 s", async () => {
       `50 MB transcript from the ${engine} engine (last seq ${entries.body.entries[0]?.seq}), ${SERVER}: ` +
         `last line on screen ${figure(shown)}`,
     );
+    // Scrolling up from the end, 600 px a frame: how long each frame took (16.7 ms is 60 fps).
+    const frames = await page.evaluate(scrollFrames, { frames: 240, step: 600 });
+    console.log(`  scrolling up, frame length: ${figure(frames)}`);
   }
   await context.close();
 });
