@@ -243,7 +243,7 @@ test("a 2,000-item board: time from navigation to rows on screen (printed)", asy
   const fullLoad = await page.evaluate(() => performance.getEntriesByName("board-rendered")[0]!.startTime);
 
   // In-app navigation from the boards list, the board not yet read by this page.
-  await page.goto(`${e2e.server.uiUrl}/`);
+  await page.goto(`${e2e.server.uiUrl}/boards`);
   await page.getByRole("link", { name: /Two thousand/ }).waitFor();
   const started = await page.evaluate(() => {
     performance.clearMarks("board-rendered");
