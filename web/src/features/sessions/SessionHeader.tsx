@@ -74,7 +74,7 @@ export function SessionHeader({ session }: { session: Session }) {
 
   return (
     <header className="session-header">
-      <div className="session-title-row">
+      <div className="page-head session-title-row">
         <h1>{sessionTitle(session)}</h1>
         <span className={`tag status-${session.status}`} data-testid="session-status">
           {session.status.replaceAll("_", " ")}
