@@ -2,36 +2,15 @@
 //! path, the base commit, the include file, and removal only when clean.
 //! Every commit names its author in the command, so no global git config is read.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::git;
 
 use worktrees::{Removal, WorktreeError};
 
 const ID: &str = "019a8f3c5d2e7b41a3c4d5e6f708192a";
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
-        .args([
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
 
 /// A repository with one commit: a tracked file, a tracked subfolder, an
 /// ignored `.env` and an include file that lists it.
