@@ -47,7 +47,7 @@ export function Transcript({ entries, earlier, loaded, onLoadEarlier, settings, 
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 48,
+    estimateSize: (index) => estimatedHeight(rows[index]),
     overscan: 6,
     getItemKey: (index) => rows[index]?.key ?? index,
     anchorTo: "end",
@@ -118,6 +118,17 @@ export function Transcript({ entries, earlier, loaded, onLoadEarlier, settings, 
       )}
     </div>
   );
+}
+
+/**
+ * A row's height before it is measured: a log by its lines, anything else as one line of text.
+ * Close enough that a page of long logs is not taken for one shorter than the view (which would
+ * ask for the earlier page at once).
+ */
+function estimatedHeight(row: Row | undefined): number {
+  if (row?.kind !== "log") return 48;
+  const lines = row.entries.reduce((n, e) => n + 1 + (e.text.match(/\n/g)?.length ?? 0), 0);
+  return 16 + lines * 18;
 }
 
 function RowView({ row, open, onToggle }: { row: Row; open: boolean; onToggle: () => void }) {
