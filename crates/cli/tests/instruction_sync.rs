@@ -8,25 +8,10 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::TestServer;
+use common::{TestServer, git};
 use serde_json::json;
-
-fn git(repo: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(repo)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn repo(parent: &Path, name: &str) -> PathBuf {
     let repo = parent.join(name);
@@ -95,7 +80,7 @@ fn mirrors_follow_the_canonical_file_and_stay_out_of_git_in_local_mode() {
         !exclude.contains("/CLAUDE.md"),
         "the canonical is never its own mirror"
     );
-    assert_eq!(git(&repo, &["status", "--porcelain"]), "?? CLAUDE.md\n");
+    assert_eq!(git(&repo, &["status", "--porcelain"]), "?? CLAUDE.md");
 
     // A change while the session runs reaches the mirrors at the next look.
     std::fs::write(repo.join("CLAUDE.md"), "Use spaces.\n").unwrap();

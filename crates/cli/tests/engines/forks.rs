@@ -3,11 +3,11 @@
 //! source's, which stays as it was; the fork's later turns resume the copy.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::json;
 use standins::{Api, Message};
 
+use crate::common::git;
 use crate::rig::Rig;
 
 /// The conversation the stand-in was sent in its `n`-th request (from 0).
@@ -141,29 +141,6 @@ fn a_claude_fork_copies_the_conversation_and_leaves_the_source_alone() {
 #[test]
 fn a_codex_fork_copies_the_thread_and_leaves_the_source_alone() {
     fork_and_go_on(Api::OpenAi, None);
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
-        .args([
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
 }
 
 /// A repository in a fresh folder, with one commit.
