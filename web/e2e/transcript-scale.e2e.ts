@@ -37,7 +37,11 @@ process.stdin.resume();
 process.stdin.on("end", write);
 `;
 
-/** Speaks Claude Code's stream-json: rounds of text, a tool call and its result, then a result. */
+/**
+ * Speaks Claude Code's stream-json: rounds of text, a tool call and its result, then a result.
+ * Each round searches for something else, as a working agent does: the same call over and over is
+ * what the loop breaker stops.
+ */
 const CLAUDE_SCRIPT = `
 const out = [];
 let size = 0;
@@ -47,8 +51,8 @@ const prose = "Reading the module and planning the change. ".repeat(8);
 const listing = ("src/lib.rs:42: fn parse(input: &str) -> Result<Ast>\\n").repeat(20);
 for (let i = 0; size < ${SIZE}; i++) {
   emit({ type: "assistant", message: { content: [{ type: "text", text: "Step " + i + ": " + prose }] } });
-  emit({ type: "assistant", message: { content: [{ type: "tool_use", id: "t" + i, name: "Grep", input: { pattern: "parse" } }] } });
-  emit({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t" + i, content: listing }] } });
+  emit({ type: "assistant", message: { content: [{ type: "tool_use", id: "t" + i, name: "Grep", input: { pattern: "parse_" + i } }] } });
+  emit({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t" + i, content: "match " + i + "\\n" + listing }] } });
 }
 emit({ type: "assistant", message: { content: [{ type: "text", text: "${LAST_LINE}" }] } });
 emit({ type: "result", subtype: "success", is_error: false, result: "${LAST_LINE}", session_id: "bench", total_cost_usd: 1 });
