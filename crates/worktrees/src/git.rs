@@ -192,12 +192,15 @@ mod tests {
     #[test]
     fn a_git_past_its_time_is_stopped_and_reported() {
         let dir = std::env::temp_dir();
-        let error = bounded(&dir, &["version"], 1024, Duration::ZERO)
+        // A git that is still running at its deadline whatever the machine's load: an alias
+        // that sleeps (a quick command may already have exited when the deadline is checked).
+        let slow = ["-c", "alias.slow=!sleep 1", "slow"];
+        let error = bounded(&dir, &slow, 1024, Duration::from_millis(50))
             .err()
             .map(|e| e.to_string());
         assert_eq!(
             error.as_deref(),
-            Some("`git version` took longer than 0 s and was stopped.")
+            Some("`git -c alias.slow=!sleep 1 slow` took longer than 0 s and was stopped.")
         );
         let run = bounded(&dir, &["version"], 3, Duration::from_secs(20))
             .unwrap_or_else(|e| panic!("{e}"));
