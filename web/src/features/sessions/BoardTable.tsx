@@ -14,6 +14,7 @@ import { Link, navigate, sessionPath } from "../../shared/router";
 import { relativeTime } from "../../shared/time";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { useToast } from "../../shared/ui/toasts";
+import { useMediaQuery } from "../../shared/useMediaQuery";
 import { useNow } from "../../shared/useNow";
 import { archiveSession, stopSession } from "./api";
 import {
@@ -32,7 +33,21 @@ import { useRetry } from "./useRetry";
 
 // One formatter for every row: `toLocaleString` would build one per call.
 const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
-const COLUMNS = 8;
+/**
+ * The columns, each with its class for its width. On a phone only those marked `narrow` are
+ * drawn: the session and its status; its actions are a tap away on its page.
+ */
+const COLUMNS = [
+  { key: "session", title: "Session", narrow: true },
+  { key: "engine", title: "Engine", narrow: false },
+  { key: "status", title: "Status", narrow: true },
+  { key: "folder", title: "Folder", narrow: false },
+  { key: "turns", title: "Turns", narrow: false },
+  { key: "cost", title: "Cost", narrow: false },
+  { key: "last", title: "Last activity", narrow: false },
+  { key: "actions", title: "Actions", narrow: false },
+] as const;
+const NARROW = "(max-width: 640px)";
 const NO_REQUESTS: readonly InputRequest[] = [];
 
 interface Props {
@@ -51,6 +66,8 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
   const toast = useToast();
   const retry = useRetry();
   const [stopping, setStopping] = useState<Session | null>(null);
+  const narrow = useMediaQuery(NARROW);
+  const columns = narrow ? COLUMNS.filter((c) => c.narrow) : COLUMNS;
   const asking = useMemo(
     () => new Set(approvals.approvals.filter((a) => a.state === "pending").map((a) => a.sessionId)),
     [approvals.approvals],
@@ -106,27 +123,15 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
     <div className="table-scroll board-scroller" ref={scroller}>
       <table className="plain-table session-board" data-sessions={items.filter((i) => i.kind === "row").length}>
         <colgroup>
-          <col className="col-session" />
-          <col className="col-engine" />
-          <col className="col-status" />
-          <col className="col-folder" />
-          <col className="col-turns" />
-          <col className="col-cost" />
-          <col className="col-last" />
-          <col className="col-actions" />
+          {columns.map((c) => (
+            <col key={c.key} className={`col-${c.key}`} />
+          ))}
         </colgroup>
         <thead>
           <tr>
-            <th>Session</th>
-            <th>Engine</th>
-            <th>Status</th>
-            <th>Folder</th>
-            <th>Turns</th>
-            <th>Cost</th>
-            <th>Last activity</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
+            {columns.map((c) => (
+              <th key={c.key}>{c.key === "actions" ? <span className="visually-hidden">{c.title}</span> : c.title}</th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -139,7 +144,7 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
               case "group":
                 return (
                   <tr key={item.key} className="board-group" {...measured}>
-                    <th colSpan={COLUMNS} scope="colgroup">
+                    <th colSpan={columns.length} scope="colgroup">
                       {GROUP_TITLES[item.group]} <span className="muted">({item.count})</span>
                     </th>
                   </tr>
@@ -156,13 +161,14 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
                     onToggle={onToggle}
                     onAction={act}
                     now={now}
+                    narrow={narrow}
                     selected={item.row.session.id === selected}
                   />
                 );
               case "answers":
                 return (
                   <tr key={item.key} className="board-answers" data-answers-for={item.session.id} {...measured}>
-                    <td colSpan={COLUMNS}>
+                    <td colSpan={columns.length}>
                       <SessionAnswers
                         sessionId={item.session.id}
                         title={sessionTitle(item.session)}
@@ -217,6 +223,7 @@ const SessionRow = memo(function SessionRow({
   onToggle,
   onAction,
   now,
+  narrow,
   selected,
 }: Pick<BoardRow, "session" | "depth" | "childCount"> & {
   /** What the virtual list needs on the row: its measuring ref, index and group. */
@@ -225,6 +232,8 @@ const SessionRow = memo(function SessionRow({
   onToggle(id: string): void;
   onAction(action: RowAction, session: Session): void;
   now: number;
+  /** A phone's board: only the session and its status are drawn. */
+  narrow: boolean;
   selected: boolean;
 }) {
   const cost = costOf(session);
@@ -278,42 +287,48 @@ const SessionRow = memo(function SessionRow({
           {collapsed && <span className="muted"> +{childCount}</span>}
         </span>
       </td>
-      <td>{session.engine}</td>
+      {!narrow && <td>{session.engine}</td>}
       <td>
         <span className={`tag status-${session.status}`}>{session.status.replace(/_/g, " ")}</span>
         {session.agentDriven && <span className="muted"> · agent</span>}
         {session.archived && <span className="muted"> · archived</span>}
         {stopWords && <div className="muted stop-reason">{stopWords}</div>}
       </td>
-      <td title={session.worktree ? `${session.worktree.repository} · ${session.worktree.branch}` : session.cwd}>
-        <span className="folder">{workFolder(session)}</span>
-        {session.worktree && <div className="muted branch">{session.worktree.branch}</div>}
-      </td>
-      <td>{session.turns}</td>
-      <td>
-        {cost ?? (
-          <span className="muted" title="This engine reports no price">
-            —
-          </span>
-        )}
-      </td>
-      <td>
-        <time dateTime={last} title={FULL_TIME.format(new Date(last))}>
-          {relativeTime(last, now)}
-        </time>
-      </td>
-      <td className="row-actions">
-        {actions.map((action) => (
-          <button
-            key={action}
-            type="button"
-            aria-label={`${ACTION_LABELS[action]} ${title}`}
-            onClick={() => onAction(action, session)}
-          >
-            {ACTION_LABELS[action]}
-          </button>
-        ))}
-      </td>
+      {!narrow && (
+        <>
+          <td title={session.worktree ? `${session.worktree.repository} · ${session.worktree.branch}` : session.cwd}>
+            <span className="folder">{workFolder(session)}</span>
+            {session.worktree && <div className="muted branch">{session.worktree.branch}</div>}
+          </td>
+          <td>{session.turns}</td>
+          <td>
+            {cost ?? (
+              <span className="muted" title="This engine reports no price">
+                —
+              </span>
+            )}
+          </td>
+          <td>
+            <time dateTime={last} title={FULL_TIME.format(new Date(last))}>
+              {relativeTime(last, now)}
+            </time>
+          </td>
+        </>
+      )}
+      {!narrow && (
+        <td className="row-actions">
+          {actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              aria-label={`${ACTION_LABELS[action]} ${title}`}
+              onClick={() => onAction(action, session)}
+            >
+              {ACTION_LABELS[action]}
+            </button>
+          ))}
+        </td>
+      )}
     </tr>
   );
 });

@@ -1,0 +1,21 @@
+/**
+ * Whether a CSS media query matches, kept current as the window changes: for a layout that must
+ * draw a different structure (a table's columns), which CSS alone cannot take away cleanly.
+ */
+import { useCallback, useSyncExternalStore } from "react";
+
+export function useMediaQuery(query: string): boolean {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const list = window.matchMedia(query);
+      list.addEventListener("change", onChange);
+      return () => list.removeEventListener("change", onChange);
+    },
+    [query],
+  );
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
+}
