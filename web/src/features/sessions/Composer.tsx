@@ -5,13 +5,7 @@
 import { useEffect, useRef } from "react";
 import type { Session } from "../../shared/api/types.generated";
 import { useFollowUp } from "../../shared/answers/useFollowUp";
-
-function typingIn(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
-  );
-}
+import { typingIn } from "../../shared/keys";
 
 interface Props {
   sessionId: string;
