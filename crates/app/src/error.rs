@@ -17,6 +17,8 @@ pub enum AppError {
     Inbox(#[from] inbox::InboxError),
     #[error(transparent)]
     Coaching(#[from] coaching::CoachingError),
+    #[error(transparent)]
+    Digests(#[from] digests::DigestError),
     /// A blocking task panicked or was cancelled: a bug, not the caller's fault.
     #[error("a background task did not finish")]
     Task(#[from] tokio::task::JoinError),

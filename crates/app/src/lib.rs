@@ -28,6 +28,9 @@ mod services;
 mod session_inbox;
 mod start;
 pub mod stream_events;
+pub mod summaries;
+pub mod titles;
+pub mod utility_model;
 
 pub use engine_args::{SOURCE_SESSION_HEADER, mcp_engine_args};
 pub use error::{AppError, AppResult, POLL_WAIT, blocking, poll_wait};

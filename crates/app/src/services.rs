@@ -47,6 +47,9 @@ pub struct App {
     pub manual_clock: Option<Arc<ManualClock>>,
     pub sessions: sessions::Supervisor,
     pub bookmarks: Arc<bookmarks::Bookmarks>,
+    /// The utility model: short questions on the primary engine's CLI, each
+    /// call recorded and kept inside its feature's cap.
+    pub utility: utility::Utility,
     /// Coaching interviews and their write-ups.
     pub coaching: Arc<coaching::Coaching>,
     /// Which of each account's web apps are open, and in front.

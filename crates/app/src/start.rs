@@ -16,7 +16,10 @@ use tokio::sync::watch;
 
 use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
-use crate::{coaching_watch, governor_loop, instruction_sync, notifier, publish, session_inbox};
+use crate::{
+    coaching_watch, governor_loop, instruction_sync, notifier, publish, session_inbox, summaries,
+    titles, utility_model,
+};
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -205,6 +208,7 @@ impl Prepared {
             presence: Arc::new(navigation::Presence::new(clock.clone())),
             coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
             bookmarks: Arc::new(bookmarks::Bookmarks::new(db.clone(), clock.clone())),
+            utility: utility_model::open(db.clone(), clock.clone(), &data_dir),
             secrets: Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher)),
             secrets_answered: Arc::new(tokio::sync::Notify::new()),
             pm_wake: Arc::new(tokio::sync::Notify::new()),
@@ -231,6 +235,8 @@ impl Prepared {
         governor_loop::start(&app);
         instruction_sync::start(&app, instructions, hand_edited);
         coaching_watch::start(&app);
+        titles::start(&app);
+        summaries::start(&app);
         Ok(app)
     }
 }
@@ -309,6 +315,8 @@ fn all_migrations() -> Vec<store::Migration> {
         instructions::MIGRATIONS,
         coaching::MIGRATIONS,
         bookmarks::MIGRATIONS,
+        utility::MIGRATIONS,
+        digests::MIGRATIONS,
     ]
     .concat()
 }

@@ -25,6 +25,8 @@ fn session(status: Status) -> Session {
         engine_kind: "claude".into(),
         engine_version: Some("2.1.330".into()),
         title: Some("Fix the build".into()),
+        title_source: None,
+        title_history: Vec::new(),
         cwd: "/w".into(),
         prompt: "fix it".into(),
         status,

@@ -385,6 +385,7 @@ impl From<app::AppError> for ApiError {
             E::Governor(e) => e.into(),
             E::Inbox(e) => e.into(),
             E::Coaching(e) => e.into(),
+            E::Digests(e) => ApiError::internal(e),
             E::Task(e) => ApiError::internal(e),
         }
     }

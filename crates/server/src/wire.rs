@@ -161,6 +161,37 @@ pub struct SettingChange {
     pub value: Value,
 }
 
+/// One feature's day: what it spent and its cap.
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UtilityFeatureSpend {
+    pub feature: utility::Feature,
+    /// The setting that caps it; null for a feature without a cap.
+    pub cap_setting: Option<String>,
+    /// Null or 0: no limit.
+    pub cap_usd: Option<f64>,
+    pub spent_today_usd: f64,
+    pub calls_today: u64,
+}
+
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+pub struct UtilitySpend {
+    pub features: Vec<UtilityFeatureSpend>,
+}
+
+/// `PATCH /sessions/<id>`: the user's title, or `null` to clear it.
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenameSession {
+    #[serde(deserialize_with = "present")]
+    pub title: Option<String>,
+}
+
+/// A field that must be given, though it may be `null`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Option::<String>::deserialize(d)
+}
+
 /// A follow-up message to a session.
 #[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]

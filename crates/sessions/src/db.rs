@@ -5,7 +5,7 @@ use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 use crate::adapters::TurnMeta;
 use crate::engines::Resume;
 use crate::error::Result;
-use crate::model::{Session, Status, StatusEvent, StopReason, Tokens, Trigger, Turn};
+use crate::model::{Session, Status, StatusEvent, StopReason, TitleSource, Tokens, Trigger, Turn};
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
 
@@ -38,7 +38,9 @@ const SESSION_COLUMNS: &str = "
     s.trigger_kind AS trigger_text,
     s.resume_at AS resume_at,
     s.engine_version AS engine_version,
-    s.forked_from AS forked_from";
+    s.forked_from AS forked_from,
+    s.title_source AS title_source,
+    s.title_history AS title_history";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -49,6 +51,14 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         engine: row.get(2)?,
         engine_kind: row.get(3)?,
         title: row.get(4)?,
+        title_source: row
+            .get::<_, Option<String>>("title_source")?
+            .as_deref()
+            .and_then(TitleSource::parse),
+        title_history: row
+            .get::<_, Option<String>>("title_history")?
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default(),
         cwd: row.get(5)?,
         prompt: row.get(6)?,
         status,
@@ -125,9 +135,10 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
     tx.execute(
         "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, title, cwd, prompt,
             status, agent_driven, source_session_id, starts_at, follow_up_added, max_dollars,
-            max_turns, created_at, updated_at, trigger_kind, forked_from, fork_engine_session_id)
+            max_turns, created_at, updated_at, trigger_kind, forked_from, fork_engine_session_id,
+            title_source)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?17,
-            ?18, ?19)",
+            ?18, ?19, iif(?6 IS NULL, NULL, 'user'))",
         params![
             s.id,
             s.account_id,
@@ -224,6 +235,17 @@ pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Opti
                 "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1 AND s.account_id = ?2"
             ),
             [id, account],
+            session_from_row,
+        )
+        .optional()?)
+}
+
+/// A session whoever's it is, for the application's own work.
+pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>> {
+    Ok(tx
+        .query_row(
+            &format!("SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1"),
+            [id],
             session_from_row,
         )
         .optional()?)

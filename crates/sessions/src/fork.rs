@@ -125,6 +125,8 @@ mod tests {
             engine_kind: "claude".into(),
             engine_version: None,
             title: None,
+            title_source: None,
+            title_history: Vec::new(),
             cwd: cwd.into(),
             prompt: "p".into(),
             status: Status::WaitingForInput,

@@ -65,6 +65,7 @@ mod returning;
 mod schema;
 mod state;
 mod supervisor;
+mod titles;
 mod tree;
 mod turn;
 mod usage;
@@ -80,12 +81,13 @@ pub use fleet::Dormant;
 pub use model::{
     Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, InputSource,
     Isolation, NoticeSource, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
-    StatusEvent, StopReason, TodoItem, TodoStatus, Tokens, Transcript, Trigger, Turn, Usage,
-    UsageDay, Via, Worktree,
+    StatusEvent, StopReason, TitleSource, TodoItem, TodoStatus, Tokens, Transcript, Trigger, Turn,
+    Usage, UsageDay, Via, Worktree,
 };
 pub use pages::{MAX_PAGE, PageFrom};
 pub use returning::Governance;
 pub use state::{BeforeTurn, Hooks, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;
+pub use titles::MAX_TITLE_CHARS;
 pub use usage::SessionHistory;
 pub use versions::engine_version;

@@ -62,6 +62,24 @@ impl Status {
     }
 }
 
+/// Who wrote a session's title.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TitleSource {
+    User,
+    Ai,
+}
+
+impl TitleSource {
+    pub(crate) fn parse(text: &str) -> Option<TitleSource> {
+        match text {
+            "user" => Some(TitleSource::User),
+            "ai" => Some(TitleSource::Ai),
+            _ => None,
+        }
+    }
+}
+
 /// One session as the API shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -75,6 +93,11 @@ pub struct Session {
     /// when it cannot be read, and for `command` engines.
     pub engine_version: Option<String>,
     pub title: Option<String>,
+    /// Whose the title is: `user` (typed at spawn or with `PATCH`, never
+    /// replaced) or `ai` (the utility model's); `None` while untitled.
+    pub title_source: Option<TitleSource>,
+    /// The AI titles this one replaced, oldest first.
+    pub title_history: Vec<String>,
     pub cwd: String,
     pub prompt: String,
     pub status: Status,

@@ -199,4 +199,15 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
               ALTER TABLE sessions ADD COLUMN fork_engine_session_id TEXT;
               ALTER TABLE session_turns ADD COLUMN inherited_cost_usd REAL;",
     },
+    // Titles (`titles.rs`): whose the title is (`user`, never replaced, or
+    // `ai`), the earlier AI titles, and the turn count the AI title was
+    // written at, so a refresh waits its turns. A title stored before was
+    // given at spawn: the user's.
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN title_source TEXT;
+              ALTER TABLE sessions ADD COLUMN title_history TEXT;
+              ALTER TABLE sessions ADD COLUMN titled_turn INTEGER;
+              UPDATE sessions SET title_source = 'user' WHERE title IS NOT NULL;",
+    },
 ];

@@ -44,6 +44,17 @@ pub(crate) fn reply(reply: Option<&Reply>, request: &Value, number: usize) -> Re
     }
 }
 
+/// A request an answer phrase matched: streamed when it asked for a stream,
+/// else whole, as the real API does either way.
+pub(crate) fn answer(reply: &Reply, request: &Value, number: usize) -> Response {
+    match reply {
+        Reply::Message(message) if request.get("stream").and_then(Value::as_bool) != Some(true) => {
+            json_response(200, &[], &whole(message, requested_model(request), number))
+        }
+        other => self::reply(Some(other), request, number),
+    }
+}
+
 /// Auxiliary requests: answered without touching the script.
 pub(crate) fn side(method: &Method, path: &str, request: &Value, number: usize) -> Response {
     match path {

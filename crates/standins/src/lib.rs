@@ -11,6 +11,11 @@
 //! conversation. Every request is recorded ([`Recorded`]) for the test to
 //! read, with the API keys masked.
 //!
+//! A request whose body contains a phrase given to [`Standin::answer`] is
+//! answered from that phrase's replies instead, main or auxiliary: a
+//! utility-model call (a title, a summary) is told apart from the
+//! conversation by what it asks, not by its shape.
+//!
 //! The server runs on a thread of its own, so the blocking tests of the `cli`
 //! package use it as they are; dropping the [`Standin`] stops it.
 //!
@@ -67,6 +72,8 @@ pub struct Recorded {
     /// When it arrived: a tool call's round trip through the engine is the
     /// time from one main request to the next.
     pub at: Instant,
+    /// The [`Standin::answer`] phrase that answered it, if one did.
+    pub answered: Option<String>,
 }
 
 /// A running stand-in; dropping it stops the server.
@@ -87,7 +94,25 @@ struct Shared {
 #[derive(Default)]
 struct Log {
     script: VecDeque<Reply>,
+    /// Per phrase, the replies still to give; the last one is given again
+    /// for as long as the phrase is asked.
+    answers: Vec<(String, VecDeque<Reply>)>,
     requests: Vec<Recorded>,
+}
+
+impl Log {
+    fn answer_for(&mut self, body: &str) -> Option<(String, Reply)> {
+        let (phrase, replies) = self
+            .answers
+            .iter_mut()
+            .find(|(phrase, _)| body.contains(phrase.as_str()))?;
+        let reply = if replies.len() > 1 {
+            replies.pop_front()?
+        } else {
+            replies.front()?.clone()
+        };
+        Some((phrase.clone(), reply))
+    }
 }
 
 const SECRET_HEADERS: [&str; 5] = [
@@ -173,6 +198,31 @@ impl Standin {
         self.log().script.push_back(reply.into());
     }
 
+    /// Answers every request whose body contains `phrase` (JSON-escaped as
+    /// it travels: plain words are safest) with `reply`, leaving the script
+    /// alone. Called again with the same phrase, the replies are given in
+    /// turn, the last one for good.
+    pub fn answer(&self, phrase: &str, reply: impl Into<Reply>) {
+        let mut log = self.log();
+        let reply = reply.into();
+        match log.answers.iter_mut().find(|(known, _)| known == phrase) {
+            Some((_, replies)) => replies.push_back(reply),
+            None => log
+                .answers
+                .push((phrase.to_owned(), VecDeque::from([reply]))),
+        }
+    }
+
+    /// The requests a [`Standin::answer`] phrase answered.
+    pub fn answered(&self, phrase: &str) -> Vec<Recorded> {
+        self.log()
+            .requests
+            .iter()
+            .filter(|request| request.answered.as_deref() == Some(phrase))
+            .cloned()
+            .collect()
+    }
+
     /// Replies not served yet.
     pub fn remaining(&self) -> usize {
         self.log().script.len()
@@ -251,7 +301,7 @@ async fn handle(
         Api::Anthropic => anthropic::is_main(&method, path, &body),
         Api::OpenAi => openai::is_main(&method, path, &body),
     };
-    let recorded = Recorded {
+    let mut recorded = Recorded {
         method: method.to_string(),
         path: uri
             .path_and_query()
@@ -260,11 +310,23 @@ async fn handle(
         body,
         main,
         at: Instant::now(),
+        answered: None,
     };
     let response = {
         let mut log = shared.lock();
         let number = log.requests.len() + 1;
-        let response = if main {
+        let answer = match recorded.body {
+            Value::Null => None,
+            ref body => log.answer_for(&body.to_string()),
+        };
+        let response = if let Some((phrase, reply)) = answer {
+            recorded.main = false;
+            recorded.answered = Some(phrase);
+            match shared.api {
+                Api::Anthropic => anthropic::answer(&reply, &recorded.body, number),
+                Api::OpenAi => openai::reply(Some(&reply), &recorded.body, number),
+            }
+        } else if main {
             let reply = log.script.pop_front();
             match shared.api {
                 Api::Anthropic => anthropic::reply(reply.as_ref(), &recorded.body, number),

@@ -13,3 +13,5 @@ mod claude;
 mod codex;
 mod forks;
 mod rig;
+mod summaries;
+mod utility;

@@ -197,6 +197,16 @@ impl Rig {
         self.home.path()
     }
 
+    /// Stops the server and starts another on the same data directory and
+    /// `$HOME` with `args` (a manual clock's new start: the server was down
+    /// in between).
+    pub fn restart_with(&mut self, args: &[&str]) {
+        self.server.stop();
+        let dir = std::mem::replace(&mut self.server.dir, tempfile::tempdir().unwrap());
+        let _ = std::fs::remove_file(dir.path().join("server.json"));
+        self.server = serve(dir, args, self.home.path(), None);
+    }
+
     /// Sets `agentPermissionLevel` (`read_only`, `guarded`, `autonomous`, `full`).
     pub fn set_level(&self, level: &str) {
         self.server

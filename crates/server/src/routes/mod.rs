@@ -16,6 +16,7 @@ mod bookmarks;
 mod clock;
 mod coaching;
 mod dashboards;
+mod digests;
 mod doctor;
 mod governor;
 mod inbox;
@@ -27,6 +28,7 @@ mod settings;
 mod stream;
 mod teamchat;
 pub mod ui;
+mod utility;
 mod webhooks;
 
 pub fn api(state: &AppState) -> Router<AppState> {
@@ -54,6 +56,8 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(secrets::routes())
         .merge(stream::routes())
         .merge(webhooks::routes())
+        .merge(utility::routes())
+        .merge(digests::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())
 }

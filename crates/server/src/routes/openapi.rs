@@ -32,8 +32,9 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, boards, bookmarks, clock, coaching, dashboards, doctor,
-    governor, inbox, navigation, secrets, sessions, settings, stream, teamchat, ui, webhooks,
+    accounts, alarms, app, approvals, boards, bookmarks, clock, coaching, dashboards, digests,
+    doctor, governor, inbox, navigation, secrets, sessions, settings, stream, teamchat, ui,
+    utility, webhooks,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -75,7 +76,8 @@ pub const LISTENER: &str = "x-listener";
         dashboards::unpublish, dashboards::public_view,
         sessions::list, sessions::spawn, sessions::read, sessions::transcript,
         sessions::changes, sessions::changed_file, sessions::send,
-        sessions::stop, sessions::pause, sessions::resume, sessions::archive, sessions::engines,
+        sessions::stop, sessions::pause, sessions::resume, sessions::archive, sessions::rename,
+        sessions::engines,
         sessions::usage,
         approvals::check, approvals::poll, approvals::decisions, approvals::list,
         approvals::read, approvals::decide,
@@ -94,6 +96,8 @@ pub const LISTENER: &str = "x-listener";
         stream::stream,
         webhooks::list, webhooks::create, webhooks::remove, webhooks::deliver,
         clock::advance,
+        utility::calls, utility::spend,
+        digests::list,
         ui::login,
         document_json,
     ),

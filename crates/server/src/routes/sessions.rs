@@ -12,17 +12,18 @@ use serde_json::{Value, json};
 use sessions::{MAX_PAGE, PageFrom, PromptSettings, SpawnPolicy, SpawnRequest, Via};
 use utoipa::ToSchema;
 
+use crate::auth::User;
 use crate::auth::{AuthMode, Caller};
 use crate::error::{ApiError, ApiResult};
 use crate::json::{ApiJson, OptionalJson};
 use crate::state::AppState;
-use crate::wire::{SessionMessage, StopSession, UsageRange};
+use crate::wire::{RenameSession, SessionMessage, StopSession, UsageRange};
 use app::SOURCE_SESSION_HEADER;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/sessions", get(list).post(spawn))
-        .route("/sessions/{id}", get(read))
+        .route("/sessions/{id}", get(read).patch(rename))
         .route("/sessions/{id}/transcript", get(transcript))
         .route("/sessions/{id}/changes", get(changes))
         .route("/sessions/{id}/changes/file", get(changed_file))
@@ -175,6 +176,26 @@ async fn read(
     Ok(Json(json!(
         state.sessions.get(caller.account_id(), &id).await?
     )))
+}
+
+/// Sets the session's title as the user's own.
+///
+/// The utility model never replaces a title given here; `null` or blank
+/// text clears it, and the session may be titled by the model again. A title has at most 200 characters (400
+/// `invalid_request`). Agent tokens are refused: a title is the user's.
+#[utoipa::path(patch, path = "/sessions/{id}", params(("id" = String, Path, description = "The session's id.")),
+    request_body = RenameSession, responses((status = 200, body = sessions::Session)))]
+async fn rename(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<RenameSession>,
+) -> ApiResult<Json<Value>> {
+    let session = state
+        .sessions
+        .rename(user.account_id(), &id, body.title.as_deref())
+        .await?;
+    Ok(Json(json!(session)))
 }
 
 /// `GET /sessions/<id>/transcript` query. Every field is read as text and

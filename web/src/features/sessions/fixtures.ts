@@ -9,6 +9,8 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     engineKind: "command",
     engineVersion: null,
     title: id,
+    titleSource: null,
+    titleHistory: [],
     cwd: "/home/me/project",
     prompt: "do it",
     status: "running",

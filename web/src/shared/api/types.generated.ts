@@ -62,6 +62,46 @@ export type BatchCreated = { ids: Array<string>, };
 
 export type SessionMessage = { text: string, };
 
+export type RenameSession = { title: string | null, };
+
+export type UtilitySpend = { features: Array<UtilityFeatureSpend>, };
+
+export type UtilityFeatureSpend = { feature: UtilityFeature, 
+/**
+ * The setting that caps it; null for a feature without a cap.
+ */
+capSetting: string | null, 
+/**
+ * Null or 0: no limit.
+ */
+capUsd: number | null, spentTodayUsd: number, callsToday: number, };
+
+export type UtilityCall = { id: string, feature: UtilityFeature, 
+/**
+ * The engine's name in `engines.toml`; null when none was configured.
+ */
+engine: string | null, 
+/**
+ * The model asked for, else the one the CLI reported using.
+ */
+model: string | null, inputTokens: number, outputTokens: number, 
+/**
+ * As the CLI reported it; null where it reports no price (Codex).
+ */
+costUsd: number | null, durationMs: number, outcome: UtilityOutcome, error: string | null, at: string, };
+
+export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep";
+
+export type UtilityOutcome = "ok" | "invalid" | "failed" | "capped" | "no_engine";
+
+export type Summary = { id: string, kind: SummaryKind, periodStart: string, periodEnd: string, 
+/**
+ * Markdown, as the utility model wrote it.
+ */
+text: string, createdAt: string, };
+
+export type SummaryKind = "weekly" | "archive_daily" | "archive_weekly";
+
 export type StopSession = { tree?: boolean, };
 
 export type UsageRange = { from?: string, to?: string, };
@@ -187,7 +227,16 @@ export type Session = { id: string, accountId: string, engine: string, engineKin
  * Code, `0.169.0` for Codex), read once per binary; `None` until read,
  * when it cannot be read, and for `command` engines.
  */
-engineVersion: string | null, title: string | null, cwd: string, prompt: string, status: Status, archived: boolean, agentDriven: boolean, 
+engineVersion: string | null, title: string | null, 
+/**
+ * Whose the title is: `user` (typed at spawn or with `PATCH`, never
+ * replaced) or `ai` (the utility model's); `None` while untitled.
+ */
+titleSource: TitleSource | null, 
+/**
+ * The AI titles this one replaced, oldest first.
+ */
+titleHistory: Array<string>, cwd: string, prompt: string, status: Status, archived: boolean, agentDriven: boolean, 
 /**
  * The session that spawned this one: the agent token's own session, or
  * the live session `X-App-Source-Session-Id` named.
@@ -263,6 +312,8 @@ activity: Activity | null,
  * settings, boards or dashboards.
  */
 trigger: Trigger | null, };
+
+export type TitleSource = "user" | "ai";
 
 export type Worktree = { path: string, 
 /**

@@ -1,0 +1,278 @@
+//! The scheduled summaries: the weekly summary (`weeklySummaryEnabled`, every
+//! Monday at `weeklySummaryScheduleHour`) and the archive digest
+//! (`archiveDigestCadence`), each written by the utility model from the
+//! period's facts, kept as an artifact (`GET /summaries`) and posted as a
+//! `digest` inbox row. When each falls due is the `digests` crate's rule, in
+//! the inbox's time zone, on the application's clock; a period is written
+//! once per account, so the loop may look as often as it likes. It looks at
+//! start (a Monday the server missed is caught up that day), at each
+//! scheduled hour, and every quarter of an hour for changed settings.
+//!
+//! A feature at its cap for the day pauses until the next day: asking again
+//! every quarter hour would only add `capped` records.
+
+use std::collections::HashMap;
+
+use digests::{Kind, Period};
+use inbox::{Category, NewRow};
+use jiff::Timestamp;
+use jiff::civil::Date;
+use settings::ArchiveDigestCadence;
+use time::OffsetDateTime;
+use utility::{Ask, Feature, UtilityError};
+
+use crate::error::blocking;
+use crate::services::App;
+use crate::utility_model;
+
+/// The phrases that open the two prompts (the stand-in API in tests tells
+/// the questions apart by them).
+pub const WEEKLY_PHRASE: &str = "Write the weekly summary";
+pub const ARCHIVE_PHRASE: &str = "Write the archive digest";
+
+/// How often the loop looks again for changed settings.
+const RECHECK: time::Duration = time::Duration::minutes(15);
+
+/// The most sessions a prompt lists one by one.
+const LISTED: usize = 40;
+
+pub fn start(state: &App) {
+    let state = state.clone();
+    let mut stop = state.stop.subscribe();
+    tokio::spawn(async move {
+        let mut paused: HashMap<(String, Kind), Date> = HashMap::new();
+        loop {
+            look(&state, &mut paused).await;
+            let now = state.clock.now();
+            let next = digests::next_moment(&zone(&state), hour(&state), jiff_of(now));
+            let wake = offset_of(next).unwrap_or(now + RECHECK).min(now + RECHECK);
+            tokio::select! {
+                _ = stop.wait_for(Option::is_some) => return,
+                () = state.clock.sleep_until(wake) => {}
+            }
+        }
+    });
+}
+
+async fn look(state: &App, paused: &mut HashMap<(String, Kind), Date>) {
+    let now = jiff_of(state.clock.now());
+    let zone = zone(state);
+    let today = pm_inbox::window::local_day(&zone, now);
+    let mut due = Vec::new();
+    if state.settings.weekly_summary_enabled()
+        && let Some(period) = digests::weekly_due(&zone, hour(state), now)
+    {
+        due.push((Kind::Weekly, period));
+    }
+    let archive = match state.settings.archive_digest_cadence() {
+        ArchiveDigestCadence::Daily => Some(Kind::ArchiveDaily),
+        ArchiveDigestCadence::Weekly => Some(Kind::ArchiveWeekly),
+        ArchiveDigestCadence::Off => None,
+    };
+    if let Some(kind) = archive
+        && let Some(period) = digests::archive_due(&zone, kind == Kind::ArchiveWeekly, now)
+    {
+        due.push((kind, period));
+    }
+    if due.is_empty() {
+        return;
+    }
+    let accounts = match state.accounts.list() {
+        Ok(accounts) => accounts,
+        Err(error) => {
+            tracing::warn!(%error, "cannot list the accounts for their summaries");
+            return;
+        }
+    };
+    for account in accounts {
+        for (kind, period) in &due {
+            let key = (account.id.clone(), *kind);
+            if paused.get(&key) == Some(&today) {
+                continue;
+            }
+            match write(state, &account.id, *kind, period).await {
+                Err(UtilityError::Capped { .. }) => {
+                    paused.insert(key, today);
+                }
+                Err(error) => {
+                    let feature = feature_of(*kind);
+                    utility_model::report(state, &account.id, feature, &error).await;
+                    // Said once; asked again tomorrow.
+                    paused.insert(key, today);
+                }
+                Ok(()) => {}
+            }
+        }
+    }
+}
+
+fn feature_of(kind: Kind) -> Feature {
+    match kind {
+        Kind::Weekly => Feature::WeeklySummary,
+        Kind::ArchiveDaily | Kind::ArchiveWeekly => Feature::ArchiveDigest,
+    }
+}
+
+/// Writes one account's summary of the period unless it exists.
+async fn write(
+    state: &App,
+    account_id: &str,
+    kind: Kind,
+    period: &Period,
+) -> Result<(), UtilityError> {
+    let db = state.db.clone();
+    let (account, period_copy) = (account_id.to_owned(), *period);
+    let exists = blocking(move || digests::exists(&db, &account, kind, &period_copy))
+        .await
+        .unwrap_or(true);
+    if exists {
+        return Ok(());
+    }
+    let sessions = state.sessions.list(account_id).await.unwrap_or_default();
+    let (start, end) = (digests::stamp(period.start), digests::stamp(period.end));
+    let in_period = |at: &str| at >= start.as_str() && at < end.as_str();
+    let facts = match kind {
+        Kind::Weekly => {
+            let touched: Vec<&sessions::Session> = sessions
+                .iter()
+                .filter(|s| in_period(&s.created_at) || in_period(&s.updated_at))
+                .collect();
+            session_facts(&touched)
+        }
+        Kind::ArchiveDaily | Kind::ArchiveWeekly => {
+            let archived: Vec<&sessions::Session> = sessions
+                .iter()
+                .filter(|s| s.archived && in_period(&s.updated_at))
+                .collect();
+            if archived.is_empty() {
+                return keep(state, account_id, kind, period, None).await;
+            }
+            session_facts(&archived)
+        }
+    };
+    let prompt = match kind {
+        Kind::Weekly => format!(
+            "{WEEKLY_PHRASE} for a person who runs coding agents with Switchboard, covering {} to {}. \
+             In at most 200 words of Markdown bullets: what got done, what failed or waits for them, \
+             and what it cost. Use only these facts:\n\n{facts}",
+            start, end
+        ),
+        _ => format!(
+            "{ARCHIVE_PHRASE}: insights from the coding agent sessions archived between {} and {}. \
+             In at most 150 words of Markdown bullets: outcomes, recurring problems, and anything \
+             left unfinished. Use only these facts:\n\n{facts}",
+            start, end
+        ),
+    };
+    let feature = feature_of(kind);
+    let ask = Ask {
+        feature,
+        model: None,
+        prompt: &prompt,
+        budget: utility_model::budget(state, feature),
+    };
+    let answer = state.utility.text(&ask).await?;
+    keep(state, account_id, kind, period, Some(answer.text.trim())).await
+}
+
+/// Keeps the summary and posts it; with no text (nothing was archived), the
+/// period is kept as empty so it is not asked again, and nothing is posted.
+async fn keep(
+    state: &App,
+    account_id: &str,
+    kind: Kind,
+    period: &Period,
+    text: Option<&str>,
+) -> Result<(), UtilityError> {
+    let db = state.db.clone();
+    let (account, period_copy) = (account_id.to_owned(), *period);
+    let stored = text
+        .unwrap_or("No sessions were archived in this period.")
+        .to_owned();
+    let now = jiff_of(state.clock.now());
+    let kept =
+        blocking(move || digests::keep(&db, &account, kind, &period_copy, &stored, now)).await;
+    let summary = match kept {
+        Ok(Some(summary)) => summary,
+        Ok(None) => return Ok(()),
+        Err(error) => {
+            tracing::warn!(%error, "cannot keep a summary");
+            return Ok(());
+        }
+    };
+    if text.is_none() {
+        return Ok(());
+    }
+    let zone = zone(state);
+    let day = |at: Timestamp| {
+        pm_inbox::window::local_day(&zone, at)
+            .strftime("%b %-d")
+            .to_string()
+    };
+    let label = match kind {
+        Kind::Weekly => "Weekly summary",
+        Kind::ArchiveDaily => "Archive digest",
+        Kind::ArchiveWeekly => "Weekly archive digest",
+    };
+    let last_day = period
+        .end
+        .checked_sub(jiff::SignedDuration::from_secs(1))
+        .unwrap_or(period.end);
+    let mut row = NewRow::new(
+        Category::Digest,
+        format!("{label}: {} \u{2013} {}", day(period.start), day(last_day)),
+    );
+    row.body = Some(inbox::clip(&summary.text, inbox::MAX_BODY_CHARS));
+    utility_model::note(state, account_id, row).await;
+    Ok(())
+}
+
+fn session_facts(sessions: &[&sessions::Session]) -> String {
+    let count = |status: sessions::Status| sessions.iter().filter(|s| s.status == status).count();
+    let spent: f64 = sessions.iter().filter_map(|s| s.cost_usd).sum();
+    let mut facts = format!(
+        "- Sessions: {} (finished {}, failed {}, waiting for input {}, stopped {}, running {})\n\
+         - Reported cost: ${spent:.2}\n",
+        sessions.len(),
+        count(sessions::Status::Finished),
+        count(sessions::Status::Failed),
+        count(sessions::Status::WaitingForInput),
+        count(sessions::Status::Stopped),
+        count(sessions::Status::Running),
+    );
+    for session in sessions.iter().take(LISTED) {
+        let title = session
+            .title
+            .clone()
+            .unwrap_or_else(|| session.prompt.chars().take(80).collect());
+        let cost = session
+            .cost_usd
+            .map(|c| format!(", ${c:.2}"))
+            .unwrap_or_default();
+        facts.push_str(&format!(
+            "- \"{title}\": {}, {} turns{cost}\n",
+            session.status.as_str(),
+            session.turns
+        ));
+    }
+    if sessions.len() > LISTED {
+        facts.push_str(&format!("- and {} more\n", sessions.len() - LISTED));
+    }
+    facts
+}
+
+fn zone(state: &App) -> jiff::tz::TimeZone {
+    pm_inbox::window::zone(&state.settings.pm_inbox_quiet_hours_time_zone())
+}
+
+fn hour(state: &App) -> i8 {
+    i8::try_from(state.settings.weekly_summary_schedule_hour()).unwrap_or(8)
+}
+
+fn jiff_of(at: OffsetDateTime) -> Timestamp {
+    Timestamp::from_nanosecond(at.unix_timestamp_nanos()).unwrap_or(Timestamp::UNIX_EPOCH)
+}
+
+fn offset_of(at: Timestamp) -> Option<OffsetDateTime> {
+    OffsetDateTime::from_unix_timestamp_nanos(at.as_nanosecond()).ok()
+}

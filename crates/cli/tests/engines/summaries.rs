@@ -1,0 +1,183 @@
+//! The weekly summary on the real Claude Code CLI and a manual clock: due on
+//! Monday at its hour, written once, caught up the same Monday after the
+//! server was down at the hour and not on a later day, kept when the setting
+//! goes off; and the feature's daily cap stopping the next call.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use standins::{Api, Message, Usage};
+
+use crate::rig::Rig;
+
+const WEEKLY: &str = app::summaries::WEEKLY_PHRASE;
+
+fn ms(at: &str) -> String {
+    let at: jiff::Timestamp = at.parse().unwrap();
+    at.as_millisecond().to_string()
+}
+
+fn summaries(rig: &Rig) -> Vec<Value> {
+    rig.server.call("GET", "/summaries", None).json()["summaries"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn wait_summaries(rig: &Rig, count: usize) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let found = summaries(rig);
+        if found.len() >= count {
+            return found;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{count} summaries never came: {found:?}\ncalls: {}",
+            rig.server.call("GET", "/utility/calls", None).text()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn settle() {
+    std::thread::sleep(Duration::from_millis(1500));
+}
+
+fn weekly_settings(rig: &Rig) {
+    rig.server
+        .set_setting("pmInboxQuietHoursTimeZone", json!("UTC"));
+    rig.server
+        .set_setting("weeklySummaryScheduleHour", json!(8));
+    rig.server.set_setting("weeklySummaryEnabled", json!(true));
+}
+
+#[test]
+fn the_weekly_summary_comes_on_monday_at_its_hour_and_once_after_a_missed_monday() {
+    // Sunday evening.
+    let start = ms("2026-11-29T23:00:00Z");
+    let Some(mut rig) = Rig::start(Api::Anthropic, &["--manual-clock-start-ms", &start]) else {
+        return;
+    };
+    weekly_settings(&rig);
+    rig.standin
+        .answer(WEEKLY, Message::text("- One session fixed the login test."));
+    rig.standin
+        .answer(app::titles::NAME_PHRASE, Message::text("Login test repair"));
+    rig.standin.push(Message::text("Done."));
+    let id = rig.spawn("fix the login test");
+    rig.wait_turn(&id, 1);
+    // Monday 07:59: not yet.
+    rig.advance_clock(8 * 3_600_000 + 59 * 60_000);
+    settle();
+    assert!(summaries(&rig).is_empty());
+    // 08:00: the summary of the week before.
+    rig.advance_clock(60_000);
+    let kept = wait_summaries(&rig, 1);
+    assert_eq!(kept[0]["kind"], "weekly");
+    assert_eq!(kept[0]["periodEnd"], "2026-11-30T08:00:00.000Z");
+    assert_eq!(kept[0]["periodStart"], "2026-11-23T08:00:00.000Z");
+    assert_eq!(kept[0]["text"], "- One session fixed the login test.");
+    let asked = rig.standin.answered(WEEKLY);
+    assert_eq!(asked.len(), 1);
+    let facts = asked[0].body_text();
+    assert!(
+        facts.contains("Login test repair"),
+        "the week's session is not in {facts}"
+    );
+    let inbox = rig
+        .server
+        .call("GET", "/inbox?category=digest", None)
+        .json();
+    let rows = inbox.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{inbox}");
+    assert!(
+        rows[0]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Weekly summary"),
+        "{inbox}"
+    );
+    // Later that Monday: nothing more.
+    rig.advance_clock(3 * 3_600_000);
+    settle();
+    assert_eq!(summaries(&rig).len(), 1);
+    assert_eq!(rig.standin.answered(WEEKLY).len(), 1);
+
+    // The next Monday the server was down at 08:00 and is back at 10:00.
+    rig.restart_with(&["--manual-clock-start-ms", &ms("2026-12-07T10:00:00Z")]);
+    let kept = wait_summaries(&rig, 2);
+    assert_eq!(kept[0]["periodEnd"], "2026-12-07T08:00:00.000Z");
+    settle();
+    assert_eq!(rig.standin.answered(WEEKLY).len(), 2);
+    // A Monday missed whole is not made up on the Tuesday.
+    rig.restart_with(&["--manual-clock-start-ms", &ms("2026-12-15T10:00:00Z")]);
+    settle();
+    assert_eq!(summaries(&rig).len(), 2);
+    // Off: what was written stays.
+    rig.server.set_setting("weeklySummaryEnabled", json!(false));
+    assert_eq!(summaries(&rig).len(), 2);
+}
+
+#[test]
+fn at_the_daily_cap_the_next_call_is_not_made_and_is_recorded_capped() {
+    let start = ms("2026-11-30T07:30:00Z");
+    let Some(rig) = Rig::start(Api::Anthropic, &["--manual-clock-start-ms", &start]) else {
+        return;
+    };
+    weekly_settings(&rig);
+    rig.server
+        .set_setting("weeklySummaryDailyCostCapUsd", json!(0.05));
+    // A second account: each account's summary is a call of the same feature.
+    let second = rig
+        .server
+        .call("POST", "/accounts", Some(&json!({"name": "second"})));
+    assert_eq!(second.status, 201, "{}", second.text());
+    // One answer that costs more than the cap.
+    rig.standin.answer(
+        WEEKLY,
+        Message::text("- A quiet week.").usage(Usage {
+            input: 200_000,
+            output: 100,
+            ..Usage::default()
+        }),
+    );
+    rig.advance_clock(30 * 60_000);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let calls = loop {
+        let calls = rig
+            .server
+            .call("GET", "/utility/calls?feature=weekly_summary", None)
+            .json()["calls"]
+            .as_array()
+            .unwrap()
+            .clone();
+        if calls.len() >= 2 {
+            break calls;
+        }
+        assert!(Instant::now() < deadline, "{calls:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let outcomes: Vec<&str> = calls
+        .iter()
+        .map(|c| c["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["capped", "ok"], "{calls:?}");
+    assert!(calls[1]["costUsd"].as_f64().unwrap() > 0.05, "{calls:?}");
+    assert_eq!(rig.standin.answered(WEEKLY).len(), 1);
+    // Paused for the day: a quarter hour later it is not asked again.
+    rig.advance_clock(20 * 60_000);
+    settle();
+    assert_eq!(rig.standin.answered(WEEKLY).len(), 1);
+    let spend = rig.server.call("GET", "/utility/spend", None).json();
+    let weekly = spend["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["feature"] == "weekly_summary")
+        .unwrap()
+        .clone();
+    assert_eq!(weekly["capSetting"], "weeklySummaryDailyCostCapUsd");
+    assert_eq!(weekly["capUsd"], 0.05);
+    assert_eq!(weekly["callsToday"], 1);
+}

@@ -1,0 +1,452 @@
+//! The utility model: the one path by which Switchboard asks a model a short
+//! question of its own (a session's title, the follow-ups in a transcript, a
+//! weekly summary), never an agent's turn.
+//!
+//! A call runs the primary engine's own CLI (so it uses the person's existing
+//! login and billing) non-interactively, with no tools, no MCP servers and no
+//! saved conversation: Claude Code as `-p --output-format json --tools ""`,
+//! Codex as `exec --json --ephemeral --sandbox read-only` (`engine.rs`). The
+//! prompt travels on stdin, so a long transcript never meets the argument
+//! length limit.
+//!
+//! Every call is recorded (`ledger.rs`): feature, engine, model, tokens, the
+//! cost as the CLI reported it, duration and outcome. A feature's spend since
+//! the start of its day is checked before each call: at its cap the call is
+//! not made and is recorded as `capped`. A JSON answer is parsed and
+//! deserialised into the caller's type (the schema the prompt states); an
+//! invalid one is asked again once, with the error, and both attempts are
+//! recorded. Knows nothing of HTTP, settings or sessions: the caller passes
+//! the engine, the model and the budget.
+
+mod engine;
+mod ledger;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clock::Clock;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use store::Db;
+use time::OffsetDateTime;
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+pub use engine::{Engine, EngineKind};
+pub use ledger::{FeatureSpend, MIGRATIONS};
+
+/// What a call is for; each feature has its own budget and history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "UtilityFeature")]
+#[schema(as = UtilityFeature)]
+pub enum Feature {
+    Title,
+    Catches,
+    WeeklySummary,
+    ArchiveDigest,
+    ForensicsDeep,
+}
+
+impl Feature {
+    pub const ALL: [Feature; 5] = [
+        Feature::Title,
+        Feature::Catches,
+        Feature::WeeklySummary,
+        Feature::ArchiveDigest,
+        Feature::ForensicsDeep,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Feature::Title => "title",
+            Feature::Catches => "catches",
+            Feature::WeeklySummary => "weekly_summary",
+            Feature::ArchiveDigest => "archive_digest",
+            Feature::ForensicsDeep => "forensics_deep",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Feature> {
+        Feature::ALL.into_iter().find(|f| f.as_str() == text)
+    }
+}
+
+/// How a recorded call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "UtilityOutcome")]
+#[schema(as = UtilityOutcome)]
+pub enum Outcome {
+    Ok,
+    /// The answer was not the JSON asked for.
+    Invalid,
+    /// The CLI failed, timed out or reported an error.
+    Failed,
+    /// The feature's cap for the day was reached: no call was made.
+    Capped,
+    /// No primary engine is configured: no call was made.
+    NoEngine,
+}
+
+impl Outcome {
+    fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Invalid => "invalid",
+            Outcome::Failed => "failed",
+            Outcome::Capped => "capped",
+            Outcome::NoEngine => "no_engine",
+        }
+    }
+
+    fn parse(text: &str) -> Outcome {
+        match text {
+            "ok" => Outcome::Ok,
+            "invalid" => Outcome::Invalid,
+            "capped" => Outcome::Capped,
+            "no_engine" => Outcome::NoEngine,
+            _ => Outcome::Failed,
+        }
+    }
+}
+
+/// One recorded call, as `GET /utility/calls` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UtilityCall {
+    pub id: String,
+    pub feature: Feature,
+    /// The engine's name in `engines.toml`; null when none was configured.
+    pub engine: Option<String>,
+    /// The model asked for, else the one the CLI reported using.
+    pub model: Option<String>,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// As the CLI reported it; null where it reports no price (Codex).
+    pub cost_usd: Option<f64>,
+    pub duration_ms: u64,
+    pub outcome: Outcome,
+    pub error: Option<String>,
+    pub at: String,
+}
+
+/// A feature's allowance: calls stop once what it spent since `since` (the
+/// start of its day in the person's zone) reaches `cap_usd`. No cap, or a cap
+/// of 0 where the setting says 0 means no limit, never stops it.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    pub cap_usd: Option<f64>,
+    pub since: OffsetDateTime,
+}
+
+impl Budget {
+    pub fn unlimited(since: OffsetDateTime) -> Budget {
+        Budget {
+            cap_usd: None,
+            since,
+        }
+    }
+
+    fn cap(&self) -> Option<f64> {
+        self.cap_usd.filter(|cap| *cap > 0.0)
+    }
+}
+
+/// One question.
+#[derive(Debug, Clone)]
+pub struct Ask<'a> {
+    pub feature: Feature,
+    /// The feature's model setting; `None` leaves the CLI's default.
+    pub model: Option<&'a str>,
+    pub prompt: &'a str,
+    pub budget: Budget,
+}
+
+/// A successful call's text and what it cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub text: String,
+    pub cost_usd: Option<f64>,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum UtilityError {
+    #[error("no primary engine is configured for the utility model")]
+    NoEngine,
+    #[error("the daily cap of ${cap:.2} for {feature} is reached (${spent:.4} spent)")]
+    Capped {
+        feature: &'static str,
+        spent: f64,
+        cap: f64,
+    },
+    #[error("the utility model failed: {0}")]
+    Failed(String),
+    #[error("the utility model's answer was not the JSON asked for: {0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+/// Where the engine comes from at each call: `engines.toml` may change while
+/// the server runs, and an engine added later must be used without a restart.
+pub type EngineSource = Arc<dyn Fn() -> Option<Engine> + Send + Sync>;
+
+/// The utility model of one server.
+#[derive(Clone)]
+pub struct Utility {
+    db: Arc<Db>,
+    clock: Arc<dyn Clock>,
+    engine: EngineSource,
+    workdir: PathBuf,
+    timeout: Duration,
+}
+
+/// How long one CLI run may take before it is killed and recorded as failed.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(120);
+
+impl Utility {
+    /// `workdir` is the empty folder the CLI runs in (made when missing), so
+    /// it never reads a project's instruction files into a utility prompt.
+    pub fn new(
+        db: Arc<Db>,
+        clock: Arc<dyn Clock>,
+        engine: EngineSource,
+        workdir: PathBuf,
+    ) -> Utility {
+        Utility {
+            db,
+            clock,
+            engine,
+            workdir,
+            timeout: CALL_TIMEOUT,
+        }
+    }
+
+    /// The engine a call would use now.
+    pub fn engine(&self) -> Option<Engine> {
+        (self.engine)()
+    }
+
+    /// Asks for plain text.
+    pub async fn text(&self, ask: &Ask<'_>) -> Result<Answer, UtilityError> {
+        let engine = self.admit(ask).await?;
+        self.run(&engine, ask, ask.prompt)
+            .await
+            .map(|(answer, _)| answer)
+    }
+
+    /// Asks for JSON of type `T`, described to the model by `schema`; an
+    /// answer that does not parse is asked again once, with the reason.
+    pub async fn json<T: DeserializeOwned>(
+        &self,
+        ask: &Ask<'_>,
+        schema: &Value,
+    ) -> Result<(T, Answer), UtilityError> {
+        let engine = self.admit(ask).await?;
+        let prompt = format!(
+            "{}\n\nReply with one JSON value and nothing else (no prose, no code fence). \
+             It must match this JSON Schema:\n{schema}",
+            ask.prompt
+        );
+        let (answer, id) = self.run(&engine, ask, &prompt).await?;
+        let reason = match parse_json::<T>(&answer.text) {
+            Ok(value) => return Ok((value, answer)),
+            Err(reason) => reason,
+        };
+        self.mark_invalid(&id, &reason).await?;
+        let again = format!(
+            "{prompt}\n\nYour previous reply was not valid ({reason}). It was:\n{}\n\
+             Reply again with the JSON value only.",
+            clip(&answer.text, 2_000)
+        );
+        let (answer, id) = self.run(&engine, ask, &again).await?;
+        match parse_json::<T>(&answer.text) {
+            Ok(value) => Ok((value, answer)),
+            Err(reason) => {
+                self.mark_invalid(&id, &reason).await?;
+                Err(UtilityError::Invalid(reason))
+            }
+        }
+    }
+
+    /// The recorded calls, newest first: of one feature, from a moment on.
+    pub async fn calls(
+        &self,
+        feature: Option<Feature>,
+        from: Option<OffsetDateTime>,
+        limit: usize,
+    ) -> Result<Vec<UtilityCall>, UtilityError> {
+        let db = self.db.clone();
+        blocking(move || ledger::calls(&db, feature, from, limit)).await
+    }
+
+    /// What each feature spent since `since`, and how many calls it made.
+    pub async fn spend(&self, since: OffsetDateTime) -> Result<Vec<FeatureSpend>, UtilityError> {
+        let db = self.db.clone();
+        blocking(move || ledger::spend(&db, since)).await
+    }
+
+    /// True the first time it is asked for `key`, never again: a notice
+    /// ("no primary engine") said once, not at every call.
+    pub async fn first_notice(&self, key: &str) -> Result<bool, UtilityError> {
+        let db = self.db.clone();
+        let key = key.to_owned();
+        let at = self.clock.timestamp();
+        blocking(move || ledger::first_notice(&db, &key, &at)).await
+    }
+
+    /// Checks the engine and the budget; a refusal is recorded.
+    async fn admit(&self, ask: &Ask<'_>) -> Result<Engine, UtilityError> {
+        let Some(engine) = self.engine() else {
+            self.record_refusal(ask, None, Outcome::NoEngine, None)
+                .await?;
+            return Err(UtilityError::NoEngine);
+        };
+        if let Some(cap) = ask.budget.cap() {
+            let db = self.db.clone();
+            let (feature, since) = (ask.feature, ask.budget.since);
+            let spent = blocking(move || ledger::spent(&db, feature, since)).await?;
+            if spent >= cap {
+                let error = UtilityError::Capped {
+                    feature: ask.feature.as_str(),
+                    spent,
+                    cap,
+                };
+                self.record_refusal(ask, Some(&engine), Outcome::Capped, Some(error.to_string()))
+                    .await?;
+                return Err(error);
+            }
+        }
+        Ok(engine)
+    }
+
+    async fn record_refusal(
+        &self,
+        ask: &Ask<'_>,
+        engine: Option<&Engine>,
+        outcome: Outcome,
+        error: Option<String>,
+    ) -> Result<(), UtilityError> {
+        let call = UtilityCall {
+            id: uuid::Uuid::now_v7().to_string(),
+            feature: ask.feature,
+            engine: engine.map(|e| e.name.clone()),
+            model: ask.model.map(str::to_owned),
+            input_tokens: 0,
+            output_tokens: 0,
+            cost_usd: None,
+            duration_ms: 0,
+            outcome,
+            error,
+            at: self.clock.timestamp(),
+        };
+        let db = self.db.clone();
+        blocking(move || ledger::record(&db, &call)).await
+    }
+
+    /// Runs the CLI once and records it; the id names the record, so a
+    /// caller can mark an answer it could not use.
+    async fn run(
+        &self,
+        engine: &Engine,
+        ask: &Ask<'_>,
+        prompt: &str,
+    ) -> Result<(Answer, String), UtilityError> {
+        let started = Instant::now();
+        let at = self.clock.timestamp();
+        let result = engine
+            .run(prompt, ask.model, &self.workdir, self.timeout)
+            .await;
+        let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let id = uuid::Uuid::now_v7().to_string();
+        let mut call = UtilityCall {
+            id: id.clone(),
+            feature: ask.feature,
+            engine: Some(engine.name.clone()),
+            model: ask.model.map(str::to_owned),
+            input_tokens: 0,
+            output_tokens: 0,
+            cost_usd: None,
+            duration_ms,
+            outcome: Outcome::Ok,
+            error: None,
+            at,
+        };
+        let outcome = match result {
+            Ok(reply) => {
+                call.model = call.model.or(reply.model);
+                call.input_tokens = reply.answer.input_tokens;
+                call.output_tokens = reply.answer.output_tokens;
+                call.cost_usd = reply.answer.cost_usd;
+                Ok(reply.answer)
+            }
+            Err(reason) => {
+                call.outcome = Outcome::Failed;
+                call.error = Some(clip(&reason, 1_000).to_owned());
+                Err(UtilityError::Failed(reason))
+            }
+        };
+        let db = self.db.clone();
+        blocking(move || ledger::record(&db, &call)).await?;
+        outcome.map(|answer| (answer, id))
+    }
+
+    async fn mark_invalid(&self, id: &str, reason: &str) -> Result<(), UtilityError> {
+        let db = self.db.clone();
+        let (id, reason) = (id.to_owned(), clip(reason, 1_000).to_owned());
+        blocking(move || ledger::mark_invalid(&db, &id, &reason)).await
+    }
+}
+
+/// The JSON value in a model's reply: the whole text, else the text between
+/// a code fence, else from the first `{` or `[` to the last `}` or `]`.
+fn parse_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    let text = text.trim();
+    let fenced = text
+        .strip_prefix("```json")
+        .or_else(|| text.strip_prefix("```"))
+        .and_then(|rest| rest.rsplit_once("```"))
+        .map(|(inside, _)| inside.trim());
+    let spanned = text
+        .find(['{', '['])
+        .zip(text.rfind(['}', ']']))
+        .filter(|(start, end)| start < end)
+        .map(|(start, end)| &text[start..=end]);
+    let mut last_error = "the reply is empty".to_owned();
+    for candidate in [Some(text), fenced, spanned].into_iter().flatten() {
+        match serde_json::from_str::<T>(candidate) {
+            Ok(value) => return Ok(value),
+            Err(error) => last_error = error.to_string(),
+        }
+    }
+    Err(last_error)
+}
+
+/// At most `limit` bytes of `text`, cut at a character boundary.
+fn clip(text: &str, limit: usize) -> &str {
+    if text.len() <= limit {
+        return text;
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, store::StoreError> + Send + 'static,
+) -> Result<T, UtilityError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| UtilityError::Failed(format!("the database task failed: {error}")))?
+        .map_err(UtilityError::Store)
+}
+
+#[cfg(test)]
+mod tests;
