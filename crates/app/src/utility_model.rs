@@ -70,26 +70,20 @@ pub fn day_start(state: &App) -> OffsetDateTime {
         .unwrap_or(now)
 }
 
-/// The setting that caps a feature's day, and its value; a feature the
+/// A feature's daily cap in dollars, from its setting; a feature the
 /// catalog gives no cap has none.
-pub fn cap(state: &App, feature: Feature) -> (Option<&'static str>, Option<f64>) {
+pub fn cap(state: &App, feature: Feature) -> Option<f64> {
     match feature {
-        Feature::WeeklySummary => (
-            Some("weeklySummaryDailyCostCapUsd"),
-            Some(state.settings.weekly_summary_daily_cost_cap_usd()),
-        ),
-        Feature::ForensicsDeep => (
-            Some("sessionForensicsDailyCostCapUsd"),
-            Some(state.settings.session_forensics_daily_cost_cap_usd()),
-        ),
-        Feature::Title | Feature::Catches | Feature::ArchiveDigest => (None, None),
+        Feature::WeeklySummary => Some(state.settings.weekly_summary_daily_cost_cap_usd()),
+        Feature::ForensicsDeep => Some(state.settings.session_forensics_daily_cost_cap_usd()),
+        Feature::Title | Feature::Catches | Feature::ArchiveDigest => None,
     }
 }
 
 /// A feature's budget today.
 pub(crate) fn budget(state: &App, feature: Feature) -> utility::Budget {
     utility::Budget {
-        cap_usd: cap(state, feature).1,
+        cap_usd: cap(state, feature),
         since: day_start(state),
     }
 }

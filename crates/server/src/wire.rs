@@ -166,9 +166,9 @@ pub struct SettingChange {
 #[serde(rename_all = "camelCase")]
 pub struct UtilityFeatureSpend {
     pub feature: utility::Feature,
-    /// The setting that caps it; null for a feature without a cap.
-    pub cap_setting: Option<String>,
-    /// Null or 0: no limit.
+    /// The cap its setting gives (`weeklySummaryDailyCostCapUsd`,
+    /// `sessionForensicsDailyCostCapUsd`); null for a feature the catalog
+    /// gives no cap, and 0 is no limit.
     pub cap_usd: Option<f64>,
     pub spent_today_usd: f64,
     pub calls_today: u64,

@@ -864,22 +864,16 @@ impl SettingsStore {
     }
 
     /// How AI session titles are written. journey and latest_topic auto-refresh.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_title_style(&self) -> SessionTitleStyle {
         SessionTitleStyle::from_name(&self.text_at(46)).unwrap_or(SessionTitleStyle::Brief)
     }
 
     /// Per-feature model override for first naming of a session; null inherits the global utility model.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn initial_title_model(&self) -> Option<String> {
         self.optional_text_at(47)
     }
 
     /// Model override for staleness checks and title refreshes.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn refresh_title_model(&self) -> String {
         self.text_at(48)
     }
@@ -1281,8 +1275,6 @@ impl SettingsStore {
     }
 
     /// Maximum spend per calendar day of the deep analysis run; beyond it the run is refused.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_forensics_daily_cost_cap_usd(&self) -> f64 {
         self.number_at(115)
     }
@@ -1371,8 +1363,6 @@ impl SettingsStore {
     }
 
     /// How often an Archive Insights AI digest is posted to the inbox.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn archive_digest_cadence(&self) -> ArchiveDigestCadence {
         ArchiveDigestCadence::from_name(&self.text_at(131)).unwrap_or(ArchiveDigestCadence::Off)
     }
@@ -1557,22 +1547,16 @@ impl SettingsStore {
     }
 
     /// Generates a summary every Monday at the scheduled hour; existing summaries stay when off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn weekly_summary_enabled(&self) -> bool {
         self.toggle_at(161)
     }
 
     /// Local hour (Monday only) of generation.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn weekly_summary_schedule_hour(&self) -> u32 {
         self.count_at(162)
     }
 
     /// Maximum daily spend on weekly summary small-model calls before generation pauses.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn weekly_summary_daily_cost_cap_usd(&self) -> f64 {
         self.number_at(163)
     }

@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use crate::{Feature, Outcome, UtilityCall};
+use crate::call::{Feature, Outcome, UtilityCall};
 
 /// Append-only: never edit an applied step.
 pub const MIGRATIONS: &[store::Migration] = &[store::Migration {

@@ -177,7 +177,6 @@ fn at_the_daily_cap_the_next_call_is_not_made_and_is_recorded_capped() {
         .find(|f| f["feature"] == "weekly_summary")
         .unwrap()
         .clone();
-    assert_eq!(weekly["capSetting"], "weeklySummaryDailyCostCapUsd");
     assert_eq!(weekly["capUsd"], 0.05);
     assert_eq!(weekly["callsToday"], 1);
 }

@@ -94,15 +94,11 @@ async fn spend(_user: User, State(state): State<AppState>) -> ApiResult<Json<Uti
         .map_err(ApiError::internal)?;
     let features = spends
         .into_iter()
-        .map(|spend| {
-            let (cap_setting, cap_usd) = app::utility_model::cap(&state, spend.feature);
-            UtilityFeatureSpend {
-                feature: spend.feature,
-                cap_setting: cap_setting.map(str::to_owned),
-                cap_usd,
-                spent_today_usd: spend.spent_usd,
-                calls_today: spend.calls,
-            }
+        .map(|spend| UtilityFeatureSpend {
+            feature: spend.feature,
+            cap_usd: app::utility_model::cap(&state, spend.feature),
+            spent_today_usd: spend.spent_usd,
+            calls_today: spend.calls,
         })
         .collect();
     Ok(Json(UtilitySpend { features }))

@@ -68,11 +68,9 @@ export type UtilitySpend = { features: Array<UtilityFeatureSpend>, };
 
 export type UtilityFeatureSpend = { feature: UtilityFeature, 
 /**
- * The setting that caps it; null for a feature without a cap.
- */
-capSetting: string | null, 
-/**
- * Null or 0: no limit.
+ * The cap its setting gives (`weeklySummaryDailyCostCapUsd`,
+ * `sessionForensicsDailyCostCapUsd`); null for a feature the catalog
+ * gives no cap, and 0 is no limit.
  */
 capUsd: number | null, spentTodayUsd: number, callsToday: number, };
 
