@@ -19,6 +19,8 @@ pub enum AppError {
     Coaching(#[from] coaching::CoachingError),
     #[error(transparent)]
     Digests(#[from] digests::DigestError),
+    #[error(transparent)]
+    Tasks(#[from] tasks::TaskError),
     /// A blocking task panicked or was cancelled: a bug, not the caller's fault.
     #[error("a background task did not finish")]
     Task(#[from] tokio::task::JoinError),

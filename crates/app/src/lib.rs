@@ -16,6 +16,7 @@
 //! is asked to; [`App::shutdown`] then stops the sessions and removes
 //! `server.json`.
 
+pub mod catches;
 pub mod coaching_watch;
 mod engine_args;
 mod error;
@@ -29,6 +30,7 @@ mod session_inbox;
 mod start;
 pub mod stream_events;
 pub mod summaries;
+pub mod tasks_mirror;
 pub mod titles;
 pub mod utility_model;
 

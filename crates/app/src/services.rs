@@ -50,6 +50,8 @@ pub struct App {
     /// The utility model: short questions on the primary engine's CLI, each
     /// call recorded and kept inside its feature's cap.
     pub utility: utility::Utility,
+    /// Task lists, caught follow-ups and the tasks.md mirrors' state.
+    pub tasks: Arc<tasks::Tasks>,
     /// Coaching interviews and their write-ups.
     pub coaching: Arc<coaching::Coaching>,
     /// Which of each account's web apps are open, and in front.

@@ -17,8 +17,8 @@ use tokio::sync::watch;
 use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
-    coaching_watch, governor_loop, instruction_sync, notifier, publish, session_inbox, summaries,
-    titles, utility_model,
+    catches, coaching_watch, governor_loop, instruction_sync, notifier, publish, session_inbox,
+    summaries, tasks_mirror, titles, utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -209,6 +209,7 @@ impl Prepared {
             coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
             bookmarks: Arc::new(bookmarks::Bookmarks::new(db.clone(), clock.clone())),
             utility: utility_model::open(db.clone(), clock.clone(), &data_dir),
+            tasks: Arc::new(tasks::Tasks::new(db.clone(), clock.clone())),
             secrets: Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher)),
             secrets_answered: Arc::new(tokio::sync::Notify::new()),
             pm_wake: Arc::new(tokio::sync::Notify::new()),
@@ -237,6 +238,8 @@ impl Prepared {
         coaching_watch::start(&app);
         titles::start(&app);
         summaries::start(&app);
+        tasks_mirror::start(&app);
+        catches::start(&app);
         Ok(app)
     }
 }
@@ -317,6 +320,7 @@ fn all_migrations() -> Vec<store::Migration> {
         bookmarks::MIGRATIONS,
         utility::MIGRATIONS,
         digests::MIGRATIONS,
+        tasks::MIGRATIONS,
     ]
     .concat()
 }

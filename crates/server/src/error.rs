@@ -210,6 +210,19 @@ impl From<coaching::CoachingError> for ApiError {
     }
 }
 
+impl From<tasks::TaskError> for ApiError {
+    fn from(error: tasks::TaskError) -> Self {
+        use tasks::TaskError as E;
+        let message = error.to_string();
+        match error {
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::Invalid(_) => ApiError::bad_request("invalid_request", message),
+            E::Io { .. } => ApiError::bad_request("invalid_request", message),
+            E::Store(e) => ApiError::internal(e),
+        }
+    }
+}
+
 impl From<bookmarks::BookmarkError> for ApiError {
     fn from(error: bookmarks::BookmarkError) -> Self {
         use bookmarks::BookmarkError as E;
@@ -386,6 +399,7 @@ impl From<app::AppError> for ApiError {
             E::Inbox(e) => e.into(),
             E::Coaching(e) => e.into(),
             E::Digests(e) => ApiError::internal(e),
+            E::Tasks(e) => e.into(),
             E::Task(e) => ApiError::internal(e),
         }
     }

@@ -2104,15 +2104,11 @@ impl SettingsStore {
     }
 
     /// When a session ends or is archived, a cheap AI pass reads its transcript for follow-up tasks and stages them in the Caught view. Off skips the scan entirely.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn tasks_v2_catches_enabled(&self) -> bool {
         self.toggle_at(242)
     }
 
     /// Optional wording steering which follow-ups are kept; returned format is fixed. Empty means standard behavior.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn tasks_v2_catches_guidance(&self) -> String {
         self.text_at(243)
     }

@@ -91,6 +91,15 @@ impl Rig {
             }
         };
         std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
+        if api == Api::OpenAi {
+            // Codex is the primary engine here, and every request it makes
+            // offers tools: the session titles it is asked for are answered
+            // by their phrase, so they leave the conversation's script alone.
+            standin.answer(
+                app::titles::NAME_PHRASE,
+                standins::Message::text("Codex session"),
+            );
+        }
         let server = serve(dir, args, home.path(), log);
         server.set_setting("agentDrivenSessionsEnabled", json!(true));
         server.set_setting("requireSpawnSourceSession", json!(false));

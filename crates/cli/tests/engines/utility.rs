@@ -234,3 +234,100 @@ fn a_title_the_user_gave_is_never_replaced() {
         .json();
     assert_eq!(read["title"], "My words");
 }
+
+const CATCH: &str = app::catches::CATCH_PHRASE;
+
+fn caught(rig: &Rig) -> Vec<Value> {
+    rig.server.call("GET", "/tasks/caught", None).json()["caught"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn follow_ups_are_caught_once_from_an_archived_session_kept_or_dismissed() {
+    let Some(rig) = Rig::start(Api::Anthropic, &[]) else {
+        return;
+    };
+    rig.standin.answer(
+        CATCH,
+        answer(
+            r#"{"followUps": [{"task": "Add a retry test", "quote": "A retry test is still missing."},
+                              {"task": "Update the changelog", "quote": "Someone should update the changelog."}]}"#,
+        ),
+    );
+    // Off: archiving asks nothing.
+    rig.standin
+        .push(Message::text("Fixed. A retry test is still missing."));
+    let off = rig.spawn("fix the retry loop");
+    rig.wait_turn(&off, 1);
+    let archived = rig
+        .server
+        .call("POST", &format!("/sessions/{off}/archive"), None);
+    assert_eq!(archived.status, 200, "{}", archived.text());
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(rig.standin.answered(CATCH).is_empty());
+
+    rig.server.set_setting("tasksV2CatchesEnabled", json!(true));
+    rig.server.set_setting(
+        "tasksV2CatchesGuidance",
+        json!("Only tasks about tests and docs."),
+    );
+    rig.standin
+        .push(Message::text("Fixed. A retry test is still missing."));
+    let id = rig.spawn("fix the retry loop again");
+    rig.wait_turn(&id, 1);
+    rig.server
+        .call("POST", &format!("/sessions/{id}/archive"), None);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let staged = loop {
+        let staged = caught(&rig);
+        if staged.len() == 2 {
+            break staged;
+        }
+        assert!(Instant::now() < deadline, "{staged:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let asked = rig.standin.answered(CATCH);
+    assert_eq!(asked.len(), 1);
+    let text = asked[0].body_text();
+    assert!(
+        text.contains("A retry test is still missing") && text.contains("Only tasks about tests"),
+        "{text}"
+    );
+    assert!(staged.iter().all(|c| c["sessionId"] == id.as_str()));
+    let retry = staged
+        .iter()
+        .find(|c| c["text"] == "Add a retry test")
+        .unwrap();
+    assert_eq!(retry["quote"], "A retry test is still missing.");
+    let changelog = staged
+        .iter()
+        .find(|c| c["text"] == "Update the changelog")
+        .unwrap();
+    let kept = rig.server.call(
+        "POST",
+        &format!("/tasks/caught/{}/keep", retry["id"].as_str().unwrap()),
+        None,
+    );
+    assert_eq!(kept.status, 201, "{}", kept.text());
+    assert_eq!(kept.json()["sourceSessionId"], id.as_str());
+    let dismissed = rig.server.call(
+        "POST",
+        &format!(
+            "/tasks/caught/{}/dismiss",
+            changelog["id"].as_str().unwrap()
+        ),
+        None,
+    );
+    assert_eq!(dismissed.status, 204);
+    assert!(caught(&rig).is_empty());
+    let tasks = rig.server.call("GET", "/tasks", None).json()["tasks"].clone();
+    assert_eq!(tasks.as_array().unwrap().len(), 1);
+    assert_eq!(tasks[0]["text"], "Add a retry test");
+    // The same session is never scanned twice (its archive is announced again on a stop).
+    rig.server
+        .call("POST", &format!("/sessions/{id}/stop"), None);
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(rig.standin.answered(CATCH).len(), 1);
+}

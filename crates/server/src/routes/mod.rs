@@ -26,6 +26,7 @@ mod secrets;
 mod sessions;
 mod settings;
 mod stream;
+mod task_lists;
 mod teamchat;
 pub mod ui;
 mod utility;
@@ -58,6 +59,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(webhooks::routes())
         .merge(utility::routes())
         .merge(digests::routes())
+        .merge(task_lists::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())
 }

@@ -100,6 +100,67 @@ text: string, createdAt: string, };
 
 export type SummaryKind = "weekly" | "archive_daily" | "archive_weekly";
 
+export type Task = { id: string, 
+/**
+ * The workspace whose list holds it; `null` for the personal list.
+ */
+workspaceId: string | null, parentId: string | null, 
+/**
+ * Its place among its siblings, from 0, without gaps.
+ */
+position: number, text: string, notes: string, state: TaskState, 
+/**
+ * `YYYY-MM-DD`.
+ */
+due: string | null, 
+/**
+ * RFC 3339 in UTC with milliseconds.
+ */
+snoozedUntil: string | null, 
+/**
+ * The agent session that made it (an agent's write, or a kept catch).
+ */
+sourceSessionId: string | null, 
+/**
+ * True on the copy a conflicting tasks.md edit produced, beside the
+ * database's version.
+ */
+conflict: boolean, createdAt: string, updatedAt: string, doneAt: string | null, };
+
+export type TaskState = "open" | "done" | "dropped";
+
+export type NewTask = { text: string, parentId?: string, 
+/**
+ * Absent for the personal list.
+ */
+workspaceId?: string, due?: string, notes?: string, 
+/**
+ * Its place among its siblings; absent puts it last.
+ */
+index?: number, };
+
+export type TaskPatch = { text?: string, notes?: string, state?: TaskState, due?: string | null, snoozedUntil?: string | null, };
+
+export type TaskMove = { id: string, 
+/**
+ * The new parent, in the same list; `null` for the top level.
+ */
+parentId: string | null, index: number, };
+
+export type Caught = { id: string, sessionId: string, sessionTitle: string | null, text: string, 
+/**
+ * The sentence it came from.
+ */
+quote: string, createdAt: string, };
+
+export type TaskMirror = { workspaceId: string | null, path: string, folder: string | null, };
+
+export type MirrorFolder = { workspaceId: string | null, 
+/**
+ * An absolute path to an existing directory; `null` stops mirroring there.
+ */
+folder: string | null, };
+
 export type StopSession = { tree?: boolean, };
 
 export type UsageRange = { from?: string, to?: string, };
