@@ -26,8 +26,12 @@ fn create(tasks: &Tasks, n: &mut usize, parent: Option<&str>) -> String {
     let new = NewTask {
         text: format!("Task {i:04} of the benchmark list"),
         parent_id: parent.map(str::to_owned),
-        due: (i % 3 == 0).then(|| format!("2026-{:02}-{:02}", i % 12 + 1, i % 28 + 1)),
-        notes: (i % 4 == 0).then(|| format!("Why task {i} matters.\nSecond line of its notes.")),
+        due: i
+            .is_multiple_of(3)
+            .then(|| format!("2026-{:02}-{:02}", i % 12 + 1, i % 28 + 1)),
+        notes: i
+            .is_multiple_of(4)
+            .then(|| format!("Why task {i} matters.\nSecond line of its notes.")),
         ..NewTask::default()
     };
     tasks.create("acc", new, None).expect("a task").id
