@@ -26,7 +26,7 @@ pub(crate) fn open(
         state_db,
         clock,
         Arc::new(move || primary_engine(&dir)),
-        data_dir.join("utility"),
+        data_dir,
     )
 }
 
@@ -52,6 +52,7 @@ pub fn primary_engine(data_dir: &Path) -> Option<Engine> {
         program: spec.program(),
         args: spec.args.clone(),
         env: spec.env.clone(),
+        unsafe_allow_unsandboxed: spec.unsafe_allow_unsandboxed,
     })
 }
 

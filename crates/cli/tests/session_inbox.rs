@@ -26,7 +26,11 @@ fn server_with_engines() -> TestServer {
         routine = fixture("typed-claude"),
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
-    TestServer::start_in(dir)
+    let server = TestServer::start_in(dir);
+    // These fake engines would answer the utility model's title question
+    // too; the rows here are named by the prompt.
+    server.set_setting("sessionTitleStyle", json!("custom"));
+    server
 }
 
 fn id_of(session: &Value) -> String {

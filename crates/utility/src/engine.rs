@@ -36,6 +36,9 @@ pub struct Engine {
     pub program: Vec<String>,
     pub args: Vec<String>,
     pub env: BTreeMap<String, String>,
+    /// Where the kernel cannot confine the CLI, run it unconfined rather
+    /// than fail the call (the engine's own `unsafe_allow_unsandboxed`).
+    pub unsafe_allow_unsandboxed: bool,
 }
 
 /// What one run produced.
@@ -92,11 +95,15 @@ impl Engine {
         argv
     }
 
+    /// Runs the CLI in `workdir`, confined to `policy` as an agent's turn
+    /// is: the data directory (the `cli-token`, the database) is out of its
+    /// reach but for the empty folder it runs in.
     pub(crate) async fn run(
         &self,
         prompt: &str,
         model: Option<&str>,
         workdir: &Path,
+        policy: &sandbox::Policy,
         timeout: Duration,
     ) -> Result<Reply, String> {
         let argv = self.argv(model);
@@ -105,7 +112,8 @@ impl Engine {
             .ok_or_else(|| format!("engine `{}` has no command", self.name))?;
         std::fs::create_dir_all(workdir)
             .map_err(|e| format!("cannot make {}: {e}", workdir.display()))?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .envs(&self.env)
             .current_dir(workdir)
@@ -113,7 +121,22 @@ impl Engine {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0)
-            .kill_on_drop(true)
+            .kill_on_drop(true);
+        let policy = policy.clone();
+        let prepared = tokio::task::spawn_blocking(move || policy.prepare())
+            .await
+            .map_err(|e| format!("the sandbox could not be prepared: {e}"))?;
+        match prepared {
+            Ok(prepared) => {
+                let hook = prepared.into_pre_exec(workdir);
+                // SAFETY: the hook runs in the child between fork and exec
+                // and only makes system calls on what was built before it.
+                unsafe { command.pre_exec(hook) };
+            }
+            Err(sandbox::SandboxError::Unsupported { .. }) if self.unsafe_allow_unsandboxed => {}
+            Err(error) => return Err(format!("the CLI cannot be confined here: {error}")),
+        }
+        let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start {program}: {e}"))?;
         if let Some(mut stdin) = child.stdin.take() {
@@ -297,6 +320,7 @@ mod tests {
             program: vec!["claude".into()],
             args: vec!["--model".into(), "opus".into()],
             env: BTreeMap::new(),
+            unsafe_allow_unsandboxed: false,
         };
         let argv = engine.argv(Some("haiku"));
         let models: Vec<usize> = argv

@@ -22,7 +22,7 @@ mod call;
 mod engine;
 mod ledger;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -106,6 +106,7 @@ pub struct Utility {
     clock: Arc<dyn Clock>,
     engine: EngineSource,
     workdir: PathBuf,
+    policy: sandbox::Policy,
     timeout: Duration,
 }
 
@@ -113,19 +114,28 @@ pub struct Utility {
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(120);
 
 impl Utility {
-    /// `workdir` is the empty folder the CLI runs in (made when missing), so
-    /// it never reads a project's instruction files into a utility prompt.
+    /// The CLI runs in `DIR/utility` (made when missing), an empty folder,
+    /// so it never reads a project's instruction files into a utility
+    /// prompt, confined so that the rest of the data directory `DIR` is out
+    /// of its reach.
     pub fn new(
         db: Arc<Db>,
         clock: Arc<dyn Clock>,
         engine: EngineSource,
-        workdir: PathBuf,
+        data_dir: &Path,
     ) -> Utility {
+        let workdir = data_dir.join("utility");
+        let policy = sandbox::Policy {
+            hidden: vec![data_dir.to_owned()],
+            exceptions: vec![workdir.clone()],
+            network: sandbox::Network::Allowed,
+        };
         Utility {
             db,
             clock,
             engine,
             workdir,
+            policy,
             timeout: CALL_TIMEOUT,
         }
     }
@@ -263,7 +273,7 @@ impl Utility {
         let started = Instant::now();
         let at = self.clock.timestamp();
         let result = engine
-            .run(prompt, ask.model, &self.workdir, self.timeout)
+            .run(prompt, ask.model, &self.workdir, &self.policy, self.timeout)
             .await;
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let id = uuid::Uuid::now_v7().to_string();

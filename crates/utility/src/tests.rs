@@ -55,9 +55,10 @@ printf '{{"type":"result","subtype":"success","is_error":false,"result":%s,"tota
         program: vec![script.display().to_string()],
         args: vec![],
         env: Default::default(),
+        unsafe_allow_unsandboxed: false,
     };
     let source: EngineSource = Arc::new(move || Some(engine.clone()));
-    let utility = Utility::new(db, clock.clone(), source, dir.path().join("work"));
+    let utility = Utility::new(db, clock.clone(), source, &dir.path().join("data"));
     World {
         dir,
         utility,
@@ -231,7 +232,7 @@ async fn without_an_engine_nothing_runs_and_the_notice_is_said_once() {
     let db = Arc::new(Db::open(&dir.path().join("db.sqlite")).unwrap());
     db.migrate(MIGRATIONS).unwrap();
     let clock = Arc::new(ManualClock::starting_now());
-    let utility = Utility::new(db, clock.clone(), Arc::new(|| None), dir.path().join("w"));
+    let utility = Utility::new(db, clock.clone(), Arc::new(|| None), dir.path());
     let result = utility.text(&ask(Feature::Title, None, clock.now())).await;
     assert!(matches!(result, Err(UtilityError::NoEngine)));
     assert_eq!(
@@ -256,12 +257,13 @@ async fn a_failing_cli_is_recorded_as_failed_with_what_it_said() {
         ],
         args: vec![],
         env: Default::default(),
+        unsafe_allow_unsandboxed: false,
     };
     let utility = Utility::new(
         w.utility.db.clone(),
         w.clock.clone(),
         Arc::new(move || Some(broken.clone())),
-        w.dir.path().join("w"),
+        &w.dir.path().join("data"),
     );
     let result = utility
         .text(&ask(Feature::Title, None, w.clock.now()))
@@ -272,4 +274,47 @@ async fn a_failing_cli_is_recorded_as_failed_with_what_it_said() {
     assert!(reason.contains("Invalid API key"), "{reason}");
     let calls = utility.calls(Some(Feature::Title), None, 5).await.unwrap();
     assert_eq!(calls[0].outcome, Outcome::Failed);
+}
+
+#[tokio::test]
+async fn the_cli_cannot_reach_the_data_directory() {
+    if sandbox::support().mode == sandbox::Mode::Unavailable {
+        eprintln!("skipped: this kernel cannot confine processes");
+        return;
+    }
+    let w = world(&[r#""x""#], 0.0);
+    let data = w.dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("cli-token"), "secret").unwrap();
+    let prying = Engine {
+        name: "primary".into(),
+        kind: EngineKind::Claude,
+        program: vec![
+            "sh".into(),
+            "-c".into(),
+            format!(
+                "cat {}/cli-token; echo planted > {}/planted",
+                data.display(),
+                data.display()
+            ),
+            "x".into(),
+        ],
+        args: vec![],
+        env: Default::default(),
+        unsafe_allow_unsandboxed: false,
+    };
+    let utility = Utility::new(
+        w.utility.db.clone(),
+        w.clock.clone(),
+        Arc::new(move || Some(prying.clone())),
+        &data,
+    );
+    let result = utility
+        .text(&ask(Feature::Title, None, w.clock.now()))
+        .await;
+    let Err(UtilityError::Failed(reason)) = result else {
+        panic!("{result:?}")
+    };
+    assert!(!reason.contains("secret"), "{reason}");
+    assert!(!data.join("planted").exists());
 }
