@@ -30,6 +30,7 @@ mod session_inbox;
 mod start;
 pub mod stream_events;
 pub mod summaries;
+pub mod task_reminders;
 pub mod tasks_mirror;
 pub mod titles;
 pub mod utility_model;

@@ -18,7 +18,7 @@ use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
     catches, coaching_watch, governor_loop, instruction_sync, notifier, publish, session_inbox,
-    summaries, tasks_mirror, titles, utility_model,
+    summaries, task_reminders, tasks_mirror, titles, utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -239,6 +239,7 @@ impl Prepared {
         titles::start(&app);
         summaries::start(&app);
         tasks_mirror::start(&app);
+        task_reminders::start(&app);
         catches::start(&app);
         Ok(app)
     }

@@ -115,3 +115,75 @@ fn a_list_round_trips_through_tasks_md_edits_on_both_sides() {
     assert_eq!(moved.status, 400, "{}", moved.text());
     assert_eq!(tasks(&server), before);
 }
+
+fn task_notes(server: &TestServer) -> Vec<String> {
+    let notes = server.call("GET", "/inbox?category=note", None).json();
+    notes
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["title"].as_str())
+        .filter(|t| t.starts_with("Task ") || t.starts_with("Snooze over"))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn advance(server: &TestServer, ms: i64) {
+    let moved = server.call("POST", "/test/clock", Some(&json!({"advanceMs": ms})));
+    assert_eq!(moved.status, 204, "{}", moved.text());
+}
+
+#[test]
+fn due_and_snoozed_tasks_reach_the_inbox_once_and_wait_out_quiet_hours() {
+    let start: jiff::Timestamp = "2026-11-30T20:00:00Z".parse().unwrap();
+    let ms = start.as_millisecond().to_string();
+    let server = TestServer::start_with(&["--manual-clock-start-ms", &ms]);
+    server.set_setting("pmInboxQuietHoursTimeZone", json!("UTC"));
+    server.set_setting("pmInboxQuietHoursStart", json!("21:00"));
+    server.set_setting("pmInboxQuietHoursEnd", json!("08:00"));
+    server.set_setting("pmInboxQuietHoursEnabled", json!(true));
+    create(
+        &server,
+        json!({"text": "Pay the invoice", "due": "2026-11-30"}),
+    );
+    create(
+        &server,
+        json!({"text": "Renew the domain", "due": "2026-11-28"}),
+    );
+    advance(&server, 60_000);
+    wait_for(
+        || task_notes(&server).len() == 2,
+        "the due tasks were not told",
+    );
+    let notes = task_notes(&server);
+    assert!(
+        notes.contains(&"Task due today: Pay the invoice".to_owned()),
+        "{notes:?}"
+    );
+    assert!(
+        notes.contains(&"Task overdue: Renew the domain (due 2026-11-28)".to_owned()),
+        "{notes:?}"
+    );
+    // Snoozed until 21:30, inside quiet hours: held until they end at 08:00.
+    let snoozed = create(&server, json!({"text": "Call the bank"}));
+    let patched = server.call(
+        "PATCH",
+        &format!("/tasks/{}", snoozed["id"].as_str().unwrap()),
+        Some(&json!({"snoozedUntil": "2026-11-30T21:30:00Z"})),
+    );
+    assert_eq!(patched.status, 200, "{}", patched.text());
+    advance(&server, 90 * 60_000);
+    advance(&server, 60_000);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(task_notes(&server).len(), 2, "told inside quiet hours");
+    advance(&server, 11 * 3_600_000);
+    wait_for(
+        || task_notes(&server).len() == 3,
+        "the snooze's end was never told",
+    );
+    assert!(task_notes(&server).contains(&"Snooze over: Call the bank".to_owned()));
+    // Told once: another day passes without repeats.
+    advance(&server, 3_600_000);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(task_notes(&server).len(), 3, "{:?}", task_notes(&server));
+}
