@@ -154,6 +154,8 @@ bench: web e2e-deps engines-deps
 	cargo bench -p switchboard --bench returning
 	cargo bench -p switchboard --bench mcp
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench engine_hook
+	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench titles
+	cargo bench -p tasks --bench merge
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench scale
 	cargo bench -p governor
 	cargo bench -p boards
