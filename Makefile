@@ -156,6 +156,7 @@ bench: web e2e-deps engines-deps
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench engine_hook
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench titles
 	cargo bench -p tasks --bench merge
+	cargo bench -p friction --bench scan
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench scale
 	cargo bench -p governor
 	cargo bench -p boards

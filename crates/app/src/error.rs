@@ -21,6 +21,10 @@ pub enum AppError {
     Digests(#[from] digests::DigestError),
     #[error(transparent)]
     Tasks(#[from] tasks::TaskError),
+    #[error(transparent)]
+    Friction(#[from] friction::FrictionError),
+    #[error(transparent)]
+    Accounts(#[from] accounts::AccountsError),
     /// A blocking task panicked or was cancelled: a bug, not the caller's fault.
     #[error("a background task did not finish")]
     Task(#[from] tokio::task::JoinError),

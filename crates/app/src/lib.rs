@@ -20,6 +20,7 @@ pub mod catches;
 pub mod coaching_watch;
 mod engine_args;
 mod error;
+pub mod forensics;
 pub mod governor_loop;
 mod instruction_sync;
 mod notifier;

@@ -17,8 +17,8 @@ use tokio::sync::watch;
 use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
-    catches, coaching_watch, governor_loop, instruction_sync, notifier, publish, session_inbox,
-    summaries, task_reminders, tasks_mirror, titles, utility_model,
+    catches, coaching_watch, forensics, governor_loop, instruction_sync, notifier, publish,
+    session_inbox, summaries, task_reminders, tasks_mirror, titles, utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -240,6 +240,7 @@ impl Prepared {
         summaries::start(&app);
         tasks_mirror::start(&app);
         task_reminders::start(&app);
+        forensics::start(&app);
         catches::start(&app);
         Ok(app)
     }
@@ -322,6 +323,7 @@ fn all_migrations() -> Vec<store::Migration> {
         utility::MIGRATIONS,
         digests::MIGRATIONS,
         tasks::MIGRATIONS,
+        friction::MIGRATIONS,
     ]
     .concat()
 }

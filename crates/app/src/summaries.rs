@@ -110,6 +110,7 @@ fn feature_of(kind: Kind) -> Feature {
     match kind {
         Kind::Weekly => Feature::WeeklySummary,
         Kind::ArchiveDaily | Kind::ArchiveWeekly => Feature::ArchiveDigest,
+        Kind::ForensicsWeekly => Feature::ForensicsDeep,
     }
 }
 
@@ -149,6 +150,8 @@ async fn write(
             }
             session_facts(&archived)
         }
+        // Written by the forensics loop from the scan's findings.
+        Kind::ForensicsWeekly => return Ok(()),
     };
     let prompt = match kind {
         Kind::Weekly => format!(
@@ -213,6 +216,7 @@ async fn keep(
         Kind::Weekly => "Weekly summary",
         Kind::ArchiveDaily => "Archive digest",
         Kind::ArchiveWeekly => "Weekly archive digest",
+        Kind::ForensicsWeekly => "Friction analysis",
     };
     let last_day = period
         .end

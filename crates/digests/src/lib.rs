@@ -48,6 +48,8 @@ pub enum Kind {
     Weekly,
     ArchiveDaily,
     ArchiveWeekly,
+    /// The utility model's weekly analysis of the friction scan's findings.
+    ForensicsWeekly,
 }
 
 impl Kind {
@@ -56,13 +58,19 @@ impl Kind {
             Kind::Weekly => "weekly",
             Kind::ArchiveDaily => "archive_daily",
             Kind::ArchiveWeekly => "archive_weekly",
+            Kind::ForensicsWeekly => "forensics_weekly",
         }
     }
 
     fn parse(text: &str) -> Option<Kind> {
-        [Kind::Weekly, Kind::ArchiveDaily, Kind::ArchiveWeekly]
-            .into_iter()
-            .find(|kind| kind.as_str() == text)
+        [
+            Kind::Weekly,
+            Kind::ArchiveDaily,
+            Kind::ArchiveWeekly,
+            Kind::ForensicsWeekly,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == text)
     }
 }
 

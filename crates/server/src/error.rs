@@ -400,6 +400,8 @@ impl From<app::AppError> for ApiError {
             E::Coaching(e) => e.into(),
             E::Digests(e) => ApiError::internal(e),
             E::Tasks(e) => e.into(),
+            E::Friction(e) => ApiError::internal(e),
+            E::Accounts(e) => e.into(),
             E::Task(e) => ApiError::internal(e),
         }
     }

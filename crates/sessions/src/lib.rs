@@ -60,6 +60,7 @@ mod notices;
 mod pages;
 mod process;
 mod prompts;
+mod recent;
 mod recovery;
 mod returning;
 mod schema;
@@ -85,6 +86,7 @@ pub use model::{
     Usage, UsageDay, Via, Worktree,
 };
 pub use pages::{MAX_PAGE, PageFrom};
+pub use recent::{RecentTranscript, recent_transcripts};
 pub use returning::Governance;
 pub use state::{BeforeTurn, Hooks, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;

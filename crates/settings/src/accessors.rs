@@ -1261,15 +1261,11 @@ impl SettingsStore {
     }
 
     /// Most the friction triage loop may spend in a rolling 24 hours; 0 means no limit. At the cap the next triage run does not start; already-started fixer sessions are not recalled.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn friction_triage_cost_cap_usd(&self) -> f64 {
         self.number_at(113)
     }
 
     /// Runs the deep analysis once a week (Monday morning); spawns a paid session and respects the daily spend cap.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_forensics_auto_weekly_enabled(&self) -> bool {
         self.toggle_at(114)
     }
@@ -1280,8 +1276,6 @@ impl SettingsStore {
     }
 
     /// How often the free deterministic friction scan runs.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_forensics_scan_interval_hours(&self) -> u32 {
         self.count_at(116)
     }

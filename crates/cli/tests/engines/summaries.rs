@@ -180,3 +180,156 @@ fn at_the_daily_cap_the_next_call_is_not_made_and_is_recorded_capped() {
     assert_eq!(weekly["capUsd"], 0.05);
     assert_eq!(weekly["callsToday"], 1);
 }
+
+#[test]
+fn the_weekly_friction_analysis_reads_the_weeks_findings_once() {
+    // Monday, early.
+    let start = ms("2026-11-30T06:00:00Z");
+    let Some(rig) = Rig::start(Api::Anthropic, &["--manual-clock-start-ms", &start]) else {
+        return;
+    };
+    rig.server
+        .set_setting("pmInboxQuietHoursTimeZone", json!("UTC"));
+    rig.server
+        .set_setting("sessionForensicsScanIntervalHours", json!(1));
+    rig.server
+        .set_setting("sessionForensicsAutoWeeklyEnabled", json!(true));
+    rig.server.set_setting("sessionTitleStyle", json!("custom"));
+    rig.standin.answer(
+        app::forensics::DEEP_PHRASE,
+        Message::text("- Builds are stopped mid-turn: give them a time limit."),
+    );
+    // A second engine that works until stopped, beside Claude Code.
+    let toml = rig.server.data_dir().join("engines.toml");
+    let mut engines = std::fs::read_to_string(&toml).unwrap();
+    engines.push_str("\n[engines.slow]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo building; sleep 600\"]\n");
+    std::fs::write(&toml, engines).unwrap();
+    let body = json!({"engine": "slow", "prompt": "build it", "cwd": rig.work.path()});
+    let id = rig.server.call("POST", "/sessions", Some(&body)).json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    rig.server.wait_for_status(&id, "running");
+    rig.server
+        .call("POST", &format!("/sessions/{id}/stop"), None);
+    // 07:00: the scan finds it. 08:00: the analysis.
+    rig.advance_clock(3_600_000);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while rig.server.call("GET", "/forensics", None).json()["findings"]
+        .as_array()
+        .unwrap()
+        .is_empty()
+    {
+        assert!(Instant::now() < deadline, "no finding");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        rig.standin.answered(app::forensics::DEEP_PHRASE).is_empty(),
+        "before Monday 08:00"
+    );
+    rig.advance_clock(3_600_000);
+    let kept = wait_summaries(&rig, 1);
+    assert_eq!(kept[0]["kind"], "forensics_weekly");
+    assert_eq!(
+        kept[0]["text"],
+        "- Builds are stopped mid-turn: give them a time limit."
+    );
+    let asked = rig.standin.answered(app::forensics::DEEP_PHRASE);
+    assert_eq!(asked.len(), 1);
+    assert!(
+        asked[0].body_text().contains("no_final_message"),
+        "{}",
+        asked[0].body_text()
+    );
+    let calls = rig
+        .server
+        .call("GET", "/utility/calls?feature=forensics_deep", None)
+        .json();
+    assert_eq!(calls["calls"][0]["outcome"], "ok", "{calls}");
+    rig.advance_clock(3_600_000);
+    settle();
+    assert_eq!(rig.standin.answered(app::forensics::DEEP_PHRASE).len(), 1);
+}
+
+#[test]
+fn triage_sessions_stop_starting_at_their_rolling_cap() {
+    let Some(rig) = Rig::start(Api::Anthropic, &["--manual-clock"]) else {
+        return;
+    };
+    rig.server
+        .set_setting("sessionForensicsScanIntervalHours", json!(1));
+    rig.server
+        .set_setting("frictionTriageCostCapUsd", json!(0.05));
+    rig.server.set_setting("sessionTitleStyle", json!("custom"));
+    let toml = rig.server.data_dir().join("engines.toml");
+    let mut engines = std::fs::read_to_string(&toml).unwrap();
+    engines.push_str("\n[engines.slow]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo building; sleep 600\"]\n");
+    std::fs::write(&toml, engines).unwrap();
+    let body = json!({"engine": "slow", "prompt": "build it", "cwd": rig.work.path()});
+    let id = rig.server.call("POST", "/sessions", Some(&body)).json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    rig.server.wait_for_status(&id, "running");
+    rig.server
+        .call("POST", &format!("/sessions/{id}/stop"), None);
+    rig.advance_clock(3_600_000);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let finding = loop {
+        let report = rig.server.call("GET", "/forensics", None).json();
+        if let Some(finding) = report["findings"].as_array().unwrap().first() {
+            break finding["id"].as_str().unwrap().to_owned();
+        }
+        assert!(Instant::now() < deadline, "no finding");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // The first triage runs on Claude Code in the session's folder and costs more than the cap.
+    rig.standin.push(
+        Message::text("Found it: the build waits on stdin.").usage(Usage {
+            input: 200_000,
+            output: 100,
+            ..Usage::default()
+        }),
+    );
+    let started = rig.server.call(
+        "POST",
+        &format!("/forensics/findings/{finding}/triage"),
+        None,
+    );
+    assert_eq!(started.status, 201, "{}", started.text());
+    let triage = started.json();
+    assert_eq!(triage["engine"], "primary");
+    assert_eq!(triage["cwd"], rig.work.path().to_str().unwrap());
+    let prompt = triage["prompt"].as_str().unwrap();
+    assert!(
+        prompt.contains(&id) && prompt.contains("without a final message"),
+        "{prompt}"
+    );
+    let triage_id = triage["id"].as_str().unwrap().to_owned();
+    let done = rig.wait_turn(&triage_id, 1);
+    assert!(done["costUsd"].as_f64().unwrap() > 0.05, "{done}");
+    let refused = rig.server.call(
+        "POST",
+        &format!("/forensics/findings/{finding}/triage"),
+        None,
+    );
+    assert_eq!(
+        (refused.status, refused.json()["error"]["code"].as_str()),
+        (409, Some("triage_cap_reached")),
+        "{}",
+        refused.text()
+    );
+    // A day later the spend has rolled out of the window.
+    rig.advance_clock(25 * 3_600_000);
+    rig.standin.push(Message::text("Nothing more."));
+    let again = rig.server.call(
+        "POST",
+        &format!("/forensics/findings/{finding}/triage"),
+        None,
+    );
+    assert_eq!(again.status, 201, "{}", again.text());
+    let missing = rig
+        .server
+        .call("POST", "/forensics/findings/nope/triage", None);
+    assert_eq!(missing.status, 404);
+}

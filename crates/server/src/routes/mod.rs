@@ -18,6 +18,7 @@ mod coaching;
 mod dashboards;
 mod digests;
 mod doctor;
+mod forensics;
 mod governor;
 mod inbox;
 pub(crate) mod navigation;
@@ -59,6 +60,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(webhooks::routes())
         .merge(utility::routes())
         .merge(digests::routes())
+        .merge(forensics::routes())
         .merge(task_lists::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())

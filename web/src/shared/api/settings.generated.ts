@@ -2201,8 +2201,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number of at least 0",
     "default": 5,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Most the friction triage loop may spend in a rolling 24 hours; 0 means no limit. At the cap the next triage run does not start; already-started fixer sessions are not recalled.",
     "schema": {
@@ -2218,8 +2218,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Runs the deep analysis once a week (Monday morning); spawns a paid session and respects the daily spend cap.",
     "schema": {
@@ -2252,8 +2252,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 168",
     "default": 24,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "How often the free deterministic friction scan runs.",
     "schema": {

@@ -98,7 +98,13 @@ export type Summary = { id: string, kind: SummaryKind, periodStart: string, peri
  */
 text: string, createdAt: string, };
 
-export type SummaryKind = "weekly" | "archive_daily" | "archive_weekly";
+export type SummaryKind = "weekly" | "archive_daily" | "archive_weekly" | "forensics_weekly";
+
+export type FrictionReport = { lastScanAt: string | null, findings: Array<FrictionFinding>, };
+
+export type FrictionFinding = { id: string, kind: FrictionKind, sessionId: string, sessionTitle: string | null, detail: string, count: number, firstSeenAt: string, lastSeenAt: string, };
+
+export type FrictionKind = "repeated_failing_command" | "loop_broken" | "stall" | "denied_tool_call" | "slow_approval" | "no_final_message";
 
 export type Task = { id: string, 
 /**
