@@ -199,19 +199,7 @@ fn the_weekly_friction_analysis_reads_the_weeks_findings_once() {
         app::forensics::DEEP_PHRASE,
         Message::text("- Builds are stopped mid-turn: give them a time limit."),
     );
-    // A second engine that works until stopped, beside Claude Code.
-    let toml = rig.server.data_dir().join("engines.toml");
-    let mut engines = std::fs::read_to_string(&toml).unwrap();
-    engines.push_str("\n[engines.slow]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo building; sleep 600\"]\n");
-    std::fs::write(&toml, engines).unwrap();
-    let body = json!({"engine": "slow", "prompt": "build it", "cwd": rig.work.path()});
-    let id = rig.server.call("POST", "/sessions", Some(&body)).json()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    rig.server.wait_for_status(&id, "running");
-    rig.server
-        .call("POST", &format!("/sessions/{id}/stop"), None);
+    stopped_without_a_final_message(&rig);
     // 07:00: the scan finds it. 08:00: the analysis.
     rig.advance_clock(3_600_000);
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -261,18 +249,7 @@ fn triage_sessions_stop_starting_at_their_rolling_cap() {
     rig.server
         .set_setting("frictionTriageCostCapUsd", json!(0.05));
     rig.server.set_setting("sessionTitleStyle", json!("custom"));
-    let toml = rig.server.data_dir().join("engines.toml");
-    let mut engines = std::fs::read_to_string(&toml).unwrap();
-    engines.push_str("\n[engines.slow]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo building; sleep 600\"]\n");
-    std::fs::write(&toml, engines).unwrap();
-    let body = json!({"engine": "slow", "prompt": "build it", "cwd": rig.work.path()});
-    let id = rig.server.call("POST", "/sessions", Some(&body)).json()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    rig.server.wait_for_status(&id, "running");
-    rig.server
-        .call("POST", &format!("/sessions/{id}/stop"), None);
+    let id = stopped_without_a_final_message(&rig);
     rig.advance_clock(3_600_000);
     let deadline = Instant::now() + Duration::from_secs(30);
     let finding = loop {
@@ -332,4 +309,24 @@ fn triage_sessions_stop_starting_at_their_rolling_cap() {
         .server
         .call("POST", "/forensics/findings/nope/triage", None);
     assert_eq!(missing.status, 404);
+}
+
+/// A session of a second engine (a `command` one, beside Claude Code) that
+/// works until it is stopped: it ends without a final message.
+fn stopped_without_a_final_message(rig: &Rig) -> String {
+    let toml = rig.server.data_dir().join("engines.toml");
+    let mut engines = std::fs::read_to_string(&toml).unwrap();
+    engines.push_str(
+        "\n[engines.slow]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo building; sleep 600\"]\n",
+    );
+    std::fs::write(&toml, engines).unwrap();
+    let body = json!({"engine": "slow", "prompt": "build it", "cwd": rig.work.path()});
+    let id = rig.server.call("POST", "/sessions", Some(&body)).json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    rig.server.wait_for_status(&id, "running");
+    rig.server
+        .call("POST", &format!("/sessions/{id}/stop"), None);
+    id
 }
