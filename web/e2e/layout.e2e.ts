@@ -35,8 +35,21 @@ async function pages(): Promise<(readonly [string, string])[]> {
     });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     sessionPage = [`/sessions/${reply.body.id}`, title];
+    // The Tasks page with a nested task, so its rows are drawn and checked too.
+    const parent = await e2e.server.api<{ id: string }>("POST", "/tasks", {
+      text: "Ship the release",
+      due: "2026-12-01",
+    });
+    await e2e.server.api("POST", "/tasks", { text: "Write the notes", parentId: parent.body.id });
   }
-  return [["/", "Agents"], sessionPage, ["/boards", "Boards"], ["/inbox", "Inbox"], ["/settings", "Settings"]];
+  return [
+    ["/", "Agents"],
+    sessionPage,
+    ["/boards", "Boards"],
+    ["/inbox", "Inbox"],
+    ["/settings", "Settings"],
+    ["/tasks", "Tasks"],
+  ];
 }
 
 /** What breaks the layout on the page as drawn: sideways scrolling, and controls drawn over each other. */
@@ -131,7 +144,7 @@ interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
-test("axe-core finds no serious or critical violation on the board, a session, the inbox and settings", async () => {
+test("axe-core finds no serious or critical violation on the board, a session, the inbox, settings and tasks", async () => {
   const { context, page } = await loggedInPage(e2e, "/");
   const found: Record<string, string[]> = {};
   for (const theme of ["light", "dark"] as const) {

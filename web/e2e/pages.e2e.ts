@@ -54,6 +54,8 @@ test("no page of the app logs a console error", async () => {
     ["/settings", heading("Settings")],
     ["/sessions", heading("Agents")],
     ["/inbox", heading("Inbox")],
+    ["/tasks", heading("Tasks")],
+    ["/tasks/caught", heading("Tasks")],
     [`/p/${link.token}`, (p) => widgetsDrawn(p, 2)],
   ];
   const found: Record<string, string[]> = {};

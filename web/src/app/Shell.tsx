@@ -27,6 +27,7 @@ import { CommandPalette } from "./CommandPalette";
 // loads when opened, so the board and the other pages do not wait for it.
 const SessionPage = lazy(() => import("../features/sessions/SessionPage").then((m) => ({ default: m.SessionPage })));
 const SettingsPage = lazy(() => import("../features/settings/SettingsPage").then((m) => ({ default: m.SettingsPage })));
+const TasksPage = lazy(() => import("../features/tasks/TasksPage").then((m) => ({ default: m.TasksPage })));
 
 // The agent board is home: it is what a person running agents keeps open.
 const SECTIONS = [
@@ -34,6 +35,7 @@ const SECTIONS = [
   { to: "/inbox", label: "Inbox", routes: ["inbox"] },
   { to: "/boards", label: "Boards", routes: ["boards", "board"] },
   { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
+  { to: "/tasks", label: "Tasks", routes: ["tasks", "caught"] },
   { to: "/settings", label: "Settings", routes: ["settings"] },
 ] as const;
 
@@ -47,6 +49,7 @@ export function Shell({ route }: { route: Route }) {
 
 function ShellLayout({ route }: { route: Route }) {
   const section = SECTIONS.find((s) => (s.routes as readonly string[]).includes(route.name));
+  const sections = useSections();
   const { needsUser } = useInboxStatus();
   useToastDuration();
   useNextNeedsYouKey();
@@ -97,7 +100,7 @@ function ShellLayout({ route }: { route: Route }) {
         </div>
         <WorkspaceSwitcher />
         <ul className="nav-list">
-          {SECTIONS.map((s) => (
+          {sections.map((s) => (
             <li key={s.to}>
               <Link
                 to={s.to}
@@ -116,7 +119,7 @@ function ShellLayout({ route }: { route: Route }) {
             </li>
           ))}
         </ul>
-        <CommandPalette pages={SECTIONS} onNewSession={openNewSession} />
+        <CommandPalette pages={sections} onNewSession={openNewSession} />
         <NewSessionButton />
         <AgentBoardButton />
         <BookmarksButton />
@@ -158,6 +161,13 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
           <SettingsPage />
         </Suspense>
       );
+    case "tasks":
+    case "caught":
+      return (
+        <Suspense fallback={<Loading what="tasks" />}>
+          <TasksPage view={route.name === "caught" ? "caught" : "list"} />
+        </Suspense>
+      );
     default:
       return (
         <section className="page">
@@ -186,6 +196,13 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
     );
   }
   return <>{children(current.id)}</>;
+}
+
+/** The sidebar's sections: Tasks only while `tasksEnabled` is on. */
+function useSections() {
+  const { values } = useSettings();
+  const tasksOn = values?.tasksEnabled !== false;
+  return SECTIONS.filter((s) => s.to !== "/tasks" || tasksOn);
 }
 
 /** Error toasts stay `toastDisplayDurationSeconds`. */

@@ -14,6 +14,8 @@ export type Route =
   | { name: "sessions" }
   | { name: "session"; id: string }
   | { name: "settings" }
+  | { name: "tasks" }
+  | { name: "caught" }
   | { name: "notFound"; path: string };
 
 function segment(raw: string): string | null {
@@ -48,6 +50,10 @@ export function matchRoute(pathname: string): Route {
     case "sessions":
       if (second === undefined) return { name: "sessions" };
       if (id) return { name: "session", id };
+      break;
+    case "tasks":
+      if (second === undefined) return { name: "tasks" };
+      if (second === "caught") return { name: "caught" };
       break;
     case "inbox":
     case "settings":

@@ -11,9 +11,10 @@ import { useToast } from "../../shared/ui/toasts";
 import { archiveSession, governorChecks, pauseSession, resumeSession, stopSession } from "./api";
 import { costOf, dollars } from "./spend";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
-import { describeStop, isWorking, localTime, revivesToday, sessionActions, sessionTitle } from "./lifecycle";
+import { describeStop, isWorking, localTime, revivesToday, sessionActions } from "./lifecycle";
 import { ForkDialog } from "./ForkDialog";
 import { SessionLink } from "./SessionLink";
+import { SessionTitle } from "./SessionTitle";
 import { useRetry } from "./useRetry";
 import { useNow } from "../../shared/useNow";
 
@@ -75,7 +76,7 @@ export function SessionHeader({ session }: { session: Session }) {
   return (
     <header className="session-header">
       <div className="page-head session-title-row">
-        <h1>{sessionTitle(session)}</h1>
+        <SessionTitle session={session} />
         <span className={`tag status-${session.status}`} data-testid="session-status">
           {session.status.replaceAll("_", " ")}
         </span>

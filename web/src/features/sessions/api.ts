@@ -44,6 +44,10 @@ export const runGovernorCheck = () => apiFetch<Check>("/governor/check", { metho
 export const archiveSession = (id: string) =>
   apiFetch<unknown>(`/sessions/${encodeURIComponent(id)}/archive`, { method: "POST" });
 
+/** Sets the user's own title (which the utility model never replaces); `null` clears it. */
+export const renameSession = (id: string, title: string | null) =>
+  apiFetch<Session>(`/sessions/${encodeURIComponent(id)}`, { method: "PATCH", body: { title } });
+
 /** Entries per page: a screenful several times over, small enough to parse at once. */
 export const PAGE_SIZE = 200;
 

@@ -12,6 +12,7 @@ import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { confirmationFor, type Confirmation } from "./confirmations";
 import { effectNote } from "./effectNote";
 import { RestartButton } from "./RestartButton";
+import { UtilitySpend } from "./UtilitySpend";
 import { fieldFor, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "../../shared/settings";
 import { useHash } from "../../shared/router";
@@ -55,6 +56,7 @@ export function SettingsPage() {
           Show settings that have no effect yet ({hidden})
         </label>
       </header>
+      <UtilitySpend />
       <div className="settings-body">
         {nav.length > 0 && <SectionNav areas={nav} current={pane} />}
         <div className="settings-sections">

@@ -1,0 +1,158 @@
+/**
+ * The utility model's features in the browser, against a real server whose primary engine is a
+ * stand-in of Claude Code that answers utility questions as the real CLI prints them
+ * (crates/cli/tests/fixtures/utility-claude): the Tasks page (add, nest and reorder by keyboard,
+ * check, snooze), the Caught view (keep, dismiss), and an AI title reaching the board without a
+ * reload, then renamed by the user.
+ */
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Page } from "playwright-core";
+import { expect, test } from "vitest";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, waitForStatus } from "./harness";
+
+const UTILITY_CLAUDE = resolve(import.meta.dirname, "../../crates/cli/tests/fixtures/utility-claude");
+
+const e2e = serverAndBrowser();
+
+interface ApiTask {
+  id: string;
+  text: string;
+  parentId: string | null;
+  position: number;
+  state: string;
+  snoozedUntil: string | null;
+}
+
+const tasks = async () => (await e2e.server.api<{ tasks: ApiTask[] }>("GET", "/tasks")).body.tasks;
+
+function useUtilityClaude() {
+  writeFileSync(
+    join(e2e.server.dataDir, "engines.toml"),
+    `[engines.primary]\nkind = "claude"\ncommand = ["/bin/sh", ${JSON.stringify(UTILITY_CLAUDE)}]\n`,
+  );
+}
+
+/** Starts a session as the browser does, with no title of the user's. */
+async function spawn(page: Page, prompt: string): Promise<string> {
+  return page.evaluate(
+    async (body) => {
+      const r = await fetch("/api/sessions", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return ((await r.json()) as { id: string }).id;
+    },
+    { engine: "primary", prompt },
+  );
+}
+
+test("tasks are added, nested and moved by keyboard, checked and snoozed", async () => {
+  useUtilityClaude();
+  const { context, page } = await loggedInPage(e2e, "/tasks");
+  const errors = consoleErrors(page);
+  await page.getByRole("link", { name: "Tasks", exact: true }).first().waitFor();
+  const add = page.getByRole("textbox", { name: "New task" });
+  // Typed as a person types: the first word is capitalized once it is complete.
+  await add.pressSequentially("write the release notes");
+  expect(await add.inputValue()).toBe("Write the release notes");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await add.pressSequentially("tag v2 and push");
+  await add.press("Enter");
+  const ship = page.getByRole("textbox", { name: "Task: Tag v2 and push" });
+  await ship.waitFor();
+
+  // Tab nests it under the task above; focus stays on it.
+  await ship.press("Tab");
+  await expect.poll(async () => (await tasks()).find((t) => t.text === "Tag v2 and push")?.parentId).not.toBeNull();
+  const row = page.locator("li.task-row", { has: page.getByRole("textbox", { name: "Task: Tag v2 and push" }) });
+  await expect.poll(() => row.getAttribute("data-depth")).toBe("1");
+  await expect.poll(() => ship.evaluate((el) => el === document.activeElement)).toBe(true);
+  // Shift+Tab takes it out again, then Alt+ArrowUp puts it first.
+  await ship.press("Shift+Tab");
+  await expect.poll(() => row.getAttribute("data-depth")).toBe("0");
+  await ship.press("Alt+ArrowUp");
+  await expect
+    .poll(async () =>
+      (await tasks())
+        .filter((t) => t.parentId === null)
+        .sort((a, b) => a.position - b.position)
+        .map((t) => t.text),
+    )
+    .toEqual(["Tag v2 and push", "Write the release notes"]);
+  await expect
+    .poll(() =>
+      page.locator("li.task-row .task-text").evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)),
+    )
+    .toEqual(["Tag v2 and push", "Write the release notes"]);
+
+  // Check one, snooze the other.
+  await page.getByRole("checkbox", { name: "Done: Tag v2 and push" }).click();
+  await expect.poll(async () => (await tasks()).find((t) => t.text === "Tag v2 and push")?.state).toBe("done");
+  await page.getByRole("combobox", { name: "Snooze: Write the release notes" }).selectOption("tomorrow");
+  await page.getByText(/snoozed until/).waitFor();
+  const snoozed = (await tasks()).find((t) => t.text === "Write the release notes");
+  expect(snoozed?.snoozedUntil).not.toBeNull();
+  expect(new Date(snoozed?.snoozedUntil ?? 0).getTime()).toBeGreaterThan(Date.now());
+
+  // Hide completed tasks: the done one goes and is counted.
+  await setSetting(e2e.server, "tasksV2HideCompleted", true);
+  await page.getByText("1 completed task hidden").waitFor();
+  await setSetting(e2e.server, "tasksV2HideCompleted", false);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("follow-ups caught from an archived session are kept or dismissed", async () => {
+  useUtilityClaude();
+  await setSetting(e2e.server, "tasksV2CatchesEnabled", true);
+  const { context, page } = await loggedInPage(e2e, "/tasks/caught");
+  const errors = consoleErrors(page);
+  const id = await spawn(page, "fix the login test");
+  await waitForStatus(e2e.server, id, "waiting_for_input");
+  expect((await e2e.server.api("POST", `/sessions/${id}/archive`)).status).toBe(200);
+  await expect
+    .poll(async () => (await e2e.server.api<{ caught: unknown[] }>("GET", "/tasks/caught")).body.caught.length, {
+      timeout: 20_000,
+    })
+    .toBe(2);
+  await page.reload();
+  const list = page.getByRole("list", { name: "Caught follow-ups" });
+  await expect.poll(() => list.getByRole("listitem").count()).toBe(2);
+  await page.getByRole("link", { name: "Caught (2)" }).waitFor();
+  await list.getByText("Someone should still update the changelog.").waitFor();
+  await page.getByRole("button", { name: "Keep: Update the changelog" }).click();
+  await page.getByRole("button", { name: "Dismiss: Add a retry test" }).click();
+  await page.getByText(/Nothing caught/).waitFor();
+  const kept = (await tasks()).find((t) => t.text === "Update the changelog");
+  expect(kept).toBeDefined();
+  await page.getByRole("link", { name: "Tasks", exact: true }).last().click();
+  await page.getByRole("textbox", { name: "Task: Update the changelog" }).waitFor();
+  await page.getByRole("link", { name: "from a session" }).first().waitFor();
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("an AI title reaches the board without a reload, and a rename is the user's", async () => {
+  useUtilityClaude();
+  await setSetting(e2e.server, "sessionTitleStyle", "brief");
+  const { context, page } = await loggedInPage(e2e, "/");
+  const errors = consoleErrors(page);
+  await page.getByRole("heading", { name: "Agents" }).waitFor();
+  const id = await spawn(page, "the login test fails one run in five, find out why");
+  // The board drew the session first under its prompt; the title arrives as a stream event.
+  await page.getByText("Fix the flaky login test").first().waitFor({ timeout: 20_000 });
+  await page.goto(`${e2e.server.uiUrl}/sessions/${id}`);
+  await page.getByRole("heading", { name: "Fix the flaky login test" }).waitFor();
+  await expect.poll(() => page.title()).toBe("Fix the flaky login test · Switchboard");
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  const field = page.getByRole("textbox", { name: "Session title" });
+  await field.fill("Login test: the race");
+  await field.press("Enter");
+  await page.getByRole("heading", { name: "Login test: the race" }).waitFor();
+  const session = (await e2e.server.api<{ title: string; titleSource: string }>("GET", `/sessions/${id}`)).body;
+  expect(session).toMatchObject({ title: "Login test: the race", titleSource: "user" });
+  expect(errors).toEqual([]);
+  await context.close();
+});

@@ -1,0 +1,50 @@
+/**
+ * The utility model's day, atop the settings: what each feature (titles, caught follow-ups, the
+ * weekly summary, the archive digest, the forensics analysis) spent today against its daily cap,
+ * and how many calls it made. The figures are the server's (`GET /utility/spend`); the caps are the
+ * settings below.
+ */
+import type { UtilityFeature, UtilitySpend as Spend } from "../../shared/api/types.generated";
+import { useApi } from "../../shared/hooks/useApi";
+import { ErrorNote } from "../../shared/ui/Status";
+
+const NAMES: Record<UtilityFeature, string> = {
+  title: "Session titles",
+  catches: "Caught follow-ups",
+  weekly_summary: "Weekly summary",
+  archive_digest: "Archive digest",
+  forensics_deep: "Forensics analysis",
+};
+
+const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;
+
+export function UtilitySpend() {
+  const spend = useApi<Spend>("/utility/spend");
+  if (spend.error !== undefined) return <ErrorNote error={spend.error} onRetry={spend.reload} />;
+  if (!spend.data) return null;
+  return (
+    <section className="utility-spend" aria-label="Utility model spend today">
+      <h2>Utility model today</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Feature</th>
+            <th scope="col">Spent today</th>
+            <th scope="col">Calls</th>
+          </tr>
+        </thead>
+        <tbody>
+          {spend.data.features.map((f) => (
+            <tr key={f.feature} data-feature={f.feature}>
+              <th scope="row">{NAMES[f.feature]}</th>
+              <td>
+                {usd(f.spentTodayUsd)} <span className="muted">{f.capUsd ? `of ${usd(f.capUsd)}` : "no limit"}</span>
+              </td>
+              <td>{f.callsToday}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,203 @@
+/**
+ * The Tasks page (`tasksEnabled`): the personal task list as a nested checklist, and the Caught
+ * view of follow-ups the utility model found in finished sessions. The list's shape and moves are
+ * `tree.ts`'s; this page sends them and keeps focus on the row that moved.
+ */
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from "react";
+import type { Caught, Task, TaskMove, TaskPatch } from "../../shared/api/types.generated";
+import { Link } from "../../shared/router";
+import { useSettings } from "../../shared/settings";
+import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { useToast } from "../../shared/ui/toasts";
+import { useNow } from "../../shared/useNow";
+import { createTask, deleteTask, listCaught, listTasks, moveTask, updateTask } from "./api";
+import { autoCapitalize } from "./capitalize";
+import { CaughtView } from "./CaughtView";
+import { TaskRow, type ListKey } from "./TaskRow";
+import { indent, moveBy, outdent, dropOn, visibleRows } from "./tree";
+import "./tasks.css";
+
+export function TasksPage({ view }: { view: "list" | "caught" }) {
+  const { values } = useSettings();
+  const [caught, setCaught] = useState<Caught[]>();
+  const [caughtError, setCaughtError] = useState<unknown>();
+  const loadCaught = useCallback(() => listCaught().then(setCaught, setCaughtError), []);
+  useEffect(() => {
+    void loadCaught();
+  }, [loadCaught, view]);
+  if (values?.tasksEnabled === false) {
+    return (
+      <section className="page">
+        <h1>Tasks</h1>
+        <p>
+          Tasks are turned off. Turn on <Link to="/settings">tasksEnabled</Link> in Settings to use them.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="page tasks-page">
+      <header className="page-head">
+        <h1>Tasks</h1>
+      </header>
+      <nav className="tabs" aria-label="Task views">
+        <Link to="/tasks" aria-current={view === "list" ? "page" : undefined}>
+          Tasks
+        </Link>
+        <Link to="/tasks/caught" aria-current={view === "caught" ? "page" : undefined}>
+          Caught{caught && caught.length > 0 ? ` (${caught.length})` : ""}
+        </Link>
+      </nav>
+      {view === "caught" ? <CaughtView caught={caught} error={caughtError} onChanged={loadCaught} /> : <TaskList />}
+    </section>
+  );
+}
+
+function TaskList() {
+  const { values } = useSettings();
+  const toast = useToast();
+  const now = useNow();
+  const [tasks, setTasks] = useState<Task[]>();
+  const [error, setError] = useState<unknown>();
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [newText, setNewText] = useState("");
+  const focusNext = useRef<string | null>(null);
+  const load = useCallback(() => listTasks().then(setTasks, setError), []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useLayoutEffect(() => {
+    const id = focusNext.current;
+    if (!id) return;
+    focusNext.current = null;
+    document.querySelector<HTMLInputElement>(`[data-task-input="${CSS.escape(id)}"]`)?.focus();
+  }, [tasks]);
+
+  const checkboxSelects = values?.tasksV2CheckboxSelects === true;
+  const capitalize = values?.autoCapitalizeTasks !== false;
+  const compact = values?.tasksV2CompactDensity === true;
+  const hideCompleted = values?.tasksV2HideCompleted === true;
+
+  const failed = (context: string) => (e: unknown) => toast.error(e, context);
+  const after = (work: Promise<unknown>, context: string, focus?: string) =>
+    work.then(() => {
+      focusNext.current = focus ?? null;
+      return load();
+    }, failed(context));
+  const move = (mv: TaskMove | null) => {
+    if (!mv) return;
+    moveTask(mv).then((list) => {
+      focusNext.current = mv.id;
+      setTasks(list);
+    }, failed("The task was not moved"));
+  };
+  const patch = (id: string, change: TaskPatch, focus?: string) =>
+    after(updateTask(id, change), "The task was not saved", focus);
+
+  if (error !== undefined) return <ErrorNote error={error} onRetry={() => void load()} />;
+  if (!tasks) return <Loading what="tasks" />;
+  const { rows, hidden } = visibleRows(tasks, hideCompleted);
+
+  const onKey = (task: Task, key: ListKey, text: string) => {
+    const saveFirst = text && text !== task.text ? updateTask(task.id, { text }) : Promise.resolve();
+    saveFirst
+      .then(() => {
+        switch (key) {
+          case "indent":
+            return move(indent(tasks, task.id));
+          case "outdent":
+            return move(outdent(tasks, task.id));
+          case "up":
+            return move(moveBy(tasks, task.id, -1));
+          case "down":
+            return move(moveBy(tasks, task.id, 1));
+          case "next":
+            return createTask({
+              text: "New task",
+              parentId: task.parentId ?? undefined,
+              index: task.position + 1,
+            }).then((made) => {
+              focusNext.current = made.id;
+              return load();
+            });
+        }
+      }, failed("The task was not saved"))
+      .catch(failed("The task was not changed"));
+  };
+  const toggle = (id: string) =>
+    setSelected((now) => {
+      const next = new Set(now);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const finishSelected = (state: "done" | "dropped") => {
+    const ids = [...selected];
+    setSelected(new Set());
+    void after(Promise.all(ids.map((id) => updateTask(id, { state }))), "The tasks were not changed");
+  };
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const text = newText.trim();
+    if (!text) return;
+    setNewText("");
+    void after(createTask({ text }), "The task was not added");
+  };
+
+  return (
+    <>
+      {selected.size > 0 && (
+        <div className="task-actions" role="toolbar" aria-label="Selected tasks">
+          <span>{selected.size} selected</span>
+          <button type="button" onClick={() => finishSelected("done")}>
+            Done
+          </button>
+          <button type="button" onClick={() => finishSelected("dropped")}>
+            Dropped
+          </button>
+          <button type="button" onClick={() => setSelected(new Set())}>
+            Clear
+          </button>
+        </div>
+      )}
+      {rows.length === 0 && (
+        <p className="muted">No tasks yet. Add one below, or let an agent add them with its token.</p>
+      )}
+      <ul className={`task-list${compact ? " compact" : ""}`} aria-label="Tasks">
+        {rows.map(({ task, depth }) => (
+          <TaskRow
+            key={task.id}
+            task={task}
+            depth={depth}
+            now={new Date(now)}
+            selected={selected.has(task.id)}
+            checkboxSelects={checkboxSelects}
+            capitalize={capitalize}
+            onPatch={(change) => void patch(task.id, change)}
+            onDelete={() => void after(deleteTask(task.id), "The task was not deleted")}
+            onKey={(key, text) => onKey(task, key, text)}
+            onSelect={() => toggle(task.id)}
+            onDrop={(dragged) => move(dropOn(tasks, dragged, task.id))}
+          />
+        ))}
+      </ul>
+      {hidden > 0 && (
+        <p className="muted">
+          {hidden} completed {hidden === 1 ? "task" : "tasks"} hidden
+        </p>
+      )}
+      <form className="task-add" onSubmit={add}>
+        <input
+          aria-label="New task"
+          placeholder="Add a task"
+          value={newText}
+          onChange={(event) => setNewText(capitalize ? autoCapitalize(event.target.value) : event.target.value)}
+        />
+        <button type="submit">Add</button>
+      </form>
+      <p className="muted tasks-help">
+        Enter adds a task below, Tab nests it under the one above, Shift+Tab takes it out, Alt+↑ and Alt+↓ move it. The
+        list is mirrored to tasks.md in the data directory.
+      </p>
+    </>
+  );
+}
