@@ -2084,15 +2084,11 @@ impl SettingsStore {
     }
 
     /// Capitalizes the first word and each sentence start while typing a task; skips URLs, file paths and abbreviations.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn auto_capitalize_tasks(&self) -> bool {
         self.toggle_at(240)
     }
 
     /// Shows the Tasks sidebar entry: nested checklist with due dates, snoozes and a tasks.md mirror on disk.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn tasks_enabled(&self) -> bool {
         self.toggle_at(241)
     }
@@ -2108,22 +2104,16 @@ impl SettingsStore {
     }
 
     /// Checking a box selects the task instead of finishing it; an action bar with Done and Dropped appears once one is checked. Default off. Ctrl or Shift while clicking always selects.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn tasks_v2_checkbox_selects(&self) -> bool {
         self.toggle_at(244)
     }
 
     /// Tighter vertical spacing of task rows in the All-Hubs view and each hub outliner. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn tasks_v2_compact_density(&self) -> bool {
         self.toggle_at(245)
     }
 
     /// Hides completed tasks from task lists.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn tasks_v2_hide_completed(&self) -> bool {
         self.toggle_at(246)
     }
