@@ -153,7 +153,9 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
                 return (
                   <SessionRow
                     key={item.key}
-                    measured={measured}
+                    measure={virtualizer.measureElement}
+                    index={line.index}
+                    group={item.group}
                     session={item.row.session}
                     depth={item.row.depth}
                     childCount={item.row.childCount}
@@ -215,7 +217,9 @@ const ACTION_LABELS: Record<RowAction, string> = { open: "Open", stop: "Stop", a
 // Memoised on the session object and plain values (not the row, which each search or filter
 // builds anew): a `session` event, a keystroke or a selection step redraws only the rows it changes.
 const SessionRow = memo(function SessionRow({
-  measured,
+  measure,
+  index,
+  group,
   session,
   depth,
   childCount,
@@ -226,8 +230,13 @@ const SessionRow = memo(function SessionRow({
   narrow,
   selected,
 }: Pick<BoardRow, "session" | "depth" | "childCount"> & {
-  /** What the virtual list needs on the row: its measuring ref, index and group. */
-  measured: Measured;
+  /**
+   * What the virtual list needs on the row, as plain props (one object made per render would
+   * redraw every visible row at each keystroke): its measuring ref, index and group.
+   */
+  measure: Measured["ref"];
+  index: number;
+  group: BoardGroup;
   collapsed: boolean;
   onToggle(id: string): void;
   onAction(action: RowAction, session: Session): void;
@@ -248,7 +257,9 @@ const SessionRow = memo(function SessionRow({
   if (allowed.archive) actions.push("archive");
   return (
     <tr
-      {...measured}
+      ref={measure}
+      data-index={index}
+      data-group={group}
       data-session-id={session.id}
       data-status={session.status}
       aria-current={selected ? "true" : undefined}
