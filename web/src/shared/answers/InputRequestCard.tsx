@@ -6,12 +6,11 @@
  */
 import { useState, type FormEvent } from "react";
 import "./answers.css";
-import { ApiError, apiFetch } from "../api/client";
 import { errorMessage } from "../api/errorMessage";
 import type { InputAnswer, InputRequest, SavedKey } from "../api/types.generated";
 import { useApi } from "../hooks/useApi";
-import { ErrorNote, Loading } from "../ui/Status";
 import { DECLINE, inputAnswer, requestStateLabel } from "./secrets";
+import { useAnswered } from "./useAnswered";
 
 interface ViewProps {
   request: InputRequest;
@@ -113,42 +112,23 @@ export function InputRequestView({ request, keys, keysError, busy, error, onAnsw
 }
 
 export function InputRequestCard({ requestId }: { requestId: string }) {
-  const path = `/input-requests/${encodeURIComponent(requestId)}`;
-  const loaded = useApi<InputRequest>(path);
-  // The server's reply to our answer, shown at once rather than after reading the request again.
-  const [answered, setAnswered] = useState<InputRequest>();
-  const request = answered ?? loaded.data;
+  const answered = useAnswered<InputRequest, InputAnswer, InputRequest>(
+    `/input-requests/${encodeURIComponent(requestId)}`,
+    "the input request",
+    (reply) => reply,
+    false,
+  );
+  const request = answered.item;
   const keys = useApi<{ keys: SavedKey[] }>(request?.state === "pending" ? "/keys" : null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  const answer = (body: InputAnswer) => {
-    setBusy(true);
-    setError(undefined);
-    apiFetch<InputRequest>(path, { method: "POST", body })
-      .then(setAnswered, (e: unknown) => {
-        setError(e);
-        // Answered elsewhere or expired: read it again to show how it ended.
-        if (e instanceof ApiError && e.code === "already_answered") loaded.reload();
-      })
-      .finally(() => setBusy(false));
-  };
-
-  if (!request) {
-    return loaded.error !== undefined ? (
-      <ErrorNote error={loaded.error} onRetry={loaded.reload} />
-    ) : (
-      <Loading what="the input request" />
-    );
-  }
+  if (!request) return answered.placeholder;
   return (
     <InputRequestView
       request={request}
       keys={keys.data?.keys ?? []}
       keysError={keys.error}
-      busy={busy}
-      error={error}
-      onAnswer={answer}
+      busy={answered.busy}
+      error={answered.error}
+      onAnswer={answered.send}
     />
   );
 }

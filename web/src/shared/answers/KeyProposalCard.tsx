@@ -6,12 +6,10 @@
  */
 import { useState, type FormEvent } from "react";
 import "./answers.css";
-import { ApiError, apiFetch } from "../api/client";
 import { errorMessage } from "../api/errorMessage";
 import type { KeyDecision, KeyProposal, Reviewed } from "../api/types.generated";
-import { useApi } from "../hooks/useApi";
-import { ErrorNote, Loading } from "../ui/Status";
 import { DISCARD, proposalStateLabel, saveDecision } from "./secrets";
+import { useAnswered } from "./useAnswered";
 
 interface ViewProps {
   proposal: Reviewed;
@@ -98,39 +96,15 @@ export function KeyProposalView({ proposal, busy, error, onDecide }: ViewProps) 
 }
 
 export function KeyProposalCard({ proposalId }: { proposalId: string }) {
-  const path = `/key-proposals/${encodeURIComponent(proposalId)}`;
-  const loaded = useApi<Reviewed>(path);
-  // The server's reply to our decision, shown at once (it carries no value).
-  const [decided, setDecided] = useState<Reviewed>();
-  const proposal = decided ?? loaded.data;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  const decide = (body: KeyDecision) => {
-    setBusy(true);
-    setError(undefined);
-    apiFetch<KeyProposal>(path, { method: "POST", body })
-      .then(
-        (answer) => {
-          setDecided({ ...answer, value: null });
-          // The loaded copy still holds the proposed value: read it again, without it.
-          loaded.reload();
-        },
-        (e: unknown) => {
-          setError(e);
-          // Decided elsewhere: read it again to show how it ended.
-          if (e instanceof ApiError && e.code === "already_answered") loaded.reload();
-        },
-      )
-      .finally(() => setBusy(false));
-  };
-
-  if (!proposal) {
-    return loaded.error !== undefined ? (
-      <ErrorNote error={loaded.error} onRetry={loaded.reload} />
-    ) : (
-      <Loading what="the key proposal" />
-    );
-  }
-  return <KeyProposalView proposal={proposal} busy={busy} error={error} onDecide={decide} />;
+  // The reply to a decision carries no value; the loaded copy still does, so it is read again.
+  const answered = useAnswered<Reviewed, KeyDecision, KeyProposal>(
+    `/key-proposals/${encodeURIComponent(proposalId)}`,
+    "the key proposal",
+    (reply) => ({ ...reply, value: null }),
+    true,
+  );
+  if (!answered.item) return answered.placeholder;
+  return (
+    <KeyProposalView proposal={answered.item} busy={answered.busy} error={answered.error} onDecide={answered.send} />
+  );
 }
