@@ -3,13 +3,16 @@
 //! user's inputs and the agent's replies, at most [`TRANSCRIPT_CHARS`]
 //! characters, latest kept) and proposes follow-up tasks as JSON, steered by
 //! `tasksV2CatchesGuidance`; they are staged for the Caught view. A session
-//! is claimed before the call, so it is never scanned twice; with the
-//! setting off nothing is read and nothing is asked.
+//! ends when it finishes, is stopped or is archived. It is claimed before
+//! the call, so it is never scanned twice; a call that could not be made (no
+//! primary engine, a CLI that failed) gives the claim back, so the next end
+//! (archiving a stopped session) scans it. With the setting off nothing is
+//! read and nothing is asked.
 
 use serde::Deserialize;
 use serde_json::json;
 use sessions::{SessionUpdate, Status};
-use utility::{Ask, Feature};
+use utility::{Ask, Feature, UtilityError};
 
 use crate::error::blocking;
 use crate::services::App;
@@ -67,7 +70,7 @@ async fn scan(state: &App, update: &SessionUpdate) {
     else {
         return;
     };
-    if !(session.status == Status::Finished || session.archived) {
+    if !(matches!(session.status, Status::Finished | Status::Stopped) || session.archived) {
         return;
     }
     let claimed = {
@@ -127,6 +130,13 @@ async fn scan(state: &App, update: &SessionUpdate) {
     let proposed = match state.utility.json::<Proposed>(&ask, &schema).await {
         Ok((proposed, _)) => proposed,
         Err(error) => {
+            if matches!(error, UtilityError::NoEngine | UtilityError::Failed(_)) {
+                let tasks = state.tasks.clone();
+                let id = session.id.clone();
+                if let Err(error) = blocking(move || tasks.release_scan(&id)).await {
+                    tracing::warn!(%error, session_id = session.id, "cannot give a scan's claim back");
+                }
+            }
             utility_model::report(state, &session.account_id, Feature::Catches, &error).await;
             return;
         }

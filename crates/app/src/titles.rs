@@ -122,7 +122,10 @@ async fn write_title(state: &App, session: &Session, kind: Kind, style: SessionT
     let (prompt, model) = match kind {
         Kind::Name => (
             name_prompt(style, &session.prompt),
-            state.settings.initial_title_model(),
+            state
+                .settings
+                .initial_title_model()
+                .filter(|m| !m.trim().is_empty()),
         ),
         Kind::Refresh => {
             let transcript = match state

@@ -270,3 +270,69 @@ fn rule_7_locks_an_email_triggered_session_down() {
     let session = server.call("GET", &format!("/sessions/{id}"), None).json();
     assert_eq!(session["trigger"], "email");
 }
+
+#[test]
+fn the_utility_model_s_record_is_the_owner_s_and_agents_add_tasks_as_their_session() {
+    let (server, t) = server();
+    for path in ["/utility/calls", "/utility/spend"] {
+        assert_eq!(outcome(&server, &t.cli, "GET", path, None).0, 200, "{path}");
+        assert_eq!(
+            outcome(&server, &t.agent, "GET", path, None),
+            (403, "agent_token_forbidden".to_owned()),
+            "{path}"
+        );
+        assert_eq!(
+            outcome(&server, &t.second, "GET", path, None),
+            (403, "owner_only".to_owned()),
+            "{path}"
+        );
+    }
+    for path in ["/summaries", "/forensics"] {
+        assert_eq!(outcome(&server, &t.cli, "GET", path, None).0, 200, "{path}");
+        assert_eq!(
+            outcome(&server, &t.agent, "GET", path, None),
+            (403, "agent_token_forbidden".to_owned()),
+            "{path}"
+        );
+    }
+    let added = server.call_as(
+        &t.agent,
+        "POST",
+        "/tasks",
+        Some(&json!({"text": "Write the migration notes"})),
+    );
+    assert_eq!(added.status, 201, "{}", added.text());
+    let task = added.json();
+    assert_eq!(task["sourceSessionId"], t.agent_session.as_str());
+    let id = task["id"].as_str().unwrap();
+    // An agent adds; changing and removing stay the user's.
+    assert_eq!(
+        outcome(
+            &server,
+            &t.agent,
+            "PATCH",
+            &format!("/tasks/{id}"),
+            Some(&json!({"state": "done"}))
+        ),
+        (403, "agent_token_forbidden".to_owned())
+    );
+    assert_eq!(
+        outcome(&server, &t.agent, "DELETE", &format!("/tasks/{id}"), None),
+        (403, "agent_token_forbidden".to_owned())
+    );
+    // Another account neither sees nor touches it.
+    let theirs = server.call_as(&t.second, "GET", "/tasks", None).json();
+    assert_eq!(theirs["tasks"], json!([]));
+    assert_eq!(
+        outcome(&server, &t.second, "DELETE", &format!("/tasks/{id}"), None),
+        (404, "not_found".to_owned())
+    );
+    let mine = server.call("GET", "/tasks", None).json();
+    assert_eq!(mine["tasks"][0]["text"], "Write the migration notes");
+    let by_user = server.call("POST", "/tasks", Some(&json!({"text": "Mine"})));
+    assert!(
+        by_user.json()["sourceSessionId"].is_null(),
+        "{}",
+        by_user.text()
+    );
+}

@@ -26,6 +26,18 @@ impl Tasks {
         })
     }
 
+    /// Gives a claim back when the scan could not ask the model at all (no
+    /// engine, a CLI that failed), so a later end of the session scans it.
+    pub fn release_scan(&self, session_id: &str) -> Result<(), TaskError> {
+        self.db.write(|tx| {
+            tx.execute(
+                "DELETE FROM tasks_scanned_sessions WHERE session_id = ?1",
+                params![session_id],
+            )?;
+            Ok(())
+        })
+    }
+
     /// Stages what a scan found, `(text, quote)` each. A model's output is
     /// made to fit rather than refused: the text becomes one line cut to
     /// 2,000 characters, the quote is cut too, and an empty text is skipped.

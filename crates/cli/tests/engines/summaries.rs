@@ -292,7 +292,7 @@ fn triage_sessions_stop_starting_at_their_rolling_cap() {
     );
     assert_eq!(
         (refused.status, refused.json()["error"]["code"].as_str()),
-        (409, Some("triage_cap_reached")),
+        (429, Some("triage_cap_reached")),
         "{}",
         refused.text()
     );

@@ -165,6 +165,57 @@ fn journey_titles_refresh_every_third_turn_and_keep_their_history() {
 }
 
 #[test]
+fn latest_topic_titles_follow_the_newest_work_and_keep_the_old_ones() {
+    let Some(rig) = Rig::start(Api::Anthropic, &[]) else {
+        return;
+    };
+    rig.server
+        .set_setting("sessionTitleStyle", json!("latest_topic"));
+    rig.server
+        .set_setting("refreshTitleModel", json!("claude-haiku-4-5"));
+    rig.standin.answer(NAME, answer("Flaky login test"));
+    rig.standin.answer(RETITLE, answer("Session store locking"));
+    rig.standin.answer(RETITLE, answer("Store lock benchmarks"));
+    for _ in 0..7 {
+        rig.standin.push(Message::text("Done."));
+    }
+    let id = rig.spawn("the login test fails one run in five");
+    rig.wait_turn(&id, 1);
+    wait_title(&rig, &id, "Flaky login test");
+    for (turn, text) in [
+        (2, "read the store"),
+        (3, "find the race"),
+        (4, "lock the store"),
+    ] {
+        rig.send(&id, text);
+        rig.wait_turn(&id, turn);
+    }
+    let session = wait_title(&rig, &id, "Session store locking");
+    assert_eq!(session["titleHistory"], json!(["Flaky login test"]));
+    let asked = rig.standin.answered(RETITLE);
+    assert_eq!(asked.len(), 1);
+    let text = asked[0].body_text();
+    assert!(
+        text.contains("what the session is working on now") && text.contains("lock the store"),
+        "the refresh asked for the latest topic from the latest turns: {text}"
+    );
+    // The next refresh is three turns later, not sooner.
+    for (turn, text) in [(5, "measure it"), (6, "again")] {
+        rig.send(&id, text);
+        rig.wait_turn(&id, turn);
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(rig.standin.answered(RETITLE).len(), 1, "refreshed too soon");
+    rig.send(&id, "and once more");
+    rig.wait_turn(&id, 7);
+    let session = wait_title(&rig, &id, "Store lock benchmarks");
+    assert_eq!(
+        session["titleHistory"],
+        json!(["Flaky login test", "Session store locking"])
+    );
+}
+
+#[test]
 fn a_title_the_user_gave_is_never_replaced() {
     let Some(rig) = Rig::start(Api::Anthropic, &[]) else {
         return;
@@ -325,9 +376,30 @@ fn follow_ups_are_caught_once_from_an_archived_session_kept_or_dismissed() {
     let tasks = rig.server.call("GET", "/tasks", None).json()["tasks"].clone();
     assert_eq!(tasks.as_array().unwrap().len(), 1);
     assert_eq!(tasks[0]["text"], "Add a retry test");
+    // A stopped session ends too, and is scanned like an archived one.
+    rig.standin
+        .push(Message::text("Half done. A retry test is still missing."));
+    let stopped = rig.spawn("clean up the tokens");
+    rig.wait_turn(&stopped, 1);
+    rig.server
+        .call("POST", &format!("/sessions/{stopped}/stop"), None);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while caught(&rig).len() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "a stopped session was not scanned"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        caught(&rig)
+            .iter()
+            .all(|c| c["sessionId"] == stopped.as_str())
+    );
+    assert_eq!(rig.standin.answered(CATCH).len(), 2);
     // The same session is never scanned twice (its archive is announced again on a stop).
     rig.server
         .call("POST", &format!("/sessions/{id}/stop"), None);
     std::thread::sleep(Duration::from_secs(2));
-    assert_eq!(rig.standin.answered(CATCH).len(), 1);
+    assert_eq!(rig.standin.answered(CATCH).len(), 2);
 }

@@ -25,7 +25,8 @@ struct Summaries {
 ///
 /// Kinds: `weekly` (every Monday at `weeklySummaryScheduleHour` while
 /// `weeklySummaryEnabled`), `archive_daily` and `archive_weekly`
-/// (`archiveDigestCadence`).
+/// (`archiveDigestCadence`), and `forensics_weekly` (Monday's deep analysis
+/// of the friction scan's findings, while `sessionForensicsAutoWeeklyEnabled`).
 #[utoipa::path(get, path = "/summaries", responses((status = 200, body = Summaries)))]
 async fn list(user: User, State(state): State<AppState>) -> ApiResult<Json<Summaries>> {
     let db = state.db.clone();

@@ -41,7 +41,7 @@ async fn report(user: User, State(state): State<AppState>) -> ApiResult<Json<fri
 /// It runs on the primary engine in the finding's session's folder, under
 /// the spawn rules like any session the caller starts. While the account's triage
 /// sessions of the last 24 hours (with their helpers) have spent
-/// `frictionTriageCostCapUsd` or more, none starts: 409
+/// `frictionTriageCostCapUsd` or more, none starts: 429
 /// `triage_cap_reached` (a cap of 0 is no limit; sessions already started
 /// are not stopped). Agent tokens are refused.
 #[utoipa::path(post, path = "/forensics/findings/{id}/triage", params(("id" = String, Path, description = "The finding's id.")),
@@ -68,7 +68,7 @@ async fn triage(
     let (spent, cap) = app::forensics::triage_spend(&state, &account).await?;
     if cap > 0.0 && spent >= cap {
         return Err(ApiError::new(
-            StatusCode::CONFLICT,
+            StatusCode::TOO_MANY_REQUESTS,
             "triage_cap_reached",
             format!(
                 "Triage sessions spent ${spent:.2} in the last 24 hours, at the cap of ${cap:.2} \

@@ -2,9 +2,10 @@
  * The utility model's day, atop the settings: what each feature (titles, caught follow-ups, the
  * weekly summary, the archive digest, the forensics analysis) spent today against its daily cap,
  * and how many calls it made. The figures are the server's (`GET /utility/spend`); the caps are the
- * settings below.
+ * settings below. The record is the owner's: another account's settings page leaves the section out.
  */
 import type { UtilityFeature, UtilitySpend as Spend } from "../../shared/api/types.generated";
+import { ApiError } from "../../shared/api/client";
 import { useApi } from "../../shared/hooks/useApi";
 import { ErrorNote } from "../../shared/ui/Status";
 
@@ -20,6 +21,7 @@ const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`
 
 export function UtilitySpend() {
   const spend = useApi<Spend>("/utility/spend");
+  if (spend.error instanceof ApiError && spend.error.code === "owner_only") return null;
   if (spend.error !== undefined) return <ErrorNote error={spend.error} onRetry={spend.reload} />;
   if (!spend.data) return null;
   return (
