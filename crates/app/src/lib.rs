@@ -28,6 +28,7 @@ pub mod permission_check;
 pub mod publish;
 mod services;
 mod session_inbox;
+mod spawning;
 mod start;
 pub mod stream_events;
 pub mod summaries;

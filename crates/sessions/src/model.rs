@@ -146,7 +146,8 @@ pub struct Session {
     pub activity: Option<Activity>,
     /// What started it from outside, when not a person or a script: `email`
     /// sessions run read-only whatever the level and may not spawn or write
-    /// settings, boards or dashboards.
+    /// settings, boards or dashboards; `messenger` (a chat with the bot) and
+    /// `bug_intake` (a bug report's triage) run as any agent-driven session.
     pub trigger: Option<Trigger>,
 }
 
@@ -155,17 +156,23 @@ pub struct Session {
 #[serde(rename_all = "snake_case")]
 pub enum Trigger {
     Email,
+    Messenger,
+    BugIntake,
 }
 
 impl Trigger {
     pub fn as_str(self) -> &'static str {
         match self {
             Trigger::Email => "email",
+            Trigger::Messenger => "messenger",
+            Trigger::BugIntake => "bug_intake",
         }
     }
 
     pub fn parse(text: &str) -> Option<Trigger> {
-        (text == "email").then_some(Trigger::Email)
+        [Trigger::Email, Trigger::Messenger, Trigger::BugIntake]
+            .into_iter()
+            .find(|trigger| trigger.as_str() == text)
     }
 }
 
@@ -314,6 +321,8 @@ pub struct SpawnRequest {
     /// Absent: the session runs in `cwd` itself.
     pub isolation: Option<Isolation>,
     /// `email`: the session is locked down (cli token or the user only).
+    /// The other triggers are the application's own: a request that names
+    /// one is refused.
     pub trigger: Option<Trigger>,
     /// A session of the caller's to fork: the new session starts with a
     /// copy of that session's engine conversation (which stays as it was),

@@ -9,7 +9,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sessions::{MAX_PAGE, PageFrom, PromptSettings, SpawnPolicy, SpawnRequest, Via};
+use sessions::{MAX_PAGE, PageFrom, SpawnRequest, Trigger, Via};
 use utoipa::ToSchema;
 
 use crate::auth::User;
@@ -60,38 +60,12 @@ fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
     }
 }
 
-fn spawn_policy(state: &AppState) -> SpawnPolicy {
-    let s = &state.settings;
-    SpawnPolicy {
-        agent_driven_sessions_enabled: s.agent_driven_sessions_enabled(),
-        allow_agent_token_spawn: s.allow_agent_token_spawn(),
-        require_spawn_source_session: s.require_spawn_source_session(),
-        agent_driven_max_concurrent: s.agent_driven_max_concurrent(),
-        cli_spawn_spacing_seconds: s.cli_spawn_spacing_seconds(),
-        max_dollars_per_session: s.agent_driven_max_dollars_per_session(),
-        max_turns_per_session: s.agent_driven_max_turns_per_session(),
-    }
-}
-
-fn prompt_settings(state: &AppState) -> PromptSettings {
-    let s = &state.settings;
-    PromptSettings {
-        default_instructions_enabled: s.default_agent_instructions_enabled(),
-        default_instructions_custom: s.default_agent_instructions_custom(),
-        app_awareness: s.app_awareness_prompt_enabled(),
-        audience_style: s.audience_style_prompt_enabled(),
-        engineering_principles: s.engineering_principles_prompt_enabled(),
-        execution_bias: s.execution_bias_prompt_enabled(),
-        key_reminders: s.key_reminders_prompt_enabled(),
-        persona: s.persona_prompt_enabled(),
-    }
-}
-
 /// Starts a session.
 ///
 /// `engine` defaults to `primary`; `isolation` is absent or `"worktree"`;
 /// `trigger` is absent or `"email"`, from the user or a cli token only (an
-/// agent token that sends it → 403 `trigger_forbidden`). A session started
+/// agent token that sends it → 403 `trigger_forbidden`; another trigger →
+/// 400 `invalid_request`). A session started
 /// over the control server is agent-driven, and its spawn is checked in this
 /// order: `agentDrivenSessionsEnabled` off → 403
 /// `agent_driven_sessions_disabled`; an agent token while
@@ -132,6 +106,12 @@ async fn spawn(
             "Only the user or a cli token may say what triggered a session.",
         ));
     }
+    if request.trigger.is_some_and(|t| t != Trigger::Email) {
+        return Err(ApiError::bad_request(
+            "invalid_request",
+            "`trigger` may only be \"email\": the messenger and bug intake start their own sessions.",
+        ));
+    }
     let (status, session) = spawn_as(&state, &caller, &headers, request).await?;
     Ok((status, Json(session)))
 }
@@ -149,7 +129,12 @@ pub(crate) async fn spawn_as(
     let who = session_caller(caller, headers);
     let spawned = state
         .sessions
-        .spawn(&who, &spawn_policy(state), &prompt_settings(state), request)
+        .spawn(
+            &who,
+            &state.spawn_policy(),
+            &state.prompt_settings(),
+            request,
+        )
         .await?;
     let status = if spawned.queued.is_some() {
         StatusCode::ACCEPTED
@@ -395,7 +380,7 @@ async fn send(
     let who = session_caller(&caller, &headers);
     let session = state
         .sessions
-        .send(&who, &spawn_policy(&state), &id, &message.text)
+        .send(&who, &state.spawn_policy(), &id, &message.text)
         .await?;
     Ok((StatusCode::ACCEPTED, Json(json!(session))))
 }

@@ -374,7 +374,8 @@ activity: Activity | null,
 /**
  * What started it from outside, when not a person or a script: `email`
  * sessions run read-only whatever the level and may not spawn or write
- * settings, boards or dashboards.
+ * settings, boards or dashboards; `messenger` (a chat with the bot) and
+ * `bug_intake` (a bug report's triage) run as any agent-driven session.
  */
 trigger: Trigger | null, };
 
@@ -415,6 +416,8 @@ engine?: string, prompt: string, cwd?: string, title?: string,
 isolation?: Isolation, 
 /**
  * `email`: the session is locked down (cli token or the user only).
+ * The other triggers are the application's own: a request that names
+ * one is refused.
  */
 trigger?: Trigger, 
 /**
@@ -536,7 +539,7 @@ sessions: number, turns: number,
  */
 costUsd: number | null, tokens: Tokens, };
 
-export type Trigger = "email";
+export type Trigger = "email" | "messenger" | "bug_intake";
 
 export type SessionChanges = { 
 /**
