@@ -1,7 +1,8 @@
-//! The Bot API's objects this bot reads, as the service sends them: only the
-//! fields the rules use, so an update with fields added later still parses.
+//! The Bot API's objects this bot reads, as the service sends them (only
+//! the fields the rules use, so an update with fields added later still
+//! parses), and the inline button it sends.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// One incoming update; of the kinds asked for (`message`,
 /// `callback_query`), at most one is present.
@@ -90,4 +91,12 @@ pub struct CallbackQuery {
     /// The bot's message that holds the button, when it is not too old.
     #[serde(default)]
     pub message: Option<Message>,
+}
+
+/// One button of an inline keyboard; pressing it sends `callback_data`
+/// (1–64 bytes) back as a [`CallbackQuery`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InlineButton {
+    pub text: String,
+    pub callback_data: String,
 }
