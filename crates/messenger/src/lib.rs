@@ -4,6 +4,8 @@ mod buttons;
 mod config;
 mod error;
 mod rules;
+mod schema;
+mod state;
 mod text;
 mod types;
 mod webhook;
@@ -20,6 +22,11 @@ pub use error::MessengerError;
 pub use rules::{
     ChatKey, Command, DmPolicy, Ignored, Incoming, Input, Me, Policy, Press, Routed, chat_key,
     route,
+};
+pub use schema::MIGRATIONS;
+pub use state::{
+    Announced, BotState, CODE_ALPHABET, CODE_LENGTH, PAIRING_LIFETIME, Pairing, PairingState,
+    Requested, Sent,
 };
 pub use text::{
     MESSAGE_LIMIT, byte_at_utf16, escape_html, render_reply, split_markdown, to_html, utf16_len,
