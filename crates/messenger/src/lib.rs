@@ -1,6 +1,7 @@
 //! The messenger bot.
 
 mod buttons;
+mod client;
 mod config;
 mod error;
 mod rules;
@@ -17,6 +18,7 @@ pub use buttons::{
     CALLBACK_DATA_LIMIT, Decision, approval_keyboard, callback_data, fits_as_token,
     parse_callback_data,
 };
+pub use client::{ALLOWED_UPDATES, Client, Outgoing};
 pub use config::{CONFIG_FILE, Config, DEFAULT_BASE_URL, DEFAULT_ENGINE, Mode};
 pub use error::MessengerError;
 pub use rules::{

@@ -89,7 +89,7 @@ mod tests {
         assert!(!secrets.header_matches(None));
         assert!(!secrets.header_matches(Some(&header[..63])));
         assert!(!secrets.header_matches(Some(secrets.path())));
-        assert!(secrets.path_matches(&secrets.path().to_owned()));
+        assert!(secrets.path_matches(secrets.path()));
         assert!(!secrets.path_matches(""));
         assert!(!format!("{secrets:?}").contains(&header));
     }
