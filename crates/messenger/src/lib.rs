@@ -1,4 +1,25 @@
-//! The messenger bot.
+//! The messenger bot over the Telegram Bot API: each direct chat, and each
+//! forum topic of an allowed group, is its own agent session.
+//!
+//! - [`Config`] is `DIR/messenger.toml`: the API's base URL, the *name* of
+//!   the saved key holding the bot token (the token stays sealed among the
+//!   saved keys), the sessions' folder and engine, and polling or webhook
+//!   mode; [`WebhookSecrets`] derives the webhook's secret path and
+//!   `secret_token` from the token and checks them in constant time.
+//! - [`Client`] makes the calls (`getMe`, `getUpdates`, `sendMessage`, ...)
+//!   and turns `{"ok": false}` into [`MessengerError::Api`] or, on 429,
+//!   [`MessengerError::RateLimited`]; no error ever quotes the token.
+//! - [`route`] is the pure rule: given an [`Update`], the settings'
+//!   [`Policy`] and the bot ([`Me`]), a prompt or [`Command`] for a
+//!   [`ChatKey`], a pairing request, an approval button press, or why not.
+//! - [`render_reply`] turns the agent's Markdown into HTML messages within
+//!   Telegram's limit; [`approval_keyboard`] makes the Allow/Deny buttons.
+//! - [`BotState`] keeps the update offset, each chat's session, pairing
+//!   codes, the bot's messages and its announced approvals ([`MIGRATIONS`]).
+//!
+//! Knows nothing of HTTP servers, settings, saved keys or sessions: the app
+//! passes the settings' values and the token, serves the webhook, and
+//! starts, stops and lists the sessions.
 
 mod buttons;
 mod client;
