@@ -25,6 +25,12 @@ pub enum AppError {
     Friction(#[from] friction::FrictionError),
     #[error(transparent)]
     Accounts(#[from] accounts::AccountsError),
+    #[error(transparent)]
+    Settings(#[from] settings::SettingsError),
+    #[error(transparent)]
+    Secrets(#[from] secrets::SecretsError),
+    #[error(transparent)]
+    Messenger(#[from] messenger::MessengerError),
     /// A blocking task panicked or was cancelled: a bug, not the caller's fault.
     #[error("a background task did not finish")]
     Task(#[from] tokio::task::JoinError),

@@ -23,6 +23,7 @@ mod error;
 pub mod forensics;
 pub mod governor_loop;
 mod instruction_sync;
+pub mod messenger_bot;
 mod notifier;
 pub mod permission_check;
 pub mod publish;

@@ -181,6 +181,7 @@ pub fn setting_changed(state: &App, change: &SettingChanged) {
     state
         .events
         .publish(Audience::Everyone, Name::Settings, &json!(change));
+    state.settings_changed.send_modify(|count| *count += 1);
 }
 
 pub fn inbox_changed(state: &App, account_id: &str, change: &InboxEvent) {

@@ -69,6 +69,11 @@ pub struct App {
     pub pm_wake: Arc<Notify>,
     /// The live event stream's hub (`GET /stream`).
     pub events: Arc<events::Hub>,
+    /// Counts the settings' changes, so a loop that acts on one wakes at once
+    /// (the messenger bot turned off ends its poll).
+    pub(crate) settings_changed: watch::Sender<u64>,
+    /// The messenger bot's connection, while it has one.
+    pub(crate) messenger: Arc<crate::messenger_bot::Link>,
     /// Set once, by [`App::request_stop`], to stop every loop (and the
     /// listeners, which watch it through [`App::watch_stop`]).
     pub(crate) stop: watch::Sender<Option<StopReason>>,
@@ -97,6 +102,11 @@ impl App {
         if first {
             self.events.close();
         }
+    }
+
+    /// True once a stop is asked for.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.borrow().is_some()
     }
 
     /// The stop request, for a listener that ends with the application.

@@ -17,8 +17,8 @@ use tokio::sync::watch;
 use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
-    catches, coaching_watch, forensics, governor_loop, instruction_sync, notifier, publish,
-    session_inbox, summaries, task_reminders, tasks_mirror, titles, utility_model,
+    catches, coaching_watch, forensics, governor_loop, instruction_sync, messenger_bot, notifier,
+    publish, session_inbox, summaries, task_reminders, tasks_mirror, titles, utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -214,6 +214,8 @@ impl Prepared {
             secrets_answered: Arc::new(tokio::sync::Notify::new()),
             pm_wake: Arc::new(tokio::sync::Notify::new()),
             events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
+            settings_changed: watch::channel(0).0,
+            messenger: Arc::default(),
             clock,
             manual_clock,
             db,
@@ -242,6 +244,7 @@ impl Prepared {
         task_reminders::start(&app);
         forensics::start(&app);
         catches::start(&app);
+        messenger_bot::start(&app);
         Ok(app)
     }
 }
@@ -324,6 +327,7 @@ fn all_migrations() -> Vec<store::Migration> {
         digests::MIGRATIONS,
         tasks::MIGRATIONS,
         friction::MIGRATIONS,
+        messenger::MIGRATIONS,
     ]
     .concat()
 }

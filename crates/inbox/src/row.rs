@@ -100,6 +100,8 @@ pub enum Action {
     /// Open a view of the web app at its address (an agent's navigation
     /// request that found no app in front).
     OpenPath { path: String },
+    /// Approve or decline a messenger user's pairing code.
+    ApprovePairing { code: String },
 }
 
 /// One row as the API gives it.

@@ -39,7 +39,7 @@ pub enum PairingState {
 }
 
 impl PairingState {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             PairingState::Pending => "pending",
             PairingState::Approved => "approved",
@@ -98,6 +98,7 @@ pub struct Announced {
     pub answered: bool,
 }
 
+#[derive(Clone)]
 pub struct BotState {
     db: Arc<Db>,
 }
@@ -247,6 +248,17 @@ impl BotState {
                 ],
             )?;
             Ok(previous)
+        })
+    }
+
+    /// Forgets a chat's session (`/new`): its next message starts another.
+    pub fn forget_session(&self, key: ChatKey) -> Result<(), MessengerError> {
+        self.db.write(|tx| {
+            tx.execute(
+                "DELETE FROM messenger_chats WHERE chat_id = ?1 AND thread_id = ?2",
+                params![key.chat_id, thread_column(key)],
+            )?;
+            Ok(())
         })
     }
 

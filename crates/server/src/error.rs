@@ -387,6 +387,19 @@ impl From<worktrees::WorktreeError> for ApiError {
     }
 }
 
+impl From<messenger::MessengerError> for ApiError {
+    fn from(error: messenger::MessengerError) -> Self {
+        use messenger::MessengerError as E;
+        let message = error.to_string();
+        match error {
+            E::UnknownPairing => ApiError::not_found("not_found", message),
+            E::PairingExpired => ApiError::new(StatusCode::CONFLICT, "pairing_expired", message),
+            E::InvalidInput(_) => ApiError::bad_request("invalid_request", message),
+            _ => ApiError::internal(error),
+        }
+    }
+}
+
 /// An operation of the application failed on a domain error: the status
 /// that error gets from a route of its own.
 impl From<app::AppError> for ApiError {
@@ -402,6 +415,9 @@ impl From<app::AppError> for ApiError {
             E::Tasks(e) => e.into(),
             E::Friction(e) => ApiError::internal(e),
             E::Accounts(e) => e.into(),
+            E::Settings(e) => e.into(),
+            E::Secrets(e) => e.into(),
+            E::Messenger(e) => e.into(),
             E::Task(e) => ApiError::internal(e),
         }
     }

@@ -21,6 +21,7 @@ mod doctor;
 mod forensics;
 mod governor;
 mod inbox;
+mod messenger_bot;
 pub(crate) mod navigation;
 pub mod openapi;
 mod secrets;
@@ -62,6 +63,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(digests::routes())
         .merge(forensics::routes())
         .merge(task_lists::routes())
+        .merge(messenger_bot::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())
 }

@@ -33,8 +33,8 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
     accounts, alarms, app, approvals, boards, bookmarks, clock, coaching, dashboards, digests,
-    doctor, forensics, governor, inbox, navigation, secrets, sessions, settings, stream,
-    task_lists, teamchat, ui, utility, webhooks,
+    doctor, forensics, governor, inbox, messenger_bot, navigation, secrets, sessions, settings,
+    stream, task_lists, teamchat, ui, utility, webhooks,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -102,6 +102,7 @@ pub const LISTENER: &str = "x-listener";
         task_lists::list, task_lists::create, task_lists::update, task_lists::remove,
         task_lists::reorder, task_lists::caught, task_lists::keep, task_lists::dismiss,
         task_lists::mirrors, task_lists::set_mirror,
+        messenger_bot::pending, messenger_bot::approve, messenger_bot::reject,
         ui::login,
         document_json,
     ),

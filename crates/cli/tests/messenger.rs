@@ -1,0 +1,617 @@
+//! The messenger bot against a real server and a local stand-in of the
+//! Telegram Bot API that feeds updates to `getUpdates` and records every
+//! call: pairing from code to approval, the allowlist and disabled direct
+//! messages, a group message without a mention ignored, two chats as two
+//! sessions, a follow-up that resumes the chat's conversation, `/stop` and
+//! `/status`, an approval answered by a button press, and the bot token
+//! found nowhere but in the request path (not in a message, the log or a
+//! file of the data directory).
+//!
+//! The stand-in answers as the Bot API documents it (`{"ok": true,
+//! "result"}`, `getUpdates` holding the request until an update arrives or
+//! its `timeout` passes, at most a second here); the sessions run a
+//! `claude` engine whose program prints the stream-json lines the real
+//! Claude Code prints (docs/engines.md) and names its conversation, so a
+//! follow-up's `--resume` shows in its reply.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use common::TestServer;
+use serde_json::{Value, json};
+
+const TOKEN: &str = "7001234567:AAHf-test-messenger-token-88";
+const BOT_ID: i64 = 7_001_234_567;
+const BOT_NAME: &str = "sb_test_bot";
+
+#[derive(Debug, Clone)]
+struct Call {
+    method: String,
+    token: String,
+    body: Value,
+}
+
+#[derive(Default)]
+struct ApiState {
+    updates: Vec<Value>,
+    next_update: i64,
+    next_message: i64,
+    calls: Vec<Call>,
+}
+
+#[derive(Clone)]
+struct BotApi {
+    base: String,
+    state: Arc<(Mutex<ApiState>, Condvar)>,
+}
+
+impl BotApi {
+    fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let api = BotApi {
+            base,
+            state: Arc::new((Mutex::new(ApiState::default()), Condvar::new())),
+        };
+        let served = api.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let api = served.clone();
+                std::thread::spawn(move || api.serve(stream));
+            }
+        });
+        api
+    }
+
+    fn serve(&self, stream: std::net::TcpStream) {
+        let mut writer = stream.try_clone().unwrap();
+        let mut reader = BufReader::new(stream);
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            let path = line.split_whitespace().nth(1).unwrap_or("").to_owned();
+            let mut length = 0;
+            loop {
+                let mut header = String::new();
+                reader.read_line(&mut header).unwrap();
+                let header = header.trim_end();
+                if header.is_empty() {
+                    break;
+                }
+                if let Some((name, value)) = header.split_once(':')
+                    && name.eq_ignore_ascii_case("content-length")
+                {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            let (token, method) = path
+                .strip_prefix("/bot")
+                .and_then(|rest| rest.split_once('/'))
+                .map(|(t, m)| (t.to_owned(), m.to_owned()))
+                .unwrap_or_default();
+            let result = self.answer(&method, &body);
+            self.lock().calls.push(Call {
+                method,
+                token,
+                body,
+            });
+            let text = json!({"ok": true, "result": result}).to_string();
+            let response = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
+                text.len()
+            );
+            if writer.write_all(response.as_bytes()).is_err() {
+                return;
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, ApiState> {
+        self.state.0.lock().unwrap()
+    }
+
+    fn answer(&self, method: &str, body: &Value) -> Value {
+        match method {
+            "getMe" => {
+                json!({"id": BOT_ID, "is_bot": true, "first_name": "Switchboard", "username": BOT_NAME})
+            }
+            "getUpdates" => {
+                let offset = body["offset"].as_i64().unwrap_or(0);
+                let deadline = Instant::now() + Duration::from_secs(1);
+                let (lock, wake) = &*self.state;
+                let mut state = lock.lock().unwrap();
+                loop {
+                    let ready: Vec<Value> = state
+                        .updates
+                        .iter()
+                        .filter(|u| u["update_id"].as_i64().unwrap_or(0) >= offset)
+                        .cloned()
+                        .collect();
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if !ready.is_empty() || left.is_zero() {
+                        return json!(ready);
+                    }
+                    state = wake.wait_timeout(state, left).unwrap().0;
+                }
+            }
+            "sendMessage" => {
+                let mut state = self.lock();
+                state.next_message += 1;
+                let mut chat = json!({"id": body["chat_id"], "type": "private"});
+                if body["chat_id"].as_i64().unwrap_or(0) < 0 {
+                    chat["type"] = json!("supergroup");
+                }
+                json!({
+                    "message_id": state.next_message,
+                    "date": 1_700_000_000,
+                    "chat": chat,
+                    "from": {"id": BOT_ID, "is_bot": true, "first_name": "Switchboard", "username": BOT_NAME},
+                    "text": body["text"],
+                })
+            }
+            _ => json!(true),
+        }
+    }
+
+    fn push(&self, mut update: Value) {
+        let (lock, wake) = &*self.state;
+        let mut state = lock.lock().unwrap();
+        state.next_update += 1;
+        update["update_id"] = json!(state.next_update);
+        state.updates.push(update);
+        wake.notify_all();
+    }
+
+    fn dm(&self, user: i64, text: &str) {
+        let mut message = json!({
+            "message_id": 100 + user,
+            "date": 1_700_000_000,
+            "from": {"id": user, "is_bot": false, "first_name": format!("User{user}"), "username": format!("user{user}")},
+            "chat": {"id": user, "type": "private"},
+            "text": text,
+        });
+        // Telegram marks a command with a `bot_command` entity.
+        if text.starts_with('/') {
+            let length = text.split_whitespace().next().unwrap_or(text).len();
+            message["entities"] = json!([{"type": "bot_command", "offset": 0, "length": length}]);
+        }
+        self.push(json!({ "message": message }));
+    }
+
+    fn group(&self, chat: i64, topic: Option<i64>, user: i64, text: &str) {
+        let mut message = json!({
+            "message_id": 500,
+            "date": 1_700_000_000,
+            "from": {"id": user, "is_bot": false, "first_name": format!("User{user}")},
+            "chat": {"id": chat, "type": "supergroup", "is_forum": topic.is_some()},
+            "text": text,
+        });
+        let mention = format!("@{BOT_NAME}");
+        if let Some(at) = text.find(&mention) {
+            message["entities"] =
+                json!([{"type": "mention", "offset": at, "length": mention.len()}]);
+        }
+        if let Some(topic) = topic {
+            message["message_thread_id"] = json!(topic);
+            message["is_topic_message"] = json!(true);
+        }
+        self.push(json!({ "message": message }));
+    }
+
+    fn calls(&self, method: &str) -> Vec<Call> {
+        self.lock()
+            .calls
+            .iter()
+            .filter(|c| c.method == method)
+            .cloned()
+            .collect()
+    }
+
+    /// What the bot sent to `chat`, in order.
+    fn sent_to(&self, chat: i64) -> Vec<Value> {
+        self.calls("sendMessage")
+            .into_iter()
+            .filter(|c| c.body["chat_id"] == chat)
+            .map(|c| c.body)
+            .collect()
+    }
+
+    /// Waits until the bot has sent `chat` a message containing `text`.
+    fn wait_sent(&self, chat: i64, text: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(found) = self
+                .sent_to(chat)
+                .into_iter()
+                .find(|m| m["text"].as_str().unwrap_or("").contains(text))
+            {
+                return found;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the bot never sent {chat} {text:?}; it sent {:?}",
+                self.sent_to(chat)
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    /// Waits until every update fed so far was fetched and confirmed.
+    fn wait_consumed(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let state = self.lock();
+            let confirmed = state
+                .calls
+                .iter()
+                .filter(|c| c.method == "getUpdates")
+                .filter_map(|c| c.body["offset"].as_i64())
+                .max()
+                .unwrap_or(0);
+            if confirmed > state.next_update {
+                return;
+            }
+            drop(state);
+            assert!(
+                Instant::now() < deadline,
+                "the bot stopped fetching updates"
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+}
+
+/// Claude Code as a session turn prints it: the init line with its
+/// conversation id (a new one, or the one `--resume` names) and the result.
+const ENGINE: &str = r#"resume=""
+while [ $# -gt 0 ]; do
+  case "$1" in --resume) resume="$2"; shift ;; esac
+  shift
+done
+sid=${resume:-c-$(date +%s%N)}
+printf '{"type":"system","subtype":"init","session_id":"%s","cwd":"/w","model":"claude-sonnet-4-5","tools":["Bash"],"permissionMode":"default","claude_code_version":"2.1.330"}\n' "$sid"
+printf '{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"Done in conversation %s, resumed %s.","session_id":"%s","total_cost_usd":0.01,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":20}}\n' "$sid" "${resume:-no}" "$sid"
+"#;
+
+fn server(api: &BotApi, log: Option<&Path>) -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    // Outside the data directory, which no engine may see.
+    let scratch = tempfile::tempdir().unwrap();
+    let work = scratch.path().join("bot-work");
+    std::fs::create_dir(&work).unwrap();
+    let engine = scratch.path().join("claude.sh");
+    std::fs::write(&engine, ENGINE).unwrap();
+    std::fs::write(
+        dir.path().join("engines.toml"),
+        format!(
+            "[engines.primary]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {:?}]\n",
+            engine.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("messenger.toml"),
+        format!(
+            "base_url = {:?}\ntoken_key = \"TELEGRAM_BOT_TOKEN\"\nfolder = {:?}\n",
+            api.base,
+            work.display().to_string()
+        ),
+    )
+    .unwrap();
+    let server = match log {
+        Some(log) => TestServer::start_logging(dir, &[], log),
+        None => TestServer::start_in(dir),
+    }
+    .keeping(scratch);
+    let saved = server.call(
+        "PUT",
+        "/keys/TELEGRAM_BOT_TOKEN",
+        Some(&json!({"value": TOKEN})),
+    );
+    assert_eq!(saved.status, 200, "{}", saved.text());
+    // Messenger sessions are agent-driven: the spawn rules hold for them.
+    server.set_setting("agentDrivenSessionsEnabled", json!(true));
+    server.set_setting("messengerBotEnabled", json!(true));
+    server
+}
+
+fn sessions(server: &TestServer) -> Vec<Value> {
+    server
+        .call("GET", "/sessions", None)
+        .json()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// Gives the bot a moment it would need to act, then checks it did not.
+fn nothing_sent(api: &BotApi, chat: i64, before: usize) {
+    api.wait_consumed();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(api.sent_to(chat).len(), before, "{:?}", api.sent_to(chat));
+}
+
+/// Every file under `dir`, read as bytes.
+fn files_holding(dir: &Path, needle: &[u8]) -> Vec<String> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(files_holding(&path, needle));
+        } else if let Ok(bytes) = std::fs::read(&path)
+            && bytes.windows(needle.len()).any(|w| w == needle)
+        {
+            found.push(path.display().to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn a_stranger_pairs_with_a_code_the_owner_approves_and_the_token_stays_secret() {
+    let api = BotApi::start();
+    let scratch = tempfile::tempdir().unwrap();
+    let log = scratch.path().join("server.log");
+    let mut server = server(&api, Some(&log));
+
+    api.dm(1001, "hello");
+    let code_message = api.wait_sent(1001, "pairing code");
+    let text = code_message["text"].as_str().unwrap();
+    let pairings = server.call("GET", "/messenger/pairings", None).json();
+    let code = pairings["pairings"][0]["code"].as_str().unwrap().to_owned();
+    assert!(text.contains(&code), "{text}");
+    assert_eq!(pairings["pairings"][0]["userId"], "1001");
+    assert!(sessions(&server).is_empty(), "a stranger started a session");
+    let inbox = server
+        .call("GET", "/inbox?category=cli_pending", None)
+        .json();
+    let row = inbox
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["actions"][0]["kind"] == "approve_pairing")
+        .cloned()
+        .unwrap_or_else(|| panic!("no pairing row: {inbox}"));
+    assert_eq!(row["actions"][0]["code"], code.as_str());
+
+    // Asking again gives the same code and no second row.
+    api.dm(1001, "hello?");
+    api.wait_consumed();
+    let rows = server
+        .call("GET", "/inbox?category=cli_pending", None)
+        .json();
+    assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
+
+    let refused = server.call("POST", "/messenger/pairings/NOPE42/approve", None);
+    assert_eq!(refused.status, 404, "{}", refused.text());
+    let approved = server.call("POST", &format!("/messenger/pairings/{code}/approve"), None);
+    assert_eq!(approved.status, 200, "{}", approved.text());
+    assert_eq!(approved.json()["state"], "approved");
+    let allowed = server.call("GET", "/settings/messengerBotAllowedUserIds", None);
+    assert_eq!(allowed.json()["value"], json!(["1001"]));
+    api.wait_sent(1001, "The owner approved you");
+
+    api.dm(1001, "fix the build");
+    api.wait_sent(1001, "resumed no");
+    let started = sessions(&server);
+    assert_eq!(started.len(), 1);
+    assert_eq!(started[0]["trigger"], "messenger");
+    assert_eq!(started[0]["agentDriven"], true);
+
+    // Allowlist: an unknown sender gets nothing, not even a code.
+    server.set_setting("messengerBotDmPolicy", json!("allowlist"));
+    api.dm(1002, "let me in");
+    nothing_sent(&api, 1002, 0);
+    // Disabled: nobody is answered in a direct chat.
+    server.set_setting("messengerBotDmPolicy", json!("disabled"));
+    let before = api.sent_to(1001).len();
+    api.dm(1001, "are you there");
+    nothing_sent(&api, 1001, before);
+    assert_eq!(sessions(&server).len(), 1);
+
+    // The token travels in the request path only.
+    assert!(api.calls("getUpdates").iter().all(|c| c.token == TOKEN));
+    for call in api.lock().calls.iter() {
+        assert!(!call.body.to_string().contains(TOKEN), "{call:?}");
+    }
+    server.stop();
+    assert!(
+        files_holding(server.data_dir(), TOKEN.as_bytes()).is_empty(),
+        "the token is in a file in clear"
+    );
+    let written = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        written.contains("messenger"),
+        "the log is not at debug level"
+    );
+    assert!(!written.contains(TOKEN), "the token is in the log");
+    assert!(
+        !written.contains("AAHf-test"),
+        "part of the token is in the log"
+    );
+}
+
+#[test]
+fn chats_and_topics_are_sessions_and_follow_ups_resume_them() {
+    let api = BotApi::start();
+    let server = server(&api, None);
+    server.set_setting("messengerBotAllowedUserIds", json!(["1001"]));
+    server.set_setting("messengerBotAllowedGroupIds", json!(["-500"]));
+    server.set_setting("messengerBotDmPolicy", json!("allowlist"));
+
+    api.dm(1001, "first");
+    let first = api.wait_sent(1001, "resumed no");
+    let text = first["text"].as_str().unwrap();
+    let conversation = text
+        .split_whitespace()
+        .nth(3)
+        .unwrap()
+        .trim_end_matches(',')
+        .to_owned();
+    api.dm(1001, "second");
+    api.wait_sent(1001, &format!("resumed {conversation}"));
+    assert_eq!(sessions(&server).len(), 1, "a follow-up started a session");
+
+    // The group requires a mention: a plain message is passed over.
+    api.group(-500, None, 1001, "anyone here?");
+    nothing_sent(&api, -500, 0);
+    assert_eq!(sessions(&server).len(), 1);
+    api.group(-500, None, 1001, &format!("@{BOT_NAME} look at the logs"));
+    api.wait_sent(-500, "resumed no");
+    // A forum topic is a chat of its own.
+    api.group(-500, Some(7), 1001, &format!("@{BOT_NAME} and this topic"));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while sessions(&server).len() < 3 {
+        assert!(Instant::now() < deadline, "{:?}", sessions(&server));
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    let in_topic = api
+        .sent_to(-500)
+        .into_iter()
+        .filter(|m| m["message_thread_id"] == 7)
+        .count();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while api
+        .sent_to(-500)
+        .iter()
+        .filter(|m| m["message_thread_id"] == 7)
+        .count()
+        == in_topic
+        && in_topic == 0
+    {
+        assert!(Instant::now() < deadline, "the topic got no reply");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+
+    api.dm(1001, "/status");
+    api.wait_sent(1001, "waiting for input");
+    api.dm(1001, "/stop");
+    api.wait_sent(1001, "Stopped");
+    let stopped = sessions(&server)
+        .into_iter()
+        .filter(|s| s["status"] == "stopped")
+        .count();
+    assert_eq!(stopped, 1);
+    // /new: the next message starts another session.
+    api.dm(1001, "/new");
+    api.wait_sent(1001, "starts a new session");
+    api.dm(1001, "third");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while sessions(&server).len() < 4 {
+        assert!(Instant::now() < deadline, "{:?}", sessions(&server));
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+#[test]
+fn an_approval_is_answered_by_a_button_press() {
+    let api = BotApi::start();
+    let server = server(&api, None);
+    server.set_setting("messengerBotAllowedUserIds", json!(["1001"]));
+    server.set_setting("messengerBotDmPolicy", json!("allowlist"));
+    // Guarded: a shell command waits for the user's approval.
+    server.set_setting("agentPermissionLevel", json!("guarded"));
+    api.dm(1001, "clean the build folder");
+    api.wait_sent(1001, "resumed no");
+    let session = sessions(&server)[0].clone();
+    let id = session["id"].as_str().unwrap().to_owned();
+    let cwd = session["cwd"].clone();
+
+    let asked = {
+        let (control, token) = (server.control().to_owned(), server.token.clone());
+        let id = id.clone();
+        std::thread::spawn(move || {
+            let hook = json!({
+                "session_id": "c-1", "cwd": cwd, "permission_mode": "default",
+                "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "rm -rf build"}, "tool_use_id": "toolu_01",
+            });
+            let auth = format!("Bearer {token}");
+            let body = hook.to_string();
+            common::request(
+                &control,
+                "POST",
+                &format!("/sessions/{id}/permission-check"),
+                &[
+                    ("Authorization", auth.as_str()),
+                    ("Content-Type", "application/json"),
+                ],
+                Some(body.as_bytes()),
+            )
+            .json()
+        })
+    };
+    let prompt = api.wait_sent(1001, "asks to run Bash");
+    let buttons = &prompt["reply_markup"]["inline_keyboard"][0];
+    let allow = buttons
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["text"].as_str().unwrap_or("").contains("Allow"))
+        .unwrap_or_else(|| panic!("no Allow button: {prompt}"));
+    let message_id = api
+        .calls("sendMessage")
+        .iter()
+        .position(|c| c.body == prompt)
+        .unwrap()
+        + 1;
+    // A press from someone not allowed is refused and changes nothing.
+    api.push(json!({"callback_query": {
+        "id": "cb-stranger",
+        "from": {"id": 666, "is_bot": false, "first_name": "Eve"},
+        "data": allow["callback_data"],
+        "message": {"message_id": message_id, "date": 1_700_000_000, "chat": {"id": 1001, "type": "private"}},
+    }}));
+    api.wait_consumed();
+    let pending = server.call("GET", "/approvals", None).json();
+    assert_eq!(pending["approvals"][0]["state"], "pending", "{pending}");
+    api.push(json!({"callback_query": {
+        "id": "cb-1",
+        "from": {"id": 1001, "is_bot": false, "first_name": "User1001"},
+        "data": allow["callback_data"],
+        "message": {"message_id": message_id, "date": 1_700_000_000, "chat": {"id": 1001, "type": "private"}},
+    }}));
+    let answer = asked.join().unwrap();
+    assert_eq!(answer["decision"], "allow", "{answer}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let answered = loop {
+        let answered = api.calls("answerCallbackQuery");
+        if answered
+            .iter()
+            .any(|c| c.body["callback_query_id"] == "cb-1")
+        {
+            break answered;
+        }
+        assert!(Instant::now() < deadline, "the press was never answered");
+        std::thread::sleep(Duration::from_millis(25));
+    };
+    let pressed = answered
+        .iter()
+        .find(|c| c.body["callback_query_id"] == "cb-1")
+        .unwrap();
+    assert_eq!(pressed.body["text"], "Approved.");
+    assert!(
+        answered
+            .iter()
+            .any(|c| c.body["callback_query_id"] == "cb-stranger" && c.body["text"] != "Approved.")
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while api.calls("editMessageReplyMarkup").is_empty() {
+        assert!(Instant::now() < deadline, "the buttons stayed");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
