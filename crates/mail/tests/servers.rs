@@ -59,12 +59,11 @@ fn watch(config: &Config, book: Arc<Mailbook>) -> Running {
 
 impl Running {
     async fn until(&mut self, want: impl Fn(&Status) -> bool) -> Status {
-        let got = tokio::time::timeout(WITHIN, self.status.wait_for(|s| want(s)))
+        tokio::time::timeout(WITHIN, self.status.wait_for(|s| want(s)))
             .await
             .expect("the watcher's status did not come")
             .unwrap()
-            .clone();
-        got
+            .clone()
     }
 
     async fn next(&mut self) -> Fetched {
