@@ -93,6 +93,29 @@ fn simple(from: &str, id: &str, subject: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// Sends a mail from Ann, waits for the callback and prints how long that took.
+async fn timed_arrival(
+    servers: &MailServers,
+    running: &mut Running,
+    message_id: &str,
+    how: &str,
+) -> Fetched {
+    let sent = Instant::now();
+    servers
+        .deliver(
+            "ann@example.com",
+            &simple("ann@example.com", message_id, "hello"),
+        )
+        .await
+        .unwrap();
+    let fetched = running.next().await;
+    println!(
+        "a mail reached the callback {} ms after SMTP accepted it ({how})",
+        sent.elapsed().as_millis()
+    );
+    fetched
+}
+
 #[tokio::test]
 async fn a_mail_arriving_during_idle_reaches_the_callback() {
     let Some(servers) = MailServers::start(Options { idle: true }) else {
@@ -109,19 +132,7 @@ async fn a_mail_arriving_during_idle_reaches_the_callback() {
         .unwrap();
     let mut running = watch(&config, book(dir.path()));
     running.until(|s| *s == Status::Idling).await;
-    let sent = Instant::now();
-    servers
-        .deliver(
-            "ann@example.com",
-            &simple("ann@example.com", "new@x", "hello"),
-        )
-        .await
-        .unwrap();
-    let fetched = running.next().await;
-    println!(
-        "a mail reached the callback {} ms after SMTP accepted it (IDLE)",
-        sent.elapsed().as_millis()
-    );
+    let fetched = timed_arrival(&servers, &mut running, "new@x", "IDLE").await;
     let got = mail::parse(&fetched.raw).unwrap();
     assert_eq!(
         got.message_id.as_deref(),
@@ -145,19 +156,7 @@ async fn without_idle_the_watcher_polls() {
     let config = servers.config(Tls::Starttls, true, 1);
     let mut running = watch(&config, book(dir.path()));
     running.until(|s| *s == Status::Polling).await;
-    let sent = Instant::now();
-    servers
-        .deliver(
-            "ann@example.com",
-            &simple("ann@example.com", "polled@x", "hi"),
-        )
-        .await
-        .unwrap();
-    let fetched = running.next().await;
-    println!(
-        "a mail reached the callback {} ms after SMTP accepted it (polling every second)",
-        sent.elapsed().as_millis()
-    );
+    let fetched = timed_arrival(&servers, &mut running, "polled@x", "polling every second").await;
     assert_eq!(
         mail::parse(&fetched.raw).unwrap().message_id.as_deref(),
         Some("polled@x")
@@ -311,6 +310,13 @@ async fn a_reply_lands_in_the_thread_and_is_seen_as_part_of_it() {
             .as_deref(),
         Some("session-1")
     );
+
+    let refusal = mailer.refuse(&original).await.unwrap();
+    let got = mail::parse(&running.next().await.raw).unwrap();
+    assert_eq!(got.message_id.as_deref(), Some(refusal.message_id.as_str()));
+    assert_eq!(got.in_reply_to, ["t1@example.com"]);
+    assert!(got.text.contains("approved senders"), "{}", got.text);
+    assert!(got.automated.is_some());
     running.stop().await;
 }
 

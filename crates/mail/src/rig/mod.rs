@@ -373,7 +373,8 @@ impl Identity {
 
 fn dovecot_binary() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("SWITCHBOARD_DOVECOT") {
-        return Some(PathBuf::from(path));
+        let path = PathBuf::from(path);
+        return path.is_file().then_some(path);
     }
     let on_path = std::env::var_os("PATH")
         .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
