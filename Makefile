@@ -4,7 +4,7 @@
 # (rustfmt and clippy, the web app's packages, git for the worktree tests, the
 # pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
 
-.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps test-engines api-check e2e e2e-deps bench
+.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps test-engines api-check e2e e2e-deps bench
 
 run: web
 	cargo run --release -p switchboard -- serve --demo
@@ -20,7 +20,7 @@ TEST_STEPS := style web-test build checks
 test:
 	@MAKE="$(MAKE)" tools/steps.sh $(TEST_STEPS)
 
-build: web git-deps py-deps engines-deps e2e-deps
+build: web git-deps py-deps engines-deps e2e-deps mail-deps
 	cargo test --workspace --no-run
 	cargo build -p switchboard
 
@@ -71,9 +71,10 @@ web-test: web-deps
 # The worktree tests run the real git on repositories they make; the engine
 # conformance suite (the `engines` test of package switchboard) runs the
 # pinned real CLIs, and must find them: SWITCHBOARD_ENGINES_REQUIRED turns
-# its skip into a failure.
-ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1
-rust-test: git-deps py-deps engines-deps web
+# its skip into a failure. The mail tests (crates/mail's rig) run the real
+# dovecot and aiosmtpd, and SWITCHBOARD_MAIL_REQUIRED does the same for them.
+ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1 SWITCHBOARD_MAIL_REQUIRED=1
+rust-test: git-deps py-deps engines-deps mail-deps web
 	$(ENGINE_TEST_ENV) cargo test --workspace
 
 # The same, on what `make build` compiled.
@@ -90,6 +91,13 @@ test-engines: engines-deps
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 e2e-deps:
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
+# Debian's dovecot, the IMAP server (and its LMTP, which aiosmtpd from
+# py-deps delivers into) of the mail tests; each test runs its own dovecot
+# from a temporary folder, as root or not. /usr/sbin is not on every user's
+# PATH, hence the second look.
+mail-deps:
+	@command -v dovecot >/dev/null || test -x /usr/sbin/dovecot || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq dovecot-imapd dovecot-lmtpd; }
 
 # A virtualenv of its own, so the machine's Python stays as it was; it is
 # rebuilt only when the pinned versions change.
