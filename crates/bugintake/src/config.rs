@@ -215,7 +215,11 @@ pub fn route(report: &Report, config: &Config) -> Option<Route> {
 
 /// [`route`] from the two things it reads, as a stored report keeps them.
 pub(crate) fn route_for(source: Source, origin: Option<&str>, config: &Config) -> Option<Route> {
-    if let Some(rule) = config.routes.iter().find(|rule| rule.matches(source, origin)) {
+    if let Some(rule) = config
+        .routes
+        .iter()
+        .find(|rule| rule.matches(source, origin))
+    {
         return Some(Route {
             folder: rule.folder.clone(),
             engine: rule.engine.as_ref().map(|e| e.trim().to_owned()),
@@ -327,8 +331,14 @@ folder = "/src/any-sentry"
     #[test]
     fn without_a_default_an_unmatched_report_is_unrouted() {
         let config = load(&ROUTES.replace("default_folder = \"/src/fallback\"", "")).unwrap();
-        assert_eq!(route(&report(Source::Github, Some("other/repo")), &config), None);
-        assert_eq!(route(&report(Source::Generic, None), &Config::default()), None);
+        assert_eq!(
+            route(&report(Source::Github, Some("other/repo")), &config),
+            None
+        );
+        assert_eq!(
+            route(&report(Source::Generic, None), &Config::default()),
+            None
+        );
     }
 
     #[test]
@@ -340,7 +350,10 @@ folder = "/src/any-sentry"
         );
         assert_eq!(route(&report(Source::Form, Some("chosen")), &config), None);
         // A generic sender cannot name a folder.
-        assert_eq!(route(&report(Source::Generic, Some("/src/chosen")), &config), None);
+        assert_eq!(
+            route(&report(Source::Generic, Some("/src/chosen")), &config),
+            None
+        );
     }
 
     #[test]
@@ -362,9 +375,18 @@ folder = "/src/any-sentry"
                 "[[routes]]\nsource = \"github\"\nsentry_project = \"p\"\nfolder = \"/x\"",
                 "never matches",
             ),
-            ("[[routes]]\nrepository = \"o/r\"\nfolder = \"x\"", "routes[0]: folder"),
-            ("[[routes]]\nrepository = \"o/r\"\nfolder = \"/x\"\nengine = \" \"", "engine"),
-            ("[[routes]]\nsource = \"jira\"\nfolder = \"/x\"", "unknown variant"),
+            (
+                "[[routes]]\nrepository = \"o/r\"\nfolder = \"x\"",
+                "routes[0]: folder",
+            ),
+            (
+                "[[routes]]\nrepository = \"o/r\"\nfolder = \"/x\"\nengine = \" \"",
+                "engine",
+            ),
+            (
+                "[[routes]]\nsource = \"jira\"\nfolder = \"/x\"",
+                "unknown variant",
+            ),
             ("defaultFolder = \"/x\"", "unknown field"),
         ];
         for (text, expected) in cases {

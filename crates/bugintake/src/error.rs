@@ -1,8 +1,8 @@
 //! What can go wrong reading a report, reading `bugintake.toml`, or moving a
 //! stored report from one state to another.
 
-use crate::report::{MAX_BODY_BYTES, MAX_FIELD_CHARS, MAX_LABELS, MAX_TITLE_CHARS};
 use crate::intake::ReportState;
+use crate::report::{MAX_BODY_BYTES, MAX_FIELD_CHARS, MAX_LABELS, MAX_TITLE_CHARS};
 
 /// A delivery or a form that is not a report we can take: the sender can
 /// fix it, so each message says what to change.

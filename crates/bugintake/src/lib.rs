@@ -33,7 +33,7 @@ pub use config::{
 };
 pub use error::{ConfigError, IntakeError, ParseError};
 pub use intake::{
-    Action, BugIntake, BugReport, DEDUP_WINDOW, Policy, Reason, ReportState, Received,
+    Action, BugIntake, BugReport, DEDUP_WINDOW, Policy, Reason, Received, ReportState,
 };
 pub use parse::{Delivery, Form, Mail, Parsed, from_form, from_mail, parse_delivery};
 pub use prompt::{PROMPT_BODY_CHARS, prompt};

@@ -36,7 +36,9 @@ pub struct Delivery<'a> {
 pub enum Parsed {
     Report(Report),
     /// A well-formed delivery that is not a bug report, and why.
-    Ignored { reason: String },
+    Ignored {
+        reason: String,
+    },
 }
 
 /// A mail the app received at a Bug Intake address.
@@ -255,7 +257,10 @@ fn sentry_issue(payload: &Value, at: OffsetDateTime) -> Result<Parsed, ParseErro
         (kind, value) => kind.or(value).map(str::to_owned),
     };
     let body = details(&[
-        ("Project", text(&issue["project"]["name"]).map(str::to_owned)),
+        (
+            "Project",
+            text(&issue["project"]["name"]).map(str::to_owned),
+        ),
         ("Culprit", text(&issue["culprit"]).map(str::to_owned)),
         ("Level", text(&issue["level"]).map(str::to_owned)),
         ("Error", error),
@@ -411,7 +416,10 @@ fn generic(payload: &Value, at: OffsetDateTime) -> Result<Report, ParseError> {
 }
 
 /// A field that is absent or `null` is `None`; any other non-string is an error.
-fn string_field<'a>(payload: &'a Value, field: &'static str) -> Result<Option<&'a str>, ParseError> {
+fn string_field<'a>(
+    payload: &'a Value,
+    field: &'static str,
+) -> Result<Option<&'a str>, ParseError> {
     match &payload[field] {
         Value::Null => Ok(None),
         Value::String(s) => Ok(Some(s)),

@@ -210,13 +210,19 @@ mod tests {
             normalized_title("  Crash\ton   SAVE\n"),
             normalized_title("crash on save")
         );
-        assert_ne!(normalized_title("crash on save"), normalized_title("crash on load"));
+        assert_ne!(
+            normalized_title("crash on save"),
+            normalized_title("crash on load")
+        );
         assert_eq!(normalized_title("ÄRGER"), "ärger");
     }
 
     #[test]
     fn a_person_gets_errors_a_service_gets_cut() {
-        assert!(matches!(checked_title("  \n "), Err(ParseError::TitleRequired)));
+        assert!(matches!(
+            checked_title("  \n "),
+            Err(ParseError::TitleRequired)
+        ));
         let long = "t".repeat(MAX_TITLE_CHARS + 1);
         assert!(matches!(
             checked_title(&long),
@@ -250,7 +256,10 @@ mod tests {
     #[test]
     fn labels_are_tidied() {
         let many: Vec<String> = (0..30).map(|i| format!("l{i}")).collect();
-        assert_eq!(tidy_labels(many.iter().map(String::as_str)).len(), MAX_LABELS);
+        assert_eq!(
+            tidy_labels(many.iter().map(String::as_str)).len(),
+            MAX_LABELS
+        );
         assert_eq!(tidy_labels([" bug ", "", "bug", "p1"]), vec!["bug", "p1"]);
     }
 }

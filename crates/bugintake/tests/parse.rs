@@ -75,7 +75,10 @@ fn an_opened_github_issue_is_a_report() {
         report.url.as_deref(),
         Some("https://github.com/octo-org/storefront/issues/482")
     );
-    assert_eq!(report.external_id.as_deref(), Some("octo-org/storefront#482"));
+    assert_eq!(
+        report.external_id.as_deref(),
+        Some("octo-org/storefront#482")
+    );
     assert_eq!(report.reporter.as_deref(), Some("mona-tester"));
     assert_eq!(report.origin.as_deref(), Some("octo-org/storefront"));
     assert_eq!(report.labels, vec!["bug", "checkout"]);
@@ -110,7 +113,10 @@ fn a_github_issue_without_a_body_or_labels_still_reads() {
             field: "issue.title"
         })
     ));
-    assert!(matches!(github("issues", "not json"), Err(ParseError::NotJson(_))));
+    assert!(matches!(
+        github("issues", "not json"),
+        Err(ParseError::NotJson(_))
+    ));
 }
 
 #[test]
@@ -125,7 +131,10 @@ fn a_form_encoded_github_delivery_carries_its_json_in_payload() {
         sentry_resource: None,
     };
     let report = report(parse_delivery(&delivery, AT));
-    assert_eq!(report.external_id.as_deref(), Some("octo-org/storefront#482"));
+    assert_eq!(
+        report.external_id.as_deref(),
+        Some("octo-org/storefront#482")
+    );
 
     let empty = Delivery {
         body: b"other=1",
@@ -152,7 +161,11 @@ fn the_legacy_sentry_webhook_is_recognised_without_a_header() {
     assert_eq!(report.external_id.as_deref(), Some("4398120731"));
     assert_eq!(report.origin.as_deref(), Some("storefront-web"));
     assert_eq!(report.labels, vec!["error"]);
-    assert!(report.body.contains("Culprit: checkout/submit in handlePay"));
+    assert!(
+        report
+            .body
+            .contains("Culprit: checkout/submit in handlePay")
+    );
     assert!(report.body.contains("Alert rules: New errors in checkout"));
     assert!(
         report
@@ -229,7 +242,10 @@ fn the_generic_shape_reads_its_fields_and_ignores_extras() {
     assert_eq!(report.reporter.as_deref(), Some("cron@ops.example.com"));
     assert_eq!(report.labels, vec!["export", "data"]);
     let bare = crate::report(plain(r#"{"title": "Only a title"}"#));
-    assert_eq!((bare.body.as_str(), bare.url, bare.origin), ("", None, None));
+    assert_eq!(
+        (bare.body.as_str(), bare.url, bare.origin),
+        ("", None, None)
+    );
 }
 
 #[test]
@@ -237,7 +253,10 @@ fn the_generic_shape_explains_what_is_wrong() {
     let error = |body: &str| plain(body).unwrap_err().to_string();
     assert_eq!(error(r#"{"body": "x"}"#), "title is required");
     assert_eq!(error(r#"{"title": " "}"#), "title is required");
-    assert_eq!(error(r#"{"title": 5}"#).as_str(), "the payload does not have the expected shape: title must be a string");
+    assert_eq!(
+        error(r#"{"title": 5}"#).as_str(),
+        "the payload does not have the expected shape: title must be a string"
+    );
     let long = "t".repeat(301);
     assert_eq!(
         error(&format!(r#"{{"title": "{long}"}}"#)),
@@ -253,7 +272,10 @@ fn the_generic_shape_explains_what_is_wrong() {
     assert!(error(r#"{"title": "t", "labels": [1]}"#).contains("labels must be strings"));
     let many: Vec<String> = (0..21).map(|i| format!("\"l{i}\"")).collect();
     assert_eq!(
-        error(&format!(r#"{{"title": "t", "labels": [{}]}}"#, many.join(","))),
+        error(&format!(
+            r#"{{"title": "t", "labels": [{}]}}"#,
+            many.join(",")
+        )),
         "at most 20 labels are allowed"
     );
     assert!(error(r#"["title"]"#).contains("expected a JSON object"));
@@ -271,21 +293,41 @@ fn a_mail_is_titled_by_its_subject_and_routed_by_its_address() {
     let report = from_mail(&mail, AT).unwrap();
     assert_eq!(report.source, Source::Email);
     assert_eq!(report.title, "App freezes after login");
-    assert_eq!(report.reporter.as_deref(), Some("Ada Lovelace <ada@example.com>"));
+    assert_eq!(
+        report.reporter.as_deref(),
+        Some("Ada Lovelace <ada@example.com>")
+    );
     assert_eq!(report.origin.as_deref(), Some("bugs@example.com"));
     assert!(report.body.starts_with("Hi,"));
 
-    let no_subject = from_mail(&Mail { subject: "", ..mail }, AT).unwrap();
+    let no_subject = from_mail(
+        &Mail {
+            subject: "",
+            ..mail
+        },
+        AT,
+    )
+    .unwrap();
     assert_eq!(no_subject.title, "Hi,");
     let empty = Mail {
         subject: " ",
         text: "\n \n",
         ..mail
     };
-    assert!(matches!(from_mail(&empty, AT), Err(ParseError::TitleRequired)));
+    assert!(matches!(
+        from_mail(&empty, AT),
+        Err(ParseError::TitleRequired)
+    ));
 
     let huge = "x".repeat(200_000);
-    let cut = from_mail(&Mail { text: &huge, ..mail }, AT).unwrap();
+    let cut = from_mail(
+        &Mail {
+            text: &huge,
+            ..mail
+        },
+        AT,
+    )
+    .unwrap();
     assert!(cut.body.len() <= bugintake::MAX_BODY_BYTES);
     assert!(cut.body.contains("Cut by Switchboard"));
 }
@@ -311,11 +353,25 @@ fn the_form_is_checked_strictly() {
     ));
     let long = "p".repeat(501);
     assert!(matches!(
-        from_form(&Form { project: Some(&long), ..form }, AT),
+        from_form(
+            &Form {
+                project: Some(&long),
+                ..form
+            },
+            AT
+        ),
         Err(ParseError::FieldTooLong { field: "project" })
     ));
     assert_eq!(
-        from_form(&Form { project: Some("  "), ..form }, AT).unwrap().origin,
+        from_form(
+            &Form {
+                project: Some("  "),
+                ..form
+            },
+            AT
+        )
+        .unwrap()
+        .origin,
         None
     );
 }
