@@ -301,31 +301,19 @@ folder = "/src/any-sentry"
                 engine: Some("codex".to_owned())
             })
         );
-        assert_eq!(
-            folder(&config, &report(Source::Sentry, Some("front-end"))).as_deref(),
-            Some("/src/web")
-        );
-        assert_eq!(
-            folder(&config, &report(Source::Sentry, Some("back-end"))).as_deref(),
-            Some("/src/any-sentry")
-        );
-        assert_eq!(
-            folder(&config, &report(Source::Email, Some("bugs@example.com"))).as_deref(),
-            Some("/src/mail")
-        );
-        assert_eq!(
-            folder(&config, &report(Source::Generic, Some("billing"))).as_deref(),
-            Some("/src/billing")
-        );
-        // A key only matches the source that carries it.
-        assert_eq!(
-            folder(&config, &report(Source::Generic, Some("octo/app"))).as_deref(),
-            Some("/src/fallback")
-        );
-        assert_eq!(
-            folder(&config, &report(Source::Github, None)).as_deref(),
-            Some("/src/fallback")
-        );
+        let cases = [
+            (Source::Sentry, Some("front-end"), "/src/web"),
+            (Source::Sentry, Some("back-end"), "/src/any-sentry"),
+            (Source::Email, Some("bugs@example.com"), "/src/mail"),
+            (Source::Generic, Some("billing"), "/src/billing"),
+            // A key only matches the source that carries it.
+            (Source::Generic, Some("octo/app"), "/src/fallback"),
+            (Source::Github, None, "/src/fallback"),
+        ];
+        for (source, origin, expected) in cases {
+            let got = folder(&config, &report(source, origin));
+            assert_eq!(got.as_deref(), Some(expected), "{source:?} {origin:?}");
+        }
     }
 
     #[test]

@@ -26,7 +26,7 @@ use utoipa::ToSchema;
 
 use crate::config::{Config, Route, route_for};
 use crate::error::IntakeError;
-use crate::report::{Report, Source, normalized_title};
+use crate::report::{Report, Source, from_stored, normalized_title};
 
 /// A report with the same account, source and normalised title within this
 /// long after an earlier one's arrival is that report again. A rolling
@@ -62,19 +62,6 @@ impl ReportState {
             ReportState::Unrouted => "unrouted",
         }
     }
-
-    /// The stored form back; the column's CHECK keeps it one of the six,
-    /// and anything else reads as new rather than failing a whole list.
-    fn from_stored(s: &str) -> Self {
-        match s {
-            "held" => ReportState::Held,
-            "triaging" => ReportState::Triaging,
-            "triaged" => ReportState::Triaged,
-            "dismissed" => ReportState::Dismissed,
-            "unrouted" => ReportState::Unrouted,
-            _ => ReportState::New,
-        }
-    }
 }
 
 impl std::fmt::Display for ReportState {
@@ -84,7 +71,7 @@ impl std::fmt::Display for ReportState {
 }
 
 /// Why a report is listed rather than triaged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "BugReportReason")]
 pub enum Reason {
@@ -105,16 +92,6 @@ impl Reason {
             Reason::Held => "held",
             Reason::Unrouted => "unrouted",
             Reason::StartFailed => "start_failed",
-        }
-    }
-
-    fn from_stored(s: &str) -> Option<Self> {
-        match s {
-            "intake_off" => Some(Reason::IntakeOff),
-            "held" => Some(Reason::Held),
-            "unrouted" => Some(Reason::Unrouted),
-            "start_failed" => Some(Reason::StartFailed),
-            _ => None,
         }
     }
 }
@@ -459,12 +436,15 @@ fn get_tx(tx: &Transaction<'_>, account_id: &str, id: &str) -> Result<BugReport,
 }
 
 fn read_row(r: &Row<'_>) -> store::rusqlite::Result<BugReport> {
+    // The columns' CHECKs keep the names known; anything else reads as a
+    // plain value rather than failing a whole list.
+    let source: String = r.get(1)?;
     let labels: String = r.get(8)?;
     let state: String = r.get(11)?;
     let reason: Option<String> = r.get(12)?;
     Ok(BugReport {
         id: r.get(0)?,
-        source: Source::from_stored(&r.get::<_, String>(1)?),
+        source: from_stored(&source).unwrap_or(Source::Generic),
         title: r.get(2)?,
         body: r.get(3)?,
         url: r.get(4)?,
@@ -478,11 +458,33 @@ fn read_row(r: &Row<'_>) -> store::rusqlite::Result<BugReport> {
             .collect(),
         folder: r.get(9)?,
         engine: r.get(10)?,
-        state: ReportState::from_stored(&state),
-        reason: reason.as_deref().and_then(Reason::from_stored),
+        state: from_stored(&state).unwrap_or(ReportState::New),
+        reason: reason.as_deref().and_then(from_stored),
         session_id: r.get(13)?,
         count: r.get(14)?,
         created_at: r.get(15)?,
         last_seen_at: r.get(16)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_states_and_reasons_read_back() {
+        use ReportState::*;
+        for state in [New, Held, Triaging, Triaged, Dismissed, Unrouted] {
+            assert_eq!(from_stored(state.as_str()), Some(state));
+        }
+        for reason in [
+            Reason::IntakeOff,
+            Reason::Held,
+            Reason::Unrouted,
+            Reason::StartFailed,
+        ] {
+            assert_eq!(from_stored(reason.as_str()), Some(reason));
+        }
+        assert_eq!(from_stored::<ReportState>("closed"), None);
+    }
 }

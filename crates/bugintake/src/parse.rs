@@ -167,11 +167,7 @@ fn github(event: &str, payload: &Value, at: OffsetDateTime) -> Result<Parsed, Pa
         )));
     }
     let issue = &payload["issue"];
-    let title = text(&issue["title"])
-        .and_then(cut_title)
-        .ok_or(ParseError::Missing {
-            field: "issue.title",
-        })?;
+    let title = title_from(&[&issue["title"]], "issue.title")?;
     let repository = text(&payload["repository"]["full_name"]);
     let external_id = issue["number"]
         .as_u64()
@@ -203,12 +199,10 @@ fn is_legacy_sentry(payload: &Value) -> bool {
 /// `culprit`, `url`, `level` and the triggering `event`.
 fn sentry_legacy(payload: &Value, at: OffsetDateTime) -> Result<Report, ParseError> {
     let event = &payload["event"];
-    let title = [&event["title"], &payload["message"], &payload["culprit"]]
-        .into_iter()
-        .find_map(|v| text(v).and_then(cut_title))
-        .ok_or(ParseError::Missing {
-            field: "event.title",
-        })?;
+    let title = title_from(
+        &[&event["title"], &payload["message"], &payload["culprit"]],
+        "event.title",
+    )?;
     let rules = payload["triggering_rules"].as_array().map(|rules| {
         rules
             .iter()
@@ -246,16 +240,8 @@ fn sentry_issue(payload: &Value, at: OffsetDateTime) -> Result<Parsed, ParseErro
         )));
     }
     let issue = &payload["data"]["issue"];
-    let title = text(&issue["title"])
-        .and_then(cut_title)
-        .ok_or(ParseError::Missing {
-            field: "data.issue.title",
-        })?;
-    let metadata = &issue["metadata"];
-    let error = match (text(&metadata["type"]), text(&metadata["value"])) {
-        (Some(kind), Some(value)) => Some(format!("{kind}: {value}")),
-        (kind, value) => kind.or(value).map(str::to_owned),
-    };
+    let title = title_from(&[&issue["title"]], "data.issue.title")?;
+    let error = kind_and_value(&issue["metadata"]);
     let body = details(&[
         (
             "Project",
@@ -290,12 +276,10 @@ fn sentry_issue(payload: &Value, at: OffsetDateTime) -> Result<Parsed, ParseErro
 /// (`…/projects/<org>/<slug>/events/<id>/`).
 fn sentry_event_alert(payload: &Value, at: OffsetDateTime) -> Result<Parsed, ParseError> {
     let event = &payload["data"]["event"];
-    let title = [&event["title"], &event["message"], &event["culprit"]]
-        .into_iter()
-        .find_map(|v| text(v).and_then(cut_title))
-        .ok_or(ParseError::Missing {
-            field: "data.event.title",
-        })?;
+    let title = title_from(
+        &[&event["title"], &event["message"], &event["culprit"]],
+        "data.event.title",
+    )?;
     let body = details(&[
         ("Culprit", text(&event["culprit"]).map(str::to_owned)),
         ("Level", text(&event["level"]).map(str::to_owned)),
@@ -345,17 +329,14 @@ fn sentry_report(title: String, body: String, refs: SentryRefs<'_>, at: OffsetDa
     }
 }
 
-/// The first exception of a Sentry event, as `Type: value`.
+/// The first exception of a Sentry event (else its metadata), as `Type: value`.
 fn exception(event: &Value) -> Option<String> {
-    let first = &event["exception"]["values"][0];
-    let (kind, value) = match (text(&first["type"]), text(&first["value"])) {
-        (None, None) => (
-            text(&event["metadata"]["type"]),
-            text(&event["metadata"]["value"]),
-        ),
-        found => found,
-    };
-    match (kind, value) {
+    kind_and_value(&event["exception"]["values"][0]).or_else(|| kind_and_value(&event["metadata"]))
+}
+
+/// Sentry's `{"type", "value"}` pairs, as `Type: value`.
+fn kind_and_value(pair: &Value) -> Option<String> {
+    match (text(&pair["type"]), text(&pair["value"])) {
         (Some(kind), Some(value)) => Some(format!("{kind}: {value}")),
         (kind, value) => kind.or(value).map(str::to_owned),
     }
@@ -433,6 +414,15 @@ fn checked_field(field: &'static str, value: &str) -> Result<Option<String>, Par
         return Err(ParseError::FieldTooLong { field });
     }
     Ok(short_field(value, MAX_FIELD_CHARS))
+}
+
+/// The first candidate with something in it, as a title; `field` names
+/// the one a sender is expected to fill.
+fn title_from(candidates: &[&Value], field: &'static str) -> Result<String, ParseError> {
+    candidates
+        .iter()
+        .find_map(|v| text(v).and_then(cut_title))
+        .ok_or(ParseError::Missing { field })
 }
 
 /// A string with something in it.

@@ -41,18 +41,6 @@ impl Source {
         }
     }
 
-    /// The stored form back; the column's CHECK keeps it one of the five,
-    /// and anything else reads as generic rather than failing a whole list.
-    pub fn from_stored(s: &str) -> Self {
-        match s {
-            "github" => Source::Github,
-            "sentry" => Source::Sentry,
-            "email" => Source::Email,
-            "form" => Source::Form,
-            _ => Source::Generic,
-        }
-    }
-
     /// How the triage prompt names it.
     pub fn describe(self) -> &'static str {
         match self {
@@ -190,6 +178,13 @@ pub(crate) fn cut_at_char(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
+/// A stored name back into its enum, by the same serde names it is
+/// written with (each enum's `as_str` agrees with them, as the tests
+/// check). `None` for a name this build does not know.
+pub(crate) fn from_stored<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
+    T::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(name)).ok()
+}
+
 /// What deduplication compares: the title trimmed, lower-cased and with
 /// every run of whitespace as one space.
 pub fn normalized_title(title: &str) -> String {
@@ -251,6 +246,20 @@ mod tests {
         assert_eq!(web_link("javascript:alert(1)"), None);
         assert_eq!(web_link("https://"), None);
         assert_eq!(web_link("https://a b"), None);
+    }
+
+    #[test]
+    fn stored_sources_read_back() {
+        for source in [
+            Source::Github,
+            Source::Sentry,
+            Source::Generic,
+            Source::Email,
+            Source::Form,
+        ] {
+            assert_eq!(from_stored(source.as_str()), Some(source));
+        }
+        assert_eq!(from_stored::<Source>("jira"), None);
     }
 
     #[test]

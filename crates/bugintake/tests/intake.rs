@@ -39,6 +39,20 @@ fn report(source: Source, title: &str, at: OffsetDateTime) -> Report {
     }
 }
 
+/// Account `a` receives a report, as `report` makes it.
+fn take(
+    intake: &BugIntake,
+    source: Source,
+    title: &str,
+    at: OffsetDateTime,
+    config: &Config,
+    policy: Policy,
+) -> Received {
+    intake
+        .receive("a", &report(source, title, at), config, policy)
+        .unwrap()
+}
+
 fn routed() -> Config {
     Config {
         routes: vec![RouteRule {
@@ -64,14 +78,7 @@ fn app_route() -> Route {
 #[test]
 fn a_routed_report_is_stored_and_claimed_for_triage() {
     let (_dir, intake) = intake();
-    let got = intake
-        .receive(
-            "a",
-            &report(Source::Github, "Crash on save", AT),
-            &routed(),
-            ON,
-        )
-        .unwrap();
+    let got = take(&intake, Source::Github, "Crash on save", AT, &routed(), ON);
     assert_eq!(got.action, Action::StartTriage(app_route()));
     let stored = &got.report;
     assert_eq!(stored.state, ReportState::Triaging);
@@ -91,20 +98,16 @@ fn a_routed_report_is_stored_and_claimed_for_triage() {
 #[test]
 fn the_same_report_within_a_day_is_counted_not_started_again() {
     let (_dir, intake) = intake();
-    let first = intake
-        .receive(
-            "a",
-            &report(Source::Github, "Crash on save", AT),
-            &routed(),
-            ON,
-        )
-        .unwrap();
-    let again = report(
+    let first = take(&intake, Source::Github, "Crash on save", AT, &routed(), ON);
+    let later = AT + Duration::hours(23);
+    let second = take(
+        &intake,
         Source::Github,
         "  crash   ON save ",
-        AT + Duration::hours(23),
+        later,
+        &routed(),
+        ON,
     );
-    let second = intake.receive("a", &again, &routed(), ON).unwrap();
     assert_eq!(
         second.action,
         Action::Duplicate {
@@ -117,23 +120,9 @@ fn the_same_report_within_a_day_is_counted_not_started_again() {
     assert_eq!(intake.list("a", None, 100).unwrap().len(), 1);
 
     // Another source, title or account is another report.
-    let sentry = intake
-        .receive(
-            "a",
-            &report(Source::Sentry, "Crash on save", AT),
-            &routed(),
-            ON,
-        )
-        .unwrap();
+    let sentry = take(&intake, Source::Sentry, "Crash on save", AT, &routed(), ON);
     assert!(matches!(sentry.action, Action::Listed(Reason::Unrouted)));
-    let other_title = intake
-        .receive(
-            "a",
-            &report(Source::Github, "Crash on load", AT),
-            &routed(),
-            ON,
-        )
-        .unwrap();
+    let other_title = take(&intake, Source::Github, "Crash on load", AT, &routed(), ON);
     assert!(matches!(other_title.action, Action::StartTriage(_)));
     let other_account = intake
         .receive(
@@ -149,16 +138,16 @@ fn the_same_report_within_a_day_is_counted_not_started_again() {
 #[test]
 fn after_the_window_the_same_title_is_a_new_report() {
     let (_dir, intake) = intake();
-    let first = intake
-        .receive(
-            "a",
-            &report(Source::Github, "Crash on save", AT),
-            &routed(),
-            ON,
-        )
-        .unwrap();
-    let later = report(Source::Github, "Crash on save", AT + Duration::hours(24));
-    let second = intake.receive("a", &later, &routed(), ON).unwrap();
+    let first = take(&intake, Source::Github, "Crash on save", AT, &routed(), ON);
+    let day_later = AT + Duration::hours(24);
+    let second = take(
+        &intake,
+        Source::Github,
+        "Crash on save",
+        day_later,
+        &routed(),
+        ON,
+    );
     assert!(matches!(second.action, Action::StartTriage(_)));
     assert_ne!(second.report.id, first.report.id);
     // Newest first.
@@ -170,9 +159,17 @@ fn after_the_window_the_same_title_is_a_new_report() {
         .collect();
     assert_eq!(listed, vec![second.report.id.clone(), first.report.id]);
     // A third within a day of the second counts on the second.
-    let third = report(Source::Github, "Crash on save", AT + Duration::hours(30));
+    let third_at = AT + Duration::hours(30);
     assert_eq!(
-        intake.receive("a", &third, &routed(), ON).unwrap().action,
+        take(
+            &intake,
+            Source::Github,
+            "Crash on save",
+            third_at,
+            &routed(),
+            ON
+        )
+        .action,
         Action::Duplicate {
             of: second.report.id
         }
@@ -186,20 +183,14 @@ fn with_intake_off_reports_are_listed_and_nothing_starts() {
         enabled: false,
         hold_new: false,
     };
-    let routed_report = intake
-        .receive("a", &report(Source::Github, "One", AT), &routed(), off)
-        .unwrap();
+    let routed_report = take(&intake, Source::Github, "One", AT, &routed(), off);
     assert_eq!(routed_report.action, Action::Listed(Reason::IntakeOff));
     assert_eq!(routed_report.report.state, ReportState::New);
     assert_eq!(routed_report.report.reason, Some(Reason::IntakeOff));
-    let unrouted = intake
-        .receive("a", &report(Source::Form, "Two", AT), &routed(), off)
-        .unwrap();
+    let unrouted = take(&intake, Source::Form, "Two", AT, &routed(), off);
     assert_eq!(unrouted.action, Action::Listed(Reason::IntakeOff));
     assert_eq!(unrouted.report.state, ReportState::Unrouted);
-    let duplicate = intake
-        .receive("a", &report(Source::Github, "one", AT), &routed(), off)
-        .unwrap();
+    let duplicate = take(&intake, Source::Github, "one", AT, &routed(), off);
     assert!(matches!(duplicate.action, Action::Duplicate { .. }));
     assert_eq!(intake.list("a", None, 100).unwrap().len(), 2);
     assert!(
@@ -225,9 +216,7 @@ fn held_reports_wait_for_release() {
         enabled: true,
         hold_new: true,
     };
-    let held = intake
-        .receive("a", &report(Source::Github, "Held", AT), &routed(), holding)
-        .unwrap();
+    let held = take(&intake, Source::Github, "Held", AT, &routed(), holding);
     assert_eq!(held.action, Action::Listed(Reason::Held));
     assert_eq!(held.report.state, ReportState::Held);
     let id = held.report.id;
@@ -254,9 +243,7 @@ fn held_reports_wait_for_release() {
         enabled: false,
         hold_new: false,
     };
-    let new = intake
-        .receive("a", &report(Source::Github, "Later", AT), &routed(), off)
-        .unwrap();
+    let new = take(&intake, Source::Github, "Later", AT, &routed(), off);
     let held = intake.hold("a", &new.report.id).unwrap();
     assert_eq!(
         (held.state, held.reason),
@@ -275,14 +262,14 @@ fn held_reports_wait_for_release() {
 #[test]
 fn an_unrouted_report_is_routed_again_on_release() {
     let (_dir, intake) = intake();
-    let got = intake
-        .receive(
-            "a",
-            &report(Source::Github, "Nowhere", AT),
-            &Config::default(),
-            ON,
-        )
-        .unwrap();
+    let got = take(
+        &intake,
+        Source::Github,
+        "Nowhere",
+        AT,
+        &Config::default(),
+        ON,
+    );
     assert_eq!(got.action, Action::Listed(Reason::Unrouted));
     assert_eq!(got.report.state, ReportState::Unrouted);
     assert_eq!(got.report.folder, None);
@@ -300,9 +287,7 @@ fn an_unrouted_report_is_routed_again_on_release() {
 #[test]
 fn a_claim_takes_one_session_and_can_be_given_back() {
     let (_dir, intake) = intake();
-    let got = intake
-        .receive("a", &report(Source::Github, "Claimed", AT), &routed(), ON)
-        .unwrap();
+    let got = take(&intake, Source::Github, "Claimed", AT, &routed(), ON);
     let id = got.report.id;
     let triaging = intake.mark_triaging("a", &id, "s1").unwrap();
     assert_eq!(triaging.session_id.as_deref(), Some("s1"));
@@ -319,14 +304,7 @@ fn a_claim_takes_one_session_and_can_be_given_back() {
         ReportState::Triaged
     );
 
-    let other = intake
-        .receive(
-            "a",
-            &report(Source::Github, "Failed start", AT),
-            &routed(),
-            ON,
-        )
-        .unwrap();
+    let other = take(&intake, Source::Github, "Failed start", AT, &routed(), ON);
     assert!(matches!(
         intake.mark_triaged("a", &other.report.id),
         Err(IntakeError::WrongState { .. })
@@ -345,9 +323,7 @@ fn a_claim_takes_one_session_and_can_be_given_back() {
 #[test]
 fn any_report_can_be_dismissed() {
     let (_dir, intake) = intake();
-    let got = intake
-        .receive("a", &report(Source::Github, "Noise", AT), &routed(), ON)
-        .unwrap();
+    let got = take(&intake, Source::Github, "Noise", AT, &routed(), ON);
     let dismissed = intake.dismiss("a", &got.report.id).unwrap();
     assert_eq!(dismissed.state, ReportState::Dismissed);
     assert!(matches!(
@@ -358,9 +334,7 @@ fn any_report_can_be_dismissed() {
         })
     ));
     // Dismissed within the window, the same report is still its duplicate.
-    let again = intake
-        .receive("a", &report(Source::Github, "noise", AT), &routed(), ON)
-        .unwrap();
+    let again = take(&intake, Source::Github, "noise", AT, &routed(), ON);
     assert!(matches!(again.action, Action::Duplicate { .. }));
     assert_eq!(
         intake.list("a", Some(ReportState::Dismissed), 10).unwrap()[0].count,
@@ -375,11 +349,7 @@ fn racing_deliveries_start_one_session() {
     let threads: Vec<_> = (0..8)
         .map(|_| {
             let intake = intake.clone();
-            std::thread::spawn(move || {
-                intake
-                    .receive("a", &report(Source::Github, "Race", AT), &routed(), ON)
-                    .unwrap()
-            })
+            std::thread::spawn(move || take(&intake, Source::Github, "Race", AT, &routed(), ON))
         })
         .collect();
     let results: Vec<Received> = threads.into_iter().map(|t| t.join().unwrap()).collect();
@@ -406,9 +376,7 @@ fn the_list_filters_by_state_and_keeps_to_its_limit() {
             )
             .unwrap();
     }
-    let unrouted = intake
-        .receive("a", &report(Source::Email, "Mail", AT), &routed(), ON)
-        .unwrap();
+    let unrouted = take(&intake, Source::Email, "Mail", AT, &routed(), ON);
     let two = intake.list("a", None, 2).unwrap();
     let titles: Vec<&str> = two.iter().map(|r| r.title.as_str()).collect();
     assert_eq!(titles, vec!["R4", "R3"]);
