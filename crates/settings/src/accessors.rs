@@ -1904,36 +1904,26 @@ impl SettingsStore {
     }
 
     /// Talk to agents from the messenger through a bot; each chat or forum topic becomes its own agent session.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn messenger_bot_enabled(&self) -> bool {
         self.toggle_at(214)
     }
 
     /// Numeric group ids the bot answers in; empty means the bot ignores all groups.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn messenger_bot_allowed_group_ids(&self) -> Vec<String> {
         self.strings_at(215)
     }
 
     /// Numeric user ids allowed to talk to the bot; approving a pairing request adds one.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn messenger_bot_allowed_user_ids(&self) -> Vec<String> {
         self.strings_at(216)
     }
 
     /// Who may message the bot directly: pairing (unknown senders get a code to approve), allowlist only, or disabled.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn messenger_bot_dm_policy(&self) -> MessengerBotDmPolicy {
         MessengerBotDmPolicy::from_name(&self.text_at(217)).unwrap_or(MessengerBotDmPolicy::Pairing)
     }
 
     /// In groups, respond only to @mentions of the bot or replies to it.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn messenger_bot_group_require_mention(&self) -> bool {
         self.toggle_at(218)
     }

@@ -115,6 +115,8 @@ const KNOWS_NOTHING_OF: [(&str, &[&str]); 23] = [
     ("navigation", &["settings", "inbox"]),
     ("webhooks", &["settings", "inbox"]),
     ("mail", &["settings", "sessions", "utility", "secrets"]),
+    ("messenger", &["settings", "sessions", "secrets"]),
+    ("bugintake", &["settings", "sessions"]),
     ("instructions", &["settings", "inbox"]),
     ("alarms", &["settings", "inbox"]),
     ("pm_inbox", &["settings", "sessions"]),

@@ -79,10 +79,10 @@ async fn pending(user: User, State(state): State<AppState>) -> ApiResult<Json<Pa
     }))
 }
 
-/// Approves a pairing code: the sender's id joins `messengerBotAllowedUserIds`
-/// and the bot tells them.
+/// Approves a pairing code.
 ///
-/// An unknown code → 404 `not_found`; one past its hour → 409
+/// The sender's id joins `messengerBotAllowedUserIds` and the bot tells
+/// them. An unknown code → 404 `not_found`; one past its hour → 409
 /// `pairing_expired`. The owner only; agent tokens are refused.
 #[utoipa::path(post, path = "/messenger/pairings/{code}/approve", params(("code" = String, Path, description = "The code the bot gave the sender.")),
     responses((status = 200, body = PairingView)))]

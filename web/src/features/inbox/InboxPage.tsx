@@ -25,6 +25,7 @@ import { ChimeHistory } from "./ChimeHistory";
 import { InboxItem } from "./InboxItem";
 import { InputRequestCard } from "../../shared/answers/InputRequestCard";
 import { KeyProposalCard } from "../../shared/answers/KeyProposalCard";
+import { PairingCard } from "../../shared/answers/PairingCard";
 import { ReplyBox } from "../../shared/answers/ReplyBox";
 import { alertFolder, openTarget, TAB_LABEL, TABS, type Tab } from "./list";
 import { moveSelection, typingIn } from "../../shared/keys";
@@ -140,6 +141,10 @@ export function InboxPage({ onStartSession }: Props) {
     // and the row, answered, is read.
     if (row.category === "session" && row.reason === "question" && asker && row.readAt === null) {
       return <ReplyBox sessionId={asker} to={row.title} onSent={() => void change(row, { read: true })} />;
+    }
+    const pairing = row.actions.find((action) => action.kind === "approve_pairing");
+    if (pairing && row.readAt === null) {
+      return <PairingCard code={pairing.code} onAnswered={() => void change(row, { read: true })} />;
     }
     const card = secretCardOf(row);
     if (!card) {

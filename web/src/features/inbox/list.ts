@@ -121,6 +121,8 @@ export function openTarget(row: InboxRow): string | null {
       return `/boards/${encodeURIComponent(action.boardId)}`;
     case "open_path":
       return action.path;
+    case "approve_pairing":
+      return null;
   }
 }
 

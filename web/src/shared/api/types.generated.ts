@@ -919,7 +919,7 @@ export type Source = { sessionId?: string, boardId?: string, itemId?: string, we
  */
 requestId?: string, };
 
-export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, };
+export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, } | { "kind": "approve_pairing", code: string, };
 
 export type StateFilter = "unread" | "read" | "archived" | "open" | "all";
 
