@@ -31,6 +31,10 @@ pub enum AppError {
     Secrets(#[from] secrets::SecretsError),
     #[error(transparent)]
     Messenger(#[from] messenger::MessengerError),
+    #[error(transparent)]
+    BugIntake(#[from] bugintake::IntakeError),
+    #[error(transparent)]
+    BugIntakeConfig(#[from] bugintake::ConfigError),
     /// A blocking task panicked or was cancelled: a bug, not the caller's fault.
     #[error("a background task did not finish")]
     Task(#[from] tokio::task::JoinError),

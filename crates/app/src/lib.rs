@@ -16,6 +16,7 @@
 //! is asked to; [`App::shutdown`] then stops the sessions and removes
 //! `server.json`.
 
+pub mod bug_intake;
 pub mod catches;
 pub mod coaching_watch;
 mod engine_args;

@@ -17,8 +17,9 @@ use tokio::sync::watch;
 use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
-    catches, coaching_watch, forensics, governor_loop, instruction_sync, messenger_bot, notifier,
-    publish, session_inbox, summaries, task_reminders, tasks_mirror, titles, utility_model,
+    bug_intake, catches, coaching_watch, forensics, governor_loop, instruction_sync, messenger_bot,
+    notifier, publish, session_inbox, summaries, task_reminders, tasks_mirror, titles,
+    utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -245,6 +246,7 @@ impl Prepared {
         forensics::start(&app);
         catches::start(&app);
         messenger_bot::start(&app);
+        bug_intake::start(&app);
         Ok(app)
     }
 }
@@ -328,6 +330,7 @@ fn all_migrations() -> Vec<store::Migration> {
         tasks::MIGRATIONS,
         friction::MIGRATIONS,
         messenger::MIGRATIONS,
+        bugintake::MIGRATIONS,
     ]
     .concat()
 }

@@ -367,6 +367,19 @@ impl BugIntake {
         )
     }
 
+    /// The triage session `session_id` ended its turn: its report, while
+    /// triaging, is triaged. True when a report moved.
+    pub fn triaged_by_session(&self, session_id: &str) -> Result<bool, IntakeError> {
+        self.db.write(|tx| {
+            let moved = tx.execute(
+                "UPDATE bug_reports SET state = 'triaged', reason = NULL
+                 WHERE session_id = ?1 AND state = 'triaging'",
+                params![session_id],
+            )?;
+            Ok(moved == 1)
+        })
+    }
+
     /// One state change: read, check, write and read back in one transaction.
     fn step(
         &self,

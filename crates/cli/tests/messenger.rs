@@ -10,9 +10,9 @@
 //! The stand-in answers as the Bot API documents it (`{"ok": true,
 //! "result"}`, `getUpdates` holding the request until an update arrives or
 //! its `timeout` passes, at most a second here); the sessions run a
-//! `claude` engine whose program prints the stream-json lines the real
-//! Claude Code prints (docs/engines.md) and names its conversation, so a
-//! follow-up's `--resume` shows in its reply.
+//! `claude` engine whose program (`fixtures/conversation-claude`) prints the
+//! stream-json lines the real Claude Code prints (docs/engines.md) and names
+//! its conversation, so a follow-up's `--resume` shows in its reply.
 
 mod common;
 
@@ -272,31 +272,17 @@ impl BotApi {
     }
 }
 
-/// Claude Code as a session turn prints it: the init line with its
-/// conversation id (a new one, or the one `--resume` names) and the result.
-const ENGINE: &str = r#"resume=""
-while [ $# -gt 0 ]; do
-  case "$1" in --resume) resume="$2"; shift ;; esac
-  shift
-done
-sid=${resume:-c-$(date +%s%N)}
-printf '{"type":"system","subtype":"init","session_id":"%s","cwd":"/w","model":"claude-sonnet-4-5","tools":["Bash"],"permissionMode":"default","claude_code_version":"2.1.330"}\n' "$sid"
-printf '{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"Done in conversation %s, resumed %s.","session_id":"%s","total_cost_usd":0.01,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":20}}\n' "$sid" "${resume:-no}" "$sid"
-"#;
-
 fn server(api: &BotApi, log: Option<&Path>) -> TestServer {
     let dir = tempfile::tempdir().unwrap();
     // Outside the data directory, which no engine may see.
     let scratch = tempfile::tempdir().unwrap();
     let work = scratch.path().join("bot-work");
     std::fs::create_dir(&work).unwrap();
-    let engine = scratch.path().join("claude.sh");
-    std::fs::write(&engine, ENGINE).unwrap();
     std::fs::write(
         dir.path().join("engines.toml"),
         format!(
             "[engines.primary]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {:?}]\n",
-            engine.display().to_string()
+            common::fixture("conversation-claude")
         ),
     )
     .unwrap();

@@ -400,6 +400,18 @@ impl From<messenger::MessengerError> for ApiError {
     }
 }
 
+impl From<bugintake::IntakeError> for ApiError {
+    fn from(error: bugintake::IntakeError) -> Self {
+        use bugintake::IntakeError as E;
+        let message = error.to_string();
+        match error {
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::WrongState { .. } => ApiError::new(StatusCode::CONFLICT, "wrong_state", message),
+            E::Store(_) => ApiError::internal(error),
+        }
+    }
+}
+
 /// An operation of the application failed on a domain error: the status
 /// that error gets from a route of its own.
 impl From<app::AppError> for ApiError {
@@ -418,6 +430,12 @@ impl From<app::AppError> for ApiError {
             E::Settings(e) => e.into(),
             E::Secrets(e) => e.into(),
             E::Messenger(e) => e.into(),
+            E::BugIntake(e) => e.into(),
+            E::BugIntakeConfig(e) => ApiError::new(
+                StatusCode::CONFLICT,
+                "bug_intake_config_invalid",
+                e.to_string(),
+            ),
             E::Task(e) => ApiError::internal(e),
         }
     }

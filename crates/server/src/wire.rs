@@ -284,6 +284,10 @@ pub struct NewWebhook {
     pub name: String,
     #[ts(optional)]
     pub signing_secret: Option<String>,
+    /// `inbox` (the default: each delivery is a `webhook` row) or
+    /// `bug_intake` (each delivery is a Bug Intake report).
+    #[ts(optional)]
+    pub purpose: Option<webhooks::Purpose>,
 }
 
 /// `POST /webhooks` → 201: `url` holds the hook's secret and is shown this once.

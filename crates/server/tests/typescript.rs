@@ -187,6 +187,11 @@ fn api_types() -> String {
         decl::<server::wire::NewWebhook>(&cfg),
         decl::<server::wire::CreatedWebhook>(&cfg),
         decl::<webhooks::Webhook>(&cfg),
+        decl::<webhooks::Purpose>(&cfg),
+        decl::<bugintake::BugReport>(&cfg),
+        decl::<bugintake::ReportState>(&cfg),
+        decl::<bugintake::Reason>(&cfg),
+        decl::<bugintake::Source>(&cfg),
     ];
     out.push_str(&decls.join("\n"));
     out.push_str(&name_lists());

@@ -2039,15 +2039,11 @@ impl SettingsStore {
     }
 
     /// Shows the Bug Intake sidebar entry collecting reports from an error tracker, a code host, bug-report emails and in-app reports, triaged by spawned agents. Off: no report from any source starts a session.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn bug_intake_enabled(&self) -> bool {
         self.toggle_at(235)
     }
 
     /// Extra instructions for the investigation prompt of every bug report routed to the project; after the global Bug Intake instructions.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn bug_intake_append_prompt(&self) -> String {
         self.text_at(236)
     }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use clock::Clock;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use store::Db;
 use store::rusqlite::{OptionalExtension, params};
 use ts_rs::TS;
@@ -26,6 +26,36 @@ pub struct Webhook {
     pub created_at: String,
     /// Deliveries must carry a matching `X-Hub-Signature-256`.
     pub signed: bool,
+    pub purpose: Purpose,
+}
+
+/// What a hook's deliveries become.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "WebhookPurpose")]
+pub enum Purpose {
+    /// A `webhook` inbox row.
+    #[default]
+    Inbox,
+    /// A Bug Intake report (GitHub issues, Sentry, the generic shape).
+    BugIntake,
+}
+
+impl Purpose {
+    fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Inbox => "inbox",
+            Purpose::BugIntake => "bug_intake",
+        }
+    }
+
+    fn from_column(text: &str) -> Self {
+        if text == "bug_intake" {
+            Purpose::BugIntake
+        } else {
+            Purpose::Inbox
+        }
+    }
 }
 
 /// A hook just made, with the secret of its address (not kept anywhere).
@@ -40,6 +70,7 @@ pub struct Created {
 pub struct Received {
     pub webhook_id: String,
     pub account_id: String,
+    pub purpose: Purpose,
     pub message: Message,
 }
 
@@ -63,6 +94,7 @@ impl Webhooks {
         account_id: &str,
         name: &str,
         signing_secret: Option<&str>,
+        purpose: Purpose,
     ) -> Result<Created, WebhookError> {
         let name = name.trim();
         if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
@@ -79,18 +111,20 @@ impl Webhooks {
             name: name.to_owned(),
             created_at: self.clock.timestamp(),
             signed: signing_secret.is_some(),
+            purpose,
         };
         self.db.write(|tx| {
             tx.execute(
-                "INSERT INTO webhooks (id, account_id, name, secret_digest, signing_secret, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO webhooks (id, account_id, name, secret_digest, signing_secret, created_at, purpose)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
                     webhook.id,
                     account_id,
                     webhook.name,
                     store::secret_digest(&secret),
                     signing_secret,
-                    webhook.created_at
+                    webhook.created_at,
+                    purpose.as_str()
                 ],
             )
         })?;
@@ -101,7 +135,7 @@ impl Webhooks {
     pub fn list(&self, account_id: &str) -> Result<Vec<Webhook>, WebhookError> {
         self.db.read(|tx| {
             let mut stmt = tx.prepare_cached(
-                "SELECT id, name, created_at, signing_secret IS NOT NULL FROM webhooks
+                "SELECT id, name, created_at, signing_secret IS NOT NULL, purpose FROM webhooks
                  WHERE account_id = ?1 ORDER BY created_at, id",
             )?;
             let rows = stmt.query_map([account_id], |r| {
@@ -110,6 +144,7 @@ impl Webhooks {
                     name: r.get(1)?,
                     created_at: r.get(2)?,
                     signed: r.get(3)?,
+                    purpose: Purpose::from_column(&r.get::<_, String>(4)?),
                 })
             })?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -135,15 +170,17 @@ impl Webhooks {
     /// then the rate limit (checked before the signature, so forged
     /// deliveries are limited too), then the signature.
     pub fn receive(&self, secret: &str, delivery: &Delivery<'_>) -> Result<Received, WebhookError> {
-        let hook: Option<(String, String, String, Option<String>)> = self.db.read(|tx| {
-            tx.query_row(
-                "SELECT id, account_id, name, signing_secret FROM webhooks WHERE secret_digest = ?1",
-                [store::secret_digest(secret)],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()
-        })?;
-        let (webhook_id, account_id, name, signing_secret) =
+        let hook: Option<(String, String, String, Option<String>, String)> =
+            self.db.read(|tx| {
+                tx.query_row(
+                    "SELECT id, account_id, name, signing_secret, purpose FROM webhooks
+                     WHERE secret_digest = ?1",
+                    [store::secret_digest(secret)],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+                )
+                .optional()
+            })?;
+        let (webhook_id, account_id, name, signing_secret, purpose) =
             hook.ok_or(WebhookError::UnknownHook)?;
         if !self.limiter.admit(&webhook_id) {
             return Err(WebhookError::RateLimited {
@@ -158,6 +195,7 @@ impl Webhooks {
         Ok(Received {
             webhook_id,
             account_id,
+            purpose: Purpose::from_column(&purpose),
             message: read_message(delivery, &name),
         })
     }

@@ -22,7 +22,7 @@ mod signature;
 mod title;
 
 pub use error::{MAX_NAME_CHARS, MAX_SIGNING_SECRET_CHARS, WebhookError};
-pub use hooks::{Created, Received, Webhook, Webhooks};
+pub use hooks::{Created, Purpose, Received, Webhook, Webhooks};
 pub use rate::{PER_MINUTE, RateLimiter};
 pub use signature::{sign, signature_matches};
 pub use title::{Delivery, MAX_BODY_CHARS, MAX_TITLE_CHARS, Message, read_message};
@@ -30,9 +30,10 @@ pub use title::{Delivery, MAX_BODY_CHARS, MAX_TITLE_CHARS, Message, read_message
 use store::Migration;
 
 /// Append-only: never edit an applied step.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    feature: "webhooks",
-    sql: "CREATE TABLE webhooks (
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        feature: "webhooks",
+        sql: "CREATE TABLE webhooks (
             id TEXT PRIMARY KEY,
             account_id TEXT NOT NULL,
             name TEXT NOT NULL,
@@ -41,7 +42,14 @@ pub const MIGRATIONS: &[Migration] = &[Migration {
             created_at TEXT NOT NULL
           ) STRICT;
           CREATE INDEX webhooks_by_account ON webhooks (account_id, created_at);",
-}];
+    },
+    // A hook's deliveries become inbox rows or Bug Intake reports.
+    Migration {
+        feature: "webhooks",
+        sql: "ALTER TABLE webhooks ADD COLUMN purpose TEXT NOT NULL DEFAULT 'inbox'
+                CHECK (purpose IN ('inbox', 'bug_intake'));",
+    },
+];
 
 #[cfg(test)]
 mod tests {
@@ -71,8 +79,10 @@ mod tests {
     #[test]
     fn a_hook_is_found_by_its_secret_and_checks_its_signature() {
         let (_dir, hooks) = hooks();
-        let plain = hooks.create("a", " CI ", None).unwrap();
-        let signed = hooks.create("a", "GitHub", Some("s3cret")).unwrap();
+        let plain = hooks.create("a", " CI ", None, Purpose::Inbox).unwrap();
+        let signed = hooks
+            .create("a", "GitHub", Some("s3cret"), Purpose::Inbox)
+            .unwrap();
         assert_eq!(plain.webhook.name, "CI");
         let listed = hooks.list("a").unwrap();
         assert_eq!(listed.len(), 2);
@@ -116,16 +126,16 @@ mod tests {
     fn names_and_signing_secrets_are_checked() {
         let (_dir, hooks) = hooks();
         assert!(matches!(
-            hooks.create("a", "  ", None),
+            hooks.create("a", "  ", None, Purpose::Inbox),
             Err(WebhookError::InvalidName)
         ));
         let long = "n".repeat(MAX_NAME_CHARS + 1);
         assert!(matches!(
-            hooks.create("a", &long, None),
+            hooks.create("a", &long, None, Purpose::Inbox),
             Err(WebhookError::InvalidName)
         ));
         assert!(matches!(
-            hooks.create("a", "x", Some("")),
+            hooks.create("a", "x", Some(""), Purpose::Inbox),
             Err(WebhookError::InvalidSigningSecret)
         ));
         assert!(hooks.list("a").unwrap().is_empty());

@@ -28,6 +28,7 @@ import { CommandPalette } from "./CommandPalette";
 const SessionPage = lazy(() => import("../features/sessions/SessionPage").then((m) => ({ default: m.SessionPage })));
 const SettingsPage = lazy(() => import("../features/settings/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 const TasksPage = lazy(() => import("../features/tasks/TasksPage").then((m) => ({ default: m.TasksPage })));
+const BugIntakePage = lazy(() => import("../features/bugs/BugIntakePage").then((m) => ({ default: m.BugIntakePage })));
 
 // The agent board is home: it is what a person running agents keeps open.
 const SECTIONS = [
@@ -36,6 +37,7 @@ const SECTIONS = [
   { to: "/boards", label: "Boards", routes: ["boards", "board"] },
   { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
   { to: "/tasks", label: "Tasks", routes: ["tasks", "caught"] },
+  { to: "/bugs", label: "Bug Intake", routes: ["bugs"] },
   { to: "/settings", label: "Settings", routes: ["settings"] },
 ] as const;
 
@@ -168,6 +170,12 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
           <TasksPage view={route.name === "caught" ? "caught" : "list"} />
         </Suspense>
       );
+    case "bugs":
+      return (
+        <Suspense fallback={<Loading what="bug reports" />}>
+          <BugIntakePage />
+        </Suspense>
+      );
     default:
       return (
         <section className="page">
@@ -198,11 +206,12 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
   return <>{children(current.id)}</>;
 }
 
-/** The sidebar's sections: Tasks only while `tasksEnabled` is on. */
+/** The sidebar's sections: Tasks only while `tasksEnabled` is on, Bug Intake while `bugIntakeEnabled` is. */
 function useSections() {
   const { values } = useSettings();
   const tasksOn = values?.tasksEnabled !== false;
-  return SECTIONS.filter((s) => s.to !== "/tasks" || tasksOn);
+  const bugsOn = values?.bugIntakeEnabled === true;
+  return SECTIONS.filter((s) => (s.to !== "/tasks" || tasksOn) && (s.to !== "/bugs" || bugsOn));
 }
 
 /** Error toasts stay `toastDisplayDurationSeconds`. */

@@ -13,6 +13,7 @@ describe("matchRoute", () => {
     expect(matchRoute("/sessions/")).toEqual({ name: "sessions" });
     expect(matchRoute("/sessions/s_1")).toEqual({ name: "session", id: "s_1" });
     expect(matchRoute("/settings")).toEqual({ name: "settings" });
+    expect(matchRoute("/bugs")).toEqual({ name: "bugs" });
     expect(matchRoute("/tasks")).toEqual({ name: "tasks" });
     expect(matchRoute("/tasks/caught")).toEqual({ name: "caught" });
     expect(matchRoute("/tasks/other")).toEqual({ name: "notFound", path: "/tasks/other" });

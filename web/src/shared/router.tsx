@@ -16,6 +16,7 @@ export type Route =
   | { name: "settings" }
   | { name: "tasks" }
   | { name: "caught" }
+  | { name: "bugs" }
   | { name: "notFound"; path: string };
 
 function segment(raw: string): string | null {
@@ -57,6 +58,7 @@ export function matchRoute(pathname: string): Route {
       break;
     case "inbox":
     case "settings":
+    case "bugs":
       if (second === undefined) return { name: first };
       break;
   }

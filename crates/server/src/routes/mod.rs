@@ -13,6 +13,7 @@ mod app;
 mod approvals;
 mod boards;
 mod bookmarks;
+mod bug_reports;
 mod clock;
 mod coaching;
 mod dashboards;
@@ -64,6 +65,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(forensics::routes())
         .merge(task_lists::routes())
         .merge(messenger_bot::routes())
+        .merge(bug_reports::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())
 }

@@ -32,9 +32,9 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, boards, bookmarks, clock, coaching, dashboards, digests,
-    doctor, forensics, governor, inbox, messenger_bot, navigation, secrets, sessions, settings,
-    stream, task_lists, teamchat, ui, utility, webhooks,
+    accounts, alarms, app, approvals, boards, bookmarks, bug_reports, clock, coaching, dashboards,
+    digests, doctor, forensics, governor, inbox, messenger_bot, navigation, secrets, sessions,
+    settings, stream, task_lists, teamchat, ui, utility, webhooks,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -103,6 +103,8 @@ pub const LISTENER: &str = "x-listener";
         task_lists::reorder, task_lists::caught, task_lists::keep, task_lists::dismiss,
         task_lists::mirrors, task_lists::set_mirror,
         messenger_bot::pending, messenger_bot::approve, messenger_bot::reject,
+        bug_reports::list, bug_reports::read, bug_reports::report, bug_reports::hold,
+        bug_reports::release, bug_reports::dismiss,
         ui::login,
         document_json,
     ),

@@ -10,9 +10,11 @@
 use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use inbox::{Category, NewRow};
+use serde_json::json;
 
 use crate::auth::User;
 use crate::blocking::blocking;
@@ -61,6 +63,7 @@ async fn create(
             user.account_id(),
             &request.name,
             request.signing_secret.as_deref(),
+            request.purpose.unwrap_or_default(),
         )
     })
     .await?;
@@ -109,6 +112,13 @@ async fn remove(
 /// the hook within a minute; 401 `invalid_signature` when the hook has a
 /// signing secret and `X-Hub-Signature-256` is not `sha256=` and the hex
 /// HMAC-SHA256 of the body.
+///
+/// A hook made with `"purpose": "bug_intake"` takes Bug Intake reports
+/// instead (docs/bug-intake.md): GitHub `issues`, Sentry, or the generic
+/// shape. It answers 202 with `{"outcome": "started" | "listed" |
+/// "duplicate", "reportId"}`, or `{"outcome": "ignored", "reason"}` for a
+/// delivery that is no report (GitHub's `ping`, an issue closed); a
+/// payload of the wrong shape → 400 `invalid_request`, and no row.
 #[utoipa::path(post, path = "/hooks/{secret}", security(()),
     extensions(("x-listener" = json!("control"))),
     params(("secret" = String, Path, description = "The secret of the hook's address."),
@@ -125,7 +135,7 @@ async fn deliver(
     Path(secret): Path<String>,
     headers: HeaderMap,
     body: Body,
-) -> ApiResult<StatusCode> {
+) -> ApiResult<Response> {
     if !state.settings.webhooks_enabled() {
         return Err(webhooks::WebhookError::UnknownHook.into());
     }
@@ -144,24 +154,55 @@ async fn deliver(
     let github_event = header("x-github-event");
     let signature = header("x-hub-signature-256");
     let hooks = state.webhooks.clone();
-    let inbox = state.inbox.clone();
-    let (account_id, added) = blocking(move || {
-        let delivery = webhooks::Delivery {
+    let received = {
+        let body = body.clone();
+        let (github_event, signature) = (github_event.clone(), signature.clone());
+        blocking(move || {
+            hooks.receive(
+                &secret,
+                &webhooks::Delivery {
+                    body: &body,
+                    is_json,
+                    github_event: github_event.as_deref(),
+                    signature: signature.as_deref(),
+                },
+            )
+        })
+        .await?
+    };
+    if received.purpose == webhooks::Purpose::BugIntake {
+        let (content_type, sentry_resource) =
+            (header("content-type"), header("sentry-hook-resource"));
+        let delivery = bugintake::Delivery {
             body: &body,
-            is_json,
+            content_type: content_type.as_deref(),
             github_event: github_event.as_deref(),
-            signature: signature.as_deref(),
+            sentry_resource: sentry_resource.as_deref(),
         };
-        let received = hooks.receive(&secret, &delivery)?;
+        let parsed = bugintake::parse_delivery(&delivery, state.clock.now())
+            .map_err(|error| ApiError::bad_request("invalid_request", error.to_string()))?;
+        let reply = match parsed {
+            bugintake::Parsed::Ignored { reason } => {
+                json!({"outcome": "ignored", "reason": reason})
+            }
+            bugintake::Parsed::Report(report) => {
+                let taken = app::bug_intake::receive(&state, &received.account_id, report).await?;
+                json!({"outcome": taken.outcome, "reportId": taken.report.id})
+            }
+        };
+        return Ok((StatusCode::ACCEPTED, Json(reply)).into_response());
+    }
+    let inbox = state.inbox.clone();
+    let account_id = received.account_id.clone();
+    let added = blocking(move || {
         let mut row = NewRow::new(Category::Webhook, received.message.title.clone());
         row.body = received.message.body;
         row.source.webhook_id = Some(received.webhook_id);
         // A service repeating itself (the same failing check) bumps one row.
         let row = row.dedup(&received.message.title);
-        let added = inbox.add(&received.account_id, row)?;
-        Ok::<_, ApiError>((received.account_id, added))
+        inbox.add(&received.account_id, row)
     })
     .await?;
     publish::inbox_added(&state, &account_id, added);
-    Ok(StatusCode::ACCEPTED)
+    Ok(StatusCode::ACCEPTED.into_response())
 }

@@ -4394,8 +4394,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Shows the Bug Intake sidebar entry collecting reports from an error tracker, a code host, bug-report emails and in-app reports, triaged by spawned agents. Off: no report from any source starts a session.",
     "schema": {
@@ -4410,8 +4410,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 10000 characters",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "Extra instructions for the investigation prompt of every bug report routed to the project; after the global Bug Intake instructions.",
     "schema": {

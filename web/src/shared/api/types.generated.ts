@@ -935,7 +935,12 @@ hidden?: boolean, };
 
 export type ReadAllDone = { count: number, };
 
-export type NewWebhook = { name: string, signingSecret?: string, };
+export type NewWebhook = { name: string, signingSecret?: string, 
+/**
+ * `inbox` (the default: each delivery is a `webhook` row) or
+ * `bug_intake` (each delivery is a Bug Intake report).
+ */
+purpose?: WebhookPurpose, };
 
 export type CreatedWebhook = { id: string, name: string, url: string, };
 
@@ -943,7 +948,29 @@ export type Webhook = { id: string, name: string, createdAt: string,
 /**
  * Deliveries must carry a matching `X-Hub-Signature-256`.
  */
-signed: boolean, };
+signed: boolean, purpose: WebhookPurpose, };
+
+export type WebhookPurpose = "inbox" | "bug_intake";
+
+export type BugReport = { id: string, source: BugReportSource, title: string, body: string, url: string | null, externalId: string | null, reporter: string | null, 
+/**
+ * The repository, Sentry project, `project` or address it came with.
+ */
+origin: string | null, labels: Array<string>, 
+/**
+ * The project folder it was routed to.
+ */
+folder: string | null, engine: string | null, state: BugReportState, reason: BugReportReason | null, sessionId: string | null, 
+/**
+ * How many times it arrived within the deduplication window.
+ */
+count: number, createdAt: string, lastSeenAt: string, };
+
+export type BugReportState = "new" | "held" | "triaging" | "triaged" | "dismissed" | "unrouted";
+
+export type BugReportReason = "intake_off" | "held" | "unrouted" | "start_failed";
+
+export type BugReportSource = "github" | "sentry" | "generic" | "email" | "form";
 
 export const SETUP_PRESETS = ["tasks", "projects", "operations", "first-agent-board", "trello", "jira", "asana", "linear", "notion", "clickup", "airtable", "engineering-linear", "engineering-jira"] as const;
 
