@@ -32,6 +32,14 @@ pub enum AppError {
     #[error(transparent)]
     Messenger(#[from] messenger::MessengerError),
     #[error(transparent)]
+    Mail(#[from] mail::MailError),
+    /// Input from outside (a mail, a delivery) that cannot be used.
+    #[error("{0}")]
+    Invalid(String),
+    /// A file the application writes for a session (an attachment).
+    #[error("cannot write a session's file: {0}")]
+    Io(String),
+    #[error(transparent)]
     BugIntake(#[from] bugintake::IntakeError),
     #[error(transparent)]
     BugIntakeConfig(#[from] bugintake::ConfigError),

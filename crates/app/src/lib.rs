@@ -19,11 +19,14 @@
 pub mod bug_intake;
 pub mod catches;
 pub mod coaching_watch;
+mod connections;
+pub mod email_in;
 mod engine_args;
 mod error;
 pub mod forensics;
 pub mod governor_loop;
 mod instruction_sync;
+mod links;
 pub mod messenger_bot;
 mod notifier;
 pub mod permission_check;

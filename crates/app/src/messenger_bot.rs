@@ -22,7 +22,7 @@
 //! (`POST /messenger/pairings/<code>/approve`) adds the sender to
 //! `messengerBotAllowedUserIds`.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use inbox::{Action, Category, NewRow, Source};
@@ -30,12 +30,12 @@ use messenger::{
     BotState, ChatKey, Client, Command, Config, Decision, DmPolicy, Incoming, Input, Me,
     MessengerError, Mode, Outgoing, Pairing, Policy, Press, Routed,
 };
-use sessions::{
-    Caller, EntryBody, PageFrom, Session, SessionUpdate, SpawnRequest, Status, Trigger, Via,
-};
+use sessions::{Caller, PageFrom, Session, SessionUpdate, SpawnRequest, Status, Trigger, Via};
 use settings::MessengerBotDmPolicy;
 
+use crate::connections;
 use crate::error::{AppError, AppResult, blocking};
+use crate::links::Bot;
 use crate::publish;
 use crate::services::App;
 
@@ -50,41 +50,6 @@ const RETRY_AFTER: Duration = Duration::from_secs(30);
 /// How much of a session's transcript end is read for its turn's final
 /// message.
 const TURN_END_ENTRIES: u32 = 200;
-
-/// The bot while it is connected: what the turn-end task and the approvals
-/// need to reach the chats.
-pub struct Connected {
-    client: Arc<Client>,
-    state: BotState,
-    owner: String,
-    me: Me,
-    config: Config,
-}
-
-/// Whether the bot is connected now, and what it tells people: one of the
-/// application's services.
-#[derive(Default)]
-pub struct Link {
-    connected: Mutex<Option<Arc<Connected>>>,
-    /// The last set-up problem said in the inbox, so it is said once.
-    said: Mutex<Option<String>>,
-}
-
-impl Link {
-    fn get(&self) -> Option<Arc<Connected>> {
-        self.connected
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    fn set(&self, connected: Option<Arc<Connected>>) {
-        *self
-            .connected
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = connected;
-    }
-}
 
 /// Starts the bot's two tasks; both end when the server is asked to stop.
 pub fn start(state: &App) {
@@ -117,7 +82,7 @@ async fn follow_the_setting(state: &App) {
         }
         if !state.settings.messenger_bot_enabled() {
             state.messenger.set(None);
-            if !wait_for_change(state, &mut changes, None).await {
+            if !connections::wait_for_change(state, &mut changes, None).await {
                 return;
             }
             continue;
@@ -137,31 +102,11 @@ async fn follow_the_setting(state: &App) {
             Err(error) => {
                 tracing::warn!(%error, "the messenger bot stopped");
                 say_once(state, &error.to_string()).await;
-                if !wait_for_change(state, &mut changes, Some(RETRY_AFTER)).await {
+                if !connections::wait_for_change(state, &mut changes, Some(RETRY_AFTER)).await {
                     return;
                 }
             }
         }
-    }
-}
-
-/// Waits for a settings change (or `at_most`), false once a stop is asked for.
-async fn wait_for_change(
-    state: &App,
-    changes: &mut tokio::sync::watch::Receiver<u64>,
-    at_most: Option<Duration>,
-) -> bool {
-    let mut stop = state.watch_stop();
-    let sleep = async {
-        match at_most {
-            Some(wait) => tokio::time::sleep(wait).await,
-            None => std::future::pending().await,
-        }
-    };
-    tokio::select! {
-        _ = stop.wait_for(Option::is_some) => false,
-        _ = changes.changed() => true,
-        () = sleep => true,
     }
 }
 
@@ -179,12 +124,12 @@ enum BotError {
     App(#[from] AppError),
 }
 
-async fn connect(state: &App) -> Result<Connected, BotError> {
+async fn connect(state: &App) -> Result<Bot, BotError> {
     let config = Config::load(&state.data_dir)?;
     if matches!(config.mode, Mode::Webhook { .. }) {
         return Err(BotError::WebhookMode);
     }
-    let owner = owner(state).await?;
+    let owner = connections::owner(state).await?;
     let secrets = state.secrets.clone();
     let (account, key) = (owner.clone(), config.token_key.clone());
     let token = blocking(move || secrets.reveal(&account, &key).map_err(AppError::from))
@@ -200,9 +145,9 @@ async fn connect(state: &App) -> Result<Connected, BotError> {
         asked.get_me()
     })
     .await?;
-    forget_said(state);
+    state.messenger.forget_said();
     tracing::info!(bot = me.username, "the messenger bot is connected");
-    Ok(Connected {
+    Ok(Bot {
         client,
         state: BotState::new(state.db.clone()),
         owner,
@@ -211,17 +156,9 @@ async fn connect(state: &App) -> Result<Connected, BotError> {
     })
 }
 
-async fn owner(state: &App) -> Result<String, AppError> {
-    let db = state.db.clone();
-    let owner = blocking(move || accounts::owner(&db).map_err(AppError::from)).await?;
-    owner
-        .map(|account| account.id)
-        .ok_or_else(|| MessengerError::NotConfigured("there is no owner account".to_owned()).into())
-}
-
 async fn poll(
     state: &App,
-    bot: &Arc<Connected>,
+    bot: &Arc<Bot>,
     changes: &mut tokio::sync::watch::Receiver<u64>,
 ) -> Result<(), BotError> {
     let (me, config) = (&bot.me, &bot.config);
@@ -276,13 +213,7 @@ fn policy(state: &App) -> Policy {
     )
 }
 
-async fn handle(
-    state: &App,
-    bot: &Arc<Connected>,
-    me: &Me,
-    config: &Config,
-    update: &messenger::Update,
-) {
+async fn handle(state: &App, bot: &Arc<Bot>, me: &Me, config: &Config, update: &messenger::Update) {
     let outcome = match messenger::route(update, &policy(state), me) {
         Routed::Ignore(reason) => {
             tracing::debug!(
@@ -316,7 +247,7 @@ async fn handle(
 /// Sends `text` (Markdown) to a chat, split at the platform's limit; the
 /// bot's messages are recorded so a reply to one of them addresses it.
 async fn say(
-    bot: &Arc<Connected>,
+    bot: &Arc<Bot>,
     key: ChatKey,
     markdown: &str,
     session_id: Option<&str>,
@@ -329,7 +260,7 @@ async fn say(
 }
 
 async fn send_html(
-    bot: &Arc<Connected>,
+    bot: &Arc<Bot>,
     key: ChatKey,
     html: String,
     buttons: Option<Vec<Vec<messenger::InlineButton>>>,
@@ -363,7 +294,7 @@ async fn send_html(
     Ok(message_id)
 }
 
-fn owner_caller(bot: &Connected) -> Caller {
+fn owner_caller(bot: &Bot) -> Caller {
     Caller {
         account_id: bot.owner.clone(),
         via: Via::ControlCli,
@@ -373,7 +304,7 @@ fn owner_caller(bot: &Connected) -> Caller {
 
 async fn message(
     state: &App,
-    bot: &Arc<Connected>,
+    bot: &Arc<Bot>,
     config: &Config,
     incoming: &Incoming,
 ) -> AppResult<()> {
@@ -418,7 +349,7 @@ async fn message(
 /// Starts the chat's session or continues it; says why when neither works.
 async fn prompt(
     state: &App,
-    bot: &Arc<Connected>,
+    bot: &Arc<Bot>,
     config: &Config,
     key: ChatKey,
     current: Option<String>,
@@ -516,7 +447,7 @@ async fn running(state: &App, owner: &str) -> AppResult<String> {
 
 async fn pair(
     state: &App,
-    bot: &Arc<Connected>,
+    bot: &Arc<Bot>,
     chat_id: i64,
     sender: &messenger::User,
 ) -> AppResult<()> {
@@ -596,23 +527,15 @@ pub async fn decide_pairing(state: &App, code: &str, approve: bool) -> AppResult
     })
     .await?;
     if approve {
-        let mut allowed = state.settings.messenger_bot_allowed_user_ids();
+        let settings = state.settings.clone();
         let id = pairing.user_id.to_string();
-        if !allowed.contains(&id) {
-            allowed.push(id);
-            let settings = state.settings.clone();
-            let value = serde_json::json!(allowed);
-            let stored = blocking(move || {
-                settings
-                    .set("messengerBotAllowedUserIds", &value)
-                    .map_err(AppError::from)
-            })
-            .await?;
+        let stored = blocking(move || settings.allow_messenger_bot_user(&id)).await?;
+        if let Some(value) = stored {
             publish::setting_changed(
                 state,
                 &crate::stream_events::SettingChanged {
-                    key: "messengerBotAllowedUserIds".to_owned(),
-                    value: stored,
+                    key: settings::MESSENGER_BOT_ALLOWED_USER_IDS.to_owned(),
+                    value,
                 },
             );
         }
@@ -634,7 +557,7 @@ pub async fn decide_pairing(state: &App, code: &str, approve: bool) -> AppResult
     Ok(pairing)
 }
 
-async fn pressed(state: &App, bot: &Arc<Connected>, press: &Press) -> AppResult<()> {
+async fn pressed(state: &App, bot: &Arc<Bot>, press: &Press) -> AppResult<()> {
     let (bot_state, token) = (bot.state.clone(), press.token.clone());
     let announced =
         blocking(move || bot_state.approval_by_token(&token).map_err(AppError::from)).await?;
@@ -685,7 +608,7 @@ pub fn approval_opened(state: &App, session: &Session, approval: &permissions::A
 
 async fn announce(
     state: &App,
-    bot: &Arc<Connected>,
+    bot: &Arc<Bot>,
     session: &Session,
     approval: &permissions::Approval,
 ) -> AppResult<()> {
@@ -801,23 +724,7 @@ async fn send_turn_end(state: &App, update: &SessionUpdate) {
             return;
         }
     };
-    let last_turn = page.entries.iter().map(|e| e.turn).max().unwrap_or(0);
-    let of_turn = || page.entries.iter().filter(|e| e.turn == last_turn).rev();
-    let final_text = of_turn().find_map(|entry| match &entry.body {
-        EntryBody::Final { text } if !text.trim().is_empty() => Some(text.clone()),
-        _ => None,
-    });
-    let text = final_text.or_else(|| {
-        (update.status == Status::Failed).then(|| {
-            of_turn()
-                .find_map(|entry| match &entry.body {
-                    EntryBody::Error { message } => Some(format!("The session failed: {message}")),
-                    _ => None,
-                })
-                .unwrap_or_else(|| "The session failed.".to_owned())
-        })
-    });
-    let Some(text) = text else {
+    let Some(text) = connections::turn_end_text(&page.entries, update.status) else {
         return;
     };
     if let Err(error) = say(&bot, key, &text, Some(&update.session_id), state).await {
@@ -827,37 +734,13 @@ async fn send_turn_end(state: &App, update: &SessionUpdate) {
 
 /// A set-up problem goes to the inbox once, until it changes or the bot connects.
 async fn say_once(state: &App, problem: &str) {
-    {
-        let mut said = state
-            .messenger
-            .said
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if said.as_deref() == Some(problem) {
-            return;
-        }
-        *said = Some(problem.to_owned());
+    if state.messenger.first_time(problem) {
+        connections::note(
+            state,
+            "The messenger bot is not connected",
+            problem,
+            "messenger-bot-down",
+        )
+        .await;
     }
-    let Ok(owner) = owner(state).await else {
-        return;
-    };
-    let mut row = NewRow::new(Category::Note, "The messenger bot is not connected");
-    row.body = Some(problem.to_owned());
-    row.dedup_key = Some("messenger-bot-down".to_owned());
-    let inbox = state.inbox.clone();
-    let account = owner.clone();
-    match blocking(move || inbox.add(&account, row).map_err(AppError::from)).await {
-        Ok(added) => {
-            publish::inbox_added(state, &owner, added);
-        }
-        Err(error) => tracing::warn!(%error, "cannot say the messenger bot is down"),
-    }
-}
-
-fn forget_said(state: &App) {
-    *state
-        .messenger
-        .said
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner) = None;
 }

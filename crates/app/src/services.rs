@@ -73,7 +73,9 @@ pub struct App {
     /// (the messenger bot turned off ends its poll).
     pub(crate) settings_changed: watch::Sender<u64>,
     /// The messenger bot's connection, while it has one.
-    pub(crate) messenger: Arc<crate::messenger_bot::Link>,
+    pub(crate) messenger: Arc<crate::links::Link<crate::links::Bot>>,
+    /// The inbound email watcher, while it watches.
+    pub(crate) email: Arc<crate::links::Link<crate::links::Inbox>>,
     /// Set once, by [`App::request_stop`], to stop every loop (and the
     /// listeners, which watch it through [`App::watch_stop`]).
     pub(crate) stop: watch::Sender<Option<StopReason>>,

@@ -17,9 +17,9 @@ use tokio::sync::watch;
 use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
-    bug_intake, catches, coaching_watch, forensics, governor_loop, instruction_sync, messenger_bot,
-    notifier, publish, session_inbox, summaries, task_reminders, tasks_mirror, titles,
-    utility_model,
+    bug_intake, catches, coaching_watch, email_in, forensics, governor_loop, instruction_sync,
+    messenger_bot, notifier, publish, session_inbox, summaries, task_reminders, tasks_mirror,
+    titles, utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -217,6 +217,7 @@ impl Prepared {
             events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
             settings_changed: watch::channel(0).0,
             messenger: Arc::default(),
+            email: Arc::default(),
             clock,
             manual_clock,
             db,
@@ -247,6 +248,7 @@ impl Prepared {
         catches::start(&app);
         messenger_bot::start(&app);
         bug_intake::start(&app);
+        email_in::start(&app);
         Ok(app)
     }
 }
@@ -331,6 +333,7 @@ fn all_migrations() -> Vec<store::Migration> {
         friction::MIGRATIONS,
         messenger::MIGRATIONS,
         bugintake::MIGRATIONS,
+        mail::MIGRATIONS,
     ]
     .concat()
 }

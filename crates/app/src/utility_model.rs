@@ -71,13 +71,24 @@ pub fn day_start(state: &App) -> OffsetDateTime {
         .unwrap_or(now)
 }
 
+/// Today's date (`YYYY-MM-DD`) in the inbox's time zone.
+pub fn local_day(state: &App) -> String {
+    let zone = pm_inbox::window::zone(&state.settings.pm_inbox_quiet_hours_time_zone());
+    let now = state.clock.now();
+    jiff::Timestamp::from_nanosecond(now.unix_timestamp_nanos())
+        .map(|at| pm_inbox::window::local_day(&zone, at).to_string())
+        .unwrap_or_else(|_| now.date().to_string())
+}
+
 /// A feature's daily cap in dollars, from its setting; a feature the
 /// catalog gives no cap has none.
 pub fn cap(state: &App, feature: Feature) -> Option<f64> {
     match feature {
         Feature::WeeklySummary => Some(state.settings.weekly_summary_daily_cost_cap_usd()),
         Feature::ForensicsDeep => Some(state.settings.session_forensics_daily_cost_cap_usd()),
-        Feature::Title | Feature::Catches | Feature::ArchiveDigest => None,
+        Feature::Title | Feature::Catches | Feature::ArchiveDigest | Feature::EmailPrescreen => {
+            None
+        }
     }
 }
 
@@ -140,5 +151,6 @@ fn describe(feature: Feature) -> &'static str {
         Feature::WeeklySummary => "The weekly summary",
         Feature::ArchiveDigest => "The archive digest",
         Feature::ForensicsDeep => "The forensics deep analysis",
+        Feature::EmailPrescreen => "The inbound email prescreen",
     }
 }

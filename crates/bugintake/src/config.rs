@@ -90,6 +90,16 @@ pub struct Route {
 }
 
 impl Config {
+    /// Whether mail sent to `address` is a bug report: a route names it
+    /// (without regard to case).
+    pub fn takes_mail_to(&self, address: &str) -> bool {
+        self.routes.iter().any(|rule| {
+            rule.address
+                .as_deref()
+                .is_some_and(|a| a.trim().eq_ignore_ascii_case(address.trim()))
+        })
+    }
+
     /// Reads `DIR/bugintake.toml`; a missing file is the empty configuration.
     pub fn load(data_dir: &Path) -> Result<Config, ConfigError> {
         let path = data_dir.join(CONFIG_FILE);

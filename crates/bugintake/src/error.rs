@@ -1,8 +1,7 @@
 //! What can go wrong reading a report, reading `bugintake.toml`, or moving a
 //! stored report from one state to another.
 
-use crate::intake::ReportState;
-use crate::report::{MAX_BODY_BYTES, MAX_FIELD_CHARS, MAX_LABELS, MAX_TITLE_CHARS};
+use crate::limits::{MAX_BODY_BYTES, MAX_FIELD_CHARS, MAX_LABELS, MAX_TITLE_CHARS};
 
 /// A delivery or a form that is not a report we can take: the sender can
 /// fix it, so each message says what to change.
@@ -36,24 +35,4 @@ pub enum ParseError {
 pub struct ConfigError {
     pub path: String,
     pub detail: String,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum IntakeError {
-    #[error("no such bug report")]
-    NotFound,
-    /// The report is not in a state the step applies to (someone else moved it first).
-    #[error("the bug report is {state}; it cannot be {step}")]
-    WrongState {
-        state: ReportState,
-        step: &'static str,
-    },
-    #[error(transparent)]
-    Store(#[from] store::StoreError),
-}
-
-impl From<store::rusqlite::Error> for IntakeError {
-    fn from(e: store::rusqlite::Error) -> Self {
-        IntakeError::Store(e.into())
-    }
 }

@@ -25,7 +25,6 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::config::{Config, Route, route_for};
-use crate::error::IntakeError;
 use crate::report::{Report, Source, from_stored, normalized_title};
 
 /// A report with the same account, source and normalised title within this
@@ -37,6 +36,7 @@ pub const DEDUP_WINDOW: Duration = Duration::hours(24);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "BugReportState")]
+#[schema(as = BugReportState)]
 pub enum ReportState {
     /// Listed and not started: received while intake was off, or its start failed.
     New,
@@ -74,6 +74,7 @@ impl std::fmt::Display for ReportState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "BugReportReason")]
+#[schema(as = BugReportReason)]
 pub enum Reason {
     /// `bugIntakeEnabled` was off.
     IntakeOff,
@@ -478,6 +479,26 @@ fn read_row(r: &Row<'_>) -> store::rusqlite::Result<BugReport> {
         created_at: r.get(15)?,
         last_seen_at: r.get(16)?,
     })
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum IntakeError {
+    #[error("no such bug report")]
+    NotFound,
+    /// The report is not in a state the step applies to (someone else moved it first).
+    #[error("the bug report is {state}; it cannot be {step}")]
+    WrongState {
+        state: ReportState,
+        step: &'static str,
+    },
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+impl From<store::rusqlite::Error> for IntakeError {
+    fn from(e: store::rusqlite::Error) -> Self {
+        IntakeError::Store(e.into())
+    }
 }
 
 #[cfg(test)]

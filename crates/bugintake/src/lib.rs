@@ -23,6 +23,7 @@
 mod config;
 mod error;
 mod intake;
+mod limits;
 mod parse;
 mod prompt;
 mod report;
@@ -31,14 +32,12 @@ mod schema;
 pub use config::{
     CONFIG_FILE, Config, DEFAULT_INSTRUCTIONS, MAX_INSTRUCTIONS_CHARS, Route, RouteRule, route,
 };
-pub use error::{ConfigError, IntakeError, ParseError};
+pub use error::{ConfigError, ParseError};
 pub use intake::{
-    Action, BugIntake, BugReport, DEDUP_WINDOW, Policy, Reason, Received, ReportState,
+    Action, BugIntake, BugReport, DEDUP_WINDOW, IntakeError, Policy, Reason, Received, ReportState,
 };
+pub use limits::{MAX_BODY_BYTES, MAX_FIELD_CHARS, MAX_LABEL_CHARS, MAX_LABELS, MAX_TITLE_CHARS};
 pub use parse::{Delivery, Form, Mail, Parsed, from_form, from_mail, parse_delivery};
 pub use prompt::{PROMPT_BODY_CHARS, prompt};
-pub use report::{
-    MAX_BODY_BYTES, MAX_FIELD_CHARS, MAX_LABEL_CHARS, MAX_LABELS, MAX_TITLE_CHARS, Report, Source,
-    normalized_title,
-};
+pub use report::{Report, Source, normalized_title};
 pub use schema::MIGRATIONS;

@@ -14,9 +14,10 @@ use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::error::ParseError;
+use crate::limits::{MAX_FIELD_CHARS, MAX_LABELS};
 use crate::report::{
-    MAX_FIELD_CHARS, MAX_LABELS, Report, Source, checked_body, checked_title, cut_body, cut_title,
-    short_field, tidy_labels, web_link,
+    Report, Source, checked_body, checked_title, cut_body, cut_title, short_field, tidy_labels,
+    web_link,
 };
 
 /// One webhook delivery as received: the raw body and the headers that say

@@ -10,18 +10,15 @@ use utoipa::ToSchema;
 
 use crate::error::ParseError;
 
-pub const MAX_TITLE_CHARS: usize = 300;
-/// 64 KiB of UTF-8.
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
-pub const MAX_LABELS: usize = 20;
-pub const MAX_LABEL_CHARS: usize = 100;
-/// The reporter, the link, the external id and the origin.
-pub const MAX_FIELD_CHARS: usize = 500;
+use crate::limits::{
+    MAX_BODY_BYTES, MAX_FIELD_CHARS, MAX_LABEL_CHARS, MAX_LABELS, MAX_TITLE_CHARS,
+};
 
 /// Where a report came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "BugReportSource")]
+#[schema(as = BugReportSource)]
 pub enum Source {
     Github,
     Sentry,

@@ -38,6 +38,8 @@ pub enum Decision {
     Refused,
     SpamDropped,
     Failed,
+    /// Mail to a Bug Intake address: a report, not a session's prompt.
+    BugReport,
 }
 
 impl Decision {
@@ -50,6 +52,7 @@ impl Decision {
             Decision::Refused => "refused",
             Decision::SpamDropped => "spam_dropped",
             Decision::Failed => "failed",
+            Decision::BugReport => "bug_report",
         }
     }
 
@@ -61,6 +64,7 @@ impl Decision {
             "refused" => Decision::Refused,
             "spam_dropped" => Decision::SpamDropped,
             "failed" => Decision::Failed,
+            "bug_report" => Decision::BugReport,
             _ => Decision::Pending,
         }
     }
@@ -234,6 +238,33 @@ impl Mailbook {
         Ok(session)
     }
 
+    /// Keeps `raw` as the mail `session_id`'s next reply answers (the
+    /// latest of its thread), across restarts.
+    pub fn remember_reply(&self, session_id: &str, raw: &[u8]) -> Result<(), MailError> {
+        let now = self.clock.timestamp();
+        self.db.write(|tx| {
+            tx.execute(
+                "INSERT INTO mail_replies (session_id, raw, updated_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (session_id) DO UPDATE SET raw = ?2, updated_at = ?3",
+                params![session_id, raw, now],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// The mail `session_id`'s reply answers; `None` for a session no mail started.
+    pub fn reply_for(&self, session_id: &str) -> Result<Option<Vec<u8>>, MailError> {
+        let raw = self.db.read(|conn| {
+            conn.query_row(
+                "SELECT raw FROM mail_replies WHERE session_id = ?1",
+                params![session_id],
+                |row| row.get(0),
+            )
+            .optional()
+        })?;
+        Ok(raw)
+    }
+
     /// Whether a refusal may go to `sender` on local day `day` (e.g.
     /// `2026-01-05`); true once per sender and day, and records it.
     pub fn take_refusal(&self, sender: &str, day: &str) -> Result<bool, MailError> {
@@ -295,6 +326,19 @@ mod tests {
             .unwrap_or_default();
         crate::parse(format!("From: ann@example.com\r\nSubject: s\r\n{header}\r\nhi").as_bytes())
             .unwrap()
+    }
+
+    #[test]
+    fn a_session_answers_the_latest_mail_it_was_given() {
+        let (_dir, book) = book();
+        assert_eq!(book.reply_for("s1").unwrap(), None);
+        book.remember_reply("s1", b"first").unwrap();
+        book.remember_reply("s1", b"second").unwrap();
+        assert_eq!(
+            book.reply_for("s1").unwrap().as_deref(),
+            Some(&b"second"[..])
+        );
+        assert_eq!(book.reply_for("s2").unwrap(), None);
     }
 
     #[test]

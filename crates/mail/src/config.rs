@@ -33,6 +33,10 @@ pub struct Config {
     pub ca_file: Option<PathBuf>,
     #[serde(default = "default_poll_seconds")]
     pub poll_seconds: u64,
+    /// Where email-triggered sessions work (absolute): each mail that
+    /// starts one gets a folder of its own under it, with its attachments.
+    #[serde(default)]
+    pub folder: Option<PathBuf>,
 }
 
 fn default_poll_seconds() -> u64 {
@@ -140,6 +144,9 @@ impl Config {
         }
         if config.poll_seconds == 0 {
             return Err("poll_seconds must be at least 1".to_owned());
+        }
+        if config.folder.as_deref().is_some_and(|f| !f.is_absolute()) {
+            return Err("folder must be an absolute path".to_owned());
         }
         for account in &config.accounts {
             let address = account.address.trim();

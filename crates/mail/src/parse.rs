@@ -20,6 +20,8 @@ pub struct Mail {
     pub from_name: Option<String>,
     /// Where an answer goes: `Reply-To` when present, else `From`.
     pub reply_to: Option<String>,
+    /// The addresses it was sent to (`To`, then `Cc`).
+    pub to: Vec<String>,
     pub subject: String,
     /// Without angle brackets, as all Message-IDs here.
     pub message_id: Option<String>,
@@ -87,7 +89,14 @@ pub fn parse(raw: &[u8]) -> Result<Mail, MailError> {
         })
         .collect();
     let automated = automated_reason(&raw_header, from.as_deref());
+    let to = [message.to(), message.cc()]
+        .into_iter()
+        .flatten()
+        .flat_map(|list| list.iter())
+        .filter_map(|m| m.address().map(str::to_owned))
+        .collect();
     Ok(Mail {
+        to,
         subject: message.subject().unwrap_or_default().trim().to_owned(),
         message_id: message.message_id().and_then(bare_id),
         in_reply_to: ids(message.in_reply_to()),
@@ -226,6 +235,19 @@ mod tests {
              {extra_headers}\r\n{body}"
         )
         .into_bytes()
+    }
+
+    #[test]
+    fn the_recipients_are_to_then_cc() {
+        let mail = parse(
+            b"From: ann@example.com\r\nTo: Bugs <bugs@example.com>, agent@example.com\r\n\
+              Cc: lead@example.com\r\nSubject: s\r\n\r\nhi\r\n",
+        )
+        .unwrap();
+        assert_eq!(
+            mail.to,
+            ["bugs@example.com", "agent@example.com", "lead@example.com"]
+        );
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! processed again. `pending` is a claimed mail the app has not decided yet;
 //! it stays so if the app stopped half-way, and is never processed twice.
 //! `mail_threads` maps every Message-ID of a thread to its session;
-//! `mail_refusals` holds one row per sender and local day a refusal went.
+//! `mail_refusals` holds one row per sender and local day a refusal went;
+//! `mail_replies` the mail each session's next reply answers.
 
 /// Append-only: never edit an applied step.
 pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
@@ -32,7 +33,8 @@ pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
             subject TEXT NOT NULL,
             received_at TEXT NOT NULL,
             decision TEXT NOT NULL CHECK (decision IN
-              ('pending', 'start', 'follow_up', 'ignored', 'refused', 'spam_dropped', 'failed')),
+              ('pending', 'start', 'follow_up', 'ignored', 'refused', 'spam_dropped', 'failed',
+               'bug_report')),
             reason TEXT NOT NULL,
             session_id TEXT,
             UNIQUE (account, mailbox, uid_validity, uid)
@@ -52,5 +54,11 @@ pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
             day TEXT NOT NULL,
             refused_at TEXT NOT NULL,
             PRIMARY KEY (sender, day)
+          ) STRICT;
+
+          CREATE TABLE mail_replies (
+            session_id TEXT PRIMARY KEY,
+            raw BLOB NOT NULL,
+            updated_at TEXT NOT NULL
           ) STRICT;",
 }];

@@ -431,6 +431,9 @@ impl From<app::AppError> for ApiError {
             E::Secrets(e) => e.into(),
             E::Messenger(e) => e.into(),
             E::BugIntake(e) => e.into(),
+            E::Invalid(message) => ApiError::bad_request("invalid_request", message),
+            E::Mail(e) => ApiError::internal(e),
+            E::Io(message) => ApiError::internal(std::io::Error::other(message)),
             E::BugIntakeConfig(e) => ApiError::new(
                 StatusCode::CONFLICT,
                 "bug_intake_config_invalid",

@@ -1689,29 +1689,21 @@ impl SettingsStore {
     }
 
     /// Receives emails via a mail-inbox provider, processes them with the assistant and sends replies.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_inbound_enabled(&self) -> bool {
         self.toggle_at(183)
     }
 
     /// Allowlist of sender addresses permitted.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_inbound_approved_senders(&self) -> Vec<String> {
         self.strings_at(184)
     }
 
     /// Identifier of the provider inbox receiving emails.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_inbound_inbox_id(&self) -> String {
         self.text_at(185)
     }
 
     /// Classifier prompt for inbound emails; default used when empty; JSON output format always enforced.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_inbound_prescreen_prompt(&self) -> String {
         self.text_at(186)
     }
@@ -1936,8 +1928,6 @@ impl SettingsStore {
     }
 
     /// Filters new email from strangers to the agent address and the public support address; caught mail starts no session and gets no reply.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn spam_filter_agent_email_enabled(&self) -> bool {
         self.toggle_at(220)
     }

@@ -52,4 +52,4 @@ pub use index::{definitions, lookup};
 pub use kind::{Field, Kind, NumberRange, TextFormat, parse_time_of_day};
 pub use rust_api::rust_accessors;
 pub use schema::{Area, DefaultValue, SettingDef, TakesEffect};
-pub use store::{MIGRATIONS, SettingView, SettingsStore};
+pub use store::{MESSENGER_BOT_ALLOWED_USER_IDS, MIGRATIONS, SettingView, SettingsStore};

@@ -67,6 +67,11 @@ impl Snapshot {
 }
 
 /// The installation's settings. `Send + Sync`: share it in an `Arc`.
+
+/// The key [`SettingsStore::allow_messenger_bot_user`] changes, for the
+/// change's announcement.
+pub const MESSENGER_BOT_ALLOWED_USER_IDS: &str = "messengerBotAllowedUserIds";
+
 pub struct SettingsStore {
     db: Arc<Db>,
     current: RwLock<Arc<Snapshot>>,
@@ -172,6 +177,31 @@ impl SettingsStore {
         })?;
         self.publish(index, value.clone());
         Ok(value)
+    }
+
+    /// Approving a messenger pairing request adds its sender to
+    /// `messengerBotAllowedUserIds` (read and written under the one writer,
+    /// so two approvals at once both stay). The list as stored when it
+    /// changed; `None` when the id was there already.
+    pub fn allow_messenger_bot_user(&self, user_id: &str) -> Result<Option<Value>, SettingsError> {
+        let (index, def) = find(MESSENGER_BOT_ALLOWED_USER_IDS)?;
+        let _writing = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut ids = self.messenger_bot_allowed_user_ids();
+        if ids.iter().any(|id| id == user_id) {
+            return Ok(None);
+        }
+        ids.push(user_id.to_owned());
+        let value = def.validate(&Value::from(ids))?;
+        let text = value.to_string();
+        self.db.write(|tx| {
+            tx.execute(
+                "INSERT INTO settings (key, value, updated_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                params![def.key, text, store::now_rfc3339()],
+            )
+        })?;
+        self.publish(index, value.clone());
+        Ok(Some(value))
     }
 
     /// Forgets the stored value of `key`, so it is back at its default.

@@ -16,15 +16,18 @@ pub enum Feature {
     WeeklySummary,
     ArchiveDigest,
     ForensicsDeep,
+    /// Inbound email's classifier: start a session, or not.
+    EmailPrescreen,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 5] = [
+    pub const ALL: [Feature; 6] = [
         Feature::Title,
         Feature::Catches,
         Feature::WeeklySummary,
         Feature::ArchiveDigest,
         Feature::ForensicsDeep,
+        Feature::EmailPrescreen,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -34,6 +37,7 @@ impl Feature {
             Feature::WeeklySummary => "weekly_summary",
             Feature::ArchiveDigest => "archive_digest",
             Feature::ForensicsDeep => "forensics_deep",
+            Feature::EmailPrescreen => "email_prescreen",
         }
     }
 

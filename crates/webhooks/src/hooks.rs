@@ -33,6 +33,7 @@ pub struct Webhook {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "WebhookPurpose")]
+#[schema(as = WebhookPurpose)]
 pub enum Purpose {
     /// A `webhook` inbox row.
     #[default]

@@ -269,6 +269,7 @@ service anvil {{
             }],
             ca_file: trust_ca.then(|| self.ca_file.clone()),
             poll_seconds,
+            folder: None,
         }
     }
 
@@ -290,6 +291,17 @@ service anvil {{
             .await
             .map(|_| ())
             .map_err(|e| e.to_string())
+    }
+
+    /// Every mail the rig's mailbox holds (new and read), as delivered.
+    pub fn messages(&self) -> Vec<Vec<u8>> {
+        let maildir = self.dir.path().join("mail").join("Maildir");
+        ["new", "cur"]
+            .iter()
+            .filter_map(|sub| std::fs::read_dir(maildir.join(sub)).ok())
+            .flat_map(|entries| entries.flatten())
+            .filter_map(|entry| std::fs::read(entry.path()).ok())
+            .collect()
     }
 
     /// How many mails the rig's mailbox holds (new and read).

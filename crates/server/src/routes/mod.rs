@@ -19,6 +19,7 @@ mod coaching;
 mod dashboards;
 mod digests;
 mod doctor;
+mod email_inbound;
 mod forensics;
 mod governor;
 mod inbox;
@@ -66,6 +67,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(task_lists::routes())
         .merge(messenger_bot::routes())
         .merge(bug_reports::routes())
+        .merge(email_inbound::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())
 }

@@ -15,6 +15,7 @@ const NAMES: Record<UtilityFeature, string> = {
   weekly_summary: "Weekly summary",
   archive_digest: "Archive digest",
   forensics_deep: "Forensics analysis",
+  email_prescreen: "Inbound email prescreen",
 };
 
 const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;

@@ -88,7 +88,7 @@ model: string | null, inputTokens: number, outputTokens: number,
  */
 costUsd: number | null, durationMs: number, outcome: UtilityOutcome, error: string | null, at: string, };
 
-export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep";
+export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen";
 
 export type UtilityOutcome = "ok" | "invalid" | "failed" | "capped" | "no_engine";
 
