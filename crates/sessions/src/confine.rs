@@ -6,7 +6,11 @@
 //! External engines (kind `command`) and locked-down sessions: the sensitive
 //! files too, whatever `agentPermissionLevel` says; Claude and Codex reach
 //! them at `full`, below it their hook asks the user. Locked-down sessions
-//! also lose TCP, but for Switchboard's own control port.
+//! also lose TCP, but for Switchboard's own control port and the port the
+//! engine reaches its model on (an engine without its model does nothing;
+//! Landlock filters by port, not host, so the permission broker's
+//! `read_only` level, which denies every tool but reading, is the fence
+//! against the agent using that port for anything else).
 
 use std::path::{Path, PathBuf};
 
@@ -32,7 +36,12 @@ impl Confinement<'_> {
         }
         let network = if self.locked_down {
             sandbox::Network::Denied {
-                connect_ports: self.control_url.and_then(port_of).into_iter().collect(),
+                connect_ports: self
+                    .control_url
+                    .and_then(port_of)
+                    .into_iter()
+                    .chain(model_port(self.spec))
+                    .collect(),
             }
         } else {
             sandbox::Network::Allowed
@@ -93,6 +102,32 @@ pub fn port_of(url: &str) -> Option<u16> {
     url.trim_end_matches('/').rsplit(':').next()?.parse().ok()
 }
 
+/// The port an engine reaches its model API on: the one its `env`'s base
+/// URL names (`ANTHROPIC_BASE_URL` for Claude Code, `OPENAI_BASE_URL` for
+/// Codex), else HTTPS's. A `command` engine has no model of ours to reach.
+fn model_port(spec: &EngineSpec) -> Option<u16> {
+    let variable = match spec.kind {
+        EngineKind::Claude => "ANTHROPIC_BASE_URL",
+        EngineKind::Codex => "OPENAI_BASE_URL",
+        EngineKind::Command => return None,
+    };
+    match spec.env.get(variable) {
+        None => Some(443),
+        Some(url) => {
+            let (scheme, rest) = url.split_once("://")?;
+            let authority = rest.split('/').next()?;
+            match authority.rsplit_once(':') {
+                Some((_, port)) if !port.contains(']') => port.parse().ok(),
+                _ => match scheme {
+                    "https" => Some(443),
+                    "http" => Some(80),
+                    _ => None,
+                },
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +157,44 @@ mod tests {
         let outside = confinement("").policy();
         assert_eq!(outside.hidden, [Path::new("/data")]);
         assert!(outside.exceptions.is_empty(), "{outside:?}");
+    }
+
+    #[test]
+    fn a_locked_down_session_reaches_the_control_port_and_its_model_only() {
+        let spec = |kind, url: Option<&str>| EngineSpec {
+            kind,
+            command: None,
+            args: Vec::new(),
+            env: url
+                .map(|u| [(String::from("ANTHROPIC_BASE_URL"), u.to_owned())].into())
+                .unwrap_or_default(),
+            unsafe_allow_unsandboxed: false,
+            permission_level: None,
+        };
+        let ports = |spec: &EngineSpec| match (Confinement {
+            data_dir: Path::new("/data"),
+            session_id: "s1",
+            engine: "primary",
+            spec,
+            control_url: Some("http://127.0.0.1:19519"),
+            locked_down: true,
+        })
+        .policy()
+        .network
+        {
+            sandbox::Network::Denied { connect_ports } => connect_ports,
+            sandbox::Network::Allowed => panic!("a locked-down session has the network"),
+        };
+        assert_eq!(ports(&spec(EngineKind::Claude, None)), [19519, 443]);
+        assert_eq!(
+            ports(&spec(EngineKind::Claude, Some("http://127.0.0.1:4000"))),
+            [19519, 4000]
+        );
+        assert_eq!(
+            ports(&spec(EngineKind::Claude, Some("http://proxy.internal/v1"))),
+            [19519, 80]
+        );
+        assert_eq!(ports(&spec(EngineKind::Command, None)), [19519]);
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod common;
 
 mod claude;
 mod codex;
+mod email;
 mod forks;
 mod rig;
 mod summaries;
