@@ -163,6 +163,8 @@ bench: web e2e-deps engines-deps
 	cargo bench -p switchboard --bench mcp
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench engine_hook
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench titles
+	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench messenger
+	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench email
 	cargo bench -p tasks --bench merge
 	cargo bench -p friction --bench scan
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench scale

@@ -9,13 +9,11 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use standins::{Api, Message, Standin};
-use support::{Addresses, cookie, percentile, signal_term, start_with_home};
+use support::{Addresses, cookie, listen, percentile, signal_term, start_with_home};
 
 const SESSIONS: usize = 20;
 const WARM_UP: usize = 2;
@@ -100,30 +98,4 @@ fn main() {
     );
     signal_term(&child);
     child.wait().ok();
-}
-
-/// Reads `GET /stream` on a thread of its own and hands each event over as
-/// it arrives, stamped.
-fn listen(control: &str, token: &str) -> mpsc::Receiver<(String, Value, Instant)> {
-    let response = ureq::get(format!("http://{control}/stream"))
-        .header("Authorization", format!("Bearer {token}"))
-        .call()
-        .expect("open the stream");
-    let reader = BufReader::new(response.into_body().into_reader());
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut name = String::new();
-        for line in reader.lines() {
-            let Ok(line) = line else { return };
-            if let Some(value) = line.strip_prefix("event: ") {
-                name = value.to_owned();
-            } else if let Some(value) = line.strip_prefix("data: ") {
-                let data = serde_json::from_str(value).unwrap_or(Value::Null);
-                if send.send((name.clone(), data, Instant::now())).is_err() {
-                    return;
-                }
-            }
-        }
-    });
-    receive
 }

@@ -66,12 +66,11 @@ impl Snapshot {
     }
 }
 
-/// The installation's settings. `Send + Sync`: share it in an `Arc`.
-
 /// The key [`SettingsStore::allow_messenger_bot_user`] changes, for the
 /// change's announcement.
 pub const MESSENGER_BOT_ALLOWED_USER_IDS: &str = "messengerBotAllowedUserIds";
 
+/// The installation's settings. `Send + Sync`: share it in an `Arc`.
 pub struct SettingsStore {
     db: Arc<Db>,
     current: RwLock<Arc<Snapshot>>,

@@ -19,6 +19,9 @@
 //! The server runs on a thread of its own, so the blocking tests of the `cli`
 //! package use it as they are; dropping the [`Standin`] stops it.
 //!
+//! [`telegram::BotApi`] stands in for the messenger's Bot API the same way:
+//! it feeds the updates a test pushes to `getUpdates` and records every call.
+//!
 //! ```
 //! use standins::{Api, Message, Standin};
 //! let standin = Standin::start(Api::Anthropic).unwrap();
@@ -30,6 +33,7 @@
 mod anthropic;
 mod openai;
 mod script;
+pub mod telegram;
 mod wire;
 
 pub use script::{Block, Message, Reply, Reset, Usage};

@@ -1,7 +1,7 @@
 //! What the HTTP benchmarks share: starting a release `switchboard serve`
 //! (through the tests' own helper), reading a process's memory, and a
 //! keep-alive load generator that speaks just enough HTTP/1.1 to measure the
-//! server rather than a client library.
+//! server rather than a client library, and the event stream read as it comes.
 #![allow(dead_code)]
 
 #[path = "../../tests/common/serve.rs"]
@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 pub use serve::Addresses;
 pub use serve::{serve_command, wait_for_server_file};
@@ -265,4 +268,30 @@ pub fn read_response(reader: &mut BufReader<TcpStream>) -> u16 {
     let mut body = vec![0; length];
     reader.read_exact(&mut body).expect("body");
     status
+}
+
+/// Reads `GET /stream` on a thread of its own and hands each event over as
+/// it arrives, stamped.
+pub fn listen(control: &str, token: &str) -> mpsc::Receiver<(String, Value, Instant)> {
+    let response = ureq::get(format!("http://{control}/stream"))
+        .header("Authorization", format!("Bearer {token}"))
+        .call()
+        .expect("open the stream");
+    let reader = BufReader::new(response.into_body().into_reader());
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut name = String::new();
+        for line in reader.lines() {
+            let Ok(line) = line else { return };
+            if let Some(value) = line.strip_prefix("event: ") {
+                name = value.to_owned();
+            } else if let Some(value) = line.strip_prefix("data: ") {
+                let data = serde_json::from_str(value).unwrap_or(Value::Null);
+                if send.send((name.clone(), data, Instant::now())).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    receive
 }
