@@ -16,7 +16,7 @@
 
 use bugintake::{Action, BugIntake, BugReport, Config, Policy, Received, Report};
 use inbox::{Category, NewRow};
-use sessions::{Caller, SessionUpdate, SpawnPolicy, SpawnRequest, Status, Trigger, Via};
+use sessions::{SessionUpdate, SpawnRequest, Status, Trigger};
 
 use crate::error::{AppError, AppResult, blocking};
 use crate::publish;
@@ -99,20 +99,7 @@ async fn settle(
         trigger: Some(Trigger::BugIntake),
         ..SpawnRequest::default()
     };
-    let caller = Caller {
-        account_id: account.to_owned(),
-        via: Via::ControlCli,
-        source_session_header: None,
-    };
-    // A report has no session to name as its source.
-    let policy = SpawnPolicy {
-        require_spawn_source_session: false,
-        ..state.spawn_policy()
-    };
-    let spawned = state
-        .sessions
-        .spawn(&caller, &policy, &state.prompt_settings(), request)
-        .await;
+    let spawned = state.spawn_from_outside(account, request).await;
     let (bugs, owner, id) = (intake(state), account.to_owned(), report.id.clone());
     match spawned {
         Ok(spawned) => {

@@ -42,7 +42,32 @@ pub async fn owner(state: &App) -> Result<String, AppError> {
 
 /// What a turn that ended with `status` says back: its `final` message, or
 /// for a failed turn its error.
-pub fn turn_end_text(entries: &[sessions::Entry], status: Status) -> Option<String> {
+/// How much of a session's transcript end is read for its turn's closing text.
+const TURN_END_ENTRIES: u32 = 200;
+
+/// The text a session's turn that just ended sends back (see
+/// [`turn_end_text`]); `None` when there is none or the transcript cannot
+/// be read (which the log says).
+pub async fn turn_end(state: &App, update: &sessions::SessionUpdate) -> Option<String> {
+    let page = state
+        .sessions
+        .entries(
+            &update.account_id,
+            &update.session_id,
+            sessions::PageFrom::Tail,
+            TURN_END_ENTRIES,
+        )
+        .await;
+    match page {
+        Ok(page) => turn_end_text(&page.entries, update.status),
+        Err(error) => {
+            tracing::warn!(%error, session_id = update.session_id, "cannot read a session's turn end");
+            None
+        }
+    }
+}
+
+fn turn_end_text(entries: &[sessions::Entry], status: Status) -> Option<String> {
     let last_turn = entries.iter().map(|e| e.turn).max().unwrap_or(0);
     let of_turn = || entries.iter().filter(|e| e.turn == last_turn).rev();
     let final_text = of_turn().find_map(|entry| match &entry.body {

@@ -37,7 +37,7 @@ use mail::{Decision, Fetched, Mail, Mailbook, Mailer, Trust, Watcher};
 use crate::links::Inbox;
 use serde::Deserialize;
 use serde_json::json;
-use sessions::{Caller, PageFrom, SessionUpdate, SpawnPolicy, SpawnRequest, Status, Trigger, Via};
+use sessions::{Caller, SessionUpdate, SpawnRequest, Status, Trigger, Via};
 use tokio::sync::watch;
 use utility::{Ask, Feature};
 
@@ -52,9 +52,6 @@ pub const PRESCREEN_PHRASE: &str = "Classify this email sent to a coding agent";
 
 /// The wait before trying again after the inbox could not be set up.
 const RETRY_AFTER: Duration = Duration::from_secs(60);
-
-/// How much of a session's transcript end is read for its turn's final message.
-const TURN_END_ENTRIES: u32 = 200;
 
 /// The most of a mail's text a prescreen reads.
 const PRESCREEN_CHARS: usize = 8_000;
@@ -470,20 +467,7 @@ async fn start_session(
         trigger: Some(Trigger::Email),
         ..SpawnRequest::default()
     };
-    // A mail has no session to name as its source.
-    let policy = SpawnPolicy {
-        require_spawn_source_session: false,
-        ..state.spawn_policy()
-    };
-    let spawned = state
-        .sessions
-        .spawn(
-            &owner_caller(&watched.owner),
-            &policy,
-            &state.prompt_settings(),
-            request,
-        )
-        .await?;
+    let spawned = state.spawn_from_outside(&watched.owner, request).await?;
     let session_id = spawned.session.id;
     remember(watched, fetched, mail, &session_id).await?;
     Ok(session_id)
@@ -554,23 +538,7 @@ async fn reply(state: &App, update: &SessionUpdate) {
     let Ok(original) = mail::parse(&raw) else {
         return;
     };
-    let page = match state
-        .sessions
-        .entries(
-            &update.account_id,
-            &update.session_id,
-            PageFrom::Tail,
-            TURN_END_ENTRIES,
-        )
-        .await
-    {
-        Ok(page) => page,
-        Err(error) => {
-            tracing::warn!(%error, "cannot read an email session's turn end");
-            return;
-        }
-    };
-    let Some(text) = crate::connections::turn_end_text(&page.entries, update.status) else {
+    let Some(text) = crate::connections::turn_end(state, update).await else {
         return;
     };
     match watched.mailer.reply(&original, &text).await {

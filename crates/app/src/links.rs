@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use mail::{Mailbook, Mailer};
-use messenger::{BotState, Client, Config, Me};
-use tokio::sync::watch;
+use messenger::{BotState, Client, Config, Me, Update, WebhookSecrets};
+use tokio::sync::{mpsc, watch};
 
 /// One connection, while it is up.
 pub struct Link<T> {
@@ -61,6 +61,15 @@ pub struct Bot {
     pub(crate) owner: String,
     pub(crate) me: Me,
     pub(crate) config: Config,
+    /// In webhook mode: what a delivery must show, and where it goes.
+    pub(crate) webhook: Option<Webhook>,
+}
+
+/// The messenger bot's webhook: the secrets of its address and header, and
+/// the queue the route hands each update to.
+pub struct Webhook {
+    pub(crate) secrets: WebhookSecrets,
+    pub(crate) updates: mpsc::Sender<Update>,
 }
 
 /// The inbound mail while its inbox is watched.

@@ -4,7 +4,11 @@
 //! One task follows the setting: while it is on and `DIR/messenger.toml`
 //! names a saved key holding the bot token, it long-polls `getUpdates`
 //! (the offset kept in SQLite and moved past an update only once it is
-//! handled, so a restart handles nothing twice), routes each update by the
+//! handled, so a restart handles nothing twice), or in webhook mode sets
+//! the webhook to the UI listener's secret path (`POST
+//! /api/messenger/webhook/<secret>`, checked with the `secret_token`
+//! header, both derived from the token) and takes what the route hands it,
+//! deleting the webhook when turned off. It routes each update by the
 //! `messenger` crate's rules with the settings as they are at that update,
 //! and starts a session for a chat's first message, sends its later ones as
 //! follow-ups, and answers the chat's commands. Turning the setting off, or
@@ -27,15 +31,18 @@ use std::time::Duration;
 
 use inbox::{Action, Category, NewRow, Source};
 use messenger::{
-    BotState, ChatKey, Client, Command, Config, Decision, DmPolicy, Incoming, Input, Me,
-    MessengerError, Mode, Outgoing, Pairing, Policy, Press, Routed,
+    BotState, ChatKey, Client, Command, Config, DmPolicy, Incoming, Input, Me, MessengerError,
+    Mode, Pairing, Policy, Routed, Update, WebhookSecrets,
 };
-use sessions::{Caller, PageFrom, Session, SessionUpdate, SpawnRequest, Status, Trigger, Via};
+use sessions::{Caller, Session, SessionUpdate, SpawnRequest, Status, Trigger, Via};
 use settings::MessengerBotDmPolicy;
+use tokio::sync::mpsc;
 
 use crate::connections;
 use crate::error::{AppError, AppResult, blocking};
-use crate::links::Bot;
+use crate::links::{Bot, Webhook};
+use crate::messenger_approvals;
+use crate::messenger_chat::{name, say};
 use crate::publish;
 use crate::services::App;
 
@@ -43,13 +50,16 @@ use crate::services::App;
 /// that long at most; well under the client's own time limit.
 const POLL_SECONDS: u64 = 25;
 
+/// Where the UI listener takes webhook deliveries; the secret follows.
+pub const WEBHOOK_PATH: &str = "/api/messenger/webhook/";
+
+/// Updates a webhook delivery may queue before the next is refused (and
+/// delivered again by Telegram).
+const WEBHOOK_QUEUE: usize = 256;
+
 /// The wait before trying again after the service could not be reached or
 /// the bot could not be set up.
 const RETRY_AFTER: Duration = Duration::from_secs(30);
-
-/// How much of a session's transcript end is read for its turn's final
-/// message.
-const TURN_END_ENTRIES: u32 = 200;
 
 /// Starts the bot's two tasks; both end when the server is asked to stop.
 pub fn start(state: &App) {
@@ -88,10 +98,13 @@ async fn follow_the_setting(state: &App) {
             continue;
         }
         let outcome = match connect(state).await {
-            Ok(connected) => {
+            Ok((connected, pushed)) => {
                 let connected = Arc::new(connected);
                 state.messenger.set(Some(connected.clone()));
-                let outcome = poll(state, &connected, &mut changes).await;
+                let outcome = match pushed {
+                    Some(pushed) => receive(state, &connected, pushed, &mut changes).await,
+                    None => poll(state, &connected, &mut changes).await,
+                };
                 state.messenger.set(None);
                 outcome
             }
@@ -116,19 +129,13 @@ enum BotError {
     Messenger(#[from] MessengerError),
     #[error("the messenger bot's token is the saved key {key}, which cannot be read: {detail}")]
     Token { key: String, detail: String },
-    #[error(
-        "messenger.toml asks for webhook mode, which this version does not serve yet: use polling"
-    )]
-    WebhookMode,
     #[error(transparent)]
     App(#[from] AppError),
 }
 
-async fn connect(state: &App) -> Result<Bot, BotError> {
+/// The connected bot, and in webhook mode the queue its deliveries arrive on.
+async fn connect(state: &App) -> Result<(Bot, Option<mpsc::Receiver<Update>>), BotError> {
     let config = Config::load(&state.data_dir)?;
-    if matches!(config.mode, Mode::Webhook { .. }) {
-        return Err(BotError::WebhookMode);
-    }
     let owner = connections::owner(state).await?;
     let secrets = state.secrets.clone();
     let (account, key) = (owner.clone(), config.token_key.clone());
@@ -138,22 +145,110 @@ async fn connect(state: &App) -> Result<Bot, BotError> {
             key: config.token_key.clone(),
             detail: error.to_string(),
         })?;
+    let secrets = WebhookSecrets::derive(&token);
     let client = Arc::new(Client::new(&config.base_url, token)?);
     let asked = client.clone();
-    let me = blocking(move || {
-        asked.delete_webhook()?;
-        asked.get_me()
-    })
-    .await?;
+    let (webhook, pushed, me) = match &config.mode {
+        Mode::Polling => {
+            let me = blocking(move || {
+                asked.delete_webhook()?;
+                asked.get_me()
+            })
+            .await?;
+            (None, None, me)
+        }
+        Mode::Webhook { public_url } => {
+            let url = format!(
+                "{}{WEBHOOK_PATH}{}",
+                public_url.trim_end_matches('/'),
+                secrets.path()
+            );
+            let secret_token = secrets.secret_token().to_owned();
+            let me = blocking(move || {
+                asked.set_webhook(&url, &secret_token)?;
+                asked.get_me()
+            })
+            .await?;
+            let (updates, pushed) = mpsc::channel(WEBHOOK_QUEUE);
+            (Some(Webhook { secrets, updates }), Some(pushed), me)
+        }
+    };
     state.messenger.forget_said();
     tracing::info!(bot = me.username, "the messenger bot is connected");
-    Ok(Bot {
+    let bot = Bot {
         client,
         state: BotState::new(state.db.clone()),
         owner,
         me,
         config,
-    })
+        webhook,
+    };
+    Ok((bot, pushed))
+}
+
+/// Webhook mode: handles what the route hands over until the setting goes
+/// off (the webhook is then deleted, so Telegram keeps the updates for the
+/// next connection) or the server stops.
+async fn receive(
+    state: &App,
+    bot: &Arc<Bot>,
+    mut pushed: mpsc::Receiver<Update>,
+    changes: &mut tokio::sync::watch::Receiver<u64>,
+) -> Result<(), BotError> {
+    loop {
+        let mut stop = state.watch_stop();
+        // Decided first and acted on after, so nothing the select holds
+        // lives across the action's awaits.
+        let next = tokio::select! {
+            _ = stop.wait_for(Option::is_some) => None,
+            _ = changes.changed() => Some(None),
+            update = pushed.recv() => update.map(Some),
+        };
+        match next {
+            None => return Ok(()),
+            Some(Some(update)) => handle(state, bot, &bot.me, &bot.config, &update).await,
+            Some(None) if !state.settings.messenger_bot_enabled() => {
+                let client = bot.client.clone();
+                blocking(move || client.delete_webhook()).await?;
+                return Ok(());
+            }
+            Some(None) => {}
+        }
+    }
+}
+
+/// Why a webhook delivery was not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum DeliveryRefused {
+    /// No bot in webhook mode, or a wrong path or `secret_token`: answered
+    /// as any unknown address.
+    #[error("no such webhook")]
+    Unknown,
+    #[error("not an update: {0}")]
+    NotAnUpdate(String),
+    /// The queue is full; Telegram delivers it again later.
+    #[error("the bot is busy; deliver it again later")]
+    Busy,
+}
+
+/// A delivery to `POST /api/messenger/webhook/<segment>`: checked against
+/// the webhook's secrets (in constant time) and queued for the bot.
+pub fn webhook_delivery(
+    state: &App,
+    segment: &str,
+    secret_token: Option<&str>,
+    body: &[u8],
+) -> Result<(), DeliveryRefused> {
+    let bot = state.messenger.get().ok_or(DeliveryRefused::Unknown)?;
+    let hook = bot.webhook.as_ref().ok_or(DeliveryRefused::Unknown)?;
+    if !(hook.secrets.path_matches(segment) && hook.secrets.header_matches(secret_token)) {
+        return Err(DeliveryRefused::Unknown);
+    }
+    let update: Update = serde_json::from_slice(body)
+        .map_err(|error| DeliveryRefused::NotAnUpdate(error.to_string()))?;
+    hook.updates
+        .try_send(update)
+        .map_err(|_| DeliveryRefused::Busy)
 }
 
 async fn poll(
@@ -225,7 +320,7 @@ async fn handle(state: &App, bot: &Arc<Bot>, me: &Me, config: &Config, update: &
         }
         Routed::Pairing { chat_id, sender } => pair(state, bot, chat_id, &sender).await,
         Routed::Message(incoming) => message(state, bot, config, &incoming).await,
-        Routed::Press(press) => pressed(state, bot, &press).await,
+        Routed::Press(press) => messenger_approvals::pressed(state, bot, &press).await,
         Routed::RefusedPress {
             callback_id,
             reason,
@@ -242,56 +337,6 @@ async fn handle(state: &App, bot: &Arc<Bot>, me: &Me, config: &Config, update: &
     if let Err(error) = outcome {
         tracing::warn!(%error, update = update.update_id, "a messenger update could not be handled");
     }
-}
-
-/// Sends `text` (Markdown) to a chat, split at the platform's limit; the
-/// bot's messages are recorded so a reply to one of them addresses it.
-async fn say(
-    bot: &Arc<Bot>,
-    key: ChatKey,
-    markdown: &str,
-    session_id: Option<&str>,
-    state: &App,
-) -> AppResult<()> {
-    for html in messenger::render_reply(markdown) {
-        send_html(bot, key, html, None, session_id, state).await?;
-    }
-    Ok(())
-}
-
-async fn send_html(
-    bot: &Arc<Bot>,
-    key: ChatKey,
-    html: String,
-    buttons: Option<Vec<Vec<messenger::InlineButton>>>,
-    session_id: Option<&str>,
-    state: &App,
-) -> AppResult<i64> {
-    let client = bot.client.clone();
-    let sent = blocking(move || {
-        client
-            .send_message(&Outgoing {
-                key,
-                html,
-                buttons,
-                reply_to: None,
-            })
-            .map_err(AppError::from)
-    })
-    .await?;
-    let (bot_state, session, now) = (
-        bot.state.clone(),
-        session_id.map(str::to_owned),
-        state.clock.now(),
-    );
-    let message_id = sent.message_id;
-    blocking(move || {
-        bot_state
-            .record_sent(key, message_id, session.as_deref(), now)
-            .map_err(AppError::from)
-    })
-    .await?;
-    Ok(message_id)
 }
 
 fn owner_caller(bot: &Bot) -> Caller {
@@ -355,13 +400,12 @@ async fn prompt(
     current: Option<String>,
     text: &str,
 ) -> AppResult<Option<String>> {
-    let caller = owner_caller(bot);
     if let Some(id) = current {
         let continued = match state.sessions.get(&bot.owner, &id).await {
             Ok(session) if session.status.is_active() => Some(
                 state
                     .sessions
-                    .send(&caller, &state.spawn_policy(), &id, text)
+                    .send(&owner_caller(bot), &state.spawn_policy(), &id, text)
                     .await,
             ),
             _ => None,
@@ -379,16 +423,7 @@ async fn prompt(
         trigger: Some(Trigger::Messenger),
         ..SpawnRequest::default()
     };
-    // A chat has no session to name as its source: the bot, holding the
-    // owner's allowlist, is the source. The other rules hold.
-    let policy = sessions::SpawnPolicy {
-        require_spawn_source_session: false,
-        ..state.spawn_policy()
-    };
-    let spawned = state
-        .sessions
-        .spawn(&caller, &policy, &state.prompt_settings(), request)
-        .await;
+    let spawned = state.spawn_from_outside(&bot.owner, request).await;
     match spawned {
         Ok(spawned) => {
             let (bot_state, id, now) = (
@@ -403,13 +438,6 @@ async fn prompt(
         }
         Err(error) => Ok(Some(format!("No session was started: {error}"))),
     }
-}
-
-fn name(session: &Session) -> String {
-    session
-        .title
-        .clone()
-        .unwrap_or_else(|| session.prompt.lines().next().unwrap_or_default().to_owned())
 }
 
 fn status_line(session: &Session) -> String {
@@ -557,142 +585,6 @@ pub async fn decide_pairing(state: &App, code: &str, approve: bool) -> AppResult
     Ok(pairing)
 }
 
-async fn pressed(state: &App, bot: &Arc<Bot>, press: &Press) -> AppResult<()> {
-    let (bot_state, token) = (bot.state.clone(), press.token.clone());
-    let announced =
-        blocking(move || bot_state.approval_by_token(&token).map_err(AppError::from)).await?;
-    let answer = match announced {
-        None => "This approval is not known here.".to_owned(),
-        Some(announced) => {
-            let broker = state.permissions.clone();
-            let (owner, id) = (bot.owner.clone(), announced.approval_id.clone());
-            let allow = press.decision == Decision::Allow;
-            let decided = blocking(move || {
-                broker
-                    .decide(&owner, &id, allow, permissions::Remember::Once)
-                    .map_err(AppError::from)
-            })
-            .await;
-            match decided {
-                Ok(_) if allow => "Approved.".to_owned(),
-                Ok(_) => "Denied.".to_owned(),
-                Err(error) => error.to_string(),
-            }
-        }
-    };
-    let (client, callback) = (bot.client.clone(), press.callback_id.clone());
-    blocking(move || {
-        client
-            .answer_callback_query(&callback, Some(&answer))
-            .map_err(AppError::from)
-    })
-    .await
-}
-
-/// An approval a messenger session waits on: sent to its chat with the
-/// buttons, once.
-pub fn approval_opened(state: &App, session: &Session, approval: &permissions::Approval) {
-    if session.trigger != Some(Trigger::Messenger) {
-        return;
-    }
-    let Some(bot) = state.messenger.get() else {
-        return;
-    };
-    let (app, session, approval) = (state.clone(), session.clone(), approval.clone());
-    tokio::spawn(async move {
-        if let Err(error) = announce(&app, &bot, &session, &approval).await {
-            tracing::warn!(%error, approval = approval.id, "cannot send an approval to the messenger");
-        }
-    });
-}
-
-async fn announce(
-    state: &App,
-    bot: &Arc<Bot>,
-    session: &Session,
-    approval: &permissions::Approval,
-) -> AppResult<()> {
-    let (bot_state, session_id) = (bot.state.clone(), session.id.clone());
-    let Some(key) = blocking(move || {
-        bot_state
-            .chat_of_session(&session_id)
-            .map_err(AppError::from)
-    })
-    .await?
-    else {
-        return Ok(());
-    };
-    let (bot_state, id, now) = (bot.state.clone(), approval.id.clone(), state.clock.now());
-    let Some(token) = blocking(move || {
-        bot_state
-            .announce_approval(&id, key, now)
-            .map_err(AppError::from)
-    })
-    .await?
-    else {
-        return Ok(());
-    };
-    let target = approval
-        .target
-        .as_deref()
-        .map(|t| format!(" <code>{}</code>", messenger::escape_html(t)))
-        .unwrap_or_default();
-    let html = format!(
-        "<b>{} asks to run {}</b>{target}\n{}",
-        messenger::escape_html(&name(session)),
-        messenger::escape_html(&approval.tool),
-        messenger::escape_html(&approval.reason)
-    );
-    let message_id = send_html(
-        bot,
-        key,
-        html,
-        messenger::approval_keyboard(&token),
-        Some(&session.id),
-        state,
-    )
-    .await?;
-    let (bot_state, id) = (bot.state.clone(), approval.id.clone());
-    blocking(move || {
-        bot_state
-            .approval_sent(&id, message_id)
-            .map_err(AppError::from)
-    })
-    .await
-}
-
-/// An approval was answered, anywhere: its buttons go.
-pub fn approval_settled(state: &App, approval_id: &str) {
-    let Some(bot) = state.messenger.get() else {
-        return;
-    };
-    let (now, id) = (state.clock.now(), approval_id.to_owned());
-    tokio::spawn(async move {
-        let bot_state = bot.state.clone();
-        let answered = blocking(move || {
-            bot_state
-                .approval_answered(&id, now)
-                .map_err(AppError::from)
-        })
-        .await;
-        if let Ok(Some(announced)) = answered
-            && let Some(message_id) = announced.message_id
-        {
-            let client = bot.client.clone();
-            let chat = announced.key.chat_id;
-            if let Err(error) = blocking(move || {
-                client
-                    .remove_buttons(chat, message_id)
-                    .map_err(AppError::from)
-            })
-            .await
-            {
-                tracing::warn!(%error, "cannot remove an answered approval's buttons");
-            }
-        }
-    });
-}
-
 /// A messenger session's turn ended: its final message (or its error) goes
 /// to its chat.
 async fn send_turn_end(state: &App, update: &SessionUpdate) {
@@ -708,23 +600,7 @@ async fn send_turn_end(state: &App, update: &SessionUpdate) {
             return;
         }
     };
-    let page = match state
-        .sessions
-        .entries(
-            &update.account_id,
-            &update.session_id,
-            PageFrom::Tail,
-            TURN_END_ENTRIES,
-        )
-        .await
-    {
-        Ok(page) => page,
-        Err(error) => {
-            tracing::warn!(%error, "cannot read a messenger session's turn end");
-            return;
-        }
-    };
-    let Some(text) = connections::turn_end_text(&page.entries, update.status) else {
+    let Some(text) = crate::connections::turn_end(state, update).await else {
         return;
     };
     if let Err(error) = say(&bot, key, &text, Some(&update.session_id), state).await {

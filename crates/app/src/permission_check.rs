@@ -132,7 +132,7 @@ pub async fn check(
     .await?;
     announce(state, account_id, &approval);
     add_inbox_row(state, &session, &approval).await;
-    crate::messenger_bot::approval_opened(state, &session, &approval);
+    crate::messenger_approvals::approval_opened(state, &session, &approval);
     let pending = settled(Verdict::Ask, decision.rule);
     tokio::spawn(settle(
         state.clone(),
@@ -228,7 +228,7 @@ async fn settle(state: App, session: Session, approval: Approval, mut done: Sett
             "cannot record an approval's outcome"
         );
     }
-    crate::messenger_bot::approval_settled(&state, &approval.id);
+    crate::messenger_approvals::approval_settled(&state, &approval.id);
     let broker = state.permissions.clone();
     let (account, id) = (session.account_id.clone(), approval.id.clone());
     match blocking(move || broker.get(&account, &id)).await {

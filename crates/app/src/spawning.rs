@@ -1,9 +1,9 @@
 //! The spawn rules and prompt additions as the settings say them now, for
 //! every path that starts a session: `POST /sessions` and what is built on
-//! it, and the sessions the application starts on its own behalf (a
-//! messenger chat, an email, a bug report).
+//! it, and the sessions the application starts on someone's behalf from
+//! outside (a messenger chat, an email, a bug report).
 
-use sessions::{PromptSettings, SpawnPolicy};
+use sessions::{Caller, PromptSettings, SessionError, SpawnPolicy, SpawnRequest, Spawned, Via};
 
 use crate::services::App;
 
@@ -35,5 +35,28 @@ impl App {
             key_reminders: s.key_reminders_prompt_enabled(),
             persona: s.persona_prompt_enabled(),
         }
+    }
+
+    /// Starts a session the application starts itself for `account` from
+    /// outside (a messenger chat, an email, a bug report): agent-driven,
+    /// under the spawn rules but for `requireSpawnSourceSession`, since
+    /// nothing that starts it has a session to name.
+    pub(crate) async fn spawn_from_outside(
+        &self,
+        account: &str,
+        request: SpawnRequest,
+    ) -> Result<Spawned, SessionError> {
+        let caller = Caller {
+            account_id: account.to_owned(),
+            via: Via::ControlCli,
+            source_session_header: None,
+        };
+        let policy = SpawnPolicy {
+            require_spawn_source_session: false,
+            ..self.spawn_policy()
+        };
+        self.sessions
+            .spawn(&caller, &policy, &self.prompt_settings(), request)
+            .await
     }
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use mail::rig::{ADDRESS, MailServers, Options, PASSWORD, PASSWORD_KEY};
 use serde_json::{Value, json};
 use standins::{Api, Message, Standin};
-use support::{Addresses, listen, percentile, signal_term, start_with_home};
+use support::{Addresses, listen, percentile, signal_term, start_with_home, turn_timing};
 
 const ROUNDS: usize = 10;
 const WARM_UP: usize = 2;
@@ -109,22 +109,7 @@ fn main() {
             .block_on(servers.deliver("ada@example.com", raw.as_bytes()))
             .expect("delivered");
         let accepted = Instant::now();
-        let (mut first_output, mut final_at) = (None, None);
-        while final_at.is_none() {
-            let (name, data, at) = events
-                .recv_timeout(Duration::from_secs(120))
-                .expect("the session's events");
-            if name != "output" {
-                continue;
-            }
-            let kind = data["entry"]["kind"].as_str().unwrap_or("");
-            if kind != "input" && first_output.is_none() {
-                first_output = Some(at);
-            }
-            if kind == "final" {
-                final_at = Some(at);
-            }
-        }
+        let (first_output, final_at) = turn_timing(&events);
         let deadline = Instant::now() + Duration::from_secs(60);
         let landed = loop {
             let answered = servers
@@ -137,11 +122,9 @@ fn main() {
             assert!(Instant::now() < deadline, "no reply to {id}");
             std::thread::sleep(Duration::from_millis(2));
         };
-        if n >= WARM_UP
-            && let (Some(output), Some(done)) = (first_output, final_at)
-        {
-            to_output.push(output.saturating_duration_since(accepted));
-            to_reply.push(landed.saturating_duration_since(done));
+        if n >= WARM_UP {
+            to_output.push(first_output.saturating_duration_since(accepted));
+            to_reply.push(landed.saturating_duration_since(final_at));
         }
     }
     println!("Inbound email (IDLE; real Claude Code, stand-in answering at once), {ROUNDS} mails:");

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use standins::telegram::BotApi;
 use standins::{Api, Message, Standin};
-use support::{Addresses, listen, percentile, signal_term, start_with_home};
+use support::{Addresses, listen, percentile, signal_term, start_with_home, turn_timing};
 
 const ROUNDS: usize = 20;
 const WARM_UP: usize = 2;
@@ -85,22 +85,7 @@ fn main() {
         let user = FIRST_USER + n as i64;
         let sent = Instant::now();
         bot.dm(user, &format!("fix test {n}"));
-        let (mut first_output, mut final_at) = (None, None);
-        while final_at.is_none() {
-            let (name, data, at) = events
-                .recv_timeout(Duration::from_secs(120))
-                .expect("the session's events");
-            if name != "output" {
-                continue;
-            }
-            let kind = data["entry"]["kind"].as_str().unwrap_or("");
-            if kind != "input" && first_output.is_none() {
-                first_output = Some(at);
-            }
-            if kind == "final" {
-                final_at = Some(at);
-            }
-        }
+        let (first_output, final_at) = turn_timing(&events);
         let deadline = Instant::now() + Duration::from_secs(60);
         let replied = loop {
             if let Some(reply) = bot.sent_to(user).first() {
@@ -109,11 +94,9 @@ fn main() {
             assert!(Instant::now() < deadline, "the bot never replied");
             std::thread::sleep(Duration::from_millis(1));
         };
-        if n >= WARM_UP
-            && let (Some(output), Some(done)) = (first_output, final_at)
-        {
-            to_output.push(output.saturating_duration_since(sent));
-            to_reply.push(replied.saturating_duration_since(done));
+        if n >= WARM_UP {
+            to_output.push(first_output.saturating_duration_since(sent));
+            to_reply.push(replied.saturating_duration_since(final_at));
         }
     }
     println!(

@@ -19,14 +19,7 @@ fn server() -> (TestServer, std::path::PathBuf) {
     let scratch = tempfile::tempdir().unwrap();
     let shop = scratch.path().join("storefront");
     std::fs::create_dir(&shop).unwrap();
-    std::fs::write(
-        dir.path().join("engines.toml"),
-        format!(
-            "[engines.primary]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {:?}]\n",
-            common::fixture("conversation-claude")
-        ),
-    )
-    .unwrap();
+    common::conversation_engine(dir.path());
     std::fs::write(
         dir.path().join("bugintake.toml"),
         format!(

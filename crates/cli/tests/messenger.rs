@@ -67,14 +67,7 @@ fn server(api: &BotApi, log: Option<&Path>) -> TestServer {
     let scratch = tempfile::tempdir().unwrap();
     let work = scratch.path().join("bot-work");
     std::fs::create_dir(&work).unwrap();
-    std::fs::write(
-        dir.path().join("engines.toml"),
-        format!(
-            "[engines.primary]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {:?}]\n",
-            common::fixture("conversation-claude")
-        ),
-    )
-    .unwrap();
+    common::conversation_engine(dir.path());
     std::fs::write(
         dir.path().join("messenger.toml"),
         format!(
@@ -385,6 +378,97 @@ fn an_approval_is_answered_by_a_button_press() {
     let deadline = Instant::now() + Duration::from_secs(30);
     while api.calls("editMessageReplyMarkup").is_empty() {
         assert!(Instant::now() < deadline, "the buttons stayed");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+/// Posts `update` to the UI server's webhook path.
+fn deliver(server: &TestServer, segment: &str, secret_token: &str, update: &Value) -> u16 {
+    let body = update.to_string();
+    common::request(
+        &server.ui,
+        "POST",
+        &format!("/api/messenger/webhook/{segment}"),
+        &[
+            ("Content-Type", "application/json"),
+            ("X-Telegram-Bot-Api-Secret-Token", secret_token),
+        ],
+        Some(body.as_bytes()),
+    )
+    .status
+}
+
+#[test]
+fn in_webhook_mode_updates_arrive_at_the_secret_path_only() {
+    let api = BotApi::start().unwrap();
+    let server = server(&api, None);
+    server.set_setting("messengerBotAllowedUserIds", json!(["1001"]));
+    server.set_setting("messengerBotDmPolicy", json!("allowlist"));
+    server.set_setting("messengerBotEnabled", json!(false));
+    let config = server.data_dir().join("messenger.toml");
+    let polling = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!("{polling}mode = \"webhook\"\nwebhook_url = \"https://bot.example.com/sb/\"\n"),
+    )
+    .unwrap();
+    server.set_setting("messengerBotEnabled", json!(true));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let set = loop {
+        if let Some(call) = api.calls("setWebhook").pop() {
+            break call;
+        }
+        assert!(Instant::now() < deadline, "the webhook was never set");
+        std::thread::sleep(Duration::from_millis(25));
+    };
+    let url = set.body["url"].as_str().unwrap().to_owned();
+    let segment = url
+        .strip_prefix("https://bot.example.com/sb/api/messenger/webhook/")
+        .unwrap_or_else(|| panic!("{url}"))
+        .to_owned();
+    let secret_token = set.body["secret_token"].as_str().unwrap().to_owned();
+    assert_eq!(segment.len(), 64);
+    assert!(!url.contains(TOKEN) && !secret_token.contains(TOKEN));
+    let polls = api.calls("getUpdates").len();
+
+    let update = json!({"update_id": 1, "message": {
+        "message_id": 7, "date": 1_700_000_000,
+        "from": {"id": 1001, "is_bot": false, "first_name": "Ada"},
+        "chat": {"id": 1001, "type": "private"},
+        "text": "fix the build",
+    }});
+    assert_eq!(deliver(&server, &segment, "wrong", &update), 404);
+    assert_eq!(
+        deliver(&server, &"0".repeat(64), &secret_token, &update),
+        404
+    );
+    assert_eq!(
+        deliver(&server, &segment, &secret_token, &json!({"nope": true})),
+        400
+    );
+    assert_eq!(deliver(&server, &segment, &secret_token, &update), 200);
+    wait_sent(&api, 1001, "resumed no");
+    assert_eq!(
+        sessions(&server).len(),
+        1,
+        "a refused delivery started a session"
+    );
+    assert_eq!(
+        api.calls("getUpdates").len(),
+        polls,
+        "webhook mode still polled"
+    );
+
+    // Off: the webhook is deleted and the address answers like any unknown one.
+    server.set_setting("messengerBotEnabled", json!(false));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while api.calls("deleteWebhook").len() < 2 {
+        assert!(Instant::now() < deadline, "the webhook was never deleted");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while deliver(&server, &segment, &secret_token, &update) != 404 {
+        assert!(Instant::now() < deadline, "the address still takes updates");
         std::thread::sleep(Duration::from_millis(25));
     }
 }

@@ -33,6 +33,22 @@ pub struct Caller(pub Principal, pub AuthMode);
 #[derive(Debug, Clone)]
 pub struct User(pub Principal);
 
+impl User {
+    /// What is the installation's rather than an account's (the utility
+    /// model's record, the messenger bot, inbound email) is the owner
+    /// account's: another account → 403 `owner_only`, saying whose `what` is.
+    pub fn owner_only(&self, what: &str) -> Result<(), ApiError> {
+        if self.0.is_owner {
+            Ok(())
+        } else {
+            Err(ApiError::forbidden(
+                "owner_only",
+                format!("{what} belongs to the owner account."),
+            ))
+        }
+    }
+}
+
 /// Whoever the credential speaks for, or nobody: for the one route that
 /// answers a visitor without a session too.
 #[derive(Debug, Clone)]

@@ -9,11 +9,12 @@ use tower_http::trace::{DefaultOnResponse, MakeSpan, TraceLayer};
 use tracing::{Level, Span};
 
 /// Paths (on either listener) whose remainder is a secret.
-const SECRET_PATHS: [&str; 4] = [
+const SECRET_PATHS: [&str; 5] = [
     "/hooks/",
     "/public/dashboards/",
     "/api/hooks/",
     "/api/public/dashboards/",
+    "/api/messenger/webhook/",
 ];
 
 #[derive(Clone, Copy)]

@@ -165,13 +165,22 @@ impl SettingsStore {
     pub fn set(&self, key: &str, value: &Value) -> Result<Value, SettingsError> {
         let (index, def) = find(key)?;
         let value = def.validate(value)?;
-        let text = value.to_string();
         let _writing = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        self.write_through(index, def, value)
+    }
+
+    /// Stores a validated value, then makes it current; the caller holds `writer`.
+    fn write_through(
+        &self,
+        index: usize,
+        def: &SettingDef,
+        value: Value,
+    ) -> Result<Value, SettingsError> {
         self.db.write(|tx| {
             tx.execute(
                 "INSERT INTO settings (key, value, updated_at) VALUES (?1, ?2, ?3)
                  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                params![def.key, text, store::now_rfc3339()],
+                params![def.key, value.to_string(), store::now_rfc3339()],
             )
         })?;
         self.publish(index, value.clone());
@@ -191,16 +200,7 @@ impl SettingsStore {
         }
         ids.push(user_id.to_owned());
         let value = def.validate(&Value::from(ids))?;
-        let text = value.to_string();
-        self.db.write(|tx| {
-            tx.execute(
-                "INSERT INTO settings (key, value, updated_at) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                params![def.key, text, store::now_rfc3339()],
-            )
-        })?;
-        self.publish(index, value.clone());
-        Ok(Some(value))
+        self.write_through(index, def, value).map(Some)
     }
 
     /// Forgets the stored value of `key`, so it is back at its default.

@@ -295,3 +295,25 @@ pub fn listen(control: &str, token: &str) -> mpsc::Receiver<(String, Value, Inst
     });
     receive
 }
+
+/// From the stream `listen` reads, one turn of a new session: when the
+/// engine's first output arrived (its first entry that is not the input)
+/// and when its `final` entry did.
+pub fn turn_timing(events: &mpsc::Receiver<(String, Value, Instant)>) -> (Instant, Instant) {
+    let mut first_output = None;
+    loop {
+        let (name, data, at) = events
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the session's events");
+        if name != "output" {
+            continue;
+        }
+        let kind = data["entry"]["kind"].as_str().unwrap_or("");
+        if kind != "input" && first_output.is_none() {
+            first_output = Some(at);
+        }
+        if kind == "final" {
+            return (first_output.unwrap_or(at), at);
+        }
+    }
+}

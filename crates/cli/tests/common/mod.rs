@@ -402,6 +402,20 @@ pub fn fixture(name: &str) -> String {
         .to_string()
 }
 
+/// Writes `dir/engines.toml` with the `primary` engine the
+/// `conversation-claude` fixture: Claude Code's stream-json, naming the
+/// conversation it continued.
+pub fn conversation_engine(dir: &Path) {
+    std::fs::write(
+        dir.join("engines.toml"),
+        format!(
+            "[engines.primary]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {:?}]\n",
+            fixture("conversation-claude")
+        ),
+    )
+    .unwrap();
+}
+
 /// `engines.toml` with one `command` engine, `holder`, that records its
 /// session's agent token in `scratch/token-<session id>` and then works
 /// (sleeps), so a test can act as that session.

@@ -61,12 +61,7 @@ async fn list(
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
 ) -> ApiResult<Json<Inbound>> {
-    if !user.0.is_owner {
-        return Err(ApiError::forbidden(
-            "owner_only",
-            "Inbound email belongs to the owner account.",
-        ));
-    }
+    user.owner_only("Inbound email")?;
     let limit = query.limit.unwrap_or(50);
     if !(1..=mail::MAX_LIST).contains(&limit) {
         return Err(ApiError::bad_request(

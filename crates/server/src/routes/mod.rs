@@ -85,4 +85,5 @@ pub fn ui_api(state: &AppState) -> Router<AppState> {
         .merge(app::ui_routes())
         .merge(accounts::ui_routes())
         .merge(navigation::ui_routes())
+        .merge(messenger_bot::ui_routes())
 }

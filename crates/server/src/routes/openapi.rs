@@ -103,6 +103,7 @@ pub const LISTENER: &str = "x-listener";
         task_lists::reorder, task_lists::caught, task_lists::keep, task_lists::dismiss,
         task_lists::mirrors, task_lists::set_mirror,
         messenger_bot::pending, messenger_bot::approve, messenger_bot::reject,
+        messenger_bot::deliver,
         bug_reports::list, bug_reports::read, bug_reports::report, bug_reports::hold,
         bug_reports::release, bug_reports::dismiss,
         email_inbound::list,

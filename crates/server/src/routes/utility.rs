@@ -39,20 +39,6 @@ struct Calls {
     calls: Vec<UtilityCall>,
 }
 
-/// The utility model runs on the owner's engine, login and billing, and its
-/// record holds what other accounts' sessions were asked about: it is the
-/// owner's to read, like the settings that steer it are the owner's to change.
-fn owner_only(user: &User) -> ApiResult<()> {
-    if user.0.is_owner {
-        Ok(())
-    } else {
-        Err(ApiError::forbidden(
-            "owner_only",
-            "The utility model's record belongs to the owner account.",
-        ))
-    }
-}
-
 /// The utility model's calls, newest first (at most 1,000).
 ///
 /// Each is a run of the primary engine's CLI, or a refusal: `capped` (the
@@ -65,7 +51,9 @@ async fn calls(
     State(state): State<AppState>,
     Query(query): Query<CallsQuery>,
 ) -> ApiResult<Json<Calls>> {
-    owner_only(&user)?;
+    // It runs on the owner's engine, login and billing, and holds what
+    // other accounts' sessions were asked about.
+    user.owner_only("The utility model's record")?;
     let feature = match query.feature.as_deref().filter(|f| !f.is_empty()) {
         Some(name) => Some(Feature::parse(name).ok_or_else(|| {
             ApiError::bad_request(
@@ -102,7 +90,9 @@ async fn calls(
 /// than the owner's → 403 `owner_only`.
 #[utoipa::path(get, path = "/utility/spend", responses((status = 200, body = UtilitySpend)))]
 async fn spend(user: User, State(state): State<AppState>) -> ApiResult<Json<UtilitySpend>> {
-    owner_only(&user)?;
+    // It runs on the owner's engine, login and billing, and holds what
+    // other accounts' sessions were asked about.
+    user.owner_only("The utility model's record")?;
     let since = app::utility_model::day_start(&state);
     let spends = state
         .utility
