@@ -11,9 +11,9 @@
 //! deleting the webhook when turned off. It routes each update by the
 //! `messenger` crate's rules with the settings as they are at that update,
 //! and starts a session for a chat's first message, sends its later ones as
-//! follow-ups, and answers the chat's commands. Turning the setting off, or
-//! any change to the settings, ends the poll at once; the bot then reads
-//! the settings again.
+//! follow-ups, and answers the chat's commands. Any change to the settings
+//! ends the poll at once and the bot connects again, reading the settings,
+//! `messenger.toml` and the token anew (turned off, it stays off).
 //!
 //! Sessions started here are agent-driven (the spawn rules hold, but for
 //! `requireSpawnSourceSession`: a chat has no session to name, and the bot
@@ -186,9 +186,9 @@ async fn connect(state: &App) -> Result<(Bot, Option<mpsc::Receiver<Update>>), B
     Ok((bot, pushed))
 }
 
-/// Webhook mode: handles what the route hands over until the setting goes
-/// off (the webhook is then deleted, so Telegram keeps the updates for the
-/// next connection) or the server stops.
+/// Webhook mode: handles what the route hands over until a setting changes
+/// (off, the webhook is deleted, so Telegram keeps the updates for the next
+/// connection) or the server stops.
 async fn receive(
     state: &App,
     bot: &Arc<Bot>,
@@ -207,12 +207,15 @@ async fn receive(
         match next {
             None => return Ok(()),
             Some(Some(update)) => handle(state, bot, &bot.me, &bot.config, &update).await,
-            Some(None) if !state.settings.messenger_bot_enabled() => {
-                let client = bot.client.clone();
-                blocking(move || client.delete_webhook()).await?;
+            // As in polling, any change connects again (and sets the
+            // webhook anew); off, the webhook goes.
+            Some(None) => {
+                if !state.settings.messenger_bot_enabled() {
+                    let client = bot.client.clone();
+                    blocking(move || client.delete_webhook()).await?;
+                }
                 return Ok(());
             }
-            Some(None) => {}
         }
     }
 }
@@ -268,12 +271,10 @@ async fn poll(
             _ = stop.wait_for(Option::is_some) => return Ok(()),
             // Unconfirmed updates come again from the same offset, so the
             // poll this abandons loses nothing.
-            _ = changes.changed() => {
-                if state.settings.messenger_bot_enabled() {
-                    continue;
-                }
-                return Ok(());
-            }
+            // Any change connects again: turned off and on at once, the
+            // two changes are one here, and messenger.toml or the token
+            // may be new.
+            _ = changes.changed() => return Ok(()),
             asked = asked => asked.map_err(AppError::from)?,
         };
         let updates = match updates {
