@@ -9,7 +9,9 @@
 //! once in the mail book (so nothing is processed twice, restarts
 //! included) and then, on a task of its own so the watcher never waits:
 //!
-//! - mail a machine sent (auto-replies, lists, bounces) is ignored;
+//! - mail a machine sent (auto-replies, lists, bounces) is ignored, and so
+//!   is mail whose sender the receiving server found failing DMARC, SPF or
+//!   DKIM (`Authentication-Results`): its `From` may be forged;
 //! - mail to an address `bugintake.toml` routes is a bug report;
 //! - a reply in a thread a session owns, from an approved sender, is a
 //!   follow-up of that session;
@@ -268,6 +270,13 @@ async fn decide(
         return Ok((
             Decision::Ignored,
             format!("sent by a machine ({why})"),
+            None,
+        ));
+    }
+    if let Some(failure) = &mail.failed_authentication {
+        return Ok((
+            Decision::Ignored,
+            format!("the receiving server found {failure}: its sender may be forged"),
             None,
         ));
     }

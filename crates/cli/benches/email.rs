@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 use mail::rig::{ADDRESS, MailServers, Options, PASSWORD, PASSWORD_KEY};
 use serde_json::{Value, json};
 use standins::{Api, Message, Standin};
-use support::{Addresses, listen, percentile, signal_term, start_with_home, turn_timing};
+use support::{
+    Addresses, listen, percentile, signal_term, start_with_home, stop_session, turn_timing,
+};
 
 const ROUNDS: usize = 10;
 const WARM_UP: usize = 2;
@@ -109,7 +111,25 @@ fn main() {
             .block_on(servers.deliver("ada@example.com", raw.as_bytes()))
             .expect("delivered");
         let accepted = Instant::now();
-        let (first_output, final_at) = turn_timing(&events);
+        let decided = loop {
+            let inbound: Value = ureq::get(format!("http://{control}/email/inbound"))
+                .header("Authorization", &auth)
+                .call()
+                .expect("the inbound list")
+                .body_mut()
+                .read_json()
+                .expect("json");
+            let seen = inbound["mails"]
+                .as_array()
+                .and_then(|mails| mails.iter().find(|m| m["messageId"] == id.as_str()))
+                .cloned();
+            if let Some(seen) = seen.filter(|m| m["decision"] != "pending") {
+                break seen;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        assert_eq!(decided["decision"], "start", "{decided}");
+        let (session, first_output, final_at) = turn_timing(&events);
         let deadline = Instant::now() + Duration::from_secs(60);
         let landed = loop {
             let answered = servers
@@ -122,6 +142,7 @@ fn main() {
             assert!(Instant::now() < deadline, "no reply to {id}");
             std::thread::sleep(Duration::from_millis(2));
         };
+        stop_session(&control, &server.token, &session);
         if n >= WARM_UP {
             to_output.push(first_output.saturating_duration_since(accepted));
             to_reply.push(landed.saturating_duration_since(final_at));
@@ -129,7 +150,7 @@ fn main() {
     }
     println!("Inbound email (IDLE; real Claude Code, stand-in answering at once), {ROUNDS} mails:");
     println!(
-        "  mail accepted -> the session's first output     p50 {:>8.0?}  p95 {:>8.0?}",
+        "  mail accepted -> the session's first output     p50 {:>8.1?}  p95 {:>8.1?}",
         percentile(&mut to_output, 0.5),
         percentile(&mut to_output, 0.95)
     );

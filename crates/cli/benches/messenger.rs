@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use standins::telegram::BotApi;
 use standins::{Api, Message, Standin};
-use support::{Addresses, listen, percentile, signal_term, start_with_home, turn_timing};
+use support::{
+    Addresses, listen, percentile, signal_term, start_with_home, stop_session, turn_timing,
+};
 
 const ROUNDS: usize = 20;
 const WARM_UP: usize = 2;
@@ -85,7 +87,7 @@ fn main() {
         let user = FIRST_USER + n as i64;
         let sent = Instant::now();
         bot.dm(user, &format!("fix test {n}"));
-        let (first_output, final_at) = turn_timing(&events);
+        let (session, first_output, final_at) = turn_timing(&events);
         let deadline = Instant::now() + Duration::from_secs(60);
         let replied = loop {
             if let Some(reply) = bot.sent_to(user).first() {
@@ -94,6 +96,7 @@ fn main() {
             assert!(Instant::now() < deadline, "the bot never replied");
             std::thread::sleep(Duration::from_millis(1));
         };
+        stop_session(&control, &server.token, &session);
         if n >= WARM_UP {
             to_output.push(first_output.saturating_duration_since(sent));
             to_reply.push(replied.saturating_duration_since(final_at));

@@ -34,6 +34,9 @@ pub struct Mail {
     /// Why this mail came from a machine (auto-reply, bulk, list, bounce);
     /// such a mail is never answered.
     pub automated: Option<String>,
+    /// What the receiving server's `Authentication-Results` says failed
+    /// (`dmarc=fail`, `spf=fail`, `dkim=fail`): its `From` may be forged.
+    pub failed_authentication: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -89,6 +92,7 @@ pub fn parse(raw: &[u8]) -> Result<Mail, MailError> {
         })
         .collect();
     let automated = automated_reason(&raw_header, from.as_deref());
+    let failed_authentication = failed_authentication(&raw_header);
     let to = [message.to(), message.cc()]
         .into_iter()
         .flatten()
@@ -110,6 +114,7 @@ pub fn parse(raw: &[u8]) -> Result<Mail, MailError> {
             .unwrap_or_default(),
         attachments,
         automated,
+        failed_authentication,
         from,
         from_name,
         reply_to,
@@ -128,6 +133,18 @@ pub fn bare_id(id: &str) -> Option<String> {
 
 /// RFC 3834's signs of a machine-sent mail, and the usual ones of lists and
 /// bounces.
+/// The topmost `Authentication-Results`, the one the receiving server
+/// added, read for a failure. A sender can add its own header further down,
+/// but none above the receiver's, and a claimed pass is never trusted: only
+/// a failure counts.
+fn failed_authentication(header: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    let results = header("Authentication-Results")?.to_ascii_lowercase();
+    ["dmarc=fail", "spf=fail", "dkim=fail"]
+        .into_iter()
+        .find(|failure| results.contains(failure))
+        .map(str::to_owned)
+}
+
 fn automated_reason(header: &dyn Fn(&str) -> Option<String>, from: Option<&str>) -> Option<String> {
     if let Some(value) = header("Auto-Submitted")
         && !value.eq_ignore_ascii_case("no")
@@ -235,6 +252,25 @@ mod tests {
              {extra_headers}\r\n{body}"
         )
         .into_bytes()
+    }
+
+    #[test]
+    fn a_failure_the_receiving_server_found_is_kept() {
+        let read = |extra: &str| {
+            parse(format!("{extra}From: ann@example.com\r\nSubject: s\r\n\r\nhi\r\n").as_bytes())
+                .unwrap()
+                .failed_authentication
+        };
+        assert_eq!(read(""), None);
+        assert_eq!(
+            read("Authentication-Results: mx.example.net; spf=pass; dmarc=pass\r\n"),
+            None
+        );
+        assert_eq!(
+            read("Authentication-Results: mx.example.net; spf=softfail; DMARC=FAIL header.from=example.com\r\n")
+                .as_deref(),
+            Some("dmarc=fail")
+        );
     }
 
     #[test]

@@ -296,10 +296,12 @@ pub fn listen(control: &str, token: &str) -> mpsc::Receiver<(String, Value, Inst
     receive
 }
 
-/// From the stream `listen` reads, one turn of a new session: when the
-/// engine's first output arrived (its first entry that is not the input)
-/// and when its `final` entry did.
-pub fn turn_timing(events: &mpsc::Receiver<(String, Value, Instant)>) -> (Instant, Instant) {
+/// From the stream `listen` reads, one turn of a new session: its id, when
+/// the engine's first output arrived (its first entry that is not the
+/// input) and when its `final` entry did.
+pub fn turn_timing(
+    events: &mpsc::Receiver<(String, Value, Instant)>,
+) -> (String, Instant, Instant) {
     let mut first_output = None;
     loop {
         let (name, data, at) = events
@@ -313,7 +315,17 @@ pub fn turn_timing(events: &mpsc::Receiver<(String, Value, Instant)>) -> (Instan
             first_output = Some(at);
         }
         if kind == "final" {
-            return (first_output.unwrap_or(at), at);
+            let session = data["sessionId"].as_str().unwrap_or_default().to_owned();
+            return (session, first_output.unwrap_or(at), at);
         }
     }
+}
+
+/// Stops a session over the control server, so the next one fits under
+/// `agentDrivenMaxConcurrent` (a session waiting for input is active).
+pub fn stop_session(control: &str, token: &str, id: &str) {
+    ureq::post(format!("http://{control}/sessions/{id}/stop"))
+        .header("Authorization", format!("Bearer {token}"))
+        .send_empty()
+        .expect("stop the session");
 }
