@@ -101,18 +101,20 @@ async fn follow_the_setting(state: &App) {
             Ok((connected, pushed)) => {
                 let connected = Arc::new(connected);
                 state.messenger.set(Some(connected.clone()));
-                let outcome = match pushed {
+                // Kept until the next connection replaces it (or the bot
+                // is off): a settings change connects again, and what is
+                // sent meanwhile (a pairing's approval) still goes out.
+                match pushed {
                     Some(pushed) => receive(state, &connected, pushed, &mut changes).await,
                     None => poll(state, &connected, &mut changes).await,
-                };
-                state.messenger.set(None);
-                outcome
+                }
             }
             Err(error) => Err(error),
         };
         match outcome {
             Ok(()) => {}
             Err(error) => {
+                state.messenger.set(None);
                 tracing::warn!(%error, "the messenger bot stopped");
                 say_once(state, &error.to_string()).await;
                 if !connections::wait_for_change(state, &mut changes, Some(RETRY_AFTER)).await {
