@@ -49,6 +49,7 @@ async function pages(): Promise<(readonly [string, string])[]> {
     ["/inbox", "Inbox"],
     ["/settings", "Settings"],
     ["/tasks", "Tasks"],
+    ["/bugs", "Bug Intake"],
   ];
 }
 

@@ -318,7 +318,15 @@ async fn decide(
 /// Mail to a Bug Intake address becomes a report.
 async fn bug_report(state: &App, watched: &Inbox, mail: &Mail) -> AppResult<Option<Decided>> {
     let dir = state.data_dir.clone();
-    let config = blocking(move || bugintake::Config::load(&dir)).await?;
+    // A broken bugintake.toml must not stop agent mail: no address is a
+    // Bug Intake address until it is fixed (Bug Intake's routes say why).
+    let config = match blocking(move || bugintake::Config::load(&dir)).await {
+        Ok(config) => config,
+        Err(error) => {
+            tracing::warn!(%error, "bugintake.toml cannot be read; no mail is taken as a bug report");
+            return Ok(None);
+        }
+    };
     let Some(to) = mail.to.iter().find(|to| config.takes_mail_to(to)).cloned() else {
         return Ok(None);
     };

@@ -11,9 +11,9 @@
 //! deleting the webhook when turned off. It routes each update by the
 //! `messenger` crate's rules with the settings as they are at that update,
 //! and starts a session for a chat's first message, sends its later ones as
-//! follow-ups, and answers the chat's commands. Any change to the settings
-//! ends the poll at once and the bot connects again, reading the settings,
-//! `messenger.toml` and the token anew (turned off, it stays off).
+//! follow-ups, and answers the chat's commands. A settings change that
+//! turns the bot off, or finds `messenger.toml` changed, ends the poll at
+//! once and the bot connects again (turned off, it stays off).
 //!
 //! Sessions started here are agent-driven (the spawn rules hold, but for
 //! `requireSpawnSourceSession`: a chat has no session to name, and the bot
@@ -209,17 +209,26 @@ async fn receive(
         match next {
             None => return Ok(()),
             Some(Some(update)) => handle(state, bot, &bot.me, &bot.config, &update).await,
-            // As in polling, any change connects again (and sets the
-            // webhook anew); off, the webhook goes.
-            Some(None) => {
-                if !state.settings.messenger_bot_enabled() {
-                    let client = bot.client.clone();
-                    blocking(move || client.delete_webhook()).await?;
-                }
+            // Off, the webhook goes; a new messenger.toml connects again.
+            Some(None) if !state.settings.messenger_bot_enabled() => {
+                let client = bot.client.clone();
+                blocking(move || client.delete_webhook()).await?;
                 return Ok(());
             }
+            Some(None) if moved(state, bot) => return Ok(()),
+            Some(None) => {}
         }
     }
+}
+
+/// Whether a settings change asks the bot to connect again: it is off, or
+/// `messenger.toml` now says something else than what it connected with.
+/// Read at every change rather than trusting the change's key, because a
+/// quick off and on reaches the bot as one change, with the bot still on,
+/// and the file may have been edited in between.
+fn moved(state: &App, bot: &Bot) -> bool {
+    !state.settings.messenger_bot_enabled()
+        || Config::load(&state.data_dir).ok().as_ref() != Some(&bot.config)
 }
 
 /// Why a webhook delivery was not taken.
@@ -273,10 +282,12 @@ async fn poll(
             _ = stop.wait_for(Option::is_some) => return Ok(()),
             // Unconfirmed updates come again from the same offset, so the
             // poll this abandons loses nothing.
-            // Any change connects again: turned off and on at once, the
-            // two changes are one here, and messenger.toml or the token
-            // may be new.
-            _ = changes.changed() => return Ok(()),
+            _ = changes.changed() => {
+                if moved(state, bot) {
+                    return Ok(());
+                }
+                continue;
+            }
             asked = asked => asked.map_err(AppError::from)?,
         };
         let updates = match updates {

@@ -58,7 +58,7 @@ export function BugIntakePage() {
         <h1>Bug Intake</h1>
       </header>
       {values?.bugIntakeEnabled === false ? (
-        <p className="muted">
+        <p className="bug-off">
           Bug Intake is off (<Link to="/settings">bugIntakeEnabled</Link>): reports are listed and start no session.
         </p>
       ) : null}
