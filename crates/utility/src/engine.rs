@@ -48,6 +48,15 @@ pub(crate) struct Reply {
     pub model: Option<String>,
 }
 
+/// The model a feature with no model setting of its own is asked on:
+/// the spec's "global utility model" is the engine's small one, so a title
+/// never runs on the person's default (often the largest) model. Claude
+/// Code resolves the `haiku` alias to its current Haiku; Codex names no
+/// small model that every login can use, so its default model is asked at
+/// low reasoning effort instead.
+const CLAUDE_SMALL_MODEL: &str = "haiku";
+const CODEX_SMALL_EFFORT: &str = "model_reasoning_effort=\"low\"";
+
 /// Short and fixed: the utility model answers one question, not a project.
 const SYSTEM_PROMPT: &str = "You answer one short question for Switchboard, a tool that runs coding \
 agents. You have no tools. Answer exactly in the format asked, with nothing else.";
@@ -75,9 +84,10 @@ impl Engine {
                     ]
                     .map(str::to_owned),
                 );
-                if let Some(model) = model {
-                    argv.extend(["--model".to_owned(), model.to_owned()]);
-                }
+                argv.extend([
+                    "--model".to_owned(),
+                    model.unwrap_or(CLAUDE_SMALL_MODEL).to_owned(),
+                ]);
             }
             EngineKind::Codex => {
                 argv.extend(
@@ -85,8 +95,9 @@ impl Engine {
                 );
                 argv.extend(self.args.iter().cloned());
                 argv.extend(["--sandbox", "read-only"].map(str::to_owned));
-                if let Some(model) = model {
-                    argv.extend(["--model".to_owned(), model.to_owned()]);
+                match model {
+                    Some(model) => argv.extend(["--model".to_owned(), model.to_owned()]),
+                    None => argv.extend(["-c".to_owned(), CODEX_SMALL_EFFORT.to_owned()]),
                 }
                 // `-` reads the prompt from stdin.
                 argv.push("-".to_owned());
@@ -341,5 +352,33 @@ mod tests {
         let argv = codex.argv(None);
         assert_eq!(argv.last().map(String::as_str), Some("-"));
         assert!(argv.contains(&"read-only".to_owned()));
+    }
+
+    #[test]
+    fn a_feature_without_a_model_of_its_own_asks_the_small_one() {
+        let claude = Engine {
+            name: "primary".into(),
+            kind: EngineKind::Claude,
+            program: vec!["claude".into()],
+            args: vec!["--model".into(), "opus".into()],
+            env: BTreeMap::new(),
+            unsafe_allow_unsandboxed: false,
+        };
+        let argv = claude.argv(None);
+        let last_model = argv.iter().rposition(|a| a == "--model").unwrap();
+        assert_eq!(argv[last_model + 1], "haiku");
+        let codex = Engine {
+            kind: EngineKind::Codex,
+            program: vec!["codex".into()],
+            args: vec![],
+            ..claude
+        };
+        let argv = codex.argv(None);
+        let config = argv.iter().position(|a| a == "-c").unwrap();
+        assert_eq!(argv[config + 1], "model_reasoning_effort=\"low\"");
+        assert!(!argv.contains(&"--model".to_owned()));
+        let named = codex.argv(Some("gpt-5.5"));
+        assert!(!named.contains(&"-c".to_owned()));
+        assert!(named.contains(&"gpt-5.5".to_owned()));
     }
 }

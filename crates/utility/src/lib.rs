@@ -62,7 +62,8 @@ impl Budget {
 #[derive(Debug, Clone)]
 pub struct Ask<'a> {
     pub feature: Feature,
-    /// The feature's model setting; `None` leaves the CLI's default.
+    /// The feature's model setting; `None` asks the engine's small model
+    /// (the spec's global utility model), never the CLI's default.
     pub model: Option<&'a str>,
     pub prompt: &'a str,
     pub budget: Budget,

@@ -341,6 +341,9 @@ fn follow_ups_are_caught_once_from_an_archived_session_kept_or_dismissed() {
     };
     let asked = rig.standin.answered(CATCH);
     assert_eq!(asked.len(), 1);
+    // No model setting of its own: the engine's small model, not its default.
+    let model = asked[0].body["model"].as_str().unwrap_or_default();
+    assert!(model.starts_with("claude-haiku"), "{model}");
     let text = asked[0].body_text();
     assert!(
         text.contains("A retry test is still missing") && text.contains("Only tasks about tests"),
