@@ -134,13 +134,14 @@ async fn tell(state: &App, account_id: &str, found: &[Finding]) {
     utility_model::note(state, account_id, row).await;
 }
 
-/// Monday from [`DEEP_HOUR`], that day only: each account's findings of
-/// the past week, analysed once.
+/// Monday from [`DEEP_HOUR`] (or the day the server returns when it was
+/// down then): each account's findings of the past week, analysed once.
 async fn deep_analysis(state: &App) {
     let zone = pm_inbox::window::zone(&state.settings.pm_inbox_quiet_hours_time_zone());
     let now = Timestamp::from_nanosecond(state.clock.now().unix_timestamp_nanos())
         .unwrap_or(Timestamp::UNIX_EPOCH);
-    let Some(period) = digests::weekly_due(&zone, DEEP_HOUR, now) else {
+    let previous_look = crate::summaries::previous_look(state, "forensics_weekly", now).await;
+    let Some(period) = digests::weekly_due(&zone, DEEP_HOUR, now, previous_look) else {
         return;
     };
     let Ok(accounts) = state.accounts.list() else {

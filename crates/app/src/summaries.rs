@@ -5,8 +5,10 @@
 //! `digest` inbox row. When each falls due is the `digests` crate's rule, in
 //! the inbox's time zone, on the application's clock; a period is written
 //! once per account, so the loop may look as often as it likes. It looks at
-//! start (a Monday the server missed is caught up that day), at each
-//! scheduled hour, and every quarter of an hour for changed settings.
+//! start (a Monday the server missed is caught up on the day it returns),
+//! at each scheduled hour, when a setting changes (a cadence turned on
+//! writes what is due at once), and every quarter of an hour. The weekly summary's facts are the week's sessions, the boards
+//! worked on and the tasks done, added and overdue.
 //!
 //! A feature at its cap for the day pauses until the next day: asking again
 //! every quarter hour would only add `capped` records.
@@ -39,6 +41,7 @@ const LISTED: usize = 40;
 pub fn start(state: &App) {
     let state = state.clone();
     let mut stop = state.stop.subscribe();
+    let mut changes = state.settings_changed.subscribe();
     tokio::spawn(async move {
         let mut paused: HashMap<(String, Kind), Date> = HashMap::new();
         loop {
@@ -49,6 +52,7 @@ pub fn start(state: &App) {
             tokio::select! {
                 _ = stop.wait_for(Option::is_some) => return,
                 () = state.clock.sleep_until(wake) => {}
+                changed = changes.changed() => if changed.is_err() { return },
             }
         }
     });
@@ -58,9 +62,10 @@ async fn look(state: &App, paused: &mut HashMap<(String, Kind), Date>) {
     let now = jiff_of(state.clock.now());
     let zone = zone(state);
     let today = pm_inbox::window::local_day(&zone, now);
+    let previous_look = previous_look(state, "weekly_summary", now).await;
     let mut due = Vec::new();
     if state.settings.weekly_summary_enabled()
-        && let Some(period) = digests::weekly_due(&zone, hour(state), now)
+        && let Some(period) = digests::weekly_due(&zone, hour(state), now, previous_look)
     {
         due.push((Kind::Weekly, period));
     }
@@ -106,6 +111,23 @@ async fn look(state: &App, paused: &mut HashMap<(String, Kind), Date>) {
     }
 }
 
+/// Records this look of `scheduler` and returns its previous one, kept
+/// across restarts; one that cannot be read counts as none (nothing missed).
+pub(crate) async fn previous_look(
+    state: &App,
+    scheduler: &'static str,
+    now: Timestamp,
+) -> Option<Timestamp> {
+    let db = state.db.clone();
+    match blocking(move || digests::look(&db, scheduler, now)).await {
+        Ok(previous) => previous,
+        Err(error) => {
+            tracing::warn!(%error, scheduler, "cannot keep the scheduler's last look");
+            None
+        }
+    }
+}
+
 fn feature_of(kind: Kind) -> Feature {
     match kind {
         Kind::Weekly => Feature::WeeklySummary,
@@ -138,12 +160,14 @@ async fn write(
                 .iter()
                 .filter(|s| in_period(&s.created_at) || in_period(&s.updated_at))
                 .collect();
-            session_facts(&touched)
+            let mut facts = session_facts(&touched);
+            facts.push_str(&work_facts(state, account_id, &start, &end).await);
+            facts
         }
         Kind::ArchiveDaily | Kind::ArchiveWeekly => {
             let archived: Vec<&sessions::Session> = sessions
                 .iter()
-                .filter(|s| s.archived && in_period(&s.updated_at))
+                .filter(|s| s.archived_at.as_deref().is_some_and(in_period))
                 .collect();
             if archived.is_empty() {
                 return keep(state, account_id, kind, period, None).await;
@@ -263,6 +287,70 @@ fn session_facts(sessions: &[&sessions::Session]) -> String {
         facts.push_str(&format!("- and {} more\n", sessions.len() - LISTED));
     }
     facts
+}
+
+/// The most boards and tasks a prompt names one by one.
+const NAMED: usize = 15;
+
+/// The boards worked on and the tasks done, added and overdue in
+/// `[start, end)`, every list of the account's (personal and per
+/// workspace). What cannot be read is left out, never the whole summary.
+async fn work_facts(state: &App, account_id: &str, start: &str, end: &str) -> String {
+    let (db, tasks) = (state.db.clone(), state.tasks.clone());
+    let (account, start, end) = (account_id.to_owned(), start.to_owned(), end.to_owned());
+    let read = tokio::task::spawn_blocking(move || {
+        let mut facts = String::new();
+        match boards::activity_between(&db, &account, &start, &end) {
+            Ok(active) => {
+                facts.push_str(&format!("- Boards worked on: {}\n", active.len()));
+                for board in active.iter().take(NAMED) {
+                    facts.push_str(&format!(
+                        "- Board \"{}\": {} items added, {} changed, {} status changes\n",
+                        board.board_name,
+                        board.items_added,
+                        board.items_changed,
+                        board.status_changes
+                    ));
+                }
+            }
+            Err(error) => tracing::warn!(%error, "cannot read the week's board activity"),
+        }
+        let mut lists = vec![None];
+        match boards::list_workspaces(&db, &account) {
+            Ok(workspaces) => lists.extend(workspaces.into_iter().map(|w| Some(w.id))),
+            Err(error) => tracing::warn!(%error, "cannot list the workspaces' task lists"),
+        }
+        let mut all = Vec::new();
+        for list in &lists {
+            match tasks.list(&account, list.as_deref()) {
+                Ok(found) => all.extend(found),
+                Err(error) => tracing::warn!(%error, "cannot read a task list"),
+            }
+        }
+        let in_period = |at: &str| at >= start.as_str() && at < end.as_str();
+        let done: Vec<&tasks::Task> = all
+            .iter()
+            .filter(|t| t.state == tasks::TaskState::Done)
+            .filter(|t| t.done_at.as_deref().is_some_and(in_period))
+            .collect();
+        let added = all.iter().filter(|t| in_period(&t.created_at)).count();
+        let last_day = &end[..end.len().min(10)];
+        let overdue = all
+            .iter()
+            .filter(|t| t.state == tasks::TaskState::Open)
+            .filter(|t| t.due.as_deref().is_some_and(|due| due < last_day))
+            .count();
+        facts.push_str(&format!(
+            "- Tasks: {} done, {added} added, {overdue} open past their due date\n",
+            done.len()
+        ));
+        for task in done.iter().take(NAMED) {
+            facts.push_str(&format!("- Done: \"{}\"\n", task.text));
+        }
+        facts
+    })
+    .await;
+    read.unwrap_or_default()
 }
 
 fn zone(state: &App) -> jiff::tz::TimeZone {

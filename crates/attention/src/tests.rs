@@ -31,6 +31,7 @@ fn session(status: Status) -> Session {
         prompt: "fix it".into(),
         status,
         archived: false,
+        archived_at: None,
         agent_driven: false,
         parent_id: None,
         forked_from: None,

@@ -16,6 +16,8 @@
 //! - [`import`]: full-board JSON and CSV import.
 //! - [`events`]: the domain events item changes record for the inbox.
 //! - [`due`]: items by their dates, for due-today and overdue notices.
+//! - [`activity`]: each board's items added, changed and moved on in a period,
+//!   for the weekly summary.
 //!
 //! Modules never import each other in a cycle: the error type and the shared
 //! name check are in `error`, what item values are checked against
@@ -25,6 +27,7 @@
 //! Every change to a board, its columns, groups or items bumps the board's
 //! `version` in the same transaction; the ETag is derived from it.
 
+pub mod activity;
 pub mod boards;
 pub mod columnar;
 pub mod columns;
@@ -43,6 +46,7 @@ mod schema;
 mod tables;
 pub mod workspaces;
 
+pub use activity::{BoardActivity, activity_between};
 pub use boards::{
     add_column, add_group, change_column, check_board, create_board, delete_board, get_board,
     list_boards, remove_column, remove_group, rename_board, rename_column, rename_group,

@@ -3,7 +3,8 @@
 //! - The **weekly summary** falls due every Monday at the scheduled local
 //!   hour and covers the seven days before that moment. A Monday the server
 //!   missed (it was down at the hour) is caught up once when it returns,
-//!   that same Monday; a later day does not bring it back.
+//!   on whatever day that is: each scheduler's last look is kept
+//!   ([`look`]), so a restart tells a missed hour from one it watched.
 //! - The **archive digest** (`daily` or `weekly`) falls due at
 //!   [`DIGEST_HOUR`] local time, daily for the day before or on Mondays for
 //!   the week before, with the same same-day catch-up.
@@ -24,9 +25,10 @@ use utoipa::ToSchema;
 pub use schedule::{DIGEST_HOUR, Period, archive_due, next_moment, weekly_due};
 
 /// Append-only: never edit an applied step.
-pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
-    feature: "digests",
-    sql: "CREATE TABLE summaries (
+pub const MIGRATIONS: &[store::Migration] = &[
+    store::Migration {
+        feature: "digests",
+        sql: "CREATE TABLE summaries (
             id TEXT PRIMARY KEY,
             account_id TEXT NOT NULL,
             kind TEXT NOT NULL,
@@ -37,7 +39,42 @@ pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
             UNIQUE (account_id, kind, period_end)
           ) STRICT;
           CREATE INDEX summaries_by_account ON summaries (account_id, created_at);",
-}];
+    },
+    // Each scheduler's last look, so a restart knows whether the server
+    // was up at a scheduled hour it is past.
+    store::Migration {
+        feature: "digests",
+        sql: "CREATE TABLE schedule_looks (
+            scheduler TEXT PRIMARY KEY,
+            looked_at TEXT NOT NULL
+          ) STRICT;",
+    },
+];
+
+/// Records that `scheduler` looks at `now`, and returns when it looked
+/// before (none the first time): what [`weekly_due`] tells a missed hour by.
+pub fn look(
+    db: &Db,
+    scheduler: &str,
+    now: jiff::Timestamp,
+) -> Result<Option<jiff::Timestamp>, DigestError> {
+    let previous: Option<String> = db.write(|tx| {
+        let previous = tx
+            .query_row(
+                "SELECT looked_at FROM schedule_looks WHERE scheduler = ?1",
+                params![scheduler],
+                |row| row.get(0),
+            )
+            .optional()?;
+        tx.execute(
+            "INSERT INTO schedule_looks (scheduler, looked_at) VALUES (?1, ?2)
+             ON CONFLICT (scheduler) DO UPDATE SET looked_at = excluded.looked_at",
+            params![scheduler, stamp(now)],
+        )?;
+        Ok::<_, store::rusqlite::Error>(previous)
+    })?;
+    Ok(previous.and_then(|at| at.parse().ok()))
+}
 
 /// What a summary is of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, TS, ToSchema)]

@@ -17,19 +17,38 @@ pub struct Period {
     pub end: Timestamp,
 }
 
-/// The weekly summary's period when one is due at `now`: it is Monday in
-/// `zone` and the scheduled hour has come. The caller skips a period it
-/// already summarised.
-pub fn weekly_due(zone: &TimeZone, hour: i8, now: Timestamp) -> Option<Period> {
-    let local = now.to_zoned(zone.clone());
-    if local.date().weekday() != Weekday::Monday {
-        return None;
-    }
-    let end = at(zone, local.date(), hour)?;
+/// The weekly period due at `now`: the week that ended at the latest
+/// Monday's scheduled hour in `zone`, on that Monday from the hour, or on
+/// any later day when the scheduler's previous look (`previous_look`, kept
+/// across restarts) came before that hour: the server was down at it, so
+/// the Monday it missed is written on the day it returns. A scheduler that
+/// was running (or never ran before) at the hour owes nothing on a later
+/// day. The caller skips a period it already summarised, which makes each
+/// week once; only the latest week is ever due, never a backlog.
+pub fn weekly_due(
+    zone: &TimeZone,
+    hour: i8,
+    now: Timestamp,
+    previous_look: Option<Timestamp>,
+) -> Option<Period> {
+    let latest = latest_week(zone, hour, now)?;
+    let on_its_monday =
+        now.to_zoned(zone.clone()).date() == latest.end.to_zoned(zone.clone()).date();
+    let missed = previous_look.is_some_and(|look| look < latest.end);
+    (on_its_monday || missed).then_some(latest)
+}
+
+/// The week that ended at the latest Monday's `hour` at or before `now`.
+fn latest_week(zone: &TimeZone, hour: i8, now: Timestamp) -> Option<Period> {
+    let today = now.to_zoned(zone.clone()).date();
+    let since_monday = i64::from(today.weekday().to_monday_zero_offset());
+    let mut monday = today.checked_sub(since_monday.days()).ok()?;
+    let mut end = at(zone, monday, hour)?;
     if now < end {
-        return None;
+        monday = monday.checked_sub(7.days()).ok()?;
+        end = at(zone, monday, hour)?;
     }
-    let start = at(zone, local.date().checked_sub(7.days()).ok()?, hour)?;
+    let start = at(zone, monday.checked_sub(7.days()).ok()?, hour)?;
     Some(Period { start, end })
 }
 
@@ -93,25 +112,42 @@ mod tests {
     }
 
     #[test]
-    fn the_weekly_summary_is_due_on_monday_from_its_hour_that_day_only() {
+    fn the_weekly_summary_is_due_on_monday_from_its_hour_or_later_when_the_hour_was_missed() {
         let zone = berlin();
+        let watching = Some(t("2026-11-23T06:45:00Z"));
         // Monday 2026-11-23, 08:00 in Berlin is 07:00 UTC.
-        assert_eq!(weekly_due(&zone, 8, t("2026-11-23T06:59:59Z")), None);
-        let due = weekly_due(&zone, 8, t("2026-11-23T07:00:00Z")).unwrap();
+        assert_eq!(
+            weekly_due(&zone, 8, t("2026-11-23T06:59:59Z"), watching),
+            None
+        );
+        let due = weekly_due(&zone, 8, t("2026-11-23T07:00:00Z"), watching).unwrap();
         assert_eq!(due.end, t("2026-11-23T07:00:00Z"));
         assert_eq!(due.start, t("2026-11-16T07:00:00Z"));
-        // Later that Monday (a server that was down at the hour): the same period.
-        assert_eq!(weekly_due(&zone, 8, t("2026-11-23T22:00:00Z")), Some(due));
-        // Tuesday in Berlin: too late.
-        assert_eq!(weekly_due(&zone, 8, t("2026-11-23T23:30:00Z")), None);
-        assert_eq!(weekly_due(&zone, 8, t("2026-11-25T09:00:00Z")), None);
+        // Later that Monday: the same period, whatever the last look.
+        let late_monday = t("2026-11-23T22:00:00Z");
+        assert_eq!(
+            weekly_due(&zone, 8, late_monday, Some(t("2026-11-23T21:45:00Z"))),
+            Some(due)
+        );
+        // Tuesday in Berlin (23:30 UTC) and Sunday night: due only when the
+        // last look came before the hour (the server was down at it).
+        for later in ["2026-11-23T23:30:00Z", "2026-11-29T22:59:59Z"] {
+            let missed = Some(t("2026-11-20T12:00:00Z"));
+            assert_eq!(weekly_due(&zone, 8, t(later), missed), Some(due), "{later}");
+            let seen = Some(t("2026-11-23T07:00:00Z"));
+            assert_eq!(weekly_due(&zone, 8, t(later), seen), None, "{later}");
+            assert_eq!(weekly_due(&zone, 8, t(later), None), None, "{later}");
+        }
+        // The next Monday's hour starts the next week.
+        let next = weekly_due(&zone, 8, t("2026-11-30T07:00:00Z"), None).unwrap();
+        assert_eq!(next.start, due.end);
     }
 
     #[test]
     fn local_hours_survive_a_daylight_saving_change() {
         let zone = berlin();
         // Monday 2026-03-30, the first after the spring change: 08:00 is 06:00 UTC.
-        let due = weekly_due(&zone, 8, t("2026-03-30T06:00:00Z")).unwrap();
+        let due = weekly_due(&zone, 8, t("2026-03-30T06:00:00Z"), None).unwrap();
         assert_eq!(due.start, t("2026-03-23T07:00:00Z"));
         assert_eq!(due.end, t("2026-03-30T06:00:00Z"));
     }

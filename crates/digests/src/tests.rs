@@ -37,3 +37,16 @@ fn a_period_is_kept_once_per_account_and_listed_newest_first() {
     assert_eq!(kinds, [Kind::ArchiveDaily, Kind::Weekly]);
     assert_eq!(listed[1].text, "- 3 sessions");
 }
+
+#[test]
+fn each_scheduler_s_last_look_is_kept_and_handed_back_at_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&dir.path().join("db.sqlite")).unwrap();
+    db.migrate(MIGRATIONS).unwrap();
+    let first: jiff::Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+    let second: jiff::Timestamp = "2026-11-24T09:00:00Z".parse().unwrap();
+    assert_eq!(look(&db, "weekly_summary", first).unwrap(), None);
+    assert_eq!(look(&db, "forensics_weekly", second).unwrap(), None);
+    assert_eq!(look(&db, "weekly_summary", second).unwrap(), Some(first));
+    assert_eq!(look(&db, "weekly_summary", second).unwrap(), Some(second));
+}

@@ -40,7 +40,8 @@ const SESSION_COLUMNS: &str = "
     s.engine_version AS engine_version,
     s.forked_from AS forked_from,
     s.title_source AS title_source,
-    s.title_history AS title_history";
+    s.title_history AS title_history,
+    s.archived_at AS archived_at";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -63,6 +64,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         prompt: row.get(6)?,
         status,
         archived,
+        archived_at: row.get("archived_at")?,
         stop_reason: StopReason::of(status, archived),
         // Written by the pump from a typed value; an unreadable one shows as none.
         activity: row
@@ -222,7 +224,7 @@ pub fn set_status(
 
 pub fn set_archived(tx: &Transaction<'_>, id: &str, now: &str) -> Result<()> {
     tx.execute(
-        "UPDATE sessions SET archived = 1, updated_at = ?2 WHERE id = ?1",
+        "UPDATE sessions SET archived = 1, archived_at = ?2, updated_at = ?2 WHERE id = ?1",
         params![id, now],
     )?;
     Ok(())

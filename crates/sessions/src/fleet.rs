@@ -204,7 +204,7 @@ fn revive_spend_since(tx: &Transaction<'_>, since: &str) -> Result<f64> {
 /// clears a resume time it no longer waits for.
 fn reopen(tx: &Transaction<'_>, id: &str, now: &str) -> Result<()> {
     tx.execute(
-        "UPDATE sessions SET archived = 0, resume_at = NULL, updated_at = ?2 WHERE id = ?1",
+        "UPDATE sessions SET archived = 0, archived_at = NULL, resume_at = NULL, updated_at = ?2 WHERE id = ?1",
         params![id, now],
     )?;
     Ok(())

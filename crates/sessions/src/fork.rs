@@ -131,6 +131,7 @@ mod tests {
             prompt: "p".into(),
             status: Status::WaitingForInput,
             archived: false,
+            archived_at: None,
             agent_driven: false,
             parent_id: None,
             forked_from: None,

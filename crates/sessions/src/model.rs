@@ -102,6 +102,8 @@ pub struct Session {
     pub prompt: String,
     pub status: Status,
     pub archived: bool,
+    /// When it was archived; `null` while it is not.
+    pub archived_at: Option<String>,
     pub agent_driven: bool,
     /// The session that spawned this one: the agent token's own session, or
     /// the live session `X-App-Source-Session-Id` named.

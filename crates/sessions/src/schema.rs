@@ -210,4 +210,12 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
               ALTER TABLE sessions ADD COLUMN titled_turn INTEGER;
               UPDATE sessions SET title_source = 'user' WHERE title IS NOT NULL;",
     },
+    // When a session was archived, for the archive digest: `updated_at`
+    // moves on with any later change (a rename). A session archived before
+    // has its last change as the best answer there is.
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN archived_at TEXT;
+              UPDATE sessions SET archived_at = updated_at WHERE archived = 1;",
+    },
 ];

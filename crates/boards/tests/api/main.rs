@@ -3,6 +3,7 @@
 
 mod common;
 
+mod activity;
 mod boards_columns;
 mod columnar;
 mod events;

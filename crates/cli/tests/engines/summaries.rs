@@ -1,7 +1,8 @@
 //! The weekly summary on the real Claude Code CLI and a manual clock: due on
-//! Monday at its hour, written once, caught up the same Monday after the
-//! server was down at the hour and not on a later day, kept when the setting
-//! goes off; and the feature's daily cap stopping the next call.
+//! Monday at its hour, written once from the week's sessions and tasks,
+//! caught up once on the day the server returns after it was down at the
+//! hour (the same Monday or a later day), kept when the setting goes off;
+//! and the feature's daily cap stopping the next call.
 
 use std::time::{Duration, Instant};
 
@@ -40,6 +41,24 @@ fn wait_summaries(rig: &Rig, count: usize) -> Vec<Value> {
     }
 }
 
+/// The inbox's digest rows, newest first, start with these titles.
+fn assert_digest_titles(rig: &Rig, starts: &[&str]) {
+    let inbox = rig
+        .server
+        .call("GET", "/inbox?category=digest", None)
+        .json();
+    let titles: Vec<&str> = inbox
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles.len(), starts.len(), "{inbox}");
+    for (title, start) in titles.iter().zip(starts) {
+        assert!(title.starts_with(start), "{inbox}");
+    }
+}
+
 fn settle() {
     std::thread::sleep(Duration::from_millis(1500));
 }
@@ -67,6 +86,18 @@ fn the_weekly_summary_comes_on_monday_at_its_hour_and_once_after_a_missed_monday
     rig.standin.push(Message::text("Done."));
     let id = rig.spawn("fix the login test");
     rig.wait_turn(&id, 1);
+    let task = rig.server.call(
+        "POST",
+        "/tasks",
+        Some(&json!({"text": "Ship the retry test"})),
+    );
+    assert_eq!(task.status, 201, "{}", task.text());
+    let done = rig.server.call(
+        "PATCH",
+        &format!("/tasks/{}", task.json()["id"].as_str().unwrap()),
+        Some(&json!({"state": "done"})),
+    );
+    assert_eq!(done.status, 200, "{}", done.text());
     // Monday 07:59: not yet.
     rig.advance_clock(8 * 3_600_000 + 59 * 60_000);
     settle();
@@ -85,19 +116,11 @@ fn the_weekly_summary_comes_on_monday_at_its_hour_and_once_after_a_missed_monday
         facts.contains("Login test repair"),
         "the week's session is not in {facts}"
     );
-    let inbox = rig
-        .server
-        .call("GET", "/inbox?category=digest", None)
-        .json();
-    let rows = inbox.as_array().unwrap();
-    assert_eq!(rows.len(), 1, "{inbox}");
     assert!(
-        rows[0]["title"]
-            .as_str()
-            .unwrap()
-            .starts_with("Weekly summary"),
-        "{inbox}"
+        facts.contains("Tasks: 1 done, 1 added") && facts.contains("Done: \\\"Ship the retry test"),
+        "the week's tasks are not in {facts}"
     );
+    assert_digest_titles(&rig, &["Weekly summary"]);
     // Later that Monday: nothing more.
     rig.advance_clock(3 * 3_600_000);
     settle();
@@ -110,13 +133,67 @@ fn the_weekly_summary_comes_on_monday_at_its_hour_and_once_after_a_missed_monday
     assert_eq!(kept[0]["periodEnd"], "2026-12-07T08:00:00.000Z");
     settle();
     assert_eq!(rig.standin.answered(WEEKLY).len(), 2);
-    // A Monday missed whole is not made up on the Tuesday.
+    // Down over the whole next Monday, back on the Tuesday: that week is
+    // written on the day the server returns, once.
     rig.restart_with(&["--manual-clock-start-ms", &ms("2026-12-15T10:00:00Z")]);
+    let kept = wait_summaries(&rig, 3);
+    assert_eq!(kept[0]["periodEnd"], "2026-12-14T08:00:00.000Z");
+    rig.restart_with(&["--manual-clock-start-ms", &ms("2026-12-15T12:00:00Z")]);
     settle();
-    assert_eq!(summaries(&rig).len(), 2);
+    assert_eq!(summaries(&rig).len(), 3);
+    assert_eq!(rig.standin.answered(WEEKLY).len(), 3);
     // Off: what was written stays.
     rig.server.set_setting("weeklySummaryEnabled", json!(false));
-    assert_eq!(summaries(&rig).len(), 2);
+    assert_eq!(summaries(&rig).len(), 3);
+}
+
+const ARCHIVE: &str = app::summaries::ARCHIVE_PHRASE;
+
+#[test]
+fn the_archive_digest_tells_of_the_sessions_archived_the_day_before() {
+    // Monday noon: Sunday's digest is due and had nothing archived.
+    let start = ms("2026-11-30T12:00:00Z");
+    let Some(rig) = Rig::start(Api::Anthropic, &["--manual-clock-start-ms", &start]) else {
+        return;
+    };
+    rig.server
+        .set_setting("pmInboxQuietHoursTimeZone", json!("UTC"));
+    rig.standin
+        .answer(ARCHIVE, Message::text("- The cache fix landed."));
+    rig.standin.answer(
+        app::titles::NAME_PHRASE,
+        Message::text("Cache eviction fix"),
+    );
+    rig.standin.push(Message::text("Fixed the cache."));
+    let id = rig.spawn("fix the cache eviction");
+    rig.wait_turn(&id, 1);
+    let archived = rig
+        .server
+        .call("POST", &format!("/sessions/{id}/archive"), None);
+    assert_eq!(archived.status, 200, "{}", archived.text());
+    // Off: nothing is asked, whatever was archived.
+    rig.advance_clock(22 * 3_600_000);
+    settle();
+    assert!(summaries(&rig).is_empty());
+
+    rig.server
+        .set_setting("archiveDigestCadence", json!("daily"));
+    // Tuesday 10:00, past the digest's 09:00: Monday's archive is told.
+    let kept = wait_summaries(&rig, 1);
+    assert_eq!(kept[0]["kind"], "archive_daily");
+    assert_eq!(kept[0]["periodStart"], "2026-11-30T00:00:00.000Z");
+    assert_eq!(kept[0]["periodEnd"], "2026-12-01T00:00:00.000Z");
+    assert_eq!(kept[0]["text"], "- The cache fix landed.");
+    let asked = rig.standin.answered(ARCHIVE);
+    assert_eq!(asked.len(), 1);
+    assert!(asked[0].body_text().contains("Cache eviction fix"));
+    assert_digest_titles(&rig, &["Archive digest"]);
+    // Wednesday 09:00: nothing was archived on Tuesday, so nothing is
+    // asked and nothing posted.
+    rig.advance_clock(23 * 3_600_000);
+    settle();
+    assert_eq!(rig.standin.answered(ARCHIVE).len(), 1);
+    assert_digest_titles(&rig, &["Archive digest"]);
 }
 
 #[test]

@@ -15,6 +15,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     prompt: "do it",
     status: "running",
     archived: false,
+    archivedAt: null,
     agentDriven: false,
     parentId: null,
     forkedFrom: null,

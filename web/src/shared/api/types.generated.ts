@@ -301,7 +301,11 @@ titleSource: TitleSource | null,
 /**
  * The AI titles this one replaced, oldest first.
  */
-titleHistory: Array<string>, cwd: string, prompt: string, status: Status, archived: boolean, agentDriven: boolean, 
+titleHistory: Array<string>, cwd: string, prompt: string, status: Status, archived: boolean, 
+/**
+ * When it was archived; `null` while it is not.
+ */
+archivedAt: string | null, agentDriven: boolean, 
 /**
  * The session that spawned this one: the agent token's own session, or
  * the live session `X-App-Source-Session-Id` named.
