@@ -2,8 +2,9 @@
  * The utility model's features in the browser, against a real server whose primary engine is a
  * stand-in of Claude Code that answers utility questions as the real CLI prints them
  * (crates/cli/tests/fixtures/utility-claude): the Tasks page (add, nest and reorder by keyboard,
- * check, snooze), the Caught view (keep, dismiss), and an AI title reaching the board without a
- * reload, then renamed by the user.
+ * check, snooze, a task added elsewhere showing without a reload), the Caught view (follow-ups
+ * arriving while it is open, keep, dismiss), and an AI title reaching the board without a reload,
+ * then renamed by the user.
  */
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -96,6 +97,10 @@ test("tasks are added, nested and moved by keyboard, checked and snoozed", async
   expect(snoozed?.snoozedUntil).not.toBeNull();
   expect(new Date(snoozed?.snoozedUntil ?? 0).getTime()).toBeGreaterThan(Date.now());
 
+  // A task written elsewhere (an agent, a script, a tasks.md edit) shows without a reload.
+  expect((await e2e.server.api("POST", "/tasks", { text: "Rotate the deploy key" })).status).toBe(201);
+  await page.getByRole("textbox", { name: "Task: Rotate the deploy key" }).waitFor();
+
   // Hide completed tasks: the done one goes and is counted.
   await setSetting(e2e.server, "tasksV2HideCompleted", true);
   await page.getByText("1 completed task hidden").waitFor();
@@ -109,6 +114,7 @@ test("follow-ups caught from an archived session are kept or dismissed", async (
   await setSetting(e2e.server, "tasksV2CatchesEnabled", true);
   const { context, page } = await loggedInPage(e2e, "/tasks/caught");
   const errors = consoleErrors(page);
+  await page.getByText(/Nothing caught/).waitFor();
   const id = await spawn(page, "fix the login test");
   await waitForStatus(e2e.server, id, "waiting_for_input");
   expect((await e2e.server.api("POST", `/sessions/${id}/archive`)).status).toBe(200);
@@ -117,7 +123,7 @@ test("follow-ups caught from an archived session are kept or dismissed", async (
       timeout: 20_000,
     })
     .toBe(2);
-  await page.reload();
+  // The view was open and empty while they were staged: they arrive without a reload.
   const list = page.getByRole("list", { name: "Caught follow-ups" });
   await expect.poll(() => list.getByRole("listitem").count()).toBe(2);
   await page.getByRole("link", { name: "Caught (2)" }).waitFor();

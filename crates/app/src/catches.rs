@@ -16,6 +16,7 @@ use utility::{Ask, Feature, UtilityError};
 
 use crate::error::blocking;
 use crate::services::App;
+use crate::stream_events::{TasksChanged, TasksView};
 use crate::utility_model;
 
 /// The phrase that opens the prompt (the stand-in API in tests answers by it).
@@ -153,8 +154,17 @@ async fn scan(state: &App, update: &SessionUpdate) {
         session.id.clone(),
         session.title.clone(),
     );
-    if let Err(error) = blocking(move || tasks.stage(&account, &id, title.as_deref(), items)).await
-    {
-        tracing::warn!(%error, session_id = session.id, "cannot stage caught follow-ups");
+    match blocking(move || tasks.stage(&account, &id, title.as_deref(), items)).await {
+        Ok(_) => crate::publish::tasks_changed(
+            state,
+            &session.account_id,
+            &TasksChanged {
+                view: TasksView::Caught,
+                workspace_id: None,
+            },
+        ),
+        Err(error) => {
+            tracing::warn!(%error, session_id = session.id, "cannot stage caught follow-ups")
+        }
     }
 }

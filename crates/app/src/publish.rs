@@ -14,7 +14,9 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::services::App;
-use crate::stream_events::{AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged};
+use crate::stream_events::{
+    AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged, TasksChanged,
+};
 
 /// Starts the task that turns the sessions' broadcasts into events. One task
 /// reads both, output first: the sessions crate sends a turn's last output
@@ -208,6 +210,14 @@ pub fn board_changed(state: &App, account_id: &str, change: &BoardChanged) {
     state.events.publish(
         Audience::Account(account_id.to_owned()),
         Name::Board,
+        &json!(change),
+    );
+}
+
+pub fn tasks_changed(state: &App, account_id: &str, change: &TasksChanged) {
+    state.events.publish(
+        Audience::Account(account_id.to_owned()),
+        Name::Tasks,
         &json!(change),
     );
 }

@@ -25,6 +25,23 @@ pub struct AlarmChanged {
     pub deleted: bool,
 }
 
+/// The `tasks` event: which of the account's task views changed, so a page
+/// showing it reads it again (a task list, named by its workspace, `null`
+/// for the personal one, or the caught follow-ups).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TasksChanged {
+    pub view: TasksView,
+    pub workspace_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TasksView {
+    Tasks,
+    Caught,
+}
+
 /// The `output` event's data: one stored entry of a turn's typed transcript.
 /// `seq` grows within a session (it is the entry's `seq` in
 /// `GET /sessions/<id>/transcript?format=json`).

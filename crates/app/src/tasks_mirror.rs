@@ -10,6 +10,7 @@ use inbox::{Category, NewRow};
 
 use crate::error::blocking;
 use crate::services::App;
+use crate::stream_events::{TasksChanged, TasksView};
 use crate::utility_model;
 
 /// How often the files are looked at for edits made outside Switchboard.
@@ -46,6 +47,19 @@ pub fn start(state: &App) {
 /// Syncs a list's mirrors after a write through the API.
 pub async fn after_write(state: &App, account_id: &str, workspace_id: Option<&str>) {
     sync(state, account_id, workspace_id).await;
+    changed(state, account_id, workspace_id, TasksView::Tasks);
+}
+
+/// Tells the account's open pages that a task view changed.
+pub fn changed(state: &App, account_id: &str, workspace_id: Option<&str>, view: TasksView) {
+    crate::publish::tasks_changed(
+        state,
+        account_id,
+        &TasksChanged {
+            view,
+            workspace_id: workspace_id.map(str::to_owned),
+        },
+    );
 }
 
 async fn sync(state: &App, account_id: &str, workspace_id: Option<&str>) {
@@ -61,6 +75,15 @@ async fn sync(state: &App, account_id: &str, workspace_id: Option<&str>) {
             return;
         }
     };
+    let merged = synced.iter().any(|mirror| {
+        mirror
+            .result
+            .as_ref()
+            .is_ok_and(|r| r.created + r.updated + r.deleted > 0)
+    });
+    if merged {
+        changed(state, account_id, workspace_id, TasksView::Tasks);
+    }
     for mirror in synced {
         match mirror.result {
             Ok(report) if !report.conflicts.is_empty() => {

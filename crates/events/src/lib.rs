@@ -37,6 +37,9 @@ pub enum Name {
     Approval,
     /// An agent asks the web app to show a view (a toast, or at once).
     Navigate,
+    /// A task list or the caught follow-ups changed (an agent's task, a
+    /// tasks.md edit merged, follow-ups staged).
+    Tasks,
     /// An agent asks the web app, behind other windows, to come forward.
     Foreground,
     /// Refetch: what was missed is no longer held.
@@ -54,6 +57,7 @@ impl Name {
             Name::Alarm => "alarm",
             Name::Approval => "approval",
             Name::Navigate => "navigate",
+            Name::Tasks => "tasks",
             Name::Foreground => "foreground",
             Name::Reset => "reset",
         }

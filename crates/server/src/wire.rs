@@ -8,7 +8,9 @@ use serde_json::Value;
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
-pub use app::stream_events::{AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged};
+pub use app::stream_events::{
+    AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged, TasksChanged, TasksView,
+};
 
 /// Every error reply: `{"error": {"code", "message"}}`.
 #[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]

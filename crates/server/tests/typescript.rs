@@ -172,6 +172,8 @@ fn api_types() -> String {
         decl::<bookmarks::Fields>(&cfg),
         decl::<server::wire::NewAlarm>(&cfg),
         decl::<server::wire::AlarmChanged>(&cfg),
+        decl::<server::wire::TasksChanged>(&cfg),
+        decl::<server::wire::TasksView>(&cfg),
         decl::<alarms::Alarm>(&cfg),
         decl::<alarms::Status>(&cfg),
         decl::<alarms::Repeat>(&cfg),

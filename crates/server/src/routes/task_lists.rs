@@ -18,6 +18,7 @@ use crate::blocking::blocking;
 use crate::error::ApiResult;
 use crate::json::ApiJson;
 use crate::state::AppState;
+use crate::wire::TasksView;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -165,6 +166,7 @@ async fn keep(
     let account = user.account_id().to_owned();
     let task = blocking(move || store.keep(&account, &id)).await?;
     synced(&state, user.account_id(), &task).await;
+    app::tasks_mirror::changed(&state, user.account_id(), None, TasksView::Caught);
     Ok((StatusCode::CREATED, Json(task)))
 }
 
@@ -179,6 +181,7 @@ async fn dismiss(
     let store = state.tasks.clone();
     let account = user.account_id().to_owned();
     blocking(move || store.dismiss(&account, &id)).await?;
+    app::tasks_mirror::changed(&state, user.account_id(), None, TasksView::Caught);
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -4,9 +4,10 @@
  * `tree.ts`'s; this page sends them and keeps focus on the row that moved.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from "react";
-import type { Caught, Task, TaskMove, TaskPatch } from "../../shared/api/types.generated";
+import type { Caught, Task, TaskMove, TaskPatch, TasksChanged } from "../../shared/api/types.generated";
 import { Link } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
+import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 import { useNow } from "../../shared/useNow";
@@ -25,6 +26,11 @@ export function TasksPage({ view }: { view: "list" | "caught" }) {
   useEffect(() => {
     void loadCaught();
   }, [loadCaught, view]);
+  // Follow-ups are staged when a session ends, whether or not this page is open.
+  useStreamEvent<TasksChanged>("tasks", (change) => {
+    if (change.view === "caught") void loadCaught();
+  });
+  useStreamLifecycle("reset", () => void loadCaught());
   if (values?.tasksEnabled === false) {
     return (
       <section className="page">
@@ -66,6 +72,11 @@ function TaskList() {
   useEffect(() => {
     void load();
   }, [load]);
+  // An agent's task or a tasks.md edit shows without a reload.
+  useStreamEvent<TasksChanged>("tasks", (change) => {
+    if (change.view === "tasks" && change.workspaceId === null) void load();
+  });
+  useStreamLifecycle("reset", () => void load());
   useLayoutEffect(() => {
     const id = focusNext.current;
     if (!id) return;

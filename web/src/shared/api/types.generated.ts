@@ -873,6 +873,10 @@ export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };
 
 export type AlarmChanged = { id: string, alarm: Alarm | null, deleted: boolean, };
 
+export type TasksChanged = { view: TasksView, workspaceId: string | null, };
+
+export type TasksView = "tasks" | "caught";
+
 export type Alarm = { id: string, label: string, 
 /**
  * When it rings next, or rang (RFC 3339, UTC).
