@@ -406,3 +406,30 @@ fn follow_ups_are_caught_once_from_an_archived_session_kept_or_dismissed() {
     std::thread::sleep(Duration::from_secs(2));
     assert_eq!(rig.standin.answered(CATCH).len(), 2);
 }
+
+#[test]
+fn a_codex_session_is_named_by_codex_at_low_reasoning_effort() {
+    let Some(rig) = Rig::start(Api::OpenAi, &[]) else {
+        return;
+    };
+    rig.standin.push(Message::text("Done."));
+    let id = rig.spawn("tidy the changelog before the release");
+    let session = wait_title(&rig, &id, "Codex session");
+    assert_eq!(session["titleSource"], "ai");
+    let asked = rig.standin.answered(NAME);
+    assert_eq!(asked.len(), 1);
+    // No model setting: Codex's own model, asked to think little.
+    assert_eq!(
+        asked[0].body["reasoning"]["effort"], "low",
+        "{}",
+        asked[0].body
+    );
+    assert!(asked[0].body_text().contains("tidy the changelog"));
+    let calls = title_calls(&rig);
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0]["outcome"], "ok");
+    assert_eq!(calls[0]["engine"], "second");
+    // Codex reports tokens but no price.
+    assert!(calls[0]["costUsd"].is_null(), "{calls:?}");
+    assert!(calls[0]["inputTokens"].as_u64().unwrap() > 0, "{calls:?}");
+}
