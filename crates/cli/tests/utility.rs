@@ -68,6 +68,30 @@ fn without_a_primary_engine_titles_stay_idle_and_say_so_once() {
             .unwrap()
             .starts_with("Session titles")
     );
+    // `from` keeps the calls made at or after it.
+    let newest = calls[0]["at"].as_str().unwrap().to_owned();
+    let oldest = calls[1]["at"].as_str().unwrap().to_owned();
+    let since = |from: &str| -> Vec<Value> {
+        server
+            .call(
+                "GET",
+                &format!("/utility/calls?feature=title&from={from}"),
+                None,
+            )
+            .json()["calls"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(since(&oldest).len(), 2);
+    let recent = since(&newest);
+    assert!(!recent.is_empty() && recent.len() <= 2, "{recent:?}");
+    assert!(
+        recent
+            .iter()
+            .all(|c| c["at"].as_str().unwrap() >= newest.as_str())
+    );
+    assert!(since("2999-01-01T00:00:00Z").is_empty());
     // Bad filters are refused.
     let bad = server.call("GET", "/utility/calls?feature=jokes", None);
     assert_eq!(
