@@ -15,10 +15,8 @@ pub const REPEATED_FAILURES: u32 = 3;
 /// An approval that waited longer than this for the user is a finding.
 pub const SLOW_APPROVAL_SECS: i64 = 5 * 60;
 
-/// The notice the watchdog's loop breaker leaves (`sessions`' `watchdog.rs`).
-const LOOP_NOTICE: &str = "restarted by the loop breaker: ";
-/// The notice a stall restart leaves.
-const STALL_NOTICE: &str = "restarted: no output and no CPU";
+// One source for the notices the watchdog's loop breaker and stall restart leave.
+use sessions::{LOOP_RESTART_REASON as LOOP_NOTICE, STALL_RESTART_REASON as STALL_NOTICE};
 
 /// How long one approval of a session waited, and whether it still waits.
 #[derive(Debug, Clone, PartialEq, Eq)]

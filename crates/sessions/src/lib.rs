@@ -72,6 +72,7 @@ mod turn;
 mod usage;
 mod versions;
 mod watchdog;
+pub use watchdog::{LOOP_RESTART_REASON, STALL_RESTART_REASON};
 
 pub use changes::{ChangeStatus, ChangedFile, ChangedFileDiff, SessionChanges};
 pub use confine::port_of;

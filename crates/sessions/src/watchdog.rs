@@ -24,6 +24,11 @@ pub(crate) const STALL_AFTER: Duration = Duration::minutes(10);
 /// How often the stall watch looks.
 pub(crate) const STALL_CHECK: Duration = Duration::minutes(1);
 
+/// The reasons a restart leaves in the transcript's notice; the friction
+/// scan finds loops and stalls by them.
+pub const LOOP_RESTART_REASON: &str = "restarted by the loop breaker: ";
+pub const STALL_RESTART_REASON: &str = "restarted: no output and no CPU for 10 minutes";
+
 const STALL_NOTE: &str = "Your previous turn stopped responding (no output and no CPU for 10 minutes) and was restarted. Continue where you left off; avoid commands that wait for input or run forever.";
 
 /// Why a turn was stopped to be relaunched, and what the agent is told.
@@ -113,7 +118,7 @@ pub(crate) async fn watch_for_stall(
         let quiet_since = busy_at.max(output_at);
         if now - quiet_since >= STALL_AFTER {
             watch.trip(Trip {
-                reason: "restarted: no output and no CPU for 10 minutes".to_owned(),
+                reason: STALL_RESTART_REASON.to_owned(),
                 note: STALL_NOTE.to_owned(),
             });
             return;
@@ -202,7 +207,7 @@ impl LoopWatch {
             });
         let found = self.detector.observe(name, input, fingerprint)?;
         Some(Trip {
-            reason: format!("restarted by the loop breaker: {} repeated", found.tool),
+            reason: format!("{LOOP_RESTART_REASON}{} repeated", found.tool),
             note: found.note,
         })
     }
