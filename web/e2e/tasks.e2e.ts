@@ -2,11 +2,13 @@
  * The utility model's features in the browser, against a real server whose primary engine is a
  * stand-in of Claude Code that answers utility questions as the real CLI prints them
  * (crates/cli/tests/fixtures/utility-claude): the Tasks page (add, nest and reorder by keyboard,
- * check, snooze, a task added elsewhere showing without a reload), the Caught view (follow-ups
+ * check, snooze, a task added elsewhere showing without a reload; a workspace's list mirrored to a
+ * project folder and edited there), the Caught view (follow-ups
  * arriving while it is open, keep, dismiss), and an AI title reaching the board without a reload,
  * then renamed by the user.
  */
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
@@ -107,6 +109,66 @@ test("tasks are added, nested and moved by keyboard, checked and snoozed", async
   await setSetting(e2e.server, "tasksV2HideCompleted", false);
   expect(errors).toEqual([]);
   await context.close();
+});
+
+test("a workspace's list is picked, mirrored to a project folder and edited there", async () => {
+  const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Platform" });
+  expect(workspace.status).toBe(201);
+  const workspaceId = workspace.body.id;
+  const project = mkdtempSync(join(tmpdir(), "switchboard-tasks-project-"));
+  try {
+    const { context, page } = await loggedInPage(e2e, "/tasks");
+    const errors = consoleErrors(page);
+    await page.getByRole("combobox", { name: "Task list" }).selectOption({ label: "Platform" });
+    await page.getByText("once it has a task").waitFor();
+    const add = page.getByRole("textbox", { name: "New task" });
+    await add.fill("Rotate the staging certificates");
+    await add.press("Enter");
+    await page.getByRole("textbox", { name: "Task: Rotate the staging certificates" }).waitFor();
+    await page.getByText(/This list is mirrored to .*tasks\.md/).waitFor();
+    const listed = async (query: string) =>
+      (await e2e.server.api<{ tasks: ApiTask[] }>("GET", `/tasks${query}`)).body.tasks.map((t) => t.text);
+    expect(await listed(`?workspaceId=${encodeURIComponent(workspaceId)}`)).toEqual([
+      "Rotate the staging certificates",
+    ]);
+    expect(await listed("")).not.toContain("Rotate the staging certificates");
+
+    // A folder that is not there is refused and nothing changes.
+    const folder = page.getByRole("textbox", { name: "Project folder" });
+    await folder.fill(join(project, "missing"));
+    await page.getByRole("button", { name: "Mirror here" }).click();
+    await page.getByRole("alert").filter({ hasText: "not an existing directory" }).waitFor();
+    // The browser logs the refused request; that one line is expected, and only it.
+    expect(errors).toEqual([expect.stringMatching(/status of 400 .*\/api\/tasks\/mirror/)]);
+    errors.splice(0);
+    await folder.fill(project);
+    await page.getByRole("button", { name: "Mirror here" }).click();
+    await page.getByRole("button", { name: "Stop mirroring" }).waitFor();
+    const file = join(project, "tasks.md");
+    await expect
+      .poll(() => readFileSync(file, "utf8"), { timeout: 10_000 })
+      .toContain("Rotate the staging certificates");
+
+    // An edit in the project's tasks.md reaches the open page.
+    writeFileSync(file, `${readFileSync(file, "utf8")}- [ ] Renew the wildcard domain\n`);
+    await page.getByRole("textbox", { name: "Task: Renew the wildcard domain" }).waitFor({ timeout: 20_000 });
+
+    // The choice of list outlives a reload.
+    await page.reload();
+    await page.getByRole("textbox", { name: "Task: Renew the wildcard domain" }).waitFor();
+    await page.getByRole("button", { name: "Stop mirroring" }).click();
+    await page.getByRole("button", { name: "Mirror here" }).waitFor();
+    const mirrors = (
+      await e2e.server.api<{ mirrors: { workspaceId: string | null; folder: string | null }[] }>("GET", "/tasks/mirror")
+    ).body.mirrors;
+    expect(mirrors.find((m) => m.workspaceId === workspaceId)?.folder).toBeNull();
+    await page.getByRole("combobox", { name: "Task list" }).selectOption({ label: "Personal" });
+    await page.getByRole("textbox", { name: "Task: Renew the wildcard domain" }).waitFor({ state: "detached" });
+    expect(errors).toEqual([]);
+    await context.close();
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
 });
 
 test("follow-ups caught from an archived session are kept or dismissed", async () => {

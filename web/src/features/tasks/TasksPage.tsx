@@ -1,7 +1,8 @@
 /**
- * The Tasks page (`tasksEnabled`): the personal task list as a nested checklist, and the Caught
- * view of follow-ups the utility model found in finished sessions. The list's shape and moves are
- * `tree.ts`'s; this page sends them and keeps focus on the row that moved.
+ * The Tasks page (`tasksEnabled`): the personal task list or a workspace's as a nested checklist,
+ * with where its tasks.md is mirrored, and the Caught view of follow-ups the utility model found in
+ * finished sessions. The list's shape and moves are `tree.ts`'s; this page sends them and keeps
+ * focus on the row that moved.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from "react";
 import type { Caught, Task, TaskMove, TaskPatch, TasksChanged } from "../../shared/api/types.generated";
@@ -11,9 +12,11 @@ import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStrea
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 import { useNow } from "../../shared/useNow";
-import { createTask, deleteTask, listCaught, listTasks, moveTask, updateTask } from "./api";
+import { useWorkspaces } from "../../shared/workspaces";
+import { createTask, deleteTask, listCaught, listTasks, moveTask, updateTask, type ListId } from "./api";
 import { autoCapitalize } from "./capitalize";
 import { CaughtView } from "./CaughtView";
+import { MirrorPanel } from "./MirrorPanel";
 import { TaskRow, type ListKey } from "./TaskRow";
 import { indent, moveBy, outdent, dropOn, visibleRows } from "./tree";
 import "./tasks.css";
@@ -54,12 +57,62 @@ export function TasksPage({ view }: { view: "list" | "caught" }) {
           Caught{caught && caught.length > 0 ? ` (${caught.length})` : ""}
         </Link>
       </nav>
-      {view === "caught" ? <CaughtView caught={caught} error={caughtError} onChanged={loadCaught} /> : <TaskList />}
+      {view === "caught" ? <CaughtView caught={caught} error={caughtError} onChanged={loadCaught} /> : <TaskLists />}
     </section>
   );
 }
 
-function TaskList() {
+const LIST_KEY = "switchboard.tasks.list";
+
+function rememberedList(): ListId {
+  try {
+    return window.localStorage.getItem(LIST_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The list picker: the personal list, then one list per workspace, the choice kept per browser. */
+function TaskLists() {
+  const { workspaces } = useWorkspaces();
+  const [wanted, setWanted] = useState<ListId>(rememberedList);
+  // A remembered workspace that is gone (or not yet loaded) shows the personal list.
+  const listId = wanted !== null && workspaces?.some((w) => w.id === wanted) ? wanted : null;
+  const choose = (id: ListId) => {
+    setWanted(id);
+    try {
+      if (id === null) window.localStorage.removeItem(LIST_KEY);
+      else window.localStorage.setItem(LIST_KEY, id);
+    } catch {
+      // Storage can be off (private mode); the choice then lasts for this page only.
+    }
+  };
+  return (
+    <>
+      {workspaces && workspaces.length > 0 && (
+        <label className="task-list-picker">
+          <span className="muted">List</span>
+          <select
+            aria-label="Task list"
+            value={listId ?? ""}
+            onChange={(event) => choose(event.target.value === "" ? null : event.target.value)}
+          >
+            <option value="">Personal</option>
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <TaskList key={listId ?? ""} workspaceId={listId} />
+      <MirrorPanel key={`mirror:${listId ?? ""}`} workspaceId={listId} />
+    </>
+  );
+}
+
+function TaskList({ workspaceId }: { workspaceId: ListId }) {
   const { values } = useSettings();
   const toast = useToast();
   const now = useNow();
@@ -68,13 +121,13 @@ function TaskList() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [newText, setNewText] = useState("");
   const focusNext = useRef<string | null>(null);
-  const load = useCallback(() => listTasks().then(setTasks, setError), []);
+  const load = useCallback(() => listTasks(workspaceId).then(setTasks, setError), [workspaceId]);
   useEffect(() => {
     void load();
   }, [load]);
   // An agent's task or a tasks.md edit shows without a reload.
   useStreamEvent<TasksChanged>("tasks", (change) => {
-    if (change.view === "tasks" && change.workspaceId === null) void load();
+    if (change.view === "tasks" && change.workspaceId === workspaceId) void load();
   });
   useStreamLifecycle("reset", () => void load());
   useLayoutEffect(() => {
@@ -125,6 +178,7 @@ function TaskList() {
           case "next":
             return createTask({
               text: "New task",
+              workspaceId: workspaceId ?? undefined,
               parentId: task.parentId ?? undefined,
               index: task.position + 1,
             }).then((made) => {
@@ -151,7 +205,7 @@ function TaskList() {
     const text = newText.trim();
     if (!text) return;
     setNewText("");
-    void after(createTask({ text }), "The task was not added");
+    void after(createTask({ text, workspaceId: workspaceId ?? undefined }), "The task was not added");
   };
 
   return (
@@ -206,8 +260,7 @@ function TaskList() {
         <button type="submit">Add</button>
       </form>
       <p className="muted tasks-help">
-        Enter adds a task below, Tab nests it under the one above, Shift+Tab takes it out, Alt+↑ and Alt+↓ move it. The
-        list is mirrored to tasks.md in the data directory.
+        Enter adds a task below, Tab nests it under the one above, Shift+Tab takes it out, Alt+↑ and Alt+↓ move it.
       </p>
     </>
   );

@@ -1,8 +1,13 @@
-/** The task routes the Tasks page calls. */
+/** The task routes the Tasks page calls. A list is the personal one (`null`) or a workspace's. */
 import { apiFetch } from "../../shared/api/client";
-import type { Caught, NewTask, Task, TaskMove, TaskPatch } from "../../shared/api/types.generated";
+import type { Caught, NewTask, Task, TaskMirror, TaskMove, TaskPatch } from "../../shared/api/types.generated";
 
-export const listTasks = () => apiFetch<{ tasks: Task[] }>("/tasks").then((r) => r.tasks);
+export type ListId = string | null;
+
+export const listTasks = (workspaceId: ListId) =>
+  apiFetch<{ tasks: Task[] }>(
+    workspaceId === null ? "/tasks" : `/tasks?workspaceId=${encodeURIComponent(workspaceId)}`,
+  ).then((r) => r.tasks);
 
 export const createTask = (body: NewTask) => apiFetch<Task>("/tasks", { method: "POST", body });
 
@@ -13,6 +18,11 @@ export const deleteTask = (id: string) => apiFetch<void>(`/tasks/${encodeURIComp
 
 export const moveTask = (move: TaskMove) =>
   apiFetch<{ tasks: Task[] }>("/tasks/reorder", { method: "POST", body: move }).then((r) => r.tasks);
+
+export const listMirrors = () => apiFetch<{ mirrors: TaskMirror[] }>("/tasks/mirror").then((r) => r.mirrors);
+
+export const setMirrorFolder = (workspaceId: ListId, folder: string | null) =>
+  apiFetch<TaskMirror>("/tasks/mirror", { method: "PUT", body: { workspaceId, folder } });
 
 export const listCaught = () => apiFetch<{ caught: Caught[] }>("/tasks/caught").then((r) => r.caught);
 
