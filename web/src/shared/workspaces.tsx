@@ -6,6 +6,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { apiFetch } from "./api/client";
 import type { Workspace } from "./api/types.generated";
+import { readStored, writeStored } from "./storage";
 
 export interface WorkspacesState {
   workspaces: Workspace[] | undefined;
@@ -19,22 +20,6 @@ export interface WorkspacesState {
 const STORAGE_KEY = "switchboard.workspace";
 const WorkspacesContext = createContext<WorkspacesState | null>(null);
 
-function remembered(): string | null {
-  try {
-    return window.localStorage.getItem(STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
-function remember(id: string): void {
-  try {
-    window.localStorage.setItem(STORAGE_KEY, id);
-  } catch {
-    // Storage can be off (private mode); the choice then lasts for this page only.
-  }
-}
-
 export function pickWorkspace(workspaces: Workspace[], wanted: string | null): Workspace | undefined {
   return workspaces.find((w) => w.id === wanted) ?? workspaces[0];
 }
@@ -42,7 +27,7 @@ export function pickWorkspace(workspaces: Workspace[], wanted: string | null): W
 export function WorkspacesProvider({ children }: { children: ReactNode }) {
   const [workspaces, setWorkspaces] = useState<Workspace[]>();
   const [error, setError] = useState<unknown>();
-  const [wanted, setWanted] = useState<string | null>(remembered);
+  const [wanted, setWanted] = useState<string | null>(() => readStored(STORAGE_KEY));
   const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
@@ -50,7 +35,7 @@ export function WorkspacesProvider({ children }: { children: ReactNode }) {
   }, [generation]);
 
   const select = useCallback((id: string) => {
-    remember(id);
+    writeStored(STORAGE_KEY, id);
     setWanted(id);
   }, []);
 

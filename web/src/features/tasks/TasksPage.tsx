@@ -11,6 +11,7 @@ import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
+import { readStored, writeStored } from "../../shared/storage";
 import { useNow } from "../../shared/useNow";
 import { useWorkspaces } from "../../shared/workspaces";
 import { createTask, deleteTask, listCaught, listTasks, moveTask, updateTask, type ListId } from "./api";
@@ -64,28 +65,15 @@ export function TasksPage({ view }: { view: "list" | "caught" }) {
 
 const LIST_KEY = "switchboard.tasks.list";
 
-function rememberedList(): ListId {
-  try {
-    return window.localStorage.getItem(LIST_KEY);
-  } catch {
-    return null;
-  }
-}
-
 /** The list picker: the personal list, then one list per workspace, the choice kept per browser. */
 function TaskLists() {
   const { workspaces } = useWorkspaces();
-  const [wanted, setWanted] = useState<ListId>(rememberedList);
+  const [wanted, setWanted] = useState<ListId>(() => readStored(LIST_KEY));
   // A remembered workspace that is gone (or not yet loaded) shows the personal list.
   const listId = wanted !== null && workspaces?.some((w) => w.id === wanted) ? wanted : null;
   const choose = (id: ListId) => {
     setWanted(id);
-    try {
-      if (id === null) window.localStorage.removeItem(LIST_KEY);
-      else window.localStorage.setItem(LIST_KEY, id);
-    } catch {
-      // Storage can be off (private mode); the choice then lasts for this page only.
-    }
+    writeStored(LIST_KEY, id);
   };
   return (
     <>
