@@ -45,8 +45,11 @@ pub fn start(state: &App) {
     tokio::spawn(async move {
         let mut paused: HashMap<(String, Kind), Date> = HashMap::new();
         loop {
-            look(&state, &mut paused).await;
+            // The next wake is counted from the moment this look saw: a clock
+            // that moved on during the look (the hour struck meanwhile) then
+            // wakes the loop at once instead of a whole recheck later.
             let now = state.clock.now();
+            look(&state, jiff_of(now), &mut paused).await;
             let next = digests::next_moment(&zone(&state), hour(&state), jiff_of(now));
             let wake = offset_of(next).unwrap_or(now + RECHECK).min(now + RECHECK);
             tokio::select! {
@@ -58,8 +61,7 @@ pub fn start(state: &App) {
     });
 }
 
-async fn look(state: &App, paused: &mut HashMap<(String, Kind), Date>) {
-    let now = jiff_of(state.clock.now());
+async fn look(state: &App, now: Timestamp, paused: &mut HashMap<(String, Kind), Date>) {
     let zone = zone(state);
     let today = pm_inbox::window::local_day(&zone, now);
     let previous_look = previous_look(state, "weekly_summary", now).await;
