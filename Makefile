@@ -4,7 +4,7 @@
 # (rustfmt and clippy, the web app's packages, git for the worktree tests, the
 # pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
 
-.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps test-engines api-check e2e e2e-deps bench
+.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps ssh-deps test-engines api-check e2e e2e-deps bench
 
 # Incremental compilation's cache was half of a fresh `make test`'s target
 # (3.7 of 7.6 GB) and pays off only when one crate is rebuilt again and again,
@@ -26,7 +26,7 @@ TEST_STEPS := style web-test build checks
 test:
 	@MAKE="$(MAKE)" tools/steps.sh $(TEST_STEPS)
 
-build: web git-deps py-deps engines-deps e2e-deps mail-deps
+build: web git-deps py-deps engines-deps e2e-deps mail-deps ssh-deps
 	cargo test --workspace --no-run
 	cargo build -p switchboard
 
@@ -79,8 +79,11 @@ web-test: web-deps
 # pinned real CLIs, and must find them: SWITCHBOARD_ENGINES_REQUIRED turns
 # its skip into a failure. The mail tests (crates/mail's rig) run the real
 # dovecot and aiosmtpd, and SWITCHBOARD_MAIL_REQUIRED does the same for them.
-ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1 SWITCHBOARD_MAIL_REQUIRED=1
-rust-test: git-deps py-deps engines-deps mail-deps web
+# The runner tests (crates/cli/tests/runners.rs) log into a real sshd on
+# loopback as a separate local user; SWITCHBOARD_SSH_REQUIRED makes a missing
+# sshd a failure there too.
+ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1 SWITCHBOARD_MAIL_REQUIRED=1 SWITCHBOARD_SSH_REQUIRED=1
+rust-test: git-deps py-deps engines-deps mail-deps ssh-deps web
 	$(ENGINE_TEST_ENV) cargo test --workspace
 
 # The same, on what `make build` compiled.
@@ -104,6 +107,11 @@ e2e-deps:
 # PATH, hence the second look.
 mail-deps:
 	@command -v dovecot >/dev/null || test -x /usr/sbin/dovecot || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq dovecot-imapd dovecot-lmtpd; }
+
+# Debian's OpenSSH server, the runner host of the SSH runner tests: each test
+# runs its own sshd on a loopback port, as root, for a separate local user.
+ssh-deps:
+	@test -x /usr/sbin/sshd || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openssh-server openssh-client; }
 
 # A virtualenv of its own, so the machine's Python stays as it was; it is
 # rebuilt only when the pinned versions change.

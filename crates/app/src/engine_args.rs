@@ -38,11 +38,19 @@ impl sessions::TurnArgs for BrokerArgs {
         &self,
         engine: &sessions::EngineSpec,
         trigger: Option<sessions::Trigger>,
+        remote: Option<&sessions::RemotePlace>,
     ) -> Vec<String> {
         let level =
             permission_check::effective_level(&self.settings, trigger, engine.permission_level);
-        let mut args = permissions::engine_args(engine.kind.as_str(), level, &self.program);
-        if let Some(url) = &self.control_url {
+        let program = remote.map_or_else(
+            || self.program.clone(),
+            |place| std::path::PathBuf::from(&place.hook_program),
+        );
+        let mut args = permissions::engine_args(engine.kind.as_str(), level, &program);
+        let control_url = remote
+            .map(|place| &place.control_url)
+            .or(self.control_url.as_ref());
+        if let Some(url) = control_url {
             let strict = self.settings.session_strict_mcp_config();
             args.extend(mcp_engine_args(engine.kind, url, strict));
         }

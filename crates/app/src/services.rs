@@ -46,6 +46,8 @@ pub struct App {
     /// and only then, `POST /test/clock` exists to move it.
     pub manual_clock: Option<Arc<ManualClock>>,
     pub sessions: sessions::Supervisor,
+    /// `local` and the runners of `runners.toml`, with their connections.
+    pub runners: runners::Runners,
     pub bookmarks: Arc<bookmarks::Bookmarks>,
     /// The utility model: short questions on the primary engine's CLI, each
     /// call recorded and kept inside its feature's cap.

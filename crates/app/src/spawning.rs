@@ -19,6 +19,7 @@ impl App {
             cli_spawn_spacing_seconds: s.cli_spawn_spacing_seconds(),
             max_dollars_per_session: s.agent_driven_max_dollars_per_session(),
             max_turns_per_session: s.agent_driven_max_turns_per_session(),
+            remote_runners: s.cloud_control_plane_enabled(),
         }
     }
 

@@ -18,8 +18,8 @@ use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
     bug_intake, catches, coaching_watch, email_in, forensics, governor_loop, instruction_sync,
-    messenger_bot, notifier, publish, session_inbox, summaries, task_reminders, tasks_mirror,
-    titles, utility_model,
+    messenger_bot, notifier, publish, runner_hosts, session_inbox, summaries, task_reminders,
+    tasks_mirror, titles, utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -172,6 +172,7 @@ impl Prepared {
             settings.clone(),
             instructions::SqliteLedger::new(db.clone(), clock.clone()),
         );
+        let runners = runner_hosts::open(&data_dir, clock.clone(), urls.control.as_deref());
         let supervisor = sessions::Supervisor::start(
             db.clone(),
             clock.clone(),
@@ -189,6 +190,7 @@ impl Prepared {
                     settings: settings.clone(),
                     memory: governor_loop::memory_source(options.meminfo_file.clone()),
                 })),
+                runners: Some(runners.clone()),
             },
             settings.auto_resume_on_crash(),
         )
@@ -224,6 +226,7 @@ impl Prepared {
             settings,
             accounts,
             sessions: supervisor,
+            runners,
             governor,
             permissions,
             stop,
@@ -249,6 +252,7 @@ impl Prepared {
         messenger_bot::start(&app);
         bug_intake::start(&app);
         email_in::start(&app);
+        runner_hosts::start(&app);
         Ok(app)
     }
 }

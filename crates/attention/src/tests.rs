@@ -32,6 +32,7 @@ fn session(status: Status) -> Session {
         status,
         archived: false,
         archived_at: None,
+        runner: "local".into(),
         agent_driven: false,
         parent_id: None,
         forked_from: None,

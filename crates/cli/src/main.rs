@@ -15,6 +15,7 @@ mod boards_cmd;
 mod bookmarks_cmd;
 mod client;
 mod doctor_cmd;
+mod runner_cmd;
 mod secrets_cmd;
 mod serve_cmd;
 mod sessions_cmd;
@@ -178,6 +179,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// On a runner host: the helper the server starts over SSH (docs/runners.md)
+    Runner {
+        /// Serve one request of the runner protocol on stdin and stdout
+        #[arg(long, required_unless_present = "keep")]
+        stdio: bool,
+        /// Run one turn's engine and spool its output (started by the helper)
+        #[arg(long, hide = true, value_name = "DIR", conflicts_with = "stdio")]
+        keep: Option<PathBuf>,
+    },
     /// Print the shell completion script for SHELL (see the README to install it)
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), e.g. `switchboard man | man -l -`
@@ -246,6 +256,7 @@ fn main() -> ExitCode {
         }
         Command::Keys { command, json } => secrets_cmd::keys(command, &data_dir, json),
         Command::Bookmarks { command, json } => bookmarks_cmd::run(command, &data_dir, json),
+        Command::Runner { stdio: _, keep } => runner_cmd::run(keep.as_deref()),
         Command::Doctor {
             control_port,
             ui_port,

@@ -334,6 +334,8 @@ impl From<sessions::SessionError> for ApiError {
                 ApiError::new(StatusCode::TOO_MANY_REQUESTS, "concurrency_limit", message)
             }
             E::UnknownEngine { .. } => ApiError::bad_request("unknown_engine", message),
+            E::UnknownRunner { .. } => ApiError::bad_request("unknown_runner", message),
+            E::RunnersOff => ApiError::forbidden("runners_disabled", message),
             E::InvalidInput(_) => ApiError::bad_request("invalid_request", message),
             E::SessionEnded { .. } => ApiError::new(StatusCode::CONFLICT, "session_ended", message),
             E::ForkSourceNotFound { .. } => ApiError::not_found("not_found", message),

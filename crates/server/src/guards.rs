@@ -28,6 +28,9 @@ pub struct Allowlist {
     origins: [String; 3],
     /// This listener serves webhook deliveries (the control server).
     hooks: bool,
+    /// The remote ports of the runners' reverse tunnels: an engine on a
+    /// runner host reaches this listener as `127.0.0.1:<tunnel port>`.
+    tunnels: Option<runners::TunnelPorts>,
 }
 
 impl Allowlist {
@@ -45,7 +48,16 @@ impl Allowlist {
             hosts: authorities(port),
             origins: authorities(ui_port).map(|a| format!("http://{a}")),
             hooks: false,
+            tunnels: None,
         }
+    }
+
+    /// This listener is also reached through the runners' tunnels, as
+    /// `127.0.0.1` at each tunnel's remote port (a literal address, so no
+    /// rebound name can pass).
+    pub fn with_tunnels(mut self, tunnels: runners::TunnelPorts) -> Self {
+        self.tunnels = Some(tunnels);
+        self
     }
 
     /// This listener also takes webhook deliveries under `/hooks/`.
@@ -63,6 +75,11 @@ impl Allowlist {
             return false;
         };
         self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
+            || self.tunnels.as_ref().is_some_and(|tunnels| {
+                host.strip_prefix("127.0.0.1:")
+                    .and_then(|port| port.parse().ok())
+                    .is_some_and(|port| tunnels.contains(port))
+            })
     }
 
     fn origin_allowed(&self, headers: &HeaderMap) -> bool {

@@ -155,7 +155,9 @@ fn not_found() -> ApiError {
 /// (webhook deliveries, `POST /hooks/<secret>`, whose secret is the
 /// credential), which the UI server does not serve.
 pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
-    let allow = Allowlist::new(port, ui_port).with_hooks();
+    let allow = Allowlist::new(port, ui_port)
+        .with_hooks()
+        .with_tunnels(state.runners.tunnel_ports());
     let api = routes::api(&state)
         .merge(routes::control_only())
         .fallback(|| async { not_found() });

@@ -47,6 +47,7 @@ fn policy() -> SpawnPolicy {
         cli_spawn_spacing_seconds: 0,
         max_dollars_per_session: 0.0,
         max_turns_per_session: 0,
+        remote_runners: false,
     }
 }
 

@@ -81,7 +81,7 @@ pub(crate) async fn actor(
     }
     let owned = id.to_owned();
     // The trigger is fixed at spawn: read once, not at every turn.
-    let ((spec, cwd, engine), trigger) = inner
+    let ((spec, cwd, engine, runner), trigger) = inner
         .read(move |tx| Ok((db::engine_spec(tx, &owned)?, db::trigger_of(tx, &owned)?)))
         .await?;
     let spec: EngineSpec = serde_json::from_str(&spec).map_err(|e| {
@@ -145,7 +145,7 @@ pub(crate) async fn actor(
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
         // Asked at each turn, so a new level reaches the next turn's flags.
         let extra_args = match &inner.turn_args {
-            Some(args) => args.turn_args(&spec, trigger),
+            Some(args) => args.turn_args(&spec, trigger, None),
             None => Vec::new(),
         };
         let context = TurnContext {
@@ -158,9 +158,18 @@ pub(crate) async fn actor(
             cwd: &cwd,
             token,
             locked_down: trigger == Some(Trigger::Email),
+            runner: &runner,
+            trigger,
         };
-        note_version(inner, id, &engine, &spec, &cwd, context.locked_down);
-        match run_turn(&context, &next, &mut end).await? {
+        if runner == runners::LOCAL {
+            note_version(inner, id, &engine, &spec, &cwd, context.locked_down);
+        }
+        let ended = if runner == runners::LOCAL {
+            run_turn(&context, &next, &mut end).await?
+        } else {
+            crate::remote_turn::run(&context, &next, &mut end).await?
+        };
+        match ended {
             TurnEnd::Done(context) => {
                 overloads = 0;
                 restarts = 0;

@@ -105,7 +105,7 @@ pub fn port_of(url: &str) -> Option<u16> {
 /// The port an engine reaches its model API on: the one its `env`'s base
 /// URL names (`ANTHROPIC_BASE_URL` for Claude Code, `OPENAI_BASE_URL` for
 /// Codex), else HTTPS's. A `command` engine has no model of ours to reach.
-fn model_port(spec: &EngineSpec) -> Option<u16> {
+pub(crate) fn model_port(spec: &EngineSpec) -> Option<u16> {
     let variable = match spec.kind {
         EngineKind::Claude => "ANTHROPIC_BASE_URL",
         EngineKind::Codex => "OPENAI_BASE_URL",

@@ -41,7 +41,8 @@ const SESSION_COLUMNS: &str = "
     s.forked_from AS forked_from,
     s.title_source AS title_source,
     s.title_history AS title_history,
-    s.archived_at AS archived_at";
+    s.archived_at AS archived_at,
+    s.runner AS runner";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -98,6 +99,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         worktree: row
             .get::<_, Option<String>>("worktree_json")?
             .and_then(|json| serde_json::from_str(&json).ok()),
+        runner: row.get("runner")?,
         trigger: row
             .get::<_, Option<String>>("trigger_text")?
             .as_deref()
@@ -128,6 +130,8 @@ pub struct NewSession<'a> {
     /// its first turn continues as a new one.
     pub forked_from: Option<&'a str>,
     pub fork_engine_session_id: Option<&'a str>,
+    /// Where its engine runs: `local` or a runner of `runners.toml`.
+    pub runner: &'a str,
     /// The clock's timestamp for the row and its first event.
     pub now: &'a str,
 }
@@ -138,9 +142,9 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
         "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, title, cwd, prompt,
             status, agent_driven, source_session_id, starts_at, follow_up_added, max_dollars,
             max_turns, created_at, updated_at, trigger_kind, forked_from, fork_engine_session_id,
-            title_source)
+            title_source, runner)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?17,
-            ?18, ?19, iif(?6 IS NULL, NULL, 'user'))",
+            ?18, ?19, iif(?6 IS NULL, NULL, 'user'), ?20)",
         params![
             s.id,
             s.account_id,
@@ -160,7 +164,8 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
             now,
             s.trigger.map(Trigger::as_str),
             s.forked_from,
-            s.fork_engine_session_id
+            s.fork_engine_session_id,
+            s.runner
         ],
     )?;
     record_event(tx, s.id, None, s.status, s.reason, now)?;
@@ -598,12 +603,23 @@ pub fn close_open_turns(tx: &Transaction<'_>, id: &str, now: &str) -> Result<()>
     Ok(())
 }
 
-pub fn engine_spec(tx: &Transaction<'_>, id: &str) -> Result<(String, String, String)> {
+pub fn engine_spec(tx: &Transaction<'_>, id: &str) -> Result<(String, String, String, String)> {
     Ok(tx.query_row(
-        "SELECT engine_spec, cwd, engine FROM sessions WHERE id = ?1",
+        "SELECT engine_spec, cwd, engine, runner FROM sessions WHERE id = ?1",
         [id],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?)
+}
+
+/// Running sessions by runner, for `GET /runners` and `auto` placement.
+pub fn running_by_runner(tx: &Transaction<'_>) -> Result<std::collections::BTreeMap<String, u32>> {
+    let mut statement = tx.prepare(
+        "SELECT runner, COUNT(*) FROM sessions
+         WHERE status IN ('starting', 'running') AND archived = 0
+         GROUP BY runner",
+    )?;
+    let rows = statement.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)))?;
+    Ok(rows.collect::<store::rusqlite::Result<_>>()?)
 }
 
 pub fn trigger_of(tx: &Transaction<'_>, id: &str) -> Result<Option<Trigger>> {

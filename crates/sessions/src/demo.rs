@@ -321,6 +321,7 @@ fn write_session(
             now: &at(0),
             forked_from: None,
             fork_engine_session_id: None,
+            runner: runners::LOCAL,
         },
     )?;
     let turn = db::take_input(tx, &id, &at(1))?

@@ -23,6 +23,10 @@ pub enum SessionError {
     ConcurrencyLimit { max: u32 },
     #[error("No engine named `{name}`; known engines: {known}.")]
     UnknownEngine { name: String, known: String },
+    #[error("Sessions on other machines are turned off (setting cloudControlPlaneEnabled).")]
+    RunnersOff,
+    #[error("No runner named `{name}`; the runners are: {known}.")]
+    UnknownRunner { name: String, known: String },
     #[error("{path} is not a valid engines file: {detail}")]
     EnginesConfig { path: PathBuf, detail: String },
     #[error("{0}")]

@@ -132,6 +132,7 @@ mod tests {
             status: Status::WaitingForInput,
             archived: false,
             archived_at: None,
+            runner: "local".into(),
             agent_driven: false,
             parent_id: None,
             forked_from: None,

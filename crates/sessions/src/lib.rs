@@ -62,6 +62,7 @@ mod process;
 mod prompts;
 mod recent;
 mod recovery;
+mod remote_turn;
 mod returning;
 mod schema;
 mod state;
@@ -89,7 +90,9 @@ pub use model::{
 pub use pages::{MAX_PAGE, PageFrom};
 pub use recent::{RecentTranscript, recent_transcripts};
 pub use returning::Governance;
-pub use state::{BeforeTurn, Hooks, OutputAppended, SessionUpdate, TokenIssuer, TurnArgs};
+pub use state::{
+    BeforeTurn, Hooks, OutputAppended, RemotePlace, SessionUpdate, TokenIssuer, TurnArgs,
+};
 pub use supervisor::Supervisor;
 pub use titles::MAX_TITLE_CHARS;
 pub use usage::SessionHistory;

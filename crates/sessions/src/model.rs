@@ -104,6 +104,9 @@ pub struct Session {
     pub archived: bool,
     /// When it was archived; `null` while it is not.
     pub archived_at: Option<String>,
+    /// Where its engine runs, for life: `local` or a runner named in
+    /// `runners.toml` (docs/runners.md).
+    pub runner: String,
     pub agent_driven: bool,
     /// The session that spawned this one: the agent token's own session, or
     /// the live session `X-App-Source-Session-Id` named.
@@ -332,6 +335,9 @@ pub struct SpawnRequest {
     /// when it ran in a worktree) unless `engine`, `cwd` or `isolation` say
     /// otherwise. The engine must be of the source's kind.
     pub fork_from: Option<String>,
+    /// `local`, a runner of `runners.toml`, or `auto` (the connected runner
+    /// with room and the most memory free). Defaults to `local`.
+    pub runner: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
@@ -371,6 +377,9 @@ pub struct SpawnPolicy {
     pub cli_spawn_spacing_seconds: u32,
     pub max_dollars_per_session: f64,
     pub max_turns_per_session: u32,
+    /// `cloudControlPlaneEnabled`: sessions may run on the runners of
+    /// `runners.toml`; off, everything runs here.
+    pub remote_runners: bool,
 }
 
 /// The prompt settings, read by the server at each spawn.

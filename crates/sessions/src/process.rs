@@ -32,48 +32,15 @@ pub async fn kill_leftovers(session_ids: &HashSet<String>) -> Vec<u32> {
         .collect();
     // Reading every process's environment is blocking file I/O: off the
     // async threads, since a stopped turn runs this too.
-    let killed = tokio::task::spawn_blocking(move || kill_matching(&wanted))
-        .await
-        .unwrap_or_default();
+    let killed =
+        tokio::task::spawn_blocking(move || runners::helper::kill_environ_matching(&wanted))
+            .await
+            .unwrap_or_default();
     for _ in 0..100 {
         if killed.iter().all(|pid| !is_running(*pid)) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    killed
-}
-
-/// SIGKILLs every process (but this one) whose environment holds one of
-/// the `wanted` variables, and says which.
-fn kill_matching(wanted: &HashSet<Vec<u8>>) -> Vec<u32> {
-    let ours = std::process::id();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut killed = Vec::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid == ours {
-            continue;
-        }
-        let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else {
-            continue;
-        };
-        if environ.split(|b| *b == 0).any(|var| wanted.contains(var))
-            && let Ok(raw) = libc::pid_t::try_from(pid)
-        {
-            // SAFETY: kill only reads its two integer arguments.
-            if unsafe { libc::kill(raw, libc::SIGKILL) } == 0 {
-                killed.push(pid);
-            }
-        }
     }
     killed
 }

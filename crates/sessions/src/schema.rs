@@ -218,4 +218,10 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
         sql: "ALTER TABLE sessions ADD COLUMN archived_at TEXT;
               UPDATE sessions SET archived_at = updated_at WHERE archived = 1;",
     },
+    // Where each session's engine runs (docs/runners.md): every session
+    // before runners ran here.
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN runner TEXT NOT NULL DEFAULT 'local';",
+    },
 ];

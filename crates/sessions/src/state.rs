@@ -32,11 +32,22 @@ pub trait TokenIssuer: Send + Sync {
 /// the session's stored engine, whose kind picks the arguments and whose own
 /// `permission_level`, if any, stands in for the setting.
 pub trait TurnArgs: Send + Sync {
+    /// `remote` is where a turn on a runner host reaches this server and
+    /// finds the hook program; `None` for a turn on this machine.
     fn turn_args(
         &self,
         engine: &crate::EngineSpec,
         trigger: Option<crate::model::Trigger>,
+        remote: Option<&RemotePlace>,
     ) -> Vec<String>;
+}
+
+/// A runner host's view of this server: the control URL at its end of the
+/// tunnel, and the helper binary there, which is also the hook program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemotePlace {
+    pub control_url: String,
+    pub hook_program: String,
 }
 
 /// What the server adds to the sessions: each turn's extra arguments and the
@@ -47,6 +58,8 @@ pub struct Hooks {
     /// Runs on the blocking pool just before each turn's engine starts.
     pub before_turn: Option<Arc<dyn BeforeTurn>>,
     pub governance: Option<Arc<dyn Governance>>,
+    /// The runners beside `local` (`runners.toml`); `None` runs everything here.
+    pub runners: Option<runners::Runners>,
 }
 
 /// What the server prepares in a session's folder before each turn (the
@@ -109,6 +122,7 @@ pub(crate) struct Inner {
     pub(crate) issuer: Arc<dyn TokenIssuer>,
     pub(crate) turn_args: Option<Arc<dyn TurnArgs>>,
     pub(crate) governance: Option<Arc<dyn Governance>>,
+    pub(crate) runners: Option<runners::Runners>,
     pub(crate) before_turn: Option<Arc<dyn BeforeTurn>>,
     /// Hands out the starts of sessions returning together, one at a time.
     pub(crate) pacer: Pacer,

@@ -62,6 +62,7 @@ impl Supervisor {
             issuer,
             turn_args: hooks.turn_args,
             governance: hooks.governance,
+            runners: hooks.runners,
             before_turn: hooks.before_turn,
             pacer: crate::returning::Pacer::default(),
             versions: crate::versions::Cache::default(),
@@ -169,6 +170,52 @@ impl Supervisor {
         }
     }
 
+    /// The runner a spawn asked for, checked: `local` when it names none,
+    /// the best connected runner with room for `auto`.
+    async fn place(&self, requested: Option<&str>, remote_runners: bool) -> Result<String> {
+        let requested = requested.map(str::trim).filter(|r| !r.is_empty());
+        let Some(requested) = requested else {
+            return Ok(runners::LOCAL.to_owned());
+        };
+        if requested == runners::LOCAL || (requested == runners::AUTO && !remote_runners) {
+            return Ok(runners::LOCAL.to_owned());
+        }
+        let names = self
+            .inner
+            .runners
+            .as_ref()
+            .map_or_else(|| vec![runners::LOCAL.to_owned()], runners::Runners::names);
+        if requested == runners::AUTO {
+            let Some(runners) = self.inner.runners.clone() else {
+                return Ok(runners::LOCAL.to_owned());
+            };
+            let running = self.inner.read(db::running_by_runner).await?;
+            let local = runners::LocalFacts {
+                memory: runners::helper::memory(),
+                ..runners::LocalFacts::default()
+            };
+            return Ok(runners
+                .place(&running, &local)
+                .unwrap_or_else(|| runners::LOCAL.to_owned()));
+        }
+        if names.iter().any(|n| n == requested) {
+            if !remote_runners {
+                return Err(SessionError::RunnersOff);
+            }
+            Ok(requested.to_owned())
+        } else {
+            Err(SessionError::UnknownRunner {
+                name: requested.to_owned(),
+                known: names.join(", "),
+            })
+        }
+    }
+
+    /// Running sessions by runner.
+    pub async fn running_by_runner(&self) -> Result<std::collections::BTreeMap<String, u32>> {
+        self.inner.read(db::running_by_runner).await
+    }
+
     async fn spawn_to_end(
         &self,
         caller: &Caller,
@@ -190,6 +237,12 @@ impl Supervisor {
         let mut request = request;
         // Before the worktree: a fork's folder and isolation may be its source's.
         let fork = crate::fork::resolve(&self.inner, &caller.account_id, &mut request).await?;
+        let runner = self
+            .place(request.runner.as_deref(), policy.remote_runners)
+            .await?;
+        if runner != runners::LOCAL {
+            check_remote(&mut request)?;
+        }
         // Made before the row is written, so the engine never starts outside it.
         let isolated = match request.isolation {
             Some(Isolation::Worktree) => {
@@ -216,7 +269,7 @@ impl Supervisor {
                 } else {
                     live_source_header(tx, &caller)?
                 };
-                let valid = validate(&data_dir, &request)?;
+                let valid = validate(&data_dir, &request, &runner)?;
                 let first_added = prompts::first_turn_preamble(&prompt_settings, valid.spec.kind);
                 let now = clock.now();
                 let (starts_at, queued) = if agent_driven {
@@ -257,6 +310,7 @@ impl Supervisor {
                         trigger: request.trigger,
                         forked_from: fork.as_ref().map(|f| f.source.as_str()),
                         fork_engine_session_id: fork.as_ref().map(|f| f.engine_session_id.as_str()),
+                        runner: &runner,
                         now: &clock::timestamp(now),
                     },
                 )?;
@@ -573,7 +627,30 @@ struct Valid {
     title: Option<String>,
 }
 
-fn validate(data_dir: &Path, request: &SpawnRequest) -> Result<Valid> {
+/// A session on a runner host: `cwd` is a path there, checked when its
+/// turn starts; worktrees are made on this machine only, so far.
+fn check_remote(request: &mut SpawnRequest) -> Result<()> {
+    if request.isolation.is_some() {
+        return Err(SessionError::InvalidInput(
+            "isolation `worktree` is not available on SSH runners yet; run the session in a folder of the runner host.".to_owned(),
+        ));
+    }
+    if let Some(cwd) = request
+        .cwd
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        && !cwd.starts_with('/')
+        && cwd != "~"
+    {
+        return Err(SessionError::InvalidInput(format!(
+            "cwd must be an absolute path on the runner host; {cwd} is not."
+        )));
+    }
+    Ok(())
+}
+
+fn validate(data_dir: &Path, request: &SpawnRequest, runner: &str) -> Result<Valid> {
     if request.prompt.trim().is_empty() {
         return Err(SessionError::InvalidInput(
             "A session needs a prompt.".to_owned(),
@@ -587,7 +664,17 @@ fn validate(data_dir: &Path, request: &SpawnRequest) -> Result<Valid> {
         .unwrap_or("primary")
         .to_owned();
     let spec = engines::resolve(data_dir, &engine)?;
-    let cwd = resolve_cwd(data_dir, request.cwd.as_deref())?;
+    let cwd = if runner == runners::LOCAL {
+        resolve_cwd(data_dir, request.cwd.as_deref())?
+    } else {
+        request
+            .cwd
+            .as_deref()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .unwrap_or("~")
+            .to_owned()
+    };
     let title = request
         .title
         .as_deref()

@@ -37,12 +37,12 @@ const READ_CHUNK: usize = 64 << 10;
 const STDERR_CAP: usize = 1 << 20;
 /// The tail of stderr kept in memory for the failure message.
 const STDERR_TAIL: usize = 4 << 10;
-const STOP_GRACE: Duration = Duration::from_secs(3);
+pub(crate) const STOP_GRACE: Duration = Duration::from_secs(3);
 /// `sessionTreeBelowNormalPriority`: the niceness engines run at (Windows'
 /// Below Normal sits about this far under normal).
-const BELOW_NORMAL_NICE: libc::c_int = 10;
+pub(crate) const BELOW_NORMAL_NICE: libc::c_int = 10;
 /// How long the output may trail the process's exit (a leftover holding the pipe).
-const DRAIN_GRACE: Duration = Duration::from_secs(5);
+pub(crate) const DRAIN_GRACE: Duration = Duration::from_secs(5);
 
 /// How full the model's context window was at the turn's last call.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,10 +73,13 @@ pub struct TurnContext<'a> {
     pub extra_args: &'a [String],
     /// An email-triggered session: no network and no sensitive files.
     pub locked_down: bool,
+    /// `local`, or the runner host the engine runs on.
+    pub runner: &'a str,
+    pub trigger: Option<crate::model::Trigger>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Stream {
+pub(crate) enum Stream {
     Out,
     Err,
 }
@@ -290,6 +293,19 @@ pub async fn run_turn(
     } else {
         judge(ctx.spec.kind, &status, &meta, &stderr_tail)
     };
+    close_turn(ctx, next.turn, outcome, &meta, exit_code).await
+}
+
+/// Records how the turn ended and returns it. A failed turn carries an
+/// `error` entry: the engine's own when it declared the failure, else the
+/// one the exit status or the lost process makes.
+pub(crate) async fn close_turn(
+    ctx: &TurnContext<'_>,
+    turn: i64,
+    outcome: TurnEnd,
+    meta: &TurnMeta,
+    exit_code: Option<i32>,
+) -> Result<TurnEnd> {
     let (turn_status, error) = match &outcome {
         TurnEnd::Done(_) => ("done", None),
         TurnEnd::Failed(message) => ("failed", Some(message.clone())),
@@ -298,14 +314,11 @@ pub async fn run_turn(
         TurnEnd::Restart(trip) => ("restarted", Some(trip.reason.clone())),
         TurnEnd::Ended(_) => ("stopped", None),
     };
-    // A failed turn carries an `error` entry: the engine's own when it
-    // declared the failure, else the one the exit status or the lost
-    // process makes.
     let unsaid = match &outcome {
         TurnEnd::Failed(message) if meta.failure.is_none() => Some(message.clone()),
         _ => None,
     };
-    end_turn(ctx, next.turn, turn_status, error, exit_code, unsaid).await?;
+    end_turn(ctx, turn, turn_status, error, exit_code, unsaid).await?;
     Ok(outcome)
 }
 
@@ -343,7 +356,11 @@ async fn end_turn(
     Ok(())
 }
 
-async fn fail_unstarted(ctx: &TurnContext<'_>, turn: i64, message: String) -> Result<TurnEnd> {
+pub(crate) async fn fail_unstarted(
+    ctx: &TurnContext<'_>,
+    turn: i64,
+    message: String,
+) -> Result<TurnEnd> {
     end_turn(
         ctx,
         turn,
@@ -366,7 +383,7 @@ fn signal_group_or_leader(pgid: u32, signal: libc::c_int) {
     }
 }
 
-async fn wait_for_request(stop: &mut watch::Receiver<Option<EndRequest>>) -> EndRequest {
+pub(crate) async fn wait_for_request(stop: &mut watch::Receiver<Option<EndRequest>>) -> EndRequest {
     loop {
         if let Some(request) = *stop.borrow_and_update() {
             return request;
@@ -377,7 +394,7 @@ async fn wait_for_request(stop: &mut watch::Receiver<Option<EndRequest>>) -> End
     }
 }
 
-fn judge(
+pub(crate) fn judge(
     kind: EngineKind,
     status: &std::io::Result<std::process::ExitStatus>,
     meta: &TurnMeta,
@@ -448,7 +465,7 @@ async fn read_into(
 /// each stored entry, and keeps the session's activity up to date (at most one
 /// `session` announcement per flush, and only when the activity changed).
 /// Returns what the engine reported and the tail of its stderr.
-async fn pump(
+pub(crate) async fn pump(
     inner: Arc<Inner>,
     id: String,
     account_id: String,

@@ -349,6 +349,7 @@ async fn limits_are_stored_and_shown_but_not_enforced() {
     let policy = SpawnPolicy {
         max_dollars_per_session: 0.1,
         max_turns_per_session: 1,
+        remote_runners: false,
         ..open_policy()
     };
     let id = h

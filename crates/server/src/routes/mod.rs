@@ -26,6 +26,7 @@ mod inbox;
 mod messenger_bot;
 pub(crate) mod navigation;
 pub mod openapi;
+mod runners;
 mod secrets;
 mod sessions;
 mod settings;
@@ -54,6 +55,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(approvals::routes())
         .merge(governor::routes())
         .merge(doctor::routes())
+        .merge(runners::routes())
         .merge(teamchat::routes())
         .merge(navigation::routes())
         .merge(coaching::routes().route_layer(switch(coaching::SWITCH)))

@@ -33,8 +33,8 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
     accounts, alarms, app, approvals, boards, bookmarks, bug_reports, clock, coaching, dashboards,
-    digests, doctor, email_inbound, forensics, governor, inbox, messenger_bot, navigation, secrets,
-    sessions, settings, stream, task_lists, teamchat, ui, utility, webhooks,
+    digests, doctor, email_inbound, forensics, governor, inbox, messenger_bot, navigation, runners,
+    secrets, sessions, settings, stream, task_lists, teamchat, ui, utility, webhooks,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -82,7 +82,7 @@ pub const LISTENER: &str = "x-listener";
         approvals::check, approvals::poll, approvals::decisions, approvals::list,
         approvals::read, approvals::decide,
         governor::checks, governor::check_now,
-        doctor::report,
+        doctor::report, runners::list,
         teamchat::direct_message, teamchat::channel_message, teamchat::edit,
         teamchat::delete_message, teamchat::reaction, teamchat::pin,
         teamchat::scheduled_direct_message, teamchat::invite,

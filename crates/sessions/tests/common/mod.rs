@@ -258,6 +258,7 @@ pub fn open_policy() -> SpawnPolicy {
         cli_spawn_spacing_seconds: 0,
         max_dollars_per_session: 5.0,
         max_turns_per_session: 50,
+        remote_runners: false,
     }
 }
 

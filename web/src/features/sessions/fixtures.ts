@@ -16,6 +16,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     status: "running",
     archived: false,
     archivedAt: null,
+    runner: "local",
     agentDriven: false,
     parentId: null,
     forkedFrom: null,

@@ -305,7 +305,12 @@ titleHistory: Array<string>, cwd: string, prompt: string, status: Status, archiv
 /**
  * When it was archived; `null` while it is not.
  */
-archivedAt: string | null, agentDriven: boolean, 
+archivedAt: string | null, 
+/**
+ * Where its engine runs, for life: `local` or a runner named in
+ * `runners.toml` (docs/runners.md).
+ */
+runner: string, agentDriven: boolean, 
 /**
  * The session that spawned this one: the agent token's own session, or
  * the live session `X-App-Source-Session-Id` named.
@@ -431,7 +436,12 @@ trigger?: Trigger,
  * when it ran in a worktree) unless `engine`, `cwd` or `isolation` say
  * otherwise. The engine must be of the source's kind.
  */
-forkFrom?: string, };
+forkFrom?: string, 
+/**
+ * `local`, a runner of `runners.toml`, or `auto` (the connected runner
+ * with room and the most memory free). Defaults to `local`.
+ */
+runner?: string, };
 
 export type Transcript = { sessionId: string, turns: Array<Turn>, events: Array<StatusEvent>, };
 
@@ -642,6 +652,55 @@ warnings: Array<string>, enginesFile: EnginesFile,
  * The engines in force, by name.
  */
 engines: Array<Engine>, sandbox: Sandbox, ports: Ports, dataDir: DataDir, };
+
+export type Runner = { name: string, kind: RunnerKind, state: RunnerState, 
+/**
+ * Why it is not connected (ssh's own message, the file's line and
+ * column); `null` when it is.
+ */
+reason: string | null, 
+/**
+ * Running sessions placed on it.
+ */
+sessions: number, 
+/**
+ * `max_sessions` from `runners.toml`; `null` for no limit.
+ */
+maxSessions: number | null, 
+/**
+ * The host's one-minute load average, when last seen.
+ */
+load: number | null, memory: Memory | null, engines: Array<RunnerEngine>, 
+/**
+ * How engines are confined there: `namespaces`, `landlock` or
+ * `unavailable`; `null` until reached.
+ */
+sandbox: string | null, 
+/**
+ * The helper's version on that host.
+ */
+switchboardVersion: string | null, labels: Array<string>, 
+/**
+ * The `ssh` destination; `null` for `local`.
+ */
+destination: string | null, 
+/**
+ * When it was last reached (RFC 3339); `null` when never.
+ */
+lastSeen: string | null, };
+
+export type RunnerKind = "local" | "ssh";
+
+export type RunnerState = "connected" | "connecting" | "unreachable" | "invalid";
+
+export type Memory = { totalMb: number, availableMb: number, };
+
+export type RunnerEngine = { name: string, 
+/**
+ * What `<program> --version` printed there; `null` when the program
+ * is missing or said nothing.
+ */
+version: string | null, };
 
 export type EnginesFile = { path: string, 
 /**

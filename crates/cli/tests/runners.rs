@@ -1,0 +1,313 @@
+//! Sessions on another machine through the system's OpenSSH client
+//! (docs/runners.md), against a real sshd on loopback logged into as a
+//! separate local user: that user's home, files and processes are the
+//! "runner host".
+
+mod common;
+#[path = "runners/sshd.rs"]
+mod sshd;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::TestServer;
+use serde_json::{Value, json};
+use sshd::Sshd;
+
+/// One separate local user for every test here: its home is the runner's.
+const RUNNER_USER: &str = "sbrunner";
+
+fn runners_toml(server_dir: &Path, config: &Path, alias: &str) {
+    std::fs::write(
+        server_dir.join("runners.toml"),
+        format!(
+            "ssh_config = {:?}\n\n[runners.devbox]\nssh = {alias:?}\nmax_sessions = 4\nlabels = [\"test\"]\n",
+            config.display().to_string()
+        ),
+    )
+    .unwrap();
+}
+
+/// A server whose engine `remote` reports who and where it runs, reads
+/// its text, then waits for a gate file in the runner's home (so a test
+/// can act mid-turn) and says it is done.
+fn server_with_runner(sshd: &Sshd) -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "echo \"user=$(id -un) home=$HOME\"; echo \"url=$APP_CONTROL_URL\"; cat; echo; echo read; \
+        while [ ! -e \"$HOME/gate-$APP_SESSION_ID\" ] && [ -n \"$WAIT_FOR_GATE\" ]; do sleep 0.05; done; \
+        echo done";
+    std::fs::write(
+        dir.path().join("engines.toml"),
+        format!(
+            "[engines.remote]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\n\
+             [engines.gated]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\nenv = {{ WAIT_FOR_GATE = \"1\" }}\n\
+             [engines.sleeper]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo started; exec sleep 300\"]\n"
+        ),
+    )
+    .unwrap();
+    runners_toml(dir.path(), &sshd.config(), &sshd.alias);
+    let server = TestServer::start_in(dir);
+    server.set_setting("cloudControlPlaneEnabled", json!(true));
+    server
+}
+
+fn runner<'a>(list: &'a Value, name: &str) -> &'a Value {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == name)
+        .unwrap_or_else(|| panic!("no runner {name} in {list}"))
+}
+
+fn output_of(server: &TestServer, id: &str) -> String {
+    let transcript = server
+        .call("GET", &format!("/sessions/{id}/transcript"), None)
+        .json();
+    transcript["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["output"].as_str())
+        .collect::<Vec<_>>()
+        .join("")
+}
+
+fn wait_for_output(server: &TestServer, id: &str, wanted: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let output = output_of(server, id);
+        if output.contains(wanted) {
+            return output;
+        }
+        assert!(Instant::now() < deadline, "no {wanted:?} in {output:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn spawn_on(server: &TestServer, runner: &str, engine: &str, prompt: &str) -> String {
+    let cookie = server.browser_cookie();
+    let reply = server.browser_spawn(
+        &cookie,
+        &json!({"engine": engine, "prompt": prompt, "runner": runner}),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let session = reply.json();
+    assert_eq!(session["runner"], runner);
+    session["id"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_session_runs_on_the_runner_host_as_its_user_and_reaches_the_server_back() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let server = server_with_runner(&sshd);
+
+    let list = server.call("GET", "/runners?refresh=true", None).json();
+    let local = runner(&list, "local");
+    assert_eq!(local["kind"], "local");
+    assert_eq!(local["state"], "connected");
+    let devbox = runner(&list, "devbox");
+    assert_eq!(devbox["kind"], "ssh", "{devbox}");
+    assert_eq!(devbox["state"], "connected", "{devbox}");
+    assert_eq!(devbox["maxSessions"], 4);
+    assert_eq!(devbox["labels"], json!(["test"]));
+    assert_eq!(devbox["switchboardVersion"], env!("CARGO_PKG_VERSION"));
+    assert!(
+        devbox["memory"]["totalMb"].as_u64().unwrap() > 0,
+        "{devbox}"
+    );
+    assert!(
+        devbox["engines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "remote")
+    );
+    // The helper was installed under the remote user's home, by content hash.
+    let installed = sshd.as_user("ls \"$HOME/.local/share/switchboard-runner/bin\"");
+    assert!(installed.starts_with("switchboard-"), "{installed}");
+
+    let id = spawn_on(&server, "devbox", "remote", "hello from the server");
+    server.wait_for_status(&id, "waiting_for_input");
+    let output = output_of(&server, &id);
+    assert!(
+        output.contains(&format!("user={RUNNER_USER} home={}", sshd.home.display())),
+        "{output}"
+    );
+    assert!(output.contains("hello from the server"), "{output}");
+    assert!(output.contains("done"), "{output}");
+    // The engine's control URL is the tunnel's end on the runner host, and
+    // the server answers there with the session's own token.
+    let url = output
+        .lines()
+        .find_map(|l| l.strip_prefix("url="))
+        .unwrap()
+        .to_owned();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert_ne!(url, format!("http://{}", server.control()));
+
+    // A follow-up is a second turn on the same host.
+    let sent = common::request(
+        &server.ui,
+        "POST",
+        &format!("/api/sessions/{id}/messages"),
+        &[
+            ("Cookie", &server.browser_cookie()),
+            ("Content-Type", "application/json"),
+        ],
+        Some(json!({"text": "and again"}).to_string().as_bytes()),
+    );
+    assert!(sent.status < 300, "{}", sent.text());
+    wait_for_output(&server, &id, "and again");
+
+    // What the turns spooled on the host is gone once the server has it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left =
+            sshd.as_user("ls \"$HOME/.local/share/switchboard-runner/turns\" 2>/dev/null || true");
+        if left.trim().is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "spools left: {left}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn stop_ends_the_remote_process_tree() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let server = server_with_runner(&sshd);
+    let id = spawn_on(&server, "devbox", "sleeper", "sleep");
+    wait_for_output(&server, &id, "started");
+    let session = server.call("GET", &format!("/sessions/{id}"), None).json();
+    assert_eq!(session["status"], "running");
+    let stopped = server.call("POST", &format!("/sessions/{id}/stop"), None);
+    assert!(stopped.status < 300, "{}", stopped.text());
+    server.wait_for_status(&id, "stopped");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = sshd.as_user("pgrep -u \"$(id -u)\" -x sleep || true");
+        if left.trim().is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still running on the host: {left}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sshd_killed_mid_turn_loses_no_line() {
+    let Some(mut sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let server = server_with_runner(&sshd);
+    let id = spawn_on(&server, "devbox", "gated", "before the drop");
+    wait_for_output(&server, &id, "read\n");
+
+    // The host goes away mid-turn; the engine keeps running there and
+    // finishes while the server cannot see it.
+    sshd.kill();
+    sshd.as_user(&format!("touch \"$HOME/gate-{id}\""));
+    std::thread::sleep(Duration::from_millis(500));
+    sshd.restart();
+
+    let session = {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let session = server.call("GET", &format!("/sessions/{id}"), None).json();
+            if session["status"] == "waiting_for_input" {
+                break session;
+            }
+            assert!(Instant::now() < deadline, "stuck at {}", session["status"]);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    assert_eq!(session["runner"], "devbox");
+    let output = output_of(&server, &id);
+    assert!(output.contains("before the drop"), "{output}");
+    assert!(output.contains("done"), "{output}");
+    sshd.as_user(&format!("rm -f \"$HOME/gate-{id}\""));
+}
+
+#[test]
+fn bad_runners_are_refused_with_the_reason_and_change_nothing() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let server = server_with_runner(&sshd);
+
+    let cookie = server.browser_cookie();
+    let unknown = server.browser_spawn(
+        &cookie,
+        &json!({"engine": "remote", "prompt": "x", "runner": "nowhere"}),
+    );
+    assert_eq!(unknown.status, 400);
+    assert_eq!(unknown.error_code(), "unknown_runner");
+    assert!(unknown.text().contains("devbox"), "{}", unknown.text());
+
+    // A changed host key and an unknown one: ssh's own refusal, never a
+    // connection.
+    for config in [
+        sshd.config_with_changed_key(),
+        sshd.config_with_unknown_key(),
+    ] {
+        runners_toml(server.data_dir(), &config, &sshd.alias);
+        let list = server.call("GET", "/runners?refresh=true", None).json();
+        let devbox = runner(&list, "devbox");
+        assert_eq!(devbox["state"], "unreachable", "{devbox}");
+        assert!(
+            devbox["reason"]
+                .as_str()
+                .unwrap()
+                .contains("Host key verification failed"),
+            "{devbox}"
+        );
+    }
+
+    // A malformed file names the place; `local` still works.
+    std::fs::write(
+        server.data_dir().join("runners.toml"),
+        "[runners.devbox]\nssh = \"x\"\nmax_sesions = 3\n",
+    )
+    .unwrap();
+    let list = server.call("GET", "/runners?refresh=true", None).json();
+    let devbox = runner(&list, "devbox");
+    assert_eq!(devbox["state"], "invalid");
+    assert!(
+        devbox["reason"].as_str().unwrap().contains("line 1"),
+        "{devbox}"
+    );
+    assert_eq!(runner(&list, "local")["state"], "connected");
+
+    // An unreachable host: the session fails within seconds with ssh's words.
+    std::fs::write(
+        server.data_dir().join("runners.toml"),
+        "[runners.devbox]\nssh = \"nobody@127.0.0.1:1\"\n",
+    )
+    .unwrap();
+    server.call("GET", "/runners?refresh=true", None);
+    let id = spawn_on(&server, "devbox", "remote", "x");
+    let failed = server.wait_for_status(&id, "failed");
+    assert!(
+        failed["error"]
+            .as_str()
+            .unwrap()
+            .contains("Connection refused"),
+        "{failed}"
+    );
+
+    // With the switch off, no session goes anywhere but here.
+    server.set_setting("cloudControlPlaneEnabled", json!(false));
+    let off = server.browser_spawn(
+        &cookie,
+        &json!({"engine": "remote", "prompt": "x", "runner": "devbox"}),
+    );
+    assert_eq!(off.status, 403);
+    assert_eq!(off.error_code(), "runners_disabled");
+}

@@ -1,0 +1,23 @@
+//! Where sessions run.
+//!
+//! The built-in runner `local` is this machine. Others are declared in
+//! `DIR/runners.toml` ([`config`]) and reached with the system's OpenSSH
+//! client ([`ssh`]), so `~/.ssh/config`, agents, `ProxyJump` and known
+//! hosts work as the user expects. On the far side the same `switchboard`
+//! binary runs as a helper ([`helper`], `switchboard runner --stdio`),
+//! speaking the framed protocol of [`wire`].
+//!
+//! Knows nothing of HTTP, settings or sessions: the application layer asks
+//! it to probe, install and run, and maps what it says.
+
+pub mod config;
+pub mod helper;
+mod hosts;
+mod info;
+pub mod ssh;
+pub mod wire;
+
+pub use config::{AUTO, LOCAL, RunnersFile, SshRunner};
+pub use hosts::{LocalFacts, Output, Ready, RemoteTurn, Runners, TunnelPorts};
+pub use info::{EngineVersion, Memory, RunnerInfo, RunnerKind, RunnerState};
+pub use wire::{Confine, Exit, ProbeEngine, TurnHeader};

@@ -1,0 +1,206 @@
+//! A turn on a runner host (docs/runners.md): the same transcript, stop and
+//! judgement as a local turn, with the process on the other end of an SSH
+//! channel. Only the start and the process handle differ; the output goes
+//! through the same pump.
+
+use std::os::unix::process::ExitStatusExt;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::timeout;
+
+use crate::adapters::TurnMeta;
+use crate::db::{self, NextTurn};
+use crate::engines::EngineKind;
+use crate::error::Result;
+use crate::model::{Status, Trigger};
+use crate::state::{EndRequest, RemotePlace};
+use crate::turn::{
+    BELOW_NORMAL_NICE, DRAIN_GRACE, STOP_GRACE, Stream, TurnContext, TurnEnd, close_turn,
+    fail_unstarted, judge, pump, wait_for_request,
+};
+use crate::watchdog::{Watch, Watching};
+
+/// How long a stopped turn's end is awaited once it was killed: a host that
+/// went away cannot say, and the helper's keeper ends the group anyway.
+const KILL_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+pub(crate) async fn run(
+    ctx: &TurnContext<'_>,
+    next: &NextTurn,
+    stop: &mut watch::Receiver<Option<EndRequest>>,
+) -> Result<TurnEnd> {
+    let text = crate::prompts::compose(next.added.as_deref(), &next.text);
+    let Some(runners) = ctx.inner.runners.clone() else {
+        let message = format!(
+            "the session runs on runner `{}`, but runners are off on this server",
+            ctx.runner
+        );
+        return fail_unstarted(ctx, next.turn, message).await;
+    };
+    let ready = match runners.ensure(ctx.runner).await {
+        Ok(ready) => ready,
+        Err(reason) => {
+            let message = format!("runner `{}` is unreachable: {reason}", ctx.runner);
+            return fail_unstarted(ctx, next.turn, message).await;
+        }
+    };
+    let place = RemotePlace {
+        control_url: format!("http://127.0.0.1:{}", ready.tunnel_port),
+        hook_program: ready.remote_exe.replace("$HOME", &ready.home),
+    };
+    let extra = ctx
+        .inner
+        .turn_args
+        .as_ref()
+        .map(|args| args.turn_args(ctx.spec, ctx.trigger, Some(&place)))
+        .unwrap_or_default();
+    let argv = ctx.spec.argv(&text, next.resume(), &extra);
+    let mut env: Vec<(String, String)> = ctx
+        .spec
+        .env
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    env.extend([
+        ("APP_CLI_TOKEN".to_owned(), ctx.token.to_owned()),
+        ("APP_SESSION_ID".to_owned(), ctx.session_id.to_owned()),
+        ("APP_TURN".to_owned(), next.turn.to_string()),
+        ("APP_CONTROL_URL".to_owned(), place.control_url.clone()),
+    ]);
+    let locked_down = ctx.locked_down || ctx.trigger == Some(Trigger::Email);
+    let header = runners::TurnHeader {
+        key: format!("{}-{}", ctx.session_id, next.turn),
+        session_id: ctx.session_id.to_owned(),
+        argv,
+        env,
+        cwd: (ctx.cwd != "~" && !ctx.cwd.is_empty()).then(|| ctx.cwd.to_owned()),
+        stdin: (ctx.spec.kind == EngineKind::Command).then(|| text.clone()),
+        confine: runners::Confine {
+            hide_sensitive: ctx.spec.kind == EngineKind::Command || locked_down,
+            connect_ports: locked_down.then(|| {
+                std::iter::once(ready.tunnel_port)
+                    .chain(crate::confine::model_port(ctx.spec))
+                    .collect()
+            }),
+            unsafe_allow_unsandboxed: ctx.spec.unsafe_allow_unsandboxed,
+        },
+        nice: ctx
+            .inner
+            .governance
+            .as_ref()
+            .is_some_and(|g| g.below_normal_priority())
+            .then_some(BELOW_NORMAL_NICE),
+    };
+    let mut turn = match runners.start_turn(ctx.runner, header).await {
+        Ok(turn) => turn,
+        Err(reason) => {
+            let message = format!(
+                "engine `{}` could not be started on runner `{}`: {reason}",
+                ctx.engine, ctx.runner
+            );
+            return fail_unstarted(ctx, next.turn, message).await;
+        }
+    };
+    {
+        let id = ctx.session_id.to_owned();
+        let pgid = turn.pgid;
+        ctx.inner
+            .write(move |tx| db::set_process(tx, &id, Some(pgid)))
+            .await?;
+        let reason = format!(
+            "turn {} started on runner {} (pid {})",
+            next.turn, ctx.runner, turn.pgid
+        );
+        ctx.inner
+            .move_to(ctx.session_id, ctx.account_id, Status::Running, reason)
+            .await?;
+    }
+
+    let (chunks_tx, chunks_rx) = mpsc::channel(32);
+    let (exit_tx, mut exit_rx) = oneshot::channel::<std::result::Result<runners::Exit, String>>();
+    let mut output = std::mem::replace(&mut turn.output, mpsc::channel(1).1);
+    let forward = tokio::spawn(async move {
+        let mut exit_tx = Some(exit_tx);
+        while let Some(item) = output.recv().await {
+            let (stream, bytes) = match item {
+                runners::Output::Stdout(bytes) => (Stream::Out, bytes),
+                runners::Output::Stderr(bytes) => (Stream::Err, bytes),
+                runners::Output::Exit(exit) => {
+                    if let Some(tx) = exit_tx.take() {
+                        let _ = tx.send(Ok(exit));
+                    }
+                    return;
+                }
+                runners::Output::Lost(reason) => {
+                    if let Some(tx) = exit_tx.take() {
+                        let _ = tx.send(Err(reason));
+                    }
+                    return;
+                }
+            };
+            if chunks_tx.send((stream, bytes)).await.is_err() {
+                return;
+            }
+        }
+    });
+    let watch = Watch::new(ctx.inner.clock.now());
+    let pump = tokio::spawn(pump(
+        Arc::clone(ctx.inner),
+        ctx.session_id.to_owned(),
+        ctx.account_id.to_owned(),
+        next.turn,
+        ctx.spec.kind,
+        chunks_rx,
+        Watching { watch, loops: None },
+    ));
+
+    let mut ended_by: Option<EndRequest> = None;
+    let ended = tokio::select! {
+        exit = &mut exit_rx => exit.unwrap_or_else(|_| Err("the runner stream ended".to_owned())),
+        request = wait_for_request(stop) => {
+            ended_by = Some(request);
+            turn.signal(libc::SIGTERM);
+            match timeout(STOP_GRACE, &mut exit_rx).await {
+                Ok(exit) => exit.unwrap_or_else(|_| Err("the runner stream ended".to_owned())),
+                Err(_) => {
+                    turn.signal(libc::SIGKILL);
+                    match timeout(KILL_WAIT, &mut exit_rx).await {
+                        Ok(exit) => exit.unwrap_or_else(|_| Err("the runner stream ended".to_owned())),
+                        Err(_) => Err("the runner did not confirm the engine's end".to_owned()),
+                    }
+                }
+            }
+        }
+    };
+    if ended_by.is_some() {
+        // What left the engine's group on that host goes too.
+        let _ = runners
+            .kill_leftovers(ctx.runner, vec![ctx.session_id.to_owned()])
+            .await;
+    }
+    let (meta, stderr_tail) = match timeout(DRAIN_GRACE, pump).await {
+        Ok(joined) => joined.unwrap_or_default(),
+        Err(_) => {
+            forward.abort();
+            (TurnMeta::default(), String::new())
+        }
+    };
+    let status = match &ended {
+        Ok(exit) => Ok(match (exit.code, exit.signal) {
+            (Some(code), _) => std::process::ExitStatus::from_raw((code & 0xff) << 8),
+            (None, Some(signal)) => std::process::ExitStatus::from_raw(signal & 0x7f),
+            (None, None) => std::process::ExitStatus::from_raw(0xff << 8),
+        }),
+        Err(reason) => Err(std::io::Error::other(format!(
+            "runner `{}`: {reason}",
+            ctx.runner
+        ))),
+    };
+    let exit_code = status.as_ref().ok().and_then(|s| s.code());
+    let outcome = match ended_by {
+        Some(request) => TurnEnd::Ended(request),
+        None => judge(ctx.spec.kind, &status, &meta, &stderr_tail),
+    };
+    close_turn(ctx, next.turn, outcome, &meta, exit_code).await
+}
