@@ -69,7 +69,13 @@ pub async fn check(
     let context = Context {
         level,
         cwd: PathBuf::from(&session.cwd),
-        home: std::env::var_os("HOME").map(PathBuf::from),
+        // Paths are judged where the engine runs: `~` on a runner host is
+        // its user's home there.
+        home: if session.runner == runners::LOCAL {
+            std::env::var_os("HOME").map(PathBuf::from)
+        } else {
+            state.runners.home(&session.runner).map(PathBuf::from)
+        },
         auto_approve_plans: state.settings.auto_approve_plans(),
         auto_approve_config_files: state.settings.auto_approve_config_files(),
     };

@@ -65,8 +65,8 @@ impl App {
         &self,
         refresh: bool,
     ) -> Result<Vec<runners::RunnerInfo>, sessions::SessionError> {
+        self.runners.reload();
         if refresh {
-            self.runners.reload();
             self.runners.set_engines(probe_engines(&self.data_dir));
             if self.settings.cloud_control_plane_enabled() {
                 self.runners.refresh().await;

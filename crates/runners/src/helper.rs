@@ -197,9 +197,13 @@ fn engine_version(program: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// What the engine may not reach: every turn's spool (their headers hold
+/// the sessions' tokens) and other sessions' worktrees. The helper's own
+/// binary stays in reach: it is the engine's permission hook, as the
+/// server's binary is on the server's machine.
 fn policy(header: &TurnHeader, home: &Path) -> sandbox::Policy {
     let runner = runner_dir(home);
-    let mut hidden = vec![runner.clone()];
+    let mut hidden = vec![runner.join("turns"), runner.join("worktrees")];
     if header.confine.hide_sensitive {
         hidden.extend(sandbox::sensitive_paths(Some(home)));
     }
@@ -664,7 +668,7 @@ mod tests {
     }
 
     #[test]
-    fn the_sandbox_hides_the_runner_folder_but_the_sessions_worktree() {
+    fn the_sandbox_hides_the_spools_and_other_worktrees_but_the_sessions_own() {
         let header = TurnHeader {
             key: "s-1".into(),
             session_id: "s".into(),
@@ -681,8 +685,11 @@ mod tests {
         };
         let policy = policy(&header, Path::new("/home/r"));
         assert_eq!(
-            policy.hidden[0],
-            Path::new("/home/r/.local/share/switchboard-runner")
+            policy.hidden[..2],
+            [
+                PathBuf::from("/home/r/.local/share/switchboard-runner/turns"),
+                PathBuf::from("/home/r/.local/share/switchboard-runner/worktrees")
+            ]
         );
         assert!(policy.hidden.contains(&PathBuf::from("/home/r/.ssh")));
         assert_eq!(

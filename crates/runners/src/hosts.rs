@@ -430,6 +430,13 @@ impl Runners {
             .map(|r| r.name)
     }
 
+    /// The remote user's home on `name`, as its helper last reported it.
+    pub fn home(&self, name: &str) -> Option<String> {
+        let host = self.host(name)?;
+        let status = host.status.lock().ok()?;
+        status.probe.as_ref().map(|probe| probe.home.clone())
+    }
+
     /// Whether `name` has room for one more running session.
     pub fn has_room(&self, name: &str, running: u32) -> bool {
         self.declared(name)

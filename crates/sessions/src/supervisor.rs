@@ -180,6 +180,10 @@ impl Supervisor {
         if requested == runners::LOCAL || (requested == runners::AUTO && !remote_runners) {
             return Ok(runners::LOCAL.to_owned());
         }
+        // Read at each spawn, as engines.toml is: an edit needs no restart.
+        if let Some(runners) = &self.inner.runners {
+            runners.reload();
+        }
         let names = self
             .inner
             .runners

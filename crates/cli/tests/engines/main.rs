@@ -14,5 +14,8 @@ mod codex;
 mod email;
 mod forks;
 mod rig;
+mod runners;
+#[path = "../runners/sshd.rs"]
+mod sshd;
 mod summaries;
 mod utility;

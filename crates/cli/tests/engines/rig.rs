@@ -39,6 +39,9 @@ pub struct Rig {
     pub standin: Standin,
     pub home: tempfile::TempDir,
     pub work: tempfile::TempDir,
+    /// Where sessions run when not here: the runner's name and the work
+    /// folder on its host ([`Rig::on_runner`]).
+    pub remote: Option<(String, String)>,
 }
 
 impl Rig {
@@ -108,7 +111,42 @@ impl Rig {
             standin,
             home,
             work,
+            remote: None,
         })
+    }
+
+    /// Sessions of this rig run on the SSH runner `sshd` serves (`devbox`),
+    /// in a fresh work folder of the runner user's home; for Codex, that
+    /// home's `~/.codex/config.toml` names this rig's stand-in.
+    pub fn on_runner(mut self, sshd: &crate::sshd::Sshd) -> Rig {
+        std::fs::write(
+            self.server.data_dir().join("runners.toml"),
+            format!(
+                "ssh_config = {:?}\n[runners.devbox]\nssh = {:?}\n",
+                sshd.config().display().to_string(),
+                sshd.alias
+            ),
+        )
+        .unwrap();
+        self.server
+            .set_setting("cloudControlPlaneEnabled", json!(true));
+        // The session's title is asked of the engine here, on this machine,
+        // while its turn starts over SSH: answered by its phrase, the title
+        // leaves the conversation's script alone.
+        self.standin.answer(
+            app::titles::NAME_PHRASE,
+            standins::Message::text("Runner session"),
+        );
+        let work = sshd
+            .as_user("d=$(mktemp -d \"$HOME/work-XXXXXX\") && echo \"$d\"")
+            .trim()
+            .to_owned();
+        if self.standin.api() == Api::OpenAi {
+            write_codex_config(&sshd.home, &self.standin);
+            sshd.give_home();
+        }
+        self.remote = Some(("devbox".to_owned(), work));
+        self
     }
 
     pub fn engine(&self) -> &'static str {
@@ -118,9 +156,15 @@ impl Rig {
         }
     }
 
-    /// Starts a session on this rig's engine in the work folder.
+    /// Starts a session on this rig's engine in the work folder (on its
+    /// runner, when it has one).
     pub fn spawn(&self, prompt: &str) -> String {
-        let body = json!({"engine": self.engine(), "prompt": prompt, "cwd": self.work.path()});
+        let body = match &self.remote {
+            Some((runner, work)) => {
+                json!({"engine": self.engine(), "prompt": prompt, "cwd": work, "runner": runner})
+            }
+            None => json!({"engine": self.engine(), "prompt": prompt, "cwd": self.work.path()}),
+        };
         let reply = self.server.call("POST", "/sessions", Some(&body));
         assert_eq!(reply.status, 201, "{}", reply.text());
         reply.json()["id"].as_str().unwrap().to_owned()
@@ -323,7 +367,7 @@ fn serve(dir: tempfile::TempDir, args: &[&str], home: &Path, log: Option<&Path>)
 
 /// `$HOME/.codex/config.toml` (docs/engines.md): the stand-in as the model
 /// provider, and the two switches that keep Codex off the network.
-fn write_codex_config(home: &Path, standin: &Standin) {
+pub fn write_codex_config(home: &Path, standin: &Standin) {
     let config = format!(
         "model = \"gpt-5.5\"\nmodel_provider = \"standin\"\n\n[analytics]\nenabled = false\n\n\
          [features]\nplugins = false\n\n[model_providers.standin]\nname = \"Stand-in\"\n\

@@ -172,6 +172,15 @@ impl Sshd {
         }
     }
 
+    /// Hands everything under the runner user's home back to that user
+    /// (after the test wrote files there as root).
+    pub fn give_home(&self) {
+        run(Command::new("chown")
+            .arg("-R")
+            .arg(format!("{0}:{0}", self.user))
+            .arg(&self.home));
+    }
+
     /// Runs `script` as the runner's user, for assertions on its files.
     pub fn as_user(&self, script: &str) -> String {
         String::from_utf8_lossy(&run(
