@@ -2,6 +2,8 @@
 //! local user with a home of its own, so the "remote" runner host sees
 //! another `$HOME` and another user's files. Needs root (to run sshd and
 //! add the user) and Debian's openssh-server (`make ssh-deps`).
+// Shared by the runner tests and the engines suite, which use different parts.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
