@@ -311,3 +311,37 @@ fn bad_runners_are_refused_with_the_reason_and_change_nothing() {
     assert_eq!(off.status, 403);
     assert_eq!(off.error_code(), "runners_disabled");
 }
+
+#[test]
+fn the_server_killed_mid_turn_picks_the_remote_turn_up_again() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let server = server_with_runner(&sshd);
+    let id = spawn_on(&server, "devbox", "gated", "said before the crash");
+    wait_for_output(&server, &id, "read\n");
+
+    // The server dies; the engine runs on and finishes on the host.
+    let server = server.crash_and_restart();
+    sshd.as_user(&format!("touch \"$HOME/gate-{id}\""));
+
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let session = loop {
+        let session = server.call("GET", &format!("/sessions/{id}"), None).json();
+        if session["status"] == "waiting_for_input" {
+            break session;
+        }
+        assert!(Instant::now() < deadline, "stuck at {session}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(session["runner"], "devbox");
+    let output = output_of(&server, &id);
+    assert!(output.contains("done"), "{output}");
+    // Read again from the spool's start, and stored once.
+    assert_eq!(output.matches("said before the crash").count(), 1, "{output}");
+    let transcript = server
+        .call("GET", &format!("/sessions/{id}/transcript"), None)
+        .json();
+    assert_eq!(transcript["turns"][0]["status"], "done", "{transcript}");
+    sshd.as_user(&format!("rm -f \"$HOME/gate-{id}\""));
+}

@@ -466,6 +466,12 @@ impl Runners {
             }
             _ => return Err(channel.failure().await),
         };
+        Ok(self.stream(name, key, started, channel))
+    }
+
+    /// The turn's output as a [`RemoteTurn`], driven by a task that attaches
+    /// again when the channel drops.
+    fn stream(&self, name: &str, key: String, started: Started, channel: Channel) -> RemoteTurn {
         let (output_tx, output) = mpsc::channel(32);
         let (signals, signals_rx) = mpsc::unbounded_channel();
         tokio::spawn(drive(
@@ -476,11 +482,33 @@ impl Runners {
             output_tx,
             signals_rx,
         ));
-        Ok(RemoteTurn {
+        RemoteTurn {
             pgid: started.pgid,
             output,
             signals,
-        })
+        }
+    }
+
+    /// Streams turn `key` on `name` again from its start: a server that
+    /// restarted while the turn ran there reads its whole output anew.
+    pub async fn attach_turn(&self, name: &str, key: &str) -> Result<RemoteTurn, String> {
+        let ready = self.ensure(name).await?;
+        let host = self.host(name).ok_or_else(|| self.invalid_reason(name))?;
+        let request = Request::Attach {
+            key: key.to_owned(),
+            offset: 0,
+        };
+        let mut channel = Channel::open(&host.ssh, &ready.remote_exe, &request).await?;
+        let started: Started = match channel.next().await? {
+            Some(frame) if frame.kind == Kind::Reply => frame
+                .parse()
+                .map_err(|e| format!("the helper's answer is unreadable: {e}"))?,
+            Some(frame) if frame.kind == Kind::Error => {
+                return Err(String::from_utf8_lossy(&frame.payload).into_owned());
+            }
+            _ => return Err(channel.failure().await),
+        };
+        Ok(self.stream(name, key.to_owned(), started, channel))
     }
 
     /// Kills what still runs on `name` for these sessions (a server that

@@ -57,7 +57,11 @@ impl SshHost {
     /// Starts the master connection and waits until it is up; the error is
     /// ssh's own message.
     pub async fn connect(&self) -> Result<Child, String> {
-        let _ = std::fs::remove_file(&self.control_path);
+        // A master a previous server left (it was killed) still holds the
+        // socket: ended here rather than left running.
+        if self.control_path.exists() {
+            self.exit().await;
+        }
         let mut master = self.command();
         master
             .args([

@@ -40,6 +40,9 @@ pub(crate) enum Start {
     /// Back after a crash, a refill or a recovery: held while memory is
     /// short, and paced with the others returning.
     Returning,
+    /// A turn on a runner host that went on while the server was down:
+    /// picked up where it is, at once.
+    Reattach,
 }
 
 /// One active session's life: wait for its start slot, then run turns as
@@ -54,7 +57,7 @@ pub(crate) async fn actor(
     wake: Arc<Notify>,
 ) -> Result<Option<(Status, String)>> {
     match start {
-        Start::Now => {}
+        Start::Now | Start::Reattach => {}
         Start::Burst => {
             if let Some(governance) = &inner.governance {
                 tokio::select! {
@@ -96,52 +99,67 @@ pub(crate) async fn actor(
     let mut compactions = 0;
     // The context the last turn ended with, to warn once per threshold crossed.
     let mut context_used = 0;
+    let mut picking_up = start == Start::Reattach;
     loop {
         if let Some(request) = *end.borrow() {
             return Ok(ended_while_idle(request, false));
         }
-        let owned = id.to_owned();
-        let now = inner.clock.timestamp();
-        let at = now.clone();
-        let next = inner
-            .write(move |tx| {
-                let Some(next) = db::take_input(tx, &owned, &now)? else {
-                    return Ok(None);
-                };
-                // Stored with the turn, so the typed transcript shows what
-                // each turn answered even to a reader who was not watching.
-                let input = EntryBody::Input {
-                    text: next.text.clone(),
-                    source: InputSource::of_turn_kind(&next.kind),
-                };
-                let stored = pages::append(tx, &owned, next.turn, &now, vec![Piece::entry(input)])?;
-                Ok(Some((next, stored)))
-            })
-            .await?;
-        let Some((next, stored)) = next else {
-            inner
-                .move_to(
-                    id,
-                    account_id,
-                    Status::WaitingForInput,
-                    "turn ended".to_owned(),
-                )
-                .await?;
-            tokio::select! {
-                () = wake.notified() => {}
-                _ = wait_end(&mut end) => {}
-            }
-            continue;
+        let reopened = if std::mem::take(&mut picking_up) {
+            let owned = id.to_owned();
+            inner.read(move |tx| db::open_turn(tx, &owned)).await?
+        } else {
+            None
         };
-        inner
-            .move_to(
-                id,
-                account_id,
-                Status::Starting,
-                format!("turn {} begins", next.turn),
-            )
-            .await?;
-        inner.announce_stored(id, account_id, next.turn, &at, stored);
+        let reattaching = reopened.is_some();
+        let next = match reopened {
+            Some(next) => next,
+            None => {
+                let owned = id.to_owned();
+                let now = inner.clock.timestamp();
+                let at = now.clone();
+                let next = inner
+                    .write(move |tx| {
+                        let Some(next) = db::take_input(tx, &owned, &now)? else {
+                            return Ok(None);
+                        };
+                        // Stored with the turn, so the typed transcript shows what
+                        // each turn answered even to a reader who was not watching.
+                        let input = EntryBody::Input {
+                            text: next.text.clone(),
+                            source: InputSource::of_turn_kind(&next.kind),
+                        };
+                        let stored =
+                            pages::append(tx, &owned, next.turn, &now, vec![Piece::entry(input)])?;
+                        Ok(Some((next, stored)))
+                    })
+                    .await?;
+                let Some((next, stored)) = next else {
+                    inner
+                        .move_to(
+                            id,
+                            account_id,
+                            Status::WaitingForInput,
+                            "turn ended".to_owned(),
+                        )
+                        .await?;
+                    tokio::select! {
+                        () = wake.notified() => {}
+                        _ = wait_end(&mut end) => {}
+                    }
+                    continue;
+                };
+                inner
+                    .move_to(
+                        id,
+                        account_id,
+                        Status::Starting,
+                        format!("turn {} begins", next.turn),
+                    )
+                    .await?;
+                inner.announce_stored(id, account_id, next.turn, &at, stored);
+                next
+            }
+        };
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
         // Asked at each turn, so a new level reaches the next turn's flags.
         let extra_args = match &inner.turn_args {
@@ -164,7 +182,9 @@ pub(crate) async fn actor(
         if runner == runners::LOCAL {
             note_version(inner, id, &engine, &spec, &cwd, context.locked_down);
         }
-        let ended = if runner == runners::LOCAL {
+        let ended = if reattaching {
+            crate::remote_turn::reattach(&context, &next, &mut end).await?
+        } else if runner == runners::LOCAL {
             run_turn(&context, &next, &mut end).await?
         } else {
             crate::remote_turn::run(&context, &next, &mut end).await?

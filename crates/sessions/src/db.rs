@@ -571,11 +571,12 @@ pub fn events(tx: &Transaction<'_>, id: &str) -> Result<Vec<StatusEvent>> {
 pub struct Leftover {
     pub id: String,
     pub status: Status,
+    pub runner: String,
 }
 
 pub fn leftovers(tx: &Transaction<'_>) -> Result<Vec<Leftover>> {
     let mut stmt = tx.prepare(&format!(
-        "SELECT id, status FROM sessions
+        "SELECT id, status, runner FROM sessions
          WHERE archived = 0 AND (status IN {ACTIVE} OR pgid IS NOT NULL) ORDER BY created_at"
     ))?;
     let rows = stmt.query_map([], |r| {
@@ -583,9 +584,43 @@ pub fn leftovers(tx: &Transaction<'_>) -> Result<Vec<Leftover>> {
         Ok(Leftover {
             id: r.get(0)?,
             status: Status::parse(&status).unwrap_or(Status::Failed),
+            runner: r.get(2)?,
         })
     })?;
     Ok(rows.collect::<store::rusqlite::Result<_>>()?)
+}
+
+/// The turn a dead server left running, as the actor that picks it up
+/// again needs it (a turn on a runner host goes on without the server).
+pub fn open_turn(tx: &Transaction<'_>, id: &str) -> Result<Option<NextTurn>> {
+    Ok(tx
+        .query_row(
+            "SELECT turn, kind, input, added FROM session_turns
+             WHERE session_id = ?1 AND status = 'running' ORDER BY turn DESC LIMIT 1",
+            [id],
+            |r| {
+                Ok(NextTurn {
+                    turn: r.get(0)?,
+                    kind: r.get(1)?,
+                    text: r.get(2)?,
+                    added: r.get(3)?,
+                    resume: None,
+                    fork: false,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Drops what a turn streamed after its input, before the turn's whole
+/// output is read again from the runner's spool.
+pub fn clear_turn_output(tx: &Transaction<'_>, id: &str, turn: i64) -> Result<()> {
+    tx.execute(
+        "DELETE FROM session_output WHERE session_id = ?1 AND turn = ?2 AND id > (
+             SELECT MIN(id) FROM session_output WHERE session_id = ?1 AND turn = ?2)",
+        params![id, turn],
+    )?;
+    Ok(())
 }
 
 /// A turn left `running` by a dead server is closed as interrupted.

@@ -92,7 +92,7 @@ pub(crate) async fn run(
             .is_some_and(|g| g.below_normal_priority())
             .then_some(BELOW_NORMAL_NICE),
     };
-    let mut turn = match runners.start_turn(ctx.runner, header).await {
+    let turn = match runners.start_turn(ctx.runner, header).await {
         Ok(turn) => turn,
         Err(reason) => {
             let message = format!(
@@ -116,7 +116,59 @@ pub(crate) async fn run(
             .move_to(ctx.session_id, ctx.account_id, Status::Running, reason)
             .await?;
     }
+    follow(ctx, next, stop, &runners, turn).await
+}
 
+/// Picks up turn `next` that a server before this one started on the
+/// runner: its output so far is read again from the start of the spool
+/// (what was stored of it is dropped first, so nothing shows twice), then
+/// the turn goes on as if the server had never stopped.
+pub(crate) async fn reattach(
+    ctx: &TurnContext<'_>,
+    next: &NextTurn,
+    stop: &mut watch::Receiver<Option<EndRequest>>,
+) -> Result<TurnEnd> {
+    let Some(runners) = ctx.inner.runners.clone() else {
+        let message = format!(
+            "the session runs on runner `{}`, but runners are off on this server",
+            ctx.runner
+        );
+        return fail_unstarted(ctx, next.turn, message).await;
+    };
+    let key = format!("{}-{}", ctx.session_id, next.turn);
+    let turn = match runners.attach_turn(ctx.runner, &key).await {
+        Ok(turn) => turn,
+        Err(reason) => {
+            let message = format!(
+                "the turn on runner `{}` could not be picked up after the server restarted: {reason}",
+                ctx.runner
+            );
+            return fail_unstarted(ctx, next.turn, message).await;
+        }
+    };
+    let (id, number) = (ctx.session_id.to_owned(), next.turn);
+    ctx.inner
+        .write(move |tx| db::clear_turn_output(tx, &id, number))
+        .await?;
+    let reason = format!(
+        "turn {} picked up again on runner {} after the server restarted",
+        next.turn, ctx.runner
+    );
+    ctx.inner
+        .move_to(ctx.session_id, ctx.account_id, Status::Running, reason)
+        .await?;
+    follow(ctx, next, stop, &runners, turn).await
+}
+
+/// Streams a started turn into the transcript until it ends or is stopped,
+/// and records how it ended.
+async fn follow(
+    ctx: &TurnContext<'_>,
+    next: &NextTurn,
+    stop: &mut watch::Receiver<Option<EndRequest>>,
+    runners: &runners::Runners,
+    mut turn: runners::RemoteTurn,
+) -> Result<TurnEnd> {
     let (chunks_tx, chunks_rx) = mpsc::channel(32);
     let (exit_tx, mut exit_rx) = oneshot::channel::<std::result::Result<runners::Exit, String>>();
     let mut output = std::mem::replace(&mut turn.output, mpsc::channel(1).1);

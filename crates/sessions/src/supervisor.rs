@@ -80,7 +80,33 @@ impl Supervisor {
     }
 
     async fn recover(&self, auto_resume: bool) -> Result<()> {
-        let leftovers = self.inner.read(db::leftovers).await?;
+        let mut leftovers = self.inner.read(db::leftovers).await?;
+        // A turn on a runner host went on without this server: picked up
+        // again, its engine left alone and its token kept.
+        if self.inner.runners.is_some() {
+            let mut reattached = Vec::new();
+            for leftover in std::mem::take(&mut leftovers) {
+                let remote = leftover.runner != runners::LOCAL
+                    && matches!(leftover.status, Status::Starting | Status::Running);
+                let id = leftover.id.clone();
+                let open = remote
+                    && self
+                        .inner
+                        .read(move |tx| db::open_turn(tx, &id))
+                        .await?
+                        .is_some();
+                if open {
+                    reattached.push(leftover);
+                } else {
+                    leftovers.push(leftover);
+                }
+            }
+            for leftover in reattached {
+                let id = leftover.id.clone();
+                let account = self.inner.read(move |tx| db::account_of(tx, &id)).await?;
+                self.launch(leftover.id, account, Start::Reattach);
+            }
+        }
         let ids: HashSet<String> = leftovers.iter().map(|l| l.id.clone()).collect();
         let killed = crate::process::kill_leftovers(&ids).await;
         if !killed.is_empty() {
