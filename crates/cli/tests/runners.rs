@@ -41,7 +41,8 @@ fn server_with_runner(sshd: &Sshd) -> TestServer {
         format!(
             "[engines.remote]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\n\
              [engines.gated]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\nenv = {{ WAIT_FOR_GATE = \"1\" }}\n\
-             [engines.sleeper]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo started; exec sleep 300\"]\n"
+             [engines.sleeper]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo started; exec sleep 300\"]\n\
+             [engines.pinned]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"id -un\"]\nrunner = \"devbox\"\n"
         ),
     )
     .unwrap();
@@ -147,6 +148,15 @@ fn a_session_runs_on_the_runner_host_as_its_user_and_reaches_the_server_back() {
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     assert_ne!(url, format!("http://{}", server.control()));
 
+    // An engine that names a runner sends its sessions there.
+    let cookie = server.browser_cookie();
+    let pinned = server
+        .browser_spawn(&cookie, &json!({"engine": "pinned", "prompt": "who"}))
+        .json();
+    assert_eq!(pinned["runner"], "devbox", "{pinned}");
+    let pinned_id = pinned["id"].as_str().unwrap();
+    assert!(wait_for_output(&server, pinned_id, RUNNER_USER).contains(RUNNER_USER));
+
     // A follow-up is a second turn on the same host.
     let sent = common::request(
         &server.ui,
@@ -189,7 +199,10 @@ fn stop_ends_the_remote_process_tree() {
     server.wait_for_status(&id, "stopped");
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let left = sshd.as_user("pgrep -u \"$(id -u)\" -x sleep || true");
+        // This session's processes only: others of the runner user's may run.
+        let left = sshd.as_user(&format!(
+            "for p in /proc/[0-9]*; do grep -qa APP_SESSION_ID={id} $p/environ 2>/dev/null && echo $p; done; true"
+        ));
         if left.trim().is_empty() {
             break;
         }
@@ -338,10 +351,50 @@ fn the_server_killed_mid_turn_picks_the_remote_turn_up_again() {
     let output = output_of(&server, &id);
     assert!(output.contains("done"), "{output}");
     // Read again from the spool's start, and stored once.
-    assert_eq!(output.matches("said before the crash").count(), 1, "{output}");
+    assert_eq!(
+        output.matches("said before the crash").count(),
+        1,
+        "{output}"
+    );
     let transcript = server
         .call("GET", &format!("/sessions/{id}/transcript"), None)
         .json();
     assert_eq!(transcript["turns"][0]["status"], "done", "{transcript}");
     sshd.as_user(&format!("rm -f \"$HOME/gate-{id}\""));
+}
+
+#[test]
+fn a_full_runner_queues_the_next_session_with_the_reason_until_one_ends() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let server = server_with_runner(&sshd);
+    std::fs::write(
+        server.data_dir().join("runners.toml"),
+        format!(
+            "ssh_config = {:?}\n[runners.devbox]\nssh = {:?}\nmax_sessions = 1\n",
+            sshd.config().display().to_string(),
+            sshd.alias
+        ),
+    )
+    .unwrap();
+    let first = spawn_on(&server, "devbox", "sleeper", "one");
+    wait_for_output(&server, &first, "started");
+    let second = spawn_on(&server, "devbox", "sleeper", "two");
+    server.wait_for_status(&second, "queued");
+    let list = server.call("GET", "/runners", None).json();
+    assert_eq!(runner(&list, "devbox")["sessions"], 1, "{list}");
+    let events = server
+        .call("GET", &format!("/sessions/{second}/transcript"), None)
+        .json()["events"]
+        .to_string();
+    assert!(
+        events.contains("waiting for room on runner devbox"),
+        "{events}"
+    );
+    let stopped = server.call("POST", &format!("/sessions/{first}/stop"), None);
+    assert!(stopped.status < 300, "{}", stopped.text());
+    wait_for_output(&server, &second, "started");
+    server.call("POST", &format!("/sessions/{second}/stop"), None);
+    server.wait_for_status(&second, "stopped");
 }

@@ -141,6 +141,7 @@ mod tests {
             env: std::collections::BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
             permission_level: None,
+            runner: None,
         };
         let confinement = |session_id| Confinement {
             data_dir: Path::new("/data"),
@@ -170,6 +171,7 @@ mod tests {
                 .unwrap_or_default(),
             unsafe_allow_unsandboxed: false,
             permission_level: None,
+            runner: None,
         };
         let ports = |spec: &EngineSpec| match (Confinement {
             data_dir: Path::new("/data"),

@@ -81,6 +81,7 @@ fn demo_engine(data_dir: &Path) -> EngineSpec {
             env: Default::default(),
             unsafe_allow_unsandboxed: false,
             permission_level: None,
+            runner: None,
         },
     }
 }

@@ -66,6 +66,10 @@ pub struct EngineSpec {
     /// it was written. Left out of the stored spec when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permission_level: Option<permissions::Level>,
+    /// The runner (`runners.toml`) this engine's sessions run on when the
+    /// spawn names none; left out of the stored spec when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -190,6 +194,7 @@ fn path_defaults() -> BTreeMap<String, EngineSpec> {
                     env: BTreeMap::new(),
                     unsafe_allow_unsandboxed: false,
                     permission_level: None,
+                    runner: None,
                 },
             );
         }
@@ -299,6 +304,7 @@ mod tests {
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
             permission_level: None,
+            runner: None,
         };
         assert_eq!(
             spec.argv("go", Some(Resume::Continue("t1")), &extra)[4..],
@@ -331,6 +337,7 @@ mod tests {
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
             permission_level: None,
+            runner: None,
         };
         assert_eq!(
             spec.argv("go", Some(Resume::Continue("t1")), &[]),
@@ -358,6 +365,7 @@ mod tests {
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
             permission_level: None,
+            runner: None,
         };
         assert_eq!(
             spec.argv("go", Some(Resume::Fork("s1")), &extra),

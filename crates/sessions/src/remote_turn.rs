@@ -38,6 +38,11 @@ pub(crate) async fn run(
         );
         return fail_unstarted(ctx, next.turn, message).await;
     };
+    if let Some(request) = wait_for_room(ctx, &runners, stop).await? {
+        // Ended while it waited: no process was started, the turn was not.
+        let outcome = TurnEnd::Ended(request);
+        return close_turn(ctx, next.turn, outcome, &TurnMeta::default(), None).await;
+    }
     let ready = match runners.ensure(ctx.runner).await {
         Ok(ready) => ready,
         Err(reason) => {
@@ -117,6 +122,55 @@ pub(crate) async fn run(
             .await?;
     }
     follow(ctx, next, stop, &runners, turn).await
+}
+
+/// `max_sessions`: while the runner runs as many sessions as it may, the
+/// session waits queued, saying why, and looks again whenever a session's
+/// status changes. Returns the end request that came meanwhile, if any.
+async fn wait_for_room(
+    ctx: &TurnContext<'_>,
+    runners: &runners::Runners,
+    stop: &mut watch::Receiver<Option<EndRequest>>,
+) -> Result<Option<EndRequest>> {
+    let mut changes = ctx.inner.updates.subscribe();
+    let mut queued = false;
+    loop {
+        let running = ctx.inner.read(db::running_by_runner).await?;
+        // This session is `starting` itself: it does not count against
+        // the room it waits for.
+        let others = running
+            .get(ctx.runner)
+            .copied()
+            .unwrap_or(0)
+            .saturating_sub(u32::from(!queued));
+        if runners.has_room(ctx.runner, others) {
+            if queued {
+                let reason = format!("room on runner {}", ctx.runner);
+                ctx.inner
+                    .move_to(ctx.session_id, ctx.account_id, Status::Starting, reason)
+                    .await?;
+            }
+            return Ok(None);
+        }
+        if !queued {
+            queued = true;
+            let reason = format!(
+                "waiting for room on runner {} ({others} sessions running, the most it takes)",
+                ctx.runner
+            );
+            ctx.inner
+                .move_to(ctx.session_id, ctx.account_id, Status::Queued, reason)
+                .await?;
+        }
+        tokio::select! {
+            request = wait_for_request(stop) => return Ok(Some(request)),
+            changed = changes.recv() => {
+                if matches!(changed, Err(tokio::sync::broadcast::error::RecvError::Closed)) {
+                    return Ok(Some(EndRequest::Shutdown));
+                }
+            }
+        }
+    }
 }
 
 /// Picks up turn `next` that a server before this one started on the

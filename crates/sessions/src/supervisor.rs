@@ -267,6 +267,17 @@ impl Supervisor {
         let mut request = request;
         // Before the worktree: a fork's folder and isolation may be its source's.
         let fork = crate::fork::resolve(&self.inner, &caller.account_id, &mut request).await?;
+        // A spawn that names no runner goes where its engine says, if it
+        // does and runners are on (off, everything runs here).
+        if request.runner.is_none() && policy.remote_runners {
+            let engine = request.engine.as_deref().map(str::trim);
+            request.runner = engines::resolve(
+                &self.inner.data_dir,
+                engine.filter(|e| !e.is_empty()).unwrap_or("primary"),
+            )
+            .ok()
+            .and_then(|spec| spec.runner);
+        }
         let runner = self
             .place(request.runner.as_deref(), policy.remote_runners)
             .await?;
