@@ -42,6 +42,7 @@ fn server_with_runner(sshd: &Sshd) -> TestServer {
             "[engines.remote]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\n\
              [engines.gated]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\nenv = {{ WAIT_FOR_GATE = \"1\" }}\n\
              [engines.sleeper]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo started; exec sleep 300\"]\n\
+             [engines.worker]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"pwd; git branch --show-current; cat > made.txt\"]\n\
              [engines.pinned]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"id -un\"]\nrunner = \"devbox\"\n"
         ),
     )
@@ -397,4 +398,63 @@ fn a_full_runner_queues_the_next_session_with_the_reason_until_one_ends() {
     wait_for_output(&server, &second, "started");
     server.call("POST", &format!("/sessions/{second}/stop"), None);
     server.wait_for_status(&second, "stopped");
+}
+
+#[test]
+fn a_worktree_session_gets_its_worktree_on_the_runner_and_archiving_keeps_unsaved_work() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let server = server_with_runner(&sshd);
+    let repo = sshd
+        .as_user(
+            "r=$(mktemp -d \"$HOME/repo-XXXXXX\") && cd \"$r\" && git init -q && \
+             git -c user.name=t -c user.email=t@t commit -q --allow-empty -m first && echo \"$r\"",
+        )
+        .trim()
+        .to_owned();
+    let cookie = server.browser_cookie();
+    let reply = server.browser_spawn(
+        &cookie,
+        &json!({"engine": "worker", "prompt": "work", "runner": "devbox",
+                "cwd": repo, "isolation": "worktree"}),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let session = reply.json();
+    let id = session["id"].as_str().unwrap().to_owned();
+    let path = session["worktree"]["path"].as_str().unwrap().to_owned();
+    assert_eq!(
+        path,
+        sshd.home
+            .join(".local/share/switchboard-runner/worktrees")
+            .join(&id)
+            .display()
+            .to_string()
+    );
+    server.wait_for_status(&id, "waiting_for_input");
+    let output = output_of(&server, &id);
+    assert!(output.contains(&path), "{output}");
+    assert!(
+        output.contains(session["worktree"]["branch"].as_str().unwrap()),
+        "{output}"
+    );
+    // The engine wrote a file: archiving keeps the worktree and says why.
+    let archived = server.call("POST", &format!("/sessions/{id}/archive"), None);
+    assert!(archived.status < 300, "{}", archived.text());
+    let archived = archived.json();
+    assert_eq!(archived["worktree"]["removed"], false, "{archived}");
+    assert!(
+        archived["worktree"]["keptReason"]
+            .as_str()
+            .unwrap()
+            .contains("uncommitted"),
+        "{archived}"
+    );
+    assert!(
+        sshd.as_user(&format!("cat {path}/made.txt"))
+            .contains("work")
+    );
+    sshd.as_user(&format!(
+        "git -C {repo} worktree remove --force {path}; rm -rf {repo}"
+    ));
 }

@@ -105,6 +105,39 @@ pub async fn serve_stdio(version: &str) -> io::Result<()> {
                 }
             }
         }
+        Request::AddWorktree { session_id, cwd } => {
+            let made = tokio::task::spawn_blocking(move || add_worktree(&session_id, &cwd))
+                .await
+                .map_err(io::Error::other)?;
+            match made {
+                Ok(made) => wire::write_frame(&mut output, &Frame::json(Kind::Reply, &made)?).await,
+                Err(message) => refuse(&mut output, &message).await,
+            }
+        }
+        Request::RemoveWorktree { repository, path } => {
+            let removed = tokio::task::spawn_blocking(move || {
+                worktrees::remove_if_clean(Path::new(&repository), Path::new(&path))
+            })
+            .await
+            .map_err(io::Error::other)?;
+            match removed {
+                Ok(worktrees::Removal::Removed) => {
+                    let removal = wire::Removal {
+                        removed: true,
+                        kept: 0,
+                    };
+                    wire::write_frame(&mut output, &Frame::json(Kind::Reply, &removal)?).await
+                }
+                Ok(worktrees::Removal::Kept { changes }) => {
+                    let removal = wire::Removal {
+                        removed: false,
+                        kept: changes,
+                    };
+                    wire::write_frame(&mut output, &Frame::json(Kind::Reply, &removal)?).await
+                }
+                Err(e) => refuse(&mut output, &e.to_string()).await,
+            }
+        }
         Request::KillLeftovers { sessions } => {
             let killed = tokio::task::spawn_blocking(move || kill_sessions(&sessions))
                 .await
@@ -201,6 +234,32 @@ fn engine_version(program: &str) -> Option<String> {
 /// the sessions' tokens) and other sessions' worktrees. The helper's own
 /// binary stays in reach: it is the engine's permission hook, as the
 /// server's binary is on the server's machine.
+/// A session's worktree on this host, under the runner folder (where the
+/// sandbox lets only that session in).
+fn add_worktree(session_id: &str, cwd: &str) -> Result<wire::MadeWorktree, String> {
+    if session_id.is_empty() || !session_id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err("a session id is letters and digits".to_owned());
+    }
+    let home = home();
+    let folder = if cwd == "~" {
+        home.clone()
+    } else {
+        PathBuf::from(cwd)
+    };
+    let path = runner_dir(&home).join("worktrees").join(session_id);
+    let checkout = worktrees::find_repository(&folder).map_err(|e| e.to_string())?;
+    let made = worktrees::add(&checkout, &path, &worktrees::branch_for(session_id))
+        .map_err(|e| e.to_string())?;
+    let text = |p: &Path| p.to_string_lossy().into_owned();
+    Ok(wire::MadeWorktree {
+        path: text(&made.path),
+        branch: made.branch,
+        base: made.base,
+        repository: text(&made.repository),
+        cwd: text(&made.cwd),
+    })
+}
+
 fn policy(header: &TurnHeader, home: &Path) -> sandbox::Policy {
     let runner = runner_dir(home);
     let mut hidden = vec![runner.join("turns"), runner.join("worktrees")];

@@ -511,22 +511,60 @@ impl Runners {
         Ok(self.stream(name, key.to_owned(), started, channel))
     }
 
+    /// Makes session `session_id`'s worktree on `name`, of the repository
+    /// `cwd` (a path there) is in.
+    pub async fn add_worktree(
+        &self,
+        name: &str,
+        session_id: &str,
+        cwd: &str,
+    ) -> Result<wire::MadeWorktree, String> {
+        let request = Request::AddWorktree {
+            session_id: session_id.to_owned(),
+            cwd: cwd.to_owned(),
+        };
+        self.ask(name, &request).await
+    }
+
+    /// Removes a worktree on `name` unless it has uncommitted changes.
+    pub async fn remove_worktree(
+        &self,
+        name: &str,
+        repository: &str,
+        path: &str,
+    ) -> Result<wire::Removal, String> {
+        let request = Request::RemoveWorktree {
+            repository: repository.to_owned(),
+            path: path.to_owned(),
+        };
+        self.ask(name, &request).await
+    }
+
+    /// One request answered by one reply.
+    async fn ask<T: for<'de> serde::Deserialize<'de>>(
+        &self,
+        name: &str,
+        request: &Request,
+    ) -> Result<T, String> {
+        let ready = self.ensure(name).await?;
+        let host = self.host(name).ok_or_else(|| self.invalid_reason(name))?;
+        let mut channel = Channel::open(&host.ssh, &ready.remote_exe, request).await?;
+        match channel.next().await? {
+            Some(frame) if frame.kind == Kind::Reply => frame
+                .parse()
+                .map_err(|e| format!("the helper's answer is unreadable: {e}")),
+            Some(frame) if frame.kind == Kind::Error => {
+                Err(String::from_utf8_lossy(&frame.payload).into_owned())
+            }
+            _ => Err(channel.failure().await),
+        }
+    }
+
     /// Kills what still runs on `name` for these sessions (a server that
     /// restarted while they ran there).
     pub async fn kill_leftovers(&self, name: &str, sessions: Vec<String>) -> Result<(), String> {
-        let ready = self.ensure(name).await?;
-        let host = self.host(name).ok_or_else(|| self.invalid_reason(name))?;
-        let mut channel = Channel::open(
-            &host.ssh,
-            &ready.remote_exe,
-            &Request::KillLeftovers { sessions },
-        )
-        .await?;
-        match channel.next().await? {
-            Some(frame) if frame.kind == Kind::Reply => Ok(()),
-            Some(frame) => Err(String::from_utf8_lossy(&frame.payload).into_owned()),
-            None => Err(channel.failure().await),
-        }
+        let _killed: usize = self.ask(name, &Request::KillLeftovers { sessions }).await?;
+        Ok(())
     }
 
     /// Closes every master connection (the server is stopping).

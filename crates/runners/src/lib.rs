@@ -20,4 +20,4 @@ pub mod wire;
 pub use config::{AUTO, LOCAL, RunnersFile, SshRunner};
 pub use hosts::{LocalFacts, Output, Ready, RemoteTurn, Runners, TunnelPorts};
 pub use info::{EngineVersion, Memory, RunnerInfo, RunnerKind, RunnerState};
-pub use wire::{Confine, Exit, ProbeEngine, TurnHeader};
+pub use wire::{Confine, Exit, MadeWorktree, ProbeEngine, Removal, TurnHeader};

@@ -140,6 +140,30 @@ pub enum Request {
     Attach { key: String, offset: u64 },
     /// Kill whatever runs for these sessions (a server that restarted).
     KillLeftovers { sessions: Vec<String> },
+    /// Make session `session_id`'s worktree of the repository `cwd` is in,
+    /// under the runner folder, as `isolation: worktree` does locally.
+    AddWorktree { session_id: String, cwd: String },
+    /// Remove a session's worktree unless it has uncommitted changes.
+    RemoveWorktree { repository: String, path: String },
+}
+
+/// A worktree the helper made ([`Request::AddWorktree`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MadeWorktree {
+    pub path: String,
+    pub branch: String,
+    pub base: String,
+    pub repository: String,
+    /// Where the session runs: the asked-for folder's place in the worktree.
+    pub cwd: String,
+}
+
+/// What [`Request::RemoveWorktree`] did: `kept` counts the uncommitted
+/// changes that kept the worktree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Removal {
+    pub removed: bool,
+    pub kept: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -22,7 +22,43 @@ pub(crate) struct Made {
     pub(crate) record: Worktree,
     /// Where the engine runs: the worktree's mirror of the asked-for folder.
     pub(crate) cwd: String,
-    made: worktrees::Worktree,
+    made: Where,
+}
+
+/// Where a worktree was made: here, or on a runner host.
+enum Where {
+    Local(worktrees::Worktree),
+    Runner(runners::Runners, String),
+}
+
+/// Makes session `id`'s worktree on runner `runner` (docs/runners.md),
+/// of the repository `cwd`, a path there, is in.
+pub(crate) async fn create_remote(
+    runners: &runners::Runners,
+    runner: &str,
+    id: &str,
+    cwd: &str,
+) -> Result<Made> {
+    let made = runners
+        .add_worktree(runner, id, cwd)
+        .await
+        .map_err(|reason| {
+            SessionError::InvalidInput(format!(
+                "no worktree could be made on runner `{runner}`: {reason}"
+            ))
+        })?;
+    Ok(Made {
+        record: Worktree {
+            path: made.path,
+            branch: made.branch,
+            base: made.base,
+            repository: made.repository,
+            removed: false,
+            kept_reason: None,
+        },
+        cwd: made.cwd,
+        made: Where::Runner(runners.clone(), runner.to_owned()),
+    })
 }
 
 /// Adds the worktree of session `id` for the repository `cwd` is in.
@@ -51,15 +87,30 @@ pub(crate) async fn create(data_dir: &Path, id: &str, cwd: PathBuf) -> Result<Ma
             kept_reason: None,
         },
         cwd: made.cwd.to_string_lossy().into_owned(),
-        made,
+        made: Where::Local(made),
     })
 }
 
 /// Takes back the worktree of a spawn that was refused after it was made.
 pub(crate) async fn discard(made: Made) {
-    let path = made.made.path.clone();
-    if let Err(e) = blocking(move || worktrees::discard(&made.made)).await {
-        tracing::warn!(path = %path.display(), error = %e, "could not take back the worktree of a refused spawn");
+    let path = made.record.path.clone();
+    let failed = match made.made {
+        Where::Local(worktree) => blocking(move || worktrees::discard(&worktree))
+            .await
+            .err()
+            .map(|e| e.to_string()),
+        // Just made, it has no changes: removing it if clean removes it.
+        Where::Runner(runners, runner) => runners
+            .remove_worktree(&runner, &made.record.repository, &path)
+            .await
+            .err(),
+    };
+    if let Some(error) = failed {
+        tracing::warn!(
+            path,
+            error,
+            "could not take back the worktree of a refused spawn"
+        );
     }
 }
 
@@ -76,9 +127,13 @@ pub(crate) async fn release(inner: &Arc<Inner>, account: &str, id: &str) -> Resu
     let Some(worktree) = session.worktree.filter(|w| !w.removed) else {
         return Ok(());
     };
-    let repository = PathBuf::from(&worktree.repository);
-    let path = PathBuf::from(&worktree.path);
-    let outcome = blocking(move || worktrees::remove_if_clean(&repository, &path)).await;
+    let outcome = if session.runner == runners::LOCAL {
+        let repository = PathBuf::from(&worktree.repository);
+        let path = PathBuf::from(&worktree.path);
+        blocking(move || worktrees::remove_if_clean(&repository, &path)).await
+    } else {
+        remove_remote(inner, &session.runner, &worktree).await
+    };
     let (removed, kept) = match outcome {
         Ok(worktrees::Removal::Removed) => (true, None),
         Ok(worktrees::Removal::Kept { changes }) => (
@@ -103,6 +158,32 @@ pub(crate) async fn release(inner: &Arc<Inner>, account: &str, id: &str) -> Resu
 }
 
 /// Git runs as a child process and waits for it: off the async runtime.
+/// Archiving a session on a runner removes its worktree there, under the
+/// same rule: never one with uncommitted changes.
+async fn remove_remote(
+    inner: &Arc<Inner>,
+    runner: &str,
+    worktree: &Worktree,
+) -> Result<worktrees::Removal> {
+    let Some(runners) = &inner.runners else {
+        return Err(SessionError::InvalidInput(format!(
+            "the worktree is on runner `{runner}`, but runners are off on this server"
+        )));
+    };
+    match runners
+        .remove_worktree(runner, &worktree.repository, &worktree.path)
+        .await
+    {
+        Ok(removal) if removal.removed => Ok(worktrees::Removal::Removed),
+        Ok(removal) => Ok(worktrees::Removal::Kept {
+            changes: removal.kept,
+        }),
+        Err(reason) => Err(SessionError::InvalidInput(format!(
+            "runner `{runner}` could not remove the worktree: {reason}"
+        ))),
+    }
+}
+
 pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> worktrees::Result<T> + Send + 'static,
 ) -> Result<T> {

@@ -282,10 +282,17 @@ impl Supervisor {
             .place(request.runner.as_deref(), policy.remote_runners)
             .await?;
         if runner != runners::LOCAL {
-            check_remote(&mut request)?;
+            check_remote(&request)?;
         }
         // Made before the row is written, so the engine never starts outside it.
         let isolated = match request.isolation {
+            Some(Isolation::Worktree) if runner != runners::LOCAL => {
+                let runners = self.inner.runners.clone().ok_or(SessionError::RunnersOff)?;
+                let cwd = request.cwd.clone().unwrap_or_else(|| "~".to_owned());
+                let made = isolation::create_remote(&runners, &runner, &id, &cwd).await?;
+                request.cwd = Some(made.cwd.clone());
+                Some(made)
+            }
             Some(Isolation::Worktree) => {
                 let cwd = resolve_cwd(&self.inner.data_dir, request.cwd.as_deref())?;
                 let made = isolation::create(&self.inner.data_dir, &id, cwd.into()).await?;
@@ -669,13 +676,8 @@ struct Valid {
 }
 
 /// A session on a runner host: `cwd` is a path there, checked when its
-/// turn starts; worktrees are made on this machine only, so far.
-fn check_remote(request: &mut SpawnRequest) -> Result<()> {
-    if request.isolation.is_some() {
-        return Err(SessionError::InvalidInput(
-            "isolation `worktree` is not available on SSH runners yet; run the session in a folder of the runner host.".to_owned(),
-        ));
-    }
+/// turn starts (or its worktree is made there).
+fn check_remote(request: &SpawnRequest) -> Result<()> {
     if let Some(cwd) = request
         .cwd
         .as_deref()
