@@ -31,13 +31,12 @@ fn runners_toml(server_dir: &Path, config: &Path, alias: &str) {
 /// A server whose engine `remote` reports who and where it runs, reads
 /// its text, then waits for a gate file in the runner's home (so a test
 /// can act mid-turn) and says it is done.
-fn server_with_runner(sshd: &Sshd) -> TestServer {
-    let dir = tempfile::tempdir().unwrap();
+fn write_runner_files(dir: &Path, sshd: &Sshd) {
     let script = "echo \"user=$(id -un) home=$HOME\"; echo \"url=$APP_CONTROL_URL\"; cat; echo; echo read; \
         while [ ! -e \"$HOME/gate-$APP_SESSION_ID\" ] && [ -n \"$WAIT_FOR_GATE\" ]; do sleep 0.05; done; \
         echo done";
     std::fs::write(
-        dir.path().join("engines.toml"),
+        dir.join("engines.toml"),
         format!(
             "[engines.remote]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\n\
              [engines.gated]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\nenv = {{ WAIT_FOR_GATE = \"1\" }}\n\
@@ -47,7 +46,13 @@ fn server_with_runner(sshd: &Sshd) -> TestServer {
         ),
     )
     .unwrap();
-    runners_toml(dir.path(), &sshd.config(), &sshd.alias);
+    runners_toml(dir, &sshd.config(), &sshd.alias);
+}
+
+/// A server with [`write_runner_files`]' engines and runner, runners on.
+fn server_with_runner(sshd: &Sshd) -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    write_runner_files(dir.path(), sshd);
     let server = TestServer::start_in(dir);
     server.set_setting("cloudControlPlaneEnabled", json!(true));
     server
@@ -175,8 +180,10 @@ fn a_session_runs_on_the_runner_host_as_its_user_and_reaches_the_server_back() {
     // What the turns spooled on the host is gone once the server has it.
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let left =
-            sshd.as_user("ls \"$HOME/.local/share/switchboard-runner/turns\" 2>/dev/null || true");
+        // This session's turns only: other tests' run beside it.
+        let left = sshd.as_user(&format!(
+            "ls \"$HOME/.local/share/switchboard-runner/turns\" 2>/dev/null | grep {id} || true"
+        ));
         if left.trim().is_empty() {
             break;
         }
@@ -456,5 +463,42 @@ fn a_worktree_session_gets_its_worktree_on_the_runner_and_archiving_keeps_unsave
     );
     sshd.as_user(&format!(
         "git -C {repo} worktree remove --force {path}; rm -rf {repo}"
+    ));
+}
+
+#[test]
+fn a_host_away_past_the_grace_period_leaves_its_session_interrupted_with_the_reason() {
+    let Some(mut sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    write_runner_files(dir.path(), &sshd);
+    let server = TestServer::start_in_with(dir, &["--manual-clock"]);
+    server.set_setting("cloudControlPlaneEnabled", json!(true));
+    let id = spawn_on(&server, "devbox", "gated", "before the host goes");
+    wait_for_output(&server, &id, "read\n");
+    sshd.kill();
+    // Two minutes on the server's clock, a reconnect attempt every 2 s.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let session = loop {
+        let session = server.call("GET", &format!("/sessions/{id}"), None).json();
+        if session["status"] == "interrupted" {
+            break session;
+        }
+        assert!(Instant::now() < deadline, "stuck at {session}");
+        let moved = server.call("POST", "/test/clock", Some(&json!({"advanceMs": 2_000})));
+        assert_eq!(moved.status, 204);
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let error = session["error"].as_str().unwrap_or_default().to_owned();
+    let transcript = server
+        .call("GET", &format!("/sessions/{id}/transcript"), None)
+        .json();
+    let said = format!("{error}{transcript}");
+    assert!(said.contains("runner `devbox`"), "{said}");
+    assert!(said.contains("stayed unreachable"), "{said}");
+    sshd.restart();
+    sshd.as_user(&format!(
+        "touch \"$HOME/gate-{id}\"; rm -f \"$HOME/gate-{id}\""
     ));
 }

@@ -768,10 +768,13 @@ async fn reattach(
     key: &str,
     offset: u64,
 ) -> Result<Channel, String> {
-    let deadline = tokio::time::Instant::now() + RECONNECT_GRACE;
+    // On the application's clock, so tests move time instead of waiting.
+    let clock = &runners.inner.clock;
+    let span = |d: Duration| time::Duration::try_from(d).unwrap_or(time::Duration::ZERO);
+    let deadline = clock.now() + span(RECONNECT_GRACE);
     let mut last = String::new();
-    while tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(RECONNECT_EVERY).await;
+    while clock.now() < deadline {
+        clock.sleep(span(RECONNECT_EVERY)).await;
         let ready = match runners.ensure(name).await {
             Ok(ready) => ready,
             Err(reason) => {

@@ -286,6 +286,8 @@ pub(crate) async fn actor(
                     }
                 }
             }
+            // The governor's revive brings it back, as any interrupted session.
+            TurnEnd::Lost(reason) => return Ok(Some((Status::Interrupted, reason))),
             TurnEnd::Ended(EndRequest::Shutdown) => return Ok(None),
             TurnEnd::Ended(EndRequest::Stop) => {
                 return Ok(Some((Status::Stopped, "stopped during a turn".to_owned())));

@@ -304,9 +304,10 @@ async fn follow(
         ))),
     };
     let exit_code = status.as_ref().ok().and_then(|s| s.code());
-    let outcome = match ended_by {
-        Some(request) => TurnEnd::Ended(request),
-        None => judge(ctx.spec.kind, &status, &meta, &stderr_tail),
+    let outcome = match (ended_by, &ended) {
+        (Some(request), _) => TurnEnd::Ended(request),
+        (None, Err(reason)) => TurnEnd::Lost(format!("runner `{}`: {reason}", ctx.runner)),
+        (None, Ok(_)) => judge(ctx.spec.kind, &status, &meta, &stderr_tail),
     };
     close_turn(ctx, next.turn, outcome, &meta, exit_code).await
 }

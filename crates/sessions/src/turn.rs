@@ -59,6 +59,9 @@ pub enum TurnEnd {
     Ended(EndRequest),
     /// The watchdog stopped it (a stall, a loop): relaunch with the note.
     Restart(Trip),
+    /// Its runner host stayed away past the grace period: what became of
+    /// the turn is not known.
+    Lost(String),
 }
 
 pub struct TurnContext<'a> {
@@ -312,6 +315,7 @@ pub(crate) async fn close_turn(
         TurnEnd::Ended(EndRequest::Shutdown) => ("interrupted", None),
         TurnEnd::Ended(EndRequest::Pause) => ("paused", None),
         TurnEnd::Restart(trip) => ("restarted", Some(trip.reason.clone())),
+        TurnEnd::Lost(reason) => ("interrupted", Some(reason.clone())),
         TurnEnd::Ended(_) => ("stopped", None),
     };
     let unsaid = match &outcome {

@@ -60,7 +60,7 @@ impl Sshd {
                 "Port {port}\nListenAddress 127.0.0.1\nHostKey {hk}\nAuthorizedKeysFile {ak}\n\
                  StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n\
                  PubkeyAuthentication yes\nAllowUsers {user}\nAllowTcpForwarding yes\nPidFile none\n\
-                 MaxSessions 64\nMaxStartups 64:30:128\nLogLevel ERROR\n",
+                 LogLevel ERROR\n",
                 hk = d.join("host_key").display(),
                 ak = d.join("authorized_keys").display(),
             ),
