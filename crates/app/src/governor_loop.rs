@@ -90,6 +90,10 @@ impl sessions::Governance for FleetGovernance {
         }
     }
 
+    fn hardened_remote_sessions(&self) -> bool {
+        self.settings.cloud_hardened_session_enabled()
+    }
+
     fn recover_full_context(&self) -> bool {
         self.settings.context_stall_auto_recover_enabled()
     }

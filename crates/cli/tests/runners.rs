@@ -86,7 +86,13 @@ fn wait_for_output(server: &TestServer, id: &str, wanted: &str) -> String {
         if output.contains(wanted) {
             return output;
         }
-        assert!(Instant::now() < deadline, "no {wanted:?} in {output:?}");
+        assert!(
+            Instant::now() < deadline,
+            "no {wanted:?} in {output:?}: {}",
+            server
+                .call("GET", &format!("/sessions/{id}/transcript"), None)
+                .text()
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -501,4 +507,66 @@ fn a_host_away_past_the_grace_period_leaves_its_session_interrupted_with_the_rea
     sshd.as_user(&format!(
         "touch \"$HOME/gate-{id}\"; rm -f \"$HOME/gate-{id}\""
     ));
+}
+
+#[test]
+fn a_hardened_session_reaches_only_the_tunnel_from_a_home_of_its_own_that_goes_with_it() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    write_runner_files(dir.path(), &sshd);
+    // Tries the control tunnel and another port of the host (sshd's).
+    let check = "import socket, sys, urllib.parse\n\
+                 def reach(name, port):\n    \
+                     try:\n        \
+                         socket.create_connection((\"127.0.0.1\", port), 2).close()\n        \
+                         print(name, \"reached\")\n    \
+                     except OSError as e:\n        \
+                         print(name, \"refused\", e.errno)\n\
+                 reach(\"tunnel\", urllib.parse.urlparse(sys.argv[1]).port)\n\
+                 reach(\"other\", int(sys.argv[2]))\n";
+    let probe = format!(
+        "echo \"home=$HOME\"; touch \"$HOME/mine\"; python3 -c '{check}' \"$APP_CONTROL_URL\" {port}; exec sleep 300",
+        port = sshd.port
+    );
+    let mut engines = std::fs::read_to_string(dir.path().join("engines.toml")).unwrap();
+    engines.push_str(&format!(
+        "[engines.probe]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {probe:?}]\n"
+    ));
+    std::fs::write(dir.path().join("engines.toml"), engines).unwrap();
+    let server = TestServer::start_in(dir);
+    server.set_setting("cloudControlPlaneEnabled", json!(true));
+    server.set_setting("cloudHardenedSessionEnabled", json!(true));
+    let id = spawn_on(&server, "devbox", "probe", "probe");
+    let output = wait_for_output(&server, &id, "other ");
+    let home = sshd
+        .home
+        .join(".local/share/switchboard-runner/homes")
+        .join(&id);
+    assert!(
+        output.contains(&format!("home={}", home.display())),
+        "{output}"
+    );
+    assert!(output.contains("tunnel reached"), "{output}");
+    assert!(output.contains("other refused"), "{output}");
+    assert!(
+        sshd.as_user(&format!("ls {}", home.display()))
+            .contains("mine")
+    );
+    let stopped = server.call("POST", &format!("/sessions/{id}/stop"), None);
+    assert!(stopped.status < 300, "{}", stopped.text());
+    server.wait_for_status(&id, "stopped");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !sshd
+        .as_user(&format!("test -e {} || echo gone", home.display()))
+        .contains("gone")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "{} is still there",
+            home.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

@@ -138,6 +138,17 @@ pub async fn serve_stdio(version: &str) -> io::Result<()> {
                 Err(e) => refuse(&mut output, &e.to_string()).await,
             }
         }
+        Request::EndSession { session_id } => {
+            let removed = tokio::task::spawn_blocking(move || remove_own_home(&session_id))
+                .await
+                .map_err(io::Error::other)?;
+            match removed {
+                Ok(removed) => {
+                    wire::write_frame(&mut output, &Frame::json(Kind::Reply, &removed)?).await
+                }
+                Err(message) => refuse(&mut output, &message).await,
+            }
+        }
         Request::KillLeftovers { sessions } => {
             let killed = tokio::task::spawn_blocking(move || kill_sessions(&sessions))
                 .await
@@ -260,15 +271,40 @@ fn add_worktree(session_id: &str, cwd: &str) -> Result<wire::MadeWorktree, Strin
     })
 }
 
+/// A hardened session's own home on this host.
+fn own_home(home: &Path, session_id: &str) -> Result<PathBuf, String> {
+    if session_id.is_empty() || !session_id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err("a session id is letters and digits".to_owned());
+    }
+    Ok(runner_dir(home).join("homes").join(session_id))
+}
+
+/// Removes a session's own home; true when there was one.
+fn remove_own_home(session_id: &str) -> Result<bool, String> {
+    let dir = own_home(&home(), session_id)?;
+    match std::fs::remove_dir_all(&dir) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(format!("{} could not be removed: {e}", dir.display())),
+    }
+}
+
 fn policy(header: &TurnHeader, home: &Path) -> sandbox::Policy {
     let runner = runner_dir(home);
-    let mut hidden = vec![runner.join("turns"), runner.join("worktrees")];
+    let mut hidden = vec![
+        runner.join("turns"),
+        runner.join("worktrees"),
+        runner.join("homes"),
+    ];
     if header.confine.hide_sensitive {
         hidden.extend(sandbox::sensitive_paths(Some(home)));
     }
     sandbox::Policy {
         hidden,
-        exceptions: vec![runner.join("worktrees").join(&header.session_id)],
+        exceptions: vec![
+            runner.join("worktrees").join(&header.session_id),
+            runner.join("homes").join(&header.session_id),
+        ],
         network: match &header.confine.connect_ports {
             Some(ports) => sandbox::Network::Denied {
                 connect_ports: ports.clone(),
@@ -586,6 +622,25 @@ pub fn keep(dir: &Path) -> io::Result<()> {
     };
     let header: TurnHeader = serde_json::from_slice(&std::fs::read(dir.join("header.json"))?)?;
     let home = home();
+    let session_home = if header.own_home {
+        let made = own_home(&home, &header.session_id).and_then(|path| {
+            std::fs::create_dir_all(&path)
+                .and_then(|()| {
+                    std::fs::set_permissions(
+                        &path,
+                        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+                    )
+                })
+                .map(|()| path.clone())
+                .map_err(|e| format!("{} could not be made: {e}", path.display()))
+        });
+        match made {
+            Ok(path) => Some(path),
+            Err(message) => return fail(message),
+        }
+    } else {
+        None
+    };
     let prepared = match prepare(&header, &home) {
         Ok(prepared) => prepared,
         Err(message) => return fail(message),
@@ -593,15 +648,16 @@ pub fn keep(dir: &Path) -> io::Result<()> {
     let Some((program, args)) = header.argv.split_first() else {
         return fail("the turn has no command to run".to_owned());
     };
-    let cwd = header
-        .cwd
-        .as_ref()
-        .map_or_else(|| home.clone(), PathBuf::from);
+    let cwd = header.cwd.as_ref().map_or_else(
+        || session_home.clone().unwrap_or_else(|| home.clone()),
+        PathBuf::from,
+    );
     let mut command = Command::new(program);
     command
         .args(args)
         .current_dir(&cwd)
         .envs(header.env.iter().map(|(k, v)| (k, v)))
+        .envs(session_home.iter().map(|path| ("HOME", path)))
         .stdin(if header.stdin.is_some() {
             Stdio::piped()
         } else {
@@ -741,6 +797,7 @@ mod tests {
                 unsafe_allow_unsandboxed: false,
             },
             nice: None,
+            own_home: false,
         };
         let policy = policy(&header, Path::new("/home/r"));
         assert_eq!(

@@ -560,6 +560,16 @@ impl Runners {
         }
     }
 
+    /// Session `session_id` ended: what the runner kept for it alone (a
+    /// hardened session's home) goes.
+    pub async fn end_session(&self, name: &str, session_id: &str) -> Result<(), String> {
+        let request = Request::EndSession {
+            session_id: session_id.to_owned(),
+        };
+        let _removed: bool = self.ask(name, &request).await?;
+        Ok(())
+    }
+
     /// Kills what still runs on `name` for these sessions (a server that
     /// restarted while they ran there).
     pub async fn kill_leftovers(&self, name: &str, sessions: Vec<String>) -> Result<(), String> {

@@ -145,6 +145,8 @@ pub enum Request {
     AddWorktree { session_id: String, cwd: String },
     /// Remove a session's worktree unless it has uncommitted changes.
     RemoveWorktree { repository: String, path: String },
+    /// The session ended: its own home, if it had one, goes.
+    EndSession { session_id: String },
 }
 
 /// A worktree the helper made ([`Request::AddWorktree`]).
@@ -187,6 +189,11 @@ pub struct TurnHeader {
     pub stdin: Option<String>,
     pub confine: Confine,
     pub nice: Option<i32>,
+    /// A hardened session's own home on the runner host (made on its first
+    /// turn, kept across its turns, removed by [`Request::EndSession`]), in
+    /// place of the runner user's.
+    #[serde(default)]
+    pub own_home: bool,
 }
 
 /// The sandbox the helper builds on its own kernel.

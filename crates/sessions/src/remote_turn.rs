@@ -14,7 +14,7 @@ use crate::db::{self, NextTurn};
 use crate::engines::EngineKind;
 use crate::error::Result;
 use crate::model::{Status, Trigger};
-use crate::state::{EndRequest, RemotePlace};
+use crate::state::{EndRequest, Inner, RemotePlace};
 use crate::turn::{
     BELOW_NORMAL_NICE, DRAIN_GRACE, STOP_GRACE, Stream, TurnContext, TurnEnd, close_turn,
     fail_unstarted, judge, pump, wait_for_request,
@@ -74,6 +74,11 @@ pub(crate) async fn run(
         ("APP_CONTROL_URL".to_owned(), place.control_url.clone()),
     ]);
     let locked_down = ctx.locked_down || ctx.trigger == Some(Trigger::Email);
+    let hardened = ctx
+        .inner
+        .governance
+        .as_ref()
+        .is_some_and(|g| g.hardened_remote_sessions());
     let header = runners::TurnHeader {
         key: format!("{}-{}", ctx.session_id, next.turn),
         session_id: ctx.session_id.to_owned(),
@@ -83,7 +88,7 @@ pub(crate) async fn run(
         stdin: (ctx.spec.kind == EngineKind::Command).then(|| text.clone()),
         confine: runners::Confine {
             hide_sensitive: ctx.spec.kind == EngineKind::Command || locked_down,
-            connect_ports: locked_down.then(|| {
+            connect_ports: (locked_down || hardened).then(|| {
                 std::iter::once(ready.tunnel_port)
                     .chain(crate::confine::model_port(ctx.spec))
                     .collect()
@@ -96,6 +101,7 @@ pub(crate) async fn run(
             .as_ref()
             .is_some_and(|g| g.below_normal_priority())
             .then_some(BELOW_NORMAL_NICE),
+        own_home: hardened,
     };
     let turn = match runners.start_turn(ctx.runner, header).await {
         Ok(turn) => turn,
@@ -122,6 +128,28 @@ pub(crate) async fn run(
             .await?;
     }
     follow(ctx, next, stop, &runners, turn).await
+}
+
+/// The session ended: the runner lets go of what it kept for it alone.
+pub(crate) async fn session_ended(inner: &Arc<Inner>, id: &str) {
+    let Some(runners) = &inner.runners else {
+        return;
+    };
+    let owned = id.to_owned();
+    let runner = inner
+        .read(move |tx| db::engine_spec(tx, &owned))
+        .await
+        .map(|(_, _, _, runner)| runner);
+    if let Ok(runner) = runner
+        && runner != runners::LOCAL
+        && let Err(reason) = runners.end_session(&runner, id).await
+    {
+        tracing::warn!(
+            session = id,
+            runner,
+            "the runner could not clear the session's home: {reason}"
+        );
+    }
 }
 
 /// `max_sessions`: while the runner runs as many sessions as it may, the

@@ -35,6 +35,12 @@ pub trait Governance: Send + Sync {
     fn context_warning(&self, threshold: resilience::Threshold) -> bool;
     /// `contextStallAutoRecoverEnabled`: compact a full context and go on.
     fn recover_full_context(&self) -> bool;
+    /// `cloudHardenedSessionEnabled`: a session on a runner host reaches
+    /// only its model API and the control tunnel, in a home of its own
+    /// that goes when the session ends.
+    fn hardened_remote_sessions(&self) -> bool {
+        false
+    }
 }
 
 #[derive(Default)]

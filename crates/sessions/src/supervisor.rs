@@ -601,6 +601,10 @@ impl Supervisor {
         tokio::spawn(async move {
             let ended = actor(&inner, &id, &account_id, start, end_rx, wake).await;
             inner.live().remove(&id);
+            // Ended for good: paused and interrupted sessions come back.
+            if matches!(ended, Ok(Some((Status::Stopped | Status::Failed, _)))) {
+                crate::remote_turn::session_ended(&inner, &id).await;
+            }
             let recorded = match ended {
                 Ok(Some((status, reason))) => inner.move_to(&id, &account_id, status, reason).await,
                 Ok(None) => Ok(()),
