@@ -570,3 +570,33 @@ fn a_hardened_session_reaches_only_the_tunnel_from_a_home_of_its_own_that_goes_w
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_runner_carries_more_turns_at_once_than_one_ssh_connection_may() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let server = server_with_runner(&sshd);
+    // No max_sessions; sshd keeps its default MaxSessions of 10 a connection.
+    std::fs::write(
+        server.data_dir().join("runners.toml"),
+        format!(
+            "ssh_config = {:?}\n[runners.devbox]\nssh = {:?}\n",
+            sshd.config().display().to_string(),
+            sshd.alias
+        ),
+    )
+    .unwrap();
+    let ids: Vec<String> = (0..14)
+        .map(|n| spawn_on(&server, "devbox", "sleeper", &format!("sleeper {n}")))
+        .collect();
+    for id in &ids {
+        wait_for_output(&server, id, "started");
+    }
+    for id in &ids {
+        server.call("POST", &format!("/sessions/{id}/stop"), None);
+    }
+    for id in &ids {
+        server.wait_for_status(id, "stopped");
+    }
+}

@@ -47,8 +47,16 @@ pub struct Ready {
     pub home: String,
 }
 
+/// Channels one master connection carries at most: under sshd's default
+/// `MaxSessions` (10), with room for a probe.
+const CHANNELS_PER_MASTER: usize = 8;
+
 struct Host {
     ssh: SshHost,
+    /// Open channels on each master connection, slot 0 the main one.
+    leases: Mutex<Vec<usize>>,
+    /// The masters of slots 1 and up, started as channels need them.
+    extra_masters: tokio::sync::Mutex<Vec<Option<Child>>>,
     status: Mutex<Status>,
     /// One connection attempt at a time per host.
     connecting: tokio::sync::Mutex<()>,
@@ -156,6 +164,8 @@ impl Runners {
                             master: None,
                         }),
                         connecting: tokio::sync::Mutex::new(()),
+                        leases: Mutex::new(vec![0]),
+                        extra_masters: tokio::sync::Mutex::new(Vec::new()),
                     })
                 });
             }
@@ -236,7 +246,7 @@ impl Runners {
             )
     }
 
-    async fn connect(&self, host: &Host) -> Result<(Ready, ProbeReply, Child), String> {
+    async fn connect(&self, host: &Arc<Host>) -> Result<(Ready, ProbeReply, Child), String> {
         let master = host.ssh.connect().await?;
         let (exe, hash) = self.exe().await?;
         let remote_exe = host.ssh.install(&exe, &hash).await?;
@@ -246,7 +256,7 @@ impl Runners {
             .load(std::sync::atomic::Ordering::Relaxed);
         let tunnel_port = host.ssh.forward_back(port).await?;
         self.inner.tunnel_ports.add(tunnel_port);
-        let probe = self.probe_with(&host.ssh, &remote_exe).await?;
+        let probe = self.probe_with(host, &remote_exe).await?;
         if probe.protocol != wire::PROTOCOL {
             return Err(format!(
                 "the helper on the runner host speaks protocol {}, this server {}",
@@ -283,14 +293,14 @@ impl Runners {
             .cloned()
     }
 
-    async fn probe_with(&self, ssh: &SshHost, remote_exe: &str) -> Result<ProbeReply, String> {
+    async fn probe_with(&self, host: &Arc<Host>, remote_exe: &str) -> Result<ProbeReply, String> {
         let engines = self
             .inner
             .engines
             .read()
             .map(|e| e.clone())
             .unwrap_or_default();
-        let mut channel = Channel::open(ssh, remote_exe, &Request::Probe { engines }).await?;
+        let mut channel = Channel::open(host, remote_exe, &Request::Probe { engines }).await?;
         match channel.next().await? {
             Some(frame) if frame.kind == Kind::Reply => frame
                 .parse()
@@ -318,7 +328,7 @@ impl Runners {
             let Some(host) = self.host(&name) else {
                 continue;
             };
-            match self.probe_with(&host.ssh, &ready.remote_exe).await {
+            match self.probe_with(&host, &ready.remote_exe).await {
                 Ok(probe) => {
                     if let Ok(mut status) = host.status.lock() {
                         status.probe = Some(probe);
@@ -451,12 +461,8 @@ impl Runners {
         let ready = self.ensure(name).await?;
         let host = self.host(name).ok_or_else(|| self.invalid_reason(name))?;
         let key = header.key.clone();
-        let mut channel = Channel::open(
-            &host.ssh,
-            &ready.remote_exe,
-            &Request::Run(Box::new(header)),
-        )
-        .await?;
+        let mut channel =
+            Channel::open(&host, &ready.remote_exe, &Request::Run(Box::new(header))).await?;
         let started: Started = match channel.next().await? {
             Some(frame) if frame.kind == Kind::Reply => frame
                 .parse()
@@ -498,7 +504,7 @@ impl Runners {
             key: key.to_owned(),
             offset: 0,
         };
-        let mut channel = Channel::open(&host.ssh, &ready.remote_exe, &request).await?;
+        let mut channel = Channel::open(&host, &ready.remote_exe, &request).await?;
         let started: Started = match channel.next().await? {
             Some(frame) if frame.kind == Kind::Reply => frame
                 .parse()
@@ -548,7 +554,7 @@ impl Runners {
     ) -> Result<T, String> {
         let ready = self.ensure(name).await?;
         let host = self.host(name).ok_or_else(|| self.invalid_reason(name))?;
-        let mut channel = Channel::open(&host.ssh, &ready.remote_exe, request).await?;
+        let mut channel = Channel::open(&host, &ready.remote_exe, request).await?;
         match channel.next().await? {
             Some(frame) if frame.kind == Kind::Reply => frame
                 .parse()
@@ -586,7 +592,10 @@ impl Runners {
             .map(|h| h.values().cloned().collect())
             .unwrap_or_default();
         for host in hosts {
-            host.ssh.exit().await;
+            let slots = host.leases.lock().map(|l| l.len()).unwrap_or(1);
+            for slot in 0..slots {
+                host.ssh.slot(slot).exit().await;
+            }
         }
     }
 
@@ -632,11 +641,71 @@ struct Channel {
     child: Child,
     stdout: tokio::process::ChildStdout,
     stdin: tokio::process::ChildStdin,
+    _lease: Lease,
+}
+
+/// A channel's place on one of its host's master connections, given back
+/// when the channel goes.
+struct Lease {
+    host: Arc<Host>,
+    slot: usize,
+}
+
+impl Lease {
+    /// A place on the first master with room, starting a new master when
+    /// every one is full.
+    async fn take(host: &Arc<Host>) -> Result<Lease, String> {
+        let slot = {
+            let mut leases = host
+                .leases
+                .lock()
+                .map_err(|_| "the runner's channel count is poisoned".to_owned())?;
+            let slot = match leases.iter().position(|open| *open < CHANNELS_PER_MASTER) {
+                Some(slot) => slot,
+                None => {
+                    leases.push(0);
+                    leases.len() - 1
+                }
+            };
+            leases[slot] += 1;
+            slot
+        };
+        let lease = Lease {
+            host: Arc::clone(host),
+            slot,
+        };
+        if slot > 0 {
+            let mut masters = host.extra_masters.lock().await;
+            if masters.len() < slot {
+                masters.resize_with(slot, || None);
+            }
+            let ssh = host.ssh.slot(slot);
+            if masters[slot - 1].is_none() || !ssh.check().await {
+                masters[slot - 1] = Some(ssh.connect().await?);
+            }
+        }
+        Ok(lease)
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Ok(mut leases) = self.host.leases.lock()
+            && let Some(open) = leases.get_mut(self.slot)
+        {
+            *open = open.saturating_sub(1);
+        }
+    }
 }
 
 impl Channel {
-    async fn open(ssh: &SshHost, remote_exe: &str, request: &Request) -> Result<Channel, String> {
-        let mut child = ssh.helper(remote_exe)?;
+    async fn open(
+        host: &Arc<Host>,
+        remote_exe: &str,
+        request: &Request,
+    ) -> Result<Channel, String> {
+        let lease = Lease::take(host).await?;
+        let mut child = host.ssh.slot(lease.slot).helper(remote_exe)?;
         let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err("the ssh client's pipes could not be opened".to_owned());
         };
@@ -648,6 +717,7 @@ impl Channel {
             child,
             stdout,
             stdin,
+            _lease: lease,
         })
     }
 
@@ -799,7 +869,7 @@ async fn reattach(
             key: key.to_owned(),
             offset,
         };
-        let mut channel = match Channel::open(&host.ssh, &ready.remote_exe, &request).await {
+        let mut channel = match Channel::open(&host, &ready.remote_exe, &request).await {
             Ok(channel) => channel,
             Err(reason) => {
                 last = reason;

@@ -31,6 +31,19 @@ pub struct SshHost {
 }
 
 impl SshHost {
+    /// Master connection `slot` of this host: slot 0 is the main one (the
+    /// install, the tunnel); more carry channels past what one connection
+    /// may hold (sshd's `MaxSessions`, 10 by default).
+    pub fn slot(&self, slot: usize) -> SshHost {
+        let mut ssh = self.clone();
+        if slot > 0 {
+            let mut name = self.control_path.as_os_str().to_owned();
+            name.push(format!("-{slot}"));
+            ssh.control_path = PathBuf::from(name);
+        }
+        ssh
+    }
+
     fn command(&self) -> Command {
         let mut command = Command::new("ssh");
         if let Some(config) = &self.config {
