@@ -33,6 +33,7 @@ mod messenger_chat;
 mod notifier;
 pub mod permission_check;
 pub mod publish;
+mod remote_starts;
 mod runner_hosts;
 mod services;
 mod session_inbox;

@@ -20,6 +20,7 @@ impl App {
             max_dollars_per_session: s.agent_driven_max_dollars_per_session(),
             max_turns_per_session: s.agent_driven_max_turns_per_session(),
             remote_runners: s.cloud_control_plane_enabled(),
+            remote_started_sessions: s.cloud_started_sessions_enabled(),
         }
     }
 

@@ -33,6 +33,7 @@ fn session(status: Status) -> Session {
         archived: false,
         archived_at: None,
         runner: "local".into(),
+        awaiting_approval: false,
         agent_driven: false,
         parent_id: None,
         forked_from: None,

@@ -600,3 +600,81 @@ fn a_runner_carries_more_turns_at_once_than_one_ssh_connection_may() {
         server.wait_for_status(id, "stopped");
     }
 }
+
+#[test]
+fn a_session_on_a_runner_starts_another_only_as_allowed_and_each_waits_for_approval() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    write_runner_files(dir.path(), &sshd);
+    // Starts a helper session through the tunnel with its own token, as
+    // `switchboard spawn` does, and prints what the server answered.
+    let spawner = "import json, os, urllib.request, urllib.error\n\
+                   body = json.dumps({\"engine\": \"remote\", \"prompt\": \"the child\"}).encode()\n\
+                   request = urllib.request.Request(os.environ[\"APP_CONTROL_URL\"] + \"/sessions\", data=body, \
+                   headers={\"Authorization\": \"Bearer \" + os.environ[\"APP_CLI_TOKEN\"], \"Content-Type\": \"application/json\", \
+                   \"X-App-Source-Session-Id\": os.environ[\"APP_SESSION_ID\"]})\n\
+                   try:\n    \
+                       reply = urllib.request.urlopen(request)\n    \
+                       print(\"status\", reply.status, reply.read().decode())\n\
+                   except urllib.error.HTTPError as e:\n    \
+                       print(\"status\", e.code, e.read().decode())\n";
+    let mut engines = std::fs::read_to_string(dir.path().join("engines.toml")).unwrap();
+    engines.push_str(&format!(
+        "[engines.spawner]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {:?}]\n",
+        format!("python3 -c '{spawner}'")
+    ));
+    std::fs::write(dir.path().join("engines.toml"), engines).unwrap();
+    let server = TestServer::start_in(dir);
+    server.set_setting("cloudControlPlaneEnabled", json!(true));
+    server.set_setting("agentDrivenSessionsEnabled", json!(true));
+    server.set_setting("allowAgentTokenSpawn", json!(true));
+
+    let refused = spawn_on(&server, "devbox", "spawner", "try");
+    let output = wait_for_output(&server, &refused, "status ");
+    assert!(output.contains("status 403"), "{output}");
+    assert!(
+        output.contains("remote_started_sessions_disabled"),
+        "{output}"
+    );
+
+    server.set_setting("cloudStartedSessionsEnabled", json!(true));
+    let parent = spawn_on(&server, "devbox", "spawner", "try again");
+    let output = wait_for_output(&server, &parent, "status ");
+    assert!(output.contains("status 202"), "{output}");
+    let child = server
+        .call("GET", &format!("/sessions/{parent}"), None)
+        .json()["children"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let held = server
+        .call("GET", &format!("/sessions/{child}"), None)
+        .json();
+    assert_eq!(held["status"], "queued", "{held}");
+    assert_eq!(held["awaitingApproval"], true, "{held}");
+    assert_eq!(held["runner"], "devbox", "{held}");
+    let inbox = server
+        .call("GET", "/inbox?category=cli_pending", None)
+        .text();
+    assert!(inbox.contains("approve_session_start"), "{inbox}");
+    assert!(inbox.contains(&child), "{inbox}");
+
+    // The user approves it; it runs where its parent does.
+    let approve = json!({"approve": true});
+    let by_cli = server.call(
+        "POST",
+        &format!("/sessions/{child}/start-decision"),
+        Some(&approve),
+    );
+    assert_eq!(by_cli.status, 200, "{}", by_cli.text());
+    let output = wait_for_output(&server, &child, "done");
+    assert!(output.contains(&format!("user={RUNNER_USER}")), "{output}");
+    let again = server.call(
+        "POST",
+        &format!("/sessions/{child}/start-decision"),
+        Some(&approve),
+    );
+    assert_eq!(again.status, 409, "{}", again.text());
+}

@@ -102,6 +102,12 @@ pub enum Action {
     OpenPath { path: String },
     /// Approve or decline a messenger user's pairing code.
     ApprovePairing { code: String },
+    /// Approve or refuse the start of a session that a session on a runner
+    /// started (`cloudStartedSessionsEnabled`).
+    ApproveSessionStart {
+        #[serde(rename = "sessionId")]
+        session_id: String,
+    },
 }
 
 /// One row as the API gives it.

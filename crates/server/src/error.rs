@@ -336,6 +336,8 @@ impl From<sessions::SessionError> for ApiError {
             E::UnknownEngine { .. } => ApiError::bad_request("unknown_engine", message),
             E::UnknownRunner { .. } => ApiError::bad_request("unknown_runner", message),
             E::RunnersOff => ApiError::forbidden("runners_disabled", message),
+            E::RemoteStartsOff => ApiError::forbidden("remote_started_sessions_disabled", message),
+            E::NotAwaitingApproval => ApiError::new(StatusCode::CONFLICT, "wrong_state", message),
             E::InvalidInput(_) => ApiError::bad_request("invalid_request", message),
             E::SessionEnded { .. } => ApiError::new(StatusCode::CONFLICT, "session_ended", message),
             E::ForkSourceNotFound { .. } => ApiError::not_found("not_found", message),

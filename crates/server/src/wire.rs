@@ -211,6 +211,15 @@ pub struct StopSession {
     pub tree: Option<bool>,
 }
 
+/// `POST /sessions/<id>/start-decision`: the user's answer to a session a
+/// session on a runner started (`cloudStartedSessionsEnabled`).
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartDecision {
+    /// `true` starts it; `false` stops it without its ever running.
+    pub approve: bool,
+}
+
 /// `GET /usage` query: days written `YYYY-MM-DD`, both included, both optional.
 #[derive(Debug, Clone, Default, Deserialize, TS)]
 #[ts(optional_fields)]

@@ -62,6 +62,7 @@ fn api_types() -> String {
         decl::<tasks::Mirror>(&cfg),
         decl::<tasks::MirrorFolder>(&cfg),
         decl::<server::wire::StopSession>(&cfg),
+        decl::<server::wire::StartDecision>(&cfg),
         decl::<server::wire::UsageRange>(&cfg),
         decl::<server::wire::PublishedLink>(&cfg),
         decl::<server::wire::PublicationState>(&cfg),

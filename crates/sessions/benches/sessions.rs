@@ -48,6 +48,7 @@ fn policy() -> SpawnPolicy {
         max_dollars_per_session: 0.0,
         max_turns_per_session: 0,
         remote_runners: false,
+        remote_started_sessions: false,
     }
 }
 

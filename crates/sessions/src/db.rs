@@ -42,7 +42,8 @@ const SESSION_COLUMNS: &str = "
     s.title_source AS title_source,
     s.title_history AS title_history,
     s.archived_at AS archived_at,
-    s.runner AS runner";
+    s.runner AS runner,
+    s.awaiting_approval AS awaiting_approval";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -100,6 +101,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
             .get::<_, Option<String>>("worktree_json")?
             .and_then(|json| serde_json::from_str(&json).ok()),
         runner: row.get("runner")?,
+        awaiting_approval: row.get("awaiting_approval")?,
         trigger: row
             .get::<_, Option<String>>("trigger_text")?
             .as_deref()
@@ -132,6 +134,8 @@ pub struct NewSession<'a> {
     pub fork_engine_session_id: Option<&'a str>,
     /// Where its engine runs: `local` or a runner of `runners.toml`.
     pub runner: &'a str,
+    /// Started by a session on a runner: held until the user approves.
+    pub awaiting_approval: bool,
     /// The clock's timestamp for the row and its first event.
     pub now: &'a str,
 }
@@ -142,9 +146,9 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
         "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, title, cwd, prompt,
             status, agent_driven, source_session_id, starts_at, follow_up_added, max_dollars,
             max_turns, created_at, updated_at, trigger_kind, forked_from, fork_engine_session_id,
-            title_source, runner)
+            title_source, runner, awaiting_approval)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?17,
-            ?18, ?19, iif(?6 IS NULL, NULL, 'user'), ?20)",
+            ?18, ?19, iif(?6 IS NULL, NULL, 'user'), ?20, ?21)",
         params![
             s.id,
             s.account_id,
@@ -165,7 +169,8 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
             s.trigger.map(Trigger::as_str),
             s.forked_from,
             s.fork_engine_session_id,
-            s.runner
+            s.runner,
+            s.awaiting_approval
         ],
     )?;
     record_event(tx, s.id, None, s.status, s.reason, now)?;
@@ -577,7 +582,8 @@ pub struct Leftover {
 pub fn leftovers(tx: &Transaction<'_>) -> Result<Vec<Leftover>> {
     let mut stmt = tx.prepare(&format!(
         "SELECT id, status, runner FROM sessions
-         WHERE archived = 0 AND (status IN {ACTIVE} OR pgid IS NOT NULL) ORDER BY created_at"
+         WHERE archived = 0 AND awaiting_approval = 0
+           AND (status IN {ACTIVE} OR pgid IS NOT NULL) ORDER BY created_at"
     ))?;
     let rows = stmt.query_map([], |r| {
         let status: String = r.get(1)?;
@@ -644,6 +650,23 @@ pub fn engine_spec(tx: &Transaction<'_>, id: &str) -> Result<(String, String, St
         [id],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?)
+}
+
+/// Lets a session held for the user's approval go (`true` when it was held).
+pub fn release_approval(tx: &Transaction<'_>, id: &str) -> Result<bool> {
+    Ok(tx.execute(
+        "UPDATE sessions SET awaiting_approval = 0 WHERE id = ?1 AND awaiting_approval = 1",
+        [id],
+    )? == 1)
+}
+
+/// The runner session `id` runs on.
+pub fn runner_of(tx: &Transaction<'_>, id: &str) -> Result<Option<String>> {
+    Ok(tx
+        .query_row("SELECT runner FROM sessions WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .optional()?)
 }
 
 /// Running sessions by runner, for `GET /runners` and `auto` placement.

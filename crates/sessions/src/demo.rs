@@ -323,6 +323,7 @@ fn write_session(
             forked_from: None,
             fork_engine_session_id: None,
             runner: runners::LOCAL,
+            awaiting_approval: false,
         },
     )?;
     let turn = db::take_input(tx, &id, &at(1))?

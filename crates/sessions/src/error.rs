@@ -25,6 +25,11 @@ pub enum SessionError {
     UnknownEngine { name: String, known: String },
     #[error("Sessions on other machines are turned off (setting cloudControlPlaneEnabled).")]
     RunnersOff,
+    #[error("A session on a runner may not start sessions (setting cloudStartedSessionsEnabled).")]
+    RemoteStartsOff,
+    /// An approval for a session that is not waiting for one.
+    #[error("That session is not waiting for approval to start.")]
+    NotAwaitingApproval,
     #[error("No runner named `{name}`; the runners are: {known}.")]
     UnknownRunner { name: String, known: String },
     #[error("{path} is not a valid engines file: {detail}")]

@@ -133,6 +133,7 @@ mod tests {
             archived: false,
             archived_at: None,
             runner: "local".into(),
+            awaiting_approval: false,
             agent_driven: false,
             parent_id: None,
             forked_from: None,

@@ -107,6 +107,9 @@ pub struct Session {
     /// Where its engine runs, for life: `local` or a runner named in
     /// `runners.toml` (docs/runners.md).
     pub runner: String,
+    /// Started by a session on a runner (`cloudStartedSessionsEnabled`):
+    /// queued until the user approves it from its inbox card.
+    pub awaiting_approval: bool,
     pub agent_driven: bool,
     /// The session that spawned this one: the agent token's own session, or
     /// the live session `X-App-Source-Session-Id` named.
@@ -380,6 +383,9 @@ pub struct SpawnPolicy {
     /// `cloudControlPlaneEnabled`: sessions may run on the runners of
     /// `runners.toml`; off, everything runs here.
     pub remote_runners: bool,
+    /// `cloudStartedSessionsEnabled`: a session on a runner may start
+    /// helper sessions, each held for the user's approval.
+    pub remote_started_sessions: bool,
 }
 
 /// The prompt settings, read by the server at each spawn.

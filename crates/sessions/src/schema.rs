@@ -224,4 +224,10 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
         feature: "sessions",
         sql: "ALTER TABLE sessions ADD COLUMN runner TEXT NOT NULL DEFAULT 'local';",
     },
+    // `cloudStartedSessionsEnabled`: a session a runner's session started
+    // waits, queued, for the user's approval.
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN awaiting_approval INTEGER NOT NULL DEFAULT 0;",
+    },
 ];

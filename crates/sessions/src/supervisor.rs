@@ -267,6 +267,26 @@ impl Supervisor {
         let mut request = request;
         // Before the worktree: a fork's folder and isolation may be its source's.
         let fork = crate::fork::resolve(&self.inner, &caller.account_id, &mut request).await?;
+        // A session on a runner starts others only as cloudStartedSessionsEnabled
+        // allows: on its own runner unless it names another, each held for
+        // the user's approval.
+        let parent_runner = match &caller.via {
+            Via::ControlAgent { session_id } => {
+                let parent = session_id.clone();
+                self.inner
+                    .read(move |tx| db::runner_of(tx, &parent))
+                    .await?
+                    .filter(|runner| runner != runners::LOCAL)
+            }
+            _ => None,
+        };
+        let awaiting_approval = parent_runner.is_some();
+        if let Some(parent_runner) = parent_runner {
+            if !policy.remote_started_sessions {
+                return Err(SessionError::RemoteStartsOff);
+            }
+            request.runner.get_or_insert(parent_runner);
+        }
         // A spawn that names no runner goes where its engine says, if it
         // does and runners are on (off, everything runs here).
         if request.runner.is_none() && policy.remote_runners {
@@ -327,10 +347,15 @@ impl Supervisor {
                 };
                 let spec = serde_json::to_string(&valid.spec)
                     .map_err(|e| SessionError::InvalidInput(e.to_string()))?;
-                let queued_reason = format!(
-                    "held by spawn spacing until {}",
-                    starts_at.as_deref().unwrap_or("later")
-                );
+                let queued_reason = if awaiting_approval {
+                    format!("waiting for your approval: started by a session on runner {runner}")
+                } else {
+                    format!(
+                        "held by spawn spacing until {}",
+                        starts_at.as_deref().unwrap_or("later")
+                    )
+                };
+                let queued = queued || awaiting_approval;
                 db::insert_session(
                     tx,
                     &NewSession {
@@ -359,6 +384,7 @@ impl Supervisor {
                         forked_from: fork.as_ref().map(|f| f.source.as_str()),
                         fork_engine_session_id: fork.as_ref().map(|f| f.engine_session_id.as_str()),
                         runner: &runner,
+                        awaiting_approval,
                         now: &clock::timestamp(now),
                     },
                 )?;
@@ -386,7 +412,9 @@ impl Supervisor {
         } else {
             Start::Now
         };
-        self.launch(id, session.account_id.clone(), start);
+        if !session.awaiting_approval {
+            self.launch(id, session.account_id.clone(), start);
+        }
         Ok(Spawned {
             queued: if queued {
                 session.starts_at.clone()
@@ -395,6 +423,50 @@ impl Supervisor {
             },
             session,
         })
+    }
+
+    /// The user's answer to a session held for approval (started by a
+    /// session on a runner): approved, it starts as a spawned session does;
+    /// refused, it is stopped without ever running.
+    pub async fn decide_start(&self, account: &str, id: &str, approve: bool) -> Result<Session> {
+        let (owned, who) = (id.to_owned(), account.to_owned());
+        let session = self
+            .inner
+            .read(move |tx| db::get_session(tx, &who, &owned)?.ok_or(SessionError::NotFound))
+            .await?;
+        // A held session stopped meanwhile (its tree was) stays stopped.
+        if !session.awaiting_approval || session.status != Status::Queued {
+            return Err(SessionError::NotAwaitingApproval);
+        }
+        let owned = id.to_owned();
+        if !self
+            .inner
+            .write(move |tx| db::release_approval(tx, &owned))
+            .await?
+        {
+            return Err(SessionError::NotAwaitingApproval);
+        }
+        if approve {
+            self.inner
+                .move_to(
+                    id,
+                    account,
+                    Status::Queued,
+                    "approved by the user".to_owned(),
+                )
+                .await?;
+            self.launch(id.to_owned(), account.to_owned(), Start::Burst);
+        } else {
+            self.inner
+                .move_to(
+                    id,
+                    account,
+                    Status::Stopped,
+                    "the user refused its start".to_owned(),
+                )
+                .await?;
+        }
+        self.get(account, id).await
     }
 
     /// Queues a follow-up; it starts as soon as the running turn (if any) ends.

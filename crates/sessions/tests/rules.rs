@@ -350,6 +350,7 @@ async fn limits_are_stored_and_shown_but_not_enforced() {
         max_dollars_per_session: 0.1,
         max_turns_per_session: 1,
         remote_runners: false,
+        remote_started_sessions: false,
         ..open_policy()
     };
     let id = h

@@ -76,7 +76,7 @@ pub const LISTENER: &str = "x-listener";
         dashboards::unpublish, dashboards::public_view,
         sessions::list, sessions::spawn, sessions::read, sessions::transcript,
         sessions::changes, sessions::changed_file, sessions::send,
-        sessions::stop, sessions::pause, sessions::resume, sessions::archive, sessions::rename,
+        sessions::stop, sessions::decide_start, sessions::pause, sessions::resume, sessions::archive, sessions::rename,
         sessions::engines,
         sessions::usage,
         approvals::check, approvals::poll, approvals::decisions, approvals::list,

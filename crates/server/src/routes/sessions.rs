@@ -17,7 +17,7 @@ use crate::auth::{AuthMode, Caller};
 use crate::error::{ApiError, ApiResult};
 use crate::json::{ApiJson, OptionalJson};
 use crate::state::AppState;
-use crate::wire::{RenameSession, SessionMessage, StopSession, UsageRange};
+use crate::wire::{RenameSession, SessionMessage, StartDecision, StopSession, UsageRange};
 use app::SOURCE_SESSION_HEADER;
 
 pub fn routes() -> Router<AppState> {
@@ -29,6 +29,7 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/changes/file", get(changed_file))
         .route("/sessions/{id}/messages", post(send))
         .route("/sessions/{id}/stop", post(stop))
+        .route("/sessions/{id}/start-decision", post(decide_start))
         .route("/sessions/{id}/pause", post(pause))
         .route("/sessions/{id}/resume", post(resume))
         .route("/sessions/{id}/archive", post(archive))
@@ -136,7 +137,10 @@ pub(crate) async fn spawn_as(
             request,
         )
         .await?;
-    let status = if spawned.queued.is_some() {
+    if spawned.session.awaiting_approval {
+        state.ask_to_start(&spawned.session).await;
+    }
+    let status = if spawned.queued.is_some() || spawned.session.awaiting_approval {
         StatusCode::ACCEPTED
     } else {
         StatusCode::CREATED
@@ -406,6 +410,26 @@ async fn stop(
         state.sessions.stop(&who, &id).await?
     };
     Ok((StatusCode::ACCEPTED, Json(json!(session))))
+}
+
+/// Approves or refuses the start of a session that a runner's session started.
+///
+/// `cloudStartedSessionsEnabled`, docs/runners.md. Approved, it starts as any spawned session does; refused, it is
+/// `stopped` without ever running. A session not waiting for approval is
+/// 409 `wrong_state`. The user's alone: not for agent tokens.
+#[utoipa::path(post, path = "/sessions/{id}/start-decision", params(("id" = String, Path, description = "The session's id.")), request_body = StartDecision,
+    responses((status = 200, body = sessions::Session)))]
+async fn decide_start(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<StartDecision>,
+) -> ApiResult<Json<sessions::Session>> {
+    let session = state
+        .sessions
+        .decide_start(user.account_id(), &id, body.approve)
+        .await?;
+    Ok(Json(session))
 }
 
 /// Ends the session's process tree and keeps it `paused` until resumed.

@@ -259,6 +259,7 @@ pub fn open_policy() -> SpawnPolicy {
         max_dollars_per_session: 5.0,
         max_turns_per_session: 50,
         remote_runners: false,
+        remote_started_sessions: false,
     }
 }
 

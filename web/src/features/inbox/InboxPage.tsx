@@ -26,6 +26,7 @@ import { InboxItem } from "./InboxItem";
 import { InputRequestCard } from "../../shared/answers/InputRequestCard";
 import { KeyProposalCard } from "../../shared/answers/KeyProposalCard";
 import { PairingCard } from "../../shared/answers/PairingCard";
+import { SessionStartCard } from "../../shared/answers/SessionStartCard";
 import { ReplyBox } from "../../shared/answers/ReplyBox";
 import { alertFolder, openTarget, TAB_LABEL, TABS, type Tab } from "./list";
 import { moveSelection, typingIn } from "../../shared/keys";
@@ -145,6 +146,10 @@ export function InboxPage({ onStartSession }: Props) {
     const pairing = row.actions.find((action) => action.kind === "approve_pairing");
     if (pairing && row.readAt === null) {
       return <PairingCard code={pairing.code} onAnswered={() => void change(row, { read: true })} />;
+    }
+    const start = row.actions.find((action) => action.kind === "approve_session_start");
+    if (start && row.readAt === null) {
+      return <SessionStartCard sessionId={start.sessionId} onAnswered={() => void change(row, { read: true })} />;
     }
     const card = secretCardOf(row);
     if (!card) {

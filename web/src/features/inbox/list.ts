@@ -123,6 +123,8 @@ export function openTarget(row: InboxRow): string | null {
       return action.path;
     case "approve_pairing":
       return null;
+    case "approve_session_start":
+      return sessionPath(action.sessionId);
   }
 }
 

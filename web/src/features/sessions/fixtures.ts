@@ -17,6 +17,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     archived: false,
     archivedAt: null,
     runner: "local",
+    awaitingApproval: false,
     agentDriven: false,
     parentId: null,
     forkedFrom: null,

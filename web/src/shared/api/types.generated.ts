@@ -169,6 +169,12 @@ folder: string | null, };
 
 export type StopSession = { tree?: boolean, };
 
+export type StartDecision = { 
+/**
+ * `true` starts it; `false` stops it without its ever running.
+ */
+approve: boolean, };
+
 export type UsageRange = { from?: string, to?: string, };
 
 export type PublishedLink = { token: string, url: string, };
@@ -310,7 +316,12 @@ archivedAt: string | null,
  * Where its engine runs, for life: `local` or a runner named in
  * `runners.toml` (docs/runners.md).
  */
-runner: string, agentDriven: boolean, 
+runner: string, 
+/**
+ * Started by a session on a runner (`cloudStartedSessionsEnabled`):
+ * queued until the user approves it from its inbox card.
+ */
+awaitingApproval: boolean, agentDriven: boolean, 
 /**
  * The session that spawned this one: the agent token's own session, or
  * the live session `X-App-Source-Session-Id` named.
@@ -986,7 +997,7 @@ export type Source = { sessionId?: string, boardId?: string, itemId?: string, we
  */
 requestId?: string, };
 
-export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, } | { "kind": "approve_pairing", code: string, };
+export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, } | { "kind": "approve_pairing", code: string, } | { "kind": "approve_session_start", sessionId: string, };
 
 export type StateFilter = "unread" | "read" | "archived" | "open" | "all";
 
