@@ -10,7 +10,9 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::Child;
 use tokio::sync::mpsc;
 
+use crate::channel::Channel;
 use crate::config::{self, RunnersFile, SshRunner};
+use crate::host::{Host, Ready, Status};
 use crate::info::{EngineVersion, Memory, RunnerInfo, RunnerKind, RunnerState};
 use crate::ssh::SshHost;
 use crate::wire::{self, Exit, Frame, Kind, ProbeEngine, ProbeReply, Request, Started, TurnHeader};
@@ -18,6 +20,7 @@ use crate::wire::{self, Exit, Frame, Kind, ProbeEngine, ProbeReply, Request, Sta
 /// How long a turn whose host went away is waited for: the helper keeps
 /// the engine running meanwhile, and a host back within it loses nothing.
 pub const RECONNECT_GRACE: Duration = Duration::from_secs(120);
+
 const RECONNECT_EVERY: Duration = Duration::from_secs(2);
 
 /// The remote ports the control server must accept as its own `Host`: each
@@ -35,40 +38,6 @@ impl TunnelPorts {
             ports.insert(port);
         }
     }
-}
-
-/// A connected runner's facts a turn needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ready {
-    /// The helper's path there, `$HOME` unexpanded.
-    pub remote_exe: String,
-    /// The remote port whose tunnel reaches the control server.
-    pub tunnel_port: u16,
-    pub home: String,
-}
-
-/// Channels one master connection carries at most: under sshd's default
-/// `MaxSessions` (10), with room for a probe.
-const CHANNELS_PER_MASTER: usize = 8;
-
-struct Host {
-    ssh: SshHost,
-    /// Open channels on each master connection, slot 0 the main one.
-    leases: Mutex<Vec<usize>>,
-    /// The masters of slots 1 and up, started as channels need them.
-    extra_masters: tokio::sync::Mutex<Vec<Option<Child>>>,
-    status: Mutex<Status>,
-    /// One connection attempt at a time per host.
-    connecting: tokio::sync::Mutex<()>,
-}
-
-struct Status {
-    state: RunnerState,
-    reason: Option<String>,
-    probe: Option<ProbeReply>,
-    last_seen: Option<String>,
-    ready: Option<Ready>,
-    master: Option<Child>,
 }
 
 struct Inner {
@@ -204,10 +173,17 @@ impl Runners {
             return Err(self.invalid_reason(name));
         };
         let _one = host.connecting.lock().await;
-        let ready = host.status.lock().ok().and_then(|s| s.ready.clone());
-        if let Some(ready) = ready
-            && host.ssh.check().await
-        {
+        // A master process still running is a live connection: ssh exits
+        // when its connection drops (ServerAlive), so this costs no `ssh -O
+        // check` on every turn.
+        let live = host.status.lock().ok().and_then(|mut status| {
+            let running = status
+                .master
+                .as_mut()
+                .is_some_and(|master| matches!(master.try_wait(), Ok(None)));
+            status.ready.clone().filter(|_| running)
+        });
+        if let Some(ready) = live {
             return Ok(ready);
         }
         match self.connect(&host).await {
@@ -635,114 +611,6 @@ pub enum Output {
     Exit(Exit),
     /// The host stayed away past the grace period; the turn's end is unknown.
     Lost(String),
-}
-
-struct Channel {
-    child: Child,
-    stdout: tokio::process::ChildStdout,
-    stdin: tokio::process::ChildStdin,
-    _lease: Lease,
-}
-
-/// A channel's place on one of its host's master connections, given back
-/// when the channel goes.
-struct Lease {
-    host: Arc<Host>,
-    slot: usize,
-}
-
-impl Lease {
-    /// A place on the first master with room, starting a new master when
-    /// every one is full.
-    async fn take(host: &Arc<Host>) -> Result<Lease, String> {
-        let slot = {
-            let mut leases = host
-                .leases
-                .lock()
-                .map_err(|_| "the runner's channel count is poisoned".to_owned())?;
-            let slot = match leases.iter().position(|open| *open < CHANNELS_PER_MASTER) {
-                Some(slot) => slot,
-                None => {
-                    leases.push(0);
-                    leases.len() - 1
-                }
-            };
-            leases[slot] += 1;
-            slot
-        };
-        let lease = Lease {
-            host: Arc::clone(host),
-            slot,
-        };
-        if slot > 0 {
-            let mut masters = host.extra_masters.lock().await;
-            if masters.len() < slot {
-                masters.resize_with(slot, || None);
-            }
-            let ssh = host.ssh.slot(slot);
-            if masters[slot - 1].is_none() || !ssh.check().await {
-                masters[slot - 1] = Some(ssh.connect().await?);
-            }
-        }
-        Ok(lease)
-    }
-}
-
-impl Drop for Lease {
-    fn drop(&mut self) {
-        if let Ok(mut leases) = self.host.leases.lock()
-            && let Some(open) = leases.get_mut(self.slot)
-        {
-            *open = open.saturating_sub(1);
-        }
-    }
-}
-
-impl Channel {
-    async fn open(
-        host: &Arc<Host>,
-        remote_exe: &str,
-        request: &Request,
-    ) -> Result<Channel, String> {
-        let lease = Lease::take(host).await?;
-        let mut child = host.ssh.slot(lease.slot).helper(remote_exe)?;
-        let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err("the ssh client's pipes could not be opened".to_owned());
-        };
-        let frame = Frame::json(Kind::Request, request).map_err(|e| e.to_string())?;
-        wire::write_frame(&mut stdin, &frame)
-            .await
-            .map_err(|e| format!("the runner channel closed: {e}"))?;
-        Ok(Channel {
-            child,
-            stdout,
-            stdin,
-            _lease: lease,
-        })
-    }
-
-    async fn next(&mut self) -> Result<Option<Frame>, String> {
-        wire::read_frame(&mut self.stdout)
-            .await
-            .map_err(|e| format!("the runner channel broke: {e}"))
-    }
-
-    /// Why the channel ended with no answer: ssh's own words.
-    async fn failure(&mut self) -> String {
-        let mut stderr = String::new();
-        if let Some(mut err) = self.child.stderr.take() {
-            let _ = tokio::time::timeout(
-                Duration::from_secs(2),
-                tokio::io::AsyncReadExt::read_to_string(&mut err, &mut stderr),
-            )
-            .await;
-        }
-        let last = stderr.lines().map(str::trim).rfind(|l| !l.is_empty());
-        last.map_or_else(
-            || "the runner channel closed without an answer".to_owned(),
-            str::to_owned,
-        )
-    }
 }
 
 async fn drive(

@@ -10,14 +10,18 @@
 //! Knows nothing of HTTP, settings or sessions: the application layer asks
 //! it to probe, install and run, and maps what it says.
 
+mod channel;
 pub mod config;
 pub mod helper;
+mod host;
 mod hosts;
 mod info;
+mod keeper;
 pub mod ssh;
 pub mod wire;
 
 pub use config::{AUTO, LOCAL, RunnersFile, SshRunner};
-pub use hosts::{LocalFacts, Output, Ready, RemoteTurn, Runners, TunnelPorts};
+pub use host::Ready;
+pub use hosts::{LocalFacts, Output, RemoteTurn, Runners, TunnelPorts};
 pub use info::{EngineVersion, Memory, RunnerInfo, RunnerKind, RunnerState};
 pub use wire::{Confine, Exit, MadeWorktree, ProbeEngine, Removal, TurnHeader};

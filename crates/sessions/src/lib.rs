@@ -58,6 +58,7 @@ mod log;
 mod model;
 mod notices;
 mod pages;
+mod placement;
 mod process;
 mod prompts;
 mod recent;

@@ -196,56 +196,6 @@ impl Supervisor {
         }
     }
 
-    /// The runner a spawn asked for, checked: `local` when it names none,
-    /// the best connected runner with room for `auto`.
-    async fn place(&self, requested: Option<&str>, remote_runners: bool) -> Result<String> {
-        let requested = requested.map(str::trim).filter(|r| !r.is_empty());
-        let Some(requested) = requested else {
-            return Ok(runners::LOCAL.to_owned());
-        };
-        if requested == runners::LOCAL || (requested == runners::AUTO && !remote_runners) {
-            return Ok(runners::LOCAL.to_owned());
-        }
-        // Read at each spawn, as engines.toml is: an edit needs no restart.
-        if let Some(runners) = &self.inner.runners {
-            runners.reload();
-        }
-        let names = self
-            .inner
-            .runners
-            .as_ref()
-            .map_or_else(|| vec![runners::LOCAL.to_owned()], runners::Runners::names);
-        if requested == runners::AUTO {
-            let Some(runners) = self.inner.runners.clone() else {
-                return Ok(runners::LOCAL.to_owned());
-            };
-            let running = self.inner.read(db::running_by_runner).await?;
-            let local = runners::LocalFacts {
-                memory: runners::helper::memory(),
-                ..runners::LocalFacts::default()
-            };
-            return Ok(runners
-                .place(&running, &local)
-                .unwrap_or_else(|| runners::LOCAL.to_owned()));
-        }
-        if names.iter().any(|n| n == requested) {
-            if !remote_runners {
-                return Err(SessionError::RunnersOff);
-            }
-            Ok(requested.to_owned())
-        } else {
-            Err(SessionError::UnknownRunner {
-                name: requested.to_owned(),
-                known: names.join(", "),
-            })
-        }
-    }
-
-    /// Running sessions by runner.
-    pub async fn running_by_runner(&self) -> Result<std::collections::BTreeMap<String, u32>> {
-        self.inner.read(db::running_by_runner).await
-    }
-
     async fn spawn_to_end(
         &self,
         caller: &Caller,
@@ -302,7 +252,7 @@ impl Supervisor {
             .place(request.runner.as_deref(), policy.remote_runners)
             .await?;
         if runner != runners::LOCAL {
-            check_remote(&request)?;
+            Self::check_remote(&request)?;
         }
         // Made before the row is written, so the engine never starts outside it.
         let isolated = match request.isolation {
@@ -423,50 +373,6 @@ impl Supervisor {
             },
             session,
         })
-    }
-
-    /// The user's answer to a session held for approval (started by a
-    /// session on a runner): approved, it starts as a spawned session does;
-    /// refused, it is stopped without ever running.
-    pub async fn decide_start(&self, account: &str, id: &str, approve: bool) -> Result<Session> {
-        let (owned, who) = (id.to_owned(), account.to_owned());
-        let session = self
-            .inner
-            .read(move |tx| db::get_session(tx, &who, &owned)?.ok_or(SessionError::NotFound))
-            .await?;
-        // A held session stopped meanwhile (its tree was) stays stopped.
-        if !session.awaiting_approval || session.status != Status::Queued {
-            return Err(SessionError::NotAwaitingApproval);
-        }
-        let owned = id.to_owned();
-        if !self
-            .inner
-            .write(move |tx| db::release_approval(tx, &owned))
-            .await?
-        {
-            return Err(SessionError::NotAwaitingApproval);
-        }
-        if approve {
-            self.inner
-                .move_to(
-                    id,
-                    account,
-                    Status::Queued,
-                    "approved by the user".to_owned(),
-                )
-                .await?;
-            self.launch(id.to_owned(), account.to_owned(), Start::Burst);
-        } else {
-            self.inner
-                .move_to(
-                    id,
-                    account,
-                    Status::Stopped,
-                    "the user refused its start".to_owned(),
-                )
-                .await?;
-        }
-        self.get(account, id).await
     }
 
     /// Queues a follow-up; it starts as soon as the running turn (if any) ends.
@@ -749,24 +655,6 @@ struct Valid {
     spec: EngineSpec,
     cwd: String,
     title: Option<String>,
-}
-
-/// A session on a runner host: `cwd` is a path there, checked when its
-/// turn starts (or its worktree is made there).
-fn check_remote(request: &SpawnRequest) -> Result<()> {
-    if let Some(cwd) = request
-        .cwd
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        && !cwd.starts_with('/')
-        && cwd != "~"
-    {
-        return Err(SessionError::InvalidInput(format!(
-            "cwd must be an absolute path on the runner host; {cwd} is not."
-        )));
-    }
-    Ok(())
 }
 
 fn validate(data_dir: &Path, request: &SpawnRequest, runner: &str) -> Result<Valid> {

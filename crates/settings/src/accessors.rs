@@ -1139,15 +1139,11 @@ impl SettingsStore {
     }
 
     /// Developer preview: reflects live cloud-session status and starts paid cloud machines. Default off; the relay only runs in an unpackaged build with cloud sessions enabled. Effect at next app start.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn cloud_control_plane_enabled(&self) -> bool {
         self.toggle_at(95)
     }
 
     /// Runs each cloud session on its own locked-down machine (separate VM, restrictive firewall, short-lived key). Paid; default off; applies to the next cloud launch.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn cloud_hardened_session_enabled(&self) -> bool {
         self.toggle_at(96)
     }
@@ -1160,8 +1156,6 @@ impl SettingsStore {
     }
 
     /// A cloud session may start helper cloud sessions, each approved from a card; one click stops the whole tree. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn cloud_started_sessions_enabled(&self) -> bool {
         self.toggle_at(98)
     }

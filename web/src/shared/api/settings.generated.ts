@@ -1910,8 +1910,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "next start",
+    "inEffect": true,
     "guarded": true,
     "description": "Developer preview: reflects live cloud-session status and starts paid cloud machines. Default off; the relay only runs in an unpackaged build with cloud sessions enabled. Effect at next app start.",
     "schema": {
@@ -1926,8 +1926,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "next session",
+    "inEffect": true,
     "guarded": true,
     "description": "Runs each cloud session on its own locked-down machine (separate VM, restrictive firewall, short-lived key). Paid; default off; applies to the next cloud launch.",
     "schema": {
@@ -1958,8 +1958,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": true,
     "description": "A cloud session may start helper cloud sessions, each approved from a card; one click stops the whole tree. Default off.",
     "schema": {
