@@ -162,7 +162,7 @@ e2e: e2e-deps web
 
 # The conformance suite's wall time is one of the figures: how long the real
 # CLIs through Switchboard cost `make test`.
-bench: web e2e-deps engines-deps
+bench: web e2e-deps engines-deps ssh-deps
 	@start=$$(date +%s); $(MAKE) --no-print-directory test-engines >/dev/null 2>&1 || { echo "conformance suite failed"; exit 1; }; \
 		echo "conformance suite (make test-engines, built): $$(( $$(date +%s) - start )) s wall"
 	cargo bench -p switchboard --bench foundation
@@ -175,6 +175,7 @@ bench: web e2e-deps engines-deps
 	cargo bench -p switchboard --bench hook
 	cargo bench -p switchboard --bench returning
 	cargo bench -p switchboard --bench mcp
+	cargo bench -p switchboard --bench runners
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench engine_hook
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench titles
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench messenger

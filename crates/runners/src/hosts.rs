@@ -416,6 +416,19 @@ impl Runners {
             .map(|r| r.name)
     }
 
+    /// What `engine`'s `--version` printed on `name`, as its helper last
+    /// reported it.
+    pub fn engine_version(&self, name: &str, engine: &str) -> Option<String> {
+        let host = self.host(name)?;
+        let status = host.status.lock().ok()?;
+        let probe = status.probe.as_ref()?;
+        probe
+            .engines
+            .iter()
+            .find(|e| e.name == engine)
+            .and_then(|e| e.version.clone())
+    }
+
     /// The remote user's home on `name`, as its helper last reported it.
     pub fn home(&self, name: &str) -> Option<String> {
         let host = self.host(name)?;

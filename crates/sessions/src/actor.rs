@@ -189,6 +189,10 @@ pub(crate) async fn actor(
         } else {
             crate::remote_turn::run(&context, &next, &mut end).await?
         };
+        // After the turn: its start reached the host, whose probe read it.
+        if runner != runners::LOCAL {
+            note_remote_version(inner, id, &runner, &engine, &spec).await;
+        }
         match ended {
             TurnEnd::Done(context) => {
                 overloads = 0;
@@ -433,6 +437,33 @@ async fn notice(
 
 /// Looks up (or reads) the version of the session's engine beside the turn
 /// and records it when it changed; never in the turn's way, never its failure.
+/// The engine's version on its runner host, as the host's last probe read
+/// it (`--version` there), parsed as a local one is.
+async fn note_remote_version(
+    inner: &Arc<Inner>,
+    session_id: &str,
+    runner: &str,
+    engine: &str,
+    spec: &EngineSpec,
+) {
+    if spec.kind == EngineKind::Command {
+        return;
+    }
+    let Some(version) = inner
+        .runners
+        .as_ref()
+        .and_then(|runners| runners.engine_version(runner, engine))
+        .and_then(|printed| crate::versions::parse_version(&printed))
+    else {
+        return;
+    };
+    let owned = session_id.to_owned();
+    // A failed write only loses the version, which the next turn writes.
+    let _ = inner
+        .write(move |tx| db::set_engine_version(tx, &owned, &version))
+        .await;
+}
+
 fn note_version(
     inner: &Arc<Inner>,
     session_id: &str,

@@ -42,6 +42,7 @@ fn claude_on_a_runner_resumes_its_conversation_and_calls_back_through_the_tunnel
     let session = rig.wait_turn(&id, 1);
     assert_eq!(session["status"], "waiting_for_input", "{session}");
     assert_eq!(session["runner"], "devbox");
+    assert_eq!(session["engineVersion"], "2.1.330", "{session}");
     let engine_id = session["engineSessionId"].as_str().unwrap().to_owned();
     rig.send(&id, "second");
     let session = rig.wait_turn(&id, 2);
