@@ -90,6 +90,18 @@ impl sessions::Governance for FleetGovernance {
         }
     }
 
+    fn memory_hold_at(&self, runner: &str, used: f64) -> Option<String> {
+        if !self.settings.session_memory_guard_enabled() {
+            return None;
+        }
+        let limit = f64::from(self.settings.session_memory_guard_percent());
+        (used >= limit).then(|| {
+            format!(
+                "held by the memory guard: {used:.0}% of runner {runner}'s memory in use, at or above sessionMemoryGuardPercent ({limit:.0}%)"
+            )
+        })
+    }
+
     fn hardened_remote_sessions(&self) -> bool {
         self.settings.cloud_hardened_session_enabled()
     }

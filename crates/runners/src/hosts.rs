@@ -429,6 +429,17 @@ impl Runners {
             .and_then(|e| e.version.clone())
     }
 
+    /// `name`'s memory, as its helper last reported it.
+    pub fn memory(&self, name: &str) -> Option<Memory> {
+        let host = self.host(name)?;
+        let status = host.status.lock().ok()?;
+        let probe = status.probe.as_ref()?;
+        Some(Memory {
+            total_mb: probe.total_mb?,
+            available_mb: probe.available_mb?,
+        })
+    }
+
     /// The remote user's home on `name`, as its helper last reported it.
     pub fn home(&self, name: &str) -> Option<String> {
         let host = self.host(name)?;

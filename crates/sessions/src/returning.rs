@@ -41,6 +41,11 @@ pub trait Governance: Send + Sync {
     fn hardened_remote_sessions(&self) -> bool {
         false
     }
+    /// The memory guard on a runner host's memory (as its helper last
+    /// reported it, `used_percent` of it in use) rather than this machine's.
+    fn memory_hold_at(&self, _runner: &str, _used_percent: f64) -> Option<String> {
+        None
+    }
 }
 
 #[derive(Default)]

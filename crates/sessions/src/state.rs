@@ -182,8 +182,25 @@ impl Inner {
         account_id: &str,
         gate: &dyn Governance,
     ) -> Result<()> {
+        let owned = id.to_owned();
+        let runner = self
+            .read(move |tx| crate::db::runner_of(tx, &owned))
+            .await?
+            .filter(|runner| runner != runners::LOCAL);
+        // A session on a runner is held by its host's memory, not this one's.
+        let hold = || match (&runner, &self.runners) {
+            (Some(runner), Some(runners)) => runners
+                .memory(runner)
+                .filter(|m| m.total_mb > 0)
+                .and_then(|m| {
+                    let used = 100.0 * (m.total_mb.saturating_sub(m.available_mb)) as f64
+                        / m.total_mb as f64;
+                    gate.memory_hold_at(runner, used)
+                }),
+            _ => gate.memory_hold(),
+        };
         let mut shown: Option<String> = None;
-        while let Some(reason) = gate.memory_hold() {
+        while let Some(reason) = hold() {
             if shown.as_ref() != Some(&reason) {
                 self.move_to(id, account_id, Status::Queued, reason.clone())
                     .await?;
