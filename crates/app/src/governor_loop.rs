@@ -102,6 +102,11 @@ impl sessions::Governance for FleetGovernance {
         })
     }
 
+    fn local_memory(&self) -> Option<runners::Memory> {
+        let meminfo = self.memory.read(Path::new("/proc/meminfo")).ok()?;
+        runners::helper::memory_of(&meminfo)
+    }
+
     fn hardened_remote_sessions(&self) -> bool {
         self.settings.cloud_hardened_session_enabled()
     }

@@ -74,9 +74,11 @@ impl App {
         }
         let running = self.sessions.running_by_runner().await?;
         let data_dir = self.data_dir.clone();
-        let local = tokio::task::spawn_blocking(move || local_facts(&data_dir))
+        let mut local = tokio::task::spawn_blocking(move || local_facts(&data_dir))
             .await
             .unwrap_or_default();
+        // As `auto` placement and the memory guard read it.
+        local.memory = self.sessions.local_memory();
         Ok(self.runners.list(&running, local))
     }
 }
@@ -85,13 +87,7 @@ impl App {
 fn local_facts(data_dir: &Path) -> runners::LocalFacts {
     let probe = runners::helper::probe(env!("CARGO_PKG_VERSION"), &probe_engines(data_dir));
     runners::LocalFacts {
-        memory: probe
-            .total_mb
-            .zip(probe.available_mb)
-            .map(|(total_mb, available_mb)| runners::Memory {
-                total_mb,
-                available_mb,
-            }),
+        memory: None,
         load: probe.load,
         engines: probe.engines,
         sandbox: Some(probe.sandbox),

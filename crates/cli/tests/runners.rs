@@ -678,3 +678,72 @@ fn a_session_on_a_runner_starts_another_only_as_allowed_and_each_waits_for_appro
     );
     assert_eq!(again.status, 409, "{}", again.text());
 }
+
+#[test]
+fn auto_places_sessions_only_where_there_is_room() {
+    let Some(sshd) = Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    // This machine says it has 1 GiB free: the runners (the same machine
+    // read through /proc) have more, so `auto` fills them first.
+    let dir = tempfile::tempdir().unwrap();
+    write_runner_files(dir.path(), &sshd);
+    let meminfo = dir.path().join("meminfo");
+    std::fs::write(
+        &meminfo,
+        "MemTotal: 16777216 kB\nMemAvailable: 1048576 kB\n",
+    )
+    .unwrap();
+    let server = TestServer::start_in_with(dir, &["--meminfo-file", meminfo.to_str().unwrap()]);
+    server.set_setting("cloudControlPlaneEnabled", json!(true));
+    // Two runners of one host, one session each at most.
+    std::fs::write(
+        server.data_dir().join("runners.toml"),
+        format!(
+            "ssh_config = {config:?}\n[runners.devbox]\nssh = {alias:?}\nmax_sessions = 1\n\
+             [runners.spare]\nssh = {alias:?}\nmax_sessions = 1\n",
+            config = sshd.config().display().to_string(),
+            alias = sshd.alias
+        ),
+    )
+    .unwrap();
+    let list = server.call("GET", "/runners?refresh=true", None).json();
+    for name in ["devbox", "spare"] {
+        assert_eq!(runner(&list, name)["state"], "connected", "{list}");
+    }
+    let mut placed = Vec::new();
+    for n in 0..4 {
+        let cookie = server.browser_cookie();
+        let reply = server.browser_spawn(
+            &cookie,
+            &json!({"engine": "sleeper", "prompt": format!("auto {n}"), "runner": "auto"}),
+        );
+        assert_eq!(reply.status, 201, "{}", reply.text());
+        let session = reply.json();
+        let id = session["id"].as_str().unwrap().to_owned();
+        wait_for_output(&server, &id, "started");
+        placed.push((id, session["runner"].as_str().unwrap().to_owned()));
+    }
+    // The runners first, one each, then here: never past a runner's room.
+    let count = |name: &str| placed.iter().filter(|(_, r)| r == name).count();
+    assert_eq!(
+        (count("devbox"), count("spare"), count("local")),
+        (1, 1, 2),
+        "{placed:?}"
+    );
+    assert_ne!(placed[0].1, "local", "{placed:?}");
+    assert_ne!(placed[1].1, "local", "{placed:?}");
+    let list = server.call("GET", "/runners", None).json();
+    assert_eq!(runner(&list, "devbox")["sessions"], 1, "{list}");
+    assert_eq!(
+        runner(&list, "local")["memory"]["availableMb"],
+        1024,
+        "{list}"
+    );
+    for (id, _) in &placed {
+        server.call("POST", &format!("/sessions/{id}/stop"), None);
+    }
+    for (id, _) in &placed {
+        server.wait_for_status(id, "stopped");
+    }
+}

@@ -181,7 +181,11 @@ pub fn probe(version: &str, engines: &[ProbeEngine]) -> ProbeReply {
 
 /// This host's memory, from `/proc/meminfo`.
 pub fn memory() -> Option<crate::Memory> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    memory_of(&std::fs::read_to_string("/proc/meminfo").ok()?)
+}
+
+/// Total and available memory in a `/proc/meminfo` text.
+pub fn memory_of(meminfo: &str) -> Option<crate::Memory> {
     let field = |name: &str| {
         meminfo.lines().find_map(|line| {
             let rest = line.strip_prefix(name)?.strip_prefix(':')?;

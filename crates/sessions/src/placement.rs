@@ -38,7 +38,7 @@ impl Supervisor {
             };
             let running = self.inner.read(db::running_by_runner).await?;
             let local = runners::LocalFacts {
-                memory: runners::helper::memory(),
+                memory: self.local_memory(),
                 ..runners::LocalFacts::default()
             };
             return Ok(runners
@@ -55,6 +55,14 @@ impl Supervisor {
                 name: requested.to_owned(),
                 known: names.join(", "),
             })
+        }
+    }
+
+    /// This machine's memory, as the memory guard reads it.
+    pub fn local_memory(&self) -> Option<runners::Memory> {
+        match &self.inner.governance {
+            Some(governance) => governance.local_memory(),
+            None => runners::helper::memory(),
         }
     }
 

@@ -46,6 +46,11 @@ pub trait Governance: Send + Sync {
     fn memory_hold_at(&self, _runner: &str, _used_percent: f64) -> Option<String> {
         None
     }
+    /// This machine's memory, as `auto` placement weighs it against the
+    /// runners'.
+    fn local_memory(&self) -> Option<runners::Memory> {
+        runners::helper::memory()
+    }
 }
 
 #[derive(Default)]
