@@ -56,6 +56,7 @@ test("no page of the app logs a console error", async () => {
     ["/inbox", heading("Inbox")],
     ["/tasks", heading("Tasks")],
     ["/tasks/caught", heading("Tasks")],
+    ["/runners", (p) => p.locator('[data-runner="local"]').waitFor()],
     [`/p/${link.token}`, (p) => widgetsDrawn(p, 2)],
   ];
   const found: Record<string, string[]> = {};

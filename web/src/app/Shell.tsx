@@ -29,6 +29,7 @@ const SessionPage = lazy(() => import("../features/sessions/SessionPage").then((
 const SettingsPage = lazy(() => import("../features/settings/SettingsPage").then((m) => ({ default: m.SettingsPage })));
 const TasksPage = lazy(() => import("../features/tasks/TasksPage").then((m) => ({ default: m.TasksPage })));
 const BugIntakePage = lazy(() => import("../features/bugs/BugIntakePage").then((m) => ({ default: m.BugIntakePage })));
+const RunnersPage = lazy(() => import("../features/runners/RunnersPage").then((m) => ({ default: m.RunnersPage })));
 
 // The agent board is home: it is what a person running agents keeps open.
 const SECTIONS = [
@@ -38,6 +39,7 @@ const SECTIONS = [
   { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
   { to: "/tasks", label: "Tasks", routes: ["tasks", "caught"] },
   { to: "/bugs", label: "Bug Intake", routes: ["bugs"] },
+  { to: "/runners", label: "Runners", routes: ["runners"] },
   { to: "/settings", label: "Settings", routes: ["settings"] },
 ] as const;
 
@@ -174,6 +176,12 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
       return (
         <Suspense fallback={<Loading what="bug reports" />}>
           <BugIntakePage />
+        </Suspense>
+      );
+    case "runners":
+      return (
+        <Suspense fallback={<Loading what="runners" />}>
+          <RunnersPage />
         </Suspense>
       );
     default:

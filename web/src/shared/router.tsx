@@ -17,6 +17,7 @@ export type Route =
   | { name: "tasks" }
   | { name: "caught" }
   | { name: "bugs" }
+  | { name: "runners" }
   | { name: "notFound"; path: string };
 
 function segment(raw: string): string | null {
@@ -59,6 +60,7 @@ export function matchRoute(pathname: string): Route {
     case "inbox":
     case "settings":
     case "bugs":
+    case "runners":
       if (second === undefined) return { name: first };
       break;
   }

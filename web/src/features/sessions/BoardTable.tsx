@@ -28,6 +28,7 @@ import {
   type BoardSection,
 } from "./board";
 import { describeStop, localTime, sessionActions, sessionTitle } from "./lifecycle";
+import { runnerLabel } from "./runnerChoice";
 import { costOf } from "./spend";
 import { useRetry } from "./useRetry";
 
@@ -251,6 +252,7 @@ const SessionRow = memo(function SessionRow({
   const doing = describeActivity(session);
   const stopWords = describeStop(session, (iso) => localTime(iso, now));
   const allowed = sessionActions(session);
+  const runner = runnerLabel(session);
   const actions: RowAction[] = ["open"];
   if (allowed.stop) actions.push("stop");
   if (allowed.retry) actions.push("retry");
@@ -298,7 +300,16 @@ const SessionRow = memo(function SessionRow({
           {collapsed && <span className="muted"> +{childCount}</span>}
         </span>
       </td>
-      {!narrow && <td>{session.engine}</td>}
+      {!narrow && (
+        <td>
+          {session.engine}
+          {runner && (
+            <div className="muted runner-on" title={`Runs on ${runner}`}>
+              on {runner}
+            </div>
+          )}
+        </td>
+      )}
       <td>
         <span className={`tag status-${session.status}`}>{session.status.replace(/_/g, " ")}</span>
         {session.agentDriven && <span className="muted"> · agent</span>}

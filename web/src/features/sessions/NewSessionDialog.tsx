@@ -1,20 +1,23 @@
 /**
- * "New session": the engine (from `GET /engines`), the folder, the prompt, a title, and whether
- * to isolate it in a git worktree; the server's refusal shows in the dialog, and a session
- * started opens its page. What `GET /doctor` finds about the chosen engine shows beside it: a
- * missing program or a sandbox that cannot run blocks the start, an uncovered version only warns.
+ * "New session": the engine (from `GET /engines`), the machine it runs on (from `GET /runners`),
+ * the folder, the prompt, a title, and whether to isolate it in a git worktree; the server's
+ * refusal shows in the dialog, and a session started opens its page. What `GET /doctor` finds
+ * about the chosen engine on this machine shows beside it: a missing program or a sandbox that
+ * cannot run blocks the start, an uncovered version only warns.
  */
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
-import type { DoctorReport, EngineInfo } from "../../shared/api/types.generated";
+import type { DoctorReport, EngineInfo, Runner } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
 import { navigate, sessionPath } from "../../shared/router";
+import { RUNNERS_SETTING } from "../../shared/runnersSetting";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import "../../shared/ui/code.css";
 import { spawnSession } from "./api";
 import { Dialog } from "../../shared/ui/Dialog";
-import { engineCheck } from "./engineCheck";
+import { engineCheck, type EngineCheck } from "./engineCheck";
+import { LOCAL_RUNNER, runnerNotes, runnerOptions } from "./runnerChoice";
 import "./session.css";
 
 /** The last folder used, offered again: sessions mostly run in the same few checkouts. */
@@ -59,6 +62,9 @@ function refusal(error: unknown): string {
   if (error instanceof ApiError && error.code === "not_a_git_repository") {
     return `${error.message} Turn off "Isolate in a git worktree", or pick a folder inside a git repository.`;
   }
+  if (error instanceof ApiError && error.code === "runners_disabled") {
+    return `${error.message} Turn on "${RUNNERS_SETTING.label}" in Settings, or run it on this machine.`;
+  }
   return errorMessage(error);
 }
 
@@ -68,6 +74,8 @@ export function NewSessionDialog({ onClose, folder }: { onClose: () => void; fol
   // Runs each engine's `--version`: slower than the list, so the form does not wait for it, and
   // a failure leaves the form as it would be without it.
   const doctor = useApi<DoctorReport>("/doctor");
+  // Where it can run: without the list (or while it loads), this machine and Auto are offered.
+  const runners = useApi<Runner[]>("/runners");
   return (
     <Dialog title="New session" onClose={onClose}>
       {engines.error !== undefined ? (
@@ -84,14 +92,19 @@ export function NewSessionDialog({ onClose, folder }: { onClose: () => void; fol
           </div>
         </>
       ) : (
-        <NewSessionForm engines={engines.data} doctor={doctor.data} onClose={onClose} folder={folder} />
+        <NewSessionForm
+          engines={engines.data}
+          doctor={doctor.data}
+          runners={runners.data}
+          onClose={onClose}
+          folder={folder}
+        />
       )}
     </Dialog>
   );
 }
 
-function EngineNotice({ report, engine }: { report: DoctorReport | undefined; engine: string }) {
-  const check = engineCheck(report, engine);
+function EngineNotice({ check }: { check: EngineCheck | null }) {
   if (!check) return null;
   return (
     <div
@@ -122,11 +135,13 @@ function EngineNotice({ report, engine }: { report: DoctorReport | undefined; en
 function NewSessionForm({
   engines,
   doctor,
+  runners,
   onClose,
   folder: given,
 }: {
   engines: EngineInfo[];
   doctor: DoctorReport | undefined;
+  runners: Runner[] | undefined;
   onClose: () => void;
   folder?: string;
 }) {
@@ -135,10 +150,14 @@ function NewSessionForm({
   const [prompt, setPrompt] = useState("");
   const [title, setTitle] = useState("");
   const [isolate, setIsolate] = useState(false);
+  const [runner, setRunner] = useState(LOCAL_RUNNER);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
-  const blocked = engineCheck(doctor, engine)?.blocking ?? false;
+  // The doctor looks at this machine: on another, its findings would be about the wrong host.
+  const check = runner === LOCAL_RUNNER ? engineCheck(doctor, engine) : null;
+  const blocked = check?.blocking ?? false;
+  const notes = runnerNotes(runners, runner, engine);
   const folder = cwd.trim();
   const folderProblem = folder && !folder.startsWith("/") ? "The folder must be an absolute path." : undefined;
 
@@ -153,6 +172,7 @@ function NewSessionForm({
       cwd: folder,
       ...(title.trim() ? { title: title.trim() } : {}),
       ...(isolate ? { isolation: "worktree" as const } : {}),
+      runner,
     }).then(
       (session) => {
         localStorage.setItem(LAST_FOLDER, folder);
@@ -178,7 +198,24 @@ function NewSessionForm({
           ))}
         </select>
       </label>
-      <EngineNotice report={doctor} engine={engine} />
+      <label>
+        Runs on
+        <select value={runner} onChange={(e) => setRunner(e.target.value)}>
+          {runnerOptions(runners).map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {notes.length > 0 && (
+        <ul className="runner-notes muted">
+          {notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
+      <EngineNotice check={check} />
       <label>
         Folder
         <input

@@ -1,6 +1,6 @@
 /**
- * The session page's header: what the session is (status, why it is not working, engine, folder,
- * branch), what it has spent, where it sits in its tree, and Stop (the whole tree, after a
+ * The session page's header: what the session is (status, why it is not working, engine, the
+ * runner it is on when not this machine, folder, branch), what it has spent, where it sits in its tree, and Stop (the whole tree, after a
  * confirmation), Pause, Resume, Archive, Retry and Fork.
  */
 import { useEffect, useState } from "react";
@@ -15,6 +15,7 @@ import { describeStop, isWorking, localTime, revivesToday, sessionActions } from
 import { ForkDialog } from "./ForkDialog";
 import { SessionLink } from "./SessionLink";
 import { SessionTitle } from "./SessionTitle";
+import { runnerLabel } from "./runnerChoice";
 import { useRetry } from "./useRetry";
 import { useNow } from "../../shared/useNow";
 
@@ -58,6 +59,7 @@ export function SessionHeader({ session }: { session: Session }) {
     engines.data?.some((e) => e.name === session.engine && e.canFork) === true;
   const actions = sessionActions(session);
   const stopWords = describeStop(session, (iso) => localTime(iso, now));
+  const runner = runnerLabel(session);
   const revived = revivesToday(useRevivesToday(session.id, session.status === "interrupted"));
   const stop = () => {
     setConfirmStop(false);
@@ -149,6 +151,16 @@ export function SessionHeader({ session }: { session: Session }) {
             {session.engineVersion ? ` ${session.engineVersion}` : ""})
           </span>
         </dd>
+        {runner && (
+          <>
+            <dt>Runs on</dt>
+            <dd>
+              <span className="tag runner-tag" data-testid="session-runner">
+                {runner}
+              </span>
+            </dd>
+          </>
+        )}
         <dt>Folder</dt>
         <dd>
           <code>{session.worktree?.path ?? session.cwd}</code>
