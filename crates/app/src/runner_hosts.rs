@@ -20,21 +20,8 @@ pub(crate) fn open(
     if let Some(port) = control_url.and_then(sessions::port_of) {
         runners.set_control_port(port);
     }
-    runners.set_engines(probe_engines(data_dir));
+    runners.set_engines(sessions::engines::probe_list(data_dir));
     runners
-}
-
-/// The engines whose versions each runner host reports: the programs of
-/// the engines in force.
-fn probe_engines(data_dir: &Path) -> Vec<runners::ProbeEngine> {
-    sessions::engines::load(data_dir)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|(name, spec)| {
-            let program = spec.program().into_iter().next()?;
-            Some(runners::ProbeEngine { name, program })
-        })
-        .collect()
 }
 
 /// Looks at every runner now and then, while remote runners are on.
@@ -67,7 +54,8 @@ impl App {
     ) -> Result<Vec<runners::RunnerInfo>, sessions::SessionError> {
         self.runners.reload();
         if refresh {
-            self.runners.set_engines(probe_engines(&self.data_dir));
+            self.runners
+                .set_engines(sessions::engines::probe_list(&self.data_dir));
             if self.settings.cloud_control_plane_enabled() {
                 self.runners.refresh().await;
             }
@@ -85,7 +73,10 @@ impl App {
 
 /// What `local` reports: the same probe a runner host answers.
 fn local_facts(data_dir: &Path) -> runners::LocalFacts {
-    let probe = runners::helper::probe(env!("CARGO_PKG_VERSION"), &probe_engines(data_dir));
+    let probe = runners::helper::probe(
+        env!("CARGO_PKG_VERSION"),
+        &sessions::engines::probe_list(data_dir),
+    );
     runners::LocalFacts {
         memory: None,
         load: probe.load,

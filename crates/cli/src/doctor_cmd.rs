@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use doctor::{Coverage, Engine, Listeners, Port, PortState, Report, SandboxMode, Versions};
+use runners::{RunnerInfo, RunnerState};
 
 pub fn run(data_dir: &Path, listeners: Listeners, json: bool) -> anyhow::Result<ExitCode> {
     let report = doctor::examine(data_dir, listeners, Versions::Fresh);
@@ -91,6 +92,13 @@ fn text(report: &Report) -> String {
         );
     }
 
+    if !report.runners.is_empty() {
+        let _ = writeln!(out, "\nRunners ({}/runners.toml)", dir.path);
+        for runner in &report.runners {
+            runner_lines(&mut out, runner);
+        }
+    }
+
     if !report.warnings.is_empty() {
         let _ = writeln!(out, "\nWarnings");
         for warning in &report.warnings {
@@ -129,6 +137,51 @@ fn engine_line(engine: &Engine) -> String {
         (None, _) => ", version unknown".to_owned(),
     };
     format!("{mark} {} ({}) {place}{version}", engine.name, engine.kind)
+}
+
+/// `ok   devbox (alice@devbox:22) connected, sandbox namespaces, helper 0.1.0`,
+/// then its engines there, or why it cannot be used.
+fn runner_lines(out: &mut String, runner: &RunnerInfo) {
+    let connected = runner.state == RunnerState::Connected;
+    let mark = if connected && runner.sandbox.as_deref() != Some("unavailable") {
+        "ok  "
+    } else {
+        "warn"
+    };
+    let place = runner
+        .destination
+        .as_deref()
+        .map_or_else(String::new, |d| format!(" ({d})"));
+    let mut line = format!("{mark} {}{place} {}", runner.name, runner.state.as_str());
+    if connected {
+        let _ = write!(
+            line,
+            ", sandbox {}",
+            runner.sandbox.as_deref().unwrap_or("unknown")
+        );
+        if let Some(version) = &runner.switchboard_version {
+            let _ = write!(line, ", helper {version}");
+        }
+    }
+    let _ = writeln!(out, "  {line}");
+    if connected {
+        let engines: Vec<String> = runner
+            .engines
+            .iter()
+            .map(|e| match &e.version {
+                Some(version) => format!("{} {version}", e.name),
+                None => format!("{} (not found, or no version)", e.name),
+            })
+            .collect();
+        let engines = if engines.is_empty() {
+            "none".to_owned()
+        } else {
+            engines.join(", ")
+        };
+        let _ = writeln!(out, "      engines there: {engines}");
+    } else if let Some(reason) = &runner.reason {
+        let _ = writeln!(out, "      {reason}");
+    }
 }
 
 fn port_line(port: &Port) -> String {

@@ -88,6 +88,9 @@ enum Command {
         /// What started the session: `email` locks it down (read-only, no spawning)
         #[arg(long, value_parser = ["email"])]
         trigger: Option<String>,
+        /// Where the engine runs: local (default), a runner of runners.toml, or auto
+        #[arg(long, value_name = "NAME")]
+        runner: Option<String>,
         prompt: String,
         #[arg(long)]
         json: bool,
@@ -188,6 +191,12 @@ enum Command {
         #[arg(long, hide = true, value_name = "DIR", conflicts_with = "stdio")]
         keep: Option<PathBuf>,
     },
+    /// List where sessions can run: local and the runners of runners.toml,
+    /// with their state, sessions and memory (docs/runners.md)
+    Runners {
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the shell completion script for SHELL (see the README to install it)
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), e.g. `switchboard man | man -l -`
@@ -225,6 +234,7 @@ fn main() -> ExitCode {
             title,
             worktree,
             trigger,
+            runner,
             prompt,
             json,
         } => sessions_cmd::spawn(
@@ -235,6 +245,7 @@ fn main() -> ExitCode {
                 title,
                 worktree,
                 trigger,
+                runner,
                 prompt,
                 json,
             },
@@ -257,6 +268,7 @@ fn main() -> ExitCode {
         Command::Keys { command, json } => secrets_cmd::keys(command, &data_dir, json),
         Command::Bookmarks { command, json } => bookmarks_cmd::run(command, &data_dir, json),
         Command::Runner { stdio: _, keep } => runner_cmd::run(keep.as_deref()),
+        Command::Runners { json } => sessions_cmd::runners(&data_dir, json),
         Command::Doctor {
             control_port,
             ui_port,

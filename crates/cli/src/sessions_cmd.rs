@@ -1,6 +1,7 @@
-//! `switchboard spawn | send | sessions | stop | alert`: the commands an agent
-//! (or a person) uses to start and steer sessions. Inside a session they
-//! authenticate with its scoped token and name it as the source session.
+//! `switchboard spawn | send | sessions | stop | alert | runners`: the
+//! commands an agent (or a person) uses to start and steer sessions and to
+//! see where they can run. Inside a session they authenticate with its
+//! scoped token and name it as the source session.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ pub struct Spawn {
     pub title: Option<String>,
     pub worktree: bool,
     pub trigger: Option<String>,
+    /// `local`, a runner of `runners.toml`, or `auto`.
+    pub runner: Option<String>,
     pub prompt: String,
     pub json: bool,
 }
@@ -27,6 +30,7 @@ pub fn spawn(data_dir: &Path, args: Spawn) -> anyhow::Result<ExitCode> {
         ("cwd", args.cwd),
         ("title", args.title),
         ("trigger", args.trigger),
+        ("runner", args.runner),
     ] {
         if let Some(value) = value {
             body[field] = Value::String(value);
@@ -111,4 +115,65 @@ pub fn alert(
     report(reply, json, |row| {
         println!("inbox row {}", row["id"].as_str().unwrap_or("?"))
     })
+}
+
+/// `GET /runners`: one line per runner, `local` first.
+pub fn runners(data_dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let reply = Client::discover(data_dir)?.get("/runners")?;
+    report(reply, json, |runners| {
+        for runner in runners.as_array().map(Vec::as_slice).unwrap_or_default() {
+            println!("{}", runner_line(runner));
+        }
+    })
+}
+
+/// `devbox  ssh    unreachable  sessions 0/8  -  ssh: connect to host …`.
+fn runner_line(runner: &Value) -> String {
+    let max = runner["maxSessions"]
+        .as_u64()
+        .map_or_else(|| "-".to_owned(), |m| m.to_string());
+    let sessions = format!("{}/{max}", runner["sessions"].as_u64().unwrap_or(0));
+    let memory = runner["memory"]["availableMb"]
+        .as_u64()
+        .map_or_else(|| "-".to_owned(), |mb| format!("{mb} MB free"));
+    let state = runner["state"].as_str().unwrap_or("?");
+    let reason = match runner["reason"].as_str() {
+        Some(reason) if state != "connected" => format!("  {reason}"),
+        _ => String::new(),
+    };
+    format!(
+        "{:<16} {:<5} {:<11} sessions {:<7} {:>12}{reason}",
+        runner["name"].as_str().unwrap_or("?"),
+        runner["kind"].as_str().unwrap_or("?"),
+        state,
+        sessions,
+        memory,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runner_line_names_its_state_room_memory_and_reason() {
+        let local = json!({
+            "name": "local", "kind": "local", "state": "connected", "reason": null,
+            "sessions": 2, "maxSessions": null, "memory": {"totalMb": 16000, "availableMb": 9000},
+        });
+        assert_eq!(
+            runner_line(&local),
+            "local            local connected   sessions 2/-     9000 MB free"
+        );
+        let devbox = json!({
+            "name": "devbox", "kind": "ssh", "state": "unreachable",
+            "reason": "ssh: connect to host devbox port 22: Connection refused",
+            "sessions": 0, "maxSessions": 8, "memory": null,
+        });
+        assert_eq!(
+            runner_line(&devbox),
+            "devbox           ssh   unreachable sessions 0/8                -  \
+             ssh: connect to host devbox port 22: Connection refused"
+        );
+    }
 }

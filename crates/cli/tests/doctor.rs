@@ -1,15 +1,19 @@
 //! `switchboard doctor` and `GET /doctor`: the engines of an `engines.toml`
 //! (one present, one missing), their versions against the covered ones, the
-//! ports of a running server or those `serve` would bind, the exit code.
+//! ports of a running server or those `serve` would bind, the runners of a
+//! `runners.toml` (one unreachable, one invalid, one reached over a real
+//! sshd beside a server that keeps its own connection), the exit code.
 
 mod common;
+#[path = "runners/sshd.rs"]
+mod sshd;
 
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::{Command, Output};
 
 use common::TestServer;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// A Claude Code stand-in that answers `--version` as `version` says.
 fn fake_claude(dir: &Path, version: &str) -> String {
@@ -231,4 +235,193 @@ fn the_route_and_the_command_see_the_running_server() {
     assert_eq!(local["ports"]["control"]["state"], "switchboard");
     assert_eq!(local["ports"]["ui"]["port"], port(&server.ui));
     assert_eq!(local["engines"], report["engines"]);
+}
+
+#[test]
+fn an_unreachable_runner_is_a_warning_not_a_blocker() {
+    let data = tempfile::tempdir().unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    write_engines(data.path(), bin.path(), "2.1.330");
+    let args = ["--json", "--control-port", "0", "--ui-port", "0"];
+    let before = doctor(data.path(), &args);
+    assert_eq!(json(&before)["runners"], Value::Array(Vec::new()));
+
+    std::fs::write(
+        data.path().join("runners.toml"),
+        "[runners.devbox]\nssh = \"nobody@127.0.0.1:1\"\nmax_sessions = 2\n\n\
+         [runners.typo]\nssh = \"h\"\nmax_sesions = 2\n",
+    )
+    .unwrap();
+    let output = doctor(data.path(), &args);
+    let report = json(&output);
+    assert_eq!(
+        output.status.code(),
+        before.status.code(),
+        "a runner never changes the verdict: {report}"
+    );
+    assert_eq!(report["canStart"], json(&before)["canStart"]);
+    let runners = report["runners"].as_array().unwrap();
+    assert_eq!(runners.len(), 2, "{report}");
+    let devbox = &runners[0];
+    assert_eq!(devbox["name"], "devbox");
+    assert_eq!(devbox["kind"], "ssh");
+    assert_eq!(devbox["state"], "unreachable", "{devbox}");
+    assert_eq!(devbox["destination"], "nobody@127.0.0.1:1");
+    assert_eq!(devbox["maxSessions"], 2);
+    let reason = devbox["reason"].as_str().unwrap();
+    assert!(reason.contains("Connection refused"), "{reason}");
+    let typo = &runners[1];
+    assert_eq!(typo["state"], "invalid");
+    assert!(
+        typo["reason"]
+            .as_str()
+            .unwrap()
+            .contains("line 5, column 1"),
+        "{typo}"
+    );
+    let warnings = report["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w
+            .as_str()
+            .unwrap()
+            .starts_with("Runner `devbox` (nobody@127.0.0.1:1) is unreachable: ")),
+        "{report}"
+    );
+    assert!(
+        report["blockers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| !b.as_str().unwrap().contains("devbox")),
+        "{report}"
+    );
+    // The doctor's ssh sockets live elsewhere: a running server's are left alone.
+    assert!(!data.path().join("runners").exists());
+
+    // The same for people.
+    let text = doctor(data.path(), &args[1..]);
+    assert_eq!(text.status.code(), before.status.code());
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("\nRunners ("), "{text}");
+    assert!(
+        text.contains("warn devbox (nobody@127.0.0.1:1) unreachable\n"),
+        "{text}"
+    );
+    assert!(text.contains("Connection refused"), "{text}");
+    assert!(text.contains("warn typo invalid\n"), "{text}");
+}
+
+/// The runner tests' separate local user: its home is the runner host's.
+const RUNNER_USER: &str = "sbrunner";
+
+#[test]
+fn a_reachable_runner_is_listed_and_the_servers_connection_is_kept() {
+    let Some(sshd) = sshd::Sshd::start(RUNNER_USER) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("engines.toml"),
+        "[engines.remote]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo ran as $(id -un)\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("runners.toml"),
+        format!(
+            "ssh_config = {:?}\n\n[runners.devbox]\nssh = {:?}\n",
+            sshd.config().display().to_string(),
+            sshd.alias
+        ),
+    )
+    .unwrap();
+    let server = TestServer::start_in(dir);
+    server.set_setting("cloudControlPlaneEnabled", json!(true));
+    server.set_setting("agentDrivenSessionsEnabled", json!(true));
+    server.set_setting("requireSpawnSourceSession", json!(false));
+    let spawn = || {
+        let output = server.cli(&[
+            "spawn", "--engine", "remote", "--runner", "devbox", "--json", "hi",
+        ]);
+        assert!(output.status.success(), "{output:?}");
+        let session = json(&output);
+        assert_eq!(session["runner"], "devbox", "{session}");
+        let id = session["id"].as_str().unwrap().to_owned();
+        server.wait_for_status(&id, "waiting_for_input");
+        let transcript = server.call("GET", &format!("/sessions/{id}/transcript"), None);
+        assert!(
+            transcript.text().contains(&format!("ran as {RUNNER_USER}")),
+            "{}",
+            transcript.text()
+        );
+    };
+    // `switchboard spawn --runner` places the session there.
+    spawn();
+    let refused = server.cli(&["spawn", "--runner", "nowhere", "--json", "hi"]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert_eq!(json(&refused)["error"]["code"], "unknown_runner");
+
+    // `switchboard runners` prints `GET /runners`.
+    let listed = json(&server.cli(&["runners", "--json"]));
+    let states = |list: &Value| -> Vec<(String, String)> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["name"].to_string(), r["state"].to_string()))
+            .collect()
+    };
+    assert_eq!(
+        states(&listed),
+        states(&server.call("GET", "/runners", None).json())
+    );
+    let text = String::from_utf8(server.cli(&["runners"]).stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("local "), "{text}");
+    assert!(lines[1].starts_with("devbox "), "{text}");
+    assert!(
+        lines[1].contains(" ssh   connected   sessions 0/-"),
+        "{text}"
+    );
+
+    // The server's master connection, which its turns ride on.
+    let socket = server.data_dir().join("runners").join("devbox.sock");
+    let master = || std::fs::metadata(&socket).map(|m| m.ino()).ok();
+    let before = master();
+    assert!(before.is_some(), "no {}", socket.display());
+
+    // The command and the route each reach the runner themselves.
+    let output = server.cli(&["doctor", "--json"]);
+    let from_route = server.call("GET", "/doctor", None);
+    assert_eq!(from_route.status, 200, "{}", from_route.text());
+    for report in [json(&output), from_route.json()] {
+        let runners = report["runners"].as_array().unwrap();
+        assert_eq!(runners.len(), 1, "{report}");
+        let devbox = &runners[0];
+        assert_eq!(devbox["name"], "devbox");
+        assert_eq!(devbox["state"], "connected", "{devbox}");
+        assert_eq!(devbox["reason"], Value::Null);
+        assert_eq!(devbox["destination"], sshd.alias.as_str());
+        assert_eq!(devbox["switchboardVersion"], env!("CARGO_PKG_VERSION"));
+        assert!(devbox["sandbox"].is_string(), "{devbox}");
+        assert!(
+            devbox["engines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["name"] == "remote"),
+            "{devbox}"
+        );
+    }
+    let text = String::from_utf8(server.cli(&["doctor"]).stdout).unwrap();
+    assert!(
+        text.contains(&format!("devbox ({}) connected, sandbox ", sshd.alias)),
+        "{text}"
+    );
+    assert!(text.contains("      engines there: remote"), "{text}");
+
+    // On connections of their own: the server's is the one it had, and its
+    // next turn there runs on it.
+    assert_eq!(master(), before, "the doctor replaced the server's master");
+    spawn();
+    assert_eq!(master(), before);
 }

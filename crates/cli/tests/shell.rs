@@ -33,6 +33,10 @@ fn bash_completes_subcommands_and_their_flags() {
     assert_eq!(words.lines().collect::<Vec<_>>(), ["spawn"]);
     let flags = complete("switchboard serve --control", 2);
     assert!(flags.lines().any(|w| w == "--control-port"), "{flags}");
+    let flags = complete("switchboard spawn --run", 2);
+    assert_eq!(flags.lines().collect::<Vec<_>>(), ["--runner"]);
+    let words = complete("switchboard runn", 1);
+    assert_eq!(words.lines().collect::<Vec<_>>(), ["runner", "runners"]);
 }
 
 #[test]
@@ -54,7 +58,15 @@ fn zsh_and_fish_get_scripts_of_their_own() {
 fn the_manual_page_lists_every_subcommand() {
     let page = run(&["man"]);
     assert!(page.contains(".TH switchboard 1"), "{page}");
-    for command in ["serve", "spawn", "settings", "doctor", "completions", "man"] {
+    for command in [
+        "serve",
+        "spawn",
+        "settings",
+        "doctor",
+        "runners",
+        "completions",
+        "man",
+    ] {
         assert!(page.contains(command), "no {command} in the page");
     }
 }

@@ -7,7 +7,9 @@
 //! version (read as sessions read it, [`Versions`]) and whether the
 //! conformance suite covers it ([`COVERED`]); at
 //! whether the sandbox can run here and how; at the control and UI ports;
-//! and at the data directory's permissions. Nothing it finds is an error:
+//! at the data directory's permissions; and, when `DIR/runners.toml` declares
+//! any, at each runner, reached over ssh as a session's turn reaches it
+//! (`runners::Runners`). Nothing it finds is an error:
 //! each fact goes into the [`Report`], and [`Report::can_start`] says
 //! whether a session could start, with the blockers when not.
 //!
@@ -28,6 +30,7 @@ mod covered;
 mod data_dir;
 mod engines;
 mod ports;
+mod remote;
 mod versions;
 
 use std::path::Path;
@@ -63,19 +66,35 @@ pub struct Report {
     pub sandbox: Sandbox,
     pub ports: Ports,
     pub data_dir: DataDir,
+    /// The runners `runners.toml` declares (not `local`: the rest of the
+    /// report is this machine's), each as reached just now: `connected`
+    /// with its engines, their versions and its sandbox there, else
+    /// `unreachable` (ssh's own message) or `invalid` (the file's line and
+    /// column). A runner that cannot be used is a warning, never a blocker.
+    /// Empty, and nothing reached, without the file.
+    pub runners: Vec<runners::RunnerInfo>,
 }
 
 /// Looks at everything a session needs for the data directory `data_dir`,
 /// whose server's ports `listeners` says where to find, reading engines'
 /// versions as `versions` says. It blocks (it runs each engine's
-/// `--version`): call it where that is fine, never on an async worker.
+/// `--version`, and reaches each runner of `runners.toml` on a runtime of
+/// its own, up to a minute): call it where that is fine, never on an async
+/// worker.
 pub fn examine(data_dir: &Path, listeners: Listeners<'_>, versions: Versions<'_>) -> Report {
     let sandbox = confinement::examine(data_dir);
     let (engines_file, engines) = engines::examine(data_dir, &sandbox, &versions);
     let ports = ports::examine(data_dir, listeners);
+    let runners = remote::examine(data_dir, ports.control.port);
     let data_dir = data_dir::examine(data_dir);
     let blockers = blockers(&engines_file, &engines);
-    let warnings = [sandbox.warnings(), ports.warnings(), data_dir.warnings()].concat();
+    let warnings = [
+        sandbox.warnings(),
+        ports.warnings(),
+        data_dir.warnings(),
+        remote::warnings(&runners),
+    ]
+    .concat();
     Report {
         can_start: blockers.is_empty(),
         blockers,
@@ -85,6 +104,7 @@ pub fn examine(data_dir: &Path, listeners: Listeners<'_>, versions: Versions<'_>
         sandbox,
         ports,
         data_dir,
+        runners,
     }
 }
 

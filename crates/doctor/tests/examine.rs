@@ -169,10 +169,13 @@ fn the_report_reads_as_camel_case_json() {
         "sandbox",
         "ports",
         "dataDir",
+        "runners",
     ] {
         assert!(json.get(key).is_some(), "no {key} in {json}");
     }
     assert!(json["sandbox"]["landlockAbi"].is_number());
     assert_eq!(json["ports"]["control"]["state"], "off");
     assert_eq!(json["ports"]["ui"]["state"], "switchboard");
+    // Without runners.toml no runner is listed (and none reached).
+    assert_eq!(json["runners"], serde_json::json!([]));
 }

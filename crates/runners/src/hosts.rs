@@ -386,20 +386,8 @@ impl Runners {
         }
         for invalid in &file.invalid {
             list.push(RunnerInfo {
-                name: invalid.name.clone(),
-                kind: RunnerKind::Ssh,
-                state: RunnerState::Invalid,
-                reason: Some(invalid.reason.clone()),
                 sessions: count(&invalid.name),
-                max_sessions: None,
-                load: None,
-                memory: None,
-                engines: Vec::new(),
-                sandbox: None,
-                switchboard_version: None,
-                labels: Vec::new(),
-                destination: None,
-                last_seen: None,
+                ..RunnerInfo::unreached(&invalid.name, RunnerState::Invalid, &invalid.reason)
             });
         }
         list

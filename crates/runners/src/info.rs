@@ -87,3 +87,26 @@ pub struct RunnerInfo {
     /// When it was last reached (RFC 3339); `null` when never.
     pub last_seen: Option<String>,
 }
+
+impl RunnerInfo {
+    /// A runner known only by its declaration: no host facts, `reason`
+    /// saying why (its file's line and column, or ssh's words).
+    pub fn unreached(name: &str, state: RunnerState, reason: &str) -> RunnerInfo {
+        RunnerInfo {
+            name: name.to_owned(),
+            kind: RunnerKind::Ssh,
+            state,
+            reason: Some(reason.to_owned()),
+            sessions: 0,
+            max_sessions: None,
+            load: None,
+            memory: None,
+            engines: Vec::new(),
+            sandbox: None,
+            switchboard_version: None,
+            labels: Vec::new(),
+            destination: None,
+            last_seen: None,
+        }
+    }
+}

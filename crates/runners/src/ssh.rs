@@ -173,8 +173,9 @@ impl SshHost {
     /// returns its path there (`$HOME` unexpanded, for the remote shell).
     pub async fn install(&self, exe: &Path, hash: &str) -> Result<String, String> {
         let remote = format!("{BIN_DIR}/switchboard-{hash}");
-        let look =
-            format!("uname -sm; if test -x \"{remote}\"; then echo present; else echo absent; fi");
+        let look = format!(
+            "uname -sm; if test -x \"{remote}\"; then touch \"{remote}\"; echo present; else echo absent; fi"
+        );
         let answer = self.shell(&look, None).await?;
         let mut lines = answer.lines();
         let uname = lines.next().unwrap_or_default().trim().to_owned();
@@ -186,10 +187,12 @@ impl SshHost {
         if lines.next().map(str::trim) == Some("present") {
             return Ok(remote);
         }
+        // Other builds' helpers go once unused for a week (each connection
+        // touches its own): a server of another version may still use one.
         let upload = format!(
             "set -e; umask 077; mkdir -p \"{BIN_DIR}\"; t=\"{BIN_DIR}/.upload-$$\"; \
              trap 'rm -f \"$t\"' EXIT; cat > \"$t\"; chmod 700 \"$t\"; mv \"$t\" \"{remote}\"; \
-             trap - EXIT; find \"{BIN_DIR}\" -name 'switchboard-*' ! -name 'switchboard-{hash}' -delete"
+             trap - EXIT; find \"{BIN_DIR}\" -name 'switchboard-*' ! -name 'switchboard-{hash}' -mtime +7 -delete"
         );
         self.shell(&upload, Some(exe))
             .await

@@ -135,6 +135,19 @@ impl EngineSpec {
     }
 }
 
+/// The engines whose versions each runner host reports: the programs of
+/// the engines in force (none when `engines.toml` cannot be read).
+pub fn probe_list(data_dir: &Path) -> Vec<runners::ProbeEngine> {
+    load(data_dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(name, spec)| {
+            let program = spec.program().into_iter().next()?;
+            Some(runners::ProbeEngine { name, program })
+        })
+        .collect()
+}
+
 pub fn engines_path(data_dir: &Path) -> PathBuf {
     data_dir.join("engines.toml")
 }

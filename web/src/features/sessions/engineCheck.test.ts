@@ -41,6 +41,7 @@ const report = (engines: Engine[], box: Sandbox = sandbox()): DoctorReport => ({
     staleServerPid: null,
   },
   dataDir: { path: "/data", exists: true, mode: "0700", ownerOnly: true, files: [] },
+  runners: [],
 });
 
 describe("the chosen engine's notice", () => {

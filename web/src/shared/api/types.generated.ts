@@ -662,7 +662,16 @@ warnings: Array<string>, enginesFile: EnginesFile,
 /**
  * The engines in force, by name.
  */
-engines: Array<Engine>, sandbox: Sandbox, ports: Ports, dataDir: DataDir, };
+engines: Array<Engine>, sandbox: Sandbox, ports: Ports, dataDir: DataDir, 
+/**
+ * The runners `runners.toml` declares (not `local`: the rest of the
+ * report is this machine's), each as reached just now: `connected`
+ * with its engines, their versions and its sandbox there, else
+ * `unreachable` (ssh's own message) or `invalid` (the file's line and
+ * column). A runner that cannot be used is a warning, never a blocker.
+ * Empty, and nothing reached, without the file.
+ */
+runners: Array<Runner>, };
 
 export type Runner = { name: string, kind: RunnerKind, state: RunnerState, 
 /**
