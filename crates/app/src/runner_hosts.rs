@@ -31,7 +31,7 @@ pub(crate) fn start(app: &App) {
     tokio::spawn(async move {
         loop {
             if app.settings.cloud_control_plane_enabled() {
-                app.runners.refresh().await;
+                app.runners.refresh(false).await;
             }
             let stopping = tokio::select! {
                 _ = stop.wait_for(Option::is_some) => true,
@@ -46,8 +46,9 @@ pub(crate) fn start(app: &App) {
 }
 
 impl App {
-    /// Every runner, `local` first, with its running sessions; `refresh`
-    /// reads `runners.toml` again and looks at each host before answering.
+    /// Every runner, `local` first, with its running sessions, from
+    /// `runners.toml` as it is now; `refresh` looks at each host (versions
+    /// included) before answering.
     pub async fn list_runners(
         &self,
         refresh: bool,
@@ -57,30 +58,33 @@ impl App {
             self.runners
                 .set_engines(sessions::engines::probe_list(&self.data_dir));
             if self.settings.cloud_control_plane_enabled() {
-                self.runners.refresh().await;
+                self.runners.refresh(true).await;
             }
         }
         let running = self.sessions.running_by_runner().await?;
-        let data_dir = self.data_dir.clone();
-        let mut local = tokio::task::spawn_blocking(move || local_facts(&data_dir))
-            .await
-            .unwrap_or_default();
-        // As `auto` placement and the memory guard read it.
-        local.memory = self.sessions.local_memory();
-        Ok(self.runners.list(&running, local))
+        Ok(self.runners.list(&running, self.local_facts().await))
     }
-}
 
-/// What `local` reports: the same probe a runner host answers.
-fn local_facts(data_dir: &Path) -> runners::LocalFacts {
-    let probe = runners::helper::probe(
-        env!("CARGO_PKG_VERSION"),
-        &sessions::engines::probe_list(data_dir),
-    );
-    runners::LocalFacts {
-        memory: None,
-        load: probe.load,
-        engines: probe.engines,
-        sandbox: Some(probe.sandbox),
+    /// What `local` reports: load and sandbox as a runner's probe reads
+    /// them, memory as `auto` placement and the memory guard read it, and
+    /// each engine's version as sessions read it (sandboxed, kept per
+    /// binary), so a listing starts no CLI once it has been read.
+    async fn local_facts(&self) -> runners::LocalFacts {
+        let probe =
+            tokio::task::spawn_blocking(|| runners::helper::probe(env!("CARGO_PKG_VERSION"), &[]))
+                .await
+                .ok();
+        let home = std::env::var("HOME").unwrap_or_else(|_| self.data_dir.display().to_string());
+        let mut engines = Vec::new();
+        for (name, spec) in sessions::engines::load(&self.data_dir).unwrap_or_default() {
+            let version = self.sessions.engine_version(&name, &spec, &home).await;
+            engines.push(runners::EngineVersion { name, version });
+        }
+        runners::LocalFacts {
+            memory: self.sessions.local_memory(),
+            load: probe.as_ref().and_then(|p| p.load),
+            engines,
+            sandbox: probe.map(|p| p.sandbox),
+        }
     }
 }

@@ -17,16 +17,18 @@ use sshd::Sshd;
 /// One separate local user for every test here: its home is the runner's.
 const RUNNER_USER: &str = "sbrunner";
 
-fn runners_toml(server_dir: &Path, config: &Path, alias: &str) {
-    std::fs::write(
-        server_dir.join("runners.toml"),
-        format!(
-            "ssh_config = {:?}\n\n[runners.devbox]\nssh = {alias:?}\nmax_sessions = 4\nlabels = [\"test\"]\n",
-            config.display().to_string()
-        ),
-    )
-    .unwrap();
+/// `runners.toml` naming `ssh -F config` and, on the host `alias`, one
+/// `[runners.NAME]` table per `(NAME, its other lines)`.
+fn runners_toml(server_dir: &Path, config: &Path, alias: &str, runners: &[(&str, &str)]) {
+    let mut text = format!("ssh_config = {:?}\n", config.display().to_string());
+    for (name, lines) in runners {
+        text.push_str(&format!("\n[runners.{name}]\nssh = {alias:?}\n{lines}\n"));
+    }
+    std::fs::write(server_dir.join("runners.toml"), text).unwrap();
 }
+
+/// The runner most tests use: `devbox`, four sessions at most.
+const DEVBOX: &[(&str, &str)] = &[("devbox", "max_sessions = 4\nlabels = [\"test\"]")];
 
 /// A server whose engine `remote` reports who and where it runs, reads
 /// its text, then waits for a gate file in the runner's home (so a test
@@ -46,7 +48,7 @@ fn write_runner_files(dir: &Path, sshd: &Sshd) {
         ),
     )
     .unwrap();
-    runners_toml(dir, &sshd.config(), &sshd.alias);
+    runners_toml(dir, &sshd.config(), &sshd.alias, DEVBOX);
 }
 
 /// A server with [`write_runner_files`]' engines and runner, runners on.
@@ -284,7 +286,7 @@ fn bad_runners_are_refused_with_the_reason_and_change_nothing() {
         sshd.config_with_changed_key(),
         sshd.config_with_unknown_key(),
     ] {
-        runners_toml(server.data_dir(), &config, &sshd.alias);
+        runners_toml(server.data_dir(), &config, &sshd.alias, DEVBOX);
         let list = server.call("GET", "/runners?refresh=true", None).json();
         let devbox = runner(&list, "devbox");
         assert_eq!(devbox["state"], "unreachable", "{devbox}");
@@ -383,15 +385,12 @@ fn a_full_runner_queues_the_next_session_with_the_reason_until_one_ends() {
         return;
     };
     let server = server_with_runner(&sshd);
-    std::fs::write(
-        server.data_dir().join("runners.toml"),
-        format!(
-            "ssh_config = {:?}\n[runners.devbox]\nssh = {:?}\nmax_sessions = 1\n",
-            sshd.config().display().to_string(),
-            sshd.alias
-        ),
-    )
-    .unwrap();
+    runners_toml(
+        server.data_dir(),
+        &sshd.config(),
+        &sshd.alias,
+        &[("devbox", "max_sessions = 1")],
+    );
     let first = spawn_on(&server, "devbox", "sleeper", "one");
     wait_for_output(&server, &first, "started");
     let second = spawn_on(&server, "devbox", "sleeper", "two");
@@ -578,15 +577,12 @@ fn a_runner_carries_more_turns_at_once_than_one_ssh_connection_may() {
     };
     let server = server_with_runner(&sshd);
     // No max_sessions; sshd keeps its default MaxSessions of 10 a connection.
-    std::fs::write(
-        server.data_dir().join("runners.toml"),
-        format!(
-            "ssh_config = {:?}\n[runners.devbox]\nssh = {:?}\n",
-            sshd.config().display().to_string(),
-            sshd.alias
-        ),
-    )
-    .unwrap();
+    runners_toml(
+        server.data_dir(),
+        &sshd.config(),
+        &sshd.alias,
+        &[("devbox", "")],
+    );
     let ids: Vec<String> = (0..14)
         .map(|n| spawn_on(&server, "devbox", "sleeper", &format!("sleeper {n}")))
         .collect();
@@ -697,16 +693,15 @@ fn auto_places_sessions_only_where_there_is_room() {
     let server = TestServer::start_in_with(dir, &["--meminfo-file", meminfo.to_str().unwrap()]);
     server.set_setting("cloudControlPlaneEnabled", json!(true));
     // Two runners of one host, one session each at most.
-    std::fs::write(
-        server.data_dir().join("runners.toml"),
-        format!(
-            "ssh_config = {config:?}\n[runners.devbox]\nssh = {alias:?}\nmax_sessions = 1\n\
-             [runners.spare]\nssh = {alias:?}\nmax_sessions = 1\n",
-            config = sshd.config().display().to_string(),
-            alias = sshd.alias
-        ),
-    )
-    .unwrap();
+    runners_toml(
+        server.data_dir(),
+        &sshd.config(),
+        &sshd.alias,
+        &[
+            ("devbox", "max_sessions = 1"),
+            ("spare", "max_sessions = 1"),
+        ],
+    );
     let list = server.call("GET", "/runners?refresh=true", None).json();
     for name in ["devbox", "spare"] {
         assert_eq!(runner(&list, name)["state"], "connected", "{list}");

@@ -94,6 +94,20 @@ impl Channel {
         })
     }
 
+    /// The helper's answer to the channel's request: its reply, its own
+    /// refusal, or ssh's words when the channel closed with neither.
+    pub(crate) async fn reply<T: for<'de> serde::Deserialize<'de>>(&mut self) -> Result<T, String> {
+        match self.next().await? {
+            Some(frame) if frame.kind == Kind::Reply => frame
+                .parse()
+                .map_err(|e| format!("the helper's answer is unreadable: {e}")),
+            Some(frame) if frame.kind == Kind::Error => {
+                Err(String::from_utf8_lossy(&frame.payload).into_owned())
+            }
+            _ => Err(self.failure().await),
+        }
+    }
+
     pub(crate) async fn next(&mut self) -> Result<Option<Frame>, String> {
         wire::read_frame(&mut self.stdout)
             .await

@@ -232,7 +232,7 @@ impl Runners {
             .load(std::sync::atomic::Ordering::Relaxed);
         let tunnel_port = host.ssh.forward_back(port).await?;
         self.inner.tunnel_ports.add(tunnel_port);
-        let probe = self.probe_with(host, &remote_exe).await?;
+        let probe = self.probe_with(host, &remote_exe, true).await?;
         if probe.protocol != wire::PROTOCOL {
             return Err(format!(
                 "the helper on the runner host speaks protocol {}, this server {}",
@@ -269,28 +269,31 @@ impl Runners {
             .cloned()
     }
 
-    async fn probe_with(&self, host: &Arc<Host>, remote_exe: &str) -> Result<ProbeReply, String> {
-        let engines = self
-            .inner
-            .engines
-            .read()
-            .map(|e| e.clone())
-            .unwrap_or_default();
+    /// The host's facts; with `versions`, its engines' `--version` too (a
+    /// CLI's start each, too dear for every periodic look).
+    async fn probe_with(
+        &self,
+        host: &Arc<Host>,
+        remote_exe: &str,
+        versions: bool,
+    ) -> Result<ProbeReply, String> {
+        let engines = if versions {
+            self.inner
+                .engines
+                .read()
+                .map(|e| e.clone())
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         let mut channel = Channel::open(host, remote_exe, &Request::Probe { engines }).await?;
-        match channel.next().await? {
-            Some(frame) if frame.kind == Kind::Reply => frame
-                .parse()
-                .map_err(|e| format!("the helper's probe is unreadable: {e}")),
-            Some(frame) if frame.kind == Kind::Error => {
-                Err(String::from_utf8_lossy(&frame.payload).into_owned())
-            }
-            _ => Err(channel.failure().await),
-        }
+        channel.reply().await
     }
 
-    /// Looks at every runner again: reconnects those that dropped, reads
-    /// each host's load, memory and engines.
-    pub async fn refresh(&self) {
+    /// Looks at every runner again: reconnects those that dropped (which
+    /// reads everything, versions included) and reads each connected host's
+    /// load and memory, and with `versions` its engines' versions again.
+    pub async fn refresh(&self, versions: bool) {
         let names: Vec<String> = self
             .inner
             .hosts
@@ -298,15 +301,23 @@ impl Runners {
             .map(|h| h.keys().cloned().collect())
             .unwrap_or_default();
         for name in names {
-            let Ok(ready) = self.ensure(&name).await else {
-                continue;
-            };
             let Some(host) = self.host(&name) else {
                 continue;
             };
-            match self.probe_with(&host, &ready.remote_exe).await {
-                Ok(probe) => {
+            let was_ready = host.status.lock().is_ok_and(|s| s.ready.is_some());
+            let Ok(ready) = self.ensure(&name).await else {
+                continue;
+            };
+            if !was_ready {
+                // Connecting just probed it, versions and all.
+                continue;
+            }
+            match self.probe_with(&host, &ready.remote_exe, versions).await {
+                Ok(mut probe) => {
                     if let Ok(mut status) = host.status.lock() {
+                        if !versions && let Some(earlier) = &status.probe {
+                            probe.engines = earlier.engines.clone();
+                        }
                         status.probe = Some(probe);
                         status.last_seen = Some(self.inner.clock.timestamp());
                     }
@@ -446,20 +457,11 @@ impl Runners {
     /// the connection dropping: it attaches again from the last frame it
     /// passed on, for up to [`RECONNECT_GRACE`].
     pub async fn start_turn(&self, name: &str, header: TurnHeader) -> Result<RemoteTurn, String> {
-        let ready = self.ensure(name).await?;
-        let host = self.host(name).ok_or_else(|| self.invalid_reason(name))?;
         let key = header.key.clone();
-        let mut channel =
-            Channel::open(&host, &ready.remote_exe, &Request::Run(Box::new(header))).await?;
-        let started: Started = match channel.next().await? {
-            Some(frame) if frame.kind == Kind::Reply => frame
-                .parse()
-                .map_err(|e| format!("the helper's answer is unreadable: {e}"))?,
-            Some(frame) if frame.kind == Kind::Error => {
-                return Err(String::from_utf8_lossy(&frame.payload).into_owned());
-            }
-            _ => return Err(channel.failure().await),
-        };
+        let mut channel = self
+            .open_channel(name, &Request::Run(Box::new(header)))
+            .await?;
+        let started: Started = channel.reply().await?;
         Ok(self.stream(name, key, started, channel))
     }
 
@@ -486,22 +488,12 @@ impl Runners {
     /// Streams turn `key` on `name` again from its start: a server that
     /// restarted while the turn ran there reads its whole output anew.
     pub async fn attach_turn(&self, name: &str, key: &str) -> Result<RemoteTurn, String> {
-        let ready = self.ensure(name).await?;
-        let host = self.host(name).ok_or_else(|| self.invalid_reason(name))?;
         let request = Request::Attach {
             key: key.to_owned(),
             offset: 0,
         };
-        let mut channel = Channel::open(&host, &ready.remote_exe, &request).await?;
-        let started: Started = match channel.next().await? {
-            Some(frame) if frame.kind == Kind::Reply => frame
-                .parse()
-                .map_err(|e| format!("the helper's answer is unreadable: {e}"))?,
-            Some(frame) if frame.kind == Kind::Error => {
-                return Err(String::from_utf8_lossy(&frame.payload).into_owned());
-            }
-            _ => return Err(channel.failure().await),
-        };
+        let mut channel = self.open_channel(name, &request).await?;
+        let started: Started = channel.reply().await?;
         Ok(self.stream(name, key.to_owned(), started, channel))
     }
 
@@ -540,18 +532,14 @@ impl Runners {
         name: &str,
         request: &Request,
     ) -> Result<T, String> {
+        self.open_channel(name, request).await?.reply().await
+    }
+
+    /// A channel to `name`'s helper carrying `request`, connecting first.
+    async fn open_channel(&self, name: &str, request: &Request) -> Result<Channel, String> {
         let ready = self.ensure(name).await?;
         let host = self.host(name).ok_or_else(|| self.invalid_reason(name))?;
-        let mut channel = Channel::open(&host, &ready.remote_exe, request).await?;
-        match channel.next().await? {
-            Some(frame) if frame.kind == Kind::Reply => frame
-                .parse()
-                .map_err(|e| format!("the helper's answer is unreadable: {e}")),
-            Some(frame) if frame.kind == Kind::Error => {
-                Err(String::from_utf8_lossy(&frame.payload).into_owned())
-            }
-            _ => Err(channel.failure().await),
-        }
+        Channel::open(&host, &ready.remote_exe, request).await
     }
 
     /// Session `session_id` ended: what the runner kept for it alone (a

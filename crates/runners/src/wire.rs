@@ -113,19 +113,16 @@ pub async fn read_frame(input: &mut (impl AsyncRead + Unpin)) -> io::Result<Opti
             format!("a frame of {len} bytes is not part of the runner protocol"),
         ));
     }
-    let mut body = vec![0u8; len];
-    input.read_exact(&mut body).await?;
-    let kind = Kind::from_byte(body[0]).ok_or_else(|| {
+    let byte = input.read_u8().await?;
+    let kind = Kind::from_byte(byte).ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidData,
-            format!("unknown frame kind {:#04x}", body[0]),
+            format!("unknown frame kind {byte:#04x}"),
         )
     })?;
-    body.remove(0);
-    Ok(Some(Frame {
-        kind,
-        payload: body,
-    }))
+    let mut payload = vec![0u8; len - 1];
+    input.read_exact(&mut payload).await?;
+    Ok(Some(Frame { kind, payload }))
 }
 
 /// What the server asks of a helper, one per channel.

@@ -17,7 +17,7 @@ use crate::model::{Status, Trigger};
 use crate::state::{EndRequest, Inner, RemotePlace};
 use crate::turn::{
     BELOW_NORMAL_NICE, DRAIN_GRACE, STOP_GRACE, Stream, TurnContext, TurnEnd, close_turn,
-    fail_unstarted, judge, pump, wait_for_request,
+    fail_unstarted, judge, pump, record_start, wait_for_request,
 };
 use crate::watchdog::{Watch, Watching};
 
@@ -113,20 +113,11 @@ pub(crate) async fn run(
             return fail_unstarted(ctx, next.turn, message).await;
         }
     };
-    {
-        let id = ctx.session_id.to_owned();
-        let pgid = turn.pgid;
-        ctx.inner
-            .write(move |tx| db::set_process(tx, &id, Some(pgid)))
-            .await?;
-        let reason = format!(
-            "turn {} started on runner {} (pid {})",
-            next.turn, ctx.runner, turn.pgid
-        );
-        ctx.inner
-            .move_to(ctx.session_id, ctx.account_id, Status::Running, reason)
-            .await?;
-    }
+    let reason = format!(
+        "turn {} started on runner {} (pid {})",
+        next.turn, ctx.runner, turn.pgid
+    );
+    record_start(ctx, Some(turn.pgid), reason).await?;
     follow(ctx, next, stop, &runners, turn).await
 }
 

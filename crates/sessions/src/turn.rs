@@ -175,20 +175,12 @@ pub async fn run_turn(
         }
     };
     let pid = child.id();
-    {
-        let id = ctx.session_id.to_owned();
-        let reason = format!(
-            "turn {} started (pid {})",
-            next.turn,
-            pid.map_or_else(|| "?".to_owned(), |p| p.to_string())
-        );
-        ctx.inner
-            .write(move |tx| db::set_process(tx, &id, pid))
-            .await?;
-        ctx.inner
-            .move_to(ctx.session_id, ctx.account_id, Status::Running, reason)
-            .await?;
-    }
+    let reason = format!(
+        "turn {} started (pid {})",
+        next.turn,
+        pid.map_or_else(|| "?".to_owned(), |p| p.to_string())
+    );
+    record_start(ctx, pid, reason).await?;
 
     if let Some(mut stdin) = child.stdin.take() {
         let bytes = text.into_bytes();
@@ -324,6 +316,22 @@ pub(crate) async fn close_turn(
     };
     end_turn(ctx, turn, turn_status, error, exit_code, unsaid).await?;
     Ok(outcome)
+}
+
+/// Records the turn's engine process (its id on the host it runs on) and
+/// moves the session to `running`, saying why.
+pub(crate) async fn record_start(
+    ctx: &TurnContext<'_>,
+    pid: Option<u32>,
+    reason: String,
+) -> Result<()> {
+    let id = ctx.session_id.to_owned();
+    ctx.inner
+        .write(move |tx| db::set_process(tx, &id, pid))
+        .await?;
+    ctx.inner
+        .move_to(ctx.session_id, ctx.account_id, Status::Running, reason)
+        .await
 }
 
 /// Closes the turn's row, storing `unsaid` as its `error` entry when given.

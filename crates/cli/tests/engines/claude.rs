@@ -134,7 +134,7 @@ fn bash_then_done(rig: &Rig, command: &str) {
 }
 
 /// The `tool_result` block for `tool_id` in a request's messages.
-fn tool_result(request: &Recorded, tool_id: &str) -> Value {
+pub(crate) fn tool_result(request: &Recorded, tool_id: &str) -> Value {
     request.body["messages"]
         .as_array()
         .unwrap()

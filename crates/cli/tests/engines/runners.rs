@@ -5,9 +5,10 @@
 //! Switchboard's MCP tools with the session's token, and the remote home's
 //! sensitive files judged as that home's.
 
-use serde_json::{Value, json};
+use serde_json::json;
 use standins::{Api, Message};
 
+use crate::claude::tool_result;
 use crate::rig::Rig;
 use crate::sshd::Sshd;
 
@@ -18,17 +19,6 @@ fn rig_on_runner(api: Api, args: &[&str]) -> Option<(Rig, Sshd)> {
     let sshd = Sshd::start(RUNNER_USER)?;
     let rig = rig.on_runner(&sshd);
     Some((rig, sshd))
-}
-
-fn tool_result(rig: &Rig, request: usize, tool_id: &str) -> Value {
-    let requests = rig.standin.main_requests();
-    requests[request].body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
-        .find(|block| block["type"] == "tool_result" && block["tool_use_id"] == tool_id)
-        .unwrap_or_else(|| panic!("no result for {tool_id}"))
 }
 
 #[test]
@@ -70,7 +60,7 @@ fn claude_on_a_runner_resumes_its_conversation_and_calls_back_through_the_tunnel
     rig.send(&id, "read your own session");
     let session = rig.wait_turn(&id, 3);
     assert_eq!(session["status"], "waiting_for_input", "{session}");
-    let read = tool_result(&rig, 4, "toolu_read");
+    let read = tool_result(&rig.standin.main_requests()[4], "toolu_read");
     assert_ne!(read["is_error"], true, "{read}");
     assert!(read.to_string().contains("devbox"), "{read}");
 }
@@ -100,7 +90,10 @@ fn an_approval_on_a_runner_answered_a_minute_later_lets_the_command_run_there() 
     let (_, work) = rig.remote.as_ref().unwrap();
     let made = sshd.as_user(&format!("ls {work}"));
     assert!(made.contains("made-on-the-runner"), "{made}");
-    assert_eq!(tool_result(&rig, 1, "toolu_bash")["is_error"], false);
+    assert_eq!(
+        tool_result(&rig.standin.main_requests()[1], "toolu_bash")["is_error"],
+        false
+    );
 }
 
 #[test]
@@ -125,7 +118,7 @@ fn a_read_of_the_runner_homes_private_key_asks_and_denied_leaks_nothing() {
     assert_eq!(approval["rule"], "sensitive_path", "{approval}");
     rig.decide(&approval, "deny");
     rig.wait_turn(&id, 1);
-    let denied = tool_result(&rig, 1, "toolu_read");
+    let denied = tool_result(&rig.standin.main_requests()[1], "toolu_read");
     assert_eq!(denied["is_error"], true, "{denied}");
     let seen = format!("{:?}{}", rig.standin.requests(), rig.transcript(&id));
     assert!(!seen.contains(SECRET), "the key leaked: {seen}");
