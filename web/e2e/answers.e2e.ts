@@ -96,9 +96,10 @@ test("an agent's question is answered inline from its inbox row and from its boa
   const answers = page.locator(`tr[data-group="needs_you"][data-answers-for="${second.id}"]`);
   await answers.getByRole("textbox", { name: "Reply to Name the crate" }).fill("Call it switchboard-core.");
   await answers.getByRole("textbox", { name: "Reply to Name the crate" }).press("Enter");
+  // The second turn ended, not only began: its output is stored by then.
   await until(
     () => sessionOf(second.id),
-    (s) => s.turns === 2,
+    (s) => s.turns === 2 && s.status === "waiting_for_input",
   );
   expect(await transcriptOf(second.id)).toContain("Call it switchboard-core.");
 
