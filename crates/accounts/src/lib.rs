@@ -9,10 +9,15 @@
 //! - **agent**: minted for one spawned session, revoked when it ends;
 //! - **ui**: the browser's session cookie, minted at `/login`.
 //!
+//! Tokens scoped to one job (being a pool runner, reading metrics) live
+//! apart, in [`scoped`], and open no account.
+//!
 //! Only SHA-256 digests of tokens are stored. Lookups go by digest through an
 //! in-memory index (tokens are few, requests many) and the final comparison
 //! of digests is constant-time, so response timing says nothing about a
 //! token's bytes.
+
+pub mod scoped;
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};

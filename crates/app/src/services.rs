@@ -36,6 +36,8 @@ pub struct App {
     pub db: Arc<Db>,
     pub settings: Arc<SettingsStore>,
     pub accounts: Arc<Accounts>,
+    /// Tokens that only connect a pool runner or read `/metrics`.
+    pub scoped_tokens: Arc<accounts::scoped::ScopedTokens>,
     pub inbox: Arc<Inbox>,
     pub webhooks: Arc<Webhooks>,
     pub alarms: Arc<alarms::Alarms>,

@@ -204,7 +204,9 @@ impl Prepared {
         ));
         let cipher = secrets::Cipher::load_or_create(&data_dir.join(secrets::KEY_FILE))?;
         let (stop, _) = watch::channel(None);
+        let scoped_tokens = Arc::new(accounts::scoped::ScopedTokens::load(db.clone())?);
         let app = App {
+            scoped_tokens,
             inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
             webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
             alarms: Arc::new(alarms::Alarms::in_system_zone(db.clone(), clock.clone())),
@@ -318,6 +320,7 @@ fn unix_ms(ms: i64) -> Option<time::OffsetDateTime> {
 fn all_migrations() -> Vec<store::Migration> {
     [
         accounts::MIGRATIONS,
+        accounts::scoped::MIGRATIONS,
         settings::MIGRATIONS,
         inbox::MIGRATIONS,
         webhooks::MIGRATIONS,
