@@ -50,6 +50,8 @@ pub struct App {
     pub sessions: sessions::Supervisor,
     /// `local` and the runners of `runners.toml`, with their connections.
     pub runners: runners::Runners,
+    /// The runner listener, while pool runners may connect.
+    pub(crate) runner_listener: crate::listener_slot::Shared,
     pub bookmarks: Arc<bookmarks::Bookmarks>,
     /// The utility model: short questions on the primary engine's CLI, each
     /// call recorded and kept inside its feature's cap.

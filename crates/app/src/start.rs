@@ -18,8 +18,8 @@ use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
     bug_intake, catches, coaching_watch, email_in, forensics, governor_loop, instruction_sync,
-    messenger_bot, notifier, publish, runner_hosts, session_inbox, summaries, task_reminders,
-    tasks_mirror, titles, utility_model,
+    messenger_bot, notifier, publish, runner_hosts, runner_listener, session_inbox, summaries,
+    task_reminders, tasks_mirror, titles, utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -229,6 +229,7 @@ impl Prepared {
             accounts,
             sessions: supervisor,
             runners,
+            runner_listener: Arc::default(),
             governor,
             permissions,
             stop,
@@ -255,6 +256,7 @@ impl Prepared {
         bug_intake::start(&app);
         email_in::start(&app);
         runner_hosts::start(&app);
+        runner_listener::start(&app);
         Ok(app)
     }
 }

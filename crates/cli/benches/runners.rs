@@ -22,7 +22,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
-use support::{Addresses, cookie, cpu_time, listen, percentile, rss_kib, signal_term};
+use support::{
+    Addresses, cookie, cpu_time, listen, percentile, rss_kib, signal_term, spawn_on as spawn,
+    turn_latencies,
+};
 
 const TURNS: usize = 40;
 const LINES: usize = 30;
@@ -76,8 +79,8 @@ fn main() {
         .expect("reach the runner");
 
     println!("runners: {TURNS} turns each, {LINES} lines each, {MANY} sessions at once");
-    let mut local = turn_latencies(&server, &browser, &events, "local");
-    let mut remote = turn_latencies(&server, &browser, &events, "devbox");
+    let mut local = turn_latencies(&server, &browser, &events, "local", TURNS);
+    let mut remote = turn_latencies(&server, &browser, &events, "devbox", TURNS);
     let (l50, l95) = (percentile(&mut local, 0.5), percentile(&mut local, 0.95));
     let (r50, r95) = (percentile(&mut remote, 0.5), percentile(&mut remote, 0.95));
     println!("turn latency, spawn to first output, local:  p50 {l50:.1?}  p95 {l95:.1?}");
@@ -140,43 +143,6 @@ fn main() {
     );
     signal_term(&child);
     let _ = child.wait();
-}
-
-fn spawn(server: &Addresses, browser: &str, engine: &str, runner: &str) -> String {
-    let session: Value = ureq::post(format!("http://{}/api/sessions", server.ui))
-        .header("Cookie", browser)
-        .send_json(json!({"engine": engine, "prompt": "hello", "runner": runner}))
-        .expect("spawn")
-        .body_mut()
-        .read_json()
-        .expect("the session");
-    session["id"].as_str().expect("an id").to_owned()
-}
-
-/// Spawn to the first output entry of the session, `TURNS` times.
-fn turn_latencies(
-    server: &Addresses,
-    browser: &str,
-    events: &mpsc::Receiver<(String, Value, Instant)>,
-    runner: &str,
-) -> Vec<Duration> {
-    (0..TURNS)
-        .map(|_| {
-            let asked = Instant::now();
-            let id = spawn(server, browser, "echo", runner);
-            loop {
-                let (name, data, at) = events
-                    .recv_timeout(Duration::from_secs(60))
-                    .expect("the session's output");
-                if name == "output"
-                    && data["sessionId"] == id.as_str()
-                    && data["entry"]["kind"] != "input"
-                {
-                    return at - asked;
-                }
-            }
-        })
-        .collect()
 }
 
 /// Each printed line's trip from the engine's clock to the stream client's.

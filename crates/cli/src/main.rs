@@ -182,19 +182,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// On a runner host: the helper the server starts over SSH (docs/runners.md)
+    /// On a runner host: the helper the server starts over SSH, or a pool
+    /// runner that connects to the server (docs/runners.md)
     Runner {
         /// Serve one request of the runner protocol on stdin and stdout
-        #[arg(long, required_unless_present = "keep")]
+        #[arg(long, required_unless_present_any = ["keep", "connect"], conflicts_with = "connect")]
         stdio: bool,
         /// Run one turn's engine and spool its output (started by the helper)
-        #[arg(long, hide = true, value_name = "DIR", conflicts_with = "stdio")]
+        #[arg(long, hide = true, value_name = "DIR", conflicts_with_all = ["stdio", "connect"])]
         keep: Option<PathBuf>,
+        #[command(flatten)]
+        pool: runner_cmd::PoolArgs,
     },
-    /// List where sessions can run: local and the runners of runners.toml,
-    /// with their state, sessions and memory (docs/runners.md)
+    /// List where sessions can run: local, the runners of runners.toml and
+    /// pool runners, with their state, sessions and memory; or manage the
+    /// tokens pool runners connect with (docs/runners.md)
     Runners {
-        #[arg(long)]
+        #[command(subcommand)]
+        command: Option<runner_cmd::RunnersCommand>,
+        #[arg(long, global = true)]
         json: bool,
     },
     /// Print the shell completion script for SHELL (see the README to install it)
@@ -267,8 +273,12 @@ fn main() -> ExitCode {
         }
         Command::Keys { command, json } => secrets_cmd::keys(command, &data_dir, json),
         Command::Bookmarks { command, json } => bookmarks_cmd::run(command, &data_dir, json),
-        Command::Runner { stdio: _, keep } => runner_cmd::run(keep.as_deref()),
-        Command::Runners { json } => sessions_cmd::runners(&data_dir, json),
+        Command::Runner {
+            stdio: _,
+            keep,
+            pool,
+        } => runner_cmd::run(keep.as_deref(), pool),
+        Command::Runners { command, json } => runner_cmd::runners(command, &data_dir, json),
         Command::Doctor {
             control_port,
             ui_port,

@@ -6,6 +6,8 @@
 mod common;
 #[path = "runners/sshd.rs"]
 mod sshd;
+#[path = "runners/turns.rs"]
+mod turns;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -13,6 +15,7 @@ use std::time::{Duration, Instant};
 use common::TestServer;
 use serde_json::{Value, json};
 use sshd::Sshd;
+use turns::{follow_up, output_of, spawn_on, wait_for_output};
 
 /// One separate local user for every test here: its home is the runner's.
 const RUNNER_USER: &str = "sbrunner";
@@ -66,49 +69,6 @@ fn runner<'a>(list: &'a Value, name: &str) -> &'a Value {
         .iter()
         .find(|r| r["name"] == name)
         .unwrap_or_else(|| panic!("no runner {name} in {list}"))
-}
-
-fn output_of(server: &TestServer, id: &str) -> String {
-    let transcript = server
-        .call("GET", &format!("/sessions/{id}/transcript"), None)
-        .json();
-    transcript["turns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|t| t["output"].as_str())
-        .collect::<Vec<_>>()
-        .join("")
-}
-
-fn wait_for_output(server: &TestServer, id: &str, wanted: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let output = output_of(server, id);
-        if output.contains(wanted) {
-            return output;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no {wanted:?} in {output:?}: {}",
-            server
-                .call("GET", &format!("/sessions/{id}/transcript"), None)
-                .text()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn spawn_on(server: &TestServer, runner: &str, engine: &str, prompt: &str) -> String {
-    let cookie = server.browser_cookie();
-    let reply = server.browser_spawn(
-        &cookie,
-        &json!({"engine": engine, "prompt": prompt, "runner": runner}),
-    );
-    assert_eq!(reply.status, 201, "{}", reply.text());
-    let session = reply.json();
-    assert_eq!(session["runner"], runner);
-    session["id"].as_str().unwrap().to_owned()
 }
 
 #[test]
@@ -172,17 +132,7 @@ fn a_session_runs_on_the_runner_host_as_its_user_and_reaches_the_server_back() {
     assert!(wait_for_output(&server, pinned_id, RUNNER_USER).contains(RUNNER_USER));
 
     // A follow-up is a second turn on the same host.
-    let sent = common::request(
-        &server.ui,
-        "POST",
-        &format!("/api/sessions/{id}/messages"),
-        &[
-            ("Cookie", &server.browser_cookie()),
-            ("Content-Type", "application/json"),
-        ],
-        Some(json!({"text": "and again"}).to_string().as_bytes()),
-    );
-    assert!(sent.status < 300, "{}", sent.text());
+    follow_up(&server, &id, "and again");
     wait_for_output(&server, &id, "and again");
 
     // What the turns spooled on the host is gone once the server has it.

@@ -1,20 +1,25 @@
-//! A channel to a runner host's helper (`switchboard runner --stdio`):
-//! one request, framed both ways, on a place leased on one of the host's
-//! master connections.
+//! A channel to a runner's helper: one request, framed both ways, either
+//! on a place leased on one of an SSH host's master connections (`ssh …
+//! switchboard runner --stdio`) or as one stream of a pool runner's
+//! connection.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::process::Child;
 
-use crate::host::{CHANNELS_PER_MASTER, Host};
+use crate::host::{CHANNELS_PER_MASTER, Host, Link, PoolLink, SshLink};
+use crate::pool::mux;
 use crate::wire::{self, Frame, Kind, Request};
 
 pub(crate) struct Channel {
-    pub(crate) child: Child,
-    pub(crate) stdout: tokio::process::ChildStdout,
-    pub(crate) stdin: tokio::process::ChildStdin,
-    pub(crate) _lease: Lease,
+    pub(crate) reader: Box<dyn AsyncRead + Send + Unpin>,
+    pub(crate) writer: Box<dyn AsyncWrite + Send + Unpin>,
+    /// The ssh client carrying an SSH channel; its stderr says why a
+    /// channel ended.
+    child: Option<Child>,
+    _lease: Option<Lease>,
 }
 
 /// A channel's place on one of its host's master connections, given back
@@ -27,9 +32,9 @@ pub(crate) struct Lease {
 impl Lease {
     /// A place on the first master with room, starting a new master when
     /// every one is full.
-    async fn take(host: &Arc<Host>) -> Result<Lease, String> {
+    async fn take(host: &Arc<Host>, link: &SshLink) -> Result<Lease, String> {
         let slot = {
-            let mut leases = host
+            let mut leases = link
                 .leases
                 .lock()
                 .map_err(|_| "the runner's channel count is poisoned".to_owned())?;
@@ -48,11 +53,11 @@ impl Lease {
             slot,
         };
         if slot > 0 {
-            let mut masters = host.extra_masters.lock().await;
+            let mut masters = link.extra_masters.lock().await;
             if masters.len() < slot {
                 masters.resize_with(slot, || None);
             }
-            let ssh = host.ssh.slot(slot);
+            let ssh = link.ssh.slot(slot);
             if masters[slot - 1].is_none() || !ssh.check().await {
                 masters[slot - 1] = Some(ssh.connect().await?);
             }
@@ -63,7 +68,8 @@ impl Lease {
 
 impl Drop for Lease {
     fn drop(&mut self) {
-        if let Ok(mut leases) = self.host.leases.lock()
+        if let Some(link) = self.host.ssh()
+            && let Ok(mut leases) = link.leases.lock()
             && let Some(open) = leases.get_mut(self.slot)
         {
             *open = open.saturating_sub(1);
@@ -77,25 +83,65 @@ impl Channel {
         remote_exe: &str,
         request: &Request,
     ) -> Result<Channel, String> {
-        let lease = Lease::take(host).await?;
-        let mut child = host.ssh.slot(lease.slot).helper(remote_exe)?;
-        let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err("the ssh client's pipes could not be opened".to_owned());
+        let mut channel = match &host.link {
+            Link::Ssh(link) => Channel::over_ssh(host, link, remote_exe).await?,
+            Link::Pool(link) => Channel::over_pool(link).await?,
         };
         let frame = Frame::json(Kind::Request, request).map_err(|e| e.to_string())?;
-        wire::write_frame(&mut stdin, &frame)
+        wire::write_frame(&mut channel.writer, &frame)
             .await
             .map_err(|e| format!("the runner channel closed: {e}"))?;
+        Ok(channel)
+    }
+
+    async fn over_ssh(
+        host: &Arc<Host>,
+        link: &SshLink,
+        remote_exe: &str,
+    ) -> Result<Channel, String> {
+        let lease = Lease::take(host, link).await?;
+        let mut child = link.ssh.slot(lease.slot).helper(remote_exe)?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err("the ssh client's pipes could not be opened".to_owned());
+        };
         Ok(Channel {
-            child,
-            stdout,
-            stdin,
-            _lease: lease,
+            reader: Box::new(stdout),
+            writer: Box::new(stdin),
+            child: Some(child),
+            _lease: Some(lease),
+        })
+    }
+
+    async fn over_pool(link: &PoolLink) -> Result<Channel, String> {
+        let send = link
+            .conn
+            .lock()
+            .ok()
+            .and_then(|conn| conn.as_ref().map(|c| c.send.clone()))
+            .ok_or_else(|| "the pool runner is not connected".to_owned())?;
+        let gone = |e: h2::Error| format!("the pool runner's connection closed: {e}");
+        let mut send = send.ready().await.map_err(gone)?;
+        let request = http::Request::post("/channel")
+            .body(())
+            .map_err(|e| e.to_string())?;
+        let (response, stream) = send.send_request(request, false).map_err(gone)?;
+        let (near, far) = mux::pipe();
+        tokio::spawn(async move {
+            if let Ok(response) = response.await {
+                mux::bridge(stream, response.into_body(), far).await;
+            }
+        });
+        let (reader, writer) = tokio::io::split(near);
+        Ok(Channel {
+            reader: Box::new(reader),
+            writer: Box::new(writer),
+            child: None,
+            _lease: None,
         })
     }
 
     /// The helper's answer to the channel's request: its reply, its own
-    /// refusal, or ssh's words when the channel closed with neither.
+    /// refusal, or the transport's words when the channel closed with neither.
     pub(crate) async fn reply<T: for<'de> serde::Deserialize<'de>>(&mut self) -> Result<T, String> {
         match self.next().await? {
             Some(frame) if frame.kind == Kind::Reply => frame
@@ -109,15 +155,31 @@ impl Channel {
     }
 
     pub(crate) async fn next(&mut self) -> Result<Option<Frame>, String> {
-        wire::read_frame(&mut self.stdout)
+        wire::read_frame(&mut self.reader)
             .await
             .map_err(|e| format!("the runner channel broke: {e}"))
     }
 
-    /// Why the channel ended with no answer: ssh's own words.
+    pub(crate) async fn send(&mut self, frame: &Frame) -> std::io::Result<()> {
+        wire::write_frame(&mut self.writer, frame).await
+    }
+
+    /// Says the channel is done and waits a little for its far end to go.
+    pub(crate) async fn close(&mut self) {
+        let _ = self.writer.shutdown().await;
+        if let Some(child) = &mut self.child {
+            let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+        }
+    }
+
+    /// Why the channel ended with no answer: ssh's own words, or that the
+    /// pool runner's connection went.
     pub(crate) async fn failure(&mut self) -> String {
+        let Some(child) = &mut self.child else {
+            return "the pool runner's connection closed".to_owned();
+        };
         let mut stderr = String::new();
-        if let Some(mut err) = self.child.stderr.take() {
+        if let Some(mut err) = child.stderr.take() {
             let _ = tokio::time::timeout(
                 Duration::from_secs(2),
                 tokio::io::AsyncReadExt::read_to_string(&mut err, &mut stderr),

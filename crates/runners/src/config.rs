@@ -7,6 +7,12 @@
 //! ssh = "alice@devbox.example:22"    # any destination the system's ssh accepts
 //! max_sessions = 8                    # optional
 //! labels = ["gpu", "big"]             # optional
+//!
+//! [listener]                          # optional: pool runners connect in
+//! address = "0.0.0.0"                 # default
+//! port = 19521                        # default
+//! cert = "/etc/switchboard/runner.pem"  # with `key`; without both, a
+//! key = "/etc/switchboard/runner.key"   # self-signed pair is made and kept
 //! ```
 //!
 //! A bad file never stops the server: a syntax error makes one `invalid`
@@ -14,6 +20,7 @@
 //! `invalid`, each with the line and column; the rest stay usable.
 
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -56,6 +63,27 @@ impl SshRunner {
     }
 }
 
+/// The runner listener's port unless `[listener]` names another.
+pub const LISTENER_PORT: u16 = 19521;
+
+/// Where pool runners connect: the one listener that may bind beyond
+/// loopback.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listener {
+    pub address: IpAddr,
+    pub port: u16,
+    pub tls: ListenerTls,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListenerTls {
+    /// PEM files the user provides (a certificate chain and its key).
+    Files { cert: PathBuf, key: PathBuf },
+    /// A pair made on first start under `DIR/runners/`, which runners pin
+    /// by fingerprint.
+    SelfSigned,
+}
+
 /// One declaration that cannot be used, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invalid {
@@ -71,6 +99,10 @@ pub struct RunnersFile {
     pub ssh_config: Option<PathBuf>,
     pub runners: Vec<SshRunner>,
     pub invalid: Vec<Invalid>,
+    /// `[listener]`, when present and usable.
+    pub listener: Option<Listener>,
+    /// Why `[listener]` cannot be used.
+    pub listener_error: Option<String>,
 }
 
 impl RunnersFile {
@@ -118,10 +150,21 @@ struct Raw {
     ssh_config: Option<PathBuf>,
     #[serde(default)]
     runners: BTreeMap<String, toml::Spanned<toml::Value>>,
-    /// Runners that dial in (the pool listener) are declared here; they are
-    /// not served yet, so the table is read and left alone.
     #[serde(default)]
-    listener: Option<toml::Value>,
+    listener: Option<toml::Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeclaredListener {
+    #[serde(default)]
+    address: Option<String>,
+    #[serde(default)]
+    port: Option<u16>,
+    #[serde(default)]
+    cert: Option<PathBuf>,
+    #[serde(default)]
+    key: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -150,7 +193,17 @@ pub fn parse(path: &Path, text: &str) -> RunnersFile {
             return file;
         }
     };
-    let _ = raw.listener;
+    if let Some(spanned) = raw.listener {
+        let (line, column) = line_column(text, spanned.span().start);
+        match listener(spanned.into_inner()) {
+            Ok(listener) => file.listener = Some(listener),
+            Err(reason) => {
+                file.listener_error = Some(format!(
+                    "runners.toml line {line}, column {column}: {reason}"
+                ));
+            }
+        }
+    }
     file.ssh_config = raw.ssh_config;
     for (name, spanned) in raw.runners {
         let (line, column) = line_column(text, spanned.span().start);
@@ -192,7 +245,29 @@ pub fn parse(path: &Path, text: &str) -> RunnersFile {
     file
 }
 
-fn valid_name(name: &str) -> bool {
+fn listener(value: toml::Value) -> Result<Listener, String> {
+    let declared: DeclaredListener = value.try_into().map_err(|e| one_line(e.message()))?;
+    let address = match declared.address.as_deref() {
+        None => IpAddr::from([0, 0, 0, 0]),
+        Some(text) => text
+            .parse()
+            .map_err(|_| format!("`address` must be an IP address, not `{text}`"))?,
+    };
+    let tls = match (declared.cert, declared.key) {
+        (Some(cert), Some(key)) => ListenerTls::Files { cert, key },
+        (None, None) => ListenerTls::SelfSigned,
+        _ => return Err("`cert` and `key` go together".to_owned()),
+    };
+    Ok(Listener {
+        address,
+        port: declared.port.unwrap_or(LISTENER_PORT),
+        tls,
+    })
+}
+
+/// Whether `name` may name a runner: what a spool's folder, a socket's
+/// file and a metric's label can all hold.
+pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name
@@ -275,6 +350,36 @@ mod tests {
             "{}",
             file.invalid[0].reason
         );
+    }
+
+    #[test]
+    fn the_listener_is_read_with_its_defaults_and_a_half_pair_is_refused() {
+        let file = parsed("[listener]\n");
+        assert_eq!(
+            file.listener,
+            Some(Listener {
+                address: IpAddr::from([0, 0, 0, 0]),
+                port: LISTENER_PORT,
+                tls: ListenerTls::SelfSigned,
+            })
+        );
+        let file = parsed(
+            "[listener]\naddress = \"127.0.0.1\"\nport = 7000\ncert = \"c.pem\"\nkey = \"k.pem\"\n",
+        );
+        let listener = file
+            .listener
+            .unwrap_or_else(|| panic!("{:?}", file.listener_error));
+        assert_eq!(listener.port, 7000);
+        assert!(matches!(listener.tls, ListenerTls::Files { .. }));
+        let file = parsed("[runners.a]\nssh = \"a\"\n\n[listener]\ncert = \"c.pem\"\n");
+        assert!(file.listener.is_none());
+        let error = file.listener_error.unwrap_or_default();
+        assert!(
+            error.contains("line 4") && error.contains("go together"),
+            "{error}"
+        );
+        assert_eq!(file.runners.len(), 1);
+        assert!(parsed("").listener.is_none());
     }
 
     #[test]

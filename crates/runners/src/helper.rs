@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
 use crate::keeper::{
     READ_CHUNK, home, read_pgid, remove_own_home, runner_dir, signal_group, start_keeper,
@@ -40,8 +40,16 @@ fn turn_dir(key: &str) -> io::Result<PathBuf> {
 
 /// Serves one request on stdin and stdout.
 pub async fn serve_stdio(version: &str) -> io::Result<()> {
-    let mut input = tokio::io::stdin();
-    let mut output = tokio::io::stdout();
+    serve(version, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// Serves one channel's request: an SSH channel's stdin and stdout, or one
+/// stream of a pool runner's connection.
+pub async fn serve(
+    version: &str,
+    mut input: impl AsyncRead + Unpin + Send + 'static,
+    mut output: impl AsyncWrite + Unpin,
+) -> io::Result<()> {
     let Some(frame) = wire::read_frame(&mut input).await? else {
         return Ok(());
     };
@@ -144,7 +152,7 @@ pub async fn serve_stdio(version: &str) -> io::Result<()> {
     }
 }
 
-async fn refuse(output: &mut tokio::io::Stdout, message: &str) -> io::Result<()> {
+async fn refuse(output: &mut (impl AsyncWrite + Unpin), message: &str) -> io::Result<()> {
     wire::write_frame(
         output,
         &Frame::new(Kind::Error, message.as_bytes().to_vec()),
@@ -168,7 +176,10 @@ pub fn probe(version: &str, engines: &[ProbeEngine]) -> ProbeReply {
         load,
         total_mb: memory.map(|m| m.total_mb),
         available_mb: memory.map(|m| m.available_mb),
-        sandbox: sandbox::support().mode.as_str().to_owned(),
+        sandbox: match sandbox::support().mode {
+            sandbox::Mode::Unavailable if crate::keeper::pod_isolation() => "pod".to_owned(),
+            mode => mode.as_str().to_owned(),
+        },
         engines: engines
             .iter()
             .map(|engine| crate::EngineVersion {
@@ -181,7 +192,18 @@ pub fn probe(version: &str, engines: &[ProbeEngine]) -> ProbeReply {
 
 /// This host's memory, from `/proc/meminfo`.
 pub fn memory() -> Option<crate::Memory> {
-    memory_of(&std::fs::read_to_string("/proc/meminfo").ok()?)
+    let path = MEMINFO
+        .get()
+        .map_or(Path::new("/proc/meminfo"), PathBuf::as_path);
+    memory_of(&std::fs::read_to_string(path).ok()?)
+}
+
+static MEMINFO: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Reads memory from `path` in place of `/proc/meminfo`, so tests can give
+/// each runner on one machine memory of its own.
+pub fn read_memory_from(path: PathBuf) {
+    let _ = MEMINFO.set(path);
 }
 
 /// Total and available memory in a `/proc/meminfo` text.
@@ -268,8 +290,8 @@ async fn relay(
     dir: &Path,
     started: Started,
     offset: u64,
-    mut input: tokio::io::Stdin,
-    mut output: tokio::io::Stdout,
+    mut input: impl AsyncRead + Unpin + Send + 'static,
+    mut output: impl AsyncWrite + Unpin,
 ) -> io::Result<()> {
     wire::write_frame(&mut output, &Frame::json(Kind::Reply, &started)?).await?;
     let pgid = started.pgid;

@@ -4,24 +4,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::Duration;
 
-use tokio::io::AsyncWriteExt;
 use tokio::process::Child;
-use tokio::sync::mpsc;
 
 use crate::channel::Channel;
 use crate::config::{self, RunnersFile, SshRunner};
-use crate::host::{Host, Ready, Status};
+use crate::host::{Host, Link, Ready, SshLink, Status};
 use crate::info::{EngineVersion, Memory, RunnerInfo, RunnerKind, RunnerState};
 use crate::ssh::SshHost;
-use crate::wire::{self, Exit, Frame, Kind, ProbeEngine, ProbeReply, Request, Started, TurnHeader};
-
-/// How long a turn whose host went away is waited for: the helper keeps
-/// the engine running meanwhile, and a host back within it loses nothing.
-pub const RECONNECT_GRACE: Duration = Duration::from_secs(120);
-
-const RECONNECT_EVERY: Duration = Duration::from_secs(2);
+use crate::wire::{self, ProbeEngine, ProbeReply, Request};
 
 /// The remote ports the control server must accept as its own `Host`: each
 /// runner's reverse tunnel ends on one.
@@ -33,29 +24,34 @@ impl TunnelPorts {
         self.0.read().is_ok_and(|ports| ports.contains(&port))
     }
 
-    fn add(&self, port: u16) {
+    pub(crate) fn add(&self, port: u16) {
         if let Ok(mut ports) = self.0.write() {
             ports.insert(port);
         }
     }
 }
 
-struct Inner {
-    data_dir: PathBuf,
-    version: String,
-    clock: Arc<dyn clock::Clock>,
-    control_port: std::sync::atomic::AtomicU16,
-    file: RwLock<RunnersFile>,
-    hosts: RwLock<BTreeMap<String, Arc<Host>>>,
-    engines: RwLock<Vec<ProbeEngine>>,
-    tunnel_ports: TunnelPorts,
+pub(crate) struct Inner {
+    pub(crate) data_dir: PathBuf,
+    pub(crate) version: String,
+    pub(crate) clock: Arc<dyn clock::Clock>,
+    pub(crate) control_port: std::sync::atomic::AtomicU16,
+    pub(crate) file: RwLock<RunnersFile>,
+    pub(crate) hosts: RwLock<BTreeMap<String, Arc<Host>>>,
+    pub(crate) engines: RwLock<Vec<ProbeEngine>>,
+    pub(crate) tunnel_ports: TunnelPorts,
     exe: tokio::sync::OnceCell<(PathBuf, String)>,
+    /// Numbers pool connections, so a late end of an old one never marks
+    /// the runner's newer connection gone.
+    pub(crate) generation: std::sync::atomic::AtomicU64,
+    /// Open tunnels of pool runners, by the runner token that opened them.
+    pub(crate) tunnels: Mutex<Vec<(String, tokio::task::AbortHandle)>>,
 }
 
 /// The runners of one server. Cheap to clone.
 #[derive(Clone)]
 pub struct Runners {
-    inner: Arc<Inner>,
+    pub(crate) inner: Arc<Inner>,
 }
 
 /// What `local` reports, gathered by the caller.
@@ -81,6 +77,8 @@ impl Runners {
                 engines: RwLock::new(Vec::new()),
                 tunnel_ports: TunnelPorts::default(),
                 exe: tokio::sync::OnceCell::new(),
+                generation: std::sync::atomic::AtomicU64::new(0),
+                tunnels: Mutex::new(Vec::new()),
             }),
         };
         runners.reload();
@@ -112,29 +110,27 @@ impl Runners {
         let run_dir = self.inner.data_dir.join("runners");
         let _ = std::fs::create_dir_all(&run_dir);
         if let Ok(mut hosts) = self.inner.hosts.write() {
-            hosts.retain(|name, host| {
-                file.runner(name)
-                    .is_some_and(|r| *r == host.ssh.runner && file.ssh_config == host.ssh.config)
+            // Pool runners are not declared: they stay while connected.
+            hosts.retain(|name, host| match host.ssh() {
+                Some(link) => file
+                    .runner(name)
+                    .is_some_and(|r| *r == link.ssh.runner && file.ssh_config == link.ssh.config),
+                None => true,
             });
             for runner in &file.runners {
                 hosts.entry(runner.name.clone()).or_insert_with(|| {
                     Arc::new(Host {
-                        ssh: SshHost {
-                            runner: runner.clone(),
-                            config: file.ssh_config.clone(),
-                            control_path: run_dir.join(format!("{}.sock", runner.name)),
-                        },
-                        status: Mutex::new(Status {
-                            state: RunnerState::Connecting,
-                            reason: None,
-                            probe: None,
-                            last_seen: None,
-                            ready: None,
-                            master: None,
+                        link: Link::Ssh(SshLink {
+                            ssh: SshHost {
+                                runner: runner.clone(),
+                                config: file.ssh_config.clone(),
+                                control_path: run_dir.join(format!("{}.sock", runner.name)),
+                            },
+                            leases: Mutex::new(vec![0]),
+                            extra_masters: tokio::sync::Mutex::new(Vec::new()),
                         }),
+                        status: Mutex::new(Status::connecting()),
                         connecting: tokio::sync::Mutex::new(()),
-                        leases: Mutex::new(vec![0]),
-                        extra_masters: tokio::sync::Mutex::new(Vec::new()),
                     })
                 });
             }
@@ -144,13 +140,44 @@ impl Runners {
         }
     }
 
-    /// Every runner's name, `local` first.
+    /// `[listener]` as the file says it now: where pool runners connect, or
+    /// why the table cannot be used.
+    pub fn listener(&self) -> Result<Option<config::Listener>, String> {
+        let file = self
+            .inner
+            .file
+            .read()
+            .map_err(|_| "the runners are poisoned".to_owned())?;
+        match &file.listener_error {
+            Some(error) => Err(error.clone()),
+            None => Ok(file.listener.clone()),
+        }
+    }
+
+    /// Every runner's name, `local` first, pool runners last.
     pub fn names(&self) -> Vec<String> {
-        self.inner
+        let mut names: Vec<String> = self
+            .inner
             .file
             .read()
             .map(|f| f.names().into_iter().map(str::to_owned).collect())
-            .unwrap_or_else(|_| vec![config::LOCAL.to_owned()])
+            .unwrap_or_else(|_| vec![config::LOCAL.to_owned()]);
+        names.extend(self.pool_names());
+        names
+    }
+
+    pub(crate) fn pool_names(&self) -> Vec<String> {
+        self.inner
+            .hosts
+            .read()
+            .map(|hosts| {
+                hosts
+                    .iter()
+                    .filter(|(_, host)| host.pool().is_some())
+                    .map(|(name, _)| name.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Whether `name` is `local` or a runner declared (valid or not).
@@ -158,7 +185,7 @@ impl Runners {
         self.names().iter().any(|n| n == name)
     }
 
-    fn host(&self, name: &str) -> Option<Arc<Host>> {
+    pub(crate) fn host(&self, name: &str) -> Option<Arc<Host>> {
         self.inner.hosts.read().ok()?.get(name).cloned()
     }
 
@@ -172,6 +199,19 @@ impl Runners {
         let Some(host) = self.host(name) else {
             return Err(self.invalid_reason(name));
         };
+        if host.pool().is_some() {
+            // A pool runner connects itself; it is ready while connected.
+            let status = host
+                .status
+                .lock()
+                .map_err(|_| "the runner's state is poisoned".to_owned())?;
+            return status.ready.clone().ok_or_else(|| {
+                status
+                    .reason
+                    .clone()
+                    .unwrap_or_else(|| format!("the pool runner `{name}` is not connected"))
+            });
+        }
         let _one = host.connecting.lock().await;
         // A master process still running is a live connection: ssh exits
         // when its connection drops (ServerAlive), so this costs no `ssh -O
@@ -223,14 +263,17 @@ impl Runners {
     }
 
     async fn connect(&self, host: &Arc<Host>) -> Result<(Ready, ProbeReply, Child), String> {
-        let master = host.ssh.connect().await?;
+        let Some(link) = host.ssh() else {
+            return Err("a pool runner connects itself".to_owned());
+        };
+        let master = link.ssh.connect().await?;
         let (exe, hash) = self.exe().await?;
-        let remote_exe = host.ssh.install(&exe, &hash).await?;
+        let remote_exe = link.ssh.install(&exe, &hash).await?;
         let port = self
             .inner
             .control_port
             .load(std::sync::atomic::Ordering::Relaxed);
-        let tunnel_port = host.ssh.forward_back(port).await?;
+        let tunnel_port = link.ssh.forward_back(port).await?;
         self.inner.tunnel_ports.add(tunnel_port);
         let probe = self.probe_with(host, &remote_exe, true).await?;
         if probe.protocol != wire::PROTOCOL {
@@ -271,7 +314,7 @@ impl Runners {
 
     /// The host's facts; with `versions`, its engines' `--version` too (a
     /// CLI's start each, too dear for every periodic look).
-    async fn probe_with(
+    pub(crate) async fn probe_with(
         &self,
         host: &Arc<Host>,
         remote_exe: &str,
@@ -395,6 +438,7 @@ impl Runners {
                 last_seen,
             });
         }
+        list.extend(self.pool_list(&count));
         for invalid in &file.invalid {
             list.push(RunnerInfo {
                 sessions: count(&invalid.name),
@@ -405,14 +449,10 @@ impl Runners {
     }
 
     /// `auto`: the connected runner with room whose available memory is
-    /// largest, `local` among them; `None` when none has room.
+    /// largest once its running sessions' share is set aside, `local` among
+    /// them; `None` when none has room.
     pub fn place(&self, sessions: &BTreeMap<String, u32>, local: &LocalFacts) -> Option<String> {
-        self.list(sessions, local.clone())
-            .into_iter()
-            .filter(|r| r.state == RunnerState::Connected)
-            .filter(|r| r.max_sessions.is_none_or(|max| r.sessions < max))
-            .max_by_key(|r| r.memory.map_or(0, |m| m.available_mb))
-            .map(|r| r.name)
+        best_placed(self.list(sessions, local.clone()))
     }
 
     /// What `engine`'s `--version` printed on `name`, as its helper last
@@ -450,51 +490,8 @@ impl Runners {
     pub fn has_room(&self, name: &str, running: u32) -> bool {
         self.declared(name)
             .and_then(|r| r.max_sessions)
+            .or_else(|| self.pool_max_sessions(name))
             .is_none_or(|max| running < max)
-    }
-
-    /// Starts a turn on `name` and streams it back. The stream survives
-    /// the connection dropping: it attaches again from the last frame it
-    /// passed on, for up to [`RECONNECT_GRACE`].
-    pub async fn start_turn(&self, name: &str, header: TurnHeader) -> Result<RemoteTurn, String> {
-        let key = header.key.clone();
-        let mut channel = self
-            .open_channel(name, &Request::Run(Box::new(header)))
-            .await?;
-        let started: Started = channel.reply().await?;
-        Ok(self.stream(name, key, started, channel))
-    }
-
-    /// The turn's output as a [`RemoteTurn`], driven by a task that attaches
-    /// again when the channel drops.
-    fn stream(&self, name: &str, key: String, started: Started, channel: Channel) -> RemoteTurn {
-        let (output_tx, output) = mpsc::channel(32);
-        let (signals, signals_rx) = mpsc::unbounded_channel();
-        tokio::spawn(drive(
-            self.clone(),
-            name.to_owned(),
-            key,
-            channel,
-            output_tx,
-            signals_rx,
-        ));
-        RemoteTurn {
-            pgid: started.pgid,
-            output,
-            signals,
-        }
-    }
-
-    /// Streams turn `key` on `name` again from its start: a server that
-    /// restarted while the turn ran there reads its whole output anew.
-    pub async fn attach_turn(&self, name: &str, key: &str) -> Result<RemoteTurn, String> {
-        let request = Request::Attach {
-            key: key.to_owned(),
-            offset: 0,
-        };
-        let mut channel = self.open_channel(name, &request).await?;
-        let started: Started = channel.reply().await?;
-        Ok(self.stream(name, key.to_owned(), started, channel))
     }
 
     /// Makes session `session_id`'s worktree on `name`, of the repository
@@ -536,7 +533,11 @@ impl Runners {
     }
 
     /// A channel to `name`'s helper carrying `request`, connecting first.
-    async fn open_channel(&self, name: &str, request: &Request) -> Result<Channel, String> {
+    pub(crate) async fn open_channel(
+        &self,
+        name: &str,
+        request: &Request,
+    ) -> Result<Channel, String> {
         let ready = self.ensure(name).await?;
         let host = self.host(name).ok_or_else(|| self.invalid_reason(name))?;
         Channel::open(&host, &ready.remote_exe, request).await
@@ -568,14 +569,17 @@ impl Runners {
             .map(|h| h.values().cloned().collect())
             .unwrap_or_default();
         for host in hosts {
-            let slots = host.leases.lock().map(|l| l.len()).unwrap_or(1);
+            let Some(link) = host.ssh() else {
+                continue;
+            };
+            let slots = link.leases.lock().map(|l| l.len()).unwrap_or(1);
             for slot in 0..slots {
-                host.ssh.slot(slot).exit().await;
+                link.ssh.slot(slot).exit().await;
             }
         }
     }
 
-    fn lost(&self, name: &str, reason: &str) {
+    pub(crate) fn lost(&self, name: &str, reason: &str) {
         if let Some(host) = self.host(name)
             && let Ok(mut status) = host.status.lock()
         {
@@ -586,175 +590,61 @@ impl Runners {
     }
 }
 
-/// One turn on a runner, as the session's turn sees it.
-pub struct RemoteTurn {
-    /// The engine's process group on the runner host.
-    pub pgid: u32,
-    pub output: mpsc::Receiver<Output>,
-    signals: mpsc::UnboundedSender<u8>,
+/// What one running session is taken to use (a Claude turn's peak RSS,
+/// docs/scale.md). A host's memory is read every 15 s, so sessions placed
+/// in a burst would all see the same figure and land on one host; setting
+/// their share aside spreads them as they will fill it.
+pub const MB_PER_SESSION: u64 = 180;
+
+fn best_placed(runners: Vec<RunnerInfo>) -> Option<String> {
+    runners
+        .into_iter()
+        .filter(|r| r.state == RunnerState::Connected)
+        .filter(|r| r.max_sessions.is_none_or(|max| r.sessions < max))
+        .max_by_key(|r| {
+            let available = r.memory.map_or(0, |m| m.available_mb);
+            let share = u64::from(r.sessions) * MB_PER_SESSION;
+            (
+                available.saturating_sub(share),
+                std::cmp::Reverse(r.sessions),
+            )
+        })
+        .map(|r| r.name)
 }
 
-impl RemoteTurn {
-    /// Signals the engine's process group on its host (queued while the
-    /// connection is away).
-    pub fn signal(&self, signal: libc::c_int) {
-        if let Ok(signal) = u8::try_from(signal) {
-            let _ = self.signals.send(signal);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn connected(name: &str, available_mb: u64, sessions: u32) -> RunnerInfo {
+        RunnerInfo {
+            state: RunnerState::Connected,
+            reason: None,
+            sessions,
+            memory: Some(Memory {
+                total_mb: 16_000,
+                available_mb,
+            }),
+            ..RunnerInfo::unreached(name, RunnerState::Connected, "")
         }
     }
-}
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum Output {
-    Stdout(Vec<u8>),
-    Stderr(Vec<u8>),
-    Exit(Exit),
-    /// The host stayed away past the grace period; the turn's end is unknown.
-    Lost(String),
-}
-
-async fn drive(
-    runners: Runners,
-    name: String,
-    key: String,
-    mut channel: Channel,
-    output: mpsc::Sender<Output>,
-    mut signals: mpsc::UnboundedReceiver<u8>,
-) {
-    let mut offset: u64 = 0;
-    loop {
-        let outcome = pass_on(&mut channel, &output, &mut signals, &mut offset).await;
-        match outcome {
-            Passed::Exited => {
-                let _ =
-                    wire::write_frame(&mut channel.stdin, &Frame::new(Kind::Release, Vec::new()))
-                        .await;
-                let _ = channel.stdin.shutdown().await;
-                let _ = tokio::time::timeout(Duration::from_secs(5), channel.child.wait()).await;
-                return;
-            }
-            Passed::Abandoned => return,
-            Passed::Dropped(reason) => {
-                runners.lost(&name, &reason);
-                tracing::warn!(
-                    runner = name,
-                    turn = key,
-                    "runner channel dropped: {reason}"
-                );
-                match reattach(&runners, &name, &key, offset).await {
-                    Ok(next) => channel = next,
-                    Err(reason) => {
-                        let _ = output.send(Output::Lost(reason)).await;
-                        return;
-                    }
-                }
-            }
-        }
+    #[test]
+    fn auto_takes_the_most_memory_left_once_running_sessions_have_their_share() {
+        let runners = |counts: [u32; 3]| {
+            vec![
+                connected("a", 2400, counts[0]),
+                connected("b", 2200, counts[1]),
+                connected("c", 2000, counts[2]),
+            ]
+        };
+        assert_eq!(best_placed(runners([0, 0, 0])).as_deref(), Some("a"));
+        assert_eq!(best_placed(runners([1, 0, 0])).as_deref(), Some("a"));
+        assert_eq!(best_placed(runners([2, 0, 0])).as_deref(), Some("b"));
+        assert_eq!(best_placed(runners([3, 2, 0])).as_deref(), Some("c"));
+        let mut full = runners([0, 0, 0]);
+        full[0].max_sessions = Some(0);
+        full[1].state = RunnerState::Unreachable;
+        assert_eq!(best_placed(full).as_deref(), Some("c"));
     }
-}
-
-enum Passed {
-    Exited,
-    /// Nobody reads the turn any more.
-    Abandoned,
-    Dropped(String),
-}
-
-async fn pass_on(
-    channel: &mut Channel,
-    output: &mpsc::Sender<Output>,
-    signals: &mut mpsc::UnboundedReceiver<u8>,
-    offset: &mut u64,
-) -> Passed {
-    let mut signals_open = true;
-    loop {
-        tokio::select! {
-            frame = wire::read_frame(&mut channel.stdout) => {
-                let frame = match frame {
-                    Ok(Some(frame)) => frame,
-                    Ok(None) => return Passed::Dropped(channel.failure().await),
-                    Err(e) => return Passed::Dropped(e.to_string()),
-                };
-                let size = frame.wire_len();
-                let item = match frame.kind {
-                    Kind::Stdout => Output::Stdout(frame.payload),
-                    Kind::Stderr => Output::Stderr(frame.payload),
-                    Kind::Exit => match frame.parse() {
-                        Ok(exit) => Output::Exit(exit),
-                        Err(e) => return Passed::Dropped(format!("an unreadable exit: {e}")),
-                    },
-                    Kind::Error => {
-                        return Passed::Dropped(String::from_utf8_lossy(&frame.payload).into_owned());
-                    }
-                    _ => continue,
-                };
-                let exited = matches!(item, Output::Exit(_));
-                if output.send(item).await.is_err() {
-                    return Passed::Abandoned;
-                }
-                *offset += size;
-                if exited {
-                    return Passed::Exited;
-                }
-            }
-            signal = signals.recv(), if signals_open => match signal {
-                Some(signal) => {
-                    let frame = Frame::new(Kind::Signal, vec![signal]);
-                    if let Err(e) = wire::write_frame(&mut channel.stdin, &frame).await {
-                        return Passed::Dropped(e.to_string());
-                    }
-                }
-                None => signals_open = false,
-            },
-        }
-    }
-}
-
-async fn reattach(
-    runners: &Runners,
-    name: &str,
-    key: &str,
-    offset: u64,
-) -> Result<Channel, String> {
-    // On the application's clock, so tests move time instead of waiting.
-    let clock = &runners.inner.clock;
-    let span = |d: Duration| time::Duration::try_from(d).unwrap_or(time::Duration::ZERO);
-    let deadline = clock.now() + span(RECONNECT_GRACE);
-    let mut last = String::new();
-    while clock.now() < deadline {
-        clock.sleep(span(RECONNECT_EVERY)).await;
-        let ready = match runners.ensure(name).await {
-            Ok(ready) => ready,
-            Err(reason) => {
-                last = reason;
-                continue;
-            }
-        };
-        let Some(host) = runners.host(name) else {
-            return Err(format!("the runner `{name}` is no longer declared"));
-        };
-        let request = Request::Attach {
-            key: key.to_owned(),
-            offset,
-        };
-        let mut channel = match Channel::open(&host, &ready.remote_exe, &request).await {
-            Ok(channel) => channel,
-            Err(reason) => {
-                last = reason;
-                continue;
-            }
-        };
-        match channel.next().await {
-            Ok(Some(frame)) if frame.kind == Kind::Reply => return Ok(channel),
-            Ok(Some(frame)) if frame.kind == Kind::Error => {
-                return Err(String::from_utf8_lossy(&frame.payload).into_owned());
-            }
-            Ok(_) => last = channel.failure().await,
-            Err(reason) => last = reason,
-        }
-    }
-    Err(format!(
-        "the runner `{name}` stayed unreachable for {} s: {last}",
-        RECONNECT_GRACE.as_secs()
-    ))
 }

@@ -11,6 +11,8 @@ pub enum RunnerKind {
     Local,
     /// A host reached with the system's `ssh`.
     Ssh,
+    /// A runner that connected in over TLS (`switchboard runner --connect`).
+    Pool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]

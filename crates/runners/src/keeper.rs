@@ -77,26 +77,60 @@ fn policy(header: &TurnHeader, home: &Path) -> sandbox::Policy {
     }
 }
 
+/// Set in a pool runner's environment (`switchboard runner --isolation
+/// pod`) and passed to its keepers: the pod is the boundary.
+pub const ISOLATION_ENV: &str = "SWITCHBOARD_RUNNER_ISOLATION";
+
+static POD_ISOLATION: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+/// Says, for this process and the keepers it starts, that the pod it runs
+/// in is the engines' boundary when the kernel offers no sandbox.
+pub fn declare_pod_isolation() {
+    let _ = POD_ISOLATION.set(true);
+}
+
+/// Whether this runner declared its pod the boundary, itself or through
+/// the helper that started this keeper.
+pub(crate) fn pod_isolation() -> bool {
+    *POD_ISOLATION.get_or_init(|| std::env::var(ISOLATION_ENV).is_ok_and(|v| v == "pod"))
+}
+
 /// The sandbox for this turn on this kernel: `Ok(None)` runs unconfined (the
-/// engine allowed it), `Err` is why the turn cannot start.
+/// engine allowed it, or the runner's pod is its boundary), `Err` is why the
+/// turn cannot start.
 fn prepare(header: &TurnHeader, home: &Path) -> Result<Option<sandbox::Prepared>, String> {
     match policy(header, home).prepare() {
         Ok(prepared) => Ok(Some(prepared)),
         Err(
             e @ (sandbox::SandboxError::Unsupported { .. }
             | sandbox::SandboxError::NoNetworkControl { .. }),
-        ) => {
-            if header.confine.unsafe_allow_unsandboxed {
-                Ok(None)
-            } else {
-                Err(format!(
-                    "the runner host cannot confine the engine ({e}), so it was not started; set `unsafe_allow_unsandboxed = true` for the engine in engines.toml to run it unconfined"
-                ))
-            }
-        }
+        ) => unconfined(header, pod_isolation(), &e.to_string()),
         Err(e) => Err(format!(
             "the sandbox could not be prepared on the runner host: {e}"
         )),
+    }
+}
+
+/// Whether a turn the kernel cannot confine may run anyway. A pod is a
+/// boundary for files and processes but cannot deny the network, so a
+/// locked-down session never runs on one; nor does anything run
+/// unconfined without someone having said so.
+fn unconfined(
+    header: &TurnHeader,
+    pod: bool,
+    why: &str,
+) -> Result<Option<sandbox::Prepared>, String> {
+    if header.confine.connect_ports.is_some() && !header.confine.unsafe_allow_unsandboxed {
+        return Err(format!(
+            "this runner cannot deny the engine the network ({why}), which a locked-down session needs, so the turn was not started here"
+        ));
+    }
+    if pod || header.confine.unsafe_allow_unsandboxed {
+        Ok(None)
+    } else {
+        Err(format!(
+            "the runner host cannot confine the engine ({why}), so it was not started; set `unsafe_allow_unsandboxed = true` for the engine in engines.toml to run it unconfined, or start a pool runner with `--isolation pod` when its pod is the boundary"
+        ))
     }
 }
 
@@ -143,6 +177,7 @@ pub(crate) fn start_keeper(dir: &Path, header: &TurnHeader) -> Result<(PathBuf, 
     keeper
         .args(["runner", "--keep"])
         .arg(dir)
+        .envs(pod_isolation().then_some((ISOLATION_ENV, "pod")))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
@@ -160,8 +195,11 @@ pub(crate) fn start_keeper(dir: &Path, header: &TurnHeader) -> Result<(PathBuf, 
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
         if let Some(pgid) = read_pgid(dir) {
-            // The keeper is reaped by init once this process ends.
-            std::mem::forget(child);
+            // Reaped when it ends: a pool runner lives on, and a keeper it
+            // never waited for would stay a zombie.
+            std::thread::spawn(move || {
+                let _ = child.wait();
+            });
             return Ok((
                 dir.to_owned(),
                 Started {
@@ -390,9 +428,8 @@ mod tests {
     use super::*;
     use crate::wire::Confine;
 
-    #[test]
-    fn the_sandbox_hides_spools_and_other_sessions_worktrees_and_homes_but_its_own() {
-        let header = TurnHeader {
+    fn header(connect_ports: Option<Vec<u16>>, unsafe_allow_unsandboxed: bool) -> TurnHeader {
+        TurnHeader {
             key: "s-1".into(),
             session_id: "s".into(),
             argv: vec!["true".into()],
@@ -400,13 +437,37 @@ mod tests {
             cwd: None,
             stdin: None,
             confine: Confine {
-                hide_sensitive: true,
-                connect_ports: Some(vec![4000]),
-                unsafe_allow_unsandboxed: false,
+                hide_sensitive: connect_ports.is_some(),
+                connect_ports,
+                unsafe_allow_unsandboxed,
             },
             nice: None,
             own_home: false,
-        };
+        }
+    }
+
+    #[test]
+    fn a_pod_runs_what_the_kernel_cannot_confine_except_a_locked_down_session() {
+        let open = header(None, false);
+        assert!(matches!(unconfined(&open, true, "no namespaces"), Ok(None)));
+        let refused = unconfined(&open, false, "no namespaces")
+            .err()
+            .unwrap_or_default();
+        assert!(refused.contains("--isolation pod"), "{refused}");
+        let locked = header(Some(vec![4000]), false);
+        let refused = unconfined(&locked, true, "no namespaces")
+            .err()
+            .unwrap_or_default();
+        assert!(refused.contains("locked-down"), "{refused}");
+        assert!(matches!(
+            unconfined(&header(None, true), false, "no namespaces"),
+            Ok(None)
+        ));
+    }
+
+    #[test]
+    fn the_sandbox_hides_spools_and_other_sessions_worktrees_and_homes_but_its_own() {
+        let header = header(Some(vec![4000]), false);
         let policy = policy(&header, Path::new("/home/r"));
         let runner = Path::new("/home/r/.local/share/switchboard-runner");
         assert_eq!(

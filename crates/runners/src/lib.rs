@@ -3,8 +3,9 @@
 //! The built-in runner `local` is this machine. Others are declared in
 //! `DIR/runners.toml` ([`config`]) and reached with the system's OpenSSH
 //! client ([`ssh`]), so `~/.ssh/config`, agents, `ProxyJump` and known
-//! hosts work as the user expects. On the far side the same `switchboard`
-//! binary runs as a helper ([`helper`], `switchboard runner --stdio`),
+//! hosts work as the user expects; pool runners ([`pool`]) connect in over
+//! TLS instead. On the far side the same `switchboard` binary runs as a
+//! helper ([`helper`], `switchboard runner --stdio` or `--connect`),
 //! speaking the framed protocol of [`wire`].
 //!
 //! Knows nothing of HTTP, settings or sessions: the application layer asks
@@ -17,11 +18,15 @@ mod host;
 mod hosts;
 mod info;
 mod keeper;
+pub mod pool;
 pub mod ssh;
+mod turns;
 pub mod wire;
 
 pub use config::{AUTO, LOCAL, RunnersFile, SshRunner};
-pub use host::Ready;
-pub use hosts::{LocalFacts, Output, RemoteTurn, Runners, TunnelPorts};
+pub use host::{Hello, Ready};
+pub use hosts::{LocalFacts, MB_PER_SESSION, Runners, TunnelPorts};
 pub use info::{EngineVersion, Memory, RunnerInfo, RunnerKind, RunnerState};
+pub use keeper::ISOLATION_ENV;
+pub use turns::{Output, RECONNECT_GRACE, RemoteTurn};
 pub use wire::{Confine, Exit, MadeWorktree, ProbeEngine, Removal, TurnHeader};

@@ -82,6 +82,42 @@ pub struct CreatedAccount {
     pub token: String,
 }
 
+/// A runner token as its owner sees it (never the token itself).
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunnerToken {
+    pub id: String,
+    pub name: String,
+    pub created_at: String,
+}
+
+/// `POST /runners/tokens`: the new token (shown only here) and where a
+/// runner connects with it.
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedRunnerToken {
+    pub id: String,
+    pub name: String,
+    pub created_at: String,
+    pub token: String,
+    pub listener: RunnerListener,
+}
+
+/// The runner listener: where pool runners connect, and the fingerprint
+/// they pin (`--ca-fingerprint`).
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunnerListener {
+    /// Whether `runners.toml` has a `[listener]`.
+    pub configured: bool,
+    /// Where it listens, while it does.
+    pub address: Option<String>,
+    /// Its certificate's SHA-256, lowercase hex.
+    pub fingerprint: Option<String>,
+    /// Why it does not listen although configured.
+    pub error: Option<String>,
+}
+
 #[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[ts(optional_fields)]

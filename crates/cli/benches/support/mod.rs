@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 pub use serve::Addresses;
 pub use serve::{serve_command, wait_for_server_file};
@@ -328,4 +328,43 @@ pub fn stop_session(control: &str, token: &str, id: &str) {
         .header("Authorization", format!("Bearer {token}"))
         .send_empty()
         .expect("stop the session");
+}
+
+/// Starts a session of `engine` on `runner` from the web app; its id.
+pub fn spawn_on(server: &Addresses, browser: &str, engine: &str, runner: &str) -> String {
+    let session: Value = ureq::post(format!("http://{}/api/sessions", server.ui))
+        .header("Cookie", browser)
+        .send_json(json!({"engine": engine, "prompt": "hello", "runner": runner}))
+        .expect("spawn")
+        .body_mut()
+        .read_json()
+        .expect("the session");
+    session["id"].as_str().expect("an id").to_owned()
+}
+
+/// Spawn to the first output entry of the session, `TURNS` times.
+pub fn turn_latencies(
+    server: &Addresses,
+    browser: &str,
+    events: &mpsc::Receiver<(String, Value, Instant)>,
+    runner: &str,
+    turns: usize,
+) -> Vec<Duration> {
+    (0..turns)
+        .map(|_| {
+            let asked = Instant::now();
+            let id = spawn_on(server, browser, "echo", runner);
+            loop {
+                let (name, data, at) = events
+                    .recv_timeout(Duration::from_secs(60))
+                    .expect("the session's output");
+                if name == "output"
+                    && data["sessionId"] == id.as_str()
+                    && data["entry"]["kind"] != "input"
+                {
+                    return at - asked;
+                }
+            }
+        })
+        .collect()
 }

@@ -124,7 +124,7 @@ fn a_childs_cost_adds_to_its_parents_tree_cost() {
 }
 
 /// Scripts a `Bash` call of `command` (id `toolu_bash`), then a text reply.
-fn bash_then_done(rig: &Rig, command: &str) {
+pub fn bash_then_done(rig: &Rig, command: &str) {
     rig.standin.push(Message::tool_call(
         "toolu_bash",
         "Bash",
@@ -407,7 +407,7 @@ fn millis_of_day(at: &Value) -> i64 {
 }
 
 /// Pids of the live (not zombie) processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<u32> {
+pub fn processes_with(marker: &str) -> Vec<u32> {
     std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())

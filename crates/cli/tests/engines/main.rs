@@ -13,6 +13,9 @@ mod claude;
 mod codex;
 mod email;
 mod forks;
+#[path = "../runners/pool.rs"]
+mod pool;
+mod pool_runner;
 mod rig;
 mod runners;
 #[path = "../runners/sshd.rs"]

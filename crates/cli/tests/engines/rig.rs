@@ -149,6 +149,44 @@ impl Rig {
         self
     }
 
+    /// Sessions of this rig run on the pool runner `runner`, in a work
+    /// folder of its home.
+    pub fn on_pool(mut self, runner: &crate::pool::PoolRunner) -> Rig {
+        self.standin.answer(
+            app::titles::NAME_PHRASE,
+            standins::Message::text("Pool session"),
+        );
+        let work = runner.home.path().join("work");
+        std::fs::create_dir(&work).unwrap();
+        if let Some((uid, gid)) = crate::pool::pool_user() {
+            std::os::unix::fs::chown(&work, Some(uid), Some(gid)).unwrap();
+        }
+        self.remote = Some((runner.name.clone(), work.display().to_string()));
+        self
+    }
+
+    /// A first turn and a follow-up on this rig's runner, the follow-up
+    /// resuming the conversation the runner's home keeps; the session's id.
+    pub fn two_turns_on_the_runner(&self, version: &str) -> String {
+        let (runner, _) = self.remote.clone().expect("a rig on a runner");
+        self.standin.push(standins::Message::text("One."));
+        self.standin.push(standins::Message::text("Two."));
+        let id = self.spawn("first");
+        let session = self.wait_turn(&id, 1);
+        assert_eq!(session["status"], "waiting_for_input", "{session}");
+        assert_eq!(session["runner"], runner.as_str());
+        assert_eq!(session["engineVersion"], version, "{session}");
+        let engine_id = session["engineSessionId"].as_str().unwrap().to_owned();
+        self.send(&id, "second");
+        let session = self.wait_turn(&id, 2);
+        assert_eq!(session["status"], "waiting_for_input", "{session}");
+        assert_eq!(session["engineSessionId"], engine_id.as_str());
+        let requests = self.standin.main_requests();
+        let last = requests[1].body["messages"].to_string();
+        assert!(last.contains("first") && last.contains("One."), "{last}");
+        id
+    }
+
     pub fn engine(&self) -> &'static str {
         match self.standin.api() {
             Api::Anthropic => "primary",

@@ -26,22 +26,7 @@ fn claude_on_a_runner_resumes_its_conversation_and_calls_back_through_the_tunnel
     let Some((rig, sshd)) = rig_on_runner(Api::Anthropic, &[]) else {
         return;
     };
-    rig.standin.push(Message::text("One."));
-    rig.standin.push(Message::text("Two."));
-    let id = rig.spawn("first");
-    let session = rig.wait_turn(&id, 1);
-    assert_eq!(session["status"], "waiting_for_input", "{session}");
-    assert_eq!(session["runner"], "devbox");
-    assert_eq!(session["engineVersion"], "2.1.330", "{session}");
-    let engine_id = session["engineSessionId"].as_str().unwrap().to_owned();
-    rig.send(&id, "second");
-    let session = rig.wait_turn(&id, 2);
-    assert_eq!(session["status"], "waiting_for_input", "{session}");
-    // The follow-up resumed the conversation kept in the runner's home.
-    assert_eq!(session["engineSessionId"], engine_id.as_str());
-    let requests = rig.standin.main_requests();
-    let last = requests[1].body["messages"].to_string();
-    assert!(last.contains("first") && last.contains("One."), "{last}");
+    let id = rig.two_turns_on_the_runner("2.1.330");
     let kept = sshd.as_user("ls -d \"$HOME/.claude\"");
     assert!(kept.contains(".claude"), "{kept}");
 

@@ -39,6 +39,28 @@ export type NewAccount = { name: string, };
 
 export type CreatedAccount = { id: string, name: string, token: string, };
 
+export type RunnerToken = { id: string, name: string, createdAt: string, };
+
+export type CreatedRunnerToken = { id: string, name: string, createdAt: string, token: string, listener: RunnerListener, };
+
+export type RunnerListener = { 
+/**
+ * Whether `runners.toml` has a `[listener]`.
+ */
+configured: boolean, 
+/**
+ * Where it listens, while it does.
+ */
+address: string | null, 
+/**
+ * Its certificate's SHA-256, lowercase hex.
+ */
+fingerprint: string | null, 
+/**
+ * Why it does not listen although configured.
+ */
+error: string | null, };
+
 export type NewAlert = { title: string, body?: string, };
 
 export type Named = { name: string, };
@@ -709,7 +731,7 @@ destination: string | null,
  */
 lastSeen: string | null, };
 
-export type RunnerKind = "local" | "ssh";
+export type RunnerKind = "local" | "ssh" | "pool";
 
 export type RunnerState = "connected" | "connecting" | "unreachable" | "invalid";
 
