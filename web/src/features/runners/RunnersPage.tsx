@@ -18,6 +18,7 @@ import "../../shared/ui/code.css";
 import { checkRunners, RUNNERS_PATH } from "./api";
 import {
   connectedSummary,
+  KIND_LABEL,
   onlyLocal,
   reasonShown,
   runnerFacts,
@@ -106,7 +107,7 @@ function RunnerCard({ runner, now }: { runner: Runner; now: number }) {
     <li className="runner-card" data-runner={runner.name} data-state={runner.state}>
       <div className="runner-head">
         <h2 className="runner-name">{runner.name}</h2>
-        <span className="tag">{runner.kind === "local" ? "This machine" : "SSH"}</span>
+        <span className="tag">{KIND_LABEL[runner.kind]}</span>
         <span className={`tag runner-state runner-state-${runner.state}`} data-testid="runner-state">
           {STATE_LABEL[runner.state]}
         </span>

@@ -3,6 +3,7 @@ import type { Runner } from "../../shared/api/types.generated";
 import {
   connectedSummary,
   engineText,
+  KIND_LABEL,
   loadText,
   megabytes,
   memoryText,
@@ -159,6 +160,16 @@ describe("runnerFacts", () => {
     Object.fromEntries(
       runnerFacts(runner, NOW).map((f) => [f.label, f.unknown ? `(${f.values.join(", ")})` : f.values]),
     );
+
+  it("says where a pool runner connected from, and that its pod is its boundary", () => {
+    const pool = ssh("pool-1", { kind: "pool", destination: "10.0.0.7:53122", sandbox: "pod" });
+    const facts = shown(pool);
+    expect(facts["Connected from"]).toEqual(["10.0.0.7:53122"]);
+    expect(facts.Destination).toBeUndefined();
+    expect(facts.Sandbox).toEqual([sandboxText("pod")]);
+    expect(sandboxText("pod")).toContain("pod");
+    expect(KIND_LABEL[pool.kind]).toBe("Pool");
+  });
 
   it("shows this machine's figures, without a destination, labels or a last-reached time", () => {
     expect(shown(local())).toEqual({

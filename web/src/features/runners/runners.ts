@@ -2,7 +2,7 @@
  * The Runners page's logic, apart from its rendering: the order runners are listed in, the words
  * for their state, and which facts each shows, in what words (memory, load, engines, sandbox).
  */
-import type { Memory, Runner, RunnerEngine, RunnerState } from "../../shared/api/types.generated";
+import type { Memory, Runner, RunnerEngine, RunnerKind, RunnerState } from "../../shared/api/types.generated";
 import { relativeTime } from "../../shared/time";
 
 export const STATE_LABEL: Record<RunnerState, string> = {
@@ -10,6 +10,12 @@ export const STATE_LABEL: Record<RunnerState, string> = {
   connecting: "Connecting",
   unreachable: "Unreachable",
   invalid: "Invalid",
+};
+
+export const KIND_LABEL: Record<RunnerKind, string> = {
+  local: "This machine",
+  ssh: "SSH",
+  pool: "Pool",
 };
 
 /** `local` first, then the runners of `runners.toml` by name, those that cannot be used last. */
@@ -78,6 +84,8 @@ export function sandboxText(sandbox: string): string {
       return "Landlock";
     case "unavailable":
       return "None: this kernel cannot confine engines";
+    case "pod":
+      return "Its pod (no kernel sandbox; locked-down sessions refused)";
     default:
       return sandbox;
   }
@@ -103,7 +111,7 @@ export interface Fact {
 export function runnerFacts(runner: Runner, now: number): Fact[] {
   const facts: Fact[] = [];
   const known = (key: FactKey, label: string, values: string[]) => facts.push({ key, label, values, unknown: false });
-  const missing = runner.kind === "ssh" && runner.lastSeen === null ? "not reached yet" : "not reported";
+  const missing = runner.kind !== "local" && runner.lastSeen === null ? "not reached yet" : "not reported";
   const reported = (key: FactKey, label: string, value: string[] | null) =>
     value === null ? facts.push({ key, label, values: [missing], unknown: true }) : known(key, label, value);
 
@@ -126,7 +134,8 @@ export function runnerFacts(runner: Runner, now: number): Fact[] {
   );
   if (runner.kind === "local") return facts;
   if (runner.labels.length > 0) known("labels", "Labels", runner.labels);
-  if (runner.destination !== null) known("destination", "Destination", [runner.destination]);
+  if (runner.destination !== null)
+    known("destination", runner.kind === "pool" ? "Connected from" : "Destination", [runner.destination]);
   facts.push(
     runner.lastSeen === null
       ? { key: "lastSeen", label: "Last reached", values: ["never"], unknown: true }
