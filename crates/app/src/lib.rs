@@ -31,6 +31,8 @@ mod listener_slot;
 mod messenger_approvals;
 pub mod messenger_bot;
 mod messenger_chat;
+mod metrics_scrape;
+mod metrics_watch;
 mod notifier;
 pub mod permission_check;
 pub mod publish;

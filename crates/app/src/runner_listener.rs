@@ -18,6 +18,7 @@ const LOOK_EVERY: Duration = Duration::from_secs(15);
 
 struct TokenAdmission {
     tokens: Arc<ScopedTokens>,
+    metrics: Arc<metrics::Metrics>,
 }
 
 impl Admission for TokenAdmission {
@@ -26,7 +27,7 @@ impl Admission for TokenAdmission {
     }
 
     fn refused(&self, reason: &'static str) {
-        tracing::debug!(reason, "a runner connection was refused");
+        self.metrics.runner_connect_refused(reason);
     }
 }
 
@@ -87,6 +88,7 @@ async fn settle(app: &App) {
     set(app, None, None, ListenerState::default());
     let admission = Arc::new(TokenAdmission {
         tokens: Arc::clone(&app.scoped_tokens),
+        metrics: Arc::clone(&app.metrics),
     });
     match runners::pool::listener::listen(app.runners.clone(), &config, admission).await {
         Ok(listener) => {

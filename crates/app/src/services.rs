@@ -38,6 +38,9 @@ pub struct App {
     pub accounts: Arc<Accounts>,
     /// Tokens that only connect a pool runner or read `/metrics`.
     pub scoped_tokens: Arc<accounts::scoped::ScopedTokens>,
+    /// What `GET /metrics` counts as it happens (turns, requests, refused
+    /// runner connections); the rest of a scrape is read when it comes.
+    pub metrics: Arc<metrics::Metrics>,
     pub inbox: Arc<Inbox>,
     pub webhooks: Arc<Webhooks>,
     pub alarms: Arc<alarms::Alarms>,

@@ -18,8 +18,8 @@ use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
     bug_intake, catches, coaching_watch, email_in, forensics, governor_loop, instruction_sync,
-    messenger_bot, notifier, publish, runner_hosts, runner_listener, session_inbox, summaries,
-    task_reminders, tasks_mirror, titles, utility_model,
+    messenger_bot, metrics_watch, notifier, publish, runner_hosts, runner_listener, session_inbox,
+    summaries, task_reminders, tasks_mirror, titles, utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -207,6 +207,7 @@ impl Prepared {
         let scoped_tokens = Arc::new(accounts::scoped::ScopedTokens::load(db.clone())?);
         let app = App {
             scoped_tokens,
+            metrics: Arc::new(metrics::Metrics::new()),
             inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
             webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
             alarms: Arc::new(alarms::Alarms::in_system_zone(db.clone(), clock.clone())),
@@ -241,6 +242,7 @@ impl Prepared {
 
         publish::forward_sessions(&app);
         session_inbox::watch_turn_ends(&app);
+        metrics_watch::start(&app);
         publish::ring_alarms(&app).await?;
         notifier::start(&app);
         governor_loop::start(&app);

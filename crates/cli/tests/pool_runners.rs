@@ -4,7 +4,8 @@
 //! follow-ups and stops run there as on an SSH host; a runner killed
 //! mid-turn and started again loses no line; a revoked token's runners
 //! are gone within a second; bad connections are refused and change
-//! nothing; `auto` spreads sessions by free memory.
+//! nothing (and are counted in `/metrics`); `auto` spreads sessions by
+//! free memory; `/metrics`' queue follows a saturated pool.
 
 mod common;
 #[path = "runners/pool.rs"]
@@ -495,4 +496,100 @@ fn auto_spreads_sessions_across_the_pool_by_free_memory() {
         (3, 2, 1, 0),
         "{placed:?}"
     );
+}
+
+/// `/metrics` parsed by a Prometheus text-format parser; `name`'s value
+/// whose labels include `labels`.
+fn metric(server: &TestServer, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    let text = server.call("GET", "/metrics", None).text();
+    let scrape = prom_text_format_parser::Scrape::parse(&text)
+        .unwrap_or_else(|e| panic!("not the text format ({e:?}):\n{text}"));
+    scrape
+        .metrics
+        .iter()
+        .filter(|m| m.name == name)
+        .flat_map(|m| &m.samples)
+        .find(|s| {
+            labels
+                .iter()
+                .all(|(k, v)| s.labels.iter().any(|l| l.key == *k && l.value == *v))
+        })
+        .map(|s| s.value.value.as_f64())
+}
+
+fn wait_for_metric(server: &TestServer, name: &str, wanted: f64) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let value = metric(server, name, &[]);
+        if value == Some(wanted) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{name} stuck at {value:?}, not {wanted}"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+#[test]
+fn the_queue_gauge_follows_a_saturated_pool() {
+    let server = server_with_listener(&[]);
+    let pool = Pool::open(&server);
+    let _runner = pool.start("pool-q", &["--max-sessions", "1"]);
+    wait_for_runner(&server, "pool-q", "connected");
+    assert_eq!(
+        metric(
+            &server,
+            "switchboard_runners",
+            &[("kind", "pool"), ("state", "connected")]
+        ),
+        Some(1.0)
+    );
+    let first = spawn_on(&server, "pool-q", "sleeper", "one");
+    wait_for_output(&server, &first, "started");
+    let second = spawn_on(&server, "pool-q", "sleeper", "two");
+    let third = spawn_on(&server, "pool-q", "sleeper", "three");
+    wait_for_metric(&server, "switchboard_sessions_queued", 2.0);
+    assert_eq!(
+        metric(
+            &server,
+            "switchboard_sessions",
+            &[("state", "running"), ("runner", "pool-q")]
+        ),
+        Some(1.0)
+    );
+    let stopped = server.call("POST", &format!("/sessions/{first}/stop"), None);
+    assert!(stopped.status < 300, "{}", stopped.text());
+    server.wait_for_status(&first, "stopped");
+    // One of the two waiting takes the place, and only one.
+    wait_for_metric(&server, "switchboard_sessions_queued", 1.0);
+    let started = [&second, &third]
+        .iter()
+        .filter(|id| {
+            let session = server.call("GET", &format!("/sessions/{id}"), None).json();
+            session["status"] != "queued"
+        })
+        .count();
+    assert_eq!(started, 1);
+    for id in [&second, &third] {
+        server.call("POST", &format!("/sessions/{id}/stop"), None);
+    }
+    wait_for_metric(&server, "switchboard_sessions_queued", 0.0);
+
+    // A wrong token at the listener is counted, by its reason.
+    let before = metric(
+        &server,
+        "switchboard_runner_connect_refused_total",
+        &[("reason", "bad_token")],
+    )
+    .unwrap_or(0.0);
+    let (status, _) = knock(&pool, &[("Authorization", "Bearer wrong")]);
+    assert_eq!(status, 401);
+    let after = metric(
+        &server,
+        "switchboard_runner_connect_refused_total",
+        &[("reason", "bad_token")],
+    );
+    assert_eq!(after, Some(before + 1.0));
 }

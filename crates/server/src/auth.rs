@@ -1,13 +1,15 @@
 //! Authentication as extractors: a handler's signature says what credential
 //! it needs. `Caller` admits any authenticated caller, agent tokens included;
 //! `User` refuses agent tokens, so a route must opt in to agents explicitly;
-//! `Owner` admits only the owner's cli token.
+//! `Owner` admits only the owner's cli token; `MetricsReader` admits it or a
+//! token scoped to `/metrics`, which no other extractor takes.
 //!
 //! Which credential counts depends on the listener: a bearer cli or agent
 //! token on the control server, only the ui cookie on the UI server (so that
 //! turning the control server off really shuts tooling out). A token in the
 //! query string is never read here.
 
+use accounts::scoped::Scope;
 use accounts::{Principal, TokenKind};
 use axum::extract::FromRequestParts;
 use axum::http::{HeaderMap, header, request::Parts};
@@ -57,6 +59,12 @@ pub struct Visitor(pub Option<Principal>);
 /// The owner account's cli token, as the contract requires for `POST /accounts`.
 #[derive(Debug, Clone)]
 pub struct Owner(pub Principal);
+
+/// Who may read `GET /metrics`: the owner's cli token, or a token scoped to
+/// metrics (`POST /metrics/tokens`), which a scraper holds and which opens
+/// nothing else. Any other token is refused as [`Owner`] refuses it.
+#[derive(Debug, Clone)]
+pub struct MetricsReader;
 
 impl Caller {
     pub fn account_id(&self) -> &str {
@@ -149,6 +157,22 @@ impl FromRequestParts<AppState> for Owner {
             ));
         }
         Ok(Owner(principal))
+    }
+}
+
+impl FromRequestParts<AppState> for MetricsReader {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let scoped = parts.extensions.get::<AuthMode>() == Some(&AuthMode::Bearer)
+            && bearer_token(&parts.headers)
+                .is_some_and(|token| state.scoped_tokens.verify(Scope::Metrics, token).is_some());
+        if scoped {
+            return Ok(MetricsReader);
+        }
+        Owner::from_request_parts(parts, state)
+            .await
+            .map(|_| MetricsReader)
     }
 }
 

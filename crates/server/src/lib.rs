@@ -31,6 +31,7 @@ mod json;
 mod mcp;
 mod negotiate;
 mod request_log;
+mod request_metrics;
 mod routes;
 mod stall;
 pub mod state;
@@ -151,9 +152,11 @@ fn not_found() -> ApiError {
     ApiError::for_status(StatusCode::NOT_FOUND)
 }
 
-/// The control server: the API, plus the routes that take no token at all
-/// (webhook deliveries, `POST /hooks/<secret>`, whose secret is the
-/// credential), which the UI server does not serve.
+/// The control server: the API, plus the routes the UI server does not
+/// serve (webhook deliveries, `POST /hooks/<secret>`, whose secret is the
+/// credential; `GET /metrics`). Each request is timed outside every other
+/// layer; MCP's tool calls, which run through a copy of those layers
+/// in-process, are not requests of their own there.
 pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
     let allow = Allowlist::new(port, ui_port)
         .with_hooks()
@@ -165,7 +168,9 @@ pub fn control_router(state: AppState, port: u16, ui_port: u16) -> Router {
     // call is checked exactly as the same request over HTTP would be.
     let tools_call = with_layers(api.clone(), state.clone(), allow.clone(), AuthMode::Bearer);
     let mcp = mcp::routes(&state, tools_call);
+    let timed = (state.metrics.clone(), "control");
     with_layers(api.merge(mcp), state, allow, AuthMode::Bearer)
+        .layer(from_fn_with_state(timed, request_metrics::record))
 }
 
 pub fn ui_router(state: AppState, port: u16) -> Router {
@@ -174,7 +179,9 @@ pub fn ui_router(state: AppState, port: u16) -> Router {
         .nest("/api", api)
         .route("/login", get(routes::ui::login))
         .fallback(routes::ui::web_app);
+    let timed = (state.metrics.clone(), "ui");
     with_layers(routes, state, Allowlist::new(port, port), AuthMode::Cookie)
+        .layer(from_fn_with_state(timed, request_metrics::record))
 }
 
 async fn serve_on(listener: TcpListener, router: Router, app: &app::App) -> std::io::Result<()> {

@@ -441,3 +441,23 @@ pub struct ForegroundEvent {
     pub from: String,
     pub session_id: Option<String>,
 }
+
+/// A metrics token as `GET /metrics/tokens` lists it: never the token itself.
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricsToken {
+    pub id: String,
+    pub name: String,
+    pub created_at: String,
+}
+
+/// `POST /metrics/tokens`' answer: the token, shown this once (only its
+/// digest is kept).
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedMetricsToken {
+    pub id: String,
+    pub token: String,
+    pub name: String,
+    pub created_at: String,
+}

@@ -197,6 +197,8 @@ fn api_types() -> String {
         decl::<server::wire::ReadAllDone>(&cfg),
         decl::<server::wire::NewWebhook>(&cfg),
         decl::<server::wire::CreatedWebhook>(&cfg),
+        decl::<server::wire::MetricsToken>(&cfg),
+        decl::<server::wire::CreatedMetricsToken>(&cfg),
         decl::<webhooks::Webhook>(&cfg),
         decl::<webhooks::Purpose>(&cfg),
         decl::<bugintake::BugReport>(&cfg),

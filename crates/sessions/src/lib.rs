@@ -41,6 +41,7 @@
 mod activity;
 mod actor;
 mod adapters;
+mod census;
 mod changes;
 mod confine;
 mod cost;
@@ -76,6 +77,7 @@ mod versions;
 mod watchdog;
 pub use watchdog::{LOOP_RESTART_REASON, STALL_RESTART_REASON};
 
+pub use census::Census;
 pub use changes::{ChangeStatus, ChangedFile, ChangedFileDiff, SessionChanges};
 pub use confine::port_of;
 pub use demo::{DemoSeed, DemoSession, seed_demo};

@@ -23,6 +23,19 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in the order a session usually passes through them.
+    pub const ALL: [Status; 9] = [
+        Status::Queued,
+        Status::Starting,
+        Status::Running,
+        Status::WaitingForInput,
+        Status::Finished,
+        Status::Failed,
+        Status::Stopped,
+        Status::Interrupted,
+        Status::Paused,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Queued => "queued",
@@ -38,18 +51,9 @@ impl Status {
     }
 
     pub fn parse(text: &str) -> Option<Status> {
-        Some(match text {
-            "queued" => Status::Queued,
-            "starting" => Status::Starting,
-            "running" => Status::Running,
-            "waiting_for_input" => Status::WaitingForInput,
-            "finished" => Status::Finished,
-            "failed" => Status::Failed,
-            "stopped" => Status::Stopped,
-            "interrupted" => Status::Interrupted,
-            "paused" => Status::Paused,
-            _ => return None,
-        })
+        Status::ALL
+            .into_iter()
+            .find(|status| status.as_str() == text)
     }
 
     /// Active sessions hold a token, count against the concurrency ceiling and

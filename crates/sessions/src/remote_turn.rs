@@ -154,6 +154,7 @@ async fn wait_for_room(
     let mut changes = ctx.inner.updates.subscribe();
     let mut queued = false;
     loop {
+        let room = ctx.inner.room.lock().await;
         let running = ctx.inner.read(db::running_by_runner).await?;
         // This session is `starting` itself: it does not count against
         // the room it waits for.
@@ -171,6 +172,7 @@ async fn wait_for_room(
             }
             return Ok(None);
         }
+        drop(room);
         if !queued {
             queued = true;
             let reason = format!(

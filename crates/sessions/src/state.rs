@@ -125,6 +125,9 @@ pub(crate) struct Inner {
     pub(crate) runners: Option<runners::Runners>,
     pub(crate) before_turn: Option<Arc<dyn BeforeTurn>>,
     /// Hands out the starts of sessions returning together, one at a time.
+    /// Held while a session waiting for room on a runner looks at the
+    /// room and takes it, so two waiting sessions never take one place.
+    pub(crate) room: tokio::sync::Mutex<()>,
     pub(crate) pacer: Pacer,
     /// The engine versions read so far, by binary.
     pub(crate) versions: crate::versions::Cache,

@@ -64,6 +64,7 @@ impl Supervisor {
             governance: hooks.governance,
             runners: hooks.runners,
             before_turn: hooks.before_turn,
+            room: tokio::sync::Mutex::new(()),
             pacer: crate::returning::Pacer::default(),
             versions: crate::versions::Cache::default(),
             live: Mutex::new(HashMap::new()),

@@ -24,6 +24,7 @@ mod forensics;
 mod governor;
 mod inbox;
 mod messenger_bot;
+mod metrics;
 pub(crate) mod navigation;
 pub mod openapi;
 mod runners;
@@ -70,14 +71,16 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(messenger_bot::routes())
         .merge(bug_reports::routes())
         .merge(email_inbound::routes())
+        .merge(metrics::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())
 }
 
 /// Routes of the control server alone: webhook deliveries, which carry no
-/// token and which the UI server does not take.
+/// token and which the UI server does not take, and the metrics scrape,
+/// whose scrapers hold tokens, never a browser's cookie.
 pub fn control_only() -> Router<AppState> {
-    webhooks::delivery_routes()
+    webhooks::delivery_routes().merge(metrics::scrape_routes())
 }
 
 /// The UI server's API: everything in [`api`] plus the routes that belong to

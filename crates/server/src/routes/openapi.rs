@@ -33,8 +33,8 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
     accounts, alarms, app, approvals, boards, bookmarks, bug_reports, clock, coaching, dashboards,
-    digests, doctor, email_inbound, forensics, governor, inbox, messenger_bot, navigation, runners,
-    secrets, sessions, settings, stream, task_lists, teamchat, ui, utility, webhooks,
+    digests, doctor, email_inbound, forensics, governor, inbox, messenger_bot, metrics, navigation,
+    runners, secrets, sessions, settings, stream, task_lists, teamchat, ui, utility, webhooks,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -108,6 +108,7 @@ pub const LISTENER: &str = "x-listener";
         bug_reports::list, bug_reports::read, bug_reports::report, bug_reports::hold,
         bug_reports::release, bug_reports::dismiss,
         email_inbound::list,
+        metrics::scrape, metrics::create, metrics::list, metrics::remove,
         ui::login,
         document_json,
     ),

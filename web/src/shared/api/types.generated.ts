@@ -1053,6 +1053,10 @@ purpose?: WebhookPurpose, };
 
 export type CreatedWebhook = { id: string, name: string, url: string, };
 
+export type MetricsToken = { id: string, name: string, createdAt: string, };
+
+export type CreatedMetricsToken = { id: string, token: string, name: string, createdAt: string, };
+
 export type Webhook = { id: string, name: string, createdAt: string, 
 /**
  * Deliveries must carry a matching `X-Hub-Signature-256`.
