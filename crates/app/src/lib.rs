@@ -23,6 +23,7 @@ mod connections;
 pub mod email_in;
 mod engine_args;
 mod error;
+mod fair_share;
 pub mod forensics;
 pub mod governor_loop;
 mod instruction_sync;

@@ -17,9 +17,9 @@ use tokio::sync::watch;
 use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
-    bug_intake, catches, coaching_watch, email_in, forensics, governor_loop, instruction_sync,
-    messenger_bot, metrics_watch, notifier, publish, runner_hosts, runner_listener, session_inbox,
-    summaries, task_reminders, tasks_mirror, titles, utility_model,
+    bug_intake, catches, coaching_watch, email_in, fair_share, forensics, governor_loop,
+    instruction_sync, messenger_bot, metrics_watch, notifier, publish, runner_hosts,
+    runner_listener, session_inbox, summaries, task_reminders, tasks_mirror, titles, utility_model,
 };
 
 #[derive(Debug, Clone)]
@@ -173,6 +173,15 @@ impl Prepared {
             instructions::SqliteLedger::new(db.clone(), clock.clone()),
         );
         let runners = runner_hosts::open(&data_dir, clock.clone(), urls.control.as_deref());
+        let trees = tokio::task::spawn_blocking({
+            let data_dir = data_dir.clone();
+            move || fair_share::open(&data_dir)
+        })
+        .await
+        .map_err(|e| StartupError::DataDir {
+            path: data_dir.clone(),
+            source: std::io::Error::other(e),
+        })?;
         let supervisor = sessions::Supervisor::start(
             db.clone(),
             clock.clone(),
@@ -180,6 +189,7 @@ impl Prepared {
             urls.control.clone(),
             Arc::new(AgentTokens(accounts.clone())),
             sessions::Hooks {
+                trees: Some(Arc::clone(&trees)),
                 turn_args: Some(Arc::new(BrokerArgs {
                     settings: settings.clone(),
                     program: hook_program(),
@@ -259,6 +269,7 @@ impl Prepared {
         email_in::start(&app);
         runner_hosts::start(&app);
         runner_listener::start(&app);
+        fair_share::start(&app, Arc::clone(&trees));
         Ok(app)
     }
 }

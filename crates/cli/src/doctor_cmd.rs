@@ -61,6 +61,14 @@ fn text(report: &Report) -> String {
         let _ = writeln!(out, "  cannot run:      {error}");
     }
 
+    let resources = &report.resources;
+    let _ = writeln!(out, "\nSession trees (docs/resources.md)");
+    let _ = writeln!(out, "  mode:        {}", resources.mode.as_str());
+    let _ = writeln!(out, "  found:       {}", resources.why);
+    if !resources.unavailable.is_empty() {
+        let _ = writeln!(out, "  unavailable: {}", resources.unavailable.join(", "));
+    }
+
     let ports = &report.ports;
     let _ = writeln!(out, "\nPorts");
     let _ = writeln!(out, "  control: {}", port_line(&ports.control));

@@ -29,6 +29,7 @@ mod confinement;
 mod covered;
 mod data_dir;
 mod engines;
+mod fair_share;
 mod ports;
 mod remote;
 mod versions;
@@ -43,6 +44,7 @@ pub use confinement::{Sandbox, SandboxMode};
 pub use covered::{COVERED, Coverage, Covered};
 pub use data_dir::{DataDir, DataFile};
 pub use engines::{Engine, EnginesFile};
+pub use fair_share::Resources;
 pub use ports::{Listeners, Port, PortState, Ports};
 pub use versions::Versions;
 
@@ -73,6 +75,8 @@ pub struct Report {
     /// column). A runner that cannot be used is a warning, never a blocker.
     /// Empty, and nothing reached, without the file.
     pub runners: Vec<runners::RunnerInfo>,
+    /// How session trees share this machine: the mode and why.
+    pub resources: Resources,
 }
 
 /// Looks at everything a session needs for the data directory `data_dir`,
@@ -86,6 +90,7 @@ pub fn examine(data_dir: &Path, listeners: Listeners<'_>, versions: Versions<'_>
     let (engines_file, engines) = engines::examine(data_dir, &sandbox, &versions);
     let ports = ports::examine(data_dir, listeners);
     let runners = remote::examine(data_dir, ports.control.port);
+    let resources = fair_share::examine();
     let data_dir = data_dir::examine(data_dir);
     let blockers = blockers(&engines_file, &engines);
     let warnings = [
@@ -93,6 +98,7 @@ pub fn examine(data_dir: &Path, listeners: Listeners<'_>, versions: Versions<'_>
         ports.warnings(),
         data_dir.warnings(),
         remote::warnings(&runners),
+        resources.warnings(),
     ]
     .concat();
     Report {
@@ -101,6 +107,7 @@ pub fn examine(data_dir: &Path, listeners: Listeners<'_>, versions: Versions<'_>
         warnings,
         engines_file,
         engines,
+        resources,
         sandbox,
         ports,
         data_dir,

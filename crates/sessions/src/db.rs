@@ -102,6 +102,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
             .and_then(|json| serde_json::from_str(&json).ok()),
         runner: row.get("runner")?,
         awaiting_approval: row.get("awaiting_approval")?,
+        resources: None,
         trigger: row
             .get::<_, Option<String>>("trigger_text")?
             .as_deref()

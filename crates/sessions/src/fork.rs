@@ -134,6 +134,7 @@ mod tests {
             archived_at: None,
             runner: "local".into(),
             awaiting_approval: false,
+            resources: None,
             agent_driven: false,
             parent_id: None,
             forked_from: None,

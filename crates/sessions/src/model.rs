@@ -114,6 +114,10 @@ pub struct Session {
     /// Started by a session on a runner (`cloudStartedSessionsEnabled`):
     /// queued until the user approves it from its inbox card.
     pub awaiting_approval: bool,
+    /// What its process tree used, from its cgroup (docs/resources.md):
+    /// on `GET /sessions/{id}`, for a session run here while cgroups are
+    /// in force; `null` otherwise.
+    pub resources: Option<resources::Usage>,
     pub agent_driven: bool,
     /// The session that spawned this one: the agent token's own session, or
     /// the live session `X-App-Source-Session-Id` named.

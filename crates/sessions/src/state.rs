@@ -60,6 +60,9 @@ pub struct Hooks {
     pub governance: Option<Arc<dyn Governance>>,
     /// The runners beside `local` (`runners.toml`); `None` runs everything here.
     pub runners: Option<runners::Runners>,
+    /// Each session's process tree in a cgroup of its own; `None` leaves
+    /// engines where the server is.
+    pub trees: Option<Arc<resources::Trees>>,
 }
 
 /// What the server prepares in a session's folder before each turn (the
@@ -122,6 +125,7 @@ pub(crate) struct Inner {
     pub(crate) issuer: Arc<dyn TokenIssuer>,
     pub(crate) turn_args: Option<Arc<dyn TurnArgs>>,
     pub(crate) governance: Option<Arc<dyn Governance>>,
+    pub(crate) trees: Option<Arc<resources::Trees>>,
     pub(crate) runners: Option<runners::Runners>,
     pub(crate) before_turn: Option<Arc<dyn BeforeTurn>>,
     /// Hands out the starts of sessions returning together, one at a time.

@@ -62,6 +62,7 @@ impl Supervisor {
             issuer,
             turn_args: hooks.turn_args,
             governance: hooks.governance,
+            trees: hooks.trees,
             runners: hooks.runners,
             before_turn: hooks.before_turn,
             room: tokio::sync::Mutex::new(()),
@@ -466,9 +467,20 @@ impl Supervisor {
     pub async fn get(&self, account_id: &str, id: &str) -> Result<Session> {
         let account = account_id.to_owned();
         let id = id.to_owned();
-        self.inner
+        let mut session = self
+            .inner
             .read(move |tx| db::get_session(tx, &account, &id)?.ok_or(SessionError::NotFound))
-            .await
+            .await?;
+        if let Some(trees) = &self.inner.trees
+            && session.runner == runners::LOCAL
+        {
+            let (trees, id) = (Arc::clone(trees), session.id.clone());
+            session.resources = tokio::task::spawn_blocking(move || trees.usage(&id))
+                .await
+                .ok()
+                .flatten();
+        }
+        Ok(session)
     }
 
     /// Each turn's input, what was added to it, and its output so far.

@@ -129,6 +129,16 @@ pub async fn run_turn(
         Some(url) => command.env("APP_CONTROL_URL", url),
         None => command.env_remove("APP_CONTROL_URL"),
     };
+    if let Some(trees) = &ctx.inner.trees {
+        let (trees, id) = (Arc::clone(trees), ctx.session_id.to_owned());
+        if let Ok(hook) = tokio::task::spawn_blocking(move || trees.prepare(&id)).await {
+            // SAFETY: the hook runs in the child between fork and exec and
+            // only writes to descriptors opened before the fork and makes
+            // system calls on integers. It runs before the sandbox's, so
+            // the engine's whole tree, sandbox and all, is in the cgroup.
+            unsafe { command.pre_exec(move || hook.join()) };
+        }
+    }
     let confinement = Confinement {
         data_dir: &ctx.inner.data_dir,
         session_id: ctx.session_id,
@@ -259,9 +269,14 @@ pub async fn run_turn(
     if let Some(stall) = stall {
         stall.abort();
     }
-    // The turn is over: whatever the engine left running in its group goes too.
+    // The turn is over: whatever the engine left running in its group goes
+    // too, and in its tree, whatever left the group (a double fork).
     if let Some(pgid) = pid {
         crate::process::signal_group(pgid, libc::SIGKILL);
+    }
+    if let Some(trees) = &ctx.inner.trees {
+        let (trees, id) = (Arc::clone(trees), ctx.session_id.to_owned());
+        let _ = tokio::task::spawn_blocking(move || trees.kill(&id)).await;
     }
     // Cut short, it may leave processes outside its group: Codex runs each
     // command in a session of its own (its terminal's), and a stop while one

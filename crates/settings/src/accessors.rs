@@ -1189,8 +1189,6 @@ impl SettingsStore {
     }
 
     /// Reserves one performance core of a hybrid CPU for the application window; sessions kept off it. No effect on non-hybrid CPUs or non-W platforms. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn reserve_ui_core_enabled(&self) -> bool {
         self.toggle_at(103)
     }
@@ -1210,29 +1208,21 @@ impl SettingsStore {
     }
 
     /// Soft-caps combined CPU of all engine processes when the host is contended; also applies below-normal priority. No effect on platforms M and L.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_cpu_cap_enabled(&self) -> bool {
         self.toggle_at(106)
     }
 
     /// Maximum combined CPU percentage when contended. Range step 5.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_cpu_cap_percent(&self) -> u32 {
         self.count_at(107)
     }
 
     /// Makes the cap a hard ceiling even when nothing else runs. No effect on platforms M and L.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_cpu_cap_strict(&self) -> bool {
         self.toggle_at(108)
     }
 
     /// Kernel-level ceiling on processes per session; new processes past it fail until some finish; nothing running is killed. Platform W only.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_max_processes_enabled(&self) -> bool {
         self.toggle_at(109)
     }
@@ -1248,8 +1238,6 @@ impl SettingsStore {
     }
 
     /// Runs each session tree at low disk priority and below-normal memory priority. Platform W only.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_tree_low_io_priority(&self) -> bool {
         self.toggle_at(112)
     }

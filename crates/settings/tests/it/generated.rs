@@ -52,7 +52,7 @@ fn the_catalog_groups_keys_by_area_and_section() {
     assert!(at("### Alarms") < at("`alarmsDefaultSnoozeMinutes`"));
     assert!(at("## Projects & Tasks") < at("`tasksV2HideCompleted`"));
     assert!(markdown.contains(
-        "| `sessionCpuCapPercent` | CPU cap (%) | number | an integer from 25 to 90 in steps of 5 | `75` | stored; no effect in this version yet |"
+        "| `sessionCpuCapPercent` | CPU cap (%) | number | an integer from 25 to 90 in steps of 5 | `75` | immediately |"
     ));
     assert!(markdown.contains(
         "| `cliServerEnabled` (guarded) | Control server | toggle | true or false | `true` | next start |"

@@ -30,6 +30,7 @@ const engine = (overrides: Partial<Engine> = {}): Engine => ({
 const report = (engines: Engine[], box: Sandbox = sandbox()): DoctorReport => ({
   canStart: engines.some((e) => e.blockers.length === 0),
   blockers: [],
+  resources: { mode: "cgroup-v1", why: "the cgroup v1 hierarchies", unavailable: [] },
   warnings: [],
   enginesFile: { path: "/data/engines.toml", present: true, error: null },
   engines,

@@ -8,6 +8,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     engine: "echo",
     engineKind: "command",
     engineVersion: null,
+    resources: null,
     title: id,
     titleSource: null,
     titleHistory: [],

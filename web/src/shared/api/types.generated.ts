@@ -343,7 +343,13 @@ runner: string,
  * Started by a session on a runner (`cloudStartedSessionsEnabled`):
  * queued until the user approves it from its inbox card.
  */
-awaitingApproval: boolean, agentDriven: boolean, 
+awaitingApproval: boolean, 
+/**
+ * What its process tree used, from its cgroup (docs/resources.md):
+ * on `GET /sessions/{id}`, for a session run here while cgroups are
+ * in force; `null` otherwise.
+ */
+resources: SessionResources | null, agentDriven: boolean, 
 /**
  * The session that spawned this one: the agent token's own session, or
  * the live session `X-App-Source-Session-Id` named.
@@ -693,7 +699,11 @@ engines: Array<Engine>, sandbox: Sandbox, ports: Ports, dataDir: DataDir,
  * column). A runner that cannot be used is a warning, never a blocker.
  * Empty, and nothing reached, without the file.
  */
-runners: Array<Runner>, };
+runners: Array<Runner>, 
+/**
+ * How session trees share this machine: the mode and why.
+ */
+resources: DoctorResources, };
 
 export type Runner = { name: string, kind: RunnerKind, state: RunnerState, 
 /**
@@ -853,6 +863,22 @@ mode: string | null,
 ownerOnly: boolean | null, files: Array<DataFile>, };
 
 export type DataFile = { name: string, present: boolean, mode: string | null, ownerOnly: boolean | null, };
+
+export type DoctorResources = { mode: ResourceMode, 
+/**
+ * What was found, or why no cgroup can be used.
+ */
+why: string, 
+/**
+ * Controllers not available here: the settings that need them
+ * (`cpu`: the CPU cap; `pids`: the process ceiling; `io`: low disk
+ * priority; `cpuset`: the reserved core) do nothing.
+ */
+unavailable: Array<string>, };
+
+export type ResourceMode = "cgroup-v2" | "cgroup-v1" | "nice";
+
+export type SessionResources = { cpuSeconds: number, peakMemoryMb: number, processes: number, readBytes: number, writtenBytes: number, };
 
 export type InputRequest = { id: string, sessionId: string, 
 /**

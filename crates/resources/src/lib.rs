@@ -1,0 +1,22 @@
+//! Fair share on one machine (docs/resources.md): each session's process
+//! tree in a cgroup of its own under a parent of this server's, so the
+//! server's threads outweigh every engine together and the API answers at
+//! its idle speed however busy the engines are.
+//!
+//! [`Trees::open`] finds what this machine gives: a delegated cgroup v2
+//! subtree, the v1 hierarchies, or neither, when engines get nice, an idle
+//! I/O class and a process rlimit instead ([`Mode`]). [`Limits`] are the
+//! settings as plain values, applied to running trees at once. A tree is
+//! the unit of a session: joined before its engine's `exec`, killed whole
+//! (a double fork does not escape it), and read for what it used.
+//!
+//! Knows nothing of sessions, settings or HTTP.
+
+mod limits;
+pub mod mode;
+mod trees;
+mod usage;
+
+pub use limits::{CpuCap, Limits, MAX_PROCESSES};
+pub use trees::{Hook, Mode, Trees};
+pub use usage::Usage;
