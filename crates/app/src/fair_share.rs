@@ -16,6 +16,10 @@ use crate::services::App;
 const SAMPLE_EVERY: Duration = Duration::from_secs(1);
 /// Busy above this share of every core is contended.
 const CONTENDED: f64 = 0.9;
+/// `sessionAdaptiveMemoryPaging`: busy trees are held to what they use
+/// above this share of memory in use, and let go below the second.
+const PAGE_ABOVE: f64 = 85.0;
+const PAGE_BELOW: f64 = 70.0;
 
 /// This data directory's trees: one parent per data directory, so a
 /// server started again finds (and adopts) its own. What a killed server
@@ -38,8 +42,8 @@ pub(crate) fn open(data_dir: &Path) -> Arc<Trees> {
     Arc::new(trees)
 }
 
-/// The settings as limits, `contended` as measured.
-fn limits(app: &App, contended: bool) -> Limits {
+/// The settings as limits, `contended` and `paging` as measured.
+fn limits(app: &App, contended: bool, paging: bool) -> Limits {
     let settings = &app.settings;
     Limits {
         cpu_cap: settings.session_cpu_cap_enabled().then(|| CpuCap {
@@ -50,20 +54,26 @@ fn limits(app: &App, contended: bool) -> Limits {
         low_io: settings.session_tree_low_io_priority(),
         reserve_core: settings.reserve_ui_core_enabled(),
         contended,
+        page_busy: paging && settings.session_adaptive_memory_paging(),
     }
 }
 
 /// Keeps the trees' limits as the settings and the machine say.
-pub(crate) fn start(app: &App, trees: Arc<Trees>) {
+pub(crate) fn start(
+    app: &App,
+    trees: Arc<Trees>,
+    memory: Box<dyn resilience::MemorySource + Send + Sync>,
+) {
     let app = app.clone();
     let mut stop = app.stop.subscribe();
     let mut changes = app.settings_changed.subscribe();
     tokio::spawn(async move {
         let mut last: Option<(u64, u64)> = None;
         let mut contended = false;
+        let mut paging = false;
         let mut applied = None;
         loop {
-            let wanted = limits(&app, contended);
+            let wanted = limits(&app, contended, paging);
             if applied != Some(wanted) {
                 applied = Some(wanted);
                 let trees = Arc::clone(&trees);
@@ -80,6 +90,11 @@ pub(crate) fn start(app: &App, trees: Arc<Trees>) {
                         contended = (busy1 - busy0) as f64 / (total1 - total0) as f64 >= CONTENDED;
                     }
                     last = now;
+                    paging = match resilience::used_percent(memory.as_ref()) {
+                        Some(used) if used > PAGE_ABOVE => true,
+                        Some(used) if used < PAGE_BELOW => false,
+                        _ => paging,
+                    };
                     false
                 }
             };

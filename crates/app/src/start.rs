@@ -38,6 +38,9 @@ pub struct Options {
     /// A file read in place of `/proc/meminfo` (and no cgroup limit), so
     /// tests can make memory short for the memory guard.
     pub meminfo_file: Option<PathBuf>,
+    /// Engines stay in the server's own cgroup, as before session trees
+    /// (a benchmark's baseline).
+    pub without_session_trees: bool,
 }
 
 /// Where the listeners ended up: the UI server always, the control server
@@ -173,15 +176,16 @@ impl Prepared {
             instructions::SqliteLedger::new(db.clone(), clock.clone()),
         );
         let runners = runner_hosts::open(&data_dir, clock.clone(), urls.control.as_deref());
-        let trees = tokio::task::spawn_blocking({
-            let data_dir = data_dir.clone();
-            move || fair_share::open(&data_dir)
-        })
-        .await
-        .map_err(|e| StartupError::DataDir {
-            path: data_dir.clone(),
-            source: std::io::Error::other(e),
-        })?;
+        let trees = if options.without_session_trees {
+            None
+        } else {
+            let place = data_dir.clone();
+            let opened = tokio::task::spawn_blocking(move || fair_share::open(&place)).await;
+            Some(opened.map_err(|e| StartupError::DataDir {
+                path: data_dir.clone(),
+                source: std::io::Error::other(e),
+            })?)
+        };
         let supervisor = sessions::Supervisor::start(
             db.clone(),
             clock.clone(),
@@ -189,7 +193,7 @@ impl Prepared {
             urls.control.clone(),
             Arc::new(AgentTokens(accounts.clone())),
             sessions::Hooks {
-                trees: Some(Arc::clone(&trees)),
+                trees: trees.clone(),
                 turn_args: Some(Arc::new(BrokerArgs {
                     settings: settings.clone(),
                     program: hook_program(),
@@ -269,7 +273,10 @@ impl Prepared {
         email_in::start(&app);
         runner_hosts::start(&app);
         runner_listener::start(&app);
-        fair_share::start(&app, Arc::clone(&trees));
+        if let Some(trees) = trees {
+            let memory = governor_loop::memory_source(options.meminfo_file.clone());
+            fair_share::start(&app, trees, memory);
+        }
         Ok(app)
     }
 }
@@ -431,6 +438,7 @@ mod tests {
             // 2026-03-10T00:00:00Z
             manual_clock_start_ms: Some(1_773_100_800_000),
             meminfo_file: None,
+            without_session_trees: false,
         })
         .unwrap()
     }

@@ -68,6 +68,10 @@ enum Command {
         /// Read this file in place of /proc/meminfo for the memory guard (tests only)
         #[arg(long, hide = true, value_name = "PATH")]
         meminfo_file: Option<PathBuf>,
+        /// Leave engines in the server's own cgroup (benchmarks only: what
+        /// the session trees give is measured against it)
+        #[arg(long, hide = true)]
+        without_session_trees: bool,
     },
     /// Read and change settings, or print the catalog generated from the schema
     #[command(subcommand)]
@@ -221,6 +225,7 @@ fn main() -> ExitCode {
             manual_clock,
             manual_clock_start_ms,
             meminfo_file,
+            without_session_trees,
         } => serve_cmd::run(serve_cmd::Serve {
             app: app::Options {
                 data_dir,
@@ -228,6 +233,7 @@ fn main() -> ExitCode {
                 manual_clock,
                 manual_clock_start_ms,
                 meminfo_file,
+                without_session_trees,
             },
             control_port,
             ui_port,

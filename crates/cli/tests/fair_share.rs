@@ -18,6 +18,10 @@ use serde_json::{Value, json};
 /// an empty environment, one that burns both cores, one that forks more
 /// than the process ceiling allows.
 fn server(marker: &str) -> Option<TestServer> {
+    server_with(marker, &[])
+}
+
+fn server_with(marker: &str, args: &[&str]) -> Option<TestServer> {
     let dir = tempfile::tempdir().unwrap();
     // Each session also reads its engine's version by running the command
     // with `--version` (`$0` to a shell's `-c`): these say nothing then.
@@ -32,7 +36,8 @@ fn server(marker: &str) -> Option<TestServer> {
         format!(
             "[engines.escaper]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {escaper:?}]\n\
              [engines.burner]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {burner:?}]\n\
-             [engines.forker]\nkind = \"command\"\ncommand = [\"/usr/bin/perl\", \"-e\", {forker:?}]\n"
+             [engines.forker]\nkind = \"command\"\ncommand = [\"/usr/bin/perl\", \"-e\", {forker:?}]\n\
+             [engines.sleeper]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", \"echo started; exec sleep 300\"]\n"
         ),
     )
     .unwrap();
@@ -41,7 +46,7 @@ fn server(marker: &str) -> Option<TestServer> {
         eprintln!("skipped: no writable cgroup here ({why})");
         return None;
     }
-    Some(TestServer::start_in(dir))
+    Some(TestServer::start_in_with(dir, args))
 }
 
 fn spawn(server: &TestServer, engine: &str) -> String {
@@ -298,4 +303,50 @@ fn a_killed_server_leaves_its_trees_to_the_next_which_sweeps_them() {
         parent.display()
     );
     drop(server);
+}
+
+/// A fake `/proc/meminfo` with `used` percent of 16 GB in use.
+fn meminfo(path: &std::path::Path, used: u64) {
+    let total = 16_000_000u64;
+    std::fs::write(
+        path,
+        format!(
+            "MemTotal: {total} kB\nMemAvailable: {} kB\n",
+            total * (100 - used) / 100
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn short_memory_holds_busy_trees_to_what_they_use_until_it_eases() {
+    let scratch = tempfile::tempdir().unwrap();
+    let fake = scratch.path().join("meminfo");
+    meminfo(&fake, 50);
+    let Some(server) = server_with("0", &["--meminfo-file", fake.to_str().unwrap()]) else {
+        return;
+    };
+    server.set_setting("sessionAdaptiveMemoryPaging", json!(true));
+    let id = spawn(&server, "sleeper");
+    wait_for_output(&server, &id, "started");
+    let pid = of_session(&id)[0];
+    let Some(tree) = cgroup_of_in(pid, "memory") else {
+        eprintln!("skipped: no v1 memory hierarchy");
+        return;
+    };
+    let limit = || std::fs::read_to_string(tree.join("memory.soft_limit_in_bytes")).unwrap();
+    let unlimited = limit();
+    meminfo(&fake, 90);
+    wait_until("busy trees were not held at 90 % in use", || {
+        limit() != unlimited
+    });
+    let held: u64 = limit().trim().parse().unwrap();
+    assert!(held > 0 && held < 1 << 40, "{held}");
+    // Between the marks nothing changes; below 70 % the hold goes.
+    meminfo(&fake, 80);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_ne!(limit(), unlimited);
+    meminfo(&fake, 60);
+    wait_until("the hold outlived the shortage", || limit() == unlimited);
+    server.call("POST", &format!("/sessions/{id}/stop"), None);
 }

@@ -33,6 +33,10 @@ pub struct Limits {
     /// Whether the machine is contended now (the caller measures it): a
     /// cap that is not strict applies only then.
     pub contended: bool,
+    /// Memory is short (`sessionAdaptiveMemoryPaging`, decided by the
+    /// caller): each busy tree is held to what it uses now, so the kernel
+    /// reclaims from the engines first.
+    pub page_busy: bool,
 }
 
 impl Limits {

@@ -529,14 +529,27 @@ impl Trees {
         } else {
             "max".to_owned()
         };
-        let controller = if self.mode == Mode::CgroupV2 {
-            "unified"
-        } else {
-            "pids"
-        };
-        if let Some(parent) = self.parent(controller) {
+        let v2 = self.mode == Mode::CgroupV2;
+        if let Some(parent) = self.parent(if v2 { "unified" } else { "pids" }) {
             let _ = fs::write(parent.join(id).join("pids.max"), &max);
         }
+        let busy = !self.pids(id).is_empty();
+        let Some(tree) = self
+            .parent(if v2 { "unified" } else { "memory" })
+            .map(|p| p.join(id))
+        else {
+            return;
+        };
+        let (now_file, limit_file, unlimited) = if v2 {
+            ("memory.current", "memory.high", "max")
+        } else {
+            ("memory.usage_in_bytes", "memory.soft_limit_in_bytes", "-1")
+        };
+        let limit = match fs::read_to_string(tree.join(now_file)) {
+            Ok(now) if limits.page_busy && busy => now.trim().to_owned(),
+            _ => unlimited.to_owned(),
+        };
+        let _ = fs::write(tree.join(limit_file), limit);
     }
 }
 

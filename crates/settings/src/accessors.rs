@@ -1201,8 +1201,6 @@ impl SettingsStore {
     }
 
     /// When memory is low, tells busy sessions to keep less in RAM. Starts above about 85% RAM use, lifts below about 70%. Platform W only.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_adaptive_memory_paging(&self) -> bool {
         self.toggle_at(105)
     }
