@@ -72,7 +72,16 @@ pub(crate) fn start(
         let mut contended = false;
         let mut paging = false;
         let mut applied = None;
+        let mut boosted = false;
         loop {
+            let boost = app.settings.boost_app_process_priority() && app.presence.any_visible();
+            if boost != boosted {
+                boosted = boost;
+                let nice = if boost { resources::BOOSTED_NICE } else { 0 };
+                if let Err(e) = resources::set_own_nice(nice) {
+                    tracing::warn!("the server's priority could not be set to nice {nice}: {e}");
+                }
+            }
             let wanted = limits(&app, contended, paging);
             if applied != Some(wanted) {
                 applied = Some(wanted);

@@ -350,3 +350,59 @@ fn short_memory_holds_busy_trees_to_what_they_use_until_it_eases() {
     wait_until("the hold outlived the shortage", || limit() == unlimited);
     server.call("POST", &format!("/sessions/{id}/stop"), None);
 }
+
+/// The niceness of every thread of process `pid`.
+fn thread_nices(pid: u32) -> Vec<i64> {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .flatten()
+        .filter_map(|task| {
+            let stat = std::fs::read_to_string(task.path().join("stat")).ok()?;
+            // The fields after the command's closing parenthesis; nice is
+            // the 19th field of the line, the 17th after it.
+            stat.rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .nth(16)?
+                .parse()
+                .ok()
+        })
+        .collect()
+}
+
+#[test]
+fn the_server_is_boosted_while_a_tab_of_the_app_is_in_front() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: raising priority needs CAP_SYS_NICE");
+        return;
+    }
+    let server = TestServer::start();
+    server.set_setting("boostAppProcessPriority", json!(true));
+    let pid = server.child.as_ref().unwrap().id();
+    let cookie = server.browser_cookie();
+    let report = |visible: bool| {
+        let reply = common::request(
+            &server.ui,
+            "POST",
+            "/api/ui/presence",
+            &[("Cookie", &cookie), ("Content-Type", "application/json")],
+            Some(
+                json!({"appId": "tab-1", "visible": visible})
+                    .to_string()
+                    .as_bytes(),
+            ),
+        );
+        assert!(reply.status < 300, "{}", reply.text());
+    };
+    assert!(thread_nices(pid).iter().all(|n| *n == 0));
+    report(true);
+    wait_until("the server was not boosted", || {
+        thread_nices(pid).iter().all(|n| *n == -5)
+    });
+    report(false);
+    wait_until("the boost outlived the tab in front", || {
+        thread_nices(pid).iter().all(|n| *n == 0)
+    });
+    server.set_setting("boostAppProcessPriority", json!(false));
+}

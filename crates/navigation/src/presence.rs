@@ -48,6 +48,14 @@ impl Presence {
         apps.retain(|_, seen| now - seen.at < PRESENCE_TTL);
     }
 
+    /// Whether any account has a tab of the app in front now.
+    pub fn any_visible(&self) -> bool {
+        let now = self.clock.now();
+        self.lock()
+            .values()
+            .any(|seen| seen.visible && now - seen.at < PRESENCE_TTL)
+    }
+
     pub fn front(&self, account_id: &str) -> Front {
         let now = self.clock.now();
         let apps = self.lock();

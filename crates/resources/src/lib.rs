@@ -12,11 +12,13 @@
 //!
 //! Knows nothing of sessions, settings or HTTP.
 
+mod boost;
 mod limits;
 pub mod mode;
 mod trees;
 mod usage;
 
+pub use boost::{BOOSTED_NICE, set_own_nice};
 pub use limits::{CpuCap, Limits, MAX_PROCESSES};
 pub use trees::{Hook, Mode, Trees};
 pub use usage::Usage;

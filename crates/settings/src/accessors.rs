@@ -1161,8 +1161,6 @@ impl SettingsStore {
     }
 
     /// While an application window is foreground, raises the application's processes to Above-Normal priority. No effect on platforms M and L.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn boost_app_process_priority(&self) -> bool {
         self.toggle_at(99)
     }
