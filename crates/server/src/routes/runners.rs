@@ -127,7 +127,7 @@ async fn mint(
 /// A turn running on such a runner waits for it as for an SSH host that
 /// dropped (a runner given a new token picks it up). 404 `not_found` when
 /// there is no such token; the owner's cli token only (403 `owner_only`).
-#[utoipa::path(delete, path = "/runners/tokens/{id}", responses((status = 204)))]
+#[utoipa::path(delete, path = "/runners/tokens/{id}", params(("id" = String, Path, description = "The runner token's id.")), responses((status = 204)))]
 async fn revoke(
     _owner: Owner,
     State(state): State<AppState>,
