@@ -406,3 +406,47 @@ fn the_server_is_boosted_while_a_tab_of_the_app_is_in_front() {
     });
     server.set_setting("boostAppProcessPriority", json!(false));
 }
+
+#[test]
+fn a_setting_changed_while_fifty_sessions_run_reaches_every_tree_within_a_second() {
+    let Some(server) = server("0") else {
+        return;
+    };
+    let ids: Vec<String> = (0..50).map(|_| spawn(&server, "sleeper")).collect();
+    for id in &ids {
+        wait_for_output(&server, id, "started");
+    }
+    let trees: Vec<PathBuf> = ids
+        .iter()
+        .map(|id| cgroup_of(of_session(id)[0]).unwrap())
+        .collect();
+    let ceilings = || {
+        trees
+            .iter()
+            .map(|tree| {
+                std::fs::read_to_string(tree.join("pids.max"))
+                    .unwrap()
+                    .trim()
+                    .to_owned()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(ceilings().iter().all(|c| c == "max"), "{:?}", ceilings());
+    let changed = Instant::now();
+    server.set_setting("sessionMaxProcessesEnabled", json!(true));
+    wait_until("a tree kept no ceiling", || {
+        ceilings().iter().all(|c| c == "512")
+    });
+    assert!(
+        changed.elapsed() < Duration::from_secs(1),
+        "took {:?}",
+        changed.elapsed()
+    );
+    server.set_setting("sessionMaxProcessesEnabled", json!(false));
+    wait_until("a tree kept its ceiling", || {
+        ceilings().iter().all(|c| c == "max")
+    });
+    for id in &ids {
+        server.call("POST", &format!("/sessions/{id}/stop"), None);
+    }
+}
