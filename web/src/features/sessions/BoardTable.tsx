@@ -29,6 +29,7 @@ import {
 } from "./board";
 import { describeStop, localTime, sessionActions, sessionTitle } from "./lifecycle";
 import { runnerLabel } from "./runnerChoice";
+import { cpuFigure } from "./resourceUse";
 import { costOf } from "./spend";
 import { useRetry } from "./useRetry";
 
@@ -45,6 +46,7 @@ const COLUMNS = [
   { key: "folder", title: "Folder", narrow: false },
   { key: "turns", title: "Turns", narrow: false },
   { key: "cost", title: "Cost", narrow: false },
+  { key: "cpu", title: "CPU", narrow: false },
   { key: "last", title: "Last activity", narrow: false },
   { key: "actions", title: "Actions", narrow: false },
 ] as const;
@@ -247,6 +249,7 @@ const SessionRow = memo(function SessionRow({
   selected: boolean;
 }) {
   const cost = costOf(session);
+  const cpu = cpuFigure(session);
   const last = lastActivityAt(session);
   const title = sessionTitle(session);
   const doing = describeActivity(session);
@@ -326,6 +329,13 @@ const SessionRow = memo(function SessionRow({
           <td>
             {cost ?? (
               <span className="muted" title="This engine reports no price">
+                —
+              </span>
+            )}
+          </td>
+          <td className="cpu">
+            {cpu ?? (
+              <span className="muted" title="No figures: the session runs on a runner, or this machine has no cgroups">
                 —
               </span>
             )}

@@ -1,6 +1,7 @@
 /**
  * The session page's header: what the session is (status, why it is not working, engine, the
- * runner it is on when not this machine, folder, branch), what it has spent, where it sits in its tree, and Stop (the whole tree, after a
+ * runner it is on when not this machine, folder, branch), what it has spent and used (CPU, memory,
+ * processes, disk, where the machine reports them), where it sits in its tree, and Stop (the whole tree, after a
  * confirmation), Pause, Resume, Archive, Retry and Fork.
  */
 import { useEffect, useState } from "react";
@@ -9,6 +10,7 @@ import type { EngineInfo, Session } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
 import { useToast } from "../../shared/ui/toasts";
 import { archiveSession, governorChecks, pauseSession, resumeSession, stopSession } from "./api";
+import { resourceUse } from "./resourceUse";
 import { costOf, dollars } from "./spend";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { describeStop, isWorking, localTime, revivesToday, sessionActions } from "./lifecycle";
@@ -50,6 +52,7 @@ export function SessionHeader({ session }: { session: Session }) {
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const cost = costOf(session);
+  const used = resourceUse(session.resources);
   const retry = useRetry();
   const [forking, setForking] = useState(false);
   const engines = useApi<EngineInfo[]>("/engines");
@@ -194,6 +197,19 @@ export function SessionHeader({ session }: { session: Session }) {
           {count(session.tokens.input)} in <span className="muted">({count(session.tokens.cachedInput)} cached)</span> ·{" "}
           {count(session.tokens.output)} out
         </dd>
+        {used && (
+          <>
+            <dt>Resources</dt>
+            <dd
+              className="session-resources"
+              data-testid="session-resources"
+              title="From the session's cgroup: CPU time over its life, its highest memory, the processes in it now, and the bytes it read and wrote"
+            >
+              <span>{used.cpu}</span> · <span>{used.memory}</span> · <span>{used.processes}</span> ·{" "}
+              <span>{used.disk}</span>
+            </dd>
+          </>
+        )}
         {session.parentId && (
           <>
             <dt>Started by</dt>

@@ -2,7 +2,7 @@
  * `/sessions`, the agent status board: every session of the account, live from the event
  * stream, in groups (what needs the user first, then what runs, then what is done), searched
  * by title, prompt, folder and branch, filtered by status and engine (archived ones behind a
- * toggle), children under their parent, under the fleet governor's last check. A plain word instead when the server has no sessions route.
+ * toggle), ordered by latest activity or by CPU, children under their parent, under the fleet governor's last check. A plain word instead when the server has no sessions route.
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { moveSelection, typingIn } from "../../shared/keys";
@@ -13,18 +13,31 @@ import { useToast } from "../../shared/ui/toasts";
 import { useApprovals } from "../../shared/answers/useApprovals";
 import { usePendingRequests } from "../../shared/answers/usePendingRequests";
 import type { InputRequest } from "../../shared/api/types.generated";
-import { ALL_SESSIONS, boardSections, enginesOf, STATUSES, statusFromQuery, type BoardFilter } from "./board";
+import {
+  ALL_SESSIONS,
+  boardSections,
+  enginesOf,
+  ORDER_TITLES,
+  orderFromQuery,
+  STATUSES,
+  statusFromQuery,
+  type BoardFilter,
+  type BoardOrder,
+} from "./board";
 import { BoardTable } from "./BoardTable";
 import { GovernorPanel } from "./GovernorPanel";
 import { NewSessionButton } from "./NewSessionDialog";
 import { useLiveSessions } from "./useLiveSessions";
 import "./sessionsBoard.css";
 
-/** The status filter written back to the address, so it survives a reload and can be linked. */
-function writeStatus(status: BoardFilter["status"]) {
+/**
+ * The status filter and the order written back to the address (`null`, the default, leaves the
+ * parameter out), so they survive a reload and can be linked.
+ */
+function writeParam(name: "status" | "sort", value: string | null) {
   const url = new URL(window.location.href);
-  if (status === "all") url.searchParams.delete("status");
-  else url.searchParams.set("status", status);
+  if (value === null) url.searchParams.delete(name);
+  else url.searchParams.set(name, value);
   window.history.replaceState(window.history.state, "", url);
 }
 
@@ -41,8 +54,13 @@ export function SessionsPage() {
     status: statusFromQuery(window.location.search),
   }));
   const setFilter = (next: BoardFilter) => {
-    if (next.status !== filter.status) writeStatus(next.status);
+    if (next.status !== filter.status) writeParam("status", next.status === "all" ? null : next.status);
     setFilterState(next);
+  };
+  const [order, setOrderState] = useState<BoardOrder>(() => orderFromQuery(window.location.search));
+  const setOrder = (next: BoardOrder) => {
+    writeParam("sort", next === "activity" ? null : next);
+    setOrderState(next);
   };
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [query, setQuery] = useState("");
@@ -58,8 +76,8 @@ export function SessionsPage() {
     [approvals.approvals, requests],
   );
   const sections = useMemo(
-    () => (sessions ? boardSections(sessions, filter, collapsed, query, asking) : []),
-    [sessions, filter, collapsed, query, asking],
+    () => (sessions ? boardSections(sessions, filter, collapsed, query, asking, order) : []),
+    [sessions, filter, collapsed, query, asking, order],
   );
   const engines = useMemo(() => (sessions ? enginesOf(sessions) : []), [sessions]);
 
@@ -135,6 +153,16 @@ export function SessionsPage() {
             {engines.map((name) => (
               <option key={name} value={name}>
                 {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort{" "}
+          <select value={order} onChange={(e) => setOrder(e.target.value as BoardOrder)}>
+            {(Object.keys(ORDER_TITLES) as BoardOrder[]).map((o) => (
+              <option key={o} value={o}>
+                {ORDER_TITLES[o]}
               </option>
             ))}
           </select>

@@ -240,6 +240,41 @@ export function matchesSearch(session: Searched, query: string): boolean {
   return words.every((word) => haystack.includes(word));
 }
 
+/**
+ * How the board orders the sessions within each group: `activity`, the most recently active
+ * first (the default), or `cpu`, the most CPU time first.
+ */
+export type BoardOrder = "activity" | "cpu";
+
+export const ORDER_TITLES: Record<BoardOrder, string> = {
+  activity: "Latest activity",
+  cpu: "Most CPU",
+};
+
+/** `?sort=cpu` opens the board ordered by CPU; anything else is the default. */
+export function orderFromQuery(search: string): BoardOrder {
+  return new URLSearchParams(search).get("sort") === "cpu" ? "cpu" : "activity";
+}
+
+/**
+ * Sorts `blocks` (a top-level session, then the children drawn under it) in place, by the
+ * top-level session: most recently active first, or, by `cpu`, the most CPU time first (its own
+ * process tree's, as its row shows: its child sessions' are not added), those with equal time
+ * most recently active first, and those that report no figures (on a runner, or without cgroups)
+ * last, most recently active first. Children stay under their parent in their own order.
+ */
+export function sortBlocks(blocks: BoardRow[][], order: BoardOrder): BoardRow[][] {
+  const latest = (block: BoardRow[]) => time(lastActivityAt((block[0] as BoardRow).session));
+  const byActivity = (a: BoardRow[], b: BoardRow[]) => latest(b) - latest(a);
+  if (order === "activity") return blocks.sort(byActivity);
+  const cpu = (block: BoardRow[]) => (block[0] as BoardRow).session.resources?.cpuSeconds ?? null;
+  return blocks.sort((a, b) => {
+    const [x, y] = [cpu(a), cpu(b)];
+    if (x === null || y === null) return x === y ? byActivity(a, b) : x === null ? 1 : -1;
+    return y - x || byActivity(a, b);
+  });
+}
+
 export interface BoardSection {
   group: BoardGroup;
   rows: BoardRow[];
@@ -248,7 +283,7 @@ export interface BoardSection {
 /**
  * The board in its groups ("Needs you", "Running", "Done", empty ones left out): each top-level
  * session with the children drawn under it goes where its own status (or a pending question) puts it, and within a
- * group the most recently active come first. The search keeps the sessions it matches (and,
+ * group the most recently active come first (or, by `order`, see `sortBlocks`). The search keeps the sessions it matches (and,
  * like the filter, a child whose parent it hid stands on its own).
  */
 export function boardSections(
@@ -257,6 +292,7 @@ export function boardSections(
   collapsed: ReadonlySet<string>,
   query: string,
   asking: ReadonlySet<string> = NO_ONE,
+  order: BoardOrder = "activity",
 ): BoardSection[] {
   const found = query.trim() === "" ? sessions : sessions.filter((s) => matchesSearch(s, query));
   const blocks: BoardRow[][] = [];
@@ -264,14 +300,13 @@ export function boardSections(
     if (row.depth === 0) blocks.push([row]);
     else blocks[blocks.length - 1]?.push(row);
   }
-  const latest = (block: BoardRow[]) => time(lastActivityAt((block[0] as BoardRow).session));
   return (Object.keys(GROUP_TITLES) as BoardGroup[])
     .map((group) => ({
       group,
-      rows: blocks
-        .filter((block) => groupOf((block[0] as BoardRow).session, asking) === group)
-        .sort((a, b) => latest(b) - latest(a))
-        .flat(),
+      rows: sortBlocks(
+        blocks.filter((block) => groupOf((block[0] as BoardRow).session, asking) === group),
+        order,
+      ).flat(),
     }))
     .filter((section) => section.rows.length > 0);
 }
