@@ -4,7 +4,7 @@
 # (rustfmt and clippy, the web app's packages, git for the worktree tests, the
 # pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
 
-.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps ssh-deps test-engines api-check e2e e2e-deps bench
+.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps ssh-deps dbus-deps test-engines api-check e2e e2e-deps bench
 
 # Incremental compilation's cache was half of a fresh `make test`'s target
 # (3.7 of 7.6 GB) and pays off only when one crate is rebuilt again and again,
@@ -26,7 +26,7 @@ TEST_STEPS := style web-test build checks
 test:
 	@MAKE="$(MAKE)" tools/steps.sh $(TEST_STEPS)
 
-build: web git-deps py-deps engines-deps e2e-deps mail-deps ssh-deps
+build: web git-deps py-deps engines-deps e2e-deps mail-deps ssh-deps dbus-deps
 	cargo test --workspace --no-run
 	cargo build -p switchboard
 
@@ -85,7 +85,7 @@ web-test: web-deps
 # anyone else's run skips them, saying so.
 SSH_REQUIRED := $(shell [ "$$(id -u)" = 0 ] && echo SWITCHBOARD_SSH_REQUIRED=1)
 ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1 SWITCHBOARD_MAIL_REQUIRED=1 $(SSH_REQUIRED)
-rust-test: git-deps py-deps engines-deps mail-deps ssh-deps web
+rust-test: git-deps py-deps engines-deps mail-deps ssh-deps dbus-deps web
 	$(ENGINE_TEST_ENV) cargo test --workspace
 
 # The same, on what `make build` compiled.
@@ -114,6 +114,11 @@ mail-deps:
 # runs its own sshd on a loopback port, as root, for a separate local user.
 ssh-deps:
 	@test -x /usr/sbin/sshd || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openssh-server openssh-client; }
+
+# Debian's dbus-daemon, the private system bus on which the keep-awake
+# tests serve logind's inhibitors (standins::logind).
+dbus-deps:
+	@command -v dbus-daemon >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq dbus-daemon; }
 
 # A virtualenv of its own, so the machine's Python stays as it was; it is
 # rebuilt only when the pinned versions change.

@@ -27,6 +27,7 @@ mod fair_share;
 pub mod forensics;
 pub mod governor_loop;
 mod instruction_sync;
+mod keep_awake;
 mod links;
 mod listener_slot;
 mod messenger_approvals;

@@ -18,7 +18,7 @@ use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
     bug_intake, catches, coaching_watch, email_in, fair_share, forensics, governor_loop,
-    instruction_sync, messenger_bot, metrics_watch, notifier, publish, runner_hosts,
+    instruction_sync, keep_awake, messenger_bot, metrics_watch, notifier, publish, runner_hosts,
     runner_listener, session_inbox, summaries, task_reminders, tasks_mirror, titles, utility_model,
 };
 
@@ -273,6 +273,7 @@ impl Prepared {
         email_in::start(&app);
         runner_hosts::start(&app);
         runner_listener::start(&app);
+        keep_awake::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);

@@ -56,6 +56,7 @@ fn session(status: Status) -> Session {
         trigger: None,
         stop_reason: None,
         activity: None,
+        resources: None,
     }
 }
 

@@ -68,6 +68,12 @@ fn text(report: &Report) -> String {
     if !resources.unavailable.is_empty() {
         let _ = writeln!(out, "  unavailable: {}", resources.unavailable.join(", "));
     }
+    let keep_awake = if resources.keep_awake.available {
+        format!("yes ({})", resources.keep_awake.why)
+    } else {
+        format!("no ({})", resources.keep_awake.why)
+    };
+    let _ = writeln!(out, "  keep awake:  {keep_awake}");
 
     let ports = &report.ports;
     let _ = writeln!(out, "\nPorts");

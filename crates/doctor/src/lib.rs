@@ -44,7 +44,7 @@ pub use confinement::{Sandbox, SandboxMode};
 pub use covered::{COVERED, Coverage, Covered};
 pub use data_dir::{DataDir, DataFile};
 pub use engines::{Engine, EnginesFile};
-pub use fair_share::Resources;
+pub use fair_share::{KeepAwake, Resources};
 pub use ports::{Listeners, Port, PortState, Ports};
 pub use versions::Versions;
 

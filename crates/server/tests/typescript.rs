@@ -158,6 +158,7 @@ fn api_types() -> String {
         decl::<doctor::DataDir>(&cfg),
         decl::<doctor::DataFile>(&cfg),
         decl::<doctor::Resources>(&cfg),
+        decl::<doctor::KeepAwake>(&cfg),
         decl::<resources::Mode>(&cfg),
         decl::<resources::Usage>(&cfg),
         decl::<secrets::InputRequest>(&cfg),

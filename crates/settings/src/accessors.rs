@@ -1173,8 +1173,6 @@ impl SettingsStore {
     }
 
     /// Prevents system sleep while sessions run; display may sleep. Default on. Works on platforms W and M; on L depends on the desktop environment.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn keep_awake_while_sessions_running(&self) -> bool {
         self.toggle_at(101)
     }

@@ -21,6 +21,8 @@
 //!
 //! [`telegram::BotApi`] stands in for the messenger's Bot API the same way:
 //! it feeds the updates a test pushes to `getUpdates` and records every call.
+//! [`logind::Bus`] is a private system bus (the real `dbus-daemon`) with
+//! logind's sleep inhibitors on it, for `keepAwakeWhileSessionsRunning`.
 //!
 //! ```
 //! use standins::{Api, Message, Standin};
@@ -31,6 +33,7 @@
 //! ```
 
 mod anthropic;
+pub mod logind;
 mod openai;
 mod script;
 pub mod telegram;

@@ -30,7 +30,12 @@ const engine = (overrides: Partial<Engine> = {}): Engine => ({
 const report = (engines: Engine[], box: Sandbox = sandbox()): DoctorReport => ({
   canStart: engines.some((e) => e.blockers.length === 0),
   blockers: [],
-  resources: { mode: "cgroup-v1", why: "the cgroup v1 hierarchies", unavailable: [] },
+  resources: {
+    mode: "cgroup-v1",
+    why: "the cgroup v1 hierarchies",
+    unavailable: [],
+    keepAwake: { available: true, why: "logind is on the system bus" },
+  },
   warnings: [],
   enginesFile: { path: "/data/engines.toml", present: true, error: null },
   engines,

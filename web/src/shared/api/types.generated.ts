@@ -874,7 +874,18 @@ why: string,
  * (`cpu`: the CPU cap; `pids`: the process ceiling; `io`: low disk
  * priority; `cpuset`: the reserved core) do nothing.
  */
-unavailable: Array<string>, };
+unavailable: Array<string>, 
+/**
+ * Whether `keepAwakeWhileSessionsRunning` can hold this machine awake:
+ * a logind on the system bus to take a sleep inhibitor from.
+ */
+keepAwake: DoctorKeepAwake, };
+
+export type DoctorKeepAwake = { available: boolean, 
+/**
+ * Where the inhibitor comes from, or why none can be taken.
+ */
+why: string, };
 
 export type ResourceMode = "cgroup-v2" | "cgroup-v1" | "nice";
 
