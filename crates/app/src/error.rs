@@ -33,6 +33,8 @@ pub enum AppError {
     Messenger(#[from] messenger::MessengerError),
     #[error(transparent)]
     Mail(#[from] mail::MailError),
+    #[error(transparent)]
+    Work(#[from] work::WorkError),
     /// Input from outside (a mail, a delivery) that cannot be used.
     #[error("{0}")]
     Invalid(String),

@@ -51,6 +51,8 @@ pub mod task_reminders;
 pub mod tasks_mirror;
 pub mod titles;
 pub mod utility_model;
+mod work;
+mod work_origins;
 
 pub use engine_args::{SOURCE_SESSION_HEADER, mcp_engine_args};
 pub use error::{AppError, AppResult, POLL_WAIT, blocking, poll_wait};

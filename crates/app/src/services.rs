@@ -56,6 +56,8 @@ pub struct App {
     /// The runner listener, while pool runners may connect.
     pub(crate) runner_listener: crate::listener_slot::Shared,
     pub bookmarks: Arc<bookmarks::Bookmarks>,
+    /// Where's my work: the facts of every piece, cached behind their refs.
+    pub work: Arc<work::Index>,
     /// The utility model: short questions on the primary engine's CLI, each
     /// call recorded and kept inside its feature's cap.
     pub utility: utility::Utility,

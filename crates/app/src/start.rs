@@ -20,6 +20,7 @@ use crate::{
     bug_intake, catches, coaching_watch, email_in, fair_share, forensics, governor_loop,
     instruction_sync, keep_awake, messenger_bot, metrics_watch, notifier, publish, runner_hosts,
     runner_listener, session_inbox, summaries, task_reminders, tasks_mirror, titles, utility_model,
+    work_origins,
 };
 
 #[derive(Debug, Clone)]
@@ -228,6 +229,7 @@ impl Prepared {
             presence: Arc::new(navigation::Presence::new(clock.clone())),
             coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
             bookmarks: Arc::new(bookmarks::Bookmarks::new(db.clone(), clock.clone())),
+            work: Arc::new(work::Index::default()),
             utility: utility_model::open(db.clone(), clock.clone(), &data_dir),
             tasks: Arc::new(tasks::Tasks::new(db.clone(), clock.clone())),
             secrets: Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher)),
@@ -274,6 +276,7 @@ impl Prepared {
         runner_hosts::start(&app);
         runner_listener::start(&app);
         keep_awake::start(&app);
+        work_origins::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);
@@ -364,6 +367,7 @@ fn all_migrations() -> Vec<store::Migration> {
         messenger::MIGRATIONS,
         bugintake::MIGRATIONS,
         mail::MIGRATIONS,
+        work::origins::MIGRATIONS,
     ]
     .concat()
 }

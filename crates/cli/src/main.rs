@@ -21,6 +21,7 @@ mod serve_cmd;
 mod sessions_cmd;
 mod settings_cmd;
 mod shell_cmd;
+mod work_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -207,6 +208,13 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+    /// What became of your agents' work (landed, waiting on review, turned down, stranded), and prune, discard, push or continue one piece
+    Work {
+        #[command(subcommand)]
+        command: Option<work_cmd::WorkCommand>,
+        #[arg(long, global = true)]
+        json: bool,
+    },
     /// Print the shell completion script for SHELL (see the README to install it)
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), e.g. `switchboard man | man -l -`
@@ -285,6 +293,7 @@ fn main() -> ExitCode {
             pool,
         } => runner_cmd::run(keep.as_deref(), pool),
         Command::Runners { command, json } => runner_cmd::runners(command, &data_dir, json),
+        Command::Work { command, json } => work_cmd::run(command, &data_dir, json),
         Command::Doctor {
             control_port,
             ui_port,

@@ -444,6 +444,19 @@ impl From<app::AppError> for ApiError {
                 e.to_string(),
             ),
             E::Task(e) => ApiError::internal(e),
+            E::Work(e) => e.into(),
+        }
+    }
+}
+
+impl From<work::WorkError> for ApiError {
+    fn from(error: work::WorkError) -> Self {
+        use work::WorkError as E;
+        match error {
+            E::NotFound => ApiError::not_found("not_found", "No such work."),
+            E::Refused(reason) => ApiError::new(StatusCode::CONFLICT, "action_refused", reason),
+            E::Git(e) => ApiError::new(StatusCode::CONFLICT, "git_failed", e.to_string()),
+            E::Store(e) => ApiError::internal(e),
         }
     }
 }

@@ -23,7 +23,7 @@ const REPOSITORY_OVERRIDES: &[&str] = &[
 
 /// `git -C dir args…`, with its output captured. A failure to start git is
 /// an error; a non-zero exit is returned for the caller to judge.
-pub(crate) fn run<I, S>(dir: &Path, args: I) -> Result<Output>
+pub fn run<I, S>(dir: &Path, args: I) -> Result<Output>
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
@@ -55,13 +55,13 @@ where
 }
 
 /// What [`bounded`] read from one run of git.
-pub(crate) struct Bounded {
-    pub(crate) status: ExitStatus,
+pub struct Bounded {
+    pub status: ExitStatus,
     /// At most the limit asked for.
-    pub(crate) stdout: Vec<u8>,
+    pub stdout: Vec<u8>,
     /// stdout went on past the limit (git was then stopped).
-    pub(crate) truncated: bool,
-    pub(crate) stderr: String,
+    pub truncated: bool,
+    pub stderr: String,
 }
 
 /// How much of stderr is kept for an error message.
@@ -71,7 +71,7 @@ const STDERR_KEPT: u64 = 16 << 10;
 /// caller cannot know beforehand (a worktree's diff): stdout is read up to
 /// `limit` bytes, after which git is stopped, and a git still running after
 /// `timeout` is killed and reported as [`WorktreeError::Timeout`].
-pub(crate) fn bounded<S: AsRef<OsStr>>(
+pub fn bounded<S: AsRef<OsStr>>(
     dir: &Path,
     args: &[S],
     limit: usize,
@@ -154,7 +154,7 @@ fn joined<S: AsRef<OsStr>>(args: &[S]) -> String {
 }
 
 /// Like [`run`], but a non-zero exit is a [`WorktreeError::Git`]; returns stdout.
-pub(crate) fn checked<I, S>(dir: &Path, args: I) -> Result<String>
+pub fn checked<I, S>(dir: &Path, args: I) -> Result<String>
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,

@@ -27,7 +27,7 @@
 
 mod changes;
 mod error;
-mod git;
+pub mod git;
 mod include;
 mod worktree;
 

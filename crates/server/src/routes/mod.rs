@@ -37,6 +37,7 @@ mod teamchat;
 pub mod ui;
 mod utility;
 mod webhooks;
+mod work;
 
 pub fn api(state: &AppState) -> Router<AppState> {
     let lockdown =
@@ -72,6 +73,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(bug_reports::routes())
         .merge(email_inbound::routes())
         .merge(metrics::routes())
+        .merge(work::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())
 }

@@ -35,6 +35,7 @@ use super::{
     accounts, alarms, app, approvals, boards, bookmarks, bug_reports, clock, coaching, dashboards,
     digests, doctor, email_inbound, forensics, governor, inbox, messenger_bot, metrics, navigation,
     runners, secrets, sessions, settings, stream, task_lists, teamchat, ui, utility, webhooks,
+    work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -91,6 +92,8 @@ pub const LISTENER: &str = "x-listener";
         coaching::list, coaching::read, coaching::interview,
         bookmarks::list, bookmarks::create, bookmarks::reorder, bookmarks::update,
         bookmarks::remove, bookmarks::launch,
+        work::list, work::read, work::prune, work::discard, work::push, work::pull_request,
+        work::continue_work,
         secrets::open_request, secrets::list_requests, secrets::read_request, secrets::answer,
         secrets::propose, secrets::list_proposals, secrets::review, secrets::decide,
         secrets::list_keys, secrets::save_key, secrets::delete_key,

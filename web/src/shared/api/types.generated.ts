@@ -1005,6 +1005,68 @@ position: number, createdAt: string, updatedAt: string, };
 
 export type BookmarkKind = "url" | "session";
 
+export type WorkEntry = { 
+/**
+ * Stable for the account, repository and branch.
+ */
+id: string, 
+/**
+ * The latest session on it.
+ */
+sessionId: string, 
+/**
+ * Every session on it, newest first.
+ */
+sessions: Array<string>, repository: string, branch: string, state: WorkState, 
+/**
+ * Why it is in that state, where that says more than the state.
+ */
+reason: string | null, 
+/**
+ * Where it was worked on (a session's worktree or a plain folder),
+ * while that still exists.
+ */
+checkout: string | null, 
+/**
+ * The default branch it is compared against.
+ */
+defaultBranch: string | null, 
+/**
+ * Commits not in the default branch, and the default branch's commits
+ * not in it.
+ */
+ahead: number, behind: number, 
+/**
+ * Commits since the work started.
+ */
+commits: number, 
+/**
+ * Of those, the ones no remote has.
+ */
+unpushed: number, landedBy: WorkLanding | null, lastCommit: WorkCommit | null, uncommitted: WorkUncommitted | null, 
+/**
+ * The remote branch it was pushed to.
+ */
+upstream: string | null, 
+/**
+ * When its last session ended (RFC 3339); `null` while one runs.
+ */
+since: string | null, actions: Array<WorkAction>, };
+
+export type WorkState = "in_progress" | "stranded" | "waiting_on_review" | "landed" | "turned_down" | "unknown";
+
+export type WorkAction = "open" | "diff" | "continue" | "push" | "pull-request" | "prune" | "discard";
+
+export type WorkLanding = "merge" | "rebase" | "squash";
+
+export type WorkCommit = { sha: string, subject: string, at: string, };
+
+export type WorkUncommitted = { files: number, 
+/**
+ * Changed lines (added and removed; an untracked file's all count).
+ */
+lines: number, };
+
 export type BookmarkFields = { title?: string, kind?: BookmarkKind, url?: string, engine?: string, cwd?: string, prompt?: string, };
 
 export type NewAlarm = { label: string, at: string, repeat?: AlarmRepeat, };

@@ -1,0 +1,171 @@
+//! Where's my work (docs/work.md) for the routes: each account's pieces
+//! of work from its local sessions (their worktrees, and the origins of
+//! those in plain folders), and the actions on one, run off the async
+//! workers and each decided again by the `work` crate from fresh facts.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use sessions::{Session, Status};
+
+use crate::error::{AppResult, blocking};
+use crate::services::App;
+
+/// What a follow-up session needs of a piece of work.
+pub struct Continuation {
+    pub checkout: PathBuf,
+    pub branch: String,
+    pub engine: String,
+}
+
+fn active(session: &Session) -> bool {
+    !session.archived
+        && matches!(
+            session.status,
+            Status::Queued
+                | Status::Starting
+                | Status::Running
+                | Status::WaitingForInput
+                | Status::Paused
+        )
+}
+
+fn sources(
+    account: &str,
+    sessions: &[Session],
+    origins: &HashMap<String, work::origins::Origin>,
+) -> Vec<work::Source> {
+    sessions
+        .iter()
+        .filter(|s| s.runner == runners::LOCAL)
+        .filter_map(|s| {
+            let (repository, branch, base, checkout, own_worktree) = match &s.worktree {
+                Some(worktree) => (
+                    PathBuf::from(&worktree.repository),
+                    worktree.branch.clone(),
+                    worktree.base.clone(),
+                    PathBuf::from(&worktree.path),
+                    true,
+                ),
+                None => {
+                    let origin = origins.get(&s.id)?;
+                    (
+                        origin.repository.clone(),
+                        origin.branch.clone(),
+                        origin.base.clone(),
+                        origin.checkout.clone(),
+                        false,
+                    )
+                }
+            };
+            Some(work::Source {
+                session_id: s.id.clone(),
+                account_id: account.to_owned(),
+                active: active(s),
+                updated_at: s.updated_at.clone(),
+                repository,
+                branch,
+                base,
+                checkout: Some(checkout),
+                own_worktree,
+            })
+        })
+        .collect()
+}
+
+impl App {
+    async fn work_sources(&self, account: &str) -> AppResult<(Vec<Session>, Vec<work::Source>)> {
+        let sessions = self.sessions.list(account).await?;
+        let db = self.db.clone();
+        let origins =
+            blocking(move || work::origins::all(&db).map_err(work::WorkError::from)).await?;
+        let sources = sources(account, &sessions, &origins);
+        Ok((sessions, sources))
+    }
+
+    /// The account's work, newest first.
+    pub async fn work_entries(&self, account: &str) -> AppResult<Vec<work::Entry>> {
+        let (_, sources) = self.work_sources(account).await?;
+        let index = self.work.clone();
+        let now = self.clock.now().unix_timestamp();
+        blocking(move || Ok::<_, work::WorkError>(index.entries(sources, now))).await
+    }
+
+    /// One piece of the account's work.
+    pub async fn work_entry(&self, account: &str, id: &str) -> AppResult<work::Entry> {
+        self.work_entries(account)
+            .await?
+            .into_iter()
+            .find(|e| e.id == id)
+            .ok_or(work::WorkError::NotFound.into())
+    }
+
+    async fn work_group(&self, account: &str, id: &str) -> AppResult<(Vec<Session>, work::Group)> {
+        let (sessions, sources) = self.work_sources(account).await?;
+        let group = work::group(sources)
+            .into_iter()
+            .find(|g| g.id == id)
+            .ok_or(work::WorkError::NotFound)?;
+        Ok((sessions, group))
+    }
+
+    /// Prunes, discards or pushes a piece of work; the `work` crate checks
+    /// again, from fresh facts, that the action fits.
+    pub async fn work_act(
+        &self,
+        account: &str,
+        id: &str,
+        action: work::Action,
+        confirm: Option<String>,
+    ) -> AppResult<()> {
+        let (_, group) = self.work_group(account, id).await?;
+        let index = self.work.clone();
+        let id = id.to_owned();
+        blocking(move || {
+            let done = match action {
+                work::Action::Prune => work::act::prune(&group),
+                work::Action::Discard => work::act::discard(&group, confirm.as_deref()),
+                work::Action::Push => work::act::push(&group),
+                _ => Err(work::WorkError::Refused(
+                    "that action is not one that changes the repository".into(),
+                )),
+            };
+            index.forget(&id);
+            done
+        })
+        .await
+    }
+
+    /// The page that opens a pull request for pushed work on its host.
+    pub async fn work_pull_request(&self, account: &str, id: &str) -> AppResult<String> {
+        let (_, group) = self.work_group(account, id).await?;
+        blocking(move || work::act::pull_request_link(&group)).await
+    }
+
+    /// Where and on what engine a follow-up session of a piece of work runs:
+    /// its checkout, on its latest session's engine. Refused while a session
+    /// still works on it, or when its checkout is gone.
+    pub async fn work_continuation(&self, account: &str, id: &str) -> AppResult<Continuation> {
+        let (sessions, group) = self.work_group(account, id).await?;
+        if group.activity() == work::Activity::Active {
+            return Err(work::WorkError::Refused("a session is still working on it".into()).into());
+        }
+        let checkout = group
+            .piece
+            .checkout
+            .clone()
+            .filter(|c| c.is_dir())
+            .ok_or_else(|| work::WorkError::Refused("its checkout is gone".into()))?;
+        let latest = group.sources.first().map(|s| s.session_id.as_str());
+        let engine = sessions
+            .iter()
+            .find(|s| Some(s.id.as_str()) == latest)
+            .map(|s| s.engine.clone())
+            .unwrap_or_else(|| "primary".to_owned());
+        Ok(Continuation {
+            checkout,
+            branch: group.piece.branch.clone(),
+            engine,
+        })
+    }
+}

@@ -1,0 +1,28 @@
+//! Where's my work (docs/work.md): what became of every change an agent
+//! made. A piece of work is a branch of a repository that sessions worked
+//! on: a session's worktree branch, or the branch of a plain folder a
+//! session committed on ([`origins`]). [`facts::inspect`] asks git where it
+//! is (ahead, behind, landed by merge, rebase or squash, uncommitted,
+//! unpushed, its upstream gone), [`state::decide`] turns that and its
+//! sessions into one of `in_progress`, `stranded`, `waiting_on_review`,
+//! `landed`, `turned_down` (or `unknown` with the reason), and [`Index`]
+//! keeps the facts cached behind a fingerprint of the refs and indexes, so
+//! a page of hundreds costs file stats, not git runs. [`act`] prunes,
+//! discards and pushes, each checked again against fresh facts.
+//!
+//! Runs the real `git` (through `worktrees::git`); knows nothing of HTTP
+//! or of how sessions run.
+
+pub mod act;
+pub mod facts;
+mod index;
+pub mod landing;
+pub mod origins;
+pub mod state;
+
+pub use act::WorkError;
+pub use index::{
+    Commit, Entry, Group, Index, RECHECK_AFTER, Source, Uncommitted, entry, group, id_of,
+};
+pub use landing::Landing;
+pub use state::{Action, Activity, State};
