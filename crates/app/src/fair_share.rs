@@ -2,7 +2,8 @@
 //! tree in a cgroup of its own under this data directory's parent, the
 //! leftovers of a killed server swept at start, and the resource settings
 //! put in force on running trees within a second of a change, the CPU
-//! cap that is not strict only while the machine is contended.
+//! cap that is not strict only while the machine is contended, and a
+//! merge session put first for the CPU while it runs.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -73,7 +74,14 @@ pub(crate) fn start(
         let mut paging = false;
         let mut applied = None;
         let mut boosted = false;
+        let mut merge_boosted: Option<String> = None;
         loop {
+            let merge = app.merge_to_boost().await;
+            if merge != merge_boosted {
+                merge_boosted.clone_from(&merge);
+                let trees = Arc::clone(&trees);
+                let _ = tokio::task::spawn_blocking(move || trees.boost(merge.as_deref())).await;
+            }
             let boost = app.settings.boost_app_process_priority() && app.presence.any_visible();
             if boost != boosted {
                 boosted = boost;

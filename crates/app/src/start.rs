@@ -367,7 +367,7 @@ fn all_migrations() -> Vec<store::Migration> {
         messenger::MIGRATIONS,
         bugintake::MIGRATIONS,
         mail::MIGRATIONS,
-        work::origins::MIGRATIONS,
+        work::MIGRATIONS,
     ]
     .concat()
 }

@@ -169,3 +169,92 @@ impl App {
         })
     }
 }
+
+/// What a merge of a repository's ready branches runs: where, what it is
+/// asked, and which branches.
+pub struct MergePlan {
+    pub repository: String,
+    pub prompt: String,
+    pub branches: Vec<String>,
+}
+
+impl App {
+    /// The merge of `repository`'s ready branches (the account's work there
+    /// waiting on review), refused when none is ready.
+    pub async fn work_merge_plan(&self, account: &str, repository: &str) -> AppResult<MergePlan> {
+        let entries = self.work_entries(account).await?;
+        let given = std::path::Path::new(repository);
+        let canonical = std::fs::canonicalize(given).unwrap_or_else(|_| given.to_path_buf());
+        let repository = entries
+            .iter()
+            .map(|e| e.repository.clone())
+            .find(|r| std::path::Path::new(r) == given || std::path::Path::new(r) == canonical)
+            .ok_or_else(|| {
+                work::WorkError::Refused(format!("no agent work is known in {repository}"))
+            })?;
+        let ready = work::merges::ready(&entries, &repository);
+        if ready.is_empty() {
+            return Err(work::WorkError::Refused(format!(
+                "no branch of {repository} is ready to merge (pushed, not landed, nothing uncommitted)"
+            ))
+            .into());
+        }
+        let default = ready
+            .iter()
+            .find_map(|e| e.default_branch.as_deref())
+            .map(|d| d.rsplit_once('/').map_or(d, |(_, name)| name))
+            .unwrap_or("main")
+            .to_owned();
+        Ok(MergePlan {
+            prompt: work::merges::prompt(&default, &ready),
+            branches: ready.iter().map(|e| e.branch.clone()).collect(),
+            repository,
+        })
+    }
+
+    /// Records that `session_id` runs `plan`, for the merge boost.
+    pub async fn work_merge_started(
+        &self,
+        account: &str,
+        session_id: &str,
+        plan: &MergePlan,
+    ) -> AppResult<()> {
+        let db = self.db.clone();
+        let (account, session_id) = (account.to_owned(), session_id.to_owned());
+        let (repository, branches) = (plan.repository.clone(), plan.branches.clone());
+        let now = self.clock.now().unix_timestamp();
+        blocking(move || {
+            work::merges::record(&db, &session_id, &account, &repository, &branches, now)
+                .map_err(work::WorkError::from)
+        })
+        .await
+    }
+
+    /// The merge session `mergePriorityBoostEnabled` puts first now: the
+    /// newest one started in the last 30 minutes that is still starting or
+    /// running.
+    pub(crate) async fn merge_to_boost(&self) -> Option<String> {
+        if !self.settings.merge_priority_boost_enabled() {
+            return None;
+        }
+        let db = self.db.clone();
+        let since = self.clock.now().unix_timestamp() - work::merges::BOOST_FOR;
+        let merges =
+            blocking(move || work::merges::since(&db, since).map_err(work::WorkError::from))
+                .await
+                .ok()?;
+        for merge in merges {
+            let running = self
+                .sessions
+                .get(&merge.account_id, &merge.session_id)
+                .await
+                .is_ok_and(|s| {
+                    !s.archived && matches!(s.status, Status::Starting | Status::Running)
+                });
+            if running {
+                return Some(merge.session_id);
+            }
+        }
+        None
+    }
+}

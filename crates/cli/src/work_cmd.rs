@@ -22,6 +22,12 @@ pub enum WorkCommand {
     },
     /// Push its branch and set the upstream
     Push { id: String },
+    /// Start a session that merges a repository's ready branches (pushed, not landed), oldest first
+    Merge {
+        repository: String,
+        #[arg(long)]
+        engine: Option<String>,
+    },
     /// Start a follow-up session in its checkout
     Continue {
         id: String,
@@ -77,6 +83,16 @@ pub fn run(command: Option<WorkCommand>, data_dir: &Path, json: bool) -> anyhow:
         Some(WorkCommand::Push { id }) => {
             let reply = client.send("POST", &format!("/work/{id}/push"), None)?;
             report(reply, json, |entry| println!("{}", line(entry)))
+        }
+        Some(WorkCommand::Merge { repository, engine }) => {
+            let body = json!({ "repository": repository, "engine": engine });
+            let reply = client.send("POST", "/work/merge", Some(&body))?;
+            report(reply, json, |v| {
+                println!(
+                    "Started merge session {}.",
+                    v["session"]["id"].as_str().unwrap_or_default()
+                )
+            })
         }
         Some(WorkCommand::Continue { id, prompt }) => {
             let body = json!({ "prompt": prompt });

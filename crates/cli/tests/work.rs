@@ -11,18 +11,25 @@ use std::path::{Path, PathBuf};
 use common::{TestServer, git};
 use serde_json::{Value, json};
 
-/// A server whose `commit` engine commits a file where it runs.
+/// A server whose `commit` engine commits a file where it runs, and whose
+/// `busy` engine keeps running.
 fn server() -> TestServer {
+    server_with(&[])
+}
+
+fn server_with(args: &[&str]) -> TestServer {
     let dir = tempfile::tempdir().unwrap();
     let script = "[ \"$0\" = --version ] && exit 0; echo \"$$\" > \"agent-$$.txt\"; git add . && git commit -qm 'agent work' && echo committed";
+    let busy = "[ \"$0\" = --version ] && exit 0; echo started; exec sleep 300";
     std::fs::write(
         dir.path().join("engines.toml"),
         format!(
-            "[engines.commit]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\n"
+            "[engines.commit]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {script:?}]\n\
+             [engines.busy]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {busy:?}]\n"
         ),
     )
     .unwrap();
-    TestServer::start_in(dir)
+    TestServer::start_in_with(dir, args)
 }
 
 /// A repository on `main` with one commit pushed to a bare remote, and an
@@ -197,15 +204,10 @@ fn a_plain_folders_commits_are_work_its_tree_is_never_removed_and_a_follow_up_jo
         refused.json()["error"]["code"],
         "agent_driven_sessions_disabled"
     );
-    let continued = common::request(
-        &server.ui,
-        "POST",
-        &format!("/api/work/{id}/continue"),
-        &[
-            ("Cookie", server.browser_cookie().as_str()),
-            ("Content-Type", "application/json"),
-        ],
-        Some(json!({"prompt": "finish it"}).to_string().as_bytes()),
+    let continued = browser_post(
+        &server,
+        &format!("/work/{id}/continue"),
+        &json!({"prompt": "finish it"}),
     );
     assert_eq!(continued.status, 201, "{}", continued.text());
     let follow_up = continued.json()["session"]["id"]
@@ -239,4 +241,146 @@ fn unknown_work_is_404_and_bad_bodies_are_400() {
     let bad = act(&server, &id, "discard", Some(&json!({"branch": "x"})));
     assert_eq!(bad.status, 400, "{}", bad.text());
     assert_eq!(entry_of(&server, &session)["state"], "stranded");
+}
+
+/// The CPU weight of the cgroup that session `id`'s engine runs in, with
+/// the even weight of this hierarchy (`cpu.shares` on v1, `cpu.weight` on
+/// v2), or `None` where no cgroup holds it.
+fn cpu_weight(id: &str) -> Option<(u64, u64)> {
+    let wanted = format!("APP_SESSION_ID={id}");
+    let pid = std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == wanted.as_bytes()))
+        })?;
+    let cgroups = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).ok()?;
+    let (file, even) = cgroups.lines().find_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        if controllers.split(',').any(|c| c == "cpu") {
+            Some((format!("/sys/fs/cgroup/cpu{path}/cpu.shares"), 1024))
+        } else if controllers.is_empty() {
+            Some((format!("/sys/fs/cgroup{path}/cpu.weight"), 100))
+        } else {
+            None
+        }
+    })?;
+    let weight = std::fs::read_to_string(file).ok()?.trim().parse().ok()?;
+    Some((weight, even))
+}
+
+/// The user's own request, from the web app.
+fn browser_post(server: &TestServer, path: &str, body: &Value) -> common::Reply {
+    common::request(
+        &server.ui,
+        "POST",
+        &format!("/api{path}"),
+        &[
+            ("Cookie", server.browser_cookie().as_str()),
+            ("Content-Type", "application/json"),
+        ],
+        Some(body.to_string().as_bytes()),
+    )
+}
+
+fn advance(server: &TestServer, ms: u64) {
+    let moved = server.call("POST", "/test/clock", Some(&json!({ "advanceMs": ms })));
+    assert!(matches!(moved.status, 200 | 204), "{}", moved.text());
+}
+
+/// Waits (moving the manual clock a second at a time, so the fair share
+/// loop looks again) until session `id`'s weight is `times` the even
+/// weight (a fraction for less).
+fn weight_becomes(server: &TestServer, id: &str, times: f64) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let weight = cpu_weight(id);
+        if let Some((weight, even)) = weight
+            && (weight as f64 - even as f64 * times).abs() < 1.0
+        {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{id}: {weight:?}, wanted {times} times even"
+        );
+        advance(server, 1000);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_merge_of_ready_branches_is_put_first_for_the_cpu_while_it_runs_and_not_after() {
+    let (mode, why) = resources::Trees::probe();
+    if mode == resources::Mode::Nice {
+        eprintln!("skipped: no writable cgroup here ({why})");
+        return;
+    }
+    let server = server_with(&["--manual-clock"]);
+    let (_dir, root, _remote) = repository();
+    let worked = spawn(&server, &root, Some("worktree"));
+    stop(&server, &worked);
+    let entry = entry_of(&server, &worked);
+    let branch = entry["branch"].as_str().unwrap().to_owned();
+    let refused = server.call("POST", "/work/merge", Some(&json!({"repository": root})));
+    assert_eq!(
+        refused.status,
+        409,
+        "nothing pushed yet: {}",
+        refused.text()
+    );
+    act(&server, entry["id"].as_str().unwrap(), "push", None);
+
+    let other = server.browser_session("busy", "other work")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let merge = browser_post(
+        &server,
+        "/work/merge",
+        &json!({"repository": root, "engine": "busy"}),
+    );
+    assert_eq!(merge.status, 201, "{}", merge.text());
+    let session = merge.json()["session"].clone();
+    let merging = session["id"].as_str().unwrap().to_owned();
+    assert!(
+        session["prompt"].as_str().unwrap().contains(&branch),
+        "{session}"
+    );
+    assert_eq!(session["cwd"], root.to_str().unwrap());
+    server.wait_for_status(&merging, "running");
+
+    // Off by default: every tree weighs the same.
+    weight_becomes(&server, &merging, 1.0);
+    weight_becomes(&server, &other, 1.0);
+    server.set_setting("mergePriorityBoostEnabled", json!(true));
+    weight_becomes(&server, &merging, 4.0);
+    weight_becomes(&server, &other, 0.25);
+    server.set_setting("mergePriorityBoostEnabled", json!(false));
+    weight_becomes(&server, &merging, 1.0);
+    weight_becomes(&server, &other, 1.0);
+    server.set_setting("mergePriorityBoostEnabled", json!(true));
+    weight_becomes(&server, &merging, 4.0);
+    // Thirty minutes on, the boost ends even though the merge runs on.
+    advance(&server, 30 * 60 * 1000);
+    weight_becomes(&server, &merging, 1.0);
+    weight_becomes(&server, &other, 1.0);
+
+    // A new merge is boosted until it ends.
+    let again = browser_post(
+        &server,
+        "/work/merge",
+        &json!({"repository": root, "engine": "busy"}),
+    );
+    assert_eq!(again.status, 201, "{}", again.text());
+    let second = again.json()["session"]["id"].as_str().unwrap().to_owned();
+    server.wait_for_status(&second, "running");
+    weight_becomes(&server, &second, 4.0);
+    weight_becomes(&server, &other, 0.25);
+    let reply = server.call("POST", &format!("/sessions/{second}/stop"), None);
+    assert!(matches!(reply.status, 200 | 202), "{}", reply.text());
+    weight_becomes(&server, &other, 1.0);
 }

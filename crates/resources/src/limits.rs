@@ -8,6 +8,10 @@ pub const MAX_PROCESSES: u32 = 512;
 /// nice-0 thread of the server weighs 1024 (v1) or 100 (v2).
 pub(crate) const ENGINES_SHARES_V1: u32 = 128;
 pub(crate) const ENGINES_WEIGHT_V2: u32 = 10;
+/// One session tree's CPU weight among the others (the kernel's default
+/// for a new group); `Trees::boost` moves it.
+pub(crate) const TREE_SHARES_V1: u32 = 1024;
+pub(crate) const TREE_WEIGHT_V2: u32 = 100;
 /// The scheduler period the CPU cap's quota is a share of.
 pub(crate) const CPU_PERIOD_US: u64 = 100_000;
 /// An idle-class I/O weight for session trees.

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::limits::{
     CPU_PERIOD_US, ENGINES_SHARES_V1, ENGINES_WEIGHT_V2, LOW_IO_WEIGHT, Limits, MAX_PROCESSES,
+    TREE_SHARES_V1, TREE_WEIGHT_V2,
 };
 use crate::mode::{self, Layout};
 use crate::usage::{self, Usage};
@@ -53,6 +54,8 @@ pub struct Trees {
     parents: Vec<(String, PathBuf)>,
     cpus: u32,
     limits: std::sync::Mutex<Limits>,
+    /// The session whose tree outweighs the others (`boost`).
+    boosted: std::sync::Mutex<Option<String>>,
 }
 
 /// Joins the calling process to a session's tree: for `pre_exec`, where it
@@ -203,6 +206,7 @@ impl Trees {
             parents,
             cpus,
             limits: std::sync::Mutex::new(Limits::default()),
+            boosted: std::sync::Mutex::new(None),
         }
     }
 
@@ -509,17 +513,51 @@ impl Trees {
                 );
             }
         }
-        for entry in self
-            .parents
+        for id in self.tree_ids() {
+            self.apply_session(&id, &limits);
+        }
+    }
+
+    /// The sessions with a tree now.
+    fn tree_ids(&self) -> Vec<String> {
+        self.parents
             .first()
             .map(|(_, p)| p)
             .into_iter()
             .flat_map(|p| fs::read_dir(p).into_iter().flatten().flatten())
-        {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if entry.path().is_dir() && valid_id(&name) {
-                self.apply_session(&name, &limits);
-            }
+            .filter(|entry| entry.path().is_dir())
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| valid_id(name))
+            .collect()
+    }
+
+    /// `mergePriorityBoostEnabled`: session `id`'s tree gets four times a
+    /// tree's usual CPU weight and every other tree a quarter of it, until
+    /// `None` makes them even again. Trees made meanwhile get theirs as
+    /// they are made. Blocking; nothing in the `nice` mode.
+    pub fn boost(&self, id: Option<&str>) {
+        if let Ok(mut slot) = self.boosted.lock() {
+            *slot = id.map(str::to_owned);
+        }
+        for tree in self.tree_ids() {
+            self.write_weight(&tree);
+        }
+    }
+
+    fn write_weight(&self, id: &str) {
+        let boosted = self.boosted.lock().ok().and_then(|b| b.clone());
+        let (controller, file, even) = match self.mode {
+            Mode::CgroupV1 => ("cpu", "cpu.shares", TREE_SHARES_V1),
+            Mode::CgroupV2 => ("unified", "cpu.weight", TREE_WEIGHT_V2),
+            Mode::Nice => return,
+        };
+        let weight = match boosted {
+            None => even,
+            Some(b) if b == id => even * 4,
+            Some(_) => even / 4,
+        };
+        if let Some(parent) = self.parent(controller) {
+            let _ = fs::write(parent.join(id).join(file), weight.to_string());
         }
     }
 
@@ -533,6 +571,7 @@ impl Trees {
         if let Some(parent) = self.parent(if v2 { "unified" } else { "pids" }) {
             let _ = fs::write(parent.join(id).join("pids.max"), &max);
         }
+        self.write_weight(id);
         let busy = !self.pids(id).is_empty();
         let Some(tree) = self
             .parent(if v2 { "unified" } else { "memory" })

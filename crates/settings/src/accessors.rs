@@ -953,8 +953,6 @@ impl SettingsStore {
     }
 
     /// One screen showing landed, waiting-on-review, turned-down and stranded changes.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn wheres_my_work_enabled(&self) -> bool {
         self.toggle_at(61)
     }
@@ -1178,8 +1176,6 @@ impl SettingsStore {
     }
 
     /// While merge all ready branches runs, gives that session Above-Normal CPU priority and drops other sessions to Below-Normal. Reverts at merge end, after 30 minutes, or when turned off. Platform M can only lower others; no effect on platform L.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn merge_priority_boost_enabled(&self) -> bool {
         self.toggle_at(102)
     }

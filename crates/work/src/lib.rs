@@ -17,6 +17,7 @@ pub mod act;
 pub mod facts;
 mod index;
 pub mod landing;
+pub mod merges;
 pub mod origins;
 pub mod state;
 
@@ -26,3 +27,27 @@ pub use index::{
 };
 pub use landing::Landing;
 pub use state::{Action, Activity, State};
+
+/// Append-only: never edit an applied step.
+pub const MIGRATIONS: &[store::Migration] = &[
+    store::Migration {
+        feature: "work",
+        sql: "CREATE TABLE work_origins (
+            session_id TEXT PRIMARY KEY,
+            repository TEXT NOT NULL,
+            branch TEXT NOT NULL,
+            base TEXT NOT NULL,
+            checkout TEXT NOT NULL
+          ) STRICT;",
+    },
+    store::Migration {
+        feature: "work",
+        sql: "CREATE TABLE work_merges (
+            session_id TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL,
+            repository TEXT NOT NULL,
+            branches TEXT NOT NULL,
+            started_at INTEGER NOT NULL
+          ) STRICT;",
+    },
+];

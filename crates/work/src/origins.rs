@@ -9,18 +9,6 @@ use std::path::{Path, PathBuf};
 use store::Db;
 use store::rusqlite::{Transaction, params};
 
-/// Append-only: never edit an applied step.
-pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
-    feature: "work",
-    sql: "CREATE TABLE work_origins (
-            session_id TEXT PRIMARY KEY,
-            repository TEXT NOT NULL,
-            branch TEXT NOT NULL,
-            base TEXT NOT NULL,
-            checkout TEXT NOT NULL
-          ) STRICT;",
-}];
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
     /// The repository's main working tree.

@@ -130,7 +130,10 @@ fn running_work_is_in_progress_and_ended_work_with_changes_is_stranded() {
     )
     .unwrap();
     source.active = true;
-    assert_eq!(entry(std::slice::from_ref(&source)).state, State::InProgress);
+    assert_eq!(
+        entry(std::slice::from_ref(&source)).state,
+        State::InProgress
+    );
     source.active = false;
     let stranded = entry(std::slice::from_ref(&source));
     assert_eq!(stranded.state, State::Stranded);
@@ -248,7 +251,11 @@ fn prune_removes_landed_work_and_refuses_everything_else() {
     // Work in the user's own working tree is never removed.
     let mut own = repo.session("g7", 0);
     own.own_worktree = false;
-    assert!(!entry(std::slice::from_ref(&own)).actions.contains(&Action::Prune));
+    assert!(
+        !entry(std::slice::from_ref(&own))
+            .actions
+            .contains(&Action::Prune)
+    );
     assert!(work::act::prune(&group(&own)).is_err());
     assert!(own.checkout.unwrap().is_dir());
 }

@@ -93,7 +93,7 @@ pub const LISTENER: &str = "x-listener";
         bookmarks::list, bookmarks::create, bookmarks::reorder, bookmarks::update,
         bookmarks::remove, bookmarks::launch,
         work::list, work::read, work::prune, work::discard, work::push, work::pull_request,
-        work::continue_work,
+        work::continue_work, work::merge,
         secrets::open_request, secrets::list_requests, secrets::read_request, secrets::answer,
         secrets::propose, secrets::list_proposals, secrets::review, secrets::decide,
         secrets::list_keys, secrets::save_key, secrets::delete_key,

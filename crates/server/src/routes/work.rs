@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
-use crate::json::OptionalJson;
+use crate::json::{ApiJson, OptionalJson};
 use crate::routes::sessions::{Spawned, spawn_as};
 use crate::state::AppState;
 
@@ -28,6 +28,7 @@ pub fn routes() -> Router<AppState> {
         .route("/work/{id}/push", post(push))
         .route("/work/{id}/pull-request", post(pull_request))
         .route("/work/{id}/continue", post(continue_work))
+        .route("/work/merge", post(merge))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -192,5 +193,46 @@ async fn continue_work(
         ..SpawnRequest::default()
     };
     let (status, session) = spawn_as(&state, &caller, &headers, request).await?;
+    Ok((status, Json(Spawned { session })))
+}
+
+/// What to merge: a repository with work waiting on review.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct MergeRequest {
+    /// The repository's main working tree, as the work entries name it.
+    repository: String,
+    /// Defaults to `primary`.
+    engine: Option<String>,
+}
+
+/// Starts a session that merges a repository's ready branches.
+///
+/// The ready branches are the account's work there waiting on review
+/// (pushed, not landed), merged oldest first into the default branch in
+/// the repository's own working tree, under the spawn rules of `POST
+/// /sessions`. While it runs, `mergePriorityBoostEnabled` puts it first for
+/// the CPU (docs/resources.md). Refused (409) when no branch is ready.
+#[utoipa::path(post, path = "/work/merge", params(("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = MergeRequest,
+    responses((status = 201, body = Spawned), (status = 202, description = "Held by spawn spacing.", body = Spawned), (status = 409, description = "Refused, with the reason.")))]
+async fn merge(
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<MergeRequest>,
+) -> ApiResult<(StatusCode, Json<Spawned>)> {
+    let account = caller.account_id().to_owned();
+    let plan = state.work_merge_plan(&account, &request.repository).await?;
+    let spawn = SpawnRequest {
+        engine: request.engine,
+        prompt: plan.prompt.clone(),
+        cwd: Some(plan.repository.clone()),
+        title: Some(format!("Merge {} ready branches", plan.branches.len())),
+        ..SpawnRequest::default()
+    };
+    let (status, session) = spawn_as(&state, &caller, &headers, spawn).await?;
+    state
+        .work_merge_started(&account, &session.id, &plan)
+        .await?;
     Ok((status, Json(Spawned { session })))
 }
