@@ -1,6 +1,6 @@
 /**
  * The layout holds at 1440, 900 and 390 px: on the agent board, a session, the boards, the inbox,
- * settings, tasks, bug intake and runners, nothing makes the page scroll sideways and no two
+ * settings, tasks, bug intake, runners and work, nothing makes the page scroll sideways and no two
  * controls overlap, measured from the DOM's bounding boxes; axe-core finds no serious or critical
  * accessibility violation on them; below 900 px the sections are behind a menu button that opens
  * them, closes with Escape, and closes when a page is chosen.
@@ -51,6 +51,7 @@ async function pages(): Promise<(readonly [string, string])[]> {
     ["/tasks", "Tasks"],
     ["/bugs", "Bug Intake"],
     ["/runners", "Runners"],
+    ["/work", "Where's my work"],
   ];
 }
 

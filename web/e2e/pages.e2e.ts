@@ -57,6 +57,7 @@ test("no page of the app logs a console error", async () => {
     ["/tasks", heading("Tasks")],
     ["/tasks/caught", heading("Tasks")],
     ["/runners", (p) => p.locator('[data-runner="local"]').waitFor()],
+    ["/work", heading("Where's my work")],
     [`/p/${link.token}`, (p) => widgetsDrawn(p, 2)],
   ];
   const found: Record<string, string[]> = {};

@@ -13,12 +13,12 @@ import { useToast } from "../shared/ui/toasts";
 import { workFolder } from "../features/sessions/board";
 import { sessionTitle } from "../features/sessions/lifecycle";
 import { useGoToNextNeedingYou } from "../features/sessions/useNextNeedsYou";
-import { KIND_LABEL, rankCommands, type Command } from "./palette";
+import { KIND_LABEL, pageCommands, rankCommands, type Command, type PalettePage } from "./palette";
 import "./palette.css";
 
 interface Props {
   /** The pages of the app, as the sidebar lists them. */
-  pages: readonly { to: string; label: string }[];
+  pages: readonly PalettePage[];
   onNewSession: () => void;
 }
 
@@ -104,12 +104,7 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
         run: then(() => navigate("/settings")),
       },
     ];
-    const pageCommands: Command[] = pages.map((p) => ({
-      id: `page:${p.to}`,
-      kind: "page",
-      label: p.label,
-      run: then(() => navigate(p.to)),
-    }));
+    const pageList = pageCommands(pages, (to) => then(() => navigate(to))());
     const byActivity = [...loaded.sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
     const sessions: Command[] = byActivity.map((s) => ({
       id: `session:${s.id}`,
@@ -130,7 +125,7 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
       label: d.name,
       run: then(() => navigate(`/dashboards/${encodeURIComponent(d.id)}`)),
     }));
-    return [...actions, ...pageCommands, ...sessions, ...boards, ...dashboards];
+    return [...actions, ...pageList, ...sessions, ...boards, ...dashboards];
   }, [loaded, pages, onClose, onNewSession, goToNext, toast]);
 
   const shown = useMemo(() => rankCommands(commands, typed), [commands, typed]);

@@ -30,6 +30,7 @@ const SettingsPage = lazy(() => import("../features/settings/SettingsPage").then
 const TasksPage = lazy(() => import("../features/tasks/TasksPage").then((m) => ({ default: m.TasksPage })));
 const BugIntakePage = lazy(() => import("../features/bugs/BugIntakePage").then((m) => ({ default: m.BugIntakePage })));
 const RunnersPage = lazy(() => import("../features/runners/RunnersPage").then((m) => ({ default: m.RunnersPage })));
+const WorkPage = lazy(() => import("../features/work/WorkPage").then((m) => ({ default: m.WorkPage })));
 
 // The agent board is home: it is what a person running agents keeps open.
 const SECTIONS = [
@@ -40,6 +41,8 @@ const SECTIONS = [
   { to: "/tasks", label: "Tasks", routes: ["tasks", "caught"] },
   { to: "/bugs", label: "Bug Intake", routes: ["bugs"] },
   { to: "/runners", label: "Runners", routes: ["runners"] },
+  // The palette names it as the docs do; the sidebar keeps one word.
+  { to: "/work", label: "Work", routes: ["work"], paletteLabel: "Where's my work" },
   { to: "/settings", label: "Settings", routes: ["settings"] },
 ] as const;
 
@@ -184,6 +187,12 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
           <RunnersPage />
         </Suspense>
       );
+    case "work":
+      return (
+        <Suspense fallback={<Loading what="your agents' work" />}>
+          <WorkPage />
+        </Suspense>
+      );
     default:
       return (
         <section className="page">
@@ -214,12 +223,18 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
   return <>{children(current.id)}</>;
 }
 
-/** The sidebar's sections: Tasks only while `tasksEnabled` is on, Bug Intake while `bugIntakeEnabled` is. */
+/**
+ * The sidebar's sections, which the palette lists too: Tasks only while `tasksEnabled` is on, Bug
+ * Intake while `bugIntakeEnabled` is, Work while `wheresMyWorkEnabled` is.
+ */
 function useSections() {
   const { values } = useSettings();
   const tasksOn = values?.tasksEnabled !== false;
   const bugsOn = values?.bugIntakeEnabled === true;
-  return SECTIONS.filter((s) => (s.to !== "/tasks" || tasksOn) && (s.to !== "/bugs" || bugsOn));
+  const workOn = values?.wheresMyWorkEnabled !== false;
+  return SECTIONS.filter(
+    (s) => (s.to !== "/tasks" || tasksOn) && (s.to !== "/bugs" || bugsOn) && (s.to !== "/work" || workOn),
+  );
 }
 
 /** Error toasts stay `toastDisplayDurationSeconds`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rankCommands, type Command } from "./palette";
+import { pageCommands, rankCommands, type Command } from "./palette";
 
 const command = (id: string, label: string, hint?: string): Command => ({
   id,
@@ -36,5 +36,32 @@ describe("the palette's ranking", () => {
 
   it("stops at the limit", () => {
     expect(rankCommands(commands, "", 2)).toHaveLength(2);
+  });
+});
+
+describe("the pages' commands", () => {
+  const pages = [
+    { to: "/runners", label: "Runners" },
+    { to: "/work", label: "Work", paletteLabel: "Where's my work" },
+  ];
+
+  it("names a page as the sidebar does, or by its palette name with the sidebar's word as the hint", () => {
+    const found = pageCommands(pages, () => undefined);
+    expect(found.map((c) => [c.id, c.kind, c.label, c.hint])).toEqual([
+      ["page:/runners", "page", "Runners", undefined],
+      ["page:/work", "page", "Where's my work", "Work"],
+    ]);
+  });
+
+  it("finds a page by either name", () => {
+    const found = pageCommands(pages, () => undefined);
+    expect(ids(rankCommands(found, "where's"))).toEqual(["page:/work"]);
+    expect(ids(rankCommands(found, "work"))).toEqual(["page:/work"]);
+  });
+
+  it("opens the page's address", () => {
+    const opened: string[] = [];
+    pageCommands(pages, (to) => opened.push(to)).forEach((c) => c.run());
+    expect(opened).toEqual(["/runners", "/work"]);
   });
 });

@@ -24,6 +24,25 @@ export const KIND_LABEL: Record<CommandKind, string> = {
   dashboard: "Dashboard",
 };
 
+/** A page of the app as the sidebar lists it. */
+export interface PalettePage {
+  to: string;
+  label: string;
+  /** The palette's name for it, when the sidebar's word is too short to search for ("Where's my work"). */
+  paletteLabel?: string;
+}
+
+/** A command for each page: by its palette name where it has one, the sidebar's word as its hint so either finds it. */
+export function pageCommands(pages: readonly PalettePage[], open: (to: string) => void): Command[] {
+  return pages.map((page) => ({
+    id: `page:${page.to}`,
+    kind: "page",
+    label: page.paletteLabel ?? page.label,
+    hint: page.paletteLabel === undefined ? undefined : page.label,
+    run: () => open(page.to),
+  }));
+}
+
 function score(command: Command, text: string): number {
   const label = command.label.toLowerCase();
   if (label.startsWith(text)) return 0;

@@ -15,13 +15,23 @@ describe("matchRoute", () => {
     expect(matchRoute("/settings")).toEqual({ name: "settings" });
     expect(matchRoute("/bugs")).toEqual({ name: "bugs" });
     expect(matchRoute("/runners")).toEqual({ name: "runners" });
+    expect(matchRoute("/work")).toEqual({ name: "work" });
     expect(matchRoute("/tasks")).toEqual({ name: "tasks" });
     expect(matchRoute("/tasks/caught")).toEqual({ name: "caught" });
     expect(matchRoute("/tasks/other")).toEqual({ name: "notFound", path: "/tasks/other" });
   });
 
   test("anything else is not found", () => {
-    for (const path of ["/p", "/p/", "/boards/a/b", "/inbox/x", "/runners/local", "/nope", "/boards/%E0%A4%A"]) {
+    for (const path of [
+      "/p",
+      "/p/",
+      "/boards/a/b",
+      "/inbox/x",
+      "/runners/local",
+      "/work/w1",
+      "/nope",
+      "/boards/%E0%A4%A",
+    ]) {
       expect(matchRoute(path)).toEqual({ name: "notFound", path });
     }
   });

@@ -18,6 +18,7 @@ export type Route =
   | { name: "caught" }
   | { name: "bugs" }
   | { name: "runners" }
+  | { name: "work" }
   | { name: "notFound"; path: string };
 
 function segment(raw: string): string | null {
@@ -61,6 +62,7 @@ export function matchRoute(pathname: string): Route {
     case "settings":
     case "bugs":
     case "runners":
+    case "work":
       if (second === undefined) return { name: first };
       break;
   }

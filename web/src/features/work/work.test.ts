@@ -1,0 +1,282 @@
+import { describe, expect, it } from "vitest";
+import type { WorkEntry } from "../../shared/api/types.generated";
+import {
+  actionsShown,
+  aheadBehindText,
+  countByState,
+  discardConfirmed,
+  filterWork,
+  groupWork,
+  landingText,
+  matchingWork,
+  newestFirst,
+  NO_FILTER,
+  repositoryOptions,
+  shortRepository,
+  sinceText,
+  STATE_LABEL,
+  STATE_ORDER,
+  uncommittedText,
+  workSummary,
+} from "./work";
+
+const NOW = Date.parse("2026-03-10T12:00:00Z");
+
+const entry = (id: string, overrides: Partial<WorkEntry> = {}): WorkEntry => ({
+  id,
+  sessionId: `s-${id}`,
+  sessions: [`s-${id}`],
+  repository: "/home/ana/src/switchboard",
+  branch: `switchboard/${id}`,
+  state: "stranded",
+  reason: null,
+  checkout: `/data/worktrees/s-${id}`,
+  defaultBranch: "main",
+  ahead: 0,
+  behind: 0,
+  commits: 0,
+  unpushed: 0,
+  landedBy: null,
+  lastCommit: { sha: "0123456789abcdef", subject: "Fix the parser", at: "2026-03-10T09:00:00Z" },
+  uncommitted: null,
+  upstream: null,
+  since: "2026-03-10T10:00:00Z",
+  actions: ["open"],
+  ...overrides,
+});
+
+const ids = (entries: readonly WorkEntry[]) => entries.map((e) => e.id);
+
+describe("the order of work", () => {
+  it("lists work a session is on first, then ended work by when it ended, newest first", () => {
+    const older = entry("older", { since: "2026-03-09T10:00:00Z" });
+    const newer = entry("newer", { since: "2026-03-10T11:00:00Z" });
+    const running = entry("running", { since: null, lastCommit: null });
+    expect(ids([older, newer, running].sort(newestFirst))).toEqual(["running", "newer", "older"]);
+  });
+
+  it("orders running work, and work that ended together, by its last commit, without one last", () => {
+    const at = (iso: string) => ({ sha: "abc", subject: "x", at: iso });
+    const quiet = entry("quiet", { since: null, lastCommit: null });
+    const early = entry("early", { since: null, lastCommit: at("2026-03-10T08:00:00Z") });
+    const late = entry("late", { since: null, lastCommit: at("2026-03-10T11:00:00Z") });
+    expect(ids([quiet, early, late].sort(newestFirst))).toEqual(["late", "early", "quiet"]);
+
+    const since = "2026-03-10T10:00:00Z";
+    const a = entry("a", { since, lastCommit: at("2026-03-10T07:00:00Z") });
+    const b = entry("b", { since, lastCommit: at("2026-03-10T09:30:00Z") });
+    expect(ids([a, b].sort(newestFirst))).toEqual(["b", "a"]);
+  });
+
+  it("keeps the server's order for a tie, and puts an unreadable time last", () => {
+    const first = entry("first");
+    const second = entry("second");
+    const garbled = entry("garbled", { since: "yesterday" });
+    expect(ids([garbled, first, second].sort(newestFirst))).toEqual(["first", "second", "garbled"]);
+  });
+});
+
+describe("groupWork", () => {
+  it("groups by state in the order of what needs the user, each group newest first, empty groups left out", () => {
+    const groups = groupWork([
+      entry("landed", { state: "landed" }),
+      entry("old-stranded", { since: "2026-03-01T00:00:00Z" }),
+      entry("mystery", { state: "unknown", reason: "the repository is gone", lastCommit: null }),
+      entry("running", { state: "in_progress", since: null }),
+      entry("new-stranded", { since: "2026-03-10T11:59:00Z" }),
+      entry("refused", { state: "turned_down" }),
+    ]);
+    expect(groups.map((g) => [g.state, ids(g.entries)])).toEqual([
+      ["stranded", ["new-stranded", "old-stranded"]],
+      ["turned_down", ["refused"]],
+      ["in_progress", ["running"]],
+      ["landed", ["landed"]],
+      ["unknown", ["mystery"]],
+    ]);
+  });
+
+  it("has no group for no work", () => {
+    expect(groupWork([])).toEqual([]);
+  });
+
+  it("names every state, in the order stranded, turned down, waiting on review, in progress, landed, unknown", () => {
+    expect(STATE_ORDER).toEqual(["stranded", "turned_down", "waiting_on_review", "in_progress", "landed", "unknown"]);
+    expect(STATE_ORDER.map((s) => STATE_LABEL[s])).toEqual([
+      "Stranded",
+      "Turned down",
+      "Waiting on review",
+      "In progress",
+      "Landed",
+      "Unknown",
+    ]);
+  });
+});
+
+describe("countByState", () => {
+  it("counts every state, 0 for the ones with no work", () => {
+    expect(
+      countByState([entry("a"), entry("b"), entry("c", { state: "landed" }), entry("d", { state: "unknown" })]),
+    ).toEqual({ stranded: 2, turned_down: 0, waiting_on_review: 0, in_progress: 0, landed: 1, unknown: 1 });
+    expect(Object.values(countByState([]))).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+});
+
+describe("the filters", () => {
+  const parser = entry("parser", { branch: "switchboard/ab12cd34" });
+  const notes = entry("notes", {
+    repository: "/home/ana/src/docs",
+    branch: "release-notes",
+    state: "landed",
+    lastCommit: { sha: "fff", subject: "Tidy the Release notes", at: "2026-03-10T09:00:00Z" },
+  });
+  const bare = entry("bare", { repository: "/srv/tools", branch: "main", state: "unknown", lastCommit: null });
+  const all = [parser, notes, bare];
+
+  it("keeps everything with no filter", () => {
+    expect(ids(filterWork(all, NO_FILTER))).toEqual(["parser", "notes", "bare"]);
+  });
+
+  it("keeps one repository, by its full path", () => {
+    expect(ids(filterWork(all, { ...NO_FILTER, repository: "/home/ana/src/docs" }))).toEqual(["notes"]);
+  });
+
+  it("keeps one state", () => {
+    expect(ids(filterWork(all, { ...NO_FILTER, state: "unknown" }))).toEqual(["bare"]);
+  });
+
+  it("finds every typed word in the branch, the repository or the last commit's subject, in any case", () => {
+    expect(ids(filterWork(all, { ...NO_FILTER, text: "AB12" }))).toEqual(["parser"]);
+    expect(ids(filterWork(all, { ...NO_FILTER, text: "tools" }))).toEqual(["bare"]);
+    expect(ids(filterWork(all, { ...NO_FILTER, text: "  release   TIDY " }))).toEqual(["notes"]);
+    expect(ids(filterWork(all, { ...NO_FILTER, text: "parser" }))).toEqual(["parser"]);
+    // Work without a last commit is searched by its branch and repository alone.
+    expect(ids(filterWork(all, { ...NO_FILTER, text: "main tools" }))).toEqual(["bare"]);
+    expect(ids(filterWork(all, { ...NO_FILTER, text: "parser nowhere" }))).toEqual([]);
+  });
+
+  it("combines the filters", () => {
+    const filter = { state: "landed" as const, repository: "/home/ana/src/docs", text: "notes" };
+    expect(ids(filterWork(all, filter))).toEqual(["notes"]);
+    expect(ids(filterWork(all, { ...filter, state: "stranded" }))).toEqual([]);
+  });
+
+  it("counts what matches the repository and the text, whatever state is chosen", () => {
+    const matching = matchingWork(all, { repository: null, text: "switchboard" });
+    expect(ids(matching)).toEqual(["parser"]);
+    expect(countByState(matching).stranded).toBe(1);
+  });
+});
+
+describe("repositories", () => {
+  it("shortens a path to its last two segments", () => {
+    expect(shortRepository("/home/ana/src/switchboard")).toBe("src/switchboard");
+    expect(shortRepository("/home/ana/src/switchboard/")).toBe("src/switchboard");
+    expect(shortRepository("C:\\Users\\ana\\code\\app")).toBe("code/app");
+  });
+
+  it("leaves a path of two segments or fewer as it is", () => {
+    expect(shortRepository("/srv/tools")).toBe("/srv/tools");
+    expect(shortRepository("/repo")).toBe("/repo");
+    expect(shortRepository("")).toBe("");
+  });
+
+  it("offers each repository once, by short name, with the full path where two short names are the same", () => {
+    const options = repositoryOptions([
+      entry("a", { repository: "/home/ana/src/switchboard" }),
+      entry("b", { repository: "/home/ana/src/switchboard" }),
+      entry("c", { repository: "/home/ana/work/api" }),
+      entry("d", { repository: "/home/bo/work/api" }),
+    ]);
+    expect(options).toEqual([
+      { value: "/home/ana/work/api", label: "/home/ana/work/api" },
+      { value: "/home/bo/work/api", label: "/home/bo/work/api" },
+      { value: "/home/ana/src/switchboard", label: "src/switchboard" },
+    ]);
+    expect(repositoryOptions([])).toEqual([]);
+  });
+});
+
+describe("sinceText", () => {
+  it("says how long ago the last session ended, from the time given", () => {
+    expect(sinceText("2026-03-10T11:59:58Z", NOW)).toBe("ended just now");
+    expect(sinceText("2026-03-10T11:55:00Z", NOW)).toBe("ended 5 min ago");
+    expect(sinceText("2026-03-10T09:00:00Z", NOW)).toBe("ended 3 h ago");
+    expect(sinceText("2026-03-07T12:00:00Z", NOW)).toBe("ended 3 d ago");
+  });
+
+  it("says a session is running when there is no end yet", () => {
+    expect(sinceText(null, NOW)).toBe("session running");
+  });
+
+  it("does not take a time from a later clock, or an unreadable one, for a real age", () => {
+    expect(sinceText("2026-03-10T12:00:30Z", NOW)).toBe("ended just now");
+    expect(sinceText("last week", NOW)).toBe("ended at an unreadable time");
+  });
+});
+
+describe("the summary of changes", () => {
+  it("writes ahead/behind, what is uncommitted and what no remote has, in one line", () => {
+    const stranded = entry("s", { ahead: 3, behind: 1, unpushed: 1, uncommitted: { files: 2, lines: 40 } });
+    expect(workSummary(stranded)).toBe("+3/-1 · 2 files, 40 lines uncommitted · 1 commit on no remote");
+  });
+
+  it("uses the singular and the plural", () => {
+    expect(workSummary(entry("s", { uncommitted: { files: 1, lines: 1 }, unpushed: 4 }))).toBe(
+      "1 file, 1 line uncommitted · 4 commits on no remote",
+    );
+  });
+
+  it("leaves out what is not there, and says nothing for nothing", () => {
+    expect(workSummary(entry("s", { ahead: 2 }))).toBe("+2/-0");
+    expect(workSummary(entry("s", { behind: 5 }))).toBe("+0/-5");
+    expect(workSummary(entry("s", { uncommitted: { files: 0, lines: 0 } }))).toBeNull();
+    expect(workSummary(entry("s", { uncommitted: null, lastCommit: null }))).toBeNull();
+  });
+
+  it("has no ahead/behind without a default branch to count against (unknown work)", () => {
+    const unknown = entry("u", { state: "unknown", defaultBranch: null, ahead: 0, behind: 0, uncommitted: null });
+    expect(workSummary(unknown)).toBeNull();
+    expect(aheadBehindText(unknown)).toBeNull();
+  });
+
+  it("puts ahead/behind in words for a tooltip", () => {
+    expect(aheadBehindText({ ahead: 1, behind: 4, defaultBranch: "main" })).toBe("1 commit ahead of main, 4 behind");
+    expect(aheadBehindText({ ahead: 0, behind: 0, defaultBranch: "main" })).toBeNull();
+  });
+
+  it("counts files without lines (a binary or a mode change)", () => {
+    expect(uncommittedText({ files: 3, lines: 0 })).toBe("3 files uncommitted");
+    expect(uncommittedText(null)).toBeNull();
+  });
+});
+
+describe("landingText", () => {
+  it("says how landed work reached the default branch", () => {
+    expect(landingText({ landedBy: "squash", defaultBranch: "main" })).toBe("squashed into main");
+    expect(landingText({ landedBy: "merge", defaultBranch: "master" })).toBe("merged into master");
+    expect(landingText({ landedBy: "rebase", defaultBranch: null })).toBe("rebased");
+  });
+
+  it("says nothing for work that has not landed, or landed with nothing to land", () => {
+    expect(landingText({ landedBy: null, defaultBranch: "main" })).toBeNull();
+  });
+});
+
+describe("the actions", () => {
+  it("draws the entry's actions in its order, but the diff, which has no page to open", () => {
+    expect(actionsShown(["open", "diff", "continue", "push", "discard"])).toEqual([
+      "open",
+      "continue",
+      "push",
+      "discard",
+    ]);
+    expect(actionsShown([])).toEqual([]);
+  });
+
+  it("confirms a discard only with the branch typed exactly", () => {
+    expect(discardConfirmed("switchboard/ab12cd34", "switchboard/ab12cd34")).toBe(true);
+    expect(discardConfirmed("switchboard/AB12CD34", "switchboard/ab12cd34")).toBe(false);
+    expect(discardConfirmed(" switchboard/ab12cd34", "switchboard/ab12cd34")).toBe(false);
+    expect(discardConfirmed("", "switchboard/ab12cd34")).toBe(false);
+  });
+});
