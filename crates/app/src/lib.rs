@@ -53,6 +53,7 @@ pub mod titles;
 pub mod utility_model;
 mod work;
 mod work_origins;
+mod work_watch;
 
 pub use engine_args::{SOURCE_SESSION_HEADER, mcp_engine_args};
 pub use error::{AppError, AppResult, POLL_WAIT, blocking, poll_wait};

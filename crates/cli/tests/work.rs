@@ -384,3 +384,64 @@ fn a_merge_of_ready_branches_is_put_first_for_the_cpu_while_it_runs_and_not_afte
     assert!(matches!(reply.status, 200 | 202), "{}", reply.text());
     weight_becomes(&server, &other, 1.0);
 }
+
+/// The inbox rows about stranded work.
+fn stranded_rows(server: &TestServer) -> Vec<Value> {
+    let reply = server.call("GET", "/inbox?category=session&state=all&hidden=true", None);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    reply
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|row| {
+            row["title"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("stranded")
+        })
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn work_stranded_for_a_day_makes_one_inbox_row_per_repository_once() {
+    let server = server_with(&["--manual-clock"]);
+    let (_dir, root, _remote) = repository();
+    for _ in 0..2 {
+        let session = spawn(&server, &root, Some("worktree"));
+        stop(&server, &session);
+    }
+    assert_eq!(work(&server).len(), 2);
+    advance(&server, 23 * 3600 * 1000);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(
+        stranded_rows(&server).is_empty(),
+        "{:?}",
+        stranded_rows(&server)
+    );
+
+    advance(&server, 2 * 3600 * 1000);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while stranded_rows(&server).is_empty() {
+        assert!(std::time::Instant::now() < deadline, "no stranded row");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let rows = stranded_rows(&server);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(
+        rows[0]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("2 pieces of agent work stranded in "),
+        "{rows:?}"
+    );
+    assert!(rows[0]["body"].as_str().unwrap().contains("switchboard/"));
+
+    // Said once: a day later there is nothing new to say.
+    advance(&server, 25 * 3600 * 1000);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let again = stranded_rows(&server);
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0]["count"], rows[0]["count"], "{again:?}");
+}

@@ -205,12 +205,14 @@ impl Bus {
     }
 }
 
+/// Until the daemon accepts connections: its socket file appears when it
+/// binds, a moment before it listens.
 fn wait_for(socket: &Path) -> std::io::Result<()> {
     let deadline = Instant::now() + Duration::from_secs(10);
-    while !socket.exists() {
+    while std::os::unix::net::UnixStream::connect(socket).is_err() {
         if Instant::now() > deadline {
             return Err(std::io::Error::other(
-                "dbus-daemon made no socket within 10 s",
+                "dbus-daemon did not listen within 10 s",
             ));
         }
         std::thread::sleep(Duration::from_millis(20));

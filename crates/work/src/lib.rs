@@ -18,6 +18,7 @@ pub mod facts;
 mod index;
 pub mod landing;
 pub mod merges;
+pub mod notices;
 pub mod origins;
 pub mod state;
 
@@ -48,6 +49,15 @@ pub const MIGRATIONS: &[store::Migration] = &[
             repository TEXT NOT NULL,
             branches TEXT NOT NULL,
             started_at INTEGER NOT NULL
+          ) STRICT;",
+    },
+    store::Migration {
+        feature: "work",
+        sql: "CREATE TABLE work_notices (
+            work_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            noticed_at INTEGER NOT NULL,
+            PRIMARY KEY (work_id, kind)
           ) STRICT;",
     },
 ];
