@@ -16,6 +16,7 @@ import { useNow } from "../../shared/useNow";
 import {
   continueWork,
   discardWork,
+  mergeReady,
   pruneWork,
   pullRequestLink,
   pushWork,
@@ -34,6 +35,7 @@ import {
   landingText,
   matchingWork,
   NO_FILTER,
+  readyToMerge,
   repositoryOptions,
   shortRepository,
   sinceText,
@@ -72,6 +74,19 @@ export function WorkPage() {
   const counts = countByState(matching);
   const groups = entries ? groupWork(filterWork(entries, filter)) : [];
   const repositories = entries ? repositoryOptions(entries) : [];
+  const ready = entries ? readyToMerge(entries, filter.repository) : [];
+  const [merging, setMerging] = useState<{ running: boolean; error?: unknown }>({ running: false });
+
+  const merge = async (repository: string) => {
+    setMerging({ running: true });
+    try {
+      const { session } = await mergeReady(repository);
+      navigate(sessionPath(session.id));
+    } catch (error: unknown) {
+      setMerging({ running: false, error });
+      listed.reload();
+    }
+  };
 
   const settle = (id: string, outcome: Outcome) => setOutcomes((all) => new Map(all).set(id, outcome));
 
@@ -173,7 +188,18 @@ export function WorkPage() {
             ))}
           </select>
         </label>
+        {filter.repository !== null && ready.length > 0 && (
+          <button
+            type="button"
+            disabled={merging.running}
+            aria-busy={merging.running || undefined}
+            onClick={() => filter.repository !== null && void merge(filter.repository)}
+          >
+            Merge {ready.length} ready branch{ready.length === 1 ? "" : "es"}
+          </button>
+        )}
       </div>
+      {merging.error !== undefined && <ErrorNote error={merging.error} />}
       {listed.error !== undefined && <ErrorNote error={listed.error} onRetry={listed.reload} />}
       {!entries && listed.error === undefined && <Loading what="your agents' work" />}
       {entries?.length === 0 && <p className="muted">{EMPTY}</p>}

@@ -36,3 +36,7 @@ export const continueWork = (id: string, prompt: string) =>
     method: "POST",
     body: prompt.trim() === "" ? undefined : { prompt: prompt.trim() },
   });
+
+/** A session that merges the repository's ready branches, oldest first; refused when none is ready. */
+export const mergeReady = (repository: string) =>
+  apiFetch<{ session: Session }>(`${WORK_PATH}/merge`, { method: "POST", body: { repository } });

@@ -11,6 +11,7 @@ import {
   matchingWork,
   newestFirst,
   NO_FILTER,
+  readyToMerge,
   repositoryOptions,
   shortRepository,
   sinceText,
@@ -278,5 +279,20 @@ describe("the actions", () => {
     expect(discardConfirmed("switchboard/AB12CD34", "switchboard/ab12cd34")).toBe(false);
     expect(discardConfirmed(" switchboard/ab12cd34", "switchboard/ab12cd34")).toBe(false);
     expect(discardConfirmed("", "switchboard/ab12cd34")).toBe(false);
+  });
+});
+
+describe("readyToMerge", () => {
+  it("is the chosen repository's work waiting on review, and nothing without a repository", () => {
+    const other = "/home/ana/src/other";
+    const all = [
+      entry("a", { state: "waiting_on_review" }),
+      entry("b", { state: "stranded" }),
+      entry("c", { state: "waiting_on_review", repository: other }),
+      entry("d", { state: "landed" }),
+    ];
+    expect(readyToMerge(all, "/home/ana/src/switchboard").map((e) => e.id)).toEqual(["a"]);
+    expect(readyToMerge(all, other).map((e) => e.id)).toEqual(["c"]);
+    expect(readyToMerge(all, null)).toEqual([]);
   });
 });

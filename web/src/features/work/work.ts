@@ -204,3 +204,9 @@ export function workSummary(entry: WorkEntry): string | null {
   if (entry.unpushed > 0) parts.push(`${count(entry.unpushed, "commit", "commits")} on no remote`);
   return parts.length > 0 ? parts.join(" · ") : null;
 }
+
+/** The pieces of `repository` a merge session would merge (the server's rule: waiting on review). */
+export function readyToMerge(entries: readonly WorkEntry[], repository: string | null): WorkEntry[] {
+  if (repository === null) return [];
+  return entries.filter((e) => e.repository === repository && e.state === "waiting_on_review");
+}
