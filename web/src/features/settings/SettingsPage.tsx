@@ -5,7 +5,7 @@
  * stays. A navigation lists the sections; `#<pane>` in the address scrolls to
  * that section (see `panes.ts`).
  */
-import { memo, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
@@ -32,9 +32,19 @@ export function SettingsPage() {
   const hidden = useMemo(() => storedOnlyCount(Object.keys(values ?? {})), [values]);
   const nav = useMemo(() => navOf(sections), [sections]);
   const pane = paneFor(useHash(), sections);
+  // The list follows the filter a render late (deferred): a section chosen just after the filter
+  // changed is scrolled to once the list has caught up, or rows drawn after would push it away.
+  const settled = needle === filter.trim().toLowerCase();
+  const scrolledTo = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (pane) scrollToPane(pane);
-  }, [pane]);
+    if (!pane) {
+      scrolledTo.current = undefined;
+      return;
+    }
+    if (!settled || scrolledTo.current === pane) return;
+    scrolledTo.current = pane;
+    scrollToPane(pane);
+  }, [pane, settled]);
 
   if (error !== undefined) return <ErrorNote error={error} />;
   if (!values) return <Loading what="settings" />;
