@@ -75,7 +75,7 @@ fn sources(
 
 impl App {
     async fn work_sources(&self, account: &str) -> AppResult<(Vec<Session>, Vec<work::Source>)> {
-        let sessions = self.sessions.list(account).await?;
+        let sessions = self.sessions.list_records(account).await?;
         let db = self.db.clone();
         let origins =
             blocking(move || work::origins::all(&db).map_err(work::WorkError::from)).await?;

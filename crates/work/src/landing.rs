@@ -14,7 +14,7 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde::Serialize;
 use worktrees::git;
@@ -89,12 +89,7 @@ fn squashed_by_patch(repository: &Path, head: &str, default: &str, base: &str) -
 
 /// `git patch-id --stable` of a patch (or of a `git log -p`).
 fn patch_ids(repository: &Path, patch: &str) -> Option<Vec<String>> {
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(repository)
-        .args(["patch-id", "--stable"])
-        .env("LC_ALL", "C")
-        .env("GIT_OPTIONAL_LOCKS", "0")
+    let mut child = git::command(repository, ["patch-id", "--stable"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

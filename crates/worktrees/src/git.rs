@@ -34,7 +34,9 @@ where
         .map_err(WorktreeError::Spawn)
 }
 
-fn command<I, S>(dir: &Path, args: I) -> Command
+/// `git -C dir args…` with the repository-choosing variables cleared, for a
+/// caller that must wire its pipes itself (a patch on stdin).
+pub fn command<I, S>(dir: &Path, args: I) -> Command
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
