@@ -52,7 +52,9 @@ pub mod tasks_mirror;
 pub mod titles;
 pub mod utility_model;
 mod work;
+mod work_hosts;
 mod work_origins;
+mod work_reviews;
 mod work_watch;
 
 pub use engine_args::{SOURCE_SESSION_HEADER, mcp_engine_args};

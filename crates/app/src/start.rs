@@ -20,7 +20,7 @@ use crate::{
     bug_intake, catches, coaching_watch, email_in, fair_share, forensics, governor_loop,
     instruction_sync, keep_awake, messenger_bot, metrics_watch, notifier, publish, runner_hosts,
     runner_listener, session_inbox, summaries, task_reminders, tasks_mirror, titles, utility_model,
-    work_origins, work_watch,
+    work_hosts, work_origins, work_reviews, work_watch,
 };
 
 #[derive(Debug, Clone)]
@@ -278,6 +278,8 @@ impl Prepared {
         keep_awake::start(&app);
         work_origins::start(&app);
         work_watch::start(&app);
+        work_reviews::start(&app);
+        work_hosts::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);

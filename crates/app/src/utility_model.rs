@@ -43,8 +43,13 @@ pub fn primary_engine(data_dir: &Path) -> Option<Engine> {
     };
     let (name, spec) =
         pick(sessions::EngineKind::Claude).or_else(|| pick(sessions::EngineKind::Codex))?;
-    Some(Engine {
-        name: name.clone(),
+    Some(engine_of(name, spec))
+}
+
+/// The utility model's view of engine `name` of `engines.toml`.
+pub fn engine_of(name: &str, spec: &sessions::EngineSpec) -> Engine {
+    Engine {
+        name: name.to_owned(),
         kind: match spec.kind {
             sessions::EngineKind::Codex => EngineKind::Codex,
             _ => EngineKind::Claude,
@@ -53,7 +58,7 @@ pub fn primary_engine(data_dir: &Path) -> Option<Engine> {
         args: spec.args.clone(),
         env: spec.env.clone(),
         unsafe_allow_unsandboxed: spec.unsafe_allow_unsandboxed,
-    })
+    }
 }
 
 /// The start of today in the inbox's time zone: each feature's cap is per
@@ -86,9 +91,11 @@ pub fn cap(state: &App, feature: Feature) -> Option<f64> {
     match feature {
         Feature::WeeklySummary => Some(state.settings.weekly_summary_daily_cost_cap_usd()),
         Feature::ForensicsDeep => Some(state.settings.session_forensics_daily_cost_cap_usd()),
-        Feature::Title | Feature::Catches | Feature::ArchiveDigest | Feature::EmailPrescreen => {
-            None
-        }
+        Feature::Title
+        | Feature::Catches
+        | Feature::ArchiveDigest
+        | Feature::EmailPrescreen
+        | Feature::Review => None,
     }
 }
 
@@ -152,5 +159,6 @@ fn describe(feature: Feature) -> &'static str {
         Feature::ArchiveDigest => "The archive digest",
         Feature::ForensicsDeep => "The forensics deep analysis",
         Feature::EmailPrescreen => "The inbound email prescreen",
+        Feature::Review => "Reviews of returned work",
     }
 }

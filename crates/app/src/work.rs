@@ -83,12 +83,28 @@ impl App {
         Ok((sessions, sources))
     }
 
-    /// The account's work, newest first.
+    /// The account's work, newest first, with its reviews.
     pub async fn work_entries(&self, account: &str) -> AppResult<Vec<work::Entry>> {
         let (_, sources) = self.work_sources(account).await?;
         let index = self.work.clone();
+        let db = self.db.clone();
         let now = self.clock.now().unix_timestamp();
-        blocking(move || Ok::<_, work::WorkError>(index.entries(sources, now))).await
+        blocking(move || {
+            let hosted = work::hosted::all(&db)?;
+            let mut entries = index.entries(sources, now, &hosted);
+            let mut reviews = work::reviews::latest(&db)?;
+            for entry in &mut entries {
+                entry.reviews = reviews.remove(&entry.id).unwrap_or_default();
+            }
+            Ok::<_, work::WorkError>(entries)
+        })
+        .await
+    }
+
+    /// The commit a piece of work started from, while it is known.
+    pub(crate) async fn work_base(&self, account: &str, id: &str) -> Option<String> {
+        let (_, group) = self.work_group(account, id).await.ok()?;
+        Some(group.piece.base)
     }
 
     /// One piece of the account's work.
@@ -120,10 +136,15 @@ impl App {
     ) -> AppResult<()> {
         let (_, group) = self.work_group(account, id).await?;
         let index = self.work.clone();
-        let id = id.to_owned();
+        let db = self.db.clone();
+        let forget = id.to_owned();
         blocking(move || {
+            let id = forget;
             let done = match action {
-                work::Action::Prune => work::act::prune(&group),
+                work::Action::Prune => {
+                    let hosted = work::hosted::all(&db)?;
+                    work::act::prune(&group, hosted.get(&id))
+                }
                 work::Action::Discard => work::act::discard(&group, confirm.as_deref()),
                 work::Action::Push => work::act::push(&group),
                 _ => Err(work::WorkError::Refused(
@@ -133,13 +154,26 @@ impl App {
             index.forget(&id);
             done
         })
-        .await
+        .await?;
+        if action == work::Action::Push
+            && let Ok(entry) = self.work_entry(account, id).await
+        {
+            self.work_check_host(account, &entry).await?;
+        }
+        Ok(())
     }
 
-    /// The page that opens a pull request for pushed work on its host.
-    pub async fn work_pull_request(&self, account: &str, id: &str) -> AppResult<String> {
+    /// A pull request for pushed work: opened on its code host when one is
+    /// configured with a token (`true`), else the host's own page that
+    /// opens one (`false`).
+    pub async fn work_pull_request(&self, account: &str, id: &str) -> AppResult<(String, bool)> {
         let (_, group) = self.work_group(account, id).await?;
-        blocking(move || work::act::pull_request_link(&group)).await
+        let link = blocking(move || work::act::pull_request_link(&group)).await;
+        let entry = self.work_entry(account, id).await?;
+        match self.work_open_pull_request(account, &entry).await? {
+            Some(url) => Ok((url, true)),
+            None => link.map(|url| (url, false)),
+        }
     }
 
     /// Where and on what engine a follow-up session of a piece of work runs:

@@ -6,36 +6,47 @@
 
 use std::collections::HashSet;
 
-use sessions::Status;
+use sessions::{SessionUpdate, Status};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::services::App;
 
 pub(crate) fn start(app: &App) {
+    let mut seen = HashSet::new();
+    follow_sessions(app, "work origins", move |app, update| {
+        let first = matches!(update.status, Status::Queued | Status::Starting)
+            && seen.insert(update.session_id.clone());
+        async move {
+            if first {
+                record(&app, &update.account_id, &update.session_id).await;
+            }
+        }
+    });
+}
+
+/// Runs `each` on every session update, in order, until the server stops;
+/// `what` names the follower in the log when updates were lost.
+pub(crate) fn follow_sessions<F, Fut>(app: &App, what: &'static str, mut each: F)
+where
+    F: FnMut(App, SessionUpdate) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send,
+{
     let app = app.clone();
     let mut updates = app.sessions.subscribe();
     let mut stop = app.stop.subscribe();
     tokio::spawn(async move {
-        let mut seen = HashSet::new();
         loop {
             let update = tokio::select! {
                 () = async { drop(stop.wait_for(Option::is_some).await) } => return,
                 update = updates.recv() => update,
             };
-            let update = match update {
-                Ok(update) => update,
+            match update {
+                Ok(update) => each(app.clone(), update).await,
                 Err(RecvError::Lagged(missed)) => {
-                    tracing::warn!(missed, "work origins: session updates were lost");
-                    continue;
+                    tracing::warn!(missed, "{what}: session updates were lost");
                 }
                 Err(RecvError::Closed) => return,
-            };
-            if !matches!(update.status, Status::Queued | Status::Starting)
-                || !seen.insert(update.session_id.clone())
-            {
-                continue;
             }
-            record(&app, &update.account_id, &update.session_id).await;
         }
     });
 }

@@ -80,20 +80,21 @@ async fn tell(
     };
     let row = row.dedup(&format!("stranded work in {repository}"));
     let inbox = app.inbox.clone();
-    let account = account.to_owned();
+    let owner = account.to_owned();
     let count = u32::try_from(pieces.len()).unwrap_or(u32::MAX);
-    blocking(move || {
-        inbox.add_counted(&account, row, count, &|total| {
+    let added = blocking(move || {
+        inbox.add_counted(&owner, row, count, &|total| {
             (total > 1)
                 .then(|| format!("{total} pieces of agent work stranded in {name} for a day"))
         })
     })
     .await?;
+    crate::publish::inbox_added(app, account, added);
     Ok(())
 }
 
 /// The last two folders of a repository's path: enough to tell it apart.
-fn short(repository: &str) -> String {
+pub(crate) fn short(repository: &str) -> String {
     let parts: Vec<&str> = repository
         .trim_end_matches('/')
         .rsplit('/')

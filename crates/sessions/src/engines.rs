@@ -77,6 +77,10 @@ pub struct EngineSpec {
 struct EnginesFile {
     #[serde(default)]
     engines: BTreeMap<String, EngineSpec>,
+    /// The engines that review work when it comes back
+    /// (`cloudSessionReviewsEnabled`), by name.
+    #[serde(default)]
+    reviewers: Vec<String>,
 }
 
 impl EngineSpec {
@@ -166,12 +170,51 @@ pub fn load(data_dir: &Path) -> Result<BTreeMap<String, EngineSpec>> {
     }
 }
 
+/// The reviewers `engines.toml` names, each with its engine; none without
+/// the file.
+pub fn reviewers(data_dir: &Path) -> Result<Vec<(String, EngineSpec)>> {
+    let path = engines_path(data_dir);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(SessionError::EnginesConfig {
+                path,
+                detail: e.to_string(),
+            });
+        }
+    };
+    let mut file = parse_file(&path, &text)?;
+    Ok(file
+        .reviewers
+        .iter()
+        .filter_map(|name| Some((name.clone(), file.engines.remove(name)?)))
+        .collect())
+}
+
 fn parse(path: &Path, text: &str) -> Result<BTreeMap<String, EngineSpec>> {
+    parse_file(path, text).map(|file| file.engines)
+}
+
+fn parse_file(path: &Path, text: &str) -> Result<EnginesFile> {
     let bad = |detail: String| SessionError::EnginesConfig {
         path: path.to_owned(),
         detail,
     };
     let file: EnginesFile = toml::from_str(text).map_err(|e| bad(e.to_string()))?;
+    for name in &file.reviewers {
+        // A review is a question asked of a coding assistant's CLI; a
+        // `command` engine has no way to answer one.
+        match file.engines.get(name) {
+            Some(spec) if spec.kind != EngineKind::Command => {}
+            Some(_) => {
+                return Err(bad(format!(
+                    "reviewer `{name}` is a command engine; a reviewer must be kind claude or codex"
+                )));
+            }
+            None => return Err(bad(format!("reviewer `{name}` names no engine"))),
+        }
+    }
     for (name, spec) in &file.engines {
         if spec.program().first().is_none_or(|p| p.is_empty()) {
             return Err(bad(format!(
@@ -188,7 +231,7 @@ fn parse(path: &Path, text: &str) -> Result<BTreeMap<String, EngineSpec>> {
             )));
         }
     }
-    Ok(file.engines)
+    Ok(file)
 }
 
 fn path_defaults() -> BTreeMap<String, EngineSpec> {
@@ -460,5 +503,29 @@ mod tests {
         assert!(parse(Path::new("e"), no_command).is_err());
         let bad_kind = "[engines.x]\nkind = \"gemini\"\ncommand = [\"g\"]\n";
         assert!(parse(Path::new("e"), bad_kind).is_err());
+    }
+
+    #[test]
+    fn reviewers_name_assistant_engines_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("engines.toml"), text).unwrap();
+        assert!(reviewers(dir.path()).unwrap().is_empty());
+        let engines = "[engines.echo]\nkind = \"command\"\ncommand = [\"/usr/bin/cat\"]\n\
+                       [engines.critic]\nkind = \"claude\"\n";
+        write(&format!("reviewers = [\"critic\"]\n{engines}"));
+        let found = reviewers(dir.path()).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "critic");
+        assert_eq!(found[0].1.kind, EngineKind::Claude);
+        write(&format!("reviewers = [\"echo\"]\n{engines}"));
+        let refused = reviewers(dir.path()).unwrap_err().to_string();
+        assert!(refused.contains("command engine"), "{refused}");
+        write(&format!("reviewers = [\"nobody\"]\n{engines}"));
+        assert!(
+            load(dir.path())
+                .unwrap_err()
+                .to_string()
+                .contains("names no engine")
+        );
     }
 }

@@ -21,6 +21,9 @@
 //!
 //! [`telegram::BotApi`] stands in for the messenger's Bot API the same way:
 //! it feeds the updates a test pushes to `getUpdates` and records every call.
+//! [`codehost::CodeHost`] stands in for GitHub's or GitLab's REST API: the
+//! pull (merge) requests a test adds, listed with ETags and 304s, created,
+//! refused and rate limited as the hosts document it.
 //! [`logind::Bus`] is a private system bus (the real `dbus-daemon`) with
 //! logind's sleep inhibitors on it, for `keepAwakeWhileSessionsRunning`.
 //!
@@ -33,6 +36,7 @@
 //! ```
 
 mod anthropic;
+pub mod codehost;
 pub mod logind;
 mod openai;
 mod script;

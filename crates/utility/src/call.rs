@@ -18,16 +18,19 @@ pub enum Feature {
     ForensicsDeep,
     /// Inbound email's classifier: start a session, or not.
     EmailPrescreen,
+    /// A reviewer engine's findings over work that came back.
+    Review,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 6] = [
+    pub const ALL: [Feature; 7] = [
         Feature::Title,
         Feature::Catches,
         Feature::WeeklySummary,
         Feature::ArchiveDigest,
         Feature::ForensicsDeep,
         Feature::EmailPrescreen,
+        Feature::Review,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -38,6 +41,7 @@ impl Feature {
             Feature::ArchiveDigest => "archive_digest",
             Feature::ForensicsDeep => "forensics_deep",
             Feature::EmailPrescreen => "email_prescreen",
+            Feature::Review => "review",
         }
     }
 

@@ -19,6 +19,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
 use crate::Answer;
+use crate::model::Model;
 
 /// Which CLI the engine is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +66,7 @@ impl Engine {
     /// The engine's own arguments come first, so that the ones a utility
     /// call depends on (no tools, the feature's model) win over a model or
     /// format the engine's sessions are configured with.
-    pub(crate) fn argv(&self, model: Option<&str>) -> Vec<String> {
+    pub(crate) fn argv(&self, model: Model<'_>) -> Vec<String> {
         let mut argv = self.program.clone();
         match self.kind {
             EngineKind::Claude => {
@@ -84,10 +85,11 @@ impl Engine {
                     ]
                     .map(str::to_owned),
                 );
-                argv.extend([
-                    "--model".to_owned(),
-                    model.unwrap_or(CLAUDE_SMALL_MODEL).to_owned(),
-                ]);
+                match model {
+                    Model::Small => argv.extend(["--model", CLAUDE_SMALL_MODEL].map(str::to_owned)),
+                    Model::Named(model) => argv.extend(["--model".to_owned(), model.to_owned()]),
+                    Model::EngineDefault => {}
+                }
             }
             EngineKind::Codex => {
                 argv.extend(
@@ -96,8 +98,9 @@ impl Engine {
                 argv.extend(self.args.iter().cloned());
                 argv.extend(["--sandbox", "read-only"].map(str::to_owned));
                 match model {
-                    Some(model) => argv.extend(["--model".to_owned(), model.to_owned()]),
-                    None => argv.extend(["-c".to_owned(), CODEX_SMALL_EFFORT.to_owned()]),
+                    Model::Named(model) => argv.extend(["--model".to_owned(), model.to_owned()]),
+                    Model::Small => argv.extend(["-c".to_owned(), CODEX_SMALL_EFFORT.to_owned()]),
+                    Model::EngineDefault => {}
                 }
                 // `-` reads the prompt from stdin.
                 argv.push("-".to_owned());
@@ -112,7 +115,7 @@ impl Engine {
     pub(crate) async fn run(
         &self,
         prompt: &str,
-        model: Option<&str>,
+        model: Model<'_>,
         workdir: &Path,
         policy: &sandbox::Policy,
         timeout: Duration,
@@ -333,7 +336,7 @@ mod tests {
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
         };
-        let argv = engine.argv(Some("haiku"));
+        let argv = engine.argv(Model::Named("haiku"));
         let models: Vec<usize> = argv
             .iter()
             .enumerate()
@@ -349,7 +352,7 @@ mod tests {
             args: vec![],
             ..engine
         };
-        let argv = codex.argv(None);
+        let argv = codex.argv(Model::Small);
         assert_eq!(argv.last().map(String::as_str), Some("-"));
         assert!(argv.contains(&"read-only".to_owned()));
     }
@@ -364,7 +367,7 @@ mod tests {
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
         };
-        let argv = claude.argv(None);
+        let argv = claude.argv(Model::Small);
         let last_model = argv.iter().rposition(|a| a == "--model").unwrap();
         assert_eq!(argv[last_model + 1], "haiku");
         let codex = Engine {
@@ -373,12 +376,34 @@ mod tests {
             args: vec![],
             ..claude
         };
-        let argv = codex.argv(None);
+        let argv = codex.argv(Model::Small);
         let config = argv.iter().position(|a| a == "-c").unwrap();
         assert_eq!(argv[config + 1], "model_reasoning_effort=\"low\"");
         assert!(!argv.contains(&"--model".to_owned()));
-        let named = codex.argv(Some("gpt-5.5"));
+        let named = codex.argv(Model::Named("gpt-5.5"));
         assert!(!named.contains(&"-c".to_owned()));
         assert!(named.contains(&"gpt-5.5".to_owned()));
+    }
+
+    #[test]
+    fn a_named_engine_asked_without_a_model_keeps_its_own() {
+        let reviewer = Engine {
+            name: "reviewer".into(),
+            kind: EngineKind::Claude,
+            program: vec!["claude".into()],
+            args: vec!["--model".into(), "opus".into()],
+            env: BTreeMap::new(),
+            unsafe_allow_unsandboxed: false,
+        };
+        let argv = reviewer.argv(Model::EngineDefault);
+        let last_model = argv.iter().rposition(|a| a == "--model").unwrap();
+        assert_eq!(argv[last_model + 1], "opus");
+        let codex = Engine {
+            kind: EngineKind::Codex,
+            args: vec![],
+            ..reviewer
+        };
+        let argv = codex.argv(Model::EngineDefault);
+        assert!(!argv.contains(&"-c".to_owned()) && !argv.contains(&"--model".to_owned()));
     }
 }

@@ -21,6 +21,7 @@
 mod call;
 mod engine;
 mod ledger;
+mod model;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -35,6 +36,7 @@ use time::OffsetDateTime;
 pub use call::{Feature, Outcome, UtilityCall};
 pub use engine::{Engine, EngineKind};
 pub use ledger::{FeatureSpend, MIGRATIONS};
+use model::Model;
 
 /// A feature's allowance: calls stop once what it spent since `since` (the
 /// start of its day in the person's zone) reaches `cap_usd`. No cap, or a cap
@@ -149,7 +151,8 @@ impl Utility {
     /// Asks for plain text.
     pub async fn text(&self, ask: &Ask<'_>) -> Result<Answer, UtilityError> {
         let engine = self.admit(ask).await?;
-        self.run(&engine, ask, ask.prompt)
+        let model = ask.model.map_or(Model::Small, Model::Named);
+        self.run(&engine, model, ask, ask.prompt)
             .await
             .map(|(answer, _)| answer)
     }
@@ -162,12 +165,37 @@ impl Utility {
         schema: &Value,
     ) -> Result<(T, Answer), UtilityError> {
         let engine = self.admit(ask).await?;
+        let model = ask.model.map_or(Model::Small, Model::Named);
+        self.json_with(&engine, model, ask, schema).await
+    }
+
+    /// [`Utility::json`] asked of a named engine rather than the primary
+    /// one (a reviewer of `engines.toml`), on the model its own arguments
+    /// choose unless the ask names one. Confined and tool-less the same way.
+    pub async fn json_on<T: DeserializeOwned>(
+        &self,
+        engine: &Engine,
+        ask: &Ask<'_>,
+        schema: &Value,
+    ) -> Result<(T, Answer), UtilityError> {
+        self.check_budget(ask, engine).await?;
+        let model = ask.model.map_or(Model::EngineDefault, Model::Named);
+        self.json_with(engine, model, ask, schema).await
+    }
+
+    async fn json_with<T: DeserializeOwned>(
+        &self,
+        engine: &Engine,
+        model: Model<'_>,
+        ask: &Ask<'_>,
+        schema: &Value,
+    ) -> Result<(T, Answer), UtilityError> {
         let prompt = format!(
             "{}\n\nReply with one JSON value and nothing else (no prose, no code fence). \
              It must match this JSON Schema:\n{schema}",
             ask.prompt
         );
-        let (answer, id) = self.run(&engine, ask, &prompt).await?;
+        let (answer, id) = self.run(engine, model, ask, &prompt).await?;
         let reason = match parse_json::<T>(&answer.text) {
             Ok(value) => return Ok((value, answer)),
             Err(reason) => reason,
@@ -178,7 +206,7 @@ impl Utility {
              Reply again with the JSON value only.",
             clip(&answer.text, 2_000)
         );
-        let (answer, id) = self.run(&engine, ask, &again).await?;
+        let (answer, id) = self.run(engine, model, ask, &again).await?;
         match parse_json::<T>(&answer.text) {
             Ok(value) => Ok((value, answer)),
             Err(reason) => {
@@ -221,6 +249,12 @@ impl Utility {
                 .await?;
             return Err(UtilityError::NoEngine);
         };
+        self.check_budget(ask, &engine).await?;
+        Ok(engine)
+    }
+
+    /// Refuses, and records the refusal, once the feature's cap is reached.
+    async fn check_budget(&self, ask: &Ask<'_>, engine: &Engine) -> Result<(), UtilityError> {
         if let Some(cap) = ask.budget.cap() {
             let db = self.db.clone();
             let (feature, since) = (ask.feature, ask.budget.since);
@@ -231,12 +265,12 @@ impl Utility {
                     spent,
                     cap,
                 };
-                self.record_refusal(ask, Some(&engine), Outcome::Capped, Some(error.to_string()))
+                self.record_refusal(ask, Some(engine), Outcome::Capped, Some(error.to_string()))
                     .await?;
                 return Err(error);
             }
         }
-        Ok(engine)
+        Ok(())
     }
 
     async fn record_refusal(
@@ -268,13 +302,14 @@ impl Utility {
     async fn run(
         &self,
         engine: &Engine,
+        model: Model<'_>,
         ask: &Ask<'_>,
         prompt: &str,
     ) -> Result<(Answer, String), UtilityError> {
         let started = Instant::now();
         let at = self.clock.timestamp();
         let result = engine
-            .run(prompt, ask.model, &self.workdir, &self.policy, self.timeout)
+            .run(prompt, model, &self.workdir, &self.policy, self.timeout)
             .await;
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let id = uuid::Uuid::now_v7().to_string();

@@ -4,9 +4,12 @@
 //! discard only stranded work, after the branch's name is typed, and
 //! neither ever touches a checkout that Switchboard did not make.
 
+use std::path::Path;
+
 use worktrees::git;
 
 use crate::facts::{self, Facts};
+use crate::hosted::Hosted;
 use crate::index::Group;
 use crate::state::{self, State};
 
@@ -28,16 +31,20 @@ fn refused(reason: impl Into<String>) -> WorkError {
 }
 
 /// The state of `group` as git has it now.
-fn fresh(group: &Group) -> (State, Facts) {
+fn fresh(group: &Group, hosted: Option<&Hosted>) -> (State, Facts) {
     let facts = facts::inspect(&group.piece);
-    let (state, _) = state::decide(group.activity(), &facts);
+    let (state, _) = state::decide(group.activity(), &facts, hosted);
     (state, facts)
 }
 
 /// Removes the worktree and the local branch of landed work. Refused for
 /// anything else, and for any uncommitted change, whatever the caller asks.
-pub fn prune(group: &Group) -> Result<(), WorkError> {
-    let (state, facts) = fresh(group);
+///
+/// `hosted` is what the code host said: its merged pull request lands
+/// pushed work git cannot see landed; it never makes dirty or unpushed
+/// work prunable.
+pub fn prune(group: &Group, hosted: Option<&Hosted>) -> Result<(), WorkError> {
+    let (state, facts) = fresh(group, hosted);
     let Facts::Found(found) = facts else {
         return Err(refused("nothing of this work can be found"));
     };
@@ -61,7 +68,7 @@ pub fn prune(group: &Group) -> Result<(), WorkError> {
 /// Throws stranded work away: its worktree, changes and all, and its
 /// branch. `confirm` must be the branch's name.
 pub fn discard(group: &Group, confirm: Option<&str>) -> Result<(), WorkError> {
-    let (state, facts) = fresh(group);
+    let (state, facts) = fresh(group, None);
     let Facts::Found(found) = facts else {
         return Err(refused("nothing of this work can be found"));
     };
@@ -110,7 +117,7 @@ fn remove(group: &Group, found: &facts::Found, force: bool) -> Result<(), WorkEr
 /// Pushes the branch to `origin` (the only remote, if it has another
 /// name) and sets it as the upstream.
 pub fn push(group: &Group) -> Result<(), WorkError> {
-    let (state, facts) = fresh(group);
+    let (state, facts) = fresh(group, None);
     let Facts::Found(found) = facts else {
         return Err(refused("nothing of this work can be found"));
     };
@@ -153,11 +160,53 @@ fn describe(state: State) -> &'static str {
     }
 }
 
+/// The address of `remote` of `repository`, when it has one.
+pub fn remote_url(repository: &Path, remote: &str) -> Option<String> {
+    git::checked(repository, ["remote", "get-url", remote])
+        .ok()
+        .map(|url| url.trim().to_owned())
+}
+
+/// Brings `remote`'s branches up to date and forgets those deleted there
+/// (`git fetch --prune`), never asking for a password: a remote that needs
+/// one fails instead of hanging a background fetch.
+pub fn fetch(repository: &Path, remote: &str) -> Result<(), WorkError> {
+    let output = git::command(
+        repository,
+        [
+            "-c",
+            "http.lowSpeedLimit=1000",
+            "-c",
+            "http.lowSpeedTime=30",
+            "fetch",
+            "--prune",
+            "--quiet",
+            "--no-write-fetch-head",
+            remote,
+        ],
+    )
+    .env("GIT_TERMINAL_PROMPT", "0")
+    .env(
+        "GIT_SSH_COMMAND",
+        "ssh -o BatchMode=yes -o ConnectTimeout=15",
+    )
+    .output()
+    .map_err(|e| refused(format!("git cannot run: {e}")))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(refused(format!(
+            "git fetch {remote} failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        )))
+    }
+}
+
 /// Where the user opens a pull request for pushed work, on GitHub or
 /// GitLab as its remote's address names them (no token needed: the host's
 /// own page to open one). Refused for unpushed work and other remotes.
 pub fn pull_request_link(group: &Group) -> Result<String, WorkError> {
-    let (state, facts) = fresh(group);
+    let (state, facts) = fresh(group, None);
     let Facts::Found(found) = facts else {
         return Err(refused("nothing of this work can be found"));
     };

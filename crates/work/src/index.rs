@@ -16,6 +16,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::facts::{self, Facts, Piece};
+use crate::hosted::Hosted;
 use crate::landing::Landing;
 use crate::state::{self, Action, Activity, State};
 
@@ -94,6 +95,13 @@ pub struct Entry {
     /// When its last session ended (RFC 3339); `null` while one runs.
     pub since: Option<String>,
     pub actions: Vec<Action>,
+    /// The newest review of each reviewer (`cloudSessionReviewsEnabled`).
+    pub reviews: Vec<crate::reviews::Review>,
+    /// Its pull request, as the code host last said.
+    pub pull_request: Option<codehosts::PullRequest>,
+    /// The code host its remote is on, when one is configured with a
+    /// token.
+    pub code_host: Option<String>,
 }
 
 struct Cached {
@@ -185,12 +193,18 @@ pub fn group(sources: Vec<Source>) -> Vec<Group> {
 impl Index {
     /// The entries for `sources` (one account's sessions, newest first),
     /// at `now` (Unix seconds). Blocking: runs git for what changed.
-    pub fn entries(&self, sources: Vec<Source>, now: i64) -> Vec<Entry> {
+    /// `hosted` is what code hosts last said, by work id.
+    pub fn entries(
+        &self,
+        sources: Vec<Source>,
+        now: i64,
+        hosted: &HashMap<String, Hosted>,
+    ) -> Vec<Entry> {
         group(sources)
             .into_iter()
             .filter_map(|group| {
                 let facts = self.facts(&group, now);
-                entry(&group, &facts)
+                entry(&group, &facts, hosted.get(&group.id))
             })
             .collect()
     }
@@ -232,11 +246,16 @@ impl Index {
 }
 
 /// The entry for a group, or `None` when nothing of it is left (pruned).
-pub fn entry(group: &Group, facts: &Facts) -> Option<Entry> {
+pub fn entry(group: &Group, facts: &Facts, hosted: Option<&Hosted>) -> Option<Entry> {
     if matches!(facts, Facts::Gone) {
         return None;
     }
-    let (state, reason) = state::decide(group.activity(), facts);
+    let (state, reason) = state::decide(group.activity(), facts, hosted);
+    let pull_request = hosted.and_then(|h| h.pull_request.clone());
+    // A pull request already there is opened from its link, not again.
+    let has_pull_request = pull_request
+        .as_ref()
+        .is_some_and(|p| p.state != codehosts::PullRequestState::Closed);
     let found = match facts {
         Facts::Found(found) => Some(found),
         _ => None,
@@ -280,7 +299,11 @@ pub fn entry(group: &Group, facts: &Facts) -> Option<Entry> {
         actions: state::actions(state, found)
             .into_iter()
             .filter(|a| group.own_worktree() || !matches!(a, Action::Prune | Action::Discard))
+            .filter(|a| !(has_pull_request && *a == Action::PullRequest))
             .collect(),
+        reviews: Vec::new(),
+        code_host: hosted.map(|h| h.host.clone()),
+        pull_request,
     })
 }
 

@@ -9,17 +9,21 @@
 //! keeps the facts cached behind a fingerprint of the refs and indexes, so
 //! a page of hundreds costs file stats, not git runs. [`act`] prunes,
 //! discards and pushes, each checked again against fresh facts.
+//! [`reviews`] keeps what reviewer engines found in work that came back,
+//! [`hosted`] what a code host last said of its pull request.
 //!
 //! Runs the real `git` (through `worktrees::git`); knows nothing of HTTP
 //! or of how sessions run.
 
 pub mod act;
 pub mod facts;
+pub mod hosted;
 mod index;
 pub mod landing;
 pub mod merges;
 pub mod notices;
 pub mod origins;
+pub mod reviews;
 pub mod state;
 
 pub use act::WorkError;
@@ -58,6 +62,30 @@ pub const MIGRATIONS: &[store::Migration] = &[
             kind TEXT NOT NULL,
             noticed_at INTEGER NOT NULL,
             PRIMARY KEY (work_id, kind)
+          ) STRICT;",
+    },
+    store::Migration {
+        feature: "work",
+        sql: "CREATE TABLE work_reviews (
+            work_id TEXT NOT NULL,
+            reviewer TEXT NOT NULL,
+            head TEXT NOT NULL,
+            at TEXT NOT NULL,
+            findings TEXT NOT NULL,
+            error TEXT,
+            PRIMARY KEY (work_id, reviewer, head)
+          ) STRICT;",
+    },
+    store::Migration {
+        feature: "work",
+        sql: "CREATE TABLE work_pull_requests (
+            work_id TEXT PRIMARY KEY,
+            host TEXT NOT NULL,
+            project TEXT NOT NULL,
+            etag TEXT,
+            pull_request TEXT,
+            error TEXT,
+            checked_at INTEGER NOT NULL
           ) STRICT;",
     },
 ];

@@ -1,7 +1,8 @@
 //! What the inbox has been told about work, so each thing is said once:
 //! work stranded for a day ([`STRANDED_FOR`]) makes one row per
 //! repository, folded as more of it strands, and never again for the same
-//! piece, even after the row is read.
+//! piece, even after the row is read; so does a pull request merged or
+//! closed.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -14,6 +15,9 @@ use crate::state::State;
 /// How long work stays stranded before the inbox hears of it.
 pub const STRANDED_FOR: i64 = 24 * 60 * 60;
 pub const STRANDED: &str = "stranded";
+/// Its pull request was merged, or closed unmerged (said once each).
+pub const MERGED: &str = "merged";
+pub const CLOSED: &str = "closed";
 
 /// The pieces of `entries` stranded for a day at `now` (Unix seconds) that
 /// the inbox was not told of, by repository. `since` is RFC 3339.

@@ -4,7 +4,10 @@
 
 use serde::Serialize;
 
+use codehosts::PullRequestState;
+
 use crate::facts::{Facts, Found};
+use crate::hosted::Hosted;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -52,7 +55,16 @@ pub enum Activity {
 }
 
 /// The state, and the reason when it is [`State::Unknown`] or needs one.
-pub fn decide(activity: Activity, facts: &Facts) -> (State, Option<String>) {
+/// `hosted` is what the code host last said, when one is configured: a
+/// merged pull request lands work git cannot see landed (the default
+/// branch not fetched), a closed one turns it down, and a host that could
+/// not be asked makes pushed work unknown rather than guessed, never
+/// landed. What git proves (dirty, landed by content, unpushed) wins.
+pub fn decide(
+    activity: Activity,
+    facts: &Facts,
+    hosted: Option<&Hosted>,
+) -> (State, Option<String>) {
     let found = match facts {
         Facts::RepositoryGone { reason } => return (State::Unknown, Some(reason.clone())),
         Facts::Gone => return (State::Unknown, Some("nothing of it is left".to_owned())),
@@ -67,6 +79,9 @@ pub fn decide(activity: Activity, facts: &Facts) -> (State, Option<String>) {
     }
     if found.landing.is_some() || found.commits == 0 {
         return (State::Landed, None);
+    }
+    if let Some(decided) = hosted.and_then(|hosted| by_host(found, hosted)) {
+        return decided;
     }
     if found.upstream_gone {
         return (
@@ -85,6 +100,33 @@ pub fn decide(activity: Activity, facts: &Facts) -> (State, Option<String>) {
         );
     }
     (State::WaitingOnReview, None)
+}
+
+fn by_host(found: &Found, hosted: &Hosted) -> Option<(State, Option<String>)> {
+    if found.unpushed > 0 {
+        return None;
+    }
+    if let Some(error) = &hosted.error {
+        return Some((
+            State::Unknown,
+            Some(format!("{} could not be asked: {error}", hosted.host)),
+        ));
+    }
+    let pull_request = hosted.pull_request.as_ref()?;
+    match pull_request.state {
+        PullRequestState::Merged => Some((
+            State::Landed,
+            Some(format!("pull request #{} merged", pull_request.number)),
+        )),
+        PullRequestState::Closed => Some((
+            State::TurnedDown,
+            Some(format!(
+                "pull request #{} was closed unmerged",
+                pull_request.number
+            )),
+        )),
+        PullRequestState::Open => Some((State::WaitingOnReview, None)),
+    }
 }
 
 /// The actions that fit `state` for what was found.
@@ -146,7 +188,7 @@ mod tests {
     }
 
     fn state(activity: Activity, found: Found) -> State {
-        decide(activity, &Facts::Found(found)).0
+        decide(activity, &Facts::Found(found), None).0
     }
 
     #[test]
@@ -202,9 +244,62 @@ mod tests {
             &Facts::RepositoryGone {
                 reason: "gone".into(),
             },
+            None,
         );
         assert_eq!(state, State::Unknown);
         assert_eq!(reason.as_deref(), Some("gone"));
+    }
+
+    fn hosted(state: Option<PullRequestState>, error: Option<&str>) -> Hosted {
+        Hosted {
+            host: "github".into(),
+            project: "acme/app".into(),
+            etag: None,
+            pull_request: state.map(|state| codehosts::PullRequest {
+                number: 7,
+                url: "https://github.com/acme/app/pull/7".into(),
+                state,
+                title: "t".into(),
+                updated_at: None,
+            }),
+            error: error.map(str::to_owned),
+            checked_at: 0,
+        }
+    }
+
+    #[test]
+    fn the_code_host_decides_pushed_work_but_never_overrules_git() {
+        let mut pushed = found();
+        pushed.unpushed = 0;
+        let with = |found: &Found, hosted: &Hosted| {
+            decide(Activity::Ended, &Facts::Found(found.clone()), Some(hosted))
+        };
+        let merged = hosted(Some(PullRequestState::Merged), None);
+        assert_eq!(with(&pushed, &merged).0, State::Landed);
+        let closed = hosted(Some(PullRequestState::Closed), None);
+        assert_eq!(with(&pushed, &closed).0, State::TurnedDown);
+        let open = hosted(Some(PullRequestState::Open), None);
+        assert_eq!(with(&pushed, &open).0, State::WaitingOnReview);
+        // A merged pull request whose branch deletion git saw is landed,
+        // not turned down.
+        let mut deleted = pushed.clone();
+        deleted.upstream_gone = true;
+        assert_eq!(with(&deleted, &merged).0, State::Landed);
+        // A host that could not be asked: unknown with the reason, never
+        // landed, even where it once said merged.
+        let mut failed = hosted(Some(PullRequestState::Merged), Some("answered 401"));
+        let (state, reason) = with(&pushed, &failed);
+        assert_eq!(state, State::Unknown);
+        assert!(reason.unwrap().contains("answered 401"));
+        // What git proves wins over the host.
+        failed.error = None;
+        assert_eq!(with(&found(), &failed).0, State::Stranded);
+        let mut dirty = pushed.clone();
+        dirty.uncommitted = Some(Uncommitted { files: 1, lines: 1 });
+        assert_eq!(with(&dirty, &merged).0, State::Stranded);
+        let mut landed = pushed;
+        landed.landing = Some(Landing::Squash);
+        assert_eq!(with(&landed, &closed).0, State::Landed);
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl Repo {
 }
 
 fn entry(sources: &[Source]) -> work::Entry {
-    let entries = Index::default().entries(sources.to_vec(), 0);
+    let entries = Index::default().entries(sources.to_vec(), 0, &Default::default());
     assert_eq!(entries.len(), 1, "{entries:?}");
     entries.into_iter().next().unwrap()
 }
@@ -231,7 +231,7 @@ fn a_squash_that_later_commits_edited_over_is_still_landed() {
 fn prune_removes_landed_work_and_refuses_everything_else() {
     let repo = repo();
     let stranded = repo.session("e5", 1);
-    let refused = work::act::prune(&group(&stranded)).unwrap_err();
+    let refused = work::act::prune(&group(&stranded), None).unwrap_err();
     assert!(refused.to_string().contains("stranded"), "{refused}");
     assert!(stranded.checkout.as_ref().unwrap().is_dir());
 
@@ -240,13 +240,17 @@ fn prune_removes_landed_work_and_refuses_everything_else() {
     // Dirty after landing: stranded again, and never pruned.
     let wip = landed.checkout.as_ref().unwrap().join("wip.txt");
     std::fs::write(&wip, "x\n").unwrap();
-    assert!(work::act::prune(&group(&landed)).is_err());
+    assert!(work::act::prune(&group(&landed), None).is_err());
     std::fs::remove_file(&wip).unwrap();
-    work::act::prune(&group(&landed)).unwrap();
+    work::act::prune(&group(&landed), None).unwrap();
     assert!(!landed.checkout.as_ref().unwrap().exists());
     let branches = git(&repo.root, &["branch", "--list", "switchboard/f6"]);
     assert!(branches.is_empty(), "{branches}");
-    assert!(Index::default().entries(vec![landed], 0).is_empty());
+    assert!(
+        Index::default()
+            .entries(vec![landed], 0, &Default::default())
+            .is_empty()
+    );
 
     // Work in the user's own working tree is never removed.
     let mut own = repo.session("g7", 0);
@@ -256,7 +260,7 @@ fn prune_removes_landed_work_and_refuses_everything_else() {
             .actions
             .contains(&Action::Prune)
     );
-    assert!(work::act::prune(&group(&own)).is_err());
+    assert!(work::act::prune(&group(&own), None).is_err());
     assert!(own.checkout.unwrap().is_dir());
 }
 

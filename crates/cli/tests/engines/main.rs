@@ -16,6 +16,7 @@ mod forks;
 #[path = "../runners/pool.rs"]
 mod pool;
 mod pool_runner;
+mod reviews;
 mod rig;
 mod runners;
 #[path = "../runners/sshd.rs"]

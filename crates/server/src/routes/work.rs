@@ -140,9 +140,11 @@ async fn push(
 
 /// Where to open a pull request for the work's branch.
 ///
-/// For pushed work whose remote is on GitHub or GitLab, the host's own page
-/// that opens one (`opened` is false: the user opens it there). Refused
-/// (409) for unpushed work and for other remotes.
+/// For pushed work whose remote is on a code host with a saved token
+/// (`codehosts.toml`), the pull request is opened there through its API
+/// (`opened` true). Otherwise, for a GitHub or GitLab remote, the host's own
+/// page that opens one (`opened` false: the user opens it there). Refused
+/// (409) for unpushed work, for other remotes, and when the host refuses.
 #[utoipa::path(post, path = "/work/{id}/pull-request", params(("id" = String, Path, description = "The work's id.")),
     responses((status = 200, body = PullRequestLink), (status = 409, description = "Refused, with the reason.")))]
 async fn pull_request(
@@ -151,8 +153,8 @@ async fn pull_request(
     Path(id): Path<String>,
 ) -> ApiResult<Json<PullRequestLink>> {
     users_only(&caller, "open a pull request for")?;
-    let url = state.work_pull_request(caller.account_id(), &id).await?;
-    Ok(Json(PullRequestLink { url, opened: false }))
+    let (url, opened) = state.work_pull_request(caller.account_id(), &id).await?;
+    Ok(Json(PullRequestLink { url, opened }))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -16,6 +16,7 @@ const NAMES: Record<UtilityFeature, string> = {
   archive_digest: "Archive digest",
   forensics_deep: "Forensics analysis",
   email_prescreen: "Inbound email prescreen",
+  review: "Reviews of returned work",
 };
 
 const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;

@@ -110,7 +110,7 @@ model: string | null, inputTokens: number, outputTokens: number,
  */
 costUsd: number | null, durationMs: number, outcome: UtilityOutcome, error: string | null, at: string, };
 
-export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen";
+export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen" | "review";
 
 export type UtilityOutcome = "ok" | "invalid" | "failed" | "capped" | "no_engine";
 
@@ -1051,7 +1051,20 @@ upstream: string | null,
 /**
  * When its last session ended (RFC 3339); `null` while one runs.
  */
-since: string | null, actions: Array<WorkAction>, };
+since: string | null, actions: Array<WorkAction>, 
+/**
+ * The newest review of each reviewer (`cloudSessionReviewsEnabled`).
+ */
+reviews: Array<WorkReview>, 
+/**
+ * Its pull request, as the code host last said.
+ */
+pullRequest: PullRequest | null, 
+/**
+ * The code host its remote is on, when one is configured with a
+ * token.
+ */
+codeHost: string | null, };
 
 export type WorkState = "in_progress" | "stranded" | "waiting_on_review" | "landed" | "turned_down" | "unknown";
 
@@ -1066,6 +1079,49 @@ export type WorkUncommitted = { files: number,
  * Changed lines (added and removed; an untracked file's all count).
  */
 lines: number, };
+
+export type WorkReview = { 
+/**
+ * The reviewer engine's name in `engines.toml`.
+ */
+reviewer: string, 
+/**
+ * The commit reviewed.
+ */
+head: string, 
+/**
+ * When it was done (RFC 3339).
+ */
+at: string, findings: Array<ReviewFinding>, 
+/**
+ * Why the review could not be done (the reviewer failed or answered
+ * nothing usable); `findings` is empty then.
+ */
+error: string | null, };
+
+export type ReviewFinding = { file: string, 
+/**
+ * The line in the new version of the file, when the finding has one.
+ */
+line: number | null, severity: ReviewSeverity, text: string, };
+
+export type ReviewSeverity = "high" | "medium" | "low";
+
+export type PullRequest = { 
+/**
+ * GitHub's number, GitLab's `iid` (the `!7` of its project).
+ */
+number: number, 
+/**
+ * Its page on the host.
+ */
+url: string, state: PullRequestState, title: string, 
+/**
+ * When it last changed (RFC 3339, as the host wrote it).
+ */
+updatedAt: string | null, };
+
+export type PullRequestState = "open" | "merged" | "closed";
 
 export type BookmarkFields = { title?: string, kind?: BookmarkKind, url?: string, engine?: string, cwd?: string, prompt?: string, };
 
