@@ -1,5 +1,5 @@
-//! Tells the inbox of agent work stranded for a day (docs/work.md): every
-//! ten minutes on the app clock, each account's work is read (from the
+//! Tells the inbox of agent work stranded for a day (docs/work.md): at
+//! start and every ten minutes on the app clock, each account's work is read (from the
 //! cached facts) and each piece stranded for a day that the inbox has not
 //! heard of goes into one row per repository, folded as more of it
 //! strands ("3 pieces of agent work stranded in app/api for a day").
@@ -15,13 +15,16 @@ pub(crate) fn start(app: &App) {
     let app = app.clone();
     let mut stop = app.stop.subscribe();
     tokio::spawn(async move {
+        // The first look is at start: it also fills the index, so the
+        // first page of work after a restart reads cached facts instead of
+        // running git for every piece while the user waits.
         loop {
+            if let Err(e) = look(&app).await {
+                tracing::warn!("stranded work was not looked for: {e}");
+            }
             tokio::select! {
                 () = async { drop(stop.wait_for(Option::is_some).await) } => return,
                 () = app.clock.sleep(LOOK_EVERY) => {}
-            }
-            if let Err(e) = look(&app).await {
-                tracing::warn!("stranded work was not looked for: {e}");
             }
         }
     });
