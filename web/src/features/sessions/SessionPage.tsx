@@ -20,6 +20,7 @@ import { SessionAnswers } from "../../shared/answers/SessionAnswers";
 import { useApprovals } from "../../shared/answers/useApprovals";
 import { usePendingRequests } from "../../shared/answers/usePendingRequests";
 import { useToast } from "../../shared/ui/toasts";
+import { SessionReview } from "../../shared/work/SessionReview";
 import { postSendSteps, postSendTarget } from "./postSend";
 import { foldSettingsOf } from "./transcript/fold";
 import { Transcript } from "./transcript/Transcript";
@@ -147,6 +148,7 @@ export function SessionPage({ id }: { id: string }) {
     <section className="page session-page">
       <SessionHeader session={session} />
       <ChangedFiles session={session} />
+      <SessionReview session={session} />
       {transcript.error !== undefined ? (
         <ErrorNote error={transcript.error} onRetry={transcript.reload} />
       ) : (

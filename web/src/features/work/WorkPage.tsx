@@ -2,7 +2,8 @@
  * "Where's my work" (`/work`, docs/work.md): every branch sessions worked on and what became of it,
  * grouped by state with what would be lost first. Counts per state filter the list, as do a
  * repository and free text. Each piece offers the actions the server allows for it now; a refused
- * one says why beside the piece, and every action reads the list again after.
+ * one says why beside the piece, and every action reads the list again after. A piece shows its pull
+ * request as the code host last said, and what reviewers found in it.
  */
 import { useState, type FormEvent, type SyntheticEvent } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
@@ -13,6 +14,8 @@ import { exactTime, relativeTime } from "../../shared/time";
 import { ConfirmDialog, Dialog } from "../../shared/ui/Dialog";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useNow } from "../../shared/useNow";
+import { WORK_PATH, type WorkList } from "../../shared/work/api";
+import { ReviewFindings } from "../../shared/work/ReviewFindings";
 import {
   continueWork,
   discardWork,
@@ -20,9 +23,7 @@ import {
   pruneWork,
   pullRequestLink,
   pushWork,
-  WORK_PATH,
   type PullRequestLink,
-  type WorkList,
 } from "./api";
 import {
   ACTION_LABEL,
@@ -35,6 +36,7 @@ import {
   landingText,
   matchingWork,
   NO_FILTER,
+  pullRequestLabel,
   readyToMerge,
   repositoryOptions,
   shortRepository,
@@ -52,7 +54,7 @@ const EMPTY = "No agent work yet: sessions' worktree branches and the commits th
 /** The actions drawn as buttons: Open is a link to the session, as everywhere else. */
 type ButtonAction = Exclude<ShownAction, "open">;
 
-/** What an action left on its piece of work: running, refused, or the pull request page it found. */
+/** What an action left on its piece of work: running, refused, or the pull request it opened or found a page for. */
 interface Outcome {
   running?: ButtonAction;
   error?: unknown;
@@ -116,8 +118,9 @@ export function WorkPage() {
       case "pull-request":
         void run(entry, action, async () => {
           const link = await pullRequestLink(entry.id);
+          // An opened pull request is there already: the card links to it rather than leaving the page.
           // A browser may block a tab opened this long after the click: the card keeps the link.
-          if (isExternal(link.url)) navigate(link.url);
+          if (!link.opened && isExternal(link.url)) navigate(link.url);
           return { pullRequest: link };
         });
         return;
@@ -288,6 +291,20 @@ function WorkCard({
         <span className="muted work-repo" title={entry.repository}>
           {shortRepository(entry.repository)}
         </span>
+        {entry.pullRequest && (
+          <span className="work-pr">
+            <a
+              href={entry.pullRequest.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-label={pullRequestLabel(entry.pullRequest, entry.codeHost)}
+              title={pullRequestLabel(entry.pullRequest, entry.codeHost)}
+            >
+              #{entry.pullRequest.number}
+            </a>
+            <span className={`tag work-pr-state work-pr-${entry.pullRequest.state}`}>{entry.pullRequest.state}</span>
+          </span>
+        )}
         <time
           className="muted work-since"
           dateTime={entry.since ?? undefined}
@@ -319,6 +336,7 @@ function WorkCard({
         // Unknown work has no commit to read (its repository is gone), not "no commit".
         entry.state !== "unknown" && <p className="muted">No commit yet.</p>
       )}
+      <ReviewFindings entry={entry} now={now} />
       {actions.length > 0 && (
         <div className="work-actions">
           {actions.map((action) =>
@@ -349,7 +367,7 @@ function WorkCard({
       {outcome.pullRequest && (
         <p className="work-pull-request" role="status">
           {outcome.pullRequest.opened
-            ? "Switchboard opened the pull request: "
+            ? "Pull request opened: "
             : "The host's page to open a pull request, in a new tab: "}
           <a href={outcome.pullRequest.url} target="_blank" rel="noopener noreferrer">
             {outcome.pullRequest.url}

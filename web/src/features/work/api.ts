@@ -1,15 +1,9 @@
 /** Thin typed calls for "Where's my work" (docs/work.md). A refused action rejects with 409 `action_refused`. */
 import { apiFetch } from "../../shared/api/client";
 import type { Session, WorkEntry } from "../../shared/api/types.generated";
+import { WORK_PATH } from "../../shared/work/api";
 
-/** Every piece of work of the account (`GET /work`). */
-export const WORK_PATH = "/work";
-
-export interface WorkList {
-  work: WorkEntry[];
-}
-
-/** The host's page for a pull request; `opened` when Switchboard opened one itself. */
+/** The pull request Switchboard opened on the host (`opened`), else the host's page where the user opens one. */
 export interface PullRequestLink {
   url: string;
   opened: boolean;

@@ -11,6 +11,7 @@ import {
   matchingWork,
   newestFirst,
   NO_FILTER,
+  pullRequestLabel,
   readyToMerge,
   repositoryOptions,
   shortRepository,
@@ -43,6 +44,9 @@ const entry = (id: string, overrides: Partial<WorkEntry> = {}): WorkEntry => ({
   upstream: null,
   since: "2026-03-10T10:00:00Z",
   actions: ["open"],
+  reviews: [],
+  pullRequest: null,
+  codeHost: null,
   ...overrides,
 });
 
@@ -294,5 +298,13 @@ describe("readyToMerge", () => {
     expect(readyToMerge(all, "/home/ana/src/switchboard").map((e) => e.id)).toEqual(["a"]);
     expect(readyToMerge(all, other).map((e) => e.id)).toEqual(["c"]);
     expect(readyToMerge(all, null)).toEqual([]);
+  });
+});
+
+describe("pullRequestLabel", () => {
+  it("names the pull request by its number, its host when one is named, and its title", () => {
+    const pullRequest = { number: 7, title: "Fix the parser" };
+    expect(pullRequestLabel(pullRequest, "work")).toBe("Pull request #7 on work: Fix the parser");
+    expect(pullRequestLabel(pullRequest, null)).toBe("Pull request #7: Fix the parser");
   });
 });

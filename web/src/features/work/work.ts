@@ -3,7 +3,7 @@
  * work are grouped and listed in, the counts the header shows, the filters, and the words for a
  * piece's state, age and changes.
  */
-import type { WorkAction, WorkEntry, WorkLanding, WorkState } from "../../shared/api/types.generated";
+import type { PullRequest, WorkAction, WorkEntry, WorkLanding, WorkState } from "../../shared/api/types.generated";
 import { relativeTime } from "../../shared/time";
 
 /** What needs the user first: work that would be lost, then work refused, then work waiting on others. */
@@ -36,6 +36,15 @@ export function landingText(entry: Pick<WorkEntry, "landedBy" | "defaultBranch">
   if (entry.landedBy === null) return null;
   const how = LANDING_LABEL[entry.landedBy];
   return entry.defaultBranch === null ? how : `${how} into ${entry.defaultBranch}`;
+}
+
+/**
+ * "Pull request #7 on github: Fix the parser", the name of the "#7" link. "#" whatever the host:
+ * `codeHost` is the name the user gave it, which does not say whether it is a GitLab.
+ */
+export function pullRequestLabel(pullRequest: Pick<PullRequest, "number" | "title">, codeHost: string | null): string {
+  const host = codeHost === null ? "" : ` on ${codeHost}`;
+  return `Pull request #${pullRequest.number}${host}: ${pullRequest.title}`;
 }
 
 /** An action the page draws a button (or a link) for. */
