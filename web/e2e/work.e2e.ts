@@ -117,6 +117,15 @@ test("work is listed with its pull request and reviews, and the session page sho
   expect(await card.locator(".work-state").textContent()).toBe("Stranded");
   expect(await card.locator(".review").count()).toBe(0);
 
+  // Diff opens the session's changed files, brought into view.
+  await card.getByRole("link", { name: "Diff" }).click();
+  const changed = page.locator("#changes");
+  await changed.getByText("agent-", { exact: false }).first().waitFor();
+  expect(page.url()).toBe(`${e2e.server.uiUrl}/sessions/${id}#changes`);
+  await expect.poll(() => changed.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(200);
+  await page.goto(`${e2e.server.uiUrl}/work`);
+  await card.waitFor();
+
   await withCodeHostAndReviews(page, id);
   await page.reload();
   const summary = card.locator("summary", { hasText: "Review: 2 findings · 1 high · 1 low · 1 review failed" });

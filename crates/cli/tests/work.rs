@@ -130,6 +130,7 @@ fn stranded_work_survives_every_removing_route_then_is_pushed_landed_by_squash_a
     );
     assert_eq!(stranded["lastCommit"]["subject"], "agent work");
     assert!(!actions(&stranded).contains(&"prune"), "{stranded}");
+    assert!(actions(&stranded).contains(&"diff"), "{stranded}");
 
     // Nothing removes stranded work but a discard with its branch typed.
     let refused = act(&server, &id, "prune", None);
@@ -193,6 +194,8 @@ fn a_plain_folders_commits_are_work_its_tree_is_never_removed_and_a_follow_up_jo
     assert_eq!(stranded["state"], "stranded", "{stranded}");
     assert_eq!(stranded["commits"], 1);
     assert!(!actions(&stranded).contains(&"discard"), "{stranded}");
+    // The changes view is a worktree session's: a plain folder offers none.
+    assert!(!actions(&stranded).contains(&"diff"), "{stranded}");
     let refused = act(&server, &id, "discard", Some(&json!({"confirm": "main"})));
     assert_eq!(refused.status, 409, "{}", refused.text());
     assert!(root.join("README.md").exists());

@@ -333,7 +333,11 @@ pub fn entry(group: &Group, facts: &Facts, hosted: Option<&Hosted>) -> Option<En
         since: (group.activity() == Activity::Ended).then(|| newest.updated_at.clone()),
         actions: state::actions(state, found)
             .into_iter()
-            .filter(|a| group.own_worktree() || !matches!(a, Action::Prune | Action::Discard))
+            // Only a worktree session has a changes view to open, and only
+            // a worktree Switchboard made may be removed.
+            .filter(|a| {
+                group.own_worktree() || !matches!(a, Action::Prune | Action::Discard | Action::Diff)
+            })
             .filter(|a| !(has_pull_request && *a == Action::PullRequest))
             .collect(),
         reviews: Vec::new(),

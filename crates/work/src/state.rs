@@ -35,7 +35,7 @@ pub enum State {
 pub enum Action {
     /// Open its (latest) session.
     Open,
-    /// The changes view of its checkout.
+    /// The changes view of its newest session (worktree sessions only).
     Diff,
     /// A follow-up session in the same checkout.
     Continue,

@@ -71,6 +71,10 @@ export function matchRoute(pathname: string): Route {
 
 /** The address of the session page, the inverse of the `session` route. */
 export const sessionPath = (id: string) => `/sessions/${encodeURIComponent(id)}`;
+/** The fragment of a session's page that is its changed files. */
+export const CHANGES_FRAGMENT = "changes";
+/** A session's changed files: its page, scrolled to them. */
+export const sessionChangesPath = (id: string) => `${sessionPath(id)}#${CHANGES_FRAGMENT}`;
 
 const NAVIGATE_EVENT = "switchboard:navigate";
 

@@ -8,6 +8,7 @@ import { ApiError } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { ChangedFile, ChangedFileDiff, Session, SessionChanges } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
+import { CHANGES_FRAGMENT, useHash } from "../../shared/router";
 import { diffLineKind } from "./changes";
 
 const STATUS_MARK: Record<ChangedFile["status"], string> = { added: "A", modified: "M", deleted: "D", renamed: "R" };
@@ -27,12 +28,20 @@ export function ChangedFiles({ session }: { session: Session }) {
     seen.current = now;
     reload();
   }, [session.turns, session.status, reload]);
+  // Opened from elsewhere (the Work page's Diff) at `#changes`: brought into view once, when the
+  // list has arrived and the page above it is drawn.
+  const hash = useHash();
+  const panel = useRef<HTMLDetailsElement>(null);
+  const arrived = data !== undefined;
+  useEffect(() => {
+    if (hash === CHANGES_FRAGMENT && arrived) panel.current?.scrollIntoView({ block: "start" });
+  }, [hash, arrived]);
   if (!session.worktree) return null;
   if (error instanceof ApiError && error.code === "worktree_removed") {
     return <p className="muted changed-files">The worktree was removed when the session was archived.</p>;
   }
   return (
-    <details className="changed-files" open>
+    <details className="changed-files" id={CHANGES_FRAGMENT} ref={panel} open>
       <summary>
         Changed files {data ? `(${data.files.length})` : ""}{" "}
         <span className="muted">

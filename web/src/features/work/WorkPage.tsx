@@ -7,9 +7,9 @@
  */
 import { useState, type FormEvent, type SyntheticEvent } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
-import type { WorkEntry, WorkState } from "../../shared/api/types.generated";
+import type { WorkAction, WorkEntry, WorkState } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
-import { isExternal, Link, navigate, sessionPath } from "../../shared/router";
+import { isExternal, Link, navigate, sessionChangesPath, sessionPath } from "../../shared/router";
 import { exactTime, relativeTime } from "../../shared/time";
 import { ConfirmDialog, Dialog } from "../../shared/ui/Dialog";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
@@ -27,7 +27,6 @@ import {
 } from "./api";
 import {
   ACTION_LABEL,
-  actionsShown,
   aheadBehindText,
   countByState,
   discardConfirmed,
@@ -44,15 +43,14 @@ import {
   STATE_LABEL,
   STATE_ORDER,
   workSummary,
-  type ShownAction,
   type WorkFilter,
 } from "./work";
 import "./work.css";
 
 const EMPTY = "No agent work yet: sessions' worktree branches and the commits they make show up here.";
 
-/** The actions drawn as buttons: Open is a link to the session, as everywhere else. */
-type ButtonAction = Exclude<ShownAction, "open">;
+/** The actions drawn as buttons: Open and Diff are links to the session's page, as everywhere else. */
+type ButtonAction = Exclude<WorkAction, "open" | "diff">;
 
 /** What an action left on its piece of work: running, refused, or the pull request it opened or found a page for. */
 interface Outcome {
@@ -280,7 +278,7 @@ function WorkCard({
 }) {
   const summary = workSummary(entry);
   const landing = landingText(entry);
-  const actions = actionsShown(entry.actions);
+  const actions = entry.actions;
   return (
     <li className={`work-card work-state-${entry.state}`} data-work-id={entry.id}>
       <div className="work-head">
@@ -340,9 +338,13 @@ function WorkCard({
       {actions.length > 0 && (
         <div className="work-actions">
           {actions.map((action) =>
-            action === "open" ? (
-              <Link key={action} className="work-open" to={sessionPath(entry.sessionId)}>
-                {ACTION_LABEL.open}
+            action === "open" || action === "diff" ? (
+              <Link
+                key={action}
+                className="work-open"
+                to={action === "diff" ? sessionChangesPath(entry.sessionId) : sessionPath(entry.sessionId)}
+              >
+                {ACTION_LABEL[action]}
               </Link>
             ) : (
               <button

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WorkEntry } from "../../shared/api/types.generated";
 import {
-  actionsShown,
   aheadBehindText,
   countByState,
   discardConfirmed,
@@ -268,16 +267,6 @@ describe("landingText", () => {
 });
 
 describe("the actions", () => {
-  it("draws the entry's actions in its order, but the diff, which has no page to open", () => {
-    expect(actionsShown(["open", "diff", "continue", "push", "discard"])).toEqual([
-      "open",
-      "continue",
-      "push",
-      "discard",
-    ]);
-    expect(actionsShown([])).toEqual([]);
-  });
-
   it("confirms a discard only with the branch typed exactly", () => {
     expect(discardConfirmed("switchboard/ab12cd34", "switchboard/ab12cd34")).toBe(true);
     expect(discardConfirmed("switchboard/AB12CD34", "switchboard/ab12cd34")).toBe(false);

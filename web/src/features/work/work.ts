@@ -47,26 +47,15 @@ export function pullRequestLabel(pullRequest: Pick<PullRequest, "number" | "titl
   return `Pull request #${pullRequest.number}${host}: ${pullRequest.title}`;
 }
 
-/** An action the page draws a button (or a link) for. */
-export type ShownAction = Exclude<WorkAction, "diff">;
-
-export const ACTION_LABEL: Record<ShownAction, string> = {
+export const ACTION_LABEL: Record<WorkAction, string> = {
   open: "Open session",
+  diff: "Diff",
   continue: "Continue",
   push: "Push",
   "pull-request": "Pull request",
   prune: "Prune",
   discard: "Discard",
 };
-
-/**
- * The actions the page draws, in the server's order. `diff` is left out: the sessions feature's
- * changed files are a panel of the session page with no address of their own to link to, and
- * they exist only for a worktree session, while the server offers `diff` for plain folders too.
- */
-export function actionsShown(actions: readonly WorkAction[]): ShownAction[] {
-  return actions.filter((action): action is ShownAction => action !== "diff");
-}
 
 /** Discard throws the work away: it is sent only once the branch is typed exactly as it is named. */
 export function discardConfirmed(typed: string, branch: string): boolean {
