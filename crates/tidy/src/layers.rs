@@ -96,7 +96,7 @@ const ANY_CRATE: &str = "*";
 /// ARCHITECTURE.md, as the packages its `[dependencies]` may not name
 /// (beside the web framework and the command line, which
 /// [`who_knows_what`] checks for every crate).
-const KNOWS_NOTHING_OF: [(&str, &[&str]); 28] = [
+const KNOWS_NOTHING_OF: [(&str, &[&str]); 29] = [
     ("store", &[ANY_CRATE]),
     ("clock", &[ANY_CRATE]),
     ("events", &[ANY_CRATE]),
@@ -127,6 +127,7 @@ const KNOWS_NOTHING_OF: [(&str, &[&str]); 28] = [
     ),
     ("attention", &["settings", "store", "accounts", "boards"]),
     ("codehosts", &[ANY_CRATE]),
+    ("automations", &["settings", "sessions", "inbox"]),
     ("work", &["settings", "sessions", "inbox", "secrets"]),
 ];
 
