@@ -94,6 +94,8 @@ pub fn discard(group: &Group, confirm: Option<&str>) -> Result<(), WorkError> {
 
 fn remove(group: &Group, found: &facts::Found, force: bool) -> Result<(), WorkError> {
     let repository = &group.piece.repository;
+    let lock = worktrees::lock_repository(repository);
+    let _turn = lock.hold();
     if let Some(checkout) = group.piece.checkout.as_ref().filter(|c| c.is_dir()) {
         let mut args = vec!["worktree".as_ref(), "remove".as_ref()];
         if force {

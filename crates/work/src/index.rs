@@ -3,15 +3,15 @@
 //! git changes when its refs or its checkout's index move (the branch's
 //! ref, the packed refs, the default branch's refs, the remote's refs, the
 //! checkout's index and HEAD), and git is asked again only when that
-//! fingerprint changes, when a session on it starts or ends, or when the
-//! facts are older than [`RECHECK_AFTER`] (edits in a checkout that touch
-//! no index).
+//! fingerprint changes or a session on it starts or ends. Facts older than
+//! [`RECHECK_AFTER`] (which may miss edits in a checkout that touch no
+//! index) are still answered, and re-read by a thread behind the answer.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -111,13 +111,18 @@ struct Cached {
     facts: Facts,
 }
 
+type Cache = Arc<Mutex<HashMap<String, Cached>>>;
+
 /// The cache of facts, shared by every request.
 #[derive(Default)]
 pub struct Index {
-    cache: Mutex<HashMap<String, Cached>>,
+    cache: Cache,
+    /// A thread is re-reading facts that grew old ([`RECHECK_AFTER`]).
+    refreshing: Arc<AtomicBool>,
 }
 
 /// One piece of work with the sessions on it, newest first.
+#[derive(Clone)]
 pub struct Group {
     pub id: String,
     pub piece: Piece,
@@ -211,31 +216,60 @@ impl Index {
     }
 
     /// The facts of every group, in order. Pieces whose fingerprint moved
-    /// are inspected on one thread per core: a first read of hundreds runs
-    /// several git commands for each, and they wait mostly on git's own
-    /// start-up and disk, not on each other.
+    /// (or that were never read) are inspected now, on one thread per
+    /// core: a first read of hundreds runs several git commands for each,
+    /// and they wait mostly on git's own start-up and disk. Pieces whose
+    /// fingerprint holds but whose facts are older than [`RECHECK_AFTER`]
+    /// are answered from the cache and re-read by one thread behind the
+    /// answer, so a page opened after a quiet hour never waits on git for
+    /// edits it might have missed.
     fn all_facts(&self, groups: &[Group], now: i64) -> Vec<Facts> {
+        let mut found: Vec<Option<Facts>> = vec![None; groups.len()];
+        let mut stale = Vec::new();
+        {
+            let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+            for (at, group) in groups.iter().enumerate() {
+                if let Some(cached) = cache.get(&group.id)
+                    && cached.fingerprint == fingerprint(group)
+                {
+                    found[at] = Some(cached.facts.clone());
+                    if now - cached.looked_at >= RECHECK_AFTER {
+                        stale.push(group.clone());
+                    }
+                }
+            }
+        }
+        let missing: Vec<usize> = (0..groups.len())
+            .filter(|at| found[*at].is_none())
+            .collect();
         let threads = std::thread::available_parallelism()
             .map_or(2, std::num::NonZeroUsize::get)
             .clamp(1, 8)
-            .min(groups.len().max(1));
-        if threads == 1 {
-            return groups.iter().map(|g| self.facts(g, now)).collect();
-        }
+            .min(missing.len().max(1));
         let next = AtomicUsize::new(0);
-        let found: Mutex<Vec<Option<Facts>>> = Mutex::new(vec![None; groups.len()]);
+        let found = Mutex::new(found);
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 scope.spawn(|| {
                     loop {
-                        let at = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(group) = groups.get(at) else { return };
-                        let facts = self.facts(group, now);
-                        found.lock().unwrap_or_else(PoisonError::into_inner)[at] = Some(facts);
+                        let Some(at) = missing.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            return;
+                        };
+                        let facts = read(&self.cache, &groups[*at], now);
+                        found.lock().unwrap_or_else(PoisonError::into_inner)[*at] = Some(facts);
                     }
                 });
             }
         });
+        if !stale.is_empty() && !self.refreshing.swap(true, Ordering::AcqRel) {
+            let (cache, refreshing) = (self.cache.clone(), self.refreshing.clone());
+            std::thread::spawn(move || {
+                for group in stale {
+                    read(&cache, &group, now);
+                }
+                refreshing.store(false, Ordering::Release);
+            });
+        }
         found
             .into_inner()
             .unwrap_or_else(PoisonError::into_inner)
@@ -244,31 +278,9 @@ impl Index {
             .collect()
     }
 
-    /// The facts of one piece, from the cache while its fingerprint holds.
-    pub fn facts(&self, group: &Group, now: i64) -> Facts {
-        let fingerprint = fingerprint(group);
-        {
-            let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(cached) = cache.get(&group.id)
-                && cached.fingerprint == fingerprint
-                && now - cached.looked_at < RECHECK_AFTER
-            {
-                return cached.facts.clone();
-            }
-        }
-        let facts = facts::inspect(&group.piece);
-        self.cache
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(
-                group.id.clone(),
-                Cached {
-                    fingerprint,
-                    looked_at: now,
-                    facts: facts.clone(),
-                },
-            );
-        facts
+    /// Whether a re-read of old facts is under way ([`Index::entries`]).
+    pub fn refreshing(&self) -> bool {
+        self.refreshing.load(Ordering::Acquire)
     }
 
     /// Forgets a piece's facts (after an action changed it).
@@ -278,6 +290,21 @@ impl Index {
             .unwrap_or_else(PoisonError::into_inner)
             .remove(id);
     }
+}
+
+/// Asks git about one piece and keeps the answer.
+fn read(cache: &Mutex<HashMap<String, Cached>>, group: &Group, now: i64) -> Facts {
+    let fingerprint = fingerprint(group);
+    let facts = facts::inspect(&group.piece);
+    cache.lock().unwrap_or_else(PoisonError::into_inner).insert(
+        group.id.clone(),
+        Cached {
+            fingerprint,
+            looked_at: now,
+            facts: facts.clone(),
+        },
+    );
+    facts
 }
 
 /// The entry for a group, or `None` when nothing of it is left (pruned).

@@ -329,3 +329,33 @@ fn two_sessions_on_one_branch_are_one_piece_of_work() {
     assert_eq!(entry.session_id, "session-follow-up");
     assert_eq!(entry.state, State::InProgress);
 }
+
+#[test]
+fn old_facts_are_answered_at_once_and_read_again_behind_the_answer() {
+    let repo = repo();
+    let source = repo.session("r1", 1);
+    let index = Index::default();
+    let read = |now: i64| {
+        index
+            .entries(vec![source.clone()], now, &Default::default())
+            .remove(0)
+    };
+    assert_eq!(read(0).uncommitted.map(|u| u.files), Some(0));
+    // An edit of a tracked file touches no ref, no index and no folder
+    // listing: the fingerprint cannot see it.
+    let checkout = source.checkout.clone().unwrap();
+    std::fs::write(checkout.join("r1-0.txt"), "edited\n").unwrap();
+    assert_eq!(read(10).uncommitted.map(|u| u.files), Some(0));
+    // Past RECHECK_AFTER the old facts still answer, and a thread re-reads.
+    let later = work::RECHECK_AFTER + 1;
+    assert_eq!(read(later).uncommitted.map(|u| u.files), Some(0));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while index.refreshing() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the re-read never ended"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(read(later + 1).uncommitted.map(|u| u.files), Some(1));
+}

@@ -35,6 +35,6 @@ pub use changes::{Change, ChangeKind, FileDiff, GIT_TIMEOUT, MAX_DIFF_BYTES, cha
 pub use error::{Result, WorktreeError};
 pub use include::{INCLUDE_FILE, copy_included, patterns};
 pub use worktree::{
-    Checkout, Removal, Worktree, add, branch_for, discard, find_repository, mirror,
-    remove_if_clean, short_id,
+    Checkout, Removal, RepositoryLock, Worktree, add, branch_for, discard, find_repository,
+    lock_repository, mirror, remove_if_clean, short_id,
 };

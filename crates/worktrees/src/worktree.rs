@@ -1,7 +1,9 @@
 //! Finding a folder's repository, adding a worktree for a session, and
 //! removing it again only when nothing in it would be lost.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 
 use crate::error::{Result, WorktreeError};
 use crate::git;
@@ -111,6 +113,35 @@ pub fn mirror(worktree: &Path, subfolder: &Path) -> PathBuf {
 /// Adds a worktree at `path` on a new `branch` from `checkout.head`, copies
 /// the include file's files in, and makes sure the mirrored subfolder exists
 /// (an ignored folder is not checked out, but the session still runs there).
+/// One lock per repository, for the commands that change its list of
+/// worktrees.
+static LOCKS: LazyLock<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>> = LazyLock::new(Mutex::default);
+
+/// Holds `repository`'s worktree lock until dropped. Two `git worktree
+/// add`s at once in one repository can read each other's half-made
+/// `.git/worktrees/<name>` and fail, so everything in this process that
+/// adds, removes or prunes worktrees of one repository takes turns.
+pub fn lock_repository(repository: &Path) -> RepositoryLock {
+    let lock = LOCKS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(repository.to_path_buf())
+        .or_default()
+        .clone();
+    RepositoryLock { lock }
+}
+
+/// See [`lock_repository`]; [`RepositoryLock::hold`] waits for the turn.
+pub struct RepositoryLock {
+    lock: Arc<Mutex<()>>,
+}
+
+impl RepositoryLock {
+    pub fn hold(&self) -> MutexGuard<'_, ()> {
+        self.lock.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 pub fn add(checkout: &Checkout, path: &Path, branch: &str) -> Result<Worktree> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|source| WorktreeError::Copy {
@@ -127,7 +158,11 @@ pub fn add(checkout: &Checkout, path: &Path, branch: &str) -> Result<Worktree> {
         path.as_os_str(),
         checkout.head.as_ref(),
     ];
-    git::checked(&checkout.root, args)?;
+    {
+        let lock = lock_repository(&checkout.root);
+        let _turn = lock.hold();
+        git::checked(&checkout.root, args)?;
+    }
     let made = Worktree {
         path: path.to_path_buf(),
         branch: branch.to_owned(),
@@ -159,6 +194,8 @@ pub fn add(checkout: &Checkout, path: &Path, branch: &str) -> Result<Worktree> {
 /// branch stays either way: its commits are the session's work. A worktree
 /// already deleted by hand is pruned from git's records and counts as removed.
 pub fn remove_if_clean(repository: &Path, path: &Path) -> Result<Removal> {
+    let lock = lock_repository(repository);
+    let _turn = lock.hold();
     if !path.exists() {
         git::checked(repository, ["worktree", "prune"])?;
         return Ok(Removal::Removed);
@@ -179,6 +216,8 @@ pub fn remove_if_clean(repository: &Path, path: &Path) -> Result<Removal> {
 /// Takes back a worktree nobody used (its session was refused after it was
 /// made): the folder and the branch both go.
 pub fn discard(worktree: &Worktree) -> Result<()> {
+    let lock = lock_repository(&worktree.repository);
+    let _turn = lock.hold();
     let remove = [
         "worktree".as_ref(),
         "remove".as_ref(),

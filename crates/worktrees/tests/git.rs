@@ -167,3 +167,26 @@ fn folders_outside_a_repository_and_missing_folders_are_told_apart() {
     let error = worktrees::find_repository(&empty).unwrap_err();
     assert!(matches!(error, WorktreeError::NoCommit { .. }), "{error}");
 }
+
+#[test]
+fn worktrees_added_at_once_in_one_repository_all_succeed() {
+    let (dir, root) = repository();
+    let checkout = worktrees::find_repository(&root).unwrap();
+    let made: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..48)
+            .map(|i| {
+                let (checkout, dir) = (&checkout, dir.path());
+                scope.spawn(move || {
+                    let id = format!("019a8f3c5d2e7b41a3c4d5e6f70819{i:02x}");
+                    let path = dir.join("data/worktrees").join(&id);
+                    worktrees::add(checkout, &path, &worktrees::branch_for(&id))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for worktree in made {
+        let worktree = worktree.unwrap();
+        assert!(worktree.path.join("README.md").exists());
+    }
+}
