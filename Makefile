@@ -198,3 +198,4 @@ bench: web e2e-deps engines-deps ssh-deps
 	cargo build --release -p switchboard
 	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npm run bench:dashboard
 	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npm run bench:sessions
+	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npm run bench:work

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// The measurements at scale (`npm run bench:dashboard`, `npm run bench:sessions`): the e2e
-// harness, but figures printed rather than behaviour checked, so they stay out of `npm run e2e`.
+// The measurements at scale (`npm run bench:dashboard`, `npm run bench:sessions`, `npm run bench:work`):
+// the e2e harness, but figures printed rather than behaviour checked, so they stay out of `npm run e2e`.
 export default defineConfig({
   test: {
     include: [
@@ -9,6 +9,7 @@ export default defineConfig({
       "e2e/sessions-scale.e2e.ts",
       "e2e/board-scale.e2e.ts",
       "e2e/transcript-scale.e2e.ts",
+      "e2e/work-scale.e2e.ts",
     ],
     testTimeout: 600_000,
     hookTimeout: 120_000,
