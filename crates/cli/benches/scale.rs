@@ -20,6 +20,8 @@
 //! fit), `SCALE_STEP_SECS` (measured seconds per step, default 12),
 //! `SCALE_KEEP_GOING` (part 1 carries on past its first failure, to see what
 //! breaks next), `SCALE_BELOW_NORMAL` (engines at nice 10),
+//! `SCALE_WITHOUT_TREES` (`serve --without-session-trees`: the baseline of
+//! the fair-share comparison),
 //! `SWITCHBOARD_ENGINES_DIR` (where `claude` is). The load generators run
 //! in this process, on the same cores as the server: the bench's own CPU is
 //! printed beside the server's.

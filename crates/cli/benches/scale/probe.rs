@@ -32,7 +32,14 @@ impl Server {
     /// under load leaves its reason behind.
     pub fn start(dir: &Path, home: &Path, log: PathBuf) -> Server {
         let file = std::fs::File::create(&log).expect("the server's log file");
-        let child = serve_command(dir)
+        let mut command = serve_command(dir);
+        // The baseline of the fair-share comparison: engines beside the
+        // server, as before session trees, on the same machine and run.
+        if std::env::var_os("SCALE_WITHOUT_TREES").is_some() {
+            command.arg("--without-session-trees");
+            println!("(--without-session-trees: engines run beside the server, no cgroups)");
+        }
+        let child = command
             .env("HOME", home)
             .env_remove("IS_SANDBOX")
             .stderr(Stdio::from(file))
