@@ -35,6 +35,12 @@ pub enum AppError {
     Mail(#[from] mail::MailError),
     #[error(transparent)]
     Work(#[from] work::WorkError),
+    #[error(transparent)]
+    Automations(#[from] automations::AutomationError),
+    /// A recipe's run could not start (its folder is gone); the run is
+    /// recorded failed with this reason.
+    #[error("{reason}")]
+    RecipeRunFailed { run_id: String, reason: String },
     /// Input from outside (a mail, a delivery) that cannot be used.
     #[error("{0}")]
     Invalid(String),

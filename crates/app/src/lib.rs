@@ -38,6 +38,7 @@ mod metrics_watch;
 mod notifier;
 pub mod permission_check;
 pub mod publish;
+mod recipes;
 mod remote_starts;
 mod runner_hosts;
 mod runner_listener;

@@ -44,6 +44,8 @@ pub struct App {
     pub inbox: Arc<Inbox>,
     pub webhooks: Arc<Webhooks>,
     pub alarms: Arc<alarms::Alarms>,
+    /// Recipes, their schedules and their runs (`recipes.rs` runs them).
+    pub automations: Arc<automations::Automations>,
     /// The one clock of this application (the system's, unless a test asked
     /// for a manual one).
     pub clock: Arc<dyn Clock>,

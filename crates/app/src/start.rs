@@ -18,9 +18,9 @@ use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
     bug_intake, catches, coaching_watch, email_in, fair_share, forensics, governor_loop,
-    instruction_sync, keep_awake, messenger_bot, metrics_watch, notifier, publish, runner_hosts,
-    runner_listener, session_inbox, summaries, task_reminders, tasks_mirror, titles, utility_model,
-    work_hosts, work_origins, work_reviews, work_watch,
+    instruction_sync, keep_awake, messenger_bot, metrics_watch, notifier, publish, recipes,
+    runner_hosts, runner_listener, session_inbox, summaries, task_reminders, tasks_mirror, titles,
+    utility_model, work_hosts, work_origins, work_reviews, work_watch,
 };
 
 #[derive(Debug, Clone)]
@@ -226,6 +226,7 @@ impl Prepared {
             inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
             webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
             alarms: Arc::new(alarms::Alarms::in_system_zone(db.clone(), clock.clone())),
+            automations: Arc::new(automations::Automations::new(db.clone(), clock.clone())),
             presence: Arc::new(navigation::Presence::new(clock.clone())),
             coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
             bookmarks: Arc::new(bookmarks::Bookmarks::new(db.clone(), clock.clone())),
@@ -280,6 +281,7 @@ impl Prepared {
         work_watch::start(&app);
         work_reviews::start(&app);
         work_hosts::start(&app);
+        recipes::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);
@@ -371,6 +373,7 @@ fn all_migrations() -> Vec<store::Migration> {
         bugintake::MIGRATIONS,
         mail::MIGRATIONS,
         work::MIGRATIONS,
+        automations::MIGRATIONS,
     ]
     .concat()
 }

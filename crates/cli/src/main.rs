@@ -15,6 +15,7 @@ mod boards_cmd;
 mod bookmarks_cmd;
 mod client;
 mod doctor_cmd;
+mod recipes_cmd;
 mod runner_cmd;
 mod secrets_cmd;
 mod serve_cmd;
@@ -215,6 +216,13 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+    /// List your recipes, or run one by name with values for its placeholders (docs/automations.md)
+    Recipes {
+        #[command(subcommand)]
+        command: Option<recipes_cmd::RecipesCommand>,
+        #[arg(long, global = true)]
+        json: bool,
+    },
     /// Print the shell completion script for SHELL (see the README to install it)
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), e.g. `switchboard man | man -l -`
@@ -294,6 +302,7 @@ fn main() -> ExitCode {
         } => runner_cmd::run(keep.as_deref(), pool),
         Command::Runners { command, json } => runner_cmd::runners(command, &data_dir, json),
         Command::Work { command, json } => work_cmd::run(command, &data_dir, json),
+        Command::Recipes { command, json } => recipes_cmd::run(command, &data_dir, json),
         Command::Doctor {
             control_port,
             ui_port,

@@ -19,10 +19,16 @@ pub enum Category {
     Webhook,
     Alarm,
     Note,
+    /// A recipe's run that failed, stalled or ended incomplete.
+    Recipes,
+    /// A schedule an agent made, waiting for the user's approval.
+    Cron,
+    /// An automation rule waiting for approval (no rules yet).
+    Automations,
 }
 
 impl Category {
-    pub const ALL: [Category; 8] = [
+    pub const ALL: [Category; 11] = [
         Category::Alert,
         Category::Session,
         Category::CliPending,
@@ -31,6 +37,9 @@ impl Category {
         Category::Webhook,
         Category::Alarm,
         Category::Note,
+        Category::Recipes,
+        Category::Cron,
+        Category::Automations,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -43,6 +52,9 @@ impl Category {
             Category::Webhook => "webhook",
             Category::Alarm => "alarm",
             Category::Note => "note",
+            Category::Recipes => "recipes",
+            Category::Cron => "cron",
+            Category::Automations => "automations",
         }
     }
 
@@ -107,6 +119,11 @@ pub enum Action {
     ApproveSessionStart {
         #[serde(rename = "sessionId")]
         session_id: String,
+    },
+    /// Approve a schedule an agent made (`POST /schedules/{id}/approve`).
+    ApproveSchedule {
+        #[serde(rename = "scheduleId")]
+        schedule_id: String,
     },
 }
 

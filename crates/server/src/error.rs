@@ -16,6 +16,8 @@ pub struct ApiError {
     /// Ours, or (a team chat refusal) the outside service's own.
     pub code: Cow<'static, str>,
     pub message: String,
+    /// The request field a 400 is about, when it is about one.
+    pub field: Option<&'static str>,
 }
 
 impl ApiError {
@@ -28,7 +30,14 @@ impl ApiError {
             status,
             code: code.into(),
             message: message.into(),
+            field: None,
         }
+    }
+
+    /// Names the request field the error is about (`error.field`).
+    pub fn on_field(mut self, field: Option<&'static str>) -> Self {
+        self.field = field;
+        self
     }
 
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
@@ -114,6 +123,7 @@ impl ApiError {
             error: crate::wire::ErrorDetail {
                 code: self.code.to_string(),
                 message: self.message.clone(),
+                field: self.field.map(str::to_owned),
             },
         };
         serde_json::to_string(&body).unwrap_or_default()
@@ -445,6 +455,10 @@ impl From<app::AppError> for ApiError {
             ),
             E::Task(e) => ApiError::internal(e),
             E::Work(e) => e.into(),
+            E::Automations(e) => e.into(),
+            E::RecipeRunFailed { reason, .. } => {
+                ApiError::new(StatusCode::CONFLICT, "recipe_run_failed", reason)
+            }
         }
     }
 }
@@ -457,6 +471,29 @@ impl From<work::WorkError> for ApiError {
             E::Refused(reason) => ApiError::new(StatusCode::CONFLICT, "action_refused", reason),
             E::Git(e) => ApiError::new(StatusCode::CONFLICT, "git_failed", e.to_string()),
             E::Store(e) => ApiError::internal(e),
+        }
+    }
+}
+
+impl From<automations::AutomationError> for ApiError {
+    fn from(error: automations::AutomationError) -> Self {
+        use automations::AutomationError as E;
+        let message = error.to_string();
+        let field = error.field();
+        match error {
+            E::Invalid { .. } | E::MissingValues(_) => {
+                ApiError::bad_request("invalid_request", message).on_field(field)
+            }
+            E::NameTaken(_) => {
+                ApiError::new(StatusCode::CONFLICT, "name_taken", message).on_field(field)
+            }
+            E::RecipeNotFound | E::ScheduleNotFound | E::RunNotFound => {
+                ApiError::not_found("not_found", message)
+            }
+            E::AlreadyRun | E::WrongState { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "conflict", message)
+            }
+            E::Corrupt(_) | E::Store(_) => ApiError::internal(error),
         }
     }
 }

@@ -22,6 +22,11 @@ pub struct ErrorBody {
 pub struct ErrorDetail {
     pub code: String,
     pub message: String,
+    /// The request field a 400 is about (`cron`, `timeZone`, `values`…),
+    /// when it is about one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub field: Option<String>,
 }
 
 /// `GET /me`: who the credential speaks for.
@@ -460,4 +465,39 @@ pub struct CreatedMetricsToken {
     pub token: String,
     pub name: String,
     pub created_at: String,
+}
+
+/// `GET /recipes`.
+#[derive(Serialize, TS, ToSchema)]
+pub struct RecipeList {
+    pub recipes: Vec<automations::Recipe>,
+}
+
+/// `GET /recipes/{id}/runs`.
+#[derive(Serialize, TS, ToSchema)]
+pub struct RecipeRunList {
+    pub runs: Vec<automations::RecipeRun>,
+}
+
+/// `GET /schedules`.
+#[derive(Serialize, TS, ToSchema)]
+pub struct RecipeScheduleList {
+    pub schedules: Vec<automations::Schedule>,
+}
+
+/// `POST /recipes/{id}/runs`: values for the prompt's placeholders.
+#[derive(Deserialize, Default, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecipeRunRequest {
+    #[serde(default)]
+    #[ts(as = "Option<std::collections::BTreeMap<String, String>>", optional)]
+    pub values: std::collections::BTreeMap<String, String>,
+}
+
+/// A run started by hand: its record and its session.
+#[derive(Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecipeRunStarted {
+    pub run_id: String,
+    pub session_id: String,
 }

@@ -1446,8 +1446,6 @@ impl SettingsStore {
     }
 
     /// Automation rules waiting for approval.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_show_automations(&self) -> bool {
         self.toggle_at(150)
     }
@@ -1465,8 +1463,6 @@ impl SettingsStore {
     }
 
     /// Cron jobs waiting for approval.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_show_cron(&self) -> bool {
         self.toggle_at(153)
     }
@@ -1477,8 +1473,6 @@ impl SettingsStore {
     }
 
     /// Recipe approvals and failed, stalled or incomplete runs.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_show_recipes(&self) -> bool {
         self.toggle_at(155)
     }

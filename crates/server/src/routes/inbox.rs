@@ -41,6 +41,9 @@ pub(crate) fn hidden_categories(state: &AppState) -> Vec<Category> {
         (settings.inbox_show_sessions(), Category::Session),
         (settings.inbox_show_cli_pending(), Category::CliPending),
         (settings.inbox_show_digest(), Category::Digest),
+        (settings.inbox_show_recipes(), Category::Recipes),
+        (settings.inbox_show_cron(), Category::Cron),
+        (settings.inbox_show_automations(), Category::Automations),
     ]
     .into_iter()
     .filter_map(|(shown, category)| (!shown).then_some(category))
@@ -99,9 +102,10 @@ async fn alert(
 /// (not archived, the default) or `all`. Pass the last row's `id` as
 /// `before` for the next page; an empty page is the end; `before` naming no
 /// row of this account → 400 `invalid_request`. `limit` is 1 to 500 (default
-/// 50). Categories hidden by `inboxShowSessions`, `inboxShowCliPending` or
-/// `inboxShowDigest` are left out unless `hidden=true`. Agent tokens are
-/// admitted.
+/// 50). Categories hidden by `inboxShowSessions`, `inboxShowCliPending`,
+/// `inboxShowDigest`, `inboxShowRecipes`, `inboxShowCron` or
+/// `inboxShowAutomations` are left out unless `hidden=true`. Agent tokens
+/// are admitted.
 #[utoipa::path(get, path = "/inbox", params(InboxQuery), responses(
     (status = 200, body = Vec<inbox::InboxRow>),
 ))]

@@ -27,6 +27,7 @@ mod messenger_bot;
 mod metrics;
 pub(crate) mod navigation;
 pub mod openapi;
+mod recipes;
 mod runners;
 mod secrets;
 mod sessions;
@@ -74,6 +75,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(email_inbound::routes())
         .merge(metrics::routes())
         .merge(work::routes())
+        .merge(recipes::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())
 }

@@ -34,8 +34,8 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 use super::{
     accounts, alarms, app, approvals, boards, bookmarks, bug_reports, clock, coaching, dashboards,
     digests, doctor, email_inbound, forensics, governor, inbox, messenger_bot, metrics, navigation,
-    runners, secrets, sessions, settings, stream, task_lists, teamchat, ui, utility, webhooks,
-    work,
+    recipes, runners, secrets, sessions, settings, stream, task_lists, teamchat, ui, utility,
+    webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -94,6 +94,9 @@ pub const LISTENER: &str = "x-listener";
         bookmarks::remove, bookmarks::launch,
         work::list, work::read, work::prune, work::discard, work::push, work::pull_request,
         work::continue_work, work::merge,
+        recipes::list, recipes::create, recipes::read, recipes::replace, recipes::remove,
+        recipes::run, recipes::runs, recipes::list_schedules, recipes::create_schedule,
+        recipes::approve, recipes::pause, recipes::resume, recipes::delete_schedule,
         secrets::open_request, secrets::list_requests, secrets::read_request, secrets::answer,
         secrets::propose, secrets::list_proposals, secrets::review, secrets::decide,
         secrets::list_keys, secrets::save_key, secrets::delete_key,

@@ -46,7 +46,7 @@ pub(crate) fn source_session(headers: &HeaderMap) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
+pub(crate) fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::Caller {
     let via = match (caller.1, &caller.0.session_id) {
         (AuthMode::Cookie, _) => Via::Ui,
         (AuthMode::Bearer, Some(session_id)) if caller.is_agent() => Via::ControlAgent {

@@ -19,6 +19,9 @@ export const TABS: readonly Tab[] = [
   "pm_event",
   "digest",
   "note",
+  "recipes",
+  "cron",
+  "automations",
 ];
 
 export const TAB_LABEL: Record<Tab, string> = {
@@ -31,6 +34,9 @@ export const TAB_LABEL: Record<Tab, string> = {
   pm_event: "Projects",
   digest: "Digests",
   note: "Notes",
+  recipes: "Recipes",
+  cron: "Schedules",
+  automations: "Automations",
 };
 
 /** What one row is, in words: its category's name for a person, not its slug. */
@@ -43,6 +49,9 @@ export const CATEGORY_LABEL: Record<Category, string> = {
   pm_event: "Project",
   digest: "Digest",
   note: "Note",
+  recipes: "Recipe",
+  cron: "Schedule",
+  automations: "Automation",
 };
 
 /**
@@ -122,6 +131,7 @@ export function openTarget(row: InboxRow): string | null {
     case "open_path":
       return action.path;
     case "approve_pairing":
+    case "approve_schedule":
       return null;
     case "approve_session_start":
       return sessionPath(action.sessionId);

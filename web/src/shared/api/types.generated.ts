@@ -4,7 +4,12 @@ export type JsonValue = number | string | boolean | null | Array<JsonValue> | { 
 
 export type ErrorBody = { error: ErrorDetail, };
 
-export type ErrorDetail = { code: string, message: string, };
+export type ErrorDetail = { code: string, message: string, 
+/**
+ * The request field a 400 is about (`cron`, `timeZone`, `values`…),
+ * when it is about one.
+ */
+field?: string, };
 
 export type Me = { accountId: string, isOwner: boolean, 
 /**
@@ -1107,6 +1112,127 @@ line: number | null, severity: ReviewSeverity, text: string, };
 
 export type ReviewSeverity = "high" | "medium" | "low";
 
+export type Recipe = { id: string, 
+/**
+ * Unique in the account (letter case aside).
+ */
+name: string, engine: string, 
+/**
+ * May hold `{{name}}` placeholders, filled at each run.
+ */
+prompt: string, 
+/**
+ * The placeholders the prompt names, in order of first use.
+ */
+placeholders: Array<string>, 
+/**
+ * The folder the session starts in (absolute).
+ */
+cwd: string, isolation: RecipeIsolation | null, 
+/**
+ * The pool runner to start on; `null`: this machine.
+ */
+runner: string | null, 
+/**
+ * One of `read_only`, `guarded`, `autonomous`, `full`; `null`: the
+ * account's `agentPermissionLevel`.
+ */
+permissionLevel: string | null, 
+/**
+ * The most one run may spend, in US dollars; `null`: no cap.
+ */
+spendCapUsd: number | null, createdAt: string, updatedAt: string, };
+
+export type RecipeFields = { name: string, engine: string, prompt: string, cwd: string, isolation?: RecipeIsolation, runner?: string, permissionLevel?: string, spendCapUsd?: number, };
+
+export type RecipeIsolation = "worktree";
+
+export type RecipeRun = { id: string, recipeId: string, 
+/**
+ * The schedule that started it; `null`: by hand (or the schedule is gone).
+ */
+scheduleId: string | null, 
+/**
+ * The tick it stands for (RFC 3339, UTC), for a scheduled run.
+ */
+scheduledFor: string | null, 
+/**
+ * It stands for ticks missed while the server was down.
+ */
+catchUp: boolean, 
+/**
+ * Its session, once one was started.
+ */
+sessionId: string | null, state: RecipeRunState, 
+/**
+ * Why it failed, stalled or ended incomplete.
+ */
+reason: string | null, startedAt: string, endedAt: string | null, };
+
+export type RecipeRunState = "started" | "failed" | "finished" | "stalled" | "incomplete";
+
+export type RecipeSchedule = { id: string, recipeId: string, 
+/**
+ * The IANA zone the rule is read in.
+ */
+timeZone: string, missed: ScheduleMissed, state: ScheduleState, 
+/**
+ * Made with an agent's token (so it waited for approval).
+ */
+createdByAgent: boolean, 
+/**
+ * The values of the recipe prompt's placeholders for every run.
+ */
+values: { [key in string]: string }, 
+/**
+ * The next tick it waits for (RFC 3339, UTC); `null` unless active, or
+ * once the rule has no more ticks.
+ */
+nextAt: string | null, 
+/**
+ * When it last started a run.
+ */
+lastRunAt: string | null, createdAt: string, updatedAt: string, } & ({ "cron": string } | { "rrule": string });
+
+export type RecipeScheduleFields = { recipeId: string, 
+/**
+ * Five fields; give this or `rrule`.
+ */
+cron?: string, 
+/**
+ * An RFC 5545 RRULE (`FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0`),
+ * optionally after a `DTSTART` line; give this or `cron`.
+ */
+rrule?: string, 
+/**
+ * An IANA zone such as `Europe/Berlin`.
+ */
+timeZone: string, 
+/**
+ * Default `run_once`.
+ */
+missed?: ScheduleMissed, 
+/**
+ * Values for the recipe prompt's placeholders.
+ */
+values?: { [key in string]: string }, };
+
+export type ScheduleSpec = { "cron": string } | { "rrule": string };
+
+export type ScheduleMissed = "run_once" | "skip";
+
+export type ScheduleState = "active" | "pending" | "paused";
+
+export type RecipeList = { recipes: Array<Recipe>, };
+
+export type RecipeRunList = { runs: Array<RecipeRun>, };
+
+export type RecipeScheduleList = { schedules: Array<RecipeSchedule>, };
+
+export type RecipeRunRequest = { values?: { [key in string]: string }, };
+
+export type RecipeRunStarted = { runId: string, sessionId: string, };
+
 export type PullRequest = { 
 /**
  * GitHub's number, GitLab's `iid` (the `!7` of its project).
@@ -1156,7 +1282,7 @@ export type AlarmStatus = "scheduled" | "ringing" | "snoozed" | "dismissed" | "m
 
 export type AlarmRepeat = "daily" | "weekdays";
 
-export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note";
+export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note" | "recipes" | "cron" | "automations";
 
 export type InboxRow = { id: string, category: Category, title: string, body: string | null, 
 /**
@@ -1183,7 +1309,7 @@ export type Source = { sessionId?: string, boardId?: string, itemId?: string, we
  */
 requestId?: string, };
 
-export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, } | { "kind": "approve_pairing", code: string, } | { "kind": "approve_session_start", sessionId: string, };
+export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, } | { "kind": "approve_pairing", code: string, } | { "kind": "approve_session_start", sessionId: string, } | { "kind": "approve_schedule", scheduleId: string, };
 
 export type StateFilter = "unread" | "read" | "archived" | "open" | "all";
 

@@ -45,6 +45,9 @@ export const HIDING_SETTINGS = {
   session: "inboxShowSessions",
   cli_pending: "inboxShowCliPending",
   digest: "inboxShowDigest",
+  recipes: "inboxShowRecipes",
+  cron: "inboxShowCron",
+  automations: "inboxShowAutomations",
 } as const satisfies Partial<Record<Category, string>>;
 
 export function hiddenCategories(values: Record<string, unknown> | undefined): Set<Category> {
