@@ -19,8 +19,17 @@ pub struct Serve {
 }
 
 pub fn run(serve: Serve) -> anyhow::Result<ExitCode> {
+    // Every server thread, the first and each the runtime makes, asks for a
+    // short slice: a request that wakes it then preempts a busy engine.
+    let short_slice = || {
+        if let Err(error) = resources::short_slice_for_this_thread() {
+            tracing::debug!(%error, "no short scheduler slice for a server thread");
+        }
+    };
+    short_slice();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .on_thread_start(short_slice)
         .build()?;
     let reason = runtime.block_on(async {
         let prepared = app::Prepared::open(serve.app)?;

@@ -10,15 +10,20 @@
 //! the unit of a session: joined before its engine's `exec`, killed whole
 //! (a double fork does not escape it), and read for what it used.
 //!
+//! [`short_slice_for_this_thread`] asks the scheduler to let the server's
+//! threads preempt engines as soon as they wake.
+//!
 //! Knows nothing of sessions, settings or HTTP.
 
 mod boost;
+mod latency;
 mod limits;
 pub mod mode;
 mod trees;
 mod usage;
 
 pub use boost::{BOOSTED_NICE, set_own_nice};
+pub use latency::{SERVER_SLICE_NS, short_slice_for_this_thread};
 pub use limits::{CpuCap, Limits, MAX_PROCESSES};
 pub use trees::{Hook, Mode, Trees};
 pub use usage::Usage;
