@@ -142,8 +142,8 @@ impl App {
             let id = forget;
             let done = match action {
                 work::Action::Prune => {
-                    let hosted = work::hosted::all(&db)?;
-                    work::act::prune(&group, hosted.get(&id))
+                    let hosted = work::hosted::one(&db, &id)?;
+                    work::act::prune(&group, hosted.as_ref())
                 }
                 work::Action::Discard => work::act::discard(&group, confirm.as_deref()),
                 work::Action::Push => work::act::push(&group),
@@ -158,7 +158,8 @@ impl App {
         if action == work::Action::Push
             && let Ok(entry) = self.work_entry(account, id).await
         {
-            self.work_check_host(account, &entry).await?;
+            let hosts = self.code_hosts().await?;
+            self.work_check_host(account, &entry, &hosts).await?;
         }
         Ok(())
     }
@@ -168,12 +169,18 @@ impl App {
     /// opens one (`false`).
     pub async fn work_pull_request(&self, account: &str, id: &str) -> AppResult<(String, bool)> {
         let (_, group) = self.work_group(account, id).await?;
-        let link = blocking(move || work::act::pull_request_link(&group)).await;
+        // Unpushed work is refused before any host is asked.
+        let (page, remote) = blocking(move || work::act::pull_request_page(&group)).await?;
         let entry = self.work_entry(account, id).await?;
-        match self.work_open_pull_request(account, &entry).await? {
-            Some(url) => Ok((url, true)),
-            None => link.map(|url| (url, false)),
+        if let Some(url) = self.work_open_pull_request(account, &entry).await? {
+            return Ok((url, true));
         }
+        let page = page.ok_or_else(|| {
+            work::WorkError::Refused(format!(
+                "{remote} is neither a GitHub nor a GitLab remote, and no code host is configured"
+            ))
+        })?;
+        Ok((page, false))
     }
 
     /// Where and on what engine a follow-up session of a piece of work runs:

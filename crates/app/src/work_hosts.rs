@@ -58,11 +58,12 @@ impl App {
     pub async fn work_poll_hosts(&self) -> AppResult<()> {
         let store = self.accounts.clone();
         let accounts = blocking(move || store.list()).await?;
+        let hosts = self.code_hosts().await?;
         for account in accounts {
             let entries = self.work_entries(&account.id).await?;
             let mut changed = Vec::new();
             for entry in entries.iter().filter(|e| polled(e)) {
-                if let Some(done) = self.work_check_host(&account.id, entry).await? {
+                if let Some(done) = self.work_check_host(&account.id, entry, &hosts).await? {
                     changed.push((entry, done));
                 }
             }
@@ -78,15 +79,16 @@ impl App {
         &self,
         account: &str,
         entry: &work::Entry,
+        hosts: &[codehosts::Host],
     ) -> AppResult<Option<PullRequest>> {
-        let Some(target) = self.work_target(account, entry).await? else {
+        let Some(target) = self.work_target(account, entry, hosts).await? else {
             return Ok(None);
         };
         let db = self.db.clone();
         let id = entry.id.clone();
         let now = self.clock.now().unix_timestamp();
         blocking(move || {
-            let before = work::hosted::all(&db)?.remove(&id);
+            let before = work::hosted::one(&db, &id)?;
             let same = before
                 .as_ref()
                 .filter(|b| b.host == target.host.name && b.project == target.project);
@@ -134,11 +136,24 @@ impl App {
         .await
     }
 
-    async fn work_target(&self, account: &str, entry: &work::Entry) -> AppResult<Option<Target>> {
+    /// The code hosts of `codehosts.toml` and the built-ins, read once per
+    /// poll or action; a file that cannot be read refuses with its reason.
+    pub(crate) async fn code_hosts(&self) -> AppResult<Vec<codehosts::Host>> {
+        let dir = self.data_dir.clone();
+        blocking(move || codehosts::load(&dir).map_err(|e| work::WorkError::Refused(e.to_string())))
+            .await
+    }
+
+    async fn work_target(
+        &self,
+        account: &str,
+        entry: &work::Entry,
+        hosts: &[codehosts::Host],
+    ) -> AppResult<Option<Target>> {
         let Some(upstream) = entry.upstream.clone() else {
             return Ok(None);
         };
-        let dir = self.data_dir.clone();
+        let hosts = hosts.to_vec();
         let repository = PathBuf::from(&entry.repository);
         let secrets = self.secrets.clone();
         let account = account.to_owned();
@@ -149,8 +164,6 @@ impl App {
             let Some(url) = work::act::remote_url(&repository, remote) else {
                 return Ok(None);
             };
-            let hosts =
-                codehosts::load(&dir).map_err(|e| work::WorkError::Refused(e.to_string()))?;
             let Some((host, project)) = codehosts::find(&hosts, url.trim()) else {
                 return Ok(None);
             };
@@ -174,7 +187,8 @@ impl App {
         account: &str,
         entry: &work::Entry,
     ) -> AppResult<Option<String>> {
-        let Some(target) = self.work_target(account, entry).await? else {
+        let hosts = self.code_hosts().await?;
+        let Some(target) = self.work_target(account, entry, &hosts).await? else {
             return Ok(None);
         };
         let base = entry
@@ -211,7 +225,7 @@ impl App {
                 .map_err(|e| work::WorkError::Refused(e.to_string()))
         })
         .await?;
-        self.work_check_host(account, entry).await?;
+        self.work_check_host(account, entry, &hosts).await?;
         Ok(Some(opened.url))
     }
 

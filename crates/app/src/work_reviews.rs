@@ -71,8 +71,10 @@ async fn review(app: &App, account: &str, id: &str, running: &Mutex<HashSet<Stri
     {
         return;
     }
-    for (name, spec) in reviewers {
-        review_once(app, account, &entry, &name, &spec).await;
+    if let Some(base) = app.work_base(account, &entry.id).await {
+        for (name, spec) in reviewers {
+            review_once(app, account, &entry, &base, &name, &spec).await;
+        }
     }
     running
         .lock()
@@ -84,16 +86,14 @@ async fn review_once(
     app: &App,
     account: &str,
     entry: &work::Entry,
+    base: &str,
     reviewer: &str,
     spec: &sessions::EngineSpec,
 ) {
     let piece = work::facts::Piece {
         repository: Path::new(&entry.repository).to_owned(),
         branch: entry.branch.clone(),
-        base: match app.work_base(account, &entry.id).await {
-            Some(base) => base,
-            None => return,
-        },
+        base: base.to_owned(),
         checkout: None,
     };
     let db = app.db.clone();

@@ -61,8 +61,8 @@ fn repository(hosts: &Path) -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
-/// Pushed work of a stopped session: its entry.
-fn pushed_work(server: &TestServer, root: &Path) -> Value {
+/// Work of a stopped session, not pushed: its id.
+fn stopped_work(server: &TestServer, root: &Path) -> String {
     let body = json!({"engine": "commit", "prompt": "work", "cwd": root, "isolation": "worktree"});
     let reply = server.browser_spawn(&server.browser_cookie(), &body);
     assert_eq!(reply.status, 201, "{}", reply.text());
@@ -72,7 +72,7 @@ fn pushed_work(server: &TestServer, root: &Path) -> Value {
     assert!(reply.status < 300, "{}", reply.text());
     server.wait_for_status(&session, "stopped");
     let work = server.call("GET", "/work", None).json();
-    let id = work["work"]
+    work["work"]
         .as_array()
         .unwrap()
         .iter()
@@ -80,7 +80,12 @@ fn pushed_work(server: &TestServer, root: &Path) -> Value {
         .unwrap()["id"]
         .as_str()
         .unwrap()
-        .to_owned();
+        .to_owned()
+}
+
+/// Pushed work of a stopped session: its entry.
+fn pushed_work(server: &TestServer, root: &Path) -> Value {
+    let id = stopped_work(server, root);
     let reply = server.call("POST", &format!("/work/{id}/push"), None);
     assert_eq!(reply.status, 200, "{}", reply.text());
     reply.json()
@@ -144,6 +149,16 @@ fn opened_polled_failed_merged_and_pruned(flavor: Flavor, kind: &str) {
     assert!(host.requests().is_empty());
 
     save_token(&server);
+    // Unpushed work is refused before the host is asked anything.
+    let unpushed = stopped_work(&server, &root);
+    let refused = server.call("POST", &format!("/work/{unpushed}/pull-request"), None);
+    assert_eq!(refused.status, 409, "{}", refused.text());
+    assert!(
+        refused.text().contains("push it first"),
+        "{}",
+        refused.text()
+    );
+    assert!(host.requests().is_empty(), "{:?}", host.requests());
     let opened = server.call("POST", &format!("/work/{id}/pull-request"), None);
     assert_eq!(opened.status, 200, "{}", opened.text());
     assert_eq!(opened.json()["opened"], true);

@@ -206,8 +206,9 @@ pub fn fetch(repository: &Path, remote: &str) -> Result<(), WorkError> {
 
 /// Where the user opens a pull request for pushed work, on GitHub or
 /// GitLab as its remote's address names them (no token needed: the host's
-/// own page to open one). Refused for unpushed work and other remotes.
-pub fn pull_request_link(group: &Group) -> Result<String, WorkError> {
+/// own page to open one), with the remote's address; `None` for another
+/// host. Refused for unpushed work.
+pub fn pull_request_page(group: &Group) -> Result<(Option<String>, String), WorkError> {
     let (state, facts) = fresh(group, None);
     let Facts::Found(found) = facts else {
         return Err(refused("nothing of this work can be found"));
@@ -228,12 +229,8 @@ pub fn pull_request_link(group: &Group) -> Result<String, WorkError> {
         .as_deref()
         .map(|d| d.rsplit_once('/').map_or(d, |(_, name)| name))
         .unwrap_or("main");
-    new_pull_request_url(url.trim(), default, branch).ok_or_else(|| {
-        refused(format!(
-            "{} is neither a GitHub nor a GitLab remote, and no code host is configured",
-            url.trim()
-        ))
-    })
+    let url = url.trim().to_owned();
+    Ok((new_pull_request_url(&url, default, branch), url))
 }
 
 /// The page that opens a pull (merge) request of `branch` into `default`

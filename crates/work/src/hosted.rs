@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use codehosts::PullRequest;
 use store::Db;
-use store::rusqlite::{Transaction, params};
+use store::rusqlite::{OptionalExtension, Transaction, params};
 
 /// The last answer about one piece of work.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +49,30 @@ pub fn all(db: &Db) -> store::Result<HashMap<String, Hosted>> {
             ))
         })?;
         Ok(rows.collect::<store::rusqlite::Result<_>>()?)
+    })
+}
+
+/// What the host last said of one piece of work.
+pub fn one(db: &Db, work_id: &str) -> store::Result<Option<Hosted>> {
+    db.read(|tx: &Transaction<'_>| {
+        Ok(tx
+            .query_row(
+                "SELECT host, project, etag, pull_request, error, checked_at
+                 FROM work_pull_requests WHERE work_id = ?1",
+                [work_id],
+                |row| {
+                    let pull_request: Option<String> = row.get(3)?;
+                    Ok(Hosted {
+                        host: row.get(0)?,
+                        project: row.get(1)?,
+                        etag: row.get(2)?,
+                        pull_request: pull_request.and_then(|p| serde_json::from_str(&p).ok()),
+                        error: row.get(4)?,
+                        checked_at: row.get(5)?,
+                    })
+                },
+            )
+            .optional()?)
     })
 }
 
