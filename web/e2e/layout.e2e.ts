@@ -52,6 +52,9 @@ async function pages(): Promise<(readonly [string, string])[]> {
     ["/bugs", "Bug Intake"],
     ["/runners", "Runners"],
     ["/work", "Where's my work"],
+    ["/automations", "Automations"],
+    ["/scheduled-messages", "Scheduled messages"],
+    ["/drips", "Drips"],
   ];
 }
 

@@ -58,6 +58,9 @@ test("no page of the app logs a console error", async () => {
     ["/tasks/caught", heading("Tasks")],
     ["/runners", (p) => p.locator('[data-runner="local"]').waitFor()],
     ["/work", heading("Where's my work")],
+    ["/automations", heading("Automations")],
+    ["/scheduled-messages", heading("Scheduled messages")],
+    ["/drips", heading("Drips")],
     [`/p/${link.token}`, (p) => widgetsDrawn(p, 2)],
   ];
   const found: Record<string, string[]> = {};

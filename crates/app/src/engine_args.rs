@@ -24,9 +24,10 @@ pub(crate) fn hook_program() -> std::path::PathBuf {
 }
 
 /// Each turn's permission arguments: the hook for Claude Code, the sandbox
-/// flags for Codex, at the level in force when the turn starts (a codex
-/// engine's own level, if its spec has one, else the setting's); and, while
-/// the control server runs, its MCP endpoint.
+/// flags for Codex, at the level in force when the turn starts (the level
+/// pinned on the session at spawn, if any, else a codex engine's own level,
+/// if its spec has one, else the setting's; an email-triggered session's is
+/// read-only); and, while the control server runs, its MCP endpoint.
 pub(crate) struct BrokerArgs {
     pub settings: Arc<settings::SettingsStore>,
     pub program: std::path::PathBuf,
@@ -38,10 +39,15 @@ impl sessions::TurnArgs for BrokerArgs {
         &self,
         engine: &sessions::EngineSpec,
         trigger: Option<sessions::Trigger>,
+        session_level: Option<permissions::Level>,
         remote: Option<&sessions::RemotePlace>,
     ) -> Vec<String> {
-        let level =
-            permission_check::effective_level(&self.settings, trigger, engine.permission_level);
+        let level = permission_check::effective_level(
+            &self.settings,
+            trigger,
+            session_level,
+            engine.permission_level,
+        );
         let program = remote.map_or_else(
             || self.program.clone(),
             |place| std::path::PathBuf::from(&place.hook_program),

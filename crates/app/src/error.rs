@@ -37,10 +37,15 @@ pub enum AppError {
     Work(#[from] work::WorkError),
     #[error(transparent)]
     Automations(#[from] automations::AutomationError),
+    #[error(transparent)]
+    Boards(#[from] boards::BoardsError),
     /// A recipe's run could not start (its folder is gone); the run is
     /// recorded failed with this reason.
     #[error("{reason}")]
     RecipeRunFailed { run_id: String, reason: String },
+    /// What the caller may not do, whatever its token's kind allows.
+    #[error("{0}")]
+    Forbidden(String),
     /// Input from outside (a mail, a delivery) that cannot be used.
     #[error("{0}")]
     Invalid(String),

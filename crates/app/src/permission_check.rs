@@ -32,26 +32,55 @@ pub struct CheckAnswer {
 }
 
 /// The level a session runs at: an email-triggered one is read-only whatever
-/// the setting or its engine says; otherwise its engine's own level
-/// (`engine_level`, which only the second engine, kind `codex`, can have),
-/// else `agentPermissionLevel`.
+/// the setting, its engine or its own pinned level says; otherwise the level
+/// pinned on the session at spawn (`session_level`: a recipe's), else its
+/// engine's own level (`engine_level`, which only the second engine, kind
+/// `codex`, can have), else `agentPermissionLevel`.
 pub fn effective_level(
     settings: &SettingsStore,
     trigger: Option<Trigger>,
+    session_level: Option<Level>,
     engine_level: Option<Level>,
 ) -> Level {
     if trigger == Some(Trigger::Email) {
         return Level::ReadOnly;
     }
-    if let Some(level) = engine_level {
-        return level;
-    }
+    session_level
+        .or(engine_level)
+        .unwrap_or_else(|| setting_level(settings))
+}
+
+/// `agentPermissionLevel` as the broker's level.
+pub fn setting_level(settings: &SettingsStore) -> Level {
     match settings.agent_permission_level() {
         AgentPermissionLevel::ReadOnly => Level::ReadOnly,
         AgentPermissionLevel::Guarded => Level::Guarded,
         AgentPermissionLevel::Autonomous => Level::Autonomous,
         AgentPermissionLevel::Full => Level::Full,
     }
+}
+
+/// A level by its name (`read_only`, `guarded`, `autonomous`, `full`), as a
+/// recipe stores it; `None` for any other text.
+pub fn level_named(name: &str) -> Option<Level> {
+    [
+        Level::ReadOnly,
+        Level::Guarded,
+        Level::Autonomous,
+        Level::Full,
+    ]
+    .into_iter()
+    .find(|level| level.as_str() == name)
+}
+
+/// The level to pin on a recipe run's session: the recipe's as written, but
+/// when an agent had a hand in the run (it made the recipe or the schedule,
+/// or started the run with its token) no more permissive than `setting`, so
+/// an agent never gets a session above the level agents are given.
+/// Lowering always applies. `None`: nothing pinned, the session follows its
+/// engine's level or the setting like any other.
+pub fn pinned_level(asked: Option<Level>, setting: Level, by_agent: bool) -> Option<Level> {
+    asked.map(|level| if by_agent { level.min(setting) } else { level })
 }
 
 /// Judges one `PreToolUse` call of `session_id`; an ask waits up to
@@ -64,8 +93,14 @@ pub async fn check(
 ) -> AppResult<CheckAnswer> {
     let session = state.sessions.get(account_id, session_id).await?;
     // The hook answers Claude Code and external engines, and neither may
-    // have a level of its own (engines.toml refuses one): the setting decides.
-    let level = effective_level(&state.settings, session.trigger, None);
+    // have a level of its own (engines.toml refuses one): the session's
+    // pinned level, else the setting, decides.
+    let level = effective_level(
+        &state.settings,
+        session.trigger,
+        session.permission_level,
+        None,
+    );
     let context = Context {
         level,
         cwd: PathBuf::from(&session.cwd),
@@ -324,5 +359,29 @@ async fn add_inbox_row(state: &App, session: &Session, approval: &Approval) {
                 "cannot add an approval's inbox row"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pinned_level_is_the_recipes_unless_an_agent_would_gain_by_it() {
+        use Level::{Autonomous, Full, Guarded, ReadOnly};
+        // The user's run: the recipe's level as written, up or down.
+        assert_eq!(pinned_level(Some(Full), Guarded, false), Some(Full));
+        assert_eq!(pinned_level(Some(ReadOnly), Full, false), Some(ReadOnly));
+        // An agent's: never above the setting, lowering still applies.
+        assert_eq!(pinned_level(Some(Full), Guarded, true), Some(Guarded));
+        assert_eq!(
+            pinned_level(Some(ReadOnly), Autonomous, true),
+            Some(ReadOnly)
+        );
+        assert_eq!(pinned_level(None, Full, true), None);
+        for level in [ReadOnly, Guarded, Autonomous, Full] {
+            assert_eq!(level_named(level.as_str()), Some(level));
+        }
+        assert_eq!(level_named("root"), None);
     }
 }

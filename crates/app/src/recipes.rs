@@ -1,8 +1,11 @@
 //! Recipes and schedules at work (docs/automations.md): a run by hand
 //! (`App::run_recipe`) and a schedule's tick (the scheduler loop) each
 //! record a run in `automations` and start its session through the spawn
-//! rules, as `POST /sessions` does; a follower of the sessions' updates ends
-//! the run with its session. A run that failed, stalled or ended
+//! rules, as `POST /sessions` does, at the recipe's permission level and
+//! under its spend cap; a follower of the sessions' updates ends the run
+//! with its session, or when its session's cost reaches that cap, and a
+//! watch on the app clock marks a run stalled once its session has waited
+//! for the user [`STALL_AFTER`]. A run that failed, stalled or ended
 //! incomplete makes one `recipes` inbox row; a schedule an agent made
 //! makes one `cron` row that approves it.
 //!
@@ -14,9 +17,10 @@ use std::collections::BTreeMap;
 
 use automations::{NewSchedule, RecipeRun, RunEnd, RunState, Schedule, Spec, Start};
 use inbox::{Action, Category, NewRow, Source};
-use sessions::{Caller, SessionUpdate, SpawnPolicy, SpawnRequest, Status, Via};
+use sessions::{Caller, Session, SessionUpdate, SpawnPolicy, SpawnRequest, Status, Via};
 
 use crate::error::{AppError, AppResult, blocking};
+use crate::permission_check;
 use crate::services::App;
 use crate::work_origins::follow_sessions;
 
@@ -105,7 +109,12 @@ impl App {
     /// Starts the session of a run just recorded and ties it to the run,
     /// or ends the run failed (a spawn refused or failed) and tells the
     /// inbox. The session's id, when one started.
-    async fn launch(&self, start: Start, caller: &Caller, policy: &SpawnPolicy) -> Option<String> {
+    pub(crate) async fn launch(
+        &self,
+        start: Start,
+        caller: &Caller,
+        policy: &SpawnPolicy,
+    ) -> Option<String> {
         let Start {
             run,
             recipe,
@@ -117,6 +126,24 @@ impl App {
             self.tell_run(&run, &recipe.name).await;
             return None;
         };
+        // An agent's hand in the run (its token starts it, or it made the
+        // recipe or the schedule) keeps the level at most the setting's.
+        let by_agent = matches!(caller.via, Via::ControlAgent { .. })
+            || recipe.created_by_agent
+            || scheduled_by_agent(self, &run).await;
+        let level = permission_check::pinned_level(
+            recipe
+                .permission_level
+                .as_deref()
+                .and_then(permission_check::level_named),
+            permission_check::setting_level(&self.settings),
+            by_agent,
+        );
+        let spend_cap = spend_cap(policy.max_dollars_per_session, recipe.spend_cap_usd);
+        let policy = SpawnPolicy {
+            max_dollars_per_session: spend_cap.unwrap_or(policy.max_dollars_per_session),
+            ..policy.clone()
+        };
         let request = SpawnRequest {
             engine: Some(recipe.engine.clone()),
             prompt,
@@ -126,11 +153,12 @@ impl App {
                 .isolation
                 .map(|automations::Isolation::Worktree| sessions::Isolation::Worktree),
             runner: recipe.runner.clone(),
+            permission_level: level,
             ..SpawnRequest::default()
         };
         let spawned = self
             .sessions
-            .spawn(caller, policy, &self.prompt_settings(), request)
+            .spawn(caller, &policy, &self.prompt_settings(), request)
             .await;
         let session = match spawned {
             Ok(spawned) => spawned.session,
@@ -146,17 +174,18 @@ impl App {
         }
         let automations = self.automations.clone();
         let (run_id, session_id) = (run.id.clone(), session.id.clone());
-        let attached = blocking(move || automations.attach_session(&run_id, &session_id)).await;
-        if let Err(error) = attached {
-            tracing::warn!(%error, "a recipe run was not tied to its session");
-        }
-        // A quick session may have ended before the run knew it: its end
-        // went by unseen, so it is read now (a run ends once either way).
-        if let Ok(now) = self.sessions.get(&session.account_id, &session.id).await
-            && let Some((end, reason)) = run_end(now.status)
-        {
-            self.end_run(&run.id, end, reason.to_owned(), &recipe.name)
-                .await;
+        let attached =
+            blocking(move || automations.attach_session(&run_id, &session_id, spend_cap)).await;
+        match attached {
+            // A quick session may have ended (or spent its cap) before the
+            // run knew it: that went by unseen, so it is read now (a run
+            // ends once either way).
+            Ok(run) => {
+                if let Ok(now) = self.sessions.get(&session.account_id, &session.id).await {
+                    settle(self, &run, &now, &recipe.name).await;
+                }
+            }
+            Err(error) => tracing::warn!(%error, "a recipe run was not tied to its session"),
         }
         Some(session.id)
     }
@@ -216,14 +245,88 @@ impl App {
     }
 }
 
-/// How a session's status ends its run, if it does.
-fn run_end(status: Status) -> Option<(RunEnd, &'static str)> {
-    match status {
-        Status::Finished => Some((RunEnd::Finished, "")),
-        Status::Failed => Some((RunEnd::Failed, "its session failed")),
-        Status::Stopped => Some((RunEnd::Incomplete, "its session was stopped")),
-        Status::Interrupted => Some((RunEnd::Incomplete, "its session was interrupted")),
-        _ => None,
+/// How a session ends its run, if it does: its own end, else its cost
+/// reaching the run's cap (`over_cap`: the session is still going and is
+/// to be stopped).
+fn run_end(session: &Session, cap: Option<f64>, turn_done: bool) -> Option<(RunEnd, String, bool)> {
+    let ended = |end, reason: &str| Some((end, reason.to_owned(), false));
+    match session.status {
+        Status::Finished => return ended(RunEnd::Finished, ""),
+        Status::Failed => return ended(RunEnd::Failed, "its session failed"),
+        Status::Stopped => return ended(RunEnd::Incomplete, "its session was stopped"),
+        Status::Interrupted => return ended(RunEnd::Incomplete, "its session was interrupted"),
+        _ => {}
+    }
+    // Engines report dollars at a turn's end, so this is read between
+    // turns; a session that reports none (Codex, `command`) never reaches it.
+    let spent = session.cost_usd.unwrap_or_default();
+    if let Some(cap) = cap
+        && spent >= cap
+    {
+        let reason = format!("its session reached its spend cap of ${cap:.2} (spent ${spent:.2})");
+        return Some((RunEnd::Incomplete, reason, true));
+    }
+    // A turn that ended asking nothing has done the run's work; one that
+    // asks keeps the run going (and stalls it when nobody answers).
+    turn_done.then(|| (RunEnd::Finished, String::new(), false))
+}
+
+/// The run's dollar cap: the recipe's, or the spawn rules' ceiling when
+/// that is set (above 0) and smaller. `None` when the recipe has none: the
+/// rules' ceiling alone stays as they document it, stored and not applied.
+fn spend_cap(policy_cap: f64, recipe_cap: Option<f64>) -> Option<f64> {
+    let recipe_cap = recipe_cap?;
+    Some(if policy_cap > 0.0 {
+        recipe_cap.min(policy_cap)
+    } else {
+        recipe_cap
+    })
+}
+
+/// Whether a run stands for a schedule an agent made.
+async fn scheduled_by_agent(app: &App, run: &RecipeRun) -> bool {
+    let Some(schedule_id) = run.schedule_id.clone() else {
+        return false;
+    };
+    let automations = app.automations.clone();
+    let account = run.account_id.clone();
+    blocking(move || automations.schedule(&account, &schedule_id))
+        .await
+        .is_ok_and(|schedule| schedule.created_by_agent)
+}
+
+/// Ends `run` as its session says, if it does (once: an ended run is left
+/// as it is); a session over the run's cap ends it `incomplete` and is
+/// stopped, with everything it started.
+async fn settle(app: &App, run: &RecipeRun, session: &Session, recipe: &str) {
+    if !matches!(run.state, RunState::Started | RunState::Stalled) {
+        return;
+    }
+    let turn_done = session.status == Status::WaitingForInput
+        && matches!(
+            crate::rule_events::work_outcome(app, session).await,
+            Some((automations::SessionOutcome::Finished, _))
+        );
+    let Some((end, reason, over_cap)) = run_end(session, run.spend_cap_usd, turn_done) else {
+        return;
+    };
+    // The run ends first, so the stop's own end adds no second row.
+    app.end_run(&run.id, end, reason, recipe).await;
+    if over_cap {
+        let app = app.clone();
+        let caller = Caller {
+            account_id: session.account_id.clone(),
+            via: Via::Ui,
+            source_session_header: None,
+        };
+        let id = session.id.clone();
+        // Stopping waits for the processes to end: not in the way of the
+        // other sessions' updates.
+        tokio::spawn(async move {
+            if let Err(error) = app.sessions.stop_tree(&caller, &id).await {
+                tracing::warn!(%error, session_id = id, "a session over its recipe's spend cap was not stopped");
+            }
+        });
     }
 }
 
@@ -233,6 +336,7 @@ pub(crate) fn start(app: &App) {
     follow_sessions(app, "recipe runs", |app, update| async move {
         end_with_session(&app, update).await;
     });
+    watch_stalls(app);
     let app = app.clone();
     let mut stop = app.stop.subscribe();
     tokio::spawn(async move {
@@ -274,7 +378,13 @@ async fn tick(app: &App) -> AppResult<time::Duration> {
         let schedule = blocking(move || automations.schedule(&account, &schedule_id)).await;
         let by_agent = schedule.is_ok_and(|s| s.created_by_agent);
         let (caller, policy) = scheduled_caller(app, &start.run.account_id, by_agent);
+        let ticked = automations::Event::Schedule {
+            schedule_id: start.run.schedule_id.clone().unwrap_or_default(),
+            recipe_id: start.run.recipe_id.clone(),
+        };
+        let account = start.run.account_id.clone();
         app.launch(start, &caller, &policy).await;
+        app.fire_rules(&account, ticked).await;
     }
     let automations = app.automations.clone();
     let next = blocking(move || automations.next_wake()).await?;
@@ -304,23 +414,117 @@ fn scheduled_caller(app: &App, account: &str, by_agent: bool) -> (Caller, SpawnP
     (caller, policy)
 }
 
-/// Ends the run of a session that just ended, if it belongs to one.
+/// Ends the run of a session that just ended, or that ended a turn (its
+/// cost is then known) over the run's spend cap, if it belongs to a run.
 async fn end_with_session(app: &App, update: SessionUpdate) {
-    let Some((end, reason)) = run_end(update.status).filter(|_| update.moved) else {
+    // A turn's end shows as the move to waiting, or straight to the next
+    // turn's start; the other moves can only end the session.
+    let may_end = matches!(
+        update.status,
+        Status::WaitingForInput
+            | Status::Starting
+            | Status::Finished
+            | Status::Failed
+            | Status::Stopped
+            | Status::Interrupted
+    );
+    if !update.moved || !may_end {
         return;
-    };
+    }
     let automations = app.automations.clone();
     let session_id = update.session_id.clone();
     let run = match blocking(move || automations.run_for_session(&session_id)).await {
-        Ok(Some(run)) => run,
-        Ok(None) => return,
+        Ok(Some(run)) if matches!(run.state, RunState::Started | RunState::Stalled) => run,
+        Ok(_) => return,
         Err(error) => {
             tracing::warn!(%error, "a session's recipe run was not looked up");
             return;
         }
     };
+    let Ok(session) = app
+        .sessions
+        .get(&update.account_id, &update.session_id)
+        .await
+    else {
+        return;
+    };
     let name = recipe_name(app, &run).await;
-    app.end_run(&run.id, end, reason.to_owned(), &name).await;
+    settle(app, &run, &session, &name).await;
+}
+
+/// How long a run's session may wait for the user before the run is marked
+/// stalled (docs/automations.md), on the app clock.
+pub(crate) const STALL_AFTER: time::Duration = time::Duration::minutes(30);
+
+/// How often the stall watch looks; a run is marked at most this late.
+const STALL_LOOK_EVERY: time::Duration = time::Duration::minutes(1);
+
+/// Marks stalled, once, each started run whose session has waited for the
+/// user (a turn ended and nobody answered or archived it, or it waits for
+/// approval to start) for [`STALL_AFTER`], with one `recipes` row each.
+fn watch_stalls(app: &App) {
+    let app = app.clone();
+    let mut stop = app.stop.subscribe();
+    tokio::spawn(async move {
+        loop {
+            if let Err(error) = mark_stalls(&app).await {
+                tracing::warn!(%error, "recipe runs were not looked at for stalls");
+            }
+            tokio::select! {
+                () = async { drop(stop.wait_for(Option::is_some).await) } => return,
+                () = app.clock.sleep(STALL_LOOK_EVERY) => {}
+            }
+        }
+    });
+}
+
+async fn mark_stalls(app: &App) -> AppResult<()> {
+    let automations = app.automations.clone();
+    let runs = blocking(move || automations.started_runs()).await?;
+    let now = app.clock.now();
+    for run in runs {
+        let Some(session_id) = &run.session_id else {
+            continue;
+        };
+        let Ok(session) = app.sessions.get(&run.account_id, session_id).await else {
+            continue;
+        };
+        let Some(since) = waiting_since(&session) else {
+            continue;
+        };
+        if now - since < STALL_AFTER {
+            continue;
+        }
+        let reason = format!(
+            "its session has waited for you since {} ({} minutes or more): \
+             answer it, or archive it if its work is done",
+            session.updated_at,
+            STALL_AFTER.whole_minutes()
+        );
+        let automations = app.automations.clone();
+        let id = run.id.clone();
+        if let Some(stalled) = blocking(move || automations.mark_stalled(&id, &reason)).await? {
+            let name = recipe_name(app, &stalled).await;
+            app.tell_run(&stalled, &name).await;
+        }
+    }
+    Ok(())
+}
+
+/// Since when a session has waited for the user, if it does: idle after a
+/// turn, or held for the user's approval to start. Its last change is when
+/// it began to wait (a later rename only makes the wait look shorter).
+fn waiting_since(session: &Session) -> Option<time::OffsetDateTime> {
+    let waiting = session.status == Status::WaitingForInput
+        || (session.status == Status::Queued && session.awaiting_approval);
+    if !waiting || session.archived {
+        return None;
+    }
+    time::OffsetDateTime::parse(
+        &session.updated_at,
+        &time::format_description::well_known::Rfc3339,
+    )
+    .ok()
 }
 
 async fn recipe_name(app: &App, run: &RecipeRun) -> String {

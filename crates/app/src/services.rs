@@ -46,6 +46,10 @@ pub struct App {
     pub alarms: Arc<alarms::Alarms>,
     /// Recipes, their schedules and their runs (`recipes.rs` runs them).
     pub automations: Arc<automations::Automations>,
+    /// Scheduled messages and drips (`drips.rs` delivers them).
+    pub drips: Arc<drips::Drips>,
+    /// Wakes the delivery loop of `drips.rs` ([`App::wake_drips`]).
+    pub(crate) drips_wake: Arc<Notify>,
     /// The one clock of this application (the system's, unless a test asked
     /// for a manual one).
     pub clock: Arc<dyn Clock>,
@@ -80,6 +84,8 @@ pub struct App {
     /// Wakes the project-event notifier: a board write recorded events, or a
     /// setting changed (`notifier.rs`).
     pub pm_wake: Arc<Notify>,
+    /// Wakes the automation rules' reader of board events after a write.
+    pub rules_wake: Arc<Notify>,
     /// The live event stream's hub (`GET /stream`).
     pub events: Arc<events::Hub>,
     /// Counts the settings' changes, so a loop that acts on one wakes at once

@@ -227,6 +227,12 @@ impl Prepared {
             webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
             alarms: Arc::new(alarms::Alarms::in_system_zone(db.clone(), clock.clone())),
             automations: Arc::new(automations::Automations::new(db.clone(), clock.clone())),
+            drips: Arc::new(drips::Drips::new(
+                db.clone(),
+                clock.clone(),
+                vec![data_dir.clone()],
+            )),
+            drips_wake: Arc::new(tokio::sync::Notify::new()),
             presence: Arc::new(navigation::Presence::new(clock.clone())),
             coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
             bookmarks: Arc::new(bookmarks::Bookmarks::new(db.clone(), clock.clone())),
@@ -236,6 +242,7 @@ impl Prepared {
             secrets: Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher)),
             secrets_answered: Arc::new(tokio::sync::Notify::new()),
             pm_wake: Arc::new(tokio::sync::Notify::new()),
+            rules_wake: Arc::new(tokio::sync::Notify::new()),
             events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
             settings_changed: watch::channel(0).0,
             messenger: Arc::default(),
@@ -282,6 +289,8 @@ impl Prepared {
         work_reviews::start(&app);
         work_hosts::start(&app);
         recipes::start(&app);
+        crate::rule_events::start(&app);
+        crate::drips::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);
@@ -374,6 +383,8 @@ fn all_migrations() -> Vec<store::Migration> {
         mail::MIGRATIONS,
         work::MIGRATIONS,
         automations::MIGRATIONS,
+        automations::RULE_MIGRATIONS,
+        drips::MIGRATIONS,
     ]
     .concat()
 }

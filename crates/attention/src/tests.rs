@@ -54,6 +54,7 @@ fn session(status: Status) -> Session {
         updated_at: "t".into(),
         worktree: None,
         trigger: None,
+        permission_level: None,
         stop_reason: None,
         activity: None,
         resources: None,

@@ -23,6 +23,14 @@ pub enum AutomationError {
     ScheduleNotFound,
     #[error("there is no such run")]
     RunNotFound,
+    #[error("there is no such rule")]
+    RuleNotFound,
+    /// A move the rule's state does not allow.
+    #[error("the rule is {state}: {message}")]
+    RuleWrongState {
+        state: &'static str,
+        message: &'static str,
+    },
     /// A schedule's tick has its run already: no tick runs twice.
     #[error("that tick of the schedule has its run already")]
     AlreadyRun,

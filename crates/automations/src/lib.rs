@@ -1,5 +1,12 @@
 //! Automations: recipes (a saved start of a session), schedules that run
-//! them, and the record of every run.
+//! them, the record of every run, and rules that answer events.
+//!
+//! - [`trigger`]: what a rule waits for ([`Trigger`]), the [`Event`] the
+//!   server saw, and the event's fields for a recipe's placeholders.
+//! - `automation_rule`: an [`AutomationRule`]'s actions and the checks
+//!   that refuse one that would plainly start itself; `automation_rules`
+//!   stores them ([`RULE_MIGRATIONS`]) and records each firing under
+//!   [`MAX_FIRINGS_PER_HOUR`].
 //!
 //! - [`recipe`]: a [`Recipe`] is an engine, a folder, an optional worktree
 //!   isolation, runner, permission level and spend cap per run, and a prompt
@@ -15,13 +22,16 @@
 //!   [`Automations::run_now`] by hand, [`Automations::due_schedules`] for
 //!   the ticks that have come; each hands back a [`Start`] (the filled
 //!   prompt), or a run already failed with its reason (its folder is gone).
-//!   [`Automations::finish_run`] ends a run once.
+//!   [`Automations::mark_stalled`] marks a run whose session waits on the
+//!   user once, and [`Automations::finish_run`] ends a run (started or
+//!   stalled) once.
 //!
 //! Knows nothing of HTTP, sessions or the inbox: the caller starts each
-//! run's session under the spawn rules, ties it with
-//! [`Automations::attach_session`], and makes one inbox row (category
-//! `recipes`) for a run that ends failed, stalled or incomplete, and one
-//! (category `cron`) for a schedule an agent made.
+//! run's session under the spawn rules (at the recipe's permission level,
+//! capped at its spend cap), ties it with [`Automations::attach_session`],
+//! decides when a run stalls or went over its cap, and makes one inbox row
+//! (category `recipes`) for a run that stalled, failed or ended incomplete,
+//! and one (category `cron`) for a schedule an agent made.
 //!
 //! ```
 //! # use std::sync::Arc;
@@ -48,6 +58,8 @@
 //! assert_eq!(schedule.next_at.as_deref(), Some("2026-01-06T01:30:00.000Z"));
 //! ```
 
+mod automation_rule;
+mod automation_rules;
 pub mod due;
 mod error;
 pub mod ical;
@@ -60,7 +72,13 @@ pub mod schedule;
 mod schedules;
 mod service;
 mod stamp;
+pub mod trigger;
 
+pub use automation_rule::{
+    AutomationRule, FiringOutcome, ItemFollowUp, MAX_FIRINGS_PER_HOUR, NewRule, RuleAction,
+    RuleFiring, RuleState,
+};
+pub use automation_rules::{Begun, RULE_MIGRATIONS};
 pub use due::{Decision, Due, decide};
 pub use error::AutomationError;
 pub use recipe::{Isolation, NewRecipe, Recipe, placeholders, render};
@@ -70,16 +88,18 @@ pub use runs::{Origin, UNLAUNCHED};
 pub use schedule::{Missed, NewSchedule, Schedule, Spec, State};
 pub use service::Automations;
 pub use stamp::{from_jiff, to_jiff};
+pub use trigger::{Cause, Event, ItemFacts, SessionOutcome, Trigger};
 
 /// Append-only: never edit an applied step.
-pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
-    feature: "automations",
-    // Times are the clock's stored form (UTC, milliseconds), so `next_at`
-    // compares as text. A schedule keeps its rule as written after checks
-    // (`kind` cron or rrule; an RRULE with its DTSTART line) and its
-    // placeholder values as a JSON object. A tick of a schedule makes at
-    // most one run: the partial unique index refuses a second.
-    sql: "CREATE TABLE recipes (
+pub const MIGRATIONS: &[store::Migration] = &[
+    store::Migration {
+        feature: "automations",
+        // Times are the clock's stored form (UTC, milliseconds), so `next_at`
+        // compares as text. A schedule keeps its rule as written after checks
+        // (`kind` cron or rrule; an RRULE with its DTSTART line) and its
+        // placeholder values as a JSON object. A tick of a schedule makes at
+        // most one run: the partial unique index refuses a second.
+        sql: "CREATE TABLE recipes (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             id TEXT NOT NULL UNIQUE,
             account_id TEXT NOT NULL,
@@ -135,4 +155,13 @@ pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
           CREATE INDEX recipe_runs_by_session ON recipe_runs (session_id)
             WHERE session_id IS NOT NULL;
           CREATE INDEX recipe_runs_by_state ON recipe_runs (state);",
-}];
+    },
+    store::Migration {
+        feature: "automations",
+        // Whether an agent's token made a recipe (every recipe before was
+        // the user's), and the dollar cap a run's session was started under
+        // (runs before had none applied).
+        sql: "ALTER TABLE recipes ADD COLUMN created_by_agent INTEGER NOT NULL DEFAULT 0;
+          ALTER TABLE recipe_runs ADD COLUMN spend_cap_usd REAL;",
+    },
+];

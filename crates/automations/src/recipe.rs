@@ -60,11 +60,19 @@ pub struct Recipe {
     pub isolation: Option<Isolation>,
     /// The pool runner to start on; `null`: this machine.
     pub runner: Option<String>,
-    /// One of `read_only`, `guarded`, `autonomous`, `full`; `null`: the
+    /// One of `read_only`, `guarded`, `autonomous`, `full`: the level each
+    /// run's session runs at for its whole life (for a run an agent had a
+    /// hand in, no higher than `agentPermissionLevel`); `null`: the
     /// account's `agentPermissionLevel`.
     pub permission_level: Option<String>,
-    /// The most one run may spend, in US dollars; `null`: no cap.
+    /// The most one run may spend, in US dollars (with
+    /// `agentDrivenMaxDollarsPerSession` set, the smaller of the two); a run
+    /// whose session reaches it is stopped and ends `incomplete`. `null`: no cap.
     pub spend_cap_usd: Option<f64>,
+    /// Made with an agent's token: its runs never get a level above
+    /// `agentPermissionLevel`. Only the user makes recipes today, so it is
+    /// `false` on every recipe the API made.
+    pub created_by_agent: bool,
     pub created_at: String,
     pub updated_at: String,
     /// Whose recipe it is.

@@ -1,5 +1,6 @@
 //! The `recipes` table: create, list, read, replace and delete an account's
-//! recipes (deleting one deletes its schedules and runs with it).
+//! recipes (deleting one deletes its schedules and runs with it). Whether an
+//! agent made a recipe is kept with it and survives replacing its fields.
 
 use store::rusqlite::{self, OptionalExtension, Row, Transaction, params};
 
@@ -9,21 +10,34 @@ use crate::service::Automations;
 use crate::stamp::stamp;
 
 const COLUMNS: &str = "id, account_id, name, engine, prompt, cwd, isolation, runner, \
-                       permission_level, spend_cap_usd, created_at, updated_at";
+                       permission_level, spend_cap_usd, created_at, updated_at, created_by_agent";
 
 impl Automations {
+    /// Saves the user's recipe.
     pub fn create_recipe(
         &self,
         account_id: &str,
         fields: &NewRecipe,
     ) -> Result<Recipe, AutomationError> {
+        self.create_recipe_as(account_id, fields, false)
+    }
+
+    /// Saves a recipe, `by_agent` when an agent's token made it (its runs
+    /// then never get a level above `agentPermissionLevel`).
+    pub fn create_recipe_as(
+        &self,
+        account_id: &str,
+        fields: &NewRecipe,
+        by_agent: bool,
+    ) -> Result<Recipe, AutomationError> {
         let fields = fields.validate()?;
         let now = stamp(self.now());
-        let recipe = to_recipe(store::new_id(), account_id, fields, now.clone(), now);
+        let mut recipe = to_recipe(store::new_id(), account_id, fields, now.clone(), now);
+        recipe.created_by_agent = by_agent;
         self.db.write(|tx| {
             name_free(tx, account_id, &recipe.name, None)?;
             tx.execute(
-                &format!("INSERT INTO recipes ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
+                &format!("INSERT INTO recipes ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"),
                 params![
                     recipe.id,
                     recipe.account_id,
@@ -37,6 +51,7 @@ impl Automations {
                     recipe.spend_cap_usd,
                     recipe.created_at,
                     recipe.updated_at,
+                    recipe.created_by_agent,
                 ],
             )?;
             Ok(recipe)
@@ -58,7 +73,8 @@ impl Automations {
         self.db.read(|tx| find_recipe(tx, account_id, id))
     }
 
-    /// Replaces every field of a recipe; its schedules keep running it.
+    /// Replaces every field of a recipe; its schedules keep running it. Who
+    /// made it does not change: an agent's recipe stays held to the setting.
     pub fn update_recipe(
         &self,
         account_id: &str,
@@ -69,7 +85,8 @@ impl Automations {
         let now = stamp(self.now());
         self.db.write(|tx| {
             let old = find_recipe(tx, account_id, id)?;
-            let recipe = to_recipe(old.id, account_id, fields, old.created_at, now);
+            let mut recipe = to_recipe(old.id, account_id, fields, old.created_at, now);
+            recipe.created_by_agent = old.created_by_agent;
             name_free(tx, account_id, &recipe.name, Some(&recipe.id))?;
             tx.execute(
                 "UPDATE recipes SET name = ?2, engine = ?3, prompt = ?4, cwd = ?5, isolation = ?6,
@@ -125,6 +142,7 @@ fn to_recipe(
         runner: fields.runner,
         permission_level: fields.permission_level,
         spend_cap_usd: fields.spend_cap_usd,
+        created_by_agent: false,
         created_at,
         updated_at,
         account_id: account_id.to_owned(),
@@ -182,5 +200,6 @@ fn read_row(row: &Row<'_>) -> rusqlite::Result<Recipe> {
         spend_cap_usd: row.get(9)?,
         created_at: row.get(10)?,
         updated_at: row.get(11)?,
+        created_by_agent: row.get(12)?,
     })
 }

@@ -21,7 +21,9 @@ pub enum RunState {
     Failed,
     /// Its session finished its work.
     Finished,
-    /// Its session stopped making progress.
+    /// Its session has waited for the user too long (the application's
+    /// threshold, docs/automations.md). Not an end: the run still ends
+    /// `finished`, `failed` or `incomplete` with its session.
     Stalled,
     /// Its session ended without finishing.
     Incomplete,
@@ -59,12 +61,11 @@ impl RunState {
     }
 }
 
-/// How a run ended.
+/// How a run ended (a stalled run has not: `Automations::mark_stalled`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunEnd {
     Finished,
     Failed,
-    Stalled,
     Incomplete,
 }
 
@@ -73,7 +74,6 @@ impl From<RunEnd> for RunState {
         match end {
             RunEnd::Finished => RunState::Finished,
             RunEnd::Failed => RunState::Failed,
-            RunEnd::Stalled => RunState::Stalled,
             RunEnd::Incomplete => RunState::Incomplete,
         }
     }
@@ -96,6 +96,9 @@ pub struct RecipeRun {
     pub state: RunState,
     /// Why it failed, stalled or ended incomplete.
     pub reason: Option<String>,
+    /// The most its session may spend, in US dollars, as fixed when the
+    /// session started; `null`: no cap (or no session yet).
+    pub spend_cap_usd: Option<f64>,
     pub started_at: String,
     pub ended_at: Option<String>,
     #[serde(skip)]

@@ -1,11 +1,12 @@
 //! The `recipe_runs` table: recording a run (by hand, or for a schedule's
-//! tick), tying it to its session, and ending it once.
+//! tick), tying it to its session, marking it stalled, and ending it once.
 //!
 //! A run that cannot start (its folder is gone, a placeholder has no value)
 //! is recorded `failed` with the reason, and [`Start::prompt`] is `None`,
 //! so the caller makes one inbox row and starts no session. Ending a run
 //! is done once: a second end is refused quietly (`None`), so a failure
-//! reported twice makes one inbox row, not two.
+//! reported twice makes one inbox row, not two. Marking a run stalled is
+//! done once too, and is no end: a stalled run still ends with its session.
 
 use std::collections::BTreeMap;
 
@@ -19,7 +20,10 @@ use crate::service::Automations;
 use crate::stamp::stamp;
 
 const COLUMNS: &str = "id, account_id, recipe_id, schedule_id, scheduled_for, catch_up, \
-                       session_id, state, reason, started_at, ended_at";
+                       session_id, state, reason, started_at, ended_at, spend_cap_usd";
+
+/// The states a run is still going in: its session may yet end it.
+const LIVE: &str = "('started', 'stalled')";
 
 /// What a run stands for: a run by hand, or a tick of a schedule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +78,7 @@ impl Automations {
             session_id: None,
             state: RunState::Started,
             reason: None,
+            spend_cap_usd: None,
             started_at: now,
             ended_at: None,
             account_id: recipe.account_id.clone(),
@@ -118,23 +123,25 @@ impl Automations {
         }
     }
 
-    /// Ties a started run to the session that runs it.
+    /// Ties a started run to the session that runs it, with the dollar cap
+    /// that session was started under (`None`: no cap).
     pub fn attach_session(
         &self,
         run_id: &str,
         session_id: &str,
+        spend_cap_usd: Option<f64>,
     ) -> Result<RecipeRun, AutomationError> {
         self.db.write(|tx| {
             tx.execute(
-                "UPDATE recipe_runs SET session_id = ?2 WHERE id = ?1",
-                params![run_id, session_id],
+                "UPDATE recipe_runs SET session_id = ?2, spend_cap_usd = ?3 WHERE id = ?1",
+                params![run_id, session_id, spend_cap_usd],
             )?;
             find_run(tx, run_id)
         })
     }
 
-    /// Ends a started run, once: the run as ended, or `None` when it had
-    /// already ended (the caller then makes no second inbox row).
+    /// Ends a started or stalled run, once: the run as ended, or `None` when
+    /// it had already ended (the caller then makes no second inbox row).
     pub fn finish_run(
         &self,
         run_id: &str,
@@ -143,9 +150,13 @@ impl Automations {
     ) -> Result<Option<RecipeRun>, AutomationError> {
         let now = stamp(self.now());
         self.db.write(|tx| {
+            // A stalled run that finishes keeps why it stalled: the user was
+            // told, and the reason still says what held it up.
             let changed = tx.execute(
-                "UPDATE recipe_runs SET state = ?2, reason = ?3, ended_at = ?4
-                 WHERE id = ?1 AND state = 'started'",
+                &format!(
+                    "UPDATE recipe_runs SET state = ?2, reason = coalesce(?3, reason), ended_at = ?4
+                     WHERE id = ?1 AND state IN {LIVE}"
+                ),
                 params![run_id, RunState::from(end).as_str(), reason, now],
             )?;
             if changed == 0 {
@@ -154,6 +165,41 @@ impl Automations {
                 return Ok(None);
             }
             find_run(tx, run_id).map(Some)
+        })
+    }
+
+    /// Marks a started run stalled with the reason, once: the run as marked,
+    /// or `None` when it was not `started` (stalled already, or ended). It
+    /// has not ended: [`Automations::finish_run`] still ends it.
+    pub fn mark_stalled(
+        &self,
+        run_id: &str,
+        reason: &str,
+    ) -> Result<Option<RecipeRun>, AutomationError> {
+        self.db.write(|tx| {
+            let changed = tx.execute(
+                "UPDATE recipe_runs SET state = 'stalled', reason = ?2
+                 WHERE id = ?1 AND state = 'started'",
+                params![run_id, reason],
+            )?;
+            if changed == 0 {
+                find_run(tx, run_id)?;
+                return Ok(None);
+            }
+            find_run(tx, run_id).map(Some)
+        })
+    }
+
+    /// Every run, of any account, that is `started` with its session: the
+    /// ones that may yet stall. Oldest first.
+    pub fn started_runs(&self) -> Result<Vec<RecipeRun>, AutomationError> {
+        self.db.read(|tx| {
+            let mut stmt = tx.prepare(&format!(
+                "SELECT {COLUMNS} FROM recipe_runs
+                 WHERE state = 'started' AND session_id IS NOT NULL ORDER BY seq"
+            ))?;
+            let rows = stmt.query_map([], read_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
 
@@ -223,7 +269,7 @@ pub(crate) fn insert_run(tx: &Transaction<'_>, run: &RecipeRun) -> Result<bool, 
     let inserted = tx.execute(
         &format!(
             "INSERT OR IGNORE INTO recipe_runs ({COLUMNS})
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
         ),
         params![
             run.id,
@@ -237,6 +283,7 @@ pub(crate) fn insert_run(tx: &Transaction<'_>, run: &RecipeRun) -> Result<bool, 
             run.reason,
             run.started_at,
             run.ended_at,
+            run.spend_cap_usd,
         ],
     )?;
     Ok(inserted == 1)
@@ -267,5 +314,6 @@ fn read_row(row: &Row<'_>) -> rusqlite::Result<RecipeRun> {
         reason: row.get(8)?,
         started_at: row.get(9)?,
         ended_at: row.get(10)?,
+        spend_cap_usd: row.get(11)?,
     })
 }

@@ -1,7 +1,8 @@
 //! Recipes, schedules and runs in SQLite: names unique per account, an
 //! agent's schedule pending until approved, bad input refused naming its
 //! field, a recipe whose folder is gone failing its run once with the
-//! reason, and a run ended once.
+//! reason, an agent's recipe marked as such, and a run stalled once and
+//! ended once.
 
 mod common;
 
@@ -65,6 +66,31 @@ fn recipes_are_kept_per_account_with_unique_names() {
 
     rig.automations.delete_recipe(ME, &recipe.id).unwrap();
     assert!(rig.automations.list_recipes(ME).unwrap().is_empty());
+}
+
+#[test]
+fn an_agents_recipe_stays_marked_as_its_through_a_replacement() {
+    let rig = Rig::new("2026-01-05T08:00:00Z");
+    let fields = NewRecipe {
+        name: "Theirs".into(),
+        engine: "claude".into(),
+        prompt: "p".into(),
+        cwd: "/tmp".into(),
+        permission_level: Some("full".into()),
+        ..NewRecipe::default()
+    };
+    let theirs = rig.automations.create_recipe_as(ME, &fields, true).unwrap();
+    assert!(theirs.created_by_agent);
+    assert!(!rig.recipe("Mine").created_by_agent);
+    let replaced = rig
+        .automations
+        .update_recipe(ME, &theirs.id, &fields)
+        .unwrap();
+    assert!(replaced.created_by_agent);
+    assert_eq!(rig.automations.recipe(ME, &theirs.id).unwrap(), replaced);
+    let json = serde_json::to_value(&replaced).unwrap();
+    assert_eq!(json["createdByAgent"], true);
+    assert_eq!(json["permissionLevel"], "full");
 }
 
 #[test]
@@ -272,29 +298,59 @@ fn a_run_by_hand_fills_the_prompt_ties_its_session_and_ends_once() {
 
     let tied = rig
         .automations
-        .attach_session(&start.run.id, "session-9")
+        .attach_session(&start.run.id, "session-9", Some(2.5))
         .unwrap();
     assert_eq!(tied.session_id.as_deref(), Some("session-9"));
+    assert_eq!(tied.spend_cap_usd, Some(2.5));
     assert_eq!(
         rig.automations.run_for_session("session-9").unwrap(),
-        Some(tied)
+        Some(tied.clone())
     );
+    assert_eq!(rig.automations.started_runs().unwrap(), vec![tied]);
 
+    // Stalled once, and not ended by it.
     rig.clock.advance(time::Duration::minutes(20));
-    let ended = rig
+    let stalled = rig
         .automations
-        .finish_run(
-            &start.run.id,
-            RunEnd::Stalled,
-            Some("no output for 15 minutes"),
-        )
+        .mark_stalled(&start.run.id, "waited for you for 30 minutes")
         .unwrap()
         .unwrap();
-    assert_eq!(ended.state, RunState::Stalled);
-    assert_eq!(ended.ended_at.as_deref(), Some("2026-01-05T08:20:00.000Z"));
+    assert_eq!(stalled.state, RunState::Stalled);
+    assert!(stalled.state.needs_attention());
+    assert_eq!(stalled.ended_at, None);
     assert_eq!(
         rig.automations
-            .finish_run(&start.run.id, RunEnd::Finished, None)
+            .mark_stalled(&start.run.id, "again")
+            .unwrap(),
+        None
+    );
+    assert!(rig.automations.started_runs().unwrap().is_empty());
+    let json = serde_json::to_value(&stalled).unwrap();
+    assert_eq!(json["state"], "stalled");
+    assert_eq!(json["spendCapUsd"], 2.5);
+
+    // A stalled run still finishes, keeping why it stalled, and ends once.
+    rig.clock.advance(time::Duration::minutes(5));
+    let ended = rig
+        .automations
+        .finish_run(&start.run.id, RunEnd::Finished, None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(ended.state, RunState::Finished);
+    assert_eq!(
+        ended.reason.as_deref(),
+        Some("waited for you for 30 minutes")
+    );
+    assert_eq!(ended.ended_at.as_deref(), Some("2026-01-05T08:25:00.000Z"));
+    assert_eq!(
+        rig.automations
+            .finish_run(&start.run.id, RunEnd::Failed, Some("late"))
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        rig.automations
+            .mark_stalled(&start.run.id, "after the end")
             .unwrap(),
         None
     );
@@ -308,8 +364,12 @@ fn a_run_by_hand_fills_the_prompt_ties_its_session_and_ends_once() {
             .finish_run("no-such-run", RunEnd::Finished, None),
         Err(AutomationError::RunNotFound)
     ));
+    assert!(matches!(
+        rig.automations.mark_stalled("no-such-run", "x"),
+        Err(AutomationError::RunNotFound)
+    ));
     let json = serde_json::to_value(&ended).unwrap();
-    assert_eq!(json["state"], "stalled");
+    assert_eq!(json["state"], "finished");
     assert_eq!(json["sessionId"], "session-9");
     assert_eq!(
         ts(json["startedAt"].as_str().unwrap()),

@@ -50,7 +50,7 @@ impl RunOutcome {
         match self {
             RunOutcome::Done => "Done",
             RunOutcome::Failed => "Failed",
-            RunOutcome::NeedsReview => "Needs review",
+            RunOutcome::NeedsReview => "Review",
         }
     }
 }

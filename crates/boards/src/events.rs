@@ -69,6 +69,21 @@ impl Recorder<'_> {
         Ok(())
     }
 
+    /// The item moved from one group to another.
+    pub(crate) fn group_changed(&self, item_id: &str, from: &str, to: &str) -> Result<()> {
+        if from == to {
+            return Ok(());
+        }
+        self.insert(
+            item_id,
+            EventKind::GroupChanged,
+            "",
+            None,
+            &Value::from(from),
+            &Value::from(to),
+        )
+    }
+
     fn insert(
         &self,
         item_id: &str,

@@ -306,6 +306,7 @@ pub fn update_item(
             created: false,
         };
         recorder.record(&rules, &change, changes.keys())?;
+        recorder.group_changed(item_id, &item.group_id, &updated.group_id)?;
         touch_board(tx, board_id, &now)?;
         Ok(updated)
     })
@@ -325,6 +326,7 @@ fn end_of_group(tx: &Transaction<'_>, board_id: &str, group_id: &str) -> Result<
 pub fn move_item(
     db: &Db,
     account_id: &str,
+    actor: &str,
     item_id: &str,
     group_id: &str,
     index: Option<usize>,
@@ -352,6 +354,13 @@ pub fn move_item(
         for (position, id) in order.iter().enumerate() {
             place.execute(params![id, group, position as i64, item_id, now])?;
         }
+        let recorder = Recorder {
+            tx,
+            board_id: &board_id,
+            actor,
+            now: &now,
+        };
+        recorder.group_changed(item_id, &item.group_id, group)?;
         touch_board(tx, &board_id, &now)?;
         item.group_id = group.to_owned();
         item.updated_at = now;

@@ -190,6 +190,8 @@ pub enum EventKind {
     DueDateSet,
     /// A date value went from one date to another.
     DueDateChanged,
+    /// The item moved into another group (`before` and `after` are group ids).
+    GroupChanged,
 }
 
 impl EventKind {
@@ -199,6 +201,7 @@ impl EventKind {
             Self::StatusChanged => "status_changed",
             Self::DueDateSet => "due_date_set",
             Self::DueDateChanged => "due_date_changed",
+            Self::GroupChanged => "group_changed",
         }
     }
 
@@ -208,6 +211,7 @@ impl EventKind {
             Self::StatusChanged,
             Self::DueDateSet,
             Self::DueDateChanged,
+            Self::GroupChanged,
         ]
         .into_iter()
         .find(|k| k.as_str() == s)

@@ -402,8 +402,9 @@ pub fn preset(name: &str) -> Option<Template> {
                 "Status",
                 &[
                     ("Queued", GREY),
+                    ("Ready for agent", ORANGE),
                     ("Running", BLUE),
-                    ("Needs review", PURPLE),
+                    ("Review", PURPLE),
                     ("Done*", GREEN),
                     ("Failed", RED),
                 ],
@@ -416,6 +417,7 @@ pub fn preset(name: &str) -> Option<Template> {
             columns.push(plain("repository", "Repository", "text"));
             columns.push(plain("session", "Session", "text"));
             columns.push(plain("prompt", "Prompt", "text"));
+            columns.push(plain("summary", "Summary", "text"));
             Template {
                 board_name: "Agent tasks",
                 columns,

@@ -15,6 +15,7 @@ mod boards_cmd;
 mod bookmarks_cmd;
 mod client;
 mod doctor_cmd;
+mod messages_cmd;
 mod recipes_cmd;
 mod runner_cmd;
 mod secrets_cmd;
@@ -223,6 +224,13 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+    /// List your scheduled messages, or schedule a Markdown note for the inbox once or on a rule (docs/automations.md)
+    Messages {
+        #[command(subcommand)]
+        command: Option<messages_cmd::MessagesCommand>,
+        #[arg(long, global = true)]
+        json: bool,
+    },
     /// Print the shell completion script for SHELL (see the README to install it)
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), e.g. `switchboard man | man -l -`
@@ -303,6 +311,7 @@ fn main() -> ExitCode {
         Command::Runners { command, json } => runner_cmd::runners(command, &data_dir, json),
         Command::Work { command, json } => work_cmd::run(command, &data_dir, json),
         Command::Recipes { command, json } => recipes_cmd::run(command, &data_dir, json),
+        Command::Messages { command, json } => messages_cmd::run(command, &data_dir, json),
         Command::Doctor {
             control_port,
             ui_port,

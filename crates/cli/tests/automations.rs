@@ -4,7 +4,12 @@
 //! 400s naming their field, a user's schedule starts exactly one session
 //! at its tick, an agent's waits `pending` with a `cron` inbox row until the
 //! user approves it, and a run whose folder is gone fails with the reason
-//! and one `recipes` inbox row.
+//! and one `recipes` inbox row. A recipe's permission level is its
+//! session's for life (no higher than the setting when an agent runs it,
+//! and never pinned through `POST /sessions`), its spend cap stops a session
+//! that reaches it between turns and ends the run `incomplete`, and a run
+//! whose session waits for the user 30 minutes of clock is marked `stalled`
+//! once, then still finishes.
 
 mod common;
 
@@ -16,8 +21,26 @@ use serde_json::{Value, json};
 /// 2026-01-05T08:00:00Z, where the manual clock starts.
 const START_MS: i64 = 1_767_600_000_000;
 
+/// A stand-in for Codex that keeps each turn's argv in `argv-<session>`.
+const ARGV_CODEX: &str = r#"case "$1" in --version) echo "codex-cli 0.0.0"; exit 0;; esac
+printf '%s\n' "$@" > "$SCRATCH/argv-$APP_SESSION_ID.part"
+mv "$SCRATCH/argv-$APP_SESSION_ID.part" "$SCRATCH/argv-$APP_SESSION_ID"
+"#;
+
+/// A stand-in for Claude Code whose conversation costs $0.30 after its
+/// first turn, which asks whether to go on, and $0.60 (Claude's cumulative
+/// total) once resumed.
+const SPENDER_CLAUDE: &str = r#"resume=""
+while [ $# -gt 0 ]; do case "$1" in --resume) resume="$2"; shift;; esac; shift; done
+if [ -n "$resume" ]; then sid="$resume"; cost=0.6; said="Spent more."; else sid="c-$APP_SESSION_ID"; cost=0.3; said="Spent some. Shall I spend more?"; fi
+printf '{"type":"system","subtype":"init","session_id":"%s","cwd":"/w","model":"claude-sonnet-4-5","tools":["Bash"],"permissionMode":"default","claude_code_version":"2.1.330"}\n' "$sid"
+printf '{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"%s","session_id":"%s","total_cost_usd":%s,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":20}}\n' "$said" "$sid" "$cost"
+"#;
+
 /// A server on a manual clock with an `echo` engine (cat: the prompt comes
-/// back) and a `holder` engine that records its agent token in `scratch`.
+/// back), a `holder` engine that records its agent token in `scratch`, an
+/// `argv` engine (kind codex) that records its argv there, and a `spender`
+/// engine (kind claude) that reports a rising cost.
 fn server() -> TestServer {
     let dir = tempfile::tempdir().unwrap();
     let scratch = tempfile::tempdir().unwrap();
@@ -25,11 +48,19 @@ fn server() -> TestServer {
         "printf '%s' \"$APP_CLI_TOKEN\" > {}/token-$APP_SESSION_ID; exec sleep 300",
         scratch.path().display()
     );
+    let argv = scratch.path().join("argv-codex.sh");
+    std::fs::write(&argv, ARGV_CODEX).unwrap();
+    let spender = scratch.path().join("spender-claude.sh");
+    std::fs::write(&spender, SPENDER_CLAUDE).unwrap();
+    let scratch_dir = scratch.path().display().to_string();
     std::fs::write(
         dir.path().join("engines.toml"),
         format!(
             "[engines.echo]\nkind = \"command\"\ncommand = [\"/usr/bin/cat\"]\n\
-             [engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n"
+             [engines.holder]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {holder:?}]\n\
+             [engines.argv]\nkind = \"codex\"\ncommand = [\"/bin/sh\", {argv:?}]\n\
+             env = {{ SCRATCH = {scratch_dir:?} }}\n\
+             [engines.spender]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {spender:?}]\n"
         ),
     )
     .unwrap();
@@ -44,13 +75,53 @@ fn server() -> TestServer {
 }
 
 fn recipe(server: &TestServer, name: &str, cwd: &std::path::Path, prompt: &str) -> String {
-    let reply = server.call(
-        "POST",
-        "/recipes",
-        Some(&json!({"name": name, "engine": "echo", "prompt": prompt, "cwd": cwd})),
-    );
+    recipe_with(
+        server,
+        json!({"name": name, "engine": "echo", "prompt": prompt, "cwd": cwd}),
+    )
+}
+
+fn recipe_with(server: &TestServer, fields: Value) -> String {
+    let reply = server.call("POST", "/recipes", Some(&fields));
     assert_eq!(reply.status, 201, "{}", reply.text());
     reply.json()["id"].as_str().unwrap().to_owned()
+}
+
+/// Runs a recipe by hand with `token` (the cli token when `None`): its session.
+fn run_by(server: &TestServer, token: Option<&str>, recipe: &str) -> String {
+    let path = format!("/recipes/{recipe}/runs");
+    let reply = match token {
+        Some(token) => server.call_as(token, "POST", &path, None),
+        None => server.call("POST", &path, None),
+    };
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    reply.json()["sessionId"].as_str().unwrap().to_owned()
+}
+
+fn session(server: &TestServer, id: &str) -> Value {
+    server.call("GET", &format!("/sessions/{id}"), None).json()
+}
+
+/// Waits until the recipe's newest run is in `state`.
+fn wait_for_run_state(server: &TestServer, recipe: &str, state: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let runs = runs(server, recipe);
+        if runs.first().is_some_and(|r| r["state"] == state) {
+            return runs[0].clone();
+        }
+        assert!(Instant::now() < deadline, "runs: {runs:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The sandbox mode the `argv` engine's turn of `session` was given.
+fn codex_sandbox(server: &TestServer, session: &str) -> String {
+    let path = server.scratch().join(format!("argv-{session}"));
+    let argv = common::written(&path);
+    let lines: Vec<&str> = argv.lines().collect();
+    let at = lines.iter().position(|a| *a == "--sandbox").unwrap();
+    lines[at + 1].to_owned()
 }
 
 fn runs(server: &TestServer, recipe: &str) -> Vec<Value> {
@@ -263,4 +334,171 @@ fn a_run_whose_folder_is_gone_fails_with_one_inbox_row() {
             .any(|r| r["category"] == "recipes"),
         "{all}"
     );
+}
+
+#[test]
+fn a_recipes_permission_level_is_its_sessions_and_an_agent_gains_nothing() {
+    let server = server();
+    let folder = tempfile::tempdir().unwrap();
+    server.set_setting("agentPermissionLevel", json!("full"));
+    let careful = recipe_with(
+        &server,
+        json!({"name": "Careful", "engine": "argv", "prompt": "Look only",
+               "cwd": folder.path(), "permissionLevel": "read_only"}),
+    );
+    let listed = server
+        .call("GET", &format!("/recipes/{careful}"), None)
+        .json();
+    assert_eq!(listed["createdByAgent"], false, "{listed}");
+
+    // The user's run: read-only whatever the setting says, in the engine's
+    // flags and in the permission hook's answers.
+    let id = run_by(&server, None, &careful);
+    assert_eq!(session(&server, &id)["permissionLevel"], "read_only");
+    assert_eq!(codex_sandbox(&server, &id), "read-only");
+    let hook = json!({
+        "hook_event_name": "PreToolUse",
+        "cwd": folder.path(),
+        "tool_name": "Bash",
+        "tool_input": {"command": "touch x"},
+    });
+    let answer = server
+        .call(
+            "POST",
+            &format!("/sessions/{id}/permission-check"),
+            Some(&hook),
+        )
+        .json();
+    assert_eq!(answer["decision"], "deny", "{answer}");
+    assert_eq!(answer["rule"], "read_only", "{answer}");
+
+    // A level named in `POST /sessions` is not read: the setting applies.
+    server.set_setting("agentPermissionLevel", json!("guarded"));
+    server.set_setting("allowAgentTokenSpawn", json!(true));
+    let (_, token) = server.holder_session();
+    let reply = server.call_as(
+        &token,
+        "POST",
+        "/sessions",
+        Some(
+            &json!({"engine": "argv", "prompt": "p", "cwd": folder.path(),
+                     "permissionLevel": "full"}),
+        ),
+    );
+    assert!(
+        reply.status == 201 || reply.status == 202,
+        "{}",
+        reply.text()
+    );
+    let plain = reply.json()["id"].as_str().unwrap().to_owned();
+    assert_eq!(session(&server, &plain)["permissionLevel"], Value::Null);
+    assert_eq!(codex_sandbox(&server, &plain), "workspace-write");
+
+    // A `full` recipe: the user's run gets it, an agent's run only the setting's.
+    let bold = recipe_with(
+        &server,
+        json!({"name": "Bold", "engine": "argv", "prompt": "Do it all",
+               "cwd": folder.path(), "permissionLevel": "full"}),
+    );
+    let users = run_by(&server, None, &bold);
+    assert_eq!(session(&server, &users)["permissionLevel"], "full");
+    assert_eq!(codex_sandbox(&server, &users), "danger-full-access");
+    let agents = run_by(&server, Some(&token), &bold);
+    assert_eq!(session(&server, &agents)["permissionLevel"], "guarded");
+    assert_eq!(codex_sandbox(&server, &agents), "workspace-write");
+}
+
+#[test]
+fn a_run_whose_session_reaches_its_spend_cap_is_stopped_and_told_once() {
+    let server = server();
+    let folder = tempfile::tempdir().unwrap();
+    let id = recipe_with(
+        &server,
+        json!({"name": "Budget", "engine": "spender", "prompt": "Spend a little",
+               "cwd": folder.path(), "spendCapUsd": 0.5}),
+    );
+    let session_id = run_by(&server, None, &id);
+    // The first turn spends $0.30: under the cap, the run goes on.
+    let first = server.wait_for_status(&session_id, "waiting_for_input");
+    assert_eq!(first["costUsd"], 0.3, "{first}");
+    // The smaller of the recipe's cap and the setting's $5.
+    assert_eq!(first["maxDollarsPerSession"], 0.5, "{first}");
+    std::thread::sleep(Duration::from_millis(300));
+    let run = &runs(&server, &id)[0];
+    assert_eq!(run["state"], "started", "{run}");
+    assert_eq!(run["spendCapUsd"], 0.5, "{run}");
+
+    // The next turn brings it to $0.60: the run ends, the session stops.
+    let reply = server.call(
+        "POST",
+        &format!("/sessions/{session_id}/messages"),
+        Some(&json!({"text": "Spend some more"})),
+    );
+    assert_eq!(reply.status, 202, "{}", reply.text());
+    let ended = wait_for_run_state(&server, &id, "incomplete");
+    let reason = ended["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("reached its spend cap of $0.50"),
+        "{reason}"
+    );
+    server.wait_for_status(&session_id, "stopped");
+    std::thread::sleep(Duration::from_millis(300));
+    let rows = inbox(&server, "recipes");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["count"], 1, "{rows:?}");
+    assert_eq!(rows[0]["reason"], "incomplete");
+    assert!(
+        rows[0]["body"].as_str().unwrap().contains("spend cap"),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn a_run_waiting_on_the_user_for_30_minutes_stalls_once_then_finishes() {
+    let server = server();
+    let folder = tempfile::tempdir().unwrap();
+    let id = recipe(
+        &server,
+        "Waits",
+        folder.path(),
+        "Which branch should I use?",
+    );
+    let session_id = run_by(&server, None, &id);
+    server.wait_for_status(&session_id, "waiting_for_input");
+
+    move_clock(&server, "2026-01-05T08:29:00Z");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(runs(&server, &id)[0]["state"], "started");
+    assert!(inbox(&server, "recipes").is_empty());
+
+    move_clock(&server, "2026-01-05T08:31:00Z");
+    let stalled = wait_for_run_state(&server, &id, "stalled");
+    assert_eq!(stalled["endedAt"], Value::Null, "{stalled}");
+    assert!(
+        stalled["reason"]
+            .as_str()
+            .unwrap()
+            .contains("waited for you"),
+        "{stalled}"
+    );
+    let rows = inbox(&server, "recipes");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["reason"], "stalled");
+
+    // Once: more time adds no second row.
+    move_clock(&server, "2026-01-05T10:00:00Z");
+    std::thread::sleep(Duration::from_millis(500));
+    let rows = inbox(&server, "recipes");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["count"], 1, "{rows:?}");
+
+    // Archived (its work done), the stalled run still ends finished, untold.
+    let archived = server.call("POST", &format!("/sessions/{session_id}/archive"), None);
+    assert_eq!(archived.status, 200, "{}", archived.text());
+    let finished = wait_for_run_state(&server, &id, "finished");
+    assert!(finished["endedAt"].is_string(), "{finished}");
+    std::thread::sleep(Duration::from_millis(300));
+    let rows = inbox(&server, "recipes");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["count"], 1, "{rows:?}");
 }

@@ -107,6 +107,12 @@ fn an_outside_client_gets_the_http_rules_through_mcp() {
         "request_input",
         "wait_input_request",
         "launch_bookmark",
+        "list_recipes",
+        "run_recipe",
+        "create_schedule",
+        "schedule_message",
+        "list_rules",
+        "create_rule",
     ] {
         assert!(tools.contains_key(name), "no tool {name}: {tools:?}");
     }

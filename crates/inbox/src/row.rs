@@ -23,7 +23,8 @@ pub enum Category {
     Recipes,
     /// A schedule an agent made, waiting for the user's approval.
     Cron,
-    /// An automation rule waiting for approval (no rules yet).
+    /// An automation rule an agent made, waiting for approval, or one
+    /// that hit its hourly cap.
     Automations,
 }
 
@@ -124,6 +125,11 @@ pub enum Action {
     ApproveSchedule {
         #[serde(rename = "scheduleId")]
         schedule_id: String,
+    },
+    /// Approve an automation rule an agent made (`POST /rules/{id}/approve`).
+    ApproveRule {
+        #[serde(rename = "ruleId")]
+        rule_id: String,
     },
 }
 

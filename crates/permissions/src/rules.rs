@@ -56,6 +56,8 @@ pub const OWN_MCP_READERS: &[&str] = &[
     "read_inbox",
     "wait_input_request",
     "list_bookmarks",
+    "list_recipes",
+    "list_rules",
 ];
 
 /// What a Claude Code tool does, which is what the levels are written in.

@@ -80,6 +80,7 @@ pub fn actor(recorded: &str) -> (String, Option<String>) {
     match recorded.split_once(':') {
         Some(("session", id)) => (format!("agent session {id}"), Some(id.to_owned())),
         Some(("agent", _)) => ("an agent".to_owned(), None),
+        Some(("rule", _)) => ("an automation rule".to_owned(), None),
         Some(("due", _)) => ("its due date".to_owned(), None),
         _ => ("you".to_owned(), None),
     }
@@ -95,6 +96,11 @@ pub fn summary(event: &ItemEvent, item: &str, member: Option<&str>) -> String {
             plain(&event.after, "no status")
         ),
         EventKind::DueDateSet => format!("{item} due {}", plain(&event.after, "?")),
+        EventKind::GroupChanged => format!(
+            "{item} moved from group {} to {}",
+            plain(&event.before, "?"),
+            plain(&event.after, "?")
+        ),
         EventKind::DueDateChanged => format!(
             "{item} due {} (was {})",
             plain(&event.after, "?"),

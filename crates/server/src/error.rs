@@ -446,6 +446,7 @@ impl From<app::AppError> for ApiError {
             E::Messenger(e) => e.into(),
             E::BugIntake(e) => e.into(),
             E::Invalid(message) => ApiError::bad_request("invalid_request", message),
+            E::Forbidden(message) => ApiError::forbidden("forbidden", message),
             E::Mail(e) => ApiError::internal(e),
             E::Io(message) => ApiError::internal(std::io::Error::other(message)),
             E::BugIntakeConfig(e) => ApiError::new(
@@ -456,6 +457,7 @@ impl From<app::AppError> for ApiError {
             E::Task(e) => ApiError::internal(e),
             E::Work(e) => e.into(),
             E::Automations(e) => e.into(),
+            E::Boards(e) => e.into(),
             E::RecipeRunFailed { reason, .. } => {
                 ApiError::new(StatusCode::CONFLICT, "recipe_run_failed", reason)
             }
@@ -487,12 +489,32 @@ impl From<automations::AutomationError> for ApiError {
             E::NameTaken(_) => {
                 ApiError::new(StatusCode::CONFLICT, "name_taken", message).on_field(field)
             }
-            E::RecipeNotFound | E::ScheduleNotFound | E::RunNotFound => {
+            E::RecipeNotFound | E::ScheduleNotFound | E::RunNotFound | E::RuleNotFound => {
                 ApiError::not_found("not_found", message)
             }
-            E::AlreadyRun | E::WrongState { .. } => {
+            E::AlreadyRun | E::WrongState { .. } | E::RuleWrongState { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "conflict", message)
             }
+            E::Corrupt(_) | E::Store(_) => ApiError::internal(error),
+        }
+    }
+}
+
+impl From<drips::DripError> for ApiError {
+    fn from(error: drips::DripError) -> Self {
+        use drips::DripError as E;
+        let message = error.to_string();
+        match error {
+            E::Invalid { field, .. } => {
+                ApiError::bad_request("invalid_request", message).on_field(Some(field))
+            }
+            E::Rule(e) => e.into(),
+            E::MessageNotFound | E::DripNotFound | E::ItemNotFound => {
+                ApiError::not_found("not_found", message)
+            }
+            E::FolderDrip(_) => ApiError::new(StatusCode::CONFLICT, "folder_drip", message),
+            E::WrongState { .. } => ApiError::new(StatusCode::CONFLICT, "conflict", message),
+            E::Unreadable(_) => ApiError::new(StatusCode::CONFLICT, "item_unreadable", message),
             E::Corrupt(_) | E::Store(_) => ApiError::internal(error),
         }
     }

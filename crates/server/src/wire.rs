@@ -485,6 +485,18 @@ pub struct RecipeScheduleList {
     pub schedules: Vec<automations::Schedule>,
 }
 
+/// `GET /rules`.
+#[derive(Serialize, TS, ToSchema)]
+pub struct RuleList {
+    pub rules: Vec<automations::AutomationRule>,
+}
+
+/// `GET /rules/{id}/firings`, newest first.
+#[derive(Serialize, TS, ToSchema)]
+pub struct RuleFiringList {
+    pub firings: Vec<automations::RuleFiring>,
+}
+
 /// `POST /recipes/{id}/runs`: values for the prompt's placeholders.
 #[derive(Deserialize, Default, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -500,4 +512,22 @@ pub struct RecipeRunRequest {
 pub struct RecipeRunStarted {
     pub run_id: String,
     pub session_id: String,
+}
+
+/// `GET /scheduled-messages`.
+#[derive(Serialize, TS, ToSchema)]
+pub struct ScheduledMessageList {
+    pub messages: Vec<drips::ScheduledMessage>,
+}
+
+/// `GET /drips`.
+#[derive(Serialize, TS, ToSchema)]
+pub struct DripList {
+    pub drips: Vec<drips::Drip>,
+}
+
+/// `GET /drips/{id}/items`.
+#[derive(Serialize, TS, ToSchema)]
+pub struct DripItemList {
+    pub items: Vec<drips::Item>,
 }

@@ -83,9 +83,15 @@ pub(crate) async fn actor(
         }
     }
     let owned = id.to_owned();
-    // The trigger is fixed at spawn: read once, not at every turn.
-    let ((spec, cwd, engine, runner), trigger) = inner
-        .read(move |tx| Ok((db::engine_spec(tx, &owned)?, db::trigger_of(tx, &owned)?)))
+    // The trigger and a pinned level are fixed at spawn: read once, not at
+    // every turn.
+    let ((spec, cwd, engine, runner), (trigger, permission_level)) = inner
+        .read(move |tx| {
+            Ok((
+                db::engine_spec(tx, &owned)?,
+                db::permissions_of(tx, &owned)?,
+            ))
+        })
         .await?;
     let spec: EngineSpec = serde_json::from_str(&spec).map_err(|e| {
         SessionError::InvalidInput(format!("stored engine spec is unreadable: {e}"))
@@ -163,7 +169,7 @@ pub(crate) async fn actor(
         let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
         // Asked at each turn, so a new level reaches the next turn's flags.
         let extra_args = match &inner.turn_args {
-            Some(args) => args.turn_args(&spec, trigger, None),
+            Some(args) => args.turn_args(&spec, trigger, permission_level, None),
             None => Vec::new(),
         };
         let context = TurnContext {
@@ -178,6 +184,7 @@ pub(crate) async fn actor(
             locked_down: trigger == Some(Trigger::Email),
             runner: &runner,
             trigger,
+            permission_level,
         };
         if runner == runners::LOCAL {
             note_version(inner, id, &engine, &spec, &cwd, context.locked_down);

@@ -43,7 +43,8 @@ const SESSION_COLUMNS: &str = "
     s.title_history AS title_history,
     s.archived_at AS archived_at,
     s.runner AS runner,
-    s.awaiting_approval AS awaiting_approval";
+    s.awaiting_approval AS awaiting_approval,
+    s.permission_level AS permission_level";
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -107,7 +108,25 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
             .get::<_, Option<String>>("trigger_text")?
             .as_deref()
             .and_then(Trigger::parse),
+        permission_level: row
+            .get::<_, Option<String>>("permission_level")?
+            .as_deref()
+            .and_then(level_named),
     })
+}
+
+/// A stored level's text back as the level; only [`insert_session`] writes
+/// the column, from [`permissions::Level::as_str`].
+fn level_named(text: &str) -> Option<permissions::Level> {
+    use permissions::Level;
+    [
+        Level::ReadOnly,
+        Level::Guarded,
+        Level::Autonomous,
+        Level::Full,
+    ]
+    .into_iter()
+    .find(|level| level.as_str() == text)
 }
 
 pub struct NewSession<'a> {
@@ -129,6 +148,8 @@ pub struct NewSession<'a> {
     pub max_turns: i64,
     pub reason: &'a str,
     pub trigger: Option<Trigger>,
+    /// The level pinned for the session's life, if its starter pinned one.
+    pub permission_level: Option<permissions::Level>,
     /// The session a fork copies, and the engine conversation of it that
     /// its first turn continues as a new one.
     pub forked_from: Option<&'a str>,
@@ -147,9 +168,9 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
         "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, title, cwd, prompt,
             status, agent_driven, source_session_id, starts_at, follow_up_added, max_dollars,
             max_turns, created_at, updated_at, trigger_kind, forked_from, fork_engine_session_id,
-            title_source, runner, awaiting_approval)
+            title_source, runner, awaiting_approval, permission_level)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, ?17,
-            ?18, ?19, iif(?6 IS NULL, NULL, 'user'), ?20, ?21)",
+            ?18, ?19, iif(?6 IS NULL, NULL, 'user'), ?20, ?21, ?22)",
         params![
             s.id,
             s.account_id,
@@ -171,7 +192,8 @@ pub fn insert_session(tx: &Transaction<'_>, s: &NewSession<'_>) -> Result<()> {
             s.forked_from,
             s.fork_engine_session_id,
             s.runner,
-            s.awaiting_approval
+            s.awaiting_approval,
+            s.permission_level.map(permissions::Level::as_str)
         ],
     )?;
     record_event(tx, s.id, None, s.status, s.reason, now)?;
@@ -681,13 +703,21 @@ pub fn running_by_runner(tx: &Transaction<'_>) -> Result<std::collections::BTree
     Ok(rows.collect::<store::rusqlite::Result<_>>()?)
 }
 
-pub fn trigger_of(tx: &Transaction<'_>, id: &str) -> Result<Option<Trigger>> {
-    let text: Option<String> = tx.query_row(
-        "SELECT trigger_kind FROM sessions WHERE id = ?1",
+/// What a session's permissions were fixed with at spawn: its trigger and
+/// the level its starter pinned, if any.
+pub fn permissions_of(
+    tx: &Transaction<'_>,
+    id: &str,
+) -> Result<(Option<Trigger>, Option<permissions::Level>)> {
+    let (trigger, level): (Option<String>, Option<String>) = tx.query_row(
+        "SELECT trigger_kind, permission_level FROM sessions WHERE id = ?1",
         [id],
-        |r| r.get(0),
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    Ok(text.as_deref().and_then(Trigger::parse))
+    Ok((
+        trigger.as_deref().and_then(Trigger::parse),
+        level.as_deref().and_then(level_named),
+    ))
 }
 
 pub fn is_of_account(tx: &Transaction<'_>, account: &str, id: &str) -> Result<bool> {

@@ -319,6 +319,7 @@ fn write_session(
             max_turns: i64::from(seed.max_turns_per_session),
             reason: "spawned",
             trigger: None,
+            permission_level: None,
             now: &at(0),
             forked_from: None,
             fork_engine_session_id: None,

@@ -157,6 +157,7 @@ mod tests {
             stop_reason: None,
             activity: None,
             trigger: None,
+            permission_level: None,
         }
     }
 

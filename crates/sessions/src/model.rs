@@ -149,7 +149,9 @@ pub struct Session {
     pub error: Option<String>,
     /// Follow-ups accepted and not yet started.
     pub pending_messages: i64,
-    /// The ceilings in force when the session was spawned: stored and shown, never enforced.
+    /// The ceilings in force when the session was spawned: stored and shown;
+    /// this crate never enforces them (the application stops a recipe run's
+    /// session at its dollar ceiling, docs/automations.md).
     pub max_dollars_per_session: f64,
     pub max_turns_per_session: i64,
     pub created_at: String,
@@ -165,6 +167,13 @@ pub struct Session {
     /// settings, boards or dashboards; `messenger` (a chat with the bot) and
     /// `bug_intake` (a bug report's triage) run as any agent-driven session.
     pub trigger: Option<Trigger>,
+    /// The permission level its starter pinned at spawn (a recipe's
+    /// `permissionLevel`): `read_only`, `guarded`, `autonomous` or `full`,
+    /// in force for its whole life whatever `agentPermissionLevel` says;
+    /// `null`: its engine's own level, else `agentPermissionLevel`. An
+    /// `email` session is read-only whatever this says.
+    #[schema(value_type = Option<String>)]
+    pub permission_level: Option<permissions::Level>,
 }
 
 /// What started a session from outside.
@@ -349,6 +358,13 @@ pub struct SpawnRequest {
     /// `local`, a runner of `runners.toml`, or `auto` (the connected runner
     /// with room and the most memory free). Defaults to `local`.
     pub runner: Option<String>,
+    /// The level the session runs at for life (a recipe's). Never read from
+    /// a request: only the application's own starts pin a level, so no
+    /// caller of `POST /sessions` (an agent least of all) can raise its own.
+    #[serde(skip)]
+    #[ts(skip)]
+    #[schema(ignore)]
+    pub permission_level: Option<permissions::Level>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]

@@ -58,7 +58,7 @@ pub(crate) async fn run(
         .inner
         .turn_args
         .as_ref()
-        .map(|args| args.turn_args(ctx.spec, ctx.trigger, Some(&place)))
+        .map(|args| args.turn_args(ctx.spec, ctx.trigger, ctx.permission_level, Some(&place)))
         .unwrap_or_default();
     let argv = ctx.spec.argv(&text, next.resume(), &extra);
     let mut env: Vec<(String, String)> = ctx

@@ -230,4 +230,11 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
         feature: "sessions",
         sql: "ALTER TABLE sessions ADD COLUMN awaiting_approval INTEGER NOT NULL DEFAULT 0;",
     },
+    // The permission level a session was started at when its starter pinned
+    // one (a recipe's `permissionLevel`); `NULL` follows the engine's own
+    // level or `agentPermissionLevel`, as every session before did.
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN permission_level TEXT;",
+    },
 ];

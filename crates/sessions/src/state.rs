@@ -30,7 +30,8 @@ pub trait TokenIssuer: Send + Sync {
 /// permission broker's hook settings for Claude Code, the sandbox flags for
 /// Codex. The server implements it, reading the level at each turn; it gets
 /// the session's stored engine, whose kind picks the arguments and whose own
-/// `permission_level`, if any, stands in for the setting.
+/// `permission_level`, if any, stands in for the setting, and the level the
+/// session itself was pinned to at spawn, which stands in for both.
 pub trait TurnArgs: Send + Sync {
     /// `remote` is where a turn on a runner host reaches this server and
     /// finds the hook program; `None` for a turn on this machine.
@@ -38,6 +39,7 @@ pub trait TurnArgs: Send + Sync {
         &self,
         engine: &crate::EngineSpec,
         trigger: Option<crate::model::Trigger>,
+        session_level: Option<permissions::Level>,
         remote: Option<&RemotePlace>,
     ) -> Vec<String>;
 }

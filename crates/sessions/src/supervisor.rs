@@ -333,6 +333,7 @@ impl Supervisor {
                         max_turns: i64::from(policy.max_turns_per_session),
                         reason: if queued { &queued_reason } else { "spawned" },
                         trigger: request.trigger,
+                        permission_level: request.permission_level,
                         forked_from: fork.as_ref().map(|f| f.source.as_str()),
                         fork_engine_session_id: fork.as_ref().map(|f| f.engine_session_id.as_str()),
                         runner: &runner,

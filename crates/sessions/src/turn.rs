@@ -79,6 +79,8 @@ pub struct TurnContext<'a> {
     /// `local`, or the runner host the engine runs on.
     pub runner: &'a str,
     pub trigger: Option<crate::model::Trigger>,
+    /// The level pinned at spawn, if any (handed to [`crate::TurnArgs`]).
+    pub permission_level: Option<permissions::Level>,
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -958,29 +958,21 @@ impl SettingsStore {
     }
 
     /// Surfaces the Drip virtual project (queues releasing content to the inbox on a chosen cadence).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn drip_enabled(&self) -> bool {
         self.toggle_at(62)
     }
 
     /// Master pause: drips keep cadence but skip every release.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn drip_global_pause(&self) -> bool {
         self.toggle_at(63)
     }
 
     /// Renders .html drip items in a sandboxed preview (no network, no app access). Off shows a plain chip.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn drip_html_preview_enabled(&self) -> bool {
         self.toggle_at(64)
     }
 
     /// Surfaces the Scheduled Messages virtual project (rich-markdown note dropped into the inbox once or recurring).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn scheduled_messages_enabled(&self) -> bool {
         self.toggle_at(65)
     }

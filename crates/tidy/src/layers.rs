@@ -96,7 +96,7 @@ const ANY_CRATE: &str = "*";
 /// ARCHITECTURE.md, as the packages its `[dependencies]` may not name
 /// (beside the web framework and the command line, which
 /// [`who_knows_what`] checks for every crate).
-const KNOWS_NOTHING_OF: [(&str, &[&str]); 29] = [
+const KNOWS_NOTHING_OF: [(&str, &[&str]); 30] = [
     ("store", &[ANY_CRATE]),
     ("clock", &[ANY_CRATE]),
     ("events", &[ANY_CRATE]),
@@ -128,6 +128,7 @@ const KNOWS_NOTHING_OF: [(&str, &[&str]); 29] = [
     ("attention", &["settings", "store", "accounts", "boards"]),
     ("codehosts", &[ANY_CRATE]),
     ("automations", &["settings", "sessions", "inbox"]),
+    ("drips", &["settings", "sessions", "inbox"]),
     ("work", &["settings", "sessions", "inbox", "secrets"]),
 ];
 

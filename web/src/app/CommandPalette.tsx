@@ -13,6 +13,7 @@ import { useToast } from "../shared/ui/toasts";
 import { workFolder } from "../features/sessions/board";
 import { sessionTitle } from "../features/sessions/lifecycle";
 import { useGoToNextNeedingYou } from "../features/sessions/useNextNeedsYou";
+import { runFromPalette, useRecipeEntries } from "../features/automations/paletteRecipes";
 import { KIND_LABEL, pageCommands, rankCommands, type Command, type PalettePage } from "./palette";
 import "./palette.css";
 
@@ -69,6 +70,7 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
   const [typed, setTyped] = useState("");
   const [active, setActive] = useState(0);
   const [loaded, setLoaded] = useState<Loaded>(NOTHING);
+  const recipeEntries = useRecipeEntries();
   const listId = useId();
 
   useEffect(() => {
@@ -105,6 +107,13 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
       },
     ];
     const pageList = pageCommands(pages, (to) => then(() => navigate(to))());
+    const recipeRuns: Command[] = recipeEntries.map(({ recipe, ...entry }) => ({
+      ...entry,
+      kind: "action",
+      run: then(
+        () => void runFromPalette(recipe).catch((e: unknown) => toast.error(e, `${recipe.name} did not start`)),
+      ),
+    }));
     const byActivity = [...loaded.sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
     const sessions: Command[] = byActivity.map((s) => ({
       id: `session:${s.id}`,
@@ -125,8 +134,8 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
       label: d.name,
       run: then(() => navigate(`/dashboards/${encodeURIComponent(d.id)}`)),
     }));
-    return [...actions, ...pageList, ...sessions, ...boards, ...dashboards];
-  }, [loaded, pages, onClose, onNewSession, goToNext, toast]);
+    return [...actions, ...pageList, ...recipeRuns, ...sessions, ...boards, ...dashboards];
+  }, [loaded, recipeEntries, pages, onClose, onNewSession, goToNext, toast]);
 
   const shown = useMemo(() => rankCommands(commands, typed), [commands, typed]);
   const current = Math.min(active, Math.max(0, shown.length - 1));

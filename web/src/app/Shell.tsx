@@ -31,6 +31,13 @@ const TasksPage = lazy(() => import("../features/tasks/TasksPage").then((m) => (
 const BugIntakePage = lazy(() => import("../features/bugs/BugIntakePage").then((m) => ({ default: m.BugIntakePage })));
 const RunnersPage = lazy(() => import("../features/runners/RunnersPage").then((m) => ({ default: m.RunnersPage })));
 const WorkPage = lazy(() => import("../features/work/WorkPage").then((m) => ({ default: m.WorkPage })));
+const ScheduledMessagesPage = lazy(() =>
+  import("../features/drips/ScheduledMessagesPage").then((m) => ({ default: m.ScheduledMessagesPage })),
+);
+const DripsPage = lazy(() => import("../features/drips/DripsPage").then((m) => ({ default: m.DripsPage })));
+const AutomationsPage = lazy(() =>
+  import("../features/automations/AutomationsPage").then((m) => ({ default: m.AutomationsPage })),
+);
 
 // The agent board is home: it is what a person running agents keeps open.
 const SECTIONS = [
@@ -43,6 +50,9 @@ const SECTIONS = [
   { to: "/runners", label: "Runners", routes: ["runners"] },
   // The palette names it as the docs do; the sidebar keeps one word.
   { to: "/work", label: "Work", routes: ["work"], paletteLabel: "Where's my work" },
+  { to: "/automations", label: "Automations", routes: ["automations"] },
+  { to: "/scheduled-messages", label: "Scheduled messages", routes: ["scheduledMessages"] },
+  { to: "/drips", label: "Drips", routes: ["drips", "drip"] },
   { to: "/settings", label: "Settings", routes: ["settings"] },
 ] as const;
 
@@ -193,6 +203,25 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
           <WorkPage />
         </Suspense>
       );
+    case "automations":
+      return (
+        <Suspense fallback={<Loading what="automations" />}>
+          <AutomationsPage />
+        </Suspense>
+      );
+    case "scheduledMessages":
+      return (
+        <Suspense fallback={<Loading what="scheduled messages" />}>
+          <ScheduledMessagesPage />
+        </Suspense>
+      );
+    case "drips":
+    case "drip":
+      return (
+        <Suspense fallback={<Loading what="drips" />}>
+          <DripsPage selectedId={route.name === "drip" ? route.id : null} />
+        </Suspense>
+      );
     default:
       return (
         <section className="page">
@@ -225,15 +254,24 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
 
 /**
  * The sidebar's sections, which the palette lists too: Tasks only while `tasksEnabled` is on, Bug
- * Intake while `bugIntakeEnabled` is, Work while `wheresMyWorkEnabled` is.
+ * Intake while `bugIntakeEnabled` is, Work while `wheresMyWorkEnabled` is, Scheduled messages while
+ * `scheduledMessagesEnabled` is and Drips while `dripEnabled` is.
  */
 function useSections() {
   const { values } = useSettings();
   const tasksOn = values?.tasksEnabled !== false;
   const bugsOn = values?.bugIntakeEnabled === true;
   const workOn = values?.wheresMyWorkEnabled !== false;
+  // The virtual projects: each page is there while its setting surfaces it.
+  const messagesOn = values?.scheduledMessagesEnabled !== false;
+  const dripsOn = values?.dripEnabled !== false;
   return SECTIONS.filter(
-    (s) => (s.to !== "/tasks" || tasksOn) && (s.to !== "/bugs" || bugsOn) && (s.to !== "/work" || workOn),
+    (s) =>
+      (s.to !== "/tasks" || tasksOn) &&
+      (s.to !== "/bugs" || bugsOn) &&
+      (s.to !== "/work" || workOn) &&
+      (s.to !== "/scheduled-messages" || messagesOn) &&
+      (s.to !== "/drips" || dripsOn),
   );
 }
 

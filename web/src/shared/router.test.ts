@@ -16,6 +16,10 @@ describe("matchRoute", () => {
     expect(matchRoute("/bugs")).toEqual({ name: "bugs" });
     expect(matchRoute("/runners")).toEqual({ name: "runners" });
     expect(matchRoute("/work")).toEqual({ name: "work" });
+    expect(matchRoute("/scheduled-messages")).toEqual({ name: "scheduledMessages" });
+    expect(matchRoute("/drips")).toEqual({ name: "drips" });
+    expect(matchRoute("/drips/d%201")).toEqual({ name: "drip", id: "d 1" });
+    expect(matchRoute("/automations")).toEqual({ name: "automations" });
     expect(matchRoute("/tasks")).toEqual({ name: "tasks" });
     expect(matchRoute("/tasks/caught")).toEqual({ name: "caught" });
     expect(matchRoute("/tasks/other")).toEqual({ name: "notFound", path: "/tasks/other" });
@@ -29,6 +33,7 @@ describe("matchRoute", () => {
       "/inbox/x",
       "/runners/local",
       "/work/w1",
+      "/automations/x",
       "/nope",
       "/boards/%E0%A4%A",
     ]) {

@@ -19,6 +19,10 @@ export type Route =
   | { name: "bugs" }
   | { name: "runners" }
   | { name: "work" }
+  | { name: "scheduledMessages" }
+  | { name: "drips" }
+  | { name: "drip"; id: string }
+  | { name: "automations" }
   | { name: "notFound"; path: string };
 
 function segment(raw: string): string | null {
@@ -54,6 +58,13 @@ export function matchRoute(pathname: string): Route {
       if (second === undefined) return { name: "sessions" };
       if (id) return { name: "session", id };
       break;
+    case "scheduled-messages":
+      if (second === undefined) return { name: "scheduledMessages" };
+      break;
+    case "drips":
+      if (second === undefined) return { name: "drips" };
+      if (id) return { name: "drip", id };
+      break;
     case "tasks":
       if (second === undefined) return { name: "tasks" };
       if (second === "caught") return { name: "caught" };
@@ -63,6 +74,7 @@ export function matchRoute(pathname: string): Route {
     case "bugs":
     case "runners":
     case "work":
+    case "automations":
       if (second === undefined) return { name: first };
       break;
   }

@@ -147,7 +147,7 @@ fn structural_changes_keep_items_consistent() {
             .contains_key("people")
     );
 
-    move_item(&db, ACCOUNT, &c.id, "todo", Some(0)).unwrap();
+    move_item(&db, ACCOUNT, "ui:a", &c.id, "todo", Some(0)).unwrap();
     let order: Vec<String> = full_json(&db, ACCOUNT, b)["items"]
         .as_array()
         .unwrap()
@@ -156,7 +156,7 @@ fn structural_changes_keep_items_consistent() {
         .collect();
     assert_eq!(order, [c.id.clone(), a.id.clone()]);
 
-    move_item(&db, ACCOUNT, &a.id, &done, None).unwrap();
+    move_item(&db, ACCOUNT, "ui:a", &a.id, &done, None).unwrap();
     remove_group(&db, ACCOUNT, b, &done, Some("todo")).unwrap();
     assert_eq!(get_item(&db, ACCOUNT, &a.id).unwrap().group_id, "todo");
     remove_group(&db, ACCOUNT, b, "todo", None).unwrap();

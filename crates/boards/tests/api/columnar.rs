@@ -281,6 +281,7 @@ fn store_case(db: &Db, case: &Case) -> String {
             move_item(
                 db,
                 ACCOUNT,
+                ACTOR,
                 item.get(&ids).as_str(),
                 group.get(&group_ids).as_str(),
                 Some(0),

@@ -140,7 +140,7 @@ fn the_etag_changes_on_every_change_and_not_on_reads() {
     };
     update_item(&db, ACCOUNT, ACTOR, &it.id, &patch).unwrap();
     check("update_item", &db);
-    move_item(&db, ACCOUNT, &it.id, "later", Some(0)).unwrap();
+    move_item(&db, ACCOUNT, "ui:a", &it.id, "later", Some(0)).unwrap();
     check("move_item", &db);
     delete_item(&db, ACCOUNT, &two.id).unwrap();
     check("delete_item", &db);

@@ -180,7 +180,7 @@ fn another_accounts_ids_answer_like_missing_ones() {
         (
             "move_item",
             &it.id,
-            Box::new(|db, a, id| move_item(db, a, id, "todo", None).map(drop)),
+            Box::new(|db, a, id| move_item(db, a, "ui:a", id, "todo", None).map(drop)),
         ),
         ("delete_item", &it.id, Box::new(delete_item)),
     ];

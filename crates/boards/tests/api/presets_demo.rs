@@ -303,7 +303,7 @@ fn the_demo_gives_sprint_widgets_sprints_and_the_inbox_a_handful_of_rows() {
             let status = match r.outcome {
                 RunOutcome::Done => "Done",
                 RunOutcome::Failed => "Failed",
-                RunOutcome::NeedsReview => "Needs review",
+                RunOutcome::NeedsReview => "Review",
             };
             (
                 session_link(&r.session_id),

@@ -9,6 +9,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod board_loop;
 mod claude;
 mod codex;
 mod email;

@@ -13,7 +13,8 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::Schema;
 
 use crate::wire::{
-    BoardQuery, InboxQuery, NewAlert, NewInputRequest, SessionMessage, SettingChange, StopSession,
+    BoardQuery, InboxQuery, NewAlert, NewInputRequest, RecipeRunRequest, SessionMessage,
+    SettingChange, StopSession,
 };
 
 /// Where a tool's arguments other than the path parameters go.
@@ -275,6 +276,24 @@ pub(crate) fn all() -> Vec<ToolRoute> {
             .reads(),
         route("launch_bookmark", Method::POST, "/bookmarks/{bookmarkId}/launch")
             .says("Launch a bookmark: start its session (POST /bookmarks/<id>/launch); the spawn rules apply."),
+        route("list_recipes", Method::GET, "/recipes")
+            .says("List the saved recipes, each a start of a session with {{placeholders}} in its prompt (GET /recipes).")
+            .reads(),
+        route("run_recipe", Method::POST, "/recipes/{recipeId}/runs")
+            .says("Run a recipe now with values for its placeholders (POST /recipes/<id>/runs); its session is an agent-driven spawn under the spawn rules.")
+            .body(schema_of::<RecipeRunRequest>),
+        route("create_schedule", Method::POST, "/schedules")
+            .says("Put a recipe on a schedule: a five-field cron pattern or an RRULE, in an IANA time zone (POST /schedules). It waits, pending, until the user approves it.")
+            .body(schema_of::<automations::NewSchedule>),
+        route("schedule_message", Method::POST, "/scheduled-messages")
+            .says("Put a Markdown note in the user's inbox at a time (at), or on a cron pattern or RRULE, in an IANA time zone (POST /scheduled-messages). Needs scheduledMessagesEnabled.")
+            .body(schema_of::<drips::NewMessage>),
+        route("list_rules", Method::GET, "/rules")
+            .says("List the automation rules (GET /rules).")
+            .reads(),
+        route("create_rule", Method::POST, "/rules")
+            .says("Make an automation rule: when an event happens (a webhook delivery, a board item's status or group, a session's end, a schedule's tick), start a recipe, change the item or post to the inbox (POST /rules). It waits, pending, until the user approves it; a session a rule started may not make rules.")
+            .body(schema_of::<automations::NewRule>),
     ]
 }
 

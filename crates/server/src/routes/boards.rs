@@ -108,6 +108,7 @@ async fn announce_board_change(
     if response.status().is_success() {
         // The write has committed: the notifier reads its events now.
         s.pm_wake.notify_one();
+        s.rules_wake.notify_one();
     }
     if let Some(board_id) = board_id
         && response.status().is_success()
@@ -679,8 +680,16 @@ async fn move_item(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<ItemMove>,
 ) -> ApiResult<Json<Value>> {
+    let actor = format!("{}:{}", user.0.kind.as_str(), user.0.account_id);
     let item = blocking(move || {
-        boards::move_item(&s.db, user.account_id(), &id, &body.group_id, body.index)
+        boards::move_item(
+            &s.db,
+            user.account_id(),
+            &actor,
+            &id,
+            &body.group_id,
+            body.index,
+        )
     })
     .await?;
     Ok(Json(json!(item)))

@@ -19,6 +19,7 @@ mod coaching;
 mod dashboards;
 mod digests;
 mod doctor;
+mod drips;
 mod email_inbound;
 mod forensics;
 mod governor;
@@ -28,6 +29,7 @@ mod metrics;
 pub(crate) mod navigation;
 pub mod openapi;
 mod recipes;
+mod rules;
 mod runners;
 mod secrets;
 mod sessions;
@@ -76,6 +78,8 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(metrics::routes())
         .merge(work::routes())
         .merge(recipes::routes())
+        .merge(drips::routes())
+        .merge(rules::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())
 }

@@ -33,9 +33,9 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
     accounts, alarms, app, approvals, boards, bookmarks, bug_reports, clock, coaching, dashboards,
-    digests, doctor, email_inbound, forensics, governor, inbox, messenger_bot, metrics, navigation,
-    recipes, runners, secrets, sessions, settings, stream, task_lists, teamchat, ui, utility,
-    webhooks, work,
+    digests, doctor, drips, email_inbound, forensics, governor, inbox, messenger_bot, metrics,
+    navigation, recipes, rules, runners, secrets, sessions, settings, stream, task_lists, teamchat,
+    ui, utility, webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -97,6 +97,12 @@ pub const LISTENER: &str = "x-listener";
         recipes::list, recipes::create, recipes::read, recipes::replace, recipes::remove,
         recipes::run, recipes::runs, recipes::list_schedules, recipes::create_schedule,
         recipes::approve, recipes::pause, recipes::resume, recipes::delete_schedule,
+        drips::list_messages, drips::create_message, drips::read_message, drips::delete_message,
+        drips::change_message, drips::list_drips, drips::create_drip, drips::read_drip,
+        drips::delete_drip, drips::change_drip, drips::list_items, drips::add_item,
+        drips::read_item, drips::delete_item, drips::preview,
+        rules::list, rules::create, rules::read, rules::replace, rules::remove, rules::firings,
+        rules::approve, rules::pause, rules::resume,
         secrets::open_request, secrets::list_requests, secrets::read_request, secrets::answer,
         secrets::propose, secrets::list_proposals, secrets::review, secrets::decide,
         secrets::list_keys, secrets::save_key, secrets::delete_key,
@@ -119,7 +125,7 @@ pub const LISTENER: &str = "x-listener";
         document_json,
     ),
     // Schemas only query parameters name, which the paths do not collect.
-    components(schemas(ErrorBody, ::inbox::Category, ::inbox::StateFilter)),
+    components(schemas(ErrorBody, ::inbox::Category, ::inbox::StateFilter, drips::Change)),
     // What every operation of a tag shares, said once.
     tags((name = "teamchat", description = "Team chat writes. Every one answers 403 \
         `team_chat_disabled` while `chatAppEnabled` is off; an agent token while \

@@ -192,6 +192,12 @@ async fn deliver(
         };
         return Ok((StatusCode::ACCEPTED, Json(reply)).into_response());
     }
+    state.webhook_delivered(
+        &received.account_id,
+        &received.webhook_id,
+        &received.message.title,
+        &body,
+    );
     let inbox = state.inbox.clone();
     let account_id = received.account_id.clone();
     let added = blocking(move || {

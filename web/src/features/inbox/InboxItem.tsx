@@ -21,6 +21,8 @@ interface Props {
   onArchive: () => void;
   /** Only on an alert. */
   onStartSession?: () => void;
+  /** Only on a row asking to approve a schedule or rule an agent made; says what it approves. */
+  approve?: { label: string; busy: boolean; run: () => void };
   /** What a `cli_pending` row answers in place, shown under it: approvals, a request or a proposal. */
   pending?: ReactNode;
 }
@@ -36,6 +38,7 @@ export function InboxItem({
   onRead,
   onArchive,
   onStartSession,
+  approve,
   pending,
 }: Props) {
   const unread = row.readAt === null;
@@ -58,6 +61,24 @@ export function InboxItem({
           </time>
         </div>
         {row.body && <Body body={row.body} />}
+        {/* Not among the buttons shown on hover: what waits for approval says so at once. */}
+        {approve && (
+          <div className="inbox-approve">
+            <button
+              type="button"
+              className="primary"
+              aria-label={approve.label}
+              disabled={approve.busy}
+              aria-busy={approve.busy || undefined}
+              onClick={(event) => {
+                event.stopPropagation();
+                approve.run();
+              }}
+            >
+              Approve
+            </button>
+          </div>
+        )}
         {pending}
       </div>
       <div className="inbox-actions">

@@ -20,7 +20,7 @@ import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 import { useNow } from "../../shared/useNow";
 import { SessionAnswers } from "../../shared/answers/SessionAnswers";
-import { approvalSessionOf, rowToMarkRead } from "./approvals";
+import { approvalSessionOf, automationApprovalOf, rowToMarkRead } from "./approvals";
 import { ChimeHistory } from "./ChimeHistory";
 import { InboxItem } from "./InboxItem";
 import { InputRequestCard } from "../../shared/answers/InputRequestCard";
@@ -85,6 +85,29 @@ export function InboxPage({ onStartSession }: Props) {
     },
     [change, rows],
   );
+
+  // Approve on a schedule or rule an agent made: once approved, its row is read.
+  const [approving, setApproving] = useState<ReadonlySet<string>>(new Set());
+  const approveFor = (row: InboxRow) => {
+    const target = automationApprovalOf(row);
+    if (!target) return undefined;
+    const run = () => {
+      setApproving((all) => new Set(all).add(row.id));
+      apiFetch(target.path, { method: "POST" })
+        .then(
+          () => change(row, { read: true }),
+          (e: unknown) => toast.error(e, `The ${target.kind} was not approved`),
+        )
+        .finally(() =>
+          setApproving((all) => {
+            const next = new Set(all);
+            next.delete(row.id);
+            return next;
+          }),
+        );
+    };
+    return { label: `Approve the ${target.kind}: ${row.title}`, busy: approving.has(row.id), run };
+  };
 
   const archiveChecked = () => {
     const targets = rows?.filter((r) => checked.has(r.id)) ?? [];
@@ -228,6 +251,7 @@ export function InboxPage({ onStartSession }: Props) {
               onRead={(read) => void change(row, { read })}
               onArchive={() => archive(row)}
               onStartSession={row.category === "alert" ? () => startSession(row) : undefined}
+              approve={approveFor(row)}
               pending={pendingFor(row)}
             />
           ))}

@@ -34,3 +34,32 @@ export function rowToMarkRead(
     null
   );
 }
+
+/** A schedule or an automation rule an agent made, which the row's Approve button approves. */
+export interface AutomationApproval {
+  kind: "schedule" | "rule";
+  id: string;
+  /** Where approving it is posted. */
+  path: string;
+}
+
+/**
+ * What a row's Approve button approves: its `approve_schedule` or `approve_rule` action's schedule
+ * or rule, while the row is unread (approving it marks it read); `null` for any other row.
+ */
+export function automationApprovalOf(row: InboxRow): AutomationApproval | null {
+  if (row.readAt !== null || row.archivedAt !== null) return null;
+  for (const action of row.actions) {
+    if (action.kind === "approve_schedule") {
+      return {
+        kind: "schedule",
+        id: action.scheduleId,
+        path: `/schedules/${encodeURIComponent(action.scheduleId)}/approve`,
+      };
+    }
+    if (action.kind === "approve_rule") {
+      return { kind: "rule", id: action.ruleId, path: `/rules/${encodeURIComponent(action.ruleId)}/approve` };
+    }
+  }
+  return null;
+}

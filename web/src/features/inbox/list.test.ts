@@ -67,6 +67,13 @@ describe("openTarget and alertFolder", () => {
     expect(openTarget(row("a"))).toBeNull();
   });
 
+  it("opens a schedule or rule waiting for approval on the automations page", () => {
+    expect(openTarget(row("a", { actions: [{ kind: "approve_schedule", scheduleId: "s1" }] }))).toBe(
+      "/automations#schedules",
+    );
+    expect(openTarget(row("a", { actions: [{ kind: "approve_rule", ruleId: "r1" }] }))).toBe("/automations#rules");
+  });
+
   it("prefers the alert's session folder, then the setting as a path", () => {
     expect(alertFolder("/src/app", "/elsewhere")).toBe("/src/app");
     expect(alertFolder(undefined, "  /srv/hub ")).toBe("/srv/hub");

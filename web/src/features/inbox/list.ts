@@ -131,8 +131,12 @@ export function openTarget(row: InboxRow): string | null {
     case "open_path":
       return action.path;
     case "approve_pairing":
-    case "approve_schedule":
       return null;
+    // What an agent scheduled, or a rule it made, is seen, paused or deleted on the automations page.
+    case "approve_schedule":
+      return "/automations#schedules";
+    case "approve_rule":
+      return "/automations#rules";
     case "approve_session_start":
       return sessionPath(action.sessionId);
   }

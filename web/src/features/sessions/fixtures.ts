@@ -41,6 +41,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     trigger: null,
     stopReason: null,
     activity: null,
+    permissionLevel: null,
     ...overrides,
   };
 }

@@ -8,12 +8,15 @@
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** The request field a 400 is about (`error.field`), when the server names one. */
+  readonly field: string | undefined;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, field?: string) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    this.field = field;
   }
 }
 
@@ -68,11 +71,12 @@ export async function apiRequest<T>(path: string, request: ApiRequest = {}): Pro
     }
   }
   if (!response.ok) {
-    const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+    const error = (parsed as { error?: { code?: string; message?: string; field?: string } } | undefined)?.error;
     throw new ApiError(
       response.status,
       error?.code ?? "http_error",
       error?.message ?? `The server answered ${response.status}.`,
+      typeof error?.field === "string" ? error.field : undefined,
     );
   }
   return { data: parsed as T, status: response.status, headers: response.headers };

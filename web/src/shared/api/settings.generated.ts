@@ -1320,8 +1320,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Surfaces the Drip virtual project (queues releasing content to the inbox on a chosen cadence).",
     "schema": {
@@ -1336,8 +1336,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Master pause: drips keep cadence but skip every release.",
     "schema": {
@@ -1352,8 +1352,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Renders .html drip items in a sandboxed preview (no network, no app access). Off shows a plain chip.",
     "schema": {
@@ -1368,8 +1368,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
-    "inEffect": false,
+    "takesEffect": "immediately",
+    "inEffect": true,
     "guarded": false,
     "description": "Surfaces the Scheduled Messages virtual project (rich-markdown note dropped into the inbox once or recurring).",
     "schema": {

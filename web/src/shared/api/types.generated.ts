@@ -274,7 +274,7 @@ export type StringColumn = Array<string> | { dict: Array<string>, codes: Array<n
 
 export type ValueColumn = { dict: Array<JsonValue>, codes: Array<number>, };
 
-export type EventKind = "assigned" | "status_changed" | "due_date_set" | "due_date_changed";
+export type EventKind = "assigned" | "status_changed" | "due_date_set" | "due_date_changed" | "group_changed";
 
 export type ItemEvent = { seq: number, boardId: string, itemId: string, actor: string, kind: EventKind, columnId: string, memberId?: string | null, before: JsonValue, after: JsonValue, createdAt: string, };
 
@@ -409,7 +409,9 @@ error: string | null,
  */
 pendingMessages: number, 
 /**
- * The ceilings in force when the session was spawned: stored and shown, never enforced.
+ * The ceilings in force when the session was spawned: stored and shown;
+ * this crate never enforces them (the application stops a recipe run's
+ * session at its dollar ceiling, docs/automations.md).
  */
 maxDollarsPerSession: number, maxTurnsPerSession: number, createdAt: string, updatedAt: string, 
 /**
@@ -430,7 +432,15 @@ activity: Activity | null,
  * settings, boards or dashboards; `messenger` (a chat with the bot) and
  * `bug_intake` (a bug report's triage) run as any agent-driven session.
  */
-trigger: Trigger | null, };
+trigger: Trigger | null, 
+/**
+ * The permission level its starter pinned at spawn (a recipe's
+ * `permissionLevel`): `read_only`, `guarded`, `autonomous` or `full`,
+ * in force for its whole life whatever `agentPermissionLevel` says;
+ * `null`: its engine's own level, else `agentPermissionLevel`. An
+ * `email` session is read-only whatever this says.
+ */
+permissionLevel: Level | null, };
 
 export type TitleSource = "user" | "ai";
 
@@ -1134,14 +1144,24 @@ cwd: string, isolation: RecipeIsolation | null,
  */
 runner: string | null, 
 /**
- * One of `read_only`, `guarded`, `autonomous`, `full`; `null`: the
+ * One of `read_only`, `guarded`, `autonomous`, `full`: the level each
+ * run's session runs at for its whole life (for a run an agent had a
+ * hand in, no higher than `agentPermissionLevel`); `null`: the
  * account's `agentPermissionLevel`.
  */
 permissionLevel: string | null, 
 /**
- * The most one run may spend, in US dollars; `null`: no cap.
+ * The most one run may spend, in US dollars (with
+ * `agentDrivenMaxDollarsPerSession` set, the smaller of the two); a run
+ * whose session reaches it is stopped and ends `incomplete`. `null`: no cap.
  */
-spendCapUsd: number | null, createdAt: string, updatedAt: string, };
+spendCapUsd: number | null, 
+/**
+ * Made with an agent's token: its runs never get a level above
+ * `agentPermissionLevel`. Only the user makes recipes today, so it is
+ * `false` on every recipe the API made.
+ */
+createdByAgent: boolean, createdAt: string, updatedAt: string, };
 
 export type RecipeFields = { name: string, engine: string, prompt: string, cwd: string, isolation?: RecipeIsolation, runner?: string, permissionLevel?: string, spendCapUsd?: number, };
 
@@ -1167,7 +1187,12 @@ sessionId: string | null, state: RecipeRunState,
 /**
  * Why it failed, stalled or ended incomplete.
  */
-reason: string | null, startedAt: string, endedAt: string | null, };
+reason: string | null, 
+/**
+ * The most its session may spend, in US dollars, as fixed when the
+ * session started; `null`: no cap (or no session yet).
+ */
+spendCapUsd: number | null, startedAt: string, endedAt: string | null, };
 
 export type RecipeRunState = "started" | "failed" | "finished" | "stalled" | "incomplete";
 
@@ -1232,6 +1257,262 @@ export type RecipeScheduleList = { schedules: Array<RecipeSchedule>, };
 export type RecipeRunRequest = { values?: { [key in string]: string }, };
 
 export type RecipeRunStarted = { runId: string, sessionId: string, };
+
+export type ScheduledMessage = { id: string, markdown: string, 
+/**
+ * Its first line without heading marks: the inbox row's title.
+ */
+title: string, lastDeliveredAt: string | null, 
+/**
+ * How many times it has been delivered.
+ */
+deliveries: number, 
+/**
+ * The agent session whose token made it; `null` for the user's own.
+ */
+createdBySession: string | null, createdAt: string, updatedAt: string, 
+/**
+ * A one-off's moment (RFC 3339, UTC); `null` for a recurring one (and
+ * always for a drip, which repeats).
+ */
+at: string | null, 
+/**
+ * A five-field cron pattern.
+ */
+cron: string | null, 
+/**
+ * An RRULE, with the DTSTART line it was given or got.
+ */
+rrule: string | null, 
+/**
+ * The IANA zone the rule (or a local `at`) is read in.
+ */
+timeZone: string, state: CadenceState, 
+/**
+ * The next tick (RFC 3339, UTC); `null` unless active.
+ */
+nextAt: string | null, };
+
+export type ScheduledMessageFields = { 
+/**
+ * The note, at most 10,000 characters; its first line is the title.
+ */
+markdown: string, 
+/**
+ * Once: RFC 3339 with an offset, or a local `YYYY-MM-DDTHH:MM` read in
+ * `timeZone`.
+ */
+at?: string, 
+/**
+ * Recurring: five fields (minute hour day-of-month month day-of-week).
+ */
+cron?: string, 
+/**
+ * Recurring: an RFC 5545 RRULE (`FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0`),
+ * optionally after a `DTSTART` line.
+ */
+rrule?: string, 
+/**
+ * An IANA zone such as `Europe/Berlin`; may be left out only with an
+ * `at` that carries its offset.
+ */
+timeZone?: string, };
+
+export type CadenceState = "active" | "paused" | "done";
+
+export type Timing = { 
+/**
+ * A one-off's moment (RFC 3339, UTC); `null` for a recurring one (and
+ * always for a drip, which repeats).
+ */
+at: string | null, 
+/**
+ * A five-field cron pattern.
+ */
+cron: string | null, 
+/**
+ * An RRULE, with the DTSTART line it was given or got.
+ */
+rrule: string | null, 
+/**
+ * The IANA zone the rule (or a local `at`) is read in.
+ */
+timeZone: string, state: CadenceState, 
+/**
+ * The next tick (RFC 3339, UTC); `null` unless active.
+ */
+nextAt: string | null, };
+
+export type Drip = { id: string, name: string, 
+/**
+ * The folder its items are the files of; `null` when they are added
+ * in the app.
+ */
+folder: string | null, lastReleasedAt: string | null, 
+/**
+ * Items released so far.
+ */
+released: number, 
+/**
+ * Items waiting, in order.
+ */
+remaining: number, 
+/**
+ * Nothing is left to release: its ticks release nothing until an item
+ * is added (its first empty tick said so in the inbox).
+ */
+exhausted: boolean, 
+/**
+ * Ticks that released nothing because `dripGlobalPause` was on.
+ */
+skipped: number, 
+/**
+ * Why its folder cannot be read now, when it cannot.
+ */
+problem: string | null, createdAt: string, updatedAt: string, 
+/**
+ * A one-off's moment (RFC 3339, UTC); `null` for a recurring one (and
+ * always for a drip, which repeats).
+ */
+at: string | null, 
+/**
+ * A five-field cron pattern.
+ */
+cron: string | null, 
+/**
+ * An RRULE, with the DTSTART line it was given or got.
+ */
+rrule: string | null, 
+/**
+ * The IANA zone the rule (or a local `at`) is read in.
+ */
+timeZone: string, state: CadenceState, 
+/**
+ * The next tick (RFC 3339, UTC); `null` unless active.
+ */
+nextAt: string | null, };
+
+export type DripFields = { 
+/**
+ * 1 to 100 characters.
+ */
+name: string, 
+/**
+ * An absolute path to a folder whose `.md`, `.html` and `.txt` files
+ * are the items, released in name order (numbers as numbers). Leave
+ * it out to add items in the app (`POST /drips/{id}/items`).
+ */
+folder?: string, 
+/**
+ * Five fields (minute hour day-of-month month day-of-week); give this
+ * or `rrule`.
+ */
+cron?: string, 
+/**
+ * An RFC 5545 RRULE, optionally after a `DTSTART` line; give this or
+ * `cron`.
+ */
+rrule?: string, 
+/**
+ * An IANA zone such as `Europe/Berlin`.
+ */
+timeZone: string, };
+
+export type DripItem = { id: string, 
+/**
+ * A folder item's file name; an app item's name.
+ */
+name: string, kind: DripItemKind, 
+/**
+ * When it went to the inbox; `null` while it waits.
+ */
+releasedAt: string | null, 
+/**
+ * Its place in the queue (1 is released next); `null` once released.
+ */
+position: number | null, createdAt: string, };
+
+export type DripItemContent = { 
+/**
+ * As released, or (a folder item still waiting) as its file reads now.
+ */
+content: string, id: string, 
+/**
+ * A folder item's file name; an app item's name.
+ */
+name: string, kind: DripItemKind, 
+/**
+ * When it went to the inbox; `null` while it waits.
+ */
+releasedAt: string | null, 
+/**
+ * Its place in the queue (1 is released next); `null` once released.
+ */
+position: number | null, createdAt: string, };
+
+export type DripItemKind = "markdown" | "html" | "text";
+
+export type DripItemFields = { 
+/**
+ * 1 to 200 characters.
+ */
+name: string, 
+/**
+ * At most 256 KiB.
+ */
+content: string, 
+/**
+ * Default: the kind the name's extension names, else `markdown`.
+ */
+kind?: DripItemKind, };
+
+export type ScheduledMessageList = { messages: Array<ScheduledMessage>, };
+
+export type DripList = { drips: Array<Drip>, };
+
+export type DripItemList = { items: Array<DripItem>, };
+
+export type Rule = { id: string, name: string, state: RuleState, createdByAgent: boolean, when: RuleTrigger, then: Array<RuleAction>, createdAt: string, updatedAt: string, lastFiredAt: string | null, };
+
+export type NewRule = { name: string, when: RuleTrigger, then: Array<RuleAction>, };
+
+export type RuleTrigger = { "kind": "webhook", webhookId: string, match?: { [key in string]: string }, } | { "kind": "item_status", boardId: string, status: string, column?: string, } | { "kind": "item_group", boardId: string, groupId: string, } | { "kind": "session_end", outcome: RuleSessionOutcome, recipeId?: string, } | { "kind": "schedule", scheduleId: string, };
+
+export type RuleSessionOutcome = "finished" | "failed" | "needs_user";
+
+export type RuleAction = { "kind": "start_recipe", recipeId: string, values?: { [key in string]: string }, 
+/**
+ * For an item trigger: how the item follows the session.
+ */
+item?: ItemFollowUp, } | { "kind": "update_item", values: Record<string, unknown>, } | { "kind": "move_item", groupId: string, } | { "kind": "inbox", title: string, body?: string, };
+
+export type ItemFollowUp = { sessionColumn?: string, summaryColumn?: string, statusColumn?: string, 
+/**
+ * The status the item moves to as the session starts.
+ */
+runningStatus?: string, 
+/**
+ * The status the item moves to when the session finishes.
+ */
+finishedStatus?: string, 
+/**
+ * The status the item moves to when the session fails or stops.
+ */
+failedStatus?: string, };
+
+export type RuleState = "active" | "pending" | "paused";
+
+export type RuleFiring = { id: string, ruleId: string, at: string, 
+/**
+ * The event, in one line.
+ */
+event: string, outcome: FiringOutcome, reason: string | null, sessionId: string | null, runId: string | null, itemId: string | null, };
+
+export type FiringOutcome = "started" | "done" | "skipped" | "failed";
+
+export type RuleList = { rules: Array<Rule>, };
+
+export type RuleFiringList = { firings: Array<RuleFiring>, };
 
 export type PullRequest = { 
 /**
@@ -1309,7 +1590,7 @@ export type Source = { sessionId?: string, boardId?: string, itemId?: string, we
  */
 requestId?: string, };
 
-export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, } | { "kind": "approve_pairing", code: string, } | { "kind": "approve_session_start", sessionId: string, } | { "kind": "approve_schedule", scheduleId: string, };
+export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, } | { "kind": "approve_pairing", code: string, } | { "kind": "approve_session_start", sessionId: string, } | { "kind": "approve_schedule", scheduleId: string, } | { "kind": "approve_rule", ruleId: string, };
 
 export type StateFilter = "unread" | "read" | "archived" | "open" | "all";
 

@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { ApiError } from "../../shared/api/client";
+import { recipe } from "./fixtures";
+import {
+  byName,
+  errorFor,
+  fieldError,
+  generalError,
+  missingValues,
+  placeholders,
+  recipeDraft,
+  recipeFields,
+  valuesFor,
+} from "./recipes";
+
+describe("placeholders", () => {
+  it("names each placeholder once, in order of first use, spaces inside the braces allowed", () => {
+    expect(placeholders("Fix {{ticket}} on {{ branch }}; then {{ticket}} again.")).toEqual(["ticket", "branch"]);
+  });
+
+  it("accepts the server's name characters: a letter or _, then letters, digits, _, - or .", () => {
+    expect(placeholders("{{a.b-c_1}} {{_x}} {{1st}} {{has space}} {{}}")).toEqual(["a.b-c_1", "_x"]);
+  });
+
+  it("leaves braces around no name, and an unclosed {{, as text", () => {
+    expect(placeholders("{{ {{name}} }}")).toEqual(["name"]);
+    expect(placeholders("{{{name}}}")).toEqual(["name"]);
+    expect(placeholders("open {{name")).toEqual([]);
+    expect(placeholders('a JSON sample: {{"k": 1}} and {{label}}')).toEqual(["label"]);
+    expect(placeholders("no placeholders at all")).toEqual([]);
+  });
+
+  it("finds every name written into any text, and nothing more", () => {
+    const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.-]{0,8}$/);
+    const text = fc.string({ maxLength: 12 }).map((t) => t.replace(/[{}]/g, ""));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, name), { maxLength: 6 }), (parts) => {
+        const prompt = parts.map(([t, n]) => `${t}{{${n}}}`).join("");
+        expect(placeholders(prompt)).toEqual([...new Set(parts.map(([, n]) => n))]);
+      }),
+    );
+  });
+});
+
+describe("values", () => {
+  it("are missing when absent or blank", () => {
+    expect(missingValues(["a", "b", "c"], { a: "x", b: "  " })).toEqual(["b", "c"]);
+    expect(missingValues([], {})).toEqual([]);
+  });
+
+  it("are sent only for the placeholders the prompt names", () => {
+    expect(valuesFor(["a"], { a: "1", stale: "2" })).toEqual({ a: "1" });
+  });
+});
+
+describe("recipeFields", () => {
+  const draft = { ...recipeDraft(null, "primary"), name: " Triage ", prompt: "Look at {{x}}", cwd: " /srv/app " };
+
+  it("trims and sends the required fields, leaving blank optional ones out", () => {
+    expect(recipeFields(draft)).toEqual({
+      ok: true,
+      value: { name: "Triage", engine: "primary", prompt: "Look at {{x}}", cwd: "/srv/app" },
+    });
+  });
+
+  it("sends the worktree, runner, level and cap when set", () => {
+    const checked = recipeFields({
+      ...draft,
+      worktree: true,
+      runner: "box",
+      permissionLevel: "guarded",
+      spendCap: "2.5",
+    });
+    expect(checked).toEqual({
+      ok: true,
+      value: {
+        name: "Triage",
+        engine: "primary",
+        prompt: "Look at {{x}}",
+        cwd: "/srv/app",
+        isolation: "worktree",
+        runner: "box",
+        permissionLevel: "guarded",
+        spendCapUsd: 2.5,
+      },
+    });
+  });
+
+  it("names the field that is wrong", () => {
+    const field = (over: Partial<typeof draft>) => {
+      const checked = recipeFields({ ...draft, ...over });
+      return checked.ok ? null : checked.field;
+    };
+    expect(field({ name: "  " })).toBe("name");
+    expect(field({ engine: "" })).toBe("engine");
+    expect(field({ prompt: " \n" })).toBe("prompt");
+    expect(field({ cwd: "relative/path" })).toBe("cwd");
+    expect(field({ spendCap: "0" })).toBe("spendCapUsd");
+    expect(field({ spendCap: "lots" })).toBe("spendCapUsd");
+  });
+
+  it("round-trips a saved recipe through the form", () => {
+    const saved = recipe("r", {
+      name: "N",
+      prompt: "P {{a}}",
+      placeholders: ["a"],
+      isolation: "worktree",
+      runner: "box",
+      permissionLevel: "full",
+      spendCapUsd: 3,
+    });
+    expect(recipeFields(recipeDraft(saved))).toEqual({
+      ok: true,
+      value: {
+        name: "N",
+        engine: "primary",
+        prompt: "P {{a}}",
+        cwd: "/home/me/app",
+        isolation: "worktree",
+        runner: "box",
+        permissionLevel: "full",
+        spendCapUsd: 3,
+      },
+    });
+  });
+});
+
+describe("fieldError", () => {
+  it("drops the server's field prefix and starts the sentence with a capital", () => {
+    const error = new ApiError(400, "invalid_request", "cwd: must be an absolute path", "cwd");
+    expect(fieldError(error)).toEqual({ field: "cwd", message: "Must be an absolute path" });
+  });
+
+  it("keeps a message without the prefix as it is, and one without a field above the form", () => {
+    expect(fieldError(new ApiError(400, "invalid_request", "no value for the placeholder {{x}}", "values"))).toEqual({
+      field: "values",
+      message: "No value for the placeholder {{x}}",
+    });
+    expect(fieldError(new ApiError(409, "recipe_run_failed", "the folder is gone"))).toEqual({
+      field: null,
+      message: "the folder is gone",
+    });
+    expect(fieldError(new Error("boom"))).toEqual({ field: null, message: "boom" });
+  });
+
+  it("is shown beside its field, or above the buttons when the form has no such field", () => {
+    const error = { field: "cwd", message: "Bad" };
+    expect(errorFor(error, "cwd")).toBe("Bad");
+    expect(errorFor(error, "name")).toBeUndefined();
+    expect(generalError(error, ["name", "cwd"])).toBeUndefined();
+    expect(generalError(error, ["name"])).toBe("Bad");
+    expect(generalError({ field: null, message: "Refused" }, ["name"])).toBe("Refused");
+    expect(generalError(null, [])).toBeUndefined();
+  });
+});
+
+describe("byName", () => {
+  it("sorts letter case aside", () => {
+    expect(byName([{ name: "beta" }, { name: "Alpha" }, { name: "alpha 2" }]).map((r) => r.name)).toEqual([
+      "Alpha",
+      "alpha 2",
+      "beta",
+    ]);
+  });
+});

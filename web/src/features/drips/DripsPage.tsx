@@ -1,0 +1,203 @@
+/**
+ * Drips (`/drips`, `/drips/<id>`, docs/automations.md): queues released to the inbox one item at a
+ * time on a cadence. The list says each drip's state (active, paused, exhausted, its folder
+ * unreadable) and its queue; choosing one shows its items in order, with each item's content
+ * (HTML in a sandboxed frame, or a plain chip while previews are off) and, for a drip fed in the
+ * app, a form that adds items. New drip makes one from a folder or for items added here. Shown
+ * while `dripEnabled` is on; `dripGlobalPause` is said at the top while it holds every release.
+ */
+import { useState, type FormEvent } from "react";
+import type { Drip } from "../../shared/api/types.generated";
+import { useApi } from "../../shared/hooks/useApi";
+import { Link, navigate } from "../../shared/router";
+import { useSettings } from "../../shared/settings";
+import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { useNow } from "../../shared/useNow";
+import { createDrip, DRIPS_PATH } from "./api";
+import {
+  browserZone,
+  dripFields,
+  dripStatus,
+  refusal,
+  timingDraft,
+  timingText,
+  untilText,
+  type DripDraft,
+} from "./drips";
+import { DripDetail } from "./DripDetail";
+import { FieldError, FormError, invalidFor, type Refusal } from "./FieldError";
+import { TimingFields } from "./TimingFields";
+import "./drips.css";
+
+const FORM = "drip-form";
+const FIELDS = ["name", "folder", "repeat", "time", "rrule", "cron", "timeZone"];
+
+export function DripsPage({ selectedId }: { selectedId: string | null }) {
+  const listed = useApi<{ drips: Drip[] }>(DRIPS_PATH);
+  const { values } = useSettings();
+  const [creating, setCreating] = useState(false);
+  const now = useNow();
+  const drips = listed.data?.drips;
+  const selected = drips?.find((d) => d.id === selectedId);
+  return (
+    <section className="page drip-page" aria-labelledby="drips-title">
+      <header className="page-head">
+        <h1 id="drips-title">Drips</h1>
+        <button type="button" className="primary" onClick={() => setCreating((c) => !c)} aria-expanded={creating}>
+          New drip
+        </button>
+      </header>
+      <p className="muted drip-intro">
+        A drip releases a queue to your inbox one item at a time, in order, on a cadence: a folder of Markdown, HTML and
+        text files (in name order), or items you add here.
+      </p>
+      {values?.dripGlobalPause === true && (
+        <p className="drip-banner" role="status">
+          All drips are paused (setting dripGlobalPause): their ticks pass and release nothing until it is off.
+        </p>
+      )}
+      {creating && (
+        <DripForm
+          onDone={(made) => {
+            setCreating(false);
+            if (made) {
+              listed.reload();
+              navigate(`/drips/${encodeURIComponent(made.id)}`);
+            }
+          }}
+        />
+      )}
+      {listed.error !== undefined && <ErrorNote error={listed.error} onRetry={listed.reload} />}
+      {listed.loading && !drips && <Loading what="drips" />}
+      {drips?.length === 0 && !creating && <p className="muted">No drips yet: New drip makes the first.</p>}
+      {drips && drips.length > 0 && (
+        <div className="drip-split">
+          <ul className="drip-list drip-queues" aria-label="Drips">
+            {drips.map((drip) => {
+              const status = dripStatus(drip);
+              return (
+                <li
+                  key={drip.id}
+                  className="drip-card"
+                  data-drip-id={drip.id}
+                  aria-current={drip.id === selectedId ? "true" : undefined}
+                >
+                  <div className="drip-card-head">
+                    <h3>
+                      <Link to={`/drips/${encodeURIComponent(drip.id)}`}>{drip.name}</Link>
+                    </h3>
+                    <span className={`tag drip-tone-${status.tone}`}>{status.tag}</span>
+                  </div>
+                  <p className="drip-when">
+                    {timingText(drip)} · {drip.timeZone}
+                  </p>
+                  <p className="muted">{status.queue}</p>
+                  {drip.state === "active" && drip.nextAt && (
+                    <p className="muted">Next tick {untilText(drip.nextAt, now)}</p>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          {selected ? (
+            <DripDetail key={selected.id} drip={selected} onChanged={listed.reload} />
+          ) : (
+            <p className="muted drip-pick">
+              {selectedId ? "There is no such drip." : "Choose a drip to see its queue."}
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function DripForm({ onDone }: { onDone: (made: Drip | null) => void }) {
+  const [draft, setDraft] = useState<DripDraft>(() => ({
+    ...timingDraft("daily", browserZone()),
+    name: "",
+    source: "folder",
+    folder: "",
+  }));
+  const [error, setError] = useState<Refusal | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = dripFields(draft);
+    if (!checked.ok) {
+      setError({ field: checked.field, message: checked.message });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    createDrip(checked.value).then(onDone, (e: unknown) => {
+      setBusy(false);
+      setError(refusal(e, FIELDS));
+    });
+  };
+  const invalid = (field: string) => invalidFor(FORM, field, error);
+  return (
+    <form className="drip-form" aria-label="New drip" onSubmit={submit} noValidate>
+      <label>
+        Name
+        <input
+          value={draft.name}
+          autoFocus
+          onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))}
+          {...invalid("name")}
+        />
+      </label>
+      <FieldError form={FORM} field="name" error={error} />
+      <fieldset className="drip-source">
+        <legend>Items</legend>
+        <label className="drip-check">
+          <input
+            type="radio"
+            name="source"
+            checked={draft.source === "folder"}
+            onChange={() => setDraft((d) => ({ ...d, source: "folder" }))}
+          />
+          The files of a folder
+        </label>
+        <label className="drip-check">
+          <input
+            type="radio"
+            name="source"
+            checked={draft.source === "app"}
+            onChange={() => setDraft((d) => ({ ...d, source: "app" }))}
+          />
+          Items I add here
+        </label>
+      </fieldset>
+      {draft.source === "folder" && (
+        <label>
+          Folder (an absolute path on this machine)
+          <input
+            value={draft.folder}
+            spellCheck={false}
+            placeholder="/home/me/course"
+            onChange={(e) => setDraft((d) => ({ ...d, folder: e.target.value }))}
+            {...invalid("folder")}
+          />
+        </label>
+      )}
+      <FieldError form={FORM} field="folder" error={error} />
+      <TimingFields
+        form={FORM}
+        draft={draft}
+        once={false}
+        error={error}
+        onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))}
+      />
+      <FormError error={error} />
+      <div className="drip-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Make the drip
+        </button>
+        <button type="button" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
