@@ -7,6 +7,7 @@ import { AgentRequests } from "./AgentRequests";
 import { BookmarksButton } from "../features/bookmarks/BookmarksButton";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { SessionsPage } from "../features/sessions/SessionsPage";
+import { NeedsYou } from "../features/sessions/NeedsYouSection";
 import { NewSessionButton, NewSessionDialog } from "../features/sessions/NewSessionDialog";
 import { useNextNeedsYouKey } from "../features/sessions/useNextNeedsYou";
 import { InboxStatusProvider, useInboxStatus } from "../shared/inbox/InboxStatus";
@@ -163,7 +164,7 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
     case "dashboard":
       return <DashboardPage key={route.id} id={route.id} />;
     case "inbox":
-      return <InboxPage onStartSession={onStartSession} />;
+      return <InboxPage onStartSession={onStartSession} needsYou={<NeedsYou />} />;
     case "sessions":
       return <SessionsPage />;
     case "session":

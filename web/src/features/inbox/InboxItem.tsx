@@ -50,7 +50,10 @@ export function InboxItem({
       data-row-id={row.id}
       onClick={onSelect}
     >
-      <input type="checkbox" aria-label={`Select ${row.title}`} checked={checked} onChange={onCheck} />
+      {/* The label around the box is what a finger taps: the box alone is too small a target. */}
+      <label className="inbox-check">
+        <input type="checkbox" aria-label={`Select ${row.title}`} checked={checked} onChange={onCheck} />
+      </label>
       <div className="inbox-main">
         <div className="inbox-head">
           <span className="tag">{CATEGORY_LABEL[row.category]}</span>

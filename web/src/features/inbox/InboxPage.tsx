@@ -8,8 +8,9 @@
  * session's input request (a secret typed into its dotenv file) or key proposal shows on its own
  * `cli_pending` row as a card answered in place; the server marks that row read once answered.
  * An agent's unread question has a reply box that sends the follow-up and marks the row read.
+ * The page opens with what `needsYou` holds: the sessions waiting on the user, before any row.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { apiFetch } from "../../shared/api/client";
 import type { Approval, InboxRow, Session } from "../../shared/api/types.generated";
 import { changeRow, readAll } from "../../shared/inbox/api";
@@ -38,9 +39,14 @@ import "./inbox.css";
 interface Props {
   /** Opens the New session dialog, its folder filled in when one is given. */
   onStartSession: (folder: string | undefined) => void;
+  /**
+   * The "Needs you" section the page leads with (the sessions feature draws it and the shell
+   * passes it in, so the two features stay apart); nothing when no session waits on the user.
+   */
+  needsYou: ReactNode;
 }
 
-export function InboxPage({ onStartSession }: Props) {
+export function InboxPage({ onStartSession, needsYou }: Props) {
   const [tab, setTab] = useState<Tab>("all");
   const inbox = useInboxRows(tab);
   const { counts } = useInboxStatus();
@@ -204,6 +210,7 @@ export function InboxPage({ onStartSession }: Props) {
           <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>e</kbd> archives
         </span>
       </header>
+      {needsYou}
       <div className="inbox-tabs" role="tablist" aria-label="Categories">
         {tabs.map((t) => {
           const unread = unreadIn(t);

@@ -1,17 +1,14 @@
 /**
  * One transcript row: the agent's messages as Markdown (react-markdown renders no raw HTML, so
  * an agent's output cannot inject markup), a stream's output as one log, a tool call with its
- * result as one row that opens on a click (its start time and how long it ran; file edits as
- * diffs), and thinking folded.
+ * result as one step (`ToolStep`), and thinking folded.
  */
 import { memo } from "react";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
-import type { Entry, JsonValue } from "../../../shared/api/types.generated";
-import { fileEdits } from "../../../shared/edits";
+import type { Entry } from "../../../shared/api/types.generated";
 import type { EntryRow } from "./rows";
-import { clockTime, durationBetween } from "./times";
-import { Diff } from "../../../shared/ui/Diff";
+import { ToolStep } from "./ToolStep";
 import "../../../shared/ui/code.css";
 
 const REMARK_PLUGINS = [remarkGfm];
@@ -23,51 +20,6 @@ export const MarkdownText = memo(function MarkdownText({ text }: { text: string 
     </div>
   );
 });
-
-function inputSummary(input: JsonValue): string {
-  if (typeof input === "object" && input !== null && !Array.isArray(input)) {
-    const first = input.file_path ?? input.command ?? input.pattern ?? input.path ?? input.query ?? input.url;
-    if (typeof first === "string") return first;
-    if (Array.isArray(first)) return first.join(" ");
-  }
-  return "";
-}
-
-type ToolRowProps = Extract<EntryRow, { kind: "tool" }>;
-
-/** A tool call and its result: one row, its state, start and duration in the summary. */
-function ToolRow({ call, result }: Pick<ToolRowProps, "call" | "result">) {
-  const edits = fileEdits(call.name, call.input);
-  const started = clockTime(call);
-  const took = durationBetween(call, result);
-  const state = result === null ? "running" : result.isError ? "failed" : "done";
-  return (
-    <details className={`entry entry-tool${result?.isError ? " entry-failed" : ""}`} data-tool-state={state}>
-      <summary>
-        <span className="entry-label">{call.name}</span> <span className="muted">{inputSummary(call.input)}</span>
-        <span className="muted entry-when">
-          {result === null ? "running…" : result.isError ? "failed" : null}
-          {started && (
-            <time dateTime={call.at ?? undefined} title={call.at ?? undefined}>
-              {started}
-            </time>
-          )}
-          {took && <span title="How long the tool ran">{took}</span>}
-        </span>
-      </summary>
-      {edits ? (
-        edits.map((edit, i) => <Diff key={i} edit={edit} />)
-      ) : (
-        <pre className="code-block">{JSON.stringify(call.input, null, 2)}</pre>
-      )}
-      {result && (
-        <pre className={`code-block tool-output${result.isError ? " entry-failed" : ""}`} aria-label="Result">
-          {result.output}
-        </pre>
-      )}
-    </details>
-  );
-}
 
 /** A stream's consecutive output, one block as the program wrote it. */
 function LogRow({ stream, entries }: Extract<EntryRow, { kind: "log" }>) {
@@ -84,7 +36,7 @@ export const EntryRowView = memo(function EntryRowView({ row }: { row: EntryRow 
     case "entry":
       return <EntryView entry={row.entry} />;
     case "tool":
-      return <ToolRow call={row.call} result={row.result} />;
+      return <ToolStep call={row.call} result={row.result} />;
     case "log":
       return <LogRow kind="log" stream={row.stream} entries={row.entries} />;
   }
@@ -112,17 +64,9 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
         </details>
       );
     case "tool_call":
-      return <ToolRow call={entry} result={null} />;
+      return <ToolStep call={entry} result={null} />;
     case "tool_result":
-      return (
-        <details className={`entry entry-tool-result${entry.isError ? " entry-failed" : ""}`}>
-          <summary>
-            <span className="entry-label">{entry.isError ? "Tool error" : "Tool result"}</span>{" "}
-            <span className="muted">{entry.output.split("\n", 1)[0]}</span>
-          </summary>
-          <pre className="code-block">{entry.output}</pre>
-        </details>
-      );
+      return <ToolStep call={null} result={entry} />;
     case "todo":
       return (
         <ul className="entry entry-todo" aria-label="To-do list">

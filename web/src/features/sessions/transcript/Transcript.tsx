@@ -10,7 +10,8 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { Entry } from "../../../shared/api/types.generated";
 import type { FoldSettings } from "./fold";
 import { EntryRowView, MarkdownText } from "./EntryView";
-import { groupEntries, transcriptRows, type Row } from "./rows";
+import { transcriptRows, type KeyedEntryRow, type Row } from "./rows";
+import { foldLabel } from "./steps";
 
 /** How close to the top (in pixels) the reader gets before the earlier page is asked for. */
 const LOAD_EARLIER_WITHIN = 600;
@@ -151,19 +152,26 @@ function RowView({ row, open, onToggle }: { row: Row; open: boolean; onToggle: (
     case "marker":
       return <hr className="final-marker" aria-label="Final-answer marker" />;
     case "folded":
-      return <Folded entries={row.entries} open={open} onToggle={onToggle} />;
+      return <Folded steps={row.steps} open={open} onToggle={onToggle} />;
   }
 }
 
-/** What the final-message folding hid: one row that opens to show it all. */
-function Folded({ entries, open, onToggle }: { entries: Entry[]; open: boolean; onToggle: () => void }) {
-  const label = `${entries.length} earlier ${entries.length === 1 ? "step" : "steps"}`;
+/** What the final-message folding hid: one row that opens to show it all, saying what failed in it. */
+function Folded({ steps, open, onToggle }: { steps: KeyedEntryRow[]; open: boolean; onToggle: () => void }) {
+  const { label, failed } = foldLabel(steps);
   return (
     <div className="entry entry-folded">
       <button type="button" className="link-button" aria-expanded={open} onClick={onToggle}>
         {open ? "▾" : "▸"} {label}
+        {failed && (
+          <span className="entry-failed-count">
+            {" · "}
+            {/* The words say it to a screen reader; the ✗ is for the eye. */}
+            <span aria-hidden="true">✗</span> {failed}
+          </span>
+        )}
       </button>
-      {open && groupEntries(entries).map((row, i) => <EntryRowView key={i} row={row} />)}
+      {open && steps.map((row) => <EntryRowView key={row.key} row={row} />)}
     </div>
   );
 }

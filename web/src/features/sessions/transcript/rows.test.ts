@@ -126,3 +126,17 @@ test("a long run of output is cut into logs of a bounded size", () => {
   const big: Entry = { seq: 1, turn: 1, at: null, kind: "stdout", text: "x".repeat(LOG_MAX_CHARS) };
   expect(groupEntries([big, { ...big, seq: 2 }])).toHaveLength(2);
 });
+
+test("a fold holds its entries grouped, so 'N earlier steps' opens to exactly N rows", () => {
+  const entries: Entry[] = [
+    { seq: 1, turn: 1, at: null, kind: "thinking", text: "hm" },
+    call(2, "a"),
+    result(3, "a", true),
+    call(4, "b"),
+    result(5, "b"),
+    err(6),
+    { seq: 7, turn: 1, at: null, kind: "final", text: "Done" },
+  ];
+  const fold = transcriptRows(entries, settings, new Map(), true, 1).find((r) => r.kind === "folded");
+  expect(fold?.kind === "folded" && fold.steps.map((s) => s.key)).toEqual(["entry-1", "entry-2", "entry-4", "log-6"]);
+});

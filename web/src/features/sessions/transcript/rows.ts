@@ -40,10 +40,17 @@ export type EntryRow =
   | { kind: "tool"; call: ToolCall; result: ToolResult | null }
   | { kind: "log"; stream: Output["kind"]; entries: Output[] };
 
+export type KeyedEntryRow = { key: string } & EntryRow;
+
 export type Row =
   | { kind: "turn"; key: string; turn: number; input: string | null }
-  | ({ key: string } & EntryRow)
-  | ({ key: string } & Exclude<TurnRow, { kind: "entry" }>);
+  | KeyedEntryRow
+  /**
+   * What the final-message folding hid, as the rows it opens to: grouped here, not when drawn,
+   * so "N earlier steps" counts those rows (a call with its result is one step, not two).
+   */
+  | { kind: "folded"; key: string; steps: KeyedEntryRow[] }
+  | Extract<TurnRow, { kind: "marker" }>;
 
 /** Stable while entries are appended: a row is named by its first entry. */
 function entryRowKey(row: EntryRow): string {
@@ -63,6 +70,11 @@ function entryRowKey(row: EntryRow): string {
  */
 export const LOG_MAX_ENTRIES = 100;
 export const LOG_MAX_CHARS = 64 * 1024;
+
+/** `entries` as rows (see `groupEntries`), each named as the transcript names it. */
+export function keyedRows(entries: readonly Entry[]): KeyedEntryRow[] {
+  return groupEntries(entries).map((row) => ({ ...row, key: entryRowKey(row) }));
+}
 
 /**
  * `entries` as rows: each tool result joins its call (by the engine's tool id, else the call
@@ -143,7 +155,7 @@ export function transcriptRows(
     const output = turnEntries.filter((e) => e.kind !== "input");
     let shown: Entry[] = [];
     const flushShown = () => {
-      for (const row of groupEntries(shown)) rows.push({ ...row, key: entryRowKey(row) });
+      for (const row of keyedRows(shown)) rows.push(row);
       shown = [];
     };
     for (const row of foldTurn(output, settings)) {
@@ -151,7 +163,7 @@ export function transcriptRows(
         shown.push(row.entry);
       } else {
         flushShown();
-        rows.push(row);
+        rows.push(row.kind === "folded" ? { kind: "folded", key: row.key, steps: keyedRows(row.entries) } : row);
       }
     }
     flushShown();

@@ -1,0 +1,123 @@
+/**
+ * The inbox's "Needs you" section, apart from its rendering: which sessions wait on the user
+ * (waiting for input or failed, not archived), newest first, why each waits, what it said last
+ * or how it failed, in words, and for how long.
+ */
+import type { Session } from "../../shared/api/types.generated";
+
+/** Why a session is in the section, as its card says it. */
+export type NeedsYouReason = "question" | "approval" | "reply" | "failed";
+
+export const REASON_WORDS: Record<NeedsYouReason, string> = {
+  question: "Asked you a question",
+  approval: "Waits for your approval",
+  reply: "Waits for your reply",
+  failed: "Failed",
+};
+
+export interface NeedsYouCard {
+  session: Session;
+  reason: NeedsYouReason;
+  /** What it said last, or, failed, its error in words; `null` when the session says nothing. */
+  said: string | null;
+  /** Since when it waits: its last change, which for a session that stopped is when it stopped. */
+  since: string;
+}
+
+/** Claude Code's tool for asking the user; the board's activity names the tool when it was the last step. */
+const ASK_TOOL = "AskUserQuestion";
+
+function time(iso: string): number {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+function reasonOf(session: Session): NeedsYouReason {
+  if (session.status === "failed") return "failed";
+  if (session.awaitingApproval) return "approval";
+  const activity = session.activity;
+  if (activity?.kind === "tool" && activity.text === ASK_TOOL) return "question";
+  if (activity?.kind === "writing" && activity.text.trimEnd().endsWith("?")) return "question";
+  return "reply";
+}
+
+/**
+ * What the session said last: the line it last wrote, when its last step was writing. Its other
+ * steps (a file read, a tool, a to-do item) are what it did, not what it said to the user.
+ */
+function lastWords(session: Session): string | null {
+  const activity = session.activity;
+  return activity?.kind === "writing" && activity.text.trim() !== "" ? activity.text.trim() : null;
+}
+
+/**
+ * The sessions that need the user, newest first: waiting for input or failed, not archived. A
+ * waiting session with a follow-up already queued (`pendingMessages`) has been answered and is
+ * about to move on, so it is left out: its card goes as soon as the reply is accepted.
+ */
+export function needsYou(sessions: readonly Session[]): NeedsYouCard[] {
+  return sessions
+    .filter(
+      (s) => !s.archived && (s.status === "failed" || (s.status === "waiting_for_input" && s.pendingMessages === 0)),
+    )
+    .map((session) => {
+      const reason = reasonOf(session);
+      const said = reason === "failed" ? errorWords(session.error) : lastWords(session);
+      return { session, reason, said, since: session.updatedAt };
+    })
+    .sort((a, b) => time(b.since) - time(a.since) || a.session.id.localeCompare(b.session.id));
+}
+
+/** "under a minute", "5 min", "2 h 5 min", "3 d 4 h": a wait, to the unit that matters. */
+export function durationWords(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return "under a minute";
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}
+
+/** How long the card's session has waited, in words: "Waiting 5 min", "Failed 2 h ago". */
+export function waitWords(card: Pick<NeedsYouCard, "reason" | "since">, now: number): string {
+  const waited = durationWords(now - time(card.since));
+  if (card.reason !== "failed") return `Waiting ${waited}`;
+  return waited === "under a minute" ? "Failed just now" : `Failed ${waited} ago`;
+}
+
+/** Longer than this, an error is cut: the whole of it is on the session's page and in a tooltip. */
+const MAX_ERROR_CHARS = 200;
+
+/** A sentence starts with a capital and ends with a stop. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?…:]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/**
+ * A session's error as a person reads it: the first line only (an engine's stderr follows it),
+ * the engine's exit status and signals said in words, cut to a couple of lines.
+ */
+export function errorWords(error: string | null): string {
+  const line = error
+    ?.split("\n")
+    .find((l) => l.trim() !== "")
+    ?.trim();
+  if (!line) return "It failed without saying why.";
+  const exited = /^the engine exited with status (\d+)(?::\s*(.*))?$/i.exec(line);
+  const killed = /^the engine was killed by signal (\d+)(?::\s*(.*))?$/i.exec(line);
+  let words = line;
+  if (exited) {
+    words = exited[2]
+      ? `The engine stopped with an error: ${exited[2]}`
+      : `The engine stopped with exit status ${exited[1]}`;
+  } else if (killed) {
+    words = `The engine was killed (signal ${killed[1]})${killed[2] ? `: ${killed[2]}` : ""}`;
+  } else if (/^lost track of the engine process/i.test(line)) {
+    words = "Switchboard lost track of the engine's process";
+  }
+  if (words.length > MAX_ERROR_CHARS) return `${words.slice(0, MAX_ERROR_CHARS - 1).trimEnd()}…`;
+  return sentence(words);
+}
