@@ -165,9 +165,16 @@ test("a Claude turn shows its final answer, with the steps before it folded and 
 
   const fold = transcript.getByRole("button", { name: /earlier steps/ });
   expect(await fold.getAttribute("aria-expanded")).toBe("false");
+  // The fold names the failure it hides.
+  expect(await fold.textContent()).toMatch(/1 failed/);
   expect(await transcript.getByText("cargo test").count()).toBe(0);
   await fold.click();
   await transcript.getByText("cargo test", { exact: true }).waitFor();
+  // A failed step shows its last lines while it is still closed.
+  const failed = transcript.locator('details[data-tool-state="failed"]', { hasText: "cargo test" });
+  expect(await failed.getAttribute("open")).toBeNull();
+  const tail = transcript.getByRole("group", { name: "Last lines of the output" });
+  expect(await tail.getByText("test add ... FAILED").isVisible()).toBe(true);
   await transcript.locator("summary", { hasText: "Edit" }).click();
   await transcript.getByText("- a - b").waitFor();
   await transcript.getByText("+ a + b").waitFor();
