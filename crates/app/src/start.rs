@@ -7,7 +7,10 @@
 //! `--demo` seeds an account without boards in the first step: the demo
 //! sessions, then the workspace whose agent tasks link to them (`boards`
 //! knows nothing of sessions, so their ids pass through here), laid out
-//! around today as the inbox counts days, in the zone of its notices.
+//! around today as the inbox counts days, in the zone of its notices. It
+//! also registers the built-in demo engine (this binary's hidden
+//! `demo-engine`, no model), which the demo sessions run on and the New
+//! session dialog offers, with or without `engines.toml`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -136,7 +139,8 @@ impl Prepared {
             None => Arc::new(clock::SystemClock),
         };
         if options.demo {
-            seed_demo(&db, data_dir, &owner.id, &settings, clock.now())?;
+            let engine = sessions::engines::demo_spec(&hook_program());
+            seed_demo(&db, data_dir, &owner.id, &settings, &engine, clock.now())?;
         }
         Ok(Self {
             options,
@@ -206,6 +210,12 @@ impl Prepared {
                     memory: governor_loop::memory_source(options.meminfo_file.clone()),
                 })),
                 runners: Some(runners.clone()),
+                builtin_engines: if options.demo {
+                    let engine = sessions::engines::demo_spec(&hook_program());
+                    [(sessions::engines::DEMO_ENGINE.to_owned(), engine)].into()
+                } else {
+                    Default::default()
+                },
             },
             settings.auto_resume_on_crash(),
         )
@@ -305,6 +315,7 @@ fn seed_demo(
     data_dir: &Path,
     account_id: &str,
     settings: &settings::SettingsStore,
+    engine: &sessions::EngineSpec,
     now: time::OffsetDateTime,
 ) -> Result<(), StartupError> {
     if boards::has_boards(db, account_id)? {
@@ -316,6 +327,7 @@ fn seed_demo(
         &sessions::DemoSeed {
             account_id,
             data_dir,
+            engine,
             now,
             max_dollars_per_session: settings.agent_driven_max_dollars_per_session(),
             max_turns_per_session: settings.agent_driven_max_turns_per_session(),

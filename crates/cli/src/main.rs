@@ -14,6 +14,7 @@ mod approvals_cmd;
 mod boards_cmd;
 mod bookmarks_cmd;
 mod client;
+mod demo_engine_cmd;
 mod doctor_cmd;
 mod messages_cmd;
 mod recipes_cmd;
@@ -238,6 +239,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // The built-in demo engine takes Claude Code's flags, not Switchboard's:
+    // clap never sees them, and `--help` does not list it (it is only
+    // ever run by a server started with `--demo`).
+    let mut raw = std::env::args_os().skip(1);
+    if raw
+        .next()
+        .is_some_and(|first| first == sessions::engines::DEMO_ENGINE_SUBCOMMAND)
+    {
+        return demo_engine_cmd::run(raw.collect());
+    }
     let cli = Cli::parse();
     let data_dir = cli.data_dir.clone().unwrap_or_else(default_data_dir);
     let outcome = match cli.command {

@@ -10,7 +10,7 @@ use tokio::sync::{Notify, watch};
 
 use crate::confine::Confinement;
 use crate::db;
-use crate::engines::{EngineKind, EngineSpec};
+use crate::engines::{self, EngineKind, EngineSpec};
 use crate::error::{Result, SessionError};
 use crate::model::{EntryBody, InputSource, NoticeSource, Status, Trigger};
 use crate::pages::{self, Piece};
@@ -96,6 +96,13 @@ pub(crate) async fn actor(
     let spec: EngineSpec = serde_json::from_str(&spec).map_err(|e| {
         SessionError::InvalidInput(format!("stored engine spec is unreadable: {e}"))
     })?;
+    // The demo engine is the server's own binary: a session made by an
+    // earlier `serve --demo` from another path (rebuilt, moved, upgraded)
+    // runs this one's, not a path that may be gone.
+    let spec = match inner.builtin_engines.get(&engine) {
+        Some(builtin) if engines::is_demo(&spec) && engines::is_demo(builtin) => builtin.clone(),
+        _ => spec,
+    };
     let mut token: Option<String> = None;
     // Overload retries in a row: each one's gap is longer.
     let mut overloads = 0;

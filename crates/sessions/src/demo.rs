@@ -5,8 +5,11 @@
 //! status moves, the prompt consumed by turn 1, typed entries with the reply
 //! text beside them, the engine's cost and tokens, the session's activity),
 //! so the sessions page lists and opens them like any other and the waiting
-//! one takes a follow-up. No engine runs. The finished ones are archived:
-//! archiving a session that waits is the only way one finishes.
+//! one takes a follow-up. No engine ran to write them; they name the
+//! built-in demo engine (`engines::demo_spec`, a scripted stand-in for
+//! Claude Code), so a follow-up runs a real turn without any model or
+//! `engines.toml`. The finished ones are archived: archiving a session that
+//! waits is the only way one finishes.
 
 use std::path::Path;
 
@@ -18,7 +21,7 @@ use time::{Duration, OffsetDateTime};
 use crate::activity::Tracker;
 use crate::adapters::TurnMeta;
 use crate::db::{self, NewSession};
-use crate::engines::{self, EngineKind, EngineSpec};
+use crate::engines::{self, EngineSpec};
 use crate::error::{Result, SessionError};
 use crate::model::{Activity, EntryBody, InputSource, Status, TodoItem, TodoStatus};
 use crate::pages::{self, Piece};
@@ -39,9 +42,12 @@ pub struct DemoSession {
 /// For whom, where and when the demo sessions are made.
 pub struct DemoSeed<'a> {
     pub account_id: &'a str,
-    /// Its `engines.toml` names the primary engine; a session started
-    /// without a folder runs in the home folder, else here.
+    /// A session started without a folder runs in the home folder, else here.
     pub data_dir: &'a Path,
+    /// The engine the sessions are stored with, named
+    /// [`engines::DEMO_ENGINE`]: the demo engine, whose turns answer
+    /// their follow-ups.
+    pub engine: &'a EngineSpec,
     pub now: OffsetDateTime,
     /// The ceilings a spawn stores with each session (shown, never enforced).
     pub max_dollars_per_session: f64,
@@ -54,9 +60,8 @@ pub struct DemoSeed<'a> {
 /// restores any session a previous server left waiting.
 pub fn seed_demo(db: &Db, seed: &DemoSeed<'_>) -> Result<Vec<DemoSession>> {
     db.migrate(schema::MIGRATIONS)?;
-    let spec = demo_engine(seed.data_dir);
-    let spec_json =
-        serde_json::to_string(&spec).map_err(|e| SessionError::InvalidInput(e.to_string()))?;
+    let spec_json = serde_json::to_string(seed.engine)
+        .map_err(|e| SessionError::InvalidInput(e.to_string()))?;
     let cwd = crate::supervisor::resolve_cwd(seed.data_dir, None)?;
     db.write(|tx| {
         SCRIPTS
@@ -65,25 +70,6 @@ pub fn seed_demo(db: &Db, seed: &DemoSeed<'_>) -> Result<Vec<DemoSession>> {
             .map(|(index, script)| write_session(tx, seed, &spec_json, &cwd, index, script))
             .collect()
     })
-}
-
-/// The user's primary engine when it is Claude Code (the transcripts are
-/// Claude Code's), else Claude Code from PATH: a follow-up to the waiting
-/// session then runs what a new session would.
-fn demo_engine(data_dir: &Path) -> EngineSpec {
-    match engines::resolve(data_dir, "primary") {
-        Ok(spec) if spec.kind == EngineKind::Claude => spec,
-        // No engine, or another kind: the demo still needs one to name.
-        _ => EngineSpec {
-            kind: EngineKind::Claude,
-            command: None,
-            args: Vec::new(),
-            env: Default::default(),
-            unsafe_allow_unsandboxed: false,
-            permission_level: None,
-            runner: None,
-        },
-    }
 }
 
 /// How a demo session ends.
@@ -303,8 +289,8 @@ fn write_session(
         &NewSession {
             id: &id,
             account_id: seed.account_id,
-            engine: "primary",
-            engine_kind: EngineKind::Claude.as_str(),
+            engine: engines::DEMO_ENGINE,
+            engine_kind: seed.engine.kind.as_str(),
             engine_spec,
             title: Some(script.title),
             cwd,
@@ -363,6 +349,10 @@ fn write_session(
         pages::set_activity(tx, &id, &activity)?;
     }
     let meta = TurnMeta {
+        // A conversation id as Claude Code's would be, so a follow-up
+        // resumes it (the demo engine takes an id it has not seen as a
+        // conversation that began elsewhere).
+        engine_session_id: Some(format!("demo-{id}")),
         cost_usd: Some(script.cost_usd),
         engine_turns: Some(script.engine_turns),
         input_tokens: Some(script.tokens[0]),
@@ -507,6 +497,7 @@ mod tests {
         let seed = DemoSeed {
             account_id: "owner",
             data_dir: dir.path(),
+            engine: &engines::demo_spec(Path::new("/usr/bin/switchboard")),
             now,
             max_dollars_per_session: 5.0,
             max_turns_per_session: 50,
@@ -532,6 +523,11 @@ mod tests {
             assert_eq!(session.status, demo.status);
             assert_eq!(session.archived, demo.status == Status::Finished);
             assert_eq!(session.turns, 1);
+            assert_eq!(session.engine, engines::DEMO_ENGINE);
+            assert!(
+                session.engine_session_id.is_some(),
+                "a follow-up resumes it"
+            );
             assert!(session.cost_usd.unwrap() > 0.0);
             assert!(session.activity.is_some());
             let page = db

@@ -285,7 +285,11 @@ pub fn is_executable(path: &Path) -> bool {
 }
 
 pub fn resolve(data_dir: &Path, name: &str) -> Result<EngineSpec> {
-    let mut engines = load(data_dir)?;
+    pick(load(data_dir)?, name)
+}
+
+/// `name` among `engines`, or the error that lists the ones there are.
+pub fn pick(mut engines: BTreeMap<String, EngineSpec>, name: &str) -> Result<EngineSpec> {
     engines
         .remove(name)
         .ok_or_else(|| SessionError::UnknownEngine {
@@ -298,14 +302,75 @@ pub fn resolve(data_dir: &Path, name: &str) -> Result<EngineSpec> {
         })
 }
 
+/// The engines in force ([`load`]) with the server's built-in ones beside
+/// them (the demo engine under `serve --demo`); one of `engines.toml` of
+/// the same name wins, since the user wrote it.
+pub fn load_with(
+    data_dir: &Path,
+    builtin: &BTreeMap<String, EngineSpec>,
+) -> Result<BTreeMap<String, EngineSpec>> {
+    let mut engines = load(data_dir)?;
+    for (name, spec) in builtin {
+        engines.entry(name.clone()).or_insert_with(|| spec.clone());
+    }
+    Ok(engines)
+}
+
+/// The name `serve --demo` gives its built-in demo engine.
+pub const DEMO_ENGINE: &str = "demo";
+/// How the demo engine is shown: what it is, so nobody takes its replies
+/// for a model's.
+pub const DEMO_ENGINE_LABEL: &str = "Demo engine (scripted, no model)";
+/// The hidden subcommand of the `switchboard` binary that is the demo engine.
+pub const DEMO_ENGINE_SUBCOMMAND: &str = "demo-engine";
+
+/// The built-in demo engine: `program` (the running `switchboard`) with
+/// its hidden `demo-engine` subcommand, which speaks the part of Claude
+/// Code's CLI the sessions drive, so it is kind `claude` and every turn,
+/// follow-up and fork goes the way a real one's does.
+pub fn demo_spec(program: &Path) -> EngineSpec {
+    EngineSpec {
+        kind: EngineKind::Claude,
+        command: Some(vec![
+            program.to_string_lossy().into_owned(),
+            DEMO_ENGINE_SUBCOMMAND.to_owned(),
+        ]),
+        args: Vec::new(),
+        env: BTreeMap::new(),
+        // It runs no tool and reaches nothing (its tool steps are scripted),
+        // so a kernel without Landlock must not keep a demo from running.
+        unsafe_allow_unsandboxed: true,
+        permission_level: None,
+        runner: None,
+    }
+}
+
+/// Whether `spec` is a demo engine's, whichever binary it named.
+pub fn is_demo(spec: &EngineSpec) -> bool {
+    spec.kind == EngineKind::Claude
+        && spec
+            .command
+            .as_deref()
+            .is_some_and(|c| c.len() == 2 && c[1] == DEMO_ENGINE_SUBCOMMAND)
+}
+
 pub fn list(data_dir: &Path) -> Result<Vec<EngineInfo>> {
-    Ok(load(data_dir)?
+    list_with(data_dir, &BTreeMap::new())
+}
+
+/// [`list`] with the server's built-in engines ([`load_with`]).
+pub fn list_with(
+    data_dir: &Path,
+    builtin: &BTreeMap<String, EngineSpec>,
+) -> Result<Vec<EngineInfo>> {
+    Ok(load_with(data_dir, builtin)?
         .into_iter()
         .map(|(name, spec)| EngineInfo {
             name,
             kind: spec.kind.as_str().to_owned(),
             command: spec.program(),
             can_fork: spec.kind.can_fork(),
+            label: is_demo(&spec).then(|| DEMO_ENGINE_LABEL.to_owned()),
         })
         .collect())
 }

@@ -435,6 +435,11 @@ pub struct EngineInfo {
     /// Whether a session may be forked on it (`forkFrom`): `claude` and
     /// `codex` can copy a conversation, `command` engines have none.
     pub can_fork: bool,
+    /// How to show it, when its name and kind would mislead: the built-in
+    /// demo engine is kind `claude` but runs no model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub label: Option<String>,
 }
 
 /// One entry of a turn's typed transcript, as `GET /sessions/<id>/transcript?format=json`

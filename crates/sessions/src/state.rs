@@ -65,6 +65,9 @@ pub struct Hooks {
     /// Each session's process tree in a cgroup of its own; `None` leaves
     /// engines where the server is.
     pub trees: Option<Arc<resources::Trees>>,
+    /// Engines the server provides itself, beside `engines.toml`'s (the
+    /// demo engine under `serve --demo`); one of the file of the same name wins.
+    pub builtin_engines: std::collections::BTreeMap<String, crate::EngineSpec>,
 }
 
 /// What the server prepares in a session's folder before each turn (the
@@ -130,6 +133,8 @@ pub(crate) struct Inner {
     pub(crate) trees: Option<Arc<resources::Trees>>,
     pub(crate) runners: Option<runners::Runners>,
     pub(crate) before_turn: Option<Arc<dyn BeforeTurn>>,
+    /// [`Hooks::builtin_engines`].
+    pub(crate) builtin_engines: std::collections::BTreeMap<String, crate::EngineSpec>,
     /// Hands out the starts of sessions returning together, one at a time.
     /// Held while a session waiting for room on a runner looks at the
     /// room and takes it, so two waiting sessions never take one place.

@@ -65,6 +65,7 @@ impl Supervisor {
             trees: hooks.trees,
             runners: hooks.runners,
             before_turn: hooks.before_turn,
+            builtin_engines: hooks.builtin_engines,
             room: tokio::sync::Mutex::new(()),
             pacer: crate::returning::Pacer::default(),
             versions: crate::versions::Cache::default(),
@@ -243,12 +244,12 @@ impl Supervisor {
         // does and runners are on (off, everything runs here).
         if request.runner.is_none() && policy.remote_runners {
             let engine = request.engine.as_deref().map(str::trim);
-            request.runner = engines::resolve(
-                &self.inner.data_dir,
-                engine.filter(|e| !e.is_empty()).unwrap_or("primary"),
-            )
-            .ok()
-            .and_then(|spec| spec.runner);
+            request.runner = engines::load_with(&self.inner.data_dir, &self.inner.builtin_engines)
+                .and_then(|found| {
+                    engines::pick(found, engine.filter(|e| !e.is_empty()).unwrap_or("primary"))
+                })
+                .ok()
+                .and_then(|spec| spec.runner);
         }
         let runner = self
             .place(request.runner.as_deref(), policy.remote_runners)
@@ -279,6 +280,7 @@ impl Supervisor {
         let prompt_settings = prompts.clone();
         let follow_up_added = prompts::follow_up_preamble(&prompt_settings);
         let data_dir = self.inner.data_dir.clone();
+        let builtin = self.inner.builtin_engines.clone();
         let clock = Arc::clone(&self.inner.clock);
         let session_id = id.clone();
         let written = self
@@ -289,7 +291,7 @@ impl Supervisor {
                 } else {
                     live_source_header(tx, &caller)?
                 };
-                let valid = validate(&data_dir, &request, &runner)?;
+                let valid = validate(&data_dir, &builtin, &request, &runner)?;
                 let first_added = prompts::first_turn_preamble(&prompt_settings, valid.spec.kind);
                 let now = clock.now();
                 let (starts_at, queued) = if agent_driven {
@@ -562,7 +564,7 @@ impl Supervisor {
 
     /// The engines in force now.
     pub fn engines(&self) -> Result<Vec<EngineInfo>> {
-        engines::list(&self.inner.data_dir)
+        engines::list_with(&self.inner.data_dir, &self.inner.builtin_engines)
     }
 
     /// The version engine `name` reports, as its sessions record it: read
@@ -701,7 +703,12 @@ struct Valid {
     title: Option<String>,
 }
 
-fn validate(data_dir: &Path, request: &SpawnRequest, runner: &str) -> Result<Valid> {
+fn validate(
+    data_dir: &Path,
+    builtin: &std::collections::BTreeMap<String, EngineSpec>,
+    request: &SpawnRequest,
+    runner: &str,
+) -> Result<Valid> {
     if request.prompt.trim().is_empty() {
         return Err(SessionError::InvalidInput(
             "A session needs a prompt.".to_owned(),
@@ -714,7 +721,7 @@ fn validate(data_dir: &Path, request: &SpawnRequest, runner: &str) -> Result<Val
         .filter(|e| !e.is_empty())
         .unwrap_or("primary")
         .to_owned();
-    let spec = engines::resolve(data_dir, &engine)?;
+    let spec = engines::pick(engines::load_with(data_dir, builtin)?, &engine)?;
     let cwd = if runner == runners::LOCAL {
         resolve_cwd(data_dir, request.cwd.as_deref())?
     } else {

@@ -193,7 +193,7 @@ function NewSessionForm({
         <select value={engine} onChange={(e) => setEngine(e.target.value)}>
           {engines.map((e) => (
             <option key={e.name} value={e.name}>
-              {e.name} ({e.kind})
+              {e.label ?? `${e.name} (${e.kind})`}
             </option>
           ))}
         </select>

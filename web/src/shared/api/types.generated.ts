@@ -533,7 +533,12 @@ export type EngineInfo = { name: string, kind: string, command: Array<string>,
  * Whether a session may be forked on it (`forkFrom`): `claude` and
  * `codex` can copy a conversation, `command` engines have none.
  */
-canFork: boolean, };
+canFork: boolean, 
+/**
+ * How to show it, when its name and kind would mislead: the built-in
+ * demo engine is kind `claude` but runs no model.
+ */
+label?: string, };
 
 export type Tokens = { input: number, output: number, cachedInput: number, };
 
