@@ -19,6 +19,7 @@ fn main() {
             &sessions::DemoSeed {
                 account_id: &account,
                 data_dir: dir.path(),
+                engine: &sessions::engines::demo_spec(std::path::Path::new("switchboard")),
                 now,
                 max_dollars_per_session: 5.0,
                 max_turns_per_session: 50,

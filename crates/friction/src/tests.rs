@@ -171,6 +171,7 @@ fn a_second_scan_finds_nothing_new() {
         &sessions::DemoSeed {
             account_id: "a",
             data_dir: dir.path(),
+            engine: &sessions::engines::demo_spec(std::path::Path::new("switchboard")),
             now,
             max_dollars_per_session: 5.0,
             max_turns_per_session: 50,
