@@ -32,6 +32,9 @@ pub enum State {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 #[ts(rename = "WorkAction")]
+// Named apart from the inbox's `Action` in the OpenAPI document too, where
+// two schemas of one name silently become one.
+#[schema(as = WorkAction)]
 pub enum Action {
     /// Open its (latest) session.
     Open,
