@@ -1,7 +1,8 @@
 /**
  * The inbox leads with who needs you, end to end against the real server, on a phone: a
  * session waiting with a question is the first card of the inbox, it is answered from that card
- * (the reply arriving as the session's next turn), and every card's text takes most of the
+ * (the card leaves at once, and the reply arrives as the session's next turn, after which the
+ * session waits again and its card comes back), and every card's text takes most of the
  * card's width with no control under 44 px.
  */
 import { writeFileSync } from "node:fs";
@@ -80,9 +81,12 @@ test("on a phone the inbox opens with the waiting session, answered from its car
 
   await card.getByRole("textbox").fill("SQLite, bundled.");
   await card.getByRole("button", { name: "Send" }).click();
-  const answered = await until(session, (s) => s.turns === 2);
-  expect(answered.turns).toBe(2);
+  // The card goes as soon as the reply is accepted, however soon the next poll reads the session.
   await card.waitFor({ state: "detached" });
+  // The echo engine's second turn ends waiting again, so the session needs the user again.
+  const answered = await until(session, (s) => s.turns === 2 && s.status === "waiting_for_input");
+  expect([answered.turns, answered.status]).toEqual([2, "waiting_for_input"]);
+  await card.waitFor();
   expect(errors).toEqual([]);
   await context.close();
 });

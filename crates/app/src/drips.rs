@@ -11,7 +11,7 @@
 //! resumed ([`App::wake_drips`]), and at start, where it first hands the
 //! inbox what a stop left claimed but undelivered.
 
-use drips::{Delivery, DripError, ItemKind, Release};
+use drips::{Delivery, ItemKind, Release};
 use inbox::{Action, Category, NewRow, Source};
 
 use crate::error::blocking;
@@ -59,7 +59,7 @@ async fn look(app: &App) -> time::OffsetDateTime {
     let looked = app.clock.now();
     let now = automations::to_jiff(looked);
     let service = app.drips.clone();
-    let claimed = off_workers(move || {
+    let claimed = blocking(move || {
         if messages {
             service.deliver_due_messages(now)?;
         }
@@ -78,7 +78,7 @@ async fn look(app: &App) -> time::OffsetDateTime {
         Err(error) => tracing::warn!(%error, "scheduled messages and drips were not looked at"),
     }
     let service = app.drips.clone();
-    let next = off_workers(move || service.next_wake(messages, queues)).await;
+    let next = blocking(move || service.next_wake(messages, queues)).await;
     let latest = looked + LONGEST_SLEEP;
     match next {
         Ok(next) => next.map(automations::from_jiff).map_or(latest, |at| {
@@ -107,7 +107,7 @@ async fn deliver(app: &App, delivery: Delivery) {
         }
     }
     let (service, id) = (app.drips.clone(), delivery.id.clone());
-    if let Err(error) = off_workers(move || service.delivered(&id)).await {
+    if let Err(error) = blocking(move || service.delivered(&id)).await {
         tracing::warn!(%error, "a delivered note stays in the outbox");
     }
 }
@@ -209,17 +209,6 @@ fn stem(name: &str) -> &str {
     match name.rsplit_once('.') {
         Some((stem, _)) if !stem.is_empty() => stem,
         _ => name,
-    }
-}
-
-/// Runs a synchronous `drips` call off the async workers; its error as
-/// text for the log.
-async fn off_workers<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, DripError> + Send + 'static,
-) -> Result<T, String> {
-    match tokio::task::spawn_blocking(work).await {
-        Ok(done) => done.map_err(|e| e.to_string()),
-        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -39,6 +39,10 @@ pub enum AppError {
     Automations(#[from] automations::AutomationError),
     #[error(transparent)]
     Boards(#[from] boards::BoardsError),
+    #[error(transparent)]
+    Webhooks(#[from] webhooks::WebhookError),
+    #[error(transparent)]
+    Drips(#[from] drips::DripError),
     /// A recipe's run could not start (its folder is gone); the run is
     /// recorded failed with this reason.
     #[error("{reason}")]

@@ -52,25 +52,16 @@ pub fn effective_level(
 
 /// `agentPermissionLevel` as the broker's level.
 pub fn setting_level(settings: &SettingsStore) -> Level {
-    match settings.agent_permission_level() {
+    broker_level(settings.agent_permission_level())
+}
+
+fn broker_level(level: AgentPermissionLevel) -> Level {
+    match level {
         AgentPermissionLevel::ReadOnly => Level::ReadOnly,
         AgentPermissionLevel::Guarded => Level::Guarded,
         AgentPermissionLevel::Autonomous => Level::Autonomous,
         AgentPermissionLevel::Full => Level::Full,
     }
-}
-
-/// A level by its name (`read_only`, `guarded`, `autonomous`, `full`), as a
-/// recipe stores it; `None` for any other text.
-pub fn level_named(name: &str) -> Option<Level> {
-    [
-        Level::ReadOnly,
-        Level::Guarded,
-        Level::Autonomous,
-        Level::Full,
-    ]
-    .into_iter()
-    .find(|level| level.as_str() == name)
 }
 
 /// The level to pin on a recipe run's session: the recipe's as written, but
@@ -379,9 +370,5 @@ mod tests {
             Some(ReadOnly)
         );
         assert_eq!(pinned_level(None, Full, true), None);
-        for level in [ReadOnly, Guarded, Autonomous, Full] {
-            assert_eq!(level_named(level.as_str()), Some(level));
-        }
-        assert_eq!(level_named("root"), None);
     }
 }

@@ -206,6 +206,18 @@ pub fn inbox_added(state: &App, account_id: &str, added: inbox::Added) -> inbox:
     row
 }
 
+/// Adds a row the application makes on its own (no request waits on it)
+/// and announces it; a row that cannot be stored is logged, not returned.
+pub async fn add_row(state: &App, account_id: &str, row: inbox::NewRow) {
+    let (inbox, owner) = (state.inbox.clone(), account_id.to_owned());
+    match crate::error::blocking(move || inbox.add(&owner, row)).await {
+        Ok(added) => {
+            inbox_added(state, account_id, added);
+        }
+        Err(error) => tracing::warn!(%error, account_id, "an inbox row was not added"),
+    }
+}
+
 pub fn board_changed(state: &App, account_id: &str, change: &BoardChanged) {
     state.events.publish(
         Audience::Account(account_id.to_owned()),

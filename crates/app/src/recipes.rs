@@ -52,7 +52,10 @@ impl App {
         let (owner, id) = (account.to_owned(), recipe_id.to_owned());
         let start = blocking(move || automations.run_now(&owner, &id, &values)).await?;
         let run_id = start.run.id.clone();
-        match self.launch(start, caller, &self.spawn_policy()).await {
+        match self
+            .launch(start, caller, &self.spawn_policy(), false)
+            .await
+        {
             Some(session_id) => Ok(RecipeStarted { run_id, session_id }),
             None => {
                 let automations = self.automations.clone();
@@ -101,19 +104,22 @@ impl App {
                 schedule_id: schedule.id.clone(),
             }];
             row.dedup_key = Some(format!("schedule-approval:{}", schedule.id));
-            self.tell(account, row).await;
+            crate::publish::add_row(self, account, row).await;
         }
         Ok(schedule)
     }
 
     /// Starts the session of a run just recorded and ties it to the run,
     /// or ends the run failed (a spawn refused or failed) and tells the
-    /// inbox. The session's id, when one started.
+    /// inbox. The session's id, when one started. `agents_hand`: an agent
+    /// had a hand in the run beyond what `caller` and the recipe say (a
+    /// tick of a schedule an agent made, a rule's run).
     pub(crate) async fn launch(
         &self,
         start: Start,
         caller: &Caller,
         policy: &SpawnPolicy,
+        agents_hand: bool,
     ) -> Option<String> {
         let Start {
             run,
@@ -123,19 +129,20 @@ impl App {
         } = start;
         let Some(prompt) = prompt else {
             // Already failed (its folder is gone): its one inbox row.
-            self.tell_run(&run, &recipe.name).await;
+            self.tell_run(&run, Some(&recipe.name)).await;
             return None;
         };
-        // An agent's hand in the run (its token starts it, or it made the
-        // recipe or the schedule) keeps the level at most the setting's.
+        // An agent's hand in the run (its token starts it, it made the recipe
+        // or the schedule, or a rule starts it) keeps the level at most the
+        // setting's.
         let by_agent = matches!(caller.via, Via::ControlAgent { .. })
             || recipe.created_by_agent
-            || scheduled_by_agent(self, &run).await;
+            || agents_hand;
         let level = permission_check::pinned_level(
             recipe
                 .permission_level
                 .as_deref()
-                .and_then(permission_check::level_named),
+                .and_then(permissions::Level::from_name),
             permission_check::setting_level(&self.settings),
             by_agent,
         );
@@ -164,7 +171,7 @@ impl App {
             Ok(spawned) => spawned.session,
             Err(error) => {
                 let reason = format!("its session could not start: {error}");
-                self.end_run(&run.id, RunEnd::Failed, reason, &recipe.name)
+                self.end_run(&run.id, RunEnd::Failed, reason, Some(&recipe.name))
                     .await;
                 return None;
             }
@@ -182,7 +189,7 @@ impl App {
             // ends once either way).
             Ok(run) => {
                 if let Ok(now) = self.sessions.get(&session.account_id, &session.id).await {
-                    settle(self, &run, &now, &recipe.name).await;
+                    settle(self, &run, &now, Some(&recipe.name)).await;
                 }
             }
             Err(error) => tracing::warn!(%error, "a recipe run was not tied to its session"),
@@ -190,8 +197,9 @@ impl App {
         Some(session.id)
     }
 
-    /// Ends a run and, when its end needs the user, tells the inbox once.
-    async fn end_run(&self, run_id: &str, end: RunEnd, reason: String, recipe: &str) {
+    /// Ends a run and, when its end needs the user, tells the inbox once
+    /// (`recipe`: its name, when the caller has it).
+    async fn end_run(&self, run_id: &str, end: RunEnd, reason: String, recipe: Option<&str>) {
         let automations = self.automations.clone();
         let id = run_id.to_owned();
         let reason = (end != RunEnd::Finished).then_some(reason);
@@ -203,11 +211,16 @@ impl App {
         }
     }
 
-    /// One `recipes` row for a run that failed, stalled or ended incomplete.
-    async fn tell_run(&self, run: &RecipeRun, recipe: &str) {
+    /// One `recipes` row for a run that failed, stalled or ended incomplete
+    /// (`recipe`: its name, read here when the caller does not have it).
+    async fn tell_run(&self, run: &RecipeRun, recipe: Option<&str>) {
         if !run.state.needs_attention() {
             return;
         }
+        let recipe = match recipe {
+            Some(name) => name.to_owned(),
+            None => recipe_name(self, run).await,
+        };
         let mut row = NewRow::new(
             Category::Recipes,
             format!("A run of the recipe {recipe} did not finish"),
@@ -231,24 +244,14 @@ impl App {
             }];
         }
         row.dedup_key = Some(format!("recipe-run:{}", run.id));
-        self.tell(&run.account_id, row).await;
-    }
-
-    async fn tell(&self, account: &str, row: NewRow) {
-        let (inbox, owner) = (self.inbox.clone(), account.to_owned());
-        match blocking(move || inbox.add(&owner, row)).await {
-            Ok(added) => {
-                crate::publish::inbox_added(self, account, added);
-            }
-            Err(error) => tracing::warn!(%error, "cannot add a recipe's inbox row"),
-        }
+        crate::publish::add_row(self, &run.account_id, row).await;
     }
 }
 
-/// How a session ends its run, if it does: its own end, else its cost
-/// reaching the run's cap (`over_cap`: the session is still going and is
-/// to be stopped).
-fn run_end(session: &Session, cap: Option<f64>, turn_done: bool) -> Option<(RunEnd, String, bool)> {
+/// How a session ends its run, if it does by its status or cost alone: its
+/// own end, else its cost reaching the run's cap (`over_cap`: the session
+/// is still going and is to be stopped).
+fn run_end(session: &Session, cap: Option<f64>) -> Option<(RunEnd, String, bool)> {
     let ended = |end, reason: &str| Some((end, reason.to_owned(), false));
     match session.status {
         Status::Finished => return ended(RunEnd::Finished, ""),
@@ -266,9 +269,7 @@ fn run_end(session: &Session, cap: Option<f64>, turn_done: bool) -> Option<(RunE
         let reason = format!("its session reached its spend cap of ${cap:.2} (spent ${spent:.2})");
         return Some((RunEnd::Incomplete, reason, true));
     }
-    // A turn that ended asking nothing has done the run's work; one that
-    // asks keeps the run going (and stalls it when nobody answers).
-    turn_done.then(|| (RunEnd::Finished, String::new(), false))
+    None
 }
 
 /// The run's dollar cap: the recipe's, or the spawn rules' ceiling when
@@ -283,32 +284,28 @@ fn spend_cap(policy_cap: f64, recipe_cap: Option<f64>) -> Option<f64> {
     })
 }
 
-/// Whether a run stands for a schedule an agent made.
-async fn scheduled_by_agent(app: &App, run: &RecipeRun) -> bool {
-    let Some(schedule_id) = run.schedule_id.clone() else {
-        return false;
-    };
-    let automations = app.automations.clone();
-    let account = run.account_id.clone();
-    blocking(move || automations.schedule(&account, &schedule_id))
-        .await
-        .is_ok_and(|schedule| schedule.created_by_agent)
-}
-
 /// Ends `run` as its session says, if it does (once: an ended run is left
 /// as it is); a session over the run's cap ends it `incomplete` and is
-/// stopped, with everything it started.
-async fn settle(app: &App, run: &RecipeRun, session: &Session, recipe: &str) {
+/// stopped, with everything it started. `recipe`: its name, when the
+/// caller has it.
+async fn settle(app: &App, run: &RecipeRun, session: &Session, recipe: Option<&str>) {
     if !matches!(run.state, RunState::Started | RunState::Stalled) {
         return;
     }
-    let turn_done = session.status == Status::WaitingForInput
-        && matches!(
-            crate::rule_events::work_outcome(app, session).await,
-            Some((automations::SessionOutcome::Finished, _))
-        );
-    let Some((end, reason, over_cap)) = run_end(session, run.spend_cap_usd, turn_done) else {
-        return;
+    let (end, reason, over_cap) = match run_end(session, run.spend_cap_usd) {
+        Some(ending) => ending,
+        // A turn that ended asking nothing has done the run's work; one that
+        // asks keeps the run going (and stalls it when nobody answers). Only
+        // this case reads the transcript.
+        None if session.status == Status::WaitingForInput
+            && matches!(
+                crate::rule_events::work_outcome(app, session).await,
+                Some((automations::SessionOutcome::Finished, _))
+            ) =>
+        {
+            (RunEnd::Finished, String::new(), false)
+        }
+        None => return,
     };
     // The run ends first, so the stop's own end adds no second row.
     app.end_run(&run.id, end, reason, recipe).await;
@@ -344,8 +341,7 @@ pub(crate) fn start(app: &App) {
         match blocking(move || automations.abandon_unlaunched()).await {
             Ok(runs) => {
                 for run in runs {
-                    let name = recipe_name(&app, &run).await;
-                    app.tell_run(&run, &name).await;
+                    app.tell_run(&run, None).await;
                 }
             }
             Err(error) => tracing::warn!(%error, "unlaunched recipe runs were not ended"),
@@ -383,7 +379,7 @@ async fn tick(app: &App) -> AppResult<time::Duration> {
             recipe_id: start.run.recipe_id.clone(),
         };
         let account = start.run.account_id.clone();
-        app.launch(start, &caller, &policy).await;
+        app.launch(start, &caller, &policy, by_agent).await;
         app.fire_rules(&account, ticked).await;
     }
     let automations = app.automations.clone();
@@ -448,8 +444,7 @@ async fn end_with_session(app: &App, update: SessionUpdate) {
     else {
         return;
     };
-    let name = recipe_name(app, &run).await;
-    settle(app, &run, &session, &name).await;
+    settle(app, &run, &session, None).await;
 }
 
 /// How long a run's session may wait for the user before the run is marked
@@ -504,8 +499,7 @@ async fn mark_stalls(app: &App) -> AppResult<()> {
         let automations = app.automations.clone();
         let id = run.id.clone();
         if let Some(stalled) = blocking(move || automations.mark_stalled(&id, &reason)).await? {
-            let name = recipe_name(app, &stalled).await;
-            app.tell_run(&stalled, &name).await;
+            app.tell_run(&stalled, None).await;
         }
     }
     Ok(())

@@ -27,9 +27,12 @@ use crate::work_origins::follow_sessions;
 
 /// Item events read in one go.
 const BATCH: u32 = 200;
-/// The reader looks this often even when no write woke it (a write made
-/// by another process on the same database, a wake-up lost to a race).
-const LOOK_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+/// The reader looks this often on the app clock even when no write woke
+/// it (a wake-up lost to a race), and looks over the firings whose session
+/// has yet to end (a session's end the follower missed when it lagged).
+const LOOK_EVERY: time::Duration = time::Duration::MINUTE;
+/// The trigger kinds the board reader serves.
+const ITEM_KINDS: &[&str] = &["item_status", "item_group"];
 /// How far back a session's transcript is read for its last words.
 const LAST_ENTRIES: u32 = 40;
 /// How much of a session's last words an item's summary keeps.
@@ -70,12 +73,19 @@ pub(crate) fn start(app: &App) {
                 return;
             }
         };
+        // A deadline rather than a fresh minute per wake, so busy boards
+        // never put the look over the firings off.
+        let mut next_look = app.clock.now();
         loop {
             cursor = read_board_events(&app, cursor).await;
+            if app.clock.now() >= next_look {
+                follow_unseen_ends(&app).await;
+                next_look = app.clock.now() + LOOK_EVERY;
+            }
             tokio::select! {
                 () = async { drop(stop.wait_for(Option::is_some).await) } => return,
                 () = app.rules_wake.notified() => {}
-                () = tokio::time::sleep(LOOK_EVERY) => {}
+                () = app.clock.sleep_until(next_look) => {}
             }
         }
     });
@@ -96,7 +106,19 @@ async fn read_board_events(app: &App, mut cursor: i64) -> i64 {
             return cursor;
         };
         cursor = last.event.seq;
+        // Whether each account has an item rule, asked once a batch: an
+        // account without one costs no read of its items.
+        let mut watching: HashMap<String, bool> = HashMap::new();
         for boards::AccountEvent { account_id, event } in events {
+            if !matches!(
+                event.kind,
+                boards::EventKind::StatusChanged | boards::EventKind::GroupChanged
+            ) {
+                continue;
+            }
+            if !watches(app, &mut watching, &account_id).await {
+                continue;
+            }
             if let Some(event) = item_event(app, &account_id, event).await {
                 app.fire_rules(&account_id, event).await;
             }
@@ -104,15 +126,38 @@ async fn read_board_events(app: &App, mut cursor: i64) -> i64 {
     }
 }
 
-/// A status change or a move as the rules see it; `None` for other kinds
-/// and for an item since deleted.
-async fn item_event(app: &App, account: &str, event: boards::ItemEvent) -> Option<Event> {
-    if !matches!(
-        event.kind,
-        boards::EventKind::StatusChanged | boards::EventKind::GroupChanged
-    ) {
-        return None;
+async fn watches(app: &App, watching: &mut HashMap<String, bool>, account: &str) -> bool {
+    if let Some(known) = watching.get(account) {
+        return *known;
     }
+    let (automations, owner) = (app.automations.clone(), account.to_owned());
+    let known = blocking(move || automations.watches(&owner, ITEM_KINDS))
+        .await
+        .unwrap_or(true);
+    watching.insert(account.to_owned(), known);
+    known
+}
+
+/// Brings along the item of every firing whose session ended unseen.
+async fn follow_unseen_ends(app: &App) {
+    let automations = app.automations.clone();
+    let started = match blocking(move || automations.started_firings()).await {
+        Ok(started) => started,
+        Err(error) => {
+            tracing::warn!(%error, "the rules' running sessions were not looked over");
+            return;
+        }
+    };
+    for (account, firing) in started {
+        if let Some(session) = &firing.session_id {
+            follow_if_ended(app, &account, session).await;
+        }
+    }
+}
+
+/// A status change or a move as the rules see it; `None` for an item
+/// since deleted.
+async fn item_event(app: &App, account: &str, event: boards::ItemEvent) -> Option<Event> {
     let (db, owner, id) = (app.db.clone(), account.to_owned(), event.item_id.clone());
     let item = blocking(move || boards::get_item(&db, &owner, &id))
         .await
@@ -207,8 +252,41 @@ pub(crate) async fn work_outcome(
 
 /// A session's move: its rule's item follows it, then the rules hear of
 /// it, once per turn (an archive after a finished turn is no second end).
+/// A session no rule started, in an account with no `session_end` rule,
+/// costs two small reads and no read of its transcript.
 async fn session_moved(app: &App, update: SessionUpdate, told: &Mutex<HashMap<String, i64>>) {
-    if !update.moved {
+    let ends = matches!(
+        update.status,
+        Status::Finished
+            | Status::Failed
+            | Status::Stopped
+            | Status::Interrupted
+            | Status::WaitingForInput
+    );
+    if !update.moved || !ends {
+        return;
+    }
+    let automations = app.automations.clone();
+    let (id, account) = (update.session_id.clone(), update.account_id.clone());
+    let found = blocking(move || {
+        let firing = automations.firing_for_session(&id)?.map(|(_, f)| f);
+        let listened = automations.watches(&account, &["session_end"])?;
+        let run = if listened {
+            automations.run_for_session(&id)?
+        } else {
+            None
+        };
+        Ok::<_, automations::AutomationError>((firing, listened, run))
+    })
+    .await;
+    let (firing, listened, run) = match found {
+        Ok(found) => found,
+        Err(error) => {
+            tracing::warn!(%error, "a session's rule was not looked up");
+            return;
+        }
+    };
+    if firing.is_none() && !listened {
         return;
     }
     let Ok(session) = app
@@ -233,28 +311,14 @@ async fn session_moved(app: &App, update: SessionUpdate, told: &Mutex<HashMap<St
         }
         told.insert(session.id.clone(), session.turns);
     }
-    let automations = app.automations.clone();
-    let id = session.id.clone();
-    let (firing, run) = match blocking(move || {
-        Ok::<_, automations::AutomationError>((
-            automations.firing_for_session(&id)?,
-            automations.run_for_session(&id)?,
-        ))
-    })
-    .await
-    {
-        Ok(found) => found,
-        Err(error) => {
-            tracing::warn!(%error, "a session's rule was not looked up");
-            return;
-        }
-    };
     let account = session.account_id.clone();
-    let firing = firing.map(|(_, firing)| firing);
     if let Some(firing) = &firing
         && outcome != SessionOutcome::NeedsUser
     {
         follow_item(app, &account, firing, outcome, summary.as_deref()).await;
+    }
+    if !listened {
+        return;
     }
     let event = Event::SessionEnd {
         session_id: session.id,

@@ -110,16 +110,27 @@ impl App {
                 field,
                 message: format!("names no {what} of this account"),
             };
+            // Not found is the request's fault; a failed read is not.
+            let missing = |error: AutomationError, field, what: &str| match error {
+                AutomationError::RecipeNotFound | AutomationError::ScheduleNotFound => {
+                    unknown(field, what)
+                }
+                other => other,
+            };
             match &fields.when {
                 Trigger::Webhook { webhook_id, .. } => {
-                    let known = hooks.list(&owner).unwrap_or_default();
+                    let known = hooks.list(&owner)?;
                     if !known.iter().any(|hook| hook.id == *webhook_id) {
-                        return Err(unknown("when.webhookId", "webhook"));
+                        return Err(unknown("when.webhookId", "webhook").into());
                     }
                 }
                 Trigger::ItemStatus { board_id, .. } | Trigger::ItemGroup { board_id, .. } => {
-                    if boards::get_board(&db, &owner, board_id).is_err() {
-                        return Err(unknown("when.boardId", "board"));
+                    match boards::get_board(&db, &owner, board_id) {
+                        Ok(_) => {}
+                        Err(boards::BoardsError::NotFound { .. }) => {
+                            return Err(unknown("when.boardId", "board").into());
+                        }
+                        Err(other) => return Err(other.into()),
                     }
                 }
                 Trigger::SessionEnd {
@@ -128,23 +139,23 @@ impl App {
                 } => {
                     automations
                         .recipe(&owner, recipe_id)
-                        .map_err(|_| unknown("when.recipeId", "recipe"))?;
+                        .map_err(|e| missing(e, "when.recipeId", "recipe"))?;
                 }
                 Trigger::SessionEnd { .. } => {}
                 Trigger::Schedule { schedule_id } => {
                     automations
                         .schedule(&owner, schedule_id)
-                        .map_err(|_| unknown("when.scheduleId", "schedule"))?;
+                        .map_err(|e| missing(e, "when.scheduleId", "schedule"))?;
                 }
             }
             for action in &fields.then {
                 if let RuleAction::StartRecipe { recipe_id, .. } = action {
                     automations
                         .recipe(&owner, recipe_id)
-                        .map_err(|_| unknown("then.recipeId", "recipe"))?;
+                        .map_err(|e| missing(e, "then.recipeId", "recipe"))?;
                 }
             }
-            Ok(fields)
+            Ok::<_, AppError>(fields)
         })
         .await
     }
@@ -165,7 +176,7 @@ impl App {
             rule_id: rule.id.clone(),
         }];
         row.dedup_key = Some(format!("rule-approval:{}:{}", rule.id, rule.updated_at));
-        self.tell_rules(&rule.account_id, row).await;
+        crate::publish::add_row(self, &rule.account_id, row).await;
     }
 
     /// Fires every active rule of the account that `event` fires.
@@ -261,7 +272,7 @@ impl App {
                             item_id: item.item_id.clone(),
                         }];
                     }
-                    self.tell_rules(&rule.account_id, row).await;
+                    crate::publish::add_row(self, &rule.account_id, row).await;
                     Ok(())
                 }
             };
@@ -317,7 +328,9 @@ impl App {
             ..self.spawn_policy()
         };
         let session_id = self
-            .launch(start, &caller, &policy)
+            // A rule's run is agent-driven, and its placeholders may come
+            // from a delivery: its level is at most the agents' setting.
+            .launch(start, &caller, &policy, true)
             .await
             .ok_or_else(|| "the recipe's session did not start (see its run)".to_owned())?;
         let follow = event.item().map(|_| follow.cloned().unwrap_or_default());
@@ -385,16 +398,6 @@ impl App {
         );
         row.reason = Some("rule_capped".to_owned());
         row.dedup_key = Some(format!("rule-capped:{}", rule.id));
-        self.tell_rules(&rule.account_id, row).await;
-    }
-
-    pub(crate) async fn tell_rules(&self, account: &str, row: NewRow) {
-        let (inbox, owner) = (self.inbox.clone(), account.to_owned());
-        match blocking(move || inbox.add(&owner, row)).await {
-            Ok(added) => {
-                crate::publish::inbox_added(self, account, added);
-            }
-            Err(error) => tracing::warn!(%error, "cannot add a rule's inbox row"),
-        }
+        crate::publish::add_row(self, &rule.account_id, row).await;
     }
 }

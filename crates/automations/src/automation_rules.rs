@@ -17,12 +17,13 @@ use crate::stamp::stamp;
 use crate::trigger::Event;
 
 /// Append-only: never edit an applied step.
-pub const RULE_MIGRATIONS: &[store::Migration] = &[store::Migration {
-    feature: "automation_rules",
-    // `trigger` and `actions` are the wire's JSON, checked when written.
-    // A firing keeps the item follow-up of the action that started its
-    // session, so the item can follow the session's end after a restart.
-    sql: "CREATE TABLE automation_rules (
+pub const RULE_MIGRATIONS: &[store::Migration] = &[
+    store::Migration {
+        feature: "automation_rules",
+        // `trigger` and `actions` are the wire's JSON, checked when written.
+        // A firing keeps the item follow-up of the action that started its
+        // session, so the item can follow the session's end after a restart.
+        sql: "CREATE TABLE automation_rules (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             id TEXT NOT NULL UNIQUE,
             account_id TEXT NOT NULL,
@@ -53,7 +54,19 @@ pub const RULE_MIGRATIONS: &[store::Migration] = &[store::Migration {
           CREATE INDEX rule_firings_by_rule ON rule_firings (rule_id, seq);
           CREATE INDEX rule_firings_by_session ON rule_firings (session_id)
             WHERE session_id IS NOT NULL;",
-}];
+    },
+    // The firings whose session has yet to end, looked over every minute
+    // in case a session's end went by unseen.
+    store::Migration {
+        feature: "automation_rules",
+        sql: "CREATE INDEX rule_firings_started ON rule_firings (seq)
+                WHERE outcome = 'started';",
+    },
+];
+
+/// A rule keeps this many of its latest firings (and every one whose
+/// session has yet to end): its history, and what its hourly cap counts.
+pub const FIRINGS_KEPT: u32 = 500;
 
 const COLUMNS: &str = "id, account_id, name, state, created_by_agent, trigger, actions, \
                        last_fired_at, created_at, updated_at";
@@ -254,6 +267,27 @@ impl Automations {
         })
     }
 
+    /// Whether the account has an active rule of one of these trigger
+    /// `kinds`, so an event nobody waits for costs no further reading.
+    pub fn watches(&self, account_id: &str, kinds: &[&str]) -> Result<bool, AutomationError> {
+        Ok(self
+            .list_rules(account_id)?
+            .iter()
+            .any(|rule| rule.state == RuleState::Active && kinds.contains(&rule.when.kind())))
+    }
+
+    /// Every firing whose session has yet to end, with its account.
+    pub fn started_firings(&self) -> Result<Vec<(String, RuleFiring)>, AutomationError> {
+        self.db.read(|tx| {
+            let mut stmt = tx.prepare_cached(&format!(
+                "SELECT {FIRING_COLUMNS}, account_id FROM rule_firings
+                 WHERE outcome = 'started' ORDER BY seq"
+            ))?;
+            let rows = stmt.query_map([], |r| Ok((r.get(10)?, read_firing(r)?)))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
     /// The account's active rules that `event` fires, never the rule whose
     /// own action caused it.
     pub fn rules_for(
@@ -326,6 +360,14 @@ impl Automations {
                     firing.reason,
                     firing.item_id,
                 ],
+            )?;
+            // The oldest firings go, past what a rule keeps; a firing whose
+            // session runs stays until it ends.
+            tx.execute(
+                "DELETE FROM rule_firings WHERE rule_id = ?1 AND outcome <> 'started'
+                   AND seq < (SELECT seq FROM rule_firings WHERE rule_id = ?1
+                              ORDER BY seq DESC LIMIT 1 OFFSET ?2)",
+                params![rule.id, FIRINGS_KEPT - 1],
             )?;
             if capped {
                 return Ok(Begun::Capped {
@@ -543,6 +585,7 @@ mod tests {
         let (_dir, _clock, automations) = automations();
         let agents = automations.create_rule("me", &ready_rule(), true).unwrap();
         assert_eq!(agents.state, RuleState::Pending);
+        assert!(!automations.watches("me", &["item_status"]).unwrap());
         assert!(
             automations
                 .rules_for("me", &moved(None))
@@ -551,6 +594,12 @@ mod tests {
         );
         let approved = automations.approve_rule("me", &agents.id).unwrap();
         assert_eq!(approved.state, RuleState::Active);
+        assert!(automations.watches("me", &["item_status"]).unwrap());
+        assert!(
+            !automations
+                .watches("me", &["webhook", "session_end"])
+                .unwrap()
+        );
         assert!(matches!(
             automations.approve_rule("me", &agents.id),
             Err(AutomationError::RuleWrongState { .. })
@@ -611,6 +660,34 @@ mod tests {
             automations.begin_firing(&rule, &moved(None)).unwrap(),
             Begun::Act(_)
         ));
+    }
+
+    #[test]
+    fn a_rule_keeps_its_latest_firings_and_every_running_one() {
+        let (_dir, _clock, automations) = automations();
+        let rule = automations.create_rule("me", &ready_rule(), false).unwrap();
+        let Begun::Act(first) = automations.begin_firing(&rule, &moved(None)).unwrap() else {
+            panic!("capped at once");
+        };
+        automations
+            .settle_firing(
+                &first.id,
+                FiringOutcome::Started,
+                None,
+                Some(("s1", "run1", None)),
+            )
+            .unwrap();
+        for _ in 0..FIRINGS_KEPT + 20 {
+            automations.begin_firing(&rule, &moved(None)).unwrap();
+        }
+        let kept = automations
+            .firings("me", &rule.id, FIRINGS_KEPT + 100)
+            .unwrap();
+        assert_eq!(kept.len(), FIRINGS_KEPT as usize + 1);
+        assert_eq!(kept.last().map(|f| f.id.as_str()), Some(first.id.as_str()));
+        let started = automations.started_firings().unwrap();
+        assert_eq!(started.len(), 1);
+        assert_eq!(started[0].0, "me");
     }
 
     #[test]

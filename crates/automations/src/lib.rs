@@ -78,7 +78,7 @@ pub use automation_rule::{
     AutomationRule, FiringOutcome, ItemFollowUp, MAX_FIRINGS_PER_HOUR, NewRule, RuleAction,
     RuleFiring, RuleState,
 };
-pub use automation_rules::{Begun, RULE_MIGRATIONS};
+pub use automation_rules::{Begun, FIRINGS_KEPT, RULE_MIGRATIONS};
 pub use due::{Decision, Due, decide};
 pub use error::AutomationError;
 pub use recipe::{Isolation, NewRecipe, Recipe, placeholders, render};
@@ -87,7 +87,7 @@ pub use run::{RecipeRun, RunEnd, RunState, Start, folder_problem};
 pub use runs::{Origin, UNLAUNCHED};
 pub use schedule::{Missed, NewSchedule, Schedule, Spec, State};
 pub use service::Automations;
-pub use stamp::{from_jiff, to_jiff};
+pub use stamp::{from_jiff, stamp, to_jiff};
 pub use trigger::{Cause, Event, ItemFacts, SessionOutcome, Trigger};
 
 /// Append-only: never edit an applied step.

@@ -82,6 +82,19 @@ pub enum Trigger {
     },
 }
 
+impl Trigger {
+    /// The trigger's `kind`, as the wire spells it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Trigger::Webhook { .. } => "webhook",
+            Trigger::ItemStatus { .. } => "item_status",
+            Trigger::ItemGroup { .. } => "item_group",
+            Trigger::SessionEnd { .. } => "session_end",
+            Trigger::Schedule { .. } => "schedule",
+        }
+    }
+}
+
 /// Which rule's action caused an event, so that rule is not fired by it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Cause {
@@ -430,6 +443,20 @@ mod tests {
         assert!(!event.matches(&Trigger::Schedule {
             schedule_id: "s1".into()
         }));
+    }
+
+    #[test]
+    fn a_triggers_kind_is_its_wire_tag() {
+        for wire in [
+            json!({"kind": "webhook", "webhookId": "h"}),
+            json!({"kind": "item_status", "boardId": "b", "status": "s"}),
+            json!({"kind": "item_group", "boardId": "b", "groupId": "g"}),
+            json!({"kind": "session_end", "outcome": "failed"}),
+            json!({"kind": "schedule", "scheduleId": "s"}),
+        ] {
+            let trigger: Trigger = serde_json::from_value(wire.clone()).unwrap();
+            assert_eq!(trigger.kind(), wire["kind"]);
+        }
     }
 
     #[test]

@@ -30,8 +30,8 @@ const MODEL: &str = "switchboard-demo";
 /// The pause between two steps of a reply, and a tool's running time.
 const PACE: Duration = Duration::from_millis(350);
 const TOOL_TIME: Duration = Duration::from_millis(600);
-/// Turns kept per conversation: a follow-up needs the topic and the last
-/// exchange, not an unbounded file.
+/// Turns kept per conversation: a follow-up needs the topic and whether
+/// it is one, not an unbounded file.
 const KEPT_TURNS: usize = 20;
 
 /// What the command line asked for.
@@ -90,11 +90,11 @@ fn parse(args: &[String]) -> Args {
     parsed
 }
 
-/// One earlier exchange of a conversation.
+/// One earlier exchange of a conversation: what was asked (its reply is
+/// scripted from it, so it is not kept).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct Exchange {
     prompt: String,
-    reply: String,
 }
 
 /// A conversation as the demo engine keeps it between its runs.
@@ -232,7 +232,6 @@ fn turn(args: &Args) -> Result<ExitCode> {
     out.assistant(json!([{ "type": "text", "text": reply.last }]), &reply.last)?;
     conversation.turns.push(Exchange {
         prompt: words.to_owned(),
-        reply: reply.last.clone(),
     });
     let excess = conversation.turns.len().saturating_sub(KEPT_TURNS);
     conversation.turns.drain(..excess);
@@ -691,7 +690,6 @@ mod tests {
         let conversation = Conversation {
             turns: vec![Exchange {
                 prompt: "p".to_owned(),
-                reply: "r".to_owned(),
             }],
         };
         store.write("s1", &conversation).unwrap();

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{ArgGroup, Subcommand};
-use serde_json::{Map, Value};
+use serde_json::{Value, json};
 
 use crate::client::Client;
 use crate::settings_cmd::report;
@@ -83,19 +83,11 @@ pub fn run(
             cron,
             time_zone,
         } => {
-            let mut body = Map::new();
-            body.insert("markdown".into(), Value::String(markdown));
-            for (key, value) in [
-                ("at", at),
-                ("rrule", rrule),
-                ("cron", cron),
-                ("timeZone", time_zone),
-            ] {
-                if let Some(value) = value {
-                    body.insert(key.into(), Value::String(value));
-                }
-            }
-            let reply = client.send("POST", "/scheduled-messages", Some(&Value::Object(body)))?;
+            // A field left out goes as `null`, which the server reads as not given.
+            let body = json!({
+                "markdown": markdown, "at": at, "rrule": rrule, "cron": cron, "timeZone": time_zone,
+            });
+            let reply = client.send("POST", "/scheduled-messages", Some(&body))?;
             report(reply, json, |v| println!("Scheduled: {}", line(v)))
         }
         MessagesCommand::Delete { id } => {

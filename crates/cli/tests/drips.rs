@@ -348,9 +348,23 @@ fn a_drip_releases_in_order_the_global_pause_skips_and_an_empty_queue_says_so() 
     server.set_setting("dripHtmlPreviewEnabled", json!(false));
     let off = server.call("GET", &format!("/drips/{id}/items/{card}/preview"), None);
     assert_eq!(off.error_code(), "drip_html_preview_disabled");
+    // A refusal from that address is sandboxed too, an agent's included.
+    let (_, token) = server.holder_session();
+    let as_agent = server.call_as(
+        &token,
+        "GET",
+        &format!("/drips/{id}/items/{card}/preview"),
+        None,
+    );
+    assert_eq!(as_agent.status, 403, "{}", as_agent.text());
+    for refused in [&not_html, &off, &as_agent] {
+        let policy = refused
+            .header("content-security-policy")
+            .unwrap_or_default();
+        assert!(policy.starts_with("sandbox;"), "{policy}");
+    }
 
     // Drips are the user's: an agent's token neither lists nor makes one.
-    let (_, token) = server.holder_session();
     assert_eq!(server.call_as(&token, "GET", "/drips", None).status, 403);
     // The features off: their routes say so.
     server.set_setting("dripEnabled", json!(false));

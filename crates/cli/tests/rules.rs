@@ -177,6 +177,7 @@ fn a_matching_webhook_delivery_starts_a_recipe_with_its_fields() {
         &server,
         "/recipes",
         json!({"name": "Investigate CI", "engine": "echo", "cwd": folder.path(),
+               "permissionLevel": "full",
                "prompt": "Investigate the failure on {{branch}}: {{title}}"}),
     );
     let rule = created(
@@ -200,6 +201,7 @@ fn a_matching_webhook_delivery_starts_a_recipe_with_its_fields() {
         );
         assert_eq!(reply.status, 202, "{}", reply.text());
     };
+    server.set_setting("agentPermissionLevel", json!("guarded"));
     deliver("success");
     deliver("failure");
     wait_for(
@@ -210,7 +212,13 @@ fn a_matching_webhook_delivery_starts_a_recipe_with_its_fields() {
     let history = firings(&server, &id(&rule));
     assert_eq!(history.as_array().unwrap().len(), 1, "{history:#}");
     let session_id = history[0]["sessionId"].as_str().unwrap().to_owned();
-    let transcript = wait_for(
+    // A rule's run is agent-driven: its `full` recipe runs at the agents' level.
+    let session = server
+        .call("GET", &format!("/sessions/{session_id}"), None)
+        .json();
+    assert_eq!(session["permissionLevel"], "guarded", "{session:#}");
+    // The session's prompt is the recipe's, filled from the delivery.
+    wait_for(
         || {
             let reply = server.call(
                 "GET",
@@ -225,7 +233,6 @@ fn a_matching_webhook_delivery_starts_a_recipe_with_its_fields() {
                 .contains("Investigate the failure on main: CI run 41")
         },
     );
-    assert!(transcript.is_string());
 }
 
 #[test]

@@ -10,7 +10,9 @@ use store::rusqlite::{Transaction, params};
 use crate::error::DripError;
 use crate::item::ItemKind;
 use crate::service::Drips;
-use crate::when::{Due, stamp};
+use automations::stamp;
+
+use crate::when::Due;
 
 /// What a delivery puts in the inbox.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,11 +2,14 @@
 //! files that are its items (in natural name order, so `2-…` comes before
 //! `10-…`), and reading one item's content.
 //!
-//! An item is a regular file (a link to one counts) directly in the folder
-//! whose name does not start with `.` and whose extension names a kind
-//! (`.md`, `.markdown`, `.html`, `.htm`, `.txt`, `.text`). Its content is
-//! read when it is released (or previewed), at most [`MAX_ITEM_BYTES`],
-//! not-UTF-8 bytes replaced.
+//! An item is a regular file directly in the folder whose name does not
+//! start with `.` and whose extension names a kind (`.md`, `.markdown`,
+//! `.html`, `.htm`, `.txt`, `.text`); a link counts when it leads to such a
+//! file inside the folder, never to one outside it. Each read follows the
+//! folder's own path again and refuses it once it leads into a protected
+//! folder (Switchboard's data directory). An item's content is read when it
+//! is released (or previewed), at most [`MAX_ITEM_BYTES`], not-UTF-8 bytes
+//! replaced.
 
 use std::cmp::Ordering;
 use std::io::Read;
@@ -23,8 +26,8 @@ pub(crate) struct Entry {
 }
 
 /// The folder a new drip reads: an absolute path to a directory that
-/// exists and can be read, outside every `protected` folder (Switchboard's
-/// data directory). Its canonical form.
+/// exists and can be read, outside every `protected` folder (canonical
+/// paths: Switchboard's data directory). Its canonical form.
 pub(crate) fn check(text: &str, protected: &[PathBuf]) -> Result<PathBuf, DripError> {
     let invalid = |message: String| DripError::invalid("folder", message);
     let text = text.trim();
@@ -32,33 +35,41 @@ pub(crate) fn check(text: &str, protected: &[PathBuf]) -> Result<PathBuf, DripEr
     if !path.is_absolute() {
         return Err(invalid(format!("{text:?} is not an absolute path")));
     }
-    let canonical = path.canonicalize().map_err(|e| {
-        invalid(match e.kind() {
-            std::io::ErrorKind::NotFound => format!("{text} does not exist"),
-            std::io::ErrorKind::PermissionDenied => format!("{text} cannot be reached"),
-            _ => format!("{text} cannot be reached ({e})"),
-        })
+    let canonical = resolve(path, protected).map_err(invalid)?;
+    list(&canonical).map_err(invalid)?;
+    Ok(canonical)
+}
+
+/// Where `folder` leads now, links followed: a directory outside every
+/// `protected` folder (only the folder's own files are items, so a parent
+/// of the data directory shows none of it). Why not, when not.
+fn resolve(folder: &Path, protected: &[PathBuf]) -> Result<PathBuf, String> {
+    let shown = folder.display();
+    let canonical = folder.canonicalize().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("{shown} does not exist"),
+        std::io::ErrorKind::PermissionDenied => format!("{shown} cannot be reached"),
+        _ => format!("{shown} cannot be reached ({e})"),
     })?;
     if !canonical.is_dir() {
-        return Err(invalid(format!("{text} is not a folder")));
+        return Err(format!("{shown} is not a folder"));
     }
-    for guarded in protected {
-        let guarded = guarded.canonicalize().unwrap_or_else(|_| guarded.clone());
-        // Only the folder's own files are items, so a parent of the data
-        // directory shows none of it.
-        if canonical.starts_with(&guarded) {
-            return Err(invalid(format!(
-                "{text} is inside Switchboard's data directory"
-            )));
-        }
+    if protected
+        .iter()
+        .any(|guarded| canonical.starts_with(guarded))
+    {
+        return Err(format!("{shown} is inside Switchboard's data directory"));
     }
-    scan(&canonical).map_err(invalid)?;
     Ok(canonical)
 }
 
 /// The folder's items in release order; why it cannot be read, when it
 /// cannot.
-pub(crate) fn scan(folder: &Path) -> Result<Vec<Entry>, String> {
+pub(crate) fn scan(folder: &Path, protected: &[PathBuf]) -> Result<Vec<Entry>, String> {
+    list(&resolve(folder, protected)?)
+}
+
+/// The items of a folder already resolved.
+fn list(folder: &Path) -> Result<Vec<Entry>, String> {
     let listing = std::fs::read_dir(folder)
         .map_err(|e| format!("its folder {} cannot be read: {e}", folder.display()))?;
     let mut entries: Vec<Entry> = listing
@@ -69,26 +80,45 @@ pub(crate) fn scan(folder: &Path) -> Result<Vec<Entry>, String> {
                 return None;
             }
             let kind = ItemKind::of_name(&name)?;
-            // `metadata` follows a link, so a linked file counts and a
-            // linked folder does not.
-            std::fs::metadata(entry.path())
-                .ok()
-                .filter(std::fs::Metadata::is_file)?;
-            Some(Entry { name, kind })
+            // The listing says what an entry is without a look at it: only
+            // a link costs one, to where it leads.
+            let file_type = entry.file_type().ok()?;
+            let item = file_type.is_file()
+                || (file_type.is_symlink() && inside(folder, &entry.path()).is_some());
+            item.then_some(Entry { name, kind })
         })
         .collect();
     entries.sort_by(|a, b| natural_cmp(&a.name, &b.name));
     Ok(entries)
 }
 
+/// Where `path` leads, links followed, when that is a regular file inside
+/// the (resolved) `folder`.
+fn inside(folder: &Path, path: &Path) -> Option<PathBuf> {
+    let target = path.canonicalize().ok()?;
+    (target.starts_with(folder) && target.is_file()).then_some(target)
+}
+
 /// The content of the item `name` of `folder`, or why it cannot be read.
-pub(crate) fn read_item(folder: &Path, name: &str, kind: ItemKind) -> Result<String, String> {
+pub(crate) fn read_item(
+    folder: &Path,
+    name: &str,
+    kind: ItemKind,
+    protected: &[PathBuf],
+) -> Result<String, String> {
     // Names come from the folder's own listing; one naming another folder
     // is refused all the same.
     if name.contains('/') || name.starts_with('.') {
         return Err(format!("{name:?} is not a file of the folder"));
     }
-    let path = folder.join(name);
+    let folder = resolve(folder, protected)?;
+    let path = folder
+        .join(name)
+        .canonicalize()
+        .map_err(|e| format!("{name} cannot be read: {e}"))?;
+    if !path.starts_with(&folder) {
+        return Err(format!("{name} leads out of its folder"));
+    }
     let file = std::fs::File::open(&path).map_err(|e| format!("{name} cannot be read: {e}"))?;
     let mut bytes = Vec::new();
     let limit = u64::try_from(MAX_ITEM_BYTES).unwrap_or(u64::MAX);
@@ -192,24 +222,55 @@ mod tests {
             std::fs::write(root.join(name), text).unwrap();
         }
         std::fs::create_dir(root.join("folder.md")).unwrap();
-        let entries = scan(root).unwrap();
+        let entries = scan(root, &[]).unwrap();
         let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["1-first.txt", "2-second.html", "10-last.md"]);
         assert_eq!(entries[1].kind, ItemKind::Html);
         assert_eq!(
-            read_item(root, "1-first.txt", ItemKind::Text).unwrap(),
+            read_item(root, "1-first.txt", ItemKind::Text, &[]).unwrap(),
             "one"
         );
-        assert!(read_item(root, "../etc/passwd", ItemKind::Text).is_err());
-        assert!(read_item(root, "gone.md", ItemKind::Markdown).is_err());
-        assert!(scan(&root.join("nowhere")).is_err());
+        assert!(read_item(root, "../etc/passwd", ItemKind::Text, &[]).is_err());
+        assert!(read_item(root, "gone.md", ItemKind::Markdown, &[]).is_err());
+        assert!(scan(&root.join("nowhere"), &[]).is_err());
+    }
+
+    #[test]
+    fn a_link_counts_only_while_it_stays_inside_the_folder() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let (folder, data) = (dir.path().join("course"), dir.path().join("data"));
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::create_dir(&data).unwrap();
+        std::fs::write(folder.join("1-real.md"), "mine").unwrap();
+        std::fs::write(data.join("secret.key"), "key").unwrap();
+        symlink(folder.join("1-real.md"), folder.join("2-again.md")).unwrap();
+        symlink(data.join("secret.key"), folder.join("3-secret.txt")).unwrap();
+        let protected = [data.canonicalize().unwrap()];
+        let names: Vec<String> = scan(&folder, &protected)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(names, ["1-real.md", "2-again.md"]);
+        assert_eq!(
+            read_item(&folder, "2-again.md", ItemKind::Markdown, &protected).unwrap(),
+            "mine"
+        );
+        let out = read_item(&folder, "3-secret.txt", ItemKind::Text, &protected).unwrap_err();
+        assert!(out.contains("out of its folder"), "{out}");
+        // The folder itself swapped for a link into the data directory.
+        let swapped = dir.path().join("swapped");
+        symlink(&data, &swapped).unwrap();
+        assert!(scan(&swapped, &protected).is_err());
+        assert!(read_item(&swapped, "secret.key", ItemKind::Text, &protected).is_err());
     }
 
     #[test]
     fn a_large_file_is_cut_and_says_so() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("big.md"), "x".repeat(MAX_ITEM_BYTES + 10)).unwrap();
-        let content = read_item(dir.path(), "big.md", ItemKind::Markdown).unwrap();
+        let content = read_item(dir.path(), "big.md", ItemKind::Markdown, &[]).unwrap();
         assert!(content.starts_with(&"x".repeat(MAX_ITEM_BYTES)));
         assert!(content.ends_with("(cut at 256 KiB)"));
     }
@@ -221,7 +282,7 @@ mod tests {
         std::fs::create_dir(&data).unwrap();
         let file = dir.path().join("file.md");
         std::fs::write(&file, "x").unwrap();
-        let protected = [data.clone()];
+        let protected = [data.canonicalize().unwrap()];
         assert!(check(&dir.path().join("ok").display().to_string(), &protected).is_err());
         std::fs::create_dir(dir.path().join("ok")).unwrap();
         assert!(check(&dir.path().join("ok").display().to_string(), &protected).is_ok());

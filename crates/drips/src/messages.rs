@@ -16,7 +16,9 @@ use crate::message::{NewMessage, ScheduledMessage, title_of};
 use crate::service::Drips;
 use crate::timed::{self, Move, Table};
 use crate::timing::read_timing;
-use crate::when::{self, Fields, decide, parse_stamp, stamp};
+use automations::stamp;
+
+use crate::when::{self, Fields};
 
 const COLUMNS: &str = "id, account_id, markdown, kind, spec, time_zone, state, next_at, \
                        last_delivered_at, deliveries, created_by_session, created_at, updated_at";
@@ -113,16 +115,7 @@ impl Drips {
         self.db.write(|tx| {
             let mut delivered = 0;
             for due in timed::due(tx, Table::Messages, now)? {
-                let next_at = parse_stamp(due.next_at.as_deref().unwrap_or_default())?;
-                let decision = match due.cadence() {
-                    Ok(cadence) => decide(&cadence, next_at, now),
-                    // A stored rule that no longer reads (a zone gone from a
-                    // newer database) would be due forever: it is done.
-                    Err(_) => when::Decision {
-                        due: None,
-                        next_at: None,
-                    },
-                };
+                let decision = due.decide(now)?;
                 if !timed::advance(tx, Table::Messages, &due, decision.next_at, now)? {
                     continue;
                 }

@@ -25,9 +25,10 @@ use crate::item::{Item, ItemContent, ItemKind, NewItem, checked_name};
 use crate::queue::{Drip, MAX_DRIP_NAME_CHARS, NewDrip};
 use crate::service::Drips;
 use crate::timed::{self, Move, Table, Timed};
-use crate::timing::read_timing;
-use crate::timing::unreadable;
-use crate::when::{self, Decision, Due, Fields, decide, parse_stamp, stamp};
+use crate::timing::{read_timing, unreadable};
+use automations::stamp;
+
+use crate::when::{self, Due, Fields};
 
 const COLUMNS: &str = "id, account_id, name, folder, kind, spec, time_zone, state, next_at, \
                        last_released_at, skipped, created_at, updated_at";
@@ -205,14 +206,7 @@ impl Drips {
             .into_iter()
             .find(|row| row.item.id == item_id)
             .ok_or(DripError::ItemNotFound)?;
-        let content = match (row.content, &drip.folder) {
-            (Some(content), _) => content,
-            (None, Some(folder)) => {
-                folder::read_item(Path::new(folder), &row.item.name, row.item.kind)
-                    .map_err(DripError::Unreadable)?
-            }
-            (None, None) => String::new(),
-        };
+        let content = self.content(&drip, &row).map_err(DripError::Unreadable)?;
         Ok(ItemContent {
             item: row.item,
             content,
@@ -229,15 +223,7 @@ impl Drips {
         let due = self.db.read(|tx| timed::due(tx, Table::Drips, now))?;
         let mut released = 0;
         for timed in due {
-            let next_at = parse_stamp(timed.next_at.as_deref().unwrap_or_default())?;
-            let decision = match timed.cadence() {
-                Ok(cadence) => decide(&cadence, next_at, now),
-                // A stored rule that no longer reads would be due forever.
-                Err(_) => Decision {
-                    due: None,
-                    next_at: None,
-                },
-            };
+            let decision = timed.decide(now)?;
             match decision.due {
                 Some(tick) if !paused => {
                     if self.release(&timed, decision.next_at, tick, now)? {
@@ -282,15 +268,7 @@ impl Drips {
             .read(|tx| item_rows(tx, &drip))?
             .into_iter()
             .find(|row| row.item.released_at.is_none());
-        let content = first
-            .as_ref()
-            .map(|row| match (&row.content, &drip.folder) {
-                (Some(content), _) => Ok(content.clone()),
-                (None, Some(folder)) => {
-                    folder::read_item(Path::new(folder), &row.item.name, row.item.kind)
-                }
-                (None, None) => Ok(String::new()),
-            });
+        let content = first.as_ref().map(|row| self.content(&drip, row));
         let stamped = stamp(now);
         self.db.write(|tx| {
             if !timed::advance(tx, Table::Drips, timed, next, now)? {
@@ -328,6 +306,22 @@ impl Drips {
         })
     }
 
+    /// An item's content: as stored (released, or added in the app), or as
+    /// its file in the drip's folder reads now; why not, when it cannot be
+    /// read.
+    fn content(&self, drip: &Drip, row: &ItemRow) -> Result<String, String> {
+        match (&row.content, &drip.folder) {
+            (Some(content), _) => Ok(content.clone()),
+            (None, Some(folder)) => folder::read_item(
+                Path::new(folder),
+                &row.item.name,
+                row.item.kind,
+                &self.protected,
+            ),
+            (None, None) => Ok(String::new()),
+        }
+    }
+
     /// Counts a drip's queue, after reading its folder again.
     fn complete(&self, mut drip: Drip) -> Result<Drip, DripError> {
         if let Some(folder) = drip.folder.clone() {
@@ -350,7 +344,7 @@ impl Drips {
     /// Brings a folder drip's waiting items in line with its folder; why
     /// the folder cannot be read, when it cannot (the items stay then).
     fn sync(&self, drip_id: &str, folder: &Path) -> Result<Result<(), String>, DripError> {
-        let entries = match folder::scan(folder) {
+        let entries = match folder::scan(folder, &self.protected) {
             Ok(entries) => entries,
             Err(reason) => return Ok(Err(reason)),
         };

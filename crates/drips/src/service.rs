@@ -13,7 +13,7 @@ use store::Db;
 pub struct Drips {
     pub(crate) db: Arc<Db>,
     pub(crate) clock: Arc<dyn Clock>,
-    /// Folders no drip may read (Switchboard's data directory).
+    /// Folders no drip may read (Switchboard's data directory), canonical.
     pub(crate) protected: Vec<PathBuf>,
 }
 
@@ -21,6 +21,11 @@ impl Drips {
     /// The caller has applied [`crate::MIGRATIONS`] to `db`. No drip may
     /// take its items from inside a `protected` folder.
     pub fn new(db: Arc<Db>, clock: Arc<dyn Clock>, protected: Vec<PathBuf>) -> Self {
+        // Made canonical once: every read of a folder compares with them.
+        let protected = protected
+            .into_iter()
+            .map(|path| path.canonicalize().unwrap_or(path))
+            .collect();
         Self {
             db,
             clock,

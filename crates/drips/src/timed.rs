@@ -12,7 +12,9 @@ use store::rusqlite::{OptionalExtension, Transaction, params};
 use crate::error::DripError;
 use crate::service::Drips;
 use crate::timing::{CadenceState, unreadable};
-use crate::when::{Cadence, Kind, cadence, parse_stamp, stamp};
+use automations::stamp;
+
+use crate::when::{Cadence, Decision, Kind, cadence, decide, parse_stamp};
 
 /// One of the two timed tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +54,20 @@ pub(crate) struct Timed {
 impl Timed {
     pub(crate) fn cadence(&self) -> Result<Cadence, DripError> {
         cadence(self.kind, &self.spec, &self.time_zone)
+    }
+
+    /// What this row, found due, does at `now`. A stored rule that no
+    /// longer reads (a zone gone from a newer database) would be due
+    /// forever: nothing is due and no tick follows, so it is done.
+    pub(crate) fn decide(&self, now: Timestamp) -> Result<Decision, DripError> {
+        let next_at = parse_stamp(self.next_at.as_deref().unwrap_or_default())?;
+        Ok(match self.cadence() {
+            Ok(cadence) => decide(&cadence, next_at, now),
+            Err(_) => Decision {
+                due: None,
+                next_at: None,
+            },
+        })
     }
 }
 

@@ -17,7 +17,7 @@
 
 use automations::rule::{Rule, time_zone};
 use automations::schedule::MAX_SPEC_BYTES;
-use automations::{Missed, ical::normalize_rrule};
+use automations::{Missed, ical::normalize_rrule, stamp};
 use jiff::civil::DateTime;
 use jiff::{SignedDuration, Timestamp};
 
@@ -260,12 +260,6 @@ pub(crate) fn decide(cadence: &Cadence, next_at: Timestamp, now: Timestamp) -> D
             }
         }
     }
-}
-
-/// The stored form of a moment: the clock's (UTC, milliseconds), which
-/// sorts as text.
-pub(crate) fn stamp(at: Timestamp) -> String {
-    clock::timestamp(automations::from_jiff(at))
 }
 
 pub(crate) fn parse_stamp(text: &str) -> Result<Timestamp, DripError> {

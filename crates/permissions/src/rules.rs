@@ -28,6 +28,13 @@ pub enum Level {
 }
 
 impl Level {
+    pub const ALL: [Level; 4] = [
+        Level::ReadOnly,
+        Level::Guarded,
+        Level::Autonomous,
+        Level::Full,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Level::ReadOnly => "read_only",
@@ -35,6 +42,11 @@ impl Level {
             Level::Autonomous => "autonomous",
             Level::Full => "full",
         }
+    }
+
+    /// The level [`Level::as_str`] names; `None` for any other text.
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|level| level.as_str() == name)
     }
 }
 

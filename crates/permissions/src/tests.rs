@@ -510,3 +510,12 @@ async fn an_unanswered_approval_expires_after_ten_minutes_on_the_clock() {
     let state = broker.get("a", &id).map(|a| a.state).ok();
     assert_eq!(state, Some(ApprovalState::Expired));
 }
+
+#[test]
+fn a_level_is_read_back_from_its_name() {
+    for level in Level::ALL {
+        assert_eq!(Level::from_name(level.as_str()), Some(level));
+    }
+    assert_eq!(Level::from_name("root"), None);
+    assert_eq!(Level::from_name("Full"), None);
+}

@@ -458,6 +458,8 @@ impl From<app::AppError> for ApiError {
             E::Work(e) => e.into(),
             E::Automations(e) => e.into(),
             E::Boards(e) => e.into(),
+            E::Webhooks(e) => e.into(),
+            E::Drips(e) => e.into(),
             E::RecipeRunFailed { reason, .. } => {
                 ApiError::new(StatusCode::CONFLICT, "recipe_run_failed", reason)
             }

@@ -143,10 +143,14 @@ pub(crate) async fn actor(
                         };
                         let stored =
                             pages::append(tx, &owned, next.turn, &now, vec![Piece::entry(input)])?;
-                        Ok(Some((next, stored)))
+                        // In the same transaction as the turn's row, so no reader
+                        // sees the new turn counted on a session still waiting.
+                        let reason = format!("turn {} begins", next.turn);
+                        let moved = db::set_status(tx, &owned, Status::Starting, &reason, &now)?;
+                        Ok(Some((next, stored, moved)))
                     })
                     .await?;
-                let Some((next, stored)) = next else {
+                let Some((next, stored, moved)) = next else {
                     inner
                         .move_to(
                             id,
@@ -161,14 +165,7 @@ pub(crate) async fn actor(
                     }
                     continue;
                 };
-                inner
-                    .move_to(
-                        id,
-                        account_id,
-                        Status::Starting,
-                        format!("turn {} begins", next.turn),
-                    )
-                    .await?;
+                inner.send_update(id, account_id, Status::Starting, moved);
                 inner.announce_stored(id, account_id, next.turn, &at, stored);
                 next
             }

@@ -111,22 +111,8 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         permission_level: row
             .get::<_, Option<String>>("permission_level")?
             .as_deref()
-            .and_then(level_named),
+            .and_then(permissions::Level::from_name),
     })
-}
-
-/// A stored level's text back as the level; only [`insert_session`] writes
-/// the column, from [`permissions::Level::as_str`].
-fn level_named(text: &str) -> Option<permissions::Level> {
-    use permissions::Level;
-    [
-        Level::ReadOnly,
-        Level::Guarded,
-        Level::Autonomous,
-        Level::Full,
-    ]
-    .into_iter()
-    .find(|level| level.as_str() == text)
 }
 
 pub struct NewSession<'a> {
@@ -716,7 +702,7 @@ pub fn permissions_of(
     )?;
     Ok((
         trigger.as_deref().and_then(Trigger::parse),
-        level.as_deref().and_then(level_named),
+        level.as_deref().and_then(permissions::Level::from_name),
     ))
 }
 

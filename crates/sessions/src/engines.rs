@@ -284,12 +284,14 @@ pub fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-pub fn resolve(data_dir: &Path, name: &str) -> Result<EngineSpec> {
-    pick(load(data_dir)?, name)
-}
-
-/// `name` among `engines`, or the error that lists the ones there are.
-pub fn pick(mut engines: BTreeMap<String, EngineSpec>, name: &str) -> Result<EngineSpec> {
+/// Engine `name` among the ones in force ([`load_with`]), or the error
+/// that lists the ones there are.
+pub fn resolve(
+    data_dir: &Path,
+    builtin: &BTreeMap<String, EngineSpec>,
+    name: &str,
+) -> Result<EngineSpec> {
+    let mut engines = load_with(data_dir, builtin)?;
     engines
         .remove(name)
         .ok_or_else(|| SessionError::UnknownEngine {
@@ -354,15 +356,8 @@ pub fn is_demo(spec: &EngineSpec) -> bool {
             .is_some_and(|c| c.len() == 2 && c[1] == DEMO_ENGINE_SUBCOMMAND)
 }
 
-pub fn list(data_dir: &Path) -> Result<Vec<EngineInfo>> {
-    list_with(data_dir, &BTreeMap::new())
-}
-
-/// [`list`] with the server's built-in engines ([`load_with`]).
-pub fn list_with(
-    data_dir: &Path,
-    builtin: &BTreeMap<String, EngineSpec>,
-) -> Result<Vec<EngineInfo>> {
+/// The engines in force ([`load_with`]), as the API lists them.
+pub fn list(data_dir: &Path, builtin: &BTreeMap<String, EngineSpec>) -> Result<Vec<EngineInfo>> {
     Ok(load_with(data_dir, builtin)?
         .into_iter()
         .map(|(name, spec)| EngineInfo {

@@ -59,11 +59,7 @@ pub(crate) async fn resolve(
         .filter(|e| !e.is_empty())
         .unwrap_or(&source.engine)
         .to_owned();
-    let kind = engines::pick(
-        engines::load_with(&inner.data_dir, &inner.builtin_engines)?,
-        &engine,
-    )?
-    .kind;
+    let kind = engines::resolve(&inner.data_dir, &inner.builtin_engines, &engine)?.kind;
     if !kind.can_fork() {
         return Err(SessionError::ForkUnsupported {
             engine,

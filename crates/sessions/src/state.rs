@@ -258,7 +258,7 @@ impl Inner {
         self.send_update(id, account_id, status, true);
     }
 
-    fn send_update(&self, id: &str, account_id: &str, status: Status, moved: bool) {
+    pub(crate) fn send_update(&self, id: &str, account_id: &str, status: Status, moved: bool) {
         // Nobody listening is not an error.
         let _ = self.updates.send(SessionUpdate {
             session_id: id.to_owned(),

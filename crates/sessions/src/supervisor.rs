@@ -244,12 +244,13 @@ impl Supervisor {
         // does and runners are on (off, everything runs here).
         if request.runner.is_none() && policy.remote_runners {
             let engine = request.engine.as_deref().map(str::trim);
-            request.runner = engines::load_with(&self.inner.data_dir, &self.inner.builtin_engines)
-                .and_then(|found| {
-                    engines::pick(found, engine.filter(|e| !e.is_empty()).unwrap_or("primary"))
-                })
-                .ok()
-                .and_then(|spec| spec.runner);
+            request.runner = engines::resolve(
+                &self.inner.data_dir,
+                &self.inner.builtin_engines,
+                engine.filter(|e| !e.is_empty()).unwrap_or("primary"),
+            )
+            .ok()
+            .and_then(|spec| spec.runner);
         }
         let runner = self
             .place(request.runner.as_deref(), policy.remote_runners)
@@ -564,7 +565,7 @@ impl Supervisor {
 
     /// The engines in force now.
     pub fn engines(&self) -> Result<Vec<EngineInfo>> {
-        engines::list_with(&self.inner.data_dir, &self.inner.builtin_engines)
+        engines::list(&self.inner.data_dir, &self.inner.builtin_engines)
     }
 
     /// The version engine `name` reports, as its sessions record it: read
@@ -721,7 +722,7 @@ fn validate(
         .filter(|e| !e.is_empty())
         .unwrap_or("primary")
         .to_owned();
-    let spec = engines::pick(engines::load_with(data_dir, builtin)?, &engine)?;
+    let spec = engines::resolve(data_dir, builtin, &engine)?;
     let cwd = if runner == runners::LOCAL {
         resolve_cwd(data_dir, request.cwd.as_deref())?
     } else {

@@ -1,13 +1,14 @@
 /** Times in words, as the board and the inbox show them (the exact time goes in a tooltip). */
 
-function time(iso: string): number {
+/** The time in milliseconds; 0 for a time that cannot be read. */
+export function epochMs(iso: string): number {
   const t = Date.parse(iso);
   return Number.isNaN(t) ? 0 : t;
 }
 
 /** "just now", "42 s ago", "5 min ago", "3 h ago", "2 d ago". */
 export function relativeTime(iso: string, now: number): string {
-  const seconds = Math.max(0, Math.floor((now - time(iso)) / 1000));
+  const seconds = Math.max(0, Math.floor((now - epochMs(iso)) / 1000));
   if (seconds < 5) return "just now";
   if (seconds < 60) return `${seconds} s ago`;
   const minutes = Math.floor(seconds / 60);

@@ -17,6 +17,7 @@
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::middleware::map_response;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -66,7 +67,10 @@ pub fn routes() -> Router<AppState> {
             "/drips/{id}/items/{item}",
             get(read_item).delete(delete_item),
         )
-        .route("/drips/{id}/items/{item}/preview", get(preview))
+        .route(
+            "/drips/{id}/items/{item}/preview",
+            get(preview).layer(map_response(sandbox_headers)),
+        )
 }
 
 /// A move the user makes on a message or a drip.
@@ -394,9 +398,9 @@ async fn delete_item(
 /// …`, so even opened on its own it runs no script, has an opaque origin
 /// (no cookie, storage or page of the app) and loads nothing from
 /// anywhere (inline styles and `data:` images aside); the same policy is
-/// its first `<meta>`, and its frame elements are renamed (`<x-iframe>`).
-/// Not an HTML item → 409 `not_html`; 403
-/// `drip_html_preview_disabled` while `dripHtmlPreviewEnabled` is off.
+/// its first `<meta>`, and its frame elements are renamed (`<x-iframe>`);
+/// a refusal carries the same headers. Not an HTML item → 409 `not_html`;
+/// 403 `drip_html_preview_disabled` while `dripHtmlPreviewEnabled` is off.
 #[utoipa::path(get, path = "/drips/{id}/items/{item}/preview", params(
         ("id" = String, Path, description = "The drip's id."),
         ("item" = String, Path, description = "The item's id."),
@@ -424,10 +428,19 @@ async fn preview(
             "Only an HTML item has a preview; read the others with GET /drips/{id}/items/{item}.",
         ));
     }
-    let mut response = sandboxed(&item.content).into_response();
+    let html = (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        sandboxed(&item.content),
+    );
+    Ok(html.into_response())
+}
+
+/// Every reply of the preview route, a refusal (of its extractors too)
+/// included, carries the sandbox's policy and keeps from the network:
+/// whatever a frame or a tab shows from this address is sandboxed.
+async fn sandbox_headers(mut response: Response) -> Response {
     let headers = response.headers_mut();
     for (name, value) in [
-        (header::CONTENT_TYPE, "text/html; charset=utf-8"),
         (header::CONTENT_SECURITY_POLICY, PREVIEW_POLICY),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::REFERRER_POLICY, "no-referrer"),
@@ -436,7 +449,7 @@ async fn preview(
     ] {
         headers.insert(name, HeaderValue::from_static(value));
     }
-    Ok(response)
+    response
 }
 
 /// The elements that open a frame: the policy stops the frame's request,

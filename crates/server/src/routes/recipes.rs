@@ -203,7 +203,7 @@ async fn approve(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Schedule>> {
-    on_schedule(&user, &state, id, automations::Automations::approve).await
+    change_state(&user, &state, id, automations::Automations::approve).await
 }
 
 /// Pauses an active schedule.
@@ -217,7 +217,7 @@ async fn pause(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Schedule>> {
-    on_schedule(&user, &state, id, automations::Automations::pause).await
+    change_state(&user, &state, id, automations::Automations::pause).await
 }
 
 /// Resumes a paused schedule at its next tick.
@@ -230,7 +230,7 @@ async fn resume(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Schedule>> {
-    on_schedule(&user, &state, id, automations::Automations::resume).await
+    change_state(&user, &state, id, automations::Automations::resume).await
 }
 
 /// Deletes a schedule; its runs' records stay.
@@ -249,17 +249,14 @@ async fn delete_schedule(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// One of the user's state changes of a schedule, off the async workers.
-async fn on_schedule(
+/// One of the user's state changes of a schedule or a rule (approve,
+/// pause, resume), off the async workers.
+pub(super) async fn change_state<T: Send + 'static>(
     user: &User,
     state: &AppState,
     id: String,
-    change: fn(
-        &automations::Automations,
-        &str,
-        &str,
-    ) -> Result<Schedule, automations::AutomationError>,
-) -> ApiResult<Json<Schedule>> {
+    change: fn(&automations::Automations, &str, &str) -> Result<T, automations::AutomationError>,
+) -> ApiResult<Json<T>> {
     let automations = state.automations.clone();
     let account = user.account_id().to_owned();
     Ok(Json(

@@ -15,6 +15,7 @@ use crate::auth::{Caller, User};
 use crate::blocking::blocking;
 use crate::error::ApiResult;
 use crate::json::ApiJson;
+use crate::routes::recipes::change_state;
 use crate::state::AppState;
 use crate::wire::{RuleFiringList, RuleList};
 
@@ -166,7 +167,7 @@ async fn approve(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<AutomationRule>> {
-    on_rule(&user, &state, id, automations::Automations::approve_rule).await
+    change_state(&user, &state, id, automations::Automations::approve_rule).await
 }
 
 /// Pauses an active rule: events meanwhile fire nothing.
@@ -179,7 +180,7 @@ async fn pause(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<AutomationRule>> {
-    on_rule(&user, &state, id, automations::Automations::pause_rule).await
+    change_state(&user, &state, id, automations::Automations::pause_rule).await
 }
 
 /// Resumes a paused rule.
@@ -192,22 +193,5 @@ async fn resume(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<AutomationRule>> {
-    on_rule(&user, &state, id, automations::Automations::resume_rule).await
-}
-
-async fn on_rule(
-    user: &User,
-    state: &AppState,
-    id: String,
-    change: fn(
-        &automations::Automations,
-        &str,
-        &str,
-    ) -> Result<AutomationRule, automations::AutomationError>,
-) -> ApiResult<Json<AutomationRule>> {
-    let automations = state.automations.clone();
-    let account = user.account_id().to_owned();
-    Ok(Json(
-        blocking(move || change(&automations, &account, &id)).await?,
-    ))
+    change_state(&user, &state, id, automations::Automations::resume_rule).await
 }

@@ -19,6 +19,7 @@ import { useApi } from "../../shared/hooks/useApi";
 import { navigate, useHash } from "../../shared/router";
 import { useStreamEvent } from "../../shared/stream/useStream";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { RECIPES_PATH, RULES_PATH, SCHEDULES_PATH } from "./api";
 import { AUTOMATIONS_PATH, runRequestOf, tabOf, TAB_LABEL, TABS, type AutomationTab } from "./page";
 import { RecipesTab } from "./RecipesTab";
 import { byName } from "./recipes";
@@ -35,9 +36,9 @@ export function AutomationsPage() {
   const hash = useHash();
   const tab = tabOf(hash);
   const runRequested = runRequestOf(hash);
-  const recipes = useApi<RecipeList>("/recipes");
-  const schedules = useApi<RecipeScheduleList>("/schedules");
-  const rules = useApi<RuleList>("/rules");
+  const recipes = useApi<RecipeList>(RECIPES_PATH);
+  const schedules = useApi<RecipeScheduleList>(SCHEDULES_PATH);
+  const rules = useApi<RuleList>(RULES_PATH);
   // What rules name (boards and their statuses, webhooks) is read once rules are looked at.
   const boards = useApi<Board[]>(tab === "rules" ? "/boards" : null);
   const webhooks = useApi<Webhook[]>(tab === "rules" ? "/webhooks" : null);

@@ -6,14 +6,16 @@
 import { useEffect, useState, type FormEvent } from "react";
 import type { EngineInfo, Recipe, RecipeRunList, Runner } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
+import { usePolling } from "../../shared/hooks/usePolling";
 import { Link, sessionPath } from "../../shared/router";
 import { exactTime, relativeTime } from "../../shared/time";
 import { useNow } from "../../shared/useNow";
 import { ConfirmDialog, Dialog } from "../../shared/ui/Dialog";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { createRecipe, deleteRecipe, recipeRunsPath, runRecipe, updateRecipe } from "./api";
-import { FieldNote, invalidProps, StateTag } from "./parts";
+import { FieldNote, FormActions, invalidProps, PlaceholderValues, StateTag } from "./parts";
 import {
+  deletedAlong,
   errorFor,
   fieldError,
   generalError,
@@ -24,6 +26,7 @@ import {
   recipeDraft,
   recipeFields,
   RUN_STATE_LABEL,
+  runHow,
   type FieldError,
   type RecipeDraft,
 } from "./recipes";
@@ -147,11 +150,6 @@ export function RecipesTab({ recipes, scheduleCounts, runRequested, onRunRequest
   );
 }
 
-function deletedAlong(schedules: number): string {
-  if (schedules === 0) return "The records of its runs go with it.";
-  return `Its ${schedules === 1 ? "schedule" : `${schedules} schedules`} and the records of its runs go with it.`;
-}
-
 function RecipeCard({
   recipe,
   startedSession,
@@ -188,7 +186,7 @@ function RecipeCard({
         )}
         {recipe.spendCapUsd !== null && (
           <span className="tag" title="Spend cap per run">
-            at most ${recipe.spendCapUsd}
+            at most ${recipe.spendCapUsd.toFixed(2)}
           </span>
         )}
       </div>
@@ -243,11 +241,7 @@ function RunHistory({ recipe, refreshKey }: { recipe: Recipe; refreshKey: string
   useEffect(() => {
     if (refreshKey) reload();
   }, [refreshKey, reload]);
-  useEffect(() => {
-    if (!going) return;
-    const timer = window.setInterval(reload, RUNNING_POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [going, reload]);
+  usePolling(reload, RUNNING_POLL_MS, going);
   if (runs.error !== undefined) return <ErrorNote error={runs.error} onRetry={runs.reload} />;
   if (!list) return <Loading what="runs" />;
   if (list.length === 0)
@@ -278,9 +272,7 @@ function RunHistory({ recipe, refreshKey }: { recipe: Recipe; refreshKey: string
               <td>
                 {run.sessionId ? <Link to={sessionPath(run.sessionId)}>Open</Link> : <span className="muted">—</span>}
               </td>
-              <td className="muted">
-                {run.scheduleId || run.scheduledFor ? (run.catchUp ? "catch-up" : "scheduled") : "by hand or rule"}
-              </td>
+              <td className="muted">{runHow(run)}</td>
               <td className="automation-reason">{run.reason ?? ""}</td>
             </tr>
           ))}
@@ -473,19 +465,7 @@ function RecipeForm({
         </label>
         <FieldNote form={RECIPE_FORM} field="spendCapUsd" message={note("spendCapUsd")} />
       </details>
-      {general && (
-        <div className="inline-error" role="alert">
-          {general}
-        </div>
-      )}
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="submit" disabled={busy} aria-busy={busy || undefined}>
-          {recipe ? "Save" : "Save recipe"}
-        </button>
-      </div>
+      <FormActions error={general} busy={busy} submitLabel={recipe ? "Save" : "Save recipe"} onCancel={onClose} />
     </form>
   );
 }
@@ -493,7 +473,7 @@ function RecipeForm({
 const RUN_FORM = "run-form";
 
 /** Run now: a value for each placeholder first, when the prompt has any. */
-export function RunDialog({
+function RunDialog({
   recipe,
   onClose,
   onStarted,
@@ -523,7 +503,6 @@ export function RunDialog({
       },
     );
   };
-  const valuesNote = errorFor(error, "values");
   const general = generalError(error, ["values"]);
   return (
     <Dialog title={`Run ${recipe.name}`} onClose={onClose}>
@@ -533,40 +512,24 @@ export function RunDialog({
             Start a session of <strong>{recipe.engine}</strong> in <code>{recipe.cwd}</code> now?
           </p>
         ) : (
-          <fieldset className="automation-values">
-            <legend>Values for the prompt</legend>
-            {names.map((name, i) => (
-              <label key={name}>
-                <code>{`{{${name}}}`}</code>
-                <input
-                  value={values[name] ?? ""}
-                  autoFocus={i === 0}
-                  onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
-                  aria-label={name}
-                  {...invalidProps(
-                    RUN_FORM,
-                    "values",
-                    missingValues([name], values).length > 0 ? valuesNote : undefined,
-                  )}
-                />
-              </label>
-            ))}
-            <FieldNote form={RUN_FORM} field="values" message={valuesNote} />
-          </fieldset>
+          <PlaceholderValues
+            legend="Values for the prompt"
+            names={names}
+            values={values}
+            onChange={setValues}
+            form={RUN_FORM}
+            message={errorFor(error, "values")}
+            invalid={(name) => missingValues([name], values).length > 0}
+            autoFocus
+          />
         )}
-        {general && (
-          <div className="inline-error" role="alert">
-            {general}
-          </div>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={busy} aria-busy={busy || undefined} autoFocus={names.length === 0}>
-            Run now
-          </button>
-        </div>
+        <FormActions
+          error={general}
+          busy={busy}
+          submitLabel="Run now"
+          onCancel={onClose}
+          autoFocusSubmit={names.length === 0}
+        />
       </form>
     </Dialog>
   );

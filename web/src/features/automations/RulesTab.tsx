@@ -5,7 +5,7 @@
  * set the item's status as the run ends; a webhook delivery → run a recipe; a session ends → a row
  * in the inbox) and any other rule as JSON.
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import type {
   Board,
   Recipe,
@@ -15,14 +15,15 @@ import type {
   Webhook,
 } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
+import { usePolling } from "../../shared/hooks/usePolling";
 import { Link, sessionPath } from "../../shared/router";
 import { exactTime, relativeTime } from "../../shared/time";
-import { ConfirmDialog, Dialog } from "../../shared/ui/Dialog";
+import { Dialog } from "../../shared/ui/Dialog";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useNow } from "../../shared/useNow";
 import { changeRule, createRule, deleteRule, ruleFiringsPath } from "./api";
-import { FieldNote, invalidProps, StateTag, useCardCall } from "./parts";
-import { errorFor, fieldError, generalError, type FieldError } from "./recipes";
+import { FieldNote, FormActions, invalidProps, PlaceholderValues, StateActions, StateTag } from "./parts";
+import { errorFor, fieldError, generalError, waitingFirst, type FieldError } from "./recipes";
 import {
   describeRule,
   EVENT_SOURCE,
@@ -56,9 +57,6 @@ interface Props {
 export function RulesTab({ rules, recipes, boards, webhooks, names, onChanged }: Props) {
   const [creating, setCreating] = useState(false);
   const now = useNow();
-  const shown = [...rules].sort(
-    (a, b) => Number(b.state === "pending") - Number(a.state === "pending") || a.name.localeCompare(b.name),
-  );
   return (
     <div className="automation-tab">
       <div className="automation-toolbar">
@@ -80,7 +78,7 @@ export function RulesTab({ rules, recipes, boards, webhooks, names, onChanged }:
         </div>
       ) : (
         <ul className="automation-list" aria-label="Rules">
-          {shown.map((rule) => (
+          {waitingFirst(rules, (rule) => rule.name).map((rule) => (
             <RuleCard key={rule.id} rule={rule} names={names} now={now} onChanged={onChanged} />
           ))}
         </ul>
@@ -112,11 +110,7 @@ function RuleCard({
   now: number;
   onChanged: () => void;
 }) {
-  const { running, message, call } = useCardCall(onChanged);
-  const [confirming, setConfirming] = useState(false);
   const [showFirings, setShowFirings] = useState(false);
-  const busy = running !== null;
-  const pending = rule.state === "pending";
   return (
     <li className={`automation-card automation-card-${rule.state}`} data-rule-id={rule.id}>
       <div className="automation-head">
@@ -133,34 +127,18 @@ function RuleCard({
         )}
       </div>
       <p className="automation-rule">{describeRule(rule, names)}</p>
-      <div className="automation-actions">
-        {pending && (
-          <button
-            type="button"
-            className="primary"
-            disabled={busy}
-            onClick={() => void call("approve", () => changeRule(rule.id, "approve"))}
-          >
-            Approve
-          </button>
-        )}
-        {rule.state === "active" && (
-          <button type="button" disabled={busy} onClick={() => void call("pause", () => changeRule(rule.id, "pause"))}>
-            Pause
-          </button>
-        )}
-        {rule.state === "paused" && (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => void call("resume", () => changeRule(rule.id, "resume"))}
-          >
-            Resume
-          </button>
-        )}
-        <button type="button" disabled={busy} onClick={() => setConfirming(true)}>
-          {pending ? "Reject" : "Delete"}
-        </button>
+      <StateActions
+        what="rule"
+        state={rule.state}
+        change={(change) => changeRule(rule.id, change)}
+        remove={() => deleteRule(rule.id)}
+        question={
+          <>
+            <strong>{rule.name}</strong>? Sessions it started stay.
+          </>
+        }
+        onChanged={onChanged}
+      >
         <button
           type="button"
           className="link-button"
@@ -169,28 +147,8 @@ function RuleCard({
         >
           {showFirings ? "Hide history" : "History"}
         </button>
-      </div>
-      {message && (
-        <p className="inline-error" role="alert">
-          {message}
-        </p>
-      )}
+      </StateActions>
       {showFirings && <FiringHistory rule={rule} now={now} />}
-      {confirming && (
-        <ConfirmDialog
-          title={pending ? "Reject this rule" : "Delete this rule"}
-          confirmLabel={pending ? "Reject" : "Delete"}
-          onClose={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            void call("delete", () => deleteRule(rule.id));
-          }}
-        >
-          <p>
-            {pending ? "Reject and delete" : "Delete"} <strong>{rule.name}</strong>? Sessions it started stay.
-          </p>
-        </ConfirmDialog>
-      )}
     </li>
   );
 }
@@ -199,11 +157,7 @@ function FiringHistory({ rule, now }: { rule: Rule; now: number }) {
   const firings = useApi<RuleFiringList>(ruleFiringsPath(rule.id));
   const list = firings.data?.firings;
   // Open, it follows what the rule does next.
-  const { reload } = firings;
-  useEffect(() => {
-    const timer = window.setInterval(reload, FIRINGS_POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [reload]);
+  usePolling(firings.reload, FIRINGS_POLL_MS);
   if (firings.error !== undefined) return <ErrorNote error={firings.error} onRetry={firings.reload} />;
   if (!list) return <Loading what="the rule's history" />;
   if (list.length === 0) {
@@ -323,25 +277,22 @@ function RuleDialog({
       </label>
       <FieldNote form={RULE_FORM} field="recipeId" message={note("recipeId")} />
       {placeholders.length > 0 && (
-        <fieldset className="automation-values">
-          <legend>Values for the recipe&apos;s prompt</legend>
-          {placeholders.map((name) => (
-            <label key={name}>
-              <code>{`{{${name}}}`}</code>
-              <input
-                value={draft.values[name] ?? ""}
-                aria-label={name}
-                placeholder={eventFills(draft.template, name) ? `From ${EVENT_SOURCE[draft.template]}` : undefined}
-                onChange={(e) => set("values", { ...draft.values, [name]: e.target.value })}
-              />
-            </label>
-          ))}
+        <PlaceholderValues
+          legend="Values for the recipe's prompt"
+          names={placeholders}
+          values={draft.values}
+          onChange={(values) => set("values", values)}
+          form={RULE_FORM}
+          message={note("values")}
+          placeholder={(name) =>
+            eventFills(draft.template, name) ? `From ${EVENT_SOURCE[draft.template]}` : undefined
+          }
+        >
           <p className="muted automation-hint">
             A value may name the event&apos;s fields, such as <code>{"{{item.name}}"}</code> or{" "}
             <code>{"{{body.ref}}"}</code>.
           </p>
-          <FieldNote form={RULE_FORM} field="values" message={note("values")} />
-        </fieldset>
+        </PlaceholderValues>
       )}
     </>
   );
@@ -483,39 +434,24 @@ function RuleDialog({
         {draft.template === "item_status" && (
           <fieldset className="automation-values">
             <legend>As the run goes (optional)</legend>
-            <label>
-              While it runs, set the item to
-              <select value={draft.runningStatus} onChange={(e) => set("runningStatus", e.target.value)}>
-                <option value="">Leave it as it is</option>
-                {labels.map((label) => (
-                  <option key={label} value={label}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              When it finishes, set the item to
-              <select value={draft.finishedStatus} onChange={(e) => set("finishedStatus", e.target.value)}>
-                <option value="">Leave it as it is</option>
-                {labels.map((label) => (
-                  <option key={label} value={label}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              When it fails, set the item to
-              <select value={draft.failedStatus} onChange={(e) => set("failedStatus", e.target.value)}>
-                <option value="">Leave it as it is</option>
-                {labels.map((label) => (
-                  <option key={label} value={label}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <StatusSelect
+              label="While it runs, set the item to"
+              labels={labels}
+              value={draft.runningStatus}
+              onChange={(v) => set("runningStatus", v)}
+            />
+            <StatusSelect
+              label="When it finishes, set the item to"
+              labels={labels}
+              value={draft.finishedStatus}
+              onChange={(v) => set("finishedStatus", v)}
+            />
+            <StatusSelect
+              label="When it fails, set the item to"
+              labels={labels}
+              value={draft.failedStatus}
+              onChange={(v) => set("failedStatus", v)}
+            />
             {otherColumns.length > 0 && (
               <label>
                 Link its session in the column
@@ -595,20 +531,35 @@ function RuleDialog({
           </>
         )}
 
-        {general && (
-          <div className="inline-error" role="alert">
-            {general}
-          </div>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={busy} aria-busy={busy || undefined}>
-            Save rule
-          </button>
-        </div>
+        <FormActions error={general} busy={busy} submitLabel="Save rule" onCancel={onClose} />
       </form>
     </Dialog>
+  );
+}
+
+/** A status the rule sets the item to as its run goes, or none. */
+function StatusSelect({
+  label,
+  labels,
+  value,
+  onChange,
+}: {
+  label: string;
+  labels: readonly string[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Leave it as it is</option>
+        {labels.map((status) => (
+          <option key={status} value={status}>
+            {status}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

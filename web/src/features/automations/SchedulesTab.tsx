@@ -7,11 +7,11 @@
 import { useMemo, useState, type FormEvent } from "react";
 import type { Recipe, RecipeSchedule, ScheduleMissed } from "../../shared/api/types.generated";
 import { exactTime, relativeTime } from "../../shared/time";
-import { ConfirmDialog, Dialog } from "../../shared/ui/Dialog";
+import { Dialog } from "../../shared/ui/Dialog";
 import { useNow } from "../../shared/useNow";
 import { changeSchedule, createSchedule, deleteSchedule } from "./api";
-import { FieldNote, invalidProps, StateTag, useCardCall } from "./parts";
-import { errorFor, fieldError, generalError, type FieldError } from "./recipes";
+import { FieldNote, FormActions, invalidProps, PlaceholderValues, StateActions, StateTag } from "./parts";
+import { errorFor, fieldError, generalError, waitingFirst, type FieldError } from "./recipes";
 import {
   browserTimeZone,
   capitalized,
@@ -33,15 +33,6 @@ interface Props {
   schedules: RecipeSchedule[];
   recipes: Recipe[];
   onChanged: () => void;
-}
-
-/** Waiting for approval first, then by recipe name. */
-function ordered(schedules: readonly RecipeSchedule[], recipeName: (id: string) => string): RecipeSchedule[] {
-  return [...schedules].sort(
-    (a, b) =>
-      Number(b.state === "pending") - Number(a.state === "pending") ||
-      recipeName(a.recipeId).localeCompare(recipeName(b.recipeId)),
-  );
 }
 
 export function SchedulesTab({ schedules, recipes, onChanged }: Props) {
@@ -71,7 +62,7 @@ export function SchedulesTab({ schedules, recipes, onChanged }: Props) {
         </div>
       ) : (
         <ul className="automation-list" aria-label="Schedules">
-          {ordered(schedules, recipeName).map((schedule) => (
+          {waitingFirst(schedules, (s) => recipeName(s.recipeId)).map((schedule) => (
             <ScheduleCard
               key={schedule.id}
               schedule={schedule}
@@ -108,13 +99,10 @@ function ScheduleCard({
   now: number;
   onChanged: () => void;
 }) {
-  const { running, message, call } = useCardCall(onChanged);
-  const [confirming, setConfirming] = useState(false);
   const rule = scheduleRule(schedule);
   const words = describeSchedule(schedule);
   const shownRule = rule.syntax === "cron" ? rule.text : rruleLines(rule.text).rrule;
   const values = Object.entries(schedule.values);
-  const busy = running !== null;
   return (
     <li className={`automation-card automation-card-${schedule.state}`} data-schedule-id={schedule.id}>
       <div className="automation-head">
@@ -174,60 +162,18 @@ function ScheduleCard({
           </div>
         )}
       </dl>
-      <div className="automation-actions">
-        {schedule.state === "pending" && (
-          <button
-            type="button"
-            className="primary"
-            disabled={busy}
-            onClick={() => void call("approve", () => changeSchedule(schedule.id, "approve"))}
-          >
-            Approve
-          </button>
-        )}
-        {schedule.state === "active" && (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => void call("pause", () => changeSchedule(schedule.id, "pause"))}
-          >
-            Pause
-          </button>
-        )}
-        {schedule.state === "paused" && (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => void call("resume", () => changeSchedule(schedule.id, "resume"))}
-          >
-            Resume
-          </button>
-        )}
-        <button type="button" disabled={busy} onClick={() => setConfirming(true)}>
-          {schedule.state === "pending" ? "Reject" : "Delete"}
-        </button>
-      </div>
-      {message && (
-        <p className="inline-error" role="alert">
-          {message}
-        </p>
-      )}
-      {confirming && (
-        <ConfirmDialog
-          title={schedule.state === "pending" ? "Reject this schedule" : "Delete this schedule"}
-          confirmLabel={schedule.state === "pending" ? "Reject" : "Delete"}
-          onClose={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            void call("delete", () => deleteSchedule(schedule.id));
-          }}
-        >
-          <p>
-            {schedule.state === "pending" ? "Reject and delete" : "Delete"} the schedule of{" "}
-            <strong>{recipeName}</strong> (<code>{shownRule}</code>)? The records of its runs stay.
-          </p>
-        </ConfirmDialog>
-      )}
+      <StateActions
+        what="schedule"
+        state={schedule.state}
+        change={(change) => changeSchedule(schedule.id, change)}
+        remove={() => deleteSchedule(schedule.id)}
+        question={
+          <>
+            the schedule of <strong>{recipeName}</strong> (<code>{shownRule}</code>)? The records of its runs stay.
+          </>
+        }
+        onChanged={onChanged}
+      />
     </li>
   );
 }
@@ -366,34 +312,16 @@ export function ScheduleDialog({
           </select>
         </label>
         {names.length > 0 && (
-          <fieldset className="automation-values">
-            <legend>Values for every run</legend>
-            {names.map((name) => (
-              <label key={name}>
-                <code>{`{{${name}}}`}</code>
-                <input
-                  value={draft.values[name] ?? ""}
-                  aria-label={name}
-                  onChange={(e) => set("values", { ...draft.values, [name]: e.target.value })}
-                />
-              </label>
-            ))}
-            <FieldNote form={SCHEDULE_FORM} field="values" message={note("values")} />
-          </fieldset>
+          <PlaceholderValues
+            legend="Values for every run"
+            names={names}
+            values={draft.values}
+            onChange={(values) => set("values", values)}
+            form={SCHEDULE_FORM}
+            message={note("values")}
+          />
         )}
-        {general && (
-          <div className="inline-error" role="alert">
-            {general}
-          </div>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={busy} aria-busy={busy || undefined}>
-            Save schedule
-          </button>
-        </div>
+        <FormActions error={general} busy={busy} submitLabel="Save schedule" onCancel={onClose} />
       </form>
     </Dialog>
   );

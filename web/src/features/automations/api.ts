@@ -4,21 +4,14 @@
  */
 import { apiFetch } from "../../shared/api/client";
 import type {
-  Board,
-  EngineInfo,
   NewRule,
   Recipe,
   RecipeFields,
   RecipeList,
-  RecipeRunList,
   RecipeRunStarted,
   RecipeSchedule,
   RecipeScheduleFields,
-  RecipeScheduleList,
   Rule,
-  RuleFiringList,
-  RuleList,
-  Webhook,
 } from "../../shared/api/types.generated";
 
 const id = encodeURIComponent;
@@ -39,18 +32,15 @@ export const updateRecipe = (recipeId: string, fields: RecipeFields) =>
 export const deleteRecipe = (recipeId: string) =>
   apiFetch<undefined>(`${RECIPES_PATH}/${id(recipeId)}`, { method: "DELETE" });
 
+/** Its runs, newest first. */
+export const recipeRunsPath = (recipeId: string) => `${RECIPES_PATH}/${id(recipeId)}/runs`;
+
 /** Runs it now; a placeholder without a value is a 400 naming `values`. */
 export const runRecipe = (recipeId: string, values: Record<string, string>) =>
-  apiFetch<RecipeRunStarted>(`${RECIPES_PATH}/${id(recipeId)}/runs`, {
+  apiFetch<RecipeRunStarted>(recipeRunsPath(recipeId), {
     method: "POST",
     body: Object.keys(values).length > 0 ? { values } : {},
   });
-
-/** Its runs, newest first. */
-export const recipeRunsPath = (recipeId: string) => `${RECIPES_PATH}/${id(recipeId)}/runs`;
-export const listRecipeRuns = (recipeId: string) => apiFetch<RecipeRunList>(recipeRunsPath(recipeId));
-
-export const listSchedules = () => apiFetch<RecipeScheduleList>(SCHEDULES_PATH);
 
 export const createSchedule = (fields: RecipeScheduleFields) =>
   apiFetch<RecipeSchedule>(SCHEDULES_PATH, { method: "POST", body: fields });
@@ -63,8 +53,6 @@ export const changeSchedule = (scheduleId: string, change: StateChange) =>
 export const deleteSchedule = (scheduleId: string) =>
   apiFetch<undefined>(`${SCHEDULES_PATH}/${id(scheduleId)}`, { method: "DELETE" });
 
-export const listRules = () => apiFetch<RuleList>(RULES_PATH);
-
 export const createRule = (rule: NewRule) => apiFetch<Rule>(RULES_PATH, { method: "POST", body: rule });
 
 export const changeRule = (ruleId: string, change: StateChange) =>
@@ -72,14 +60,5 @@ export const changeRule = (ruleId: string, change: StateChange) =>
 
 export const deleteRule = (ruleId: string) => apiFetch<undefined>(`${RULES_PATH}/${id(ruleId)}`, { method: "DELETE" });
 
+/** What the rule did each time it fired. */
 export const ruleFiringsPath = (ruleId: string) => `${RULES_PATH}/${id(ruleId)}/firings`;
-export const listRuleFirings = (ruleId: string) => apiFetch<RuleFiringList>(ruleFiringsPath(ruleId));
-
-/** The engines a recipe may name (`GET /engines`). */
-export const listEngines = () => apiFetch<EngineInfo[]>("/engines");
-
-/** Every board the account can see, for a rule's trigger and its item updates. */
-export const listBoards = () => apiFetch<Board[]>("/boards");
-
-/** The account's webhooks, for a rule set off by a delivery. */
-export const listWebhooks = () => apiFetch<Webhook[]>("/webhooks");

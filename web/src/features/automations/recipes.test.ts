@@ -4,6 +4,7 @@ import { ApiError } from "../../shared/api/client";
 import { recipe } from "./fixtures";
 import {
   byName,
+  deletedAlong,
   errorFor,
   fieldError,
   generalError,
@@ -11,7 +12,9 @@ import {
   placeholders,
   recipeDraft,
   recipeFields,
+  runHow,
   valuesFor,
+  waitingFirst,
 } from "./recipes";
 
 describe("placeholders", () => {
@@ -162,5 +165,32 @@ describe("byName", () => {
       "alpha 2",
       "beta",
     ]);
+  });
+});
+
+describe("the lists' words and order", () => {
+  it("says how a run started", () => {
+    const run = { scheduleId: null, scheduledFor: null, catchUp: false };
+    expect(runHow(run)).toBe("by hand or rule");
+    expect(runHow({ ...run, scheduleId: "s1", scheduledFor: "2026-01-01T02:30:00Z" })).toBe("scheduled");
+    // A run of a deleted schedule keeps its tick.
+    expect(runHow({ ...run, scheduledFor: "2026-01-01T02:30:00Z", catchUp: true })).toBe("catch-up");
+  });
+
+  it("says what goes with a deleted recipe", () => {
+    expect(deletedAlong(0)).toBe("The records of its runs go with it.");
+    expect(deletedAlong(1)).toBe("Its schedule and the records of its runs go with it.");
+    expect(deletedAlong(3)).toBe("Its 3 schedules and the records of its runs go with it.");
+  });
+
+  it("lists what waits for approval first, then by name", () => {
+    const items = [
+      { name: "b", state: "active" },
+      { name: "c", state: "pending" },
+      { name: "a", state: "paused" },
+      { name: "d", state: "pending" },
+    ];
+    expect(waitingFirst(items, (i) => i.name).map((i) => i.name)).toEqual(["c", "d", "a", "b"]);
+    expect(items.map((i) => i.name)).toEqual(["b", "c", "a", "d"]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
-import type { Recipe, RecipeFields, RecipeRunState } from "../../shared/api/types.generated";
+import type { Recipe, RecipeFields, RecipeRun, RecipeRunState } from "../../shared/api/types.generated";
 
 /** A placeholder's name: a letter or `_`, then letters, digits, `_`, `-` or `.`. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -126,6 +126,18 @@ export const RUN_STATE_LABEL: Record<RecipeRunState, string> = {
   incomplete: "Incomplete",
 };
 
+/** How a run was started, in words: by its schedule (a catch-up for missed ticks), or by hand or a rule. */
+export function runHow(run: Pick<RecipeRun, "scheduleId" | "scheduledFor" | "catchUp">): string {
+  if (!run.scheduleId && !run.scheduledFor) return "by hand or rule";
+  return run.catchUp ? "catch-up" : "scheduled";
+}
+
+/** What Delete says goes with a recipe that has `schedules` schedules. */
+export function deletedAlong(schedules: number): string {
+  if (schedules === 0) return "The records of its runs go with it.";
+  return `Its ${schedules === 1 ? "schedule" : `${schedules} schedules`} and the records of its runs go with it.`;
+}
+
 /** A refusal, as a form shows it: beside the field the server named, or above the form. */
 export interface FieldError {
   field: string | null;
@@ -159,4 +171,11 @@ export function generalError(error: FieldError | null, shown: readonly string[])
 /** Recipes by name, letter case aside, as the server lists them. */
 export function byName<T extends { name: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: "base" }));
+}
+
+/** Schedules or rules as listed: those waiting for approval first, then by `name`. */
+export function waitingFirst<T extends { state: string }>(items: readonly T[], name: (item: T) => string): T[] {
+  return [...items].sort(
+    (a, b) => Number(b.state === "pending") - Number(a.state === "pending") || name(a).localeCompare(name(b)),
+  );
 }

@@ -130,7 +130,7 @@ export function describeAction(action: RuleAction, names: RuleNames, board: Boar
 }
 
 /** The board the trigger is about, whose items the actions change. */
-export function triggerBoard(trigger: RuleTrigger, names: RuleNames): Board | undefined {
+function triggerBoard(trigger: RuleTrigger, names: RuleNames): Board | undefined {
   return trigger.kind === "item_status" || trigger.kind === "item_group"
     ? names.boards.get(trigger.boardId)
     : undefined;
@@ -186,7 +186,7 @@ export interface RuleDraft {
   json: string;
 }
 
-export const JSON_EXAMPLE = `{
+const JSON_EXAMPLE = `{
   "when": { "kind": "item_group", "boardId": "…", "groupId": "…" },
   "then": [{ "kind": "inbox", "title": "An item moved" }]
 }`;

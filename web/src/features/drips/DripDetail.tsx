@@ -4,7 +4,7 @@
  * fed in the app takes new items here and lets a waiting one be removed; a folder drip's items are
  * its files.
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import type { Drip, DripItem, DripItemContent, DripItemKind } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
 import { navigate } from "../../shared/router";
@@ -12,7 +12,7 @@ import { useSettings } from "../../shared/settings";
 import { exactTime } from "../../shared/time";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { ErrorNote } from "../../shared/ui/Status";
-import { addItem, changeDrip, deleteDrip, itemsPath, readItem, removeItem } from "./api";
+import { addItem, changeDrip, deleteDrip, itemPath, itemsPath, removeItem } from "./api";
 import { dripStatus, itemParam, itemView, refusal, wallTime } from "./drips";
 import { FieldError, FormError, invalidFor, type Refusal } from "./FieldError";
 import { ItemPreview } from "./ItemPreview";
@@ -68,7 +68,7 @@ export function DripDetail({ drip, onChanged }: { drip: Drip; onChanged: () => v
       <CadenceActions
         state={drip.state}
         call={call}
-        onMove={(change) => call.act(() => changeDrip(drip.id, change), onChanged)}
+        onMove={(change) => act(() => changeDrip(drip.id, change), onChanged)}
         onDelete={() => setConfirming(true)}
       />
       {!drip.folder && <ItemForm dripId={drip.id} onAdded={refresh} />}
@@ -135,23 +135,12 @@ export function DripDetail({ drip, onChanged }: { drip: Drip; onChanged: () => v
 
 /** The chosen item: framed or chipped HTML needs no content; the rest is read once. */
 function OpenItem({ dripId, item, previewsOn }: { dripId: string; item: DripItem; previewsOn: boolean }) {
-  const needsText = itemView(item.kind, previewsOn) === "markdown" || itemView(item.kind, previewsOn) === "text";
-  const [read, setRead] = useState<{ content?: DripItemContent; error?: unknown }>({});
-  useEffect(() => {
-    if (!needsText) return;
-    let live = true;
-    readItem(dripId, item.id).then(
-      (content) => live && setRead({ content }),
-      (error: unknown) => live && setRead({ error }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [dripId, item.id, needsText]);
+  const view = itemView(item.kind, previewsOn);
+  const read = useApi<DripItemContent>(view === "markdown" || view === "text" ? itemPath(dripId, item.id) : null);
   return (
     <section className="drip-open" aria-label={`Item ${item.name}`}>
       {read.error !== undefined && <ErrorNote error={read.error} />}
-      <ItemPreview dripId={dripId} item={item} content={read.content?.content} previewsOn={previewsOn} />
+      <ItemPreview dripId={dripId} item={item} content={read.data?.content} previewsOn={previewsOn} />
     </section>
   );
 }

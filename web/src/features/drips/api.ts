@@ -4,7 +4,6 @@ import type {
   Drip,
   DripFields,
   DripItem,
-  DripItemContent,
   DripItemFields,
   ScheduledMessage,
   ScheduledMessageFields,
@@ -42,5 +41,3 @@ export const addItem = (dripId: string, fields: DripItemFields) =>
 
 export const removeItem = (dripId: string, itemId: string) =>
   apiFetch<undefined>(itemPath(dripId, itemId), { method: "DELETE" });
-
-export const readItem = (dripId: string, itemId: string) => apiFetch<DripItemContent>(itemPath(dripId, itemId));

@@ -30,6 +30,14 @@ describe("which sessions need you", () => {
     expect(needsYou([{ ...answered, pendingMessages: 0 }])).toHaveLength(1);
   });
 
+  it("leaves out a session answered here until a later turn waits again", () => {
+    const waiting = session("w", { status: "waiting_for_input", turns: 1 });
+    const answeredAtOne = new Map([["w", 1]]);
+    expect(needsYou([waiting], answeredAtOne)).toEqual([]);
+    expect(needsYou([{ ...waiting, turns: 2 }], answeredAtOne)).toHaveLength(1);
+    expect(needsYou([{ ...waiting, status: "failed" }], answeredAtOne)).toHaveLength(1);
+  });
+
   it("orders equal times by id, so the cards do not swap places between draws", () => {
     const at = "2026-01-01T10:00:00Z";
     const cards = needsYou([

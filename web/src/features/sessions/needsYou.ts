@@ -4,6 +4,7 @@
  * or how it failed, in words, and for how long.
  */
 import type { Session } from "../../shared/api/types.generated";
+import { epochMs } from "../../shared/time";
 
 /** Why a session is in the section, as its card says it. */
 export type NeedsYouReason = "question" | "approval" | "reply" | "failed";
@@ -27,11 +28,6 @@ export interface NeedsYouCard {
 /** Claude Code's tool for asking the user; the board's activity names the tool when it was the last step. */
 const ASK_TOOL = "AskUserQuestion";
 
-function time(iso: string): number {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? 0 : t;
-}
-
 function reasonOf(session: Session): NeedsYouReason {
   if (session.status === "failed") return "failed";
   if (session.awaitingApproval) return "approval";
@@ -53,19 +49,27 @@ function lastWords(session: Session): string | null {
 /**
  * The sessions that need the user, newest first: waiting for input or failed, not archived. A
  * waiting session with a follow-up already queued (`pendingMessages`) has been answered and is
- * about to move on, so it is left out: its card goes as soon as the reply is accepted.
+ * about to move on, so it is left out: its card goes as soon as the reply is accepted. So is one
+ * answered here at the turn it is still on (`answered`: session id to its `turns` when answered),
+ * which a poll can still read as waiting; it comes back when a later turn waits again.
  */
-export function needsYou(sessions: readonly Session[]): NeedsYouCard[] {
+export function needsYou(
+  sessions: readonly Session[],
+  answered: ReadonlyMap<string, number> = new Map(),
+): NeedsYouCard[] {
   return sessions
     .filter(
-      (s) => !s.archived && (s.status === "failed" || (s.status === "waiting_for_input" && s.pendingMessages === 0)),
+      (s) =>
+        !s.archived &&
+        (s.status === "failed" ||
+          (s.status === "waiting_for_input" && s.pendingMessages === 0 && answered.get(s.id) !== s.turns)),
     )
     .map((session) => {
       const reason = reasonOf(session);
       const said = reason === "failed" ? errorWords(session.error) : lastWords(session);
       return { session, reason, said, since: session.updatedAt };
     })
-    .sort((a, b) => time(b.since) - time(a.since) || a.session.id.localeCompare(b.session.id));
+    .sort((a, b) => epochMs(b.since) - epochMs(a.since) || a.session.id.localeCompare(b.session.id));
 }
 
 /** "under a minute", "5 min", "2 h 5 min", "3 d 4 h": a wait, to the unit that matters. */
@@ -81,7 +85,7 @@ export function durationWords(ms: number): string {
 
 /** How long the card's session has waited, in words: "Waiting 5 min", "Failed 2 h ago". */
 export function waitWords(card: Pick<NeedsYouCard, "reason" | "since">, now: number): string {
-  const waited = durationWords(now - time(card.since));
+  const waited = durationWords(now - epochMs(card.since));
   if (card.reason !== "failed") return `Waiting ${waited}`;
   return waited === "under a minute" ? "Failed just now" : `Failed ${waited} ago`;
 }

@@ -72,7 +72,7 @@ export const LOG_MAX_ENTRIES = 100;
 export const LOG_MAX_CHARS = 64 * 1024;
 
 /** `entries` as rows (see `groupEntries`), each named as the transcript names it. */
-export function keyedRows(entries: readonly Entry[]): KeyedEntryRow[] {
+function keyedRows(entries: readonly Entry[]): KeyedEntryRow[] {
   return groupEntries(entries).map((row) => ({ ...row, key: entryRowKey(row) }));
 }
 

@@ -177,7 +177,7 @@ export function stepOf(call: ToolCall | null, result: ToolResult | null): Step {
 }
 
 /** The step a row of the transcript is, if it is one. */
-export function stepOfRow(row: EntryRow): Step | null {
+function stepOfRow(row: EntryRow): Step | null {
   if (row.kind === "tool") return stepOf(row.call, row.result);
   if (row.kind === "entry" && row.entry.kind === "tool_result") return stepOf(null, row.entry);
   return null;
