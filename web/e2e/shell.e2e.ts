@@ -126,7 +126,7 @@ test("turning the control server off asks first: Cancel keeps it on, and the con
 
   await toggle.click();
   await confirm.waitFor();
-  expect(await confirm.innerText()).toContain("127.0.0.1:19519");
+  expect(await confirm.innerText()).toContain("scripts and agent sessions can no longer reach");
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await confirm.waitFor({ state: "detached" });
   expect(await toggle.isChecked()).toBe(true);

@@ -1,6 +1,9 @@
 //! The settings catalog: every user-settable key of spec documents 2 and 3, in
 //! spec order, as one static table. Everything else about settings is derived
-//! from it, save the labels people read, which are written in `labels.rs`.
+//! from it, save the labels people read, which are written in `labels.rs`, and
+//! the plain-language summaries in `summaries.rs`. A key this version stores
+//! but that only a desktop app or Windows would act on is marked so
+//! (`desktop_app()`, `windows_only()`): the settings page gives that reason.
 //!
 //! Descriptions are the spec's Effect text verbatim (tasksV2HideCompleted
 //! aside: the spec shows none). Defaults are the spec's where its text states
@@ -128,7 +131,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(PROMPTS_AND_PRESENTATION, "refreshTitleModel", text(100), Str(""), "Model override for staleness checks and title refreshes.").acts(),
     def(PROMPTS_AND_PRESENTATION, "imageBridgeMode", Kind::Select(&["off", "auto"]), Str("off"), "When the selected model cannot see images, send attachments to a vision-capable model first and pass a text brief. Extra model call. Default off."),
     def(PROMPTS_AND_PRESENTATION, "sessionAutoFocusInput", TOGGLE, Bool(true), "Places the cursor in the text box when switching sessions. Off: press R to focus.").acts(),
-    def(PROMPTS_AND_PRESENTATION, "isolatedSessionViewEnabled", TOGGLE, Bool(false), "Renders the active session in its own background process; effect on the next session clicked.").takes_effect(NextSession),
+    def(PROMPTS_AND_PRESENTATION, "isolatedSessionViewEnabled", TOGGLE, Bool(false), "Renders the active session in its own background process; effect on the next session clicked.").takes_effect(NextSession).desktop_app(),
     def(PROMPTS_AND_PRESENTATION, "contextWarning75Enabled", TOGGLE, Bool(false), "In-chat note at about 75% of the context window. Default off.").acts(),
     def(PROMPTS_AND_PRESENTATION, "contextWarning90Enabled", TOGGLE, Bool(false), "In-chat note at about 90%. Default off.").acts(),
     def(PROMPTS_AND_PRESENTATION, "contextStallAutoRecoverEnabled", TOGGLE, Bool(true), "When a session fills its context and stops mid-task, frees space and continues it.").acts(),
@@ -136,7 +139,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(PROMPTS_AND_PRESENTATION, "projectBoardsEnabled", TOGGLE, Bool(true), "Shows the project-board module in the sidebar (projects, groups, items, views)."),
     def(PROMPTS_AND_PRESENTATION, "runningAppsEnabled", TOGGLE, Bool(true), "Shows the Running Apps entry: live list of dev servers the application launched through its bundled proxy at .localhost addresses."),
     def(PROMPTS_AND_PRESENTATION, "showBookmarksInToolbar", TOGGLE, Bool(false), "Shows the bookmarks toolbar button and popover. Default off; bookmark rows are preserved.").acts(),
-    def(PROMPTS_AND_PRESENTATION, "stickyNotesEnabled", TOGGLE, Bool(true), "Floating sticky notes on the desktop."),
+    def(PROMPTS_AND_PRESENTATION, "stickyNotesEnabled", TOGGLE, Bool(true), "Floating sticky notes on the desktop.").desktop_app(),
     def(PROMPTS_AND_PRESENTATION, "teamTimeEnabled", TOGGLE, Bool(true), "World-clock dashboard with working-hours status and a meeting planner."),
     def(PROMPTS_AND_PRESENTATION, "wheresMyWorkEnabled", TOGGLE, Bool(true), "One screen showing landed, waiting-on-review, turned-down and stranded changes.").acts(),
     def(PROMPTS_AND_PRESENTATION, "dripEnabled", TOGGLE, Bool(true), "Surfaces the Drip virtual project (queues releasing content to the inbox on a chosen cadence).").acts(),
@@ -177,11 +180,11 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(CLOUD, "cloudSessionReviewsEnabled", TOGGLE, Bool(true), "When cloud work returns to this computer, runs the configured code reviewers against the returned branch and records findings. Default on. A review does not hold the branch back."),
     def(CLOUD, "cloudStartedSessionsEnabled", TOGGLE, Bool(false), "A cloud session may start helper cloud sessions, each approved from a card; one click stops the whole tree. Default off.").guarded().acts(),
     def(PERFORMANCE_AND_RESOURCES, "boostAppProcessPriority", TOGGLE, Bool(false), "While an application window is foreground, raises the application's processes to Above-Normal priority. No effect on platforms M and L.").acts(),
-    def(PERFORMANCE_AND_RESOURCES, "keepAppResidentInMemory", TOGGLE, Bool(true), "Locks the application database in physical RAM. Platform W only. Default on; auto-sizes, self-caps, turns itself off on low-memory machines."),
+    def(PERFORMANCE_AND_RESOURCES, "keepAppResidentInMemory", TOGGLE, Bool(true), "Locks the application database in physical RAM. Platform W only. Default on; auto-sizes, self-caps, turns itself off on low-memory machines.").windows_only(),
     def(PERFORMANCE_AND_RESOURCES, "keepAwakeWhileSessionsRunning", TOGGLE, Bool(true), "Prevents system sleep while sessions run; display may sleep. Default on. Works on platforms W and M; on L depends on the desktop environment.").acts(),
     def(PERFORMANCE_AND_RESOURCES, "mergePriorityBoostEnabled", TOGGLE, Bool(false), "While merge all ready branches runs, gives that session Above-Normal CPU priority and drops other sessions to Below-Normal. Reverts at merge end, after 30 minutes, or when turned off. Platform M can only lower others; no effect on platform L.").acts(),
     def(PERFORMANCE_AND_RESOURCES, "reserveUiCoreEnabled", TOGGLE, Bool(false), "Reserves one performance core of a hybrid CPU for the application window; sessions kept off it. No effect on non-hybrid CPUs or non-W platforms. Default off.").acts(),
-    def(PERFORMANCE_AND_RESOURCES, "sessionAdaptiveEcoreAffinity", TOGGLE, Bool(false), "On hybrid CPUs, confines engine sessions to efficiency cores when host CPU averages above 85% and releases them below 60%. No effect on non-hybrid CPUs or non-W platforms."),
+    def(PERFORMANCE_AND_RESOURCES, "sessionAdaptiveEcoreAffinity", TOGGLE, Bool(false), "On hybrid CPUs, confines engine sessions to efficiency cores when host CPU averages above 85% and releases them below 60%. No effect on non-hybrid CPUs or non-W platforms.").windows_only(),
     def(PERFORMANCE_AND_RESOURCES, "sessionAdaptiveMemoryPaging", TOGGLE, Bool(false), "When memory is low, tells busy sessions to keep less in RAM. Starts above about 85% RAM use, lifts below about 70%. Platform W only.").acts(),
     def(PERFORMANCE_AND_RESOURCES, "sessionCpuCapEnabled", TOGGLE, Bool(false), "Soft-caps combined CPU of all engine processes when the host is contended; also applies below-normal priority. No effect on platforms M and L.").acts(),
     def(PERFORMANCE_AND_RESOURCES, "sessionCpuCapPercent", int_step(25, 90, 5), Int(75), "Maximum combined CPU percentage when contended. Range step 5.").acts(),
@@ -196,7 +199,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(ANALYSIS_AND_COST, "sessionForensicsScanIntervalHours", int(1, 168), Int(24), "How often the free deterministic friction scan runs.").acts(),
     def(ALARMS, "alarmsEnabled", TOGGLE, Bool(true), "Master switch for Alarms.").acts(),
     def(ALARMS, "alarmsAssertiveness", Kind::Select(&["modal", "banner", "silent-banner"]), Str("modal"), "How alarms surface when firing.").acts(),
-    def(ALARMS, "alarmsBringToForeground", TOGGLE, Bool(true), "Raises the window above other apps when an alarm fires."),
+    def(ALARMS, "alarmsBringToForeground", TOGGLE, Bool(true), "Raises the window above other apps when an alarm fires.").desktop_app(),
     def(ALARMS, "alarmsPierceFocusMode", TOGGLE, Bool(true), "Fires alarms immediately even during Focus Mode batching."),
     def(ALARMS, "alarmsDefaultMaxSnoozes", int(-1, 20), Int(3), "Maximum snoozes before only Dismiss remains.").acts(),
     def(ALARMS, "alarmsDefaultSnoozeMinutes", Kind::NumberChoice(&[5, 9, 15, 30]), Int(9), "Default snooze length.").acts(),
@@ -209,7 +212,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(ALARMS, "alarmNlpDailyCostCap", number(0.0, 5.0), Float(0.5), "Maximum daily spend on small-model natural-language alarm parsing."),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "alertSessionDefaultProjectId", text(64), Str(""), "Hub the Start session button on an alert opens in when the alert names none. Automatic uses the hub with this app's own code if present, otherwise the primary engine's hub.").acts(),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "archiveDigestCadence", Kind::Select(&["off", "daily", "weekly"]), Str("off"), "How often an Archive Insights AI digest is posted to the inbox.").acts(),
-    def(INBOX_BEHAVIOUR_AND_NOTICES, "autoFocusOnNeedsYou", TOGGLE, Bool(false), "Brings the app to the foreground when a session needs attention."),
+    def(INBOX_BEHAVIOUR_AND_NOTICES, "autoFocusOnNeedsYou", TOGGLE, Bool(false), "Brings the app to the foreground when a session needs attention.").desktop_app(),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "autoSwitchToInbox", TOGGLE, Bool(false), "Navigates to the inbox when another session needs attention, only if the user was idle at least 5 seconds.").acts(),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "contentFreeMobilePush", TOGGLE, Bool(true), "Phone push notifications without sender, subject or message text."),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "desktopIconBadgeEnabled", TOGGLE, Bool(true), "Count badge on the taskbar or dock icon for sessions that need the user.").acts(),
@@ -224,8 +227,8 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(INBOX_BEHAVIOUR_AND_NOTICES, "notificationHistoryEnabled", TOGGLE, Bool(true), "Keeps a log of recent chimes (which session, played or not, why suppressed).").acts(),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "postSendNavigation", Kind::List(&Kind::Select(&["stay", "next_in_project", "next_in_inbox", "waiting_room"])), Strings(&["stay"]), "What happens after sending a message.").acts(),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "toastDisplayDurationSeconds", int(3, 30), Int(5), "How long error and warning toasts stay.").acts(),
-    def(INBOX_BEHAVIOUR_AND_NOTICES, "traySystemNotificationsEnabled", TOGGLE, Bool(true), "Sends the application's own notices (outage, failed scheduled job, budget or balance warning) from the tray icon."),
-    def(INBOX_BEHAVIOUR_AND_NOTICES, "watchingRunningAgentNudgeEnabled", TOGGLE, Bool(true), "Hint in a session after long watching a running agent. Desktop only."),
+    def(INBOX_BEHAVIOUR_AND_NOTICES, "traySystemNotificationsEnabled", TOGGLE, Bool(true), "Sends the application's own notices (outage, failed scheduled job, budget or balance warning) from the tray icon.").desktop_app(),
+    def(INBOX_BEHAVIOUR_AND_NOTICES, "watchingRunningAgentNudgeEnabled", TOGGLE, Bool(true), "Hint in a session after long watching a running agent. Desktop only.").desktop_app(),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "watchingTimeRecapCardEnabled", TOGGLE, Bool(true), "Inbox card at most once a week after heavy agent-watching time."),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "inboxShowAutomations", TOGGLE, Bool(true), "Automation rules waiting for approval.").acts(),
     def(INBOX_BEHAVIOUR_AND_NOTICES, "inboxShowCalendar", TOGGLE, Bool(true), "Calendar reminders and agenda."),
@@ -250,7 +253,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(CALENDAR, "calendarReminderMinutes", int(0, 120), Int(10), "Minutes before an event for the starting-soon reminder."),
     def(CALENDAR, "calendarWeekStartDay", Kind::Select(&["sunday", "monday"]), Str("monday"), "First day of the calendar week."),
     def(CALENDAR, "pomodoroAutoEnableFocusModeDefault", TOGGLE, Bool(true), "Starting a focus block silences notifications via Focus Mode; breaks release them. Toggling the bell manually during a run stops Pomodoro managing it for that run. Per-preset overrides win."),
-    def(CALENDAR, "pomodoroPhaseForeground", TOGGLE, Bool(false), "Raises the window on each Pomodoro phase change. Default off."),
+    def(CALENDAR, "pomodoroPhaseForeground", TOGGLE, Bool(false), "Raises the window on each Pomodoro phase change. Default off.").desktop_app(),
     def(CALENDAR, "pomodoroScheduleEnabled", TOGGLE, Bool(true), "Weekday rules may auto-start Pomodoro runs; off silences the scheduler without deleting rules."),
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "webmailEnabled", TOGGLE, Bool(false), "Web mail in the sidebar."),
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "webmailAutoFocusReply", TOGGLE, Bool(false), "Puts the cursor in the reply box when opening an email. Off keeps focus on the body so triage shortcuts work (E archive, S star, U unread, ! spam, X select, H snooze); R starts a reply."),

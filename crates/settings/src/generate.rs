@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::index::definitions;
-use crate::schema::{Area, SettingDef};
+use crate::schema::{Area, NoEffect, SettingDef};
 
 /// The choices made where the spec is silent; also the tail of the crate docs.
 const DECISIONS: &str = include_str!("decisions.md");
@@ -24,7 +24,9 @@ pub fn catalog_markdown() -> String {
          them all, `PATCH /settings/<key>` with `{{\"value\": ...}}` changes one, and \
          `DELETE /settings/<key>` restores its default. The {} keys marked *guarded* govern what \
          agents may do and cannot be changed with an agent token. This version acts on {} keys; \
-         the others are validated and stored, and say \"{STORED_ONLY}\".\n",
+         the others are validated and stored, and their \"Takes effect\" says why they have \
+         none: not built yet, desktop app only (Switchboard runs in a browser), or Windows \
+         only (its server runs on Linux).\n",
         defs.len(),
         Area::ALL.len(),
         guarded,
@@ -51,7 +53,7 @@ pub fn catalog_markdown() -> String {
                     def.type_label().to_owned(),
                     def.accepted(),
                     format!("`{}`", def.default_value()),
-                    takes_effect(def).to_owned(),
+                    takes_effect(def),
                     def.description.to_owned(),
                 ];
                 out.push('|');
@@ -102,20 +104,17 @@ fn property_schema(def: &SettingDef) -> Value {
     schema["x-takesEffect"] = json!(def.takes_effect.as_str());
     schema["x-guarded"] = json!(def.guarded);
     schema["x-inEffect"] = json!(def.in_effect);
+    schema["x-noEffect"] = json!(def.why_no_effect().map(NoEffect::as_str));
     schema
 }
 
-/// When a change is felt, or that it is not felt at all yet.
-fn takes_effect(def: &SettingDef) -> &'static str {
-    if def.in_effect {
-        def.takes_effect.as_str()
-    } else {
-        STORED_ONLY
+/// When a change is felt, or why it is not felt at all.
+fn takes_effect(def: &SettingDef) -> String {
+    match def.why_no_effect() {
+        None => def.takes_effect.as_str().to_owned(),
+        Some(reason) => format!("no effect: {}", reason.as_str()),
     }
 }
-
-/// What the docs and the settings page say of a key this version only stores.
-const STORED_ONLY: &str = "stored; no effect in this version yet";
 
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -126,8 +125,9 @@ fn capitalised(text: &str) -> String {
 }
 
 /// The settings as TypeScript: the value type of every key, and each key's
-/// metadata (label, area, section, type label, accepted values, default, when it
-/// takes effect, JSON Schema), from which the web app builds its settings form.
+/// metadata (label, plain summary, area, section, type label, accepted values,
+/// default, when it takes effect or why it has no effect, JSON Schema), from
+/// which the web app builds its settings form.
 pub fn typescript() -> String {
     let mut out = String::from(
         "// Generated from the settings schema in crates/settings by `cargo test`. Do not edit.\n\n",
@@ -145,8 +145,12 @@ pub fn typescript() -> String {
     out.push_str("}\n\nexport type SettingKey = keyof SettingsValues;\n\n");
     out.push_str(
         "export interface SettingDefinition {\n  key: SettingKey;\n  label: string;\n  area: string;\n  section: string;\n  \
-         type: string;\n  accepted: string;\n  default: unknown;\n  takesEffect: string;\n  inEffect: boolean;\n  \
-         guarded: boolean;\n  description: string;\n  schema: unknown;\n}\n\n",
+         type: string;\n  accepted: string;\n  default: unknown;\n  \
+         /** When a change is felt: \"immediately\", \"next session\" or \"next start\". */\n  takesEffect: string;\n  \
+         inEffect: boolean;\n  /** Why a key this version does not act on has no effect; null when it acts. */\n  \
+         noEffect: string | null;\n  guarded: boolean;\n  /** The spec's text, verbatim. */\n  description: string;\n  \
+         /** What the settings page says the key does: plain words, true of this version. */\n  summary: string;\n  \
+         schema: unknown;\n}\n\n",
     );
     let metadata: Vec<Value> = definitions()
         .iter()
@@ -159,10 +163,12 @@ pub fn typescript() -> String {
                 "type": def.type_label(),
                 "accepted": def.accepted(),
                 "default": def.default_value(),
-                "takesEffect": takes_effect(def),
+                "takesEffect": def.takes_effect.as_str(),
                 "inEffect": def.in_effect,
+                "noEffect": def.why_no_effect().map(NoEffect::reason),
                 "guarded": def.guarded,
                 "description": def.description,
+                "summary": def.summary(),
                 "schema": def.kind.json_schema(),
             })
         })

@@ -148,7 +148,7 @@ pub(crate) static LABELS: &[(&str, &str)] = &[
     ("autoFocusOnNeedsYou", "Bring the app forward when a session needs you"),
     ("autoSwitchToInbox", "Go to the inbox when a session needs you"),
     ("contentFreeMobilePush", "Phone notifications without content"),
-    ("desktopIconBadgeEnabled", "Count badge on the app icon"),
+    ("desktopIconBadgeEnabled", "Count of sessions needing you in the tab"),
     ("developerMessagesEnabled", "Messages from the makers"),
     ("focusModeFeatureEnabled", "Focus Mode"),
     ("helpfulHintsEnabled", "Tips and hints"),

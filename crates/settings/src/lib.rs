@@ -3,8 +3,9 @@
 //!
 //! The catalog (`definitions()`, one [`SettingDef`] per key, in spec order) is
 //! a static table; beside it, `labels.rs` gives each key the name people
-//! read ([`SettingDef::label`]). Everything else about a key is derived from
-//! its row: validation ([`SettingDef::validate`], whose refusal names what is
+//! read ([`SettingDef::label`]), and `summaries.rs` a plain-language
+//! description where the spec's text is shorthand ([`SettingDef::summary`]).
+//! Everything else about a key is derived from its row: validation ([`SettingDef::validate`], whose refusal names what is
 //! accepted), the default ([`SettingDef::default_value`]), the Markdown
 //! catalog ([`catalog_markdown`], checked in as `docs/settings.md`) and the
 //! JSON Schema ([`json_schema`]), the TypeScript ([`typescript`]) and the typed accessors
@@ -12,7 +13,9 @@
 //! on [`SettingsStore`], returning the key's type (`bool`, `u32`, `f64`,
 //! `String`, an enum per select), so no code outside this crate reads a
 //! setting by a string key. The catalog also says whether this version acts on
-//! a key or only stores it ([`SettingDef::in_effect`]). [`SettingsStore`] keeps
+//! a key or only stores it ([`SettingDef::in_effect`]), and for a stored key,
+//! why it has no effect ([`SettingDef::why_no_effect`]: not built yet, or
+//! meant for a desktop app or for Windows). [`SettingsStore`] keeps
 //! values in SQLite and serves them from memory. This crate knows nothing of HTTP or tokens: it says which keys
 //! are guarded, and the server decides who may write them.
 //!
@@ -44,6 +47,7 @@ mod labels;
 mod rust_api;
 mod schema;
 mod store;
+mod summaries;
 
 pub use accessors::*;
 pub use error::SettingsError;
@@ -51,5 +55,5 @@ pub use generate::{catalog_markdown, json_schema, typescript};
 pub use index::{definitions, lookup};
 pub use kind::{Field, Kind, NumberRange, TextFormat, parse_time_of_day};
 pub use rust_api::rust_accessors;
-pub use schema::{Area, DefaultValue, SettingDef, TakesEffect};
+pub use schema::{Area, DefaultValue, NoEffect, SettingDef, TakesEffect};
 pub use store::{MESSENGER_BOT_ALLOWED_USER_IDS, MIGRATIONS, SettingView, SettingsStore};

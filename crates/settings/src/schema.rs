@@ -54,6 +54,45 @@ impl TakesEffect {
     }
 }
 
+/// Why this version does nothing with a key it stores: the settings page
+/// groups such keys by this reason and shows it, rather than offer a switch
+/// that visibly does nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NoEffect {
+    /// Nothing in this version reads the key yet.
+    NotBuilt,
+    /// The key acts on a desktop application's window, tray or dock, which a
+    /// page in a browser does not have.
+    DesktopApp,
+    /// The key acts only on Windows; Switchboard's server runs on Linux.
+    WindowsOnly,
+}
+
+impl NoEffect {
+    /// Short, for the catalog's "Takes effect" column ("no effect: ...").
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoEffect::NotBuilt => "not built yet",
+            NoEffect::DesktopApp => "desktop app only",
+            NoEffect::WindowsOnly => "Windows only",
+        }
+    }
+
+    /// The sentence the settings page shows for the key.
+    pub fn reason(self) -> &'static str {
+        match self {
+            NoEffect::NotBuilt => {
+                "Not built yet: Switchboard keeps the value, but nothing in this version uses it."
+            }
+            NoEffect::DesktopApp => {
+                "Only for a desktop app: Switchboard runs in your browser, which has no tray icon \
+                 or dock and cannot raise its own window."
+            }
+            NoEffect::WindowsOnly => "Only on Windows: Switchboard's server runs on Linux.",
+        }
+    }
+}
+
 /// A default as it can be written in a `static` table; [`SettingDef::default_value`]
 /// gives it as JSON.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -108,6 +147,8 @@ pub struct SettingDef {
     /// Whether this version acts on the key; `false` means it is only stored
     /// (and said so in the docs and the settings page).
     pub in_effect: bool,
+    /// Why a key that is not in effect has none; ignored for one that is.
+    pub no_effect: NoEffect,
     pub description: &'static str,
 }
 
@@ -137,6 +178,7 @@ pub(crate) const fn def(
         takes_effect: TakesEffect::Immediately,
         guarded: false,
         in_effect: false,
+        no_effect: NoEffect::NotBuilt,
         description,
     }
 }
@@ -156,6 +198,27 @@ impl SettingDef {
             in_effect: true,
             ..self
         }
+    }
+
+    /// Marks a stored-only key as one a desktop application would act on.
+    pub(crate) const fn desktop_app(self) -> Self {
+        Self {
+            no_effect: NoEffect::DesktopApp,
+            ..self
+        }
+    }
+
+    /// Marks a stored-only key as one only Windows would act on.
+    pub(crate) const fn windows_only(self) -> Self {
+        Self {
+            no_effect: NoEffect::WindowsOnly,
+            ..self
+        }
+    }
+
+    /// Why this version does nothing with the key, or `None` when it acts on it.
+    pub fn why_no_effect(&self) -> Option<NoEffect> {
+        (!self.in_effect).then_some(self.no_effect)
     }
 
     pub(crate) const fn nullable(self) -> Self {

@@ -1,37 +1,46 @@
 /**
- * `/settings`: every key of `GET /settings`, named, grouped and described by the
- * generated catalog. Each change is sent at once, save the few that ask first
- * (`confirmations.ts`); a refusal is shown beside the field and the stored value
- * stays. A navigation lists the sections; `#<pane>` in the address scrolls to
- * that section (see `panes.ts`).
+ * `/settings`: every key of `GET /settings`, named, grouped and described in plain words by the
+ * generated catalog. The keys this version acts on are listed by section; those it does not (not
+ * built yet, a desktop app's, Windows') wait behind a switch, in one group per reason. Each change
+ * is sent at once, save the few that ask first (`confirmations.ts`); a refusal is shown beside the
+ * field and the stored value stays. A navigation lists the sections; `#<pane>` in the address
+ * scrolls to that section (see `panes.ts`).
  */
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { confirmationFor, type Confirmation } from "./confirmations";
-import { effectNote } from "./effectNote";
 import { RestartButton } from "./RestartButton";
 import { UtilitySpend } from "./UtilitySpend";
-import { fieldFor, parseField, textOf, type Field } from "./settingFields";
+import { fieldFor, optionLabel, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "../../shared/settings";
 import { useHash } from "../../shared/router";
 import { paneFor } from "./panes";
-import { DEFINITIONS, isListed, navOf, sectionsOf, storedOnlyCount, type NavArea } from "./sections";
+import { GUARDED_BADGE, GUARDED_TOOLTIP, rowText } from "./rowText";
+import {
+  DEFINITIONS,
+  NO_EFFECT_PANE,
+  NO_EFFECT_TITLE,
+  noEffectCount,
+  settingsView,
+  type NavArea,
+  type NoEffectGroup,
+} from "./sections";
 import "./settings.css";
+
+/** The section whose caps the utility model's spend today is read against. */
+const SPEND_PANE = "sessions-agents-analysis-and-cost";
 
 export function SettingsPage() {
   const { values, error, update } = useSettings();
   const [filter, setFilter] = useState("");
-  const [showStoredOnly, setShowStoredOnly] = useState(false);
+  const [showNoEffect, setShowNoEffect] = useState(false);
   const needle = useDeferredValue(filter.trim().toLowerCase());
-  const sections = useMemo(
-    () => sectionsOf(Object.keys(values ?? {}).filter((k) => isListed(k, needle, showStoredOnly))),
-    [values, needle, showStoredOnly],
-  );
-  const hidden = useMemo(() => storedOnlyCount(Object.keys(values ?? {})), [values]);
-  const nav = useMemo(() => navOf(sections), [sections]);
-  const pane = paneFor(useHash(), sections);
+  const keys = useMemo(() => Object.keys(values ?? {}), [values]);
+  const view = useMemo(() => settingsView(keys, needle, showNoEffect), [keys, needle, showNoEffect]);
+  const hidden = useMemo(() => noEffectCount(keys), [keys]);
+  const pane = paneFor(useHash(), view.panes);
   // The list follows the filter a render late (deferred): a section chosen just after the filter
   // changed is scrolled to once the list has caught up, or rows drawn after would push it away.
   const settled = needle === filter.trim().toLowerCase();
@@ -49,11 +58,14 @@ export function SettingsPage() {
   if (error !== undefined) return <ErrorNote error={error} />;
   if (!values) return <Loading what="settings" />;
 
+  const empty = view.sections.length === 0 && view.noEffect.length === 0;
   return (
     <section className="page settings-page">
       <header className="page-head">
         <h1>Settings</h1>
         <RestartButton />
+      </header>
+      <div className="settings-toolbar">
         <input
           type="search"
           aria-label="Filter settings"
@@ -62,15 +74,14 @@ export function SettingsPage() {
           onChange={(e) => setFilter(e.target.value)}
         />
         <label className="settings-stored-only">
-          <input type="checkbox" checked={showStoredOnly} onChange={(e) => setShowStoredOnly(e.target.checked)} />
+          <input type="checkbox" checked={showNoEffect} onChange={(e) => setShowNoEffect(e.target.checked)} />
           Show settings that have no effect yet ({hidden})
         </label>
-      </header>
-      <UtilitySpend />
+      </div>
       <div className="settings-body">
-        {nav.length > 0 && <SectionNav areas={nav} current={pane} />}
+        {view.nav.length > 0 && <SectionNav areas={view.nav} current={pane} />}
         <div className="settings-sections">
-          {sections.map((section) => (
+          {view.sections.map((section) => (
             <section
               key={section.title}
               className="settings-section"
@@ -78,6 +89,7 @@ export function SettingsPage() {
               data-pane={section.pane}
             >
               <h2>{section.title}</h2>
+              {section.pane === SPEND_PANE && <UtilitySpend />}
               <div className="settings-list">
                 {section.keys.map((key) => (
                   <SettingRow key={key} settingKey={key} value={values[key]} onSave={update} />
@@ -85,9 +97,39 @@ export function SettingsPage() {
               </div>
             </section>
           ))}
-          {sections.length === 0 && <p className="muted">No setting matches.</p>}
+          {view.noEffect.length > 0 && <NoEffectSection groups={view.noEffect} values={values} onSave={update} />}
+          {empty && <p className="muted">No setting matches.</p>}
         </div>
       </div>
+    </section>
+  );
+}
+
+/** The settings this version does nothing with, under why: shown only when asked for. */
+function NoEffectSection({
+  groups,
+  values,
+  onSave,
+}: {
+  groups: readonly NoEffectGroup[];
+  values: Record<string, unknown>;
+  onSave: RowProps["onSave"];
+}) {
+  return (
+    <section className="settings-section settings-no-effect" aria-label={NO_EFFECT_TITLE} data-pane={NO_EFFECT_PANE}>
+      <h2>{NO_EFFECT_TITLE}</h2>
+      <p className="muted">Switchboard keeps these values, but changing one does nothing in this version.</p>
+      {groups.map((group) => (
+        <section key={group.reason} className="settings-no-effect-group" aria-label={group.title}>
+          <h3>{group.title}</h3>
+          {group.detail && <p className="setting-no-effect-reason">{group.detail}</p>}
+          <div className="settings-list">
+            {group.keys.map((key) => (
+              <SettingRow key={key} settingKey={key} value={values[key]} onSave={onSave} noEffect />
+            ))}
+          </div>
+        </section>
+      ))}
     </section>
   );
 }
@@ -163,10 +205,13 @@ interface RowProps {
   settingKey: string;
   value: unknown;
   onSave: (key: string, value: unknown) => Promise<unknown>;
+  /** A row of the no-effect group, whose heading says why. */
+  noEffect?: boolean;
 }
 
-const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowProps) {
+const SettingRow = memo(function SettingRow({ settingKey, value, onSave, noEffect = false }: RowProps) {
   const definition = DEFINITIONS.get(settingKey);
+  const text = rowText(settingKey, definition);
   const field = fieldFor(definition, value);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -193,21 +238,20 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave }: RowPr
   };
 
   return (
-    <div className="setting-row" data-setting={settingKey}>
+    <div className={`setting-row${noEffect ? " setting-stored-only" : ""}`} data-setting={settingKey}>
       <div className="setting-label">
-        <label htmlFor={id}>{definition ? definition.label : <code>{settingKey}</code>}</label>
-        {definition && <span className="setting-description">{definition.description}</span>}
-        {definition && (
-          <span className={`setting-effect${definition.inEffect ? "" : " setting-stored-only"}`}>
-            {effectNote(definition)}
-          </span>
-        )}
-        {definition && (
-          <code className="muted">
-            {settingKey}
-            {definition.guarded ? " · guarded" : ""}
-          </code>
-        )}
+        <div className="setting-name">
+          <label htmlFor={id} title={text.keyTitle}>
+            {definition ? text.label : <code>{text.label}</code>}
+          </label>
+          {text.guarded && (
+            <span className="setting-badge" title={GUARDED_TOOLTIP}>
+              {GUARDED_BADGE}
+            </span>
+          )}
+        </div>
+        {text.summary && <span className="setting-description">{text.summary}</span>}
+        {text.effect && <span className="setting-effect">{text.effect}</span>}
       </div>
       <div className="setting-control">
         <Control id={id} field={field} value={value} disabled={saving} onSave={request} onInvalid={setProblem} />
@@ -249,14 +293,17 @@ interface ControlProps {
 function Control({ id, field, value, disabled, onSave, onInvalid }: ControlProps) {
   switch (field.kind) {
     case "toggle":
+      // The wrapping label holds nothing to read: it only widens what a finger may press.
       return (
-        <input
-          id={id}
-          type="checkbox"
-          checked={value === true}
-          disabled={disabled}
-          onChange={(e) => onSave(e.target.checked)}
-        />
+        <label className="setting-toggle">
+          <input
+            id={id}
+            type="checkbox"
+            checked={value === true}
+            disabled={disabled}
+            onChange={(e) => onSave(e.target.checked)}
+          />
+        </label>
       );
     case "select":
       return (
@@ -268,7 +315,7 @@ function Control({ id, field, value, disabled, onSave, onInvalid }: ControlProps
         >
           {field.options.map((o) => (
             <option key={o} value={String(o)}>
-              {o}
+              {optionLabel(o)}
             </option>
           ))}
         </select>

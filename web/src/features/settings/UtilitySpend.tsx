@@ -1,5 +1,5 @@
 /**
- * The utility model's day, atop the settings: what each feature (titles, caught follow-ups, the
+ * The utility model's day, in the settings' "analysis and cost" section: what each feature (titles, caught follow-ups, the
  * weekly summary, the archive digest, the forensics analysis) spent today against its daily cap,
  * and how many calls it made. The figures are the server's (`GET /utility/spend`); the caps are the
  * settings below. The record is the owner's: another account's settings page leaves the section out.
@@ -28,7 +28,7 @@ export function UtilitySpend() {
   if (!spend.data) return null;
   return (
     <section className="utility-spend" aria-label="Utility model spend today">
-      <h2>Utility model today</h2>
+      <h3>Utility model today</h3>
       <table>
         <thead>
           <tr>

@@ -22,7 +22,7 @@ export const CONFIRMATIONS: readonly ConfirmationRule[] = [
     value: false,
     title: "Turn the control server off?",
     message:
-      "Scripts and agent sessions that talk to Switchboard over 127.0.0.1:19519 will not connect after the next start. You can turn it back on from this page.",
+      "After the next start, the switchboard command, scripts and agent sessions can no longer reach Switchboard's control server. You can turn it back on from this page.",
     confirmLabel: "Turn it off",
   },
 ];

@@ -1,11 +1,25 @@
 /**
- * What the settings page says about when a change to a key acts. The catalog knows which keys
- * this version only stores: saying "immediately" for those would promise an effect nothing has.
+ * What the settings page says about when a change to a key acts, and why a key has no effect.
+ * A change acts at once unless the catalog says otherwise, so only the other cases get a note:
+ * "Takes effect immediately" on every row would be noise that hides the rows where it matters.
  */
 import type { SettingDefinition } from "../../shared/api/settings.generated";
 
-export function effectNote(definition: Pick<SettingDefinition, "inEffect" | "takesEffect">): string {
-  if (!definition.inEffect) return "Stored; no effect in this version yet.";
-  if (definition.takesEffect === "next start") return "Takes effect at the next start.";
-  return `Takes effect ${definition.takesEffect}.`;
+/** The note for a key whose change is felt later; nothing for an immediate one or one with no effect. */
+export function effectNote(definition: Pick<SettingDefinition, "inEffect" | "takesEffect">): string | undefined {
+  if (!definition.inEffect) return undefined;
+  switch (definition.takesEffect) {
+    case "next start":
+      return "Takes effect after Switchboard restarts.";
+    case "next session":
+      return "Takes effect for sessions started after the change.";
+    default:
+      return undefined;
+  }
+}
+
+/** Why this version does nothing with the key, or nothing when it acts on it. */
+export function noEffectReason(definition: Pick<SettingDefinition, "inEffect" | "noEffect">): string | undefined {
+  if (definition.inEffect) return undefined;
+  return definition.noEffect ?? "Switchboard keeps the value, but nothing in this version uses it.";
 }

@@ -1,29 +1,94 @@
 import { describe, expect, it } from "vitest";
 import { SETTING_DEFINITIONS } from "../../shared/api/settings.generated";
-import { isListed, navOf, sectionsOf } from "./sections";
+import {
+  hasEffect,
+  matchesFilter,
+  navOf,
+  NO_EFFECT_PANE,
+  NO_EFFECT_TITLE,
+  noEffectCount,
+  noEffectGroups,
+  sectionsOf,
+  splitReason,
+  settingsView,
+} from "./sections";
 
 const storedOnly = SETTING_DEFINITIONS.filter((d) => !d.inEffect);
 const working = SETTING_DEFINITIONS.filter((d) => d.inEffect);
+const allKeys = SETTING_DEFINITIONS.map((d) => d.key);
 
-describe("isListed", () => {
-  it("hides the settings with no effect yet unless asked, and keeps those that work", () => {
+describe("matchesFilter and hasEffect", () => {
+  it("tells the keys this version acts on from those it only stores; an unknown key counts as acting", () => {
     expect(storedOnly.length).toBeGreaterThan(0);
     expect(working.length).toBeGreaterThan(0);
-    for (const d of storedOnly) {
-      expect(isListed(d.key, "", false)).toBe(false);
-      expect(isListed(d.key, "", true)).toBe(true);
-    }
-    for (const d of working) expect(isListed(d.key, "", false)).toBe(true);
+    for (const d of storedOnly) expect(hasEffect(d.key)).toBe(false);
+    for (const d of working) expect(hasEffect(d.key)).toBe(true);
+    expect(hasEffect("aKeyFromANewerServer")).toBe(true);
+    expect(noEffectCount(allKeys)).toBe(storedOnly.length);
   });
 
-  it("filters by key, label and description, and lists keys this build does not describe", () => {
-    expect(isListed("pmColorMode", "pmcolor", false)).toBe(true);
-    expect(isListed("pmColorMode", "board theme", false)).toBe(true);
-    expect(isListed("pmColorMode", "appearance", false)).toBe(true);
-    expect(isListed("pmColorMode", "no such words", false)).toBe(false);
-    expect(isListed("cliServerEnabled", "control server", false)).toBe(true);
-    expect(isListed("aKeyFromANewerServer", "", false)).toBe(true);
-    expect(isListed("aKeyFromANewerServer", "newer", false)).toBe(true);
+  it("filters by key, label, the plain summary and the spec's description", () => {
+    expect(matchesFilter("pmColorMode", "pmcolor")).toBe(true);
+    expect(matchesFilter("pmColorMode", "board theme")).toBe(true);
+    expect(matchesFilter("pmColorMode", "appearance")).toBe(true);
+    expect(matchesFilter("pmColorMode", "no such words")).toBe(false);
+    expect(matchesFilter("cliServerEnabled", "control server")).toBe(true);
+    expect(matchesFilter("agentAlertsEnabled", "until you clear them")).toBe(true);
+    expect(matchesFilter("agentAlertsEnabled", "post /alert")).toBe(true);
+    expect(matchesFilter("aKeyFromANewerServer", "")).toBe(true);
+    expect(matchesFilter("aKeyFromANewerServer", "newer")).toBe(true);
+  });
+});
+
+describe("noEffectGroups", () => {
+  it("gathers every stored-only key once under its reason, the small groups first", () => {
+    const groups = noEffectGroups(allKeys);
+    expect(groups.flatMap((g) => g.keys).sort()).toEqual(storedOnly.map((d) => d.key).sort());
+    expect(groups.map((g) => g.keys.length)).toEqual([...groups.map((g) => g.keys.length)].sort((a, b) => a - b));
+    expect(groups.at(-1)?.reason).toMatch(/^Not built yet/);
+    const desktop = groups.find((g) => g.reason.startsWith("Only for a desktop app"));
+    expect(desktop?.keys).toContain("traySystemNotificationsEnabled");
+    expect(desktop?.keys).toContain("watchingRunningAgentNudgeEnabled");
+    expect(desktop?.title).toBe("Only for a desktop app");
+    expect(desktop?.detail).toMatch(/^Switchboard runs in your browser/);
+    const windows = groups.find((g) => g.reason.startsWith("Only on Windows"));
+    expect(windows?.keys).toEqual(["keepAppResidentInMemory", "sessionAdaptiveEcoreAffinity"]);
+  });
+
+  it("splits a reason into its head and the rest", () => {
+    expect(splitReason("Only on Windows: the server runs on Linux.")).toEqual({
+      title: "Only on Windows",
+      detail: "The server runs on Linux.",
+    });
+    expect(splitReason("No reason given.")).toEqual({ title: "No reason given.", detail: "" });
+  });
+
+  it("leaves out keys that act and keys this build does not describe", () => {
+    expect(noEffectGroups(["agentAlertsEnabled", "aKeyFromANewerServer"])).toEqual([]);
+  });
+});
+
+describe("settingsView", () => {
+  it("lists only the keys that act until asked, then adds the no-effect group and its link", () => {
+    const plain = settingsView(allKeys, "", false);
+    expect(plain.sections.flatMap((s) => s.keys)).toHaveLength(working.length);
+    expect(plain.noEffect).toEqual([]);
+    expect(plain.nav.some((a) => a.pane === NO_EFFECT_PANE)).toBe(false);
+
+    const asked = settingsView(allKeys, "", true);
+    expect(asked.sections).toEqual(plain.sections);
+    expect(asked.noEffect.flatMap((g) => g.keys)).toHaveLength(storedOnly.length);
+    expect(asked.nav.at(-1)).toEqual({ title: NO_EFFECT_TITLE, pane: NO_EFFECT_PANE, sections: [] });
+    expect(asked.panes.at(-1)).toEqual({ pane: NO_EFFECT_PANE, area: NO_EFFECT_PANE });
+  });
+
+  it("applies the filter to both lists, and drops the group's link when the filter empties it", () => {
+    const tray = settingsView(allKeys, "tray icon", true);
+    expect(tray.sections).toEqual([]);
+    expect(tray.noEffect.flatMap((g) => g.keys)).toEqual(["traySystemNotificationsEnabled"]);
+    const server = settingsView(allKeys, "control server", true);
+    expect(server.noEffect).toEqual([]);
+    expect(server.nav.some((a) => a.pane === NO_EFFECT_PANE)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, it, test } from "vitest";
 import { SETTING_DEFINITIONS, type SettingKey } from "../../shared/api/settings.generated";
-import { fieldFor, parseField, textOf } from "./settingFields";
+import { fieldFor, optionLabel, parseField, textOf } from "./settingFields";
 
 const definition = (key: SettingKey) => SETTING_DEFINITIONS.find((d) => d.key === key);
 
@@ -57,4 +57,18 @@ describe("parseField", () => {
 test("textOf", () => {
   expect(textOf({ kind: "json" }, { a: 1 })).toBe('{\n "a": 1\n}');
   expect(textOf({ kind: "text", nullable: true }, null)).toBe("");
+});
+
+describe("optionLabel", () => {
+  it("reads a catalog word as words, capitalised", () => {
+    expect(optionLabel("read_only")).toBe("Read only");
+    expect(optionLabel("first-agent-board")).toBe("First agent board");
+    expect(optionLabel("guarded")).toBe("Guarded");
+  });
+
+  it("keeps file names, numbers and mixed case as they are", () => {
+    expect(optionLabel("PRIMARY.md")).toBe("PRIMARY.md");
+    expect(optionLabel(".github/alt4-instructions.md")).toBe(".github/alt4-instructions.md");
+    expect(optionLabel(15)).toBe("15");
+  });
 });

@@ -82,3 +82,14 @@ export function textOf(field: Field, value: unknown): string {
   if (field.kind === "json") return JSON.stringify(value, null, 1);
   return value === null || value === undefined ? "" : String(value);
 }
+
+/**
+ * How a select shows one of its values: a word or words joined by `_` or `-` read as words
+ * ("read_only" as "Read only"); a file name, a number or anything else as it is. The value sent
+ * stays the catalog's.
+ */
+export function optionLabel(option: string | number): string {
+  if (typeof option === "number" || !/^[a-z][a-z0-9]*([_-][a-z0-9]+)*$/.test(option)) return String(option);
+  const words = option.replace(/[_-]/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

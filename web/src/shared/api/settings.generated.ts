@@ -260,10 +260,16 @@ export interface SettingDefinition {
   type: string;
   accepted: string;
   default: unknown;
+  /** When a change is felt: "immediately", "next session" or "next start". */
   takesEffect: string;
   inEffect: boolean;
+  /** Why a key this version does not act on has no effect; null when it acts. */
+  noEffect: string | null;
   guarded: boolean;
+  /** The spec's text, verbatim. */
   description: string;
+  /** What the settings page says the key does: plain words, true of this version. */
+  summary: string;
   schema: unknown;
 }
 
@@ -276,10 +282,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 64 characters",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Where the user first found the application.",
+    "summary": "Where the user first found the application.",
     "schema": {
       "type": "string",
       "maxLength": 64
@@ -295,8 +303,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Agents may drop persistent inbox rows via POST /alert.",
+    "summary": "Agents may add alerts to your inbox that stay there until you clear them.",
     "schema": {
       "type": "boolean"
     }
@@ -311,8 +321,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 3,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Global concurrency limit across active agent-driven sessions; new spawns beyond the count are refused.",
+    "summary": "Global concurrency limit across active agent-driven sessions; new spawns beyond the count are refused.",
     "schema": {
       "type": "integer",
       "minimum": 0,
@@ -327,10 +339,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 20",
     "default": 5,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": true,
     "description": "USD ceiling on cumulative cost of one agent-driven session. Not enforced: value is stored and returned only.",
+    "summary": "USD ceiling on cumulative cost of one agent-driven session. Not enforced: value is stored and returned only.",
     "schema": {
       "type": "number",
       "minimum": 0,
@@ -345,10 +359,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 0 to 200",
     "default": 50,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": true,
     "description": "Ceiling on follow-up turns of one agent-driven session. Not enforced: value is stored and returned only.",
+    "summary": "Ceiling on follow-up turns of one agent-driven session. Not enforced: value is stored and returned only.",
     "schema": {
       "type": "integer",
       "minimum": 0,
@@ -365,8 +381,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Lets external scripts spawn sessions and send follow-up messages on their own. Default off.",
+    "summary": "Lets external scripts spawn sessions and send follow-up messages on their own. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -379,10 +397,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "next session",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Rewrites agents' find commands to run per-file work in batches instead of one process per file. Default on. Takes effect on the next new session.",
+    "summary": "Rewrites agents' find commands to run per-file work in batches instead of one process per file. Default on. Takes effect on the next new session.",
     "schema": {
       "type": "boolean"
     }
@@ -397,8 +417,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "A session may ask the user to type a value it cannot set itself (for example an API key). The AI never sees the typed value.",
+    "summary": "A session may ask the user to type a value it cannot set itself (for example an API key). The AI never sees the typed value.",
     "schema": {
       "type": "boolean"
     }
@@ -413,8 +435,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "A session may offer a key it holds for the user to review, edit and save. Nothing is saved without the user pressing Save.",
+    "summary": "A session may offer a key it holds for the user to review, edit and save. Nothing is saved without the user pressing Save.",
     "schema": {
       "type": "boolean"
     }
@@ -429,8 +453,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "guarded",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "How much an agent does before the application asks the user. Below full, protection of sensitive files (SSH keys, credentials, system files) always asks; full auto-approves them too. On external engines a sensitive file is refused at every level, full included. Email-triggered sessions stay locked down at every level. Applies to primary-engine sessions, to new second-engine sessions unless that engine has its own level under Accounts, and to external engines.",
+    "summary": "How much an agent does before the application asks the user. Below full, protection of sensitive files (SSH keys, credentials, system files) always asks; full auto-approves them too. On external engines a sensitive file is refused at every level, full included. Email-triggered sessions stay locked down at every level. Applies to primary-engine sessions, to new second-engine sessions unless that engine has its own level under Accounts, and to external engines.",
     "schema": {
       "type": "string",
       "enum": [
@@ -451,8 +477,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Live board of every launched agent (workspace, status, dev-pipeline phase, to-do checklist) with one-click jump to the session; adds an Agent Board toolbar icon.",
+    "summary": "Live board of every launched agent (workspace, status, dev-pipeline phase, to-do checklist) with one-click jump to the session; adds an Agent Board toolbar icon.",
     "schema": {
       "type": "boolean"
     }
@@ -467,8 +495,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Lets external agents read AI coaching artifacts and start coaching interviews over the local control server. Default on; off disables all coaching CLI access.",
+    "summary": "Lets agents outside Switchboard read AI coaching material and start coaching interviews through Switchboard's control server. Default on; off turns all of that off.",
     "schema": {
       "type": "boolean"
     }
@@ -483,8 +513,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Lets external agents list, create, update, delete, reorder and launch bookmarks over the control server. Default on.",
+    "summary": "Lets external agents list, create, update, delete, reorder and launch bookmarks over the control server. Default on.",
     "schema": {
       "type": "boolean"
     }
@@ -499,8 +531,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Default off: the control-server restart route is disabled for every caller, even with the global CLI token. The user's own Restart button is unaffected.",
+    "summary": "Default off: no agent or script may restart Switchboard, not even one holding the main command-line key. Your own Restart button always works.",
     "schema": {
       "type": "boolean"
     }
@@ -515,8 +549,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Default off: an agent's request to switch the user's view (hub, inbox, settings pane, note, mind map, mail thread) yields a click-to-go toast. On: the view switches immediately. The user's own clicks and notification clicks always navigate. If the user is in another app, the request cannot move the view and a dismissible inbox note appears.",
+    "summary": "Default off: an agent's request to switch the user's view (hub, inbox, settings pane, note, mind map, mail thread) yields a click-to-go toast. On: the view switches immediately. The user's own clicks and notification clicks always navigate. If the user is in another app, the request cannot move the view and a dismissible inbox note appears.",
     "schema": {
       "type": "boolean"
     }
@@ -531,8 +567,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Default off: an agent's request to bring the window to front is ignored while the user is in another app, and a dismissible inbox note names the session. On: agents may pull the window to front. Agents can still drive the UI while the user is already in the application.",
+    "summary": "Default off: an agent's request to bring the window to front is ignored while the user is in another app, and a dismissible inbox note names the session. On: agents may pull the window to front. Agents can still drive the UI while the user is already in the application.",
     "schema": {
       "type": "boolean"
     }
@@ -547,8 +585,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Default off: a command-line session spawn presenting only an agent's scoped token ($APP_CLI_TOKEN) is rejected. The global CLI token still spawns. On: agents spawn with their scoped token.",
+    "summary": "Default off: an agent holding only its own limited key may not start a session from the command line; the main command-line key still can. On: agents may start sessions with their own key.",
     "schema": {
       "type": "boolean"
     }
@@ -563,8 +603,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Default off: a team chat write over the CLI (direct or channel message, reaction, edit, delete, pin, scheduled direct message, guest invite) presenting only a scoped agent token is rejected. On: allowed; each message is labeled as the user's agent.",
+    "summary": "Default off: an agent holding only its own limited key may not write in team chat (messages, reactions, edits, deletions, pins, scheduled messages, guest invites). On: it may, and each message is labelled as sent by your agent.",
     "schema": {
       "type": "boolean"
     }
@@ -579,8 +621,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Default on: a session spawned over the command-line API is rejected unless the header X-App-Source-Session-Id names the requesting session (spawned agents have it in $APP_SESSION_ID). Off allows anonymous spawns.",
+    "summary": "Default on: a request to start a session from the command line is refused unless it names the session asking (sessions Switchboard started know their own name). Off: requests that name no session are accepted too.",
     "schema": {
       "type": "boolean"
     }
@@ -595,8 +639,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "next start",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Control server on the loopback address, port 19519. Default on. Off stops it binding at launch; takes effect on next start; while off, tooling that talks to the application cannot connect, including the switches that govern the server's routes.",
+    "summary": "The local control server that the switchboard command, scripts and agents talk to. Default on. Off: it does not start at the next launch, and no tool can connect to Switchboard, not even to change the settings that govern it.",
     "schema": {
       "type": "boolean"
     }
@@ -611,8 +657,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 0,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Wait between brand-new sessions created by an agent or automation in a burst. 0 starts immediately. Sessions opened by the user are unaffected. Immediate effect.",
+    "summary": "Wait between brand-new sessions that an agent or automation starts in a burst. 0 starts them at once. Sessions you open are never delayed.",
     "schema": {
       "type": "integer",
       "minimum": 0,
@@ -629,8 +677,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Custom text appended to every spawned session beside preset instructions.",
+    "summary": "Custom text appended to every spawned session beside preset instructions.",
     "schema": {
       "type": "string",
       "maxLength": 10000
@@ -646,8 +696,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Injects curated instruction presets into every primary-engine session (attribution removal, cloud safety, private repos, README standards).",
+    "summary": "Injects curated instruction presets into every primary-engine session (attribution removal, cloud safety, private repos, README standards).",
     "schema": {
       "type": "boolean"
     }
@@ -662,8 +714,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Mirrors the canonical instructions file into the filenames other AI coding tools read. Default off.",
+    "summary": "Mirrors the canonical instructions file into the filenames other AI coding tools read. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -678,8 +732,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "PRIMARY.md",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Which filename is the source of truth for sync. Default PRIMARY.md.",
+    "summary": "Which filename is the source of truth for sync. Default PRIMARY.md.",
     "schema": {
       "type": "string",
       "enum": [
@@ -698,8 +754,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "local",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Whether generated copies are committed to git (committed) or kept out of it (local).",
+    "summary": "Whether generated copies are committed to git (committed) or kept out of it (local).",
     "schema": {
       "type": "string",
       "enum": [
@@ -720,8 +778,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     ],
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Filenames written alongside the canonical file. The canonical file itself is hidden (no self-copies).",
+    "summary": "Filenames written alongside the canonical file. The canonical file itself is hidden (no self-copies).",
     "schema": {
       "type": "array",
       "items": {
@@ -749,8 +809,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Automatically approves the primary engine modifying its own config files. Off asks for each change.",
+    "summary": "Automatically approves the primary engine modifying its own config files. Off asks for each change.",
     "schema": {
       "type": "boolean"
     }
@@ -765,8 +827,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Automatically approves a plan the primary engine proposes before writing code.",
+    "summary": "Automatically approves a plan the primary engine proposes before writing code.",
     "schema": {
       "type": "boolean"
     }
@@ -781,8 +845,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Detects questions in an agent reply even when the agent did not explicitly ask.",
+    "summary": "Detects questions in an agent reply even when the agent did not explicitly ask.",
     "schema": {
       "type": "boolean"
     }
@@ -795,10 +861,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": true,
     "description": "On: a finished session may archive itself immediately even when the pause/snooze/archive approval requirement is on, with nothing in the inbox. Only self-archiving is exempt; archiving another session over the CLI still asks. Default off.",
+    "summary": "On: a finished session may archive itself at once, even when archiving needs your approval, and nothing reaches the inbox. Only archiving itself is exempt: a session archiving another still asks. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -813,8 +881,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Breaks a loop of repeating the same action (re-reading an unchanged file, repeating a command) and relaunches the agent.",
+    "summary": "Breaks a loop of repeating the same action (re-reading an unchanged file, repeating a command) and relaunches the agent.",
     "schema": {
       "type": "boolean"
     }
@@ -827,10 +897,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Tells each session its command line keeps its folder, so the agent changes folder once.",
+    "summary": "Tells each session its command line keeps its folder, so the agent changes folder once.",
     "schema": {
       "type": "boolean"
     }
@@ -843,10 +915,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Typing / in the composer opens a filtering menu of skills.",
+    "summary": "Typing / in the composer opens a filtering menu of skills.",
     "schema": {
       "type": "boolean"
     }
@@ -861,8 +935,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Adds a note to every session saying it runs in the application and how to reach it.",
+    "summary": "Adds a note to every session saying it runs in the application and how to reach it.",
     "schema": {
       "type": "boolean"
     }
@@ -875,10 +951,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Adds an Ask virtual project: a tutor agent loaded with the docs and live state.",
+    "summary": "Adds an Ask virtual project: a tutor agent loaded with the docs and live state.",
     "schema": {
       "type": "boolean"
     }
@@ -893,8 +971,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Assume a non-technical reader: plain language, brief start, clean headers, tight bullets.",
+    "summary": "Assume a non-technical reader: plain language, brief start, clean headers, tight bullets.",
     "schema": {
       "type": "boolean"
     }
@@ -909,8 +989,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Adds a note for senior-engineer habits (simplicity, root-cause fixes, believing bug reports, real tests, performance and security).",
+    "summary": "Adds a note for senior-engineer habits (simplicity, root-cause fixes, believing bug reports, real tests, performance and security).",
     "schema": {
       "type": "boolean"
     }
@@ -925,8 +1007,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Adds a note: act right away on actionable requests, push to a real finish, back completion claims with evidence.",
+    "summary": "Adds a note: act right away on actionable requests, push to a real finish, back completion claims with evidence.",
     "schema": {
       "type": "boolean"
     }
@@ -941,8 +1025,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Adds a reminders block to every turn.",
+    "summary": "Adds a reminders block to every turn.",
     "schema": {
       "type": "boolean"
     }
@@ -957,8 +1043,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Gives every agent a warm, resourceful, action-biased character.",
+    "summary": "Gives every agent a warm, resourceful, action-biased character.",
     "schema": {
       "type": "boolean"
     }
@@ -973,8 +1061,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Sub-option of Show only the final message: the engine's boundary of the real answer wins over the agent's printed marker. Default off.",
+    "summary": "Sub-option of Show only the final message: the engine's boundary of the real answer wins over the agent's printed marker. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -989,8 +1079,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Sub-option: when the final-answer marker is present, hide everything before it, even on plain answers, folded into an expandable row. Default on.",
+    "summary": "Sub-option: when the final-answer marker is present, hide everything before it, even on plain answers, folded into an expandable row. Default on.",
     "schema": {
       "type": "boolean"
     }
@@ -1005,8 +1097,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Sub-option: draw a divider at the marker instead of hiding. Default off.",
+    "summary": "Sub-option: draw a divider at the marker instead of hiding. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -1021,8 +1115,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Sub-option: when several final messages are marked in one turn, show all of them. Default on.",
+    "summary": "Sub-option: when several final messages are marked in one turn, show all of them. Default on.",
     "schema": {
       "type": "boolean"
     }
@@ -1037,8 +1133,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Sub-option: on a turn that used tools, the marker never hides the answer or live question written after the last tool step; only tool calls and thinking collapse. Default on.",
+    "summary": "Sub-option: on a turn that used tools, the marker never hides the answer or live question written after the last tool step; only tool calls and thinking collapse. Default on.",
     "schema": {
       "type": "boolean"
     }
@@ -1053,8 +1151,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "brief",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "How AI session titles are written. journey and latest_topic auto-refresh.",
+    "summary": "How AI session titles are written. journey and latest_topic auto-refresh.",
     "schema": {
       "type": "string",
       "enum": [
@@ -1076,8 +1176,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": null,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Per-feature model override for first naming of a session; null inherits the global utility model.",
+    "summary": "Model that writes a new session's first title; leave empty to use the utility model set for all features.",
     "schema": {
       "type": "string",
       "maxLength": 100
@@ -1093,8 +1195,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Model override for staleness checks and title refreshes.",
+    "summary": "Model override for staleness checks and title refreshes.",
     "schema": {
       "type": "string",
       "maxLength": 100
@@ -1108,10 +1212,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"off\", \"auto\"",
     "default": "off",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "When the selected model cannot see images, send attachments to a vision-capable model first and pass a text brief. Extra model call. Default off.",
+    "summary": "When the selected model cannot see images, send attachments to a vision-capable model first and pass a text brief. Extra model call. Default off.",
     "schema": {
       "type": "string",
       "enum": [
@@ -1130,8 +1236,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Places the cursor in the text box when switching sessions. Off: press R to focus.",
+    "summary": "Places the cursor in the text box when switching sessions. Off: press R to focus.",
     "schema": {
       "type": "boolean"
     }
@@ -1144,10 +1252,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "next session",
     "inEffect": false,
+    "noEffect": "Only for a desktop app: Switchboard runs in your browser, which has no tray icon or dock and cannot raise its own window.",
     "guarded": false,
     "description": "Renders the active session in its own background process; effect on the next session clicked.",
+    "summary": "Renders the active session in its own background process; effect on the next session clicked.",
     "schema": {
       "type": "boolean"
     }
@@ -1162,8 +1272,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "In-chat note at about 75% of the context window. Default off.",
+    "summary": "In-chat note at about 75% of the context window. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -1178,8 +1290,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "In-chat note at about 90%. Default off.",
+    "summary": "In-chat note at about 90%. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -1194,8 +1308,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "When a session fills its context and stops mid-task, frees space and continues it.",
+    "summary": "When a session fills its context and stops mid-task, frees space and continues it.",
     "schema": {
       "type": "boolean"
     }
@@ -1208,10 +1324,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Shows Meeting Rooms in the sidebar and enables the Ctrl+Shift+Z palette shortcut. Saved rooms are preserved when off.",
+    "summary": "Shows Meeting Rooms in the sidebar and enables the Ctrl+Shift+Z palette shortcut. Saved rooms are preserved when off.",
     "schema": {
       "type": "boolean"
     }
@@ -1224,10 +1342,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Shows the project-board module in the sidebar (projects, groups, items, views).",
+    "summary": "Shows the project-board module in the sidebar (projects, groups, items, views).",
     "schema": {
       "type": "boolean"
     }
@@ -1240,10 +1360,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Shows the Running Apps entry: live list of dev servers the application launched through its bundled proxy at .localhost addresses.",
+    "summary": "Shows the Running Apps entry: live list of dev servers the application launched through its bundled proxy at .localhost addresses.",
     "schema": {
       "type": "boolean"
     }
@@ -1258,8 +1380,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Shows the bookmarks toolbar button and popover. Default off; bookmark rows are preserved.",
+    "summary": "Shows the bookmarks toolbar button and popover. Default off; bookmark rows are preserved.",
     "schema": {
       "type": "boolean"
     }
@@ -1272,10 +1396,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Only for a desktop app: Switchboard runs in your browser, which has no tray icon or dock and cannot raise its own window.",
     "guarded": false,
     "description": "Floating sticky notes on the desktop.",
+    "summary": "Floating sticky notes on the desktop.",
     "schema": {
       "type": "boolean"
     }
@@ -1288,10 +1414,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "World-clock dashboard with working-hours status and a meeting planner.",
+    "summary": "World-clock dashboard with working-hours status and a meeting planner.",
     "schema": {
       "type": "boolean"
     }
@@ -1306,8 +1434,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "One screen showing landed, waiting-on-review, turned-down and stranded changes.",
+    "summary": "One screen showing landed, waiting-on-review, turned-down and stranded changes.",
     "schema": {
       "type": "boolean"
     }
@@ -1322,8 +1452,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Surfaces the Drip virtual project (queues releasing content to the inbox on a chosen cadence).",
+    "summary": "Surfaces the Drip virtual project (queues releasing content to the inbox on a chosen cadence).",
     "schema": {
       "type": "boolean"
     }
@@ -1338,8 +1470,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Master pause: drips keep cadence but skip every release.",
+    "summary": "Master pause: drips keep cadence but skip every release.",
     "schema": {
       "type": "boolean"
     }
@@ -1354,8 +1488,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Renders .html drip items in a sandboxed preview (no network, no app access). Off shows a plain chip.",
+    "summary": "Renders .html drip items in a sandboxed preview (no network, no app access). Off shows a plain chip.",
     "schema": {
       "type": "boolean"
     }
@@ -1370,8 +1506,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Surfaces the Scheduled Messages virtual project (rich-markdown note dropped into the inbox once or recurring).",
+    "summary": "Surfaces the Scheduled Messages virtual project (rich-markdown note dropped into the inbox once or recurring).",
     "schema": {
       "type": "boolean"
     }
@@ -1386,8 +1524,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "comfortable",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "How tightly items are packed on boards.",
+    "summary": "How tightly items are packed on boards.",
     "schema": {
       "type": "string",
       "enum": [
@@ -1406,10 +1546,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "list",
     "accepted": "a list, each item a string of at most 200 characters",
     "default": [],
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Boards shown on the calendar overlay; empty means all.",
+    "summary": "Boards shown on the calendar overlay; empty means all.",
     "schema": {
       "type": "array",
       "items": {
@@ -1426,10 +1568,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Shows item due dates and sprint timelines as a calendar overlay, color-coded by project.",
+    "summary": "Shows item due dates and sprint timelines as a calendar overlay, color-coded by project.",
     "schema": {
       "type": "boolean"
     }
@@ -1444,8 +1588,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "system",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Board appearance.",
+    "summary": "Board appearance.",
     "schema": {
       "type": "string",
       "enum": [
@@ -1465,8 +1611,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": {},
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Which events each board sends to the inbox.",
+    "summary": "Which events each board sends to the inbox.",
     "schema": {
       "type": "object",
       "additionalProperties": {
@@ -1489,8 +1637,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Batches project events into one digest notification; overdue items always notify immediately.",
+    "summary": "Batches project events into one digest notification; overdue items always notify immediately.",
     "schema": {
       "type": "boolean"
     }
@@ -1505,8 +1655,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Surfaces project events (assignments, status changes, due dates) as inbox rows.",
+    "summary": "Surfaces project events (assignments, status changes, due dates) as inbox rows.",
     "schema": {
       "type": "boolean"
     }
@@ -1521,8 +1673,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Pauses project notifications in a daily window; overdue items always notify immediately.",
+    "summary": "Pauses project notifications in a daily window; overdue items always notify immediately.",
     "schema": {
       "type": "boolean"
     }
@@ -1537,8 +1691,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "22:00",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Time of day notifications pause.",
+    "summary": "Time of day notifications pause.",
     "schema": {
       "type": "string",
       "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"
@@ -1554,8 +1710,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "08:00",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Time of day notifications resume.",
+    "summary": "Time of day notifications resume.",
     "schema": {
       "type": "string",
       "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"
@@ -1571,8 +1729,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Timezone of quiet hours; defaults to the system timezone when unset.",
+    "summary": "Timezone of quiet hours; defaults to the system timezone when unset.",
     "schema": {
       "type": "string",
       "maxLength": 64
@@ -1588,8 +1748,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "tasks",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Active setup preset chosen in the wizard; controls which columns, views and features appear.",
+    "summary": "Active setup preset chosen in the wizard; controls which columns, views and features appear.",
     "schema": {
       "type": "string",
       "enum": [
@@ -1619,8 +1781,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Restarts a turn stuck on thinking with no reply.",
+    "summary": "Restarts a turn stuck on thinking with no reply.",
     "schema": {
       "type": "boolean"
     }
@@ -1635,8 +1799,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Restarts sessions active at app close or crash; running ones get a continue nudge, ones waiting for input are restored.",
+    "summary": "Restarts sessions active at app close or crash; running ones get a continue nudge, ones waiting for input are restored.",
     "schema": {
       "type": "boolean"
     }
@@ -1651,8 +1817,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Keeps retrying with growing gaps when a running session fails to launch due to a transient overload; genuine errors still stop and turn red.",
+    "summary": "Keeps retrying with growing gaps when a running session fails to launch due to a transient overload; genuine errors still stop and turn red.",
     "schema": {
       "type": "boolean"
     }
@@ -1665,10 +1833,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "next start",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Runs the rebuilt session engine V2. Default on. Chosen at app start: restart to apply.",
+    "summary": "Runs the rebuilt session engine V2. Default on. Chosen at app start: restart to apply.",
     "schema": {
       "type": "boolean"
     }
@@ -1683,8 +1853,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 0,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Spacing between starts when several sessions return together (restore, rate-limit recovery, batch restart). 0 falls back to built-in spacing. Manual single starts are never delayed. Immediate effect.",
+    "summary": "Spacing between starts when several sessions come back together (after a restore, a rate limit or a batch restart). 0 uses the built-in spacing. A session you start yourself is never delayed.",
     "schema": {
       "type": "number",
       "minimum": 0,
@@ -1701,8 +1873,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 0,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Spacing used after the warm-up time has passed; 0 keeps the earlier spacing for the whole batch. Immediate effect.",
+    "summary": "Spacing used once the warm-up time has passed; 0 keeps the first spacing for the whole batch.",
     "schema": {
       "type": "number",
       "minimum": 0,
@@ -1719,8 +1893,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 0,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "How long the first spacing applies, counted from when the batch starts returning; 0 skips the warm-up. Immediate effect.",
+    "summary": "How long the first spacing applies, counted from when the batch starts coming back; 0 skips the warm-up.",
     "schema": {
       "type": "integer",
       "minimum": 0,
@@ -1737,8 +1913,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "When memory is low, holds new burst-started sessions (auto-created bug/feature sessions, recipe runs, mass restarts) until memory frees; a held session starts within a few seconds; manual sessions never delayed; sessions resuming after restart are always paced. All platforms.",
+    "summary": "When memory is low, holds new burst-started sessions (auto-created bug/feature sessions, recipe runs, mass restarts) until memory frees; a held session starts within a few seconds; manual sessions never delayed; sessions resuming after restart are always paced. All platforms.",
     "schema": {
       "type": "boolean"
     }
@@ -1753,8 +1931,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 85,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Memory-in-use percentage at which holding starts. Range step 5.",
+    "summary": "Memory-in-use percentage at which holding starts. Range step 5.",
     "schema": {
       "type": "integer",
       "minimum": 50,
@@ -1772,8 +1952,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 5,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "When fewer sessions than this run, the governor restarts recently active interrupted work sessions up to this count. Never restarts a session that finished cleanly, waits on the user, was stopped by the user, or recovers by itself.",
+    "summary": "When fewer sessions than this are running, Switchboard restarts recently active work sessions that were interrupted, up to this count. It never restarts a session that finished cleanly, waits for you, was stopped by you, or recovers by itself.",
     "schema": {
       "type": "integer",
       "minimum": 1,
@@ -1790,8 +1972,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 3,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Maximum sessions revived per 5-minute check.",
+    "summary": "Maximum sessions revived per 5-minute check.",
     "schema": {
       "type": "integer",
       "minimum": 1,
@@ -1808,8 +1992,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 60,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "The same session is not re-poked within this many minutes.",
+    "summary": "The same session is not re-poked within this many minutes.",
     "schema": {
       "type": "integer",
       "minimum": 1,
@@ -1826,8 +2012,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 10,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Maximum daily revive spend; only pay-per-use sessions count. At the cap, pauses until the next day. 0 turns the dollar cap off; the daily revive-count limit still applies.",
+    "summary": "Maximum daily revive spend; only pay-per-use sessions count. At the cap, pauses until the next day. 0 turns the dollar cap off; the daily revive-count limit still applies.",
     "schema": {
       "type": "number",
       "minimum": 0,
@@ -1844,8 +2032,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Default off: on, paused sessions count as restartable and are un-paused.",
+    "summary": "Default off: on, paused sessions count as restartable and are un-paused.",
     "schema": {
       "type": "boolean"
     }
@@ -1860,8 +2050,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Default off: on, sessions the user closed count as restartable. A session stopped with Stop is never touched.",
+    "summary": "Default off: on, sessions the user closed count as restartable. A session stopped with Stop is never touched.",
     "schema": {
       "type": "boolean"
     }
@@ -1876,8 +2068,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 24,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Sessions whose last activity is older are skipped.",
+    "summary": "Sessions whose last activity is older are skipped.",
     "schema": {
       "type": "integer",
       "minimum": 1,
@@ -1894,8 +2088,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 3,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Revive budget per session per day.",
+    "summary": "Revive budget per session per day.",
     "schema": {
       "type": "integer",
       "minimum": 1,
@@ -1912,8 +2108,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "next start",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Developer preview: reflects live cloud-session status and starts paid cloud machines. Default off; the relay only runs in an unpackaged build with cloud sessions enabled. Effect at next app start.",
+    "summary": "Developer preview: reflects live cloud-session status and starts paid cloud machines. Default off; the relay only runs in an unpackaged build with cloud sessions enabled. Effect at next app start.",
     "schema": {
       "type": "boolean"
     }
@@ -1928,8 +2126,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "next session",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Runs each cloud session on its own locked-down machine (separate VM, restrictive firewall, short-lived key). Paid; default off; applies to the next cloud launch.",
+    "summary": "Runs each cloud session on its own locked-down machine (separate VM, restrictive firewall, short-lived key). Paid; default off; applies to the next cloud launch.",
     "schema": {
       "type": "boolean"
     }
@@ -1942,10 +2142,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "When cloud work returns to this computer, runs the configured code reviewers against the returned branch and records findings. Default on. A review does not hold the branch back.",
+    "summary": "When cloud work returns to this computer, runs the configured code reviewers against the returned branch and records findings. Default on. A review does not hold the branch back.",
     "schema": {
       "type": "boolean"
     }
@@ -1960,8 +2162,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "A cloud session may start helper cloud sessions, each approved from a card; one click stops the whole tree. Default off.",
+    "summary": "A cloud session may start helper cloud sessions, each approved from a card; one click stops the whole tree. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -1976,8 +2180,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "While an application window is foreground, raises the application's processes to Above-Normal priority. No effect on platforms M and L.",
+    "summary": "While a Switchboard tab is in front, Switchboard's server runs at a higher CPU priority. The server needs the right to raise its priority; without it, it stays at normal and its log says why.",
     "schema": {
       "type": "boolean"
     }
@@ -1990,10 +2196,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Only on Windows: Switchboard's server runs on Linux.",
     "guarded": false,
     "description": "Locks the application database in physical RAM. Platform W only. Default on; auto-sizes, self-caps, turns itself off on low-memory machines.",
+    "summary": "Keeps Switchboard's database in physical memory so it is never swapped out; sizes and caps itself, and turns itself off on machines short of memory. Default on.",
     "schema": {
       "type": "boolean"
     }
@@ -2008,8 +2216,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Prevents system sleep while sessions run; display may sleep. Default on. Works on platforms W and M; on L depends on the desktop environment.",
+    "summary": "Keeps the machine Switchboard runs on from going to sleep while any session is starting or running; the display may still sleep. Default on.",
     "schema": {
       "type": "boolean"
     }
@@ -2024,8 +2234,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "While merge all ready branches runs, gives that session Above-Normal CPU priority and drops other sessions to Below-Normal. Reverts at merge end, after 30 minutes, or when turned off. Platform M can only lower others; no effect on platform L.",
+    "summary": "While \"merge ready branches\" runs, its session gets four times a session's usual share of the CPU and every other session a quarter. Undone when the merge ends, after 30 minutes, or when turned off.",
     "schema": {
       "type": "boolean"
     }
@@ -2040,8 +2252,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Reserves one performance core of a hybrid CPU for the application window; sessions kept off it. No effect on non-hybrid CPUs or non-W platforms. Default off.",
+    "summary": "On a machine with 4 cores or more, keeps the first core free of sessions, so Switchboard itself stays quick. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -2054,10 +2268,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Only on Windows: Switchboard's server runs on Linux.",
     "guarded": false,
     "description": "On hybrid CPUs, confines engine sessions to efficiency cores when host CPU averages above 85% and releases them below 60%. No effect on non-hybrid CPUs or non-W platforms.",
+    "summary": "On processors with performance and efficiency cores, keeps sessions on the efficiency cores while the processor averages over 85 % busy, and releases them below 60 %.",
     "schema": {
       "type": "boolean"
     }
@@ -2072,8 +2288,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "When memory is low, tells busy sessions to keep less in RAM. Starts above about 85% RAM use, lifts below about 70%. Platform W only.",
+    "summary": "When memory runs low, holds each busy session to the memory it already uses, so the system reclaims memory from sessions first. Starts above about 85 % of memory in use, stops below about 70 %.",
     "schema": {
       "type": "boolean"
     }
@@ -2088,8 +2306,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Soft-caps combined CPU of all engine processes when the host is contended; also applies below-normal priority. No effect on platforms M and L.",
+    "summary": "When the machine is busy, limits the CPU that all sessions use together, and runs them at a lower priority.",
     "schema": {
       "type": "boolean"
     }
@@ -2104,8 +2324,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 75,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Maximum combined CPU percentage when contended. Range step 5.",
+    "summary": "Maximum combined CPU percentage when contended. Range step 5.",
     "schema": {
       "type": "integer",
       "minimum": 25,
@@ -2123,8 +2345,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Makes the cap a hard ceiling even when nothing else runs. No effect on platforms M and L.",
+    "summary": "Makes the CPU limit hold even when nothing else is running.",
     "schema": {
       "type": "boolean"
     }
@@ -2139,8 +2363,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Kernel-level ceiling on processes per session; new processes past it fail until some finish; nothing running is killed. Platform W only.",
+    "summary": "Limits each session to 512 processes: past that, starting a new one fails until some finish. Nothing already running is stopped.",
     "schema": {
       "type": "boolean"
     }
@@ -2155,8 +2381,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Each session loads only tool servers the application set up for it instead of every server in the global config. Applies to primary-engine sessions. Default on.",
+    "summary": "Each session gets only the tool (MCP) servers Switchboard set up for it, not every server in your global configuration. Applies to sessions of the primary engine. Default on.",
     "schema": {
       "type": "boolean"
     }
@@ -2171,8 +2399,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Runs each session and everything it spawns at Below-Normal priority. Works on platforms W and M.",
+    "summary": "Runs each session, and everything it starts, at a lower CPU priority than other programs.",
     "schema": {
       "type": "boolean"
     }
@@ -2187,8 +2417,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Runs each session tree at low disk priority and below-normal memory priority. Platform W only.",
+    "summary": "Runs each session, and everything it starts, at the lowest disk priority, and reclaims memory from sessions first when memory runs short.",
     "schema": {
       "type": "boolean"
     }
@@ -2203,8 +2435,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 5,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Most the friction triage loop may spend in a rolling 24 hours; 0 means no limit. At the cap the next triage run does not start; already-started fixer sessions are not recalled.",
+    "summary": "Most the friction triage loop may spend in a rolling 24 hours; 0 means no limit. At the cap the next triage run does not start; already-started fixer sessions are not recalled.",
     "schema": {
       "type": "number",
       "minimum": 0
@@ -2220,8 +2454,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Runs the deep analysis once a week (Monday morning); spawns a paid session and respects the daily spend cap.",
+    "summary": "Runs the deep analysis once a week (Monday morning); spawns a paid session and respects the daily spend cap.",
     "schema": {
       "type": "boolean"
     }
@@ -2236,8 +2472,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 1,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Maximum spend per calendar day of the deep analysis run; beyond it the run is refused.",
+    "summary": "Maximum spend per calendar day of the deep analysis run; beyond it the run is refused.",
     "schema": {
       "type": "number",
       "minimum": 0.05,
@@ -2254,8 +2492,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 24,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "How often the free deterministic friction scan runs.",
+    "summary": "How often the free deterministic friction scan runs.",
     "schema": {
       "type": "integer",
       "minimum": 1,
@@ -2272,8 +2512,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Master switch for Alarms.",
+    "summary": "Master switch for Alarms.",
     "schema": {
       "type": "boolean"
     }
@@ -2288,8 +2530,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "modal",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "How alarms surface when firing.",
+    "summary": "How alarms surface when firing.",
     "schema": {
       "type": "string",
       "enum": [
@@ -2307,10 +2551,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Only for a desktop app: Switchboard runs in your browser, which has no tray icon or dock and cannot raise its own window.",
     "guarded": false,
     "description": "Raises the window above other apps when an alarm fires.",
+    "summary": "Raises the window above other apps when an alarm fires.",
     "schema": {
       "type": "boolean"
     }
@@ -2323,10 +2569,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Fires alarms immediately even during Focus Mode batching.",
+    "summary": "Fires alarms immediately even during Focus Mode batching.",
     "schema": {
       "type": "boolean"
     }
@@ -2341,8 +2589,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 3,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Maximum snoozes before only Dismiss remains.",
+    "summary": "Maximum snoozes before only Dismiss remains.",
     "schema": {
       "type": "integer",
       "minimum": -1,
@@ -2359,8 +2609,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 9,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Default snooze length.",
+    "summary": "Default snooze length.",
     "schema": {
       "enum": [
         5,
@@ -2380,8 +2632,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "default",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Sound played when an alarm fires.",
+    "summary": "Sound played when an alarm fires.",
     "schema": {
       "type": "string",
       "maxLength": 200
@@ -2397,8 +2651,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 60,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "How long the sound plays before stopping (or forever).",
+    "summary": "How long the sound plays before stopping (or forever).",
     "schema": {
       "type": "integer",
       "minimum": -1,
@@ -2415,8 +2671,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 0,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Ramp from silent to full over this many seconds.",
+    "summary": "Ramp from silent to full over this many seconds.",
     "schema": {
       "type": "integer",
       "minimum": 0,
@@ -2433,8 +2691,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "loop",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Play once, or loop until dismissed.",
+    "summary": "Play once, or loop until dismissed.",
     "schema": {
       "type": "string",
       "enum": [
@@ -2453,8 +2713,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Reads the alarm label aloud (text-to-speech).",
+    "summary": "Reads the alarm label aloud (text-to-speech).",
     "schema": {
       "type": "boolean"
     }
@@ -2469,8 +2731,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 10,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Auto-dismisses alarms to the inbox after this many minutes.",
+    "summary": "Auto-dismisses alarms to the inbox after this many minutes.",
     "schema": {
       "type": "integer",
       "minimum": 1,
@@ -2485,10 +2749,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 5",
     "default": 0.5,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Maximum daily spend on small-model natural-language alarm parsing.",
+    "summary": "Maximum daily spend on small-model natural-language alarm parsing.",
     "schema": {
       "type": "number",
       "minimum": 0,
@@ -2505,8 +2771,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Hub the Start session button on an alert opens in when the alert names none. Automatic uses the hub with this app's own code if present, otherwise the primary engine's hub.",
+    "summary": "Hub the Start session button on an alert opens in when the alert names none. Automatic uses the hub with this app's own code if present, otherwise the primary engine's hub.",
     "schema": {
       "type": "string",
       "maxLength": 64
@@ -2522,8 +2790,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "off",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "How often an Archive Insights AI digest is posted to the inbox.",
+    "summary": "How often an Archive Insights AI digest is posted to the inbox.",
     "schema": {
       "type": "string",
       "enum": [
@@ -2541,10 +2811,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Only for a desktop app: Switchboard runs in your browser, which has no tray icon or dock and cannot raise its own window.",
     "guarded": false,
     "description": "Brings the app to the foreground when a session needs attention.",
+    "summary": "Brings the app to the foreground when a session needs attention.",
     "schema": {
       "type": "boolean"
     }
@@ -2559,8 +2831,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Navigates to the inbox when another session needs attention, only if the user was idle at least 5 seconds.",
+    "summary": "Navigates to the inbox when another session needs attention, only if the user was idle at least 5 seconds.",
     "schema": {
       "type": "boolean"
     }
@@ -2573,17 +2847,19 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Phone push notifications without sender, subject or message text.",
+    "summary": "Phone push notifications without sender, subject or message text.",
     "schema": {
       "type": "boolean"
     }
   },
   {
     "key": "desktopIconBadgeEnabled",
-    "label": "Count badge on the app icon",
+    "label": "Count of sessions needing you in the tab",
     "area": "Inbox & Notifications",
     "section": "inbox behaviour and notices",
     "type": "toggle",
@@ -2591,8 +2867,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Count badge on the taskbar or dock icon for sessions that need the user.",
+    "summary": "Shows how many sessions need you in the browser tab's title and icon.",
     "schema": {
       "type": "boolean"
     }
@@ -2605,10 +2883,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Off stops announcements, surveys and read receipts from the maker's team.",
+    "summary": "Off stops announcements, surveys and read receipts from the maker's team.",
     "schema": {
       "type": "boolean"
     }
@@ -2621,10 +2901,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Master kill-switch for Focus Mode; off hides the toolbar pill and alerts always fire individually.",
+    "summary": "Master kill-switch for Focus Mode; off hides the toolbar pill and alerts always fire individually.",
     "schema": {
       "type": "boolean"
     }
@@ -2637,10 +2919,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Master switch for optional tips, nudges and coaching cards; real alerts are unaffected.",
+    "summary": "Master switch for optional tips, nudges and coaching cards; real alerts are unaffected.",
     "schema": {
       "type": "boolean"
     }
@@ -2655,8 +2939,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "A turn that the session calls a routine update stays out of the inbox; a turn asking a question is never hidden. Default on.",
+    "summary": "A turn that the session calls a routine update stays out of the inbox; a turn asking a question is never hidden. Default on.",
     "schema": {
       "type": "boolean"
     }
@@ -2669,10 +2955,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Records how inbox items behave (wait time, pile-up, looks without action, time spent) for the Stats Inbox tab; stays on the device, no message content, phone numbers or ids.",
+    "summary": "Records how inbox items behave (wait time, pile-up, looks without action, time spent) for the Stats Inbox tab; stays on the device, no message content, phone numbers or ids.",
     "schema": {
       "type": "boolean"
     }
@@ -2685,10 +2973,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Inbox card when one login carries far more running sessions than others and is near its limit.",
+    "summary": "Inbox card when one login carries far more running sessions than others and is near its limit.",
     "schema": {
       "type": "boolean"
     }
@@ -2701,10 +2991,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "One inbox alert if a device opens the mobile web app but never finishes loading; clears itself.",
+    "summary": "One inbox alert if a device opens the mobile web app but never finishes loading; clears itself.",
     "schema": {
       "type": "boolean"
     }
@@ -2719,8 +3011,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "backgrounded",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "When system notifications show.",
+    "summary": "When system notifications show.",
     "schema": {
       "type": "string",
       "enum": [
@@ -2740,8 +3034,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Keeps a log of recent chimes (which session, played or not, why suppressed).",
+    "summary": "Keeps a log of recent chimes (which session, played or not, why suppressed).",
     "schema": {
       "type": "boolean"
     }
@@ -2758,8 +3054,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     ],
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "What happens after sending a message.",
+    "summary": "What happens after sending a message.",
     "schema": {
       "type": "array",
       "items": {
@@ -2784,8 +3082,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 5,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "How long error and warning toasts stay.",
+    "summary": "How long error and warning toasts stay.",
     "schema": {
       "type": "integer",
       "minimum": 3,
@@ -2800,10 +3100,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Only for a desktop app: Switchboard runs in your browser, which has no tray icon or dock and cannot raise its own window.",
     "guarded": false,
     "description": "Sends the application's own notices (outage, failed scheduled job, budget or balance warning) from the tray icon.",
+    "summary": "Sends the application's own notices (outage, failed scheduled job, budget or balance warning) from the tray icon.",
     "schema": {
       "type": "boolean"
     }
@@ -2816,10 +3118,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Only for a desktop app: Switchboard runs in your browser, which has no tray icon or dock and cannot raise its own window.",
     "guarded": false,
     "description": "Hint in a session after long watching a running agent. Desktop only.",
+    "summary": "Hint in a session after long watching a running agent. Desktop only.",
     "schema": {
       "type": "boolean"
     }
@@ -2832,10 +3136,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Inbox card at most once a week after heavy agent-watching time.",
+    "summary": "Inbox card at most once a week after heavy agent-watching time.",
     "schema": {
       "type": "boolean"
     }
@@ -2850,8 +3156,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Automation rules waiting for approval.",
+    "summary": "Automation rules waiting for approval.",
     "schema": {
       "type": "boolean"
     }
@@ -2864,10 +3172,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Calendar reminders and agenda.",
+    "summary": "Calendar reminders and agenda.",
     "schema": {
       "type": "boolean"
     }
@@ -2882,8 +3192,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Pending CLI approval requests.",
+    "summary": "Requests from the command line waiting for your approval.",
     "schema": {
       "type": "boolean"
     }
@@ -2898,8 +3210,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Cron jobs waiting for approval.",
+    "summary": "Scheduled jobs waiting for your approval.",
     "schema": {
       "type": "boolean"
     }
@@ -2914,8 +3228,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Daily briefing summaries.",
+    "summary": "Daily briefing summaries.",
     "schema": {
       "type": "boolean"
     }
@@ -2930,8 +3246,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Recipe approvals and failed, stalled or incomplete runs.",
+    "summary": "Recipe approvals and failed, stalled or incomplete runs.",
     "schema": {
       "type": "boolean"
     }
@@ -2946,8 +3264,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Sessions needing attention.",
+    "summary": "Sessions needing attention.",
     "schema": {
       "type": "boolean"
     }
@@ -2960,10 +3280,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Incoming text messages via the text relay.",
+    "summary": "Incoming text messages via the text relay.",
     "schema": {
       "type": "boolean"
     }
@@ -2976,10 +3298,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Messenger messages via its client protocol.",
+    "summary": "Messenger messages via its client protocol.",
     "schema": {
       "type": "boolean"
     }
@@ -2994,8 +3318,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Daily briefing summarising session activity across hubs.",
+    "summary": "Daily briefing summarising session activity across hubs.",
     "schema": {
       "type": "boolean"
     }
@@ -3020,8 +3346,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     },
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Which sources the daily briefing includes.",
+    "summary": "Which sources the daily briefing includes.",
     "schema": {
       "type": "object",
       "properties": {
@@ -3066,8 +3394,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Generates a summary every Monday at the scheduled hour; existing summaries stay when off.",
+    "summary": "Generates a summary every Monday at the scheduled hour; existing summaries stay when off.",
     "schema": {
       "type": "boolean"
     }
@@ -3082,8 +3412,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 8,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Local hour (Monday only) of generation.",
+    "summary": "Local hour (Monday only) of generation.",
     "schema": {
       "type": "integer",
       "minimum": 0,
@@ -3100,8 +3432,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": 0.5,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Maximum daily spend on weekly summary small-model calls before generation pauses.",
+    "summary": "Maximum daily spend on weekly summary small-model calls before generation pauses.",
     "schema": {
       "type": "number",
       "minimum": 0.05,
@@ -3116,10 +3450,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 720",
     "default": 24,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Hours before the projected run-out at which the model-vendor-A balance forecast alert fires.",
+    "summary": "Hours before the projected run-out at which the model-vendor-A balance forecast alert fires.",
     "schema": {
       "type": "number",
       "minimum": 0,
@@ -3134,10 +3470,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Watches the model-vendor-B API balance; raises an inbox card with a one-click Recharge button before it runs out.",
+    "summary": "Watches the model-vendor-B API balance; raises an inbox card with a one-click Recharge button before it runs out.",
     "schema": {
       "type": "boolean"
     }
@@ -3150,10 +3488,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0 to 10000",
     "default": 5,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Dollar amount under which the low-balance alert fires.",
+    "summary": "Dollar amount under which the low-balance alert fires.",
     "schema": {
       "type": "number",
       "minimum": 0,
@@ -3168,10 +3508,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Upcoming events and meeting reminders in the sidebar.",
+    "summary": "Upcoming events and meeting reminders in the sidebar.",
     "schema": {
       "type": "boolean"
     }
@@ -3184,10 +3526,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Today's Agenda card in the inbox each morning.",
+    "summary": "Today's Agenda card in the inbox each morning.",
     "schema": {
       "type": "boolean"
     }
@@ -3200,10 +3544,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"inbox\", \"toast\", \"both\"",
     "default": "inbox",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "How calendar notifications are delivered.",
+    "summary": "How calendar notifications are delivered.",
     "schema": {
       "type": "string",
       "enum": [
@@ -3221,10 +3567,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 0 to 120",
     "default": 10,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Minutes before an event for the starting-soon reminder.",
+    "summary": "Minutes before an event for the starting-soon reminder.",
     "schema": {
       "type": "integer",
       "minimum": 0,
@@ -3239,10 +3587,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"sunday\", \"monday\"",
     "default": "monday",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "First day of the calendar week.",
+    "summary": "First day of the calendar week.",
     "schema": {
       "type": "string",
       "enum": [
@@ -3259,10 +3609,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Starting a focus block silences notifications via Focus Mode; breaks release them. Toggling the bell manually during a run stops Pomodoro managing it for that run. Per-preset overrides win.",
+    "summary": "Starting a focus block silences notifications via Focus Mode; breaks release them. Toggling the bell manually during a run stops Pomodoro managing it for that run. Per-preset overrides win.",
     "schema": {
       "type": "boolean"
     }
@@ -3275,10 +3627,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Only for a desktop app: Switchboard runs in your browser, which has no tray icon or dock and cannot raise its own window.",
     "guarded": false,
     "description": "Raises the window on each Pomodoro phase change. Default off.",
+    "summary": "Raises the window on each Pomodoro phase change. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -3291,10 +3645,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Weekday rules may auto-start Pomodoro runs; off silences the scheduler without deleting rules.",
+    "summary": "Weekday rules may auto-start Pomodoro runs; off silences the scheduler without deleting rules.",
     "schema": {
       "type": "boolean"
     }
@@ -3307,10 +3663,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Web mail in the sidebar.",
+    "summary": "Web mail in the sidebar.",
     "schema": {
       "type": "boolean"
     }
@@ -3323,10 +3681,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Puts the cursor in the reply box when opening an email. Off keeps focus on the body so triage shortcuts work (E archive, S star, U unread, ! spam, X select, H snooze); R starts a reply.",
+    "summary": "Puts the cursor in the reply box when opening an email. Off keeps focus on the body so triage shortcuts work (E archive, S star, U unread, ! spam, X select, H snooze); R starts a reply.",
     "schema": {
       "type": "boolean"
     }
@@ -3339,10 +3699,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Marks threads read on open.",
+    "summary": "Marks threads read on open.",
     "schema": {
       "type": "boolean"
     }
@@ -3355,10 +3717,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 500 characters",
     "default": "in:inbox",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Default search query for loading the inbox.",
+    "summary": "Default search query for loading the inbox.",
     "schema": {
       "type": "string",
       "maxLength": 500
@@ -3372,10 +3736,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Brief animation when the inbox is cleared.",
+    "summary": "Brief animation when the inbox is cleared.",
     "schema": {
       "type": "boolean"
     }
@@ -3388,10 +3754,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "an integer from 1 to 100",
     "default": 50,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Email threads loaded at a time (labelled 10-100).",
+    "summary": "Email threads loaded at a time (labelled 10-100).",
     "schema": {
       "type": "integer",
       "minimum": 1,
@@ -3406,10 +3774,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Stops senders loading external images on opening a message; inline and attached images still show. Default off.",
+    "summary": "Stops senders loading external images on opening a message; inline and attached images still show. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -3422,10 +3792,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Original flat sender list for Email Cleanup instead of the guided walkthrough.",
+    "summary": "Original flat sender list for Email Cleanup instead of the guided walkthrough.",
     "schema": {
       "type": "boolean"
     }
@@ -3440,8 +3812,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Receives emails via a mail-inbox provider, processes them with the assistant and sends replies.",
+    "summary": "Receives emails via a mail-inbox provider, processes them with the assistant and sends replies.",
     "schema": {
       "type": "boolean"
     }
@@ -3456,8 +3830,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": [],
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Allowlist of sender addresses permitted.",
+    "summary": "Allowlist of sender addresses permitted.",
     "schema": {
       "type": "array",
       "items": {
@@ -3476,8 +3852,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Identifier of the provider inbox receiving emails.",
+    "summary": "Identifier of the provider inbox receiving emails.",
     "schema": {
       "type": "string",
       "maxLength": 200
@@ -3493,8 +3871,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Classifier prompt for inbound emails; default used when empty; JSON output format always enforced.",
+    "summary": "Instructions that sort incoming email before the assistant reads it; empty uses the built-in ones. The form of the answer is fixed.",
     "schema": {
       "type": "string",
       "maxLength": 16000
@@ -3508,10 +3888,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Auto-summarizes forwarded emails.",
+    "summary": "Auto-summarizes forwarded emails.",
     "schema": {
       "type": "boolean"
     }
@@ -3524,10 +3906,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Auto-summarizes web-mail threads tagged with the user's label.",
+    "summary": "Auto-summarizes web-mail threads tagged with the user's label.",
     "schema": {
       "type": "boolean"
     }
@@ -3540,10 +3924,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Inbox watched for summarizable emails.",
+    "summary": "Inbox watched for summarizable emails.",
     "schema": {
       "type": "string"
     }
@@ -3556,10 +3942,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Archives in the provider inbox after a successful summary.",
+    "summary": "Archives in the provider inbox after a successful summary.",
     "schema": {
       "type": "boolean"
     }
@@ -3572,10 +3960,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "number",
     "accepted": "a number from 0.1 to 20",
     "default": 1,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Combined daily spend limit of the summarizer.",
+    "summary": "Combined daily spend limit of the summarizer.",
     "schema": {
       "type": "number",
       "minimum": 0.1,
@@ -3590,10 +3980,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 20000 characters",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Generic prompt when no rule matches.",
+    "summary": "Generic prompt when no rule matches.",
     "schema": {
       "type": "string",
       "maxLength": 20000
@@ -3607,10 +3999,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Browse, upload and manage cloud-drive files from the sidebar.",
+    "summary": "Browse, upload and manage cloud-drive files from the sidebar.",
     "schema": {
       "type": "boolean"
     }
@@ -3623,10 +4017,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Same for file-sync service A.",
+    "summary": "Same for file-sync service A.",
     "schema": {
       "type": "boolean"
     }
@@ -3639,10 +4035,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Same for file-sync service B.",
+    "summary": "Same for file-sync service B.",
     "schema": {
       "type": "boolean"
     }
@@ -3655,10 +4053,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Browse and edit spreadsheets from the sidebar.",
+    "summary": "Browse and edit spreadsheets from the sidebar.",
     "schema": {
       "type": "boolean"
     }
@@ -3671,10 +4071,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "list",
     "accepted": "a list, each item an object with only the fields editableColumns (a list, each item an integer from 0 to 702), label (a string of at most 100 characters), spreadsheetId (a string of at most 256 characters), taskView (an object with only the fields categoriesCol, completionCol, dueDateCol, sectionCol, subjectCol, urlCol (each an integer from 0 to 702), categoriesTab, sheetTitle (each a string of at most 100 characters))",
     "default": [],
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": true,
     "description": "Which spreadsheets may be edited and which columns are editable.",
+    "summary": "Which spreadsheets may be edited and which columns are editable.",
     "schema": {
       "type": "array",
       "items": {
@@ -3753,10 +4155,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Pasting a document or slides URL into chat fetches its contents; Shift while pasting bypasses.",
+    "summary": "Pasting a document or slides URL into chat fetches its contents; Shift while pasting bypasses.",
     "schema": {
       "type": "boolean"
     }
@@ -3769,10 +4173,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Right-click a project doc, scratchpad or agent message to publish its Markdown to a document.",
+    "summary": "Right-click a project doc, scratchpad or agent message to publish its Markdown to a document.",
     "schema": {
       "type": "boolean"
     }
@@ -3785,10 +4191,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "When set and no template configured, new documents are created in this folder.",
+    "summary": "When set and no template configured, new documents are created in this folder.",
     "schema": {
       "type": "string"
     }
@@ -3801,10 +4209,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "When set, each publish appends a new tab to this document instead of creating one.",
+    "summary": "When set, each publish appends a new tab to this document instead of creating one.",
     "schema": {
       "type": "string"
     }
@@ -3817,10 +4227,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Pasting rich text into the composer converts HTML formatting to Markdown; off behaves like Ctrl+Shift+V.",
+    "summary": "Pasting rich text into the composer converts HTML formatting to Markdown; off behaves like Ctrl+Shift+V.",
     "schema": {
       "type": "boolean"
     }
@@ -3833,10 +4245,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Subscribe to RSS and Atom feeds in the sidebar.",
+    "summary": "Subscribe to RSS and Atom feeds in the sidebar.",
     "schema": {
       "type": "boolean"
     }
@@ -3849,10 +4263,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "AI-curated morning briefing of feeds.",
+    "summary": "AI-curated morning briefing of feeds.",
     "schema": {
       "type": "boolean"
     }
@@ -3865,10 +4281,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 1000 characters",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Topics of interest for the digest.",
+    "summary": "Topics of interest for the digest.",
     "schema": {
       "type": "string",
       "maxLength": 1000
@@ -3882,10 +4300,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string",
     "default": "08:00",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Time of day of delivery.",
+    "summary": "Time of day of delivery.",
     "schema": {
       "type": "string"
     }
@@ -3900,8 +4320,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Monitor team chat channels and DMs in the sidebar.",
+    "summary": "Lets Switchboard and its agents write in team chat (messages, reactions, edits, pins, scheduled messages, invites) through the connection set up in teamchat.toml; off refuses every such write. There is no team chat panel in this version.",
     "schema": {
       "type": "boolean"
     }
@@ -3914,10 +4336,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": true,
     "description": "Send as the user via OAuth instead of as the bot; requires bot setup first.",
+    "summary": "Sends team chat messages as you (signed in with your own account) instead of as the bot; set up the bot first.",
     "schema": {
       "type": "boolean"
     }
@@ -3930,10 +4354,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Send and receive text messages.",
+    "summary": "Send and receive text messages.",
     "schema": {
       "type": "boolean"
     }
@@ -3946,10 +4372,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Inbox alert and one notification when SMS is on but not working (missing or expired token, sustained disconnect); clears on reconnect.",
+    "summary": "Inbox alert and one notification when SMS is on but not working (missing or expired token, sustained disconnect); clears on reconnect.",
     "schema": {
       "type": "boolean"
     }
@@ -3962,10 +4390,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"relay\", \"native\"",
     "default": "relay",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "relay routes texts through the relay service's cloud; native sends over the user's own phone SIM through a self-hosted gateway app.",
+    "summary": "relay routes texts through the relay service's cloud; native sends over the user's own phone SIM through a self-hosted gateway app.",
     "schema": {
       "type": "string",
       "enum": [
@@ -3982,10 +4412,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "View and reply to messenger messages via its client protocol.",
+    "summary": "View and reply to messenger messages via its client protocol.",
     "schema": {
       "type": "boolean"
     }
@@ -3998,10 +4430,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"engine_maintained\", \"engine_legacy\"",
     "default": "engine_maintained",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Protocol engine: maintained (recommended) or legacy. Switching signs the user out until reconnect.",
+    "summary": "Protocol engine: maintained (recommended) or legacy. Switching signs the user out until reconnect.",
     "schema": {
       "type": "string",
       "enum": [
@@ -4020,8 +4454,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Talk to agents from the messenger through a bot; each chat or forum topic becomes its own agent session.",
+    "summary": "Talk to agents from the messenger through a bot; each chat or forum topic becomes its own agent session.",
     "schema": {
       "type": "boolean"
     }
@@ -4036,8 +4472,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": [],
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Numeric group ids the bot answers in; empty means the bot ignores all groups.",
+    "summary": "Numeric group ids the bot answers in; empty means the bot ignores all groups.",
     "schema": {
       "type": "array",
       "items": {
@@ -4056,8 +4494,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": [],
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Numeric user ids allowed to talk to the bot; approving a pairing request adds one.",
+    "summary": "Numeric user ids allowed to talk to the bot; approving a pairing request adds one.",
     "schema": {
       "type": "array",
       "items": {
@@ -4076,8 +4516,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "pairing",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Who may message the bot directly: pairing (unknown senders get a code to approve), allowlist only, or disabled.",
+    "summary": "Who may message the bot directly: pairing (unknown senders get a code to approve), allowlist only, or disabled.",
     "schema": {
       "type": "string",
       "enum": [
@@ -4097,8 +4539,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "In groups, respond only to @mentions of the bot or replies to it.",
+    "summary": "In groups, respond only to @mentions of the bot or replies to it.",
     "schema": {
       "type": "boolean"
     }
@@ -4111,10 +4555,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Checks messages from unknown people and keeps junk in Spam; known people never checked.",
+    "summary": "Checks messages from unknown people and keeps junk in Spam; known people never checked.",
     "schema": {
       "type": "boolean"
     }
@@ -4129,8 +4575,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Filters new email from strangers to the agent address and the public support address; caught mail starts no session and gets no reply.",
+    "summary": "Filters new email from strangers to the agent address and the public support address; caught mail starts no session and gets no reply.",
     "schema": {
       "type": "boolean"
     }
@@ -4143,10 +4591,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Filters invites from organizers outside the user's organization; a caught invite gets no notice.",
+    "summary": "Filters invites from organizers outside the user's organization; a caught invite gets no notice.",
     "schema": {
       "type": "boolean"
     }
@@ -4159,10 +4609,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Also deletes an invite from the calendar when the sender was marked spam; automatically caught invites are only hidden. Deleted invites stay in the calendar trash for 30 days.",
+    "summary": "Also deletes an invite from the calendar when the sender was marked spam; automatically caught invites are only hidden. Deleted invites stay in the calendar trash for 30 days.",
     "schema": {
       "type": "boolean"
     }
@@ -4175,10 +4627,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Filters texts from numbers not saved as contacts and never texted; short-code senders are never checked.",
+    "summary": "Filters texts from numbers not saved as contacts and never texted; short-code senders are never checked.",
     "schema": {
       "type": "boolean"
     }
@@ -4191,10 +4645,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Shows the mail client panel in the sidebar (folders, compose, snooze) over web mail or IMAP. Default off while in preview.",
+    "summary": "Shows the mail client panel in the sidebar (folders, compose, snooze) over web mail or IMAP. Default off while in preview.",
     "schema": {
       "type": "boolean"
     }
@@ -4207,10 +4663,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Reads the inbox through the already-connected account without a separate sign-in.",
+    "summary": "Reads the inbox through the already-connected account without a separate sign-in.",
     "schema": {
       "type": "boolean"
     }
@@ -4223,10 +4681,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Each incoming mail client email becomes an inbox card with an inline reply box.",
+    "summary": "Each incoming mail client email becomes an inbox card with an inline reply box.",
     "schema": {
       "type": "boolean"
     }
@@ -4239,10 +4699,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"tight\", \"compact\", \"comfortable\", \"spacious\", \"roomy\"",
     "default": "comfortable",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Spacing between emails in the list.",
+    "summary": "Spacing between emails in the list.",
     "schema": {
       "type": "string",
       "enum": [
@@ -4262,10 +4724,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"current\", \"unified\", \"rail\"",
     "default": "current",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Arrangement of the Mail/Sessions switch and toolbar.",
+    "summary": "Arrangement of the Mail/Sessions switch and toolbar.",
     "schema": {
       "type": "string",
       "enum": [
@@ -4283,10 +4747,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"unread\", \"total\"",
     "default": "unread",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "What the sidebar number counts: unread or total in inbox.",
+    "summary": "What the sidebar number counts: unread or total in inbox.",
     "schema": {
       "type": "string",
       "enum": [
@@ -4303,10 +4769,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "select",
     "accepted": "one of \"manual\", \"auto\", \"selective\"",
     "default": "manual",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Whether the Catch me up AI summary runs on a button, automatically on every thread, or only for chosen senders.",
+    "summary": "Whether the Catch me up AI summary runs on a button, automatically on every thread, or only for chosen senders.",
     "schema": {
       "type": "string",
       "enum": [
@@ -4324,10 +4792,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "list",
     "accepted": "a list, each item a string of at most 320 characters",
     "default": [],
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Senders and domains whose threads are summarized automatically on open (selective mode).",
+    "summary": "Senders and domains whose threads are summarized automatically on open (selective mode).",
     "schema": {
       "type": "array",
       "items": {
@@ -4344,10 +4814,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 120 characters",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Model writing the summary; default is the built-in fast low-cost model.",
+    "summary": "Model writing the summary; default is the built-in fast low-cost model.",
     "schema": {
       "type": "string",
       "maxLength": 120
@@ -4361,10 +4833,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "text",
     "accepted": "a string of at most 4000 characters",
     "default": "",
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Summary prompt; blank uses the built-in default.",
+    "summary": "Summary prompt; blank uses the built-in default.",
     "schema": {
       "type": "string",
       "maxLength": 4000
@@ -4380,8 +4854,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Receives messages from external services (CI/CD, monitoring, custom apps) at a URL given to them.",
+    "summary": "Receives messages from external services (CI/CD, monitoring, custom apps) at a URL given to them.",
     "schema": {
       "type": "boolean"
     }
@@ -4396,8 +4872,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Shows the Bug Intake sidebar entry collecting reports from an error tracker, a code host, bug-report emails and in-app reports, triaged by spawned agents. Off: no report from any source starts a session.",
+    "summary": "Shows the Bug Intake sidebar entry collecting reports from an error tracker, a code host, bug-report emails and in-app reports, triaged by spawned agents. Off: no report from any source starts a session.",
     "schema": {
       "type": "boolean"
     }
@@ -4412,8 +4890,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": true,
     "description": "Extra instructions for the investigation prompt of every bug report routed to the project; after the global Bug Intake instructions.",
+    "summary": "Extra instructions for the investigation prompt of every bug report routed to the project; after the global Bug Intake instructions.",
     "schema": {
       "type": "string",
       "maxLength": 10000
@@ -4427,10 +4907,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Sends bug reports and feedback to the maker's team by email and to the report database. Off keeps reports local until turned on.",
+    "summary": "Sends bug reports and feedback to the maker's team by email and to the report database. Off keeps reports local until turned on.",
     "schema": {
       "type": "boolean"
     }
@@ -4443,10 +4925,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": false,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "Master switch for diagnostic emails: weekly usage digest plus each crash unless crashAlertEmailEnabled is off. Off silences both.",
+    "summary": "Master switch for diagnostic emails: weekly usage digest plus each crash unless crashAlertEmailEnabled is off. Off silences both.",
     "schema": {
       "type": "boolean"
     }
@@ -4459,10 +4943,12 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "type": "toggle",
     "accepted": "true or false",
     "default": true,
-    "takesEffect": "stored; no effect in this version yet",
+    "takesEffect": "immediately",
     "inEffect": false,
+    "noEffect": "Not built yet: Switchboard keeps the value, but nothing in this version uses it.",
     "guarded": false,
     "description": "When diagnostics email is on, also emails each crash; off emails only the weekly digest.",
+    "summary": "When diagnostics email is on, also emails each crash; off emails only the weekly digest.",
     "schema": {
       "type": "boolean"
     }
@@ -4477,8 +4963,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Capitalizes the first word and each sentence start while typing a task; skips URLs, file paths and abbreviations.",
+    "summary": "Capitalizes the first word and each sentence start while typing a task; skips URLs, file paths and abbreviations.",
     "schema": {
       "type": "boolean"
     }
@@ -4493,8 +4981,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": true,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Shows the Tasks sidebar entry: nested checklist with due dates, snoozes and a tasks.md mirror on disk.",
+    "summary": "Shows the Tasks sidebar entry: nested checklist with due dates, snoozes and a tasks.md mirror on disk.",
     "schema": {
       "type": "boolean"
     }
@@ -4509,8 +4999,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "When a session ends or is archived, a cheap AI pass reads its transcript for follow-up tasks and stages them in the Caught view. Off skips the scan entirely.",
+    "summary": "When a session ends or is archived, a cheap AI pass reads its transcript for follow-up tasks and stages them in the Caught view. Off skips the scan entirely.",
     "schema": {
       "type": "boolean"
     }
@@ -4525,8 +5017,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": "",
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Optional wording steering which follow-ups are kept; returned format is fixed. Empty means standard behavior.",
+    "summary": "Optional wording steering which follow-ups are kept; returned format is fixed. Empty means standard behavior.",
     "schema": {
       "type": "string",
       "maxLength": 2000
@@ -4542,8 +5036,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Checking a box selects the task instead of finishing it; an action bar with Done and Dropped appears once one is checked. Default off. Ctrl or Shift while clicking always selects.",
+    "summary": "Checking a box selects the task instead of finishing it; an action bar with Done and Dropped appears once one is checked. Default off. Ctrl or Shift while clicking always selects.",
     "schema": {
       "type": "boolean"
     }
@@ -4558,8 +5054,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Tighter vertical spacing of task rows in the All-Hubs view and each hub outliner. Default off.",
+    "summary": "Tighter vertical spacing of task rows in the All-Hubs view and each hub outliner. Default off.",
     "schema": {
       "type": "boolean"
     }
@@ -4574,8 +5072,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "default": false,
     "takesEffect": "immediately",
     "inEffect": true,
+    "noEffect": null,
     "guarded": false,
     "description": "Hides completed tasks from task lists.",
+    "summary": "Hides completed tasks from task lists.",
     "schema": {
       "type": "boolean"
     }
