@@ -3,8 +3,10 @@
  * session dialog (a refusal shown in it, then a start), the reply appearing without a reload, a
  * follow-up sent while a turn runs shown as queued and then answered, Stop (confirmed) and Archive.
  * The transcript draws a tool call and its result as one row with its time and duration, a
- * program's lines as one log, and offers "Jump to latest" when scrolled up; a Claude session
- * offers Fork, a command one does not; an isolated session lists its changed files with their diffs.
+ * program's lines as one log, and offers "Jump to latest" when scrolled up; a failed step shows ✗,
+ * its exit code and last lines without being opened, even inside a closed fold; an engine's stop
+ * reason (`error_max_turns`) reads as words with the code as their title; a Claude session offers
+ * Fork, a command one does not; an isolated session lists its changed files with their diffs.
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +21,24 @@ let folder: string;
 let gate: string;
 /** The CLI tests' fake Claude Code: a realistic stream-json turn with tools, an edit and a cost. */
 const FAKE_CLAUDE = resolve(import.meta.dirname, "../../crates/cli/tests/fixtures/typed-claude");
+/**
+ * A Claude Code run whose build fails (exit code 1, as Claude's Bash reports it), whose next step
+ * works, and which then stops at its turn limit: a `result` carrying only its subtype.
+ */
+const LIMITED_CLAUDE = `#!/bin/sh
+cat <<'JSON'
+{"type":"system","subtype":"init","session_id":"c-limit","model":"claude-sonnet-4-5","claude_code_version":"2.0.14"}
+{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go build ./...","description":"Build"}}]},"session_id":"c-limit"}
+JSON
+sleep 0.3
+cat <<'JSON'
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"Exit code 1\\n./main.go:3:2: undefined: mapping.NewTextFieldMapping","is_error":true}]},"session_id":"c-limit"}
+{"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Grep","input":{"pattern":"NewTextFieldMapping","path":"cmd"}}]},"session_id":"c-limit"}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"cmd/indexer/mapping.go"}]},"session_id":"c-limit"}
+{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":40,"session_id":"c-limit","total_cost_usd":0.5,"usage":{"input_tokens":10,"output_tokens":2}}
+JSON
+exit 1
+`;
 /** More entries than the page's 200 per page. */
 const LONG_LINES = 240;
 
@@ -57,11 +77,15 @@ while [ $i -le ${LONG_LINES} ]; do echo "chunk $i"; i=$((i+1)); sleep 0.06; done
 `,
   );
   chmodSync(long, 0o755);
+  const limited = join(folder, "limited-claude.sh");
+  writeFileSync(limited, LIMITED_CLAUDE);
+  chmodSync(limited, 0o755);
   writeFileSync(
     join(e2e.server.dataDir, "engines.toml"),
     `[engines.echo]\nkind = "command"\ncommand = ["/bin/sh", ${JSON.stringify(script)}]\n\n` +
       `[engines.long]\nkind = "command"\ncommand = ["/bin/sh", ${JSON.stringify(long)}]\n\n` +
-      `[engines.claude]\nkind = "claude"\ncommand = ["/bin/sh", ${JSON.stringify(FAKE_CLAUDE)}]\n`,
+      `[engines.claude]\nkind = "claude"\ncommand = ["/bin/sh", ${JSON.stringify(FAKE_CLAUDE)}]\n\n` +
+      `[engines.limited]\nkind = "claude"\ncommand = ["/bin/sh", ${JSON.stringify(limited)}]\n`,
   );
 });
 
@@ -165,16 +189,18 @@ test("a Claude turn shows its final answer, with the steps before it folded and 
 
   const fold = transcript.getByRole("button", { name: /earlier steps/ });
   expect(await fold.getAttribute("aria-expanded")).toBe("false");
-  // The fold names the failure it hides.
+  // The fold names the failure it holds, and keeps that step in view while closed: the failed
+  // test run with its last lines, not the steps that worked.
   expect(await fold.textContent()).toMatch(/1 failed/);
-  expect(await transcript.getByText("cargo test").count()).toBe(0);
-  await fold.click();
-  await transcript.getByText("cargo test", { exact: true }).waitFor();
-  // A failed step shows its last lines while it is still closed.
   const failed = transcript.locator('details[data-tool-state="failed"]', { hasText: "cargo test" });
+  await failed.waitFor();
   expect(await failed.getAttribute("open")).toBeNull();
   const tail = transcript.getByRole("group", { name: "Last lines of the output" });
   expect(await tail.getByText("test add ... FAILED").isVisible()).toBe(true);
+  expect(await transcript.locator("summary", { hasText: "Edit" }).count()).toBe(0);
+  await fold.click();
+  await transcript.getByText("cargo test", { exact: true }).waitFor();
+  expect(await transcript.locator('details[data-tool-state="failed"]').count()).toBe(1);
   await transcript.locator("summary", { hasText: "Edit" }).click();
   await transcript.getByText("- a - b").waitFor();
   await transcript.getByText("+ a + b").waitFor();
@@ -194,6 +220,49 @@ test("a Claude turn shows its final answer, with the steps before it folded and 
   await fork.getByRole("textbox", { name: "What should the fork do?" }).waitFor();
   await fork.getByRole("button", { name: "Cancel" }).click();
   await fork.waitFor({ state: "detached" });
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("a failed step shows ✗ and its exit code unopened, and a stop reason reads as words with its code on hover", async () => {
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  const errors = consoleErrors(page);
+  await page.getByRole("heading", { name: "Inbox" }).waitFor();
+  await page.goto(`${e2e.server.uiUrl}/sessions/${await spawnFromPage(page, "limited", "Limited")}`);
+  await page.getByTestId("session-status").filter({ hasText: "failed" }).waitFor();
+  const transcript = page.getByRole("log", { name: "Transcript" });
+
+  // Nothing opened: the build's row says ✗ (and "Failed" to a screen reader), exit 1, the command
+  // as a prompt line, and its last lines; the step that worked says ✓.
+  const build = transcript.locator('details[data-tool-state="failed"]', { hasText: "go build" });
+  await build.waitFor();
+  expect(await build.getAttribute("open")).toBeNull();
+  const summary = build.locator("summary");
+  expect(await summary.locator(".step-status").textContent()).toBe("✗Failed");
+  expect(await summary.textContent()).toContain("$ go build ./...");
+  expect(await summary.getByTitle("Exit code").textContent()).toBe("exit 1");
+  expect(await summary.textContent()).not.toContain('"command"');
+  const tail = transcript.getByRole("group", { name: "Last lines of the output" });
+  expect(await tail.getByText("undefined: mapping.NewTextFieldMapping").isVisible()).toBe(true);
+  const grep = transcript.locator('details[data-tool-state="ok"]', { hasText: "NewTextFieldMapping in cmd" });
+  expect(await grep.locator(".step-status").textContent()).toBe("✓Succeeded");
+
+  // The engine's stop reason, error_max_turns, is said in words, on the page and in the
+  // transcript; the code is the words' title, for whoever wants it.
+  const words = "It stopped at its turn limit before it finished.";
+  const header = page.getByTestId("session-error");
+  await header.getByText(words).waitFor();
+  expect(await header.getByText(words).getAttribute("title")).toBe("error_max_turns");
+  expect(await page.getByText("error_max_turns", { exact: true }).count()).toBe(0);
+  const entry = transcript.locator(".entry-error").getByText(words);
+  expect(await entry.getAttribute("title")).toBe("error_max_turns");
+
+  // On a phone the page, its failed step and its error, does not scroll sideways.
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await build.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  }
   expect(errors).toEqual([]);
   await context.close();
 });

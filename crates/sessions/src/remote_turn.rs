@@ -17,7 +17,7 @@ use crate::model::{Status, Trigger};
 use crate::state::{EndRequest, Inner, RemotePlace};
 use crate::turn::{
     BELOW_NORMAL_NICE, DRAIN_GRACE, STOP_GRACE, Stream, TurnContext, TurnEnd, close_turn,
-    fail_unstarted, judge, pump, record_start, wait_for_request,
+    engine_label, fail_unstarted, judge, pump, record_start, wait_for_request,
 };
 use crate::watchdog::{Watch, Watching};
 
@@ -107,8 +107,9 @@ pub(crate) async fn run(
         Ok(turn) => turn,
         Err(reason) => {
             let message = format!(
-                "engine `{}` could not be started on runner `{}`: {reason}",
-                ctx.engine, ctx.runner
+                "{} could not be started on the runner `{}`: {reason}",
+                engine_label(ctx.engine, ctx.spec),
+                ctx.runner
             );
             return fail_unstarted(ctx, next.turn, message).await;
         }

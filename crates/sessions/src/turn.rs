@@ -97,7 +97,10 @@ pub async fn run_turn(
     let text = compose(next.added.as_deref(), &next.text);
     let argv = ctx.spec.argv(&text, next.resume(), ctx.extra_args);
     let Some((program, args)) = argv.split_first() else {
-        let message = format!("engine `{}` has no command to run", ctx.engine);
+        let message = format!(
+            "{} has no command to run. Give it a `command` in engines.toml (docs/engines.md).",
+            engine_label(ctx.engine, ctx.spec)
+        );
         return fail_unstarted(ctx, next.turn, message).await;
     };
     if let Some(hook) = &ctx.inner.before_turn {
@@ -179,10 +182,7 @@ pub async fn run_turn(
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
-            let message = format!(
-                "engine `{}` could not be started ({program}): {e}",
-                ctx.engine
-            );
+            let message = unstarted_message(ctx.engine, ctx.spec, program, ctx.cwd, &e);
             return fail_unstarted(ctx, next.turn, message).await;
         }
     };
@@ -383,6 +383,54 @@ async fn end_turn(
     ctx.inner
         .announce_stored(ctx.session_id, ctx.account_id, turn, &at, stored);
     Ok(())
+}
+
+/// How a person knows the engine: the product it runs (Claude Code, Codex),
+/// with the name engines.toml gives it when that name is not the product's.
+pub(crate) fn engine_label(engine: &str, spec: &EngineSpec) -> String {
+    if crate::engines::is_demo(spec) {
+        return "The demo engine".to_owned();
+    }
+    let product = match spec.kind {
+        EngineKind::Claude => "Claude Code",
+        EngineKind::Codex => "Codex",
+        EngineKind::Command => return format!("The engine `{engine}`"),
+    };
+    if engine == spec.kind.as_str() {
+        product.to_owned()
+    } else {
+        format!("{product} (engine `{engine}`)")
+    }
+}
+
+/// Why the engine's program did not start, as a person reads it: what is
+/// wrong and where to fix it, the operating system's own words last, in
+/// parentheses, for whoever needs them.
+pub(crate) fn unstarted_message(
+    engine: &str,
+    spec: &EngineSpec,
+    program: &str,
+    cwd: &str,
+    error: &std::io::Error,
+) -> String {
+    let label = engine_label(engine, spec);
+    let configure = "Configure it in engines.toml (docs/engines.md).";
+    let not_found = error.kind() == std::io::ErrorKind::NotFound;
+    // A missing working folder fails the same way as a missing program.
+    let what = if not_found && !std::path::Path::new(cwd).is_dir() {
+        format!("its folder `{cwd}` does not exist.")
+    } else if not_found && program.contains('/') {
+        format!("the program `{program}` does not exist. {configure}")
+    } else if not_found {
+        format!("the program `{program}` was not found on PATH. {configure}")
+    } else if error.kind() == std::io::ErrorKind::PermissionDenied {
+        format!("the program `{program}` may not be run (is it executable?). {configure}")
+    } else if error.raw_os_error() == Some(libc::ENOEXEC) {
+        format!("`{program}` is not a program this machine can run. {configure}")
+    } else {
+        return format!("{label} could not be started (`{program}`): {error}");
+    };
+    format!("{label} could not be started: {what} ({error})")
 }
 
 pub(crate) async fn fail_unstarted(

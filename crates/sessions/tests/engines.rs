@@ -146,8 +146,13 @@ async fn a_missing_program_fails_with_the_reason() {
     let id = h.spawn_ui("a", "missing", "x").await.id;
     let session = h.wait_status("a", &id, Status::Failed).await;
     let error = session.error.unwrap();
+    // Said plainly, with where to fix it; the operating system's words kept last.
     assert!(
-        error.contains("could not be started") && error.contains("/nonexistent/engine-binary"),
+        error.starts_with(
+            "The engine `missing` could not be started: the program \
+             `/nonexistent/engine-binary` does not exist. Configure it in engines.toml \
+             (docs/engines.md). ("
+        ) && error.ends_with("(os error 2))"),
         "{error}"
     );
     assert_eq!(
@@ -157,6 +162,25 @@ async fn a_missing_program_fails_with_the_reason() {
         Some(error.as_str())
     );
     assert_eq!(bodies(&h, &id).await, [EntryBody::Error { message: error }]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claude_engine_not_on_path_is_named_as_claude_code() {
+    let h = Harness::new().await;
+    let engines = h.data().join("engines.toml");
+    let mut toml = std::fs::read_to_string(&engines).unwrap();
+    toml.push_str(
+        "\n[engines.nowhere]\nkind = \"claude\"\ncommand = [\"switchboard-test-no-such-claude\"]\n",
+    );
+    std::fs::write(&engines, toml).unwrap();
+    let id = h.spawn_ui("a", "nowhere", "x").await.id;
+    let error = h.wait_status("a", &id, Status::Failed).await.error.unwrap();
+    assert_eq!(
+        error,
+        "Claude Code (engine `nowhere`) could not be started: the program \
+         `switchboard-test-no-such-claude` was not found on PATH. Configure it in engines.toml \
+         (docs/engines.md). (No such file or directory (os error 2))"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,8 @@
 /**
- * The session page's header: what the session is (status, why it is not working, engine, the
- * runner it is on when not this machine, folder, branch), what it has spent and used (CPU, memory,
- * processes, disk, where the machine reports them), where it sits in its tree, and Stop (the whole tree, after a
+ * The session page's header: what the session is (status, why it is not working or how it failed
+ * in plain words with the stored code on hover, engine, the runner it is on when not this
+ * machine, folder, branch), what it has spent and used (CPU, memory, processes, disk, where the
+ * machine reports them), where it sits in its tree, and Stop (the whole tree, after a
  * confirmation), Pause, Resume, Archive, Retry and Fork.
  */
 import { useEffect, useState } from "react";
@@ -20,6 +21,8 @@ import { SessionTitle } from "./SessionTitle";
 import { runnerLabel } from "./runnerChoice";
 import { useRetry } from "./useRetry";
 import { useNow } from "../../shared/useNow";
+import { activityWords, engineKindWords, plainMessage, statusWords } from "../../shared/humanize";
+import { Coded } from "../../shared/ui/Coded";
 
 const count = (n: number) => n.toLocaleString();
 
@@ -62,6 +65,7 @@ export function SessionHeader({ session }: { session: Session }) {
     engines.data?.some((e) => e.name === session.engine && e.canFork) === true;
   const actions = sessionActions(session);
   const stopWords = describeStop(session, (iso) => localTime(iso, now));
+  const error = session.error ? plainMessage(session.error) : null;
   const runner = runnerLabel(session);
   const revived = revivesToday(useRevivesToday(session.id, session.status === "interrupted"));
   const stop = () => {
@@ -82,14 +86,18 @@ export function SessionHeader({ session }: { session: Session }) {
     <header className="session-header">
       <div className="page-head session-title-row">
         <SessionTitle session={session} />
-        <span className={`tag status-${session.status}`} data-testid="session-status">
-          {session.status.replaceAll("_", " ")}
+        <span
+          className={`tag status-${session.status}`}
+          data-testid="session-status"
+          title={`Status: ${session.status}`}
+        >
+          {statusWords(session.status)}
         </span>
         {session.archived && <span className="tag">archived</span>}
         {stopWords && (
-          <span className="muted" data-testid="session-stop-reason">
-            {stopWords}
-          </span>
+          <Coded raw={session.stopReason && `Stop reason: ${session.stopReason}`} className="muted">
+            <span data-testid="session-stop-reason">{stopWords}</span>
+          </Coded>
         )}
         {revived && (
           <span className="muted" data-testid="session-revives">
@@ -136,7 +144,7 @@ export function SessionHeader({ session }: { session: Session }) {
       </div>
       {session.activity && isWorking(session) && (
         <div className="muted session-activity">
-          {session.activity.kind}: {session.activity.text}
+          {activityWords(session.activity.kind)}: {session.activity.text}
         </div>
       )}
       {actionError && (
@@ -144,15 +152,19 @@ export function SessionHeader({ session }: { session: Session }) {
           {actionError}
         </div>
       )}
-      {session.error && <div className="inline-error">{session.error}</div>}
+      {error && (
+        <div className="inline-error" data-testid="session-error">
+          <Coded raw={error.raw}>{error.words}</Coded>
+        </div>
+      )}
       <dl className="session-facts">
         <dt>Engine</dt>
         <dd>
           {session.engine}{" "}
-          <span className="muted">
-            ({session.engineKind}
+          <Coded raw={`Engine kind: ${session.engineKind}`} className="muted">
+            ({engineKindWords(session.engineKind)}
             {session.engineVersion ? ` ${session.engineVersion}` : ""})
-          </span>
+          </Coded>
         </dd>
         {runner && (
           <>

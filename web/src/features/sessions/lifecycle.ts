@@ -4,6 +4,7 @@
  * can be tested without a browser.
  */
 import type { Session, SpawnRequest, Status, StopReason } from "../../shared/api/types.generated";
+import { stopReasonWords } from "../../shared/humanize";
 
 const ACTIVE: ReadonlySet<Status> = new Set(["queued", "starting", "running", "waiting_for_input"]);
 
@@ -71,15 +72,6 @@ export function sessionActions(session: Pick<Session, "status" | "archived">): S
   };
 }
 
-const STOP_REASON_WORDS: Record<StopReason, string> = {
-  finished: "finished cleanly",
-  waiting_for_user: "waiting for you",
-  stopped: "stopped with Stop",
-  closed: "closed by you",
-  failed: "failed with an error",
-  interrupted: "interrupted from outside",
-};
-
 /** The status a reason leaves the session in, when the status alone already says the reason. */
 const SAID_BY_STATUS: Partial<Record<StopReason, Status>> = {
   finished: "finished",
@@ -105,7 +97,7 @@ export function describeStop(
   const saidBy = SAID_BY_STATUS[reason];
   if (session.status === "paused" || (saidBy !== undefined && saidBy === session.status)) return resumes;
   // A reason a newer server adds is shown as its own name.
-  const words: string = STOP_REASON_WORDS[reason] ?? reason.replace(/_/g, " ");
+  const words = stopReasonWords(reason);
   return resumes === null ? words : `${words}, ${resumes}`;
 }
 

@@ -107,6 +107,7 @@ describe("an error in words", () => {
   });
 
   it("says when there is no message at all", () => {
+    expect(errorWords("error_max_turns")).toBe("It stopped at its turn limit before it finished.");
     expect(errorWords(null)).toBe("It failed without saying why.");
     expect(errorWords("  \n ")).toBe("It failed without saying why.");
   });

@@ -4,6 +4,7 @@
  * or how it failed, in words, and for how long.
  */
 import type { Session } from "../../shared/api/types.generated";
+import { plainMessage } from "../../shared/humanize";
 import { epochMs } from "../../shared/time";
 
 /** Why a session is in the section, as its card says it. */
@@ -102,7 +103,7 @@ function sentence(text: string): string {
 
 /**
  * A session's error as a person reads it: the first line only (an engine's stderr follows it),
- * the engine's exit status and signals said in words, cut to a couple of lines.
+ * the engine's exit status, signals and codes said in words, cut to a couple of lines.
  */
 export function errorWords(error: string | null): string {
   const line = error
@@ -112,7 +113,7 @@ export function errorWords(error: string | null): string {
   if (!line) return "It failed without saying why.";
   const exited = /^the engine exited with status (\d+)(?::\s*(.*))?$/i.exec(line);
   const killed = /^the engine was killed by signal (\d+)(?::\s*(.*))?$/i.exec(line);
-  let words = line;
+  let words = plainMessage(line).words;
   if (exited) {
     words = exited[2]
       ? `The engine stopped with an error: ${exited[2]}`

@@ -1,13 +1,16 @@
 /**
  * One transcript row: the agent's messages as Markdown (react-markdown renders no raw HTML, so
  * an agent's output cannot inject markup), a stream's output as one log, a tool call with its
- * result as one step (`ToolStep`), and thinking folded.
+ * result as one step (`ToolStep`), and thinking folded; errors, notices and permission decisions
+ * in plain words, with the codes they stood for on hover.
  */
 import { memo } from "react";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import type { Entry } from "../../../shared/api/types.generated";
 import type { EntryRow } from "./rows";
+import { plainMessage, permissionRuleWords } from "../../../shared/humanize";
+import { Coded } from "../../../shared/ui/Coded";
 import { ToolStep } from "./ToolStep";
 import "../../../shared/ui/code.css";
 
@@ -20,6 +23,12 @@ export const MarkdownText = memo(function MarkdownText({ text }: { text: string 
     </div>
   );
 });
+
+/** A message the server or the engine wrote, its codes in words and the text as stored on hover. */
+function PlainText({ text }: { text: string }) {
+  const plain = plainMessage(text);
+  return <Coded raw={plain.raw}>{plain.words}</Coded>;
+}
 
 /** A stream's consecutive output, one block as the program wrote it. */
 function LogRow({ stream, entries }: Extract<EntryRow, { kind: "log" }>) {
@@ -78,11 +87,16 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
         </ul>
       );
     case "error":
-      return <div className="entry entry-error">{entry.message}</div>;
+      return (
+        <div className="entry entry-error">
+          <PlainText text={entry.message} />
+        </div>
+      );
     case "notice":
       return (
         <div className="entry entry-notice" data-source={entry.source}>
-          <span className="entry-label">{entry.source === "engine" ? "Engine" : "Switchboard"}</span> {entry.text}
+          <span className="entry-label">{entry.source === "engine" ? "Engine" : "Switchboard"}</span>{" "}
+          <PlainText text={entry.text} />
         </div>
       );
     case "permission":
@@ -90,9 +104,9 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
         <div className={`entry entry-permission${entry.decision === "deny" ? " entry-failed" : ""}`}>
           <span className="entry-label">{entry.decision === "allow" ? "Allowed" : "Denied"}</span> {entry.tool}
           {entry.target ? <span className="muted"> {entry.target}</span> : null}{" "}
-          <span className="muted">
-            ({entry.level}, {entry.rule})
-          </span>
+          <Coded raw={`level ${entry.level}, rule ${entry.rule}`} className="muted">
+            ({permissionRuleWords(entry.rule)})
+          </Coded>
         </div>
       );
   }

@@ -11,7 +11,7 @@ import type { Entry } from "../../../shared/api/types.generated";
 import type { FoldSettings } from "./fold";
 import { EntryRowView, MarkdownText } from "./EntryView";
 import { transcriptRows, type KeyedEntryRow, type Row } from "./rows";
-import { foldLabel } from "./steps";
+import { foldFailures, foldLabel } from "./steps";
 
 /** How close to the top (in pixels) the reader gets before the earlier page is asked for. */
 const LOAD_EARLIER_WITHIN = 600;
@@ -156,9 +156,13 @@ function RowView({ row, open, onToggle }: { row: Row; open: boolean; onToggle: (
   }
 }
 
-/** What the final-message folding hid: one row that opens to show it all, saying what failed in it. */
+/**
+ * What the final-message folding hid: one row that opens to show it all, saying what failed in it.
+ * Closed, it keeps its last failed steps in view (`foldFailures`): a failure is seen without opening it.
+ */
 function Folded({ steps, open, onToggle }: { steps: KeyedEntryRow[]; open: boolean; onToggle: () => void }) {
   const { label, failed } = foldLabel(steps);
+  const shown = open ? steps : foldFailures(steps);
   return (
     <div className="entry entry-folded">
       <button type="button" className="link-button" aria-expanded={open} onClick={onToggle}>
@@ -171,7 +175,13 @@ function Folded({ steps, open, onToggle }: { steps: KeyedEntryRow[]; open: boole
           </span>
         )}
       </button>
-      {open && steps.map((row) => <EntryRowView key={row.key} row={row} />)}
+      {shown.length > 0 && (
+        <div className={open ? "folded-steps" : "folded-steps folded-failures"} data-fold-open={open}>
+          {shown.map((row) => (
+            <EntryRowView key={row.key} row={row} />
+          ))}
+        </div>
+      )}
     </div>
   );
 }

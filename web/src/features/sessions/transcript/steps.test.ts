@@ -4,6 +4,8 @@ import { groupEntries } from "./rows";
 import {
   exitCodeOf,
   failureTail,
+  FOLD_FAILURES_SHOWN,
+  foldFailures,
   foldLabel,
   foldLines,
   inputSummary,
@@ -168,8 +170,12 @@ describe("the input in one line", () => {
     expect(inputSummary("mcp__probe__echo", { text: "hi", times: 2, loud: true })).toBe(
       "text: hi, times: 2, loud: true",
     );
-    expect(inputSummary("echo", { server: "probe", arguments: { text: "hi" } })).toBe(
-      'server: probe, arguments: {"text":"hi"}',
+    // A nested record's own fields in its place, lists joined or counted: never JSON.
+    expect(inputSummary("echo", { server: "probe", arguments: { text: "hi", to: null } })).toBe(
+      "server: probe, text: hi, to: none",
+    );
+    expect(inputSummary("tag", { labels: ["bug", "ui"], edits: [{ a: 1 }, { a: 2 }] })).toBe(
+      "labels: bug, ui, edits: 2 items",
     );
     expect(inputSummary("Read", { path: "x" })).toBe("path: x");
     expect(keyValues(null)).toBe("");
@@ -181,6 +187,42 @@ describe("the input in one line", () => {
       "file_path: /a",
       "limit: 20",
     ]);
+  });
+
+  test("nested input reads as indented key: value lines, lists as items, long text under its key", () => {
+    const input = {
+      server: "github",
+      arguments: { repo: "acme/web", labels: ["bug", "ui"], draft: false },
+      body: "first line\nsecond line",
+      todos: [
+        { content: "Fix the build", status: "done" },
+        { content: "Ship", status: "pending" },
+      ],
+      nothing: [],
+    };
+    const fields = stepOf(call(1, "mcp__github__create_issue", input), null).fields;
+    expect(fields).toEqual([
+      "server: github",
+      "arguments:",
+      "  repo: acme/web",
+      "  labels: bug, ui",
+      "  draft: false",
+      "body:",
+      "  first line",
+      "  second line",
+      "todos:",
+      "  - content: Fix the build",
+      "    status: done",
+      "  - content: Ship",
+      "    status: pending",
+      "nothing: none",
+    ]);
+    expect(fields.join("\n")).not.toMatch(/[{}"]/);
+  });
+
+  test("Claude's question tool by the question it asks", () => {
+    const ask = { questions: [{ question: "Which database?", options: [{ label: "SQLite" }] }] };
+    expect(inputSummary("AskUserQuestion", ask)).toBe("Which database?");
   });
 
   test("a summary stays one line of bounded length", () => {
@@ -245,5 +287,26 @@ describe("a fold of earlier steps", () => {
     expect(foldLabel(steps)).toEqual({ label: "4 earlier steps", failed: "1 failed" });
     expect(foldLabel(steps.slice(2))).toEqual({ label: "2 earlier steps", failed: null });
     expect(foldLabel(steps.slice(3)).label).toBe("1 earlier step");
+  });
+
+  test("closed, it keeps its last failed steps in view, in order", () => {
+    const failing = (seq: number) => [
+      call(seq, "Bash", { command: `run ${seq}` }),
+      result(seq + 1, seq, "Exit code 1", true),
+    ];
+    const entries: Entry[] = [
+      ...failing(1),
+      call(3, "Read", { file_path: "/a" }),
+      result(4, 3, "text"),
+      ...failing(5),
+      ...failing(7),
+      ...failing(9),
+      { seq: 11, turn: 1, at: null, kind: "tool_result", toolId: null, output: "lost", isError: true },
+    ];
+    const steps = groupEntries(entries);
+    const shown = foldFailures(steps).map((row) => (row.kind === "tool" ? row.call.seq : "alone"));
+    expect(shown).toEqual([7, 9, "alone"]);
+    expect(FOLD_FAILURES_SHOWN).toBe(3);
+    expect(foldFailures(groupEntries([call(1, "Read", { file_path: "/a" }), result(2, 1, "ok")]))).toEqual([]);
   });
 });

@@ -70,9 +70,6 @@ export function oneLine(text: string): string {
   return lines.length > 1 && cut === first ? `${cut} …` : cut;
 }
 
-/** A value in a `key: value` line: text as it is, anything else as compact JSON. */
-const valueText = (value: JsonValue | undefined): string => asString(value) ?? JSON.stringify(value ?? null);
-
 /** The script of `bash -lc '…'`, the form Codex runs every command in; else `command` as it is. */
 export function unwrapShell(command: string): string {
   const wrapped = /^(?:\S*\/)?(?:ba|z)?sh -l?c (.+)$/s.exec(command.trim());
@@ -96,15 +93,33 @@ function shellCommand(input: JsonValue): string | null {
   return args.length === 3 && /^-l?c$/.test(args[1] ?? "") && script !== undefined ? script : args.join(" ");
 }
 
+const isScalar = (value: JsonValue | undefined): boolean => value === null || typeof value !== "object";
+
+/** A scalar as a person reads it: text as it is, nothing as "none". */
+const scalarText = (value: JsonValue | undefined): string =>
+  value === null || value === undefined ? "none" : typeof value === "string" ? value : String(value);
+
+/**
+ * The `key: value` pairs of an input for its one line: a nested object's own pairs in its place
+ * (an MCP call's `arguments`), a list of plain values joined, a list of records counted.
+ */
+function leafPairs(fields: JsonObject): string[] {
+  return Object.entries(fields).flatMap(([key, value]) => {
+    if (isScalar(value)) return [`${key}: ${oneLine(scalarText(value))}`];
+    if (Array.isArray(value)) {
+      if (value.every(isScalar)) return [`${key}: ${value.map(scalarText).join(", ")}`];
+      return [`${key}: ${value.length} ${value.length === 1 ? "item" : "items"}`];
+    }
+    const nested = asObject(value);
+    return nested ? leafPairs(nested) : [];
+  });
+}
+
 /** Compact `key: value, key: value`: how a tool the page does not know is summed up. */
 export function keyValues(input: JsonValue): string {
   const fields = asObject(input);
-  if (!fields) return input === null ? "" : oneLine(valueText(input));
-  return oneLine(
-    Object.entries(fields)
-      .map(([key, value]) => `${key}: ${oneLine(valueText(value))}`)
-      .join(", "),
-  );
+  if (!fields) return input === null ? "" : oneLine(isScalar(input) ? scalarText(input) : JSON.stringify(input));
+  return oneLine(leafPairs(fields).join(", "));
 }
 
 /** Codex's `file_change`: each change's kind and path. */
@@ -120,6 +135,17 @@ function fileChanges(input: JsonValue): string | null {
   return named.length > 0 ? named.join(", ") : null;
 }
 
+/** Claude Code's tool for asking the user questions. */
+const ASK_TOOL = "AskUserQuestion";
+
+/** `AskUserQuestion`: the question it asks (the first, when it asks several). */
+function firstQuestion(input: JsonValue): string | null {
+  const questions = asObject(input)?.questions;
+  const first = Array.isArray(questions) ? asObject(questions[0]) : null;
+  const text = asString(first?.question);
+  return text === null ? null : oneLine(text);
+}
+
 /** The call's input in one line (a shell command without its "$ ", which the drawing adds). */
 export function inputSummary(name: string, input: JsonValue): string {
   const fields = asObject(input);
@@ -133,16 +159,55 @@ export function inputSummary(name: string, input: JsonValue): string {
     const where = asString(fields?.path) ?? asString(fields?.glob);
     return oneLine(where === null ? pattern : `${pattern} in ${where}`);
   }
-  return (name === "file_change" ? fileChanges(input) : null) ?? keyValues(input);
+  return (
+    (name === "file_change" ? fileChanges(input) : null) ??
+    (name === ASK_TOOL ? firstQuestion(input) : null) ??
+    keyValues(input)
+  );
+}
+
+/**
+ * One field as lines, the way a person writes a note rather than JSON: `key: value`; a text of
+ * several lines, a record or a list of records under its key, indented; a list's items each
+ * after "- "; a list of plain values joined on one line.
+ */
+export function fieldLines(key: string, value: JsonValue | undefined, indent = ""): string[] {
+  const head = `${indent}${key}:`;
+  if (typeof value === "string" && value.includes("\n")) {
+    return [head, ...value.split("\n").map((line) => `${indent}  ${line}`)];
+  }
+  if (isScalar(value)) return [`${head} ${scalarText(value)}`];
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [`${head} none`];
+    if (value.every(isScalar)) return [`${head} ${value.map(scalarText).join(", ")}`];
+    return [head, ...value.flatMap((item) => itemLines(item, `${indent}  `))];
+  }
+  const fields = Object.entries(asObject(value) ?? {});
+  if (fields.length === 0) return [`${head} none`];
+  return [head, ...fields.flatMap(([k, v]) => fieldLines(k, v, `${indent}  `))];
+}
+
+/** A list's item: its first line after "- ", the rest lined up under it. */
+function itemLines(item: JsonValue, indent: string): string[] {
+  const fields = asObject(item);
+  const lines = fields
+    ? Object.entries(fields).flatMap(([k, v]) => fieldLines(k, v, `${indent}  `))
+    : Array.isArray(item)
+      ? item.flatMap((inner) => itemLines(inner, `${indent}  `))
+      : scalarText(item)
+          .split("\n")
+          .map((line) => `${indent}  ${line}`);
+  const [first = `${indent}  none`, ...rest] = lines;
+  return [`${indent}- ${first.slice(indent.length + 2)}`, ...rest];
 }
 
 /** The input's fields as lines for the opened step, less those drawn apart (a shell command). */
 function inputFields(input: JsonValue, shown: string | null): string[] {
   const fields = asObject(input);
-  if (!fields) return input === null ? [] : [valueText(input)];
+  if (!fields) return input === null ? [] : [isScalar(input) ? scalarText(input) : JSON.stringify(input)];
   return Object.entries(fields)
     .filter(([key]) => key !== shown)
-    .map(([key, value]) => `${key}: ${valueText(value)}`);
+    .flatMap(([key, value]) => fieldLines(key, value));
 }
 
 /** Claude's `Bash` says how a failed command ended on the output's first line. */
@@ -234,4 +299,15 @@ export function foldLabel(steps: readonly EntryRow[]): { label: string; failed: 
     label: `${steps.length} earlier ${steps.length === 1 ? "step" : "steps"}`,
     failed: failed === 0 ? null : `${failed} failed`,
   };
+}
+
+/** How many of a closed fold's failed steps stay in view: the last ones, nearest the answer. */
+export const FOLD_FAILURES_SHOWN = 3;
+
+/**
+ * The failed steps a closed fold still shows, so a failure is seen without opening anything:
+ * the last `FOLD_FAILURES_SHOWN` of them, in order. Opened, the fold shows all its steps instead.
+ */
+export function foldFailures<Row extends EntryRow>(steps: readonly Row[]): Row[] {
+  return steps.filter((row) => stepOfRow(row)?.status === "failed").slice(-FOLD_FAILURES_SHOWN);
 }
