@@ -6,7 +6,8 @@
 //!
 //! `--demo` seeds an account without boards in the first step: the demo
 //! sessions, then the workspace whose agent tasks link to them (`boards`
-//! knows nothing of sessions, so their ids pass through here), laid out
+//! knows nothing of sessions, so their ids pass through here), then a
+//! dashboard, tasks, bug reports and bookmarks, all laid out
 //! around today as the inbox counts days, in the zone of its notices. It
 //! also registers the built-in demo engine (this binary's hidden
 //! `demo-engine`, no model), which the demo sessions run on and the New
@@ -45,6 +46,9 @@ pub struct Options {
     /// Engines stay in the server's own cgroup, as before session trees
     /// (a benchmark's baseline).
     pub without_session_trees: bool,
+    /// Where the demo sessions' project folders are made; the user's cache
+    /// when `None` (a test gives its scratch folder, not the machine's).
+    pub demo_projects: Option<PathBuf>,
 }
 
 /// Where the listeners ended up: the UI server always, the control server
@@ -140,7 +144,10 @@ impl Prepared {
         };
         if options.demo {
             let engine = sessions::engines::demo_spec(&hook_program());
-            seed_demo(&db, data_dir, &owner.id, &settings, &engine, clock.now())?;
+            let projects = options.demo_projects.clone().unwrap_or_else(demo_projects);
+            seed_demo(
+                &db, data_dir, &projects, &owner.id, &settings, &engine, &clock,
+            )?;
         }
         Ok(Self {
             options,
@@ -309,48 +316,149 @@ impl Prepared {
     }
 }
 
-/// Seeds the demo sessions and workspace of an account without boards.
+/// Seeds the demo sessions and workspace of an account without boards, then
+/// what builds on them: a dashboard over the sprint boards, tasks, bug
+/// reports and bookmarks. Those four are extras: one that cannot be made is
+/// logged and the demo starts without it. The sessions' project folders are
+/// made at every start (a follow-up needs its session's folder, which a
+/// cleared cache takes away).
 fn seed_demo(
-    db: &store::Db,
+    db: &Arc<store::Db>,
     data_dir: &Path,
+    projects: &Path,
     account_id: &str,
     settings: &settings::SettingsStore,
     engine: &sessions::EngineSpec,
-    now: time::OffsetDateTime,
+    clock: &Arc<dyn clock::Clock>,
 ) -> Result<(), StartupError> {
+    for folder in sessions::DemoSeed::folders(projects) {
+        if let Err(error) = std::fs::create_dir_all(&folder) {
+            tracing::warn!(folder = %folder.display(), %error, "cannot make a demo project folder; its sessions run in the home folder");
+        }
+    }
     if boards::has_boards(db, account_id)? {
         return Ok(());
     }
+    let now = clock.now();
     let zone = pm_inbox::window::zone(&settings.pm_inbox_quiet_hours_time_zone());
-    let made = sessions::seed_demo(
-        db,
-        &sessions::DemoSeed {
-            account_id,
-            data_dir,
-            engine,
-            now,
-            max_dollars_per_session: settings.agent_driven_max_dollars_per_session(),
-            max_turns_per_session: settings.agent_driven_max_turns_per_session(),
-        },
-    )
+    let made = sessions::DemoSeed {
+        account_id,
+        data_dir,
+        engine,
+        now,
+        max_dollars_per_session: settings.agent_driven_max_dollars_per_session(),
+        max_turns_per_session: settings.agent_driven_max_turns_per_session(),
+    }
+    .seed_in(db, projects)
     .map_err(StartupError::DemoSessions)?;
-    let runs: Vec<boards::AgentRun> = made
-        .into_iter()
-        .map(|session| boards::AgentRun {
-            outcome: match session.status {
-                sessions::Status::Finished => boards::RunOutcome::Done,
-                sessions::Status::Failed => boards::RunOutcome::Failed,
-                // The demo's one other session waits for the user.
-                _ => boards::RunOutcome::NeedsReview,
+    let runs: Vec<boards::demo::DemoRun> = made
+        .iter()
+        .map(|session| boards::demo::DemoRun {
+            run: boards::AgentRun {
+                outcome: match session.status {
+                    sessions::Status::Finished => boards::RunOutcome::Done,
+                    sessions::Status::Failed => boards::RunOutcome::Failed,
+                    // The waiting one, and the queued one, whose turn ends with a question.
+                    _ => boards::RunOutcome::NeedsReview,
+                },
+                day: local_day(&zone, session.ended_at),
+                session_id: session.id.clone(),
+                title: session.title.clone(),
+                prompt: session.prompt.clone(),
             },
-            day: local_day(&zone, session.ended_at),
-            session_id: session.id,
-            title: session.title,
-            prompt: session.prompt,
+            repository: Some(session.repository.clone()),
+            running: session.status == sessions::Status::Queued,
         })
         .collect();
-    boards::seed_demo(db, account_id, local_day(&zone, now), &runs)?;
+    let today = local_day(&zone, now);
+    let Some(workspace) = boards::demo::seed_workspace(db, account_id, today, &runs)? else {
+        return Ok(());
+    };
+    let folder = |repository: &str| Some(projects.join(repository)).filter(|f| f.is_dir());
+    let web = folder("acme/web");
+    let platform = folder("acme/platform");
+    let demo_engine = Some(sessions::engines::DEMO_ENGINE);
+    // The boards whose sprints are named alike, so their velocity lines up.
+    let sprint_boards: Vec<&str> = workspace
+        .boards
+        .iter()
+        .filter(|b| b.sprint_word.as_deref() == Some("Sprint"))
+        .map(|b| b.id.as_str())
+        .take(2)
+        .collect();
+    let dashboard =
+        dashboards::demo::seed_demo(db, account_id, &workspace.workspace_id, &sprint_boards)
+            .map(drop)
+            .map_err(|e| e.to_string());
+    let tasks = civil_day(today).map_or(Ok(()), |today| {
+        let demo = tasks::demo::DemoTasks {
+            account_id,
+            workspace_id: Some(&workspace.workspace_id),
+            from_session: made
+                .iter()
+                .find(|s| s.status == sessions::Status::Finished)
+                .map(|s| s.id.as_str()),
+            today,
+        };
+        let store = tasks::Tasks::new(db.clone(), clock.clone());
+        tasks::demo::seed_demo(&store, &demo)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    });
+    let reports = bugintake::demo::seed_demo(
+        &bugintake::BugIntake::new(db.clone()),
+        &bugintake::demo::DemoReports {
+            account_id,
+            folder: web.as_deref(),
+            engine: demo_engine,
+            enabled: settings.bug_intake_enabled(),
+            now,
+        },
+    )
+    .map(drop)
+    .map_err(|e| e.to_string());
+    let marks = bookmarks::demo::seed_demo(
+        &bookmarks::Bookmarks::new(db.clone(), clock.clone()),
+        account_id,
+        demo_engine,
+        platform.as_deref(),
+    )
+    .map(drop)
+    .map_err(|e| e.to_string());
+    for (what, outcome) in [
+        ("dashboard", dashboard),
+        ("tasks", tasks),
+        ("bug reports", reports),
+        ("bookmarks", marks),
+    ] {
+        if let Err(error) = outcome {
+            tracing::warn!(%error, "the demo starts without its {what}");
+        }
+    }
     Ok(())
+}
+
+/// Where the demo sessions' project folders are (`acme/web` below it): the
+/// user's cache, outside the data directory, which the sandbox hides from
+/// every engine.
+fn demo_projects() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(std::env::temp_dir)
+        .join("switchboard-demo")
+}
+
+/// `day` as the tasks' calendar has it.
+fn civil_day(day: time::Date) -> Option<jiff::civil::Date> {
+    let month = i8::try_from(u8::from(day.month())).ok()?;
+    let date = jiff::civil::Date::new(
+        i16::try_from(day.year()).ok()?,
+        month,
+        i8::try_from(day.day()).ok()?,
+    );
+    date.ok()
 }
 
 /// The day `at` falls on in `zone`, else (for a moment no calendar places)
@@ -473,6 +581,7 @@ mod tests {
             manual_clock_start_ms: Some(1_773_100_800_000),
             meminfo_file: None,
             without_session_trees: false,
+            demo_projects: Some(data_dir.join("projects")),
         })
         .unwrap()
     }
@@ -491,7 +600,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let prepared = open_demo(dir.path());
         let mut ids = column(&prepared.db, "SELECT id FROM sessions");
-        assert_eq!(ids.len(), 5);
+        assert_eq!(ids.len(), 6);
         let mut links = column(
             &prepared.db,
             "SELECT json_extract(vals, '$.session') FROM items
@@ -505,7 +614,7 @@ mod tests {
 
         // A second start finds boards and seeds nothing.
         let again = open_demo(dir.path());
-        assert_eq!(column(&again.db, "SELECT id FROM sessions").len(), 5);
+        assert_eq!(column(&again.db, "SELECT id FROM sessions").len(), 6);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use store::rusqlite::{Transaction, params};
 use time::Date;
 
 use crate::boards::{insert_board, plan_board};
-pub use crate::demo_items::{AgentRun, RunOutcome, session_link};
+pub use crate::demo_items::{AgentRun, DemoRun, RunOutcome, session_link};
 use crate::demo_items::{ItemGen, Shape};
 use crate::error::Result;
 use crate::items::insert_items_tx;
@@ -66,6 +66,32 @@ const ENGINEERING_SUBJECTS: &[&str] = &[
     "image uploads",
 ];
 
+/// Agent tasks, chores that come back each sprint among them.
+const AGENT_TASKS: &[&str] = &[
+    "Triage this week's new Sentry errors",
+    "Update Go dependencies to their latest patch versions",
+    "Write release notes for the next web release",
+    "Fix the lint warnings in internal/billing",
+    "Add tests for the CSV export",
+    "Summarise last week's customer-reported bugs",
+    "Review open pull requests on acme/mobile",
+    "Document the public API's pagination",
+    "Find slow queries in last night's database log",
+    "Remove the feature flags shipped more than a month ago",
+    "Check the docs site for broken links",
+    "Port the onboarding emails to the new template",
+    "Bump Node to 22 in the web CI images",
+    "Explain why the nightly e2e run timed out",
+    "Add request ids to the notification service's logs",
+    "Write a migration guide for the v2 webhooks",
+    "Translate the new settings strings",
+    "Find unused CSS in acme/web",
+    "Rename the session cache's metrics to the new scheme",
+    "Draft the incident summary for the checkout outage",
+    "Add retries to the image upload client",
+    "Check the mobile crash reports for the 4.2 release",
+];
+
 const BOARDS: [DemoBoard; 7] = [
     DemoBoard {
         preset: "engineering-jira",
@@ -97,7 +123,7 @@ const BOARDS: [DemoBoard; 7] = [
             "dark theme",
             "settings page",
             "deep links",
-            "crash on rotate",
+            "photo picker",
             "sign-up form",
         ],
     },
@@ -107,22 +133,9 @@ const BOARDS: [DemoBoard; 7] = [
         items: 50,
         team: &[0, 2],
         overdue: 0,
-        verbs: &[
-            "Write tests for",
-            "Upgrade",
-            "Triage",
-            "Review",
-            "Summarise",
-        ],
-        subjects: &[
-            "dependency updates",
-            "flaky CI jobs",
-            "open pull requests",
-            "error budget report",
-            "API docs",
-            "release notes",
-            "lint warnings",
-        ],
+        // Whole titles: what one asks an agent rarely splits into a verb and a subject.
+        verbs: &[],
+        subjects: AGENT_TASKS,
     },
     DemoBoard {
         preset: "projects",
@@ -207,20 +220,55 @@ fn has_boards_tx(tx: &Transaction<'_>, account_id: &str) -> Result<bool> {
     )?)
 }
 
+/// What the demo made: its workspace and boards, for what the rest of the
+/// demo (a dashboard, task lists) builds on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DemoWorkspace {
+    pub workspace_id: String,
+    pub boards: Vec<DemoBoardMade>,
+}
+
+/// One board of the demo workspace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DemoBoardMade {
+    pub id: String,
+    pub name: String,
+    /// The title of its sprint column ("Sprint", "Cycle"), which names its
+    /// sprints, when its items are planned in sprints (the sprint, effort,
+    /// status and done-on columns the sprint widgets read).
+    pub sprint_word: Option<String>,
+}
+
 /// Seeds the demo workspace when the account has no board yet and says
 /// whether it did; an account that holds any board is left untouched.
 /// `runs` become the first items of the agent-tasks board.
 pub fn seed_demo(db: &Db, account_id: &str, today: Date, runs: &[AgentRun]) -> Result<bool> {
+    let runs: Vec<DemoRun> = runs.iter().map(DemoRun::from).collect();
+    Ok(seed_workspace(db, account_id, today, &runs)?.is_some())
+}
+
+/// [`seed_demo`] with each session's repository and whether it runs, and
+/// what it made (`None` when the account held a board already).
+pub fn seed_workspace(
+    db: &Db,
+    account_id: &str,
+    today: Date,
+    runs: &[DemoRun],
+) -> Result<Option<DemoWorkspace>> {
     db.write(|tx| {
         if has_boards_tx(tx, account_id)? {
-            return Ok(false);
+            return Ok(None);
         }
-        seed(tx, account_id, today, runs)?;
-        Ok(true)
+        seed(tx, account_id, today, runs).map(Some)
     })
 }
 
-fn seed(tx: &Transaction<'_>, account_id: &str, today: Date, runs: &[AgentRun]) -> Result<()> {
+fn seed(
+    tx: &Transaction<'_>,
+    account_id: &str,
+    today: Date,
+    runs: &[DemoRun],
+) -> Result<DemoWorkspace> {
     let mut rng = StdRng::seed_from_u64(0x5717_c4b0_a4d0);
     let workspace = create_workspace_tx(tx, account_id, "Acme Product")?;
     let members: Vec<Member> = MEMBERS
@@ -228,6 +276,7 @@ fn seed(tx: &Transaction<'_>, account_id: &str, today: Date, runs: &[AgentRun]) 
         .map(|(name, email)| create_member_tx(tx, account_id, name, Some(email)))
         .collect::<Result<_>>()?;
     let me = self_member_id_tx(tx, account_id)?;
+    let mut made = Vec::new();
     for spec in &BOARDS {
         let has_sprints = presets::preset(spec.preset)
             .is_some_and(|t| t.columns.iter().any(|c| c.id.as_deref() == Some("sprint")));
@@ -278,12 +327,28 @@ fn seed(tx: &Transaction<'_>, account_id: &str, today: Date, runs: &[AgentRun]) 
         for (id, demo) in ids.iter().zip(&demo_items) {
             backdate.execute(params![id, demo.created, demo.updated])?;
         }
+        made.push(DemoBoardMade {
+            id: board.id.clone(),
+            name: board.name.clone(),
+            sprint_word: board
+                .columns
+                .iter()
+                .find(|c| c.id == "sprint")
+                .map(|c| c.title.clone()),
+        });
     }
-    Ok(())
+    Ok(DemoWorkspace {
+        workspace_id: workspace.id,
+        boards: made,
+    })
 }
 
-/// Item `index`'s name: a verb and a subject, each going round its list.
+/// Item `index`'s name: a verb and a subject, each going round its list;
+/// a board without verbs names its items by whole titles.
 fn item_name(spec: &DemoBoard, index: usize) -> String {
+    if spec.verbs.is_empty() {
+        return spec.subjects[index % spec.subjects.len()].to_owned();
+    }
     let verb = spec.verbs[index % spec.verbs.len()];
     let subject = spec.subjects[(index / spec.verbs.len() + index) % spec.subjects.len()];
     format!("{verb} {subject}")

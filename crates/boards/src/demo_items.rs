@@ -10,8 +10,9 @@
 //! - Open items are due in the coming month, except the few each board
 //!   names as overdue, which are the user's own (the inbox notices an
 //!   overdue item only for the member it is assigned to).
-//! - An agent task that no session ran is queued or done: one that failed
-//!   or needs review links to the session that failed or waits.
+//! - An agent task that no session ran is queued or done: one that failed,
+//!   needs review or is running links to the session that failed, waits or
+//!   runs, and names the repository that session works in.
 
 use rand::Rng;
 use rand::rngs::StdRng;
@@ -33,6 +34,29 @@ pub struct AgentRun {
     pub outcome: RunOutcome,
     /// The day the session's turn ended.
     pub day: Date,
+}
+
+/// An agent task the demo links to its session, with what [`AgentRun`]
+/// leaves out: where the session works, and whether its turn is under way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DemoRun {
+    pub run: AgentRun,
+    /// The repository the session works in (`acme/web`), which the task's
+    /// Repository names; else one of the demo's, at random.
+    pub repository: Option<String>,
+    /// Its turn is under way: the task says Running (`run.outcome` is where
+    /// the session will leave it).
+    pub running: bool,
+}
+
+impl From<&AgentRun> for DemoRun {
+    fn from(run: &AgentRun) -> Self {
+        DemoRun {
+            run: run.clone(),
+            repository: None,
+            running: false,
+        }
+    }
 }
 
 /// Where an agent session left its task.
@@ -65,6 +89,16 @@ const SPRINTS: i64 = 6;
 const SPRINT_DAYS: i64 = 14;
 /// One sprint item in this many is made after its sprint began.
 const UNPLANNED_EVERY: usize = 5;
+
+/// The repository an item names: its session's, else one its name mentions
+/// ("Review open pull requests on acme/mobile").
+fn named_repository(plan: &Plan) -> Option<String> {
+    plan.repository.clone().or_else(|| {
+        let at = plan.name.find("acme/")?;
+        let word = plan.name[at..].split_whitespace().next()?;
+        Some(word.to_owned())
+    })
+}
 
 fn pick<'s>(rng: &mut StdRng, options: &[&'s str]) -> &'s str {
     options.choose(rng).copied().unwrap_or_default()
@@ -146,6 +180,7 @@ struct Plan {
     people: Option<Vec<String>>,
     session: Option<String>,
     prompt: Option<String>,
+    repository: Option<String>,
     /// Timestamps, as the items table keeps them.
     created: String,
     updated: String,
@@ -238,7 +273,7 @@ impl ItemGen<'_> {
     /// The items for `runs` (agent tasks each session ran), then one per name.
     pub(crate) fn items(
         &mut self,
-        runs: &[AgentRun],
+        runs: &[DemoRun],
         names: impl Iterator<Item = String>,
     ) -> Vec<DemoItem> {
         let mut plans: Vec<Plan> = runs.iter().map(|run| self.run_plan(run)).collect();
@@ -282,6 +317,7 @@ impl ItemGen<'_> {
                 people: None,
                 session: None,
                 prompt: None,
+                repository: None,
                 created,
                 updated,
             };
@@ -326,6 +362,7 @@ impl ItemGen<'_> {
             people,
             session: None,
             prompt,
+            repository: None,
             created,
             updated,
         }
@@ -366,16 +403,18 @@ impl ItemGen<'_> {
             people,
             session: None,
             prompt: None,
+            repository: None,
             created,
             updated,
         }
     }
 
     /// An agent task that a demo session ran, in the current sprint.
-    fn run_plan(&mut self, run: &AgentRun) -> Plan {
+    fn run_plan(&mut self, demo: &DemoRun) -> Plan {
+        let run = &demo.run;
         let (start, end) = sprint_days(SPRINTS);
         let ran = (run.day - self.today).whole_days().clamp(start, 0);
-        let done = run.outcome == RunOutcome::Done;
+        let done = run.outcome == RunOutcome::Done && !demo.running;
         let created = self.between(start - 14, start - 1);
         let (created, updated) = self.stamps(created, ran);
         Plan {
@@ -383,12 +422,20 @@ impl ItemGen<'_> {
             group: self.shape.board.groups.first().map(|g| g.id.clone()),
             sprint: Some(SPRINTS),
             done,
-            status: Some(run.outcome.label().to_owned()),
+            status: Some(
+                if demo.running {
+                    "Running"
+                } else {
+                    run.outcome.label()
+                }
+                .to_owned(),
+            ),
             due: Some(if done { end } else { self.between(1, end) }),
             done_on: done.then_some(ran),
             people: None,
             session: Some(session_link(&run.session_id)),
             prompt: Some(run.prompt.clone()),
+            repository: demo.repository.clone(),
             created,
             updated,
         }
@@ -468,6 +515,9 @@ impl ItemGen<'_> {
                 json!(options.choose_multiple(self.rng, count).collect::<Vec<_>>())
             }
             (ColumnType::Text, "prompt") => json!(plan.prompt.clone()?),
+            (ColumnType::Text, "repository") if named_repository(plan).is_some() => {
+                json!(named_repository(plan)?)
+            }
             (ColumnType::Text, _) => self.text(&column.id)?,
         })
     }

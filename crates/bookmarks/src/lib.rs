@@ -3,6 +3,8 @@
 //! Launching is the server's: a link becomes a navigation request, a recipe
 //! a spawn under the spawn rules. Knows nothing of HTTP or settings.
 
+pub mod demo;
+
 use std::sync::Arc;
 
 use clock::Clock;

@@ -21,6 +21,7 @@
 //! [`Action::StartTriage`] asks for and reports back its id.
 
 mod config;
+pub mod demo;
 mod error;
 mod intake;
 mod limits;

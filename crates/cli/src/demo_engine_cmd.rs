@@ -9,9 +9,11 @@
 //! `assistant` messages with `text` and `tool_use` blocks, `user` messages
 //! with `tool_result` blocks, and the final `result`. No model is asked and
 //! nothing is reached or run: each reply, tool step included, is scripted
-//! from the prompt, deterministically, and paced by short real sleeps so a
-//! session is visibly running. The conversation is kept per session id in a
-//! small file, so `--resume` continues it.
+//! from the prompt, deterministically, and paced by real sleeps so a session
+//! is visibly running: each tool "runs" its own time, and a first prompt to
+//! migrate something (the demo's session that starts with the server) takes
+//! a minute or two. Conversations are kept per session id, so `--resume`
+//! continues one.
 //!
 //! Claude Code's flags are not Switchboard's, so `main` hands this module the
 //! raw arguments before clap sees them; it is not listed in `--help`.
@@ -27,9 +29,8 @@ use serde_json::{Value, json};
 
 /// The model the lines name: what the transcript and the cost figures show.
 const MODEL: &str = "switchboard-demo";
-/// The pause between two steps of a reply, and a tool's running time.
+/// The pause between two steps of a reply, unless the reply says otherwise.
 const PACE: Duration = Duration::from_millis(350);
-const TOOL_TIME: Duration = Duration::from_millis(600);
 /// Turns kept per conversation: a follow-up needs the topic and whether
 /// it is one, not an unbounded file.
 const KEPT_TURNS: usize = 20;
@@ -107,20 +108,34 @@ struct Conversation {
 #[derive(Debug, Clone, PartialEq)]
 enum Step {
     Say(String),
-    /// A tool call and what it gave back; `failed` is `is_error`.
+    /// A tool call and what it gave back after `took`; `failed` is `is_error`.
     Tool {
         name: &'static str,
         input: Value,
         output: String,
         failed: bool,
+        took: Duration,
     },
 }
 
-/// A whole scripted reply: its steps and its final message.
+/// A tool step that "runs" `millis` milliseconds.
+fn tool(name: &'static str, input: Value, output: &str, failed: bool, millis: u64) -> Step {
+    Step::Tool {
+        name,
+        input,
+        output: output.to_owned(),
+        failed,
+        took: Duration::from_millis(millis),
+    }
+}
+
+/// A whole scripted reply: its steps, its final message, and the pause
+/// before each step (the model "thinking").
 #[derive(Debug, Clone, PartialEq)]
 struct Reply {
     steps: Vec<Step>,
     last: String,
+    pace: Duration,
 }
 
 pub fn run(args: Vec<OsString>) -> ExitCode {
@@ -195,7 +210,7 @@ fn turn(args: &Args) -> Result<ExitCode> {
     let reply = script(words, &conversation);
     let mut calls = 0;
     for step in &reply.steps {
-        std::thread::sleep(PACE);
+        std::thread::sleep(reply.pace);
         match step {
             Step::Say(text) => out.assistant(json!([{ "type": "text", "text": text }]), text)?,
             Step::Tool {
@@ -203,6 +218,7 @@ fn turn(args: &Args) -> Result<ExitCode> {
                 input,
                 output,
                 failed,
+                took,
             } => {
                 calls += 1;
                 let id = format!("toolu_demo_{}_{calls:02}", conversation.turns.len() + 1);
@@ -210,7 +226,7 @@ fn turn(args: &Args) -> Result<ExitCode> {
                     json!([{ "type": "tool_use", "id": id, "name": name, "input": input }]),
                     name,
                 )?;
-                std::thread::sleep(TOOL_TIME);
+                std::thread::sleep(*took);
                 out.line(json!({
                     "type": "user",
                     "message": {
@@ -228,7 +244,7 @@ fn turn(args: &Args) -> Result<ExitCode> {
             }
         }
     }
-    std::thread::sleep(PACE);
+    std::thread::sleep(reply.pace);
     out.assistant(json!([{ "type": "text", "text": reply.last }]), &reply.last)?;
     conversation.turns.push(Exchange {
         prompt: words.to_owned(),
@@ -279,7 +295,11 @@ fn script(words: &str, conversation: &Conversation) -> Reply {
                 "Glad it helped. Nothing is left open on my side for \"{topic}\". \
                  (Switchboard's scripted demo engine: no model ran and nothing on disk changed.)"
             ),
+            pace: PACE,
         };
+    }
+    if has(&["migrat"]) && conversation.turns.is_empty() {
+        return migrate(&topic);
     }
     if has(&[
         "decide",
@@ -304,47 +324,34 @@ fn script(words: &str, conversation: &Conversation) -> Reply {
 
 /// It reads a little, weighs two ways and asks which one to take.
 fn decide(words: &str, topic: &str) -> Reply {
+    let files = "src/config.rs\nsrc/server/routes.rs\ndocs/setup.md";
+    let setup = "## Setup\n\nThe defaults suit one machine; teams override them.";
     Reply {
         steps: vec![
             Step::Say("Before choosing I will look at what each option touches.".to_owned()),
-            Step::Tool {
-                name: "Grep",
-                input: json!({ "pattern": keyword(words), "output_mode": "files_with_matches" }),
-                output: "src/config.rs\nsrc/server/routes.rs\ndocs/setup.md".to_owned(),
-                failed: false,
-            },
-            Step::Tool {
-                name: "Read",
-                input: json!({ "file_path": "docs/setup.md" }),
-                output:
-                    "## Setup\n\nThe defaults suit a single machine; teams usually override them."
-                        .to_owned(),
-                failed: false,
-            },
+            grep(&keyword(words), files, 450),
+            read("docs/setup.md", setup, 180),
         ],
         last: format!(
             "Two ways to go for \"{topic}\": keep the current behaviour and document it (small, \
              nothing breaks), or change the default in `src/config.rs` (cleaner, but every \
              existing setup notices). Which do you want: document it, or change the default?"
         ),
+        pace: PACE,
     }
 }
 
 /// It answers from one file it reads.
 fn answer(words: &str) -> Reply {
+    let readme = "# Project\n\nA small service with a CLI, an HTTP API and a web app.";
     Reply {
-        steps: vec![Step::Tool {
-            name: "Read",
-            input: json!({ "file_path": "README.md" }),
-            output: "# Project\n\nA small service with a CLI, an HTTP API and a web app."
-                .to_owned(),
-            failed: false,
-        }],
+        steps: vec![read("README.md", readme, 240)],
         last: format!(
             "About \"{}\": the README describes a service with a CLI, an HTTP API and a web app; \
              the part you ask about lives in the API. (Scripted demo answer: no model read your files.)",
             short(words, 80)
         ),
+        pace: PACE,
     }
 }
 
@@ -359,39 +366,28 @@ fn work(words: &str, topic: &str, follow_up: bool) -> Reply {
     Reply {
         steps: vec![
             Step::Say(opening),
-            Step::Tool {
-                name: "TodoWrite",
-                input: json!({ "todos": [
-                    { "content": "Check the current state", "status": "in_progress", "activeForm": "Checking the current state" },
-                    { "content": "Make the change", "status": "pending", "activeForm": "Making the change" },
-                    { "content": "Run the tests", "status": "pending", "activeForm": "Running the tests" },
-                ]}),
-                output: "Todos have been modified successfully.".to_owned(),
-                failed: false,
-            },
-            Step::Tool {
-                name: "Bash",
-                input: json!({ "command": "make check", "description": "Run the project's checks" }),
-                output: "Exit code 2\nmake: *** No rule to make target 'check'.  Stop.".to_owned(),
-                failed: true,
-            },
-            Step::Say("There is no `check` target here; the tests run through `make test`.".to_owned()),
-            Step::Tool {
-                name: "Edit",
-                input: json!({
-                    "file_path": "src/config.rs",
-                    "old_string": "const RETRIES: u32 = 1;",
-                    "new_string": "const RETRIES: u32 = 3;",
-                }),
-                output: "The file src/config.rs has been updated.".to_owned(),
-                failed: false,
-            },
-            Step::Tool {
-                name: "Bash",
-                input: json!({ "command": "make test", "description": "Run the tests" }),
-                output: "running 42 tests\n..........................................\ntest result: ok. 42 passed; 0 failed".to_owned(),
-                failed: false,
-            },
+            todos(&["Check the state", "Make the change", "Run the tests"], 0),
+            bash(
+                "make check",
+                "Exit code 2\nmake: *** No rule to make target 'check'.  Stop.",
+                true,
+                1_300,
+            ),
+            Step::Say(
+                "There is no `check` target here; the tests run through `make test`.".to_owned(),
+            ),
+            edit(
+                "src/config.rs",
+                "const RETRIES: u32 = 1;",
+                "const RETRIES: u32 = 3;",
+                520,
+            ),
+            bash(
+                "make test",
+                "running 42 tests\n..........................................\ntest result: ok. 42 passed; 0 failed",
+                false,
+                2_700,
+            ),
         ],
         last: format!(
             "Done: \"{}\". `make check` does not exist here, so I ran `make test` after the \
@@ -399,6 +395,91 @@ fn work(words: &str, topic: &str, follow_up: bool) -> Reply {
              rehearsal, no model ran and nothing on disk changed.)",
             short(words, 80)
         ),
+        pace: PACE,
+    }
+}
+
+/// A `TodoWrite` of `items`, the ones before `done` completed and that one under way.
+fn todos(items: &[&str], done: usize) -> Step {
+    let todos: Vec<Value> = items
+        .iter()
+        .enumerate()
+        .map(|(n, item)| {
+            let status = ["completed", "in_progress", "pending"]
+                [usize::from(n >= done) + usize::from(n > done)];
+            json!({ "content": item, "status": status, "activeForm": item })
+        })
+        .collect();
+    let saved = "Todos have been modified successfully.";
+    tool("TodoWrite", json!({ "todos": todos }), saved, false, 150)
+}
+
+/// A `Bash` step running `command`.
+fn bash(command: &str, output: &str, failed: bool, millis: u64) -> Step {
+    tool(
+        "Bash",
+        json!({ "command": command }),
+        output,
+        failed,
+        millis,
+    )
+}
+
+/// A `Grep` for `pattern` that lists files.
+fn grep(pattern: &str, files: &str, millis: u64) -> Step {
+    let input = json!({ "pattern": pattern, "output_mode": "files_with_matches" });
+    tool("Grep", input, files, false, millis)
+}
+
+/// A `Read` of `path`.
+fn read(path: &str, output: &str, millis: u64) -> Step {
+    tool("Read", json!({ "file_path": path }), output, false, millis)
+}
+
+/// An `Edit` of `path` from `old` to `new`.
+fn edit(path: &str, old: &str, new: &str, millis: u64) -> Step {
+    let input = json!({ "file_path": path, "old_string": old, "new_string": new });
+    let output = format!("The file {path} has been updated.");
+    tool("Edit", input, &output, false, millis)
+}
+
+/// A migration: a long piece of work, a minute and a half of reading,
+/// editing and test runs (one of which fails), ending with a question.
+fn migrate(topic: &str) -> Reply {
+    const PLAN: [&str; 3] = ["Find the retries", "Queue them", "Run the tests"];
+    Reply {
+        steps: vec![
+            Step::Say("I'll find where deliveries retry inline, move them onto the queue, then run the tests.".to_owned()),
+            todos(&PLAN, 0),
+            grep(
+                "retryDelivery",
+                "internal/billing/webhooks.go\ninternal/billing/webhooks_test.go\ninternal/billing/stripe.go",
+                1_900,
+            ),
+            read(
+                "internal/billing/webhooks.go",
+                "func (h *Handler) deliver(ctx context.Context, e Event) error {\n\tfor attempt := 0; attempt < 3; attempt++ {\n\t\tif err := h.send(ctx, e); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\ttime.Sleep(backoff(attempt))\n\t}\n\treturn errGaveUp\n}",
+                700,
+            ),
+            todos(&PLAN, 1),
+            edit("internal/billing/webhooks.go", "return h.deliver(ctx, e)", "return h.queue.Enqueue(ctx, \"billing.webhook\", e, queue.Key(e.CustomerID))", 2_600),
+            edit("internal/queue/consumer.go", "Workers: 8,", "Workers: 8,\n\tOrderedBy: queue.KeyOrder,", 3_400),
+            bash("go build ./...", "", false, 8_800),
+            todos(&PLAN, 2),
+            bash("go test ./internal/billing/...", "Exit code 1\n--- FAIL: TestWebhookRetry (0.31s)\n    webhooks_test.go:112: deliveries = 1, want 3\nFAIL\tacme/platform/internal/billing\t20.7s", true, 21_300),
+            Step::Say("The retry test expects the handler to retry inline; retries are the queue's now, so the test should check the enqueued job instead.".to_owned()),
+            edit("internal/billing/webhooks_test.go", "if got := sender.calls; got != 3 {", "if got := q.Enqueued(\"billing.webhook\"); got != 1 {", 2_200),
+            bash("go test ./internal/billing/... ./internal/queue/...", "ok  \tacme/platform/internal/billing\t18.9s\nok  \tacme/platform/internal/queue\t7.4s", false, 27_400),
+            todos(&PLAN, PLAN.len()),
+        ],
+        last: format!(
+            "Done with \"{topic}\": deliveries are enqueued per customer, so each customer's \
+             webhooks stay in order, and retries are the queue's (3 attempts, backoff kept). \
+             The billing and queue tests pass; one test now checks the enqueued job instead of \
+             inline retries. Shall I open a pull request, or keep it on this branch for now? \
+             (Switchboard's scripted demo engine: no model ran and nothing on disk changed.)"
+        ),
+        pace: Duration::from_secs(3),
     }
 }
 
@@ -658,6 +739,24 @@ mod tests {
             reply,
             script("Request changes on #1432", &Conversation::default())
         );
+    }
+
+    #[test]
+    fn a_first_migration_takes_a_minute_or_two_and_a_follow_up_does_not() {
+        let time = |reply: &Reply| -> Duration {
+            let tools = reply.steps.iter().map(|s| match s {
+                Step::Tool { took, .. } => *took,
+                Step::Say(_) => Duration::ZERO,
+            });
+            tools.sum::<Duration>() + reply.pace * u32::try_from(reply.steps.len() + 1).unwrap()
+        };
+        let ask = "Migrate the webhooks to the queue";
+        let first = script(ask, &Conversation::default());
+        assert!((60..=150).contains(&time(&first).as_secs()), "{first:?}");
+        assert!(first.last.ends_with("changed.)") && first.last.contains('?'));
+        let turns = vec![Exchange { prompt: ask.into() }];
+        let again = script(ask, &Conversation { turns });
+        assert!(time(&again) < Duration::from_secs(10), "{again:?}");
     }
 
     #[test]

@@ -269,6 +269,7 @@ fn main() -> ExitCode {
                 manual_clock_start_ms,
                 meminfo_file,
                 without_session_trees,
+                demo_projects: None,
             },
             control_port,
             ui_port,

@@ -30,6 +30,7 @@
 
 pub mod config;
 pub mod dashboards;
+pub mod demo;
 mod error;
 pub mod model;
 pub mod publish;

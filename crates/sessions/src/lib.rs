@@ -11,7 +11,7 @@
 //! ([`Tokens`], [`Usage`]), records which version of its engine each session
 //! runs, and at start recovers what a dead server left. Beside it,
 //! [`seed_demo`] writes `serve --demo`'s sessions before the supervisor
-//! starts: finished, failed and waiting ones with their transcripts.
+//! starts: finished, failed and waiting ones with their transcripts, and a queued one whose turn the supervisor runs on the demo engine as it starts.
 //!
 //! The crate knows nothing of HTTP, settings or accounts: the server hands in
 //! the settings as plain structs at each call, says who is asking with

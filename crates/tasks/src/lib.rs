@@ -16,6 +16,7 @@
 //! session ids, the local day and the data directory.
 
 mod caught;
+pub mod demo;
 pub mod markdown;
 pub mod merge;
 mod mirror;

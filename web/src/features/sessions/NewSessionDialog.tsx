@@ -3,25 +3,35 @@
  * the folder, the prompt, a title, and whether to isolate it in a git worktree; the server's
  * refusal shows in the dialog, and a session started opens its page. What `GET /doctor` finds
  * about the chosen engine on this machine shows beside it: a missing program or a sandbox that
- * cannot run blocks the start, an uncovered version only warns.
+ * cannot run blocks the start, an uncovered version only warns. When no real engine can run (under
+ * `serve --demo`, the built-in demo engine is all there is), it offers the demo engine and says how
+ * to configure a real one in `engines.toml`.
  */
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { DoctorReport, EngineInfo, Runner } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
+import { engineKindWords } from "../../shared/humanize";
 import { navigate, sessionPath } from "../../shared/router";
 import { RUNNERS_SETTING } from "../../shared/runnersSetting";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import "../../shared/ui/code.css";
 import { spawnSession } from "./api";
 import { Dialog } from "../../shared/ui/Dialog";
-import { engineCheck, type EngineCheck } from "./engineCheck";
+import { engineCheck, engineSetup, type EngineCheck } from "./engineCheck";
 import { LOCAL_RUNNER, runnerNotes, runnerOptions } from "./runnerChoice";
 import "./session.css";
 
 /** The last folder used, offered again: sessions mostly run in the same few checkouts. */
 const LAST_FOLDER = "switchboard.newSession.folder";
+
+/** Where engines are documented, in Switchboard's repository. */
+const ENGINES_DOC = "docs/engines.md";
+
+/** The least `engines.toml` that runs sessions on Claude Code (or Codex). */
+const ENGINES_SNIPPET = `[engines.primary]
+kind = "claude"  # Claude Code on the server's PATH, or "codex"`;
 
 export function NewSessionButton({ label = "New session" }: { label?: string }) {
   const [open, setOpen] = useState(false);
@@ -46,13 +56,34 @@ function NoEngines() {
         Engines are named in <code>engines.toml</code> in Switchboard&apos;s data directory (the folder{" "}
         <code>switchboard serve</code> keeps <code>switchboard.db</code> in). For example:
       </p>
-      <pre className="code-block">{`[engines.primary]
-kind = "claude"          # or "codex"
+      <pre className="code-block">{`${ENGINES_SNIPPET}
 
 [engines.echo]
 kind = "command"
 command = ["/usr/bin/cat"]`}</pre>
-      <p>The file is read each time it is needed: no restart, just open this dialog again.</p>
+      <p>
+        The file is read each time it is needed: no restart, just open this dialog again. Every setting is in{" "}
+        <code>{ENGINES_DOC}</code>. To try Switchboard without an engine, start it with{" "}
+        <code>switchboard serve --demo</code>: its scripted demo engine needs no model.
+      </p>
+    </div>
+  );
+}
+
+/** Only the demo engine can run: what it is, and how to configure a real engine. */
+function DemoOnlyNotice({ enginesFile }: { enginesFile: string | null }) {
+  return (
+    <div className="engine-check" role="status" data-demo-only>
+      <strong>No real engine is configured: sessions run on the demo engine</strong>
+      <p>
+        The demo engine follows a script: no model runs and nothing on disk changes, so any existing folder will do. To
+        run Claude Code or Codex, name it in <code>engines.toml</code> in Switchboard&apos;s data directory, for
+        example:
+      </p>
+      <pre className="code-block">{enginesFile ? `# ${enginesFile}\n${ENGINES_SNIPPET}` : ENGINES_SNIPPET}</pre>
+      <p className="muted">
+        Then open this dialog again (no restart). Every setting is in <code>{ENGINES_DOC}</code>.
+      </p>
     </div>
   );
 }
@@ -145,7 +176,10 @@ function NewSessionForm({
   onClose: () => void;
   folder?: string;
 }) {
-  const [engine, setEngine] = useState(() => (engines.find((e) => e.name === "primary") ?? engines[0])?.name ?? "");
+  // Until the person picks one, the choice follows the doctor's findings as they arrive.
+  const [picked, setPicked] = useState<string>();
+  const setup = engineSetup(engines, doctor);
+  const engine = picked ?? setup.initial;
   const [cwd, setCwd] = useState(() => given ?? localStorage.getItem(LAST_FOLDER) ?? "");
   const [prompt, setPrompt] = useState("");
   const [title, setTitle] = useState("");
@@ -190,10 +224,10 @@ function NewSessionForm({
     <form className="new-session-form" onSubmit={submit}>
       <label>
         Engine
-        <select value={engine} onChange={(e) => setEngine(e.target.value)}>
+        <select value={engine} onChange={(e) => setPicked(e.target.value)}>
           {engines.map((e) => (
             <option key={e.name} value={e.name}>
-              {e.label ?? `${e.name} (${e.kind})`}
+              {e.label ?? `${e.name} (${engineKindWords(e.kind)})`}
             </option>
           ))}
         </select>
@@ -215,6 +249,7 @@ function NewSessionForm({
           ))}
         </ul>
       )}
+      {setup.demoOnly && <DemoOnlyNotice enginesFile={setup.enginesFile} />}
       <EngineNotice check={check} />
       <label>
         Folder

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DoctorReport, Engine, Sandbox } from "../../shared/api/types.generated";
-import { engineCheck, sandboxWords } from "./engineCheck";
+import type { DoctorReport, Engine, EngineInfo, Sandbox } from "../../shared/api/types.generated";
+import { engineCheck, engineSetup, isDemoEngine, sandboxWords } from "./engineCheck";
 
 const sandbox = (overrides: Partial<Sandbox> = {}): Sandbox => ({
   mode: "namespaces",
@@ -127,5 +127,48 @@ describe("the sandbox in words", () => {
     expect(sandboxWords(sandbox({ mode: "landlock", landlockAbi: 5, userNamespacesError: "EPERM" }))).toBe(
       "Landlock file rules only (Landlock ABI 5; user namespaces: EPERM)",
     );
+  });
+});
+
+const listed = (name: string, kind = "claude", label?: string): EngineInfo => ({
+  name,
+  kind,
+  command: [kind],
+  canFork: kind !== "command",
+  ...(label === undefined ? {} : { label }),
+});
+const demo = listed("demo", "claude", "Demo engine (scripted, no model)");
+
+describe("the engine the dialog chooses first", () => {
+  it("is the demo engine when it is the only one, with word of how to configure a real one", () => {
+    expect(isDemoEngine(demo)).toBe(true);
+    expect(isDemoEngine(listed("primary"))).toBe(false);
+    expect(engineSetup([demo], undefined)).toEqual({ initial: "demo", demoOnly: true, enginesFile: null });
+    expect(engineSetup([demo], report([])).enginesFile).toBe("/data/engines.toml");
+  });
+
+  it("is a real engine when one is configured, the demo engine still offered beside it", () => {
+    expect(engineSetup([demo, listed("echo", "command"), listed("primary")], undefined)).toEqual({
+      initial: "primary",
+      demoOnly: false,
+      enginesFile: null,
+    });
+    expect(engineSetup([demo, listed("second", "codex")], undefined).initial).toBe("second");
+  });
+
+  it("falls back to the demo engine when the doctor finds every real engine blocked", () => {
+    const missing = engine({ path: null, executable: false, blockers: ["`claude` is not on PATH."] });
+    const setup = engineSetup([demo, listed("primary")], report([missing]));
+    expect(setup).toEqual({ initial: "demo", demoOnly: true, enginesFile: "/data/engines.toml" });
+  });
+
+  it("keeps a blocked engine chosen when there is no demo engine, so its notice says why", () => {
+    const missing = engine({ path: null, executable: false, blockers: ["`claude` is not on PATH."] });
+    expect(engineSetup([listed("primary")], report([missing]))).toEqual({
+      initial: "primary",
+      demoOnly: false,
+      enginesFile: "/data/engines.toml",
+    });
+    expect(engineSetup([], undefined).initial).toBe("");
   });
 });

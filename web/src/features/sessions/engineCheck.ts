@@ -3,8 +3,10 @@
  * when a session on it cannot start (its program is missing, or the sandbox cannot run and the
  * engine may not run unconfined), a non-blocking one when it can but deserves a look (a version
  * the conformance suite does not cover, a version that could not be read, running unconfined).
+ * And which engine it chooses first: a real one that can run, else the built-in demo engine
+ * (`serve --demo`), with word of how to configure a real one when that is all there is.
  */
-import type { DoctorReport, Engine, Sandbox } from "../../shared/api/types.generated";
+import type { DoctorReport, Engine, EngineInfo, Sandbox } from "../../shared/api/types.generated";
 
 export interface EngineCheck {
   /** A session on this engine cannot start: the dialog's Start button stays off. */
@@ -68,4 +70,38 @@ export function sandboxWords(sandbox: Sandbox): string {
     default:
       return "unavailable";
   }
+}
+
+/** Whether `engine` is the server's built-in demo engine: the one engine the server labels. */
+export function isDemoEngine(engine: Pick<EngineInfo, "label">): boolean {
+  return typeof engine.label === "string";
+}
+
+export interface EngineSetup {
+  /** The engine chosen until the person picks one. */
+  initial: string;
+  /**
+   * No real engine can run a session (none is configured, or the doctor found each one blocked)
+   * and the demo engine is there: the dialog offers it and says how to configure a real one.
+   */
+  demoOnly: boolean;
+  /** Where `engines.toml` goes, once the doctor has said. */
+  enginesFile: string | null;
+}
+
+/**
+ * The dialog's engine setup from `GET /engines` and, once it arrives, `GET /doctor`: `primary`
+ * first, then any other real engine the doctor does not block, then the demo engine, then
+ * whatever is listed.
+ */
+export function engineSetup(engines: readonly EngineInfo[], report: DoctorReport | undefined): EngineSetup {
+  const demo = engines.find(isDemoEngine);
+  const blocked = (name: string) => engineCheck(report, name)?.blocking ?? false;
+  const real = engines.filter((e) => !isDemoEngine(e) && !blocked(e.name));
+  const initial = real.find((e) => e.name === "primary") ?? real[0] ?? demo ?? engines[0];
+  return {
+    initial: initial?.name ?? "",
+    demoOnly: demo !== undefined && real.length === 0,
+    enginesFile: report?.enginesFile.path ?? null,
+  };
 }
