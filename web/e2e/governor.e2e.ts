@@ -1,15 +1,17 @@
 /**
  * The fleet governor in the cockpit, against a real server and a `command` engine whose turns
- * never end on their own: the board's governor panel (Check now run by the owner from the browser;
- * a check shown once a session event makes the panel read again), and a session paused and resumed
- * from its page, with the stop reason shown on the page and the board while it is paused.
+ * never end on their own: the governor's line in the board's header (nothing while a check has
+ * nothing to report; a revive shown once a session event makes the board read again; Check now
+ * answering even when idle), and a session paused and resumed from its page, with the stop
+ * reason shown on the page and the board while it is paused.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Page } from "playwright-core";
-import { consoleErrors, loggedInPage, serverAndBrowser } from "./harness";
+import type { Check } from "../src/shared/api/types.generated";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
 
 const e2e = serverAndBrowser();
 let folder: string;
@@ -45,29 +47,38 @@ async function startHolding(page: Page, title: string): Promise<string> {
   );
 }
 
-test("the board shows the governor's last check, read again after session events", async () => {
+test("the governor's line is hidden while idle and shows a revive in the header", async () => {
   const { context, page } = await loggedInPage(e2e, "/sessions");
   const errors = consoleErrors(page);
-  const panel = page.getByRole("region", { name: "Governor" });
-  await panel.getByText("No check yet.").waitFor();
+  await page.getByRole("heading", { name: "Agents", exact: true }).waitFor();
+  const line = page.getByRole("region", { name: "Governor" });
 
-  // The owner runs a check from the browser: the panel shows it at once.
-  await panel.getByRole("button", { name: "Check now" }).click();
-  await panel
-    .getByTestId("governor-check")
-    .filter({ hasText: /^.*\b0 running/ })
-    .waitFor();
+  // An idle check (nothing dormant, nothing revived) read after a session event: nothing shown.
+  const idle = await e2e.server.api<Check>("POST", "/governor/check");
+  expect(idle.status).toBe(200);
+  expect(idle.body.revived).toEqual([]);
+  const reread = page.waitForResponse((r) => r.url().endsWith("/api/governor") && r.request().method() === "GET");
+  const id = await startHolding(page, "Revivable");
+  await reread;
+  await page.locator(`tr[data-session-id="${id}"]`).waitFor();
+  expect(await line.count()).toBe(0);
+  expect(await page.getByText(/running, target/).count()).toBe(0);
 
-  // A check run through the control API while a session works shows once a session event
-  // makes the panel read again.
-  await startHolding(page, "Works");
-  expect((await e2e.server.api("POST", "/governor/check")).status).toBe(200);
-  await startHolding(page, "Wakes the panel");
-  await panel
-    .getByTestId("governor-check")
-    .filter({ hasText: /[1-9]\d* running, target \d+; \d+ revived, \d+ skipped of \d+ candidates?/ })
-    .waitFor();
+  // Paused, and the settings let the governor bring paused work back: the check revives it, and
+  // the line in the header says so once a session event makes the board read again.
+  expect((await e2e.server.api("POST", `/sessions/${id}/pause`)).status).toBe(200);
+  await page.locator(`tr[data-session-id="${id}"][data-status="paused"]`).waitFor();
+  await setSetting(e2e.server, "sessionRefillIncludePaused", true);
+  const revive = await e2e.server.api<Check>("POST", "/governor/check");
+  expect(revive.body.revived).toEqual([id]);
+  await line.filter({ hasText: /Governor .*: revived 1 session/ }).waitFor();
+  expect(await page.locator("header.page-head").getByRole("region", { name: "Governor" }).count()).toBe(1);
 
+  // Check now answers even when there is nothing to do.
+  await line.getByRole("button", { name: "Check now" }).click();
+  await line.filter({ hasText: /nothing to do \([1-9]\d* running, target \d+\)/ }).waitFor();
+
+  await setSetting(e2e.server, "sessionRefillIncludePaused", false);
   expect(errors).toEqual([]);
   await context.close();
 });

@@ -2,9 +2,13 @@
  * The agent board's table: a heading and rows per `BoardSection` ("Needs you", "Running",
  * "Done"), one row per session, children indented under a collapsible parent, drawn as a virtual
  * list (only the lines in view are in the DOM, between two spacer rows). A row that needs the user
- * carries what it asks under it (approvals, input requests, a reply box), answered in place, and
- * every row has its actions (open, stop, archive, retry) on hover, focus or selection.
+ * carries what it asks under it (approvals, input requests, a reply box), answered in place. Every
+ * row has its actions (open, stop, retry, archive) in a "⋯" menu, and the selected row (by j/k, a
+ * click or the focus; or the row under the pointer) shows them as buttons over its last columns.
+ * Titles take the width the other columns leave, and all start at one x position.
  */
+import { plainMessage, statusWords } from "../../shared/humanize";
+import { Coded } from "../../shared/ui/Coded";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { InputRequest, Session } from "../../shared/api/types.generated";
@@ -18,6 +22,7 @@ import { useMediaQuery } from "../../shared/useMediaQuery";
 import { useNow } from "../../shared/useNow";
 import { archiveSession, stopSession } from "./api";
 import {
+  ACTION_LABELS,
   boardItems,
   describeActivity,
   GROUP_TITLES,
@@ -26,8 +31,11 @@ import {
   type BoardGroup,
   type BoardRow,
   type BoardSection,
+  rowActions,
+  type RowAction,
 } from "./board";
-import { describeStop, localTime, sessionActions, sessionTitle } from "./lifecycle";
+import { BoardRowMenu } from "./BoardRowMenu";
+import { describeStop, localTime, sessionTitle } from "./lifecycle";
 import { runnerLabel } from "./runnerChoice";
 import { cpuFigure } from "./resourceUse";
 import { costOf } from "./spend";
@@ -36,8 +44,8 @@ import { useRetry } from "./useRetry";
 // One formatter for every row: `toLocaleString` would build one per call.
 const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 /**
- * The columns, each with its class for its width. On a phone only those marked `narrow` are
- * drawn: the session and its status; its actions are a tap away on its page.
+ * The columns, each with its class for its width; the session's takes what the others leave. On
+ * a phone only those marked `narrow` are drawn: the session, its status and its "⋯" menu.
  */
 const COLUMNS = [
   { key: "session", title: "Session", narrow: true },
@@ -48,7 +56,7 @@ const COLUMNS = [
   { key: "cost", title: "Cost", narrow: false },
   { key: "cpu", title: "CPU", narrow: false },
   { key: "last", title: "Last activity", narrow: false },
-  { key: "actions", title: "Actions", narrow: false },
+  { key: "actions", title: "Actions", narrow: true },
 ] as const;
 const NARROW = "(max-width: 640px)";
 const NO_REQUESTS: readonly InputRequest[] = [];
@@ -57,20 +65,33 @@ interface Props {
   sections: readonly BoardSection[];
   collapsed: ReadonlySet<string>;
   onToggle(id: string): void;
-  /** The row j/k selected, if any. */
+  /** The selected row (by j/k, a click or the focus), if any. */
   selected: string | null;
+  /** Selects a row: a click on it or the focus entering it. */
+  onSelect(id: string): void;
   approvals: Approvals;
   /** Pending input requests by session id. */
   requests: ReadonlyMap<string, readonly InputRequest[]>;
+  /** False when the Folder column would say the same on every row (see `folderColumnShown`). */
+  showFolder: boolean;
 }
 
-export function BoardTable({ sections, collapsed, onToggle, selected, approvals, requests }: Props) {
+export function BoardTable({
+  sections,
+  collapsed,
+  onToggle,
+  selected,
+  onSelect,
+  approvals,
+  requests,
+  showFolder,
+}: Props) {
   const now = useNow();
   const toast = useToast();
   const retry = useRetry();
   const [stopping, setStopping] = useState<Session | null>(null);
   const narrow = useMediaQuery(NARROW);
-  const columns = narrow ? COLUMNS.filter((c) => c.narrow) : COLUMNS;
+  const columns = COLUMNS.filter((c) => (narrow ? c.narrow : c.key !== "folder" || showFolder));
   const asking = useMemo(
     () => new Set(approvals.approvals.filter((a) => a.state === "pending").map((a) => a.sessionId)),
     [approvals.approvals],
@@ -82,6 +103,12 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
         (session) => session.status === "waiting_for_input" || asking.has(session.id) || requests.has(session.id),
       ),
     [sections, asking, requests],
+  );
+  // The room for a tree toggle is kept before every title only when some row has one, so every
+  // title starts at the same place either way.
+  const tree = useMemo(
+    () => items.some((item) => item.kind === "row" && (item.row.childCount > 0 || item.row.depth > 0)),
+    [items],
   );
   // Stable, so a row's memo holds: one selection step redraws two rows, not the board.
   const act = useCallback(
@@ -124,7 +151,10 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
 
   return (
     <div className="table-scroll board-scroller" ref={scroller}>
-      <table className="plain-table session-board" data-sessions={items.filter((i) => i.kind === "row").length}>
+      <table
+        className={`plain-table session-board${tree ? " has-tree" : ""}`}
+        data-sessions={items.filter((i) => i.kind === "row").length}
+      >
         <colgroup>
           {columns.map((c) => (
             <col key={c.key} className={`col-${c.key}`} />
@@ -165,8 +195,11 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
                     collapsed={collapsed.has(item.row.session.id)}
                     onToggle={onToggle}
                     onAction={act}
+                    onSelect={onSelect}
                     now={now}
                     narrow={narrow}
+                    showFolder={showFolder}
+                    tree={tree}
                     selected={item.row.session.id === selected}
                   />
                 );
@@ -207,15 +240,11 @@ export function BoardTable({ sections, collapsed, onToggle, selected, approvals,
   );
 }
 
-type RowAction = "open" | "stop" | "archive" | "retry";
-
 interface Measured {
   ref: (element: Element | null) => void;
   "data-index": number;
   "data-group": BoardGroup;
 }
-
-const ACTION_LABELS: Record<RowAction, string> = { open: "Open", stop: "Stop", archive: "Archive", retry: "Retry" };
 
 // Memoised on the session object and plain values (not the row, which each search or filter
 // builds anew): a `session` event, a keystroke or a selection step redraws only the rows it changes.
@@ -229,8 +258,11 @@ const SessionRow = memo(function SessionRow({
   collapsed,
   onToggle,
   onAction,
+  onSelect,
   now,
   narrow,
+  showFolder,
+  tree,
   selected,
 }: Pick<BoardRow, "session" | "depth" | "childCount"> & {
   /**
@@ -243,9 +275,13 @@ const SessionRow = memo(function SessionRow({
   collapsed: boolean;
   onToggle(id: string): void;
   onAction(action: RowAction, session: Session): void;
+  onSelect(id: string): void;
   now: number;
-  /** A phone's board: only the session and its status are drawn. */
+  /** A phone's board: only the session, its status and its menu are drawn. */
   narrow: boolean;
+  showFolder: boolean;
+  /** Whether some row of the board has a tree toggle: the room for one is kept on every row. */
+  tree: boolean;
   selected: boolean;
 }) {
   const cost = costOf(session);
@@ -254,12 +290,11 @@ const SessionRow = memo(function SessionRow({
   const title = sessionTitle(session);
   const doing = describeActivity(session);
   const stopWords = describeStop(session, (iso) => localTime(iso, now));
-  const allowed = sessionActions(session);
   const runner = runnerLabel(session);
-  const actions: RowAction[] = ["open"];
-  if (allowed.stop) actions.push("stop");
-  if (allowed.retry) actions.push("retry");
-  if (allowed.archive) actions.push("archive");
+  const actions = rowActions(session);
+  const select = () => {
+    if (!selected) onSelect(session.id);
+  };
   return (
     <tr
       ref={measure}
@@ -267,11 +302,17 @@ const SessionRow = memo(function SessionRow({
       data-group={group}
       data-session-id={session.id}
       data-status={session.status}
+      data-depth={depth}
       aria-current={selected ? "true" : undefined}
       className={["session-row", session.archived ? "archived" : "", selected ? "selected" : ""].join(" ").trim()}
+      onClick={select}
+      onFocus={select}
     >
       <td>
-        <span className="session-cell" style={{ paddingLeft: `${depth * 20}px` }}>
+        <span
+          className="session-cell"
+          style={depth > 0 ? { paddingLeft: `calc(${depth} * var(--indent))` } : undefined}
+        >
           {childCount > 0 ? (
             <button
               type="button"
@@ -283,7 +324,7 @@ const SessionRow = memo(function SessionRow({
               {collapsed ? "▸" : "▾"}
             </button>
           ) : (
-            <span className="tree-toggle-space" />
+            tree && <span className="tree-toggle-space" />
           )}
           <span className="session-names">
             <Link to={sessionPath(session.id)} className="session-title" title={title}>
@@ -294,11 +335,7 @@ const SessionRow = memo(function SessionRow({
                 {doing}
               </span>
             )}
-            {session.error && (
-              <span className="inline-error session-now" title={session.error}>
-                {session.error}
-              </span>
-            )}
+            {session.error && <SessionError error={session.error} />}
           </span>
           {collapsed && <span className="muted"> +{childCount}</span>}
         </span>
@@ -314,17 +351,19 @@ const SessionRow = memo(function SessionRow({
         </td>
       )}
       <td>
-        <span className={`tag status-${session.status}`}>{session.status.replace(/_/g, " ")}</span>
+        <span className={`tag status-${session.status}`}>{statusWords(session.status)}</span>
         {session.agentDriven && <span className="muted"> · agent</span>}
         {session.archived && <span className="muted"> · archived</span>}
         {stopWords && <div className="muted stop-reason">{stopWords}</div>}
       </td>
       {!narrow && (
         <>
-          <td title={session.worktree ? `${session.worktree.repository} · ${session.worktree.branch}` : session.cwd}>
-            <span className="folder">{workFolder(session)}</span>
-            {session.worktree && <div className="muted branch">{session.worktree.branch}</div>}
-          </td>
+          {showFolder && (
+            <td title={session.worktree ? `${session.worktree.repository} · ${session.worktree.branch}` : session.cwd}>
+              <span className="folder">{workFolder(session)}</span>
+              {session.worktree && <div className="muted branch">{session.worktree.branch}</div>}
+            </td>
+          )}
           <td>{session.turns}</td>
           <td>
             {cost ?? (
@@ -347,20 +386,33 @@ const SessionRow = memo(function SessionRow({
           </td>
         </>
       )}
-      {!narrow && (
-        <td className="row-actions">
-          {actions.map((action) => (
-            <button
-              key={action}
-              type="button"
-              aria-label={`${ACTION_LABELS[action]} ${title}`}
-              onClick={() => onAction(action, session)}
-            >
-              {ACTION_LABELS[action]}
-            </button>
-          ))}
-        </td>
-      )}
+      <td className="row-actions">
+        {!narrow && (
+          <span className="row-action-bar">
+            {actions.map((action) => (
+              <button
+                key={action}
+                type="button"
+                aria-label={`${ACTION_LABELS[action]} ${title}`}
+                onClick={() => onAction(action, session)}
+              >
+                {ACTION_LABELS[action]}
+              </button>
+            ))}
+          </span>
+        )}
+        <BoardRowMenu title={title} actions={actions} onAction={(action) => onAction(action, session)} />
+      </td>
     </tr>
   );
 });
+
+/** A session's error in words, the text as stored on hover. */
+function SessionError({ error }: { error: string }) {
+  const plain = plainMessage(error);
+  return (
+    <Coded raw={plain.raw ?? error} className="inline-error session-now">
+      {plain.words}
+    </Coded>
+  );
+}

@@ -1,8 +1,11 @@
 /**
- * `/sessions`, the agent status board: every session of the account, live from the event
- * stream, in groups (what needs the user first, then what runs, then what is done), searched
- * by title, prompt, folder and branch, filtered by status and engine (archived ones behind a
- * toggle), ordered by latest activity or by CPU, children under their parent, under the fleet governor's last check. A plain word instead when the server has no sessions route.
+ * `/` (and `/sessions`), the "Agents" board: every session of the account, live from the event
+ * stream, in groups (what needs the user first, then what runs, then what is done), searched by
+ * title, prompt, folder and branch, filtered by status and engine (archived ones behind a toggle,
+ * and a search that finds only hidden archived ones says so and offers them), ordered by latest
+ * activity or by CPU, children under their parent; the fleet governor's last check is one line in
+ * the header when it has something to say. A plain word instead when the server has no sessions
+ * route.
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { moveSelection, typingIn } from "../../shared/keys";
@@ -15,7 +18,9 @@ import { usePendingRequests } from "../../shared/answers/usePendingRequests";
 import type { InputRequest } from "../../shared/api/types.generated";
 import {
   ALL_SESSIONS,
+  archivedMatches,
   boardSections,
+  folderColumnShown,
   enginesOf,
   ORDER_TITLES,
   orderFromQuery,
@@ -25,7 +30,7 @@ import {
   type BoardOrder,
 } from "./board";
 import { BoardTable } from "./BoardTable";
-import { GovernorPanel } from "./GovernorPanel";
+import { GovernorLine } from "./GovernorLine";
 import { NewSessionButton } from "./NewSessionDialog";
 import { useLiveSessions } from "./useLiveSessions";
 import "./sessionsBoard.css";
@@ -80,6 +85,11 @@ export function SessionsPage() {
     [sessions, filter, collapsed, query, asking, order],
   );
   const engines = useMemo(() => (sessions ? enginesOf(sessions) : []), [sessions]);
+  const showFolder = useMemo(() => (sessions ? folderColumnShown(sessions) : true), [sessions]);
+  const hiddenMatches = useMemo(
+    () => (sessions ? archivedMatches(sessions, filter, query) : 0),
+    [sessions, filter, query],
+  );
 
   // j and k move through the rows as drawn, Enter opens the selected session.
   const [selected, setSelected] = useState<string | null>(null);
@@ -91,7 +101,13 @@ export function SessionsPage() {
       if (event.key === "j" || event.key === "k") {
         event.preventDefault();
         setSelected(moveSelection(drawn, selected, event.key === "j" ? 1 : -1));
-      } else if (event.key === "Enter" && selected !== null && drawn.some((s) => s.id === selected)) {
+      } else if (
+        event.key === "Enter" &&
+        // Enter on a button or a link (a row's action, its menu) is that control's.
+        !(event.target instanceof Element && event.target.closest("button, a, [role='dialog']")) &&
+        selected !== null &&
+        drawn.some((s) => s.id === selected)
+      ) {
         event.preventDefault();
         navigate(sessionPath(selected));
       }
@@ -121,8 +137,8 @@ export function SessionsPage() {
         <span className="muted shortcut-hint">
           <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>n</kbd> next needing you
         </span>
+        <GovernorLine />
       </header>
-      <GovernorPanel />
       <div className="board-filters" role="group" aria-label="Filters">
         <input
           type="search"
@@ -132,8 +148,8 @@ export function SessionsPage() {
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
-        <label>
-          Status{" "}
+        <label className="board-filter">
+          <span className="board-filter-name">Status</span>{" "}
           <select
             value={filter.status}
             onChange={(e) => setFilter({ ...filter, status: e.target.value as BoardFilter["status"] })}
@@ -146,8 +162,8 @@ export function SessionsPage() {
             ))}
           </select>
         </label>
-        <label>
-          Engine{" "}
+        <label className="board-filter">
+          <span className="board-filter-name">Engine</span>{" "}
           <select value={filter.engine} onChange={(e) => setFilter({ ...filter, engine: e.target.value })}>
             <option value="all">All engines</option>
             {engines.map((name) => (
@@ -157,8 +173,8 @@ export function SessionsPage() {
             ))}
           </select>
         </label>
-        <label>
-          Sort{" "}
+        <label className="board-filter">
+          <span className="board-filter-name">Sort</span>{" "}
           <select value={order} onChange={(e) => setOrder(e.target.value as BoardOrder)}>
             {(Object.keys(ORDER_TITLES) as BoardOrder[]).map((o) => (
               <option key={o} value={o}>
@@ -167,7 +183,7 @@ export function SessionsPage() {
             ))}
           </select>
         </label>
-        <label>
+        <label className="board-archived-toggle">
           <input
             type="checkbox"
             checked={filter.showArchived}
@@ -187,14 +203,24 @@ export function SessionsPage() {
       {sessions && sessions.length > 0 && sections.length === 0 && (
         <p className="muted">No session matches these filters.</p>
       )}
+      {hiddenMatches > 0 && (
+        <p className="board-archived-note" role="status">
+          {hiddenMatches} archived {hiddenMatches === 1 ? "match" : "matches"} —{" "}
+          <button type="button" className="link-button" onClick={() => setFilter({ ...filter, showArchived: true })}>
+            show
+          </button>
+        </p>
+      )}
       {sections.length > 0 && (
         <BoardTable
           sections={sections}
           collapsed={collapsed}
           onToggle={toggle}
           selected={selected}
+          onSelect={setSelected}
           approvals={approvals}
           requests={requests}
+          showFolder={showFolder}
         />
       )}
     </section>

@@ -4,6 +4,7 @@
  * words for what a session is doing and when it last did something.
  */
 import type { ActivityKind, Session, Status } from "../../shared/api/types.generated";
+import { sessionActions } from "./lifecycle";
 
 function time(iso: string): number {
   const t = Date.parse(iso);
@@ -183,6 +184,37 @@ export function workFolder(session: Pick<Session, "cwd" | "worktree">): string {
   return folderName(session.worktree?.repository ?? session.cwd);
 }
 
+/**
+ * Whether the board's Folder column tells rows apart: not when every session works in the same
+ * folder on the same branch (a column saying "root" on every line), where it only takes the
+ * titles' width. Read over every session, not the drawn rows, so searching does not make the
+ * column come and go.
+ */
+export function folderColumnShown(sessions: readonly Pick<Session, "cwd" | "worktree">[]): boolean {
+  const places = new Set(sessions.map((s) => `${workFolder(s)}\n${s.worktree?.branch ?? ""}`));
+  return places.size > 1;
+}
+
+/** What a row offers, in the order its buttons and its "⋯" menu list them. */
+export type RowAction = "open" | "stop" | "retry" | "archive";
+
+export const ACTION_LABELS: Record<RowAction, string> = {
+  open: "Open",
+  stop: "Stop",
+  retry: "Retry",
+  archive: "Archive",
+};
+
+/** The actions a session's row offers: always Open, then those its state allows. */
+export function rowActions(session: Pick<Session, "status" | "archived">): RowAction[] {
+  const allowed = sessionActions(session);
+  const actions: RowAction[] = ["open"];
+  if (allowed.stop) actions.push("stop");
+  if (allowed.retry) actions.push("retry");
+  if (allowed.archive) actions.push("archive");
+  return actions;
+}
+
 /** Where a session stands for the person at the board. */
 export type BoardGroup = "needs_you" | "running" | "done";
 
@@ -241,13 +273,24 @@ export function matchesSearch(session: Searched, query: string): boolean {
 }
 
 /**
+ * How many archived sessions the search would find that the board does not show (archived ones
+ * hidden, the status and engine filters kept): the count behind "1 archived match — show". Zero
+ * without a search (the "Show archived" toggle counts them) or while archived ones are shown.
+ */
+export function archivedMatches(sessions: readonly Session[], filter: BoardFilter, query: string): number {
+  if (filter.showArchived || query.trim() === "") return 0;
+  const shown = { ...filter, showArchived: true };
+  return sessions.filter((s) => s.archived && matchesFilter(s, shown) && matchesSearch(s, query)).length;
+}
+
+/**
  * How the board orders the sessions within each group: `activity`, the most recently active
  * first (the default), or `cpu`, the most CPU time first.
  */
 export type BoardOrder = "activity" | "cpu";
 
 export const ORDER_TITLES: Record<BoardOrder, string> = {
-  activity: "Latest activity",
+  activity: "Latest first",
   cpu: "Most CPU",
 };
 

@@ -52,6 +52,29 @@ export function summarizeCheck(check: Check): CheckSummary {
   };
 }
 
+/**
+ * Skips that mean a budget held the governor back from a revive it wanted: news for the person.
+ * The others (paused or closed by the user, recovering by itself, too old, target reached) are
+ * the governor working as set, and would repeat at every check.
+ */
+const HELD_BACK: ReadonlySet<SkipReason> = new Set(["cooldown", "daily_limit", "spend_cap"]);
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The check as one line for the board's header ("revived 2 sessions · held back 1 (cooldown: 1)
+ * · $0.42 on revives today"), or null when it has nothing to report: no revive, no budget
+ * holding one back, nothing spent on revives today.
+ */
+export function governorLine(check: Check): string | null {
+  const held = check.skipped.filter((s) => HELD_BACK.has(s.reason));
+  const parts: string[] = [];
+  if (check.revived.length > 0) parts.push(`revived ${plural(check.revived.length, "session", "sessions")}`);
+  if (held.length > 0) parts.push(`held back ${held.length} (${skipCounts(held).join(", ")})`);
+  if (check.spentTodayUsd > 0) parts.push(`${dollars(check.spentTodayUsd)} on revives today`);
+  return parts.length > 0 ? parts.join(" · ") : null;
+}
+
 /** The shortest wait before reading `GET /governor` again, so a burst of events is one read. */
 export const SETTLE_MS = 1_000;
 /** At most one read per this long: every session change is an event, and most are not the governor's. */

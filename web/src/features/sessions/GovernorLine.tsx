@@ -1,7 +1,8 @@
 /**
- * The board's "Governor" panel: the fleet governor's last check (`GET /governor`), read again a
- * little after `session` events (the governor's revives arrive as those), and **Check now** for
- * the owner (`POST /governor/check`, refused to other accounts).
+ * The board's "Governor" line: the fleet governor's last check (`GET /governor`), read again a
+ * little after `session` events (the governor's revives arrive as those), shown only when it has
+ * something to report, with **Check now** for the owner (`POST /governor/check`, refused to other
+ * accounts).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../../shared/api/client";
@@ -9,14 +10,15 @@ import { errorMessage } from "../../shared/api/errorMessage";
 import type { Check } from "../../shared/api/types.generated";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { governorChecks, runGovernorCheck } from "./api";
-import { refreshDelay, summarizeCheck } from "./governor";
+import { governorLine, refreshDelay, summarizeCheck } from "./governor";
 import { localTime } from "./lifecycle";
 import { useNow } from "../../shared/useNow";
 
 interface Read {
   /** Undefined until the first read answers; null when there was no check yet. */
   check?: Check | null;
-  error?: unknown;
+  /** Whether `check` is the answer to the person's own **Check now**: it is said even when idle. */
+  asked?: boolean;
 }
 
 /** The newest check, kept live at most every few seconds however many sessions change. */
@@ -30,7 +32,8 @@ function useLastCheck() {
     lastRead.current = Date.now();
     governorChecks().then(
       ({ checks }) => mounted.current && setRead({ check: checks[0] ?? null }),
-      (error: unknown) => mounted.current && setRead((held) => ({ ...held, error })),
+      // A read that fails keeps what was shown: the line is a side note, not worth an error.
+      () => undefined,
     );
   }, []);
 
@@ -56,12 +59,18 @@ function useLastCheck() {
   useStreamLifecycle("reset", load);
 
   // A check run from here is the newest there is: shown at once, not after the next read.
-  const show = useCallback((check: Check) => setRead({ check }), []);
+  const show = useCallback((check: Check) => setRead({ check, asked: true }), []);
   return { ...read, show };
 }
 
-export function GovernorPanel() {
-  const { check, error, show } = useLastCheck();
+/**
+ * The governor's last check as one line in the board's header, with its full account on hover
+ * and **Check now** beside it; nothing at all while the check has nothing to report (no revive,
+ * no budget holding one back, nothing spent) unless it answers the person's own **Check now**, or
+ * when it cannot be read: the board is about the sessions, and an idle governor is not news.
+ */
+export function GovernorLine() {
+  const { check, asked, show } = useLastCheck();
   const now = useNow();
   const [running, setRunning] = useState(false);
   const [note, setNote] = useState<{ text: string; quiet: boolean } | null>(null);
@@ -81,33 +90,31 @@ export function GovernorPanel() {
       )
       .finally(() => setRunning(false));
   };
-  const summary = check ? summarizeCheck(check) : null;
+  if (!check) return null;
+  const summary = summarizeCheck(check);
+  // Asked for, an idle check is an answer; read on its own, it is not news.
+  const line = governorLine(check) ?? (asked ? `nothing to do (${summary.fleet})` : null);
+  if (line === null) return null;
+  const details = [`${summary.fleet}; ${summary.outcome}.`, ...summary.skips, summary.spent ?? ""]
+    .filter(Boolean)
+    .join("\n");
 
   return (
-    <section className="governor-panel" aria-label="Governor">
-      <h2>Governor</h2>
-      {error !== undefined && check === undefined && <p className="inline-error">{errorMessage(error)}</p>}
-      {check === null && <p className="muted">No check yet.</p>}
-      {check && summary && (
-        <div className="governor-check" data-testid="governor-check">
-          <span>
-            Last check{" "}
-            <time dateTime={check.at} title={new Date(check.at).toString()}>
-              {localTime(check.at, now)}
-            </time>
-            : {summary.fleet}; {summary.outcome}.
-          </span>
-          {summary.skips.length > 0 && <span className="muted">Skipped: {summary.skips.join(" · ")}</span>}
-          {summary.spent && <span className="muted">{summary.spent}</span>}
-        </div>
-      )}
-      <button type="button" onClick={checkNow} disabled={running}>
+    <section className="governor-line" aria-label="Governor" data-testid="governor-check">
+      <span className="governor-words" title={details}>
+        <strong>Governor</strong>{" "}
+        <time dateTime={check.at} title={new Date(check.at).toString()}>
+          {localTime(check.at, now)}
+        </time>
+        : {line}
+      </span>
+      <button type="button" className="link-button" onClick={checkNow} disabled={running}>
         {running ? "Checking…" : "Check now"}
       </button>
       {note && (
-        <p className={note.quiet ? "muted" : "inline-error"} role={note.quiet ? "status" : "alert"}>
+        <span className={note.quiet ? "muted" : "inline-error"} role={note.quiet ? "status" : "alert"}>
           {note.text}
-        </p>
+        </span>
       )}
     </section>
   );

@@ -3,9 +3,9 @@
  * and opens the section that lists it: a label or section changed in the catalog fails here.
  */
 import { describe, expect, test } from "vitest";
-import { SETTING_DEFINITIONS } from "./api/settings.generated";
-import { paneOf } from "../features/settings/panes";
-import { SETTING_LINKS } from "./settingLinks";
+import { SETTING_DEFINITIONS } from "../../shared/api/settings.generated";
+import { paneOf } from "./panes";
+import { SETTING_LINKS } from "../../shared/settingLinks";
 
 describe("SETTING_LINKS", () => {
   test.each(Object.entries(SETTING_LINKS))("%s: the catalog's label and section", (key, link) => {
