@@ -4,7 +4,7 @@
 # (rustfmt and clippy, the web app's packages, git for the worktree tests, the
 # pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
 
-.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps ssh-deps dbus-deps test-engines api-check e2e e2e-deps bench
+.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps ssh-deps dbus-deps test-engines api-check e2e e2e-deps bench screens
 
 # Incremental compilation's cache was half of a fresh `make test`'s target
 # (3.7 of 7.6 GB) and pays off only when one crate is rebuilt again and again,
@@ -166,6 +166,14 @@ git-deps:
 e2e: e2e-deps web
 	cargo build -p switchboard
 	cd web && CHROMIUM_PATH=$$(command -v chromium) npm run e2e
+
+# Every page at 1440 and 390 px wide in both themes, as PNGs in docs/screens/ with a README
+# listing them, photographed from a fresh `serve --demo` (web/e2e/screens.ts, built as the
+# engine benchmark is). Not part of `make test`: run it when the pages change, and commit.
+screens: e2e-deps web
+	cargo build -p switchboard
+	cd web && npx vite build --ssr e2e/screens.ts --outDir node_modules/.cache/screens --emptyOutDir --logLevel warn
+	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=$(CURDIR)/target/debug/switchboard node node_modules/.cache/screens/screens.js $(CURDIR)/docs/screens
 
 # The conformance suite's wall time is one of the figures: how long the real
 # CLIs through Switchboard cost `make test`.
