@@ -188,7 +188,7 @@ test("follow-ups caught from an archived session are kept or dismissed", async (
   // The view was open and empty while they were staged: they arrive without a reload.
   const list = page.getByRole("list", { name: "Caught follow-ups" });
   await expect.poll(() => list.getByRole("listitem").count()).toBe(2);
-  await page.getByRole("link", { name: "Caught (2)" }).waitFor();
+  await page.getByRole("link", { name: /^Caught\s*2$/ }).waitFor();
   await list.getByText("Someone should still update the changelog.").waitFor();
   await page.getByRole("button", { name: "Keep: Update the changelog" }).click();
   await page.getByRole("button", { name: "Dismiss: Add a retry test" }).click();

@@ -57,7 +57,10 @@ export function CommandPalette({ pages, onNewSession }: Props) {
   return (
     <>
       <button type="button" className="palette-button" onClick={() => setOpen(true)}>
-        Go to… <kbd>Ctrl K</kbd>
+        Go to…{" "}
+        <span className="shortcut-hint">
+          <kbd>Ctrl K</kbd>
+        </span>
       </button>
       {open && <Palette pages={pages} onNewSession={onNewSession} onClose={() => setOpen(false)} />}
     </>

@@ -1,5 +1,5 @@
 /** The signed-in app: left navigation, the workspace switcher, and the page of the route. */
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useState } from "react";
 import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
 import { AlarmRinger } from "../features/alarms/AlarmRinger";
@@ -13,7 +13,9 @@ import { useNextNeedsYouKey } from "../features/sessions/useNextNeedsYou";
 import { InboxStatusProvider, useInboxStatus } from "../shared/inbox/InboxStatus";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
-import { colorModeOf, COLOR_MODES } from "../shared/appearance";
+import { colorModeOf, resolveTheme } from "../shared/appearance";
+import { pageTitle } from "../shared/ui/pageTitle";
+import { themeToggle } from "./themeToggle";
 import { DashboardPage } from "../features/dashboards/DashboardPage";
 import { DashboardsSection } from "../features/dashboards/DashboardsSection";
 import { Link, navigate, usePathname, type Route } from "../shared/router";
@@ -74,8 +76,10 @@ function ShellLayout({ route }: { route: Route }) {
   // "Start session" on an alert in the inbox: the sessions feature's dialog, composed here.
   const [startIn, setStartIn] = useState<{ folder: string | undefined } | null>(null);
   const openNewSession = useCallback(() => setStartIn({ folder: undefined }), []);
-  useEffect(() => {
-    document.title = section ? `${section.label} · Switchboard` : "Switchboard";
+  // The section's name until the page names its thing: a layout effect runs before the page's
+  // own (passive) effect, so a board's or a dashboard's name wins over "Boards".
+  useLayoutEffect(() => {
+    document.title = pageTitle(section?.label);
   }, [section]);
   // Below 900 px the sections are behind a menu button. The menu is open on the page it was
   // opened on: choosing another page closes it.
@@ -297,23 +301,25 @@ function AgentBoardButton() {
   );
 }
 
-const MODE_LABEL = { system: "System theme", light: "Light theme", dark: "Dark theme" } as const;
-
-/** A quick switch through the same setting the settings page edits. */
+/**
+ * A quick switch between light and dark through the setting the settings page edits ("system"
+ * stays there). It names what it does, not the theme shown now.
+ */
 function ColorModeToggle() {
   const { values, update } = useSettings();
   const toast = useToast();
   if (!values) return null;
-  const mode = colorModeOf(values.pmColorMode);
-  const next = COLOR_MODES[(COLOR_MODES.indexOf(mode) + 1) % COLOR_MODES.length] ?? "system";
+  const prefersDark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
+  const toggle = themeToggle(resolveTheme(colorModeOf(values.pmColorMode), prefersDark));
   return (
     <button
       type="button"
       className="mode-toggle"
-      title={`Switch to ${MODE_LABEL[next].toLowerCase()}`}
-      onClick={() => update("pmColorMode", next).catch((e: unknown) => toast.error(e, "The theme was not changed"))}
+      onClick={() =>
+        update("pmColorMode", toggle.next).catch((e: unknown) => toast.error(e, "The theme was not changed"))
+      }
     >
-      {MODE_LABEL[mode]}
+      {toggle.label}
     </button>
   );
 }

@@ -4,7 +4,7 @@
  * fired. The tab is the address's fragment (`#schedules`, `#rules`); `#run=<id>` opens a recipe's
  * Run dialog, which is how the palette runs one whose prompt asks for values.
  */
-import { useCallback, useEffect, useMemo } from "react";
+import { useCallback, useMemo } from "react";
 import { ApiError } from "../../shared/api/client";
 import type {
   Board,
@@ -18,6 +18,8 @@ import type {
 import { useApi } from "../../shared/hooks/useApi";
 import { navigate, useHash } from "../../shared/router";
 import { useStreamEvent } from "../../shared/stream/useStream";
+import { PageHeader } from "../../shared/ui/PageHeader";
+import { TabButtons } from "../../shared/ui/Tabs";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { RECIPES_PATH, RULES_PATH, SCHEDULES_PATH } from "./api";
 import { AUTOMATIONS_PATH, runRequestOf, tabOf, TAB_LABEL, TABS, type AutomationTab } from "./page";
@@ -42,10 +44,6 @@ export function AutomationsPage() {
   // What rules name (boards and their statuses, webhooks) is read once rules are looked at.
   const boards = useApi<Board[]>(tab === "rules" ? "/boards" : null);
   const webhooks = useApi<Webhook[]>(tab === "rules" ? "/webhooks" : null);
-
-  useEffect(() => {
-    document.title = "Automations · Switchboard";
-  }, []);
 
   const recipeList = useMemo(() => byName(recipes.data?.recipes ?? []), [recipes.data]);
   const scheduleList = schedules.data?.schedules;
@@ -101,40 +99,41 @@ export function AutomationsPage() {
   const runRequestSeen = useCallback(() => navigate(`${AUTOMATIONS_PATH}#recipes`, { replace: true }), []);
 
   return (
-    <section className="page automations-page">
-      <header className="page-head">
-        <h1>Automations</h1>
-        <button
-          type="button"
-          onClick={reloadAll}
-          disabled={recipes.loading || schedules.loading}
-          aria-busy={recipes.loading || schedules.loading || undefined}
-        >
-          Refresh
-        </button>
-      </header>
-      <div className="automation-tabs" role="tablist" aria-label="Automations">
-        {TABS.map((t) => (
+    <section className="page automations-page touch">
+      <PageHeader
+        title="Automations"
+        actions={
           <button
-            key={t}
             type="button"
-            role="tab"
-            id={`automation-tab-${t}`}
-            aria-selected={t === tab}
-            aria-controls={`automation-panel-${t}`}
-            onClick={() => showTab(t)}
+            onClick={reloadAll}
+            disabled={recipes.loading || schedules.loading}
+            aria-busy={recipes.loading || schedules.loading || undefined}
           >
-            {TAB_LABEL[t]}
-            {counts[t] !== undefined && <span className="automation-count">{counts[t]}</span>}
-            {waiting[t] > 0 && (
-              <span className="automation-waiting" title={`${waiting[t]} waiting for approval`}>
-                {waiting[t]}
-                <span className="automation-waiting-words"> to approve</span>
-              </span>
-            )}
+            Refresh
           </button>
-        ))}
-      </div>
+        }
+      />
+      <TabButtons
+        label="Automations"
+        panelIds="automation"
+        selected={tab}
+        onSelect={showTab}
+        tabs={TABS.map((t) => ({
+          key: t,
+          label: TAB_LABEL[t],
+          extra: (
+            <>
+              {counts[t] !== undefined && <span className="automation-count">{counts[t]}</span>}
+              {waiting[t] > 0 && (
+                <span className="automation-waiting" title={`${waiting[t]} waiting for approval`}>
+                  {waiting[t]}
+                  <span className="automation-waiting-words"> to approve</span>
+                </span>
+              )}
+            </>
+          ),
+        }))}
+      />
       <div role="tabpanel" id={`automation-panel-${tab}`} aria-labelledby={`automation-tab-${tab}`}>
         {recipes.error !== undefined ? (
           <ErrorNote error={recipes.error} onRetry={recipes.reload} />
@@ -158,7 +157,7 @@ export function AutomationsPage() {
           )
         ) : rulesMissing ? (
           <div className="automation-tab">
-            <div className="automation-empty">
+            <div className="automation-empty empty-state">
               <p>Rules are not available on this server yet.</p>
               <p className="muted">
                 Update Switchboard to make rules that run recipes when items, webhooks or sessions change.

@@ -84,11 +84,12 @@ export function RecipesTab({ recipes, scheduleCounts, runRequested, onRunRequest
       </div>
       {deleteError !== undefined && <ErrorNote error={deleteError} />}
       {recipes.length === 0 ? (
-        <div className="automation-empty">
+        <div className="automation-empty empty-state">
           <p>No recipes yet.</p>
           <p className="muted">
             Save a session you start often — an engine, a folder and a prompt — with <strong>New recipe</strong>. Then
-            run it from here or from the palette (Ctrl K), or put it on a schedule.
+            run it from here or from the palette<span className="shortcut-hint"> (Ctrl K)</span>, or put it on a
+            schedule.
           </p>
         </div>
       ) : (

@@ -69,7 +69,7 @@ export function RulesTab({ rules, recipes, boards, webhooks, names, onChanged }:
         </button>
       </div>
       {rules.length === 0 ? (
-        <div className="automation-empty">
+        <div className="automation-empty empty-state">
           <p>No rules yet.</p>
           <p className="muted">
             Make one with <strong>New rule</strong>: for example, when an item on a board enters “Ready”, run a recipe

@@ -52,7 +52,7 @@ export function SchedulesTab({ schedules, recipes, onChanged }: Props) {
         </button>
       </div>
       {schedules.length === 0 ? (
-        <div className="automation-empty">
+        <div className="automation-empty empty-state">
           <p>No schedules yet.</p>
           <p className="muted">
             {recipes.length === 0

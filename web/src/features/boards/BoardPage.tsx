@@ -6,7 +6,9 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { ROW_HEIGHT } from "../../shared/appearance";
 import { useSettings } from "../../shared/settings";
-import { Link } from "../../shared/router";
+import { useMediaQuery } from "../../shared/useMediaQuery";
+import { PageHeader } from "../../shared/ui/PageHeader";
+import { PHONE_QUERY, touchRowHeight } from "../../shared/ui/touch";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 import { cachedBoard, createItem, deleteItem, fetchFullBoard, rememberBoard, updateItem } from "./api";
@@ -24,6 +26,7 @@ export function BoardPage({ boardId }: { boardId: string }) {
   const pending = useRef(0);
   const toast = useToast();
   const { density } = useSettings();
+  const phone = useMediaQuery(PHONE_QUERY);
 
   const revalidate = useCallback(
     (signal?: AbortSignal) => {
@@ -168,19 +171,17 @@ export function BoardPage({ boardId }: { boardId: string }) {
 
   return (
     <MembersProvider>
-      <section className="page board-page" data-board-ready={full.items.length}>
-        <header className="page-head">
-          <Link to="/boards" className="muted">
-            Boards
-          </Link>
-          <h1>{full.board.name}</h1>
-          <span className="muted">{full.items.length} items</span>
-        </header>
+      <section className="page board-page touch" data-board-ready={full.items.length}>
+        <PageHeader
+          title={full.board.name}
+          back={{ to: "/boards", label: "Boards" }}
+          note={<span className="muted">{full.items.length} items</span>}
+        />
         {error !== undefined && <ErrorNote error={error} onRetry={() => revalidate()} />}
         <BoardTable
           board={full.board}
           items={full.items}
-          rowHeight={ROW_HEIGHT[density]}
+          rowHeight={touchRowHeight(ROW_HEIGHT[density], phone)}
           onChange={onChange}
           onRename={onRename}
           onDelete={onDelete}

@@ -68,7 +68,7 @@ export function BoardTable({ board, items, rowHeight, onChange, onRename, onDele
         ))}
         <div className="cell cell-actions" role="columnheader" />
       </div>
-      <div style={{ height: start * rowHeight }} />
+      <div role="presentation" style={{ height: start * rowHeight }} />
       {rows.slice(start, end).map((row) => (
         <RowView
           key={row.key}
@@ -81,7 +81,7 @@ export function BoardTable({ board, items, rowHeight, onChange, onRename, onDele
           onAdd={onAdd}
         />
       ))}
-      <div style={{ height: (rows.length - end) * rowHeight }} />
+      <div role="presentation" style={{ height: (rows.length - end) * rowHeight }} />
     </div>
   );
 }
@@ -105,20 +105,22 @@ function RowView({ row, board, onToggle, onChange, onRename, onDelete, onAdd }: 
           data-group-id={row.group.id}
           style={{ "--group-color": paletteColor(row.group.id) } as CSSProperties}
         >
-          <button
-            type="button"
-            className="group-toggle"
-            aria-expanded={!row.collapsed}
-            onClick={() => onToggle(row.group.id)}
-          >
-            <span className="chevron" aria-hidden="true">
-              {row.collapsed ? "▸" : "▾"}
-            </span>
-            <span className="group-title">{row.group.title}</span>
-            <span className="muted">
-              {row.count} {row.count === 1 ? "item" : "items"}
-            </span>
-          </button>
+          <div role="cell" className="group-cell">
+            <button
+              type="button"
+              className="group-toggle"
+              aria-expanded={!row.collapsed}
+              onClick={() => onToggle(row.group.id)}
+            >
+              <span className="chevron" aria-hidden="true">
+                {row.collapsed ? "▸" : "▾"}
+              </span>
+              <span className="group-title">{row.group.title}</span>
+              <span className="muted">
+                {row.count} {row.count === 1 ? "item" : "items"}
+              </span>
+            </button>
+          </div>
         </div>
       );
     case "add":
@@ -132,6 +134,7 @@ function AddItemRow({ group, onAdd }: { group: Group; onAdd: Props["onAdd"] }) {
   return (
     <form
       className="board-row add-row"
+      role="row"
       data-group-id={group.id}
       onSubmit={async (e) => {
         e.preventDefault();
@@ -141,14 +144,16 @@ function AddItemRow({ group, onAdd }: { group: Group; onAdd: Props["onAdd"] }) {
         setBusy(false);
       }}
     >
-      <input
-        className="cell-input"
-        aria-label={`Add item to ${group.title}`}
-        placeholder="+ Add item"
-        value={name}
-        readOnly={busy}
-        onChange={(e) => setName(e.target.value)}
-      />
+      <div role="cell" className="add-cell">
+        <input
+          className="cell-input"
+          aria-label={`Add item to ${group.title}`}
+          placeholder="+ Add item"
+          value={name}
+          readOnly={busy}
+          onChange={(e) => setName(e.target.value)}
+        />
+      </div>
     </form>
   );
 }

@@ -3,6 +3,8 @@ import { useState } from "react";
 import { Link, navigate } from "../../shared/router";
 import { useWorkspaces } from "../../shared/workspaces";
 import { useApi } from "../../shared/hooks/useApi";
+import { EmptyState } from "../../shared/ui/EmptyState";
+import { PageHeader } from "../../shared/ui/PageHeader";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 import { createBoard } from "./api";
@@ -23,15 +25,14 @@ export function BoardsPage() {
 
   if (!current) return null;
   return (
-    <section className="page">
-      <header className="page-head">
-        <h1>Boards</h1>
-        <span className="muted">{current.name}</span>
-      </header>
+    <section className="page touch">
+      <PageHeader title="Boards" note={<span className="muted">{current.name}</span>} />
       <NewBoardForm workspaceId={current.id} />
       {boards.error !== undefined && <ErrorNote error={boards.error} onRetry={boards.reload} />}
       {boards.loading && <Loading what="boards" />}
-      {boards.data?.length === 0 && <p className="muted">No boards in this workspace yet.</p>}
+      {boards.data?.length === 0 && (
+        <EmptyState>No boards in this workspace yet: name one above and choose a template.</EmptyState>
+      )}
       <ul className="card-list">
         {boards.data?.map((b) => (
           <li key={b.id}>

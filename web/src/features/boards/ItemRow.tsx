@@ -2,6 +2,8 @@
 import { memo, useState } from "react";
 import { Cell, type CellChange } from "./cells/Cell";
 import { InlineEdit } from "./cells/InlineEdit";
+import { Button } from "../../shared/ui/Button";
+import { Icon } from "../../shared/ui/Icon";
 import type { Column, Item } from "./types";
 
 interface Props {
@@ -35,27 +37,15 @@ export const ItemRow = memo(function ItemRow({ item, columns, onChange, onRename
           onChange={onChange}
         />
       ))}
-      <div className="cell cell-actions">
+      <div className="cell cell-actions" role="cell">
         {confirming ? (
-          <button
-            type="button"
-            className="danger"
-            autoFocus
-            onBlur={() => setConfirming(false)}
-            onClick={() => onDelete(item.id)}
-          >
+          <Button variant="danger" autoFocus onBlur={() => setConfirming(false)} onClick={() => onDelete(item.id)}>
             Delete?
-          </button>
+          </Button>
         ) : (
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={`Delete ${item.name}`}
-            title="Delete item"
-            onClick={() => setConfirming(true)}
-          >
-            🗑
-          </button>
+          <Button variant="icon" label={`Delete ${item.name}`} onClick={() => setConfirming(true)}>
+            <Icon name="trash" />
+          </Button>
         )}
       </div>
     </div>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatDate, formatNumber, initials, labelColor, paletteColor, stringList } from "./format";
+import { cellName, formatDate, formatNumber, initials, labelColor, paletteColor, stringList } from "./format";
 
 describe("numbers carry their unit on its side", () => {
   test("left and right units", () => {
@@ -37,4 +37,11 @@ test("dates read as words, odd values as stored", () => {
 test("dropdown values keep only strings", () => {
   expect(stringList(["a", 1, "b"])).toEqual(["a", "b"]);
   expect(stringList("a")).toEqual([]);
+});
+
+test("a cell's name says what it edits and what it shows, or only what it edits when empty", () => {
+  expect(cellName("Status of Alpha", "Done")).toBe("Status of Alpha: Done");
+  expect(cellName("Notes of Alpha", "  ")).toBe("Notes of Alpha");
+  expect(cellName("Due of Alpha", undefined)).toBe("Due of Alpha");
+  expect(cellName("Session of Alpha", "✎")).toBe("Session of Alpha");
 });

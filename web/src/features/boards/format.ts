@@ -73,3 +73,12 @@ export function isTimeline(value: unknown): value is { from: string; to: string 
 export function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
+
+/**
+ * A cell button's accessible name: what it edits, then what it shows ("Status of Alpha: Done"),
+ * so the words a person sees are in the name a voice-control user says. A glyph (✎) is no word.
+ */
+export function cellName(label: string, shown: string | undefined): string {
+  const text = shown?.trim();
+  return text && /[\p{L}\p{N}]/u.test(text) ? `${label}: ${text}` : label;
+}

@@ -4,6 +4,8 @@
  * reports can be held; held, listed and unrouted ones released; any dismissed. The list is read
  * again after each change and whenever a session changes (a triage starting shows at once).
  */
+import { EmptyState } from "../../shared/ui/EmptyState";
+import { PageHeader } from "../../shared/ui/PageHeader";
 import { useState, type FormEvent } from "react";
 import "./bugs.css";
 import type { BugReport, BugReportState } from "../../shared/api/types.generated";
@@ -53,10 +55,8 @@ export function BugIntakePage() {
       .finally(() => setBusy(null));
   };
   return (
-    <section className="page bug-intake-page">
-      <header className="page-head">
-        <h1>Bug Intake</h1>
-      </header>
+    <section className="page bug-intake-page touch">
+      <PageHeader title="Bug Intake" />
       {values?.bugIntakeEnabled === false ? (
         <p className="bug-off">
           Bug Intake is off (<Link to="/settings">bugIntakeEnabled</Link>): reports are listed and start no session.
@@ -66,14 +66,22 @@ export function BugIntakePage() {
       {reports.error !== undefined ? <ErrorNote error={reports.error} onRetry={reports.reload} /> : null}
       {!reports.data && reports.error === undefined ? <Loading what="bug reports" /> : null}
       {reports.data?.reports.length === 0 ? (
-        <p className="muted">No reports yet. Make a webhook with the Bug Intake purpose, or report one above.</p>
+        <EmptyState>No reports yet. Make a webhook with the Bug Intake purpose, or report one above.</EmptyState>
       ) : null}
       <ul className="bug-list" aria-label="Bug reports">
         {reports.data?.reports.map((r) => (
           <li key={r.id} className="bug-item" data-state={r.state}>
             <div className="bug-head">
               <span className="bug-state">{STATE_LABEL[r.state]}</span>
-              <strong className="bug-title">{r.url ? <a href={r.url}>{r.title}</a> : r.title}</strong>
+              <strong className="bug-title">
+                {r.url ? (
+                  <a className="touch-link" href={r.url}>
+                    {r.title}
+                  </a>
+                ) : (
+                  r.title
+                )}
+              </strong>
               {r.count > 1 ? <span className="muted"> ×{r.count}</span> : null}
             </div>
             <p className="muted">

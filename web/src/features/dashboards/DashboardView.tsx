@@ -3,6 +3,8 @@
  * and publish; the toolbar; the board loading strip; the grid; the widget settings panel.
  * There is no Edit/View toggle: every change goes to the draft and the autosave saves it.
  */
+import { Link } from "../../shared/router";
+import { usePageTitle } from "../../shared/ui/PageHeader";
 import { errorMessage } from "../../shared/api/errorMessage";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "../../shared/api/client";
@@ -168,7 +170,7 @@ function ResultsKeyedPage({
   const dataKey = useResults(results, (r) => r.dataKey);
   return (
     <div
-      className="dash-page"
+      className="dash-page touch"
       data-dashboard-id={dashboardId}
       data-filter-key={dataKey}
       data-boards-settled={boardsSettled ? "true" : "false"}
@@ -221,6 +223,7 @@ function DashboardEditor({
 }) {
   const { snapshot, edit, editConfig } = useAutosave(saver);
   const draft = snapshot.draft;
+  usePageTitle(draft.name);
   const filters = draft.config.filters;
 
   // Board reads, parsing, filtering and widget computation run in a worker; the page gets
@@ -302,6 +305,10 @@ function DashboardEditor({
   return (
     <ResultsKeyedPage dashboardId={dashboard.id} boardsSettled={boardsSettled} results={results}>
       <header className="dash-header">
+        <Link to="/dashboards" className="muted touch-link">
+          Dashboards
+        </Link>
+        <h1 className="visually-hidden">{draft.name}</h1>
         <input
           className="dash-name"
           aria-label="Dashboard name"
@@ -363,7 +370,7 @@ function DashboardEditor({
       )}
       <div className="dash-main">
         {draft.config.widgets.length === 0 ? (
-          <div className="dash-empty-grid">
+          <div className="dash-empty-grid empty-state">
             {draft.config.boardIds.length === 0
               ? "Connect boards, then add widgets with + Add widget."
               : "Add a widget with + Add widget."}

@@ -6,6 +6,9 @@ import { errorMessage } from "../../shared/api/errorMessage";
 import { navigate } from "../../shared/router";
 import { useEffect, useState } from "react";
 import { type Dashboard, createDashboard, listDashboards } from "./api";
+import { Button } from "../../shared/ui/Button";
+import { EmptyState } from "../../shared/ui/EmptyState";
+import { PageHeader } from "../../shared/ui/PageHeader";
 import "./dashboardsSection.css";
 
 export interface DashboardsSectionProps {
@@ -52,13 +55,15 @@ export function DashboardsSection({ workspaceId }: DashboardsSectionProps) {
   };
 
   return (
-    <section className="dashboards-section" aria-label="Dashboards">
-      <div className="dashboards-head">
-        <h2>Dashboards</h2>
-        <button type="button" aria-label="New dashboard" title="New dashboard" onClick={() => setCreating(true)}>
-          +
-        </button>
-      </div>
+    <section className="page dashboards-section touch" aria-label="Dashboards">
+      <PageHeader
+        title="Dashboards"
+        actions={
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            New dashboard
+          </Button>
+        }
+      />
       {creating && (
         <form className="dashboards-create" onSubmit={create}>
           <input
@@ -76,9 +81,9 @@ export function DashboardsSection({ workspaceId }: DashboardsSectionProps) {
           </button>
         </form>
       )}
-      {error && <p className="dashboards-error">{error}</p>}
-      {dashboards === null && !error && <p className="dashboards-muted">Loading…</p>}
-      {dashboards?.length === 0 && <p className="dashboards-muted">No dashboards yet: + creates one.</p>}
+      {error && <p className="inline-error">{error}</p>}
+      {dashboards === null && !error && <p className="muted">Loading…</p>}
+      {dashboards?.length === 0 && <EmptyState>No dashboards yet: New dashboard makes one.</EmptyState>}
       <ul className="dashboards-list">
         {dashboards?.map((d) => (
           <li key={d.id}>
@@ -91,7 +96,7 @@ export function DashboardsSection({ workspaceId }: DashboardsSectionProps) {
             >
               {d.name}
             </a>
-            <span className="dashboards-muted">
+            <span className="muted">
               {" "}
               · {Array.isArray(d.config?.boardIds) ? d.config.boardIds.length : 0} boards ·{" "}
               {Array.isArray(d.config?.widgets) ? d.config.widgets.length : 0} widgets

@@ -11,6 +11,7 @@ import { effectiveFilters, reportNotes } from "./filterEdit";
 import { fixedResults } from "./resultsStore";
 import { FilterNotes, useNameLookup } from "./Toolbar";
 import { WidgetGrid } from "./WidgetGrid";
+import { usePageTitle } from "../../shared/ui/PageHeader";
 import "./dashboard.css";
 
 type State = { kind: "loading" } | { kind: "error"; message: string } | { kind: "ready"; payload: PublicDashboard };
@@ -68,6 +69,7 @@ function PublicDashboardBody({ payload }: { payload: PublicDashboard }) {
   );
   const personName = useNameLookup(Array.isArray(payload.members) ? payload.members : [], "Member");
   const notes = reportNotes(computed.report, boardName);
+  usePageTitle(payload.dashboard.name);
   return (
     <div className="dash-page dash-public" data-filter-key={1}>
       <header className="dash-header">

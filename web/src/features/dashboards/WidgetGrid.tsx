@@ -1,7 +1,8 @@
 /**
  * The dashboard's grid: react-grid-layout on 12 columns, each widget in an element carrying
  * `data-widget-id`. Editable, a widget moves by dragging its title bar and resizes from its
- * right edge, bottom edge or corner; read-only (the public page), nothing moves.
+ * right edge, bottom edge or corner; read-only (the public page), nothing moves. On a narrow
+ * screen the widgets stack at full width and stay put: the arrangement is the desktop's.
  */
 import { memo, useCallback, useMemo, useRef } from "react";
 import ReactGridLayout, { type Layout, useContainerWidth, verticalCompactor } from "react-grid-layout";
@@ -9,9 +10,10 @@ import "react-grid-layout/css/styles.css";
 import "react-resizable/css/styles.css";
 import type { WidgetConfig } from "./engine/types";
 import { type ResultsSource, useResults } from "./resultsStore";
-import { GRID_COLS, GRID_MARGIN, ROW_HEIGHT } from "./layout";
+import { GRID_COLS, GRID_MARGIN, NARROW_GRID_PX, ROW_HEIGHT, stackedLayout } from "./layout";
 import { WidgetBody } from "./widgets/WidgetBody";
 import { widgetLabel } from "./widgetDefaults";
+import { Icon } from "../../shared/ui/Icon";
 
 export interface WidgetGridProps {
   widgets: readonly WidgetConfig[];
@@ -66,7 +68,7 @@ const WidgetContent = memo(function WidgetContent({
             aria-label={`Settings of ${widget.title || widget.type}`}
             onClick={() => onSettings(widget.id)}
           >
-            ⚙
+            <Icon name="gear" />
           </button>
         )}
       </div>
@@ -83,15 +85,24 @@ const WidgetContent = memo(function WidgetContent({
 
 /** Memoised: a filter edit or a new result re-renders the widgets that changed, not the grid. */
 export const WidgetGrid = memo(function WidgetGrid(props: WidgetGridProps) {
-  const { widgets, editable, onLayout, onSettings, selectedId } = props;
+  const { widgets, onSettings, selectedId } = props;
   const { width, containerRef, mounted } = useContainerWidth({ initialWidth: 1200 });
-  const layout = useMemo(
-    () =>
-      widgets.map((w) => ({ i: w.id, x: w.layout.x, y: w.layout.y, w: w.layout.w, h: w.layout.h, static: !editable })),
-    [widgets, editable],
-  );
+  const narrow = width < NARROW_GRID_PX;
+  const editable = props.editable && !narrow;
+  const onLayout = editable ? props.onLayout : undefined;
+  const layout = useMemo(() => {
+    const placed = widgets.map((w) => ({
+      i: w.id,
+      x: w.layout.x,
+      y: w.layout.y,
+      w: w.layout.w,
+      h: w.layout.h,
+      static: !editable,
+    }));
+    return narrow ? stackedLayout(placed) : placed;
+  }, [widgets, editable, narrow]);
   return (
-    <div ref={containerRef} className="dash-grid-container">
+    <div ref={containerRef} className="dash-grid-container" data-stacked={narrow || undefined}>
       <div ref={props.gridRef} className="dash-grid-capture">
         {mounted && (
           <ReactGridLayout
@@ -115,7 +126,7 @@ export const WidgetGrid = memo(function WidgetGrid(props: WidgetGridProps) {
                   results={props.results}
                   personName={props.personName}
                   boardName={props.boardName}
-                  onSettings={editable ? onSettings : undefined}
+                  onSettings={props.editable ? onSettings : undefined}
                 />
               </div>
             ))}

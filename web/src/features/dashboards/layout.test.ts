@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { WidgetConfig } from "./engine/types";
-import { GRID_COLS, cleanLayout, firstFreeSlot, withGridLayout } from "./layout";
+import { GRID_COLS, cleanLayout, firstFreeSlot, stackedLayout, withGridLayout } from "./layout";
 
 const widget = (id: string, x: number, y: number, w: number, h: number): WidgetConfig => ({
   id,
@@ -76,5 +76,26 @@ describe("withGridLayout", () => {
     expect(next).not.toBe(widgets);
     expect(next[0]).toBe(widgets[0]);
     expect(next[1]?.layout).toEqual({ x: 6, y: 2, w: 6, h: 4 });
+  });
+});
+
+describe("stackedLayout", () => {
+  test("widgets side by side go one under another, full width, in reading order", () => {
+    const grid = [
+      { i: "right", x: 4, y: 0, w: 8, h: 3 },
+      { i: "below", x: 0, y: 3, w: 6, h: 5 },
+      { i: "left", x: 0, y: 0, w: 4, h: 2 },
+    ];
+    expect(stackedLayout(grid)).toEqual([
+      { i: "left", x: 0, y: 0, w: GRID_COLS, h: 2 },
+      { i: "right", x: 0, y: 2, w: GRID_COLS, h: 3 },
+      { i: "below", x: 0, y: 5, w: GRID_COLS, h: 5 },
+    ]);
+  });
+
+  test("other fields ride along and the input is left alone", () => {
+    const grid = [{ i: "a", x: 3, y: 1, w: 3, h: 2, static: true }];
+    expect(stackedLayout(grid)).toEqual([{ i: "a", x: 0, y: 0, w: GRID_COLS, h: 2, static: true }]);
+    expect(grid[0]).toEqual({ i: "a", x: 3, y: 1, w: 3, h: 2, static: true });
   });
 });

@@ -60,3 +60,25 @@ export function withGridLayout(
   });
   return changed ? next : widgets;
 }
+
+/** Below this width a grid of 12 columns leaves a third-width widget too narrow to read. */
+export const NARROW_GRID_PX = 600;
+
+/**
+ * The layout a narrow screen draws: every widget the grid's full width, one under another in
+ * reading order (top to bottom, then left to right), each keeping its height. Only drawn, never
+ * saved: the desktop layout stays as it was arranged.
+ */
+export function stackedLayout<T extends { i: string; x: number; y: number; w: number; h: number }>(
+  layout: readonly T[],
+  cols = GRID_COLS,
+): T[] {
+  let y = 0;
+  return [...layout]
+    .sort((a, b) => a.y - b.y || a.x - b.x)
+    .map((item) => {
+      const placed = { ...item, x: 0, y, w: cols };
+      y += item.h;
+      return placed;
+    });
+}

@@ -153,6 +153,8 @@ function ItemForm({ dripId, onAdded }: { dripId: string; onAdded: () => void }) 
   const [content, setContent] = useState("");
   const [error, setError] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
+  // Drawn only while open: a closed <details> still lays its fields out under the list.
+  const [adding, setAdding] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
@@ -171,43 +173,45 @@ function ItemForm({ dripId, onAdded }: { dripId: string; onAdded: () => void }) 
     );
   };
   return (
-    <details className="drip-add">
+    <details className="drip-add" open={adding} onToggle={(e) => setAdding(e.currentTarget.open)}>
       <summary>Add an item</summary>
-      <form className="drip-form" aria-label="Add an item" onSubmit={submit} noValidate>
-        <div className="drip-row">
+      {adding && (
+        <form className="drip-form" aria-label="Add an item" onSubmit={submit} noValidate>
+          <div className="drip-row">
+            <label>
+              Name
+              <input value={name} onChange={(e) => setName(e.target.value)} {...invalidFor(FORM, "name", error)} />
+            </label>
+            <label>
+              Kind
+              <select value={kind} onChange={(e) => setKind(e.target.value as DripItemKind)}>
+                {KINDS.map((k) => (
+                  <option key={k} value={k}>
+                    {k}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <FieldError form={FORM} field="name" error={error} />
           <label>
-            Name
-            <input value={name} onChange={(e) => setName(e.target.value)} {...invalidFor(FORM, "name", error)} />
+            Content
+            <textarea
+              rows={5}
+              value={content}
+              onChange={(e) => setContent(e.target.value)}
+              {...invalidFor(FORM, "content", error)}
+            />
           </label>
-          <label>
-            Kind
-            <select value={kind} onChange={(e) => setKind(e.target.value as DripItemKind)}>
-              {KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {k}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-        <FieldError form={FORM} field="name" error={error} />
-        <label>
-          Content
-          <textarea
-            rows={5}
-            value={content}
-            onChange={(e) => setContent(e.target.value)}
-            {...invalidFor(FORM, "content", error)}
-          />
-        </label>
-        <FieldError form={FORM} field="content" error={error} />
-        <FormError error={error} />
-        <div className="drip-actions">
-          <button type="submit" className="primary" disabled={busy}>
-            Add to the queue
-          </button>
-        </div>
-      </form>
+          <FieldError form={FORM} field="content" error={error} />
+          <FormError error={error} />
+          <div className="drip-actions">
+            <button type="submit" className="primary" disabled={busy}>
+              Add to the queue
+            </button>
+          </div>
+        </form>
+      )}
     </details>
   );
 }

@@ -6,6 +6,8 @@
  * app, a form that adds items. New drip makes one from a folder or for items added here. Shown
  * while `dripEnabled` is on; `dripGlobalPause` is said at the top while it holds every release.
  */
+import { EmptyState } from "../../shared/ui/EmptyState";
+import { PageHeader } from "../../shared/ui/PageHeader";
 import { useState, type FormEvent } from "react";
 import type { Drip } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
@@ -40,13 +42,17 @@ export function DripsPage({ selectedId }: { selectedId: string | null }) {
   const drips = listed.data?.drips;
   const selected = drips?.find((d) => d.id === selectedId);
   return (
-    <section className="page drip-page" aria-labelledby="drips-title">
-      <header className="page-head">
-        <h1 id="drips-title">Drips</h1>
-        <button type="button" className="primary" onClick={() => setCreating((c) => !c)} aria-expanded={creating}>
-          New drip
-        </button>
-      </header>
+    <section className="page drip-page touch" aria-labelledby="drips-title">
+      <PageHeader
+        title="Drips"
+        tabTitle={selected?.name ?? "Drips"}
+        headingId="drips-title"
+        actions={
+          <button type="button" className="primary" onClick={() => setCreating((c) => !c)} aria-expanded={creating}>
+            New drip
+          </button>
+        }
+      />
       <p className="muted drip-intro">
         A drip releases a queue to your inbox one item at a time, in order, on a cadence: a folder of Markdown, HTML and
         text files (in name order), or items you add here.
@@ -69,7 +75,7 @@ export function DripsPage({ selectedId }: { selectedId: string | null }) {
       )}
       {listed.error !== undefined && <ErrorNote error={listed.error} onRetry={listed.reload} />}
       {listed.loading && !drips && <Loading what="drips" />}
-      {drips?.length === 0 && !creating && <p className="muted">No drips yet: New drip makes the first.</p>}
+      {drips?.length === 0 && !creating && <EmptyState>No drips yet: New drip makes the first.</EmptyState>}
       {drips && drips.length > 0 && (
         <div className="drip-split">
           <ul className="drip-list drip-queues" aria-label="Drips">

@@ -4,6 +4,8 @@
  * the wall of its zone), how often it went, and offers Pause or Resume and Delete; New message
  * writes one with a preview of its Markdown. Shown while `scheduledMessagesEnabled` is on.
  */
+import { EmptyState } from "../../shared/ui/EmptyState";
+import { PageHeader } from "../../shared/ui/PageHeader";
 import { useState, type FormEvent } from "react";
 import type { ScheduledMessage } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
@@ -39,13 +41,16 @@ export function ScheduledMessagesPage() {
   const now = useNow();
   const messages = listed.data ? orderMessages(listed.data.messages) : undefined;
   return (
-    <section className="page drip-page" aria-labelledby="messages-title">
-      <header className="page-head">
-        <h1 id="messages-title">Scheduled messages</h1>
-        <button type="button" className="primary" onClick={() => setWriting((w) => !w)} aria-expanded={writing}>
-          New message
-        </button>
-      </header>
+    <section className="page drip-page touch" aria-labelledby="messages-title">
+      <PageHeader
+        title="Scheduled messages"
+        headingId="messages-title"
+        actions={
+          <button type="button" className="primary" onClick={() => setWriting((w) => !w)} aria-expanded={writing}>
+            New message
+          </button>
+        }
+      />
       <p className="muted drip-intro">
         A Markdown note dropped into your inbox at a time, once or on a schedule. Agents can schedule them too; their
         notes say which session sent them.
@@ -61,7 +66,7 @@ export function ScheduledMessagesPage() {
       {listed.error !== undefined && <ErrorNote error={listed.error} onRetry={listed.reload} />}
       {listed.loading && !messages && <Loading what="scheduled messages" />}
       {messages?.length === 0 && !writing && (
-        <p className="muted">No scheduled messages yet: New message writes the first.</p>
+        <EmptyState>No scheduled messages yet: New message writes the first.</EmptyState>
       )}
       {messages && messages.length > 0 && (
         <ul className="drip-list" aria-label="Scheduled messages">

@@ -17,7 +17,10 @@ import { changeRow, readAll } from "../../shared/inbox/api";
 import { useInboxStatus } from "../../shared/inbox/InboxStatus";
 import { navigate } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
+import { EmptyState } from "../../shared/ui/EmptyState";
+import { PageHeader } from "../../shared/ui/PageHeader";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { TabButtons } from "../../shared/ui/Tabs";
 import { useToast } from "../../shared/ui/toasts";
 import { useNow } from "../../shared/useNow";
 import { SessionAnswers } from "../../shared/answers/SessionAnswers";
@@ -56,10 +59,6 @@ export function InboxPage({ onStartSession, needsYou }: Props) {
   const [selected, setSelected] = useState<string | null>(null);
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const rows = inbox.rows;
-
-  useEffect(() => {
-    document.title = "Inbox · Switchboard";
-  }, []);
 
   const change = useCallback(
     (row: InboxRow, patch: { read?: boolean; archived?: boolean }) =>
@@ -203,35 +202,26 @@ export function InboxPage({ onStartSession, needsYou }: Props) {
   const tabs = TABS.filter((t) => t === "all" || !counts || t in counts);
 
   return (
-    <section className="page inbox-page">
-      <header className="page-head">
-        <h1>Inbox</h1>
-        <span className="muted shortcut-hint">
-          <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>e</kbd> archives
-        </span>
-      </header>
+    <section className="page inbox-page touch">
+      <PageHeader
+        title="Inbox"
+        note={
+          <span className="muted shortcut-hint">
+            <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>e</kbd> archives
+          </span>
+        }
+      />
       {needsYou}
-      <div className="inbox-tabs" role="tablist" aria-label="Categories">
-        {tabs.map((t) => {
-          const unread = unreadIn(t);
-          return (
-            <button
-              key={t}
-              type="button"
-              role="tab"
-              aria-selected={t === tab}
-              onClick={() => {
-                setTab(t);
-                setSelected(null);
-                setChecked(new Set());
-              }}
-            >
-              {TAB_LABEL[t]}
-              {unread ? <span className="tab-count">{unread}</span> : null}
-            </button>
-          );
-        })}
-      </div>
+      <TabButtons
+        label="Categories"
+        tabs={tabs.map((t) => ({ key: t, label: TAB_LABEL[t], count: unreadIn(t) }))}
+        selected={tab}
+        onSelect={(t) => {
+          setTab(t);
+          setSelected(null);
+          setChecked(new Set());
+        }}
+      />
       <div className="inbox-toolbar">
         <button type="button" onClick={markAllRead}>
           Mark all read
@@ -242,7 +232,7 @@ export function InboxPage({ onStartSession, needsYou }: Props) {
       </div>
       {inbox.error !== undefined && <ErrorNote error={inbox.error} onRetry={inbox.reload} />}
       {!rows && inbox.error === undefined && <Loading what="the inbox" />}
-      {rows?.length === 0 && <p className="muted">Nothing here.</p>}
+      {rows?.length === 0 && <EmptyState>Nothing here.</EmptyState>}
       {rows && rows.length > 0 && (
         <ul className="inbox-list" aria-label="Inbox rows">
           {rows.map((row) => (

@@ -5,6 +5,7 @@
  * has the server reach every host before answering; with nothing declared, the page says how to
  * declare a host and which setting lets sessions go there.
  */
+import { PageHeader } from "../../shared/ui/PageHeader";
 import { useEffect, useRef, useState } from "react";
 import type { Runner } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
@@ -65,17 +66,21 @@ export function RunnersPage() {
   const settingOn = values?.cloudControlPlaneEnabled;
 
   return (
-    <section className="page runners-page">
-      <header className="page-head">
-        <h1>Runners</h1>
-        {summary && <span className="muted">{summary}</span>}
-        <button type="button" onClick={check} disabled={checking} aria-busy={checking || undefined}>
-          {checking ? "Checking…" : "Check again"}
-        </button>
-        <span role="status" className="muted">
-          {checking && "Reaching every host again: one that does not answer takes up to 10 seconds."}
-        </span>
-      </header>
+    <section className="page runners-page touch">
+      <PageHeader
+        title="Runners"
+        note={summary && <span className="muted">{summary}</span>}
+        actions={
+          <>
+            <button type="button" onClick={check} disabled={checking} aria-busy={checking || undefined}>
+              {checking ? "Checking…" : "Check again"}
+            </button>
+            <span role="status" className="muted">
+              {checking && "Reaching every host again: one that does not answer takes up to 10 seconds."}
+            </span>
+          </>
+        }
+      />
       <p className="muted runners-intro">
         Where sessions run: this machine, and the hosts in <code>runners.toml</code> that Switchboard reaches with ssh.
       </p>
@@ -177,7 +182,7 @@ labels = ["gpu"]               # optional`;
 /** Nothing but this machine: how to add a host. */
 function HowToAdd({ settingOn }: { settingOn: boolean | undefined }) {
   return (
-    <div className="runners-empty">
+    <div className="runners-empty empty-state">
       <h2>Run sessions on another machine</h2>
       <p>
         Any Linux x86-64 host you can reach with <code>ssh</code> from this machine, without a prompt, can run sessions.

@@ -100,13 +100,16 @@ export function TaskRow(props: RowProps) {
         <span className="drag-handle" aria-hidden="true">
           ⋮⋮
         </span>
-        <input
-          type="checkbox"
-          aria-label={props.checkboxSelects ? `Select: ${label}` : `Done: ${label}`}
-          checked={props.checkboxSelects ? props.selected : task.state === "done"}
-          onClick={onCheck}
-          onChange={() => undefined}
-        />
+        {/* The label is the touch target on a phone: the box alone is smaller than a finger. */}
+        <label className="check-target">
+          <input
+            type="checkbox"
+            aria-label={props.checkboxSelects ? `Select: ${label}` : `Done: ${label}`}
+            checked={props.checkboxSelects ? props.selected : task.state === "done"}
+            onClick={onCheck}
+            onChange={() => undefined}
+          />
+        </label>
         <input
           className="task-text"
           aria-label={`Task: ${label}`}
@@ -126,7 +129,7 @@ export function TaskRow(props: RowProps) {
           <span className="muted snooze-note">snoozed until {new Date(task.snoozedUntil).toLocaleString()}</span>
         )}
         {task.sourceSessionId && (
-          <Link className="task-source" to={sessionPath(task.sourceSessionId)}>
+          <Link className="task-source touch-link" to={sessionPath(task.sourceSessionId)}>
             from a session
           </Link>
         )}

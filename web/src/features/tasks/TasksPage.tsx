@@ -4,12 +4,15 @@
  * finished sessions. The list's shape and moves are `tree.ts`'s; this page sends them and keeps
  * focus on the row that moved.
  */
+import { EmptyState } from "../../shared/ui/EmptyState";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from "react";
 import type { Caught, Task, TaskMove, TaskPatch, TasksChanged } from "../../shared/api/types.generated";
 import { Link } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
+import { PageHeader } from "../../shared/ui/PageHeader";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { TabLinks } from "../../shared/ui/Tabs";
 import { useToast } from "../../shared/ui/toasts";
 import { readStored, writeStored } from "../../shared/storage";
 import { useNow } from "../../shared/useNow";
@@ -37,8 +40,8 @@ export function TasksPage({ view }: { view: "list" | "caught" }) {
   useStreamLifecycle("reset", () => void loadCaught());
   if (values?.tasksEnabled === false) {
     return (
-      <section className="page">
-        <h1>Tasks</h1>
+      <section className="page touch">
+        <PageHeader title="Tasks" />
         <p>
           Tasks are turned off. Turn on <Link to="/settings">tasksEnabled</Link> in Settings to use them.
         </p>
@@ -46,18 +49,16 @@ export function TasksPage({ view }: { view: "list" | "caught" }) {
     );
   }
   return (
-    <section className="page tasks-page">
-      <header className="page-head">
-        <h1>Tasks</h1>
-      </header>
-      <nav className="tabs" aria-label="Task views">
-        <Link to="/tasks" aria-current={view === "list" ? "page" : undefined}>
-          Tasks
-        </Link>
-        <Link to="/tasks/caught" aria-current={view === "caught" ? "page" : undefined}>
-          Caught{caught && caught.length > 0 ? ` (${caught.length})` : ""}
-        </Link>
-      </nav>
+    <section className="page tasks-page touch">
+      <PageHeader title="Tasks" />
+      <TabLinks
+        label="Task views"
+        current={view}
+        tabs={[
+          { key: "list", to: "/tasks", label: "Tasks" },
+          { key: "caught", to: "/tasks/caught", label: "Caught", count: caught?.length },
+        ]}
+      />
       {view === "caught" ? <CaughtView caught={caught} error={caughtError} onChanged={loadCaught} /> : <TaskLists />}
     </section>
   );
@@ -213,7 +214,7 @@ function TaskList({ workspaceId }: { workspaceId: ListId }) {
         </div>
       )}
       {rows.length === 0 && (
-        <p className="muted">No tasks yet. Add one below, or let an agent add them with its token.</p>
+        <EmptyState>No tasks yet. Add one below, or let an agent add them with its token.</EmptyState>
       )}
       <ul className={`task-list${compact ? " compact" : ""}`} aria-label="Tasks">
         {rows.map(({ task, depth }) => (

@@ -5,6 +5,7 @@
  * one says why beside the piece, and every action reads the list again after. A piece shows its pull
  * request as the code host last said, and what reviewers found in it.
  */
+import { PageHeader } from "../../shared/ui/PageHeader";
 import { useState, type FormEvent, type SyntheticEvent } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { WorkAction, WorkEntry, WorkState } from "../../shared/api/types.generated";
@@ -139,13 +140,21 @@ export function WorkPage() {
   const toggleState = (state: WorkState) => setFilter({ ...filter, state: filter.state === state ? null : state });
 
   return (
-    <section className="page work-page">
-      <header className="page-head">
-        <h1>Where&apos;s my work</h1>
-        <button type="button" onClick={listed.reload} disabled={listed.loading} aria-busy={listed.loading || undefined}>
-          Refresh
-        </button>
-      </header>
+    <section className="page work-page touch">
+      <PageHeader
+        title="Where's my work"
+        tabTitle="Work"
+        actions={
+          <button
+            type="button"
+            onClick={listed.reload}
+            disabled={listed.loading}
+            aria-busy={listed.loading || undefined}
+          >
+            Refresh
+          </button>
+        }
+      />
       <div className="work-counts" role="group" aria-label="Filter by state">
         <button
           type="button"

@@ -9,10 +9,10 @@ const draw = (column: Column, value: unknown) =>
 test("a number shows its unit on its side and names it for screen readers", () => {
   const html = draw({ id: "n", title: "Budget", type: "number", settings: { unit: "$", unitPosition: "left" } }, 1200);
   expect(html).toContain(">$1,200<");
-  expect(html).toContain('aria-label="Budget of Alpha ($)"');
+  expect(html).toContain('aria-label="Budget of Alpha ($): $1,200"');
 });
 
-test("a status shows its label in the label's colour", () => {
+test("a status shows its label in the label's colour, with text that reads on it", () => {
   const column: Column = {
     id: "s",
     title: "Status",
@@ -20,9 +20,12 @@ test("a status shows its label in the label's colour", () => {
     settings: { labels: [{ name: "Done", color: "#00c875" }] },
   };
   const html = draw(column, "Done");
-  expect(html).toContain('style="background:#00c875"');
+  expect(html).toContain('style="--pill-bg:#00c875;--pill-text:#000000"');
   expect(html).toContain(">Done<");
-  expect(draw(column, null)).not.toContain("background");
+  expect(draw(column, null)).not.toContain("--pill-bg");
+  // The preset "To Do" grey was drawn with white text (1.8:1): it now gets black.
+  const todo: Column = { ...column, settings: { labels: [{ name: "To Do", color: "#c4c4c4" }] } };
+  expect(draw(todo, "To Do")).toContain("--pill-text:#000000");
 });
 
 test("dates, timelines, checkboxes and dropdowns are drawn from their values", () => {

@@ -26,7 +26,7 @@ export const Cell = memo(function Cell({ itemId, itemName, column, value, onChan
   const label = `${column.title} of ${itemName}`;
   const change = (next: unknown) => onChange(itemId, column, next as JsonValue);
   return (
-    <div className={`cell cell-${column.type}`} data-column-id={column.id}>
+    <div className={`cell cell-${column.type}`} role="cell" data-column-id={column.id}>
       <Editor column={column} value={value} label={label} onChange={change} />
     </div>
   );
@@ -72,7 +72,15 @@ function Editor(props: CellProps<unknown>) {
       );
     case "checkbox":
       return (
-        <input type="checkbox" aria-label={label} checked={value === true} onChange={(e) => change(e.target.checked)} />
+        // The label is the touch target: the box alone is smaller than a finger.
+        <label className="cell-check">
+          <input
+            type="checkbox"
+            aria-label={label}
+            checked={value === true}
+            onChange={(e) => change(e.target.checked)}
+          />
+        </label>
       );
     case "status":
       return <StatusCell {...props} />;

@@ -1,5 +1,5 @@
 /** A dropdown value as tags; the editor removes tags and adds typed or suggested ones. */
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { stringList } from "../format";
 import { settingsOf } from "../types";
 import type { CellProps } from "./cellProps";
@@ -21,17 +21,14 @@ export function DropdownCell({ column, value, label, onChange }: CellProps<strin
 
   return (
     <>
-      <button
-        type="button"
-        className="cell-button tags"
-        aria-label={label}
-        aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
-      >
-        {tags.map((t) => (
-          <span key={t} className="tag">
-            {t}
-          </span>
+      <button type="button" className="cell-button tags" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        {/* Named by its content, so the tags a person sees are the words of its name. */}
+        <span className="visually-hidden">{tags.length > 0 ? `${label}: ` : label}</span>
+        {tags.map((t, i) => (
+          <Fragment key={t}>
+            {i > 0 && <span className="visually-hidden">, </span>}
+            <span className="tag">{t}</span>
+          </Fragment>
         ))}
       </button>
       {open && (

@@ -2,6 +2,7 @@
  * Click to edit, Enter or leaving the field to save, Escape to cancel: the
  * editor of text, number, date and item-name cells.
  */
+import { cellName } from "../format";
 import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 export interface InlineEditProps {
@@ -25,7 +26,7 @@ export function InlineEdit({ display, initial, inputType, label, className, onCo
       <button
         type="button"
         className={`cell-button ${className ?? ""}`}
-        aria-label={label}
+        aria-label={cellName(label, typeof display === "string" ? display : undefined)}
         onClick={() => {
           closed.current = false;
           setDraft(initial);

@@ -1,9 +1,10 @@
 /** A status value as its coloured label; the picker lists the column's labels. */
 import { useState } from "react";
-import { labelColor } from "../format";
+import { cellName, labelColor } from "../format";
 import { settingsOf, type StatusLabel } from "../types";
 import type { CellProps } from "./cellProps";
 import { Popover } from "../../../shared/ui/Popover";
+import { pillStyle } from "../../../shared/ui/Pill";
 
 export function StatusCell({ column, value, label, onChange }: CellProps<string>) {
   const [open, setOpen] = useState(false);
@@ -18,9 +19,9 @@ export function StatusCell({ column, value, label, onChange }: CellProps<string>
       <button
         type="button"
         className="status-label"
-        aria-label={label}
+        aria-label={cellName(label, current?.name)}
         aria-expanded={open}
-        style={current ? { background: labelColor(current) } : undefined}
+        style={current ? pillStyle(labelColor(current)) : undefined}
         onClick={() => setOpen((o) => !o)}
       >
         {current?.name ?? ""}
@@ -33,7 +34,7 @@ export function StatusCell({ column, value, label, onChange }: CellProps<string>
                 key={l.name}
                 type="button"
                 className="status-label"
-                style={{ background: labelColor(l) }}
+                style={pillStyle(labelColor(l))}
                 onClick={() => pick(l.name)}
               >
                 {l.name}

@@ -1,6 +1,6 @@
 /** A timeline as "from – to"; the editor takes two dates and saves them together. */
 import { useState } from "react";
-import { formatDate, isTimeline } from "../format";
+import { cellName, formatDate, isTimeline } from "../format";
 import type { Timeline } from "../types";
 import type { CellProps } from "./cellProps";
 import { Popover } from "../../../shared/ui/Popover";
@@ -32,10 +32,11 @@ export function TimelineCell({ column, value, label, onChange }: CellProps<Timel
     if (draft.from !== current?.from || draft.to !== current?.to) onChange({ from: draft.from, to: draft.to });
   };
 
+  const shown = current ? `${formatDate(current.from)} – ${formatDate(current.to)}` : "";
   return (
     <>
-      <button type="button" className="cell-button" aria-label={label} onClick={open}>
-        {current ? `${formatDate(current.from)} – ${formatDate(current.to)}` : ""}
+      <button type="button" className="cell-button" aria-label={cellName(label, shown)} onClick={open}>
+        {shown}
       </button>
       {draft && (
         <Popover label={`Edit ${column.title}`} onClose={() => setDraft(null)}>
