@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import {
+  rowTitleWords,
   activityWords,
   engineCodeWords,
   engineKindWords,
@@ -155,5 +156,22 @@ describe("the permission broker's rules", () => {
     );
     expect(permissionRuleWords("sensitive_path")).toBe("it touches a sensitive file");
     expect(permissionRuleWords("brand_new_rule")).toBe("brand new rule");
+  });
+});
+
+describe("an inbox row's title", () => {
+  test("says a failure's code in words and keeps the stored title", () => {
+    expect(rowTitleWords("Fix the build failed: error_max_turns")).toEqual({
+      words: "Fix the build failed: It stopped at its turn limit before it finished.",
+      raw: "Fix the build failed: error_max_turns",
+    });
+  });
+
+  test("leaves titles with nothing coded as they are", () => {
+    expect(rowTitleWords("Fix the build failed: the tests did not pass")).toEqual({
+      words: "Fix the build failed: the tests did not pass",
+      raw: null,
+    });
+    expect(rowTitleWords("Pick a database?")).toEqual({ words: "Pick a database?", raw: null });
   });
 });

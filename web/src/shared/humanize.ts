@@ -266,3 +266,19 @@ const PERMISSION_RULE_WORDS: Readonly<Record<string, string>> = {
 export function permissionRuleWords(rule: string): string {
   return PERMISSION_RULE_WORDS[rule] ?? codeAsWords(rule);
 }
+
+/**
+ * An inbox row's title, whose failure the server words as "<session> failed: <error's first
+ * line>" (`attention::turn_ended`): the error part said in words, the stored title kept as `raw`
+ * when that changed anything. Any other title is its own words.
+ */
+export function rowTitleWords(title: string): Plain {
+  const failed = /^(.*) failed: (.+)$/.exec(title);
+  if (!failed) return { words: title, raw: null };
+  const [, name = "", stored = ""] = failed;
+  const error = plainMessage(stored);
+  // A sentence's capital and stop are not a translation: the title stays as stored.
+  const bare = (text: string) => text.toLowerCase().replace(/[.!?…]+$/, "");
+  if (bare(error.words) === bare(stored)) return { words: title, raw: null };
+  return { words: `${name} failed: ${error.words}`, raw: title };
+}

@@ -4,6 +4,8 @@
  * reports can be held; held, listed and unrouted ones released; any dismissed. The list is read
  * again after each change and whenever a session changes (a triage starting shows at once).
  */
+import { SETTING_LINKS } from "../../shared/settingLinks";
+import { SettingLink } from "../../shared/ui/SettingLink";
 import { EmptyState } from "../../shared/ui/EmptyState";
 import { PageHeader } from "../../shared/ui/PageHeader";
 import { useState, type FormEvent } from "react";
@@ -59,7 +61,8 @@ export function BugIntakePage() {
       <PageHeader title="Bug Intake" />
       {values?.bugIntakeEnabled === false ? (
         <p className="bug-off">
-          Bug Intake is off (<Link to="/settings">bugIntakeEnabled</Link>): reports are listed and start no session.
+          Bug Intake is off (<SettingLink setting={SETTING_LINKS.bugIntakeEnabled} /> in Settings): reports are listed
+          and start no session.
         </p>
       ) : null}
       <ReportForm onReported={reports.reload} />

@@ -6,6 +6,8 @@
  * app, a form that adds items. New drip makes one from a folder or for items added here. Shown
  * while `dripEnabled` is on; `dripGlobalPause` is said at the top while it holds every release.
  */
+import { SETTING_LINKS } from "../../shared/settingLinks";
+import { SettingLink } from "../../shared/ui/SettingLink";
 import { EmptyState } from "../../shared/ui/EmptyState";
 import { PageHeader } from "../../shared/ui/PageHeader";
 import { useState, type FormEvent } from "react";
@@ -59,7 +61,8 @@ export function DripsPage({ selectedId }: { selectedId: string | null }) {
       </p>
       {values?.dripGlobalPause === true && (
         <p className="drip-banner" role="status">
-          All drips are paused (setting dripGlobalPause): their ticks pass and release nothing until it is off.
+          All drips are paused (<SettingLink setting={SETTING_LINKS.dripGlobalPause} /> is on): their ticks pass and
+          release nothing until it is off.
         </p>
       )}
       {creating && (

@@ -5,6 +5,8 @@
  * from the preview route, whose own policy allows no request anywhere. With
  * `dripHtmlPreviewEnabled` off an HTML item is a plain chip: its name, never its markup.
  */
+import { SETTING_LINKS } from "../../shared/settingLinks";
+import { SettingLink } from "../../shared/ui/SettingLink";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import type { DripItem } from "../../shared/api/types.generated";
@@ -45,7 +47,10 @@ export function ItemPreview({ dripId, item, content, previewsOn }: Props) {
       return (
         <p className="drip-chip" data-kind="html">
           <span className="tag">HTML</span> {item.name}
-          <span className="muted"> · previews are off (setting dripHtmlPreviewEnabled)</span>
+          <span className="muted">
+            {" "}
+            · previews are off (<SettingLink setting={SETTING_LINKS.dripHtmlPreviewEnabled} />)
+          </span>
         </p>
       );
     case "markdown":

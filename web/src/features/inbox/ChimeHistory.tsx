@@ -1,4 +1,6 @@
 /** The chime log (`notificationHistoryEnabled`): which row chimed, shown or not, and why. */
+import { SETTING_LINKS } from "../../shared/settingLinks";
+import { SettingLink } from "../../shared/ui/SettingLink";
 import { useInboxStatus } from "../../shared/inbox/InboxStatus";
 
 export function ChimeHistory() {
@@ -16,7 +18,10 @@ export function ChimeHistory() {
       )}
       {permission === "denied" && <p className="muted">The browser blocks notifications for this site.</p>}
       {!historyEnabled && (
-        <p className="muted">Turned off (Settings → notificationHistoryEnabled): nothing new is logged.</p>
+        <p className="muted">
+          Turned off (<SettingLink setting={SETTING_LINKS.notificationHistoryEnabled} /> in Settings): nothing new is
+          logged.
+        </p>
       )}
       {history.length === 0 ? (
         <p className="muted">No chimes yet.</p>

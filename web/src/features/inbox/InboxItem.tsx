@@ -5,7 +5,9 @@
  */
 import type { ReactNode } from "react";
 import type { InboxRow } from "../../shared/api/types.generated";
+import { rowTitleWords } from "../../shared/humanize";
 import { exactTime, relativeTime } from "../../shared/time";
+import { Coded } from "../../shared/ui/Coded";
 import { bodyView, CATEGORY_LABEL, openTarget } from "./list";
 
 interface Props {
@@ -42,6 +44,7 @@ export function InboxItem({
   pending,
 }: Props) {
   const unread = row.readAt === null;
+  const title = rowTitleWords(row.title);
   return (
     <li
       id={`inbox-row-${row.id}`}
@@ -57,7 +60,9 @@ export function InboxItem({
       <div className="inbox-main">
         <div className="inbox-head">
           <span className="tag">{CATEGORY_LABEL[row.category]}</span>
-          <strong>{row.title}</strong>
+          <strong>
+            <Coded raw={title.raw}>{title.words}</Coded>
+          </strong>
           {row.count > 1 && <span className="muted">×{row.count}</span>}
           <time className="muted inbox-time" dateTime={row.updatedAt} title={exactTime(row.updatedAt)}>
             {relativeTime(row.updatedAt, now)}

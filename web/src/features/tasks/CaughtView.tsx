@@ -3,6 +3,8 @@
  * (`tasksV2CatchesEnabled`), each with the sentence it came from, waiting to be kept (it becomes a
  * task) or dismissed.
  */
+import { SETTING_LINKS } from "../../shared/settingLinks";
+import { SettingLink } from "../../shared/ui/SettingLink";
 import { useState } from "react";
 import type { Caught } from "../../shared/api/types.generated";
 import { Link, sessionPath } from "../../shared/router";
@@ -26,8 +28,8 @@ export function CaughtView({
   if (caught.length === 0) {
     return (
       <p className="muted">
-        Nothing caught. With <Link to="/settings">tasksV2CatchesEnabled</Link> on, the follow-ups agents leave behind
-        land here when their session finishes or is archived.
+        Nothing caught. With <SettingLink setting={SETTING_LINKS.tasksV2CatchesEnabled} /> on, the follow-ups agents
+        leave behind land here when their session finishes or is archived.
       </p>
     );
   }

@@ -4,10 +4,11 @@
  * finished sessions. The list's shape and moves are `tree.ts`'s; this page sends them and keeps
  * focus on the row that moved.
  */
+import { SETTING_LINKS } from "../../shared/settingLinks";
+import { SettingLink } from "../../shared/ui/SettingLink";
 import { EmptyState } from "../../shared/ui/EmptyState";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from "react";
 import type { Caught, Task, TaskMove, TaskPatch, TasksChanged } from "../../shared/api/types.generated";
-import { Link } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { PageHeader } from "../../shared/ui/PageHeader";
@@ -43,7 +44,7 @@ export function TasksPage({ view }: { view: "list" | "caught" }) {
       <section className="page touch">
         <PageHeader title="Tasks" />
         <p>
-          Tasks are turned off. Turn on <Link to="/settings">tasksEnabled</Link> in Settings to use them.
+          Tasks are turned off. Turn on <SettingLink setting={SETTING_LINKS.tasksEnabled} /> in Settings to use them.
         </p>
       </section>
     );
