@@ -30,10 +30,16 @@ test("a report from the form is held, released into a triage session and dismiss
   await setSetting(e2e.server, "agentDrivenSessionsEnabled", true);
   const { context, page } = await loggedInPage(e2e, "/bugs");
   const errors = consoleErrors(page);
-  const sidebar = page.getByRole("link", { name: "Bug Intake", exact: true });
+  const sidebar = page
+    .getByRole("navigation", { name: "Sections" })
+    .getByRole("link", { name: "Bug Intake", exact: true });
   await page.getByRole("heading", { name: "Bug Intake" }).waitFor();
   expect(await sidebar.count()).toBe(0);
   await page.getByText("Bug Intake is off").waitFor();
+  // The note names the setting by its label, linking to it, its key on hover.
+  expect(await page.locator("main [data-setting-key=bugIntakeEnabled]").getAttribute("title")).toBe(
+    "Setting key: bugIntakeEnabled",
+  );
 
   const form = page.getByRole("form", { name: "Report a bug" });
   await form.getByLabel("Title").fill("Search returns nothing");
