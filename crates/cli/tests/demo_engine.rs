@@ -10,18 +10,6 @@ use std::time::{Duration, Instant};
 use common::TestServer;
 use serde_json::{Value, json};
 
-/// A `--demo` server whose demo engine keeps its conversations in the
-/// test's own scratch folder, not the user's cache.
-fn demo_server() -> TestServer {
-    let scratch = tempfile::tempdir().unwrap();
-    let server = TestServer::start_in_with_env(
-        tempfile::tempdir().unwrap(),
-        &["--demo"],
-        &[("XDG_CACHE_HOME", scratch.path())],
-    );
-    server.keeping(scratch)
-}
-
 /// Answers session `id` as the user does in the web app (the control
 /// server's follow-ups are agent-driven, which the settings turn off).
 fn answer(server: &TestServer, cookie: &str, id: &str, text: &str) {
@@ -59,7 +47,7 @@ fn wait_for_turn_end(server: &TestServer, id: &str, turn: u64) -> Value {
 
 #[test]
 fn answering_the_demos_waiting_session_runs_a_turn_on_the_demo_engine() {
-    let server = demo_server();
+    let server = TestServer::demo();
 
     let engines = server.call("GET", "/engines", None).json();
     let demo = engines

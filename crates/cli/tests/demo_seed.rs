@@ -10,18 +10,6 @@ use std::time::{Duration, Instant};
 use common::TestServer;
 use serde_json::Value;
 
-/// A `--demo` server whose demo engine and project folders live in the
-/// test's own scratch folder, not the user's cache.
-fn demo_server() -> TestServer {
-    let scratch = tempfile::tempdir().unwrap();
-    let server = TestServer::start_in_with_env(
-        tempfile::tempdir().unwrap(),
-        &["--demo"],
-        &[("XDG_CACHE_HOME", scratch.path())],
-    );
-    server.keeping(scratch)
-}
-
 fn array<'a>(value: &'a Value, key: &str) -> &'a Vec<Value> {
     value[key]
         .as_array()
@@ -53,7 +41,7 @@ fn agent_tasks(server: &TestServer) -> Vec<(String, Value)> {
 
 #[test]
 fn a_fresh_demo_has_a_running_agent_a_dashboard_tasks_a_bug_report_and_bookmarks() {
-    let server = demo_server();
+    let server = TestServer::demo();
 
     // The queued session's turn starts with the supervisor.
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -117,7 +105,7 @@ fn a_fresh_demo_has_a_running_agent_a_dashboard_tasks_a_bug_report_and_bookmarks
 
 #[test]
 fn demo_sessions_work_in_the_folder_of_the_repository_their_task_names() {
-    let server = demo_server();
+    let server = TestServer::demo();
     let tasks = agent_tasks(&server);
     assert_eq!(tasks.len(), 6, "one agent task per demo session");
     for (id, item) in &tasks {

@@ -117,6 +117,18 @@ impl TestServer {
         }
     }
 
+    /// A `--demo` server whose demo engine and project folders live in the
+    /// test's own scratch folder, not the user's cache.
+    pub fn demo() -> Self {
+        let scratch = tempfile::tempdir().unwrap();
+        let server = Self::start_in_with_env(
+            tempfile::tempdir().unwrap(),
+            &["--demo"],
+            &[("XDG_CACHE_HOME", scratch.path())],
+        );
+        server.keeping(scratch)
+    }
+
     /// Keeps `scratch` (where the test's engines record what they saw) as long as this server.
     pub fn keeping(mut self, scratch: tempfile::TempDir) -> Self {
         self.scratch = Some(scratch);
