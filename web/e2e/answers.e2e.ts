@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, until } from "./harness";
 
 const e2e = serverAndBrowser();
 
@@ -39,16 +39,6 @@ async function spawn(engine: string, title: string, prompt: string): Promise<Spa
 
 async function sessionOf(id: string): Promise<Spawned> {
   return (await e2e.server.api<Spawned>("GET", `/sessions/${id}`)).body;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
 }
 
 /** What the session was sent and what it said, every turn. */

@@ -74,51 +74,34 @@ async function someDrip(server: RunningServer): Promise<{ id: string; name: stri
   return drip;
 }
 
+/**
+ * A section's page: `name` is the sidebar's label and its tab title; `heading` says it is drawn
+ * where the page heads itself otherwise, `tabName` where its tab says another section's name.
+ */
+function section(
+  slug: string,
+  path: string,
+  name: string,
+  { heading = name, tabName = name }: { heading?: string; tabName?: string } = {},
+): AppPage {
+  return { slug, name, path, ready: { heading }, title: pageTitle(tabName) };
+}
+
 /** The sections' pages, as the sidebar names them (web/src/app/Shell.tsx) and as they head themselves. */
 const SECTIONS: readonly AppPage[] = [
-  { slug: "agents", name: "Agents", path: "/", ready: { heading: "Agents" }, title: pageTitle("Agents") },
-  { slug: "inbox", name: "Inbox", path: "/inbox", ready: { heading: "Inbox" }, title: pageTitle("Inbox") },
-  { slug: "boards", name: "Boards", path: "/boards", ready: { heading: "Boards" }, title: pageTitle("Boards") },
-  {
-    slug: "dashboards",
-    name: "Dashboards",
-    path: "/dashboards",
-    ready: { heading: "Dashboards" },
-    title: pageTitle("Dashboards"),
-  },
-  { slug: "tasks", name: "Tasks", path: "/tasks", ready: { heading: "Tasks" }, title: pageTitle("Tasks") },
-  {
-    slug: "tasks-caught",
-    name: "Tasks: caught",
-    path: "/tasks/caught",
-    ready: { heading: "Tasks" },
-    title: pageTitle("Tasks"),
-  },
-  { slug: "bugs", name: "Bug Intake", path: "/bugs", ready: { heading: "Bug Intake" }, title: pageTitle("Bug Intake") },
-  { slug: "runners", name: "Runners", path: "/runners", ready: { heading: "Runners" }, title: pageTitle("Runners") },
-  { slug: "work", name: "Work", path: "/work", ready: { heading: "Where's my work" }, title: pageTitle("Work") },
-  {
-    slug: "automations",
-    name: "Automations",
-    path: "/automations",
-    ready: { heading: "Automations" },
-    title: pageTitle("Automations"),
-  },
-  {
-    slug: "scheduled-messages",
-    name: "Scheduled messages",
-    path: "/scheduled-messages",
-    ready: { heading: "Scheduled messages" },
-    title: pageTitle("Scheduled messages"),
-  },
-  { slug: "drips", name: "Drips", path: "/drips", ready: { heading: "Drips" }, title: pageTitle("Drips") },
-  {
-    slug: "settings",
-    name: "Settings",
-    path: "/settings",
-    ready: { heading: "Settings" },
-    title: pageTitle("Settings"),
-  },
+  section("agents", "/", "Agents"),
+  section("inbox", "/inbox", "Inbox"),
+  section("boards", "/boards", "Boards"),
+  section("dashboards", "/dashboards", "Dashboards"),
+  section("tasks", "/tasks", "Tasks"),
+  section("tasks-caught", "/tasks/caught", "Tasks: caught", { heading: "Tasks", tabName: "Tasks" }),
+  section("bugs", "/bugs", "Bug Intake"),
+  section("runners", "/runners", "Runners"),
+  section("work", "/work", "Work", { heading: "Where's my work" }),
+  section("automations", "/automations", "Automations"),
+  section("scheduled-messages", "/scheduled-messages", "Scheduled messages"),
+  section("drips", "/drips", "Drips"),
+  section("settings", "/settings", "Settings"),
 ];
 
 /**

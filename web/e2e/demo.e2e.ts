@@ -7,7 +7,7 @@
  */
 import { expect, test } from "vitest";
 import type { EngineInfo, Entry, Session } from "../src/shared/api/types.generated";
-import { loggedInPage, serverAndBrowser, waitForStatus } from "./harness";
+import { loggedInPage, serverAndBrowser, waitForStatus, until } from "./harness";
 
 const e2e = serverAndBrowser({ args: ["--demo"] });
 
@@ -24,12 +24,9 @@ async function entries(id: string): Promise<Entry[]> {
 }
 
 test("an agent is at work when the demo opens", async () => {
-  let running: Session | undefined;
-  const deadline = Date.now() + 15_000;
-  while (!running && Date.now() < deadline) {
-    running = (await sessions()).find((s) => s.status === "running");
-    if (!running) await new Promise((r) => setTimeout(r, 100));
-  }
+  const running = (await until(sessions, (all) => all.some((s) => s.status === "running"))).find(
+    (s) => s.status === "running",
+  );
   if (!running) throw new Error("no demo session runs");
   expect(running.engine).toBe("demo");
   const { context, page } = await loggedInPage(e2e, `/sessions/${running.id}`);

@@ -151,6 +151,17 @@ export async function createBoard(
   return created.body.id;
 }
 
+/** Reads `read` every 50 ms until `done` holds or `timeoutMs` passes; the last value read either way. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
+}
+
 /** Polls `GET /sessions/<id>` until the session's status is `status`; throws after `timeoutMs`. */
 export async function waitForStatus(
   server: RunningServer,

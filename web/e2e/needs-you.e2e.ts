@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, until } from "./harness";
 
 const e2e = serverAndBrowser();
 
@@ -16,16 +16,6 @@ interface Spawned {
   id: string;
   status: string;
   turns: number;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
 }
 
 test("on a phone the inbox opens with the waiting session, answered from its card", async () => {

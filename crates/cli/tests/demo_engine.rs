@@ -45,6 +45,17 @@ fn wait_for_turn_end(server: &TestServer, id: &str, turn: u64) -> Value {
     }
 }
 
+/// The session's typed transcript, whole.
+fn transcript(server: &TestServer, id: &str) -> Value {
+    server
+        .call(
+            "GET",
+            &format!("/sessions/{id}/transcript?format=json&limit=500"),
+            None,
+        )
+        .json()
+}
+
 #[test]
 fn answering_the_demos_waiting_session_runs_a_turn_on_the_demo_engine() {
     let server = TestServer::demo();
@@ -80,13 +91,7 @@ fn answering_the_demos_waiting_session_runs_a_turn_on_the_demo_engine() {
     assert_eq!(session["status"], "waiting_for_input", "{session}");
     assert_eq!(session["engine"], "demo");
 
-    let page = server
-        .call(
-            "GET",
-            &format!("/sessions/{id}/transcript?format=json&limit=500"),
-            None,
-        )
-        .json();
+    let page = transcript(&server, &id);
     let turn: Vec<&Value> = page["entries"]
         .as_array()
         .unwrap()
@@ -110,13 +115,7 @@ fn answering_the_demos_waiting_session_runs_a_turn_on_the_demo_engine() {
     answer(&server, &cookie, &id, "Now add a test for it.");
     let session = wait_for_turn_end(&server, &id, 3);
     assert_eq!(session["status"], "waiting_for_input", "{session}");
-    let page = server
-        .call(
-            "GET",
-            &format!("/sessions/{id}/transcript?format=json&limit=500"),
-            None,
-        )
-        .json();
+    let page = transcript(&server, &id);
     let continued = page["entries"].as_array().unwrap().iter().any(|e| {
         e["turn"] == 3
             && e["kind"] == "text"

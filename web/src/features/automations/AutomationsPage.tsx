@@ -127,7 +127,8 @@ export function AutomationsPage() {
               {waiting[t] > 0 && (
                 <span className="automation-waiting" title={`${waiting[t]} waiting for approval`}>
                   {waiting[t]}
-                  <span className="automation-waiting-words"> to approve</span>
+                  {/* "1 to approve" says just "1" on a phone; the words stay for screen readers. */}
+                  <span className="phone-hidden-words"> to approve</span>
                 </span>
               )}
             </>

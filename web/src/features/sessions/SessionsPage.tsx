@@ -149,7 +149,7 @@ export function SessionsPage() {
           onChange={(e) => setQuery(e.target.value)}
         />
         <label className="board-filter">
-          <span className="board-filter-name">Status</span>{" "}
+          <span className="phone-hidden-words">Status</span>{" "}
           <select
             value={filter.status}
             onChange={(e) => setFilter({ ...filter, status: e.target.value as BoardFilter["status"] })}
@@ -163,7 +163,7 @@ export function SessionsPage() {
           </select>
         </label>
         <label className="board-filter">
-          <span className="board-filter-name">Engine</span>{" "}
+          <span className="phone-hidden-words">Engine</span>{" "}
           <select value={filter.engine} onChange={(e) => setFilter({ ...filter, engine: e.target.value })}>
             <option value="all">All engines</option>
             {engines.map((name) => (
@@ -174,7 +174,7 @@ export function SessionsPage() {
           </select>
         </label>
         <label className="board-filter">
-          <span className="board-filter-name">Sort</span>{" "}
+          <span className="phone-hidden-words">Sort</span>{" "}
           <select value={order} onChange={(e) => setOrder(e.target.value as BoardOrder)}>
             {(Object.keys(ORDER_TITLES) as BoardOrder[]).map((o) => (
               <option key={o} value={o}>

@@ -89,12 +89,12 @@ describe("an error in words", () => {
     expect(errorWords("the engine exited with status 2: API Error: 529 overloaded")).toBe(
       "The engine stopped with an error: API Error: 529 overloaded.",
     );
-    expect(errorWords("the engine was killed by signal 9")).toBe("The engine was killed (signal 9).");
+    expect(errorWords("the engine was killed by signal 9")).toBe("The engine was killed (SIGKILL).");
     expect(errorWords("the engine was killed by signal 15: stopping")).toBe(
-      "The engine was killed (signal 15): stopping.",
+      "The engine was terminated (SIGTERM): stopping.",
     );
     expect(errorWords("lost track of the engine process: No child processes (os error 10)")).toBe(
-      "Switchboard lost track of the engine's process.",
+      "Switchboard lost track of the engine's process: the process had already ended.",
     );
     expect(errorWords("\n  engine `echo` has no command to run\nmore")).toBe("Engine `echo` has no command to run.");
   });

@@ -94,16 +94,9 @@ export function waitWords(card: Pick<NeedsYouCard, "reason" | "since">, now: num
 /** Longer than this, an error is cut: the whole of it is on the session's page and in a tooltip. */
 const MAX_ERROR_CHARS = 200;
 
-/** A sentence starts with a capital and ends with a stop. */
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?…:]$/.test(capital) ? capital : `${capital}.`;
-}
-
 /**
  * A session's error as a person reads it: the first line only (an engine's stderr follows it),
- * the engine's exit status, signals and codes said in words, cut to a couple of lines.
+ * in words (`plainMessage`), cut to a couple of lines.
  */
 export function errorWords(error: string | null): string {
   const line = error
@@ -111,18 +104,7 @@ export function errorWords(error: string | null): string {
     .find((l) => l.trim() !== "")
     ?.trim();
   if (!line) return "It failed without saying why.";
-  const exited = /^the engine exited with status (\d+)(?::\s*(.*))?$/i.exec(line);
-  const killed = /^the engine was killed by signal (\d+)(?::\s*(.*))?$/i.exec(line);
-  let words = plainMessage(line).words;
-  if (exited) {
-    words = exited[2]
-      ? `The engine stopped with an error: ${exited[2]}`
-      : `The engine stopped with exit status ${exited[1]}`;
-  } else if (killed) {
-    words = `The engine was killed (signal ${killed[1]})${killed[2] ? `: ${killed[2]}` : ""}`;
-  } else if (/^lost track of the engine process/i.test(line)) {
-    words = "Switchboard lost track of the engine's process";
-  }
+  const words = plainMessage(line).words;
   if (words.length > MAX_ERROR_CHARS) return `${words.slice(0, MAX_ERROR_CHARS - 1).trimEnd()}…`;
-  return sentence(words);
+  return words;
 }
