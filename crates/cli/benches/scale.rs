@@ -14,7 +14,10 @@
 //! engine processes' memory. N = 1, 2, 4, ...
 //!
 //! Both parts print a table row per step and the first criterion that
-//! tripped. Environment: `SCALE_PART` (`command`, `claude`, default both),
+//! tripped, and under each row where the API's requests waited: how many
+//! took over 25 ms at the client and on the server's own clock, and the
+//! run-queue delay per wake of the server's threads and of the requesting
+//! ones. Environment: `SCALE_PART` (`command`, `claude`, default both),
 //! `SCALE_MAX` (part 1's cap, default 1024), `SCALE_CLAUDE_MAX` (default
 //! 64; part 2 also stops a step early when the engines' memory would not
 //! fit), `SCALE_STEP_SECS` (measured seconds per step, default 12),
@@ -37,6 +40,8 @@ mod probe;
 #[path = "scale/step.rs"]
 mod step;
 mod support;
+#[path = "scale/waits.rs"]
+mod waits;
 
 use std::time::Duration;
 

@@ -270,6 +270,7 @@ pub fn run(config: &Config) {
             cell(settings99),
             cell(window.governor.p(1.0)),
         );
+        println!("       {}", window.waits);
         if !failures.is_empty() {
             break format!("first failure at N = {n}: {}", failures.join("; "));
         }

@@ -280,6 +280,7 @@ fn print_row(row: &mut Row, step: Duration) {
         cell(settings99),
         cell(w.governor.p(1.0)),
     );
+    println!("       {}", w.waits);
     if row.delivered < 95.0 {
         println!(
             "      (only {:.0} % of the lines the engines should have written arrived in the window)",

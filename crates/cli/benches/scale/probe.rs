@@ -155,6 +155,9 @@ pub struct Latencies {
     pub samples: Vec<Duration>,
     pub errors: u64,
     pub first_error: Option<String>,
+    /// How long the thread that took the samples waited to run, where that
+    /// thread was a keep-alive load's own.
+    pub waited: crate::waits::Sched,
 }
 
 impl Latencies {
@@ -188,9 +191,11 @@ pub fn api_load(
             let stop = stop.clone();
             std::thread::spawn(move || {
                 let mut latencies = Latencies::default();
+                let started = crate::waits::Sched::this_thread();
                 if let Err(why) = keep_alive(&control, &token, &path, &stop, &mut latencies) {
                     latencies.fail(why);
                 }
+                latencies.waited = crate::waits::Sched::this_thread().since(started);
                 (path, latencies)
             })
         })

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::probe::{Latencies, Server, Snapshot, api_load, governor_checks, server_shape, shares};
+use crate::waits;
 
 /// Failure thresholds, the same at every step.
 pub const STREAM_P99_LIMIT: Duration = Duration::from_secs(1);
@@ -42,6 +43,8 @@ pub struct Window {
     pub api: Vec<(String, Latencies)>,
     pub governor: Latencies,
     pub memory_available: f64,
+    /// Where the API's slow requests waited, one line for the report.
+    pub waits: String,
 }
 
 impl Window {
@@ -100,6 +103,12 @@ pub fn measure(server: &Server, step: Duration) -> Window {
     let pid = server.pid();
     let stop = Arc::new(AtomicBool::new(false));
     let before = Snapshot::take(pid);
+    let routes = ["/sessions", "/settings"];
+    let histograms_before: Vec<_> = routes
+        .iter()
+        .map(|route| waits::server_histogram(server, route))
+        .collect();
+    let threads_before = waits::Threads::take(pid);
     let load = api_load(
         server.addresses.control(),
         &server.addresses.token,
@@ -119,7 +128,9 @@ pub fn measure(server: &Server, step: Duration) -> Window {
         governor.join().unwrap_or_default()
     });
     let after = Snapshot::take(pid);
-    let api = load
+    let (server_sched, major_faults, blkio_ticks) =
+        waits::Threads::take(pid).since(&threads_before);
+    let api: Vec<(String, Latencies)> = load
         .into_iter()
         .map(|worker| {
             worker.join().unwrap_or_else(|_| {
@@ -129,6 +140,31 @@ pub fn measure(server: &Server, step: Duration) -> Window {
             })
         })
         .collect();
+    let mut waits = String::from("where the API waited:");
+    for ((route, histogram), (_, latencies)) in routes.iter().zip(histograms_before).zip(&api) {
+        let (slow, total) = waits::server_over(
+            &histogram,
+            &waits::server_histogram(server, route),
+            Duration::from_millis(25),
+        );
+        let client_slow = latencies
+            .samples
+            .iter()
+            .filter(|d| **d > Duration::from_millis(25))
+            .count();
+        waits.push_str(&format!(
+            " {route} over 25 ms: {client_slow}/{} at the client, {slow}/{total} in the server, the client's thread waited {:.0} µs a wake;",
+            latencies.samples.len(),
+            latencies.waited.mean_wait_us(),
+        ));
+    }
+    waits.push_str(&format!(
+        " server threads waited {:.0} µs a wake ({:.0} ms in all over {} wakes), {major_faults} major faults, {} ms blocked on I/O",
+        server_sched.mean_wait_us(),
+        server_sched.wait_ns as f64 / 1e6,
+        server_sched.slices,
+        blkio_ticks * 10,
+    ));
     let (server_cpu, bench_cpu, machine_cpu) = shares(&before, &after);
     let shape = server_shape(pid);
     let peak = engines.iter().copied().max().unwrap_or(0);
@@ -144,6 +180,7 @@ pub fn measure(server: &Server, step: Duration) -> Window {
         api,
         governor,
         memory_available: crate::probe::memory_available(),
+        waits,
     }
 }
 
