@@ -106,7 +106,14 @@ pub fn measure(server: &Server, step: Duration) -> Window {
     let routes = ["/sessions", "/settings"];
     let histograms_before: Vec<_> = routes
         .iter()
-        .map(|route| waits::server_histogram(server, route))
+        .map(|route| {
+            waits::server_histogram(
+                &server.agent,
+                server.addresses.control(),
+                &server.addresses.token,
+                route,
+            )
+        })
         .collect();
     let threads_before = waits::Threads::take(pid);
     let load = api_load(
@@ -144,7 +151,12 @@ pub fn measure(server: &Server, step: Duration) -> Window {
     for ((route, histogram), (_, latencies)) in routes.iter().zip(histograms_before).zip(&api) {
         let (slow, total) = waits::server_over(
             &histogram,
-            &waits::server_histogram(server, route),
+            &waits::server_histogram(
+                &server.agent,
+                server.addresses.control(),
+                &server.addresses.token,
+                route,
+            ),
             Duration::from_millis(25),
         );
         let client_slow = latencies

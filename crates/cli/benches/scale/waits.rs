@@ -8,8 +8,6 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use crate::probe::Server;
-
 /// A thread's (or a sum of threads') time on a CPU, time runnable but
 /// waiting for one, and how many times it was put on a CPU.
 #[derive(Clone, Copy, Default, Debug)]
@@ -111,13 +109,18 @@ impl Threads {
     }
 }
 
-/// The server's histogram of one route on the control listener: each
-/// bucket's upper bound (seconds) and cumulative count.
-pub fn server_histogram(server: &Server, route: &str) -> Vec<(f64, u64)> {
-    let url = format!("http://{}/metrics", server.addresses.control());
-    let auth = format!("Bearer {}", server.addresses.token);
-    let text = server
-        .agent
+/// The server's histogram of one route on the control listener (at
+/// `control`, read with the owner's `token`): each bucket's upper bound
+/// (seconds) and cumulative count.
+pub fn server_histogram(
+    agent: &ureq::Agent,
+    control: &str,
+    token: &str,
+    route: &str,
+) -> Vec<(f64, u64)> {
+    let url = format!("http://{control}/metrics");
+    let auth = format!("Bearer {token}");
+    let text = agent
         .get(&url)
         .header("Authorization", &auth)
         .call()
