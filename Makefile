@@ -4,7 +4,7 @@
 # (rustfmt and clippy, the web app's packages, git for the worktree tests, the
 # pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
 
-.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps ssh-deps dbus-deps test-engines api-check e2e e2e-deps bench screens
+.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps calendar-deps ssh-deps dbus-deps test-engines api-check e2e e2e-deps bench screens
 
 # Incremental compilation's cache was half of a fresh `make test`'s target
 # (3.7 of 7.6 GB) and pays off only when one crate is rebuilt again and again,
@@ -26,7 +26,7 @@ TEST_STEPS := style web-test build checks
 test:
 	@MAKE="$(MAKE)" tools/steps.sh $(TEST_STEPS)
 
-build: web git-deps py-deps engines-deps e2e-deps mail-deps ssh-deps dbus-deps
+build: web git-deps py-deps engines-deps e2e-deps mail-deps calendar-deps ssh-deps dbus-deps
 	cargo test --workspace --no-run
 	cargo build -p switchboard
 
@@ -78,14 +78,16 @@ web-test: web-deps
 # conformance suite (the `engines` test of package switchboard) runs the
 # pinned real CLIs, and must find them: SWITCHBOARD_ENGINES_REQUIRED turns
 # its skip into a failure. The mail tests (crates/mail's rig) run the real
-# dovecot and aiosmtpd, and SWITCHBOARD_MAIL_REQUIRED does the same for them.
+# dovecot and aiosmtpd, and SWITCHBOARD_MAIL_REQUIRED does the same for them;
+# the calendar tests run a real Radicale, and SWITCHBOARD_CALENDAR_REQUIRED
+# does the same for it.
 # The runner tests (crates/cli/tests/runners.rs) log into a real sshd on
 # loopback as a separate local user, which only root can run and add (CI is
 # root): there SWITCHBOARD_SSH_REQUIRED makes a missing sshd a failure too;
 # anyone else's run skips them, saying so.
 SSH_REQUIRED := $(shell [ "$$(id -u)" = 0 ] && echo SWITCHBOARD_SSH_REQUIRED=1)
-ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1 SWITCHBOARD_MAIL_REQUIRED=1 $(SSH_REQUIRED)
-rust-test: git-deps py-deps engines-deps mail-deps ssh-deps dbus-deps web
+ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1 SWITCHBOARD_MAIL_REQUIRED=1 SWITCHBOARD_CALENDAR_REQUIRED=1 $(SSH_REQUIRED)
+rust-test: git-deps py-deps engines-deps mail-deps calendar-deps ssh-deps dbus-deps web
 	$(ENGINE_TEST_ENV) cargo test --workspace
 
 # The same, on what `make build` compiled.
@@ -109,6 +111,18 @@ e2e-deps:
 # PATH, hence the second look.
 mail-deps:
 	@command -v dovecot >/dev/null || test -x /usr/sbin/dovecot || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq dovecot-imapd dovecot-lmtpd; }
+
+# Radicale from PyPI, the CalDAV server of the calendar tests
+# (crates/calendar/tests/rig): a virtualenv of its own beside py-deps' one,
+# rebuilt only when the pinned version changes. Each test runs its own
+# Radicale on a loopback port with a temporary folder and htpasswd users.
+RADICALE := $(CURDIR)/target/radicale
+calendar-deps: $(RADICALE)/.installed
+$(RADICALE)/.installed: crates/calendar/tests/rig/requirements.txt
+	@python3 -c 'import ensurepip' 2>/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv; }
+	python3 -m venv $(RADICALE)
+	$(RADICALE)/bin/pip install --quiet --disable-pip-version-check -r crates/calendar/tests/rig/requirements.txt
+	touch $@
 
 # Debian's OpenSSH server, the runner host of the SSH runner tests: each test
 # runs its own sshd on a loopback port, as root, for a separate local user.

@@ -126,6 +126,17 @@ export async function setSetting(server: RunningServer, key: string, value: unkn
 }
 
 /** Creates one member per name through the control API; their ids, in order. */
+/** A delivery to a new webhook as a service sends it (the setting `webhooksEnabled` must be on): a `webhook` row. */
+export async function deliverWebhook(server: RunningServer, body: object): Promise<Response> {
+  const hook = await server.api<{ url: string }>("POST", "/webhooks", { name: "CI" });
+  if (hook.status !== 201) throw new Error(`POST /webhooks: ${hook.status}`);
+  return fetch(hook.body.url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
 export async function createMembers(server: RunningServer, names: readonly string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const name of names) {

@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import type { Page } from "playwright-core";
-import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
+import { consoleErrors, deliverWebhook, loggedInPage, serverAndBrowser, setSetting } from "./harness";
 
 const e2e = serverAndBrowser();
 
@@ -48,13 +48,7 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
   await page.getByText("Nothing here.").waitFor();
 
   // A webhook delivery: the row arrives without a reload, and every count follows.
-  const hook = await e2e.server.api<{ url: string }>("POST", "/webhooks", { name: "CI" });
-  expect(hook.status).toBe(201);
-  const delivered = await fetch(hook.body.url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ title: "Deploy failed" }),
-  });
+  const delivered = await deliverWebhook(e2e.server, { title: "Deploy failed" });
   expect(delivered.status).toBe(202);
   const webhookRow = page.locator("li[data-row-id]", { hasText: "Deploy failed" });
   await webhookRow.waitFor();
@@ -153,11 +147,7 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
   // With notificationBehavior "always" and the permission granted, a delivery shows one.
   await setSetting(e2e.server, "notificationBehavior", "always");
   // The `settings` event reaches the page before the delivery's `inbox` event: one stream, in order.
-  await fetch(hook.body.url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ title: "Deploy failed again" }),
-  });
+  await deliverWebhook(e2e.server, { title: "Deploy failed again" });
   await log.getByText("Deploy failed again — shown (always)").waitFor();
 
   expect(errors).toEqual([]);

@@ -30,22 +30,9 @@ impl App {
 
 /// Starts the delivery loop.
 pub(crate) fn start(app: &App) {
-    tokio::spawn(deliver_until_stopped(app.clone()));
-}
-
-/// Looks, then sleeps until the next tick, a setting's change, a wake or
-/// the stop.
-async fn deliver_until_stopped(app: App) {
-    let (mut stop, mut settings) = (app.stop.subscribe(), app.settings_changed.subscribe());
-    loop {
-        let until = look(&app).await;
-        tokio::select! {
-            _ = stop.wait_for(Option::is_some) => return,
-            _ = settings.changed() => {}
-            () = app.drips_wake.notified() => {}
-            () = app.clock.sleep_until(until) => {}
-        }
-    }
+    crate::looking::spawn(app, app.drips_wake.clone(), |app| async move {
+        look(&app).await
+    });
 }
 
 /// Claims what is due, delivers every waiting delivery, and says until

@@ -43,6 +43,8 @@ pub enum AppError {
     Webhooks(#[from] webhooks::WebhookError),
     #[error(transparent)]
     Drips(#[from] drips::DripError),
+    #[error(transparent)]
+    Focus(#[from] focus::FocusError),
     /// A recipe's run could not start (its folder is gone); the run is
     /// recorded failed with this reason.
     #[error("{reason}")]

@@ -50,6 +50,10 @@ pub struct App {
     pub drips: Arc<drips::Drips>,
     /// Wakes the delivery loop of `drips.rs` ([`App::wake_drips`]).
     pub(crate) drips_wake: Arc<Notify>,
+    /// Focus mode and pomodoro runs (`pomodoro.rs` moves the runs on).
+    pub focus: Arc<focus::Focus>,
+    /// Wakes the pomodoro loop ([`App::wake_pomodoro`]).
+    pub(crate) pomodoro_wake: Arc<Notify>,
     /// The one clock of this application (the system's, unless a test asked
     /// for a manual one).
     pub clock: Arc<dyn Clock>,

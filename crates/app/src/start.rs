@@ -250,6 +250,8 @@ impl Prepared {
                 vec![data_dir.clone()],
             )),
             drips_wake: Arc::new(tokio::sync::Notify::new()),
+            focus: Arc::new(focus::Focus::new(db.clone(), clock.clone())),
+            pomodoro_wake: Arc::new(tokio::sync::Notify::new()),
             presence: Arc::new(navigation::Presence::new(clock.clone())),
             coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
             bookmarks: Arc::new(bookmarks::Bookmarks::new(db.clone(), clock.clone())),
@@ -308,6 +310,7 @@ impl Prepared {
         recipes::start(&app);
         crate::rule_events::start(&app);
         crate::drips::start(&app);
+        crate::pomodoro::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);
@@ -505,6 +508,7 @@ fn all_migrations() -> Vec<store::Migration> {
         automations::MIGRATIONS,
         automations::RULE_MIGRATIONS,
         drips::MIGRATIONS,
+        focus::MIGRATIONS,
     ]
     .concat()
 }

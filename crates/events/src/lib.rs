@@ -42,6 +42,10 @@ pub enum Name {
     Tasks,
     /// An agent asks the web app, behind other windows, to come forward.
     Foreground,
+    /// Focus mode went on or off (off: what it held, to release as one summary).
+    Focus,
+    /// A pomodoro run started, changed phase or ended.
+    Pomodoro,
     /// Refetch: what was missed is no longer held.
     Reset,
 }
@@ -59,6 +63,8 @@ impl Name {
             Name::Navigate => "navigate",
             Name::Tasks => "tasks",
             Name::Foreground => "foreground",
+            Name::Focus => "focus",
+            Name::Pomodoro => "pomodoro",
             Name::Reset => "reset",
         }
     }

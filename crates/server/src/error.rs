@@ -460,6 +460,7 @@ impl From<app::AppError> for ApiError {
             E::Boards(e) => e.into(),
             E::Webhooks(e) => e.into(),
             E::Drips(e) => e.into(),
+            E::Focus(e) => e.into(),
             E::RecipeRunFailed { reason, .. } => {
                 ApiError::new(StatusCode::CONFLICT, "recipe_run_failed", reason)
             }
@@ -518,6 +519,20 @@ impl From<drips::DripError> for ApiError {
             E::WrongState { .. } => ApiError::new(StatusCode::CONFLICT, "conflict", message),
             E::Unreadable(_) => ApiError::new(StatusCode::CONFLICT, "item_unreadable", message),
             E::Corrupt(_) | E::Store(_) => ApiError::internal(error),
+        }
+    }
+}
+
+impl From<focus::FocusError> for ApiError {
+    fn from(error: focus::FocusError) -> Self {
+        use focus::FocusError as E;
+        let message = error.to_string();
+        match error {
+            E::Invalid { field, .. } => {
+                ApiError::bad_request("invalid_request", message).on_field(Some(field))
+            }
+            E::WrongState(_) => ApiError::new(StatusCode::CONFLICT, "conflict", message),
+            E::Corrupt(_) | E::Db(_) => ApiError::internal(error),
         }
     }
 }

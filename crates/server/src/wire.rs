@@ -531,3 +531,42 @@ pub struct DripList {
 pub struct DripItemList {
     pub items: Vec<drips::Item>,
 }
+
+/// `PUT /focus`.
+#[derive(Debug, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct FocusChangeBody {
+    pub on: bool,
+}
+
+/// What `PUT /pomodoro` does to the run.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum PomodoroAction {
+    /// Starts a run now (409 while one runs).
+    Start,
+    /// Ends the run now.
+    Stop,
+    /// Ends the current phase now and starts the next.
+    Skip,
+}
+
+/// `PUT /pomodoro`: an action on the run, new weekday rules, or both.
+#[derive(Debug, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PomodoroChange {
+    #[ts(optional)]
+    pub action: Option<PomodoroAction>,
+    /// For `start`: the phases' lengths (each field defaults to the classic
+    /// 25/5/15 minutes, 4 blocks, a long break after the fourth).
+    #[ts(optional)]
+    pub plan: Option<focus::Plan>,
+    /// For `start`: whether the run turns focus mode on for blocks and off
+    /// for breaks; by default `pomodoroAutoEnableFocusModeDefault`.
+    #[ts(optional)]
+    pub manages_focus: Option<bool>,
+    /// Replaces the weekday rules that start runs (while
+    /// `pomodoroScheduleEnabled` is on).
+    #[ts(optional)]
+    pub rules: Option<Vec<focus::PomodoroRule>>,
+}

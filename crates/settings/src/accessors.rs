@@ -1262,8 +1262,6 @@ impl SettingsStore {
     }
 
     /// Fires alarms immediately even during Focus Mode batching.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarms_pierce_focus_mode(&self) -> bool {
         self.toggle_at(120)
     }
@@ -1357,8 +1355,6 @@ impl SettingsStore {
     }
 
     /// Master kill-switch for Focus Mode; off hides the toolbar pill and alerts always fire individually.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn focus_mode_feature_enabled(&self) -> bool {
         self.toggle_at(137)
     }
@@ -1570,22 +1566,16 @@ impl SettingsStore {
     }
 
     /// Starting a focus block silences notifications via Focus Mode; breaks release them. Toggling the bell manually during a run stops Pomodoro managing it for that run. Per-preset overrides win.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pomodoro_auto_enable_focus_mode_default(&self) -> bool {
         self.toggle_at(172)
     }
 
     /// Raises the window on each Pomodoro phase change. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pomodoro_phase_foreground(&self) -> bool {
         self.toggle_at(173)
     }
 
     /// Weekday rules may auto-start Pomodoro runs; off silences the scheduler without deleting rules.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pomodoro_schedule_enabled(&self) -> bool {
         self.toggle_at(174)
     }

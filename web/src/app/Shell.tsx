@@ -10,6 +10,8 @@ import { SessionsPage } from "../features/sessions/SessionsPage";
 import { NeedsYou } from "../features/sessions/NeedsYouSection";
 import { NewSessionButton, NewSessionDialog } from "../features/sessions/NewSessionDialog";
 import { useNextNeedsYouKey } from "../features/sessions/useNextNeedsYou";
+import { FocusControls } from "../shared/focus/FocusControls";
+import { FocusProvider } from "../shared/focus/FocusProvider";
 import { InboxStatusProvider, useInboxStatus } from "../shared/inbox/InboxStatus";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
@@ -61,9 +63,11 @@ const SECTIONS = [
 
 export function Shell({ route }: { route: Route }) {
   return (
-    <InboxStatusProvider>
-      <ShellLayout route={route} />
-    </InboxStatusProvider>
+    <FocusProvider>
+      <InboxStatusProvider>
+        <ShellLayout route={route} />
+      </InboxStatusProvider>
+    </FocusProvider>
   );
 }
 
@@ -146,6 +150,7 @@ function ShellLayout({ route }: { route: Route }) {
         <AgentBoardButton />
         <BookmarksButton />
         <ColorModeToggle />
+        <FocusControls />
       </nav>
       <main className="content">
         <Page route={route} onStartSession={(folder) => setStartIn({ folder })} />

@@ -20,6 +20,7 @@ mod dashboards;
 mod digests;
 mod doctor;
 mod drips;
+mod focus;
 mod email_inbound;
 mod forensics;
 mod governor;
@@ -79,6 +80,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(work::routes())
         .merge(recipes::routes())
         .merge(drips::routes())
+        .merge(focus::routes())
         .merge(rules::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())

@@ -33,9 +33,9 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
     accounts, alarms, app, approvals, boards, bookmarks, bug_reports, clock, coaching, dashboards,
-    digests, doctor, drips, email_inbound, forensics, governor, inbox, messenger_bot, metrics,
-    navigation, recipes, rules, runners, secrets, sessions, settings, stream, task_lists, teamchat,
-    ui, utility, webhooks, work,
+    digests, doctor, drips, email_inbound, focus, forensics, governor, inbox, messenger_bot,
+    metrics, navigation, recipes, rules, runners, secrets, sessions, settings, stream, task_lists,
+    teamchat, ui, utility, webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -101,6 +101,7 @@ pub const LISTENER: &str = "x-listener";
         drips::change_message, drips::list_drips, drips::create_drip, drips::read_drip,
         drips::delete_drip, drips::change_drip, drips::list_items, drips::add_item,
         drips::read_item, drips::delete_item, drips::preview,
+        focus::read_focus, focus::set_focus, focus::read_pomodoro, focus::change_pomodoro,
         rules::list, rules::create, rules::read, rules::replace, rules::remove, rules::firings,
         rules::approve, rules::pause, rules::resume,
         secrets::open_request, secrets::list_requests, secrets::read_request, secrets::answer,

@@ -2,11 +2,14 @@
  * Shows a ringing alarm wherever the app is: a modal, a banner or a silent banner as
  * `alarmsAssertiveness` says, with Snooze (until `alarmsDefaultMaxSnoozes`) and Dismiss; plays
  * `alarmsDefaultSound` and speaks the label when `alarmsDefaultSpeakLabel` is on. The server rings
- * the alarm; this only shows what the `alarm` events and `GET /alarms` say is ringing.
+ * the alarm; this only shows what the `alarm` events and `GET /alarms` say is ringing. Focus mode
+ * holds a ringing alarm (no sound, nothing shown) unless `alarmsPierceFocusMode` is on; it shows
+ * when focus mode ends, if it still rings.
  */
 import { useCallback, useEffect, useState } from "react";
 import { apiFetch } from "../../shared/api/client";
 import type { Alarm, AlarmChanged } from "../../shared/api/types.generated";
+import { useFocus } from "../../shared/focus/FocusProvider";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { useToast } from "../../shared/ui/toasts";
@@ -32,7 +35,9 @@ export function AlarmRinger() {
   useStreamLifecycle("reset", load);
   useStreamEvent<AlarmChanged>("alarm", (change) => setRinging((now) => applyAlarmChange(now, change)));
 
-  const alarm = enabled ? ringing[0] : undefined;
+  const { hold } = useFocus();
+  const heldByFocus = hold.on && !hold.alarmsPierce;
+  const alarm = enabled && !heldByFocus ? ringing[0] : undefined;
   const presentation = presentationOf(values?.alarmsAssertiveness);
   const alarmId = alarm?.id;
   const label = alarm?.label;

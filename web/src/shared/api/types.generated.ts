@@ -1477,6 +1477,89 @@ export type DripList = { drips: Array<Drip>, };
 
 export type DripItemList = { items: Array<DripItem>, };
 
+export type FocusState = { on: boolean, 
+/**
+ * When it was turned on; `null` while off.
+ */
+since: string | null, by: FocusBy | null, };
+
+export type FocusBy = "user" | "pomodoro";
+
+export type FocusEvent = { 
+/**
+ * Set when focus mode just went off.
+ */
+released: Released | null, on: boolean, 
+/**
+ * When it was turned on; `null` while off.
+ */
+since: string | null, by: FocusBy | null, };
+
+export type Released = { since: string, 
+/**
+ * Unread rows that need the user, arrived while focus mode was on.
+ */
+count: number, 
+/**
+ * The same, by category (`session`, `alarm`, …).
+ */
+categories: { [key in string]: number }, };
+
+export type PomodoroState = { run: RunState | null, rules: Array<PomodoroRule>, };
+
+export type RunState = { plan: Plan, phase: Phase, block: number, phaseStartedAt: string, phaseEndsAt: string, managesFocus: boolean, ruleId: string | null, };
+
+export type Plan = { focusMinutes: number, shortBreakMinutes: number, longBreakMinutes: number, 
+/**
+ * Focus blocks in the run; it ends when the last one does.
+ */
+blocks: number, 
+/**
+ * A long break follows every this many blocks.
+ */
+longBreakEvery: number, };
+
+export type Phase = "focus" | "short_break" | "long_break";
+
+export type PomodoroRule = { 
+/**
+ * Made by the server when the rule is new.
+ */
+id: string, 
+/**
+ * `mon` … `sun`.
+ */
+weekdays: Array<string>, 
+/**
+ * `HH:MM`, wall time in `time_zone`.
+ */
+start: string, 
+/**
+ * An IANA zone such as `Europe/Berlin`.
+ */
+timeZone: string, plan: Plan, };
+
+export type FocusChangeBody = { on: boolean, };
+
+export type PomodoroAction = "start" | "stop" | "skip";
+
+export type PomodoroChange = { action?: PomodoroAction, 
+/**
+ * For `start`: the phases' lengths (each field defaults to the classic
+ * 25/5/15 minutes, 4 blocks, a long break after the fourth).
+ */
+plan?: Plan, 
+/**
+ * For `start`: whether the run turns focus mode on for blocks and off
+ * for breaks; by default `pomodoroAutoEnableFocusModeDefault`.
+ */
+managesFocus?: boolean, 
+/**
+ * Replaces the weekday rules that start runs (while
+ * `pomodoroScheduleEnabled` is on).
+ */
+rules?: Array<PomodoroRule>, };
+
 export type Rule = { id: string, name: string, state: RuleState, createdByAgent: boolean, when: RuleTrigger, then: Array<RuleAction>, createdAt: string, updatedAt: string, lastFiredAt: string | null, };
 
 export type NewRule = { name: string, when: RuleTrigger, then: Array<RuleAction>, };

@@ -8,6 +8,7 @@ import type { InboxEvent, InboxRow, SettingChanged } from "../api/types.generate
 import { navigate } from "../router";
 import { useSettings, type StoredSettings } from "../settings";
 import { useStreamEvent, useStreamLifecycle } from "../stream/useStream";
+import { useFocus } from "../focus/FocusProvider";
 import { inboxCounts, type InboxCounts } from "./api";
 import { setIconCount } from "./favicon";
 import { appendChime, HISTORY_KEY, parseHistory, type Chime } from "./history";
@@ -119,6 +120,8 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
   const { values } = useSettings();
   const settingsNow = useSettingsNow(values);
   const { counts, refresh } = useCounts();
+  // The stream handler below is the latest render's, so it reads focus mode as it is now.
+  const { hold } = useFocus();
   const lastInput = useLastInput();
   const [permission, setPermission] = useState<Permission>(currentPermission);
   const historyEnabled = values?.notificationHistoryEnabled ?? true;
@@ -148,6 +151,7 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
       foreground: document.visibilityState === "visible",
       permission: granted,
       hidden: hiddenCategories(values),
+      focus: hold,
     });
     if (decision.show) {
       try {
@@ -171,12 +175,15 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
         reason: decision.reason,
       });
     }
-    const autoSwitch = shouldAutoSwitch(row, {
-      enabled: values?.autoSwitchToInbox === true,
-      pathname: window.location.pathname,
-      lastInputAt: lastInput.current,
-      now,
-    });
+    const held = decision.reason === "held: focus mode";
+    const autoSwitch =
+      !held &&
+      shouldAutoSwitch(row, {
+        enabled: values?.autoSwitchToInbox === true,
+        pathname: window.location.pathname,
+        lastInputAt: lastInput.current,
+        now,
+      });
     if (autoSwitch) navigate("/inbox");
   };
 

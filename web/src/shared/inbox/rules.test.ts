@@ -26,6 +26,12 @@ const background: NotifyContext = {
 };
 
 describe("notifyDecision", () => {
+  it("holds a notification while focus mode is on, but not a failed session's", () => {
+    const focus = { on: true, alarmsPierce: true };
+    expect(notifyDecision(row(), { ...background, focus })).toEqual({ show: false, reason: "held: focus mode" });
+    expect(notifyDecision(row(), { ...background, focus: { ...focus, on: false } }).show).toBe(true);
+  });
+
   it("shows a row needing the user in a background tab", () => {
     expect(notifyDecision(row(), background)).toEqual({ show: true, reason: "shown (backgrounded)" });
     expect(notifyDecision(row(), { ...background, behavior: "always", foreground: true }).show).toBe(true);

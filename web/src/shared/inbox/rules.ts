@@ -6,6 +6,7 @@
  */
 import type { Category, InboxEvent, InboxRow } from "../api/types.generated";
 import type { InboxCounts } from "./api";
+import { heldByFocus, type FocusHold } from "../focus/focus";
 
 /**
  * Categories whose rows need the user: a session asking or failing, a CLI request waiting, an
@@ -32,6 +33,8 @@ export interface NotifyContext {
   permission: Permission;
   /** Categories the `inboxShow*` settings hide. */
   hidden: ReadonlySet<Category>;
+  /** Focus mode, which holds what would notify until it ends. */
+  focus?: FocusHold;
 }
 
 export interface NotifyDecision {
@@ -78,6 +81,8 @@ export function notifyDecision(row: InboxRow, context: NotifyContext): NotifyDec
   if (!needsUser(row.category)) return { show: false, reason: "suppressed: routine category" };
   if (isRoutine(row)) return { show: false, reason: "suppressed: routine update" };
   if (context.hidden.has(row.category)) return { show: false, reason: "suppressed: category hidden" };
+  const held = context.focus ? heldByFocus(row, context.focus) : null;
+  if (held) return { show: false, reason: held };
   if (context.behavior === "never") return { show: false, reason: "suppressed: notifications never" };
   if (context.behavior === "backgrounded" && context.foreground) {
     return { show: false, reason: "suppressed: tab in foreground (backgrounded)" };

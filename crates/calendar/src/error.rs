@@ -1,0 +1,29 @@
+//! What can go wrong with calendar accounts, their servers and their data.
+
+#[derive(Debug, thiserror::Error)]
+pub enum CalendarError {
+    /// Bad input from the caller (a URL, a kind, a missing password).
+    #[error("{0}")]
+    Invalid(String),
+    #[error("no such calendar account")]
+    NotFound,
+    /// The server or the network failed the sync; the account is marked
+    /// failing with this reason and keeps the events it had.
+    #[error("{0}")]
+    Remote(String),
+    /// iCalendar text that cannot be read.
+    #[error("the calendar data cannot be read: {0}")]
+    Ics(String),
+    #[error(transparent)]
+    Secrets(#[from] secrets::SecretsError),
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+impl From<store::rusqlite::Error> for CalendarError {
+    fn from(e: store::rusqlite::Error) -> Self {
+        CalendarError::Store(e.into())
+    }
+}
+
+pub type Result<T, E = CalendarError> = std::result::Result<T, E>;

@@ -1,0 +1,175 @@
+//! Calendars: the user's CalDAV accounts and read-only ICS subscriptions,
+//! synchronised incrementally, their events stored with their occurrences
+//! expanded for a window around now.
+//!
+//! - [`Calendars`] is the API: [`Calendars::add`], [`Calendars::accounts`],
+//!   [`Calendars::remove`], [`Calendars::sync`] and [`Calendars::events`].
+//!   A password (or token) goes to the `secrets` crate's sealed saved keys
+//!   and no type this crate returns holds it.
+//! - A CalDAV account is found from a base URL (`caldav.rs`: RFC 6764,
+//!   principal, calendar home) and each calendar is synchronised by its
+//!   sync-token, else its ctag and the members' ETags; only changed
+//!   resources are downloaded (calendar-multiget).
+//! - An ICS subscription is fetched with If-None-Match / If-Modified-Since
+//!   (`subscription.rs`) and, when changed, imported one event at a time.
+//! - Occurrences (`expand.rs`): RRULE through the `rrule` crate in the
+//!   event's wall time, EXDATE, RDATE, RECURRENCE-ID overrides; zones by
+//!   IANA name (jiff) or from the calendar's own VTIMEZONE (`zone.rs`).
+//! - A failing server (401, 404, 5xx, malformed XML, a timeout) marks the
+//!   account failing with the reason; the events it had stay.
+//!
+//! Everything time-based reads the injected [`clock::Clock`]. Knows nothing
+//! of HTTP routes, settings or the inbox: the server checks the switches and
+//! calls this; the application runs the sync loop.
+
+mod book;
+mod caldav;
+mod dav;
+mod error;
+mod expand;
+mod ics;
+mod recur;
+mod service;
+mod subscription;
+mod zone;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+pub use book::MIGRATIONS;
+pub use error::CalendarError;
+pub use service::{Calendars, Options};
+
+/// What an account reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A CalDAV server: its calendars, found from the URL.
+    Caldav,
+    /// One iCalendar file at a URL, read-only.
+    Ics,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Caldav => "caldav",
+            Kind::Ics => "ics",
+        }
+    }
+
+    fn parse(text: &str) -> Kind {
+        if text == "ics" {
+            Kind::Ics
+        } else {
+            Kind::Caldav
+        }
+    }
+}
+
+/// An account to add. `Debug` leaves the password out.
+#[derive(Clone, Deserialize)]
+pub struct NewAccount {
+    pub kind: Kind,
+    pub url: String,
+    pub username: Option<String>,
+    /// A password, or a token (sent as a bearer token when there is no
+    /// user name). Written to the secrets store, never read back out.
+    pub password: Option<String>,
+    /// Shown in lists; the URL's host when absent.
+    pub name: Option<String>,
+}
+
+impl std::fmt::Debug for NewAccount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewAccount")
+            .field("kind", &self.kind)
+            .field("url", &self.url)
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "(hidden)"))
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+/// Whether the last sync worked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Never synchronised yet.
+    Pending,
+    Ok,
+    /// The last sync failed: `failure` says why; the earlier events stay.
+    Failing,
+}
+
+/// An account as shown: never its password, only whether it has one.
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Account {
+    pub id: String,
+    pub kind: Kind,
+    pub name: String,
+    pub url: String,
+    pub username: Option<String>,
+    pub has_password: bool,
+    pub status: Status,
+    pub failure: Option<String>,
+    /// What the last successful sync could not read (an unknown time
+    /// zone, a rule it could not walk), one sentence each.
+    pub warnings: Vec<String>,
+    pub last_sync_at: Option<String>,
+    pub created_at: String,
+    pub calendars: Vec<CalendarInfo>,
+}
+
+/// One calendar of an account.
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CalendarInfo {
+    pub name: String,
+    pub color: Option<String>,
+}
+
+/// Where an occurrence comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Source {
+    pub account_id: String,
+    pub account: String,
+    pub calendar: String,
+    pub kind: Kind,
+    pub color: Option<String>,
+}
+
+/// One occurrence of an event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Occurrence {
+    pub uid: String,
+    pub title: String,
+    pub location: Option<String>,
+    /// RFC 3339 UTC. For an all-day event, midnight UTC of its first day.
+    pub start: String,
+    /// Exclusive; for an all-day event, midnight UTC after its last day.
+    pub end: String,
+    pub all_day: bool,
+    /// Part of a series (an RRULE, RDATEs or overrides).
+    pub recurring: bool,
+    pub source: Source,
+}
+
+/// What one sync did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncReport {
+    /// Calendars the account has now.
+    pub calendars: usize,
+    /// Events (CalDAV resources, or a subscription's UIDs) downloaded.
+    pub fetched: usize,
+    /// Events removed because the server no longer has them.
+    pub removed: usize,
+    /// A subscription whose file had not changed (304).
+    pub not_modified: bool,
+}
