@@ -6,6 +6,7 @@
  * `cargo build --release -p switchboard` after `npm run build`: a release binary embeds web/dist).
  * A measurement, not a test: `npm run bench:dashboard` runs it, `npm run e2e` does not.
  */
+import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import {
   busyThreads,
@@ -14,6 +15,8 @@ import {
   instrumentDashboard,
   loadBreakdown,
   parseCost,
+  phases,
+  profileTop,
   serverPid,
 } from "./dashboardTimings";
 import { percentile, SERVER } from "./figures";
@@ -90,113 +93,18 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
   return { workspaceId: workspace.body.id, boardIds };
 }
 
-test("50 boards × 2,000 items: time to draw every widget, and to redraw after a filter change", async () => {
-  const seeded = await seed();
-  const seededAt = performance.now();
-  const sprint = { sprintColumn: "sprint", effortColumn: "effort", doneColumn: "status", dateColumn: "done_on" };
-  const widgets = [
-    { id: "n1", type: "numbers", layout: { x: 0, y: 0, w: 3, h: 3 }, settings: { function: "sum", column: "budget" } },
-    {
-      id: "n2",
-      type: "numbers",
-      layout: { x: 3, y: 0, w: 3, h: 3 },
-      settings: { function: "median", column: "effort" },
-    },
-    {
-      id: "c1",
-      type: "chart",
-      layout: { x: 6, y: 0, w: 6, h: 6 },
-      settings: { chartType: "bar", groupBy: "status", function: "count" },
-    },
-    {
-      id: "c2",
-      type: "chart",
-      layout: { x: 0, y: 3, w: 6, h: 6 },
-      settings: { chartType: "donut", groupBy: "owner", function: "sum", column: "budget" },
-    },
-    { id: "v1", type: "velocity", layout: { x: 0, y: 9, w: 6, h: 6 }, settings: sprint },
-    { id: "p1", type: "plannedVsUnplanned", layout: { x: 6, y: 9, w: 6, h: 6 }, settings: sprint },
-    { id: "b1", type: "burndown", layout: { x: 0, y: 15, w: 6, h: 6 }, settings: sprint },
-  ];
-  const created = await e2e.server.api<{ id: string }>("POST", "/dashboards", {
-    workspaceId: seeded.workspaceId,
-    name: "Scale",
-    config: { boardIds: seeded.boardIds, widgets, filters: { rules: [{ column: "status", op: "is", value: "" }] } },
-  });
-  expect(created.status).toBe(201);
-
-  const { context, page } = await loggedInPage(e2e, "/");
-  const dashboardWorker = await instrumentDashboard(page);
-  const pid = serverPid(e2e.server.dataDir);
-  // A bulk write must leave the server idle within a second or two (issue 25): the cold load
-  // starts 1 s after the seed's last reply, whatever the server is still doing then.
-  const sinceSeed = performance.now() - seededAt;
-  const cpuAtWait = cpuMs(pid);
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - sinceSeed)));
-  console.log(
-    `dashboard scale: the cold load starts ${(performance.now() - seededAt).toFixed(0)} ms after the seed's ` +
-      `last reply; the server used ${(cpuMs(pid) - cpuAtWait).toFixed(0)} ms of CPU in the wait`,
-  );
-  const serverCpuBefore = cpuMs(pid);
-  await e2e.browser.startTracing(page, {
-    categories: ["toplevel", "devtools.timeline", "v8.execute"],
-    path: process.env.DASH_TRACE,
-  });
-  await page.goto(`${e2e.server.uiUrl}/dashboards/${created.body.id}`);
-  const firstDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
-  const serverCpu = cpuMs(pid) - serverCpuBefore;
-  const trace = await e2e.browser.stopTracing();
-  const coldLoad = await loadBreakdown(page, dashboardWorker(), firstDraw);
-  // The baseline, in the same run (after the cold load, which must start 1 s after the seed):
-  // the same widgets over no boards, so the figure below is also a ratio to what loading the app
-  // and an empty dashboard costs on this machine right now.
-  const empty = await e2e.server.api<{ id: string }>("POST", "/dashboards", {
-    workspaceId: seeded.workspaceId,
-    name: "Empty",
-    config: { boardIds: [], widgets, filters: {} },
-  });
-  expect(empty.status).toBe(201);
-  const baseline = await loggedInPage(e2e, "/");
-  await baseline.page.goto(`${e2e.server.uiUrl}/dashboards/${empty.body.id}`);
-  const emptyDraw = await widgetsDrawn(baseline.page, widgets.length, { timeout: 120_000 });
-  await baseline.context.close();
-
-  console.log(
-    `dashboard scale (${SERVER}): ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +
-      `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${coldLoad.lastReadEnd.toFixed(0)} ms); ` +
-      `baseline (the same widgets over no boards) ${emptyDraw.toFixed(0)} ms, ratio ${(firstDraw / emptyDraw).toFixed(2)}`,
-  );
-  console.log(`dashboard scale: cold load: ${describeLoad(coldLoad)}`);
-  console.log(
-    `dashboard scale: cold load CPU: server ${serverCpu.toFixed(0)} ms; browser threads busy: ${busyThreads(trace)}`,
-  );
-  await page.reload();
-  const warmDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
-  const warmLoad = await loadBreakdown(page, dashboardWorker(), warmDraw);
-  console.log(
-    `dashboard scale: after a reload ${warmDraw.toFixed(0)} ms ` +
-      `(last board read in at ${warmLoad.lastReadEnd.toFixed(0)} ms): ${describeLoad(warmLoad)}`,
-  );
-
-  // After the reload, whose revalidation these reads (with other Accept headers) would spoil.
-  const worker = dashboardWorker();
-  if (worker) {
-    for (const [form, accept] of [
-      ["JSON", "application/json"],
-      ["compact", COLUMNS_MEDIA_TYPE],
-    ] as const) {
-      const { ms, megabytes } = await parseCost(worker, seeded.boardIds, accept);
-      console.log(
-        `dashboard scale: ${form} form, the ${BOARDS} full reads: ${megabytes.toFixed(1)} MB of text; ` +
-          `JSON.parse of them in the worker, alone: ${ms.toFixed(0)} ms`,
-      );
-    }
-  }
-
-  // The saved rule has no value yet, so the first draw covers every item. With the value "Done",
-  // each operator below keeps a different share of the items than the one before (is: a
-  // quarter, is not: three quarters, is not empty, last since it drops the value: all), so every
-  // change recomputes and redraws every widget with new figures.
+/**
+ * Times each change of the rule's operator in `OPS` on the open dashboard: from the change until
+ * every widget is marked drawn with the new results' key. First sets the rule's value to "Done"
+ * (the saved rule has none, so the first draw covers every item). With that value each operator
+ * keeps a different share of the items than the one before (is: a quarter, is not: three
+ * quarters, is not empty, last since it drops the value: all), so on the scale dashboard every
+ * change recomputes and redraws every widget with new figures.
+ */
+async function filterChanges(
+  page: Page,
+  widgetCount: number,
+): Promise<{ timings: number[]; workerParts: number[]; kept: number[] }> {
   await page.getByRole("button", { name: "Filter" }).click();
   const settledKey = await page.locator("[data-filter-key]").getAttribute("data-filter-key");
   await page.getByLabel("Rule value").fill("Done");
@@ -204,7 +112,7 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     (before) => document.querySelector("[data-filter-key]")?.getAttribute("data-filter-key") !== before,
     settledKey,
   );
-  await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
+  await widgetsDrawn(page, widgetCount, { timeout: 120_000 });
   const keptItems = async () => Number(await page.locator("[data-kept-items]").getAttribute("data-kept-items"));
   const kept: number[] = [await keptItems()];
   const timings: number[] = [];
@@ -258,10 +166,140 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     workerParts.push(workerMs);
     kept.push(await keptItems());
   }
+  return { timings, workerParts, kept };
+}
+
+test("50 boards × 2,000 items: time to draw every widget, and to redraw after a filter change", async () => {
+  const seeded = await seed();
+  const seededAt = performance.now();
+  const sprint = { sprintColumn: "sprint", effortColumn: "effort", doneColumn: "status", dateColumn: "done_on" };
+  const widgets = [
+    { id: "n1", type: "numbers", layout: { x: 0, y: 0, w: 3, h: 3 }, settings: { function: "sum", column: "budget" } },
+    {
+      id: "n2",
+      type: "numbers",
+      layout: { x: 3, y: 0, w: 3, h: 3 },
+      settings: { function: "median", column: "effort" },
+    },
+    {
+      id: "c1",
+      type: "chart",
+      layout: { x: 6, y: 0, w: 6, h: 6 },
+      settings: { chartType: "bar", groupBy: "status", function: "count" },
+    },
+    {
+      id: "c2",
+      type: "chart",
+      layout: { x: 0, y: 3, w: 6, h: 6 },
+      settings: { chartType: "donut", groupBy: "owner", function: "sum", column: "budget" },
+    },
+    { id: "v1", type: "velocity", layout: { x: 0, y: 9, w: 6, h: 6 }, settings: sprint },
+    { id: "p1", type: "plannedVsUnplanned", layout: { x: 6, y: 9, w: 6, h: 6 }, settings: sprint },
+    { id: "b1", type: "burndown", layout: { x: 0, y: 15, w: 6, h: 6 }, settings: sprint },
+  ];
+  const created = await e2e.server.api<{ id: string }>("POST", "/dashboards", {
+    workspaceId: seeded.workspaceId,
+    name: "Scale",
+    config: { boardIds: seeded.boardIds, widgets, filters: { rules: [{ column: "status", op: "is", value: "" }] } },
+  });
+  expect(created.status).toBe(201);
+
+  const { context, page } = await loggedInPage(e2e, "/");
+  const dashboardWorker = await instrumentDashboard(page);
+  const pid = serverPid(e2e.server.dataDir);
+  // A bulk write must leave the server idle within a second or two (issue 25): the cold load
+  // starts 1 s after the seed's last reply, whatever the server is still doing then.
+  const sinceSeed = performance.now() - seededAt;
+  const cpuAtWait = cpuMs(pid);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - sinceSeed)));
+  console.log(
+    `dashboard scale: the cold load starts ${(performance.now() - seededAt).toFixed(0)} ms after the seed's ` +
+      `last reply; the server used ${(cpuMs(pid) - cpuAtWait).toFixed(0)} ms of CPU in the wait`,
+  );
+  const serverCpuBefore = cpuMs(pid);
+  await e2e.browser.startTracing(page, {
+    categories: ["toplevel", "devtools.timeline", "v8.execute", "blink.user_timing"],
+    path: process.env.DASH_TRACE,
+  });
+  let firstDraw = 0;
+  const coldLoadRun = async () => {
+    await page.goto(`${e2e.server.uiUrl}/dashboards/${created.body.id}`);
+    firstDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
+  };
+  // DASH_PROFILE=cold: the cold load under the sampling profiler (which slows it), to see where it goes.
+  if (process.env.DASH_PROFILE === "cold")
+    console.log(
+      `dashboard scale: cold load, page main thread self time:\n  ${await profileTop(page, coldLoadRun, 40)}`,
+    );
+  else await coldLoadRun();
+  const serverCpu = cpuMs(pid) - serverCpuBefore;
+  const trace = await e2e.browser.stopTracing();
+  const coldLoad = await loadBreakdown(page, dashboardWorker(), firstDraw);
+  // The baseline, in the same run (after the cold load, which must start 1 s after the seed):
+  // the same widgets over no boards, so the figure below is also a ratio to what loading the app
+  // and an empty dashboard costs on this machine right now.
+  const empty = await e2e.server.api<{ id: string }>("POST", "/dashboards", {
+    workspaceId: seeded.workspaceId,
+    name: "Empty",
+    config: { boardIds: [], widgets, filters: { rules: [{ column: "status", op: "is", value: "" }] } },
+  });
+  expect(empty.status).toBe(201);
+  const baseline = await loggedInPage(e2e, "/");
+  await baseline.page.goto(`${e2e.server.uiUrl}/dashboards/${empty.body.id}`);
+  const emptyDraw = await widgetsDrawn(baseline.page, widgets.length, { timeout: 120_000 });
+
+  console.log(
+    `dashboard scale (${SERVER}): ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn ` +
+      `${firstDraw.toFixed(0)} ms after navigation (last board read in at ${coldLoad.lastReadEnd.toFixed(0)} ms); ` +
+      `baseline (the same widgets over no boards) ${emptyDraw.toFixed(0)} ms, ratio ${(firstDraw / emptyDraw).toFixed(2)}`,
+  );
+  console.log(`dashboard scale: cold load: ${describeLoad(coldLoad)}`);
+  console.log(
+    `dashboard scale: cold load CPU: server ${serverCpu.toFixed(0)} ms; browser threads busy: ${busyThreads(trace)}`,
+  );
+  console.log(`dashboard scale: cold load by phase: ${await phases(page, trace, coldLoad)}`);
+  await page.reload();
+  const warmDraw = await widgetsDrawn(page, widgets.length, { timeout: 120_000 });
+  const warmLoad = await loadBreakdown(page, dashboardWorker(), warmDraw);
+  console.log(
+    `dashboard scale: after a reload ${warmDraw.toFixed(0)} ms ` +
+      `(last board read in at ${warmLoad.lastReadEnd.toFixed(0)} ms): ${describeLoad(warmLoad)}`,
+  );
+
+  // After the reload, whose revalidation these reads (with other Accept headers) would spoil.
+  const worker = dashboardWorker();
+  if (worker) {
+    for (const [form, accept] of [
+      ["JSON", "application/json"],
+      ["compact", COLUMNS_MEDIA_TYPE],
+    ] as const) {
+      const { ms, megabytes } = await parseCost(worker, seeded.boardIds, accept);
+      console.log(
+        `dashboard scale: ${form} form, the ${BOARDS} full reads: ${megabytes.toFixed(1)} MB of text; ` +
+          `JSON.parse of them in the worker, alone: ${ms.toFixed(0)} ms`,
+      );
+    }
+  }
+
+  // The baseline of a filter change: the same changes on the empty dashboard, whose widgets
+  // show nothing whatever the filter (what a change costs the app itself, in the same run).
+  const emptyChanges = await filterChanges(baseline.page, widgets.length);
+  await baseline.context.close();
+  let changes: Awaited<ReturnType<typeof filterChanges>> | undefined;
+  const measure = async () => {
+    changes = await filterChanges(page, widgets.length);
+  };
+  // DASH_PROFILE=filter: the filter changes under the sampling profiler (which slows them), to see where they go.
+  if (process.env.DASH_PROFILE === "filter")
+    console.log(`dashboard scale: filter changes, self time:\n  ${await profileTop(page, measure)}`);
+  else await measure();
+  if (!changes) throw new Error("the filter changes were not measured");
+  const { timings, workerParts, kept } = changes;
   console.log(
     `dashboard scale: filter change, recompute and redraw of ${widgets.length} widgets: ` +
       `median ${percentile(timings, 50).toFixed(1)} ms, all ${timings.map((t) => t.toFixed(1)).join(", ")} ms ` +
-      `(items kept: ${kept.slice(1).join(", ")})`,
+      `(items kept: ${kept.slice(1).join(", ")}); baseline (the same changes on the empty dashboard) median ` +
+      `${percentile(emptyChanges.timings, 50).toFixed(1)} ms, all ${emptyChanges.timings.map((t) => t.toFixed(1)).join(", ")} ms`,
   );
   // The worker keeps results per filter: a filter met before (the loop starts from "is") is a cache hit,
   // so say which is which.

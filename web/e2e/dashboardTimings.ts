@@ -14,6 +14,10 @@ declare global {
   interface Window {
     /** Page-clock times (`performance.now()`) of the dashboard worker's replies carrying results. */
     __dashResultsAt?: number[];
+    /** Page-clock times of the worker's replies carrying board states (each one a page render). */
+    __dashBoardsAt?: number[];
+    /** Page-clock time of the `dash-bench-origin` mark, which ties the trace's clock to the page's. */
+    __dashOriginAt?: number;
   }
 }
 
@@ -22,12 +26,17 @@ export async function instrumentDashboard(page: Page): Promise<() => Worker | nu
   await page.addInitScript(() => {
     const Native = window.Worker;
     window.__dashResultsAt = [];
+    window.__dashBoardsAt = [];
+    // A user-timing mark lands in a Chromium trace: its trace time and this page time match.
+    window.__dashOriginAt = performance.now();
+    performance.mark("dash-bench-origin");
     window.Worker = class extends Native {
       constructor(url: string | URL, options?: WorkerOptions) {
         super(url, options);
         // Added first, so it runs before the page's own listener applies the results.
-        this.addEventListener("message", (event: MessageEvent<{ results?: unknown }>) => {
+        this.addEventListener("message", (event: MessageEvent<{ results?: unknown; boards?: unknown }>) => {
           if (event.data?.results) window.__dashResultsAt?.push(performance.now());
+          if (event.data?.boards) window.__dashBoardsAt?.push(performance.now());
         });
       }
     };
@@ -45,6 +54,8 @@ interface LoadBreakdown {
   lastReadEnd: number;
   lastResultsAt: number;
   drawnAt: number;
+  /** Page-clock times of the board-state replies (each one renders the page). */
+  boardMessages: number[];
   reads: number;
   /**
    * Bytes fetched (headers included: a read the HTTP cache revalidated costs only its 304's),
@@ -85,9 +96,10 @@ export function fullReads(worker: Worker): Promise<{ origin: number; reads: Read
 
 /** The load just drawn (`drawnAt` from `widgetsDrawn`), split by the page's and worker's clocks. */
 export async function loadBreakdown(page: Page, worker: Worker | null, drawnAt: number): Promise<LoadBreakdown> {
-  const { page0, lastResultsAt } = await page.evaluate(() => ({
+  const { page0, lastResultsAt, boardMessages } = await page.evaluate(() => ({
     page0: performance.timeOrigin,
     lastResultsAt: (window.__dashResultsAt ?? []).at(-1) ?? 0,
+    boardMessages: window.__dashBoardsAt ?? [],
   }));
   const { origin, reads } = worker ? await fullReads(worker) : { origin: page0, reads: [] };
   // The worker's clock starts later than the page's: shift its times onto the page's.
@@ -99,6 +111,7 @@ export async function loadBreakdown(page: Page, worker: Worker | null, drawnAt: 
     lastReadEnd: ends.length ? Math.max(...ends) : 0,
     lastResultsAt,
     drawnAt,
+    boardMessages,
     reads: reads.length,
     fetchedBytes: reads.reduce((s, e) => s + e.fetched, 0),
     wireBytes: reads.reduce((s, e) => s + e.wire, 0),
@@ -113,7 +126,8 @@ export function describeLoad(b: LoadBreakdown): string {
     `(${mb(b.fetchedBytes)} MB fetched, bodies ${mb(b.wireBytes)} MB compressed, ${mb(b.bodyBytes)} MB decoded) ` +
     `until ${b.lastReadEnd.toFixed(0)} ms, ` +
     `worker after the last read ${(b.lastResultsAt - b.lastReadEnd).toFixed(0)} ms, ` +
-    `drawing after the last results ${(b.drawnAt - b.lastResultsAt).toFixed(0)} ms`
+    `drawing after the last results ${(b.drawnAt - b.lastResultsAt).toFixed(0)} ms; ` +
+    `${b.boardMessages.length} board-state messages (at ${b.boardMessages.map((t) => t.toFixed(0)).join(", ")} ms)`
   );
 }
 
@@ -190,4 +204,86 @@ export function busyThreads(traceJson: Buffer, minMs = 20): string {
     .sort((a, b) => b[1] - a[1])
     .map(([key, ms]) => `${names.get(key) || key} ${ms.toFixed(0)} ms`)
     .join(", ");
+}
+
+/**
+ * The page's main thread and the dashboard worker's thread, busy time per phase of the load just
+ * traced (`busyThreads`' tasks, placed on the page's clock through the `dash-bench-origin` mark):
+ * before the first read, while the reads are on the wire, from the last read to the last
+ * results, and drawing. Also the main thread's longest tasks, with when they started.
+ */
+export async function phases(page: Page, traceJson: Buffer, b: LoadBreakdown): Promise<string> {
+  const originAt = await page.evaluate(() => window.__dashOriginAt ?? 0);
+  const { traceEvents } = JSON.parse(traceJson.toString("utf8")) as { traceEvents: TraceEvent[] };
+  const mark = traceEvents.find((e) => e.name === "dash-bench-origin");
+  if (!mark) return "no origin mark in the trace";
+  const names = new Map<string, string>();
+  for (const e of traceEvents)
+    if (e.ph === "M" && e.name === "thread_name") names.set(`${e.pid}:${e.tid}`, e.args?.name ?? "");
+  // The page's renderer is the process that recorded the mark; its worker is a thread of it.
+  const threadOf = (name: string) =>
+    [...names].find(([key, n]) => n.startsWith(name) && key.startsWith(`${mark.pid}:`))?.[0];
+  const at = (ts: number) => (ts - mark.ts) / 1000 + originAt;
+  const bounds = [0, b.firstReadStart, b.lastReadEnd, b.lastResultsAt, b.drawnAt];
+  const labels = ["before the reads", "during the reads", "last read to last results", "drawing"];
+  const describe = (key: string | undefined, label: string) => {
+    if (!key) return `${label}: not in the trace`;
+    const tasks = traceEvents
+      .filter((e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && `${e.pid}:${e.tid}` === key)
+      .map((e) => ({ start: at(e.ts), ms: (e.dur ?? 0) / 1000 }));
+    const busy = labels.map((_, i) => {
+      const [from, to] = [bounds[i] as number, bounds[i + 1] as number];
+      // A task's share inside the phase, so one that spans a bound counts on both sides.
+      return tasks.reduce((s, t) => s + Math.max(0, Math.min(t.start + t.ms, to) - Math.max(t.start, from)), 0);
+    });
+    const longest = tasks
+      .filter((t) => t.start + t.ms >= 0 && t.start <= b.drawnAt)
+      .sort((x, y) => y.ms - x.ms)
+      .slice(0, 6)
+      .map((t) => `${t.ms.toFixed(0)} ms at ${t.start.toFixed(0)}`);
+    return (
+      `${label} busy ${labels.map((l, i) => `${l} ${(busy[i] as number).toFixed(0)}`).join(", ")} ms; ` +
+      `longest tasks ${longest.join(", ")}`
+    );
+  };
+  return `${describe(threadOf("CrRendererMain"), "page main thread")}\n  ${describe(threadOf("DedicatedWorker"), "worker")}`;
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/**
+ * Runs `during` under the V8 sampling profiler of `page`'s main thread and returns its `top`
+ * functions by self time (the built app is minified, but library methods keep their names):
+ * where a filter change's drawing goes, function by function.
+ */
+export async function profileTop(page: Page, during: () => Promise<void>, top = 25): Promise<string> {
+  const session = await page.context().newCDPSession(page);
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: 100 });
+  await session.send("Profiler.start");
+  await during();
+  const { profile } = (await session.send("Profiler.stop")) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
+  await session.detach();
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const node = byNode.get(id);
+    if (!node) return;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const file = url.split("/").at(-1) ?? "";
+    const key = `${functionName || "(anonymous)"} ${file}:${lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...self]
+    .filter(([key]) => !key.startsWith("(idle)") && !key.startsWith("(program)"))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, ms]) => `${ms.toFixed(1)} ms ${key}`)
+    .join("\n  ");
 }

@@ -6,7 +6,7 @@
 import { Link } from "../../shared/router";
 import { usePageTitle } from "../../shared/ui/PageHeader";
 import { errorMessage } from "../../shared/api/errorMessage";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { ApiError } from "../../shared/api/client";
 import { type Dashboard, getDashboard, saveDashboard } from "./api";
 import { AUTOSAVE_DEBOUNCE_MS, type AutosaveSnapshot, Autosaver } from "./autosave";
@@ -36,7 +36,12 @@ import { type Draft, useAutosave } from "./useAutosave";
 import { useDirectory } from "./useDirectory";
 import { useDisconnectedBoards } from "./useDisconnectedBoards";
 import { useRefreshOnFocus } from "./useRefreshOnFocus";
-import { readDashboard, useDashboardWorker, useStartedDashboardWorker } from "./worker/useDashboardWorker";
+import {
+  type ProgressStore,
+  readDashboard,
+  useDashboardWorker,
+  useStartedDashboardWorker,
+} from "./worker/useDashboardWorker";
 import "./dashboard.css";
 
 type Loaded =
@@ -122,20 +127,35 @@ function SaveState({ snapshot, onRetry }: { snapshot: AutosaveSnapshot<Draft>; o
   }
 }
 
-function BoardStrip({ loads, boardName }: { loads: readonly BoardStatus[]; boardName: (id: string) => string }) {
+/** The count of boards read so far: the one part of the page that renders as each arrives. */
+function BoardProgressBar({ progress }: { progress: ProgressStore }) {
+  const { settled, total } = useSyncExternalStore(progress.subscribe, progress.getSnapshot);
+  if (settled >= total) return null;
+  return (
+    <div className="dash-progress" data-testid="board-progress">
+      <span>
+        Loading boards {settled}/{total}
+      </span>
+      <progress max={total} value={settled} />
+    </div>
+  );
+}
+
+function BoardStrip({
+  loads,
+  progress,
+  boardName,
+}: {
+  loads: readonly BoardStatus[];
+  progress: ProgressStore;
+  boardName: (id: string) => string;
+}) {
   const settled = loads.filter((l) => l.state !== "loading").length;
   const problems = loads.filter((l) => l.state !== "loaded" && (l.state !== "loading" || l.slow));
   if (settled === loads.length && problems.length === 0) return null;
   return (
     <div className="dash-board-strip" aria-live="polite">
-      {settled < loads.length && (
-        <div className="dash-progress" data-testid="board-progress">
-          <span>
-            Loading boards {settled}/{loads.length}
-          </span>
-          <progress max={loads.length} value={settled} />
-        </div>
-      )}
+      <BoardProgressBar progress={progress} />
       {problems.map((l) => (
         <span key={l.id} className={`dash-board-chip dash-board-${l.state}`} data-board-state={l.state}>
           {boardName(l.id)}:{" "}
@@ -192,10 +212,16 @@ function KeptItems({ results }: { results: ResultsSource }) {
   );
 }
 
+/**
+ * The filter notes, as text: a new result with the same notes (most of them: a filter change
+ * rarely changes which boards a rule skips) renders neither the notes nor the filter menu.
+ */
 function useReportNotes(results: ResultsSource, boardName: (id: string) => string): string[] {
-  const report = useResults(results, (r) => r.report);
-  return useMemo(() => reportNotes(report, boardName), [report, boardName]);
+  const text = useResults(results, (r) => reportNotes(r.report, boardName).join(NOTE_BREAK));
+  return useMemo(() => (text === "" ? [] : text.split(NOTE_BREAK)), [text]);
 }
+
+const NOTE_BREAK = "\u0000";
 
 function ReportedNotes({ results, boardName }: { results: ResultsSource; boardName: (id: string) => string }) {
   return <FilterNotes notes={useReportNotes(results, boardName)} className="dash-filter-summary" />;
@@ -229,7 +255,7 @@ function DashboardEditor({
   // Board reads, parsing, filtering and widget computation run in a worker; the page gets
   // board states, column lists, the filter report and widget results.
   const revalidation = useRefreshOnFocus();
-  const { loads, metas, results } = useDashboardWorker(worker, draft.config, revalidation);
+  const { loads, metas, progress, results, sendFilters } = useDashboardWorker(worker, draft.config, revalidation);
   const disconnected = useDisconnectedBoards(loads, metas, editConfig);
 
   const {
@@ -268,7 +294,10 @@ function DashboardEditor({
       }),
     [editConfig],
   );
-  const setFilters = (next: DashboardFilters) => editConfig((c) => ({ ...c, filters: next }));
+  const setFilters = (next: DashboardFilters) => {
+    sendFilters(next);
+    editConfig((c) => ({ ...c, filters: next }));
+  };
 
   const [exporting, setExporting] = useState(false);
   const onPng = async () => {
@@ -358,7 +387,7 @@ function DashboardEditor({
           {notice ?? sideError}
         </p>
       )}
-      <BoardStrip loads={loads} boardName={boardName} />
+      <BoardStrip loads={loads} progress={progress} boardName={boardName} />
       {disconnected.length > 0 && (
         <ul className="dash-disconnected" role="status" data-testid="disconnected-boards">
           {disconnected.map(({ id, name }) => (

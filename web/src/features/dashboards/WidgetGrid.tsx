@@ -4,10 +4,11 @@
  * right edge, bottom edge or corner; read-only (the public page), nothing moves. On a narrow
  * screen the widgets stack at full width and stay put: the arrangement is the desktop's.
  */
-import { memo, useCallback, useMemo, useRef } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef } from "react";
 import ReactGridLayout, { type Layout, useContainerWidth, verticalCompactor } from "react-grid-layout";
 import "react-grid-layout/css/styles.css";
 import "react-resizable/css/styles.css";
+import type { WidgetResult } from "./engine/computeWidget";
 import type { WidgetConfig } from "./engine/types";
 import { type ResultsSource, useResults } from "./resultsStore";
 import { GRID_COLS, GRID_MARGIN, NARROW_GRID_PX, ROW_HEIGHT, stackedLayout } from "./layout";
@@ -52,9 +53,19 @@ const WidgetContent = memo(function WidgetContent({
   const bodyRef = useRef<HTMLDivElement>(null);
   const keyRef = useRef(drawKey);
   keyRef.current = drawKey;
+  const resultRef = useRef(result);
+  resultRef.current = result;
+  /** The result the body last said is on screen. */
+  const drawnRef = useRef<WidgetResult | undefined>(undefined);
   const onDrawn = useCallback(() => {
+    drawnRef.current = resultRef.current;
     if (bodyRef.current) bodyRef.current.dataset.drawn = String(keyRef.current);
   }, []);
+  // New data with this widget's result unchanged (the same object): the body, memoised, draws
+  // nothing, and what it shows is already the new data's.
+  useEffect(() => {
+    if (result && drawnRef.current === result && bodyRef.current) bodyRef.current.dataset.drawn = String(drawKey);
+  }, [drawKey, result]);
   return (
     <>
       <div className="dash-widget-head">

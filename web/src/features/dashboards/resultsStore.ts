@@ -30,9 +30,17 @@ export const EMPTY_REPORT: FilterReport = {
 
 export const NO_RESULTS: ResultsSnapshot = { dataKey: 0, report: EMPTY_REPORT, results: new Map() };
 
-/** Folds one update into a snapshot: results of the same data merge by widget id, new data replaces them. */
+/**
+ * Folds one update into a snapshot: results of the same data merge by widget id, new data
+ * replaces them; a result the update says is unchanged stays the very object it was, so its
+ * widget is not drawn again.
+ */
 export function applyResults(snapshot: ResultsSnapshot, update: ResultsUpdate): ResultsSnapshot {
   const merged = new Map(update.dataKey === snapshot.dataKey ? snapshot.results : []);
+  for (const id of update.unchanged) {
+    const kept = snapshot.results.get(id);
+    if (kept) merged.set(id, kept);
+  }
   for (const [id, result] of Object.entries(update.results)) merged.set(id, result);
   return { dataKey: update.dataKey, report: update.report, results: merged };
 }

@@ -3,7 +3,7 @@
  * canvas, the approximation notes of the sprint widgets, and any configuration problem in words.
  * `onDrawn` is called once what the result shows is on screen.
  */
-import { Suspense, lazy, useEffect, useMemo } from "react";
+import { Suspense, lazy, memo, useEffect, useMemo } from "react";
 import type { WidgetResult } from "../engine/computeWidget";
 import type { BatteryResult } from "../engine/computeBattery";
 import type { NumbersResult } from "../engine/computeNumbers";
@@ -213,7 +213,11 @@ function ChartBody({
   );
 }
 
-export function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBodyProps) {
+/**
+ * Memoised: the same result (kept as the same object when the worker says it is unchanged) with
+ * the same callbacks draws nothing again.
+ */
+export const WidgetBody = memo(function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBodyProps) {
   const spec = useMemo(() => {
     switch (result.kind) {
       case "chart":
@@ -289,4 +293,4 @@ export function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBod
     default:
       return <Problem text={`Unknown widget type “${result.type}”`} onDrawn={onDrawn} dep={result} />;
   }
-}
+});

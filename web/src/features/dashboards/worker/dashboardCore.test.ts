@@ -101,6 +101,24 @@ describe("the dashboard worker's core", () => {
     expect(Object.keys(changed?.results ?? {})).toEqual(["n2"]);
   });
 
+  test("a new filter that leaves a widget's figures as they were sends it as unchanged, not again", async () => {
+    const { replies, handle } = setup({ a: board("a", [1, 2, 3, 4]) });
+    const big = { rules: [{ column: "status", op: "is" as const, value: "big" }] };
+    const small = { rules: [{ column: "status", op: "is" as const, value: "small" }] };
+    handle({ type: "load", ids: ["a"], revalidate: false });
+    handle({ type: "view", filters: big, widgets: [sum, count] });
+    await vi.advanceTimersByTimeAsync(100);
+    const first = replies.at(-1)?.results;
+    expect(Object.keys(first?.results ?? {})).toEqual(["n1", "n2"]);
+    handle({ type: "view", filters: small, widgets: [sum, count] });
+    const second = replies.at(-1)?.results;
+    expect(second?.dataKey).toBeGreaterThan(first?.dataKey ?? Infinity);
+    // The sum goes from 7 to 3; the count is 2 under both filters.
+    expect(figure(replies.at(-1), "n1")).toBe("3");
+    expect(Object.keys(second?.results ?? {})).toEqual(["n1"]);
+    expect(second?.unchanged).toEqual(["n2"]);
+  });
+
   test("going back to an earlier filter reuses its results under a new key; new boards drop them", async () => {
     const reads: Record<string, BoardFull> = { a: board("a", [1, 2, 3, 4]) };
     const { replies, handle } = setup(reads);
@@ -116,13 +134,14 @@ describe("the dashboard worker's core", () => {
 
     handle({ type: "view", filters: big, widgets: [sum, count] });
     const back = replies.at(-1)?.results;
-    // Every widget is sent again, under a key of its own so the page redraws it...
+    // Every widget is sent again under a new key: the sum, whose figure differs from the small
+    // filter's, as a result; the count (2 either way) as unchanged, which the page keeps as drawn...
     expect(back?.dataKey).toBeGreaterThan(first?.dataKey ?? Infinity);
-    expect(Object.keys(back?.results ?? {})).toEqual(["n1", "n2"]);
+    expect(Object.keys(back?.results ?? {})).toEqual(["n1"]);
+    expect(back?.unchanged).toEqual(["n2"]);
     expect(back?.report).toEqual(first?.report);
     // ...and it is the very result computed the first time, not a recomputation.
     expect(back?.results.n1).toBe(first?.results.n1);
-    expect(back?.results.n2).toBe(first?.results.n2);
 
     // A widget changed meanwhile is computed afresh over the kept rows.
     handle({
@@ -157,12 +176,46 @@ describe("the dashboard worker's core", () => {
     expect(figure(replies.at(-1), "n2")).toBe("1");
     reads.get("b")?.(board("b", [1]));
     await vi.advanceTimersByTimeAsync(100);
-    expect(replies.at(-1)?.boards?.loads.map((l) => l.state)).toEqual(["loaded", "loaded", "loading"]);
-    expect(replies.at(-1)?.results).toBeUndefined();
+    // A board that merely arrived is a count: the page renders its progress bar and nothing else.
+    expect(replies.at(-1)).toEqual({ progress: { settled: 2, total: 3 } });
     reads.get("c")?.(board("c", [1]));
     await vi.advanceTimersByTimeAsync(0);
     expect(replies.at(-1)?.boards?.loads.every((l) => l.state === "loaded")).toBe(true);
     expect(figure(replies.at(-1), "n2")).toBe("3");
+  });
+
+  test("board states go to the page when a load starts, when a board turns slow or fails, and when all settle", async () => {
+    const replies: WorkerReply[] = [];
+    const reads = new Map<string, { resolve: (b: BoardFull) => void; reject: (e: unknown) => void }>();
+    const handle = createDashboardCore({
+      post: (r) => replies.push(r),
+      fetchBoard: (id) => new Promise((resolve, reject) => reads.set(id, { resolve, reject })),
+      flushMs: 50,
+      slowAfterMs: 1000,
+      partialEveryMs: 60_000,
+    });
+    handle({ type: "view", filters: null, widgets: [count] });
+    handle({ type: "load", ids: ["a", "b", "c", "d"], revalidate: false });
+    const states = () => replies.at(-1)?.boards?.loads.map((l) => (l.state === "loading" && l.slow ? "slow" : l.state));
+    expect(states()).toEqual(["loading", "loading", "loading", "loading"]);
+    reads.get("a")?.resolve(board("a", [1]));
+    await vi.advanceTimersByTimeAsync(100);
+    // The first board's results come at once, with the states they were computed over.
+    expect(states()).toEqual(["loaded", "loading", "loading", "loading"]);
+    expect(figure(replies.at(-1), "n2")).toBe("1");
+    reads.get("b")?.resolve(board("b", [1]));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(replies.at(-1)).toEqual({ progress: { settled: 2, total: 4 } });
+    reads.get("c")?.reject(new ApiError(404, "x", "gone"));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(states()).toEqual(["loaded", "loaded", "missing", "loading"]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(states()).toEqual(["loaded", "loaded", "missing", "slow"]);
+    reads.get("d")?.resolve(board("d", [1]));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(states()).toEqual(["loaded", "loaded", "missing", "loaded"]);
+    expect(figure(replies.at(-1), "n2")).toBe("3");
+    expect(replies.filter((r) => r.boards)).toHaveLength(5);
   });
 
   test("open reads the dashboard's boards at once with its saved view, holds replies until the page asks, and reads nothing twice", async () => {
@@ -256,11 +309,26 @@ describe("applyResults", () => {
   test("results of the same data merge by widget id; new data replaces them", () => {
     const report = { rules: [], people: { active: false, skippedBoardIds: [] }, totalItems: 0, keptItems: 0 };
     const apps = computeApps();
-    const one = applyResults(NO_RESULTS, { dataKey: 1, report, results: { a: apps, b: apps } });
-    const two = applyResults(one, { dataKey: 1, report, results: { b: { kind: "unknown", type: "x" } } });
+    const one = applyResults(NO_RESULTS, { dataKey: 1, report, results: { a: apps, b: apps }, unchanged: [] });
+    const two = applyResults(one, {
+      dataKey: 1,
+      report,
+      results: { b: { kind: "unknown", type: "x" } },
+      unchanged: [],
+    });
     expect([...two.results.keys()]).toEqual(["a", "b"]);
     expect(two.results.get("b")?.kind).toBe("unknown");
-    const three = applyResults(two, { dataKey: 2, report, results: { b: apps } });
+    const three = applyResults(two, { dataKey: 2, report, results: { b: apps }, unchanged: [] });
     expect([...three.results.keys()]).toEqual(["b"]);
+  });
+
+  test("a result said to be unchanged stays the object the page holds, under the new key", () => {
+    const report = { rules: [], people: { active: false, skippedBoardIds: [] }, totalItems: 0, keptItems: 0 };
+    const held = computeApps();
+    const one = applyResults(NO_RESULTS, { dataKey: 1, report, results: { a: held, b: held }, unchanged: [] });
+    const two = applyResults(one, { dataKey: 2, report, results: { b: computeApps() }, unchanged: ["a"] });
+    expect(two.dataKey).toBe(2);
+    expect(two.results.get("a")).toBe(held);
+    expect(two.results.get("b")).not.toBe(held);
   });
 });

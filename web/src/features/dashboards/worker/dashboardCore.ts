@@ -49,10 +49,16 @@ export interface ResultsUpdate {
   dataKey: number;
   report: FilterReport;
   /**
-   * Results computed in this pass, by widget id: all of them when `dataKey` changed, else only
-   * the widgets whose type or settings changed (the page keeps the others as they are).
+   * Results computed in this pass, by widget id: with `unchanged`, every widget when `dataKey`
+   * changed, else only the widgets whose type or settings changed (the page keeps the others as
+   * they are).
    */
   results: Record<string, WidgetResult>;
+  /**
+   * Widgets of this pass whose result is the very one last sent (the same figures under a new
+   * filter, say): the page keeps its copy and its drawing, and only marks them with `dataKey`.
+   */
+  unchanged: string[];
 }
 
 /** The dashboard as `open` read it, or why it could not. */
@@ -60,10 +66,22 @@ export type DashboardRead =
   | { ok: true; dashboard: Dashboard; etag: string | null }
   | { ok: false; status: number; code: string; message: string };
 
+/** How many of the connected boards have answered (read, missing or failed), of how many. */
+export interface BoardProgress {
+  settled: number;
+  total: number;
+}
+
 export interface WorkerReply {
   dashboard?: DashboardRead;
-  /** Every connected board's state, with the column lists of the loaded ones, when they changed. */
+  /**
+   * Every connected board's state, with the column lists of the loaded ones: when a load starts
+   * and when it settles, when a board turns slow, missing or failed, and with results over the
+   * boards so far. Each one renders the page, so boards that merely arrive send `progress`.
+   */
   boards?: { loads: BoardStatus[]; metas: BoardMeta[] };
+  /** While boards arrive: the count the page's progress bar shows, and nothing else renders. */
+  progress?: BoardProgress;
   results?: ResultsUpdate;
 }
 
@@ -120,6 +138,11 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   let boards: BoardRead[] = [];
   let data: { boards: BoardRead[]; filtersKey: string; filtered: FilteredData; key: number } | null = null;
   let computed: ReadonlyMap<string, ComputedWidget> = new Map();
+  /**
+   * Each widget's result as last sent, with its JSON for comparing a new one: what the page holds,
+   * so a result equal to it goes as `unchanged` and the page redraws nothing for it.
+   */
+  let sent = new Map<string, { result: WidgetResult; json: string }>();
   const filterCache = new FilterCache<BoardRead[]>();
   /** Boards changed since the last results were sent. */
   let stale = false;
@@ -156,26 +179,44 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       fresh = true;
     }
     const out: Record<string, WidgetResult> = {};
+    const unchanged: string[] = [];
     const next = new Map<string, ComputedWidget>();
+    // New data replaces the page's results whole: it then holds only what this pass lists.
+    const nextSent = fresh ? new Map<string, { result: WidgetResult; json: string }>() : sent;
+    const send = (id: string, result: WidgetResult) => {
+      const before = sent.get(id);
+      if (before?.result === result) {
+        unchanged.push(id);
+        nextSent.set(id, before);
+        return;
+      }
+      const json = JSON.stringify(result);
+      if (before?.json === json) unchanged.push(id);
+      else out[id] = result;
+      nextSent.set(id, { result, json });
+    };
     for (const widget of view.widgets) {
       const key = `${widget.type}\n${JSON.stringify(widget.settings ?? null)}`;
       const hit = computed.get(widget.id);
       if (hit && hit.key === key) {
         next.set(widget.id, hit);
         // New data (a filter come back to) sends every widget under its new key.
-        if (fresh) out[widget.id] = hit.result;
+        if (fresh) send(widget.id, hit.result);
         continue;
       }
       const result = computeWidget(data.filtered, widget);
       next.set(widget.id, { key, result });
-      out[widget.id] = result;
+      send(widget.id, result);
     }
     computed = next;
+    sent = nextSent;
     filterCache.set(boards, data.filtersKey, { filtered: data.filtered, computed });
-    if (!fresh && Object.keys(out).length === 0) return undefined;
-    return { dataKey: data.key, report: data.filtered.report, results: out };
+    if (!fresh && Object.keys(out).length === 0 && unchanged.length === 0) return undefined;
+    return { dataKey: data.key, report: data.filtered.report, results: out, unchanged };
   };
 
+  /** What of the board states the page shows beyond a count: sent again only when it changes. */
+  let shownStates: string | null = null;
   const onLoads = (next: BoardLoad[]) => {
     loads = next;
     const loaded = loadedBoards(next);
@@ -183,17 +224,28 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       boards = loaded;
       stale = true;
     }
-    const settled = next.every((l) => l.state !== "loading");
+    const settledCount = next.filter((l) => l.state !== "loading").length;
+    const settled = settledCount === next.length;
     let update: ResultsUpdate | undefined;
     if (stale && (settled || Date.now() - partialAt >= partialEveryMs)) {
       if (!settled) partialAt = Date.now();
       stale = false;
       update = results();
     }
-    post({
-      boards: { loads: next.map(status), metas: loaded.map(meta) },
-      ...(update ? { results: update } : {}),
-    });
+    const statuses = next.map(status);
+    // A board that merely arrived changes nothing here but the count.
+    const states = JSON.stringify(
+      statuses.map((l) => (l.state === "loaded" || (l.state === "loading" && !l.slow) ? l.id : l)),
+    );
+    if (settled || update || states !== shownStates) {
+      shownStates = settled ? null : states;
+      post({
+        boards: { loads: statuses, metas: loaded.map(meta) },
+        ...(update ? { results: update } : {}),
+      });
+    } else {
+      post({ progress: { settled: settledCount, total: next.length } });
+    }
   };
 
   const setView = (filters: DashboardFilters | null, widgets: WidgetConfig[]) => {

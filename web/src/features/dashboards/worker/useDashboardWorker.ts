@@ -2,22 +2,49 @@
  * The page's side of the dashboard worker: starts it for the page's lifetime, asks it to load
  * the connected boards (again with their ETags when `revalidation` changes), sends the filters
  * and widgets whenever what they compute changes (moving or resizing a widget sends nothing),
- * and keeps what comes back: board states and column lists in React state, the filter report
+ * and keeps what comes back: board states and column lists in React state, the count of boards
+ * read so far in a `ProgressStore` (only the progress bar renders on each), the filter report
  * and widget results in a `ResultsStore`.
  */
 import { useEffect, useEffectEvent, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { effectiveFilters } from "../filterEdit";
 import { ResultsStore } from "../resultsStore";
-import type { BoardMeta, BoardStatus, WorkerReply, WorkerRequest } from "./dashboardCore";
+import type { BoardMeta, BoardProgress, BoardStatus, WorkerReply, WorkerRequest } from "./dashboardCore";
 import { takeDashboardWorker } from "./prestart";
 import { ApiError } from "../../../shared/api/client";
 import type { Dashboard, DashboardConfig, Versioned } from "../api";
+import type { DashboardFilters, WidgetConfig } from "../engine/types";
 
 export interface DashboardState {
   loads: BoardStatus[];
   metas: BoardMeta[];
+  /** How many boards have answered while they load, for the progress bar alone. */
+  progress: ProgressStore;
   /** The filter report and widget results, which only the parts that show them subscribe to. */
   results: ResultsStore;
+  /** Posts edited filters to the worker straight away (call it beside the edit itself). */
+  sendFilters: (filters: DashboardFilters) => void;
+}
+
+const NO_PROGRESS: BoardProgress = { settled: 0, total: 0 };
+
+/** The latest board count, replaced as a whole, and a way to hear of it. */
+export class ProgressStore {
+  private snapshot = NO_PROGRESS;
+  private readonly listeners = new Set<() => void>();
+
+  subscribe = (onChange: () => void): (() => void) => {
+    this.listeners.add(onChange);
+    return () => this.listeners.delete(onChange);
+  };
+
+  getSnapshot = (): BoardProgress => this.snapshot;
+
+  set(progress: BoardProgress): void {
+    if (progress.settled === this.snapshot.settled && progress.total === this.snapshot.total) return;
+    this.snapshot = progress;
+    for (const listener of this.listeners) listener();
+  }
 }
 
 /** One dashboard's worker, started while something subscribes and stopped when it leaves. */
@@ -71,16 +98,22 @@ export function readDashboard(worker: Worker): Promise<Versioned<Dashboard>> {
 export function useDashboardWorker(worker: Worker, config: DashboardConfig, revalidation: number): DashboardState {
   const [boards, setBoards] = useState<Pick<DashboardState, "loads" | "metas">>({ loads: [], metas: [] });
   const [results] = useState(() => new ResultsStore());
+  const [progress] = useState(() => new ProgressStore());
 
   useEffect(() => {
     const onReply = ({ data }: MessageEvent<WorkerReply>) => {
       // Results first: boards never show as settled beside the results of fewer boards.
       if (data.results) results.apply(data.results);
-      if (data.boards) setBoards(data.boards);
+      if (data.boards) {
+        const { loads } = data.boards;
+        progress.set({ settled: loads.filter((l) => l.state !== "loading").length, total: loads.length });
+        setBoards(data.boards);
+      }
+      if (data.progress) progress.set(data.progress);
     };
     worker.addEventListener("message", onReply);
     return () => worker.removeEventListener("message", onReply);
-  }, [worker, results]);
+  }, [worker, results, progress]);
 
   const idsKey = config.boardIds.join("\n");
   const revalidated = useRef(revalidation);
@@ -95,15 +128,30 @@ export function useDashboardWorker(worker: Worker, config: DashboardConfig, reva
   // Rules still being typed are left out; moving or resizing a widget changes nothing to send.
   const filters = useMemo(() => effectiveFilters(config.filters), [config.filters]);
   const widgets = config.widgets;
-  const viewKey = useMemo(
-    () => JSON.stringify([filters, widgets.map((w) => [w.id, w.type, w.settings])]),
-    [filters, widgets],
-  );
-  const postView = useEffectEvent(() => {
-    const view: WorkerRequest = { type: "view", filters, widgets: [...widgets] };
+  const viewKey = useMemo(() => viewKeyOf(filters, widgets), [filters, widgets]);
+  /** The view last posted to this worker, so the same one is never posted twice. */
+  const posted = useRef<{ worker: Worker; key: string } | null>(null);
+  const post = (next: DashboardFilters | null, key: string) => {
+    if (posted.current?.worker === worker && posted.current.key === key) return;
+    posted.current = { worker, key };
+    const view: WorkerRequest = { type: "view", filters: next, widgets: [...widgets] };
     worker.postMessage(view);
-  });
+  };
+  const postView = useEffectEvent(() => post(filters, viewKey));
   useEffect(() => postView(), [worker, viewKey]);
+  /**
+   * Sends edited filters at once, from the edit's own event: the worker computes while the page
+   * renders the edit, instead of after it. The render that follows then has nothing to send.
+   */
+  const sendFilters = (next: DashboardFilters) => {
+    const effective = effectiveFilters(next);
+    post(effective, viewKeyOf(effective, widgets));
+  };
 
-  return { ...boards, results };
+  return { ...boards, progress, results, sendFilters };
+}
+
+/** What the worker computes from: the effective filters and each widget's id, type and settings. */
+function viewKeyOf(filters: DashboardFilters | null, widgets: readonly WidgetConfig[]): string {
+  return JSON.stringify([filters, widgets.map((w) => [w.id, w.type, w.settings])]);
 }
