@@ -45,6 +45,8 @@ pub enum AppError {
     Drips(#[from] drips::DripError),
     #[error(transparent)]
     Focus(#[from] focus::FocusError),
+    #[error(transparent)]
+    Calendar(#[from] calendar::CalendarError),
     /// A recipe's run could not start (its folder is gone); the run is
     /// recorded failed with this reason.
     #[error("{reason}")]

@@ -17,6 +17,7 @@
 //! `server.json`.
 
 pub mod bug_intake;
+mod calendar_sync;
 pub mod catches;
 pub mod coaching_watch;
 mod connections;

@@ -50,6 +50,11 @@ pub struct App {
     pub drips: Arc<drips::Drips>,
     /// Wakes the delivery loop of `drips.rs` ([`App::wake_drips`]).
     pub(crate) drips_wake: Arc<Notify>,
+    /// The user's CalDAV accounts and ICS subscriptions
+    /// (`calendar_sync.rs` synchronises them).
+    pub calendars: Arc<calendar::Calendars>,
+    /// Wakes the calendars' sync loop ([`App::wake_calendars`]).
+    pub(crate) calendars_wake: Arc<Notify>,
     /// Focus mode and pomodoro runs (`pomodoro.rs` moves the runs on).
     pub focus: Arc<focus::Focus>,
     /// Wakes the pomodoro loop ([`App::wake_pomodoro`]).

@@ -237,6 +237,7 @@ impl Prepared {
         let cipher = secrets::Cipher::load_or_create(&data_dir.join(secrets::KEY_FILE))?;
         let (stop, _) = watch::channel(None);
         let scoped_tokens = Arc::new(accounts::scoped::ScopedTokens::load(db.clone())?);
+        let secrets = Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher));
         let app = App {
             scoped_tokens,
             metrics: Arc::new(metrics::Metrics::new()),
@@ -251,6 +252,7 @@ impl Prepared {
             )),
             drips_wake: Arc::new(tokio::sync::Notify::new()),
             focus: Arc::new(focus::Focus::new(db.clone(), clock.clone())),
+            calendars_wake: Arc::new(tokio::sync::Notify::new()),
             pomodoro_wake: Arc::new(tokio::sync::Notify::new()),
             presence: Arc::new(navigation::Presence::new(clock.clone())),
             coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
@@ -258,7 +260,12 @@ impl Prepared {
             work: Arc::new(work::Index::default()),
             utility: utility_model::open(db.clone(), clock.clone(), &data_dir),
             tasks: Arc::new(tasks::Tasks::new(db.clone(), clock.clone())),
-            secrets: Arc::new(secrets::Secrets::new(db.clone(), clock.clone(), cipher)),
+            calendars: Arc::new(calendar::Calendars::new(
+                db.clone(),
+                clock.clone(),
+                secrets.clone(),
+            )),
+            secrets,
             secrets_answered: Arc::new(tokio::sync::Notify::new()),
             pm_wake: Arc::new(tokio::sync::Notify::new()),
             rules_wake: Arc::new(tokio::sync::Notify::new()),
@@ -311,6 +318,7 @@ impl Prepared {
         crate::rule_events::start(&app);
         crate::drips::start(&app);
         crate::pomodoro::start(&app);
+        crate::calendar_sync::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);
@@ -509,6 +517,7 @@ fn all_migrations() -> Vec<store::Migration> {
         automations::RULE_MIGRATIONS,
         drips::MIGRATIONS,
         focus::MIGRATIONS,
+        calendar::MIGRATIONS,
     ]
     .concat()
 }

@@ -25,6 +25,7 @@
 mod book;
 mod caldav;
 mod dav;
+mod days;
 mod error;
 mod expand;
 mod ics;
@@ -44,6 +45,8 @@ pub use service::{Calendars, Options};
 /// What an account reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[ts(rename = "CalendarKind")]
+#[schema(as = CalendarKind)]
 pub enum Kind {
     /// A CalDAV server: its calendars, found from the URL.
     Caldav,
@@ -96,6 +99,8 @@ impl std::fmt::Debug for NewAccount {
 /// Whether the last sync worked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[ts(rename = "CalendarStatus")]
+#[schema(as = CalendarStatus)]
 pub enum Status {
     /// Never synchronised yet.
     Pending,
@@ -107,6 +112,8 @@ pub enum Status {
 /// An account as shown: never its password, only whether it has one.
 #[derive(Debug, Clone, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "CalendarAccount")]
+#[schema(as = CalendarAccount)]
 pub struct Account {
     pub id: String,
     pub kind: Kind,
@@ -135,6 +142,8 @@ pub struct CalendarInfo {
 /// Where an occurrence comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "EventSource")]
+#[schema(as = EventSource)]
 pub struct Source {
     pub account_id: String,
     pub account: String,

@@ -59,7 +59,7 @@ pub struct Calendars {
     db: Arc<Db>,
     clock: Arc<dyn Clock>,
     secrets: Arc<secrets::Secrets>,
-    options: Options,
+    pub(crate) options: Options,
 }
 
 impl Calendars {

@@ -461,6 +461,7 @@ impl From<app::AppError> for ApiError {
             E::Webhooks(e) => e.into(),
             E::Drips(e) => e.into(),
             E::Focus(e) => e.into(),
+            E::Calendar(e) => e.into(),
             E::RecipeRunFailed { reason, .. } => {
                 ApiError::new(StatusCode::CONFLICT, "recipe_run_failed", reason)
             }
@@ -533,6 +534,21 @@ impl From<focus::FocusError> for ApiError {
             }
             E::WrongState(_) => ApiError::new(StatusCode::CONFLICT, "conflict", message),
             E::Corrupt(_) | E::Db(_) => ApiError::internal(error),
+        }
+    }
+}
+
+impl From<calendar::CalendarError> for ApiError {
+    fn from(error: calendar::CalendarError) -> Self {
+        use calendar::CalendarError as E;
+        let message = error.to_string();
+        match error {
+            E::Invalid(_) => ApiError::bad_request("invalid_request", message),
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::Remote(_) | E::Ics(_) => {
+                ApiError::new(StatusCode::CONFLICT, "calendar_sync_failed", message)
+            }
+            E::Secrets(_) | E::Store(_) => ApiError::internal(error),
         }
     }
 }

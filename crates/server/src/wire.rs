@@ -570,3 +570,31 @@ pub struct PomodoroChange {
     #[ts(optional)]
     pub rules: Option<Vec<focus::PomodoroRule>>,
 }
+
+/// `POST /calendars`: a CalDAV account or an ICS subscription.
+#[derive(Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct NewCalendar {
+    pub kind: calendar::Kind,
+    /// The server's address (its root is enough for CalDAV), or the `.ics`
+    /// file's (`webcal://` is read as `https://`).
+    pub url: String,
+    #[ts(optional)]
+    pub username: Option<String>,
+    /// A password or an app token; written to the secrets store, never
+    /// returned.
+    #[ts(optional)]
+    pub password: Option<String>,
+    /// Shown in lists; the URL's host when absent.
+    #[ts(optional)]
+    pub name: Option<String>,
+}
+
+/// `GET /calendar/events`: a range of days, both included, `YYYY-MM-DD`.
+#[derive(Debug, Clone, Deserialize, IntoParams, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct CalendarEventsQuery {
+    pub from: String,
+    pub to: String,
+}

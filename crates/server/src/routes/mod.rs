@@ -21,6 +21,7 @@ mod digests;
 mod doctor;
 mod drips;
 mod focus;
+mod calendars;
 mod email_inbound;
 mod forensics;
 mod governor;
@@ -81,6 +82,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(recipes::routes())
         .merge(drips::routes())
         .merge(focus::routes())
+        .merge(calendars::routes())
         .merge(rules::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())

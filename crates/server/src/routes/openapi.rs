@@ -32,10 +32,10 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, boards, bookmarks, bug_reports, clock, coaching, dashboards,
-    digests, doctor, drips, email_inbound, focus, forensics, governor, inbox, messenger_bot,
-    metrics, navigation, recipes, rules, runners, secrets, sessions, settings, stream, task_lists,
-    teamchat, ui, utility, webhooks, work,
+    accounts, alarms, app, approvals, boards, bookmarks, bug_reports, calendars, clock, coaching,
+    dashboards, digests, doctor, drips, email_inbound, focus, forensics, governor, inbox,
+    messenger_bot, metrics, navigation, recipes, rules, runners, secrets, sessions, settings,
+    stream, task_lists, teamchat, ui, utility, webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -102,6 +102,7 @@ pub const LISTENER: &str = "x-listener";
         drips::delete_drip, drips::change_drip, drips::list_items, drips::add_item,
         drips::read_item, drips::delete_item, drips::preview,
         focus::read_focus, focus::set_focus, focus::read_pomodoro, focus::change_pomodoro,
+        calendars::list, calendars::add, calendars::remove, calendars::sync, calendars::events,
         rules::list, rules::create, rules::read, rules::replace, rules::remove, rules::firings,
         rules::approve, rules::pause, rules::resume,
         secrets::open_request, secrets::list_requests, secrets::read_request, secrets::answer,

@@ -1560,6 +1560,69 @@ managesFocus?: boolean,
  */
 rules?: Array<PomodoroRule>, };
 
+export type CalendarKind = "caldav" | "ics";
+
+export type CalendarStatus = "pending" | "ok" | "failing";
+
+export type CalendarAccount = { id: string, kind: CalendarKind, name: string, url: string, username: string | null, hasPassword: boolean, status: CalendarStatus, failure: string | null, 
+/**
+ * What the last successful sync could not read (an unknown time
+ * zone, a rule it could not walk), one sentence each.
+ */
+warnings: Array<string>, lastSyncAt: string | null, createdAt: string, calendars: Array<CalendarInfo>, };
+
+export type CalendarInfo = { name: string, color: string | null, };
+
+export type Occurrence = { uid: string, title: string, location: string | null, 
+/**
+ * RFC 3339 UTC. For an all-day event, midnight UTC of its first day.
+ */
+start: string, 
+/**
+ * Exclusive; for an all-day event, midnight UTC after its last day.
+ */
+end: string, allDay: boolean, 
+/**
+ * Part of a series (an RRULE, RDATEs or overrides).
+ */
+recurring: boolean, source: EventSource, };
+
+export type EventSource = { accountId: string, account: string, calendar: string, kind: CalendarKind, color: string | null, };
+
+export type SyncReport = { 
+/**
+ * Calendars the account has now.
+ */
+calendars: number, 
+/**
+ * Events (CalDAV resources, or a subscription's UIDs) downloaded.
+ */
+fetched: number, 
+/**
+ * Events removed because the server no longer has them.
+ */
+removed: number, 
+/**
+ * A subscription whose file had not changed (304).
+ */
+notModified: boolean, };
+
+export type NewCalendar = { kind: CalendarKind, 
+/**
+ * The server's address (its root is enough for CalDAV), or the `.ics`
+ * file's (`webcal://` is read as `https://`).
+ */
+url: string, username?: string, 
+/**
+ * A password or an app token; written to the secrets store, never
+ * returned.
+ */
+password?: string, 
+/**
+ * Shown in lists; the URL's host when absent.
+ */
+name?: string, };
+
 export type Rule = { id: string, name: string, state: RuleState, createdByAgent: boolean, when: RuleTrigger, then: Array<RuleAction>, createdAt: string, updatedAt: string, lastFiredAt: string | null, };
 
 export type NewRule = { name: string, when: RuleTrigger, then: Array<RuleAction>, };

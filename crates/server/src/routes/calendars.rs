@@ -1,0 +1,121 @@
+//! Calendars (docs/calendar.md): `/calendars`, the user's CalDAV accounts
+//! and ICS subscriptions, and `GET /calendar/events`, their occurrences in a
+//! range of days. Any token reads; only the user adds, removes and
+//! synchronises accounts. The password goes to the secrets store and no
+//! route returns it. Every route answers 403 `calendar_disabled` while
+//! `calendarEnabled` is off.
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use calendar::{Account, Occurrence, SyncReport};
+
+use crate::auth::{Caller, User};
+use crate::blocking::blocking;
+use crate::error::{ApiError, ApiResult};
+use crate::json::ApiJson;
+use crate::state::AppState;
+use crate::wire::{CalendarEventsQuery, NewCalendar};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/calendars", get(list).post(add))
+        .route("/calendars/{id}", axum::routing::delete(remove))
+        .route("/calendars/{id}/sync", post(sync))
+        .route("/calendar/events", get(events))
+}
+
+fn calendars_on(state: &AppState) -> ApiResult<()> {
+    if state.settings.calendar_enabled() {
+        return Ok(());
+    }
+    Err(ApiError::forbidden(
+        "calendar_disabled",
+        "Calendars are turned off (setting calendarEnabled).",
+    ))
+}
+
+/// The account's CalDAV accounts and ICS subscriptions, never a password.
+///
+/// Each with its status (`pending`, `ok`, `failing` and why) and calendars.
+#[utoipa::path(get, path = "/calendars", responses((status = 200, body = Vec<Account>)))]
+async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Vec<Account>>> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), caller.account_id().to_owned());
+    Ok(Json(blocking(move || service.accounts(&owner)).await?))
+}
+
+/// Adds a CalDAV account or an ICS subscription.
+///
+/// `{kind: "caldav" | "ics", url, username?, password?, name?}`. The
+/// password (or token) is written to the secrets store and never returned;
+/// the account is synchronised at once in the background (`status`
+/// `pending` until then). A bad URL → 400.
+#[utoipa::path(post, path = "/calendars", request_body = NewCalendar, responses((status = 201, body = Account)))]
+async fn add(
+    user: User,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<NewCalendar>,
+) -> ApiResult<(StatusCode, Json<Account>)> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    let new = calendar::NewAccount {
+        kind: body.kind,
+        url: body.url,
+        username: body.username,
+        password: body.password,
+        name: body.name,
+    };
+    let account = blocking(move || service.add(&owner, new)).await?;
+    state.wake_calendars();
+    Ok((StatusCode::CREATED, Json(account)))
+}
+
+/// Removes an account, its events and its saved password.
+#[utoipa::path(delete, path = "/calendars/{id}", params(("id" = String, Path, description = "The account's id.")), responses((status = 204)))]
+async fn remove(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    blocking(move || service.remove(&owner, &id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Synchronises one account now.
+///
+/// Only what changed on the server is downloaded. A server that fails
+/// (401, 404, 5xx, malformed XML) → 409 `calendar_sync_failed` with the
+/// reason; the account is marked failing and keeps its events.
+#[utoipa::path(post, path = "/calendars/{id}/sync", params(("id" = String, Path, description = "The account's id.")), responses((status = 200, body = SyncReport)))]
+async fn sync(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<SyncReport>> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    Ok(Json(blocking(move || service.sync(&owner, &id)).await?))
+}
+
+/// The calendars' events from `from` to `to` (days, both included).
+///
+/// Days are read in the server's time zone (at most 400 of them); each occurrence has its
+/// `source` (account, calendar, kind, color), times in UTC. Recurring
+/// events come expanded.
+#[utoipa::path(get, path = "/calendar/events", params(CalendarEventsQuery), responses((status = 200, body = Vec<Occurrence>)))]
+async fn events(
+    caller: Caller,
+    State(state): State<AppState>,
+    Query(query): Query<CalendarEventsQuery>,
+) -> ApiResult<Json<Vec<Occurrence>>> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), caller.account_id().to_owned());
+    let (from, to) = (query.from, query.to);
+    Ok(Json(
+        blocking(move || service.events_on_days(&owner, &from, &to)).await?,
+    ))
+}
