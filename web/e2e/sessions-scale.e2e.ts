@@ -7,11 +7,14 @@
  *     animation frame (the frame that paints it) after the line's row appears on the session
  *     page (`/sessions/<id>`); then the same with a bare `/api/stream` listener writing into the
  *     DOM, which leaves the page's rendering out. Both clocks are this machine's. The server
- *     stores and sends output every 50 ms (the sessions crate's flush), which is most of it.
+ *     flushes a line that follows a quiet spell at once and batches only output closer than 50 ms
+ *     to the last flush (the sessions crate's adaptive flush), so a ticker's lines go at once.
+ *     Beside each, the server's CPU time per line over the ticker's run (user + system, from
+ *     /proc, in 10 ms ticks), so a faster line is not bought with more CPU.
  * The server is the debug binary unless SWITCHBOARD_BIN names another (`make bench` passes the
  * release one). A measurement, not a test: `npm run bench:sessions` runs it, `npm run e2e` does not.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { figure, SERVER } from "./figures";
@@ -102,6 +105,7 @@ test("the board with 200 sessions: drawn in under 300 ms; an engine's line on sc
 
   // On the session page: the ticker waits before its first line, so the page is open and
   // watching by then; each stamp counts once, when its row is first drawn.
+  const pageCpu = serverCpuMs(dir);
   const onPage = await startSessionInPage(page, { engine: "ticker", prompt: "tick", title: "Ticker on the page" });
   await page.goto(`${e2e.server.uiUrl}/sessions/${onPage}`);
   await page.locator('[role="log"][aria-busy="false"]').waitFor();
@@ -111,17 +115,32 @@ test("the board with 200 sessions: drawn in under 300 ms; an engine's line on sc
   });
   const pageLatencies = await page.evaluate(() => (window as unknown as Watched).lineLatencies);
   console.log(`engine line on the session page, ${SERVER}: ${figure(pageLatencies)}`);
+  console.log(`  server CPU: ${perLine(serverCpuMs(dir) - pageCpu, pageLatencies.length)}`);
 
   // The same without the page's rendering: a bare listener on /api/stream writing into the DOM,
   // once the first ticker is done, so only the second one's lines reach it.
   await waitForStatus(e2e.server, onPage, "waiting_for_input");
+  const bareCpu = serverCpuMs(dir);
   const bare = await startSessionInPage(page, { engine: "ticker", prompt: "tick", title: "Ticker, bare" });
   await page.evaluate(watchLines, "stream" as const);
   await waitForStatus(e2e.server, bare, "waiting_for_input");
   const streamLatencies = await page.evaluate(() => (window as unknown as Watched).lineLatencies);
   console.log(`  the stream alone (a bare listener writing into the DOM): ${figure(streamLatencies)}`);
+  console.log(`  server CPU: ${perLine(serverCpuMs(dir) - bareCpu, streamLatencies.length)}`);
   await context.close();
 });
+
+/** The server's CPU time so far (user + system over all its threads), in ms, from /proc. */
+function serverCpuMs(dataDir: string): number {
+  const { pid } = JSON.parse(readFileSync(join(dataDir, "server.json"), "utf8")) as { pid: number };
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After the command's name: utime and stime are the 12th and 13th fields, in 10 ms ticks.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const perLine = (cpuMs: number, lines: number) =>
+  `${(cpuMs / Math.max(1, lines)).toFixed(2)} ms a line (${cpuMs} ms over ${lines} lines)`;
 
 interface Watched {
   lineLatencies: number[];

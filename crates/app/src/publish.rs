@@ -7,8 +7,9 @@
 //! connected account hears of a change.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
-use events::{Audience, Name};
+use events::{Audience, Draft, Name};
 use serde_json::json;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
@@ -18,12 +19,22 @@ use crate::stream_events::{
     AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged, TasksChanged,
 };
 
+/// About the most `output` data one publish holds (it takes whole batches,
+/// at least one): a subscriber's buffer counts publishes, so this bounds
+/// what a stalled one holds alive, and it keeps one that stops reading in
+/// a flood cut off after about as much output as when each entry was a publish.
+const MAX_PUBLISH_BYTES: usize = 32 << 10;
+
 /// Starts the task that turns the sessions' broadcasts into events. One task
 /// reads both, output first: the sessions crate sends a turn's last output
-/// before the status move that ends it, so taking every waiting chunk before
+/// before the status move that ends it, so taking every waiting batch before
 /// an update keeps that order on the stream (a client that sees
-/// `waiting_for_input` has the turn's output). It ends when the server is
-/// asked to stop (it holds the state, so the channels never close on their own).
+/// `waiting_for_input` has the turn's output). Output is never lost on the
+/// way: the sessions' output feed drops nothing (it holds the engines back
+/// instead), and every batch waiting when the task wakes goes to the hub as
+/// one publish, so the more output waits, the fewer wake-ups and socket
+/// writes each line costs. It ends when the server is asked to stop (it
+/// holds the state, so the channels never close on their own).
 pub(crate) fn forward_sessions(state: &App) {
     let mut updates = state.sessions.subscribe();
     let mut output = state.sessions.subscribe_output();
@@ -35,10 +46,9 @@ pub(crate) fn forward_sessions(state: &App) {
                 biased;
                 // The watch's guard is not Send: drop it before any await below.
                 () = async { drop(stop.wait_for(Option::is_some).await) } => return,
-                chunk = output.recv() => match chunk {
-                    Ok(chunk) => output_stored(&state, chunk),
-                    Err(RecvError::Lagged(missed)) => lost(&state, missed),
-                    Err(RecvError::Closed) => return,
+                batch = output.recv() => match batch {
+                    Some(batch) => output_stored(&state, batch, &mut output),
+                    None => return,
                 },
                 update = updates.recv() => match update {
                     Ok(update) => {
@@ -88,13 +98,15 @@ fn with_queued(
 /// whose output is waiting here.
 async fn announce_session(
     state: &App,
-    output: &mut broadcast::Receiver<sessions::OutputAppended>,
+    output: &mut sessions::OutputReceiver,
     account_id: &str,
     session_id: &str,
 ) {
     match state.sessions.get(account_id, session_id).await {
         Ok(session) => {
-            drain_output(state, output);
+            while let Some(batch) = output.try_recv() {
+                output_stored(state, batch, output);
+            }
             session_changed(state, &session);
         }
         Err(error) => tracing::warn!(%error, session_id, "cannot read a session to announce it"),
@@ -137,29 +149,44 @@ pub(crate) fn on_session_updates<F, Fut>(
     });
 }
 
-fn drain_output(state: &App, output: &mut broadcast::Receiver<sessions::OutputAppended>) {
-    loop {
-        match output.try_recv() {
-            Ok(chunk) => output_stored(state, chunk),
-            Err(TryRecvError::Lagged(missed)) => lost(state, missed),
-            Err(TryRecvError::Empty | TryRecvError::Closed) => return,
+/// Publishes `first` and every batch already waiting behind it, each entry
+/// an `output` event, in one publish.
+fn output_stored(
+    state: &App,
+    first: Arc<sessions::OutputAppended>,
+    output: &mut sessions::OutputReceiver,
+) {
+    let mut drafts = Vec::new();
+    let mut bytes = 0;
+    let mut batch = Some(first);
+    while let Some(stored) = batch {
+        for entry in &stored.entries {
+            let data = OutputEvent {
+                session_id: stored.session_id.clone(),
+                turn: stored.turn,
+                seq: entry.seq,
+                at: stored.at.clone(),
+                entry: entry.entry.clone(),
+            };
+            match serde_json::to_string(&data) {
+                Ok(data) => {
+                    bytes += data.len();
+                    drafts.push(Draft {
+                        audience: Audience::Account(stored.account_id.clone()),
+                        name: Name::Output,
+                        data,
+                    });
+                }
+                Err(error) => tracing::error!(%error, "an output event could not be written"),
+            }
         }
+        batch = if bytes < MAX_PUBLISH_BYTES {
+            output.try_recv()
+        } else {
+            None
+        };
     }
-}
-
-fn output_stored(state: &App, chunk: sessions::OutputAppended) {
-    let data = OutputEvent {
-        session_id: chunk.session_id,
-        turn: chunk.turn,
-        seq: chunk.seq,
-        at: chunk.at,
-        entry: chunk.entry,
-    };
-    state.events.publish(
-        Audience::Account(chunk.account_id),
-        Name::Output,
-        &json!(data),
-    );
+    state.events.publish_all(drafts);
 }
 
 /// Announcements fell behind and were lost before reaching the hub: every

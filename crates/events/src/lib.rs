@@ -4,7 +4,12 @@
 //! of recent events (for resumes after a reconnect) and offers it to every
 //! subscriber of its audience without waiting: each subscriber has a bounded
 //! buffer, and one whose buffer is full is dropped with a final `reset`
-//! event, so a stalled reader never slows the publisher or anyone else.
+//! event naming the last event it did not get (its resume point), so a
+//! stalled reader never slows the publisher or anyone else.
+//! [`Hub::publish_all`] publishes many events at once (a burst of output):
+//! they take consecutive ids and reach each subscriber as one entry of its
+//! buffer, shared, not copied, so the buffer's bound counts publishes, not
+//! lines, and [`Subscription::batches`] hands a writer everything ready at once.
 //! [`Hub::subscribe`] with the last id a client saw replays what it missed,
 //! or starts with a `reset` when that is no longer held.
 //!
@@ -97,6 +102,19 @@ pub struct Event {
     seq: u64,
 }
 
+/// An event to publish among others ([`Hub::publish_all`]).
+#[derive(Debug)]
+pub struct Draft {
+    pub audience: Audience,
+    pub name: Name,
+    /// One line of JSON: one object, serialised without line breaks.
+    pub data: String,
+}
+
+/// The events of one publish that one subscriber receives, shared by every
+/// subscriber that receives them all.
+type Chunk = Arc<[Arc<Event>]>;
+
 impl Event {
     /// Roughly what the event costs to keep in the ring.
     fn weight(&self) -> usize {
@@ -119,14 +137,15 @@ pub struct Config {
     pub ring_events: usize,
     /// ...and at most about this many bytes of them.
     pub ring_bytes: usize,
-    /// Events a subscriber may have waiting before it is dropped.
+    /// Publishes (single events or [`Hub::publish_all`]'s bursts) a
+    /// subscriber may have waiting before it is dropped.
     pub buffer: usize,
 }
 
 impl Config {
-    /// The server's sizes: 10,000 events or 8 MiB for resumes, 256 events
+    /// The server's sizes: 10,000 events or 8 MiB for resumes, 256 publishes
     /// waiting per subscriber (a live client drains them in milliseconds; the
-    /// events are shared, so a stalled one holds at most 256 of them alive).
+    /// events are shared, so a stalled one holds at most 256 publishes alive).
     pub fn with_epoch(epoch: u64) -> Config {
         Config {
             epoch,
@@ -139,7 +158,7 @@ impl Config {
 
 struct Subscriber {
     account_id: String,
-    sender: mpsc::Sender<Arc<Event>>,
+    sender: mpsc::Sender<Chunk>,
     /// The `reset` it gets after its buffered events when it is dropped.
     farewell: Arc<OnceLock<Arc<Event>>>,
 }
@@ -198,19 +217,38 @@ impl Hub {
     /// waits: a subscriber with a full buffer is dropped (it receives its
     /// buffered events, then `reset`). Returns the event's id.
     pub fn publish(&self, audience: Audience, name: Name, data: &serde_json::Value) -> String {
-        let data = data.to_string();
-        let mut state = self.state();
-        state.last += 1;
-        let seq = state.last;
-        let event = Arc::new(Event {
-            id: self.id(seq),
-            name,
+        let draft = Draft {
             audience,
-            data,
-            seq,
-        });
-        state.ring_bytes += event.weight();
-        state.ring.push_back(Arc::clone(&event));
+            name,
+            data: data.to_string(),
+        };
+        self.publish_all([draft]).unwrap_or_default()
+    }
+
+    /// Records the events, with consecutive ids in their order, and offers
+    /// each subscriber those of its audience as one entry of its buffer.
+    /// Never waits, like [`Hub::publish`]. Returns the last event's id
+    /// (`None` for no events).
+    pub fn publish_all(&self, drafts: impl IntoIterator<Item = Draft>) -> Option<String> {
+        let mut state = self.state();
+        let events: Vec<Arc<Event>> = drafts
+            .into_iter()
+            .map(|draft| {
+                state.last += 1;
+                Arc::new(Event {
+                    id: self.id(state.last),
+                    name: draft.name,
+                    audience: draft.audience,
+                    data: draft.data,
+                    seq: state.last,
+                })
+            })
+            .collect();
+        let last = events.last()?.id.clone();
+        for event in &events {
+            state.ring_bytes += event.weight();
+            state.ring.push_back(Arc::clone(event));
+        }
         while state.ring.len() > self.config.ring_events
             || (state.ring_bytes > self.config.ring_bytes && state.ring.len() > 1)
         {
@@ -218,24 +256,40 @@ impl Hub {
                 state.ring_bytes -= old.weight();
             }
         }
+        // Built once, for every subscriber that receives all of them.
+        let mut all: Option<Chunk> = None;
         state.subscribers.retain(|subscriber| {
-            if !event.audience.includes(&subscriber.account_id) {
-                return !subscriber.sender.is_closed();
-            }
-            match subscriber.sender.try_send(Arc::clone(&event)) {
+            let account = subscriber.account_id.as_str();
+            let chunk: Chunk = if events.iter().all(|e| e.audience.includes(account)) {
+                Arc::clone(all.get_or_insert_with(|| events.iter().cloned().collect()))
+            } else {
+                let mine: Vec<Arc<Event>> = events
+                    .iter()
+                    .filter(|e| e.audience.includes(account))
+                    .cloned()
+                    .collect();
+                if mine.is_empty() {
+                    return !subscriber.sender.is_closed();
+                }
+                mine.into()
+            };
+            let newest = chunk.last().map_or(0, |e| e.seq);
+            match subscriber.sender.try_send(chunk) {
                 Ok(()) => true,
                 Err(mpsc::error::TrySendError::Closed(_)) => false,
                 Err(mpsc::error::TrySendError::Full(_)) => {
                     // Dropping the sender closes its channel; the farewell
-                    // follows whatever it still has buffered.
+                    // follows whatever it still has buffered. It names the
+                    // newest event it missed: a client that refetches and
+                    // resumes from it misses nothing.
                     let _ = subscriber
                         .farewell
-                        .set(self.reset(seq, Audience::Account(subscriber.account_id.clone())));
+                        .set(self.reset(newest, Audience::Account(account.to_owned())));
                     false
                 }
             }
         });
-        event.id.clone()
+        Some(last)
     }
 
     /// Starts receiving `account_id`'s events. With `last_event_id`, first
@@ -261,6 +315,8 @@ impl Hub {
             return Subscription {
                 replay,
                 live: receiver,
+                current: Arc::new([]),
+                next: 0,
                 farewell,
                 done: false,
             };
@@ -273,6 +329,8 @@ impl Hub {
         Subscription {
             replay,
             live: receiver,
+            current: Arc::new([]),
+            next: 0,
             farewell,
             done: false,
         }
@@ -326,9 +384,23 @@ impl Hub {
 /// drop for a full buffer, a final `reset`, then the end.
 pub struct Subscription {
     replay: VecDeque<Arc<Event>>,
-    live: mpsc::Receiver<Arc<Event>>,
+    live: mpsc::Receiver<Chunk>,
+    /// The publish being handed out, from `next` on.
+    current: Chunk,
+    next: usize,
     farewell: Arc<OnceLock<Arc<Event>>>,
     done: bool,
+}
+
+impl Subscription {
+    /// The same events, each batch holding every one that is ready when it
+    /// is read (at least one, at most `max`), so a writer can send them at once.
+    pub fn batches(self, max: usize) -> Batches {
+        Batches {
+            events: self,
+            max: max.max(1),
+        }
+    }
 }
 
 impl Stream for Subscription {
@@ -338,17 +410,53 @@ impl Stream for Subscription {
         if let Some(event) = self.replay.pop_front() {
             return Poll::Ready(Some(event));
         }
-        if self.done {
-            return Poll::Ready(None);
-        }
-        match self.live.poll_recv(cx) {
-            Poll::Ready(Some(event)) => Poll::Ready(Some(event)),
-            Poll::Ready(None) => {
-                self.done = true;
-                Poll::Ready(self.farewell.get().cloned())
+        loop {
+            if let Some(event) = self.current.get(self.next).cloned() {
+                self.next += 1;
+                return Poll::Ready(Some(event));
             }
-            Poll::Pending => Poll::Pending,
+            if self.done {
+                return Poll::Ready(None);
+            }
+            match self.live.poll_recv(cx) {
+                Poll::Ready(Some(chunk)) => {
+                    self.current = chunk;
+                    self.next = 0;
+                }
+                Poll::Ready(None) => {
+                    self.done = true;
+                    return Poll::Ready(self.farewell.get().cloned());
+                }
+                Poll::Pending => return Poll::Pending,
+            }
         }
+    }
+}
+
+/// [`Subscription::batches`].
+pub struct Batches {
+    events: Subscription,
+    max: usize,
+}
+
+impl Stream for Batches {
+    type Item = Vec<Arc<Event>>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Vec<Arc<Event>>>> {
+        let first = match Pin::new(&mut self.events).poll_next(cx) {
+            Poll::Ready(Some(event)) => event,
+            Poll::Ready(None) => return Poll::Ready(None),
+            Poll::Pending => return Poll::Pending,
+        };
+        let mut batch = vec![first];
+        while batch.len() < self.max {
+            match Pin::new(&mut self.events).poll_next(cx) {
+                Poll::Ready(Some(event)) => batch.push(event),
+                // The end (or nothing more yet) comes at the next read.
+                Poll::Ready(None) | Poll::Pending => break,
+            }
+        }
+        Poll::Ready(Some(batch))
     }
 }
 

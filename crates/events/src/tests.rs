@@ -215,3 +215,86 @@ fn closing_ends_every_subscription_now_and_later() {
     assert_eq!(Pin::new(&mut before).poll_next(&mut cx), Poll::Ready(None));
     assert_eq!(Pin::new(&mut after).poll_next(&mut cx), Poll::Ready(None));
 }
+
+fn drafts(account: &str, from: usize, count: usize) -> Vec<Draft> {
+    (from..from + count)
+        .map(|n| Draft {
+            audience: to(account),
+            name: Name::Output,
+            data: format!(r#"{{"n":{n}}}"#),
+        })
+        .collect()
+}
+
+#[test]
+fn a_burst_takes_consecutive_ids_and_one_place_in_each_buffer() {
+    // A buffer of one publish holds a burst of a thousand events.
+    let hub = hub(10_000, 1);
+    let mut sub = hub.subscribe("a", None);
+    let last = hub.publish_all(drafts("a", 0, 1000));
+    assert_eq!(last.as_deref(), Some("abc-1000"));
+    let got = ready(&mut sub);
+    assert_eq!(got.len(), 1000);
+    assert_eq!(got[0].id, "abc-1");
+    assert_eq!(got[999].data, r#"{"n":999}"#);
+    assert_eq!(hub.publish_all(Vec::new()), None, "nothing to publish");
+}
+
+#[test]
+fn a_burst_reaches_each_account_with_only_its_own_events() {
+    let hub = hub(100, 10);
+    let mut a = hub.subscribe("a", None);
+    let mut b = hub.subscribe("b", None);
+    let mut mixed = drafts("a", 0, 2);
+    mixed.push(Draft {
+        audience: Audience::Everyone,
+        name: Name::Settings,
+        data: r#"{"key":"k"}"#.to_owned(),
+    });
+    mixed.extend(drafts("b", 2, 1));
+    hub.publish_all(mixed);
+    assert_eq!(
+        datas(&ready(&mut a)),
+        [r#"{"n":0}"#, r#"{"n":1}"#, r#"{"key":"k"}"#]
+    );
+    assert_eq!(datas(&ready(&mut b)), [r#"{"key":"k"}"#, r#"{"n":2}"#]);
+}
+
+#[test]
+fn a_resume_from_inside_a_burst_replays_the_rest_of_it() {
+    let hub = hub(100, 10);
+    hub.publish_all(drafts("a", 0, 5));
+    let mut sub = hub.subscribe("a", Some("abc-2"));
+    assert_eq!(
+        datas(&ready(&mut sub)),
+        [r#"{"n":2}"#, r#"{"n":3}"#, r#"{"n":4}"#]
+    );
+}
+
+#[test]
+fn a_burst_that_does_not_fit_ends_the_stream_with_its_newest_id() {
+    let hub = hub(100, 1);
+    let mut slow = hub.subscribe("a", None);
+    hub.publish_all(drafts("a", 0, 3));
+    hub.publish_all(drafts("a", 3, 4));
+    let got = ready(&mut slow);
+    assert_eq!(names(&got), ["output", "output", "output", "reset"]);
+    // Resuming from it after a refetch misses nothing that came after.
+    assert_eq!(got[3].id, "abc-7");
+}
+
+#[tokio::test]
+async fn batches_hold_everything_ready_and_end_with_the_stream() {
+    let hub = hub(100, 10);
+    hub.publish(to("a"), Name::Inbox, &json!({ "n": "replayed" }));
+    let sub = hub.subscribe("a", Some("abc-0"));
+    hub.publish_all(drafts("a", 0, 3));
+    hub.publish(to("a"), Name::Inbox, &json!({}));
+    let mut batches = sub.batches(4);
+    let first = batches.next().await.map(|b| b.len());
+    assert_eq!(first, Some(4), "everything ready, up to the most");
+    let second = batches.next().await.map(|b| b.len());
+    assert_eq!(second, Some(1));
+    hub.close();
+    assert!(batches.next().await.is_none());
+}

@@ -58,6 +58,7 @@ mod isolation;
 mod log;
 mod model;
 mod notices;
+mod output;
 mod pages;
 mod placement;
 mod process;
@@ -90,12 +91,11 @@ pub use model::{
     StatusEvent, StopReason, TitleSource, TodoItem, TodoStatus, Tokens, Transcript, Trigger, Turn,
     Usage, UsageDay, Via, Worktree,
 };
+pub use output::{OutputAppended, OutputReceiver, StoredEntry};
 pub use pages::{MAX_PAGE, PageFrom};
 pub use recent::{RecentTranscript, recent_transcripts};
 pub use returning::Governance;
-pub use state::{
-    BeforeTurn, Hooks, OutputAppended, RemotePlace, SessionUpdate, TokenIssuer, TurnArgs,
-};
+pub use state::{BeforeTurn, Hooks, RemotePlace, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;
 pub use titles::MAX_TITLE_CHARS;
 pub use usage::SessionHistory;

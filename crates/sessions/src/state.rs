@@ -1,6 +1,6 @@
 //! The state the supervisor and every turn share: the database, the clock,
-//! the live sessions' handles, the token issuer, and the status and output
-//! broadcasts.
+//! the live sessions' handles, the token issuer, the status broadcast and the
+//! output feed.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -15,6 +15,7 @@ use tokio::sync::{Notify, broadcast, watch};
 use crate::db;
 use crate::error::{Result, SessionError};
 use crate::model::{EntryBody, Status};
+use crate::output::{OutputAppended, OutputFeed, StoredEntry};
 use crate::returning::{Governance, Pacer};
 
 /// Mints and revokes the scoped agent tokens; the server implements it over
@@ -91,20 +92,6 @@ pub struct SessionUpdate {
     pub moved: bool,
 }
 
-/// One typed entry of a turn's transcript, broadcast once it is stored (for
-/// live views). `seq` is the entry's place in the transcript: it grows within
-/// a session, and `GET /sessions/<id>/transcript?format=json` pages by it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OutputAppended {
-    pub session_id: String,
-    pub account_id: String,
-    pub turn: i64,
-    pub seq: i64,
-    /// When it was stored (the supervisor clock's timestamp), as the entry's `at` reads.
-    pub at: String,
-    pub entry: EntryBody,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum EndRequest {
     Stop,
@@ -145,7 +132,7 @@ pub(crate) struct Inner {
     pub(crate) live: Mutex<HashMap<String, Live>>,
     pub(crate) shutting_down: AtomicBool,
     pub(crate) updates: broadcast::Sender<SessionUpdate>,
-    pub(crate) output: broadcast::Sender<OutputAppended>,
+    pub(crate) output: OutputFeed,
 }
 
 impl Inner {
@@ -225,7 +212,7 @@ impl Inner {
         Ok(())
     }
 
-    /// Announces entries just stored `at` for `turn` as `output` broadcasts.
+    /// Announces entries just stored `at` for `turn`, as one batch.
     pub(crate) fn announce_stored(
         &self,
         id: &str,
@@ -234,17 +221,16 @@ impl Inner {
         at: &str,
         stored: Vec<(i64, EntryBody)>,
     ) {
-        for (seq, entry) in stored {
-            // Nobody listening is not an error: the transcript has it.
-            let _ = self.output.send(OutputAppended {
-                session_id: id.to_owned(),
-                account_id: account_id.to_owned(),
-                turn,
-                seq,
-                at: at.to_owned(),
-                entry,
-            });
-        }
+        self.output.send(OutputAppended {
+            session_id: id.to_owned(),
+            account_id: account_id.to_owned(),
+            turn,
+            at: at.to_owned(),
+            entries: stored
+                .into_iter()
+                .map(|(seq, entry)| StoredEntry { seq, entry })
+                .collect(),
+        });
     }
 
     /// A change other than a status move (a spawn, a message, archiving, a

@@ -23,10 +23,11 @@ use crate::model::{
     Caller, EngineInfo, EntryPage, Isolation, PromptSettings, Session, SpawnPolicy, SpawnRequest,
     Spawned, Status, Transcript, Via,
 };
+use crate::output::{OutputFeed, OutputReceiver};
 use crate::pages::{self, PageFrom};
 use crate::prompts;
 use crate::schema;
-use crate::state::{EndRequest, Hooks, Inner, Live, OutputAppended, SessionUpdate, TokenIssuer};
+use crate::state::{EndRequest, Hooks, Inner, Live, SessionUpdate, TokenIssuer};
 
 const NUDGE: &str =
     "Switchboard restarted while you were working on this. Continue where you left off.";
@@ -75,7 +76,7 @@ impl Supervisor {
             // changes); a spawn burst of hundreds of sessions must not
             // overrun the listeners (every stream then gets a `reset`).
             updates: broadcast::channel(16_384).0,
-            output: broadcast::channel(4096).0,
+            output: OutputFeed::new(),
         });
         let supervisor = Supervisor { inner };
         supervisor.recover(auto_resume_on_crash).await?;
@@ -584,8 +585,9 @@ impl Supervisor {
         self.inner.updates.subscribe()
     }
 
-    /// Output chunks as they are stored.
-    pub fn subscribe_output(&self) -> broadcast::Receiver<OutputAppended> {
+    /// Output as it is stored, a batch per flush, none ever dropped: keep
+    /// reading it (a listener far behind holds the engines' output back).
+    pub fn subscribe_output(&self) -> OutputReceiver {
         self.inner.output.subscribe()
     }
 

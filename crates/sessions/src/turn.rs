@@ -3,10 +3,15 @@
 //!
 //! stdout and stderr are read on their own tasks into a small bounded channel;
 //! one pump task decodes them into typed entries (whole lines for `command`
-//! engines) and batches them (a flush every 50 ms or 64 KiB) into SQLite on
-//! the blocking pool. A chatty engine therefore costs at most a few
-//! MiB of buffers and one writer transaction at a time: it slows down only
-//! itself (the pipe fills), never the API or other sessions.
+//! engines) and stores them in SQLite on the blocking pool, a flush at a time,
+//! each flush one transaction and one message on the output feed. Batching is
+//! adaptive: output after a quiet spell of [`FLUSH_EVERY`] is flushed at once
+//! (a quiet session's line reaches the screen without waiting), and output that
+//! follows a flush closer than that waits for the rest of the interval (or
+//! 64 KiB), so a busy session still costs at most one flush per interval. A
+//! chatty engine therefore costs at most a few MiB of buffers and one writer
+//! transaction at a time: it slows down only itself (the pipe fills), never
+//! the API or other sessions; so does one whose listeners fall far behind.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -27,11 +32,18 @@ use crate::error::Result;
 use crate::model::{Activity, ActivityKind, EntryBody, Status};
 use crate::pages::{self, Piece};
 use crate::prompts::compose;
-use crate::state::{EndRequest, Inner, OutputAppended};
+use crate::state::{EndRequest, Inner};
 use crate::watchdog::{LoopWatch, Trip, Watch, Watching, watch_for_stall};
 
 const FLUSH_BYTES: usize = 64 << 10;
+/// The least time between two flushes of one turn (see the module's doc).
 const FLUSH_EVERY: Duration = Duration::from_millis(50);
+/// The least time between two changes of a turn's activity on its session:
+/// each is a write, a `session` event and a read of the session, and a busy
+/// `command` session's activity (its last line) changes with every flush. A
+/// change held back is made when the interval has passed, output or not, and
+/// at the turn's end.
+const ACTIVITY_EVERY: Duration = Duration::from_secs(1);
 const READ_CHUNK: usize = 64 << 10;
 /// stderr kept in the transcript per turn; the rest is read and dropped.
 const STDERR_CAP: usize = 1 << 20;
@@ -538,10 +550,10 @@ async fn read_into(
     }
 }
 
-/// Decodes and batches one turn's output into the transcript, broadcasts
-/// each stored entry, and keeps the session's activity up to date (at most one
-/// `session` announcement per flush, and only when the activity changed).
-/// Returns what the engine reported and the tail of its stderr.
+/// Decodes and batches one turn's output into the transcript, announces
+/// each flush's stored entries, and keeps the session's activity up to date
+/// (one `session` announcement when it changed, at most one per
+/// [`ACTIVITY_EVERY`]). Returns what the engine reported and the tail of its stderr.
 pub(crate) async fn pump(
     inner: Arc<Inner>,
     id: String,
@@ -560,6 +572,8 @@ pub(crate) async fn pump(
     let mut tracker = Tracker::default();
     let mut shown: Option<(ActivityKind, String)> = None;
     let mut deadline: Option<Instant> = None;
+    let mut last_flush: Option<Instant> = None;
+    let mut last_activity: Option<Instant> = None;
     loop {
         let received = match deadline {
             Some(at) => tokio::select! {
@@ -594,9 +608,25 @@ pub(crate) async fn pump(
             }
             None => false,
         };
-        let due = deadline.is_some_and(|at| Instant::now() >= at);
         let waiting = out.len() + err.len() + decoder.waiting_bytes();
+        if received.is_some() {
+            // Also when a chunk brought no text yet: the engine's id must reach
+            // the database soon, since a resume after a crash needs it. Text
+            // after a quiet spell goes at once; anything else waits for the
+            // interval since the last flush to pass.
+            let now = Instant::now();
+            let wanted = match last_flush {
+                _ if waiting == 0 => now + FLUSH_EVERY,
+                Some(at) => (at + FLUSH_EVERY).max(now),
+                None => now,
+            };
+            deadline = Some(deadline.map_or(wanted, |at| at.min(wanted)));
+        }
+        let due = deadline.is_some_and(|at| Instant::now() >= at);
         if closed || due || waiting >= FLUSH_BYTES {
+            // Listeners far behind hold the flush (and so the engine) back
+            // rather than lose what it stores.
+            inner.output.room().await;
             let pieces = batch(
                 kind,
                 std::mem::take(&mut out),
@@ -612,8 +642,10 @@ pub(crate) async fn pump(
             // `shown` is what the session row holds: written only when it changes,
             // and never cleared (the last step stays the session's activity).
             let now = tracker.current();
+            let activity_due =
+                closed || last_activity.is_none_or(|at| Instant::now() >= at + ACTIVITY_EVERY);
             let new_activity = match &now {
-                Some((kind, text)) if now != shown => Some(Activity {
+                Some((kind, text)) if now != shown && activity_due => Some(Activity {
                     kind: *kind,
                     text: text.clone(),
                     at: inner.clock.timestamp(),
@@ -637,26 +669,20 @@ pub(crate) async fn pump(
                 })
                 .await;
             let flushed = stored.is_ok();
-            for (seq, entry) in stored.into_iter().flatten() {
-                // Nobody listening is not an error: the transcript has it.
-                let _ = inner.output.send(OutputAppended {
-                    session_id: id.clone(),
-                    account_id: account_id.clone(),
-                    turn,
-                    seq,
-                    at: at.clone(),
-                    entry,
-                });
+            if let Ok(stored) = stored {
+                inner.announce_stored(&id, &account_id, turn, &at, stored);
             }
             if flushed && changed {
-                shown = now;
+                shown = now.clone();
                 inner.announce(&id, &account_id, Status::Running);
+                last_activity = Some(Instant::now());
             }
-            deadline = None;
-        } else if deadline.is_none() && received.is_some() {
-            // Also when a chunk brought no text yet: the engine's id must reach
-            // the database soon, since a resume after a crash needs it.
-            deadline = Some(Instant::now() + FLUSH_EVERY);
+            last_flush = Some(Instant::now());
+            // A change held back still gets made, even if no output follows.
+            deadline = match last_activity {
+                Some(at) if now != shown => Some(at + ACTIVITY_EVERY),
+                _ => None,
+            };
         }
         if closed {
             let tail = String::from_utf8_lossy(&err_tail).into_owned();

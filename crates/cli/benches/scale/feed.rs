@@ -2,10 +2,12 @@
 //! scale bench measures: each `tick` line's send and receive times (the
 //! `command` engines print their wall clock), each turn's `final` or
 //! `error` entry, and each session's last status. It reads on a thread of
-//! its own so it keeps up: a client 256 events behind is cut off. A `reset`
-//! is noted, and the client connects again.
+//! its own so it keeps up: a client 256 publishes behind is cut off. A
+//! `reset` is noted, and the client does what the contract asks: it
+//! refetches each session's transcript after the last entry it saw (those
+//! lines count as recovered, not as received) and resumes from the reset's id.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -21,6 +23,8 @@ pub struct Tick {
     pub seq: u64,
     pub sent_ns: u128,
     pub received_ns: u128,
+    /// Refetched from the transcript after a `reset`, not received live.
+    pub recovered: bool,
 }
 
 /// A session as its latest `session` event showed it.
@@ -41,6 +45,10 @@ pub struct State {
     pub ends: HashMap<(String, u64), (Instant, bool)>,
     /// Each time the stream stopped (a `reset`, or its end) and why.
     pub resets: Vec<(Instant, String)>,
+    /// The last entry seen of each session, on the stream or refetched.
+    pub last_seq: HashMap<String, i64>,
+    /// Every `tick` line taken, so a refetched one that also came live counts once.
+    pub taken: HashSet<(String, u64)>,
 }
 
 pub struct Feed {
@@ -65,14 +73,25 @@ impl Feed {
             changed: Condvar::new(),
             closed: AtomicBool::new(false),
         });
-        let first = connect(control, token).expect("open the stream");
+        let first = connect(control, token, None).expect("open the stream");
         let (shared, control, token) = (feed.clone(), control.to_owned(), token.to_owned());
         std::thread::spawn(move || {
             let mut reader = Some(first);
+            let mut resume: Option<String> = None;
             while !shared.closed.load(Ordering::Relaxed) {
                 let why = match reader.take() {
-                    Some(reader) => shared.read(reader),
-                    None => match connect(&control, &token) {
+                    Some(reader) => {
+                        let (why, reset) = shared.read(reader);
+                        if let Some(id) = reset {
+                            // Beside the resumed stream, so live lines keep coming meanwhile.
+                            let (feed, control, token) =
+                                (shared.clone(), control.clone(), token.clone());
+                            std::thread::spawn(move || feed.refetch(&control, &token));
+                            resume = Some(id);
+                        }
+                        why
+                    }
+                    None => match connect(&control, &token, resume.as_deref()) {
                         Ok(next) => {
                             reader = Some(next);
                             continue;
@@ -90,32 +109,79 @@ impl Feed {
         feed
     }
 
-    /// Reads events until the stream stops; why it stopped.
-    fn read(&self, mut reader: BufReader<Box<dyn std::io::Read + Send>>) -> String {
-        let (mut name, mut line) = (String::new(), String::new());
+    /// Reads events until the stream stops; why it stopped, and the
+    /// `reset`'s id when one stopped it.
+    fn read(
+        &self,
+        mut reader: BufReader<Box<dyn std::io::Read + Send>>,
+    ) -> (String, Option<String>) {
+        let (mut id, mut name, mut line) = (String::new(), String::new(), String::new());
         loop {
             line.clear();
             match reader.read_line(&mut line) {
-                Ok(0) => return "the stream ended".to_owned(),
-                Err(e) => return format!("the stream failed: {e}"),
+                Ok(0) => return ("the stream ended".to_owned(), None),
+                Err(e) => return (format!("the stream failed: {e}"), None),
                 Ok(_) => {}
             }
             if self.closed.load(Ordering::Relaxed) {
-                return "closed".to_owned();
+                return ("closed".to_owned(), None);
             }
             let line = line.trim_end();
-            if let Some(value) = line.strip_prefix("event: ") {
+            if let Some(value) = line.strip_prefix("id: ") {
+                id = value.to_owned();
+            } else if let Some(value) = line.strip_prefix("event: ") {
                 name = value.to_owned();
             } else if let Some(data) = line.strip_prefix("data: ") {
                 if name == "reset" {
-                    return "the server sent `reset`".to_owned();
+                    return ("the server sent `reset`".to_owned(), Some(id.clone()));
                 }
-                self.take(&name, data);
+                self.take(&name, data, false);
             }
         }
     }
 
-    fn take(&self, name: &str, data: &str) {
+    /// After a `reset`: each session's entries after the last one seen, read
+    /// from its transcript as a client that refetches would.
+    fn refetch(&self, control: &str, token: &str) {
+        let known: Vec<(String, i64)> = self
+            .lock()
+            .last_seq
+            .iter()
+            .map(|(id, seq)| (id.clone(), *seq))
+            .collect();
+        for (session, mut after) in known {
+            loop {
+                let url = format!(
+                    "http://{control}/sessions/{session}/transcript?format=json&after={after}&limit=1000"
+                );
+                let page = ureq::get(url)
+                    .header("Authorization", format!("Bearer {token}"))
+                    .call()
+                    .ok()
+                    .and_then(|mut r| r.body_mut().read_json::<Value>().ok());
+                let entries = page
+                    .as_ref()
+                    .and_then(|p| p["entries"].as_array())
+                    .cloned()
+                    .unwrap_or_default();
+                let Some(last) = entries.last().and_then(|e| e["seq"].as_i64()) else {
+                    break;
+                };
+                for entry in entries {
+                    let event = serde_json::json!({
+                        "sessionId": session,
+                        "turn": entry["turn"],
+                        "seq": entry["seq"],
+                        "entry": entry,
+                    });
+                    self.take("output", &event.to_string(), true);
+                }
+                after = last;
+            }
+        }
+    }
+
+    fn take(&self, name: &str, data: &str, recovered: bool) {
         let received_ns = now_ns();
         let at = Instant::now();
         let Ok(value) = serde_json::from_str::<Value>(data) else {
@@ -125,6 +191,10 @@ impl Feed {
         match name {
             "output" => {
                 let session = value["sessionId"].as_str().unwrap_or("").to_owned();
+                if let Some(seq) = value["seq"].as_i64() {
+                    let last = state.last_seq.entry(session.clone()).or_default();
+                    *last = (*last).max(seq);
+                }
                 let entry = &value["entry"];
                 match entry["kind"].as_str() {
                     Some("stdout") => {
@@ -137,12 +207,16 @@ impl Feed {
                             let seq = words.next().and_then(|w| w.parse().ok());
                             let sent = words.next().and_then(|w| w.parse().ok());
                             if let (Some(seq), Some(sent_ns)) = (seq, sent) {
+                                if !state.taken.insert((session.clone(), seq)) {
+                                    continue;
+                                }
                                 *state.heard.entry(session.clone()).or_default() += 1;
                                 state.ticks.push(Tick {
                                     session: session.clone(),
                                     seq,
                                     sent_ns,
                                     received_ns,
+                                    recovered,
                                 });
                             }
                         }
@@ -195,9 +269,17 @@ impl Feed {
     }
 }
 
-fn connect(control: &str, token: &str) -> Result<BufReader<Box<dyn std::io::Read + Send>>, String> {
-    let response = ureq::get(format!("http://{control}/stream"))
-        .header("Authorization", format!("Bearer {token}"))
+fn connect(
+    control: &str,
+    token: &str,
+    last_event_id: Option<&str>,
+) -> Result<BufReader<Box<dyn std::io::Read + Send>>, String> {
+    let mut request = ureq::get(format!("http://{control}/stream"))
+        .header("Authorization", format!("Bearer {token}"));
+    if let Some(id) = last_event_id {
+        request = request.header("Last-Event-ID", id);
+    }
+    let response = request
         .call()
         .map_err(|e| format!("cannot open the stream: {e}"))?;
     let body: Box<dyn std::io::Read + Send> = Box::new(response.into_body().into_reader());
