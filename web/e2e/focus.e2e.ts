@@ -64,14 +64,17 @@ test("focus mode holds notifications and tells them once; both tabs share the po
 test("with focusModeFeatureEnabled off the pill is gone and the pomodoro stays", async () => {
   await setSetting(e2e.server, "focusModeFeatureEnabled", false);
   const { context, page } = await loggedInPage(e2e);
-  await openListening(page);
-  await page.getByRole("button", { name: "Start pomodoro" }).waitFor();
-  expect(
-    await page
-      .getByRole("group", { name: "Focus" })
-      .getByRole("button", { name: /^Focus/ })
-      .count(),
-  ).toBe(0);
-  await context.close();
-  await setSetting(e2e.server, "focusModeFeatureEnabled", true);
+  try {
+    await openListening(page);
+    await page.getByRole("button", { name: "Start pomodoro" }).waitFor();
+    expect(
+      await page
+        .getByRole("group", { name: "Focus" })
+        .getByRole("button", { name: /^Focus/ })
+        .count(),
+    ).toBe(0);
+  } finally {
+    await context.close();
+    await setSetting(e2e.server, "focusModeFeatureEnabled", true);
+  }
 });

@@ -125,7 +125,6 @@ export async function setSetting(server: RunningServer, key: string, value: unkn
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
 }
 
-/** Creates one member per name through the control API; their ids, in order. */
 /** A delivery to a new webhook as a service sends it (the setting `webhooksEnabled` must be on): a `webhook` row. */
 export async function deliverWebhook(server: RunningServer, body: object): Promise<Response> {
   const hook = await server.api<{ url: string }>("POST", "/webhooks", { name: "CI" });
@@ -137,6 +136,7 @@ export async function deliverWebhook(server: RunningServer, body: object): Promi
   });
 }
 
+/** Creates one member per name through the control API; their ids, in order. */
 export async function createMembers(server: RunningServer, names: readonly string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const name of names) {

@@ -4,8 +4,9 @@
 //! on the event stream, so every open tab shows the same timer.
 //!
 //! - A `pomodoro` event carries the run's state after each start, phase
-//!   change and end; with `pomodoroPhaseForeground` on, a phase change also
-//!   asks the app's tab to come forward (a `foreground` event).
+//!   change and end; with `pomodoroPhaseForeground` on, a phase change the
+//!   clock made also asks the app's tab, when it is behind other windows,
+//!   to come forward (a `foreground` event).
 //! - A `focus` event carries focus mode after it moves; when it goes off,
 //!   `released` counts what it held: the rows that need the user which
 //!   arrived or came again while it was on and are still unread, so the web
@@ -26,6 +27,7 @@ use serde_json::json;
 
 use crate::error::blocking;
 use crate::services::App;
+use crate::stream_events::ForegroundEvent;
 
 /// The loop looks again at least this often, for the weekday rules.
 const LONGEST_SLEEP: time::Duration = time::Duration::seconds(30);
@@ -87,25 +89,35 @@ async fn look(app: &App) -> time::OffsetDateTime {
         focus_allowed,
     };
     let service = app.focus.clone();
-    match blocking(move || service.tick(settings)).await {
-        Ok(transitions) => {
-            for transition in transitions {
-                announce(app, transition).await;
+    let next = match blocking(move || service.tick(settings)).await {
+        Ok(ticked) => {
+            for transition in ticked.transitions {
+                announce(app, transition, Cause::Clock).await;
             }
+            ticked.next_phase_end
         }
-        Err(error) => tracing::warn!(%error, "pomodoro runs were not moved on"),
-    }
-    let service = app.focus.clone();
-    let next = blocking(move || service.next_phase_end())
-        .await
-        .ok()
-        .flatten();
+        Err(error) => {
+            tracing::warn!(%error, "pomodoro runs were not moved on");
+            None
+        }
+    };
     let latest = looked + LONGEST_SLEEP;
     next.map_or(latest, |next| next.min(latest))
 }
 
-/// Announces a run's change, and focus mode's if it moved with it.
-pub async fn announce(app: &App, transition: Transition) {
+/// Who moved a run: the clock (a phase ran out, a rule started one) or
+/// the user (start, stop, skip, new rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    Clock,
+    User,
+}
+
+/// Announces a run's change, and focus mode's if it moved with it. A
+/// change the clock made asks the app's tab to come forward while
+/// `pomodoroPhaseForeground` is on and the app is open but behind other
+/// windows; the user's own clicks never do.
+pub async fn announce(app: &App, transition: Transition, cause: Cause) {
     let Transition {
         account_id,
         pomodoro,
@@ -117,7 +129,11 @@ pub async fn announce(app: &App, transition: Transition) {
         Name::Pomodoro,
         &json!(pomodoro),
     );
-    if phase_changed && app.settings.pomodoro_phase_foreground() {
+    if phase_changed
+        && cause == Cause::Clock
+        && app.settings.pomodoro_phase_foreground()
+        && app.presence.front(&account_id) == navigation::Front::Hidden
+    {
         let reason = match pomodoro.run.as_ref().map(|run| run.phase) {
             Some(focus::Phase::Focus) => "A focus block begins",
             Some(_) => "Time for a break",
@@ -126,7 +142,11 @@ pub async fn announce(app: &App, transition: Transition) {
         app.events.publish(
             Audience::Account(account_id.clone()),
             Name::Foreground,
-            &json!({ "reason": reason, "from": "pomodoro", "sessionId": null }),
+            &json!(ForegroundEvent {
+                reason: reason.to_owned(),
+                from: "pomodoro".to_owned(),
+                session_id: None,
+            }),
         );
     }
     if let Some(change) = focus {
@@ -153,28 +173,35 @@ pub async fn announce_focus(app: &App, account_id: &str, change: FocusChange) ->
     event
 }
 
-/// The unread rows that need the user and arrived (or came again) since
-/// `since`.
+/// The unread rows focus mode held since `since`: those that need the user
+/// and arrived (or came again) meanwhile, leaving out what came through
+/// anyway (a failed session; an alarm while `alarmsPierceFocusMode` is on)
+/// and the categories the `inboxShow*` settings hide, as the web app's
+/// `heldByFocus` does.
 async fn held_since(app: &App, account_id: &str, since: String) -> Released {
-    let (inbox, owner, from) = (app.inbox.clone(), account_id.to_owned(), since.clone());
-    let rows = blocking(move || {
-        inbox.list(
-            &owner,
-            &ListQuery {
-                state: StateFilter::Unread,
-                limit: 500,
-                ..ListQuery::default()
-            },
-        )
-    })
-    .await
-    .unwrap_or_default();
+    let pierce = app.settings.alarms_pierce_focus_mode();
+    let query = ListQuery {
+        state: StateFilter::Unread,
+        limit: 500,
+        hidden: app.hidden_inbox_categories(),
+        ..ListQuery::default()
+    };
+    let (inbox, owner) = (app.inbox.clone(), account_id.to_owned());
+    let rows = blocking(move || inbox.list(&owner, &query))
+        .await
+        .unwrap_or_else(|error| {
+            tracing::warn!(%error, "what focus mode held was not read");
+            Vec::new()
+        });
+    let held = rows.iter().filter(|row| {
+        row.updated_at >= since
+            && HELD.contains(&row.category)
+            && !(row.category == Category::Session && row.reason.as_deref() == Some("failed"))
+            && !(row.category == Category::Alarm && pierce)
+    });
     let mut categories = BTreeMap::new();
     let mut count = 0;
-    for row in rows
-        .iter()
-        .filter(|row| row.updated_at >= from && HELD.contains(&row.category))
-    {
+    for row in held {
         count += 1;
         *categories
             .entry(row.category.as_str().to_owned())

@@ -118,6 +118,30 @@ pub struct App {
 }
 
 impl App {
+    /// The inbox categories the `inboxShow*` settings hide. The other
+    /// `inboxShow*` keys name sources this version does not have; they are
+    /// stored, not acted on.
+    pub fn hidden_inbox_categories(&self) -> Vec<inbox::Category> {
+        let settings = &self.settings;
+        [
+            (settings.inbox_show_sessions(), inbox::Category::Session),
+            (
+                settings.inbox_show_cli_pending(),
+                inbox::Category::CliPending,
+            ),
+            (settings.inbox_show_digest(), inbox::Category::Digest),
+            (settings.inbox_show_recipes(), inbox::Category::Recipes),
+            (settings.inbox_show_cron(), inbox::Category::Cron),
+            (
+                settings.inbox_show_automations(),
+                inbox::Category::Automations,
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(shown, category)| (!shown).then_some(category))
+        .collect()
+    }
+
     /// Asks every loop and listener to stop; the first reason given wins.
     /// The event streams end here too: they never end on their own, and a
     /// listener's drain would otherwise wait for them.

@@ -87,3 +87,13 @@ pub enum InboxEvent {
         count: usize,
     },
 }
+
+/// The `foreground` event's payload: who asks the app's tab to come
+/// forward (an agent's request, a pomodoro phase change) and why.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ForegroundEvent {
+    pub reason: String,
+    pub from: String,
+    pub session_id: Option<String>,
+}

@@ -33,14 +33,19 @@ const MAX_REDIRECTS: usize = 5;
 pub(crate) struct Dav {
     agent: ureq::Agent,
     authorization: Option<String>,
+    /// The origin of the account's URL: the one host the credentials go
+    /// to, whatever a redirect or a server's href names.
+    home_origin: String,
     max_body: u64,
     timeout: Duration,
 }
 
 impl Dav {
     /// `username` and `password` make Basic authentication; a password
-    /// without a user name is sent as a bearer token.
+    /// without a user name is sent as a bearer token, to `account_url`'s
+    /// origin only.
     pub fn new(
+        account_url: &str,
         username: Option<&str>,
         password: Option<&str>,
         timeout: Duration,
@@ -68,6 +73,7 @@ impl Dav {
         Dav {
             agent,
             authorization,
+            home_origin: origin(account_url).to_ascii_lowercase(),
             max_body,
             timeout,
         }
@@ -82,7 +88,6 @@ impl Dav {
         body: Option<&str>,
         headers: &[(&str, &str)],
     ) -> Result<Reply, String> {
-        let first_origin = origin(url).to_owned();
         let mut url = url.to_owned();
         for _ in 0..=MAX_REDIRECTS {
             let method_value = ureq::http::Method::from_bytes(method.as_bytes())
@@ -91,7 +96,7 @@ impl Dav {
                 .method(method_value)
                 .uri(&url);
             if let Some(auth) = &self.authorization
-                && origin(&url) == first_origin
+                && origin(&url).eq_ignore_ascii_case(&self.home_origin)
             {
                 request = request.header("Authorization", auth);
             }

@@ -105,7 +105,7 @@ impl Calendars {
                 "name must be at most {MAX_NAME_CHARS} characters"
             )));
         }
-        let id = uuid::Uuid::new_v4().simple().to_string();
+        let id = store::new_id();
         let password = new.password.filter(|p| !p.is_empty());
         let secret_key = match &password {
             Some(password) => {
@@ -164,13 +164,17 @@ impl Calendars {
         })
     }
 
-    /// Every account of every owner, as (owner, id): what a sync loop walks.
-    pub fn all_accounts(&self) -> Result<Vec<(String, String)>> {
+    /// The accounts of every owner, as (owner, id), not synchronised (nor
+    /// tried) in the last `every`: what a sync loop walks, so waking it
+    /// early syncs only the new ones.
+    pub fn due_accounts(&self, every: time::Duration) -> Result<Vec<(String, String)>> {
+        let before = clock::timestamp(self.clock.now() - every);
         self.db.read(|tx| {
             let mut stmt = tx.prepare_cached(
-                "SELECT owner, id FROM calendar_accounts ORDER BY created_at, id",
+                "SELECT owner, id FROM calendar_accounts
+                 WHERE last_sync_at IS NULL OR last_sync_at <= ?1 ORDER BY created_at, id",
             )?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let rows = stmt.query_map([before], |r| Ok((r.get(0)?, r.get(1)?)))?;
             Ok(rows.collect::<Result<_, _>>()?)
         })
     }
@@ -239,6 +243,7 @@ impl Calendars {
         let mut warnings = Vec::new();
         let outcome = self.password(owner, &row).and_then(|password| {
             let dav = Dav::new(
+                &row.url,
                 row.username.as_deref(),
                 password.as_deref(),
                 self.options.timeout,

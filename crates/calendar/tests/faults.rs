@@ -58,6 +58,14 @@ fn account(kind: Kind, url: String) -> NewAccount {
     }
 }
 
+/// Adds an ICS subscription at `url` with the test's credentials; its id.
+fn add_ics(s: &Setup, url: &str) -> String {
+    s.calendars
+        .add(OWNER, account(Kind::Ics, url.to_owned()))
+        .unwrap()
+        .id
+}
+
 fn count(calendars: &Calendars) -> usize {
     calendars
         .events(
@@ -303,11 +311,7 @@ fn an_unknown_time_zone_is_a_warning_on_the_account() {
     );
     let fake = Fake::start(move |_| Response::new(200, text.clone()));
     let s = setup();
-    let id = s
-        .calendars
-        .add(OWNER, account(Kind::Ics, fake.url.clone()))
-        .unwrap()
-        .id;
+    let id = add_ics(&s, &fake.url);
     s.calendars.sync(OWNER, &id).unwrap();
     let shown = s.calendars.account(OWNER, &id).unwrap();
     assert_eq!(shown.status, Status::Ok);
@@ -330,11 +334,7 @@ fn an_unknown_time_zone_is_a_warning_on_the_account() {
 fn the_password_is_sent_from_the_secrets_store_and_its_loss_is_a_failure() {
     let fake = Fake::start(|_| Response::new(200, wrap(&vevent("a", "Alpha", 16))));
     let s = setup();
-    let id = s
-        .calendars
-        .add(OWNER, account(Kind::Ics, fake.url.clone()))
-        .unwrap()
-        .id;
+    let id = add_ics(&s, &fake.url);
     s.calendars.sync(OWNER, &id).unwrap();
     // Basic ada:pw
     let sent = fake.take_requests();
@@ -366,11 +366,7 @@ fn a_window_moved_by_the_clock_is_expanded_again_without_a_download() {
         Response::new(200, text.clone()).header("ETag", "\"r1\"")
     });
     let s = setup();
-    let id = s
-        .calendars
-        .add(OWNER, account(Kind::Ics, fake.url.clone()))
-        .unwrap()
-        .id;
+    let id = add_ics(&s, &fake.url);
     s.calendars.sync(OWNER, &id).unwrap();
     let later = |c: &Calendars| {
         c.events(
@@ -413,11 +409,7 @@ fn fifty_thousand_events_in_one_file_are_all_stored() {
         })
     };
     let s = setup();
-    let id = s
-        .calendars
-        .add(OWNER, account(Kind::Ics, fake.url.clone()))
-        .unwrap()
-        .id;
+    let id = add_ics(&s, &fake.url);
     let report = s.calendars.sync(OWNER, &id).unwrap();
     assert_eq!(report.fetched, 50_000);
     let day = s
@@ -430,4 +422,61 @@ fn fifty_thousand_events_in_one_file_are_all_stored() {
         .unwrap();
     assert_eq!(day.len(), fake::BIG_PER_DAY);
     assert!(s.calendars.sync(OWNER, &id).unwrap().not_modified);
+}
+
+#[test]
+fn credentials_go_to_the_accounts_own_host_only_whatever_a_server_names() {
+    let elsewhere = Fake::start(|_| Response::new(404, "nothing here"));
+    let principal = format!(
+        "<?xml version=\"1.0\"?><d:multistatus xmlns:d=\"DAV:\"><d:response><d:href>/</d:href>\
+         <d:propstat><d:prop><d:current-user-principal><d:href>{}/principals/ada/</d:href>\
+         </d:current-user-principal></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>\
+         </d:response></d:multistatus>",
+        elsewhere.url
+    );
+    let home = Fake::start(move |_| Response::new(207, principal.clone()));
+    let s = setup();
+    let id = s
+        .calendars
+        .add(OWNER, account(Kind::Caldav, home.url.clone()))
+        .unwrap()
+        .id;
+    assert!(s.calendars.sync(OWNER, &id).is_err());
+    let asked_home = home.take_requests();
+    assert!(
+        asked_home
+            .iter()
+            .all(|r| r.header("authorization").is_some())
+    );
+    let asked_elsewhere = elsewhere.take_requests();
+    assert!(
+        !asked_elsewhere.is_empty(),
+        "the principal's host was asked"
+    );
+    assert!(
+        asked_elsewhere
+            .iter()
+            .all(|r| r.header("authorization").is_none()),
+        "the password went to another host"
+    );
+}
+
+#[test]
+fn an_account_is_due_again_only_once_its_interval_has_passed() {
+    let fake = Fake::start(|_| Response::new(200, wrap(&vevent("a", "Alpha", 16))));
+    let s = setup();
+    let id = add_ics(&s, &fake.url);
+    let every = time::Duration::minutes(5);
+    let due = || s.calendars.due_accounts(every).unwrap();
+    assert_eq!(
+        due(),
+        [(OWNER.to_owned(), id.clone())],
+        "a new account is due"
+    );
+    s.calendars.sync(OWNER, &id).unwrap();
+    assert!(due().is_empty());
+    s.clock.advance(time::Duration::minutes(4));
+    assert!(due().is_empty());
+    s.clock.advance(time::Duration::minutes(1));
+    assert_eq!(due().len(), 1);
 }

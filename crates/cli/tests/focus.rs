@@ -201,7 +201,12 @@ fn bad_input_names_its_field_and_changes_nothing() {
         assert_eq!(reply.status, 400, "{body}: {}", reply.text());
         assert!(reply.text().contains(field), "{body}: {}", reply.text());
     }
-    for body in [json!({}), json!({"action": "pause"}), json!({"on": true})] {
+    for body in [
+        json!({}),
+        json!({"action": "pause"}),
+        json!({"on": true}),
+        json!({"action": "start", "plan": {"focusMinute": 5}}),
+    ] {
         let reply = server.call("PUT", "/pomodoro", Some(&body));
         assert_eq!(reply.status, 400, "{body}: {}", reply.text());
     }

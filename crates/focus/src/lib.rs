@@ -29,7 +29,7 @@
 //! clock.advance(time::Duration::minutes(25));
 //! let settings = TickSettings { schedule: false, manages_focus: true, focus_allowed: true };
 //! let moved = focus.tick(settings).unwrap();
-//! assert_eq!(moved[0].pomodoro.run.as_ref().map(|r| r.phase), Some(Phase::ShortBreak));
+//! assert_eq!(moved.transitions[0].pomodoro.run.as_ref().map(|r| r.phase), Some(Phase::ShortBreak));
 //! assert!(!focus.focus("me").unwrap().on);
 //! ```
 
@@ -43,7 +43,7 @@ pub use pomodoro::{Phase, Plan};
 pub use schedule::PomodoroRule;
 pub use service::{
     Focus, FocusBy, FocusChange, FocusState, MIGRATIONS, PomodoroState, RunState, TickSettings,
-    Transition,
+    Ticked, Transition,
 };
 
 #[cfg(test)]

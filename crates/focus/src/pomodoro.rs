@@ -33,7 +33,7 @@ impl Phase {
 
 /// The lengths of a run's phases, in minutes, and its shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Plan {
     pub focus_minutes: u32,
     pub short_break_minutes: u32,

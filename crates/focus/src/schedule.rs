@@ -20,7 +20,7 @@ use crate::pomodoro::Plan;
 
 /// One rule, as the wire and the store spell it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PomodoroRule {
     /// Made by the server when the rule is new.
     #[serde(default)]

@@ -78,6 +78,14 @@ pub struct Transition {
     pub focus: Option<FocusChange>,
 }
 
+/// What a tick changed, and when the next phase of any run ends (when
+/// the next tick has something to do besides the rules).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ticked {
+    pub transitions: Vec<Transition>,
+    pub next_phase_end: Option<time::OffsetDateTime>,
+}
+
 /// What the settings say at a tick.
 #[derive(Clone, Copy, Debug)]
 pub struct TickSettings {
@@ -227,7 +235,7 @@ impl Focus {
     /// Moves every account's run to the clock's now, starts the runs
     /// weekday rules make due, and turns focus mode off everywhere when the
     /// feature is not allowed. Returns what changed.
-    pub fn tick(&self, settings: TickSettings) -> Result<Vec<Transition>, FocusError> {
+    pub fn tick(&self, settings: TickSettings) -> Result<Ticked, FocusError> {
         let TickSettings {
             schedule,
             manages_focus,
@@ -237,15 +245,19 @@ impl Focus {
         let moment = jiff::Timestamp::from_millisecond(now).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
         self.db.write(|tx| {
             let mut changed = Vec::new();
+            let mut next_phase_end = None;
             for (account_id, mut account) in load_all(tx)? {
-                let transition: Option<Transition> = match account.run.clone() {
+                // While the feature is off a run may not turn focus mode on.
+                if !focus_allowed && let Some(run) = account.run.as_mut() {
+                    run.manages_focus = false;
+                }
+                let mut transition = match account.run.clone() {
                     Some(run) => run
                         .advance(now)
                         .map(|advance| account.moved(&account_id, advance, now)),
                     None if schedule => account.scheduled(&account_id, moment, manages_focus),
                     None => None,
                 };
-                let mut transition = transition;
                 if !focus_allowed && let Some(off) = account.turn_focus(false, FocusBy::User, now) {
                     let mut moved = transition.unwrap_or_else(|| Transition {
                         phase_changed: false,
@@ -258,22 +270,14 @@ impl Focus {
                     save(tx, &account_id, &account)?;
                     changed.push(transition);
                 }
+                let ends = account.run.as_ref().map(|run| run.phase_ends_ms);
+                next_phase_end = [next_phase_end, ends].into_iter().flatten().min();
             }
-            Ok(changed)
+            Ok(Ticked {
+                transitions: changed,
+                next_phase_end: next_phase_end.map(moment_of),
+            })
         })
-    }
-
-    /// The soonest end of a phase of any run: when [`Focus::tick`] has
-    /// something to do next besides the rules.
-    pub fn next_phase_end(&self) -> Result<Option<time::OffsetDateTime>, FocusError> {
-        let accounts = self.db.read(load_all)?;
-        Ok(accounts
-            .iter()
-            .filter_map(|(_, a)| a.run.as_ref().map(|r| r.phase_ends_ms))
-            .min()
-            .and_then(|ms| {
-                time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()
-            }))
     }
 }
 
@@ -387,10 +391,13 @@ impl Account {
     }
 }
 
+fn moment_of(ms: i64) -> time::OffsetDateTime {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
+}
+
 fn stamp(ms: i64) -> String {
-    let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
-        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
-    clock::timestamp(at)
+    clock::timestamp(moment_of(ms))
 }
 
 fn load(tx: &Transaction<'_>, account_id: &str) -> Result<Account, FocusError> {

@@ -8,7 +8,10 @@ use std::sync::Arc;
 use clock::ManualClock;
 use time::macros::datetime;
 
-use crate::{Focus, FocusBy, FocusError, MIGRATIONS, Phase, Plan, PomodoroRule, TickSettings};
+use crate::{
+    Focus, FocusBy, FocusError, MIGRATIONS, Phase, Plan, PomodoroRule, TickSettings, Ticked,
+    Transition,
+};
 
 fn service() -> (Focus, Arc<ManualClock>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
@@ -27,6 +30,16 @@ fn ticks(schedule: bool, manages_focus: bool) -> TickSettings {
     }
 }
 
+/// A tick that must work: an error fails the test rather than reading as
+/// "nothing moved".
+fn ticked(focus: &Focus, settings: TickSettings) -> Ticked {
+    focus.tick(settings).unwrap_or_else(|e| panic!("tick: {e}"))
+}
+
+fn moved(focus: &Focus, settings: TickSettings) -> Vec<Transition> {
+    ticked(focus, settings).transitions
+}
+
 fn phase(focus: &Focus) -> Option<(Phase, u32)> {
     let state = focus.pomodoro("me").ok()?;
     state.run.map(|r| (r.phase, r.block))
@@ -41,8 +54,8 @@ fn a_managing_run_turns_focus_on_for_blocks_and_off_for_breaks() {
         Some(Some(FocusBy::Pomodoro))
     );
     clock.advance(time::Duration::minutes(25));
-    let moved = focus.tick(ticks(false, true)).unwrap_or_default();
-    let released = moved.first().and_then(|t| t.focus.clone());
+    let after = moved(&focus, ticks(false, true));
+    let released = after.first().and_then(|t| t.focus.clone());
     assert_eq!(
         released.and_then(|f| f.released_since).as_deref(),
         Some("2026-01-05T08:00:00.000Z")
@@ -50,17 +63,12 @@ fn a_managing_run_turns_focus_on_for_blocks_and_off_for_breaks() {
     assert_eq!(phase(&focus), Some((Phase::ShortBreak, 1)));
     assert!(!focus.focus("me").map(|f| f.on).unwrap_or(true));
     clock.advance(time::Duration::minutes(5));
-    focus.tick(ticks(false, true)).unwrap_or_default();
+    moved(&focus, ticks(false, true));
     assert_eq!(phase(&focus), Some((Phase::Focus, 2)));
     assert!(focus.focus("me").map(|f| f.on).unwrap_or(false));
     // Nothing is due a minute later: no transition.
     clock.advance(time::Duration::minutes(1));
-    assert!(
-        focus
-            .tick(ticks(false, true))
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert!(moved(&focus, ticks(false, true)).is_empty());
 }
 
 #[test]
@@ -70,7 +78,7 @@ fn a_hand_toggle_hands_focus_back_to_the_user_for_the_rest_of_the_run() {
     let off = focus.set_focus("me", false).ok();
     assert!(off.is_some_and(|c| c.released_since.is_some()));
     clock.advance(time::Duration::minutes(30));
-    focus.tick(ticks(false, true)).unwrap_or_default();
+    moved(&focus, ticks(false, true));
     assert_eq!(phase(&focus), Some((Phase::Focus, 2)));
     assert!(
         !focus.focus("me").map(|f| f.on).unwrap_or(true),
@@ -86,7 +94,7 @@ fn a_run_that_does_not_manage_focus_leaves_it_alone() {
     focus.set_focus("me", true).ok();
     focus.start("me", Plan::default(), false).ok();
     clock.advance(time::Duration::minutes(25));
-    focus.tick(ticks(false, false)).unwrap_or_default();
+    moved(&focus, ticks(false, false));
     let state = focus.focus("me").ok();
     assert_eq!(
         state.map(|s| (s.on, s.by)),
@@ -154,13 +162,10 @@ fn a_weekday_rule_starts_one_run_a_day_only_while_the_schedule_is_on() {
     );
     clock.advance(time::Duration::minutes(6));
     assert!(
-        focus
-            .tick(ticks(false, true))
-            .unwrap_or_default()
-            .is_empty(),
+        moved(&focus, ticks(false, true)).is_empty(),
         "the schedule is off"
     );
-    let started = focus.tick(ticks(true, true)).unwrap_or_default();
+    let started = moved(&focus, ticks(true, true));
     let run = started.first().and_then(|t| t.pomodoro.run.clone());
     assert_eq!(
         run.as_ref().map(|r| r.phase_started_at.as_str()),
@@ -172,10 +177,10 @@ fn a_weekday_rule_starts_one_run_a_day_only_while_the_schedule_is_on() {
     );
     // The one-block run ends at 08:30; the rule does not start another today.
     clock.advance(time::Duration::minutes(25));
-    focus.tick(ticks(true, true)).unwrap_or_default();
+    moved(&focus, ticks(true, true));
     assert_eq!(phase(&focus), None);
     clock.advance(time::Duration::minutes(1));
-    assert!(focus.tick(ticks(true, true)).unwrap_or_default().is_empty());
+    assert!(moved(&focus, ticks(true, true)).is_empty());
 }
 
 #[test]
@@ -186,10 +191,8 @@ fn the_state_is_the_files_so_a_new_service_sees_it() {
     let again = Focus::new(Arc::new(db), clock);
     assert_eq!(phase(&again), Some((Phase::Focus, 1)));
     assert!(again.focus("me").map(|f| f.on).unwrap_or(false));
-    assert_eq!(
-        again.next_phase_end().ok().flatten(),
-        Some(datetime!(2026-01-05 08:25 UTC))
-    );
+    let ticked = ticked(&again, ticks(false, true));
+    assert_eq!(ticked.next_phase_end, Some(datetime!(2026-01-05 08:25 UTC)));
 }
 
 #[test]
@@ -200,11 +203,16 @@ fn turning_the_feature_off_ends_focus_mode_and_keeps_runs_from_turning_it_on() {
         focus_allowed: false,
         ..ticks(false, true)
     };
-    let moved = focus.tick(off).unwrap_or_default();
-    let released = moved.first().and_then(|t| t.focus.clone());
+    let after = moved(&focus, off);
+    let released = after.first().and_then(|t| t.focus.clone());
     assert!(released.is_some_and(|c| !c.state.on && c.released_since.is_some()));
     clock.advance(time::Duration::minutes(30));
-    focus.tick(off).unwrap_or_default();
+    let next_block = moved(&focus, off);
     assert_eq!(phase(&focus), Some((Phase::Focus, 2)));
     assert!(!focus.focus("me").map(|f| f.on).unwrap_or(true));
+    // Not turned on and straight off again: nothing to release, nothing said.
+    assert!(
+        next_block.iter().all(|t| t.focus.is_none()),
+        "{next_block:?}"
+    );
 }

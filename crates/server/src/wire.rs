@@ -9,7 +9,8 @@ use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 pub use app::stream_events::{
-    AlarmChanged, BoardChanged, InboxEvent, OutputEvent, SettingChanged, TasksChanged, TasksView,
+    AlarmChanged, BoardChanged, ForegroundEvent, InboxEvent, OutputEvent, SettingChanged,
+    TasksChanged, TasksView,
 };
 
 /// Every error reply: `{"error": {"code", "message"}}`.
@@ -434,15 +435,6 @@ pub struct NavigateEvent {
     /// Switch at once (`allowAgentDirectNavigation`), or offer a click-to-go toast.
     pub direct: bool,
     /// Who asks: the session's title (or id), or "a script".
-    pub from: String,
-    pub session_id: Option<String>,
-}
-
-/// The `foreground` event's payload.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct ForegroundEvent {
-    pub reason: String,
     pub from: String,
     pub session_id: Option<String>,
 }

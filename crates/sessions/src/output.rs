@@ -136,14 +136,18 @@ impl OutputFeed {
             // Registered before the check, so a drain between the check and
             // the wait still wakes it.
             notified.as_mut().enable();
-            let full = self.listeners().iter().any(|listener| {
-                !listener.sender.is_closed() && listener.waiting.load(Ordering::Acquire) > ROOM
-            });
-            if !full {
+            if !self.is_full() {
                 return;
             }
             notified.await;
         }
+    }
+
+    /// Whether a listener is more than [`ROOM`] behind, so the pumps wait.
+    pub(crate) fn is_full(&self) -> bool {
+        self.listeners().iter().any(|listener| {
+            !listener.sender.is_closed() && listener.waiting.load(Ordering::Acquire) > ROOM
+        })
     }
 }
 

@@ -299,9 +299,19 @@ pub async fn run_turn(
         let ours = std::collections::HashSet::from([ctx.session_id.to_owned()]);
         crate::process::kill_leftovers(&ours).await;
     }
-    let (meta, stderr_tail) = match timeout(DRAIN_GRACE, pump).await {
-        Ok(joined) => joined.unwrap_or_default(),
-        Err(_) => {
+    let mut pump = pump;
+    let drained = loop {
+        match timeout(DRAIN_GRACE, &mut pump).await {
+            Ok(joined) => break Some(joined),
+            // A pump held back by a listener far behind is storing, not
+            // stuck: waiting for it loses nothing, cutting it off would.
+            Err(_) if ctx.inner.output.is_full() => continue,
+            Err(_) => break None,
+        }
+    };
+    let (meta, stderr_tail) = match drained {
+        Some(joined) => joined.unwrap_or_default(),
+        None => {
             for reader in &readers {
                 reader.abort();
             }
@@ -669,8 +679,11 @@ pub(crate) async fn pump(
                 })
                 .await;
             let flushed = stored.is_ok();
-            if let Ok(stored) = stored {
-                inner.announce_stored(&id, &account_id, turn, &at, stored);
+            match stored {
+                Ok(stored) => inner.announce_stored(&id, &account_id, turn, &at, stored),
+                Err(error) => {
+                    tracing::warn!(%error, session = %id, "a batch of output was not stored")
+                }
             }
             if flushed && changed {
                 shown = now.clone();
@@ -678,9 +691,11 @@ pub(crate) async fn pump(
                 last_activity = Some(Instant::now());
             }
             last_flush = Some(Instant::now());
-            // A change held back still gets made, even if no output follows.
+            // A change held back still gets made, even if no output follows;
+            // after a failed write, with the next output (retrying at once
+            // would spin on a full disk).
             deadline = match last_activity {
-                Some(at) if now != shown => Some(at + ACTIVITY_EVERY),
+                Some(at) if flushed && now != shown => Some(at + ACTIVITY_EVERY),
                 _ => None,
             };
         }

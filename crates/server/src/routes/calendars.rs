@@ -1,9 +1,9 @@
 //! Calendars (docs/calendar.md): `/calendars`, the user's CalDAV accounts
 //! and ICS subscriptions, and `GET /calendar/events`, their occurrences in a
-//! range of days. Any token reads; only the user adds, removes and
-//! synchronises accounts. The password goes to the secrets store and no
-//! route returns it. Every route answers 403 `calendar_disabled` while
-//! `calendarEnabled` is off.
+//! range of days. Any token reads the events; the accounts are the user's
+//! alone (a subscription's URL often carries a secret of its own). The
+//! password goes to the secrets store and no route returns it. Every route
+//! answers 403 `calendar_disabled` while `calendarEnabled` is off.
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -40,9 +40,9 @@ fn calendars_on(state: &AppState) -> ApiResult<()> {
 ///
 /// Each with its status (`pending`, `ok`, `failing` and why) and calendars.
 #[utoipa::path(get, path = "/calendars", responses((status = 200, body = Vec<Account>)))]
-async fn list(caller: Caller, State(state): State<AppState>) -> ApiResult<Json<Vec<Account>>> {
+async fn list(user: User, State(state): State<AppState>) -> ApiResult<Json<Vec<Account>>> {
     calendars_on(&state)?;
-    let (service, owner) = (state.calendars.clone(), caller.account_id().to_owned());
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
     Ok(Json(blocking(move || service.accounts(&owner)).await?))
 }
 

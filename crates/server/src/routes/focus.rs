@@ -7,7 +7,7 @@
 //! While `focusModeFeatureEnabled` is off, turning focus mode on answers
 //! 403 `focus_mode_disabled`; turning it off always works.
 
-use app::pomodoro::{FocusEvent, announce, announce_focus};
+use app::pomodoro::{Cause, FocusEvent, announce, announce_focus};
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -124,7 +124,7 @@ async fn change_pomodoro(
         phase_changed: false,
         focus: None,
     });
-    announce(&state, transition).await;
+    announce(&state, transition, Cause::User).await;
     state.wake_pomodoro();
     Ok(Json(after))
 }

@@ -33,28 +33,11 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/seen", post(session_seen))
 }
 
-/// The categories the settings hide. The other `inboxShow*` keys name
-/// sources this version does not have; they are stored, not acted on.
-pub(crate) fn hidden_categories(state: &AppState) -> Vec<Category> {
-    let settings = &state.settings;
-    [
-        (settings.inbox_show_sessions(), Category::Session),
-        (settings.inbox_show_cli_pending(), Category::CliPending),
-        (settings.inbox_show_digest(), Category::Digest),
-        (settings.inbox_show_recipes(), Category::Recipes),
-        (settings.inbox_show_cron(), Category::Cron),
-        (settings.inbox_show_automations(), Category::Automations),
-    ]
-    .into_iter()
-    .filter_map(|(shown, category)| (!shown).then_some(category))
-    .collect()
-}
-
 fn hidden_unless(state: &AppState, include_hidden: bool) -> Vec<Category> {
     if include_hidden {
         Vec::new()
     } else {
-        hidden_categories(state)
+        state.hidden_inbox_categories()
     }
 }
 

@@ -4,10 +4,10 @@
  * open tabs show the same thing. When focus mode ends, what it held is told once: a toast, and one
  * system notification where the browser allows them.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { apiFetch } from "../api/client";
 import type { FocusEvent, FocusState, PomodoroChange, PomodoroState } from "../api/types.generated";
-import { useSettings } from "../settings";
+import { useSettings, type StoredSettings } from "../settings";
 import { useStreamEvent, useStreamLifecycle } from "../stream/useStream";
 import { useToast } from "../ui/toasts";
 import { releaseText, type FocusHold } from "./focus";
@@ -15,8 +15,13 @@ import { releaseText, type FocusHold } from "./focus";
 export interface FocusStatus {
   focus: FocusState | undefined;
   pomodoro: PomodoroState | undefined;
-  /** Whether focus mode holds notifications now, and what pierces it. */
+  /** Whether focus mode holds notifications, and what pierces it, as last rendered. */
   hold: FocusHold;
+  /**
+   * The same as of this instant, for a stream handler: a `focus` event and an `inbox` event of
+   * one burst reach their handlers before React renders between them.
+   */
+  holdNow(values: StoredSettings | undefined): FocusHold;
   /** `focusModeFeatureEnabled`: off hides the focus control. */
   featureOn: boolean;
   setFocus(on: boolean): void;
@@ -28,13 +33,18 @@ const FocusContext = createContext<FocusStatus | null>(null);
 export function FocusProvider({ children }: { children: ReactNode }) {
   const { values } = useSettings();
   const toast = useToast();
-  const [focus, setFocusState] = useState<FocusState>();
+  const [focus, setFocus_] = useState<FocusState>();
+  const onNow = useRef(false);
+  const setFocusState = useCallback((state: FocusState) => {
+    onNow.current = state.on;
+    setFocus_(state);
+  }, []);
   const [pomodoro, setPomodoro] = useState<PomodoroState>();
 
   const load = useCallback(() => {
     apiFetch<FocusState>("/focus").then(setFocusState, () => {});
     apiFetch<PomodoroState>("/pomodoro").then(setPomodoro, () => {});
-  }, []);
+  }, [setFocusState]);
   useEffect(load, [load]);
   useStreamLifecycle("reset", load);
   useStreamLifecycle("open", load);
@@ -42,10 +52,11 @@ export function FocusProvider({ children }: { children: ReactNode }) {
   const released = useCallback(
     (event: FocusEvent) => {
       setFocusState({ on: event.on, since: event.since, by: event.by });
-      if (!event.released) return;
+      // A break that released nothing needs no word: the pill says focus mode is off.
+      if (!event.released || event.released.count === 0) return;
       const text = releaseText(event.released);
       toast.info(text);
-      if (event.released.count > 0 && typeof Notification !== "undefined" && Notification.permission === "granted") {
+      if (typeof Notification !== "undefined" && Notification.permission === "granted") {
         try {
           // One tag for every tab, so the system shows the summary once.
           new Notification("Focus mode ended", { body: text, tag: `focus-${event.released.since}` });
@@ -54,7 +65,7 @@ export function FocusProvider({ children }: { children: ReactNode }) {
         }
       }
     },
-    [toast],
+    [toast, setFocusState],
   );
   useStreamEvent<FocusEvent>("focus", released);
   useStreamEvent<PomodoroState>("pomodoro", setPomodoro);
@@ -67,7 +78,7 @@ export function FocusProvider({ children }: { children: ReactNode }) {
         (error: unknown) => toast.error(error, on ? "Focus mode did not turn on" : "Focus mode did not turn off"),
       );
     },
-    [toast],
+    [toast, setFocusState],
   );
   const changePomodoro = useCallback(
     (change: PomodoroChange) => {
@@ -81,9 +92,16 @@ export function FocusProvider({ children }: { children: ReactNode }) {
   const featureOn = values?.focusModeFeatureEnabled !== false;
   const on = featureOn && focus?.on === true;
   const alarmsPierce = values?.alarmsPierceFocusMode !== false;
+  const holdNow = useCallback(
+    (now: StoredSettings | undefined): FocusHold => ({
+      on: now?.focusModeFeatureEnabled !== false && onNow.current,
+      alarmsPierce: now?.alarmsPierceFocusMode !== false,
+    }),
+    [],
+  );
   const status = useMemo<FocusStatus>(
-    () => ({ focus, pomodoro, hold: { on, alarmsPierce }, featureOn, setFocus, changePomodoro }),
-    [focus, pomodoro, on, alarmsPierce, featureOn, setFocus, changePomodoro],
+    () => ({ focus, pomodoro, hold: { on, alarmsPierce }, holdNow, featureOn, setFocus, changePomodoro }),
+    [focus, pomodoro, on, alarmsPierce, holdNow, featureOn, setFocus, changePomodoro],
   );
   return <FocusContext.Provider value={status}>{children}</FocusContext.Provider>;
 }

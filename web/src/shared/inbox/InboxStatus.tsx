@@ -120,8 +120,7 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
   const { values } = useSettings();
   const settingsNow = useSettingsNow(values);
   const { counts, refresh } = useCounts();
-  // The stream handler below is the latest render's, so it reads focus mode as it is now.
-  const { hold } = useFocus();
+  const { holdNow } = useFocus();
   const lastInput = useLastInput();
   const [permission, setPermission] = useState<Permission>(currentPermission);
   const historyEnabled = values?.notificationHistoryEnabled ?? true;
@@ -151,7 +150,7 @@ export function InboxStatusProvider({ children }: { children: ReactNode }) {
       foreground: document.visibilityState === "visible",
       permission: granted,
       hidden: hiddenCategories(values),
-      focus: hold,
+      focus: holdNow(values),
     });
     if (decision.show) {
       try {

@@ -30,6 +30,7 @@ describe("notifyDecision", () => {
     const focus = { on: true, alarmsPierce: true };
     expect(notifyDecision(row(), { ...background, focus })).toEqual({ show: false, reason: "held: focus mode" });
     expect(notifyDecision(row(), { ...background, focus: { ...focus, on: false } }).show).toBe(true);
+    expect(notifyDecision(row({ reason: "failed" }), { ...background, focus }).show).toBe(true);
   });
 
   it("shows a row needing the user in a background tab", () => {

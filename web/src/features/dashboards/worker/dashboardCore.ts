@@ -139,11 +139,13 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   let data: { boards: BoardRead[]; filtersKey: string; filtered: FilteredData; key: number } | null = null;
   let computed: ReadonlyMap<string, ComputedWidget> = new Map();
   /**
-   * Each widget's result as last sent, with its JSON for comparing a new one: what the page holds,
-   * so a result equal to it goes as `unchanged` and the page redraws nothing for it.
+   * Each widget as last sent: what the page holds, so a result equal to it goes as `unchanged`
+   * and the page redraws nothing for it. A result's JSON is made once and kept with it (here and
+   * in the filter cache), so a filter come back to is not serialised again.
    */
-  let sent = new Map<string, { result: WidgetResult; json: string }>();
+  let sent = new Map<string, ComputedWidget>();
   const filterCache = new FilterCache<BoardRead[]>();
+  const jsonOf = (widget: ComputedWidget) => (widget.json ??= JSON.stringify(widget.result));
   /** Boards changed since the last results were sent. */
   let stale = false;
   let partialAt = -Infinity;
@@ -182,36 +184,37 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     const unchanged: string[] = [];
     const next = new Map<string, ComputedWidget>();
     // New data replaces the page's results whole: it then holds only what this pass lists.
-    const nextSent = fresh ? new Map<string, { result: WidgetResult; json: string }>() : sent;
-    const send = (id: string, result: WidgetResult) => {
+    const nextSent = new Map<string, ComputedWidget>();
+    const send = (id: string, widget: ComputedWidget) => {
+      nextSent.set(id, widget);
       const before = sent.get(id);
-      if (before?.result === result) {
+      // Only new data can make a result "unchanged": the same data keeps the page's results.
+      if (fresh && before !== undefined && (before === widget || jsonOf(before) === jsonOf(widget))) {
         unchanged.push(id);
-        nextSent.set(id, before);
-        return;
+      } else {
+        out[id] = widget.result;
       }
-      const json = JSON.stringify(result);
-      if (before?.json === json) unchanged.push(id);
-      else out[id] = result;
-      nextSent.set(id, { result, json });
     };
     for (const widget of view.widgets) {
       const key = `${widget.type}\n${JSON.stringify(widget.settings ?? null)}`;
       const hit = computed.get(widget.id);
       if (hit && hit.key === key) {
         next.set(widget.id, hit);
-        // New data (a filter come back to) sends every widget under its new key.
-        if (fresh) send(widget.id, hit.result);
+        // New data (a filter come back to) sends every widget under its new key; the same data
+        // keeps what the page holds.
+        if (fresh) send(widget.id, hit);
+        else nextSent.set(widget.id, sent.get(widget.id) ?? hit);
         continue;
       }
-      const result = computeWidget(data.filtered, widget);
-      next.set(widget.id, { key, result });
-      send(widget.id, result);
+      const computedNow = { key, result: computeWidget(data.filtered, widget) };
+      next.set(widget.id, computedNow);
+      send(widget.id, computedNow);
     }
     computed = next;
     sent = nextSent;
     filterCache.set(boards, data.filtersKey, { filtered: data.filtered, computed });
-    if (!fresh && Object.keys(out).length === 0 && unchanged.length === 0) return undefined;
+    // The same data keeps every result the page holds: only new ones are news.
+    if (!fresh && Object.keys(out).length === 0) return undefined;
     return { dataKey: data.key, report: data.filtered.report, results: out, unchanged };
   };
 

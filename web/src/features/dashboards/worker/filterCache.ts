@@ -20,6 +20,8 @@ export const MAX_FILTERS = 8;
 export interface ComputedWidget {
   key: string;
   result: WidgetResult;
+  /** The result's JSON, made once when it is first compared with what the page holds. */
+  json?: string;
 }
 
 export interface FilterEntry {
