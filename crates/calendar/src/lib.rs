@@ -139,17 +139,50 @@ pub struct CalendarInfo {
     pub color: Option<String>,
 }
 
-/// Where an occurrence comes from.
+/// Where an entry of the calendar comes from: a calendar of an account, or,
+/// with the boards' overlay on, an item's due date or a sprint's span.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, ToSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+#[ts(rename = "CalendarSource")]
+#[schema(as = CalendarSource)]
+pub enum Source {
+    Caldav(AccountSource),
+    Ics(AccountSource),
+    Item(ItemSource),
+    Sprint(SprintSource),
+}
+
+/// The account and calendar an event was read from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, ToSchema)]
 #[serde(rename_all = "camelCase")]
-#[ts(rename = "EventSource")]
-#[schema(as = EventSource)]
-pub struct Source {
+pub struct AccountSource {
     pub account_id: String,
     pub account: String,
     pub calendar: String,
-    pub kind: Kind,
     pub color: Option<String>,
+}
+
+/// A board item on its due date: dragging it writes `column_id`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemSource {
+    pub board_id: String,
+    pub board: String,
+    pub item_id: String,
+    /// The date column read as the item's due date.
+    pub column_id: String,
+    /// The board's color on the calendar, the same for all its entries.
+    pub color: String,
+}
+
+/// A sprint of a board, from its items' first date to their last.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SprintSource {
+    pub board_id: String,
+    pub board: String,
+    pub sprint: String,
+    pub color: String,
 }
 
 /// One occurrence of an event.

@@ -18,7 +18,9 @@ use crate::expand::{Occ, Window, expand};
 use crate::ics::{self, Component};
 use crate::subscription::{self, Fetch};
 use crate::zone::Zones;
-use crate::{Account, CalendarInfo, Kind, NewAccount, Occurrence, Source, Status, SyncReport};
+use crate::{
+    Account, AccountSource, CalendarInfo, Kind, NewAccount, Occurrence, Source, Status, SyncReport,
+};
 
 /// The most warnings an account keeps.
 const MAX_WARNINGS: usize = 20;
@@ -223,12 +225,17 @@ impl Calendars {
                 end: stamp(r.occ.end),
                 all_day: r.occ.all_day,
                 recurring: r.occ.recurring,
-                source: Source {
-                    account_id: r.account_id,
-                    account: r.account_name,
-                    calendar: r.calendar,
-                    kind: Kind::parse(&r.kind),
-                    color: r.color,
+                source: {
+                    let from = AccountSource {
+                        account_id: r.account_id,
+                        account: r.account_name,
+                        calendar: r.calendar,
+                        color: r.color,
+                    };
+                    match Kind::parse(&r.kind) {
+                        Kind::Caldav => Source::Caldav(from),
+                        Kind::Ics => Source::Ics(from),
+                    }
                 },
             })
             .collect())

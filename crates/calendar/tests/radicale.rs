@@ -91,8 +91,11 @@ fn discovery_then_incremental_sync_fetches_only_what_changed() {
         .unwrap();
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].start, "2026-03-16T09:00:00.000Z");
-    assert_eq!(events[0].source.calendar, "Work");
-    assert_eq!(events[0].source.account, "Radicale");
+    let calendar::Source::Caldav(source) = &events[0].source else {
+        panic!("a CalDAV event's source: {:?}", events[0].source);
+    };
+    assert_eq!(source.calendar, "Work");
+    assert_eq!(source.account, "Radicale");
 
     rig.put(
         "work/a.ics",

@@ -1585,9 +1585,23 @@ end: string, allDay: boolean,
 /**
  * Part of a series (an RRULE, RDATEs or overrides).
  */
-recurring: boolean, source: EventSource, };
+recurring: boolean, source: CalendarSource, };
 
-export type EventSource = { accountId: string, account: string, calendar: string, kind: CalendarKind, color: string | null, };
+export type CalendarSource = { "kind": "caldav" } & AccountSource | { "kind": "ics" } & AccountSource | { "kind": "item" } & ItemSource | { "kind": "sprint" } & SprintSource;
+
+export type AccountSource = { accountId: string, account: string, calendar: string, color: string | null, };
+
+export type ItemSource = { boardId: string, board: string, itemId: string, 
+/**
+ * The date column read as the item's due date.
+ */
+columnId: string, 
+/**
+ * The board's color on the calendar, the same for all its entries.
+ */
+color: string, };
+
+export type SprintSource = { boardId: string, board: string, sprint: string, color: string, };
 
 export type SyncReport = { 
 /**
