@@ -1,7 +1,8 @@
 /**
  * Focus mode and the pomodoro in two tabs of one browser, against a real server: the focus pill
  * turns focus mode on in both tabs, a webhook that needs the user arrives and its notification
- * is held (the chime log says why), turning focus mode off tells what was held as one summary, and
+ * is held (the chime log says why), an agent's request to open a page is held too, turning focus
+ * mode off tells what was held as one summary and offers the held request once, and
  * a pomodoro started in one tab shows its timer in the other until it is stopped there.
  */
 import type { Page } from "playwright-core";
@@ -42,9 +43,16 @@ test("focus mode holds notifications and tells them once; both tabs share the po
   const chimes = () =>
     first.evaluate(() => JSON.parse(localStorage.getItem("switchboard.inbox.chimes") ?? "[]") as { reason: string }[]);
   await expect.poll(async () => (await chimes()).map((c) => c.reason)).toContain("held: focus mode");
+  const asked = await e2e.server.api<{ delivered: string }>("POST", "/ui/navigate", { view: "settings" });
+  expect(asked.body.delivered).toBe("toast");
 
   await pill(first).click();
   await first.getByRole("status").filter({ hasText: "While you focused: 1 webhook." }).waitFor();
+  const offer = first.getByRole("status").filter({ hasText: "While you focused, an agent asked for you." });
+  await offer.waitFor();
+  expect(await first.getByRole("status").filter({ hasText: "asks to open" }).count()).toBe(0);
+  await offer.getByRole("button", { name: "Go" }).click();
+  await first.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
   await second.getByRole("status").filter({ hasText: "While you focused: 1 webhook." }).waitFor();
   await expect.poll(() => pill(second).getAttribute("aria-pressed")).toBe("false");
 

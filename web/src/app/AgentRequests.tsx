@@ -1,15 +1,25 @@
 /**
  * Listens for agents' `navigate` and `foreground` events and answers them (see
  * `agentRequests.ts`), and reports this tab's presence so the server knows they can reach it.
- * Mounted once, in the shell.
+ * While focus mode is on they are held and offered once when it ends. Mounted once, in the shell,
+ * inside the focus provider.
  */
-import { useEffect } from "react";
-import type { ForegroundEvent, NavigateEvent } from "../shared/api/types.generated";
+import { useEffect, useRef } from "react";
+import type { FocusEvent, ForegroundEvent, NavigateEvent } from "../shared/api/types.generated";
+import { useFocus } from "../shared/focus/FocusProvider";
 import { startPresence } from "../shared/presence";
-import { navigate } from "../shared/router";
+import { navigate, sessionPath } from "../shared/router";
+import { useSettings } from "../shared/settings";
 import { useStreamEvent } from "../shared/stream/useStream";
 import { useToast, type ToastAction } from "../shared/ui/toasts";
-import { foregroundResponse, navigateResponse } from "./agentRequests";
+import {
+  NOTHING_HELD,
+  foregroundResponse,
+  heldRequestsText,
+  holdRequest,
+  navigateResponse,
+  type HeldRequests,
+} from "./agentRequests";
 
 function notificationPermission(): NotificationPermission | "unsupported" {
   return "Notification" in window ? Notification.permission : "unsupported";
@@ -17,15 +27,35 @@ function notificationPermission(): NotificationPermission | "unsupported" {
 
 export function AgentRequests() {
   const toast = useToast();
+  const { holdNow } = useFocus();
+  const { values } = useSettings();
+  const held = useRef<HeldRequests>(NOTHING_HELD);
   useEffect(() => startPresence(), []);
 
+  /** Holds the request when focus mode is on now; says whether it did. */
+  const heldByFocus = (path: string | null): boolean => {
+    if (!holdNow(values).on) return false;
+    held.current = holdRequest(held.current, path);
+    return true;
+  };
+
+  useStreamEvent<FocusEvent>("focus", (event) => {
+    if (event.on) return;
+    const text = heldRequestsText(held.current);
+    const { path } = held.current;
+    held.current = NOTHING_HELD;
+    if (text) toast.offer(text, path ? [{ label: "Go", run: () => navigate(path) }] : []);
+  });
+
   useStreamEvent<NavigateEvent>("navigate", (event) => {
+    if (heldByFocus(event.path)) return;
     const response = navigateResponse(event);
     if (response.kind === "go") navigate(response.path);
     else toast.offer(response.text, [{ label: "Go", run: () => navigate(response.path) }]);
   });
 
   useStreamEvent<ForegroundEvent>("foreground", (event) => {
+    if (heldByFocus(event.sessionId ? sessionPath(event.sessionId) : null)) return;
     const response = foregroundResponse(event, notificationPermission());
     const { path } = response;
     if (response.kind === "notify") {

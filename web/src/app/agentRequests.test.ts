@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foregroundResponse, navigateResponse } from "./agentRequests";
+import { NOTHING_HELD, foregroundResponse, heldRequestsText, holdRequest, navigateResponse } from "./agentRequests";
 
 describe("navigate events", () => {
   it("go at once when the server allowed it", () => {
@@ -41,5 +41,20 @@ describe("foreground events", () => {
       askPermission: false,
     });
     expect(foregroundResponse(event, "unsupported")).toMatchObject({ kind: "toast", askPermission: false });
+  });
+});
+
+describe("requests held by focus mode", () => {
+  it("say nothing when nothing was held", () => {
+    expect(heldRequestsText(NOTHING_HELD)).toBeNull();
+  });
+
+  it("count every request and keep the newest place to go", () => {
+    const once = holdRequest(NOTHING_HELD, "/sessions/a");
+    expect(heldRequestsText(once)).toBe("While you focused, an agent asked for you.");
+    const twice = holdRequest(once, "/sessions/b");
+    const thrice = holdRequest(twice, null);
+    expect(thrice).toEqual({ count: 3, path: "/sessions/b" });
+    expect(heldRequestsText(thrice)).toBe("While you focused, agents asked for you 3 times.");
   });
 });

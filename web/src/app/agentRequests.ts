@@ -2,7 +2,9 @@
  * What the web app does with an agent's `navigate` and `foreground` events. The server has
  * already applied the settings: `direct` says `allowAgentDirectNavigation` let the request
  * through, and a `foreground` event only comes while this tab is hidden and
- * `allowAgentForegroundFromBackground` is on. What is left here is the browser's part.
+ * `allowAgentForegroundFromBackground` is on. What is left here is the browser's part, and
+ * focus mode: while it is on, requests are held (no page change, toast or notification) and told
+ * once, as one offer, when it ends.
  */
 import type { ForegroundEvent, NavigateEvent } from "../shared/api/types.generated";
 import { sessionPath } from "../shared/router";
@@ -37,4 +39,25 @@ export function foregroundResponse(
     path,
     askPermission: permission === "default",
   };
+}
+
+/** What focus mode held of agents' requests: how many, and where the latest wanted to go. */
+export interface HeldRequests {
+  count: number;
+  path: string | null;
+}
+
+export const NOTHING_HELD: HeldRequests = { count: 0, path: null };
+
+/** One more request held; the newest path wins, as the newest request is what matters now. */
+export function holdRequest(held: HeldRequests, path: string | null): HeldRequests {
+  return { count: held.count + 1, path: path ?? held.path };
+}
+
+/** The offer shown when focus mode ends, or `null` when nothing was held. */
+export function heldRequestsText(held: HeldRequests): string | null {
+  if (held.count === 0) return null;
+  return held.count === 1
+    ? "While you focused, an agent asked for you."
+    : `While you focused, agents asked for you ${held.count} times.`;
 }
