@@ -93,6 +93,7 @@ const SECTIONS: readonly AppPage[] = [
   section("inbox", "/inbox", "Inbox"),
   section("boards", "/boards", "Boards"),
   section("dashboards", "/dashboards", "Dashboards"),
+  section("calendar", "/calendar", "Calendar"),
   section("tasks", "/tasks", "Tasks"),
   section("tasks-caught", "/tasks/caught", "Tasks: caught", { heading: "Tasks", tabName: "Tasks" }),
   section("bugs", "/bugs", "Bug Intake"),

@@ -5,7 +5,12 @@
 //! ([`App::wake_calendars`]) or a setting changes; an early look syncs only
 //! the accounts that are due (a new one), never every account again. A server that
 //! fails is already recorded on its account (failing, with the reason, its
-//! events kept); the loop only logs it.
+//! events kept); the loop only logs it. A round that brought changes wakes
+//! the reminders' loop (`calendar_reminders.rs`), which it starts.
+
+use std::sync::Arc;
+
+use tokio::sync::Notify;
 
 use crate::error::blocking;
 use crate::services::App;
@@ -23,16 +28,20 @@ impl App {
     }
 }
 
-/// Starts the loop.
+/// Starts the loop, and the reminders' loop it wakes.
 pub(crate) fn start(app: &App) {
-    crate::looking::spawn(app, app.calendars_wake.clone(), |app| async move {
-        sync_all(&app).await
+    let synced = Arc::new(Notify::new());
+    crate::calendar_reminders::start(app, synced.clone());
+    crate::looking::spawn(app, app.calendars_wake.clone(), move |app| {
+        let synced = synced.clone();
+        async move { sync_all(&app, &synced).await }
     });
 }
 
-/// Synchronises the accounts that are due while calendars are on; the
-/// next look is [`LOOK_EVERY`] after this one began.
-async fn sync_all(app: &App) -> time::OffsetDateTime {
+/// Synchronises the accounts that are due while calendars are on, and
+/// wakes `synced` when one changed; the next look is [`LOOK_EVERY`] after
+/// this one began.
+async fn sync_all(app: &App, synced: &Notify) -> time::OffsetDateTime {
     let began = app.clock.now();
     if !app.settings.calendar_enabled() {
         return began + LOOK_EVERY;
@@ -47,8 +56,12 @@ async fn sync_all(app: &App) -> time::OffsetDateTime {
     for (owner, id) in accounts {
         let service = app.calendars.clone();
         let account = id.clone();
-        if let Err(error) = blocking(move || service.sync(&owner, &account)).await {
-            tracing::info!(%error, account = %id, "a calendar did not synchronise");
+        match blocking(move || service.sync(&owner, &account)).await {
+            Ok(report) if report.fetched > 0 || report.removed > 0 => synced.notify_one(),
+            Ok(_) => {}
+            Err(error) => {
+                tracing::info!(%error, account = %id, "a calendar did not synchronise");
+            }
         }
     }
     began + LOOK_EVERY

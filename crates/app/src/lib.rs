@@ -16,8 +16,12 @@
 //! is asked to; [`App::shutdown`] then stops the sessions and removes
 //! `server.json`.
 
+pub mod agenda;
 pub mod bug_intake;
+mod calendar_agenda;
+pub mod calendar_reminders;
 mod calendar_sync;
+mod calendar_words;
 pub mod catches;
 pub mod coaching_watch;
 mod connections;

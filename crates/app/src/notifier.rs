@@ -4,21 +4,21 @@
 //! write has committed and answered, so an item write never waits for the
 //! inbox), does the time-driven work when the notifier's next moment comes
 //! on the injected clock (so tests move a manual clock instead of waiting),
-//! gathers the sessions' day for the daily digest, and announces every row
-//! it adds on the event stream.
+//! gathers the sessions' day and the calendar's events for the daily
+//! digest, and announces every row it adds on the event stream.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use pm_inbox::{
-    BoardPreference, DailySources, DayRange, Delivered, Notifier, Prefs, QuietHours, SessionTally,
-    window,
+    AccountDay, BoardPreference, DailySources, DayRange, Delivered, Notifier, Prefs, QuietHours,
+    SessionTally, window,
 };
 use serde_json::Value;
 use settings::SettingsStore;
 
-use crate::publish;
 use crate::services::App;
+use crate::{calendar_words, publish};
 
 /// The notifier's preferences as the settings say now.
 pub fn prefs(settings: &SettingsStore) -> Prefs {
@@ -46,6 +46,7 @@ pub fn prefs(settings: &SettingsStore) -> Prefs {
     let daily = settings.daily_digest_enabled().then(|| DailySources {
         sessions: source("sessions"),
         pm_events: source("pm-events"),
+        calendar: source("calendar") && settings.calendar_enabled(),
     });
     Prefs {
         enabled: settings.pm_inbox_enabled(),
@@ -214,10 +215,21 @@ async fn daily_digest(state: &App, notifier: &Arc<Notifier>, range: DayRange) {
             .unwrap_or_default()
     };
     let (from, to) = (stored(range.from), stored(range.to));
+    let current = prefs(&state.settings);
+    let with_calendar = current.daily.is_some_and(|daily| daily.calendar);
     let mut tallies = Vec::new();
     for account in accounts {
         let sessions = state.sessions.list(&account.id).await.unwrap_or_default();
-        tallies.push((account.id, tally(&sessions, &from, &to)));
+        let calendar = if with_calendar {
+            calendar_lines(state, &account.id, &range, &current.zone).await
+        } else {
+            Vec::new()
+        };
+        tallies.push(AccountDay {
+            account_id: account.id,
+            sessions: tally(&sessions, &from, &to),
+            calendar,
+        });
     }
     run(
         state,
@@ -227,6 +239,33 @@ async fn daily_digest(state: &App, notifier: &Arc<Notifier>, range: DayRange) {
         move |n, p, _| Ok(((), n.post_daily_digest(p, &range, &tallies)?)),
     )
     .await;
+}
+
+/// The account's calendar events on the digest's day, one line each, read
+/// in the digest's zone.
+async fn calendar_lines(
+    state: &App,
+    account_id: &str,
+    range: &DayRange,
+    zone: &jiff::tz::TimeZone,
+) -> Vec<String> {
+    let moment = |at: jiff::Timestamp| time::OffsetDateTime::from_unix_timestamp(at.as_second());
+    let (Ok(from), Ok(to)) = (moment(range.from), moment(range.to)) else {
+        return Vec::new();
+    };
+    let (service, owner) = (state.calendars.clone(), account_id.to_owned());
+    let events = crate::error::blocking(move || service.events(&owner, from, to))
+        .await
+        .unwrap_or_else(|error| {
+            tracing::warn!(%error, "daily digest: the calendar was not read");
+            Vec::new()
+        });
+    let day = range.day.to_string();
+    events
+        .iter()
+        .filter(|e| calendar_words::from_account(e) && calendar_words::on_day(e, &day, zone))
+        .map(|e| calendar_words::event_line(e, zone))
+        .collect()
 }
 
 /// What the sessions did within `[from, to)`: started then, finished or

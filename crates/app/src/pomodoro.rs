@@ -174,7 +174,8 @@ pub async fn announce_focus(app: &App, account_id: &str, change: FocusChange) ->
 }
 
 /// The unread rows focus mode held since `since`: those that need the user
-/// and arrived (or came again) meanwhile, leaving out what came through
+/// and arrived (or came again) meanwhile, calendar reminders among them
+/// (not the morning agenda), leaving out what came through
 /// anyway (a failed session; an alarm while `alarmsPierceFocusMode` is on)
 /// and the categories the `inboxShow*` settings hide, as the web app's
 /// `heldByFocus` does.
@@ -195,7 +196,8 @@ async fn held_since(app: &App, account_id: &str, since: String) -> Released {
         });
     let held = rows.iter().filter(|row| {
         row.updated_at >= since
-            && HELD.contains(&row.category)
+            && (HELD.contains(&row.category)
+                || (row.category == Category::Calendar && row.reason.as_deref() == Some("reminder")))
             && !(row.category == Category::Session && row.reason.as_deref() == Some("failed"))
             && !(row.category == Category::Alarm && pierce)
     });

@@ -136,6 +136,7 @@ impl App {
                 settings.inbox_show_automations(),
                 inbox::Category::Automations,
             ),
+            (settings.inbox_show_calendar(), inbox::Category::Calendar),
         ]
         .into_iter()
         .filter_map(|(shown, category)| (!shown).then_some(category))

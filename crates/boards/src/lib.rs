@@ -16,6 +16,8 @@
 //! - [`import`]: full-board JSON and CSV import.
 //! - [`events`]: the domain events item changes record for the inbox.
 //! - [`due`]: items by their dates, for due-today and overdue notices.
+//! - [`calendar_overlay`]: each board's items on their due dates and its
+//!   sprints' spans, in the board's color, for the calendar.
 //! - [`activity`]: each board's items added, changed and moved on in a period,
 //!   for the weekly summary.
 //!
@@ -29,6 +31,7 @@
 
 pub mod activity;
 pub mod boards;
+pub mod calendar_overlay;
 pub mod columnar;
 pub mod columns;
 pub mod demo;
@@ -52,6 +55,7 @@ pub use boards::{
     list_boards, remove_column, remove_group, rename_board, rename_column, rename_group,
     reorder_columns, reorder_groups, set_column_settings,
 };
+pub use calendar_overlay::{DueEntry, Overlay, OverlayBoard, SprintSpan, calendar_overlay};
 pub use columnar::{COLUMNAR_MEDIA_TYPE, columnar_board, columnar_etag};
 pub use columns::ColumnType;
 pub use demo::{AgentRun, RunOutcome, has_boards, seed_demo, session_link};

@@ -10,9 +10,10 @@ use crate::error::Result;
 use crate::expand::Occ;
 
 /// Append-only: never edit an applied step.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    feature: "calendar",
-    sql: "CREATE TABLE calendar_accounts (
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        feature: "calendar",
+        sql: "CREATE TABLE calendar_accounts (
             id TEXT PRIMARY KEY,
             owner TEXT NOT NULL,
             kind TEXT NOT NULL,
@@ -68,7 +69,27 @@ pub const MIGRATIONS: &[Migration] = &[Migration {
           CREATE INDEX calendar_occurrences_by_object
             ON calendar_occurrences (account_id, collection, href);
           CREATE INDEX calendar_occurrences_by_start ON calendar_occurrences (start_at);",
-}];
+    },
+    // What the calendar told (`reminders.rs`): each occurrence reminded
+    // once per owner, uid and start, whatever restarts or ticks follow; the
+    // day's agenda considered once per owner and local day.
+    Migration {
+        feature: "calendar",
+        sql: "CREATE TABLE calendar_reminded (
+            owner TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            start_at INTEGER NOT NULL,
+            sent_at TEXT NOT NULL,
+            PRIMARY KEY (owner, uid, start_at)
+          ) STRICT, WITHOUT ROWID;
+          CREATE TABLE calendar_agendas (
+            owner TEXT NOT NULL,
+            day TEXT NOT NULL,
+            sent_at TEXT NOT NULL,
+            PRIMARY KEY (owner, day)
+          ) STRICT, WITHOUT ROWID;",
+    },
+];
 
 /// An account's row, the saved key's name included (never its value).
 #[derive(Debug, Clone)]

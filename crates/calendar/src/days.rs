@@ -12,27 +12,34 @@ use crate::{Calendars, Occurrence};
 /// The longest range one read covers.
 pub const MAX_DAYS: i32 = 400;
 
+/// `from` and `to` as days `YYYY-MM-DD`, `to` not before `from` and under
+/// [`MAX_DAYS`] after it; otherwise [`CalendarError::Invalid`] naming the
+/// field. Every reader of a range of days checks it so.
+pub fn check_days(from: &str, to: &str) -> Result<(Date, Date), CalendarError> {
+    let day = |field: &'static str, text: &str| {
+        text.parse::<Date>()
+            .map_err(|_| CalendarError::invalid(field, format!("{text:?} is not a day YYYY-MM-DD")))
+    };
+    let (first, last) = (day("from", from)?, day("to", to)?);
+    let days = first.until(last).map(|span| span.get_days()).unwrap_or(-1);
+    if !(0..MAX_DAYS).contains(&days) {
+        return Err(CalendarError::invalid(
+            "to",
+            format!("must be from `from` to {MAX_DAYS} days after it"),
+        ));
+    }
+    Ok((first, last))
+}
+
 /// `from` and `to` (`YYYY-MM-DD`, both included) in `zone`, as `[start,
-/// end)`. A malformed day, `to` before `from` or a range over
-/// [`MAX_DAYS`] is [`CalendarError::Invalid`] naming the field.
+/// end)`, checked by [`check_days`].
 pub fn day_range(
     from: &str,
     to: &str,
     zone: &TimeZone,
 ) -> Result<(OffsetDateTime, OffsetDateTime), CalendarError> {
-    let day = |field: &str, text: &str| {
-        text.parse::<Date>().map_err(|_| {
-            CalendarError::Invalid(format!("{field}: {text:?} is not a day YYYY-MM-DD"))
-        })
-    };
-    let (first, last) = (day("from", from)?, day("to", to)?);
-    let days = first.until(last).map(|span| span.get_days()).unwrap_or(-1);
-    if !(0..MAX_DAYS).contains(&days) {
-        return Err(CalendarError::Invalid(format!(
-            "to: must be from `from` to {MAX_DAYS} days after it"
-        )));
-    }
-    let out_of_range = || CalendarError::Invalid("to: the day is out of range".into());
+    let (first, last) = check_days(from, to)?;
+    let out_of_range = || CalendarError::invalid("to", "the day is out of range");
     let moment = |date: Date| {
         date.to_zoned(zone.clone())
             .ok()

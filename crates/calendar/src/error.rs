@@ -2,9 +2,13 @@
 
 #[derive(Debug, thiserror::Error)]
 pub enum CalendarError {
-    /// Bad input from the caller (a URL, a kind, a missing password).
-    #[error("{0}")]
-    Invalid(String),
+    /// Bad input from the caller (a URL, a kind, a missing password), and
+    /// the request field it is about, so the server's 400 can name it.
+    #[error("{field}: {message}")]
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
     #[error("no such calendar account")]
     NotFound,
     /// The server or the network failed the sync; the account is marked
@@ -23,6 +27,15 @@ pub enum CalendarError {
 impl From<store::rusqlite::Error> for CalendarError {
     fn from(e: store::rusqlite::Error) -> Self {
         CalendarError::Store(e.into())
+    }
+}
+
+impl CalendarError {
+    pub(crate) fn invalid(field: &'static str, message: impl Into<String>) -> Self {
+        CalendarError::Invalid {
+            field,
+            message: message.into(),
+        }
     }
 }
 

@@ -30,6 +30,7 @@ mod error;
 mod expand;
 mod ics;
 mod recur;
+mod reminders;
 mod service;
 mod subscription;
 mod zone;
@@ -39,6 +40,7 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 pub use book::MIGRATIONS;
+pub use days::check_days;
 pub use error::CalendarError;
 pub use service::{Calendars, Options};
 

@@ -58,8 +58,8 @@ impl Default for Options {
 }
 
 pub struct Calendars {
-    db: Arc<Db>,
-    clock: Arc<dyn Clock>,
+    pub(crate) db: Arc<Db>,
+    pub(crate) clock: Arc<dyn Clock>,
     secrets: Arc<secrets::Secrets>,
     pub(crate) options: Options,
 }
@@ -93,9 +93,12 @@ impl Calendars {
         if username.as_ref().is_some_and(|u| {
             u.chars().count() > MAX_NAME_CHARS || u.contains(':') || u.chars().any(char::is_control)
         }) {
-            return Err(CalendarError::Invalid(format!(
-                "username must be at most {MAX_NAME_CHARS} characters, without `:` or control characters"
-            )));
+            return Err(CalendarError::invalid(
+                "username",
+                format!(
+                    "must be at most {MAX_NAME_CHARS} characters, without `:` or control characters"
+                ),
+            ));
         }
         let name = new
             .name
@@ -103,9 +106,10 @@ impl Calendars {
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| host_of(&url).to_owned());
         if name.chars().count() > MAX_NAME_CHARS {
-            return Err(CalendarError::Invalid(format!(
-                "name must be at most {MAX_NAME_CHARS} characters"
-            )));
+            return Err(CalendarError::invalid(
+                "name",
+                format!("must be at most {MAX_NAME_CHARS} characters"),
+            ));
         }
         let id = store::new_id();
         let password = new.password.filter(|p| !p.is_empty());
@@ -115,8 +119,9 @@ impl Calendars {
                 self.secrets
                     .save_key(owner, &key, password)
                     .map_err(|e| match e {
-                        secrets::SecretsError::InvalidValue => CalendarError::Invalid(
-                            "password must be 1 to 16384 bytes on one line".into(),
+                        secrets::SecretsError::InvalidValue => CalendarError::invalid(
+                            "password",
+                            "must be 1 to 16384 bytes on one line",
                         ),
                         other => other.into(),
                     })?;
@@ -204,7 +209,7 @@ impl Calendars {
         to: OffsetDateTime,
     ) -> Result<Vec<Occurrence>> {
         if to <= from {
-            return Err(CalendarError::Invalid("`to` must be after `from`".into()));
+            return Err(CalendarError::invalid("to", "must be after `from`"));
         }
         let rows = self.db.read(|tx| {
             book::occurrences(
@@ -677,24 +682,27 @@ fn check_url(url: &str) -> Result<String> {
     };
     let lower = url.to_ascii_lowercase();
     if !(lower.starts_with("http://") || lower.starts_with("https://")) {
-        return Err(CalendarError::Invalid(
-            "url must start with http://, https:// or webcal://".into(),
+        return Err(CalendarError::invalid(
+            "url",
+            "must start with http://, https:// or webcal://",
         ));
     }
     if url.chars().count() > MAX_URL_CHARS
         || url.chars().any(|c| c.is_whitespace() || c.is_control())
     {
-        return Err(CalendarError::Invalid(format!(
-            "url must be at most {MAX_URL_CHARS} characters without spaces"
-        )));
+        return Err(CalendarError::invalid(
+            "url",
+            format!("must be at most {MAX_URL_CHARS} characters without spaces"),
+        ));
     }
     let authority = &crate::dav::origin(&url)[url.find("://").map_or(0, |i| i + 3)..];
     if authority.is_empty() {
-        return Err(CalendarError::Invalid("url has no host".into()));
+        return Err(CalendarError::invalid("url", "has no host"));
     }
     if authority.contains('@') {
-        return Err(CalendarError::Invalid(
-            "put the user name and password in their own fields, not in the url".into(),
+        return Err(CalendarError::invalid(
+            "url",
+            "put the user name and password in their own fields, not in the url",
         ));
     }
     Ok(url)

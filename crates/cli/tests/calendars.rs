@@ -2,18 +2,16 @@
 //! subscription served over real HTTP on loopback: the routes are refused
 //! while `calendarEnabled` is off; an added account never shows its
 //! password; a sync brings a weekly event's occurrences, each with its
-//! source, into `GET /calendar/events` for a range of days; a server that
-//! fails marks the account failing and keeps its events; bad input is a 400
-//! naming its field and an unknown account a 404. (The CalDAV protocol
+//! source, into `GET /calendar/events` for a range of days, merged in order
+//! with the boards' due dates (crates/cli/tests/calendar_overlay.rs tests
+//! those); a server that fails marks the account failing and keeps its
+//! events; bad input is a 400 naming its field and an unknown account a 404. (The CalDAV protocol
 //! itself is tested against a real Radicale in crates/calendar.)
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-use std::sync::{Arc, Mutex};
-
 use common::TestServer;
+use common::calendar::ics_server;
 use serde_json::{Value, json};
 
 /// 2026-01-05T08:00:00Z, a Monday.
@@ -24,40 +22,19 @@ BEGIN:VEVENT\r\nUID:standup@test\r\nDTSTAMP:20260101T000000Z\r\n\
 DTSTART;TZID=Europe/Berlin:20260105T093000\r\nDTEND;TZID=Europe/Berlin:20260105T094500\r\n\
 RRULE:FREQ=WEEKLY;BYDAY=MO,TH\r\nSUMMARY:Stand-up\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
 
-/// An HTTP server on loopback answering every request with `answer`
-/// (status and body), which the test may change.
-fn ics_server() -> (String, Arc<Mutex<(u16, String)>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("bind: {e}"));
-    let url = format!(
-        "http://{}/team.ics",
-        listener.local_addr().unwrap_or_else(|e| panic!("{e}"))
-    );
-    let answer = Arc::new(Mutex::new((200, WEEKLY.to_owned())));
-    let serving = answer.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let mut reader = BufReader::new(&stream);
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = v.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0; length];
-            let _ = reader.read_exact(&mut body);
-            let (status, text) = serving.lock().map(|a| a.clone()).unwrap_or_default();
-            let reply = format!(
-                "HTTP/1.1 {status} X\r\nContent-Type: text/calendar\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
-                text.len()
-            );
-            let _ = (&stream).write_all(reply.as_bytes());
-        }
-    });
-    (url, answer)
+/// A board with one item due on `day`; returns the board's id.
+fn board_with_item_due(server: &TestServer, day: &str) -> String {
+    let workspace = server.call("POST", "/workspaces", Some(&json!({"name": "Work"})));
+    let body = json!({"workspaceId": workspace.json()["id"], "name": "Roadmap",
+        "columns": [{"id": "due", "title": "Due", "type": "date"}],
+        "groups": [{"id": "g1", "title": "Now"}]});
+    let board = server.call("POST", "/boards", Some(&body));
+    assert_eq!(board.status, 201, "{}", board.text());
+    let id = board.json()["id"].as_str().unwrap_or_default().to_owned();
+    let item = json!({"groupId": "g1", "name": "Release", "values": {"due": day}});
+    let made = server.call("POST", &format!("/boards/{id}/items"), Some(&item));
+    assert_eq!(made.status, 201, "{}", made.text());
+    id
 }
 
 fn server() -> TestServer {
@@ -77,7 +54,7 @@ fn events(server: &TestServer, from: &str, to: &str) -> Vec<Value> {
 #[test]
 fn a_subscription_syncs_its_occurrences_and_never_shows_its_password() {
     let server = server();
-    let (url, answer) = ics_server();
+    let (url, answer) = ics_server(WEEKLY);
     let off = server.call("GET", "/calendars", None);
     assert_eq!(off.status, 403);
     assert_eq!(off.error_code(), "calendar_disabled");
@@ -110,6 +87,24 @@ fn a_subscription_syncs_its_occurrences_and_never_shows_its_password() {
         Vec::<Value>::new()
     );
 
+    // A board's item due on the Monday comes first, all-day, on the same timeline.
+    let board = board_with_item_due(&server, "2026-01-05");
+    let merged = events(&server, "2026-01-05", "2026-01-05");
+    let kinds: Vec<&str> = merged
+        .iter()
+        .filter_map(|e| e["source"]["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["item", "ics"], "{merged:?}");
+    assert_eq!(merged[0]["start"], "2026-01-05T00:00:00.000Z");
+    // With the calendar off and the overlay on, only the board's entry stays.
+    server.set_setting("calendarEnabled", json!(false));
+    let boards_only = events(&server, "2026-01-05", "2026-01-05");
+    assert_eq!(boards_only.len(), 1, "{boards_only:?}");
+    assert_eq!(boards_only[0]["source"]["boardId"], board.as_str());
+    server.set_setting("calendarEnabled", json!(true));
+    server.set_setting("pmCalendarOverlayEnabled", json!(false));
+    assert_eq!(events(&server, "2026-01-05", "2026-01-11").len(), 2);
+
     // The server fails: a 409 with the reason, the account failing, its events kept.
     if let Ok(mut a) = answer.lock() {
         *a = (500, "down".to_owned());
@@ -130,29 +125,21 @@ fn a_subscription_syncs_its_occurrences_and_never_shows_its_password() {
 fn bad_input_is_refused_and_changes_nothing() {
     let server = server();
     server.set_setting("calendarEnabled", json!(true));
-    for (from, to, field) in [
-        ("2026-13-01", "2026-01-02", "from"),
-        ("2026-01-02", "soon", "to"),
-        ("2026-01-02", "2026-01-01", "to"),
-        ("2026-01-01", "2027-06-01", "to"),
-    ] {
-        let reply = server.call(
-            "GET",
-            &format!("/calendar/events?from={from}&to={to}"),
-            None,
-        );
-        assert_eq!(reply.status, 400, "{from}..{to}: {}", reply.text());
-        assert!(
-            reply.text().contains(&format!("{field}:")),
-            "{}",
-            reply.text()
-        );
-    }
-    let missing = server.call("GET", "/calendar/events?from=2026-01-01", None);
-    assert_eq!(missing.status, 400, "{}", missing.text());
+    common::calendar::refuses_bad_days(&server);
+    let no_scheme = server.call(
+        "POST",
+        "/calendars",
+        Some(&json!({"kind": "ics", "url": "not a url"})),
+    );
+    assert_eq!(no_scheme.status, 400, "{}", no_scheme.text());
+    assert_eq!(
+        no_scheme.json()["error"]["field"],
+        "url",
+        "{}",
+        no_scheme.text()
+    );
     for body in [
         json!({"kind": "exchange", "url": "https://example.com/"}),
-        json!({"kind": "ics", "url": "not a url"}),
         json!({"kind": "ics"}),
     ] {
         let reply = server.call("POST", "/calendars", Some(&body));

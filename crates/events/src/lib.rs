@@ -51,6 +51,8 @@ pub enum Name {
     Focus,
     /// A pomodoro run started, changed phase or ended.
     Pomodoro,
+    /// A calendar event is about to start (a reminder delivered as a toast).
+    Calendar,
     /// Refetch: what was missed is no longer held.
     Reset,
 }
@@ -70,6 +72,7 @@ impl Name {
             Name::Foreground => "foreground",
             Name::Focus => "focus",
             Name::Pomodoro => "pomodoro",
+            Name::Calendar => "calendar",
             Name::Reset => "reset",
         }
     }

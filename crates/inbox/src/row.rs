@@ -26,10 +26,13 @@ pub enum Category {
     /// An automation rule an agent made, waiting for approval, or one
     /// that hit its hourly cap.
     Automations,
+    /// A calendar event about to start (`reason: "reminder"`), or the
+    /// day's agenda (`reason: "agenda"`).
+    Calendar,
 }
 
 impl Category {
-    pub const ALL: [Category; 11] = [
+    pub const ALL: [Category; 12] = [
         Category::Alert,
         Category::Session,
         Category::CliPending,
@@ -41,6 +44,7 @@ impl Category {
         Category::Recipes,
         Category::Cron,
         Category::Automations,
+        Category::Calendar,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -56,6 +60,7 @@ impl Category {
             Category::Recipes => "recipes",
             Category::Cron => "cron",
             Category::Automations => "automations",
+            Category::Calendar => "calendar",
         }
     }
 

@@ -39,7 +39,7 @@ mod prefs;
 mod text;
 pub mod window;
 
-pub use notifier::{DayRange, Delivered, Notifier, NotifierError, SessionTally, Tick};
+pub use notifier::{AccountDay, DayRange, Delivered, Notifier, NotifierError, SessionTally, Tick};
 pub use prefs::{BoardPreference, DailySources, Prefs};
 pub use window::QuietHours;
 

@@ -74,6 +74,17 @@ pub struct SessionTally {
     pub cost_usd: f64,
 }
 
+/// What the caller gathered of one account's day for its daily digest:
+/// what this crate cannot see.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AccountDay {
+    pub account_id: String,
+    pub sessions: SessionTally,
+    /// The day's calendar events, one line each, earliest first (listed
+    /// while [`crate::DailySources::calendar`] is on).
+    pub calendar: Vec<String>,
+}
+
 /// Events read per query: large enough that a 10,000-item batch is ten reads.
 const BATCH: u32 = 1000;
 /// The longest sleep between ticks, so a settings change that nothing
@@ -675,26 +686,41 @@ impl Notifier {
     }
 
     /// Posts the daily digest of `range.day` for each account: its sessions
-    /// (as the caller counted them) and the project events noticed that day,
-    /// by board, as the sources chosen.
+    /// (as the caller counted them), its calendar's events (as the caller
+    /// read them) and the project events noticed that day, by board, as the
+    /// sources chosen.
     pub fn post_daily_digest(
         &self,
         prefs: &Prefs,
         range: &DayRange,
-        accounts: &[(String, SessionTally)],
+        accounts: &[AccountDay],
     ) -> Result<Vec<Delivered>> {
         let Some(sources) = prefs.daily else {
             return Ok(Vec::new());
         };
         let day = range.day.to_string();
         let mut delivered = Vec::new();
-        for (account, tally) in accounts {
+        for AccountDay {
+            account_id: account,
+            sessions: tally,
+            calendar,
+        } in accounts
+        {
             let mut body = String::new();
             if sources.sessions {
                 body.push_str(&format!(
                     "Sessions: {} started, {} finished, {} failed; cost ${:.2}.\n",
                     tally.started, tally.finished, tally.failed, tally.cost_usd
                 ));
+            }
+            if sources.calendar {
+                body.push_str(&format!(
+                    "Calendar: {}.\n",
+                    text::plural(calendar.len(), "event", "events")
+                ));
+                for line in calendar {
+                    body.push_str(&format!("- {line}\n"));
+                }
             }
             if sources.pm_events {
                 let notices: Vec<Notice> = self.db.read(|tx| {

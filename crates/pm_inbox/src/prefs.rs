@@ -34,6 +34,9 @@ impl BoardPreference {
 pub struct DailySources {
     pub sessions: bool,
     pub pm_events: bool,
+    /// The day's calendar events (the caller reads them: off while
+    /// calendars are).
+    pub calendar: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -425,6 +425,7 @@ fn the_daily_digest_lists_the_day_and_the_sessions() {
     p.daily = Some(DailySources {
         sessions: true,
         pm_events: true,
+        calendar: true,
     });
     assert!(
         w.notifier
@@ -450,17 +451,43 @@ fn the_daily_digest_lists_the_day_and_the_sessions() {
         failed: 1,
         cost_usd: 1.5,
     };
+    let day = AccountDay {
+        account_id: ACCOUNT.to_owned(),
+        sessions: tally,
+        calendar: vec![
+            "09:30–09:45 Stand-up".to_owned(),
+            "All day: Holiday".to_owned(),
+        ],
+    };
     w.notifier
-        .post_daily_digest(&p, &range, &[(ACCOUNT.to_owned(), tally)])
+        .post_daily_digest(&p, &range, std::slice::from_ref(&day))
         .unwrap();
     let digest = &w.rows(Category::Digest)[0];
     assert_eq!(digest.title, "Daily digest for 2026-01-05");
     assert_eq!(
         digest.body.as_deref(),
         Some(
-            "Sessions: 3 started, 2 finished, 1 failed; cost $1.50.\nProject events: 2.\n\n\
+            "Sessions: 3 started, 2 finished, 1 failed; cost $1.50.\n\
+             Calendar: 2 events.\n- 09:30–09:45 Stand-up\n- All day: Holiday\n\
+             Project events: 2.\n\n\
              Roadmap (2)\n- 2 items changed (by agent session s-1)"
         )
+    );
+    // With the calendar source off, the calendar part is left out.
+    p.daily = Some(DailySources {
+        sessions: true,
+        pm_events: false,
+        calendar: false,
+    });
+    w.notifier.post_daily_digest(&p, &range, &[day]).unwrap();
+    let rows = w.rows(Category::Digest);
+    let newest = rows
+        .iter()
+        .find(|r| r.id != digest.id)
+        .expect("a second digest");
+    assert_eq!(
+        newest.body.as_deref(),
+        Some("Sessions: 3 started, 2 finished, 1 failed; cost $1.50.")
     );
 }
 

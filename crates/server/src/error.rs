@@ -543,7 +543,9 @@ impl From<calendar::CalendarError> for ApiError {
         use calendar::CalendarError as E;
         let message = error.to_string();
         match error {
-            E::Invalid(_) => ApiError::bad_request("invalid_request", message),
+            E::Invalid { field, .. } => {
+                ApiError::bad_request("invalid_request", message).on_field(Some(field))
+            }
             E::NotFound => ApiError::not_found("not_found", message),
             E::Remote(_) | E::Ics(_) => {
                 ApiError::new(StatusCode::CONFLICT, "calendar_sync_failed", message)

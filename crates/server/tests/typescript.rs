@@ -242,6 +242,8 @@ fn api_types() -> String {
         decl::<calendar::SprintSource>(&cfg),
         decl::<calendar::SyncReport>(&cfg),
         decl::<server::wire::NewCalendar>(&cfg),
+        decl::<app::calendar_reminders::CalendarReminder>(&cfg),
+        decl::<app::calendar_reminders::CalendarNoticeKind>(&cfg),
         decl::<automations::AutomationRule>(&cfg),
         decl::<automations::NewRule>(&cfg),
         decl::<automations::Trigger>(&cfg),

@@ -983,15 +983,11 @@ impl SettingsStore {
     }
 
     /// Boards shown on the calendar overlay; empty means all.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pm_calendar_board_ids(&self) -> Vec<String> {
         self.strings_at(67)
     }
 
     /// Shows item due dates and sprint timelines as a calendar overlay, color-coded by project.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn pm_calendar_overlay_enabled(&self) -> bool {
         self.toggle_at(68)
     }
@@ -1439,8 +1435,6 @@ impl SettingsStore {
     }
 
     /// Calendar reminders and agenda.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_show_calendar(&self) -> bool {
         self.toggle_at(151)
     }
@@ -1531,36 +1525,26 @@ impl SettingsStore {
     }
 
     /// Upcoming events and meeting reminders in the sidebar.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn calendar_enabled(&self) -> bool {
         self.toggle_at(167)
     }
 
     /// Today's Agenda card in the inbox each morning.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn calendar_daily_agenda_enabled(&self) -> bool {
         self.toggle_at(168)
     }
 
     /// How calendar notifications are delivered.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn calendar_notification_delivery(&self) -> CalendarNotificationDelivery {
         CalendarNotificationDelivery::from_name(&self.text_at(169)).unwrap_or(CalendarNotificationDelivery::Inbox)
     }
 
     /// Minutes before an event for the starting-soon reminder.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn calendar_reminder_minutes(&self) -> u32 {
         self.count_at(170)
     }
 
     /// First day of the calendar week.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn calendar_week_start_day(&self) -> CalendarWeekStartDay {
         CalendarWeekStartDay::from_name(&self.text_at(171)).unwrap_or(CalendarWeekStartDay::Monday)
     }

@@ -3,6 +3,8 @@ import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useState } fro
 import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
 import { AlarmRinger } from "../features/alarms/AlarmRinger";
+import { CalendarSidebar } from "../features/calendar/CalendarSidebar";
+import { calendarShown } from "../features/calendar/visibility";
 import { AgentRequests } from "./AgentRequests";
 import { BookmarksButton } from "../features/bookmarks/BookmarksButton";
 import { InboxPage } from "../features/inbox/InboxPage";
@@ -40,6 +42,7 @@ const ScheduledMessagesPage = lazy(() =>
   import("../features/drips/ScheduledMessagesPage").then((m) => ({ default: m.ScheduledMessagesPage })),
 );
 const DripsPage = lazy(() => import("../features/drips/DripsPage").then((m) => ({ default: m.DripsPage })));
+const CalendarPage = lazy(() => import("../features/calendar/CalendarPage").then((m) => ({ default: m.CalendarPage })));
 const AutomationsPage = lazy(() =>
   import("../features/automations/AutomationsPage").then((m) => ({ default: m.AutomationsPage })),
 );
@@ -50,6 +53,7 @@ const SECTIONS = [
   { to: "/inbox", label: "Inbox", routes: ["inbox"] },
   { to: "/boards", label: "Boards", routes: ["boards", "board"] },
   { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
+  { to: "/calendar", label: "Calendar", routes: ["calendar"] },
   { to: "/tasks", label: "Tasks", routes: ["tasks", "caught"] },
   { to: "/bugs", label: "Bug Intake", routes: ["bugs"] },
   { to: "/runners", label: "Runners", routes: ["runners"] },
@@ -151,6 +155,7 @@ function ShellLayout({ route }: { route: Route }) {
         <BookmarksButton />
         <ColorModeToggle />
         <FocusControls />
+        <CalendarSidebar />
       </nav>
       <main className="content">
         <Page route={route} onStartSession={(folder) => setStartIn({ folder })} />
@@ -211,6 +216,12 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
       return (
         <Suspense fallback={<Loading what="your agents' work" />}>
           <WorkPage />
+        </Suspense>
+      );
+    case "calendar":
+      return (
+        <Suspense fallback={<Loading what="the calendar" />}>
+          <CalendarPage />
         </Suspense>
       );
     case "automations":
@@ -275,13 +286,15 @@ function useSections() {
   // The virtual projects: each page is there while its setting surfaces it.
   const messagesOn = values?.scheduledMessagesEnabled !== false;
   const dripsOn = values?.dripEnabled !== false;
+  const calendarOn = calendarShown(values);
   return SECTIONS.filter(
     (s) =>
       (s.to !== "/tasks" || tasksOn) &&
       (s.to !== "/bugs" || bugsOn) &&
       (s.to !== "/work" || workOn) &&
       (s.to !== "/scheduled-messages" || messagesOn) &&
-      (s.to !== "/drips" || dripsOn),
+      (s.to !== "/drips" || dripsOn) &&
+      (s.to !== "/calendar" || calendarOn),
   );
 }
 

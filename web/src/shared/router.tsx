@@ -23,6 +23,7 @@ export type Route =
   | { name: "drips" }
   | { name: "drip"; id: string }
   | { name: "automations" }
+  | { name: "calendar" }
   | { name: "notFound"; path: string };
 
 function segment(raw: string): string | null {
@@ -75,6 +76,7 @@ export function matchRoute(pathname: string): Route {
     case "runners":
     case "work":
     case "automations":
+    case "calendar":
       if (second === undefined) return { name: first };
       break;
   }
@@ -114,6 +116,16 @@ export function useHash(): string {
     () => window.location.hash.slice(1),
     () => "",
   );
+}
+
+/** One `?name=` parameter of the address (`null` when absent), following navigations. */
+export function useSearchParam(name: string): string | null {
+  const search = useSyncExternalStore(
+    subscribe,
+    () => window.location.search,
+    () => "",
+  );
+  return new URLSearchParams(search).get(name);
 }
 
 function subscribeWithHash(onChange: () => void): () => void {

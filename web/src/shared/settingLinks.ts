@@ -47,4 +47,5 @@ export const SETTING_LINKS = {
     label: "Inbox: automations awaiting approval",
     path: INBOX_BEHAVIOUR,
   },
+  inboxShowCalendar: { key: "inboxShowCalendar", label: "Inbox: calendar reminders", path: INBOX_BEHAVIOUR },
 } as const satisfies Partial<Record<SettingKey, SettingRef>>;

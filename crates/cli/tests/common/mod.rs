@@ -2,6 +2,7 @@
 //! client that can send exactly the headers a test needs (including none).
 #![allow(dead_code)]
 
+pub mod calendar;
 pub mod serve;
 pub mod sse;
 

@@ -1,9 +1,11 @@
 //! Calendars (docs/calendar.md): `/calendars`, the user's CalDAV accounts
-//! and ICS subscriptions, and `GET /calendar/events`, their occurrences in a
-//! range of days. Any token reads the events; the accounts are the user's
-//! alone (a subscription's URL often carries a secret of its own). The
-//! password goes to the secrets store and no route returns it. Every route
-//! answers 403 `calendar_disabled` while `calendarEnabled` is off.
+//! and ICS subscriptions, and `GET /calendar/events`, their occurrences and
+//! the boards' due dates and sprints in a range of days (`app::agenda`).
+//! Any token reads the events; the accounts are the user's alone (a
+//! subscription's URL often carries a secret of its own). The password goes
+//! to the secrets store and no route returns it. The `/calendars` routes
+//! answer 403 `calendar_disabled` while `calendarEnabled` is off; the
+//! events only while `pmCalendarOverlayEnabled` is off too.
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -101,21 +103,24 @@ async fn sync(
     Ok(Json(blocking(move || service.sync(&owner, &id)).await?))
 }
 
-/// The calendars' events from `from` to `to` (days, both included).
+/// The calendar from `from` to `to` (days, both included): events, due dates and sprints.
 ///
-/// Days are read in the server's time zone (at most 400 of them); each occurrence has its
-/// `source` (account, calendar, kind, color), times in UTC. Recurring
-/// events come expanded.
+/// The accounts' events while `calendarEnabled` is on, read in the server's
+/// time zone (at most 400 days), recurring events expanded; the boards' items
+/// on their due dates and sprints over their spans while
+/// `pmCalendarOverlayEnabled` is on (the boards of `pmCalendarBoardIds`,
+/// none listed meaning all), all-day. Each entry has its `source` (`caldav`,
+/// `ics`, `item`, `sprint`); times in UTC. Ordered by start, all-day first,
+/// then title. Both settings off → 403 `calendar_disabled`.
 #[utoipa::path(get, path = "/calendar/events", params(CalendarEventsQuery), responses((status = 200, body = Vec<Occurrence>)))]
 async fn events(
     caller: Caller,
     State(state): State<AppState>,
     Query(query): Query<CalendarEventsQuery>,
 ) -> ApiResult<Json<Vec<Occurrence>>> {
-    calendars_on(&state)?;
-    let (service, owner) = (state.calendars.clone(), caller.account_id().to_owned());
-    let (from, to) = (query.from, query.to);
-    Ok(Json(
-        blocking(move || service.events_on_days(&owner, &from, &to)).await?,
-    ))
+    state
+        .calendar_events(caller.account_id(), &query.from, &query.to)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::forbidden("calendar_disabled", app::agenda::CALENDAR_OFF))
 }

@@ -2,9 +2,11 @@
  * `/boards/<id>`: the full board, edited in place. Edits show at once, are
  * sent to the API, and are rolled back with a visible message when refused.
  * The board is revalidated with its ETag when the tab comes back into view.
+ * `?item=<id>` names an item to show (the calendar's links).
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { ROW_HEIGHT } from "../../shared/appearance";
+import { useSearchParam } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { useMediaQuery } from "../../shared/useMediaQuery";
 import { PageHeader } from "../../shared/ui/PageHeader";
@@ -27,6 +29,7 @@ export function BoardPage({ boardId }: { boardId: string }) {
   const toast = useToast();
   const { density } = useSettings();
   const phone = useMediaQuery(PHONE_QUERY);
+  const targetItemId = useSearchParam("item");
 
   const revalidate = useCallback(
     (signal?: AbortSignal) => {
@@ -186,6 +189,7 @@ export function BoardPage({ boardId }: { boardId: string }) {
           onRename={onRename}
           onDelete={onDelete}
           onAdd={onAdd}
+          targetItemId={targetItemId}
         />
       </section>
     </MembersProvider>

@@ -1,10 +1,12 @@
 /**
  * The board as a table: a sticky header, then groups (collapsible), their
  * items and an add-item row each. Rows have one height per density, so only
- * the rows in view are drawn, which keeps a 2,000-item board quick.
+ * the rows in view are drawn, which keeps a 2,000-item board quick. An item
+ * named by the address (`?item=`, as the calendar links) is scrolled into
+ * view, marked and given the focus once.
  */
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from "react";
-import { flattenRows, gridTemplate, visibleRange, type Row } from "./boardRows";
+import { flattenRows, gridTemplate, itemRowIndex, scrollTopFor, visibleRange, type Row } from "./boardRows";
 import type { CellChange } from "./cells/Cell";
 import { paletteColor } from "./format";
 import { ItemRow } from "./ItemRow";
@@ -18,9 +20,11 @@ interface Props {
   onRename: (itemId: string, name: string) => void;
   onDelete: (itemId: string) => void;
   onAdd: (groupId: string, name: string) => Promise<boolean>;
+  /** The item the address names, shown and focused once it is among the rows. */
+  targetItemId: string | null;
 }
 
-export function BoardTable({ board, items, rowHeight, onChange, onRename, onDelete, onAdd }: Props) {
+export function BoardTable({ board, items, rowHeight, onChange, onRename, onDelete, onAdd, targetItemId }: Props) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => flattenRows(board, items, collapsed), [board, items, collapsed]);
   const scroller = useRef<HTMLDivElement>(null);
@@ -35,6 +39,23 @@ export function BoardTable({ board, items, rowHeight, onChange, onRename, onDele
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
+
+  // Scrolled to once per target: later edits and scrolling are the user's.
+  const reached = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !targetItemId || reached.current === targetItemId) return;
+    const index = itemRowIndex(rows, targetItemId);
+    if (index < 0) return;
+    reached.current = targetItemId;
+    el.scrollTop = scrollTopFor(index, rowHeight, el.clientHeight);
+    setView({ top: el.scrollTop, height: el.clientHeight });
+  }, [rows, rowHeight, targetItemId]);
+  useLayoutEffect(() => {
+    if (!targetItemId || reached.current !== targetItemId) return;
+    const row = scroller.current?.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(targetItemId)}"]`);
+    if (row && document.activeElement !== row && !row.contains(document.activeElement)) row.focus();
+  }, [view, targetItemId]);
 
   const toggle = useCallback((groupId: string) => {
     setCollapsed((all) => {
@@ -79,6 +100,7 @@ export function BoardTable({ board, items, rowHeight, onChange, onRename, onDele
           onRename={onRename}
           onDelete={onDelete}
           onAdd={onAdd}
+          targetItemId={targetItemId}
         />
       ))}
       <div role="presentation" style={{ height: (rows.length - end) * rowHeight }} />
@@ -86,16 +108,23 @@ export function BoardTable({ board, items, rowHeight, onChange, onRename, onDele
   );
 }
 
-interface RowViewProps extends Pick<Props, "board" | "onChange" | "onRename" | "onDelete" | "onAdd"> {
+interface RowViewProps extends Pick<Props, "board" | "onChange" | "onRename" | "onDelete" | "onAdd" | "targetItemId"> {
   row: Row;
   onToggle: (groupId: string) => void;
 }
 
-function RowView({ row, board, onToggle, onChange, onRename, onDelete, onAdd }: RowViewProps) {
+function RowView({ row, board, onToggle, onChange, onRename, onDelete, onAdd, targetItemId }: RowViewProps) {
   switch (row.kind) {
     case "item":
       return (
-        <ItemRow item={row.item} columns={board.columns} onChange={onChange} onRename={onRename} onDelete={onDelete} />
+        <ItemRow
+          item={row.item}
+          columns={board.columns}
+          onChange={onChange}
+          onRename={onRename}
+          onDelete={onDelete}
+          targeted={row.item.id === targetItemId}
+        />
       );
     case "group":
       return (

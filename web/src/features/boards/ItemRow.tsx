@@ -12,12 +12,20 @@ interface Props {
   onChange: CellChange;
   onRename: (itemId: string, name: string) => void;
   onDelete: (itemId: string) => void;
+  /** The item the address names: marked, and focusable so the board can put the focus on it. */
+  targeted: boolean;
 }
 
-export const ItemRow = memo(function ItemRow({ item, columns, onChange, onRename, onDelete }: Props) {
+export const ItemRow = memo(function ItemRow({ item, columns, onChange, onRename, onDelete, targeted }: Props) {
   const [confirming, setConfirming] = useState(false);
   return (
-    <div className="board-row item-row" role="row" data-item-id={item.id}>
+    <div
+      className={targeted ? "board-row item-row item-row-target" : "board-row item-row"}
+      role="row"
+      data-item-id={item.id}
+      aria-current={targeted ? "true" : undefined}
+      tabIndex={targeted ? -1 : undefined}
+    >
       <div className="cell cell-name" role="rowheader">
         <InlineEdit
           display={item.name}

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { flattenRows, gridTemplate, insertItem, removeItem, replaceItem, visibleRange } from "./boardRows";
+import {
+  flattenRows,
+  gridTemplate,
+  insertItem,
+  itemRowIndex,
+  removeItem,
+  replaceItem,
+  scrollTopFor,
+  visibleRange,
+} from "./boardRows";
 import type { FullBoardHeader, Item } from "./types";
 
 const board: FullBoardHeader = {
@@ -62,4 +71,14 @@ test("item list edits keep order", () => {
   expect(removeItem(items, "b").map((i) => i.id)).toEqual(["a", "c"]);
   const renamed = { ...item("b", "g2"), name: "B!" };
   expect(replaceItem(items, renamed)[1]).toBe(renamed);
+});
+
+test("an item's row is found among the rows, and scrolled to a third of the way down", () => {
+  const rows = flattenRows(board, items, new Set());
+  const index = itemRowIndex(rows, "b");
+  expect(index).toBe(5);
+  expect(rows[index]).toMatchObject({ kind: "item", item: { id: "b" } });
+  expect(itemRowIndex(rows, "nope")).toBe(-1);
+  expect(scrollTopFor(100, 40, 600)).toBe(3800);
+  expect(scrollTopFor(2, 40, 600)).toBe(0);
 });

@@ -48,6 +48,19 @@ export function visibleRange(
   return { start: Math.min(end, Math.max(0, first - overscan)), end };
 }
 
+/** Where an item's row is among `rows`, or −1 (unknown, or in a collapsed group). */
+export function itemRowIndex(rows: readonly Row[], itemId: string): number {
+  return rows.findIndex((row) => row.kind === "item" && row.item.id === itemId);
+}
+
+/**
+ * The scroll offset that shows row `index` a third of the way down the view, where the eye
+ * looks first, without scrolling past the top.
+ */
+export function scrollTopFor(index: number, rowHeight: number, viewportHeight: number): number {
+  return Math.max(0, index * rowHeight - Math.floor(viewportHeight / 3));
+}
+
 const COLUMN_WIDTH: Record<ColumnType, number> = {
   text: 200,
   number: 120,

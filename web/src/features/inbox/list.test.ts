@@ -59,7 +59,9 @@ describe("paging and selection", () => {
 describe("openTarget and alertFolder", () => {
   it("follows the row's first action", () => {
     expect(openTarget(row("a", { actions: [{ kind: "open_session", sessionId: "s 1" }] }))).toBe("/sessions/s%201");
-    expect(openTarget(row("a", { actions: [{ kind: "open_item", boardId: "b", itemId: "i" }] }))).toBe("/boards/b");
+    expect(openTarget(row("a", { actions: [{ kind: "open_item", boardId: "b", itemId: "i 1" }] }))).toBe(
+      "/boards/b?item=i%201",
+    );
     expect(openTarget(row("a", { actions: [{ kind: "open_board", boardId: "b c" }] }))).toBe("/boards/b%20c");
     expect(openTarget(row("a", { actions: [{ kind: "open_path", path: "/settings#sessions" }] }))).toBe(
       "/settings#sessions",

@@ -22,6 +22,7 @@ export const TABS: readonly Tab[] = [
   "recipes",
   "cron",
   "automations",
+  "calendar",
 ];
 
 export const TAB_LABEL: Record<Tab, string> = {
@@ -37,6 +38,7 @@ export const TAB_LABEL: Record<Tab, string> = {
   recipes: "Recipes",
   cron: "Schedules",
   automations: "Automations",
+  calendar: "Calendar",
 };
 
 /** What one row is, in words: its category's name for a person, not its slug. */
@@ -52,6 +54,7 @@ export const CATEGORY_LABEL: Record<Category, string> = {
   recipes: "Recipe",
   cron: "Schedule",
   automations: "Automation",
+  calendar: "Calendar",
 };
 
 /**
@@ -126,6 +129,7 @@ export function openTarget(row: InboxRow): string | null {
     case "open_session":
       return sessionPath(action.sessionId);
     case "open_item":
+      return `/boards/${encodeURIComponent(action.boardId)}?item=${encodeURIComponent(action.itemId)}`;
     case "open_board":
       return `/boards/${encodeURIComponent(action.boardId)}`;
     case "open_path":

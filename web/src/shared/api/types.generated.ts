@@ -1637,6 +1637,15 @@ password?: string,
  */
 name?: string, };
 
+export type CalendarReminder = { kind: CalendarNoticeKind, 
+/**
+ * Minutes until the start, rounded up: `calendarReminderMinutes` when
+ * told on time, fewer when the server caught up late, 0 at the start.
+ */
+minutesBefore: number, event: Occurrence, };
+
+export type CalendarNoticeKind = "reminder";
+
 export type Rule = { id: string, name: string, state: RuleState, createdByAgent: boolean, when: RuleTrigger, then: Array<RuleAction>, createdAt: string, updatedAt: string, lastFiredAt: string | null, };
 
 export type NewRule = { name: string, when: RuleTrigger, then: Array<RuleAction>, };
@@ -1728,7 +1737,7 @@ export type AlarmStatus = "scheduled" | "ringing" | "snoozed" | "dismissed" | "m
 
 export type AlarmRepeat = "daily" | "weekdays";
 
-export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note" | "recipes" | "cron" | "automations";
+export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note" | "recipes" | "cron" | "automations" | "calendar";
 
 export type InboxRow = { id: string, category: Category, title: string, body: string | null, 
 /**

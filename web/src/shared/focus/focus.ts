@@ -27,6 +27,7 @@ const WORDS: Record<string, [string, string]> = {
   alert: ["alert", "alerts"],
   webhook: ["webhook", "webhooks"],
   alarm: ["alarm", "alarms"],
+  calendar: ["calendar reminder", "calendar reminders"],
 };
 
 /** The one summary focus mode releases when it ends: "While you focused: 2 sessions need you, 1 webhook." */

@@ -50,6 +50,20 @@ describe("notifyDecision", () => {
     expect(reason(row(), { permission: "default" })).toBe("suppressed: permission not granted yet");
   });
 
+  it("notifies a calendar reminder, held by focus and hidden with its category, but never the agenda", () => {
+    const reminder = row({ category: "calendar", reason: "reminder", source: {} });
+    expect(notifyDecision(reminder, background)).toEqual({ show: true, reason: "shown (backgrounded)" });
+    expect(notifyDecision(row({ category: "calendar", reason: "agenda", source: {} }), background).reason).toBe(
+      "suppressed: routine category",
+    );
+    expect(notifyDecision(reminder, { ...background, focus: { on: true, alarmsPierce: true } }).reason).toBe(
+      "held: focus mode",
+    );
+    expect(notifyDecision(reminder, { ...background, hidden: new Set(["calendar"]) }).reason).toBe(
+      "suppressed: category hidden",
+    );
+  });
+
   it("chimes only for rows that arrive or come again unread", () => {
     expect(chimingRow({ change: "created", ...row() })?.id).toBe("r1");
     expect(chimingRow({ change: "repeated", ...row() })?.id).toBe("r1");

@@ -51,6 +51,7 @@ export const HIDING_SETTINGS = {
   recipes: "inboxShowRecipes",
   cron: "inboxShowCron",
   automations: "inboxShowAutomations",
+  calendar: "inboxShowCalendar",
 } as const satisfies Partial<Record<Category, string>>;
 
 export function hiddenCategories(values: Record<string, unknown> | undefined): Set<Category> {
@@ -76,9 +77,15 @@ export function chimingRow(event: InboxEvent): InboxRow | null {
 /** A session's turn that only reports (`reason: "routine"`, kept while `hideRoutineUpdatesFromInbox` is off). */
 const isRoutine = (row: InboxRow) => row.category === "session" && row.reason === "routine";
 
+/**
+ * A calendar event about to start (`calendarNotificationDelivery` with the inbox): it exists to
+ * interrupt, so it notifies though the calendar's other rows (the morning agenda) are reading.
+ */
+const isReminder = (row: InboxRow) => row.category === "calendar" && row.reason === "reminder";
+
 /** Whether a chiming row becomes a system notification, checked in this order. */
 export function notifyDecision(row: InboxRow, context: NotifyContext): NotifyDecision {
-  if (!needsUser(row.category)) return { show: false, reason: "suppressed: routine category" };
+  if (!needsUser(row.category) && !isReminder(row)) return { show: false, reason: "suppressed: routine category" };
   if (isRoutine(row)) return { show: false, reason: "suppressed: routine update" };
   if (context.hidden.has(row.category)) return { show: false, reason: "suppressed: category hidden" };
   const held = context.focus ? heldByFocus(row, context.focus) : null;

@@ -1,0 +1,324 @@
+/**
+ * The Calendar page against a real server: a board whose items have due dates and a sprint
+ * column shows its items on their days in the board's color and its sprint as one span over its
+ * days; dragging an item to another day changes its due date on the server (a failed write puts
+ * it back and says so); clicking an item opens it on its board; the week starts on
+ * `calendarWeekStartDay` in the month and the week views; an ICS subscription's event shows in
+ * the week view at its time, in the sidebar's Upcoming list, and in its details when clicked.
+ * The page passes axe-core (no serious or critical violation) and does not scroll sideways at
+ * 1440 and 390 px, where it is photographed.
+ */
+import { createServer, type Server } from "node:http";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Item, Occurrence } from "../src/shared/api/types.generated";
+import { consoleErrors, createBoard, loggedInPage, serverAndBrowser, setSetting, until } from "./harness";
+
+const e2e = serverAndBrowser();
+
+const pad = (n: number) => String(n).padStart(2, "0");
+const now = new Date();
+/** A day of this month (the browser and the server share this machine's zone). */
+const day = (d: number) => `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(d)}`;
+const SHIP = day(10);
+const DOCS = day(12);
+const SPRINT_END = day(14);
+const MOVED_TO = day(20);
+
+let boardId = "";
+const itemIds = new Map<string, string>();
+let ics: Server | undefined;
+
+/** An ICS file with one event two hours from now, served on loopback as a subscription reads it. */
+function icsFile(): string {
+  const stamp = (d: Date) =>
+    d
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d{3}/, "");
+  const start = new Date(Math.ceil((Date.now() + 2 * 3_600_000) / 3_600_000) * 3_600_000);
+  const end = new Date(start.getTime() + 1_800_000);
+  return [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//e2e//EN",
+    "BEGIN:VEVENT",
+    "UID:review@e2e",
+    `DTSTAMP:${stamp(new Date())}`,
+    `DTSTART:${stamp(start)}`,
+    `DTEND:${stamp(end)}`,
+    "SUMMARY:Design review",
+    "LOCATION:Room 4",
+    "END:VEVENT",
+    "END:VCALENDAR",
+    "",
+  ].join("\r\n");
+}
+
+beforeAll(async () => {
+  const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "E2E" });
+  expect(workspace.status).toBe(201);
+  boardId = await createBoard(
+    e2e.server,
+    {
+      workspaceId: workspace.body.id,
+      name: "Launch",
+      columns: [
+        { id: "due", title: "Due", type: "date" },
+        { id: "sprint", title: "Sprint", type: "text" },
+      ],
+      groups: [{ id: "g", title: "Work" }],
+    },
+    [
+      { groupId: "g", name: "Ship login", values: { due: SHIP, sprint: "Sprint 7" } },
+      { groupId: "g", name: "Write docs", values: { due: DOCS } },
+      { groupId: "g", name: "Close sprint", values: { due: SPRINT_END, sprint: "Sprint 7" } },
+    ],
+  );
+  const full = await e2e.server.api<{ items: Item[] }>("GET", `/boards/${boardId}/full`);
+  for (const item of full.body.items) itemIds.set(item.name, item.id);
+  await setSetting(e2e.server, "calendarWeekStartDay", "monday");
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => (ics ? ics.close(resolve) : resolve(undefined)));
+});
+
+const entry = (page: Page, name: string) => page.locator(`.cal-entry[aria-label="${name}"]`);
+const cell = (page: Page, d: string) => page.locator(`.cal-day[data-day="${d}"]`).first();
+
+/** Whether the middle of `inner` lies inside `outer`. */
+async function inside(inner: Locator, outer: Locator): Promise<boolean> {
+  const [a, b] = [await inner.boundingBox(), await outer.boundingBox()];
+  if (!a || !b) return false;
+  const [x, y] = [a.x + a.width / 2, a.y + a.height / 2];
+  return x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height;
+}
+
+/** Whether some box of `bars` covers part of the cell of `d` (horizontally within it, in its week). */
+async function covered(page: Page, bars: Locator, d: string): Promise<boolean> {
+  const box = await cell(page, d).boundingBox();
+  if (!box) return false;
+  for (const bar of await bars.all()) {
+    const b = await bar.boundingBox();
+    if (!b) continue;
+    const overlapX = Math.min(b.x + b.width, box.x + box.width) - Math.max(b.x, box.x);
+    const withinY = b.y >= box.y && b.y + b.height <= box.y + box.height;
+    if (overlapX > box.width / 2 && withinY) return true;
+  }
+  return false;
+}
+
+async function openCalendar(page: Page, view: "month" | "week" | "agenda" = "month"): Promise<void> {
+  await page.goto(`${e2e.server.uiUrl}/calendar`);
+  await page.getByRole("heading", { name: "Calendar", level: 1 }).waitFor();
+  await page.getByRole("tab", { name: view === "month" ? "Month" : view === "week" ? "Week" : "Agenda" }).click();
+}
+
+async function overlayReady(): Promise<boolean> {
+  const reply = await e2e.server.api<Occurrence[]>("GET", `/calendar/events?from=${day(1)}&to=${day(28)}`);
+  return reply.status === 200 && reply.body.some((o) => o.source.kind === "item");
+}
+
+test("the month view shows items on their days in the board's color and a sprint across its days", async () => {
+  expect(await overlayReady(), "GET /calendar/events lists no board items yet").toBe(true);
+  const events = (await e2e.server.api<Occurrence[]>("GET", `/calendar/events?from=${day(1)}&to=${day(28)}`)).body;
+  const colors = new Set(
+    events.filter((o) => o.source.kind !== "caldav" && o.source.kind !== "ics").map((o) => o.source.color),
+  );
+  expect(colors.size).toBe(1);
+  const [color] = [...colors];
+
+  const { context, page } = await loggedInPage(e2e, "/calendar");
+  const errors = consoleErrors(page);
+  await openCalendar(page);
+  const ship = entry(page, "Ship login (Launch)");
+  await ship.waitFor();
+  expect(await inside(ship, cell(page, SHIP))).toBe(true);
+  expect(await inside(entry(page, "Write docs (Launch)"), cell(page, DOCS))).toBe(true);
+  expect(await ship.getAttribute("data-color")).toBe(color);
+  const rgb = await ship.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const hex = `#${(rgb.match(/\d+/g) ?? [])
+    .slice(0, 3)
+    .map((n) => Number(n).toString(16).padStart(2, "0"))
+    .join("")}`;
+  expect(hex).toBe(color);
+
+  const sprint = page.locator('.cal-entry[data-kind="sprint"]');
+  await sprint.first().waitFor();
+  for (let d = 10; d <= 14; d++) expect(await covered(page, sprint, day(d)), `sprint covers ${day(d)}`).toBe(true);
+  expect(await covered(page, sprint, day(9))).toBe(false);
+  expect(await covered(page, sprint, day(15))).toBe(false);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("dragging an item to another day changes its due date; a failed write puts it back", async () => {
+  expect(await overlayReady(), "GET /calendar/events lists no board items yet").toBe(true);
+  const id = itemIds.get("Write docs") ?? "";
+  const { context, page } = await loggedInPage(e2e, "/calendar");
+  await openCalendar(page);
+  const docs = entry(page, "Write docs (Launch)");
+  await docs.waitFor();
+
+  // The server refuses once: the entry goes back to its day and the page says why.
+  await page.route(`**/api/items/${id}`, (route) =>
+    route.request().method() === "PATCH"
+      ? route.fulfill({
+          status: 409,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "conflict", message: "Someone else changed it." } }),
+        })
+      : route.continue(),
+  );
+  await docs.dragTo(cell(page, MOVED_TO));
+  await page.getByRole("alert").filter({ hasText: "Someone else changed it." }).waitFor();
+  await expect.poll(() => inside(docs, cell(page, DOCS))).toBe(true);
+  await page.unroute(`**/api/items/${id}`);
+
+  await docs.dragTo(cell(page, MOVED_TO));
+  await expect.poll(() => inside(docs, cell(page, MOVED_TO))).toBe(true);
+  const item = await until(
+    () => e2e.server.api<Item>("GET", `/items/${id}`),
+    (reply) => reply.body.values.due === MOVED_TO,
+  );
+  expect(item.body.values.due).toBe(MOVED_TO);
+
+  // The keyboard's way: Move to date.
+  await page.getByText("Move to date").click();
+  await page.getByLabel("Item").selectOption({ label: `Write docs (Launch), due ${MOVED_TO}` });
+  await page.getByLabel("New date").fill(DOCS);
+  await page.getByRole("button", { name: "Move", exact: true }).click();
+  await until(
+    () => e2e.server.api<Item>("GET", `/items/${id}`),
+    (reply) => reply.body.values.due === DOCS,
+  );
+  expect((await e2e.server.api<Item>("GET", `/items/${id}`)).body.values.due).toBe(DOCS);
+  await expect.poll(() => inside(docs, cell(page, DOCS))).toBe(true);
+  await context.close();
+});
+
+test("clicking an item opens it on its board, marked and focused", async () => {
+  expect(await overlayReady(), "GET /calendar/events lists no board items yet").toBe(true);
+  const { context, page } = await loggedInPage(e2e, "/calendar");
+  await openCalendar(page);
+  await entry(page, "Ship login (Launch)").click();
+  await page.getByRole("heading", { name: "Launch", level: 1 }).waitFor();
+  const url = new URL(page.url());
+  expect(url.pathname).toBe(`/boards/${boardId}`);
+  expect(url.searchParams.get("item")).toBe(itemIds.get("Ship login"));
+  // The board shows the item it was opened on: marked and holding the focus.
+  const row = page.locator(`[data-item-id="${itemIds.get("Ship login")}"]`);
+  await expect.poll(() => row.getAttribute("aria-current")).toBe("true");
+  await expect.poll(() => row.evaluate((el) => el === document.activeElement)).toBe(true);
+  await context.close();
+});
+
+/** The weekday (0 Sunday) of a `YYYY-MM-DD`. */
+const weekday = (d: string | null) => new Date(`${d}T00:00:00Z`).getUTCDay();
+
+test("the week starts on calendarWeekStartDay in the month and the week", async () => {
+  const { context, page } = await loggedInPage(e2e, "/calendar");
+  try {
+    for (const [setting, first] of [
+      ["monday", 1],
+      ["sunday", 0],
+    ] as const) {
+      await setSetting(e2e.server, "calendarWeekStartDay", setting);
+      await openCalendar(page, "month");
+      await page.locator(".cal-day").first().waitFor();
+      expect(weekday(await page.locator(".cal-month .cal-day").first().getAttribute("data-day"))).toBe(first);
+      await openCalendar(page, "week");
+      await page.locator(".cal-week-day").first().waitFor();
+      expect(weekday(await page.locator(".cal-week-day").first().getAttribute("data-day"))).toBe(first);
+    }
+  } finally {
+    await setSetting(e2e.server, "calendarWeekStartDay", "monday");
+  }
+  await context.close();
+});
+
+test("a subscription's event: in the week at its time, in Upcoming, and its details on a click", async () => {
+  ics = createServer((_, reply) => {
+    reply.writeHead(200, { "Content-Type": "text/calendar" });
+    reply.end(icsFile());
+  });
+  await new Promise<void>((resolve) => ics?.listen(0, "127.0.0.1", resolve));
+  const address = ics.address();
+  if (typeof address !== "object" || address === null) throw new Error("no ICS address");
+  await setSetting(e2e.server, "calendarEnabled", true);
+  const account = await e2e.server.api<{ id: string }>("POST", "/calendars", {
+    kind: "ics",
+    url: `http://127.0.0.1:${address.port}/team.ics`,
+    name: "Team",
+  });
+  expect(account.status, JSON.stringify(account.body)).toBe(201);
+  const synced = await e2e.server.api("POST", `/calendars/${account.body.id}/sync`);
+  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+
+  const { context, page } = await loggedInPage(e2e, "/calendar");
+  const upcoming = page.getByRole("region", { name: "Upcoming" });
+  await upcoming.getByRole("link", { name: /Design review/ }).waitFor();
+  await openCalendar(page, "week");
+  const review = page.locator('.cal-timed[data-kind="ics"]');
+  await review.waitFor();
+  // At its local time: an hour is 40 px of the day's column.
+  const events = await e2e.server.api<Occurrence[]>("GET", `/calendar/events?from=${day(1)}&to=${day(28)}`);
+  const start = new Date(events.body.find((o) => o.source.kind === "ics")?.start ?? "");
+  const top = await review.evaluate((el) => (el as HTMLElement).offsetTop);
+  expect(top).toBe(((start.getHours() * 60 + start.getMinutes()) / 60) * 40);
+  await review.click();
+  const details = page.getByRole("dialog", { name: "Design review" });
+  await details.getByText("Room 4").waitFor();
+  await details.getByRole("button", { name: "Close" }).click();
+  await upcoming.getByRole("link", { name: /Design review/ }).click();
+  expect(new URL(page.url()).pathname).toBe("/calendar");
+  await context.close();
+});
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's serious and critical violations on the page as drawn. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (c: Document) => Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  })) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+test("the page passes axe and fits 1440 and 390 px in each view and theme; screenshots", async () => {
+  const dir = process.env.CALENDAR_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "calendar-shots-"));
+  const { context, page } = await loggedInPage(e2e, "/calendar");
+  const found: Record<string, string[]> = {};
+  for (const theme of ["light", "dark"] as const) {
+    await setSetting(e2e.server, "pmColorMode", theme);
+    for (const view of ["month", "week", "agenda"] as const) {
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await openCalendar(page, view);
+        await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
+        await page.locator(".cal-month, .cal-weekview, .cal-agenda").first().waitFor();
+        await page.waitForLoadState("networkidle");
+        const faults = await axeViolations(page);
+        if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
+          faults.push("the page scrolls sideways");
+        }
+        if (faults.length > 0) found[`${theme} ${view} ${width}`] = faults;
+        if (theme === "light")
+          await page.screenshot({ path: join(dir, `calendar-${view}-${width}.png`), fullPage: true });
+      }
+    }
+  }
+  await setSetting(e2e.server, "pmColorMode", "system");
+  console.log(`calendar screenshots in ${dir}`);
+  expect(found).toEqual({});
+  await context.close();
+});

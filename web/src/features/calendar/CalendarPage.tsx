@@ -1,0 +1,181 @@
+/**
+ * `/calendar`: the boards' due dates and sprints (`pmCalendarOverlayEnabled`) and the calendar
+ * accounts' events (`calendarEnabled`) in a month, a week or an agenda, the week starting on
+ * `calendarWeekStartDay`. An item dragged to another day (or moved with "Move to date") gets
+ * that due date through the ordinary item write, shown at once and taken back if the write
+ * fails; clicking an item opens it on its board, a sprint its board, an event its details.
+ */
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { Occurrence } from "../../shared/api/types.generated";
+import { navigate, Link } from "../../shared/router";
+import { readStored, writeStored } from "../../shared/storage";
+import { useSettings } from "../../shared/settings";
+import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
+import { PageHeader } from "../../shared/ui/PageHeader";
+import { ErrorNote, Loading } from "../../shared/ui/Status";
+import { TabButtons } from "../../shared/ui/Tabs";
+import { useToast } from "../../shared/ui/toasts";
+import { calendarShown } from "./visibility";
+import { boardPath, fetchEvents, itemPath, setDueDate } from "./api";
+import { AgendaView } from "./AgendaView";
+import {
+  dayOfLocal,
+  monthGrid,
+  rangeTitle,
+  stepAnchor,
+  visibleDays,
+  visibleRange,
+  weekDays,
+  weekStartOf,
+  type CalendarView,
+  type Day,
+} from "./days";
+import { EventDetails } from "./EventDetails";
+import { MonthView } from "./MonthView";
+import { MoveToDate } from "./MoveToDate";
+import { moveEntry, toEntry } from "./placement";
+import { WeekView } from "./WeekView";
+import "./calendar.css";
+
+const VIEW_KEY = "switchboard.calendar.view";
+const VIEWS = [
+  { key: "month", label: "Month" },
+  { key: "week", label: "Week" },
+  { key: "agenda", label: "Agenda" },
+] as const;
+
+const storedView = (): CalendarView => {
+  const stored = readStored(VIEW_KEY);
+  return stored === "week" || stored === "agenda" ? stored : "month";
+};
+
+export function CalendarPage() {
+  const { values } = useSettings();
+  const toast = useToast();
+  const weekStart = weekStartOf(values?.calendarWeekStartDay);
+  const shown = values !== undefined && calendarShown(values);
+  const [view, setViewState] = useState<CalendarView>(storedView);
+  const setView = (next: CalendarView) => {
+    writeStored(VIEW_KEY, next);
+    setViewState(next);
+  };
+  const [today, setToday] = useState(() => dayOfLocal(new Date()));
+  const [anchor, setAnchor] = useState<Day>(today);
+  const range = visibleRange(view, anchor, weekStart);
+  const [occs, setOccs] = useState<Occurrence[]>();
+  const [error, setError] = useState<unknown>();
+  const [reads, setReads] = useState(0);
+  const reload = useCallback(() => setReads((n) => n + 1), []);
+  const [details, setDetails] = useState<Occurrence | null>(null);
+
+  useEffect(() => {
+    if (!shown) return;
+    const abort = new AbortController();
+    fetchEvents(range, abort.signal).then(
+      (list) => {
+        setOccs(list);
+        setError(undefined);
+        setToday(dayOfLocal(new Date()));
+      },
+      (e: unknown) => {
+        if (!abort.signal.aborted) setError(e);
+      },
+    );
+    return () => abort.abort();
+  }, [shown, range.from, range.to, reads]); // eslint-disable-line react-hooks/exhaustive-deps
+  useStreamLifecycle("reset", reload);
+  useStreamEvent("calendar", reload);
+
+  const entries = useMemo(() => (occs ?? []).map(toEntry), [occs]);
+
+  const move = useCallback(
+    (uid: string, day: Day) => {
+      const before = occs?.find((occ) => occ.uid === uid);
+      if (!before || before.source.kind !== "item" || toEntry(before).first === day) return;
+      const { itemId, columnId } = before.source;
+      setOccs((now) => now && moveEntry(now, uid, day));
+      setDueDate(itemId, columnId, day).then(reload, (e: unknown) => {
+        // Only this entry goes back: anything read meanwhile stays.
+        setOccs((now) => now?.map((occ) => (occ.uid === uid ? before : occ)));
+        toast.error(e, `"${before.title}" was not moved`);
+      });
+    },
+    [occs, reload, toast],
+  );
+
+  const open = (occ: Occurrence) => {
+    const source = occ.source;
+    if (source.kind === "item") navigate(itemPath(source.boardId, source.itemId));
+    else if (source.kind === "sprint") navigate(boardPath(source.boardId));
+    else setDetails(occ);
+  };
+
+  if (values !== undefined && !shown) {
+    return (
+      <section className="page">
+        <PageHeader title="Calendar" />
+        <p>
+          The calendar is off: turn on the boards&apos; due dates on a calendar or your calendars in{" "}
+          <Link to="/settings">Settings</Link>.
+        </p>
+      </section>
+    );
+  }
+
+  const goToday = () => {
+    const now = dayOfLocal(new Date());
+    setToday(now);
+    setAnchor(now);
+  };
+  return (
+    <section className="page cal-page" data-view={view}>
+      <PageHeader
+        title="Calendar"
+        actions={
+          <div className="cal-nav" role="group" aria-label="Dates shown">
+            <button type="button" onClick={goToday}>
+              Today
+            </button>
+            <button type="button" aria-label="Previous" onClick={() => setAnchor(stepAnchor(view, anchor, -1))}>
+              ‹
+            </button>
+            <button type="button" aria-label="Next" onClick={() => setAnchor(stepAnchor(view, anchor, 1))}>
+              ›
+            </button>
+          </div>
+        }
+      />
+      <div className="cal-toolbar">
+        <h2 className="cal-range" aria-live="polite" data-from={range.from} data-to={range.to}>
+          {rangeTitle(view, anchor, weekStart)}
+        </h2>
+        <TabButtons label="Calendar view" tabs={VIEWS} selected={view} onSelect={setView} />
+      </div>
+      {error !== undefined && <ErrorNote error={error} onRetry={reload} />}
+      {occs === undefined ? (
+        error === undefined && <Loading what="the calendar" />
+      ) : (
+        <>
+          {view === "month" && (
+            <MonthView
+              weeks={monthGrid(anchor, weekStart)}
+              month={anchor.slice(0, 7)}
+              today={today}
+              entries={entries}
+              onOpen={open}
+              onMove={move}
+            />
+          )}
+          {view === "week" && (
+            <WeekView days={weekDays(anchor, weekStart)} today={today} entries={entries} onOpen={open} onMove={move} />
+          )}
+          {view === "agenda" && (
+            <AgendaView days={visibleDays("agenda", anchor, weekStart)} today={today} entries={entries} onOpen={open} />
+          )}
+          <MoveToDate occs={occs} onMove={move} />
+        </>
+      )}
+      {details && <EventDetails occ={details} onClose={() => setDetails(null)} />}
+    </section>
+  );
+}
