@@ -1,137 +1,229 @@
 /**
- * The one place Chart.js is used: a canvas that draws a `ChartSpec`, updated in place (no
- * animation) when the spec changes so a filter change redraws every chart quickly. This module
- * is loaded lazily, keeping Chart.js out of the app's first load; only the parts used are
- * registered.
+ * A canvas that draws a `ChartSpec` with our own small renderer (chartLayout.ts places, chartDraw.ts
+ * paints): one synchronous draw per spec, one per frame at most while the widget is resized, and a
+ * redraw when the theme or the print stylesheet changes the colours. A tooltip follows the pointer
+ * or, with the canvas focused, the arrow keys; the figures themselves are the table inside the
+ * canvas, which screen readers and tests read. This module is loaded lazily with the widgets
+ * that draw charts.
  */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { drawChart, prepareCanvas, readColors, type ChartColors } from "./chartDraw";
 import {
-  ArcElement,
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  type ChartConfiguration,
-  DoughnutController,
-  Filler,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PieController,
-  PointElement,
-  Tooltip,
-} from "chart.js";
-import { useEffect, useRef } from "react";
+  chartLayout,
+  figureOrder,
+  hitTest,
+  tooltipText,
+  tooltipTitle,
+  type ChartLayout,
+  type Hit,
+  type MeasureText,
+} from "./chartLayout";
 import type { ChartSpec } from "./chartSpec";
 
-Chart.register(
-  ArcElement,
-  BarController,
-  BarElement,
-  CategoryScale,
-  DoughnutController,
-  Filler,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PieController,
-  PointElement,
-  Tooltip,
-);
+/** Text widths per font, so a redraw measures each label once. */
+const widths = new Map<string, Map<string, number>>();
 
-function datasets(spec: ChartSpec) {
-  const round = spec.kind === "pie" || spec.kind === "doughnut";
-  return spec.datasets.map((d) => ({
-    label: d.label,
-    data: d.data,
-    type: d.type,
-    backgroundColor: d.colors ?? d.color,
-    borderColor: d.type === "line" || spec.kind === "line" ? d.color : round ? "#fff" : d.color,
-    borderDash: d.dashed ? [6, 4] : undefined,
-    borderWidth: d.type === "line" || spec.kind === "line" ? 2 : 1,
-    pointRadius: d.type === "line" || spec.kind === "line" ? 2 : undefined,
-    stack: d.stack,
-    order: d.type === "line" ? 0 : 1,
-  }));
-}
-
-/** What the options depend on: while it stays the same, a new spec only replaces the data. */
-function optionsKey(spec: ChartSpec): string {
-  return [spec.kind, spec.horizontal, spec.stacked, spec.legend].join("|");
-}
-
-/** Options read the current spec through `current`, so they outlive the spec they were made for. */
-function configuration(spec: ChartSpec, current: { spec: ChartSpec }): ChartConfiguration {
-  const round = spec.kind === "pie" || spec.kind === "doughnut";
-  const tooltipLabel = (context: { datasetIndex: number; dataIndex: number; dataset: { label?: string } }) => {
-    const now = current.spec;
-    const text = now.datasets[context.datasetIndex]?.tooltips?.[context.dataIndex] ?? "";
-    const name = round ? (now.labels[context.dataIndex] ?? "") : (context.dataset.label ?? "");
-    return name ? `${name}: ${text}` : text;
+function measurer(ctx: CanvasRenderingContext2D, font: string): MeasureText {
+  let cache = widths.get(font);
+  if (!cache) {
+    cache = new Map();
+    widths.set(font, cache);
+  }
+  const known = cache;
+  return (text) => {
+    let w = known.get(text);
+    if (w === undefined) {
+      if (known.size > 5_000) known.clear();
+      w = ctx.measureText(text).width;
+      known.set(text, w);
+    }
+    return w;
   };
-  return {
-    type: spec.kind,
-    data: { labels: spec.labels, datasets: datasets(spec) },
-    options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      indexAxis: spec.horizontal ? "y" : "x",
-      plugins: {
-        legend: { display: spec.legend, position: round ? "right" : "bottom", labels: { boxWidth: 12 } },
-        tooltip: { callbacks: { label: tooltipLabel } },
-      },
-      scales: round
-        ? {}
-        : {
-            x: { stacked: spec.stacked, ticks: { autoSkip: true, maxRotation: 45 } },
-            y: { stacked: spec.stacked, beginAtZero: true },
-          },
-    },
-  } as ChartConfiguration;
+}
+
+/**
+ * Bumped when the page's colours may have changed (theme attribute, print), so each chart
+ * re-reads its colours at its next draw; charts subscribe to redraw at once.
+ */
+let colorsVersion = 0;
+const colorListeners = new Set<() => void>();
+let watching = false;
+
+function watchColors(listener: () => void): () => void {
+  colorListeners.add(listener);
+  if (!watching && typeof MutationObserver !== "undefined") {
+    watching = true;
+    const changed = () => {
+      colorsVersion++;
+      colorListeners.forEach((l) => l());
+    };
+    new MutationObserver(changed).observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ["data-theme"],
+    });
+    // The print stylesheet sets its own colours; they apply once the print media matches.
+    window.matchMedia?.("print").addEventListener("change", changed);
+  }
+  return () => colorListeners.delete(listener);
+}
+
+interface Drawn {
+  layout: ChartLayout;
+  spec: ChartSpec;
 }
 
 export function ChartCanvas({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () => void }) {
+  const wrapRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const chartRef = useRef<{ chart: Chart; key: string; current: { spec: ChartSpec } } | null>(null);
+  const sizeRef = useRef<{ w: number; h: number } | null>(null);
+  const colorsRef = useRef<{ colors: ChartColors; version: number } | null>(null);
+  const drawnRef = useRef<Drawn | null>(null);
+  const specRef = useRef(spec);
+  const onDrawnRef = useRef(onDrawn);
+  const [tip, setTip] = useState<{ hit: Hit; title: string; text: string; transform: string; spec: ChartSpec } | null>(
+    null,
+  );
+  const focusIndex = useRef(0);
+
+  const draw = useCallback(() => {
+    const canvas = canvasRef.current;
+    const size = sizeRef.current;
+    if (!canvas || !size) return;
+    if (!colorsRef.current || colorsRef.current.version !== colorsVersion) {
+      colorsRef.current = { colors: readColors(canvas), version: colorsVersion };
+    }
+    const { colors } = colorsRef.current;
+    const ratio = window.devicePixelRatio || 1;
+    const ctx = prepareCanvas(canvas, size.w, size.h, ratio);
+    if (ctx) {
+      ctx.font = colors.font;
+      const current = specRef.current;
+      const layout = chartLayout(current, size.w, size.h, measurer(ctx, colors.font));
+      drawChart(ctx, layout, colors, ratio);
+      drawnRef.current = { layout, spec: current };
+    }
+    onDrawnRef.current();
+  }, []);
+
+  // A new spec is drawn at once, at the size last observed; the first waits for that size.
+  useEffect(() => {
+    specRef.current = spec;
+    onDrawnRef.current = onDrawn;
+    if (sizeRef.current) draw();
+  }, [spec, onDrawn, draw]);
 
   useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas) return;
-    const key = optionsKey(spec);
-    const drawn = chartRef.current;
-    if (drawn && drawn.key === key) {
-      // Same kind of chart: new labels and values only, so Chart.js keeps its resolved options
-      // and each dataset's state, and redraws without animation.
-      drawn.current.spec = spec;
-      const next = datasets(spec);
-      const data = drawn.chart.data;
-      data.labels = spec.labels;
-      if (data.datasets.length === next.length) next.forEach((d, i) => Object.assign(data.datasets[i] as object, d));
-      else data.datasets = next as typeof data.datasets;
-      drawn.chart.update("none");
-    } else {
-      drawn?.chart.destroy();
-      const current = { spec };
-      chartRef.current = { chart: new Chart(canvas, configuration(spec, current)), key, current };
-    }
-    onDrawn();
-  }, [spec, onDrawn]);
+    const wrap = wrapRef.current;
+    if (!wrap) return;
+    let frame = 0;
+    const measure = (w: number, h: number) => {
+      const last = sizeRef.current;
+      if (last && last.w === w && last.h === h) return;
+      const first = !last;
+      sizeRef.current = { w, h };
+      if (first) {
+        draw();
+      } else if (!frame) {
+        // Resizing delivers sizes faster than frames while a widget is dragged larger.
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          draw();
+        });
+      }
+    };
+    const observer = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1]?.contentRect;
+      if (box) measure(box.width, box.height);
+    });
+    observer.observe(wrap);
+    // A wrapper of no size may never be reported; it is still drawn (empty) and marked drawn.
+    const fallback = requestAnimationFrame(() => {
+      if (!sizeRef.current) measure(wrap.clientWidth, wrap.clientHeight);
+    });
+    const unwatch = watchColors(() => {
+      setTip(null);
+      draw();
+    });
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(fallback);
+      if (frame) cancelAnimationFrame(frame);
+      unwatch();
+    };
+  }, [draw]);
 
-  useEffect(
-    () => () => {
-      chartRef.current?.chart.destroy();
-      chartRef.current = null;
-    },
-    [],
-  );
+  const show = (hit: Hit | null) => {
+    const drawn = drawnRef.current;
+    if (!hit || !drawn) return setTip(null);
+    // The tooltip opens towards the middle and goes below figures near the top, so it stays
+    // inside the widget, which clips what overflows it.
+    const x = hit.x > drawn.layout.width / 2 ? "calc(-100% + 12px)" : "-12px";
+    const y = hit.y < 32 ? "12px" : "calc(-100% - 8px)";
+    // The pointer moving within one figure keeps the same state, so nothing renders again.
+    setTip((shown) =>
+      shown && shown.spec === drawn.spec && shown.hit.dataset === hit.dataset && shown.hit.index === hit.index
+        ? shown
+        : {
+            hit,
+            title: tooltipTitle(drawn.spec, hit),
+            text: tooltipText(drawn.spec, hit),
+            transform: `translate(${x}, ${y})`,
+            spec: drawn.spec,
+          },
+    );
+  };
+
+  const onPointerMove = (event: React.PointerEvent<HTMLCanvasElement>) => {
+    const drawn = drawnRef.current;
+    if (!drawn) return;
+    const box = event.currentTarget.getBoundingClientRect();
+    show(hitTest(drawn.layout, event.clientX - box.left, event.clientY - box.top));
+  };
+
+  const step = (by: number) => {
+    const drawn = drawnRef.current;
+    if (!drawn) return;
+    const order = figureOrder(drawn.layout);
+    if (order.length === 0) return show(null);
+    focusIndex.current = (((focusIndex.current + by) % order.length) + order.length) % order.length;
+    show(order[focusIndex.current] ?? null);
+  };
+
+  const onKeyDown = (event: React.KeyboardEvent<HTMLCanvasElement>) => {
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") step(1);
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") step(-1);
+    else if (event.key === "Escape") show(null);
+    else return;
+    event.preventDefault();
+  };
 
   return (
-    <div className="dash-chart">
-      <canvas ref={canvasRef}>
+    <div className="dash-chart" ref={wrapRef}>
+      <canvas
+        ref={canvasRef}
+        tabIndex={0}
+        onPointerMove={onPointerMove}
+        onPointerLeave={() => show(null)}
+        onFocus={() => {
+          focusIndex.current = 0;
+          step(0);
+        }}
+        onBlur={() => show(null)}
+        onKeyDown={onKeyDown}
+      >
         <ChartFigures spec={spec} />
       </canvas>
+      {/* A tooltip of the figures drawn before a new spec names what is no longer there. */}
+      {tip && tip.spec === spec && (
+        <div
+          className="dash-chart-tip"
+          aria-hidden="true"
+          style={{ left: tip.hit.x, top: tip.hit.y, transform: tip.transform }}
+        >
+          {tip.title && <div className="dash-chart-tip-title">{tip.title}</div>}
+          {tip.text}
+        </div>
+      )}
     </div>
   );
 }

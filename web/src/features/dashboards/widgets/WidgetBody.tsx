@@ -23,7 +23,7 @@ const loadChartCanvas = () =>
   });
 const LazyChartCanvas = lazy(loadChartCanvas);
 
-/** Starts fetching the chart library while the boards load, so charts do not wait for it after. */
+/** Starts fetching the chart module while the boards load, so charts do not wait for it after. */
 export function preloadCharts(): void {
   void loadChartCanvas();
 }
