@@ -197,7 +197,8 @@ async fn held_since(app: &App, account_id: &str, since: String) -> Released {
     let held = rows.iter().filter(|row| {
         row.updated_at >= since
             && (HELD.contains(&row.category)
-                || (row.category == Category::Calendar && row.reason.as_deref() == Some("reminder")))
+                || (row.category == Category::Calendar
+                    && row.reason.as_deref() == Some("reminder")))
             && !(row.category == Category::Session && row.reason.as_deref() == Some("failed"))
             && !(row.category == Category::Alarm && pierce)
     });
