@@ -53,9 +53,7 @@ pub(crate) fn forward_sessions(state: &App) {
                 update = updates.recv() => match update {
                     Ok(update) => {
                         let pending = with_queued(&state, update, &mut updates);
-                        for (account_id, session_id) in pending {
-                            announce_session(&state, &mut output, &account_id, &session_id).await;
-                        }
+                        announce_sessions(&state, &mut output, pending).await;
                     }
                     Err(RecvError::Lagged(missed)) => lost(&state, missed),
                     Err(RecvError::Closed) => return,
@@ -93,23 +91,44 @@ fn with_queued(
     }
 }
 
-/// Reads the session and announces it, after the output that was waiting:
-/// the session was read after the update, so it may show a later status
-/// whose output is waiting here.
-async fn announce_session(
+/// Reads the sessions (one transaction for all of them) and announces each,
+/// after the output that was waiting: the sessions were read after their
+/// updates, so one may show a later status whose output is waiting here.
+async fn announce_sessions(
     state: &App,
     output: &mut sessions::OutputReceiver,
-    account_id: &str,
-    session_id: &str,
+    pending: Vec<(String, String)>,
 ) {
-    match state.sessions.get(account_id, session_id).await {
-        Ok(session) => {
+    let wanted = pending.len();
+    match state.sessions.get_many(pending).await {
+        Ok(read) => {
             while let Some(batch) = output.try_recv() {
                 output_stored(state, batch, output);
             }
-            session_changed(state, &session);
+            if read.len() < wanted {
+                tracing::debug!(
+                    gone = wanted - read.len(),
+                    "sessions changed and were gone before they were announced"
+                );
+            }
+            // One publish, each row written straight from the struct: no
+            // value tree per session.
+            let drafts = read
+                .iter()
+                .filter_map(|session| match serde_json::to_string(session) {
+                    Ok(data) => Some(Draft {
+                        audience: Audience::Account(session.account_id.clone()),
+                        name: Name::Session,
+                        data,
+                    }),
+                    Err(error) => {
+                        tracing::error!(%error, "a session event could not be written");
+                        None
+                    }
+                });
+            state.events.publish_all(drafts);
         }
-        Err(error) => tracing::warn!(%error, session_id, "cannot read a session to announce it"),
+        Err(error) => tracing::warn!(%error, "cannot read the changed sessions to announce them"),
     }
 }
 
@@ -196,14 +215,6 @@ fn lost(state: &App, missed: u64) {
     state
         .events
         .publish(Audience::Everyone, Name::Reset, &json!({}));
-}
-
-fn session_changed(state: &App, session: &sessions::Session) {
-    state.events.publish(
-        Audience::Account(session.account_id.clone()),
-        Name::Session,
-        &json!(session),
-    );
 }
 
 pub fn setting_changed(state: &App, change: &SettingChanged) {

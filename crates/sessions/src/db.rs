@@ -9,7 +9,7 @@ use crate::model::{Session, Status, StatusEvent, StopReason, TitleSource, Tokens
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
 
-const SESSION_COLUMNS: &str = "
+pub(crate) const SESSION_COLUMNS: &str = "
     s.id, s.account_id, s.engine, s.engine_kind, s.title, s.cwd, s.prompt, s.status, s.archived,
     s.agent_driven, s.source_session_id, s.starts_at, s.engine_session_id, s.error,
     s.max_dollars, s.max_turns, s.created_at, s.updated_at,
@@ -46,6 +46,24 @@ const SESSION_COLUMNS: &str = "
     s.awaiting_approval AS awaiting_approval,
     s.permission_level AS permission_level";
 
+/// Where [`SESSION_COLUMNS`]' named columns are. A lookup by name compares
+/// the name with every column's, per row: a list of 1,024 sessions did it
+/// twelve times a row. A test checks each against its name.
+pub(crate) mod at {
+    pub(crate) const WORKTREE: usize = 27;
+    pub(crate) const ACTIVITY: usize = 28;
+    pub(crate) const TRIGGER: usize = 29;
+    pub(crate) const RESUME_AT: usize = 30;
+    pub(crate) const ENGINE_VERSION: usize = 31;
+    pub(crate) const FORKED_FROM: usize = 32;
+    pub(crate) const TITLE_SOURCE: usize = 33;
+    pub(crate) const TITLE_HISTORY: usize = 34;
+    pub(crate) const ARCHIVED_AT: usize = 35;
+    pub(crate) const RUNNER: usize = 36;
+    pub(crate) const AWAITING_APPROVAL: usize = 37;
+    pub(crate) const PERMISSION_LEVEL: usize = 38;
+}
+
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
     let archived = row.get(8)?;
@@ -56,29 +74,29 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         engine_kind: row.get(3)?,
         title: row.get(4)?,
         title_source: row
-            .get::<_, Option<String>>("title_source")?
+            .get::<_, Option<String>>(at::TITLE_SOURCE)?
             .as_deref()
             .and_then(TitleSource::parse),
         title_history: row
-            .get::<_, Option<String>>("title_history")?
+            .get::<_, Option<String>>(at::TITLE_HISTORY)?
             .and_then(|json| serde_json::from_str(&json).ok())
             .unwrap_or_default(),
         cwd: row.get(5)?,
         prompt: row.get(6)?,
         status,
         archived,
-        archived_at: row.get("archived_at")?,
+        archived_at: row.get(at::ARCHIVED_AT)?,
         stop_reason: StopReason::of(status, archived),
         // Written by the pump from a typed value; an unreadable one shows as none.
         activity: row
-            .get::<_, Option<String>>("activity_json")?
+            .get::<_, Option<String>>(at::ACTIVITY)?
             .and_then(|json| serde_json::from_str(&json).ok()),
         agent_driven: row.get(9)?,
         parent_id: row.get(10)?,
-        forked_from: row.get("forked_from")?,
+        forked_from: row.get(at::FORKED_FROM)?,
         starts_at: row.get(11)?,
-        resume_at: row.get("resume_at")?,
-        engine_version: row.get("engine_version")?,
+        resume_at: row.get(at::RESUME_AT)?,
+        engine_version: row.get(at::ENGINE_VERSION)?,
         engine_session_id: row.get(12)?,
         error: row.get(13)?,
         max_dollars_per_session: row.get(14)?,
@@ -97,19 +115,18 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         // The database wrote this array itself, so only a bug could make it unreadable.
         children: serde_json::from_str(&row.get::<_, String>(25)?).unwrap_or_default(),
         tree_cost_usd: row.get(26)?,
-        // Read by name: other columns may be added before it.
         worktree: row
-            .get::<_, Option<String>>("worktree_json")?
+            .get::<_, Option<String>>(at::WORKTREE)?
             .and_then(|json| serde_json::from_str(&json).ok()),
-        runner: row.get("runner")?,
-        awaiting_approval: row.get("awaiting_approval")?,
+        runner: row.get(at::RUNNER)?,
+        awaiting_approval: row.get(at::AWAITING_APPROVAL)?,
         resources: None,
         trigger: row
-            .get::<_, Option<String>>("trigger_text")?
+            .get::<_, Option<String>>(at::TRIGGER)?
             .as_deref()
             .and_then(Trigger::parse),
         permission_level: row
-            .get::<_, Option<String>>("permission_level")?
+            .get::<_, Option<String>>(at::PERMISSION_LEVEL)?
             .as_deref()
             .and_then(permissions::Level::from_name),
     })

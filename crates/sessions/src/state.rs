@@ -133,6 +133,10 @@ pub(crate) struct Inner {
     pub(crate) shutting_down: AtomicBool,
     pub(crate) updates: broadcast::Sender<SessionUpdate>,
     pub(crate) output: OutputFeed,
+    /// The one look at `/proc` every turn's stall watch shares.
+    pub(crate) groups: Arc<crate::watchdog::Groups>,
+    /// What each session's tree used, as lists last read it.
+    pub(crate) usage: crate::tree_usage::UsageCache,
 }
 
 impl Inner {

@@ -77,6 +77,8 @@ impl Supervisor {
             // overrun the listeners (every stream then gets a `reset`).
             updates: broadcast::channel(16_384).0,
             output: OutputFeed::new(),
+            groups: Arc::default(),
+            usage: Default::default(),
         });
         let supervisor = Supervisor { inner };
         supervisor.recover(auto_resume_on_crash).await?;
@@ -459,63 +461,6 @@ impl Supervisor {
             let _ = done.wait_for(|finished| *finished).await;
         }
         Ok(())
-    }
-
-    /// The account's sessions, newest first.
-    pub async fn list(&self, account_id: &str) -> Result<Vec<Session>> {
-        let account = account_id.to_owned();
-        let sessions = self
-            .inner
-            .read(move |tx| db::list_sessions(tx, &account))
-            .await?;
-        Ok(self.with_resources(sessions).await)
-    }
-
-    /// [`Supervisor::list`] without what each tree used (`resources` is
-    /// `null`): for callers that read only the records, so a list of
-    /// hundreds costs no cgroup reads.
-    pub async fn list_records(&self, account_id: &str) -> Result<Vec<Session>> {
-        let account = account_id.to_owned();
-        self.inner
-            .read(move |tx| db::list_sessions(tx, &account))
-            .await
-    }
-
-    pub async fn get(&self, account_id: &str, id: &str) -> Result<Session> {
-        let account = account_id.to_owned();
-        let id = id.to_owned();
-        let session = self
-            .inner
-            .read(move |tx| db::get_session(tx, &account, &id)?.ok_or(SessionError::NotFound))
-            .await?;
-        let mut one = self.with_resources(vec![session]).await;
-        one.pop().ok_or(SessionError::NotFound)
-    }
-
-    /// Each local session's use, read from its tree (a few small files a
-    /// session, on the blocking pool).
-    async fn with_resources(&self, mut sessions: Vec<Session>) -> Vec<Session> {
-        let Some(trees) = self.inner.trees.clone() else {
-            return sessions;
-        };
-        let local: Vec<String> = sessions
-            .iter()
-            .filter(|s| s.runner == runners::LOCAL)
-            .map(|s| s.id.clone())
-            .collect();
-        let used = tokio::task::spawn_blocking(move || {
-            local
-                .into_iter()
-                .filter_map(|id| Some((trees.usage(&id)?, id)))
-                .map(|(usage, id)| (id, usage))
-                .collect::<HashMap<_, _>>()
-        })
-        .await
-        .unwrap_or_default();
-        for session in &mut sessions {
-            session.resources = used.get(&session.id).copied();
-        }
-        sessions
     }
 
     /// Each turn's input, what was added to it, and its output so far.

@@ -219,6 +219,7 @@ pub async fn run_turn(
         (Some(governance), Some(pgid)) => Some(tokio::spawn(watch_for_stall(
             Arc::clone(&ctx.inner.clock),
             Arc::clone(governance),
+            Arc::clone(&ctx.inner.groups),
             Arc::clone(&watch),
             pgid,
         ))),

@@ -7,6 +7,7 @@
 //! Either trips the turn: its process group is ended and the session
 //! relaunched with a note saying why.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -92,10 +93,11 @@ fn millis(at: OffsetDateTime) -> i64 {
 pub(crate) async fn watch_for_stall(
     clock: Arc<dyn Clock>,
     governance: Arc<dyn Governance>,
+    groups: Arc<Groups>,
     watch: Arc<Watch>,
     pgid: u32,
 ) {
-    let mut cpu = group_cpu_ticks(pgid);
+    let mut cpu = groups.ticks(clock.as_ref(), pgid).await;
     let mut busy_at = clock.now();
     loop {
         clock.sleep(STALL_CHECK).await;
@@ -106,7 +108,7 @@ pub(crate) async fn watch_for_stall(
             busy_at = now;
             continue;
         }
-        let ticks = group_cpu_ticks(pgid);
+        let ticks = groups.ticks(clock.as_ref(), pgid).await;
         if ticks != cpu {
             cpu = ticks;
             busy_at = now;
@@ -126,13 +128,63 @@ pub(crate) async fn watch_for_stall(
     }
 }
 
-/// User and system CPU ticks of every process in group `pgid` (Linux's
-/// `/proc/<pid>/stat`); 0 where `/proc` cannot be read.
-fn group_cpu_ticks(pgid: u32) -> u64 {
+/// How long one look at `/proc` answers every turn's watch. A stall takes
+/// [`STALL_AFTER`] to call, so ticks a few seconds old change nothing.
+const SCAN_FRESH: Duration = Duration::seconds(5);
+
+/// The CPU ticks of every process group, from one look at `/proc` shared by
+/// all running turns. Reading `/proc` means reading every process's `stat`,
+/// so a look per turn would cost the server N × (N + the rest) reads a
+/// minute: at 1,024 sessions that was most of what an idle server did.
+/// Looks are made on the blocking pool, one at a time, and the turns that
+/// ask meanwhile take the one made.
+#[derive(Default)]
+pub(crate) struct Groups {
+    last: tokio::sync::Mutex<Option<Scan>>,
+}
+
+struct Scan {
+    at: OffsetDateTime,
+    ticks: Arc<HashMap<u32, u64>>,
+}
+
+impl Groups {
+    /// User and system CPU ticks of every process in group `pgid`, as of a
+    /// look at most [`SCAN_FRESH`] old on `clock`; 0 where `/proc` cannot be
+    /// read.
+    pub(crate) async fn ticks(&self, clock: &dyn Clock, pgid: u32) -> u64 {
+        let mut last = self.last.lock().await;
+        let now = clock.now();
+        let fresh = last
+            .as_ref()
+            .filter(|scan| scan.at <= now && now - scan.at < SCAN_FRESH);
+        let ticks = match fresh {
+            Some(scan) => Arc::clone(&scan.ticks),
+            None => {
+                let ticks = Arc::new(
+                    tokio::task::spawn_blocking(group_cpu_ticks)
+                        .await
+                        .unwrap_or_default(),
+                );
+                *last = Some(Scan {
+                    at: now,
+                    ticks: Arc::clone(&ticks),
+                });
+                ticks
+            }
+        };
+        ticks.get(&pgid).copied().unwrap_or(0)
+    }
+}
+
+/// User and system CPU ticks of every process group (Linux's
+/// `/proc/<pid>/stat`, summed by group); empty where `/proc` cannot be read.
+fn group_cpu_ticks() -> HashMap<u32, u64> {
+    let mut groups = HashMap::new();
     let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
+        return groups;
     };
-    entries
+    let stats = entries
         .flatten()
         .filter(|e| {
             e.file_name()
@@ -140,25 +192,26 @@ fn group_cpu_ticks(pgid: u32) -> u64 {
                 .bytes()
                 .all(|b| b.is_ascii_digit())
         })
-        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
-        .filter_map(|stat| stat_ticks(&stat, pgid))
-        .sum()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok());
+    for stat in stats {
+        if let Some((group, ticks)) = stat_ticks(&stat) {
+            *groups.entry(group).or_insert(0) += ticks;
+        }
+    }
+    groups
 }
 
-/// `utime + stime` from one `stat` line when its process is in group
-/// `pgid`. The command name may hold spaces and parentheses, so fields are
-/// counted after its last `)`.
-fn stat_ticks(stat: &str, pgid: u32) -> Option<u64> {
+/// The process group and its `utime + stime` from one `stat` line. The
+/// command name may hold spaces and parentheses, so fields are counted
+/// after its last `)`.
+fn stat_ticks(stat: &str) -> Option<(u32, u64)> {
     let rest = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let mut fields = rest.split_whitespace();
     // After the name: state(0) ppid(1) pgrp(2) ... utime(11) stime(12).
-    let group: u32 = fields.get(2)?.parse().ok()?;
-    if group != pgid {
-        return None;
-    }
-    let utime: u64 = fields.get(11)?.parse().ok()?;
-    let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some(utime + stime)
+    let group: u32 = fields.nth(2)?.parse().ok()?;
+    let utime: u64 = fields.nth(8)?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some((group, utime + stime))
 }
 
 /// What the pump does for the watchdog: note each output's time, and show
@@ -221,22 +274,30 @@ mod tests {
 
     #[test]
     fn cpu_ticks_are_read_after_the_last_parenthesis() {
-        let stat = "4242 (my (odd) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0";
-        assert_eq!(stat_ticks(stat, 4242), Some(10));
-        assert_eq!(stat_ticks(stat, 1), None);
+        let stat = "4242 (my (odd) name) S 1 4243 4242 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0";
+        assert_eq!(stat_ticks(stat), Some((4243, 10)));
+        assert_eq!(stat_ticks("4242 (cut) S 1 4243"), None);
     }
 
-    #[test]
-    fn this_test_process_uses_cpu_ticks() {
-        // SAFETY: getpgrp only returns a number.
-        let pgid = u32::try_from(unsafe { libc::getpgrp() }).unwrap_or_default();
-        let before = group_cpu_ticks(pgid);
+    fn burn() {
         let mut x = 0u64;
         for i in 0..50_000_000u64 {
-            x = x.wrapping_add(i * i);
+            x = x.wrapping_add(std::hint::black_box(i * i));
         }
         assert!(x > 0);
-        assert!(group_cpu_ticks(pgid) > before);
+    }
+
+    #[tokio::test]
+    async fn one_look_answers_until_the_clock_moves_past_it() {
+        // SAFETY: getpgrp only returns a number.
+        let pgid = u32::try_from(unsafe { libc::getpgrp() }).unwrap_or_default();
+        let clock = clock::ManualClock::new(OffsetDateTime::UNIX_EPOCH);
+        let groups = Groups::default();
+        let before = groups.ticks(&clock, pgid).await;
+        burn();
+        assert_eq!(groups.ticks(&clock, pgid).await, before, "the same look");
+        clock.advance(SCAN_FRESH);
+        assert!(groups.ticks(&clock, pgid).await > before, "a new look");
     }
 
     #[test]

@@ -1,0 +1,150 @@
+//! Reading sessions as the API shows them: the records from the database
+//! and, for local sessions, what each one's tree used.
+//!
+//! A tree's use is a few cgroup files a session. A list of 1,024 sessions
+//! read them all on every request (4,096 files on cgroup v1), and the
+//! scale bench asks for the list 20 times a second, so lists and
+//! announcements take each session's use from `UsageCache` when it is
+//! under [`USAGE_FRESH`] old on the clock; [`Supervisor::get`] of one
+//! session always reads its tree.
+
+use std::collections::HashMap;
+
+use crate::db;
+use crate::error::{Result, SessionError};
+use crate::model::Session;
+use crate::supervisor::Supervisor;
+use crate::tree_usage::USAGE_FRESH;
+
+impl Supervisor {
+    /// The account's sessions, newest first.
+    pub async fn list(&self, account_id: &str) -> Result<Vec<Session>> {
+        let account = account_id.to_owned();
+        let sessions = self
+            .inner
+            .read(move |tx| db::list_sessions(tx, &account))
+            .await?;
+        Ok(self.with_resources(sessions, true).await)
+    }
+
+    /// [`Supervisor::list`] without what each tree used (`resources` is
+    /// `null`): for callers that read only the records, so a list of
+    /// hundreds costs no cgroup reads.
+    pub async fn list_records(&self, account_id: &str) -> Result<Vec<Session>> {
+        let account = account_id.to_owned();
+        self.inner
+            .read(move |tx| db::list_sessions(tx, &account))
+            .await
+    }
+
+    pub async fn get(&self, account_id: &str, id: &str) -> Result<Session> {
+        let account = account_id.to_owned();
+        let id = id.to_owned();
+        let session = self
+            .inner
+            .read(move |tx| db::get_session(tx, &account, &id)?.ok_or(SessionError::NotFound))
+            .await?;
+        let mut one = self.with_resources(vec![session], false).await;
+        one.pop().ok_or(SessionError::NotFound)
+    }
+
+    /// The sessions `wanted` names (account, id), read in one transaction,
+    /// in that order; one that is gone or of another account is left out.
+    /// For announcing many changed sessions at once.
+    pub async fn get_many(&self, wanted: Vec<(String, String)>) -> Result<Vec<Session>> {
+        let sessions = self
+            .inner
+            .read(move |tx| {
+                let mut found = Vec::with_capacity(wanted.len());
+                for (account, id) in &wanted {
+                    found.extend(db::get_session(tx, account, id)?);
+                }
+                Ok(found)
+            })
+            .await?;
+        Ok(self.with_resources(sessions, true).await)
+    }
+
+    /// Each local session's use, read from its tree (a few small files a
+    /// session, on the blocking pool); with `cached`, a read under
+    /// [`USAGE_FRESH`] old is taken instead.
+    async fn with_resources(&self, mut sessions: Vec<Session>, cached: bool) -> Vec<Session> {
+        let Some(trees) = self.inner.trees.clone() else {
+            return sessions;
+        };
+        let now = self.inner.clock.now();
+        let mut used = HashMap::new();
+        let mut stale = Vec::new();
+        {
+            let read = self.inner.usage.lock();
+            for session in sessions.iter().filter(|s| s.runner == runners::LOCAL) {
+                match read.get(&session.id) {
+                    Some((at, usage)) if cached && *at <= now && now - *at < USAGE_FRESH => {
+                        used.insert(session.id.clone(), *usage);
+                    }
+                    _ => stale.push(session.id.clone()),
+                }
+            }
+        }
+        if !stale.is_empty() {
+            let fresh = tokio::task::spawn_blocking(move || {
+                stale
+                    .into_iter()
+                    .map(|id| (trees.usage(&id), id))
+                    .collect::<Vec<_>>()
+            })
+            .await
+            .unwrap_or_default();
+            let mut read = self.inner.usage.lock();
+            // Sessions that are gone leave the map when it outgrows the list.
+            if read.len() > 2 * sessions.len() + 64 {
+                read.retain(|_, (at, _)| now - *at < USAGE_FRESH);
+            }
+            for (usage, id) in fresh {
+                read.insert(id.clone(), (now, usage));
+                used.insert(id, usage);
+            }
+        }
+        for session in &mut sessions {
+            session.resources = used.get(&session.id).copied().flatten();
+        }
+        sessions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use store::Db;
+
+    use crate::db::{SESSION_COLUMNS, at};
+
+    #[test]
+    fn each_column_read_by_place_is_the_one_named() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let db = Db::open(&dir.path().join("db.sqlite")).unwrap_or_else(|e| panic!("{e}"));
+        db.migrate(crate::schema::MIGRATIONS)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let places = [
+            ("worktree_json", at::WORKTREE),
+            ("activity_json", at::ACTIVITY),
+            ("trigger_text", at::TRIGGER),
+            ("resume_at", at::RESUME_AT),
+            ("engine_version", at::ENGINE_VERSION),
+            ("forked_from", at::FORKED_FROM),
+            ("title_source", at::TITLE_SOURCE),
+            ("title_history", at::TITLE_HISTORY),
+            ("archived_at", at::ARCHIVED_AT),
+            ("runner", at::RUNNER),
+            ("awaiting_approval", at::AWAITING_APPROVAL),
+            ("permission_level", at::PERMISSION_LEVEL),
+        ];
+        db.read(|tx| {
+            let stmt = tx.prepare(&format!("SELECT {SESSION_COLUMNS} FROM sessions s"))?;
+            for (name, place) in places {
+                assert_eq!(stmt.column_index(name)?, place, "{name}");
+            }
+            Ok::<_, store::rusqlite::Error>(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
