@@ -1,7 +1,8 @@
 //! The calendar tables: accounts, their collections (calendars), the
 //! objects each holds as the server sent them (so a new window is expanded
 //! again without a download), and the occurrences expanded from them.
-//! Functions take the caller's transaction.
+//! A subscription's objects are its UID groups, their ETag the SHA-256 of
+//! the group's text (`import.rs`). Functions take the caller's transaction.
 
 use store::Migration;
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};

@@ -29,6 +29,7 @@ mod days;
 mod error;
 mod expand;
 mod ics;
+mod import;
 mod recur;
 mod reminders;
 mod service;

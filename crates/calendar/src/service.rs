@@ -14,10 +14,9 @@ use crate::book::{self, AccountRow, CollectionRow};
 use crate::caldav::{self, Remote};
 use crate::dav::Dav;
 use crate::error::{CalendarError, Result};
-use crate::expand::{Occ, Window, expand};
-use crate::ics::{self, Component};
+use crate::expand::Window;
+use crate::import::{self, Fetched, Stale, occurrences_of};
 use crate::subscription::{self, Fetch};
-use crate::zone::Zones;
 use crate::{
     Account, AccountSource, CalendarInfo, Kind, NewAccount, Occurrence, Source, Status, SyncReport,
 };
@@ -262,31 +261,33 @@ impl Calendars {
                 self.options.max_body_bytes,
             );
             match Kind::parse(&row.kind) {
-                Kind::Caldav => self.sync_caldav(&row, &dav, window, &mut warnings),
+                Kind::Caldav => self
+                    .sync_caldav(&row, &dav, window, &mut warnings)
+                    .map(|report| (report, Stale::nothing())),
                 Kind::Ics => self.sync_ics(&row, &dav, window, &mut warnings),
             }
         });
         let moved = row
             .window_from
             .is_some_and(|w| (window.from - w).abs() >= 86_400);
-        let outcome = outcome.and_then(|report| {
-            if moved {
-                warnings.clear();
-                self.expand_again(&row.id, window, &mut warnings)?;
+        let outcome = outcome.and_then(|(report, stale)| {
+            if !moved {
+                return Ok((report, stale));
             }
-            Ok(report)
+            warnings.clear();
+            let floating = &self.options.floating_zone;
+            import::expand_again(&self.db, &row.id, floating, window, &mut warnings)?;
+            Ok((report, Stale::All))
         });
         let now = self.clock.timestamp();
         match outcome {
-            Ok(report) => {
-                // Everything was expanded again: the old warnings are stale.
-                let replaced =
-                    moved || (Kind::parse(&row.kind) == Kind::Ics && !report.not_modified);
-                let mut kept: Vec<String> = if replaced {
-                    Vec::new()
-                } else {
-                    row.warnings.lines().map(str::to_owned).collect()
-                };
+            Ok((report, stale)) => {
+                let mut kept: Vec<String> = row
+                    .warnings
+                    .lines()
+                    .filter(|w| stale.keeps(w))
+                    .map(str::to_owned)
+                    .collect();
                 for w in warnings {
                     if !kept.contains(&w) {
                         kept.push(w);
@@ -466,7 +467,12 @@ impl Calendars {
         dav: &Dav,
         window: Window,
         warnings: &mut Vec<String>,
-    ) -> Result<SyncReport> {
+    ) -> Result<(SyncReport, Stale)> {
+        let not_modified = SyncReport {
+            calendars: 1,
+            not_modified: true,
+            ..SyncReport::default()
+        };
         let fetch = subscription::fetch(
             dav,
             &row.url,
@@ -480,11 +486,7 @@ impl Calendars {
             last_modified,
         } = fetch
         else {
-            return Ok(SyncReport {
-                calendars: 1,
-                not_modified: true,
-                ..SyncReport::default()
-            });
+            return Ok((not_modified, Stale::nothing()));
         };
         // A server without validators sends the whole file each time: an
         // identical file is not imported again.
@@ -499,136 +501,21 @@ impl Calendars {
                     &hash,
                 )
             })?;
-            return Ok(SyncReport {
-                calendars: 1,
-                not_modified: true,
-                ..SyncReport::default()
-            });
+            return Ok((not_modified, Stale::nothing()));
         }
         let split = subscription::split(&text).map_err(|e| {
             CalendarError::Remote(format!("the subscription's file cannot be read: {e}"))
         })?;
-        let tz_roots = ics::parse(&split.timezones).unwrap_or_else(|e| {
-            warnings.push(format!("the file's time zones cannot be read: {e}"));
-            Vec::new()
-        });
-        let defs: Vec<&Component> = tz_roots.iter().filter(|c| c.name == "VTIMEZONE").collect();
-        let mut zones = Zones::new(&defs, &self.options.floating_zone);
-        let old: Vec<(String, Option<String>)> =
-            self.db.read(|tx| book::etags(tx, &row.id, &row.url))?;
-        let new_hrefs: HashSet<String> = split.events.iter().map(|(uid, _)| href_of(uid)).collect();
-        let meta = CollectionRow {
-            url: row.url.clone(),
-            name: split.name.clone().unwrap_or_else(|| row.name.clone()),
-            timezones: split.timezones.clone(),
-            ..CollectionRow::default()
+        let file = Fetched {
+            account: &row.id,
+            url: &row.url,
+            name: &row.name,
+            etag: etag.as_deref(),
+            last_modified: last_modified.as_deref(),
+            hash: &hash,
         };
-        self.db.write(|tx| {
-            book::delete_collection(tx, &row.id, &row.url)?;
-            book::put_collection(tx, &row.id, &meta)?;
-            for (uid, blocks) in &split.events {
-                let ics = blocks.concat();
-                let occs = occurrences_of(
-                    &ics,
-                    Some(&mut zones),
-                    &self.options.floating_zone,
-                    window,
-                    warnings,
-                );
-                book::put_object(tx, &row.id, &row.url, &href_of(uid), None, &ics, &occs)?;
-            }
-            book::set_validators(
-                tx,
-                &row.id,
-                etag.as_deref(),
-                last_modified.as_deref(),
-                &hash,
-            )
-        })?;
-        warnings.append(&mut zones.warnings);
-        Ok(SyncReport {
-            calendars: 1,
-            fetched: split.events.len(),
-            removed: old.iter().filter(|(h, _)| !new_hrefs.contains(h)).count(),
-            not_modified: false,
-        })
-    }
-
-    /// Expands every stored object of the account again for `window`: no
-    /// download, the stored text is read.
-    fn expand_again(
-        &self,
-        account: &str,
-        window: Window,
-        warnings: &mut Vec<String>,
-    ) -> Result<()> {
-        let (collections, objects) = self.db.read(|tx| {
-            Ok::<_, CalendarError>((book::collections(tx, account)?, book::objects(tx, account)?))
-        })?;
         let floating = &self.options.floating_zone;
-        let parsed: Vec<(String, Vec<Component>)> = collections
-            .iter()
-            .map(|c| (c.url.clone(), ics::parse(&c.timezones).unwrap_or_default()))
-            .collect();
-        let mut shared: HashMap<&str, Zones<'_>> = parsed
-            .iter()
-            .filter(|(_, roots)| !roots.is_empty())
-            .map(|(url, roots)| {
-                let defs: Vec<&Component> =
-                    roots.iter().filter(|c| c.name == "VTIMEZONE").collect();
-                (url.as_str(), Zones::new(&defs, floating))
-            })
-            .collect();
-        self.db.write(|tx| {
-            for (collection, href, ics) in &objects {
-                let zones = shared.get_mut(collection.as_str());
-                let occs = occurrences_of(ics, zones, floating, window, warnings);
-                book::put_occurrences(tx, account, collection, href, &occs)?;
-            }
-            Ok::<_, CalendarError>(())
-        })?;
-        for zones in shared.values_mut() {
-            warnings.append(&mut zones.warnings);
-        }
-        Ok(())
-    }
-}
-
-/// A subscription's event's href: its UID.
-fn href_of(uid: &str) -> String {
-    format!("uid:{uid}")
-}
-
-/// The occurrences of one stored object. `shared`: the subscription's
-/// zones; a CalDAV resource carries its own VTIMEZONEs instead.
-fn occurrences_of(
-    ics: &str,
-    shared: Option<&mut Zones<'_>>,
-    floating: &TimeZone,
-    window: Window,
-    warnings: &mut Vec<String>,
-) -> Vec<Occ> {
-    let roots = match ics::parse(ics) {
-        Ok(roots) => roots,
-        Err(e) => {
-            warnings.push(format!("an event cannot be read: {e}"));
-            return Vec::new();
-        }
-    };
-    let mut events: Vec<&Component> = roots.iter().filter(|r| r.name == "VEVENT").collect();
-    let mut defs = Vec::new();
-    for root in &roots {
-        root.find_all("VEVENT", &mut events);
-        root.find_all("VTIMEZONE", &mut defs);
-    }
-    match shared {
-        Some(zones) => expand(&events, zones, window),
-        None => {
-            let mut zones = Zones::new(&defs, floating);
-            let occs = expand(&events, &mut zones, window);
-            warnings.append(&mut zones.warnings);
-            occs
-        }
+        import::subscription(&self.db, &file, &split, floating, window, warnings)
     }
 }
 
