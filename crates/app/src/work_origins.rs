@@ -16,11 +16,15 @@ pub(crate) fn start(app: &App) {
     follow_sessions(app, "work origins", move |app, update| {
         let first = matches!(update.status, Status::Queued | Status::Starting)
             && seen.insert(update.session_id.clone());
-        async move {
-            if first {
+        // Off the follower: finding a repository reads the disk, and a burst
+        // of spawns (a thousand at once) would otherwise outrun the updates'
+        // channel and lose some sessions' origins.
+        if first {
+            tokio::spawn(async move {
                 record(&app, &update.account_id, &update.session_id).await;
-            }
+            });
         }
+        std::future::ready(())
     });
 }
 
