@@ -4,12 +4,14 @@
 //! category `calendar` per account listing the day's events of its
 //! calendars (while `calendarEnabled` is on) and its board items due that
 //! day and not done (with `pmCalendarOverlayEnabled` on, of the boards of
-//! `pmCalendarBoardIds` only, none listed meaning all). A server that was
+//! `pmCalendarBoardIds` only, none listed meaning all), each board's due
+//! date read from the column the calendar shows. A server that was
 //! down at 07:00 makes it at its first look later that day. A day with
 //! nothing on it has no card. Each account's day is considered once (the
 //! `calendar` crate records it), across restarts.
 
 use std::collections::HashSet;
+use std::sync::Mutex;
 
 use boards::DatedItem;
 use calendar::Occurrence;
@@ -25,9 +27,13 @@ use crate::services::App;
 /// When the card is made, local time.
 const MORNING: Time = Time::constant(7, 0, 0, 0);
 
-/// Makes the day's cards once the morning has come; returns the next
-/// morning to look at.
-pub(crate) async fn look(app: &App, now: OffsetDateTime) -> OffsetDateTime {
+/// Makes the day's cards once the morning has come, unless `made` says
+/// this process made them already; returns the next morning to look at.
+pub(crate) async fn look(
+    app: &App,
+    now: OffsetDateTime,
+    made: &Mutex<Option<Date>>,
+) -> OffsetDateTime {
     let zone = app.calendars.zone().clone();
     let instant = pm_inbox::window::instant(now);
     let today = instant.to_zoned(zone.clone()).date();
@@ -36,8 +42,17 @@ pub(crate) async fn look(app: &App, now: OffsetDateTime) -> OffsetDateTime {
         return morning;
     }
     let tomorrow = today.tomorrow().ok().and_then(|day| moment(&zone, day));
-    if let Err(error) = make(app, today, &zone).await {
-        tracing::warn!(%error, "the day's agenda was not made");
+    let already = made.lock().is_ok_and(|made| *made == Some(today));
+    // The loop looks every minute all day: the day's claims are written once.
+    if !already {
+        match make(app, today, &zone).await {
+            Ok(()) => {
+                if let Ok(mut made) = made.lock() {
+                    *made = Some(today);
+                }
+            }
+            Err(error) => tracing::warn!(%error, "the day's agenda was not made"),
+        }
     }
     tomorrow.unwrap_or(now + time::Duration::DAY)
 }
@@ -51,66 +66,71 @@ fn moment(zone: &TimeZone, day: Date) -> Option<OffsetDateTime> {
     OffsetDateTime::from_unix_timestamp(zoned.timestamp().as_second()).ok()
 }
 
-/// Makes the cards of `day` for the accounts that have not had theirs.
+/// Makes the cards of `day` for the accounts that have not had theirs. An
+/// account's day is claimed only once its card is built, so a read that
+/// fails leaves it for the next look, and one account's failure is not
+/// another's (an error is returned after the others were made).
 async fn make(app: &App, day: Date, zone: &TimeZone) -> AppResult<()> {
     let events_on = app.settings.calendar_enabled();
-    let boards: Option<HashSet<String>> = {
-        let ids = app.settings.pm_calendar_board_ids();
-        (app.settings.pm_calendar_overlay_enabled() && !ids.is_empty())
-            .then(|| ids.into_iter().collect())
+    let only = if app.settings.pm_calendar_overlay_enabled() {
+        app.settings.pm_calendar_board_ids()
+    } else {
+        Vec::new()
     };
     let (app_, zone_) = (app.clone(), zone.clone());
-    let cards = blocking(move || -> AppResult<Vec<(String, NewRow)>> {
+    let (cards, failure) = blocking(move || -> AppResult<_> {
         let (app, zone) = (app_, zone_);
         let text = day.to_string();
         let span = (
             start_of(&zone, day),
             day.tomorrow().ok().and_then(|d| start_of(&zone, d)),
         );
-        let mut owners = Vec::new();
-        for account in app.accounts.list()? {
-            if app.calendars.claim_agenda(&account.id, &text)? {
-                owners.push(account.id);
-            }
-        }
-        // The scan of every dated item runs once a day, not at every look.
-        if owners.is_empty() {
-            return Ok(Vec::new());
-        }
+        let accounts = app.accounts.list()?;
         let items = boards::dated_items(&app.db, &text, None)?;
         let mut cards = Vec::new();
-        for owner in owners {
-            let events = match span {
-                (Some(from), Some(to)) if events_on => app
-                    .calendars
-                    .events(&owner, from, to)?
-                    .into_iter()
-                    .filter(|o| from_account(o) && on_day(o, &text, &zone))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let mut seen = HashSet::new();
-            let due: Vec<&DatedItem> = items
-                .iter()
-                .filter(|i| {
-                    i.account_id == owner
-                        && i.date == text
-                        && !i.done
-                        && boards.as_ref().is_none_or(|b| b.contains(&i.board_id))
-                        && seen.insert(i.item_id.clone())
-                })
-                .collect();
-            if let Some(row) = card(&events, &due, &zone) {
-                cards.push((owner, row));
+        let mut failure = None;
+        for account in accounts {
+            let owner = account.id;
+            let built = (|| -> AppResult<Option<NewRow>> {
+                let events = match span {
+                    (Some(from), Some(to)) if events_on => app
+                        .calendars
+                        .events(&owner, from, to)?
+                        .into_iter()
+                        .filter(|o| from_account(o) && on_day(o, &text, &zone))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let due_columns = boards::due_columns(&app.db, &owner, &only)?;
+                let mut seen = HashSet::new();
+                let due: Vec<&DatedItem> = items
+                    .iter()
+                    .filter(|i| {
+                        i.account_id == owner
+                            && i.date == text
+                            && !i.done
+                            && due_columns.get(&i.board_id) == Some(&i.column_id)
+                            && seen.insert(i.item_id.clone())
+                    })
+                    .collect();
+                let Some(row) = card(&events, &due, &zone) else {
+                    return Ok(None);
+                };
+                Ok(app.calendars.claim_agenda(&owner, &text)?.then_some(row))
+            })();
+            match built {
+                Ok(Some(row)) => cards.push((owner, row)),
+                Ok(None) => {}
+                Err(error) => failure = Some(error),
             }
         }
-        Ok(cards)
+        Ok((cards, failure))
     })
     .await?;
     for (owner, row) in cards {
         crate::publish::add_row(app, &owner, row).await;
     }
-    Ok(())
+    failure.map_or(Ok(()), Err)
 }
 
 /// Midnight (or the day's first moment) of `day` in `zone`.

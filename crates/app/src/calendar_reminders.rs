@@ -9,7 +9,10 @@
 //!   `calendar` crate records it before it is told), so a second look or a
 //!   restart never repeats one; an event moved to another start is told
 //!   again. A reminder whose moment passed while the server was down is
-//!   still told while its event has not started; never once it has.
+//!   still told while its event has not started; never once it has. A
+//!   look that comes late (a busy machine) covers from where the last one
+//!   ended, so an event that started less than a minute before is still
+//!   told, as starting now.
 //! - All-day events get no reminder (they have no moment to start).
 //! - Focus mode holds the toast: while it is on, the reminder goes to the
 //!   inbox instead (whatever the delivery), where focus mode's summary
@@ -20,7 +23,7 @@
 //! setting changed, and at least every minute (a sync asked for by hand
 //! does not wake it).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use calendar::{Occurrence, Source};
 use events::{Audience, Name};
@@ -58,52 +61,93 @@ pub struct CalendarReminder {
     pub event: Occurrence,
 }
 
+/// What the loop remembers between looks.
+#[derive(Default)]
+struct Looks {
+    /// The end of the starts the last look covered: the next covers from
+    /// there, so a look that comes late (a busy machine) still tells an
+    /// event that started meanwhile, up to [`LONGEST_SLEEP`] late.
+    covered_to: Option<OffsetDateTime>,
+    /// The day whose agenda this process made.
+    agenda_made: Mutex<Option<jiff::civil::Date>>,
+}
+
 /// Starts the loop; `synced` wakes it after a sync brought changes.
 pub(crate) fn start(app: &App, synced: Arc<Notify>) {
-    crate::looking::spawn(app, synced, |app| async move { look(&app).await });
+    let looks = Arc::new(tokio::sync::Mutex::new(Looks::default()));
+    crate::looking::spawn(app, synced, move |app| {
+        let looks = looks.clone();
+        async move { look(&app, &mut *looks.lock().await).await }
+    });
 }
 
 /// Tells what is due and says until when to sleep.
-async fn look(app: &App) -> OffsetDateTime {
+async fn look(app: &App, looks: &mut Looks) -> OffsetDateTime {
     let now = app.clock.now();
     let mut next = now + LONGEST_SLEEP;
-    if app.settings.calendar_enabled()
-        && let Some(at) = remind(app, now).await
-    {
-        next = next.min(at);
+    if app.settings.calendar_enabled() {
+        if let Some(at) = remind(app, now, &mut looks.covered_to).await {
+            next = next.min(at);
+        }
+    } else {
+        looks.covered_to = None;
     }
     if app.settings.calendar_daily_agenda_enabled() {
-        next = next.min(crate::calendar_agenda::look(app, now).await);
+        next = next.min(crate::calendar_agenda::look(app, now, &looks.agenda_made).await);
     }
     next
 }
 
 /// Tells the reminders due at `now`; returns the next one's moment.
-async fn remind(app: &App, now: OffsetDateTime) -> Option<OffsetDateTime> {
+/// `covered_to` is where the last look's starts ended, and becomes this
+/// one's end.
+async fn remind(
+    app: &App,
+    now: OffsetDateTime,
+    covered_to: &mut Option<OffsetDateTime>,
+) -> Option<OffsetDateTime> {
     let lead = time::Duration::minutes(i64::from(app.settings.calendar_reminder_minutes()));
     let second = now.replace_nanosecond(0).unwrap_or(now);
+    // Starts from where the last look ended (never more than the longest
+    // sleep back, and never for the first look of this process: an event
+    // that started while the server was down is not told) to the end of
+    // the lead, both included.
+    let from = covered_to.map_or(second, |end| end.clamp(second - LONGEST_SLEEP, second));
+    let to = second + lead + time::Duration::SECOND;
     let service = app.calendars.clone();
     let found = blocking(move || -> AppResult<_> {
+        let next_start = service.next_start_after(second + lead)?;
         let mut due = Vec::new();
-        // Starts from this second to the end of the lead, both included.
-        let (from, to) = (second, second + lead + time::Duration::SECOND);
+        // A failure stops only its owner: what was claimed is still told.
+        let mut failure = None;
         for owner in service.owners()? {
-            for occurrence in service.starting(&owner, from, to)? {
-                if service.claim_reminder(&owner, &occurrence)? {
-                    due.push((owner.clone(), occurrence));
+            let claimed = service.starting(&owner, from, to).and_then(|occurrences| {
+                for occurrence in occurrences {
+                    if service.claim_reminder(&owner, &occurrence)? {
+                        due.push((owner.clone(), occurrence));
+                    }
                 }
+                Ok(())
+            });
+            if let Err(error) = claimed {
+                failure = Some(error);
             }
         }
-        Ok((due, service.next_start_after(second + lead)?))
+        Ok((due, next_start, failure))
     })
     .await;
-    let (due, next_start) = match found {
+    let (due, next_start, failure) = match found {
         Ok(found) => found,
         Err(error) => {
             tracing::warn!(%error, "calendar reminders were not read");
             return None;
         }
     };
+    if let Some(error) = failure {
+        tracing::warn!(%error, "some calendar reminders were not read");
+    } else {
+        *covered_to = Some(to);
+    }
     for (owner, occurrence) in due {
         tell(app, &owner, occurrence, now).await;
     }

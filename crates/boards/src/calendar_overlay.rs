@@ -108,7 +108,9 @@ struct Shape {
 /// The account's items due from `from` to `to` (`YYYY-MM-DD`, both
 /// included) and its sprints whose span overlaps those days, on the boards
 /// `only` (ids; empty means every board). Ids that are not the account's
-/// boards are ignored. Items of a done status are included.
+/// boards are ignored, and a list naming none of them means every board: the
+/// setting is the installation's, and one account's choice must not hide
+/// another's boards. Items of a done status are included.
 pub fn calendar_overlay(
     db: &Db,
     account_id: &str,
@@ -117,9 +119,7 @@ pub fn calendar_overlay(
     to: &str,
 ) -> Result<Overlay> {
     db.read(|tx| {
-        let shapes: HashMap<String, Shape> = shapes(tx, account_id)?
-            .into_iter()
-            .filter(|s| only.is_empty() || only.contains(&s.board.id))
+        let shapes: HashMap<String, Shape> = chosen(shapes(tx, account_id)?, only)
             .map(|s| (s.board.id.clone(), s))
             .collect();
         Ok(Overlay {
@@ -127,6 +127,25 @@ pub fn calendar_overlay(
             sprints: sprint_spans(tx, &shapes, from, to)?,
         })
     })
+}
+
+/// The due-date column of each board of the account the calendar shows
+/// (`only` as [`calendar_overlay`] reads it), for the boards that have one.
+pub fn due_columns(db: &Db, account_id: &str, only: &[String]) -> Result<HashMap<String, String>> {
+    db.read(|tx| {
+        Ok(chosen(shapes(tx, account_id)?, only)
+            .filter_map(|s| Some((s.board.id, s.due?)))
+            .collect())
+    })
+}
+
+/// The boards of `shapes` that `only` chooses: those it names, or all when
+/// it names none of them.
+fn chosen(shapes: Vec<Shape>, only: &[String]) -> impl Iterator<Item = Shape> {
+    let named = shapes.iter().any(|s| only.contains(&s.board.id));
+    shapes
+        .into_iter()
+        .filter(move |s| !named || only.contains(&s.board.id))
 }
 
 /// Every board of the account, in creation order, with its color, due

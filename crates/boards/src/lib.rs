@@ -55,7 +55,9 @@ pub use boards::{
     list_boards, remove_column, remove_group, rename_board, rename_column, rename_group,
     reorder_columns, reorder_groups, set_column_settings,
 };
-pub use calendar_overlay::{DueEntry, Overlay, OverlayBoard, SprintSpan, calendar_overlay};
+pub use calendar_overlay::{
+    DueEntry, Overlay, OverlayBoard, SprintSpan, calendar_overlay, due_columns,
+};
 pub use columnar::{COLUMNAR_MEDIA_TYPE, columnar_board, columnar_etag};
 pub use columns::ColumnType;
 pub use demo::{AgentRun, RunOutcome, has_boards, seed_demo, session_link};

@@ -3,7 +3,7 @@
 //! range read back.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use clock::Clock;
 use jiff::tz::TimeZone;
@@ -61,6 +61,11 @@ pub struct Calendars {
     pub(crate) clock: Arc<dyn Clock>,
     secrets: Arc<secrets::Secrets>,
     pub(crate) options: Options,
+    /// One lock per account: an import spans several transactions, so two
+    /// syncs of one account (the loop's and one asked for by hand) must run
+    /// one after the other, or the older file's batches could land after
+    /// the newer file's validators and never be repaired.
+    syncing: Mutex<HashMap<String, Arc<Mutex<()>>>>,
 }
 
 impl Calendars {
@@ -79,6 +84,7 @@ impl Calendars {
             clock,
             secrets,
             options,
+            syncing: Mutex::default(),
         }
     }
 
@@ -249,6 +255,11 @@ impl Calendars {
     /// marks the account failing with the reason (and is returned as
     /// [`CalendarError::Remote`]); the events it had stay.
     pub fn sync(&self, owner: &str, id: &str) -> Result<SyncReport> {
+        let lock = {
+            let mut locks = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
+            Arc::clone(locks.entry(id.to_owned()).or_default())
+        };
+        let _one_at_a_time = lock.lock().unwrap_or_else(PoisonError::into_inner);
         let row = self.row(owner, id)?;
         let window = self.window();
         let mut warnings = Vec::new();

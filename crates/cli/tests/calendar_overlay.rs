@@ -274,8 +274,20 @@ fn another_accounts_items_never_appear() {
         !text.contains(&theirs) && !text.contains("Secret plan"),
         "{text}"
     );
+    // The list is the installation's: naming only their board chooses none
+    // of mine, so I see all of mine and still nothing of theirs.
     server.set_setting("pmCalendarBoardIds", json!([theirs]));
-    assert_eq!(events(&server, MARCH), Vec::<Value>::new());
+    assert_eq!(events(&server, MARCH), mine);
+    // Naming one of mine as well narrows mine to it.
+    server.set_setting("pmCalendarBoardIds", json!([theirs, b.platform]));
+    let narrowed = events(&server, MARCH);
+    assert!(
+        !narrowed.is_empty()
+            && narrowed
+                .iter()
+                .all(|e| e["source"]["boardId"] == b.platform.as_str()),
+        "{narrowed:#?}"
+    );
     server.set_setting("pmCalendarBoardIds", json!([]));
 
     // Theirs is their first board: the first color, and only their items.

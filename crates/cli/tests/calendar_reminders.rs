@@ -208,7 +208,7 @@ fn toast_delivery_is_a_stream_event_and_focus_mode_holds_it_in_the_inbox() {
     assert_eq!(released["categories"]["calendar"], 1, "{}", off.text());
 }
 
-/// A board with a status (Done is done) and a due date column.
+/// A board with a status (Done is done), a due date and a start date column.
 fn board(server: &TestServer) -> String {
     let id = |reply: common::Reply| {
         assert!(reply.status < 300, "{}", reply.text());
@@ -222,7 +222,8 @@ fn board(server: &TestServer) -> String {
             "columns": [
                 {"id": "status", "title": "Status", "type": "status",
                  "settings": {"labels": [{"name": "Working"}, {"name": "Done", "done": true}]}},
-                {"id": "due", "title": "Due", "type": "date"}],
+                {"id": "due", "title": "Due", "type": "date"},
+                {"id": "start", "title": "Start", "type": "date"}],
             "groups": [{"id": "g", "title": "G"}]})),
     ));
     for (name, values) in [
@@ -232,6 +233,11 @@ fn board(server: &TestServer) -> String {
         ),
         ("Ship docs", json!({"due": "2026-01-05", "status": "Done"})),
         ("Plan sprint", json!({"due": "2026-01-06"})),
+        // Starts that day, due another: not due today.
+        (
+            "Write tests",
+            json!({"start": "2026-01-05", "due": "2026-01-09"}),
+        ),
     ] {
         id(server.call(
             "POST",

@@ -5,7 +5,7 @@
  * inside the focus provider.
  */
 import { useEffect, useRef } from "react";
-import type { FocusEvent, ForegroundEvent, NavigateEvent } from "../shared/api/types.generated";
+import type { ForegroundEvent, NavigateEvent } from "../shared/api/types.generated";
 import { useFocus } from "../shared/focus/FocusProvider";
 import { startPresence } from "../shared/presence";
 import { navigate, sessionPath } from "../shared/router";
@@ -27,7 +27,7 @@ function notificationPermission(): NotificationPermission | "unsupported" {
 
 export function AgentRequests() {
   const toast = useToast();
-  const { holdNow } = useFocus();
+  const { hold, holdNow } = useFocus();
   const { values } = useSettings();
   const held = useRef<HeldRequests>(NOTHING_HELD);
   useEffect(() => startPresence(), []);
@@ -39,13 +39,15 @@ export function AgentRequests() {
     return true;
   };
 
-  useStreamEvent<FocusEvent>("focus", (event) => {
-    if (event.on) return;
+  // Offered when focus mode is seen off, by its event or by a reload of the state after the
+  // stream reconnected past that event.
+  useEffect(() => {
+    if (hold.on) return;
     const text = heldRequestsText(held.current);
     const { path } = held.current;
     held.current = NOTHING_HELD;
     if (text) toast.offer(text, path ? [{ label: "Go", run: () => navigate(path) }] : []);
-  });
+  }, [hold.on, toast]);
 
   useStreamEvent<NavigateEvent>("navigate", (event) => {
     if (heldByFocus(event.path)) return;

@@ -51,10 +51,14 @@ export function BoardTable({ board, items, rowHeight, onChange, onRename, onDele
     el.scrollTop = scrollTopFor(index, rowHeight, el.clientHeight);
     setView({ top: el.scrollTop, height: el.clientHeight });
   }, [rows, rowHeight, targetItemId]);
+  // Focused once, when its row is first drawn: after that the focus is the user's to move.
+  const focused = useRef<string | null>(null);
   useLayoutEffect(() => {
-    if (!targetItemId || reached.current !== targetItemId) return;
+    if (!targetItemId || reached.current !== targetItemId || focused.current === targetItemId) return;
     const row = scroller.current?.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(targetItemId)}"]`);
-    if (row && document.activeElement !== row && !row.contains(document.activeElement)) row.focus();
+    if (!row) return;
+    focused.current = targetItemId;
+    row.focus();
   }, [view, targetItemId]);
 
   const toggle = useCallback((groupId: string) => {

@@ -5,7 +5,7 @@
  * that due date through the ordinary item write, shown at once and taken back if the write
  * fails; clicking an item opens it on its board, a sprint its board, an event its details.
  */
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
 import { navigate, Link } from "../../shared/router";
 import { readStored, writeStored } from "../../shared/storage";
@@ -36,6 +36,9 @@ import { MoveToDate } from "./MoveToDate";
 import { moveEntry, toEntry } from "./placement";
 import { WeekView } from "./WeekView";
 import "./calendar.css";
+
+/** How long board writes may go on before the calendar reads its entries again. */
+const BOARD_RELOAD_MS = 500;
 
 const VIEW_KEY = "switchboard.calendar.view";
 const VIEWS = [
@@ -85,6 +88,14 @@ export function CalendarPage() {
   }, [shown, range.from, range.to, reads]); // eslint-disable-line react-hooks/exhaustive-deps
   useStreamLifecycle("reset", reload);
   useStreamEvent("calendar", reload);
+  // A due date changed elsewhere (another tab, an agent, an automation) shows without a visit
+  // away; a burst of board writes costs one read.
+  const boardChanged = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useStreamEvent("board", () => {
+    clearTimeout(boardChanged.current);
+    boardChanged.current = setTimeout(reload, BOARD_RELOAD_MS);
+  });
+  useEffect(() => () => clearTimeout(boardChanged.current), []);
 
   const entries = useMemo(() => (occs ?? []).map(toEntry), [occs]);
 
