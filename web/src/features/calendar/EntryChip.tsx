@@ -6,7 +6,8 @@
 import type { DragEvent } from "react";
 import { readableTextOn } from "../../shared/ui/contrast";
 import type { Occurrence } from "../../shared/api/types.generated";
-import { colorOf, entryKey, type Bar } from "./placement";
+import { daysWords } from "./days";
+import { colorOf, entryKey, toEntry, type Bar } from "./placement";
 import { clock } from "./upcoming";
 
 /** The drag's data type: only our entries are dropped on a day. */
@@ -53,6 +54,8 @@ export function EntryChip({
   const time = showTime && !occ.allDay ? clock(new Date(occ.start)) : null;
   // The accessible name begins with the words shown, so speech input finds the entry by them.
   const name = time ? `${time} ${entryName(occ)}` : entryName(occ);
+  const { first, last } = toEntry(occ);
+  const days = daysWords(first, last);
   return (
     <button
       type="button"
@@ -60,6 +63,8 @@ export function EntryChip({
       style={{ background: color, color: readableTextOn(color), ...style }}
       title={name}
       aria-label={name}
+      // The grid shows the day by place alone: a screen reader is told it in words.
+      aria-description={days}
       data-uid={occ.uid}
       data-kind={occ.source.kind}
       data-color={color}

@@ -7,15 +7,16 @@ import { describe, expect, it } from "vitest";
 import {
   addDays,
   addMonths,
+  daysWords,
   eventsPath,
   monthGrid,
   rangeTitle,
   startOfWeek,
   stepAnchor,
   visibleRange,
+  weekdayOf,
   weekDays,
   weekStartOf,
-  weekdayOf,
 } from "./days";
 
 describe("days", () => {
@@ -108,4 +109,12 @@ describe("days", () => {
     expect(rangeTitle("month", "2026-03-10", 1, "en-GB")).toBe("March 2026");
     expect(rangeTitle("week", "2026-03-18", 1, "en-GB")).toMatch(/^16\s*–\s*22 Mar 2026$/);
   });
+});
+
+it("says an entry's days in words: the one day, or the first and the last", () => {
+  expect(daysWords("2026-03-10", "2026-03-10", "en-GB")).toBe("Tue 10 Mar");
+  const span = daysWords("2026-03-10", "2026-03-14", "en-GB");
+  expect(span).toContain("10");
+  expect(span).toContain("14");
+  expect(span).not.toBe(daysWords("2026-03-10", "2026-03-10", "en-GB"));
 });

@@ -140,3 +140,10 @@ export function rangeTitle(view: CalendarView, anchor: Day, weekStart: WeekStart
   const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
   return format.formatRange(at(from), at(to));
 }
+
+/** The days an entry covers in words, for screen readers: "Tue, 10 Mar" or "10 – 14 Mar". */
+export function daysWords(first: Day, last: Day, locale?: string): string {
+  const format = new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+  const at = (day: Day) => new Date(utcMs(day));
+  return first === last ? format.format(at(first)) : format.formatRange(at(first), at(last));
+}
