@@ -213,6 +213,7 @@ bench: web e2e-deps engines-deps ssh-deps
 	cargo bench -p friction --bench scan
 	$(ENGINE_TEST_ENV) cargo bench -p switchboard --bench scale
 	cargo bench -p switchboard --bench sessions_list
+	cargo bench -p switchboard --bench line_cpu
 	cargo bench -p governor
 	cargo bench -p boards
 	cargo bench -p sessions

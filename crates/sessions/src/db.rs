@@ -267,30 +267,28 @@ pub fn set_archived(tx: &Transaction<'_>, id: &str, now: &str) -> Result<()> {
 }
 
 pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Option<Session>> {
+    // Cached: the forwarder reads a busy session at every change, and the
+    // query with its subqueries cost more to parse than to run.
     Ok(tx
-        .query_row(
-            &format!(
-                "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1 AND s.account_id = ?2"
-            ),
-            [id, account],
-            session_from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1 AND s.account_id = ?2"
+        ))?
+        .query_row([id, account], session_from_row)
         .optional()?)
 }
 
 /// A session whoever's it is, for the application's own work.
 pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>> {
     Ok(tx
-        .query_row(
-            &format!("SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1"),
-            [id],
-            session_from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1"
+        ))?
+        .query_row([id], session_from_row)
         .optional()?)
 }
 
 pub fn list_sessions(tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
-    let mut stmt = tx.prepare(&format!(
+    let mut stmt = tx.prepare_cached(&format!(
         "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.account_id = ?1
          ORDER BY s.created_at DESC, s.id DESC"
     ))?;

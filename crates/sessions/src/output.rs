@@ -8,7 +8,9 @@
 //! ([`OutputFeed::room`]) before their next flush, so their pipes fill and the
 //! engines slow down instead. Entries stored outside a pump (a turn's input,
 //! a notice, an error) never wait. A listener must therefore keep reading
-//! while it is subscribed; dropping it releases the pumps at once.
+//! while it is subscribed; dropping it releases the pumps at once. The feed
+//! also holds the pumps' shared writer ([`crate::pages::Flushes`]), which
+//! stores the flushes that wait together, before they come here.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -16,6 +18,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{Notify, mpsc};
 
 use crate::model::EntryBody;
+use crate::pages::Flushes;
 
 /// How many bytes of entries one listener may have waiting before the pumps
 /// wait for it: a few seconds of the busiest load the scale bench measured.
@@ -85,6 +88,8 @@ pub(crate) struct OutputFeed {
     listeners: Mutex<Vec<Listener>>,
     /// Woken when a listener's queue drains below [`ROOM`] or it goes away.
     room: Arc<Notify>,
+    /// Where the pumps store their flushes before they send them here.
+    pub(crate) flushes: Arc<Flushes>,
 }
 
 impl OutputFeed {
@@ -92,6 +97,7 @@ impl OutputFeed {
         OutputFeed {
             listeners: Mutex::new(Vec::new()),
             room: Arc::new(Notify::new()),
+            flushes: Arc::default(),
         }
     }
 

@@ -11,10 +11,22 @@
 //! session, and `session_output_by_seq` serves every page with an index range
 //! and a `LIMIT`, so a page costs the same at the start of a 50 MB transcript
 //! as at its end.
+//!
+//! The engines' flushes are stored together ([`Flushes`]): every flush that
+//! waits while one transaction commits goes into the next, so a thousand busy
+//! sessions cost a few commits a second, not one each (a commit writes each
+//! page it touched to the WAL: the table's last page and the indexes' are
+//! the same pages for all of them). A quiet session's flush finds no writer
+//! busy and is written at once, alone, as before.
 
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use store::Db;
 use store::rusqlite::{Row, Transaction, params};
+use tokio::sync::oneshot;
 
-use crate::error::Result;
+use crate::adapters::TurnMeta;
+use crate::error::{Result, SessionError};
 use crate::model::{Activity, Entry, EntryBody, EntryPage};
 
 /// Where a page of entries starts.
@@ -78,13 +90,191 @@ pub(crate) fn append(
     Ok(stored)
 }
 
+/// Inserts a flush's rows as [`crate::db::append_output`] does one (the
+/// engines' flushes come here, the rest there); each one's `seq`, `None` for
+/// an empty one (not stored).
+fn insert(
+    tx: &Transaction<'_>,
+    id: &str,
+    turn: i64,
+    at: &str,
+    pieces: &[Piece],
+) -> Result<Vec<Option<i64>>> {
+    // Cached: every flush runs it, and parsing it anew cost more than the insert.
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO session_output (session_id, turn, stream, text, at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    let mut seqs = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        if piece.text.is_empty() {
+            seqs.push(None);
+            continue;
+        }
+        stmt.execute(params![id, turn, piece.stream, piece.text, at])?;
+        seqs.push(Some(tx.last_insert_rowid()));
+    }
+    Ok(seqs)
+}
+
+/// The stored entries of `pieces`, inserted as `seqs` say.
+fn entries(pieces: Vec<Piece>, seqs: Vec<Option<i64>>) -> Vec<(i64, EntryBody)> {
+    pieces
+        .into_iter()
+        .zip(seqs)
+        .filter_map(|(piece, seq)| Some((seq?, piece.entry?)))
+        .collect()
+}
+
 pub(crate) fn set_activity(tx: &Transaction<'_>, id: &str, activity: &Activity) -> Result<()> {
     let json = serde_json::to_string(activity).unwrap_or_default();
-    tx.execute(
-        "UPDATE sessions SET activity = ?2 WHERE id = ?1",
-        params![id, json],
-    )?;
+    tx.prepare_cached("UPDATE sessions SET activity = ?2 WHERE id = ?1")?
+        .execute(params![id, json])?;
     Ok(())
+}
+
+/// One flush of a turn's output, to store with [`Flushes::store`].
+pub(crate) struct Flush {
+    pub(crate) session_id: String,
+    pub(crate) turn: i64,
+    /// The clock's timestamp of the flush, every row's `at`.
+    pub(crate) at: String,
+    pub(crate) pieces: Vec<Piece>,
+    /// What the engine said of itself, when it changed since the last flush stored.
+    pub(crate) meta: Option<TurnMeta>,
+    /// The session's new activity, when it changes.
+    pub(crate) activity: Option<Activity>,
+}
+
+impl Flush {
+    fn write(&self, tx: &Transaction<'_>) -> Result<Vec<Option<i64>>> {
+        let seqs = insert(tx, &self.session_id, self.turn, &self.at, &self.pieces)?;
+        if let Some(meta) = &self.meta {
+            crate::db::save_meta(tx, &self.session_id, self.turn, meta)?;
+        }
+        if let Some(activity) = &self.activity {
+            set_activity(tx, &self.session_id, activity)?;
+        }
+        Ok(seqs)
+    }
+
+    /// About what the flush writes, to bound one transaction.
+    fn bytes(&self) -> usize {
+        self.pieces.iter().map(|p| p.text.len()).sum()
+    }
+}
+
+/// What one transaction stores at most, beyond its first flush: when every
+/// session floods 64 KiB flushes, a commit (and the pumps waiting on it)
+/// still takes milliseconds, not a second.
+const GROUP_BYTES: usize = 4 << 20;
+
+type Reply = oneshot::Sender<Result<Vec<(i64, EntryBody)>>>;
+
+#[derive(Default)]
+struct Queue {
+    waiting: Vec<(Flush, Reply)>,
+    /// A writer is on the blocking pool and takes what waits before it stops.
+    writing: bool,
+}
+
+/// The engines' flushes, stored many to a transaction (see the module's doc).
+#[derive(Default)]
+pub(crate) struct Flushes {
+    queue: Mutex<Queue>,
+}
+
+impl Flushes {
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        // The queue stays consistent between statements.
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Stores `flush` in `db` (with whatever other flushes wait, in one
+    /// transaction) and returns its stored entries with their `seq`s. A
+    /// flush that fails loses only itself: when a transaction of several
+    /// fails, each is tried again alone.
+    pub(crate) async fn store(
+        self: &Arc<Self>,
+        db: &Arc<Db>,
+        flush: Flush,
+    ) -> Result<Vec<(i64, EntryBody)>> {
+        let (reply, answer) = oneshot::channel();
+        let start = {
+            let mut queue = self.queue();
+            queue.waiting.push((flush, reply));
+            !std::mem::replace(&mut queue.writing, true)
+        };
+        if start {
+            let (flushes, db) = (Arc::clone(self), Arc::clone(db));
+            tokio::task::spawn_blocking(move || flushes.write_all(&db));
+        }
+        answer.await.map_err(|_| SessionError::ShuttingDown)?
+    }
+
+    /// The writer: commits what waits, a group at a time, until nothing does.
+    fn write_all(&self, db: &Db) {
+        let _guard = Writing(self);
+        loop {
+            let group = {
+                let mut queue = self.queue();
+                if queue.waiting.is_empty() {
+                    queue.writing = false;
+                    return;
+                }
+                let mut bytes = 0;
+                let take = queue
+                    .waiting
+                    .iter()
+                    .take_while(|(flush, _)| {
+                        let first = bytes == 0;
+                        bytes += flush.bytes().max(1);
+                        first || bytes <= GROUP_BYTES
+                    })
+                    .count();
+                queue.waiting.drain(..take).collect::<Vec<_>>()
+            };
+            let written = db.write(|tx| {
+                group
+                    .iter()
+                    .map(|(flush, _)| flush.write(tx))
+                    .collect::<Result<Vec<_>>>()
+            });
+            match written {
+                Ok(all) => {
+                    for ((flush, reply), seqs) in group.into_iter().zip(all) {
+                        // A pump that went away no longer wants its answer.
+                        let _ = reply.send(Ok(entries(flush.pieces, seqs)));
+                    }
+                }
+                Err(error) if group.len() == 1 => {
+                    if let Some((_, reply)) = group.into_iter().next() {
+                        let _ = reply.send(Err(error));
+                    }
+                }
+                Err(_) => {
+                    for (flush, reply) in group {
+                        let written = db.write(|tx| flush.write(tx));
+                        let _ = reply.send(written.map(|seqs| entries(flush.pieces, seqs)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Held by the writer: if it panics, the flushes waiting fail (their pumps
+/// go on) and the next flush starts a writer again.
+struct Writing<'a>(&'a Flushes);
+
+impl Drop for Writing<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut queue = self.0.queue();
+            queue.writing = false;
+            queue.waiting.clear();
+        }
+    }
 }
 
 /// The entry and the size of its stored text.
@@ -341,5 +531,94 @@ mod tests {
         let (first, more) = read(&db, PageFrom::After(0), 1);
         assert_eq!(first.len(), 1);
         assert!(more);
+    }
+
+    fn flush(session: &str, turn: i64, text: &str) -> Flush {
+        Flush {
+            session_id: session.into(),
+            turn,
+            at: STORED_AT.into(),
+            pieces: vec![Piece {
+                stream: "out",
+                entry: Some(EntryBody::Stdout { text: text.into() }),
+                text: text.into(),
+            }],
+            meta: None,
+            activity: None,
+        }
+    }
+
+    #[test]
+    fn flushes_waiting_together_are_one_group_and_a_bad_one_fails_alone() {
+        let (_dir, db) = db_with_rows();
+        let db = Arc::new(db);
+        let flushes = Flushes::default();
+        let mut answers = Vec::new();
+        {
+            let mut queue = flushes.queue();
+            queue.writing = true;
+            // Turn 9 does not exist: its rows break the foreign key.
+            for (session, turn, text) in [("a", 1, "a1"), ("b", 9, "bad"), ("b", 1, "b1")] {
+                let (reply, answer) = oneshot::channel();
+                queue.waiting.push((flush(session, turn, text), reply));
+                answers.push(answer);
+            }
+        }
+        flushes.write_all(&db);
+        assert!(
+            !flushes.queue().writing,
+            "the writer stopped once nothing waited"
+        );
+        let mut got: Vec<Option<Vec<(i64, EntryBody)>>> = answers
+            .into_iter()
+            .map(|mut answer| answer.try_recv().ok().and_then(|stored| stored.ok()))
+            .collect();
+        assert!(got[1].is_none(), "the bad flush failed");
+        let b = got[2].take().unwrap_or_default();
+        let a = got[0].take().unwrap_or_default();
+        assert_eq!(a.len(), 1);
+        assert_eq!(b.len(), 1);
+        assert!(a[0].0 < b[0].0, "stored in the order they waited");
+        let (tail, _) = read(&db, PageFrom::Tail, 1);
+        assert_eq!(tail, a, "a's flush is in its transcript");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn many_pumps_storing_at_once_keep_each_sessions_order() {
+        let (_dir, db) = db_with_rows();
+        let db = Arc::new(db);
+        let flushes = Arc::new(Flushes::default());
+        let pumps: Vec<_> = ["a", "b"]
+            .into_iter()
+            .map(|session| {
+                let (flushes, db) = (Arc::clone(&flushes), Arc::clone(&db));
+                tokio::spawn(async move {
+                    let mut seqs = Vec::new();
+                    for n in 0..200 {
+                        let stored = flushes
+                            .store(&db, flush(session, 1, &format!("{session}{n}\n")))
+                            .await
+                            .unwrap_or_else(|e| panic!("{e}"));
+                        seqs.extend(stored.into_iter().map(|(seq, _)| seq));
+                    }
+                    seqs
+                })
+            })
+            .collect();
+        for pump in pumps {
+            let seqs = pump.await.unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(seqs.len(), 200);
+            assert!(seqs.windows(2).all(|w| w[0] < w[1]));
+        }
+        let (all, _) = read(&db, PageFrom::Tail, MAX_PAGE);
+        let texts: Vec<String> = all
+            .into_iter()
+            .filter_map(|(_, body)| match body {
+                EntryBody::Stdout { text } if text.starts_with('a') && text.len() > 2 => Some(text),
+                _ => None,
+            })
+            .collect();
+        let wanted: Vec<String> = (0..200).map(|n| format!("a{n}\n")).collect();
+        assert_eq!(texts, wanted);
     }
 }

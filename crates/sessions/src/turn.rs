@@ -4,7 +4,9 @@
 //! stdout and stderr are read on their own tasks into a small bounded channel;
 //! one pump task decodes them into typed entries (whole lines for `command`
 //! engines) and stores them in SQLite on the blocking pool, a flush at a time,
-//! each flush one transaction and one message on the output feed. Batching is
+//! each flush one message on the output feed and part of one transaction
+//! (with the other turns' flushes that wait meanwhile, [`pages::Flushes`]); the
+//! engine's meta is written only when it changed. Batching is
 //! adaptive: output after a quiet spell of [`FLUSH_EVERY`] is flushed at once
 //! (a quiet session's line reaches the screen without waiting), and output that
 //! follows a flush closer than that waits for the rest of the interval (or
@@ -30,7 +32,7 @@ use crate::engines::{EngineKind, EngineSpec};
 use crate::entries::LineBuffer;
 use crate::error::Result;
 use crate::model::{Activity, ActivityKind, EntryBody, Status};
-use crate::pages::{self, Piece};
+use crate::pages::{self, Flush, Piece};
 use crate::prompts::compose;
 use crate::state::{EndRequest, Inner};
 use crate::watchdog::{LoopWatch, Trip, Watch, Watching, watch_for_stall};
@@ -547,13 +549,14 @@ async fn read_into(
     stream: Stream,
     sink: mpsc::Sender<(Stream, Vec<u8>)>,
 ) {
+    // One buffer for the turn: a busy engine's read is a line, and a fresh
+    // zeroed 64 KiB for each cost more than the line.
+    let mut buf = vec![0; READ_CHUNK];
     loop {
-        let mut buf = vec![0; READ_CHUNK];
         match source.read(&mut buf).await {
             Ok(0) | Err(_) => return,
             Ok(n) => {
-                buf.truncate(n);
-                if sink.send((stream, buf)).await.is_err() {
+                if sink.send((stream, buf[..n].to_vec())).await.is_err() {
                     return;
                 }
             }
@@ -585,6 +588,10 @@ pub(crate) async fn pump(
     let mut deadline: Option<Instant> = None;
     let mut last_flush: Option<Instant> = None;
     let mut last_activity: Option<Instant> = None;
+    // What the turn's row holds of the engine's meta: a `command` engine's
+    // never changes, and writing it again with every flush was a row
+    // rewritten per line.
+    let mut saved_meta: Option<TurnMeta> = None;
     loop {
         let received = match deadline {
             Some(at) => tokio::select! {
@@ -664,24 +671,26 @@ pub(crate) async fn pump(
                 _ => None,
             };
             let changed = new_activity.is_some();
-            let meta = decoder.meta.clone();
-            let session_id = id.clone();
+            let meta = (saved_meta.as_ref() != Some(&decoder.meta)).then(|| decoder.meta.clone());
             let at = inner.clock.timestamp();
-            let stored_at = at.clone();
+            let flush = Flush {
+                session_id: id.clone(),
+                turn,
+                at: at.clone(),
+                pieces,
+                meta,
+                activity: new_activity,
+            };
             // A failed flush loses only this batch; the turn's outcome is still recorded.
-            let stored = inner
-                .write(move |tx| {
-                    let stored = pages::append(tx, &session_id, turn, &stored_at, pieces)?;
-                    db::save_meta(tx, &session_id, turn, &meta)?;
-                    if let Some(activity) = &new_activity {
-                        pages::set_activity(tx, &session_id, activity)?;
-                    }
-                    Ok(stored)
-                })
-                .await;
+            let stored = inner.output.flushes.store(&inner.db, flush).await;
             let flushed = stored.is_ok();
             match stored {
-                Ok(stored) => inner.announce_stored(&id, &account_id, turn, &at, stored),
+                Ok(stored) => {
+                    if saved_meta.as_ref() != Some(&decoder.meta) {
+                        saved_meta = Some(decoder.meta.clone());
+                    }
+                    inner.announce_stored(&id, &account_id, turn, &at, stored);
+                }
                 Err(error) => {
                     tracing::warn!(%error, session = %id, "a batch of output was not stored")
                 }

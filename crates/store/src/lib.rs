@@ -199,6 +199,10 @@ fn open_connection(path: &Path, writer: bool) -> Result<Connection> {
     };
     conn.busy_timeout(std::time::Duration::from_secs(5))
         .map_err(corrupt)?;
+    // The domain crates cache the statements of their hot paths (output,
+    // session reads, settings); rusqlite's default of 16 a connection would
+    // evict them in turn and parse them again.
+    conn.set_prepared_statement_cache_capacity(256);
     if writer {
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(corrupt)?;
