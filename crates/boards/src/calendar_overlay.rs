@@ -418,8 +418,10 @@ mod tests {
             .collect();
         assert_eq!(spans, [("S1", "2026-03-02", "2026-03-20")]);
 
+        // A list naming none of the account's boards chooses all of them, and
+        // still nothing of the other account's.
         let only_other = calendar_overlay(&db, "a", &[other], "2026-03-01", "2026-03-31");
-        assert_eq!(only_other.unwrap(), Overlay::default());
+        assert_eq!(only_other.unwrap(), overlay);
         let april = calendar_overlay(&db, "a", &[board], "2026-04-10", "2026-04-10").unwrap();
         assert_eq!(april.items.len(), 1);
         assert_eq!(april.sprints[0].name, "S2");
