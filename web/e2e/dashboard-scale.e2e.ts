@@ -292,7 +292,14 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
   // DASH_PROFILE=filter: the filter changes under the sampling profiler (which slows them), to see where they go.
   if (process.env.DASH_PROFILE === "filter")
     console.log(`dashboard scale: filter changes, self time:\n  ${await profileTop(page, measure)}`);
-  else await measure();
+  else if (process.env.DASH_FILTER_TRACE) {
+    await e2e.browser.startTracing(page, {
+      categories: ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink.user_timing", "v8"],
+      path: process.env.DASH_FILTER_TRACE,
+    });
+    await measure();
+    await e2e.browser.stopTracing();
+  } else await measure();
   if (!changes) throw new Error("the filter changes were not measured");
   const { timings, workerParts, kept } = changes;
   console.log(

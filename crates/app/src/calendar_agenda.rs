@@ -10,9 +10,6 @@
 //! nothing on it has no card. Each account's day is considered once (the
 //! `calendar` crate records it), across restarts.
 
-use std::collections::HashSet;
-use std::sync::Mutex;
-
 use boards::DatedItem;
 use calendar::Occurrence;
 use inbox::{Action, Category, NewRow};
@@ -20,7 +17,7 @@ use jiff::civil::{Date, Time};
 use jiff::tz::TimeZone;
 use time::OffsetDateTime;
 
-use crate::calendar_words::{event_line, from_account, on_day};
+use crate::calendar_words::{event_line, on_day};
 use crate::error::{AppResult, blocking};
 use crate::services::App;
 
@@ -32,25 +29,19 @@ const MORNING: Time = Time::constant(7, 0, 0, 0);
 pub(crate) async fn look(
     app: &App,
     now: OffsetDateTime,
-    made: &Mutex<Option<Date>>,
+    made: &mut Option<Date>,
 ) -> OffsetDateTime {
     let zone = app.calendars.zone().clone();
-    let instant = pm_inbox::window::instant(now);
-    let today = instant.to_zoned(zone.clone()).date();
+    let today = pm_inbox::window::local_day(&zone, pm_inbox::window::instant(now));
     let morning = moment(&zone, today).unwrap_or(now);
     if now < morning {
         return morning;
     }
     let tomorrow = today.tomorrow().ok().and_then(|day| moment(&zone, day));
-    let already = made.lock().is_ok_and(|made| *made == Some(today));
     // The loop looks every minute all day: the day's claims are written once.
-    if !already {
+    if *made != Some(today) {
         match make(app, today, &zone).await {
-            Ok(()) => {
-                if let Ok(mut made) = made.lock() {
-                    *made = Some(today);
-                }
-            }
+            Ok(()) => *made = Some(today),
             Err(error) => tracing::warn!(%error, "the day's agenda was not made"),
         }
     }
@@ -81,10 +72,6 @@ async fn make(app: &App, day: Date, zone: &TimeZone) -> AppResult<()> {
     let (cards, failure) = blocking(move || -> AppResult<_> {
         let (app, zone) = (app_, zone_);
         let text = day.to_string();
-        let span = (
-            start_of(&zone, day),
-            day.tomorrow().ok().and_then(|d| start_of(&zone, d)),
-        );
         let accounts = app.accounts.list()?;
         let items = boards::dated_items(&app.db, &text, None)?;
         let mut cards = Vec::new();
@@ -92,17 +79,16 @@ async fn make(app: &App, day: Date, zone: &TimeZone) -> AppResult<()> {
         for account in accounts {
             let owner = account.id;
             let built = (|| -> AppResult<Option<NewRow>> {
-                let events = match span {
-                    (Some(from), Some(to)) if events_on => app
-                        .calendars
-                        .events(&owner, from, to)?
+                let events = if events_on {
+                    app.calendars
+                        .events_on_days(&owner, &text, &text)?
                         .into_iter()
-                        .filter(|o| from_account(o) && on_day(o, &text, &zone))
-                        .collect(),
-                    _ => Vec::new(),
+                        .filter(|o| on_day(o, &text, &zone))
+                        .collect()
+                } else {
+                    Vec::new()
                 };
                 let due_columns = boards::due_columns(&app.db, &owner, &only)?;
-                let mut seen = HashSet::new();
                 let due: Vec<&DatedItem> = items
                     .iter()
                     .filter(|i| {
@@ -110,7 +96,6 @@ async fn make(app: &App, day: Date, zone: &TimeZone) -> AppResult<()> {
                             && i.date == text
                             && !i.done
                             && due_columns.get(&i.board_id) == Some(&i.column_id)
-                            && seen.insert(i.item_id.clone())
                     })
                     .collect();
                 let Some(row) = card(&events, &due, &zone) else {
@@ -131,12 +116,6 @@ async fn make(app: &App, day: Date, zone: &TimeZone) -> AppResult<()> {
         crate::publish::add_row(app, &owner, row).await;
     }
     failure.map_or(Ok(()), Err)
-}
-
-/// Midnight (or the day's first moment) of `day` in `zone`.
-fn start_of(zone: &TimeZone, day: Date) -> Option<OffsetDateTime> {
-    let at = pm_inbox::window::start_of_day(zone, day)?;
-    OffsetDateTime::from_unix_timestamp(at.as_second()).ok()
 }
 
 /// The card, or `None` when the day has nothing on it.

@@ -23,7 +23,7 @@
 //! setting changed, and at least every minute (a sync asked for by hand
 //! does not wake it).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use calendar::{Occurrence, Source};
 use events::{Audience, Name};
@@ -69,7 +69,7 @@ struct Looks {
     /// event that started meanwhile, up to [`LONGEST_SLEEP`] late.
     covered_to: Option<OffsetDateTime>,
     /// The day whose agenda this process made.
-    agenda_made: Mutex<Option<jiff::civil::Date>>,
+    agenda_made: Option<jiff::civil::Date>,
 }
 
 /// Starts the loop; `synced` wakes it after a sync brought changes.
@@ -93,7 +93,7 @@ async fn look(app: &App, looks: &mut Looks) -> OffsetDateTime {
         looks.covered_to = None;
     }
     if app.settings.calendar_daily_agenda_enabled() {
-        next = next.min(crate::calendar_agenda::look(app, now, &looks.agenda_made).await);
+        next = next.min(crate::calendar_agenda::look(app, now, &mut looks.agenda_made).await);
     }
     next
 }

@@ -2,7 +2,7 @@
 //! digest write it, in the installation's zone: "09:30–09:45 Stand-up
 //! (Room 1)", "All day: Team day"; and which day an event is on.
 
-use calendar::{Occurrence, Source};
+use calendar::Occurrence;
 use jiff::civil::Time;
 use jiff::tz::TimeZone;
 
@@ -11,11 +11,6 @@ pub(crate) fn local(at: &str, zone: &TimeZone) -> Option<jiff::Zoned> {
     at.parse::<jiff::Timestamp>()
         .ok()
         .map(|t| t.to_zoned(zone.clone()))
-}
-
-/// An event of one of the account's calendars (not a board's entry).
-pub(crate) fn from_account(occurrence: &Occurrence) -> bool {
-    matches!(occurrence.source, Source::Caldav(_) | Source::Ics(_))
 }
 
 /// Whether `occurrence` is on `day` (`YYYY-MM-DD`): an all-day one by its

@@ -263,7 +263,7 @@ async fn calendar_lines(
     let day = range.day.to_string();
     events
         .iter()
-        .filter(|e| calendar_words::from_account(e) && calendar_words::on_day(e, &day, zone))
+        .filter(|e| calendar_words::on_day(e, &day, zone))
         .map(|e| calendar_words::event_line(e, zone))
         .collect()
 }

@@ -112,8 +112,9 @@ async fn announce_sessions(
                 );
             }
             // One publish, each row written straight from the struct: no
-            // value tree per session.
-            let drafts = read
+            // value tree per session, and none written inside the hub's
+            // lock, which every publisher and stream waits on.
+            let drafts: Vec<Draft> = read
                 .iter()
                 .filter_map(|session| match serde_json::to_string(session) {
                     Ok(data) => Some(Draft {
@@ -125,7 +126,8 @@ async fn announce_sessions(
                         tracing::error!(%error, "a session event could not be written");
                         None
                     }
-                });
+                })
+                .collect();
             state.events.publish_all(drafts);
         }
         Err(error) => tracing::warn!(%error, "cannot read the changed sessions to announce them"),

@@ -404,35 +404,58 @@ pub(crate) fn occurrences(
     to: i64,
     limit: usize,
 ) -> Result<Vec<OccurrenceRow>> {
-    let mut stmt = tx.prepare_cached(
-        "SELECT o.uid, o.start_at, o.end_at, o.all_day, o.recurring, o.summary, o.location,
-                a.id, a.name, a.kind, c.name, c.color
-         FROM calendar_occurrences o
-         JOIN calendar_accounts a ON a.id = o.account_id
-         JOIN calendar_collections c ON c.account_id = o.account_id AND c.url = o.collection
+    let mut stmt = tx.prepare_cached(&format!(
+        "{OCCURRENCE_ROWS}
          WHERE a.owner = ?1 AND o.start_at < ?3
            AND (o.end_at > ?2 OR (o.end_at = o.start_at AND o.start_at >= ?2))
          ORDER BY o.start_at, o.summary, o.uid
-         LIMIT ?4",
-    )?;
+         LIMIT ?4"
+    ))?;
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let rows = stmt.query_map(params![owner, from, to, limit], |r| {
-        Ok(OccurrenceRow {
-            occ: Occ {
-                uid: r.get(0)?,
-                start: r.get(1)?,
-                end: r.get(2)?,
-                all_day: r.get(3)?,
-                recurring: r.get(4)?,
-                summary: r.get(5)?,
-                location: r.get(6)?,
-            },
-            account_id: r.get(7)?,
-            account_name: r.get(8)?,
-            kind: r.get(9)?,
-            calendar: r.get(10)?,
-            color: r.get(11)?,
-        })
-    })?;
+    let rows = stmt.query_map(params![owner, from, to, limit], occurrence_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The owner's timed occurrences (not all-day ones) that start in `[from,
+/// to)`: a range of the start index, not the window's history, since the
+/// reminders ask every minute.
+pub(crate) fn occurrences_starting(
+    tx: &Transaction<'_>,
+    owner: &str,
+    from: i64,
+    to: i64,
+) -> Result<Vec<OccurrenceRow>> {
+    let mut stmt = tx.prepare_cached(&format!(
+        "{OCCURRENCE_ROWS}
+         WHERE a.owner = ?1 AND o.start_at >= ?2 AND o.start_at < ?3 AND o.all_day = 0
+         ORDER BY o.start_at, o.summary, o.uid"
+    ))?;
+    let rows = stmt.query_map(params![owner, from, to], occurrence_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// An occurrence with its account and calendar, as [`occurrence_row`] reads it.
+const OCCURRENCE_ROWS: &str = "SELECT o.uid, o.start_at, o.end_at, o.all_day, o.recurring,
+        o.summary, o.location, a.id, a.name, a.kind, c.name, c.color
+     FROM calendar_occurrences o
+     JOIN calendar_accounts a ON a.id = o.account_id
+     JOIN calendar_collections c ON c.account_id = o.account_id AND c.url = o.collection";
+
+fn occurrence_row(r: &store::rusqlite::Row<'_>) -> store::rusqlite::Result<OccurrenceRow> {
+    Ok(OccurrenceRow {
+        occ: Occ {
+            uid: r.get(0)?,
+            start: r.get(1)?,
+            end: r.get(2)?,
+            all_day: r.get(3)?,
+            recurring: r.get(4)?,
+            summary: r.get(5)?,
+            location: r.get(6)?,
+        },
+        account_id: r.get(7)?,
+        account_name: r.get(8)?,
+        kind: r.get(9)?,
+        calendar: r.get(10)?,
+        color: r.get(11)?,
+    })
 }

@@ -9,7 +9,7 @@ use store::rusqlite::{OptionalExtension, params};
 use time::OffsetDateTime;
 
 use crate::error::Result;
-use crate::{Calendars, Occurrence, Source};
+use crate::{Calendars, Occurrence};
 
 /// Records of reminders are kept this long after their start: longer than
 /// any lead, so a reminder is never sent twice.
@@ -41,16 +41,10 @@ impl Calendars {
         from: OffsetDateTime,
         to: OffsetDateTime,
     ) -> Result<Vec<Occurrence>> {
-        let from_text = clock::timestamp(from);
-        Ok(self
-            .events(owner, from, to)?
-            .into_iter()
-            .filter(|o| {
-                !o.all_day
-                    && o.start >= from_text
-                    && matches!(o.source, Source::Caldav(_) | Source::Ics(_))
-            })
-            .collect())
+        let rows = self.db.read(|tx| {
+            crate::book::occurrences_starting(tx, owner, from.unix_timestamp(), to.unix_timestamp())
+        })?;
+        Ok(rows.into_iter().map(crate::service::occurrence).collect())
     }
 
     /// The earliest start of a timed occurrence of any owner strictly

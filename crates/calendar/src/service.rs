@@ -21,6 +21,29 @@ use crate::{
     Account, AccountSource, CalendarInfo, Kind, NewAccount, Occurrence, Source, Status, SyncReport,
 };
 
+/// A stored occurrence as the calendar shows it.
+pub(crate) fn occurrence(r: book::OccurrenceRow) -> Occurrence {
+    let from = AccountSource {
+        account_id: r.account_id,
+        account: r.account_name,
+        calendar: r.calendar,
+        color: r.color,
+    };
+    Occurrence {
+        uid: r.occ.uid,
+        title: r.occ.summary,
+        location: r.occ.location,
+        start: stamp(r.occ.start),
+        end: stamp(r.occ.end),
+        all_day: r.occ.all_day,
+        recurring: r.occ.recurring,
+        source: match Kind::parse(&r.kind) {
+            Kind::Caldav => Source::Caldav(from),
+            Kind::Ics => Source::Ics(from),
+        },
+    }
+}
+
 /// The most warnings an account keeps.
 const MAX_WARNINGS: usize = 20;
 const MAX_URL_CHARS: usize = 2_048;
@@ -225,30 +248,7 @@ impl Calendars {
                 self.options.max_events,
             )
         })?;
-        Ok(rows
-            .into_iter()
-            .map(|r| Occurrence {
-                uid: r.occ.uid,
-                title: r.occ.summary,
-                location: r.occ.location,
-                start: stamp(r.occ.start),
-                end: stamp(r.occ.end),
-                all_day: r.occ.all_day,
-                recurring: r.occ.recurring,
-                source: {
-                    let from = AccountSource {
-                        account_id: r.account_id,
-                        account: r.account_name,
-                        calendar: r.calendar,
-                        color: r.color,
-                    };
-                    match Kind::parse(&r.kind) {
-                        Kind::Caldav => Source::Caldav(from),
-                        Kind::Ics => Source::Ics(from),
-                    }
-                },
-            })
-            .collect())
+        Ok(rows.into_iter().map(occurrence).collect())
     }
 
     /// Synchronises one account. A failure of the server or the network

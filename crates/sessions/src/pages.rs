@@ -252,14 +252,40 @@ impl Flushes {
                         let _ = reply.send(Err(error));
                     }
                 }
-                Err(_) => {
-                    for (flush, reply) in group {
-                        let written = db.write(|tx| flush.write(tx));
-                        let _ = reply.send(written.map(|seqs| entries(flush.pieces, seqs)));
+                // A failing database fails the whole group at once; anything
+                // else may be one flush's fault, and the others are stored.
+                Err(error) => match database_failure(&error) {
+                    Some((failure, message)) => {
+                        for (_, reply) in group {
+                            let again =
+                                store::rusqlite::Error::SqliteFailure(failure, message.clone());
+                            let _ = reply.send(Err(again.into()));
+                        }
                     }
-                }
+                    None => {
+                        for (flush, reply) in group {
+                            let written = db.write(|tx| flush.write(tx));
+                            let _ = reply.send(written.map(|seqs| entries(flush.pieces, seqs)));
+                        }
+                    }
+                },
             }
         }
+    }
+}
+
+/// The database's own failure behind a group's error, when it is not one
+/// a single flush can cause (a constraint, as a session deleted meanwhile):
+/// busy, full or failing, each flush would fail again, a timeout apiece.
+fn database_failure(error: &SessionError) -> Option<(store::rusqlite::ffi::Error, Option<String>)> {
+    match error {
+        SessionError::Store(store::StoreError::Sqlite(store::rusqlite::Error::SqliteFailure(
+            failure,
+            message,
+        ))) if failure.code != store::rusqlite::ErrorCode::ConstraintViolation => {
+            Some((*failure, message.clone()))
+        }
+        _ => None,
     }
 }
 

@@ -84,6 +84,12 @@ export function matchRoute(pathname: string): Route {
 }
 
 /** The address of the session page, the inverse of the `session` route. */
+/** A board's page. */
+export const boardPath = (boardId: string) => `/boards/${encodeURIComponent(boardId)}`;
+
+/** A board's page showing one of its items (scrolled to, marked and focused). */
+export const itemPath = (boardId: string, itemId: string) => `${boardPath(boardId)}?item=${encodeURIComponent(itemId)}`;
+
 export const sessionPath = (id: string) => `/sessions/${encodeURIComponent(id)}`;
 /** The fragment of a session's page that is its changed files. */
 export const CHANGES_FRAGMENT = "changes";

@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
-import { navigate, Link } from "../../shared/router";
+import { boardPath, itemPath, navigate, Link } from "../../shared/router";
 import { readStored, writeStored } from "../../shared/storage";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
@@ -16,7 +16,7 @@ import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { TabButtons } from "../../shared/ui/Tabs";
 import { useToast } from "../../shared/ui/toasts";
 import { calendarShown } from "./visibility";
-import { boardPath, fetchEvents, itemPath, setDueDate } from "./api";
+import { fetchEvents, setDueDate } from "./api";
 import { AgendaView } from "./AgendaView";
 import {
   dayOfLocal,
@@ -105,13 +105,14 @@ export function CalendarPage() {
       if (!before || before.source.kind !== "item" || toEntry(before).first === day) return;
       const { itemId, columnId } = before.source;
       setOccs((now) => now && moveEntry(now, uid, day));
-      setDueDate(itemId, columnId, day).then(reload, (e: unknown) => {
+      // On success the screen is already right, and the write's `board` event reads again.
+      setDueDate(itemId, columnId, day).catch((e: unknown) => {
         // Only this entry goes back: anything read meanwhile stays.
         setOccs((now) => now?.map((occ) => (occ.uid === uid ? before : occ)));
         toast.error(e, `"${before.title}" was not moved`);
       });
     },
-    [occs, reload, toast],
+    [occs, toast],
   );
 
   const open = (occ: Occurrence) => {

@@ -4,6 +4,7 @@
  * timed events by start. Items are dragged to another day of any week shown.
  */
 import type { Occurrence } from "../../shared/api/types.generated";
+import { DayCells } from "./DayCells";
 import { EntryChip, SpanBars } from "./EntryChip";
 import { utcMs, type Day } from "./days";
 import { entryKey, layoutBars, timedOn, type Entry } from "./placement";
@@ -75,17 +76,7 @@ function MonthWeek({
   const { over, handlers } = useDayDrop(days, onMove);
   return (
     <div className="cal-week-row" style={{ gridTemplateRows: `auto repeat(${lanes}, auto) 1fr` }} {...handlers}>
-      {days.map((day, i) => (
-        <div
-          key={`bg-${day}`}
-          className="cal-day"
-          style={{ gridColumn: i + 1, gridRow: "1 / -1" }}
-          data-day={day}
-          data-outside={!day.startsWith(month) || undefined}
-          data-today={day === today || undefined}
-          data-drop={day === over || undefined}
-        />
-      ))}
+      <DayCells days={days} today={today} over={over} month={month} />
       {days.map((day, i) => (
         <time key={`n-${day}`} className="cal-day-number" dateTime={day} style={{ gridColumn: i + 1, gridRow: 1 }}>
           <span className="visually-hidden">{dateName(day)}</span>

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
+import { DayCells } from "./DayCells";
 import { EntryChip, SpanBars } from "./EntryChip";
 import { utcMs, type Day } from "./days";
 import { entryKey, layoutBars, layoutTimed, type Entry } from "./placement";
@@ -80,16 +81,7 @@ export function WeekView({
           style={{ gridTemplateRows: `repeat(${Math.max(lanes, 1)}, auto)` }}
           {...allDay.handlers}
         >
-          {days.map((day, i) => (
-            <div
-              key={`bg-${day}`}
-              className="cal-day"
-              style={{ gridColumn: i + 1, gridRow: "1 / -1" }}
-              data-day={day}
-              data-today={day === today || undefined}
-              data-drop={day === allDay.over || undefined}
-            />
-          ))}
+          <DayCells days={days} today={today} over={allDay.over} />
           <SpanBars bars={bars} firstRow={1} onOpen={onOpen} />
         </div>
       </div>

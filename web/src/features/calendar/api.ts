@@ -11,9 +11,3 @@ export const setDueDate = (itemId: string, columnId: string, day: Day) => {
   const patch: ItemPatch = { values: { [columnId]: day } };
   return apiFetch<Item>(`/items/${encodeURIComponent(itemId)}`, { method: "PATCH", body: patch });
 };
-
-/** Where clicking an item entry goes: its board, with the item named for the board to show. */
-export const itemPath = (boardId: string, itemId: string) =>
-  `/boards/${encodeURIComponent(boardId)}?item=${encodeURIComponent(itemId)}`;
-
-export const boardPath = (boardId: string) => `/boards/${encodeURIComponent(boardId)}`;

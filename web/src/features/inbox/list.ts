@@ -4,7 +4,7 @@
  * and the folder an alert's "Start session" starts in.
  */
 import type { Category, InboxEvent, InboxRow } from "../../shared/api/types.generated";
-import { sessionPath } from "../../shared/router";
+import { boardPath, itemPath, sessionPath } from "../../shared/router";
 
 /** A tab: one category, or every shown one. */
 export type Tab = Category | "all";
@@ -129,9 +129,9 @@ export function openTarget(row: InboxRow): string | null {
     case "open_session":
       return sessionPath(action.sessionId);
     case "open_item":
-      return `/boards/${encodeURIComponent(action.boardId)}?item=${encodeURIComponent(action.itemId)}`;
+      return itemPath(action.boardId, action.itemId);
     case "open_board":
-      return `/boards/${encodeURIComponent(action.boardId)}`;
+      return boardPath(action.boardId);
     case "open_path":
       return action.path;
     case "approve_pairing":
