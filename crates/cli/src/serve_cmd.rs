@@ -19,6 +19,10 @@ pub struct Serve {
 }
 
 pub fn run(serve: Serve) -> anyhow::Result<ExitCode> {
+    // Before any thread or descriptor: the soft limit (1,024 on most
+    // machines) would refuse sessions long before the hard one. A failure
+    // leaves the soft limit, which spawns then measure against.
+    let open_file_limit = resources::raise_limit();
     // Every server thread, the first and each the runtime makes, asks for a
     // short slice: a request that wakes it then preempts a busy engine.
     let short_slice = || {
@@ -50,6 +54,10 @@ pub fn run(serve: Serve) -> anyhow::Result<ExitCode> {
         let signals = ShutdownSignals::install();
         app.announce()?;
         init_logging();
+        match open_file_limit {
+            Ok(limit) => tracing::debug!(limit, "open-file limit"),
+            Err(error) => tracing::warn!(%error, "the open-file limit could not be raised"),
+        }
         println!("Switchboard is running.");
         println!("  Open the web UI: {}", app.login_url);
         match &app.control_url {

@@ -11,7 +11,8 @@
 //! (a double fork does not escape it), and read for what it used.
 //!
 //! [`short_slice_for_this_thread`] asks the scheduler to let the server's
-//! threads preempt engines as soon as they wake.
+//! threads preempt engines as soon as they wake. [`raise_limit`] and
+//! [`OpenFiles`] keep the open-file limit from stopping sessions early.
 //!
 //! Knows nothing of sessions, settings or HTTP.
 
@@ -19,11 +20,13 @@ mod boost;
 mod latency;
 mod limits;
 pub mod mode;
+mod open_files;
 mod trees;
 mod usage;
 
 pub use boost::{BOOSTED_NICE, set_own_nice};
 pub use latency::{SERVER_SLICE_NS, short_slice_for_this_thread};
 pub use limits::{CpuCap, Limits, MAX_PROCESSES};
+pub use open_files::{OpenFiles, is_exhausted, raise_limit, restore_inherited_limit};
 pub use trees::{Hook, Mode, Trees};
 pub use usage::Usage;

@@ -372,6 +372,9 @@ impl From<sessions::SessionError> for ApiError {
             E::ShuttingDown => {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting_down", message)
             }
+            E::OpenFileLimit { .. } => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "open_file_limit", message)
+            }
             E::Store(e) => ApiError::internal(e),
             E::Worktree(e) => ApiError::from(e),
         }

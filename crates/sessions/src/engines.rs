@@ -163,6 +163,7 @@ pub fn load(data_dir: &Path) -> Result<BTreeMap<String, EngineSpec>> {
     match std::fs::read_to_string(&path) {
         Ok(text) => parse(&path, &text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(path_defaults()),
+        Err(e) if resources::is_exhausted(&e) => Err(out_of_files()),
         Err(e) => Err(SessionError::EnginesConfig {
             path,
             detail: e.to_string(),
@@ -177,6 +178,7 @@ pub fn reviewers(data_dir: &Path) -> Result<Vec<(String, EngineSpec)>> {
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if resources::is_exhausted(&e) => return Err(out_of_files()),
         Err(e) => {
             return Err(SessionError::EnginesConfig {
                 path,
@@ -190,6 +192,16 @@ pub fn reviewers(data_dir: &Path) -> Result<Vec<(String, EngineSpec)>> {
         .iter()
         .filter_map(|name| Some((name.clone(), file.engines.remove(name)?)))
         .collect())
+}
+
+/// Not the file's fault: the process (or the system) has no descriptor
+/// left to open it with.
+fn out_of_files() -> SessionError {
+    let files = resources::OpenFiles::now();
+    SessionError::OpenFileLimit {
+        open: files.map_or(0, |f| f.open),
+        limit: files.map_or(0, |f| f.limit),
+    }
 }
 
 fn parse(path: &Path, text: &str) -> Result<BTreeMap<String, EngineSpec>> {

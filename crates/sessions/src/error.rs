@@ -32,6 +32,11 @@ pub enum SessionError {
     NotAwaitingApproval,
     #[error("No runner named `{name}`; the runners are: {known}.")]
     UnknownRunner { name: String, known: String },
+    /// Past the reserve of descriptors the server keeps for its clients.
+    #[error(
+        "The server holds {open} of the {limit} open files it may, and keeps the rest for its clients; end some sessions, or raise the limit (`ulimit -n`, or LimitNOFILE= in a systemd unit)."
+    )]
+    OpenFileLimit { open: u64, limit: u64 },
     #[error("{path} is not a valid engines file: {detail}")]
     EnginesConfig { path: PathBuf, detail: String },
     #[error("{0}")]

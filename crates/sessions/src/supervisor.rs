@@ -212,6 +212,16 @@ impl Supervisor {
         if self.inner.shutting_down.load(Ordering::SeqCst) {
             return Err(SessionError::ShuttingDown);
         }
+        // Refused here, whole, rather than by a pipe that cannot be made
+        // halfway through a turn, or by an accept that keeps every client out.
+        if let Ok(Some(files)) = tokio::task::spawn_blocking(resources::OpenFiles::now).await
+            && !files.room_for_a_session()
+        {
+            return Err(SessionError::OpenFileLimit {
+                open: files.open,
+                limit: files.limit,
+            });
+        }
         let agent_driven = caller.via != Via::Ui;
         if agent_driven && !policy.agent_driven_sessions_enabled {
             return Err(SessionError::AgentDrivenSessionsDisabled);

@@ -144,6 +144,14 @@ pub async fn run_turn(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    // SAFETY: runs in the child between fork and exec: one atomic load and
+    // two system calls on a local.
+    unsafe {
+        command.pre_exec(|| {
+            resources::restore_inherited_limit();
+            Ok(())
+        });
+    }
     match &ctx.inner.control_url {
         Some(url) => command.env("APP_CONTROL_URL", url),
         None => command.env_remove("APP_CONTROL_URL"),
@@ -193,7 +201,12 @@ pub async fn run_turn(
             });
         }
     }
-    let mut child = match command.spawn() {
+    let spawned = command.spawn();
+    // The pre-exec hooks own what the child needed before exec (a cgroup.procs
+    // per controller, the Landlock ruleset): seven of a session's ten
+    // descriptors, which would otherwise stay open for the whole turn.
+    drop(command);
+    let mut child = match spawned {
         Ok(child) => child,
         Err(e) => {
             let message = unstarted_message(ctx.engine, ctx.spec, program, ctx.cwd, &e);
@@ -450,6 +463,8 @@ pub(crate) fn unstarted_message(
         format!("the program `{program}` was not found on PATH. {configure}")
     } else if error.kind() == std::io::ErrorKind::PermissionDenied {
         format!("the program `{program}` may not be run (is it executable?). {configure}")
+    } else if resources::is_exhausted(error) {
+        "the server has reached its limit of open files; end some sessions, or raise the limit (`ulimit -n`).".to_owned()
     } else if error.raw_os_error() == Some(libc::ENOEXEC) {
         format!("`{program}` is not a program this machine can run. {configure}")
     } else {

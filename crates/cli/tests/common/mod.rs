@@ -94,6 +94,29 @@ impl TestServer {
         Self::start_command(dir, command)
     }
 
+    /// A server that may hold only `limit` open files, soft and hard alike,
+    /// so that it cannot raise its own.
+    pub fn start_with_open_file_limit(dir: tempfile::TempDir, limit: u64) -> Self {
+        use std::os::unix::process::CommandExt;
+        let mut command = serve_command(dir.path());
+        command.stderr(Stdio::null());
+        // SAFETY: one system call on a local between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                let rlimit = libc::rlimit {
+                    rlim_cur: limit,
+                    rlim_max: limit,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &rlimit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        Self::start_command(dir, command)
+    }
+
     /// A server whose log, at debug level, goes to the file `log`.
     pub fn start_logging(dir: tempfile::TempDir, args: &[&str], log: &Path) -> Self {
         let mut command = serve_command(dir.path());

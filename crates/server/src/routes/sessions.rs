@@ -79,7 +79,9 @@ pub(crate) fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::
 /// `unknown_engine`; a `cwd` outside a git repository with `isolation:
 /// worktree` → 400 `not_a_git_repository`; an `engines.toml` that cannot be
 /// read → 500 `engines_config_invalid`. An email-triggered session's token
-/// → 403 `email_session_locked`.
+/// → 403 `email_session_locked`. A server whose open files come within its
+/// reserve for clients (an eighth of its limit, 64 to 1,024) → 503
+/// `open_file_limit`, naming the count and the limit.
 ///
 /// `forkFrom` names a session of the caller's account whose engine
 /// conversation the new one starts from, as a copy (Claude Code's `--resume
