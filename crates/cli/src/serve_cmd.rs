@@ -58,6 +58,9 @@ pub fn run(serve: Serve) -> anyhow::Result<ExitCode> {
             Ok(limit) => tracing::debug!(limit, "open-file limit"),
             Err(error) => tracing::warn!(%error, "the open-file limit could not be raised"),
         }
+        if let Err(error) = resources::release_startup_pages() {
+            tracing::debug!(%error, "start-up's code pages were not given back");
+        }
         println!("Switchboard is running.");
         println!("  Open the web UI: {}", app.login_url);
         match &app.control_url {

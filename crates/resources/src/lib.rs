@@ -12,7 +12,8 @@
 //!
 //! [`short_slice_for_this_thread`] asks the scheduler to let the server's
 //! threads preempt engines as soon as they wake. [`raise_limit`] and
-//! [`OpenFiles`] keep the open-file limit from stopping sessions early.
+//! [`OpenFiles`] keep the open-file limit from stopping sessions early;
+//! [`release_startup_pages`] gives back the code only start-up ran.
 //!
 //! Knows nothing of sessions, settings or HTTP.
 
@@ -21,6 +22,7 @@ mod latency;
 mod limits;
 pub mod mode;
 mod open_files;
+mod startup_pages;
 mod trees;
 mod usage;
 
@@ -28,5 +30,6 @@ pub use boost::{BOOSTED_NICE, set_own_nice};
 pub use latency::{SERVER_SLICE_NS, short_slice_for_this_thread};
 pub use limits::{CpuCap, Limits, MAX_PROCESSES};
 pub use open_files::{OpenFiles, is_exhausted, raise_limit, restore_inherited_limit};
+pub use startup_pages::release_startup_pages;
 pub use trees::{Hook, Mode, Trees};
 pub use usage::Usage;

@@ -13,6 +13,17 @@
 //! (it holds new writes back for as long as it runs, which on a quiet
 //! database is a moment).
 //!
+//! Writes that never pause with readers that never stop (a thousand busy
+//! sessions and their listeners) give the WAL no moment to start over: each
+//! passive checkpoint stops at the oldest reader's snapshot, and the file
+//! grew by gigabytes a minute until the disk was full. Past [`WAL_CAP`] this
+//! thread asks the writer for a `TRUNCATE` checkpoint
+//! ([`Checkpointer::cut_if_too_long`]), which the writer runs before its next
+//! transaction: from this thread it would wait for the write lock, which a
+//! writer that never pauses never lets go of long enough. It waits for the
+//! readers of the moment to finish; the writes queued behind it meanwhile
+//! are absorbed by the callers' group commits.
+//!
 //! Durability is unchanged: a commit is in the WAL, in the OS's hands, when
 //! it returns; the checkpoint only decides when the pages also reach the
 //! main file.
@@ -32,9 +43,13 @@ const INTERVAL: Duration = Duration::from_millis(250);
 /// A WAL file longer than this is truncated once writes pause.
 const LONG_WAL: u64 = 4 << 20;
 
+/// The WAL a sustained load may grow before it is cut back while writes go on.
+pub(crate) const WAL_CAP: u64 = 256 << 20;
+
 /// Stops and joins its thread when dropped, after a last checkpoint.
 pub(crate) struct Checkpointer {
     written: Arc<AtomicBool>,
+    too_long: Arc<AtomicBool>,
     stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
@@ -42,10 +57,12 @@ pub(crate) struct Checkpointer {
 impl Checkpointer {
     /// Starts checkpointing through `conn` (which it then owns) the
     /// database whose WAL is `wal`.
-    pub(crate) fn start(conn: Connection, wal: PathBuf) -> std::io::Result<Checkpointer> {
+    pub(crate) fn start(conn: Connection, wal: PathBuf, cap: u64) -> std::io::Result<Checkpointer> {
         let written = Arc::new(AtomicBool::new(false));
         let (stop, stopped) = mpsc::channel::<()>();
+        let too_long = Arc::new(AtomicBool::new(false));
         let pending = Arc::clone(&written);
+        let over_cap = Arc::clone(&too_long);
         let thread = std::thread::Builder::new()
             .name("sqlite-checkpoint".into())
             .spawn(move || {
@@ -55,12 +72,18 @@ impl Checkpointer {
                         Err(RecvTimeoutError::Timeout) => false,
                         Ok(()) | Err(RecvTimeoutError::Disconnected) => true,
                     };
-                    if pending.swap(false, Ordering::AcqRel) {
+                    if over_cap.load(Ordering::Acquire) {
+                        // The writer's to cut; a checkpoint here would only
+                        // make its one busy.
+                    } else if pending.swap(false, Ordering::AcqRel) {
                         checkpoint(&conn, "PASSIVE");
+                        if wal_longer_than(&wal, cap) {
+                            over_cap.store(true, Ordering::Release);
+                        }
                         burst = true;
                     } else if burst {
                         burst = false;
-                        if std::fs::metadata(&wal).is_ok_and(|m| m.len() > LONG_WAL) {
+                        if wal_longer_than(&wal, LONG_WAL) {
                             checkpoint(&conn, "TRUNCATE");
                         }
                     }
@@ -71,6 +94,7 @@ impl Checkpointer {
             })?;
         Ok(Checkpointer {
             written,
+            too_long,
             stop: Some(stop),
             thread: Some(thread),
         })
@@ -80,6 +104,30 @@ impl Checkpointer {
     pub(crate) fn wrote(&self) {
         self.written.store(true, Ordering::Release);
     }
+
+    /// Cuts the WAL back to nothing on the writer's own connection, outside
+    /// any transaction, when it has passed the cap: what passive checkpoints
+    /// left behind is copied once the readers of the moment have finished.
+    /// One that cannot finish (a checkpoint of this thread's under way, a
+    /// reader that outlasts the busy timeout) is tried again at the next
+    /// write.
+    pub(crate) fn cut_if_too_long(&self, writer: &Connection) {
+        if !self.too_long.load(Ordering::Acquire) {
+            return;
+        }
+        let finished = writer
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
+                row.get::<_, i64>(0)
+            })
+            .is_ok_and(|busy| busy == 0);
+        if finished {
+            self.too_long.store(false, Ordering::Release);
+        }
+    }
+}
+
+fn wal_longer_than(wal: &std::path::Path, bytes: u64) -> bool {
+    std::fs::metadata(wal).is_ok_and(|m| m.len() > bytes)
 }
 
 /// A checkpoint that fails (a full disk) is tried again after the next

@@ -15,6 +15,10 @@ use crate::step::{Config, STREAM_P99_LIMIT, Window, log_path, measure, report_lo
 /// How often each engine writes a line.
 const INTERVAL: Duration = Duration::from_millis(200);
 
+/// How long the refetches after a `reset` may take before the lines they
+/// have not brought count as lost.
+const REFETCH_LIMIT: Duration = Duration::from_secs(300);
+
 /// Perl rather than a shell loop: `date` and `sleep` would fork two
 /// processes per line, which at hundreds of sessions is load of its own.
 const TICKER: &str = "use Time::HiRes qw(time sleep); $| = 1; \
@@ -143,6 +147,15 @@ pub fn run(config: &Config) {
         // Lines written near the close are still on their way.
         std::thread::sleep(STREAM_P99_LIMIT + Duration::from_millis(500));
         let engines = engines_memory(server.pid());
+        // A line counts as lost only once every refetch has had its chance:
+        // at 2,048 sessions one reads for minutes.
+        let refetched = feed.wait(REFETCH_LIMIT, |state| state.refetching == 0);
+        if !refetched {
+            failures.push(format!(
+                "refetches after `reset` still running after {} s",
+                REFETCH_LIMIT.as_secs()
+            ));
+        }
         let (ticks, lost, recovered, delivered, resets, not_running) = {
             let state = feed.lock();
             let inside: Vec<&Tick> = state

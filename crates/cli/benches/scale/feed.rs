@@ -49,6 +49,9 @@ pub struct State {
     pub last_seq: HashMap<String, i64>,
     /// Every `tick` line taken, so a refetched one that also came live counts once.
     pub taken: HashSet<(String, u64)>,
+    /// Refetches after a `reset` still reading transcripts: until they end,
+    /// a line missing is not yet known to be lost.
+    pub refetching: usize,
 }
 
 pub struct Feed {
@@ -143,12 +146,15 @@ impl Feed {
     /// After a `reset`: each session's entries after the last one seen, read
     /// from its transcript as a client that refetches would.
     fn refetch(&self, control: &str, token: &str) {
-        let known: Vec<(String, i64)> = self
-            .lock()
-            .last_seq
-            .iter()
-            .map(|(id, seq)| (id.clone(), *seq))
-            .collect();
+        let known: Vec<(String, i64)> = {
+            let mut state = self.lock();
+            state.refetching += 1;
+            state
+                .last_seq
+                .iter()
+                .map(|(id, seq)| (id.clone(), *seq))
+                .collect()
+        };
         for (session, mut after) in known {
             loop {
                 let url = format!(
@@ -179,6 +185,8 @@ impl Feed {
                 after = last;
             }
         }
+        self.lock().refetching -= 1;
+        self.changed.notify_all();
     }
 
     fn take(&self, name: &str, data: &str, recovered: bool) {
