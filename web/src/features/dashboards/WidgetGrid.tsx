@@ -12,6 +12,7 @@ import type { WidgetResult } from "./engine/computeWidget";
 import type { WidgetConfig } from "./engine/types";
 import { type ResultsSource, useResults } from "./resultsStore";
 import { GRID_COLS, GRID_MARGIN, NARROW_GRID_PX, ROW_HEIGHT, stackedLayout } from "./layout";
+import type { ChartSize } from "./widgets/ChartCanvas";
 import { WidgetBody } from "./widgets/WidgetBody";
 import { widgetLabel } from "./widgetDefaults";
 import { Icon } from "../../shared/ui/Icon";
@@ -57,6 +58,7 @@ const WidgetContent = memo(function WidgetContent({
   resultRef.current = result;
   /** The result the body last said is on screen. */
   const drawnRef = useRef<WidgetResult | undefined>(undefined);
+  const chartSize = useRef<ChartSize | null>(null);
   const onDrawn = useCallback(() => {
     drawnRef.current = resultRef.current;
     if (bodyRef.current) bodyRef.current.dataset.drawn = String(keyRef.current);
@@ -85,7 +87,13 @@ const WidgetContent = memo(function WidgetContent({
       </div>
       <div className="dash-widget-body" ref={bodyRef}>
         {result ? (
-          <WidgetBody result={result} personName={personName} boardName={boardName} onDrawn={onDrawn} />
+          <WidgetBody
+            result={result}
+            personName={personName}
+            boardName={boardName}
+            onDrawn={onDrawn}
+            chartSize={chartSize}
+          />
         ) : (
           <div className="dash-muted">Computing…</div>
         )}

@@ -6,7 +6,7 @@
  * canvas, which screen readers and tests read. This module is loaded lazily with the widgets
  * that draw charts.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { drawChart, prepareCanvas, readColors, type ChartColors } from "./chartDraw";
 import {
   chartLayout,
@@ -72,10 +72,31 @@ interface Drawn {
   spec: ChartSpec;
 }
 
-export function ChartCanvas({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () => void }) {
+export interface ChartSize {
+  w: number;
+  h: number;
+}
+
+/**
+ * The size a widget's chart last had, kept by the widget across results that show no chart (a
+ * Burndown with no dated sprint under one filter and a chart under the next).
+ */
+export type ChartSizeMemo = RefObject<ChartSize | null>;
+
+export function ChartCanvas({
+  spec,
+  onDrawn,
+  sizeMemo,
+}: {
+  spec: ChartSpec;
+  onDrawn: () => void;
+  sizeMemo?: ChartSizeMemo;
+}) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const sizeRef = useRef<{ w: number; h: number } | null>(null);
+  // A chart shown again in its widget starts at the size it had there, so it is drawn as it
+  // mounts rather than a frame later; the first observed size corrects it before paint.
+  const sizeRef = useRef<ChartSize | null>(sizeMemo?.current ?? null);
   const colorsRef = useRef<{ colors: ChartColors; version: number } | null>(null);
   const drawnRef = useRef<Drawn | null>(null);
   const specRef = useRef(spec);
@@ -116,11 +137,14 @@ export function ChartCanvas({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () =>
     const wrap = wrapRef.current;
     if (!wrap) return;
     let frame = 0;
+    let observed = false;
     const measure = (w: number, h: number) => {
+      const first = !observed;
+      observed = true;
       const last = sizeRef.current;
       if (last && last.w === w && last.h === h) return;
-      const first = !last;
       sizeRef.current = { w, h };
+      if (sizeMemo) sizeMemo.current = sizeRef.current;
       if (first) {
         draw();
       } else if (!frame) {
@@ -137,8 +161,13 @@ export function ChartCanvas({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () =>
     });
     observer.observe(wrap);
     // A wrapper of no size may never be reported; it is still drawn (empty) and marked drawn.
-    const fallback = requestAnimationFrame(() => {
-      if (!sizeRef.current) measure(wrap.clientWidth, wrap.clientHeight);
+    // The look waits a second frame: the observer reports after the first frame's layout, while
+    // animation frames run before it, and reading the size there would force that layout early
+    // and draw at a rounded size the observer's exact one then replaces.
+    let fallback = requestAnimationFrame(() => {
+      fallback = requestAnimationFrame(() => {
+        if (!observed) measure(wrap.clientWidth, wrap.clientHeight);
+      });
     });
     const unwatch = watchColors(() => {
       setTip(null);
@@ -150,7 +179,7 @@ export function ChartCanvas({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () =>
       if (frame) cancelAnimationFrame(frame);
       unwatch();
     };
-  }, [draw]);
+  }, [draw, sizeMemo]);
 
   const show = (hit: Hit | null) => {
     const drawn = drawnRef.current;

@@ -8,6 +8,7 @@ import type { WidgetResult } from "../engine/computeWidget";
 import type { BatteryResult } from "../engine/computeBattery";
 import type { NumbersResult } from "../engine/computeNumbers";
 import type { TableResult } from "../engine/computeTable";
+import type { ChartSizeMemo } from "./ChartCanvas";
 import { burndownSpec, chartWidgetSpec, plannedSpec, velocitySpec, type ChartSpec } from "./chartSpec";
 import { InfoIcon } from "../../../shared/ui/InfoIcon";
 
@@ -33,6 +34,8 @@ export interface WidgetBodyProps {
   personName: (id: string) => string;
   boardName: (id: string) => string;
   onDrawn: () => void;
+  /** Where the widget keeps its chart's last size (see `ChartCanvas`). */
+  chartSize?: ChartSizeMemo;
 }
 
 function Drawn({ onDrawn, dep }: { onDrawn: () => void; dep: unknown }) {
@@ -173,12 +176,20 @@ function TableBody({
  * what a suspended component reveals for up to 300 ms to batch reveals, and the page preloads the
  * module long before results arrive, so a chart drawn later must not pay that wait.
  */
-function ChartOnceLoaded({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () => void }) {
+function ChartOnceLoaded({
+  spec,
+  onDrawn,
+  chartSize,
+}: {
+  spec: ChartSpec;
+  onDrawn: () => void;
+  chartSize?: ChartSizeMemo;
+}) {
   const Loaded = loadedChartCanvas;
-  if (Loaded) return <Loaded spec={spec} onDrawn={onDrawn} />;
+  if (Loaded) return <Loaded spec={spec} onDrawn={onDrawn} sizeMemo={chartSize} />;
   return (
     <Suspense fallback={<div className="dash-empty">Loading chart…</div>}>
-      <LazyChartCanvas spec={spec} onDrawn={onDrawn} />
+      <LazyChartCanvas spec={spec} onDrawn={onDrawn} sizeMemo={chartSize} />
     </Suspense>
   );
 }
@@ -186,11 +197,13 @@ function ChartOnceLoaded({ spec, onDrawn }: { spec: ChartSpec; onDrawn: () => vo
 function ChartBody({
   spec,
   onDrawn,
+  chartSize,
   empty,
   note,
 }: {
   spec: ChartSpec;
   onDrawn: () => void;
+  chartSize?: ChartSizeMemo;
   empty?: string | null;
   note?: string;
 }) {
@@ -202,7 +215,7 @@ function ChartBody({
           <Drawn onDrawn={onDrawn} dep={spec} />
         </div>
       ) : (
-        <ChartOnceLoaded spec={spec} onDrawn={onDrawn} />
+        <ChartOnceLoaded spec={spec} onDrawn={onDrawn} chartSize={chartSize} />
       )}
       {note && (
         <p className="dash-widget-note" title={note}>
@@ -217,7 +230,13 @@ function ChartBody({
  * Memoised: the same result (kept as the same object when the worker says it is unchanged) with
  * the same callbacks draws nothing again.
  */
-export const WidgetBody = memo(function WidgetBody({ result, personName, boardName, onDrawn }: WidgetBodyProps) {
+export const WidgetBody = memo(function WidgetBody({
+  result,
+  personName,
+  boardName,
+  onDrawn,
+  chartSize,
+}: WidgetBodyProps) {
   const spec = useMemo(() => {
     switch (result.kind) {
       case "chart":
@@ -243,6 +262,7 @@ export const WidgetBody = memo(function WidgetBody({ result, personName, boardNa
           <ChartBody
             spec={spec as ChartSpec}
             onDrawn={onDrawn}
+            chartSize={chartSize}
             empty={result.empty ? (result.emptyReason === "zero-total" ? "Nothing positive to show" : "No data") : null}
           />
           <Missing ids={result.boardsWithoutColumn} boardName={boardName} what="this column" />
@@ -259,6 +279,7 @@ export const WidgetBody = memo(function WidgetBody({ result, personName, boardNa
           <ChartBody
             spec={spec as ChartSpec}
             onDrawn={onDrawn}
+            chartSize={chartSize}
             empty={result.sprints.length === 0 ? "No sprints" : null}
           />
           <Missing ids={result.boardsWithoutSprintColumn} boardName={boardName} what="the sprint column" />
@@ -270,6 +291,7 @@ export const WidgetBody = memo(function WidgetBody({ result, personName, boardNa
         <ChartBody
           spec={spec as ChartSpec}
           onDrawn={onDrawn}
+          chartSize={chartSize}
           empty={result.sprints.length === 0 ? "No sprints" : null}
           note={result.note}
         />
@@ -281,7 +303,7 @@ export const WidgetBody = memo(function WidgetBody({ result, personName, boardNa
           <div className="dash-muted dash-small">
             {result.sprint} · {result.start} → {result.end}
           </div>
-          <ChartBody spec={spec as ChartSpec} onDrawn={onDrawn} note={result.note} />
+          <ChartBody spec={spec as ChartSpec} onDrawn={onDrawn} chartSize={chartSize} note={result.note} />
         </>
       );
     case "battery":

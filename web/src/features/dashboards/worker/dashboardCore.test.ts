@@ -160,6 +160,64 @@ describe("the dashboard worker's core", () => {
     expect(figure(replies.at(-1), "n1")).toBe("100");
   });
 
+  test("a view the page shows from its own copy gets only a note that it holds it, unless results are on their way", async () => {
+    const reads: Record<string, BoardFull> = { a: board("a", [1, 2, 3, 4]) };
+    const { replies, handle } = setup(reads);
+    const big = { rules: [{ column: "status", op: "is" as const, value: "big" }] };
+    const small = { rules: [{ column: "status", op: "is" as const, value: "small" }] };
+    handle({ type: "load", ids: ["a"], revalidate: false });
+    handle({ type: "view", filters: big, widgets: [sum, count], key: "big" });
+    await vi.advanceTimersByTimeAsync(100);
+    const first = replies.at(-1)?.results;
+    expect(first?.viewKey).toBe("big");
+    handle({ type: "view", filters: small, widgets: [sum, count], key: "small" });
+    const sent = () => replies.filter((r) => r.results).length;
+
+    // The page had every results message when it showed its copy of the big filter's.
+    handle({
+      type: "view",
+      filters: big,
+      widgets: [sum, count],
+      key: "big",
+      shown: { dataKey: first?.dataKey ?? 0, seen: sent() },
+    });
+    const note = replies.at(-1)?.results;
+    expect(note).toMatchObject({ dataKey: first?.dataKey, viewKey: "big", kept: true, results: {}, unchanged: [] });
+    // What follows builds on the big filter's results: the count (2 either way) is unchanged.
+    handle({ type: "view", filters: small, widgets: [sum, count], key: "small" });
+    expect(Object.keys(replies.at(-1)?.results?.results ?? {})).toEqual(["n1"]);
+    expect(replies.at(-1)?.results?.unchanged).toEqual(["n2"]);
+
+    // Shown while a message was still on its way (one fewer seen): the results go out again.
+    handle({
+      type: "view",
+      filters: big,
+      widgets: [sum, count],
+      key: "big",
+      shown: { dataKey: first?.dataKey ?? 0, seen: sent() - 1 },
+    });
+    const again = replies.at(-1)?.results;
+    expect(again?.kept).toBeUndefined();
+    expect(again?.dataKey).toBeGreaterThan(first?.dataKey ?? Infinity);
+    expect(figure(replies.at(-1), "n1")).toBe("7");
+
+    // New boards: the data key the page kept no longer holds, so the results are computed again.
+    reads.a = board("a", [10, 20, 30, 40]);
+    handle({ type: "load", ids: ["a"], revalidate: true });
+    await vi.advanceTimersByTimeAsync(100);
+    const small2 = replies.at(-1)?.results;
+    expect(small2?.boardsVersion).toBeGreaterThan(first?.boardsVersion ?? Infinity);
+    handle({
+      type: "view",
+      filters: big,
+      widgets: [sum, count],
+      key: "big",
+      shown: { dataKey: again?.dataKey ?? 0, seen: sent() },
+    });
+    expect(replies.at(-1)?.results?.kept).toBeUndefined();
+    expect(figure(replies.at(-1), "n1")).toBe("100");
+  });
+
   test("while boards arrive, partial results come at most every partialEveryMs; the last batch always has them", async () => {
     const replies: WorkerReply[] = [];
     const reads = new Map<string, (b: BoardFull) => void>();
@@ -309,24 +367,43 @@ describe("applyResults", () => {
   test("results of the same data merge by widget id; new data replaces them", () => {
     const report = { rules: [], people: { active: false, skippedBoardIds: [] }, totalItems: 0, keptItems: 0 };
     const apps = computeApps();
-    const one = applyResults(NO_RESULTS, { dataKey: 1, report, results: { a: apps, b: apps }, unchanged: [] });
+    const one = applyResults(NO_RESULTS, {
+      dataKey: 1,
+      boardsVersion: 1,
+      report,
+      results: { a: apps, b: apps },
+      unchanged: [],
+    });
     const two = applyResults(one, {
       dataKey: 1,
+      boardsVersion: 1,
       report,
       results: { b: { kind: "unknown", type: "x" } },
       unchanged: [],
     });
     expect([...two.results.keys()]).toEqual(["a", "b"]);
     expect(two.results.get("b")?.kind).toBe("unknown");
-    const three = applyResults(two, { dataKey: 2, report, results: { b: apps }, unchanged: [] });
+    const three = applyResults(two, { dataKey: 2, boardsVersion: 1, report, results: { b: apps }, unchanged: [] });
     expect([...three.results.keys()]).toEqual(["b"]);
   });
 
   test("a result said to be unchanged stays the object the page holds, under the new key", () => {
     const report = { rules: [], people: { active: false, skippedBoardIds: [] }, totalItems: 0, keptItems: 0 };
     const held = computeApps();
-    const one = applyResults(NO_RESULTS, { dataKey: 1, report, results: { a: held, b: held }, unchanged: [] });
-    const two = applyResults(one, { dataKey: 2, report, results: { b: computeApps() }, unchanged: ["a"] });
+    const one = applyResults(NO_RESULTS, {
+      dataKey: 1,
+      boardsVersion: 1,
+      report,
+      results: { a: held, b: held },
+      unchanged: [],
+    });
+    const two = applyResults(one, {
+      dataKey: 2,
+      boardsVersion: 1,
+      report,
+      results: { b: computeApps() },
+      unchanged: ["a"],
+    });
     expect(two.dataKey).toBe(2);
     expect(two.results.get("a")).toBe(held);
     expect(two.results.get("b")).not.toBe(held);

@@ -42,11 +42,35 @@ export type WorkerRequest =
   /** Read these boards; `revalidate` reads the ones already loaded again (with their ETag). */
   | { type: "load"; ids: string[]; revalidate: boolean }
   /** The filters and widgets to compute; send only when one of them changed (not on a move). */
-  | { type: "view"; filters: DashboardFilters | null; widgets: WidgetConfig[] };
+  | {
+      type: "view";
+      filters: DashboardFilters | null;
+      widgets: WidgetConfig[];
+      /** The page's name for this view, which results computed for it carry back (`viewKey`). */
+      key?: string;
+      /**
+       * The page already shows results it kept for this view: those of `dataKey`, shown when it
+       * had had `seen` results messages from here. If none was sent since and this filter's
+       * results are still `dataKey`'s, only a note that the page holds them (`kept`) is sent.
+       */
+      shown?: { dataKey: number; seen: number };
+    };
 
 export interface ResultsUpdate {
-  /** Changes with every new filter result; widgets mark themselves drawn with it. */
+  /**
+   * Changes with every new filter result (a filter come back to over the same boards may give
+   * its earlier one back); widgets mark themselves drawn with it.
+   */
   dataKey: number;
+  /** The view these results are of, as the page named it; none for the saved view `open` read. */
+  viewKey?: string;
+  /** Changes whenever the loaded boards do: results of another number are of other data. */
+  boardsVersion: number;
+  /**
+   * The page holds these results already: those it kept for `viewKey` under `dataKey` and showed
+   * (see `shown`). Later updates build on them; this one carries no results of its own.
+   */
+  kept?: true;
   report: FilterReport;
   /**
    * Results computed in this pass, by widget id: with `unchanged`, every widget when `dataKey`
@@ -99,6 +123,11 @@ export interface CoreOptions {
   partialEveryMs?: number;
 }
 
+/** What a widget's result is computed from: its type and settings. */
+function widgetKey(widget: WidgetConfig): string {
+  return `${widget.type}\n${JSON.stringify(widget.settings ?? null)}`;
+}
+
 function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }
@@ -134,8 +163,17 @@ function meta({ board }: BoardRead): BoardMeta {
 export function createDashboardCore(options: CoreOptions): (request: WorkerRequest) => void {
   let loads: BoardLoad[] = [];
   let cancel: (() => void) | null = null;
-  let view: { filters: DashboardFilters | null; filtersKey: string; widgets: WidgetConfig[] } | null = null;
+  let view: {
+    filters: DashboardFilters | null;
+    filtersKey: string;
+    widgets: WidgetConfig[];
+    key: string | undefined;
+  } | null = null;
   let boards: BoardRead[] = [];
+  let boardsVersion = 0;
+  /** The last data key given out, and how many results messages were posted. */
+  let lastKey = 0;
+  let sentCount = 0;
   let data: { boards: BoardRead[]; filtersKey: string; filtered: FilteredData; key: number } | null = null;
   let computed: ReadonlyMap<string, ComputedWidget> = new Map();
   /**
@@ -169,14 +207,37 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     return read;
   };
 
-  const results = (): ResultsUpdate | undefined => {
+  const results = (shown?: { dataKey: number; seen: number }): ResultsUpdate | undefined => {
     if (!view) return undefined;
+    const widgetKeys = new Map(view.widgets.map((w) => [w.id, widgetKey(w)]));
     let fresh = false;
     if (!data || data.boards !== boards || data.filtersKey !== view.filtersKey) {
       // A filter seen before over the same boards: its rows and widget results are reused.
       const seen = filterCache.get(boards, view.filtersKey);
+      if (
+        seen &&
+        shown?.dataKey === seen.key &&
+        shown.seen === sentCount &&
+        [...widgetKeys].every(([id, key]) => seen.computed.get(id)?.key === key)
+      ) {
+        // The page shows these very results, kept from when they were sent, and has had every
+        // message since: they are what it holds now.
+        data = { boards, filtersKey: view.filtersKey, filtered: seen.filtered, key: seen.key };
+        computed = seen.computed;
+        sent = new Map([...widgetKeys.keys()].map((id) => [id, seen.computed.get(id) as ComputedWidget]));
+        sentCount++;
+        return {
+          dataKey: seen.key,
+          ...(view.key === undefined ? {} : { viewKey: view.key }),
+          boardsVersion,
+          report: seen.filtered.report,
+          results: {},
+          unchanged: [],
+          kept: true,
+        };
+      }
       const filtered = seen?.filtered ?? applyFilters(prepareBoards(boards), view.filters);
-      data = { boards, filtersKey: view.filtersKey, filtered, key: (data?.key ?? 0) + 1 };
+      data = { boards, filtersKey: view.filtersKey, filtered, key: ++lastKey };
       computed = seen?.computed ?? new Map();
       fresh = true;
     }
@@ -196,7 +257,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       }
     };
     for (const widget of view.widgets) {
-      const key = `${widget.type}\n${JSON.stringify(widget.settings ?? null)}`;
+      const key = widgetKeys.get(widget.id) as string;
       const hit = computed.get(widget.id);
       if (hit && hit.key === key) {
         next.set(widget.id, hit);
@@ -212,10 +273,18 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     }
     computed = next;
     sent = nextSent;
-    filterCache.set(boards, data.filtersKey, { filtered: data.filtered, computed });
+    filterCache.set(boards, data.filtersKey, { filtered: data.filtered, computed, key: data.key });
     // The same data keeps every result the page holds: only new ones are news.
     if (!fresh && Object.keys(out).length === 0) return undefined;
-    return { dataKey: data.key, report: data.filtered.report, results: out, unchanged };
+    sentCount++;
+    return {
+      dataKey: data.key,
+      ...(view.key === undefined ? {} : { viewKey: view.key }),
+      boardsVersion,
+      report: data.filtered.report,
+      results: out,
+      unchanged,
+    };
   };
 
   /** What of the board states the page shows beyond a count: sent again only when it changes. */
@@ -225,6 +294,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     const loaded = loadedBoards(next);
     if (loaded.length !== boards.length || loaded.some((b, i) => b !== boards[i])) {
       boards = loaded;
+      boardsVersion++;
       stale = true;
     }
     const settledCount = next.filter((l) => l.state !== "loading").length;
@@ -251,8 +321,8 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     }
   };
 
-  const setView = (filters: DashboardFilters | null, widgets: WidgetConfig[]) => {
-    view = { filters, filtersKey: JSON.stringify(filters ?? null), widgets };
+  const setView = (filters: DashboardFilters | null, widgets: WidgetConfig[], key?: string) => {
+    view = { filters, filtersKey: JSON.stringify(filters ?? null), widgets, key };
   };
 
   const load = (ids: string[], revalidate: boolean) => {
@@ -298,9 +368,9 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       load(request.ids, request.revalidate);
       return;
     }
-    setView(request.filters, request.widgets);
+    setView(request.filters, request.widgets, request.key);
     stale = false;
-    const update = results();
+    const update = results(request.shown);
     if (update) post({ results: update });
   };
 }

@@ -8,6 +8,7 @@ function entry(kept: number): FilterEntry {
       report: { rules: [], people: { active: false, skippedBoardIds: [] }, totalItems: 10, keptItems: kept },
     },
     computed: new Map(),
+    key: kept,
   };
 }
 

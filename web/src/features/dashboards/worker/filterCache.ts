@@ -28,6 +28,8 @@ export interface FilterEntry {
   filtered: FilteredData;
   /** By widget id. */
   computed: ReadonlyMap<string, ComputedWidget>;
+  /** The data key these results were last sent under. */
+  key: number;
 }
 
 export class FilterCache<Boards> {

@@ -134,7 +134,15 @@ export function useDashboardWorker(worker: Worker, config: DashboardConfig, reva
   const post = (next: DashboardFilters | null, key: string) => {
     if (posted.current?.worker === worker && posted.current.key === key) return;
     posted.current = { worker, key };
-    const view: WorkerRequest = { type: "view", filters: next, widgets: [...widgets] };
+    // A view met before shows its kept results in this very task; the worker only confirms them.
+    const shown = results.show(key);
+    const view: WorkerRequest = {
+      type: "view",
+      filters: next,
+      widgets: [...widgets],
+      key,
+      ...(shown ? { shown } : {}),
+    };
     worker.postMessage(view);
   };
   const postView = useEffectEvent(() => post(filters, viewKey));
