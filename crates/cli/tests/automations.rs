@@ -148,6 +148,18 @@ fn move_clock(server: &TestServer, at: &str) {
     assert_eq!(reply.status, 204, "{}", reply.text());
 }
 
+/// Waits until the category holds at least `count` rows, and returns them.
+fn wait_for_inbox(server: &TestServer, category: &str, count: usize) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let rows = inbox(server, category);
+        if rows.len() >= count || Instant::now() >= deadline {
+            return rows;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 fn inbox(server: &TestServer, category: &str) -> Vec<Value> {
     let reply = server.call("GET", &format!("/inbox?category={category}"), None);
     assert_eq!(reply.status, 200, "{}", reply.text());
@@ -481,7 +493,8 @@ fn a_run_waiting_on_the_user_for_30_minutes_stalls_once_then_finishes() {
             .contains("waited for you"),
         "{stalled}"
     );
-    let rows = inbox(&server, "recipes");
+    // The row follows the run's state, not in the same write.
+    let rows = wait_for_inbox(&server, "recipes", 1);
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["reason"], "stalled");
 

@@ -64,12 +64,17 @@ pub struct OpenFiles {
 
 impl OpenFiles {
     /// This process's, counted in `/proc/self/fd`; `None` where that cannot
-    /// be read (not Linux), which never stops a session.
+    /// be read (not Linux), which never stops a session. With no descriptor
+    /// left to open the directory with, every one is held.
     pub fn now() -> Option<Self> {
         let limit = current().ok()?.rlim_cur;
         // The directory's own descriptor is counted too: one more than held,
         // on the safe side.
-        let open = std::fs::read_dir("/proc/self/fd").ok()?.count() as u64;
+        let open = match std::fs::read_dir("/proc/self/fd") {
+            Ok(entries) => entries.count() as u64,
+            Err(error) if is_exhausted(&error) => limit,
+            Err(_) => return None,
+        };
         Some(Self { open, limit })
     }
 

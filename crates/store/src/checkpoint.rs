@@ -46,6 +46,12 @@ const LONG_WAL: u64 = 4 << 20;
 /// The WAL a sustained load may grow before it is cut back while writes go on.
 pub(crate) const WAL_CAP: u64 = 256 << 20;
 
+/// How long a connection waits for a lock another holds.
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a cut under load waits for the readers of the moment.
+const CUT_WAIT: Duration = Duration::from_millis(250);
+
 /// Stops and joins its thread when dropped, after a last checkpoint.
 pub(crate) struct Checkpointer {
     written: Arc<AtomicBool>,
@@ -108,21 +114,16 @@ impl Checkpointer {
     /// Cuts the WAL back to nothing on the writer's own connection, outside
     /// any transaction, when it has passed the cap: what passive checkpoints
     /// left behind is copied once the readers of the moment have finished.
-    /// One that cannot finish (a checkpoint of this thread's under way, a
-    /// reader that outlasts the busy timeout) is tried again at the next
-    /// write.
+    /// The writes behind it wait [`CUT_WAIT`] at most; a cut that could not
+    /// finish is asked for again after this thread's next passive
+    /// checkpoint, not at every write.
     pub(crate) fn cut_if_too_long(&self, writer: &Connection) {
-        if !self.too_long.load(Ordering::Acquire) {
+        if !self.too_long.swap(false, Ordering::AcqRel) {
             return;
         }
-        let finished = writer
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
-                row.get::<_, i64>(0)
-            })
-            .is_ok_and(|busy| busy == 0);
-        if finished {
-            self.too_long.store(false, Ordering::Release);
-        }
+        let _ = writer.busy_timeout(CUT_WAIT);
+        checkpoint(writer, "TRUNCATE");
+        let _ = writer.busy_timeout(BUSY_TIMEOUT);
     }
 }
 

@@ -200,7 +200,7 @@ fn open_connection(path: &Path, writer: bool) -> Result<Connection> {
         path: path.to_owned(),
         detail: e.to_string(),
     };
-    conn.busy_timeout(std::time::Duration::from_secs(5))
+    conn.busy_timeout(checkpoint::BUSY_TIMEOUT)
         .map_err(corrupt)?;
     // The domain crates cache the statements of their hot paths (output,
     // session reads, settings); rusqlite's default of 16 a connection would
