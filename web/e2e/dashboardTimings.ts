@@ -6,7 +6,7 @@
  * to timestamp the worker's replies; the worker's own resource timings give the reads; a second
  * pass over the same reads inside the worker times `JSON.parse` alone.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page, Worker } from "playwright-core";
 
@@ -64,11 +64,34 @@ interface LoadBreakdown {
   fetchedBytes: number;
   wireBytes: number;
   bodyBytes: number;
+  /**
+   * Each read's parts, median and longest: waiting for a connection (the browser opens six per
+   * origin), the server's reply until its first byte, and the body until its last.
+   */
+  queued: [number, number];
+  server: [number, number];
+  body: [number, number];
+  /**
+   * The page's own requests (its code and small reads, not served from the memory cache) until
+   * the widgets were drawn: how long they waited for a connection beside the reads, and when
+   * the last one ended.
+   */
+  ownRequests: number;
+  ownQueued: [number, number];
+  ownLastEnd: number;
+}
+
+function medianAndMax(values: number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [sorted[Math.floor(sorted.length / 2)] ?? 0, sorted.at(-1) ?? 0];
 }
 
 /** One full board read in the worker's resource timeline (worker clock). */
 interface ReadTiming {
   start: number;
+  /** When the request went out (after waiting for a connection), and when the reply began. */
+  requestStart: number;
+  responseStart: number;
   end: number;
   fetched: number;
   wire: number;
@@ -86,6 +109,8 @@ export function fullReads(worker: Worker): Promise<{ origin: number; reads: Read
       .filter((e) => e.name.includes("/full"))
       .map((e) => ({
         start: e.startTime,
+        requestStart: e.requestStart,
+        responseStart: e.responseStart,
         end: e.responseEnd,
         fetched: e.transferSize,
         wire: e.encodedBodySize,
@@ -96,11 +121,18 @@ export function fullReads(worker: Worker): Promise<{ origin: number; reads: Read
 
 /** The load just drawn (`drawnAt` from `widgetsDrawn`), split by the page's and worker's clocks. */
 export async function loadBreakdown(page: Page, worker: Worker | null, drawnAt: number): Promise<LoadBreakdown> {
-  const { page0, lastResultsAt, boardMessages } = await page.evaluate(() => ({
-    page0: performance.timeOrigin,
-    lastResultsAt: (window.__dashResultsAt ?? []).at(-1) ?? 0,
-    boardMessages: window.__dashBoardsAt ?? [],
-  }));
+  const { page0, lastResultsAt, boardMessages, ownRequests } = await page.evaluate(
+    (drawn) => ({
+      page0: performance.timeOrigin,
+      lastResultsAt: (window.__dashResultsAt ?? []).at(-1) ?? 0,
+      boardMessages: window.__dashBoardsAt ?? [],
+      // The page's own requests until the widgets were drawn: its code and small reads.
+      ownRequests: (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+        .filter((e) => e.startTime <= drawn && e.requestStart > 0)
+        .map((e) => ({ queued: e.requestStart - e.startTime, end: e.responseEnd })),
+    }),
+    drawnAt,
+  );
   const { origin, reads } = worker ? await fullReads(worker) : { origin: page0, reads: [] };
   // The worker's clock starts later than the page's: shift its times onto the page's.
   const shift = origin - page0;
@@ -116,15 +148,25 @@ export async function loadBreakdown(page: Page, worker: Worker | null, drawnAt: 
     fetchedBytes: reads.reduce((s, e) => s + e.fetched, 0),
     wireBytes: reads.reduce((s, e) => s + e.wire, 0),
     bodyBytes: reads.reduce((s, e) => s + e.body, 0),
+    ownRequests: ownRequests.length,
+    ownQueued: medianAndMax(ownRequests.map((e) => e.queued)),
+    ownLastEnd: Math.max(0, ...ownRequests.map((e) => e.end)),
+    queued: medianAndMax(reads.map((e) => e.requestStart - e.start)),
+    server: medianAndMax(reads.map((e) => e.responseStart - e.requestStart)),
+    body: medianAndMax(reads.map((e) => e.end - e.responseStart)),
   };
 }
 
 export function describeLoad(b: LoadBreakdown): string {
   const mb = (n: number) => (n / 1e6).toFixed(1);
+  const span = ([median, max]: [number, number]) => `${median.toFixed(0)}/${max.toFixed(0)}`;
   return (
     `before the first read ${b.firstReadStart.toFixed(0)} ms, reads ${b.reads} ` +
     `(${mb(b.fetchedBytes)} MB fetched, bodies ${mb(b.wireBytes)} MB compressed, ${mb(b.bodyBytes)} MB decoded) ` +
-    `until ${b.lastReadEnd.toFixed(0)} ms, ` +
+    `until ${b.lastReadEnd.toFixed(0)} ms ` +
+    `(each, median/longest: queued ${span(b.queued)}, server ${span(b.server)}, body ${span(b.body)} ms), ` +
+    `the page's own ${b.ownRequests} requests queued ${span(b.ownQueued)} ms (the last ends at ` +
+    `${b.ownLastEnd.toFixed(0)} ms), ` +
     `worker after the last read ${(b.lastResultsAt - b.lastReadEnd).toFixed(0)} ms, ` +
     `drawing after the last results ${(b.drawnAt - b.lastResultsAt).toFixed(0)} ms; ` +
     `${b.boardMessages.length} board-state messages (at ${b.boardMessages.map((t) => t.toFixed(0)).join(", ")} ms)`
@@ -166,6 +208,38 @@ export function cpuMs(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / 100;
+}
+
+/**
+ * CPU time (ms) the browser's processes have used so far: every process whose command is
+ * Chromium's. Traces time tasks by the wall clock, which a busy machine stretches; this counts
+ * what they really cost (of the processes alive at both readings).
+ */
+export function browserCpuMs(): Map<string, number> {
+  const byProcess = new Map<string, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!/chrom/.test(readFileSync(`/proc/${entry}/comm`, "utf8"))) continue;
+      const type = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${entry}/cmdline`, "utf8"))?.[1] ?? "browser";
+      byProcess.set(`${type}:${entry}`, cpuMs(Number(entry)));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return byProcess;
+}
+
+/** Each browser process's CPU between two `browserCpuMs` readings, and their total. */
+export function browserCpuSince(before: Map<string, number>): string {
+  const parts: string[] = [];
+  let total = 0;
+  for (const [key, ms] of browserCpuMs()) {
+    const used = ms - (before.get(key) ?? 0);
+    total += used;
+    if (used >= 10) parts.push(`${key} ${used.toFixed(0)}`);
+  }
+  return `${total.toFixed(0)} ms (${parts.join(", ")})`;
 }
 
 /** The server's process id, from the `server.json` it wrote. */

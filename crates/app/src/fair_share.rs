@@ -57,6 +57,7 @@ fn limits(app: &App, contended: bool, paging: bool) -> Limits {
         contended,
         page_busy: paging && settings.session_adaptive_memory_paging(),
     }
+    .in_force()
 }
 
 /// Keeps the trees' limits as the settings and the machine say.

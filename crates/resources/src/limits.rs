@@ -53,6 +53,17 @@ impl Limits {
         })
     }
 
+    /// These limits as they act: `contended` kept only under a cap that
+    /// waits for it. Each swing of a busy machine then compares equal
+    /// unless it changes a quota, and is not written again to every tree
+    /// (a `cpu.max` write costs the kernel milliseconds).
+    pub fn in_force(self) -> Limits {
+        Limits {
+            contended: self.contended && self.cpu_cap.is_some_and(|cap| !cap.strict),
+            ..self
+        }
+    }
+
     /// The CPUs engines may use: all but the first on four or more when a
     /// core is reserved; `None` leaves them all.
     pub fn cpus(&self, cpus: u32) -> Option<String> {
@@ -91,6 +102,36 @@ mod tests {
         };
         assert_eq!(strict.quota_us(8), Some(200_000));
         assert_eq!(Limits::default().quota_us(2), None);
+    }
+
+    #[test]
+    fn contention_counts_only_under_a_cap_that_waits_for_it() {
+        let contended = |cpu_cap| {
+            Limits {
+                cpu_cap,
+                contended: true,
+                ..Limits::default()
+            }
+            .in_force()
+        };
+        assert_eq!(contended(None), Limits::default());
+        let strict = Some(CpuCap {
+            percent: 50,
+            strict: true,
+        });
+        assert_eq!(
+            contended(strict),
+            Limits {
+                cpu_cap: strict,
+                ..Limits::default()
+            }
+        );
+        let loose = Some(CpuCap {
+            percent: 50,
+            strict: false,
+        });
+        assert!(contended(loose).contended);
+        assert_eq!(contended(loose).quota_us(2), Some(100_000));
     }
 
     #[test]

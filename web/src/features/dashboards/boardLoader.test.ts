@@ -3,6 +3,7 @@ import { ApiError } from "../../shared/api/client";
 import {
   type BoardLoad,
   COLUMNS_MEDIA_TYPE,
+  MAX_READS_ON_THE_WIRE,
   clearBoardCache,
   fetchBoardFull,
   loadBoards,
@@ -126,6 +127,29 @@ describe("fetchBoardFull", () => {
     expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/a/full");
     expect(fetchMock.mock.calls[0]?.[1].headers).toEqual({ Accept: ACCEPT });
     expect(fetchMock.mock.calls[1]?.[1].headers).toEqual({ Accept: ACCEPT, "If-None-Match": '"v1"' });
+    // Behind the page's own requests when both wait for one of the browser's connections.
+    expect(fetchMock.mock.calls[0]?.[1].priority).toBe("low");
+  });
+
+  test("keeps at most MAX_READS_ON_THE_WIRE reads on the wire, the next starting as one's body is in", async () => {
+    const replies: ((r: Response) => void)[] = [];
+    const fetchMock = vi.fn(() => new Promise<Response>((resolve) => replies.push(resolve)));
+    vi.stubGlobal("fetch", fetchMock);
+    const signal = new AbortController().signal;
+    const ids = Array.from({ length: MAX_READS_ON_THE_WIRE + 2 }, (_, i) => `b${i}`);
+    const reads = ids.map((id) => fetchBoardFull(id, signal));
+    await Promise.resolve();
+    expect(fetchMock).toHaveBeenCalledTimes(MAX_READS_ON_THE_WIRE);
+    replies[0]?.(new Response(JSON.stringify(makeBoard({ id: "b0" })), { status: 200 }));
+    await reads[0];
+    expect(fetchMock).toHaveBeenCalledTimes(MAX_READS_ON_THE_WIRE + 1);
+    // A failed read gives its place up as well.
+    replies[1]?.(new Response(JSON.stringify({ error: { code: "boom", message: "boom" } }), { status: 500 }));
+    await expect(reads[1]).rejects.toThrow();
+    expect(fetchMock).toHaveBeenCalledTimes(MAX_READS_ON_THE_WIRE + 2);
+    for (const [i, reply] of replies.slice(2).entries())
+      reply(new Response(JSON.stringify(makeBoard({ id: `b${i + 2}` })), { status: 200 }));
+    expect((await Promise.all(reads.slice(2))).map((r) => r.board.id)).toEqual(ids.slice(2));
   });
 
   test("reads the compact form as columns, by the reply's type", async () => {

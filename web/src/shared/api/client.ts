@@ -25,6 +25,11 @@ export interface ApiRequest {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Bulk reads go `low`: the browser opens six connections per origin, and requests waiting
+   * for one are served by priority, so the page's own (its code, its small reads) pass them.
+   */
+  priority?: RequestPriority;
 }
 
 export interface ApiReply<T> {
@@ -49,6 +54,7 @@ export async function apiRequest<T>(path: string, request: ApiRequest = {}): Pro
       body,
       credentials: "same-origin",
       signal: request.signal,
+      ...(request.priority ? { priority: request.priority } : {}),
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;

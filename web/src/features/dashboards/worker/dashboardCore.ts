@@ -117,8 +117,9 @@ export interface CoreOptions {
   flushMs?: number;
   slowAfterMs?: number;
   /**
-   * While boards are still arriving, widgets are recomputed over the boards loaded so far at
-   * most this often: each pass delays parsing the next replies, which share this thread.
+   * While boards are still arriving, widgets are recomputed over the boards loaded so far once
+   * the load has run this long, then at most this often: each pass delays parsing the next
+   * replies, which share this thread, and a load that ends sooner would compute twice.
    */
   partialEveryMs?: number;
 }
@@ -186,7 +187,8 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   const jsonOf = (widget: ComputedWidget) => (widget.json ??= JSON.stringify(widget.result));
   /** Boards changed since the last results were sent. */
   let stale = false;
-  let partialAt = -Infinity;
+  /** When results over the boards so far were last sent, or the load began. */
+  let partialAt = 0;
   const partialEveryMs = options.partialEveryMs ?? 1000;
   const fetchBoard = options.fetchBoard ?? fetchBoardFull;
   const fetchDashboard = options.fetchDashboard ?? getDashboard;
@@ -329,6 +331,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     // The page asks for the boards `open` is already reading: those reads go on.
     if (!revalidate && loadingIds && sameIds(loadingIds, ids)) return;
     loadingIds = ids;
+    partialAt = Date.now();
     cancel?.();
     cancel = loadBoards(ids, {
       onChange: onLoads,
