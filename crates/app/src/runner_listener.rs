@@ -37,14 +37,20 @@ pub(crate) fn start(app: &App) {
     let mut stop = app.stop.subscribe();
     let mut changes = app.settings_changed.subscribe();
     tokio::spawn(async move {
+        let mut read_the_file = true;
         loop {
-            app.runners.reload();
-            settle(&app).await;
-            tokio::select! {
-                _ = stop.wait_for(Option::is_some) => break,
-                _ = changes.changed() => {}
-                () = tokio::time::sleep(LOOK_EVERY) => {}
+            if read_the_file {
+                app.runners.reload();
             }
+            settle(&app).await;
+            // A settings change is about the switch: reading and parsing the
+            // file again at each of a burst of `PATCH /settings` held a
+            // runtime thread that the requests were waiting for.
+            read_the_file = tokio::select! {
+                _ = stop.wait_for(Option::is_some) => break,
+                _ = changes.changed() => false,
+                () = tokio::time::sleep(LOOK_EVERY) => true,
+            };
         }
         if let Ok(mut bound) = app.runner_listener.lock() {
             bound.listener = None;

@@ -102,7 +102,7 @@ impl Listeners {
 /// (on a task of its own): this crate starts no task.
 pub async fn serve(app: app::App, listeners: Listeners, stream_keep_alive: Duration) {
     let state = AppState {
-        app: app.clone(),
+        app: std::sync::Arc::new(app.clone()),
         stream_keep_alive,
     };
     let (ui_listener, ui_port) = listeners.ui;
