@@ -135,6 +135,24 @@ pub fn start(state: &App) {
     });
 }
 
+impl App {
+    /// What the notifier works by now: taken before a settings change and
+    /// given to [`App::wake_notifier_if_changed`] after it.
+    pub fn notifier_prefs(&self) -> Prefs {
+        prefs(&self.settings)
+    }
+
+    /// Wakes the notifier if the settings it works by are no longer
+    /// `before`. Every other setting changes nothing for it, and waking it
+    /// at each of a burst of `PATCH /settings` kept a blocking thread busy
+    /// that the requests shared the cores with.
+    pub fn wake_notifier_if_changed(&self, before: &Prefs) {
+        if self.notifier_prefs() != *before {
+            self.pm_wake.notify_one();
+        }
+    }
+}
+
 /// The application clock's now, as the notifier counts time.
 fn now(state: &App) -> jiff::Timestamp {
     window::instant(state.clock.now())

@@ -105,6 +105,7 @@ async fn change(
     ApiJson(SettingChange { value }): ApiJson<SettingChange>,
 ) -> ApiResult<Json<SettingChanged>> {
     check_may_write(&caller, &key)?;
+    let notifier_before = state.notifier_prefs();
     let settings = state.settings.clone();
     let stored = blocking(move || settings.set(&key, &value).map(|v| (key, v))).await?;
     let changed = SettingChanged {
@@ -113,7 +114,7 @@ async fn change(
     };
     publish::setting_changed(&state, &changed);
     // Quiet hours, digests and board preferences apply from now on.
-    state.pm_wake.notify_one();
+    state.wake_notifier_if_changed(&notifier_before);
     Ok(Json(changed))
 }
 
@@ -129,9 +130,10 @@ async fn reset(
     Path(key): Path<String>,
 ) -> ApiResult<Json<SettingView>> {
     check_may_write(&caller, &key)?;
+    let notifier_before = state.notifier_prefs();
     let settings = state.settings.clone();
     let view: SettingView = blocking(move || settings.reset(&key)).await?.into();
-    state.pm_wake.notify_one();
+    state.wake_notifier_if_changed(&notifier_before);
     publish::setting_changed(
         &state,
         &SettingChanged {
