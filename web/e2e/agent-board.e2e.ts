@@ -176,10 +176,6 @@ test("j and k move through the board's rows as drawn, and Enter opens the select
     .locator("tr[data-session-id]")
     .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-session-id")));
   const selected = () => page.locator('tr[aria-current="true"]').getAttribute("data-session-id");
-  // With no workspace yet, the sidebar's "New workspace name" field takes the focus: keys typed
-  // there are its own. The board's keys work from the page.
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-
   await page.keyboard.press("j");
   expect(await selected()).toBe(drawn[0]);
   await page.keyboard.press("j");

@@ -25,8 +25,6 @@ import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, startSession
 const e2e = serverAndBrowser();
 
 beforeAll(async () => {
-  // With no workspace the sidebar puts the cursor in its "New workspace name" field.
-  expect((await e2e.server.api("POST", "/workspaces", { name: "E2E" })).status).toBe(201);
   const scratch = e2e.server.scratchDir;
   // `holder` keeps its session alive and leaves its agent token where the test reads it.
   const holder = join(scratch, "holder.sh");

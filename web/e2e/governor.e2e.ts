@@ -17,8 +17,6 @@ const e2e = serverAndBrowser();
 let folder: string;
 
 beforeAll(async () => {
-  // With no workspace the sidebar puts the cursor in its "New workspace name" field.
-  expect((await e2e.server.api("POST", "/workspaces", { name: "E2E" })).status).toBe(201);
   folder = mkdtempSync(join(tmpdir(), "switchboard-e2e-governor-"));
   // Every turn runs until it is ended, so Pause has a process to end and Resume starts another.
   const script = join(folder, "hold.sh");

@@ -5,15 +5,10 @@
  * on, the next request switches the view at once. A closed tab says it is gone (a beacon), so
  * the next request goes to the inbox long before the server would forget a silent tab.
  */
-import { beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { consoleErrors, serverAndBrowser, setSetting } from "./harness";
 
 const e2e = serverAndBrowser();
-
-beforeAll(async () => {
-  // With no workspace the sidebar puts the cursor in its "New workspace name" field.
-  expect((await e2e.server.api("POST", "/workspaces", { name: "E2E" })).status).toBe(201);
-});
 
 async function requestView(body: object): Promise<string> {
   const reply = await e2e.server.api<{ delivered: string }>("POST", "/ui/navigate", body);

@@ -43,8 +43,6 @@ exit 1
 const LONG_LINES = 240;
 
 beforeAll(async () => {
-  // With no workspace the sidebar puts the cursor in its "New workspace name" field.
-  expect((await e2e.server.api("POST", "/workspaces", { name: "E2E" })).status).toBe(201);
   folder = mkdtempSync(join(tmpdir(), "switchboard-e2e-engine-"));
   gate = join(folder, "gate");
   const script = join(folder, "reply.sh");

@@ -26,16 +26,45 @@ test("a public dashboard link renders without a login", async () => {
 
 test("the first workspace is made in the app, and every section is reachable", async () => {
   await e2e.server.api("POST", "/alert", { title: "Build finished", body: "All green." });
+  // Until there is a workspace, the sidebar's form never takes the focus from what the user
+  // types in on the page (here the board's search, typed into as the page opens).
+  // The workspaces' read is held until then, so the form surely comes after the typing.
+  const boardContext = await e2e.browser.newContext();
+  const boardPage = await boardContext.newPage();
+  let typed = () => {};
+  const typing = new Promise<void>((resolve) => (typed = resolve));
+  await boardPage.route(/\/api\/workspaces$/, async (route) => {
+    await typing;
+    await route.continue();
+  });
+  await boardPage.goto(`${e2e.server.uiUrl}/login?token=${encodeURIComponent(e2e.server.token)}&next=/sessions`);
+  const search = boardPage.getByRole("searchbox", { name: "Search sessions" });
+  await search.fill("needle");
+  typed();
+  await boardPage
+    .getByRole("navigation", { name: "Sections", exact: true })
+    .getByRole("textbox", { name: "New workspace name" })
+    .waitFor();
+  expect(await search.inputValue()).toBe("needle");
+  expect(await search.evaluate((e) => e === document.activeElement)).toBe(true);
+  await boardContext.close();
+
   const { context, page } = await loggedInPage(e2e, "/boards");
   await page.getByRole("heading", { name: "Welcome" }).waitFor();
-  await page.locator("main").getByRole("textbox", { name: "New workspace name" }).fill("Home");
+  // The page's own form is what the page is for: it has the focus.
+  const welcome = page.locator("main").getByRole("textbox", { name: "New workspace name" });
+  await expect.poll(() => welcome.evaluate((e) => e === document.activeElement)).toBe(true);
+  await welcome.fill("Home");
   await page.locator("main").getByRole("button", { name: "Create" }).click();
   await page.getByRole("heading", { name: "Boards" }).waitFor();
   expect(await page.getByRole("combobox", { name: "Workspace" }).inputValue()).not.toBe("");
 
   await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "+ New workspace…" });
   const sidebar = page.getByRole("navigation", { name: "Sections", exact: true });
-  await sidebar.getByRole("textbox", { name: "New workspace name" }).fill("Side project");
+  // Asked for, the sidebar's form takes the focus.
+  const sideField = sidebar.getByRole("textbox", { name: "New workspace name" });
+  expect(await sideField.evaluate((e) => e === document.activeElement)).toBe(true);
+  await sideField.fill("Side project");
   await sidebar.getByRole("button", { name: "Create", exact: true }).click();
   await page.locator(".page-head").getByText("Side project").waitFor();
   const workspaces = await e2e.server.api<{ name: string }[]>("GET", "/workspaces");

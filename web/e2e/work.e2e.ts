@@ -22,8 +22,6 @@ let repo: string;
 const COMMIT = `echo "$$" > "agent-$$.txt"; git add . && git -c user.name=Agent -c user.email=agent@example.com commit -qm 'agent work' && echo committed`;
 
 beforeAll(async () => {
-  // With no workspace the sidebar puts the cursor in its "New workspace name" field.
-  expect((await e2e.server.api("POST", "/workspaces", { name: "E2E" })).status).toBe(201);
   repo = join(mkdtempSync(join(tmpdir(), "switchboard-e2e-work-")), "app");
   mkdirSync(repo);
   const git = (...args: string[]) =>

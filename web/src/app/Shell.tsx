@@ -266,7 +266,8 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
       <section className="page">
         <h1>Welcome</h1>
         <p>Make a workspace to hold your boards and dashboards.</p>
-        <NewWorkspaceForm />
+        {/* The page's one action, on a page the user opened for it. */}
+        <NewWorkspaceForm focus />
       </section>
     );
   }

@@ -9,8 +9,10 @@ export function WorkspaceSwitcher() {
   const { workspaces, current, select } = useWorkspaces();
   const [creating, setCreating] = useState(false);
   if (!workspaces) return null;
+  // The form stands in the sidebar of every page while there is no workspace: it takes the
+  // focus only when the user asked for it, never from what they are typing in on the page.
   if (creating || workspaces.length === 0)
-    return <NewWorkspaceForm onDone={workspaces.length ? () => setCreating(false) : undefined} />;
+    return <NewWorkspaceForm focus={creating} onDone={workspaces.length ? () => setCreating(false) : undefined} />;
   return (
     <label className="workspace-switcher">
       <span className="muted">Workspace</span>
@@ -30,7 +32,8 @@ export function WorkspaceSwitcher() {
   );
 }
 
-export function NewWorkspaceForm({ onDone }: { onDone?: () => void }) {
+/** `focus`: the field takes the focus as it opens (the user asked for the form). */
+export function NewWorkspaceForm({ onDone, focus = false }: { onDone?: () => void; focus?: boolean }) {
   const { create } = useWorkspaces();
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
@@ -55,7 +58,7 @@ export function NewWorkspaceForm({ onDone }: { onDone?: () => void }) {
       <input
         aria-label="New workspace name"
         placeholder="New workspace name"
-        autoFocus
+        autoFocus={focus}
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
