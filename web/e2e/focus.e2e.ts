@@ -12,8 +12,6 @@ import { consoleErrors, deliverWebhook, loggedInPage, serverAndBrowser, setSetti
 const e2e = serverAndBrowser();
 
 beforeAll(async () => {
-  // With no workspace the sidebar puts the cursor in its "New workspace name" field.
-  expect((await e2e.server.api("POST", "/workspaces", { name: "E2E" })).status).toBe(201);
   await setSetting(e2e.server, "webhooksEnabled", true);
 });
 
@@ -71,18 +69,20 @@ test("focus mode holds notifications and tells them once; both tabs share the po
 
 test("with focusModeFeatureEnabled off the pill is gone and the pomodoro stays", async () => {
   await setSetting(e2e.server, "focusModeFeatureEnabled", false);
+  // A density the page shows only once it has read the settings, so "no pill" is not "not yet".
+  await setSetting(e2e.server, "pmBoardDensity", "compact");
   const { context, page } = await loggedInPage(e2e);
   try {
     await openListening(page);
+    await page.locator('html[data-density="compact"]').waitFor({ state: "attached" });
     await page.getByRole("button", { name: "Start pomodoro" }).waitFor();
-    expect(
-      await page
-        .getByRole("group", { name: "Focus" })
-        .getByRole("button", { name: /^Focus/ })
-        .count(),
-    ).toBe(0);
+    const pill = page.getByRole("group", { name: "Focus" }).getByRole("button", { name: /^Focus/ });
+    expect(await pill.count()).toBe(0);
+    await setSetting(e2e.server, "focusModeFeatureEnabled", true);
+    await pill.waitFor();
   } finally {
     await context.close();
     await setSetting(e2e.server, "focusModeFeatureEnabled", true);
+    await setSetting(e2e.server, "pmBoardDensity", "comfortable");
   }
 });

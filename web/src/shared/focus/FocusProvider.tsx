@@ -89,8 +89,9 @@ export function FocusProvider({ children }: { children: ReactNode }) {
     [toast],
   );
 
-  const featureOn = values?.focusModeFeatureEnabled !== false;
-  const on = featureOn && focus?.on === true;
+  // Unknown until the settings arrive, so a user who turned the feature off never sees the pill flash.
+  const featureOn = values !== undefined && values.focusModeFeatureEnabled !== false;
+  const on = values?.focusModeFeatureEnabled !== false && focus?.on === true;
   const alarmsPierce = values?.alarmsPierceFocusMode !== false;
   const holdNow = useCallback(
     (now: StoredSettings | undefined): FocusHold => ({
