@@ -71,8 +71,10 @@ test("on a phone the inbox opens with the waiting session, answered from its car
 
   await card.getByRole("textbox").fill("SQLite, bundled.");
   await card.getByRole("button", { name: "Send" }).click();
-  // The card goes as soon as the reply is accepted, however soon the next poll reads the session.
-  await card.waitFor({ state: "detached" });
+  // The question's card goes as soon as the reply is accepted, however soon the next poll reads
+  // the session. The echo engine may answer and wait again within one look of the test's: the
+  // card then back is the reply's, not the question's.
+  await page.locator(`[data-needs-you="${id}"].needs-you-question`).waitFor({ state: "detached" });
   // The echo engine's second turn ends waiting again, so the session needs the user again.
   const answered = await until(session, (s) => s.turns === 2 && s.status === "waiting_for_input");
   expect([answered.turns, answered.status]).toEqual([2, "waiting_for_input"]);
