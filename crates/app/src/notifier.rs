@@ -60,14 +60,16 @@ pub fn prefs(settings: &SettingsStore) -> Prefs {
 
 /// Starts the scheduler task; it ends when the server is asked to stop.
 ///
-/// A wake-up (a board write, or a setting changed) only takes the new item
-/// events; the time-driven work (`tick`) runs when its moment comes, at the
-/// start, and when the preferences it works by have changed, so an item write
-/// costs the notifier no more than reading its events.
+/// A board write's wake-up only takes the new item events; the time-driven
+/// work (`tick`) runs when its moment comes, at the start, and when a
+/// settings change moved the preferences it works by (any other change
+/// leaves it asleep), so an item write costs the notifier no more than
+/// reading its events.
 pub fn start(state: &App) {
     let notifier = Arc::new(Notifier::new(state.db.clone(), state.inbox.clone()));
     let state = state.clone();
     let mut stop = state.stop.subscribe();
+    let mut settings = state.settings_changed.subscribe();
     tokio::spawn(async move {
         // Where reading starts: the newest event at the first start ever.
         take_events(&state, &notifier).await;
@@ -122,35 +124,33 @@ pub fn start(state: &App) {
                     _ => state.clock.sleep(time::Duration::minutes(1)).await,
                 }
             };
-            tokio::select! {
-                // The watch's guard is not Send: drop it before any await below.
-                () = async { drop(stop.wait_for(Option::is_some).await) } => return,
-                () = state.pm_wake.notified() => {
-                    take_events(&state, &notifier).await;
-                    moment_came = false;
+            tokio::pin!(sleep);
+            loop {
+                tokio::select! {
+                    // The watch's guard is not Send: drop it before any await below.
+                    () = async { drop(stop.wait_for(Option::is_some).await) } => return,
+                    () = state.pm_wake.notified() => {
+                        take_events(&state, &notifier).await;
+                        moment_came = false;
+                        break;
+                    }
+                    // Only a change of the preferences themselves: waking for
+                    // every other setting ran two blocking steps at each of a
+                    // burst of `PATCH /settings`, on the cores the requests needed.
+                    Ok(()) = settings.changed() => {
+                        if ticked_with.as_ref() != Some(&prefs(&state.settings)) {
+                            moment_came = false;
+                            break;
+                        }
+                    }
+                    () = &mut sleep => {
+                        moment_came = true;
+                        break;
+                    }
                 }
-                () = sleep => moment_came = true,
             }
         }
     });
-}
-
-impl App {
-    /// What the notifier works by now: taken before a settings change and
-    /// given to [`App::wake_notifier_if_changed`] after it.
-    pub fn notifier_prefs(&self) -> Prefs {
-        prefs(&self.settings)
-    }
-
-    /// Wakes the notifier if the settings it works by are no longer
-    /// `before`. Every other setting changes nothing for it, and waking it
-    /// at each of a burst of `PATCH /settings` kept a blocking thread busy
-    /// that the requests shared the cores with.
-    pub fn wake_notifier_if_changed(&self, before: &Prefs) {
-        if self.notifier_prefs() != *before {
-            self.pm_wake.notify_one();
-        }
-    }
 }
 
 /// The application clock's now, as the notifier counts time.

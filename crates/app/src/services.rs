@@ -90,8 +90,8 @@ pub struct App {
     pub secrets: Arc<secrets::Secrets>,
     /// Wakes the requests waiting on an answer (`GET /input-requests/<id>?wait=true`).
     pub secrets_answered: Arc<Notify>,
-    /// Wakes the project-event notifier: a board write recorded events, or a
-    /// setting changed (`notifier.rs`).
+    /// Wakes the project-event notifier after a board write recorded events
+    /// (`notifier.rs`; it watches `settings_changed` itself).
     pub pm_wake: Arc<Notify>,
     /// Wakes the automation rules' reader of board events after a write.
     pub rules_wake: Arc<Notify>,

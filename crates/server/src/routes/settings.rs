@@ -105,16 +105,15 @@ async fn change(
     ApiJson(SettingChange { value }): ApiJson<SettingChange>,
 ) -> ApiResult<Json<SettingChanged>> {
     check_may_write(&caller, &key)?;
-    let notifier_before = state.notifier_prefs();
     let settings = state.settings.clone();
     let stored = blocking(move || settings.set(&key, &value).map(|v| (key, v))).await?;
     let changed = SettingChanged {
         key: stored.0,
         value: stored.1,
     };
+    // Quiet hours, digests and board preferences apply from now on: the
+    // notifier watches the same change.
     publish::setting_changed(&state, &changed);
-    // Quiet hours, digests and board preferences apply from now on.
-    state.wake_notifier_if_changed(&notifier_before);
     Ok(Json(changed))
 }
 
@@ -130,10 +129,8 @@ async fn reset(
     Path(key): Path<String>,
 ) -> ApiResult<Json<SettingView>> {
     check_may_write(&caller, &key)?;
-    let notifier_before = state.notifier_prefs();
     let settings = state.settings.clone();
     let view: SettingView = blocking(move || settings.reset(&key)).await?.into();
-    state.wake_notifier_if_changed(&notifier_before);
     publish::setting_changed(
         &state,
         &SettingChanged {
