@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page, Worker } from "playwright-core";
+import { percentile } from "./figures";
 
 declare global {
   interface Window {
@@ -82,8 +83,7 @@ interface LoadBreakdown {
 }
 
 function medianAndMax(values: number[]): [number, number] {
-  const sorted = [...values].sort((a, b) => a - b);
-  return [sorted[Math.floor(sorted.length / 2)] ?? 0, sorted.at(-1) ?? 0];
+  return values.length ? [percentile(values, 50), Math.max(...values)] : [0, 0];
 }
 
 /** One full board read in the worker's resource timeline (worker clock). */
@@ -213,7 +213,7 @@ export function cpuMs(pid: number): number {
 /**
  * CPU time (ms) the browser's processes have used so far: every process whose command is
  * Chromium's. Traces time tasks by the wall clock, which a busy machine stretches; this counts
- * what they really cost (of the processes alive at both readings).
+ * what they really cost (a process that ends between two readings is left out).
  */
 export function browserCpuMs(): Map<string, number> {
   const byProcess = new Map<string, number>();

@@ -274,8 +274,9 @@ export async function loggedInPage(
 /**
  * Waits until every one of the page's `count` widgets is drawn for its current filter result
  * (`data-drawn` equal to the root's `data-filter-key`) and no connected board is still loading;
- * returns the page's `performance.now()` at that moment. Published pages carry no
- * `data-boards-settled`: they have nothing left to load.
+ * returns the page's `performance.now()` when the last of them drew (`data-drawn-at`). Polling
+ * at every frame makes the page produce frames it would not otherwise; a bench polls by the
+ * clock instead. Published pages carry no `data-boards-settled`: they have nothing left to load.
  */
 export async function widgetsDrawn(
   page: Page,
@@ -288,8 +289,10 @@ export async function widgetsDrawn(
       const widgets = document.querySelectorAll("[data-widget-id]");
       if (!root || widgets.length !== n || root.getAttribute("data-boards-settled") === "false") return false;
       const key = root.getAttribute("data-filter-key");
-      const done = [...widgets].every((w) => w.querySelector(".dash-widget-body")?.getAttribute("data-drawn") === key);
-      return done ? performance.now() : false;
+      const bodies = [...widgets].map((w) => w.querySelector<HTMLElement>(".dash-widget-body"));
+      if (!bodies.every((body) => body?.dataset.drawn === key)) return false;
+      // When the last widget drew, by the page's clock: exact however seldom this is polled.
+      return Math.max(...bodies.map((body) => Number(body?.dataset.drawnAt)));
     },
     count,
     { timeout: options.timeout ?? 30_000, polling: options.polling ?? "raf" },

@@ -21,7 +21,8 @@ export interface WidgetGridProps {
   widgets: readonly WidgetConfig[];
   /**
    * Each widget reads its own result here and marks `data-drawn` with the snapshot's `dataKey`
-   * once drawn; a new result redraws that widget alone.
+   * once drawn, and `data-drawn-at` with the page's clock then (so a bench reads when without
+   * watching every frame); a new result redraws that widget alone.
    */
   results: ResultsSource;
   personName: (id: string) => string;
@@ -39,6 +40,11 @@ interface WidgetContentProps {
   personName: (id: string) => string;
   boardName: (id: string) => string;
   onSettings?: (id: string) => void;
+}
+
+function markDrawn(body: HTMLElement, key: unknown): void {
+  body.dataset.drawn = String(key);
+  body.dataset.drawnAt = performance.now().toFixed(1);
 }
 
 const WidgetContent = memo(function WidgetContent({
@@ -61,12 +67,12 @@ const WidgetContent = memo(function WidgetContent({
   const chartSize = useRef<ChartSize | null>(null);
   const onDrawn = useCallback(() => {
     drawnRef.current = resultRef.current;
-    if (bodyRef.current) bodyRef.current.dataset.drawn = String(keyRef.current);
+    if (bodyRef.current) markDrawn(bodyRef.current, keyRef.current);
   }, []);
   // New data with this widget's result unchanged (the same object): the body, memoised, draws
   // nothing, and what it shows is already the new data's.
   useEffect(() => {
-    if (result && drawnRef.current === result && bodyRef.current) bodyRef.current.dataset.drawn = String(drawKey);
+    if (result && drawnRef.current === result && bodyRef.current) markDrawn(bodyRef.current, drawKey);
   }, [drawKey, result]);
   return (
     <>
