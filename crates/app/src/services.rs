@@ -93,6 +93,9 @@ pub struct App {
     /// Wakes the project-event notifier after a board write recorded events
     /// (`notifier.rs`; it watches `settings_changed` itself).
     pub pm_wake: Arc<Notify>,
+    /// The columns form of the boards read lately, built and compressed,
+    /// while their version holds (`GET /boards/<id>/full`).
+    pub built_boards: Arc<boards::BuiltBoards>,
     /// Wakes the automation rules' reader of board events after a write.
     pub rules_wake: Arc<Notify>,
     /// The live event stream's hub (`GET /stream`).

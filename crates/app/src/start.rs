@@ -268,6 +268,7 @@ impl Prepared {
             secrets,
             secrets_answered: Arc::new(tokio::sync::Notify::new()),
             pm_wake: Arc::new(tokio::sync::Notify::new()),
+            built_boards: Arc::new(boards::BuiltBoards::new(BUILT_BOARDS_BUDGET)),
             rules_wake: Arc::new(tokio::sync::Notify::new()),
             events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
             settings_changed: watch::channel(0).0,
@@ -326,6 +327,10 @@ impl Prepared {
         Ok(app)
     }
 }
+
+/// Compressed bytes of built boards kept: about four million items' worth,
+/// and nothing until a dashboard reads a board.
+const BUILT_BOARDS_BUDGET: usize = 64 << 20;
 
 /// Seeds the demo sessions and workspace of an account without boards, then
 /// what builds on them: a dashboard over the sprint boards, tasks, bug

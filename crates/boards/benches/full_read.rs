@@ -1,7 +1,8 @@
 //! Prints the full-board read's figures: 10,000- and 100,000-item read medians
 //! and their ratio, the ETag lookup median, the 10,000-item batch insert time,
 //! body sizes and the peak memory a 100,000-item read adds; and the columns
-//! form's read median and body size beside the JSON one's.
+//! form's read median and body size beside the JSON one's, and the same read
+//! built and compressed, and kept (`boards::BuiltBoards`).
 //!
 //! Run with `cargo bench -p boards`.
 
@@ -91,7 +92,7 @@ fn fill(db: &Db, board: &str, total: usize, members: &[String]) -> Vec<Duration>
     times
 }
 
-/// A form of the full read: [`boards::full_board`] or [`boards::columnar_board`].
+/// A form of the full read: [`boards::full_board`] or [`boards::columnar_board`] of some fields.
 type Read = fn(&Db, &str, &str) -> boards::Result<boards::FullBoard>;
 
 fn timed(read: Read, db: &Db, board: &str) -> (Duration, usize) {
@@ -177,6 +178,13 @@ fn main() {
     fill(&db, &big, 100_000, &members);
 
     let json: Read = boards::full_board;
+    let columns: Read =
+        |db, account, board| boards::columnar_board(db, account, board, boards::ItemFields::ALL);
+    // What a dashboard without a table widget asks for.
+    let figures: Read = |db, account, board| {
+        let fields = boards::ItemFields::parse("groupId,createdAt,values").expect("known fields");
+        boards::columnar_board(db, account, board, fields)
+    };
     let [(small_median, small_size), (big_median, big_size)] =
         medians(&db, [(json, &small, 5), (json, &big, 1)], 15);
     println!(
@@ -191,19 +199,68 @@ fn main() {
         big_median.as_secs_f64() / small_median.as_secs_f64()
     );
 
-    let [(json_median, json_size), (columns_median, columns_size)] = medians(
+    let [
+        (json_median, json_size),
+        (columns_median, columns_size),
+        (figures_median, figures_size),
+    ] = medians(
         &db,
-        [(json, &small, 1), (boards::columnar_board, &small, 1)],
+        [
+            (json, &small, 1),
+            (columns, &small, 1),
+            (figures, &small, 1),
+        ],
         30,
     );
     println!(
         "10,000 items, JSON read: median {:.2} ms, body {:.2} MB; columns read \
-         (application/vnd.switchboard.columns+json): median {:.2} ms, body {:.2} MB ({:.0}% of the JSON)",
+         (application/vnd.switchboard.columns+json): median {:.2} ms, body {:.2} MB ({:.0}% of the JSON); \
+         columns read of groupId,createdAt,values: median {:.2} ms, body {:.2} MB ({:.0}% of the whole columns form)",
         ms(json_median),
         json_size as f64 / 1e6,
         ms(columns_median),
         columns_size as f64 / 1e6,
-        100.0 * columns_size as f64 / json_size as f64
+        100.0 * columns_size as f64 / json_size as f64,
+        ms(figures_median),
+        figures_size as f64 / 1e6,
+        100.0 * figures_size as f64 / columns_size as f64
+    );
+
+    let builds: Vec<Duration> = (0..15)
+        .map(|_| {
+            let fresh = boards::BuiltBoards::new(64 << 20);
+            let t = Instant::now();
+            std::hint::black_box(
+                fresh
+                    .columnar(&db, ACCOUNT, &small, boards::ItemFields::ALL)
+                    .expect("build"),
+            );
+            t.elapsed()
+        })
+        .collect();
+    let built = boards::BuiltBoards::new(64 << 20);
+    let compressed = built
+        .columnar(&db, ACCOUNT, &small, boards::ItemFields::ALL)
+        .expect("build")
+        .zstd
+        .len();
+    let kept: Vec<Duration> = (0..2000)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(
+                built
+                    .columnar(&db, ACCOUNT, &small, boards::ItemFields::ALL)
+                    .expect("kept"),
+            );
+            t.elapsed()
+        })
+        .collect();
+    println!(
+        "10,000 items, columns form built and compressed (zstd): median {:.2} ms, {:.2} MB; \
+         kept, the board unchanged: median {:.1} us",
+        ms(median(builds)),
+        compressed as f64 / 1e6,
+        median(kept).as_secs_f64() * 1e6
     );
 
     let etags: Vec<Duration> = (0..2000)

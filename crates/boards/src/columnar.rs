@@ -15,6 +15,11 @@
 //!            "values": {"<key>": {"dict": [raw JSON], "codes": [N ints, -1 = absent]}}}}
 //! ```
 //!
+//! A read may ask for fewer item fields ([`ItemFields`]): `count` is always
+//! there, the fields left out are not. A dashboard whose widgets never show
+//! an item's id or name leaves both out, and on a board of batch-made items
+//! they are most of the body.
+//!
 //! `STRINGS` is a plain array, or `{"dict", "codes"}` when at most half of
 //! the items have a value of their own (batch-created items share their
 //! timestamps). The board object is written by the JSON read's own writer, so
@@ -43,17 +48,73 @@ use crate::model::FullBoard;
 /// The media type a client names in `Accept` to get this form.
 pub const COLUMNAR_MEDIA_TYPE: &str = "application/vnd.switchboard.columns+json";
 
-/// The JSON read's ETag with `.columns` before its closing quote: the same
-/// board version, but another representation, so a cache that holds one form
-/// never revalidates it with the other's tag.
-fn etag(board_id: &str, version: i64) -> String {
-    format!("\"{board_id}.{version}.columns\"")
+/// The item fields of the columns form, in the order they are written.
+const FIELD_NAMES: [&str; 6] = ["id", "groupId", "name", "createdAt", "updatedAt", "values"];
+
+/// Which item fields a columns-form read carries: every one, or those a
+/// client named (`fields=groupId,createdAt,values`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ItemFields(u8);
+
+impl ItemFields {
+    pub const ALL: Self = Self((1 << FIELD_NAMES.len()) - 1);
+
+    /// A comma-separated list of field names (`id`, `groupId`, `name`,
+    /// `createdAt`, `updatedAt`, `values`), at least one; a name given twice
+    /// counts once. The refusal says what was wrong.
+    pub fn parse(list: &str) -> Result<Self, String> {
+        let mut bits = 0;
+        for name in list.split(',').map(str::trim) {
+            let Some(at) = FIELD_NAMES.iter().position(|known| *known == name) else {
+                return Err(if name.is_empty() {
+                    "fields must list item fields separated by commas, none empty".to_owned()
+                } else {
+                    format!(
+                        "fields names {name:?}, which is not an item field (one of {})",
+                        FIELD_NAMES.join(", ")
+                    )
+                });
+            };
+            bits |= 1 << at;
+        }
+        Ok(Self(bits))
+    }
+
+    fn has(self, name: &str) -> bool {
+        FIELD_NAMES
+            .iter()
+            .position(|known| *known == name)
+            .is_some_and(|at| self.0 & (1 << at) != 0)
+    }
+
+    /// What the ETag adds for this choice of fields: nothing for all of them,
+    /// so the whole form's tag is what it always was.
+    fn tag(self) -> String {
+        if self == Self::ALL {
+            return String::new();
+        }
+        let names: Vec<&str> = FIELD_NAMES.into_iter().filter(|n| self.has(n)).collect();
+        format!(".{}", names.join("+"))
+    }
+}
+
+/// The JSON read's ETag with `.columns` (and the fields chosen) before its
+/// closing quote: the same board version, but another representation, so a
+/// cache that holds one form never revalidates it with another's tag. No
+/// comma: `If-None-Match` separates tags with commas.
+fn etag(board_id: &str, version: i64, fields: ItemFields) -> String {
+    format!("\"{board_id}.{version}.columns{}\"", fields.tag())
 }
 
 /// The columns form's current strong ETag (quotes included), from one indexed
 /// lookup: enough to answer `If-None-Match` without building the body.
-pub fn columnar_etag(db: &Db, account_id: &str, board_id: &str) -> Result<String> {
-    db.read(|tx| version(tx, account_id, board_id).map(|v| etag(board_id, v)))
+pub fn columnar_etag(
+    db: &Db,
+    account_id: &str,
+    board_id: &str,
+    fields: ItemFields,
+) -> Result<String> {
+    db.read(|tx| version(tx, account_id, board_id).map(|v| etag(board_id, v, fields)))
 }
 
 /// A key of a stored values object: borrowed from the row's text unless it
@@ -248,6 +309,21 @@ fn code_for<T: TryFrom<usize>>(len: usize) -> rusqlite::Result<T> {
     T::try_from(len).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, i64::MAX))
 }
 
+/// Writes `,"<name>":` and the field with `write`, when `fields` carries it.
+fn write_field(
+    out: &mut Vec<u8>,
+    fields: ItemFields,
+    name: &str,
+    write: impl FnOnce(&mut Vec<u8>),
+) {
+    if fields.has(name) {
+        out.push(b',');
+        push_str(out, name);
+        out.push(b':');
+        write(out);
+    }
+}
+
 fn comma(out: &mut Vec<u8>, index: usize) {
     if index > 0 {
         out.push(b',');
@@ -266,8 +342,14 @@ fn push_int(out: &mut Vec<u8>, n: u64, negative: bool) {
 }
 
 /// `GET /boards/<id>/full` in the columns form ([`COLUMNAR_MEDIA_TYPE`]),
-/// whole, with its ETag. Items are in exactly the JSON read's order.
-pub fn columnar_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullBoard> {
+/// whole, with its ETag, carrying the item `fields` asked for. Items are in
+/// exactly the JSON read's order.
+pub fn columnar_board(
+    db: &Db,
+    account_id: &str,
+    board_id: &str,
+    fields: ItemFields,
+) -> Result<FullBoard> {
     db.read(|tx| {
         let board = board_row(tx, account_id, board_id)?;
         let mut out = Vec::with_capacity(64 * 1024);
@@ -275,6 +357,14 @@ pub fn columnar_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullB
         // Built in memory: there is nothing to hand on before the end.
         write_board(tx, &mut out, &mut |_| true, board_id, &board)?;
 
+        let [
+            with_ids,
+            with_groups,
+            with_names,
+            with_created,
+            with_updated,
+            with_values,
+        ] = FIELD_NAMES.map(|name| fields.has(name));
         let (mut ids, mut names) = (Vec::new(), Vec::new());
         let (mut groups, mut created, mut updated) =
             (Strings::default(), Strings::default(), Strings::default());
@@ -283,39 +373,54 @@ pub fn columnar_board(db: &Db, account_id: &str, board_id: &str) -> Result<FullB
         let mut stmt = tx.prepare_cached(ITEMS_SQL)?;
         let mut rows = stmt.query([board_id])?;
         while let Some(row) = rows.next()? {
-            comma(&mut ids, count);
-            push_str(&mut ids, text(row, 0)?);
-            groups.push(text(row, 1)?)?;
-            comma(&mut names, count);
-            push_str(&mut names, text(row, 2)?);
-            let Entries(entries) = serde_json::from_str(text(row, 3)?).map_err(|e| {
-                rusqlite::Error::FromSqlConversionFailure(3, Type::Text, Box::new(e))
-            })?;
-            for (at, (key, raw)) in entries.iter().enumerate() {
-                values.push(count, at, key, raw.get())?;
+            if with_ids {
+                comma(&mut ids, count);
+                push_str(&mut ids, text(row, 0)?);
             }
-            created.push(text(row, 4)?)?;
-            updated.push(text(row, 5)?)?;
+            if with_groups {
+                groups.push(text(row, 1)?)?;
+            }
+            if with_names {
+                comma(&mut names, count);
+                push_str(&mut names, text(row, 2)?);
+            }
+            if with_values {
+                let Entries(entries) = serde_json::from_str(text(row, 3)?).map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(3, Type::Text, Box::new(e))
+                })?;
+                for (at, (key, raw)) in entries.iter().enumerate() {
+                    values.push(count, at, key, raw.get())?;
+                }
+            }
+            if with_created {
+                created.push(text(row, 4)?)?;
+            }
+            if with_updated {
+                updated.push(text(row, 5)?)?;
+            }
             count += 1;
         }
 
         out.extend_from_slice(b",\"items\":{\"count\":");
         push_int(&mut out, count as u64, false);
-        out.extend_from_slice(b",\"id\":[");
-        out.extend_from_slice(&ids);
-        out.extend_from_slice(b"],\"groupId\":");
-        groups.write(&mut out, true);
-        out.extend_from_slice(b",\"name\":[");
-        out.extend_from_slice(&names);
-        out.extend_from_slice(b"],\"createdAt\":");
-        created.write(&mut out, false);
-        out.extend_from_slice(b",\"updatedAt\":");
-        updated.write(&mut out, false);
-        out.extend_from_slice(b",\"values\":");
-        values.write(&mut out, count);
+        let list = |out: &mut Vec<u8>, entries: &[u8]| {
+            out.push(b'[');
+            out.extend_from_slice(entries);
+            out.push(b']');
+        };
+        write_field(&mut out, fields, "id", |out| list(out, &ids));
+        write_field(&mut out, fields, "groupId", |out| groups.write(out, true));
+        write_field(&mut out, fields, "name", |out| list(out, &names));
+        write_field(&mut out, fields, "createdAt", |out| {
+            created.write(out, false)
+        });
+        write_field(&mut out, fields, "updatedAt", |out| {
+            updated.write(out, false)
+        });
+        write_field(&mut out, fields, "values", |out| values.write(out, count));
         out.extend_from_slice(b"}}");
         Ok(FullBoard {
-            etag: etag(board_id, board.version),
+            etag: etag(board_id, board.version, fields),
             body: out,
         })
     })
@@ -369,7 +474,7 @@ mod tests {
             r#"{ "z": 1.0 , "gone": "kept", "a": [1,2] }"#,
             r#"{"a":[1,2],"z":1,"new":{"k":"\u00e9"}}"#,
         ]);
-        let columns = columnar_board(&db, "a", &board).unwrap();
+        let columns = columnar_board(&db, "a", &board, ItemFields::ALL).unwrap();
         let text = String::from_utf8(columns.body.clone()).unwrap();
         // Raw texts, each key's dictionary in item order, keys sorted within
         // an item and in order of first appearance across items.
@@ -381,10 +486,16 @@ mod tests {
         );
         let body: ColumnsBoardBody = serde_json::from_slice(&columns.body).unwrap();
         assert_eq!(body.items.count, 2);
-        assert_eq!(body.items.values["new"].get(1), Some(&json!({"k": "é"})));
+        assert_eq!(
+            body.items.values.unwrap()["new"].get(1),
+            Some(&json!({"k": "é"}))
+        );
         // Both items were made in one batch: one timestamp for both.
         assert!(text.contains(r#""createdAt":{"dict":["#), "{text}");
-        assert_eq!(columns.etag, columnar_etag(&db, "a", &board).unwrap());
+        assert_eq!(
+            columns.etag,
+            columnar_etag(&db, "a", &board, ItemFields::ALL).unwrap()
+        );
         let json = crate::full::full_board(&db, "a", &board).unwrap();
         assert_eq!(columns.etag.replace(".columns", ""), json.etag);
     }
@@ -392,8 +503,12 @@ mod tests {
     #[test]
     fn a_key_stored_twice_keeps_its_last_value_as_json_parse_does() {
         let (_dir, db, board) = planted([r#"{"d":1,"b":0,"d":2,"d":3}"#, r#"{"d":1}"#]);
-        let body: Value =
-            serde_json::from_slice(&columnar_board(&db, "a", &board).unwrap().body).unwrap();
+        let body: Value = serde_json::from_slice(
+            &columnar_board(&db, "a", &board, ItemFields::ALL)
+                .unwrap()
+                .body,
+        )
+        .unwrap();
         assert_eq!(
             body["items"]["values"],
             json!({"b": {"dict": [0], "codes": [0, -1]}, "d": {"dict": [3, 1], "codes": [0, 1]}})
@@ -404,7 +519,7 @@ mod tests {
     fn a_corrupt_values_text_is_a_database_error() {
         for bad in [r#"{"a": 1"#, "[1]", "null"] {
             let (_dir, db, board) = planted(["{}", bad]);
-            let result = columnar_board(&db, "a", &board);
+            let result = columnar_board(&db, "a", &board, ItemFields::ALL);
             assert!(matches!(result, Err(BoardsError::Database(_))), "{bad}");
         }
     }
@@ -413,13 +528,64 @@ mod tests {
     fn an_empty_board_has_empty_columns() {
         let (_dir, db, board) = planted(["{}", "{}"]);
         db.write(|tx| tx.execute("DELETE FROM items", [])).unwrap();
-        let body: Value =
-            serde_json::from_slice(&columnar_board(&db, "a", &board).unwrap().body).unwrap();
+        let body: Value = serde_json::from_slice(
+            &columnar_board(&db, "a", &board, ItemFields::ALL)
+                .unwrap()
+                .body,
+        )
+        .unwrap();
         assert_eq!(
             body["items"],
             json!({"count": 0, "id": [], "groupId": {"dict": [], "codes": []}, "name": [],
                    "createdAt": {"dict": [], "codes": []}, "updatedAt": {"dict": [], "codes": []},
                    "values": {}})
+        );
+    }
+
+    #[test]
+    fn a_read_of_some_fields_carries_those_under_a_tag_of_its_own() {
+        let (_dir, db, board) = planted([r#"{"s":"Done"}"#, r#"{"s":"Stuck"}"#]);
+        let fields = ItemFields::parse("values, createdAt,values").unwrap();
+        let some = columnar_board(&db, "a", &board, fields).unwrap();
+        let body: Value = serde_json::from_slice(&some.body).unwrap();
+        let keys: Vec<&str> = body["items"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["count", "createdAt", "values"]);
+        let all: Value = serde_json::from_slice(
+            &columnar_board(&db, "a", &board, ItemFields::ALL)
+                .unwrap()
+                .body,
+        )
+        .unwrap();
+        for key in keys {
+            assert_eq!(body["items"][key], all["items"][key], "{key}");
+        }
+        assert_eq!(body["board"], all["board"]);
+        assert!(
+            some.etag.ends_with(".columns.createdAt+values\""),
+            "{}",
+            some.etag
+        );
+        assert_eq!(some.etag, columnar_etag(&db, "a", &board, fields).unwrap());
+        assert_eq!(
+            ItemFields::parse(&FIELD_NAMES.join(",")),
+            Ok(ItemFields::ALL)
+        );
+    }
+
+    #[test]
+    fn a_field_list_names_known_fields_only() {
+        for bad in ["", "id,", "id,,name", "ids", "values,Name"] {
+            assert!(ItemFields::parse(bad).is_err(), "{bad}");
+        }
+        let refusal = ItemFields::parse("id,colour").unwrap_err();
+        assert!(
+            refusal.contains("\"colour\"") && refusal.contains("groupId"),
+            "{refusal}"
         );
     }
 

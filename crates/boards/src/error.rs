@@ -4,7 +4,8 @@
 use store::rusqlite;
 
 /// What every function of this crate can fail with. The server maps
-/// `NotFound` to 404, `Invalid` to 400, `Conflict` to 409 and `Database` to 500.
+/// `NotFound` to 404, `Invalid` to 400, `Conflict` to 409, and `Database` and
+/// `Compression` to 500.
 #[derive(Debug, thiserror::Error)]
 pub enum BoardsError {
     /// Missing, or belonging to another account: the two are indistinguishable.
@@ -18,6 +19,9 @@ pub enum BoardsError {
     Conflict { message: String },
     #[error("database error")]
     Database(#[from] rusqlite::Error),
+    /// A built board's body could not be compressed or expanded.
+    #[error("compression error")]
+    Compression(#[source] std::io::Error),
 }
 
 pub type Result<T, E = BoardsError> = std::result::Result<T, E>;

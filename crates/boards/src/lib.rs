@@ -11,6 +11,8 @@
 //! - [`full`]: the full-board read, streamed from one query, and its ETag.
 //! - [`columnar`]: the same read in columns (one array per field, a dictionary
 //!   per values key), the compact form a client asks for by media type.
+//! - [`built`]: the columns form of the boards read lately, kept built and
+//!   compressed while their version holds.
 //! - [`presets`] and [`demo`]: board templates and a believable demo workspace
 //!   (what its items hold: `demo_items`).
 //! - [`import`]: full-board JSON and CSV import.
@@ -31,6 +33,7 @@
 
 pub mod activity;
 pub mod boards;
+pub mod built;
 pub mod calendar_overlay;
 pub mod columnar;
 pub mod columns;
@@ -55,10 +58,11 @@ pub use boards::{
     list_boards, remove_column, remove_group, rename_board, rename_column, rename_group,
     reorder_columns, reorder_groups, set_column_settings,
 };
+pub use built::{BuiltBoard, BuiltBoards};
 pub use calendar_overlay::{
     DueEntry, Overlay, OverlayBoard, SprintSpan, calendar_overlay, due_columns,
 };
-pub use columnar::{COLUMNAR_MEDIA_TYPE, columnar_board, columnar_etag};
+pub use columnar::{COLUMNAR_MEDIA_TYPE, ItemFields, columnar_board, columnar_etag};
 pub use columns::ColumnType;
 pub use demo::{AgentRun, RunOutcome, has_boards, seed_demo, session_link};
 pub use due::{DatedItem, dated_items};

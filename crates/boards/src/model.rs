@@ -311,19 +311,27 @@ pub struct ColumnsBoardBody {
 }
 
 /// The items of the full read turned sideways: entry `i` of every column is
-/// item `i`, in the JSON read's item order.
+/// item `i`, in the JSON read's item order. Every field is there unless the
+/// read asked for some (`fields`): then only those are.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields)]
 pub struct ItemColumns {
     pub count: u64,
-    pub id: StringColumn,
-    pub group_id: StringColumn,
-    pub name: StringColumn,
-    pub created_at: StringColumn,
-    pub updated_at: StringColumn,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<StringColumn>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<StringColumn>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<StringColumn>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<StringColumn>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<StringColumn>,
     /// One column per key found in any item's `values`; on the wire the keys
     /// come in first-appearance order (items in order, each item's keys sorted).
-    pub values: BTreeMap<String, ValueColumn>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<BTreeMap<String, ValueColumn>>,
 }
 
 /// `count` strings: written out, or as distinct strings plus each item's

@@ -250,6 +250,12 @@ fn full_read_has_the_contract_shape_an_etag_and_compression() {
 
 const COLUMNS: &str = "application/vnd.switchboard.columns+json";
 
+fn gunzip(packed: &[u8]) -> Vec<u8> {
+    let mut unpacked = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(packed), &mut unpacked).unwrap();
+    unpacked
+}
+
 /// Whether any of the reply's `Vary` headers names `header`.
 fn varies_on(reply: &Reply, header: &str) -> bool {
     reply
@@ -280,7 +286,8 @@ fn accept_chooses_the_json_or_the_columns_form_of_the_full_read() {
         .to_owned();
     let db = store::Db::open(&server.data_dir().join("switchboard.db")).unwrap();
     let json_read = boards::full_board(&db, &account, &f.board).unwrap();
-    let columns_read = boards::columnar_board(&db, &account, &f.board).unwrap();
+    let columns_read =
+        boards::columnar_board(&db, &account, &f.board, boards::ItemFields::ALL).unwrap();
 
     let auth = format!("Bearer {}", server.token);
     let path = format!("/boards/{}/full", f.board);
@@ -340,22 +347,24 @@ fn accept_chooses_the_json_or_the_columns_form_of_the_full_read() {
     assert_eq!(crossed.status, 200);
     assert_eq!(crossed.body, json_read.body);
 
-    // The compression layer takes the columns type like JSON.
-    for encoding in ["gzip", "br", "zstd"] {
+    // The kept zstd bytes for a client that takes zstd; the compression
+    // layer's gzip or br for another.
+    for encoding in ["gzip", "br", "zstd", "gzip, deflate, br, zstd"] {
         let reply = get(&[("Accept", COLUMNS), ("Accept-Encoding", encoding)]);
         assert_eq!(reply.status, 200);
-        assert_eq!(reply.header("content-encoding"), Some(encoding));
+        let chosen = encoding.rsplit(", ").next().unwrap();
+        assert_eq!(reply.header("content-encoding"), Some(chosen));
         assert_eq!(reply.header("content-type"), Some(COLUMNS));
         assert!(varies_on(&reply, "accept") && varies_on(&reply, "accept-encoding"));
         assert!(reply.body.len() < columns_read.body.len(), "{encoding}");
         if encoding == "gzip" {
-            let mut unpacked = Vec::new();
-            std::io::Read::read_to_end(
-                &mut flate2::read::GzDecoder::new(reply.body.as_slice()),
-                &mut unpacked,
-            )
-            .unwrap();
-            assert_eq!(unpacked, columns_read.body);
+            assert_eq!(gunzip(&reply.body), columns_read.body);
+        }
+        if chosen == "zstd" {
+            assert_eq!(
+                zstd::decode_all(reply.body.as_slice()).unwrap(),
+                columns_read.body
+            );
         }
     }
 
@@ -368,9 +377,166 @@ fn accept_chooses_the_json_or_the_columns_form_of_the_full_read() {
     let changed = get(&[("Accept", COLUMNS), ("If-None-Match", &columns_read.etag)]);
     assert_eq!(changed.status, 200);
     assert_ne!(changed.header("etag"), Some(columns_read.etag.as_str()));
+    // Not the body kept for the old version, in either coding.
+    let now = boards::columnar_board(&db, &account, &f.board, boards::ItemFields::ALL).unwrap();
+    assert_eq!(changed.header("etag"), Some(now.etag.as_str()));
+    assert_eq!(changed.body, now.body);
+    let packed = get(&[("Accept", COLUMNS), ("Accept-Encoding", "zstd")]);
+    assert_eq!(packed.header("etag"), Some(now.etag.as_str()));
+    assert_eq!(zstd::decode_all(packed.body.as_slice()).unwrap(), now.body);
     let changed = get(&[("If-None-Match", &json_read.etag)]);
     assert_eq!(changed.status, 200);
     assert_ne!(changed.header("etag"), Some(json_read.etag.as_str()));
+}
+
+#[test]
+fn many_boards_come_in_one_reply_a_line_each_in_the_order_asked() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let other = server.call(
+        "POST",
+        "/boards",
+        Some(&json!({"workspaceId": f.workspace, "name": "Other \"quoted\"", "preset": "engineering-jira"})),
+    );
+    assert_eq!(other.status, 201, "{}", other.text());
+    let other = other.json()["id"].as_str().unwrap().to_owned();
+    let account = server.call("GET", "/me", None).json()["accountId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let db = store::Db::open(&server.data_dir().join("switchboard.db")).unwrap();
+    let alone =
+        |id: &str| boards::columnar_board(&db, &account, id, boards::ItemFields::ALL).unwrap();
+
+    let auth = format!("Bearer {}", server.token);
+    let get = |query: &str, headers: &[(&str, &str)]| {
+        let mut all = vec![("Authorization", auth.as_str())];
+        all.extend_from_slice(headers);
+        request(
+            server.control(),
+            "GET",
+            &format!("/boards/full{query}"),
+            &all,
+            None,
+        )
+    };
+    let ids = format!("?ids={},nope,{other}", f.board);
+    let plain = get(&ids, &[]);
+    assert_eq!(plain.status, 200, "{}", plain.text());
+    assert_eq!(plain.header("content-type"), Some("application/x-ndjson"));
+    let text = plain.text();
+    let lines: Vec<Value> = text
+        .strip_suffix('\n')
+        .unwrap()
+        .split('\n')
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for (line, id) in [(&lines[0], &f.board), (&lines[2], &other)] {
+        let read = alone(id);
+        assert_eq!(line["id"], json!(id));
+        assert_eq!(line["etag"], json!(read.etag));
+        // The body a read of the board alone gives, as it is.
+        assert_eq!(
+            line["body"],
+            serde_json::from_slice::<Value>(&read.body).unwrap()
+        );
+    }
+    assert_eq!(
+        lines[1],
+        json!({"id": "nope", "error": {"code": "not_found", "message": "The board does not exist."}})
+    );
+
+    // zstd: the kept bodies' frames between frames of their own, which any
+    // zstd decoder reads as one text; gzip from the compression layer.
+    let packed = get(&ids, &[("Accept-Encoding", "gzip, deflate, br, zstd")]);
+    assert_eq!(packed.header("content-encoding"), Some("zstd"));
+    assert_eq!(
+        zstd::decode_all(packed.body.as_slice()).unwrap(),
+        plain.body
+    );
+    let gzipped = get(&ids, &[("Accept-Encoding", "gzip")]);
+    assert_eq!(gzipped.header("content-encoding"), Some("gzip"));
+    assert_eq!(gunzip(&gzipped.body), plain.body);
+
+    let many: Vec<String> = (0..101).map(|i| format!("b{i}")).collect();
+    for query in [
+        String::new(),
+        "?ids=".to_owned(),
+        format!("?ids={},,{other}", f.board),
+        format!("?ids={other},{}", f.board) + &format!(",{other}"),
+        format!("?ids={}", many.join(",")),
+    ] {
+        let refused = get(&query, &[]);
+        assert_eq!(refused.status, 400, "{query}: {}", refused.text());
+        assert_eq!(refused.json()["error"]["field"], json!("ids"), "{query}");
+    }
+    // A query the extractor itself refuses still gets the error shape.
+    let twice = get(&format!("?ids={other}&ids={other}"), &[]);
+    assert_eq!(twice.status, 400, "{}", twice.text());
+    assert_eq!(twice.json()["error"]["code"], json!("invalid_request"));
+}
+
+#[test]
+fn a_columns_read_carries_the_item_fields_asked_for() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let account = server.call("GET", "/me", None).json()["accountId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let db = store::Db::open(&server.data_dir().join("switchboard.db")).unwrap();
+    let fields = boards::ItemFields::parse("groupId,createdAt,values").unwrap();
+    let lean = boards::columnar_board(&db, &account, &f.board, fields).unwrap();
+    let whole = boards::columnar_board(&db, &account, &f.board, boards::ItemFields::ALL).unwrap();
+    assert!(lean.body.len() < whole.body.len());
+
+    let auth = format!("Bearer {}", server.token);
+    let get = |path: &str, headers: &[(&str, &str)]| {
+        let mut all = vec![("Authorization", auth.as_str()), ("Accept", COLUMNS)];
+        all.extend_from_slice(headers);
+        request(server.control(), "GET", path, &all, None)
+    };
+    let alone = format!("/boards/{}/full?fields=groupId,createdAt,values", f.board);
+    let reply = get(&alone, &[]);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.body, lean.body);
+    assert_eq!(reply.header("etag"), Some(lean.etag.as_str()));
+    let packed = get(&alone, &[("Accept-Encoding", "zstd")]);
+    assert_eq!(zstd::decode_all(packed.body.as_slice()).unwrap(), lean.body);
+    // Each choice of fields revalidates with its own tag only.
+    assert_eq!(get(&alone, &[("If-None-Match", &lean.etag)]).status, 304);
+    assert_eq!(get(&alone, &[("If-None-Match", &whole.etag)]).status, 200);
+    let whole_path = format!("/boards/{}/full", f.board);
+    assert_eq!(
+        get(&whole_path, &[("If-None-Match", &lean.etag)]).status,
+        200
+    );
+
+    let together = get(
+        &format!(
+            "/boards/full?ids={}&fields=values,createdAt,groupId",
+            f.board
+        ),
+        &[],
+    );
+    let line: Value = serde_json::from_slice(together.body.strip_suffix(b"\n").unwrap()).unwrap();
+    assert_eq!(line["etag"], json!(lean.etag));
+    assert_eq!(
+        line["body"],
+        serde_json::from_slice::<Value>(&lean.body).unwrap()
+    );
+
+    for path in [
+        format!("/boards/{}/full?fields=id,colour", f.board),
+        format!("/boards/{}/full?fields=", f.board),
+        format!("/boards/full?ids={}&fields=name,,id", f.board),
+    ] {
+        let refused = get(&path, &[]);
+        assert_eq!(refused.status, 400, "{path}: {}", refused.text());
+        assert_eq!(refused.json()["error"]["code"], json!("invalid_request"));
+        assert_eq!(refused.json()["error"]["field"], json!("fields"), "{path}");
+    }
 }
 
 #[test]

@@ -305,6 +305,7 @@ impl From<boards::BoardsError> for ApiError {
             E::Invalid { message } => ApiError::bad_request("invalid_request", message),
             E::Conflict { message } => ApiError::new(StatusCode::CONFLICT, "conflict", message),
             E::Database(e) => ApiError::internal(e),
+            E::Compression(e) => ApiError::internal(e),
         }
     }
 }

@@ -1,17 +1,28 @@
 //! Content negotiation: whether a request's `Accept` asks for a media type
-//! that a route serves besides its default JSON.
+//! that a route serves besides its default JSON, and whether its
+//! `Accept-Encoding` takes a coding a route keeps its body in.
 //!
 //! Routes answer JSON unless the client names the other representation
 //! itself, so `*/*`, `application/json`, a missing header or one that names
 //! only other types all keep the JSON; a wildcard never selects anything else.
 
-use axum::http::{HeaderMap, header};
+use axum::http::{HeaderMap, HeaderName, header};
 
 /// Whether `Accept` names `media_type` (case-insensitively, its parameters
 /// aside) with a weight above zero, in any of the request's `Accept` headers.
 pub fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
+    names(headers, header::ACCEPT, media_type)
+}
+
+/// Whether `Accept-Encoding` names `coding` with a weight above zero; as
+/// with types, `*` does not count.
+pub fn accepts_encoding(headers: &HeaderMap, coding: &str) -> bool {
+    names(headers, header::ACCEPT_ENCODING, coding)
+}
+
+fn names(headers: &HeaderMap, list: HeaderName, token: &str) -> bool {
     headers
-        .get_all(header::ACCEPT)
+        .get_all(list)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
@@ -19,7 +30,7 @@ pub fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
             let mut parts = range.split(';');
             let named = parts
                 .next()
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case(media_type));
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case(token));
             named && weight(parts) > 0.0
         })
 }
@@ -75,5 +86,26 @@ mod tests {
         ] {
             assert!(!accepts(&with(no), COLUMNS), "{no:?}");
         }
+    }
+
+    #[test]
+    fn an_encoding_is_taken_only_when_named_with_a_weight_above_zero() {
+        let encodings = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_str(value).unwrap(),
+            );
+            headers
+        };
+        for yes in ["gzip, deflate, br, zstd", "ZSTD;q=0.5", "gzip;q=1.0, zstd"] {
+            assert!(accepts_encoding(&encodings(yes), "zstd"), "{yes}");
+        }
+        for no in ["gzip, deflate, br", "*", "zstd;q=0", "zstdx"] {
+            assert!(!accepts_encoding(&encodings(no), "zstd"), "{no}");
+        }
+        assert!(!accepts_encoding(&HeaderMap::new(), "zstd"));
+        // An Accept header says nothing of encodings.
+        assert!(!accepts_encoding(&with(&["zstd"]), "zstd"));
     }
 }

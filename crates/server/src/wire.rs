@@ -74,6 +74,29 @@ pub struct BoardQuery {
     pub workspace_id: Option<String>,
 }
 
+/// `GET /boards/full` query: the boards to read, in the order their lines
+/// come.
+#[derive(Debug, Clone, Default, Deserialize, IntoParams, ToSchema)]
+#[into_params(parameter_in = Query)]
+pub struct FullReadsQuery {
+    /// Board ids separated by commas: 1 to 100, each once.
+    pub ids: Option<String>,
+    /// The item fields each body carries, separated by commas (`id`,
+    /// `groupId`, `name`, `createdAt`, `updatedAt`, `values`); all of them
+    /// when left out.
+    pub fields: Option<String>,
+}
+
+/// `GET /boards/{id}/full`'s query.
+#[derive(Debug, Clone, Default, Deserialize, IntoParams, ToSchema)]
+#[into_params(parameter_in = Query)]
+pub struct FullReadQuery {
+    /// For the columns form: the item fields it carries, separated by commas
+    /// (`id`, `groupId`, `name`, `createdAt`, `updatedAt`, `values`); all of
+    /// them when left out. The JSON form always carries every field.
+    pub fields: Option<String>,
+}
+
 #[derive(Debug, Clone, Deserialize, TS, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewAccount {

@@ -1,5 +1,6 @@
 //! The project-board module's routes: workspaces, the member directory,
-//! boards with their columns and groups, items, and the full-board read.
+//! boards with their columns and groups, items (the full-board reads are in
+//! `board_reads.rs`).
 //! Reads are open to agent tokens, and so are creating items and changing
 //! them; every other write (workspaces, members, boards, columns, groups,
 //! moving and deleting items) is for people and scripts. A write that
@@ -7,20 +8,20 @@
 //! the event stream with the board's new ETag.
 
 use axum::extract::{MatchedPath, Path, Query, RawPathParams, Request, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{Method, StatusCode};
 use axum::middleware::{Next, from_fn_with_state};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use boards::{ItemPatch, MemberPatch, NewBoard, NewColumn, NewGroup, NewItem, NewMember};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::board_reads;
 use crate::auth::{Caller, User};
 use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
-use crate::negotiate::accepts;
 use crate::state::AppState;
 use crate::wire::{
     BatchCreated, BoardChanged, BoardQuery, ColumnChange, ItemBatch, ItemMove, Named, Order, Titled,
@@ -44,7 +45,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             "/boards/{id}",
             get(get_board).patch(rename_board).delete(delete_board),
         )
-        .route("/boards/{id}/full", get(full_board))
+        .route("/boards/full", get(board_reads::full_boards))
+        .route("/boards/{id}/full", get(board_reads::full_board))
         .route("/boards/{id}/columns", post(add_column))
         .route("/boards/{id}/columns/reorder", post(reorder_columns))
         .route(
@@ -316,129 +318,6 @@ async fn delete_board(
 ) -> ApiResult<StatusCode> {
     blocking(move || boards::delete_board(&s.db, user.account_id(), &id)).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// The board and all its items in one read, with a strong `ETag`.
-///
-/// JSON unless `Accept` names `application/vnd.switchboard.columns+json`
-/// (with q > 0): then the same read in columns, one array per item field and
-/// a dictionary per values key, with its own ETag. `If-None-Match` with the
-/// ETag of the representation asked for → 304. Both carry `Vary: Accept`.
-/// Compressed when the client accepts gzip, br or zstd. Agent tokens are
-/// admitted.
-// A matching `If-None-Match` costs one indexed lookup. The JSON body is
-// streamed in chunks as the rows are read, so serving a big board never holds
-// all of it in memory; the columns body is complete only after the last item
-// and is built whole (a fraction of the JSON's size). Compression is the
-// router's layer.
-#[utoipa::path(get, path = "/boards/{id}/full", params(("id" = String, Path, description = "The board's id."),
-        ("Accept" = Option<String>, Header, description = "`application/vnd.switchboard.columns+json` (q > 0) for the columns form; anything else, or none, for JSON."),
-        ("If-None-Match" = Option<String>, Header, description = "An ETag this read gave for the same representation.")),
-    responses(
-        (status = 200, description = "The board and its items, as JSON or in columns.",
-            headers(("ETag" = String), ("Vary" = String, description = "`Accept`")),
-            content((boards::FullBoardBody = "application/json"),
-                (boards::ColumnsBoardBody = "application/vnd.switchboard.columns+json"))),
-        (status = 304, description = "The board is as the ETag says.",
-            headers(("ETag" = String), ("Vary" = String, description = "`Accept`"))),
-    ))]
-async fn full_board(
-    caller: Caller,
-    State(s): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> ApiResult<Response> {
-    let account = caller.account_id().to_owned();
-    let columnar = accepts(&headers, boards::COLUMNAR_MEDIA_TYPE);
-    // A cache keeps the two forms apart by `Accept`; on every reply, so that a
-    // revalidated copy keeps saying so.
-    let cache_headers = |etag: String| {
-        [
-            (header::ETAG, etag),
-            (header::CACHE_CONTROL, "private, no-cache".to_owned()),
-            (header::VARY, "Accept".to_owned()),
-        ]
-    };
-    if let Some(wanted) = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-    {
-        let etag_of = if columnar {
-            boards::columnar_etag
-        } else {
-            boards::board_etag
-        };
-        let (db, account, id) = (s.db.clone(), account.clone(), id.clone());
-        let etag = blocking(move || etag_of(&db, &account, &id)).await?;
-        if etag_matches(&wanted, &etag) {
-            return Ok((StatusCode::NOT_MODIFIED, cache_headers(etag)).into_response());
-        }
-    }
-    if columnar {
-        let full = blocking(move || boards::columnar_board(&s.db, &account, &id)).await?;
-        return Ok((
-            cache_headers(full.etag),
-            [(header::CONTENT_TYPE, boards::COLUMNAR_MEDIA_TYPE)],
-            full.body,
-        )
-            .into_response());
-    }
-    let (started, etag) = tokio::sync::oneshot::channel();
-    let (sender, chunks) = tokio::sync::mpsc::channel::<Result<bytes::Bytes, std::io::Error>>(4);
-    let runtime = tokio::runtime::Handle::current();
-    tokio::task::spawn_blocking(move || {
-        let mut started = Some(started);
-        let result = boards::stream_full_board(
-            &s.db,
-            &account,
-            &id,
-            |etag| {
-                if let Some(started) = started.take() {
-                    let _ = started.send(Ok(etag));
-                }
-            },
-            // A client that stops reading must not hold a database reader
-            // for ever: give up on it after a while.
-            |chunk| {
-                runtime
-                    .block_on(tokio::time::timeout(
-                        SLOW_CLIENT,
-                        sender.send(Ok(bytes::Bytes::from(chunk))),
-                    ))
-                    .is_ok_and(|sent| sent.is_ok())
-            },
-        );
-        if let Err(error) = result {
-            match started.take() {
-                Some(started) => {
-                    let _ = started.send(Err(error));
-                }
-                None => {
-                    tracing::error!(%error, "full-board read failed mid-stream");
-                    let _ = sender.blocking_send(Err(std::io::Error::other("read failed")));
-                }
-            }
-        }
-    });
-    let etag = etag.await.map_err(ApiError::internal)??;
-    let body = axum::body::Body::from_stream(tokio_stream::wrappers::ReceiverStream::new(chunks));
-    Ok((
-        cache_headers(etag),
-        [(header::CONTENT_TYPE, "application/json")],
-        body,
-    )
-        .into_response())
-}
-
-const SLOW_CLIENT: std::time::Duration = std::time::Duration::from_secs(30);
-
-fn etag_matches(if_none_match: &str, etag: &str) -> bool {
-    if_none_match.trim() == "*"
-        || if_none_match
-            .split(',')
-            .map(|t| t.trim().trim_start_matches("W/"))
-            .any(|t| t == etag)
 }
 
 /// Adds a column. Not for agent tokens.
@@ -726,17 +605,4 @@ async fn events(
     })
     .await?;
     Ok(Json(json!(events)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::etag_matches;
-
-    #[test]
-    fn if_none_match_lists_and_wildcards() {
-        assert!(etag_matches("\"b.3\"", "\"b.3\""));
-        assert!(etag_matches("\"a.1\", W/\"b.3\"", "\"b.3\""));
-        assert!(etag_matches("*", "\"b.3\""));
-        assert!(!etag_matches("\"b.2\"", "\"b.3\""));
-    }
 }

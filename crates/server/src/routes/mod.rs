@@ -11,6 +11,7 @@ mod accounts;
 mod alarms;
 mod app;
 mod approvals;
+mod board_reads;
 mod boards;
 mod bookmarks;
 mod bug_reports;

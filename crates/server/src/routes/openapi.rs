@@ -32,10 +32,10 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, boards, bookmarks, bug_reports, calendars, clock, coaching,
-    dashboards, digests, doctor, drips, email_inbound, focus, forensics, governor, inbox,
-    messenger_bot, metrics, navigation, recipes, rules, runners, secrets, sessions, settings,
-    stream, task_lists, teamchat, ui, utility, webhooks, work,
+    accounts, alarms, app, approvals, board_reads, boards, bookmarks, bug_reports, calendars,
+    clock, coaching, dashboards, digests, doctor, drips, email_inbound, focus, forensics, governor,
+    inbox, messenger_bot, metrics, navigation, recipes, rules, runners, secrets, sessions,
+    settings, stream, task_lists, teamchat, ui, utility, webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -67,7 +67,7 @@ pub const LISTENER: &str = "x-listener";
         boards::list_workspaces, boards::create_workspace, boards::rename_workspace,
         boards::delete_workspace, boards::list_members, boards::create_member,
         boards::update_member, boards::delete_member, boards::list_boards, boards::create_board,
-        boards::get_board, boards::rename_board, boards::delete_board, boards::full_board,
+        boards::get_board, boards::rename_board, boards::delete_board, board_reads::full_board, board_reads::full_boards,
         boards::add_column, boards::reorder_columns, boards::change_column,
         boards::remove_column, boards::add_group, boards::reorder_groups, boards::rename_group,
         boards::remove_group, boards::create_item, boards::create_items, boards::get_item,

@@ -1,15 +1,18 @@
 /**
- * Loads the connected boards' full reads in parallel, each on its own, so one slow or missing
- * board shows as such without holding back the others, and revalidates with the board's ETag
- * (a 304 reuses the copy already in memory). Reads ask for the compact column form, a fraction
- * of the JSON's bytes that decodes without an object per item, and take the JSON as well when
- * that is what comes back. The server marks both `no-cache` with an ETag, so after a reload the
- * browser's HTTP cache revalidates each read instead of downloading it again.
+ * Loads the connected boards' full reads, each settling on its own, so one slow or missing
+ * board shows as such without holding back the others. The boards a load asks for at once come
+ * in one reply (`GET /boards/full`, a line per board, each decoded as its line arrives): one
+ * request instead of fifty saves each request's work in every process of the browser. A board
+ * read before revalidates on its own with its ETag (a 304 reuses the copy already in memory).
+ * Reads ask for the compact column form, a fraction of the JSON's bytes that decodes without an
+ * object per item; a board read on its own takes the JSON as well when that is what comes back.
+ * A read may carry only some item fields (`fields=`, what the dashboard's widgets read): the
+ * copy kept for revalidation is then that read's, apart from the whole one.
  */
 import { errorMessage } from "../../shared/api/errorMessage";
-import { ApiError, apiRequest } from "../../shared/api/client";
+import { ApiError, apiRequest, apiStream } from "../../shared/api/client";
 import { ColumnsFormError, ITEM_FIELDS, decodeItemColumns } from "./engine/itemColumns";
-import type { BoardFull, BoardRead, Item } from "./engine/types";
+import type { BoardFull, BoardRead, Item, ReadField } from "./engine/types";
 
 /** The compact column form of `GET /boards/<id>/full`. */
 export const COLUMNS_MEDIA_TYPE = "application/vnd.switchboard.columns+json";
@@ -28,14 +31,23 @@ interface CachedBoard {
   data: BoardRead;
 }
 
-/** Full reads kept for the page's lifetime, keyed by board id, for If-None-Match. */
+/** Full reads kept for the page's lifetime, keyed by board id and fields, for If-None-Match. */
 const boardCache = new Map<string, CachedBoard>();
+
+/** The fields a read carries, as `fields=` lists them; empty for a read of them all. */
+const fieldList = (fields: readonly ReadField[] | undefined) => fields?.join(",") ?? "";
+
+const cacheKey = (id: string, fields: readonly ReadField[] | undefined) => `${fieldList(fields)}\n${id}`;
+
+/** `?fields=…` for a read of only `fields` (plain names, nothing to escape); nothing for them all. */
+const fieldsQuery = (fields: readonly ReadField[] | undefined) => (fields ? `fields=${fieldList(fields)}` : "");
 
 export function clearBoardCache(): void {
   boardCache.clear();
 }
 
-export type BoardFetcher = (id: string, signal: AbortSignal) => Promise<BoardRead>;
+/** Reads a board, with only `fields` of its items when given (else all of them). */
+export type BoardFetcher = (id: string, signal: AbortSignal, fields?: readonly ReadField[]) => Promise<BoardRead>;
 
 /** An item of the JSON form, as far as the engine reads it: text fields and an object of values. */
 function isItem(item: unknown): item is Item {
@@ -93,19 +105,201 @@ async function onTheWire<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-export const fetchBoardFull: BoardFetcher = async (id, signal) => {
-  const cached = boardCache.get(id);
+export const fetchBoardFull: BoardFetcher = async (id, signal, fields) => {
+  const key = cacheKey(id, fields);
+  const cached = boardCache.get(key);
   const headers: Record<string, string> = { Accept: FULL_READ_ACCEPT };
   if (cached) headers["If-None-Match"] = cached.etag;
-  const reply = await onTheWire(() =>
-    apiRequest<unknown>(`/boards/${encodeURIComponent(id)}/full`, { headers, signal, priority: "low" }),
-  );
+  const query = fieldsQuery(fields);
+  const path = `/boards/${encodeURIComponent(id)}/full${query ? `?${query}` : ""}`;
+  const reply = await onTheWire(() => apiRequest<unknown>(path, { headers, signal, priority: "low" }));
   if (reply.status === 304 && cached) return cached.data;
   const data = boardRead(reply.data, reply.headers.get("Content-Type"), reply.status);
   const etag = reply.headers.get("ETag");
-  if (etag) boardCache.set(id, { etag, data });
+  if (etag) boardCache.set(key, { etag, data });
   return data;
 };
+
+/** The most boards `GET /boards/full` reads in one reply. */
+export const MAX_BOARDS_READ_TOGETHER = 100;
+
+/** One line of `GET /boards/full`. */
+type FullReadLine =
+  { id: string; etag: string; body: unknown } | { id: string; error: { code?: string; message?: string } };
+
+/**
+ * Cuts a text that arrives in pieces into its lines. A line may span many pieces (a board's
+ * body is a few hundred kilobytes), so pieces are kept until its end and joined once.
+ */
+export class LineSplitter {
+  private pieces: string[] = [];
+
+  /** The lines `piece` completes, without their newlines. */
+  push(piece: string): string[] {
+    const lines: string[] = [];
+    let from = 0;
+    for (let end = piece.indexOf("\n"); end >= 0; end = piece.indexOf("\n", from)) {
+      this.pieces.push(piece.slice(from, end));
+      lines.push(this.pieces.join(""));
+      this.pieces = [];
+      from = end + 1;
+    }
+    if (from < piece.length) this.pieces.push(piece.slice(from));
+    return lines;
+  }
+
+  /** What came after the last newline. */
+  rest(): string {
+    return this.pieces.join("");
+  }
+}
+
+/** A line of the reply as read, refused as an invalid reply unless it has a line's shape. */
+function parseLine(text: string): FullReadLine {
+  const invalid = (why: string) => new ApiError(200, "invalid_reply", `The boards' read is malformed: ${why}.`);
+  let line: unknown;
+  try {
+    line = JSON.parse(text);
+  } catch {
+    throw invalid("a line is not JSON");
+  }
+  const { id, etag, error } = (line ?? {}) as { id?: unknown; etag?: unknown; error?: unknown };
+  if (typeof id !== "string") throw invalid("a line names no board");
+  if (typeof etag !== "string" && (typeof error !== "object" || error === null))
+    throw invalid(`the line of ${id} has neither an ETag nor an error`);
+  return line as FullReadLine;
+}
+
+/** An error line as the error a read of that board alone would have thrown. */
+function lineError(error: { code?: string; message?: string }): ApiError {
+  const status = error.code === "not_found" ? 404 : 500;
+  return new ApiError(status, error.code ?? "http_error", error.message ?? "The board could not be read.");
+}
+
+/**
+ * Reads `ids` in one `GET /boards/full` and returns one promise per board, in the order of
+ * `ids`; each settles as its line arrives, so the first boards are decoded while the later
+ * ones are still on their way. A reply refused or lost before its first line (a server or a
+ * proxy that does not know the route, a dropped connection) is not the boards' failure: each
+ * is then read on its own with `alone`. What a reply cut short never brought fails as it did.
+ */
+export function fetchBoardsTogether(
+  ids: readonly string[],
+  signal: AbortSignal,
+  alone: BoardFetcher = fetchBoardFull,
+  fields?: readonly ReadField[],
+): Promise<BoardRead>[] {
+  const waiting = new Map<string, { resolve: (read: BoardRead) => void; reject: (error: unknown) => void }>();
+  const reads = ids.map((id) => new Promise<BoardRead>((resolve, reject) => waiting.set(id, { resolve, reject })));
+  const settle = (line: FullReadLine) => {
+    const board = waiting.get(line.id);
+    if (!board) return;
+    waiting.delete(line.id);
+    if ("error" in line) return board.reject(lineError(line.error));
+    try {
+      const data = boardRead(line.body, COLUMNS_MEDIA_TYPE, 200);
+      boardCache.set(cacheKey(line.id, fields), { etag: line.etag, data });
+      board.resolve(data);
+    } catch (error) {
+      board.reject(error);
+    }
+  };
+  let lineSeen = false;
+  const read = async () => {
+    const query = [`ids=${ids.map(encodeURIComponent).join(",")}`, fieldsQuery(fields)].filter(Boolean).join("&");
+    const reply = await apiStream(`/boards/full?${query}`, { signal, priority: "low" });
+    if (!reply.body) throw new ApiError(reply.status, "invalid_reply", "The boards' read came without a body.");
+    const lines = new LineSplitter();
+    const text = reply.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { done, value } = await text.read();
+      if (done) break;
+      for (const line of lines.push(value)) {
+        lineSeen = true;
+        settle(parseLine(line));
+      }
+    }
+    if (lines.rest()) throw new ApiError(reply.status, "invalid_reply", "The boards' read ended within a line.");
+  };
+  onTheWire(read)
+    .then(() => {
+      if (waiting.size > 0) throw new ApiError(200, "invalid_reply", "The boards' read ended before every board.");
+    })
+    .catch((error: unknown) => {
+      const aborted = error instanceof DOMException && error.name === "AbortError";
+      if (!lineSeen && !aborted) {
+        for (const [id, board] of waiting) alone(id, signal, fields).then(board.resolve, board.reject);
+        waiting.clear();
+        return;
+      }
+      for (const board of waiting.values()) board.reject(error);
+      waiting.clear();
+    });
+  return reads;
+}
+
+/**
+ * A fetcher that reads the boards asked for in the same task (with the same signal and fields)
+ * together, in one reply per hundred; a board already read so (which revalidates with its
+ * ETag) or asked for alone is read on its own.
+ */
+export function readTogether(
+  together: typeof fetchBoardsTogether = fetchBoardsTogether,
+  alone: BoardFetcher = fetchBoardFull,
+): BoardFetcher {
+  interface Asked {
+    id: string;
+    signal: AbortSignal;
+    fields: readonly ReadField[] | undefined;
+    resolve: (read: BoardRead) => void;
+    reject: (e: unknown) => void;
+  }
+  let asked: Asked[] = [];
+  const send = () => {
+    const batch = asked;
+    asked = [];
+    const groups = new Map<AbortSignal, Map<string, Asked[]>>();
+    for (const one of batch) {
+      const bySignal = groups.get(one.signal) ?? new Map<string, Asked[]>();
+      groups.set(one.signal, bySignal);
+      const key = fieldList(one.fields);
+      const group = bySignal.get(key);
+      if (group) group.push(one);
+      else bySignal.set(key, [one]);
+    }
+    for (const [signal, byFields] of groups) {
+      for (const group of byFields.values()) {
+        const [first] = group;
+        if (!first) continue;
+        if (group.length === 1) {
+          alone(first.id, signal, first.fields).then(first.resolve, first.reject);
+          continue;
+        }
+        for (let at = 0; at < group.length; at += MAX_BOARDS_READ_TOGETHER) {
+          const part = group.slice(at, at + MAX_BOARDS_READ_TOGETHER);
+          together(
+            part.map((one) => one.id),
+            signal,
+            alone,
+            first.fields,
+          ).forEach((read, i) => {
+            const one = part[i];
+            if (one) read.then(one.resolve, one.reject);
+          });
+        }
+      }
+    }
+  };
+  return (id, signal, fields) => {
+    const key = cacheKey(id, fields);
+    const twice = asked.some((one) => one.signal === signal && cacheKey(one.id, one.fields) === key);
+    if (boardCache.has(key) || twice) return alone(id, signal, fields);
+    return new Promise<BoardRead>((resolve, reject) => {
+      if (asked.length === 0) queueMicrotask(send);
+      asked.push({ id, signal, fields, resolve, reject });
+    });
+  };
+}
 
 export interface LoadOptions {
   fetchBoard?: BoardFetcher;

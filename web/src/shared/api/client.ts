@@ -38,54 +38,68 @@ export interface ApiReply<T> {
   headers: Headers;
 }
 
-/** Like `apiFetch`, but also returns the status and headers (ETag, …). */
-export async function apiRequest<T>(path: string, request: ApiRequest = {}): Promise<ApiReply<T>> {
+/** Sends the request; a network failure is the ApiError every caller shows. */
+async function send(path: string, request: ApiRequest): Promise<Response> {
   const headers: Record<string, string> = { ...request.headers };
   let body: string | undefined;
   if (request.body !== undefined) {
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(request.body);
   }
-  let response: Response;
   try {
-    response = await fetch(`/api${path}`, {
+    return await fetch(`/api${path}`, {
       method: request.method ?? "GET",
       headers,
       body,
       credentials: "same-origin",
       signal: request.signal,
-      ...(request.priority ? { priority: request.priority } : {}),
+      priority: request.priority,
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
     throw new ApiError(0, "network_error", "Switchboard could not be reached. Is `switchboard serve` running?");
   }
+}
+
+/** A reply that is not 2xx, as its ApiError: the contract's error body when it has one. */
+function replyError(status: number, parsed: unknown): ApiError {
+  const error = (parsed as { error?: { code?: string; message?: string; field?: string } } | undefined)?.error;
+  return new ApiError(
+    status,
+    error?.code ?? "http_error",
+    error?.message ?? `The server answered ${status}.`,
+    typeof error?.field === "string" ? error.field : undefined,
+  );
+}
+
+function parseReply(status: number, text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(status, "invalid_reply", `The server answered ${status} with a body that is not JSON.`);
+  }
+}
+
+/** Like `apiFetch`, but also returns the status and headers (ETag, …). */
+export async function apiRequest<T>(path: string, request: ApiRequest = {}): Promise<ApiReply<T>> {
+  const response = await send(path, request);
   if (response.status === 204 || response.status === 304) {
     return { data: undefined as T, status: response.status, headers: response.headers };
   }
-  const text = await response.text();
-  let parsed: unknown = undefined;
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new ApiError(
-        response.status,
-        "invalid_reply",
-        `The server answered ${response.status} with a body that is not JSON.`,
-      );
-    }
-  }
-  if (!response.ok) {
-    const error = (parsed as { error?: { code?: string; message?: string; field?: string } } | undefined)?.error;
-    throw new ApiError(
-      response.status,
-      error?.code ?? "http_error",
-      error?.message ?? `The server answered ${response.status}.`,
-      typeof error?.field === "string" ? error.field : undefined,
-    );
-  }
+  const parsed = parseReply(response.status, await response.text());
+  if (!response.ok) throw replyError(response.status, parsed);
   return { data: parsed as T, status: response.status, headers: response.headers };
+}
+
+/**
+ * Calls `/api<path>` and returns the reply unread, for a body to be read as it arrives; a reply
+ * that is not 2xx is thrown as its ApiError.
+ */
+export async function apiStream(path: string, request: ApiRequest = {}): Promise<Response> {
+  const response = await send(path, request);
+  if (!response.ok) throw replyError(response.status, parseReply(response.status, await response.text()));
+  return response;
 }
 
 /** Calls `/api<path>` and returns the parsed JSON body (undefined on 204). */

@@ -263,12 +263,12 @@ export type ColumnsBoardBody = {
  */
 board: FullBoardHeader, items: ItemColumns, };
 
-export type ItemColumns = { count: number, id: StringColumn, groupId: StringColumn, name: StringColumn, createdAt: StringColumn, updatedAt: StringColumn, 
+export type ItemColumns = { count: number, id?: StringColumn, groupId?: StringColumn, name?: StringColumn, createdAt?: StringColumn, updatedAt?: StringColumn, 
 /**
  * One column per key found in any item's `values`; on the wire the keys
  * come in first-appearance order (items in order, each item's keys sorted).
  */
-values: { [key in string]: ValueColumn }, };
+values?: { [key in string]: ValueColumn }, };
 
 export type StringColumn = Array<string> | { dict: Array<string>, codes: Array<number>, };
 

@@ -400,6 +400,8 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
     }
     return d;
   };
+  let lastCreated: string | undefined;
+  let lastCreatedDay = NO_DAY;
   for (let i = 0; i < n; i++) {
     const raw = sprintCells[i];
     let s = byRaw.get(raw);
@@ -428,7 +430,13 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
       }
     }
     // Read in place: cutting the date part out of each timestamp allocated a string per item.
-    out.createdDay[i] = calendarDay(createdAt[i]);
+    // Items made in one batch share one timestamp, mostly one after another.
+    const created = createdAt[i];
+    if (created !== lastCreated) {
+      lastCreated = created;
+      lastCreatedDay = calendarDay(created);
+    }
+    out.createdDay[i] = lastCreatedDay;
   }
   return out;
 }

@@ -12,7 +12,7 @@ import { type NumbersResult, computeNumbers } from "./computeNumbers";
 import { type PlannedVsUnplannedResult, computePlannedVsUnplanned } from "./computePlannedVsUnplanned";
 import { type TableResult, computeTable } from "./computeTable";
 import { type VelocityResult, computeVelocity } from "./computeVelocity";
-import type { DashboardFilters, FilteredData, FilterReport, PreparedBoard, WidgetConfig } from "./types";
+import type { DashboardFilters, FilteredData, FilterReport, PreparedBoard, ReadField, WidgetConfig } from "./types";
 
 export interface UnknownWidgetResult {
   kind: "unknown";
@@ -41,6 +41,17 @@ const COMPUTE: Record<WidgetType, (data: FilteredData, settings: Record<string, 
   table: computeTable,
   apps: () => computeApps(),
 };
+
+/**
+ * The item fields a board's read must carry for these widgets (`fields=` of the full read):
+ * every widget reads values, groups and creation days; only a table shows an item's id and
+ * name, which on a board of batch-made items are most of its bytes. `undefined`: all of them.
+ */
+export function itemFieldsFor(widgets: readonly WidgetConfig[]): readonly ReadField[] | undefined {
+  return widgets.some((w) => w.type === "table") ? undefined : FIGURE_FIELDS;
+}
+
+const FIGURE_FIELDS: readonly ReadField[] = ["groupId", "createdAt", "values"];
 
 function isWidgetType(type: string): type is WidgetType {
   return Object.hasOwn(COMPUTE, type);

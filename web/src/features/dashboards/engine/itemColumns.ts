@@ -81,17 +81,18 @@ function stringColumn(column: unknown, count: number, what: string): readonly st
 /**
  * The compact read's items as columns, every field and values key expanded from its dictionary
  * here, in the one pass that checks it; a body that does not have the form's shape is refused
- * whole.
+ * whole. A field the read left out (`fields=`) reads as a column of nothing.
  */
 export function decodeItemColumns(wire: unknown): ItemColumns {
   if (typeof wire !== "object" || wire === null) throw new ColumnsFormError("items is not an object");
-  const { count, values } = wire as Partial<WireColumns>;
+  const { count, values = {} } = wire as Partial<WireColumns>;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 0)
     throw new ColumnsFormError("items.count is not a count");
   if (typeof values !== "object" || values === null) throw new ColumnsFormError("items.values is not an object");
   const fields = new Map<string, readonly string[]>();
   for (const name of ITEM_FIELDS) {
-    fields.set(name, stringColumn((wire as Record<string, unknown>)[name], count, `items.${name}`));
+    const column = (wire as Record<string, unknown>)[name];
+    if (column !== undefined) fields.set(name, stringColumn(column, count, `items.${name}`));
   }
   const columns = new Map<string, readonly unknown[]>();
   for (const [key, column] of Object.entries(values))
@@ -99,7 +100,7 @@ export function decodeItemColumns(wire: unknown): ItemColumns {
   const none: readonly unknown[] = new Array<unknown>(count);
   return {
     count,
-    field: (name) => fields.get(name) as readonly string[],
+    field: (name) => fields.get(name) ?? (none as readonly string[]),
     cells: (key) => columns.get(key) ?? none,
   };
 }

@@ -30,9 +30,13 @@ export type BoardFull = Omit<FullBoardBody, "board"> & { board: Board };
 /** The item fields other than `values`. */
 export type ItemField = "id" | "groupId" | "name" | "createdAt" | "updatedAt";
 
+/** A field the full read's `fields` may name: an item field, or `values`. */
+export type ReadField = ItemField | "values";
+
 /** A board's items by column, indexed by row (the item's position in the full read). */
 export interface ItemColumns {
   readonly count: number;
+  /** A field by row; every row undefined when the read left the field out (`fields=`). */
   field(name: ItemField): readonly string[];
   /** The values under one key, by row; undefined where an item has none. Read, never write. */
   cells(key: string): readonly unknown[];

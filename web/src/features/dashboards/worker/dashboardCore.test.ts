@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { ApiError } from "../../../shared/api/client";
-import type { Dashboard } from "../api";
+import type { Dashboard, Versioned } from "../api";
 import { computeApps } from "../engine/computeApps";
 import { makeBoard } from "../engine/fixtures/makeBoard";
-import type { BoardFull, WidgetConfig } from "../engine/types";
+import type { BoardFull, DashboardFilters, WidgetConfig } from "../engine/types";
 import { type WorkerReply, createDashboardCore } from "./dashboardCore";
 import { NO_RESULTS, applyResults } from "../resultsStore";
 
@@ -36,6 +36,21 @@ function setup(reads: Record<string, BoardFull | ApiError>) {
   });
   const handle = createDashboardCore({ post: (r) => replies.push(r), fetchBoard, flushMs: 50 });
   return { replies, handle, fetchBoard };
+}
+
+/** A dashboard read: "Saved", its boards a and b (d1) or none, one sum widget and `filters`. */
+function saved(filters: DashboardFilters) {
+  return async (id: string): Promise<Versioned<Dashboard>> => ({
+    data: {
+      id,
+      workspaceId: "w1",
+      name: "Saved",
+      config: { boardIds: id === "d1" ? ["a", "b"] : [], widgets: [sum], filters },
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+    },
+    etag: '"v1"',
+  });
 }
 
 function figure(reply: WorkerReply | undefined, id: string): unknown {
@@ -287,19 +302,7 @@ describe("the dashboard worker's core", () => {
     const handle = createDashboardCore({
       post: (r) => replies.push(r),
       fetchBoard,
-      fetchDashboard: async (id) => ({
-        data: {
-          id,
-          workspaceId: "w1",
-          name: "Saved",
-          config: {
-            boardIds: id === "d1" ? ["a", "b"] : [],
-            widgets: [sum],
-            filters: { rules: [{ column: "status", op: "is", value: "" }] },
-          },
-        } as Dashboard,
-        etag: '"v1"',
-      }),
+      fetchDashboard: saved({ rules: [{ column: "status", op: "is", value: "" }] }),
       flushMs: 50,
     });
     handle({ type: "open", dashboardId: "d1" });
@@ -325,6 +328,57 @@ describe("the dashboard worker's core", () => {
     handle({ type: "view", filters: { rules: [{ column: "status", op: "is", value: "big" }] }, widgets: [sum] });
     expect(figure(replies.at(-1), "n1")).toBe("–");
     expect(fetchBoard).toHaveBeenCalledTimes(2);
+  });
+
+  test("boards are read with only the fields the widgets read; a table added later has them read again whole", async () => {
+    const replies: WorkerReply[] = [];
+    // A read of some fields has no names: the stand-in says so in each item's name.
+    const fetchBoard = vi.fn(async (id: string, _signal: AbortSignal, fields?: readonly string[]) => {
+      const read = board(id, [1, 2]);
+      if (fields?.includes("name")) return read;
+      return fields ? { ...read, items: read.items.map((item) => ({ ...item, name: "(not read)" })) } : read;
+    });
+    const handle = createDashboardCore({
+      post: (r) => replies.push(r),
+      fetchBoard,
+      fetchDashboard: saved({ rules: [] }),
+      flushMs: 50,
+    });
+    handle({ type: "open", dashboardId: "d1" });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetchBoard.mock.calls.map((c) => [c[0], c[2]])).toEqual([
+      ["a", ["groupId", "createdAt", "values"]],
+      ["b", ["groupId", "createdAt", "values"]],
+    ]);
+    handle({ type: "load", ids: ["a", "b"], revalidate: false });
+    handle({ type: "view", filters: null, widgets: [sum] });
+    expect(
+      figure(
+        replies.find((r) => r.results?.results.n1),
+        "n1",
+      ),
+    ).toBe("6");
+
+    const table: WidgetConfig = { ...sum, id: "t1", type: "table", settings: { columns: ["effort"], limit: 10 } };
+    const sent = replies.length;
+    handle({ type: "view", filters: null, widgets: [sum, table] });
+    // Nothing computed over boards without names: the results come with the boards read again.
+    expect(replies.slice(sent).some((r) => r.results)).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetchBoard.mock.calls.slice(2).map((c) => [c[0], c[2]])).toEqual([
+      ["a", undefined],
+      ["b", undefined],
+    ]);
+    const rows = replies.flatMap((r) => {
+      const result = r.results?.results.t1;
+      return result?.kind === "table" ? result.rows : [];
+    });
+    expect(rows.map((row) => row.name)).toEqual(["Item 0", "Item 1", "Item 0", "Item 1"]);
+
+    // Back to widgets that need less: what was read serves, nothing is read again.
+    handle({ type: "view", filters: null, widgets: [sum] });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fetchBoard).toHaveBeenCalledTimes(4);
   });
 
   test("a failed open tells the page why and leaves the loading to it", async () => {

@@ -9,11 +9,19 @@ import { ApiError } from "../../../shared/api/client";
 import { errorMessage } from "../../../shared/api/errorMessage";
 import { type Dashboard, type Versioned, getDashboard } from "../api";
 import { effectiveFilters } from "../filterEdit";
-import { type BoardFetcher, type BoardLoad, fetchBoardFull, loadBoards, loadedBoards } from "../boardLoader";
+import { type BoardFetcher, type BoardLoad, loadBoards, loadedBoards, readTogether } from "../boardLoader";
 import { applyFilters } from "../engine/applyFilters";
-import { type WidgetResult, computeWidget, deriveForView } from "../engine/computeWidget";
+import { type WidgetResult, computeWidget, deriveForView, itemFieldsFor } from "../engine/computeWidget";
 import { prepareBoards } from "../engine/prepareBoards";
-import type { Board, BoardRead, DashboardFilters, FilteredData, FilterReport, WidgetConfig } from "../engine/types";
+import type {
+  Board,
+  BoardRead,
+  DashboardFilters,
+  FilteredData,
+  FilterReport,
+  ReadField,
+  WidgetConfig,
+} from "../engine/types";
 import { type ComputedWidget, FilterCache } from "./filterCache";
 
 /** What the settings panel and the toolbar need of a loaded board: never its items. */
@@ -190,15 +198,23 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   /** When results over the boards so far were last sent, or the load began. */
   let partialAt = 0;
   const partialEveryMs = options.partialEveryMs ?? 1000;
-  const fetchBoard = options.fetchBoard ?? fetchBoardFull;
+  // The boards a load asks for at once come in one reply.
+  const fetchBoard = options.fetchBoard ?? readTogether();
   const fetchDashboard = options.fetchDashboard ?? getDashboard;
   let opened: Promise<DashboardRead> | null = null;
   // Until the page's first request it may not be listening yet: replies wait here.
   let held: WorkerReply[] | null = [];
   const post = (reply: WorkerReply) => (held ? held.push(reply) : options.post(reply));
   let loadingIds: string[] | null = null;
-  const fetchAndDerive: BoardFetcher = async (id, signal) => {
-    const read = await fetchBoard(id, signal);
+  /**
+   * The item fields the boards are read with: only what the widgets read (`itemFieldsFor`),
+   * chosen from the saved widgets when `open` starts the reads. A widget that needs more (a
+   * table, added later) has every board read again with all of them; one that needs less
+   * keeps what was read.
+   */
+  let readFields: readonly ReadField[] | undefined;
+  const fetchAndDerive: BoardFetcher = async (id, signal, fields) => {
+    const read = await fetchBoard(id, signal, fields);
     const [prepared] = prepareBoards([read]);
     try {
       if (view && prepared) deriveForView(prepared, view.filters, view.widgets);
@@ -333,11 +349,12 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     loadingIds = ids;
     partialAt = Date.now();
     cancel?.();
+    const fields = readFields;
     cancel = loadBoards(ids, {
       onChange: onLoads,
       previous: loads,
       revalidate,
-      fetchBoard: fetchAndDerive,
+      fetchBoard: (id, signal) => fetchAndDerive(id, signal, fields),
       flushMs: options.flushMs,
       slowAfterMs: options.slowAfterMs,
     });
@@ -353,7 +370,10 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
         // The saved filters and widgets are what the page will ask for first: with them each
         // board's columns are read as it arrives, even before the page has said so.
         if (!view) setView(effectiveFilters(config.filters), config.widgets);
-        if (loadingIds === null) load(config.boardIds, false);
+        if (loadingIds === null) {
+          readFields = itemFieldsFor(config.widgets);
+          load(config.boardIds, false);
+        }
       });
       return;
     }
@@ -372,6 +392,14 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       return;
     }
     setView(request.filters, request.widgets, request.key);
+    if (readFields !== undefined && itemFieldsFor(request.widgets) === undefined && loadingIds !== null) {
+      // The boards were read without what a widget now shows: read with every field, the
+      // results come once they are in (none now, of boards that lack it).
+      readFields = undefined;
+      load(loadingIds, true);
+      stale = true;
+      return;
+    }
     stale = false;
     const update = results(request.shown);
     if (update) post({ results: update });
