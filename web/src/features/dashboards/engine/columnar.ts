@@ -9,20 +9,45 @@ import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
 import { doneLabelNames, statusLabels } from "./columnSettings";
 import { cleanNumber } from "./formatFigure";
 import { builtOnce } from "./itemColumns";
-import type { ChartCategoryKind, Column, DateBucket, PreparedBoard } from "./types";
+import type { ChartCategoryKind, CodedColumn, Column, DateBucket, PreparedBoard } from "./types";
 
 function derive<T>(board: PreparedBoard, key: string, build: () => T): T {
   return builtOnce(board.derived, key, build) as T;
 }
 
+/**
+ * Fills `out` with what `of` makes of each row's value: decided once per entry (and once for
+ * no value), then copied by code, so a board of 2,000 items and a few distinct values costs a
+ * few calls of `of` and one loop over typed arrays.
+ */
+function byEntry<A extends Float64Array | Int32Array | Uint8Array>(
+  { entries, codes }: CodedColumn,
+  out: A,
+  of: (value: unknown) => number,
+): A {
+  const decided = new Float64Array(entries.length);
+  for (let e = 0; e < entries.length; e++) decided[e] = of(entries[e]);
+  const absent = of(undefined);
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i] as number;
+    out[i] = c < 0 ? absent : (decided[c] as number);
+  }
+  return out;
+}
+
+/**
+ * Per row, `read`'s code for its value (−1 or more), decided once per entry. Widgets order what
+ * they show by the kept rows that hold it, never by the order a board's entries came in.
+ */
+function codesByEntry(column: CodedColumn, read: (value: unknown) => number): Int32Array {
+  return byEntry(column, new Int32Array(column.codes.length), read);
+}
+
 /** Per item: the column's number, NaN where the cell is empty or not a number. */
 export function numberValues(board: PreparedBoard, column: Column): Float64Array {
-  return derive(board, `number\u0000${column.id}`, () => {
-    const cells = board.items.cells(column.id);
-    const out = new Float64Array(cells.length);
-    for (let i = 0; i < cells.length; i++) out[i] = numberCell(cells[i]);
-    return out;
-  });
+  return derive(board, `number\u0000${column.id}`, () =>
+    byEntry(board.items.coded(column.id), new Float64Array(board.items.count), numberCell),
+  );
 }
 
 /** `YYYY-MM-DD` text as the number YYYYMMDD, which orders like the text; NaN for other text. */
@@ -44,19 +69,15 @@ export function dayKey(text: string): number {
  */
 export function dayKeys(board: PreparedBoard, column: Column, end: "from" | "to"): Float64Array | null {
   return derive(board, `dayKeys\u0000${column.id}\u0000${column.type}\u0000${end}`, () => {
-    const cells = board.items.cells(column.id);
-    const out = new Float64Array(cells.length);
-    for (let i = 0; i < cells.length; i++) {
-      const text = dayTextCell(column.type, cells[i], end);
-      if (text === null) {
-        out[i] = Number.NaN;
-        continue;
-      }
-      const key = dayKey(text);
-      if (key !== key) return null;
-      out[i] = key;
-    }
-    return out;
+    const coded = board.items.coded(column.id);
+    const keyOf = (value: unknown) => {
+      const text = dayTextCell(column.type, value, end);
+      return text === null ? Number.NaN : dayKey(text);
+    };
+    const misshapen = coded.entries.some(
+      (value) => dayTextCell(column.type, value, end) !== null && Number.isNaN(keyOf(value)),
+    );
+    return misshapen ? null : byEntry(coded, new Float64Array(board.items.count), keyOf);
   });
 }
 
@@ -72,37 +93,35 @@ export function numberCodes(
   column: Column,
 ): { distinct: Float64Array; codes: Int32Array } | null {
   return derive(board, `numberCodes\u0000${column.id}`, () => {
-    const values = numberValues(board, column);
-    const codes = new Int32Array(values.length);
     const byValue = new Map<number, number>();
     const distinct: number[] = [];
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i] as number;
-      if (v !== v) {
-        codes[i] = -1;
-        continue;
-      }
+    let tooMany = false;
+    const codes = codesByEntry(board.items.coded(column.id), (value) => {
+      const v = numberCell(value);
+      if (v !== v) return -1;
       let c = byValue.get(v);
       if (c === undefined) {
-        if (distinct.length === MAX_DISTINCT_NUMBERS) return null;
+        if (distinct.length === MAX_DISTINCT_NUMBERS) {
+          tooMany = true;
+          return -1;
+        }
         c = distinct.length;
         byValue.set(v, c);
         distinct.push(v);
       }
-      codes[i] = c;
-    }
-    return { distinct: Float64Array.from(distinct), codes };
+      return c;
+    });
+    return tooMany ? null : { distinct: Float64Array.from(distinct), codes };
   });
 }
 
 /** Per item: 1 where the cell is non-empty for the column's type (see `isEmptyCell`). */
 export function filledFlags(board: PreparedBoard, column: Column): Uint8Array {
-  return derive(board, `filled\u0000${column.id}\u0000${column.type}`, () => {
-    const cells = board.items.cells(column.id);
-    const out = new Uint8Array(cells.length);
-    for (let i = 0; i < cells.length; i++) out[i] = isEmptyCell(column, cells[i]) ? 0 : 1;
-    return out;
-  });
+  return derive(board, `filled\u0000${column.id}\u0000${column.type}`, () =>
+    byEntry(board.items.coded(column.id), new Uint8Array(board.items.count), (value) =>
+      isEmptyCell(column, value) ? 0 : 1,
+    ),
+  );
 }
 
 /**
@@ -174,10 +193,7 @@ function dateBucketEntry(day: number, bucket: DateBucket): { key: string; label:
   return { key: text, label: text, start: day };
 }
 
-/**
- * Single-valued codes: `read` gives each item's entry (−1 for empty), memoised on the raw cell
- * value for strings and numbers, since most items repeat a few values.
- */
+/** Single-valued codes: `read` gives each value's entry (−1 for empty), once per entry of the column. */
 function singleCodes(
   board: PreparedBoard,
   table: EntryTable,
@@ -185,38 +201,34 @@ function singleCodes(
   id: string,
   read: (value: unknown) => number,
 ): BucketCodes {
-  const cells = board.items.cells(id);
-  const codes = new Int32Array(cells.length);
-  const seen = new Map<unknown, number>();
-  for (let i = 0; i < cells.length; i++) {
-    const value = cells[i];
-    let code = seen.get(value);
-    if (code === undefined) {
-      code = read(value);
-      if (typeof value === "string" || typeof value === "number") seen.set(value, code);
-    }
-    codes[i] = code;
-  }
-  return { entries: table.entries, preset, codes, offsets: null };
+  return { entries: table.entries, preset, codes: codesByEntry(board.items.coded(id), read), offsets: null };
 }
 
 function multiCodes(board: PreparedBoard, table: EntryTable, id: string, kind: ChartCategoryKind): BucketCodes {
-  const cells = board.items.cells(id);
-  const offsets = new Int32Array(cells.length + 1);
-  let codes = new Int32Array(cells.length);
+  const { entries, codes: rowEntries } = board.items.coded(id);
+  // Each entry's buckets, made the first time a row holds it.
+  const bucketsOf = new Array<number[] | undefined>(entries.length);
+  const offsets = new Int32Array(rowEntries.length + 1);
+  let codes = new Int32Array(rowEntries.length);
   let n = 0;
-  for (let i = 0; i < cells.length; i++) {
-    const values = stringsCell(cells[i]);
-    for (let j = 0; j < values.length; j++) {
-      const v = values[j];
-      // A person or option listed twice on one item still counts once.
-      if (typeof v !== "string" || values.indexOf(v) !== j) continue;
-      if (n === codes.length) {
-        const grown = new Int32Array(codes.length * 2 + 16);
+  for (let i = 0; i < rowEntries.length; i++) {
+    const e = rowEntries[i] as number;
+    if (e >= 0) {
+      let buckets = bucketsOf[e];
+      if (buckets === undefined) {
+        const values = stringsCell(entries[e]);
+        // A person or option listed twice on one item still counts once.
+        buckets = values
+          .filter((v, j) => typeof v === "string" && values.indexOf(v) === j)
+          .map((v) => table.add(v, v, kind));
+        bucketsOf[e] = buckets;
+      }
+      if (n + buckets.length > codes.length) {
+        const grown = new Int32Array(codes.length * 2 + buckets.length + 16);
         grown.set(codes);
         codes = grown;
       }
-      codes[n++] = table.add(v, v, kind);
+      for (const bucket of buckets) codes[n++] = bucket;
     }
     offsets[i + 1] = n;
   }
@@ -240,28 +252,21 @@ function columnCodes(board: PreparedBoard, column: Column, dateBucket: DateBucke
     case "date":
     case "timeline": {
       const type = column.type;
-      // A timeline sits in the bucket of its first day.
-      const read = (v: unknown): number => {
-        const day = calendarDay(dayTextCell(type, v, "from"));
-        if (day === NO_DAY) return -1;
-        const { key, label, start } = dateBucketEntry(day, dateBucket);
-        return table.add(key, label, "date", start);
-      };
-      if (type === "date") return singleCodes(board, table, 0, id, read);
-      const cells = board.items.cells(id);
-      const codes = new Int32Array(cells.length);
+      // Timelines of the JSON form are an entry each: their first days are what repeats.
       const byText = new Map<string, number>();
-      for (let i = 0; i < cells.length; i++) {
-        const value = cells[i];
-        const text = dayTextCell(type, value, "from");
-        let code = text === null ? -1 : byText.get(text);
+      // A timeline sits in the bucket of its first day.
+      return singleCodes(board, table, 0, id, (v) => {
+        const text = dayTextCell(type, v, "from");
+        if (text === null) return -1;
+        let code = byText.get(text);
         if (code === undefined) {
-          code = read(value);
-          byText.set(text as string, code);
+          const day = calendarDay(text);
+          const bucket = day === NO_DAY ? null : dateBucketEntry(day, dateBucket);
+          code = bucket ? table.add(bucket.key, bucket.label, "date", bucket.start) : -1;
+          byText.set(text, code);
         }
-        codes[i] = code;
-      }
-      return { entries: table.entries, preset: 0, codes, offsets: null };
+        return code;
+      });
     }
     case "number":
       return singleCodes(board, table, 0, id, (value) => {
@@ -288,9 +293,11 @@ function groupCodes(board: PreparedBoard): BucketCodes {
   const byGroupId = new Map<string, number>();
   for (const [groupId, title] of board.groupTitleById)
     byGroupId.set(groupId, table.add(`group:${title}`, title, "group"));
-  const groupIds = board.items.field("groupId");
-  const codes = new Int32Array(groupIds.length);
-  for (let i = 0; i < groupIds.length; i++) codes[i] = byGroupId.get(groupIds[i] as string) ?? -1;
+  const codes = byEntry(
+    board.items.codedField("groupId"),
+    new Int32Array(board.items.count),
+    (groupId) => byGroupId.get(groupId as string) ?? -1,
+  );
   return { entries: table.entries, preset: table.entries.length, codes, offsets: null };
 }
 
@@ -372,73 +379,41 @@ function doneTest(column: Column | undefined): (value: unknown) => boolean {
 function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {
   const { items } = board;
   const n = items.count;
-  const out: SprintColumns = {
-    names: [],
-    sprint: new Int32Array(n),
-    effort: new Float64Array(n),
-    done: new Uint8Array(n),
-    firstDay: new Int32Array(n).fill(NO_DAY),
-    lastDay: new Int32Array(n).fill(NO_DAY),
-    createdDay: new Int32Array(n),
-  };
+  const names: string[] = [];
   const byName = new Map<string, number>();
-  const byRaw = new Map<unknown, number>();
-  const sprintCells = items.cells(choice.sprint.id);
-  const effortCells = choice.effort?.type === "number" ? items.cells(choice.effort.id) : null;
-  const doneCells = choice.done ? items.cells(choice.done.id) : null;
-  const isDone = doneTest(choice.done);
-  const dateType = choice.date?.type;
-  const dateCells = dateType === "date" || dateType === "timeline" ? items.cells((choice.date as Column).id) : null;
-  const createdAt = items.field("createdAt");
-  const dayOfText = new Map<string, number>();
-  const day = (text: string | null): number => {
-    if (text === null) return NO_DAY;
-    let d = dayOfText.get(text);
-    if (d === undefined) {
-      d = calendarDay(text);
-      dayOfText.set(text, d);
-    }
-    return d;
-  };
-  let lastCreated: string | undefined;
-  let lastCreatedDay = NO_DAY;
-  for (let i = 0; i < n; i++) {
-    const raw = sprintCells[i];
-    let s = byRaw.get(raw);
+  const sprint = codesByEntry(items.coded(choice.sprint.id), (raw) => {
+    const name = sprintName(raw);
+    if (name === undefined) return -1;
+    let s = byName.get(name);
     if (s === undefined) {
-      const name = sprintName(raw);
-      if (name === undefined) s = -1;
-      else {
-        s = byName.get(name);
-        if (s === undefined) {
-          s = out.names.length;
-          byName.set(name, s);
-          out.names.push(name);
-        }
-      }
-      if (typeof raw === "string" || raw === undefined || raw === null) byRaw.set(raw, s);
+      s = names.length;
+      byName.set(name, s);
+      names.push(name);
     }
-    out.sprint[i] = s;
-    out.effort[i] = effortCells === null ? Number.NaN : numberCell(effortCells[i]);
-    out.done[i] = doneCells !== null && isDone(doneCells[i]) ? 1 : 0;
-    if (dateCells !== null) {
-      const v = dateCells[i];
-      const last = day(dayTextCell(dateType as string, v, "to"));
-      if (last !== NO_DAY) {
-        out.lastDay[i] = last;
-        out.firstDay[i] = dateType === "timeline" ? day(dayTextCell("timeline", v, "from")) : last;
-      }
-    }
-    // Read in place: cutting the date part out of each timestamp allocated a string per item.
-    // Items made in one batch share one timestamp, mostly one after another.
-    const created = createdAt[i];
-    if (created !== lastCreated) {
-      lastCreated = created;
-      lastCreatedDay = calendarDay(created);
-    }
-    out.createdDay[i] = lastCreatedDay;
+    return s;
+  });
+  const effort =
+    choice.effort?.type === "number"
+      ? byEntry(items.coded(choice.effort.id), new Float64Array(n), numberCell)
+      : new Float64Array(n).fill(Number.NaN);
+  const isDone = doneTest(choice.done);
+  const done = choice.done
+    ? byEntry(items.coded(choice.done.id), new Uint8Array(n), (v) => (isDone(v) ? 1 : 0))
+    : new Uint8Array(n);
+  const dateType = choice.date?.type;
+  let firstDay = new Int32Array(n).fill(NO_DAY);
+  let lastDay = new Int32Array(n).fill(NO_DAY);
+  if (choice.date && (dateType === "date" || dateType === "timeline")) {
+    const dates = items.coded(choice.date.id);
+    const last = (v: unknown) => calendarDay(dayTextCell(dateType, v, "to"));
+    lastDay = byEntry(dates, lastDay, last);
+    firstDay = byEntry(dates, firstDay, (v) =>
+      last(v) === NO_DAY || dateType === "date" ? last(v) : calendarDay(dayTextCell("timeline", v, "from")),
+    );
   }
-  return out;
+  // Items made in one batch share one timestamp: its day is read once.
+  const createdDay = byEntry(items.codedField("createdAt"), new Int32Array(n), calendarDay);
+  return { names, sprint, effort, done, firstDay, lastDay, createdDay };
 }
 
 export function sprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {
@@ -461,26 +436,23 @@ export interface PrimitiveCodes {
 
 export function primitiveCodes(board: PreparedBoard, column: Column): PrimitiveCodes {
   return derive(board, `primitive\u0000${column.id}`, () => {
-    const cells = board.items.cells(column.id);
+    const coded = board.items.coded(column.id);
     const values: PrimitiveCodes["values"] = [];
     const byValue = new Map<unknown, number>();
-    const codes = new Int32Array(cells.length);
-    let objects = 0;
-    for (let i = 0; i < cells.length; i++) {
-      const v = cells[i];
-      if (typeof v === "object" && v !== null) {
-        codes[i] = -1;
-        objects++;
-        continue;
-      }
+    const isObject = (v: unknown) => typeof v === "object" && v !== null;
+    const codes = codesByEntry(coded, (v) => {
+      if (isObject(v)) return -1;
       let code = byValue.get(v);
       if (code === undefined) {
         code = values.length;
         values.push(v as PrimitiveCodes["values"][number]);
         byValue.set(v, code);
       }
-      codes[i] = code;
-    }
+      return code;
+    });
+    const objectEntries = Uint8Array.from(coded.entries, (v) => (isObject(v) ? 1 : 0));
+    let objects = 0;
+    for (const c of coded.codes) objects += c >= 0 ? (objectEntries[c] as number) : 0;
     return { values, codes, objects };
   });
 }

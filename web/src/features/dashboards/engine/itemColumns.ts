@@ -3,11 +3,11 @@
  * (the item's position in the full read). Both forms of the full read end here: the JSON one's
  * item objects are read column by column on first use, and the compact one
  * (`application/vnd.switchboard.columns+json`) arrives as columns, so 100,000 items never
- * become 100,000 objects. Everything downstream reads cells by row and cannot tell the forms
- * apart.
+ * become 100,000 objects. Everything downstream reads a column by row, or as entries and codes
+ * (a value per distinct entry, then a copy per row), and cannot tell the forms apart.
  */
 import type { ItemColumns as WireColumns, ValueColumn } from "../../../shared/api/types.generated";
-import type { ItemColumns, ItemField, Item } from "./types";
+import type { CodedColumn, ItemColumns, ItemField, Item } from "./types";
 
 /** The item fields other than `values`, each a column of text in both forms. */
 export const ITEM_FIELDS: readonly ItemField[] = ["id", "groupId", "name", "createdAt", "updatedAt"];
@@ -22,14 +22,55 @@ export function builtOnce<V>(map: Map<string, V>, key: string, build: () => V): 
   return value;
 }
 
+/**
+ * Values by row as entries and codes: each primitive value one entry, each object or array an
+ * entry of its own (their identity is all a row shares), undefined as −1.
+ */
+export function codeValues<T>(values: readonly (T | undefined)[]): CodedColumn<T> {
+  const entries: T[] = [];
+  const byValue = new Map<T, number>();
+  const codes = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === undefined) {
+      codes[i] = -1;
+      continue;
+    }
+    let code = byValue.get(value);
+    if (code === undefined) {
+      code = entries.length;
+      entries.push(value);
+      if (typeof value !== "object" || value === null) byValue.set(value, code);
+    }
+    codes[i] = code;
+  }
+  return { entries, codes };
+}
+
+/** A coded column's rows: row i holds `entries[codes[i]]`, undefined where the code is −1. */
+function expand<T>({ entries, codes }: CodedColumn<T>): (T | undefined)[] {
+  const out = new Array<T | undefined>(codes.length);
+  for (let i = 0; i < codes.length; i++) {
+    const code = codes[i] as number;
+    out[i] = code < 0 ? undefined : entries[code];
+  }
+  return out;
+}
+
 /** The JSON read's items, read one column at a time as widgets and filters first ask for it. */
 export function columnsOfItems(items: readonly Item[]): ItemColumns {
   const fields = new Map<string, readonly string[]>();
   const cells = new Map<string, readonly unknown[]>();
+  const codedFields = new Map<string, CodedColumn<string>>();
+  const coded = new Map<string, CodedColumn>();
+  const field = (name: ItemField) => builtOnce(fields, name, () => items.map((item) => item[name]));
+  const cellsOf = (key: string) => builtOnce(cells, key, () => items.map((item) => item.values[key]));
   return {
     count: items.length,
-    field: (name) => builtOnce(fields, name, () => items.map((item) => item[name])),
-    cells: (key) => builtOnce(cells, key, () => items.map((item) => item.values[key])),
+    field,
+    cells: cellsOf,
+    codedField: (name) => builtOnce(codedFields, name, () => codeValues(field(name))),
+    coded: (key) => builtOnce(coded, key, () => codeValues(cellsOf(key))),
   };
 }
 
@@ -45,43 +86,51 @@ function isDict(value: unknown): value is ValueColumn {
 }
 
 /**
- * A dictionary column expanded to its rows (row i holds `dict[codes[i]]`, nothing where an
- * absent value's code is −1), checked against the item count as it goes: a malformed body is
- * refused while it is read, never later by a widget.
+ * A dictionary column as it came, its codes checked against the item count and the
+ * dictionary as they are copied into a typed array: a malformed body is refused while it is
+ * read, never later by a widget.
  */
-function expand(column: unknown, count: number, what: string, absentAllowed: boolean): unknown[] {
+function checkedDict(column: unknown, count: number, what: string, absentAllowed: boolean): CodedColumn {
   if (!isDict(column)) throw new ColumnsFormError(`${what} is not a dictionary column`);
   const { dict, codes } = column;
   if (codes.length !== count) throw new ColumnsFormError(`${what} has ${codes.length} codes for ${count} items`);
   const lowest = absentAllowed ? -1 : 0;
-  const out = new Array<unknown>(count);
+  const checked = new Int32Array(count);
   for (let i = 0; i < count; i++) {
     const code = codes[i];
     if (!Number.isInteger(code) || (code as number) < lowest || (code as number) >= dict.length)
       throw new ColumnsFormError(`${what} holds code ${String(code)} for a dictionary of ${dict.length}`);
-    out[i] = code === -1 ? undefined : dict[code as number];
+    checked[i] = code as number;
   }
-  return out;
+  return { entries: dict, codes: checked };
+}
+
+/** Every row its own entry: a plain list read as coded, without hashing its values. */
+function eachItsOwn<T>(list: readonly T[]): CodedColumn<T> {
+  const codes = new Int32Array(list.length);
+  for (let i = 0; i < codes.length; i++) codes[i] = i;
+  return { entries: list, codes };
 }
 
 /** A field: a plain list of text, or a dictionary of text where every item has a value. */
-function stringColumn(column: unknown, count: number, what: string): readonly string[] {
+function stringColumn(column: unknown, count: number, what: string): CodedColumn<string> {
   const isText = (value: unknown) => typeof value === "string";
   const notText = () => new ColumnsFormError(`${what} holds a value that is not text`);
   if (Array.isArray(column)) {
     if (column.length !== count) throw new ColumnsFormError(`${what} has ${column.length} entries for ${count} items`);
     if (!column.every(isText)) throw notText();
-    return column as string[];
+    return eachItsOwn(column as string[]);
   }
   // Every row holds one of the dictionary's entries (no −1 here): checking those checks the rows.
   if (isDict(column) && !column.dict.every(isText)) throw notText();
-  return expand(column, count, what, false) as string[];
+  return checkedDict(column, count, what, false) as CodedColumn<string>;
 }
 
 /**
- * The compact read's items as columns, every field and values key expanded from its dictionary
- * here, in the one pass that checks it; a body that does not have the form's shape is refused
- * whole. A field the read left out (`fields=`) reads as a column of nothing.
+ * The compact read's items as columns, kept as the wire's dictionaries and codes (checked here,
+ * in one pass, so a body that does not have the form's shape is refused whole) and expanded to
+ * a value per row only for a reader that asks for one. A field the read left out (`fields=`)
+ * reads as a column of nothing.
  */
 export function decodeItemColumns(wire: unknown): ItemColumns {
   if (typeof wire !== "object" || wire === null) throw new ColumnsFormError("items is not an object");
@@ -89,18 +138,22 @@ export function decodeItemColumns(wire: unknown): ItemColumns {
   if (typeof count !== "number" || !Number.isInteger(count) || count < 0)
     throw new ColumnsFormError("items.count is not a count");
   if (typeof values !== "object" || values === null) throw new ColumnsFormError("items.values is not an object");
-  const fields = new Map<string, readonly string[]>();
+  const codedFields = new Map<string, CodedColumn<string>>();
   for (const name of ITEM_FIELDS) {
     const column = (wire as Record<string, unknown>)[name];
-    if (column !== undefined) fields.set(name, stringColumn(column, count, `items.${name}`));
+    if (column !== undefined) codedFields.set(name, stringColumn(column, count, `items.${name}`));
   }
-  const columns = new Map<string, readonly unknown[]>();
+  const coded = new Map<string, CodedColumn>();
   for (const [key, column] of Object.entries(values))
-    columns.set(key, expand(column, count, `items.values.${key}`, true));
-  const none: readonly unknown[] = new Array<unknown>(count);
+    coded.set(key, checkedDict(column, count, `items.values.${key}`, true));
+  const none: CodedColumn<never> = { entries: [], codes: new Int32Array(count).fill(-1) };
+  const fields = new Map<string, readonly string[]>();
+  const cells = new Map<string, readonly unknown[]>();
   return {
     count,
-    field: (name) => fields.get(name) ?? (none as readonly string[]),
-    cells: (key) => columns.get(key) ?? none,
+    codedField: (name) => codedFields.get(name) ?? none,
+    coded: (key) => coded.get(key) ?? none,
+    field: (name) => builtOnce(fields, name, () => expand(codedFields.get(name) ?? none) as string[]),
+    cells: (key) => builtOnce(cells, key, () => expand(coded.get(key) ?? none)),
   };
 }

@@ -33,13 +33,27 @@ export type ItemField = "id" | "groupId" | "name" | "createdAt" | "updatedAt";
 /** A field the full read's `fields` may name: an item field, or `values`. */
 export type ReadField = ItemField | "values";
 
+/**
+ * A column as the entries its rows hold: row i holds `entries[codes[i]]`, nothing where the code
+ * is −1. Entries need not be distinct, but items repeat a few values, so a column read decides
+ * once per entry and then only copies by code, never hashing a value per item.
+ */
+export interface CodedColumn<T = unknown> {
+  readonly entries: readonly T[];
+  readonly codes: Int32Array;
+}
+
 /** A board's items by column, indexed by row (the item's position in the full read). */
 export interface ItemColumns {
   readonly count: number;
   /** A field by row; every row undefined when the read left the field out (`fields=`). */
   field(name: ItemField): readonly string[];
+  /** The same field as entries and codes. */
+  codedField(name: ItemField): CodedColumn<string>;
   /** The values under one key, by row; undefined where an item has none. Read, never write. */
   cells(key: string): readonly unknown[];
+  /** The same values as entries and codes: what the compact form carries as it is. */
+  coded(key: string): CodedColumn;
 }
 
 /** A full board read in the compact form, its items already columns. */
