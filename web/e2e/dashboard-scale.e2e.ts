@@ -27,8 +27,11 @@ import { COLUMNS_MEDIA_TYPE } from "../src/features/dashboards/boardLoader";
 
 const BOARDS = 50;
 const ITEMS_PER_BOARD = 2_000;
-/** Cold loads timed, each beside a baseline load right after it: the machine is noisy. */
-const LOAD_PAIRS = 5;
+/**
+ * Cold loads timed, each beside a baseline load right after it: the machine is noisy.
+ * `DASH_PAIRS` asks for more, to tell two builds apart.
+ */
+const LOAD_PAIRS = Number(process.env.DASH_PAIRS ?? 5);
 /**
  * How often a timed load looks whether every widget is drawn. The time comes from the widgets
  * (`data-drawn-at`), so this only decides when the bench notices; looking at every frame made

@@ -4,7 +4,7 @@ import type { Dashboard, Versioned } from "../api";
 import { computeApps } from "../engine/computeApps";
 import { makeBoard } from "../engine/fixtures/makeBoard";
 import type { BoardFull, DashboardFilters, WidgetConfig } from "../engine/types";
-import { type WorkerReply, createDashboardCore } from "./dashboardCore";
+import { type WorkerReply, createDashboardCore, withoutSuperseded } from "./dashboardCore";
 import { NO_RESULTS, applyResults } from "../resultsStore";
 
 const status = { id: "status", title: "Status", type: "status" as const };
@@ -318,9 +318,12 @@ describe("the dashboard worker's core", () => {
     expect(read?.ok && [read.dashboard.name, read.etag]).toEqual(["Saved", '"v1"']);
 
     handle({ type: "load", ids: ["a", "b"], revalidate: false });
-    // The held replies: board states and the saved view's results (a rule with no value is not applied).
-    expect(replies.at(-1)?.boards?.loads.map((l) => l.state)).toEqual(["loaded", "loaded"]);
-    expect(figure(replies.at(-1), "n1")).toBe("6");
+    // The held replies: the settled board states and the saved view's results (a rule with no
+    // value is not applied), in one reply, one render of the page; the states before them
+    // (every board loading, then the counts) were replaced by them.
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.boards?.loads.map((l) => l.state)).toEqual(["loaded", "loaded"]);
+    expect(figure(replies[0], "n1")).toBe("6");
     const sent = replies.length;
     // The page's view is the saved one: nothing to recompute or send.
     handle({ type: "view", filters: { rules: [] }, widgets: [sum] });
@@ -379,6 +382,22 @@ describe("the dashboard worker's core", () => {
     handle({ type: "view", filters: null, widgets: [sum] });
     await vi.advanceTimersByTimeAsync(100);
     expect(fetchBoard).toHaveBeenCalledTimes(4);
+  });
+
+  test("held replies lose only the board states and counts a later board state replaces", () => {
+    const loads = (state: "loading" | "loaded") =>
+      ({ loads: [{ id: "a", state }], metas: [] }) as WorkerReply["boards"];
+    const results = { dataKey: 1, boardsVersion: 1, report: NO_RESULTS.report, results: {}, unchanged: [] };
+    const loading: WorkerReply = { boards: loads("loading") };
+    const counted: WorkerReply = { progress: { settled: 1, total: 2 } };
+    const partial: WorkerReply = { boards: loads("loading"), results };
+    const settled: WorkerReply = { boards: loads("loaded"), results: { ...results, dataKey: 2 } };
+    expect(withoutSuperseded([loading, counted, counted, settled])).toEqual([settled]);
+    // Results stay, in order: the next may say a widget's result is unchanged from them.
+    expect(withoutSuperseded([loading, partial, counted, settled])).toEqual([partial, settled]);
+    // A count after the last board state is news.
+    expect(withoutSuperseded([loading, counted])).toEqual([loading, counted]);
+    expect(withoutSuperseded([counted])).toEqual([counted]);
   });
 
   test("a failed open tells the page why and leaves the loading to it", async () => {

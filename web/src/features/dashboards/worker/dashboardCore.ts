@@ -104,6 +104,18 @@ export interface BoardProgress {
   total: number;
 }
 
+/**
+ * Held replies as the page needs them: a board state or count that a later board state replaces
+ * is news to nobody, and each reply is a render of the page. A load that settled before the
+ * page first asked then arrives as one render of its boards and results, not a frame of every
+ * board "loading" drawn just before it. Results are never dropped: each says what the next
+ * leaves unchanged.
+ */
+export function withoutSuperseded(replies: readonly WorkerReply[]): WorkerReply[] {
+  const lastBoards = replies.findLastIndex((reply) => reply.boards !== undefined);
+  return replies.filter((reply, i) => i >= lastBoards || reply.results !== undefined || reply.dashboard !== undefined);
+}
+
 export interface WorkerReply {
   dashboard?: DashboardRead;
   /**
@@ -383,7 +395,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       return;
     }
     if (held) {
-      const replies = held;
+      const replies = withoutSuperseded(held);
       held = null;
       for (const reply of replies) options.post(reply);
     }
