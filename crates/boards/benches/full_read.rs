@@ -19,6 +19,19 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
+/// The median of `runs` timed calls of `call`.
+fn median_of<T>(runs: usize, mut call: impl FnMut() -> T) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(call());
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
@@ -226,53 +239,29 @@ fn main() {
         100.0 * figures_size as f64 / columns_size as f64
     );
 
-    let builds: Vec<Duration> = (0..15)
-        .map(|_| {
-            let fresh = boards::BuiltBoards::new(64 << 20);
-            let t = Instant::now();
-            std::hint::black_box(
-                fresh
-                    .columnar(&db, ACCOUNT, &small, boards::ItemFields::ALL)
-                    .expect("build"),
-            );
-            t.elapsed()
-        })
-        .collect();
+    let read_kept = |kept: &boards::BuiltBoards| {
+        kept.columnar(&db, ACCOUNT, &small, boards::ItemFields::ALL)
+            .expect("columns form")
+    };
+    // Each build into an empty keeper, so every one compresses anew.
+    let build = median_of(15, || read_kept(&boards::BuiltBoards::new(64 << 20)));
     let built = boards::BuiltBoards::new(64 << 20);
-    let compressed = built
-        .columnar(&db, ACCOUNT, &small, boards::ItemFields::ALL)
-        .expect("build")
-        .zstd
-        .len();
-    let kept: Vec<Duration> = (0..2000)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(
-                built
-                    .columnar(&db, ACCOUNT, &small, boards::ItemFields::ALL)
-                    .expect("kept"),
-            );
-            t.elapsed()
-        })
-        .collect();
+    let compressed = read_kept(&built).zstd.len();
+    let kept = median_of(2000, || read_kept(&built));
     println!(
         "10,000 items, columns form built and compressed (zstd): median {:.2} ms, {:.2} MB; \
          kept, the board unchanged: median {:.1} us",
-        ms(median(builds)),
+        ms(build),
         compressed as f64 / 1e6,
-        median(kept).as_secs_f64() * 1e6
+        kept.as_secs_f64() * 1e6
     );
 
-    let etags: Vec<Duration> = (0..2000)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(boards::board_etag(&db, ACCOUNT, &big).expect("etag"));
-            t.elapsed()
-        })
-        .collect();
+    let etag = median_of(2000, || {
+        boards::board_etag(&db, ACCOUNT, &big).expect("etag")
+    });
     println!(
         "board_etag (If-None-Match -> 304 path): median {:.1} us",
-        median(etags).as_secs_f64() * 1e6
+        etag.as_secs_f64() * 1e6
     );
 
     // Reset the peak to the current resident set, then read the big board once.

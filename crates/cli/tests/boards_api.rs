@@ -195,6 +195,55 @@ fn another_accounts_ids_answer_exactly_like_missing_ones_and_change_nothing() {
 }
 
 #[test]
+fn a_kept_body_is_never_another_accounts_in_either_full_read() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let intruder = server
+        .call("POST", "/accounts", Some(&json!({"name": "intruder"})))
+        .json()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let missing = random_ids().board;
+    // The columns form in zstd: the kept bytes as they are, were they handed out.
+    let read = |token: &str, path: &str| {
+        let auth = format!("Bearer {token}");
+        request(
+            server.control(),
+            "GET",
+            path,
+            &[
+                ("Authorization", auth.as_str()),
+                ("Accept", COLUMNS),
+                ("Accept-Encoding", "zstd"),
+            ],
+            None,
+        )
+    };
+    let alone = |board: &str| format!("/boards/{board}/full");
+    let together = |board: &str| format!("/boards/full?ids={board}");
+    // The owner's reads leave the board's built body kept, for both reads.
+    assert_eq!(read(&server.token, &alone(&f.board)).status, 200);
+    assert_eq!(read(&server.token, &together(&f.board)).status, 200);
+
+    let theirs = read(&intruder, &alone(&f.board));
+    let absent = read(&intruder, &alone(&missing));
+    assert_eq!(theirs.status, 404, "{}", theirs.text());
+    assert_eq!(theirs.body, absent.body);
+    let line = |board: &str| {
+        let reply = read(&intruder, &together(board));
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        let text = String::from_utf8(zstd::decode_all(reply.body.as_slice()).unwrap()).unwrap();
+        serde_json::from_str::<Value>(text.trim_end()).unwrap()
+    };
+    let (theirs, absent) = (line(&f.board), line(&missing));
+    assert_eq!(theirs["id"], json!(f.board));
+    assert_eq!(theirs["error"], absent["error"]);
+    assert_eq!(theirs["error"]["code"], json!("not_found"));
+    assert!(theirs.get("body").is_none(), "{theirs}");
+}
+
+#[test]
 fn full_read_has_the_contract_shape_an_etag_and_compression() {
     let server = TestServer::start();
     let f = owner_fixture(&server);

@@ -216,13 +216,23 @@ pub(super) async fn full_boards(
     let account = caller.account_id().to_owned();
     let zstd = accepts_encoding(&headers, "zstd");
     let body = blocking_body(move |chunks| {
+        // The lines' own small frames share one context: making one costs
+        // more than compressing a line's head.
+        let mut frames = match zstd.then(|| zstd::bulk::Compressor::new(1)).transpose() {
+            Ok(frames) => frames,
+            Err(error) => {
+                tracing::error!(%error, "no zstd context for the boards' read");
+                chunks.cut_short();
+                return;
+            }
+        };
         for id in &ids {
             let line = s
                 .built_boards
                 .columnar(&s.db, &account, id, fields)
                 .map_err(ApiError::from)
-                .and_then(|built| board_line(id, &built, zstd))
-                .or_else(|error| error_line(id, &error, zstd));
+                .and_then(|built| board_line(id, &built, frames.as_mut()))
+                .or_else(|error| error_line(id, &error, frames.as_mut()));
             let sent = match line {
                 Ok(line) => line.into_iter().all(|chunk| chunks.send(chunk)),
                 // Compressing failed (`ApiError::internal` logged why): the
@@ -287,19 +297,23 @@ fn item_fields(fields: Option<&str>) -> ApiResult<boards::ItemFields> {
     })
 }
 
-/// A board's line, as the chunks to send: in zstd, the line's head and end
-/// as frames of their own around the kept body's frame.
-fn board_line(id: &str, built: &boards::BuiltBoard, zstd: bool) -> ApiResult<Vec<bytes::Bytes>> {
+/// A board's line, as the chunks to send: with `zstd`, the line's head and
+/// end as frames of their own around the kept body's frame.
+fn board_line(
+    id: &str,
+    built: &boards::BuiltBoard,
+    zstd: Option<&mut zstd::bulk::Compressor<'static>>,
+) -> ApiResult<Vec<bytes::Bytes>> {
     let head = format!(
         "{{\"id\":{},\"etag\":{},\"body\":",
         json!(id),
         json!(built.etag)
     );
-    if zstd {
+    if let Some(frames) = zstd {
         return Ok(vec![
-            compressed(head.as_bytes())?,
+            compressed(frames, head.as_bytes())?,
             built.zstd.clone(),
-            compressed(b"}\n")?,
+            compressed(frames, b"}\n")?,
         ]);
     }
     let body = built.body()?;
@@ -312,20 +326,28 @@ fn board_line(id: &str, built: &boards::BuiltBoard, zstd: bool) -> ApiResult<Vec
 
 /// A board that could not be read, as its line: the error as a reply would
 /// give it.
-fn error_line(id: &str, error: &ApiError, zstd: bool) -> ApiResult<Vec<bytes::Bytes>> {
+fn error_line(
+    id: &str,
+    error: &ApiError,
+    zstd: Option<&mut zstd::bulk::Compressor<'static>>,
+) -> ApiResult<Vec<bytes::Bytes>> {
     let mut line = json!({"id": id, "error": {"code": error.code, "message": error.message}})
         .to_string()
         .into_bytes();
     line.push(b'\n');
-    Ok(vec![if zstd {
-        compressed(&line)?
-    } else {
-        line.into()
+    Ok(vec![match zstd {
+        Some(frames) => compressed(frames, &line)?,
+        None => line.into(),
     }])
 }
 
-fn compressed(bytes: &[u8]) -> ApiResult<bytes::Bytes> {
-    zstd::bulk::compress(bytes, 1)
+/// `bytes` as a zstd frame of its own.
+fn compressed(
+    frames: &mut zstd::bulk::Compressor<'static>,
+    bytes: &[u8],
+) -> ApiResult<bytes::Bytes> {
+    frames
+        .compress(bytes)
         .map(bytes::Bytes::from)
         .map_err(ApiError::internal)
 }

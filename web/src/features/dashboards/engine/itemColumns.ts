@@ -26,7 +26,7 @@ export function builtOnce<V>(map: Map<string, V>, key: string, build: () => V): 
  * Values by row as entries and codes: each primitive value one entry, each object or array an
  * entry of its own (their identity is all a row shares), undefined as −1.
  */
-export function codeValues<T>(values: readonly (T | undefined)[]): CodedColumn<T> {
+function codeValues<T>(values: readonly (T | undefined)[]): CodedColumn<T> {
   const entries: T[] = [];
   const byValue = new Map<T, number>();
   const codes = new Int32Array(values.length);
@@ -146,14 +146,18 @@ export function decodeItemColumns(wire: unknown): ItemColumns {
   const coded = new Map<string, CodedColumn>();
   for (const [key, column] of Object.entries(values))
     coded.set(key, checkedDict(column, count, `items.values.${key}`, true));
-  const none: CodedColumn<never> = { entries: [], codes: new Int32Array(count).fill(-1) };
+  // What a field the read left out, or a key no item has, reads as: made once, when first asked for.
+  let none: CodedColumn<never> | undefined;
+  const absent = () => (none ??= { entries: [], codes: new Int32Array(count).fill(-1) });
+  const fieldOf = (name: ItemField) => codedFields.get(name) ?? absent();
+  const keyOf = (key: string) => coded.get(key) ?? absent();
   const fields = new Map<string, readonly string[]>();
   const cells = new Map<string, readonly unknown[]>();
   return {
     count,
-    codedField: (name) => codedFields.get(name) ?? none,
-    coded: (key) => coded.get(key) ?? none,
-    field: (name) => builtOnce(fields, name, () => expand(codedFields.get(name) ?? none) as string[]),
-    cells: (key) => builtOnce(cells, key, () => expand(coded.get(key) ?? none)),
+    codedField: fieldOf,
+    coded: keyOf,
+    field: (name) => builtOnce(fields, name, () => expand(fieldOf(name)) as string[]),
+    cells: (key) => builtOnce(cells, key, () => expand(keyOf(key))),
   };
 }

@@ -113,7 +113,7 @@ export interface BoardProgress {
  */
 export function withoutSuperseded(replies: readonly WorkerReply[]): WorkerReply[] {
   const lastBoards = replies.findLastIndex((reply) => reply.boards !== undefined);
-  return replies.filter((reply, i) => i >= lastBoards || reply.results !== undefined || reply.dashboard !== undefined);
+  return replies.filter((reply, i) => i >= lastBoards || reply.results !== undefined);
 }
 
 export interface WorkerReply {
