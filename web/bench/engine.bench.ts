@@ -2,9 +2,14 @@
  * Engine benchmark: 50 boards × 2,000 items (100,000 items), generated deterministically, and
  * the median time of each widget over all of them, plus the filter step. Target: under 20 ms
  * per widget on this machine. Last, a cold load as the dashboard worker meets it: the 50
- * compact bodies parsed, decoded and every column read derived for a first dashboard. Prints
- * figures; asserts nothing.
+ * compact bodies parsed, decoded and every column read derived for a first dashboard, both in
+ * this warmed-up process and as the worker really meets it: once, in a fresh process whose JIT
+ * has compiled nothing yet. Prints figures; asserts nothing.
  */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { applyFilters } from "../src/features/dashboards/engine/applyFilters";
 import { computeDashboard, computeWidget, itemFieldsFor } from "../src/features/dashboards/engine/computeWidget";
@@ -19,6 +24,11 @@ import type {
   Item,
   WidgetConfig,
 } from "../src/features/dashboards/engine/types";
+
+/** Set in the fresh processes of the first-load row: the file of bodies to load once. */
+const FIRST_LOAD_INPUT = process.env.ENGINE_BENCH_FIRST_LOAD;
+/** Fresh processes the first-load row starts, one load each. */
+const FIRST_LOADS = 9;
 
 const BOARDS = 50;
 const ITEMS_PER_BOARD = 2000;
@@ -191,6 +201,59 @@ const FILTERS: DashboardFilters = {
   ],
 };
 
+type Parsed = { board: ColumnarBoard["board"]; items: unknown };
+const figureWidgets = WIDGETS.filter((w) => w.type !== "table");
+
+/**
+ * One load of the bodies in `input` (a line each), in this process as it started: nothing the
+ * load runs is compiled or optimised yet, as in the dashboard worker of a newly opened page.
+ * Prints its wall time and the CPU every thread of the process used meanwhile (the JIT's
+ * compilers and the collector run beside the load).
+ */
+function firstLoadHere(input: string): void {
+  const bodies = readFileSync(input, "utf8").split("\n");
+  const cpuBefore = process.cpuUsage();
+  const start = performance.now();
+  const reads = bodies.map((body) => {
+    const { board, items } = JSON.parse(body) as Parsed;
+    return { board, itemColumns: decodeItemColumns(items) };
+  });
+  computeDashboard(prepareBoards(reads), FILTERS, figureWidgets);
+  const wall = performance.now() - start;
+  const cpu = process.cpuUsage(cpuBefore);
+  process.stdout.write(JSON.stringify({ wall, cpu: (cpu.user + cpu.system) / 1000 }));
+}
+
+if (FIRST_LOAD_INPUT !== undefined) {
+  firstLoadHere(FIRST_LOAD_INPUT);
+  process.exit(0);
+}
+
+/** `FIRST_LOADS` first loads of `bodies`, each in a fresh process: medians and fastest. */
+function firstLoads(bodies: readonly string[]): { wall: Timing; cpu: Timing } {
+  const folder = mkdtempSync(join(tmpdir(), "engine-bench-"));
+  const input = join(folder, "bodies.ndjson");
+  writeFileSync(input, bodies.join("\n"));
+  const script = process.argv[1] as string;
+  const runs: { wall: number; cpu: number }[] = [];
+  try {
+    for (let i = 0; i < FIRST_LOADS; i++) {
+      const out = execFileSync(process.execPath, [script], {
+        env: { ...process.env, ENGINE_BENCH_FIRST_LOAD: input },
+        encoding: "utf8",
+      });
+      runs.push(JSON.parse(out) as { wall: number; cpu: number });
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  const summary = (values: number[]): Timing => {
+    values.sort((x, y) => x - y);
+    return { median: values[values.length >> 1] as number, min: values[0] as number };
+  };
+  return { wall: summary(runs.map((r) => r.wall)), cpu: summary(runs.map((r) => r.cpu)) };
+}
+
 const t0 = performance.now();
 const raw = makeBoards();
 const generated = performance.now() - t0;
@@ -207,14 +270,12 @@ for (const widget of WIDGETS) rows.push([widget.id, time(() => computeWidget(app
 rows.push(["whole dashboard (filter + all widgets above)", time(() => computeDashboard(boards, FILTERS, WIDGETS))]);
 
 // The compact bodies as the server sends them, with only the fields the figure widgets read.
-const figureWidgets = WIDGETS.filter((w) => w.type !== "table");
 const fields = new Set<string>(itemFieldsFor(figureWidgets) ?? []);
 const bodies = raw.map((read) => {
   const { board, items } = columnsBody(read);
   const lean = Object.fromEntries(Object.entries(items).filter(([key]) => key === "count" || fields.has(key)));
   return JSON.stringify({ board, items: lean });
 });
-type Parsed = { board: ColumnarBoard["board"]; items: unknown };
 const parse = (): Parsed[] => bodies.map((body) => JSON.parse(body) as Parsed);
 const decode = (parsed: Parsed[]): ColumnarBoard[] =>
   parsed.map(({ board, items }) => ({ board, itemColumns: decodeItemColumns(items) }));
@@ -229,6 +290,7 @@ rows.push([COLD_PARTS[1] as string, time(() => decode(parsedOnce))]);
 const decodes = Array.from({ length: WARMUP + RUNS }, () => decode(parse()));
 rows.push([COLD_PARTS[2] as string, time(() => firstDashboard(decodes.pop() ?? decode(parse())))]);
 const wireBytes = bodies.reduce((sum, body) => sum + body.length, 0);
+const first = firstLoads(bodies);
 
 console.log(`engine bench: ${BOARDS} boards × ${ITEMS_PER_BOARD} items = ${total} items (Node ${process.version})`);
 console.log(`generate ${generated.toFixed(0)} ms, prepareBoards ${prepared.toFixed(2)} ms (once per load)`);
@@ -241,6 +303,12 @@ for (const [name, { median, min }] of rows) {
       : "";
   console.log(`  ${name.padEnd(width)}  ${median.toFixed(2).padStart(7)} ms  (${min.toFixed(2)} ms)${over}`);
 }
+console.log(
+  `the same cold load in a fresh process (nothing compiled yet, as in a newly opened page's worker), ` +
+    `${FIRST_LOADS} processes: median ${first.wall.median.toFixed(1)} ms (fastest ${first.wall.min.toFixed(1)} ms), ` +
+    `CPU of all its threads (the JIT's compilers and the collector too) median ${first.cpu.median.toFixed(1)} ms ` +
+    `(least ${first.cpu.min.toFixed(1)} ms)`,
+);
 const filtered = applyFilters(boards, FILTERS);
 console.log(`filter keeps ${filtered.report.keptItems} of ${filtered.report.totalItems} items`);
 console.log(`the cold load's bodies: ${(wireBytes / 1e6).toFixed(1)} MB of JSON, every widget but the table`);

@@ -25,14 +25,28 @@ function byEntry<A extends Float64Array | Int32Array | Uint8Array>(
   out: A,
   of: (value: unknown) => number,
 ): A {
-  const decided = new Float64Array(entries.length);
-  for (let e = 0; e < entries.length; e++) decided[e] = of(entries[e]);
-  const absent = of(undefined);
-  for (let i = 0; i < codes.length; i++) {
-    const c = codes[i] as number;
-    out[i] = c < 0 ? absent : (decided[c] as number);
-  }
+  const decided = new Float64Array(entries.length + 1);
+  decided[0] = of(undefined);
+  for (let e = 0; e < entries.length; e++) decided[e + 1] = of(entries[e]);
+  // One loop per element type: a loop storing into all three stays slow while the worker's
+  // code is cold, and it runs over every item of every board.
+  if (out instanceof Float64Array) copyByCode(codes, decided, out);
+  else if (out instanceof Int32Array) copyByCodeToInt32(codes, decided, out);
+  else copyByCodeToUint8(codes, decided, out);
   return out;
+}
+
+/** `out[i] = decided[codes[i] + 1]`: row i's decided value, at 0 the one for no value. */
+function copyByCode(codes: Int32Array, decided: Float64Array, out: Float64Array): void {
+  for (let i = 0; i < codes.length; i++) out[i] = decided[(codes[i] as number) + 1] as number;
+}
+
+function copyByCodeToInt32(codes: Int32Array, decided: Float64Array, out: Int32Array): void {
+  for (let i = 0; i < codes.length; i++) out[i] = decided[(codes[i] as number) + 1] as number;
+}
+
+function copyByCodeToUint8(codes: Int32Array, decided: Float64Array, out: Uint8Array): void {
+  for (let i = 0; i < codes.length; i++) out[i] = decided[(codes[i] as number) + 1] as number;
 }
 
 /**
@@ -206,33 +220,37 @@ function singleCodes(
 
 function multiCodes(board: PreparedBoard, table: EntryTable, id: string, kind: ChartCategoryKind): BucketCodes {
   const { entries, codes: rowEntries } = board.items.coded(id);
-  // Each entry's buckets, made the first time a row holds it.
-  const bucketsOf = new Array<number[] | undefined>(entries.length);
+  // Each entry's buckets, decided once per entry and laid out flat (entry e's are
+  // `entryBuckets[entryFrom[e]]` up to `entryFrom[e + 1]`), so the loops over rows below copy
+  // typed arrays only: they run over every item while the worker's code is still cold.
+  const entryFrom = new Int32Array(entries.length + 1);
+  const decided: number[] = [];
+  for (let e = 0; e < entries.length; e++) {
+    const values = stringsCell(entries[e]);
+    // A person or option listed twice on one item still counts once.
+    for (let j = 0; j < values.length; j++) {
+      const v = values[j];
+      if (typeof v === "string" && values.indexOf(v) === j) decided.push(table.add(v, v, kind));
+    }
+    entryFrom[e + 1] = decided.length;
+  }
+  const entryBuckets = Int32Array.from(decided);
   const offsets = new Int32Array(rowEntries.length + 1);
-  let codes = new Int32Array(rowEntries.length);
   let n = 0;
   for (let i = 0; i < rowEntries.length; i++) {
     const e = rowEntries[i] as number;
-    if (e >= 0) {
-      let buckets = bucketsOf[e];
-      if (buckets === undefined) {
-        const values = stringsCell(entries[e]);
-        // A person or option listed twice on one item still counts once.
-        buckets = values
-          .filter((v, j) => typeof v === "string" && values.indexOf(v) === j)
-          .map((v) => table.add(v, v, kind));
-        bucketsOf[e] = buckets;
-      }
-      if (n + buckets.length > codes.length) {
-        const grown = new Int32Array(codes.length * 2 + buckets.length + 16);
-        grown.set(codes);
-        codes = grown;
-      }
-      for (const bucket of buckets) codes[n++] = bucket;
-    }
+    if (e >= 0) n += (entryFrom[e + 1] as number) - (entryFrom[e] as number);
     offsets[i + 1] = n;
   }
-  return { entries: table.entries, preset: 0, codes: codes.subarray(0, n), offsets };
+  const codes = new Int32Array(n);
+  let at = 0;
+  for (let i = 0; i < rowEntries.length; i++) {
+    const e = rowEntries[i] as number;
+    if (e < 0) continue;
+    const to = entryFrom[e + 1] as number;
+    for (let j = entryFrom[e] as number; j < to; j++) codes[at++] = entryBuckets[j] as number;
+  }
+  return { entries: table.entries, preset: 0, codes, offsets };
 }
 
 function columnCodes(board: PreparedBoard, column: Column, dateBucket: DateBucket): BucketCodes {
@@ -401,15 +419,23 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
     ? byEntry(items.coded(choice.done.id), new Uint8Array(n), (v) => (isDone(v) ? 1 : 0))
     : new Uint8Array(n);
   const dateType = choice.date?.type;
-  let firstDay = new Int32Array(n).fill(NO_DAY);
-  let lastDay = new Int32Array(n).fill(NO_DAY);
+  // A date's first day is its last, and no date column gives neither: one array then serves
+  // both (neither is ever written to).
+  let lastDay: Int32Array;
+  let firstDay: Int32Array;
   if (choice.date && (dateType === "date" || dateType === "timeline")) {
     const dates = items.coded(choice.date.id);
     const last = (v: unknown) => calendarDay(dayTextCell(dateType, v, "to"));
-    lastDay = byEntry(dates, lastDay, last);
-    firstDay = byEntry(dates, firstDay, (v) =>
-      last(v) === NO_DAY || dateType === "date" ? last(v) : calendarDay(dayTextCell("timeline", v, "from")),
-    );
+    lastDay = byEntry(dates, new Int32Array(n), last);
+    firstDay =
+      dateType === "date"
+        ? lastDay
+        : byEntry(dates, new Int32Array(n), (v) =>
+            last(v) === NO_DAY ? NO_DAY : calendarDay(dayTextCell("timeline", v, "from")),
+          );
+  } else {
+    lastDay = new Int32Array(n).fill(NO_DAY);
+    firstDay = lastDay;
   }
   // Items made in one batch share one timestamp: its day is read once.
   const createdDay = byEntry(items.codedField("createdAt"), new Int32Array(n), calendarDay);
