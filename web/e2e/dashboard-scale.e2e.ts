@@ -5,6 +5,11 @@
  * binary unless SWITCHBOARD_BIN names another (e.g. `target/release/switchboard`, built with
  * `cargo build --release -p switchboard` after `npm run build`: a release binary embeds web/dist).
  * A measurement, not a test: `npm run bench:dashboard` runs it, `npm run e2e` does not.
+ *
+ * `DASH_PAIRS`: cold loads timed (default 5). `DASH_THREADS=1`: each timed load's CPU by process and
+ * renderer thread. `DASH_TRACE`, `DASH_BASELINE_TRACE`: files for the traced pair's traces, with
+ * `DASH_TRACE_CATS` for other categories (comma-separated). `DASH_PROFILE=cold|filter`: a sampling
+ * profile of the page's main thread.
  */
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
@@ -245,7 +250,12 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     const browserBefore = browserCpuMs();
     if (traced)
       await e2e.browser.startTracing(opened.page, {
-        categories: ["toplevel", "devtools.timeline", "v8.execute", "blink.user_timing"],
+        categories: process.env.DASH_TRACE_CATS?.split(",") ?? [
+          "toplevel",
+          "devtools.timeline",
+          "v8.execute",
+          "blink.user_timing",
+        ],
         path: tracePath,
       });
     let drawn = 0;
@@ -282,10 +292,15 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
           `last reply; the server used ${(cpuMs(pid) - cpuAtWait).toFixed(0)} ms of CPU in the wait`,
       );
     }
-    coldDraws.push((await timedLoad(cold, created.body.id, false)).drawn);
+    const coldTimed = await timedLoad(cold, created.body.id, false);
+    coldDraws.push(coldTimed.drawn);
+    if (process.env.DASH_THREADS) console.log(`dashboard scale: cold load ${pair + 1}: CPU ${coldTimed.browserCpu}`);
     await cold.context.close();
     const base = await homePage();
-    emptyDraws.push((await timedLoad(base, empty.body.id, false)).drawn);
+    const baseTimed = await timedLoad(base, empty.body.id, false);
+    emptyDraws.push(baseTimed.drawn);
+    if (process.env.DASH_THREADS)
+      console.log(`dashboard scale: baseline load ${pair + 1}: CPU ${baseTimed.browserCpu}`);
     await base.context.close();
   }
   const ratios = coldDraws.map((ms, i) => ms / (emptyDraws[i] as number));

@@ -202,7 +202,7 @@ export async function parseCost(
 }
 
 /** CPU time (user + system, ms) the process has used so far, from `/proc/<pid>/stat`. */
-export function cpuMs(pid: number): number {
+export function cpuMs(pid: number | string): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // Fields after the command name (which may hold spaces) start after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -223,6 +223,11 @@ export function browserCpuMs(): Map<string, number> {
       if (!/chrom/.test(readFileSync(`/proc/${entry}/comm`, "utf8"))) continue;
       const type = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${entry}/cmdline`, "utf8"))?.[1] ?? "browser";
       byProcess.set(`${type}:${entry}`, cpuMs(Number(entry)));
+      if (RENDERER_THREADS && type === "renderer")
+        for (const task of readdirSync(`/proc/${entry}/task`)) {
+          const comm = readFileSync(`/proc/${entry}/task/${task}/comm`, "utf8").trim();
+          byProcess.set(`${type}:${entry}/${comm}:${task}`, cpuMs(`${entry}/task/${task}`));
+        }
     } catch {
       // The process ended between the listing and the read.
     }
@@ -230,14 +235,22 @@ export function browserCpuMs(): Map<string, number> {
   return byProcess;
 }
 
+/**
+ * `DASH_THREADS=1`: `browserCpuMs` also reads each renderer thread (`renderer:<pid>/<thread>:<tid>`),
+ * so a load's CPU splits into the page's main thread, the dashboard worker, V8's compiler and
+ * collector threads (`ThreadPoolForeg…`) and the rest. Threads are not added to the total.
+ */
+const RENDERER_THREADS = Boolean(process.env.DASH_THREADS);
+
 /** Each browser process's CPU between two `browserCpuMs` readings, and their total. */
 export function browserCpuSince(before: Map<string, number>): string {
   const parts: string[] = [];
   let total = 0;
   for (const [key, ms] of browserCpuMs()) {
     const used = ms - (before.get(key) ?? 0);
-    total += used;
-    if (used >= 10) parts.push(`${key} ${used.toFixed(0)}`);
+    const thread = key.includes("/");
+    if (!thread) total += used;
+    if (used >= 10 || (thread && used > 0)) parts.push(`${key} ${used.toFixed(0)}`);
   }
   return `${total.toFixed(0)} ms (${parts.join(", ")})`;
 }
@@ -325,7 +338,7 @@ export async function phases(page: Page, traceJson: Buffer, b: LoadBreakdown): P
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 
@@ -349,9 +362,9 @@ export async function profileTop(page: Page, during: () => Promise<void>, top = 
   profile.samples.forEach((id, i) => {
     const node = byNode.get(id);
     if (!node) return;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
     const file = url.split("/").at(-1) ?? "";
-    const key = `${functionName || "(anonymous)"} ${file}:${lineNumber}`;
+    const key = `${functionName || "(anonymous)"} ${file}:${lineNumber}:${columnNumber}`;
     self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
   return [...self]
