@@ -10,8 +10,8 @@
 //! indexed lookup. Bodies are kept compressed with zstd: a body is sent far
 //! more often than it is built, and compressed it is about a fifth of the
 //! memory. What exceeds the budget goes, least recently read first. A board
-//! read with fewer item fields ([`ItemFields`]) is kept apart from its whole
-//! form; the one of an older version ages out like any other.
+//! read with fewer item fields or packed codes ([`ColumnsForm`]) is kept apart
+//! from its whole form; the one of an older version ages out like any other.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use bytes::Bytes;
 use store::Db;
 
-use crate::columnar::{ItemFields, columnar_board, columnar_etag};
+use crate::columnar::{ColumnsForm, columnar_board, columnar_etag};
 use crate::error::{BoardsError, Result};
 
 /// zstd's default level: the body is compressed once per board version, so
@@ -54,7 +54,7 @@ pub struct BuiltBoards {
 
 #[derive(Debug, Default)]
 struct Held {
-    boards: HashMap<(String, ItemFields), Kept>,
+    boards: HashMap<(String, ColumnsForm), Kept>,
     bytes: usize,
     reads: u64,
 }
@@ -75,7 +75,7 @@ impl BuiltBoards {
         }
     }
 
-    /// The board's columns form with `fields` as it is now, for `account_id`:
+    /// The board's columns form of `form` as it is now, for `account_id`:
     /// the kept one when the board has not changed since it was built, else
     /// built now and kept. A board of another account is not found, kept or
     /// not.
@@ -84,14 +84,15 @@ impl BuiltBoards {
         db: &Db,
         account_id: &str,
         board_id: &str,
-        fields: ItemFields,
+        form: impl Into<ColumnsForm>,
     ) -> Result<Arc<BuiltBoard>> {
-        let etag = columnar_etag(db, account_id, board_id, fields)?;
-        let key = (board_id.to_owned(), fields);
+        let form = form.into();
+        let etag = columnar_etag(db, account_id, board_id, form)?;
+        let key = (board_id.to_owned(), form);
         if let Some(built) = self.kept(&key, &etag) {
             return Ok(built);
         }
-        let full = columnar_board(db, account_id, board_id, fields)?;
+        let full = columnar_board(db, account_id, board_id, form)?;
         let zstd = zstd::bulk::compress(&full.body, LEVEL).map_err(BoardsError::Compression)?;
         let built = Arc::new(BuiltBoard {
             etag: full.etag,
@@ -113,7 +114,7 @@ impl BuiltBoards {
         self.held.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn kept(&self, key: &(String, ItemFields), etag: &str) -> Option<Arc<BuiltBoard>> {
+    fn kept(&self, key: &(String, ColumnsForm), etag: &str) -> Option<Arc<BuiltBoard>> {
         let mut held = self.lock();
         held.reads += 1;
         let read = held.reads;
@@ -125,7 +126,7 @@ impl BuiltBoards {
         Some(Arc::clone(&kept.built))
     }
 
-    fn keep(&self, key: (String, ItemFields), built: Arc<BuiltBoard>) {
+    fn keep(&self, key: (String, ColumnsForm), built: Arc<BuiltBoard>) {
         let size = built.zstd.len();
         let mut held = self.lock();
         if let Some(old) = held.boards.remove(&key) {
@@ -157,6 +158,7 @@ impl BuiltBoards {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::columnar::{Codes, ColumnsForm, ItemFields};
     use crate::model::{NewBoard, NewItem};
 
     fn board(db: &Db, account: &str, name: &str, items: usize) -> String {
@@ -224,13 +226,24 @@ mod tests {
     }
 
     #[test]
-    fn a_read_of_fewer_fields_is_kept_apart_from_the_whole_form() {
+    fn a_read_of_fewer_fields_or_packed_codes_is_kept_apart_from_the_whole_form() {
         let (_dir, db) = db();
         let id = board(&db, "a", "B", 40);
         let built = BuiltBoards::new(1 << 20);
         let lean = ItemFields::parse("groupId,values").unwrap();
         let whole = built.columnar(&db, "a", &id, ItemFields::ALL).unwrap();
         let some = built.columnar(&db, "a", &id, lean).unwrap();
+        let packed = ColumnsForm {
+            fields: lean,
+            codes: Codes::Base64,
+        };
+        let some_packed = built.columnar(&db, "a", &id, packed).unwrap();
+        assert_eq!(
+            some_packed.body().unwrap(),
+            columnar_board(&db, "a", &id, packed).unwrap().body
+        );
+        assert_ne!(some_packed.etag, some.etag);
+        assert!(some_packed.len < some.len);
         assert_ne!(whole.etag, some.etag);
         assert_eq!(
             some.body().unwrap(),
@@ -245,7 +258,14 @@ mod tests {
             &whole,
             &built.columnar(&db, "a", &id, ItemFields::ALL).unwrap()
         ));
-        assert_eq!(built.bytes(), whole.zstd.len() + some.zstd.len());
+        assert!(Arc::ptr_eq(
+            &some_packed,
+            &built.columnar(&db, "a", &id, packed).unwrap()
+        ));
+        assert_eq!(
+            built.bytes(),
+            whole.zstd.len() + some.zstd.len() + some_packed.zstd.len()
+        );
     }
 
     #[test]

@@ -20,6 +20,12 @@
 //! an item's id or name leaves both out, and on a board of batch-made items
 //! they are most of the body.
 //!
+//! A read may also ask for its codes packed ([`Codes::Base64`]): each list of
+//! codes is then one base64 string of little-endian integers, the code plus
+//! one, as narrow as the dictionary allows (one byte for under 256 entries).
+//! Codes are most of a dashboard's bytes, and as JSON numbers most of the
+//! browser's parsing; packed they arrive as one string a column.
+//!
 //! `STRINGS` is a plain array, or `{"dict", "codes"}` when at most half of
 //! the items have a value of their own (batch-created items share their
 //! timestamps). The board object is written by the JSON read's own writer, so
@@ -43,7 +49,7 @@ use store::rusqlite::{self, types::Type};
 
 use crate::error::Result;
 use crate::full::{ITEMS_SQL, board_row, push_str, text, version, write_board};
-use crate::model::FullBoard;
+use crate::model::{FullBoard, packed_code_width};
 
 /// The media type a client names in `Accept` to get this form.
 pub const COLUMNAR_MEDIA_TYPE: &str = "application/vnd.switchboard.columns+json";
@@ -98,12 +104,60 @@ impl ItemFields {
     }
 }
 
+/// How a columns-form read writes its lists of codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Codes {
+    /// JSON arrays of numbers, `-1` for no value.
+    #[default]
+    Numbers,
+    /// One base64 string per list (see [`crate::model::CodeList::Base64`]).
+    Base64,
+}
+
+impl Codes {
+    /// `numbers` or `base64`; the refusal says what was wrong.
+    pub fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "numbers" => Ok(Self::Numbers),
+            "base64" => Ok(Self::Base64),
+            other => Err(format!(
+                "codes must be \"numbers\" or \"base64\", not {other:?}"
+            )),
+        }
+    }
+
+    /// What the ETag adds: nothing for numbers, so their tags stay as they were.
+    fn tag(self) -> &'static str {
+        match self {
+            Self::Numbers => "",
+            Self::Base64 => ".base64",
+        }
+    }
+}
+
+/// What a columns-form read carries and how: its item fields and its codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ColumnsForm {
+    pub fields: ItemFields,
+    pub codes: Codes,
+}
+
+impl From<ItemFields> for ColumnsForm {
+    fn from(fields: ItemFields) -> Self {
+        Self {
+            fields,
+            codes: Codes::Numbers,
+        }
+    }
+}
+
 /// The JSON read's ETag with `.columns` (and the fields chosen) before its
 /// closing quote: the same board version, but another representation, so a
 /// cache that holds one form never revalidates it with another's tag. No
 /// comma: `If-None-Match` separates tags with commas.
-fn etag(board_id: &str, version: i64, fields: ItemFields) -> String {
-    format!("\"{board_id}.{version}.columns{}\"", fields.tag())
+fn etag(board_id: &str, version: i64, form: ColumnsForm) -> String {
+    let (fields, codes) = (form.fields.tag(), form.codes.tag());
+    format!("\"{board_id}.{version}.columns{fields}{codes}\"")
 }
 
 /// The columns form's current strong ETag (quotes included), from one indexed
@@ -112,9 +166,10 @@ pub fn columnar_etag(
     db: &Db,
     account_id: &str,
     board_id: &str,
-    fields: ItemFields,
+    form: impl Into<ColumnsForm>,
 ) -> Result<String> {
-    db.read(|tx| version(tx, account_id, board_id).map(|v| etag(board_id, v, fields)))
+    let form = form.into();
+    db.read(|tx| version(tx, account_id, board_id).map(|v| etag(board_id, v, form)))
 }
 
 /// A key of a stored values object: borrowed from the row's text unless it
@@ -193,7 +248,7 @@ impl Strings {
 
     /// `{"dict", "codes"}` when `dict_pays` (or when asked for), else the
     /// plain array of every item's string.
-    fn write(&self, out: &mut Vec<u8>, always_dict: bool) {
+    fn write(&self, out: &mut Vec<u8>, always_dict: bool, codes: Codes) {
         // At most one distinct string for every two items: the codes then
         // cost less than the strings they replace.
         let dict_pays = self.dict.len() * 2 <= self.codes.len();
@@ -203,12 +258,10 @@ impl Strings {
                 comma(out, i);
                 push_str(out, s);
             }
-            out.extend_from_slice(b"],\"codes\":[");
-            for (i, &code) in self.codes.iter().enumerate() {
-                comma(out, i);
-                push_int(out, u64::from(code), false);
-            }
-            out.extend_from_slice(b"]}");
+            out.extend_from_slice(b"],\"codes\":");
+            let each = self.codes.iter().map(|&code| i64::from(code));
+            write_codes(out, each, self.dict.len(), codes);
+            out.push(b'}');
         } else {
             out.push(b'[');
             for (i, &code) in self.codes.iter().enumerate() {
@@ -283,23 +336,61 @@ impl ValueColumns {
         Ok(())
     }
 
-    fn write(&mut self, out: &mut Vec<u8>, count: usize) {
+    fn write(&mut self, out: &mut Vec<u8>, count: usize, codes: Codes) {
         out.push(b'{');
         for (i, (key, column)) in self.columns.iter_mut().enumerate() {
             comma(out, i);
             push_str(out, key);
             out.extend_from_slice(b":{\"dict\":[");
             out.extend_from_slice(&column.dict);
-            out.extend_from_slice(b"],\"codes\":[");
+            out.extend_from_slice(b"],\"codes\":");
             // The items after the last one that had the key.
             column.codes.resize(count, -1);
-            for (i, &code) in column.codes.iter().enumerate() {
-                comma(out, i);
-                push_int(out, u64::from(code.unsigned_abs()), code < 0);
-            }
-            out.extend_from_slice(b"]}");
+            let each = column.codes.iter().map(|&code| i64::from(code));
+            write_codes(out, each, column.codes_of.len(), codes);
+            out.push(b'}');
         }
         out.push(b'}');
+    }
+}
+
+/// Writes a list of codes (`-1` for no value) of a dictionary of `dict_len`
+/// entries: a JSON array of numbers, or packed into one base64 string.
+fn write_codes(
+    out: &mut Vec<u8>,
+    each: impl ExactSizeIterator<Item = i64>,
+    dict_len: usize,
+    codes: Codes,
+) {
+    match codes {
+        Codes::Numbers => {
+            out.push(b'[');
+            for (i, code) in each.enumerate() {
+                comma(out, i);
+                push_int(out, code.unsigned_abs(), code < 0);
+            }
+            out.push(b']');
+        }
+        Codes::Base64 => {
+            use base64::Engine as _;
+            let width = packed_code_width(dict_len);
+            let mut packed = Vec::with_capacity(each.len() * width);
+            for code in each {
+                // Codes run from -1 to below the dictionary's length, which
+                // `code_for` keeps within 32 bits.
+                let shifted = u32::try_from(code + 1).unwrap_or(u32::MAX);
+                packed.extend_from_slice(shifted.to_le_bytes().get(..width).unwrap_or_default());
+            }
+            out.push(b'"');
+            let start = out.len();
+            let length = base64::encoded_len(packed.len(), true).unwrap_or_default();
+            out.resize(start + length, 0);
+            let written = base64::engine::general_purpose::STANDARD
+                .encode_slice(&packed, out.get_mut(start..).unwrap_or_default())
+                .unwrap_or_default();
+            out.truncate(start + written);
+            out.push(b'"');
+        }
     }
 }
 
@@ -348,8 +439,9 @@ pub fn columnar_board(
     db: &Db,
     account_id: &str,
     board_id: &str,
-    fields: ItemFields,
+    form: impl Into<ColumnsForm>,
 ) -> Result<FullBoard> {
+    let ColumnsForm { fields, codes } = form.into();
     db.read(|tx| {
         let board = board_row(tx, account_id, board_id)?;
         let mut out = Vec::with_capacity(64 * 1024);
@@ -409,18 +501,22 @@ pub fn columnar_board(
             out.push(b']');
         };
         write_field(&mut out, fields, "id", |out| list(out, &ids));
-        write_field(&mut out, fields, "groupId", |out| groups.write(out, true));
+        write_field(&mut out, fields, "groupId", |out| {
+            groups.write(out, true, codes)
+        });
         write_field(&mut out, fields, "name", |out| list(out, &names));
         write_field(&mut out, fields, "createdAt", |out| {
-            created.write(out, false)
+            created.write(out, false, codes)
         });
         write_field(&mut out, fields, "updatedAt", |out| {
-            updated.write(out, false)
+            updated.write(out, false, codes)
         });
-        write_field(&mut out, fields, "values", |out| values.write(out, count));
+        write_field(&mut out, fields, "values", |out| {
+            values.write(out, count, codes)
+        });
         out.extend_from_slice(b"}}");
         Ok(FullBoard {
-            etag: etag(board_id, board.version, fields),
+            etag: etag(board_id, board.version, ColumnsForm { fields, codes }),
             body: out,
         })
     })
@@ -587,6 +683,69 @@ mod tests {
             refusal.contains("\"colour\"") && refusal.contains("groupId"),
             "{refusal}"
         );
+    }
+
+    #[test]
+    fn packed_codes_are_each_code_plus_one_at_the_narrowest_width() {
+        for (dict_len, codes, width) in [
+            (3, vec![-1, 0, 2], 1),
+            (255, vec![254, -1], 1),
+            (256, vec![255, 0, -1], 2),
+            (65_535, vec![65_534, 7], 2),
+            (65_536, vec![65_535, -1, 3], 4),
+        ] {
+            let mut out = Vec::new();
+            write_codes(&mut out, codes.iter().copied(), dict_len, Codes::Base64);
+            let text: String = serde_json::from_slice(&out).unwrap();
+            use base64::Engine as _;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(&text)
+                .unwrap();
+            assert_eq!(bytes.len(), codes.len() * width, "{dict_len}");
+            let list = crate::model::CodeList::Base64(text);
+            assert_eq!(list.decode(dict_len), Some(codes.clone()), "{dict_len}");
+            assert_eq!(list.get(1, dict_len), codes.get(1).copied());
+            let mut numbers = Vec::new();
+            write_codes(
+                &mut numbers,
+                codes.iter().copied(),
+                dict_len,
+                Codes::Numbers,
+            );
+            let numbers: Vec<i64> = serde_json::from_slice(&numbers).unwrap();
+            assert_eq!(numbers, codes);
+        }
+        // A packed list whose length is not a whole number of codes is none.
+        let odd = crate::model::CodeList::Base64("AAAA".to_owned());
+        assert_eq!(odd.decode(300), None);
+    }
+
+    #[test]
+    fn a_read_with_packed_codes_has_a_tag_of_its_own_and_the_same_columns() {
+        let (_dir, db, board) = planted([r#"{"s":"Done"}"#, r#"{"t":1}"#]);
+        let form = ColumnsForm {
+            fields: ItemFields::parse("groupId,values").unwrap(),
+            codes: Codes::Base64,
+        };
+        let packed = columnar_board(&db, "a", &board, form).unwrap();
+        assert!(
+            packed.etag.ends_with(".columns.groupId+values.base64\""),
+            "{}",
+            packed.etag
+        );
+        assert_eq!(packed.etag, columnar_etag(&db, "a", &board, form).unwrap());
+        let body: Value = serde_json::from_slice(&packed.body).unwrap();
+        // One byte a code: 0 for no value, else the code plus one.
+        assert_eq!(
+            body["items"]["values"],
+            json!({"s": {"dict": ["Done"], "codes": "AQA="}, "t": {"dict": [1], "codes": "AAE="}})
+        );
+        assert_eq!(body["items"]["groupId"]["codes"], json!("AQE="));
+        assert_eq!(Codes::parse("base64"), Ok(Codes::Base64));
+        assert_eq!(Codes::parse("numbers"), Ok(Codes::Numbers));
+        for bad in ["", "Base64", "bytes"] {
+            assert!(Codes::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

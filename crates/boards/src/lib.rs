@@ -62,7 +62,9 @@ pub use built::{BuiltBoard, BuiltBoards};
 pub use calendar_overlay::{
     DueEntry, Overlay, OverlayBoard, SprintSpan, calendar_overlay, due_columns,
 };
-pub use columnar::{COLUMNAR_MEDIA_TYPE, ItemFields, columnar_board, columnar_etag};
+pub use columnar::{
+    COLUMNAR_MEDIA_TYPE, Codes, ColumnsForm, ItemFields, columnar_board, columnar_etag,
+};
 pub use columns::ColumnType;
 pub use demo::{AgentRun, RunOutcome, has_boards, seed_demo, session_link};
 pub use due::{DatedItem, dated_items};

@@ -340,7 +340,7 @@ pub struct ItemColumns {
 #[serde(untagged)]
 pub enum StringColumn {
     Plain(Vec<String>),
-    Dict { dict: Vec<String>, codes: Vec<u32> },
+    Dict { dict: Vec<String>, codes: CodeList },
 }
 
 impl StringColumn {
@@ -348,9 +348,72 @@ impl StringColumn {
     pub fn get(&self, i: usize) -> Option<&str> {
         match self {
             Self::Plain(strings) => strings.get(i),
-            Self::Dict { dict, codes } => dict.get(*codes.get(i)? as usize),
+            Self::Dict { dict, codes } => {
+                dict.get(usize::try_from(codes.get(i, dict.len())?).ok()?)
+            }
         }
         .map(String::as_str)
+    }
+}
+
+/// A column's codes, one per item: `-1` where the item has no value, else
+/// its index into the column's `dict`. Written as JSON numbers, or packed
+/// when the read asks for `codes=base64`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
+#[serde(untagged)]
+pub enum CodeList {
+    Numbers(Vec<i32>),
+    /// Standard base64 (RFC 4648, padded) of one little-endian unsigned
+    /// integer per item: its code plus one, so 0 where it has no value. Each
+    /// is 1 byte wide when the dictionary has fewer than 256 entries, 2 when
+    /// fewer than 65,536, else 4.
+    Base64(String),
+}
+
+impl CodeList {
+    /// Every item's code (`-1` for no value) in a column of `dict_len`
+    /// entries; `None` for a packed list that is not one.
+    pub fn decode(&self, dict_len: usize) -> Option<Vec<i64>> {
+        match self {
+            Self::Numbers(codes) => Some(codes.iter().map(|&code| i64::from(code)).collect()),
+            Self::Base64(text) => {
+                use base64::Engine as _;
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(text)
+                    .ok()?;
+                let width = packed_code_width(dict_len);
+                if bytes.len() % width != 0 {
+                    return None;
+                }
+                let code = |le: &[u8]| {
+                    let mut wide = [0u8; 4];
+                    wide.get_mut(..le.len())?.copy_from_slice(le);
+                    Some(i64::from(u32::from_le_bytes(wide)) - 1)
+                };
+                bytes.chunks(width).map(code).collect()
+            }
+        }
+    }
+
+    /// Item `i`'s code (`-1` for no value) in a column of `dict_len`
+    /// entries; `None` past the end, or in a packed list that is not one.
+    pub fn get(&self, i: usize, dict_len: usize) -> Option<i64> {
+        match self {
+            Self::Numbers(codes) => codes.get(i).map(|&code| i64::from(code)),
+            Self::Base64(_) => self.decode(dict_len)?.get(i).copied(),
+        }
+    }
+}
+
+/// How many bytes each packed code of a column of `dict_len` entries takes:
+/// the fewest that hold every code plus one.
+pub fn packed_code_width(dict_len: usize) -> usize {
+    if dict_len < 1 << 8 {
+        1
+    } else if dict_len < 1 << 16 {
+        2
+    } else {
+        4
     }
 }
 
@@ -360,13 +423,13 @@ impl StringColumn {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ValueColumn {
     pub dict: Vec<Value>,
-    pub codes: Vec<i32>,
+    pub codes: CodeList,
 }
 
 impl ValueColumn {
     /// Item `i`'s value; `None` when it has none (or past the end).
     pub fn get(&self, i: usize) -> Option<&Value> {
-        let code = usize::try_from(*self.codes.get(i)?).ok()?;
+        let code = usize::try_from(self.codes.get(i, self.dict.len())?).ok()?;
         self.dict.get(code)
     }
 }

@@ -526,26 +526,55 @@ fn many_boards_come_in_one_reply_a_line_each_in_the_order_asked() {
     assert_eq!(twice.json()["error"]["code"], json!("invalid_request"));
 }
 
-#[test]
-fn a_columns_read_carries_the_item_fields_asked_for() {
-    let server = TestServer::start();
-    let f = owner_fixture(&server);
+/// The account the owner's token acts for, and the server's database, for
+/// building the expected bodies beside the server.
+fn owner_account_and_db(server: &TestServer) -> (String, store::Db) {
     let account = server.call("GET", "/me", None).json()["accountId"]
         .as_str()
         .unwrap()
         .to_owned();
     let db = store::Db::open(&server.data_dir().join("switchboard.db")).unwrap();
+    (account, db)
+}
+
+/// A `GET` with the owner's token asking for the columns form.
+fn columns_get(server: &TestServer, path: &str, headers: &[(&str, &str)]) -> Reply {
+    let auth = format!("Bearer {}", server.token);
+    let mut all = vec![("Authorization", auth.as_str()), ("Accept", COLUMNS)];
+    all.extend_from_slice(headers);
+    request(server.control(), "GET", path, &all, None)
+}
+
+/// The one line of a one-board `GET /boards/full`: `built`'s ETag and body.
+fn assert_single_line_is(reply: &Reply, built: &boards::FullBoard) {
+    let line: Value = serde_json::from_slice(reply.body.strip_suffix(b"\n").unwrap()).unwrap();
+    assert_eq!(line["etag"], json!(built.etag));
+    assert_eq!(
+        line["body"],
+        serde_json::from_slice::<Value>(&built.body).unwrap()
+    );
+}
+
+/// Each reply is a 400 `invalid_request` naming `field`.
+fn assert_refused_on(replies: impl IntoIterator<Item = (String, Reply)>, field: &str) {
+    for (path, refused) in replies {
+        assert_eq!(refused.status, 400, "{path}: {}", refused.text());
+        assert_eq!(refused.json()["error"]["code"], json!("invalid_request"));
+        assert_eq!(refused.json()["error"]["field"], json!(field), "{path}");
+    }
+}
+
+#[test]
+fn a_columns_read_carries_the_item_fields_asked_for() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let (account, db) = owner_account_and_db(&server);
     let fields = boards::ItemFields::parse("groupId,createdAt,values").unwrap();
     let lean = boards::columnar_board(&db, &account, &f.board, fields).unwrap();
     let whole = boards::columnar_board(&db, &account, &f.board, boards::ItemFields::ALL).unwrap();
     assert!(lean.body.len() < whole.body.len());
 
-    let auth = format!("Bearer {}", server.token);
-    let get = |path: &str, headers: &[(&str, &str)]| {
-        let mut all = vec![("Authorization", auth.as_str()), ("Accept", COLUMNS)];
-        all.extend_from_slice(headers);
-        request(server.control(), "GET", path, &all, None)
-    };
+    let get = |path: &str, headers: &[(&str, &str)]| columns_get(&server, path, headers);
     let alone = format!("/boards/{}/full?fields=groupId,createdAt,values", f.board);
     let reply = get(&alone, &[]);
     assert_eq!(reply.status, 200, "{}", reply.text());
@@ -569,23 +598,75 @@ fn a_columns_read_carries_the_item_fields_asked_for() {
         ),
         &[],
     );
-    let line: Value = serde_json::from_slice(together.body.strip_suffix(b"\n").unwrap()).unwrap();
-    assert_eq!(line["etag"], json!(lean.etag));
-    assert_eq!(
-        line["body"],
-        serde_json::from_slice::<Value>(&lean.body).unwrap()
-    );
+    assert_single_line_is(&together, &lean);
 
-    for path in [
+    let refusals = [
         format!("/boards/{}/full?fields=id,colour", f.board),
         format!("/boards/{}/full?fields=", f.board),
         format!("/boards/full?ids={}&fields=name,,id", f.board),
-    ] {
-        let refused = get(&path, &[]);
-        assert_eq!(refused.status, 400, "{path}: {}", refused.text());
-        assert_eq!(refused.json()["error"]["code"], json!("invalid_request"));
-        assert_eq!(refused.json()["error"]["field"], json!("fields"), "{path}");
+    ];
+    assert_refused_on(
+        refusals.map(|path| (path.clone(), get(&path, &[]))),
+        "fields",
+    );
+}
+
+#[test]
+fn a_columns_read_packs_its_codes_when_asked() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let (account, db) = owner_account_and_db(&server);
+    let form = boards::ColumnsForm {
+        fields: boards::ItemFields::parse("groupId,createdAt,values").unwrap(),
+        codes: boards::Codes::Base64,
+    };
+    let packed = boards::columnar_board(&db, &account, &f.board, form).unwrap();
+    let numbers = boards::columnar_board(&db, &account, &f.board, form.fields).unwrap();
+    assert_ne!(packed.etag, numbers.etag);
+
+    let get = |path: &str, headers: &[(&str, &str)]| columns_get(&server, path, headers);
+    let fields = "fields=groupId,createdAt,values";
+    let alone = format!("/boards/{}/full?{fields}&codes=base64", f.board);
+    let reply = get(&alone, &[]);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.body, packed.body);
+    assert_eq!(reply.header("etag"), Some(packed.etag.as_str()));
+    // Every list of codes is one string, and decodes to the numbers form's.
+    let body: boards::ColumnsBoardBody = serde_json::from_slice(&reply.body).unwrap();
+    let plain: boards::ColumnsBoardBody = serde_json::from_slice(&numbers.body).unwrap();
+    let values = body.items.values.clone().unwrap();
+    assert!(!values.is_empty());
+    for (key, column) in &values {
+        assert!(matches!(column.codes, boards::CodeList::Base64(_)), "{key}");
+        let expected = &plain.items.values.as_ref().unwrap()[key];
+        assert_eq!(
+            column.codes.decode(column.dict.len()),
+            expected.codes.decode(expected.dict.len()),
+            "{key}"
+        );
     }
+    // Each form revalidates with its own tag only.
+    assert_eq!(get(&alone, &[("If-None-Match", &packed.etag)]).status, 304);
+    assert_eq!(get(&alone, &[("If-None-Match", &numbers.etag)]).status, 200);
+    let as_numbers = format!("/boards/{}/full?{fields}&codes=numbers", f.board);
+    let reply = get(&as_numbers, &[("If-None-Match", &numbers.etag)]);
+    assert_eq!(reply.status, 304);
+
+    let together = get(
+        &format!("/boards/full?ids={}&{fields}&codes=base64", f.board),
+        &[],
+    );
+    assert_single_line_is(&together, &packed);
+
+    let refusals = [
+        format!("/boards/{}/full?codes=bytes", f.board),
+        format!("/boards/{}/full?codes=", f.board),
+        format!("/boards/full?ids={}&codes=BASE64", f.board),
+    ];
+    assert_refused_on(
+        refusals.map(|path| (path.clone(), get(&path, &[]))),
+        "codes",
+    );
 }
 
 #[test]

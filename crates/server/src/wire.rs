@@ -85,6 +85,10 @@ pub struct FullReadsQuery {
     /// `groupId`, `name`, `createdAt`, `updatedAt`, `values`); all of them
     /// when left out.
     pub fields: Option<String>,
+    /// How each body writes its codes: `numbers` (JSON arrays, the default)
+    /// or `base64` (one packed string per column).
+    #[param(pattern = "^(numbers|base64)$")]
+    pub codes: Option<String>,
 }
 
 /// `GET /boards/{id}/full`'s query.
@@ -95,6 +99,11 @@ pub struct FullReadQuery {
     /// (`id`, `groupId`, `name`, `createdAt`, `updatedAt`, `values`); all of
     /// them when left out. The JSON form always carries every field.
     pub fields: Option<String>,
+    /// For the columns form: how it writes its codes, `numbers` (JSON
+    /// arrays, the default) or `base64` (one packed string per column). The
+    /// JSON form has no codes.
+    #[param(pattern = "^(numbers|base64)$")]
+    pub codes: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, TS, ToSchema)]

@@ -90,6 +90,7 @@ fn api_types() -> String {
         decl::<boards::ColumnsBoardBody>(&cfg),
         decl::<boards::ItemColumns>(&cfg),
         decl::<boards::StringColumn>(&cfg),
+        decl::<boards::CodeList>(&cfg),
         decl::<boards::ValueColumn>(&cfg),
         decl::<boards::EventKind>(&cfg),
         decl::<boards::ItemEvent>(&cfg),

@@ -346,16 +346,67 @@ fn check_same(db: &Db, board: &str) {
         assert_eq!(created.get(i), Some(item.created_at.as_str()));
         assert_eq!(updated.get(i), Some(item.updated_at.as_str()));
         for (key, column) in &values {
-            assert_eq!(column.codes.len(), n, "{key}");
+            let codes = column.codes.decode(column.dict.len()).expect("numbers");
+            assert_eq!(codes.len(), n, "{key}");
             // Absent exactly when the code is -1.
             assert_eq!(column.get(i), item.values.get(key), "item {i}, {key}");
-            assert_eq!(column.codes[i] == -1, !item.values.contains_key(key));
+            assert_eq!(codes[i] == -1, !item.values.contains_key(key));
         }
         for key in item.values.keys() {
             assert!(values.contains_key(key), "{key}");
         }
     }
     check_layout(&columns.body, &full);
+    check_packed(db, board, &body);
+}
+
+/// The same read with packed codes: the same dictionaries and, decoded, the
+/// same codes, under the ETag with `.base64` before its closing quote.
+fn check_packed(db: &Db, board: &str, numbers: &ColumnsBoardBody) {
+    let form = ColumnsForm {
+        fields: ItemFields::ALL,
+        codes: Codes::Base64,
+    };
+    let packed = columnar_board(db, ACCOUNT, board, form).unwrap();
+    assert_eq!(
+        packed.etag,
+        columnar_etag(db, ACCOUNT, board, form).unwrap()
+    );
+    let numbers_etag = columnar_etag(db, ACCOUNT, board, ItemFields::ALL).unwrap();
+    assert_eq!(
+        packed.etag,
+        numbers_etag.replace(".columns", ".columns.base64")
+    );
+    let body: ColumnsBoardBody = serde_json::from_slice(&packed.body).unwrap();
+    assert_eq!(body.board, numbers.board);
+    let decoded = |column: &StringColumn| match column {
+        StringColumn::Plain(strings) => (strings.clone(), None),
+        StringColumn::Dict { dict, codes } => (dict.clone(), codes.decode(dict.len())),
+    };
+    let fields = |items: &ItemColumns| {
+        [
+            &items.id,
+            &items.group_id,
+            &items.name,
+            &items.created_at,
+            &items.updated_at,
+        ]
+        .map(|column| column.as_ref().map(decoded))
+    };
+    assert_eq!(fields(&body.items), fields(&numbers.items));
+    let values = |items: &ItemColumns| -> Vec<(String, Vec<Value>, Option<Vec<i64>>)> {
+        let columns = items.values.clone().expect("values are read");
+        columns
+            .into_iter()
+            .map(|(key, column)| {
+                let codes = column.codes.decode(column.dict.len());
+                (key, column.dict, codes)
+            })
+            .collect()
+    };
+    let packed_values = values(&body.items);
+    assert!(packed_values.iter().all(|(_, _, codes)| codes.is_some()));
+    assert_eq!(packed_values, values(&numbers.items));
 }
 
 /// The forms each field is written in, and the order of the values keys.

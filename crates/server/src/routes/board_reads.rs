@@ -19,7 +19,8 @@ use crate::wire::{FullReadQuery, FullReadsQuery};
 /// JSON unless `Accept` names `application/vnd.switchboard.columns+json`
 /// (with q > 0): then the same read in columns, one array per item field and
 /// a dictionary per values key, with its own ETag; `fields` chooses the item
-/// fields it carries (all by default). `If-None-Match` with the
+/// fields it carries (all by default), and `codes=base64` packs each list of
+/// codes into one string. `If-None-Match` with the
 /// ETag of the representation asked for → 304. Both carry
 /// `Vary: Accept, Accept-Encoding`. Compressed when the client accepts gzip,
 /// br or zstd. Agent tokens are admitted.
@@ -40,7 +41,7 @@ use crate::wire::{FullReadQuery, FullReadsQuery};
                 (boards::ColumnsBoardBody = "application/vnd.switchboard.columns+json"))),
         (status = 304, description = "The board is as the ETag says.",
             headers(("ETag" = String), ("Vary" = String, description = "`Accept, Accept-Encoding`"))),
-        (status = 400, description = "`fields` names something that is not an item field.",
+        (status = 400, description = "`fields` names something that is not an item field, or `codes` is neither `numbers` nor `base64`.",
             body = crate::wire::ErrorBody),
     ))]
 pub(super) async fn full_board(
@@ -50,7 +51,7 @@ pub(super) async fn full_board(
     headers: HeaderMap,
     Query(query): Query<FullReadQuery>,
 ) -> ApiResult<Response> {
-    let fields = item_fields(query.fields.as_deref())?;
+    let form = columns_form(query.fields.as_deref(), query.codes.as_deref())?;
     let account = caller.account_id().to_owned();
     let columnar = accepts(&headers, boards::COLUMNAR_MEDIA_TYPE);
     // A cache keeps the two forms apart by `Accept` and the codings by
@@ -71,7 +72,7 @@ pub(super) async fn full_board(
         let (db, account, id) = (s.db.clone(), account.clone(), id.clone());
         let etag = blocking(move || {
             if columnar {
-                boards::columnar_etag(&db, &account, &id, fields)
+                boards::columnar_etag(&db, &account, &id, form)
             } else {
                 boards::board_etag(&db, &account, &id)
             }
@@ -82,7 +83,7 @@ pub(super) async fn full_board(
         }
     }
     if columnar {
-        let built = blocking(move || s.built_boards.columnar(&s.db, &account, &id, fields)).await?;
+        let built = blocking(move || s.built_boards.columnar(&s.db, &account, &id, form)).await?;
         let etag = built.etag.clone();
         if accepts_encoding(&headers, "zstd") {
             return Ok((
@@ -188,7 +189,7 @@ const FULL_READS_MEDIA_TYPE: &str = "application/x-ndjson";
 ///
 /// Lines come in the order of `ids`: `{"id", "etag", "body"}` with the body
 /// `GET /boards/{id}/full` gives for the columns form (with the same
-/// `fields`), or
+/// `fields` and `codes`), or
 /// `{"id", "error": {"code", "message"}}` for a board that cannot be read
 /// (`not_found`: missing or another account's). Each line is sent as soon as
 /// it is ready. Compressed when the client
@@ -202,7 +203,7 @@ const FULL_READS_MEDIA_TYPE: &str = "application/x-ndjson";
     responses(
         (status = 200, description = "One line per board, in the order of `ids`.",
             content_type = "application/x-ndjson", body = String),
-        (status = 400, description = "`ids` is missing or empty, names a board twice, or more than 100 boards; or `fields` names something that is not an item field.",
+        (status = 400, description = "`ids` is missing or empty, names a board twice, or more than 100 boards; `fields` names something that is not an item field; or `codes` is neither `numbers` nor `base64`.",
             body = crate::wire::ErrorBody),
     ))]
 pub(super) async fn full_boards(
@@ -212,7 +213,7 @@ pub(super) async fn full_boards(
     Query(query): Query<FullReadsQuery>,
 ) -> ApiResult<Response> {
     let ids = full_read_ids(query.ids.as_deref().unwrap_or_default())?;
-    let fields = item_fields(query.fields.as_deref())?;
+    let form = columns_form(query.fields.as_deref(), query.codes.as_deref())?;
     let account = caller.account_id().to_owned();
     let zstd = accepts_encoding(&headers, "zstd");
     let body = blocking_body(move |chunks| {
@@ -229,7 +230,7 @@ pub(super) async fn full_boards(
         for id in &ids {
             let line = s
                 .built_boards
-                .columnar(&s.db, &account, id, fields)
+                .columnar(&s.db, &account, id, form)
                 .map_err(ApiError::from)
                 .and_then(|built| board_line(id, &built, frames.as_mut()))
                 .or_else(|error| error_line(id, &error, frames.as_mut()));
@@ -287,14 +288,21 @@ fn full_read_ids(ids: &str) -> ApiResult<Vec<String>> {
     Ok(list)
 }
 
-/// The item fields a columns-form read carries: all unless `fields` lists
-/// some.
-fn item_fields(fields: Option<&str>) -> ApiResult<boards::ItemFields> {
-    fields.map_or(Ok(boards::ItemFields::ALL), |list| {
-        boards::ItemFields::parse(list).map_err(|message| {
-            ApiError::bad_request("invalid_request", message).on_field(Some("fields"))
-        })
-    })
+/// What a columns-form read carries and how: every item field unless
+/// `fields` lists some, codes as numbers unless `codes` says `base64`.
+fn columns_form(fields: Option<&str>, codes: Option<&str>) -> ApiResult<boards::ColumnsForm> {
+    let refused = |field: &'static str| {
+        move |message: String| {
+            ApiError::bad_request("invalid_request", message).on_field(Some(field))
+        }
+    };
+    let fields = fields.map_or(Ok(boards::ItemFields::ALL), |list| {
+        boards::ItemFields::parse(list).map_err(refused("fields"))
+    })?;
+    let codes = codes.map_or(Ok(boards::Codes::Numbers), |name| {
+        boards::Codes::parse(name).map_err(refused("codes"))
+    })?;
+    Ok(boards::ColumnsForm { fields, codes })
 }
 
 /// A board's line, as the chunks to send: with `zstd`, the line's head and

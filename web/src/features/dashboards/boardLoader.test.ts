@@ -129,7 +129,7 @@ describe("fetchBoardFull", () => {
     const first = await fetchBoardFull("a", signal);
     const second = await fetchBoardFull("a", signal);
     expect(second).toBe(first);
-    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/a/full");
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/a/full?codes=base64");
     expect(fetchMock.mock.calls[0]?.[1].headers).toEqual({ Accept: ACCEPT });
     expect(fetchMock.mock.calls[1]?.[1].headers).toEqual({ Accept: ACCEPT, "If-None-Match": '"v1"' });
     // Behind the page's own requests when both wait for one of the browser's connections.
@@ -194,10 +194,10 @@ describe("fetchBoardFull", () => {
     if (!("itemColumns" in read)) throw new Error("the compact reply was not read as columns");
     expect(read.itemColumns.cells("s")).toEqual(["Done"]);
     expect(read.itemColumns.field("name")).toEqual([undefined]);
-    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/a/full?fields=groupId,createdAt,values");
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/a/full?fields=groupId,createdAt,values&codes=base64");
     // The whole read does not revalidate with the other read's tag; each its own.
     const whole = await fetchBoardFull("a", signal);
-    expect(fetchMock.mock.calls[1]?.[0]).toBe("/api/boards/a/full");
+    expect(fetchMock.mock.calls[1]?.[0]).toBe("/api/boards/a/full?codes=base64");
     expect(fetchMock.mock.calls[1]?.[1].headers).toEqual({ Accept: ACCEPT });
     expect(await fetchBoardFull("a", signal, fields)).toBe(read);
     expect(fetchMock.mock.calls[2]?.[1].headers).toEqual({ Accept: ACCEPT, "If-None-Match": '"a.1.columns.f"' });
@@ -292,7 +292,7 @@ describe("fetchBoardsTogether", () => {
     expect((await b)?.board).toEqual(boardB.board);
     await expect(gone).rejects.toMatchObject({ status: 404, code: "not_found" });
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/full?ids=a,gone,b");
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/full?ids=a,gone,b&codes=base64");
     expect(fetchMock.mock.calls[0]?.[1].priority).toBe("low");
   });
 
@@ -301,7 +301,7 @@ describe("fetchBoardsTogether", () => {
     const fetchMock = vi.fn().mockResolvedValueOnce(streamed([lines]));
     vi.stubGlobal("fetch", fetchMock);
     await Promise.allSettled(fetchBoardsTogether(["a", "gone", "b"], new AbortController().signal, undefined, fields));
-    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/full?ids=a,gone,b&fields=groupId,values");
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/full?ids=a,gone,b&fields=groupId,values&codes=base64");
 
     vi.stubGlobal("fetch", vi.fn().mockRejectedValueOnce(new TypeError("Failed to fetch")));
     const alone = vi.fn((id: string) => Promise.resolve(makeBoard({ id })));

@@ -39,8 +39,13 @@ const fieldList = (fields: readonly ReadField[] | undefined) => fields?.join(","
 
 const cacheKey = (id: string, fields: readonly ReadField[] | undefined) => `${fieldList(fields)}\n${id}`;
 
-/** `?fields=…` for a read of only `fields` (plain names, nothing to escape); nothing for them all. */
-const fieldsQuery = (fields: readonly ReadField[] | undefined) => (fields ? `fields=${fieldList(fields)}` : "");
+/**
+ * A full read's query: `fields=…` for a read of only `fields` (plain names, nothing to escape),
+ * and codes packed into one base64 string a column, which parse as one string each instead of
+ * a number per item.
+ */
+const readQuery = (fields: readonly ReadField[] | undefined) =>
+  [...(fields ? [`fields=${fieldList(fields)}`] : []), "codes=base64"].join("&");
 
 export function clearBoardCache(): void {
   boardCache.clear();
@@ -110,8 +115,7 @@ export const fetchBoardFull: BoardFetcher = async (id, signal, fields) => {
   const cached = boardCache.get(key);
   const headers: Record<string, string> = { Accept: FULL_READ_ACCEPT };
   if (cached) headers["If-None-Match"] = cached.etag;
-  const query = fieldsQuery(fields);
-  const path = `/boards/${encodeURIComponent(id)}/full${query ? `?${query}` : ""}`;
+  const path = `/boards/${encodeURIComponent(id)}/full?${readQuery(fields)}`;
   const reply = await onTheWire(() => apiRequest<unknown>(path, { headers, signal, priority: "low" }));
   if (reply.status === 304 && cached) return cached.data;
   const data = boardRead(reply.data, reply.headers.get("Content-Type"), reply.status);
@@ -206,7 +210,7 @@ export function fetchBoardsTogether(
   };
   let lineSeen = false;
   const read = async () => {
-    const query = [`ids=${ids.map(encodeURIComponent).join(",")}`, fieldsQuery(fields)].filter(Boolean).join("&");
+    const query = `ids=${ids.map(encodeURIComponent).join(",")}&${readQuery(fields)}`;
     const reply = await apiStream(`/boards/full?${query}`, { signal, priority: "low" });
     if (!reply.body) throw new ApiError(reply.status, "invalid_reply", "The boards' read came without a body.");
     const lines = new LineSplitter();

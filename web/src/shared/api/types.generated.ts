@@ -270,9 +270,11 @@ export type ItemColumns = { count: number, id?: StringColumn, groupId?: StringCo
  */
 values?: { [key in string]: ValueColumn }, };
 
-export type StringColumn = Array<string> | { dict: Array<string>, codes: Array<number>, };
+export type StringColumn = Array<string> | { dict: Array<string>, codes: CodeList, };
 
-export type ValueColumn = { dict: Array<JsonValue>, codes: Array<number>, };
+export type CodeList = Array<number> | string;
+
+export type ValueColumn = { dict: Array<JsonValue>, codes: CodeList, };
 
 export type EventKind = "assigned" | "status_changed" | "due_date_set" | "due_date_changed" | "group_changed";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { computeDashboard, itemFieldsFor } from "./computeWidget";
-import { columnsBody } from "./fixtures/columnsBody";
+import { columnsBody, packCodes } from "./fixtures/columnsBody";
 import { CHECK, DATE, PEOPLE, STATUS, TAGS, TEXT, TIMELINE, numberColumn } from "./fixtures/columns";
 import { makeBoard } from "./fixtures/makeBoard";
 import { ColumnsFormError, ITEM_FIELDS, decodeItemColumns } from "./itemColumns";
@@ -65,19 +65,25 @@ function overWire<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** The compact read, of only `fields` when given (as `fields=` asks the server). */
-function compact(read: BoardFull, fields?: readonly string[]): ColumnarBoard {
+/**
+ * The compact read, of only `fields` when given (as `fields=` asks the server), its codes packed
+ * when `packed` (as `codes=base64` asks).
+ */
+function compact(read: BoardFull, fields?: readonly string[], packed = false): ColumnarBoard {
   const parsed = overWire(columnsBody(read));
   const items: Record<string, unknown> = { ...parsed.items };
   if (fields) for (const key of Object.keys(items)) if (key !== "count" && !fields.includes(key)) delete items[key];
-  return { board: parsed.board, itemColumns: decodeItemColumns(items) };
+  return { board: parsed.board, itemColumns: decodeItemColumns(packed ? packCodes(items) : items) };
 }
 
 describe("decodeItemColumns", () => {
-  it("gives every item's fields and values exactly as the JSON read has them", () => {
+  it.each([
+    ["", false],
+    [", its codes packed", true],
+  ])("gives every item's fields and values exactly as the JSON read has them%s", (_, packed) => {
     fc.assert(
       fc.property(boardArb("b").map(overWire), (read) => {
-        const { itemColumns } = compact(read);
+        const { itemColumns } = compact(read, undefined, packed);
         expect(itemColumns.count).toBe(read.items.length);
         for (const field of ITEM_FIELDS)
           expect(itemColumns.field(field)).toEqual(read.items.map((item) => item[field]));
@@ -142,8 +148,43 @@ describe("decodeItemColumns", () => {
       "a values column that is a plain list",
       { count: 1, id: ["i"], groupId: ["g"], name: ["n"], createdAt: ["t"], updatedAt: ["t"], values: { s: ["Done"] } },
     ],
+    ["packed codes that are not base64", { count: 1, groupId: { dict: ["g"], codes: "A*==" }, values: {} }],
+    ["packed codes one short", { count: 2, groupId: { dict: ["g"], codes: btoa("\u0001") }, values: {} }],
+    ["a packed code past its dictionary", { count: 2, values: { s: { dict: ["Done"], codes: btoa("\u0001\u0002") } } }],
+    [
+      "a packed field with an item of no group",
+      { count: 2, groupId: { dict: ["g"], codes: btoa("\u0001\u0000") }, values: {} },
+    ],
+    [
+      "packed codes one byte wide where the dictionary needs two",
+      { count: 2, values: { n: { dict: Array.from({ length: 300 }, (_, i) => i), codes: btoa("\u0001\u0002") } } },
+    ],
   ])("refuses %s", (_, wire) => {
     expect(() => decodeItemColumns(wire)).toThrow(ColumnsFormError);
+  });
+
+  it("reads packed codes of every width, with 0 as no value", () => {
+    const le = (width: number, ...stored: number[]) =>
+      btoa(
+        stored
+          .flatMap((value) => Array.from({ length: width }, (_, byte) => (value >>> (8 * byte)) & 0xff))
+          .map((byte) => String.fromCharCode(byte))
+          .join(""),
+      );
+    for (const [entries, width] of [
+      [3, 1],
+      [255, 1],
+      [256, 2],
+      [65_536, 4],
+    ] as const) {
+      const dict = Array.from({ length: entries }, (_, i) => i);
+      const last = entries - 1;
+      const { coded } = decodeItemColumns({
+        count: 3,
+        values: { n: { dict, codes: le(width, last + 1, 0, 1) } },
+      });
+      expect([...coded("n").codes]).toEqual([last, -1, 0]);
+    }
   });
 });
 

@@ -2,8 +2,9 @@
  * A board's items as the engine reads them: one array per field or values key, indexed by row
  * (the item's position in the full read). Both forms of the full read end here: the JSON one's
  * item objects are read column by column on first use, and the compact one
- * (`application/vnd.switchboard.columns+json`) arrives as columns, so 100,000 items never
- * become 100,000 objects. Everything downstream reads a column by row, or as entries and codes
+ * (`application/vnd.switchboard.columns+json`) arrives as columns, its codes packed into one
+ * base64 string a column when asked (`codes=base64`), so 100,000 items never become 100,000
+ * objects, nor their codes a million JSON numbers. Everything downstream reads a column by row, or as entries and codes
  * (a value per distinct entry, then a copy per row), and cannot tell the forms apart.
  */
 import type { ItemColumns as WireColumns, ValueColumn } from "../../../shared/api/types.generated";
@@ -77,12 +78,82 @@ export function columnsOfItems(items: readonly Item[]): ItemColumns {
 export class ColumnsFormError extends Error {}
 
 function isDict(value: unknown): value is ValueColumn {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    Array.isArray((value as ValueColumn).dict) &&
-    Array.isArray((value as ValueColumn).codes)
-  );
+  if (typeof value !== "object" || value === null) return false;
+  const { dict, codes } = value as ValueColumn;
+  return Array.isArray(dict) && (Array.isArray(codes) || typeof codes === "string");
+}
+
+/** `Uint8Array.fromBase64` where the browser has it (it decodes natively), else `atob`. */
+const nativeFromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
+
+function base64Bytes(text: string, what: string): Uint8Array {
+  try {
+    if (nativeFromBase64) return nativeFromBase64(text);
+    const binary = atob(text);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    throw new ColumnsFormError(`${what} holds codes that are not base64`);
+  }
+}
+
+/**
+ * A packed list of codes (`codes=base64`): little-endian integers, each a code plus one (0: no
+ * value), 1, 2 or 4 bytes wide as the dictionary has under 2^8, under 2^16 or more entries. One
+ * loop per width, each storing one element type, so it is quick while the worker's code is cold.
+ */
+function unpackedCodes(text: string, dictLength: number, count: number, what: string, absentAllowed: boolean) {
+  const bytes = base64Bytes(text, what);
+  const width = dictLength < 1 << 8 ? 1 : dictLength < 1 << 16 ? 2 : 4;
+  if (bytes.length !== count * width)
+    throw new ColumnsFormError(`${what} has ${bytes.length / width} codes for ${count} items`);
+  const codes = new Int32Array(count);
+  const [lowest, highest] =
+    width === 1 ? unpack1(bytes, codes) : width === 2 ? unpack2(bytes, codes) : unpack4(bytes, codes);
+  if (highest > dictLength || (lowest === 0 && !absentAllowed))
+    throw new ColumnsFormError(
+      `${what} holds code ${highest > dictLength ? highest - 1 : -1} for a dictionary of ${dictLength}`,
+    );
+  return codes;
+}
+
+/** Each fills `codes` with the stored values less one and returns the lowest and highest stored. */
+function unpack1(bytes: Uint8Array, codes: Int32Array): [number, number] {
+  let lowest = 255;
+  let highest = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const stored = bytes[i] as number;
+    codes[i] = stored - 1;
+    if (stored < lowest) lowest = stored;
+    if (stored > highest) highest = stored;
+  }
+  return [lowest, highest];
+}
+
+function unpack2(bytes: Uint8Array, codes: Int32Array): [number, number] {
+  let lowest = 65535;
+  let highest = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const stored = (bytes[2 * i] as number) | ((bytes[2 * i + 1] as number) << 8);
+    codes[i] = stored - 1;
+    if (stored < lowest) lowest = stored;
+    if (stored > highest) highest = stored;
+  }
+  return [lowest, highest];
+}
+
+function unpack4(bytes: Uint8Array, codes: Int32Array): [number, number] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let lowest = 0xffffffff;
+  let highest = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const stored = view.getUint32(4 * i, true);
+    codes[i] = stored - 1;
+    if (stored < lowest) lowest = stored;
+    if (stored > highest) highest = stored;
+  }
+  return [lowest, highest];
 }
 
 /**
@@ -93,6 +164,8 @@ function isDict(value: unknown): value is ValueColumn {
 function checkedDict(column: unknown, count: number, what: string, absentAllowed: boolean): CodedColumn {
   if (!isDict(column)) throw new ColumnsFormError(`${what} is not a dictionary column`);
   const { dict, codes } = column;
+  if (typeof codes === "string")
+    return { entries: dict, codes: unpackedCodes(codes, dict.length, count, what, absentAllowed) };
   if (codes.length !== count) throw new ColumnsFormError(`${what} has ${codes.length} codes for ${count} items`);
   const lowest = absentAllowed ? -1 : 0;
   const checked = new Int32Array(count);
