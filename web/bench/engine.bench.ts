@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { applyFilters } from "../src/features/dashboards/engine/applyFilters";
 import { computeDashboard, computeWidget, itemFieldsFor } from "../src/features/dashboards/engine/computeWidget";
-import { columnsBody } from "../src/features/dashboards/engine/fixtures/columnsBody";
+import { columnsBody, packCodes } from "../src/features/dashboards/engine/fixtures/columnsBody";
 import { decodeItemColumns } from "../src/features/dashboards/engine/itemColumns";
 import { prepareBoards } from "../src/features/dashboards/engine/prepareBoards";
 import type {
@@ -290,7 +290,14 @@ rows.push([COLD_PARTS[1] as string, time(() => decode(parsedOnce))]);
 const decodes = Array.from({ length: WARMUP + RUNS }, () => decode(parse()));
 rows.push([COLD_PARTS[2] as string, time(() => firstDashboard(decodes.pop() ?? decode(parse())))]);
 const wireBytes = bodies.reduce((sum, body) => sum + body.length, 0);
+// The same bodies as the web app asks for them, with every list of codes packed (`codes=base64`).
+const packedBodies = bodies.map((body) => {
+  const { board, items } = JSON.parse(body) as { board: unknown; items: Record<string, unknown> };
+  return JSON.stringify({ board, items: packCodes(items) });
+});
+const packedBytes = packedBodies.reduce((sum, body) => sum + body.length, 0);
 const first = firstLoads(bodies);
+const firstPacked = firstLoads(packedBodies);
 
 console.log(`engine bench: ${BOARDS} boards × ${ITEMS_PER_BOARD} items = ${total} items (Node ${process.version})`);
 console.log(`generate ${generated.toFixed(0)} ms, prepareBoards ${prepared.toFixed(2)} ms (once per load)`);
@@ -303,12 +310,16 @@ for (const [name, { median, min }] of rows) {
       : "";
   console.log(`  ${name.padEnd(width)}  ${median.toFixed(2).padStart(7)} ms  (${min.toFixed(2)} ms)${over}`);
 }
-console.log(
-  `the same cold load in a fresh process (nothing compiled yet, as in a newly opened page's worker), ` +
-    `${FIRST_LOADS} processes: median ${first.wall.median.toFixed(1)} ms (fastest ${first.wall.min.toFixed(1)} ms), ` +
-    `CPU of all its threads (the JIT's compilers and the collector too) median ${first.cpu.median.toFixed(1)} ms ` +
-    `(least ${first.cpu.min.toFixed(1)} ms)`,
-);
+for (const [codes, loads, bytes] of [
+  ["as numbers", first, wireBytes],
+  ["packed (codes=base64)", firstPacked, packedBytes],
+] as const)
+  console.log(
+    `the same cold load in a fresh process (nothing compiled yet, as in a newly opened page's worker), codes ` +
+      `${codes}, ${(bytes / 1e6).toFixed(1)} MB, ${FIRST_LOADS} processes: median ${loads.wall.median.toFixed(1)} ms ` +
+      `(fastest ${loads.wall.min.toFixed(1)} ms), CPU of all its threads (the JIT's compilers and the collector too) ` +
+      `median ${loads.cpu.median.toFixed(1)} ms (least ${loads.cpu.min.toFixed(1)} ms)`,
+  );
 const filtered = applyFilters(boards, FILTERS);
 console.log(`filter keeps ${filtered.report.keptItems} of ${filtered.report.totalItems} items`);
 console.log(`the cold load's bodies: ${(wireBytes / 1e6).toFixed(1)} MB of JSON, every widget but the table`);
