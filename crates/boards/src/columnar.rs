@@ -381,14 +381,10 @@ fn write_codes(
                 let shifted = u32::try_from(code + 1).unwrap_or(u32::MAX);
                 packed.extend_from_slice(shifted.to_le_bytes().get(..width).unwrap_or_default());
             }
+            // Base64 needs no JSON escapes: the text goes between the quotes as it is.
             out.push(b'"');
-            let start = out.len();
-            let length = base64::encoded_len(packed.len(), true).unwrap_or_default();
-            out.resize(start + length, 0);
-            let written = base64::engine::general_purpose::STANDARD
-                .encode_slice(&packed, out.get_mut(start..).unwrap_or_default())
-                .unwrap_or_default();
-            out.truncate(start + written);
+            let text = base64::engine::general_purpose::STANDARD.encode(&packed);
+            out.extend_from_slice(text.as_bytes());
             out.push(b'"');
         }
     }

@@ -397,6 +397,8 @@ impl CodeList {
 
     /// Item `i`'s code (`-1` for no value) in a column of `dict_len`
     /// entries; `None` past the end, or in a packed list that is not one.
+    /// A packed list is decoded whole on every call: to read all its items,
+    /// [`Self::decode`] it once.
     pub fn get(&self, i: usize, dict_len: usize) -> Option<i64> {
         match self {
             Self::Numbers(codes) => codes.get(i).map(|&code| i64::from(code)),
@@ -407,7 +409,7 @@ impl CodeList {
 
 /// How many bytes each packed code of a column of `dict_len` entries takes:
 /// the fewest that hold every code plus one.
-pub fn packed_code_width(dict_len: usize) -> usize {
+pub(crate) fn packed_code_width(dict_len: usize) -> usize {
     if dict_len < 1 << 8 {
         1
     } else if dict_len < 1 << 16 {

@@ -107,7 +107,9 @@ function unpackedCodes(text: string, dictLength: number, count: number, what: st
   const bytes = base64Bytes(text, what);
   const width = dictLength < 1 << 8 ? 1 : dictLength < 1 << 16 ? 2 : 4;
   if (bytes.length !== count * width)
-    throw new ColumnsFormError(`${what} has ${bytes.length / width} codes for ${count} items`);
+    throw new ColumnsFormError(
+      `${what} has ${bytes.length} bytes of codes where ${count} items of ${width} bytes need ${count * width}`,
+    );
   const codes = new Int32Array(count);
   const [lowest, highest] =
     width === 1 ? unpack1(bytes, codes) : width === 2 ? unpack2(bytes, codes) : unpack4(bytes, codes);
