@@ -55,11 +55,13 @@ export function DashboardView({ id }: { id: string }) {
   // What was read, for the worker it was read from: a new worker (another dashboard) reads anew.
   const [read, setRead] = useState<{ worker: Worker | null; loaded: Loaded }>({ worker: null, loaded: LOADING });
   useEffect(preloadCharts, []);
-  const worker = useStartedDashboardWorker(id);
+  const opened = useStartedDashboardWorker(id);
+  const worker = opened?.worker ?? null;
   useEffect(() => {
-    if (!worker) return;
+    if (!opened) return;
+    const { worker } = opened;
     let live = true;
-    readDashboard(worker).then(
+    readDashboard(opened).then(
       ({ data, etag }) => {
         if (!live) return;
         const saver = new Autosaver<Draft>({
@@ -79,7 +81,7 @@ export function DashboardView({ id }: { id: string }) {
     return () => {
       live = false;
     };
-  }, [id, worker]);
+  }, [id, opened]);
 
   const loaded = read.worker === worker ? read.loaded : LOADING;
   if (loaded.kind === "loading" || !worker) return <div className="dash-page dash-muted">Loading dashboard…</div>;

@@ -39,14 +39,11 @@ export type BoardStatus =
 export type WorkerRequest =
   /**
    * Sent by whoever starts the worker, before the page listens: read the dashboard and start
-   * reading its boards. Replies wait until the page's first request, so none is lost.
+   * reading its boards. The dashboard read itself is posted at once, for the starter to keep
+   * (the page needs its name, config and ETag: one read serves both); every other reply waits
+   * until the page's first request, so none is lost.
    */
   | { type: "open"; dashboardId: string }
-  /**
-   * The dashboard `open` read, for the page, which needs its name, config and ETag: one read
-   * serves both. Its answer does not wait for the page's first `load` or `view`.
-   */
-  | { type: "dashboard" }
   /** Read these boards; `revalidate` reads the ones already loaded again (with their ETag). */
   | { type: "load"; ids: string[]; revalidate: boolean }
   /** The filters and widgets to compute; send only when one of them changed (not on a move). */
@@ -117,6 +114,7 @@ export function withoutSuperseded(replies: readonly WorkerReply[]): WorkerReply[
 }
 
 export interface WorkerReply {
+  /** What `open` read of the dashboard, posted once as soon as the read settles. */
   dashboard?: DashboardRead;
   /**
    * Every connected board's state, with the column lists of the loaded ones: when a load starts
@@ -163,13 +161,6 @@ function dashboardRead(read: Promise<Versioned<Dashboard>>): Promise<DashboardRe
   );
 }
 
-const noOpen: DashboardRead = {
-  ok: false,
-  status: 0,
-  code: "not_opened",
-  message: "The dashboard worker was asked for a dashboard it was never told to open.",
-};
-
 function status(load: BoardLoad): BoardStatus {
   return load.state === "loaded" ? { id: load.id, state: "loaded" } : load;
 }
@@ -213,7 +204,6 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   // The boards a load asks for at once come in one reply.
   const fetchBoard = options.fetchBoard ?? readTogether();
   const fetchDashboard = options.fetchDashboard ?? getDashboard;
-  let opened: Promise<DashboardRead> | null = null;
   // Until the page's first request it may not be listening yet: replies wait here.
   let held: WorkerReply[] | null = [];
   const post = (reply: WorkerReply) => (held ? held.push(reply) : options.post(reply));
@@ -374,8 +364,11 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
 
   return (request) => {
     if (request.type === "open") {
-      opened = dashboardRead(fetchDashboard(request.dashboardId));
-      void opened.then((read) => {
+      void dashboardRead(fetchDashboard(request.dashboardId)).then((read) => {
+        // Straight to the starter, which listens from the start: were it held with the rest,
+        // the page would wait for its first request's answer, and so for whatever this thread
+        // is busy with, before it could even render the dashboard.
+        options.post({ dashboard: read });
         // A failed read is the page's to show; it asks for no boards then.
         if (!read.ok) return;
         const { config } = read.dashboard;
@@ -387,11 +380,6 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
           load(config.boardIds, false);
         }
       });
-      return;
-    }
-    if (request.type === "dashboard") {
-      const read = opened ?? Promise.resolve(noOpen);
-      void read.then((dashboard) => options.post({ dashboard }));
       return;
     }
     if (held) {

@@ -4,28 +4,43 @@
  * started here reads the dashboard and begins the boards' reads meanwhile, on the other core.
  * This module is in the app's first load; the worker's code is not.
  */
-import type { WorkerRequest } from "./dashboardCore";
+import type { DashboardRead, WorkerReply, WorkerRequest } from "./dashboardCore";
 
-let waiting: { dashboardId: string; worker: Worker } | null = null;
+/** A started worker and what its `open` read of the dashboard, kept from the start since the worker posts it unasked. */
+export interface OpenedWorker {
+  worker: Worker;
+  dashboard: Promise<DashboardRead>;
+}
 
-function startWorker(dashboardId: string): Worker {
+let waiting: { dashboardId: string; opened: OpenedWorker } | null = null;
+
+function startWorker(dashboardId: string): OpenedWorker {
   const worker = new Worker(new URL("./dashboard.worker.ts", import.meta.url), { type: "module" });
+  const dashboard = new Promise<DashboardRead>((resolve) => {
+    const onReply = ({ data }: MessageEvent<WorkerReply>) => {
+      if (!data.dashboard) return;
+      worker.removeEventListener("message", onReply);
+      resolve(data.dashboard);
+    };
+    // Before the first message can arrive: the read is posted once, to whoever listens then.
+    worker.addEventListener("message", onReply);
+  });
   const open: WorkerRequest = { type: "open", dashboardId };
   worker.postMessage(open);
-  return worker;
+  return { worker, dashboard };
 }
 
 /** Starts the worker of the dashboard the app opens on, for its page to take. */
 export function prestartDashboardWorker(dashboardId: string): void {
-  waiting?.worker.terminate();
-  waiting = { dashboardId, worker: startWorker(dashboardId) };
+  waiting?.opened.worker.terminate();
+  waiting = { dashboardId, opened: startWorker(dashboardId) };
 }
 
 /** The worker started ahead for this dashboard, once; otherwise a new one. */
-export function takeDashboardWorker(dashboardId: string): Worker {
+export function takeDashboardWorker(dashboardId: string): OpenedWorker {
   const ahead = waiting;
   waiting = null;
-  if (ahead?.dashboardId === dashboardId) return ahead.worker;
-  ahead?.worker.terminate();
+  if (ahead?.dashboardId === dashboardId) return ahead.opened;
+  ahead?.opened.worker.terminate();
   return startWorker(dashboardId);
 }

@@ -10,7 +10,7 @@ import { useEffect, useEffectEvent, useMemo, useRef, useState, useSyncExternalSt
 import { effectiveFilters } from "../filterEdit";
 import { ResultsStore } from "../resultsStore";
 import type { BoardMeta, BoardProgress, BoardStatus, WorkerReply, WorkerRequest } from "./dashboardCore";
-import { takeDashboardWorker } from "./prestart";
+import { type OpenedWorker, takeDashboardWorker } from "./prestart";
 import { ApiError } from "../../../shared/api/client";
 import type { Dashboard, DashboardConfig, Versioned } from "../api";
 import type { DashboardFilters, WidgetConfig } from "../engine/types";
@@ -49,21 +49,21 @@ export class ProgressStore {
 
 /** One dashboard's worker, started while something subscribes and stopped when it leaves. */
 class StartedWorker {
-  private worker: Worker | null = null;
+  private opened: OpenedWorker | null = null;
 
   constructor(private readonly dashboardId: string) {}
 
   subscribe = (onChange: () => void): (() => void) => {
     const started = takeDashboardWorker(this.dashboardId);
-    this.worker = started;
+    this.opened = started;
     onChange();
     return () => {
-      started.terminate();
-      if (this.worker === started) this.worker = null;
+      started.worker.terminate();
+      if (this.opened === started) this.opened = null;
     };
   };
 
-  getSnapshot = (): Worker | null => this.worker;
+  getSnapshot = (): OpenedWorker | null => this.opened;
 }
 
 /**
@@ -71,7 +71,7 @@ class StartedWorker {
  * the app opened on this dashboard (see `prestart.ts`), or starts as soon as the page opens, so
  * the worker's script loads while the dashboard itself does.
  */
-export function useStartedDashboardWorker(dashboardId: string): Worker | null {
+export function useStartedDashboardWorker(dashboardId: string): OpenedWorker | null {
   const started = useMemo(() => new StartedWorker(dashboardId), [dashboardId]);
   return useSyncExternalStore(started.subscribe, started.getSnapshot);
 }
@@ -80,19 +80,10 @@ export function useStartedDashboardWorker(dashboardId: string): Worker | null {
  * The dashboard as the worker's `open` read it (name, config, ETag): the page's own read, done
  * once for both of them. A refusal comes back as the `ApiError` a direct read would throw.
  */
-export function readDashboard(worker: Worker): Promise<Versioned<Dashboard>> {
-  return new Promise((resolve, reject) => {
-    const onReply = ({ data }: MessageEvent<WorkerReply>) => {
-      const read = data.dashboard;
-      if (!read) return;
-      worker.removeEventListener("message", onReply);
-      if (read.ok) resolve({ data: read.dashboard, etag: read.etag });
-      else reject(new ApiError(read.status, read.code, read.message));
-    };
-    worker.addEventListener("message", onReply);
-    const request: WorkerRequest = { type: "dashboard" };
-    worker.postMessage(request);
-  });
+export async function readDashboard(opened: OpenedWorker): Promise<Versioned<Dashboard>> {
+  const read = await opened.dashboard;
+  if (!read.ok) throw new ApiError(read.status, read.code, read.message);
+  return { data: read.dashboard, etag: read.etag };
 }
 
 export function useDashboardWorker(worker: Worker, config: DashboardConfig, revalidation: number): DashboardState {
