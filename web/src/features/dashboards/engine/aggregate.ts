@@ -2,6 +2,7 @@
  * The six aggregate functions shared by Numbers and Chart, as a streaming accumulator: values
  * are only kept when the median needs them.
  */
+import type { SlotTally } from "./codeTally";
 import { cleanNumber } from "./formatFigure";
 import type { AggregateFunction } from "./types";
 
@@ -55,74 +56,21 @@ export function accumulate(acc: Accumulator, value: number): void {
 }
 
 /**
- * Adds the non-empty (non-NaN) values at `rows` to `acc`: the loop the Numbers widget runs over
- * every kept item, with its running figures in locals and the median's buffer grown once.
+ * Adds a board's tally by slot of one number column (`numbers` per slot), slots in the order its
+ * kept items first meet them; the median counts how many items hold each distinct value.
  */
-export function accumulateRows(acc: Accumulator, values: Float64Array, rows: Uint32Array): void {
-  const kept = reserve(acc, rows.length);
-  if (kept) {
-    const from = acc.stored;
-    acc.stored = collect(values, rows, kept, from);
-    for (let r = from; r < acc.stored; r++) addFigures(acc, kept[r] as number, 1);
-    return;
-  }
-  let count = acc.count;
-  let sum = acc.sum;
-  let min = acc.min;
-  let max = acc.max;
-  for (let k = 0; k < rows.length; k++) {
-    const v = values[rows[k] as number] as number;
-    if (v !== v) continue;
-    count++;
-    sum += v;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  acc.count = count;
-  acc.sum = sum;
-  acc.min = min;
-  acc.max = max;
-}
-
-function addFigures(acc: Accumulator, value: number, times: number): void {
-  acc.count += times;
-  acc.sum += value * times;
-  if (value < acc.min) acc.min = value;
-  if (value > acc.max) acc.max = value;
-}
-
-/**
- * Adds the values at `rows` given as codes into `distinct` (−1 for an empty cell): one count per
- * distinct value, so the median of a column of few distinct values needs no copy of them all.
- */
-export function accumulateCodes(acc: Accumulator, distinct: Float64Array, codes: Int32Array, rows: Uint32Array): void {
-  const tally = new Int32Array(distinct.length);
-  countCodes(codes, rows, tally);
+export function addTally(acc: Accumulator, numbers: Float64Array, t: SlotTally): void {
   const counted = acc.counted;
-  for (let c = 0; c < distinct.length; c++) {
-    const times = tally[c] as number;
-    if (times === 0) continue;
-    const value = distinct[c] as number;
-    addFigures(acc, value, times);
+  for (let m = 0; m < t.metCount; m++) {
+    const slot = t.met[m] as number;
+    const times = t.count[slot] as number;
+    acc.count += times;
+    acc.sum += t.sum[slot] as number;
+    if ((t.min[slot] as number) < acc.min) acc.min = t.min[slot] as number;
+    if ((t.max[slot] as number) > acc.max) acc.max = t.max[slot] as number;
+    const value = numbers[slot] as number;
     counted?.set(value, (counted.get(value) ?? 0) + times);
   }
-}
-
-function countCodes(codes: Int32Array, rows: Uint32Array, tally: Int32Array): void {
-  for (let k = 0; k < rows.length; k++) {
-    const c = codes[rows[k] as number] as number;
-    if (c >= 0) tally[c] = (tally[c] as number) + 1;
-  }
-}
-
-/** Copies the non-empty values at `rows` into `out` from `at`; returns the new length. */
-function collect(values: Float64Array, rows: Uint32Array, out: Float64Array, at: number): number {
-  let n = at;
-  for (let k = 0; k < rows.length; k++) {
-    const v = values[rows[k] as number] as number;
-    if (v === v) out[n++] = v;
-  }
-  return n;
 }
 
 /** The k-th smallest value (0-based), partially reordering `a` in place (Hoare's quickselect). */

@@ -112,15 +112,27 @@ describe("column reads", () => {
     const b = prepared();
     const choice = { sprint: SPRINT, effort: EFFORT, done: STATUS, date: TIMELINE };
     const s = sprintColumns(b, choice);
+    // What each item reads: its code's slot in the column's table.
+    const perItem = (codes: Int32Array, of: ArrayLike<number>) => [...codes].map((c) => of[c + 1]);
     expect(s.names).toEqual(["S1", "S2"]);
-    expect([...s.sprint]).toEqual([0, 1, 0]);
-    expect([...s.effort]).toEqual([3, Number.NaN, 5]);
-    expect([...s.done]).toEqual([1, 0, 0]);
-    expect([...s.firstDay]).toEqual([calendarDay("2024-03-01"), NO_DAY, NO_DAY]);
-    expect([...s.lastDay]).toEqual([calendarDay("2024-03-09"), NO_DAY, NO_DAY]);
-    expect([...s.createdDay]).toEqual([calendarDay("2024-02-28"), calendarDay("2024-01-01"), NO_DAY]);
+    expect(perItem(s.sprintCodes, s.sprintOf)).toEqual([0, 1, 0]);
+    expect(perItem(s.effortCodes, s.effortOf)).toEqual([3, Number.NaN, 5]);
+    expect(perItem(s.doneCodes, s.doneOf)).toEqual([1, 0, 0]);
+    expect(perItem(s.dateCodes, s.firstDayOf)).toEqual([calendarDay("2024-03-01"), NO_DAY, NO_DAY]);
+    expect(perItem(s.dateCodes, s.lastDayOf)).toEqual([calendarDay("2024-03-09"), NO_DAY, NO_DAY]);
+    expect(perItem(s.createdCodes, s.createdDayOf)).toEqual([
+      calendarDay("2024-02-28"),
+      calendarDay("2024-01-01"),
+      NO_DAY,
+    ]);
     expect(sprintColumns(b, { ...choice })).toBe(s);
-    expect(sprintColumns(b, { ...choice, date: DATE }).lastDay[0]).toBe(calendarDay("2024-03-05"));
+    const withDate = sprintColumns(b, { ...choice, date: DATE });
+    expect(perItem(withDate.dateCodes, withDate.lastDayOf)[0]).toBe(calendarDay("2024-03-05"));
+    // Without a date or done column every item reads none, whatever its sprint.
+    const bare = sprintColumns(b, { sprint: SPRINT, effort: undefined, done: undefined, date: undefined });
+    expect(perItem(bare.dateCodes, bare.lastDayOf)).toEqual([NO_DAY, NO_DAY, NO_DAY]);
+    expect(perItem(bare.doneCodes, bare.doneOf)).toEqual([0, 0, 0]);
+    expect(perItem(bare.effortCodes, bare.effortOf)).toEqual([Number.NaN, Number.NaN, Number.NaN]);
   });
 });
 

@@ -59,9 +59,37 @@ function codesByEntry(column: CodedColumn, read: (value: unknown) => number): In
 
 /** Per item: the column's number, NaN where the cell is empty or not a number. */
 export function numberValues(board: PreparedBoard, column: Column): Float64Array {
-  return derive(board, `number\u0000${column.id}`, () =>
-    byEntry(board.items.coded(column.id), new Float64Array(board.items.count), numberCell),
-  );
+  return derive(board, `number\u0000${column.id}`, () => {
+    const out = new Float64Array(board.items.count);
+    copyByCode(board.items.coded(column.id).codes, slotNumbers(board, column), out);
+    return out;
+  });
+}
+
+/**
+ * Per slot of the column (0 for no value, code + 1 for entry `code`): its number, NaN where the
+ * cell is empty or not a number. What a widget tallying items by slot reads instead of a
+ * number per item.
+ */
+export function slotNumbers(board: PreparedBoard, column: Column): Float64Array {
+  return derive(board, `slotNumbers\u0000${column.id}`, () => {
+    const { entries } = board.items.coded(column.id);
+    const out = new Float64Array(entries.length + 1);
+    out[0] = numberCell(undefined);
+    for (let e = 0; e < entries.length; e++) out[e + 1] = numberCell(entries[e]);
+    return out;
+  });
+}
+
+/** Per slot of the column: 1 where the cell is non-empty for the column's type, NaN where empty. */
+export function slotWeights(board: PreparedBoard, column: Column): Float64Array {
+  return derive(board, `slotWeights\u0000${column.id}\u0000${column.type}`, () => {
+    const { entries } = board.items.coded(column.id);
+    const out = new Float64Array(entries.length + 1);
+    for (let slot = 0; slot < out.length; slot++)
+      out[slot] = isEmptyCell(column, slot === 0 ? undefined : entries[slot - 1]) ? Number.NaN : 1;
+    return out;
+  });
 }
 
 /** `YYYY-MM-DD` text as the number YYYYMMDD, which orders like the text; NaN for other text. */
@@ -95,40 +123,6 @@ export function dayKeys(board: PreparedBoard, column: Column, end: "from" | "to"
   });
 }
 
-/** More distinct values than this and a column's median copies values instead of counting them. */
-const MAX_DISTINCT_NUMBERS = 256;
-
-/**
- * A number column as its distinct values and, per item, the index of its value (−1 when
- * empty); null when the board holds more than `MAX_DISTINCT_NUMBERS` distinct values.
- */
-export function numberCodes(
-  board: PreparedBoard,
-  column: Column,
-): { distinct: Float64Array; codes: Int32Array } | null {
-  return derive(board, `numberCodes\u0000${column.id}`, () => {
-    const byValue = new Map<number, number>();
-    const distinct: number[] = [];
-    let tooMany = false;
-    const codes = codesByEntry(board.items.coded(column.id), (value) => {
-      const v = numberCell(value);
-      if (v !== v) return -1;
-      let c = byValue.get(v);
-      if (c === undefined) {
-        if (distinct.length === MAX_DISTINCT_NUMBERS) {
-          tooMany = true;
-          return -1;
-        }
-        c = distinct.length;
-        byValue.set(v, c);
-        distinct.push(v);
-      }
-      return c;
-    });
-    return tooMany ? null : { distinct: Float64Array.from(distinct), codes };
-  });
-}
-
 /** Per item: 1 where the cell is non-empty for the column's type (see `isEmptyCell`). */
 export function filledFlags(board: PreparedBoard, column: Column): Uint8Array {
   return derive(board, `filled\u0000${column.id}\u0000${column.type}`, () =>
@@ -136,22 +130,6 @@ export function filledFlags(board: PreparedBoard, column: Column): Uint8Array {
       isEmptyCell(column, value) ? 0 : 1,
     ),
   );
-}
-
-/**
- * Per item: 1 where the cell is non-empty, NaN where it is empty; with no column, 1 for every
- * item. Counting is then summing weights over the same loop as every other aggregate.
- */
-export function countWeights(board: PreparedBoard, column: Column | null): Float64Array {
-  if (column === null) {
-    return derive(board, "weights", () => new Float64Array(board.items.count).fill(1));
-  }
-  return derive(board, `weights\u0000${column.id}\u0000${column.type}`, () => {
-    const filled = filledFlags(board, column);
-    const out = new Float64Array(filled.length);
-    for (let i = 0; i < filled.length; i++) out[i] = filled[i] === 1 ? 1 : Number.NaN;
-    return out;
-  });
 }
 
 /** One bucket a board's items fall into, before buckets of the same key merge across boards. */
@@ -207,73 +185,78 @@ function dateBucketEntry(day: number, bucket: DateBucket): { key: string; label:
   return { key: text, label: text, start: day };
 }
 
-/** Single-valued codes: `read` gives each value's entry (−1 for empty), once per entry of the column. */
-function singleCodes(
-  board: PreparedBoard,
-  table: EntryTable,
-  preset: number,
-  id: string,
-  read: (value: unknown) => number,
-): BucketCodes {
-  return { entries: table.entries, preset, codes: codesByEntry(board.items.coded(id), read), offsets: null };
+/**
+ * What a board's items fall into when grouped by a column, by group or by board, decided once per
+ * entry of what is read: per slot (0 for no value, code + 1 for entry `code`), the buckets
+ * `buckets[from[slot]]` up to `from[slot + 1]` (none: the empty bucket), beside the codes per
+ * item as read. Widgets that tally items by slot (`codeTally.ts`) need no copy per item.
+ */
+export interface SlotBuckets {
+  entries: BucketEntry[];
+  /** The leading entries shown even without items (status labels, checkbox states, groups). */
+  preset: number;
+  /** Per item: the code of what it holds, −1 for no value. */
+  codes: Int32Array;
+  from: Int32Array;
+  buckets: Int32Array;
+  /** Whether a slot may name several buckets (people, dropdown). */
+  multi: boolean;
 }
 
-function multiCodes(board: PreparedBoard, table: EntryTable, id: string, kind: ChartCategoryKind): BucketCodes {
-  const { entries, codes: rowEntries } = board.items.coded(id);
-  // Each entry's buckets, decided once per entry and laid out flat (entry e's are
-  // `entryBuckets[entryFrom[e]]` up to `entryFrom[e + 1]`), so the loops over rows below copy
-  // typed arrays only: they run over every item while the worker's code is still cold.
-  const entryFrom = new Int32Array(entries.length + 1);
-  const decided: number[] = [];
+/** Per slot of `coded`, the one bucket `read` gives its value (−1: none), decided once per entry. */
+function singleSlots(
+  { entries, codes }: CodedColumn,
+  table: EntryTable,
+  preset: number,
+  read: (value: unknown) => number,
+): SlotBuckets {
+  const from = new Int32Array(entries.length + 2);
+  const buckets: number[] = [];
+  for (let slot = 0; slot <= entries.length; slot++) {
+    const bucket = read(slot === 0 ? undefined : entries[slot - 1]);
+    if (bucket >= 0) buckets.push(bucket);
+    from[slot + 1] = buckets.length;
+  }
+  return { entries: table.entries, preset, codes, from, buckets: Int32Array.from(buckets), multi: false };
+}
+
+/** Per slot of a people or dropdown column: each person or option once, in the order listed. */
+function multiSlots({ entries, codes }: CodedColumn, table: EntryTable, kind: ChartCategoryKind): SlotBuckets {
+  const from = new Int32Array(entries.length + 2);
+  const buckets: number[] = [];
   for (let e = 0; e < entries.length; e++) {
     const values = stringsCell(entries[e]);
     // A person or option listed twice on one item still counts once.
     for (let j = 0; j < values.length; j++) {
       const v = values[j];
-      if (typeof v === "string" && values.indexOf(v) === j) decided.push(table.add(v, v, kind));
+      if (typeof v === "string" && values.indexOf(v) === j) buckets.push(table.add(v, v, kind));
     }
-    entryFrom[e + 1] = decided.length;
+    from[e + 2] = buckets.length;
   }
-  const entryBuckets = Int32Array.from(decided);
-  const offsets = new Int32Array(rowEntries.length + 1);
-  let n = 0;
-  for (let i = 0; i < rowEntries.length; i++) {
-    const e = rowEntries[i] as number;
-    if (e >= 0) n += (entryFrom[e + 1] as number) - (entryFrom[e] as number);
-    offsets[i + 1] = n;
-  }
-  const codes = new Int32Array(n);
-  let at = 0;
-  for (let i = 0; i < rowEntries.length; i++) {
-    const e = rowEntries[i] as number;
-    if (e < 0) continue;
-    const to = entryFrom[e + 1] as number;
-    for (let j = entryFrom[e] as number; j < to; j++) codes[at++] = entryBuckets[j] as number;
-  }
-  return { entries: table.entries, preset: 0, codes, offsets };
+  return { entries: table.entries, preset: 0, codes, from, buckets: Int32Array.from(buckets), multi: true };
 }
 
-function columnCodes(board: PreparedBoard, column: Column, dateBucket: DateBucket): BucketCodes {
+function columnSlots(board: PreparedBoard, column: Column, dateBucket: DateBucket): SlotBuckets {
   const table = new EntryTable();
-  const id = column.id;
+  const coded = board.items.coded(column.id);
   switch (column.type) {
     case "status": {
       for (const label of statusLabels(column)) table.add(label.name, label.name, "label", 0, label.color);
       const preset = table.entries.length;
-      return singleCodes(board, table, preset, id, (v) =>
+      return singleSlots(coded, table, preset, (v) =>
         typeof v === "string" && v !== "" ? table.add(v, v, "label") : -1,
       );
     }
     case "people":
     case "dropdown":
-      return multiCodes(board, table, id, column.type === "people" ? "person" : "label");
+      return multiSlots(coded, table, column.type === "people" ? "person" : "label");
     case "date":
     case "timeline": {
       const type = column.type;
       // Timelines of the JSON form are an entry each: their first days are what repeats.
       const byText = new Map<string, number>();
       // A timeline sits in the bucket of its first day.
-      return singleCodes(board, table, 0, id, (v) => {
+      return singleSlots(coded, table, 0, (v) => {
         const text = dayTextCell(type, v, "from");
         if (text === null) return -1;
         let code = byText.get(text);
@@ -287,7 +270,7 @@ function columnCodes(board: PreparedBoard, column: Column, dateBucket: DateBucke
       });
     }
     case "number":
-      return singleCodes(board, table, 0, id, (value) => {
+      return singleSlots(coded, table, 0, (value) => {
         const v = numberCell(value);
         if (v !== v) return -1;
         const text = String(cleanNumber(v));
@@ -296,27 +279,79 @@ function columnCodes(board: PreparedBoard, column: Column, dateBucket: DateBucke
     case "checkbox": {
       table.add("true", "Checked", "value");
       table.add("false", "Unchecked", "value");
-      return singleCodes(board, table, 2, id, (v) => (v === true ? 0 : 1));
+      return singleSlots(coded, table, 2, (v) => (v === true ? 0 : 1));
     }
     default:
-      return singleCodes(board, table, 0, id, (v) => {
+      return singleSlots(coded, table, 0, (v) => {
         const text = typeof v === "string" ? v : typeof v === "number" ? String(v) : "";
         return text === "" ? -1 : table.add(text, text, "value");
       });
   }
 }
 
-function groupCodes(board: PreparedBoard): BucketCodes {
+function groupSlots(board: PreparedBoard): SlotBuckets {
   const table = new EntryTable();
   const byGroupId = new Map<string, number>();
   for (const [groupId, title] of board.groupTitleById)
     byGroupId.set(groupId, table.add(`group:${title}`, title, "group"));
-  const codes = byEntry(
-    board.items.codedField("groupId"),
-    new Int32Array(board.items.count),
-    (groupId) => byGroupId.get(groupId as string) ?? -1,
+  const preset = table.entries.length;
+  return singleSlots(board.items.codedField("groupId"), table, preset, (groupId) =>
+    typeof groupId === "string" ? (byGroupId.get(groupId) ?? -1) : -1,
   );
-  return { entries: table.entries, preset: table.entries.length, codes, offsets: null };
+}
+
+/**
+ * The buckets each item of a board falls into when grouped by a column (dates bucketed by
+ * `dateBucket`), by its group, or all into the board's own bucket, decided per slot.
+ */
+export function slotBuckets(board: PreparedBoard, by: Column | "group" | "board", dateBucket: DateBucket): SlotBuckets {
+  if (by === "group") return derive(board, "slots\u0000group", () => groupSlots(board));
+  if (by === "board") {
+    return derive(board, "slots\u0000board", () => ({
+      entries: [{ key: `board:${board.id}`, label: board.name, kind: "board", sortValue: 0 }],
+      preset: 1,
+      // Every item holds the board's one entry.
+      codes: new Int32Array(board.items.count),
+      from: Int32Array.of(0, 0, 1),
+      buckets: Int32Array.of(0),
+      multi: false,
+    }));
+  }
+  return derive(board, `slots\u0000${slotsKey(by, dateBucket)}`, () => columnSlots(board, by, dateBucket));
+}
+
+function slotsKey(by: Column | "group" | "board", dateBucket: DateBucket): string {
+  if (by === "group" || by === "board") return by;
+  const dated = by.type === "date" || by.type === "timeline";
+  return `${by.id}\u0000${by.type}\u0000${dated ? dateBucket : ""}`;
+}
+
+/** Per item, its buckets as `BucketCodes` lay them out, from the slots' decisions. */
+function itemBuckets({ entries, preset, codes, from, buckets, multi }: SlotBuckets): BucketCodes {
+  if (!multi) {
+    const decided = new Float64Array(from.length - 1);
+    for (let slot = 0; slot < decided.length; slot++)
+      decided[slot] =
+        (from[slot + 1] as number) > (from[slot] as number) ? (buckets[from[slot] as number] as number) : -1;
+    const out = new Int32Array(codes.length);
+    copyByCodeToInt32(codes, decided, out);
+    return { entries, preset, codes: out, offsets: null };
+  }
+  const offsets = new Int32Array(codes.length + 1);
+  let n = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const slot = (codes[i] as number) + 1;
+    n += (from[slot + 1] as number) - (from[slot] as number);
+    offsets[i + 1] = n;
+  }
+  const flat = new Int32Array(n);
+  let at = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const slot = (codes[i] as number) + 1;
+    const to = from[slot + 1] as number;
+    for (let j = from[slot] as number; j < to; j++) flat[at++] = buckets[j] as number;
+  }
+  return { entries, preset, codes: flat, offsets };
 }
 
 /**
@@ -324,35 +359,36 @@ function groupCodes(board: PreparedBoard): BucketCodes {
  * `dateBucket`), by its group, or all into the board's own bucket.
  */
 export function bucketCodes(board: PreparedBoard, by: Column | "group" | "board", dateBucket: DateBucket): BucketCodes {
-  if (by === "group") return derive(board, "bucket\u0000group", () => groupCodes(board));
-  if (by === "board") {
-    return derive(board, "bucket\u0000board", () => ({
-      entries: [{ key: `board:${board.id}`, label: board.name, kind: "board", sortValue: 0 }],
-      preset: 1,
-      codes: new Int32Array(board.items.count),
-      offsets: null,
-    }));
-  }
-  const dated = by.type === "date" || by.type === "timeline";
-  return derive(board, `bucket\u0000${by.id}\u0000${by.type}\u0000${dated ? dateBucket : ""}`, () =>
-    columnCodes(board, by, dateBucket),
+  return derive(board, `bucket\u0000${slotsKey(by, dateBucket)}`, () =>
+    itemBuckets(slotBuckets(board, by, dateBucket)),
   );
 }
 
-/** What the sprint widgets read of each item of one board, for one choice of their columns. */
+/**
+ * What the sprint widgets read of one board's items, for one choice of their columns: per
+ * column, its codes per item (−1: no value) and what each slot of them means (0 for no value,
+ * code + 1 for entry `code`), decided once per entry, so the widgets' loops over items read
+ * codes and never a copy of a column per item. A column the choice lacks reads as the sprint
+ * column's codes, with one meaning in every slot.
+ */
 export interface SprintColumns {
   /** The board's sprint names (trimmed), in first-appearance order. */
   names: string[];
-  /** Per item: an index into `names`, or −1 for an item in no sprint. */
-  sprint: Int32Array;
-  /** Per item: the effort, NaN when unestimated. */
-  effort: Float64Array;
-  done: Uint8Array;
-  /** Per item: the date column's first and last day (equal for a date), NO_DAY without one. */
-  firstDay: Int32Array;
-  lastDay: Int32Array;
-  /** Per item: the day of `createdAt`, NO_DAY when it has none. */
-  createdDay: Int32Array;
+  sprintCodes: Int32Array;
+  /** Per slot: an index into `names`, or −1 for no sprint. */
+  sprintOf: Int32Array;
+  effortCodes: Int32Array;
+  /** Per slot: the effort, NaN when unestimated. */
+  effortOf: Float64Array;
+  doneCodes: Int32Array;
+  doneOf: Uint8Array;
+  dateCodes: Int32Array;
+  /** Per slot: the date column's first and last day (equal for a date), NO_DAY without one. */
+  firstDayOf: Int32Array;
+  lastDayOf: Int32Array;
+  createdCodes: Int32Array;
+  /** Per slot: the day of `createdAt`, NO_DAY when it has none. */
+  createdDayOf: Int32Array;
 }
 
 export interface SprintColumnChoice {
@@ -394,12 +430,24 @@ function doneTest(column: Column | undefined): (value: unknown) => boolean {
   }
 }
 
+/** `out` filled per slot of `coded` with what `of` makes of its value (undefined for slot 0). */
+function bySlot<A extends Float64Array | Int32Array | Uint8Array>(
+  { entries }: CodedColumn,
+  out: A,
+  of: (value: unknown) => number,
+): A {
+  out[0] = of(undefined);
+  for (let e = 0; e < entries.length; e++) out[e + 1] = of(entries[e]);
+  return out;
+}
+
 function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {
   const { items } = board;
-  const n = items.count;
   const names: string[] = [];
   const byName = new Map<string, number>();
-  const sprint = codesByEntry(items.coded(choice.sprint.id), (raw) => {
+  const sprint = items.coded(choice.sprint.id);
+  const slots = sprint.entries.length + 1;
+  const sprintOf = bySlot(sprint, new Int32Array(slots), (raw) => {
     const name = sprintName(raw);
     if (name === undefined) return -1;
     let s = byName.get(name);
@@ -410,36 +458,49 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
     }
     return s;
   });
-  const effort =
-    choice.effort?.type === "number"
-      ? byEntry(items.coded(choice.effort.id), new Float64Array(n), numberCell)
-      : new Float64Array(n).fill(Number.NaN);
+  const effortColumn = choice.effort?.type === "number" ? items.coded(choice.effort.id) : null;
+  const effortOf = effortColumn
+    ? bySlot(effortColumn, new Float64Array(effortColumn.entries.length + 1), numberCell)
+    : new Float64Array(slots).fill(Number.NaN);
   const isDone = doneTest(choice.done);
-  const done = choice.done
-    ? byEntry(items.coded(choice.done.id), new Uint8Array(n), (v) => (isDone(v) ? 1 : 0))
-    : new Uint8Array(n);
+  const doneColumn = choice.done ? items.coded(choice.done.id) : null;
+  const doneOf = doneColumn
+    ? bySlot(doneColumn, new Uint8Array(doneColumn.entries.length + 1), (v) => (isDone(v) ? 1 : 0))
+    : new Uint8Array(slots);
   const dateType = choice.date?.type;
-  // A date's first day is its last, and no date column gives neither: one array then serves
-  // both (neither is ever written to).
-  let lastDay: Int32Array;
-  let firstDay: Int32Array;
+  let dates: { codes: Int32Array; firstDayOf: Int32Array; lastDayOf: Int32Array };
   if (choice.date && (dateType === "date" || dateType === "timeline")) {
-    const dates = items.coded(choice.date.id);
+    const coded = items.coded(choice.date.id);
     const last = (v: unknown) => calendarDay(dayTextCell(dateType, v, "to"));
-    lastDay = byEntry(dates, new Int32Array(n), last);
-    firstDay =
+    const lastDayOf = bySlot(coded, new Int32Array(coded.entries.length + 1), last);
+    // A date's first day is its last: one array serves both (neither is ever written to).
+    const firstDayOf =
       dateType === "date"
-        ? lastDay
-        : byEntry(dates, new Int32Array(n), (v) =>
+        ? lastDayOf
+        : bySlot(coded, new Int32Array(coded.entries.length + 1), (v) =>
             last(v) === NO_DAY ? NO_DAY : calendarDay(dayTextCell("timeline", v, "from")),
           );
+    dates = { codes: coded.codes, firstDayOf, lastDayOf };
   } else {
-    lastDay = new Int32Array(n).fill(NO_DAY);
-    firstDay = lastDay;
+    const none = new Int32Array(slots).fill(NO_DAY);
+    dates = { codes: sprint.codes, firstDayOf: none, lastDayOf: none };
   }
   // Items made in one batch share one timestamp: its day is read once.
-  const createdDay = byEntry(items.codedField("createdAt"), new Int32Array(n), calendarDay);
-  return { names, sprint, effort, done, firstDay, lastDay, createdDay };
+  const created = items.codedField("createdAt");
+  return {
+    names,
+    sprintCodes: sprint.codes,
+    sprintOf,
+    effortCodes: effortColumn?.codes ?? sprint.codes,
+    effortOf,
+    doneCodes: doneColumn?.codes ?? sprint.codes,
+    doneOf,
+    dateCodes: dates.codes,
+    firstDayOf: dates.firstDayOf,
+    lastDayOf: dates.lastDayOf,
+    createdCodes: created.codes,
+    createdDayOf: bySlot(created, new Int32Array(created.entries.length + 1), calendarDay),
+  };
 }
 
 export function sprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {

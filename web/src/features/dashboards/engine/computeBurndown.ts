@@ -51,18 +51,18 @@ function burnPart(
   burned: Float64Array,
   sums: Float64Array,
 ): void {
-  const { sprint: local, effort: efforts, done: dones, lastDay } = columns;
+  const { sprintCodes, sprintOf, effortCodes, effortOf, doneCodes, doneOf, dateCodes, lastDayOf } = columns;
   let total = 0;
   let withoutDate = 0;
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k] as number;
-    const l = local[i] as number;
+    const l = sprintOf[(sprintCodes[i] as number) + 1] as number;
     if (l < 0 || toSprint[l] !== sprint) continue;
-    const raw = efforts[i] as number;
+    const raw = effortOf[(effortCodes[i] as number) + 1] as number;
     const e = raw === raw ? raw : 0;
     total += e;
-    if (dones[i] !== 1) continue;
-    let day = lastDay[i] as number;
+    if (doneOf[(doneCodes[i] as number) + 1] !== 1) continue;
+    let day = lastDayOf[(dateCodes[i] as number) + 1] as number;
     if (day === NO_DAY) {
       withoutDate += e;
       day = last;

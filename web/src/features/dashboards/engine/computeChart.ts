@@ -4,7 +4,8 @@
  * different boards merge.
  */
 import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
-import { type BucketCodes, type BucketEntry, bucketCodes, countWeights, numberValues } from "./columnar";
+import { tallyBySlot } from "./codeTally";
+import { type BucketEntry, type SlotBuckets, slotBuckets, slotNumbers, slotWeights } from "./columnar";
 import { NO_UNIT, numberUnit } from "./columnSettings";
 import { cleanNumber, formatCompact, formatFull } from "./formatFigure";
 import { resolveColumn } from "./resolveColumn";
@@ -113,88 +114,14 @@ function sortModeOf(types: ReadonlySet<string>): SortMode {
 
 interface BoardPlan {
   rows: Uint32Array;
-  codes: BucketCodes;
-  /** Per entry of `codes`: its bucket, or −1 until an item first falls into it. */
+  slots: SlotBuckets;
+  /** Per entry of `slots.entries`: its bucket, or −1 until an item first falls into it. */
   toBucket: Int32Array;
-  /** Per item: the aggregated number, or for count 1; NaN where the item is left out. */
-  values: Float64Array;
+  /** Per item, the code its value is read at: `valueOfSlot` at code + 1 is the aggregated number. */
+  valueCodes: Int32Array;
+  /** Per slot: the number, or for count 1; NaN where the item is left out. */
+  valueOfSlot: Float64Array;
   unitIndex: number;
-}
-
-/**
- * Per slot (0 for an empty cell, c + 1 for entry c of the board's bucket codes): its running
- * figures, and where in the kept rows it was first met (buckets appear in that order).
- */
-interface SlotTally {
-  first: Float64Array;
-  count: Float64Array;
-  sum: Float64Array;
-  min: Float64Array;
-  max: Float64Array;
-}
-
-function slotTally(slots: number): SlotTally {
-  return {
-    first: new Float64Array(slots),
-    count: new Float64Array(slots),
-    sum: new Float64Array(slots),
-    min: new Float64Array(slots).fill(Infinity),
-    max: new Float64Array(slots).fill(-Infinity),
-  };
-}
-
-/**
- * The hot loops of the Chart widget, kept small and monomorphic so the JIT optimises them at
- * once: each kept row's value goes to its slot. Multi-valued cells add the value to each of
- * their entries; positions there are of the entry list, doubled so an empty cell (at 2j − 1)
- * sorts before the entries that follow it.
- */
-function tallySingle(rows: Uint32Array, codes: Int32Array, values: Float64Array, t: SlotTally): void {
-  const { first, count, sum, min, max } = t;
-  for (let k = 0; k < rows.length; k++) {
-    const row = rows[k] as number;
-    const v = values[row] as number;
-    if (v !== v) continue;
-    const slot = (codes[row] as number) + 1;
-    if (count[slot] === 0) first[slot] = k;
-    count[slot] = (count[slot] as number) + 1;
-    sum[slot] = (sum[slot] as number) + v;
-    if (v < (min[slot] as number)) min[slot] = v;
-    if (v > (max[slot] as number)) max[slot] = v;
-  }
-}
-
-function tallyMulti(
-  rows: Uint32Array,
-  codes: Int32Array,
-  offsets: Int32Array,
-  values: Float64Array,
-  t: SlotTally,
-): void {
-  const { first, count, sum, min, max } = t;
-  for (let k = 0; k < rows.length; k++) {
-    const row = rows[k] as number;
-    const v = values[row] as number;
-    if (v !== v) continue;
-    const from = offsets[row] as number;
-    const to = offsets[row + 1] as number;
-    if (from === to) {
-      if (count[0] === 0) first[0] = 2 * from - 1;
-      count[0] = (count[0] as number) + 1;
-      sum[0] = (sum[0] as number) + v;
-      if (v < (min[0] as number)) min[0] = v;
-      if (v > (max[0] as number)) max[0] = v;
-      continue;
-    }
-    for (let j = from; j < to; j++) {
-      const slot = (codes[j] as number) + 1;
-      if (count[slot] === 0) first[slot] = 2 * j;
-      count[slot] = (count[slot] as number) + 1;
-      sum[slot] = (sum[slot] as number) + v;
-      if (v < (min[slot] as number)) min[slot] = v;
-      if (v > (max[slot] as number)) max[slot] = v;
-    }
-  }
 }
 
 function problemResult(chartType: ChartType, fn: AggregateFunction, problem: string): ChartResult {
@@ -212,22 +139,18 @@ function problemResult(chartType: ChartType, fn: AggregateFunction, problem: str
   };
 }
 
-/** Calls `add` with each kept row's slot and value, in row order (one call per entry). */
-function forEachSlot(plan: BoardPlan, add: (slot: number, value: number) => void): void {
-  const { rows, values } = plan;
-  const { codes, offsets } = plan.codes;
+/** Calls `add` with each kept row's bucket (0: empty, else entry + 1) and value, in row order. */
+function forEachBucket(plan: BoardPlan, add: (bucketSlot: number, value: number) => void): void {
+  const { rows, valueCodes, valueOfSlot } = plan;
+  const { codes, from, buckets } = plan.slots;
   for (let k = 0; k < rows.length; k++) {
     const row = rows[k] as number;
-    const value = values[row] as number;
+    const value = valueOfSlot[(valueCodes[row] as number) + 1] as number;
     if (value !== value) continue;
-    if (offsets === null) {
-      add((codes[row] as number) + 1, value);
-      continue;
-    }
-    const from = offsets[row] as number;
-    const to = offsets[row + 1] as number;
-    if (from === to) add(0, value);
-    for (let j = from; j < to; j++) add((codes[j] as number) + 1, value);
+    const slot = (codes[row] as number) + 1;
+    const to = from[slot + 1] as number;
+    if (to === from[slot]) add(0, value);
+    for (let j = from[slot] as number; j < to; j++) add((buckets[j] as number) + 1, value);
   }
 }
 
@@ -294,14 +217,21 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
       by = column;
       groupTypes.add(column.type);
     }
-    const codes = bucketCodes(board, by, dateBucket);
-    const toBucket = new Int32Array(codes.entries.length).fill(-1);
-    for (let e = 0; e < codes.preset; e++) toBucket[e] = buckets.addEntry(codes.entries[e] as BucketEntry);
+    const slots = slotBuckets(board, by, dateBucket);
+    const toBucket = new Int32Array(slots.entries.length).fill(-1);
+    for (let e = 0; e < slots.preset; e++) toBucket[e] = buckets.addEntry(slots.entries[e] as BucketEntry);
+    // Count with no column counts every item: its value is 1 whatever slot it is in.
+    const values = valueColumn
+      ? {
+          valueCodes: board.items.coded(valueColumn.id).codes,
+          valueOfSlot: unitless ? slotWeights(board, valueColumn) : slotNumbers(board, valueColumn),
+        }
+      : { valueCodes: slots.codes, valueOfSlot: new Float64Array(slots.from.length - 1).fill(1) };
     plans.push({
       rows,
-      codes,
+      slots,
       toBucket,
-      values: valueColumn && !unitless ? numberValues(board, valueColumn) : countWeights(board, valueColumn ?? null),
+      ...values,
       unitIndex: valueColumn && !unitless ? unitOf(numberUnit(valueColumn)) : 0,
     });
   });
@@ -309,29 +239,35 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
   for (const plan of plans) {
     const accs = units[plan.unitIndex]?.accs;
     if (!accs) continue;
-    const { entries, codes, offsets } = plan.codes;
-    const bucketOfSlot = (slot: number): number => {
-      if (slot === 0) return buckets.empty();
-      const known = plan.toBucket[slot - 1] as number;
-      return known >= 0 ? known : (plan.toBucket[slot - 1] = buckets.addEntry(entries[slot - 1] as BucketEntry));
+    const { entries } = plan.slots;
+    const bucketOf = (bucketSlot: number): number => {
+      if (bucketSlot === 0) return buckets.empty();
+      const known = plan.toBucket[bucketSlot - 1] as number;
+      return known >= 0
+        ? known
+        : (plan.toBucket[bucketSlot - 1] = buckets.addEntry(entries[bucketSlot - 1] as BucketEntry));
     };
     if (fn === "median") {
       // The median needs every value of its bucket, so values go to the buckets one by one.
-      forEachSlot(plan, (slot, value) => accumulate(accs[bucketOfSlot(slot)] as Accumulator, value));
+      forEachBucket(plan, (bucketSlot, value) => accumulate(accs[bucketOf(bucketSlot)] as Accumulator, value));
       continue;
     }
-    const tally = slotTally(entries.length + 1);
-    if (offsets === null) tallySingle(plan.rows, codes, plan.values, tally);
-    else tallyMulti(plan.rows, codes, offsets, plan.values, tally);
-    const met: number[] = [];
-    for (let slot = 0; slot < tally.count.length; slot++) if ((tally.count[slot] as number) > 0) met.push(slot);
-    met.sort((a, b) => (tally.first[a] as number) - (tally.first[b] as number));
-    for (const slot of met) {
-      const acc = accs[bucketOfSlot(slot)] as Accumulator;
-      acc.count += tally.count[slot] as number;
-      acc.sum += tally.sum[slot] as number;
-      acc.min = Math.min(acc.min, tally.min[slot] as number);
-      acc.max = Math.max(acc.max, tally.max[slot] as number);
+    const { codes, from, buckets: slotBuckets } = plan.slots;
+    const t = tallyBySlot(plan.rows, codes, from.length - 1, plan.valueCodes, plan.valueOfSlot);
+    // Each slot's figures go to each of its buckets (none: the empty bucket), slots in the order
+    // the kept rows first meet them: buckets then appear in that order too.
+    const add = (bucketSlot: number, slot: number) => {
+      const acc = accs[bucketOf(bucketSlot)] as Accumulator;
+      acc.count += t.count[slot] as number;
+      acc.sum += t.sum[slot] as number;
+      acc.min = Math.min(acc.min, t.min[slot] as number);
+      acc.max = Math.max(acc.max, t.max[slot] as number);
+    };
+    for (let m = 0; m < t.metCount; m++) {
+      const slot = t.met[m] as number;
+      const to = from[slot + 1] as number;
+      if (to === from[slot]) add(0, slot);
+      for (let j = from[slot] as number; j < to; j++) add((slotBuckets[j] as number) + 1, slot);
     }
   }
 

@@ -2,15 +2,9 @@
  * The Numbers widget: one aggregate over the filtered items of every connected board, one
  * figure per unit so that different units are never added together.
  */
-import {
-  type Accumulator,
-  accumulateCodes,
-  accumulateRows,
-  finishAggregate,
-  isAggregateFunction,
-  newAccumulator,
-} from "./aggregate";
-import { filledFlags, numberCodes, numberValues } from "./columnar";
+import { type Accumulator, addTally, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
+import { tallyBySlot } from "./codeTally";
+import { slotNumbers, slotWeights } from "./columnar";
 import { NO_UNIT, numberUnit } from "./columnSettings";
 import { EMPTY_FIGURE, formatCompact, formatFull } from "./formatFigure";
 import { resolveColumn } from "./resolveColumn";
@@ -87,10 +81,9 @@ export function computeNumbers(data: FilteredData, settings: NumbersSettings | u
         boardsWithoutColumn.push(board.id);
         continue;
       }
-      const filled = filledFlags(board, column);
-      let n = 0;
-      for (let k = 0; k < rows.length; k++) n += filled[rows[k] as number] as number;
-      acc.count += n;
+      const { codes } = board.items.coded(column.id);
+      const weights = slotWeights(board, column);
+      acc.count += tallyBySlot(rows, codes, weights.length, codes, weights).count.reduce((n, c) => n + c, 0);
     }
     return result(fn, [figure(fn, NO_UNIT, acc)], boardsWithoutColumn, null);
   }
@@ -109,9 +102,9 @@ export function computeNumbers(data: FilteredData, settings: NumbersSettings | u
       entry = { unit, acc: newAccumulator(fn) };
       byUnit.set(unit.unit, entry);
     }
-    const coded = fn === "median" ? numberCodes(board, column) : null;
-    if (coded) accumulateCodes(entry.acc, coded.distinct, coded.codes, rows);
-    else accumulateRows(entry.acc, numberValues(board, column), rows);
+    const numbers = slotNumbers(board, column);
+    const { codes } = board.items.coded(column.id);
+    addTally(entry.acc, numbers, tallyBySlot(rows, codes, numbers.length, codes, numbers));
   }
   const figures = [...byUnit.values()].map(({ unit, acc }) => figure(fn, unit, acc));
   // A unit whose boards hold no value adds only noise beside real figures.

@@ -51,21 +51,21 @@ interface PartTotals {
 
 /** Adds one board's kept items in a sprint to their sprint's planned, unplanned or unknown part. */
 function addParts({ rows, columns, toSprint }: SprintBoardPart, starts: Int32Array, t: PartTotals): void {
-  const { sprint: local, effort: efforts, done: dones, createdDay } = columns;
+  const { sprintCodes, sprintOf, effortCodes, effortOf, doneCodes, doneOf, createdCodes, createdDayOf } = columns;
   const { effort, count, doneEffort, doneCount } = t;
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k] as number;
-    const l = local[i] as number;
+    const l = sprintOf[(sprintCodes[i] as number) + 1] as number;
     if (l < 0) continue;
     const s = toSprint[l] as number;
     const start = starts[s] as number;
-    const created = createdDay[i] as number;
+    const created = createdDayOf[(createdCodes[i] as number) + 1] as number;
     const at = s * 3 + (start === NO_DAY || created === NO_DAY ? 2 : created <= start ? 0 : 1);
-    const raw = efforts[i] as number;
+    const raw = effortOf[(effortCodes[i] as number) + 1] as number;
     const e = raw === raw ? raw : 0;
     effort[at] = (effort[at] as number) + e;
     count[at] = (count[at] as number) + 1;
-    if (dones[i] === 1) {
+    if (doneOf[(doneCodes[i] as number) + 1] === 1) {
       doneEffort[at] = (doneEffort[at] as number) + e;
       doneCount[at] = (doneCount[at] as number) + 1;
     }

@@ -85,14 +85,7 @@ describe("deriveForView", () => {
     deriveForView(prepared, filters, widgets);
     const columns = [...prepared.derived.keys()].map((k) => k.split("\u0000").slice(0, 2).join(" "));
     expect(columns).toEqual(
-      expect.arrayContaining([
-        "primitive status",
-        "number budget",
-        "numberCodes budget",
-        "bucket status",
-        "weights",
-        "sprint sprint",
-      ]),
+      expect.arrayContaining(["primitive status", "slotNumbers budget", "slots status", "sprint sprint"]),
     );
     expect(computeDashboard([prepared], filters, widgets)).toEqual(before);
   });

@@ -109,27 +109,28 @@ function localTotals(n: number): LocalTotals {
 
 /** Adds one board's kept items to its local totals; returns how many had no effort. */
 function addKeptItems(rows: Uint32Array, columns: SprintColumns, t: LocalTotals): number {
-  const { sprint: local, effort: efforts, done: dones, firstDay: firsts, lastDay: lasts } = columns;
+  const { sprintCodes, sprintOf, effortCodes, effortOf, doneCodes, doneOf, dateCodes, firstDayOf, lastDayOf } = columns;
   const { committed, completed, items, done, spanFirst, spanLast } = t;
   let unestimated = 0;
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k] as number;
-    const l = local[i] as number;
+    const l = sprintOf[(sprintCodes[i] as number) + 1] as number;
     if (l < 0) continue;
-    let e = efforts[i] as number;
+    let e = effortOf[(effortCodes[i] as number) + 1] as number;
     if (e !== e) {
       e = 0;
       unestimated++;
     }
     committed[l] = (committed[l] as number) + e;
     items[l] = (items[l] as number) + 1;
-    if (dones[i] === 1) {
+    if (doneOf[(doneCodes[i] as number) + 1] === 1) {
       completed[l] = (completed[l] as number) + e;
       done[l] = (done[l] as number) + 1;
     }
-    const last = lasts[i] as number;
+    const dateSlot = (dateCodes[i] as number) + 1;
+    const last = lastDayOf[dateSlot] as number;
     if (last !== NO_DAY) {
-      const first = firsts[i] as number;
+      const first = firstDayOf[dateSlot] as number;
       const lo = first === NO_DAY ? last : first;
       if (lo < (spanFirst[l] as number)) spanFirst[l] = lo;
       if (last > (spanLast[l] as number)) spanLast[l] = last;
