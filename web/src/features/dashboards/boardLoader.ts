@@ -259,9 +259,12 @@ export function readTogether(
     reject: (e: unknown) => void;
   }
   let asked: Asked[] = [];
+  /** The boards `asked` holds, per signal: a board asked for twice in one task is read alone. */
+  let askedKeys = new Map<AbortSignal, Set<string>>();
   const send = () => {
     const batch = asked;
     asked = [];
+    askedKeys = new Map();
     const groups = new Map<AbortSignal, Map<string, Asked[]>>();
     for (const one of batch) {
       const bySignal = groups.get(one.signal) ?? new Map<string, Asked[]>();
@@ -296,8 +299,9 @@ export function readTogether(
   };
   return (id, signal, fields) => {
     const key = cacheKey(id, fields);
-    const twice = asked.some((one) => one.signal === signal && cacheKey(one.id, one.fields) === key);
-    if (boardCache.has(key) || twice) return alone(id, signal, fields);
+    const keys = askedKeys.get(signal) ?? new Set<string>();
+    if (boardCache.has(key) || keys.has(key)) return alone(id, signal, fields);
+    askedKeys.set(signal, keys.add(key));
     return new Promise<BoardRead>((resolve, reject) => {
       if (asked.length === 0) queueMicrotask(send);
       asked.push({ id, signal, fields, resolve, reject });
