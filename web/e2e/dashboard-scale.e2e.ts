@@ -273,8 +273,13 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     else await run();
     const serverCpu = cpuMs(pid) - serverBefore;
     const browserCpu = browserCpuSince(browserBefore);
+    // When the page first asked the worker and when its results came: which side waited on which.
+    const marks = await opened.page.evaluate(
+      () =>
+        `page asked the worker at ${window.__dashAskedAt?.toFixed(0)} ms, results at ${(window.__dashResultsAt ?? []).at(-1)?.toFixed(0)} ms`,
+    );
     const trace = traced ? await e2e.browser.stopTracing() : null;
-    return { drawn, serverCpu, browserCpu, trace };
+    return { drawn, serverCpu, browserCpu, trace, marks };
   };
 
   // The cold loads alternate with the baseline's, each in its own new context. The first starts
@@ -294,13 +299,18 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
     }
     const coldTimed = await timedLoad(cold, created.body.id, false);
     coldDraws.push(coldTimed.drawn);
-    if (process.env.DASH_THREADS) console.log(`dashboard scale: cold load ${pair + 1}: CPU ${coldTimed.browserCpu}`);
+    if (process.env.DASH_THREADS)
+      console.log(
+        `dashboard scale: cold load ${pair + 1}: drawn at ${coldTimed.drawn.toFixed(0)} ms, ${coldTimed.marks}; CPU ${coldTimed.browserCpu}`,
+      );
     await cold.context.close();
     const base = await homePage();
     const baseTimed = await timedLoad(base, empty.body.id, false);
     emptyDraws.push(baseTimed.drawn);
     if (process.env.DASH_THREADS)
-      console.log(`dashboard scale: baseline load ${pair + 1}: CPU ${baseTimed.browserCpu}`);
+      console.log(
+        `dashboard scale: baseline load ${pair + 1}: drawn at ${baseTimed.drawn.toFixed(0)} ms, ${baseTimed.marks}; CPU ${baseTimed.browserCpu}`,
+      );
     await base.context.close();
   }
   const ratios = coldDraws.map((ms, i) => ms / (emptyDraws[i] as number));

@@ -19,6 +19,8 @@ declare global {
     __dashBoardsAt?: number[];
     /** Page-clock time of the `dash-bench-origin` mark, which ties the trace's clock to the page's. */
     __dashOriginAt?: number;
+    /** Page-clock time of the page's first request to the dashboard worker (after `open`). */
+    __dashAskedAt?: number;
   }
 }
 
@@ -32,6 +34,11 @@ export async function instrumentDashboard(page: Page): Promise<() => Worker | nu
     window.__dashOriginAt = performance.now();
     performance.mark("dash-bench-origin");
     window.Worker = class extends Native {
+      override postMessage(message: unknown, options?: unknown): void {
+        const type = (message as { type?: string } | null)?.type;
+        if (type !== "open") window.__dashAskedAt ??= performance.now();
+        super.postMessage(message, options as StructuredSerializeOptions);
+      }
       constructor(url: string | URL, options?: WorkerOptions) {
         super(url, options);
         // Added first, so it runs before the page's own listener applies the results.
