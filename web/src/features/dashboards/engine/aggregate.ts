@@ -2,7 +2,6 @@
  * The six aggregate functions shared by Numbers and Chart, as a streaming accumulator: values
  * are only kept when the median needs them.
  */
-import type { SlotTally } from "./codeTally";
 import { cleanNumber } from "./formatFigure";
 import type { AggregateFunction } from "./types";
 
@@ -56,19 +55,44 @@ export function accumulate(acc: Accumulator, value: number): void {
 }
 
 /**
- * Adds a board's tally by slot of one number column (`numbers` per slot), slots in the order its
- * kept items first meet them; the median counts how many items hold each distinct value.
+ * Adds the number of each row of `rows` (`numbers` at the slot of its code; NaN: none), in item
+ * order: the loop the Numbers widget runs over every kept item, its running figures in locals
+ * and, for the median, the values kept in one buffer grown once.
  */
-export function addTally(acc: Accumulator, numbers: Float64Array, t: SlotTally): void {
+export function accumulateRows(acc: Accumulator, rows: Uint32Array, codes: Int32Array, numbers: Float64Array): void {
+  const kept = reserve(acc, rows.length);
+  let count = acc.count;
+  let sum = acc.sum;
+  let min = acc.min;
+  let max = acc.max;
+  let stored = acc.stored;
+  for (let k = 0; k < rows.length; k++) {
+    const v = numbers[(codes[rows[k] as number] as number) + 1] as number;
+    if (v !== v) continue;
+    if (kept) kept[stored++] = v;
+    count++;
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  acc.count = count;
+  acc.sum = sum;
+  acc.min = min;
+  acc.max = max;
+  acc.stored = stored;
+}
+
+/**
+ * Adds, for the median, how many kept items hold each slot of one number column (`numbers` per
+ * slot): a column of few distinct values is counted, never copied.
+ */
+export function addCounted(acc: Accumulator, numbers: Float64Array, counts: Float64Array): void {
   const counted = acc.counted;
-  for (let m = 0; m < t.metCount; m++) {
-    const slot = t.met[m] as number;
-    const times = t.count[slot] as number;
-    acc.count += times;
-    acc.sum += t.sum[slot] as number;
-    if ((t.min[slot] as number) < acc.min) acc.min = t.min[slot] as number;
-    if ((t.max[slot] as number) > acc.max) acc.max = t.max[slot] as number;
+  for (let slot = 0; slot < counts.length; slot++) {
+    const times = counts[slot] as number;
     const value = numbers[slot] as number;
+    if (times === 0 || value !== value) continue;
+    acc.count += times;
     counted?.set(value, (counted.get(value) ?? 0) + times);
   }
 }

@@ -1,52 +1,76 @@
 /**
- * Kept items tallied by slot (0 for no value, code + 1 for entry `code` of a column as read): the
- * one loop over items of the widgets that aggregate over a board's entries. A board's columns
- * hold few distinct values beside its items, and what each value means (its number, its
- * buckets) is decided once per entry (`columnar.ts`); what is left per item is this small loop
- * of integers, the same for every column and widget, which the JIT compiles once and early.
- * Copying each column into a value per item first took a loop of its own per column, all run
- * in a worker whose code nothing has compiled yet.
+ * Kept items tallied through their codes, the loops over items of the widgets that aggregate: a
+ * board's columns hold few distinct values beside its items, and what each value means (its
+ * number, its buckets) is decided once per entry, in a table per slot (0 for no value, code + 1
+ * for entry `code`; `columnar.ts`). These loops read an item's code and its slot's meaning; no
+ * column is first copied into a value per item, which took a loop of its own per column, each run
+ * first in the interpreter of a worker whose code nothing has compiled yet.
  */
 
-/** Per slot: its kept items' count, sum, least and greatest value. */
-export interface SlotTally {
+/**
+ * Per bucket (0 for the empty one, entry + 1 for the others): its running figures, and where in
+ * the kept rows it was first met (buckets appear in that order).
+ */
+export interface BucketTally {
+  first: Float64Array;
   count: Float64Array;
   sum: Float64Array;
   min: Float64Array;
   max: Float64Array;
-  /** The slots the kept items hold, in the order they first meet them (`metCount` of them). */
-  met: Int32Array;
-  metCount: number;
+}
+
+export function bucketTally(buckets: number): BucketTally {
+  return {
+    first: new Float64Array(buckets),
+    count: new Float64Array(buckets),
+    sum: new Float64Array(buckets),
+    min: new Float64Array(buckets).fill(Infinity),
+    max: new Float64Array(buckets).fill(-Infinity),
+  };
 }
 
 /**
- * Tallies each kept row's value (`valueOfSlot` at the slot of its `valueCodes`; NaN leaves the
- * row out) into the slot of its `codes` (`slots` of them), in row order. Slots merged in `met`
- * order add up the same way whatever order a board's dictionary lists its entries in.
+ * Each kept row's value (`valueOfSlot` at the slot of its `valueCodes`; NaN leaves the row out)
+ * added, in row order, to each bucket its slot of `codes` names: `buckets[from[slot]]` up to
+ * `from[slot + 1]`, each bucket + 1 (0 for the empty bucket), at least one per slot. Where a
+ * bucket was first met counts positions within a row too: row k's j-th bucket is met at
+ * k · `stride` + j (`stride` above any slot's count).
  */
-export function tallyBySlot(
+export function tallyByBuckets(
   rows: Uint32Array,
   codes: Int32Array,
-  slots: number,
+  from: Int32Array,
+  buckets: Int32Array,
+  stride: number,
   valueCodes: Int32Array,
   valueOfSlot: Float64Array,
-): SlotTally {
-  const count = new Float64Array(slots);
-  const sum = new Float64Array(slots);
-  const min = new Float64Array(slots).fill(Infinity);
-  const max = new Float64Array(slots).fill(-Infinity);
-  const met = new Int32Array(slots);
-  let metCount = 0;
+  t: BucketTally,
+): void {
+  const { first, count, sum, min, max } = t;
   for (let k = 0; k < rows.length; k++) {
     const row = rows[k] as number;
     const v = valueOfSlot[(valueCodes[row] as number) + 1] as number;
     if (v !== v) continue;
     const slot = (codes[row] as number) + 1;
-    if (count[slot] === 0) met[metCount++] = slot;
-    count[slot] = (count[slot] as number) + 1;
-    sum[slot] = (sum[slot] as number) + v;
-    if (v < (min[slot] as number)) min[slot] = v;
-    if (v > (max[slot] as number)) max[slot] = v;
+    const start = from[slot] as number;
+    const to = from[slot + 1] as number;
+    for (let j = start; j < to; j++) {
+      const b = buckets[j] as number;
+      if (count[b] === 0) first[b] = k * stride + j - start;
+      count[b] = (count[b] as number) + 1;
+      sum[b] = (sum[b] as number) + v;
+      if (v < (min[b] as number)) min[b] = v;
+      if (v > (max[b] as number)) max[b] = v;
+    }
   }
-  return { count, sum, min, max, met, metCount };
+}
+
+/** Per slot of `codes` (`slots` of them): how many kept rows hold it. */
+export function countBySlot(rows: Uint32Array, codes: Int32Array, slots: number): Float64Array {
+  const counts = new Float64Array(slots);
+  for (let k = 0; k < rows.length; k++) {
+    const slot = (codes[rows[k] as number] as number) + 1;
+    counts[slot] = (counts[slot] as number) + 1;
+  }
+  return counts;
 }

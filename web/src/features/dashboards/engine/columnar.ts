@@ -187,9 +187,10 @@ function dateBucketEntry(day: number, bucket: DateBucket): { key: string; label:
 
 /**
  * What a board's items fall into when grouped by a column, by group or by board, decided once per
- * entry of what is read: per slot (0 for no value, code + 1 for entry `code`), the buckets
- * `buckets[from[slot]]` up to `from[slot + 1]` (none: the empty bucket), beside the codes per
- * item as read. Widgets that tally items by slot (`codeTally.ts`) need no copy per item.
+ * entry of what is read: per slot (0 for no value, code + 1 for entry `code`), its buckets,
+ * `buckets[from[slot]]` up to `from[slot + 1]`, each an entry + 1, or the one bucket 0 (the empty
+ * bucket) when it names none; beside the codes per item as read. The loops over items read an
+ * item's code and its slot's buckets (`codeTally.ts`), never a copy per item.
  */
 export interface SlotBuckets {
   entries: BucketEntry[];
@@ -199,8 +200,32 @@ export interface SlotBuckets {
   codes: Int32Array;
   from: Int32Array;
   buckets: Int32Array;
-  /** Whether a slot may name several buckets (people, dropdown). */
+  /** The most buckets a slot names. */
+  widest: number;
+  /** A people or dropdown column, whose items may fall into several buckets. */
   multi: boolean;
+}
+
+/** Per slot, its buckets + 1 (`lists` gives each slot's entries; none: the empty bucket 0). */
+function slotsOf(
+  entries: BucketEntry[],
+  preset: number,
+  codes: Int32Array,
+  slots: number,
+  multi: boolean,
+  listOf: (slot: number) => readonly number[],
+): SlotBuckets {
+  const from = new Int32Array(slots + 1);
+  const buckets: number[] = [];
+  let widest = 1;
+  for (let slot = 0; slot < slots; slot++) {
+    const list = listOf(slot);
+    if (list.length === 0) buckets.push(0);
+    for (const entry of list) buckets.push(entry + 1);
+    from[slot + 1] = buckets.length;
+    widest = Math.max(widest, list.length);
+  }
+  return { entries, preset, codes, from, buckets: Int32Array.from(buckets), widest, multi };
 }
 
 /** Per slot of `coded`, the one bucket `read` gives its value (−1: none), decided once per entry. */
@@ -210,30 +235,24 @@ function singleSlots(
   preset: number,
   read: (value: unknown) => number,
 ): SlotBuckets {
-  const from = new Int32Array(entries.length + 2);
-  const buckets: number[] = [];
-  for (let slot = 0; slot <= entries.length; slot++) {
+  return slotsOf(table.entries, preset, codes, entries.length + 1, false, (slot) => {
     const bucket = read(slot === 0 ? undefined : entries[slot - 1]);
-    if (bucket >= 0) buckets.push(bucket);
-    from[slot + 1] = buckets.length;
-  }
-  return { entries: table.entries, preset, codes, from, buckets: Int32Array.from(buckets), multi: false };
+    return bucket >= 0 ? [bucket] : [];
+  });
 }
 
 /** Per slot of a people or dropdown column: each person or option once, in the order listed. */
 function multiSlots({ entries, codes }: CodedColumn, table: EntryTable, kind: ChartCategoryKind): SlotBuckets {
-  const from = new Int32Array(entries.length + 2);
-  const buckets: number[] = [];
-  for (let e = 0; e < entries.length; e++) {
-    const values = stringsCell(entries[e]);
+  return slotsOf(table.entries, 0, codes, entries.length + 1, true, (slot) => {
+    const values = slot === 0 ? [] : stringsCell(entries[slot - 1]);
+    const list: number[] = [];
     // A person or option listed twice on one item still counts once.
     for (let j = 0; j < values.length; j++) {
       const v = values[j];
-      if (typeof v === "string" && values.indexOf(v) === j) buckets.push(table.add(v, v, kind));
+      if (typeof v === "string" && values.indexOf(v) === j) list.push(table.add(v, v, kind));
     }
-    from[e + 2] = buckets.length;
-  }
-  return { entries: table.entries, preset: 0, codes, from, buckets: Int32Array.from(buckets), multi: true };
+    return list;
+  });
 }
 
 function columnSlots(board: PreparedBoard, column: Column, dateBucket: DateBucket): SlotBuckets {
@@ -307,15 +326,17 @@ function groupSlots(board: PreparedBoard): SlotBuckets {
 export function slotBuckets(board: PreparedBoard, by: Column | "group" | "board", dateBucket: DateBucket): SlotBuckets {
   if (by === "group") return derive(board, "slots\u0000group", () => groupSlots(board));
   if (by === "board") {
-    return derive(board, "slots\u0000board", () => ({
-      entries: [{ key: `board:${board.id}`, label: board.name, kind: "board", sortValue: 0 }],
-      preset: 1,
+    return derive(board, "slots\u0000board", () =>
       // Every item holds the board's one entry.
-      codes: new Int32Array(board.items.count),
-      from: Int32Array.of(0, 0, 1),
-      buckets: Int32Array.of(0),
-      multi: false,
-    }));
+      slotsOf(
+        [{ key: `board:${board.id}`, label: board.name, kind: "board", sortValue: 0 }],
+        1,
+        new Int32Array(board.items.count),
+        2,
+        false,
+        (slot) => (slot === 0 ? [] : [0]),
+      ),
+    );
   }
   return derive(board, `slots\u0000${slotsKey(by, dateBucket)}`, () => columnSlots(board, by, dateBucket));
 }
@@ -330,26 +351,27 @@ function slotsKey(by: Column | "group" | "board", dateBucket: DateBucket): strin
 function itemBuckets({ entries, preset, codes, from, buckets, multi }: SlotBuckets): BucketCodes {
   if (!multi) {
     const decided = new Float64Array(from.length - 1);
-    for (let slot = 0; slot < decided.length; slot++)
-      decided[slot] =
-        (from[slot + 1] as number) > (from[slot] as number) ? (buckets[from[slot] as number] as number) : -1;
+    for (let slot = 0; slot < decided.length; slot++) decided[slot] = (buckets[from[slot] as number] as number) - 1;
     const out = new Int32Array(codes.length);
     copyByCodeToInt32(codes, decided, out);
     return { entries, preset, codes: out, offsets: null };
   }
+  // The empty bucket is no entry here: an item with none has an empty range.
+  const named = (slot: number) =>
+    buckets[from[slot] as number] === 0 ? 0 : (from[slot + 1] as number) - (from[slot] as number);
   const offsets = new Int32Array(codes.length + 1);
   let n = 0;
   for (let i = 0; i < codes.length; i++) {
-    const slot = (codes[i] as number) + 1;
-    n += (from[slot + 1] as number) - (from[slot] as number);
+    n += named((codes[i] as number) + 1);
     offsets[i + 1] = n;
   }
   const flat = new Int32Array(n);
   let at = 0;
   for (let i = 0; i < codes.length; i++) {
     const slot = (codes[i] as number) + 1;
-    const to = from[slot + 1] as number;
-    for (let j = from[slot] as number; j < to; j++) flat[at++] = buckets[j] as number;
+    const start = from[slot] as number;
+    const to = start + named(slot);
+    for (let j = start; j < to; j++) flat[at++] = (buckets[j] as number) - 1;
   }
   return { entries, preset, codes: flat, offsets };
 }

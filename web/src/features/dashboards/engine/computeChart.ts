@@ -4,7 +4,7 @@
  * different boards merge.
  */
 import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
-import { tallyBySlot } from "./codeTally";
+import { bucketTally, tallyByBuckets } from "./codeTally";
 import { type BucketEntry, type SlotBuckets, slotBuckets, slotNumbers, slotWeights } from "./columnar";
 import { NO_UNIT, numberUnit } from "./columnSettings";
 import { cleanNumber, formatCompact, formatFull } from "./formatFigure";
@@ -149,8 +149,7 @@ function forEachBucket(plan: BoardPlan, add: (bucketSlot: number, value: number)
     if (value !== value) continue;
     const slot = (codes[row] as number) + 1;
     const to = from[slot + 1] as number;
-    if (to === from[slot]) add(0, value);
-    for (let j = from[slot] as number; j < to; j++) add((buckets[j] as number) + 1, value);
+    for (let j = from[slot] as number; j < to; j++) add(buckets[j] as number, value);
   }
 }
 
@@ -252,22 +251,19 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
       forEachBucket(plan, (bucketSlot, value) => accumulate(accs[bucketOf(bucketSlot)] as Accumulator, value));
       continue;
     }
-    const { codes, from, buckets: slotBuckets } = plan.slots;
-    const t = tallyBySlot(plan.rows, codes, from.length - 1, plan.valueCodes, plan.valueOfSlot);
-    // Each slot's figures go to each of its buckets (none: the empty bucket), slots in the order
-    // the kept rows first meet them: buckets then appear in that order too.
-    const add = (bucketSlot: number, slot: number) => {
-      const acc = accs[bucketOf(bucketSlot)] as Accumulator;
-      acc.count += t.count[slot] as number;
-      acc.sum += t.sum[slot] as number;
-      acc.min = Math.min(acc.min, t.min[slot] as number);
-      acc.max = Math.max(acc.max, t.max[slot] as number);
-    };
-    for (let m = 0; m < t.metCount; m++) {
-      const slot = t.met[m] as number;
-      const to = from[slot + 1] as number;
-      if (to === from[slot]) add(0, slot);
-      for (let j = from[slot] as number; j < to; j++) add((slotBuckets[j] as number) + 1, slot);
+    const { codes, from, buckets: slotBuckets, widest } = plan.slots;
+    const t = bucketTally(entries.length + 1);
+    tallyByBuckets(plan.rows, codes, from, slotBuckets, widest + 1, plan.valueCodes, plan.valueOfSlot, t);
+    // Buckets come to the chart in the order the kept rows first meet them.
+    const met: number[] = [];
+    for (let b = 0; b < t.count.length; b++) if ((t.count[b] as number) > 0) met.push(b);
+    met.sort((x, y) => (t.first[x] as number) - (t.first[y] as number));
+    for (const b of met) {
+      const acc = accs[bucketOf(b)] as Accumulator;
+      acc.count += t.count[b] as number;
+      acc.sum += t.sum[b] as number;
+      acc.min = Math.min(acc.min, t.min[b] as number);
+      acc.max = Math.max(acc.max, t.max[b] as number);
     }
   }
 

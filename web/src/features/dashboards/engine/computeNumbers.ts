@@ -2,8 +2,15 @@
  * The Numbers widget: one aggregate over the filtered items of every connected board, one
  * figure per unit so that different units are never added together.
  */
-import { type Accumulator, addTally, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
-import { tallyBySlot } from "./codeTally";
+import {
+  type Accumulator,
+  accumulateRows,
+  addCounted,
+  finishAggregate,
+  isAggregateFunction,
+  newAccumulator,
+} from "./aggregate";
+import { countBySlot } from "./codeTally";
 import { slotNumbers, slotWeights } from "./columnar";
 import { NO_UNIT, numberUnit } from "./columnSettings";
 import { EMPTY_FIGURE, formatCompact, formatFull } from "./formatFigure";
@@ -60,6 +67,9 @@ function result(
   };
 }
 
+/** More distinct values than this on a board and its median keeps every value instead of counting them. */
+const MAX_COUNTED_VALUES = 256;
+
 export function computeNumbers(data: FilteredData, settings: NumbersSettings | undefined): NumbersResult {
   const requested = settings?.function ?? "count";
   if (!isAggregateFunction(requested)) {
@@ -81,9 +91,8 @@ export function computeNumbers(data: FilteredData, settings: NumbersSettings | u
         boardsWithoutColumn.push(board.id);
         continue;
       }
-      const { codes } = board.items.coded(column.id);
-      const weights = slotWeights(board, column);
-      acc.count += tallyBySlot(rows, codes, weights.length, codes, weights).count.reduce((n, c) => n + c, 0);
+      // Each kept item with a value weighs 1, an empty one NaN: adding them up counts the filled.
+      accumulateRows(acc, rows, board.items.coded(column.id).codes, slotWeights(board, column));
     }
     return result(fn, [figure(fn, NO_UNIT, acc)], boardsWithoutColumn, null);
   }
@@ -104,7 +113,11 @@ export function computeNumbers(data: FilteredData, settings: NumbersSettings | u
     }
     const numbers = slotNumbers(board, column);
     const { codes } = board.items.coded(column.id);
-    addTally(entry.acc, numbers, tallyBySlot(rows, codes, numbers.length, codes, numbers));
+    // The median of a column of few distinct values counts them; any other figure (and a median
+    // over many distinct values) adds up the kept items' values one by one.
+    if (fn === "median" && numbers.length <= MAX_COUNTED_VALUES + 1)
+      addCounted(entry.acc, numbers, countBySlot(rows, codes, numbers.length));
+    else accumulateRows(entry.acc, rows, codes, numbers);
   }
   const figures = [...byUnit.values()].map(({ unit, acc }) => figure(fn, unit, acc));
   // A unit whose boards hold no value adds only noise beside real figures.
