@@ -206,28 +206,6 @@ export interface SlotBuckets {
   multi: boolean;
 }
 
-/** Per slot, its buckets + 1 (`lists` gives each slot's entries; none: the empty bucket 0). */
-function slotsOf(
-  entries: BucketEntry[],
-  preset: number,
-  codes: Int32Array,
-  slots: number,
-  multi: boolean,
-  listOf: (slot: number) => readonly number[],
-): SlotBuckets {
-  const from = new Int32Array(slots + 1);
-  const buckets: number[] = [];
-  let widest = 1;
-  for (let slot = 0; slot < slots; slot++) {
-    const list = listOf(slot);
-    if (list.length === 0) buckets.push(0);
-    for (const entry of list) buckets.push(entry + 1);
-    from[slot + 1] = buckets.length;
-    widest = Math.max(widest, list.length);
-  }
-  return { entries, preset, codes, from, buckets: Int32Array.from(buckets), widest, multi };
-}
-
 /** Per slot of `coded`, the one bucket `read` gives its value (−1: none), decided once per entry. */
 function singleSlots(
   { entries, codes }: CodedColumn,
@@ -235,24 +213,37 @@ function singleSlots(
   preset: number,
   read: (value: unknown) => number,
 ): SlotBuckets {
-  return slotsOf(table.entries, preset, codes, entries.length + 1, false, (slot) => {
-    const bucket = read(slot === 0 ? undefined : entries[slot - 1]);
-    return bucket >= 0 ? [bucket] : [];
-  });
+  const slots = entries.length + 1;
+  // One bucket per slot: slot s's is at s.
+  const from = new Int32Array(slots + 1);
+  const buckets = new Int32Array(slots);
+  for (let slot = 0; slot < slots; slot++) {
+    from[slot + 1] = slot + 1;
+    buckets[slot] = read(slot === 0 ? undefined : entries[slot - 1]) + 1;
+  }
+  return { entries: table.entries, preset, codes, from, buckets, widest: 1, multi: false };
 }
 
 /** Per slot of a people or dropdown column: each person or option once, in the order listed. */
 function multiSlots({ entries, codes }: CodedColumn, table: EntryTable, kind: ChartCategoryKind): SlotBuckets {
-  return slotsOf(table.entries, 0, codes, entries.length + 1, true, (slot) => {
-    const values = slot === 0 ? [] : stringsCell(entries[slot - 1]);
-    const list: number[] = [];
+  const from = new Int32Array(entries.length + 2);
+  // No value (slot 0): the empty bucket.
+  const buckets: number[] = [0];
+  from[1] = 1;
+  let widest = 1;
+  for (let e = 0; e < entries.length; e++) {
+    const at = buckets.length;
+    const values = stringsCell(entries[e]);
     // A person or option listed twice on one item still counts once.
     for (let j = 0; j < values.length; j++) {
       const v = values[j];
-      if (typeof v === "string" && values.indexOf(v) === j) list.push(table.add(v, v, kind));
+      if (typeof v === "string" && values.indexOf(v) === j) buckets.push(table.add(v, v, kind) + 1);
     }
-    return list;
-  });
+    if (buckets.length === at) buckets.push(0);
+    from[e + 2] = buckets.length;
+    widest = Math.max(widest, buckets.length - at);
+  }
+  return { entries: table.entries, preset: 0, codes, from, buckets: Int32Array.from(buckets), widest, multi: true };
 }
 
 function columnSlots(board: PreparedBoard, column: Column, dateBucket: DateBucket): SlotBuckets {
@@ -326,17 +317,16 @@ function groupSlots(board: PreparedBoard): SlotBuckets {
 export function slotBuckets(board: PreparedBoard, by: Column | "group" | "board", dateBucket: DateBucket): SlotBuckets {
   if (by === "group") return derive(board, "slots\u0000group", () => groupSlots(board));
   if (by === "board") {
-    return derive(board, "slots\u0000board", () =>
-      // Every item holds the board's one entry.
-      slotsOf(
-        [{ key: `board:${board.id}`, label: board.name, kind: "board", sortValue: 0 }],
-        1,
-        new Int32Array(board.items.count),
-        2,
-        false,
-        (slot) => (slot === 0 ? [] : [0]),
-      ),
-    );
+    return derive(board, "slots\u0000board", () => ({
+      entries: [{ key: `board:${board.id}`, label: board.name, kind: "board", sortValue: 0 }],
+      preset: 1,
+      // Every item holds the board's one entry (slot 1); no item has no value (slot 0).
+      codes: new Int32Array(board.items.count),
+      from: Int32Array.of(0, 1, 2),
+      buckets: Int32Array.of(0, 1),
+      widest: 1,
+      multi: false,
+    }));
   }
   return derive(board, `slots\u0000${slotsKey(by, dateBucket)}`, () => columnSlots(board, by, dateBucket));
 }
@@ -356,13 +346,14 @@ function itemBuckets({ entries, preset, codes, from, buckets, multi }: SlotBucke
     copyByCodeToInt32(codes, decided, out);
     return { entries, preset, codes: out, offsets: null };
   }
-  // The empty bucket is no entry here: an item with none has an empty range.
-  const named = (slot: number) =>
-    buckets[from[slot] as number] === 0 ? 0 : (from[slot + 1] as number) - (from[slot] as number);
+  // The empty bucket is no entry here: a slot that names none gives its items an empty range.
+  const named = new Int32Array(from.length - 1);
+  for (let slot = 0; slot < named.length; slot++)
+    named[slot] = buckets[from[slot] as number] === 0 ? 0 : (from[slot + 1] as number) - (from[slot] as number);
   const offsets = new Int32Array(codes.length + 1);
   let n = 0;
   for (let i = 0; i < codes.length; i++) {
-    n += named((codes[i] as number) + 1);
+    n += named[(codes[i] as number) + 1] as number;
     offsets[i + 1] = n;
   }
   const flat = new Int32Array(n);
@@ -370,7 +361,7 @@ function itemBuckets({ entries, preset, codes, from, buckets, multi }: SlotBucke
   for (let i = 0; i < codes.length; i++) {
     const slot = (codes[i] as number) + 1;
     const start = from[slot] as number;
-    const to = start + named(slot);
+    const to = start + (named[slot] as number);
     for (let j = start; j < to; j++) flat[at++] = (buckets[j] as number) - 1;
   }
   return { entries, preset, codes: flat, offsets };
