@@ -14,6 +14,14 @@ import { performance } from "node:perf_hooks";
 import { applyFilters } from "../src/features/dashboards/engine/applyFilters";
 import { computeDashboard, computeWidget, itemFieldsFor } from "../src/features/dashboards/engine/computeWidget";
 import { columnsBody, packCodes } from "../src/features/dashboards/engine/fixtures/columnsBody";
+import {
+  SCALE_BOARDS,
+  SCALE_COLUMNS,
+  SCALE_ITEMS_PER_BOARD,
+  SCALE_WIDGETS,
+  scaleItemValues,
+  scaleRandom,
+} from "../src/features/dashboards/engine/fixtures/scaleDashboard";
 import { decodeItemColumns } from "../src/features/dashboards/engine/itemColumns";
 import { prepareBoards } from "../src/features/dashboards/engine/prepareBoards";
 import type {
@@ -22,6 +30,7 @@ import type {
   Column,
   DashboardFilters,
   Item,
+  ReadField,
   WidgetConfig,
 } from "../src/features/dashboards/engine/types";
 
@@ -129,6 +138,29 @@ function makeBoards(): BoardFull[] {
   return JSON.parse(JSON.stringify(boards)) as BoardFull[];
 }
 
+/** The boards `e2e/dashboard-scale.e2e.ts` seeds, with made-up member ids. */
+function makeScaleBoards(): BoardFull[] {
+  const random = scaleRandom();
+  const members = ["m1", "m2", "m3"];
+  // The scale bench's items are made in one batch: one creation time.
+  const createdAt = new Date(START).toISOString();
+  const groups = [
+    { id: "g1", title: "Backlog" },
+    { id: "g2", title: "Current" },
+  ];
+  return Array.from({ length: SCALE_BOARDS }, (_, b): BoardFull => {
+    const items = Array.from({ length: SCALE_ITEMS_PER_BOARD }, (_, i): Item => ({
+      id: `s${b}i${i}`,
+      groupId: i % 2 ? "g1" : "g2",
+      name: `Item ${i}`,
+      values: scaleItemValues(random, members) as Item["values"],
+      createdAt,
+      updatedAt: createdAt,
+    }));
+    return { board: { id: `s${b}`, name: `Scale board ${b + 1}`, columns: SCALE_COLUMNS, groups }, items };
+  });
+}
+
 interface Timing {
   median: number;
   min: number;
@@ -204,21 +236,28 @@ const FILTERS: DashboardFilters = {
 type Parsed = { board: ColumnarBoard["board"]; items: unknown };
 const figureWidgets = WIDGETS.filter((w) => w.type !== "table");
 
+/** What a fresh process's first load computes: the first line of its input, then a body a line. */
+interface FirstLoadView {
+  widgets: WidgetConfig[];
+  filters: DashboardFilters | null;
+}
+
 /**
- * One load of the bodies in `input` (a line each), in this process as it started: nothing the
- * load runs is compiled or optimised yet, as in the dashboard worker of a newly opened page.
- * Prints its wall time and the CPU every thread of the process used meanwhile (the JIT's
- * compilers and the collector run beside the load).
+ * One load of the bodies in `input` (a line each, after the view), in this process as it
+ * started: nothing the load runs is compiled or optimised yet, as in the dashboard worker of a
+ * newly opened page. Prints its wall time and the CPU every thread of the process used meanwhile
+ * (the JIT's compilers and the collector run beside the load).
  */
 function firstLoadHere(input: string): void {
-  const bodies = readFileSync(input, "utf8").split("\n");
+  const [header = "{}", ...bodies] = readFileSync(input, "utf8").split("\n");
+  const view = JSON.parse(header) as FirstLoadView;
   const cpuBefore = process.cpuUsage();
   const start = performance.now();
   const reads = bodies.map((body) => {
     const { board, items } = JSON.parse(body) as Parsed;
     return { board, itemColumns: decodeItemColumns(items) };
   });
-  computeDashboard(prepareBoards(reads), FILTERS, figureWidgets);
+  computeDashboard(prepareBoards(reads), view.filters, view.widgets);
   const wall = performance.now() - start;
   const cpu = process.cpuUsage(cpuBefore);
   process.stdout.write(JSON.stringify({ wall, cpu: (cpu.user + cpu.system) / 1000 }));
@@ -230,10 +269,10 @@ if (FIRST_LOAD_INPUT !== undefined) {
 }
 
 /** `FIRST_LOADS` first loads of `bodies`, each in a fresh process: medians and fastest. */
-function firstLoads(bodies: readonly string[]): { wall: Timing; cpu: Timing } {
+function firstLoads(bodies: readonly string[], view: FirstLoadView): { wall: Timing; cpu: Timing } {
   const folder = mkdtempSync(join(tmpdir(), "engine-bench-"));
   const input = join(folder, "bodies.ndjson");
-  writeFileSync(input, bodies.join("\n"));
+  writeFileSync(input, [JSON.stringify(view), ...bodies].join("\n"));
   const script = process.argv[1] as string;
   const runs: { wall: number; cpu: number }[] = [];
   try {
@@ -296,8 +335,20 @@ const packedBodies = bodies.map((body) => {
   return JSON.stringify({ board, items: packCodes(items) });
 });
 const packedBytes = packedBodies.reduce((sum, body) => sum + body.length, 0);
-const first = firstLoads(bodies);
-const firstPacked = firstLoads(packedBodies);
+const first = firstLoads(bodies, { widgets: figureWidgets, filters: FILTERS });
+const firstPacked = firstLoads(packedBodies, { widgets: figureWidgets, filters: FILTERS });
+// The dashboard scale bench's own load (e2e/dashboard-scale.e2e.ts): its boards, its seven
+// widgets, no rule applied, codes packed as the worker reads them.
+const scaleBodies = makeScaleBoards().map((read) => {
+  const { board, items } = columnsBody(read);
+  const lean = Object.fromEntries(
+    Object.entries(items).filter(
+      ([key]) => key === "count" || (itemFieldsFor(SCALE_WIDGETS) ?? []).includes(key as ReadField),
+    ),
+  );
+  return JSON.stringify({ board, items: packCodes(lean) });
+});
+const firstScale = firstLoads(scaleBodies, { widgets: SCALE_WIDGETS, filters: null });
 
 console.log(`engine bench: ${BOARDS} boards × ${ITEMS_PER_BOARD} items = ${total} items (Node ${process.version})`);
 console.log(`generate ${generated.toFixed(0)} ms, prepareBoards ${prepared.toFixed(2)} ms (once per load)`);
@@ -320,6 +371,12 @@ for (const [codes, loads, bytes] of [
       `(fastest ${loads.wall.min.toFixed(1)} ms), CPU of all its threads (the JIT's compilers and the collector too) ` +
       `median ${loads.cpu.median.toFixed(1)} ms (least ${loads.cpu.min.toFixed(1)} ms)`,
   );
+console.log(
+  `the dashboard scale bench's cold load in a fresh process (its 50 boards × 2,000 items and seven widgets, ` +
+    `${(scaleBodies.reduce((sum, body) => sum + body.length, 0) / 1e6).toFixed(1)} MB packed), ${FIRST_LOADS} ` +
+    `processes: median ${firstScale.wall.median.toFixed(1)} ms (fastest ${firstScale.wall.min.toFixed(1)} ms), CPU ` +
+    `median ${firstScale.cpu.median.toFixed(1)} ms (least ${firstScale.cpu.min.toFixed(1)} ms)`,
+);
 const filtered = applyFilters(boards, FILTERS);
 console.log(`filter keeps ${filtered.report.keptItems} of ${filtered.report.totalItems} items`);
 console.log(`the cold load's bodies: ${(wireBytes / 1e6).toFixed(1)} MB of JSON, every widget but the table`);

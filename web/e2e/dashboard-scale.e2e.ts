@@ -29,9 +29,17 @@ import {
 import { percentile, SERVER } from "./figures";
 import { createBoard, createMembers, loggedInPage, serverAndBrowser, widgetsDrawn } from "./harness";
 import { COLUMNS_MEDIA_TYPE } from "../src/features/dashboards/boardLoader";
+import {
+  SCALE_BOARDS,
+  SCALE_COLUMNS,
+  SCALE_ITEMS_PER_BOARD,
+  SCALE_WIDGETS,
+  scaleItemValues,
+  scaleRandom,
+} from "../src/features/dashboards/engine/fixtures/scaleDashboard";
 
-const BOARDS = 50;
-const ITEMS_PER_BOARD = 2_000;
+const BOARDS = SCALE_BOARDS;
+const ITEMS_PER_BOARD = SCALE_ITEMS_PER_BOARD;
 /**
  * Cold loads timed, each beside a baseline load right after it: the machine is noisy.
  * `DASH_PAIRS` asks for more, to tell two builds apart.
@@ -48,64 +56,27 @@ const e2e = serverAndBrowser();
 /** The rule operators a filter change goes through, after "is" with the value "Done". */
 const OPS = ["is_not", "is", "is_not", "is", "is_not", "is", "is_not_empty"];
 
-/** A small deterministic generator, so every run measures the same data. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-function day(offset: number): string {
-  return new Date(Date.UTC(2024, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);
-}
-
 async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
   const workspace = await e2e.server.api<{ id: string }>("POST", "/workspaces", { name: "Scale" });
   expect(workspace.status).toBe(201);
   const members = await createMembers(e2e.server, ["Ada", "Grace", "Linus"]);
-  const random = rng(7);
-  const statuses = ["To do", "Working on it", "Stuck", "Done"];
+  const random = scaleRandom();
   const boardIds: string[] = [];
   for (let b = 0; b < BOARDS; b++) {
     const board = {
       workspaceId: workspace.body.id,
       name: `Scale board ${b + 1}`,
-      columns: [
-        {
-          id: "status",
-          title: "Status",
-          type: "status",
-          settings: { labels: statuses.map((name) => ({ name, done: name === "Done" })) },
-        },
-        { id: "owner", title: "Owner", type: "people" },
-        { id: "effort", title: "Effort", type: "number" },
-        { id: "budget", title: "Budget", type: "number", settings: { unit: "$", unitPosition: "left" } },
-        { id: "sprint", title: "Sprint", type: "text" },
-        { id: "done_on", title: "Done on", type: "date" },
-      ],
+      columns: SCALE_COLUMNS,
       groups: [
         { id: "g1", title: "Backlog" },
         { id: "g2", title: "Current" },
       ],
     };
-    const items = Array.from({ length: ITEMS_PER_BOARD }, (_, i) => {
-      const sprint = Math.floor(random() * 8);
-      const status = statuses[Math.floor(random() * statuses.length)] as string;
-      return {
-        groupId: i % 2 ? "g1" : "g2",
-        name: `Item ${i}`,
-        values: {
-          status,
-          owner: [members[Math.floor(random() * members.length)]],
-          effort: [1, 2, 3, 5, 8][Math.floor(random() * 5)],
-          budget: Math.round(random() * 5000),
-          sprint: `Sprint ${sprint + 1}`,
-          done_on: status === "Done" ? day(sprint * 14 + Math.floor(random() * 14)) : null,
-        },
-      };
-    });
+    const items = Array.from({ length: ITEMS_PER_BOARD }, (_, i) => ({
+      groupId: i % 2 ? "g1" : "g2",
+      name: `Item ${i}`,
+      values: scaleItemValues(random, members),
+    }));
     boardIds.push(await createBoard(e2e.server, board, items));
   }
   return { workspaceId: workspace.body.id, boardIds };
@@ -190,31 +161,7 @@ async function filterChanges(
 test("50 boards × 2,000 items: time to draw every widget, and to redraw after a filter change", async () => {
   const seeded = await seed();
   const seededAt = performance.now();
-  const sprint = { sprintColumn: "sprint", effortColumn: "effort", doneColumn: "status", dateColumn: "done_on" };
-  const widgets = [
-    { id: "n1", type: "numbers", layout: { x: 0, y: 0, w: 3, h: 3 }, settings: { function: "sum", column: "budget" } },
-    {
-      id: "n2",
-      type: "numbers",
-      layout: { x: 3, y: 0, w: 3, h: 3 },
-      settings: { function: "median", column: "effort" },
-    },
-    {
-      id: "c1",
-      type: "chart",
-      layout: { x: 6, y: 0, w: 6, h: 6 },
-      settings: { chartType: "bar", groupBy: "status", function: "count" },
-    },
-    {
-      id: "c2",
-      type: "chart",
-      layout: { x: 0, y: 3, w: 6, h: 6 },
-      settings: { chartType: "donut", groupBy: "owner", function: "sum", column: "budget" },
-    },
-    { id: "v1", type: "velocity", layout: { x: 0, y: 9, w: 6, h: 6 }, settings: sprint },
-    { id: "p1", type: "plannedVsUnplanned", layout: { x: 6, y: 9, w: 6, h: 6 }, settings: sprint },
-    { id: "b1", type: "burndown", layout: { x: 0, y: 15, w: 6, h: 6 }, settings: sprint },
-  ];
+  const widgets = SCALE_WIDGETS;
   const created = await e2e.server.api<{ id: string }>("POST", "/dashboards", {
     workspaceId: seeded.workspaceId,
     name: "Scale",
