@@ -59,7 +59,6 @@ export function DashboardView({ id }: { id: string }) {
   const worker = opened?.worker ?? null;
   useEffect(() => {
     if (!opened) return;
-    const { worker } = opened;
     let live = true;
     readDashboard(opened).then(
       ({ data, etag }) => {
@@ -70,12 +69,12 @@ export function DashboardView({ id }: { id: string }) {
           save: async (draft, current) => ({ etag: (await saveDashboard(id, draft, current)).etag }),
           isConflict: (e) => e instanceof ApiError && e.status === 412,
         });
-        setRead({ worker, loaded: { kind: "ready", dashboard: data, saver } });
+        setRead({ worker: opened.worker, loaded: { kind: "ready", dashboard: data, saver } });
       },
       (error: unknown) => {
         if (!live) return;
         const notFound = error instanceof ApiError && error.status === 404;
-        setRead({ worker, loaded: { kind: "error", notFound, message: errorMessage(error) } });
+        setRead({ worker: opened.worker, loaded: { kind: "error", notFound, message: errorMessage(error) } });
       },
     );
     return () => {

@@ -15,19 +15,29 @@ function derive<T>(board: PreparedBoard, key: string, build: () => T): T {
   return builtOnce(board.derived, key, build) as T;
 }
 
+/** `out` filled per slot of `coded` with what `of` makes of its value (undefined for slot 0). */
+function bySlot<A extends Float64Array | Int32Array | Uint8Array>(
+  { entries }: CodedColumn,
+  out: A,
+  of: (value: unknown) => number,
+): A {
+  out[0] = of(undefined);
+  for (let e = 0; e < entries.length; e++) out[e + 1] = of(entries[e]);
+  return out;
+}
+
 /**
  * Fills `out` with what `of` makes of each row's value: decided once per entry (and once for
  * no value), then copied by code, so a board of 2,000 items and a few distinct values costs a
  * few calls of `of` and one loop over typed arrays.
  */
 function byEntry<A extends Float64Array | Int32Array | Uint8Array>(
-  { entries, codes }: CodedColumn,
+  coded: CodedColumn,
   out: A,
   of: (value: unknown) => number,
 ): A {
-  const decided = new Float64Array(entries.length + 1);
-  decided[0] = of(undefined);
-  for (let e = 0; e < entries.length; e++) decided[e + 1] = of(entries[e]);
+  const { codes } = coded;
+  const decided = bySlot(coded, new Float64Array(coded.entries.length + 1), of);
   // One loop per element type: a loop storing into all three stays slow while the worker's
   // code is cold, and it runs over every item of every board.
   if (out instanceof Float64Array) copyByCode(codes, decided, out);
@@ -73,22 +83,16 @@ export function numberValues(board: PreparedBoard, column: Column): Float64Array
  */
 export function slotNumbers(board: PreparedBoard, column: Column): Float64Array {
   return derive(board, `slotNumbers\u0000${column.id}`, () => {
-    const { entries } = board.items.coded(column.id);
-    const out = new Float64Array(entries.length + 1);
-    out[0] = numberCell(undefined);
-    for (let e = 0; e < entries.length; e++) out[e + 1] = numberCell(entries[e]);
-    return out;
+    const coded = board.items.coded(column.id);
+    return bySlot(coded, new Float64Array(coded.entries.length + 1), numberCell);
   });
 }
 
 /** Per slot of the column: 1 where the cell is non-empty for the column's type, NaN where empty. */
 export function slotWeights(board: PreparedBoard, column: Column): Float64Array {
   return derive(board, `slotWeights\u0000${column.id}\u0000${column.type}`, () => {
-    const { entries } = board.items.coded(column.id);
-    const out = new Float64Array(entries.length + 1);
-    for (let slot = 0; slot < out.length; slot++)
-      out[slot] = isEmptyCell(column, slot === 0 ? undefined : entries[slot - 1]) ? Number.NaN : 1;
-    return out;
+    const coded = board.items.coded(column.id);
+    return bySlot(coded, new Float64Array(coded.entries.length + 1), (v) => (isEmptyCell(column, v) ? Number.NaN : 1));
   });
 }
 
@@ -441,17 +445,6 @@ function doneTest(column: Column | undefined): (value: unknown) => boolean {
     default:
       return () => false;
   }
-}
-
-/** `out` filled per slot of `coded` with what `of` makes of its value (undefined for slot 0). */
-function bySlot<A extends Float64Array | Int32Array | Uint8Array>(
-  { entries }: CodedColumn,
-  out: A,
-  of: (value: unknown) => number,
-): A {
-  out[0] = of(undefined);
-  for (let e = 0; e < entries.length; e++) out[e + 1] = of(entries[e]);
-  return out;
 }
 
 function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {

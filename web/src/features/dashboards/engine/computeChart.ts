@@ -251,9 +251,9 @@ export function computeChart(data: FilteredData, settings: ChartSettings | undef
       forEachBucket(plan, (bucketSlot, value) => accumulate(accs[bucketOf(bucketSlot)] as Accumulator, value));
       continue;
     }
-    const { codes, from, buckets: slotBuckets, widest } = plan.slots;
+    const { codes, from, buckets: slotLists, widest } = plan.slots;
     const t = bucketTally(entries.length + 1);
-    tallyByBuckets(plan.rows, codes, from, slotBuckets, widest + 1, plan.valueCodes, plan.valueOfSlot, t);
+    tallyByBuckets(plan.rows, codes, from, slotLists, widest + 1, plan.valueCodes, plan.valueOfSlot, t);
     // Buckets come to the chart in the order the kept rows first meet them.
     const met: number[] = [];
     for (let b = 0; b < t.count.length; b++) if ((t.count[b] as number) > 0) met.push(b);

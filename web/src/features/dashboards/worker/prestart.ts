@@ -6,7 +6,7 @@
  */
 import type { DashboardRead, WorkerReply, WorkerRequest } from "./dashboardCore";
 
-/** A started worker and what its `open` read of the dashboard, kept from the start since the worker posts it unasked. */
+/** A started worker and its `open` read of the dashboard, kept from the start: the worker posts it unasked. */
 export interface OpenedWorker {
   worker: Worker;
   dashboard: Promise<DashboardRead>;
