@@ -4,7 +4,8 @@
  * per widget on this machine. Last, a cold load as the dashboard worker meets it: the 50
  * compact bodies parsed, decoded and every column read derived for a first dashboard, both in
  * this warmed-up process and as the worker really meets it: once, in a fresh process whose JIT
- * has compiled nothing yet. Prints figures; asserts nothing.
+ * has compiled nothing yet; and, in fresh processes too, the first load of the dashboard that
+ * `e2e/dashboard-scale.e2e.ts` measures in Chromium. Prints figures; asserts nothing.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -30,7 +31,6 @@ import type {
   Column,
   DashboardFilters,
   Item,
-  ReadField,
   WidgetConfig,
 } from "../src/features/dashboards/engine/types";
 
@@ -308,13 +308,18 @@ rows.push(["filter step (3 rules + People)", time(() => applyFilters(boards, FIL
 for (const widget of WIDGETS) rows.push([widget.id, time(() => computeWidget(applyFilters(boards, {}), widget))]);
 rows.push(["whole dashboard (filter + all widgets above)", time(() => computeDashboard(boards, FILTERS, WIDGETS))]);
 
-// The compact bodies as the server sends them, with only the fields the figure widgets read.
-const fields = new Set<string>(itemFieldsFor(figureWidgets) ?? []);
-const bodies = raw.map((read) => {
+/**
+ * A board's compact body as the server sends it to a dashboard of `widgets`: only the item fields
+ * they read, its codes packed when the read asks for `codes=base64`.
+ */
+function wireBody(read: BoardFull, widgets: readonly WidgetConfig[], packed: boolean): string {
+  const fields = new Set<string>(itemFieldsFor(widgets) ?? []);
   const { board, items } = columnsBody(read);
   const lean = Object.fromEntries(Object.entries(items).filter(([key]) => key === "count" || fields.has(key)));
-  return JSON.stringify({ board, items: lean });
-});
+  return JSON.stringify({ board, items: packed ? packCodes(lean) : lean });
+}
+
+const bodies = raw.map((read) => wireBody(read, figureWidgets, false));
 const parse = (): Parsed[] => bodies.map((body) => JSON.parse(body) as Parsed);
 const decode = (parsed: Parsed[]): ColumnarBoard[] =>
   parsed.map(({ board, items }) => ({ board, itemColumns: decodeItemColumns(items) }));
@@ -330,25 +335,25 @@ const decodes = Array.from({ length: WARMUP + RUNS }, () => decode(parse()));
 rows.push([COLD_PARTS[2] as string, time(() => firstDashboard(decodes.pop() ?? decode(parse())))]);
 const wireBytes = bodies.reduce((sum, body) => sum + body.length, 0);
 // The same bodies as the web app asks for them, with every list of codes packed (`codes=base64`).
-const packedBodies = bodies.map((body) => {
-  const { board, items } = JSON.parse(body) as { board: unknown; items: Record<string, unknown> };
-  return JSON.stringify({ board, items: packCodes(items) });
-});
-const packedBytes = packedBodies.reduce((sum, body) => sum + body.length, 0);
-const first = firstLoads(bodies, { widgets: figureWidgets, filters: FILTERS });
-const firstPacked = firstLoads(packedBodies, { widgets: figureWidgets, filters: FILTERS });
+const packedBodies = raw.map((read) => wireBody(read, figureWidgets, true));
 // The dashboard scale bench's own load (e2e/dashboard-scale.e2e.ts): its boards, its seven
 // widgets, no rule applied, codes packed as the worker reads them.
-const scaleBodies = makeScaleBoards().map((read) => {
-  const { board, items } = columnsBody(read);
-  const lean = Object.fromEntries(
-    Object.entries(items).filter(
-      ([key]) => key === "count" || (itemFieldsFor(SCALE_WIDGETS) ?? []).includes(key as ReadField),
-    ),
-  );
-  return JSON.stringify({ board, items: packCodes(lean) });
-});
-const firstScale = firstLoads(scaleBodies, { widgets: SCALE_WIDGETS, filters: null });
+const scaleBodies = makeScaleBoards().map((read) => wireBody(read, SCALE_WIDGETS, true));
+const firstLoadRows = [
+  ["the same cold load", "codes as numbers", bodies, firstLoads(bodies, { widgets: figureWidgets, filters: FILTERS })],
+  [
+    "the same cold load",
+    "codes packed (codes=base64)",
+    packedBodies,
+    firstLoads(packedBodies, { widgets: figureWidgets, filters: FILTERS }),
+  ],
+  [
+    "the dashboard scale bench's cold load (its 50 boards × 2,000 items and seven widgets, no rule)",
+    "codes packed",
+    scaleBodies,
+    firstLoads(scaleBodies, { widgets: SCALE_WIDGETS, filters: null }),
+  ],
+] as const;
 
 console.log(`engine bench: ${BOARDS} boards × ${ITEMS_PER_BOARD} items = ${total} items (Node ${process.version})`);
 console.log(`generate ${generated.toFixed(0)} ms, prepareBoards ${prepared.toFixed(2)} ms (once per load)`);
@@ -361,22 +366,15 @@ for (const [name, { median, min }] of rows) {
       : "";
   console.log(`  ${name.padEnd(width)}  ${median.toFixed(2).padStart(7)} ms  (${min.toFixed(2)} ms)${over}`);
 }
-for (const [codes, loads, bytes] of [
-  ["as numbers", first, wireBytes],
-  ["packed (codes=base64)", firstPacked, packedBytes],
-] as const)
+for (const [load, codes, loadBodies, loads] of firstLoadRows) {
+  const megabytes = loadBodies.reduce((sum, body) => sum + body.length, 0) / 1e6;
   console.log(
-    `the same cold load in a fresh process (nothing compiled yet, as in a newly opened page's worker), codes ` +
-      `${codes}, ${(bytes / 1e6).toFixed(1)} MB, ${FIRST_LOADS} processes: median ${loads.wall.median.toFixed(1)} ms ` +
+    `${load} in a fresh process (nothing compiled yet, as in a newly opened page's worker), ${codes}, ` +
+      `${megabytes.toFixed(1)} MB, ${FIRST_LOADS} processes: median ${loads.wall.median.toFixed(1)} ms ` +
       `(fastest ${loads.wall.min.toFixed(1)} ms), CPU of all its threads (the JIT's compilers and the collector too) ` +
       `median ${loads.cpu.median.toFixed(1)} ms (least ${loads.cpu.min.toFixed(1)} ms)`,
   );
-console.log(
-  `the dashboard scale bench's cold load in a fresh process (its 50 boards × 2,000 items and seven widgets, ` +
-    `${(scaleBodies.reduce((sum, body) => sum + body.length, 0) / 1e6).toFixed(1)} MB packed), ${FIRST_LOADS} ` +
-    `processes: median ${firstScale.wall.median.toFixed(1)} ms (fastest ${firstScale.wall.min.toFixed(1)} ms), CPU ` +
-    `median ${firstScale.cpu.median.toFixed(1)} ms (least ${firstScale.cpu.min.toFixed(1)} ms)`,
-);
+}
 const filtered = applyFilters(boards, FILTERS);
 console.log(`filter keeps ${filtered.report.keptItems} of ${filtered.report.totalItems} items`);
 console.log(`the cold load's bodies: ${(wireBytes / 1e6).toFixed(1)} MB of JSON, every widget but the table`);

@@ -45,7 +45,7 @@ const cacheKey = (id: string, fields: readonly ReadField[] | undefined) => `${fi
  * a number per item.
  */
 const readQuery = (fields: readonly ReadField[] | undefined) =>
-  [...(fields ? [`fields=${fieldList(fields)}`] : []), "codes=base64"].join("&");
+  `${fields ? `fields=${fieldList(fields)}&` : ""}codes=base64`;
 
 export function clearBoardCache(): void {
   boardCache.clear();
