@@ -35,8 +35,7 @@ export async function instrumentDashboard(page: Page): Promise<() => Worker | nu
     performance.mark("dash-bench-origin");
     window.Worker = class extends Native {
       override postMessage(message: unknown, options?: unknown): void {
-        const type = (message as { type?: string } | null)?.type;
-        if (type !== "open") window.__dashAskedAt ??= performance.now();
+        window.__dashAskedAt ??= performance.now();
         super.postMessage(message, options as StructuredSerializeOptions);
       }
       constructor(url: string | URL, options?: WorkerOptions) {

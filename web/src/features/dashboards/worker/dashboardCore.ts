@@ -38,7 +38,7 @@ export type BoardStatus =
 
 export type WorkerRequest =
   /**
-   * Sent by whoever starts the worker, before the page listens: read the dashboard and start
+   * Given by the worker's name as it starts (`workerName.ts`): read the dashboard and start
    * reading its boards. The dashboard read itself is posted at once, for the starter to keep
    * (the page needs its name, config and ETag: one read serves both); every other reply waits
    * until the page's first request, so none is lost.

@@ -4,7 +4,8 @@
  * started here reads the dashboard and begins the boards' reads meanwhile, on the other core.
  * This module is in the app's first load; the worker's code is not.
  */
-import type { DashboardRead, WorkerReply, WorkerRequest } from "./dashboardCore";
+import type { DashboardRead, WorkerReply } from "./dashboardCore";
+import { dashboardWorkerName } from "./workerName";
 
 /** A started worker and its `open` read of the dashboard, kept from the start: the worker posts it unasked. */
 export interface OpenedWorker {
@@ -15,7 +16,11 @@ export interface OpenedWorker {
 let waiting: { dashboardId: string; opened: OpenedWorker } | null = null;
 
 function startWorker(dashboardId: string): OpenedWorker {
-  const worker = new Worker(new URL("./dashboard.worker.ts", import.meta.url), { type: "module" });
+  // The worker opens the dashboard its name gives as soon as it starts.
+  const worker = new Worker(new URL("./dashboard.worker.ts", import.meta.url), {
+    type: "module",
+    name: dashboardWorkerName(dashboardId),
+  });
   const dashboard = new Promise<DashboardRead>((resolve) => {
     const onReply = ({ data }: MessageEvent<WorkerReply>) => {
       if (!data.dashboard) return;
@@ -25,8 +30,6 @@ function startWorker(dashboardId: string): OpenedWorker {
     // Before the first message can arrive: the read is posted once, to whoever listens then.
     worker.addEventListener("message", onReply);
   });
-  const open: WorkerRequest = { type: "open", dashboardId };
-  worker.postMessage(open);
   return { worker, dashboard };
 }
 
