@@ -40,8 +40,10 @@ export interface BurndownResult {
 }
 
 /**
- * Adds one board's kept items of the sprint at `sprint` to the sprint's total (`sums[0]`) and
- * burns its done items on their day (`sums[1]` gathers those with no date, burned on `last`).
+ * Burns one board's kept done items of the sprint at `sprint` on their day; returns the effort of
+ * those with no date, burned on `last`. Only a number comes back, and nothing follows the loop:
+ * the JIT compiles it while its first call runs, and compiled code meeting a step after the loop
+ * that has never run goes back to the interpreter, on every call.
  */
 function burnPart(
   { rows, columns, toSprint }: SprintBoardPart,
@@ -49,19 +51,15 @@ function burnPart(
   first: number,
   last: number,
   burned: Float64Array,
-  sums: Float64Array,
-): void {
+): number {
   const { sprintCodes, sprintOf, effortCodes, effortOf, doneCodes, doneOf, dateCodes, lastDayOf } = columns;
-  let total = 0;
   let withoutDate = 0;
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k] as number;
     const l = sprintOf[(sprintCodes[i] as number) + 1] as number;
-    if (l < 0 || toSprint[l] !== sprint) continue;
+    if (l < 0 || toSprint[l] !== sprint || doneOf[(doneCodes[i] as number) + 1] !== 1) continue;
     const raw = effortOf[(effortCodes[i] as number) + 1] as number;
     const e = raw === raw ? raw : 0;
-    total += e;
-    if (doneOf[(doneCodes[i] as number) + 1] !== 1) continue;
     let day = lastDayOf[(dateCodes[i] as number) + 1] as number;
     if (day === NO_DAY) {
       withoutDate += e;
@@ -73,8 +71,7 @@ function burnPart(
       burned[at] = (burned[at] as number) + e;
     }
   }
-  sums[0] = (sums[0] as number) + total;
-  sums[1] = (sums[1] as number) + withoutDate;
+  return withoutDate;
 }
 
 export function computeBurndown(data: FilteredData, settings: BurndownSettings | undefined): BurndownResult {
@@ -111,11 +108,10 @@ export function computeBurndown(data: FilteredData, settings: BurndownSettings |
   const days = Math.min(fullDays, BURNDOWN_MAX_DAYS);
   const end = info.start + days - 1;
   const burned = new Float64Array(days);
-  // [total, done without a date]
-  const sums = new Float64Array(2);
-  for (const part of r.parts) burnPart(part, index, info.start, end, burned, sums);
-  const total = sums[0] as number;
-  const doneWithoutDate = sums[1] as number;
+  // The sprint's committed effort is its total: the same items' efforts, added in the same order.
+  const total = r.committed[index] as number;
+  let doneWithoutDate = 0;
+  for (const part of r.parts) doneWithoutDate += burnPart(part, index, info.start, end, burned);
   const points: BurndownPoint[] = [];
   let burnedSoFar = 0;
   for (let d = 0; d < days; d++) {

@@ -163,6 +163,24 @@ describe("decodeItemColumns", () => {
     expect(() => decodeItemColumns(wire)).toThrow(ColumnsFormError);
   });
 
+  it("names the packed code at fault, past the dictionary before a missing value", () => {
+    const refusal = (wire: unknown) => {
+      try {
+        decodeItemColumns(wire);
+      } catch (error) {
+        return error instanceof ColumnsFormError ? error.message : `not a form error: ${String(error)}`;
+      }
+      return "accepted";
+    };
+    const group = (codes: string) => refusal({ count: 3, groupId: { dict: ["g"], codes }, values: {} });
+    expect(group(btoa("\u0001\u0000\u0001"))).toMatch(/holds code -1 for a dictionary of 1$/);
+    expect(group(btoa("\u0000\u0003\u0001"))).toMatch(/holds code 2 for a dictionary of 1$/);
+    const wide = Array.from({ length: 300 }, (_, i) => i);
+    expect(refusal({ count: 2, values: { n: { dict: wide, codes: btoa("\u0001\u0000\u0000\u0002") } } })).toMatch(
+      /holds code 511 for a dictionary of 300$/,
+    );
+  });
+
   it("reads packed codes of every width, with 0 as no value", () => {
     const le = (width: number, ...stored: number[]) =>
       btoa(

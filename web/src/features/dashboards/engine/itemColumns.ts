@@ -111,51 +111,62 @@ function unpackedCodes(text: string, dictLength: number, count: number, what: st
       `${what} has ${bytes.length} bytes of codes where ${count} items of ${width} bytes need ${count * width}`,
     );
   const codes = new Int32Array(count);
-  const [lowest, highest] =
-    width === 1 ? unpack1(bytes, codes) : width === 2 ? unpack2(bytes, codes) : unpack4(bytes, codes);
-  if (highest > dictLength || (lowest === 0 && !absentAllowed))
+  // An item with no value where none may be counts as one code past the dictionary.
+  const highest = unpack(width, bytes, codes, absentAllowed ? 0 : dictLength + 1);
+  if (highest > dictLength) {
+    // Read again with no value counting as none, to name the code at fault.
+    const stored = unpack(width, bytes, codes, 0);
     throw new ColumnsFormError(
-      `${what} holds code ${highest > dictLength ? highest - 1 : -1} for a dictionary of ${dictLength}`,
+      `${what} holds code ${stored > dictLength ? stored - 1 : -1} for a dictionary of ${dictLength}`,
     );
+  }
   return codes;
 }
 
-/** Each fills `codes` with the stored values less one and returns the lowest and highest stored. */
-function unpack1(bytes: Uint8Array, codes: Int32Array): [number, number] {
-  let lowest = 255;
+function unpack(width: number, bytes: Uint8Array, codes: Int32Array, absentAs: number): number {
+  if (width === 1) return unpack1(bytes, codes, absentAs);
+  return width === 2 ? unpack2(bytes, codes, absentAs) : unpack4(bytes, codes, absentAs);
+}
+
+/*
+ * Each fills `codes` with the stored values less one and returns the highest stored, a stored 0
+ * (no value) counting as `absentAs`. Nothing but a number comes back: the JIT compiles these
+ * loops while their first call runs, before the code after the loop has ever run, and compiled
+ * code leaves for the interpreter at the first step it knows nothing of. Returning both bounds in
+ * an array did so on every call, for every column of every board.
+ */
+function unpack1(bytes: Uint8Array, codes: Int32Array, absentAs: number): number {
   let highest = 0;
   for (let i = 0; i < codes.length; i++) {
     const stored = bytes[i] as number;
     codes[i] = stored - 1;
-    if (stored < lowest) lowest = stored;
-    if (stored > highest) highest = stored;
+    const seen = stored === 0 ? absentAs : stored;
+    if (seen > highest) highest = seen;
   }
-  return [lowest, highest];
+  return highest;
 }
 
-function unpack2(bytes: Uint8Array, codes: Int32Array): [number, number] {
-  let lowest = 65535;
+function unpack2(bytes: Uint8Array, codes: Int32Array, absentAs: number): number {
   let highest = 0;
   for (let i = 0; i < codes.length; i++) {
     const stored = (bytes[2 * i] as number) | ((bytes[2 * i + 1] as number) << 8);
     codes[i] = stored - 1;
-    if (stored < lowest) lowest = stored;
-    if (stored > highest) highest = stored;
+    const seen = stored === 0 ? absentAs : stored;
+    if (seen > highest) highest = seen;
   }
-  return [lowest, highest];
+  return highest;
 }
 
-function unpack4(bytes: Uint8Array, codes: Int32Array): [number, number] {
+function unpack4(bytes: Uint8Array, codes: Int32Array, absentAs: number): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let lowest = 0xffffffff;
   let highest = 0;
   for (let i = 0; i < codes.length; i++) {
     const stored = view.getUint32(4 * i, true);
     codes[i] = stored - 1;
-    if (stored < lowest) lowest = stored;
-    if (stored > highest) highest = stored;
+    const seen = stored === 0 ? absentAs : stored;
+    if (seen > highest) highest = seen;
   }
-  return [lowest, highest];
+  return highest;
 }
 
 /**
