@@ -141,6 +141,32 @@ const WIDGETS = [
 ].map((w, i) => ({ id: `w${i}`, layout: { x: (i % 3) * 4, y: Math.floor(i / 3) * 4, w: 4, h: 4 }, ...w }));
 
 /** Every widget's text: numbers' figures, charts' figure tables, the battery's and table's text. */
+declare global {
+  interface Window {
+    __placement?: { glides: string[]; chartWidths: Record<string, number[]> };
+  }
+}
+
+/**
+ * Page script: records each grid item that starts a transition, and the widths each widget's
+ * chart was drawn at (a draw starts by clearing its canvas).
+ */
+function watchPlacementAndDraws(): void {
+  const placement = { glides: [] as string[], chartWidths: {} as Record<string, number[]> };
+  window.__placement = placement;
+  addEventListener("transitionrun", (event) => {
+    const item = (event.target as Element).closest("[data-widget-id]");
+    if (item) placement.glides.push(`${item.getAttribute("data-widget-id")} ${event.propertyName}`);
+  });
+  const clear = CanvasRenderingContext2D.prototype.clearRect;
+  CanvasRenderingContext2D.prototype.clearRect = function (...args: Parameters<typeof clear>) {
+    const widget = this.canvas.closest("[data-widget-id]")?.getAttribute("data-widget-id");
+    const widths = widget === null || widget === undefined ? null : (placement.chartWidths[widget] ??= []);
+    if (widths && !widths.includes(this.canvas.width)) widths.push(this.canvas.width);
+    clear.apply(this, args);
+  };
+}
+
 async function figures(page: Page): Promise<Record<string, string>> {
   await widgetsDrawn(page, WIDGETS.length, { timeout: 60_000 });
   // People are named once the member list has arrived (a stand-in until then): wait for it in
@@ -213,8 +239,17 @@ test("a dashboard shows the same figures from one read of all its boards, after 
   // Reads are watched from before the dashboard's navigation, so none is missed.
   const compact = await loggedInPage(e2e, "/");
   const compactReads = watchReads(compact.context);
+  await compact.page.addInitScript(watchPlacementAndDraws);
   await compact.page.goto(url);
   const fromColumns = await figures(compact.page);
+  // Every widget appeared where it belongs: none glided in from a guessed grid width, and no
+  // chart was drawn at that width before the measured one.
+  await compact.page.waitForTimeout(500);
+  const placement = await compact.page.evaluate(() => window.__placement);
+  expect(placement?.glides).toEqual([]);
+  const charts = WIDGETS.filter((w) => ["chart", "velocity", "plannedVsUnplanned", "burndown"].includes(w.type));
+  expect(Object.keys(placement?.chartWidths ?? {}).sort()).toEqual(charts.map((w) => w.id).sort());
+  for (const widths of Object.values(placement?.chartWidths ?? {})) expect(widths).toHaveLength(1);
   // One reply brought every board, in the compact form.
   const sizes = await readSizes(compact.page);
   expect(sizes).toHaveLength(1);

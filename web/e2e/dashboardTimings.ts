@@ -229,7 +229,7 @@ export function browserCpuMs(): Map<string, number> {
       if (!/chrom/.test(readFileSync(`/proc/${entry}/comm`, "utf8"))) continue;
       const type = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${entry}/cmdline`, "utf8"))?.[1] ?? "browser";
       byProcess.set(`${type}:${entry}`, cpuMs(Number(entry)));
-      if (RENDERER_THREADS && type === "renderer")
+      if (SPLIT_THREADS && (type === "renderer" || type === "gpu-process"))
         for (const task of readdirSync(`/proc/${entry}/task`)) {
           const comm = readFileSync(`/proc/${entry}/task/${task}/comm`, "utf8").trim();
           byProcess.set(`${type}:${entry}/${comm}:${task}`, cpuMs(`${entry}/task/${task}`));
@@ -242,11 +242,12 @@ export function browserCpuMs(): Map<string, number> {
 }
 
 /**
- * `DASH_THREADS=1`: `browserCpuMs` also reads each renderer thread (`renderer:<pid>/<thread>:<tid>`),
- * so a load's CPU splits into the page's main thread, the dashboard worker, V8's compiler and
- * collector threads (`ThreadPoolForeg…`) and the rest. Threads are not added to the total.
+ * `DASH_THREADS=1`: `browserCpuMs` also reads each thread of the renderers and the GPU process
+ * (`renderer:<pid>/<thread>:<tid>`), so a load's CPU splits into the page's main thread, the
+ * dashboard worker, V8's compiler and collector threads (`ThreadPoolForeg…`), the display
+ * compositor (`VizCompositorTh…`) and the rest. Threads are not added to the total.
  */
-const RENDERER_THREADS = Boolean(process.env.DASH_THREADS);
+const SPLIT_THREADS = Boolean(process.env.DASH_THREADS);
 
 /** Each browser process's CPU between two `browserCpuMs` readings, and their total. */
 export function browserCpuSince(before: Map<string, number>): string {

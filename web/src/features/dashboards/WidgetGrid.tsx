@@ -111,7 +111,9 @@ const WidgetContent = memo(function WidgetContent({
 /** Memoised: a filter edit or a new result re-renders the widgets that changed, not the grid. */
 export const WidgetGrid = memo(function WidgetGrid(props: WidgetGridProps) {
   const { widgets, onSettings, selectedId } = props;
-  const { width, containerRef, mounted } = useContainerWidth({ initialWidth: 1200 });
+  // The grid waits for its width: placed at a guessed one, every widget right of the first column
+  // would glide to its place and every chart would draw twice.
+  const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   const narrow = width < NARROW_GRID_PX;
   const editable = props.editable && !narrow;
   const onLayout = editable ? props.onLayout : undefined;
