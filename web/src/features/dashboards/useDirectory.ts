@@ -4,8 +4,8 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { listBoards } from "../../shared/api/boards";
-import { listMembers } from "../../shared/api/members";
 import type { Board, Member } from "../../shared/api/types.generated";
+import { takeMembers } from "./membersAhead";
 
 export interface Directory {
   /** Null until the first list arrives. */
@@ -26,7 +26,7 @@ export function useDirectory(workspaceId: string): Directory {
   }, [workspaceId]);
   useEffect(() => {
     refreshBoards();
-    listMembers().then(setMembers, (e: Error) => setError(e.message));
+    takeMembers().then(setMembers, (e: Error) => setError(e.message));
   }, [refreshBoards]);
   const addMember = useCallback((member: Member) => setMembers((all) => [...all, member]), []);
   return { boards, members, error, refreshBoards, addMember };
