@@ -3,7 +3,7 @@
  * canvas, the approximation notes of the sprint widgets, and any configuration problem in words.
  * `onDrawn` is called once what the result shows is on screen.
  */
-import { Suspense, lazy, memo, useEffect, useMemo } from "react";
+import { memo, useEffect, useMemo, useSyncExternalStore } from "react";
 import type { WidgetResult } from "../engine/computeWidget";
 import type { BatteryResult } from "../engine/computeBattery";
 import type { NumbersResult } from "../engine/computeNumbers";
@@ -14,19 +14,37 @@ import { InfoIcon } from "../../../shared/ui/InfoIcon";
 
 type ChartCanvasComponent = typeof import("./ChartCanvas").ChartCanvas;
 
-/** Set once the chart module has loaded; from then on charts render without suspending. */
-let loadedChartCanvas: ChartCanvasComponent | null = null;
+/** The chart module once loaded, or why it could not be; the charts waiting for it listen. */
+let chartModule: { canvas: ChartCanvasComponent } | { failed: string } | null = null;
+let chartModuleLoad: Promise<void> | null = null;
+const chartModuleListeners = new Set<() => void>();
 
-const loadChartCanvas = () =>
-  import("./ChartCanvas").then((m) => {
-    loadedChartCanvas = m.ChartCanvas;
-    return { default: m.ChartCanvas };
-  });
-const LazyChartCanvas = lazy(loadChartCanvas);
+function loadChartCanvas(): void {
+  chartModuleLoad ??= import("./ChartCanvas").then(
+    (m) => {
+      chartModule = { canvas: m.ChartCanvas };
+      for (const listener of chartModuleListeners) listener();
+    },
+    (error: unknown) => {
+      chartModule = { failed: error instanceof Error ? error.message : String(error) };
+      // A chart mounted later tries again.
+      chartModuleLoad = null;
+      for (const listener of chartModuleListeners) listener();
+    },
+  );
+}
+
+function watchChartModule(onChange: () => void): () => void {
+  chartModuleListeners.add(onChange);
+  loadChartCanvas();
+  return () => chartModuleListeners.delete(onChange);
+}
+
+const currentChartModule = () => chartModule;
 
 /** Starts fetching the chart module while the boards load, so charts do not wait for it after. */
 export function preloadCharts(): void {
-  void loadChartCanvas();
+  loadChartCanvas();
 }
 
 export interface WidgetBodyProps {
@@ -172,9 +190,9 @@ function TableBody({
 }
 
 /**
- * The chart canvas, through `lazy` only while its module is still loading: React 19 holds back
- * what a suspended component reveals for up to 300 ms to batch reveals, and the page preloads the
- * module long before results arrive, so a chart drawn later must not pay that wait.
+ * The chart canvas once its module is in, a placeholder until then. No `lazy` and `Suspense`:
+ * React 19 holds back what a suspended boundary reveals for up to 300 ms to batch reveals, and
+ * results that came a moment before the module (which the page preloads) waited that long.
  */
 function ChartOnceLoaded({
   spec,
@@ -185,13 +203,11 @@ function ChartOnceLoaded({
   onDrawn: () => void;
   chartSize?: ChartSizeMemo;
 }) {
-  const Loaded = loadedChartCanvas;
-  if (Loaded) return <Loaded spec={spec} onDrawn={onDrawn} sizeMemo={chartSize} />;
-  return (
-    <Suspense fallback={<div className="dash-empty">Loading chart…</div>}>
-      <LazyChartCanvas spec={spec} onDrawn={onDrawn} sizeMemo={chartSize} />
-    </Suspense>
-  );
+  const loaded = useSyncExternalStore(watchChartModule, currentChartModule);
+  if (loaded === null) return <div className="dash-empty">Loading chart…</div>;
+  if ("failed" in loaded) return <div className="dash-empty">The chart could not load: {loaded.failed}</div>;
+  const Canvas = loaded.canvas;
+  return <Canvas spec={spec} onDrawn={onDrawn} sizeMemo={chartSize} />;
 }
 
 function ChartBody({
