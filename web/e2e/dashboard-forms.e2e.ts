@@ -4,7 +4,7 @@
  * the browser's decoder must give exactly the JSON's values; then one dashboard over such boards
  * is opened three ways (all its boards in one reply, the same after a reload, and board by board
  * in JSON when a proxy refuses the one reply) and every widget must show the same figures each
- * time.
+ * time. Opened directly, no widget may glide into place and no chart be drawn at two widths.
  */
 import fc from "fast-check";
 import { expect, test } from "vitest";
@@ -140,7 +140,6 @@ const WIDGETS = [
   { type: "table", settings: { columns: ["status", "owner", "span", "tags"], limit: 25 } },
 ].map((w, i) => ({ id: `w${i}`, layout: { x: (i % 3) * 4, y: Math.floor(i / 3) * 4, w: 4, h: 4 }, ...w }));
 
-/** Every widget's text: numbers' figures, charts' figure tables, the battery's and table's text. */
 declare global {
   interface Window {
     __placement?: { glides: string[]; chartWidths: Record<string, number[]> };
@@ -161,12 +160,13 @@ function watchPlacementAndDraws(): void {
   const clear = CanvasRenderingContext2D.prototype.clearRect;
   CanvasRenderingContext2D.prototype.clearRect = function (...args: Parameters<typeof clear>) {
     const widget = this.canvas.closest("[data-widget-id]")?.getAttribute("data-widget-id");
-    const widths = widget === null || widget === undefined ? null : (placement.chartWidths[widget] ??= []);
+    const widths = widget ? (placement.chartWidths[widget] ??= []) : null;
     if (widths && !widths.includes(this.canvas.width)) widths.push(this.canvas.width);
     clear.apply(this, args);
   };
 }
 
+/** Every widget's text: numbers' figures, charts' figure tables, the battery's and table's text. */
 async function figures(page: Page): Promise<Record<string, string>> {
   await widgetsDrawn(page, WIDGETS.length, { timeout: 60_000 });
   // People are named once the member list has arrived (a stand-in until then): wait for it in
