@@ -18,9 +18,11 @@ import { columnsBody, packCodes } from "../src/features/dashboards/engine/fixtur
 import {
   SCALE_BOARDS,
   SCALE_COLUMNS,
+  SCALE_GROUPS,
   SCALE_ITEMS_PER_BOARD,
   SCALE_WIDGETS,
-  scaleItemValues,
+  scaleBoardName,
+  scaleItem,
   scaleRandom,
 } from "../src/features/dashboards/engine/fixtures/scaleDashboard";
 import { decodeItemColumns } from "../src/features/dashboards/engine/itemColumns";
@@ -144,20 +146,13 @@ function makeScaleBoards(): BoardFull[] {
   const members = ["m1", "m2", "m3"];
   // The scale bench's items are made in one batch: one creation time.
   const createdAt = new Date(START).toISOString();
-  const groups = [
-    { id: "g1", title: "Backlog" },
-    { id: "g2", title: "Current" },
-  ];
   return Array.from({ length: SCALE_BOARDS }, (_, b): BoardFull => {
-    const items = Array.from({ length: SCALE_ITEMS_PER_BOARD }, (_, i): Item => ({
-      id: `s${b}i${i}`,
-      groupId: i % 2 ? "g1" : "g2",
-      name: `Item ${i}`,
-      values: scaleItemValues(random, members) as Item["values"],
-      createdAt,
-      updatedAt: createdAt,
-    }));
-    return { board: { id: `s${b}`, name: `Scale board ${b + 1}`, columns: SCALE_COLUMNS, groups }, items };
+    const items = Array.from({ length: SCALE_ITEMS_PER_BOARD }, (_, i): Item => {
+      const { groupId, name, values } = scaleItem(random, members, i);
+      return { id: `s${b}i${i}`, groupId, name, values: values as Item["values"], createdAt, updatedAt: createdAt };
+    });
+    const board = { id: `s${b}`, name: scaleBoardName(b), columns: SCALE_COLUMNS, groups: SCALE_GROUPS };
+    return { board, items };
   });
 }
 

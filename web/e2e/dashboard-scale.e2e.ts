@@ -32,9 +32,11 @@ import { COLUMNS_MEDIA_TYPE } from "../src/features/dashboards/boardLoader";
 import {
   SCALE_BOARDS,
   SCALE_COLUMNS,
+  SCALE_GROUPS,
   SCALE_ITEMS_PER_BOARD,
   SCALE_WIDGETS,
-  scaleItemValues,
+  scaleBoardName,
+  scaleItem,
   scaleRandom,
 } from "../src/features/dashboards/engine/fixtures/scaleDashboard";
 
@@ -65,18 +67,11 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
   for (let b = 0; b < BOARDS; b++) {
     const board = {
       workspaceId: workspace.body.id,
-      name: `Scale board ${b + 1}`,
+      name: scaleBoardName(b),
       columns: SCALE_COLUMNS,
-      groups: [
-        { id: "g1", title: "Backlog" },
-        { id: "g2", title: "Current" },
-      ],
+      groups: SCALE_GROUPS,
     };
-    const items = Array.from({ length: ITEMS_PER_BOARD }, (_, i) => ({
-      groupId: i % 2 ? "g1" : "g2",
-      name: `Item ${i}`,
-      values: scaleItemValues(random, members),
-    }));
+    const items = Array.from({ length: ITEMS_PER_BOARD }, (_, i) => scaleItem(random, members, i));
     boardIds.push(await createBoard(e2e.server, board, items));
   }
   return { workspaceId: workspace.body.id, boardIds };
