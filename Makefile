@@ -66,7 +66,7 @@ web-style: web-deps
 	cd web && npm run format:check
 
 # Built again only when a source of the web app changed.
-WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json web/package.json
+WEB_SOURCES := $(shell find web/src web/public web/wasm -type f 2>/dev/null) web/index.html web/vite.config.ts web/engineLoops.config.ts web/tsconfig.json web/package.json
 web: web/dist/index.html
 web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
 	cd web && npm run build

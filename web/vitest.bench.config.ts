@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config";
+import { engineLoops } from "./engineLoops.config";
 
 // The measurements at scale (`npm run bench:dashboard`, `npm run bench:sessions`, `npm run bench:work`):
 // the e2e harness, but figures printed rather than behaviour checked, so they stay out of `npm run e2e`.
 export default defineConfig({
+  plugins: [engineLoops()],
   test: {
     include: [
       "e2e/dashboard-scale.e2e.ts",

@@ -1,9 +1,11 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { engineLoops } from "./engineLoops.config";
 
 // End-to-end tests: a real server and a real Chromium, one file at a time. The measurements at
 // scale use the same harness but are benchmarks: `npm run bench:dashboard` and
 // `npm run bench:sessions` run them.
 export default defineConfig({
+  plugins: [engineLoops()],
   test: {
     include: ["e2e/**/*.e2e.ts"],
     exclude: [

@@ -3,6 +3,7 @@
  * are only kept when the median needs them.
  */
 import { cleanNumber } from "./formatFigure";
+import { accumulateNumbers } from "./loops";
 import type { AggregateFunction } from "./types";
 
 export const AGGREGATE_FUNCTIONS: readonly AggregateFunction[] = ["count", "sum", "avg", "median", "min", "max"];
@@ -56,30 +57,14 @@ export function accumulate(acc: Accumulator, value: number): void {
 
 /**
  * Adds the number of each row of `rows` (`numbers` at the slot of its code; NaN: none), in item
- * order: the loop the Numbers widget runs over every kept item, its running figures in locals
- * and, for the median, the values kept in one buffer grown once.
+ * order: the loop the Numbers widget runs over every kept item (`loops.ts`), the values kept for
+ * the median in one buffer grown once.
  */
 export function accumulateRows(acc: Accumulator, rows: Uint32Array, codes: Int32Array, numbers: Float64Array): void {
   const kept = reserve(acc, rows.length);
-  let count = acc.count;
-  let sum = acc.sum;
-  let min = acc.min;
-  let max = acc.max;
-  let stored = acc.stored;
-  for (let k = 0; k < rows.length; k++) {
-    const v = numbers[(codes[rows[k] as number] as number) + 1] as number;
-    if (v !== v) continue;
-    if (kept) kept[stored++] = v;
-    count++;
-    sum += v;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  acc.count = count;
-  acc.sum = sum;
-  acc.min = min;
-  acc.max = max;
-  acc.stored = stored;
+  const figures = Float64Array.of(acc.count, acc.sum, acc.min, acc.max);
+  acc.stored += accumulateNumbers(rows, codes, numbers, figures, kept, acc.stored);
+  [acc.count, acc.sum, acc.min, acc.max] = figures as unknown as [number, number, number, number];
 }
 
 /**

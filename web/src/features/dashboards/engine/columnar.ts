@@ -9,6 +9,7 @@ import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
 import { doneLabelNames, statusLabels } from "./columnSettings";
 import { cleanNumber } from "./formatFigure";
 import { builtOnce } from "./itemColumns";
+import type { SprintColumns } from "./loops";
 import type { ChartCategoryKind, CodedColumn, Column, DateBucket, PreparedBoard } from "./types";
 
 function derive<T>(board: PreparedBoard, key: string, build: () => T): T {
@@ -194,7 +195,7 @@ function dateBucketEntry(day: number, bucket: DateBucket): { key: string; label:
  * entry of what is read: per slot (0 for no value, code + 1 for entry `code`), its buckets,
  * `buckets[from[slot]]` up to `from[slot + 1]`, each an entry + 1, or the one bucket 0 (the empty
  * bucket) when it names none; beside the codes per item as read. The loops over items read an
- * item's code and its slot's buckets (`codeTally.ts`), never a copy per item.
+ * item's code and its slot's buckets (`loops.ts`), never a copy per item.
  */
 export interface SlotBuckets {
   entries: BucketEntry[];
@@ -388,26 +389,6 @@ export function bucketCodes(board: PreparedBoard, by: Column | "group" | "board"
  * codes and never a copy of a column per item. A column the choice lacks reads as the sprint
  * column's codes, with one meaning in every slot.
  */
-export interface SprintColumns {
-  /** The board's sprint names (trimmed), in first-appearance order. */
-  names: string[];
-  sprintCodes: Int32Array;
-  /** Per slot: an index into `names`, or −1 for no sprint. */
-  sprintOf: Int32Array;
-  effortCodes: Int32Array;
-  /** Per slot: the effort, NaN when unestimated. */
-  effortOf: Float64Array;
-  doneCodes: Int32Array;
-  doneOf: Uint8Array;
-  dateCodes: Int32Array;
-  /** Per slot: the date column's first and last day (equal for a date), NO_DAY without one. */
-  firstDayOf: Int32Array;
-  lastDayOf: Int32Array;
-  createdCodes: Int32Array;
-  /** Per slot: the day of `createdAt`, NO_DAY when it has none. */
-  createdDayOf: Int32Array;
-}
-
 export interface SprintColumnChoice {
   sprint: Column;
   /** Only a number column is read. */

@@ -4,7 +4,8 @@
  * date column names.
  */
 import { NO_DAY, formatCalendarDay } from "./calendarDay";
-import { type SprintBoardPart, sprintDayText, summariseSprints } from "./summariseSprints";
+import { burnPart } from "./loops";
+import { sprintDayText, summariseSprints } from "./summariseSprints";
 import { cleanNumber } from "./formatFigure";
 import type { BurndownSettings, FilteredData } from "./types";
 
@@ -37,41 +38,6 @@ export interface BurndownResult {
   truncated: boolean;
   note: string;
   problem: string | null;
-}
-
-/**
- * Burns one board's kept done items of the sprint at `sprint` on their day; returns the effort of
- * those with no date, burned on `last`. Only a number comes back, and nothing follows the loop:
- * the JIT compiles it while its first call runs, and compiled code meeting a step after the loop
- * that has never run goes back to the interpreter, on every call.
- */
-function burnPart(
-  { rows, columns, toSprint }: SprintBoardPart,
-  sprint: number,
-  first: number,
-  last: number,
-  burned: Float64Array,
-): number {
-  const { sprintCodes, sprintOf, effortCodes, effortOf, doneCodes, doneOf, dateCodes, lastDayOf } = columns;
-  let withoutDate = 0;
-  for (let k = 0; k < rows.length; k++) {
-    const i = rows[k] as number;
-    const l = sprintOf[(sprintCodes[i] as number) + 1] as number;
-    if (l < 0 || toSprint[l] !== sprint || doneOf[(doneCodes[i] as number) + 1] !== 1) continue;
-    const raw = effortOf[(effortCodes[i] as number) + 1] as number;
-    const e = raw === raw ? raw : 0;
-    let day = lastDayOf[(dateCodes[i] as number) + 1] as number;
-    if (day === NO_DAY) {
-      withoutDate += e;
-      day = last;
-    }
-    // Done before the sprint began: burned from its first day; after its end: never within it.
-    if (day <= last) {
-      const at = day < first ? 0 : day - first;
-      burned[at] = (burned[at] as number) + e;
-    }
-  }
-  return withoutDate;
 }
 
 export function computeBurndown(data: FilteredData, settings: BurndownSettings | undefined): BurndownResult {

@@ -4,7 +4,7 @@
  * different boards merge.
  */
 import { type Accumulator, accumulate, finishAggregate, isAggregateFunction, newAccumulator } from "./aggregate";
-import { bucketTally, tallyByBuckets } from "./codeTally";
+import { bucketTally, tallyByBuckets } from "./loops";
 import { type BucketEntry, type SlotBuckets, slotBuckets, slotNumbers, slotWeights } from "./columnar";
 import { NO_UNIT, numberUnit } from "./columnSettings";
 import { cleanNumber, formatCompact, formatFull } from "./formatFigure";

@@ -10,7 +10,7 @@ import {
   isAggregateFunction,
   newAccumulator,
 } from "./aggregate";
-import { countBySlot } from "./codeTally";
+import { countBySlot } from "./loops";
 import { slotNumbers, slotWeights } from "./columnar";
 import { NO_UNIT, numberUnit } from "./columnSettings";
 import { EMPTY_FIGURE, formatCompact, formatFull } from "./formatFigure";

@@ -2,8 +2,8 @@
  * The Planned-vs-unplanned widget, a documented approximation: with no sprint history, an item
  * counts as planned when it was created on or before its sprint's first day.
  */
-import { NO_DAY } from "./calendarDay";
-import { type SprintBoardPart, sprintDayText, summariseSprints } from "./summariseSprints";
+import { type PartTotals, addParts } from "./loops";
+import { sprintDayText, summariseSprints } from "./summariseSprints";
 import { cleanNumber } from "./formatFigure";
 import type { FilteredData, SprintSettings } from "./types";
 
@@ -39,37 +39,6 @@ export interface PlannedVsUnplannedResult {
 
 function share(): EffortShare {
   return { effort: 0, count: 0, doneEffort: 0, doneCount: 0 };
-}
-
-/** Per sprint and part (planned, unplanned, unknown, at `sprint * 3 + part`). */
-interface PartTotals {
-  effort: Float64Array;
-  count: Int32Array;
-  doneEffort: Float64Array;
-  doneCount: Int32Array;
-}
-
-/** Adds one board's kept items in a sprint to their sprint's planned, unplanned or unknown part. */
-function addParts({ rows, columns, toSprint }: SprintBoardPart, starts: Int32Array, t: PartTotals): void {
-  const { sprintCodes, sprintOf, effortCodes, effortOf, doneCodes, doneOf, createdCodes, createdDayOf } = columns;
-  const { effort, count, doneEffort, doneCount } = t;
-  for (let k = 0; k < rows.length; k++) {
-    const i = rows[k] as number;
-    const l = sprintOf[(sprintCodes[i] as number) + 1] as number;
-    if (l < 0) continue;
-    const s = toSprint[l] as number;
-    const start = starts[s] as number;
-    const created = createdDayOf[(createdCodes[i] as number) + 1] as number;
-    const at = s * 3 + (start === NO_DAY || created === NO_DAY ? 2 : created <= start ? 0 : 1);
-    const raw = effortOf[(effortCodes[i] as number) + 1] as number;
-    const e = raw === raw ? raw : 0;
-    effort[at] = (effort[at] as number) + e;
-    count[at] = (count[at] as number) + 1;
-    if (doneOf[(doneCodes[i] as number) + 1] === 1) {
-      doneEffort[at] = (doneEffort[at] as number) + e;
-      doneCount[at] = (doneCount[at] as number) + 1;
-    }
-  }
 }
 
 export function computePlannedVsUnplanned(

@@ -8,6 +8,7 @@
  * (a value per distinct entry, then a copy per row), and cannot tell the forms apart.
  */
 import type { ItemColumns as WireColumns, ValueColumn } from "../../../shared/api/types.generated";
+import { unpack } from "./loops";
 import type { CodedColumn, ItemColumns, ItemField, Item } from "./types";
 
 /** The item fields other than `values`, each a column of text in both forms. */
@@ -100,12 +101,12 @@ function base64Bytes(text: string, what: string): Uint8Array {
 
 /**
  * A packed list of codes (`codes=base64`): little-endian integers, each a code plus one (0: no
- * value), 1, 2 or 4 bytes wide as the dictionary has under 2^8, under 2^16 or more entries. One
- * loop per width, each storing one element type, so it is quick while the worker's code is cold.
+ * value), 1, 2 or 4 bytes wide as the dictionary has under 2^8, under 2^16 or more entries,
+ * unpacked by the engine's WebAssembly loops (`loops.ts`).
  */
 function unpackedCodes(text: string, dictLength: number, count: number, what: string, absentAllowed: boolean) {
   const bytes = base64Bytes(text, what);
-  const width = dictLength < 1 << 8 ? 1 : dictLength < 1 << 16 ? 2 : 4;
+  const width = dictLength < 1 << 8 ? 1 : dictLength < 1 << 16 ? 2 : (4 as const);
   if (bytes.length !== count * width)
     throw new ColumnsFormError(
       `${what} has ${bytes.length} bytes of codes where ${count} items of ${width} bytes need ${count * width}`,
@@ -121,52 +122,6 @@ function unpackedCodes(text: string, dictLength: number, count: number, what: st
     );
   }
   return codes;
-}
-
-function unpack(width: number, bytes: Uint8Array, codes: Int32Array, absentAs: number): number {
-  if (width === 1) return unpack1(bytes, codes, absentAs);
-  return width === 2 ? unpack2(bytes, codes, absentAs) : unpack4(bytes, codes, absentAs);
-}
-
-/*
- * Each fills `codes` with the stored values less one and returns the highest stored, a stored 0
- * (no value) counting as `absentAs`. Nothing but a number comes back: the JIT compiles these
- * loops while their first call runs, before the code after the loop has ever run, and compiled
- * code leaves for the interpreter at the first step it knows nothing of. Returning both bounds in
- * an array did so on every call, for every column of every board.
- */
-function unpack1(bytes: Uint8Array, codes: Int32Array, absentAs: number): number {
-  let highest = 0;
-  for (let i = 0; i < codes.length; i++) {
-    const stored = bytes[i] as number;
-    codes[i] = stored - 1;
-    const seen = stored === 0 ? absentAs : stored;
-    if (seen > highest) highest = seen;
-  }
-  return highest;
-}
-
-function unpack2(bytes: Uint8Array, codes: Int32Array, absentAs: number): number {
-  let highest = 0;
-  for (let i = 0; i < codes.length; i++) {
-    const stored = (bytes[2 * i] as number) | ((bytes[2 * i + 1] as number) << 8);
-    codes[i] = stored - 1;
-    const seen = stored === 0 ? absentAs : stored;
-    if (seen > highest) highest = seen;
-  }
-  return highest;
-}
-
-function unpack4(bytes: Uint8Array, codes: Int32Array, absentAs: number): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let highest = 0;
-  for (let i = 0; i < codes.length; i++) {
-    const stored = view.getUint32(4 * i, true);
-    codes[i] = stored - 1;
-    const seen = stored === 0 ? absentAs : stored;
-    if (seen > highest) highest = seen;
-  }
-  return highest;
 }
 
 /**

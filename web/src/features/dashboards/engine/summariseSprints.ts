@@ -12,7 +12,8 @@
  */
 import { NO_DAY, calendarDay, formatCalendarDay } from "./calendarDay";
 import { numberUnit } from "./columnSettings";
-import { type SprintColumns, sprintColumns } from "./columnar";
+import { sprintColumns } from "./columnar";
+import { type LocalTotals, type SprintBoardPart, addKeptItems } from "./loops";
 import { resolveColumn } from "./resolveColumn";
 import type { FilteredData, SprintSettings, Unit } from "./types";
 
@@ -23,14 +24,6 @@ export interface SprintInfo {
   end: number;
   /** Where the span came from: the widget's settings, the items' dates, or nowhere. */
   spanSource: "settings" | "items" | "none";
-}
-
-/** One board's kept items as the sprint widgets read them. */
-export interface SprintBoardPart {
-  rows: Uint32Array;
-  columns: SprintColumns;
-  /** Per board-local sprint (`columns.names`): its index in `SprintSummary.sprints`, or −1. */
-  toSprint: Int32Array;
 }
 
 export interface SprintSummary {
@@ -86,16 +79,6 @@ const SPRINT_NAMES = new Intl.Collator("en-US", { numeric: true });
 /** Larger than any day, so the first dated item of a sprint always narrows its span. */
 const NO_SPAN_FIRST = 2147483647;
 
-/** Per board-local sprint: what one board's kept items add up to. */
-interface LocalTotals {
-  committed: Float64Array;
-  completed: Float64Array;
-  items: Int32Array;
-  done: Int32Array;
-  spanFirst: Int32Array;
-  spanLast: Int32Array;
-}
-
 function localTotals(n: number): LocalTotals {
   return {
     committed: new Float64Array(n),
@@ -105,38 +88,6 @@ function localTotals(n: number): LocalTotals {
     spanFirst: new Int32Array(n).fill(NO_SPAN_FIRST),
     spanLast: new Int32Array(n).fill(NO_DAY),
   };
-}
-
-/** Adds one board's kept items to its local totals; returns how many had no effort. */
-function addKeptItems(rows: Uint32Array, columns: SprintColumns, t: LocalTotals): number {
-  const { sprintCodes, sprintOf, effortCodes, effortOf, doneCodes, doneOf, dateCodes, firstDayOf, lastDayOf } = columns;
-  const { committed, completed, items, done, spanFirst, spanLast } = t;
-  let unestimated = 0;
-  for (let k = 0; k < rows.length; k++) {
-    const i = rows[k] as number;
-    const l = sprintOf[(sprintCodes[i] as number) + 1] as number;
-    if (l < 0) continue;
-    let e = effortOf[(effortCodes[i] as number) + 1] as number;
-    if (e !== e) {
-      e = 0;
-      unestimated++;
-    }
-    committed[l] = (committed[l] as number) + e;
-    items[l] = (items[l] as number) + 1;
-    if (doneOf[(doneCodes[i] as number) + 1] === 1) {
-      completed[l] = (completed[l] as number) + e;
-      done[l] = (done[l] as number) + 1;
-    }
-    const dateSlot = (dateCodes[i] as number) + 1;
-    const last = lastDayOf[dateSlot] as number;
-    if (last !== NO_DAY) {
-      const first = firstDayOf[dateSlot] as number;
-      const lo = first === NO_DAY ? last : first;
-      if (lo < (spanFirst[l] as number)) spanFirst[l] = lo;
-      if (last > (spanLast[l] as number)) spanLast[l] = last;
-    }
-  }
-  return unestimated;
 }
 
 function emptySummary(problem: string | null, boardsWithoutSprintColumn: string[]): SprintSummary {
