@@ -8,7 +8,8 @@
  *
  * Each call copies the typed arrays it reads into the module's memory, one after another, runs
  * the loop over them, and copies back what the loop wrote. The copies are a few kilobytes a
- * board; the loops read every item.
+ * board; the loops read every item. A call over no rows changes nothing and copies nothing: the
+ * worker derives each board's columns as it arrives by computing its widgets over no rows.
  */
 import wasm from "virtual:engine-loops";
 
@@ -112,6 +113,7 @@ export function unpack(width: 1 | 2 | 4, bytes: Uint8Array, codes: Int32Array, a
 /** Per slot of `codes` (`slots` of them): how many of `rows` hold it. */
 export function countBySlot(rows: Uint32Array, codes: Int32Array, slots: number): Float64Array {
   const counts = new Float64Array(slots);
+  if (rows.length === 0) return counts;
   const args = [place(rows), rows.length, place(codes), place(counts)] as const;
   const buffer = run();
   loops.countBySlot(...args);
@@ -132,6 +134,7 @@ export function accumulateNumbers(
   kept: Float64Array | null,
   keptFrom: number,
 ): number {
+  if (rows.length === 0) return 0;
   const figuresAt = place(figures);
   const keptAt = kept ? room(rows.length * 8) : 0;
   const args = [place(rows), rows.length, place(codes), place(numbers)] as const;
@@ -181,6 +184,7 @@ export function tallyByBuckets(
   valueOfSlot: Float64Array,
   t: BucketTally,
 ): void {
+  if (rows.length === 0) return;
   const totals = [t.first, t.count, t.sum, t.min, t.max];
   const args = [place(rows), rows.length, place(codes), place(from), place(buckets), stride] as const;
   const values = [place(valueCodes), place(valueOfSlot)] as const;
@@ -223,6 +227,7 @@ export interface LocalTotals {
 
 /** Adds one board's kept items to its local totals; returns how many had no effort. */
 export function addKeptItems(rows: Uint32Array, columns: SprintColumns, t: LocalTotals): number {
+  if (rows.length === 0) return 0;
   const c = columns;
   const read = [c.sprintCodes, c.sprintOf, c.effortCodes, c.effortOf, c.doneCodes, c.doneOf, c.dateCodes];
   const head = [place(rows), rows.length, ...read.map(place), place(c.firstDayOf), place(c.lastDayOf)];
@@ -252,6 +257,7 @@ export interface PartTotals {
 
 /** Adds one board's kept items in a sprint to their sprint's planned, unplanned or unknown part. */
 export function addParts({ rows, columns: c, toSprint }: SprintBoardPart, starts: Int32Array, t: PartTotals): void {
+  if (rows.length === 0) return;
   const read = [c.sprintCodes, c.sprintOf, toSprint, starts, c.createdCodes, c.createdDayOf];
   const more = [c.effortCodes, c.effortOf, c.doneCodes, c.doneOf];
   const head = [place(rows), rows.length, ...read.map(place), ...more.map(place)];
@@ -274,6 +280,7 @@ export function burnPart(
   last: number,
   burned: Float64Array,
 ): number {
+  if (rows.length === 0) return 0;
   const head = [place(rows), rows.length, place(c.sprintCodes), place(c.sprintOf), place(toSprint), sprint];
   const read = [c.doneCodes, c.doneOf, c.effortCodes, c.effortOf, c.dateCodes, c.lastDayOf].map(place);
   const burnedAt = place(burned);
