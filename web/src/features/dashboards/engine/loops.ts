@@ -6,8 +6,9 @@
  * needed by then. WebAssembly is compiled once, in well under a millisecond, and runs at full
  * speed from the first item.
  *
- * Each call copies the typed arrays it reads into the module's memory, one after another, runs
- * the loop over them, and copies back what the loop wrote. The copies are a few kilobytes a
+ * Each call copies the typed arrays it reads into the module's memory, one after another (through
+ * views of the memory made again only when it grows), runs the loop over them, and copies back
+ * what the loop wrote. The copies are a few kilobytes a
  * board; the loops read every item. A call over no rows changes nothing and copies nothing: the
  * worker derives each board's columns as it arrives by computing its widgets over no rows.
  */
@@ -53,48 +54,53 @@ type NumberArray = Uint8Array | Int32Array | Uint32Array | Float64Array;
 const FIRST_OFFSET = 8;
 const PAGE_BYTES = 65_536;
 
-/** Where the current call's arrays go, and which are copied in before it runs. */
-let end = FIRST_OFFSET;
-let copiedIn: [NumberArray, number][] = [];
+/** Views of the module's memory, made again only when it grows (which detaches the old ones). */
+let views = viewsOf(loops.memory.buffer);
 
-function take(bytes: number): number {
+function viewsOf(buffer: ArrayBuffer) {
+  return {
+    u8: new Uint8Array(buffer),
+    i32: new Int32Array(buffer),
+    u32: new Uint32Array(buffer),
+    f64: new Float64Array(buffer),
+  };
+}
+
+/** Where the current call's next array goes. */
+let end = FIRST_OFFSET;
+
+/** Starts laying out a call's arrays, from the start of the memory. */
+function newCall(): void {
+  end = FIRST_OFFSET;
+}
+
+/** Room for `bytes` in the call being laid out, growing the memory if need be: its offset. */
+function room(bytes: number): number {
   const at = end;
   // Every array starts 8-byte aligned, as the f64 loads and stores expect.
   end = (at + bytes + 7) & ~7;
+  const short = end - views.u8.length;
+  if (short > 0) {
+    loops.memory.grow(Math.ceil(short / PAGE_BYTES));
+    views = viewsOf(loops.memory.buffer);
+  }
   return at;
 }
 
-/** Places `array` in the module's memory for the call being laid out: its offset. */
+/** Copies `array` into the call being laid out: its offset. */
 function place(array: NumberArray): number {
-  const at = take(array.byteLength);
-  copiedIn.push([array, at]);
+  const at = room(array.byteLength);
+  if (array instanceof Float64Array) views.f64.set(array, at >>> 3);
+  else if (array instanceof Int32Array) views.i32.set(array, at >>> 2);
+  else if (array instanceof Uint32Array) views.u32.set(array, at >>> 2);
+  else views.u8.set(array, at);
   return at;
 }
 
-/** Reserves room for `bytes` the loop writes without reading them first: its offset. */
-function room(bytes: number): number {
-  return take(bytes);
-}
-
-/**
- * Copies the placed arrays in, growing the memory first if the call needs more, and starts the
- * next call's layout. The buffer returned reads what the loop wrote, until the next call.
- */
-function run(): ArrayBuffer {
-  const { memory } = loops;
-  const short = end - memory.buffer.byteLength;
-  if (short > 0) memory.grow(Math.ceil(short / PAGE_BYTES));
-  const buffer = memory.buffer;
-  for (const [array, at] of copiedIn)
-    new Uint8Array(buffer, at, array.byteLength).set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-  copiedIn = [];
-  end = FIRST_OFFSET;
-  return buffer;
-}
-
-function copyBack(buffer: ArrayBuffer, at: number, array: Float64Array | Int32Array): void {
-  if (array instanceof Float64Array) array.set(new Float64Array(buffer, at, array.length));
-  else array.set(new Int32Array(buffer, at, array.length));
+/** Copies what the loop left at `at` back into `array`. */
+function copyBack(at: number, array: Float64Array | Int32Array): void {
+  if (array instanceof Float64Array) array.set(views.f64.subarray(at >>> 3, (at >>> 3) + array.length));
+  else array.set(views.i32.subarray(at >>> 2, (at >>> 2) + array.length));
 }
 
 /**
@@ -102,11 +108,11 @@ function copyBack(buffer: ArrayBuffer, at: number, array: Float64Array | Int32Ar
  * `codes`; returns the highest value stored, a stored 0 counting as `absentAs`.
  */
 export function unpack(width: 1 | 2 | 4, bytes: Uint8Array, codes: Int32Array, absentAs: number): number {
+  newCall();
   const from = place(bytes);
   const to = room(codes.byteLength);
-  const buffer = run();
   const highest = loops.unpack(width, from, to, codes.length, absentAs);
-  codes.set(new Int32Array(buffer, to, codes.length));
+  copyBack(to, codes);
   return highest;
 }
 
@@ -114,10 +120,10 @@ export function unpack(width: 1 | 2 | 4, bytes: Uint8Array, codes: Int32Array, a
 export function countBySlot(rows: Uint32Array, codes: Int32Array, slots: number): Float64Array {
   const counts = new Float64Array(slots);
   if (rows.length === 0) return counts;
-  const args = [place(rows), rows.length, place(codes), place(counts)] as const;
-  const buffer = run();
-  loops.countBySlot(...args);
-  copyBack(buffer, args[3], counts);
+  newCall();
+  const countsAt = place(counts);
+  loops.countBySlot(place(rows), rows.length, place(codes), countsAt);
+  copyBack(countsAt, counts);
   return counts;
 }
 
@@ -135,13 +141,12 @@ export function accumulateNumbers(
   keptFrom: number,
 ): number {
   if (rows.length === 0) return 0;
+  newCall();
   const figuresAt = place(figures);
   const keptAt = kept ? room(rows.length * 8) : 0;
-  const args = [place(rows), rows.length, place(codes), place(numbers)] as const;
-  const buffer = run();
-  const stored = loops.accumulateRows(...args, figuresAt, keptAt);
-  copyBack(buffer, figuresAt, figures);
-  if (kept) kept.set(new Float64Array(buffer, keptAt, stored), keptFrom);
+  const stored = loops.accumulateRows(place(rows), rows.length, place(codes), place(numbers), figuresAt, keptAt);
+  copyBack(figuresAt, figures);
+  if (kept) kept.set(views.f64.subarray(keptAt >>> 3, (keptAt >>> 3) + stored), keptFrom);
   return stored;
 }
 
@@ -185,13 +190,38 @@ export function tallyByBuckets(
   t: BucketTally,
 ): void {
   if (rows.length === 0) return;
-  const totals = [t.first, t.count, t.sum, t.min, t.max];
-  const args = [place(rows), rows.length, place(codes), place(from), place(buckets), stride] as const;
-  const values = [place(valueCodes), place(valueOfSlot)] as const;
-  const [first, count, sum, min, max] = totals.map(place) as [number, number, number, number, number];
-  const buffer = run();
-  loops.tallyByBuckets(...args, ...values, first, count, sum, min, max);
-  totals.forEach((array, i) => copyBack(buffer, [first, count, sum, min, max][i] as number, array));
+  newCall();
+  const rowsAt = place(rows);
+  const codesAt = place(codes);
+  const fromAt = place(from);
+  const bucketsAt = place(buckets);
+  const valueCodesAt = place(valueCodes);
+  const valueOfSlotAt = place(valueOfSlot);
+  const first = place(t.first);
+  const count = place(t.count);
+  const sum = place(t.sum);
+  const min = place(t.min);
+  const max = place(t.max);
+  loops.tallyByBuckets(
+    rowsAt,
+    rows.length,
+    codesAt,
+    fromAt,
+    bucketsAt,
+    stride,
+    valueCodesAt,
+    valueOfSlotAt,
+    first,
+    count,
+    sum,
+    min,
+    max,
+  );
+  copyBack(first, t.first);
+  copyBack(count, t.count);
+  copyBack(sum, t.sum);
+  copyBack(min, t.min);
+  copyBack(max, t.max);
 }
 
 /** A board's columns as the sprint widgets read them, each per row or per slot. */
@@ -228,14 +258,14 @@ export interface LocalTotals {
 /** Adds one board's kept items to its local totals; returns how many had no effort. */
 export function addKeptItems(rows: Uint32Array, columns: SprintColumns, t: LocalTotals): number {
   if (rows.length === 0) return 0;
+  newCall();
   const c = columns;
   const read = [c.sprintCodes, c.sprintOf, c.effortCodes, c.effortOf, c.doneCodes, c.doneOf, c.dateCodes];
   const head = [place(rows), rows.length, ...read.map(place), place(c.firstDayOf), place(c.lastDayOf)];
   const totals = [t.committed, t.completed, t.items, t.done, t.spanFirst, t.spanLast];
   const totalsAt = totals.map(place);
-  const buffer = run();
   const unestimated = loops.addKeptItems(...head, ...totalsAt);
-  totals.forEach((array, i) => copyBack(buffer, totalsAt[i] as number, array));
+  totals.forEach((array, i) => copyBack(totalsAt[i] as number, array));
   return unestimated;
 }
 
@@ -258,14 +288,14 @@ export interface PartTotals {
 /** Adds one board's kept items in a sprint to their sprint's planned, unplanned or unknown part. */
 export function addParts({ rows, columns: c, toSprint }: SprintBoardPart, starts: Int32Array, t: PartTotals): void {
   if (rows.length === 0) return;
+  newCall();
   const read = [c.sprintCodes, c.sprintOf, toSprint, starts, c.createdCodes, c.createdDayOf];
   const more = [c.effortCodes, c.effortOf, c.doneCodes, c.doneOf];
   const head = [place(rows), rows.length, ...read.map(place), ...more.map(place)];
   const totals = [t.effort, t.count, t.doneEffort, t.doneCount];
   const totalsAt = totals.map(place);
-  const buffer = run();
   loops.addParts(...head, ...totalsAt);
-  totals.forEach((array, i) => copyBack(buffer, totalsAt[i] as number, array));
+  totals.forEach((array, i) => copyBack(totalsAt[i] as number, array));
 }
 
 /**
@@ -281,11 +311,11 @@ export function burnPart(
   burned: Float64Array,
 ): number {
   if (rows.length === 0) return 0;
+  newCall();
   const head = [place(rows), rows.length, place(c.sprintCodes), place(c.sprintOf), place(toSprint), sprint];
   const read = [c.doneCodes, c.doneOf, c.effortCodes, c.effortOf, c.dateCodes, c.lastDayOf].map(place);
   const burnedAt = place(burned);
-  const buffer = run();
   const withoutDate = loops.burnPart(...head, ...read, first, last, burnedAt);
-  copyBack(buffer, burnedAt, burned);
+  copyBack(burnedAt, burned);
   return withoutDate;
 }
