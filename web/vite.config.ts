@@ -1,6 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
-import { engineLoops } from "./engineLoops.config";
+import { engineLoops } from "./engineLoops.config.ts";
 
 // Vite requires a default export here; everything under src/ uses named exports.
 export default defineConfig({

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { engineLoops } from "./engineLoops.config";
+import { engineLoops } from "./engineLoops.config.ts";
 
 // The measurements at scale (`npm run bench:dashboard`, `npm run bench:sessions`, `npm run bench:work`):
 // the e2e harness, but figures printed rather than behaviour checked, so they stay out of `npm run e2e`.

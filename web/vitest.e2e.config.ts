@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
-import { engineLoops } from "./engineLoops.config";
+import { engineLoops } from "./engineLoops.config.ts";
 
 // End-to-end tests: a real server and a real Chromium, one file at a time. The measurements at
 // scale use the same harness but are benchmarks: `npm run bench:dashboard` and
