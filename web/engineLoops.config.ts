@@ -5,7 +5,7 @@ import type { Plugin } from "vite";
 
 /**
  * `virtual:engine-loops`: the dashboard engine's loops (`wasm/engineLoops.ts`, AssemblyScript)
- * compiled to WebAssembly, as base64 text the engine instantiates synchronously. Built here, in
+ * compiled to WebAssembly, as the bytes the engine instantiates synchronously. Built here, in
  * every build and test run, so no compiled binary is kept beside its source.
  */
 export function engineLoops(): Plugin {
@@ -23,7 +23,7 @@ export function engineLoops(): Plugin {
         { optimizeLevel: 3, shrinkLevel: 0, runtime: "stub", noAssert: true },
       );
       if (error || !binary) throw new Error(`wasm/engineLoops.ts does not compile: ${String(error)}\n${stderr}`);
-      return `export default ${JSON.stringify(Buffer.from(binary).toString("base64"))};`;
+      return `export default new Uint8Array(${JSON.stringify([...binary])});`;
     },
   };
 }

@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 
-/** The dashboard engine's loops as WebAssembly, base64 (built by `engineLoops.config.ts`). */
+/** The dashboard engine's loops as WebAssembly (built by `engineLoops.config.ts`). */
 declare module "virtual:engine-loops" {
-  const wasm: string;
+  const wasm: Uint8Array<ArrayBuffer>;
   export default wasm;
 }

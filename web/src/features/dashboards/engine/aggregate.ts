@@ -64,7 +64,10 @@ export function accumulateRows(acc: Accumulator, rows: Uint32Array, codes: Int32
   const kept = reserve(acc, rows.length);
   const figures = Float64Array.of(acc.count, acc.sum, acc.min, acc.max);
   acc.stored += accumulateNumbers(rows, codes, numbers, figures, kept, acc.stored);
-  [acc.count, acc.sum, acc.min, acc.max] = figures as unknown as [number, number, number, number];
+  acc.count = figures[0] as number;
+  acc.sum = figures[1] as number;
+  acc.min = figures[2] as number;
+  acc.max = figures[3] as number;
 }
 
 /**

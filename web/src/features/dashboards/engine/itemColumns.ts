@@ -106,7 +106,7 @@ function base64Bytes(text: string, what: string): Uint8Array {
  */
 function unpackedCodes(text: string, dictLength: number, count: number, what: string, absentAllowed: boolean) {
   const bytes = base64Bytes(text, what);
-  const width = dictLength < 1 << 8 ? 1 : dictLength < 1 << 16 ? 2 : (4 as const);
+  const width = dictLength < 1 << 8 ? 1 : dictLength < 1 << 16 ? 2 : 4;
   if (bytes.length !== count * width)
     throw new ColumnsFormError(
       `${what} has ${bytes.length} bytes of codes where ${count} items of ${width} bytes need ${count * width}`,

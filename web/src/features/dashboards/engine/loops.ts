@@ -8,45 +8,30 @@
  *
  * Each call copies the typed arrays it reads into the module's memory, one after another (through
  * views of the memory made again only when it grows), runs the loop over them, and copies back
- * what the loop wrote. The copies are a few kilobytes a
- * board; the loops read every item. A call over no rows changes nothing and copies nothing: the
- * worker derives each board's columns as it arrives by computing its widgets over no rows.
+ * what the loop wrote. The copies are a few kilobytes a board; the loops read every item. A call
+ * over no rows changes nothing and copies nothing: the worker derives each board's columns as it
+ * arrives by computing its widgets over no rows.
  */
 import wasm from "virtual:engine-loops";
 
+/**
+ * A loop of `wasm/engineLoops.ts`: numbers in (offsets into the memory, counts, bounds) in the
+ * order its source lists them, a number or nothing out.
+ */
+type Loop = (...args: number[]) => number;
+
 interface LoopExports {
   memory: WebAssembly.Memory;
-  unpack(width: number, bytes: number, codes: number, count: number, absentAs: number): number;
-  countBySlot(rows: number, count: number, codes: number, counts: number): void;
-  accumulateRows(rows: number, count: number, codes: number, numbers: number, figures: number, kept: number): number;
-  tallyByBuckets(
-    rows: number,
-    count: number,
-    codes: number,
-    from: number,
-    buckets: number,
-    stride: number,
-    valueCodes: number,
-    valueOfSlot: number,
-    first: number,
-    counts: number,
-    sums: number,
-    mins: number,
-    maxes: number,
-  ): void;
-  addKeptItems(...offsets: number[]): number;
-  addParts(...offsets: number[]): void;
-  burnPart(...args: number[]): number;
+  unpack: Loop;
+  countBySlot: Loop;
+  accumulateRows: Loop;
+  tallyByBuckets: Loop;
+  addKeptItems: Loop;
+  addParts: Loop;
+  burnPart: Loop;
 }
 
-function wasmBytes(base64: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-const loops = new WebAssembly.Instance(new WebAssembly.Module(wasmBytes(wasm))).exports as unknown as LoopExports;
+const loops = new WebAssembly.Instance(new WebAssembly.Module(wasm)).exports as unknown as LoopExports;
 
 type NumberArray = Uint8Array | Int32Array | Uint32Array | Float64Array;
 
@@ -97,10 +82,20 @@ function place(array: NumberArray): number {
   return at;
 }
 
+/** Copies each of `arrays` into the call being laid out: their offsets, in order. */
+function placeAll(arrays: readonly NumberArray[]): number[] {
+  return arrays.map(place);
+}
+
 /** Copies what the loop left at `at` back into `array`. */
 function copyBack(at: number, array: Float64Array | Int32Array): void {
   if (array instanceof Float64Array) array.set(views.f64.subarray(at >>> 3, (at >>> 3) + array.length));
   else array.set(views.i32.subarray(at >>> 2, (at >>> 2) + array.length));
+}
+
+/** Copies back each of `arrays` from the offset `placeAll` gave it. */
+function copyAllBack(offsets: readonly number[], arrays: readonly (Float64Array | Int32Array)[]): void {
+  arrays.forEach((array, i) => copyBack(offsets[i] as number, array));
 }
 
 /**
@@ -191,37 +186,17 @@ export function tallyByBuckets(
 ): void {
   if (rows.length === 0) return;
   newCall();
-  const rowsAt = place(rows);
-  const codesAt = place(codes);
-  const fromAt = place(from);
-  const bucketsAt = place(buckets);
-  const valueCodesAt = place(valueCodes);
-  const valueOfSlotAt = place(valueOfSlot);
-  const first = place(t.first);
-  const count = place(t.count);
-  const sum = place(t.sum);
-  const min = place(t.min);
-  const max = place(t.max);
+  const totals = [t.first, t.count, t.sum, t.min, t.max];
+  const totalsAt = placeAll(totals);
   loops.tallyByBuckets(
-    rowsAt,
+    place(rows),
     rows.length,
-    codesAt,
-    fromAt,
-    bucketsAt,
+    ...placeAll([codes, from, buckets]),
     stride,
-    valueCodesAt,
-    valueOfSlotAt,
-    first,
-    count,
-    sum,
-    min,
-    max,
+    ...placeAll([valueCodes, valueOfSlot]),
+    ...totalsAt,
   );
-  copyBack(first, t.first);
-  copyBack(count, t.count);
-  copyBack(sum, t.sum);
-  copyBack(min, t.min);
-  copyBack(max, t.max);
+  copyAllBack(totalsAt, totals);
 }
 
 /** A board's columns as the sprint widgets read them, each per row or per slot. */
@@ -261,11 +236,15 @@ export function addKeptItems(rows: Uint32Array, columns: SprintColumns, t: Local
   newCall();
   const c = columns;
   const read = [c.sprintCodes, c.sprintOf, c.effortCodes, c.effortOf, c.doneCodes, c.doneOf, c.dateCodes];
-  const head = [place(rows), rows.length, ...read.map(place), place(c.firstDayOf), place(c.lastDayOf)];
   const totals = [t.committed, t.completed, t.items, t.done, t.spanFirst, t.spanLast];
-  const totalsAt = totals.map(place);
-  const unestimated = loops.addKeptItems(...head, ...totalsAt);
-  totals.forEach((array, i) => copyBack(totalsAt[i] as number, array));
+  const totalsAt = placeAll(totals);
+  const unestimated = loops.addKeptItems(
+    place(rows),
+    rows.length,
+    ...placeAll([...read, c.firstDayOf, c.lastDayOf]),
+    ...totalsAt,
+  );
+  copyAllBack(totalsAt, totals);
   return unestimated;
 }
 
@@ -290,12 +269,15 @@ export function addParts({ rows, columns: c, toSprint }: SprintBoardPart, starts
   if (rows.length === 0) return;
   newCall();
   const read = [c.sprintCodes, c.sprintOf, toSprint, starts, c.createdCodes, c.createdDayOf];
-  const more = [c.effortCodes, c.effortOf, c.doneCodes, c.doneOf];
-  const head = [place(rows), rows.length, ...read.map(place), ...more.map(place)];
   const totals = [t.effort, t.count, t.doneEffort, t.doneCount];
-  const totalsAt = totals.map(place);
-  loops.addParts(...head, ...totalsAt);
-  totals.forEach((array, i) => copyBack(totalsAt[i] as number, array));
+  const totalsAt = placeAll(totals);
+  loops.addParts(
+    place(rows),
+    rows.length,
+    ...placeAll([...read, c.effortCodes, c.effortOf, c.doneCodes, c.doneOf]),
+    ...totalsAt,
+  );
+  copyAllBack(totalsAt, totals);
 }
 
 /**
@@ -312,10 +294,17 @@ export function burnPart(
 ): number {
   if (rows.length === 0) return 0;
   newCall();
-  const head = [place(rows), rows.length, place(c.sprintCodes), place(c.sprintOf), place(toSprint), sprint];
-  const read = [c.doneCodes, c.doneOf, c.effortCodes, c.effortOf, c.dateCodes, c.lastDayOf].map(place);
   const burnedAt = place(burned);
-  const withoutDate = loops.burnPart(...head, ...read, first, last, burnedAt);
+  const withoutDate = loops.burnPart(
+    place(rows),
+    rows.length,
+    ...placeAll([c.sprintCodes, c.sprintOf, toSprint]),
+    sprint,
+    ...placeAll([c.doneCodes, c.doneOf, c.effortCodes, c.effortOf, c.dateCodes, c.lastDayOf]),
+    first,
+    last,
+    burnedAt,
+  );
   copyBack(burnedAt, burned);
   return withoutDate;
 }
