@@ -98,7 +98,7 @@ test("the New session dialog offers the demo engine and starts a session on it",
   const dialog = page.getByRole("dialog", { name: "New session" });
   const engine = dialog.getByLabel("Engine");
   await engine.waitFor();
-  expect(await engine.locator("option").allTextContents()).toContain("Demo engine (scripted, no model)");
+  await expect.poll(() => engine.locator("option").allTextContents()).toContain("Demo engine (scripted, no model)");
   if (onlyDemo) {
     // Nothing else can run here: the demo engine is chosen, and the dialog says how to add a real one.
     expect(await engine.inputValue()).toBe("demo");

@@ -256,8 +256,10 @@ test("the pages make, list and pause scheduled messages and drips, and follow th
   await dripForm.getByRole("button", { name: "Make the drip" }).click();
   const detail = page.locator("article.drip-detail");
   await detail.getByRole("heading", { name: "Course" }).waitFor();
-  const names = await detail.locator(".drip-item-name").allTextContents();
-  expect(names).toEqual(["1-welcome.md", "2-card.html", "10-last.txt"]);
+  // The heading can come before the folder's items are read: wait for the list itself.
+  await expect
+    .poll(() => detail.locator(".drip-item-name").allTextContents())
+    .toEqual(["1-welcome.md", "2-card.html", "10-last.txt"]);
   await detail.locator("li[data-item-id] button", { hasText: "2-card.html" }).click();
   await detail.locator("iframe.drip-frame").waitFor();
   await shoot(page, "drips", 1440);
