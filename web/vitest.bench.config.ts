@@ -6,13 +6,7 @@ import { engineLoops } from "./engineLoops.config.ts";
 export default defineConfig({
   plugins: [engineLoops()],
   test: {
-    include: [
-      "e2e/dashboard-scale.e2e.ts",
-      "e2e/sessions-scale.e2e.ts",
-      "e2e/board-scale.e2e.ts",
-      "e2e/transcript-scale.e2e.ts",
-      "e2e/work-scale.e2e.ts",
-    ],
+    include: ["e2e/*-scale.e2e.ts"],
     testTimeout: 600_000,
     hookTimeout: 120_000,
     fileParallelism: false,
