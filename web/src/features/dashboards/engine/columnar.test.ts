@@ -64,6 +64,16 @@ describe("column reads", () => {
     expect(numberValues(b, EFFORT)).toBe(values);
   });
 
+  it("reads a column holding only numbers as it reads one with text among them", () => {
+    const numbersOnly = makeBoard({
+      id: "n",
+      columns: [EFFORT],
+      items: [{ values: { effort: 3 } }, { values: {} }, { values: { effort: -0.5 } }, { values: { effort: 3 } }],
+    });
+    const [b] = prepareBoards([numbersOnly]);
+    expect([...numberValues(b as PreparedBoard, EFFORT)]).toEqual([3, Number.NaN, -0.5, 3]);
+  });
+
   it("flags filled cells by the column's type", () => {
     const b = prepared();
     expect([...filledFlags(b, STATUS)]).toEqual([1, 1, 0]);

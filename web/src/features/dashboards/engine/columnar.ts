@@ -28,6 +28,42 @@ function bySlot<A extends Float64Array | Int32Array | Uint8Array>(
 }
 
 /**
+ * Per slot, the entry's number (NaN at slot 0 and for an entry that is not a finite number).
+ * A number column's entries are all numbers as the server keeps them: they are then checked and
+ * copied by the engine's builtins, with no call of ours per entry, which a newly opened page's
+ * worker would run uncompiled for every distinct number of every board.
+ */
+function numbersBySlot(coded: CodedColumn): Float64Array {
+  const out = new Float64Array(coded.entries.length + 1);
+  if (coded.entries.every(Number.isFinite)) {
+    out[0] = Number.NaN;
+    out.set(coded.entries as number[], 1);
+    return out;
+  }
+  return bySlot(coded, out, numberCell);
+}
+
+/** The days of date texts met so far, by text, within a bound. */
+const daysOfText = new Map<string, number>();
+const DAYS_KEPT = 100_000;
+
+/**
+ * `calendarDay` of a day's text, parsed once per text for the page's lifetime: the boards of a
+ * dashboard share their dates (sprint ends, a batch's creation time), and a first load would
+ * otherwise parse each again on every board, in code not yet compiled.
+ */
+function dayOfText(text: string | null): number {
+  if (text === null) return NO_DAY;
+  let day = daysOfText.get(text);
+  if (day === undefined) {
+    if (daysOfText.size >= DAYS_KEPT) daysOfText.clear();
+    day = calendarDay(text);
+    daysOfText.set(text, day);
+  }
+  return day;
+}
+
+/**
  * Fills `out` with what `of` makes of each row's value: decided once per entry (and once for
  * no value), then copied by code, so a board of 2,000 items and a few distinct values costs a
  * few calls of `of` and one loop over typed arrays.
@@ -84,8 +120,7 @@ export function numberValues(board: PreparedBoard, column: Column): Float64Array
  */
 export function slotNumbers(board: PreparedBoard, column: Column): Float64Array {
   return derive(board, `slotNumbers\u0000${column.id}`, () => {
-    const coded = board.items.coded(column.id);
-    return bySlot(coded, new Float64Array(coded.entries.length + 1), numberCell);
+    return numbersBySlot(board.items.coded(column.id));
   });
 }
 
@@ -446,9 +481,7 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
     return s;
   });
   const effortColumn = choice.effort?.type === "number" ? items.coded(choice.effort.id) : null;
-  const effortOf = effortColumn
-    ? bySlot(effortColumn, new Float64Array(effortColumn.entries.length + 1), numberCell)
-    : new Float64Array(slots).fill(Number.NaN);
+  const effortOf = effortColumn ? numbersBySlot(effortColumn) : new Float64Array(slots).fill(Number.NaN);
   const isDone = doneTest(choice.done);
   const doneColumn = choice.done ? items.coded(choice.done.id) : null;
   const doneOf = doneColumn
@@ -458,14 +491,14 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
   let dates: { codes: Int32Array; firstDayOf: Int32Array; lastDayOf: Int32Array };
   if (choice.date && (dateType === "date" || dateType === "timeline")) {
     const coded = items.coded(choice.date.id);
-    const last = (v: unknown) => calendarDay(dayTextCell(dateType, v, "to"));
+    const last = (v: unknown) => dayOfText(dayTextCell(dateType, v, "to"));
     const lastDayOf = bySlot(coded, new Int32Array(coded.entries.length + 1), last);
     // A date's first day is its last: one array serves both (neither is ever written to).
     const firstDayOf =
       dateType === "date"
         ? lastDayOf
         : bySlot(coded, new Int32Array(coded.entries.length + 1), (v) =>
-            last(v) === NO_DAY ? NO_DAY : calendarDay(dayTextCell("timeline", v, "from")),
+            last(v) === NO_DAY ? NO_DAY : dayOfText(dayTextCell("timeline", v, "from")),
           );
     dates = { codes: coded.codes, firstDayOf, lastDayOf };
   } else {
@@ -486,7 +519,9 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
     firstDayOf: dates.firstDayOf,
     lastDayOf: dates.lastDayOf,
     createdCodes: created.codes,
-    createdDayOf: bySlot(created, new Int32Array(created.entries.length + 1), calendarDay),
+    createdDayOf: bySlot(created, new Int32Array(created.entries.length + 1), (v) =>
+      dayOfText(typeof v === "string" ? v : null),
+    ),
   };
 }
 
