@@ -54,6 +54,16 @@ describe("prepareBoards", () => {
     expect(other).not.toBe(first);
     expect([...(first?.allRows ?? [])]).toEqual([0, 1, 2]);
   });
+
+  it("gives every board its rows in order, a smaller board's kept as they were when a larger one comes", () => {
+    const sized = (id: string, count: number) =>
+      makeBoard({ id, items: Array.from({ length: count }, () => ({ values: {} })) });
+    const [small] = prepareBoards([sized("small", 3)]);
+    const [large, none] = prepareBoards([sized("large", 70), sized("none", 0)]);
+    expect([...(small?.allRows ?? [])]).toEqual([0, 1, 2]);
+    expect([...(large?.allRows ?? [])]).toEqual(Array.from({ length: 70 }, (_, i) => i));
+    expect(none?.allRows.length).toBe(0);
+  });
 });
 
 describe("column reads", () => {

@@ -184,7 +184,7 @@ export interface PreparedBoard {
   name: string;
   board: Board;
   items: ItemColumns;
-  /** 0 … items.count − 1: the rows of a board no rule filters. */
+  /** 0 … items.count − 1: the rows of a board no rule filters (a view every board shares: read only). */
   allRows: Uint32Array;
   columnsById: ReadonlyMap<string, Column>;
   /** Ids of the board's `people` columns, which the People filter reads. */
