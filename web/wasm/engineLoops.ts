@@ -23,6 +23,27 @@ function slotAt(codes: usize, row: usize): usize {
   return <usize>(i32At(codes, row) + 1);
 }
 
+/** The `k`-th of a list of rows (u32). */
+function rowAt(rows: usize, k: i32): usize {
+  return <usize>load<u32>(rows + ((<usize>k) << 2));
+}
+
+function addF64(array: usize, index: usize, value: f64): void {
+  const at = array + (index << 3);
+  store<f64>(at, load<f64>(at) + value);
+}
+
+function addI32(array: usize, index: usize, value: i32): void {
+  const at = array + (index << 2);
+  store<i32>(at, load<i32>(at) + value);
+}
+
+/** The effort at `slot`, 0 for none (NaN). */
+function effortOrZero(effortOf: usize, slot: usize): f64 {
+  const raw = f64At(effortOf, slot);
+  return raw == raw ? raw : 0;
+}
+
 /**
  * Packed codes (`width` bytes each, little-endian, a code + 1 with 0 for no value) into i32
  * codes; returns the highest stored value, a stored 0 counting as `absentAs`.
@@ -46,10 +67,7 @@ export function unpack(width: i32, bytes: usize, codes: usize, count: i32, absen
 
 /** Per slot of `codes`: how many of the `count` rows hold it, added to `counts` (f64). */
 export function countBySlot(rows: usize, count: i32, codes: usize, counts: usize): void {
-  for (let k = 0; k < count; k++) {
-    const at = slotAt(codes, <usize>load<u32>(rows + ((<usize>k) << 2))) << 3;
-    store<f64>(counts + at, load<f64>(counts + at) + 1);
-  }
+  for (let k = 0; k < count; k++) addF64(counts, slotAt(codes, rowAt(rows, k)), 1);
 }
 
 /**
@@ -71,7 +89,7 @@ export function accumulateRows(
   let max = load<f64>(figures, 24);
   let stored = 0;
   for (let k = 0; k < count; k++) {
-    const v = f64At(numbers, slotAt(codes, <usize>load<u32>(rows + ((<usize>k) << 2))));
+    const v = f64At(numbers, slotAt(codes, rowAt(rows, k)));
     if (v != v) continue;
     if (kept != 0) store<f64>(kept + ((<usize>stored) << 3), v);
     stored++;
@@ -108,7 +126,7 @@ export function tallyByBuckets(
   maxes: usize,
 ): void {
   for (let k = 0; k < count; k++) {
-    const row = <usize>load<u32>(rows + ((<usize>k) << 2));
+    const row = rowAt(rows, k);
     const v = f64At(valueOfSlot, slotAt(valueCodes, row));
     if (v != v) continue;
     const slot = slotAt(codes, row);
@@ -151,7 +169,7 @@ export function addKeptItems(
 ): i32 {
   let unestimated = 0;
   for (let k = 0; k < count; k++) {
-    const i = <usize>load<u32>(rows + ((<usize>k) << 2));
+    const i = rowAt(rows, k);
     const l = i32At(sprintOf, slotAt(sprintCodes, i));
     if (l < 0) continue;
     let e = f64At(effortOf, slotAt(effortCodes, i));
@@ -159,17 +177,17 @@ export function addKeptItems(
       e = 0;
       unestimated++;
     }
-    const at8 = (<usize>l) << 3;
-    const at4 = (<usize>l) << 2;
-    store<f64>(committed + at8, load<f64>(committed + at8) + e);
-    store<i32>(items + at4, load<i32>(items + at4) + 1);
+    const at = <usize>l;
+    addF64(committed, at, e);
+    addI32(items, at, 1);
     if (load<u8>(doneOf + slotAt(doneCodes, i)) == 1) {
-      store<f64>(completed + at8, load<f64>(completed + at8) + e);
-      store<i32>(done + at4, load<i32>(done + at4) + 1);
+      addF64(completed, at, e);
+      addI32(done, at, 1);
     }
     const dateSlot = slotAt(dateCodes, i);
     const last = i32At(lastDayOf, dateSlot);
     if (last != NO_DAY) {
+      const at4 = at << 2;
       const firstDay = i32At(firstDayOf, dateSlot);
       const lo = firstDay == NO_DAY ? last : firstDay;
       if (lo < load<i32>(spanFirst + at4)) store<i32>(spanFirst + at4, lo);
@@ -202,7 +220,7 @@ export function addParts(
   doneCounts: usize,
 ): void {
   for (let k = 0; k < count; k++) {
-    const i = <usize>load<u32>(rows + ((<usize>k) << 2));
+    const i = rowAt(rows, k);
     const l = i32At(sprintOf, slotAt(sprintCodes, i));
     if (l < 0) continue;
     const s = i32At(toSprint, <usize>l);
@@ -211,13 +229,12 @@ export function addParts(
     const created = i32At(createdDayOf, slotAt(createdCodes, i));
     const part = start == NO_DAY || created == NO_DAY ? 2 : created <= start ? 0 : 1;
     const at = <usize>(s * 3 + part);
-    const raw = f64At(effortOf, slotAt(effortCodes, i));
-    const e = raw == raw ? raw : 0;
-    store<f64>(effort + (at << 3), load<f64>(effort + (at << 3)) + e);
-    store<i32>(counts + (at << 2), load<i32>(counts + (at << 2)) + 1);
+    const e = effortOrZero(effortOf, slotAt(effortCodes, i));
+    addF64(effort, at, e);
+    addI32(counts, at, 1);
     if (load<u8>(doneOf + slotAt(doneCodes, i)) == 1) {
-      store<f64>(doneEffort + (at << 3), load<f64>(doneEffort + (at << 3)) + e);
-      store<i32>(doneCounts + (at << 2), load<i32>(doneCounts + (at << 2)) + 1);
+      addF64(doneEffort, at, e);
+      addI32(doneCounts, at, 1);
     }
   }
 }
@@ -246,20 +263,17 @@ export function burnPart(
 ): f64 {
   let withoutDate: f64 = 0;
   for (let k = 0; k < count; k++) {
-    const i = <usize>load<u32>(rows + ((<usize>k) << 2));
+    const i = rowAt(rows, k);
     const l = i32At(sprintOf, slotAt(sprintCodes, i));
     if (l < 0 || i32At(toSprint, <usize>l) != sprint || load<u8>(doneOf + slotAt(doneCodes, i)) != 1) continue;
-    const raw = f64At(effortOf, slotAt(effortCodes, i));
-    const e = raw == raw ? raw : 0;
+    const e = effortOrZero(effortOf, slotAt(effortCodes, i));
     let day = i32At(lastDayOf, slotAt(dateCodes, i));
     if (day == NO_DAY) {
       withoutDate += e;
       day = last;
     }
-    if (day <= last) {
-      const at = (<usize>(day < first ? 0 : day - first)) << 3;
-      store<f64>(burned + at, load<f64>(burned + at) + e);
-    }
+    // Done before the sprint began: burned on its first day; after its end: never within it.
+    if (day <= last) addF64(burned, <usize>(day < first ? 0 : day - first), e);
   }
   return withoutDate;
 }

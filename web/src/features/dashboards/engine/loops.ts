@@ -235,13 +235,22 @@ export function addKeptItems(rows: Uint32Array, columns: SprintColumns, t: Local
   if (rows.length === 0) return 0;
   newCall();
   const c = columns;
-  const read = [c.sprintCodes, c.sprintOf, c.effortCodes, c.effortOf, c.doneCodes, c.doneOf, c.dateCodes];
   const totals = [t.committed, t.completed, t.items, t.done, t.spanFirst, t.spanLast];
   const totalsAt = placeAll(totals);
   const unestimated = loops.addKeptItems(
     place(rows),
     rows.length,
-    ...placeAll([...read, c.firstDayOf, c.lastDayOf]),
+    ...placeAll([
+      c.sprintCodes,
+      c.sprintOf,
+      c.effortCodes,
+      c.effortOf,
+      c.doneCodes,
+      c.doneOf,
+      c.dateCodes,
+      c.firstDayOf,
+      c.lastDayOf,
+    ]),
     ...totalsAt,
   );
   copyAllBack(totalsAt, totals);
@@ -268,13 +277,23 @@ export interface PartTotals {
 export function addParts({ rows, columns: c, toSprint }: SprintBoardPart, starts: Int32Array, t: PartTotals): void {
   if (rows.length === 0) return;
   newCall();
-  const read = [c.sprintCodes, c.sprintOf, toSprint, starts, c.createdCodes, c.createdDayOf];
   const totals = [t.effort, t.count, t.doneEffort, t.doneCount];
   const totalsAt = placeAll(totals);
   loops.addParts(
     place(rows),
     rows.length,
-    ...placeAll([...read, c.effortCodes, c.effortOf, c.doneCodes, c.doneOf]),
+    ...placeAll([
+      c.sprintCodes,
+      c.sprintOf,
+      toSprint,
+      starts,
+      c.createdCodes,
+      c.createdDayOf,
+      c.effortCodes,
+      c.effortOf,
+      c.doneCodes,
+      c.doneOf,
+    ]),
     ...totalsAt,
   );
   copyAllBack(totalsAt, totals);
