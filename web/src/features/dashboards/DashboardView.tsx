@@ -30,7 +30,6 @@ import {
 import { columnOptions, newWidget } from "./widgetDefaults";
 import { WidgetGrid } from "./WidgetGrid";
 import { WidgetSettings } from "./WidgetSettings";
-import { preloadCharts } from "./widgets/WidgetBody";
 import type { BoardStatus } from "./worker/dashboardCore";
 import { type Draft, useAutosave } from "./useAutosave";
 import { useDirectory } from "./useDirectory";
@@ -54,7 +53,6 @@ const LOADING: Loaded = { kind: "loading" };
 export function DashboardView({ id }: { id: string }) {
   // What was read, for the worker it was read from: a new worker (another dashboard) reads anew.
   const [read, setRead] = useState<{ worker: Worker | null; loaded: Loaded }>({ worker: null, loaded: LOADING });
-  useEffect(preloadCharts, []);
   const opened = useStartedDashboardWorker(id);
   const worker = opened?.worker ?? null;
   useEffect(() => {

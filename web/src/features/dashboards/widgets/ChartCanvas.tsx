@@ -3,8 +3,9 @@
  * paints): one synchronous draw per spec, one per frame at most while the widget is resized, and a
  * redraw when the theme or the print stylesheet changes the colours. A tooltip follows the pointer
  * or, with the canvas focused, the arrow keys; the figures themselves are the table inside the
- * canvas, which screen readers and tests read. This module is loaded lazily with the widgets
- * that draw charts.
+ * canvas, which screen readers and tests read. It is part of the dashboard's own code, not a
+ * module loaded on demand: a chart module that came after the results (its import's task queued
+ * behind the results' render) made the charts mount in a render and frame of their own.
  */
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { drawChart, prepareCanvas, readColors, type ChartColors } from "./chartDraw";

@@ -1,51 +1,16 @@
 /**
- * Draws one widget's engine result: figures as text, charts through the lazily loaded chart
- * canvas, the approximation notes of the sprint widgets, and any configuration problem in words.
+ * Draws one widget's engine result: figures as text, charts on the chart canvas, the approximation
+ * notes of the sprint widgets, and any configuration problem in words.
  * `onDrawn` is called once what the result shows is on screen.
  */
-import { memo, useEffect, useMemo, useSyncExternalStore } from "react";
+import { memo, useEffect, useMemo } from "react";
 import type { WidgetResult } from "../engine/computeWidget";
 import type { BatteryResult } from "../engine/computeBattery";
 import type { NumbersResult } from "../engine/computeNumbers";
 import type { TableResult } from "../engine/computeTable";
-import type { ChartSizeMemo } from "./ChartCanvas";
+import { ChartCanvas, type ChartSizeMemo } from "./ChartCanvas";
 import { burndownSpec, chartWidgetSpec, plannedSpec, velocitySpec, type ChartSpec } from "./chartSpec";
 import { InfoIcon } from "../../../shared/ui/InfoIcon";
-
-type ChartCanvasComponent = typeof import("./ChartCanvas").ChartCanvas;
-
-/** The chart module once loaded, or why it could not be; the charts waiting for it listen. */
-let chartModule: { canvas: ChartCanvasComponent } | { failed: string } | null = null;
-let chartModuleLoad: Promise<void> | null = null;
-const chartModuleListeners = new Set<() => void>();
-
-function loadChartCanvas(): void {
-  chartModuleLoad ??= import("./ChartCanvas").then(
-    (m) => {
-      chartModule = { canvas: m.ChartCanvas };
-      for (const listener of chartModuleListeners) listener();
-    },
-    (error: unknown) => {
-      chartModule = { failed: error instanceof Error ? error.message : String(error) };
-      // A chart mounted later tries again.
-      chartModuleLoad = null;
-      for (const listener of chartModuleListeners) listener();
-    },
-  );
-}
-
-function watchChartModule(onChange: () => void): () => void {
-  chartModuleListeners.add(onChange);
-  loadChartCanvas();
-  return () => chartModuleListeners.delete(onChange);
-}
-
-const currentChartModule = () => chartModule;
-
-/** Starts fetching the chart module while the boards load, so charts do not wait for it after. */
-export function preloadCharts(): void {
-  loadChartCanvas();
-}
 
 export interface WidgetBodyProps {
   result: WidgetResult;
@@ -189,27 +154,6 @@ function TableBody({
   );
 }
 
-/**
- * The chart canvas once its module is in, a placeholder until then. No `lazy` and `Suspense`:
- * React 19 holds back what a suspended boundary reveals for up to 300 ms to batch reveals, and
- * results that came a moment before the module (which the page preloads) waited that long.
- */
-function ChartOnceLoaded({
-  spec,
-  onDrawn,
-  chartSize,
-}: {
-  spec: ChartSpec;
-  onDrawn: () => void;
-  chartSize?: ChartSizeMemo;
-}) {
-  const loaded = useSyncExternalStore(watchChartModule, currentChartModule);
-  if (loaded === null) return <div className="dash-empty">Loading chart…</div>;
-  if ("failed" in loaded) return <div className="dash-empty">The chart could not load: {loaded.failed}</div>;
-  const Canvas = loaded.canvas;
-  return <Canvas spec={spec} onDrawn={onDrawn} sizeMemo={chartSize} />;
-}
-
 function ChartBody({
   spec,
   onDrawn,
@@ -231,7 +175,7 @@ function ChartBody({
           <Drawn onDrawn={onDrawn} dep={spec} />
         </div>
       ) : (
-        <ChartOnceLoaded spec={spec} onDrawn={onDrawn} chartSize={chartSize} />
+        <ChartCanvas spec={spec} onDrawn={onDrawn} sizeMemo={chartSize} />
       )}
       {note && (
         <p className="dash-widget-note" title={note}>
