@@ -38,6 +38,19 @@ function setup(reads: Record<string, BoardFull | ApiError>) {
   return { replies, handle, fetchBoard };
 }
 
+/** A core whose board reads each resolve when the test hands their board over (`reads`). */
+function boardsByHand() {
+  const replies: WorkerReply[] = [];
+  const reads = new Map<string, (b: BoardFull) => void>();
+  const handle = createDashboardCore({
+    post: (r) => replies.push(r),
+    fetchBoard: (id) => new Promise((resolve) => reads.set(id, resolve)),
+    flushMs: 50,
+    partialEveryMs: 1000,
+  });
+  return { replies, reads, handle };
+}
+
 /** A dashboard read: "Saved", its boards a and b (d1) or none, one sum widget and `filters`. */
 function saved(filters: DashboardFilters) {
   return async (id: string): Promise<Versioned<Dashboard>> => ({
@@ -234,14 +247,7 @@ describe("the dashboard worker's core", () => {
   });
 
   test("while boards arrive, partial results come once the load has run partialEveryMs, then at most that often; the last batch always has them", async () => {
-    const replies: WorkerReply[] = [];
-    const reads = new Map<string, (b: BoardFull) => void>();
-    const handle = createDashboardCore({
-      post: (r) => replies.push(r),
-      fetchBoard: (id) => new Promise((resolve) => reads.set(id, resolve)),
-      flushMs: 50,
-      partialEveryMs: 1000,
-    });
+    const { replies, reads, handle } = boardsByHand();
     handle({ type: "view", filters: null, widgets: [count] });
     handle({ type: "load", ids: ["a", "b", "c", "d"], revalidate: false });
     const beforeLoad = replies.length;
@@ -262,6 +268,38 @@ describe("the dashboard worker's core", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(replies.at(-1)?.boards?.loads.every((l) => l.state === "loaded")).toBe(true);
     expect(figure(replies.at(-1), "n2")).toBe("4");
+  });
+
+  test("a view asked while its boards come in gets its results with them, or at the load's first partial results", async () => {
+    const { replies, reads, handle } = boardsByHand();
+    const results = () => replies.filter((r) => r.results);
+    handle({ type: "load", ids: ["a", "b"], revalidate: false });
+    handle({ type: "view", filters: null, widgets: [count], key: "all" });
+    // None over no boards, for the page to draw and draw again when they come.
+    expect(results()).toHaveLength(0);
+    reads.get("a")?.(board("a", [1, 2]));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(results()).toHaveLength(0);
+    reads.get("b")?.(board("b", [3]));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(results()).toHaveLength(1);
+    expect(figure(results()[0], "n2")).toBe("3");
+    expect(results()[0]?.results?.viewKey).toBe("all");
+
+    // A board that does not come: the view gets the others' results once the load has run a
+    // second, though nothing else happened by then.
+    handle({ type: "load", ids: ["a", "b", "c"], revalidate: false });
+    handle({ type: "view", filters: null, widgets: [sum, count], key: "more" });
+    expect(results()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(results()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(results()).toHaveLength(2);
+    expect(figure(results()[1], "n1")).toBe("6");
+    // The count is the one the page holds, over the same data: it is not sent again.
+    expect(Object.keys(results()[1]?.results?.results ?? {})).toEqual(["n1"]);
+    expect(results()[1]?.results?.viewKey).toBe("more");
+    expect(replies.at(-1)?.boards?.loads.map((l) => l.state)).toEqual(["loaded", "loaded", "loading"]);
   });
 
   test("board states go to the page when a load starts, when a board turns slow or fails, and when all settle", async () => {

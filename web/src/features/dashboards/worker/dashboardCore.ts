@@ -201,6 +201,8 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   /** When results over the boards so far were last sent, or the load began. */
   let partialAt = 0;
   const partialEveryMs = options.partialEveryMs ?? 1000;
+  /** Sends what a view waits for at the load's next partial results, should no board come by then. */
+  let partialTimer: ReturnType<typeof setTimeout> | null = null;
   // The boards a load asks for at once come in one reply.
   const fetchBoard = options.fetchBoard ?? readTogether();
   const fetchDashboard = options.fetchDashboard ?? getDashboard;
@@ -398,6 +400,19 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       readFields = undefined;
       load(loadingIds, true);
       stale = true;
+      return;
+    }
+    const untilPartial = partialAt + partialEveryMs - Date.now();
+    if (loads.some((l) => l.state === "loading") && untilPartial > 0) {
+      // Its boards are still coming in, and not for long: the results go out with them, as
+      // `onLoads` sends them, not now over the few (or none) in so far, for the page to draw
+      // them and then everything again a moment later.
+      stale = true;
+      if (partialTimer !== null) clearTimeout(partialTimer);
+      partialTimer = setTimeout(() => {
+        partialTimer = null;
+        if (stale) onLoads(loads);
+      }, untilPartial);
       return;
     }
     stale = false;
