@@ -33,9 +33,12 @@ export async function instrumentDashboard(page: Page): Promise<() => Worker | nu
     // A user-timing mark lands in a Chromium trace: its trace time and this page time match.
     window.__dashOriginAt = performance.now();
     performance.mark("dash-bench-origin");
+    // Each request and reply is also a user-timing mark, so a trace (`DASH_TRACE`) places the
+    // page's tasks between them.
     window.Worker = class extends Native {
       override postMessage(message: unknown, options?: unknown): void {
         window.__dashAskedAt ??= performance.now();
+        performance.mark("dash-ask");
         super.postMessage(message, options as StructuredSerializeOptions);
       }
       constructor(url: string | URL, options?: WorkerOptions) {
@@ -43,6 +46,7 @@ export async function instrumentDashboard(page: Page): Promise<() => Worker | nu
         // Added first, so it runs before the page's own listener applies the results.
         this.addEventListener("message", (event: MessageEvent<{ results?: unknown; boards?: unknown }>) => {
           if (event.data?.results) window.__dashResultsAt?.push(performance.now());
+          performance.mark(event.data?.results ? "dash-results" : event.data?.boards ? "dash-boards" : "dash-message");
           if (event.data?.boards) window.__dashBoardsAt?.push(performance.now());
         });
       }
