@@ -302,6 +302,21 @@ describe("the dashboard worker's core", () => {
     expect(replies.at(-1)?.boards?.loads.map((l) => l.state)).toEqual(["loaded", "loaded", "loading"]);
   });
 
+  test("a view waiting on a load that another replaces gets its partial results on the new load's clock", async () => {
+    const { replies, reads, handle } = boardsByHand();
+    const results = () => replies.filter((r) => r.results);
+    handle({ type: "load", ids: ["a", "b"], revalidate: false });
+    handle({ type: "view", filters: null, widgets: [count], key: "all" });
+    reads.get("a")?.(board("a", [1, 2]));
+    await vi.advanceTimersByTimeAsync(500);
+    handle({ type: "load", ids: ["a", "c"], revalidate: false });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(results()).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(results()).toHaveLength(1);
+    expect(figure(results()[0], "n2")).toBe("2");
+  });
+
   test("board states go to the page when a load starts, when a board turns slow or fails, and when all settle", async () => {
     const replies: WorkerReply[] = [];
     const reads = new Map<string, { resolve: (b: BoardFull) => void; reject: (e: unknown) => void }>();

@@ -201,7 +201,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   /** When results over the boards so far were last sent, or the load began. */
   let partialAt = 0;
   const partialEveryMs = options.partialEveryMs ?? 1000;
-  /** Sends what a view waits for at the load's next partial results, should no board come by then. */
+  /** Pending while a view waits for the load's first partial results (`awaitPartial`). */
   let partialTimer: ReturnType<typeof setTimeout> | null = null;
   // The boards a load asks for at once come in one reply.
   const fetchBoard = options.fetchBoard ?? readTogether();
@@ -347,6 +347,18 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     view = { filters, filtersKey: JSON.stringify(filters ?? null), widgets, key };
   };
 
+  /** Has `onLoads` send what a view waits for at the load's first partial results, should no board come by then. */
+  const awaitPartial = () => {
+    if (partialTimer !== null) clearTimeout(partialTimer);
+    partialTimer = setTimeout(
+      () => {
+        partialTimer = null;
+        if (stale) onLoads(loads);
+      },
+      partialAt + partialEveryMs - Date.now(),
+    );
+  };
+
   const load = (ids: string[], revalidate: boolean) => {
     // The page asks for the boards `open` is already reading: those reads go on.
     if (!revalidate && loadingIds && sameIds(loadingIds, ids)) return;
@@ -362,6 +374,8 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       flushMs: options.flushMs,
       slowAfterMs: options.slowAfterMs,
     });
+    // A view waiting on the load this one replaces waits on this one's clock.
+    if (partialTimer !== null) awaitPartial();
   };
 
   return (request) => {
@@ -402,17 +416,12 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       stale = true;
       return;
     }
-    const untilPartial = partialAt + partialEveryMs - Date.now();
-    if (loads.some((l) => l.state === "loading") && untilPartial > 0) {
+    if (loads.some((l) => l.state === "loading") && partialAt + partialEveryMs > Date.now()) {
       // Its boards are still coming in, and not for long: the results go out with them, as
       // `onLoads` sends them, not now over the few (or none) in so far, for the page to draw
       // them and then everything again a moment later.
       stale = true;
-      if (partialTimer !== null) clearTimeout(partialTimer);
-      partialTimer = setTimeout(() => {
-        partialTimer = null;
-        if (stale) onLoads(loads);
-      }, untilPartial);
+      awaitPartial();
       return;
     }
     stale = false;
