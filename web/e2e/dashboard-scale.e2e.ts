@@ -9,7 +9,8 @@
  * `DASH_PAIRS`: cold loads timed (default 5). `DASH_THREADS=1`: each timed load's CPU by process and
  * renderer thread. `DASH_TRACE`, `DASH_BASELINE_TRACE`: files for the traced pair's traces, with
  * `DASH_TRACE_CATS` for other categories (comma-separated). `DASH_PROFILE=cold|filter`: a sampling
- * profile of the page's main thread.
+ * profile of the page's main thread. `DASH_ONE_BOARD=1`: the same 100,000 items, widgets and
+ * baseline on one board instead of fifty, which tells what the cold load spends per board.
  */
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
@@ -42,6 +43,8 @@ import {
 
 const BOARDS = SCALE_BOARDS;
 const ITEMS_PER_BOARD = SCALE_ITEMS_PER_BOARD;
+/** Every board's items on one board, in as many batches as there would be boards. */
+const ONE_BOARD = Boolean(process.env.DASH_ONE_BOARD);
 /**
  * Cold loads timed, each beside a baseline load right after it: the machine is noisy.
  * `DASH_PAIRS` asks for more, to tell two builds apart.
@@ -64,6 +67,19 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
   const members = await createMembers(e2e.server, ["Ada", "Grace", "Linus"]);
   const random = scaleRandom();
   const boardIds: string[] = [];
+  if (ONE_BOARD) {
+    const id = await createBoard(
+      e2e.server,
+      { workspaceId: workspace.body.id, name: scaleBoardName(0), columns: SCALE_COLUMNS, groups: SCALE_GROUPS },
+      [],
+    );
+    for (let b = 0; b < BOARDS; b++) {
+      const items = Array.from({ length: ITEMS_PER_BOARD }, (_, i) => scaleItem(random, members, i));
+      const batch = await e2e.server.api("POST", `/boards/${id}/items/batch`, { items });
+      expect(batch.status).toBe(201);
+    }
+    return { workspaceId: workspace.body.id, boardIds: [id] };
+  }
   for (let b = 0; b < BOARDS; b++) {
     const board = {
       workspaceId: workspace.body.id,
@@ -257,7 +273,8 @@ test("50 boards × 2,000 items: time to draw every widget, and to redraw after a
   }
   const ratios = coldDraws.map((ms, i) => ms / (emptyDraws[i] as number));
   console.log(
-    `dashboard scale (${SERVER}): ${BOARDS} boards × ${ITEMS_PER_BOARD} items, ${widgets.length} widgets drawn, ` +
+    `dashboard scale (${SERVER}): ${ONE_BOARD ? `1 board of ${BOARDS * ITEMS_PER_BOARD}` : `${BOARDS} boards × ${ITEMS_PER_BOARD}`} ` +
+      `items, ${widgets.length} widgets drawn, ` +
       `cold, ${LOAD_PAIRS} loads: median ${percentile(coldDraws, 50).toFixed(0)} ms after navigation ` +
       `(${coldDraws.map((t) => t.toFixed(0)).join(", ")}); baseline (the same widgets over no boards), each right ` +
       `after: median ${percentile(emptyDraws, 50).toFixed(0)} ms (${emptyDraws.map((t) => t.toFixed(0)).join(", ")}); ` +
