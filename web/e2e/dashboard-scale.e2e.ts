@@ -66,7 +66,6 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
   expect(workspace.status).toBe(201);
   const members = await createMembers(e2e.server, ["Ada", "Grace", "Linus"]);
   const random = scaleRandom();
-  const boardIds: string[] = [];
   if (ONE_BOARD) {
     const id = await createBoard(
       e2e.server,
@@ -80,6 +79,7 @@ async function seed(): Promise<{ workspaceId: string; boardIds: string[] }> {
     }
     return { workspaceId: workspace.body.id, boardIds: [id] };
   }
+  const boardIds: string[] = [];
   for (let b = 0; b < BOARDS; b++) {
     const board = {
       workspaceId: workspace.body.id,

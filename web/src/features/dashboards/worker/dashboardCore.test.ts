@@ -317,6 +317,22 @@ describe("the dashboard worker's core", () => {
     expect(figure(results()[0], "n2")).toBe("2");
   });
 
+  test("a view's wait ends with the results it waited for: a later load's partial results come only as its boards do", async () => {
+    const { replies, reads, handle } = boardsByHand();
+    const results = () => replies.filter((r) => r.results);
+    handle({ type: "load", ids: ["a", "b"], revalidate: false });
+    handle({ type: "view", filters: null, widgets: [count], key: "all" });
+    reads.get("a")?.(board("a", [1, 2]));
+    reads.get("b")?.(board("b", [3]));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(results()).toHaveLength(1);
+    // A new load, one of whose boards comes at once and the other never: nothing waits on it.
+    handle({ type: "load", ids: ["a", "c"], revalidate: true });
+    reads.get("a")?.(board("a", [1]));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(results()).toHaveLength(1);
+  });
+
   test("board states go to the page when a load starts, when a board turns slow or fails, and when all settle", async () => {
     const replies: WorkerReply[] = [];
     const reads = new Map<string, { resolve: (b: BoardFull) => void; reject: (e: unknown) => void }>();

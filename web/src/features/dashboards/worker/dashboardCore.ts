@@ -201,8 +201,13 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
   /** When results over the boards so far were last sent, or the load began. */
   let partialAt = 0;
   const partialEveryMs = options.partialEveryMs ?? 1000;
-  /** Pending while a view waits for the load's first partial results (`awaitPartial`). */
+  /** Pending while, and only while, a view waits for the load's first partial results (`awaitPartial`). */
   let partialTimer: ReturnType<typeof setTimeout> | null = null;
+  const stopAwaitingPartial = () => {
+    if (partialTimer === null) return;
+    clearTimeout(partialTimer);
+    partialTimer = null;
+  };
   // The boards a load asks for at once come in one reply.
   const fetchBoard = options.fetchBoard ?? readTogether();
   const fetchDashboard = options.fetchDashboard ?? getDashboard;
@@ -325,6 +330,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     if (stale && (settled || Date.now() - partialAt >= partialEveryMs)) {
       if (!settled) partialAt = Date.now();
       stale = false;
+      stopAwaitingPartial();
       update = results();
     }
     const statuses = next.map(status);
@@ -347,9 +353,12 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
     view = { filters, filtersKey: JSON.stringify(filters ?? null), widgets, key };
   };
 
-  /** Has `onLoads` send what a view waits for at the load's first partial results, should no board come by then. */
+  /**
+   * Has `onLoads` send what a view waits for at the load's first partial results, should no board
+   * come by then.
+   */
   const awaitPartial = () => {
-    if (partialTimer !== null) clearTimeout(partialTimer);
+    stopAwaitingPartial();
     partialTimer = setTimeout(
       () => {
         partialTimer = null;
@@ -425,6 +434,7 @@ export function createDashboardCore(options: CoreOptions): (request: WorkerReque
       return;
     }
     stale = false;
+    stopAwaitingPartial();
     const update = results(request.shown);
     if (update) post({ results: update });
   };
