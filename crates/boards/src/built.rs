@@ -19,8 +19,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use bytes::Bytes;
 use store::Db;
 
-use crate::columnar::{ColumnsForm, columnar_board, columnar_etag};
+use crate::columnar::{Codes, ColumnsForm, columnar_board, columnar_etag};
 use crate::error::{BoardsError, Result};
+use crate::shared_dicts::share_dicts;
 
 /// zstd's default level: the body is compressed once per board version, so
 /// the bytes saved on every read outweigh the few milliseconds over level 1.
@@ -44,12 +45,53 @@ impl BuiltBoard {
     }
 }
 
+/// Some boards' columns forms with shared dictionaries (see
+/// [`crate::shared_dicts`]), each part compressed with zstd (a complete
+/// frame) as [`BuiltBoard`] keeps a body.
+#[derive(Debug)]
+pub struct SharedBuilt {
+    /// `{"dicts": {..}}` and its newline.
+    pub dicts_line: Compressed,
+    /// Each board's body, in the order the boards were given.
+    pub bodies: Vec<Compressed>,
+}
+
+/// Bytes compressed with zstd, and their length before.
+#[derive(Debug)]
+pub struct Compressed {
+    pub zstd: Bytes,
+    pub len: usize,
+}
+
+impl Compressed {
+    fn new(bytes: &[u8]) -> Result<Self> {
+        let zstd = zstd::bulk::compress(bytes, LEVEL).map_err(BoardsError::Compression)?;
+        Ok(Self {
+            zstd: Bytes::from(zstd),
+            len: bytes.len(),
+        })
+    }
+
+    /// The bytes as they were, for a client that does not take zstd.
+    pub fn expanded(&self) -> Result<Vec<u8>> {
+        zstd::bulk::decompress(&self.zstd, self.len).map_err(BoardsError::Compression)
+    }
+}
+
+/// How many sets of boards' shared-dictionary forms are kept: a few
+/// dashboards open in a few tabs.
+const SHARED_KEPT: usize = 4;
+
 /// The boards' built columns forms, by board id and fields, within a budget
-/// of compressed bytes.
+/// of compressed bytes; and the last few sets of them read with shared
+/// dictionaries.
 #[derive(Debug)]
 pub struct BuiltBoards {
     budget: usize,
     held: Mutex<Held>,
+    /// By the boards' ETags (which name each board, its version and form),
+    /// the most recently read last.
+    shared: Mutex<Vec<(Vec<String>, Arc<SharedBuilt>)>>,
 }
 
 #[derive(Debug, Default)]
@@ -72,7 +114,52 @@ impl BuiltBoards {
         Self {
             budget,
             held: Mutex::default(),
+            shared: Mutex::default(),
         }
+    }
+
+    /// `boards` (built as they are now, by [`Self::columnar`]) with one
+    /// dictionary per values key, their codes written as `codes` says: the
+    /// kept ones while every board is as it was when they were built.
+    pub fn shared_dicts(
+        &self,
+        boards: &[Arc<BuiltBoard>],
+        codes: Codes,
+    ) -> Result<Arc<SharedBuilt>> {
+        let etags: Vec<String> = boards.iter().map(|b| b.etag.clone()).collect();
+        let lock = || self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        {
+            let mut kept = lock();
+            if let Some(at) = kept.iter().position(|(tags, _)| *tags == etags) {
+                let hit = kept.remove(at);
+                let built = Arc::clone(&hit.1);
+                kept.push(hit);
+                return Ok(built);
+            }
+        }
+        let expanded = boards
+            .iter()
+            .map(|b| b.body())
+            .collect::<Result<Vec<_>>>()?;
+        let bodies: Vec<&[u8]> = expanded.iter().map(Vec::as_slice).collect();
+        let shared = share_dicts(&bodies, codes)?;
+        let mut dicts_line = shared.dicts;
+        dicts_line.push(b'\n');
+        let built = Arc::new(SharedBuilt {
+            dicts_line: Compressed::new(&dicts_line)?,
+            bodies: shared
+                .bodies
+                .iter()
+                .map(|b| Compressed::new(b))
+                .collect::<Result<_>>()?,
+        });
+        let mut kept = lock();
+        kept.retain(|(tags, _)| *tags != etags);
+        if kept.len() >= SHARED_KEPT {
+            kept.remove(0);
+        }
+        kept.push((etags, Arc::clone(&built)));
+        Ok(built)
     }
 
     /// The board's columns form of `form` as it is now, for `account_id`:
@@ -223,6 +310,47 @@ mod tests {
         assert_eq!(after.etag, fresh.etag);
         assert_eq!(after.body().unwrap(), fresh.body);
         assert_eq!(built.bytes(), after.zstd.len(), "the old version is gone");
+    }
+
+    #[test]
+    fn shared_dictionaries_are_kept_until_one_of_their_boards_changes() {
+        let (_dir, db) = db();
+        let (one, two) = (board(&db, "a", "One", 30), board(&db, "a", "Two", 20));
+        let built = BuiltBoards::new(1 << 20);
+        let form = ColumnsForm {
+            fields: ItemFields::ALL,
+            codes: Codes::Base64,
+        };
+        let read = |built: &BuiltBoards| {
+            let boards = [&one, &two].map(|id| built.columnar(&db, "a", id, form).unwrap());
+            built.shared_dicts(&boards, form.codes).unwrap()
+        };
+        let first = read(&built);
+        assert!(Arc::ptr_eq(&first, &read(&built)));
+        let fresh = |id: &str| columnar_board(&db, "a", id, form).unwrap().body;
+        let expected = share_dicts(&[&fresh(&one), &fresh(&two)], form.codes).unwrap();
+        assert_eq!(
+            first.dicts_line.expanded().unwrap(),
+            [&expected.dicts[..], b"\n"].concat()
+        );
+        assert_eq!(first.bodies.len(), 2);
+        assert_eq!(first.bodies[1].expanded().unwrap(), expected.bodies[1]);
+
+        crate::items::create_items(
+            &db,
+            "a",
+            "t",
+            &two,
+            &[NewItem {
+                name: "late".into(),
+                ..Default::default()
+            }],
+        )
+        .unwrap();
+        let after = read(&built);
+        assert!(!Arc::ptr_eq(&first, &after));
+        let expected = share_dicts(&[&fresh(&one), &fresh(&two)], form.codes).unwrap();
+        assert_eq!(after.bodies[1].expanded().unwrap(), expected.bodies[1]);
     }
 
     #[test]

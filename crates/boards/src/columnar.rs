@@ -356,7 +356,7 @@ impl ValueColumns {
 
 /// Writes a list of codes (`-1` for no value) of a dictionary of `dict_len`
 /// entries: a JSON array of numbers, or packed into one base64 string.
-fn write_codes(
+pub(crate) fn write_codes(
     out: &mut Vec<u8>,
     each: impl ExactSizeIterator<Item = i64>,
     dict_len: usize,

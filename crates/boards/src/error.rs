@@ -4,8 +4,8 @@
 use store::rusqlite;
 
 /// What every function of this crate can fail with. The server maps
-/// `NotFound` to 404, `Invalid` to 400, `Conflict` to 409, and `Database` and
-/// `Compression` to 500.
+/// `NotFound` to 404, `Invalid` to 400, `Conflict` to 409, and `Database`,
+/// `Compression` and `KeptBody` to 500.
 #[derive(Debug, thiserror::Error)]
 pub enum BoardsError {
     /// Missing, or belonging to another account: the two are indistinguishable.
@@ -22,6 +22,9 @@ pub enum BoardsError {
     /// A built board's body could not be compressed or expanded.
     #[error("compression error")]
     Compression(#[source] std::io::Error),
+    /// A kept columns-form body could not be read back (see `shared_dicts`).
+    #[error("a kept board body could not be read: {0}")]
+    KeptBody(String),
 }
 
 pub type Result<T, E = BoardsError> = std::result::Result<T, E>;

@@ -49,6 +49,7 @@ pub mod model;
 pub mod presets;
 mod rules;
 mod schema;
+pub mod shared_dicts;
 mod tables;
 pub mod workspaces;
 
@@ -58,7 +59,7 @@ pub use boards::{
     list_boards, remove_column, remove_group, rename_board, rename_column, rename_group,
     reorder_columns, reorder_groups, set_column_settings,
 };
-pub use built::{BuiltBoard, BuiltBoards};
+pub use built::{BuiltBoard, BuiltBoards, Compressed, SharedBuilt};
 pub use calendar_overlay::{
     DueEntry, Overlay, OverlayBoard, SprintSpan, calendar_overlay, due_columns,
 };
@@ -78,6 +79,7 @@ pub use items::{
 };
 pub use model::*;
 pub use schema::{MIGRATIONS, migrate};
+pub use shared_dicts::{SharedDicts, share_dicts};
 pub use workspaces::check_workspace;
 pub use workspaces::{
     create_member, create_workspace, delete_member, delete_workspace, ensure_self_member,

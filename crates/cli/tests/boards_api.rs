@@ -669,6 +669,156 @@ fn a_columns_read_packs_its_codes_when_asked() {
     );
 }
 
+/// Each item's values, by key, as a columns body and the dictionaries it reads give them:
+/// its own (`shared` none) or those of a shared-dictionaries read.
+fn item_values(
+    body: &Value,
+    shared: Option<&Value>,
+) -> Vec<std::collections::BTreeMap<String, Value>> {
+    let count = body["items"]["count"].as_u64().unwrap() as usize;
+    let mut items = vec![std::collections::BTreeMap::new(); count];
+    for (key, column) in body["items"]["values"].as_object().unwrap() {
+        let dict = match shared {
+            Some(dicts) => dicts["dicts"][key].as_array().unwrap().clone(),
+            None => column["dict"].as_array().unwrap().clone(),
+        };
+        let codes: boards::CodeList = serde_json::from_value(column["codes"].clone()).unwrap();
+        let codes = codes.decode(dict.len()).unwrap();
+        assert_eq!(codes.len(), count, "{key}");
+        for (item, code) in items.iter_mut().zip(codes) {
+            if let Ok(at) = usize::try_from(code) {
+                item.insert(key.clone(), dict[at].clone());
+            }
+        }
+    }
+    items
+}
+
+#[test]
+fn many_boards_share_their_dictionaries_when_asked() {
+    let server = TestServer::start();
+    let f = owner_fixture(&server);
+    let (account, db) = owner_account_and_db(&server);
+    // A board of the same columns, as a dashboard's boards mostly are.
+    let columns = server
+        .call("GET", &format!("/boards/{}/full", f.board), None)
+        .json()["board"]["columns"]
+        .clone();
+    let other = server.call(
+        "POST",
+        "/boards",
+        Some(&json!({"workspaceId": f.workspace, "name": "Other", "columns": columns})),
+    );
+    assert_eq!(other.status, 201, "{}", other.text());
+    let other = other.json()["id"].as_str().unwrap().to_owned();
+    // Both boards hold "Done" and a budget of 1200: the shared dictionaries hold each once.
+    for values in [
+        json!({"status": "Done", "budget": 1200}),
+        json!({"status": "Working on it", "budget": 7}),
+    ] {
+        let item = server.call(
+            "POST",
+            &format!("/boards/{other}/items"),
+            Some(&json!({"name": "x", "values": values})),
+        );
+        assert_eq!(item.status, 201, "{}", item.text());
+    }
+    let form = boards::ColumnsForm {
+        fields: boards::ItemFields::parse("groupId,createdAt,values").unwrap(),
+        codes: boards::Codes::Base64,
+    };
+    let query = format!(
+        "/boards/full?ids={},nope,{other}&fields=groupId,createdAt,values&codes=base64&dicts=shared",
+        f.board
+    );
+    let read = |headers: &[(&str, &str)]| columns_get(&server, &query, headers);
+    let plain = read(&[]);
+    assert_eq!(plain.status, 200, "{}", plain.text());
+    let lines: Vec<Value> = plain
+        .text()
+        .strip_suffix('\n')
+        .unwrap()
+        .split('\n')
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    let dicts = &lines[0];
+    assert_eq!(
+        dicts["dicts"]["status"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| **v == json!("Done"))
+            .count(),
+        1
+    );
+    assert_eq!(
+        dicts["dicts"]["budget"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| **v == json!(1200))
+            .count(),
+        1
+    );
+    for (line, id) in [(&lines[1], &f.board), (&lines[3], &other)] {
+        let alone = boards::columnar_board(&db, &account, id, form).unwrap();
+        let alone: Value = serde_json::from_slice(&alone.body).unwrap();
+        assert_eq!(line["id"], json!(id));
+        assert_eq!(
+            line["etag"],
+            json!(boards::columnar_etag(&db, &account, id, form).unwrap())
+        );
+        let body = &line["body"];
+        // The board and its other fields as its own read gives them; every item's values too.
+        assert_eq!(body["board"], alone["board"]);
+        assert_eq!(body["items"]["groupId"], alone["items"]["groupId"]);
+        assert_eq!(body["items"]["createdAt"], alone["items"]["createdAt"]);
+        assert!(body["items"]["values"]["status"].get("dict").is_none());
+        assert_eq!(
+            item_values(body, Some(dicts)),
+            item_values(&alone, None),
+            "{id}"
+        );
+    }
+    assert_eq!(lines[2]["error"]["code"], json!("not_found"));
+    let packed = read(&[("Accept-Encoding", "zstd")]);
+    assert_eq!(packed.header("content-encoding"), Some("zstd"));
+    assert_eq!(
+        zstd::decode_all(packed.body.as_slice()).unwrap(),
+        plain.body
+    );
+
+    // A board changed is read as it is now, not as the kept dictionaries had it.
+    let changed = server.call(
+        "PATCH",
+        &format!("/items/{}", f.item),
+        Some(&json!({"values": {"budget": 99}})),
+    );
+    assert!(changed.status < 300, "{}", changed.text());
+    let again = read(&[]);
+    let lines: Vec<Value> = again
+        .text()
+        .trim_end()
+        .split('\n')
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        item_values(&lines[1]["body"], Some(&lines[0]))[0]["budget"],
+        json!(99)
+    );
+
+    let refused = read_refused(
+        &server,
+        &format!("/boards/full?ids={}&dicts=SHARED", f.board),
+    );
+    assert_refused_on([refused], "dicts");
+}
+
+fn read_refused(server: &TestServer, path: &str) -> (String, Reply) {
+    (path.to_owned(), columns_get(server, path, &[]))
+}
+
 #[test]
 fn bad_values_are_refused_and_batches_are_all_or_nothing() {
     let server = TestServer::start();

@@ -306,6 +306,7 @@ impl From<boards::BoardsError> for ApiError {
             E::Conflict { message } => ApiError::new(StatusCode::CONFLICT, "conflict", message),
             E::Database(e) => ApiError::internal(e),
             E::Compression(e) => ApiError::internal(e),
+            e @ E::KeptBody(_) => ApiError::internal(e),
         }
     }
 }

@@ -89,6 +89,12 @@ pub struct FullReadsQuery {
     /// or `base64` (one packed string per column).
     #[param(pattern = "^(numbers|base64)$")]
     pub codes: Option<String>,
+    /// `own` (the default): each body carries its own dictionaries. `shared`:
+    /// a first line `{"dicts": {"<key>": [..]}}` carries one dictionary per
+    /// values key for all the boards, and each body's values columns carry
+    /// only `codes`, into those.
+    #[param(pattern = "^(own|shared)$")]
+    pub dicts: Option<String>,
 }
 
 /// `GET /boards/{id}/full`'s query.

@@ -192,7 +192,10 @@ const FULL_READS_MEDIA_TYPE: &str = "application/x-ndjson";
 /// `fields` and `codes`), or
 /// `{"id", "error": {"code", "message"}}` for a board that cannot be read
 /// (`not_found`: missing or another account's). Each line is sent as soon as
-/// it is ready. Compressed when the client
+/// it is ready. With `dicts=shared`, a first line `{"dicts": {"<key>": [..]}}`
+/// holds one dictionary per values key for all the boards, and each body's
+/// values columns hold only `codes` into it (`boards::shared_dicts`); every
+/// board is then read before the first line goes. Compressed when the client
 /// accepts gzip, br or zstd. Agent tokens are admitted.
 // A dashboard opens all its boards at once; one reply instead of one request
 // per board saves each request's work in every process of the browser. The
@@ -203,7 +206,7 @@ const FULL_READS_MEDIA_TYPE: &str = "application/x-ndjson";
     responses(
         (status = 200, description = "One line per board, in the order of `ids`.",
             content_type = "application/x-ndjson", body = String),
-        (status = 400, description = "`ids` is missing or empty, names a board twice, or more than 100 boards; `fields` names something that is not an item field; or `codes` is neither `numbers` nor `base64`.",
+        (status = 400, description = "`ids` is missing or empty, names a board twice, or more than 100 boards; `fields` names something that is not an item field; `codes` is neither `numbers` nor `base64`; or `dicts` is neither `own` nor `shared`.",
             body = crate::wire::ErrorBody),
     ))]
 pub(super) async fn full_boards(
@@ -214,9 +217,14 @@ pub(super) async fn full_boards(
 ) -> ApiResult<Response> {
     let ids = full_read_ids(query.ids.as_deref().unwrap_or_default())?;
     let form = columns_form(query.fields.as_deref(), query.codes.as_deref())?;
+    let shared = shared_dicts(query.dicts.as_deref())?;
     let account = caller.account_id().to_owned();
     let zstd = accepts_encoding(&headers, "zstd");
     let body = blocking_body(move |chunks| {
+        if shared {
+            shared_dict_lines(&s, &account, &ids, form, zstd, &chunks);
+            return;
+        }
         // The lines' own small frames share one context: making one costs
         // more than compressing a line's head.
         let mut frames = match zstd.then(|| zstd::bulk::Compressor::new(1)).transpose() {
@@ -232,7 +240,15 @@ pub(super) async fn full_boards(
                 .built_boards
                 .columnar(&s.db, &account, id, form)
                 .map_err(ApiError::from)
-                .and_then(|built| board_line(id, &built, frames.as_mut()))
+                .and_then(|built| {
+                    board_line(
+                        id,
+                        &built.etag,
+                        &built.zstd,
+                        || built.body(),
+                        frames.as_mut(),
+                    )
+                })
                 .or_else(|error| error_line(id, &error, frames.as_mut()));
             let sent = match line {
                 Ok(line) => line.into_iter().all(|chunk| chunks.send(chunk)),
@@ -264,6 +280,85 @@ pub(super) async fn full_boards(
         );
     }
     Ok(reply)
+}
+
+/// The lines of `GET /boards/full?dicts=shared`: every board is read (or
+/// found kept) before the first line, the dictionaries' line, goes out.
+fn shared_dict_lines(
+    s: &AppState,
+    account: &str,
+    ids: &[String],
+    form: boards::ColumnsForm,
+    zstd: bool,
+    chunks: &Chunks,
+) {
+    let reads: Vec<ApiResult<std::sync::Arc<boards::BuiltBoard>>> = ids
+        .iter()
+        .map(|id| (s.built_boards.columnar(&s.db, account, id, form)).map_err(ApiError::from))
+        .collect();
+    let built: Vec<_> = reads
+        .iter()
+        .filter_map(|read| read.as_ref().ok())
+        .cloned()
+        .collect();
+    let lines = s
+        .built_boards
+        .shared_dicts(&built, form.codes)
+        .map_err(ApiError::from)
+        .and_then(|shared| {
+            let mut frames = zstd
+                .then(|| zstd::bulk::Compressor::new(1))
+                .transpose()
+                .map_err(ApiError::internal)?;
+            let dicts = &shared.dicts_line;
+            let mut lines = vec![if frames.is_some() {
+                vec![dicts.zstd.clone()]
+            } else {
+                vec![dicts.expanded()?.into()]
+            }];
+            let mut bodies = shared.bodies.iter();
+            for (id, read) in ids.iter().zip(&reads) {
+                lines.push(match read {
+                    Ok(built) => {
+                        let body = bodies.next().ok_or_else(|| {
+                            ApiError::internal(std::io::Error::other(
+                                "a board's shared body is missing",
+                            ))
+                        })?;
+                        board_line(
+                            id,
+                            &built.etag,
+                            &body.zstd,
+                            || body.expanded(),
+                            frames.as_mut(),
+                        )?
+                    }
+                    Err(error) => error_line(id, error, frames.as_mut())?,
+                });
+            }
+            Ok(lines)
+        });
+    match lines {
+        Ok(lines) => {
+            let _ = lines.into_iter().flatten().all(|chunk| chunks.send(chunk));
+        }
+        // `ApiError::internal` logged why; before its first line the client
+        // reads each board on its own.
+        Err(_logged) => chunks.cut_short(),
+    }
+}
+
+/// Whether `dicts` asks for shared dictionaries: `own` (the default) or `shared`.
+fn shared_dicts(dicts: Option<&str>) -> ApiResult<bool> {
+    match dicts {
+        None | Some("own") => Ok(false),
+        Some("shared") => Ok(true),
+        Some(other) => Err(ApiError::bad_request(
+            "invalid_request",
+            format!("dicts must be \"own\" or \"shared\", not {other:?}"),
+        )
+        .on_field(Some("dicts"))),
+    }
 }
 
 /// `ids` as asked: 1 to [`MAX_FULL_READS`] non-empty ids, each once.
@@ -306,25 +401,24 @@ fn columns_form(fields: Option<&str>, codes: Option<&str>) -> ApiResult<boards::
 }
 
 /// A board's line, as the chunks to send: with `zstd`, the line's head and
-/// end as frames of their own around the kept body's frame.
+/// end as frames of their own around the kept body's frame (`body_zstd`;
+/// `body` expands it for a client that takes no zstd).
 fn board_line(
     id: &str,
-    built: &boards::BuiltBoard,
+    etag: &str,
+    body_zstd: &bytes::Bytes,
+    body: impl FnOnce() -> boards::Result<Vec<u8>>,
     zstd: Option<&mut zstd::bulk::Compressor<'static>>,
 ) -> ApiResult<Vec<bytes::Bytes>> {
-    let head = format!(
-        "{{\"id\":{},\"etag\":{},\"body\":",
-        json!(id),
-        json!(built.etag)
-    );
+    let head = format!("{{\"id\":{},\"etag\":{},\"body\":", json!(id), json!(etag));
     if let Some(frames) = zstd {
         return Ok(vec![
             compressed(frames, head.as_bytes())?,
-            built.zstd.clone(),
+            body_zstd.clone(),
             compressed(frames, b"}\n")?,
         ]);
     }
-    let body = built.body()?;
+    let body = body()?;
     let mut line = Vec::with_capacity(head.len() + body.len() + 2);
     line.extend_from_slice(head.as_bytes());
     line.extend_from_slice(&body);

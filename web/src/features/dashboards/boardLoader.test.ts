@@ -292,8 +292,44 @@ describe("fetchBoardsTogether", () => {
     expect((await b)?.board).toEqual(boardB.board);
     await expect(gone).rejects.toMatchObject({ status: 404, code: "not_found" });
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/full?ids=a,gone,b&codes=base64");
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/full?ids=a,gone,b&codes=base64&dicts=shared");
     expect(fetchMock.mock.calls[0]?.[1].priority).toBe("low");
+  });
+
+  test("boards read with shared dictionaries hold their own values and share each key's entries", async () => {
+    const shared = [
+      { dicts: { s: ["Done", "Stuck"], n: [3, 5] } },
+      { id: "a", etag: '"a.1"', body: { board: boardA.board, items: { count: 2, values: { s: { codes: [1, -1] } } } } },
+      {
+        id: "b",
+        etag: '"b.1"',
+        body: { board: boardB.board, items: { count: 1, values: { s: { codes: "AQ==" }, n: { codes: [1] } } } },
+      },
+      { id: "c", etag: '"c.1"', body: { board: boardB.board, items: { count: 1, values: { t: { codes: [0] } } } } },
+    ]
+      .map((line) => `${JSON.stringify(line)}\n`)
+      .join("");
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValueOnce(streamed(cut(shared, 5))));
+    const [a, b, c] = fetchBoardsTogether(["a", "b", "c"], new AbortController().signal);
+    const [readA, readB] = [await a, await b];
+    if (!readA || !("itemColumns" in readA) || !readB || !("itemColumns" in readB)) throw new Error("not columns");
+    expect(readA.itemColumns.cells("s")).toEqual(["Stuck", undefined]);
+    expect(readB.itemColumns.cells("s")).toEqual(["Done"]);
+    expect(readB.itemColumns.cells("n")).toEqual([5]);
+    expect(readA.itemColumns.coded("s").entries).toBe(readB.itemColumns.coded("s").entries);
+    // A column of codes alone with no shared dictionary of its key is no column.
+    await expect(c).rejects.toMatchObject({
+      code: "invalid_reply",
+      message: expect.stringContaining("items.values.t"),
+    });
+
+    const notLists = `${JSON.stringify({ dicts: { s: "Done" } })}\n`;
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValueOnce(streamed([notLists])));
+    const [refused] = fetchBoardsTogether(["a"], new AbortController().signal);
+    await expect(refused).rejects.toMatchObject({
+      code: "invalid_reply",
+      message: expect.stringContaining("dictionaries"),
+    });
   });
 
   test("asks every board for the same fields, and a board read alone after a lost reply too", async () => {
@@ -301,7 +337,9 @@ describe("fetchBoardsTogether", () => {
     const fetchMock = vi.fn().mockResolvedValueOnce(streamed([lines]));
     vi.stubGlobal("fetch", fetchMock);
     await Promise.allSettled(fetchBoardsTogether(["a", "gone", "b"], new AbortController().signal, undefined, fields));
-    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/boards/full?ids=a,gone,b&fields=groupId,values&codes=base64");
+    expect(fetchMock.mock.calls[0]?.[0]).toBe(
+      "/api/boards/full?ids=a,gone,b&fields=groupId,values&codes=base64&dicts=shared",
+    );
 
     vi.stubGlobal("fetch", vi.fn().mockRejectedValueOnce(new TypeError("Failed to fetch")));
     const alone = vi.fn((id: string) => Promise.resolve(makeBoard({ id })));

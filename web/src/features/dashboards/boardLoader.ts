@@ -2,7 +2,9 @@
  * Loads the connected boards' full reads, each settling on its own, so one slow or missing
  * board shows as such without holding back the others. The boards a load asks for at once come
  * in one reply (`GET /boards/full`, a line per board, each decoded as its line arrives): one
- * request instead of fifty saves each request's work in every process of the browser. A board
+ * request instead of fifty saves each request's work in every process of the browser. Its
+ * boards share their dictionaries (`dicts=shared`, sent once in the reply's first line), so the
+ * values boards have in common are parsed once and the engine decides what each means once. A board
  * read before revalidates on its own with its ETag (a 304 reuses the copy already in memory).
  * Reads ask for the compact column form, a fraction of the JSON's bytes that decodes without an
  * object per item; a board read on its own takes the JSON as well when that is what comes back.
@@ -11,7 +13,7 @@
  */
 import { errorMessage } from "../../shared/api/errorMessage";
 import { ApiError, apiRequest, apiStream } from "../../shared/api/client";
-import { ColumnsFormError, ITEM_FIELDS, decodeItemColumns } from "./engine/itemColumns";
+import { ColumnsFormError, ITEM_FIELDS, type SharedDicts, decodeItemColumns } from "./engine/itemColumns";
 import type { BoardFull, BoardRead, Item, ReadField } from "./engine/types";
 
 /** The compact column form of `GET /boards/<id>/full`. */
@@ -70,7 +72,7 @@ function isItem(item: unknown): item is Item {
  * without the form's shape is refused here as an invalid reply, so the board shows that error
  * rather than failing later in the engine.
  */
-function boardRead(body: unknown, contentType: string | null, status: number): BoardRead {
+function boardRead(body: unknown, contentType: string | null, status: number, shared?: SharedDicts): BoardRead {
   const invalid = (why: string) => new ApiError(status, "invalid_reply", `The board's full read is malformed: ${why}.`);
   const { board, items } = (body ?? {}) as { board?: BoardRead["board"]; items?: unknown };
   if (typeof board !== "object" || board === null) throw invalid("it has no board");
@@ -79,7 +81,7 @@ function boardRead(body: unknown, contentType: string | null, status: number): B
     return body as BoardFull;
   }
   try {
-    return { board, itemColumns: decodeItemColumns(items) };
+    return { board, itemColumns: decodeItemColumns(items, shared) };
   } catch (error) {
     if (!(error instanceof ColumnsFormError)) throw error;
     throw invalid(error.message);
@@ -127,9 +129,11 @@ export const fetchBoardFull: BoardFetcher = async (id, signal, fields) => {
 /** The most boards `GET /boards/full` reads in one reply. */
 export const MAX_BOARDS_READ_TOGETHER = 100;
 
-/** One line of `GET /boards/full`. */
+/** One line of `GET /boards/full`: a board, or first (`dicts=shared`) the dictionaries they share. */
 type FullReadLine =
-  { id: string; etag: string; body: unknown } | { id: string; error: { code?: string; message?: string } };
+  | { id: string; etag: string; body: unknown }
+  | { id: string; error: { code?: string; message?: string } }
+  | { dicts: SharedDicts };
 
 /**
  * Cuts a text that arrives in pieces into its lines. A line may span many pieces (a board's
@@ -167,7 +171,12 @@ function parseLine(text: string): FullReadLine {
   } catch {
     throw invalid("a line is not JSON");
   }
-  const { id, etag, error } = (line ?? {}) as { id?: unknown; etag?: unknown; error?: unknown };
+  const { id, etag, error, dicts } = (line ?? {}) as { id?: unknown; etag?: unknown; error?: unknown; dicts?: unknown };
+  if (dicts !== undefined) {
+    const lists = typeof dicts === "object" && dicts !== null ? Object.values(dicts) : null;
+    if (!lists?.every(Array.isArray)) throw invalid("its dictionaries are not lists");
+    return line as FullReadLine;
+  }
   if (typeof id !== "string") throw invalid("a line names no board");
   if (typeof etag !== "string" && (typeof error !== "object" || error === null))
     throw invalid(`the line of ${id} has neither an ETag nor an error`);
@@ -183,7 +192,7 @@ function lineError(error: { code?: string; message?: string }): ApiError {
 /**
  * Reads `ids` in one `GET /boards/full` and returns one promise per board, in the order of
  * `ids`; each settles as its line arrives, so the first boards are decoded while the later
- * ones are still on their way. A reply refused or lost before its first line (a server or a
+ * ones are still on their way (the dictionaries they share come first). A reply refused or lost before its first line (a server or a
  * proxy that does not know the route, a dropped connection) is not the boards' failure: each
  * is then read on its own with `alone`. What a reply cut short never brought fails as it did.
  */
@@ -195,13 +204,18 @@ export function fetchBoardsTogether(
 ): Promise<BoardRead>[] {
   const waiting = new Map<string, { resolve: (read: BoardRead) => void; reject: (error: unknown) => void }>();
   const reads = ids.map((id) => new Promise<BoardRead>((resolve, reject) => waiting.set(id, { resolve, reject })));
+  let shared: SharedDicts | undefined;
   const settle = (line: FullReadLine) => {
+    if ("dicts" in line) {
+      shared = line.dicts;
+      return;
+    }
     const board = waiting.get(line.id);
     if (!board) return;
     waiting.delete(line.id);
     if ("error" in line) return board.reject(lineError(line.error));
     try {
-      const data = boardRead(line.body, COLUMNS_MEDIA_TYPE, 200);
+      const data = boardRead(line.body, COLUMNS_MEDIA_TYPE, 200, shared);
       boardCache.set(cacheKey(line.id, fields), { etag: line.etag, data });
       board.resolve(data);
     } catch (error) {
@@ -210,7 +224,7 @@ export function fetchBoardsTogether(
   };
   let lineSeen = false;
   const read = async () => {
-    const query = `ids=${ids.map(encodeURIComponent).join(",")}&${readQuery(fields)}`;
+    const query = `ids=${ids.map(encodeURIComponent).join(",")}&${readQuery(fields)}&dicts=shared`;
     const reply = await apiStream(`/boards/full?${query}`, { signal, priority: "low" });
     if (!reply.body) throw new ApiError(reply.status, "invalid_reply", "The boards' read came without a body.");
     const lines = new LineSplitter();

@@ -16,6 +16,25 @@ function derive<T>(board: PreparedBoard, key: string, build: () => T): T {
   return builtOnce(board.derived, key, build) as T;
 }
 
+/** What was decided per entry of a list of entries, by what it decides (`perEntries`). */
+const byEntries = new WeakMap<readonly unknown[], Map<string, unknown>>();
+
+/**
+ * `build`'s result for `coded`'s entries, made once for every board whose column holds the same
+ * list: boards read with shared dictionaries (`dicts=shared`) do, so a dashboard's fifty boards
+ * decide what each status, number or day means once instead of fifty times. `key` names the
+ * decision and everything it reads besides the entries (the column's type, its labels), since
+ * boards sharing a list may give the same key other settings.
+ */
+function perEntries<T>(coded: CodedColumn, key: string, build: () => T): T {
+  let map = byEntries.get(coded.entries);
+  if (!map) {
+    map = new Map();
+    byEntries.set(coded.entries, map);
+  }
+  return builtOnce(map, key, build) as T;
+}
+
 /** `out` filled per slot of `coded` with what `of` makes of its value (undefined for slot 0). */
 function bySlot<A extends Float64Array | Int32Array | Uint8Array>(
   { entries }: CodedColumn,
@@ -120,7 +139,8 @@ export function numberValues(board: PreparedBoard, column: Column): Float64Array
  */
 export function slotNumbers(board: PreparedBoard, column: Column): Float64Array {
   return derive(board, `slotNumbers\u0000${column.id}`, () => {
-    return numbersBySlot(board.items.coded(column.id));
+    const coded = board.items.coded(column.id);
+    return perEntries(coded, "numbers", () => numbersBySlot(coded));
   });
 }
 
@@ -128,7 +148,9 @@ export function slotNumbers(board: PreparedBoard, column: Column): Float64Array 
 export function slotWeights(board: PreparedBoard, column: Column): Float64Array {
   return derive(board, `slotWeights\u0000${column.id}\u0000${column.type}`, () => {
     const coded = board.items.coded(column.id);
-    return bySlot(coded, new Float64Array(coded.entries.length + 1), (v) => (isEmptyCell(column, v) ? Number.NaN : 1));
+    return perEntries(coded, `weights\u0000${column.type}`, () =>
+      bySlot(coded, new Float64Array(coded.entries.length + 1), (v) => (isEmptyCell(column, v) ? Number.NaN : 1)),
+    );
   });
 }
 
@@ -286,9 +308,17 @@ function multiSlots({ entries, codes }: CodedColumn, table: EntryTable, kind: Ch
   return { entries: table.entries, preset: 0, codes, from, buckets: Int32Array.from(buckets), widest, multi: true };
 }
 
+/** A column's buckets per slot, decided once per list of entries; the board's own codes beside them. */
 function columnSlots(board: PreparedBoard, column: Column, dateBucket: DateBucket): SlotBuckets {
-  const table = new EntryTable();
   const coded = board.items.coded(column.id);
+  const labels = column.type === "status" ? JSON.stringify(statusLabels(column)) : "";
+  const key = `slots\u0000${column.type}\u0000${dateBucket}\u0000${labels}`;
+  const perSlot = perEntries(coded, key, () => columnSlotsOf(coded, column, dateBucket));
+  return { ...perSlot, codes: coded.codes };
+}
+
+function columnSlotsOf(coded: CodedColumn, column: Column, dateBucket: DateBucket): SlotBuckets {
+  const table = new EntryTable();
   switch (column.type) {
     case "status": {
       for (const label of statusLabels(column)) table.add(label.name, label.name, "label", 0, label.color);
@@ -463,13 +493,11 @@ function doneTest(column: Column | undefined): (value: unknown) => boolean {
   }
 }
 
-function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {
-  const { items } = board;
+/** Per slot of a sprint column: its sprint's index in `names`, −1 for none. */
+function sprintSlots(sprint: CodedColumn): { names: string[]; sprintOf: Int32Array } {
   const names: string[] = [];
   const byName = new Map<string, number>();
-  const sprint = items.coded(choice.sprint.id);
-  const slots = sprint.entries.length + 1;
-  const sprintOf = bySlot(sprint, new Int32Array(slots), (raw) => {
+  const sprintOf = bySlot(sprint, new Int32Array(sprint.entries.length + 1), (raw) => {
     const name = sprintName(raw);
     if (name === undefined) return -1;
     let s = byName.get(name);
@@ -480,27 +508,52 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
     }
     return s;
   });
+  return { names, sprintOf };
+}
+
+/** What a done column's labels make of its values: the key its slots are shared under. */
+function doneKey(column: Column): string {
+  const labels = column.type === "status" ? [...doneLabelNames(column)] : [];
+  return `done\u0000${column.type}\u0000${JSON.stringify(labels)}`;
+}
+
+/** Per slot of a date or timeline column: its first and last day, NO_DAY without one. */
+function daySlots(coded: CodedColumn, type: "date" | "timeline"): { firstDayOf: Int32Array; lastDayOf: Int32Array } {
+  const last = (v: unknown) => dayOfText(dayTextCell(type, v, "to"));
+  const lastDayOf = bySlot(coded, new Int32Array(coded.entries.length + 1), last);
+  // A date's first day is its last: one array serves both (neither is ever written to).
+  const firstDayOf =
+    type === "date"
+      ? lastDayOf
+      : bySlot(coded, new Int32Array(coded.entries.length + 1), (v) =>
+          last(v) === NO_DAY ? NO_DAY : dayOfText(dayTextCell("timeline", v, "from")),
+        );
+  return { firstDayOf, lastDayOf };
+}
+
+function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): SprintColumns {
+  const { items } = board;
+  const sprint = items.coded(choice.sprint.id);
+  const slots = sprint.entries.length + 1;
+  const { names, sprintOf } = perEntries(sprint, "sprint", () => sprintSlots(sprint));
   const effortColumn = choice.effort?.type === "number" ? items.coded(choice.effort.id) : null;
-  const effortOf = effortColumn ? numbersBySlot(effortColumn) : new Float64Array(slots).fill(Number.NaN);
-  const isDone = doneTest(choice.done);
-  const doneColumn = choice.done ? items.coded(choice.done.id) : null;
-  const doneOf = doneColumn
-    ? bySlot(doneColumn, new Uint8Array(doneColumn.entries.length + 1), (v) => (isDone(v) ? 1 : 0))
-    : new Uint8Array(slots);
+  const effortOf = effortColumn
+    ? perEntries(effortColumn, "numbers", () => numbersBySlot(effortColumn))
+    : new Float64Array(slots).fill(Number.NaN);
+  const done = choice.done;
+  const doneColumn = done ? items.coded(done.id) : null;
+  const doneOf =
+    done && doneColumn
+      ? perEntries(doneColumn, doneKey(done), () => {
+          const isDone = doneTest(done);
+          return bySlot(doneColumn, new Uint8Array(doneColumn.entries.length + 1), (v) => (isDone(v) ? 1 : 0));
+        })
+      : new Uint8Array(slots);
   const dateType = choice.date?.type;
   let dates: { codes: Int32Array; firstDayOf: Int32Array; lastDayOf: Int32Array };
   if (choice.date && (dateType === "date" || dateType === "timeline")) {
     const coded = items.coded(choice.date.id);
-    const last = (v: unknown) => dayOfText(dayTextCell(dateType, v, "to"));
-    const lastDayOf = bySlot(coded, new Int32Array(coded.entries.length + 1), last);
-    // A date's first day is its last: one array serves both (neither is ever written to).
-    const firstDayOf =
-      dateType === "date"
-        ? lastDayOf
-        : bySlot(coded, new Int32Array(coded.entries.length + 1), (v) =>
-            last(v) === NO_DAY ? NO_DAY : dayOfText(dayTextCell("timeline", v, "from")),
-          );
-    dates = { codes: coded.codes, firstDayOf, lastDayOf };
+    dates = { codes: coded.codes, ...perEntries(coded, `days\u0000${dateType}`, () => daySlots(coded, dateType)) };
   } else {
     const none = new Int32Array(slots).fill(NO_DAY);
     dates = { codes: sprint.codes, firstDayOf: none, lastDayOf: none };
@@ -519,8 +572,8 @@ function readSprintColumns(board: PreparedBoard, choice: SprintColumnChoice): Sp
     firstDayOf: dates.firstDayOf,
     lastDayOf: dates.lastDayOf,
     createdCodes: created.codes,
-    createdDayOf: bySlot(created, new Int32Array(created.entries.length + 1), (v) =>
-      dayOfText(typeof v === "string" ? v : null),
+    createdDayOf: perEntries(created, "createdDay", () =>
+      bySlot(created, new Int32Array(created.entries.length + 1), (v) => dayOfText(typeof v === "string" ? v : null)),
     ),
   };
 }

@@ -78,6 +78,13 @@ export function columnsOfItems(items: readonly Item[]): ItemColumns {
 
 export class ColumnsFormError extends Error {}
 
+/** A values column of a read with shared dictionaries: its codes, without a dictionary. */
+function isCodes(value: unknown): value is Pick<ValueColumn, "codes"> {
+  if (typeof value !== "object" || value === null || "dict" in value) return false;
+  const { codes } = value as ValueColumn;
+  return Array.isArray(codes) || typeof codes === "string";
+}
+
 function isDict(value: unknown): value is ValueColumn {
   if (typeof value !== "object" || value === null) return false;
   const { dict, codes } = value as ValueColumn;
@@ -127,11 +134,19 @@ function unpackedCodes(text: string, dictLength: number, count: number, what: st
 /**
  * A dictionary column as it came, its codes checked against the item count and the
  * dictionary as they are copied into a typed array: a malformed body is refused while it is
- * read, never later by a widget.
+ * read, never later by a widget. A column of codes alone reads `shared`, the dictionary a
+ * read of many boards sent once for all of them (`dicts=shared`).
  */
-function checkedDict(column: unknown, count: number, what: string, absentAllowed: boolean): CodedColumn {
-  if (!isDict(column)) throw new ColumnsFormError(`${what} is not a dictionary column`);
-  const { dict, codes } = column;
+function checkedDict(
+  column: unknown,
+  count: number,
+  what: string,
+  absentAllowed: boolean,
+  shared?: readonly unknown[],
+): CodedColumn {
+  const withDict = shared && isCodes(column) ? { dict: shared, codes: column.codes } : column;
+  if (!isDict(withDict)) throw new ColumnsFormError(`${what} is not a dictionary column`);
+  const { dict, codes } = withDict;
   if (typeof codes === "string")
     return { entries: dict, codes: unpackedCodes(codes, dict.length, count, what, absentAllowed) };
   if (codes.length !== count) throw new ColumnsFormError(`${what} has ${codes.length} codes for ${count} items`);
@@ -167,13 +182,18 @@ function stringColumn(column: unknown, count: number, what: string): CodedColumn
   return checkedDict(column, count, what, false) as CodedColumn<string>;
 }
 
+/** A read of many boards' shared dictionaries (`dicts=shared`): one list of values per values key. */
+export type SharedDicts = Readonly<Record<string, readonly unknown[]>>;
+
 /**
  * The compact read's items as columns, kept as the wire's dictionaries and codes (checked here,
  * in one pass, so a body that does not have the form's shape is refused whole) and expanded to
  * a value per row only for a reader that asks for one. A field the read left out (`fields=`)
- * reads as a column of nothing.
+ * reads as a column of nothing. Values columns of codes alone read `shared`: boards read with
+ * it share each key's entries (the same array), so what a widget decides per entry is decided
+ * once for all of them.
  */
-export function decodeItemColumns(wire: unknown): ItemColumns {
+export function decodeItemColumns(wire: unknown, shared?: SharedDicts): ItemColumns {
   if (typeof wire !== "object" || wire === null) throw new ColumnsFormError("items is not an object");
   const { count, values = {} } = wire as Partial<WireColumns>;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 0)
@@ -185,8 +205,10 @@ export function decodeItemColumns(wire: unknown): ItemColumns {
     if (column !== undefined) codedFields.set(name, stringColumn(column, count, `items.${name}`));
   }
   const coded = new Map<string, CodedColumn>();
-  for (const [key, column] of Object.entries(values))
-    coded.set(key, checkedDict(column, count, `items.values.${key}`, true));
+  for (const [key, column] of Object.entries(values)) {
+    const dict = shared && Object.hasOwn(shared, key) ? shared[key] : undefined;
+    coded.set(key, checkedDict(column, count, `items.values.${key}`, true, dict));
+  }
   // What a field the read left out, or a key no item has, reads as: made once, when first asked for.
   let none: CodedColumn<never> | undefined;
   const absent = () => (none ??= { entries: [], codes: new Int32Array(count).fill(-1) });

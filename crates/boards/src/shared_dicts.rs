@@ -1,0 +1,329 @@
+//! Many boards' columns forms with one dictionary per values key, shared by
+//! all of them.
+//!
+//! A dashboard's boards mostly share their columns and the values in them:
+//! the same statuses, people, sprints and, spread over the boards, the same
+//! numbers. Each board's own body carries its own dictionary of each, so a
+//! client reading fifty boards parsed fifty copies of the same values and
+//! then decided fifty times what each of them means (its number, its day,
+//! its chart bucket). Here the dictionaries go first, once, in a line of
+//! their own, and each board's values columns carry only their codes into
+//! them:
+//!
+//! ```text
+//! {"dicts": {"<key>": [raw JSON, ..], ..}}
+//! {"board": {..}, "items": {"count": N, <fields as in the board's body>,
+//!                           "values": {"<key>": {"codes": CODES}}}}
+//! ```
+//!
+//! A board's fields other than `values` are copied from its body as they are;
+//! only the values columns' codes are renumbered, and written as the read
+//! asks ([`Codes`]), as wide as the shared dictionary needs. The shared
+//! dictionary of a key holds each distinct stored value once (compared by
+//! its stored text, as each board's dictionary does), in the order the
+//! boards first use it.
+
+use std::collections::BTreeMap;
+
+use foldhash::HashMap;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::columnar::{Codes, write_codes};
+use crate::error::{BoardsError, Result};
+use crate::full::push_str;
+use crate::model::CodeList;
+
+/// A board's columns-form body, as far as sharing its dictionaries reads it.
+#[derive(Deserialize)]
+struct Body<'a> {
+    #[serde(borrow)]
+    board: &'a RawValue,
+    #[serde(borrow)]
+    items: Items<'a>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Items<'a> {
+    count: u64,
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    group_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    name: Option<&'a RawValue>,
+    #[serde(borrow)]
+    created_at: Option<&'a RawValue>,
+    #[serde(borrow)]
+    updated_at: Option<&'a RawValue>,
+    #[serde(borrow)]
+    values: Option<BTreeMap<String, Column<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Column<'a> {
+    #[serde(borrow)]
+    dict: Vec<&'a RawValue>,
+    codes: CodeList,
+}
+
+/// One values key's dictionary across the boards: each distinct value's
+/// shared code, and the values in code order.
+#[derive(Default)]
+struct Shared<'a> {
+    code_of: HashMap<&'a str, u32>,
+    values: Vec<&'a RawValue>,
+}
+
+impl<'a> Shared<'a> {
+    fn code(&mut self, value: &'a RawValue) -> Result<u32> {
+        if let Some(&code) = self.code_of.get(value.get()) {
+            return Ok(code);
+        }
+        let code = u32::try_from(self.values.len())
+            .map_err(|_| kept_body("a shared dictionary outgrew its codes"))?;
+        self.code_of.insert(value.get(), code);
+        self.values.push(value);
+        Ok(code)
+    }
+}
+
+/// The boards' bodies with shared dictionaries: the dictionaries' line and
+/// each board's body, in the order given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedDicts {
+    /// `{"dicts": {..}}`, without a newline.
+    pub dicts: Vec<u8>,
+    /// Each board's body, its values columns' codes into `dicts`.
+    pub bodies: Vec<Vec<u8>>,
+}
+
+fn kept_body(why: &str) -> BoardsError {
+    BoardsError::KeptBody(why.to_owned())
+}
+
+/// `bodies` (each a board's columns-form body as [`crate::columnar_board`]
+/// built it) with one dictionary per values key, their codes written as
+/// `codes` asks.
+pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
+    let parsed = bodies
+        .iter()
+        .map(|body| serde_json::from_slice::<Body<'_>>(body))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| kept_body(&e.to_string()))?;
+    let mut shared: BTreeMap<&str, Shared<'_>> = BTreeMap::new();
+    // Per board, per values key: the key and each item's shared code, -1
+    // where it has none.
+    let mut renumbered: Vec<Vec<(&str, Vec<i64>)>> = Vec::with_capacity(parsed.len());
+    for body in &parsed {
+        let mut columns = Vec::new();
+        for (key, column) in body.items.values.iter().flatten() {
+            let dict = shared.entry(key.as_str()).or_default();
+            let to_shared = column
+                .dict
+                .iter()
+                .map(|&value| dict.code(value))
+                .collect::<Result<Vec<_>>>()?;
+            let local = column
+                .codes
+                .decode(column.dict.len())
+                .ok_or_else(|| kept_body("codes that are not a packed list"))?;
+            let codes = local
+                .into_iter()
+                .map(|code| match usize::try_from(code) {
+                    Err(_) => Ok(-1),
+                    Ok(at) => to_shared
+                        .get(at)
+                        .map(|&code| i64::from(code))
+                        .ok_or_else(|| kept_body("a code past its dictionary")),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            columns.push((key.as_str(), codes));
+        }
+        renumbered.push(columns);
+    }
+
+    let mut dicts = Vec::from(&b"{\"dicts\":{"[..]);
+    for (i, (key, dict)) in shared.iter().enumerate() {
+        if i > 0 {
+            dicts.push(b',');
+        }
+        push_str(&mut dicts, key);
+        dicts.extend_from_slice(b":[");
+        for (j, value) in dict.values.iter().enumerate() {
+            if j > 0 {
+                dicts.push(b',');
+            }
+            dicts.extend_from_slice(value.get().as_bytes());
+        }
+        dicts.push(b']');
+    }
+    dicts.extend_from_slice(b"}}");
+
+    let bodies = parsed
+        .iter()
+        .zip(&renumbered)
+        .map(|(body, columns)| {
+            let items = &body.items;
+            let mut out = Vec::with_capacity(16 * 1024);
+            out.extend_from_slice(b"{\"board\":");
+            out.extend_from_slice(body.board.get().as_bytes());
+            out.extend_from_slice(format!(",\"items\":{{\"count\":{}", items.count).as_bytes());
+            let fields = [
+                ("id", items.id),
+                ("groupId", items.group_id),
+                ("name", items.name),
+                ("createdAt", items.created_at),
+                ("updatedAt", items.updated_at),
+            ];
+            for (name, field) in fields {
+                if let Some(raw) = field {
+                    out.extend_from_slice(format!(",\"{name}\":").as_bytes());
+                    out.extend_from_slice(raw.get().as_bytes());
+                }
+            }
+            if items.values.is_some() {
+                out.extend_from_slice(b",\"values\":{");
+                for (i, (key, list)) in columns.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    push_str(&mut out, key);
+                    out.extend_from_slice(b":{\"codes\":");
+                    let dict_len = shared.get(key).map_or(0, |dict| dict.values.len());
+                    write_codes(&mut out, list.iter().copied(), dict_len, codes);
+                    out.push(b'}');
+                }
+                out.push(b'}');
+            }
+            out.extend_from_slice(b"}}");
+            out
+        })
+        .collect();
+    Ok(SharedDicts { dicts, bodies })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// A board body as the columns read writes it, of these values columns.
+    fn body(values: &[(&str, &str, &[i32])]) -> Vec<u8> {
+        let count = values.first().map_or(0, |(_, _, codes)| codes.len());
+        let values: Vec<String> = values
+            .iter()
+            .map(|(key, dict, codes)| format!("\"{key}\":{{\"dict\":{dict},\"codes\":{codes:?}}}"))
+            .collect();
+        format!(
+            "{{\"board\":{{\"id\":\"b\",\"workspaceId\":\"w\",\"name\":\"B\",\"columns\":[],\"groups\":[]}},\
+             \"items\":{{\"count\":{count},\"groupId\":{{\"dict\":[\"g\"],\"codes\":[{}]}},\"values\":{{{}}}}}}}",
+            vec!["0"; count].join(","),
+            values.join(",")
+        )
+        .into_bytes()
+    }
+
+    /// Each item's value of `key` in a shared body, read back through the
+    /// shared dictionary: what the board's own body said.
+    fn cells(dicts: &Value, body: &[u8], key: &str) -> Vec<Option<Value>> {
+        let body: Value = serde_json::from_slice(body).unwrap();
+        let column = &body["items"]["values"][key];
+        let dict = dicts["dicts"][key].as_array().unwrap().clone();
+        let codes: CodeList = serde_json::from_value(column["codes"].clone()).unwrap();
+        codes
+            .decode(dict.len())
+            .unwrap()
+            .into_iter()
+            .map(|code| usize::try_from(code).ok().map(|at| dict[at].clone()))
+            .collect()
+    }
+
+    #[test]
+    fn every_item_keeps_its_value_and_each_value_is_sent_once() {
+        let a = body(&[
+            ("status", r#"["Done","Stuck"]"#, &[0, 1, -1]),
+            ("n", "[5,1.5]", &[1, 0, 0]),
+        ]);
+        let b = body(&[
+            ("status", r#"["Stuck","To do"]"#, &[1, 0]),
+            ("owner", r#"[["m1"]]"#, &[0, -1]),
+        ]);
+        let shared = share_dicts(&[&a, &b], Codes::Numbers).unwrap();
+        let dicts: Value = serde_json::from_slice(&shared.dicts).unwrap();
+        assert_eq!(
+            dicts["dicts"]["status"],
+            serde_json::json!(["Done", "Stuck", "To do"])
+        );
+        assert_eq!(dicts["dicts"]["owner"], serde_json::json!([["m1"]]));
+        let s = |v: &str| Some(Value::from(v));
+        assert_eq!(
+            cells(&dicts, &shared.bodies[0], "status"),
+            vec![s("Done"), s("Stuck"), None]
+        );
+        assert_eq!(
+            cells(&dicts, &shared.bodies[1], "status"),
+            vec![s("To do"), s("Stuck")]
+        );
+        assert_eq!(
+            cells(&dicts, &shared.bodies[0], "n"),
+            vec![
+                Some(Value::from(1.5)),
+                Some(Value::from(5)),
+                Some(Value::from(5))
+            ]
+        );
+        assert_eq!(
+            cells(&dicts, &shared.bodies[1], "owner"),
+            vec![Some(serde_json::json!(["m1"])), None]
+        );
+        // A board's other fields are its own body's, as they were.
+        let board: Value = serde_json::from_slice(&shared.bodies[1]).unwrap();
+        assert_eq!(
+            board["items"]["groupId"],
+            serde_json::json!({"dict": ["g"], "codes": [0, 0]})
+        );
+        assert_eq!(board["board"]["name"], "B");
+        assert!(board["items"]["values"].get("n").is_none());
+    }
+
+    #[test]
+    fn packed_codes_are_as_wide_as_the_shared_dictionary_needs() {
+        let wide: Vec<String> = (0..200).map(|n| n.to_string()).collect();
+        let other: Vec<String> = (200..300).map(|n| n.to_string()).collect();
+        let a = body(&[("n", &format!("[{}]", wide.join(",")), &[199, 0])]);
+        let b = body(&[("n", &format!("[{}]", other.join(",")), &[99, -1])]);
+        let shared = share_dicts(&[&a, &b], Codes::Base64).unwrap();
+        let dicts: Value = serde_json::from_slice(&shared.dicts).unwrap();
+        assert_eq!(dicts["dicts"]["n"].as_array().unwrap().len(), 300);
+        let column: Value = serde_json::from_slice(&shared.bodies[1]).unwrap();
+        let text = column["items"]["values"]["n"]["codes"].as_str().unwrap();
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .unwrap();
+        assert_eq!(
+            bytes,
+            vec![44, 1, 0, 0],
+            "code 299 + 1 and no value, two bytes each"
+        );
+        assert_eq!(
+            cells(&dicts, &shared.bodies[0], "n")[0],
+            Some(Value::from(199))
+        );
+    }
+
+    #[test]
+    fn a_body_that_is_not_a_columns_form_is_refused() {
+        let good = body(&[("n", "[1]", &[0])]);
+        for bad in [
+            &b"{}"[..],
+            b"not json",
+            br#"{"board":{},"items":{"count":1,"values":{"n":{"dict":[1],"codes":[3]}}}}"#,
+        ] {
+            let error = share_dicts(&[&good, bad], Codes::Numbers).unwrap_err();
+            assert!(matches!(error, BoardsError::KeptBody(_)), "{error:?}");
+        }
+    }
+}
