@@ -56,6 +56,13 @@ pub struct SharedBuilt {
     pub bodies: Vec<Compressed>,
 }
 
+impl SharedBuilt {
+    /// The compressed bytes it holds.
+    pub fn bytes(&self) -> usize {
+        self.dicts_line.zstd.len() + self.bodies.iter().map(|b| b.zstd.len()).sum::<usize>()
+    }
+}
+
 /// Bytes compressed with zstd, and their length before.
 #[derive(Debug)]
 pub struct Compressed {
@@ -79,7 +86,8 @@ impl Compressed {
 }
 
 /// How many sets of boards' shared-dictionary forms are kept: a few
-/// dashboards open in a few tabs.
+/// dashboards open in a few tabs. Together they hold at most a quarter of
+/// the keeper's budget of compressed bytes, on top of it.
 const SHARED_KEPT: usize = 4;
 
 /// The boards' built columns forms, by board id and fields, within a budget
@@ -153,10 +161,15 @@ impl BuiltBoards {
                 .map(|b| Compressed::new(b))
                 .collect::<Result<_>>()?,
         });
+        let size = built.bytes();
         let mut kept = lock();
         kept.retain(|(tags, _)| *tags != etags);
-        if kept.len() >= SHARED_KEPT {
-            kept.remove(0);
+        if size > self.budget / 4 {
+            return Ok(built);
+        }
+        let mut held: usize = kept.iter().map(|(_, set)| set.bytes()).sum();
+        while !kept.is_empty() && (kept.len() >= SHARED_KEPT || held + size > self.budget / 4) {
+            held -= kept.remove(0).1.bytes();
         }
         kept.push((etags, Arc::clone(&built)));
         Ok(built)
@@ -351,6 +364,35 @@ mod tests {
         assert!(!Arc::ptr_eq(&first, &after));
         let expected = share_dicts(&[&fresh(&one), &fresh(&two)], form.codes).unwrap();
         assert_eq!(after.bodies[1].expanded().unwrap(), expected.bodies[1]);
+    }
+
+    #[test]
+    fn shared_dictionaries_are_kept_within_a_quarter_of_the_budget() {
+        let (_dir, db) = db();
+        let ids = [
+            board(&db, "a", "One", 30),
+            board(&db, "a", "Two", 20),
+            board(&db, "a", "Three", 25),
+        ];
+        let form = ColumnsForm::from(ItemFields::ALL);
+        let read = |built: &BuiltBoards, ids: &[&String]| {
+            let boards: Vec<_> = ids
+                .iter()
+                .map(|id| built.columnar(&db, "a", id, form).unwrap())
+                .collect();
+            built.shared_dicts(&boards, form.codes).unwrap()
+        };
+        let size = read(&BuiltBoards::new(1 << 20), &[&ids[0], &ids[1]]).bytes();
+        // Room for one set: a second set read pushes the first out.
+        let built = BuiltBoards::new(4 * size + 4 * size / 2);
+        let first = read(&built, &[&ids[0], &ids[1]]);
+        assert!(Arc::ptr_eq(&first, &read(&built, &[&ids[0], &ids[1]])));
+        read(&built, &[&ids[1], &ids[2]]);
+        assert!(!Arc::ptr_eq(&first, &read(&built, &[&ids[0], &ids[1]])));
+        // A set over a quarter of the budget is served and not kept.
+        let small = BuiltBoards::new(4 * size - 4);
+        let once = read(&small, &[&ids[0], &ids[1]]);
+        assert!(!Arc::ptr_eq(&once, &read(&small, &[&ids[0], &ids[1]])));
     }
 
     #[test]

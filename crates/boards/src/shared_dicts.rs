@@ -21,7 +21,11 @@
 //! asks ([`Codes`]), as wide as the shared dictionary needs. The shared
 //! dictionary of a key holds each distinct stored value once (compared by
 //! its stored text, as each board's dictionary does), in the order the
-//! boards first use it.
+//! boards first use it. A key whose boards hold values mostly their own
+//! keeps each board's own dictionary (`{"dict", "codes"}` as before) and is
+//! not in the first line: a client lays out each board's tables by the
+//! dictionary it reads, and a shared one many times a board's own would
+//! cost every board more than sharing saves.
 
 use std::collections::BTreeMap;
 
@@ -69,11 +73,13 @@ struct Column<'a> {
 }
 
 /// One values key's dictionary across the boards: each distinct value's
-/// shared code, and the values in code order.
+/// shared code, the values in code order, and the largest of the boards' own
+/// dictionaries of the key.
 #[derive(Default)]
 struct Shared<'a> {
     code_of: HashMap<&'a str, u32>,
     values: Vec<&'a RawValue>,
+    largest_own: usize,
 }
 
 impl<'a> Shared<'a> {
@@ -87,7 +93,23 @@ impl<'a> Shared<'a> {
         self.values.push(value);
         Ok(code)
     }
+
+    /// Whether the boards are better served by this dictionary than by
+    /// their own. A client decides once per shared entry, but it lays out
+    /// each board's tables by the dictionary it reads: boards that repeat
+    /// each other's values (statuses, people, sprints, a range of numbers)
+    /// share them; boards of values all their own (ids, measurements) would
+    /// each read a dictionary many times theirs, so they keep their own.
+    fn pays(&self) -> bool {
+        self.values.len() <= (SHARED_GROWTH * self.largest_own).max(SHARED_ALWAYS)
+    }
 }
+
+/// A shared dictionary is used while it is at most this many times the
+/// largest board's own dictionary of its key...
+const SHARED_GROWTH: usize = 4;
+/// ...or this small, whatever the boards' own.
+const SHARED_ALWAYS: usize = 256;
 
 /// The boards' bodies with shared dictionaries: the dictionaries' line and
 /// each board's body, in the order given.
@@ -95,7 +117,8 @@ impl<'a> Shared<'a> {
 pub struct SharedDicts {
     /// `{"dicts": {..}}`, without a newline.
     pub dicts: Vec<u8>,
-    /// Each board's body, its values columns' codes into `dicts`.
+    /// Each board's body, the values columns of a shared key holding only
+    /// their codes into `dicts`.
     pub bodies: Vec<Vec<u8>>,
 }
 
@@ -103,9 +126,19 @@ fn kept_body(why: &str) -> BoardsError {
     BoardsError::KeptBody(why.to_owned())
 }
 
+/// One board's values column as read: its own dictionary, each item's code
+/// into it and into the shared one (-1 where it has no value).
+struct Renumbered<'a> {
+    key: &'a str,
+    own: &'a [&'a RawValue],
+    local: Vec<i64>,
+    shared: Vec<i64>,
+}
+
 /// `bodies` (each a board's columns-form body as [`crate::columnar_board`]
-/// built it) with one dictionary per values key, their codes written as
-/// `codes` asks.
+/// built it) with one dictionary per values key where sharing pays
+/// ([`Shared::pays`]), their codes written as `codes` asks. A key whose
+/// dictionary is not shared keeps each board's own, as its body had it.
 pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
     let parsed = bodies
         .iter()
@@ -113,13 +146,12 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| kept_body(&e.to_string()))?;
     let mut shared: BTreeMap<&str, Shared<'_>> = BTreeMap::new();
-    // Per board, per values key: the key and each item's shared code, -1
-    // where it has none.
-    let mut renumbered: Vec<Vec<(&str, Vec<i64>)>> = Vec::with_capacity(parsed.len());
+    let mut renumbered: Vec<Vec<Renumbered<'_>>> = Vec::with_capacity(parsed.len());
     for body in &parsed {
         let mut columns = Vec::new();
         for (key, column) in body.items.values.iter().flatten() {
             let dict = shared.entry(key.as_str()).or_default();
+            dict.largest_own = dict.largest_own.max(column.dict.len());
             let to_shared = column
                 .dict
                 .iter()
@@ -129,9 +161,9 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
                 .codes
                 .decode(column.dict.len())
                 .ok_or_else(|| kept_body("codes that are not a packed list"))?;
-            let codes = local
-                .into_iter()
-                .map(|code| match usize::try_from(code) {
+            let shared_codes = local
+                .iter()
+                .map(|&code| match usize::try_from(code) {
                     Err(_) => Ok(-1),
                     Ok(at) => to_shared
                         .get(at)
@@ -139,25 +171,23 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
                         .ok_or_else(|| kept_body("a code past its dictionary")),
                 })
                 .collect::<Result<Vec<_>>>()?;
-            columns.push((key.as_str(), codes));
+            columns.push(Renumbered {
+                key: key.as_str(),
+                own: &column.dict,
+                local,
+                shared: shared_codes,
+            });
         }
         renumbered.push(columns);
     }
 
     let mut dicts = Vec::from(&b"{\"dicts\":{"[..]);
-    for (i, (key, dict)) in shared.iter().enumerate() {
+    for (i, (key, dict)) in shared.iter().filter(|(_, dict)| dict.pays()).enumerate() {
         if i > 0 {
             dicts.push(b',');
         }
         push_str(&mut dicts, key);
-        dicts.extend_from_slice(b":[");
-        for (j, value) in dict.values.iter().enumerate() {
-            if j > 0 {
-                dicts.push(b',');
-            }
-            dicts.extend_from_slice(value.get().as_bytes());
-        }
-        dicts.push(b']');
+        write_list(&mut dicts, &dict.values);
     }
     dicts.extend_from_slice(b"}}");
 
@@ -185,14 +215,25 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
             }
             if items.values.is_some() {
                 out.extend_from_slice(b",\"values\":{");
-                for (i, (key, list)) in columns.iter().enumerate() {
+                for (i, column) in columns.iter().enumerate() {
                     if i > 0 {
                         out.push(b',');
                     }
-                    push_str(&mut out, key);
-                    out.extend_from_slice(b":{\"codes\":");
-                    let dict_len = shared.get(key).map_or(0, |dict| dict.values.len());
-                    write_codes(&mut out, list.iter().copied(), dict_len, codes);
+                    push_str(&mut out, column.key);
+                    match shared.get(column.key).filter(|dict| dict.pays()) {
+                        Some(dict) => {
+                            out.extend_from_slice(b":{\"codes\":");
+                            let each = column.shared.iter().copied();
+                            write_codes(&mut out, each, dict.values.len(), codes);
+                        }
+                        None => {
+                            out.extend_from_slice(b":{\"dict\"");
+                            write_list(&mut out, column.own);
+                            out.extend_from_slice(b",\"codes\":");
+                            let each = column.local.iter().copied();
+                            write_codes(&mut out, each, column.own.len(), codes);
+                        }
+                    }
                     out.push(b'}');
                 }
                 out.push(b'}');
@@ -202,6 +243,18 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
         })
         .collect();
     Ok(SharedDicts { dicts, bodies })
+}
+
+/// `:[v,v,..]`: raw values as a JSON array, after the colon of their key.
+fn write_list(out: &mut Vec<u8>, values: &[&RawValue]) {
+    out.extend_from_slice(b":[");
+    for (j, value) in values.iter().enumerate() {
+        if j > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(value.get().as_bytes());
+    }
+    out.push(b']');
 }
 
 #[cfg(test)]
@@ -312,6 +365,34 @@ mod tests {
             cells(&dicts, &shared.bodies[0], "n")[0],
             Some(Value::from(199))
         );
+    }
+
+    #[test]
+    fn a_key_whose_boards_hold_values_of_their_own_keeps_their_own_dictionaries() {
+        // Five boards of 100 numbers each, none on two boards, and one status they all hold.
+        let bodies: Vec<Vec<u8>> = (0..5)
+            .map(|b| {
+                let own: Vec<String> = (0..100).map(|n| (b * 1000 + n).to_string()).collect();
+                let codes: Vec<i32> = (0..100).collect();
+                body(&[
+                    ("n", &format!("[{}]", own.join(",")), &codes),
+                    ("s", r#"["Done"]"#, &[0; 100]),
+                ])
+            })
+            .collect();
+        let slices: Vec<&[u8]> = bodies.iter().map(Vec::as_slice).collect();
+        let shared = share_dicts(&slices, Codes::Base64).unwrap();
+        let dicts: Value = serde_json::from_slice(&shared.dicts).unwrap();
+        assert_eq!(dicts, serde_json::json!({"dicts": {"s": ["Done"]}}));
+        for (own, body) in bodies.iter().zip(&shared.bodies) {
+            let own: Value = serde_json::from_slice(own).unwrap();
+            let body: Value = serde_json::from_slice(body).unwrap();
+            let column = &body["items"]["values"]["n"];
+            assert_eq!(column["dict"], own["items"]["values"]["n"]["dict"]);
+            let codes: CodeList = serde_json::from_value(column["codes"].clone()).unwrap();
+            assert_eq!(codes.decode(100).unwrap(), (0..100).collect::<Vec<i64>>());
+            assert!(body["items"]["values"]["s"].get("dict").is_none());
+        }
     }
 
     #[test]

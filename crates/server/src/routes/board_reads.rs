@@ -193,9 +193,10 @@ const FULL_READS_MEDIA_TYPE: &str = "application/x-ndjson";
 /// `{"id", "error": {"code", "message"}}` for a board that cannot be read
 /// (`not_found`: missing or another account's). Each line is sent as soon as
 /// it is ready. With `dicts=shared`, a first line `{"dicts": {"<key>": [..]}}`
-/// holds one dictionary per values key for all the boards, and each body's
-/// values columns hold only `codes` into it (`boards::shared_dicts`); every
-/// board is then read before the first line goes. Compressed when the client
+/// holds one dictionary per values key for all the boards (each key whose
+/// boards repeat each other's values), and each body's values columns of
+/// those keys hold only `codes` into it (`boards::shared_dicts`); every board
+/// is then read before the first line goes. Compressed when the client
 /// accepts gzip, br or zstd. Agent tokens are admitted.
 // A dashboard opens all its boards at once; one reply instead of one request
 // per board saves each request's work in every process of the browser. The
@@ -301,50 +302,58 @@ fn shared_dict_lines(
         .filter_map(|read| read.as_ref().ok())
         .cloned()
         .collect();
-    let lines = s
-        .built_boards
-        .shared_dicts(&built, form.codes)
-        .map_err(ApiError::from)
-        .and_then(|shared| {
-            let mut frames = zstd
-                .then(|| zstd::bulk::Compressor::new(1))
-                .transpose()
-                .map_err(ApiError::internal)?;
-            let dicts = &shared.dicts_line;
-            let mut lines = vec![if frames.is_some() {
-                vec![dicts.zstd.clone()]
-            } else {
-                vec![dicts.expanded()?.into()]
-            }];
-            let mut bodies = shared.bodies.iter();
-            for (id, read) in ids.iter().zip(&reads) {
-                lines.push(match read {
-                    Ok(built) => {
-                        let body = bodies.next().ok_or_else(|| {
-                            ApiError::internal(std::io::Error::other(
-                                "a board's shared body is missing",
-                            ))
-                        })?;
-                        board_line(
-                            id,
-                            &built.etag,
-                            &body.zstd,
-                            || body.expanded(),
-                            frames.as_mut(),
-                        )?
-                    }
-                    Err(error) => error_line(id, error, frames.as_mut())?,
-                });
-            }
-            Ok(lines)
-        });
-    match lines {
-        Ok(lines) => {
-            let _ = lines.into_iter().flatten().all(|chunk| chunks.send(chunk));
+    // Line by line, each expanded (for a client without zstd) only as it goes.
+    let send = |line: ApiResult<Vec<bytes::Bytes>>| match line {
+        Ok(line) => line.into_iter().all(|chunk| chunks.send(chunk)),
+        // `ApiError::internal` logged why: the client reads the boards still
+        // to come as failed, or, before the first line, each on its own.
+        Err(_logged) => {
+            chunks.cut_short();
+            false
         }
-        // `ApiError::internal` logged why; before its first line the client
-        // reads each board on its own.
-        Err(_logged) => chunks.cut_short(),
+    };
+    let shared = match s.built_boards.shared_dicts(&built, form.codes) {
+        Ok(shared) => shared,
+        Err(error) => {
+            send(Err(ApiError::from(error)));
+            return;
+        }
+    };
+    let mut frames = match zstd.then(|| zstd::bulk::Compressor::new(1)).transpose() {
+        Ok(frames) => frames,
+        Err(error) => {
+            send(Err(ApiError::internal(error)));
+            return;
+        }
+    };
+    let dicts = &shared.dicts_line;
+    let dicts_line = match frames {
+        Some(_) => Ok(vec![dicts.zstd.clone()]),
+        None => dicts
+            .expanded()
+            .map(|line| vec![line.into()])
+            .map_err(ApiError::from),
+    };
+    if !send(dicts_line) {
+        return;
+    }
+    let mut bodies = shared.bodies.iter();
+    for (id, read) in ids.iter().zip(&reads) {
+        let line = match read {
+            Ok(built) => bodies
+                .next()
+                .ok_or_else(|| {
+                    ApiError::internal(std::io::Error::other("a board's shared body is missing"))
+                })
+                .and_then(|body| {
+                    let expanded = || body.expanded();
+                    board_line(id, &built.etag, &body.zstd, expanded, frames.as_mut())
+                }),
+            Err(error) => error_line(id, error, frames.as_mut()),
+        };
+        if !send(line) {
+            return;
+        }
     }
 }
 

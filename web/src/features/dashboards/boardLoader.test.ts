@@ -323,13 +323,23 @@ describe("fetchBoardsTogether", () => {
       message: expect.stringContaining("items.values.t"),
     });
 
-    const notLists = `${JSON.stringify({ dicts: { s: "Done" } })}\n`;
-    vi.stubGlobal("fetch", vi.fn().mockResolvedValueOnce(streamed([notLists])));
-    const [refused] = fetchBoardsTogether(["a"], new AbortController().signal);
-    await expect(refused).rejects.toMatchObject({
-      code: "invalid_reply",
-      message: expect.stringContaining("dictionaries"),
-    });
+    const [dictsLine, boardLine] = shared.split("\n");
+    const malformed = [
+      [JSON.stringify({ dicts: { s: "Done" } }), "are not lists"],
+      [JSON.stringify({ dicts: [["Done"]] }), "are not lists"],
+      [JSON.stringify({ id: "a", dicts: {} }), "names a board"],
+      [`${boardLine}\n${dictsLine}`, "came after a board"],
+      [`${dictsLine}\n${dictsLine}`, "came after a board"],
+    ];
+    for (const [reply, why] of malformed) {
+      vi.stubGlobal("fetch", vi.fn().mockResolvedValueOnce(streamed([`${reply}\n`])));
+      const settled = await Promise.allSettled(fetchBoardsTogether(["a", "b"], new AbortController().signal));
+      const refusals = settled.map((read) => (read.status === "rejected" ? String(read.reason?.message) : ""));
+      expect(
+        refusals.some((message) => message.includes(why as string)),
+        `${why}: ${refusals.join(" | ")}`,
+      ).toBe(true);
+    }
   });
 
   test("asks every board for the same fields, and a board read alone after a lost reply too", async () => {

@@ -173,8 +173,9 @@ function parseLine(text: string): FullReadLine {
   }
   const { id, etag, error, dicts } = (line ?? {}) as { id?: unknown; etag?: unknown; error?: unknown; dicts?: unknown };
   if (dicts !== undefined) {
-    const lists = typeof dicts === "object" && dicts !== null ? Object.values(dicts) : null;
+    const lists = typeof dicts === "object" && dicts !== null && !Array.isArray(dicts) ? Object.values(dicts) : null;
     if (!lists?.every(Array.isArray)) throw invalid("its dictionaries are not lists");
+    if (id !== undefined) throw invalid("a line of dictionaries names a board");
     return line as FullReadLine;
   }
   if (typeof id !== "string") throw invalid("a line names no board");
@@ -205,11 +206,16 @@ export function fetchBoardsTogether(
   const waiting = new Map<string, { resolve: (read: BoardRead) => void; reject: (error: unknown) => void }>();
   const reads = ids.map((id) => new Promise<BoardRead>((resolve, reject) => waiting.set(id, { resolve, reject })));
   let shared: SharedDicts | undefined;
+  let boardSeen = false;
   const settle = (line: FullReadLine) => {
     if ("dicts" in line) {
+      // The boards before it were decoded without it, and one list per key is what they share.
+      if (boardSeen || shared)
+        throw new ApiError(200, "invalid_reply", "The boards' read is malformed: its dictionaries came after a board.");
       shared = line.dicts;
       return;
     }
+    boardSeen = true;
     const board = waiting.get(line.id);
     if (!board) return;
     waiting.delete(line.id);

@@ -84,16 +84,26 @@ function dayOfText(text: string | null): number {
 
 /**
  * Fills `out` with what `of` makes of each row's value: decided once per entry (and once for
- * no value), then copied by code, so a board of 2,000 items and a few distinct values costs a
- * few calls of `of` and one loop over typed arrays.
+ * no value), for every board reading the same entries (`perEntries` under `key`, which names
+ * all that `of` reads besides the value), then copied by code, so a board of 2,000 items and a
+ * few distinct values costs a few calls of `of` and one loop over typed arrays.
  */
 function byEntry<A extends Float64Array | Int32Array | Uint8Array>(
   coded: CodedColumn,
+  key: string,
   out: A,
   of: (value: unknown) => number,
 ): A {
-  const { codes } = coded;
-  const decided = bySlot(coded, new Float64Array(coded.entries.length + 1), of);
+  const decided = perEntries(coded, key, () => bySlot(coded, new Float64Array(coded.entries.length + 1), of));
+  return copyDecided(coded.codes, decided, out);
+}
+
+/** Each row's decision into `out`, by its code. */
+function copyDecided<A extends Float64Array | Int32Array | Uint8Array>(
+  codes: Int32Array,
+  decided: Float64Array,
+  out: A,
+): A {
   // One loop per element type: a loop storing into all three stays slow while the worker's
   // code is cold, and it runs over every item of every board.
   if (out instanceof Float64Array) copyByCode(codes, decided, out);
@@ -113,14 +123,6 @@ function copyByCodeToInt32(codes: Int32Array, decided: Float64Array, out: Int32A
 
 function copyByCodeToUint8(codes: Int32Array, decided: Float64Array, out: Uint8Array): void {
   for (let i = 0; i < codes.length; i++) out[i] = decided[(codes[i] as number) + 1] as number;
-}
-
-/**
- * Per row, `read`'s code for its value (−1 or more), decided once per entry. Widgets order what
- * they show by the kept rows that hold it, never by the order a board's entries came in.
- */
-function codesByEntry(column: CodedColumn, read: (value: unknown) => number): Int32Array {
-  return byEntry(column, new Int32Array(column.codes.length), read);
 }
 
 /** Per item: the column's number, NaN where the cell is empty or not a number. */
@@ -178,17 +180,23 @@ export function dayKeys(board: PreparedBoard, column: Column, end: "from" | "to"
       const text = dayTextCell(column.type, value, end);
       return text === null ? Number.NaN : dayKey(text);
     };
-    const misshapen = coded.entries.some(
-      (value) => dayTextCell(column.type, value, end) !== null && Number.isNaN(keyOf(value)),
-    );
-    return misshapen ? null : byEntry(coded, new Float64Array(board.items.count), keyOf);
+    const { decided, misshapen } = perEntries(coded, `dayKeys\u0000${column.type}\u0000${end}`, () => ({
+      decided: bySlot(coded, new Float64Array(coded.entries.length + 1), keyOf),
+      misshapen: bySlot(coded, new Uint8Array(coded.entries.length + 1), (value) =>
+        dayTextCell(column.type, value, end) !== null && Number.isNaN(keyOf(value)) ? 1 : 0,
+      ),
+    }));
+    // Only the board's own cells count: an entry of another board sharing the list is none of them.
+    const { codes } = coded;
+    for (let i = 0; i < codes.length; i++) if (misshapen[(codes[i] as number) + 1] === 1) return null;
+    return copyDecided(codes, decided, new Float64Array(board.items.count));
   });
 }
 
 /** Per item: 1 where the cell is non-empty for the column's type (see `isEmptyCell`). */
 export function filledFlags(board: PreparedBoard, column: Column): Uint8Array {
   return derive(board, `filled\u0000${column.id}\u0000${column.type}`, () =>
-    byEntry(board.items.coded(column.id), new Uint8Array(board.items.count), (value) =>
+    byEntry(board.items.coded(column.id), `filled\u0000${column.type}`, new Uint8Array(board.items.count), (value) =>
       isEmptyCell(column, value) ? 0 : 1,
     ),
   );
@@ -596,25 +604,30 @@ export interface PrimitiveCodes {
   objects: number;
 }
 
+/** Per slot of a column: its primitive value's index in `values`, −1 for an object. */
+function primitiveSlots(coded: CodedColumn): { values: PrimitiveCodes["values"]; valueOfSlot: Float64Array } {
+  const values: PrimitiveCodes["values"] = [];
+  const byValue = new Map<unknown, number>();
+  const valueOfSlot = bySlot(coded, new Float64Array(coded.entries.length + 1), (v) => {
+    if (typeof v === "object" && v !== null) return -1;
+    let code = byValue.get(v);
+    if (code === undefined) {
+      code = values.length;
+      values.push(v as PrimitiveCodes["values"][number]);
+      byValue.set(v, code);
+    }
+    return code;
+  });
+  return { values, valueOfSlot };
+}
+
 export function primitiveCodes(board: PreparedBoard, column: Column): PrimitiveCodes {
   return derive(board, `primitive\u0000${column.id}`, () => {
     const coded = board.items.coded(column.id);
-    const values: PrimitiveCodes["values"] = [];
-    const byValue = new Map<unknown, number>();
-    const isObject = (v: unknown) => typeof v === "object" && v !== null;
-    const codes = codesByEntry(coded, (v) => {
-      if (isObject(v)) return -1;
-      let code = byValue.get(v);
-      if (code === undefined) {
-        code = values.length;
-        values.push(v as PrimitiveCodes["values"][number]);
-        byValue.set(v, code);
-      }
-      return code;
-    });
-    const objectEntries = Uint8Array.from(coded.entries, (v) => (isObject(v) ? 1 : 0));
+    const { values, valueOfSlot } = perEntries(coded, "primitive", () => primitiveSlots(coded));
+    const codes = copyDecided(coded.codes, valueOfSlot, new Int32Array(board.items.count));
     let objects = 0;
-    for (const c of coded.codes) objects += c >= 0 ? (objectEntries[c] as number) : 0;
+    for (let i = 0; i < codes.length; i++) objects += codes[i] === -1 ? 1 : 0;
     return { values, codes, objects };
   });
 }

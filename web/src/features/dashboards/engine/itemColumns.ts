@@ -185,6 +185,17 @@ function stringColumn(column: unknown, count: number, what: string): CodedColumn
 /** A read of many boards' shared dictionaries (`dicts=shared`): one list of values per values key. */
 export type SharedDicts = Readonly<Record<string, readonly unknown[]>>;
 
+/** Per shared list, how many rows of the boards decoded so far read it. */
+const rowsByList = new WeakMap<readonly unknown[], number>();
+
+/**
+ * How many rows read `entries`: those of every board decoded against it when it is a shared
+ * list, else none counted here (the board's own count is what a caller has then).
+ */
+export function rowsReading(entries: readonly unknown[]): number {
+  return rowsByList.get(entries) ?? 0;
+}
+
 /**
  * The compact read's items as columns, kept as the wire's dictionaries and codes (checked here,
  * in one pass, so a body that does not have the form's shape is refused whole) and expanded to
@@ -207,7 +218,9 @@ export function decodeItemColumns(wire: unknown, shared?: SharedDicts): ItemColu
   const coded = new Map<string, CodedColumn>();
   for (const [key, column] of Object.entries(values)) {
     const dict = shared && Object.hasOwn(shared, key) ? shared[key] : undefined;
-    coded.set(key, checkedDict(column, count, `items.values.${key}`, true, dict));
+    const read = checkedDict(column, count, `items.values.${key}`, true, dict);
+    if (read.entries === dict) rowsByList.set(dict, rowsReading(dict) + count);
+    coded.set(key, read);
   }
   // What a field the read left out, or a key no item has, reads as: made once, when first asked for.
   let none: CodedColumn<never> | undefined;

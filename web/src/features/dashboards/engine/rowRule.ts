@@ -8,7 +8,8 @@
  * JIT optimises at once: a filter change runs each of them once over up to 100,000 items.
  */
 import { type CellPredicate, type InvalidRule, compileRule, ruleDays, ruleNumber } from "./compileRule";
-import { dayKey, dayKeys, filledFlags, numberValues, primitiveCodes } from "./columnar";
+import { type PrimitiveCodes, dayKey, dayKeys, filledFlags, numberValues, primitiveCodes } from "./columnar";
+import { rowsReading } from "./itemColumns";
 import type { Column, FilterRule, PreparedBoard } from "./types";
 
 /** The rows (ascending positions in the board's items) of `rows` that pass. */
@@ -71,11 +72,40 @@ function keepByComparison(rows: Uint32Array, values: Float64Array, op: number, b
   return out.subarray(0, n);
 }
 
-function perValue(predicate: CellPredicate, column: Column, board: PreparedBoard): RowFilter | null {
+/** Per list of distinct values, the verdicts of the rules decided over it lately, by rule. */
+const verdictsByValues = new WeakMap<readonly unknown[], Map<string, Uint8Array>>();
+/** Rules a list's verdicts are kept for: a filter being edited passes through a few. */
+const VERDICTS_KEPT = 16;
+
+/**
+ * The rule's verdict on each of `values`: decided once for every board whose column reads the
+ * same list (boards read with shared dictionaries), under a key naming all the predicate reads.
+ */
+function verdictOf(values: PrimitiveCodes["values"], key: string, predicate: CellPredicate): Uint8Array {
+  let verdicts = verdictsByValues.get(values);
+  if (!verdicts) {
+    verdicts = new Map();
+    verdictsByValues.set(values, verdicts);
+  }
+  let verdict = verdicts.get(key);
+  if (!verdict) {
+    if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+    verdict = Uint8Array.from(values, (value) => (predicate(value) ? 1 : 0));
+    verdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+function perValue(predicate: CellPredicate, rule: FilterRule, column: Column, board: PreparedBoard): RowFilter | null {
   const { values, codes, objects } = primitiveCodes(board, column);
-  const limit = board.items.count * MAX_SHARE;
-  if (values.length > limit || objects > limit) return null;
-  const verdict = Uint8Array.from(values, (value) => (predicate(value) ? 1 : 0));
+  const own = board.items.count * MAX_SHARE;
+  // A shared list is decided once for all the rows that read it.
+  const rows = Math.max(board.items.count, rowsReading(board.items.coded(column.id).entries));
+  if (values.length > rows * MAX_SHARE || objects > own) return null;
+  // `compileRule` reads the column's type and the rule's operator and value.
+  const value = rule.value === undefined ? "" : JSON.stringify(rule.value);
+  const key = `${column.type}\u0000${rule.op}\u0000${value}`;
+  const verdict = verdictOf(values, key, predicate);
   if (objects === 0) return (rows) => keepByVerdict(rows, codes, verdict);
   const cells = board.items.cells(column.id);
   return (rows) =>
@@ -107,7 +137,7 @@ export function compileRowRule(rule: FilterRule, column: Column, board: Prepared
     const bound = dayKey(ruleDays([rule.value])[0] as string);
     if (keys) return (rows) => keepByComparison(rows, keys, comparison, bound);
   }
-  const fast = perValue(predicate, column, board);
+  const fast = perValue(predicate, rule, column, board);
   if (fast) return fast;
   const cells = board.items.cells(column.id);
   return (rows) => keepByPredicate(rows, (row) => predicate(cells[row]));

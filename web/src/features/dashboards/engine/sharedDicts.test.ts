@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ValueColumn } from "../../../shared/api/types.generated";
 import { applyFilters } from "./applyFilters";
 import { computeWidget } from "./computeWidget";
-import { DATE, PEOPLE, TEXT, TIMELINE, numberColumn } from "./fixtures/columns";
+import { CHECK, DATE, PEOPLE, TEXT, TIMELINE, numberColumn } from "./fixtures/columns";
 import { columnsBody } from "./fixtures/columnsBody";
 import { makeBoard } from "./fixtures/makeBoard";
 import { type SharedDicts, decodeItemColumns } from "./itemColumns";
@@ -68,6 +68,8 @@ const items = (n: number, seed: number) =>
       sprint: `Sprint ${(i % 3) + 1}`,
       due: `2024-01-${String(((i * 3 + seed) % 28) + 1).padStart(2, "0")}`,
       span: { from: `2024-02-0${(i % 9) + 1}`, to: `2024-02-1${i % 10}` },
+      // A checkbox on the first board; text on the second, where a stray `true` is not "true".
+      ok: seed === 2 ? (i % 3 === 0 ? true : "yes") : i % 2 === 0,
     },
     groupId: i % 2 ? "g1" : "g2",
     createdAt: `2024-01-0${(i % 5) + 1}T09:00:00Z`,
@@ -81,7 +83,16 @@ const BOARDS = [
   makeBoard({
     id: "a",
     groups,
-    columns: [statusOf("Done"), PEOPLE, numberColumn("budget", "$"), numberColumn("effort"), SPRINT, DATE, TIMELINE],
+    columns: [
+      statusOf("Done"),
+      PEOPLE,
+      numberColumn("budget", "$"),
+      numberColumn("effort"),
+      SPRINT,
+      DATE,
+      TIMELINE,
+      CHECK,
+    ],
     items: items(40, 1),
   }),
   // The same keys, other meanings: another done label, a unit on the right, `due` a timeline.
@@ -96,6 +107,7 @@ const BOARDS = [
       SPRINT,
       { ...TIMELINE, id: "due" },
       TIMELINE,
+      { ...TEXT, id: "ok" },
     ],
     items: items(30, 2).map((item, i) => ({
       ...item,
@@ -133,6 +145,10 @@ const WIDGETS: WidgetConfig[] = [
 ];
 const FILTERS: DashboardFilters[] = [
   {},
+  // `due` is a date on two boards and a timeline on the third: the same value, another verdict.
+  { rules: [{ column: "due", op: "is", value: "2024-01-05" }] },
+  { rules: [{ column: "sprint", op: "is", value: "Sprint 2" }] },
+  { rules: [{ column: "ok", op: "is", value: "true" }] },
   { people: ["m1"] },
   {
     rules: [
