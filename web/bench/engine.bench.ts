@@ -5,7 +5,8 @@
  * compact bodies parsed, decoded and every column read derived for a first dashboard, both in
  * this warmed-up process and as the worker really meets it: once, in a fresh process whose JIT
  * has compiled nothing yet; and, in fresh processes too, the first load of the dashboard that
- * `e2e/dashboard-scale.e2e.ts` measures in Chromium. Prints figures; asserts nothing.
+ * `e2e/dashboard-scale.e2e.ts` measures in Chromium, its boards read with their own dictionaries
+ * and with shared ones (`dicts=shared`). Prints figures; asserts nothing.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +15,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { applyFilters } from "../src/features/dashboards/engine/applyFilters";
 import { computeDashboard, computeWidget, itemFieldsFor } from "../src/features/dashboards/engine/computeWidget";
-import { columnsBody, packCodes } from "../src/features/dashboards/engine/fixtures/columnsBody";
+import { columnsBody, packCodes, shareDicts } from "../src/features/dashboards/engine/fixtures/columnsBody";
 import {
   SCALE_BOARDS,
   SCALE_COLUMNS,
@@ -25,7 +26,7 @@ import {
   scaleItem,
   scaleRandom,
 } from "../src/features/dashboards/engine/fixtures/scaleDashboard";
-import { decodeItemColumns } from "../src/features/dashboards/engine/itemColumns";
+import { type SharedDicts, decodeItemColumns } from "../src/features/dashboards/engine/itemColumns";
 import { prepareBoards } from "../src/features/dashboards/engine/prepareBoards";
 import type {
   BoardFull,
@@ -238,7 +239,8 @@ interface FirstLoadView {
 }
 
 /**
- * One load of the bodies in `input` (a line each, after the view), in this process as it
+ * One load of the bodies in `input` (a line each, after the view, and the dictionaries they
+ * share first if they do), in this process as it
  * started: nothing the load runs is compiled or optimised yet, as in the dashboard worker of a
  * newly opened page. Prints its wall time and the CPU every thread of the process used meanwhile
  * (the JIT's compilers and the collector run beside the load).
@@ -248,10 +250,13 @@ function firstLoadHere(input: string): void {
   const view = JSON.parse(header) as FirstLoadView;
   const cpuBefore = process.cpuUsage();
   const start = performance.now();
-  const reads = bodies.map((body) => {
-    const { board, items } = JSON.parse(body) as Parsed;
-    return { board, itemColumns: decodeItemColumns(items) };
-  });
+  let shared: SharedDicts | undefined;
+  const reads: ColumnarBoard[] = [];
+  for (const body of bodies) {
+    const line = JSON.parse(body) as Parsed | { dicts: SharedDicts };
+    if ("dicts" in line) shared = line.dicts;
+    else reads.push({ board: line.board, itemColumns: decodeItemColumns(line.items, shared) });
+  }
   computeDashboard(prepareBoards(reads), view.filters, view.widgets);
   const wall = performance.now() - start;
   const cpu = process.cpuUsage(cpuBefore);
@@ -333,7 +338,18 @@ const wireBytes = bodies.reduce((sum, body) => sum + body.length, 0);
 const packedBodies = raw.map((read) => wireBody(read, figureWidgets, true));
 // The dashboard scale bench's own load (e2e/dashboard-scale.e2e.ts): its boards, its seven
 // widgets, no rule applied, codes packed as the worker reads them.
-const scaleBodies = makeScaleBoards().map((read) => wireBody(read, SCALE_WIDGETS, true));
+const scaleBoards = makeScaleBoards();
+const scaleBodies = scaleBoards.map((read) => wireBody(read, SCALE_WIDGETS, true));
+/** The same boards as `GET /boards/full?dicts=shared` sends them: the dictionaries' line first. */
+const sharedScaleBodies = (() => {
+  const fields = new Set<string>(itemFieldsFor(SCALE_WIDGETS) ?? []);
+  const { dicts, bodies } = shareDicts(scaleBoards.map((read) => columnsBody(read)));
+  const lines = bodies.map(({ board, items }) => {
+    const lean = Object.fromEntries(Object.entries(items).filter(([key]) => key === "count" || fields.has(key)));
+    return JSON.stringify({ board, items: packCodes(lean, dicts) });
+  });
+  return [JSON.stringify({ dicts }), ...lines];
+})();
 const firstLoadRows = [
   ["the same cold load", "codes as numbers", bodies, firstLoads(bodies, { widgets: figureWidgets, filters: FILTERS })],
   [
@@ -347,6 +363,12 @@ const firstLoadRows = [
     "codes packed",
     scaleBodies,
     firstLoads(scaleBodies, { widgets: SCALE_WIDGETS, filters: null }),
+  ],
+  [
+    "the same boards read with shared dictionaries (dicts=shared)",
+    "codes packed",
+    sharedScaleBodies,
+    firstLoads(sharedScaleBodies, { widgets: SCALE_WIDGETS, filters: null }),
   ],
 ] as const;
 

@@ -348,7 +348,9 @@ fn shared_dict_lines(
                 .and_then(|body| {
                     let expanded = || body.expanded();
                     board_line(id, &built.etag, &body.zstd, expanded, frames.as_mut())
-                }),
+                })
+                // As without shared dictionaries: the board fails, the others still come.
+                .or_else(|error| error_line(id, &error, frames.as_mut())),
             Err(error) => error_line(id, error, frames.as_mut()),
         };
         if !send(line) {

@@ -103,7 +103,10 @@ function perValue(predicate: CellPredicate, rule: FilterRule, column: Column, bo
   const rows = Math.max(board.items.count, rowsReading(board.items.coded(column.id).entries));
   if (values.length > rows * MAX_SHARE || objects > own) return null;
   // `compileRule` reads the column's type and the rule's operator and value.
-  const value = rule.value === undefined ? "" : JSON.stringify(rule.value);
+  // JSON would write NaN, ±Infinity and a list's undefined as null, which the predicates tell apart.
+  const value = JSON.stringify(rule.value, (_, v: unknown) =>
+    v === undefined || (typeof v === "number" && !Number.isFinite(v)) ? `\u0000${String(v)}` : v,
+  );
   const key = `${column.type}\u0000${rule.op}\u0000${value}`;
   const verdict = verdictOf(values, key, predicate);
   if (objects === 0) return (rows) => keepByVerdict(rows, codes, verdict);

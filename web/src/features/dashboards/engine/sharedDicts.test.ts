@@ -1,44 +1,17 @@
 import { describe, expect, it } from "vitest";
-import type { ValueColumn } from "../../../shared/api/types.generated";
 import { applyFilters } from "./applyFilters";
 import { computeWidget } from "./computeWidget";
 import { CHECK, DATE, PEOPLE, TEXT, TIMELINE, numberColumn } from "./fixtures/columns";
-import { columnsBody } from "./fixtures/columnsBody";
+import { columnsBody, shareDicts } from "./fixtures/columnsBody";
 import { makeBoard } from "./fixtures/makeBoard";
 import { type SharedDicts, decodeItemColumns } from "./itemColumns";
 import { prepareBoards } from "./prepareBoards";
 import type { BoardFull, ColumnarBoard, Column, DashboardFilters, WidgetConfig } from "./types";
 
-/**
- * The boards' compact bodies as `GET /boards/full?dicts=shared` sends them (the server's
- * `boards::shared_dicts`): each values key's distinct values once, in the order the boards
- * first use them, and each board's codes into those.
- */
+/** The boards decoded as a read with shared dictionaries gives them. */
 function sharedDicts(boards: readonly BoardFull[]): { dicts: SharedDicts; reads: ColumnarBoard[] } {
-  const dicts: Record<string, unknown[]> = {};
-  const codeOf = new Map<string, Map<string, number>>();
-  const bodies = boards.map((read) => columnsBody(read));
-  const reads = bodies.map(({ board, items }) => {
-    const values: Record<string, { codes: number[] }> = {};
-    for (const [key, column] of Object.entries(items.values ?? {}) as [string, ValueColumn][]) {
-      const dict = (dicts[key] ??= []);
-      const codes = codeOf.get(key) ?? new Map<string, number>();
-      codeOf.set(key, codes);
-      const toShared = column.dict.map((value) => {
-        const text = JSON.stringify(value);
-        let code = codes.get(text);
-        if (code === undefined) {
-          code = dict.length;
-          codes.set(text, code);
-          dict.push(value);
-        }
-        return code;
-      });
-      values[key] = { codes: (column.codes as number[]).map((code) => (code < 0 ? -1 : (toShared[code] as number))) };
-    }
-    return { board, wire: { ...items, values } };
-  });
-  return { dicts, reads: reads.map(({ board, wire }) => ({ board, itemColumns: decodeItemColumns(wire, dicts) })) };
+  const { dicts, bodies } = shareDicts(boards.map((read) => columnsBody(read)));
+  return { dicts, reads: bodies.map(({ board, items }) => ({ board, itemColumns: decodeItemColumns(items, dicts) })) };
 }
 
 const own = (boards: readonly BoardFull[]): ColumnarBoard[] =>
