@@ -246,7 +246,7 @@ fn main() {
     // Each build into an empty keeper, so every one compresses anew.
     let build = median_of(15, || read_kept(&boards::BuiltBoards::new(64 << 20)));
     let built = boards::BuiltBoards::new(64 << 20);
-    let compressed = read_kept(&built).zstd.len();
+    let compressed = read_kept(&built).body.zstd.len();
     let kept = median_of(2000, || read_kept(&built));
     println!(
         "10,000 items, columns form built and compressed (zstd): median {:.2} ms, {:.2} MB; \
@@ -286,6 +286,7 @@ fn main() {
             built
                 .columnar(&db, ACCOUNT, board, form)
                 .expect("columns form")
+                .body
                 .len
         })
         .sum();

@@ -32,17 +32,8 @@ const LEVEL: i32 = 3;
 pub struct BuiltBoard {
     /// The columns form's strong ETag (quotes included).
     pub etag: String,
-    /// The body, compressed with zstd (a complete frame).
-    pub zstd: Bytes,
-    /// The body's length before compression.
-    pub len: usize,
-}
-
-impl BuiltBoard {
-    /// The body as built, for a client that does not take zstd.
-    pub fn body(&self) -> Result<Vec<u8>> {
-        zstd::bulk::decompress(&self.zstd, self.len).map_err(BoardsError::Compression)
-    }
+    /// The body as built.
+    pub body: Compressed,
 }
 
 /// Some boards' columns forms with shared dictionaries (see
@@ -63,7 +54,7 @@ impl SharedBuilt {
     }
 }
 
-/// Bytes compressed with zstd, and their length before.
+/// Bytes compressed with zstd (a complete frame), and their length before.
 #[derive(Debug)]
 pub struct Compressed {
     pub zstd: Bytes,
@@ -147,7 +138,7 @@ impl BuiltBoards {
         }
         let expanded = boards
             .iter()
-            .map(|b| b.body())
+            .map(|b| b.body.expanded())
             .collect::<Result<Vec<_>>>()?;
         let bodies: Vec<&[u8]> = expanded.iter().map(Vec::as_slice).collect();
         let shared = share_dicts(&bodies, codes)?;
@@ -193,11 +184,9 @@ impl BuiltBoards {
             return Ok(built);
         }
         let full = columnar_board(db, account_id, board_id, form)?;
-        let zstd = zstd::bulk::compress(&full.body, LEVEL).map_err(BoardsError::Compression)?;
         let built = Arc::new(BuiltBoard {
             etag: full.etag,
-            zstd: Bytes::from(zstd),
-            len: full.body.len(),
+            body: Compressed::new(&full.body)?,
         });
         self.keep(key, Arc::clone(&built));
         Ok(built)
@@ -227,10 +216,10 @@ impl BuiltBoards {
     }
 
     fn keep(&self, key: (String, ColumnsForm), built: Arc<BuiltBoard>) {
-        let size = built.zstd.len();
+        let size = built.body.zstd.len();
         let mut held = self.lock();
         if let Some(old) = held.boards.remove(&key) {
-            held.bytes -= old.built.zstd.len();
+            held.bytes -= old.built.body.zstd.len();
         }
         if size > self.budget {
             return;
@@ -245,7 +234,7 @@ impl BuiltBoards {
                 break;
             };
             if let Some(gone) = held.boards.remove(&oldest) {
-                held.bytes -= gone.built.zstd.len();
+                held.bytes -= gone.built.body.zstd.len();
             }
         }
         held.reads += 1;
@@ -299,8 +288,8 @@ mod tests {
         let first = built.columnar(&db, "a", &id, ItemFields::ALL).unwrap();
         let fresh = columnar_board(&db, "a", &id, ItemFields::ALL).unwrap();
         assert_eq!(first.etag, fresh.etag);
-        assert_eq!(first.body().unwrap(), fresh.body);
-        assert!(first.zstd.len() < first.len);
+        assert_eq!(first.body.expanded().unwrap(), fresh.body);
+        assert!(first.body.zstd.len() < first.body.len);
         assert!(Arc::ptr_eq(
             &first,
             &built.columnar(&db, "a", &id, ItemFields::ALL).unwrap()
@@ -321,8 +310,12 @@ mod tests {
         let fresh = columnar_board(&db, "a", &id, ItemFields::ALL).unwrap();
         assert_ne!(after.etag, first.etag);
         assert_eq!(after.etag, fresh.etag);
-        assert_eq!(after.body().unwrap(), fresh.body);
-        assert_eq!(built.bytes(), after.zstd.len(), "the old version is gone");
+        assert_eq!(after.body.expanded().unwrap(), fresh.body);
+        assert_eq!(
+            built.bytes(),
+            after.body.zstd.len(),
+            "the old version is gone"
+        );
     }
 
     #[test]
@@ -409,17 +402,17 @@ mod tests {
         };
         let some_packed = built.columnar(&db, "a", &id, packed).unwrap();
         assert_eq!(
-            some_packed.body().unwrap(),
+            some_packed.body.expanded().unwrap(),
             columnar_board(&db, "a", &id, packed).unwrap().body
         );
         assert_ne!(some_packed.etag, some.etag);
-        assert!(some_packed.len < some.len);
+        assert!(some_packed.body.len < some.body.len);
         assert_ne!(whole.etag, some.etag);
         assert_eq!(
-            some.body().unwrap(),
+            some.body.expanded().unwrap(),
             columnar_board(&db, "a", &id, lean).unwrap().body
         );
-        assert!(some.len < whole.len);
+        assert!(some.body.len < whole.body.len);
         assert!(Arc::ptr_eq(
             &some,
             &built.columnar(&db, "a", &id, lean).unwrap()
@@ -434,7 +427,7 @@ mod tests {
         ));
         assert_eq!(
             built.bytes(),
-            whole.zstd.len() + some.zstd.len() + some_packed.zstd.len()
+            whole.body.zstd.len() + some.body.zstd.len() + some_packed.body.zstd.len()
         );
     }
 
@@ -463,6 +456,7 @@ mod tests {
                 BuiltBoards::new(1 << 20)
                     .columnar(&db, "a", id, ItemFields::ALL)
                     .unwrap()
+                    .body
                     .zstd
                     .len()
             })
@@ -498,7 +492,7 @@ mod tests {
         let built = BuiltBoards::new(16);
         let body = built.columnar(&db, "a", &id, ItemFields::ALL).unwrap();
         assert_eq!(
-            body.body().unwrap(),
+            body.body.expanded().unwrap(),
             columnar_board(&db, "a", &id, ItemFields::ALL).unwrap().body
         );
         assert_eq!(built.bytes(), 0);

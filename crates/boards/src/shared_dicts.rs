@@ -33,7 +33,7 @@ use foldhash::HashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::columnar::{Codes, write_codes};
+use crate::columnar::{Codes, comma, push_int, write_codes};
 use crate::error::{BoardsError, Result};
 use crate::full::push_str;
 use crate::model::CodeList;
@@ -61,8 +61,9 @@ struct Items<'a> {
     created_at: Option<&'a RawValue>,
     #[serde(borrow)]
     updated_at: Option<&'a RawValue>,
+    /// Each column as written, for a key that is not shared to keep as it is.
     #[serde(borrow)]
-    values: Option<BTreeMap<String, Column<'a>>>,
+    values: Option<BTreeMap<String, &'a RawValue>>,
 }
 
 #[derive(Deserialize)]
@@ -126,19 +127,18 @@ fn kept_body(why: &str) -> BoardsError {
     BoardsError::KeptBody(why.to_owned())
 }
 
-/// One board's values column as read: its own dictionary, each item's code
-/// into it and into the shared one (-1 where it has no value).
+/// One board's values column as read: as written, and each item's code into
+/// the shared dictionary of its key (-1 where it has no value).
 struct Renumbered<'a> {
     key: &'a str,
-    own: &'a [&'a RawValue],
-    local: Vec<i64>,
+    raw: &'a RawValue,
     shared: Vec<i64>,
 }
 
 /// `bodies` (each a board's columns-form body as [`crate::columnar_board`]
 /// built it) with one dictionary per values key where sharing pays
 /// ([`Shared::pays`]), their codes written as `codes` asks. A key whose
-/// dictionary is not shared keeps each board's own, as its body had it.
+/// dictionary is not shared keeps each board's column as its body had it.
 pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
     let parsed = bodies
         .iter()
@@ -149,7 +149,9 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
     let mut renumbered: Vec<Vec<Renumbered<'_>>> = Vec::with_capacity(parsed.len());
     for body in &parsed {
         let mut columns = Vec::new();
-        for (key, column) in body.items.values.iter().flatten() {
+        for (key, &raw) in body.items.values.iter().flatten() {
+            let column: Column<'_> =
+                serde_json::from_str(raw.get()).map_err(|e| kept_body(&e.to_string()))?;
             let dict = shared.entry(key.as_str()).or_default();
             dict.largest_own = dict.largest_own.max(column.dict.len());
             let to_shared = column
@@ -173,8 +175,7 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
                 .collect::<Result<Vec<_>>>()?;
             columns.push(Renumbered {
                 key: key.as_str(),
-                own: &column.dict,
-                local,
+                raw,
                 shared: shared_codes,
             });
         }
@@ -183,9 +184,7 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
 
     let mut dicts = Vec::from(&b"{\"dicts\":{"[..]);
     for (i, (key, dict)) in shared.iter().filter(|(_, dict)| dict.pays()).enumerate() {
-        if i > 0 {
-            dicts.push(b',');
-        }
+        comma(&mut dicts, i);
         push_str(&mut dicts, key);
         write_list(&mut dicts, &dict.values);
     }
@@ -199,7 +198,8 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
             let mut out = Vec::with_capacity(16 * 1024);
             out.extend_from_slice(b"{\"board\":");
             out.extend_from_slice(body.board.get().as_bytes());
-            out.extend_from_slice(format!(",\"items\":{{\"count\":{}", items.count).as_bytes());
+            out.extend_from_slice(b",\"items\":{\"count\":");
+            push_int(&mut out, items.count, false);
             let fields = [
                 ("id", items.id),
                 ("groupId", items.group_id),
@@ -209,32 +209,27 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
             ];
             for (name, field) in fields {
                 if let Some(raw) = field {
-                    out.extend_from_slice(format!(",\"{name}\":").as_bytes());
+                    out.push(b',');
+                    push_str(&mut out, name);
+                    out.push(b':');
                     out.extend_from_slice(raw.get().as_bytes());
                 }
             }
             if items.values.is_some() {
                 out.extend_from_slice(b",\"values\":{");
                 for (i, column) in columns.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
+                    comma(&mut out, i);
                     push_str(&mut out, column.key);
+                    out.push(b':');
                     match shared.get(column.key).filter(|dict| dict.pays()) {
                         Some(dict) => {
-                            out.extend_from_slice(b":{\"codes\":");
+                            out.extend_from_slice(b"{\"codes\":");
                             let each = column.shared.iter().copied();
                             write_codes(&mut out, each, dict.values.len(), codes);
+                            out.push(b'}');
                         }
-                        None => {
-                            out.extend_from_slice(b":{\"dict\"");
-                            write_list(&mut out, column.own);
-                            out.extend_from_slice(b",\"codes\":");
-                            let each = column.local.iter().copied();
-                            write_codes(&mut out, each, column.own.len(), codes);
-                        }
+                        None => out.extend_from_slice(column.raw.get().as_bytes()),
                     }
-                    out.push(b'}');
                 }
                 out.push(b'}');
             }
@@ -249,9 +244,7 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
 fn write_list(out: &mut Vec<u8>, values: &[&RawValue]) {
     out.extend_from_slice(b":[");
     for (j, value) in values.iter().enumerate() {
-        if j > 0 {
-            out.push(b',');
-        }
+        comma(out, j);
         out.extend_from_slice(value.get().as_bytes());
     }
     out.push(b']');

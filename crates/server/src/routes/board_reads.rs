@@ -92,11 +92,11 @@ pub(super) async fn full_board(
                     (header::CONTENT_TYPE, boards::COLUMNAR_MEDIA_TYPE),
                     (header::CONTENT_ENCODING, "zstd"),
                 ],
-                built.zstd.clone(),
+                built.body.zstd.clone(),
             )
                 .into_response());
         }
-        let body = blocking(move || built.body()).await?;
+        let body = blocking(move || built.body.expanded()).await?;
         return Ok((
             cache_headers(etag),
             [(header::CONTENT_TYPE, boards::COLUMNAR_MEDIA_TYPE)],
@@ -222,45 +222,27 @@ pub(super) async fn full_boards(
     let account = caller.account_id().to_owned();
     let zstd = accepts_encoding(&headers, "zstd");
     let body = blocking_body(move |chunks| {
-        if shared {
-            shared_dict_lines(&s, &account, &ids, form, zstd, &chunks);
-            return;
-        }
         // The lines' own small frames share one context: making one costs
         // more than compressing a line's head.
         let mut frames = match zstd.then(|| zstd::bulk::Compressor::new(1)).transpose() {
             Ok(frames) => frames,
             Err(error) => {
-                tracing::error!(%error, "no zstd context for the boards' read");
-                chunks.cut_short();
+                send_line(&chunks, Err(ApiError::internal(error)));
                 return;
             }
         };
+        if shared {
+            shared_dict_lines(&s, &account, &ids, form, frames.as_mut(), &chunks);
+            return;
+        }
         for id in &ids {
             let line = s
                 .built_boards
                 .columnar(&s.db, &account, id, form)
                 .map_err(ApiError::from)
-                .and_then(|built| {
-                    board_line(
-                        id,
-                        &built.etag,
-                        &built.zstd,
-                        || built.body(),
-                        frames.as_mut(),
-                    )
-                })
+                .and_then(|built| board_line(id, &built.etag, &built.body, frames.as_mut()))
                 .or_else(|error| error_line(id, &error, frames.as_mut()));
-            let sent = match line {
-                Ok(line) => line.into_iter().all(|chunk| chunks.send(chunk)),
-                // Compressing failed (`ApiError::internal` logged why): the
-                // client reads the boards still to come as failed.
-                Err(_logged) => {
-                    chunks.cut_short();
-                    false
-                }
-            };
-            if !sent {
+            if !send_line(&chunks, line) {
                 return;
             }
         }
@@ -283,6 +265,20 @@ pub(super) async fn full_boards(
     Ok(reply)
 }
 
+/// Sends a line; false once the client has gone, or when the line could not
+/// be made (`ApiError::internal` logged why): the reply is then cut short, and
+/// the client reads the boards still to come as failed or, before the first
+/// line, each on its own.
+fn send_line(chunks: &Chunks, line: ApiResult<Vec<bytes::Bytes>>) -> bool {
+    match line {
+        Ok(line) => line.into_iter().all(|chunk| chunks.send(chunk)),
+        Err(_logged) => {
+            chunks.cut_short();
+            false
+        }
+    }
+}
+
 /// The lines of `GET /boards/full?dicts=shared`: every board is read (or
 /// found kept) before the first line, the dictionaries' line, goes out.
 fn shared_dict_lines(
@@ -290,7 +286,7 @@ fn shared_dict_lines(
     account: &str,
     ids: &[String],
     form: boards::ColumnsForm,
-    zstd: bool,
+    mut frames: Option<&mut zstd::bulk::Compressor<'static>>,
     chunks: &Chunks,
 ) {
     let reads: Vec<ApiResult<std::sync::Arc<boards::BuiltBoard>>> = ids
@@ -302,39 +298,14 @@ fn shared_dict_lines(
         .filter_map(|read| read.as_ref().ok())
         .cloned()
         .collect();
-    // Line by line, each expanded (for a client without zstd) only as it goes.
-    let send = |line: ApiResult<Vec<bytes::Bytes>>| match line {
-        Ok(line) => line.into_iter().all(|chunk| chunks.send(chunk)),
-        // `ApiError::internal` logged why: the client reads the boards still
-        // to come as failed, or, before the first line, each on its own.
-        Err(_logged) => {
-            chunks.cut_short();
-            false
-        }
-    };
     let shared = match s.built_boards.shared_dicts(&built, form.codes) {
         Ok(shared) => shared,
         Err(error) => {
-            send(Err(ApiError::from(error)));
+            send_line(chunks, Err(ApiError::from(error)));
             return;
         }
     };
-    let mut frames = match zstd.then(|| zstd::bulk::Compressor::new(1)).transpose() {
-        Ok(frames) => frames,
-        Err(error) => {
-            send(Err(ApiError::internal(error)));
-            return;
-        }
-    };
-    let dicts = &shared.dicts_line;
-    let dicts_line = match frames {
-        Some(_) => Ok(vec![dicts.zstd.clone()]),
-        None => dicts
-            .expanded()
-            .map(|line| vec![line.into()])
-            .map_err(ApiError::from),
-    };
-    if !send(dicts_line) {
+    if !send_line(chunks, whole_line(&shared.dicts_line, frames.is_some())) {
         return;
     }
     let mut bodies = shared.bodies.iter();
@@ -345,18 +316,24 @@ fn shared_dict_lines(
                 .ok_or_else(|| {
                     ApiError::internal(std::io::Error::other("a board's shared body is missing"))
                 })
-                .and_then(|body| {
-                    let expanded = || body.expanded();
-                    board_line(id, &built.etag, &body.zstd, expanded, frames.as_mut())
-                })
+                .and_then(|body| board_line(id, &built.etag, body, frames.as_deref_mut()))
                 // As without shared dictionaries: the board fails, the others still come.
-                .or_else(|error| error_line(id, &error, frames.as_mut())),
-            Err(error) => error_line(id, error, frames.as_mut()),
+                .or_else(|error| error_line(id, &error, frames.as_deref_mut())),
+            Err(error) => error_line(id, error, frames.as_deref_mut()),
         };
-        if !send(line) {
+        if !send_line(chunks, line) {
             return;
         }
     }
+}
+
+/// A line kept whole and compressed, as its chunks: its frame as it is for
+/// a client that takes zstd, else expanded.
+fn whole_line(line: &boards::Compressed, zstd: bool) -> ApiResult<Vec<bytes::Bytes>> {
+    if zstd {
+        return Ok(vec![line.zstd.clone()]);
+    }
+    Ok(vec![line.expanded()?.into()])
 }
 
 /// Whether `dicts` asks for shared dictionaries: `own` (the default) or `shared`.
@@ -412,24 +389,22 @@ fn columns_form(fields: Option<&str>, codes: Option<&str>) -> ApiResult<boards::
 }
 
 /// A board's line, as the chunks to send: with `zstd`, the line's head and
-/// end as frames of their own around the kept body's frame (`body_zstd`;
-/// `body` expands it for a client that takes no zstd).
+/// end as frames of their own around the kept body's frame.
 fn board_line(
     id: &str,
     etag: &str,
-    body_zstd: &bytes::Bytes,
-    body: impl FnOnce() -> boards::Result<Vec<u8>>,
+    body: &boards::Compressed,
     zstd: Option<&mut zstd::bulk::Compressor<'static>>,
 ) -> ApiResult<Vec<bytes::Bytes>> {
     let head = format!("{{\"id\":{},\"etag\":{},\"body\":", json!(id), json!(etag));
     if let Some(frames) = zstd {
         return Ok(vec![
             compressed(frames, head.as_bytes())?,
-            body_zstd.clone(),
+            body.zstd.clone(),
             compressed(frames, b"}\n")?,
         ]);
     }
-    let body = body()?;
+    let body = body.expanded()?;
     let mut line = Vec::with_capacity(head.len() + body.len() + 2);
     line.extend_from_slice(head.as_bytes());
     line.extend_from_slice(&body);

@@ -4,8 +4,8 @@
  * in one reply (`GET /boards/full`, a line per board, each decoded as its line arrives): one
  * request instead of fifty saves each request's work in every process of the browser. Its
  * boards share their dictionaries (`dicts=shared`, sent once in the reply's first line), so the
- * values boards have in common are parsed once and the engine decides what each means once. A board
- * read before revalidates on its own with its ETag (a 304 reuses the copy already in memory).
+ * values boards have in common are parsed once and the engine decides what each means once. A
+ * board read before revalidates on its own with its ETag (a 304 reuses the copy in memory).
  * Reads ask for the compact column form, a fraction of the JSON's bytes that decodes without an
  * object per item; a board read on its own takes the JSON as well when that is what comes back.
  * A read may carry only some item fields (`fields=`, what the dashboard's widgets read): the
@@ -193,9 +193,10 @@ function lineError(error: { code?: string; message?: string }): ApiError {
 /**
  * Reads `ids` in one `GET /boards/full` and returns one promise per board, in the order of
  * `ids`; each settles as its line arrives, so the first boards are decoded while the later
- * ones are still on their way (the dictionaries they share come first). A reply refused or lost before its first line (a server or a
- * proxy that does not know the route, a dropped connection) is not the boards' failure: each
- * is then read on its own with `alone`. What a reply cut short never brought fails as it did.
+ * ones are still on their way (the dictionaries they share come first). A reply refused or
+ * lost before its first line (a server or a proxy that does not know the route, a dropped
+ * connection) is not the boards' failure: each is then read on its own with `alone`. What a
+ * reply cut short never brought fails as it did.
  */
 export function fetchBoardsTogether(
   ids: readonly string[],

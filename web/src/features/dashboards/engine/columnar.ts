@@ -94,8 +94,12 @@ function byEntry<A extends Float64Array | Int32Array | Uint8Array>(
   out: A,
   of: (value: unknown) => number,
 ): A {
-  const decided = perEntries(coded, key, () => bySlot(coded, new Float64Array(coded.entries.length + 1), of));
-  return copyDecided(coded.codes, decided, out);
+  return copyDecided(coded.codes, decidedPerSlot(coded, key, of), out);
+}
+
+/** Per slot, what `of` makes of its value: once per list of entries and `key` (see `byEntry`). */
+function decidedPerSlot(coded: CodedColumn, key: string, of: (value: unknown) => number): Float64Array {
+  return perEntries(coded, key, () => bySlot(coded, new Float64Array(coded.entries.length + 1), of));
 }
 
 /** Each row's decision into `out`, by its code. */
@@ -150,9 +154,7 @@ export function slotNumbers(board: PreparedBoard, column: Column): Float64Array 
 export function slotWeights(board: PreparedBoard, column: Column): Float64Array {
   return derive(board, `slotWeights\u0000${column.id}\u0000${column.type}`, () => {
     const coded = board.items.coded(column.id);
-    return perEntries(coded, `weights\u0000${column.type}`, () =>
-      bySlot(coded, new Float64Array(coded.entries.length + 1), (v) => (isEmptyCell(column, v) ? Number.NaN : 1)),
-    );
+    return decidedPerSlot(coded, `weights\u0000${column.type}`, (v) => (isEmptyCell(column, v) ? Number.NaN : 1));
   });
 }
 
@@ -180,12 +182,11 @@ export function dayKeys(board: PreparedBoard, column: Column, end: "from" | "to"
       const text = dayTextCell(column.type, value, end);
       return text === null ? Number.NaN : dayKey(text);
     };
-    const { decided, misshapen } = perEntries(coded, `dayKeys\u0000${column.type}\u0000${end}`, () => ({
-      decided: bySlot(coded, new Float64Array(coded.entries.length + 1), keyOf),
-      misshapen: bySlot(coded, new Uint8Array(coded.entries.length + 1), (value) =>
-        dayTextCell(column.type, value, end) !== null && Number.isNaN(keyOf(value)) ? 1 : 0,
-      ),
-    }));
+    const key = `dayKeys\u0000${column.type}\u0000${end}`;
+    const decided = decidedPerSlot(coded, key, keyOf);
+    const misshapen = decidedPerSlot(coded, `misshapen\u0000${key}`, (value) =>
+      dayTextCell(column.type, value, end) !== null && Number.isNaN(keyOf(value)) ? 1 : 0,
+    );
     // Only the board's own cells count: an entry of another board sharing the list is none of them.
     const { codes } = coded;
     for (let i = 0; i < codes.length; i++) if (misshapen[(codes[i] as number) + 1] === 1) return null;

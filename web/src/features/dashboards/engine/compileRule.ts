@@ -146,6 +146,18 @@ function compileComparison(column: Column, op: Comparison, value: unknown): Cell
   return { invalid: `${op} applies only to number, date and timeline columns` };
 }
 
+/**
+ * What `compileRule` reads of a rule and its column, as text: rules of one key compile to
+ * predicates that agree on every cell, so a verdict per value may be shared between them.
+ * JSON alone would write NaN, ±Infinity and undefined as null, which the predicates tell apart.
+ */
+export function ruleKey(rule: FilterRule, column: Column): string {
+  const value = JSON.stringify(rule.value, (_, v: unknown) =>
+    v === undefined || (typeof v === "number" && !Number.isFinite(v)) ? `\u0000${String(v)}` : v,
+  );
+  return `${column.type}\u0000${rule.op}\u0000${value}`;
+}
+
 /** The predicate of a rule on a column, or why the rule cannot apply to that column. */
 export function compileRule(rule: FilterRule, column: Column): CellPredicate | InvalidRule {
   switch (rule.op) {

@@ -7,7 +7,7 @@
  * construction. The loops over rows are small monomorphic functions of typed arrays, which the
  * JIT optimises at once: a filter change runs each of them once over up to 100,000 items.
  */
-import { type CellPredicate, type InvalidRule, compileRule, ruleDays, ruleNumber } from "./compileRule";
+import { type CellPredicate, type InvalidRule, compileRule, ruleDays, ruleKey, ruleNumber } from "./compileRule";
 import { type PrimitiveCodes, dayKey, dayKeys, filledFlags, numberValues, primitiveCodes } from "./columnar";
 import { rowsReading } from "./itemColumns";
 import type { Column, FilterRule, PreparedBoard } from "./types";
@@ -79,7 +79,7 @@ const VERDICTS_KEPT = 16;
 
 /**
  * The rule's verdict on each of `values`: decided once for every board whose column reads the
- * same list (boards read with shared dictionaries), under a key naming all the predicate reads.
+ * same list (boards read with shared dictionaries), under the rule's `ruleKey`.
  */
 function verdictOf(values: PrimitiveCodes["values"], key: string, predicate: CellPredicate): Uint8Array {
   let verdicts = verdictsByValues.get(values);
@@ -102,13 +102,7 @@ function perValue(predicate: CellPredicate, rule: FilterRule, column: Column, bo
   // A shared list is decided once for all the rows that read it.
   const rows = Math.max(board.items.count, rowsReading(board.items.coded(column.id).entries));
   if (values.length > rows * MAX_SHARE || objects > own) return null;
-  // `compileRule` reads the column's type and the rule's operator and value.
-  // JSON would write NaN, ±Infinity and a list's undefined as null, which the predicates tell apart.
-  const value = JSON.stringify(rule.value, (_, v: unknown) =>
-    v === undefined || (typeof v === "number" && !Number.isFinite(v)) ? `\u0000${String(v)}` : v,
-  );
-  const key = `${column.type}\u0000${rule.op}\u0000${value}`;
-  const verdict = verdictOf(values, key, predicate);
+  const verdict = verdictOf(values, ruleKey(rule, column), predicate);
   if (objects === 0) return (rows) => keepByVerdict(rows, codes, verdict);
   const cells = board.items.cells(column.id);
   return (rows) =>

@@ -38,7 +38,10 @@ function setup(reads: Record<string, BoardFull | ApiError>) {
   return { replies, handle, fetchBoard };
 }
 
-/** A core whose board reads each resolve when the test hands their board over (`reads`). */
+/**
+ * A core whose board reads each resolve when the test hands their board over (`reads`), and the
+ * replies it posted with results so far.
+ */
 function boardsByHand() {
   const replies: WorkerReply[] = [];
   const reads = new Map<string, (b: BoardFull) => void>();
@@ -48,7 +51,7 @@ function boardsByHand() {
     flushMs: 50,
     partialEveryMs: 1000,
   });
-  return { replies, reads, handle };
+  return { replies, reads, handle, results: () => replies.filter((r) => r.results) };
 }
 
 /** A dashboard read: "Saved", its boards a and b (d1) or none, one sum widget and `filters`. */
@@ -271,8 +274,7 @@ describe("the dashboard worker's core", () => {
   });
 
   test("a view asked while its boards come in gets its results with them, or at the load's first partial results", async () => {
-    const { replies, reads, handle } = boardsByHand();
-    const results = () => replies.filter((r) => r.results);
+    const { replies, reads, handle, results } = boardsByHand();
     handle({ type: "load", ids: ["a", "b"], revalidate: false });
     handle({ type: "view", filters: null, widgets: [count], key: "all" });
     // None over no boards, for the page to draw and draw again when they come.
@@ -303,8 +305,7 @@ describe("the dashboard worker's core", () => {
   });
 
   test("a view waiting on a load that another replaces gets its partial results on the new load's clock", async () => {
-    const { replies, reads, handle } = boardsByHand();
-    const results = () => replies.filter((r) => r.results);
+    const { reads, handle, results } = boardsByHand();
     handle({ type: "load", ids: ["a", "b"], revalidate: false });
     handle({ type: "view", filters: null, widgets: [count], key: "all" });
     reads.get("a")?.(board("a", [1, 2]));
@@ -318,8 +319,7 @@ describe("the dashboard worker's core", () => {
   });
 
   test("a view's wait ends with the results it waited for: a later load's partial results come only as its boards do", async () => {
-    const { replies, reads, handle } = boardsByHand();
-    const results = () => replies.filter((r) => r.results);
+    const { reads, handle, results } = boardsByHand();
     handle({ type: "load", ids: ["a", "b"], revalidate: false });
     handle({ type: "view", filters: null, widgets: [count], key: "all" });
     reads.get("a")?.(board("a", [1, 2]));
