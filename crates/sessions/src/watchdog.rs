@@ -279,25 +279,31 @@ mod tests {
         assert_eq!(stat_ticks("4242 (cut) S 1 4243"), None);
     }
 
-    fn burn() {
-        let mut x = 0u64;
-        for i in 0..50_000_000u64 {
-            x = x.wrapping_add(std::hint::black_box(i * i));
-        }
-        assert!(x > 0);
-    }
-
     #[tokio::test]
     async fn one_look_answers_until_the_clock_moves_past_it() {
-        // SAFETY: getpgrp only returns a number.
-        let pgid = u32::try_from(unsafe { libc::getpgrp() }).unwrap_or_default();
+        // A busy child in a group of its own: the test's own group is shared
+        // with whatever else the test runner started, and a member that exits
+        // takes its ticks out of the group's sum.
+        let mut busy = tokio::process::Command::new("/bin/sh")
+            .args(["-c", "while :; do :; done"])
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let pgid = busy.id().unwrap();
         let clock = clock::ManualClock::new(OffsetDateTime::UNIX_EPOCH);
         let groups = Groups::default();
         let before = groups.ticks(&clock, pgid).await;
-        burn();
-        assert_eq!(groups.ticks(&clock, pgid).await, before, "the same look");
-        clock.advance(SCAN_FRESH);
-        assert!(groups.ticks(&clock, pgid).await > before, "a new look");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let mut later = before;
+        while later == before && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            assert_eq!(groups.ticks(&clock, pgid).await, before, "the same look");
+            clock.advance(SCAN_FRESH);
+            later = groups.ticks(&clock, pgid).await;
+        }
+        assert!(later > before, "a new look sees the child's CPU");
+        busy.kill().await.unwrap();
     }
 
     #[test]
