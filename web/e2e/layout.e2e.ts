@@ -236,9 +236,9 @@ test(
         wrong[`${target.slug} ${target.path}`] = missing;
         continue;
       }
-      // The title follows the page's data by an effect: give it a moment to arrive.
+      // The title follows the page's data by an effect; a loaded CI machine can take seconds.
       const arrived = await page
-        .waitForFunction((t) => document.title.replace(/^\(\d+\+?\) /, "") === t, wanted, { timeout: 3_000 })
+        .waitForFunction((t) => document.title.replace(/^\(\d+\+?\) /, "") === t, wanted, { timeout: 10_000 })
         .then(
           () => true,
           () => false,
