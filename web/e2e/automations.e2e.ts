@@ -126,11 +126,21 @@ test("a recipe is made in the page, run with a value, and its run is in the hist
   await page.waitForURL((url) => url.pathname.startsWith("/sessions/") && !url.pathname.endsWith(sessionId));
   await page.getByRole("log", { name: "Transcript" }).getByText("reply to: Check").waitFor();
 
-  // One with a placeholder opens its Run dialog on the page instead.
+  // One with a placeholder opens its Run dialog on the page instead, even when Enter comes
+  // before the palette has read the recipes: the Enter waits for them.
+  let releaseRecipes = () => {};
+  const recipesHeld = new Promise<void>((resolve) => (releaseRecipes = resolve));
+  await page.route("**/api/recipes", async (route) => {
+    await recipesHeld;
+    await route.continue();
+  });
   await page.keyboard.press("Control+k");
   await box.fill("run recipe triage");
+  await page.locator('[role="listbox"][aria-busy="true"]').waitFor();
   await box.press("Enter");
+  releaseRecipes();
   await page.getByRole("dialog", { name: "Run Triage" }).waitFor();
+  await page.unroute("**/api/recipes");
   await page.getByRole("dialog", { name: "Run Triage" }).getByRole("button", { name: "Cancel" }).click();
   // The browser logs the refused save (409, a taken name) as a failed load, and nothing else.
   expect(errors.filter((e) => !e.includes("409 (Conflict)"))).toEqual([]);

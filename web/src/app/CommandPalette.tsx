@@ -1,9 +1,11 @@
 /**
  * Ctrl+K (Cmd+K on a Mac), from anywhere: a palette that opens any page, session, board or
  * dashboard by name and runs the main actions. What it lists is read when it opens, so it is
- * current without keeping anything live in the background.
+ * current without keeping anything live in the background. An Enter typed before those lists
+ * arrive waits for them, so typing a name fast and pressing Enter runs that name's match, not
+ * whatever matched the lists read so far.
  */
-import { useEffect, useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { apiFetch } from "../shared/api/client";
 import type { Board, Dashboard, Session, Workspace } from "../shared/api/types.generated";
 import { readAll } from "../shared/inbox/api";
@@ -72,15 +74,20 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
   const goToNext = useGoToNextNeedingYou();
   const [typed, setTyped] = useState("");
   const [active, setActive] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded>(NOTHING);
-  const recipeEntries = useRecipeEntries();
+  const [targets, setTargets] = useState<Loaded | null>(null);
+  const recipes = useRecipeEntries();
+  const enterWaiting = useRef(false);
   const listId = useId();
+  const settled = targets !== null && recipes !== null;
 
   useEffect(() => {
     let live = true;
     loadTargets().then(
-      (targets) => live && setLoaded(targets),
-      (e: unknown) => toast.error(e, "The palette could not list sessions and boards"),
+      (read) => live && setTargets(read),
+      (e: unknown) => {
+        toast.error(e, "The palette could not list sessions and boards");
+        if (live) setTargets(NOTHING);
+      },
     );
     return () => {
       live = false;
@@ -110,13 +117,14 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
       },
     ];
     const pageList = pageCommands(pages, (to) => then(() => navigate(to))());
-    const recipeRuns: Command[] = recipeEntries.map(({ recipe, ...entry }) => ({
+    const recipeRuns: Command[] = (recipes ?? []).map(({ recipe, ...entry }) => ({
       ...entry,
       kind: "action",
       run: then(
         () => void runFromPalette(recipe).catch((e: unknown) => toast.error(e, `${recipe.name} did not start`)),
       ),
     }));
+    const loaded = targets ?? NOTHING;
     const byActivity = [...loaded.sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
     const sessions: Command[] = byActivity.map((s) => ({
       id: `session:${s.id}`,
@@ -138,7 +146,7 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
       run: then(() => navigate(`/dashboards/${encodeURIComponent(d.id)}`)),
     }));
     return [...actions, ...pageList, ...recipeRuns, ...sessions, ...boards, ...dashboards];
-  }, [loaded, recipeEntries, pages, onClose, onNewSession, goToNext, toast]);
+  }, [targets, recipes, pages, onClose, onNewSession, goToNext, toast]);
 
   const shown = useMemo(() => rankCommands(commands, typed), [commands, typed]);
   const current = Math.min(active, Math.max(0, shown.length - 1));
@@ -148,14 +156,22 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
     document.getElementById(optionId(current))?.scrollIntoView({ block: "nearest" });
   });
 
+  useEffect(() => {
+    if (!enterWaiting.current || !settled) return;
+    enterWaiting.current = false;
+    shown[current]?.run();
+  }, [settled, shown, current]);
+
   const onKeyDown = (event: React.KeyboardEvent<HTMLInputElement>) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
+      enterWaiting.current = false;
       const step = event.key === "ArrowDown" ? 1 : -1;
       setActive((current + step + shown.length) % Math.max(1, shown.length));
     } else if (event.key === "Enter") {
       event.preventDefault();
-      shown[current]?.run();
+      if (settled) shown[current]?.run();
+      else enterWaiting.current = true;
     }
   };
 
@@ -175,10 +191,11 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
           onChange={(e) => {
             setTyped(e.target.value);
             setActive(0);
+            enterWaiting.current = false;
           }}
           onKeyDown={onKeyDown}
         />
-        <ul id={listId} role="listbox" aria-label="Matches" className="palette-list">
+        <ul id={listId} role="listbox" aria-label="Matches" aria-busy={!settled} className="palette-list">
           {shown.map((command, i) => (
             <li
               key={command.id}

@@ -41,14 +41,17 @@ export async function runFromPalette(recipe: Recipe): Promise<void> {
   navigate(sessionPath(started.sessionId));
 }
 
-/** The account's recipes as palette entries, read when the palette opens (none when they cannot be read). */
-export function useRecipeEntries(): RecipeEntry[] {
-  const [entries, setEntries] = useState<RecipeEntry[]>([]);
+/**
+ * The account's recipes as palette entries, read when the palette opens: null until the read
+ * settles, none when they cannot be read.
+ */
+export function useRecipeEntries(): RecipeEntry[] | null {
+  const [entries, setEntries] = useState<RecipeEntry[] | null>(null);
   useEffect(() => {
     let live = true;
     listRecipes().then(
       (list) => live && setEntries(recipeEntries(list.recipes)),
-      () => undefined,
+      () => live && setEntries([]),
     );
     return () => {
       live = false;
