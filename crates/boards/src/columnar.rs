@@ -420,7 +420,7 @@ pub(crate) fn comma(out: &mut Vec<u8>, index: usize) {
 /// Appends an integer through serde_json's own integer writer (itoa), as
 /// [`push_str`] goes through it for escapes: codes are most of the body's
 /// numbers, and it is several times faster than going through `fmt`.
-pub(crate) fn push_int(out: &mut Vec<u8>, n: u64, negative: bool) {
+fn push_int(out: &mut Vec<u8>, n: u64, negative: bool) {
     if negative {
         out.push(b'-');
     }

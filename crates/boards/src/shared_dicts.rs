@@ -33,7 +33,7 @@ use foldhash::HashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::columnar::{Codes, comma, push_int, write_codes};
+use crate::columnar::{Codes, comma, write_codes};
 use crate::error::{BoardsError, Result};
 use crate::full::push_str;
 use crate::model::CodeList;
@@ -43,27 +43,10 @@ use crate::model::CodeList;
 struct Body<'a> {
     #[serde(borrow)]
     board: &'a RawValue,
+    /// Each item field as written: `values` is read apart, the others are
+    /// copied as they are.
     #[serde(borrow)]
-    items: Items<'a>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Items<'a> {
-    count: u64,
-    #[serde(borrow)]
-    id: Option<&'a RawValue>,
-    #[serde(borrow)]
-    group_id: Option<&'a RawValue>,
-    #[serde(borrow)]
-    name: Option<&'a RawValue>,
-    #[serde(borrow)]
-    created_at: Option<&'a RawValue>,
-    #[serde(borrow)]
-    updated_at: Option<&'a RawValue>,
-    /// Each column as written, for a key that is not shared to keep as it is.
-    #[serde(borrow)]
-    values: Option<BTreeMap<String, &'a RawValue>>,
+    items: BTreeMap<&'a str, &'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -127,12 +110,15 @@ fn kept_body(why: &str) -> BoardsError {
     BoardsError::KeptBody(why.to_owned())
 }
 
-/// One board's values column as read: as written, and each item's code into
-/// the shared dictionary of its key (-1 where it has no value).
-struct Renumbered<'a> {
-    key: &'a str,
+/// One board's values column of a key: as written, for a key that keeps
+/// its boards' own dictionaries, and what renumbering it into the shared
+/// dictionary of its key reads.
+struct OwnColumn<'a> {
     raw: &'a RawValue,
-    shared: Vec<i64>,
+    codes: CodeList,
+    dict_len: usize,
+    /// Each entry of the board's own dictionary's code in the shared one.
+    to_shared: Vec<u32>,
 }
 
 /// `bodies` (each a board's columns-form body as [`crate::columnar_board`]
@@ -145,11 +131,23 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
         .map(|body| serde_json::from_slice::<Body<'_>>(body))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| kept_body(&e.to_string()))?;
+    let values = parsed
+        .iter()
+        .map(|body| {
+            body.items
+                .get("values")
+                .copied()
+                .map(|raw| serde_json::from_str::<BTreeMap<String, &RawValue>>(raw.get()))
+                .transpose()
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| kept_body(&e.to_string()))?;
+
     let mut shared: BTreeMap<&str, Shared<'_>> = BTreeMap::new();
-    let mut renumbered: Vec<Vec<Renumbered<'_>>> = Vec::with_capacity(parsed.len());
-    for body in &parsed {
-        let mut columns = Vec::new();
-        for (key, &raw) in body.items.values.iter().flatten() {
+    let mut columns: Vec<Vec<(&str, OwnColumn<'_>)>> = Vec::with_capacity(parsed.len());
+    for board_values in &values {
+        let mut own = Vec::new();
+        for (key, &raw) in board_values.iter().flatten() {
             let column: Column<'_> =
                 serde_json::from_str(raw.get()).map_err(|e| kept_body(&e.to_string()))?;
             let dict = shared.entry(key.as_str()).or_default();
@@ -159,31 +157,22 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
                 .iter()
                 .map(|&value| dict.code(value))
                 .collect::<Result<Vec<_>>>()?;
-            let local = column
-                .codes
-                .decode(column.dict.len())
-                .ok_or_else(|| kept_body("codes that are not a packed list"))?;
-            let shared_codes = local
-                .iter()
-                .map(|&code| match usize::try_from(code) {
-                    Err(_) => Ok(-1),
-                    Ok(at) => to_shared
-                        .get(at)
-                        .map(|&code| i64::from(code))
-                        .ok_or_else(|| kept_body("a code past its dictionary")),
-                })
-                .collect::<Result<Vec<_>>>()?;
-            columns.push(Renumbered {
-                key: key.as_str(),
-                raw,
-                shared: shared_codes,
-            });
+            own.push((
+                key.as_str(),
+                OwnColumn {
+                    raw,
+                    codes: column.codes,
+                    dict_len: column.dict.len(),
+                    to_shared,
+                },
+            ));
         }
-        renumbered.push(columns);
+        columns.push(own);
     }
+    shared.retain(|_, dict| dict.pays());
 
     let mut dicts = Vec::from(&b"{\"dicts\":{"[..]);
-    for (i, (key, dict)) in shared.iter().filter(|(_, dict)| dict.pays()).enumerate() {
+    for (i, (key, dict)) in shared.iter().enumerate() {
         comma(&mut dicts, i);
         push_str(&mut dicts, key);
         write_list(&mut dicts, &dict.values);
@@ -192,52 +181,66 @@ pub fn share_dicts(bodies: &[&[u8]], codes: Codes) -> Result<SharedDicts> {
 
     let bodies = parsed
         .iter()
-        .zip(&renumbered)
-        .map(|(body, columns)| {
-            let items = &body.items;
+        .zip(&columns)
+        .map(|(body, own)| {
             let mut out = Vec::with_capacity(16 * 1024);
             out.extend_from_slice(b"{\"board\":");
             out.extend_from_slice(body.board.get().as_bytes());
-            out.extend_from_slice(b",\"items\":{\"count\":");
-            push_int(&mut out, items.count, false);
-            let fields = [
-                ("id", items.id),
-                ("groupId", items.group_id),
-                ("name", items.name),
-                ("createdAt", items.created_at),
-                ("updatedAt", items.updated_at),
-            ];
-            for (name, field) in fields {
-                if let Some(raw) = field {
-                    out.push(b',');
-                    push_str(&mut out, name);
-                    out.push(b':');
+            out.extend_from_slice(b",\"items\":{");
+            for (i, (&field, raw)) in body.items.iter().enumerate() {
+                comma(&mut out, i);
+                push_str(&mut out, field);
+                out.push(b':');
+                if field == "values" {
+                    write_values(&mut out, own, &shared, codes)?;
+                } else {
                     out.extend_from_slice(raw.get().as_bytes());
                 }
             }
-            if items.values.is_some() {
-                out.extend_from_slice(b",\"values\":{");
-                for (i, column) in columns.iter().enumerate() {
-                    comma(&mut out, i);
-                    push_str(&mut out, column.key);
-                    out.push(b':');
-                    match shared.get(column.key).filter(|dict| dict.pays()) {
-                        Some(dict) => {
-                            out.extend_from_slice(b"{\"codes\":");
-                            let each = column.shared.iter().copied();
-                            write_codes(&mut out, each, dict.values.len(), codes);
-                            out.push(b'}');
-                        }
-                        None => out.extend_from_slice(column.raw.get().as_bytes()),
-                    }
-                }
-                out.push(b'}');
-            }
             out.extend_from_slice(b"}}");
-            out
+            Ok(out)
         })
-        .collect();
+        .collect::<Result<_>>()?;
     Ok(SharedDicts { dicts, bodies })
+}
+
+/// A board's `values`: the columns of a shared key as their codes into it,
+/// the others as the board's body had them.
+fn write_values(
+    out: &mut Vec<u8>,
+    columns: &[(&str, OwnColumn<'_>)],
+    shared: &BTreeMap<&str, Shared<'_>>,
+    codes: Codes,
+) -> Result<()> {
+    out.push(b'{');
+    for (i, (key, column)) in columns.iter().enumerate() {
+        comma(out, i);
+        push_str(out, key);
+        out.push(b':');
+        let Some(dict) = shared.get(key) else {
+            out.extend_from_slice(column.raw.get().as_bytes());
+            continue;
+        };
+        let renumbered = column
+            .codes
+            .decode(column.dict_len)
+            .ok_or_else(|| kept_body("codes that are not a packed list"))?
+            .into_iter()
+            .map(|code| match usize::try_from(code) {
+                Err(_) => Ok(-1),
+                Ok(at) => column
+                    .to_shared
+                    .get(at)
+                    .map(|&code| i64::from(code))
+                    .ok_or_else(|| kept_body("a code past its dictionary")),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        out.extend_from_slice(b"{\"codes\":");
+        write_codes(out, renumbered.into_iter(), dict.values.len(), codes);
+        out.push(b'}');
+    }
+    out.push(b'}');
+    Ok(())
 }
 
 /// `:[v,v,..]`: raw values as a JSON array, after the colon of their key.

@@ -473,13 +473,7 @@ fn many_boards_come_in_one_reply_a_line_each_in_the_order_asked() {
     let plain = get(&ids, &[]);
     assert_eq!(plain.status, 200, "{}", plain.text());
     assert_eq!(plain.header("content-type"), Some("application/x-ndjson"));
-    let text = plain.text();
-    let lines: Vec<Value> = text
-        .strip_suffix('\n')
-        .unwrap()
-        .split('\n')
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let lines = ndjson_lines(&plain.text());
     assert_eq!(lines.len(), 3);
     for (line, id) in [(&lines[0], &f.board), (&lines[2], &other)] {
         let read = alone(id);
@@ -669,6 +663,15 @@ fn a_columns_read_packs_its_codes_when_asked() {
     );
 }
 
+/// A reply of JSON lines, each ended by a newline, as values.
+fn ndjson_lines(text: &str) -> Vec<Value> {
+    text.strip_suffix('\n')
+        .expect("the reply ends with a newline")
+        .split('\n')
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
 /// Each item's values, by key, as a columns body and the dictionaries it reads give them:
 /// its own (`shared` none) or those of a shared-dictionaries read.
 fn item_values(
@@ -734,13 +737,7 @@ fn many_boards_share_their_dictionaries_when_asked() {
     let read = |headers: &[(&str, &str)]| columns_get(&server, &query, headers);
     let plain = read(&[]);
     assert_eq!(plain.status, 200, "{}", plain.text());
-    let lines: Vec<Value> = plain
-        .text()
-        .strip_suffix('\n')
-        .unwrap()
-        .split('\n')
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let lines = ndjson_lines(&plain.text());
     assert_eq!(lines.len(), 4);
     let dicts = &lines[0];
     assert_eq!(
@@ -797,12 +794,7 @@ fn many_boards_share_their_dictionaries_when_asked() {
     );
     assert!(changed.status < 300, "{}", changed.text());
     let again = read(&[]);
-    let lines: Vec<Value> = again
-        .text()
-        .trim_end()
-        .split('\n')
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = ndjson_lines(&again.text());
     assert_eq!(
         item_values(&lines[1]["body"], Some(&lines[0]))[0]["budget"],
         json!(99)
