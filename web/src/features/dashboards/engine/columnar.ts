@@ -8,7 +8,7 @@ import { NO_DAY, calendarDay, formatCalendarDay, mondayOf } from "./calendarDay"
 import { dayTextCell, isEmptyCell, numberCell, stringsCell } from "./cellValue";
 import { doneLabelNames, statusLabels } from "./columnSettings";
 import { cleanNumber } from "./formatFigure";
-import { builtOnce } from "./itemColumns";
+import { builtOnce, mapFor } from "./itemColumns";
 import type { SprintColumns } from "./loops";
 import type { ChartCategoryKind, CodedColumn, Column, DateBucket, PreparedBoard } from "./types";
 
@@ -27,12 +27,7 @@ const byEntries = new WeakMap<readonly unknown[], Map<string, unknown>>();
  * boards sharing a list may give the same key other settings.
  */
 function perEntries<T>(coded: CodedColumn, key: string, build: () => T): T {
-  let map = byEntries.get(coded.entries);
-  if (!map) {
-    map = new Map();
-    byEntries.set(coded.entries, map);
-  }
-  return builtOnce(map, key, build) as T;
+  return builtOnce(mapFor(byEntries, coded.entries), key, build) as T;
 }
 
 /** `out` filled per slot of `coded` with what `of` makes of its value (undefined for slot 0). */

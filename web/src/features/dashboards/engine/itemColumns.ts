@@ -24,6 +24,16 @@ export function builtOnce<V>(map: Map<string, V>, key: string, build: () => V): 
   return value;
 }
 
+/** The map `maps` keeps for `owner`, made empty the first time it is asked for. */
+export function mapFor<O extends object, V>(maps: WeakMap<O, Map<string, V>>, owner: O): Map<string, V> {
+  let map = maps.get(owner);
+  if (!map) {
+    map = new Map();
+    maps.set(owner, map);
+  }
+  return map;
+}
+
 /**
  * Values by row as entries and codes: each primitive value one entry, each object or array an
  * entry of its own (their identity is all a row shares), undefined as −1.

@@ -9,7 +9,7 @@
  */
 import { type CellPredicate, type InvalidRule, compileRule, ruleDays, ruleKey, ruleNumber } from "./compileRule";
 import { type PrimitiveCodes, dayKey, dayKeys, filledFlags, numberValues, primitiveCodes } from "./columnar";
-import { rowsReading } from "./itemColumns";
+import { builtOnce, mapFor, rowsReading } from "./itemColumns";
 import type { Column, FilterRule, PreparedBoard } from "./types";
 
 /** The rows (ascending positions in the board's items) of `rows` that pass. */
@@ -82,18 +82,9 @@ const VERDICTS_KEPT = 16;
  * same list (boards read with shared dictionaries), under the rule's `ruleKey`.
  */
 function verdictOf(values: PrimitiveCodes["values"], key: string, predicate: CellPredicate): Uint8Array {
-  let verdicts = verdictsByValues.get(values);
-  if (!verdicts) {
-    verdicts = new Map();
-    verdictsByValues.set(values, verdicts);
-  }
-  let verdict = verdicts.get(key);
-  if (!verdict) {
-    if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
-    verdict = Uint8Array.from(values, (value) => (predicate(value) ? 1 : 0));
-    verdicts.set(key, verdict);
-  }
-  return verdict;
+  const verdicts = mapFor(verdictsByValues, values);
+  if (!verdicts.has(key) && verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+  return builtOnce(verdicts, key, () => Uint8Array.from(values, (value) => (predicate(value) ? 1 : 0)));
 }
 
 function perValue(predicate: CellPredicate, rule: FilterRule, column: Column, board: PreparedBoard): RowFilter | null {

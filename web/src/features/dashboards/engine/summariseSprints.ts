@@ -13,6 +13,7 @@
 import { NO_DAY, calendarDay, formatCalendarDay } from "./calendarDay";
 import { numberUnit } from "./columnSettings";
 import { sprintColumns } from "./columnar";
+import { builtOnce, mapFor } from "./itemColumns";
 import { type LocalTotals, type SprintBoardPart, addKeptItems } from "./loops";
 import { resolveColumn } from "./resolveColumn";
 import type { FilteredData, SprintSettings, Unit } from "./types";
@@ -60,17 +61,7 @@ export function summariseSprints(data: FilteredData, settings: SprintSettings | 
     settings?.dateColumn,
     settings?.sprints,
   ]);
-  let byKey = cache.get(data);
-  if (!byKey) {
-    byKey = new Map();
-    cache.set(data, byKey);
-  }
-  let summary = byKey.get(key);
-  if (!summary) {
-    summary = summarise(data, settings);
-    byKey.set(key, summary);
-  }
-  return summary;
+  return builtOnce(mapFor(cache, data), key, () => summarise(data, settings));
 }
 
 /** Made once: building a collator costs far more than the handful of comparisons it makes. */
