@@ -5,8 +5,12 @@
  * it back and says so); clicking an item opens it on its board; the week starts on
  * `calendarWeekStartDay` in the month and the week views; an ICS subscription's event shows in
  * the week view at its time, in the sidebar's Upcoming list, and in its details when clicked.
- * The page passes axe-core (no serious or critical violation) and does not scroll sideways at
- * 1440 and 390 px, where it is photographed.
+ * A day with 36 items keeps the month the window's height with "+N more", whose list opens from
+ * the keyboard and closes on Escape; today is on screen when the page opens; sprints name their
+ * board and a legend names the colors; the agenda lists a sprint once; on a phone the page opens
+ * in Agenda and the month and the week show days as dots with a count, a tapped day's list under
+ * them. The page passes axe-core (no serious or critical violation) and does not scroll sideways
+ * at 1440 and 390 px in both themes, where it is photographed.
  */
 import { createServer, type Server } from "node:http";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -28,6 +32,14 @@ const SHIP = day(10);
 const DOCS = day(12);
 const SPRINT_END = day(14);
 const MOVED_TO = day(20);
+/** A day of this month with 36 items due: more than any day's lines hold. */
+const BUSY = day(24);
+const BUSY_COUNT = 36;
+
+/** Today and a few days on, in the browser's zone: the span of the Platform board's sprint. */
+const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const TODAY = localDay(now);
+const SPRINT6_END = localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() + 3));
 
 let boardId = "";
 const itemIds = new Map<string, string>();
@@ -81,6 +93,28 @@ beforeAll(async () => {
   );
   const full = await e2e.server.api<{ items: Item[] }>("GET", `/boards/${boardId}/full`);
   for (const item of full.body.items) itemIds.set(item.name, item.id);
+  // A second board, its color another, with a sprint from today and a day holding 36 items.
+  await createBoard(
+    e2e.server,
+    {
+      workspaceId: workspace.body.id,
+      name: "Platform",
+      columns: [
+        { id: "due", title: "Due", type: "date" },
+        { id: "sprint", title: "Sprint", type: "text" },
+      ],
+      groups: [{ id: "g", title: "Work" }],
+    },
+    [
+      { groupId: "g", name: "Kick off", values: { due: TODAY, sprint: "Sprint 6" } },
+      { groupId: "g", name: "Wrap up", values: { due: SPRINT6_END, sprint: "Sprint 6" } },
+      ...Array.from({ length: BUSY_COUNT }, (_, i) => ({
+        groupId: "g",
+        name: `Busy ${pad(i + 1)}`,
+        values: { due: BUSY },
+      })),
+    ],
+  );
   await setSetting(e2e.server, "calendarWeekStartDay", "monday");
 });
 
@@ -128,7 +162,9 @@ test("the month view shows items on their days in the board's color and a sprint
   expect(await overlayReady(), "GET /calendar/events lists no board items yet").toBe(true);
   const events = (await e2e.server.api<Occurrence[]>("GET", `/calendar/events?from=${day(1)}&to=${day(28)}`)).body;
   const colors = new Set(
-    events.filter((o) => o.source.kind !== "caldav" && o.source.kind !== "ics").map((o) => o.source.color),
+    events
+      .filter((o) => (o.source.kind === "item" || o.source.kind === "sprint") && o.source.board === "Launch")
+      .map((o) => o.source.color),
   );
   expect(colors.size).toBe(1);
   const [color] = [...colors];
@@ -148,8 +184,10 @@ test("the month view shows items on their days in the board's color and a sprint
     .join("")}`;
   expect(hex).toBe(color);
 
-  const sprint = page.locator('.cal-entry[data-kind="sprint"]');
+  // Named with its board: another board's sprint may share its name and differ only in color.
+  const sprint = page.locator('.cal-entry[data-kind="sprint"][aria-label="Sprint 7 · Launch (sprint)"]');
   await sprint.first().waitFor();
+  expect(await sprint.first().textContent()).toBe("Sprint 7 · Launch");
   for (let d = 10; d <= 14; d++) expect(await covered(page, sprint, day(d)), `sprint covers ${day(d)}`).toBe(true);
   expect(await covered(page, sprint, day(9))).toBe(false);
   expect(await covered(page, sprint, day(15))).toBe(false);
@@ -280,6 +318,172 @@ test("a subscription's event: in the week at its time, in Upcoming, and its deta
   await context.close();
 });
 
+/** Whether some of `locator`'s box is inside the window. */
+async function onScreen(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize();
+  if (!box || !size) return false;
+  return box.y < size.height && box.y + box.height > 0 && box.x < size.width && box.x + box.width > 0;
+}
+
+/** Whether the middle of `locator` is drawn on top there: not clipped by a box around it nor covered. */
+const uncovered = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return el.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+  });
+
+/** A day's list heading, as the page writes it ("Tuesday 24 November" in the browser's words). */
+const dayTitleOf = (page: Page, d: string) =>
+  page.evaluate(
+    (iso) =>
+      new Intl.DateTimeFormat(undefined, { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" }).format(
+        new Date(`${iso}T00:00:00Z`),
+      ),
+    d,
+  );
+
+test("a busy day ends in '+N more', whose list opens from the keyboard; the month fits the window with today in it", async () => {
+  expect(await overlayReady(), "GET /calendar/events lists no board items yet").toBe(true);
+  const { context, page } = await loggedInPage(e2e, "/calendar");
+  const errors = consoleErrors(page);
+  await openCalendar(page, "month");
+  const month = page.locator(".cal-month");
+  await month.waitFor();
+  // The month is the window's height: 36 items on a day do not stretch its week.
+  const box = await month.boundingBox();
+  expect(box && box.y + box.height).toBeLessThanOrEqual(900);
+  expect(await onScreen(page, page.locator(".cal-month .cal-day[data-today]"))).toBe(true);
+
+  const title = await dayTitleOf(page, BUSY);
+  const button = page.getByRole("button", { name: `more on ${title}` });
+  await button.waitFor();
+  const text = (await button.textContent()) ?? "";
+  const hidden = Number(/^\+(\d+) more$/.exec(text)?.[1]);
+  expect(await inside(button, cell(page, BUSY))).toBe(true);
+  const shown = await page
+    .locator(".cal-entry")
+    .filter({ hasText: /^Busy \d+$/ })
+    .count();
+  expect(shown + hidden).toBe(BUSY_COUNT);
+  expect(shown).toBeGreaterThan(0);
+
+  // From the keyboard: Enter opens the day's list with the focus in it, Escape gives it back.
+  await button.focus();
+  await page.keyboard.press("Enter");
+  const list = page.getByRole("dialog", { name: title });
+  await list.waitFor();
+  for (let i = 1; i <= BUSY_COUNT; i++) {
+    expect(await list.locator(`.cal-entry[aria-label="Busy ${pad(i)} (Platform)"]`).count(), `Busy ${pad(i)}`).toBe(1);
+  }
+  expect(await list.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  // Drawn whole over the month, from its heading to its last entry, not cut by the month's box.
+  expect(await uncovered(list.getByRole("heading", { name: title }))).toBe(true);
+  const last = list.locator(".cal-entry").last();
+  await last.scrollIntoViewIfNeeded();
+  expect(await uncovered(last)).toBe(true);
+  await page.keyboard.press("Escape");
+  await list.waitFor({ state: "detached" });
+  expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await button.getAttribute("aria-expanded")).toBe("false");
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("sprints name their board, a legend names the colors, and the agenda lists a sprint once", async () => {
+  expect(await overlayReady(), "GET /calendar/events lists no board items yet").toBe(true);
+  const { context, page } = await loggedInPage(e2e, "/calendar");
+  await openCalendar(page, "month");
+  const legend = page.getByRole("list", { name: "Colors" });
+  await legend.getByText("Platform").waitFor();
+  await legend.getByText("Launch").waitFor();
+  const swatches = await legend
+    .locator(".cal-legend-swatch")
+    .evaluateAll((els) => els.map((el) => getComputedStyle(el).backgroundColor));
+  expect(new Set(swatches).size).toBe(swatches.length);
+  await page.locator('.cal-entry[data-kind="sprint"]').filter({ hasText: "Sprint 6 · Platform" }).first().waitFor();
+
+  await openCalendar(page, "week");
+  await page.locator(".cal-week-day[data-today]").waitFor();
+  expect(await onScreen(page, page.locator(".cal-week-day[data-today]"))).toBe(true);
+  // The all-day row holds five lines; the busy day's list opens whole over the hours, not cut by them.
+  const step = page.getByRole("button", { name: BUSY < TODAY ? "Previous" : "Next" });
+  for (let i = 0; i < 6 && (await page.locator(`.cal-week-day[data-day="${BUSY}"]`).count()) === 0; i++) {
+    await step.click();
+  }
+  const title = await dayTitleOf(page, BUSY);
+  await page.getByRole("button", { name: `more on ${title}` }).click();
+  const list = page.getByRole("dialog", { name: title });
+  await list.waitFor();
+  expect(await uncovered(list.getByRole("heading", { name: title }))).toBe(true);
+  const last = list.locator(".cal-list-time").last();
+  await last.scrollIntoViewIfNeeded();
+  expect(await uncovered(last)).toBe(true);
+  await page.keyboard.press("Escape");
+
+  await openCalendar(page, "agenda");
+  const agenda = page.locator(".cal-agenda");
+  await agenda.waitFor();
+  const sprint6 = agenda.locator('.cal-entry[aria-label="Sprint 6 · Platform (sprint)"]');
+  // Once, on its first day (today), though it covers four days of the agenda.
+  expect(await sprint6.count()).toBe(1);
+  const first = agenda.locator(`.cal-agenda-day[data-day="${TODAY}"]`);
+  expect(await first.locator('.cal-entry[data-kind="sprint"]').count()).toBe(1);
+  expect(await first.locator(".cal-list-time").first().textContent()).toMatch(/^Until /);
+  expect(await onScreen(page, first)).toBe(true);
+  await context.close();
+});
+
+test("on a phone the page opens in Agenda with whole titles; the month and the week show days as dots", async () => {
+  expect(await overlayReady(), "GET /calendar/events lists no board items yet").toBe(true);
+  const { context, page } = await loggedInPage(e2e, "/calendar");
+  const found: Record<string, string[]> = {};
+  for (const theme of ["light", "dark"] as const) {
+    await setSetting(e2e.server, "pmColorMode", theme);
+    await page.setViewportSize({ width: 390, height: 844 });
+    // No view chosen in this browser yet: a phone opens in Agenda.
+    await page.evaluate(() => localStorage.removeItem("switchboard.calendar.view"));
+    await page.goto(`${e2e.server.uiUrl}/calendar`);
+    await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
+    const agendaTab = page.getByRole("tab", { name: "Agenda" });
+    await expect.poll(() => agendaTab.getAttribute("aria-selected")).toBe("true");
+    const today = page.locator(`.cal-agenda-day[data-day="${TODAY}"]`);
+    await today.waitFor();
+    expect(await onScreen(page, today)).toBe(true);
+    // Titles are read whole, not cut to a few letters.
+    const sprint6 = today.locator('.cal-entry[data-kind="sprint"] .cal-entry-title');
+    expect(await sprint6.textContent()).toBe("Sprint 6 · Platform");
+    expect(await sprint6.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    found[`${theme} agenda`] = await axeViolations(page);
+
+    // The month: a day is a button with a count; tapping the busy day lists its 36 items.
+    await page.getByRole("tab", { name: "Month" }).click();
+    const days = page.locator(".cal-compact-day");
+    await days.first().waitFor();
+    expect(await page.locator(`.cal-compact-day[data-day="${TODAY}"]`).getAttribute("aria-pressed")).toBe("true");
+    const busy = page.locator(`.cal-compact-day[data-day="${BUSY}"]`);
+    // The month's entries are read when the tab changes: the agenda's fortnight may show first.
+    await expect.poll(() => busy.locator(".cal-compact-count").textContent()).toBe(String(BUSY_COUNT));
+    expect(await busy.locator(".cal-dot").count()).toBe(1);
+    await busy.click();
+    const list = page.locator(".cal-compact-list");
+    await expect.poll(() => list.locator(".cal-entry").count()).toBe(BUSY_COUNT);
+    const title = list.locator(".cal-entry-title").first();
+    expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    found[`${theme} month`] = await axeViolations(page);
+
+    await page.getByRole("tab", { name: "Week" }).click();
+    await expect.poll(() => days.count()).toBe(7);
+    found[`${theme} week`] = await axeViolations(page);
+    if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
+      found[`${theme} week`]?.push("the page scrolls sideways");
+    }
+  }
+  await setSetting(e2e.server, "pmColorMode", "system");
+  expect(Object.fromEntries(Object.entries(found).filter(([, faults]) => faults.length > 0))).toEqual({});
+  await context.close();
+});
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /** axe-core's serious and critical violations on the page as drawn. */
@@ -305,15 +509,23 @@ test("the page passes axe and fits 1440 and 390 px in each view and theme; scree
         await page.setViewportSize({ width, height: 900 });
         await openCalendar(page, view);
         await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
-        await page.locator(".cal-month, .cal-weekview, .cal-agenda").first().waitFor();
+        await page.locator(".cal-month, .cal-weekview, .cal-agenda, .cal-compact").first().waitFor();
         await page.waitForLoadState("networkidle");
         const faults = await axeViolations(page);
+        const suffix = theme === "dark" ? "-dark" : "";
+        if (view === "month" && width === 1440) {
+          // The busy day's list, open over the month.
+          await page.locator(".cal-more-button").first().click();
+          await page.locator(".cal-day-popover").waitFor();
+          faults.push(...(await axeViolations(page)));
+          await page.screenshot({ path: join(dir, `calendar-month-more-${width}${suffix}.png`) });
+          await page.keyboard.press("Escape");
+        }
         if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
           faults.push("the page scrolls sideways");
         }
         if (faults.length > 0) found[`${theme} ${view} ${width}`] = faults;
-        if (theme === "light")
-          await page.screenshot({ path: join(dir, `calendar-${view}-${width}.png`), fullPage: true });
+        await page.screenshot({ path: join(dir, `calendar-${view}-${width}${suffix}.png`), fullPage: true });
       }
     }
   }

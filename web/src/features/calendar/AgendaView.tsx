@@ -1,15 +1,13 @@
-/** The agenda: the coming days that have something on them, each with its entries in order. */
+/**
+ * The agenda: the coming days that have something on them, each with its entries in order. An
+ * entry over several days (a sprint) is listed once, on the first day shown it covers, with the
+ * day it runs until.
+ */
 import type { Occurrence } from "../../shared/api/types.generated";
 import { EmptyState } from "../../shared/ui/EmptyState";
-import { utcMs, type Day } from "./days";
-import { agendaGroups, entryKey, isBar, type Entry } from "./placement";
-import { EntryChip } from "./EntryChip";
-import { clock } from "./upcoming";
-
-const dayTitle = (day: Day) =>
-  new Intl.DateTimeFormat(undefined, { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" }).format(
-    new Date(utcMs(day)),
-  );
+import { dayTitle, type Day } from "./days";
+import { DayList } from "./DayList";
+import { agendaGroups, type Entry } from "./placement";
 
 export function AgendaView({
   days,
@@ -27,19 +25,18 @@ export function AgendaView({
   return (
     <div className="cal-agenda">
       {groups.map(({ day, entries }) => (
-        <section key={day} className="cal-agenda-day" data-day={day} aria-labelledby={`agenda-${day}`}>
+        <section
+          key={day}
+          className="cal-agenda-day"
+          data-day={day}
+          data-today={day === today || undefined}
+          aria-labelledby={`agenda-${day}`}
+        >
           <h3 id={`agenda-${day}`}>
             {dayTitle(day)}
             {day === today && <span className="cal-today-tag"> · today</span>}
           </h3>
-          <ul>
-            {entries.map((entry) => (
-              <li key={entryKey(entry.occ)}>
-                <span className="cal-agenda-time">{isBar(entry) ? "All day" : clock(new Date(entry.occ.start))}</span>
-                <EntryChip occ={entry.occ} onOpen={onOpen} />
-              </li>
-            ))}
-          </ul>
+          <DayList entries={entries} onOpen={onOpen} />
         </section>
       ))}
     </div>

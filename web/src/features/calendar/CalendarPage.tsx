@@ -1,9 +1,12 @@
 /**
  * `/calendar`: the boards' due dates and sprints (`pmCalendarOverlayEnabled`) and the calendar
  * accounts' events (`calendarEnabled`) in a month, a week or an agenda, the week starting on
- * `calendarWeekStartDay`. An item dragged to another day (or moved with "Move to date") gets
- * that due date through the ordinary item write, shown at once and taken back if the write
- * fails; clicking an item opens it on its board, a sprint its board, an event its details.
+ * `calendarWeekStartDay`, with a legend of whose each color is. It opens in the view last
+ * chosen, else in Agenda on a phone (where the month and the week show days as dots and list the
+ * day tapped) and Month elsewhere, with today scrolled into view. An item dragged to another day
+ * (or moved with "Move to date") gets that due date through the ordinary item write, shown at
+ * once and taken back if the write fails; clicking an item opens it on its board, a sprint its
+ * board, an event its details.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
@@ -11,13 +14,16 @@ import { boardPath, itemPath, navigate, Link } from "../../shared/router";
 import { readStored, writeStored } from "../../shared/storage";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
+import { readableTextOn } from "../../shared/ui/contrast";
 import { PageHeader } from "../../shared/ui/PageHeader";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { TabButtons } from "../../shared/ui/Tabs";
 import { useToast } from "../../shared/ui/toasts";
+import { useMediaQuery } from "../../shared/useMediaQuery";
 import { calendarShown } from "./visibility";
 import { fetchEvents, setDueDate } from "./api";
 import { AgendaView } from "./AgendaView";
+import { CompactView } from "./CompactView";
 import {
   dayOfLocal,
   monthGrid,
@@ -31,9 +37,10 @@ import {
   type Day,
 } from "./days";
 import { EventDetails } from "./EventDetails";
+import { initialView, NARROW_QUERY } from "./fit";
 import { MonthView } from "./MonthView";
 import { MoveToDate } from "./MoveToDate";
-import { moveEntry, toEntry } from "./placement";
+import { legendOf, moveEntry, toEntry, type LegendRow } from "./placement";
 import { WeekView } from "./WeekView";
 import "./calendar.css";
 
@@ -47,17 +54,15 @@ const VIEWS = [
   { key: "agenda", label: "Agenda" },
 ] as const;
 
-const storedView = (): CalendarView => {
-  const stored = readStored(VIEW_KEY);
-  return stored === "week" || stored === "agenda" ? stored : "month";
-};
+const openingView = (): CalendarView => initialView(readStored(VIEW_KEY), window.matchMedia(NARROW_QUERY).matches);
 
 export function CalendarPage() {
   const { values } = useSettings();
   const toast = useToast();
   const weekStart = weekStartOf(values?.calendarWeekStartDay);
   const shown = values !== undefined && calendarShown(values);
-  const [view, setViewState] = useState<CalendarView>(storedView);
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const [view, setViewState] = useState<CalendarView>(openingView);
   const setView = (next: CalendarView) => {
     writeStored(VIEW_KEY, next);
     setViewState(next);
@@ -98,6 +103,17 @@ export function CalendarPage() {
   useEffect(() => () => clearTimeout(boardChanged.current), []);
 
   const entries = useMemo(() => (occs ?? []).map(toEntry), [occs]);
+  const legend = useMemo(() => legendOf(occs ?? []), [occs]);
+
+  // Today in view once per range opened (not at each read again, which would pull the page back).
+  const page = useRef<HTMLElement>(null);
+  const scrolledFor = useRef("");
+  useEffect(() => {
+    const key = `${view} ${narrow} ${range.from}`;
+    if (occs === undefined || scrolledFor.current === key) return;
+    scrolledFor.current = key;
+    page.current?.querySelector("[data-today]")?.scrollIntoView({ block: "nearest" });
+  }, [occs, view, narrow, range.from]);
 
   const move = useCallback(
     (uid: string, day: Day) => {
@@ -140,7 +156,7 @@ export function CalendarPage() {
     setAnchor(now);
   };
   return (
-    <section className="page cal-page" data-view={view}>
+    <section ref={page} className="page cal-page" data-view={view} data-narrow={narrow || undefined}>
       <PageHeader
         title="Calendar"
         actions={
@@ -163,12 +179,23 @@ export function CalendarPage() {
         </h2>
         <TabButtons label="Calendar view" tabs={VIEWS} selected={view} onSelect={setView} />
       </div>
+      {legend.length > 0 && <Legend rows={legend} />}
       {error !== undefined && <ErrorNote error={error} onRetry={reload} />}
       {occs === undefined ? (
         error === undefined && <Loading what="the calendar" />
       ) : (
         <>
-          {view === "month" && (
+          {view === "month" && narrow && (
+            <CompactView
+              key={range.from}
+              weeks={monthGrid(anchor, weekStart)}
+              month={anchor.slice(0, 7)}
+              today={today}
+              entries={entries}
+              onOpen={open}
+            />
+          )}
+          {view === "month" && !narrow && (
             <MonthView
               weeks={monthGrid(anchor, weekStart)}
               month={anchor.slice(0, 7)}
@@ -178,7 +205,16 @@ export function CalendarPage() {
               onMove={move}
             />
           )}
-          {view === "week" && (
+          {view === "week" && narrow && (
+            <CompactView
+              key={range.from}
+              weeks={[weekDays(anchor, weekStart)]}
+              today={today}
+              entries={entries}
+              onOpen={open}
+            />
+          )}
+          {view === "week" && !narrow && (
             <WeekView days={weekDays(anchor, weekStart)} today={today} entries={entries} onOpen={open} onMove={move} />
           )}
           {view === "agenda" && (
@@ -189,5 +225,23 @@ export function CalendarPage() {
       )}
       {details && <EventDetails occ={details} onClose={() => setDetails(null)} />}
     </section>
+  );
+}
+
+/** Whose each color is: the boards (their items and sprints) and the calendars on screen. */
+function Legend({ rows }: { rows: readonly LegendRow[] }) {
+  return (
+    <ul className="cal-legend" aria-label="Colors">
+      {rows.map((row) => (
+        <li key={row.key}>
+          <span
+            className="cal-legend-swatch"
+            style={{ background: row.color, borderColor: readableTextOn(row.color) }}
+            aria-hidden="true"
+          />
+          {row.name}
+        </li>
+      ))}
+    </ul>
   );
 }

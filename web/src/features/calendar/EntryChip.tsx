@@ -7,22 +7,22 @@ import type { DragEvent } from "react";
 import { readableTextOn } from "../../shared/ui/contrast";
 import type { Occurrence } from "../../shared/api/types.generated";
 import { daysWords } from "./days";
-import { colorOf, entryKey, toEntry, type Bar } from "./placement";
+import { colorOf, entryKey, entryLabel, toEntry, type Bar } from "./placement";
 import { clock } from "./upcoming";
 
 /** The drag's data type: only our entries are dropped on a day. */
 export const ENTRY_MIME = "application/x-switchboard-calendar-entry";
 
-/** What the entry is, for its accessible name and tooltip: "Ship login (Platform)". */
+/** What the entry is, for its accessible name and tooltip: "Ship login (Platform)", "Sprint 6 · Platform (sprint)". */
 export function entryName(occ: Occurrence): string {
-  const title = occ.title.trim() || "(untitled)";
+  const label = entryLabel(occ);
   switch (occ.source.kind) {
     case "item":
-      return `${title} (${occ.source.board})`;
+      return `${label} (${occ.source.board})`;
     case "sprint":
-      return `${occ.source.sprint} (${occ.source.board}, sprint)`;
+      return `${label} (sprint)`;
     default:
-      return `${title} (${occ.source.calendar})`;
+      return `${label} (${occ.source.calendar})`;
   }
 }
 
@@ -50,7 +50,7 @@ export function EntryChip({
     event.dataTransfer.setData(ENTRY_MIME, occ.uid);
     event.dataTransfer.effectAllowed = "move";
   };
-  const label = occ.source.kind === "sprint" ? occ.source.sprint : occ.title.trim() || "(untitled)";
+  const label = entryLabel(occ);
   const time = showTime && !occ.allDay ? clock(new Date(occ.start)) : null;
   // The accessible name begins with the words shown, so speech input finds the entry by them.
   const name = time ? `${time} ${entryName(occ)}` : entryName(occ);

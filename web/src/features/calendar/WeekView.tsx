@@ -1,21 +1,28 @@
 /**
  * The week: a heading per day, the all-day row (sprints, all-day and multi-day entries as bars,
- * board items among them) and the day's hours with each timed event at its local time, side by
- * side where events overlap. Items are dragged to another day in the all-day row or onto a
- * day's hours.
+ * board items among them, as many lines as `ALL_DAY_LINES`, then a day's "+N more") and the
+ * day's hours with each timed event at its local time, side by side where events overlap; the
+ * hours open at the working day, or at now when that is later. Items are dragged to another day
+ * in the all-day row or onto a day's hours.
  */
 import { useEffect, useRef } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
 import { DayCells } from "./DayCells";
+import { DayMore } from "./DayMore";
 import { EntryChip, SpanBars } from "./EntryChip";
 import { utcMs, type Day } from "./days";
-import { entryKey, layoutBars, layoutTimed, type Entry } from "./placement";
+import { firstHourShown, layoutWeekLines } from "./fit";
+import { entryKey, layoutTimed, type Entry } from "./placement";
 import { useDayDrop } from "./useDayDrop";
 
 /** Pixels an hour is tall. */
 const HOUR_PX = 40;
-/** The hours scrolled into view first: the working day starts here. */
-const FIRST_HOUR_SHOWN = 7;
+/** The working day's first hour: the hours open here. */
+const WORKDAY_START = 7;
+/** The hours in view at once (the hours' 560 px). */
+const HOURS_IN_VIEW = 14;
+/** Lines of the all-day row before a day's "+N more". */
+const ALL_DAY_LINES = 5;
 
 const dayHeading = (day: Day) => {
   const at = new Date(utcMs(day));
@@ -43,12 +50,14 @@ export function WeekView({
   onOpen: (occ: Occurrence) => void;
   onMove: (uid: string, day: Day) => void;
 }) {
-  const { bars, lanes } = layoutBars(entries, days);
+  const { bars, more, lanes } = layoutWeekLines(entries, days, ALL_DAY_LINES, false);
   const allDay = useDayDrop(days, onMove);
   const hours = useRef<HTMLDivElement>(null);
+  const todayShown = days.includes(today);
   useEffect(() => {
-    if (hours.current) hours.current.scrollTop = FIRST_HOUR_SHOWN * HOUR_PX;
-  }, []);
+    const first = firstHourShown(new Date().getHours(), todayShown, WORKDAY_START, HOURS_IN_VIEW);
+    if (hours.current) hours.current.scrollTop = first * HOUR_PX;
+  }, [todayShown]);
   return (
     <div className="cal-weekview">
       <div className="cal-week-head">
@@ -83,6 +92,16 @@ export function WeekView({
         >
           <DayCells days={days} today={today} over={allDay.over} />
           <SpanBars bars={bars} firstRow={1} onOpen={onOpen} />
+          {more.map(({ day, col, lane, count }) => (
+            <DayMore
+              key={`m-${day}`}
+              day={day}
+              count={count}
+              entries={entries}
+              style={{ gridColumn: col + 1, gridRow: lane + 1 }}
+              onOpen={onOpen}
+            />
+          ))}
         </div>
       </div>
       <div className="cal-hours" ref={hours} role="region" aria-label="Hours of the week" tabIndex={0}>

@@ -141,6 +141,13 @@ export function rangeTitle(view: CalendarView, anchor: Day, weekStart: WeekStart
   return format.formatRange(at(from), at(to));
 }
 
+/** A day as a list's heading: "Friday, 27 November". */
+export function dayTitle(day: Day, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" }).format(
+    new Date(utcMs(day)),
+  );
+}
+
 /** The days an entry covers in words, for screen readers: "Tue, 10 Mar" or "10 – 14 Mar". */
 export function daysWords(first: Day, last: Day, locale?: string): string {
   const format = new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });

@@ -10,9 +10,12 @@ import {
   agendaGroups,
   colorOf,
   columnAt,
+  entriesOn,
+  entryLabel,
   isBar,
   layoutBars,
   layoutTimed,
+  legendOf,
   moveEntry,
   NEUTRAL_COLOR,
   toEntry,
@@ -140,13 +143,54 @@ describe("placement", () => {
     const entries = [
       timed("standup", [9, 0], [9, 15]),
       allDay("ship", "2026-03-18", "2026-03-19"),
-      allDay("s7", "2026-03-17", "2026-03-19", sprint),
+      allDay("docs", "2026-03-19", "2026-03-20"),
     ].map(toEntry);
     const groups = agendaGroups(entries, WEEK);
     expect(groups.map((g) => [g.day, g.entries.map((e) => e.occ.uid)])).toEqual([
-      ["2026-03-17", ["s7"]],
-      ["2026-03-18", ["s7", "ship", "standup"]],
+      ["2026-03-18", ["ship", "standup"]],
+      ["2026-03-19", ["docs"]],
     ]);
+  });
+
+  it("lists a span once in the agenda: on its first day, or the first day shown when it began before", () => {
+    const entries = [
+      allDay("s7", "2026-03-17", "2026-03-21", sprint),
+      allDay("s6", "2026-03-02", "2026-03-19", { ...sprint, sprint: "Sprint 6" }),
+      allDay("ship", "2026-03-18", "2026-03-19"),
+    ].map(toEntry);
+    const groups = agendaGroups(entries, WEEK);
+    expect(groups.map((g) => [g.day, g.entries.map((e) => e.occ.uid)])).toEqual([
+      ["2026-03-16", ["s6"]],
+      ["2026-03-17", ["s7"]],
+      ["2026-03-18", ["ship"]],
+    ]);
+    // The day's own list (the month's "+N more") still holds every entry on it.
+    expect(entriesOn(entries, "2026-03-18").map((e) => e.occ.uid)).toEqual(["s6", "s7", "ship"]);
+  });
+
+  it("labels a sprint with its board, since boards reuse sprint names", () => {
+    expect(entryLabel(allDay("s7", "2026-03-17", "2026-03-21", sprint))).toBe("Sprint 7 · Platform");
+    expect(entryLabel(allDay("ship", "2026-03-18", "2026-03-19"))).toBe("ship");
+    expect(entryLabel({ ...allDay("x", "2026-03-18", "2026-03-19"), title: "  " })).toBe("(untitled)");
+  });
+
+  it("names each color once in the legend: a board for its items and sprints, a calendar with its account", () => {
+    const other: CalendarSource = { ...sprint, boardId: "b2", board: "Growth", color: "#aa3355" };
+    const legend = legendOf([
+      allDay("ship", "2026-03-18", "2026-03-19"),
+      allDay("s7", "2026-03-17", "2026-03-21", sprint),
+      allDay("g", "2026-03-17", "2026-03-21", other),
+      timed("standup", [9, 0], [9, 15]),
+    ]);
+    expect(legend.map((row) => [row.name, row.color])).toEqual([
+      ["Growth", "#aa3355"],
+      ["Platform", "#0a7d5a"],
+      ["Team (Work)", NEUTRAL_COLOR],
+    ]);
+    // A subscription is often named as its one calendar: the name once.
+    expect(
+      legendOf([timed("standup", [9, 0], [9, 15])].map((occ) => ({ ...occ, source: { ...account, account: "Team" } }))),
+    ).toEqual([{ key: "calendar:a1:Team", name: "Team", color: NEUTRAL_COLOR }]);
   });
 
   it("moves an item to another day, keeping its length and touching nothing else", () => {

@@ -2,8 +2,9 @@
  * Where each entry goes on screen, as pure functions: the days an occurrence covers (all-day
  * ones by their UTC date, which no browser zone shifts; timed ones by the browser's clock), the
  * bars of a week (sprints, all-day and multi-day entries) packed into rows that never overlap,
- * timed events placed by their local time and put side by side where they overlap, the agenda's
- * days, an entry's color, and the optimistic move of an item to another day.
+ * timed events placed by their local time and put side by side where they overlap, a day's list,
+ * the agenda's days (a span once), an entry's label and color, the legend of colors, and the
+ * optimistic move of an item to another day.
  */
 import type { CalendarSource, Occurrence } from "../../shared/api/types.generated";
 import { addDays, dayOfLocal, dayOfUtc, daysBetween, type Day } from "./days";
@@ -154,21 +155,71 @@ export function layoutTimed(entries: readonly Entry[], day: Day, minMinutes = 30
   return placed;
 }
 
-/** The agenda: each of `days` with what happens on it (all-day first, then by time); empty days left out. */
+/** Over more than one day: the agenda lists it once, not on each of its days. */
+export function isSpan(entry: Entry): boolean {
+  return entry.first !== entry.last;
+}
+
+/** The order of a day's entries: bars (sprints, all-day, multi-day) first, then by start, then by title. */
+function dayOrder(a: Entry, b: Entry): number {
+  return (
+    Number(!isBar(a)) - Number(!isBar(b)) ||
+    kindRank(a) - kindRank(b) ||
+    a.occ.start.localeCompare(b.occ.start) ||
+    a.occ.title.localeCompare(b.occ.title) ||
+    a.occ.uid.localeCompare(b.occ.uid)
+  );
+}
+
+/** Everything on `day`, whatever its kind, in the day's order: the list "+N more" opens. */
+export function entriesOn(entries: readonly Entry[], day: Day): Entry[] {
+  return entries.filter((e) => e.first <= day && day <= e.last).sort(dayOrder);
+}
+
+/**
+ * The agenda: each of `days` with what happens on it, empty days left out. An entry over several
+ * days (a sprint, a conference) is listed once, on the first of `days` it covers, rather than
+ * repeated on each: a fortnight's sprints would otherwise open every day.
+ */
 export function agendaGroups(entries: readonly Entry[], days: readonly Day[]): { day: Day; entries: Entry[] }[] {
+  const first = days[0];
+  if (first === undefined) return [];
   return days
     .map((day) => ({
       day,
-      entries: entries
-        .filter((e) => e.first <= day && day <= e.last)
-        .sort(
-          (a, b) =>
-            Number(!isBar(a)) - Number(!isBar(b)) ||
-            a.occ.start.localeCompare(b.occ.start) ||
-            a.occ.title.localeCompare(b.occ.title),
-        ),
+      entries: entriesOn(entries, day).filter((e) => !isSpan(e) || (e.first < first ? first : e.first) === day),
     }))
     .filter((group) => group.entries.length > 0);
+}
+
+/** What a chip shows: a sprint with its board ("Sprint 6 · Platform"), since boards reuse sprint names. */
+export function entryLabel(occ: Occurrence): string {
+  if (occ.source.kind === "sprint") return `${occ.source.sprint} · ${occ.source.board}`;
+  return occ.title.trim() || "(untitled)";
+}
+
+/** One color of the legend: a board (its items and sprints) or an account's calendar. */
+export interface LegendRow {
+  key: string;
+  name: string;
+  color: string;
+}
+
+/** The colors on screen and whose they are, each once, by name. */
+export function legendOf(occs: readonly Occurrence[]): LegendRow[] {
+  const rows = new Map<string, LegendRow>();
+  for (const { source } of occs) {
+    const row =
+      source.kind === "item" || source.kind === "sprint"
+        ? { key: `board:${source.boardId}`, name: source.board, color: source.color }
+        : {
+            key: `calendar:${source.accountId}:${source.calendar}`,
+            name: source.calendar === source.account ? source.calendar : `${source.calendar} (${source.account})`,
+            color: colorOf(source),
+          };
+    if (!rows.has(row.key)) rows.set(row.key, row);
+  }
+  return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name) || a.key.localeCompare(b.key));
 }
 
 /**
