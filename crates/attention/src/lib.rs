@@ -14,6 +14,11 @@
 //!   is off, and never for a session another session spawned (sub-agents
 //!   reach the inbox with a question or a failure only).
 //!
+//! [`needs_you`] is the same reading as a verdict: failed, or the turn
+//! asked; a turn that did its work is done and needs nobody. The server
+//! keeps it per session (`turnEnd`), so the board, the inbox's "Needs you"
+//! and `n` all follow this one rule.
+//!
 //! [`session_row`] makes the inbox row: every notice about one session
 //! shares one dedup key, so while its row is unread a new notice updates that
 //! row (count, newest title, body and reason) and a session never has two
@@ -31,7 +36,7 @@ mod turn;
 
 pub use notice::{Notice, Reason, Rules, session_row};
 pub use question::{asks_a_question, explicit_question, the_question};
-pub use turn::turn_ended;
+pub use turn::{needs_you, turn_ended};
 
 #[cfg(test)]
 mod tests;

@@ -39,6 +39,7 @@ fn session(status: Status) -> Session {
         forked_from: None,
         children: Vec::new(),
         turns: 2,
+        turn_end: None,
         engine_turns: 0,
         cost_usd: None,
         tree_cost_usd: None,
@@ -326,4 +327,56 @@ fn every_notice_about_a_session_shares_one_row() {
         session_row(&s, Category::CliPending, &question).dedup_key,
         a.dedup_key
     );
+}
+
+#[test]
+fn needs_you_is_a_question_or_a_failure_and_never_a_turn_that_did_its_work() {
+    let waiting = session(Status::WaitingForInput);
+    let mut asked = vec![ask(2)];
+    asked.extend(reply(2, "I need a decision before going on."));
+    // (entries, rules, verdict): a routine turn needs nobody, even while the inbox shows routine turns.
+    let table: [(Vec<Entry>, Rules, Option<Reason>); 6] = [
+        (asked, DEFAULT, Some(Reason::Question)),
+        (
+            reply(2, "Shall I open the pull request?"),
+            DEFAULT,
+            Some(Reason::Question),
+        ),
+        (
+            reply(2, "Shall I open the pull request?"),
+            Rules {
+                auto_detect_questions: false,
+                hide_routine_updates: true,
+            },
+            None,
+        ),
+        (
+            reply(2, "Done with the fix: the tests pass."),
+            DEFAULT,
+            None,
+        ),
+        (
+            reply(2, "Done with the fix: the tests pass."),
+            SHOW_ALL,
+            None,
+        ),
+        // A question from an earlier turn is not this turn's.
+        (reply(1, "Which one?"), DEFAULT, None),
+    ];
+    for (entries, rules, verdict) in table {
+        assert_eq!(needs_you(&waiting, &entries, rules), verdict, "{entries:?}");
+    }
+    assert_eq!(
+        needs_you(&session(Status::Failed), &[], DEFAULT),
+        Some(Reason::Failed)
+    );
+    let mut archived = session(Status::Failed);
+    archived.archived = true;
+    assert_eq!(needs_you(&archived, &[], DEFAULT), None);
+    for status in [Status::Running, Status::Finished, Status::Stopped] {
+        assert_eq!(
+            needs_you(&session(status), &reply(2, "Why?"), SHOW_ALL),
+            None
+        );
+    }
 }

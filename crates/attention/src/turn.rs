@@ -35,26 +35,8 @@ pub fn turn_ended(session: &Session, entries: &[Entry], rules: Rules) -> Option<
             })
         }
         Status::WaitingForInput => {
-            let turn: Vec<&EntryBody> = entries
-                .iter()
-                .filter(|e| e.turn == session.turns)
-                .map(|e| &e.body)
-                .collect();
-            let asked = turn.iter().rev().find_map(|body| match body {
-                EntryBody::ToolCall { name, input, .. } if name == ASK_TOOL => {
-                    Some(explicit_question(input))
-                }
-                _ => None,
-            });
-            if let Some(question) = asked {
-                let title = first_line(&question).to_owned();
-                return Some(question_notice(&name, &title, question));
-            }
-            let reply = reply_of(&turn);
-            if rules.auto_detect_questions
-                && let Some(question) = reply.as_deref().and_then(asks_a_question)
-            {
-                let title = the_question(&question).to_owned();
+            let turn = latest_turn(session, entries);
+            if let Some((title, question)) = asked(&turn, rules) {
                 return Some(question_notice(&name, &title, question));
             }
             // Sub-agents report to the session that spawned them, not to the
@@ -65,11 +47,59 @@ pub fn turn_ended(session: &Session, entries: &[Entry], rules: Rules) -> Option<
             Some(Notice {
                 reason: Reason::Routine,
                 title: clip_title(&format!("{name} finished a turn")),
-                body: reply.map(|r| clip_end(&r)),
+                body: reply_of(&turn).map(|r| clip_end(&r)),
             })
         }
         _ => None,
     }
+}
+
+/// Whether `session` needs the user, and why: it failed, or its latest
+/// turn ended asking something (`AskUserQuestion`, or with
+/// `autoDetectQuestions` a reply whose end asks). A turn that did its work
+/// and asked nothing is done, not waiting on anyone: it never needs the
+/// user, whatever `hideRoutineUpdatesFromInbox` says of the inbox. The one
+/// rule behind "Needs you" on the board, in the inbox and for `n`; an
+/// approval or an input request waiting on a session needs the user too,
+/// and is the permission broker's to tell.
+pub fn needs_you(session: &Session, entries: &[Entry], rules: Rules) -> Option<Reason> {
+    if session.archived {
+        return None;
+    }
+    match session.status {
+        Status::Failed => Some(Reason::Failed),
+        Status::WaitingForInput => asked(&latest_turn(session, entries), rules)
+            .is_some()
+            .then_some(Reason::Question),
+        _ => None,
+    }
+}
+
+fn latest_turn<'a>(session: &Session, entries: &'a [Entry]) -> Vec<&'a EntryBody> {
+    entries
+        .iter()
+        .filter(|e| e.turn == session.turns)
+        .map(|e| &e.body)
+        .collect()
+}
+
+/// What the turn asked, when it asked: the line that titles it and the
+/// question whole.
+fn asked(turn: &[&EntryBody], rules: Rules) -> Option<(String, String)> {
+    let explicit = turn.iter().rev().find_map(|body| match body {
+        EntryBody::ToolCall { name, input, .. } if name == ASK_TOOL => {
+            Some(explicit_question(input))
+        }
+        _ => None,
+    });
+    if let Some(question) = explicit {
+        return Some((first_line(&question).to_owned(), question));
+    }
+    if !rules.auto_detect_questions {
+        return None;
+    }
+    let question = reply_of(turn).as_deref().and_then(asks_a_question)?;
+    Some((the_question(&question).to_owned(), question))
 }
 
 /// A question's notice, titled by `line`: the question itself.

@@ -21,9 +21,15 @@ fn server_with_engines() -> TestServer {
         "[engines.ask]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {ask:?}]\n\n\
          [engines.routine]\nkind = \"claude\"\ncommand = [\"/bin/sh\", {routine:?}]\n\n\
          [engines.fail]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {fail:?}]\n\n\
-         [engines.asks]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {asks:?}]\n",
+         [engines.asks]\nkind = \"command\"\ncommand = [\"/bin/sh\", \"-c\", {asks:?}]\n\n\
+         [engines.real-claude]\nkind = \"claude\"\ncommand = [\"/bin/sh\", \"-c\", {replay:?}, {real_claude:?}]\n\n\
+         [engines.real-codex]\nkind = \"codex\"\ncommand = [\"/bin/sh\", \"-c\", {replay:?}, {real_codex:?}]\n",
         ask = fixture("ask-claude"),
         routine = fixture("typed-claude"),
+        // What the pinned CLIs printed (fixtures/real/README.md), replayed.
+        replay = "cat \"$0\"",
+        real_claude = fixture("real/claude-plain.jsonl"),
+        real_codex = fixture("real/codex-plain.jsonl"),
     );
     std::fs::write(dir.path().join("engines.toml"), toml).unwrap();
     let server = TestServer::start_in(dir);
@@ -208,6 +214,54 @@ fn a_reply_that_asks_is_a_question_unless_detection_is_off() {
     server.wait_for_status(&quiet, "waiting_for_input");
     after_earlier_turn_ends(&server);
     assert_eq!(rows_of(&server, &quiet), Vec::<Value>::new());
+}
+
+/// A session's `turnEnd` once the attention rule has read its turn.
+fn judged(server: &TestServer, id: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let session = server.call("GET", &format!("/sessions/{id}"), None).json();
+        if !session["turnEnd"].is_null() {
+            return session["turnEnd"].clone();
+        }
+        assert!(Instant::now() < deadline, "never judged: {session:#}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn needs_you_holds_what_asked_and_a_turn_that_did_its_work_is_done() {
+    let server = server_with_engines();
+    // (engine, prompt, verdict): real output of both CLIs, which answer and ask nothing;
+    // Claude Code's question tool; a reply whose end asks; a reply that reports its work.
+    let table = [
+        ("real-claude", "say hello", "done"),
+        ("real-codex", "say hello", "done"),
+        ("ask", "pick a database", "asked"),
+        ("asks", "build", "asked"),
+        ("routine", "fix the test", "done"),
+    ];
+    let ids: Vec<(String, &str, &str)> = table
+        .iter()
+        .map(|(engine, prompt, verdict)| {
+            let id = id_of(&server.browser_session(engine, prompt));
+            (id, *engine, *verdict)
+        })
+        .collect();
+    for (id, engine, verdict) in &ids {
+        let session = server.wait_for_status(id, "waiting_for_input");
+        assert_eq!(judged(&server, id), *verdict, "{engine}: {session:#}");
+    }
+    // A failed session needs the user by its status; it has no turn verdict.
+    let failed = id_of(&server.browser_session("fail", "explode"));
+    let session = server.wait_for_status(&failed, "failed");
+    assert!(session["turnEnd"].is_null(), "{session:#}");
+
+    // With detection off, a reply that asks in words is a turn like any other.
+    server.set_setting("autoDetectQuestions", json!(false));
+    let quiet = id_of(&server.browser_session("asks", "build"));
+    server.wait_for_status(&quiet, "waiting_for_input");
+    assert_eq!(judged(&server, &quiet), "done");
 }
 
 #[test]

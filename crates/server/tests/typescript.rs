@@ -129,6 +129,7 @@ fn api_types() -> String {
         decl::<sessions::ActivityKind>(&cfg),
         decl::<sessions::UsageDay>(&cfg),
         decl::<sessions::Trigger>(&cfg),
+        decl::<sessions::TurnEnd>(&cfg),
         decl::<sessions::SessionChanges>(&cfg),
         decl::<sessions::ChangedFile>(&cfg),
         decl::<sessions::ChangeStatus>(&cfg),

@@ -5,7 +5,9 @@ use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 use crate::adapters::TurnMeta;
 use crate::engines::Resume;
 use crate::error::Result;
-use crate::model::{Session, Status, StatusEvent, StopReason, TitleSource, Tokens, Trigger, Turn};
+use crate::model::{
+    Session, Status, StatusEvent, StopReason, TitleSource, Tokens, Trigger, Turn, TurnEnd,
+};
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
 
@@ -44,7 +46,9 @@ pub(crate) const SESSION_COLUMNS: &str = "
     s.archived_at AS archived_at,
     s.runner AS runner,
     s.awaiting_approval AS awaiting_approval,
-    s.permission_level AS permission_level";
+    s.permission_level AS permission_level,
+    s.judged_turn AS judged_turn,
+    s.asked_turn AS asked_turn";
 
 /// Where [`SESSION_COLUMNS`]' named columns are. A lookup by name compares
 /// the name with every column's, per row: a list of 1,024 sessions did it
@@ -62,11 +66,14 @@ pub(crate) mod at {
     pub(crate) const RUNNER: usize = 36;
     pub(crate) const AWAITING_APPROVAL: usize = 37;
     pub(crate) const PERMISSION_LEVEL: usize = 38;
+    pub(crate) const JUDGED: usize = 39;
+    pub(crate) const ASKED: usize = 40;
 }
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
     let archived = row.get(8)?;
+    let turns = row.get(18)?;
     Ok(Session {
         id: row.get(0)?,
         account_id: row.get(1)?,
@@ -103,7 +110,8 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         max_turns_per_session: row.get(15)?,
         created_at: row.get(16)?,
         updated_at: row.get(17)?,
-        turns: row.get(18)?,
+        turns,
+        turn_end: TurnEnd::of(status, turns, row.get(at::JUDGED)?, row.get(at::ASKED)?),
         engine_turns: row.get(19)?,
         cost_usd: row.get(20)?,
         tokens: Tokens {

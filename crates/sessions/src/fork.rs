@@ -140,6 +140,7 @@ mod tests {
             forked_from: None,
             children: Vec::new(),
             turns: 1,
+            turn_end: None,
             engine_turns: 1,
             cost_usd: None,
             tree_cost_usd: None,

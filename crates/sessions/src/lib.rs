@@ -75,6 +75,7 @@ mod titles;
 mod tree;
 mod tree_usage;
 mod turn;
+mod turn_ends;
 mod usage;
 mod versions;
 mod watchdog;
@@ -91,7 +92,7 @@ pub use model::{
     Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, InputSource,
     Isolation, NoticeSource, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
     StatusEvent, StopReason, TitleSource, TodoItem, TodoStatus, Tokens, Transcript, Trigger, Turn,
-    Usage, UsageDay, Via, Worktree,
+    TurnEnd, Usage, UsageDay, Via, Worktree,
 };
 pub use output::{OutputAppended, OutputReceiver, StoredEntry};
 pub use pages::{MAX_PAGE, PageFrom};

@@ -137,6 +137,8 @@ mod tests {
             ("runner", at::RUNNER),
             ("awaiting_approval", at::AWAITING_APPROVAL),
             ("permission_level", at::PERMISSION_LEVEL),
+            ("judged_turn", at::JUDGED),
+            ("asked_turn", at::ASKED),
         ];
         db.read(|tx| {
             let stmt = tx.prepare(&format!("SELECT {SESSION_COLUMNS} FROM sessions s"))?;

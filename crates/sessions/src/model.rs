@@ -128,6 +128,12 @@ pub struct Session {
     pub children: Vec<String>,
     /// Turns run so far (the first prompt is turn 1).
     pub turns: i64,
+    /// How its latest turn ended, while it waits for input: `asked` (it
+    /// asked the user something: "Needs you") or `done` (it did its work:
+    /// answerable, nobody is waited on), as the attention rule read the
+    /// turn (docs/sessions.md, "Needs you"); `null` in any other status and
+    /// until the rule has read the turn.
+    pub turn_end: Option<TurnEnd>,
     /// Turns the engine itself reports (Claude's `num_turns`, summed).
     pub engine_turns: i64,
     /// What the engine conversation cost so far, as the engine reported it
@@ -174,6 +180,37 @@ pub struct Session {
     /// `email` session is read-only whatever this says.
     #[schema(value_type = Option<String>)]
     pub permission_level: Option<permissions::Level>,
+}
+
+/// How a turn ended, as the attention rule read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnEnd {
+    /// A question in words, `AskUserQuestion`: the user is waited on.
+    Asked,
+    /// The turn did its work and asked nothing.
+    Done,
+}
+
+impl TurnEnd {
+    /// `turnEnd` as a session's row gives it: only while it waits for input
+    /// and the rule has read the turn it is on (`judged`), `asked` when that
+    /// turn is the last that asked.
+    pub(crate) fn of(
+        status: Status,
+        turns: i64,
+        judged: Option<i64>,
+        asked: Option<i64>,
+    ) -> Option<TurnEnd> {
+        if status != Status::WaitingForInput || judged != Some(turns) {
+            return None;
+        }
+        Some(if asked == Some(turns) {
+            TurnEnd::Asked
+        } else {
+            TurnEnd::Done
+        })
+    }
 }
 
 /// What started a session from outside.

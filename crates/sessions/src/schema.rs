@@ -237,4 +237,12 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
         feature: "sessions",
         sql: "ALTER TABLE sessions ADD COLUMN permission_level TEXT;",
     },
+    // The attention rule's verdict on the latest turn (`turn_ends.rs`): the
+    // turn it read, and the last turn that asked the user. A session from
+    // before has none, and is read again at start.
+    Migration {
+        feature: "sessions",
+        sql: "ALTER TABLE sessions ADD COLUMN judged_turn INTEGER;
+              ALTER TABLE sessions ADD COLUMN asked_turn INTEGER;",
+    },
 ];
