@@ -30,6 +30,29 @@ fn active(session: &Session) -> bool {
         )
 }
 
+/// What a person calls a session: its title, else its prompt's first line
+/// (clipped, as a prompt may be one long paragraph).
+fn title_of(session: &Session) -> Option<String> {
+    const MAX_CHARS: usize = 120;
+    let title = session
+        .title
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    let line = title.or_else(|| {
+        session
+            .prompt
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+    })?;
+    if line.chars().count() <= MAX_CHARS {
+        return Some(line.to_owned());
+    }
+    let kept: String = line.chars().take(MAX_CHARS - 1).collect();
+    Some(format!("{}…", kept.trim_end()))
+}
+
 fn sources(
     account: &str,
     sessions: &[Session],
@@ -61,6 +84,7 @@ fn sources(
             Some(work::Source {
                 session_id: s.id.clone(),
                 account_id: account.to_owned(),
+                title: title_of(s),
                 active: active(s),
                 updated_at: s.updated_at.clone(),
                 repository,
@@ -86,12 +110,13 @@ impl App {
     /// The account's work, newest first, with its reviews.
     pub async fn work_entries(&self, account: &str) -> AppResult<Vec<work::Entry>> {
         let (_, sources) = self.work_sources(account).await?;
+        let hosts = self.hosts_with_token(account).await?;
         let index = self.work.clone();
         let db = self.db.clone();
         let now = self.clock.now().unix_timestamp();
         blocking(move || {
             let hosted = work::hosted::all(&db)?;
-            let mut entries = index.entries(sources, now, &hosted);
+            let mut entries = index.entries(sources, now, &hosted, &hosts);
             let mut reviews = work::reviews::latest(&db)?;
             for entry in &mut entries {
                 entry.reviews = reviews.remove(&entry.id).unwrap_or_default();
@@ -99,6 +124,27 @@ impl App {
             Ok::<_, work::WorkError>(entries)
         })
         .await
+    }
+
+    /// The code hosts the account saved a token for: work on one has its
+    /// pull request opened through the host's API. A `codehosts.toml` that
+    /// cannot be read counts as none here (the pull-request action itself
+    /// refuses with the file's reason).
+    async fn hosts_with_token(&self, account: &str) -> AppResult<Vec<codehosts::Host>> {
+        let hosts = match self.code_hosts().await {
+            Ok(hosts) => hosts,
+            Err(error) => {
+                tracing::warn!(%error, "work: the code hosts could not be read");
+                return Ok(Vec::new());
+            }
+        };
+        let secrets = self.secrets.clone();
+        let account = account.to_owned();
+        let saved = blocking(move || secrets.keys(&account)).await?;
+        Ok(hosts
+            .into_iter()
+            .filter(|h| saved.iter().any(|key| key.name == h.token_key))
+            .collect())
     }
 
     /// The commit a piece of work started from, while it is known.

@@ -151,7 +151,10 @@ fn stranded_work_survives_every_removing_route_then_is_pushed_landed_by_squash_a
     let pushed = pushed.json();
     assert_eq!(pushed["state"], "waiting_on_review", "{pushed}");
     assert_eq!(pushed["upstream"], format!("origin/{branch}"));
-    // A local remote is no code host; a GitHub one gives its own page.
+    // A local remote is no code host (not offered, and refused); a GitHub
+    // one gives its own page.
+    assert!(pushed["pullRequestHost"].is_null(), "{pushed}");
+    assert!(!actions(&pushed).contains(&"pull-request"), "{pushed}");
     let refused = act(&server, &id, "pull-request", None);
     assert_eq!(refused.status, 409, "{}", refused.text());
     let remote = git(&root, &["remote", "get-url", "origin"]);
@@ -159,6 +162,9 @@ fn stranded_work_survives_every_removing_route_then_is_pushed_landed_by_squash_a
         &root,
         &["remote", "set-url", "origin", "git@github.com:acme/app.git"],
     );
+    let on_github = entry_of(&server, &session);
+    assert_eq!(on_github["pullRequestHost"], "github.com", "{on_github}");
+    assert!(actions(&on_github).contains(&"pull-request"), "{on_github}");
     let link = act(&server, &id, "pull-request", None);
     assert_eq!(link.status, 200, "{}", link.text());
     assert_eq!(

@@ -147,8 +147,25 @@ fn opened_polled_failed_merged_and_pruned(flavor: Flavor, kind: &str) {
     assert_eq!(pushed["state"], "waiting_on_review", "{pushed}");
     assert!(pushed["codeHost"].is_null(), "{pushed}");
     assert!(host.requests().is_empty());
+    // Its remote is on a host with no token saved, and on no public one: no
+    // pull request is offered, as one would only be refused.
+    assert!(pushed["pullRequestHost"].is_null(), "{pushed}");
+    assert!(
+        !pushed["actions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("pull-request"))
+    );
 
     save_token(&server);
+    let offered = entry(&server, &id);
+    assert_eq!(offered["pullRequestHost"], "standin", "{offered}");
+    assert!(
+        offered["actions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("pull-request"))
+    );
     // Unpushed work is refused before the host is asked anything.
     let unpushed = stopped_work(&server, &root);
     let refused = server.call("POST", &format!("/work/{unpushed}/pull-request"), None);

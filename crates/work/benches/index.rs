@@ -76,6 +76,7 @@ fn main() {
             sources.push(work::Source {
                 session_id: format!("s-{r}-{n}"),
                 account_id: "bench".into(),
+                title: Some(format!("Work {r}/{n}")),
                 active: n % 5 == 0,
                 updated_at: "2026-11-25T10:00:00Z".into(),
                 repository: root.clone(),
@@ -94,7 +95,7 @@ fn main() {
 
     let index = work::Index::default();
     let cold = Instant::now();
-    let entries = index.entries(sources.clone(), 0, &Default::default());
+    let entries = index.entries(sources.clone(), 0, &Default::default(), &[]);
     let cold = cold.elapsed();
     assert_eq!(entries.len(), REPOSITORIES * PER_REPOSITORY);
     let mut states = std::collections::BTreeMap::new();
@@ -110,7 +111,7 @@ fn main() {
     let mut warm = Vec::new();
     for _ in 0..WARM_READS {
         let at = Instant::now();
-        let again = index.entries(sources.clone(), 1, &Default::default());
+        let again = index.entries(sources.clone(), 1, &Default::default(), &[]);
         warm.push(at.elapsed());
         assert_eq!(again.len(), entries.len());
     }
@@ -127,7 +128,7 @@ fn main() {
     git(&moved, &["add", "."]);
     git(&moved, &["commit", "-q", "-m", "more"]);
     let at = Instant::now();
-    index.entries(sources.clone(), 2, &Default::default());
+    index.entries(sources.clone(), 2, &Default::default(), &[]);
     println!(
         "a read after one piece moved: {:.1} ms",
         at.elapsed().as_secs_f64() * 1000.0

@@ -11,6 +11,7 @@ use worktrees::git;
 use crate::facts::{self, Facts};
 use crate::hosted::Hosted;
 use crate::index::Group;
+use crate::remotes::new_pull_request_url;
 use crate::state::{self, State};
 
 #[derive(Debug, thiserror::Error)]
@@ -231,73 +232,4 @@ pub fn pull_request_page(group: &Group) -> Result<(Option<String>, String), Work
         .unwrap_or("main");
     let url = url.trim().to_owned();
     Ok((new_pull_request_url(&url, default, branch), url))
-}
-
-/// The page that opens a pull (merge) request of `branch` into `default`
-/// on the host of `remote` (`git@github.com:o/r.git`,
-/// `https://gitlab.example.com/g/r.git`).
-pub fn new_pull_request_url(remote: &str, default: &str, branch: &str) -> Option<String> {
-    let without_scheme = remote
-        .strip_prefix("https://")
-        .or_else(|| remote.strip_prefix("http://"))
-        .or_else(|| remote.strip_prefix("ssh://"))
-        .map(|rest| {
-            rest.split_once('@')
-                .map_or(rest, |(_, host)| host)
-                .to_owned()
-        })
-        .or_else(|| {
-            let (user_host, path) = remote.split_once(':')?;
-            let host = user_host.split_once('@').map_or(user_host, |(_, h)| h);
-            Some(format!("{host}/{path}"))
-        })?;
-    let (host, path) = without_scheme.split_once('/')?;
-    let host = host.split_once(':').map_or(host, |(h, _)| h);
-    let path = path.trim_end_matches('/').trim_end_matches(".git");
-    if path.is_empty() {
-        return None;
-    }
-    if host == "github.com" {
-        Some(format!(
-            "https://github.com/{path}/compare/{default}...{branch}?expand=1"
-        ))
-    } else if host.contains("gitlab") {
-        Some(format!(
-            "https://{host}/{path}/-/merge_requests/new?merge_request%5Bsource_branch%5D={branch}&merge_request%5Btarget_branch%5D={default}"
-        ))
-    } else {
-        None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::new_pull_request_url;
-
-    #[test]
-    fn github_and_gitlab_remotes_give_their_new_pull_request_pages() {
-        for remote in [
-            "git@github.com:acme/app.git",
-            "https://github.com/acme/app.git",
-            "ssh://git@github.com/acme/app",
-        ] {
-            assert_eq!(
-                new_pull_request_url(remote, "main", "switchboard/ab12cd34").as_deref(),
-                Some("https://github.com/acme/app/compare/main...switchboard/ab12cd34?expand=1"),
-                "{remote}"
-            );
-        }
-        assert_eq!(
-            new_pull_request_url("git@gitlab.example.com:group/sub/app.git", "trunk", "x")
-                .as_deref(),
-            Some(
-                "https://gitlab.example.com/group/sub/app/-/merge_requests/new?merge_request%5Bsource_branch%5D=x&merge_request%5Btarget_branch%5D=trunk"
-            )
-        );
-        assert_eq!(new_pull_request_url("/srv/git/app.git", "main", "x"), None);
-        assert_eq!(
-            new_pull_request_url("https://example.com/app.git", "main", "x"),
-            None
-        );
-    }
 }

@@ -47,7 +47,8 @@ pub enum Facts {
     },
     /// Neither the branch nor a checkout on it is left: nothing to show.
     Gone,
-    Found(Found),
+    // Boxed: the other variants are a word or two, and facts are cached by the hundred.
+    Found(Box<Found>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +78,9 @@ pub struct Found {
     pub upstream_gone: bool,
     /// The remote branch it was pushed to, when it has one.
     pub upstream: Option<String>,
+    /// The address of that branch's remote (`git@github.com:acme/app.git`),
+    /// which decides where a pull request of it can be opened.
+    pub remote_url: Option<String>,
 }
 
 /// git's trimmed stdout, when it succeeded.
@@ -235,11 +239,14 @@ pub fn inspect(piece: &Piece) -> Facts {
             )
         })
     };
-    let (upstream, upstream_gone) = match &branch {
+    let (upstream, upstream_gone, remote) = match &branch {
         Some(name) if branch_head.is_some() || checkout.is_some() => upstream_of(repository, name),
-        _ => (None, false),
+        _ => (None, false, None),
     };
-    Facts::Found(Found {
+    let remote_url = remote
+        .and_then(|remote| text(repository, &["remote", "get-url", &remote]))
+        .filter(|url| !url.is_empty());
+    Facts::Found(Box::new(Found {
         branch_exists: branch
             .as_ref()
             .is_some_and(|name| resolve(repository, &format!("refs/heads/{name}")).is_some()),
@@ -256,26 +263,31 @@ pub fn inspect(piece: &Piece) -> Facts {
         checkout_exists: checkout.is_some(),
         upstream_gone,
         upstream,
-    })
+        remote_url,
+    }))
 }
 
-/// The branch's upstream (`origin/switchboard/ab12cd34`) and whether it is
-/// gone: configured, but the remote branch deleted (as `git branch -vv`
-/// shows `[gone]` after a fetch with `--prune`).
-fn upstream_of(repository: &Path, branch: &str) -> (Option<String>, bool) {
+/// The branch's upstream (`origin/switchboard/ab12cd34`), whether it is
+/// gone (configured, but the remote branch deleted, as `git branch -vv`
+/// shows `[gone]` after a fetch with `--prune`), and its remote's name.
+fn upstream_of(repository: &Path, branch: &str) -> (Option<String>, bool, Option<String>) {
     let line = text(
         repository,
         &[
             "for-each-ref",
-            "--format=%(upstream:short)%00%(upstream:track)",
+            "--format=%(upstream:short)%00%(upstream:track)%00%(upstream:remotename)",
             &format!("refs/heads/{branch}"),
         ],
     )
     .unwrap_or_default();
-    let mut parts = line.splitn(2, '\0');
+    let mut parts = line.splitn(3, '\0');
     let upstream = parts.next().filter(|u| !u.is_empty()).map(str::to_owned);
     let gone = parts.next().is_some_and(|track| track.contains("gone"));
-    (upstream, gone)
+    let remote = parts
+        .next()
+        .filter(|r| upstream.is_some() && !r.is_empty())
+        .map(str::to_owned);
+    (upstream, gone, remote)
 }
 
 /// Files with uncommitted changes (tracked or untracked, not ignored) and

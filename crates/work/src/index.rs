@@ -29,6 +29,9 @@ pub const RECHECK_AFTER: i64 = 300;
 pub struct Source {
     pub session_id: String,
     pub account_id: String,
+    /// What a person calls the session: its title, else its prompt's
+    /// first line.
+    pub title: Option<String>,
     pub active: bool,
     /// When the session last changed (its end, for one that ended).
     pub updated_at: String,
@@ -70,6 +73,9 @@ pub struct Entry {
     pub session_id: String,
     /// Every session on it, newest first.
     pub sessions: Vec<String>,
+    /// What a person calls it: the title of the session that started it
+    /// (else of the oldest one that has one).
+    pub title: Option<String>,
     pub repository: String,
     pub branch: String,
     pub state: State,
@@ -100,9 +106,15 @@ pub struct Entry {
     pub reviews: Vec<crate::reviews::Review>,
     /// Its pull request, as the code host last said.
     pub pull_request: Option<codehosts::PullRequest>,
-    /// The code host its remote is on, when one is configured with a
-    /// token.
+    /// The code host its pull request was last looked up on (one
+    /// configured with a token).
     pub code_host: Option<String>,
+    /// Where a pull request of it is opened: the code host its remote is
+    /// on (`codehosts.toml`, or github.com and gitlab.com), by name, or the
+    /// GitHub or GitLab its remote's address names. `null` when it has no
+    /// upstream or its remote is on no such host: then `pull-request` is
+    /// never among its actions.
+    pub pull_request_host: Option<String>,
 }
 
 struct Cached {
@@ -199,19 +211,21 @@ pub fn group(sources: Vec<Source>) -> Vec<Group> {
 impl Index {
     /// The entries for `sources` (one account's sessions, newest first),
     /// at `now` (Unix seconds). Blocking: runs git for what changed.
-    /// `hosted` is what code hosts last said, by work id.
+    /// `hosted` is what code hosts last said, by work id; `hosts` the code
+    /// hosts with a saved token ([`crate::remotes::pull_request_host`]).
     pub fn entries(
         &self,
         sources: Vec<Source>,
         now: i64,
         hosted: &HashMap<String, Hosted>,
+        hosts: &[codehosts::Host],
     ) -> Vec<Entry> {
         let groups = group(sources);
         let facts = self.all_facts(&groups, now);
         groups
             .iter()
             .zip(facts)
-            .filter_map(|(group, facts)| entry(group, &facts, hosted.get(&group.id)))
+            .filter_map(|(group, facts)| entry(group, &facts, hosted.get(&group.id), hosts))
             .collect()
     }
 
@@ -308,7 +322,13 @@ fn read(cache: &Mutex<HashMap<String, Cached>>, group: &Group, now: i64) -> Fact
 }
 
 /// The entry for a group, or `None` when nothing of it is left (pruned).
-pub fn entry(group: &Group, facts: &Facts, hosted: Option<&Hosted>) -> Option<Entry> {
+/// `hosts`: the code hosts with a saved token.
+pub fn entry(
+    group: &Group,
+    facts: &Facts,
+    hosted: Option<&Hosted>,
+    hosts: &[codehosts::Host],
+) -> Option<Entry> {
     if matches!(facts, Facts::Gone) {
         return None;
     }
@@ -319,14 +339,18 @@ pub fn entry(group: &Group, facts: &Facts, hosted: Option<&Hosted>) -> Option<En
         .as_ref()
         .is_some_and(|p| p.state != codehosts::PullRequestState::Closed);
     let found = match facts {
-        Facts::Found(found) => Some(found),
+        Facts::Found(found) => Some(&**found),
         _ => None,
     };
     let newest = group.sources.first()?;
+    let pull_request_host = found
+        .and_then(|f| f.remote_url.as_deref())
+        .and_then(|url| crate::remotes::pull_request_host(url, hosts));
     Some(Entry {
         id: group.id.clone(),
         session_id: newest.session_id.clone(),
         sessions: group.sources.iter().map(|s| s.session_id.clone()).collect(),
+        title: group.sources.iter().rev().find_map(|s| s.title.clone()),
         repository: group.piece.repository.display().to_string(),
         branch: found
             .and_then(|f| f.branch.clone())
@@ -365,11 +389,15 @@ pub fn entry(group: &Group, facts: &Facts, hosted: Option<&Hosted>) -> Option<En
             .filter(|a| {
                 group.own_worktree() || !matches!(a, Action::Prune | Action::Discard | Action::Diff)
             })
-            .filter(|a| !(has_pull_request && *a == Action::PullRequest))
+            // A remote on no code host would only refuse one.
+            .filter(|a| {
+                *a != Action::PullRequest || (!has_pull_request && pull_request_host.is_some())
+            })
             .collect(),
         reviews: Vec::new(),
         code_host: hosted.map(|h| h.host.clone()),
         pull_request,
+        pull_request_host,
     })
 }
 
@@ -385,6 +413,8 @@ fn fingerprint(group: &Group) -> u64 {
     let branch = &group.piece.branch;
     let mut watched: Vec<PathBuf> = [
         "HEAD",
+        // Where its remote is (`git remote set-url`) decides the pull request.
+        "config",
         "packed-refs",
         "FETCH_HEAD",
         "refs/heads/main",

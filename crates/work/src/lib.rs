@@ -8,7 +8,9 @@
 //! `landed`, `turned_down` (or `unknown` with the reason), and [`Index`]
 //! keeps the facts cached behind a fingerprint of the refs and indexes, so
 //! a page of hundreds costs file stats, not git runs. [`act`] prunes,
-//! discards and pushes, each checked again against fresh facts.
+//! discards and pushes, each checked again against fresh facts;
+//! [`remotes`] says where a remote takes a pull request, so one is offered
+//! only there.
 //! [`reviews`] keeps what reviewer engines found in work that came back,
 //! [`hosted`] what a code host last said of its pull request.
 //!
@@ -23,6 +25,7 @@ pub mod landing;
 pub mod merges;
 pub mod notices;
 pub mod origins;
+pub mod remotes;
 pub mod reviews;
 pub mod state;
 

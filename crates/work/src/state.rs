@@ -187,11 +187,12 @@ mod tests {
             branch_exists: true,
             upstream_gone: false,
             upstream: None,
+            remote_url: None,
         }
     }
 
     fn state(activity: Activity, found: Found) -> State {
-        decide(activity, &Facts::Found(found), None).0
+        decide(activity, &Facts::Found(Box::new(found)), None).0
     }
 
     #[test]
@@ -275,7 +276,11 @@ mod tests {
         let mut pushed = found();
         pushed.unpushed = 0;
         let with = |found: &Found, hosted: &Hosted| {
-            decide(Activity::Ended, &Facts::Found(found.clone()), Some(hosted))
+            decide(
+                Activity::Ended,
+                &Facts::Found(Box::new(found.clone())),
+                Some(hosted),
+            )
         };
         let merged = hosted(Some(PullRequestState::Merged), None);
         assert_eq!(with(&pushed, &merged).0, State::Landed);

@@ -96,6 +96,7 @@ impl Repo {
         Source {
             session_id: format!("session-{name}"),
             account_id: "acc".into(),
+            title: Some(format!("Work on {name}")),
             active: false,
             updated_at: "2026-11-25T10:00:00Z".into(),
             repository: self.root.clone(),
@@ -108,7 +109,7 @@ impl Repo {
 }
 
 fn entry(sources: &[Source]) -> work::Entry {
-    let entries = Index::default().entries(sources.to_vec(), 0, &Default::default());
+    let entries = Index::default().entries(sources.to_vec(), 0, &Default::default(), &[]);
     assert_eq!(entries.len(), 1, "{entries:?}");
     entries.into_iter().next().unwrap()
 }
@@ -160,6 +161,20 @@ fn committed_but_unpushed_is_stranded_pushed_waits_on_review_and_deleted_unmerge
     assert_eq!(pushed.state, State::WaitingOnReview, "{pushed:?}");
     assert_eq!(pushed.upstream.as_deref(), Some("origin/switchboard/b2"));
     assert_eq!(pushed.unpushed, 0);
+    // A remote on a folder is on no code host: no pull request to offer.
+    assert_eq!(pushed.pull_request_host, None);
+    assert!(!pushed.actions.contains(&Action::PullRequest));
+    git(
+        &repo.root,
+        &["remote", "set-url", "origin", "git@github.com:acme/app.git"],
+    );
+    let on_github = entry(std::slice::from_ref(&source));
+    assert_eq!(on_github.pull_request_host.as_deref(), Some("github.com"));
+    assert!(on_github.actions.contains(&Action::PullRequest));
+    git(
+        &repo.root,
+        &["remote", "set-url", "origin", repo.remote.to_str().unwrap()],
+    );
 
     // Closed on the code host: the remote branch deleted, seen by a fetch.
     git(&repo.remote, &["branch", "-D", "switchboard/b2"]);
@@ -248,7 +263,7 @@ fn prune_removes_landed_work_and_refuses_everything_else() {
     assert!(branches.is_empty(), "{branches}");
     assert!(
         Index::default()
-            .entries(vec![landed], 0, &Default::default())
+            .entries(vec![landed], 0, &Default::default(), &[])
             .is_empty()
     );
 
@@ -324,10 +339,13 @@ fn two_sessions_on_one_branch_are_one_piece_of_work() {
     follow_up.session_id = "session-follow-up".into();
     follow_up.own_worktree = false;
     follow_up.active = true;
+    follow_up.title = Some("Continue the work".into());
     let entry = entry(&[follow_up, first]);
     assert_eq!(entry.sessions, vec!["session-follow-up", "session-m4"]);
     assert_eq!(entry.session_id, "session-follow-up");
     assert_eq!(entry.state, State::InProgress);
+    // Named by the session that started it, not the follow-up.
+    assert_eq!(entry.title.as_deref(), Some("Work on m4"));
 }
 
 #[test]
@@ -337,7 +355,7 @@ fn old_facts_are_answered_at_once_and_read_again_behind_the_answer() {
     let index = Index::default();
     let read = |now: i64| {
         index
-            .entries(vec![source.clone()], now, &Default::default())
+            .entries(vec![source.clone()], now, &Default::default(), &[])
             .remove(0)
     };
     assert_eq!(read(0).uncommitted.map(|u| u.files), Some(0));
