@@ -3,9 +3,15 @@
  * --demo`: an agent is at work when the app opens; the waiting session, answered in the UI, runs
  * a second turn on the built-in demo engine, with tool steps, and waits again; and the New session
  * dialog offers the demo engine (saying how to configure a real one when it is all there is),
- * starts a session on it, and holds its layout on a phone.
+ * starts a session on it, and holds its layout on a phone; and Work, Automations, Scheduled messages
+ * and Drips open on the demo's own things, not empty, at 1440 and 390 px in both themes with no
+ * serious axe finding.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test } from "vitest";
+import { everyLook } from "./axe";
 import type { EngineInfo, Entry, Session } from "../src/shared/api/types.generated";
 import { loggedInPage, serverAndBrowser, waitForStatus, until } from "./harness";
 
@@ -57,7 +63,11 @@ test("the demo's waiting session, answered in the UI, runs a second turn with st
     .first()
     .waitFor({ timeout: 30_000 });
   await waitForStatus(e2e.server, waiting.id, "waiting_for_input");
-  await page.getByTestId("session-status").filter({ hasText: "waiting for input" }).waitFor();
+  // The second turn reports its work and asks nothing: done, not waiting on the user.
+  await page
+    .getByTestId("session-status")
+    .filter({ hasText: /^done$/ })
+    .waitFor();
 
   const second = (await entries(waiting.id)).filter((e) => e.turn === 2);
   const results = second.filter((e) => e.kind === "tool_result");
@@ -123,5 +133,31 @@ test("the New session dialog offers the demo engine and starts a session on it",
     .waitFor({ timeout: 30_000 });
   const started = (await sessions()).find((s) => s.title === "Ask the demo engine");
   expect(started?.engine).toBe("demo");
+  await context.close();
+});
+
+test("Work, Automations, Scheduled messages and Drips open on the demo's own things", async () => {
+  const dir = process.env.DEMO_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "demo-shots-"));
+  const pages = [
+    { path: "/work", name: "work", shows: "Triage flaky CI jobs" },
+    { path: "/automations", name: "automations", shows: "Weekly dependency check" },
+    { path: "/scheduled-messages", name: "scheduled-messages", shows: "Weekly review" },
+    { path: "/drips", name: "drips", shows: "Switchboard tips" },
+  ];
+  const { context, page } = await loggedInPage(e2e, "/work");
+  const found: Record<string, Record<string, string[]>> = {};
+  for (const { path, name, shows } of pages) {
+    await page.goto(`${e2e.server.uiUrl}${path}`);
+    await page.getByText(shows).first().waitFor();
+    const faults = await everyLook(e2e.server, page, `demo-${name}`, dir);
+    await page.setViewportSize({ width: 390, height: 844 });
+    if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
+      faults["390"] = ["the page scrolls sideways"];
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    if (Object.keys(faults).length > 0) found[name] = faults;
+  }
+  console.log(`demo screenshots in ${dir}`);
+  expect(found).toEqual({});
   await context.close();
 });

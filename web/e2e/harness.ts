@@ -66,7 +66,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       String(uiPort),
       ...(options.args ?? []),
     ],
-    { stdio: ["ignore", "ignore", "inherit"] },
+    // The demo's git repositories and the demo engine's conversations go to the cache: the
+    // test's own, not the user's.
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, XDG_CACHE_HOME: scratchDir } },
   );
   const serverFile = join(dataDir, "server.json");
   const deadline = Date.now() + 30_000;

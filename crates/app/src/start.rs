@@ -5,9 +5,10 @@
 //! `server.json` last, when there is something to find.
 //!
 //! `--demo` seeds an account without boards in the first step: the demo
-//! sessions, then the workspace whose agent tasks link to them (`boards`
-//! knows nothing of sessions, so their ids pass through here), then a
-//! dashboard, tasks, bug reports and bookmarks, all laid out
+//! sessions (in git repositories of their own, some in worktrees), then
+//! the workspace whose agent tasks link to them (`boards` knows nothing of
+//! sessions, so their ids pass through here), then a dashboard, tasks, bug
+//! reports, bookmarks and automations (`demo_automations`), all laid out
 //! around today as the inbox counts days, in the zone of its notices. It
 //! also registers the built-in demo engine (this binary's hidden
 //! `demo-engine`, no model), which the demo sessions run on and the New
@@ -17,6 +18,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tokio::sync::watch;
+
+mod demo_automations;
 
 use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
@@ -144,7 +147,10 @@ impl Prepared {
         };
         if options.demo {
             let engine = sessions::engines::demo_spec(&hook_program());
-            let projects = options.demo_projects.clone().unwrap_or_else(demo_projects);
+            let projects = options
+                .demo_projects
+                .clone()
+                .unwrap_or_else(|| demo_projects(data_dir));
             seed_demo(
                 &db, data_dir, &projects, &owner.id, &settings, &engine, &clock,
             )?;
@@ -334,10 +340,11 @@ const BUILT_BOARDS_BUDGET: usize = 64 << 20;
 
 /// Seeds the demo sessions and workspace of an account without boards, then
 /// what builds on them: a dashboard over the sprint boards, tasks, bug
-/// reports and bookmarks. Those four are extras: one that cannot be made is
-/// logged and the demo starts without it. The sessions' project folders are
-/// made at every start (a follow-up needs its session's folder, which a
-/// cleared cache takes away).
+/// reports, bookmarks and automations. Those five are extras: one that
+/// cannot be made is logged and the demo starts without it. The sessions'
+/// project folders are made at every start (a follow-up needs its
+/// session's folder, which a cleared cache takes away); their git
+/// repositories only with the sessions.
 fn seed_demo(
     db: &Arc<store::Db>,
     data_dir: &Path,
@@ -441,11 +448,30 @@ fn seed_demo(
     )
     .map(drop)
     .map_err(|e| e.to_string());
+    let automations = match platform.as_deref() {
+        Some(folder) => demo_automations::seed(
+            db,
+            clock,
+            data_dir,
+            &demo_automations::DemoAutomations {
+                account_id,
+                folder,
+                board_id: workspace
+                    .boards
+                    .iter()
+                    .find(|b| b.name == "Agent tasks")
+                    .map(|b| b.id.as_str()),
+                time_zone: zone.iana_name().unwrap_or("UTC"),
+            },
+        ),
+        None => Err("its project folder could not be made".to_owned()),
+    };
     for (what, outcome) in [
         ("dashboard", dashboard),
         ("tasks", tasks),
         ("bug reports", reports),
         ("bookmarks", marks),
+        ("automations", automations),
     ] {
         if let Err(error) = outcome {
             tracing::warn!(%error, "the demo starts without its {what}");
@@ -456,14 +482,28 @@ fn seed_demo(
 
 /// Where the demo sessions' project folders are (`acme/web` below it): the
 /// user's cache, outside the data directory, which the sandbox hides from
-/// every engine.
-fn demo_projects() -> PathBuf {
+/// every engine. One folder per data directory, since each demo's git
+/// repositories hold the branches of its own sessions.
+fn demo_projects(data_dir: &Path) -> PathBuf {
+    let place = std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_path_buf());
     std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
         .filter(|p| p.is_absolute())
         .unwrap_or_else(std::env::temp_dir)
         .join("switchboard-demo")
+        .join(format!(
+            "{:016x}",
+            fnv1a(place.as_os_str().as_encoded_bytes())
+        ))
+}
+
+/// FNV-1a: a name for a path that stays the same from one build to the
+/// next (std's hasher makes no such promise).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// `day` as the tasks' calendar has it.
@@ -618,7 +658,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let prepared = open_demo(dir.path());
         let mut ids = column(&prepared.db, "SELECT id FROM sessions");
-        assert_eq!(ids.len(), 6);
+        assert_eq!(ids.len(), 7);
         let mut links = column(
             &prepared.db,
             "SELECT json_extract(vals, '$.session') FROM items
@@ -632,7 +672,7 @@ mod tests {
 
         // A second start finds boards and seeds nothing.
         let again = open_demo(dir.path());
-        assert_eq!(column(&again.db, "SELECT id FROM sessions").len(), 6);
+        assert_eq!(column(&again.db, "SELECT id FROM sessions").len(), 7);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! the `today` the caller gives, so the current sprint is current whatever
 //! the day.
 
+use std::collections::HashSet;
+
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use store::Db;
@@ -90,6 +92,34 @@ const AGENT_TASKS: &[&str] = &[
     "Draft the incident summary for the checkout outage",
     "Add retries to the image upload client",
     "Check the mobile crash reports for the 4.2 release",
+    "Triage the support inbox's unanswered tickets",
+    "Update the Terraform providers to their latest minor versions",
+    "Write the changelog for the 3.8 API release",
+    "Fix the flaky checkout e2e test",
+    "Add tests for the webhook signature check",
+    "Summarise the beta users' feedback survey",
+    "Review the open Dependabot pull requests on acme/web",
+    "Document the on-call runbook for the search cluster",
+    "Find the N+1 queries on the orders page",
+    "Remove the unused endpoints of the v1 API",
+    "Check the status page's uptime checks",
+    "Port the invoice PDFs to the new renderer",
+    "Bump Go to 1.23 in acme/platform",
+    "Explain the spike in 502s on Tuesday night",
+    "Add structured logging to the billing worker",
+    "Write a how-to for the new feature flag SDK",
+    "Translate the pricing page into German",
+    "Find dead code in the mobile app's networking layer",
+    "Rename the legacy tables in the reporting schema",
+    "Draft the quarterly security review",
+    "Add pagination to the admin user list",
+    "Check the Android build for deprecation warnings",
+    "Triage the crash reports from the iOS beta",
+    "Update the Python scripts' pinned dependencies",
+    "Write onboarding notes for the new data engineer",
+    "Fix the timezone bug in the weekly digest",
+    "Add a health check to the export worker",
+    "Summarise the open questions from the design review",
 ];
 
 const BOARDS: [DemoBoard; 7] = [
@@ -125,6 +155,10 @@ const BOARDS: [DemoBoard; 7] = [
             "deep links",
             "photo picker",
             "sign-up form",
+            "search screen",
+            "order history",
+            "profile editor",
+            "payment sheet",
         ],
     },
     DemoBoard {
@@ -170,6 +204,11 @@ const BOARDS: [DemoBoard; 7] = [
             "badge readers",
             "printer toner",
             "standing desks",
+            "conference phones",
+            "parking passes",
+            "monitor arms",
+            "coffee machine",
+            "guest Wi-Fi",
         ],
     },
     DemoBoard {
@@ -187,6 +226,8 @@ const BOARDS: [DemoBoard; 7] = [
             "how-to video",
             "case study",
             "social thread",
+            "podcast episode",
+            "product tour",
         ],
     },
     DemoBoard {
@@ -195,7 +236,7 @@ const BOARDS: [DemoBoard; 7] = [
         items: 55,
         team: &[1, 3, 6],
         overdue: 0,
-        verbs: &["A/B test", "Measure", "Ship", "Iterate on"],
+        verbs: &["A/B test", "Measure", "Ship", "Iterate on", "Roll back"],
         subjects: &[
             "pricing page",
             "trial length",
@@ -203,6 +244,11 @@ const BOARDS: [DemoBoard; 7] = [
             "signup copy",
             "onboarding email",
             "in-app tips",
+            "upgrade banner",
+            "checkout button",
+            "welcome video",
+            "team invites",
+            "annual discount",
         ],
     },
 ];
@@ -314,8 +360,9 @@ fn seed(
             sprint_items: 0,
             shape: Shape::of(&board),
         };
-        let names = (runs.len()..spec.items).map(|i| item_name(spec, i));
-        let demo_items = generator.items(runs, names);
+        let taken = runs.iter().map(|r| r.run.title.clone()).collect();
+        let names = item_names(spec, taken, spec.items.saturating_sub(runs.len()));
+        let demo_items = generator.items(runs, names.into_iter());
         let items: Vec<NewItem> = demo_items.iter().map(|d| d.item.clone()).collect();
         let rules = BoardRules::load(tx, account_id, &board.id)?;
         let ids = insert_items_tx(tx, &rules, None, &board.id, &items, |i| {
@@ -343,13 +390,49 @@ fn seed(
     })
 }
 
-/// Item `index`'s name: a verb and a subject, each going round its list;
-/// a board without verbs names its items by whole titles.
-fn item_name(spec: &DemoBoard, index: usize) -> String {
-    if spec.verbs.is_empty() {
-        return spec.subjects[index % spec.subjects.len()].to_owned();
+/// `count` names for a board's items, none alike and none among `taken`
+/// (the titles of the sessions' items): a verb and a subject, going round
+/// each list at its own pace so neighbours differ, then every pairing not yet
+/// used; a board without verbs names its items by whole titles. Fewer than
+/// `count` when the lists run out.
+fn item_names(spec: &DemoBoard, taken: HashSet<String>, count: usize) -> Vec<String> {
+    let subjects = spec.subjects.len();
+    let name = |index: usize| {
+        if spec.verbs.is_empty() {
+            return spec.subjects[index % subjects].to_owned();
+        }
+        let verb = spec.verbs[index % spec.verbs.len()];
+        let subject = spec.subjects[(index / spec.verbs.len() + index) % subjects];
+        format!("{verb} {subject}")
+    };
+    let pairings = spec.verbs.len().max(1) * subjects;
+    let every = spec.verbs.iter().flat_map(|verb| {
+        spec.subjects
+            .iter()
+            .map(move |subject| format!("{verb} {subject}"))
+    });
+    let mut seen = taken;
+    (0..pairings)
+        .map(name)
+        .chain(every)
+        .filter(|name| seen.insert(name.clone()))
+        .take(count)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_demo_board_names_two_items_alike() {
+        let runs = HashSet::from(["Fix login flow".to_owned()]);
+        for spec in &BOARDS {
+            let names = item_names(spec, runs.clone(), spec.items);
+            assert_eq!(names.len(), spec.items, "{} runs out of names", spec.name);
+            let distinct: HashSet<&String> = names.iter().collect();
+            assert_eq!(distinct.len(), names.len(), "{}", spec.name);
+            assert!(!names.contains(&"Fix login flow".to_owned()));
+        }
     }
-    let verb = spec.verbs[index % spec.verbs.len()];
-    let subject = spec.subjects[(index / spec.verbs.len() + index) % spec.subjects.len()];
-    format!("{verb} {subject}")
 }

@@ -1,4 +1,4 @@
-//! Agent sessions for `switchboard serve --demo`: three that finished, one
+//! Agent sessions for `switchboard serve --demo`: four that finished, one
 //! that failed, one waiting for an answer, each with a short transcript, and
 //! one whose first prompt is still queued, so the supervisor runs its turn on
 //! the demo engine as the server starts and the app opens on a running agent.
@@ -17,7 +17,14 @@
 //!
 //! Each session works in its repository's folder under the folder the
 //! caller names ([`DemoSeed::seed_in`]), so the sessions page's Folder
-//! agrees with the Repository of the agent task that links to it.
+//! agrees with the Repository of the agent task that links to it. Those
+//! folders are made real git repositories (`git`), and the sessions that
+//! changed code each have a worktree of their own on a branch, left in the
+//! state its session would have left it, so the Work page shows work in
+//! progress, stranded, waiting on review, landed and turned down.
+
+mod git;
+mod scripts;
 
 use std::path::{Path, PathBuf};
 
@@ -26,14 +33,15 @@ use store::Db;
 use store::rusqlite::Transaction;
 use time::{Duration, OffsetDateTime};
 
+use self::scripts::{DAY, End, SCRIPTS, Script, Step};
 use crate::activity::Tracker;
 use crate::adapters::TurnMeta;
 use crate::db::{self, NewSession};
 use crate::engines::{self, EngineSpec};
 use crate::error::{Result, SessionError};
-use crate::model::{Activity, EntryBody, InputSource, Status, TodoItem, TodoStatus};
+use crate::model::{Activity, EntryBody, InputSource, Status, TodoItem};
 use crate::pages::{self, Piece};
-use crate::schema;
+use crate::{isolation, schema};
 
 /// One session the demo made, for the board items that link to it.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,7 +54,8 @@ pub struct DemoSession {
     pub status: Status,
     /// When its turn ended (for the queued one, when it was asked for).
     pub ended_at: OffsetDateTime,
-    /// The repository it works in (`acme/web`), whose folder is its own.
+    /// The repository it works in (`acme/web`), whose folder is its own
+    /// (or a worktree of it).
     pub repository: String,
 }
 
@@ -103,273 +112,92 @@ fn seed(db: &Db, seed: &DemoSeed<'_>, projects: Option<&Path>) -> Result<Vec<Dem
             .filter(|p| p.is_dir())
             .map_or_else(|| home.clone(), |p| p.to_string_lossy().into_owned())
     };
+    let ids: Vec<String> = SCRIPTS.iter().map(|_| store::new_id()).collect();
+    let worktrees = projects.map_or_else(Vec::new, |p| make_worktrees(seed, p, &ids));
     db.write(|tx| {
         SCRIPTS
             .iter()
+            .zip(&ids)
             .enumerate()
-            .map(|(index, script)| {
-                let cwd = folder(script.repository);
-                write_session(tx, seed, &spec_json, &cwd, index, script)
+            .map(|(index, (script, id))| {
+                let made = worktrees.iter().find(|(i, _)| *i == index).map(|(_, m)| m);
+                let cwd = made.map_or_else(|| folder(script.repository), |m| m.cwd.clone());
+                let session = write_session(tx, seed, &spec_json, id, &cwd, index, script)?;
+                if let Some(made) = made {
+                    isolation::insert_worktree(tx, id, &made.record)?;
+                    if made.record.removed {
+                        isolation::set_worktree_outcome(tx, id, true, None)?;
+                    }
+                }
+                Ok(session)
             })
             .collect()
     })
 }
 
-/// How a demo session ends.
-enum End {
-    /// The turn's final message; the user read it and archived the session.
-    Finished(&'static str),
-    /// The engine's failure, as Claude Code reports it.
-    Failed(&'static str),
-    /// The final message asks the user something.
-    Waiting(&'static str),
-    /// Not begun: its prompt waits for the supervisor, which runs the turn
-    /// on the demo engine (whose script for it takes a minute or two).
-    Queued,
+/// Makes the demo's repositories under `projects` and a worktree for each
+/// session that changed code, by the session's index: one thread per
+/// repository, as git's runs add up. What git refuses is logged, and that
+/// session works in its plain folder.
+fn make_worktrees(seed: &DemoSeed<'_>, projects: &Path, ids: &[String]) -> Vec<(usize, git::Made)> {
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = REPOSITORIES
+            .into_iter()
+            .map(|repository| scope.spawn(move || make_repository(seed, projects, ids, repository)))
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|thread| thread.join().unwrap_or_default())
+            .collect()
+    })
 }
 
-/// One step of a transcript, made into Claude Code's entries. The number
-/// is seconds: for prose, a plan or thinking, the time before it came; for
-/// a tool, how long it ran.
-enum Step {
-    Say(i64, &'static str),
-    Think(i64, &'static str),
-    Todo(i64, &'static [(&'static str, TodoStatus)]),
-    /// A command that passed, and its output.
-    Run(i64, &'static str, &'static str),
-    /// A command that exited with a code other than 0, and its output.
-    Fail(i64, &'static str, i32, &'static str),
-    Read(i64, &'static str, &'static str),
-    Edit(i64, &'static str, &'static str, &'static str),
+/// [`make_worktrees`] for one repository.
+fn make_repository(
+    seed: &DemoSeed<'_>,
+    projects: &Path,
+    ids: &[String],
+    repository: &str,
+) -> Vec<(usize, git::Made)> {
+    let first = seed.now - Duration::minutes(FIRST_COMMIT_AGO);
+    match git::make_repository(projects, repository, first) {
+        Ok(true) => {}
+        Ok(false) => return Vec::new(),
+        Err(error) => {
+            tracing::warn!(%repository, %error, "the demo repository is a plain folder");
+            return Vec::new();
+        }
+    }
+    let folder = projects.join(repository);
+    SCRIPTS
+        .iter()
+        .zip(ids)
+        .enumerate()
+        .filter(|(_, (script, _))| script.repository == repository)
+        .filter_map(|(index, (script, id))| {
+            let change = script.change.as_ref()?;
+            let at = ended_at(script, seed.now);
+            match git::make_worktree(seed.data_dir, &folder, id, change, at) {
+                Ok(made) => Some((index, made)),
+                Err(error) => {
+                    tracing::warn!(title = script.title, %error, "the demo session works without its worktree");
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
-struct Script {
-    title: &'static str,
-    prompt: &'static str,
-    repository: &'static str,
-    /// Minutes before now the session started.
-    started_ago: i64,
-    steps: &'static [Step],
-    end: End,
-    cost_usd: f64,
-    /// Model calls, then input tokens (cached ones included), the cached part, output tokens.
-    engine_turns: i64,
-    tokens: [i64; 3],
+/// When a script's turn ended (when it was asked for, for the queued one).
+fn ended_at(script: &Script, now: OffsetDateTime) -> OffsetDateTime {
+    let started = now - Duration::minutes(script.started_ago);
+    let last = entries(script).last().map_or(2, |(second, _)| *second);
+    started + Duration::seconds(last)
 }
 
-const DAY: i64 = 24 * 60;
-
-const SCRIPTS: [Script; 6] = [
-    Script {
-        title: "Triage flaky CI jobs",
-        prompt: "Find the CI jobs that failed on main this week without a code change, say why each one is flaky, and fix the ones you can.",
-        repository: "acme/platform",
-        started_ago: 3 * DAY + 130,
-        steps: &[
-            Step::Todo(
-                9,
-                &[
-                    (
-                        "List this week's failed runs on main",
-                        TodoStatus::InProgress,
-                    ),
-                    ("Group the failures by cause", TodoStatus::Pending),
-                    ("Fix what can be fixed here", TodoStatus::Pending),
-                ],
-            ),
-            Step::Run(
-                3,
-                "gh run list --branch main --status failure --limit 20",
-                "integration  main  push  2h   #4821\nintegration  main  push  9h   #4817\ne2e-web      main  push  1d   #4799\nintegration  main  push  2d   #4788",
-            ),
-            Step::Say(
-                48,
-                "Three of the four failures are the same integration test timing out while the search indexer warms up; the e2e failure is a screenshot diff from a font change.",
-            ),
-            Step::Read(
-                1,
-                ".github/workflows/ci.yml",
-                "  integration:\n    runs-on: ubuntu-latest\n    timeout-minutes: 10\n    steps:\n      - run: make integration",
-            ),
-            Step::Fail(
-                134,
-                "go test ./tests/integration -run TestSearch -count 20",
-                1,
-                "--- FAIL: TestSearch (2.01s)\n    search_test.go:57: index not ready after 2s\nFAIL\tacme/platform/tests/integration\t131.9s",
-            ),
-            Step::Edit(
-                2,
-                "tests/integration/search_test.go",
-                "time.Sleep(2 * time.Second)",
-                "waitUntil(t, 30*time.Second, indexer.Ready)",
-            ),
-            Step::Run(
-                41,
-                "go test ./tests/integration -run TestSearch -count 20",
-                "ok  \tacme/platform/tests/integration\t41.2s",
-            ),
-            Step::Todo(
-                6,
-                &[
-                    (
-                        "List this week's failed runs on main",
-                        TodoStatus::Completed,
-                    ),
-                    ("Group the failures by cause", TodoStatus::Completed),
-                    ("Fix what can be fixed here", TodoStatus::Completed),
-                ],
-            ),
-        ],
-        end: End::Finished(
-            "Three of the four failures came from `TestSearch` sleeping two seconds instead of waiting for the indexer; it now waits for readiness and passed 20 runs in a row. The e2e failure is a real screenshot change from the new font: I left it for design to approve.",
-        ),
-        cost_usd: 0.84,
-        engine_turns: 11,
-        tokens: [412_000, 371_000, 6_900],
-    },
-    Script {
-        title: "Write tests for the rate limiter",
-        prompt: "The rate limiter in internal/ratelimit has no tests. Add table tests for the burst and refill behaviour and run them.",
-        repository: "acme/platform",
-        started_ago: 2 * DAY + 310,
-        steps: &[
-            Step::Read(
-                1,
-                "internal/ratelimit/bucket.go",
-                "func (b *Bucket) Allow(now time.Time) bool {\n\tb.refill(now)\n\tif b.tokens < 1 {\n\t\treturn false\n\t}\n\tb.tokens--\n\treturn true\n}",
-            ),
-            Step::Think(
-                37,
-                "Refill is proportional to elapsed time, so the tests need a fake clock rather than sleeps.",
-            ),
-            Step::Edit(
-                3,
-                "internal/ratelimit/bucket_test.go",
-                "",
-                "func TestBucket(t *testing.T) {\n\tcases := []struct{ name string; burst, calls, allowed int }{\n\t\t{\"within burst\", 5, 5, 5},\n\t\t{\"over burst\", 5, 8, 5},\n\t}\n\t// ...\n}",
-            ),
-            Step::Run(
-                7,
-                "go test ./internal/ratelimit/...",
-                "ok  \tacme/platform/internal/ratelimit\t0.014s\tcoverage: 92.3% of statements",
-            ),
-        ],
-        end: End::Finished(
-            "Added `bucket_test.go` with six table cases (within and over the burst, partial and full refill, a clock that goes backwards, zero rate) on a fake clock. All pass; coverage of the package is 92%.",
-        ),
-        cost_usd: 1.37,
-        engine_turns: 17,
-        tokens: [688_000, 620_000, 11_400],
-    },
-    Script {
-        title: "Summarise the error budget report",
-        prompt: "Read reports/slo-october.md and summarise in five lines which services burned their error budget and why.",
-        repository: "acme/platform",
-        started_ago: DAY + 190,
-        steps: &[
-            Step::Read(
-                1,
-                "reports/slo-october.md",
-                "| Service | SLO | Budget used |\n| checkout | 99.9% | 134% |\n| search | 99.5% | 61% |\n| notifications | 99.0% | 108% |",
-            ),
-            Step::Say(
-                22,
-                "Two services went over budget; both incidents are in the report's timeline.",
-            ),
-        ],
-        end: End::Finished(
-            "- **checkout** used 134% of its budget: the payment provider's outage on the 14th (52 minutes).\n- **notifications** used 108%: a retry storm after the queue upgrade.\n- **search** stayed at 61%.\n- Both overruns have follow-ups filed in the report.\n- No service without an incident lost more than 20%.",
-        ),
-        cost_usd: 0.21,
-        engine_turns: 3,
-        tokens: [96_000, 80_000, 1_800],
-    },
-    Script {
-        title: "Upgrade the search indexer's dependencies",
-        prompt: "Upgrade the search indexer's Go dependencies to their latest minor versions and make the build and tests pass.",
-        repository: "acme/platform",
-        started_ago: 20 * 60,
-        steps: &[
-            Step::Run(
-                19,
-                "go get -u ./cmd/indexer/...",
-                "go: upgraded github.com/blevesearch/bleve/v2 v2.3.10 => v2.4.2\ngo: upgraded golang.org/x/text v0.14.0 => v0.19.0",
-            ),
-            Step::Fail(
-                12,
-                "go build ./...",
-                1,
-                "# acme/platform/cmd/indexer\ncmd/indexer/mapping.go:41:17: undefined: mapping.NewTextFieldMapping",
-            ),
-            Step::Say(
-                64,
-                "bleve 2.4 moved the field mappings; I am porting the index mapping to the new constructors.",
-            ),
-            Step::Edit(
-                2,
-                "cmd/indexer/mapping.go",
-                "mapping.NewTextFieldMapping()",
-                "bleve.NewTextFieldMapping()",
-            ),
-            Step::Run(9, "go build ./...", ""),
-            Step::Fail(
-                87,
-                "go test ./cmd/indexer/...",
-                1,
-                "--- FAIL: TestReindex (3.02s)\n    reindex_test.go:88: got 412 documents, want 415\nFAIL\tacme/platform/cmd/indexer\t86.4s",
-            ),
-        ],
-        end: End::Failed("error_max_turns"),
-        cost_usd: 2.95,
-        engine_turns: 40,
-        tokens: [1_540_000, 1_390_000, 24_700],
-    },
-    Script {
-        title: "Review open pull requests",
-        prompt: "Review the open pull requests on acme/web that wait for a review, and tell me which can be merged.",
-        repository: "acme/web",
-        started_ago: 125,
-        steps: &[
-            Step::Run(
-                2,
-                "gh pr list --repo acme/web --search \"review:required\"",
-                "#1432  Move settings to the new form components  maya-chen\n#1429  Cache the pricing table  jonas-weber",
-            ),
-            Step::Run(
-                1,
-                "gh pr diff 1429 --repo acme/web",
-                "+const pricing = cache(() => fetchPricing(), { ttl: 3600 })",
-            ),
-            Step::Fail(
-                24,
-                "npm test -- --run src/settings",
-                1,
-                "FAIL src/settings/EmailField.test.tsx > reads the error to screen readers\n  expected element to have attribute aria-describedby\nTests  1 failed | 38 passed (39)",
-            ),
-            Step::Say(
-                31,
-                "#1429 is small and safe: the pricing table changes at most daily and the cache is invalidated on deploy.",
-            ),
-        ],
-        end: End::Waiting(
-            "#1429 can be merged as it is. #1432 works, but it drops the `aria-describedby` on the email field, so screen readers no longer read its error (its own test fails). Shall I request changes on #1432, or approve it with a comment?",
-        ),
-        cost_usd: 0.63,
-        engine_turns: 8,
-        tokens: [301_000, 266_000, 4_300],
-    },
-    Script {
-        title: "Migrate billing webhooks to the job queue",
-        prompt: "Migrate the billing webhooks from inline retries to the job queue, keep deliveries in order per customer, and run the billing tests.",
-        repository: "acme/platform",
-        started_ago: 0,
-        steps: &[],
-        end: End::Queued,
-        cost_usd: 0.0,
-        engine_turns: 0,
-        tokens: [0; 3],
-    },
-];
+/// How long before now the demo repositories' first commit was made: before
+/// the oldest session started.
+const FIRST_COMMIT_AGO: i64 = 5 * DAY;
 
 /// A believable process id for the turn's status move.
 const FIRST_PID: u32 = 48_213;
@@ -378,17 +206,17 @@ fn write_session(
     tx: &Transaction<'_>,
     seed: &DemoSeed<'_>,
     engine_spec: &str,
+    id: &str,
     cwd: &str,
     index: usize,
     script: &Script,
 ) -> Result<DemoSession> {
-    let id = store::new_id();
     let started = seed.now - Duration::minutes(script.started_ago);
     let at = |seconds: i64| clock::timestamp(started + Duration::seconds(seconds));
     db::insert_session(
         tx,
         &NewSession {
-            id: &id,
+            id,
             account_id: seed.account_id,
             engine: engines::DEMO_ENGINE,
             engine_kind: seed.engine.kind.as_str(),
@@ -419,7 +247,7 @@ fn write_session(
         },
     )?;
     let made = |status, ended_at| DemoSession {
-        id: id.clone(),
+        id: id.to_owned(),
         title: script.title.to_owned(),
         prompt: script.prompt.to_owned(),
         status,
@@ -429,14 +257,14 @@ fn write_session(
     if matches!(script.end, End::Queued) {
         return Ok(made(Status::Queued, started));
     }
-    let turn = db::take_input(tx, &id, &at(1))?
+    let turn = db::take_input(tx, id, &at(1))?
         // The prompt was queued just above.
         .ok_or(SessionError::NotFound)?
         .turn;
     let pid = FIRST_PID + u32::try_from(index).unwrap_or_default() * 1_379;
     db::set_status(
         tx,
-        &id,
+        id,
         Status::Running,
         &format!("turn {turn} started (pid {pid})"),
         &at(2),
@@ -445,14 +273,14 @@ fn write_session(
         text: script.prompt.to_owned(),
         source: InputSource::Prompt,
     };
-    pages::append(tx, &id, turn, &at(1), vec![Piece::entry(input)])?;
+    pages::append(tx, id, turn, &at(1), vec![Piece::entry(input)])?;
     let entries = entries(script);
     let mut tracker = Tracker::default();
     entries.iter().for_each(|(_, e)| tracker.observe(e));
     let ended_after = entries.last().map_or(2, |(second, _)| *second);
     let ended = started + Duration::seconds(ended_after);
     for (second, piece) in pieces(entries) {
-        pages::append(tx, &id, turn, &at(second), vec![piece])?;
+        pages::append(tx, id, turn, &at(second), vec![piece])?;
     }
     let finished_at = clock::timestamp(ended);
     if let Some((kind, text)) = tracker.current() {
@@ -461,7 +289,7 @@ fn write_session(
             text,
             at: finished_at.clone(),
         };
-        pages::set_activity(tx, &id, &activity)?;
+        pages::set_activity(tx, id, &activity)?;
     }
     let meta = TurnMeta {
         // A conversation id as Claude Code's would be, so a follow-up
@@ -476,32 +304,24 @@ fn write_session(
         model: Some("claude-sonnet-4-5".to_owned()),
         ..TurnMeta::default()
     };
-    db::save_meta(tx, &id, turn, &meta)?;
+    db::save_meta(tx, id, turn, &meta)?;
     let status = match script.end {
         End::Failed(message) => {
-            db::end_turn(
-                tx,
-                &id,
-                turn,
-                "failed",
-                Some(message),
-                Some(1),
-                &finished_at,
-            )?;
-            db::set_status(tx, &id, Status::Failed, message, &finished_at)?;
+            db::end_turn(tx, id, turn, "failed", Some(message), Some(1), &finished_at)?;
+            db::set_status(tx, id, Status::Failed, message, &finished_at)?;
             Status::Failed
         }
         End::Finished(_) | End::Waiting(_) | End::Queued => {
-            db::end_turn(tx, &id, turn, "done", None, Some(0), &finished_at)?;
-            db::set_status(tx, &id, Status::WaitingForInput, "turn ended", &finished_at)?;
+            db::end_turn(tx, id, turn, "done", None, Some(0), &finished_at)?;
+            db::set_status(tx, id, Status::WaitingForInput, "turn ended", &finished_at)?;
             Status::WaitingForInput
         }
     };
     let status = if let End::Finished(_) = script.end {
         // Read and archived a while after it ended.
         let archived_at = clock::timestamp(ended + Duration::minutes(35));
-        db::set_status(tx, &id, Status::Finished, "archived", &archived_at)?;
-        db::set_archived(tx, &id, &archived_at)?;
+        db::set_status(tx, id, Status::Finished, "archived", &archived_at)?;
+        db::set_archived(tx, id, &archived_at)?;
         Status::Finished
     } else {
         status
@@ -660,6 +480,7 @@ mod tests {
                 Status::Finished,
                 Status::Finished,
                 Status::Finished,
+                Status::Finished,
                 Status::Failed,
                 Status::WaitingForInput,
                 Status::Queued,
@@ -701,7 +522,7 @@ mod tests {
         let mut left: Vec<Status> = leftovers.iter().map(|l| l.status).collect();
         left.sort_by_key(|s| s.as_str());
         assert_eq!(left, [Status::Queued, Status::WaitingForInput]);
-        let queued = &made[5];
+        let queued = &made[6];
         let pending = db.read(|tx| db::pending_inputs(tx, &queued.id)).unwrap();
         assert_eq!(pending, 1, "its prompt waits for the supervisor");
     }
@@ -751,7 +572,7 @@ mod tests {
     }
 
     #[test]
-    fn each_session_works_in_its_repositorys_folder() {
+    fn each_session_works_in_its_repositorys_folder_or_a_worktree_of_it() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("db.sqlite")).unwrap();
         let projects = dir.path().join("projects");
@@ -764,11 +585,48 @@ mod tests {
             .seed_in(&db, &projects)
             .unwrap();
         let listed = db.read(|tx| db::list_sessions(tx, "owner")).unwrap();
+        let mut worktrees = 0;
         for demo in &made {
             let session = listed.iter().find(|s| s.id == demo.id).unwrap();
             let folder = projects.join(&demo.repository);
-            assert_eq!(Path::new(&session.cwd), folder, "{}", demo.title);
+            let Some(worktree) = &session.worktree else {
+                assert_eq!(Path::new(&session.cwd), folder, "{}", demo.title);
+                continue;
+            };
+            worktrees += 1;
+            let root = std::fs::canonicalize(&folder).unwrap();
+            assert_eq!(Path::new(&worktree.repository), root, "{}", demo.title);
+            assert_eq!(Path::new(&session.cwd), Path::new(&worktree.path));
+            let branch = format!("refs/heads/{}", worktree.branch);
+            let found = worktrees::git::run(&folder, ["rev-parse", "--verify", "--quiet", &branch]);
+            assert!(found.unwrap().status.success(), "no branch {branch}");
+            // Archiving took the clean worktrees of the finished ones away.
+            assert_eq!(worktree.removed, demo.status == Status::Finished);
+            assert_eq!(Path::new(&worktree.path).is_dir(), !worktree.removed);
         }
+        assert_eq!(worktrees, 5);
         assert!(made.iter().any(|s| s.repository == "acme/web"));
+    }
+
+    #[test]
+    fn a_folder_that_is_a_repository_already_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("db.sqlite")).unwrap();
+        let projects = dir.path().join("projects");
+        let engine = engines::demo_spec(Path::new("/usr/bin/switchboard"));
+        let now = time::macros::datetime!(2026-03-10 12:00 UTC);
+        let seed = seed_at(dir.path(), &engine, now);
+        seed.seed_in(&db, &projects).unwrap();
+        let head = |repository: &str| {
+            worktrees::git::checked(&projects.join(repository), ["rev-parse", "HEAD"]).unwrap()
+        };
+        let before = head("acme/platform");
+        let again = seed.seed_in(&db, &projects).unwrap();
+        assert_eq!(head("acme/platform"), before);
+        let listed = db.read(|tx| db::list_sessions(tx, "owner")).unwrap();
+        for demo in &again {
+            let session = listed.iter().find(|s| s.id == demo.id).unwrap();
+            assert!(session.worktree.is_none(), "{}", demo.title);
+        }
     }
 }

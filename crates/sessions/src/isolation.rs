@@ -204,7 +204,7 @@ pub(crate) fn insert_worktree(tx: &Transaction<'_>, id: &str, w: &Worktree) -> R
 }
 
 /// Records what archiving did with the worktree: removed, or kept and why.
-fn set_worktree_outcome(
+pub(crate) fn set_worktree_outcome(
     tx: &Transaction<'_>,
     id: &str,
     removed: bool,
