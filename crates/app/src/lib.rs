@@ -72,5 +72,6 @@ mod work_watch;
 pub use engine_args::{SOURCE_SESSION_HEADER, mcp_engine_args};
 pub use error::{AppError, AppResult, POLL_WAIT, blocking, poll_wait};
 pub use listener_slot::ListenerState;
+pub use recipes::RecipeStarted;
 pub use services::{AnnounceError, App, StopReason};
 pub use start::{Options, Prepared, StartupError, Urls};

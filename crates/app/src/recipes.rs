@@ -10,8 +10,10 @@
 //! makes one `cron` row that approves it.
 //!
 //! A run by hand is the caller's spawn (an agent token's is agent-driven);
-//! a schedule's tick is its owner's own (user-driven) spawn, but for a
-//! schedule an agent made, whose runs stay agent-driven.
+//! a schedule's tick is its owner's own automation (`Via::Automation`),
+//! spaced and counted like an agent-driven spawn but never refused by
+//! `agentDrivenSessionsEnabled`. A schedule an agent made still pins its
+//! runs' level at most the agents' setting.
 
 use std::collections::BTreeMap;
 
@@ -35,6 +37,40 @@ pub struct RecipeStarted {
     pub session_id: String,
 }
 
+/// Why a run's session did not start: in words, with the setting that
+/// refused it when a setting did (the inbox row offers to open it).
+#[derive(Debug, Clone)]
+pub(crate) struct NotStarted {
+    pub reason: String,
+    pub setting: Option<&'static str>,
+}
+
+impl From<&sessions::SessionError> for NotStarted {
+    fn from(error: &sessions::SessionError) -> NotStarted {
+        let mut words = error.to_string();
+        let setting = refusing_setting(&words);
+        // The API's words name the key, for scripts; a person reads its label.
+        if let Some(def) = setting {
+            words = words.replace(
+                &format!("(setting {})", def.key),
+                &format!("(the setting “{}”)", def.label()),
+            );
+        }
+        NotStarted {
+            reason: format!("its session could not start: {words}"),
+            setting: setting.map(|def| def.key),
+        }
+    }
+}
+
+/// The setting a spawn refusal names: the spawn rules' refusals end by
+/// naming theirs as "(setting <key>)", the one place the key is written.
+fn refusing_setting(words: &str) -> Option<&'static settings::SettingDef> {
+    let (_, after) = words.rsplit_once("(setting ")?;
+    let (key, _) = after.split_once(')')?;
+    settings::lookup(key)
+}
+
 impl App {
     /// Runs a recipe now on `caller`'s behalf: records the run, starts its
     /// session under the spawn rules (the recipe's engine, folder,
@@ -56,16 +92,11 @@ impl App {
             .launch(start, caller, &self.spawn_policy(), false)
             .await
         {
-            Some(session_id) => Ok(RecipeStarted { run_id, session_id }),
-            None => {
-                let automations = self.automations.clone();
-                let (owner, id) = (account.to_owned(), run_id.clone());
-                let run = blocking(move || automations.run(&owner, &id)).await?;
-                Err(AppError::RecipeRunFailed {
-                    run_id,
-                    reason: run.reason.unwrap_or_else(|| "the run failed".to_owned()),
-                })
-            }
+            Ok(session_id) => Ok(RecipeStarted { run_id, session_id }),
+            Err(not_started) => Err(AppError::RecipeRunFailed {
+                run_id,
+                reason: not_started.reason,
+            }),
         }
     }
 
@@ -111,7 +142,7 @@ impl App {
 
     /// Starts the session of a run just recorded and ties it to the run,
     /// or ends the run failed (a spawn refused or failed) and tells the
-    /// inbox. The session's id, when one started. `agents_hand`: an agent
+    /// inbox. The session's id, or why none started. `agents_hand`: an agent
     /// had a hand in the run beyond what `caller` and the recipe say (a
     /// tick of a schedule an agent made, a rule's run).
     pub(crate) async fn launch(
@@ -120,7 +151,11 @@ impl App {
         caller: &Caller,
         policy: &SpawnPolicy,
         agents_hand: bool,
-    ) -> Option<String> {
+    ) -> Result<String, NotStarted> {
+        // Named for what the run is about and when, so a recipe's runs differ in a list.
+        let title = start.title(&pm_inbox::window::zone(
+            &self.settings.pm_inbox_quiet_hours_time_zone(),
+        ));
         let Start {
             run,
             recipe,
@@ -129,8 +164,11 @@ impl App {
         } = start;
         let Some(prompt) = prompt else {
             // Already failed (its folder is gone): its one inbox row.
-            self.tell_run(&run, Some(&recipe.name)).await;
-            return None;
+            self.tell_run(&run, Some(&recipe.name), None).await;
+            return Err(NotStarted {
+                reason: run.reason.unwrap_or_else(|| "the run failed".to_owned()),
+                setting: None,
+            });
         };
         // An agent's hand in the run (its token starts it, it made the recipe
         // or the schedule, or a rule starts it) keeps the level at most the
@@ -155,7 +193,7 @@ impl App {
             engine: Some(recipe.engine.clone()),
             prompt,
             cwd: Some(recipe.cwd.clone()),
-            title: Some(recipe.name.clone()),
+            title: Some(title),
             isolation: recipe
                 .isolation
                 .map(|automations::Isolation::Worktree| sessions::Isolation::Worktree),
@@ -170,10 +208,16 @@ impl App {
         let session = match spawned {
             Ok(spawned) => spawned.session,
             Err(error) => {
-                let reason = format!("its session could not start: {error}");
-                self.end_run(&run.id, RunEnd::Failed, reason, Some(&recipe.name))
-                    .await;
-                return None;
+                let not_started = NotStarted::from(&error);
+                self.end_run(
+                    &run.id,
+                    RunEnd::Failed,
+                    not_started.reason.clone(),
+                    Some(&recipe.name),
+                    not_started.setting,
+                )
+                .await;
+                return Err(not_started);
             }
         };
         if session.awaiting_approval {
@@ -194,26 +238,36 @@ impl App {
             }
             Err(error) => tracing::warn!(%error, "a recipe run was not tied to its session"),
         }
-        Some(session.id)
+        Ok(session.id)
     }
 
     /// Ends a run and, when its end needs the user, tells the inbox once
-    /// (`recipe`: its name, when the caller has it).
-    async fn end_run(&self, run_id: &str, end: RunEnd, reason: String, recipe: Option<&str>) {
+    /// (`recipe`: its name, when the caller has it; `setting`: the setting
+    /// that refused its session, which the row offers to open).
+    async fn end_run(
+        &self,
+        run_id: &str,
+        end: RunEnd,
+        reason: String,
+        recipe: Option<&str>,
+        setting: Option<&'static str>,
+    ) {
         let automations = self.automations.clone();
         let id = run_id.to_owned();
         let reason = (end != RunEnd::Finished).then_some(reason);
         let ended = blocking(move || automations.finish_run(&id, end, reason.as_deref())).await;
         match ended {
-            Ok(Some(run)) => self.tell_run(&run, recipe).await,
+            Ok(Some(run)) => self.tell_run(&run, recipe, setting).await,
             Ok(None) => {}
             Err(error) => tracing::warn!(%error, "a recipe run's end was not recorded"),
         }
     }
 
     /// One `recipes` row for a run that failed, stalled or ended incomplete
-    /// (`recipe`: its name, read here when the caller does not have it).
-    async fn tell_run(&self, run: &RecipeRun, recipe: Option<&str>) {
+    /// (`recipe`: its name, read here when the caller does not have it). It
+    /// opens the run's session, else the recipe's run history, and offers
+    /// the setting that refused the run (`setting`) by its label.
+    async fn tell_run(&self, run: &RecipeRun, recipe: Option<&str>, setting: Option<&'static str>) {
         if !run.state.needs_attention() {
             return;
         }
@@ -225,7 +279,9 @@ impl App {
             Category::Recipes,
             format!("A run of the recipe {recipe} did not finish"),
         );
-        row.body = run.reason.clone();
+        // A run's reason reads on in its history's Reason column ("its session
+        // failed"); on its own in a row it is a sentence.
+        row.body = run.reason.as_deref().map(sentence);
         row.reason = Some(
             match run.state {
                 RunState::Stalled => "stalled",
@@ -239,9 +295,19 @@ impl App {
                 session_id: Some(session_id.clone()),
                 ..Source::default()
             };
-            row.actions = vec![Action::OpenSession {
+            row.actions.push(Action::OpenSession {
                 session_id: session_id.clone(),
-            }];
+            });
+        } else {
+            row.actions.push(Action::OpenPath {
+                path: format!("/automations#runs={}", run.recipe_id),
+            });
+        }
+        if let Some(def) = setting.and_then(settings::lookup) {
+            row.actions.push(Action::OpenSetting {
+                key: def.key.to_owned(),
+                label: def.label().to_owned(),
+            });
         }
         row.dedup_key = Some(format!("recipe-run:{}", run.id));
         crate::publish::add_row(self, &run.account_id, row).await;
@@ -308,7 +374,7 @@ async fn settle(app: &App, run: &RecipeRun, session: &Session, recipe: Option<&s
         None => return,
     };
     // The run ends first, so the stop's own end adds no second row.
-    app.end_run(&run.id, end, reason, recipe).await;
+    app.end_run(&run.id, end, reason, recipe, None).await;
     if over_cap {
         let app = app.clone();
         let caller = Caller {
@@ -341,7 +407,7 @@ pub(crate) fn start(app: &App) {
         match blocking(move || automations.abandon_unlaunched()).await {
             Ok(runs) => {
                 for run in runs {
-                    app.tell_run(&run, None).await;
+                    app.tell_run(&run, None, None).await;
                 }
             }
             Err(error) => tracing::warn!(%error, "unlaunched recipe runs were not ended"),
@@ -373,13 +439,14 @@ async fn tick(app: &App) -> AppResult<time::Duration> {
         let schedule_id = start.run.schedule_id.clone().unwrap_or_default();
         let schedule = blocking(move || automations.schedule(&account, &schedule_id)).await;
         let by_agent = schedule.is_ok_and(|s| s.created_by_agent);
-        let (caller, policy) = scheduled_caller(app, &start.run.account_id, by_agent);
+        let (caller, policy) = scheduled_caller(app, &start.run.account_id);
         let ticked = automations::Event::Schedule {
             schedule_id: start.run.schedule_id.clone().unwrap_or_default(),
             recipe_id: start.run.recipe_id.clone(),
         };
         let account = start.run.account_id.clone();
-        app.launch(start, &caller, &policy, by_agent).await;
+        // A tick that cannot start has recorded its run failed and told the inbox.
+        let _ = app.launch(start, &caller, &policy, by_agent).await;
         app.fire_rules(&account, ticked).await;
     }
     let automations = app.automations.clone();
@@ -393,14 +460,14 @@ async fn tick(app: &App) -> AppResult<time::Duration> {
     Ok(wait)
 }
 
-/// Who starts a schedule's session: its owner in person, or, for a
-/// schedule an agent made, the owner's agent-driven spawn (with no source
-/// session to name).
-fn scheduled_caller(app: &App, account: &str, by_agent: bool) -> (Caller, SpawnPolicy) {
-    let via = if by_agent { Via::ControlCli } else { Via::Ui };
+/// Who starts a schedule's session: the owner's own automation (a schedule
+/// an agent made runs only once the owner approved it), held by the spawn
+/// rules' spacing and concurrency but not by `agentDrivenSessionsEnabled`,
+/// which is about external scripts.
+fn scheduled_caller(app: &App, account: &str) -> (Caller, SpawnPolicy) {
     let caller = Caller {
         account_id: account.to_owned(),
-        via,
+        via: Via::Automation,
         source_session_header: None,
     };
     let policy = SpawnPolicy {
@@ -499,7 +566,7 @@ async fn mark_stalls(app: &App) -> AppResult<()> {
         let automations = app.automations.clone();
         let id = run.id.clone();
         if let Some(stalled) = blocking(move || automations.mark_stalled(&id, &reason)).await? {
-            app.tell_run(&stalled, None).await;
+            app.tell_run(&stalled, None, None).await;
         }
     }
     Ok(())
@@ -521,10 +588,53 @@ fn waiting_since(session: &Session) -> Option<time::OffsetDateTime> {
     .ok()
 }
 
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 async fn recipe_name(app: &App, run: &RecipeRun) -> String {
     let automations = app.automations.clone();
     let (account, id) = (run.account_id.clone(), run.recipe_id.clone());
     blocking(move || automations.recipe(&account, &id))
         .await
         .map_or_else(|_| run.recipe_id.clone(), |r| r.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use sessions::SessionError;
+
+    use super::NotStarted;
+
+    #[test]
+    fn a_refusal_by_a_setting_names_it_by_its_label_and_offers_it() {
+        for error in [
+            SessionError::AgentDrivenSessionsDisabled,
+            SessionError::ConcurrencyLimit { max: 0 },
+            SessionError::RunnersOff,
+            SessionError::RemoteStartsOff,
+        ] {
+            let not_started = NotStarted::from(&error);
+            let key = not_started.setting.unwrap_or_else(|| panic!("{error}"));
+            let def = settings::lookup(key).unwrap_or_else(|| panic!("{key}"));
+            assert!(error.to_string().contains(key), "{error}");
+            assert!(!not_started.reason.contains(key), "{}", not_started.reason);
+            assert!(
+                not_started.reason.contains(def.label()),
+                "{}",
+                not_started.reason
+            );
+        }
+        let other = NotStarted::from(&SessionError::InvalidInput(
+            "A session needs a prompt.".into(),
+        ));
+        assert_eq!(other.setting, None);
+        assert_eq!(
+            other.reason,
+            "its session could not start: A session needs a prompt."
+        );
+    }
 }

@@ -8,8 +8,9 @@
 //!
 //! A rule's writes are made as `rule:<id>`, so the item events they cause
 //! carry their rule and never fire it again; a session a rule started ends
-//! as that rule's, for the same reason. A rule's sessions are agent-driven
-//! spawns, under the spawn rules and the governor like any other.
+//! as that rule's, for the same reason. A rule's sessions are the user's
+//! own automation (`Via::Automation`): spaced and counted under the spawn
+//! rules and the governor, never refused by `agentDrivenSessionsEnabled`.
 
 use std::collections::BTreeMap;
 
@@ -296,8 +297,9 @@ impl App {
         }
     }
 
-    /// Starts the recipe's run as the rule's (agent-driven) spawn and ties
-    /// the event's item to its session.
+    /// Starts the recipe's run as the user's own automation (an active
+    /// rule is one the user made or approved) and ties the event's item to
+    /// its session.
     async fn start_for_rule(
         &self,
         rule: &AutomationRule,
@@ -314,26 +316,33 @@ impl App {
         }
         let automations = self.automations.clone();
         let (owner, recipe) = (rule.account_id.clone(), recipe_id.to_owned());
-        let start = blocking(move || automations.run_now(&owner, &recipe, &filled))
+        let mut start = blocking(move || automations.run_now(&owner, &recipe, &filled))
             .await
             .map_err(|e| format!("the recipe did not run: {e}"))?;
+        start.about = Some(automations::event_about(event));
         let run_id = start.run.id.clone();
         let caller = Caller {
             account_id: rule.account_id.clone(),
-            via: Via::ControlCli,
+            via: Via::Automation,
             source_session_header: None,
         };
         let policy = SpawnPolicy {
             require_spawn_source_session: false,
             ..self.spawn_policy()
         };
-        let session_id = self
-            // A rule's run is agent-driven, and its placeholders may come
-            // from a delivery: its level is at most the agents' setting.
-            .launch(start, &caller, &policy, true)
-            .await
-            .ok_or_else(|| "the recipe's session did not start (see its run)".to_owned())?;
         let follow = event.item().map(|_| follow.cloned().unwrap_or_default());
+        // Its placeholders may come from a delivery: a rule's run has an
+        // agent's hand in it, so its level is at most the agents' setting.
+        let session_id = match self.launch(start, &caller, &policy, true).await {
+            Ok(session_id) => session_id,
+            Err(not_started) => {
+                let reason = format!("the recipe's session did not start: {}", not_started.reason);
+                if let Some(follow) = &follow {
+                    self.item_not_started(rule, event, follow, &reason).await?;
+                }
+                return Err(reason);
+            }
+        };
         if let Some(follow) = &follow {
             let board = self.board_of(&rule.account_id, event).await?;
             let mut values = Map::new();
@@ -350,6 +359,32 @@ impl App {
             }
         }
         Ok((session_id, run_id, follow))
+    }
+
+    /// The event's item takes the rule's failed status, and the reason in
+    /// its summary column, when the run's session could not start: the
+    /// item must not sit in the status that asked for an agent as if one
+    /// were on it.
+    async fn item_not_started(
+        &self,
+        rule: &AutomationRule,
+        event: &Event,
+        follow: &ItemFollowUp,
+        reason: &str,
+    ) -> Result<(), String> {
+        let board = self.board_of(&rule.account_id, event).await?;
+        let mut values = Map::new();
+        if let Some(status) = &follow.failed_status {
+            let (column, label) = status_label(&board, follow.status_column.as_deref(), status)?;
+            values.insert(column, Value::from(label));
+        }
+        if let Some(column) = text_column(&board, follow.summary_column.as_deref(), "summary") {
+            values.insert(column, Value::from(reason));
+        }
+        if values.is_empty() {
+            return Ok(());
+        }
+        self.change_item(rule, event, values, None).await
     }
 
     async fn board_of(&self, account: &str, event: &Event) -> Result<Board, String> {

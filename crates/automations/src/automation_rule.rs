@@ -16,6 +16,7 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::error::AutomationError;
+use crate::problems::Problems;
 use crate::recipe::MAX_PROMPT_BYTES;
 use crate::trigger::Trigger;
 
@@ -194,36 +195,38 @@ pub struct RuleFiring {
 }
 
 impl NewRule {
-    /// The fields trimmed and checked.
+    /// The fields trimmed and checked, or every problem found.
     pub fn validate(&self) -> Result<NewRule, AutomationError> {
+        let mut problems = Problems::new();
         let name = self.name.trim();
-        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-            return Err(AutomationError::invalid(
+        if name.is_empty() {
+            problems.add("name", "Give the rule a name.");
+        } else if name.chars().count() > MAX_NAME_CHARS {
+            problems.add(
                 "name",
-                format!("must be 1 to {MAX_NAME_CHARS} characters"),
-            ));
+                format!("The name can be at most {MAX_NAME_CHARS} characters."),
+            );
         }
-        check_trigger(&self.when)?;
-        if self.then.is_empty() || self.then.len() > MAX_ACTIONS {
-            return Err(AutomationError::invalid(
-                "then",
-                format!("must hold 1 to {MAX_ACTIONS} actions"),
-            ));
+        check_trigger(&self.when, &mut problems);
+        if self.then.is_empty() {
+            problems.add("then", "Add at least one thing for the rule to do.");
+        } else if self.then.len() > MAX_ACTIONS {
+            problems.add("then", format!("A rule does at most {MAX_ACTIONS} things."));
         }
         let has_item = matches!(
             self.when,
             Trigger::ItemStatus { .. } | Trigger::ItemGroup { .. }
         );
         for action in &self.then {
-            check_action(action, has_item)?;
+            check_action(action, has_item, &mut problems);
             if let Some(why) = starts_itself(&self.when, action) {
-                return Err(AutomationError::invalid(
+                problems.add(
                     "then",
-                    format!("the rule would start itself in a loop: {why}"),
-                ));
+                    format!("The rule would start itself in a loop: {why}."),
+                );
             }
         }
-        Ok(NewRule {
+        problems.or(|| NewRule {
             name: name.to_owned(),
             when: self.when.clone(),
             then: self.then.clone(),
@@ -231,101 +234,116 @@ impl NewRule {
     }
 }
 
-fn required(field: &'static str, value: &str) -> Result<(), AutomationError> {
+fn required(problems: &mut Problems, field: &'static str, value: &str, ask: &str) {
     if value.trim().is_empty() {
-        return Err(AutomationError::invalid(field, "is required"));
+        problems.add(field, ask);
     }
-    Ok(())
 }
 
-fn check_trigger(trigger: &Trigger) -> Result<(), AutomationError> {
+fn check_trigger(trigger: &Trigger, problems: &mut Problems) {
     match trigger {
         Trigger::Webhook {
             webhook_id,
             matches,
         } => {
-            required("when.webhookId", webhook_id)?;
+            required(
+                problems,
+                "when.webhookId",
+                webhook_id,
+                "Choose the webhook.",
+            );
             if matches
                 .keys()
                 .any(|path| path.split('.').any(str::is_empty))
             {
-                return Err(AutomationError::invalid(
+                problems.add(
                     "when.match",
-                    "each key is a dotted path into the delivery's JSON, such as workflow_run.conclusion",
-                ));
+                    "Each key is a dotted path into the delivery's JSON, such as workflow_run.conclusion.",
+                );
             }
-            Ok(())
         }
         Trigger::ItemStatus {
             board_id, status, ..
         } => {
-            required("when.boardId", board_id)?;
-            required("when.status", status)
+            required(problems, "when.boardId", board_id, "Choose the board.");
+            required(problems, "when.status", status, "Choose the status.");
         }
         Trigger::ItemGroup { board_id, group_id } => {
-            required("when.boardId", board_id)?;
-            required("when.groupId", group_id)
+            required(problems, "when.boardId", board_id, "Choose the board.");
+            required(problems, "when.groupId", group_id, "Choose the group.");
         }
-        Trigger::SessionEnd { .. } => Ok(()),
-        Trigger::Schedule { schedule_id } => required("when.scheduleId", schedule_id),
+        Trigger::SessionEnd { .. } => {}
+        Trigger::Schedule { schedule_id } => {
+            required(
+                problems,
+                "when.scheduleId",
+                schedule_id,
+                "Choose the schedule.",
+            );
+        }
     }
 }
 
-fn check_action(action: &RuleAction, has_item: bool) -> Result<(), AutomationError> {
-    let needs_item = || {
-        AutomationError::invalid(
-            "then",
-            "acts on the event's item, and only item_status and item_group rules have one",
-        )
-    };
+fn check_action(action: &RuleAction, has_item: bool, problems: &mut Problems) {
+    let needs_item = "This acts on the event's item, and only a rule on an item's status or \
+                      group has one.";
     match action {
         RuleAction::StartRecipe {
             recipe_id,
             values,
             item,
         } => {
-            required("then.recipeId", recipe_id)?;
+            required(
+                problems,
+                "then.recipeId",
+                recipe_id,
+                "Choose the recipe to start.",
+            );
             if values.values().map(String::len).sum::<usize>() > MAX_PROMPT_BYTES {
-                return Err(AutomationError::invalid(
+                problems.add(
                     "then.values",
-                    format!("must be at most {MAX_PROMPT_BYTES} bytes together"),
-                ));
+                    format!("The values can be at most {MAX_PROMPT_BYTES} bytes together."),
+                );
             }
             if item.is_some() && !has_item {
-                return Err(needs_item());
+                problems.add("then", needs_item);
             }
-            Ok(())
         }
         RuleAction::UpdateItem { values } => {
             if !has_item {
-                return Err(needs_item());
+                problems.add("then", needs_item);
             }
             if values.is_empty() {
-                return Err(AutomationError::invalid("then.values", "sets no value"));
+                problems.add("then.values", "Set at least one value.");
             }
-            Ok(())
         }
         RuleAction::MoveItem { group_id } => {
             if !has_item {
-                return Err(needs_item());
+                problems.add("then", needs_item);
             }
-            required("then.groupId", group_id)
+            required(
+                problems,
+                "then.groupId",
+                group_id,
+                "Choose the group to move the item to.",
+            );
         }
         RuleAction::Inbox { title, body } => {
             let title = title.trim();
-            if title.is_empty() || title.chars().count() > MAX_TITLE_CHARS {
-                return Err(AutomationError::invalid(
+            if title.is_empty() {
+                problems.add("then.title", "Give the inbox row a title.");
+            } else if title.chars().count() > MAX_TITLE_CHARS {
+                problems.add(
                     "then.title",
-                    format!("must be 1 to {MAX_TITLE_CHARS} characters"),
-                ));
+                    format!("The title can be at most {MAX_TITLE_CHARS} characters."),
+                );
             }
             if body.as_ref().is_some_and(|b| b.len() > MAX_PROMPT_BYTES) {
-                return Err(AutomationError::invalid(
+                problems.add(
                     "then.body",
-                    format!("must be at most {MAX_PROMPT_BYTES} bytes"),
-                ));
+                    format!("The body can be at most {MAX_PROMPT_BYTES} bytes."),
+                );
             }
-            Ok(())
         }
     }
 }
@@ -455,6 +473,28 @@ mod tests {
                 json!([{"kind": "start_recipe", "recipeId": "investigate"}]),
             )
             .is_ok()
+        );
+    }
+
+    #[test]
+    fn every_problem_of_a_rule_is_said_at_once() {
+        let error = rule(
+            json!({"kind": "item_status", "boardId": "", "status": " "}),
+            json!([{"kind": "inbox", "title": ""}, {"kind": "move_item", "groupId": ""}]),
+        )
+        .unwrap_err();
+        let AutomationError::Fields(list) = error else {
+            panic!("not a list of fields");
+        };
+        let said: Vec<(&str, &str)> = list.iter().map(|p| (p.field, p.message.as_str())).collect();
+        assert_eq!(
+            said,
+            [
+                ("when.boardId", "Choose the board."),
+                ("when.status", "Choose the status."),
+                ("then.title", "Give the inbox row a title."),
+                ("then.groupId", "Choose the group to move the item to."),
+            ]
         );
     }
 }

@@ -1,6 +1,14 @@
 //! What can go wrong with a recipe, a schedule or a run, and which request
 //! field each bad input is about, so the server's 400 can name it.
 
+/// One bad field of a request and what is wrong with it, as a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldProblem {
+    /// The request field, as the wire spells it (`cron`, `timeZone`).
+    pub field: &'static str,
+    pub message: String,
+}
+
 /// Every error of this crate. [`AutomationError::field`] names the request
 /// field (as the wire spells it, camelCase) a bad input is about.
 #[derive(Debug, thiserror::Error)]
@@ -11,6 +19,10 @@ pub enum AutomationError {
         field: &'static str,
         message: String,
     },
+    /// Every bad field of a request, each said as a sentence; the first
+    /// is the error's own message.
+    #[error("{}", first_message(.0))]
+    Fields(Vec<FieldProblem>),
     /// The prompt names placeholders that were given no value.
     #[error("no value for {}", missing_list(.0))]
     MissingValues(Vec<String>),
@@ -61,6 +73,7 @@ impl AutomationError {
     pub fn field(&self) -> Option<&'static str> {
         match self {
             AutomationError::Invalid { field, .. } => Some(field),
+            AutomationError::Fields(list) => list.first().map(|p| p.field),
             AutomationError::MissingValues(_) => Some("values"),
             AutomationError::NameTaken(_) => Some("name"),
             _ => None,
@@ -72,6 +85,11 @@ impl From<store::rusqlite::Error> for AutomationError {
     fn from(e: store::rusqlite::Error) -> Self {
         AutomationError::Store(e.into())
     }
+}
+
+fn first_message(list: &[FieldProblem]) -> &str {
+    list.first()
+        .map_or("a field is wrong", |p| p.message.as_str())
 }
 
 fn missing_list(names: &[String]) -> String {

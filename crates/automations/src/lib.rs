@@ -18,10 +18,15 @@
 //! - [`due`]: when a tick has come, one run, even for several ticks missed
 //!   while the server was down (`missed: run_once`), or none for missed
 //!   ticks (`missed: skip`); the next tick is always after now.
+//! - [`Problems`]: every bad field of a request at once, each as a
+//!   sentence a person reads; the checks of recipes, schedules and rules
+//!   gather them rather than stop at the first.
 //! - [`Automations`] keeps them in SQLite ([`MIGRATIONS`]) and records runs:
 //!   [`Automations::run_now`] by hand, [`Automations::due_schedules`] for
 //!   the ticks that have come; each hands back a [`Start`] (the filled
-//!   prompt), or a run already failed with its reason (its folder is gone).
+//!   prompt), or a run already failed with its reason (its folder is gone);
+//!   [`Start::title`] names the run's session by the recipe, what the run
+//!   is about (its values, or a rule's event) and when ([`run_title`]).
 //!   [`Automations::mark_stalled`] marks a run whose session waits on the
 //!   user once, and [`Automations::finish_run`] ends a run (started or
 //!   stalled) once.
@@ -60,9 +65,11 @@
 
 mod automation_rule;
 mod automation_rules;
+mod dry_run;
 pub mod due;
 mod error;
 pub mod ical;
+pub mod problems;
 pub mod recipe;
 mod recipes;
 pub mod rule;
@@ -72,6 +79,7 @@ pub mod schedule;
 mod schedules;
 mod service;
 mod stamp;
+mod title;
 pub mod trigger;
 
 pub use automation_rule::{
@@ -79,8 +87,10 @@ pub use automation_rule::{
     RuleFiring, RuleState,
 };
 pub use automation_rules::{Begun, FIRINGS_KEPT, RULE_MIGRATIONS};
+pub use dry_run::RuleDryRun;
 pub use due::{Decision, Due, decide};
 pub use error::AutomationError;
+pub use problems::{FieldProblem, Problems};
 pub use recipe::{Isolation, NewRecipe, Recipe, placeholders, render};
 pub use rule::{Rule, Scan};
 pub use run::{RecipeRun, RunEnd, RunState, Start, folder_problem};
@@ -88,6 +98,7 @@ pub use runs::{Origin, UNLAUNCHED};
 pub use schedule::{Missed, NewSchedule, Schedule, Spec, State};
 pub use service::Automations;
 pub use stamp::{from_jiff, stamp, to_jiff};
+pub use title::{MAX_TITLE_CHARS, event_about, run_title, values_about};
 pub use trigger::{Cause, Event, ItemFacts, SessionOutcome, Trigger};
 
 /// Append-only: never edit an applied step.

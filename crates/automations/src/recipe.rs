@@ -10,6 +10,7 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::error::AutomationError;
+use crate::problems::Problems;
 
 pub const MAX_NAME_CHARS: usize = 80;
 /// 100 kB of prompt, counted in bytes as it is stored.
@@ -108,69 +109,85 @@ pub struct NewRecipe {
 
 impl NewRecipe {
     /// The fields checked and tidied (names and paths trimmed, a blank
-    /// optional field as none), or the first field that is wrong.
-    pub fn validate(&self) -> Result<NewRecipe, AutomationError> {
+    /// optional field as none), or every field that is wrong. `folder`
+    /// says why a folder of this machine cannot be used, if it cannot; a
+    /// folder on a pool runner is the runner's to check.
+    pub fn validate(
+        &self,
+        folder: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<NewRecipe, AutomationError> {
+        let mut problems = Problems::new();
         let name = self.name.trim();
-        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-            return Err(AutomationError::invalid(
+        if name.is_empty() {
+            problems.add("name", "Give the recipe a name.");
+        } else if name.chars().count() > MAX_NAME_CHARS {
+            problems.add(
                 "name",
-                format!("must be 1 to {MAX_NAME_CHARS} characters"),
-            ));
+                format!("The name can be at most {MAX_NAME_CHARS} characters."),
+            );
         }
         let engine = self.engine.trim();
         let engine_chars = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
-        if engine.is_empty() || engine.len() > MAX_ENGINE_CHARS || !engine.chars().all(engine_chars)
-        {
-            return Err(AutomationError::invalid(
+        if engine.is_empty() {
+            problems.add("engine", "Choose an engine.");
+        } else if engine.len() > MAX_ENGINE_CHARS || !engine.chars().all(engine_chars) {
+            problems.add(
                 "engine",
-                "must name an engine (letters, digits, '-', '_', '.')",
-            ));
+                "An engine's name has only letters, digits, '-', '_' and '.'.",
+            );
         }
         if self.prompt.trim().is_empty() {
-            return Err(AutomationError::invalid("prompt", "must not be empty"));
-        }
-        if self.prompt.len() > MAX_PROMPT_BYTES {
-            return Err(AutomationError::invalid(
+            problems.add("prompt", "Write the prompt the session starts with.");
+        } else if self.prompt.len() > MAX_PROMPT_BYTES {
+            problems.add(
                 "prompt",
-                format!("must be at most {MAX_PROMPT_BYTES} bytes"),
-            ));
-        }
-        let cwd = self.cwd.trim();
-        if cwd.is_empty()
-            || !Path::new(cwd).is_absolute()
-            || cwd.len() > MAX_CWD_BYTES
-            || cwd.contains('\0')
-        {
-            return Err(AutomationError::invalid("cwd", "must be an absolute path"));
+                format!("The prompt can be at most {MAX_PROMPT_BYTES} bytes."),
+            );
         }
         let runner = blank_as_none(&self.runner);
+        let cwd = self.cwd.trim();
+        if cwd.is_empty() {
+            problems.add("cwd", "Give the folder the session starts in.");
+        } else if !Path::new(cwd).is_absolute() || cwd.len() > MAX_CWD_BYTES || cwd.contains('\0') {
+            problems.add(
+                "cwd",
+                "Give the folder as an absolute path, such as /home/me/project.",
+            );
+        } else if runner.is_none()
+            && let Some(why) = folder(cwd)
+        {
+            problems.add("cwd", why);
+        }
         if runner
             .as_ref()
             .is_some_and(|r| r.chars().count() > MAX_RUNNER_CHARS)
         {
-            return Err(AutomationError::invalid(
+            problems.add(
                 "runner",
-                format!("must be at most {MAX_RUNNER_CHARS} characters"),
-            ));
+                format!("A runner's name can be at most {MAX_RUNNER_CHARS} characters."),
+            );
         }
         let permission_level = blank_as_none(&self.permission_level);
         if let Some(level) = &permission_level
             && !PERMISSION_LEVELS.contains(&level.as_str())
         {
-            return Err(AutomationError::invalid(
+            problems.add(
                 "permissionLevel",
-                format!("must be one of {}", PERMISSION_LEVELS.join(", ")),
-            ));
+                format!(
+                    "The permission level must be one of {}.",
+                    PERMISSION_LEVELS.join(", ")
+                ),
+            );
         }
         if let Some(cap) = self.spend_cap_usd
             && !(cap.is_finite() && cap > 0.0)
         {
-            return Err(AutomationError::invalid(
+            problems.add(
                 "spendCapUsd",
-                "must be a number above 0",
-            ));
+                "The spend cap must be a number of dollars above 0.",
+            );
         }
-        Ok(NewRecipe {
+        problems.or(|| NewRecipe {
             name: name.to_owned(),
             engine: engine.to_owned(),
             prompt: self.prompt.clone(),
@@ -180,6 +197,18 @@ impl NewRecipe {
             permission_level,
             spend_cap_usd: self.spend_cap_usd,
         })
+    }
+}
+
+/// Why a folder of this machine cannot be a session's, if it cannot.
+pub fn folder_here(cwd: &str) -> Option<String> {
+    match std::fs::metadata(Path::new(cwd)) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some(format!("{cwd} is a file, not a folder.")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some(format!("No folder {cwd} exists on this machine."))
+        }
+        Err(_) => Some(format!("The folder {cwd} cannot be opened.")),
     }
 }
 
@@ -287,6 +316,11 @@ mod tests {
             .collect()
     }
 
+    /// Every folder exists.
+    fn anywhere(_: &str) -> Option<String> {
+        None
+    }
+
     fn recipe() -> NewRecipe {
         NewRecipe {
             name: "  Nightly triage ".into(),
@@ -346,7 +380,7 @@ mod tests {
 
     #[test]
     fn a_valid_recipe_is_tidied() {
-        let clean = recipe().validate().unwrap();
+        let clean = recipe().validate(&anywhere).unwrap();
         assert_eq!(clean.name, "Nightly triage");
         assert_eq!(clean.runner, None);
         let capped = NewRecipe {
@@ -355,7 +389,7 @@ mod tests {
             isolation: Some(Isolation::Worktree),
             ..recipe()
         };
-        assert_eq!(capped.validate().unwrap().spend_cap_usd, Some(2.5));
+        assert_eq!(capped.validate(&anywhere).unwrap().spend_cap_usd, Some(2.5));
     }
 
     #[test]
@@ -426,7 +460,7 @@ mod tests {
             ),
         ];
         for (fields, field) in cases {
-            let error = fields.validate().unwrap_err();
+            let error = fields.validate(&anywhere).unwrap_err();
             assert_eq!(error.field(), Some(field), "{error}");
         }
         // Exactly the limits are fine.
@@ -435,6 +469,113 @@ mod tests {
             prompt: "x".repeat(MAX_PROMPT_BYTES),
             ..recipe()
         };
-        assert!(at_limits.validate().is_ok());
+        assert!(at_limits.validate(&anywhere).is_ok());
+    }
+
+    fn messages(error: AutomationError) -> Vec<(&'static str, String)> {
+        match error {
+            AutomationError::Fields(list) => {
+                list.into_iter().map(|p| (p.field, p.message)).collect()
+            }
+            other => panic!("not a list of fields: {other}"),
+        }
+    }
+
+    #[test]
+    fn bad_inputs_are_said_in_words() {
+        let table: Vec<(NewRecipe, &str, &str)> = vec![
+            (
+                NewRecipe {
+                    name: " ".into(),
+                    ..recipe()
+                },
+                "name",
+                "Give the recipe a name.",
+            ),
+            (
+                NewRecipe {
+                    name: "x".repeat(81),
+                    ..recipe()
+                },
+                "name",
+                "The name can be at most 80 characters.",
+            ),
+            (
+                NewRecipe {
+                    engine: "".into(),
+                    ..recipe()
+                },
+                "engine",
+                "Choose an engine.",
+            ),
+            (
+                NewRecipe {
+                    prompt: "".into(),
+                    ..recipe()
+                },
+                "prompt",
+                "Write the prompt the session starts with.",
+            ),
+            (
+                NewRecipe {
+                    cwd: "".into(),
+                    ..recipe()
+                },
+                "cwd",
+                "Give the folder the session starts in.",
+            ),
+            (
+                NewRecipe {
+                    cwd: "project".into(),
+                    ..recipe()
+                },
+                "cwd",
+                "Give the folder as an absolute path, such as /home/me/project.",
+            ),
+            (
+                NewRecipe {
+                    spend_cap_usd: Some(-1.0),
+                    ..recipe()
+                },
+                "spendCapUsd",
+                "The spend cap must be a number of dollars above 0.",
+            ),
+        ];
+        for (fields, field, message) in table {
+            let found = messages(fields.validate(&anywhere).unwrap_err());
+            assert_eq!(found, vec![(field, message.to_owned())]);
+        }
+    }
+
+    #[test]
+    fn every_bad_field_is_said_at_once_and_a_missing_folder_is_one() {
+        let empty = NewRecipe::default().validate(&anywhere).unwrap_err();
+        let fields: Vec<&str> = messages(empty).into_iter().map(|(f, _)| f).collect();
+        assert_eq!(fields, ["name", "engine", "prompt", "cwd"]);
+
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("never").display().to_string();
+        let here = NewRecipe {
+            cwd: gone.clone(),
+            ..recipe()
+        };
+        assert_eq!(
+            messages(here.validate(&folder_here).unwrap_err()),
+            vec![("cwd", format!("No folder {gone} exists on this machine."))]
+        );
+        // A folder on a pool runner is the runner's to check.
+        let remote = NewRecipe {
+            runner: Some("gpu-box".into()),
+            ..here
+        };
+        assert!(remote.validate(&folder_here).is_ok());
+        let file = dir.path().join("notes.txt");
+        std::fs::write(&file, "x").unwrap();
+        let file = file.display().to_string();
+        assert_eq!(
+            folder_here(&file),
+            Some(format!("{file} is a file, not a folder."))
+        );
+        assert_eq!(folder_here(&dir.path().display().to_string()), None);
     }
 }

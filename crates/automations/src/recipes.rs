@@ -5,7 +5,7 @@
 use store::rusqlite::{self, OptionalExtension, Row, Transaction, params};
 
 use crate::error::AutomationError;
-use crate::recipe::{Isolation, NewRecipe, Recipe, placeholders};
+use crate::recipe::{Isolation, NewRecipe, Recipe, folder_here, placeholders};
 use crate::service::Automations;
 use crate::stamp::stamp;
 
@@ -30,7 +30,7 @@ impl Automations {
         fields: &NewRecipe,
         by_agent: bool,
     ) -> Result<Recipe, AutomationError> {
-        let fields = fields.validate()?;
+        let fields = fields.validate(&folder_here)?;
         let now = stamp(self.now());
         let mut recipe = to_recipe(store::new_id(), account_id, fields, now.clone(), now);
         recipe.created_by_agent = by_agent;
@@ -81,7 +81,7 @@ impl Automations {
         id: &str,
         fields: &NewRecipe,
     ) -> Result<Recipe, AutomationError> {
-        let fields = fields.validate()?;
+        let fields = fields.validate(&folder_here)?;
         let now = stamp(self.now());
         self.db.write(|tx| {
             let old = find_recipe(tx, account_id, id)?;

@@ -21,6 +21,7 @@ use jiff::tz::TimeZone;
 
 use crate::error::AutomationError;
 use crate::ical::Recurrence;
+use crate::problems::{FieldProblem, one};
 
 /// How many due ticks are counted one by one before the count stops
 /// growing: a catch-up run stands for all of them, whatever their number.
@@ -55,19 +56,157 @@ pub struct Scan {
 pub fn time_zone(name: &str) -> Result<(String, TimeZone), AutomationError> {
     let name = name.trim();
     if name.is_empty() {
-        return Err(AutomationError::invalid(
+        return Err(one(
             "timeZone",
-            "is required: an IANA name such as Europe/Berlin",
+            "Choose a time zone, such as Europe/Berlin.",
         ));
     }
     let zone = TimeZone::get(name).map_err(|_| {
-        AutomationError::invalid(
+        one(
             "timeZone",
-            format!("{name:?} is not an IANA time zone (such as Europe/Berlin)"),
+            format!("No time zone is called {name}: use a name such as Europe/Berlin."),
         )
     })?;
     let canonical = zone.iana_name().unwrap_or(name).to_owned();
     Ok((canonical, zone))
+}
+
+/// One part of a cron pattern: what it is called and the values it takes.
+struct CronPart {
+    noun: &'static str,
+    min: u32,
+    max: u32,
+    /// Names for its values, the first standing for `names_from`.
+    names: &'static [&'static str],
+    names_from: u32,
+    range: &'static str,
+}
+
+const CRON_PARTS: [CronPart; 5] = [
+    CronPart {
+        noun: "The minute",
+        min: 0,
+        max: 59,
+        names: &[],
+        names_from: 0,
+        range: "0–59",
+    },
+    CronPart {
+        noun: "The hour",
+        min: 0,
+        max: 23,
+        names: &[],
+        names_from: 0,
+        range: "0–23",
+    },
+    CronPart {
+        noun: "The day of the month",
+        min: 1,
+        max: 31,
+        names: &[],
+        names_from: 0,
+        range: "1–31",
+    },
+    CronPart {
+        noun: "The month",
+        min: 1,
+        max: 12,
+        names: &[
+            "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC",
+        ],
+        names_from: 1,
+        range: "1–12 or JAN–DEC",
+    },
+    CronPart {
+        noun: "The day of the week",
+        min: 0,
+        max: 7,
+        names: &["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"],
+        names_from: 0,
+        range: "0–7 or SUN–SAT",
+    },
+];
+
+/// What is wrong with a five-field cron pattern, part by part, in words
+/// ("The minute must be 0–59, not 61."); empty when every part reads. The
+/// rarer forms (`L`, `W`, `#`, `?`) are left to the parser.
+pub fn cron_problems(pattern: &str) -> Vec<String> {
+    let pattern = pattern.trim();
+    if pattern.is_empty() {
+        return vec!["Write a cron pattern, such as 30 2 * * * for 02:30 every day.".to_owned()];
+    }
+    if pattern.starts_with('@') {
+        return Vec::new();
+    }
+    let parts: Vec<&str> = pattern.split_whitespace().collect();
+    if parts.len() != 5 {
+        return vec![format!(
+            "A cron pattern has five parts (minute, hour, day of the month, month, day of the \
+             week); this one has {}.",
+            parts.len()
+        )];
+    }
+    parts
+        .iter()
+        .zip(CRON_PARTS.iter())
+        .filter_map(|(text, part)| part_problem(part, text))
+        .collect()
+}
+
+fn part_problem(part: &CronPart, text: &str) -> Option<String> {
+    let noun = part.noun;
+    let value = |v: &str| -> Option<u32> {
+        let n = match v.parse::<u32>() {
+            Ok(n) => Some(n),
+            Err(_) => part
+                .names
+                .iter()
+                .position(|name| name.eq_ignore_ascii_case(v))
+                .and_then(|i| u32::try_from(i).ok())
+                .map(|i| i + part.names_from),
+        }?;
+        (part.min..=part.max).contains(&n).then_some(n)
+    };
+    for item in text.split(',') {
+        if item.is_empty() {
+            return Some(format!("{noun} has an empty place in its list {text}."));
+        }
+        if item.contains(['L', 'l', 'W', 'w', '#', '?']) {
+            continue;
+        }
+        let (base, step) = match item.split_once('/') {
+            Some((base, step)) => (base, Some(step)),
+            None => (item, None),
+        };
+        if let Some(step) = step
+            && !step.parse::<u32>().is_ok_and(|n| n >= 1)
+        {
+            return Some(format!(
+                "The step after / in {item} must be a whole number above 0."
+            ));
+        }
+        if base == "*" {
+            continue;
+        }
+        let (from, to) = match base.split_once('-') {
+            Some((from, to)) => (from, Some(to)),
+            None => (base, None),
+        };
+        let Some(start) = value(from) else {
+            return Some(format!("{noun} must be {}, not {from}.", part.range));
+        };
+        if let Some(to) = to {
+            let Some(end) = value(to) else {
+                return Some(format!("{noun} must be {}, not {to}.", part.range));
+            };
+            if start > end {
+                return Some(format!(
+                    "{noun} range {base} runs backwards: write the smaller end first."
+                ));
+            }
+        }
+    }
+    None
 }
 
 impl Rule {
@@ -75,22 +214,36 @@ impl Rule {
     /// week: `*`, lists, ranges, steps, `JAN`..`DEC`, `SUN`..`SAT`), or a
     /// nickname such as `@daily`.
     pub fn cron(pattern: &str, zone: &TimeZone) -> Result<Rule, AutomationError> {
-        let pattern = pattern.trim();
-        let fields = pattern.split_whitespace().count();
-        if !pattern.starts_with('@') && fields != 5 {
-            return Err(AutomationError::invalid(
-                "cron",
-                format!(
-                    "must have five fields (minute hour day-of-month month day-of-week), not {fields}"
-                ),
+        let problems = cron_problems(pattern);
+        if !problems.is_empty() {
+            return Err(AutomationError::Fields(
+                problems
+                    .into_iter()
+                    .map(|message| FieldProblem {
+                        field: "cron",
+                        message,
+                    })
+                    .collect(),
             ));
         }
+        let pattern = pattern.trim();
+        // The parser's own words name its internals: say what to write.
         let cron = CronParser::builder()
             .seconds(Seconds::Disallowed)
             .year(Year::Disallowed)
             .build()
             .parse(pattern)
-            .map_err(|e| AutomationError::invalid("cron", e.to_string()))?;
+            .map_err(|_| {
+                one(
+                    "cron",
+                    if pattern.starts_with('@') {
+                        "A cron nickname is one of @hourly, @daily, @weekly, @monthly and @yearly."
+                    } else {
+                        "The cron pattern cannot be read: write each part as a number, a range \
+                         (1-5), a list (1,3,5), a step (*/15) or *."
+                    },
+                )
+            })?;
         Ok(Rule {
             kind: Kind::Cron(cron),
             zone: zone.clone(),
@@ -264,5 +417,61 @@ mod tests {
         assert_eq!(scan.due, MAX_COUNTED);
         assert_eq!(scan.latest, Some(ts("2026-01-06T00:00:00Z")));
         assert_eq!(scan.next, Some(ts("2026-01-06T00:01:00Z")));
+    }
+
+    #[test]
+    fn cron_problems_are_said_part_by_part() {
+        let table: [(&str, &[&str]); 9] = [
+            ("30 2 * * *", &[]),
+            ("0 9 * * MON-FRI", &[]),
+            (
+                "61 25 * * *",
+                &[
+                    "The minute must be 0–59, not 61.",
+                    "The hour must be 0–23, not 25.",
+                ],
+            ),
+            (
+                "0 9 32 13 8",
+                &[
+                    "The day of the month must be 1–31, not 32.",
+                    "The month must be 1–12 or JAN–DEC, not 13.",
+                    "The day of the week must be 0–7 or SUN–SAT, not 8.",
+                ],
+            ),
+            (
+                "0 9 * * FUNDAY",
+                &["The day of the week must be 0–7 or SUN–SAT, not FUNDAY."],
+            ),
+            (
+                "*/0 * * * *",
+                &["The step after / in */0 must be a whole number above 0."],
+            ),
+            (
+                "0 17-9 * * *",
+                &["The hour range 17-9 runs backwards: write the smaller end first."],
+            ),
+            (
+                "0 9 * *",
+                &[
+                    "A cron pattern has five parts (minute, hour, day of the month, month, day of the week); this one has 4.",
+                ],
+            ),
+            (
+                "",
+                &["Write a cron pattern, such as 30 2 * * * for 02:30 every day."],
+            ),
+        ];
+        for (pattern, expected) in table {
+            assert_eq!(cron_problems(pattern), expected, "{pattern:?}");
+        }
+        // Whatever the parser refuses past these checks is said in words too.
+        let error = Rule::cron("@fortnightly", &berlin()).unwrap_err();
+        assert!(error.to_string().starts_with("A cron nickname"), "{error}");
+        let zone = time_zone("Mars/Olympus").unwrap_err();
+        assert_eq!(
+            zone.to_string(),
+            "No time zone is called Mars/Olympus: use a name such as Europe/Berlin."
+        );
     }
 }

@@ -119,6 +119,10 @@ pub struct Start {
     pub prompt: Option<String>,
     /// Ticks of its schedule that passed without a run of their own.
     pub passed_over: u64,
+    /// What the run is about, for its session's title ([`Start::title`]):
+    /// the values of its prompt's placeholders, or the event a rule
+    /// answered ([`crate::event_about`]); `None`: nothing beyond the recipe.
+    pub about: Option<String>,
 }
 
 /// Why a recipe's session cannot start in its folder, if it cannot. A

@@ -18,6 +18,7 @@ use crate::recipes::find_recipe;
 use crate::run::{RecipeRun, RunEnd, RunState, Start, folder_problem};
 use crate::service::Automations;
 use crate::stamp::stamp;
+use crate::title::values_about;
 
 const COLUMNS: &str = "id, account_id, recipe_id, schedule_id, scheduled_for, catch_up, \
                        session_id, state, reason, started_at, ended_at, spend_cap_usd";
@@ -98,6 +99,7 @@ impl Automations {
         values: &BTreeMap<String, String>,
         passed_over: u64,
     ) -> Result<Start, AutomationError> {
+        let about = values_about(&recipe.prompt, values);
         let problem = match render(&recipe.prompt, values) {
             Ok(prompt) => folder_problem(&recipe).map_or(Ok(prompt), Err),
             Err(missing) => Err(missing.to_string()),
@@ -108,6 +110,7 @@ impl Automations {
                 recipe,
                 prompt: Some(prompt),
                 passed_over,
+                about,
             }),
             Err(reason) => {
                 let run = self
@@ -118,6 +121,7 @@ impl Automations {
                     recipe,
                     prompt: None,
                     passed_over,
+                    about,
                 })
             }
         }

@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use crate::error::AutomationError;
 use crate::ical::normalize_rrule;
+use crate::problems::Problems;
 use crate::recipe::{MAX_PROMPT_BYTES, is_name};
 use crate::rule::{Rule, time_zone};
 
@@ -191,65 +192,112 @@ pub struct Checked {
 pub const MAX_SPEC_BYTES: usize = 2_000;
 
 impl NewSchedule {
-    /// Checks the rule and the zone (`now` is an RRULE's DTSTART when it
-    /// gives none); the recipe and the values are checked against the
-    /// store.
+    /// Checks every field it can alone (`now` is an RRULE's DTSTART when
+    /// it gives none): the recipe and the values are checked against the
+    /// store. Every problem is said, not only the first: a bad rule is
+    /// read in UTC when the zone is bad too, so both are told.
     pub fn validate(&self, now: Timestamp) -> Result<Checked, AutomationError> {
+        let mut problems = Problems::new();
         if self.recipe_id.trim().is_empty() {
-            return Err(AutomationError::invalid("recipeId", "is required"));
+            problems.add("recipeId", "Choose the recipe to run.");
         }
-        let blank = |v: &Option<String>| v.as_deref().is_none_or(|s| s.trim().is_empty());
-        let (field, text) = match (&self.cron, &self.rrule) {
-            (cron, rrule) if !blank(cron) && !blank(rrule) => {
-                return Err(AutomationError::invalid(
-                    "cron",
-                    "give cron or rrule, not both",
-                ));
-            }
-            (Some(cron), _) if !blank(&self.cron) => ("cron", cron.trim()),
-            (_, Some(rrule)) if !blank(&self.rrule) => ("rrule", rrule.trim()),
-            _ => return Err(AutomationError::invalid("cron", "give cron or rrule")),
+        let given = |v: &Option<String>| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
         };
-        if text.len() > MAX_SPEC_BYTES {
-            return Err(AutomationError::invalid(
-                field,
-                format!("must be at most {MAX_SPEC_BYTES} bytes"),
-            ));
-        }
+        let spec = match (given(&self.cron), given(&self.rrule)) {
+            (Some(_), Some(_)) => {
+                problems.add("cron", "Give a cron pattern or an RRULE, not both.");
+                None
+            }
+            (Some(cron), None) => Some(("cron", cron)),
+            (None, Some(rrule)) => Some(("rrule", rrule)),
+            (None, None) => {
+                problems.add("cron", "Give a cron pattern or an RRULE.");
+                None
+            }
+        };
+        let spec = spec.filter(|(field, text)| {
+            let fits = text.len() <= MAX_SPEC_BYTES;
+            if !fits {
+                problems.add(
+                    field,
+                    format!("A rule can be at most {MAX_SPEC_BYTES} bytes."),
+                );
+            }
+            fits
+        });
         if let Some(bad) = self.values.keys().find(|name| !is_name(name)) {
-            return Err(AutomationError::invalid(
+            problems.add(
                 "values",
                 format!(
-                    "{bad:?} is not a placeholder name (a letter or _, then letters, digits, _, - or .)"
+                    "{bad:?} is not a placeholder's name (a letter or _, then letters, digits, _, - or .)."
                 ),
-            ));
+            );
         }
         let size: usize = self.values.iter().map(|(k, v)| k.len() + v.len()).sum();
         if size > MAX_PROMPT_BYTES {
-            return Err(AutomationError::invalid(
+            problems.add(
                 "values",
-                format!("must be at most {MAX_PROMPT_BYTES} bytes in all"),
-            ));
+                format!("The values can be at most {MAX_PROMPT_BYTES} bytes in all."),
+            );
         }
-        let (zone_name, zone) = time_zone(&self.time_zone)?;
-        let spec = if field == "cron" {
-            Spec::Cron(text.split_whitespace().collect::<Vec<_>>().join(" "))
-        } else {
-            Spec::Rrule(normalize_rrule(text, &zone_name, &zone, now)?)
+        let zone = match time_zone(&self.time_zone) {
+            Ok(zone) => Some(zone),
+            Err(error) => {
+                problems.absorb(error)?;
+                None
+            }
         };
-        let rule = match &spec {
-            Spec::Cron(pattern) => Rule::cron(pattern, &zone)?,
-            Spec::Rrule(text) => Rule::rrule(text, &zone)?,
+        let (zone_name, tz) = zone
+            .clone()
+            .unwrap_or_else(|| ("UTC".to_owned(), jiff::tz::TimeZone::UTC));
+        let compiled = match spec {
+            Some((field, text)) => {
+                let compiled = if field == "cron" {
+                    let pattern = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    Rule::cron(&pattern, &tz).map(|rule| (Spec::Cron(pattern), rule))
+                } else {
+                    normalize_rrule(&text, &zone_name, &tz, now).and_then(|normalized| {
+                        let rule = Rule::rrule(&normalized, &tz)?;
+                        Ok((Spec::Rrule(normalized), rule))
+                    })
+                };
+                match compiled {
+                    Ok((spec, rule)) => {
+                        if zone.is_some() && rule.next_after(now).is_none() {
+                            problems.add(field, never_again(field));
+                        }
+                        Some((spec, rule))
+                    }
+                    Err(error) => {
+                        problems.absorb(error)?;
+                        None
+                    }
+                }
+            }
+            None => None,
         };
-        if rule.next_after(now).is_none() {
-            return Err(AutomationError::invalid(field, "has no tick after now"));
+        match compiled {
+            Some((spec, rule)) if problems.is_empty() => Ok(Checked {
+                spec,
+                time_zone: zone_name,
+                missed: self.missed.unwrap_or_default(),
+                rule,
+            }),
+            _ => Err(problems.into_error()),
         }
-        Ok(Checked {
-            spec,
-            time_zone: zone_name,
-            missed: self.missed.unwrap_or_default(),
-            rule,
-        })
+    }
+}
+
+/// What a rule with no tick left after now is told.
+pub fn never_again(field: &str) -> &'static str {
+    if field == "cron" {
+        "The cron pattern never comes round: no date matches it."
+    } else {
+        "The RRULE has no time left after now."
     }
 }
 
@@ -334,6 +382,36 @@ mod tests {
         assert_eq!(rrule.missed, Missed::Skip);
         assert!(
             matches!(rrule.spec, Spec::Rrule(ref t) if t.starts_with("DTSTART;TZID=Europe/Berlin:20260105T090100\n"))
+        );
+    }
+
+    #[test]
+    fn a_bad_rule_and_a_bad_zone_are_both_said() {
+        let now: Timestamp = "2026-01-05T08:00:00Z".parse().unwrap();
+        let error = fields(Some("61 25 * * *"), None, "Mars/Olympus")
+            .validate(now)
+            .unwrap_err();
+        let AutomationError::Fields(list) = error else {
+            panic!("not a list of fields");
+        };
+        let said: Vec<(&str, &str)> = list.iter().map(|p| (p.field, p.message.as_str())).collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "timeZone",
+                    "No time zone is called Mars/Olympus: use a name such as Europe/Berlin."
+                ),
+                ("cron", "The minute must be 0–59, not 61."),
+                ("cron", "The hour must be 0–23, not 25."),
+            ]
+        );
+        let never = fields(Some("0 0 30 2 *"), None, "UTC")
+            .validate(now)
+            .unwrap_err();
+        assert_eq!(
+            never.to_string(),
+            "The cron pattern never comes round: no date matches it."
         );
     }
 }

@@ -16,6 +16,7 @@ use store::rusqlite::{self, OptionalExtension, Row, Transaction, params};
 
 use crate::due::decide;
 use crate::error::AutomationError;
+use crate::problems::{Problems, missing_values};
 use crate::recipe::Recipe;
 use crate::recipes::find_recipe;
 use crate::run::{RecipeRun, RunState, Start};
@@ -23,6 +24,7 @@ use crate::runs::insert_run;
 use crate::schedule::{Missed, NewSchedule, Schedule, Spec, State};
 use crate::service::Automations;
 use crate::stamp::{parse_stamp, stamp};
+use crate::title::values_about;
 
 const COLUMNS: &str = "id, account_id, recipe_id, kind, spec, time_zone, missed, state, \
                        created_by_agent, placeholder_values, next_at, last_run_at, created_at, \
@@ -47,52 +49,65 @@ impl Automations {
         by_agent: bool,
     ) -> Result<Schedule, AutomationError> {
         let now = self.now();
-        let checked = fields.validate(now)?;
-        let state = if by_agent {
-            State::Pending
-        } else {
-            State::Active
-        };
-        let next_at = match state {
-            State::Active => checked.rule.next_after(now).map(stamp),
-            State::Pending | State::Paused => None,
-        };
-        let created = stamp(now);
-        let schedule = Schedule {
-            id: store::new_id(),
-            account_id: account_id.to_owned(),
-            recipe_id: fields.recipe_id.trim().to_owned(),
-            spec: checked.spec,
-            time_zone: checked.time_zone,
-            missed: checked.missed,
-            state,
-            created_by_agent: by_agent,
-            values: fields.values.clone(),
-            next_at,
-            last_run_at: None,
-            created_at: created.clone(),
-            updated_at: created,
-        };
-        let values = values_json(&schedule.values)?;
-        self.db.write(|tx| {
-            let recipe = match find_recipe(tx, account_id, &schedule.recipe_id) {
-                Err(AutomationError::RecipeNotFound) => {
-                    return Err(AutomationError::invalid(
-                        "recipeId",
-                        "there is no such recipe",
-                    ));
-                }
-                other => other?,
-            };
-            let missing: Vec<String> = recipe
-                .placeholders
-                .iter()
-                .filter(|name| !schedule.values.contains_key(*name))
-                .cloned()
-                .collect();
-            if !missing.is_empty() {
-                return Err(AutomationError::MissingValues(missing));
+        let mut problems = Problems::new();
+        let checked = match fields.validate(now) {
+            Ok(checked) => Some(checked),
+            Err(error) => {
+                problems.absorb(error)?;
+                None
             }
+        };
+        let recipe_id = fields.recipe_id.trim().to_owned();
+        let values = values_json(&fields.values)?;
+        self.db.write(|tx| {
+            if !recipe_id.is_empty() {
+                match find_recipe(tx, account_id, &recipe_id) {
+                    Ok(recipe) => {
+                        let missing: Vec<String> = recipe
+                            .placeholders
+                            .iter()
+                            .filter(|name| !fields.values.contains_key(*name))
+                            .cloned()
+                            .collect();
+                        if !missing.is_empty() {
+                            problems.add("values", missing_values(&missing));
+                        }
+                    }
+                    Err(AutomationError::RecipeNotFound) => {
+                        problems.add("recipeId", "There is no such recipe.");
+                    }
+                    Err(other) => return Err(other),
+                }
+            }
+            let checked = match checked {
+                Some(checked) if problems.is_empty() => checked,
+                _ => return Err(problems.into_error()),
+            };
+            let state = if by_agent {
+                State::Pending
+            } else {
+                State::Active
+            };
+            let next_at = match state {
+                State::Active => checked.rule.next_after(now).map(stamp),
+                State::Pending | State::Paused => None,
+            };
+            let created = stamp(now);
+            let schedule = Schedule {
+                id: store::new_id(),
+                account_id: account_id.to_owned(),
+                recipe_id,
+                spec: checked.spec,
+                time_zone: checked.time_zone,
+                missed: checked.missed,
+                state,
+                created_by_agent: by_agent,
+                values: fields.values.clone(),
+                next_at,
+                last_run_at: None,
+                created_at: created.clone(),
+                updated_at: created,
+            };
             tx.execute(
                 &format!(
                     "INSERT INTO schedules ({COLUMNS})
@@ -352,6 +367,7 @@ fn stop_unreadable(
     };
     insert_run(tx, &run)?;
     Ok(Start {
+        about: values_about(&recipe.prompt, &schedule.values),
         run,
         recipe,
         prompt: None,

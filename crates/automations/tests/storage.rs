@@ -123,6 +123,12 @@ fn an_agents_schedule_waits_for_approval_and_the_users_is_active_at_once() {
         starts[0].run.schedule_id.as_deref(),
         Some(by_user.id.as_str())
     );
+    // Its session is titled by the tick it stands for, with its values.
+    let berlin = jiff::tz::TimeZone::get("Europe/Berlin").unwrap();
+    assert_eq!(
+        starts[0].title(&berlin),
+        "Nightly — project=switchboard, 6 Jan 09:00"
+    );
 
     // Approved, it waits for its first tick after the approval.
     let approved = rig.automations.approve(ME, &by_agent.id).unwrap();
@@ -295,6 +301,12 @@ fn a_run_by_hand_fills_the_prompt_ties_its_session_and_ends_once() {
     assert_eq!(start.prompt.as_deref(), Some("Look after switchboard"));
     assert_eq!(start.run.state, RunState::Started);
     assert_eq!(start.recipe, recipe);
+    // Its session says which run it is, not only which recipe.
+    assert_eq!(start.about.as_deref(), Some("project=switchboard"));
+    assert_eq!(
+        start.title(&jiff::tz::TimeZone::UTC),
+        "Nightly — project=switchboard, 5 Jan 08:00"
+    );
 
     let tied = rig
         .automations

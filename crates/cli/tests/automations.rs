@@ -196,7 +196,9 @@ fn a_recipe_runs_by_hand_and_from_the_cli_with_its_values() {
             .contains("Write notes about rust"),
         "{session}"
     );
-    assert_eq!(session["title"], "Daily notes");
+    // Named for the run: the recipe, what it is about, when.
+    let title = session["title"].as_str().unwrap_or_default();
+    assert!(title.starts_with("Daily notes — topic=rust, "), "{session}");
     assert_eq!(runs(&server, &id)[0]["sessionId"], json!(session_id));
 
     let missing = server.call("POST", &format!("/recipes/{id}/runs"), Some(&json!({})));
@@ -216,6 +218,97 @@ fn a_recipe_runs_by_hand_and_from_the_cli_with_its_values() {
     wait_for_runs(&server, &id, 2);
     let unknown = server.cli(&["recipes", "run", "nothing like it"]);
     assert!(!unknown.status.success());
+}
+
+/// The `{field, message}` pairs of a 400's `error.fields`, whose first is
+/// also its `field` and `message`.
+fn field_errors(reply: &common::Reply) -> Vec<(String, String)> {
+    assert_eq!(reply.status, 400, "{}", reply.text());
+    let error = &reply.json()["error"];
+    assert_eq!(error["field"], error["fields"][0]["field"], "{error}");
+    assert_eq!(error["message"], error["fields"][0]["message"], "{error}");
+    error["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let text = |key: &str| f[key].as_str().unwrap().to_owned();
+            (text("field"), text("message"))
+        })
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(f, m)| ((*f).to_owned(), (*m).to_owned()))
+        .collect()
+}
+
+#[test]
+fn a_form_hears_every_bad_field_at_once_in_words() {
+    let server = server();
+    let empty = server.call("POST", "/recipes", Some(&json!({})));
+    assert_eq!(
+        field_errors(&empty),
+        pairs(&[
+            ("name", "Give the recipe a name."),
+            ("engine", "Choose an engine."),
+            ("prompt", "Write the prompt the session starts with."),
+            ("cwd", "Give the folder the session starts in."),
+        ])
+    );
+    // A folder that never existed is refused when the recipe is saved.
+    let folder = tempfile::tempdir().unwrap();
+    let never = folder.path().join("never").display().to_string();
+    let nowhere = server.call(
+        "POST",
+        "/recipes",
+        Some(&json!({"name": "Nowhere", "engine": "echo", "prompt": "p", "cwd": never})),
+    );
+    assert_eq!(
+        field_errors(&nowhere),
+        pairs(&[("cwd", &format!("No folder {never} exists on this machine."))])
+    );
+    assert_eq!(
+        server.call("GET", "/recipes", None).json()["recipes"],
+        json!([])
+    );
+
+    let id = recipe(&server, "Triage", folder.path(), "Triage {{label}}");
+    let schedule = server.call(
+        "POST",
+        "/schedules",
+        Some(&json!({"recipeId": id, "cron": "61 25 * * *", "timeZone": "Mars/Olympus"})),
+    );
+    assert_eq!(
+        field_errors(&schedule),
+        pairs(&[
+            (
+                "timeZone",
+                "No time zone is called Mars/Olympus: use a name such as Europe/Berlin."
+            ),
+            ("cron", "The minute must be 0–59, not 61."),
+            ("cron", "The hour must be 0–23, not 25."),
+            ("values", "Give a value for {{label}}."),
+        ])
+    );
+    let rule = server.call(
+        "POST",
+        "/rules",
+        Some(
+            &json!({"name": "", "when": {"kind": "item_status", "boardId": "", "status": ""},
+                     "then": [{"kind": "inbox", "title": ""}]}),
+        ),
+    );
+    assert_eq!(
+        field_errors(&rule),
+        pairs(&[
+            ("name", "Give the rule a name."),
+            ("when.boardId", "Choose the board."),
+            ("when.status", "Choose the status."),
+            ("then.title", "Give the inbox row a title."),
+        ])
+    );
 }
 
 #[test]
@@ -514,4 +607,48 @@ fn a_run_waiting_on_the_user_for_30_minutes_stalls_once_then_finishes() {
     let rows = inbox(&server, "recipes");
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["count"], 1, "{rows:?}");
+}
+
+#[test]
+fn run_now_starts_a_schedules_recipe_with_its_values_and_leaves_its_ticks() {
+    let server = server();
+    let folder = tempfile::tempdir().unwrap();
+    let id = recipe(
+        &server,
+        "Notes",
+        folder.path(),
+        "Write notes about {{topic}}",
+    );
+    let made = server.call(
+        "POST",
+        "/schedules",
+        Some(
+            &json!({"recipeId": id, "cron": "30 9 * * *", "timeZone": "UTC",
+                     "values": {"topic": "rust"}}),
+        ),
+    );
+    assert_eq!(made.status, 201, "{}", made.text());
+    let schedule = made.json();
+    let sid = schedule["id"].as_str().unwrap();
+
+    let ran = server.call("POST", &format!("/schedules/{sid}/run"), None);
+    assert_eq!(ran.status, 201, "{}", ran.text());
+    let session_id = ran.json()["sessionId"].as_str().unwrap().to_owned();
+    let session = server
+        .call("GET", &format!("/sessions/{session_id}"), None)
+        .json();
+    assert!(
+        session["prompt"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Write notes about rust"),
+        "{session}"
+    );
+    wait_for_runs(&server, &id, 1);
+    let after = server.call("GET", "/schedules", None).json();
+    assert_eq!(
+        after["schedules"][0]["nextAt"], schedule["nextAt"],
+        "{after}"
+    );
+    assert_eq!(server.call("POST", "/schedules/nope/run", None).status, 404);
 }

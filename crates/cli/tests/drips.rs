@@ -239,6 +239,56 @@ fn bad_input_is_a_400_naming_its_field_and_changes_nothing() {
         let reply = server.call("POST", &format!("/{}", path.unwrap()), Some(&body));
         refused(&reply, 400, field.unwrap());
     }
+    // Every bad field at once, each a sentence under its own name.
+    let fields = |reply: common::Reply| -> Vec<(String, String)> {
+        assert_eq!(reply.status, 400, "{}", reply.text());
+        let body = reply.json();
+        assert_eq!(
+            body["error"]["message"],
+            body["error"]["fields"][0]["message"]
+        );
+        body["error"]["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let text = |key: &str| f[key].as_str().unwrap().to_owned();
+                (text("field"), text("message"))
+            })
+            .collect()
+    };
+    let said = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(f, m)| ((*f).to_owned(), (*m).to_owned()))
+            .collect()
+    };
+    let late = json!({"markdown": " ", "at": "2026-01-05T07:00:00Z"});
+    assert_eq!(
+        fields(server.call("POST", "/scheduled-messages", Some(&late))),
+        said(&[
+            ("markdown", "Write the note."),
+            ("at", "That time has passed: 07:00 this morning."),
+        ])
+    );
+    let drip = json!({"name": "", "cron": "61 25 * * *", "timeZone": "Mars/Olympus",
+                      "folder": missing});
+    assert_eq!(
+        fields(server.call("POST", "/drips", Some(&drip))),
+        said(&[
+            ("name", "Name the drip."),
+            (
+                "folder",
+                &format!("No folder {missing} exists on this machine.")
+            ),
+            (
+                "timeZone",
+                "No time zone is called Mars/Olympus: use a name such as Europe/Berlin.",
+            ),
+            ("cron", "The minute must be 0–59, not 61."),
+            ("cron", "The hour must be 0–23, not 25."),
+        ])
+    );
     let unknown = server.call(
         "POST",
         "/drips",
@@ -404,4 +454,48 @@ fn a_server_down_across_several_ticks_delivers_at_most_one_of_each() {
     // The next ticks go on as usual.
     move_clock(&server, "2026-01-09T10:00:01Z");
     wait_for_notes(&server, 3);
+}
+
+#[test]
+fn release_next_now_delivers_the_next_item_and_the_ticks_go_on() {
+    let server = server();
+    let drip = created(server.call(
+        "POST",
+        "/drips",
+        Some(&json!({"name": "Tips", "cron": "0 9 * * *", "timeZone": "UTC"})),
+    ));
+    let id = drip["id"].as_str().unwrap();
+    for (name, content) in [("one.md", "First tip."), ("two.md", "Second tip.")] {
+        created(server.call(
+            "POST",
+            &format!("/drips/{id}/items"),
+            Some(&json!({"name": name, "content": content})),
+        ));
+    }
+    let released = server.call("POST", &format!("/drips/{id}/release"), None);
+    assert_eq!(released.status, 200, "{}", released.text());
+    let after = released.json();
+    assert_eq!(
+        (after["released"].clone(), after["remaining"].clone()),
+        (json!(1), json!(1))
+    );
+    // Its ticks go on as they were.
+    assert_eq!(after["nextAt"], drip["nextAt"]);
+    let rows = wait_for_notes(&server, 1);
+    assert!(
+        rows[0]["body"].as_str().unwrap().contains("First tip."),
+        "{rows:#?}"
+    );
+
+    // The next tick releases the item after it; then nothing waits.
+    move_clock(&server, "2026-01-05T09:00:05Z");
+    let rows = wait_for_notes(&server, 2);
+    assert!(
+        rows[1]["body"].as_str().unwrap().contains("Second tip."),
+        "{rows:#?}"
+    );
+    let empty = server.call("POST", &format!("/drips/{id}/release"), None);
+    assert_eq!(empty.status, 409, "{}", empty.text());
+    assert_eq!(empty.error_code(), "nothing_waiting");
+    assert_eq!(server.call("POST", "/drips/nope/release", None).status, 404);
 }

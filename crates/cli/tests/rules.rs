@@ -23,7 +23,10 @@ printf '{"type":"system","subtype":"init","session_id":"c-%s","cwd":"/w","model"
 printf '{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"Fixed the login: tokens now refresh.","session_id":"c-%s","total_cost_usd":0.01,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":20}}\n' "$APP_SESSION_ID"
 "#;
 
-fn server() -> TestServer {
+/// Engines `echo`, `holder` (keeps its session, leaving its token in the
+/// scratch folder) and `summary` (a Claude Code that finishes its turn);
+/// agent-driven sessions (external scripts) off, as a new user has them.
+fn out_of_the_box() -> TestServer {
     let dir = tempfile::tempdir().unwrap();
     let scratch = tempfile::tempdir().unwrap();
     let claude = scratch.path().join("summary-claude.sh");
@@ -43,7 +46,13 @@ fn server() -> TestServer {
         ),
     )
     .unwrap();
-    let server = TestServer::start_in_with(dir, &[]).keeping(scratch);
+    TestServer::start_in_with(dir, &[]).keeping(scratch)
+}
+
+/// The same engines, with scripts let in: agent-driven sessions on, no
+/// source session asked for, no spacing.
+fn server() -> TestServer {
+    let server = out_of_the_box();
     server.set_setting("agentDrivenSessionsEnabled", json!(true));
     server.set_setting("requireSpawnSourceSession", json!(false));
     server.set_setting("agentDrivenMaxConcurrent", json!(10));
@@ -112,21 +121,7 @@ fn an_item_ready_for_an_agent_becomes_a_session_and_comes_back_for_review() {
     let server = server();
     let folder = tempfile::tempdir().unwrap();
     let (board, item) = agent_board(&server);
-    let recipe = created(
-        &server,
-        "/recipes",
-        json!({"name": "Work an item", "engine": "summary", "cwd": folder.path(),
-               "prompt": "{{item.name}}\n\n{{item.prompt}}"}),
-    );
-    let rule = created(
-        &server,
-        "/rules",
-        json!({"name": "Agent loop",
-               "when": {"kind": "item_status", "boardId": board, "status": "Ready for agent"},
-               "then": [{"kind": "start_recipe", "recipeId": id(&recipe),
-                         "item": {"runningStatus": "Running", "finishedStatus": "Review",
-                                  "failedStatus": "Failed"}}]}),
-    );
+    let (recipe, rule) = agent_loop(&server, &board, folder.path());
     assert_eq!(rule["state"], "active");
     // Another status fires nothing.
     set_status(&server, &item, "Running");
@@ -161,6 +156,109 @@ fn an_item_ready_for_an_agent_becomes_a_session_and_comes_back_for_review() {
         .call("GET", &format!("/recipes/{}/runs", id(&recipe)), None)
         .json();
     assert_eq!(runs["runs"][0]["state"], "finished", "{runs:#}");
+}
+
+/// A rule from the agent board preset: Ready for agent starts the recipe,
+/// and the item follows its session (Running, Review, Failed).
+fn agent_loop(server: &TestServer, board: &str, folder: &std::path::Path) -> (Value, Value) {
+    let recipe = created(
+        server,
+        "/recipes",
+        json!({"name": "Work an item", "engine": "summary", "cwd": folder,
+               "prompt": "{{item.name}}\n\n{{item.prompt}}"}),
+    );
+    let rule = created(
+        server,
+        "/rules",
+        json!({"name": "Agent loop",
+               "when": {"kind": "item_status", "boardId": board, "status": "Ready for agent"},
+               "then": [{"kind": "start_recipe", "recipeId": id(&recipe),
+                         "item": {"runningStatus": "Running", "finishedStatus": "Review",
+                                  "failedStatus": "Failed"}}]}),
+    );
+    (recipe, rule)
+}
+
+#[test]
+fn the_users_own_rule_works_on_the_first_day_and_its_done_turn_needs_nobody() {
+    let server = out_of_the_box();
+    let defaults = server.call("GET", "/settings/agentDrivenSessionsEnabled", None);
+    assert_eq!(defaults.json()["value"], false, "{}", defaults.text());
+    let folder = tempfile::tempdir().unwrap();
+    let (board, item) = agent_board(&server);
+    let (_, rule) = agent_loop(&server, &board, folder.path());
+    set_status(&server, &item, "Ready for agent");
+    let done = wait_for(
+        || server.call("GET", &format!("/items/{item}"), None).json(),
+        |item| item["values"]["status"] == "Review" || item["values"]["status"] == "Failed",
+    );
+    assert_eq!(done["values"]["status"], "Review", "{done:#}");
+    let history = firings(&server, &id(&rule));
+    let session_id = history[0]["sessionId"].as_str().unwrap().to_owned();
+    // Its turn did its work and asked nothing: done, not waiting on the user.
+    let session = wait_for(
+        || {
+            server
+                .call("GET", &format!("/sessions/{session_id}"), None)
+                .json()
+        },
+        |s| !s["turnEnd"].is_null(),
+    );
+    assert_eq!(session["status"], "waiting_for_input", "{session:#}");
+    assert_eq!(session["turnEnd"], "done", "{session:#}");
+    assert_eq!(session["agentDriven"], true, "{session:#}");
+}
+
+#[test]
+fn a_rule_run_a_setting_refuses_fails_its_item_and_its_row_offers_the_setting() {
+    let server = out_of_the_box();
+    server.set_setting("agentDrivenMaxConcurrent", json!(0));
+    let folder = tempfile::tempdir().unwrap();
+    let (board, item) = agent_board(&server);
+    let (recipe, rule) = agent_loop(&server, &board, folder.path());
+    set_status(&server, &item, "Ready for agent");
+    let failed = wait_for(
+        || server.call("GET", &format!("/items/{item}"), None).json(),
+        |item| item["values"]["status"] == "Failed",
+    );
+    let summary = failed["values"]["summary"].as_str().unwrap_or_default();
+    assert!(
+        summary.contains("did not start") && !summary.contains("agentDrivenMaxConcurrent"),
+        "the reason in words, the setting by its label: {failed:#}"
+    );
+    let history = firings(&server, &id(&rule));
+    assert_eq!(history[0]["outcome"], "failed", "{history:#}");
+    assert!(
+        history[0]["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("did not start:"),
+        "{history:#}"
+    );
+    let rows = wait_for(
+        || server.call("GET", "/inbox?category=recipes", None).json(),
+        |rows| rows.as_array().is_some_and(|rows| !rows.is_empty()),
+    );
+    let actions = &rows[0]["actions"];
+    assert_eq!(
+        actions[0],
+        json!({"kind": "open_path", "path": format!("/automations#runs={}", id(&recipe))}),
+        "{rows:#}"
+    );
+    assert_eq!(actions[1]["kind"], "open_setting", "{rows:#}");
+    assert_eq!(actions[1]["key"], "agentDrivenMaxConcurrent", "{rows:#}");
+    let label = actions[1]["label"].as_str().unwrap();
+    assert!(
+        !label.is_empty() && label != "agentDrivenMaxConcurrent",
+        "{rows:#}"
+    );
+    assert!(
+        rows[0]["body"].as_str().unwrap_or_default().contains(label),
+        "{rows:#}"
+    );
+    // Nothing was left half-started: no session, the item not stuck as if an agent were on it.
+    let sessions = server.call("GET", "/sessions", None).json();
+    assert_eq!(sessions.as_array().map(Vec::len), Some(0), "{sessions:#}");
 }
 
 #[test]
@@ -398,4 +496,42 @@ fn loops_are_refused_and_a_chain_stops_at_the_hourly_cap() {
         capped[0]["title"].as_str().unwrap().contains("Ping"),
         "{rows:#}"
     );
+}
+
+#[test]
+fn test_says_what_a_rule_would_do_and_does_nothing() {
+    let server = out_of_the_box();
+    let folder = tempfile::tempdir().unwrap();
+    let project = folder.path().join("project");
+    std::fs::create_dir(&project).unwrap();
+    let (board, _) = agent_board(&server);
+    let (_, rule) = agent_loop(&server, &board, &project);
+    let tested = server.call("POST", &format!("/rules/{}/test", id(&rule)), None);
+    assert_eq!(tested.status, 200, "{}", tested.text());
+    assert_eq!(
+        tested.json(),
+        json!({
+            "when": "When an item moves to “Ready for agent”",
+            "would": ["Start a session of the recipe “Work an item”, and move the item to \
+                       “Running” as it starts, to “Review” when it finishes, to “Failed” when \
+                       it fails."],
+            "problems": [],
+        })
+    );
+    // What would fail today is said: here, the recipe's folder is gone.
+    std::fs::remove_dir(&project).unwrap();
+    let gone = server
+        .call("POST", &format!("/rules/{}/test", id(&rule)), None)
+        .json();
+    assert!(
+        gone["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("no longer exists"),
+        "{gone}"
+    );
+    // A dry run: nothing fired, nothing started.
+    assert_eq!(firings(&server, &id(&rule)), json!([]));
+    assert_eq!(server.call("GET", "/sessions", None).json(), json!([]));
+    assert_eq!(server.call("POST", "/rules/nope/test", None).status, 404);
 }

@@ -11,6 +11,10 @@ pub enum DripError {
         field: &'static str,
         message: String,
     },
+    /// Every bad field of a request, each said as a sentence; the first is
+    /// the error's own message.
+    #[error("{}", .0.first().map_or("a field is wrong", |p| p.message.as_str()))]
+    Fields(Vec<automations::FieldProblem>),
     /// A rule or a time zone the schedule code refused (`cron`, `rrule`,
     /// `timeZone`).
     #[error(transparent)]
@@ -31,6 +35,9 @@ pub enum DripError {
         state: &'static str,
         message: &'static str,
     },
+    /// Release next now found no item waiting.
+    #[error("nothing waits in {0}: add an item (or a file to its folder) first")]
+    NothingWaiting(String),
     /// A pending item of a folder could not be read for a preview.
     #[error("the item's file cannot be read: {0}")]
     Unreadable(String),
@@ -54,9 +61,38 @@ impl DripError {
     pub fn field(&self) -> Option<&'static str> {
         match self {
             DripError::Invalid { field, .. } => Some(field),
+            DripError::Fields(list) => list.first().map(|p| p.field),
             DripError::Rule(error) => error.field(),
             _ => None,
         }
+    }
+}
+
+/// The problems found, as the request's error; a refusal of the schedule
+/// code that is not about a field comes back as it is.
+pub(crate) fn gather(
+    problems: &mut automations::Problems,
+    error: DripError,
+) -> Result<(), DripError> {
+    match error {
+        DripError::Fields(list) => {
+            for p in list {
+                problems.add(p.field, p.message);
+            }
+            Ok(())
+        }
+        DripError::Invalid { field, message } => {
+            problems.add(field, automations::problems::sentence(field, &message));
+            Ok(())
+        }
+        DripError::Rule(error) => Ok(problems.absorb(error)?),
+        other => Err(other),
+    }
+}
+
+impl From<automations::Problems> for DripError {
+    fn from(problems: automations::Problems) -> Self {
+        DripError::Fields(problems.list().to_vec())
     }
 }
 

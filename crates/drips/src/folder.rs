@@ -29,11 +29,32 @@ pub(crate) struct Entry {
 /// exists and can be read, outside every `protected` folder (canonical
 /// paths: Switchboard's data directory). Its canonical form.
 pub(crate) fn check(text: &str, protected: &[PathBuf]) -> Result<PathBuf, DripError> {
-    let invalid = |message: String| DripError::invalid("folder", message);
+    let said = |message: String| {
+        DripError::Fields(vec![automations::FieldProblem {
+            field: "folder",
+            message,
+        }])
+    };
+    // `resolve`'s reasons are a drip's problem later ("its folder …"); as
+    // a refusal of the form each is a sentence of its own.
+    let invalid = |message: String| {
+        let mut chars = message.chars();
+        let first: String = chars
+            .next()
+            .into_iter()
+            .flat_map(char::to_uppercase)
+            .collect();
+        said(format!("{first}{}.", chars.as_str()))
+    };
     let text = text.trim();
     let path = Path::new(text);
     if !path.is_absolute() {
-        return Err(invalid(format!("{text:?} is not an absolute path")));
+        return Err(said(format!(
+            "Give the folder as an absolute path, such as /home/me/drip; {text} is not one."
+        )));
+    }
+    if !path.exists() {
+        return Err(said(format!("No folder {text} exists on this machine.")));
     }
     let canonical = resolve(path, protected).map_err(invalid)?;
     list(&canonical).map_err(invalid)?;

@@ -72,14 +72,19 @@ impl NewMessage {
     pub(crate) fn checked_markdown(&self) -> Result<&str, DripError> {
         let markdown = self.markdown.trim_end();
         if markdown.trim().is_empty() {
-            return Err(DripError::invalid("markdown", "is required"));
+            return Err(DripError::Fields(vec![automations::FieldProblem {
+                field: "markdown",
+                message: "Write the note.".to_owned(),
+            }]));
         }
         let chars = markdown.chars().count();
         if chars > MAX_MARKDOWN_CHARS {
-            return Err(DripError::invalid(
-                "markdown",
-                format!("must be at most {MAX_MARKDOWN_CHARS} characters, not {chars}"),
-            ));
+            return Err(DripError::Fields(vec![automations::FieldProblem {
+                field: "markdown",
+                message: format!(
+                    "A note can be at most {MAX_MARKDOWN_CHARS} characters; this one has {chars}."
+                ),
+            }]));
         }
         Ok(markdown)
     }

@@ -11,7 +11,9 @@ use jiff::Timestamp;
 use store::rusqlite::{self, OptionalExtension, Row, Transaction, params};
 
 use crate::deliveries::{Release, insert};
-use crate::error::DripError;
+use automations::Problems;
+
+use crate::error::{DripError, gather};
 use crate::message::{NewMessage, ScheduledMessage, title_of};
 use crate::service::Drips;
 use crate::timed::{self, Move, Table};
@@ -36,8 +38,15 @@ impl Drips {
         session: Option<&str>,
     ) -> Result<ScheduledMessage, DripError> {
         let now = self.now();
-        let markdown = fields.checked_markdown()?.to_owned();
-        let timing = when::check(
+        let mut problems = Problems::new();
+        let markdown = match fields.checked_markdown() {
+            Ok(markdown) => Some(markdown.to_owned()),
+            Err(error) => {
+                gather(&mut problems, error)?;
+                None
+            }
+        };
+        let timing = when::check_into(
             Fields {
                 at: fields.at.as_deref(),
                 cron: fields.cron.as_deref(),
@@ -46,7 +55,14 @@ impl Drips {
             },
             now,
             true,
+            &mut problems,
         )?;
+        let (Some(markdown), Some(timing)) = (markdown, timing) else {
+            return Err(problems.into());
+        };
+        if !problems.is_empty() {
+            return Err(problems.into());
+        }
         let id = store::new_id();
         let created = stamp(now);
         self.db.write(|tx| {

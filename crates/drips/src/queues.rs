@@ -19,14 +19,14 @@ use jiff::Timestamp;
 use store::rusqlite::{self, OptionalExtension, Row, Transaction, params};
 
 use crate::deliveries::{Release, insert};
-use crate::error::DripError;
+use crate::error::{DripError, gather};
 use crate::folder::{self, natural_cmp};
 use crate::item::{Item, ItemContent, ItemKind, NewItem, checked_name};
 use crate::queue::{Drip, MAX_DRIP_NAME_CHARS, NewDrip};
 use crate::service::Drips;
 use crate::timed::{self, Move, Table, Timed};
 use crate::timing::{read_timing, unreadable};
-use automations::stamp;
+use automations::{Problems, stamp};
 
 use crate::when::{self, Due, Fields};
 
@@ -45,14 +45,29 @@ impl Drips {
     /// first tick after now.
     pub fn create_drip(&self, account_id: &str, fields: &NewDrip) -> Result<Drip, DripError> {
         let now = self.now();
-        let name = checked_name(&fields.name, "name", MAX_DRIP_NAME_CHARS)?;
-        let folder = fields
-            .folder
-            .as_deref()
-            .filter(|f| !f.trim().is_empty())
-            .map(|f| folder::check(f, &self.protected))
-            .transpose()?;
-        let timing = when::check(
+        let mut problems = Problems::new();
+        let name = match checked_name(&fields.name, "name", MAX_DRIP_NAME_CHARS) {
+            Ok(name) => Some(name),
+            Err(_) if fields.name.trim().is_empty() => {
+                problems.add("name", "Name the drip.");
+                None
+            }
+            Err(error) => {
+                gather(&mut problems, error)?;
+                None
+            }
+        };
+        let folder = match fields.folder.as_deref().filter(|f| !f.trim().is_empty()) {
+            Some(given) => match folder::check(given, &self.protected) {
+                Ok(folder) => Some(Some(folder)),
+                Err(error) => {
+                    gather(&mut problems, error)?;
+                    None
+                }
+            },
+            None => Some(None),
+        };
+        let timing = when::check_into(
             Fields {
                 at: None,
                 cron: fields.cron.as_deref(),
@@ -61,7 +76,14 @@ impl Drips {
             },
             now,
             false,
+            &mut problems,
         )?;
+        let (Some(name), Some(folder), Some(timing)) = (name, folder, timing) else {
+            return Err(problems.into());
+        };
+        if !problems.is_empty() {
+            return Err(problems.into());
+        }
         let id = store::new_id();
         self.db.write(|tx| {
             tx.execute(
@@ -248,6 +270,37 @@ impl Drips {
         Ok(released)
     }
 
+    /// Releases the drip's next item now, by hand, whatever its state: the
+    /// same delivery a tick makes, and its ticks go on as they were (the
+    /// next one releases the item after). [`DripError::NothingWaiting`]
+    /// when no item waits (or its folder's cannot be read).
+    pub fn release_next_now(&self, account_id: &str, id: &str) -> Result<Drip, DripError> {
+        let now = self.now();
+        let drip = self.drip(account_id, id)?;
+        let first = self
+            .db
+            .read(|tx| item_rows(tx, &drip))?
+            .into_iter()
+            .find(|row| row.item.released_at.is_none());
+        let Some(row) = first else {
+            return Err(DripError::NothingWaiting(drip.name));
+        };
+        let content = self.content(&drip, &row).map_err(DripError::Unreadable)?;
+        let stamped = stamp(now);
+        let tick = Due {
+            tick: now,
+            late: false,
+            passed_over: 0,
+        };
+        let delivered = self
+            .db
+            .write(|tx| deliver(tx, &drip, row, content, &tick, &stamped))?;
+        if !delivered {
+            return Err(DripError::NothingWaiting(drip.name));
+        }
+        self.drip(account_id, id)
+    }
+
     /// One drip's due tick: its next item, read outside the writer, then
     /// the claim. True when an item went out.
     fn release(
@@ -281,28 +334,7 @@ impl Drips {
                 }
                 _ => return say_exhausted(tx, &drip, drip.problem.clone(), &tick, &stamped),
             };
-            let marked = tx.execute(
-                "UPDATE drip_items SET released_at = ?2, content = ?3
-                 WHERE id = ?1 AND released_at IS NULL",
-                params![row.item.id, stamped, content],
-            )?;
-            if marked == 0 {
-                return Ok(false);
-            }
-            tx.execute(
-                "UPDATE drips SET last_released_at = ?2, exhausted_at = NULL WHERE id = ?1",
-                params![drip.id, stamped],
-            )?;
-            let release = Release::Item {
-                drip_id: drip.id.clone(),
-                drip_name: drip.name.clone(),
-                item_id: row.item.id,
-                item_name: row.item.name,
-                item_kind: row.item.kind,
-                content,
-            };
-            insert(tx, &drip.account_id, &release, &tick, &stamped)?;
-            Ok(true)
+            deliver(tx, &drip, row, content, &tick, &stamped)
         })
     }
 
@@ -387,6 +419,40 @@ impl Drips {
         })?;
         Ok(Ok(()))
     }
+}
+
+/// Marks `row`'s item released with `content` and records its release for
+/// `tick`; false when another release claimed the item first.
+fn deliver(
+    tx: &Transaction<'_>,
+    drip: &Drip,
+    row: ItemRow,
+    content: String,
+    tick: &Due,
+    stamped: &str,
+) -> Result<bool, DripError> {
+    let marked = tx.execute(
+        "UPDATE drip_items SET released_at = ?2, content = ?3
+         WHERE id = ?1 AND released_at IS NULL",
+        params![row.item.id, stamped, content],
+    )?;
+    if marked == 0 {
+        return Ok(false);
+    }
+    tx.execute(
+        "UPDATE drips SET last_released_at = ?2, exhausted_at = NULL WHERE id = ?1",
+        params![drip.id, stamped],
+    )?;
+    let release = Release::Item {
+        drip_id: drip.id.clone(),
+        drip_name: drip.name.clone(),
+        item_id: row.item.id,
+        item_name: row.item.name,
+        item_kind: row.item.kind,
+        content,
+    };
+    insert(tx, &drip.account_id, &release, tick, stamped)?;
+    Ok(true)
 }
 
 /// A tick found nothing to release: the first such tick since the last

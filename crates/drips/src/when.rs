@@ -17,8 +17,10 @@
 
 use automations::rule::{Rule, time_zone};
 use automations::schedule::MAX_SPEC_BYTES;
-use automations::{Missed, ical::normalize_rrule, stamp};
+use automations::schedule::never_again;
+use automations::{Missed, Problems, ical::normalize_rrule, stamp};
 use jiff::civil::DateTime;
+use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
 use crate::error::DripError;
@@ -102,67 +104,100 @@ pub struct Decision {
     pub next_at: Option<Timestamp>,
 }
 
-/// Checks the timing fields: exactly one of `at` (when `once` is allowed),
-/// `cron` or `rrule`, and an IANA `timeZone` (which `at` with an offset may
-/// leave out: it is then `UTC`).
-pub(crate) fn check(fields: Fields<'_>, now: Timestamp, once: bool) -> Result<Checked, DripError> {
+/// Checks the timing fields, adding every problem to `problems`: exactly
+/// one of `at` (when `once` is allowed), `cron` or `rrule`, and an IANA
+/// `timeZone` (which `at` with an offset may leave out: it is then `UTC`).
+/// A bad rule is read in UTC when the zone is bad too, so both are told.
+/// The checked timing when it could be read (other fields may still be
+/// wrong).
+pub(crate) fn check_into(
+    fields: Fields<'_>,
+    now: Timestamp,
+    once: bool,
+    problems: &mut Problems,
+) -> Result<Option<Checked>, DripError> {
     let (at, cron, rrule) = (given(fields.at), given(fields.cron), given(fields.rrule));
     let first_field = if once { "at" } else { "cron" };
     if at.is_some() && !once {
-        return Err(DripError::invalid(
+        problems.add(
             "at",
-            "a drip repeats: give cron or rrule",
-        ));
+            "A drip repeats: give a cron pattern or an RRULE, not a single time.",
+        );
+        return Ok(None);
     }
     let choices =
         usize::from(at.is_some()) + usize::from(cron.is_some()) + usize::from(rrule.is_some());
     if choices != 1 {
         let wanted = if once {
-            "give at (once), or cron or rrule (recurring)"
+            "Give a time (once), or a cron pattern or an RRULE (repeating)"
         } else {
-            "give cron or rrule"
+            "Give a cron pattern or an RRULE"
         };
         let message = if choices == 0 {
-            wanted.to_owned()
+            format!("{wanted}.")
         } else {
-            format!("{wanted}: only one of them")
+            format!("{wanted}, only one of them.")
         };
-        return Err(DripError::invalid(first_field, message));
+        problems.add(first_field, message);
+        return Ok(None);
     }
     let zone_given = given(fields.time_zone);
+    // An instant with its offset needs no zone: it is then UTC.
+    let offset_given = at.is_some_and(|at| at.parse::<Timestamp>().is_ok());
+    let zone = match (zone_given, offset_given) {
+        (None, true) => Some(("UTC".to_owned(), TimeZone::UTC)),
+        (zone, _) => match time_zone(zone.unwrap_or_default()) {
+            Ok(zone) => Some(zone),
+            Err(error) => {
+                problems.absorb(error)?;
+                None
+            }
+        },
+    };
     if let Some(at) = at {
-        return check_at(at, zone_given, now);
+        return Ok(zone.and_then(|(name, zone)| check_at(at, name, &zone, now, problems)));
     }
-    let (zone_name, zone) = time_zone(zone_given.unwrap_or_default())?;
+    let zone_known = zone.is_some();
+    let (zone_name, zone) = zone.unwrap_or_else(|| ("UTC".to_owned(), TimeZone::UTC));
     let (kind, field, text) = match (cron, rrule) {
         (Some(cron), _) => (Kind::Cron, "cron", cron),
         (_, Some(rrule)) => (Kind::Rrule, "rrule", rrule),
-        _ => return Err(DripError::invalid(first_field, "give cron or rrule")),
+        _ => return Ok(None),
     };
     if text.len() > MAX_SPEC_BYTES {
-        return Err(DripError::invalid(
+        problems.add(
             field,
-            format!("must be at most {MAX_SPEC_BYTES} bytes"),
-        ));
+            format!("A rule can be at most {MAX_SPEC_BYTES} bytes."),
+        );
+        return Ok(None);
     }
-    let (spec, rule) = if kind == Kind::Cron {
+    let compiled = if kind == Kind::Cron {
         let pattern = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let rule = Rule::cron(&pattern, &zone)?;
-        (pattern, rule)
+        Rule::cron(&pattern, &zone).map(|rule| (pattern, rule))
     } else {
-        let normalized = normalize_rrule(text, &zone_name, &zone, now)?;
-        let rule = Rule::rrule(&normalized, &zone)?;
-        (normalized, rule)
+        normalize_rrule(text, &zone_name, &zone, now)
+            .and_then(|normalized| Ok((normalized.clone(), Rule::rrule(&normalized, &zone)?)))
     };
-    let first = rule
-        .next_after(now)
-        .ok_or_else(|| DripError::invalid(field, "has no tick after now"))?;
-    Ok(Checked {
+    let (spec, rule) = match compiled {
+        Ok(compiled) => compiled,
+        Err(error) => {
+            problems.absorb(error)?;
+            return Ok(None);
+        }
+    };
+    if !zone_known {
+        return Ok(None);
+    }
+    let Some(first) = rule.next_after(now) else {
+        problems.add(field, never_again(field));
+        return Ok(None);
+    };
+    Ok(Some(Checked {
         kind,
         spec,
         time_zone: zone_name,
         first,
-    })
+    }))
 }
 
 /// A field given and not blank.
@@ -171,40 +206,61 @@ fn given(value: Option<&str>) -> Option<&str> {
 }
 
 /// `at`: an instant with its offset, or a local time in the zone.
-fn check_at(at: &str, zone: Option<&str>, now: Timestamp) -> Result<Checked, DripError> {
-    let bad = || {
-        DripError::invalid(
-            "at",
-            format!(
-                "{at:?} is not a time: give RFC 3339 with an offset (2026-01-05T09:00:00+01:00) \
-                 or a local YYYY-MM-DDTHH:MM read in timeZone"
-            ),
-        )
+fn check_at(
+    at: &str,
+    zone_name: String,
+    zone: &TimeZone,
+    now: Timestamp,
+    problems: &mut Problems,
+) -> Option<Checked> {
+    let moment = match at.parse::<Timestamp>() {
+        Ok(moment) => Some(moment),
+        Err(_) => at
+            .parse::<DateTime>()
+            .ok()
+            .and_then(|civil| civil.to_zoned(zone.clone()).ok())
+            .map(|zoned| zoned.timestamp()),
     };
-    let (moment, zone_name) = match at.parse::<Timestamp>() {
-        Ok(moment) => {
-            let name = match zone {
-                Some(zone) => time_zone(zone)?.0,
-                None => "UTC".to_owned(),
-            };
-            (moment, name)
-        }
-        Err(_) => {
-            let civil: DateTime = at.parse().map_err(|_| bad())?;
-            let (name, zone) = time_zone(zone.unwrap_or_default())?;
-            let moment = civil.to_zoned(zone).map_err(|_| bad())?.timestamp();
-            (moment, name)
-        }
+    let Some(moment) = moment else {
+        problems.add(
+            "at",
+            format!("{at} is not a date and time: choose one, such as 2026-01-05 09:00."),
+        );
+        return None;
     };
     if moment < now.checked_sub(AT_GRACE).unwrap_or(now) {
-        return Err(DripError::invalid("at", format!("{moment} is in the past")));
+        problems.add(
+            "at",
+            format!("That time has passed: {}.", passed_words(moment, now, zone)),
+        );
+        return None;
     }
-    Ok(Checked {
+    Some(Checked {
         kind: Kind::Once,
         spec: stamp(moment),
         time_zone: zone_name,
         first: moment,
     })
+}
+
+/// A moment before now as a person says it, in the zone it was given in:
+/// "10:00 this morning", "21:30 yesterday", "09:00 on 3 March 2026".
+pub fn passed_words(moment: Timestamp, now: Timestamp, zone: &TimeZone) -> String {
+    let then = moment.to_zoned(zone.clone());
+    let today = now.to_zoned(zone.clone()).date();
+    let clock = then.strftime("%H:%M").to_string();
+    if then.date() == today {
+        let part = match then.hour() {
+            0..=11 => "this morning",
+            12..=17 => "this afternoon",
+            _ => "this evening",
+        };
+        return format!("{clock} {part}");
+    }
+    if today.yesterday().is_ok_and(|y| y == then.date()) {
+        return format!("{clock} yesterday");
+    }
+    format!("{clock} on {}", then.strftime("%-d %B %Y"))
 }
 
 /// A stored timing, compiled.
@@ -288,6 +344,16 @@ mod tests {
     }
 
     const NOW: &str = "2026-01-05T08:00:00Z";
+
+    /// The timing checked alone, as a form with no other field.
+    fn check(fields: Fields<'_>, now: Timestamp, once: bool) -> Result<Checked, DripError> {
+        let mut problems = Problems::new();
+        let checked = check_into(fields, now, once, &mut problems)?;
+        match checked {
+            Some(checked) if problems.is_empty() => Ok(checked),
+            _ => Err(problems.into()),
+        }
+    }
 
     #[test]
     fn at_takes_an_offset_or_a_local_time_in_its_zone() {
@@ -439,5 +505,60 @@ mod tests {
         let at = ts("2026-03-29T01:00:00Z");
         assert_eq!(parse_stamp(&stamp(at)).unwrap(), at);
         assert!(parse_stamp("soon").is_err());
+    }
+
+    fn said(error: DripError) -> Vec<(&'static str, String)> {
+        match error {
+            DripError::Fields(list) => list.into_iter().map(|p| (p.field, p.message)).collect(),
+            other => panic!("not a list of fields: {other}"),
+        }
+    }
+
+    #[test]
+    fn a_time_that_has_passed_is_said_as_a_person_would() {
+        let now = ts("2026-11-27T15:00:00Z");
+        let berlin = TimeZone::get("Europe/Berlin").unwrap();
+        let utc = TimeZone::UTC;
+        let table = [
+            ("2026-11-27T10:00:00Z", &utc, "10:00 this morning"),
+            ("2026-11-27T13:15:00Z", &utc, "13:15 this afternoon"),
+            ("2026-11-26T21:30:00Z", &utc, "21:30 yesterday"),
+            ("2026-11-26T23:30:00Z", &berlin, "00:30 this morning"),
+            ("2026-03-03T09:00:00Z", &utc, "09:00 on 3 March 2026"),
+        ];
+        for (moment, zone, words) in table {
+            assert_eq!(passed_words(ts(moment), now, zone), words, "{moment}");
+        }
+        let error = check(fields(Some("2026-11-27T10:00:00Z"), None, None), now, true).unwrap_err();
+        assert_eq!(
+            said(error),
+            [("at", "That time has passed: 10:00 this morning.".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_bad_rule_and_a_bad_zone_are_both_said() {
+        let error = check(
+            Fields {
+                cron: Some("61 25 * * *"),
+                time_zone: Some("Mars/Olympus"),
+                ..Fields::default()
+            },
+            ts(NOW),
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(
+            said(error),
+            [
+                (
+                    "timeZone",
+                    "No time zone is called Mars/Olympus: use a name such as Europe/Berlin."
+                        .to_owned()
+                ),
+                ("cron", "The minute must be 0–59, not 61.".to_owned()),
+                ("cron", "The hour must be 0–23, not 25.".to_owned()),
+            ]
+        );
     }
 }

@@ -136,6 +136,9 @@ pub enum Action {
         #[serde(rename = "ruleId")]
         rule_id: String,
     },
+    /// Open the setting whose value caused what the row tells (a run
+    /// refused by it), named by its label as the settings page names it.
+    OpenSetting { key: String, label: String },
 }
 
 /// One row as the API gives it.

@@ -18,6 +18,8 @@ pub struct ApiError {
     pub message: String,
     /// The request field a 400 is about, when it is about one.
     pub field: Option<&'static str>,
+    /// Every bad field, when a check found several (`error.fields`).
+    pub fields: Vec<(&'static str, String)>,
 }
 
 impl ApiError {
@@ -31,6 +33,7 @@ impl ApiError {
             code: code.into(),
             message: message.into(),
             field: None,
+            fields: Vec::new(),
         }
     }
 
@@ -38,6 +41,18 @@ impl ApiError {
     pub fn on_field(mut self, field: Option<&'static str>) -> Self {
         self.field = field;
         self
+    }
+
+    /// A 400 naming every bad field: the first is its `field` and
+    /// `message`, all of them its `fields`.
+    pub fn bad_fields(list: Vec<(&'static str, String)>) -> Self {
+        let (field, message) = list
+            .first()
+            .map(|(field, message)| (Some(*field), message.clone()))
+            .unwrap_or((None, "A field of the request is wrong.".to_owned()));
+        let mut error = Self::bad_request("invalid_request", message).on_field(field);
+        error.fields = list;
+        error
     }
 
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
@@ -124,6 +139,15 @@ impl ApiError {
                 code: self.code.to_string(),
                 message: self.message.clone(),
                 field: self.field.map(str::to_owned),
+                fields: (!self.fields.is_empty()).then(|| {
+                    self.fields
+                        .iter()
+                        .map(|(field, message)| crate::wire::FieldMessage {
+                            field: (*field).to_owned(),
+                            message: message.clone(),
+                        })
+                        .collect()
+                }),
             },
         };
         serde_json::to_string(&body).unwrap_or_default()
@@ -492,6 +516,9 @@ impl From<automations::AutomationError> for ApiError {
         let message = error.to_string();
         let field = error.field();
         match error {
+            E::Fields(list) => {
+                ApiError::bad_fields(list.into_iter().map(|p| (p.field, p.message)).collect())
+            }
             E::Invalid { .. } | E::MissingValues(_) => {
                 ApiError::bad_request("invalid_request", message).on_field(field)
             }
@@ -517,11 +544,15 @@ impl From<drips::DripError> for ApiError {
             E::Invalid { field, .. } => {
                 ApiError::bad_request("invalid_request", message).on_field(Some(field))
             }
+            E::Fields(list) => {
+                ApiError::bad_fields(list.into_iter().map(|p| (p.field, p.message)).collect())
+            }
             E::Rule(e) => e.into(),
             E::MessageNotFound | E::DripNotFound | E::ItemNotFound => {
                 ApiError::not_found("not_found", message)
             }
             E::FolderDrip(_) => ApiError::new(StatusCode::CONFLICT, "folder_drip", message),
+            E::NothingWaiting(_) => ApiError::new(StatusCode::CONFLICT, "nothing_waiting", message),
             E::WrongState { .. } => ApiError::new(StatusCode::CONFLICT, "conflict", message),
             E::Unreadable(_) => ApiError::new(StatusCode::CONFLICT, "item_unreadable", message),
             E::Corrupt(_) | E::Store(_) => ApiError::internal(error),

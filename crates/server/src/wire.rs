@@ -28,6 +28,19 @@ pub struct ErrorDetail {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub field: Option<String>,
+    /// Every bad field of the request, when a form's check found several
+    /// (the first is `field` and `message`); a field may appear more than
+    /// once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fields: Option<Vec<FieldMessage>>,
+}
+
+/// One bad field of a request and what is wrong with it, as a sentence.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
+pub struct FieldMessage {
+    pub field: String,
+    pub message: String,
 }
 
 /// `GET /me`: who the credential speaks for.

@@ -25,6 +25,7 @@ fn api_types() -> String {
     let decls = [
         decl::<server::wire::ErrorBody>(&cfg),
         decl::<server::wire::ErrorDetail>(&cfg),
+        decl::<server::wire::FieldMessage>(&cfg),
         decl::<server::wire::Me>(&cfg),
         decl::<server::wire::BrowserSession>(&cfg),
         decl::<server::wire::SettingView>(&cfg),
@@ -254,6 +255,7 @@ fn api_types() -> String {
         decl::<automations::ItemFollowUp>(&cfg),
         decl::<automations::RuleState>(&cfg),
         decl::<automations::RuleFiring>(&cfg),
+        decl::<automations::RuleDryRun>(&cfg),
         decl::<automations::FiringOutcome>(&cfg),
         decl::<server::wire::RuleList>(&cfg),
         decl::<server::wire::RuleFiringList>(&cfg),

@@ -421,6 +421,12 @@ pub enum Via {
     ControlCli,
     /// The control server with the scoped token of `session_id`.
     ControlAgent { session_id: String },
+    /// The user's own automation: a rule or schedule the user made or
+    /// approved. `agentDrivenSessionsEnabled` is about external scripts, so
+    /// it does not hold these back; the rest of the spawn rules do (spacing,
+    /// `agentDrivenMaxConcurrent`, the spend caps), as for any spawn that
+    /// no person is watching start.
+    Automation,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -178,7 +178,9 @@ impl Supervisor {
     }
 
     /// Starts a session, or queues it while spawn spacing holds it back.
-    /// The spawn rules apply to the control server only; `Via::Ui` is the user's own.
+    /// The spawn rules apply to the control server and to the user's
+    /// automations (`Via::Automation`, which `agentDrivenSessionsEnabled`
+    /// does not gate); `Via::Ui` is the user's own.
     pub async fn spawn(
         &self,
         caller: &Caller,
@@ -223,7 +225,7 @@ impl Supervisor {
             });
         }
         let agent_driven = caller.via != Via::Ui;
-        if agent_driven && !policy.agent_driven_sessions_enabled {
+        if agent_driven && caller.via != Via::Automation && !policy.agent_driven_sessions_enabled {
             return Err(SessionError::AgentDrivenSessionsDisabled);
         }
         if matches!(caller.via, Via::ControlAgent { .. }) && !policy.allow_agent_token_spawn {
@@ -402,7 +404,8 @@ impl Supervisor {
         id: &str,
         text: &str,
     ) -> Result<Session> {
-        if caller.via != Via::Ui && !policy.agent_driven_sessions_enabled {
+        if !matches!(caller.via, Via::Ui | Via::Automation) && !policy.agent_driven_sessions_enabled
+        {
             return Err(SessionError::AgentDrivenSessionsDisabled);
         }
         if text.trim().is_empty() {

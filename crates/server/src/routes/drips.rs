@@ -61,6 +61,7 @@ pub fn routes() -> Router<AppState> {
         .route("/scheduled-messages/{id}/{change}", post(change_message))
         .route("/drips", get(list_drips).post(create_drip))
         .route("/drips/{id}", get(read_drip).delete(delete_drip))
+        .route("/drips/{id}/release", post(release_next))
         .route("/drips/{id}/{change}", post(change_drip))
         .route("/drips/{id}/items", get(list_items).post(add_item))
         .route(
@@ -309,6 +310,31 @@ async fn change_drip(
         }
     });
     let drip = changed.await?;
+    state.wake_drips();
+    Ok(Json(drip))
+}
+
+/// Releases a drip's next item now.
+///
+/// The same delivery a tick makes (a `note` row in the inbox), whatever the
+/// drip's state; its ticks go on as they were, so the next one releases the
+/// item after. Nothing waiting (or a folder item that cannot be read) →
+/// 409 `nothing_waiting` (`item_unreadable`).
+#[utoipa::path(post, path = "/drips/{id}/release", params(("id" = String, Path, description = "The drip's id.")),
+    responses(
+        (status = 200, description = "The drip, its item released.", body = Drip),
+        (status = 404, description = "No such drip."),
+        (status = 409, description = "No item waits to be released."),
+    ))]
+async fn release_next(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Drip>> {
+    let released = with_drips(&state, drips_on, user.account_id(), move |d, a| {
+        d.release_next_now(a, &id)
+    });
+    let drip = released.await?;
     state.wake_drips();
     Ok(Json(drip))
 }

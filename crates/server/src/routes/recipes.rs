@@ -34,6 +34,7 @@ pub fn routes() -> Router<AppState> {
         .route("/schedules/{id}/approve", post(approve))
         .route("/schedules/{id}/pause", post(pause))
         .route("/schedules/{id}/resume", post(resume))
+        .route("/schedules/{id}/run", post(run_schedule))
 }
 
 /// The account's recipes, by name.
@@ -136,13 +137,7 @@ async fn run(
     let started = state
         .run_recipe(caller.account_id(), &who, &id, body.values)
         .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(RecipeRunStarted {
-            run_id: started.run_id,
-            session_id: started.session_id,
-        }),
-    ))
+    Ok(created_run(started))
 }
 
 /// A recipe's runs, newest first (the last 100).
@@ -233,6 +228,42 @@ async fn resume(
     change_state(&user, &state, id, automations::Automations::resume).await
 }
 
+/// Runs a schedule's recipe now, with the schedule's values.
+///
+/// For the first feedback without waiting for a tick: the run is the
+/// caller's own, as `POST /recipes/{id}/runs` with the schedule's `values`
+/// would start it (the same spawn rules and refusals; a run that cannot
+/// start → 409 `recipe_run_failed`), whatever the schedule's state. Its
+/// ticks go on as they were. The user's alone: an agent token → 403.
+#[utoipa::path(post, path = "/schedules/{id}/run", params(("id" = String, Path, description = "The schedule's id.")),
+    responses(
+        (status = 201, description = "The run and its session.", body = RecipeRunStarted),
+        (status = 404, description = "No such schedule."),
+        (status = 409, description = "The run could not start: `recipe_run_failed` with the reason."),
+    ))]
+async fn run_schedule(
+    _user: User,
+    caller: Caller,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<(StatusCode, Json<RecipeRunStarted>)> {
+    crate::auth::refuse_email_session(&state, &caller.0).await?;
+    let automations = state.automations.clone();
+    let account = caller.account_id().to_owned();
+    let schedule = blocking(move || automations.schedule(&account, &id)).await?;
+    let who = session_caller(&caller, &headers);
+    let started = state
+        .run_recipe(
+            caller.account_id(),
+            &who,
+            &schedule.recipe_id,
+            schedule.values,
+        )
+        .await?;
+    Ok(created_run(started))
+}
+
 /// Deletes a schedule; its runs' records stay.
 ///
 /// The user's alone: an agent token → 403.
@@ -262,4 +293,15 @@ pub(super) async fn change_state<T: Send + 'static>(
     Ok(Json(
         blocking(move || change(&automations, &account, &id)).await?,
     ))
+}
+
+/// A run just started, as its 201 says it.
+fn created_run(started: app::RecipeStarted) -> (StatusCode, Json<RecipeRunStarted>) {
+    (
+        StatusCode::CREATED,
+        Json(RecipeRunStarted {
+            run_id: started.run_id,
+            session_id: started.session_id,
+        }),
+    )
 }

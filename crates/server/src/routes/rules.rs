@@ -5,7 +5,7 @@
 //! which then wait `pending` for the user's approval; approving, pausing,
 //! resuming and deleting are the user's alone.
 
-use automations::{AutomationRule, NewRule};
+use automations::{AutomationRule, NewRule, RuleDryRun};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -30,6 +30,7 @@ pub fn routes() -> Router<AppState> {
         .route("/rules/{id}/approve", post(approve))
         .route("/rules/{id}/pause", post(pause))
         .route("/rules/{id}/resume", post(resume))
+        .route("/rules/{id}/test", post(test))
 }
 
 /// The account's rules, oldest first.
@@ -194,4 +195,27 @@ async fn resume(
     Path(id): Path<String>,
 ) -> ApiResult<Json<AutomationRule>> {
     change_state(&user, &state, id, automations::Automations::resume_rule).await
+}
+
+/// Tests a rule: what it would do if its event came now.
+///
+/// A dry run, whatever the rule's state: nothing is started, changed or
+/// posted. `when` says the event in words, `would` each action in order,
+/// and `problems` what would make a firing fail today (the recipe or its
+/// folder gone, a placeholder of its prompt that nothing fills).
+#[utoipa::path(post, path = "/rules/{id}/test", params(("id" = String, Path, description = "The rule's id.")),
+    responses(
+        (status = 200, description = "What it would do.", body = RuleDryRun),
+        (status = 404, description = "No such rule."),
+    ))]
+async fn test(
+    caller: Caller,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<RuleDryRun>> {
+    let automations = state.automations.clone();
+    let account = caller.account_id().to_owned();
+    Ok(Json(
+        blocking(move || automations.dry_run(&account, &id)).await?,
+    ))
 }
