@@ -1,6 +1,15 @@
-/** The shell in a real Chromium: the logged-out page, navigation, workspaces, inbox, settings and dark mode. */
+/**
+ * The shell in a real Chromium: the logged-out page, navigation, workspaces, inbox, settings and
+ * dark mode; the sidebar's sections under their headings at 1440 and 390 px in both themes (axe
+ * finds nothing serious); and the palette's everyday actions: "focus" starts focus mode, "theme"
+ * switches the theme, "new recipe" opens the form, "run schedule" runs a schedule now.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test } from "vitest";
-import { loggedInPage, serverAndBrowser } from "./harness";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
+import { seriousFindings } from "./axe";
 
 const e2e = serverAndBrowser();
 
@@ -79,7 +88,7 @@ test("the first workspace is made in the app, and every section is reachable", a
   await nav.getByRole("link", { name: "Inbox", exact: true }).click();
   await page.getByText("Build finished").waitFor();
   await nav.getByRole("link", { name: "Agents", exact: true }).click();
-  await page.getByRole("heading", { name: "Agents" }).waitFor();
+  await page.getByRole("heading", { name: "Agents", exact: true }).waitFor();
   await nav.getByRole("link", { name: "Dashboards", exact: true }).click();
   await page.getByRole("heading", { name: "Dashboards" }).waitFor();
   await nav.getByRole("link", { name: "Boards", exact: true }).click();
@@ -256,5 +265,148 @@ test("the dashboard page takes the app's theme, not the system's", async () => {
   // A dashboard that does not exist (read once, by its worker) says so.
   await page.goto(`${e2e.server.uiUrl}/dashboards/no-such-dashboard`);
   await page.getByRole("heading", { name: "Dashboard not found" }).waitFor();
+  await context.close();
+});
+
+const GROUPS = {
+  "Agents and work": ["Agents", "Inbox", "Work", "Runners"],
+  Planning: ["Boards", "Dashboards", "Calendar", "Tasks"],
+  Automation: ["Automations", "Scheduled messages", "Drips"],
+  System: ["Settings"],
+};
+
+test("the sidebar lists the sections under headings, at 1440 and 390 px in both themes", async () => {
+  const shots = process.env.SHELL_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "shell-shots-"));
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  const errors = consoleErrors(page);
+  const nav = page.getByRole("navigation", { name: "Sections", exact: true });
+  const findings: Record<string, string[]> = {};
+  for (const theme of ["light", "dark"] as const) {
+    await setSetting(e2e.server, "pmColorMode", theme);
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.goto(`${e2e.server.uiUrl}/scheduled-messages`);
+      await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
+      if (width === 390) {
+        // The top bar, with agentStatusBoardEnabled's "Agents" link (on by default).
+        await page.locator(".topbar").getByRole("link", { name: "Agents", exact: true }).waitFor();
+        await page.screenshot({ path: join(shots, `topbar-390-${theme}.png`) });
+        await page.getByRole("button", { name: "Menu" }).click();
+      }
+      await nav.waitFor({ state: "visible" });
+      // Each heading names its list, so a screen reader says "Planning, list, 4 items".
+      const headings = await nav.getByRole("heading", { level: 2 }).allTextContents();
+      expect(headings.filter((h) => h in GROUPS)).toEqual(Object.keys(GROUPS));
+      for (const [heading, labels] of Object.entries(GROUPS)) {
+        const links = await nav.getByRole("list", { name: heading, exact: true }).getByRole("link").allTextContents();
+        // Inbox's link carries its unread count.
+        expect(
+          links.map((text) => text.replace(/\d+$/, "")),
+          heading,
+        ).toEqual(labels);
+      }
+      expect(await nav.getByRole("link", { name: "Scheduled messages" }).getAttribute("aria-current")).toBe("page");
+      // The everyday actions come before the sections: focus and the pomodoro are not at the foot.
+      const top = async (name: string) => {
+        const button = nav.getByRole("button", { name, exact: true });
+        await button.waitFor();
+        return (await button.boundingBox())?.y ?? Infinity;
+      };
+      const firstSection = (await nav.getByRole("link", { name: "Agents", exact: true }).boundingBox())?.y ?? 0;
+      expect(await top("Start pomodoro")).toBeLessThan(firstSection);
+      expect(await top("Focus")).toBeLessThan(firstSection);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      const found = await seriousFindings(page);
+      if (found.length > 0) findings[`${theme} ${width}`] = found;
+      await page.screenshot({ path: join(shots, `sidebar-${width}-${theme}.png`) });
+      if (width === 390) {
+        await nav.getByRole("link", { name: "Drips", exact: true }).click();
+        await page.getByRole("heading", { name: "Drips", level: 1 }).waitFor();
+        await nav.waitFor({ state: "hidden" });
+      }
+    }
+  }
+  await setSetting(e2e.server, "pmColorMode", "system");
+  expect(findings).toEqual({});
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("the palette starts focus, switches the theme, opens a new recipe and runs a schedule now", async () => {
+  const shots = process.env.SHELL_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "shell-shots-"));
+  writeFileSync(
+    join(e2e.server.dataDir, "engines.toml"),
+    `[engines.echo]\nkind = "command"\ncommand = ["/usr/bin/cat"]\n`,
+  );
+  await setSetting(e2e.server, "pmColorMode", "light");
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  const errors = consoleErrors(page);
+  await page.getByRole("heading", { name: "Inbox", level: 1 }).waitFor();
+  const box = page.getByRole("combobox", { name: "Page, session, board, dashboard or action" });
+  const firstMatch = page.getByRole("listbox", { name: "Matches" }).getByRole("option").first();
+  const choose = async (typed: string, first: string | RegExp) => {
+    await page.keyboard.press("Control+k");
+    await box.fill(typed);
+    await firstMatch.filter({ hasText: first }).waitFor();
+    await box.press("Enter");
+    await box.waitFor({ state: "detached" });
+  };
+
+  await choose("focus", "Start focus");
+  const pill = page.getByRole("group", { name: "Focus" }).getByRole("button", { name: /^Focus/ });
+  await expect.poll(() => pill.getAttribute("aria-pressed")).toBe("true");
+  expect((await e2e.server.api<{ on: boolean }>("GET", "/focus")).body.on).toBe(true);
+  await choose("focus", "Stop focus");
+  await expect.poll(() => pill.getAttribute("aria-pressed")).toBe("false");
+
+  await choose("pomodoro", "Start a pomodoro");
+  await page.getByRole("timer").filter({ hasText: "Focus 1/4" }).waitFor();
+  await choose("stop pomodoro", "Stop the pomodoro");
+  await page.getByRole("button", { name: "Start pomodoro" }).waitFor();
+
+  await choose("theme", "Switch to dark theme");
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+  await choose("theme", "Switch to light theme");
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+
+  await choose("new recipe", "New recipe");
+  await page.getByRole("dialog", { name: "New recipe" }).getByLabel("Name").waitFor();
+  expect(new URL(page.url()).pathname).toBe("/automations");
+  await page.keyboard.press("Escape");
+  await page.getByRole("dialog", { name: "New recipe" }).waitFor({ state: "detached" });
+
+  const recipe = await e2e.server.api<{ id: string }>("POST", "/recipes", {
+    name: "Nightly notes",
+    engine: "echo",
+    prompt: "Summarise {{topic}}",
+    cwd: e2e.server.scratchDir,
+  });
+  expect(recipe.status, JSON.stringify(recipe.body)).toBe(201);
+  const schedule = await e2e.server.api("POST", "/schedules", {
+    recipeId: recipe.body.id,
+    cron: "0 3 * * *",
+    timeZone: "UTC",
+    values: { topic: "the release" },
+  });
+  expect(schedule.status, JSON.stringify(schedule.body)).toBe(201);
+  await page.keyboard.press("Control+k");
+  await box.fill("run schedule");
+  await firstMatch.filter({ hasText: "Nightly notes" }).waitFor();
+  await page.screenshot({ path: join(shots, "palette-run-schedule-1440.png") });
+  await page.keyboard.press("Escape");
+  await choose("run schedule nightly", /Run schedule now: Nightly notes, every day at 03:00/);
+  await page.waitForURL((url) => url.pathname.startsWith("/sessions/"));
+  await page.getByRole("log", { name: "Transcript" }).getByText("Summarise the release").first().waitFor();
+
+  // Every page of the sidebar is in the palette, found by its title.
+  for (const label of Object.values(GROUPS).flat()) {
+    await page.keyboard.press("Control+k");
+    await box.fill(label.toLowerCase());
+    await firstMatch.filter({ hasText: label }).waitFor();
+    await page.keyboard.press("Escape");
+    await box.waitFor({ state: "detached" });
+  }
+  await setSetting(e2e.server, "pmColorMode", "system");
+  expect(errors).toEqual([]);
   await context.close();
 });

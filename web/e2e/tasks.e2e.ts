@@ -207,7 +207,7 @@ test("an AI title reaches the board without a reload, and a rename is the user's
   await setSetting(e2e.server, "sessionTitleStyle", "brief");
   const { context, page } = await loggedInPage(e2e, "/");
   const errors = consoleErrors(page);
-  await page.getByRole("heading", { name: "Agents" }).waitFor();
+  await page.getByRole("heading", { name: "Agents", exact: true }).waitFor();
   const id = await spawn(page, "the login test fails one run in five, find out why");
   // The board drew the session first under its prompt; the title arrives as a stream event.
   await page.getByText("Fix the flaky login test").first().waitFor({ timeout: 20_000 });

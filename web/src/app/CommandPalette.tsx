@@ -1,9 +1,10 @@
 /**
  * Ctrl+K (Cmd+K on a Mac), from anywhere: a palette that opens any page, session, board or
- * dashboard by name and runs the main actions. What it lists is read when it opens, so it is
- * current without keeping anything live in the background. An Enter typed before those lists
- * arrive waits for them, so typing a name fast and pressing Enter runs that name's match, not
- * whatever matched the lists read so far.
+ * dashboard by name and runs the everyday actions: a new session or recipe, focus and the
+ * pomodoro, the theme, a recipe or a schedule run now. What it lists is read when it opens, so
+ * it is current without keeping anything live in the background. An Enter typed before those
+ * lists arrive waits for them, so typing a name fast and pressing Enter runs that name's match,
+ * not whatever matched the lists read so far.
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { apiFetch } from "../shared/api/client";
@@ -15,9 +16,13 @@ import { useToast } from "../shared/ui/toasts";
 import { workFolder } from "../features/sessions/board";
 import { sessionTitle } from "../features/sessions/lifecycle";
 import { useGoToNextNeedingYou } from "../features/sessions/useNextNeedsYou";
-import { runFromPalette, useRecipeEntries } from "../features/automations/paletteRecipes";
-import { KIND_LABEL, pageCommands, rankCommands, type Command, type PalettePage } from "./palette";
+import { newRecipePath } from "../features/automations/page";
+import { useAutomationEntries } from "../features/automations/paletteRecipes";
+import { useFocus } from "../shared/focus/FocusProvider";
+import { actionCommands, KIND_LABEL, pageCommands, rankCommands, type Command, type PalettePage } from "./palette";
+import { useThemeSwitch } from "./useThemeSwitch";
 import "./palette.css";
+import { Pill } from "../shared/ui/Pill";
 
 interface Props {
   /** The pages of the app, as the sidebar lists them. */
@@ -75,10 +80,14 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
   const [typed, setTyped] = useState("");
   const [active, setActive] = useState(0);
   const [targets, setTargets] = useState<Loaded | null>(null);
-  const recipes = useRecipeEntries();
+  const automations = useAutomationEntries();
+  const { focus, pomodoro, featureOn, setFocus, changePomodoro } = useFocus();
+  const theme = useThemeSwitch();
+  const focusState = !featureOn ? "hidden" : focus?.on === true ? "on" : "off";
+  const pomodoroRunning = (pomodoro?.run ?? null) !== null;
   const enterWaiting = useRef(false);
   const listId = useId();
-  const settled = targets !== null && recipes !== null;
+  const settled = targets !== null && automations !== null;
 
   useEffect(() => {
     let live = true;
@@ -99,30 +108,24 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
       onClose();
       run();
     };
-    const actions: Command[] = [
-      { id: "new-session", kind: "action", label: "New session", run: then(onNewSession) },
-      { id: "next", kind: "action", label: "Next session that needs you", hint: "n", run: then(goToNext) },
+    const actions = actionCommands(
+      { focus: focusState, pomodoroRunning, nextTheme: theme?.next ?? null },
       {
-        id: "read-all",
-        kind: "action",
-        label: "Mark every inbox row read",
-        run: then(() => void readAll().catch((e: unknown) => toast.error(e, "The rows were not marked read"))),
+        newSession: then(onNewSession),
+        nextNeedingYou: then(goToNext),
+        readAll: then(() => void readAll().catch((e: unknown) => toast.error(e, "The rows were not marked read"))),
+        openSettings: then(() => navigate("/settings")),
+        setFocus: (on) => then(() => setFocus(on))(),
+        pomodoro: (action) => then(() => changePomodoro({ action }))(),
+        switchTheme: then(() => theme?.switchTheme()),
+        newRecipe: then(() => navigate(newRecipePath)),
       },
-      {
-        id: "restart",
-        kind: "action",
-        label: "Restart Switchboard…",
-        hint: "settings",
-        run: then(() => navigate("/settings")),
-      },
-    ];
+    );
     const pageList = pageCommands(pages, (to) => then(() => navigate(to))());
-    const recipeRuns: Command[] = (recipes ?? []).map(({ recipe, ...entry }) => ({
+    const automationRuns: Command[] = (automations ?? []).map(({ run, failure, ...entry }) => ({
       ...entry,
       kind: "action",
-      run: then(
-        () => void runFromPalette(recipe).catch((e: unknown) => toast.error(e, `${recipe.name} did not start`)),
-      ),
+      run: then(() => void run().catch((e: unknown) => toast.error(e, failure))),
     }));
     const loaded = targets ?? NOTHING;
     const byActivity = [...loaded.sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -145,8 +148,21 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
       label: d.name,
       run: then(() => navigate(`/dashboards/${encodeURIComponent(d.id)}`)),
     }));
-    return [...actions, ...pageList, ...recipeRuns, ...sessions, ...boards, ...dashboards];
-  }, [targets, recipes, pages, onClose, onNewSession, goToNext, toast]);
+    return [...actions, ...pageList, ...automationRuns, ...sessions, ...boards, ...dashboards];
+  }, [
+    targets,
+    automations,
+    pages,
+    onClose,
+    onNewSession,
+    goToNext,
+    toast,
+    focusState,
+    pomodoroRunning,
+    theme,
+    setFocus,
+    changePomodoro,
+  ]);
 
   const shown = useMemo(() => rankCommands(commands, typed), [commands, typed]);
   const current = Math.min(active, Math.max(0, shown.length - 1));
@@ -208,7 +224,7 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
             >
               <span className="palette-label">{command.label}</span>
               {command.hint && <span className="muted palette-hint">{command.hint}</span>}
-              <span className="tag palette-kind">{KIND_LABEL[command.kind]}</span>
+              <Pill className="palette-kind">{KIND_LABEL[command.kind]}</Pill>
             </li>
           ))}
           {shown.length === 0 && <li className="muted">Nothing matches.</li>}

@@ -1,10 +1,12 @@
-/** The signed-in app: left navigation, the workspace switcher, and the page of the route. */
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useState } from "react";
+/**
+ * The signed-in app: the sidebar (the workspace switcher, the everyday actions, the sections under
+ * their headings), and the page of the route.
+ */
+import { lazy, Suspense, useCallback, useEffect, useId, useLayoutEffect, useMemo, useState } from "react";
 import { BoardPage } from "../features/boards/BoardPage";
 import { BoardsPage } from "../features/boards/BoardsPage";
 import { AlarmRinger } from "../features/alarms/AlarmRinger";
 import { CalendarSidebar } from "../features/calendar/CalendarSidebar";
-import { calendarShown } from "../features/calendar/visibility";
 import { AgentRequests } from "./AgentRequests";
 import { BookmarksButton } from "../features/bookmarks/BookmarksButton";
 import { InboxPage } from "../features/inbox/InboxPage";
@@ -17,17 +19,17 @@ import { FocusProvider } from "../shared/focus/FocusProvider";
 import { InboxStatusProvider, useInboxStatus } from "../shared/inbox/InboxStatus";
 import { ErrorNote, Loading } from "../shared/ui/Status";
 import { useToast } from "../shared/ui/toasts";
-import { colorModeOf, resolveTheme } from "../shared/appearance";
 import { pageTitle } from "../shared/ui/pageTitle";
-import { themeToggle } from "./themeToggle";
+import { useThemeSwitch } from "./useThemeSwitch";
 import { DashboardPage } from "../features/dashboards/DashboardPage";
 import { DashboardsSection } from "../features/dashboards/DashboardsSection";
-import { Link, navigate, usePathname, type Route } from "../shared/router";
+import { Link, usePathname, type Route } from "../shared/router";
 import { useSettings } from "../shared/settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { useWorkspaces } from "../shared/workspaces";
 import { ConnectionIndicator } from "../shared/stream/ConnectionIndicator";
 import { CommandPalette } from "./CommandPalette";
+import { sectionOf, shownGroups, type NavGroup, type Section } from "./nav";
 
 // The settings page carries the whole generated catalog: it loads when opened, not with the app.
 // The session page carries Markdown, diffs and the virtual list (half the app's code): it too
@@ -47,24 +49,6 @@ const AutomationsPage = lazy(() =>
   import("../features/automations/AutomationsPage").then((m) => ({ default: m.AutomationsPage })),
 );
 
-// The agent board is home: it is what a person running agents keeps open.
-const SECTIONS = [
-  { to: "/", label: "Agents", routes: ["sessions", "session"] },
-  { to: "/inbox", label: "Inbox", routes: ["inbox"] },
-  { to: "/boards", label: "Boards", routes: ["boards", "board"] },
-  { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"] },
-  { to: "/calendar", label: "Calendar", routes: ["calendar"] },
-  { to: "/tasks", label: "Tasks", routes: ["tasks", "caught"] },
-  { to: "/bugs", label: "Bug Intake", routes: ["bugs"] },
-  { to: "/runners", label: "Runners", routes: ["runners"] },
-  // The palette names it as the docs do; the sidebar keeps one word.
-  { to: "/work", label: "Work", routes: ["work"], paletteLabel: "Where's my work" },
-  { to: "/automations", label: "Automations", routes: ["automations"] },
-  { to: "/scheduled-messages", label: "Scheduled messages", routes: ["scheduledMessages"] },
-  { to: "/drips", label: "Drips", routes: ["drips", "drip"] },
-  { to: "/settings", label: "Settings", routes: ["settings"] },
-] as const;
-
 export function Shell({ route }: { route: Route }) {
   return (
     <FocusProvider>
@@ -76,8 +60,10 @@ export function Shell({ route }: { route: Route }) {
 }
 
 function ShellLayout({ route }: { route: Route }) {
-  const section = SECTIONS.find((s) => (s.routes as readonly string[]).includes(route.name));
-  const sections = useSections();
+  const section = sectionOf(route.name);
+  const { values } = useSettings();
+  const groups = useMemo(() => shownGroups(values), [values]);
+  const pages = useMemo(() => groups.flatMap((g) => g.sections), [groups]);
   const { needsUser } = useInboxStatus();
   useToastDuration();
   useNextNeedsYouKey();
@@ -122,6 +108,7 @@ function ShellLayout({ route }: { route: Route }) {
         </button>
         <span className="brand">{section?.label ?? "Switchboard"}</span>
         <ConnectionIndicator />
+        <AgentsShortcut current={section?.to === "/"} />
       </header>
       {menuOpen && <div className="menu-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
       <nav className="sidebar" id="sections" aria-label="Sections">
@@ -129,32 +116,20 @@ function ShellLayout({ route }: { route: Route }) {
           Switchboard <ConnectionIndicator />
         </div>
         <WorkspaceSwitcher />
-        <ul className="nav-list">
-          {sections.map((s) => (
-            <li key={s.to}>
-              <Link
-                to={s.to}
-                className="nav-link"
-                aria-current={s === section ? "page" : undefined}
-                // The count is the link's description, so its name stays "Inbox".
-                title={s.to === "/inbox" && needsUser > 0 ? `${needsUser} unread needing you` : undefined}
-              >
-                {s.label}
-                {s.to === "/inbox" && needsUser > 0 && (
-                  <span className="nav-count" aria-hidden="true">
-                    {needsUser}
-                  </span>
-                )}
-              </Link>
-            </li>
+        <div className="sidebar-actions">
+          <CommandPalette pages={pages} onNewSession={openNewSession} />
+          <NewSessionButton />
+          <FocusControls />
+        </div>
+        <div className="nav-groups">
+          {groups.map((group) => (
+            <SectionGroup key={group.heading} group={group} current={section} needsUser={needsUser} />
           ))}
-        </ul>
-        <CommandPalette pages={sections} onNewSession={openNewSession} />
-        <NewSessionButton />
-        <AgentBoardButton />
-        <BookmarksButton />
-        <ColorModeToggle />
-        <FocusControls />
+        </div>
+        <div className="sidebar-foot">
+          <BookmarksButton />
+          <ColorModeToggle />
+        </div>
         <CalendarSidebar />
       </nav>
       <main className="content">
@@ -274,31 +249,6 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
   return <>{children(current.id)}</>;
 }
 
-/**
- * The sidebar's sections, which the palette lists too: Tasks only while `tasksEnabled` is on, Bug
- * Intake while `bugIntakeEnabled` is, Work while `wheresMyWorkEnabled` is, Scheduled messages while
- * `scheduledMessagesEnabled` is and Drips while `dripEnabled` is.
- */
-function useSections() {
-  const { values } = useSettings();
-  const tasksOn = values?.tasksEnabled !== false;
-  const bugsOn = values?.bugIntakeEnabled === true;
-  const workOn = values?.wheresMyWorkEnabled !== false;
-  // The virtual projects: each page is there while its setting surfaces it.
-  const messagesOn = values?.scheduledMessagesEnabled !== false;
-  const dripsOn = values?.dripEnabled !== false;
-  const calendarOn = calendarShown(values);
-  return SECTIONS.filter(
-    (s) =>
-      (s.to !== "/tasks" || tasksOn) &&
-      (s.to !== "/bugs" || bugsOn) &&
-      (s.to !== "/work" || workOn) &&
-      (s.to !== "/scheduled-messages" || messagesOn) &&
-      (s.to !== "/drips" || dripsOn) &&
-      (s.to !== "/calendar" || calendarOn),
-  );
-}
-
 /** Error toasts stay `toastDisplayDurationSeconds`. */
 function useToastDuration() {
   const { values } = useSettings();
@@ -309,36 +259,68 @@ function useToastDuration() {
   }, [seconds, toast]);
 }
 
-/** `agentStatusBoardEnabled` puts the agent board one click away from any page. */
-function AgentBoardButton() {
-  const { values } = useSettings();
-  if (values?.agentStatusBoardEnabled !== true) return null;
+/** A heading and its sections' links: the heading names the list for a screen reader. */
+function SectionGroup({
+  group,
+  current,
+  needsUser,
+}: {
+  group: NavGroup;
+  current: Section | undefined;
+  needsUser: number;
+}) {
+  const headingId = useId();
   return (
-    <button type="button" className="mode-toggle" onClick={() => navigate("/")}>
-      Agent board
-    </button>
+    <div className="nav-group">
+      <h2 className="nav-heading" id={headingId}>
+        {group.heading}
+      </h2>
+      <ul className="nav-list" aria-labelledby={headingId}>
+        {group.sections.map((s) => (
+          <li key={s.to}>
+            <Link
+              to={s.to}
+              className="nav-link"
+              aria-current={s.to === current?.to ? "page" : undefined}
+              // The count is the link's description, so its name stays "Inbox".
+              title={s.to === "/inbox" && needsUser > 0 ? `${needsUser} unread needing you` : undefined}
+            >
+              {s.label}
+              {s.to === "/inbox" && needsUser > 0 && (
+                <span className="nav-count" aria-hidden="true">
+                  {needsUser}
+                </span>
+              )}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
 /**
- * A quick switch between light and dark through the setting the settings page edits ("system"
- * stays there). It names what it does, not the theme shown now.
+ * `agentStatusBoardEnabled` puts the agent board one tap away on a phone, where the sidebar is
+ * behind the menu. It is the sidebar's first entry, so it bears the same name; a wide window shows
+ * that entry on every page and needs no second way there.
  */
-function ColorModeToggle() {
-  const { values, update } = useSettings();
-  const toast = useToast();
-  if (!values) return null;
-  const prefersDark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
-  const toggle = themeToggle(resolveTheme(colorModeOf(values.pmColorMode), prefersDark));
+function AgentsShortcut({ current }: { current: boolean }) {
+  const { values } = useSettings();
+  if (values?.agentStatusBoardEnabled !== true) return null;
   return (
-    <button
-      type="button"
-      className="mode-toggle"
-      onClick={() =>
-        update("pmColorMode", toggle.next).catch((e: unknown) => toast.error(e, "The theme was not changed"))
-      }
-    >
-      {toggle.label}
+    <Link to="/" className="topbar-link touch-link" aria-current={current ? "page" : undefined}>
+      Agents
+    </Link>
+  );
+}
+
+/** A quick switch between light and dark; it names what it does, not the theme shown now. */
+function ColorModeToggle() {
+  const theme = useThemeSwitch();
+  if (!theme) return null;
+  return (
+    <button type="button" className="mode-toggle" onClick={theme.switchTheme}>
+      {theme.label}
     </button>
   );
 }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { NAV_GROUPS, sectionOf, shownGroups } from "./nav";
+
+const shape = (groups: ReturnType<typeof shownGroups>) =>
+  groups.map((g) => [g.heading, g.sections.map((s) => s.label)] as const);
+
+describe("the sidebar's groups", () => {
+  it("put the defaults under four headings, agents first and settings last", () => {
+    expect(shape(shownGroups({}))).toEqual([
+      ["Agents and work", ["Agents", "Inbox", "Work", "Runners"]],
+      ["Planning", ["Boards", "Dashboards", "Calendar", "Tasks"]],
+      ["Automation", ["Automations", "Scheduled messages", "Drips"]],
+      ["System", ["Settings"]],
+    ]);
+  });
+
+  it("leave out what the settings hide, and add Bug Intake while it is on", () => {
+    const groups = shownGroups({
+      wheresMyWorkEnabled: false,
+      tasksEnabled: false,
+      bugIntakeEnabled: true,
+      pmCalendarOverlayEnabled: false,
+      scheduledMessagesEnabled: false,
+      dripEnabled: false,
+    });
+    expect(shape(groups)).toEqual([
+      ["Agents and work", ["Agents", "Inbox", "Runners"]],
+      ["Planning", ["Boards", "Dashboards", "Bug Intake"]],
+      ["Automation", ["Automations"]],
+      ["System", ["Settings"]],
+    ]);
+  });
+
+  it("drop a heading whose every section is hidden", () => {
+    const groups = [
+      { heading: "Shown", sections: [{ to: "/a", label: "A", routes: ["a"] }] },
+      { heading: "Hidden", sections: [{ to: "/b", label: "B", routes: ["b"], shown: () => false }] },
+    ];
+    expect(shownGroups(undefined, groups).map((g) => g.heading)).toEqual(["Shown"]);
+  });
+
+  it("list each address and each route once", () => {
+    const sections = NAV_GROUPS.flatMap((g) => g.sections);
+    const addresses = sections.map((s) => s.to);
+    const routes = sections.flatMap((s) => s.routes);
+    expect(new Set(addresses).size).toBe(addresses.length);
+    expect(new Set(routes).size).toBe(routes.length);
+  });
+});
+
+describe("a route's section", () => {
+  it("is the one that lists it, hidden or not", () => {
+    expect(sectionOf("session")?.label).toBe("Agents");
+    expect(sectionOf("caught")?.label).toBe("Tasks");
+    expect(sectionOf("bugs")?.label).toBe("Bug Intake");
+    expect(sectionOf("drip")?.label).toBe("Drips");
+    expect(sectionOf("notFound")).toBeUndefined();
+  });
+});

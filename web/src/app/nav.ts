@@ -1,0 +1,111 @@
+/**
+ * The app's sections as the sidebar groups them and the palette lists them: each page's address,
+ * the routes that belong to it, the words the palette also finds it by, and the setting that
+ * keeps it out of the sidebar.
+ */
+import { calendarShown } from "../features/calendar/visibility";
+
+type Values = Readonly<Record<string, unknown>> | undefined;
+
+export interface Section {
+  to: string;
+  label: string;
+  /** The route names (shared/router) that are this section's pages. */
+  routes: readonly string[];
+  /** The palette's name for it, when the sidebar's word is too short to search for. */
+  paletteLabel?: string;
+  /** Other words a person types for it in the palette: "sessions" finds Agents. */
+  keywords?: string;
+  /** Whether the settings surface it; always there without one. */
+  shown?: (values: Values) => boolean;
+}
+
+export interface NavGroup {
+  heading: string;
+  sections: readonly Section[];
+}
+
+// The agent board is home, and first: it is what a person running agents keeps open.
+export const NAV_GROUPS: readonly NavGroup[] = [
+  {
+    heading: "Agents and work",
+    sections: [
+      { to: "/", label: "Agents", routes: ["sessions", "session"], keywords: "sessions agent board home" },
+      { to: "/inbox", label: "Inbox", routes: ["inbox"], keywords: "notifications alerts needs you unread" },
+      {
+        to: "/work",
+        label: "Work",
+        routes: ["work"],
+        // The palette names it as the docs do; the sidebar keeps one word.
+        paletteLabel: "Where's my work",
+        keywords: "branches worktrees commits pull requests git",
+        shown: (v) => v?.wheresMyWorkEnabled !== false,
+      },
+      { to: "/runners", label: "Runners", routes: ["runners"], keywords: "machines hosts ssh remote" },
+    ],
+  },
+  {
+    heading: "Planning",
+    sections: [
+      { to: "/boards", label: "Boards", routes: ["boards", "board"], keywords: "projects items kanban" },
+      { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"], keywords: "charts widgets" },
+      {
+        to: "/calendar",
+        label: "Calendar",
+        routes: ["calendar"],
+        keywords: "events agenda sprints month week",
+        shown: calendarShown,
+      },
+      {
+        to: "/tasks",
+        label: "Tasks",
+        routes: ["tasks", "caught"],
+        keywords: "todo to-do checklist",
+        shown: (v) => v?.tasksEnabled !== false,
+      },
+      {
+        to: "/bugs",
+        label: "Bug Intake",
+        routes: ["bugs"],
+        keywords: "bug reports errors triage",
+        shown: (v) => v?.bugIntakeEnabled === true,
+      },
+    ],
+  },
+  {
+    heading: "Automation",
+    sections: [
+      { to: "/automations", label: "Automations", routes: ["automations"], keywords: "recipes schedules rules cron" },
+      {
+        to: "/scheduled-messages",
+        label: "Scheduled messages",
+        routes: ["scheduledMessages"],
+        keywords: "send later",
+        shown: (v) => v?.scheduledMessagesEnabled !== false,
+      },
+      {
+        to: "/drips",
+        label: "Drips",
+        routes: ["drips", "drip"],
+        keywords: "drip sequence",
+        shown: (v) => v?.dripEnabled !== false,
+      },
+    ],
+  },
+  {
+    heading: "System",
+    sections: [{ to: "/settings", label: "Settings", routes: ["settings"], keywords: "preferences options" }],
+  },
+];
+
+/** The groups as the settings surface them: a section its setting hides is left out, and a group left empty too. */
+export function shownGroups(values: Values, groups: readonly NavGroup[] = NAV_GROUPS): NavGroup[] {
+  return groups
+    .map((group) => ({ ...group, sections: group.sections.filter((s) => s.shown?.(values) ?? true) }))
+    .filter((group) => group.sections.length > 0);
+}
+
+/** The section a route belongs to, shown or not: its label names the page's tab. */
+export function sectionOf(routeName: string, groups: readonly NavGroup[] = NAV_GROUPS): Section | undefined {
+  return groups.flatMap((g) => g.sections).find((s) => s.routes.includes(routeName));
+}
