@@ -2,9 +2,10 @@
  * The agent board (`/`, the home page, "Agents" in the sidebar, its heading and its tab title),
  * end to end: a session a script starts through the control API with the cli token appears
  * without a reload and its status moves live; its child sits under it, in the group its status
- * puts it in ("Running", then "Needs you" once it waits); the search, the filters and the archived
+ * puts it in ("Running", then "Needs you" once its turn ends asking; a child whose turn asked
+ * nothing is "done" on its own); the search, the filters and the archived
  * toggle work, and a search that finds only archived sessions says so and shows them on request;
- * the Agent board button follows `agentStatusBoardEnabled` and opens the board from another page;
+ * `agentStatusBoardEnabled` puts an "Agents" link (the sidebar entry's name) in a phone's top bar;
  * j/k select rows, and the selected row carries its actions; titles take the free width and start
  * at one x, the Folder column is there only when folders differ; at 390 px a row's "⋯" menu
  * opens by tap, closes by Escape or a tap outside, and its actions work.
@@ -27,7 +28,7 @@ interface Spawned {
  * when the status moves; `echo` answers at once.
  */
 function writeEngines(dataDir: string, scratchDir: string): void {
-  const gated = `cat >/dev/null; echo compiling the parser; while [ ! -e ${scratchDir}/gate-$APP_SESSION_ID ]; do sleep 0.05; done; echo done`;
+  const gated = `cat >/dev/null; echo compiling the parser; while [ ! -e ${scratchDir}/gate-$APP_SESSION_ID ]; do sleep 0.05; done; echo 'Built the parser. Should I ship it?'`;
   writeFileSync(
     join(dataDir, "engines.toml"),
     `[engines.gated]\nkind = "command"\ncommand = ["/bin/sh", "-c", ${JSON.stringify(gated)}]\n\n` +
@@ -85,8 +86,10 @@ test("a session started through the API shows up live, moves live, and filters a
   // A child, spawned naming the parent: drawn under it, one level in, and collapsible.
   const child = await spawn("echo", "Child job", parent.id);
   await page.locator(`tr[data-session-id="${child.id}"][data-status="waiting_for_input"]`).waitFor();
-  // Its status says it waits, once: no activity line repeats it.
-  expect(await row(page, child.id).locator(".tag").textContent()).toBe("waiting for input");
+  // Its turn said its prompt back and asked nothing: done, and said once (no activity line repeats it).
+  await row(page, child.id)
+    .locator(".pill", { hasText: /^Done$/ })
+    .waitFor();
   expect(await row(page, child.id).locator(".session-now").count()).toBe(0);
   const order = await page
     .locator("tr[data-session-id]")
@@ -100,7 +103,7 @@ test("a session started through the API shows up live, moves live, and filters a
   const search = page.getByRole("searchbox", { name: "Search sessions" });
   await search.fill("child JOB");
   await parentRow.waitFor({ state: "detached" });
-  await page.locator(`tr[data-group="needs_you"][data-session-id="${child.id}"]`).waitFor();
+  await page.locator(`tr[data-group="done"][data-session-id="${child.id}"]`).waitFor();
   await search.fill("no such words");
   await page.getByText("No session matches these filters.").waitFor();
   await search.fill("");
@@ -114,7 +117,7 @@ test("a session started through the API shows up live, moves live, and filters a
   writeFileSync(join(e2e.server.scratchDir, `gate-${parent.id}`), "");
   await page.locator(`tr[data-session-id="${parent.id}"][data-status="waiting_for_input"]`).waitFor();
   expect(await statusOf(parent.id)).toBe("waiting_for_input");
-  // Now it waits for the user: its group is "Needs you", the first.
+  // Its turn ended asking: it waits for the user, so its group is "Needs you", the first.
   await page.locator(`tr[data-group="needs_you"][data-session-id="${parent.id}"]`).waitFor();
   expect(await page.locator("tr.board-group").first().getAttribute("data-group")).toBe("needs_you");
 
@@ -145,20 +148,27 @@ test("a session started through the API shows up live, moves live, and filters a
   await context.close();
 });
 
-test("the Agent board button follows agentStatusBoardEnabled and opens the board", async () => {
+test("agentStatusBoardEnabled puts an Agents link in the phone's top bar, named as the sidebar's entry", async () => {
   await setSetting(e2e.server, "agentStatusBoardEnabled", false);
   const { context, page } = await loggedInPage(e2e, "/inbox");
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole("heading", { name: "Inbox", exact: true }).waitFor();
-  const button = page.getByRole("button", { name: "Agent board" });
-  expect(await button.count()).toBe(0);
+  const shortcut = page.locator(".topbar").getByRole("link", { name: "Agents", exact: true });
+  expect(await shortcut.count()).toBe(0);
   // The settings provider follows `settings` events: no reload needed.
   await setSetting(e2e.server, "agentStatusBoardEnabled", true);
-  await button.waitFor();
-  await button.click();
+  await shortcut.click();
   await page.getByRole("heading", { name: "Agents", exact: true }).waitFor();
   expect(new URL(page.url()).pathname).toBe("/");
+  expect(await shortcut.getAttribute("aria-current")).toBe("page");
+  // A wide window lists Agents first in the sidebar on every page: no second way there, by another name.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shortcut.waitFor({ state: "hidden" });
+  expect(await page.getByRole("button", { name: "Agent board" }).count()).toBe(0);
+  const sidebar = page.getByRole("navigation", { name: "Sections", exact: true });
+  expect(await sidebar.getByRole("link", { name: "Agents", exact: true }).getAttribute("aria-current")).toBe("page");
   await setSetting(e2e.server, "agentStatusBoardEnabled", false);
-  await button.waitFor({ state: "detached" });
+  await shortcut.waitFor({ state: "detached" });
   await context.close();
 });
 

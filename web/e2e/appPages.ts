@@ -27,6 +27,8 @@ export interface AppPage {
   readonly title: string | null;
   /** Opened without the owner's cookie: the login page and a published dashboard. */
   readonly anonymous?: boolean;
+  /** What the screen shows of the demo, for docs/screens/README.md. */
+  readonly shows: string;
 }
 
 /** The app's tab titles end so; the inbox badge ("(3) ") in front is not the page's. */
@@ -82,27 +84,62 @@ function section(
   slug: string,
   path: string,
   name: string,
+  shows: string,
   { heading = name, tabName = name }: { heading?: string; tabName?: string } = {},
 ): AppPage {
-  return { slug, name, path, ready: { heading }, title: pageTitle(tabName) };
+  return { slug, name, path, shows, ready: { heading }, title: pageTitle(tabName) };
 }
 
 /** The sections' pages, as the sidebar names them (web/src/app/Shell.tsx) and as they head themselves. */
 const SECTIONS: readonly AppPage[] = [
-  section("agents", "/", "Agents"),
-  section("inbox", "/inbox", "Inbox"),
-  section("boards", "/boards", "Boards"),
-  section("dashboards", "/dashboards", "Dashboards"),
-  section("calendar", "/calendar", "Calendar"),
-  section("tasks", "/tasks", "Tasks"),
-  section("tasks-caught", "/tasks/caught", "Tasks: caught", { heading: "Tasks", tabName: "Tasks" }),
-  section("bugs", "/bugs", "Bug Intake"),
-  section("runners", "/runners", "Runners"),
-  section("work", "/work", "Work", { heading: "Where's my work" }),
-  section("automations", "/automations", "Automations"),
-  section("scheduled-messages", "/scheduled-messages", "Scheduled messages"),
-  section("drips", "/drips", "Drips"),
-  section("settings", "/settings", "Settings"),
+  section(
+    "agents",
+    "/",
+    "Agents",
+    "The agent board: what asked or failed under Needs you (with a reply box), what runs, and turns that did their work under Done.",
+  ),
+  section(
+    "inbox",
+    "/inbox",
+    "Inbox",
+    "Needs you first (sessions that asked or failed), then the rows by category, with a setting's fix as a button where a setting refused a run.",
+  ),
+  section("boards", "/boards", "Boards", "The workspace's boards."),
+  section("dashboards", "/dashboards", "Dashboards", "The workspace's dashboards."),
+  section(
+    "calendar",
+    "/calendar",
+    "Calendar",
+    "The month with each sprint named by its board, a legend of board colours, +N more on a busy day; a phone opens the agenda.",
+  ),
+  section("tasks", "/tasks", "Tasks", "Tasks by state, from tasks.md and sessions."),
+  section("tasks-caught", "/tasks/caught", "Tasks: caught", "Follow-ups caught from sessions, to keep or drop.", {
+    heading: "Tasks",
+    tabName: "Tasks",
+  }),
+  section("bugs", "/bugs", "Bug Intake", "Bug reports and their triage sessions."),
+  section("runners", "/runners", "Runners", "Where sessions can run: this machine and runners.toml's hosts."),
+  section(
+    "work",
+    "/work",
+    "Work",
+    "Work by state, each card led by its session's title, commits ahead and behind in words, Pull request only where a code host is set up.",
+    { heading: "Where's my work" },
+  ),
+  section(
+    "automations",
+    "/automations",
+    "Automations",
+    "Recipes with their runs (each titled by what it was about and when), schedules and rules, with Run now and Test.",
+  ),
+  section(
+    "scheduled-messages",
+    "/scheduled-messages",
+    "Scheduled messages",
+    "Messages to sessions at a time, with the one schedule picker.",
+  ),
+  section("drips", "/drips", "Drips", "Queues of messages released on a schedule, with Release next now."),
+  section("settings", "/settings", "Settings", "Every setting by section, in plain words."),
 ];
 
 /**
@@ -130,6 +167,7 @@ export async function appPages(server: RunningServer): Promise<AppPage[]> {
       pattern: "/sessions/:id",
       ready: { heading: name },
       title: pageTitle(name),
+      shows: "One session: its status, its transcript folded to its answers, and the composer.",
     },
     {
       slug: "board",
@@ -138,6 +176,7 @@ export async function appPages(server: RunningServer): Promise<AppPage[]> {
       pattern: "/boards/:id",
       ready: { heading: board.name },
       title: pageTitle(board.name),
+      shows: "A board's groups and items with their typed columns.",
     },
     {
       slug: "dashboard",
@@ -146,6 +185,7 @@ export async function appPages(server: RunningServer): Promise<AppPage[]> {
       pattern: "/dashboards/:id",
       ready: { selector: "[data-filter-key]" },
       title: pageTitle(dashboard.name),
+      shows: "A dashboard's widgets over its boards, under one filter toolbar.",
     },
     {
       slug: "drip",
@@ -154,6 +194,7 @@ export async function appPages(server: RunningServer): Promise<AppPage[]> {
       pattern: "/drips/:id",
       ready: { heading: drip.name },
       title: pageTitle(drip.name),
+      shows: "One drip: its items, what went out, and what comes next.",
     },
     {
       slug: "public-dashboard",
@@ -163,6 +204,7 @@ export async function appPages(server: RunningServer): Promise<AppPage[]> {
       ready: { heading: dashboard.name },
       title: pageTitle(dashboard.name),
       anonymous: true,
+      shows: "A dashboard published to the web, as a visitor without a login sees it.",
     },
     {
       slug: "login",
@@ -172,8 +214,16 @@ export async function appPages(server: RunningServer): Promise<AppPage[]> {
       ready: { heading: "Switchboard" },
       title: null,
       anonymous: true,
+      shows: "The login page a signed-out visitor meets.",
     },
-    { slug: "not-found", name: "Not found", path: "/no/such/page", ready: { heading: "Not found" }, title: null },
+    {
+      slug: "not-found",
+      name: "Not found",
+      path: "/no/such/page",
+      ready: { heading: "Not found" },
+      title: null,
+      shows: "An address the app does not know.",
+    },
   ];
 }
 

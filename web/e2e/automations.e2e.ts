@@ -6,9 +6,12 @@
  * from the inbox row's Approve button, after which the row is read and the schedule active; a rule
  * made in the page (a webhook delivery whose `ref` is main runs a recipe), fired by one delivery
  * and not another, with the firing and its session in its history; and a rule an agent made,
- * approved from the inbox. The page, filled, does not scroll sideways at 390 px.
+ * approved from the inbox. The page, filled, does not scroll sideways at 390 px. A rule whose run
+ * a setting refuses moves its item to the rule's failed status, and its inbox row names the setting
+ * by its label and opens the settings page at that setting's row.
  */
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, expect, test } from "vitest";
 import type { Page } from "playwright-core";
@@ -20,7 +23,8 @@ import type {
   Rule,
   RuleList,
 } from "../src/shared/api/types.generated";
-import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, startSessionInPage } from "./harness";
+import { everyLook } from "./axe";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, startSessionInPage, until } from "./harness";
 
 const e2e = serverAndBrowser();
 
@@ -53,6 +57,15 @@ async function written(path: string): Promise<string> {
   throw new Error(`${path} was never written`);
 }
 
+/**
+ * Photographs the page as it is at 1440 and 390 px in the light and dark themes (into
+ * AUTOMATIONS_SCREENSHOTS, or a fresh folder), and finds no serious axe violation in any.
+ */
+async function shoot(page: Page, name: string) {
+  const dir = process.env.AUTOMATIONS_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "automations-shots-"));
+  expect(await everyLook(e2e.server, page, name, dir)).toEqual({});
+}
+
 const card = (page: Page, name: string) => page.locator("li[data-recipe-id]", { hasText: name });
 
 test("a recipe is made in the page, run with a value, and its run is in the history", async () => {
@@ -68,6 +81,10 @@ test("a recipe is made in the page, run with a value, and its run is in the hist
   await dialog.getByLabel("Folder").fill(e2e.server.scratchDir);
   await dialog.getByLabel("Prompt").fill("Triage the issues labelled {{label}}");
   await dialog.getByText("Each run asks for {{label}}.").waitFor();
+  // The permission level is what docs/automations.md says it is: the run's, for its whole life.
+  await dialog.getByText("Permission level and spend cap").click();
+  await dialog.getByText(/keeps this level for its whole life/).waitFor();
+  expect(await dialog.textContent()).not.toContain("for now");
   await dialog.getByRole("button", { name: "Save recipe" }).click();
   await dialog.waitFor({ state: "detached" });
   const triage = card(page, "Triage");
@@ -152,26 +169,44 @@ test("a schedule is made in the page, and one an agent made is approved from the
   const errors = consoleErrors(page);
   await page.getByText("No schedules yet.").waitFor();
 
-  // Made in the page: a bad pattern is refused beside the field, then the schedule is active.
+  // Made in the page: every problem is said at once, each under its field, in words.
   await page.getByRole("button", { name: "New schedule" }).click();
   const dialog = page.getByRole("dialog", { name: "New schedule" });
   await dialog.getByLabel("Recipe").selectOption({ label: "Triage" });
   const zone = dialog.getByRole("combobox", { name: "Time zone" });
   expect(await zone.inputValue()).toBe(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
-  await zone.fill("Europe/Berlin");
+  // The one picker: presets first, then a custom cron pattern or RRULE.
+  const repeats = dialog.getByLabel("Repeats");
+  expect(await repeats.inputValue()).toBe("daily");
+  await repeats.selectOption("custom");
+  await zone.fill("Mars/Olympus");
   const pattern = dialog.getByRole("textbox", { name: /Cron pattern/ });
-  await pattern.fill("61 2 * * *");
-  await dialog.getByRole("textbox", { name: "label", exact: true }).fill("bug");
+  await pattern.fill("61 25 * * *");
   await dialog.getByRole("button", { name: "Save schedule" }).click();
-  await page.locator("#schedule-form-cron-error").waitFor();
-  expect(await pattern.getAttribute("aria-invalid")).toBe("true");
-  await pattern.fill("30 2 * * *");
-  await dialog.getByText("Runs every day at 02:30.").waitFor();
+  const said = async (field: string) => (await page.locator(`#schedule-form-${field}-error`).textContent()) ?? "";
+  await page.locator("#schedule-form-values-error").waitFor();
+  expect(await said("cron")).toBe("The minute must be 0–59, not 61. The hour must be 0–23, not 25.");
+  expect(await said("timeZone")).toBe("No time zone is called Mars/Olympus: use a name such as Europe/Berlin.");
+  expect(await said("values")).toBe("Give a value for {{label}}.");
+  for (const field of [pattern, zone]) expect(await field.getAttribute("aria-invalid")).toBe("true");
+  await shoot(page, "schedule-errors");
+  await zone.fill("Europe/Berlin");
+  await dialog.getByRole("textbox", { name: "label", exact: true }).fill("bug");
+  await repeats.selectOption("daily");
+  await dialog.getByLabel("At", { exact: true }).fill("02:30");
+  // The next three times, in words.
+  await dialog.getByText(/^Next: .* at 02:30, .* at 02:30 and .* at 02:30\.$/).waitFor();
+  await shoot(page, "schedule-picker");
   await dialog.getByRole("button", { name: "Save schedule" }).click();
   await dialog.waitFor({ state: "detached" });
   const made = page.locator("li[data-schedule-id]", { hasText: "Every day at 02:30" });
   await made.getByText("Active", { exact: true }).waitFor();
   await made.getByText("Europe/Berlin").waitFor();
+
+  // Run now: the recipe with the schedule's values, at once; its ticks go on.
+  await made.getByRole("button", { name: "Run now" }).click();
+  await made.getByRole("status").getByText("Run started.").waitFor();
+  await made.getByRole("link", { name: "Open its session" }).waitFor();
 
   // An agent's schedule waits for approval, told by a row in the inbox.
   const holderId = await startSessionInPage(page, { engine: "holder", prompt: "hold", title: "Holder" });
@@ -271,6 +306,13 @@ test("a rule is made in the page, fires, and one an agent made is approved from 
   expect(await history.locator("tbody tr").count()).toBe(1);
   await history.getByRole("link", { name: "Open" }).waitFor();
 
+  // Test: a dry run says what the rule would do, and does nothing.
+  await rule.getByRole("button", { name: "Test" }).click();
+  const test = rule.getByRole("status", { name: "Test" });
+  await test.getByText("Start a session of the recipe “Quick check”.").waitFor();
+  await test.getByText("Nothing would stop it today.").waitFor();
+  expect(await history.locator("tbody tr").count()).toBe(1);
+
   // An agent's rule waits for approval, told by a row in the inbox.
   const holderId = await startSessionInPage(page, { engine: "holder", prompt: "hold", title: "Rule holder" });
   const token = await written(join(e2e.server.scratchDir, `token-${holderId}`));
@@ -325,5 +367,77 @@ test("the page, filled, fits a phone's width", async () => {
     });
     expect(faults, tab).toEqual([]);
   }
+  await context.close();
+});
+
+test("a rule whose run a setting refuses fails its item, and its inbox row opens that setting", async () => {
+  const api = e2e.server.api.bind(e2e.server);
+  const before = (await api<{ value: number }>("GET", "/settings/agentDrivenMaxConcurrent")).body.value;
+  await setSetting(e2e.server, "agentDrivenMaxConcurrent", 0);
+  const workspace = (await api<{ id: string }>("POST", "/workspaces", { name: "Agent work" })).body;
+  const board = (
+    await api<{ id: string }>("POST", "/boards", {
+      workspaceId: workspace.id,
+      name: "Agent tasks",
+      preset: "first-agent-board",
+    })
+  ).body;
+  const item = (
+    await api<{ id: string }>("POST", `/boards/${board.id}/items`, {
+      name: "Fix the login",
+      values: { prompt: "Tokens expire too early.", status: "Queued" },
+    })
+  ).body;
+  const recipe = (
+    await api<{ id: string }>("POST", "/recipes", {
+      name: "Work an item",
+      engine: "echo",
+      cwd: e2e.server.scratchDir,
+      prompt: "{{item.name}}",
+    })
+  ).body;
+  const rule = await api("POST", "/rules", {
+    name: "Agent loop",
+    when: { kind: "item_status", boardId: board.id, status: "Ready for agent" },
+    then: [
+      {
+        kind: "start_recipe",
+        recipeId: recipe.id,
+        item: { runningStatus: "Running", finishedStatus: "Review", failedStatus: "Failed" },
+      },
+    ],
+  });
+  expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+  await api("PATCH", `/items/${item.id}`, { values: { status: "Ready for agent" } });
+  // The item does not sit in "Ready for agent" as if an agent were on it.
+  await until(
+    () => api<{ values: Record<string, unknown> }>("GET", `/items/${item.id}`).then((r) => r.body),
+    (read) => read.values.status === "Failed",
+  );
+
+  const { context, page } = await loggedInPage(e2e, "/inbox");
+  const errors = consoleErrors(page);
+  const row = page.locator("li[data-row-id]", { hasText: "A run of the recipe Work an item did not finish" });
+  await row.waitFor();
+  // The reason names the setting as the settings page does, and one button opens it there.
+  const fix = row.getByRole("button", { name: /^Open setting: / });
+  const label = ((await fix.textContent()) ?? "").replace("Open setting: ", "");
+  expect(label).not.toBe("agentDrivenMaxConcurrent");
+  expect(await row.textContent()).toContain(label);
+  await shoot(page, "run-refused");
+  await fix.click();
+  await page.waitForURL(/\/settings#agentDrivenMaxConcurrent$/);
+  const target = page.locator('.setting-targeted[data-setting="agentDrivenMaxConcurrent"]');
+  await target.waitFor();
+  await expect.poll(() => target.evaluate((el) => el.getBoundingClientRect().top >= 0)).toBe(true);
+
+  // The recipe's run history is where the row's Open goes: the run is there with why it failed.
+  await page.goto(`${e2e.server.uiUrl}/automations#runs=${recipe.id}`);
+  await page
+    .getByRole("table", { name: "Runs of Work an item" })
+    .getByText(/did not start|could not start/)
+    .waitFor();
+  await setSetting(e2e.server, "agentDrivenMaxConcurrent", before);
+  expect(errors).toEqual([]);
   await context.close();
 });

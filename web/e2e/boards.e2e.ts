@@ -143,7 +143,7 @@ test("every column type is edited in place and kept across a reload", async () =
   expect(await cell(page, "Alpha", "due").innerText()).toBe("Mar 14, 2025");
   expect(await cell(page, "Alpha", "sprint").innerText()).toBe("Mar 3, 2025 – Mar 16, 2025");
   expect(await page.getByRole("checkbox", { name: "Shipped of Alpha" }).isChecked()).toBe(true);
-  expect(await cell(page, "Alpha", "tags").locator(".tag").allInnerTexts()).toEqual(["backend", "urgent"]);
+  expect(await cell(page, "Alpha", "tags").locator(".pill").allInnerTexts()).toEqual(["backend", "urgent"]);
   await context.close();
 });
 

@@ -13,13 +13,13 @@
  * at 1440 and 390 px in both themes, where it is photographed.
  */
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Item, Occurrence } from "../src/shared/api/types.generated";
+import { seriousFindings } from "./axe";
 import { consoleErrors, createBoard, loggedInPage, serverAndBrowser, setSetting, until } from "./harness";
 
 const e2e = serverAndBrowser();
@@ -454,7 +454,7 @@ test("on a phone the page opens in Agenda with whole titles; the month and the w
     const sprint6 = today.locator('.cal-entry[data-kind="sprint"] .cal-entry-title');
     expect(await sprint6.textContent()).toBe("Sprint 6 · Platform");
     expect(await sprint6.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-    found[`${theme} agenda`] = await axeViolations(page);
+    found[`${theme} agenda`] = await seriousFindings(page);
 
     // The month: a day is a button with a count; tapping the busy day lists its 36 items.
     await page.getByRole("tab", { name: "Month" }).click();
@@ -470,11 +470,11 @@ test("on a phone the page opens in Agenda with whole titles; the month and the w
     await expect.poll(() => list.locator(".cal-entry").count()).toBe(BUSY_COUNT);
     const title = list.locator(".cal-entry-title").first();
     expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-    found[`${theme} month`] = await axeViolations(page);
+    found[`${theme} month`] = await seriousFindings(page);
 
     await page.getByRole("tab", { name: "Week" }).click();
     await expect.poll(() => days.count()).toBe(7);
-    found[`${theme} week`] = await axeViolations(page);
+    found[`${theme} week`] = await seriousFindings(page);
     if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
       found[`${theme} week`]?.push("the page scrolls sideways");
     }
@@ -483,20 +483,6 @@ test("on a phone the page opens in Agenda with whole titles; the month and the w
   expect(Object.fromEntries(Object.entries(found).filter(([, faults]) => faults.length > 0))).toEqual({});
   await context.close();
 });
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations on the page as drawn. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (c: Document) => Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document)).violations;
-  })) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 test("the page passes axe and fits 1440 and 390 px in each view and theme; screenshots", async () => {
   const dir = process.env.CALENDAR_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "calendar-shots-"));
@@ -511,13 +497,13 @@ test("the page passes axe and fits 1440 and 390 px in each view and theme; scree
         await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
         await page.locator(".cal-month, .cal-weekview, .cal-agenda, .cal-compact").first().waitFor();
         await page.waitForLoadState("networkidle");
-        const faults = await axeViolations(page);
+        const faults = await seriousFindings(page);
         const suffix = theme === "dark" ? "-dark" : "";
         if (view === "month" && width === 1440) {
           // The busy day's list, open over the month.
           await page.locator(".cal-more-button").first().click();
           await page.locator(".cal-day-popover").waitFor();
-          faults.push(...(await axeViolations(page)));
+          faults.push(...(await seriousFindings(page)));
           await page.screenshot({ path: join(dir, `calendar-month-more-${width}${suffix}.png`) });
           await page.keyboard.press("Escape");
         }

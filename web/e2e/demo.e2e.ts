@@ -66,7 +66,7 @@ test("the demo's waiting session, answered in the UI, runs a second turn with st
   // The second turn reports its work and asks nothing: done, not waiting on the user.
   await page
     .getByTestId("session-status")
-    .filter({ hasText: /^done$/ })
+    .filter({ hasText: /^Done$/ })
     .waitFor();
 
   const second = (await entries(waiting.id)).filter((e) => e.turn === 2);

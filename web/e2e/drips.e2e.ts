@@ -221,21 +221,24 @@ test("the pages make, list and pause scheduled messages and drips, and follow th
   await page.getByRole("button", { name: "New message" }).click();
   const form = page.getByRole("form", { name: "New scheduled message" });
   await form.getByLabel(/^Note/).fill("# Weekly review\n\n- What shipped?\n- What is stuck?");
-  await form.getByLabel("Repeat").selectOption("rrule");
-  await form.getByLabel(/^RRULE/).fill("FREQ=WEEKLY;BYDAY=XX");
+  await form.getByLabel("Repeats").selectOption("custom");
+  await form.getByRole("radio", { name: "RRULE" }).check();
+  await form.getByRole("textbox", { name: /^RRULE/ }).fill("FREQ=WEEKLY;BYDAY=XX");
   await form.getByLabel("Time zone").fill("Europe/Berlin");
   await form.getByRole("button", { name: "Schedule" }).click();
   // The server's refusal shows beside the field it names.
   await form.locator("[aria-invalid=true]").waitFor();
   await shoot(page, "message-form", 390);
   await page.setViewportSize({ width: 1400, height: 900 });
-  await form.getByLabel("Repeat").selectOption("weekly");
-  await form.getByLabel(/^Day/).selectOption("FR");
+  await form.getByLabel("Repeats").selectOption("weekly");
+  await form.getByRole("combobox", { name: /^On\b/ }).selectOption("5");
   await form.locator("input[type=time]").fill("16:30");
+  // The picker says when it comes next, in words.
+  await form.getByText(/^Next: .*Friday .*at 16:30/).waitFor();
   await form.getByRole("button", { name: "Schedule" }).click();
   const card = page.locator("li[data-message-id]", { hasText: "Weekly review" });
   await card.waitFor();
-  await card.getByText("Every Friday at 16:30").waitFor();
+  await card.getByText("Every week on Friday at 16:30").waitFor();
   await card.getByRole("button", { name: "Pause" }).click();
   await card.locator(".drip-state", { hasText: "Paused" }).waitFor();
   await shoot(page, "scheduled-messages", 1440);
@@ -264,6 +267,11 @@ test("the pages make, list and pause scheduled messages and drips, and follow th
   await detail.locator("iframe.drip-frame").waitFor();
   await shoot(page, "drips", 1440);
   await shoot(page, "drips", 390);
+  await page.setViewportSize({ width: 1400, height: 900 });
+
+  // Release next now: the first file goes at once, and the queue says so.
+  await detail.getByRole("button", { name: "Release next now" }).click();
+  await detail.getByText("2 waiting · 1 released").waitFor();
 
   // The settings surface the pages: off, they leave the sidebar.
   await page.setViewportSize({ width: 1400, height: 900 });

@@ -99,7 +99,7 @@ test("a session is paused and resumed from its page", async () => {
 
   // The board says it too, once.
   await page.goto(`${e2e.server.uiUrl}/sessions`);
-  await page.locator(`tr[data-session-id="${id}"][data-status="paused"] .tag`).filter({ hasText: "paused" }).waitFor();
+  await page.locator(`tr[data-session-id="${id}"][data-status="paused"] .pill`).filter({ hasText: "paused" }).waitFor();
   expect(await page.locator(`tr[data-session-id="${id}"] .stop-reason`).count()).toBe(0);
 
   await page.goto(`${e2e.server.uiUrl}/sessions/${id}`);

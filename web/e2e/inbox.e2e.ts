@@ -54,7 +54,7 @@ test("a failed session, a webhook delivery and an alert appear on the inbox page
   await webhookRow.waitFor();
   const webhookId = (await webhookRow.getAttribute("data-row-id")) ?? "";
   // Its category in words, and its time relative, the exact time on hover.
-  await webhookRow.locator(".tag", { hasText: "Webhook" }).waitFor();
+  await webhookRow.locator(".pill", { hasText: "Webhook" }).waitFor();
   const time = webhookRow.locator("time");
   expect(await time.innerText()).toMatch(/^(just now|\d+ s ago)$/);
   expect(await time.getAttribute("title")).toMatch(/\d/);

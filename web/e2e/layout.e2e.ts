@@ -57,6 +57,7 @@ async function pages(): Promise<AppPage[]> {
         path: `/sessions/${reply.body.id}`,
         ready: { heading: title },
         title: pageTitle(title),
+        shows: "A session on an echo engine, for the layout checks.",
       },
     ];
   }

@@ -89,11 +89,11 @@ function readme(targets: readonly AppPage[], notes: readonly string[]): string {
     "dark, against a fresh `switchboard serve --demo`. Written by `make screens`",
     "(web/e2e/screens.ts), which also writes this file: do not edit it by hand.",
     "",
-    `| Page | Path | ${columns.map(([size, theme]) => `${size.width} ${theme}`).join(" | ")} |`,
-    `| --- | --- | ${columns.map(() => "---").join(" | ")} |`,
+    `| Page | Path | What it shows | ${columns.map(([size, theme]) => `${size.width} ${theme}`).join(" | ")} |`,
+    `| --- | --- | --- | ${columns.map(() => "---").join(" | ")} |`,
     ...targets.map(
       (target) =>
-        `| ${target.name.replaceAll("|", "\\|")} | \`${target.pattern ?? target.path}\` | ${columns
+        `| ${target.name.replaceAll("|", "\\|")} | \`${target.pattern ?? target.path}\` | ${target.shows} | ${columns
           .map(([size, theme]) => cell(target, size, theme))
           .join(" | ")} |`,
     ),

@@ -1,11 +1,14 @@
 /**
  * "Where's my work" against a real server: a worktree session of a `command` engine that commits
- * is listed with its branch and last commit. A pull request and reviews need a code host and a
+ * is listed by its session's title, with its branch beside it, where it stands in words ("1 commit
+ * ahead"), what no remote has said once, and its last commit. Pushed to a remote on a folder (no
+ * code host), it is not offered a pull request. A pull request and reviews need a code host and a
  * model, which this file has neither of: they are added to the server's own answer to
  * `GET /work`. Then the card shows the pull request's number and state and a summary of the
  * findings that opens onto them, high first; a pull request opened through the host's API is
  * linked in place, without a new tab; and the session's page shows the same findings under
- * Review, which a session whose work nobody reviewed does not have.
+ * Review, which a session whose work nobody reviewed does not have. The page passes axe-core and
+ * fits 1440 and 390 px in both themes.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +17,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Page } from "playwright-core";
 import type { PullRequest, WorkEntry, WorkReview } from "../src/shared/api/types.generated";
-import { consoleErrors, loggedInPage, serverAndBrowser, waitForStatus } from "./harness";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, waitForStatus } from "./harness";
+import { seriousFindings } from "./axe";
 
 const e2e = serverAndBrowser();
 let repo: string;
@@ -30,6 +34,11 @@ beforeAll(async () => {
   writeFileSync(join(repo, "README.md"), "# App\n");
   git("add", ".");
   git("commit", "--quiet", "-m", "first");
+  // A remote on a folder: work can be pushed, and no code host takes a pull request there.
+  const remote = join(repo, "..", "remote.git");
+  execFileSync("git", ["init", "--quiet", "--bare", remote]);
+  git("remote", "add", "origin", remote);
+  git("push", "--quiet", "--set-upstream", "origin", "HEAD");
   writeFileSync(
     join(e2e.server.dataDir, "engines.toml"),
     `[engines.commit]\nkind = "command"\ncommand = ["/bin/sh", "-c", ${JSON.stringify(COMMIT)}]\n`,
@@ -85,6 +94,7 @@ async function withCodeHostAndReviews(page: Page, id: string): Promise<void> {
       if (!entry.sessions.includes(id)) continue;
       entry.reviews = REVIEWS;
       entry.codeHost = "work";
+      entry.pullRequestHost = "work";
       entry.pullRequest = opened;
       if (opened === null) entry.actions = [...entry.actions, "pull-request"];
     }
@@ -108,11 +118,16 @@ test("work is listed with its pull request and reviews, and the session page sho
   await page.getByRole("heading", { name: "Where's my work" }).waitFor();
   const id = await committedAndStopped(page);
 
-  // The server's own entry: stranded (its commit is on no remote), with its last commit.
+  // The server's own entry: stranded (its commit is on no remote), named by its session's title.
   await page.reload();
   const card = page.locator(".work-card", { hasText: "agent work" });
   await card.waitFor();
   expect(await card.locator(".work-state").textContent()).toBe("Stranded");
+  expect(await card.getByRole("heading").textContent()).toBe("Commit");
+  expect(await card.locator(".work-branch").textContent()).toMatch(/^switchboard\//);
+  expect(await card.locator(".work-summary").textContent()).toBe("1 commit ahead · 1 commit on no remote");
+  // Said once: the summary counts what the state's reason would repeat.
+  expect((await card.textContent())?.match(/on no remote/g)).toHaveLength(1);
   expect(await card.locator(".review").count()).toBe(0);
 
   // Diff opens the session's changed files, brought into view.
@@ -124,21 +139,29 @@ test("work is listed with its pull request and reviews, and the session page sho
   await page.goto(`${e2e.server.uiUrl}/work`);
   await card.waitFor();
 
+  // Pushed to a remote on no code host: waiting on review, and no pull request offered.
+  await card.getByRole("button", { name: "Push" }).click();
+  await card.locator(".work-state", { hasText: "Waiting on review" }).waitFor();
+  expect(await card.locator(".work-summary").textContent()).toBe("1 commit ahead");
+  expect(await card.getByRole("button", { name: "Pull request" }).count()).toBe(0);
+
   await withCodeHostAndReviews(page, id);
   await page.reload();
   const summary = card.locator("summary", { hasText: "Review: 2 findings · 1 high · 1 low · 1 review failed" });
   await summary.click();
   const findings = card.getByRole("list", { name: "Review findings" }).getByRole("listitem");
   expect(await findings.allTextContents()).toEqual([
-    "highagent.txt:1criticWrites the process id where a secret belongs.",
-    "lowagent.txtcriticNo trailing context.",
+    "Highagent.txt:1criticWrites the process id where a secret belongs.",
+    "Lowagent.txtcriticNo trailing context.",
   ]);
   await card.getByText("linter could not review").waitFor();
 
   // Opened through the host's API: linked on the card, no tab opened, and the list read again.
   let tabs = 0;
   context.on("page", () => (tabs += 1));
-  await card.getByRole("button", { name: "Pull request" }).click();
+  const open = card.getByRole("button", { name: "Pull request" });
+  expect(await open.getAttribute("title")).toBe("Open a pull request on work");
+  await open.click();
   const status = card.getByRole("status");
   await status.getByText("Pull request opened:").waitFor();
   expect(await status.getByRole("link").getAttribute("href")).toBe("https://git.example.com/app/pull/7");
@@ -147,7 +170,7 @@ test("work is listed with its pull request and reviews, and the session page sho
   expect(await link.textContent()).toBe("#7");
   expect(await link.getAttribute("target")).toBe("_blank");
   expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
-  expect(await card.locator(".work-pr-state").textContent()).toBe("open");
+  expect(await card.locator(".work-pr-state").textContent()).toBe("Open");
   expect(tabs).toBe(0);
 
   await page.goto(`${e2e.server.uiUrl}/sessions/${id}`);
@@ -162,5 +185,39 @@ test("work is listed with its pull request and reviews, and the session page sho
   await page.getByTestId("session-status").waitFor();
   expect(await review.count()).toBe(0);
   expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("the page passes axe and fits 1440 and 390 px in both themes; screenshots", async () => {
+  const dir = process.env.WORK_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "work-shots-"));
+  // The first test's work, as a recipe run names its session, with a change left uncommitted.
+  const listed = await e2e.server.api<{ work: WorkEntry[] }>("GET", "/work");
+  const work = listed.body.work[0];
+  if (!work?.checkout) throw new Error("the first test leaves a piece of work with its checkout");
+  const title = "Triage issues — repo=web, label=bug, milestone=Sprint 6, 27 Nov 10:00";
+  expect((await e2e.server.api("PATCH", `/sessions/${work.sessionId}`, { title })).status).toBe(200);
+  writeFileSync(join(work.checkout, "wip.txt"), "half done\n");
+  const { context, page } = await loggedInPage(e2e, "/work");
+  // Logged in (the login page's redirect done) before the page is opened again at each size.
+  await page.getByRole("heading", { name: "Where's my work" }).waitFor();
+  const found: Record<string, string[]> = {};
+  for (const theme of ["light", "dark"] as const) {
+    await setSetting(e2e.server, "pmColorMode", theme);
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${e2e.server.uiUrl}/work`);
+      await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
+      await page.getByRole("heading", { name: title }).waitFor();
+      const faults = await seriousFindings(page);
+      if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
+        faults.push("the page scrolls sideways");
+      }
+      if (faults.length > 0) found[`${theme} ${width}`] = faults;
+      await page.screenshot({ path: join(dir, `work-${width}-${theme}.png`), fullPage: true });
+    }
+  }
+  await setSetting(e2e.server, "pmColorMode", "system");
+  console.log(`work screenshots in ${dir}`);
+  expect(found).toEqual({});
   await context.close();
 });

@@ -62,14 +62,14 @@ export function NewWorkspaceForm({ onDone, focus = false }: { onDone?: () => voi
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
-      <button type="submit" disabled={busy || !name.trim()}>
-        Create
-      </button>
       {onDone && (
         <button type="button" className="link-button" onClick={onDone}>
           Cancel
         </button>
       )}
+      <button type="submit" disabled={busy || !name.trim()}>
+        Create
+      </button>
     </form>
   );
 }

@@ -210,6 +210,15 @@ export function statusWords(status: string): string {
   return (STATUS_WORDS as Readonly<Record<string, string>>)[status] ?? codeAsWords(status);
 }
 
+/**
+ * A session's status as its row says it: a waiting session whose turn did its work (`turnEnd`
+ * "done") is "done", not "waiting for input": nobody is waited on, though it can still be answered.
+ */
+export function sessionStatusWords(session: { status: string; turnEnd?: string | null }): string {
+  if (session.status === "waiting_for_input" && session.turnEnd === "done") return "done";
+  return statusWords(session.status);
+}
+
 export function stopReasonWords(reason: string): string {
   return (STOP_REASON_WORDS as Readonly<Record<string, string>>)[reason] ?? codeAsWords(reason);
 }

@@ -2,7 +2,8 @@
  * Automations (`/automations`, docs/automations.md): recipes (saved starts of a session, run by
  * hand or on a schedule) with their run history, schedules, and rules with what each did when it
  * fired. The tab is the address's fragment (`#schedules`, `#rules`); `#run=<id>` opens a recipe's
- * Run dialog, which is how the palette runs one whose prompt asks for values.
+ * Run dialog, which is how the palette runs one whose prompt asks for values, and `#new-recipe`
+ * the palette's New recipe form.
  */
 import { useCallback, useMemo } from "react";
 import { ApiError } from "../../shared/api/client";
@@ -22,7 +23,16 @@ import { PageHeader } from "../../shared/ui/PageHeader";
 import { TabButtons } from "../../shared/ui/Tabs";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { RECIPES_PATH, RULES_PATH, SCHEDULES_PATH } from "./api";
-import { AUTOMATIONS_PATH, runRequestOf, tabOf, TAB_LABEL, TABS, type AutomationTab } from "./page";
+import {
+  AUTOMATIONS_PATH,
+  NEW_RECIPE_FRAGMENT,
+  runRequestOf,
+  runsRequestOf,
+  tabOf,
+  TAB_LABEL,
+  TABS,
+  type AutomationTab,
+} from "./page";
 import { RecipesTab } from "./RecipesTab";
 import { byName } from "./recipes";
 import type { RuleNames } from "./rules";
@@ -145,6 +155,8 @@ export function AutomationsPage() {
             recipes={recipeList}
             scheduleCounts={scheduleCounts}
             runRequested={runRequested}
+            runsRequested={runsRequestOf(hash)}
+            newRequested={hash === NEW_RECIPE_FRAGMENT}
             onRunRequestSeen={runRequestSeen}
             onChanged={reloadAll}
           />

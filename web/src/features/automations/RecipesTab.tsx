@@ -3,7 +3,7 @@
  * for the prompt's placeholders first), Schedule, Edit and Delete; and its runs, newest first,
  * read again while one is still running.
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { EngineInfo, Recipe, RecipeRunList, Runner } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
 import { usePolling } from "../../shared/hooks/usePolling";
@@ -16,9 +16,7 @@ import { createRecipe, deleteRecipe, recipeRunsPath, runRecipe, updateRecipe } f
 import { FieldNote, FormActions, invalidProps, PlaceholderValues, StateTag } from "./parts";
 import {
   deletedAlong,
-  errorFor,
-  fieldError,
-  generalError,
+  missingSentence,
   missingValues,
   PERMISSION_LABEL,
   PERMISSION_LEVELS,
@@ -27,10 +25,19 @@ import {
   recipeFields,
   RUN_STATE_LABEL,
   runHow,
-  type FieldError,
   type RecipeDraft,
 } from "./recipes";
+import {
+  fieldProblems,
+  formErrors,
+  generalMessage,
+  messageFor,
+  NO_ERRORS,
+  withoutFields,
+  type FormErrors,
+} from "../../shared/api/formErrors";
 import { ScheduleDialog } from "./SchedulesTab";
+import { Pill } from "../../shared/ui/Pill";
 
 /** How often an open run history is read again while a run in it is still going. */
 const RUNNING_POLL_MS = 4000;
@@ -41,11 +48,24 @@ interface Props {
   scheduleCounts: ReadonlyMap<string, number>;
   /** A recipe to ask placeholder values for and run, from the palette (`#run=<id>`). */
   runRequested: string | null;
+  /** A recipe whose run history to open, from an inbox row about a run (`#runs=<id>`). */
+  runsRequested: string | null;
+  /** The New recipe form, from the palette (`#new-recipe`). */
+  newRequested: boolean;
+  /** Tidies the address once a request in it (`#run=`, `#new-recipe`) is acted on. */
   onRunRequestSeen: () => void;
   onChanged: () => void;
 }
 
-export function RecipesTab({ recipes, scheduleCounts, runRequested, onRunRequestSeen, onChanged }: Props) {
+export function RecipesTab({
+  recipes,
+  scheduleCounts,
+  runRequested,
+  runsRequested,
+  newRequested,
+  onRunRequestSeen,
+  onChanged,
+}: Props) {
   const [editing, setEditing] = useState<Recipe | "new" | null>(null);
   const [running, setRunning] = useState<Recipe | null>(null);
   const [scheduling, setScheduling] = useState<Recipe | null>(null);
@@ -65,6 +85,16 @@ export function RecipesTab({ recipes, scheduleCounts, runRequested, onRunRequest
   } else if (!requested && requestedOnce !== null) {
     setRequestedOnce(null);
   }
+
+  // Likewise the New recipe form: it opens once per request.
+  const [newSeen, setNewSeen] = useState(false);
+  if (newRequested !== newSeen) {
+    setNewSeen(newRequested);
+    if (newRequested) setEditing("new");
+  }
+  useEffect(() => {
+    if (newRequested) onRunRequestSeen();
+  }, [newRequested, onRunRequestSeen]);
 
   const onStarted = (recipe: Recipe, sessionId: string) => {
     setRunning(null);
@@ -99,6 +129,7 @@ export function RecipesTab({ recipes, scheduleCounts, runRequested, onRunRequest
               key={recipe.id}
               recipe={recipe}
               startedSession={started.get(recipe.id)}
+              runsRequested={runsRequested === recipe.id}
               onRun={() => setRunning(recipe)}
               onEdit={() => setEditing(recipe)}
               onSchedule={() => setScheduling(recipe)}
@@ -154,6 +185,7 @@ export function RecipesTab({ recipes, scheduleCounts, runRequested, onRunRequest
 function RecipeCard({
   recipe,
   startedSession,
+  runsRequested,
   onRun,
   onEdit,
   onSchedule,
@@ -161,12 +193,23 @@ function RecipeCard({
 }: {
   recipe: Recipe;
   startedSession: string | undefined;
+  /** The address asks for this recipe's run history (`#runs=<id>`): it opens, in view. */
+  runsRequested: boolean;
   onRun: () => void;
   onEdit: () => void;
   onSchedule: () => void;
   onDelete: () => void;
 }) {
-  const [showRuns, setShowRuns] = useState(false);
+  const [showRuns, setShowRuns] = useState(runsRequested);
+  const card = useRef<HTMLLIElement>(null);
+  const [requestSeen, setRequestSeen] = useState(false);
+  if (runsRequested !== requestSeen) {
+    setRequestSeen(runsRequested);
+    if (runsRequested) setShowRuns(true);
+  }
+  useEffect(() => {
+    if (runsRequested) card.current?.scrollIntoView({ block: "start" });
+  }, [runsRequested]);
   // A run just started shows in the history at once.
   const [shownFor, setShownFor] = useState<string | undefined>(undefined);
   if (startedSession !== shownFor) {
@@ -174,22 +217,18 @@ function RecipeCard({
     if (startedSession) setShowRuns(true);
   }
   return (
-    <li className="automation-card" data-recipe-id={recipe.id}>
+    <li className="automation-card" data-recipe-id={recipe.id} ref={card}>
       <div className="automation-head">
         <h3 className="automation-name">{recipe.name}</h3>
-        <span className="tag">{recipe.engine}</span>
-        {recipe.isolation === "worktree" && <span className="tag">worktree</span>}
-        {recipe.runner && <span className="tag">on {recipe.runner}</span>}
+        <Pill>{recipe.engine}</Pill>
+        {recipe.isolation === "worktree" && <Pill>worktree</Pill>}
+        {recipe.runner && <Pill>on {recipe.runner}</Pill>}
         {recipe.permissionLevel && (
-          <span className="tag" title="Permission level">
+          <Pill title="Permission level">
             {PERMISSION_LABEL[recipe.permissionLevel as keyof typeof PERMISSION_LABEL] ?? recipe.permissionLevel}
-          </span>
+          </Pill>
         )}
-        {recipe.spendCapUsd !== null && (
-          <span className="tag" title="Spend cap per run">
-            at most ${recipe.spendCapUsd.toFixed(2)}
-          </span>
-        )}
+        {recipe.spendCapUsd !== null && <Pill title="Spend cap per run">at most ${recipe.spendCapUsd.toFixed(2)}</Pill>}
       </div>
       <p className="automation-path muted" title={recipe.cwd}>
         <code>{recipe.cwd}</code>
@@ -324,9 +363,13 @@ function RecipeForm({
   const runners = useApi<Runner[]>("/runners");
   const firstEngine = (engines.find((e) => e.name === "primary") ?? engines[0])?.name ?? "";
   const [draft, setDraft] = useState<RecipeDraft>(() => recipeDraft(recipe, firstEngine));
-  const [error, setError] = useState<FieldError | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
-  const set = <K extends keyof RecipeDraft>(key: K, value: RecipeDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  // An edited field stops being refused; the others keep saying what is wrong with them.
+  const set = <K extends keyof RecipeDraft>(key: K, value: RecipeDraft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setErrors((e) => withoutFields(e, [key === "spendCap" ? "spendCapUsd" : key]));
+  };
   const names = placeholders(draft.prompt);
   // A recipe may name an engine engines.toml no longer has: it stays choosable, and says so.
   const engineNames = engines.map((e) => e.name);
@@ -336,19 +379,19 @@ function RecipeForm({
     event.preventDefault();
     const checked = recipeFields(draft);
     if (!checked.ok) {
-      setError({ field: checked.field, message: checked.message });
+      setErrors(checked.errors);
       return;
     }
     setBusy(true);
-    setError(null);
+    setErrors(NO_ERRORS);
     (recipe ? updateRecipe(recipe.id, checked.value) : createRecipe(checked.value)).then(onSaved, (e: unknown) => {
       setBusy(false);
-      setError(fieldError(e));
+      setErrors(formErrors(e));
     });
   };
 
-  const note = (field: string) => errorFor(error, field);
-  const general = generalError(error, RECIPE_FIELDS);
+  const note = (field: string) => messageFor(errors, field);
+  const general = generalMessage(errors, RECIPE_FIELDS);
   return (
     <form className="automation-form" onSubmit={submit} noValidate>
       <label>
@@ -437,7 +480,11 @@ function RecipeForm({
       )}
       <details className="automation-more" open={draft.permissionLevel !== "" || draft.spendCap !== "" || undefined}>
         <summary>Permission level and spend cap</summary>
-        <p className="muted">Kept with the recipe; its runs follow the account&apos;s settings for now.</p>
+        <p className="muted">
+          Each run&apos;s session keeps this level for its whole life, whatever the account&apos;s level says then or
+          later. A run an agent had a hand in (an agent&apos;s token, a schedule an agent made, a rule) gets at most the
+          account&apos;s level. The spend cap stops the run&apos;s session once its cost reaches it.
+        </p>
         <label>
           Permission level
           <select
@@ -485,26 +532,26 @@ function RunDialog({
 }) {
   const names = recipe.placeholders;
   const [values, setValues] = useState<Record<string, string>>({});
-  const [error, setError] = useState<FieldError | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const missing = missingValues(names, values);
     if (missing.length > 0) {
-      setError({ field: "values", message: `Give a value for ${missing.map((n) => `{{${n}}}`).join(", ")}.` });
+      setErrors(fieldProblems([["values", missingSentence(missing)]]));
       return;
     }
     setBusy(true);
-    setError(null);
+    setErrors(NO_ERRORS);
     runRecipe(recipe.id, values).then(
       (started) => onStarted(recipe, started.sessionId),
       (e: unknown) => {
         setBusy(false);
-        setError(fieldError(e));
+        setErrors(formErrors(e));
       },
     );
   };
-  const general = generalError(error, ["values"]);
+  const general = generalMessage(errors, ["values"]);
   return (
     <Dialog title={`Run ${recipe.name}`} onClose={onClose}>
       <form className="automation-form" onSubmit={submit} noValidate>
@@ -519,7 +566,7 @@ function RunDialog({
             values={values}
             onChange={setValues}
             form={RUN_FORM}
-            message={errorFor(error, "values")}
+            message={messageFor(errors, "values")}
             invalid={(name) => missingValues([name], values).length > 0}
             autoFocus
           />

@@ -10,6 +10,7 @@ import type {
   Board,
   Recipe,
   Rule,
+  RuleDryRun,
   RuleFiringList,
   RuleSessionOutcome,
   Webhook,
@@ -21,9 +22,12 @@ import { exactTime, relativeTime } from "../../shared/time";
 import { Dialog } from "../../shared/ui/Dialog";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useNow } from "../../shared/useNow";
-import { changeRule, createRule, deleteRule, ruleFiringsPath } from "./api";
+import { changeRule, createRule, deleteRule, ruleFiringsPath, testRule } from "./api";
+import { recipeRunsPagePath } from "./page";
 import { FieldNote, FormActions, invalidProps, PlaceholderValues, StateActions, StateTag } from "./parts";
-import { errorFor, fieldError, generalError, waitingFirst, type FieldError } from "./recipes";
+import { formErrors, generalMessage, messageFor, NO_ERRORS, type FormErrors } from "../../shared/api/formErrors";
+import { errorMessage } from "../../shared/api/errorMessage";
+import { waitingFirst } from "./recipes";
 import {
   describeRule,
   EVENT_SOURCE,
@@ -32,7 +36,7 @@ import {
   OUTCOME_LABEL,
   RULE_STATE_LABEL,
   ruleDraft,
-  ruleFormField,
+  ruleFormErrors,
   ruleFromDraft,
   statusLabels,
   TEMPLATE_FIELDS,
@@ -41,6 +45,7 @@ import {
   type RuleNames,
   type RuleTemplate,
 } from "./rules";
+import { Pill } from "../../shared/ui/Pill";
 
 /** How often an open history is read again. */
 const FIRINGS_POLL_MS = 4000;
@@ -111,12 +116,29 @@ function RuleCard({
   onChanged: () => void;
 }) {
   const [showFirings, setShowFirings] = useState(false);
+  const [testing, setTesting] = useState(false);
+  const [tested, setTested] = useState<RuleDryRun | null>(null);
+  const [testError, setTestError] = useState<string | null>(null);
+  const test = () => {
+    setTesting(true);
+    setTestError(null);
+    testRule(rule.id).then(
+      (result) => {
+        setTesting(false);
+        setTested(result);
+      },
+      (e: unknown) => {
+        setTesting(false);
+        setTestError(errorMessage(e));
+      },
+    );
+  };
   return (
     <li className={`automation-card automation-card-${rule.state}`} data-rule-id={rule.id}>
       <div className="automation-head">
         <h3 className="automation-name">{rule.name}</h3>
         <StateTag state={rule.state} label={RULE_STATE_LABEL[rule.state]} />
-        {rule.createdByAgent && <span className="tag">made by an agent</span>}
+        {rule.createdByAgent && <Pill>made by an agent</Pill>}
         {rule.lastFiredAt && (
           <span className="muted automation-when">
             fired{" "}
@@ -139,6 +161,9 @@ function RuleCard({
         }
         onChanged={onChanged}
       >
+        <button type="button" disabled={testing} aria-busy={testing || undefined} onClick={test}>
+          Test
+        </button>
         <button
           type="button"
           className="link-button"
@@ -148,14 +173,52 @@ function RuleCard({
           {showFirings ? "Hide history" : "History"}
         </button>
       </StateActions>
+      {testError && (
+        <p className="inline-error" role="alert">
+          {testError}
+        </p>
+      )}
+      {tested && <DryRun result={tested} onClose={() => setTested(null)} />}
       {showFirings && <FiringHistory rule={rule} now={now} />}
     </li>
+  );
+}
+
+/** A Test's answer: what the rule would do if its event came now, and what would fail; nothing was done. */
+function DryRun({ result, onClose }: { result: RuleDryRun; onClose: () => void }) {
+  return (
+    <section className="automation-dry-run" role="status" aria-label="Test">
+      <p>
+        <strong>Test, nothing was done.</strong> {result.when}, it would:
+      </p>
+      <ol>
+        {result.would.map((action, i) => (
+          <li key={i}>{action}</li>
+        ))}
+      </ol>
+      {result.problems.length === 0 ? (
+        <p className="muted">Nothing would stop it today.</p>
+      ) : (
+        <ul className="automation-dry-run-problems">
+          {result.problems.map((problem) => (
+            <li key={problem} className="inline-error">
+              {problem}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="link-button" onClick={onClose}>
+        Close
+      </button>
+    </section>
   );
 }
 
 function FiringHistory({ rule, now }: { rule: Rule; now: number }) {
   const firings = useApi<RuleFiringList>(ruleFiringsPath(rule.id));
   const list = firings.data?.firings;
+  // A firing whose session never started has no session to open: the recipe's runs say why.
+  const startedRecipe = rule.then.find((action) => action.kind === "start_recipe")?.recipeId;
   // Open, it follows what the rule does next.
   usePolling(firings.reload, FIRINGS_POLL_MS);
   if (firings.error !== undefined) return <ErrorNote error={firings.error} onRetry={firings.reload} />;
@@ -190,6 +253,8 @@ function FiringHistory({ rule, now }: { rule: Rule; now: number }) {
               <td>
                 {firing.sessionId ? (
                   <Link to={sessionPath(firing.sessionId)}>Open</Link>
+                ) : firing.outcome === "failed" && startedRecipe ? (
+                  <Link to={recipeRunsPagePath(startedRecipe)}>Its runs</Link>
                 ) : (
                   <span className="muted">—</span>
                 )}
@@ -228,7 +293,7 @@ function RuleDialog({
     recipeId: typed.recipeId || (recipes[0]?.id ?? ""),
     webhookId: typed.webhookId || (webhooks?.[0]?.id ?? ""),
   };
-  const [error, setError] = useState<FieldError | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof RuleDraft>(key: K, value: RuleDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const recipe = recipes.find((r) => r.id === draft.recipeId);
@@ -242,20 +307,19 @@ function RuleDialog({
     event.preventDefault();
     const checked = ruleFromDraft(draft, placeholders);
     if (!checked.ok) {
-      setError({ field: checked.field, message: checked.message });
+      setErrors(checked.errors);
       return;
     }
     setBusy(true);
-    setError(null);
+    setErrors(NO_ERRORS);
     createRule(checked.value).then(onSaved, (e: unknown) => {
       setBusy(false);
-      const refused = fieldError(e);
-      setError({ ...refused, field: ruleFormField(refused.field, draft.template) });
+      setErrors(ruleFormErrors(formErrors(e), draft.template));
     });
   };
 
-  const note = (field: string) => errorFor(error, field);
-  const general = generalError(error, TEMPLATE_FIELDS[draft.template]);
+  const note = (field: string) => messageFor(errors, field);
+  const general = generalMessage(errors, TEMPLATE_FIELDS[draft.template]);
   const needsRecipe = draft.template === "item_status" || draft.template === "webhook";
 
   const recipePicker = (

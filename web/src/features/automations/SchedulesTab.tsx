@@ -1,24 +1,35 @@
 /**
  * The Schedules tab: each recipe on a cron pattern or an RRULE, in words and as written, with its
- * zone, when it runs next and its state; one an agent made waits for Approve; Pause, Resume and
- * Delete. New schedule asks for the rule, the zone (the browser's by default) and the values of
- * the recipe's placeholders; a refusal shows beside the field it is about.
+ * zone, when it runs next and its state; one an agent made waits for Approve; Pause, Resume,
+ * Delete and Run now (the recipe with the schedule's values, at once). New schedule asks for the
+ * "when" through the shared picker (presets first, then a custom cron pattern or RRULE), the zone
+ * (the browser's by default) and the values of the recipe's placeholders; every problem shows
+ * under the field it is about, all at once.
  */
 import { useMemo, useState, type FormEvent } from "react";
+import { Link, sessionPath } from "../../shared/router";
 import type { Recipe, RecipeSchedule, ScheduleMissed } from "../../shared/api/types.generated";
+import { errorMessage } from "../../shared/api/errorMessage";
 import { exactTime, relativeTime } from "../../shared/time";
 import { Dialog } from "../../shared/ui/Dialog";
 import { useNow } from "../../shared/useNow";
-import { changeSchedule, createSchedule, deleteSchedule } from "./api";
+import { changeSchedule, createSchedule, deleteSchedule, runScheduleNow } from "./api";
 import { FieldNote, FormActions, invalidProps, PlaceholderValues, StateActions, StateTag } from "./parts";
-import { errorFor, fieldError, generalError, waitingFirst, type FieldError } from "./recipes";
+import {
+  formErrors,
+  generalMessage,
+  messageFor,
+  NO_ERRORS,
+  withoutFields,
+  type FormErrors,
+} from "../../shared/api/formErrors";
+import { waitingFirst } from "./recipes";
+import { SchedulePicker } from "../../shared/schedule/SchedulePicker";
+import { changedFields } from "../../shared/schedule/when";
 import {
   browserTimeZone,
   capitalized,
-  CRON_EXAMPLES,
-  describePattern,
   describeSchedule,
-  knownTimeZones,
   nextRunText,
   rruleLines,
   SCHEDULE_STATE_LABEL,
@@ -28,6 +39,7 @@ import {
   zonedTime,
   type ScheduleDraft,
 } from "./schedules";
+import { Pill } from "../../shared/ui/Pill";
 
 interface Props {
   schedules: RecipeSchedule[];
@@ -44,8 +56,8 @@ export function SchedulesTab({ schedules, recipes, onChanged }: Props) {
     <div className="automation-tab">
       <div className="automation-toolbar">
         <p className="muted automation-intro">
-          A schedule runs a recipe on a cron pattern or an RRULE, in a time zone. One an agent makes waits for your
-          approval.
+          A schedule runs a recipe every day, every weekday or every week at a time, or on a cron pattern or an RRULE,
+          in a time zone. One an agent makes waits for your approval.
         </p>
         <button type="button" className="primary" disabled={recipes.length === 0} onClick={() => setCreating(true)}>
           New schedule
@@ -103,12 +115,29 @@ function ScheduleCard({
   const words = describeSchedule(schedule);
   const shownRule = rule.syntax === "cron" ? rule.text : rruleLines(rule.text).rrule;
   const values = Object.entries(schedule.values);
+  const [running, setRunning] = useState(false);
+  const [started, setStarted] = useState<string | null>(null);
+  const [runError, setRunError] = useState<string | null>(null);
+  const runNow = () => {
+    setRunning(true);
+    setRunError(null);
+    runScheduleNow(schedule.id).then(
+      (run) => {
+        setRunning(false);
+        setStarted(run.sessionId);
+      },
+      (e: unknown) => {
+        setRunning(false);
+        setRunError(errorMessage(e));
+      },
+    );
+  };
   return (
     <li className={`automation-card automation-card-${schedule.state}`} data-schedule-id={schedule.id}>
       <div className="automation-head">
         <h3 className="automation-name">{recipeName}</h3>
         <StateTag state={schedule.state} label={SCHEDULE_STATE_LABEL[schedule.state]} />
-        {schedule.createdByAgent && <span className="tag">made by an agent</span>}
+        {schedule.createdByAgent && <Pill>made by an agent</Pill>}
       </div>
       <p className="automation-rule">
         {words && <span className="automation-rule-words">{capitalized(words)} </span>}
@@ -173,13 +202,27 @@ function ScheduleCard({
           </>
         }
         onChanged={onChanged}
-      />
+      >
+        <button type="button" disabled={running} aria-busy={running || undefined} onClick={runNow}>
+          Run now
+        </button>
+      </StateActions>
+      {started && (
+        <p className="automation-started" role="status">
+          Run started. <Link to={sessionPath(started)}>Open its session</Link>
+        </p>
+      )}
+      {runError && (
+        <p className="inline-error" role="alert">
+          {runError}
+        </p>
+      )}
     </li>
   );
 }
 
 const SCHEDULE_FORM = "schedule-form";
-const SCHEDULE_FIELDS = ["recipeId", "cron", "rrule", "timeZone", "values"];
+const SCHEDULE_FIELDS = ["recipeId", "repeat", "at", "time", "cron", "rrule", "timeZone", "values"];
 
 /** New schedule, for `recipeId` first (any recipe may be picked). */
 export function ScheduleDialog({
@@ -194,33 +237,34 @@ export function ScheduleDialog({
   onSaved: () => void;
 }) {
   const [draft, setDraft] = useState<ScheduleDraft>(() => scheduleDraft(recipeId, browserTimeZone()));
-  const [error, setError] = useState<FieldError | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
-  const zones = useMemo(() => knownTimeZones(), []);
+  const now = useNow();
   const recipe = recipes.find((r) => r.id === draft.recipeId);
   const names = recipe?.placeholders ?? [];
-  const set = <K extends keyof ScheduleDraft>(key: K, value: ScheduleDraft[K]) =>
+  // An edited field stops being refused; the others keep saying what is wrong with them.
+  const set = <K extends keyof ScheduleDraft>(key: K, value: ScheduleDraft[K]) => {
     setDraft((d) => ({ ...d, [key]: value }));
+    setErrors((e) => withoutFields(e, [key]));
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = scheduleFields(draft, names);
+    const checked = scheduleFields(draft, names, new Date());
     if (!checked.ok) {
-      setError({ field: checked.field, message: checked.message });
+      setErrors(checked.errors);
       return;
     }
     setBusy(true);
-    setError(null);
+    setErrors(NO_ERRORS);
     createSchedule(checked.value).then(onSaved, (e: unknown) => {
       setBusy(false);
-      setError(fieldError(e));
+      setErrors(formErrors(e));
     });
   };
 
-  const note = (field: string) => errorFor(error, field);
-  const ruleField = draft.syntax;
-  const general = generalError(error, SCHEDULE_FIELDS);
-  const words = describePattern(draft.syntax, draft.rule);
+  const note = (field: string) => messageFor(errors, field);
+  const general = generalMessage(errors, SCHEDULE_FIELDS);
   return (
     <Dialog title="New schedule" onClose={onClose}>
       <form className="automation-form" onSubmit={submit} noValidate>
@@ -239,71 +283,17 @@ export function ScheduleDialog({
           </select>
         </label>
         <FieldNote form={SCHEDULE_FORM} field="recipeId" message={note("recipeId")} />
-        <fieldset className="automation-choice">
-          <legend>Rule</legend>
-          <label>
-            <input
-              type="radio"
-              name="syntax"
-              checked={draft.syntax === "cron"}
-              onChange={() => set("syntax", "cron")}
-            />
-            Cron pattern
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="syntax"
-              checked={draft.syntax === "rrule"}
-              onChange={() => set("syntax", "rrule")}
-            />
-            RRULE
-          </label>
-        </fieldset>
-        <label>
-          {draft.syntax === "cron" ? "Cron pattern (minute hour day month weekday)" : "RRULE"}
-          <input
-            value={draft.rule}
-            onChange={(e) => set("rule", e.target.value)}
-            placeholder={draft.syntax === "cron" ? "0 9 * * 1-5" : "FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0"}
-            spellCheck={false}
-            autoFocus
-            {...invalidProps(SCHEDULE_FORM, ruleField, note(ruleField))}
-          />
-        </label>
-        <FieldNote form={SCHEDULE_FORM} field={ruleField} message={note(ruleField)} />
-        {words && <p className="muted automation-hint">Runs {words}.</p>}
-        {draft.syntax === "cron" && (
-          <div className="automation-examples" role="group" aria-label="Examples">
-            {CRON_EXAMPLES.map((example) => (
-              <button
-                key={example.rule}
-                type="button"
-                className="link-button"
-                title={example.rule}
-                onClick={() => set("rule", example.rule)}
-              >
-                {example.label}
-              </button>
-            ))}
-          </div>
-        )}
-        <label>
-          Time zone
-          <input
-            value={draft.timeZone}
-            onChange={(e) => set("timeZone", e.target.value)}
-            list="automation-time-zones"
-            spellCheck={false}
-            {...invalidProps(SCHEDULE_FORM, "timeZone", note("timeZone"))}
-          />
-        </label>
-        <FieldNote form={SCHEDULE_FORM} field="timeZone" message={note("timeZone")} />
-        <datalist id="automation-time-zones">
-          {zones.map((zone) => (
-            <option key={zone} value={zone} />
-          ))}
-        </datalist>
+        <SchedulePicker
+          form={SCHEDULE_FORM}
+          draft={draft.when}
+          once={false}
+          errors={errors}
+          now={new Date(now)}
+          onChange={(patch) => {
+            setDraft((d) => ({ ...d, when: { ...d.when, ...patch } }));
+            setErrors((e) => withoutFields(e, changedFields(patch)));
+          }}
+        />
         <label>
           Runs missed while Switchboard was down
           <select value={draft.missed} onChange={(e) => set("missed", e.target.value as ScheduleMissed)}>

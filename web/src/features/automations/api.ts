@@ -12,6 +12,7 @@ import type {
   RecipeSchedule,
   RecipeScheduleFields,
   Rule,
+  RuleDryRun,
 } from "../../shared/api/types.generated";
 
 const id = encodeURIComponent;
@@ -49,6 +50,14 @@ export type StateChange = "approve" | "pause" | "resume";
 
 export const changeSchedule = (scheduleId: string, change: StateChange) =>
   apiFetch<RecipeSchedule>(`${SCHEDULES_PATH}/${id(scheduleId)}/${change}`, { method: "POST" });
+
+/** Runs the schedule's recipe now with its values; its ticks go on as they were. */
+export const runScheduleNow = (scheduleId: string) =>
+  apiFetch<RecipeRunStarted>(`${SCHEDULES_PATH}/${id(scheduleId)}/run`, { method: "POST" });
+
+/** What the rule would do if its event came now: a dry run that starts, changes and posts nothing. */
+export const testRule = (ruleId: string) =>
+  apiFetch<RuleDryRun>(`${RULES_PATH}/${id(ruleId)}/test`, { method: "POST" });
 
 export const deleteSchedule = (scheduleId: string) =>
   apiFetch<undefined>(`${SCHEDULES_PATH}/${id(scheduleId)}`, { method: "DELETE" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { recipe } from "./fixtures";
-import { runRecipePath, runRequestOf, tabOf } from "./page";
+import { recipeRunsPagePath, runRecipePath, runRequestOf, runsRequestOf, tabOf } from "./page";
 import { recipeEntries } from "./paletteRecipes";
 
 describe("the page's address", () => {
@@ -29,5 +29,15 @@ describe("the palette's recipes", () => {
       { id: "recipe:a", label: "Run recipe: alpha", hint: "primary · /srv" },
       { id: "recipe:b", label: "Run recipe: Zeta", hint: "primary · /home/me/app" },
     ]);
+  });
+});
+
+describe("the address of a recipe's runs", () => {
+  it("opens the recipes tab with that recipe's history, and is not a run request", () => {
+    const hash = recipeRunsPagePath("r 1").split("#")[1] ?? "";
+    expect(runsRequestOf(hash)).toBe("r 1");
+    expect(runRequestOf(hash)).toBeNull();
+    expect(tabOf(hash)).toBe("recipes");
+    expect(runsRequestOf("rules")).toBeNull();
   });
 });

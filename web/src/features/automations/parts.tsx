@@ -6,6 +6,7 @@ import { useState, type ReactNode } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import type { StateChange } from "./api";
+import { Pill } from "../../shared/ui/Pill";
 
 /** The id a field's refusal is drawn under, for `aria-describedby`. */
 const errorId = (form: string, field: string) => `${form}-${field}-error`;
@@ -25,38 +26,8 @@ export function invalidProps(form: string, field: string, message: string | unde
   return message ? { "aria-invalid": true as const, "aria-describedby": errorId(form, field) } : {};
 }
 
-/** A form's last lines: a refusal about no field it shows, then Cancel and the submit button. */
-export function FormActions({
-  error,
-  busy,
-  submitLabel,
-  onCancel,
-  autoFocusSubmit,
-}: {
-  error: string | undefined;
-  busy: boolean;
-  submitLabel: string;
-  onCancel: () => void;
-  autoFocusSubmit?: boolean;
-}) {
-  return (
-    <>
-      {error && (
-        <div className="inline-error" role="alert">
-          {error}
-        </div>
-      )}
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" disabled={busy} aria-busy={busy || undefined} autoFocus={autoFocusSubmit}>
-          {submitLabel}
-        </button>
-      </div>
-    </>
-  );
-}
+/** A form's last lines, as every form's: a refusal about no field it shows, Cancel, then the submit button. */
+export { FormActions } from "../../shared/ui/FormActions";
 
 /** A field for each of a recipe's placeholders, labelled `{{name}}`, with the refusal about them under them. */
 export function PlaceholderValues({
@@ -110,7 +81,7 @@ export function PlaceholderValues({
 }
 
 export function StateTag({ state, label }: { state: string; label: string }) {
-  return <span className={`tag automation-state automation-state-${state}`}>{label}</span>;
+  return <Pill status={state}>{label}</Pill>;
 }
 
 type ApprovableState = "active" | "pending" | "paused";

@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { ApiError } from "../../shared/api/client";
 import { recipe } from "./fixtures";
 import {
   byName,
   deletedAlong,
-  errorFor,
-  fieldError,
-  generalError,
   missingValues,
   placeholders,
   recipeDraft,
@@ -93,7 +89,7 @@ describe("recipeFields", () => {
   it("names the field that is wrong", () => {
     const field = (over: Partial<typeof draft>) => {
       const checked = recipeFields({ ...draft, ...over });
-      return checked.ok ? null : checked.field;
+      return checked.ok ? null : Object.keys(checked.errors.byField).join(",");
     };
     expect(field({ name: "  " })).toBe("name");
     expect(field({ engine: "" })).toBe("engine");
@@ -129,32 +125,14 @@ describe("recipeFields", () => {
   });
 });
 
-describe("fieldError", () => {
-  it("drops the server's field prefix and starts the sentence with a capital", () => {
-    const error = new ApiError(400, "invalid_request", "cwd: must be an absolute path", "cwd");
-    expect(fieldError(error)).toEqual({ field: "cwd", message: "Must be an absolute path" });
-  });
-
-  it("keeps a message without the prefix as it is, and one without a field above the form", () => {
-    expect(fieldError(new ApiError(400, "invalid_request", "no value for the placeholder {{x}}", "values"))).toEqual({
-      field: "values",
-      message: "No value for the placeholder {{x}}",
+describe("recipeFields says every problem at once", () => {
+  it("in the server's words, each under its field", () => {
+    const empty = recipeFields(recipeDraft(null, "primary"));
+    expect(empty.ok ? null : empty.errors.byField).toEqual({
+      name: ["Give the recipe a name."],
+      prompt: ["Write the prompt the session starts with."],
+      cwd: ["Give the folder the session starts in."],
     });
-    expect(fieldError(new ApiError(409, "recipe_run_failed", "the folder is gone"))).toEqual({
-      field: null,
-      message: "the folder is gone",
-    });
-    expect(fieldError(new Error("boom"))).toEqual({ field: null, message: "boom" });
-  });
-
-  it("is shown beside its field, or above the buttons when the form has no such field", () => {
-    const error = { field: "cwd", message: "Bad" };
-    expect(errorFor(error, "cwd")).toBe("Bad");
-    expect(errorFor(error, "name")).toBeUndefined();
-    expect(generalError(error, ["name", "cwd"])).toBeUndefined();
-    expect(generalError(error, ["name"])).toBe("Bad");
-    expect(generalError({ field: null, message: "Refused" }, ["name"])).toBe("Refused");
-    expect(generalError(null, [])).toBeUndefined();
   });
 });
 

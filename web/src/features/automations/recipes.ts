@@ -1,10 +1,9 @@
 /**
  * Recipes apart from their rendering: the `{{name}}` placeholders of a prompt (read as the server
- * reads them), the form's fields and what they send, the words for a run's state, and a refusal
- * split into the field it is about and the sentence to show beside it.
+ * reads them), the form's fields and what they send (or every problem with them), and the words
+ * for a run's state.
  */
-import { ApiError } from "../../shared/api/client";
-import { errorMessage } from "../../shared/api/errorMessage";
+import { fieldProblems, type FormErrors } from "../../shared/api/formErrors";
 import type { Recipe, RecipeFields, RecipeRun, RecipeRunState } from "../../shared/api/types.generated";
 
 /** A placeholder's name: a letter or `_`, then letters, digits, `_`, `-` or `.`. */
@@ -89,33 +88,50 @@ export function recipeDraft(recipe: Recipe | null, engine = ""): RecipeDraft {
   };
 }
 
-/** What a form sends, or the field it cannot send and why. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+/** What a form sends, or every problem that keeps it from sending. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
+
+/** Problems found as `[field, sentence]` pairs, as a refusal; or the value when there are none. */
+export function checked<T>(problems: readonly (readonly [string, string])[], value: () => T): Checked<T> {
+  return problems.length > 0 ? { ok: false, errors: fieldProblems(problems) } : { ok: true, value: value() };
+}
+
+/** "Give a value for {{a}} and {{b}}.", as the server says it. */
+export function missingSentence(missing: readonly string[]): string {
+  const quoted = missing.map((n) => `{{${n}}}`);
+  const last = quoted.pop();
+  return `Give a value for ${quoted.length > 0 ? `${quoted.join(", ")} and ${last}` : last}.`;
+}
 
 /**
- * The fields to send, checked as far as the browser can (the server checks them all again): a
- * name, a prompt, an absolute folder, a cap above 0. A blank optional field is left out.
+ * The fields to send, checked as far as the browser can and in the server's words (the server
+ * checks them all again, and whether the folder exists): every problem at once. A blank optional
+ * field is left out.
  */
 export function recipeFields(draft: RecipeDraft): Checked<RecipeFields> {
+  const problems: [string, string][] = [];
   const name = draft.name.trim();
-  if (!name) return { ok: false, field: "name", message: "Give the recipe a name." };
-  if (!draft.engine.trim()) return { ok: false, field: "engine", message: "Pick an engine." };
-  if (!draft.prompt.trim()) return { ok: false, field: "prompt", message: "Write the prompt the session starts with." };
+  if (!name) problems.push(["name", "Give the recipe a name."]);
+  else if ([...name].length > 80) problems.push(["name", "The name can be at most 80 characters."]);
+  if (!draft.engine.trim()) problems.push(["engine", "Choose an engine."]);
+  if (!draft.prompt.trim()) problems.push(["prompt", "Write the prompt the session starts with."]);
   const cwd = draft.cwd.trim();
-  if (!cwd.startsWith("/")) return { ok: false, field: "cwd", message: "The folder must be an absolute path." };
-  const fields: RecipeFields = { name, engine: draft.engine.trim(), prompt: draft.prompt, cwd };
-  if (draft.worktree) fields.isolation = "worktree";
-  if (draft.runner.trim()) fields.runner = draft.runner.trim();
-  if (draft.permissionLevel) fields.permissionLevel = draft.permissionLevel;
+  if (!cwd) problems.push(["cwd", "Give the folder the session starts in."]);
+  else if (!cwd.startsWith("/"))
+    problems.push(["cwd", "Give the folder as an absolute path, such as /home/me/project."]);
   const cap = draft.spendCap.trim();
-  if (cap) {
-    const dollars = Number(cap);
-    if (!Number.isFinite(dollars) || dollars <= 0) {
-      return { ok: false, field: "spendCapUsd", message: "The spend cap must be a number of dollars above 0." };
-    }
-    fields.spendCapUsd = dollars;
+  const dollars = Number(cap);
+  if (cap && !(Number.isFinite(dollars) && dollars > 0)) {
+    problems.push(["spendCapUsd", "The spend cap must be a number of dollars above 0."]);
   }
-  return { ok: true, value: fields };
+  return checked(problems, () => {
+    const fields: RecipeFields = { name, engine: draft.engine.trim(), prompt: draft.prompt, cwd };
+    if (draft.worktree) fields.isolation = "worktree";
+    if (draft.runner.trim()) fields.runner = draft.runner.trim();
+    if (draft.permissionLevel) fields.permissionLevel = draft.permissionLevel;
+    if (cap) fields.spendCapUsd = dollars;
+    return fields;
+  });
 }
 
 export const RUN_STATE_LABEL: Record<RecipeRunState, string> = {
@@ -136,36 +152,6 @@ export function runHow(run: Pick<RecipeRun, "scheduleId" | "scheduledFor" | "cat
 export function deletedAlong(schedules: number): string {
   if (schedules === 0) return "The records of its runs go with it.";
   return `Its ${schedules === 1 ? "schedule" : `${schedules} schedules`} and the records of its runs go with it.`;
-}
-
-/** A refusal, as a form shows it: beside the field the server named, or above the form. */
-export interface FieldError {
-  field: string | null;
-  message: string;
-}
-
-/**
- * The server says a bad field as `"cwd: must be an absolute path"` and names it in `field`: the
- * sentence beside the field drops that prefix and starts with a capital.
- */
-export function fieldError(error: unknown): FieldError {
-  const message = errorMessage(error);
-  const field = error instanceof ApiError && error.field ? error.field : null;
-  if (field === null) return { field, message };
-  const prefix = `${field}: `;
-  const bare = message.startsWith(prefix) ? message.slice(prefix.length) : message;
-  return { field, message: bare.charAt(0).toUpperCase() + bare.slice(1) };
-}
-
-/** The message for `field`, when `error` is about it. */
-export function errorFor(error: FieldError | null, field: string): string | undefined {
-  return error?.field === field ? error.message : undefined;
-}
-
-/** A refusal not about a field the form shows: said above its buttons. */
-export function generalError(error: FieldError | null, shown: readonly string[]): string | undefined {
-  if (!error) return undefined;
-  return error.field !== null && shown.includes(error.field) ? undefined : error.message;
 }
 
 /** Recipes by name, letter case aside, as the server lists them. */

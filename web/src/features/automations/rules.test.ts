@@ -8,6 +8,7 @@ import {
   NO_NAMES,
   parseMatch,
   ruleDraft,
+  ruleFormErrors,
   ruleFormField,
   ruleFromDraft,
   statusLabels,
@@ -149,8 +150,11 @@ describe("parseMatch", () => {
   });
 
   it("names a line that is not one", () => {
-    expect(parseMatch("action opened")).toMatchObject({ ok: false, field: "match" });
-    expect(parseMatch("= x")).toMatchObject({ ok: false, field: "match" });
+    expect(parseMatch("action opened")).toMatchObject({
+      ok: false,
+      errors: { byField: { match: [expect.any(String)] } },
+    });
+    expect(parseMatch("= x")).toMatchObject({ ok: false, errors: { byField: { match: [expect.any(String)] } } });
   });
 });
 
@@ -244,20 +248,23 @@ describe("ruleFromDraft", () => {
         then: [{ kind: "inbox", title: "Tick" }],
       },
     });
-    expect(ruleFromDraft({ ...base, template: "json", json: "{" }, [])).toMatchObject({ ok: false, field: "json" });
+    expect(ruleFromDraft({ ...base, template: "json", json: "{" }, [])).toMatchObject({
+      ok: false,
+      errors: { byField: { json: [expect.any(String)] } },
+    });
     expect(ruleFromDraft({ ...base, template: "json", json: '{"when": {}, "then": []}' }, [])).toMatchObject({
       ok: false,
-      field: "json",
+      errors: { byField: { json: [expect.any(String)] } },
     });
     expect(
       ruleFromDraft({ ...base, template: "json", json: '{"when": {"kind": "schedule"}, "then": []}' }, []),
-    ).toMatchObject({ ok: false, field: "json" });
+    ).toMatchObject({ ok: false, errors: { byField: { json: [expect.any(String)] } } });
   });
 
   it("names the field that is missing", () => {
     const field = (over: Partial<typeof base>, placeholders: string[] = []) => {
       const checked = ruleFromDraft({ ...base, ...over }, placeholders);
-      return checked.ok ? null : checked.field;
+      return checked.ok ? null : Object.keys(checked.errors.byField).join(",");
     };
     expect(field({ name: "" })).toBe("name");
     expect(field({ boardId: "" })).toBe("boardId");
@@ -267,6 +274,33 @@ describe("ruleFromDraft", () => {
     expect(field({ template: "webhook" })).toBe("webhookId");
     expect(field({ template: "webhook", webhookId: "h1", match: "nonsense" })).toBe("match");
     expect(field({ template: "session_end" })).toBe("inboxTitle");
+  });
+});
+
+describe("ruleFromDraft says every problem at once", () => {
+  it("for an empty item rule", () => {
+    const empty = ruleFromDraft({ ...ruleDraft(), recipeId: "" }, ["label"]);
+    expect(empty.ok ? null : empty.errors.byField).toEqual({
+      name: ["Give the rule a name."],
+      boardId: ["Choose the board whose items set it off."],
+      status: ["Choose the status an item enters."],
+      recipeId: ["Choose the recipe to start."],
+      values: ["Give a value for {{label}}."],
+    });
+  });
+
+  it("moves the server's fields to where the form shows them", () => {
+    const errors = ruleFormErrors(
+      {
+        byField: { "when.boardId": ["Names no board."], "then.recipeId": ["Names no recipe."], then: ["Loops."] },
+        general: null,
+      },
+      "item_status",
+    );
+    expect(errors).toEqual({
+      byField: { boardId: ["Names no board."], recipeId: ["Names no recipe."] },
+      general: "Loops.",
+    });
   });
 });
 
@@ -307,6 +341,9 @@ describe("placeholders the event fills", () => {
     });
     const given = ruleFromDraft({ ...draft, values: { "item.name": " ", label: "bug" } }, ["item.name", "label"]);
     expect(given.ok && given.value.then[0]).toEqual({ kind: "start_recipe", recipeId: "r1", values: { label: "bug" } });
-    expect(ruleFromDraft(draft, ["item.name", "label"])).toMatchObject({ ok: false, field: "values" });
+    expect(ruleFromDraft(draft, ["item.name", "label"])).toMatchObject({
+      ok: false,
+      errors: { byField: { values: ["Give a value for {{label}}."] } },
+    });
   });
 });

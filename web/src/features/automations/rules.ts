@@ -15,7 +15,8 @@ import type {
   RuleTrigger,
 } from "../../shared/api/types.generated";
 import { settingsOf } from "../../shared/api/columnSettings";
-import { missingValues, valuesFor, type Checked } from "./recipes";
+import { fieldProblems, messageFor, type FormErrors } from "../../shared/api/formErrors";
+import { checked, missingSentence, missingValues, valuesFor, type Checked } from "./recipes";
 
 export const RULE_STATE_LABEL: Record<RuleState, string> = {
   active: "Active",
@@ -249,62 +250,60 @@ export function parseMatch(text: string): Checked<Record<string, string>> {
     if (!line) continue;
     const at = line.indexOf("=");
     const path = at < 0 ? "" : line.slice(0, at).trim();
-    if (!path)
-      return { ok: false, field: "match", message: `Write each condition as path = value, not ${quoted(line)}.` };
+    if (!path) return checked([["match", `Write each condition as path = value, not ${quoted(line)}.`]], () => match);
     match[path] = line.slice(at + 1).trim();
   }
   return { ok: true, value: match };
 }
-
-const fail = (field: string, message: string): Checked<never> => ({ ok: false, field, message });
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A rule written as JSON: an object with a `when` object and a `then` list (the server checks the rest). */
-function jsonRule(name: string, text: string): Checked<NewRule> {
+function jsonRule(name: string, text: string, problems: [string, string][]): NewRule | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    return fail("json", `This is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    problems.push(["json", `This is not JSON: ${e instanceof Error ? e.message : String(e)}`]);
+    return null;
   }
   if (!isObject(parsed) || !isObject(parsed.when) || typeof parsed.when.kind !== "string") {
-    return fail("json", 'Give an object whose "when" is a trigger with a "kind".');
+    problems.push(["json", 'Give an object whose "when" is a trigger with a "kind".']);
+    return null;
   }
   if (!Array.isArray(parsed.then) || parsed.then.length === 0) {
-    return fail("json", 'Give "then" as a list of one or more actions.');
+    problems.push(["json", 'Give "then" as a list of one or more actions.']);
+    return null;
   }
-  return { ok: true, value: { name, when: parsed.when as RuleTrigger, then: parsed.then as RuleAction[] } };
+  return { name, when: parsed.when as RuleTrigger, then: parsed.then as RuleAction[] };
 }
 
 /**
  * The rule a filled-in form stands for; `placeholders` are those of the chosen recipe's prompt,
- * each of which needs a value. A blank optional field is left out.
+ * each of which needs a value. Every problem is said at once. A blank optional field is left out.
  */
 export function ruleFromDraft(draft: RuleDraft, placeholders: readonly string[]): Checked<NewRule> {
+  const problems: [string, string][] = [];
   const name = draft.name.trim();
-  if (!name) return fail("name", "Give the rule a name.");
-  const startRecipe = (): Checked<Extract<RuleAction, { kind: "start_recipe" }>> => {
-    if (!draft.recipeId) return fail("recipeId", "Pick the recipe to run.");
+  if (!name) problems.push(["name", "Give the rule a name."]);
+  const startRecipe = (): Extract<RuleAction, { kind: "start_recipe" }> => {
+    if (!draft.recipeId) problems.push(["recipeId", "Choose the recipe to start."]);
     // What the event fills needs no value; a blank one is not sent, so the event's stands.
     const asked = placeholders.filter((name) => !eventFills(draft.template, name));
     const missing = missingValues(asked, draft.values);
-    if (missing.length > 0) {
-      return fail("values", `Give a value for ${missing.map((n) => `{{${n}}}`).join(", ")}.`);
-    }
+    if (missing.length > 0) problems.push(["values", missingSentence(missing)]);
     const given = placeholders.filter((name) => (draft.values[name] ?? "").trim() !== "");
     const action: Extract<RuleAction, { kind: "start_recipe" }> = { kind: "start_recipe", recipeId: draft.recipeId };
     if (given.length > 0) action.values = valuesFor(given, draft.values);
-    return { ok: true, value: action };
+    return action;
   };
   switch (draft.template) {
     case "item_status": {
-      if (!draft.boardId) return fail("boardId", "Pick the board whose items set it off.");
-      if (!draft.status.trim()) return fail("status", "Pick the status an item enters.");
+      if (!draft.boardId) problems.push(["boardId", "Choose the board whose items set it off."]);
+      if (!draft.status.trim()) problems.push(["status", "Choose the status an item enters."]);
       const start = startRecipe();
-      if (!start.ok) return start;
       const statuses: ItemFollowUp = {
         ...(draft.runningStatus ? { runningStatus: draft.runningStatus } : {}),
         ...(draft.finishedStatus ? { finishedStatus: draft.finishedStatus } : {}),
@@ -316,31 +315,31 @@ export function ruleFromDraft(draft: RuleDraft, placeholders: readonly string[])
         ...(draft.statusColumn && Object.keys(statuses).length > 0 ? { statusColumn: draft.statusColumn } : {}),
         ...statuses,
       };
-      const action = Object.keys(item).length > 0 ? { ...start.value, item } : start.value;
+      const action = Object.keys(item).length > 0 ? { ...start, item } : start;
       const when: RuleTrigger = {
         kind: "item_status",
         boardId: draft.boardId,
         status: draft.status.trim(),
         ...(draft.statusColumn ? { column: draft.statusColumn } : {}),
       };
-      return { ok: true, value: { name, when, then: [action] } };
+      return checked(problems, () => ({ name, when, then: [action] }));
     }
     case "webhook": {
-      if (!draft.webhookId) return fail("webhookId", "Pick the webhook whose deliveries set it off.");
+      if (!draft.webhookId) problems.push(["webhookId", "Choose the webhook whose deliveries set it off."]);
       const match = parseMatch(draft.match);
-      if (!match.ok) return match;
+      if (!match.ok) problems.push(["match", messageFor(match.errors, "match") ?? ""]);
       const start = startRecipe();
-      if (!start.ok) return start;
+      const conditions = match.ok ? match.value : {};
       const when: RuleTrigger = {
         kind: "webhook",
         webhookId: draft.webhookId,
-        ...(Object.keys(match.value).length > 0 ? { match: match.value } : {}),
+        ...(Object.keys(conditions).length > 0 ? { match: conditions } : {}),
       };
-      return { ok: true, value: { name, when, then: [start.value] } };
+      return checked(problems, () => ({ name, when, then: [start] }));
     }
     case "session_end": {
       const title = draft.inboxTitle.trim();
-      if (!title) return fail("inboxTitle", "Give the inbox row a title.");
+      if (!title) problems.push(["inboxTitle", "Give the inbox row a title."]);
       const when: RuleTrigger = {
         kind: "session_end",
         outcome: draft.outcome,
@@ -348,10 +347,13 @@ export function ruleFromDraft(draft: RuleDraft, placeholders: readonly string[])
       };
       const body = draft.inboxBody.trim();
       const action: RuleAction = { kind: "inbox", title, ...(body ? { body } : {}) };
-      return { ok: true, value: { name, when, then: [action] } };
+      return checked(problems, () => ({ name, when, then: [action] }));
     }
-    case "json":
-      return jsonRule(name, draft.json);
+    case "json": {
+      const rule = jsonRule(name, draft.json, problems);
+      if (rule === null) return { ok: false, errors: fieldProblems(problems) };
+      return checked(problems, () => rule);
+    }
   }
 }
 
@@ -386,3 +388,15 @@ export const TEMPLATE_FIELDS: Record<RuleTemplate, readonly string[]> = {
   session_end: ["name", "inboxTitle", "inboxBody"],
   json: ["name", "json"],
 };
+
+/** A refusal of the server with each field it names moved to where the form shows it (or above the buttons). */
+export function ruleFormErrors(errors: FormErrors, template: RuleTemplate): FormErrors {
+  const byField: Record<string, string[]> = {};
+  const general: string[] = errors.general === null ? [] : [errors.general];
+  for (const [field, list] of Object.entries(errors.byField)) {
+    const shown = ruleFormField(field, template);
+    if (shown === null) general.push(...list);
+    else (byField[shown] ??= []).push(...list);
+  }
+  return { byField, general: general.length > 0 ? general.join(" ") : null };
+}

@@ -13,7 +13,9 @@ import {
   scheduleRule,
   untilText,
   zonedTime,
+  type ScheduleDraft,
 } from "./schedules";
+import type { WhenDraft } from "../../shared/schedule/when";
 
 describe("describeCron", () => {
   it("says the common shapes in words", () => {
@@ -138,15 +140,24 @@ describe("when a schedule runs next", () => {
 });
 
 describe("scheduleFields", () => {
-  const draft = { ...scheduleDraft("r1", "Europe/Berlin"), rule: " 30 2 * * * " };
+  const now = new Date("2026-11-27T08:00:00Z");
+  const base = scheduleDraft("r1", "Europe/Berlin");
+  const draft = (when: Partial<WhenDraft>, over: Partial<ScheduleDraft> = {}): ScheduleDraft => ({
+    ...base,
+    ...over,
+    when: { ...base.when, ...when },
+  });
 
-  it("sends the rule under the syntax chosen, the zone and the values the prompt names", () => {
-    expect(scheduleFields(draft, [])).toEqual({
+  it("sends a preset as its cron pattern, a custom rule as written, and the values the prompt names", () => {
+    expect(scheduleFields(draft({ repeat: "weekdays", time: "08:30" }), [], now)).toEqual({
       ok: true,
-      value: { recipeId: "r1", cron: "30 2 * * *", timeZone: "Europe/Berlin", missed: "run_once" },
+      value: { recipeId: "r1", cron: "30 8 * * 1-5", timeZone: "Europe/Berlin", missed: "run_once" },
     });
-    const rrule = { ...draft, syntax: "rrule" as const, rule: "FREQ=DAILY", missed: "skip" as const };
-    expect(scheduleFields({ ...rrule, values: { label: "bug", old: "x" } }, ["label"])).toEqual({
+    const rrule = draft(
+      { repeat: "custom", syntax: "rrule", rule: "FREQ=DAILY" },
+      { missed: "skip", values: { label: "bug", old: "x" } },
+    );
+    expect(scheduleFields(rrule, ["label"], now)).toEqual({
       ok: true,
       value: {
         recipeId: "r1",
@@ -159,14 +170,27 @@ describe("scheduleFields", () => {
   });
 
   it("names what is missing: the rule under its own field, the zone, a placeholder's value", () => {
-    const field = (over: Partial<typeof draft>, names: string[] = []) => {
-      const checked = scheduleFields({ ...draft, ...over }, names);
-      return checked.ok ? null : checked.field;
+    const field = (when: Partial<WhenDraft>, over: Partial<ScheduleDraft> = {}, names: string[] = []) => {
+      const checked = scheduleFields(draft(when, over), names, now);
+      return checked.ok ? null : Object.keys(checked.errors.byField).join(",");
     };
-    expect(field({ recipeId: "" })).toBe("recipeId");
-    expect(field({ rule: "" })).toBe("cron");
-    expect(field({ rule: "", syntax: "rrule" })).toBe("rrule");
+    expect(field({}, { recipeId: "" })).toBe("recipeId");
+    expect(field({ repeat: "custom", rule: "" })).toBe("cron");
+    expect(field({ repeat: "custom", rule: "", syntax: "rrule" })).toBe("rrule");
     expect(field({ timeZone: " " })).toBe("timeZone");
-    expect(field({}, ["label"])).toBe("values");
+    expect(field({}, {}, ["label"])).toBe("values");
+  });
+
+  it("says every problem at once, in the server's words", () => {
+    const bad = scheduleFields(
+      draft({ repeat: "custom", rule: "61 25 * * *", timeZone: "Mars/Olympus" }),
+      ["label"],
+      now,
+    );
+    expect(bad.ok ? null : bad.errors.byField).toEqual({
+      cron: ["The minute must be 0–59, not 61.", "The hour must be 0–23, not 25."],
+      timeZone: ["No time zone is called Mars/Olympus: use a name such as Europe/Berlin."],
+      values: ["Give a value for {{label}}."],
+    });
   });
 });

@@ -9,7 +9,8 @@ import type {
   ScheduleMissed,
   ScheduleState,
 } from "../../shared/api/types.generated";
-import { missingValues, valuesFor, type Checked } from "./recipes";
+import { whenDraft, whenFields, type WhenDraft } from "../../shared/schedule/when";
+import { checked, missingSentence, missingValues, valuesFor, type Checked } from "./recipes";
 
 export const SCHEDULE_STATE_LABEL: Record<ScheduleState, string> = {
   active: "Active",
@@ -353,61 +354,44 @@ export function browserTimeZone(): string {
   }
 }
 
-/** The IANA zones the browser knows, for the form's suggestions (none where it cannot list them). */
-export function knownTimeZones(): string[] {
-  try {
-    return Intl.supportedValuesOf("timeZone");
-  } catch {
-    return [];
-  }
-}
-
-/** The schedule form as typed. */
+/** The schedule form as typed: the recipe, the shared "when" picker, the missed-run policy and the values. */
 export interface ScheduleDraft {
   recipeId: string;
-  syntax: RuleSyntax;
-  rule: string;
-  timeZone: string;
+  when: WhenDraft;
   missed: ScheduleMissed;
   values: Record<string, string>;
 }
 
+/** A new schedule of `recipeId`: every day at 09:00 in `timeZone` to start from. */
 export function scheduleDraft(recipeId: string, timeZone: string): ScheduleDraft {
-  return { recipeId, syntax: "cron", rule: "", timeZone, missed: "run_once", values: {} };
+  return { recipeId, when: whenDraft("daily", timeZone), missed: "run_once", values: {} };
 }
 
 /**
- * The fields to send for a recipe whose prompt names `names`: the rule under the syntax chosen,
- * the zone, and a value for every placeholder; or the field missing.
+ * The fields to send for a recipe whose prompt names `names`: the "when" (a preset as its cron
+ * pattern, a custom cron pattern or RRULE as written), the zone, and a value for every
+ * placeholder; or every problem with them, in the server's words.
  */
-export function scheduleFields(draft: ScheduleDraft, names: readonly string[]): Checked<RecipeScheduleFields> {
-  if (!draft.recipeId) return { ok: false, field: "recipeId", message: "Pick the recipe to run." };
-  const rule = draft.rule.trim();
-  if (!rule) {
-    return draft.syntax === "cron"
-      ? { ok: false, field: "cron", message: "Write a cron pattern, such as 30 2 * * * for 02:30 every day." }
-      : { ok: false, field: "rrule", message: "Write an RRULE, such as FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0." };
-  }
-  const timeZone = draft.timeZone.trim();
-  if (!timeZone) return { ok: false, field: "timeZone", message: "Name a time zone, such as Europe/Berlin." };
+export function scheduleFields(
+  draft: ScheduleDraft,
+  names: readonly string[],
+  now: Date,
+): Checked<RecipeScheduleFields> {
+  const problems: [string, string][] = [];
+  if (!draft.recipeId) problems.push(["recipeId", "Choose the recipe to run."]);
+  const when = whenFields(draft.when, now);
+  problems.push(...when.problems);
   const missing = missingValues(names, draft.values);
-  if (missing.length > 0) {
-    return { ok: false, field: "values", message: `Give a value for ${missing.map((n) => `{{${n}}}`).join(", ")}.` };
-  }
-  const fields: RecipeScheduleFields = {
-    recipeId: draft.recipeId,
-    timeZone,
-    missed: draft.missed,
-    ...(draft.syntax === "cron" ? { cron: rule } : { rrule: rule }),
-  };
-  if (names.length > 0) fields.values = valuesFor(names, draft.values);
-  return { ok: true, value: fields };
+  if (missing.length > 0) problems.push(["values", missingSentence(missing)]);
+  return checked(problems, () => {
+    const { cron, rrule, timeZone } = when.fields;
+    const fields: RecipeScheduleFields = {
+      recipeId: draft.recipeId,
+      missed: draft.missed,
+      timeZone,
+      ...(cron === undefined ? { rrule } : { cron }),
+    };
+    if (names.length > 0) fields.values = valuesFor(names, draft.values);
+    return fields;
+  });
 }
-
-/** Patterns to start from, with what they mean. */
-export const CRON_EXAMPLES: readonly { rule: string; label: string }[] = [
-  { rule: "0 9 * * 1-5", label: "weekdays at 09:00" },
-  { rule: "30 2 * * *", label: "every day at 02:30" },
-  { rule: "0 * * * *", label: "every hour" },
-  { rule: "0 8 1 * *", label: "the 1st of the month at 08:00" },
-];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { cellName, formatDate, formatNumber, initials, labelColor, paletteColor, stringList } from "./format";
+import { cellName, formatNumber, initials, labelColor, paletteColor, stringList } from "./format";
 
 describe("numbers carry their unit on its side", () => {
   test("left and right units", () => {
@@ -26,12 +26,6 @@ test("initials of one, two and many words", () => {
   expect(initials("Ada Lovelace")).toBe("AL");
   expect(initials("  Grace  Brewster Hopper ")).toBe("GH");
   expect(initials("")).toBe("?");
-});
-
-test("dates read as words, odd values as stored", () => {
-  expect(formatDate("2024-05-01")).toBe("May 1, 2024");
-  expect(formatDate("2024-13-01")).toBe("2024-13-01");
-  expect(formatDate(null)).toBe("");
 });
 
 test("dropdown values keep only strings", () => {

@@ -50,17 +50,6 @@ export function initials(name: string): string {
   return (first + last).toUpperCase();
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** "2024-05-01" → "May 1, 2024"; anything else is shown as stored. */
-export function formatDate(value: unknown): string {
-  if (typeof value !== "string") return "";
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return value;
-  const month = MONTHS[Number(match[2]) - 1];
-  return month ? `${month} ${Number(match[3])}, ${match[1]}` : value;
-}
-
 export function isTimeline(value: unknown): value is { from: string; to: string } {
   return (
     typeof value === "object" &&

@@ -9,9 +9,11 @@ import type { Bookmark, Session } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
 import { navigate, sessionPath } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
+import { FormActions } from "../../shared/ui/FormActions";
 import { Popover } from "../../shared/ui/Popover";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { createBody, draftOf, moveItem, patchBody, validateDraft, type BookmarkDraft } from "./bookmarks";
+import { EmptyState } from "../../shared/ui/EmptyState";
 
 export function BookmarksButton() {
   const { values } = useSettings();
@@ -119,7 +121,7 @@ function BookmarksPanel({ onDone }: { onDone: () => void }) {
 
   return (
     <>
-      {items.length === 0 && editing === null && <p className="muted">No bookmarks yet.</p>}
+      {items.length === 0 && editing === null && <EmptyState>No bookmarks yet.</EmptyState>}
       {items.length > 0 && (
         <ol className="bookmark-list" aria-label="Bookmarks">
           {items.map((bookmark, index) => (
@@ -253,17 +255,7 @@ function BookmarkForm({
           </label>
         </>
       )}
-      {problem !== null && (
-        <p className="inline-error" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="submit">{submitLabel}</button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel={submitLabel} onCancel={onCancel} error={problem} />
     </form>
   );
 }

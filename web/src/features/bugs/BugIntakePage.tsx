@@ -16,6 +16,7 @@ import { useApi } from "../../shared/hooks/useApi";
 import { Link, sessionPath } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent } from "../../shared/stream/useStream";
+import { Pill } from "../../shared/ui/Pill";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 
@@ -75,7 +76,7 @@ export function BugIntakePage() {
         {reports.data?.reports.map((r) => (
           <li key={r.id} className="bug-item" data-state={r.state}>
             <div className="bug-head">
-              <span className="bug-state">{STATE_LABEL[r.state]}</span>
+              <Pill status={r.state}>{STATE_LABEL[r.state]}</Pill>
               <strong className="bug-title">
                 {r.url ? (
                   <a className="touch-link" href={r.url}>

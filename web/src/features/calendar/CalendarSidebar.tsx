@@ -26,6 +26,7 @@ import {
 } from "./upcoming";
 import { upcomingShown } from "./visibility";
 import "./calendar.css";
+import { EmptyState } from "../../shared/ui/EmptyState";
 
 const MINUTE_MS = 60_000;
 
@@ -57,7 +58,7 @@ export function CalendarSidebar() {
     <section className="cal-upcoming" aria-labelledby="cal-upcoming-title">
       <h2 id="cal-upcoming-title">Upcoming</h2>
       {events.length === 0 ? (
-        <p className="muted">Nothing in the next 7 days.</p>
+        <EmptyState>Nothing in the next 7 days.</EmptyState>
       ) : (
         <ul>
           {events.map((occ) => (

@@ -9,6 +9,7 @@ import { dayTitle, utcMs, type Day } from "./days";
 import { DayList } from "./DayList";
 import { daySummary, pickedDay } from "./fit";
 import { entriesOn, type Entry } from "./placement";
+import { EmptyState } from "../../shared/ui/EmptyState";
 
 const weekdayName = (day: Day, style: "narrow" | "long") =>
   new Intl.DateTimeFormat(undefined, { weekday: style, timeZone: "UTC" }).format(new Date(utcMs(day)));
@@ -76,7 +77,7 @@ export function CompactView({
           {dayTitle(picked)}
           {picked === today && <span className="cal-today-tag"> · today</span>}
         </h3>
-        {list.length === 0 ? <p className="muted">Nothing on this day.</p> : <DayList entries={list} onOpen={onOpen} />}
+        {list.length === 0 ? <EmptyState>Nothing on this day.</EmptyState> : <DayList entries={list} onOpen={onOpen} />}
       </section>
     </div>
   );

@@ -7,6 +7,7 @@ import type { Occurrence } from "../../shared/api/types.generated";
 import type { Day } from "./days";
 import { entryName } from "./EntryChip";
 import { toEntry } from "./placement";
+import { plainDay } from "../../shared/time";
 
 export function MoveToDate({ occs, onMove }: { occs: readonly Occurrence[]; onMove: (uid: string, day: Day) => void }) {
   const items = occs.filter((occ) => occ.source.kind === "item");
@@ -27,7 +28,7 @@ export function MoveToDate({ occs, onMove }: { occs: readonly Occurrence[]; onMo
           <select value={chosen?.uid ?? ""} onChange={(e) => setUid(e.target.value)}>
             {items.map((occ) => (
               <option key={occ.uid} value={occ.uid}>
-                {entryName(occ)}, due {toEntry(occ).first}
+                {entryName(occ)}, due {plainDay(toEntry(occ).first)}
               </option>
             ))}
           </select>

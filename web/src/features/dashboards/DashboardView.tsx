@@ -42,6 +42,7 @@ import {
   useStartedDashboardWorker,
 } from "./worker/useDashboardWorker";
 import "./dashboard.css";
+import { EmptyState } from "../../shared/ui/EmptyState";
 
 type Loaded =
   | { kind: "loading" }
@@ -398,11 +399,11 @@ function DashboardEditor({
       )}
       <div className="dash-main">
         {draft.config.widgets.length === 0 ? (
-          <div className="dash-empty-grid empty-state">
+          <EmptyState className="dash-empty-grid">
             {draft.config.boardIds.length === 0
               ? "Connect boards, then add widgets with + Add widget."
               : "Add a widget with + Add widget."}
-          </div>
+          </EmptyState>
         ) : (
           <WidgetGrid
             widgets={draft.config.widgets}

@@ -73,11 +73,11 @@ export function DashboardsSection({ workspaceId }: DashboardsSectionProps) {
             autoFocus
             onChange={(e) => setName(e.target.value)}
           />
-          <button type="submit" disabled={busy}>
-            Create
-          </button>
           <button type="button" onClick={() => setCreating(false)}>
             Cancel
+          </button>
+          <button type="submit" disabled={busy}>
+            Create
           </button>
         </form>
       )}

@@ -1,5 +1,6 @@
 /**
- * One drip beside the list: its facts, Pause or Resume and Delete, its items (released ones with
+ * One drip beside the list: its facts, Pause or Resume, Release next now (its next item at once;
+ * its ticks go on) and Delete, its items (released ones with
  * when they went, then the queue numbered in release order) and the chosen item's content. A drip
  * fed in the app takes new items here and lets a waiting one be removed; a folder drip's items are
  * its files.
@@ -12,11 +13,13 @@ import { useSettings } from "../../shared/settings";
 import { exactTime } from "../../shared/time";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import { ErrorNote } from "../../shared/ui/Status";
-import { addItem, changeDrip, deleteDrip, itemPath, itemsPath, removeItem } from "./api";
-import { dripStatus, itemParam, itemView, refusal, wallTime } from "./drips";
-import { FieldError, FormError, invalidFor, type Refusal } from "./FieldError";
+import { addItem, changeDrip, deleteDrip, itemPath, itemsPath, releaseNext, removeItem } from "./api";
+import { dripStatus, itemParam, itemView, wallTime } from "./drips";
+import { formErrors, NO_ERRORS, type FormErrors } from "../../shared/api/formErrors";
+import { FieldError, FormError, invalidFor } from "./FieldError";
 import { ItemPreview } from "./ItemPreview";
 import { CadenceActions, useCall } from "./actions";
+import { Pill } from "../../shared/ui/Pill";
 
 const FORM = "item-form";
 
@@ -38,7 +41,7 @@ export function DripDetail({ drip, onChanged }: { drip: Drip; onChanged: () => v
     <article className="drip-detail" aria-label={drip.name}>
       <div className="drip-card-head">
         <h2>{drip.name}</h2>
-        <span className={`tag drip-tone-${status.tone}`}>{status.tag}</span>
+        <Pill status={status.tag} />
       </div>
       <dl className="drip-facts">
         <div>
@@ -70,7 +73,11 @@ export function DripDetail({ drip, onChanged }: { drip: Drip; onChanged: () => v
         call={call}
         onMove={(change) => act(() => changeDrip(drip.id, change), onChanged)}
         onDelete={() => setConfirming(true)}
-      />
+      >
+        <button type="button" disabled={busy} onClick={() => act(() => releaseNext(drip.id), refresh)}>
+          Release next now
+        </button>
+      </CadenceActions>
       {!drip.folder && <ItemForm dripId={drip.id} onAdded={refresh} />}
       {items.error !== undefined && <ErrorNote error={items.error} onRetry={items.reload} />}
       {items.data && (
@@ -84,7 +91,7 @@ export function DripDetail({ drip, onChanged }: { drip: Drip; onChanged: () => v
               >
                 <span className="drip-item-place">{item.position === null ? "Released" : `#${item.position}`}</span>
                 <span className="drip-item-name">{item.name}</span>
-                <span className="tag">{item.kind}</span>
+                <Pill>{item.kind}</Pill>
                 {item.releasedAt && (
                   <time className="muted" dateTime={item.releasedAt} title={exactTime(item.releasedAt)}>
                     {wallTime(item.releasedAt, drip.timeZone)}
@@ -151,14 +158,14 @@ function ItemForm({ dripId, onAdded }: { dripId: string; onAdded: () => void }) 
   const [name, setName] = useState("");
   const [kind, setKind] = useState<DripItemKind>("markdown");
   const [content, setContent] = useState("");
-  const [error, setError] = useState<Refusal | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
   // Drawn only while open: a closed <details> still lays its fields out under the list.
   const [adding, setAdding] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    setError(null);
+    setErrors(NO_ERRORS);
     addItem(dripId, { name, content, kind }).then(
       () => {
         setBusy(false);
@@ -168,7 +175,7 @@ function ItemForm({ dripId, onAdded }: { dripId: string; onAdded: () => void }) 
       },
       (e: unknown) => {
         setBusy(false);
-        setError(refusal(e, ["name", "content"]));
+        setErrors(formErrors(e));
       },
     );
   };
@@ -180,7 +187,7 @@ function ItemForm({ dripId, onAdded }: { dripId: string; onAdded: () => void }) 
           <div className="drip-row">
             <label>
               Name
-              <input value={name} onChange={(e) => setName(e.target.value)} {...invalidFor(FORM, "name", error)} />
+              <input value={name} onChange={(e) => setName(e.target.value)} {...invalidFor(FORM, "name", errors)} />
             </label>
             <label>
               Kind
@@ -193,18 +200,18 @@ function ItemForm({ dripId, onAdded }: { dripId: string; onAdded: () => void }) 
               </select>
             </label>
           </div>
-          <FieldError form={FORM} field="name" error={error} />
+          <FieldError form={FORM} field="name" errors={errors} />
           <label>
             Content
             <textarea
               rows={5}
               value={content}
               onChange={(e) => setContent(e.target.value)}
-              {...invalidFor(FORM, "content", error)}
+              {...invalidFor(FORM, "content", errors)}
             />
           </label>
-          <FieldError form={FORM} field="content" error={error} />
-          <FormError error={error} />
+          <FieldError form={FORM} field="content" errors={errors} />
+          <FormError errors={errors} shown={["name", "content"]} />
           <div className="drip-actions">
             <button type="submit" className="primary" disabled={busy}>
               Add to the queue

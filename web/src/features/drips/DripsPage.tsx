@@ -18,20 +18,15 @@ import { useSettings } from "../../shared/settings";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { useNow } from "../../shared/useNow";
 import { createDrip, DRIPS_PATH } from "./api";
-import {
-  browserZone,
-  dripFields,
-  dripStatus,
-  refusal,
-  timingDraft,
-  timingText,
-  untilText,
-  type DripDraft,
-} from "./drips";
+import { browserZone, dripFields, dripStatus, timingText, untilText, type DripDraft } from "./drips";
 import { DripDetail } from "./DripDetail";
-import { FieldError, FormError, invalidFor, type Refusal } from "./FieldError";
-import { TimingFields } from "./TimingFields";
+import { formErrors, NO_ERRORS, withoutFields, type FormErrors } from "../../shared/api/formErrors";
+import { FieldError, FormError, invalidFor } from "./FieldError";
+import { SchedulePicker } from "../../shared/schedule/SchedulePicker";
+import { changedFields, whenDraft } from "../../shared/schedule/when";
 import "./drips.css";
+import { Pill } from "../../shared/ui/Pill";
+import { FormActions } from "../../shared/ui/FormActions";
 
 const FORM = "drip-form";
 const FIELDS = ["name", "folder", "repeat", "time", "rrule", "cron", "timeZone"];
@@ -95,7 +90,7 @@ export function DripsPage({ selectedId }: { selectedId: string | null }) {
                     <h3>
                       <Link to={`/drips/${encodeURIComponent(drip.id)}`}>{drip.name}</Link>
                     </h3>
-                    <span className={`tag drip-tone-${status.tone}`}>{status.tag}</span>
+                    <Pill status={status.tag} />
                   </div>
                   <p className="drip-when">
                     {timingText(drip)} · {drip.timeZone}
@@ -123,28 +118,29 @@ export function DripsPage({ selectedId }: { selectedId: string | null }) {
 
 function DripForm({ onDone }: { onDone: (made: Drip | null) => void }) {
   const [draft, setDraft] = useState<DripDraft>(() => ({
-    ...timingDraft("daily", browserZone()),
+    ...whenDraft("daily", browserZone()),
     name: "",
     source: "folder",
     folder: "",
   }));
-  const [error, setError] = useState<Refusal | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
+  const formNow = useNow();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = dripFields(draft);
+    const checked = dripFields(draft, new Date());
     if (!checked.ok) {
-      setError({ field: checked.field, message: checked.message });
+      setErrors(checked.errors);
       return;
     }
     setBusy(true);
-    setError(null);
+    setErrors(NO_ERRORS);
     createDrip(checked.value).then(onDone, (e: unknown) => {
       setBusy(false);
-      setError(refusal(e, FIELDS));
+      setErrors(formErrors(e));
     });
   };
-  const invalid = (field: string) => invalidFor(FORM, field, error);
+  const invalid = (field: string) => invalidFor(FORM, field, errors);
   return (
     <form className="drip-form" aria-label="New drip" onSubmit={submit} noValidate>
       <label>
@@ -156,7 +152,7 @@ function DripForm({ onDone }: { onDone: (made: Drip | null) => void }) {
           {...invalid("name")}
         />
       </label>
-      <FieldError form={FORM} field="name" error={error} />
+      <FieldError form={FORM} field="name" errors={errors} />
       <fieldset className="drip-source">
         <legend>Items</legend>
         <label className="drip-check">
@@ -190,23 +186,20 @@ function DripForm({ onDone }: { onDone: (made: Drip | null) => void }) {
           />
         </label>
       )}
-      <FieldError form={FORM} field="folder" error={error} />
-      <TimingFields
+      <FieldError form={FORM} field="folder" errors={errors} />
+      <SchedulePicker
         form={FORM}
         draft={draft}
         once={false}
-        error={error}
-        onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))}
+        errors={errors}
+        now={new Date(formNow)}
+        onChange={(patch) => {
+          setDraft((d) => ({ ...d, ...patch }));
+          setErrors((e) => withoutFields(e, changedFields(patch)));
+        }}
       />
-      <FormError error={error} />
-      <div className="drip-actions">
-        <button type="submit" className="primary" disabled={busy}>
-          Make the drip
-        </button>
-        <button type="button" onClick={() => onDone(null)}>
-          Cancel
-        </button>
-      </div>
+      <FormError errors={errors} shown={FIELDS} />
+      <FormActions submitLabel="Make the drip" onCancel={() => onDone(null)} busy={busy} />
     </form>
   );
 }

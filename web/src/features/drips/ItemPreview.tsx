@@ -11,6 +11,7 @@ import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import type { DripItem } from "../../shared/api/types.generated";
 import { itemView, previewPath } from "./drips";
+import { Pill } from "../../shared/ui/Pill";
 
 const PLUGINS = [remarkGfm];
 
@@ -46,7 +47,7 @@ export function ItemPreview({ dripId, item, content, previewsOn }: Props) {
     case "chip":
       return (
         <p className="drip-chip" data-kind="html">
-          <span className="tag">HTML</span> {item.name}
+          <Pill>HTML</Pill> {item.name}
           <span className="muted">
             {" "}
             · previews are off (<SettingLink setting={SETTING_LINKS.dripHtmlPreviewEnabled} />)

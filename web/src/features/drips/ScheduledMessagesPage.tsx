@@ -18,19 +18,21 @@ import {
   browserZone,
   messageFields,
   orderMessages,
-  refusal,
   STATE_LABEL,
-  timingDraft,
   timingText,
   untilText,
   wallTime,
   type MessageDraft,
 } from "./drips";
 import { MarkdownNote } from "./ItemPreview";
-import { FieldError, FormError, invalidFor, type Refusal } from "./FieldError";
-import { TimingFields } from "./TimingFields";
+import { formErrors, NO_ERRORS, withoutFields, type FormErrors } from "../../shared/api/formErrors";
+import { FieldError, FormError, invalidFor } from "./FieldError";
+import { SchedulePicker } from "../../shared/schedule/SchedulePicker";
+import { changedFields, whenDraft } from "../../shared/schedule/when";
 import { CadenceActions, useCall } from "./actions";
 import "./drips.css";
+import { Pill } from "../../shared/ui/Pill";
+import { FormActions } from "../../shared/ui/FormActions";
 
 const FORM = "message-form";
 const FIELDS = ["markdown", "at", "time", "rrule", "cron", "timeZone"];
@@ -86,8 +88,10 @@ function MessageCard({ message, now, onChanged }: { message: ScheduledMessage; n
     <li className={`drip-card drip-card-${message.state}`} data-message-id={message.id}>
       <div className="drip-card-head">
         <h3>{message.title}</h3>
-        <span className={`tag drip-state drip-state-${message.state}`}>{STATE_LABEL[message.state]}</span>
-        {message.createdBySession && <span className="tag">from an agent</span>}
+        <Pill status={message.state} className="drip-state">
+          {STATE_LABEL[message.state]}
+        </Pill>
+        {message.createdBySession && <Pill>from an agent</Pill>}
       </div>
       <p className="drip-when">
         {timingText(message)} · {message.timeZone}
@@ -150,24 +154,25 @@ function MessageCard({ message, now, onChanged }: { message: ScheduledMessage; n
 }
 
 function MessageForm({ onDone }: { onDone: (saved: boolean) => void }) {
-  const [draft, setDraft] = useState<MessageDraft>(() => ({ ...timingDraft("once", browserZone()), markdown: "" }));
+  const [draft, setDraft] = useState<MessageDraft>(() => ({ ...whenDraft("once", browserZone()), markdown: "" }));
   const [previewing, setPreviewing] = useState(false);
-  const [error, setError] = useState<Refusal | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
+  const formNow = useNow();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = messageFields(draft);
+    const checked = messageFields(draft, new Date());
     if (!checked.ok) {
-      setError({ field: checked.field, message: checked.message });
+      setErrors(checked.errors);
       return;
     }
     setBusy(true);
-    setError(null);
+    setErrors(NO_ERRORS);
     createMessage(checked.value).then(
       () => onDone(true),
       (e: unknown) => {
         setBusy(false);
-        setError(refusal(e, FIELDS));
+        setErrors(formErrors(e));
       },
     );
   };
@@ -181,31 +186,28 @@ function MessageForm({ onDone }: { onDone: (saved: boolean) => void }) {
           autoFocus
           placeholder={"# Weekly review\n\n- What shipped?\n- What is stuck?"}
           onChange={(e) => setDraft((d) => ({ ...d, markdown: e.target.value }))}
-          {...invalidFor(FORM, "markdown", error)}
+          {...invalidFor(FORM, "markdown", errors)}
         />
       </label>
-      <FieldError form={FORM} field="markdown" error={error} />
+      <FieldError form={FORM} field="markdown" errors={errors} />
       <label className="drip-check">
         <input type="checkbox" checked={previewing} onChange={(e) => setPreviewing(e.target.checked)} />
         Preview the Markdown
       </label>
       {previewing && draft.markdown.trim() && <MarkdownNote markdown={draft.markdown} />}
-      <TimingFields
+      <SchedulePicker
         form={FORM}
         draft={draft}
         once
-        error={error}
-        onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))}
+        errors={errors}
+        now={new Date(formNow)}
+        onChange={(patch) => {
+          setDraft((d) => ({ ...d, ...patch }));
+          setErrors((e) => withoutFields(e, changedFields(patch)));
+        }}
       />
-      <FormError error={error} />
-      <div className="drip-actions">
-        <button type="submit" className="primary" disabled={busy}>
-          Schedule
-        </button>
-        <button type="button" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-      </div>
+      <FormError errors={errors} shown={FIELDS} />
+      <FormActions submitLabel="Schedule" onCancel={() => onDone(false)} busy={busy} />
     </form>
   );
 }

@@ -1,8 +1,8 @@
 /** A card's buttons: Pause or Resume and Delete, one call at a time, and what the last one was refused with. */
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { CadenceState } from "../../shared/api/types.generated";
 import type { Change } from "./api";
-import { refusal } from "./drips";
+import { errorMessage } from "../../shared/api/errorMessage";
 
 /** One call at a time from a card's buttons: whether one runs, and what the last one was refused with. */
 export function useCall() {
@@ -19,24 +19,27 @@ export function useCall() {
       },
       (e: unknown) => {
         setBusy(false);
-        setFailed(refusal(e, []).message);
+        setFailed(errorMessage(e));
       },
     );
   };
   return { busy, failed, act };
 }
 
-/** Pause (an active one) or Resume (a paused one), Delete, and the last refusal under them. */
+/** Pause (an active one) or Resume (a paused one), the card's own buttons, Delete, and the last refusal under them. */
 export function CadenceActions({
   state,
   call,
   onMove,
   onDelete,
+  children,
 }: {
   state: CadenceState;
   call: ReturnType<typeof useCall>;
   onMove: (change: Change) => void;
   onDelete: () => void;
+  /** More buttons, before Delete. */
+  children?: ReactNode;
 }) {
   const change: Change = state === "active" ? "pause" : "resume";
   return (
@@ -47,6 +50,7 @@ export function CadenceActions({
             {change === "pause" ? "Pause" : "Resume"}
           </button>
         )}
+        {children}
         <button type="button" disabled={call.busy} onClick={onDelete}>
           Delete
         </button>

@@ -34,6 +34,9 @@ export const createDrip = (fields: DripFields) => apiFetch<Drip>(DRIPS_PATH, { m
 export const changeDrip = (id: string, change: Change) =>
   apiFetch<Drip>(`${dripPath(id)}/${change}`, { method: "POST" });
 
+/** Releases the drip's next item now; its ticks go on as they were. */
+export const releaseNext = (id: string) => apiFetch<Drip>(`${dripPath(id)}/release`, { method: "POST" });
+
 export const deleteDrip = (id: string) => apiFetch<undefined>(dripPath(id), { method: "DELETE" });
 
 export const addItem = (dripId: string, fields: DripItemFields) =>

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../shared/api/client";
 import type { Drip, ScheduledMessage } from "../../shared/api/types.generated";
 import {
-  cadenceRule,
   dripFields,
   dripStatus,
   itemParam,
@@ -10,77 +8,104 @@ import {
   messageFields,
   orderMessages,
   previewPath,
-  refusal,
   ruleOnly,
   rruleWords,
-  timingDraft,
   timingText,
   untilText,
   wallTime,
   type DripDraft,
   type MessageDraft,
 } from "./drips";
+import { whenDraft } from "../../shared/schedule/when";
 
 const message = (over: Partial<MessageDraft>): MessageDraft => ({
-  ...timingDraft("once", "Europe/Berlin"),
+  ...whenDraft("once", "Europe/Berlin"),
   markdown: "# Hi",
   ...over,
 });
 
 const drip = (over: Partial<DripDraft>): DripDraft => ({
-  ...timingDraft("daily", "UTC"),
+  ...whenDraft("daily", "UTC"),
   name: "Tips",
   source: "app",
   folder: "",
   ...over,
 });
 
+const NOW = new Date("2026-01-05T06:00:00Z");
+
 describe("the forms' requests", () => {
   it("makes a one-off at a local time in its zone", () => {
-    expect(messageFields(message({ at: "2026-01-05T09:30" }))).toEqual({
+    expect(messageFields(message({ at: "2026-01-05T09:30" }), NOW)).toEqual({
       ok: true,
       value: { markdown: "# Hi", at: "2026-01-05T09:30", timeZone: "Europe/Berlin" },
     });
   });
 
-  it("writes the common cadences as RRULEs", () => {
-    expect(cadenceRule("daily", "9:05", "MO")).toBe("FREQ=DAILY;BYHOUR=9;BYMINUTE=5");
-    expect(cadenceRule("weekdays", "18:30", "MO")).toBe("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=18;BYMINUTE=30");
-    expect(cadenceRule("weekly", "07:00", "SU")).toBe("FREQ=WEEKLY;BYDAY=SU;BYHOUR=7;BYMINUTE=0");
-    expect(cadenceRule("daily", "24:00", "MO")).toBeNull();
-    expect(cadenceRule("daily", "noon", "MO")).toBeNull();
-    expect(messageFields(message({ repeat: "weekdays", time: "08:45" }))).toEqual({
+  it("sends a preset as the shared picker's cron pattern", () => {
+    expect(messageFields(message({ repeat: "weekdays", time: "08:45" }), NOW)).toEqual({
       ok: true,
-      value: {
-        markdown: "# Hi",
-        rrule: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=45",
-        timeZone: "Europe/Berlin",
-      },
+      value: { markdown: "# Hi", cron: "45 8 * * 1-5", timeZone: "Europe/Berlin" },
     });
   });
 
   it("names the field a draft is missing", () => {
-    expect(messageFields(message({ markdown: "  " }))).toMatchObject({ ok: false, field: "markdown" });
-    expect(messageFields(message({ at: "" }))).toMatchObject({ ok: false, field: "at" });
-    expect(messageFields(message({ repeat: "rrule", rule: " " }))).toMatchObject({ ok: false, field: "rrule" });
-    expect(messageFields(message({ repeat: "daily", time: "9" }))).toMatchObject({ ok: false, field: "time" });
-    expect(messageFields(message({ at: "2026-01-05T09:30", timeZone: "" }))).toMatchObject({
+    expect(messageFields(message({ markdown: "  " }), NOW)).toMatchObject({
       ok: false,
-      field: "timeZone",
+      errors: { byField: { markdown: [expect.any(String)] } },
     });
-    expect(dripFields(drip({ name: "" }))).toMatchObject({ ok: false, field: "name" });
-    expect(dripFields(drip({ source: "folder", folder: " " }))).toMatchObject({ ok: false, field: "folder" });
-    expect(dripFields(drip({ repeat: "once", at: "2026-01-05T09:30" }))).toMatchObject({ ok: false, field: "repeat" });
+    expect(messageFields(message({ at: "" }), NOW)).toMatchObject({
+      ok: false,
+      errors: { byField: { at: [expect.any(String)] } },
+    });
+    expect(messageFields(message({ repeat: "custom", syntax: "rrule", rule: " " }), NOW)).toMatchObject({
+      ok: false,
+      errors: { byField: { rrule: [expect.any(String)] } },
+    });
+    expect(messageFields(message({ repeat: "daily", time: "9" }), NOW)).toMatchObject({
+      ok: false,
+      errors: { byField: { time: [expect.any(String)] } },
+    });
+    expect(messageFields(message({ at: "2026-01-05T09:30", timeZone: "" }), NOW)).toMatchObject({
+      ok: false,
+      errors: { byField: { timeZone: [expect.any(String)] } },
+    });
+    expect(dripFields(drip({ name: "" }), NOW)).toMatchObject({
+      ok: false,
+      errors: { byField: { name: [expect.any(String)] } },
+    });
+    expect(dripFields(drip({ source: "folder", folder: " " }), NOW)).toMatchObject({
+      ok: false,
+      errors: { byField: { folder: [expect.any(String)] } },
+    });
+    expect(dripFields(drip({ repeat: "once", at: "2026-01-05T09:30" }), NOW)).toMatchObject({
+      ok: false,
+      errors: { byField: { repeat: [expect.any(String)] } },
+    });
+  });
+
+  it("says every problem at once, in the server's words", () => {
+    const bad = messageFields(message({ markdown: " ", at: "2026-01-05T06:30", timeZone: "Europe/Berlin" }), NOW);
+    expect(bad.ok ? null : bad.errors.byField).toEqual({
+      markdown: ["Write the note."],
+      at: ["That time has passed: 06:30 this morning."],
+    });
+    const drip2 = dripFields(drip({ name: "", repeat: "custom", rule: "61 25 * * *", timeZone: "Mars/Olympus" }), NOW);
+    expect(drip2.ok ? null : drip2.errors.byField).toEqual({
+      name: ["Name the drip."],
+      timeZone: ["No time zone is called Mars/Olympus: use a name such as Europe/Berlin."],
+      cron: ["The minute must be 0–59, not 61.", "The hour must be 0–23, not 25."],
+    });
   });
 
   it("sends a folder only for a folder drip", () => {
-    expect(dripFields(drip({ repeat: "cron", rule: "0 9 * * 1", folder: "/ignored" }))).toEqual({
+    expect(dripFields(drip({ repeat: "custom", rule: "0 9 * * 1", folder: "/ignored" }), NOW)).toEqual({
       ok: true,
       value: { name: "Tips", cron: "0 9 * * 1", timeZone: "UTC" },
     });
-    expect(dripFields(drip({ source: "folder", folder: " /home/me/course " }))).toEqual({
+    expect(dripFields(drip({ source: "folder", folder: " /home/me/course " }), NOW)).toEqual({
       ok: true,
-      value: { name: "Tips", folder: "/home/me/course", rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0", timeZone: "UTC" },
+      value: { name: "Tips", folder: "/home/me/course", cron: "0 9 * * *", timeZone: "UTC" },
     });
   });
 });
@@ -98,7 +123,9 @@ describe("timings in words", () => {
     expect(rruleWords("FREQ=MONTHLY;BYHOUR=9")).toBeNull();
     expect(rruleWords("FREQ=WEEKLY;BYDAY=1MO;BYHOUR=9")).toBeNull();
     expect(timingText({ at: "2026-01-05T08:30:00.000Z", cron: null, rrule: null })).toBe("Once");
-    expect(timingText({ cron: "0 9 * * *", rrule: null })).toBe("Cron 0 9 * * *");
+    expect(timingText({ cron: "0 9 * * *", rrule: null })).toBe("Every day at 09:00");
+    expect(timingText({ cron: "30 17 * * 5", rrule: null })).toBe("Every week on Friday at 17:30");
+    expect(timingText({ cron: "*/15 * * * *", rrule: null })).toBe("Cron */15 * * * *");
     expect(timingText({ cron: null, rrule: stored })).toBe("Every weekday at 09:00");
     expect(timingText({ cron: null, rrule: "DTSTART:x\nRRULE:FREQ=HOURLY" })).toBe("RRULE FREQ=HOURLY");
   });
@@ -184,12 +211,5 @@ describe("cards", () => {
     expect(previewPath("d 1", "i/2")).toBe("/api/drips/d%201/items/i%2F2/preview");
     expect(itemParam("?item=abc")).toBe("abc");
     expect(itemParam("")).toBeNull();
-  });
-
-  it("puts a refusal beside its field when the form has it", () => {
-    const bad = new ApiError(400, "invalid_request", "rrule: bad", "rrule");
-    expect(refusal(bad, ["rrule"])).toEqual({ field: "rrule", message: "rrule: bad" });
-    expect(refusal(bad, ["markdown"])).toEqual({ field: null, message: "rrule: bad" });
-    expect(refusal("boom", ["x"])).toEqual({ field: null, message: "Something went wrong." });
   });
 });

@@ -1,9 +1,10 @@
 /**
  * What the Scheduled messages and Drips pages compute, as pure functions: the request a form's
- * draft makes (or the field it is missing), a timing in words, a drip's state, how an item is
- * shown, and where a refusal belongs.
+ * draft makes (or every problem with it), a timing in words, a drip's state, how an item is
+ * shown.
  */
-import { ApiError } from "../../shared/api/client";
+import { fieldProblems, type FormErrors } from "../../shared/api/formErrors";
+import { cronPreset, presetWords, whenFields, type WhenDraft } from "../../shared/schedule/when";
 import type {
   CadenceState,
   Drip,
@@ -13,113 +14,61 @@ import type {
   ScheduledMessageFields,
 } from "../../shared/api/types.generated";
 
-/** How often a draft repeats: the common cadences, or a rule written out. */
-export type Repeat = "once" | "daily" | "weekdays" | "weekly" | "rrule" | "cron";
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-export const WEEKDAYS = [
-  ["MO", "Monday"],
-  ["TU", "Tuesday"],
-  ["WE", "Wednesday"],
-  ["TH", "Thursday"],
-  ["FR", "Friday"],
-  ["SA", "Saturday"],
-  ["SU", "Sunday"],
-] as const;
-
-export type Weekday = (typeof WEEKDAYS)[number][0];
-
-/** The timing part of both forms. */
-export interface TimingDraft {
-  repeat: Repeat;
-  /** A one-off's local date and time, as `<input type="datetime-local">` gives it. */
-  at: string;
-  /** `HH:MM`, for the daily, weekday and weekly cadences. */
-  time: string;
-  weekday: Weekday;
-  /** The RRULE or cron pattern, written out. */
-  rule: string;
-  timeZone: string;
-}
-
-export interface MessageDraft extends TimingDraft {
+/** The form of a scheduled message: the note and the shared "when" picker's fields. */
+export interface MessageDraft extends WhenDraft {
   markdown: string;
 }
 
-export interface DripDraft extends TimingDraft {
+export interface DripDraft extends WhenDraft {
   name: string;
   /** Items from a folder on disk, or added here. */
   source: "folder" | "app";
   folder: string;
 }
 
-/** A draft's request, or the field it is missing and why. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+/** A draft's request, or every problem that keeps it from being sent. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FormErrors };
 
-const refuse = (field: string, message: string): Checked<never> => ({ ok: false, field, message });
+type Problems = [string, string][];
+
+function checked<T>(problems: Problems, value: () => T): Checked<T> {
+  return problems.length > 0 ? { ok: false, errors: fieldProblems(problems) } : { ok: true, value: value() };
+}
 
 /** The zone the browser is in; `UTC` when it will not say. */
 export function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 }
 
-/** A timing draft to start from: daily at 09:00 in `timeZone`. */
-export function timingDraft(repeat: Repeat, timeZone: string): TimingDraft {
-  return { repeat, at: "", time: "09:00", weekday: "MO", rule: "", timeZone };
+/** `POST /scheduled-messages` for a draft, or every problem with it. */
+export function messageFields(draft: MessageDraft, now: Date): Checked<ScheduledMessageFields> {
+  const problems: Problems = [];
+  if (!draft.markdown.trim()) problems.push(["markdown", "Write the note."]);
+  const when = whenFields(draft, now);
+  problems.push(...when.problems);
+  return checked(problems, () => ({ markdown: draft.markdown, ...when.fields }));
 }
 
-const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
-
-/** The RRULE of a common cadence at `time` (`HH:MM`); null for a time that is not one. */
-export function cadenceRule(repeat: "daily" | "weekdays" | "weekly", time: string, weekday: Weekday): string | null {
-  const match = TIME.exec(time.trim());
-  if (!match) return null;
-  const at = `BYHOUR=${Number(match[1])};BYMINUTE=${Number(match[2])}`;
-  if (repeat === "daily") return `FREQ=DAILY;${at}`;
-  const days = repeat === "weekdays" ? "MO,TU,WE,TH,FR" : weekday;
-  return `FREQ=WEEKLY;BYDAY=${days};${at}`;
-}
-
-/** The timing fields a draft makes: `at`, `rrule` or `cron`, and the zone. */
-function timingFields(draft: TimingDraft): Checked<{ at?: string; rrule?: string; cron?: string; timeZone: string }> {
-  const timeZone = draft.timeZone.trim();
-  if (!timeZone) return refuse("timeZone", "Choose a time zone.");
-  switch (draft.repeat) {
-    case "once":
-      return draft.at.trim()
-        ? { ok: true, value: { at: draft.at.trim(), timeZone } }
-        : refuse("at", "Choose the date and time.");
-    case "rrule":
-    case "cron":
-      return draft.rule.trim()
-        ? { ok: true, value: { [draft.repeat]: draft.rule.trim(), timeZone } }
-        : refuse(draft.repeat, draft.repeat === "cron" ? "Write a cron pattern." : "Write an RRULE.");
-    default: {
-      const rrule = cadenceRule(draft.repeat, draft.time, draft.weekday);
-      return rrule ? { ok: true, value: { rrule, timeZone } } : refuse("time", "Give the time as HH:MM.");
-    }
-  }
-}
-
-/** `POST /scheduled-messages` for a draft. */
-export function messageFields(draft: MessageDraft): Checked<ScheduledMessageFields> {
-  if (!draft.markdown.trim()) return refuse("markdown", "Write the note.");
-  const timing = timingFields(draft);
-  return timing.ok ? { ok: true, value: { markdown: draft.markdown, ...timing.value } } : timing;
-}
-
-/** `POST /drips` for a draft: a drip repeats, so a one-off is refused. */
-export function dripFields(draft: DripDraft): Checked<DripFields> {
+/** `POST /drips` for a draft, or every problem with it: a drip repeats, so a one-off is refused. */
+export function dripFields(draft: DripDraft, now: Date): Checked<DripFields> {
+  const problems: Problems = [];
   const name = draft.name.trim();
-  if (!name) return refuse("name", "Name the drip.");
+  if (!name) problems.push(["name", "Name the drip."]);
   if (draft.source === "folder" && !draft.folder.trim()) {
-    return refuse("folder", "Give the folder's absolute path.");
+    problems.push(["folder", "Give the folder's absolute path."]);
   }
-  if (draft.repeat === "once") return refuse("repeat", "A drip repeats: choose how often.");
-  const timing = timingFields(draft);
-  if (!timing.ok) return timing;
+  if (draft.repeat === "once") {
+    problems.push(["repeat", "A drip repeats: choose how often."]);
+    return checked(problems, () => ({ name, timeZone: draft.timeZone }));
+  }
+  const when = whenFields(draft, now);
+  problems.push(...when.problems);
   // Not "once" (refused above), so the timing has no `at`.
+  const { cron, rrule, timeZone } = when.fields;
   const folder = draft.source === "folder" ? { folder: draft.folder.trim() } : {};
-  return { ok: true, value: { name, ...folder, ...timing.value } };
+  return checked(problems, () => ({ name, ...folder, timeZone, ...(cron === undefined ? { rrule } : { cron }) }));
 }
 
 /** An RRULE as stored, without its DTSTART line. */
@@ -128,7 +77,15 @@ export function ruleOnly(rrule: string): string {
   return (line ?? rrule).replace(/^RRULE:/i, "");
 }
 
-const DAY_NAMES: Record<string, string> = Object.fromEntries(WEEKDAYS);
+const DAY_NAMES: Record<string, string> = {
+  MO: "Monday",
+  TU: "Tuesday",
+  WE: "Wednesday",
+  TH: "Thursday",
+  FR: "Friday",
+  SA: "Saturday",
+  SU: "Sunday",
+};
 
 /** A simple RRULE in words ("every weekday at 09:00"); null for one words would misstate. */
 export function rruleWords(rrule: string): string | null {
@@ -161,10 +118,13 @@ export function rruleWords(rrule: string): string | null {
 /** A message's or drip's timing, said for a card. */
 export function timingText(timed: { at?: string | null; cron: string | null; rrule: string | null }): string {
   if (timed.at) return "Once";
-  if (timed.cron) return `Cron ${timed.cron}`;
+  if (timed.cron) {
+    const preset = cronPreset(timed.cron);
+    return preset ? capitalized(presetWords(preset)) : `Cron ${timed.cron}`;
+  }
   if (timed.rrule) {
     const words = rruleWords(timed.rrule);
-    return words ? words[0]!.toUpperCase() + words.slice(1) : `RRULE ${ruleOnly(timed.rrule)}`;
+    return words ? capitalized(words) : `RRULE ${ruleOnly(timed.rrule)}`;
   }
   return "";
 }
@@ -232,11 +192,4 @@ export function previewPath(dripId: string, itemId: string): string {
 /** The item a link opened the page on (`?item=…`), if any. */
 export function itemParam(search: string): string | null {
   return new URLSearchParams(search).get("item");
-}
-
-/** A refusal as the form shows it: beside its field when the form has one, else above the buttons. */
-export function refusal(error: unknown, fields: readonly string[]): { field: string | null; message: string } {
-  const message = error instanceof Error ? error.message : "Something went wrong.";
-  const field = error instanceof ApiError && error.field && fields.includes(error.field) ? error.field : null;
-  return { field, message };
 }

@@ -2,9 +2,14 @@
 import { SETTING_LINKS } from "../../shared/settingLinks";
 import { SettingLink } from "../../shared/ui/SettingLink";
 import { useInboxStatus } from "../../shared/inbox/InboxStatus";
+import { EmptyState } from "../../shared/ui/EmptyState";
+import { Pill } from "../../shared/ui/Pill";
+import { When } from "../../shared/ui/When";
+import { useNow } from "../../shared/useNow";
 
 export function ChimeHistory() {
   const { history, historyEnabled, clearHistory, permission, requestPermission } = useInboxStatus();
+  const now = useNow();
   return (
     <details className="chime-history">
       <summary>Notification history ({history.length})</summary>
@@ -24,14 +29,13 @@ export function ChimeHistory() {
         </p>
       )}
       {history.length === 0 ? (
-        <p className="muted">No chimes yet.</p>
+        <EmptyState>No chimes yet.</EmptyState>
       ) : (
         <>
           <ul aria-label="Notification history">
             {history.map((c) => (
               <li key={`${c.at}-${c.rowId}`}>
-                <time dateTime={c.at}>{new Date(c.at).toLocaleTimeString()}</time>{" "}
-                <span className="tag">{c.category}</span> {c.title} —{" "}
+                <When at={c.at} now={now} /> <Pill status={c.category} /> {c.title} —{" "}
                 <span className={c.shown ? undefined : "muted"}>{c.reason}</span>
               </li>
             ))}

@@ -6,9 +6,12 @@
 import type { ReactNode } from "react";
 import type { InboxRow } from "../../shared/api/types.generated";
 import { rowTitleWords } from "../../shared/humanize";
-import { exactTime, relativeTime } from "../../shared/time";
+import { daysInWords } from "../../shared/time";
+import { navigate } from "../../shared/router";
 import { Coded } from "../../shared/ui/Coded";
-import { bodyView, CATEGORY_LABEL, openTarget } from "./list";
+import { bodyView, CATEGORY_LABEL, openTarget, settingFix } from "./list";
+import { Pill } from "../../shared/ui/Pill";
+import { When } from "../../shared/ui/When";
 
 interface Props {
   row: InboxRow;
@@ -45,6 +48,7 @@ export function InboxItem({
 }: Props) {
   const unread = row.readAt === null;
   const title = rowTitleWords(row.title);
+  const fix = settingFix(row);
   return (
     <li
       id={`inbox-row-${row.id}`}
@@ -59,14 +63,12 @@ export function InboxItem({
       </label>
       <div className="inbox-main">
         <div className="inbox-head">
-          <span className="tag">{CATEGORY_LABEL[row.category]}</span>
+          <Pill>{CATEGORY_LABEL[row.category]}</Pill>
           <strong>
-            <Coded raw={title.raw}>{title.words}</Coded>
+            <Coded raw={title.raw}>{daysInWords(title.words, now)}</Coded>
           </strong>
           {row.count > 1 && <span className="muted">×{row.count}</span>}
-          <time className="muted inbox-time" dateTime={row.updatedAt} title={exactTime(row.updatedAt)}>
-            {relativeTime(row.updatedAt, now)}
-          </time>
+          <When className="muted inbox-time" at={row.updatedAt} now={now} />
         </div>
         {row.body && <Body body={row.body} />}
         {/* Not among the buttons shown on hover: what waits for approval says so at once. */}
@@ -84,6 +86,21 @@ export function InboxItem({
               }}
             >
               Approve
+            </button>
+          </div>
+        )}
+        {/* The fix is a setting: named as the settings page names it, one click away. */}
+        {fix && (
+          <div className="inbox-approve">
+            <button
+              type="button"
+              title={`Setting key: ${fix.key}`}
+              onClick={(event) => {
+                event.stopPropagation();
+                navigate(fix.path);
+              }}
+            >
+              Open setting: {fix.label}
             </button>
           </div>
         )}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { InboxEvent, InboxRow } from "../../shared/api/types.generated";
 import { inboxRow as row } from "../../shared/inbox/fixtures";
-import { alertFolder, appendPage, applyEvent, bodyView, CATEGORY_LABEL, openTarget } from "./list";
+import { alertFolder, appendPage, applyEvent, bodyView, CATEGORY_LABEL, openTarget, settingFix } from "./list";
 import { moveSelection } from "../../shared/keys";
 
 const NOW = "2026-01-01T00:00:00Z";
@@ -100,5 +100,23 @@ describe("how a row reads", () => {
     expect(bodyView("{not json")).toEqual({ kind: "text", text: "{not json" });
     expect(bodyView("42")).toEqual({ kind: "text", text: "42" });
     expect(bodyView("backup done")).toEqual({ kind: "text", text: "backup done" });
+  });
+});
+
+describe("a row whose fix is a setting", () => {
+  it("offers the setting by its label and opens the settings page at its row; the run stays what Open opens", () => {
+    const refused = row("a", {
+      actions: [
+        { kind: "open_path", path: "/automations#runs=r1" },
+        { kind: "open_setting", key: "agentDrivenMaxConcurrent", label: "Max concurrent agent sessions" },
+      ],
+    });
+    expect(openTarget(refused)).toBe("/automations#runs=r1");
+    expect(settingFix(refused)).toEqual({
+      key: "agentDrivenMaxConcurrent",
+      label: "Max concurrent agent sessions",
+      path: "/settings#agentDrivenMaxConcurrent",
+    });
+    expect(settingFix(row("b", { actions: [{ kind: "open_path", path: "/x" }] }))).toBeNull();
   });
 });

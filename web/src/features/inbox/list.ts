@@ -143,7 +143,18 @@ export function openTarget(row: InboxRow): string | null {
       return "/automations#rules";
     case "approve_session_start":
       return sessionPath(action.sessionId);
+    case "open_setting":
+      return settingPath(action.key);
   }
+}
+
+/** The settings page opened at one setting's row. */
+export const settingPath = (key: string) => `/settings#${encodeURIComponent(key)}`;
+
+/** The setting a row offers as its fix (a run a setting refused): its label and where it opens. */
+export function settingFix(row: InboxRow): { label: string; path: string; key: string } | null {
+  const action = row.actions.find((a) => a.kind === "open_setting");
+  return action ? { key: action.key, label: action.label, path: settingPath(action.key) } : null;
 }
 
 /**

@@ -29,6 +29,8 @@ import {
   type Fact,
 } from "./runners";
 import "./runners.css";
+import { EmptyState } from "../../shared/ui/EmptyState";
+import { Pill } from "../../shared/ui/Pill";
 
 export function RunnersPage() {
   const listed = useApi<Runner[]>(RUNNERS_PATH);
@@ -112,9 +114,9 @@ function RunnerCard({ runner, now }: { runner: Runner; now: number }) {
     <li className="runner-card" data-runner={runner.name} data-state={runner.state}>
       <div className="runner-head">
         <h2 className="runner-name">{runner.name}</h2>
-        <span className="tag">{KIND_LABEL[runner.kind]}</span>
-        <span className={`tag runner-state runner-state-${runner.state}`} data-testid="runner-state">
-          {STATE_LABEL[runner.state]}
+        <Pill>{KIND_LABEL[runner.kind]}</Pill>
+        <span data-testid="runner-state">
+          <Pill status={runner.state}>{STATE_LABEL[runner.state]}</Pill>
         </span>
       </div>
       {reason && <pre className="code-block runner-reason">{reason}</pre>}
@@ -149,9 +151,7 @@ function FactValue({ fact, lastSeen }: { fact: Fact; lastSeen: string | null }) 
       return (
         <dd className="runner-labels">
           {fact.values.map((label) => (
-            <span key={label} className="tag">
-              {label}
-            </span>
+            <Pill key={label}>{label}</Pill>
           ))}
         </dd>
       );
@@ -182,7 +182,7 @@ labels = ["gpu"]               # optional`;
 /** Nothing but this machine: how to add a host. */
 function HowToAdd({ settingOn }: { settingOn: boolean | undefined }) {
   return (
-    <div className="runners-empty empty-state">
+    <EmptyState className="runners-empty">
       <h2>Run sessions on another machine</h2>
       <p>
         Any Linux x86-64 host you can reach with <code>ssh</code> from this machine, without a prompt, can run sessions.
@@ -197,6 +197,6 @@ function HowToAdd({ settingOn }: { settingOn: boolean | undefined }) {
         <Link to={RUNNERS_SETTING.path}>open it in Settings</Link>. Then choose the host under &ldquo;Runs on&rdquo; in
         the New session dialog.
       </p>
-    </div>
+    </EmptyState>
   );
 }

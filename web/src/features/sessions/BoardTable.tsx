@@ -7,7 +7,7 @@
  * click or the focus; or the row under the pointer) shows them as buttons over its last columns.
  * Titles take the width the other columns leave, and all start at one x position.
  */
-import { plainMessage, statusWords } from "../../shared/humanize";
+import { plainMessage, sessionStatusWords } from "../../shared/humanize";
 import { Coded } from "../../shared/ui/Coded";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -35,14 +35,14 @@ import {
   type RowAction,
 } from "./board";
 import { BoardRowMenu } from "./BoardRowMenu";
-import { describeStop, localTime, sessionTitle } from "./lifecycle";
+import { describeStop, sessionTitle } from "./lifecycle";
 import { runnerLabel } from "./runnerChoice";
 import { cpuFigure } from "./resourceUse";
 import { costOf } from "./spend";
 import { useRetry } from "./useRetry";
+import { Pill } from "../../shared/ui/Pill";
+import { When } from "../../shared/ui/When";
 
-// One formatter for every row: `toLocaleString` would build one per call.
-const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 /**
  * The columns, each with its class for its width; the session's takes what the others leave. On
  * a phone only those marked `narrow` are drawn: the session, its status and its "⋯" menu.
@@ -289,7 +289,7 @@ const SessionRow = memo(function SessionRow({
   const last = lastActivityAt(session);
   const title = sessionTitle(session);
   const doing = describeActivity(session);
-  const stopWords = describeStop(session, (iso) => localTime(iso, now));
+  const stopWords = describeStop(session, (iso) => relativeTime(iso, now));
   const runner = runnerLabel(session);
   const actions = rowActions(session);
   const select = () => {
@@ -351,7 +351,7 @@ const SessionRow = memo(function SessionRow({
         </td>
       )}
       <td>
-        <span className={`tag status-${session.status}`}>{statusWords(session.status)}</span>
+        <Pill status={sessionStatusWords(session)} />
         {session.agentDriven && <span className="muted"> · agent</span>}
         {session.archived && <span className="muted"> · archived</span>}
         {stopWords && <div className="muted stop-reason">{stopWords}</div>}
@@ -380,9 +380,7 @@ const SessionRow = memo(function SessionRow({
             )}
           </td>
           <td>
-            <time dateTime={last} title={FULL_TIME.format(new Date(last))}>
-              {relativeTime(last, now)}
-            </time>
+            <When at={last} now={now} />
           </td>
         </>
       )}

@@ -10,6 +10,7 @@ import type { ChangedFile, ChangedFileDiff, Session, SessionChanges } from "../.
 import { useApi } from "../../shared/hooks/useApi";
 import { CHANGES_FRAGMENT, useHash } from "../../shared/router";
 import { diffLineKind } from "./changes";
+import { EmptyState } from "../../shared/ui/EmptyState";
 
 const STATUS_MARK: Record<ChangedFile["status"], string> = { added: "A", modified: "M", deleted: "D", renamed: "R" };
 
@@ -49,7 +50,7 @@ export function ChangedFiles({ session }: { session: Session }) {
         </span>
       </summary>
       {error !== undefined && <p className="inline-error">{errorMessage(error)}</p>}
-      {data?.files.length === 0 && <p className="muted">No changes yet.</p>}
+      {data?.files.length === 0 && <EmptyState>No changes yet.</EmptyState>}
       <ul className="changed-list" aria-label="Changed files">
         {data?.files.map((file) => (
           <li key={file.path}>

@@ -1,6 +1,7 @@
 /**
  * The follow-up box. `sessionAutoFocusInput` puts the cursor in it when the page opens; `R`
- * pressed outside a text field focuses it either way. Enter sends, Shift+Enter starts a line.
+ * pressed outside a text field focuses it either way. Enter sends, Shift+Enter starts a line (on a
+ * touch screen, Send sends).
  */
 import { useEffect, useRef } from "react";
 import type { Session } from "../../shared/api/types.generated";
@@ -17,7 +18,7 @@ interface Props {
 
 export function Composer({ sessionId, closed, autoFocus, onSent }: Props) {
   const input = useRef<HTMLTextAreaElement>(null);
-  const { text, setText, busy, error, send, onKeyDown } = useFollowUp(sessionId, onSent);
+  const { text, setText, busy, error, send, onKeyDown, hint } = useFollowUp(sessionId, onSent);
 
   useEffect(() => {
     if (autoFocus) input.current?.focus();
@@ -40,7 +41,7 @@ export function Composer({ sessionId, closed, autoFocus, onSent }: Props) {
       <textarea
         ref={input}
         aria-label="Follow-up message"
-        placeholder={closed ?? "Send a follow-up (Enter sends, Shift+Enter for a new line)"}
+        placeholder={closed ?? `Send a follow-up (${hint})`}
         value={text}
         disabled={closed !== null}
         onChange={(e) => setText(e.target.value)}

@@ -8,6 +8,7 @@ import { errorMessage } from "../../shared/api/errorMessage";
 import type { Session } from "../../shared/api/types.generated";
 import { navigate, sessionPath } from "../../shared/router";
 import { Dialog } from "../../shared/ui/Dialog";
+import { FormActions } from "../../shared/ui/FormActions";
 import { spawnSession } from "./api";
 import { sessionTitle } from "./lifecycle";
 
@@ -42,19 +43,13 @@ export function ForkDialog({ session, onClose }: { session: Session; onClose: ()
           What should the fork do?
           <textarea rows={4} value={prompt} autoFocus onChange={(e) => setPrompt(e.target.value)} />
         </label>
-        {error && (
-          <p className="inline-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" disabled={busy || !prompt.trim()}>
-            Start the fork
-          </button>
-        </div>
+        <FormActions
+          submitLabel="Start the fork"
+          onCancel={onClose}
+          busy={busy}
+          disabled={!prompt.trim()}
+          error={error}
+        />
       </form>
     </Dialog>
   );

@@ -11,7 +11,7 @@ import type { Check } from "../../shared/api/types.generated";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { governorChecks, runGovernorCheck } from "./api";
 import { governorLine, refreshDelay, summarizeCheck } from "./governor";
-import { localTime } from "./lifecycle";
+import { When } from "../../shared/ui/When";
 import { useNow } from "../../shared/useNow";
 
 interface Read {
@@ -102,11 +102,7 @@ export function GovernorLine() {
   return (
     <section className="governor-line" aria-label="Governor" data-testid="governor-check">
       <span className="governor-words" title={details}>
-        <strong>Governor</strong>{" "}
-        <time dateTime={check.at} title={new Date(check.at).toString()}>
-          {localTime(check.at, now)}
-        </time>
-        : {line}
+        <strong>Governor</strong> <When at={check.at} now={now} />: {line}
       </span>
       <button type="button" className="link-button" onClick={checkNow} disabled={running}>
         {running ? "Checking…" : "Check now"}

@@ -24,6 +24,7 @@ describe("the Needs you section", () => {
       session("s1", {
         title: "Pick a database",
         status: "waiting_for_input",
+        turnEnd: "asked",
         updatedAt: "2026-01-01T11:55:00Z",
         activity: { kind: "writing", text: "Should I use Postgres or SQLite?", at: "2026-01-01T11:54:00Z" },
       }),

@@ -9,6 +9,7 @@ import { useCallback, useMemo, useState } from "react";
 import { ReplyBox } from "../../shared/answers/ReplyBox";
 import { Link, sessionPath } from "../../shared/router";
 import { exactTime } from "../../shared/time";
+import { Pill } from "../../shared/ui/Pill";
 import { ErrorNote } from "../../shared/ui/Status";
 import { useToast } from "../../shared/ui/toasts";
 import { useNow } from "../../shared/useNow";
@@ -75,7 +76,9 @@ function Card({ card, now, onAnswered }: { card: NeedsYouCard } & Pick<SectionPr
   return (
     <li className={`needs-you-card needs-you-${reason}`} data-needs-you={session.id}>
       <div className="inbox-head needs-you-head">
-        <span className="tag needs-you-reason">{REASON_WORDS[reason]}</span>
+        <Pill status={reason} className="needs-you-reason">
+          {REASON_WORDS[reason]}
+        </Pill>
         <Link to={sessionPath(session.id)} className="needs-you-title">
           {title}
         </Link>

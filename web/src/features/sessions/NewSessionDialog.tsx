@@ -19,6 +19,7 @@ import { ErrorNote, Loading } from "../../shared/ui/Status";
 import "../../shared/ui/code.css";
 import { spawnSession } from "./api";
 import { Dialog } from "../../shared/ui/Dialog";
+import { FormActions } from "../../shared/ui/FormActions";
 import { engineCheck, engineSetup, type EngineCheck } from "./engineCheck";
 import { LOCAL_RUNNER, runnerNotes, runnerOptions } from "./runnerChoice";
 import "./session.css";
@@ -274,19 +275,13 @@ function NewSessionForm({
         <input type="checkbox" checked={isolate} onChange={(e) => setIsolate(e.target.checked)} />
         Isolate in a git worktree
       </label>
-      {error && (
-        <div className="inline-error" role="alert">
-          {error}
-        </div>
-      )}
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="submit" disabled={busy || blocked || !prompt.trim() || !folder}>
-          {busy ? "Starting…" : "Start session"}
-        </button>
-      </div>
+      <FormActions
+        submitLabel={busy ? "Starting…" : "Start session"}
+        onCancel={onClose}
+        busy={busy}
+        disabled={blocked || !prompt.trim() || !folder}
+        error={error}
+      />
     </form>
   );
 }

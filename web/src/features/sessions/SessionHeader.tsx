@@ -14,15 +14,17 @@ import { archiveSession, governorChecks, pauseSession, resumeSession, stopSessio
 import { resourceUse } from "./resourceUse";
 import { costOf, dollars } from "./spend";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
-import { describeStop, isWorking, localTime, revivesToday, sessionActions } from "./lifecycle";
+import { describeStop, isWorking, revivesToday, sessionActions } from "./lifecycle";
 import { ForkDialog } from "./ForkDialog";
 import { SessionLink } from "./SessionLink";
 import { SessionTitle } from "./SessionTitle";
 import { runnerLabel } from "./runnerChoice";
 import { useRetry } from "./useRetry";
 import { useNow } from "../../shared/useNow";
-import { activityWords, engineKindWords, plainMessage, statusWords } from "../../shared/humanize";
+import { activityWords, engineKindWords, plainMessage, sessionStatusWords } from "../../shared/humanize";
 import { Coded } from "../../shared/ui/Coded";
+import { Pill } from "../../shared/ui/Pill";
+import { relativeTime } from "../../shared/time";
 
 const count = (n: number) => n.toLocaleString();
 
@@ -64,7 +66,7 @@ export function SessionHeader({ session }: { session: Session }) {
     !isWorking(session) &&
     engines.data?.some((e) => e.name === session.engine && e.canFork) === true;
   const actions = sessionActions(session);
-  const stopWords = describeStop(session, (iso) => localTime(iso, now));
+  const stopWords = describeStop(session, (iso) => relativeTime(iso, now));
   const error = session.error ? plainMessage(session.error) : null;
   const runner = runnerLabel(session);
   const revived = revivesToday(useRevivesToday(session.id, session.status === "interrupted"));
@@ -86,14 +88,10 @@ export function SessionHeader({ session }: { session: Session }) {
     <header className="session-header">
       <div className="page-head session-title-row">
         <SessionTitle session={session} />
-        <span
-          className={`tag status-${session.status}`}
-          data-testid="session-status"
-          title={`Status: ${session.status}`}
-        >
-          {statusWords(session.status)}
+        <span data-testid="session-status" title={`Status: ${session.status}`}>
+          <Pill status={sessionStatusWords(session)} />
         </span>
-        {session.archived && <span className="tag">archived</span>}
+        {session.archived && <Pill status="archived" />}
         {stopWords && (
           <Coded raw={session.stopReason && `Stop reason: ${session.stopReason}`} className="muted">
             <span data-testid="session-stop-reason">{stopWords}</span>
@@ -170,8 +168,8 @@ export function SessionHeader({ session }: { session: Session }) {
           <>
             <dt>Runs on</dt>
             <dd>
-              <span className="tag runner-tag" data-testid="session-runner">
-                {runner}
+              <span data-testid="session-runner">
+                <Pill className="runner-tag">{runner}</Pill>
               </span>
             </dd>
           </>

@@ -9,6 +9,7 @@ import { listInbox } from "../../shared/inbox/api";
 import { navigate } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
+import { Pill } from "../../shared/ui/Pill";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { getSession, listSessions, markSessionSeen } from "./api";
 import { Composer } from "./Composer";
@@ -167,7 +168,7 @@ export function SessionPage({ id }: { id: string }) {
         <ul className="queued-messages" aria-label="Queued messages">
           {queued.map((s) => (
             <li key={s.turn}>
-              <span className="tag">queued</span> {s.text}
+              <Pill status="queued" /> {s.text}
             </li>
           ))}
           {queuedElsewhere > 0 && (

@@ -57,11 +57,11 @@ export function SessionTitle({ session }: { session: Session }) {
           if (event.key === "Escape") setDraft(null);
         }}
       />
-      <button type="submit" disabled={saving}>
-        Save
-      </button>
       <button type="button" onClick={() => setDraft(null)}>
         Cancel
+      </button>
+      <button type="submit" disabled={saving}>
+        Save
       </button>
       {error && (
         <span role="alert" className="error-text">

@@ -34,6 +34,7 @@ import { GovernorLine } from "./GovernorLine";
 import { NewSessionButton } from "./NewSessionDialog";
 import { useLiveSessions } from "./useLiveSessions";
 import "./sessionsBoard.css";
+import { EmptyState } from "../../shared/ui/EmptyState";
 
 /**
  * The status filter and the order written back to the address (`null`, the default, leaves the
@@ -195,13 +196,13 @@ export function SessionsPage() {
       {error !== undefined && <ErrorNote error={error} onRetry={reload} />}
       {!sessions && error === undefined && <Loading what="sessions" />}
       {sessions?.length === 0 && (
-        <div className="board-empty">
-          <p className="muted">No sessions yet.</p>
+        <EmptyState className="board-empty">
+          <p>No sessions yet.</p>
           <NewSessionButton label="Start your first session" />
-        </div>
+        </EmptyState>
       )}
       {sessions && sessions.length > 0 && sections.length === 0 && (
-        <p className="muted">No session matches these filters.</p>
+        <EmptyState>No session matches these filters.</EmptyState>
       )}
       {hiddenMatches > 0 && (
         <p className="board-archived-note" role="status">

@@ -5,6 +5,7 @@
  */
 import type { ActivityKind, Session, Status } from "../../shared/api/types.generated";
 import { sessionActions } from "./lifecycle";
+import { needsYouReason } from "./needsYou";
 
 function time(iso: string): number {
   const t = Date.parse(iso);
@@ -225,8 +226,10 @@ export const GROUP_TITLES: Record<BoardGroup, string> = {
 };
 
 const GROUP_OF: Record<Status, BoardGroup> = {
-  waiting_for_input: "needs_you",
-  failed: "needs_you",
+  // A waiting session whose turn did its work is done; one that asked is under "Needs you" (`groupOf`).
+  waiting_for_input: "done",
+  // Failed and not archived is under "Needs you" (`groupOf`); archived, it is done with.
+  failed: "done",
   queued: "running",
   starting: "running",
   running: "running",
@@ -239,11 +242,15 @@ const GROUP_OF: Record<Status, BoardGroup> = {
 const NO_ONE: ReadonlySet<string> = new Set();
 
 /**
- * The group of a session: "Needs you" when it waits for input, failed, or holds an approval or an
- * input request (`asking`: the ids of sessions with one pending), whatever its status.
+ * The group of a session: "Needs you" when `needsYouReason` says it waits on the user (it asked,
+ * failed, or holds an approval or an input request: `asking`, the ids of sessions with one
+ * pending), whatever its status; a waiting session whose turn did its work is "Done".
  */
-export function groupOf(session: Pick<Session, "id" | "status">, asking: ReadonlySet<string> = NO_ONE): BoardGroup {
-  if (asking.has(session.id)) return "needs_you";
+export function groupOf(
+  session: Pick<Session, "id" | "status" | "archived" | "awaitingApproval" | "turnEnd" | "activity">,
+  asking: ReadonlySet<string> = NO_ONE,
+): BoardGroup {
+  if (needsYouReason(session, asking) !== null) return "needs_you";
   return GROUP_OF[session.status] ?? "running";
 }
 

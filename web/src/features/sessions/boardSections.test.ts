@@ -9,16 +9,30 @@ describe("the board's groups", () => {
     const sessions = [
       session("done-old", { status: "finished", updatedAt: "2026-01-01T09:00:00Z" }),
       session("running", { status: "running", updatedAt: "2026-01-01T09:30:00Z" }),
-      session("asks", { status: "waiting_for_input", updatedAt: "2026-01-01T08:00:00Z" }),
+      session("asks", { status: "waiting_for_input", turnEnd: "asked", updatedAt: "2026-01-01T08:00:00Z" }),
       session("broke", { status: "failed", updatedAt: "2026-01-01T10:00:00Z" }),
       session("done-new", { status: "stopped", updatedAt: "2026-01-01T11:00:00Z" }),
+      session("did-its-work", { status: "waiting_for_input", turnEnd: "done", updatedAt: "2026-01-01T10:30:00Z" }),
     ];
     const sections = boardSections(sessions, ALL_SESSIONS, NONE, "");
     expect(sections.map((s) => [s.group, s.rows.map((r) => r.session.id)])).toEqual([
       ["needs_you", ["broke", "asks"]],
       ["running", ["running"]],
-      ["done", ["done-new", "done-old"]],
+      ["done", ["done-new", "did-its-work", "done-old"]],
     ]);
+  });
+
+  it("sends n to a session that asked or failed, never to one whose turn is done", () => {
+    const sessions = [
+      session("done", { status: "waiting_for_input", turnEnd: "done", updatedAt: "2026-01-01T12:00:00Z" }),
+      session("asks", { status: "waiting_for_input", turnEnd: "asked", updatedAt: "2026-01-01T11:00:00Z" }),
+      session("broke", { status: "failed", updatedAt: "2026-01-01T10:00:00Z" }),
+      session("gone", { status: "failed", archived: true, updatedAt: "2026-01-01T13:00:00Z" }),
+    ];
+    expect(nextNeedingYou(sessions, NONE, null)).toBe("asks");
+    expect(nextNeedingYou(sessions, NONE, "asks")).toBe("broke");
+    expect(nextNeedingYou(sessions, NONE, "broke")).toBe("asks");
+    expect(groupOf(session("gone", { status: "failed", archived: true }))).toBe("done");
   });
 
   it("keeps children under their parent, in the parent's group", () => {

@@ -24,6 +24,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     forkedFrom: null,
     children: [],
     turns: 1,
+    turnEnd: null,
     engineTurns: 0,
     costUsd: null,
     treeCostUsd: null,

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Status } from "../../shared/api/types.generated";
-import {
-  composerClosed,
-  describeStop,
-  localTime,
-  retryRequest,
-  revivesToday,
-  sessionActions,
-  sessionTitle,
-} from "./lifecycle";
+import { composerClosed, describeStop, retryRequest, revivesToday, sessionActions, sessionTitle } from "./lifecycle";
 import { session } from "./fixtures";
 
 const clock = (iso: string) => `<${iso}>`;
@@ -46,23 +38,12 @@ describe("why a session is not working", () => {
       stopReason: "interrupted",
       resumeAt: "2026-01-01T15:00:00Z",
     });
-    expect(describeStop(limited, clock)).toBe("resumes at <2026-01-01T15:00:00Z>");
+    expect(describeStop(limited, clock)).toBe("resumes <2026-01-01T15:00:00Z>");
   });
 
   it("shows a reason a newer server adds by its name", () => {
     const unknown = JSON.parse('{"stopReason": "out_of_disk", "resumeAt": null}') as Parameters<typeof describeStop>[0];
     expect(describeStop(unknown, clock)).toBe("out of disk");
-  });
-
-  it("writes a time today without its day, and another day's with it", () => {
-    const now = new Date(2026, 0, 1, 9, 0).getTime();
-    const today = new Date(2026, 0, 1, 15, 30);
-    const tomorrow = new Date(2026, 0, 2, 15, 30);
-    expect(localTime(today.toISOString(), now)).toBe(today.toLocaleTimeString(undefined, { timeStyle: "short" }));
-    expect(localTime(tomorrow.toISOString(), now)).not.toBe(localTime(today.toISOString(), now));
-    expect(localTime(tomorrow.toISOString(), now)).toContain(
-      tomorrow.toLocaleTimeString(undefined, { timeStyle: "short" }),
-    );
   });
 });
 

@@ -83,7 +83,7 @@ const SAID_BY_STATUS: Partial<Record<StopReason, Status>> = {
 
 /**
  * Why the session is not working, in a few words, where its status does not already say it
- * ("closed by you"; "resumes at 14:05"), or null: while it works, and when the words would only
+ * ("closed by you"; "resumes in 3 h"), or null: while it works, and when the words would only
  * repeat the status (a paused session, a finished one that finished). `formatTime` writes
  * `resumeAt`, so the words can be tested without the reader's time zone.
  */
@@ -93,21 +93,12 @@ export function describeStop(
 ): string | null {
   const reason = session.stopReason;
   if (reason === null) return null;
-  const resumes = session.resumeAt === null ? null : `resumes at ${formatTime(session.resumeAt)}`;
+  const resumes = session.resumeAt === null ? null : `resumes ${formatTime(session.resumeAt)}`;
   const saidBy = SAID_BY_STATUS[reason];
   if (session.status === "paused" || (saidBy !== undefined && saidBy === session.status)) return resumes;
   // A reason a newer server adds is shown as its own name.
   const words = stopReasonWords(reason);
   return resumes === null ? words : `${words}, ${resumes}`;
-}
-
-const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
-const DAY_AND_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
-/** The reader's local time of `iso`: the clock time alone today, with the day on any other day. */
-export function localTime(iso: string, now: number): string {
-  const at = new Date(iso);
-  return at.toDateString() === new Date(now).toDateString() ? TIME.format(at) : DAY_AND_TIME.format(at);
 }
 
 /** Why the composer takes no message, or null when it does. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Activity } from "../../shared/api/types.generated";
 import { session } from "./fixtures";
-import { durationWords, errorWords, needsYou, waitWords } from "./needsYou";
+import { durationWords, errorWords, needsYou, needsYouReason, waitWords } from "./needsYou";
 
 const said = (text: string, kind: Activity["kind"] = "writing"): Activity => ({
   kind,
@@ -47,14 +47,38 @@ describe("which sessions need you", () => {
     expect(cards.map((c) => c.session.id)).toEqual(["a", "b"]);
   });
 
-  it("says a session asked a question when its last step was the question tool or a line asking one", () => {
+  it("says a session asked a question when the rule read its turn so, or its last step was the question tool", () => {
     const [tool] = needsYou([session("t", { status: "waiting_for_input", activity: said("AskUserQuestion", "tool") })]);
     expect(tool?.reason).toBe("question");
     expect(tool?.said).toBeNull();
     const [asked] = needsYou([
-      session("w", { status: "waiting_for_input", activity: said("Should I use Postgres or SQLite? ") }),
+      session("w", {
+        status: "waiting_for_input",
+        turnEnd: "asked",
+        activity: said("Should I use Postgres or SQLite? "),
+      }),
     ]);
     expect(asked).toMatchObject({ reason: "question", said: "Should I use Postgres or SQLite?" });
+  });
+
+  it("leaves out a turn that did its work: done, answerable, nobody waited on", () => {
+    const done = session("d", { status: "waiting_for_input", turnEnd: "done", activity: said("Done with the fix.") });
+    expect(needsYou([done])).toEqual([]);
+    expect(needsYouReason(done)).toBeNull();
+    // What holds the session (an approval, an input request) still needs you, whatever the turn said.
+    expect(needsYouReason(done, new Set(["d"]))).toBe("approval");
+    expect(needsYouReason({ ...done, awaitingApproval: true })).toBe("approval");
+  });
+
+  it("counts a waiting turn the rule has not read yet as asking, so no question is missed meanwhile", () => {
+    expect(needsYouReason(session("u", { status: "waiting_for_input", turnEnd: null }))).toBe("reply");
+  });
+
+  it("never holds a running, finished or archived session, and always a failed one", () => {
+    expect(needsYouReason(session("r", { status: "running" }))).toBeNull();
+    expect(needsYouReason(session("f", { status: "finished" }))).toBeNull();
+    expect(needsYouReason(session("a", { status: "waiting_for_input", turnEnd: "asked", archived: true }))).toBeNull();
+    expect(needsYouReason(session("x", { status: "failed" }))).toBe("failed");
   });
 
   it("says a session awaits approval when its data says so", () => {

@@ -1,7 +1,8 @@
 /**
- * The inbox's "Needs you" section, apart from its rendering: which sessions wait on the user
- * (waiting for input or failed, not archived), newest first, why each waits, what it said last
- * or how it failed, in words, and for how long.
+ * "Needs you", apart from its rendering: the one rule of which sessions wait on the user
+ * (`needsYouReason`, what the board's group, the inbox's section and `n` all follow), and the
+ * inbox's section: those sessions newest first, why each waits, what it said last or how it
+ * failed, in words, and for how long.
  */
 import type { Session } from "../../shared/api/types.generated";
 import { plainMessage } from "../../shared/humanize";
@@ -29,13 +30,26 @@ export interface NeedsYouCard {
 /** Claude Code's tool for asking the user; the board's activity names the tool when it was the last step. */
 const ASK_TOOL = "AskUserQuestion";
 
-function reasonOf(session: Session): NeedsYouReason {
+const NO_ONE: ReadonlySet<string> = new Set();
+
+type Judged = Pick<Session, "id" | "status" | "archived" | "awaitingApproval" | "turnEnd" | "activity">;
+
+/**
+ * Why the session waits on the user, or `null` when it does not: it failed; it holds an approval
+ * or an input request (`asking`: the ids of sessions with one pending), or waits to be approved
+ * to start; or its turn ended asking something. A turn that did its work and asked nothing is
+ * done (`turnEnd` "done", as the server's attention rule read the transcript): answerable, but
+ * nobody is waited on, so it is not here. Until the rule has read the turn (`turnEnd` null) a
+ * waiting session counts as asking, so a question is never missed while the verdict is on its way.
+ */
+export function needsYouReason(session: Judged, asking: ReadonlySet<string> = NO_ONE): NeedsYouReason | null {
+  if (session.archived) return null;
   if (session.status === "failed") return "failed";
-  if (session.awaitingApproval) return "approval";
+  if (session.awaitingApproval || asking.has(session.id)) return "approval";
+  if (session.status !== "waiting_for_input" || session.turnEnd === "done") return null;
   const activity = session.activity;
   if (activity?.kind === "tool" && activity.text === ASK_TOOL) return "question";
-  if (activity?.kind === "writing" && activity.text.trimEnd().endsWith("?")) return "question";
-  return "reply";
+  return session.turnEnd === "asked" ? "question" : "reply";
 }
 
 /**
@@ -48,27 +62,23 @@ function lastWords(session: Session): string | null {
 }
 
 /**
- * The sessions that need the user, newest first: waiting for input or failed, not archived. A
- * waiting session with a follow-up already queued (`pendingMessages`) has been answered and is
- * about to move on, so it is left out: its card goes as soon as the reply is accepted. So is one
- * answered here at the turn it is still on (`answered`: session id to its `turns` when answered),
- * which a poll can still read as waiting; it comes back when a later turn waits again.
+ * The sessions that need the user (`needsYouReason`), newest first. A waiting session with a
+ * follow-up already queued (`pendingMessages`) has been answered and is about to move on, so it
+ * is left out: its card goes as soon as the reply is accepted. So is one answered here at the turn
+ * it is still on (`answered`: session id to its `turns` when answered), which a poll can still
+ * read as waiting; it comes back when a later turn waits again.
  */
 export function needsYou(
   sessions: readonly Session[],
   answered: ReadonlyMap<string, number> = new Map(),
 ): NeedsYouCard[] {
   return sessions
-    .filter(
-      (s) =>
-        !s.archived &&
-        (s.status === "failed" ||
-          (s.status === "waiting_for_input" && s.pendingMessages === 0 && answered.get(s.id) !== s.turns)),
-    )
-    .map((session) => {
-      const reason = reasonOf(session);
+    .filter((s) => s.status === "failed" || (s.pendingMessages === 0 && answered.get(s.id) !== s.turns))
+    .flatMap((session) => {
+      const reason = needsYouReason(session);
+      if (reason === null) return [];
       const said = reason === "failed" ? errorWords(session.error) : lastWords(session);
-      return { session, reason, said, since: session.updatedAt };
+      return [{ session, reason, said, since: session.updatedAt }];
     })
     .sort((a, b) => epochMs(b.since) - epochMs(a.since) || a.session.id.localeCompare(b.session.id));
 }

@@ -16,7 +16,7 @@ import { UtilitySpend } from "./UtilitySpend";
 import { fieldFor, optionLabel, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "../../shared/settings";
 import { useHash } from "../../shared/router";
-import { paneFor } from "./panes";
+import { paneFor, settingKeyOf } from "./panes";
 import { GUARDED_BADGE, GUARDED_TOOLTIP, rowText } from "./rowText";
 import {
   DEFINITIONS,
@@ -28,6 +28,7 @@ import {
   type NoEffectGroup,
 } from "./sections";
 import "./settings.css";
+import { EmptyState } from "../../shared/ui/EmptyState";
 
 /** The section whose caps the utility model's spend today is read against. */
 const SPEND_PANE = "sessions-agents-analysis-and-cost";
@@ -40,7 +41,11 @@ export function SettingsPage() {
   const keys = useMemo(() => Object.keys(values ?? {}), [values]);
   const view = useMemo(() => settingsView(keys, needle, showNoEffect), [keys, needle, showNoEffect]);
   const hidden = useMemo(() => noEffectCount(keys), [keys]);
-  const pane = paneFor(useHash(), view.panes);
+  const hash = useHash();
+  const targetKey = settingKeyOf(hash, DEFINITIONS);
+  const pane = targetKey
+    ? view.sections.find((section) => section.keys.includes(targetKey))?.pane
+    : paneFor(hash, view.panes);
   // The list follows the filter a render late (deferred): a section chosen just after the filter
   // changed is scrolled to once the list has caught up, or rows drawn after would push it away.
   const settled = needle === filter.trim().toLowerCase();
@@ -50,10 +55,12 @@ export function SettingsPage() {
       scrolledTo.current = undefined;
       return;
     }
-    if (!settled || scrolledTo.current === pane) return;
-    scrolledTo.current = pane;
-    scrollToPane(pane);
-  }, [pane, settled]);
+    const target = targetKey ?? pane;
+    if (!settled || scrolledTo.current === target) return;
+    scrolledTo.current = target;
+    if (targetKey) scrollToSetting(targetKey);
+    else scrollToPane(pane);
+  }, [pane, targetKey, settled]);
 
   if (error !== undefined) return <ErrorNote error={error} />;
   if (!values) return <Loading what="settings" />;
@@ -92,13 +99,19 @@ export function SettingsPage() {
               {section.pane === SPEND_PANE && <UtilitySpend />}
               <div className="settings-list">
                 {section.keys.map((key) => (
-                  <SettingRow key={key} settingKey={key} value={values[key]} onSave={update} />
+                  <SettingRow
+                    key={key}
+                    settingKey={key}
+                    value={values[key]}
+                    onSave={update}
+                    targeted={key === targetKey}
+                  />
                 ))}
               </div>
             </section>
           ))}
           {view.noEffect.length > 0 && <NoEffectSection groups={view.noEffect} values={values} onSave={update} />}
-          {empty && <p className="muted">No setting matches.</p>}
+          {empty && <EmptyState>No setting matches.</EmptyState>}
         </div>
       </div>
     </section>
@@ -136,6 +149,13 @@ function NoEffectSection({
 
 function scrollToPane(pane: string) {
   document.querySelector(`[data-pane="${pane}"]`)?.scrollIntoView({ block: "start" });
+}
+
+/** A setting named in the address: its row in the middle of the view, its field focused. */
+function scrollToSetting(key: string) {
+  const row = document.querySelector(`[data-setting="${CSS.escape(key)}"]`);
+  row?.scrollIntoView({ block: "center" });
+  row?.querySelector<HTMLElement>("input, select, textarea, button")?.focus({ preventScroll: true });
 }
 
 /**
@@ -207,9 +227,17 @@ interface RowProps {
   onSave: (key: string, value: unknown) => Promise<unknown>;
   /** A row of the no-effect group, whose heading says why. */
   noEffect?: boolean;
+  /** The setting the address names: marked so the eye finds it. */
+  targeted?: boolean;
 }
 
-const SettingRow = memo(function SettingRow({ settingKey, value, onSave, noEffect = false }: RowProps) {
+const SettingRow = memo(function SettingRow({
+  settingKey,
+  value,
+  onSave,
+  noEffect = false,
+  targeted = false,
+}: RowProps) {
   const definition = DEFINITIONS.get(settingKey);
   const text = rowText(settingKey, definition);
   const field = fieldFor(definition, value);
@@ -238,7 +266,10 @@ const SettingRow = memo(function SettingRow({ settingKey, value, onSave, noEffec
   };
 
   return (
-    <div className={`setting-row${noEffect ? " setting-stored-only" : ""}`} data-setting={settingKey}>
+    <div
+      className={`setting-row${noEffect ? " setting-stored-only" : ""}${targeted ? " setting-targeted" : ""}`}
+      data-setting={settingKey}
+    >
       <div className="setting-label">
         <div className="setting-name">
           <label htmlFor={id} title={text.keyTitle}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SETTING_DEFINITIONS } from "../../shared/api/settings.generated";
-import { paneFor, paneOf, slug } from "./panes";
+import { paneFor, paneOf, settingKeyOf, slug } from "./panes";
 
 describe("settings panes", () => {
   it("name each section by its area and section", () => {
@@ -24,5 +24,15 @@ describe("settings panes", () => {
     expect(paneFor("sessions-agents", sections)).toBe("sessions-agents-cloud");
     expect(paneFor("nowhere", sections)).toBeUndefined();
     expect(paneFor("", sections)).toBeUndefined();
+  });
+});
+
+describe("a setting named in the address", () => {
+  const known = new Set(SETTING_DEFINITIONS.map((d) => d.key));
+  it("is a key the catalog knows, and nothing else", () => {
+    expect(settingKeyOf("agentDrivenMaxConcurrent", known)).toBe("agentDrivenMaxConcurrent");
+    expect(settingKeyOf("sessions-agents", known)).toBeNull();
+    expect(settingKeyOf("", known)).toBeNull();
+    expect(settingKeyOf("%E0%A4%A", known)).toBeNull();
   });
 });

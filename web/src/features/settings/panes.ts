@@ -23,3 +23,17 @@ export function paneFor(wanted: string, sections: readonly { pane: string; area:
   if (!wanted) return undefined;
   return (sections.find((s) => s.pane === wanted) ?? sections.find((s) => s.area === wanted))?.pane;
 }
+
+/**
+ * The setting the address names (`/settings#agentDrivenMaxConcurrent`, as an inbox row's fix links
+ * it), when it names one of `known`; `null` for a pane or anything else.
+ */
+export function settingKeyOf(hash: string, known: { has(key: string): boolean }): string | null {
+  let key: string;
+  try {
+    key = decodeURIComponent(hash);
+  } catch {
+    return null;
+  }
+  return key !== "" && known.has(key) ? key : null;
+}

@@ -8,6 +8,8 @@ import type { Task, TaskPatch } from "../../shared/api/types.generated";
 import { Link, sessionPath } from "../../shared/router";
 import { autoCapitalize } from "./capitalize";
 import { isSnoozed, SNOOZE_CHOICES, snoozeUntil, type SnoozeChoice } from "./snooze";
+import { Pill } from "../../shared/ui/Pill";
+import { When } from "../../shared/ui/When";
 
 export type ListKey = "indent" | "outdent" | "up" | "down" | "next";
 
@@ -120,13 +122,15 @@ export function TaskRow(props: RowProps) {
           onKeyDown={onKeyDown}
         />
         {task.conflict && (
-          <span className="tag conflict" title="tasks.md and Switchboard changed this task differently">
-            conflict from tasks.md
-          </span>
+          <Pill tone="failed" title="tasks.md and Switchboard changed this task differently">
+            Conflict from tasks.md
+          </Pill>
         )}
-        {task.state === "dropped" && <span className="tag">dropped</span>}
+        {task.state === "dropped" && <Pill status="dropped" />}
         {snoozed && task.snoozedUntil && (
-          <span className="muted snooze-note">snoozed until {new Date(task.snoozedUntil).toLocaleString()}</span>
+          <span className="muted snooze-note">
+            snoozed until <When at={task.snoozedUntil} now={now.getTime()} />
+          </span>
         )}
         {task.sourceSessionId && (
           <Link className="task-source touch-link" to={sessionPath(task.sourceSessionId)}>

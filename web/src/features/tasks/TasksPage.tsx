@@ -249,7 +249,7 @@ function TaskList({ workspaceId }: { workspaceId: ListId }) {
         />
         <button type="submit">Add</button>
       </form>
-      <p className="muted tasks-help">
+      <p className="muted tasks-help shortcut-hint">
         Enter adds a task below, Tab nests it under the one above, Shift+Tab takes it out, Alt+↑ and Alt+↓ move it.
       </p>
     </>

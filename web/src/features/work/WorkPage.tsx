@@ -28,7 +28,7 @@ import {
 } from "./api";
 import {
   ACTION_LABEL,
-  aheadBehindText,
+  comparedWith,
   countByState,
   discardConfirmed,
   filterWork,
@@ -36,17 +36,22 @@ import {
   landingText,
   matchingWork,
   NO_FILTER,
+  pullRequestHint,
   pullRequestLabel,
   readyToMerge,
+  reasonText,
   repositoryOptions,
   shortRepository,
   sinceText,
   STATE_LABEL,
   STATE_ORDER,
   workSummary,
+  workTitle,
   type WorkFilter,
 } from "./work";
 import "./work.css";
+import { Pill } from "../../shared/ui/Pill";
+import { EmptyState } from "../../shared/ui/EmptyState";
 
 const EMPTY = "No agent work yet: sessions' worktree branches and the commits they make show up here.";
 
@@ -180,7 +185,7 @@ export function WorkPage() {
           type="search"
           className="work-search"
           aria-label="Search work"
-          placeholder="Search branch, repository, last commit"
+          placeholder="Search title, branch, repository, last commit"
           value={filter.text}
           onChange={(e) => setFilter({ ...filter, text: e.target.value })}
         />
@@ -212,8 +217,8 @@ export function WorkPage() {
       {merging.error !== undefined && <ErrorNote error={merging.error} />}
       {listed.error !== undefined && <ErrorNote error={listed.error} onRetry={listed.reload} />}
       {!entries && listed.error === undefined && <Loading what="your agents' work" />}
-      {entries?.length === 0 && <p className="muted">{EMPTY}</p>}
-      {entries && entries.length > 0 && groups.length === 0 && <p className="muted">No work matches these filters.</p>}
+      {entries?.length === 0 && <EmptyState>{EMPTY}</EmptyState>}
+      {entries && entries.length > 0 && groups.length === 0 && <EmptyState>No work matches these filters.</EmptyState>}
       {groups.map((group) => (
         <section key={group.state} className="work-group" aria-labelledby={`work-group-${group.state}`}>
           <h2 id={`work-group-${group.state}`}>
@@ -287,17 +292,18 @@ function WorkCard({
 }) {
   const summary = workSummary(entry);
   const landing = landingText(entry);
+  const reason = reasonText(entry);
+  const title = workTitle(entry);
   const actions = entry.actions;
   return (
     <li className={`work-card work-state-${entry.state}`} data-work-id={entry.id}>
       <div className="work-head">
-        <span className="tag work-state">{STATE_LABEL[entry.state]}</span>
-        <h3 className="work-branch">
-          <code>{entry.branch}</code>
+        <Pill status={entry.state} className="work-state">
+          {STATE_LABEL[entry.state]}
+        </Pill>
+        <h3 className="work-title" title={title}>
+          {title}
         </h3>
-        <span className="muted work-repo" title={entry.repository}>
-          {shortRepository(entry.repository)}
-        </span>
         {entry.pullRequest && (
           <span className="work-pr">
             <a
@@ -309,7 +315,7 @@ function WorkCard({
             >
               #{entry.pullRequest.number}
             </a>
-            <span className={`tag work-pr-state work-pr-${entry.pullRequest.state}`}>{entry.pullRequest.state}</span>
+            <Pill status={entry.pullRequest.state} className="work-pr-state" />
           </span>
         )}
         <time
@@ -320,15 +326,24 @@ function WorkCard({
           {sinceText(entry.since, now)}
         </time>
       </div>
-      {(entry.reason !== null || landing !== null) && (
+      <p className="muted work-where">
+        {title !== entry.branch && (
+          <>
+            <code className="work-branch">{entry.branch}</code>
+            {" · "}
+          </>
+        )}
+        <span title={entry.repository}>{shortRepository(entry.repository)}</span>
+      </p>
+      {(reason !== null || landing !== null) && (
         <p className="work-reason">
-          {entry.reason}
-          {entry.reason !== null && landing !== null && " · "}
+          {reason}
+          {reason !== null && landing !== null && " · "}
           {landing}
         </p>
       )}
       {summary !== null && (
-        <p className="work-summary" title={aheadBehindText(entry) ?? undefined}>
+        <p className="work-summary" title={comparedWith(entry)}>
           {summary}
         </p>
       )}
@@ -360,6 +375,7 @@ function WorkCard({
                 key={action}
                 type="button"
                 className={action === "discard" ? "danger" : undefined}
+                title={action === "pull-request" ? pullRequestHint(entry) : undefined}
                 disabled={outcome.running !== undefined}
                 aria-busy={outcome.running === action || undefined}
                 onClick={() => onAction(action)}

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { WorkEntry } from "../../shared/api/types.generated";
 import {
   aheadBehindText,
+  comparedWith,
   countByState,
   discardConfirmed,
   filterWork,
@@ -10,8 +11,10 @@ import {
   matchingWork,
   newestFirst,
   NO_FILTER,
+  pullRequestHint,
   pullRequestLabel,
   readyToMerge,
+  reasonText,
   repositoryOptions,
   shortRepository,
   sinceText,
@@ -19,6 +22,7 @@ import {
   STATE_ORDER,
   uncommittedText,
   workSummary,
+  workTitle,
 } from "./work";
 
 const NOW = Date.parse("2026-03-10T12:00:00Z");
@@ -27,6 +31,7 @@ const entry = (id: string, overrides: Partial<WorkEntry> = {}): WorkEntry => ({
   id,
   sessionId: `s-${id}`,
   sessions: [`s-${id}`],
+  title: `Work ${id}`,
   repository: "/home/ana/src/switchboard",
   branch: `switchboard/${id}`,
   state: "stranded",
@@ -46,6 +51,7 @@ const entry = (id: string, overrides: Partial<WorkEntry> = {}): WorkEntry => ({
   reviews: [],
   pullRequest: null,
   codeHost: null,
+  pullRequestHost: null,
   ...overrides,
 });
 
@@ -148,7 +154,7 @@ describe("the filters", () => {
     expect(ids(filterWork(all, { ...NO_FILTER, state: "unknown" }))).toEqual(["bare"]);
   });
 
-  it("finds every typed word in the branch, the repository or the last commit's subject, in any case", () => {
+  it("finds every typed word in the title, the branch, the repository or the last commit's subject, in any case", () => {
     expect(ids(filterWork(all, { ...NO_FILTER, text: "AB12" }))).toEqual(["parser"]);
     expect(ids(filterWork(all, { ...NO_FILTER, text: "tools" }))).toEqual(["bare"]);
     expect(ids(filterWork(all, { ...NO_FILTER, text: "  release   TIDY " }))).toEqual(["notes"]);
@@ -156,6 +162,10 @@ describe("the filters", () => {
     // Work without a last commit is searched by its branch and repository alone.
     expect(ids(filterWork(all, { ...NO_FILTER, text: "main tools" }))).toEqual(["bare"]);
     expect(ids(filterWork(all, { ...NO_FILTER, text: "parser nowhere" }))).toEqual([]);
+    expect(ids(filterWork(all, { ...NO_FILTER, text: "work NOTES" }))).toEqual(["notes"]);
+    expect(ids(filterWork([entry("untitled", { title: null })], { ...NO_FILTER, text: "untitled" }))).toEqual([
+      "untitled",
+    ]);
   });
 
   it("combines the filters", () => {
@@ -205,7 +215,7 @@ describe("sinceText", () => {
     expect(sinceText("2026-03-10T11:59:58Z", NOW)).toBe("ended just now");
     expect(sinceText("2026-03-10T11:55:00Z", NOW)).toBe("ended 5 min ago");
     expect(sinceText("2026-03-10T09:00:00Z", NOW)).toBe("ended 3 h ago");
-    expect(sinceText("2026-03-07T12:00:00Z", NOW)).toBe("ended 3 d ago");
+    expect(sinceText("2026-03-09T12:00:00Z", NOW)).toMatch(/^ended yesterday \d/);
   });
 
   it("says a session is running when there is no end yet", () => {
@@ -221,36 +231,73 @@ describe("sinceText", () => {
 describe("the summary of changes", () => {
   it("writes ahead/behind, what is uncommitted and what no remote has, in one line", () => {
     const stranded = entry("s", { ahead: 3, behind: 1, unpushed: 1, uncommitted: { files: 2, lines: 40 } });
-    expect(workSummary(stranded)).toBe("+3/-1 · 2 files, 40 lines uncommitted · 1 commit on no remote");
-  });
-
-  it("uses the singular and the plural", () => {
-    expect(workSummary(entry("s", { uncommitted: { files: 1, lines: 1 }, unpushed: 4 }))).toBe(
-      "1 file, 1 line uncommitted · 4 commits on no remote",
+    expect(workSummary(stranded)).toBe(
+      "3 commits ahead, 1 behind · 2 files, 40 lines uncommitted · 1 commit on no remote",
     );
   });
 
-  it("leaves out what is not there, and says nothing for nothing", () => {
-    expect(workSummary(entry("s", { ahead: 2 }))).toBe("+2/-0");
-    expect(workSummary(entry("s", { behind: 5 }))).toBe("+0/-5");
-    expect(workSummary(entry("s", { uncommitted: { files: 0, lines: 0 } }))).toBeNull();
-    expect(workSummary(entry("s", { uncommitted: null, lastCommit: null }))).toBeNull();
+  it("uses the singular and the plural", () => {
+    expect(workSummary(entry("s", { ahead: 1, uncommitted: { files: 1, lines: 1 }, unpushed: 4 }))).toBe(
+      "1 commit ahead · 1 file, 1 line uncommitted · 4 commits on no remote",
+    );
   });
 
-  it("has no ahead/behind without a default branch to count against (unknown work)", () => {
+  it("says up to date for nothing ahead or behind, and leaves out what is not there", () => {
+    expect(workSummary(entry("s"))).toBe("up to date");
+    expect(workSummary(entry("s", { ahead: 2 }))).toBe("2 commits ahead");
+    expect(workSummary(entry("s", { behind: 5 }))).toBe("5 commits behind");
+    expect(workSummary(entry("s", { behind: 1 }))).toBe("1 commit behind");
+    expect(workSummary(entry("s", { uncommitted: { files: 0, lines: 0 } }))).toBe("up to date");
+  });
+
+  it("has no ahead/behind without a default branch to count against (unknown work), and says nothing for nothing", () => {
     const unknown = entry("u", { state: "unknown", defaultBranch: null, ahead: 0, behind: 0, uncommitted: null });
     expect(workSummary(unknown)).toBeNull();
     expect(aheadBehindText(unknown)).toBeNull();
+    expect(comparedWith(unknown)).toBeUndefined();
   });
 
-  it("puts ahead/behind in words for a tooltip", () => {
-    expect(aheadBehindText({ ahead: 1, behind: 4, defaultBranch: "main" })).toBe("1 commit ahead of main, 4 behind");
-    expect(aheadBehindText({ ahead: 0, behind: 0, defaultBranch: "main" })).toBeNull();
+  it("has no ahead/behind for landed work, whose squashed commits still count as ahead", () => {
+    const landed = entry("l", { state: "landed", ahead: 2, landedBy: "squash" });
+    expect(aheadBehindText(landed)).toBeNull();
+    expect(workSummary(landed)).toBeNull();
+  });
+
+  it("names the branch the counts are against in a hint", () => {
+    expect(aheadBehindText({ ahead: 2, behind: 1, defaultBranch: "origin/main", state: "stranded" })).toBe(
+      "2 commits ahead, 1 behind",
+    );
+    expect(comparedWith({ defaultBranch: "origin/main" })).toBe("Compared with origin/main");
   });
 
   it("counts files without lines (a binary or a mode change)", () => {
     expect(uncommittedText({ files: 3, lines: 0 })).toBe("3 files uncommitted");
     expect(uncommittedText(null)).toBeNull();
+  });
+
+  it("says each fact once: a stranded piece's reason is what the summary counts", () => {
+    const unpushed = entry("s", { ahead: 1, unpushed: 1, reason: "1 commit on no remote" });
+    expect(reasonText(unpushed)).toBeNull();
+    expect(workSummary(unpushed)).toBe("1 commit ahead · 1 commit on no remote");
+    const dirty = entry("d", { reason: "uncommitted changes", uncommitted: { files: 2, lines: 3 } });
+    expect(reasonText(dirty)).toBeNull();
+    expect(workSummary(dirty)).toBe("up to date · 2 files, 3 lines uncommitted");
+    expect(reasonText(entry("t", { state: "turned_down", reason: "pull request #7 was closed unmerged" }))).toBe(
+      "pull request #7 was closed unmerged",
+    );
+    expect(reasonText(entry("u", { state: "unknown", reason: "the repository is gone" }))).toBe(
+      "the repository is gone",
+    );
+  });
+});
+
+describe("workTitle", () => {
+  it("names the work by its session's title, and by its branch only when there is none", () => {
+    expect(workTitle({ title: "Triage issues — repo=web, 27 Nov 10:00", branch: "switchboard/5f49b0ab" })).toBe(
+      "Triage issues — repo=web, 27 Nov 10:00",
+    );
+    expect(workTitle({ title: null, branch: "switchboard/5f49b0ab" })).toBe("switchboard/5f49b0ab");
+    expect(workTitle({ title: "  ", branch: "switchboard/5f49b0ab" })).toBe("switchboard/5f49b0ab");
   });
 });
 
@@ -287,6 +334,13 @@ describe("readyToMerge", () => {
     expect(readyToMerge(all, "/home/ana/src/switchboard").map((e) => e.id)).toEqual(["a"]);
     expect(readyToMerge(all, other).map((e) => e.id)).toEqual(["c"]);
     expect(readyToMerge(all, null)).toEqual([]);
+  });
+});
+
+describe("pullRequestHint", () => {
+  it("says where the pull request is opened, and nothing where no host takes one", () => {
+    expect(pullRequestHint({ pullRequestHost: "github.com" })).toBe("Open a pull request on github.com");
+    expect(pullRequestHint({ pullRequestHost: null })).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The "Where's my work" page's logic, apart from its rendering (docs/work.md): the order pieces of
  * work are grouped and listed in, the counts the header shows, the filters, and the words for a
- * piece's state, age and changes.
+ * piece's name, state, age and changes.
  */
 import type { PullRequest, WorkAction, WorkEntry, WorkLanding, WorkState } from "../../shared/api/types.generated";
 import { relativeTime } from "../../shared/time";
@@ -45,6 +45,16 @@ export function landingText(entry: Pick<WorkEntry, "landedBy" | "defaultBranch">
 export function pullRequestLabel(pullRequest: Pick<PullRequest, "number" | "title">, codeHost: string | null): string {
   const host = codeHost === null ? "" : ` on ${codeHost}`;
   return `Pull request #${pullRequest.number}${host}: ${pullRequest.title}`;
+}
+
+/** What a person calls the work: its session's title; the branch only when the server has none. */
+export function workTitle(entry: Pick<WorkEntry, "title" | "branch">): string {
+  return entry.title?.trim() || entry.branch;
+}
+
+/** The Pull request button's hint: where the pull request is opened. */
+export function pullRequestHint(entry: Pick<WorkEntry, "pullRequestHost">): string | undefined {
+  return entry.pullRequestHost === null ? undefined : `Open a pull request on ${entry.pullRequestHost}`;
 }
 
 export const ACTION_LABEL: Record<WorkAction, string> = {
@@ -117,7 +127,7 @@ export interface WorkFilter {
   state: WorkState | null;
   /** A repository's full path; null: every repository. */
   repository: string | null;
-  /** Every word must appear in the branch, the repository or the last commit's subject. */
+  /** Every word must appear in the title, the branch, the repository or the last commit's subject. */
   text: string;
 }
 
@@ -128,7 +138,9 @@ export function matchingWork(entries: readonly WorkEntry[], filter: Omit<WorkFil
   const words = filter.text.trim().toLowerCase().split(/\s+/).filter(Boolean);
   return entries.filter((entry) => {
     if (filter.repository !== null && entry.repository !== filter.repository) return false;
-    const haystack = `${entry.branch}\n${entry.repository}\n${entry.lastCommit?.subject ?? ""}`.toLowerCase();
+    const haystack = [entry.title ?? "", entry.branch, entry.repository, entry.lastCommit?.subject ?? ""]
+      .join("\n")
+      .toLowerCase();
     return words.every((word) => haystack.includes(word));
   });
 }
@@ -174,10 +186,31 @@ export function sinceText(since: string | null, now: number): string {
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** "3 commits ahead of main, 1 behind": the words for the summary's "+3/-1". */
-export function aheadBehindText(entry: Pick<WorkEntry, "ahead" | "behind" | "defaultBranch">): string | null {
-  if (entry.defaultBranch === null || (entry.ahead === 0 && entry.behind === 0)) return null;
-  return `${count(entry.ahead, "commit", "commits")} ahead of ${entry.defaultBranch}, ${entry.behind} behind`;
+/**
+ * "2 commits ahead, 1 behind", "1 commit behind", "up to date": where the work stands against the
+ * default branch. Null without a default branch to count against (unknown work), and for landed
+ * work, whose squashed or rebased commits still count as ahead by ancestry: how it landed says more.
+ */
+export function aheadBehindText(entry: Pick<WorkEntry, "ahead" | "behind" | "defaultBranch" | "state">): string | null {
+  if (entry.defaultBranch === null || entry.state === "landed") return null;
+  const { ahead, behind } = entry;
+  if (ahead === 0 && behind === 0) return "up to date";
+  if (behind === 0) return `${count(ahead, "commit", "commits")} ahead`;
+  if (ahead === 0) return `${count(behind, "commit", "commits")} behind`;
+  return `${count(ahead, "commit", "commits")} ahead, ${behind} behind`;
+}
+
+/** "Compared with origin/main": the hint on the ahead/behind words. */
+export function comparedWith(entry: Pick<WorkEntry, "defaultBranch">): string | undefined {
+  return entry.defaultBranch === null ? undefined : `Compared with ${entry.defaultBranch}`;
+}
+
+/**
+ * The server's reason for the state, where the card has nothing that says it already. A stranded
+ * piece's reason ("uncommitted changes", "1 commit on no remote") is what the summary counts.
+ */
+export function reasonText(entry: Pick<WorkEntry, "reason" | "state">): string | null {
+  return entry.state === "stranded" ? null : entry.reason;
 }
 
 /** "2 files, 40 lines uncommitted"; null for a clean checkout or one that is gone. */
@@ -190,13 +223,13 @@ export function uncommittedText(uncommitted: WorkEntry["uncommitted"]): string |
 }
 
 /**
- * One line for the changes: "+3/-1 · 2 files, 40 lines uncommitted · 1 commit on no remote".
- * Ahead/behind only when a default branch was found and they are not both 0; null when there is
- * nothing to say.
+ * One line for the changes: "3 commits ahead, 1 behind · 2 files, 40 lines uncommitted · 1 commit
+ * on no remote", each fact once; null when there is nothing to say.
  */
 export function workSummary(entry: WorkEntry): string | null {
   const parts: string[] = [];
-  if (aheadBehindText(entry) !== null) parts.push(`+${entry.ahead}/-${entry.behind}`);
+  const aheadBehind = aheadBehindText(entry);
+  if (aheadBehind !== null) parts.push(aheadBehind);
   const uncommitted = uncommittedText(entry.uncommitted);
   if (uncommitted !== null) parts.push(uncommitted);
   if (entry.unpushed > 0) parts.push(`${count(entry.unpushed, "commit", "commits")} on no remote`);

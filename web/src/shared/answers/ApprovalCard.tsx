@@ -9,6 +9,7 @@ import { Diff } from "../ui/Diff";
 import "../ui/code.css";
 import { describeInput, type InputView } from "./approvals";
 import type { Decision } from "./useApprovals";
+import { Pill } from "../ui/Pill";
 
 function Input({ view }: { view: InputView }) {
   switch (view.kind) {
@@ -52,7 +53,7 @@ export function ApprovalCard({ approval, busy, error, onDecide }: Props) {
   return (
     <div className="approval" data-approval-id={approval.id} aria-label={`Approval for ${approval.tool}`} role="group">
       <div className="approval-head">
-        <span className="tag">{approval.tool}</span>
+        <Pill>{approval.tool}</Pill>
         <span className="muted">{approval.reason}</span>
       </div>
       <Input view={view} />

@@ -11,6 +11,7 @@ import type { InputAnswer, InputRequest, SavedKey } from "../api/types.generated
 import { useApi } from "../hooks/useApi";
 import { DECLINE, inputAnswer, requestStateLabel } from "./secrets";
 import { useAnswered } from "./useAnswered";
+import { Pill } from "../ui/Pill";
 
 interface ViewProps {
   request: InputRequest;
@@ -48,7 +49,7 @@ export function InputRequestView({ request, keys, keysError, busy, error, onAnsw
   return (
     <div className="approval secret-card" role="group" aria-label={`Input request for ${request.name}`}>
       <div className="approval-head">
-        <span className="tag">{request.name}</span>
+        <Pill>{request.name}</Pill>
         <code className="approval-path">{request.file}</code>
       </div>
       <p className="secret-prompt">{request.prompt}</p>

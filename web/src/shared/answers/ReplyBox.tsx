@@ -19,7 +19,7 @@ export function ReplyBox({ sessionId, to, onSent }: Props) {
     <form className="reply-box" onSubmit={reply.send} onClick={(e) => e.stopPropagation()}>
       <textarea
         aria-label={`Reply to ${to}`}
-        placeholder="Reply (Enter sends, Shift+Enter for a new line)"
+        placeholder={`Reply (${reply.hint})`}
         rows={1}
         value={reply.text}
         disabled={reply.busy}

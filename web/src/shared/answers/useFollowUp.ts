@@ -2,12 +2,15 @@
  * A follow-up being typed and sent to a session (`POST /sessions/<id>/messages`), shared by the
  * session page's composer and the reply boxes on inbox and board rows: the text clears once the
  * server accepts it, and a refusal is kept to show beside the box. Enter sends, Shift+Enter (or
- * an input method composing) starts a line.
+ * an input method composing) starts a line; on a touch screen Enter starts a line and the Send
+ * button sends, as the box's `hint` says.
  */
 import { useState, type FormEvent, type KeyboardEvent } from "react";
 import { apiFetch } from "../api/client";
 import { errorMessage } from "../api/errorMessage";
 import type { Session } from "../api/types.generated";
+import { COARSE_QUERY, sendHint } from "../ui/touch";
+import { useMediaQuery } from "../useMediaQuery";
 
 export interface FollowUp {
   text: string;
@@ -16,6 +19,8 @@ export interface FollowUp {
   error: string | undefined;
   send(event?: FormEvent): void;
   onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>): void;
+  /** How to send, for the box's placeholder: "Enter sends, …", or "tap Send to send" on a touch screen. */
+  hint: string;
 }
 
 /** The reply is the session right after the message was accepted (its `pendingMessages` count it). */
@@ -26,6 +31,7 @@ export function useFollowUp(sessionId: string, onSent: (text: string, session: S
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const touch = useMediaQuery(COARSE_QUERY);
   const send = (event?: FormEvent) => {
     event?.preventDefault();
     const message = text.trim();
@@ -45,7 +51,8 @@ export function useFollowUp(sessionId: string, onSent: (text: string, session: S
     );
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (touch) return;
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) send(event);
   };
-  return { text, setText, busy, error, send, onKeyDown };
+  return { text, setText, busy, error, send, onKeyDown, hint: sendHint(touch) };
 }

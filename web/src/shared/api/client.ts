@@ -4,19 +4,23 @@
  * becomes an `ApiError` carrying the contract's code and message so pages can
  * show it instead of swallowing it.
  */
+import type { FieldMessage } from "./types.generated";
 
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   /** The request field a 400 is about (`error.field`), when the server names one. */
   readonly field: string | undefined;
+  /** Every bad field of a 400 (`error.fields`), when a form's check found several. */
+  readonly fields: readonly FieldMessage[];
 
-  constructor(status: number, code: string, message: string, field?: string) {
+  constructor(status: number, code: string, message: string, field?: string, fields: readonly FieldMessage[] = []) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
     this.field = field;
+    this.fields = fields;
   }
 }
 
@@ -61,14 +65,26 @@ async function send(path: string, request: ApiRequest): Promise<Response> {
   }
 }
 
+/** The well-formed `{field, message}` entries of a reply's `error.fields`. */
+function fieldMessages(fields: unknown): FieldMessage[] {
+  if (!Array.isArray(fields)) return [];
+  return fields.filter(
+    (f): f is FieldMessage =>
+      typeof (f as FieldMessage | null)?.field === "string" && typeof (f as FieldMessage).message === "string",
+  );
+}
+
 /** A reply that is not 2xx, as its ApiError: the contract's error body when it has one. */
 function replyError(status: number, parsed: unknown): ApiError {
-  const error = (parsed as { error?: { code?: string; message?: string; field?: string } } | undefined)?.error;
+  const error = (
+    parsed as { error?: { code?: string; message?: string; field?: string; fields?: unknown } } | undefined
+  )?.error;
   return new ApiError(
     status,
     error?.code ?? "http_error",
     error?.message ?? `The server answered ${status}.`,
     typeof error?.field === "string" ? error.field : undefined,
+    fieldMessages(error?.fields),
   );
 }
 

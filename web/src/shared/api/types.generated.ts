@@ -9,7 +9,15 @@ export type ErrorDetail = { code: string, message: string,
  * The request field a 400 is about (`cron`, `timeZone`, `values`…),
  * when it is about one.
  */
-field?: string, };
+field?: string, 
+/**
+ * Every bad field of the request, when a form's check found several
+ * (the first is `field` and `message`); a field may appear more than
+ * once.
+ */
+fields?: Array<FieldMessage>, };
+
+export type FieldMessage = { field: string, message: string, };
 
 export type Me = { accountId: string, isOwner: boolean, 
 /**
@@ -375,6 +383,14 @@ children: Array<string>,
  */
 turns: number, 
 /**
+ * How its latest turn ended, while it waits for input: `asked` (it
+ * asked the user something: "Needs you") or `done` (it did its work:
+ * answerable, nobody is waited on), as the attention rule read the
+ * turn (docs/sessions.md, "Needs you"); `null` in any other status and
+ * until the rule has read the turn.
+ */
+turnEnd: TurnEnd | null, 
+/**
  * Turns the engine itself reports (Claude's `num_turns`, summed).
  */
 engineTurns: number, 
@@ -615,6 +631,8 @@ sessions: number, turns: number,
 costUsd: number | null, tokens: Tokens, };
 
 export type Trigger = "email" | "messenger" | "bug_intake";
+
+export type TurnEnd = "asked" | "done";
 
 export type SessionChanges = { 
 /**
@@ -1039,7 +1057,12 @@ sessionId: string,
 /**
  * Every session on it, newest first.
  */
-sessions: Array<string>, repository: string, branch: string, state: WorkState, 
+sessions: Array<string>, 
+/**
+ * What a person calls it: the title of the session that started it
+ * (else of the oldest one that has one).
+ */
+title: string | null, repository: string, branch: string, state: WorkState, 
 /**
  * Why it is in that state, where that says more than the state.
  */
@@ -1083,10 +1106,18 @@ reviews: Array<WorkReview>,
  */
 pullRequest: PullRequest | null, 
 /**
- * The code host its remote is on, when one is configured with a
- * token.
+ * The code host its pull request was last looked up on (one
+ * configured with a token).
  */
-codeHost: string | null, };
+codeHost: string | null, 
+/**
+ * Where a pull request of it is opened: the code host its remote is
+ * on (`codehosts.toml`, or github.com and gitlab.com), by name, or the
+ * GitHub or GitLab its remote's address names. `null` when it has no
+ * upstream or its remote is on no such host: then `pull-request` is
+ * never among its actions.
+ */
+pullRequestHost: string | null, };
 
 export type WorkState = "in_progress" | "stranded" | "waiting_on_review" | "landed" | "turned_down" | "unknown";
 
@@ -1684,6 +1715,20 @@ export type RuleFiring = { id: string, ruleId: string, at: string,
  */
 event: string, outcome: FiringOutcome, reason: string | null, sessionId: string | null, runId: string | null, itemId: string | null, };
 
+export type RuleDryRun = { 
+/**
+ * The event it waits for, in words.
+ */
+when: string, 
+/**
+ * One sentence for each action, in order.
+ */
+would: Array<string>, 
+/**
+ * What would make a firing fail now; empty when nothing would.
+ */
+problems: Array<string>, };
+
 export type FiringOutcome = "started" | "done" | "skipped" | "failed";
 
 export type RuleList = { rules: Array<Rule>, };
@@ -1766,7 +1811,7 @@ export type Source = { sessionId?: string, boardId?: string, itemId?: string, we
  */
 requestId?: string, };
 
-export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, } | { "kind": "approve_pairing", code: string, } | { "kind": "approve_session_start", sessionId: string, } | { "kind": "approve_schedule", scheduleId: string, } | { "kind": "approve_rule", ruleId: string, };
+export type Action = { "kind": "open_session", sessionId: string, } | { "kind": "open_item", boardId: string, itemId: string, } | { "kind": "open_board", boardId: string, } | { "kind": "open_path", path: string, } | { "kind": "approve_pairing", code: string, } | { "kind": "approve_session_start", sessionId: string, } | { "kind": "approve_schedule", scheduleId: string, } | { "kind": "approve_rule", ruleId: string, } | { "kind": "open_setting", key: string, label: string, };
 
 export type StateFilter = "unread" | "read" | "archived" | "open" | "all";
 

@@ -11,3 +11,11 @@ export const PHONE_QUERY = "(max-width: 640px), (pointer: coarse)";
 export function touchRowHeight(height: number, phone: boolean): number {
   return phone ? Math.max(height, TOUCH_PX + 8) : height;
 }
+
+/** A pointer that is a finger: there, keyboard hints say nothing and Enter starts a line. */
+export const COARSE_QUERY = "(pointer: coarse)";
+
+/** How a box that sends is sent, in the words of the device it is typed on. */
+export function sendHint(touch: boolean): string {
+  return touch ? "tap Send to send" : "Enter sends, Shift+Enter for a new line";
+}

@@ -7,6 +7,7 @@ import type { WorkEntry } from "../api/types.generated";
 import { exactTime, relativeTime } from "../time";
 import { findingLocation, reviewFindings, reviewSummary } from "./reviews";
 import "./reviews.css";
+import { Pill } from "../ui/Pill";
 
 export function ReviewFindings({
   entry,
@@ -31,7 +32,7 @@ export function ReviewFindings({
             // Findings have no id, and the same text may be found twice on one line.
             <li key={i} className={`review-finding review-${finding.severity}`}>
               <div className="review-finding-head">
-                <span className="tag review-severity">{finding.severity}</span>
+                <Pill status={finding.severity} />
                 <code className="review-location">{findingLocation(finding)}</code>
                 <span className="muted">{finding.reviewer}</span>
               </div>

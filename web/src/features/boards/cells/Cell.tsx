@@ -1,6 +1,7 @@
 /** One cell of the board table, drawn and edited by its column's type. */
 import { memo } from "react";
-import { formatDate, formatNumber } from "../format";
+import { plainDay } from "../../../shared/time";
+import { formatNumber } from "../format";
 import { settingsOf, type Column, type JsonValue } from "../types";
 import type { CellProps } from "./cellProps";
 import { DropdownCell } from "./DropdownCell";
@@ -63,7 +64,7 @@ function Editor(props: CellProps<unknown>) {
     case "date":
       return (
         <InlineEdit
-          display={formatDate(value)}
+          display={typeof value === "string" ? plainDay(value) : ""}
           initial={typeof value === "string" ? value : ""}
           inputType="date"
           label={label}

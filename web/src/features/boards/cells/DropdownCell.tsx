@@ -4,6 +4,7 @@ import { stringList } from "../format";
 import { settingsOf } from "../types";
 import type { CellProps } from "./cellProps";
 import { Popover } from "../../../shared/ui/Popover";
+import { Pill } from "../../../shared/ui/Pill";
 
 export function DropdownCell({ column, value, label, onChange }: CellProps<string[]>) {
   const [open, setOpen] = useState(false);
@@ -27,7 +28,7 @@ export function DropdownCell({ column, value, label, onChange }: CellProps<strin
         {tags.map((t, i) => (
           <Fragment key={t}>
             {i > 0 && <span className="visually-hidden">, </span>}
-            <span className="tag">{t}</span>
+            <Pill>{t}</Pill>
           </Fragment>
         ))}
       </button>
@@ -35,7 +36,7 @@ export function DropdownCell({ column, value, label, onChange }: CellProps<strin
         <Popover label={`Edit ${column.title}`} onClose={() => setOpen(false)}>
           <div className="tag-editor">
             {tags.map((t) => (
-              <span key={t} className="tag">
+              <Pill key={t}>
                 {t}
                 <button
                   type="button"
@@ -45,7 +46,7 @@ export function DropdownCell({ column, value, label, onChange }: CellProps<strin
                 >
                   ×
                 </button>
-              </span>
+              </Pill>
             ))}
           </div>
           <form

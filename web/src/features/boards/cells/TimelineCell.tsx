@@ -1,6 +1,8 @@
 /** A timeline as "from – to"; the editor takes two dates and saves them together. */
 import { useState } from "react";
-import { cellName, formatDate, isTimeline } from "../format";
+import { plainDay } from "../../../shared/time";
+import { FormActions } from "../../../shared/ui/FormActions";
+import { cellName, isTimeline } from "../format";
 import type { Timeline } from "../types";
 import type { CellProps } from "./cellProps";
 import { Popover } from "../../../shared/ui/Popover";
@@ -32,7 +34,7 @@ export function TimelineCell({ column, value, label, onChange }: CellProps<Timel
     if (draft.from !== current?.from || draft.to !== current?.to) onChange({ from: draft.from, to: draft.to });
   };
 
-  const shown = current ? `${formatDate(current.from)} – ${formatDate(current.to)}` : "";
+  const shown = current ? `${plainDay(current.from)} – ${plainDay(current.to)}` : "";
   return (
     <>
       <button type="button" className="cell-button" aria-label={cellName(label, shown)} onClick={open}>
@@ -58,17 +60,11 @@ export function TimelineCell({ column, value, label, onChange }: CellProps<Timel
                 />
               </label>
             ))}
-            {problem && (
-              <p className="inline-error" role="alert">
-                {problem}
-              </p>
-            )}
-            <div className="form-actions">
-              <button type="submit">Save</button>
+            <FormActions submitLabel="Save" error={problem}>
               <button type="button" className="link-button" onClick={() => setDraft({ from: "", to: "" })}>
                 Clear
               </button>
-            </div>
+            </FormActions>
           </form>
         </Popover>
       )}

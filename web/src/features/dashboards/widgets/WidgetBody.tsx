@@ -11,6 +11,7 @@ import type { TableResult } from "../engine/computeTable";
 import { ChartCanvas, type ChartSizeMemo } from "./ChartCanvas";
 import { burndownSpec, chartWidgetSpec, plannedSpec, velocitySpec, type ChartSpec } from "./chartSpec";
 import { InfoIcon } from "../../../shared/ui/InfoIcon";
+import { plainDay } from "../../../shared/time";
 
 export interface WidgetBodyProps {
   result: WidgetResult;
@@ -106,9 +107,10 @@ function cellText(value: unknown): string {
   if (Array.isArray(value)) return value.join(", ");
   if (typeof value === "object") {
     const v = value as { from?: string; to?: string };
-    return v.from || v.to ? `${v.from ?? ""} – ${v.to ?? ""}` : JSON.stringify(value);
+    return v.from || v.to ? `${plainDay(v.from ?? "")} – ${plainDay(v.to ?? "")}` : JSON.stringify(value);
   }
-  return String(value);
+  // A date cell is a day ("2026-11-21"), said as every page says a day.
+  return typeof value === "string" ? plainDay(value) : String(value);
 }
 
 function TableBody({
@@ -261,7 +263,7 @@ export const WidgetBody = memo(function WidgetBody({
       return (
         <>
           <div className="dash-muted dash-small">
-            {result.sprint} · {result.start} → {result.end}
+            {result.sprint} · {plainDay(result.start ?? "")} → {plainDay(result.end ?? "")}
           </div>
           <ChartBody spec={spec as ChartSpec} onDrawn={onDrawn} chartSize={chartSize} note={result.note} />
         </>

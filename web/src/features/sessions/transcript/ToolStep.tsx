@@ -10,6 +10,7 @@ import { Diff } from "../../../shared/ui/Diff";
 import { clockTime } from "./times";
 import { failureTail, moreLines, openedOutput, stepOf, type Step, type StepStatus } from "./steps";
 import "../../../shared/ui/code.css";
+import { exactTime } from "../../../shared/time";
 
 type ToolCall = Extract<Entry, { kind: "tool_call" }>;
 type ToolResult = Extract<Entry, { kind: "tool_result" }>;
@@ -114,7 +115,7 @@ export function ToolStep({ call, result }: { call: ToolCall | null; result: Tool
             {step.status === "running" && "running…"}
             {step.exitCode !== null && <span title="Exit code">exit {step.exitCode}</span>}
             {started && (
-              <time dateTime={call.at ?? undefined} title={call.at ?? undefined}>
+              <time dateTime={call.at ?? undefined} title={call.at ? exactTime(call.at) : undefined}>
                 {started}
               </time>
             )}

@@ -12,6 +12,7 @@ import type { FoldSettings } from "./fold";
 import { EntryRowView, MarkdownText } from "./EntryView";
 import { transcriptRows, type KeyedEntryRow, type Row } from "./rows";
 import { foldFailures, foldLabel } from "./steps";
+import { EmptyState } from "../../../shared/ui/EmptyState";
 
 /** How close to the top (in pixels) the reader gets before the earlier page is asked for. */
 const LOAD_EARLIER_WITHIN = 600;
@@ -111,7 +112,7 @@ export function Transcript({ entries, earlier, loaded, onLoadEarlier, settings, 
           );
         })}
       </div>
-      {loaded && rows.length === 0 && <p className="muted">No output yet.</p>}
+      {loaded && rows.length === 0 && <EmptyState>No output yet.</EmptyState>}
       {awayFromEnd && rows.length > 0 && (
         <button type="button" className="jump-to-latest" onClick={jumpToLatest}>
           Jump to latest ↓
