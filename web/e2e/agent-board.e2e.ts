@@ -203,12 +203,15 @@ test("j and k move through the board's rows as drawn, and Enter opens the select
   // The selected row carries its actions as buttons; the others keep them out of the way.
   const selectedRow = row(page, drawn[0] ?? "");
   const bar = selectedRow.locator(".row-action-bar");
-  expect(await bar.evaluate((e) => getComputedStyle(e).opacity)).toBe("1");
-  expect(
-    await row(page, drawn[1] ?? "")
-      .locator(".row-action-bar")
-      .evaluate((e) => getComputedStyle(e).opacity),
-  ).toBe("0");
+  // The bar fades in over 80 ms: read it once the fade has run.
+  await expect.poll(() => bar.evaluate((e) => getComputedStyle(e).opacity)).toBe("1");
+  await expect
+    .poll(() =>
+      row(page, drawn[1] ?? "")
+        .locator(".row-action-bar")
+        .evaluate((e) => getComputedStyle(e).opacity),
+    )
+    .toBe("0");
   await bar.getByRole("button", { name: /^Open / }).waitFor();
 
   // The "⋯" menu from the keyboard: Enter opens it on its first action, Escape closes it and the

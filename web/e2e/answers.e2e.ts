@@ -16,6 +16,7 @@ interface Spawned {
   id: string;
   status: string;
   turns: number;
+  turnEnd: "asked" | "done" | null;
 }
 
 async function ready(): Promise<void> {
@@ -99,18 +100,21 @@ test("an agent's question is answered inline from its inbox row and from its boa
 
 test("n opens the next session that needs you, from any page, in the board's order", async () => {
   await ready();
+  // Each echoes its question back, so its turn ends asking: it needs you.
   const older = await spawn("echo", "Older question", "Which port?");
   await until(
     () => sessionOf(older.id),
-    (s) => s.status === "waiting_for_input",
+    (s) => s.turnEnd === "asked",
   );
   const newer = await spawn("echo", "Newer question", "Which host?");
   await until(
     () => sessionOf(newer.id),
-    (s) => s.status === "waiting_for_input",
+    (s) => s.turnEnd === "asked",
   );
+  // What needs you: a failed session, or one whose turn did not end done (earlier tests' echoes
+  // said their prompts back and asked nothing).
   const waiting = (await e2e.server.api<(Spawned & { archived: boolean })[]>("GET", "/sessions")).body.filter(
-    (s) => s.status === "waiting_for_input" && !s.archived,
+    (s) => !s.archived && (s.status === "failed" || (s.status === "waiting_for_input" && s.turnEnd !== "done")),
   );
 
   // The session page's follow-up box would take the focus, and `n` typed there is text.

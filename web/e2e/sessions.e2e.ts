@@ -150,7 +150,7 @@ test("a session is started from the dialog, answered while it runs, stopped and 
   expect(await composer.isDisabled()).toBe(true);
 
   await page.getByRole("button", { name: "Archive" }).click();
-  await page.getByText("archived", { exact: true }).waitFor();
+  await page.getByText("Archived", { exact: true }).waitFor();
   expect(await page.getByRole("button", { name: "Archive" }).count()).toBe(0);
 
   // Chromium logs every refused request, the expected 400 of the isolation attempt included.

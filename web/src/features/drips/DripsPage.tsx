@@ -88,7 +88,9 @@ export function DripsPage({ selectedId }: { selectedId: string | null }) {
                 >
                   <div className="drip-card-head">
                     <h3>
-                      <Link to={`/drips/${encodeURIComponent(drip.id)}`}>{drip.name}</Link>
+                      <Link className="touch-link" to={`/drips/${encodeURIComponent(drip.id)}`}>
+                        {drip.name}
+                      </Link>
                     </h3>
                     <Pill status={status.tag} />
                   </div>

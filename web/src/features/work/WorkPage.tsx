@@ -365,7 +365,7 @@ function WorkCard({
             action === "open" || action === "diff" ? (
               <Link
                 key={action}
-                className="work-open"
+                className="work-open touch-link"
                 to={action === "diff" ? sessionChangesPath(entry.sessionId) : sessionPath(entry.sessionId)}
               >
                 {ACTION_LABEL[action]}
