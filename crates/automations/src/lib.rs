@@ -91,7 +91,7 @@ pub use dry_run::RuleDryRun;
 pub use due::{Decision, Due, decide};
 pub use error::AutomationError;
 pub use problems::{FieldProblem, Problems};
-pub use recipe::{Isolation, NewRecipe, Recipe, placeholders, render};
+pub use recipe::{Isolation, NewRecipe, Recipe, folder_here, placeholders, render};
 pub use rule::{Rule, Scan};
 pub use run::{RecipeRun, RunEnd, RunState, Start, folder_problem};
 pub use runs::{Origin, UNLAUNCHED};

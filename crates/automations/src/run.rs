@@ -141,8 +141,9 @@ pub fn folder_problem(recipe: &Recipe) -> Option<String> {
             "the recipe's folder {} no longer exists",
             recipe.cwd
         )),
-        Err(e) => Some(format!(
-            "the recipe's folder {} cannot be read: {e}",
+        // The system's own words ("os error 13") say nothing to a person.
+        Err(_) => Some(format!(
+            "the recipe's folder {} cannot be opened",
             recipe.cwd
         )),
     }

@@ -53,12 +53,23 @@ pub(crate) fn check(text: &str, protected: &[PathBuf]) -> Result<PathBuf, DripEr
             "Give the folder as an absolute path, such as /home/me/drip; {text} is not one."
         )));
     }
-    if !path.exists() {
-        return Err(said(format!("No folder {text} exists on this machine.")));
+    if let Some(problem) = automations::folder_here(text) {
+        return Err(said(problem));
     }
     let canonical = resolve(path, protected).map_err(invalid)?;
     list(&canonical).map_err(invalid)?;
     Ok(canonical)
+}
+
+/// Why a file or folder could not be opened, in words rather than the
+/// system's ("Permission denied (os error 13)"); empty when the plain
+/// "cannot be read" says it all.
+fn why(error: &std::io::Error) -> &'static str {
+    match error.kind() {
+        std::io::ErrorKind::PermissionDenied => ": Switchboard is not allowed to open it",
+        std::io::ErrorKind::NotFound => ": it is gone",
+        _ => "",
+    }
 }
 
 /// Where `folder` leads now, links followed: a directory outside every
@@ -68,8 +79,7 @@ fn resolve(folder: &Path, protected: &[PathBuf]) -> Result<PathBuf, String> {
     let shown = folder.display();
     let canonical = folder.canonicalize().map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!("{shown} does not exist"),
-        std::io::ErrorKind::PermissionDenied => format!("{shown} cannot be reached"),
-        _ => format!("{shown} cannot be reached ({e})"),
+        _ => format!("{shown} cannot be reached{}", why(&e)),
     })?;
     if !canonical.is_dir() {
         return Err(format!("{shown} is not a folder"));
@@ -92,7 +102,7 @@ pub(crate) fn scan(folder: &Path, protected: &[PathBuf]) -> Result<Vec<Entry>, S
 /// The items of a folder already resolved.
 fn list(folder: &Path) -> Result<Vec<Entry>, String> {
     let listing = std::fs::read_dir(folder)
-        .map_err(|e| format!("its folder {} cannot be read: {e}", folder.display()))?;
+        .map_err(|e| format!("its folder {} cannot be read{}", folder.display(), why(&e)))?;
     let mut entries: Vec<Entry> = listing
         .filter_map(Result::ok)
         .filter_map(|entry| {
@@ -136,16 +146,17 @@ pub(crate) fn read_item(
     let path = folder
         .join(name)
         .canonicalize()
-        .map_err(|e| format!("{name} cannot be read: {e}"))?;
+        .map_err(|e| format!("{name} cannot be read{}", why(&e)))?;
     if !path.starts_with(&folder) {
         return Err(format!("{name} leads out of its folder"));
     }
-    let file = std::fs::File::open(&path).map_err(|e| format!("{name} cannot be read: {e}"))?;
+    let file =
+        std::fs::File::open(&path).map_err(|e| format!("{name} cannot be read{}", why(&e)))?;
     let mut bytes = Vec::new();
     let limit = u64::try_from(MAX_ITEM_BYTES).unwrap_or(u64::MAX);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("{name} cannot be read: {e}"))?;
+        .map_err(|e| format!("{name} cannot be read{}", why(&e)))?;
     let cut = bytes.len() > MAX_ITEM_BYTES;
     bytes.truncate(MAX_ITEM_BYTES);
     let mut content = String::from_utf8_lossy(&bytes).into_owned();

@@ -7,6 +7,7 @@ import { useMemo } from "react";
 import { colorModeOf, resolveTheme } from "../shared/appearance";
 import { useSettings } from "../shared/settings";
 import { useToast } from "../shared/ui/toasts";
+import { useMediaQuery } from "../shared/useMediaQuery";
 import { themeToggle } from "./themeToggle";
 
 export interface ThemeSwitch {
@@ -18,7 +19,8 @@ export interface ThemeSwitch {
 export function useThemeSwitch(): ThemeSwitch | null {
   const { values, update } = useSettings();
   const toast = useToast();
-  const prefersDark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
+  // Followed live, so the label is right after the system's theme changes under "system".
+  const prefersDark = useMediaQuery("(prefers-color-scheme: dark)");
   const shown = values ? resolveTheme(colorModeOf(values.pmColorMode), prefersDark) : null;
   return useMemo(() => {
     if (shown === null) return null;

@@ -6,25 +6,15 @@ import { useState, type ReactNode } from "react";
 import { errorMessage } from "../../shared/api/errorMessage";
 import { ConfirmDialog } from "../../shared/ui/Dialog";
 import type { StateChange } from "./api";
+import { FieldNote as SharedFieldNote, invalidProps } from "../../shared/ui/FieldNote";
 import { Pill } from "../../shared/ui/Pill";
 
-/** The id a field's refusal is drawn under, for `aria-describedby`. */
-const errorId = (form: string, field: string) => `${form}-${field}-error`;
-
-/** A refusal beside the field it is about; nothing when there is none. */
+/** A refusal beside the field it is about, placed as the automations forms place it. */
 export function FieldNote({ form, field, message }: { form: string; field: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <span className="inline-error automation-field-error" id={errorId(form, field)} role="alert">
-      {message}
-    </span>
-  );
+  return <SharedFieldNote form={form} field={field} message={message} className="automation-field-error" />;
 }
 
-/** The props that tie a field to its refusal. */
-export function invalidProps(form: string, field: string, message: string | undefined) {
-  return message ? { "aria-invalid": true as const, "aria-describedby": errorId(form, field) } : {};
-}
+export { invalidProps };
 
 /** A form's last lines, as every form's: a refusal about no field it shows, Cancel, then the submit button. */
 export { FormActions } from "../../shared/ui/FormActions";

@@ -265,8 +265,9 @@ function jsonRule(name: string, text: string, problems: [string, string][]): New
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (e) {
-    problems.push(["json", `This is not JSON: ${e instanceof Error ? e.message : String(e)}`]);
+  } catch {
+    // The parser's own words differ from browser to browser and speak of tokens and positions.
+    problems.push(["json", "This is not JSON: check its brackets, quotes and commas."]);
     return null;
   }
   if (!isObject(parsed) || !isObject(parsed.when) || typeof parsed.when.kind !== "string") {

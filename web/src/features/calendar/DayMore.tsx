@@ -9,9 +9,34 @@ import type { Occurrence } from "../../shared/api/types.generated";
 import { Popover } from "../../shared/ui/Popover";
 import { dayTitle, type Day } from "./days";
 import { DayList } from "./DayList";
+import type { More } from "./fit";
 import { entriesOn, type Entry } from "./placement";
 
-export function DayMore({
+/** A week's "+N more" buttons, each on its day's column and line, lines counted from `firstRow`. */
+export function DayMores({
+  more,
+  entries,
+  firstRow,
+  onOpen,
+}: {
+  more: readonly More[];
+  entries: readonly Entry[];
+  firstRow: number;
+  onOpen: (occ: Occurrence) => void;
+}) {
+  return more.map(({ day, col, lane, count }) => (
+    <DayMore
+      key={`m-${day}`}
+      day={day}
+      count={count}
+      entries={entries}
+      style={{ gridColumn: col + 1, gridRow: lane + firstRow }}
+      onOpen={onOpen}
+    />
+  ));
+}
+
+function DayMore({
   day,
   count,
   entries,

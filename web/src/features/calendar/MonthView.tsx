@@ -8,7 +8,7 @@
 import { useLayoutEffect, useRef, useState, type RefObject } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
 import { DayCells } from "./DayCells";
-import { DayMore } from "./DayMore";
+import { DayMores } from "./DayMore";
 import { EntryChip, SpanBars } from "./EntryChip";
 import { utcMs, type Day } from "./days";
 import { layoutWeekLines, LINE_PX, linesThatFit, monthRowPx, NUMBER_PX } from "./fit";
@@ -149,16 +149,7 @@ function MonthWeek({
           onOpen={onOpen}
         />
       ))}
-      {more.map(({ day, col, lane, count }) => (
-        <DayMore
-          key={`m-${day}`}
-          day={day}
-          count={count}
-          entries={entries}
-          style={{ gridColumn: col + 1, gridRow: lane + 2 }}
-          onOpen={onOpen}
-        />
-      ))}
+      <DayMores more={more} entries={entries} firstRow={2} onOpen={onOpen} />
     </div>
   );
 }

@@ -8,7 +8,7 @@
 import { useEffect, useRef } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
 import { DayCells } from "./DayCells";
-import { DayMore } from "./DayMore";
+import { DayMores } from "./DayMore";
 import { EntryChip, SpanBars } from "./EntryChip";
 import { utcMs, type Day } from "./days";
 import { firstHourShown, layoutWeekLines } from "./fit";
@@ -92,16 +92,7 @@ export function WeekView({
         >
           <DayCells days={days} today={today} over={allDay.over} />
           <SpanBars bars={bars} firstRow={1} onOpen={onOpen} />
-          {more.map(({ day, col, lane, count }) => (
-            <DayMore
-              key={`m-${day}`}
-              day={day}
-              count={count}
-              entries={entries}
-              style={{ gridColumn: col + 1, gridRow: lane + 1 }}
-              onOpen={onOpen}
-            />
-          ))}
+          <DayMores more={more} entries={entries} firstRow={1} onOpen={onOpen} />
         </div>
       </div>
       <div className="cal-hours" ref={hours} role="region" aria-label="Hours of the week" tabIndex={0}>

@@ -1,24 +1,15 @@
 /** A form's refusals under the fields they are about, tied to each field for screen readers. */
 import { generalMessage, messageFor, type FormErrors } from "../../shared/api/formErrors";
-
-const errorId = (form: string, field: string) => `${form}-${field}-error`;
+import { FieldNote, invalidProps } from "../../shared/ui/FieldNote";
 
 /** What is wrong with `field`, under it; nothing when nothing is. */
 export function FieldError({ form, field, errors }: { form: string; field: string; errors: FormErrors }) {
-  const message = messageFor(errors, field);
-  if (message === undefined) return null;
-  return (
-    <span className="inline-error drip-field-error" id={errorId(form, field)} role="alert">
-      {message}
-    </span>
-  );
+  return <FieldNote form={form} field={field} message={messageFor(errors, field)} className="drip-field-error" />;
 }
 
 /** The props that mark `field`'s input invalid and point it at its refusal. */
 export function invalidFor(form: string, field: string, errors: FormErrors) {
-  return messageFor(errors, field) !== undefined
-    ? { "aria-invalid": true as const, "aria-describedby": errorId(form, field) }
-    : {};
+  return invalidProps(form, field, messageFor(errors, field));
 }
 
 /** What is about no field the form shows (`shown`), above its buttons. */

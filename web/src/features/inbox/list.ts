@@ -149,7 +149,7 @@ export function openTarget(row: InboxRow): string | null {
 }
 
 /** The settings page opened at one setting's row. */
-export const settingPath = (key: string) => `/settings#${encodeURIComponent(key)}`;
+const settingPath = (key: string) => `/settings#${encodeURIComponent(key)}`;
 
 /** The setting a row offers as its fix (a run a setting refused): its label and where it opens. */
 export function settingFix(row: InboxRow): { label: string; path: string; key: string } | null {

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./client";
-import {
-  fieldProblems,
-  formErrors,
-  generalMessage,
-  hasErrors,
-  messageFor,
-  NO_ERRORS,
-  withoutFields,
-} from "./formErrors";
+import { fieldProblems, formErrors, generalMessage, messageFor, NO_ERRORS, withoutFields } from "./formErrors";
 
 describe("formErrors", () => {
   it("shows every field the server names, each under its field", () => {
@@ -52,8 +44,8 @@ describe("formErrors", () => {
       name: ["Give the recipe a name.", "Again."],
       cwd: ["Give the folder the session starts in."],
     });
-    expect(hasErrors(errors)).toBe(true);
-    expect(hasErrors(NO_ERRORS)).toBe(false);
+    expect(errors.general).toBeNull();
+    expect(NO_ERRORS).toEqual({ byField: {}, general: null });
     // A field edited stops being refused; the others still are.
     expect(withoutFields(errors, ["name"]).byField).toEqual({ cwd: ["Give the folder the session starts in."] });
   });

@@ -6,6 +6,7 @@
 import { ApiError } from "./client";
 import type { FieldMessage } from "./types.generated";
 import { errorMessage } from "./errorMessage";
+import { sentence } from "../humanize";
 
 export interface FormErrors {
   /** The sentences about each field, in the order they were found. */
@@ -24,20 +25,18 @@ export function fieldProblems(list: readonly (readonly [string, string])[]): For
 }
 
 /** "cwd: must be absolute" → "Must be absolute.": an older terse refusal as a sentence. */
-function sentence(field: string, message: string): string {
+function fieldSentence(field: string, message: string): string {
   const prefix = `${field}: `;
-  const bare = message.startsWith(prefix) ? message.slice(prefix.length) : message;
-  const capital = bare.charAt(0).toUpperCase() + bare.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+  return sentence(message.startsWith(prefix) ? message.slice(prefix.length) : message);
 }
 
 /** A refusal of the server as the form shows it: every field it names, or a sentence about none. */
 export function formErrors(error: unknown): FormErrors {
   if (error instanceof ApiError && error.fields.length > 0) {
-    return fieldProblems(error.fields.map((f: FieldMessage) => [f.field, sentence(f.field, f.message)] as const));
+    return fieldProblems(error.fields.map((f: FieldMessage) => [f.field, fieldSentence(f.field, f.message)] as const));
   }
   if (error instanceof ApiError && error.field) {
-    return fieldProblems([[error.field, sentence(error.field, error.message)]]);
+    return fieldProblems([[error.field, fieldSentence(error.field, error.message)]]);
   }
   return { byField: {}, general: errorMessage(error) };
 }
@@ -46,10 +45,6 @@ export function formErrors(error: unknown): FormErrors {
 export function withoutFields(errors: FormErrors, fields: readonly string[]): FormErrors {
   const byField = Object.fromEntries(Object.entries(errors.byField).filter(([field]) => !fields.includes(field)));
   return { byField, general: errors.general };
-}
-
-export function hasErrors(errors: FormErrors): boolean {
-  return errors.general !== null || Object.keys(errors.byField).length > 0;
 }
 
 /** What is wrong with `field`, said under it; undefined when nothing is. */

@@ -6,6 +6,7 @@
  */
 import { useMemo } from "react";
 import { messageFor, type FormErrors } from "../api/formErrors";
+import { FieldNote, invalidProps } from "../ui/FieldNote";
 import { previewText, WEEKDAYS, type Repeat, type WhenDraft } from "./when";
 import "./schedule.css";
 
@@ -39,19 +40,10 @@ interface Props {
 
 export function SchedulePicker({ form, draft, onChange, once, errors, now }: Props) {
   const zones = useMemo(() => zoneNames(), []);
-  const errorId = (field: string) => `${form}-${field}-error`;
-  const note = (field: string) => {
-    const message = messageFor(errors, field);
-    return message === undefined ? null : (
-      <span className="inline-error schedule-picker-error" id={errorId(field)} role="alert">
-        {message}
-      </span>
-    );
-  };
-  const invalid = (field: string) =>
-    messageFor(errors, field) === undefined
-      ? {}
-      : { "aria-invalid": true as const, "aria-describedby": errorId(field) };
+  const note = (field: string) => (
+    <FieldNote form={form} field={field} message={messageFor(errors, field)} className="schedule-picker-error" />
+  );
+  const invalid = (field: string) => invalidProps(form, field, messageFor(errors, field));
   const repeats = REPEATS.filter(([value]) => once || value !== "once");
   const preview = previewText(draft, now);
   const preset = draft.repeat === "daily" || draft.repeat === "weekdays" || draft.repeat === "weekly";
