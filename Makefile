@@ -214,6 +214,7 @@ bench: web e2e-deps engines-deps ssh-deps
 	cargo bench -p boards
 	cargo bench -p sessions
 	cargo bench -p sandbox
+	cargo bench -p app_proxy --bench proxy
 	cd web && npm run bench:engine
 	cargo build --release -p switchboard
 	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npm run bench:dashboard
