@@ -194,7 +194,7 @@ enum Command {
     /// runner that connects to the server (docs/runners.md)
     Runner {
         /// Serve one request of the runner protocol on stdin and stdout
-        #[arg(long, required_unless_present_any = ["keep", "connect"], conflicts_with = "connect")]
+        #[arg(long, required_unless_present_any = ["keep", "keep_app", "connect"], conflicts_with = "connect")]
         stdio: bool,
         /// Run one turn's engine and spool its output (started by the helper)
         #[arg(long, hide = true, value_name = "DIR", conflicts_with_all = ["stdio", "connect"])]
@@ -211,6 +211,9 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+        /// Run one app of a session and keep its output (started by the helper)
+        #[arg(long, hide = true, value_name = "DIR", conflicts_with_all = ["stdio", "keep", "connect"])]
+        keep_app: Option<PathBuf>,
     /// What became of your agents' work (landed, waiting on review, turned down, stranded), and prune, discard, push or continue one piece
     Work {
         #[command(subcommand)]
@@ -319,7 +322,7 @@ fn main() -> ExitCode {
             stdio: _,
             keep,
             pool,
-        } => runner_cmd::run(keep.as_deref(), pool),
+        } => runner_cmd::run(keep.as_deref(), keep_app.as_deref(), pool),
         Command::Runners { command, json } => runner_cmd::runners(command, &data_dir, json),
         Command::Work { command, json } => work_cmd::run(command, &data_dir, json),
         Command::Recipes { command, json } => recipes_cmd::run(command, &data_dir, json),
@@ -333,6 +336,7 @@ fn main() -> ExitCode {
             doctor::Listeners::Expected {
                 control: control_port,
                 ui: ui_port,
+            keep_app,
             },
             json,
         ),

@@ -2,8 +2,9 @@
 //! `runner --stdio` over SSH for each request; `runner --connect URL` is a
 //! pool runner that dials the server's runner listener and serves turns on
 //! the connection it holds; `runner --keep DIR` is the detached keeper of
-//! one turn that the helper starts. Also `switchboard runners`: the list,
-//! and the tokens pool runners connect with.
+//! one turn that the helper starts, `runner --keep-app DIR` of one app.
+//! Also `switchboard runners`: the list, and the tokens pool runners
+//! connect with.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -61,9 +62,17 @@ pub struct PoolArgs {
     pub meminfo_file: Option<PathBuf>,
 }
 
-pub fn run(keep: Option<&Path>, pool: PoolArgs) -> anyhow::Result<ExitCode> {
+pub fn run(
+    keep: Option<&Path>,
+    keep_app: Option<&Path>,
+    pool: PoolArgs,
+) -> anyhow::Result<ExitCode> {
     if let Some(dir) = keep {
         runners::helper::keep(dir).with_context(|| format!("turn {}", dir.display()))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(dir) = keep_app {
+        runners::helper::keep_app(dir).with_context(|| format!("app {}", dir.display()))?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(url) = pool.connect.clone() {

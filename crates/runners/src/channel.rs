@@ -1,12 +1,16 @@
 //! A channel to a runner's helper: one request, framed both ways, either
 //! on a place leased on one of an SSH host's master connections (`ssh …
 //! switchboard runner --stdio`) or as one stream of a pool runner's
-//! connection.
+//! connection. After a `Connect` reply the channel becomes a
+//! [`RunnerStream`]: raw bytes to a port on the runner host.
 
+use std::io;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::process::Child;
 
 use crate::host::{CHANNELS_PER_MASTER, Host, Link, PoolLink, SshLink};
@@ -191,5 +195,70 @@ impl Channel {
             || "the runner channel closed without an answer".to_owned(),
             str::to_owned,
         )
+    }
+}
+
+impl Channel {
+    /// The channel as a byte stream, once its helper has answered a
+    /// `Connect`.
+    pub(crate) fn into_stream(self) -> RunnerStream {
+        RunnerStream {
+            reader: self.reader,
+            writer: Some(self.writer),
+            _child: self.child,
+            _lease: self._lease,
+        }
+    }
+}
+
+/// One TCP connection to a port on a runner host's loopback, through a
+/// channel to its helper (`Runners::connect`). Holds the channel's ssh
+/// client and its place on the master connection until dropped; shutting
+/// it down ends only the writing side, as a TCP half-close does.
+pub struct RunnerStream {
+    reader: Box<dyn AsyncRead + Send + Unpin>,
+    writer: Option<Box<dyn AsyncWrite + Send + Unpin>>,
+    _child: Option<Child>,
+    _lease: Option<Lease>,
+}
+
+impl AsyncRead for RunnerStream {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.reader).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for RunnerStream {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match &mut self.writer {
+            Some(writer) => Pin::new(writer).poll_write(cx, buf),
+            None => Poll::Ready(Err(io::ErrorKind::BrokenPipe.into())),
+        }
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match &mut self.writer {
+            Some(writer) => Pin::new(writer).poll_flush(cx),
+            None => Poll::Ready(Ok(())),
+        }
+    }
+
+    /// Ends the writing side: an ssh client's stdin only closes when
+    /// dropped, so it is, after its own shutdown.
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let Some(writer) = &mut self.writer else {
+            return Poll::Ready(Ok(()));
+        };
+        let result = ready!(Pin::new(writer).poll_shutdown(cx));
+        self.writer = None;
+        Poll::Ready(result)
     }
 }

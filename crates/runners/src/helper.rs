@@ -8,7 +8,9 @@
 //! frame. The channel's process only relays the spool from an offset and
 //! passes signals on, so a dropped connection (a laptop that slept, sshd
 //! restarted) leaves the engine running and its output kept, and the
-//! server's `Attach` picks it up where it stopped reading.
+//! server's `Attach` picks it up where it stopped reading. A session's apps
+//! are kept the same way (`app_keeper`), and `Connect` turns the channel
+//! into a relay to a port on this host's loopback (`forward`).
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -17,11 +19,14 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
+use crate::app_keeper::{app_state, end_session_apps, start_app, stop_app};
+use crate::forward::{ClosingStdout, forward};
 use crate::keeper::{
     READ_CHUNK, home, read_pgid, remove_own_home, runner_dir, signal_group, start_keeper,
 };
 use crate::wire::{self, Frame, Kind, ProbeEngine, ProbeReply, Request, Started, TurnHeader};
 
+pub use crate::app_keeper::keep_app;
 pub use crate::keeper::{RUNNER_DIR, keep};
 
 fn turn_dir(key: &str) -> io::Result<PathBuf> {
@@ -40,7 +45,7 @@ fn turn_dir(key: &str) -> io::Result<PathBuf> {
 
 /// Serves one request on stdin and stdout.
 pub async fn serve_stdio(version: &str) -> io::Result<()> {
-    serve(version, tokio::io::stdin(), tokio::io::stdout()).await
+    serve(version, tokio::io::stdin(), ClosingStdout::new()).await
 }
 
 /// Serves one channel's request: an SSH channel's stdin and stdout, or one
@@ -58,7 +63,7 @@ pub async fn serve(
     }
     let request: Request = match frame.parse() {
         Ok(request) => request,
-        Err(e) => return refuse(&mut output, &format!("unreadable request: {e}")).await,
+        Err(e) => return refuse(&mut output, &unreadable(&frame.payload, &e)).await,
     };
     match request {
         Request::Probe { engines } => {
@@ -133,9 +138,12 @@ pub async fn serve(
             }
         }
         Request::EndSession { session_id } => {
-            let removed = tokio::task::spawn_blocking(move || remove_own_home(&session_id))
-                .await
-                .map_err(io::Error::other)?;
+            let removed = tokio::task::spawn_blocking(move || {
+                end_session_apps(&session_id)?;
+                remove_own_home(&session_id)
+            })
+            .await
+            .map_err(io::Error::other)?;
             match removed {
                 Ok(removed) => {
                     wire::write_frame(&mut output, &Frame::json(Kind::Reply, &removed)?).await
@@ -149,7 +157,74 @@ pub async fn serve(
                 .map_err(io::Error::other)?;
             wire::write_frame(&mut output, &Frame::json(Kind::Reply, &killed)?).await
         }
+        Request::Connect { port } => forward(port, input, output).await,
+        Request::Listeners { session_ids } => {
+            let found = tokio::task::spawn_blocking(move || listeners(session_ids))
+                .await
+                .map_err(io::Error::other)?;
+            wire::write_frame(&mut output, &Frame::json(Kind::Reply, &found)?).await
+        }
+        Request::StartApp(launch) => {
+            let started = tokio::task::spawn_blocking(move || start_app(&launch))
+                .await
+                .map_err(io::Error::other)?;
+            answer(&mut output, started).await
+        }
+        Request::StopApp { session_id, name } => {
+            let state = tokio::task::spawn_blocking(move || stop_app(&session_id, &name))
+                .await
+                .map_err(io::Error::other)?;
+            answer(&mut output, state).await
+        }
+        Request::AppState { session_id, name } => {
+            let state = tokio::task::spawn_blocking(move || app_state(&session_id, &name))
+                .await
+                .map_err(io::Error::other)?;
+            answer(&mut output, state).await
+        }
     }
+}
+
+/// The reply, or the refusal with its reason.
+async fn answer(
+    output: &mut (impl AsyncWrite + Unpin),
+    result: Result<impl serde::Serialize, String>,
+) -> io::Result<()> {
+    match result {
+        Ok(reply) => wire::write_frame(output, &Frame::json(Kind::Reply, &reply)?).await,
+        Err(message) => refuse(output, &message).await,
+    }
+}
+
+/// Why a request cannot be read; an operation this build does not know is
+/// said in words the server recognises ([`wire::UNKNOWN_OP`]).
+fn unreadable(payload: &[u8], error: &io::Error) -> String {
+    let op = serde_json::from_slice::<serde_json::Value>(payload)
+        .ok()
+        .and_then(|v| v.get("op")?.as_str().map(str::to_owned));
+    match op {
+        Some(op) if error.to_string().contains("unknown variant") => {
+            format!(
+                "{} `{op}`: this helper is older than the server",
+                wire::UNKNOWN_OP
+            )
+        }
+        _ => format!("unreadable request: {error}"),
+    }
+}
+
+/// The ports these sessions' processes listen on here.
+fn listeners(session_ids: Vec<String>) -> Vec<wire::Listening> {
+    let wanted: std::collections::HashSet<String> = session_ids.into_iter().collect();
+    apps::listeners::scan(&wanted)
+        .into_iter()
+        .map(|l| wire::Listening {
+            session_id: l.session_id,
+            pid: l.pid,
+            port: l.port,
+            command: l.command,
+        })
+        .collect()
 }
 
 async fn refuse(output: &mut (impl AsyncWrite + Unpin), message: &str) -> io::Result<()> {
@@ -253,10 +328,6 @@ fn engine_version(program: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// What the engine may not reach: every turn's spool (their headers hold
-/// the sessions' tokens) and other sessions' worktrees. The helper's own
-/// binary stays in reach: it is the engine's permission hook, as the
-/// server's binary is on the server's machine.
 /// A session's worktree on this host, under the runner folder (where the
 /// sandbox lets only that session in).
 fn add_worktree(session_id: &str, cwd: &str) -> Result<wire::MadeWorktree, String> {

@@ -226,7 +226,7 @@ impl Runners {
         if let Some(ready) = live {
             return Ok(ready);
         }
-        match self.connect(&host).await {
+        match self.connect_host(&host).await {
             Ok((ready, probe, master)) => {
                 if let Ok(mut status) = host.status.lock() {
                     status.state = RunnerState::Connected;
@@ -262,7 +262,7 @@ impl Runners {
             )
     }
 
-    async fn connect(&self, host: &Arc<Host>) -> Result<(Ready, ProbeReply, Child), String> {
+    async fn connect_host(&self, host: &Arc<Host>) -> Result<(Ready, ProbeReply, Child), String> {
         let Some(link) = host.ssh() else {
             return Err("a pool runner connects itself".to_owned());
         };
@@ -524,7 +524,7 @@ impl Runners {
     }
 
     /// One request answered by one reply.
-    async fn ask<T: for<'de> serde::Deserialize<'de>>(
+    pub(crate) async fn ask<T: for<'de> serde::Deserialize<'de>>(
         &self,
         name: &str,
         request: &Request,

@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::wire::{Exit, Frame, Kind, Started, TurnHeader};
+use crate::wire::{Confine, Exit, Frame, Kind, Started, TurnHeader};
 
 /// Where the helper keeps its binary and turns, under the remote home.
 pub const RUNNER_DIR: &str = ".local/share/switchboard-runner";
@@ -35,7 +35,7 @@ pub(crate) fn home() -> PathBuf {
 }
 
 /// A hardened session's own home on this host.
-fn own_home(home: &Path, session_id: &str) -> Result<PathBuf, String> {
+pub(crate) fn own_home(home: &Path, session_id: &str) -> Result<PathBuf, String> {
     if session_id.is_empty() || !session_id.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return Err("a session id is letters and digits".to_owned());
     }
@@ -52,23 +52,41 @@ pub(crate) fn remove_own_home(session_id: &str) -> Result<bool, String> {
     }
 }
 
-fn policy(header: &TurnHeader, home: &Path) -> sandbox::Policy {
+/// Makes (or keeps) a session's own home, only its user's to enter.
+pub(crate) fn make_own_home(home: &Path, session_id: &str) -> Result<PathBuf, String> {
+    let path = own_home(home, session_id)?;
+    std::fs::create_dir_all(&path)
+        .and_then(|()| {
+            std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        })
+        .map(|()| path.clone())
+        .map_err(|e| format!("{} could not be made: {e}", path.display()))
+}
+
+/// What an engine or an app of session `session_id` may not reach: every
+/// turn's spool (their headers hold the sessions' tokens), every app's
+/// folder (their launches hold environments), and other sessions'
+/// worktrees and homes. The helper's own binary stays in reach: it is the
+/// engine's permission hook, as the server's binary is on the server's
+/// machine.
+fn policy(session_id: &str, confine: &Confine, home: &Path) -> sandbox::Policy {
     let runner = runner_dir(home);
     let mut hidden = vec![
         runner.join("turns"),
         runner.join("worktrees"),
         runner.join("homes"),
+        runner.join("apps"),
     ];
-    if header.confine.hide_sensitive {
+    if confine.hide_sensitive {
         hidden.extend(sandbox::sensitive_paths(Some(home)));
     }
     sandbox::Policy {
         hidden,
         exceptions: vec![
-            runner.join("worktrees").join(&header.session_id),
-            runner.join("homes").join(&header.session_id),
+            runner.join("worktrees").join(session_id),
+            runner.join("homes").join(session_id),
         ],
-        network: match &header.confine.connect_ports {
+        network: match &confine.connect_ports {
             Some(ports) => sandbox::Network::Denied {
                 connect_ports: ports.clone(),
             },
@@ -95,16 +113,20 @@ pub(crate) fn pod_isolation() -> bool {
     *POD_ISOLATION.get_or_init(|| std::env::var(ISOLATION_ENV).is_ok_and(|v| v == "pod"))
 }
 
-/// The sandbox for this turn on this kernel: `Ok(None)` runs unconfined (the
-/// engine allowed it, or the runner's pod is its boundary), `Err` is why the
-/// turn cannot start.
-fn prepare(header: &TurnHeader, home: &Path) -> Result<Option<sandbox::Prepared>, String> {
-    match policy(header, home).prepare() {
+/// The sandbox for a turn or an app of session `session_id` on this kernel:
+/// `Ok(None)` runs unconfined (the engine allowed it, or the runner's pod is
+/// its boundary), `Err` is why it cannot start.
+pub(crate) fn prepare(
+    session_id: &str,
+    confine: &Confine,
+    home: &Path,
+) -> Result<Option<sandbox::Prepared>, String> {
+    match policy(session_id, confine, home).prepare() {
         Ok(prepared) => Ok(Some(prepared)),
         Err(
             e @ (sandbox::SandboxError::Unsupported { .. }
             | sandbox::SandboxError::NoNetworkControl { .. }),
-        ) => unconfined(header, pod_isolation(), &e.to_string()),
+        ) => unconfined(confine, pod_isolation(), &e.to_string()),
         Err(e) => Err(format!(
             "the sandbox could not be prepared on the runner host: {e}"
         )),
@@ -116,16 +138,16 @@ fn prepare(header: &TurnHeader, home: &Path) -> Result<Option<sandbox::Prepared>
 /// locked-down session never runs on one; nor does anything run
 /// unconfined without someone having said so.
 fn unconfined(
-    header: &TurnHeader,
+    confine: &Confine,
     pod: bool,
     why: &str,
 ) -> Result<Option<sandbox::Prepared>, String> {
-    if header.confine.connect_ports.is_some() && !header.confine.unsafe_allow_unsandboxed {
+    if confine.connect_ports.is_some() && !confine.unsafe_allow_unsandboxed {
         return Err(format!(
             "this runner cannot deny the engine the network ({why}), which a locked-down session needs, so the turn was not started here"
         ));
     }
-    if pod || header.confine.unsafe_allow_unsandboxed {
+    if pod || confine.unsafe_allow_unsandboxed {
         Ok(None)
     } else {
         Err(format!(
@@ -134,11 +156,34 @@ fn unconfined(
     }
 }
 
+/// A keeper's folder: the runner folder private to its user, the request
+/// a keeper reads (mode 0600, never one already there) and its empty output.
+pub(crate) fn write_keeper_dir(
+    home: &Path,
+    dir: &Path,
+    (request_name, request): (&str, &impl serde::Serialize),
+    output_name: &str,
+) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::set_permissions(
+        runner_dir(home),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode_0600()
+        .open(dir.join(request_name))?;
+    file.write_all(&serde_json::to_vec(request)?)?;
+    std::fs::File::create(dir.join(output_name))?;
+    Ok(())
+}
+
 pub(crate) fn start_keeper(dir: &Path, header: &TurnHeader) -> Result<(PathBuf, Started), String> {
     let home = home();
     remove_stale_spools(&runner_dir(&home).join("turns"));
     // Fail here, with the reason, rather than in a keeper nobody listens to.
-    prepare(header, &home)?;
+    prepare(&header.session_id, &header.confine, &home)?;
     if let Some(cwd) = &header.cwd
         && !Path::new(cwd).is_dir()
     {
@@ -155,27 +200,28 @@ pub(crate) fn start_keeper(dir: &Path, header: &TurnHeader) -> Result<(PathBuf, 
             return Err(format!("turn `{}` was already started here", header.key));
         }
     }
-    let write = || -> io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        std::fs::set_permissions(
-            runner_dir(&home),
-            std::os::unix::fs::PermissionsExt::from_mode(0o700),
-        )?;
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode_0600()
-            .open(dir.join("header.json"))?;
-        file.write_all(&serde_json::to_vec(header)?)?;
-        std::fs::File::create(dir.join("spool"))?;
-        Ok(())
-    };
-    write().map_err(|e| format!("the runner host could not write the turn's spool: {e}"))?;
+    write_keeper_dir(&home, dir, ("header.json", header), "spool")
+        .map_err(|e| format!("the runner host could not write the turn's spool: {e}"))?;
+    let pgid = detach("--keep", dir, "pgid", "the engine")?;
+    Ok((
+        dir.to_owned(),
+        Started {
+            key: header.key.clone(),
+            pgid,
+        },
+    ))
+}
+
+/// Starts a keeper (`switchboard runner FLAG DIR`) in a session of its own
+/// and waits until it wrote the process it started into `DIR/NUMBER_FILE`;
+/// `what` names that process in the errors. A keeper that ended first says
+/// why in `DIR/failed`, and its folder goes.
+pub(crate) fn detach(flag: &str, dir: &Path, number_file: &str, what: &str) -> Result<u32, String> {
     let exe = std::env::current_exe()
         .map_err(|e| format!("the helper cannot find its own binary: {e}"))?;
     let mut keeper = Command::new(exe);
     keeper
-        .args(["runner", "--keep"])
+        .args(["runner", flag])
         .arg(dir)
         .envs(pod_isolation().then_some((ISOLATION_ENV, "pod")))
         .stdin(Stdio::null())
@@ -191,40 +237,36 @@ pub(crate) fn start_keeper(dir: &Path, header: &TurnHeader) -> Result<(PathBuf, 
     }
     let mut child = keeper
         .spawn()
-        .map_err(|e| format!("the runner could not start the turn: {e}"))?;
+        .map_err(|e| format!("the runner could not start {what}'s keeper: {e}"))?;
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        if let Some(pgid) = read_pgid(dir) {
+        if let Some(number) = read_number(&dir.join(number_file)) {
             // Reaped when it ends: a pool runner lives on, and a keeper it
             // never waited for would stay a zombie.
             std::thread::spawn(move || {
                 let _ = child.wait();
             });
-            return Ok((
-                dir.to_owned(),
-                Started {
-                    key: header.key.clone(),
-                    pgid,
-                },
-            ));
+            return Ok(number);
         }
         if let Ok(Some(_)) = child.try_wait() {
             let why = std::fs::read_to_string(dir.join("failed")).unwrap_or_default();
             let _ = std::fs::remove_dir_all(dir);
             return Err(if why.is_empty() {
-                "the runner's keeper ended before the engine started".to_owned()
+                format!("the runner's keeper ended before {what} started")
             } else {
                 why
             });
         }
         if Instant::now() > deadline {
-            return Err("the engine did not start on the runner host within 15 s".to_owned());
+            return Err(format!(
+                "{what} did not start on the runner host within 15 s"
+            ));
         }
         std::thread::sleep(Duration::from_millis(5));
     }
 }
 
-trait Mode0600 {
+pub(crate) trait Mode0600 {
     fn mode_0600(&mut self) -> &mut Self;
 }
 
@@ -235,11 +277,12 @@ impl Mode0600 for std::fs::OpenOptions {
 }
 
 pub(crate) fn read_pgid(dir: &Path) -> Option<u32> {
-    std::fs::read_to_string(dir.join("pgid"))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
+    read_number(&dir.join("pgid"))
+}
+
+/// A number a keeper wrote into a file of its folder.
+pub(crate) fn read_number(path: &Path) -> Option<u32> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
 }
 
 fn remove_stale_spools(turns: &Path) {
@@ -276,25 +319,14 @@ pub fn keep(dir: &Path) -> io::Result<()> {
     let header: TurnHeader = serde_json::from_slice(&std::fs::read(dir.join("header.json"))?)?;
     let home = home();
     let session_home = if header.own_home {
-        let made = own_home(&home, &header.session_id).and_then(|path| {
-            std::fs::create_dir_all(&path)
-                .and_then(|()| {
-                    std::fs::set_permissions(
-                        &path,
-                        std::os::unix::fs::PermissionsExt::from_mode(0o700),
-                    )
-                })
-                .map(|()| path.clone())
-                .map_err(|e| format!("{} could not be made: {e}", path.display()))
-        });
-        match made {
+        match make_own_home(&home, &header.session_id) {
             Ok(path) => Some(path),
             Err(message) => return fail(message),
         }
     } else {
         None
     };
-    let prepared = match prepare(&header, &home) {
+    let prepared = match prepare(&header.session_id, &header.confine, &home) {
         Ok(prepared) => prepared,
         Err(message) => return fail(message),
     };
@@ -449,33 +481,37 @@ mod tests {
     #[test]
     fn a_pod_runs_what_the_kernel_cannot_confine_except_a_locked_down_session() {
         let open = header(None, false);
-        assert!(matches!(unconfined(&open, true, "no namespaces"), Ok(None)));
-        let refused = unconfined(&open, false, "no namespaces")
+        assert!(matches!(
+            unconfined(&open.confine, true, "no namespaces"),
+            Ok(None)
+        ));
+        let refused = unconfined(&open.confine, false, "no namespaces")
             .err()
             .unwrap_or_default();
         assert!(refused.contains("--isolation pod"), "{refused}");
         let locked = header(Some(vec![4000]), false);
-        let refused = unconfined(&locked, true, "no namespaces")
+        let refused = unconfined(&locked.confine, true, "no namespaces")
             .err()
             .unwrap_or_default();
         assert!(refused.contains("locked-down"), "{refused}");
         assert!(matches!(
-            unconfined(&header(None, true), false, "no namespaces"),
+            unconfined(&header(None, true).confine, false, "no namespaces"),
             Ok(None)
         ));
     }
 
     #[test]
-    fn the_sandbox_hides_spools_and_other_sessions_worktrees_and_homes_but_its_own() {
+    fn the_sandbox_hides_spools_apps_and_other_sessions_worktrees_and_homes_but_its_own() {
         let header = header(Some(vec![4000]), false);
-        let policy = policy(&header, Path::new("/home/r"));
+        let policy = policy(&header.session_id, &header.confine, Path::new("/home/r"));
         let runner = Path::new("/home/r/.local/share/switchboard-runner");
         assert_eq!(
-            policy.hidden[..3],
+            policy.hidden[..4],
             [
                 runner.join("turns"),
                 runner.join("worktrees"),
-                runner.join("homes")
+                runner.join("homes"),
+                runner.join("apps")
             ]
         );
         assert!(policy.hidden.contains(&PathBuf::from("/home/r/.ssh")));

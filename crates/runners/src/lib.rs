@@ -11,22 +11,28 @@
 //! Knows nothing of HTTP, settings or sessions: the application layer asks
 //! it to probe, install and run, and maps what it says.
 
+mod app_keeper;
 mod channel;
 pub mod config;
+mod forward;
 pub mod helper;
 mod host;
 mod hosts;
 mod info;
 mod keeper;
 pub mod pool;
+mod remote_apps;
 pub mod ssh;
 mod turns;
 pub mod wire;
 
+pub use channel::RunnerStream;
 pub use config::{AUTO, LOCAL, RunnersFile, SshRunner};
 pub use host::{Hello, Ready};
 pub use hosts::{LocalFacts, MB_PER_SESSION, Runners, TunnelPorts};
 pub use info::{EngineVersion, Memory, RunnerInfo, RunnerKind, RunnerState};
 pub use keeper::ISOLATION_ENV;
 pub use turns::{Output, RECONNECT_GRACE, RemoteTurn};
-pub use wire::{Confine, Exit, MadeWorktree, ProbeEngine, Removal, TurnHeader};
+pub use wire::{
+    AppStart, AppStarted, AppState, Confine, Exit, MadeWorktree, ProbeEngine, Removal, TurnHeader,
+};

@@ -5,7 +5,8 @@
 //! and the payload. The helper's output of a turn is the very bytes of the
 //! turn's spool file on the runner host, so an offset into that stream is an
 //! offset into the file: a reconnected server asks for the rest from there
-//! and loses no line.
+//! and loses no line. A `Connect` channel carries frames only until its
+//! reply; after it, the raw bytes of a TCP connection.
 
 use std::io;
 
@@ -142,8 +143,69 @@ pub enum Request {
     AddWorktree { session_id: String, cwd: String },
     /// Remove a session's worktree unless it has uncommitted changes.
     RemoveWorktree { repository: String, path: String },
-    /// The session ended: its own home, if it had one, goes.
+    /// The session ended: its apps stop, and its own home, if it had one,
+    /// goes.
     EndSession { session_id: String },
+    /// Open TCP to this port on the host's loopback; after the reply (`{}`)
+    /// the channel carries that connection's raw bytes both ways, no frames.
+    Connect { port: u16 },
+    /// What these sessions' processes listen on here ([`Listening`]).
+    Listeners { session_ids: Vec<String> },
+    /// Start one of a session's apps, detached: it outlives the channel.
+    StartApp(Box<AppStart>),
+    /// Stop an app: SIGTERM to its group, SIGKILL when it lingers.
+    StopApp { session_id: String, name: String },
+    /// Whether an app runs, how it ended, and the last of its output.
+    AppState { session_id: String, name: String },
+}
+
+/// The requests a helper of this build answers; an older helper refuses
+/// the others as an unknown op, and the server says it needs updating.
+pub const UNKNOWN_OP: &str = "unknown op";
+
+/// An app to start on a runner host: `sh -c command` in `cwd`, in the
+/// sandbox the session's turns get there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AppStart {
+    pub session_id: String,
+    /// The app's name, unique within its session.
+    pub name: String,
+    /// A path on the runner host; `~` (or empty) is the remote user's home,
+    /// or the session's own, and `~/…` is under it.
+    pub cwd: String,
+    pub command: String,
+    pub env: std::collections::BTreeMap<String, String>,
+    pub confine: Confine,
+    /// The session has its own home on this host ([`TurnHeader::own_home`]).
+    #[serde(default)]
+    pub own_home: bool,
+}
+
+/// The helper's answer to [`Request::StartApp`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppStarted {
+    /// The app's process group (its shell's pid) on the runner host.
+    pub pid: u32,
+}
+
+/// The helper's answer to [`Request::AppState`] and [`Request::StopApp`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppState {
+    pub pid: u32,
+    pub running: bool,
+    /// How it ended: its code, or 128 and the signal that ended it.
+    pub exit_status: Option<i32>,
+    /// The last lines of its output, stdout and stderr as they came.
+    pub lines: Vec<String>,
+}
+
+/// One port a session's process listens on ([`Request::Listeners`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listening {
+    pub session_id: String,
+    pub pid: u32,
+    pub port: u16,
+    pub command: String,
 }
 
 /// A worktree the helper made ([`Request::AddWorktree`]).
