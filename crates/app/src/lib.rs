@@ -17,6 +17,10 @@
 //! `server.json`.
 
 pub mod agenda;
+mod app_loops;
+mod app_places;
+mod app_proxy_routes;
+pub mod app_starts;
 pub mod bug_intake;
 mod calendar_agenda;
 pub mod calendar_reminders;
@@ -53,6 +57,7 @@ mod rule_items;
 mod rules;
 mod runner_hosts;
 mod runner_listener;
+pub mod running_apps;
 mod services;
 mod session_inbox;
 mod spawning;
@@ -69,6 +74,7 @@ mod work_origins;
 mod work_reviews;
 mod work_watch;
 
+pub use app_proxy_routes::ProxyRoutes;
 pub use engine_args::{SOURCE_SESSION_HEADER, mcp_engine_args};
 pub use error::{AppError, AppResult, POLL_WAIT, blocking, poll_wait};
 pub use listener_slot::ListenerState;

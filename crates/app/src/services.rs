@@ -68,6 +68,8 @@ pub struct App {
     pub sessions: sessions::Supervisor,
     /// `local` and the runners of `runners.toml`, with their connections.
     pub runners: runners::Runners,
+    /// The dev servers sessions run, their ports and names (docs/apps.md).
+    pub apps: Arc<crate::running_apps::RunningApps>,
     /// The runner listener, while pool runners may connect.
     pub(crate) runner_listener: crate::listener_slot::Shared,
     pub bookmarks: Arc<bookmarks::Bookmarks>,
@@ -183,7 +185,7 @@ impl App {
         reason.unwrap_or(StopReason::Shutdown)
     }
 
-    /// Writes `server.json` (pid and both URLs): call it once the listeners
+    /// Writes `server.json` (pid, both URLs and the apps proxy's): call it once the listeners
     /// serve and a stop signal would drain rather than kill, since whoever
     /// finds the file may signal at once.
     pub fn announce(&self) -> Result<(), AnnounceError> {
@@ -196,6 +198,7 @@ impl App {
             "pid": std::process::id(),
             "controlUrl": self.control_url,
             "uiUrl": self.ui_url,
+            "appsUrl": self.apps.proxy_url(),
         });
         let temp = self.data_dir.join("server.json.tmp");
         std::fs::write(&temp, body.to_string()).map_err(error)?;
@@ -205,6 +208,8 @@ impl App {
     /// After the listeners have drained: stops the sessions and removes
     /// `server.json`, so a client finding no file knows nobody is serving.
     pub async fn shutdown(&self) {
+        // A runner's apps are its keeper's and stay.
+        self.apps.registry.stop_all().await;
         self.sessions.shutdown().await;
         if let Err(error) = std::fs::remove_file(self.data_dir.join(SERVER_FILE)) {
             tracing::warn!(%error, "could not remove server.json");

@@ -60,6 +60,8 @@ pub struct Options {
 pub struct Urls {
     pub ui: String,
     pub control: Option<String>,
+    /// The apps proxy's port (docs/apps.md).
+    pub apps_port: u16,
 }
 
 /// Why the application could not start. Each message says what failed and
@@ -204,6 +206,11 @@ impl Prepared {
                 source: std::io::Error::other(e),
             })?)
         };
+        let running_apps = Arc::new(crate::running_apps::RunningApps::new(
+            settings.clone(),
+            clock.clone(),
+            urls.apps_port,
+        ));
         let supervisor = sessions::Supervisor::start(
             db.clone(),
             clock.clone(),
@@ -223,6 +230,7 @@ impl Prepared {
                     memory: governor_loop::memory_source(options.meminfo_file.clone()),
                 })),
                 runners: Some(runners.clone()),
+                app_env: Some(running_apps.clone()),
                 builtin_engines: if options.demo {
                     let engine = sessions::engines::demo_spec(&hook_program());
                     [(sessions::engines::DEMO_ENGINE.to_owned(), engine)].into()
@@ -287,6 +295,7 @@ impl Prepared {
             accounts,
             sessions: supervisor,
             runners,
+            apps: running_apps,
             runner_listener: Arc::default(),
             governor,
             permissions,
@@ -326,6 +335,7 @@ impl Prepared {
         crate::drips::start(&app);
         crate::pomodoro::start(&app);
         crate::calendar_sync::start(&app);
+        crate::app_loops::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);

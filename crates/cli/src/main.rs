@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod approvals_cmd;
+mod apps_cmd;
 mod boards_cmd;
 mod bookmarks_cmd;
 mod client;
@@ -57,6 +58,10 @@ enum Command {
         /// Port of the UI server on 127.0.0.1 (0 picks a free one)
         #[arg(long, default_value_t = server::DEFAULT_UI_PORT, value_name = "N")]
         ui_port: u16,
+        /// Port of the Running apps proxy on 127.0.0.1 (default 19521, or a
+        /// free one when that is taken; 0 picks a free one)
+        #[arg(long, value_name = "N")]
+        apps_port: Option<u16>,
         /// Seed a demo workspace (boards, members, sprints, agent sessions) if there are no boards yet
         #[arg(long)]
         demo: bool,
@@ -170,6 +175,13 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+    /// The Running apps: list (no subcommand), start, stop, restart, output, proxy (docs/apps.md)
+    Apps {
+        #[command(subcommand)]
+        command: Option<apps_cmd::AppsCommand>,
+        #[arg(long, global = true)]
+        json: bool,
+    },
     /// List your saved keys (names only), or delete one
     Keys {
         #[command(subcommand)]
@@ -199,6 +211,9 @@ enum Command {
         /// Run one turn's engine and spool its output (started by the helper)
         #[arg(long, hide = true, value_name = "DIR", conflicts_with_all = ["stdio", "connect"])]
         keep: Option<PathBuf>,
+        /// Run one app of a session and keep its output (started by the helper)
+        #[arg(long, hide = true, value_name = "DIR", conflicts_with_all = ["stdio", "keep", "connect"])]
+        keep_app: Option<PathBuf>,
         #[command(flatten)]
         pool: runner_cmd::PoolArgs,
     },
@@ -211,9 +226,6 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
-        /// Run one app of a session and keep its output (started by the helper)
-        #[arg(long, hide = true, value_name = "DIR", conflicts_with_all = ["stdio", "keep", "connect"])]
-        keep_app: Option<PathBuf>,
     /// What became of your agents' work (landed, waiting on review, turned down, stranded), and prune, discard, push or continue one piece
     Work {
         #[command(subcommand)]
@@ -258,6 +270,7 @@ fn main() -> ExitCode {
         Command::Serve {
             control_port,
             ui_port,
+            apps_port,
             demo,
             stream_keep_alive_ms,
             manual_clock,
@@ -276,6 +289,7 @@ fn main() -> ExitCode {
             },
             control_port,
             ui_port,
+            apps_port,
             stream_keep_alive: std::time::Duration::from_millis(stream_keep_alive_ms),
         }),
         Command::Settings(command) => settings_cmd::run(command, &data_dir),
@@ -318,9 +332,11 @@ fn main() -> ExitCode {
         }
         Command::Keys { command, json } => secrets_cmd::keys(command, &data_dir, json),
         Command::Bookmarks { command, json } => bookmarks_cmd::run(command, &data_dir, json),
+        Command::Apps { command, json } => apps_cmd::run(command, &data_dir, json),
         Command::Runner {
             stdio: _,
             keep,
+            keep_app,
             pool,
         } => runner_cmd::run(keep.as_deref(), keep_app.as_deref(), pool),
         Command::Runners { command, json } => runner_cmd::runners(command, &data_dir, json),
@@ -336,7 +352,6 @@ fn main() -> ExitCode {
             doctor::Listeners::Expected {
                 control: control_port,
                 ui: ui_port,
-            keep_app,
             },
             json,
         ),

@@ -14,6 +14,8 @@ pub struct Serve {
     pub app: app::Options,
     pub control_port: u16,
     pub ui_port: u16,
+    /// The Running apps proxy's port; `None` is its default or a free one.
+    pub apps_port: Option<u16>,
     /// How often an idle event stream sends a comment line.
     pub stream_keep_alive: Duration,
 }
@@ -41,6 +43,7 @@ pub fn run(serve: Serve) -> anyhow::Result<ExitCode> {
             serve.ui_port,
             serve.control_port,
             prepared.settings().cli_server_enabled(),
+            serve.apps_port,
         )
         .await?;
         let app = prepared.start(listeners.urls()).await?;
@@ -67,6 +70,7 @@ pub fn run(serve: Serve) -> anyhow::Result<ExitCode> {
             Some(url) => println!("  Control server:  {url}"),
             None => println!("  Control server:  off (setting cliServerEnabled)"),
         }
+        println!("  Running apps:    {}", app.apps.proxy_url());
         let reason = tokio::select! {
             () = signals.received() => StopReason::Shutdown,
             reason = app.stopped() => reason,

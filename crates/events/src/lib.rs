@@ -53,6 +53,8 @@ pub enum Name {
     Pomodoro,
     /// A calendar event is about to start (a reminder delivered as a toast).
     Calendar,
+    /// The Running apps changed (one started, stopped, was found or failed).
+    Apps,
     /// Refetch: what was missed is no longer held.
     Reset,
 }
@@ -73,6 +75,7 @@ impl Name {
             Name::Focus => "focus",
             Name::Pomodoro => "pomodoro",
             Name::Calendar => "calendar",
+            Name::Apps => "apps",
             Name::Reset => "reset",
         }
     }

@@ -592,3 +592,28 @@ impl From<calendar::CalendarError> for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+impl From<apps::AppsError> for ApiError {
+    fn from(error: apps::AppsError) -> Self {
+        use apps::AppsError as E;
+        let message = error.to_string();
+        match error {
+            E::RangeExhausted { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "port_range_exhausted", message)
+            }
+            E::NameTaken(_) => ApiError::new(StatusCode::CONFLICT, "app_running", message),
+            E::NotStarted(_) => ApiError::new(StatusCode::CONFLICT, "not_started", message),
+            E::NotFound(_) => ApiError::not_found("not_found", message),
+            E::Config { .. } => ApiError::bad_request("invalid_value", message),
+            E::InvalidName { .. } => {
+                ApiError::bad_request("invalid_value", message).on_field(Some("name"))
+            }
+            E::Runner(_) => ApiError::new(StatusCode::BAD_GATEWAY, "runner_unavailable", message),
+            E::Spawn(_) => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "app_not_started",
+                message,
+            ),
+        }
+    }
+}

@@ -5,7 +5,8 @@
 //! Only this crate knows axum. Handlers extract the caller, call a domain
 //! crate or an operation of the application (`crates/app`), and map its error
 //! through [`error::ApiError`]; every request first passes the guards in
-//! [`guards`]. [`Listeners::bind`] takes both ports and [`serve`] serves the
+//! [`guards`]. [`Listeners::bind`] takes both ports (and the apps proxy's,
+//! `app_proxy`, which [`serve`] runs beside them) and [`serve`] serves the
 //! application on them until it is asked to stop, letting in-flight requests
 //! finish. No background work lives here, and no task is started: the loops
 //! are the application's, and the caller runs [`serve`].
@@ -23,6 +24,7 @@ use tokio::net::TcpListener;
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 use tower_http::timeout::TimeoutLayer;
 
+mod apps_wire;
 pub mod auth;
 mod blocking;
 pub mod error;
@@ -45,6 +47,9 @@ pub use state::{AppState, StopReason};
 
 pub const DEFAULT_CONTROL_PORT: u16 = 19519;
 pub const DEFAULT_UI_PORT: u16 = 19520;
+/// The Running apps proxy (docs/apps.md); when it is taken and no port was
+/// asked for, a free one is used and `server.json` says which.
+pub const DEFAULT_APPS_PORT: u16 = 19521;
 
 /// Proxies close a connection idle for a minute or so; a comment line every
 /// 15 s keeps an event stream open through them.
@@ -67,14 +72,19 @@ pub struct BindError {
 pub struct Listeners {
     ui: (TcpListener, u16),
     control: Option<(TcpListener, u16)>,
+    apps: (TcpListener, u16),
 }
 
 impl Listeners {
     /// Port 0 asks the system for a free port; the one bound is in [`Listeners::urls`].
+    /// `apps_port` `None` is [`DEFAULT_APPS_PORT`], or any free port when
+    /// that one is taken (another server's, a test's): the proxy is not
+    /// worth a failed start. A port asked for must be had.
     pub async fn bind(
         ui_port: u16,
         control_port: u16,
         control_enabled: bool,
+        apps_port: Option<u16>,
     ) -> Result<Self, BindError> {
         let ui = bind("UI server", ui_port).await?;
         let control = if control_enabled {
@@ -82,7 +92,14 @@ impl Listeners {
         } else {
             None
         };
-        Ok(Self { ui, control })
+        let apps = match apps_port {
+            Some(port) => bind("apps proxy", port).await?,
+            None => match bind("apps proxy", DEFAULT_APPS_PORT).await {
+                Ok(bound) => bound,
+                Err(_) => bind("apps proxy", 0).await?,
+            },
+        };
+        Ok(Self { ui, control, apps })
     }
 
     pub fn urls(&self) -> app::Urls {
@@ -92,6 +109,7 @@ impl Listeners {
                 .control
                 .as_ref()
                 .map(|(_, port)| format!("http://127.0.0.1:{port}")),
+            apps_port: self.apps.1,
         }
     }
 }
@@ -115,7 +133,23 @@ pub async fn serve(app: app::App, listeners: Listeners, stream_keep_alive: Durat
             None => Ok(()),
         }
     };
-    let (ui, control) = tokio::join!(ui, control);
+    let (apps_listener, apps_port) = listeners.apps;
+    let mut stop = app.watch_stop();
+    let apps = app_proxy::serve(
+        apps_listener,
+        std::sync::Arc::new(app::ProxyRoutes {
+            apps: app.apps.clone(),
+            runners: app.runners.clone(),
+        }),
+        app_proxy::Options {
+            proxy_port: apps_port,
+            ui_cookie: auth::UI_COOKIE.to_owned(),
+        },
+        async move {
+            let _ = stop.wait_for(Option::is_some).await;
+        },
+    );
+    let (ui, control, ()) = tokio::join!(ui, control, apps);
     for ended in [ui, control] {
         if let Err(error) = ended {
             tracing::warn!(%error, "a listener ended with an error");

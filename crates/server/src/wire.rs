@@ -8,6 +8,9 @@ use serde_json::Value;
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
+pub use crate::apps_wire::{
+    AppOutput, AppsProxy, DeclaredApp, RunningApp, RunningAppOrigin, RunningAppState, StartApp,
+};
 pub use app::stream_events::{
     AlarmChanged, BoardChanged, ForegroundEvent, InboxEvent, OutputEvent, SettingChanged,
     TasksChanged, TasksView,

@@ -67,6 +67,18 @@ impl Confinement<'_> {
         let prepared = tokio::task::spawn_blocking(move || policy.prepare())
             .await
             .map_err(|e| format!("the sandbox could not be prepared: {e}"))?;
+        self.judge(prepared)
+    }
+
+    /// [`Confinement::prepare`] on the calling thread.
+    pub(crate) fn prepare_blocking(&self) -> Result<Option<sandbox::Prepared>, String> {
+        self.judge(self.policy().prepare())
+    }
+
+    fn judge(
+        &self,
+        prepared: Result<sandbox::Prepared, sandbox::SandboxError>,
+    ) -> Result<Option<sandbox::Prepared>, String> {
         match prepared {
             Ok(prepared) => Ok(Some(prepared)),
             Err(

@@ -41,6 +41,7 @@
 mod activity;
 mod actor;
 mod adapters;
+mod app_launch;
 mod census;
 mod changes;
 mod confine;
@@ -81,6 +82,7 @@ mod versions;
 mod watchdog;
 pub use watchdog::{LOOP_RESTART_REASON, STALL_RESTART_REASON};
 
+pub use app_launch::AppLaunch;
 pub use census::Census;
 pub use changes::{ChangeStatus, ChangedFile, ChangedFileDiff, SessionChanges};
 pub use confine::port_of;
@@ -98,7 +100,7 @@ pub use output::{OutputAppended, OutputReceiver, StoredEntry};
 pub use pages::{MAX_PAGE, PageFrom};
 pub use recent::{RecentTranscript, recent_transcripts};
 pub use returning::Governance;
-pub use state::{BeforeTurn, Hooks, RemotePlace, SessionUpdate, TokenIssuer, TurnArgs};
+pub use state::{AppEnv, BeforeTurn, Hooks, RemotePlace, SessionUpdate, TokenIssuer, TurnArgs};
 pub use supervisor::Supervisor;
 pub use titles::MAX_TITLE_CHARS;
 pub use usage::SessionHistory;

@@ -48,6 +48,24 @@ impl Supervisor {
         one.pop().ok_or(SessionError::NotFound)
     }
 
+    /// Whose session `id` is, for what runs on a session's behalf without
+    /// a caller (an app that keeps crashing reports to its account).
+    pub async fn account_of(&self, id: &str) -> Result<String> {
+        let id = id.to_owned();
+        self.inner
+            .read(move |tx| {
+                use store::rusqlite::OptionalExtension;
+                tx.query_row(
+                    "SELECT account_id FROM sessions WHERE id = ?1",
+                    [&id],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .ok_or(SessionError::NotFound)
+            })
+            .await
+    }
+
     /// The sessions `wanted` names (account, id), read in one transaction,
     /// in that order; one that is gone or of another account is left out.
     /// For announcing many changed sessions at once.

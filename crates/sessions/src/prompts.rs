@@ -26,7 +26,9 @@ at $APP_CONTROL_URL with the bearer token in $APP_CLI_TOKEN (never print or log 
 The `switchboard` command does this for you: `switchboard spawn [--engine E] [--cwd D] PROMPT` \
 starts a helper session, `switchboard send ID TEXT` sends it a follow-up, `switchboard sessions` \
 lists sessions, `switchboard stop ID` stops one, and `switchboard alert TITLE [BODY]` puts a note \
-in the user's inbox when you need them.";
+in the user's inbox when you need them. A dev server you run should listen on $PORT at $HOST; the \
+user opens it at $APP_URL. Your turn's processes end with the turn: to keep a server running \
+after it, start it with `switchboard apps start NAME -- COMMAND`.";
 
 const AUDIENCE_STYLE: &str = "\
 Write for a reader who is not technical: plain words, the answer first in a sentence or two, \

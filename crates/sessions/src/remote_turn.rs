@@ -73,6 +73,7 @@ pub(crate) async fn run(
         ("APP_TURN".to_owned(), next.turn.to_string()),
         ("APP_CONTROL_URL".to_owned(), place.control_url.clone()),
     ]);
+    env.extend(crate::turn::app_env(ctx));
     let locked_down = ctx.locked_down || ctx.trigger == Some(Trigger::Email);
     let hardened = ctx
         .inner

@@ -69,6 +69,16 @@ pub struct Hooks {
     /// Engines the server provides itself, beside `engines.toml`'s (the
     /// demo engine under `serve --demo`); one of the file of the same name wins.
     pub builtin_engines: std::collections::BTreeMap<String, crate::EngineSpec>,
+    /// The variables each turn's engine gets for the dev servers it runs
+    /// (`PORT`, `HOST`, `APP_URL`: docs/apps.md); `None` gives none.
+    pub app_env: Option<Arc<dyn AppEnv>>,
+}
+
+/// Where a session's dev server should listen and be found: asked at each
+/// turn, here and on runners. It must not fail the turn: a session that
+/// gets no port runs without one.
+pub trait AppEnv: Send + Sync {
+    fn app_env(&self, session_id: &str, cwd: &str, runner: &str) -> Vec<(String, String)>;
 }
 
 /// What the server prepares in a session's folder before each turn (the
@@ -120,6 +130,7 @@ pub(crate) struct Inner {
     pub(crate) trees: Option<Arc<resources::Trees>>,
     pub(crate) runners: Option<runners::Runners>,
     pub(crate) before_turn: Option<Arc<dyn BeforeTurn>>,
+    pub(crate) app_env: Option<Arc<dyn AppEnv>>,
     /// [`Hooks::builtin_engines`].
     pub(crate) builtin_engines: std::collections::BTreeMap<String, crate::EngineSpec>,
     /// Hands out the starts of sessions returning together, one at a time.

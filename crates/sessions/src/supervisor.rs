@@ -66,6 +66,7 @@ impl Supervisor {
             trees: hooks.trees,
             runners: hooks.runners,
             before_turn: hooks.before_turn,
+            app_env: hooks.app_env,
             builtin_engines: hooks.builtin_engines,
             room: tokio::sync::Mutex::new(()),
             pacer: crate::returning::Pacer::default(),

@@ -103,6 +103,15 @@ pub(crate) enum Stream {
     Err,
 }
 
+/// `PORT`, `HOST` and `APP_URL` for the dev servers the engine starts.
+pub(crate) fn app_env(ctx: &TurnContext<'_>) -> Vec<(String, String)> {
+    ctx.inner
+        .app_env
+        .as_ref()
+        .map(|env| env.app_env(ctx.session_id, ctx.cwd, ctx.runner))
+        .unwrap_or_default()
+}
+
 pub async fn run_turn(
     ctx: &TurnContext<'_>,
     next: &NextTurn,
@@ -136,6 +145,7 @@ pub async fn run_turn(
         .env("APP_CLI_TOKEN", ctx.token)
         .env("APP_SESSION_ID", ctx.session_id)
         .env("APP_TURN", next.turn.to_string())
+        .envs(app_env(ctx))
         .stdin(if takes_stdin {
             Stdio::piped()
         } else {

@@ -927,8 +927,6 @@ impl SettingsStore {
     }
 
     /// Shows the Running Apps entry: live list of dev servers the application launched through its bundled proxy at .localhost addresses.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn running_apps_enabled(&self) -> bool {
         self.toggle_at(57)
     }

@@ -137,7 +137,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(PROMPTS_AND_PRESENTATION, "contextStallAutoRecoverEnabled", TOGGLE, Bool(true), "When a session fills its context and stops mid-task, frees space and continues it.").acts(),
     def(PROMPTS_AND_PRESENTATION, "meetingRoomsEnabled", TOGGLE, Bool(true), "Shows Meeting Rooms in the sidebar and enables the Ctrl+Shift+Z palette shortcut. Saved rooms are preserved when off."),
     def(PROMPTS_AND_PRESENTATION, "projectBoardsEnabled", TOGGLE, Bool(true), "Shows the project-board module in the sidebar (projects, groups, items, views)."),
-    def(PROMPTS_AND_PRESENTATION, "runningAppsEnabled", TOGGLE, Bool(true), "Shows the Running Apps entry: live list of dev servers the application launched through its bundled proxy at .localhost addresses."),
+    def(PROMPTS_AND_PRESENTATION, "runningAppsEnabled", TOGGLE, Bool(true), "Shows the Running Apps entry: live list of dev servers the application launched through its bundled proxy at .localhost addresses.").acts(),
     def(PROMPTS_AND_PRESENTATION, "showBookmarksInToolbar", TOGGLE, Bool(false), "Shows the bookmarks toolbar button and popover. Default off; bookmark rows are preserved.").acts(),
     def(PROMPTS_AND_PRESENTATION, "stickyNotesEnabled", TOGGLE, Bool(true), "Floating sticky notes on the desktop.").desktop_app(),
     def(PROMPTS_AND_PRESENTATION, "teamTimeEnabled", TOGGLE, Bool(true), "World-clock dashboard with working-hours status and a meeting planner."),

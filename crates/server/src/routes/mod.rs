@@ -11,6 +11,7 @@ mod accounts;
 mod alarms;
 mod app;
 mod approvals;
+mod apps;
 mod board_reads;
 mod boards;
 mod bookmarks;
@@ -57,6 +58,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(inbox::routes())
         .merge(alarms::routes())
         .merge(app::routes())
+        .merge(apps::routes())
         .merge(boards::routes(state).route_layer(lockdown()))
         .merge(dashboards::routes().route_layer(lockdown()))
         .merge(sessions::routes())

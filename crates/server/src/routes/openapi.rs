@@ -32,7 +32,7 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, board_reads, boards, bookmarks, bug_reports, calendars,
+    accounts, alarms, app, approvals, apps, board_reads, boards, bookmarks, bug_reports, calendars,
     clock, coaching, dashboards, digests, doctor, drips, email_inbound, focus, forensics, governor,
     inbox, messenger_bot, metrics, navigation, recipes, rules, runners, secrets, sessions,
     settings, stream, task_lists, teamchat, ui, utility, webhooks, work,
@@ -64,6 +64,8 @@ pub const LISTENER: &str = "x-listener";
         alarms::create, alarms::list, alarms::read, alarms::remove, alarms::snooze,
         alarms::dismiss,
         app::restart, app::user_restart,
+        apps::list, apps::proxy, apps::declared, apps::start, apps::stop, apps::restart,
+        apps::output,
         boards::list_workspaces, boards::create_workspace, boards::rename_workspace,
         boards::delete_workspace, boards::list_members, boards::create_member,
         boards::update_member, boards::delete_member, boards::list_boards, boards::create_board,

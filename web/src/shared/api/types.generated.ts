@@ -1574,6 +1574,67 @@ timeZone: string, plan: Plan, };
 
 export type FocusChangeBody = { on: boolean, };
 
+export type RunningApp = { 
+/**
+ * Its name under `.localhost` (`web.fix-login`).
+ */
+name: string, 
+/**
+ * Where the proxy serves it: `http://<name>.localhost:<proxy port>/`.
+ */
+url: string, sessionId: string, 
+/**
+ * `local` or the runner the session runs on.
+ */
+runner: string, command: string, 
+/**
+ * The port it listens on, where it runs.
+ */
+port: number, pid: number | null, state: RunningAppState, startedAt: string, 
+/**
+ * How it ended (128 + the signal for one a signal ended); `null` while
+ * it runs and for a found one that went.
+ */
+exitStatus: number | null, 
+/**
+ * `started` by Switchboard (`POST /apps`), or `detected`: found
+ * listening among the session's processes.
+ */
+origin: RunningAppOrigin, sessionTitle: string | null, 
+/**
+ * The session's folder.
+ */
+worktree: string | null, 
+/**
+ * The branch of the session's worktree, when it has one.
+ */
+branch: string | null, };
+
+export type RunningAppState = "running" | "exited" | "failing";
+
+export type RunningAppOrigin = "started" | "detected";
+
+export type AppsProxy = { port: number, 
+/**
+ * `http://localhost:<port>`.
+ */
+url: string, };
+
+export type AppOutput = { name: string, lines: Array<string>, };
+
+export type DeclaredApp = { name: string, command: string, };
+
+export type StartApp = { sessionId: string, 
+/**
+ * The app's name (`[a-z0-9-]`, at most 40): the declared one's, or a
+ * new one with `command`.
+ */
+name: string, 
+/**
+ * What to run (`sh -c`); omitted, the command `apps.toml` declares.
+ */
+command?: string, };
+
 export type PomodoroAction = "start" | "stop" | "skip";
 
 export type PomodoroChange = { action?: PomodoroAction, 
