@@ -11,8 +11,10 @@ use events::{Audience, Name};
 use crate::running_apps::RemoteApp;
 use crate::services::App;
 
-/// How often what the sessions listen on is looked at.
+/// How often what the sessions listen on is looked at here.
 const LOOK_EVERY: Duration = Duration::from_secs(2);
+/// A look on a runner opens a channel (over SSH, a process): one in three.
+const RUNNER_LOOK_EVERY_TICKS: u64 = 3;
 
 pub(crate) fn start(app: &App) {
     let running = Arc::clone(&app.apps);
@@ -41,11 +43,13 @@ fn watch_listeners(app: &App) {
     let app = app.clone();
     let mut stop = app.stop.subscribe();
     tokio::spawn(async move {
+        let mut tick: u64 = 0;
         loop {
             if app.settings.running_apps_enabled() {
-                look_once(&app).await;
+                look_once(&app, tick.is_multiple_of(RUNNER_LOOK_EVERY_TICKS)).await;
             }
             app.apps.registry.sweep();
+            tick += 1;
             tokio::select! {
                 () = tokio::time::sleep(LOOK_EVERY) => {}
                 _ = stop.changed() => return,
@@ -54,27 +58,37 @@ fn watch_listeners(app: &App) {
     });
 }
 
-async fn look_once(app: &App) {
+/// Looks here, and on the runners too when `runners` says so, each runner
+/// on a task of its own so a slow one holds up nobody.
+async fn look_once(app: &App, runners: bool) {
+    let mut looks = tokio::task::JoinSet::new();
     for (runner, ids) in app.apps.sessions_by_runner() {
-        let found = if runner == runners::LOCAL {
-            tokio::task::spawn_blocking(move || apps::listeners::scan(&ids))
-                .await
-                .map_err(|e| e.to_string())
-        } else {
-            app.runners
-                .listeners(&runner, ids.into_iter().collect())
-                .await
-        };
-        match found {
-            Ok(found) => {
-                let named = app.apps.name_found(&runner, found);
-                app.apps.registry.set_detected(&runner, named);
-            }
-            Err(error) => {
-                tracing::debug!(runner, "the apps listening could not be read: {error}");
-            }
+        if runner != runners::LOCAL && !runners {
+            continue;
         }
+        let app = app.clone();
+        looks.spawn(async move {
+            let found = if runner == runners::LOCAL {
+                tokio::task::spawn_blocking(move || apps::listeners::scan(&ids))
+                    .await
+                    .map_err(|e| e.to_string())
+            } else {
+                app.runners
+                    .listeners(&runner, ids.into_iter().collect())
+                    .await
+            };
+            match found {
+                Ok(found) => {
+                    let named = app.apps.name_found(&runner, found);
+                    app.apps.registry.set_detected(&runner, named);
+                }
+                Err(error) => {
+                    tracing::debug!(runner, "the apps listening could not be read: {error}");
+                }
+            }
+        });
     }
+    while looks.join_next().await.is_some() {}
 }
 
 fn watch_sessions(app: &App) {

@@ -63,6 +63,10 @@ impl app_proxy::Routes for ProxyRoutes {
                 Box::pin(async move {
                     match runners.connect(&runner, port).await {
                         Ok(stream) => Ok(Box::new(stream) as Box<dyn Io>),
+                        // The runner answered: the app is what is away.
+                        Err(reason) if reason.starts_with(runners::wire::NOTHING_LISTENS) => {
+                            Err(ConnectError::Refused)
+                        }
                         Err(reason) => Err(ConnectError::RunnerAway { runner, reason }),
                     }
                 })

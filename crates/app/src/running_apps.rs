@@ -58,6 +58,8 @@ pub struct RemoteApp {
     pub command: String,
     pub port: u16,
     pub started_at: String,
+    /// What was asked of the runner, asked again by a restart.
+    pub launch: runners::AppStart,
 }
 
 impl RunningApps {
@@ -123,12 +125,15 @@ impl RunningApps {
         }
     }
 
-    pub fn remember_remote(&self, name: &str, app: RemoteApp) {
-        self.known().remote.insert(name.to_owned(), app);
+    /// Session `id` runs on `runner` (an app started before its first turn).
+    pub fn set_runner(&self, session_id: &str, runner: &str) {
+        if let Some(place) = self.known().places.get_mut(session_id) {
+            runner.clone_into(&mut place.runner);
+        }
     }
 
-    pub fn forget_remote(&self, name: &str) -> Option<RemoteApp> {
-        self.known().remote.remove(name)
+    pub fn remember_remote(&self, name: &str, app: RemoteApp) {
+        self.known().remote.insert(name.to_owned(), app);
     }
 
     pub fn remote(&self, name: &str) -> Option<RemoteApp> {

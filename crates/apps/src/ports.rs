@@ -72,6 +72,17 @@ impl Ports {
         Ok(port)
     }
 
+    /// Takes `holder`'s port from it but keeps it from the range until
+    /// `holder`'s session gives its ports back: something outside
+    /// Switchboard listens on it where it was to be used (a runner's host,
+    /// whose ports cannot be tried from here). Says which port.
+    pub fn set_aside(&self, holder: &str) -> Option<u16> {
+        let mut held = self.held_map();
+        let port = held.remove(holder)?;
+        held.insert(format!("{holder}/set-aside-{port}"), port);
+        Some(port)
+    }
+
     /// Gives `holder`'s port back to the range.
     pub fn release(&self, holder: &str) -> Option<u16> {
         self.held_map().remove(holder)

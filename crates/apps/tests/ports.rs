@@ -1,6 +1,7 @@
 //! Ports handed to sessions: the same holder keeps its port, the lowest
 //! free one goes to a newcomer, a port another program holds is skipped,
-//! and an exhausted range says which range.
+//! one set aside stays out of the range until its session ends, and an
+//! exhausted range says which range.
 
 use std::net::{Ipv4Addr, TcpListener};
 
@@ -80,6 +81,21 @@ fn an_exhausted_range_names_itself() {
         )),
         "{message}"
     );
+}
+
+#[test]
+fn a_port_set_aside_goes_to_no_one_until_its_session_gives_its_ports_back() {
+    let range = free_range(3);
+    let ports = Ports::new(range);
+    let first = ports.take("s1/web", false).unwrap();
+    assert_eq!(ports.set_aside("s1/web"), Some(first));
+    assert_eq!(ports.held("s1/web"), None);
+    let next = ports.take("s1/web", false).unwrap();
+    assert_eq!(next, first + 1);
+    assert_eq!(ports.take("s2", false).unwrap(), first + 2);
+    assert_eq!(ports.set_aside("nobody"), None);
+    ports.release_session("s1");
+    assert_eq!(ports.take("s3", false).unwrap(), first);
 }
 
 #[test]

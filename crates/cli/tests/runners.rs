@@ -3,6 +3,8 @@
 //! separate local user: that user's home, files and processes are the
 //! "runner host".
 
+#[path = "runners/apps.rs"]
+mod apps;
 mod common;
 #[path = "runners/sshd.rs"]
 mod sshd;

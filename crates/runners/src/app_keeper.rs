@@ -16,7 +16,7 @@ use crate::keeper::{
     READ_CHUNK, detach, home, make_own_home, prepare, read_number, runner_dir, signal_group,
     write_keeper_dir,
 };
-use crate::wire::{AppStart, AppStarted, AppState};
+use crate::wire::{AppStart, AppStarted, AppState, PORT_TAKEN};
 
 /// How long a stopped app has between SIGTERM and SIGKILL.
 const STOP_GRACE: Duration = Duration::from_secs(3);
@@ -92,6 +92,13 @@ pub(crate) fn start_app(launch: &AppStart) -> Result<AppStarted, String> {
             "the app `{}` of this session already runs on the runner host (pid {pid})",
             launch.name
         ));
+    }
+    // The server cannot try the host's ports: a dev server found its port
+    // taken would only crash, so the server is told to hand out another.
+    if let Some(port) = launch.env.get("PORT").and_then(|p| p.parse::<u16>().ok())
+        && let Err(e) = std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port))
+    {
+        return Err(format!("{PORT_TAKEN}: {port} ({e})"));
     }
     // Fail here, with the reason, rather than in a keeper nobody listens to.
     prepare(&launch.session_id, &launch.confine, &home)?;

@@ -22,7 +22,7 @@ pub(crate) async fn forward(
     let tcp = match dial(port).await {
         Ok(tcp) => tcp,
         Err(e) => {
-            let message = format!("nothing listens on port {port} on the runner host ({e})");
+            let message = format!("{} {port} on the runner host ({e})", wire::NOTHING_LISTENS);
             return wire::write_frame(&mut output, &Frame::new(Kind::Error, message)).await;
         }
     };

@@ -163,6 +163,14 @@ pub enum Request {
 /// the others as an unknown op, and the server says it needs updating.
 pub const UNKNOWN_OP: &str = "unknown op";
 
+/// How a refused [`Request::StartApp`] begins when something already
+/// listens on the app's `PORT` there: the server hands out another.
+pub const PORT_TAKEN: &str = "the port is taken on the runner host";
+
+/// How a refused [`Request::Connect`] begins: the runner answered, the app
+/// did not.
+pub const NOTHING_LISTENS: &str = "nothing listens on port";
+
 /// An app to start on a runner host: `sh -c command` in `cwd`, in the
 /// sandbox the session's turns get there.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

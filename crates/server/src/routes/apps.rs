@@ -92,11 +92,23 @@ fn wire(state: &AppState, app: apps::App, session: Option<&sessions::Session>) -
             apps::State::Exited => RunningAppState::Exited,
             apps::State::Failing => RunningAppState::Failing,
         },
+        // A runner's app Switchboard started is listed by the runner's looks.
         origin: match app.origin {
-            apps::Origin::Started => RunningAppOrigin::Started,
-            apps::Origin::Detected => RunningAppOrigin::Detected,
+            apps::Origin::Detected if state.apps.remote(&app.name).is_none() => {
+                RunningAppOrigin::Detected
+            }
+            _ => RunningAppOrigin::Started,
         },
-        session_title: session.and_then(|s| s.title.clone()),
+        // As the board names an untitled session: its prompt's first line.
+        session_title: session.and_then(|s| {
+            s.title.clone().or_else(|| {
+                s.prompt
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty())
+                    .map(|l| l.chars().take(80).collect())
+            })
+        }),
         worktree: session.map(|s| s.cwd.clone()),
         branch: place.and_then(|p| p.branch),
         name: app.name,
@@ -254,7 +266,10 @@ async fn start(
         },
     )
     .await?;
-    Ok((StatusCode::CREATED, Json(answer(&state, &caller, started).await)))
+    Ok((
+        StatusCode::CREATED,
+        Json(answer(&state, &caller, started).await),
+    ))
 }
 
 /// The app as the reply gives it, with its session's title.
