@@ -26,9 +26,10 @@ use store::rusqlite::{self, OptionalExtension, params};
 use store::{Db, Migration};
 use subtle::ConstantTimeEq;
 
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    feature: "accounts",
-    sql: "CREATE TABLE accounts (
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        feature: "accounts",
+        sql: "CREATE TABLE accounts (
             id TEXT PRIMARY KEY,
             name TEXT NOT NULL,
             is_owner INTEGER NOT NULL DEFAULT 0,
@@ -43,7 +44,12 @@ pub const MIGRATIONS: &[Migration] = &[Migration {
             created_at TEXT NOT NULL
           ) STRICT;
           CREATE INDEX tokens_by_session ON tokens (session_id) WHERE session_id IS NOT NULL;",
-}];
+    },
+    Migration {
+        feature: "accounts",
+        sql: "ALTER TABLE tokens ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0;",
+    },
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -80,6 +86,9 @@ pub struct Principal {
     pub kind: TokenKind,
     /// The session an agent token was minted for.
     pub session_id: Option<String>,
+    /// An agent token that may only read (the Ask tutor's): the server
+    /// refuses it every method but `GET` and `HEAD`.
+    pub read_only: bool,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -123,7 +132,7 @@ impl Accounts {
         db.write(|tx| tx.execute("DELETE FROM tokens WHERE kind = 'agent'", []))?;
         let entries = db.read(|tx| {
             let mut stmt = tx.prepare(
-                "SELECT t.digest, t.account_id, a.is_owner, t.kind, t.session_id
+                "SELECT t.digest, t.account_id, a.is_owner, t.kind, t.session_id, t.read_only
                  FROM tokens t JOIN accounts a ON a.id = t.account_id",
             )?;
             let rows = stmt.query_map([], |row| {
@@ -136,6 +145,7 @@ impl Accounts {
                         is_owner: row.get::<_, i64>(2)? == 1,
                         kind: TokenKind::parse(&kind).unwrap_or(TokenKind::Ui),
                         session_id: row.get(4)?,
+                        read_only: row.get::<_, i64>(5)? == 1,
                     },
                 ))
             })?;
@@ -199,6 +209,7 @@ impl Accounts {
                 is_owner: true,
                 kind: TokenKind::Cli,
                 session_id: None,
+                read_only: false,
             },
         );
         Ok(owner)
@@ -222,24 +233,26 @@ impl Accounts {
                 "INSERT INTO accounts (id, name, is_owner, created_at) VALUES (?1, ?2, 0, ?3)",
                 params![account.id, account.name, account.created_at],
             )?;
-            insert_token(tx, &token, &account.id, TokenKind::Cli, None)
+            insert_token(tx, &token, &account.id, TokenKind::Cli, None, false)
         })?;
-        self.remember(&token, &account.id, false, TokenKind::Cli, None);
+        self.remember(&token, &account.id, false, TokenKind::Cli, None, false);
         Ok((account, token))
     }
 
-    /// Mints the scoped token a spawned session acts with.
+    /// Mints the scoped token a spawned session acts with; `read_only`
+    /// marks it, stored with it, as one that may only read.
     pub fn mint_agent_token(
         &self,
         account_id: &str,
         session_id: &str,
+        read_only: bool,
     ) -> Result<String, AccountsError> {
-        self.mint(account_id, TokenKind::Agent, Some(session_id))
+        self.mint(account_id, TokenKind::Agent, Some(session_id), read_only)
     }
 
     /// Mints a browser session for the account (the ui cookie's value).
     pub fn mint_ui_token(&self, account_id: &str) -> Result<String, AccountsError> {
-        self.mint(account_id, TokenKind::Ui, None)
+        self.mint(account_id, TokenKind::Ui, None, false)
     }
 
     /// Ends every token minted for the session, at once.
@@ -281,17 +294,18 @@ impl Accounts {
         account_id: &str,
         kind: TokenKind,
         session_id: Option<&str>,
+        read_only: bool,
     ) -> Result<String, AccountsError> {
         let token = new_token()?;
         let is_owner = self.db.write(|tx| {
-            insert_token(tx, &token, account_id, kind, session_id)?;
+            insert_token(tx, &token, account_id, kind, session_id, read_only)?;
             tx.query_row(
                 "SELECT is_owner FROM accounts WHERE id = ?1",
                 [account_id],
                 |row| row.get::<_, i64>(0),
             )
         })? == 1;
-        self.remember(&token, account_id, is_owner, kind, session_id);
+        self.remember(&token, account_id, is_owner, kind, session_id, read_only);
         Ok(token)
     }
 
@@ -302,6 +316,7 @@ impl Accounts {
         is_owner: bool,
         kind: TokenKind,
         session_id: Option<&str>,
+        read_only: bool,
     ) {
         self.index_mut().insert(
             digest(token),
@@ -310,6 +325,7 @@ impl Accounts {
                 is_owner,
                 kind,
                 session_id: session_id.map(str::to_owned),
+                read_only,
             },
         );
     }
@@ -325,15 +341,18 @@ fn insert_token(
     account_id: &str,
     kind: TokenKind,
     session_id: Option<&str>,
+    read_only: bool,
 ) -> rusqlite::Result<usize> {
     tx.execute(
-        "INSERT INTO tokens (digest, account_id, kind, session_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO tokens (digest, account_id, kind, session_id, created_at, read_only)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![
             digest(token).as_slice(),
             account_id,
             kind.as_str(),
             session_id,
-            store::now_rfc3339()
+            store::now_rfc3339(),
+            i64::from(read_only)
         ],
     )
 }
@@ -443,8 +462,8 @@ mod tests {
     fn agent_tokens_die_with_their_session_and_with_the_process() {
         let (_dir, db, accounts) = accounts();
         let owner = accounts.ensure_owner(&new_token().unwrap()).unwrap();
-        let one = accounts.mint_agent_token(&owner.id, "s1").unwrap();
-        let two = accounts.mint_agent_token(&owner.id, "s2").unwrap();
+        let one = accounts.mint_agent_token(&owner.id, "s1", false).unwrap();
+        let two = accounts.mint_agent_token(&owner.id, "s2", false).unwrap();
         let principal = accounts.authenticate(&one).unwrap();
         assert_eq!(principal.kind, TokenKind::Agent);
         assert_eq!(principal.session_id.as_deref(), Some("s1"));
@@ -470,5 +489,15 @@ mod tests {
         let ui = accounts.mint_ui_token(&account.id).unwrap();
         assert_eq!(accounts.authenticate(&ui).unwrap().kind, TokenKind::Ui);
         assert_eq!(accounts.list().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_read_only_agent_token_says_so_and_others_do_not() {
+        let (_dir, _db, accounts) = accounts();
+        let owner = accounts.ensure_owner(&new_token().unwrap()).unwrap();
+        let reader = accounts.mint_agent_token(&owner.id, "ask", true).unwrap();
+        let writer = accounts.mint_agent_token(&owner.id, "work", false).unwrap();
+        assert!(accounts.authenticate(&reader).unwrap().read_only);
+        assert!(!accounts.authenticate(&writer).unwrap().read_only);
     }
 }

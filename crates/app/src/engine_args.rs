@@ -32,11 +32,29 @@ pub(crate) struct BrokerArgs {
     pub settings: Arc<settings::SettingsStore>,
     pub program: std::path::PathBuf,
     pub control_url: Option<String>,
+    /// `agentFindBatchingEnabled` as each session's first turn found it:
+    /// the setting takes effect on new sessions, so a session keeps the
+    /// value it started with (until the server restarts, when its next turn
+    /// pins it anew).
+    pub find_batching_pins: std::sync::Mutex<std::collections::HashMap<String, bool>>,
+}
+
+impl BrokerArgs {
+    fn find_batching(&self, session_id: &str) -> bool {
+        let mut pins = self
+            .find_batching_pins
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *pins
+            .entry(session_id.to_owned())
+            .or_insert_with(|| self.settings.agent_find_batching_enabled())
+    }
 }
 
 impl sessions::TurnArgs for BrokerArgs {
     fn turn_args(
         &self,
+        session_id: &str,
         engine: &sessions::EngineSpec,
         trigger: Option<sessions::Trigger>,
         session_level: Option<permissions::Level>,
@@ -52,7 +70,12 @@ impl sessions::TurnArgs for BrokerArgs {
             || self.program.clone(),
             |place| std::path::PathBuf::from(&place.hook_program),
         );
-        let mut args = permissions::engine_args(engine.kind.as_str(), level, &program);
+        let mut args = permissions::engine_args(
+            engine.kind.as_str(),
+            level,
+            &program,
+            self.find_batching(session_id),
+        );
         let control_url = remote
             .map(|place| &place.control_url)
             .or(self.control_url.as_ref());
@@ -68,9 +91,10 @@ impl sessions::TurnArgs for BrokerArgs {
 pub(crate) struct AgentTokens(pub Arc<accounts::Accounts>);
 
 impl sessions::TokenIssuer for AgentTokens {
-    fn mint(&self, account_id: &str, session_id: &str) -> String {
+    fn mint(&self, account_id: &str, session_id: &str, access: sessions::TokenAccess) -> String {
+        let read_only = access == sessions::TokenAccess::ReadOnly;
         self.0
-            .mint_agent_token(account_id, session_id)
+            .mint_agent_token(account_id, session_id, read_only)
             .unwrap_or_else(|error| {
                 // The session still runs; it just cannot call back.
                 tracing::error!(%error, session_id, "could not mint an agent token");

@@ -102,6 +102,8 @@ pub struct App {
     pub rules_wake: Arc<Notify>,
     /// The live event stream's hub (`GET /stream`).
     pub events: Arc<events::Hub>,
+    /// The `/` menu's lists, kept per engine, folder and version.
+    pub skills: Arc<skills::Catalog>,
     /// Counts the settings' changes, so a loop that acts on one wakes at once
     /// (the messenger bot turned off ends its poll).
     pub(crate) settings_changed: watch::Sender<u64>,

@@ -36,6 +36,7 @@ impl App {
             execution_bias: s.execution_bias_prompt_enabled(),
             key_reminders: s.key_reminders_prompt_enabled(),
             persona: s.persona_prompt_enabled(),
+            shell_cwd_persist_nudge: s.shell_cwd_persist_nudge_enabled(),
         }
     }
 

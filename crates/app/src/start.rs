@@ -223,6 +223,7 @@ impl Prepared {
                     settings: settings.clone(),
                     program: hook_program(),
                     control_url: urls.control.clone(),
+                    find_batching_pins: Default::default(),
                 })),
                 before_turn: Some(instructions.clone()),
                 governance: Some(Arc::new(governor_loop::FleetGovernance {
@@ -285,6 +286,7 @@ impl Prepared {
             built_boards: Arc::new(boards::BuiltBoards::new(BUILT_BOARDS_BUDGET)),
             rules_wake: Arc::new(tokio::sync::Notify::new()),
             events: Arc::new(events::Hub::new(events::Config::with_epoch(epoch))),
+            skills: Arc::default(),
             settings_changed: watch::channel(0).0,
             messenger: Arc::default(),
             email: Arc::default(),

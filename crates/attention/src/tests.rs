@@ -55,6 +55,7 @@ fn session(status: Status) -> Session {
         updated_at: "t".into(),
         worktree: None,
         trigger: None,
+        project: None,
         permission_level: None,
         stop_reason: None,
         activity: None,

@@ -16,7 +16,13 @@ use crate::settings_cmd::report;
 pub enum HookCommand {
     /// Claude Code's PreToolUse hook: reads the hook's JSON on stdin, asks the
     /// server (waiting while the user decides) and prints the decision
-    PreToolUse,
+    PreToolUse {
+        /// Batch an allowed `find … -exec CMD {} \;` Bash command as
+        /// `-exec CMD {} +` where that cannot change it
+        /// (agentFindBatchingEnabled, docs/sessions.md)
+        #[arg(long)]
+        batch_find: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -38,33 +44,53 @@ pub enum ApprovalsCommand {
 
 pub fn hook(command: HookCommand, data_dir: &Path) -> anyhow::Result<ExitCode> {
     match command {
-        HookCommand::PreToolUse => {
+        HookCommand::PreToolUse { batch_find } => {
             // Whatever goes wrong, the engine gets a decision it understands:
             // a deny whose reason says why, never a silent allow. That covers
             // a panic too: its exit code 101 is to Claude Code a non-blocking
             // error, after which the tool call runs.
             let checked = std::panic::catch_unwind(|| pre_tool_use(data_dir))
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("the hook failed unexpectedly")));
-            let (decision, reason) = checked.unwrap_or_else(|error| {
+            let (decision, reason, hook) = checked.unwrap_or_else(|error| {
                 (
                     "deny".to_owned(),
                     format!("Switchboard could not check this tool call: {error:#}"),
+                    Value::Null,
                 )
             });
-            let answer = json!({
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": decision,
-                    "permissionDecisionReason": reason,
-                }
+            let mut output = json!({
+                "hookEventName": "PreToolUse",
+                "permissionDecision": decision,
+                "permissionDecisionReason": reason,
             });
+            if batch_find
+                && decision == "allow"
+                && let Some(input) = batched_input(&hook)
+            {
+                output["updatedInput"] = input;
+            }
+            let answer = json!({ "hookSpecificOutput": output });
             println!("{answer}");
             Ok(ExitCode::SUCCESS)
         }
     }
 }
 
-fn pre_tool_use(data_dir: &Path) -> anyhow::Result<(String, String)> {
+/// The Bash call's input with its command batched, when
+/// [`permissions::batch_find`] rewrites it. Claude Code runs an allowed
+/// call with the hook's `updatedInput` in place of the model's.
+fn batched_input(hook: &Value) -> Option<Value> {
+    if hook["tool_name"] != "Bash" {
+        return None;
+    }
+    let batched = permissions::batch_find(hook["tool_input"]["command"].as_str()?)?;
+    let mut input = hook["tool_input"].clone();
+    input["command"] = Value::String(batched);
+    Some(input)
+}
+
+/// The decision, its reason, and the hook's input it was made on.
+fn pre_tool_use(data_dir: &Path) -> anyhow::Result<(String, String, Value)> {
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input)?;
     let hook: Value = serde_json::from_str(&input)
@@ -77,7 +103,7 @@ fn pre_tool_use(data_dir: &Path) -> anyhow::Result<(String, String)> {
         })?;
     let client = Client::discover(data_dir)?;
     let mut path = format!("/sessions/{session}/permission-check");
-    let mut body = Some(hook);
+    let mut body = Some(hook.clone());
     // While the user decides the server answers `pending` every few
     // seconds; its clock, not ours, ends the wait after ten minutes.
     loop {
@@ -94,8 +120,8 @@ fn pre_tool_use(data_dir: &Path) -> anyhow::Result<(String, String)> {
                 );
                 body = None;
             }
-            "allow" => return Ok(("allow".into(), text("reason"))),
-            _ => return Ok(("deny".into(), text("reason"))),
+            "allow" => return Ok(("allow".into(), text("reason"), hook)),
+            _ => return Ok(("deny".into(), text("reason"), hook)),
         }
     }
 }

@@ -134,12 +134,21 @@ fn restart_in_place() -> anyhow::Error {
 }
 
 /// Logs go to stderr only once the server is up, so a failed start prints
-/// exactly one line. `RUST_LOG` overrides the level.
+/// exactly one line. `RUST_LOG` overrides the level. Every WARN and ERROR
+/// line is also kept in memory, whatever `RUST_LOG` says, for the Ask
+/// tutor's fact sheet (docs/ask.md).
 fn init_logging() {
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_filter(filter),
+        )
+        .with(ask::log_ring::layer().with_filter(tracing_subscriber::filter::LevelFilter::WARN))
         .init();
 }

@@ -115,6 +115,30 @@ pub fn examine(data_dir: &Path, listeners: Listeners<'_>, versions: Versions<'_>
     }
 }
 
+/// The engines part of [`examine`] alone, for a caller that must not wait
+/// on runners (the Ask tutor, before each question).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnginesInForce {
+    pub file: EnginesFile,
+    pub engines: Vec<Engine>,
+    /// Why no session could start at all, in [`Report::blockers`]' words.
+    pub blockers: Vec<String>,
+}
+
+/// The engines in force and what each needs, as [`examine`] reports them,
+/// without the ports, runners or data directory. It blocks (each engine's
+/// `--version`, once per binary when kept).
+pub fn examine_engines(data_dir: &Path, versions: Versions<'_>) -> EnginesInForce {
+    let sandbox = confinement::examine(data_dir);
+    let (file, engines) = engines::examine(data_dir, &sandbox, &versions);
+    let blockers = blockers(&file, &engines);
+    EnginesInForce {
+        file,
+        engines,
+        blockers,
+    }
+}
+
 /// Why no session could start: no engine, or none that can run here (each
 /// engine's own reasons, named).
 fn blockers(file: &EnginesFile, engines: &[Engine]) -> Vec<String> {

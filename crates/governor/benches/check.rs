@@ -17,7 +17,7 @@ const CHECKS: usize = 200;
 struct NoTokens;
 
 impl sessions::TokenIssuer for NoTokens {
-    fn mint(&self, _: &str, _: &str) -> String {
+    fn mint(&self, _: &str, _: &str, _: sessions::TokenAccess) -> String {
         String::new()
     }
     fn revoke(&self, _: &str) {}

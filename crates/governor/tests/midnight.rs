@@ -13,7 +13,7 @@ use time::macros::datetime;
 struct NoTokens;
 
 impl sessions::TokenIssuer for NoTokens {
-    fn mint(&self, _: &str, _: &str) -> String {
+    fn mint(&self, _: &str, _: &str, _: sessions::TokenAccess) -> String {
         String::new()
     }
     fn revoke(&self, _: &str) {}

@@ -15,11 +15,14 @@ pub const HOOK_TIMEOUT_SECONDS: u64 = 660;
 /// The `--settings` value for Claude Code: inline JSON (Claude Code takes a
 /// file path or a JSON string), so nothing is written to disk and no file
 /// has to be readable by the engine inside its sandbox. Every tool call goes
-/// through `<program> hook pre-tool-use`.
-pub fn claude_settings(program: &Path) -> String {
+/// through `<program> hook pre-tool-use`, which with `find_batching` also
+/// batches a `find … -exec` command where that cannot change it
+/// ([`crate::batch_find`]).
+pub fn claude_settings(program: &Path, find_batching: bool) -> String {
     let command = format!(
-        "{} hook pre-tool-use",
-        shell_quote(&program.display().to_string())
+        "{} hook pre-tool-use{}",
+        shell_quote(&program.display().to_string()),
+        if find_batching { " --batch-find" } else { "" }
     );
     json!({
         "hooks": {
@@ -52,9 +55,12 @@ pub fn codex_args(level: Level) -> Vec<String> {
 }
 
 /// The arguments a turn of an engine of `kind` gains; `command` engines gain none.
-pub fn engine_args(kind: &str, level: Level, program: &Path) -> Vec<String> {
+pub fn engine_args(kind: &str, level: Level, program: &Path, find_batching: bool) -> Vec<String> {
     match kind {
-        "claude" => vec!["--settings".to_owned(), claude_settings(program)],
+        "claude" => vec![
+            "--settings".to_owned(),
+            claude_settings(program, find_batching),
+        ],
         "codex" => codex_args(level),
         _ => Vec::new(),
     }

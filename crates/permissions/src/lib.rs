@@ -27,6 +27,7 @@
 
 mod broker;
 mod engine;
+mod find_batch;
 mod rules;
 #[cfg(test)]
 mod tests;
@@ -36,6 +37,7 @@ pub use broker::{
     PermissionRecord, Remember,
 };
 pub use engine::{HOOK_TIMEOUT_SECONDS, claude_settings, codex_args, engine_args};
+pub use find_batch::batch_find;
 pub use rules::{
     Call, Context, Decision, Level, OWN_MCP_READERS, OWN_MCP_SERVER, ToolClass, Verdict, classify,
     decide, is_sensitive,

@@ -425,7 +425,7 @@ fn grant_keys_cover_a_program_or_a_folder() {
 
 #[test]
 fn the_claude_settings_quote_the_program() {
-    let settings = crate::claude_settings(Path::new("/opt/it's here/switchboard"));
+    let settings = crate::claude_settings(Path::new("/opt/it's here/switchboard"), false);
     let parsed: Value = serde_json::from_str(&settings).unwrap_or_default();
     let command = &parsed["hooks"]["PreToolUse"][0]["hooks"][0]["command"];
     assert_eq!(

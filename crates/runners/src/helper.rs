@@ -158,6 +158,7 @@ pub async fn serve(
             wire::write_frame(&mut output, &Frame::json(Kind::Reply, &killed)?).await
         }
         Request::Connect { port } => forward(port, input, output).await,
+        Request::Skills(ask) => answer(&mut output, crate::skills_here::list(*ask).await).await,
         Request::Listeners { session_ids } => {
             let found = tokio::task::spawn_blocking(move || listeners(session_ids))
                 .await

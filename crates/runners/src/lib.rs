@@ -22,6 +22,8 @@ mod info;
 mod keeper;
 pub mod pool;
 mod remote_apps;
+mod remote_skills;
+mod skills_here;
 pub mod ssh;
 mod turns;
 pub mod wire;

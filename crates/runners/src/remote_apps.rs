@@ -90,7 +90,7 @@ impl Runners {
 /// A helper that does not know the request (a pool runner of an older
 /// build: an SSH runner's helper is always this build) says so in words a
 /// person can act on; any other refusal stays as it was.
-fn older(name: &str, what: &str, error: String) -> String {
+pub(crate) fn older(name: &str, what: &str, error: String) -> String {
     if error.starts_with(wire::UNKNOWN_OP) || error.contains("unknown variant") {
         format!(
             "the runner `{name}` runs an older Switchboard that cannot {what}; update it ({error})"

@@ -157,6 +157,8 @@ pub enum Request {
     StopApp { session_id: String, name: String },
     /// Whether an app runs, how it ended, and the last of its output.
     AppState { session_id: String, name: String },
+    /// What an engine offers on `/` in a folder here (docs/skills.md).
+    Skills(Box<SkillsAsk>),
 }
 
 /// The requests a helper of this build answers; an older helper refuses
@@ -205,6 +207,21 @@ pub struct AppState {
     pub exit_status: Option<i32>,
     /// The last lines of its output, stdout and stderr as they came.
     pub lines: Vec<String>,
+}
+
+/// An engine's `/` list asked on the runner host ([`Request::Skills`]):
+/// its program with the listing arguments, run in the sandbox a turn gets
+/// there; the reply is `[skills::Skill]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkillsAsk {
+    pub engine: String,
+    /// `claude` or `codex`.
+    pub kind: String,
+    pub argv: Vec<String>,
+    pub env: Vec<(String, String)>,
+    /// A path on the runner host; `None` (or `~`) is the remote user's home.
+    pub cwd: Option<String>,
+    pub confine: Confine,
 }
 
 /// One port a session's process listens on ([`Request::Listeners`]).

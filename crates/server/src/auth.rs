@@ -8,6 +8,10 @@
 //! token on the control server, only the ui cookie on the UI server (so that
 //! turning the control server off really shuts tooling out). A token in the
 //! query string is never read here.
+//!
+//! A read-only agent token (the Ask tutor's) is refused here, before any
+//! handler, on every method but `GET` (and `POST /mcp`, whose tool calls
+//! come back through here): 403 `forbidden`.
 
 use accounts::scoped::Scope;
 use accounts::{Principal, TokenKind};
@@ -102,9 +106,47 @@ fn authenticate(parts: &Parts, state: &AppState) -> Result<(Principal, AuthMode)
             .and_then(|t| state.accounts.authenticate(t))
             .filter(|p| p.kind == TokenKind::Ui),
     };
-    principal
-        .map(|p| (p, mode))
-        .ok_or_else(ApiError::unauthenticated)
+    let principal = principal.ok_or_else(ApiError::unauthenticated)?;
+    if principal.read_only && !read_only_may(parts, &principal) {
+        return Err(ApiError::forbidden(
+            "forbidden",
+            "This token may only read: every method but GET is refused.",
+        ));
+    }
+    Ok((principal, mode))
+}
+
+/// What a read-only agent token (the Ask tutor's, docs/ask.md) may do:
+/// every `GET` and `HEAD`; `POST /mcp`, the transport of Switchboard's own
+/// tools, each of whose calls comes back through here with its route's own
+/// method and this token, so a tool that writes is refused all the same;
+/// and its own session's permission check, which its engine's hook must
+/// ask before each tool, reading included, and which changes nothing.
+/// Everything else is refused whatever the route.
+fn read_only_may(parts: &Parts, principal: &Principal) -> bool {
+    use axum::http::Method;
+    if matches!(parts.method, Method::GET | Method::HEAD) {
+        return true;
+    }
+    if parts.method == Method::POST && parts.uri.path() == "/mcp" {
+        return true;
+    }
+    let Some(own) = principal.session_id.as_deref() else {
+        return false;
+    };
+    parts.method == Method::POST
+        && parts
+            .uri
+            .path()
+            .strip_prefix("/sessions/")
+            .and_then(|rest| rest.strip_prefix(own))
+            .and_then(|rest| rest.strip_prefix("/permission-check"))
+            .is_some_and(|rest| {
+                rest.is_empty()
+                    || rest
+                        .strip_prefix('/')
+                        .is_some_and(|approval| !approval.is_empty() && !approval.contains('/'))
+            })
 }
 
 impl FromRequestParts<AppState> for Caller {
@@ -268,4 +310,42 @@ pub async fn control_switch(
     }
     next.run(axum::extract::Request::from_parts(parts, body))
         .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn may(method: &str, path: &str) -> bool {
+        let (parts, ()) = axum::http::Request::builder()
+            .method(method)
+            .uri(path)
+            .body(())
+            .unwrap()
+            .into_parts();
+        let tutor = Principal {
+            account_id: "a".into(),
+            is_owner: true,
+            kind: TokenKind::Agent,
+            session_id: Some("s1".into()),
+            read_only: true,
+        };
+        read_only_may(&parts, &tutor)
+    }
+
+    #[test]
+    fn a_read_only_token_reads_and_asks_its_own_permission_checks_only() {
+        assert!(may("GET", "/settings"));
+        assert!(may("HEAD", "/sessions"));
+        assert!(may("POST", "/sessions/s1/permission-check"));
+        assert!(may("POST", "/sessions/s1/permission-check/ap1"));
+        assert!(!may("POST", "/sessions/s2/permission-check"));
+        assert!(!may("POST", "/sessions/s1x/permission-check"));
+        assert!(!may("POST", "/sessions/s1/permission-check/ap1/more"));
+        assert!(!may("POST", "/sessions/s1/messages"));
+        assert!(!may("PATCH", "/settings/askAppEnabled"));
+        assert!(!may("DELETE", "/sessions/s1/permission-check"));
+        assert!(may("POST", "/mcp"));
+        assert!(!may("POST", "/mcp/other"));
+    }
 }

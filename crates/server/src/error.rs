@@ -455,6 +455,30 @@ impl From<bugintake::IntakeError> for ApiError {
     }
 }
 
+/// The Ask tutor could not start: a bad question, or its engine in the
+/// doctor's words.
+impl From<app::TutorError> for ApiError {
+    fn from(error: app::TutorError) -> Self {
+        use app::TutorError as E;
+        let message = error.to_string();
+        match error {
+            E::BadQuestion => {
+                ApiError::bad_request("invalid_request", message).on_field(Some("question"))
+            }
+            E::EngineMissing(_) => {
+                ApiError::new(StatusCode::CONFLICT, "ask_engine_missing", message)
+            }
+            E::EngineUnavailable(_) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "ask_engine_unavailable",
+                message,
+            ),
+            E::Docs(e) => ApiError::internal(e),
+            E::Task(_) => ApiError::internal(error),
+        }
+    }
+}
+
 /// An operation of the application failed on a domain error: the status
 /// that error gets from a route of its own.
 impl From<app::AppError> for ApiError {
@@ -615,5 +639,15 @@ impl From<apps::AppsError> for ApiError {
                 message,
             ),
         }
+    }
+}
+
+impl From<imports::ImportError> for ApiError {
+    /// Every failed import is the pasted URL's fault or its server's, never
+    /// ours: the composer shows the message and keeps the bare URL.
+    fn from(error: imports::ImportError) -> Self {
+        use imports::ImportError as E;
+        let on_url = matches!(error, E::InvalidUrl(_) | E::UnsupportedScheme(_));
+        ApiError::bad_request("import_failed", error.to_string()).on_field(on_url.then_some("url"))
     }
 }

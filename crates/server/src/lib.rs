@@ -29,6 +29,7 @@ pub mod auth;
 mod blocking;
 pub mod error;
 pub mod guards;
+mod imports_wire;
 mod json;
 mod mcp;
 mod negotiate;

@@ -11,10 +11,12 @@ use utoipa::{IntoParams, ToSchema};
 pub use crate::apps_wire::{
     AppOutput, AppsProxy, DeclaredApp, RunningApp, RunningAppOrigin, RunningAppState, StartApp,
 };
+pub use crate::imports_wire::{ImportUrl, ImportedDocument};
 pub use app::stream_events::{
     AlarmChanged, BoardChanged, ForegroundEvent, InboxEvent, OutputEvent, SettingChanged,
     TasksChanged, TasksView,
 };
+pub use skills::{Scope as SkillScope, Skill};
 
 /// Every error reply: `{"error": {"code", "message"}}`.
 #[derive(Debug, Clone, Serialize, Deserialize, TS, ToSchema)]
@@ -643,4 +645,18 @@ pub struct NewCalendar {
 pub struct CalendarEventsQuery {
     pub from: String,
     pub to: String,
+}
+
+/// `POST /ask`: a question for the Ask tutor (docs/ask.md).
+#[derive(Debug, Clone, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct AskQuestion {
+    pub question: String,
+}
+
+/// `POST /ask`'s answer: the tutor's session, in the `ask` project.
+#[derive(Debug, Clone, Serialize, ToSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AskStarted {
+    pub session_id: String,
 }

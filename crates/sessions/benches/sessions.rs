@@ -14,7 +14,7 @@ use sessions::{
 struct Issuer;
 
 impl TokenIssuer for Issuer {
-    fn mint(&self, _account_id: &str, session_id: &str) -> String {
+    fn mint(&self, _account_id: &str, session_id: &str, _: sessions::TokenAccess) -> String {
         format!("tok-{session_id}")
     }
     fn revoke(&self, _session_id: &str) {}

@@ -15,7 +15,7 @@ use crate::error::{Result, SessionError};
 use crate::model::{EntryBody, InputSource, NoticeSource, Status, Trigger};
 use crate::pages::{self, Piece};
 use crate::recovery::{self, Recovery, Switches};
-use crate::state::{EndRequest, Inner};
+use crate::state::{EndRequest, Inner, TokenAccess};
 use crate::turn::{ContextUse, TurnContext, TurnEnd, run_turn};
 
 /// Watchdog restarts (stalls, loops) in a row before a session is left
@@ -170,10 +170,15 @@ pub(crate) async fn actor(
                 next
             }
         };
-        let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id));
+        let access = if trigger == Some(Trigger::Ask) {
+            TokenAccess::ReadOnly
+        } else {
+            TokenAccess::Full
+        };
+        let token = token.get_or_insert_with(|| inner.issuer.mint(account_id, id, access));
         // Asked at each turn, so a new level reaches the next turn's flags.
         let extra_args = match &inner.turn_args {
-            Some(args) => args.turn_args(&spec, trigger, permission_level, None),
+            Some(args) => args.turn_args(id, &spec, trigger, permission_level, None),
             None => Vec::new(),
         };
         let context = TurnContext {

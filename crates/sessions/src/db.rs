@@ -74,6 +74,7 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
     let archived = row.get(8)?;
     let turns = row.get(18)?;
+    let trigger = Trigger::parse_stored(row.get(at::TRIGGER)?);
     Ok(Session {
         id: row.get(0)?,
         account_id: row.get(1)?,
@@ -129,10 +130,8 @@ fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
         runner: row.get(at::RUNNER)?,
         awaiting_approval: row.get(at::AWAITING_APPROVAL)?,
         resources: None,
-        trigger: row
-            .get::<_, Option<String>>(at::TRIGGER)?
-            .as_deref()
-            .and_then(Trigger::parse),
+        project: trigger.and_then(Trigger::project),
+        trigger,
         permission_level: row
             .get::<_, Option<String>>(at::PERMISSION_LEVEL)?
             .as_deref()

@@ -158,6 +158,7 @@ mod tests {
             stop_reason: None,
             activity: None,
             trigger: None,
+            project: None,
             permission_level: None,
         }
     }

@@ -61,6 +61,7 @@ mod log;
 mod model;
 mod notices;
 mod output;
+mod outside;
 mod pages;
 mod placement;
 mod process;
@@ -91,16 +92,19 @@ pub use engines::{EngineKind, EngineSpec, Resume};
 pub use error::{Result, SessionError};
 pub use fleet::Dormant;
 pub use model::{
-    Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage, InputSource,
-    Isolation, NoticeSource, PromptSettings, Session, SpawnPolicy, SpawnRequest, Spawned, Status,
-    StatusEvent, StopReason, TitleSource, TodoItem, TodoStatus, Tokens, Transcript, Trigger, Turn,
-    TurnEnd, Usage, UsageDay, Via, Worktree,
+    ASK_PROJECT, Activity, ActivityKind, Caller, EngineInfo, Entry, EntryBody, EntryPage,
+    InputSource, Isolation, NoticeSource, PromptSettings, Session, SpawnPolicy, SpawnRequest,
+    Spawned, Status, StatusEvent, StopReason, TitleSource, TodoItem, TodoStatus, Tokens,
+    Transcript, Trigger, Turn, TurnEnd, Usage, UsageDay, Via, Worktree,
 };
 pub use output::{OutputAppended, OutputReceiver, StoredEntry};
+pub use outside::confined_command;
 pub use pages::{MAX_PAGE, PageFrom};
 pub use recent::{RecentTranscript, recent_transcripts};
 pub use returning::Governance;
-pub use state::{AppEnv, BeforeTurn, Hooks, RemotePlace, SessionUpdate, TokenIssuer, TurnArgs};
+pub use state::{
+    AppEnv, BeforeTurn, Hooks, RemotePlace, SessionUpdate, TokenAccess, TokenIssuer, TurnArgs,
+};
 pub use supervisor::Supervisor;
 pub use titles::MAX_TITLE_CHARS;
 pub use usage::SessionHistory;

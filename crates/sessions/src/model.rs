@@ -173,6 +173,9 @@ pub struct Session {
     /// settings, boards or dashboards; `messenger` (a chat with the bot) and
     /// `bug_intake` (a bug report's triage) run as any agent-driven session.
     pub trigger: Option<Trigger>,
+    /// The project it belongs to: `ask` for a conversation with the Ask
+    /// tutor (kept off the agent board), `null` for every other session.
+    pub project: Option<String>,
     /// The permission level its starter pinned at spawn (a recipe's
     /// `permissionLevel`): `read_only`, `guarded`, `autonomous` or `full`,
     /// in force for its whole life whatever `agentPermissionLevel` says;
@@ -213,6 +216,9 @@ impl TurnEnd {
     }
 }
 
+/// The project of the Ask tutor's sessions ([`Trigger::Ask`]).
+pub const ASK_PROJECT: &str = "ask";
+
 /// What started a session from outside.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -220,6 +226,9 @@ pub enum Trigger {
     Email,
     Messenger,
     BugIntake,
+    /// A question to the Ask tutor (docs/ask.md): its session is in the
+    /// `ask` project and its token may only read.
+    Ask,
 }
 
 impl Trigger {
@@ -228,13 +237,30 @@ impl Trigger {
             Trigger::Email => "email",
             Trigger::Messenger => "messenger",
             Trigger::BugIntake => "bug_intake",
+            Trigger::Ask => "ask",
         }
     }
 
+    /// The trigger a session's row stored, if any.
+    pub(crate) fn parse_stored(text: Option<String>) -> Option<Trigger> {
+        text.as_deref().and_then(Trigger::parse)
+    }
+
+    /// The project a session so started belongs to: `ask` for the Ask
+    /// tutor's, none for the rest.
+    pub fn project(self) -> Option<String> {
+        (self == Trigger::Ask).then(|| ASK_PROJECT.to_owned())
+    }
+
     pub fn parse(text: &str) -> Option<Trigger> {
-        [Trigger::Email, Trigger::Messenger, Trigger::BugIntake]
-            .into_iter()
-            .find(|trigger| trigger.as_str() == text)
+        [
+            Trigger::Email,
+            Trigger::Messenger,
+            Trigger::BugIntake,
+            Trigger::Ask,
+        ]
+        .into_iter()
+        .find(|trigger| trigger.as_str() == text)
     }
 }
 
@@ -466,6 +492,8 @@ pub struct PromptSettings {
     pub execution_bias: bool,
     pub key_reminders: bool,
     pub persona: bool,
+    /// `shellCwdPersistNudgeEnabled`: tell the agent its shell keeps its folder.
+    pub shell_cwd_persist_nudge: bool,
 }
 
 /// An engine as `engines.toml` (or the PATH defaults) names it.

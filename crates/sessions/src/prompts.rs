@@ -30,6 +30,13 @@ in the user's inbox when you need them. A dev server you run should listen on $P
 user opens it at $APP_URL. Your turn's processes end with the turn: to keep a server running \
 after it, start it with `switchboard apps start NAME -- COMMAND`.";
 
+/// Claude Code's Bash tool runs every command in one shell that keeps its
+/// folder, yet agents prefix each command with `cd`; Codex and plain
+/// commands start a fresh process per command, so they are not told this.
+pub const SHELL_CWD_NUDGE: &str = "\
+Your shell keeps its working folder between commands: change folder once with `cd` and run the \
+commands that follow there, instead of starting every command with `cd`.";
+
 const AUDIENCE_STYLE: &str = "\
 Write for a reader who is not technical: plain words, the answer first in a sentence or two, \
 clean short headers, tight bullets, no jargon without a one-line explanation.";
@@ -68,6 +75,7 @@ pub fn first_turn_preamble(settings: &PromptSettings, kind: EngineKind) -> Optio
         (settings.engineering_principles, ENGINEERING_PRINCIPLES),
         (settings.execution_bias, EXECUTION_BIAS),
         (settings.key_reminders, KEY_REMINDERS),
+        (settings.shell_cwd_persist_nudge && primary, SHELL_CWD_NUDGE),
     ]
     .into_iter()
     .filter_map(|(on, text)| on.then_some(text))
@@ -86,6 +94,34 @@ pub fn compose(added: Option<&str>, input: &str) -> String {
         Some(added) => format!("{added}\n\n---\n\n{input}"),
         None => input.to_owned(),
     }
+}
+
+/// The prompt of a turn on an engine of `kind`, and the arguments that
+/// carry the rest: Claude Code runs a skill picked on `/` (docs/skills.md)
+/// only when `/name` starts the message, and takes everything after the
+/// name as the skill's arguments, so there the added text goes into the
+/// system prompt (`--append-system-prompt`) instead.
+pub(crate) fn place(kind: EngineKind, added: Option<&str>, input: &str) -> (String, Vec<String>) {
+    match added {
+        Some(added) if kind == EngineKind::Claude && starts_with_command(input) => (
+            input.to_owned(),
+            vec!["--append-system-prompt".to_owned(), added.to_owned()],
+        ),
+        _ => (compose(added, input), Vec::new()),
+    }
+}
+
+/// `/name` or `/plugin:name` and then a space or the end: a command, not a
+/// path such as `/tmp/log`.
+fn starts_with_command(input: &str) -> bool {
+    let Some(rest) = input.strip_prefix('/') else {
+        return false;
+    };
+    let name = rest.split(char::is_whitespace).next().unwrap_or_default();
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.'))
 }
 
 #[cfg(test)]
@@ -119,6 +155,58 @@ mod tests {
             Some(KEY_REMINDERS)
         );
         assert!(compose(Some(&added), "do it").ends_with("---\n\ndo it"));
+    }
+
+    #[test]
+    fn a_picked_skill_stays_at_the_start_for_claude_code() {
+        let system = |added: &str| vec!["--append-system-prompt".to_owned(), added.to_owned()];
+        assert_eq!(
+            place(EngineKind::Claude, Some("Notes."), "/greet Ada"),
+            ("/greet Ada".to_owned(), system("Notes."))
+        );
+        assert_eq!(
+            place(EngineKind::Claude, Some("Notes."), "/tools:lint src"),
+            ("/tools:lint src".to_owned(), system("Notes."))
+        );
+        assert_eq!(
+            place(EngineKind::Claude, None, "/greet"),
+            ("/greet".to_owned(), Vec::new())
+        );
+        for input in ["/tmp/log is empty", "/ alone", "//x", "fix /greet"] {
+            assert_eq!(
+                place(EngineKind::Claude, Some("Notes."), input),
+                (format!("Notes.\n\n---\n\n{input}"), Vec::new()),
+                "{input}"
+            );
+        }
+        assert_eq!(
+            place(EngineKind::Codex, Some("Notes."), "/greet Ada"),
+            ("Notes.\n\n---\n\n/greet Ada".to_owned(), Vec::new()),
+            "Codex takes $name anywhere"
+        );
+    }
+
+    #[test]
+    fn only_claude_code_sessions_are_told_their_shell_keeps_its_folder() {
+        let settings = PromptSettings {
+            shell_cwd_persist_nudge: true,
+            ..PromptSettings::default()
+        };
+        assert_eq!(
+            first_turn_preamble(&settings, EngineKind::Claude).as_deref(),
+            Some(SHELL_CWD_NUDGE)
+        );
+        assert_eq!(first_turn_preamble(&settings, EngineKind::Codex), None);
+        assert_eq!(first_turn_preamble(&settings, EngineKind::Command), None);
+        assert_eq!(
+            follow_up_preamble(&settings),
+            None,
+            "told once, at the start"
+        );
+        assert_eq!(
+            first_turn_preamble(&PromptSettings::default(), EngineKind::Claude),
+            None
+        );
     }
 
     #[test]

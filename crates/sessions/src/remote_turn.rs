@@ -30,7 +30,7 @@ pub(crate) async fn run(
     next: &NextTurn,
     stop: &mut watch::Receiver<Option<EndRequest>>,
 ) -> Result<TurnEnd> {
-    let text = crate::prompts::compose(next.added.as_deref(), &next.text);
+    let (text, placed) = crate::prompts::place(ctx.spec.kind, next.added.as_deref(), &next.text);
     let Some(runners) = ctx.inner.runners.clone() else {
         let message = format!(
             "the session runs on runner `{}`, but runners are off on this server",
@@ -54,12 +54,21 @@ pub(crate) async fn run(
         control_url: format!("http://127.0.0.1:{}", ready.tunnel_port),
         hook_program: ready.remote_exe.replace("$HOME", &ready.home),
     };
-    let extra = ctx
+    let mut extra = ctx
         .inner
         .turn_args
         .as_ref()
-        .map(|args| args.turn_args(ctx.spec, ctx.trigger, ctx.permission_level, Some(&place)))
+        .map(|args| {
+            args.turn_args(
+                ctx.session_id,
+                ctx.spec,
+                ctx.trigger,
+                ctx.permission_level,
+                Some(&place),
+            )
+        })
         .unwrap_or_default();
+    extra.extend(placed);
     let argv = ctx.spec.argv(&text, next.resume(), &extra);
     let mut env: Vec<(String, String)> = ctx
         .spec

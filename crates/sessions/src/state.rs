@@ -18,11 +18,21 @@ use crate::model::{EntryBody, Status};
 use crate::output::{OutputAppended, OutputFeed, StoredEntry};
 use crate::returning::{Governance, Pacer};
 
+/// What a session's agent token may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenAccess {
+    /// What any agent token may.
+    Full,
+    /// Only reading (`GET`): the Ask tutor's sessions.
+    ReadOnly,
+}
+
 /// Mints and revokes the scoped agent tokens; the server implements it over
 /// the accounts store.
 pub trait TokenIssuer: Send + Sync {
-    /// A fresh token for `session_id`, acting for `account_id`.
-    fn mint(&self, account_id: &str, session_id: &str) -> String;
+    /// A fresh token for `session_id`, acting for `account_id`, that may
+    /// do what `access` says.
+    fn mint(&self, account_id: &str, session_id: &str, access: TokenAccess) -> String;
     /// Every token of `session_id` stops working.
     fn revoke(&self, session_id: &str);
 }
@@ -38,6 +48,7 @@ pub trait TurnArgs: Send + Sync {
     /// finds the hook program; `None` for a turn on this machine.
     fn turn_args(
         &self,
+        session_id: &str,
         engine: &crate::EngineSpec,
         trigger: Option<crate::model::Trigger>,
         session_level: Option<permissions::Level>,

@@ -33,7 +33,7 @@ use crate::entries::LineBuffer;
 use crate::error::Result;
 use crate::model::{Activity, ActivityKind, EntryBody, Status};
 use crate::pages::{self, Flush, Piece};
-use crate::prompts::compose;
+use crate::prompts::place;
 use crate::state::{EndRequest, Inner};
 use crate::watchdog::{LoopWatch, Trip, Watch, Watching, watch_for_stall};
 
@@ -117,8 +117,9 @@ pub async fn run_turn(
     next: &NextTurn,
     stop: &mut watch::Receiver<Option<EndRequest>>,
 ) -> Result<TurnEnd> {
-    let text = compose(next.added.as_deref(), &next.text);
-    let argv = ctx.spec.argv(&text, next.resume(), ctx.extra_args);
+    let (text, placed) = place(ctx.spec.kind, next.added.as_deref(), &next.text);
+    let extra = [ctx.extra_args, placed.as_slice()].concat();
+    let argv = ctx.spec.argv(&text, next.resume(), &extra);
     let Some((program, args)) = argv.split_first() else {
         let message = format!(
             "{} has no command to run. Give it a `command` in engines.toml (docs/engines.md).",

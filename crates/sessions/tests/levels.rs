@@ -22,6 +22,7 @@ struct Recorder {
 impl TurnArgs for Recorder {
     fn turn_args(
         &self,
+        _session_id: &str,
         _engine: &EngineSpec,
         trigger: Option<Trigger>,
         session_level: Option<Level>,

@@ -654,8 +654,6 @@ impl SettingsStore {
     }
 
     /// Rewrites agents' find commands to run per-file work in batches instead of one process per file. Default on. Takes effect on the next new session.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn agent_find_batching_enabled(&self) -> bool {
         self.toggle_at(6)
     }
@@ -788,15 +786,11 @@ impl SettingsStore {
     }
 
     /// Tells each session its command line keeps its folder, so the agent changes folder once.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn shell_cwd_persist_nudge_enabled(&self) -> bool {
         self.toggle_at(32)
     }
 
     /// Typing / in the composer opens a filtering menu of skills.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn skill_slash_autocomplete(&self) -> bool {
         self.toggle_at(33)
     }
@@ -807,8 +801,6 @@ impl SettingsStore {
     }
 
     /// Adds an Ask virtual project: a tutor agent loaded with the docs and live state.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn ask_app_enabled(&self) -> bool {
         self.toggle_at(35)
     }
@@ -1716,8 +1708,6 @@ impl SettingsStore {
     }
 
     /// Pasting a document or slides URL into chat fetches its contents; Shift while pasting bypasses.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn doc_import_enabled(&self) -> bool {
         self.toggle_at(198)
     }
@@ -1744,8 +1734,6 @@ impl SettingsStore {
     }
 
     /// Pasting rich text into the composer converts HTML formatting to Markdown; off behaves like Ctrl+Shift+V.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn paste_rich_text_as_markdown(&self) -> bool {
         self.toggle_at(202)
     }

@@ -9,10 +9,12 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod ask;
 mod board_loop;
 mod claude;
 mod codex;
 mod email;
+mod find_batching;
 mod forks;
 #[path = "../runners/pool.rs"]
 mod pool;
@@ -20,6 +22,8 @@ mod pool_runner;
 mod reviews;
 mod rig;
 mod runners;
+mod shell_nudge;
+mod skills;
 #[path = "../runners/sshd.rs"]
 mod sshd;
 mod summaries;

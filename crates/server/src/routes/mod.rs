@@ -12,6 +12,7 @@ mod alarms;
 mod app;
 mod approvals;
 mod apps;
+mod ask;
 mod board_reads;
 mod boards;
 mod bookmarks;
@@ -27,6 +28,7 @@ mod email_inbound;
 mod focus;
 mod forensics;
 mod governor;
+mod imports;
 mod inbox;
 mod messenger_bot;
 mod metrics;
@@ -38,6 +40,7 @@ mod runners;
 mod secrets;
 mod sessions;
 mod settings;
+mod skills;
 mod stream;
 mod task_lists;
 mod teamchat;
@@ -59,6 +62,9 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(alarms::routes())
         .merge(app::routes())
         .merge(apps::routes())
+        .merge(skills::routes())
+        .merge(imports::routes())
+        .merge(ask::routes())
         .merge(boards::routes(state).route_layer(lockdown()))
         .merge(dashboards::routes().route_layer(lockdown()))
         .merge(sessions::routes())

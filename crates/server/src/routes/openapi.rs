@@ -32,10 +32,11 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, apps, board_reads, boards, bookmarks, bug_reports, calendars,
-    clock, coaching, dashboards, digests, doctor, drips, email_inbound, focus, forensics, governor,
-    inbox, messenger_bot, metrics, navigation, recipes, rules, runners, secrets, sessions,
-    settings, stream, task_lists, teamchat, ui, utility, webhooks, work,
+    accounts, alarms, app, approvals, apps, ask, board_reads, boards, bookmarks, bug_reports,
+    calendars, clock, coaching, dashboards, digests, doctor, drips, email_inbound, focus,
+    forensics, governor, imports, inbox, messenger_bot, metrics, navigation, recipes, rules,
+    runners, secrets, sessions, settings, skills, stream, task_lists, teamchat, ui, utility,
+    webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -66,6 +67,9 @@ pub const LISTENER: &str = "x-listener";
         app::restart, app::user_restart,
         apps::list, apps::proxy, apps::declared, apps::start, apps::stop, apps::restart,
         apps::output,
+        skills::list,
+        imports::import_url,
+        ask::ask, ask::list,
         boards::list_workspaces, boards::create_workspace, boards::rename_workspace,
         boards::delete_workspace, boards::list_members, boards::create_member,
         boards::update_member, boards::delete_member, boards::list_boards, boards::create_board,

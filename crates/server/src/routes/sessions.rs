@@ -150,15 +150,41 @@ pub(crate) async fn spawn_as(
     Ok((status, spawned.session))
 }
 
+/// `GET /sessions` query.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct ListQuery {
+    /// `ask`: the Ask tutor's conversations alone. Absent: every session
+    /// but those, which stay off the agent board.
+    project: Option<String>,
+}
+
 /// The account's sessions, newest first. Agent tokens are admitted.
-#[utoipa::path(get, path = "/sessions", responses((status = 200, body = Vec<sessions::Session>)))]
+///
+/// The Ask tutor's sessions (project `ask`) are left out unless
+/// `project=ask` asks for them alone; any other project → 400
+/// `invalid_request`.
+#[utoipa::path(get, path = "/sessions", params(ListQuery), responses((status = 200, body = Vec<sessions::Session>)))]
 async fn list(
     caller: Caller,
     State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
 ) -> ApiResult<Json<Vec<sessions::Session>>> {
+    let project = match query.project.as_deref() {
+        None => None,
+        Some(sessions::ASK_PROJECT) => Some(sessions::ASK_PROJECT),
+        Some(other) => {
+            return Err(ApiError::bad_request(
+                "invalid_request",
+                format!("`project` may only be \"ask\"; {other:?} is not a project."),
+            ));
+        }
+    };
     // Written straight from the structs: a value tree of 1,024 sessions
     // first cost as much again.
-    Ok(Json(state.sessions.list(caller.account_id()).await?))
+    let mut listed = state.sessions.list(caller.account_id()).await?;
+    listed.retain(|s| s.project.as_deref() == project);
+    Ok(Json(listed))
 }
 
 /// One session: status, parent and children, worktree, cost and tokens, activity.
@@ -388,9 +414,18 @@ async fn send(
     ApiJson(message): ApiJson<SessionMessage>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let who = session_caller(&caller, &headers);
+    // An Ask conversation's follow-up carries a fresh fact sheet.
+    let asked = state.sessions.get(caller.account_id(), &id).await?;
+    let text = if asked.trigger == Some(Trigger::Ask) {
+        state
+            .ask_follow_up(caller.account_id(), &message.text)
+            .await
+    } else {
+        message.text
+    };
     let session = state
         .sessions
-        .send(&who, &state.spawn_policy(), &id, &message.text)
+        .send(&who, &state.spawn_policy(), &id, &text)
         .await?;
     Ok((StatusCode::ACCEPTED, Json(json!(session))))
 }

@@ -20,7 +20,7 @@ pub struct Issuer {
 }
 
 impl TokenIssuer for Issuer {
-    fn mint(&self, _account_id: &str, session_id: &str) -> String {
+    fn mint(&self, _account_id: &str, session_id: &str, _: sessions::TokenAccess) -> String {
         self.minted.lock().unwrap().push(session_id.to_owned());
         format!("tok-{session_id}")
     }

@@ -40,6 +40,7 @@ export function session(id: string, overrides: Partial<Session> = {}): Session {
     updatedAt: "2026-01-01T10:00:00Z",
     worktree: null,
     trigger: null,
+    project: null,
     stopReason: null,
     activity: null,
     permissionLevel: null,

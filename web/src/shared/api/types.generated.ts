@@ -452,6 +452,11 @@ activity: Activity | null,
  */
 trigger: Trigger | null, 
 /**
+ * The project it belongs to: `ask` for a conversation with the Ask
+ * tutor (kept off the agent board), `null` for every other session.
+ */
+project: string | null, 
+/**
  * The permission level its starter pinned at spawn (a recipe's
  * `permissionLevel`): `read_only`, `guarded`, `autonomous` or `full`,
  * in force for its whole life whatever `agentPermissionLevel` says;
@@ -630,7 +635,7 @@ sessions: number, turns: number,
  */
 costUsd: number | null, tokens: Tokens, };
 
-export type Trigger = "email" | "messenger" | "bug_intake";
+export type Trigger = "email" | "messenger" | "bug_intake" | "ask";
 
 export type TurnEnd = "asked" | "done";
 
@@ -1609,6 +1614,53 @@ worktree: string | null,
  * The branch of the session's worktree, when it has one.
  */
 branch: string | null, };
+
+export type Skill = { 
+/**
+ * What the engine calls it (`deploy`, `plugin:skill`); empty on the
+ * one entry that says why the engine could not list.
+ */
+name: string, description: string, 
+/**
+ * What it takes after its name (`[file] [--fix]`); often empty.
+ */
+argumentHint: string, scope: SkillScope, 
+/**
+ * The text the composer puts in: `/name` for Claude Code, `$name` for
+ * Codex; empty on the reason entry.
+ */
+insert: string, 
+/**
+ * Why its skill file is broken, or why the engine could not list.
+ */
+error?: string, };
+
+export type ImportUrl = { 
+/**
+ * An http:// or https:// address: a web page, a Markdown or text file,
+ * a PDF, a Google Docs or Slides link, a GitHub file or issue.
+ */
+url: string, };
+
+export type ImportedDocument = { 
+/**
+ * The document's text as Markdown; the composer heads it with `source`.
+ */
+markdown: string, 
+/**
+ * The page's title, the first heading, or the file's name.
+ */
+title: string, 
+/**
+ * The URL as it was pasted.
+ */
+source: string, };
+
+export type AskQuestion = { question: string, };
+
+export type AskStarted = { sessionId: string, };
+
+export type SkillScope = "user" | "project" | "plugin" | "builtin";
 
 export type RunningAppState = "running" | "exited" | "failing";
 
