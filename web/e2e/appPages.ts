@@ -127,6 +127,12 @@ const SECTIONS: readonly AppPage[] = [
     { heading: "Where's my work" },
   ),
   section(
+    "apps",
+    "/apps",
+    "Running apps",
+    "The dev servers sessions run, by session, each opened at its own .localhost name through the proxy, with Stop, Restart and its last lines; with none, how one appears.",
+  ),
+  section(
     "automations",
     "/automations",
     "Automations",
@@ -139,6 +145,12 @@ const SECTIONS: readonly AppPage[] = [
     "Messages to sessions at a time, with the one schedule picker.",
   ),
   section("drips", "/drips", "Drips", "Queues of messages released on a schedule, with Release next now."),
+  section(
+    "ask",
+    "/ask",
+    "Ask",
+    "A box to ask the tutor about Switchboard and this installation, and the questions asked so far, each opening its conversation.",
+  ),
   section("settings", "/settings", "Settings", "Every setting by section, in plain words."),
 ];
 

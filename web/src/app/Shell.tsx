@@ -39,6 +39,8 @@ const SettingsPage = lazy(() => import("../features/settings/SettingsPage").then
 const TasksPage = lazy(() => import("../features/tasks/TasksPage").then((m) => ({ default: m.TasksPage })));
 const BugIntakePage = lazy(() => import("../features/bugs/BugIntakePage").then((m) => ({ default: m.BugIntakePage })));
 const RunnersPage = lazy(() => import("../features/runners/RunnersPage").then((m) => ({ default: m.RunnersPage })));
+const AppsPage = lazy(() => import("../features/apps/AppsPage").then((m) => ({ default: m.AppsPage })));
+const AskPage = lazy(() => import("../features/ask/AskPage").then((m) => ({ default: m.AskPage })));
 const WorkPage = lazy(() => import("../features/work/WorkPage").then((m) => ({ default: m.WorkPage })));
 const ScheduledMessagesPage = lazy(() =>
   import("../features/drips/ScheduledMessagesPage").then((m) => ({ default: m.ScheduledMessagesPage })),
@@ -185,6 +187,18 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
       return (
         <Suspense fallback={<Loading what="runners" />}>
           <RunnersPage />
+        </Suspense>
+      );
+    case "apps":
+      return (
+        <Suspense fallback={<Loading what="running apps" />}>
+          <AppsPage />
+        </Suspense>
+      );
+    case "ask":
+      return (
+        <Suspense fallback={<Loading what="Ask" />}>
+          <AskPage />
         </Suspense>
       );
     case "work":

@@ -7,10 +7,10 @@ const shape = (groups: ReturnType<typeof shownGroups>) =>
 describe("the sidebar's groups", () => {
   it("put the defaults under four headings, agents first and settings last", () => {
     expect(shape(shownGroups({}))).toEqual([
-      ["Agents and work", ["Agents", "Inbox", "Work", "Runners"]],
+      ["Agents and work", ["Agents", "Inbox", "Work", "Running apps", "Runners"]],
       ["Planning", ["Boards", "Dashboards", "Calendar", "Tasks"]],
       ["Automation", ["Automations", "Scheduled messages", "Drips"]],
-      ["System", ["Settings"]],
+      ["System", ["Ask", "Settings"]],
     ]);
   });
 
@@ -22,6 +22,8 @@ describe("the sidebar's groups", () => {
       pmCalendarOverlayEnabled: false,
       scheduledMessagesEnabled: false,
       dripEnabled: false,
+      runningAppsEnabled: false,
+      askAppEnabled: false,
     });
     expect(shape(groups)).toEqual([
       ["Agents and work", ["Agents", "Inbox", "Runners"]],

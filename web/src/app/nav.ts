@@ -4,6 +4,7 @@
  * keeps it out of the sidebar.
  */
 import { calendarShown } from "../features/calendar/visibility";
+import { appsEnabled } from "../shared/apps/appState";
 
 type Values = Readonly<Record<string, unknown>> | undefined;
 
@@ -40,6 +41,13 @@ export const NAV_GROUPS: readonly NavGroup[] = [
         paletteLabel: "Where's my work",
         keywords: "branches worktrees commits pull requests git",
         shown: (v) => v?.wheresMyWorkEnabled !== false,
+      },
+      {
+        to: "/apps",
+        label: "Running apps",
+        routes: ["apps"],
+        keywords: "dev servers preview ports localhost proxy",
+        shown: appsEnabled,
       },
       { to: "/runners", label: "Runners", routes: ["runners"], keywords: "machines hosts ssh remote" },
     ],
@@ -94,7 +102,17 @@ export const NAV_GROUPS: readonly NavGroup[] = [
   },
   {
     heading: "System",
-    sections: [{ to: "/settings", label: "Settings", routes: ["settings"], keywords: "preferences options" }],
+    sections: [
+      {
+        to: "/ask",
+        label: "Ask",
+        routes: ["ask"],
+        paletteLabel: "Ask the tutor",
+        keywords: "help question tutor docs how do I why",
+        shown: (v) => v?.askAppEnabled !== false,
+      },
+      { to: "/settings", label: "Settings", routes: ["settings"], keywords: "preferences options" },
+    ],
   },
 ];
 

@@ -157,5 +157,7 @@ describe("every page of the sidebar", () => {
     expect(enter("schedules")).toEqual(["open /automations"]);
     expect(enter("todo")).toEqual(["open /tasks"]);
     expect(enter("preferences")).toEqual(["open /settings"]);
+    expect(enter("dev servers")).toEqual(["open /apps"]);
+    expect(enter("tutor")).toEqual(["open /ask"]);
   });
 });

@@ -15,6 +15,8 @@ describe("matchRoute", () => {
     expect(matchRoute("/settings")).toEqual({ name: "settings" });
     expect(matchRoute("/bugs")).toEqual({ name: "bugs" });
     expect(matchRoute("/runners")).toEqual({ name: "runners" });
+    expect(matchRoute("/apps")).toEqual({ name: "apps" });
+    expect(matchRoute("/ask")).toEqual({ name: "ask" });
     expect(matchRoute("/work")).toEqual({ name: "work" });
     expect(matchRoute("/scheduled-messages")).toEqual({ name: "scheduledMessages" });
     expect(matchRoute("/drips")).toEqual({ name: "drips" });
@@ -32,6 +34,7 @@ describe("matchRoute", () => {
       "/boards/a/b",
       "/inbox/x",
       "/runners/local",
+      "/apps/web",
       "/work/w1",
       "/automations/x",
       "/nope",

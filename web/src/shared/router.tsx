@@ -18,6 +18,8 @@ export type Route =
   | { name: "caught" }
   | { name: "bugs" }
   | { name: "runners" }
+  | { name: "apps" }
+  | { name: "ask" }
   | { name: "work" }
   | { name: "scheduledMessages" }
   | { name: "drips" }
@@ -74,6 +76,8 @@ export function matchRoute(pathname: string): Route {
     case "settings":
     case "bugs":
     case "runners":
+    case "apps":
+    case "ask":
     case "work":
     case "automations":
     case "calendar":

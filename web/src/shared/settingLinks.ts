@@ -48,4 +48,14 @@ export const SETTING_LINKS = {
     path: INBOX_BEHAVIOUR,
   },
   inboxShowCalendar: { key: "inboxShowCalendar", label: "Inbox: calendar reminders", path: INBOX_BEHAVIOUR },
+  askAppEnabled: {
+    key: "askAppEnabled",
+    label: "Ask project with a tutor agent",
+    path: "/settings#sessions-agents-prompts-and-presentation",
+  },
+  runningAppsEnabled: {
+    key: "runningAppsEnabled",
+    label: "Running apps",
+    path: "/settings#sessions-agents-prompts-and-presentation",
+  },
 } as const satisfies Partial<Record<SettingKey, SettingRef>>;

@@ -104,3 +104,11 @@ export function useSettings(): SettingsState {
   if (!state) throw new Error("useSettings outside SettingsProvider");
   return state;
 }
+
+/**
+ * The settings as read so far, or undefined outside the provider: for the shared pieces (the
+ * composer's field) that a page draws alone in a test, where a missing setting means its default.
+ */
+export function useSettingValues(): StoredSettings | undefined {
+  return useContext(SettingsContext)?.values;
+}

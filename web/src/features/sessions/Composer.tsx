@@ -1,11 +1,12 @@
 /**
  * The follow-up box. `sessionAutoFocusInput` puts the cursor in it when the page opens; `R`
  * pressed outside a text field focuses it either way. Enter sends, Shift+Enter starts a line (on a
- * touch screen, Send sends).
+ * touch screen, Send sends); a `/` at the start opens the session's skills above the box.
  */
 import { useEffect, useRef } from "react";
 import type { Session } from "../../shared/api/types.generated";
 import { useFollowUp } from "../../shared/answers/useFollowUp";
+import { ComposerField } from "../../shared/composer/ComposerField";
 import { typingIn } from "../../shared/keys";
 
 interface Props {
@@ -38,15 +39,17 @@ export function Composer({ sessionId, closed, autoFocus, onSent }: Props) {
 
   return (
     <form className="composer" onSubmit={send}>
-      <textarea
-        ref={input}
+      <ComposerField
+        inputRef={input}
         aria-label="Follow-up message"
         placeholder={closed ?? `Send a follow-up (${hint})`}
         value={text}
         disabled={closed !== null}
-        onChange={(e) => setText(e.target.value)}
+        onValue={setText}
         onKeyDown={onKeyDown}
         rows={3}
+        skills={{ sessionId }}
+        menuPlacement="above"
       />
       <button type="submit" disabled={closed !== null || busy || !text.trim()}>
         Send

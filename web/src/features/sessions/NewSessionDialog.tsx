@@ -5,13 +5,15 @@
  * about the chosen engine on this machine shows beside it: a missing program or a sandbox that
  * cannot run blocks the start, an uncovered version only warns. When no real engine can run (under
  * `serve --demo`, the built-in demo engine is all there is), it offers the demo engine and says how
- * to configure a real one in `engines.toml`.
+ * to configure a real one in `engines.toml`. A `/` at the start of the prompt lists the chosen
+ * engine's skills in the chosen folder, once there is a folder to ask about.
  */
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { DoctorReport, EngineInfo, Runner } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
+import { ComposerField } from "../../shared/composer/ComposerField";
 import { engineKindWords } from "../../shared/humanize";
 import { navigate, sessionPath } from "../../shared/router";
 import { RUNNERS_SETTING } from "../../shared/runnersSetting";
@@ -21,7 +23,7 @@ import { spawnSession } from "./api";
 import { Dialog } from "../../shared/ui/Dialog";
 import { FormActions } from "../../shared/ui/FormActions";
 import { engineCheck, engineSetup, type EngineCheck } from "./engineCheck";
-import { LOCAL_RUNNER, runnerNotes, runnerOptions } from "./runnerChoice";
+import { AUTO_RUNNER, LOCAL_RUNNER, runnerNotes, runnerOptions } from "./runnerChoice";
 import "./session.css";
 
 /** The last folder used, offered again: sessions mostly run in the same few checkouts. */
@@ -265,7 +267,18 @@ function NewSessionForm({
       {folderProblem && <div className="inline-error">{folderProblem}</div>}
       <label>
         Prompt
-        <textarea value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={6} required />
+        <ComposerField
+          value={prompt}
+          onValue={setPrompt}
+          rows={6}
+          required
+          // Where Auto will place it is not known yet: this machine's list stands in for it.
+          skills={
+            folder && !folderProblem
+              ? { engine, cwd: folder, runner: runner === AUTO_RUNNER ? LOCAL_RUNNER : runner }
+              : null
+          }
+        />
       </label>
       <label>
         Title <span className="muted">(optional)</span>

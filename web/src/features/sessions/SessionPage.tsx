@@ -18,6 +18,7 @@ import { SessionHeader } from "./SessionHeader";
 import { ALL_SESSIONS, boardRows } from "./board";
 import { composerClosed, sessionTitle } from "./lifecycle";
 import { SessionAnswers } from "../../shared/answers/SessionAnswers";
+import { SessionApps } from "../../shared/apps/SessionApps";
 import { useApprovals } from "../../shared/answers/useApprovals";
 import { usePendingRequests } from "../../shared/answers/usePendingRequests";
 import { useToast } from "../../shared/ui/toasts";
@@ -149,6 +150,7 @@ export function SessionPage({ id }: { id: string }) {
     <section className="page session-page">
       <SessionHeader session={session} />
       <ChangedFiles session={session} />
+      <SessionApps sessionId={session.id} />
       <SessionReview session={session} />
       {transcript.error !== undefined ? (
         <ErrorNote error={transcript.error} onRetry={transcript.reload} />

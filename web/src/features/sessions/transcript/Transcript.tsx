@@ -91,6 +91,8 @@ export function Transcript({ entries, earlier, loaded, onLoadEarlier, settings, 
       role="log"
       aria-label="Transcript"
       aria-busy={!loaded}
+      // It scrolls by itself: a keyboard reaches it to scroll too.
+      tabIndex={0}
       onScroll={onScroll}
     >
       {earlier && <div className="muted transcript-earlier">Loading earlier entries…</div>}
