@@ -272,7 +272,7 @@ const GROUPS = {
   "Agents and work": ["Agents", "Inbox", "Work", "Running apps", "Runners"],
   Planning: ["Boards", "Dashboards", "Calendar", "Tasks"],
   Automation: ["Automations", "Scheduled messages", "Drips"],
-  System: ["Settings"],
+  System: ["Ask", "Settings"],
 };
 
 test("the sidebar lists the sections under headings, at 1440 and 390 px in both themes", async () => {

