@@ -186,11 +186,13 @@ pub fn keep_app(dir: &Path) -> io::Result<()> {
     let code = status.code().unwrap_or_else(|| {
         128 + std::os::unix::process::ExitStatusExt::signal(&status).unwrap_or(0)
     });
-    std::fs::write(dir.join("status"), code.to_string())?;
+    // The output first: whoever reads `status` then has every line the
+    // app wrote (an escaped grandchild holding the pipe gets the grace).
     let deadline = Instant::now() + DRAIN_GRACE;
     while !reader.is_finished() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(5));
     }
+    std::fs::write(dir.join("status"), code.to_string())?;
     Ok(())
 }
 
