@@ -389,7 +389,11 @@ fn claude_code_runs_this_binary_as_its_pre_tool_use_hook() {
         "{settings}"
     );
     let command = hook["hooks"][0]["command"].as_str().unwrap();
-    assert!(command.ends_with(" hook pre-tool-use"), "{command}");
+    // With agentFindBatchingEnabled (on by default) the hook also batches finds.
+    assert!(
+        command.ends_with(" hook pre-tool-use --batch-find"),
+        "{command}"
+    );
     for (tool, input, want) in [
         ("Read", json!({"file_path": "README.md"}), "allow"),
         ("Bash", json!({"command": "ls"}), "deny"),
