@@ -13,12 +13,17 @@ fn run(args: &[&str]) -> String {
 
 #[test]
 fn bash_completes_subcommands_and_their_flags() {
-    let script = run(&["completions", "bash"]);
+    // Sourced from a file: the script is larger than one argument may be
+    // (128 KiB on Linux).
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("switchboard.bash");
+    std::fs::write(&script, run(&["completions", "bash"])).unwrap();
+    let script = script.display();
     // As bash calls a completion function: the command, the word being
     // completed and the one before it.
     let complete = |words: &str, index: usize| {
         let program = format!(
-            "{script}\nCOMP_WORDS=({words}); COMP_CWORD={index}; \
+            ". '{script}'\nCOMP_WORDS=({words}); COMP_CWORD={index}; \
              _switchboard switchboard \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\""
         );
         let output = Command::new("bash")
