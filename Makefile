@@ -26,9 +26,12 @@ TEST_STEPS := style web-test build checks
 test:
 	@MAKE="$(MAKE)" tools/steps.sh $(TEST_STEPS)
 
+# The test build also links target/debug/switchboard, the binary the API check
+# and the browser tests run: a separate `cargo build -p switchboard` resolved
+# features without the dev-dependencies and compiled the server's whole
+# dependency chain a second time (a minute and a gigabyte on a fresh clone).
 build: web git-deps py-deps engines-deps e2e-deps mail-deps calendar-deps ssh-deps dbus-deps
 	cargo test --workspace --no-run
-	cargo build -p switchboard
 
 checks:
 	@$(MAKE) --no-print-directory -j3 --output-sync=target rust-test-run api-check e2e
