@@ -3,6 +3,13 @@
 # Node 20 with npm and Python 3: the targets below install what else they need
 # (rustfmt and clippy, the web app's packages, git for the worktree tests, the
 # pinned Python tools in a virtualenv, Debian's Chromium for the end-to-end tests).
+# The machine's steps (git-, e2e-, mail-, ssh-, dbus-, py-, calendar- and
+# engines-deps) are each `tools/deps.py install STEP`: it checks every piece
+# that step's tests use (each program, each dovecot service, each pinned Python
+# and npm package), installs exactly the packages of the missing ones, saying
+# "installing dovecot-lmtpd for /usr/lib/dovecot/lmtp", then checks again;
+# with everything there it prints nothing. apt runs through sudo when the steps
+# are not run as root. `tools/deps.py check STEP` only reports.
 
 .PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps calendar-deps ssh-deps dbus-deps test-engines api-check e2e e2e-deps bench screens
 
@@ -99,70 +106,57 @@ test-engines: engines-deps
 	$(ENGINE_TEST_ENV) cargo test -p switchboard --test engines
 
 # playwright-core drives the system Chromium; it never downloads a browser.
-# apt needs root: sudo when the tests are not run as root.
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEPS := python3 tools/deps.py
 e2e-deps:
-	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+	@$(DEPS) install e2e
 
-# Debian's dovecot, the IMAP server (and its LMTP, which aiosmtpd from
-# py-deps delivers into) of the mail tests; each test runs its own dovecot
-# from a temporary folder, as root or not. /usr/sbin is not on every user's
-# PATH, hence the second look.
+# Debian's dovecot, the IMAP server (dovecot-imapd) and the LMTP server
+# (dovecot-lmtpd, which aiosmtpd from py-deps delivers into) of the mail
+# tests; each test runs its own dovecot from a temporary folder, as root or
+# not. A machine can have one without the other, hence a check per service.
 mail-deps:
-	@command -v dovecot >/dev/null || test -x /usr/sbin/dovecot || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq dovecot-imapd dovecot-lmtpd; }
+	@$(DEPS) install mail
 
 # Radicale from PyPI, the CalDAV server of the calendar tests
-# (crates/calendar/tests/rig): a virtualenv of its own beside py-deps' one,
-# rebuilt only when the pinned version changes. Each test runs its own
-# Radicale on a loopback port with a temporary folder and htpasswd users.
-RADICALE := $(CURDIR)/target/radicale
-calendar-deps: $(RADICALE)/.installed
-$(RADICALE)/.installed: crates/calendar/tests/rig/requirements.txt
-	@python3 -c 'import ensurepip' 2>/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv; }
-	python3 -m venv $(RADICALE)
-	$(RADICALE)/bin/pip install --quiet --disable-pip-version-check -r crates/calendar/tests/rig/requirements.txt
-	touch $@
+# (crates/calendar/tests/rig): target/radicale, a virtualenv of its own beside
+# py-deps' one; a package whose pinned version is not there is installed
+# again. Each test runs its own Radicale on a loopback port with a temporary
+# folder and htpasswd users.
+calendar-deps:
+	@$(DEPS) install calendar
 
 # Debian's OpenSSH server, the runner host of the SSH runner tests: each test
 # runs its own sshd on a loopback port, as root, for a separate local user.
+# The runner connects with openssh-client's ssh; the tests make keys with its
+# ssh-keygen.
 ssh-deps:
-	@test -x /usr/sbin/sshd || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openssh-server openssh-client; }
+	@$(DEPS) install ssh
 
 # Debian's dbus-daemon, the private system bus on which the keep-awake
 # tests serve logind's inhibitors (standins::logind).
 dbus-deps:
-	@command -v dbus-daemon >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq dbus-daemon; }
+	@$(DEPS) install dbus
 
-# A virtualenv of its own, so the machine's Python stays as it was; it is
-# rebuilt only when the pinned versions change.
-PYENV := $(CURDIR)/target/pyenv
-py-deps: $(PYENV)/.installed
-# Debian's python3 makes virtualenvs only with its python3-venv package.
-$(PYENV)/.installed: tools/python/requirements.txt
-	@python3 -c 'import ensurepip' 2>/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv; }
-	python3 -m venv $(PYENV)
-	$(PYENV)/bin/pip install --quiet --disable-pip-version-check -r tools/python/requirements.txt
-	touch $@
+# target/pyenv, a virtualenv of its own, so the machine's Python stays as it
+# was; a package whose pinned version (tools/python/requirements.txt) is not
+# there is installed, the others stay. Debian's python3 makes virtualenvs only
+# with its python3-venv package, which comes first when missing.
+py-deps:
+	@$(DEPS) install py
 
 # The Claude Code and Codex CLIs the conformance suite runs, at the versions
-# tools/engines pins, in a folder of their own (not the web app's
-# node_modules); reinstalled only when the lockfile changes. Claude Code's
-# postinstall puts its native binary in place: package.json's allowScripts
-# names it, as npm 11 wants before it runs a dependency's install script (it
-# only warns today; it will refuse later). Without it `claude` is a stub that
-# fails, so the version checks below fail the target. Claude Code asks for
+# tools/engines pins, in a folder of their own (target/engines, not the web
+# app's node_modules): a CLI not there at its pinned version, or without its
+# command in node_modules/.bin, is installed by `npm install` from the copied
+# lockfile, the other left as it is. Claude Code's postinstall puts its
+# native binary in place: package.json's allowScripts names it, as npm 11
+# wants before it runs a dependency's install script (it only warns today; it
+# will refuse later). Without it `claude` is a stub that fails, so the
+# `--version` runs after an install fail the target. Claude Code asks for
 # Node 22 but the native binary needs no Node: npm's engine warning is
 # harmless.
-ENGINES := $(CURDIR)/target/engines
-engines-deps: $(ENGINES)/.installed
-$(ENGINES)/.installed: tools/engines/package.json tools/engines/package-lock.json
-	rm -rf $(ENGINES)
-	mkdir -p $(ENGINES)
-	cp tools/engines/package.json tools/engines/package-lock.json $(ENGINES)/
-	cd $(ENGINES) && npm ci --no-audit --no-fund
-	$(ENGINES)/node_modules/.bin/claude --version
-	$(ENGINES)/node_modules/.bin/codex --version
-	touch $@
+engines-deps:
+	@$(DEPS) install engines
 
 # Schemathesis checks docs/openapi.json against a live debug server: no 5xx,
 # every status documented, every body matching its schema (tools/api-check.sh
@@ -174,7 +168,7 @@ api-check: py-deps web
 	tools/api-check.sh
 
 git-deps:
-	@command -v git >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq git; }
+	@$(DEPS) install git
 
 e2e: e2e-deps web
 	cargo build -p switchboard
