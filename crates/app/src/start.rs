@@ -328,6 +328,7 @@ impl Prepared {
         runner_hosts::start(&app);
         runner_listener::start(&app);
         keep_awake::start(&app);
+        crate::daily_backup::start(&app);
         work_origins::start(&app);
         work_watch::start(&app);
         work_reviews::start(&app);
@@ -545,7 +546,8 @@ fn unix_ms(ms: i64) -> Option<time::OffsetDateTime> {
     time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()
 }
 
-fn all_migrations() -> Vec<store::Migration> {
+/// Every feature's migrations, in the order they are applied: the whole schema.
+pub fn all_migrations() -> Vec<store::Migration> {
     [
         accounts::MIGRATIONS,
         accounts::scoped::MIGRATIONS,

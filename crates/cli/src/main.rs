@@ -12,6 +12,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 mod approvals_cmd;
 mod apps_cmd;
+mod backup_cmd;
 mod boards_cmd;
 mod bookmarks_cmd;
 mod client;
@@ -247,6 +248,22 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+    /// Write a consistent backup of the data directory (database, keys,
+    /// config files) to FILE, while the server runs or not (docs/backup.md)
+    Backup {
+        /// The archive to write (a zstd-compressed tar)
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Restore a backup into --data-dir, which must be missing or empty (docs/backup.md)
+    Restore {
+        /// An archive `switchboard backup` wrote
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the shell completion script for SHELL (see the README to install it)
     Completions { shell: clap_complete::Shell },
     /// Print the manual page (roff), e.g. `switchboard man | man -l -`
@@ -355,6 +372,8 @@ fn main() -> ExitCode {
             },
             json,
         ),
+        Command::Backup { out, json } => backup_cmd::backup(&data_dir, &out, json),
+        Command::Restore { file, json } => backup_cmd::restore(&file, &data_dir, json),
         Command::Completions { shell } => shell_cmd::completions(shell, Cli::command()),
         Command::Man => shell_cmd::man(Cli::command()),
     };

@@ -75,8 +75,18 @@ impl ApiError {
         )
     }
 
-    /// An unexpected failure: logged in full, reported without detail.
+    /// An unexpected failure: logged in full, reported without detail. A
+    /// full disk is the one such failure the user can act on, so it is
+    /// named: 503 `storage_full` (docs/backup.md).
     pub fn internal(error: impl std::error::Error) -> Self {
+        if is_storage_full(&error) {
+            return Self::logged(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage_full",
+                "The disk that holds Switchboard's data is full: nothing was changed. Free some space and try again.",
+                &error,
+            );
+        }
         Self::logged(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal_error",
@@ -650,4 +660,33 @@ impl From<imports::ImportError> for ApiError {
         let on_url = matches!(error, E::InvalidUrl(_) | E::UnsupportedScheme(_));
         ApiError::bad_request("import_failed", error.to_string()).on_field(on_url.then_some("url"))
     }
+}
+
+/// SQLite's `SQLITE_FULL` or the OS's `ENOSPC` anywhere in the chain. Some
+/// feature errors keep only their cause's text, hence the message check.
+fn is_storage_full(error: &dyn std::error::Error) -> bool {
+    let says_full = |text: String| {
+        text.contains("database or disk is full") || text.contains("No space left on device")
+    };
+    if says_full(error.to_string()) {
+        return true;
+    }
+    let mut cause = error.source();
+    while let Some(current) = cause {
+        if let Some(store::rusqlite::Error::SqliteFailure(failure, _)) =
+            current.downcast_ref::<store::rusqlite::Error>()
+            && failure.code == store::rusqlite::ErrorCode::DiskFull
+        {
+            return true;
+        }
+        if current
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::StorageFull)
+            || says_full(current.to_string())
+        {
+            return true;
+        }
+        cause = current.source();
+    }
+    false
 }

@@ -22,6 +22,7 @@
 //! OS's hands when the call returns, so a killed process (SIGKILL) loses
 //! nothing acknowledged; only a power loss could roll back the last commits.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -117,7 +118,10 @@ impl Db {
         &self.path
     }
 
-    /// Applies the given migrations that are not applied yet, in order.
+    /// Applies the given migrations that are not applied yet, in order, in
+    /// one transaction: a feature the database has more migrations of than
+    /// `migrations` (a newer Switchboard wrote it) fails the whole call
+    /// before anything changes.
     pub fn migrate(&self, migrations: &[Migration]) -> Result<()> {
         self.write(|tx| {
             tx.execute_batch(
@@ -129,6 +133,7 @@ impl Db {
                     PRIMARY KEY (feature, idx)
                 ) STRICT;",
             )?;
+            check_not_newer(&applied_migrations(tx)?, migrations)?;
             let mut features: Vec<&str> = migrations.iter().map(|m| m.feature).collect();
             features.dedup();
             for feature in features {
@@ -242,6 +247,43 @@ fn check_is_database(conn: &Connection, path: &Path) -> Result<()> {
 fn checksum(sql: &str) -> String {
     let digest = Sha256::digest(sql.as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// How many migrations of each feature a database has applied (none when it
+/// has no `schema_migrations` table yet).
+pub fn applied_migrations(conn: &Connection) -> Result<BTreeMap<String, usize>> {
+    let exists: bool = conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'",
+        [],
+        |row| row.get(0),
+    )?;
+    if !exists {
+        return Ok(BTreeMap::new());
+    }
+    let mut stmt =
+        conn.prepare("SELECT feature, count(*) FROM schema_migrations GROUP BY feature")?;
+    let rows = stmt.query_map([], |row| {
+        Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)? as usize))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Refuses a schema that has more migrations of a feature of `known` than
+/// `known` holds: a newer Switchboard wrote it. Features `known` leaves out
+/// pass, since several crates migrate their own tables (the sessions
+/// supervisor does) apart from the start-up list.
+pub fn check_not_newer(applied: &BTreeMap<String, usize>, known: &[Migration]) -> Result<()> {
+    for (feature, &count) in applied {
+        let steps = known.iter().filter(|m| m.feature == feature).count();
+        if steps > 0 && count > steps {
+            return Err(StoreError::MigrationFromTheFuture {
+                feature: feature.clone(),
+                applied: count,
+                known: steps,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn apply_feature(tx: &Transaction<'_>, feature: &str, steps: &[&Migration]) -> Result<()> {
