@@ -11,7 +11,7 @@
 # with everything there it prints nothing. apt runs through sudo when the steps
 # are not run as root. `tools/deps.py check STEP` only reports.
 
-.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps calendar-deps ssh-deps dbus-deps test-engines api-check e2e e2e-deps bench screens
+.PHONY: run test build checks style rust-deps rust-style web-deps web-style web web-test rust-test rust-test-run git-deps py-deps engines-deps mail-deps calendar-deps ssh-deps dbus-deps test-engines api-check e2e e2e-deps bench screens fuzz fuzz-deps
 
 # Incremental compilation's cache was half of a fresh `make test`'s target
 # (3.7 of 7.6 GB) and pays off only when one crate is rebuilt again and again,
@@ -181,6 +181,34 @@ screens: e2e-deps web
 	cargo build -p switchboard
 	cd web && npx vite build --ssr e2e/screens.ts --outDir node_modules/.cache/screens --emptyOutDir --logLevel warn
 	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=$(CURDIR)/target/debug/switchboard node node_modules/.cache/screens/screens.js $(CURDIR)/docs/screens
+
+# The parsers of outside input fuzzed with cargo-fuzz (libFuzzer): each
+# target of fuzz/fuzz_targets for FUZZ_SECONDS (default 60), one after the
+# other, with memory and input size capped (docs/security.md, "Fuzzing").
+# Not part of `make test`, which replays every saved input instead
+# (crates/fuzzing/tests/replay.rs). cargo-fuzz needs nightly flags:
+# RUSTC_BOOTSTRAP=1 lets the stable toolchain take them. `-O` builds
+# fuzz/Cargo.toml's release profile, which keeps debug assertions and
+# overflow checks. No sanitizer: the parsers are safe Rust, and a panic is
+# what the targets look for. The run starts from the
+# seeds in fuzz/corpus/<target> and keeps the inputs it finds that reach new
+# code in fuzz/target/grown/<target> (not committed: the seeds stay small);
+# a crash is written to fuzz/artifacts/<target> and the run stops there.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = $(basename $(notdir $(wildcard fuzz/fuzz_targets/*.rs)))
+fuzz-deps:
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+
+fuzz: fuzz-deps
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz build -O --sanitizer none
+	@for target in $(FUZZ_TARGETS); do \
+		echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
+		mkdir -p fuzz/target/grown/$$target; \
+		(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -O --sanitizer none $$target \
+			target/grown/$$target corpus/$$target -- \
+			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+			-max_len=262144 -timeout=10 -print_final_stats=1) || exit 1; \
+	done
 
 # The conformance suite's wall time is one of the figures: how long the real
 # CLIs through Switchboard cost `make test`.

@@ -15,7 +15,7 @@ use crate::zone::{Zone, Zones};
 
 /// The most occurrences one event keeps inside a window (a daily event
 /// over the default window has about 460).
-const MAX_IN_WINDOW: usize = 5_000;
+pub(crate) const MAX_IN_WINDOW: usize = 5_000;
 
 /// The longest an event may last: a DURATION of centuries is read as this.
 const MAX_LENGTH: i64 = 10 * 366 * 86_400;

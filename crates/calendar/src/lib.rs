@@ -15,6 +15,10 @@
 //! - Occurrences (`expand.rs`): RRULE through the `rrule` crate in the
 //!   event's wall time, EXDATE, RDATE, RECURRENCE-ID overrides; zones by
 //!   IANA name (jiff) or from the calendar's own VTIMEZONE (`zone.rs`).
+//!   A rule that never ends is cut: at most [`MAX_RULE_STEPS`] steps of
+//!   it are walked and [`MAX_OCCURRENCES_PER_EVENT`] occurrences kept.
+//! - The readers of server input alone, without a database (`inputs.rs`),
+//!   are what the fuzz targets (crates/fuzzing) drive.
 //! - A failing server (401, 404, 5xx, malformed XML, a timeout) marks the
 //!   account failing with the reason; the events it had stay.
 //!
@@ -30,6 +34,7 @@ mod error;
 mod expand;
 mod ics;
 mod import;
+mod inputs;
 mod recur;
 mod reminders;
 mod service;
@@ -43,6 +48,10 @@ use utoipa::ToSchema;
 pub use book::MIGRATIONS;
 pub use days::check_days;
 pub use error::CalendarError;
+pub use inputs::{
+    Expanded, MAX_OCCURRENCES_PER_EVENT, MAX_RULE_STEPS, read_multistatus, read_resource,
+    read_subscription,
+};
 pub use service::{Calendars, Options};
 
 /// What an account reads.

@@ -52,6 +52,11 @@ pub(crate) fn walk(
     until: impl Fn(Stamp) -> DateTime,
     end: i64,
 ) -> Result<Walk, String> {
+    // RFC 5545's rule grammar is ASCII, and the `rrule` crate slices its
+    // parts by byte (a BYDAY of `1É` panicked inside it).
+    if !rule.is_ascii() {
+        return Err("the rule is not ASCII".to_owned());
+    }
     let mut parts = Vec::new();
     for part in rule.trim().split(';').filter(|p| !p.is_empty()) {
         match part.split_once('=') {
@@ -103,6 +108,27 @@ fn stamp_text(civil: DateTime) -> String {
 mod tests {
     use super::*;
     use jiff::civil::date;
+
+    #[test]
+    fn a_rule_that_is_not_ascii_is_refused_not_a_panic() {
+        let start = date(2026, 3, 20).at(9, 0, 0, 0);
+        // Found by fuzzing (fuzz/artifacts/ical): the `rrule` crate sliced
+        // the BYDAY value inside a character.
+        let found = walk(
+            start,
+            "FREQ=WEEKLY;BYDAY=1\u{c9}MO",
+            |s| s.civil(),
+            i64::MAX,
+        );
+        assert_eq!(found.unwrap_err(), "the rule is not ASCII");
+        let found = walk(
+            start,
+            "FREQ=WEEKLY;BYDAY=\u{4e8}MO",
+            |s| s.civil(),
+            i64::MAX,
+        );
+        assert_eq!(found.unwrap_err(), "the rule is not ASCII");
+    }
 
     #[test]
     fn a_weekly_rule_keeps_its_wall_time() {

@@ -353,4 +353,15 @@ mod tests {
         assert_eq!(unique_name("A.txt", &mut taken), "A-2.txt");
         assert_eq!(unique_name("a.txt", &mut taken), "a-3.txt");
     }
+
+    #[test]
+    fn a_multipart_part_with_a_broken_header_is_read_not_a_panic() {
+        // Found by fuzzing: mail-parser's debug assertion about the part
+        // fails here, which Cargo.toml turns off as release builds have it.
+        let raw = include_bytes!(
+            "../../../fuzz/artifacts/mime/crash-3c640114a156ab674f03fadd22ad4ca682350b9b"
+        );
+        let mail = parse(raw).unwrap();
+        assert_eq!(mail.from.as_deref(), Some("bob@pexample.com"));
+    }
 }

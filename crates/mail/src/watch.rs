@@ -14,12 +14,14 @@
 //! The waits (poll, reconnect pause, I/O limits) run on real time, as the
 //! repository's other network waits do.
 
+use std::any::Any;
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_imap::{Client, Session};
-use futures_util::TryStreamExt;
+use futures_util::{FutureExt, TryStreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
@@ -102,10 +104,16 @@ impl Watcher {
         loop {
             let started = Instant::now();
             self.status.send_replace(Status::Connecting);
+            // The IMAP library panics on some malformed replies (imap-proto
+            // slices a reply's text by byte, found by fuzzing): that fails
+            // this connection like any protocol error instead of ending the
+            // watcher for good.
+            let session = AssertUnwindSafe(self.session(&mut on_mail, &mut stop)).catch_unwind();
             let error = tokio::select! {
-                outcome = self.session(&mut on_mail, &mut stop) => match outcome {
-                    Ok(()) => break,
-                    Err(e) => e,
+                outcome = session => match outcome {
+                    Ok(Ok(())) => break,
+                    Ok(Err(e)) => e,
+                    Err(panic) => self.panicked(panic.as_ref()),
                 },
                 () = stopped(&mut stop_now) => break,
             };
@@ -123,6 +131,19 @@ impl Watcher {
             pause = (pause * 2).min(LAST_RETRY);
         }
         self.status.send_replace(Status::Stopped);
+    }
+
+    fn panicked(&self, panic: &(dyn Any + Send)) -> MailError {
+        let imap = &self.inbox.account.imap;
+        let what = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("no message");
+        MailError::Protocol {
+            server: format!("{}:{}", imap.host, imap.port),
+            detail: format!("the IMAP client failed on the server's reply ({what})"),
+        }
     }
 
     /// One connection, until stopped (`Ok`) or broken (`Err`).

@@ -49,6 +49,7 @@ pub struct TurnMeta {
     pub context_window: Option<i64>,
 }
 
+/// One turn's stdout, decoded as it arrives ([`Decoder::feed`]).
 pub struct Decoder {
     kind: EngineKind,
     pending: Vec<u8>,

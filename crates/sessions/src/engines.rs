@@ -204,7 +204,8 @@ fn out_of_files() -> SessionError {
     }
 }
 
-fn parse(path: &Path, text: &str) -> Result<BTreeMap<String, EngineSpec>> {
+/// Reads and checks `engines.toml`'s text; `path` names the file in errors.
+pub fn parse(path: &Path, text: &str) -> Result<BTreeMap<String, EngineSpec>> {
     parse_file(path, text).map(|file| file.engines)
 }
 

@@ -86,6 +86,7 @@ mod versions;
 mod watchdog;
 pub use watchdog::{LOOP_RESTART_REASON, STALL_RESTART_REASON};
 
+pub use adapters::{Decoder, TurnMeta};
 pub use app_launch::AppLaunch;
 pub use census::Census;
 pub use changes::{ChangeStatus, ChangedFile, ChangedFileDiff, SessionChanges};
