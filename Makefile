@@ -240,6 +240,7 @@ bench: web e2e-deps engines-deps ssh-deps
 	cargo bench -p sessions
 	cargo bench -p sandbox
 	cargo bench -p app_proxy --bench proxy
+	cargo bench -p runners --bench listener_flood
 	cd web && npm run bench:engine
 	cargo build --release -p switchboard
 	cd web && CHROMIUM_PATH=$$(command -v chromium) SWITCHBOARD_BIN=../target/release/switchboard npm run bench:dashboard

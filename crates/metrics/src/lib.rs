@@ -51,13 +51,17 @@ const HTTP_BUCKETS: [f64; 14] = [
 
 /// Why a runner's connection may be refused; each is exposed from the start
 /// (at 0), so an alert on one has a series to watch before it first happens.
-pub const REFUSED_REASONS: [&str; 6] = [
+pub const REFUSED_REASONS: [&str; 10] = [
     "bad_token",
     "rate_limited",
+    "too_many_pending",
     "protocol",
     "tls",
     "name_taken",
+    "token_in_use",
     "bad_request",
+    "timeout",
+    "handshake",
 ];
 
 /// The label value of a method or reason outside the known ones, so a

@@ -2,15 +2,16 @@
 //! serving nothing but pool runners. A connection is refused as early and
 //! as cheaply as can be: too many from one address in a second are closed
 //! before TLS; a wrong token, protocol or name is a plain HTTP status with
-//! the contract's error shape. An accepted one is upgraded to the runner's
+//! the contract's error shape, on a connection that then closes (one guess
+//! of a token per connection). An accepted one is upgraded to the runner's
 //! multiplexed connection ([`super::mux`]) or, on `/tunnel`, relayed to
 //! the control server for the engines on that runner.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -34,16 +35,23 @@ use crate::wire;
 /// A pool's pods restarting together behind one node's address stay well
 /// under it.
 pub const PER_ADDRESS_PER_SECOND: u32 = 50;
-/// Connections in their TLS or HTTP handshake at once; more wait for none.
-const HANDSHAKES: usize = 256;
-const HANDSHAKE_TIME: Duration = Duration::from_secs(10);
+/// Connections in their TLS or HTTP handshake at once; more are closed
+/// unread.
+pub const HANDSHAKES: usize = 256;
+/// Of those, the most from one address: one address cannot take every
+/// place in the queue with sockets that never finish.
+pub const HANDSHAKES_PER_ADDRESS: u32 = 16;
+/// From the accept to the upgrade, TLS and the request together: a client
+/// sending a byte a second is closed at this.
+pub const HANDSHAKE_TIME: Duration = Duration::from_secs(10);
 
 /// Who may be a runner, and the record of who was refused.
 pub trait Admission: Send + Sync {
     /// The id of the runner token `token` is, while it is in force.
     fn admit(&self, token: &str) -> Option<String>;
-    /// A connection was refused: `bad_token`, `rate_limited`, `protocol`,
-    /// `tls`, `name_taken` or `bad_request`.
+    /// A connection was refused: `bad_token`, `rate_limited`,
+    /// `too_many_pending`, `protocol`, `tls`, `name_taken`, `token_in_use`,
+    /// `bad_request`, `timeout` or, after the upgrade, `handshake`.
     fn refused(&self, reason: &'static str);
 }
 
@@ -130,8 +138,49 @@ impl Limiter {
     }
 }
 
+/// Connections from each address still in their handshake.
+#[derive(Default)]
+struct Pending {
+    counts: Mutex<HashMap<IpAddr, u32>>,
+}
+
+/// One place an address holds in [`Pending`] until dropped.
+struct PendingPlace {
+    pending: Arc<Pending>,
+    ip: IpAddr,
+}
+
+impl Pending {
+    fn enter(self: &Arc<Self>, ip: IpAddr) -> Option<PendingPlace> {
+        let mut counts = self.counts.lock().ok()?;
+        let count = counts.entry(ip).or_insert(0);
+        if *count >= HANDSHAKES_PER_ADDRESS {
+            return None;
+        }
+        *count += 1;
+        Some(PendingPlace {
+            pending: Arc::clone(self),
+            ip,
+        })
+    }
+}
+
+impl Drop for PendingPlace {
+    fn drop(&mut self) {
+        if let Ok(mut counts) = self.pending.counts.lock()
+            && let Some(count) = counts.get_mut(&self.ip)
+        {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
+}
+
 async fn accept_loop(tcp: TcpListener, shared: Arc<Shared>) {
     let handshakes = Arc::new(Semaphore::new(HANDSHAKES));
+    let pending = Arc::new(Pending::default());
     let mut limiter = Limiter {
         window: Instant::now(),
         counts: HashMap::new(),
@@ -150,21 +199,26 @@ async fn accept_loop(tcp: TcpListener, shared: Arc<Shared>) {
             shared.admission.refused("rate_limited");
             continue;
         }
+        let Some(place) = pending.enter(peer.ip()) else {
+            shared.admission.refused("too_many_pending");
+            continue;
+        };
         let Ok(permit) = Arc::clone(&handshakes).try_acquire_owned() else {
-            shared.admission.refused("rate_limited");
+            shared.admission.refused("too_many_pending");
             continue;
         };
         let shared = Arc::clone(&shared);
         tokio::spawn(async move {
+            let deadline = tokio::time::Instant::now() + HANDSHAKE_TIME;
             let _ = stream.set_nodelay(true);
-            let tls =
-                match tokio::time::timeout(HANDSHAKE_TIME, shared.acceptor.accept(stream)).await {
-                    Ok(Ok(tls)) => tls,
-                    _ => {
-                        shared.admission.refused("tls");
-                        return;
-                    }
-                };
+            let tls = match tokio::time::timeout_at(deadline, shared.acceptor.accept(stream)).await
+            {
+                Ok(Ok(tls)) => tls,
+                _ => {
+                    shared.admission.refused("tls");
+                    return;
+                }
+            };
             let service = hyper::service::service_fn({
                 let shared = Arc::clone(&shared);
                 move |request| {
@@ -175,11 +229,15 @@ async fn accept_loop(tcp: TcpListener, shared: Arc<Shared>) {
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HANDSHAKE_TIME)
+                .keep_alive(false)
                 .max_buf_size(16 << 10)
                 .serve_connection(TokioIo::new(tls), service)
                 .with_upgrades();
-            let _ = tokio::time::timeout(HANDSHAKE_TIME, connection).await;
-            drop(permit);
+            if tokio::time::timeout_at(deadline, connection).await.is_err() {
+                // TLS done, the request still not whole: a slowloris.
+                shared.admission.refused("timeout");
+            }
+            drop((permit, place));
         });
     }
 }
@@ -294,9 +352,17 @@ fn answer(
             return refusal(StatusCode::BAD_REQUEST, "bad_request", &message);
         }
     };
-    if let Err(Refusal::NameTaken(message)) = shared.runners.may_take(&hello.name, &token_id) {
-        shared.admission.refused("name_taken");
-        return refusal(StatusCode::CONFLICT, "name_taken", &message);
+    match shared.runners.may_take(&hello.name, &token_id, peer.ip()) {
+        Ok(()) => {}
+        Err(Refusal::NameTaken(message)) => {
+            shared.admission.refused("name_taken");
+            return refusal(StatusCode::CONFLICT, "name_taken", &message);
+        }
+        Err(Refusal::TokenInUse(message)) => {
+            shared.admission.refused("token_in_use");
+            tracing::warn!(peer = %peer, "a runner token was presented from a second address");
+            return refusal(StatusCode::CONFLICT, "token_in_use", &message);
+        }
     }
     let token = token.unwrap_or_default();
     let upgraded = hyper::upgrade::on(&mut request);
@@ -377,10 +443,12 @@ async fn take_over(
         .initial_connection_window_size(4 << 20)
         .max_frame_size(64 << 10)
         .max_header_list_size(16 << 10)
+        .enable_push(false)
         .handshake::<_, Bytes>(io);
     let (send, mut connection) = match tokio::time::timeout(HANDSHAKE_TIME, handshake).await {
         Ok(Ok(pair)) => pair,
         _ => {
+            shared.admission.refused("handshake");
             tracing::warn!(runner = name, "a pool runner's HTTP/2 handshake failed");
             return;
         }
@@ -400,6 +468,10 @@ async fn take_over(
     {
         Ok(generation) => generation,
         Err(reason) => {
+            // Its HTTP/2 broke the rules (a frame too large, a flood of
+            // CONTINUATION, a reset of a stream never opened) or it never
+            // answered the probe.
+            shared.admission.refused("handshake");
             tracing::warn!(runner = name, "a pool runner could not be probed: {reason}");
             abort.abort();
             return;

@@ -32,6 +32,11 @@ pub const TUNNEL_PATH: &str = "/tunnel";
 /// Bytes a channel buffers between its stream and its reader.
 pub const CHANNEL_BUFFER: usize = 256 << 10;
 
+/// The longest a channel waits for the peer to open its window: a peer
+/// that answers pings but never reads (a window that never opens) gets its
+/// stream reset, rather than holding the channel's task and buffer forever.
+pub const WINDOW_WITHIN: Duration = Duration::from_secs(60);
+
 /// A fresh pipe for one channel: the near end for the caller, the far end
 /// for [`bridge`].
 pub fn pipe() -> (DuplexStream, DuplexStream) {
@@ -65,8 +70,9 @@ async fn upstream(
         let mut rest = Bytes::copy_from_slice(&buffer[..n]);
         while !rest.is_empty() {
             send.reserve_capacity(rest.len());
-            let granted = match std::future::poll_fn(|cx| send.poll_capacity(cx)).await {
-                Some(Ok(granted)) => granted,
+            let capacity = std::future::poll_fn(|cx| send.poll_capacity(cx));
+            let granted = match tokio::time::timeout(WINDOW_WITHIN, capacity).await {
+                Ok(Some(Ok(granted))) => granted,
                 _ => return Err(send),
             };
             if granted == 0 {

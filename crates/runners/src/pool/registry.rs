@@ -18,13 +18,23 @@ pub enum Refusal {
     /// Another runner (declared, built in, or connected with another
     /// token) has the name.
     NameTaken(String),
+    /// The runner is connected with this token from another address, and
+    /// that connection still answers its pings: a copied token does not
+    /// push out the runner it was copied from.
+    TokenInUse(String),
 }
 
 impl Runners {
-    /// Whether a runner connecting as `name` with token `token_id` may take
-    /// that name: not a declared or built-in runner, and not a pool runner
-    /// connected with another token.
-    pub(crate) fn may_take(&self, name: &str, token_id: &str) -> Result<(), Refusal> {
+    /// Whether a runner connecting as `name` with token `token_id` from
+    /// `peer` may take that name: not a declared or built-in runner, not a
+    /// pool runner connected with another token, nor with this one from
+    /// another address.
+    pub(crate) fn may_take(
+        &self,
+        name: &str,
+        token_id: &str,
+        peer: std::net::IpAddr,
+    ) -> Result<(), Refusal> {
         let taken = || Refusal::NameTaken(format!("the runner name `{name}` is taken"));
         if name == config::LOCAL || name == config::AUTO {
             return Err(taken());
@@ -40,11 +50,18 @@ impl Runners {
         match self.host(name) {
             Some(host) => match host.pool() {
                 Some(link) => {
-                    let other =
-                        link.conn.lock().ok().is_some_and(|conn| {
-                            conn.as_ref().is_some_and(|c| c.token_id != token_id)
-                        });
-                    if other { Err(taken()) } else { Ok(()) }
+                    let conn = link.conn.lock().map_err(|_| taken())?;
+                    match conn.as_ref() {
+                        Some(c) if c.token_id != token_id => Err(taken()),
+                        Some(c)
+                            if !c.driver.is_finished() && !same_address(&c.hello.peer, peer) =>
+                        {
+                            Err(Refusal::TokenInUse(format!(
+                                "the runner `{name}` is connected with this token from another address"
+                            )))
+                        }
+                        _ => Ok(()),
+                    }
                 }
                 None => Err(taken()),
             },
@@ -259,4 +276,12 @@ impl Runners {
         }
         list
     }
+}
+
+/// Whether `connected` (the `ip:port` a runner connected from) is `peer`'s
+/// address; a port changes with every connection, an address does not.
+fn same_address(connected: &str, peer: std::net::IpAddr) -> bool {
+    connected
+        .parse::<std::net::SocketAddr>()
+        .is_ok_and(|address| address.ip() == peer)
 }
