@@ -9,6 +9,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -366,11 +367,7 @@ pub fn keep(dir: &Path) -> io::Result<()> {
             });
         }
     }
-    let spool = Arc::new(Mutex::new(
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(dir.join("spool"))?,
-    ));
+    let spool = Arc::new(Spool::open(dir)?);
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
@@ -392,6 +389,7 @@ pub fn keep(dir: &Path) -> io::Result<()> {
         }
     };
     let pgid = child.id();
+    spool.engine.store(pgid, Ordering::SeqCst);
     std::fs::write(dir.join("pgid"), pgid.to_string())?;
     if let (Some(mut stdin), Some(text)) = (child.stdin.take(), header.stdin) {
         std::thread::spawn(move || {
@@ -426,15 +424,15 @@ pub fn keep(dir: &Path) -> io::Result<()> {
     };
     // Marked before the exit goes out: once the server has the exit it may
     // release the spool, and nothing may be written into it after that.
-    std::fs::write(dir.join("exited"), "")?;
+    let marked = std::fs::write(dir.join("exited"), "");
     append(&spool, &Frame::json(Kind::Exit, &exit)?);
-    Ok(())
+    marked
 }
 
 fn pipe_into(
     mut source: impl Read + Send + 'static,
     kind: Kind,
-    spool: Arc<Mutex<std::fs::File>>,
+    spool: Arc<Spool>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let mut buf = vec![0u8; READ_CHUNK];
@@ -447,12 +445,66 @@ fn pipe_into(
     })
 }
 
+/// Space kept aside in the turn's folder so that, once the host's disk is
+/// full, the turn can still say so and spool its exit: a turn whose exit
+/// never reached the spool would be waited for forever.
+const RESERVE_BYTES: usize = 16 * 1024;
+
+/// A turn's spool, and what lets it end cleanly on a full disk.
+struct Spool {
+    file: Mutex<std::fs::File>,
+    reserve: PathBuf,
+    /// The engine's process group, 0 until it started.
+    engine: AtomicU32,
+    full: AtomicBool,
+}
+
+impl Spool {
+    fn open(dir: &Path) -> io::Result<Spool> {
+        let reserve = dir.join("reserve");
+        // Without room for the reserve the turn still runs; it only loses
+        // the clean end on a full disk.
+        let _ = std::fs::write(&reserve, vec![0u8; RESERVE_BYTES]);
+        Ok(Spool {
+            file: Mutex::new(
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(dir.join("spool"))?,
+            ),
+            reserve,
+            engine: AtomicU32::new(0),
+            full: AtomicBool::new(false),
+        })
+    }
+}
+
 /// One whole frame per write, under the lock, so a reader never sees two
-/// frames interleaved.
-fn append(spool: &Mutex<std::fs::File>, frame: &Frame) {
-    if let Ok(mut file) = spool.lock() {
+/// frames interleaved. A write the disk has no room for is cut back to
+/// the last whole frame; then the reserve goes, the turn says why its
+/// output stops there, and its engine is ended, so the exit follows.
+fn append(spool: &Spool, frame: &Frame) {
+    let Ok(mut file) = spool.file.lock() else {
+        return;
+    };
+    if spool.full.load(Ordering::SeqCst) && frame.kind != Kind::Exit {
+        return;
+    }
+    let before = file.metadata().map(|m| m.len()).ok();
+    let Err(e) = file.write_all(&frame.encode()) else {
+        return;
+    };
+    if let Some(before) = before {
+        let _ = file.set_len(before);
+    }
+    spool.full.store(true, Ordering::SeqCst);
+    let _ = std::fs::remove_file(&spool.reserve);
+    let message =
+        format!("the runner host could not write the turn's output ({e}); the turn was stopped\n");
+    let _ = file.write_all(&Frame::new(Kind::Stderr, message.into_bytes()).encode());
+    if frame.kind == Kind::Exit {
         let _ = file.write_all(&frame.encode());
     }
+    signal_group(spool.engine.load(Ordering::SeqCst), libc::SIGKILL);
 }
 
 #[cfg(test)]

@@ -51,13 +51,25 @@ impl Runners {
     }
 
     /// Streams turn `key` on `name` again from its start: a server that
-    /// restarted while the turn ran there reads its whole output anew.
+    /// restarted while the turn ran there reads its whole output anew. A
+    /// runner not reachable yet (a pool runner that has not connected to
+    /// this server since it started) is tried again for up to
+    /// [`RECONNECT_GRACE`], as a dropped connection would be.
     pub async fn attach_turn(&self, name: &str, key: &str) -> Result<RemoteTurn, String> {
         let request = Request::Attach {
             key: key.to_owned(),
             offset: 0,
         };
-        let mut channel = self.open_channel(name, &request).await?;
+        let deadline = tokio::time::Instant::now() + RECONNECT_GRACE;
+        let mut channel = loop {
+            match self.open_channel(name, &request).await {
+                Ok(channel) => break channel,
+                Err(reason) if tokio::time::Instant::now() + RECONNECT_EVERY > deadline => {
+                    return Err(reason);
+                }
+                Err(_) => tokio::time::sleep(RECONNECT_EVERY).await,
+            }
+        };
         let started: Started = channel.reply().await?;
         Ok(self.stream(name, key.to_owned(), started, channel))
     }
