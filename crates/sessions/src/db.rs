@@ -8,67 +8,9 @@ use crate::error::Result;
 use crate::model::{
     Session, Status, StatusEvent, StopReason, TitleSource, Tokens, Trigger, Turn, TurnEnd,
 };
+use crate::session_query::{SESSION_COLUMNS, all_sessions, at, one_session};
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
-
-pub(crate) const SESSION_COLUMNS: &str = "
-    s.id, s.account_id, s.engine, s.engine_kind, s.title, s.cwd, s.prompt, s.status, s.archived,
-    s.agent_driven, s.source_session_id, s.starts_at, s.engine_session_id, s.error,
-    s.max_dollars, s.max_turns, s.created_at, s.updated_at,
-    (SELECT COUNT(*) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT COALESCE(SUM(engine_turns), 0) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT SUM(total_cost_usd) FROM session_turns t
-        WHERE t.session_id = s.id AND t.total_superseded = 0)
-        - (SELECT COALESCE(SUM(inherited_cost_usd), 0) FROM session_turns t
-           WHERE t.session_id = s.id),
-    (SELECT COALESCE(SUM(input_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT COALESCE(SUM(output_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT COUNT(*) FROM session_inputs i WHERE i.session_id = s.id AND i.consumed = 0),
-    (SELECT COALESCE(SUM(cached_input_tokens), 0) FROM session_turns t WHERE t.session_id = s.id),
-    (SELECT json_group_array(c.id ORDER BY c.created_at, c.id) FROM sessions c
-        WHERE c.source_session_id = s.id),
-    (WITH RECURSIVE tree(id) AS (
-        SELECT s.id UNION SELECT c.id FROM sessions c JOIN tree ON c.source_session_id = tree.id)
-     SELECT SUM(iif(t.total_superseded = 0, t.total_cost_usd, NULL))
-            - COALESCE(SUM(t.inherited_cost_usd), 0)
-     FROM session_turns t WHERE t.session_id IN tree),
-    (SELECT json_object('path', w.path, 'branch', w.branch, 'base', w.base,
-        'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
-        'keptReason', w.kept_reason)
-     FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json,
-    s.activity AS activity_json,
-    s.trigger_kind AS trigger_text,
-    s.resume_at AS resume_at,
-    s.engine_version AS engine_version,
-    s.forked_from AS forked_from,
-    s.title_source AS title_source,
-    s.title_history AS title_history,
-    s.archived_at AS archived_at,
-    s.runner AS runner,
-    s.awaiting_approval AS awaiting_approval,
-    s.permission_level AS permission_level,
-    s.judged_turn AS judged_turn,
-    s.asked_turn AS asked_turn";
-
-/// Where [`SESSION_COLUMNS`]' named columns are. A lookup by name compares
-/// the name with every column's, per row: a list of 1,024 sessions did it
-/// twelve times a row. A test checks each against its name.
-pub(crate) mod at {
-    pub(crate) const WORKTREE: usize = 27;
-    pub(crate) const ACTIVITY: usize = 28;
-    pub(crate) const TRIGGER: usize = 29;
-    pub(crate) const RESUME_AT: usize = 30;
-    pub(crate) const ENGINE_VERSION: usize = 31;
-    pub(crate) const FORKED_FROM: usize = 32;
-    pub(crate) const TITLE_SOURCE: usize = 33;
-    pub(crate) const TITLE_HISTORY: usize = 34;
-    pub(crate) const ARCHIVED_AT: usize = 35;
-    pub(crate) const RUNNER: usize = 36;
-    pub(crate) const AWAITING_APPROVAL: usize = 37;
-    pub(crate) const PERMISSION_LEVEL: usize = 38;
-    pub(crate) const JUDGED: usize = 39;
-    pub(crate) const ASKED: usize = 40;
-}
 
 fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
@@ -278,7 +220,8 @@ pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Opti
     // query with its subqueries cost more to parse than to run.
     Ok(tx
         .prepare_cached(&format!(
-            "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1 AND s.account_id = ?2"
+            "SELECT {SESSION_COLUMNS} FROM {} WHERE s.id = ?1 AND s.account_id = ?2",
+            one_session()
         ))?
         .query_row([id, account], session_from_row)
         .optional()?)
@@ -288,7 +231,8 @@ pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Opti
 pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>> {
     Ok(tx
         .prepare_cached(&format!(
-            "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1"
+            "SELECT {SESSION_COLUMNS} FROM {} WHERE s.id = ?1",
+            one_session()
         ))?
         .query_row([id], session_from_row)
         .optional()?)
@@ -296,8 +240,9 @@ pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>
 
 pub fn list_sessions(tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
     let mut stmt = tx.prepare_cached(&format!(
-        "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.account_id = ?1
-         ORDER BY s.created_at DESC, s.id DESC"
+        "SELECT {SESSION_COLUMNS} FROM {} WHERE s.account_id = ?1
+         ORDER BY s.created_at DESC, s.id DESC",
+        all_sessions()
     ))?;
     let rows = stmt.query_map([account], session_from_row)?;
     Ok(rows.collect::<store::rusqlite::Result<_>>()?)

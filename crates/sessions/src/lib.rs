@@ -71,6 +71,7 @@ mod recovery;
 mod remote_turn;
 mod returning;
 mod schema;
+mod session_query;
 /// The sessions' tables, migrated by the supervisor apart from the start-up list;
 /// the upgrade test (crates/app/tests/upgrades.rs) needs the whole schema.
 pub use schema::MIGRATIONS;

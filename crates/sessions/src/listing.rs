@@ -134,7 +134,7 @@ impl Supervisor {
 mod tests {
     use store::Db;
 
-    use crate::db::{SESSION_COLUMNS, at};
+    use crate::session_query::{SESSION_COLUMNS, all_sessions, at};
 
     #[test]
     fn each_column_read_by_place_is_the_one_named() {
@@ -159,7 +159,7 @@ mod tests {
             ("asked_turn", at::ASKED),
         ];
         db.read(|tx| {
-            let stmt = tx.prepare(&format!("SELECT {SESSION_COLUMNS} FROM sessions s"))?;
+            let stmt = tx.prepare(&format!("SELECT {SESSION_COLUMNS} FROM {}", all_sessions()))?;
             for (name, place) in places {
                 assert_eq!(stmt.column_index(name)?, place, "{name}");
             }
