@@ -106,19 +106,8 @@ fn watch_sessions(app: &App) {
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
             };
-            if app.apps.known_place(&update.session_id).is_none() {
-                continue;
-            }
-            let ended = match app
-                .sessions
-                .get(&update.account_id, &update.session_id)
-                .await
-            {
-                Ok(session) => session.archived || session.status == sessions::Status::Stopped,
-                Err(sessions::SessionError::NotFound) => true,
-                Err(_) => false,
-            };
-            if ended {
+            let ended = update.archived || update.status == sessions::Status::Stopped;
+            if ended && app.apps.known_place(&update.session_id).is_some() {
                 end_session_apps(&app, &update.session_id).await;
             }
         }

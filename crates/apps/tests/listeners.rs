@@ -4,47 +4,20 @@
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use apps::listeners::{SESSION_VARIABLE, scan};
 
-/// A server process, killed when the test ends however it ends.
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(session: Option<&str>) -> Server {
-    let mut command = Command::new("python3");
-    command
-        .args(["-u", "-m", "http.server", "0", "--bind", "127.0.0.1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    match session {
-        Some(id) => command.env(SESSION_VARIABLE, id),
-        None => command.env_remove(SESSION_VARIABLE),
-    };
-    let mut child = command.spawn().unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    // "Serving HTTP on 127.0.0.1 port 38123 (http://127.0.0.1:38123/) ..."
-    let port = line
-        .split(" port ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|port| port.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
-    Server { child, port }
+/// `http.server` with the session's variable set to `session`, or unset.
+fn serve(session: Option<&str>) -> test_servers::Server {
+    test_servers::serve_directory_with(Path::new("."), |command| {
+        match session {
+            Some(id) => command.env(SESSION_VARIABLE, id),
+            None => command.env_remove(SESSION_VARIABLE),
+        };
+    })
 }
 
 #[test]
@@ -75,7 +48,7 @@ fn a_sessions_server_is_found_and_a_stranger_never_is() {
         .find(|l| l.port == ours.port)
         .unwrap_or_else(|| panic!("{} not in {found:?}", ours.port));
     assert_eq!(listener.session_id, "s1");
-    assert_eq!(listener.pid, ours.child.id());
+    assert_eq!(listener.pid, ours.pid());
     assert!(
         listener.command.contains("python3 -u -m http.server 0"),
         "{}",

@@ -5,58 +5,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
 use common::TestServer;
 use serde_json::json;
-
-struct FileServer {
-    child: Child,
-    port: u16,
-}
-
-impl FileServer {
-    fn serve(directory: &std::path::Path) -> Self {
-        let mut child = Command::new("python3")
-            .args([
-                "-u",
-                "-m",
-                "http.server",
-                "0",
-                "--bind",
-                "127.0.0.1",
-                "--directory",
-            ])
-            .arg(directory)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .split(" port ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"));
-        Self { child, port }
-    }
-
-    fn url(&self, name: &str) -> String {
-        format!("http://127.0.0.1:{}/{name}", self.port)
-    }
-}
-
-impl Drop for FileServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn a_pasted_url_comes_back_as_markdown_and_bad_ones_are_refused() {
@@ -72,7 +22,7 @@ fn a_pasted_url_comes_back_as_markdown_and_bad_ones_are_refused() {
         b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
     )
     .unwrap();
-    let files = FileServer::serve(site.path());
+    let files = test_servers::serve_directory(site.path());
     let server = TestServer::start();
 
     let page = server.call(

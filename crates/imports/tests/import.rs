@@ -2,61 +2,11 @@
 //! serving a web page, a Markdown file, a PDF, a PNG and a file over the
 //! limit, and a socket that answers too slowly.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use imports::{ImportError, Limits, import_url};
-
-/// `python3 -m http.server` on a free port, stopped when dropped.
-struct FileServer {
-    child: Child,
-    port: u16,
-}
-
-impl FileServer {
-    fn serve(directory: &Path) -> Self {
-        let mut child = Command::new("python3")
-            .args([
-                "-u",
-                "-m",
-                "http.server",
-                "0",
-                "--bind",
-                "127.0.0.1",
-                "--directory",
-            ])
-            .arg(directory)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .split(" port ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"));
-        Self { child, port }
-    }
-
-    fn url(&self, name: &str) -> String {
-        format!("http://127.0.0.1:{}/{name}", self.port)
-    }
-}
-
-impl Drop for FileServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn limits() -> Limits {
     Limits {
@@ -105,7 +55,7 @@ fn pdf_saying(text: &str) -> Vec<u8> {
     pdf
 }
 
-fn fixtures() -> (tempfile::TempDir, FileServer) {
+fn fixtures() -> (tempfile::TempDir, test_servers::Server) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("page.html"),
@@ -128,7 +78,7 @@ fn fixtures() -> (tempfile::TempDir, FileServer) {
     )
     .unwrap();
     std::fs::write(dir.path().join("huge.txt"), "x".repeat(200 * 1024)).unwrap();
-    let server = FileServer::serve(dir.path());
+    let server = test_servers::serve_directory(dir.path());
     (dir, server)
 }
 

@@ -11,9 +11,9 @@
 //! on a runner host, so the binary answers that (and `runner --stdio`) too.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use runners::wire::{self, AppStart, AppStarted, AppState, Confine, Frame, Kind, Request};
@@ -140,44 +140,13 @@ async fn ask<T: for<'de> serde::Deserialize<'de>>(request: &Request) -> Result<T
     }
 }
 
-/// Python's `http.server` on a port of its choosing, serving `dir`.
-struct HttpServer {
-    child: Child,
-    port: u16,
-}
-
-impl HttpServer {
-    fn start(dir: &Path, session: Option<&str>) -> HttpServer {
-        let mut child = Command::new("python3")
-            .args(["-u", "-m", "http.server", "0", "--bind", "127.0.0.1"])
-            .current_dir(dir)
+/// Python's `http.server` serving `dir`, in `session` or in none.
+fn http_server(dir: &Path, session: Option<&str>) -> test_servers::Server {
+    test_servers::serve_directory_with(dir, |command| {
+        command
             .env_remove("APP_SESSION_ID")
-            .envs(session.map(|id| ("APP_SESSION_ID", id)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        // "Serving HTTP on 127.0.0.1 port 43567 (http://127.0.0.1:43567/) ..."
-        let port = line
-            .split_whitespace()
-            .skip_while(|word| *word != "port")
-            .nth(1)
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"));
-        HttpServer { child, port }
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+            .envs(session.map(|id| ("APP_SESSION_ID", id)));
+    })
 }
 
 /// A folder with `hello.txt` and a 2 MiB `big.bin` of every byte value.
@@ -200,7 +169,7 @@ fn body(response: &[u8]) -> &[u8] {
 
 fn connect_relays_a_real_http_exchange_byte_for_byte() {
     let site = site();
-    let server = HttpServer::start(site.path(), None);
+    let server = http_server(site.path(), None);
     runtime().block_on(async {
         for (path, expected) in [
             (
@@ -298,8 +267,8 @@ fn connect_to_a_port_nothing_listens_on_is_an_error_frame() {
 fn listeners_finds_the_sessions_server_and_no_other() {
     let site = site();
     let session = format!("s{}", std::process::id());
-    let ours = HttpServer::start(site.path(), Some(&session));
-    let other = HttpServer::start(site.path(), None);
+    let ours = http_server(site.path(), Some(&session));
+    let other = http_server(site.path(), None);
     runtime().block_on(async {
         let found: Vec<wire::Listening> = ask(&Request::Listeners {
             session_ids: vec![session.clone()],
@@ -309,7 +278,7 @@ fn listeners_finds_the_sessions_server_and_no_other() {
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].session_id, session);
         assert_eq!(found[0].port, ours.port);
-        assert_eq!(found[0].pid, ours.child.id());
+        assert_eq!(found[0].pid, ours.pid());
         assert!(found[0].command.contains("http.server"), "{found:?}");
         assert!(found.iter().all(|l| l.port != other.port));
     });

@@ -111,6 +111,10 @@ pub struct SessionUpdate {
     /// (not another change, nor a restart restoring the status it had), so a
     /// listener that acts once per turn end acts once.
     pub moved: bool,
+    /// This update is the session's archiving, recorded just now, so a
+    /// listener that ends what an archived session leaves behind (its apps)
+    /// need not read the session back on every update to learn it.
+    pub archived: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -265,19 +269,35 @@ impl Inner {
         self.send_update(id, account_id, status, false);
     }
 
+    /// The session's archiving, once it is recorded.
+    pub(crate) fn announce_archived(&self, id: &str, account_id: &str, status: Status) {
+        self.send(SessionUpdate {
+            session_id: id.to_owned(),
+            account_id: account_id.to_owned(),
+            status,
+            moved: false,
+            archived: true,
+        });
+    }
+
     /// A move recorded by a caller's own transaction.
     pub(crate) fn send_moved(&self, id: &str, account_id: &str, status: Status) {
         self.send_update(id, account_id, status, true);
     }
 
     pub(crate) fn send_update(&self, id: &str, account_id: &str, status: Status, moved: bool) {
-        // Nobody listening is not an error.
-        let _ = self.updates.send(SessionUpdate {
+        self.send(SessionUpdate {
             session_id: id.to_owned(),
             account_id: account_id.to_owned(),
             status,
             moved,
+            archived: false,
         });
+    }
+
+    fn send(&self, update: SessionUpdate) {
+        // Nobody listening is not an error.
+        let _ = self.updates.send(update);
     }
 
     pub(crate) fn live(&self) -> MutexGuard<'_, HashMap<String, Live>> {

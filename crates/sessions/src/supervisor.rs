@@ -461,7 +461,7 @@ impl Supervisor {
         isolation::release(&self.inner, &caller.account_id, id).await?;
         let session = self.get(&caller.account_id, id).await?;
         self.inner
-            .announce(&session.id, &session.account_id, session.status);
+            .announce_archived(&session.id, &session.account_id, session.status);
         Ok(session)
     }
 

@@ -6,7 +6,7 @@ pub mod websocket;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Stdio;
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use app_proxy::{ConnectError, Connecting, Listed, Lookup, Options, Routes, Target};
@@ -15,9 +15,8 @@ use http::{HeaderMap, Request, StatusCode};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::process::{Child, Command};
 use tokio::sync::oneshot;
 
 pub const UI_COOKIE: &str = "switchboard_ui";
@@ -139,52 +138,15 @@ pub async fn start_proxy(routes: Arc<TestRoutes>) -> RunningProxy {
 }
 
 /// A child process killed when dropped, with the port it said it listens on.
-pub struct Upstream {
-    pub port: u16,
-    _child: Child,
-}
-
-async fn spawn_until_port(mut command: Command, marker: &str) -> Upstream {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    loop {
-        let line = lines
-            .next_line()
-            .await
-            .unwrap()
-            .expect("the upstream printed its port");
-        if let Some((_, rest)) = line.split_once(marker) {
-            let port = rest.split_whitespace().next().unwrap().parse().unwrap();
-            // Keep reading so the child never blocks on a full pipe.
-            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-            return Upstream {
-                port,
-                _child: child,
-            };
-        }
-    }
-}
+pub type Upstream = test_servers::Server;
 
 /// `python3 -m http.server` serving `directory` on a free port.
 pub async fn python_server(directory: &Path) -> Upstream {
-    let mut command = Command::new("python3");
-    command
-        .args([
-            "-u",
-            "-m",
-            "http.server",
-            "0",
-            "--bind",
-            "127.0.0.1",
-            "--directory",
-        ])
-        .arg(directory);
-    spawn_until_port(command, " port ").await
+    let directory = directory.to_owned();
+    // Waiting for the port line blocks: off the runtime's thread.
+    tokio::task::spawn_blocking(move || test_servers::serve_directory(&directory))
+        .await
+        .unwrap()
 }
 
 /// The Node fixture (`tests/fixtures/app.js`) on a free port.
@@ -194,7 +156,9 @@ pub async fn node_server() -> Upstream {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/app.js"
     ));
-    spawn_until_port(command, "listening on ").await
+    tokio::task::spawn_blocking(move || test_servers::Server::start(command, "listening on "))
+        .await
+        .unwrap()
 }
 
 /// A port nothing listens on (bound, then let go).
