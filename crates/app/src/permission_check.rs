@@ -314,7 +314,7 @@ async fn finish(state: &App, session: &Session, done: Settled) -> AppResult<Chec
     })
 }
 
-fn announce(state: &App, account_id: &str, approval: &Approval) {
+pub(crate) fn announce(state: &App, account_id: &str, approval: &Approval) {
     state.events.publish(
         Audience::Account(account_id.to_owned()),
         Name::Approval,

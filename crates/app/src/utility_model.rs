@@ -95,7 +95,8 @@ pub fn cap(state: &App, feature: Feature) -> Option<f64> {
         | Feature::Catches
         | Feature::ArchiveDigest
         | Feature::EmailPrescreen
-        | Feature::Review => None,
+        | Feature::Review
+        | Feature::ImageBridge => None,
     }
 }
 
@@ -160,5 +161,6 @@ fn describe(feature: Feature) -> &'static str {
         Feature::ForensicsDeep => "The forensics deep analysis",
         Feature::EmailPrescreen => "The inbound email prescreen",
         Feature::Review => "Reviews of returned work",
+        Feature::ImageBridge => "Image descriptions for text-only models",
     }
 }

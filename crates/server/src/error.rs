@@ -662,6 +662,36 @@ impl From<imports::ImportError> for ApiError {
     }
 }
 
+impl From<attachments::AttachmentError> for ApiError {
+    fn from(error: attachments::AttachmentError) -> Self {
+        use attachments::AttachmentError as E;
+        let message = error.to_string();
+        match error {
+            E::UnsupportedType(_) | E::NotThatType(_) => ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                message,
+            ),
+            E::TooLarge { .. } => {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", message)
+            }
+            E::Empty => ApiError::bad_request("invalid_request", message),
+            E::NotFound(_) => ApiError::bad_request("attachment_not_found", message),
+            E::Io(e) => ApiError::internal(e),
+        }
+    }
+}
+
+impl From<app::image_turns::ImageTurnError> for ApiError {
+    fn from(error: app::image_turns::ImageTurnError) -> Self {
+        use app::image_turns::ImageTurnError as E;
+        match error {
+            E::NotSupported(message) => ApiError::bad_request("image_not_supported", message),
+            E::Attachment(e) => e.into(),
+        }
+    }
+}
+
 /// SQLite's `SQLITE_FULL` or the OS's `ENOSPC` anywhere in the chain. Some
 /// feature errors keep only their cause's text, hence the message check.
 fn is_storage_full(error: &dyn std::error::Error) -> bool {

@@ -20,6 +20,8 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// A webhook delivery's ceiling: ample for CI and alerting payloads.
 pub const MAX_HOOK_BODY_BYTES: usize = 256 * 1024;
 const HOOKS_PREFIX: &str = "/hooks/";
+/// The image upload's path on the control server and under the UI's `/api`.
+const ATTACHMENT_PATHS: [&str; 2] = ["/attachments", "/api/attachments"];
 
 /// What one listener accepts as `Host` and `Origin`.
 #[derive(Debug, Clone)]
@@ -117,6 +119,12 @@ pub async fn check_request(
         .into_response();
     }
     let hook = allow.hooks && request.uri().path().starts_with(HOOKS_PREFIX);
+    if request.method() == Method::POST && ATTACHMENT_PATHS.contains(&request.uri().path()) {
+        return match upload_refusal(headers) {
+            Some(refusal) => refusal.into_response(),
+            None => next.run(request).await,
+        };
+    }
     match body_refusal(request.method(), headers, hook) {
         None => next.run(request).await,
         Some(Refusal::Now(refusal)) => refusal.into_response(),
@@ -204,6 +212,37 @@ fn body_refusal(method: &Method, headers: &HeaderMap, hook: bool) -> Option<Refu
         });
     }
     None
+}
+
+/// An image upload's headers: an image type (the route checks which one
+/// against the bytes) and a declared length within the ceiling; a chunked
+/// body that outgrows it is the route's 413.
+fn upload_refusal(headers: &HeaderMap) -> Option<ApiError> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|l| l > attachments::MAX_BYTES as u64) {
+        return Some(attachment_too_large());
+    }
+    let image = content_type(headers).is_some_and(|essence| essence.starts_with("image/"));
+    (!image).then(|| {
+        ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "An attachment is sent as its raw bytes with Content-Type image/png, image/jpeg, \
+             image/gif or image/webp.",
+        )
+    })
+}
+
+/// The 413 of an image over the attachments' ceiling.
+pub fn attachment_too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload_too_large",
+        "An attached image may be at most 10 MiB.",
+    )
 }
 
 /// The 413 of a webhook delivery over [`MAX_HOOK_BODY_BYTES`] (the route

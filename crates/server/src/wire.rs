@@ -297,6 +297,24 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::
 #[serde(deny_unknown_fields)]
 pub struct SessionMessage {
     pub text: String,
+    /// Images of `POST /attachments`, by id: the engine reads them, or a
+    /// vision model's brief of each (`imageBridgeMode`, docs/attachments.md).
+    #[serde(default)]
+    #[ts(optional)]
+    pub attachments: Option<Vec<String>>,
+}
+
+/// What `POST /sessions` carries: the spawn, and the images of its first
+/// turn.
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpawnWithAttachments {
+    #[serde(flatten)]
+    pub request: sessions::SpawnRequest,
+    /// Images of `POST /attachments`, by id, for the first turn.
+    #[serde(default)]
+    #[ts(optional)]
+    pub attachments: Option<Vec<String>>,
 }
 
 /// `POST /sessions/<id>/stop`: no body, or `{"tree": false}`, stops the
@@ -659,4 +677,18 @@ pub struct AskQuestion {
 #[serde(rename_all = "camelCase")]
 pub struct AskStarted {
     pub session_id: String,
+}
+
+/// A pause or archive an agent token asked for that is not done yet (202).
+#[derive(Debug, Clone, Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LifecycleDeferred {
+    /// The approval it waits for: an agent at `read_only` asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub approval: Option<permissions::Approval>,
+    /// `true`: the session archives itself once the turn it asked from ends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub archive_at_turn_end: Option<bool>,
 }

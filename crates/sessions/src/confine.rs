@@ -51,7 +51,12 @@ impl Confinement<'_> {
         let exceptions = if self.session_id.is_empty() {
             Vec::new()
         } else {
-            vec![self.data_dir.join("worktrees").join(self.session_id)]
+            // Images attached to a turn (docs/attachments.md) are read
+            // from there by the engine's own tools.
+            vec![
+                self.data_dir.join("worktrees").join(self.session_id),
+                self.data_dir.join("attachments"),
+            ]
         };
         sandbox::Policy {
             hidden,
@@ -165,7 +170,10 @@ mod tests {
         };
         assert_eq!(
             confinement("s1").policy().exceptions,
-            [Path::new("/data/worktrees/s1")]
+            [
+                Path::new("/data/worktrees/s1"),
+                Path::new("/data/attachments")
+            ]
         );
         let outside = confinement("").policy();
         assert_eq!(outside.hidden, [Path::new("/data")]);

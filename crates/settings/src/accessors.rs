@@ -774,8 +774,6 @@ impl SettingsStore {
     }
 
     /// On: a finished session may archive itself immediately even when the pause/snooze/archive approval requirement is on, with nothing in the inbox. Only self-archiving is exempt; archiving another session over the CLI still asks. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn session_self_archive_without_approval(&self) -> bool {
         self.toggle_at(30)
     }
@@ -871,8 +869,6 @@ impl SettingsStore {
     }
 
     /// When the selected model cannot see images, send attachments to a vision-capable model first and pass a text brief. Extra model call. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn image_bridge_mode(&self) -> ImageBridgeMode {
         ImageBridgeMode::from_name(&self.text_at(49)).unwrap_or(ImageBridgeMode::Off)
     }

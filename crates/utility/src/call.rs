@@ -20,10 +20,12 @@ pub enum Feature {
     EmailPrescreen,
     /// A reviewer engine's findings over work that came back.
     Review,
+    /// An attached image described for a model that cannot see it.
+    ImageBridge,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 7] = [
+    pub const ALL: [Feature; 8] = [
         Feature::Title,
         Feature::Catches,
         Feature::WeeklySummary,
@@ -31,6 +33,7 @@ impl Feature {
         Feature::ForensicsDeep,
         Feature::EmailPrescreen,
         Feature::Review,
+        Feature::ImageBridge,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -42,6 +45,7 @@ impl Feature {
             Feature::ForensicsDeep => "forensics_deep",
             Feature::EmailPrescreen => "email_prescreen",
             Feature::Review => "review",
+            Feature::ImageBridge => "image_bridge",
         }
     }
 

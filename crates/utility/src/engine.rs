@@ -18,7 +18,7 @@ use serde_json::Value;
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
-use crate::Answer;
+use crate::answer::Answer;
 use crate::model::Model;
 
 /// Which CLI the engine is.
@@ -40,6 +40,13 @@ pub struct Engine {
     /// Where the kernel cannot confine the CLI, run it unconfined rather
     /// than fail the call (the engine's own `unsafe_allow_unsandboxed`).
     pub unsafe_allow_unsandboxed: bool,
+}
+
+/// An image a call carries, as the CLI can read it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ImageInput<'a> {
+    pub path: &'a Path,
+    pub media_type: &'a str,
 }
 
 /// What one run produced.
@@ -65,17 +72,32 @@ agents. You have no tools. Answer exactly in the format asked, with nothing else
 impl Engine {
     /// The engine's own arguments come first, so that the ones a utility
     /// call depends on (no tools, the feature's model) win over a model or
-    /// format the engine's sessions are configured with.
-    pub(crate) fn argv(&self, model: Model<'_>) -> Vec<String> {
+    /// format the engine's sessions are configured with. `image` is the
+    /// file Codex attaches (`--image`); Claude Code takes an image as a
+    /// content block of a stream-json message on stdin instead.
+    pub(crate) fn argv(&self, model: Model<'_>, image: Option<&ImageInput<'_>>) -> Vec<String> {
         let mut argv = self.program.clone();
         match self.kind {
             EngineKind::Claude => {
                 argv.push("-p".to_owned());
                 argv.extend(self.args.iter().cloned());
+                // Stream-json input needs stream-json output, which `-p`
+                // prints only with `--verbose`; the last line is the same
+                // `result` object `json` prints alone.
+                let formats: &[&str] = if image.is_some() {
+                    &[
+                        "--input-format",
+                        "stream-json",
+                        "--output-format",
+                        "stream-json",
+                        "--verbose",
+                    ]
+                } else {
+                    &["--output-format", "json"]
+                };
+                argv.extend(formats.iter().map(|word| (*word).to_owned()));
                 argv.extend(
                     [
-                        "--output-format",
-                        "json",
                         "--tools",
                         "",
                         "--strict-mcp-config",
@@ -95,8 +117,16 @@ impl Engine {
                 argv.extend(
                     ["exec", "--json", "--skip-git-repo-check", "--ephemeral"].map(str::to_owned),
                 );
-                argv.extend(self.args.iter().cloned());
+                // Codex refuses `--model` given twice: a model the call
+                // names replaces the one of the engine's arguments.
+                let named = matches!(model, Model::Named(_));
+                argv.extend(without_model(&self.args, named));
                 argv.extend(["--sandbox", "read-only"].map(str::to_owned));
+                if let Some(image) = image {
+                    // One `=` word: `--image` takes several files, and would
+                    // read the `-` that follows as one.
+                    argv.push(format!("--image={}", image.path.display()));
+                }
                 match model {
                     Model::Named(model) => argv.extend(["--model".to_owned(), model.to_owned()]),
                     Model::Small => argv.extend(["-c".to_owned(), CODEX_SMALL_EFFORT.to_owned()]),
@@ -115,12 +145,17 @@ impl Engine {
     pub(crate) async fn run(
         &self,
         prompt: &str,
+        image: Option<&ImageInput<'_>>,
         model: Model<'_>,
         workdir: &Path,
         policy: &sandbox::Policy,
         timeout: Duration,
     ) -> Result<Reply, String> {
-        let argv = self.argv(model);
+        let argv = self.argv(model, image);
+        let stdin = match (self.kind, image) {
+            (EngineKind::Claude, Some(image)) => claude_image_message(prompt, image)?,
+            _ => prompt.to_owned(),
+        };
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| format!("engine `{}` has no command", self.name))?;
@@ -153,10 +188,11 @@ impl Engine {
         let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start {program}: {e}"))?;
+        let stdin_text = stdin;
         if let Some(mut stdin) = child.stdin.take() {
             // A CLI that exits before reading (a bad key, a bad flag) closes
             // the pipe: its exit and output say why, not the broken pipe.
-            match stdin.write_all(prompt.as_bytes()).await {
+            match stdin.write_all(stdin_text.as_bytes()).await {
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                     return Err(format!("cannot write the prompt to {program}: {e}"));
                 }
@@ -189,6 +225,43 @@ impl Engine {
             )),
         }
     }
+}
+
+/// `args` without their `-m X`, `--model X` and `--model=X` when `drop`.
+fn without_model(args: &[String], drop: bool) -> Vec<String> {
+    if !drop {
+        return args.to_vec();
+    }
+    let mut kept = Vec::with_capacity(args.len());
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "-m" || word == "--model" {
+            words.next();
+        } else if !word.starts_with("--model=") {
+            kept.push(word.clone());
+        }
+    }
+    kept
+}
+
+/// The one user message of a stream-json input: the image as a base64
+/// content block, then the question, as the Messages API takes them.
+fn claude_image_message(prompt: &str, image: &ImageInput<'_>) -> Result<String, String> {
+    use base64::Engine as _;
+    let bytes = std::fs::read(image.path)
+        .map_err(|e| format!("cannot read the image {}: {e}", image.path.display()))?;
+    let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let message = serde_json::json!({
+        "type": "user",
+        "message": {
+            "role": "user",
+            "content": [
+                {"type": "image", "source": {"type": "base64", "media_type": image.media_type, "data": data}},
+                {"type": "text", "text": prompt},
+            ],
+        },
+    });
+    Ok(format!("{message}\n"))
 }
 
 /// The CLI's group goes with it: a node CLI may have started helpers.
@@ -336,7 +409,7 @@ mod tests {
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
         };
-        let argv = engine.argv(Model::Named("haiku"));
+        let argv = engine.argv(Model::Named("haiku"), None);
         let models: Vec<usize> = argv
             .iter()
             .enumerate()
@@ -352,7 +425,7 @@ mod tests {
             args: vec![],
             ..engine
         };
-        let argv = codex.argv(Model::Small);
+        let argv = codex.argv(Model::Small, None);
         assert_eq!(argv.last().map(String::as_str), Some("-"));
         assert!(argv.contains(&"read-only".to_owned()));
     }
@@ -367,7 +440,7 @@ mod tests {
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
         };
-        let argv = claude.argv(Model::Small);
+        let argv = claude.argv(Model::Small, None);
         let last_model = argv.iter().rposition(|a| a == "--model").unwrap();
         assert_eq!(argv[last_model + 1], "haiku");
         let codex = Engine {
@@ -376,13 +449,30 @@ mod tests {
             args: vec![],
             ..claude
         };
-        let argv = codex.argv(Model::Small);
+        let argv = codex.argv(Model::Small, None);
         let config = argv.iter().position(|a| a == "-c").unwrap();
         assert_eq!(argv[config + 1], "model_reasoning_effort=\"low\"");
         assert!(!argv.contains(&"--model".to_owned()));
-        let named = codex.argv(Model::Named("gpt-5.5"));
+        let named = codex.argv(Model::Named("gpt-5.5"), None);
         assert!(!named.contains(&"-c".to_owned()));
         assert!(named.contains(&"gpt-5.5".to_owned()));
+        let text_only = Engine {
+            args: vec!["-m".into(), "gpt-oss-20b".into(), "--model=o3-mini".into()],
+            ..codex.clone()
+        };
+        let named = text_only.argv(Model::Named("gpt-5"), None);
+        assert_eq!(
+            named.iter().filter(|a| *a == "--model").count(),
+            1,
+            "{named:?}"
+        );
+        assert!(
+            !named
+                .iter()
+                .any(|a| a.contains("gpt-oss") || a.contains("o3-mini"))
+        );
+        let own = text_only.argv(Model::EngineDefault, None);
+        assert!(own.contains(&"gpt-oss-20b".to_owned()));
     }
 
     #[test]
@@ -395,7 +485,7 @@ mod tests {
             env: BTreeMap::new(),
             unsafe_allow_unsandboxed: false,
         };
-        let argv = reviewer.argv(Model::EngineDefault);
+        let argv = reviewer.argv(Model::EngineDefault, None);
         let last_model = argv.iter().rposition(|a| a == "--model").unwrap();
         assert_eq!(argv[last_model + 1], "opus");
         let codex = Engine {
@@ -403,7 +493,7 @@ mod tests {
             args: vec![],
             ..reviewer
         };
-        let argv = codex.argv(Model::EngineDefault);
+        let argv = codex.argv(Model::EngineDefault, None);
         assert!(!argv.contains(&"-c".to_owned()) && !argv.contains(&"--model".to_owned()));
     }
 }

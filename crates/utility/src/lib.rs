@@ -18,6 +18,7 @@
 //! recorded. Knows nothing of HTTP, settings or sessions: the caller passes
 //! the engine, the model and the budget.
 
+mod answer;
 mod call;
 mod engine;
 mod ledger;
@@ -33,7 +34,9 @@ use serde_json::Value;
 use store::Db;
 use time::OffsetDateTime;
 
+pub use answer::Answer;
 pub use call::{Feature, Outcome, UtilityCall};
+use engine::ImageInput;
 pub use engine::{Engine, EngineKind};
 pub use ledger::{FeatureSpend, MIGRATIONS};
 use model::Model;
@@ -69,15 +72,6 @@ pub struct Ask<'a> {
     pub model: Option<&'a str>,
     pub prompt: &'a str,
     pub budget: Budget,
-}
-
-/// A successful call's text and what it cost.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
-    pub text: String,
-    pub cost_usd: Option<f64>,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -155,6 +149,52 @@ impl Utility {
         self.run(&engine, model, ask, ask.prompt)
             .await
             .map(|(answer, _)| answer)
+    }
+
+    /// Asks about an image (`image`, of `media_type`): Claude Code gets it
+    /// as a content block of a stream-json message, Codex as `--image` of
+    /// a copy in the call's own folder, the one place its sandbox lets it
+    /// read. `ask.model` must see images; `None` asks the engine's small
+    /// model, which does (Claude Haiku 4.5, Codex's default).
+    pub async fn describe_image(
+        &self,
+        ask: &Ask<'_>,
+        image: &Path,
+        media_type: &str,
+    ) -> Result<Answer, UtilityError> {
+        let engine = self.admit(ask).await?;
+        let model = ask.model.map_or(Model::Small, Model::Named);
+        let copy = match engine.kind {
+            EngineKind::Codex => Some(self.copy_into_workdir(image).await?),
+            EngineKind::Claude => None,
+        };
+        let input = ImageInput {
+            path: copy.as_deref().unwrap_or(image),
+            media_type,
+        };
+        let result = self
+            .run_with(&engine, model, ask, ask.prompt, Some(&input))
+            .await;
+        if let Some(copy) = copy {
+            // A copy left behind is only disk space; the call's answer matters more.
+            let _ = tokio::fs::remove_file(copy).await;
+        }
+        result.map(|(answer, _)| answer)
+    }
+
+    async fn copy_into_workdir(&self, image: &Path) -> Result<PathBuf, UtilityError> {
+        let name = image
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "image".to_owned());
+        let copy = self
+            .workdir
+            .join(format!("{}-{name}", uuid::Uuid::now_v7()));
+        tokio::fs::create_dir_all(&self.workdir)
+            .await
+            .and(tokio::fs::copy(image, &copy).await.map(drop))
+            .map_err(|e| UtilityError::Failed(format!("cannot copy {}: {e}", image.display())))?;
+        Ok(copy)
     }
 
     /// Asks for JSON of type `T`, described to the model by `schema`; an
@@ -306,10 +346,28 @@ impl Utility {
         ask: &Ask<'_>,
         prompt: &str,
     ) -> Result<(Answer, String), UtilityError> {
+        self.run_with(engine, model, ask, prompt, None).await
+    }
+
+    async fn run_with(
+        &self,
+        engine: &Engine,
+        model: Model<'_>,
+        ask: &Ask<'_>,
+        prompt: &str,
+        image: Option<&ImageInput<'_>>,
+    ) -> Result<(Answer, String), UtilityError> {
         let started = Instant::now();
         let at = self.clock.timestamp();
         let result = engine
-            .run(prompt, model, &self.workdir, &self.policy, self.timeout)
+            .run(
+                prompt,
+                image,
+                model,
+                &self.workdir,
+                &self.policy,
+                self.timeout,
+            )
             .await;
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let id = uuid::Uuid::now_v7().to_string();

@@ -318,3 +318,41 @@ async fn the_cli_cannot_reach_the_data_directory() {
     assert!(!reason.contains("secret"), "{reason}");
     assert!(!data.join("planted").exists());
 }
+
+#[tokio::test]
+async fn an_image_goes_to_claude_code_as_a_content_block_and_is_recorded() {
+    let w = world(&[r#""A red square.""#], 0.001);
+    let image = w.dir.path().join("shot.png");
+    std::fs::write(&image, b"\x89PNG\r\n\x1a\nrest").unwrap();
+    let ask = Ask {
+        feature: Feature::ImageBridge,
+        model: None,
+        prompt: "Describe this image.",
+        budget: Budget::unlimited(w.clock.now()),
+    };
+    let answer = w
+        .utility
+        .describe_image(&ask, &image, "image/png")
+        .await
+        .unwrap();
+    assert_eq!(answer.text, "A red square.");
+    let args = std::fs::read_to_string(w.dir.path().join("args-1")).unwrap();
+    assert!(
+        args.contains("--input-format stream-json --output-format stream-json --verbose"),
+        "{args}"
+    );
+    let stdin = std::fs::read_to_string(w.dir.path().join("prompt-1")).unwrap();
+    let message: serde_json::Value = serde_json::from_str(stdin.trim()).unwrap();
+    let content = &message["message"]["content"];
+    assert_eq!(content[0]["type"], "image");
+    assert_eq!(content[0]["source"]["media_type"], "image/png");
+    assert_eq!(content[0]["source"]["data"], "iVBORw0KGgpyZXN0");
+    assert_eq!(content[1]["text"], "Describe this image.");
+    let calls = w
+        .utility
+        .calls(Some(Feature::ImageBridge), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].outcome, Outcome::Ok);
+}

@@ -16,6 +16,7 @@ mod codex;
 mod email;
 mod find_batching;
 mod forks;
+mod image_bridge;
 #[path = "../runners/pool.rs"]
 mod pool;
 mod pool_runner;

@@ -13,6 +13,7 @@ mod app;
 mod approvals;
 mod apps;
 mod ask;
+mod attachments;
 mod board_reads;
 mod boards;
 mod bookmarks;
@@ -64,6 +65,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(apps::routes())
         .merge(skills::routes())
         .merge(imports::routes())
+        .merge(attachments::routes())
         .merge(ask::routes())
         .merge(boards::routes(state).route_layer(lockdown()))
         .merge(dashboards::routes().route_layer(lockdown()))

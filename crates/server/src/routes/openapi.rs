@@ -32,7 +32,7 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, apps, ask, board_reads, boards, bookmarks, bug_reports,
+    accounts, alarms, app, approvals, apps, ask, attachments, board_reads, boards, bookmarks, bug_reports,
     calendars, clock, coaching, dashboards, digests, doctor, drips, email_inbound, focus,
     forensics, governor, imports, inbox, messenger_bot, metrics, navigation, recipes, rules,
     runners, secrets, sessions, settings, skills, stream, task_lists, teamchat, ui, utility,
@@ -69,6 +69,7 @@ pub const LISTENER: &str = "x-listener";
         apps::output,
         skills::list,
         imports::import_url,
+        attachments::upload,
         ask::ask, ask::list,
         boards::list_workspaces, boards::create_workspace, boards::rename_workspace,
         boards::delete_workspace, boards::list_members, boards::create_member,

@@ -17,8 +17,12 @@ use crate::auth::{AuthMode, Caller};
 use crate::error::{ApiError, ApiResult};
 use crate::json::{ApiJson, OptionalJson};
 use crate::state::AppState;
-use crate::wire::{RenameSession, SessionMessage, StartDecision, StopSession, UsageRange};
+use crate::wire::{
+    LifecycleDeferred, RenameSession, SessionMessage, SpawnWithAttachments, StartDecision,
+    StopSession, UsageRange,
+};
 use app::SOURCE_SESSION_HEADER;
+use app::lifecycle_approvals::{Lifecycle, LifecycleOutcome, agent_lifecycle};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -93,7 +97,12 @@ pub(crate) fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::
 /// conversation yet → 409 `fork_not_ready`; an `engine` of another kind than
 /// the source's → 400 `invalid_request`. `GET /engines` says which engines
 /// can fork (`canFork`).
-#[utoipa::path(post, path = "/sessions", params(("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = SpawnRequest, responses(
+///
+/// `attachments` names images of `POST /attachments` for the first turn;
+/// an unknown id → 400 `attachment_not_found`; a model that cannot see
+/// images while `imageBridgeMode` is off → 400 `image_not_supported`, and
+/// nothing is started (docs/attachments.md).
+#[utoipa::path(post, path = "/sessions", params(("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = SpawnWithAttachments, responses(
     (status = 201, description = "The session, started.", body = sessions::Session),
     (status = 202, description = "The session, `queued` with `startsAt` while spawn spacing holds it back.", body = sessions::Session),
 ))]
@@ -101,8 +110,9 @@ async fn spawn(
     caller: Caller,
     State(state): State<AppState>,
     headers: HeaderMap,
-    ApiJson(request): ApiJson<SpawnRequest>,
+    ApiJson(body): ApiJson<SpawnWithAttachments>,
 ) -> ApiResult<(StatusCode, Json<sessions::Session>)> {
+    let mut request = body.request;
     if caller.is_agent() && request.trigger.is_some() {
         return Err(ApiError::forbidden(
             "trigger_forbidden",
@@ -114,6 +124,17 @@ async fn spawn(
             "invalid_request",
             "`trigger` may only be \"email\": the messenger and bug intake start their own sessions.",
         ));
+    }
+    if let Some(ids) = body.attachments.filter(|ids| !ids.is_empty()) {
+        let engine = request.engine.clone().unwrap_or_else(|| "primary".to_owned());
+        request.prompt = app::image_turns::prompt_with_images(
+            &state,
+            caller.account_id(),
+            &engine,
+            &request.prompt,
+            &ids,
+        )
+        .await?;
     }
     let (status, session) = spawn_as(&state, &caller, &headers, request).await?;
     Ok((status, Json(session)))
@@ -403,7 +424,9 @@ enum TranscriptReply {
 /// Sends a follow-up message; it waits while a turn runs.
 ///
 /// 409 `session_ended` once the session has ended; the spawn rules'
-/// `agentDrivenSessionsEnabled` applies to follow-ups too.
+/// `agentDrivenSessionsEnabled` applies to follow-ups too. `attachments`
+/// as for `POST /sessions`: 400 `attachment_not_found` or
+/// `image_not_supported`, and nothing is sent.
 #[utoipa::path(post, path = "/sessions/{id}/messages", params(("id" = String, Path, description = "The session's id."), ("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")), request_body = SessionMessage,
     responses((status = 202, body = sessions::Session)))]
 async fn send(
@@ -416,12 +439,21 @@ async fn send(
     let who = session_caller(&caller, &headers);
     // An Ask conversation's follow-up carries a fresh fact sheet.
     let asked = state.sessions.get(caller.account_id(), &id).await?;
+    let ids = message.attachments.unwrap_or_default();
+    let message_text = app::image_turns::prompt_with_images(
+        &state,
+        caller.account_id(),
+        &asked.engine,
+        &message.text,
+        &ids,
+    )
+    .await?;
     let text = if asked.trigger == Some(Trigger::Ask) {
         state
-            .ask_follow_up(caller.account_id(), &message.text)
+            .ask_follow_up(caller.account_id(), &message_text)
             .await
     } else {
-        message.text
+        message_text
     };
     let session = state
         .sessions
@@ -475,18 +507,23 @@ async fn decide_start(
 
 /// Ends the session's process tree and keeps it `paused` until resumed.
 ///
-/// The rules are in docs/governor.md.
+/// The rules are in docs/governor.md. With an agent token while
+/// `agentPermissionLevel` is `read_only`: 202 with the approval it waits
+/// for, carried out once the user allows it (docs/sessions.md).
 #[utoipa::path(post, path = "/sessions/{id}/pause", params(("id" = String, Path, description = "The session's id."), ("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")),
-    responses((status = 200, body = sessions::Session)))]
+    responses((status = 200, body = sessions::Session), (status = 202, body = LifecycleDeferred)))]
 async fn pause(
     caller: Caller,
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<(StatusCode, Json<Value>)> {
     let who = session_caller(&caller, &headers);
+    if let Some(asker) = agent_session(&caller) {
+        return lifecycle(&state, &who, asker, Lifecycle::Pause, &id).await;
+    }
     let session = state.sessions.pause(&who, &id).await?;
-    Ok(Json(json!(session)))
+    Ok((StatusCode::OK, Json(json!(session))))
 }
 
 /// Continues a paused or interrupted session at once, with a continue nudge.
@@ -507,17 +544,57 @@ async fn resume(
 ///
 /// Its worktree is removed when `git status --porcelain` in it is empty;
 /// otherwise it stays and `worktree.keptReason` says why. The branch always
-/// stays.
+/// stays. With an agent token while `agentPermissionLevel` is `read_only`:
+/// 202 with the approval it waits for; a session archiving itself with
+/// `sessionSelfArchiveWithoutApproval` on asks nobody, and from inside its
+/// running turn gets 202 `{"archiveAtTurnEnd": true}` (docs/sessions.md).
 #[utoipa::path(post, path = "/sessions/{id}/archive", params(("id" = String, Path, description = "The session's id."), ("X-App-Source-Session-Id" = Option<String>, Header, description = "The live session of the caller's account that asks.")),
-    responses((status = 200, body = sessions::Session)))]
+    responses((status = 200, body = sessions::Session), (status = 202, body = LifecycleDeferred)))]
 async fn archive(
     caller: Caller,
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<(StatusCode, Json<Value>)> {
     let who = session_caller(&caller, &headers);
-    Ok(Json(json!(state.sessions.archive(&who, &id).await?)))
+    if let Some(asker) = agent_session(&caller) {
+        return lifecycle(&state, &who, asker, Lifecycle::Archive, &id).await;
+    }
+    let session = state.sessions.archive(&who, &id).await?;
+    Ok((StatusCode::OK, Json(json!(session))))
+}
+
+/// The session an agent token speaks for; `None` for the user and cli tokens,
+/// whose pauses and archives never wait for an approval.
+fn agent_session(caller: &Caller) -> Option<&str> {
+    caller.0.session_id.as_deref().filter(|_| caller.is_agent())
+}
+
+async fn lifecycle(
+    state: &AppState,
+    who: &sessions::Caller,
+    asker: &str,
+    action: Lifecycle,
+    id: &str,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let reply = match agent_lifecycle(state, who, asker, action, id).await? {
+        LifecycleOutcome::Done(session) => (StatusCode::OK, json!(session)),
+        LifecycleOutcome::Asked(approval) => (
+            StatusCode::ACCEPTED,
+            json!(LifecycleDeferred {
+                approval: Some(*approval),
+                archive_at_turn_end: None,
+            }),
+        ),
+        LifecycleOutcome::ArchiveAtTurnEnd => (
+            StatusCode::ACCEPTED,
+            json!(LifecycleDeferred {
+                approval: None,
+                archive_at_turn_end: Some(true),
+            }),
+        ),
+    };
+    Ok((reply.0, Json(reply.1)))
 }
 
 /// The engines of `engines.toml` (or, without it, those found on PATH).

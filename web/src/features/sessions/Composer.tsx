@@ -1,11 +1,13 @@
 /**
  * The follow-up box. `sessionAutoFocusInput` puts the cursor in it when the page opens; `R`
  * pressed outside a text field focuses it either way. Enter sends, Shift+Enter starts a line (on a
- * touch screen, Send sends); a `/` at the start opens the session's skills above the box.
+ * touch screen, Send sends); a `/` at the start opens the session's skills above the box. Images
+ * may be attached (the button, paste, drop) and go with the message.
  */
 import { useEffect, useRef } from "react";
 import type { Session } from "../../shared/api/types.generated";
 import { useFollowUp } from "../../shared/answers/useFollowUp";
+import { readyIds, uploading } from "../../shared/composer/attachments";
 import { ComposerField } from "../../shared/composer/ComposerField";
 import { typingIn } from "../../shared/keys";
 
@@ -19,7 +21,7 @@ interface Props {
 
 export function Composer({ sessionId, closed, autoFocus, onSent }: Props) {
   const input = useRef<HTMLTextAreaElement>(null);
-  const { text, setText, busy, error, send, onKeyDown, hint } = useFollowUp(sessionId, onSent);
+  const { text, setText, chips, setChips, busy, error, send, onKeyDown, hint } = useFollowUp(sessionId, onSent);
 
   useEffect(() => {
     if (autoFocus) input.current?.focus();
@@ -50,8 +52,13 @@ export function Composer({ sessionId, closed, autoFocus, onSent }: Props) {
         rows={3}
         skills={{ sessionId }}
         menuPlacement="above"
+        attachments={chips}
+        onAttachments={setChips}
       />
-      <button type="submit" disabled={closed !== null || busy || !text.trim()}>
+      <button
+        type="submit"
+        disabled={closed !== null || busy || uploading(chips) || (!text.trim() && readyIds(chips).length === 0)}
+      >
         Send
       </button>
       {error && (

@@ -6,13 +6,15 @@
  * cannot run blocks the start, an uncovered version only warns. When no real engine can run (under
  * `serve --demo`, the built-in demo engine is all there is), it offers the demo engine and says how
  * to configure a real one in `engines.toml`. A `/` at the start of the prompt lists the chosen
- * engine's skills in the chosen folder, once there is a folder to ask about.
+ * engine's skills in the chosen folder, once there is a folder to ask about. Images attached to the
+ * prompt go with the first turn (a model that cannot see them is refused as `imageBridgeMode` says).
  */
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../../shared/api/client";
 import { errorMessage } from "../../shared/api/errorMessage";
 import type { DoctorReport, EngineInfo, Runner } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
+import { readyIds, uploading, type Chip } from "../../shared/composer/attachments";
 import { ComposerField } from "../../shared/composer/ComposerField";
 import { engineKindWords } from "../../shared/humanize";
 import { navigate, sessionPath } from "../../shared/router";
@@ -185,6 +187,7 @@ function NewSessionForm({
   const engine = picked ?? setup.initial;
   const [cwd, setCwd] = useState(() => given ?? localStorage.getItem(LAST_FOLDER) ?? "");
   const [prompt, setPrompt] = useState("");
+  const [chips, setChips] = useState<Chip[]>([]);
   const [title, setTitle] = useState("");
   const [isolate, setIsolate] = useState(false);
   const [runner, setRunner] = useState(LOCAL_RUNNER);
@@ -200,7 +203,8 @@ function NewSessionForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (folderProblem || blocked) return;
+    if (folderProblem || blocked || uploading(chips)) return;
+    const attachments = readyIds(chips);
     setBusy(true);
     setError(undefined);
     spawnSession({
@@ -210,6 +214,7 @@ function NewSessionForm({
       ...(title.trim() ? { title: title.trim() } : {}),
       ...(isolate ? { isolation: "worktree" as const } : {}),
       runner,
+      ...(attachments.length > 0 ? { attachments } : {}),
     }).then(
       (session) => {
         localStorage.setItem(LAST_FOLDER, folder);
@@ -272,6 +277,8 @@ function NewSessionForm({
           onValue={setPrompt}
           rows={6}
           required
+          attachments={chips}
+          onAttachments={setChips}
           // Where Auto will place it is not known yet: this machine's list stands in for it.
           skills={
             folder && !folderProblem
@@ -292,7 +299,7 @@ function NewSessionForm({
         submitLabel={busy ? "Starting…" : "Start session"}
         onCancel={onClose}
         busy={busy}
-        disabled={blocked || !prompt.trim() || !folder}
+        disabled={blocked || !prompt.trim() || !folder || uploading(chips)}
         error={error}
       />
     </form>

@@ -6,7 +6,7 @@ import type {
   EntryPage,
   ReadAllDone,
   Session,
-  SpawnRequest,
+  SpawnWithAttachments,
 } from "../../shared/api/types.generated";
 
 /** Every session of the account (`GET /sessions`). */
@@ -16,7 +16,7 @@ export const getSession = (id: string) => apiFetch<Session>(`/sessions/${encodeU
 
 export const listEngines = () => apiFetch<EngineInfo[]>("/engines");
 
-export const spawnSession = (request: SpawnRequest) =>
+export const spawnSession = (request: SpawnWithAttachments) =>
   apiFetch<Session>("/sessions", { method: "POST", body: request });
 
 /** Stops the session and every session it spawned (the whole process tree). */

@@ -17,6 +17,7 @@ const NAMES: Record<UtilityFeature, string> = {
   forensics_deep: "Forensics analysis",
   email_prescreen: "Inbound email prescreen",
   review: "Reviews of returned work",
+  image_bridge: "Image descriptions",
 };
 
 const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;

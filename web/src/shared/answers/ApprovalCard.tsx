@@ -1,6 +1,7 @@
 /**
  * One pending approval under its `cli_pending` row: the tool, why it asks, its input (a command
- * as code, an edit as a diff, a path, a plan), and Approve / Deny / Always for this session.
+ * as code, an edit as a diff, a path, a plan, the session an agent asks to pause or archive), and
+ * Approve / Deny / Always for this session.
  */
 import { errorMessage } from "../api/errorMessage";
 import "./answers.css";
@@ -36,6 +37,18 @@ function Input({ view }: { view: InputView }) {
       return <code className="approval-path">{view.url}</code>;
     case "plan":
       return <pre className="code-block approval-plan">{view.plan}</pre>;
+    case "session":
+      return (
+        <p className="approval-description">
+          Asks to {view.verb} session {view.title ?? <code>{view.sessionId}</code>}
+          {view.title && (
+            <>
+              {" "}
+              (<code>{view.sessionId}</code>)
+            </>
+          )}
+        </p>
+      );
     case "json":
       return <pre className="code-block">{view.text}</pre>;
   }

@@ -20,6 +20,21 @@ describe("applyApproval", () => {
 });
 
 describe("describeInput", () => {
+  it("shows an agent's pause or archive as the session it asks about", () => {
+    expect(describeInput("switchboard_archive_session", { sessionId: "s2", title: "Fix the build" }, "s2")).toEqual({
+      kind: "session",
+      verb: "archive",
+      sessionId: "s2",
+      title: "Fix the build",
+    });
+    expect(describeInput("switchboard_pause_session", { sessionId: "s3", title: null }, "s3")).toEqual({
+      kind: "session",
+      verb: "pause",
+      sessionId: "s3",
+      title: null,
+    });
+  });
+
   it("shows a Bash call as its command", () => {
     expect(describeInput("Bash", { command: "rm -rf build", description: "Clean" }, "rm")).toEqual({
       kind: "command",

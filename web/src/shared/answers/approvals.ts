@@ -27,7 +27,14 @@ export type InputView =
   | { kind: "path"; path: string }
   | { kind: "plan"; plan: string }
   | { kind: "url"; url: string }
+  | { kind: "session"; verb: "pause" | "archive"; sessionId: string; title: string | null }
   | { kind: "json"; text: string };
+
+/** The tools an agent's pause or archive asks as, at `read_only`. */
+const LIFECYCLE_VERBS: Partial<Record<string, "pause" | "archive">> = {
+  switchboard_pause_session: "pause",
+  switchboard_archive_session: "archive",
+};
 
 type JsonObject = { [key in string]?: JsonValue };
 
@@ -37,11 +44,17 @@ const asString = (value: unknown): string | null => (typeof value === "string" &
 
 /**
  * What to show for `tool`'s `input`: a `Bash` command as code, an `Edit`/`MultiEdit`/`Write`
- * as a diff, another file tool's path, a plan's text, a web tool's address or query; anything
- * else as its JSON (or the broker's `target` when there is no input).
+ * as a diff, another file tool's path, a plan's text, a web tool's address or query, the session
+ * an agent asks to pause or archive; anything else as its JSON (or the broker's `target` when
+ * there is no input).
  */
 export function describeInput(tool: string, input: unknown, target: string | null): InputView {
   const fields = asObject(input);
+  const verb = LIFECYCLE_VERBS[tool];
+  const sessionId = asString(fields?.sessionId) ?? target;
+  if (verb && sessionId !== null) {
+    return { kind: "session", verb, sessionId, title: asString(fields?.title) };
+  }
   const command = asString(fields?.command);
   if (tool === "Bash" && command !== null) {
     return { kind: "command", command, description: asString(fields?.description) };

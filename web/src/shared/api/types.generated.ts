@@ -95,7 +95,12 @@ import?: boolean, };
 
 export type BatchCreated = { ids: Array<string>, };
 
-export type SessionMessage = { text: string, };
+export type SessionMessage = { text: string, 
+/**
+ * Images of `POST /attachments`, by id: the engine reads them, or a
+ * vision model's brief of each (`imageBridgeMode`, docs/attachments.md).
+ */
+attachments?: Array<string>, };
 
 export type RenameSession = { title: string | null, };
 
@@ -123,7 +128,7 @@ model: string | null, inputTokens: number, outputTokens: number,
  */
 costUsd: number | null, durationMs: number, outcome: UtilityOutcome, error: string | null, at: string, };
 
-export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen" | "review";
+export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen" | "review" | "image_bridge";
 
 export type UtilityOutcome = "ok" | "invalid" | "failed" | "capped" | "no_engine";
 
@@ -203,6 +208,16 @@ export type MirrorFolder = { workspaceId: string | null,
 folder: string | null, };
 
 export type StopSession = { tree?: boolean, };
+
+export type LifecycleDeferred = { 
+/**
+ * The approval it waits for: an agent at `read_only` asked.
+ */
+approval?: Approval, 
+/**
+ * `true`: the session archives itself once the turn it asked from ends.
+ */
+archiveAtTurnEnd?: boolean, };
 
 export type StartDecision = { 
 /**
@@ -1655,6 +1670,53 @@ title: string,
  * The URL as it was pasted.
  */
 source: string, };
+
+export type Attachment = { 
+/**
+ * The content's SHA-256 in hex: what a turn's `attachments` names.
+ */
+id: string, 
+/**
+ * Where the file is on the server's machine: the engine reads it there.
+ */
+path: string, 
+/**
+ * `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+ */
+mediaType: string, size: number, };
+
+export type SpawnWithAttachments = { 
+/**
+ * Images of `POST /attachments`, by id, for the first turn.
+ */
+attachments?: Array<string>, 
+/**
+ * Defaults to `primary`.
+ */
+engine?: string, prompt: string, cwd?: string, title?: string, 
+/**
+ * Absent: the session runs in `cwd` itself.
+ */
+isolation?: Isolation, 
+/**
+ * `email`: the session is locked down (cli token or the user only).
+ * The other triggers are the application's own: a request that names
+ * one is refused.
+ */
+trigger?: Trigger, 
+/**
+ * A session of the caller's to fork: the new session starts with a
+ * copy of that session's engine conversation (which stays as it was),
+ * on its engine and in its folder (its repository, isolated again,
+ * when it ran in a worktree) unless `engine`, `cwd` or `isolation` say
+ * otherwise. The engine must be of the source's kind.
+ */
+forkFrom?: string, 
+/**
+ * `local`, a runner of `runners.toml`, or `auto` (the connected runner
+ * with room and the most memory free). Defaults to `local`.
+ */
+runner?: string, };
 
 export type AskQuestion = { question: string, };
 

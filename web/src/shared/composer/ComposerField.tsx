@@ -5,7 +5,9 @@
  * Tab picks, Escape closes; a word no skill matches closes it, so a `/path` is typed and sent as
  * it is); `pasteRichTextAsMarkdown` turns pasted HTML into Markdown; `docImportEnabled` turns a
  * pasted link into the document's text, unless Shift was held, and keeps the link with the reason
- * when it cannot.
+ * when it cannot. Given `onAttachments`, it also takes images (docs/attachments.md): the attach
+ * button, a pasted image, or one dropped on it, each uploaded at once and shown as a chip with its
+ * name, a remove ×, and the reason when it was refused.
  */
 import {
   useEffect,
@@ -14,13 +16,25 @@ import {
   useRef,
   useState,
   type ClipboardEvent,
+  type DragEvent,
   type KeyboardEvent,
   type RefObject,
   type TextareaHTMLAttributes,
 } from "react";
 import { errorMessage } from "../api/errorMessage";
 import { useSettingValues } from "../settings";
-import { importUrl, loadSkills, type SkillSource } from "./api";
+import { importUrl, loadSkills, uploadAttachment, type SkillSource } from "./api";
+import {
+  added,
+  displayName,
+  failed,
+  IMAGE_TYPES,
+  imageFiles,
+  refusal,
+  removed,
+  uploaded,
+  type Chip,
+} from "./attachments";
 import "./composer.css";
 import { htmlToMarkdown } from "./htmlToMarkdown";
 import { insertAt, loneUrl, replaceUrl } from "./paste";
@@ -37,6 +51,9 @@ interface Props extends Passed {
   /** The menu opens above the box at the foot of a page, below it elsewhere. */
   menuPlacement?: "above" | "below";
   inputRef?: RefObject<HTMLTextAreaElement | null>;
+  /** The images attached so far; with `onAttachments`, the box takes images. */
+  attachments?: Chip[];
+  onAttachments?(update: (chips: Chip[]) => Chip[]): void;
 }
 
 /** A pasted link being imported, or why it could not be. */
@@ -50,6 +67,8 @@ export function ComposerField({
   inputRef,
   onKeyDown,
   className,
+  attachments = [],
+  onAttachments,
   ...rest
 }: Props) {
   const settings = useSettingValues();
@@ -72,6 +91,37 @@ export function ComposerField({
   const [list, setList] = useState<{ key: string; list: SkillList } | null>(null);
   const [pasted, setPasted] = useState<Import | null>(null);
   const menuId = useId();
+  const fileInput = useRef<HTMLInputElement | null>(null);
+  const uploads = useRef(0);
+
+  const attach = (files: File[]) => {
+    if (!onAttachments) return;
+    files.forEach((file, index) => {
+      uploads.current += 1;
+      const key = `upload-${uploads.current}`;
+      onAttachments((chips) => added(chips, key, displayName(file, index)));
+      const refused = refusal(file);
+      if (refused) {
+        onAttachments((chips) => failed(chips, key, refused));
+        return;
+      }
+      uploadAttachment(file).then(
+        (attachment) => onAttachments((chips) => uploaded(chips, key, attachment)),
+        (error: unknown) => onAttachments((chips) => failed(chips, key, errorMessage(error))),
+      );
+    });
+  };
+
+  const dragOver = (event: DragEvent<HTMLDivElement>) => {
+    if (onAttachments && event.dataTransfer.types.includes("Files")) event.preventDefault();
+  };
+
+  // Every dropped file gets a chip: one that is not an image shows why it was not taken.
+  const drop = (event: DragEvent<HTMLDivElement>) => {
+    if (!onAttachments || event.dataTransfer.files.length === 0) return;
+    event.preventDefault();
+    attach(Array.from(event.dataTransfer.files));
+  };
 
   const query = slashOn ? slashQuery(value, caret) : null;
   // Escape closes the menu for this `/word`; starting another one opens it again.
@@ -154,6 +204,12 @@ export function ComposerField({
   };
 
   const paste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const images = onAttachments ? imageFiles(event.clipboardData.files) : [];
+    if (images.length > 0) {
+      event.preventDefault();
+      attach(images);
+      return;
+    }
     const plain = event.clipboardData.getData("text/plain");
     const url = docImport && !shiftHeld.current ? loneUrl(plain) : null;
     if (url) {
@@ -172,7 +228,7 @@ export function ComposerField({
 
   const activeId = open && matches.length > 0 ? `${menuId}-${index}` : undefined;
   return (
-    <div className={className ? `composer-field ${className}` : "composer-field"}>
+    <div className={className ? `composer-field ${className}` : "composer-field"} onDragOver={dragOver} onDrop={drop}>
       <textarea
         {...rest}
         ref={box}
@@ -204,6 +260,52 @@ export function ComposerField({
           reason={shown?.reason ?? null}
           onPick={pick}
         />
+      )}
+      {onAttachments && (
+        <div className="composer-attachments">
+          <button
+            type="button"
+            className="composer-attach"
+            disabled={rest.disabled}
+            onClick={() => fileInput.current?.click()}
+          >
+            Attach image
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept={IMAGE_TYPES.join(",")}
+            multiple
+            hidden
+            onChange={(event) => {
+              attach(Array.from(event.target.files ?? []));
+              event.target.value = "";
+            }}
+          />
+          {attachments.length > 0 && (
+            <ul className="attachment-chips" aria-label="Attached images">
+              {attachments.map((chip) => (
+                <li key={chip.key} className={`attachment-chip attachment-${chip.state}`}>
+                  <span className="attachment-name">{chip.name}</span>
+                  {chip.state === "uploading" && <span className="muted">uploading…</span>}
+                  {chip.state === "failed" && (
+                    <span className="attachment-error" role="alert">
+                      {chip.error}
+                    </span>
+                  )}
+                  <button
+                    type="button"
+                    className="attachment-remove"
+                    aria-label={`Remove ${chip.name}`}
+                    onClick={() => onAttachments((chips) => removed(chips, chip.key))}
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       )}
       {pasted && (
         <p className="composer-paste-note muted" role="status">

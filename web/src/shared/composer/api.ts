@@ -1,11 +1,11 @@
 /**
  * The server's side of the composer: the engine's skills for the `/` menu (`GET /skills`, kept a
  * short while per engine, folder and runner, as the server keeps them longer) and a pasted
- * document's import (`POST /imports/url`).
+ * document's import (`POST /imports/url`), and an attached image's upload (`POST /attachments`).
  */
-import { apiFetch } from "../api/client";
+import { ApiError, apiFetch } from "../api/client";
 import { errorMessage } from "../api/errorMessage";
-import type { Session } from "../api/types.generated";
+import type { Attachment, Session } from "../api/types.generated";
 import type { ImportedDocument } from "./paste";
 import { skillList, type Skill, type SkillList } from "./skills";
 
@@ -46,3 +46,37 @@ export function loadSkills(source: SkillSource): Promise<SkillList> {
 }
 
 export const importUrl = (url: string) => apiFetch<ImportedDocument>("/imports/url", { method: "POST", body: { url } });
+
+/**
+ * Uploads an image as its raw bytes (`POST /attachments`); a refusal is the server's ApiError,
+ * so its words (not an image, over 10 MiB) show on the chip.
+ */
+export async function uploadAttachment(file: Blob): Promise<Attachment> {
+  let response: Response;
+  try {
+    response = await fetch("/api/attachments", {
+      method: "POST",
+      headers: { "Content-Type": file.type },
+      body: file,
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiError(0, "network_error", "Switchboard could not be reached. Is `switchboard serve` running?");
+  }
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+    throw new ApiError(
+      response.status,
+      error?.code ?? "http_error",
+      error?.message ?? `The server answered ${response.status}.`,
+    );
+  }
+  return parsed as Attachment;
+}
