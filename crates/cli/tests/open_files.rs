@@ -40,7 +40,7 @@ fn sessions_stop_at_the_reserve_and_the_server_still_answers() {
         assert!(started.len() < LIMIT as usize, "never refused");
     };
     assert_eq!(refused.status, 503, "{}", refused.text());
-    assert_eq!(refused.error_code(), "open_file_limit");
+    assert_eq!(refused.error_code(), "resource_exhausted");
     let message = refused.json()["error"]["message"]
         .as_str()
         .unwrap()
@@ -76,7 +76,7 @@ fn sessions_stop_at_the_reserve_and_the_server_still_answers() {
         if reply.status == 201 {
             break;
         }
-        assert_eq!(reply.error_code(), "open_file_limit", "{}", reply.text());
+        assert_eq!(reply.error_code(), "resource_exhausted", "{}", reply.text());
         assert!(
             Instant::now() < deadline,
             "no room after stopping three sessions"

@@ -408,9 +408,11 @@ impl From<sessions::SessionError> for ApiError {
             E::ShuttingDown => {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting_down", message)
             }
-            E::OpenFileLimit { .. } => {
-                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "open_file_limit", message)
-            }
+            E::OpenFileLimit { .. } => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "resource_exhausted",
+                message,
+            ),
             E::Store(e) => ApiError::internal(e),
             E::Worktree(e) => ApiError::from(e),
         }

@@ -32,9 +32,9 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, apps, ask, attachments, board_reads, boards, bookmarks, bug_reports,
-    calendars, clock, coaching, dashboards, digests, doctor, drips, email_inbound, focus,
-    forensics, governor, imports, inbox, messenger_bot, metrics, navigation, recipes, rules,
+    accounts, alarms, app, approvals, apps, ask, attachments, board_reads, boards, bookmarks,
+    bug_reports, calendars, clock, coaching, dashboards, digests, doctor, drips, email_inbound,
+    focus, forensics, governor, imports, inbox, messenger_bot, metrics, navigation, recipes, rules,
     runners, secrets, sessions, settings, skills, stream, task_lists, teamchat, ui, utility,
     webhooks, work,
 };

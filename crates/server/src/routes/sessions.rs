@@ -85,7 +85,7 @@ pub(crate) fn session_caller(caller: &Caller, headers: &HeaderMap) -> sessions::
 /// read → 500 `engines_config_invalid`. An email-triggered session's token
 /// → 403 `email_session_locked`. A server whose open files come within its
 /// reserve for clients (an eighth of its limit, 64 to 1,024) → 503
-/// `open_file_limit`, naming the count and the limit.
+/// `resource_exhausted`, naming the count and the limit.
 ///
 /// `forkFrom` names a session of the caller's account whose engine
 /// conversation the new one starts from, as a copy (Claude Code's `--resume
@@ -126,7 +126,10 @@ async fn spawn(
         ));
     }
     if let Some(ids) = body.attachments.filter(|ids| !ids.is_empty()) {
-        let engine = request.engine.clone().unwrap_or_else(|| "primary".to_owned());
+        let engine = request
+            .engine
+            .clone()
+            .unwrap_or_else(|| "primary".to_owned());
         request.prompt = app::image_turns::prompt_with_images(
             &state,
             caller.account_id(),
