@@ -250,6 +250,11 @@ pub(crate) fn detach(flag: &str, dir: &Path, number_file: &str, what: &str) -> R
             return Ok(number);
         }
         if let Ok(Some(_)) = child.try_wait() {
+            // A short turn can start and end between the look above and
+            // this one: what it wrote still says it started.
+            if let Some(number) = read_number(&dir.join(number_file)) {
+                return Ok(number);
+            }
             let why = std::fs::read_to_string(dir.join("failed")).unwrap_or_default();
             let _ = std::fs::remove_dir_all(dir);
             return Err(if why.is_empty() {
