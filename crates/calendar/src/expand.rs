@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use jiff::civil::DateTime;
 
 use crate::ics::{Component, Property, Stamp, parse_duration, parse_stamp};
-use crate::recur::{civil_secs, from_civil_secs, walk};
+use crate::recur::{Cut, civil_secs, from_civil_secs, walk};
 use crate::zone::{Zone, Zones};
 
 /// The most occurrences one event keeps inside a window (a daily event
@@ -57,6 +57,7 @@ struct Timing {
 
 /// The occurrences of `events` (every VEVENT of one object, overrides
 /// included) inside `window`; what cannot be read goes to `zones.warnings`.
+/// Their rules walk on `zones.budget`, the whole read's.
 pub(crate) fn expand(events: &[&Component], zones: &mut Zones<'_>, window: Window) -> Vec<Occ> {
     let mut uids: Vec<&str> = Vec::new();
     for event in events {
@@ -166,17 +167,23 @@ fn expand_one(
     let mut civil: Vec<i64> = vec![civil_secs(t.civil)];
     // One day past the window's end in the zone's wall time, whatever its offset.
     let end = civil_secs(t.zone.civil(window.to)) + 86_400;
+    let budget = zones.budget.clone();
     for rule in master.props("RRULE") {
         let until = |s: Stamp| match s {
             Stamp::Utc(u) => t.zone.civil(civil_secs(u)),
             other => other.civil(),
         };
-        match walk(t.civil, &rule.value, until, end) {
+        match walk(t.civil, &rule.value, until, end, &budget) {
             Ok(found) => {
-                if found.truncated {
-                    zones.warnings.push(format!(
+                match found.cut {
+                    Some(Cut::Rule) => zones.warnings.push(format!(
                         "event {uid}: its rule repeats too often; later occurrences are not shown"
-                    ));
+                    )),
+                    Some(Cut::Read) => zones.warnings.push(format!(
+                        "event {uid}: the calendar's rules together repeat too often; \
+                         its later occurrences are not shown"
+                    )),
+                    None => {}
                 }
                 civil.extend(found.civil);
             }

@@ -2,13 +2,15 @@
 //! spring change in an IANA zone and in a zone only a VTIMEZONE defines;
 //! EXDATE removes, RDATE adds, an override moves one occurrence and a
 //! cancelled one removes it; an unknown zone warns and reads as floating;
-//! a bad rule warns and keeps the first occurrence.
+//! a bad rule warns and keeps the first occurrence, and so does a rule the
+//! read's step budget has nothing left for.
 
 use jiff::civil::date;
 use jiff::tz::TimeZone;
 
 use super::*;
 use crate::ics::parse;
+use crate::recur::Budget;
 
 fn utc(y: i16, m: i8, d: i8, h: i8, min: i8) -> i64 {
     civil_secs(date(y, m, d).at(h, min, 0, 0))
@@ -20,13 +22,17 @@ const MARCH: Window = Window {
 };
 
 fn run(text: &str, window: Window) -> (Vec<Occ>, Vec<String>) {
+    run_on(text, window, &Budget::per_read())
+}
+
+fn run_on(text: &str, window: Window, budget: &Budget) -> (Vec<Occ>, Vec<String>) {
     let roots = parse(text).unwrap();
     let (mut tzs, mut events) = (Vec::new(), Vec::new());
     for root in &roots {
         root.find_all("VTIMEZONE", &mut tzs);
         root.find_all("VEVENT", &mut events);
     }
-    let mut zones = Zones::new(&tzs, &TimeZone::UTC);
+    let mut zones = Zones::new(&tzs, &TimeZone::UTC, budget);
     let mut occs = expand(&events, &mut zones, window);
     occs.sort_by_key(|o| o.start);
     (occs, zones.warnings)
@@ -120,4 +126,38 @@ fn all_day_events_are_dates_and_the_window_cuts() {
     assert_eq!(starts(&occs), [utc(2026, 4, 1, 0, 0)]);
     assert!(occs[0].all_day);
     assert_eq!(occs[0].end - occs[0].start, 86_400);
+}
+
+#[test]
+fn a_rule_the_reads_budget_cannot_pay_for_keeps_what_it_walked() {
+    // Two of the four weeks are paid for; the next event's rule gets none.
+    let second = weekly("Europe/Berlin", "").replace("UID:standup", "UID:retro");
+    let text = weekly("Europe/Berlin", "").replace(
+        "END:VCALENDAR\n",
+        &second
+            .replace("BEGIN:VCALENDAR\n", "")
+            .replace(VTIMEZONE, ""),
+    );
+    let budget = Budget::of(2);
+    let (occs, warnings) = run_on(&text, MARCH, &budget);
+    let standup: Vec<i64> = occs
+        .iter()
+        .filter(|o| o.uid == "standup")
+        .map(|o| o.start)
+        .collect();
+    let retro: Vec<i64> = occs
+        .iter()
+        .filter(|o| o.uid == "retro")
+        .map(|o| o.start)
+        .collect();
+    // DTSTART is an occurrence without a step; the rule yields it again.
+    assert_eq!(standup, [utc(2026, 3, 20, 8, 0), utc(2026, 3, 27, 8, 0)]);
+    assert_eq!(retro, [utc(2026, 3, 20, 8, 0)]);
+    assert!(budget.ran_out());
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings
+            .iter()
+            .all(|w| w.contains("rules together repeat too often"))
+    );
 }

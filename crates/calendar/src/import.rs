@@ -19,6 +19,7 @@ use crate::book::{self, CollectionRow};
 use crate::error::{CalendarError, Result};
 use crate::expand::{Occ, Window, expand};
 use crate::ics::{self, Component};
+use crate::recur::Budget;
 use crate::subscription::Split;
 use crate::zone::Zones;
 
@@ -89,7 +90,7 @@ pub(crate) fn subscription(
         Vec::new()
     });
     let defs: Vec<&Component> = tz_roots.iter().filter(|c| c.name == "VTIMEZONE").collect();
-    let mut zones = Zones::new(&defs, floating);
+    let mut zones = Zones::new(&defs, floating, &Budget::per_read());
     let (known, stored) = db.read(|tx| {
         let known = book::collections(tx, file.account)?
             .into_iter()
@@ -128,7 +129,13 @@ pub(crate) fn subscription(
             touched.insert(uid.clone());
         }
         let ics = blocks.concat();
-        let occs = occurrences_of(&ics, Some(&mut zones), floating, window, warnings);
+        let occs = occurrences_of(
+            &ics,
+            ZonesOf::Shared(&mut zones),
+            floating,
+            window,
+            warnings,
+        );
         Some(Put {
             href,
             hash,
@@ -199,7 +206,8 @@ pub(crate) fn subscription(
 }
 
 /// Expands every stored object of the account again for `window`: no
-/// download, the stored text is read.
+/// download, the stored text is read. Each calendar has a read's step
+/// budget, as its file or its sync's downloads had.
 pub(crate) fn expand_again(
     db: &Db,
     account: &str,
@@ -214,16 +222,22 @@ pub(crate) fn expand_again(
         .iter()
         .map(|c| (c.url.clone(), ics::parse(&c.timezones).unwrap_or_default()))
         .collect();
-    let mut shared: HashMap<&str, Zones<'_>> = parsed
-        .iter()
-        .filter(|(_, roots)| !roots.is_empty())
-        .map(|(url, roots)| {
-            let defs: Vec<&Component> = roots.iter().filter(|c| c.name == "VTIMEZONE").collect();
-            (url.as_str(), Zones::new(&defs, floating))
-        })
-        .collect();
+    let mut budgets: HashMap<&str, Budget> = HashMap::new();
+    let mut shared: HashMap<&str, Zones<'_>> = HashMap::new();
+    for (url, roots) in parsed.iter().filter(|(_, roots)| !roots.is_empty()) {
+        let defs: Vec<&Component> = roots.iter().filter(|c| c.name == "VTIMEZONE").collect();
+        let budget = budgets.entry(url).or_insert_with(Budget::per_read);
+        shared.insert(url, Zones::new(&defs, floating, budget));
+    }
     let expanded = objects.iter().map(|(collection, href, ics)| {
-        let zones = shared.get_mut(collection.as_str());
+        let zones = match shared.get_mut(collection.as_str()) {
+            Some(zones) => ZonesOf::Shared(zones),
+            None => ZonesOf::Own(
+                budgets
+                    .entry(collection.as_str())
+                    .or_insert_with(Budget::per_read),
+            ),
+        };
         let occs = occurrences_of(ics, zones, floating, window, warnings);
         (collection, href, occs)
     });
@@ -283,11 +297,19 @@ fn digest_of(blocks: &[&str]) -> String {
     hex
 }
 
-/// The occurrences of one stored object. `shared`: the subscription's
-/// zones; a CalDAV resource carries its own VTIMEZONEs instead.
+/// The zones an object's times are read in.
+pub(crate) enum ZonesOf<'r, 'a> {
+    /// A subscription's, shared by its events, on the read's budget.
+    Shared(&'r mut Zones<'a>),
+    /// The object's own VTIMEZONEs (a CalDAV resource), on this budget,
+    /// the read's it came in.
+    Own(&'r Budget),
+}
+
+/// The occurrences of one stored object.
 pub(crate) fn occurrences_of(
     ics: &str,
-    shared: Option<&mut Zones<'_>>,
+    zones: ZonesOf<'_, '_>,
     floating: &TimeZone,
     window: Window,
     warnings: &mut Vec<String>,
@@ -305,10 +327,10 @@ pub(crate) fn occurrences_of(
         root.find_all("VEVENT", &mut events);
         root.find_all("VTIMEZONE", &mut defs);
     }
-    match shared {
-        Some(zones) => expand(&events, zones, window),
-        None => {
-            let mut zones = Zones::new(&defs, floating);
+    match zones {
+        ZonesOf::Shared(zones) => expand(&events, zones, window),
+        ZonesOf::Own(budget) => {
+            let mut zones = Zones::new(&defs, floating, budget);
             let occs = expand(&events, &mut zones, window);
             warnings.append(&mut zones.warnings);
             occs

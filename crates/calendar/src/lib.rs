@@ -16,7 +16,11 @@
 //!   event's wall time, EXDATE, RDATE, RECURRENCE-ID overrides; zones by
 //!   IANA name (jiff) or from the calendar's own VTIMEZONE (`zone.rs`).
 //!   A rule that never ends is cut: at most [`MAX_RULE_STEPS`] steps of
-//!   it are walked and [`MAX_OCCURRENCES_PER_EVENT`] occurrences kept.
+//!   it are walked and [`MAX_OCCURRENCES_PER_EVENT`] occurrences kept, and
+//!   all the rules of one read (a subscription's file, a CalDAV resource,
+//!   the resources one sync downloads from one calendar) walk at most
+//!   [`MAX_STEPS_PER_READ`] steps together, so a file of many such rules
+//!   costs no more than a few.
 //! - The readers of server input alone, without a database (`inputs.rs`),
 //!   are what the fuzz targets (crates/fuzzing) drive.
 //! - A failing server (401, 404, 5xx, malformed XML, a timeout) marks the
@@ -49,8 +53,8 @@ pub use book::MIGRATIONS;
 pub use days::check_days;
 pub use error::CalendarError;
 pub use inputs::{
-    Expanded, MAX_OCCURRENCES_PER_EVENT, MAX_RULE_STEPS, read_multistatus, read_resource,
-    read_subscription,
+    Expanded, MAX_OCCURRENCES_PER_EVENT, MAX_RULE_STEPS, MAX_STEPS_PER_READ, read_multistatus,
+    read_resource, read_resources, read_subscription,
 };
 pub use service::{Calendars, Options};
 

@@ -8,6 +8,8 @@
 //! VTIMEZONE defines work, where the `rrule` crate knows only IANA names.
 //! A civil time "as UTC" is a plain number of seconds: [`civil_secs`].
 
+use std::cell::Cell;
+use std::rc::Rc;
 use std::str::FromStr;
 
 use jiff::civil::DateTime;
@@ -19,6 +21,44 @@ use crate::ics::{Stamp, parse_stamp};
 /// Past this many occurrences a walk stops, whatever the rule says: a
 /// FREQ=MINUTELY rule started years ago would otherwise walk for minutes.
 pub(crate) const MAX_STEPS: usize = 200_000;
+
+/// The most steps all the walks of one read (a subscription's file, a
+/// CalDAV resource, a multistatus answer) take together: [`MAX_STEPS`]
+/// bounds one rule, but a file of many rules that never end would
+/// otherwise cost that many times over.
+pub(crate) const MAX_STEPS_PER_READ: usize = 5 * MAX_STEPS;
+
+/// The steps one read has left, shared by every walk of it: its events'
+/// rules and its VTIMEZONEs' (a clone is the same budget).
+#[derive(Debug, Clone)]
+pub(crate) struct Budget {
+    total: usize,
+    left: Rc<Cell<usize>>,
+}
+
+impl Budget {
+    /// A read's whole budget, [`MAX_STEPS_PER_READ`].
+    pub(crate) fn per_read() -> Budget {
+        Budget::of(MAX_STEPS_PER_READ)
+    }
+
+    pub(crate) fn of(total: usize) -> Budget {
+        Budget {
+            total,
+            left: Rc::new(Cell::new(total)),
+        }
+    }
+
+    /// The steps walked so far.
+    pub(crate) fn spent(&self) -> usize {
+        self.total - self.left.get()
+    }
+
+    /// Whether a walk stopped because nothing was left.
+    pub(crate) fn ran_out(&self) -> bool {
+        self.left.get() == 0
+    }
+}
 
 /// A civil time as seconds, as if it were UTC.
 pub(crate) fn civil_secs(civil: DateTime) -> i64 {
@@ -34,24 +74,40 @@ pub(crate) fn from_civil_secs(secs: i64) -> DateTime {
         .unwrap_or_default()
 }
 
+/// Why a walk stopped before the end asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// The rule walked [`MAX_STEPS`].
+    Rule,
+    /// The read's [`Budget`] ran out, maybe before this rule took a step.
+    Read,
+}
+
 /// What a walk found.
 #[derive(Debug, Default)]
 pub(crate) struct Walk {
     /// The occurrences up to the end asked for, as [`civil_secs`].
     pub civil: Vec<i64>,
-    /// Whether [`MAX_STEPS`] cut the walk short.
-    pub truncated: bool,
+    pub cut: Option<Cut>,
 }
 
 /// The occurrences of `rule` (the RRULE's value) from `start` up to `end`
 /// (civil seconds, inclusive). `until` turns the rule's UNTIL into the same
-/// civil time as `start` (UNTIL is UTC when DTSTART has a zone).
+/// civil time as `start` (UNTIL is UTC when DTSTART has a zone). Each
+/// occurrence the rule yields is a step taken from `budget`.
 pub(crate) fn walk(
     start: DateTime,
     rule: &str,
     until: impl Fn(Stamp) -> DateTime,
     end: i64,
+    budget: &Budget,
 ) -> Result<Walk, String> {
+    if budget.ran_out() {
+        return Ok(Walk {
+            civil: Vec::new(),
+            cut: Some(Cut::Read),
+        });
+    }
     // RFC 5545's rule grammar is ASCII, and the `rrule` crate slices its
     // parts by byte (a BYDAY of `1É` panicked inside it).
     if !rule.is_ascii() {
@@ -80,9 +136,14 @@ pub(crate) fn walk(
     let mut walk = Walk::default();
     for (step, at) in set.into_iter().enumerate() {
         if step >= MAX_STEPS {
-            walk.truncated = true;
+            walk.cut = Some(Cut::Rule);
             break;
         }
+        if budget.ran_out() {
+            walk.cut = Some(Cut::Read);
+            break;
+        }
+        budget.left.set(budget.left.get() - 1);
         let secs = at.timestamp();
         if secs > end {
             break;
@@ -119,6 +180,7 @@ mod tests {
             "FREQ=WEEKLY;BYDAY=1\u{c9}MO",
             |s| s.civil(),
             i64::MAX,
+            &Budget::per_read(),
         );
         assert_eq!(found.unwrap_err(), "the rule is not ASCII");
         let found = walk(
@@ -126,6 +188,7 @@ mod tests {
             "FREQ=WEEKLY;BYDAY=\u{4e8}MO",
             |s| s.civil(),
             i64::MAX,
+            &Budget::per_read(),
         );
         assert_eq!(found.unwrap_err(), "the rule is not ASCII");
     }
@@ -133,7 +196,14 @@ mod tests {
     #[test]
     fn a_weekly_rule_keeps_its_wall_time() {
         let start = date(2026, 3, 20).at(9, 0, 0, 0);
-        let walk = walk(start, "FREQ=WEEKLY;COUNT=3", |s| s.civil(), i64::MAX).unwrap();
+        let walk = walk(
+            start,
+            "FREQ=WEEKLY;COUNT=3",
+            |s| s.civil(),
+            i64::MAX,
+            &Budget::per_read(),
+        )
+        .unwrap();
         let civil: Vec<DateTime> = walk.civil.iter().map(|s| from_civil_secs(*s)).collect();
         assert_eq!(
             civil,
@@ -146,10 +216,54 @@ mod tests {
     }
 
     #[test]
+    fn the_walks_of_one_read_share_its_budget() {
+        let start = date(2026, 1, 1).at(10, 0, 0, 0);
+        let budget = Budget::of(5);
+        let first = walk(
+            start,
+            "FREQ=DAILY;COUNT=3",
+            |s| s.civil(),
+            i64::MAX,
+            &budget,
+        )
+        .unwrap();
+        assert_eq!((first.civil.len(), first.cut), (3, None));
+        let second = walk(start, "FREQ=MINUTELY", |s| s.civil(), i64::MAX, &budget).unwrap();
+        assert_eq!((second.civil.len(), second.cut), (2, Some(Cut::Read)));
+        let third = walk(start, "FREQ=DAILY", |s| s.civil(), i64::MAX, &budget).unwrap();
+        assert_eq!((third.civil.len(), third.cut), (0, Some(Cut::Read)));
+        assert_eq!(budget.spent(), 5);
+        assert!(budget.ran_out());
+    }
+
+    #[test]
+    fn a_rule_that_never_ends_stops_at_its_own_limit_first() {
+        let start = date(2000, 1, 1).at(0, 0, 0, 0);
+        let budget = Budget::per_read();
+        let found = walk(start, "FREQ=MINUTELY", |s| s.civil(), i64::MAX, &budget).unwrap();
+        assert_eq!((found.civil.len(), found.cut), (MAX_STEPS, Some(Cut::Rule)));
+        assert_eq!(budget.spent(), MAX_STEPS);
+    }
+
+    #[test]
     fn a_date_until_includes_its_day_and_a_bad_rule_is_an_error() {
         let start = date(2026, 1, 1).at(10, 0, 0, 0);
-        let walk = walk(start, "FREQ=DAILY;UNTIL=20260103", |s| s.civil(), i64::MAX).unwrap();
+        let walk = walk(
+            start,
+            "FREQ=DAILY;UNTIL=20260103",
+            |s| s.civil(),
+            i64::MAX,
+            &Budget::per_read(),
+        )
+        .unwrap();
         assert_eq!(walk.civil.len(), 3);
-        assert!(super::walk(start, "FREQ=SOMETIMES", |s| s.civil(), i64::MAX).is_err());
+        let bad = super::walk(
+            start,
+            "FREQ=SOMETIMES",
+            |s| s.civil(),
+            i64::MAX,
+            &Budget::per_read(),
+        );
+        assert!(bad.is_err());
     }
 }

@@ -15,7 +15,8 @@ use crate::caldav::{self, Remote};
 use crate::dav::Dav;
 use crate::error::{CalendarError, Result};
 use crate::expand::Window;
-use crate::import::{self, Fetched, Stale, occurrences_of};
+use crate::import::{self, Fetched, Stale, ZonesOf, occurrences_of};
+use crate::recur::Budget;
 use crate::subscription::{self, Fetch};
 use crate::{
     Account, AccountSource, CalendarInfo, Kind, NewAccount, Occurrence, Source, Status, SyncReport,
@@ -446,11 +447,13 @@ impl Calendars {
             caldav::multiget(dav, &remote.url, &changed).map_err(remote_err)?
         };
         let mut puts = Vec::new();
+        let budget = Budget::per_read();
         for (url, etag, data) in fetched {
             match data {
                 Some(ics) => {
-                    let occs =
-                        occurrences_of(&ics, None, &self.options.floating_zone, window, warnings);
+                    let floating = &self.options.floating_zone;
+                    let zones = ZonesOf::Own(&budget);
+                    let occs = occurrences_of(&ics, zones, floating, window, warnings);
                     puts.push((url, etag, ics, occs));
                 }
                 None => removed.push(url),

@@ -14,7 +14,7 @@ use jiff::civil::DateTime;
 use jiff::tz::TimeZone;
 
 use crate::ics::{Component, Stamp, parse_offset, parse_stamp};
-use crate::recur::{civil_secs, from_civil_secs, walk};
+use crate::recur::{Budget, Cut, civil_secs, from_civil_secs, walk};
 
 /// A VTIMEZONE's observances are walked up to this year.
 const LAST_YEAR: i16 = 2100;
@@ -80,8 +80,10 @@ impl Custom {
         })
     }
 
-    /// Reads a VTIMEZONE; `None` when it has no usable observance.
-    pub(crate) fn from_vtimezone(def: &Component) -> Option<Custom> {
+    /// Reads a VTIMEZONE, its rules walked on `budget`; `None` when it has
+    /// no usable observance. The flag: whether the budget ran out on it.
+    pub(crate) fn from_vtimezone(def: &Component, budget: &Budget) -> (Option<Custom>, bool) {
+        let mut cut = false;
         let end = civil_secs(jiff::civil::date(LAST_YEAR, 1, 1).at(0, 0, 0, 0));
         let mut onsets: Vec<(i64, i32, i32)> = Vec::new();
         for observance in &def.children {
@@ -116,7 +118,8 @@ impl Custom {
                     Stamp::Utc(t) => from_civil_secs(civil_secs(t) + i64::from(from)),
                     other => other.civil(),
                 };
-                if let Ok(found) = walk(start.civil(), &rule.value, until, end) {
+                if let Ok(found) = walk(start.civil(), &rule.value, until, end, budget) {
+                    cut |= found.cut == Some(Cut::Read);
                     civil.extend(found.civil);
                 }
             }
@@ -124,15 +127,18 @@ impl Custom {
         }
         onsets.sort_unstable();
         onsets.dedup_by_key(|o| o.0);
-        let initial = onsets.first()?.2;
+        let Some(initial) = onsets.first().map(|o| o.2) else {
+            return (None, cut);
+        };
         let mut offsets: Vec<i32> = onsets.iter().flat_map(|o| [o.1, o.2]).collect();
         offsets.sort_unstable();
         offsets.dedup();
-        Some(Custom {
+        let custom = Custom {
             transitions: onsets.iter().map(|o| (o.0, o.1)).collect(),
             initial,
             offsets,
-        })
+        };
+        (Some(custom), cut)
     }
 }
 
@@ -141,6 +147,8 @@ pub(crate) struct Zones<'a> {
     defined: HashMap<String, &'a Component>,
     resolved: HashMap<String, Zone>,
     floating: Zone,
+    /// The read's steps, which the VTIMEZONEs' rules and the events' share.
+    pub budget: Budget,
     /// What the account should show: each TZID that could not be resolved,
     /// each rule that could not be read.
     pub warnings: Vec<String>,
@@ -148,8 +156,8 @@ pub(crate) struct Zones<'a> {
 
 impl<'a> Zones<'a> {
     /// `defined`: the VTIMEZONEs of the object (and of its subscription);
-    /// `floating`: the zone of times without one.
-    pub fn new(defined: &[&'a Component], floating: &TimeZone) -> Self {
+    /// `floating`: the zone of times without one; `budget`: the read's.
+    pub fn new(defined: &[&'a Component], floating: &TimeZone, budget: &Budget) -> Self {
         let defined = defined
             .iter()
             .filter_map(|c| Some((c.prop("TZID")?.value.trim().to_owned(), *c)))
@@ -158,6 +166,7 @@ impl<'a> Zones<'a> {
             defined,
             resolved: HashMap::new(),
             floating: Zone::Jiff(floating.clone()),
+            budget: budget.clone(),
             warnings: Vec::new(),
         }
     }
@@ -182,16 +191,21 @@ impl<'a> Zones<'a> {
         zone
     }
 
-    fn lookup(&self, tzid: &str) -> Option<Zone> {
+    fn lookup(&mut self, tzid: &str) -> Option<Zone> {
         if let Some(zone) = iana(tzid) {
             return Some(zone);
         }
-        if let Some(custom) = self
-            .defined
-            .get(tzid)
-            .and_then(|c| Custom::from_vtimezone(c))
-        {
-            return Some(Zone::Custom(Arc::new(custom)));
+        if let Some(def) = self.defined.get(tzid) {
+            let (custom, cut) = Custom::from_vtimezone(def, &self.budget);
+            if cut {
+                self.warnings.push(format!(
+                    "time zone {tzid:?}: the calendar's rules together repeat too often; \
+                     its later offset changes are not known"
+                ));
+            }
+            if let Some(custom) = custom {
+                return Some(Zone::Custom(Arc::new(custom)));
+            }
         }
         let segments: Vec<&str> = tzid.split('/').filter(|s| !s.is_empty()).collect();
         (1..segments.len().min(4))
@@ -239,10 +253,25 @@ END:VCALENDAR
         let roots = parse(CUSTOM).unwrap();
         let mut defs = Vec::new();
         roots[0].find_all("VTIMEZONE", &mut defs);
-        let mut zones = Zones::new(&defs, &TimeZone::UTC);
+        let mut zones = Zones::new(&defs, &TimeZone::UTC, &Budget::per_read());
         let zone = zones.get("Middle European");
         assert!(zones.warnings.is_empty());
         zone
+    }
+
+    #[test]
+    fn a_vtimezone_the_reads_budget_cannot_walk_keeps_its_first_onsets_and_warns() {
+        let roots = parse(CUSTOM).unwrap();
+        let mut defs = Vec::new();
+        roots[0].find_all("VTIMEZONE", &mut defs);
+        let mut zones = Zones::new(&defs, &TimeZone::UTC, &Budget::of(0));
+        let zone = zones.get("Middle European");
+        assert!(matches!(zone, Zone::Custom(_)));
+        assert_eq!(zones.warnings.len(), 1, "{:?}", zones.warnings);
+        assert!(zones.warnings[0].contains("later offset changes are not known"));
+        // Only 1970's onsets: summer 2026 is read as standard time.
+        let july = civil_secs(date(2026, 7, 1).at(12, 0, 0, 0));
+        assert_eq!(zone.instant(from_civil_secs(july)), july - 3_600);
     }
 
     #[test]
@@ -266,7 +295,7 @@ END:VCALENDAR
 
     #[test]
     fn unknown_and_prefixed_zones() {
-        let mut zones = Zones::new(&[], &TimeZone::UTC);
+        let mut zones = Zones::new(&[], &TimeZone::UTC, &Budget::per_read());
         let zone = zones.get("Mars/Olympus_Mons");
         assert_eq!(zones.warnings.len(), 1);
         let civil = date(2026, 6, 1).at(9, 0, 0, 0);

@@ -7,7 +7,9 @@
 //! as a warning on the account (and a file served without validators not
 //! imported again when it is the same); the password read from the secrets store
 //! and its deletion there failing the sync; an account removed with its
-//! events; a window moved by the clock expanded again from what is stored.
+//! events; a window moved by the clock expanded again from what is stored;
+//! a file of twenty rules that never end synchronised on one read's step
+//! budget, the events it cut named in the account's warnings.
 
 mod fake;
 
@@ -328,6 +330,35 @@ fn an_unknown_time_zone_is_a_warning_on_the_account() {
     let again = s.calendars.sync(OWNER, &id).unwrap();
     assert!(again.not_modified, "{again:?}");
     assert_eq!(s.calendars.account(OWNER, &id).unwrap().warnings.len(), 1);
+}
+
+#[test]
+fn rules_that_never_end_share_one_budget_and_the_account_says_so() {
+    let forever = include_str!("../../../fuzz/corpus/ical/twenty_minutely_forever.ics");
+    let text = forever.replace(
+        "END:VCALENDAR",
+        &format!("{}END:VCALENDAR", vevent("a", "Alpha", 16)),
+    );
+    let fake = Fake::start(move |_| Response::new(200, text.clone()));
+    let s = setup();
+    let id = add_ics(&s, &fake.url);
+    assert_eq!(s.calendars.sync(OWNER, &id).unwrap().fetched, 21);
+    let shown = s.calendars.account(OWNER, &id).unwrap();
+    assert_eq!(shown.status, Status::Ok);
+    let cut = |text: &str| shown.warnings.iter().filter(|w| w.contains(text)).count();
+    assert_eq!(
+        cut("its rule repeats too often"),
+        calendar::MAX_STEPS_PER_READ / calendar::MAX_RULE_STEPS,
+        "{:?}",
+        shown.warnings
+    );
+    assert!(
+        cut("the calendar's rules together repeat too often") > 0,
+        "{:?}",
+        shown.warnings
+    );
+    // The rules started in 2000 never reach the window; the plain event does.
+    assert_eq!(count(&s.calendars), 1);
 }
 
 #[test]
