@@ -31,7 +31,7 @@ use inbox::{Action, Category, NewRow};
 use jiff::tz::TimeZone;
 use serde::Serialize;
 use serde_json::json;
-use settings::CalendarNotificationDelivery;
+use settings::{CalendarNotificationDelivery, SettingsStore};
 use time::OffsetDateTime;
 use tokio::sync::Notify;
 
@@ -75,7 +75,18 @@ struct Looks {
 /// Starts the loop; `synced` wakes it after a sync brought changes.
 pub(crate) fn start(app: &App, synced: Arc<Notify>) {
     let looks = Arc::new(tokio::sync::Mutex::new(Looks::default()));
-    crate::looking::spawn(app, synced, move |app| {
+    // Its own reads and the morning agenda's (`calendar_agenda.rs`).
+    let reads = |s: &SettingsStore| {
+        (
+            (s.calendar_enabled(), s.calendar_daily_agenda_enabled()),
+            s.calendar_reminder_minutes(),
+            s.calendar_notification_delivery(),
+            s.focus_mode_feature_enabled(),
+            s.pm_calendar_overlay_enabled(),
+            s.pm_calendar_board_ids(),
+        )
+    };
+    crate::looking::spawn_reading(app, synced, reads, move |app| {
         let looks = looks.clone();
         async move { look(&app, &mut *looks.lock().await).await }
     });

@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use settings::SettingsStore;
 use tokio::sync::Notify;
 
 use crate::error::blocking;
@@ -32,7 +33,8 @@ impl App {
 pub(crate) fn start(app: &App) {
     let synced = Arc::new(Notify::new());
     crate::calendar_reminders::start(app, synced.clone());
-    crate::looking::spawn(app, app.calendars_wake.clone(), move |app| {
+    let reads = |s: &SettingsStore| s.calendar_enabled();
+    crate::looking::spawn_reading(app, app.calendars_wake.clone(), reads, move |app| {
         let synced = synced.clone();
         async move { sync_all(&app, &synced).await }
     });

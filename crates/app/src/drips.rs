@@ -13,6 +13,7 @@
 
 use drips::{Delivery, ItemKind, Release};
 use inbox::{Action, Category, NewRow, Source};
+use settings::SettingsStore;
 
 use crate::error::blocking;
 use crate::services::App;
@@ -30,7 +31,14 @@ impl App {
 
 /// Starts the delivery loop.
 pub(crate) fn start(app: &App) {
-    crate::looking::spawn(app, app.drips_wake.clone(), |app| async move {
+    let reads = |s: &SettingsStore| {
+        (
+            s.scheduled_messages_enabled(),
+            s.drip_enabled(),
+            s.drip_global_pause(),
+        )
+    };
+    crate::looking::spawn_reading(app, app.drips_wake.clone(), reads, |app| async move {
         look(&app).await
     });
 }

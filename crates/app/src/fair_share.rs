@@ -10,8 +10,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use resources::{CpuCap, Limits, Trees};
+use settings::SettingsStore;
 
 use crate::services::App;
+use crate::setting_watch::Watched;
 
 /// How often the machine's contention is measured.
 const SAMPLE_EVERY: Duration = Duration::from_secs(1);
@@ -68,7 +70,24 @@ pub(crate) fn start(
 ) {
     let app = app.clone();
     let mut stop = app.stop.subscribe();
-    let mut changes = app.settings_changed.subscribe();
+    let reads = |s: &SettingsStore| {
+        (
+            (
+                s.session_cpu_cap_enabled(),
+                s.session_cpu_cap_percent(),
+                s.session_cpu_cap_strict(),
+            ),
+            (
+                s.session_max_processes_enabled(),
+                s.session_tree_low_io_priority(),
+                s.reserve_ui_core_enabled(),
+                s.session_adaptive_memory_paging(),
+            ),
+            s.boost_app_process_priority(),
+            s.merge_priority_boost_enabled(),
+        )
+    };
+    let mut changes = Watched::new(&app, reads);
     tokio::spawn(async move {
         let mut last: Option<(u64, u64)> = None;
         let mut contended = false;
@@ -99,7 +118,7 @@ pub(crate) fn start(
             }
             let stopping = tokio::select! {
                 _ = stop.wait_for(Option::is_some) => true,
-                _ = changes.changed() => false,
+                () = changes.changed(&app.settings) => false,
                 () = app.clock.sleep(time::Duration::try_from(SAMPLE_EVERY).unwrap_or_default()) => {
                     let now = cpu_times();
                     if let (Some((busy0, total0)), Some((busy1, total1))) = (last, now)

@@ -7,7 +7,10 @@
 
 use std::time::Duration;
 
+use settings::SettingsStore;
+
 use crate::services::App;
+use crate::setting_watch::Watched;
 
 /// How often the running sessions are counted.
 const LOOK_EVERY: Duration = Duration::from_secs(1);
@@ -19,7 +22,7 @@ const WHO: &str = "Switchboard";
 pub(crate) fn start(app: &App) {
     let app = app.clone();
     let mut stop = app.stop.subscribe();
-    let mut changes = app.settings_changed.subscribe();
+    let mut changes = Watched::new(&app, SettingsStore::keep_awake_while_sessions_running);
     tokio::spawn(async move {
         let mut logind: Option<awake::Logind> = None;
         let mut held: Option<awake::Inhibitor> = None;
@@ -68,7 +71,7 @@ pub(crate) fn start(app: &App) {
             }
             let stopping = tokio::select! {
                 _ = stop.wait_for(Option::is_some) => true,
-                _ = changes.changed() => false,
+                () = changes.changed(&app.settings) => false,
                 () = app.clock.sleep(time::Duration::try_from(LOOK_EVERY).unwrap_or_default()) => false,
             };
             if stopping {

@@ -64,6 +64,7 @@ mod runner_listener;
 pub mod running_apps;
 mod services;
 mod session_inbox;
+mod setting_watch;
 mod skill_lists;
 mod spawning;
 mod start;

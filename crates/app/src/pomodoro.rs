@@ -24,6 +24,7 @@ use focus::{FocusChange, FocusState, TickSettings, Transition};
 use inbox::{Category, ListQuery, StateFilter};
 use serde::Serialize;
 use serde_json::json;
+use settings::SettingsStore;
 
 use crate::error::blocking;
 use crate::services::App;
@@ -73,7 +74,16 @@ impl App {
 
 /// Starts the loop.
 pub(crate) fn start(app: &App) {
-    crate::looking::spawn(app, app.pomodoro_wake.clone(), |app| async move {
+    // What a tick reads; the rest is read when a phase changes, which the
+    // clock and the requests wake the loop for.
+    let reads = |s: &SettingsStore| {
+        (
+            s.focus_mode_feature_enabled(),
+            s.pomodoro_schedule_enabled(),
+            s.pomodoro_auto_enable_focus_mode_default(),
+        )
+    };
+    crate::looking::spawn_reading(app, app.pomodoro_wake.clone(), reads, |app| async move {
         look(&app).await
     });
 }

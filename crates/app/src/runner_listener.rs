@@ -9,9 +9,11 @@ use std::time::Duration;
 use accounts::scoped::{Scope, ScopedTokens};
 use runners::config::Listener;
 use runners::pool::listener::{Admission, RunnerListener};
+use settings::SettingsStore;
 
 use crate::listener_slot::{Bound, ListenerState};
 use crate::services::App;
+use crate::setting_watch::Watched;
 
 /// How often `runners.toml` is read again for a changed `[listener]`.
 const LOOK_EVERY: Duration = Duration::from_secs(15);
@@ -35,7 +37,7 @@ impl Admission for TokenAdmission {
 pub(crate) fn start(app: &App) {
     let app = app.clone();
     let mut stop = app.stop.subscribe();
-    let mut changes = app.settings_changed.subscribe();
+    let mut changes = Watched::new(&app, SettingsStore::cloud_control_plane_enabled);
     tokio::spawn(async move {
         let mut read_the_file = true;
         loop {
@@ -48,7 +50,7 @@ pub(crate) fn start(app: &App) {
             // runtime thread that the requests were waiting for.
             read_the_file = tokio::select! {
                 _ = stop.wait_for(Option::is_some) => break,
-                _ = changes.changed() => false,
+                () = changes.changed(&app.settings) => false,
                 () = tokio::time::sleep(LOOK_EVERY) => true,
             };
         }

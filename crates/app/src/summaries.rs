@@ -19,12 +19,13 @@ use digests::{Kind, Period};
 use inbox::{Category, NewRow};
 use jiff::Timestamp;
 use jiff::civil::Date;
-use settings::ArchiveDigestCadence;
+use settings::{ArchiveDigestCadence, SettingsStore};
 use time::OffsetDateTime;
 use utility::{Ask, Feature, UtilityError};
 
 use crate::error::blocking;
 use crate::services::App;
+use crate::setting_watch::Watched;
 use crate::utility_model;
 
 /// The phrases that open the two prompts (the stand-in API in tests tells
@@ -41,7 +42,16 @@ const LISTED: usize = 40;
 pub fn start(state: &App) {
     let state = state.clone();
     let mut stop = state.stop.subscribe();
-    let mut changes = state.settings_changed.subscribe();
+    // What decides whether a summary is due and when the next one is.
+    let reads = |s: &SettingsStore| {
+        (
+            s.weekly_summary_enabled(),
+            s.archive_digest_cadence(),
+            s.pm_inbox_quiet_hours_time_zone(),
+            s.weekly_summary_schedule_hour(),
+        )
+    };
+    let mut changes = Watched::new(&state, reads);
     tokio::spawn(async move {
         let mut paused: HashMap<(String, Kind), Date> = HashMap::new();
         loop {
@@ -55,7 +65,7 @@ pub fn start(state: &App) {
             tokio::select! {
                 _ = stop.wait_for(Option::is_some) => return,
                 () = state.clock.sleep_until(wake) => {}
-                changed = changes.changed() => if changed.is_err() { return },
+                () = changes.changed(&state.settings) => {}
             }
         }
     });

@@ -61,9 +61,7 @@ pub fn run(serve: Serve) -> anyhow::Result<ExitCode> {
             Ok(limit) => tracing::debug!(limit, "open-file limit"),
             Err(error) => tracing::warn!(%error, "the open-file limit could not be raised"),
         }
-        if let Err(error) = resources::release_startup_pages() {
-            tracing::debug!(%error, "start-up's code pages were not given back");
-        }
+        release_startup_pages_soon();
         println!("Switchboard is running.");
         println!("  Open the web UI: {}", app.login_url);
         match &app.control_url {
@@ -87,6 +85,23 @@ pub fn run(serve: Serve) -> anyhow::Result<ExitCode> {
         return Err(restart_in_place());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How long start-up goes on after `server.json`: every loop's first look
+/// runs code the idle server does not run again.
+const STARTUP_SETTLES: Duration = Duration::from_secs(1);
+
+/// Gives start-up's code pages back once the loops' first looks are over.
+/// Given back at the announcement, as before, the first looks read about
+/// 10 MiB of code back in, and the idle server kept them.
+fn release_startup_pages_soon() {
+    tokio::spawn(async {
+        tokio::time::sleep(STARTUP_SETTLES).await;
+        let released = tokio::task::spawn_blocking(resources::release_startup_pages).await;
+        if let Ok(Err(error)) = released {
+            tracing::debug!(%error, "start-up's code pages were not given back");
+        }
+    });
 }
 
 /// SIGINT and SIGTERM, listened for from the moment they are installed.

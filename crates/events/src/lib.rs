@@ -8,8 +8,11 @@
 //! stalled reader never slows the publisher or anyone else.
 //! [`Hub::publish_all`] publishes many events at once (a burst of output):
 //! they take consecutive ids and reach each subscriber as one entry of its
-//! buffer, shared, not copied, so the buffer's bound counts publishes, not
-//! lines, and [`Subscription::batches`] hands a writer everything ready at once.
+//! buffer, shared, not copied, and [`Subscription::batches`] hands a writer
+//! everything ready at once. The buffer is bounded by the bytes of the events
+//! waiting in it (as the ring is) and, far above, by the publishes: with
+//! thousands of busy sessions most publishes are small, and a bound of a few
+//! hundred of them cut off a reader that was a fraction of a second behind.
 //! [`Hub::subscribe`] with the last id a client saw replays what it missed,
 //! or starts with a `reset` when that is no longer held.
 //!
@@ -22,6 +25,7 @@
 
 use std::collections::VecDeque;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::task::{Context, Poll};
 
@@ -144,20 +148,26 @@ pub struct Config {
     /// ...and at most about this many bytes of them.
     pub ring_bytes: usize,
     /// Publishes (single events or [`Hub::publish_all`]'s bursts) a
-    /// subscriber may have waiting before it is dropped.
+    /// subscriber may have waiting before it is dropped...
     pub buffer: usize,
+    /// ...and about how many bytes of events (as the ring counts them); the
+    /// first publish waiting always fits, however large.
+    pub buffer_bytes: usize,
 }
 
 impl Config {
-    /// The server's sizes: 10,000 events or 8 MiB for resumes, 256 publishes
-    /// waiting per subscriber (a live client drains them in milliseconds; the
-    /// events are shared, so a stalled one holds at most 256 publishes alive).
+    /// The server's sizes: 10,000 events or 8 MiB for resumes, and 8 MiB of
+    /// events (at most 16,384 publishes) waiting per subscriber. A live client
+    /// drains them in milliseconds; one behind by as much as the ring holds is
+    /// dropped, since its resume could not be served anyway. The events are
+    /// shared with the ring, so a stalled one holds at most 8 MiB alive.
     pub fn with_epoch(epoch: u64) -> Config {
         Config {
             epoch,
             ring_events: 10_000,
             ring_bytes: 8 << 20,
-            buffer: 256,
+            buffer: 16_384,
+            buffer_bytes: 8 << 20,
         }
     }
 }
@@ -165,6 +175,8 @@ impl Config {
 struct Subscriber {
     account_id: String,
     sender: mpsc::Sender<Chunk>,
+    /// The weight of the chunks in its buffer, shared with its subscription.
+    queued: Arc<AtomicUsize>,
     /// The `reset` it gets after its buffered events when it is dropped.
     farewell: Arc<OnceLock<Arc<Event>>>,
 }
@@ -263,24 +275,41 @@ impl Hub {
             }
         }
         // Built once, for every subscriber that receives all of them.
-        let mut all: Option<Chunk> = None;
+        let mut all: Option<(Chunk, usize)> = None;
+        let buffer_bytes = self.config.buffer_bytes;
         state.subscribers.retain(|subscriber| {
             let account = subscriber.account_id.as_str();
-            let chunk: Chunk = if events.iter().all(|e| e.audience.includes(account)) {
-                Arc::clone(all.get_or_insert_with(|| events.iter().cloned().collect()))
-            } else {
-                let mine: Vec<Arc<Event>> = events
-                    .iter()
-                    .filter(|e| e.audience.includes(account))
-                    .cloned()
-                    .collect();
-                if mine.is_empty() {
-                    return !subscriber.sender.is_closed();
-                }
-                mine.into()
-            };
+            let (chunk, weight): (Chunk, usize) =
+                if events.iter().all(|e| e.audience.includes(account)) {
+                    let (chunk, weight) = all.get_or_insert_with(|| {
+                        let chunk: Chunk = events.iter().cloned().collect();
+                        let weight = chunk_weight(&chunk);
+                        (chunk, weight)
+                    });
+                    (Arc::clone(chunk), *weight)
+                } else {
+                    let mine: Vec<Arc<Event>> = events
+                        .iter()
+                        .filter(|e| e.audience.includes(account))
+                        .cloned()
+                        .collect();
+                    if mine.is_empty() {
+                        return !subscriber.sender.is_closed();
+                    }
+                    let chunk: Chunk = mine.into();
+                    let weight = chunk_weight(&chunk);
+                    (chunk, weight)
+                };
             let newest = chunk.last().map_or(0, |e| e.seq);
-            match subscriber.sender.try_send(chunk) {
+            // Counted before the send, so the subscription's count down on
+            // receiving it never passes below zero.
+            let queued = subscriber.queued.fetch_add(weight, Ordering::AcqRel);
+            let sent = if queued > 0 && queued + weight > buffer_bytes {
+                Err(mpsc::error::TrySendError::Full(chunk))
+            } else {
+                subscriber.sender.try_send(chunk)
+            };
+            match sent {
                 Ok(()) => true,
                 Err(mpsc::error::TrySendError::Closed(_)) => false,
                 Err(mpsc::error::TrySendError::Full(_)) => {
@@ -304,6 +333,7 @@ impl Hub {
     pub fn subscribe(&self, account_id: &str, last_event_id: Option<&str>) -> Subscription {
         let (sender, receiver) = mpsc::channel(self.config.buffer.max(1));
         let farewell = Arc::new(OnceLock::new());
+        let queued = Arc::new(AtomicUsize::new(0));
         let mut state = self.state();
         let replay = match last_event_id {
             None => VecDeque::new(),
@@ -321,6 +351,7 @@ impl Hub {
             return Subscription {
                 replay,
                 live: receiver,
+                queued,
                 current: Arc::new([]),
                 next: 0,
                 farewell,
@@ -330,11 +361,13 @@ impl Hub {
         state.subscribers.push(Subscriber {
             account_id: account_id.to_owned(),
             sender,
+            queued: Arc::clone(&queued),
             farewell: Arc::clone(&farewell),
         });
         Subscription {
             replay,
             live: receiver,
+            queued,
             current: Arc::new([]),
             next: 0,
             farewell,
@@ -391,6 +424,8 @@ impl Hub {
 pub struct Subscription {
     replay: VecDeque<Arc<Event>>,
     live: mpsc::Receiver<Chunk>,
+    /// The weight of the chunks waiting in `live`.
+    queued: Arc<AtomicUsize>,
     /// The publish being handed out, from `next` on.
     current: Chunk,
     next: usize,
@@ -426,6 +461,8 @@ impl Stream for Subscription {
             }
             match self.live.poll_recv(cx) {
                 Poll::Ready(Some(chunk)) => {
+                    self.queued
+                        .fetch_sub(chunk_weight(&chunk), Ordering::AcqRel);
                     self.current = chunk;
                     self.next = 0;
                 }
@@ -437,6 +474,11 @@ impl Stream for Subscription {
             }
         }
     }
+}
+
+/// What a chunk's events weigh in a subscriber's buffer.
+fn chunk_weight(chunk: &[Arc<Event>]) -> usize {
+    chunk.iter().map(|event| event.weight()).sum()
 }
 
 /// [`Subscription::batches`].

@@ -15,6 +15,7 @@ fn hub(ring_events: usize, buffer: usize) -> Hub {
         ring_events,
         ring_bytes: 1 << 20,
         buffer,
+        buffer_bytes: usize::MAX,
     })
 }
 
@@ -117,6 +118,7 @@ fn the_ring_is_bounded_by_bytes_too() {
         ring_events: 1000,
         ring_bytes: 2000,
         buffer: 10,
+        buffer_bytes: usize::MAX,
     });
     let first = hub.publish(to("a"), Name::Output, &json!({ "text": "x".repeat(500) }));
     for _ in 0..10 {
@@ -160,6 +162,33 @@ fn a_full_subscriber_gets_its_buffer_then_reset_then_the_end() {
         "a dropped subscriber's stream ends"
     );
     assert_eq!(hub.subscriber_count(), 1, "only the fast one is left");
+}
+
+#[test]
+fn the_buffer_is_bounded_by_bytes_too() {
+    let hub = Hub::new(Config {
+        epoch: 0xabc,
+        ring_events: 1000,
+        ring_bytes: 1 << 20,
+        buffer: 1000,
+        buffer_bytes: 2000,
+    });
+    let mut slow = hub.subscribe("a", None);
+    let mut reading = hub.subscribe("a", None);
+    let mut ids = Vec::new();
+    for _ in 0..5 {
+        let id = hub.publish(to("a"), Name::Output, &json!({ "text": "x".repeat(500) }));
+        ids.push(id);
+        assert_eq!(ready(&mut reading).len(), 1, "a reader that keeps up stays");
+    }
+    // Three events of about 600 bytes fit in 2,000, the fourth does not.
+    let got = ready(&mut slow);
+    assert_eq!(names(&got), ["output", "output", "output", "reset"]);
+    assert_eq!(got[3].id, ids[3]);
+    // One publish larger than the whole bound still reaches an empty buffer.
+    hub.publish_all(drafts("a", 0, 20));
+    assert_eq!(ready(&mut reading).len(), 20);
+    assert_eq!(hub.subscriber_count(), 1);
 }
 
 #[test]

@@ -5,8 +5,9 @@
 //! read them all on every request (4,096 files on cgroup v1), and the
 //! scale bench asks for the list 20 times a second, so lists and
 //! announcements take each session's use from `UsageCache` when it is
-//! under [`USAGE_FRESH`] old on the clock; [`Supervisor::get`] of one
-//! session always reads its tree.
+//! under [`USAGE_FRESH`] old on the clock. One under [`USAGE_KEPT`] old
+//! is taken too, while a read of the stale ones goes on beside the list;
+//! [`Supervisor::get`] of one session always reads its tree.
 
 use std::collections::HashMap;
 
@@ -14,7 +15,7 @@ use crate::db;
 use crate::error::{Result, SessionError};
 use crate::model::Session;
 use crate::supervisor::Supervisor;
-use crate::tree_usage::USAGE_FRESH;
+use crate::tree_usage::{USAGE_FRESH, USAGE_KEPT};
 
 impl Supervisor {
     /// The account's sessions, newest first.
@@ -85,7 +86,8 @@ impl Supervisor {
 
     /// Each local session's use, read from its tree (a few small files a
     /// session, on the blocking pool); with `cached`, a read under
-    /// [`USAGE_FRESH`] old is taken instead.
+    /// [`USAGE_FRESH`] old is taken instead, and one under [`USAGE_KEPT`]
+    /// old too while [`Supervisor::refresh_usage`] reads it again.
     async fn with_resources(&self, mut sessions: Vec<Session>, cached: bool) -> Vec<Session> {
         let Some(trees) = self.inner.trees.clone() else {
             return sessions;
@@ -93,16 +95,23 @@ impl Supervisor {
         let now = self.inner.clock.now();
         let mut used = HashMap::new();
         let mut stale = Vec::new();
+        let mut kept = Vec::new();
         {
             let read = self.inner.usage.lock();
             for session in sessions.iter().filter(|s| s.runner == runners::LOCAL) {
                 match read.get(&session.id) {
-                    Some((at, usage)) if cached && *at <= now && now - *at < USAGE_FRESH => {
+                    Some((at, usage)) if cached && *at <= now && now - *at < USAGE_KEPT => {
                         used.insert(session.id.clone(), *usage);
+                        if now - *at >= USAGE_FRESH {
+                            kept.push(session.id.clone());
+                        }
                     }
                     _ => stale.push(session.id.clone()),
                 }
             }
+        }
+        if !kept.is_empty() {
+            self.refresh_usage(kept);
         }
         if !stale.is_empty() {
             let fresh = tokio::task::spawn_blocking(move || {
@@ -127,6 +136,26 @@ impl Supervisor {
             session.resources = used.get(&session.id).copied().flatten();
         }
         sessions
+    }
+
+    /// Reads the trees of `ids` again on the blocking pool, beside the list
+    /// that found their uses stale; nothing when such a read already runs.
+    fn refresh_usage(&self, ids: Vec<String>) {
+        let (Some(trees), inner) = (self.inner.trees.clone(), self.inner.clone()) else {
+            return;
+        };
+        if !inner.usage.start_refresh() {
+            return;
+        }
+        tokio::task::spawn_blocking(move || {
+            let _ending = inner.usage.ends_refresh();
+            let fresh: Vec<_> = ids.into_iter().map(|id| (trees.usage(&id), id)).collect();
+            let now = inner.clock.now();
+            let mut read = inner.usage.lock();
+            for (usage, id) in fresh {
+                read.insert(id, (now, usage));
+            }
+        });
     }
 }
 

@@ -38,17 +38,39 @@ pub struct SettingView {
     pub type_label: &'static str,
 }
 
-/// Every current value, in catalog order, and the same as a JSON object body.
+/// Every current value, in catalog order, each as JSON text too, and the
+/// whole as a JSON object body. Values and texts are shared between
+/// snapshots: a write copies pointers and serialises only its own value,
+/// where copying and serialising all of them was a good part of a `PATCH`.
 struct Snapshot {
-    values: Box<[Value]>,
+    values: Box<[Arc<Value>]>,
+    texts: Box<[Arc<str>]>,
     body: Bytes,
 }
 
 impl Snapshot {
-    fn new(values: Box<[Value]>) -> Self {
+    fn new(values: Vec<Value>) -> Self {
+        let texts = values
+            .iter()
+            .map(|value| Arc::from(value.to_string()))
+            .collect();
+        let values = values.into_iter().map(Arc::new).collect();
+        Self::of(values, texts)
+    }
+
+    /// This snapshot with `value` at `index`.
+    fn with(&self, index: usize, value: Value) -> Self {
+        let mut values = self.values.clone();
+        let mut texts = self.texts.clone();
+        texts[index] = Arc::from(value.to_string());
+        values[index] = Arc::new(value);
+        Self::of(values, texts)
+    }
+
+    fn of(values: Box<[Arc<Value>]>, texts: Box<[Arc<str>]>) -> Self {
         let mut body = String::with_capacity(16 * 1024);
         body.push('{');
-        for (index, (def, value)) in DEFINITIONS.iter().zip(values.iter()).enumerate() {
+        for (index, (def, text)) in DEFINITIONS.iter().zip(texts.iter()).enumerate() {
             if index > 0 {
                 body.push(',');
             }
@@ -56,11 +78,12 @@ impl Snapshot {
             body.push('"');
             body.push_str(def.key);
             body.push_str("\":");
-            body.push_str(&value.to_string());
+            body.push_str(text);
         }
         body.push('}');
         Self {
             values,
+            texts,
             body: Bytes::from(body),
         }
     }
@@ -128,7 +151,7 @@ impl SettingsStore {
         }
         Ok(Self {
             db,
-            current: RwLock::new(Arc::new(Snapshot::new(values.into()))),
+            current: RwLock::new(Arc::new(Snapshot::new(values))),
             writer: Mutex::new(()),
         })
     }
@@ -150,13 +173,13 @@ impl SettingsStore {
         DEFINITIONS
             .iter()
             .zip(snapshot.values.iter())
-            .map(|(def, value)| (def.key.to_owned(), value.clone()))
+            .map(|(def, value)| (def.key.to_owned(), Value::clone(value)))
             .collect()
     }
 
     pub fn get(&self, key: &str) -> Result<SettingView, SettingsError> {
         let (index, def) = find(key)?;
-        Ok(view(def, self.snapshot().values[index].clone()))
+        Ok(view(def, Value::clone(&self.snapshot().values[index])))
     }
 
     /// Validates `value`, stores it durably, then makes it current. Returns
@@ -217,9 +240,7 @@ impl SettingsStore {
     /// Builds the next snapshot outside the lock readers take; the caller
     /// holds `writer`, so nobody else replaces `current` meanwhile.
     fn publish(&self, index: usize, value: Value) {
-        let mut values = self.snapshot().values.clone();
-        values[index] = value;
-        let next = Arc::new(Snapshot::new(values));
+        let next = Arc::new(self.snapshot().with(index, value));
         *self.current.write().unwrap_or_else(PoisonError::into_inner) = next;
     }
 
@@ -232,7 +253,7 @@ impl SettingsStore {
         current
             .values
             .get(index)
-            .and_then(&pick)
+            .and_then(|value| pick(value))
             .or_else(|| DEFAULTS.get(index).and_then(&pick))
     }
 

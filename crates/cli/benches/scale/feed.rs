@@ -2,7 +2,7 @@
 //! scale bench measures: each `tick` line's send and receive times (the
 //! `command` engines print their wall clock), each turn's `final` or
 //! `error` entry, and each session's last status. It reads on a thread of
-//! its own so it keeps up: a client 256 publishes behind is cut off. A
+//! its own so it keeps up: a client 8 MiB of events behind is cut off. A
 //! `reset` is noted, and the client does what the contract asks: it
 //! refetches each session's transcript after the last entry it saw (those
 //! lines count as recovered, not as received) and resumes from the reset's id.
