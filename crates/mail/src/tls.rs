@@ -65,7 +65,9 @@ impl Trust {
         })
     }
 
-    pub(crate) fn connector(&self) -> &TlsConnector {
+    /// The TLS connector with these roots, for the mail client's own IMAP
+    /// connections.
+    pub fn connector(&self) -> &TlsConnector {
         &self.connector
     }
 

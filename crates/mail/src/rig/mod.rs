@@ -46,6 +46,8 @@ pub struct MailServers {
     dovecot: Child,
     dovecot_bin: PathBuf,
     smtp: Child,
+    /// Who owns the mail, for [`MailServers::seed`].
+    owner: (bool, u32, u32),
     /// IMAP with TLS from the first byte.
     pub imaps_port: u16,
     /// IMAP in plain text, offering STARTTLS.
@@ -171,6 +173,24 @@ service lmtp {{
 service anvil {{
   chroot =
 }}
+namespace inbox {{
+  inbox = yes
+  mailbox Sent {{
+    special_use = \\Sent
+  }}
+  mailbox Drafts {{
+    special_use = \\Drafts
+  }}
+  mailbox Archive {{
+    special_use = \\Archive
+  }}
+  mailbox Junk {{
+    special_use = \\Junk
+  }}
+  mailbox Trash {{
+    special_use = \\Trash
+  }}
+}}
 {capability}",
                 internal = who.internal_user,
                 internal_group = who.internal_group,
@@ -210,6 +230,7 @@ service anvil {{
             dovecot,
             dovecot_bin,
             smtp,
+            owner: (who.root, who.mail_uid, who.mail_gid),
             imaps_port,
             imap_port,
             smtp_port,
@@ -302,6 +323,56 @@ service anvil {{
             .flat_map(|entries| entries.flatten())
             .filter_map(|entry| std::fs::read(entry.path()).ok())
             .collect()
+    }
+
+    /// Writes `messages` straight into `folder`'s maildir (`INBOX` or a
+    /// folder name), as new mail dovecot finds on its next look, in order:
+    /// far faster than APPEND for tests and benches of many messages.
+    /// Returns how many were written.
+    pub fn seed(
+        &self,
+        folder: &str,
+        messages: impl IntoIterator<Item = Vec<u8>>,
+    ) -> Result<usize, String> {
+        let mut maildir = self.dir.path().join("mail").join("Maildir");
+        let mut made = vec![maildir.clone()];
+        if !folder.eq_ignore_ascii_case("INBOX") {
+            maildir = maildir.join(format!(".{folder}"));
+            made.push(maildir.clone());
+        }
+        made.extend(["cur", "new", "tmp"].map(|sub| maildir.join(sub)));
+        let (root, uid, gid) = self.owner;
+        let own = |path: &Path| -> Result<(), String> {
+            if root {
+                std::os::unix::fs::chown(path, Some(uid), Some(gid))
+                    .map_err(|e| format!("chown {}: {e}", path.display()))?;
+            }
+            Ok(())
+        };
+        for dir in &made {
+            if !dir.exists() {
+                std::fs::create_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                own(dir)?;
+            }
+        }
+        if made.len() > 4 {
+            let marker = maildir.join("maildirfolder");
+            std::fs::write(&marker, b"").map_err(|e| e.to_string())?;
+            own(&marker)?;
+        }
+        // Dovecot numbers new mail in the order of the names' time part.
+        let start = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let mut written = 0;
+        for (n, raw) in messages.into_iter().enumerate() {
+            let name = format!("{}.M{n}P{}.rig", start + n as u64, std::process::id());
+            let path = maildir.join("new").join(name);
+            std::fs::write(&path, raw).map_err(|e| format!("{}: {e}", path.display()))?;
+            own(&path)?;
+            written += 1;
+        }
+        Ok(written)
     }
 
     /// How many mails the rig's mailbox holds (new and read).
