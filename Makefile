@@ -212,7 +212,7 @@ fuzz: fuzz-deps
 
 # The conformance suite's wall time is one of the figures: how long the real
 # CLIs through Switchboard cost `make test`.
-bench: web e2e-deps engines-deps ssh-deps
+bench: web e2e-deps engines-deps ssh-deps mail-deps py-deps
 	@start=$$(date +%s); $(MAKE) --no-print-directory test-engines >/dev/null 2>&1 || { echo "conformance suite failed"; exit 1; }; \
 		echo "conformance suite (make test-engines, built): $$(( $$(date +%s) - start )) s wall"
 	cargo bench -p switchboard --bench foundation
@@ -240,6 +240,8 @@ bench: web e2e-deps engines-deps ssh-deps
 	cargo bench -p sessions
 	cargo bench -p sandbox
 	cargo bench -p app_proxy --bench proxy
+	SWITCHBOARD_MAIL_REQUIRED=1 cargo bench -p mailclient --bench sync
+	cargo bench -p feeds --bench poll
 	cargo bench -p runners --bench listener_flood
 	cd web && npm run bench:engine
 	cargo build --release -p switchboard

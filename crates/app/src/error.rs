@@ -47,6 +47,8 @@ pub enum AppError {
     Focus(#[from] focus::FocusError),
     #[error(transparent)]
     Calendar(#[from] calendar::CalendarError),
+    #[error(transparent)]
+    Briefings(#[from] briefings::BriefingError),
     /// A recipe's run could not start (its folder is gone); the run is
     /// recorded failed with this reason.
     #[error("{reason}")]

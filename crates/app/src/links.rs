@@ -1,7 +1,8 @@
 //! The application's connections to outside services that come and go with
 //! their settings (the messenger bot, the inbound mail watcher): what is
 //! connected now, for the tasks that reach it from elsewhere (a turn's end,
-//! an approval), and the set-up problem said last, so it is said once.
+//! an approval, the summarizer's archiving), and the set-up problem said
+//! last, so it is said once.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -79,5 +80,15 @@ pub struct Inbox {
     pub(crate) owner: String,
     /// Where email sessions get their folders.
     pub(crate) folder: PathBuf,
+    pub(crate) status: watch::Receiver<mail::Status>,
+}
+
+/// The email summarizer's inbox while it is watched: what archiving a
+/// summarized mail needs (`email_summarizer.rs`).
+pub struct Summarizer {
+    pub(crate) inbox: mail::Inbox,
+    pub(crate) password: String,
+    pub(crate) trust: mail::Trust,
+    pub(crate) owner: String,
     pub(crate) status: watch::Receiver<mail::Status>,
 }

@@ -4,21 +4,18 @@
 //! write has committed and answered, so an item write never waits for the
 //! inbox), does the time-driven work when the notifier's next moment comes
 //! on the injected clock (so tests move a manual clock instead of waiting),
-//! gathers the sessions' day and the calendar's events for the daily
-//! digest, and announces every row it adds on the event stream.
+//! has the daily briefing (`briefing.rs`) posted when a new day begins,
+//! and announces every row it adds on the event stream.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use pm_inbox::{
-    AccountDay, BoardPreference, DailySources, DayRange, Delivered, Notifier, Prefs, QuietHours,
-    SessionTally, window,
-};
+use pm_inbox::{BoardPreference, DayRange, Delivered, Notifier, Prefs, QuietHours, window};
 use serde_json::Value;
 use settings::SettingsStore;
 
+use crate::publish;
 use crate::services::App;
-use crate::{calendar_words, publish};
 
 /// The notifier's preferences as the settings say now.
 pub fn prefs(settings: &SettingsStore) -> Prefs {
@@ -40,21 +37,13 @@ pub fn prefs(settings: &SettingsStore) -> Prefs {
             )
         })
         .flatten();
-    let sources = settings.daily_digest_sources();
-    // A source the object leaves out keeps its default, which is on.
-    let source = |name: &str| sources.get(name).and_then(Value::as_bool).unwrap_or(true);
-    let daily = settings.daily_digest_enabled().then(|| DailySources {
-        sessions: source("sessions"),
-        pm_events: source("pm-events"),
-        calendar: source("calendar") && settings.calendar_enabled(),
-    });
     Prefs {
         enabled: settings.pm_inbox_enabled(),
         boards,
         digest: settings.pm_inbox_digest_mode(),
         quiet,
         zone: window::zone(&settings.pm_inbox_quiet_hours_time_zone()),
-        daily,
+        daily: settings.daily_digest_enabled(),
     }
 }
 
@@ -216,97 +205,16 @@ fn error_chain(error: &dyn std::error::Error) -> String {
     out
 }
 
-/// Counts each account's sessions over the day that ended and posts its
-/// daily digest.
+/// Posts each account's daily briefing for the day that ended.
 async fn daily_digest(state: &App, notifier: &Arc<Notifier>, range: DayRange) {
     let accounts = match state.accounts.list() {
         Ok(accounts) => accounts,
         Err(error) => {
-            tracing::warn!(%error, "daily digest: cannot list accounts");
+            tracing::warn!(%error, "daily briefing: cannot list accounts");
             return;
         }
     };
-    // In the stored form, so the text comparison below is a time comparison.
-    let stored = |at: jiff::Timestamp| {
-        time::OffsetDateTime::from_unix_timestamp_nanos(at.as_nanosecond())
-            .map(clock::timestamp)
-            .unwrap_or_default()
-    };
-    let (from, to) = (stored(range.from), stored(range.to));
-    let current = prefs(&state.settings);
-    let with_calendar = current.daily.is_some_and(|daily| daily.calendar);
-    let mut tallies = Vec::new();
     for account in accounts {
-        let sessions = state.sessions.list(&account.id).await.unwrap_or_default();
-        let calendar = if with_calendar {
-            calendar_lines(state, &account.id, &range, &current.zone).await
-        } else {
-            Vec::new()
-        };
-        tallies.push(AccountDay {
-            account_id: account.id,
-            sessions: tally(&sessions, &from, &to),
-            calendar,
-        });
+        crate::briefing::post(state, notifier, &account.id, &range).await;
     }
-    run(
-        state,
-        notifier,
-        prefs(&state.settings),
-        now(state),
-        move |n, p, _| Ok(((), n.post_daily_digest(p, &range, &tallies)?)),
-    )
-    .await;
-}
-
-/// The account's calendar events on the digest's day, one line each, read
-/// in the digest's zone.
-async fn calendar_lines(
-    state: &App,
-    account_id: &str,
-    range: &DayRange,
-    zone: &jiff::tz::TimeZone,
-) -> Vec<String> {
-    let moment = |at: jiff::Timestamp| time::OffsetDateTime::from_unix_timestamp(at.as_second());
-    let (Ok(from), Ok(to)) = (moment(range.from), moment(range.to)) else {
-        return Vec::new();
-    };
-    let (service, owner) = (state.calendars.clone(), account_id.to_owned());
-    let events = crate::error::blocking(move || service.events(&owner, from, to))
-        .await
-        .unwrap_or_else(|error| {
-            tracing::warn!(%error, "daily digest: the calendar was not read");
-            Vec::new()
-        });
-    let day = range.day.to_string();
-    events
-        .iter()
-        .filter(|e| calendar_words::on_day(e, &day, zone))
-        .map(|e| calendar_words::event_line(e, zone))
-        .collect()
-}
-
-/// What the sessions did within `[from, to)`: started then, finished or
-/// failed then (their last change), and the cost of those active then.
-/// Stored times sort as text.
-fn tally(sessions: &[sessions::Session], from: &str, to: &str) -> SessionTally {
-    let within = |at: &str| from <= at && at < to;
-    let mut tally = SessionTally::default();
-    for session in sessions {
-        let started = within(&session.created_at);
-        let changed = within(&session.updated_at);
-        if started {
-            tally.started += 1;
-        }
-        if changed && session.status == sessions::Status::Finished {
-            tally.finished += 1;
-        }
-        if changed && session.status == sessions::Status::Failed {
-            tally.failed += 1;
-        }
-        if started || changed {
-            tally.cost_usd += session.cost_usd.unwrap_or(0.0);
-        }
-    }
-    tally
 }

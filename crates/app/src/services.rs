@@ -53,6 +53,13 @@ pub struct App {
     /// The user's CalDAV accounts and ICS subscriptions
     /// (`calendar_sync.rs` synchronises them).
     pub calendars: Arc<calendar::Calendars>,
+    /// The person's own mail client: accounts and the local store
+    /// (`mail_sync.rs` keeps it in step with the servers).
+    pub mail: Arc<crate::mail_accounts::MailClient>,
+    /// Feed subscriptions and their entries (`feeds_poll.rs` polls them).
+    pub feeds: Arc<feeds::Feeds>,
+    /// Wakes the feeds' poll loop ([`App::wake_feeds`]).
+    pub(crate) feeds_wake: Arc<Notify>,
     /// Wakes the calendars' sync loop ([`App::wake_calendars`]).
     pub(crate) calendars_wake: Arc<Notify>,
     /// Focus mode and pomodoro runs (`pomodoro.rs` moves the runs on).
@@ -111,6 +118,8 @@ pub struct App {
     pub(crate) messenger: Arc<crate::links::Link<crate::links::Bot>>,
     /// The inbound email watcher, while it watches.
     pub(crate) email: Arc<crate::links::Link<crate::links::Inbox>>,
+    /// The email summarizer's inbox, while it is watched.
+    pub(crate) summarizer: Arc<crate::links::Link<crate::links::Summarizer>>,
     /// Set once, by [`App::request_stop`], to stop every loop (and the
     /// listeners, which watch it through [`App::watch_stop`]).
     pub(crate) stop: watch::Sender<Option<StopReason>>,

@@ -24,10 +24,10 @@ mod demo_automations;
 use crate::engine_args::{AgentTokens, BrokerArgs, hook_program};
 use crate::services::App;
 use crate::{
-    bug_intake, catches, coaching_watch, email_in, fair_share, forensics, governor_loop,
-    instruction_sync, keep_awake, messenger_bot, metrics_watch, notifier, publish, recipes,
-    runner_hosts, runner_listener, session_inbox, summaries, task_reminders, tasks_mirror, titles,
-    utility_model, work_hosts, work_origins, work_reviews, work_watch,
+    bug_intake, catches, coaching_watch, email_in, email_summarizer, fair_share, forensics,
+    governor_loop, instruction_sync, keep_awake, messenger_bot, metrics_watch, notifier, publish,
+    recipes, rss_digest, runner_hosts, runner_listener, session_inbox, summaries, task_reminders,
+    tasks_mirror, titles, utility_model, work_hosts, work_origins, work_reviews, work_watch,
 };
 
 #[derive(Debug, Clone)]
@@ -268,6 +268,8 @@ impl Prepared {
             drips_wake: Arc::new(tokio::sync::Notify::new()),
             focus: Arc::new(focus::Focus::new(db.clone(), clock.clone())),
             calendars_wake: Arc::new(tokio::sync::Notify::new()),
+            feeds: Arc::new(feeds::Feeds::new(db.clone(), clock.clone())),
+            feeds_wake: Arc::new(tokio::sync::Notify::new()),
             pomodoro_wake: Arc::new(tokio::sync::Notify::new()),
             presence: Arc::new(navigation::Presence::new(clock.clone())),
             coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
@@ -280,6 +282,12 @@ impl Prepared {
                 clock.clone(),
                 secrets.clone(),
             )),
+            mail: Arc::new(crate::mail_accounts::MailClient::new(
+                db.clone(),
+                clock.clone(),
+                secrets.clone(),
+                data_dir.clone(),
+            )),
             secrets,
             secrets_answered: Arc::new(tokio::sync::Notify::new()),
             pm_wake: Arc::new(tokio::sync::Notify::new()),
@@ -290,6 +298,7 @@ impl Prepared {
             settings_changed: watch::channel(0).0,
             messenger: Arc::default(),
             email: Arc::default(),
+            summarizer: Arc::default(),
             clock,
             manual_clock,
             db,
@@ -325,6 +334,8 @@ impl Prepared {
         messenger_bot::start(&app);
         bug_intake::start(&app);
         email_in::start(&app);
+        email_summarizer::start(&app);
+        rss_digest::start(&app);
         runner_hosts::start(&app);
         runner_listener::start(&app);
         keep_awake::start(&app);
@@ -338,6 +349,8 @@ impl Prepared {
         crate::drips::start(&app);
         crate::pomodoro::start(&app);
         crate::calendar_sync::start(&app);
+        crate::feeds_poll::start(&app);
+        crate::mail_sync::start(&app);
         crate::app_loops::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
@@ -577,6 +590,10 @@ pub fn all_migrations() -> Vec<store::Migration> {
         drips::MIGRATIONS,
         focus::MIGRATIONS,
         calendar::MIGRATIONS,
+        feeds::MIGRATIONS,
+        briefings::MIGRATIONS,
+        mailclient::MIGRATIONS,
+        crate::mail_accounts::MIGRATIONS,
     ]
     .concat()
 }

@@ -91,12 +91,15 @@ pub fn cap(state: &App, feature: Feature) -> Option<f64> {
     match feature {
         Feature::WeeklySummary => Some(state.settings.weekly_summary_daily_cost_cap_usd()),
         Feature::ForensicsDeep => Some(state.settings.session_forensics_daily_cost_cap_usd()),
+        Feature::EmailSummary => Some(state.settings.email_summarizer_daily_cost_cap_usd()),
         Feature::Title
         | Feature::Catches
         | Feature::ArchiveDigest
         | Feature::EmailPrescreen
         | Feature::Review
-        | Feature::ImageBridge => None,
+        | Feature::ImageBridge
+        | Feature::DailyBriefing
+        | Feature::RssDigest => None,
     }
 }
 
@@ -162,5 +165,8 @@ fn describe(feature: Feature) -> &'static str {
         Feature::EmailPrescreen => "The inbound email prescreen",
         Feature::Review => "Reviews of returned work",
         Feature::ImageBridge => "Image descriptions for text-only models",
+        Feature::EmailSummary => "The email summarizer",
+        Feature::DailyBriefing => "The daily briefing",
+        Feature::RssDigest => "The RSS morning digest",
     }
 }

@@ -9,7 +9,7 @@
 //! `calendar` event on the stream and no row, unless focus mode holds the
 //! toast (then a row); `inboxShowCalendar` off hides the rows; the agenda
 //! card comes once at 07:00 with the day's events and its undone due
-//! items; the daily digest lists the day's events.
+//! items; the daily briefing lists the new day's events.
 
 mod common;
 
@@ -271,18 +271,16 @@ fn the_agenda_card_comes_once_at_seven_with_the_days_events_and_due_items() {
 }
 
 #[test]
-fn the_daily_digest_lists_the_days_events() {
+fn the_daily_briefing_lists_the_new_days_events() {
     let server = server();
     server.set_setting("pmInboxQuietHoursTimeZone", json!(ZONE));
     server.set_setting("dailyDigestEnabled", json!(true));
-    // Midnight in Berlin: the digest of Monday the 5th.
-    clock_at(&server, "2026-01-05T23:00:00Z");
-    let digest = wait_for(&server, "digest", "Daily digest for 2026-01-05");
+    // Midnight in Berlin: the briefing of Thursday the 8th, a stand-up day.
+    clock_at(&server, "2026-01-07T23:00:00Z");
+    let digest = wait_for(&server, "digest", "Daily briefing for 2026-01-08");
     let body = digest["body"].as_str().unwrap_or_default();
     assert!(
-        body.contains(
-            "Calendar: 2 events.\n- All day: Team day\n- 09:30–09:45 Stand-up (Room 1)\n"
-        ),
+        body.contains("Calendar:\n- 09:30–09:45 Stand-up (Room 1)\n"),
         "{body}"
     );
 }

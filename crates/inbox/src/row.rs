@@ -29,10 +29,12 @@ pub enum Category {
     /// A calendar event about to start (`reason: "reminder"`), or the
     /// day's agenda (`reason: "agenda"`).
     Calendar,
+    /// A mail the email summarizer summarized, or could not.
+    EmailSummary,
 }
 
 impl Category {
-    pub const ALL: [Category; 12] = [
+    pub const ALL: [Category; 13] = [
         Category::Alert,
         Category::Session,
         Category::CliPending,
@@ -45,6 +47,7 @@ impl Category {
         Category::Cron,
         Category::Automations,
         Category::Calendar,
+        Category::EmailSummary,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -61,6 +64,7 @@ impl Category {
             Category::Cron => "cron",
             Category::Automations => "automations",
             Category::Calendar => "calendar",
+            Category::EmailSummary => "email_summary",
         }
     }
 

@@ -11,6 +11,8 @@
 //!   else polling; reconnecting with a growing pause; stopping when told.
 //! - [`parse`] reads a mail ([`Mail`]): sender, thread headers, text,
 //!   attachments with safe names, and whether a machine sent it.
+//! - [`archive()`] moves one mail to the account's Archive mailbox (the
+//!   email summarizer's `emailSummarizerArchiveEnabled`).
 //! - [`Mailer`] sends the reply or the refusal by SMTP (lettre).
 //! - [`is_approved`] is the `emailInboundApprovedSenders` rule.
 //! - [`Mailbook`] keeps the tables ([`MIGRATIONS`]): cursors, every mail
@@ -21,6 +23,7 @@
 //! the app passes the settings' values and the saved keys' values, decides
 //! what a mail starts, and runs the sessions.
 
+mod archive;
 mod book;
 mod config;
 mod error;
@@ -33,6 +36,7 @@ mod schema;
 mod tls;
 mod watch;
 
+pub use archive::{ARCHIVE_MAILBOX, archive};
 pub use book::{Cursor, Decision, Fetched, MAX_LIST, Mailbook, Seen};
 pub use config::{
     Account, CONFIG_FILE, Config, DEFAULT_MAILBOX, Inbox, Server, Tls, resolve_inbox,

@@ -38,9 +38,9 @@ const COMMAND_TIMEOUT: Duration = Duration::from_secs(120);
 const FIRST_RETRY: Duration = Duration::from_secs(1);
 const LAST_RETRY: Duration = Duration::from_secs(300);
 
-trait Io: AsyncRead + AsyncWrite + Unpin + Send + std::fmt::Debug {}
+pub(crate) trait Io: AsyncRead + AsyncWrite + Unpin + Send + std::fmt::Debug {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send + std::fmt::Debug> Io for T {}
-type Stream = Box<dyn Io>;
+pub(crate) type Stream = Box<dyn Io>;
 
 /// What the watcher is doing, for a status line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -242,7 +242,7 @@ async fn stopped(stop: &mut watch::Receiver<bool>) {
     let _ = stop.wait_for(|stopped| *stopped).await;
 }
 
-async fn limit<T>(work: impl Future<Output = T>, server: &str) -> Result<T, MailError> {
+pub(crate) async fn limit<T>(work: impl Future<Output = T>, server: &str) -> Result<T, MailError> {
     tokio::time::timeout(COMMAND_TIMEOUT, work)
         .await
         .map_err(|_| MailError::Protocol {
@@ -251,7 +251,7 @@ async fn limit<T>(work: impl Future<Output = T>, server: &str) -> Result<T, Mail
         })
 }
 
-async fn logout(mut session: Session<Stream>, server: &str) -> Result<(), MailError> {
+pub(crate) async fn logout(mut session: Session<Stream>, server: &str) -> Result<(), MailError> {
     limit(session.logout(), server).await??;
     Ok(())
 }
@@ -286,7 +286,7 @@ async fn fetch_after(
 }
 
 /// A connected client past the greeting, over TLS unless `tls` is `None`.
-async fn connect(
+pub(crate) async fn connect(
     trust: &Trust,
     host: &str,
     port: u16,

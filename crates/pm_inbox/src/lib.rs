@@ -1,6 +1,6 @@
 //! Project events into the inbox: which board events become `pm_event` rows
 //! for which account, when (quiet hours, the hourly digest), due-today and
-//! overdue notices, and the daily digest.
+//! overdue notices, and the project events of a day for the daily briefing.
 //!
 //! - [`window`]: the time rules in the user's zone (jiff): quiet-hours
 //!   windows across midnight and daylight-saving changes, hour tops, days.
@@ -39,8 +39,8 @@ mod prefs;
 mod text;
 pub mod window;
 
-pub use notifier::{AccountDay, DayRange, Delivered, Notifier, NotifierError, SessionTally, Tick};
-pub use prefs::{BoardPreference, DailySources, Prefs};
+pub use notifier::{DayRange, Delivered, Notifier, NotifierError, Tick};
+pub use prefs::{BoardPreference, Prefs};
 pub use window::QuietHours;
 
 use store::Migration;

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use boards::{Board, BoardsError, ColumnType, EventKind, Item, ItemEvent};
-use inbox::{Action, Added, Category, Inbox, MAX_BODY_CHARS, NewRow, Source};
+use inbox::{Action, Added, Category, Inbox, NewRow, Source};
 use jiff::civil::Date;
 use jiff::{SignedDuration, Timestamp};
 use store::Db;
@@ -62,27 +62,6 @@ pub struct DayRange {
 pub struct Tick {
     pub delivered: Vec<Delivered>,
     pub daily_digest: Option<DayRange>,
-}
-
-/// One account's sessions over a day.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct SessionTally {
-    pub started: u32,
-    pub finished: u32,
-    pub failed: u32,
-    /// What the sessions active that day cost, where their engines said.
-    pub cost_usd: f64,
-}
-
-/// What the caller gathered of one account's day for its daily digest:
-/// what this crate cannot see.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct AccountDay {
-    pub account_id: String,
-    pub sessions: SessionTally,
-    /// The day's calendar events, one line each, earliest first (listed
-    /// while [`crate::DailySources::calendar`] is on).
-    pub calendar: Vec<String>,
 }
 
 /// Events read per query: large enough that a 10,000-item batch is ten reads.
@@ -593,7 +572,7 @@ impl Notifier {
                 .write(|tx| set_state(tx, "day", &today.to_string()))?;
             self.prune(prefs, now)?;
             tick.delivered.extend(self.scan_due(prefs, now)?);
-            if prefs.daily.is_some()
+            if prefs.daily
                 && last_day.is_some_and(|last| last < today)
                 && let Ok(day) = today.yesterday()
                 && let (Some(from), Some(to)) = (
@@ -685,66 +664,27 @@ impl Notifier {
         Ok(wake.max(now))
     }
 
-    /// Posts the daily digest of `range.day` for each account: its sessions
-    /// (as the caller counted them), its calendar's events (as the caller
-    /// read them) and the project events noticed that day, by board, as the
-    /// sources chosen.
-    pub fn post_daily_digest(
-        &self,
-        prefs: &Prefs,
-        range: &DayRange,
-        accounts: &[AccountDay],
-    ) -> Result<Vec<Delivered>> {
-        let Some(sources) = prefs.daily else {
-            return Ok(Vec::new());
+    /// The project events noticed for `account_id` on the local day `day`
+    /// (`YYYY-MM-DD`), for the daily briefing: how many, and listed by
+    /// board (empty when none).
+    pub fn day_events(&self, account_id: &str, day: &str) -> Result<(u32, String)> {
+        let notices: Vec<Notice> = self.db.read(|tx| {
+            Ok::<_, NotifierError>(
+                tx.prepare_cached(&format!(
+                    "SELECT {NOTICE_COLUMNS} FROM pm_notices
+                     WHERE account_id = ?1 AND day = ?2 ORDER BY seq"
+                ))?
+                .query_map([account_id, day], read_notice)?
+                .collect::<Result<_, _>>()?,
+            )
+        })?;
+        let events: u32 = notices.iter().map(|n| n.count).sum();
+        let listed = if notices.is_empty() {
+            String::new()
+        } else {
+            text::by_board(&notices)
         };
-        let day = range.day.to_string();
-        let mut delivered = Vec::new();
-        for AccountDay {
-            account_id: account,
-            sessions: tally,
-            calendar,
-        } in accounts
-        {
-            let mut body = String::new();
-            if sources.sessions {
-                body.push_str(&format!(
-                    "Sessions: {} started, {} finished, {} failed; cost ${:.2}.\n",
-                    tally.started, tally.finished, tally.failed, tally.cost_usd
-                ));
-            }
-            if sources.calendar {
-                body.push_str(&format!(
-                    "Calendar: {}.\n",
-                    text::plural(calendar.len(), "event", "events")
-                ));
-                for line in calendar {
-                    body.push_str(&format!("- {line}\n"));
-                }
-            }
-            if sources.pm_events {
-                let notices: Vec<Notice> = self.db.read(|tx| {
-                    Ok::<_, NotifierError>(
-                        tx.prepare_cached(&format!(
-                            "SELECT {NOTICE_COLUMNS} FROM pm_notices
-                             WHERE account_id = ?1 AND day = ?2 ORDER BY seq"
-                        ))?
-                        .query_map([account, &day], read_notice)?
-                        .collect::<Result<_, _>>()?,
-                    )
-                })?;
-                let events: u32 = notices.iter().map(|n| n.count).sum();
-                body.push_str(&format!("Project events: {events}.\n"));
-                if !notices.is_empty() {
-                    body.push('\n');
-                    body.push_str(&text::by_board(&notices));
-                }
-            }
-            let mut row = NewRow::new(Category::Digest, format!("Daily digest for {day}"));
-            row.body = Some(inbox::clip(body.trim_end(), MAX_BODY_CHARS));
-            delivered.push(self.deliver(account, row)?);
-        }
-        Ok(delivered)
+        Ok((events, listed))
     }
 }
 

@@ -29,16 +29,6 @@ impl BoardPreference {
     }
 }
 
-/// What the daily digest includes; `None` in [`Prefs::daily`] when it is off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DailySources {
-    pub sessions: bool,
-    pub pm_events: bool,
-    /// The day's calendar events (the caller reads them: off while
-    /// calendars are).
-    pub calendar: bool,
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prefs {
     /// `pmInboxEnabled`: off, events pass by unnoticed (not held for later).
@@ -50,7 +40,9 @@ pub struct Prefs {
     pub quiet: Option<QuietHours>,
     /// Where quiet hours, hours, days and "today" are reckoned.
     pub zone: TimeZone,
-    pub daily: Option<DailySources>,
+    /// `dailyDigestEnabled`: a new day asks the caller for the daily
+    /// briefing (which sources it holds is the caller's to read).
+    pub daily: bool,
 }
 
 impl Default for Prefs {
@@ -61,7 +53,7 @@ impl Default for Prefs {
             digest: false,
             quiet: None,
             zone: TimeZone::UTC,
-            daily: None,
+            daily: false,
         }
     }
 }

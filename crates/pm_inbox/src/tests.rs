@@ -419,14 +419,10 @@ fn items_created_past_due_make_one_row_for_their_assignee() {
 }
 
 #[test]
-fn the_daily_digest_lists_the_day_and_the_sessions() {
+fn a_new_day_asks_for_the_briefing_and_the_day_events_are_listed_by_board() {
     let w = world();
     let mut p = prefs();
-    p.daily = Some(DailySources {
-        sessions: true,
-        pm_events: true,
-        calendar: true,
-    });
+    p.daily = true;
     assert!(
         w.notifier
             .tick(&p, at(NOON))
@@ -442,52 +438,18 @@ fn the_daily_digest_lists_the_day_and_the_sessions() {
     }
     w.notifier.take_events(&p, at(NOON)).unwrap();
     let tick = w.notifier.tick(&p, at("2026-01-05T23:00:00Z")).unwrap();
-    let range = tick.daily_digest.expect("a new day asks for the digest");
+    let range = tick.daily_digest.expect("a new day asks for the briefing");
     assert_eq!(range.day.to_string(), "2026-01-05");
     assert_eq!(range.from, at("2026-01-04T23:00:00Z"));
-    let tally = SessionTally {
-        started: 3,
-        finished: 2,
-        failed: 1,
-        cost_usd: 1.5,
-    };
-    let day = AccountDay {
-        account_id: ACCOUNT.to_owned(),
-        sessions: tally,
-        calendar: vec![
-            "09:30–09:45 Stand-up".to_owned(),
-            "All day: Holiday".to_owned(),
-        ],
-    };
-    w.notifier
-        .post_daily_digest(&p, &range, std::slice::from_ref(&day))
-        .unwrap();
-    let digest = &w.rows(Category::Digest)[0];
-    assert_eq!(digest.title, "Daily digest for 2026-01-05");
+    let (events, listed) = w.notifier.day_events(ACCOUNT, "2026-01-05").unwrap();
+    assert_eq!(events, 2);
     assert_eq!(
-        digest.body.as_deref(),
-        Some(
-            "Sessions: 3 started, 2 finished, 1 failed; cost $1.50.\n\
-             Calendar: 2 events.\n- 09:30–09:45 Stand-up\n- All day: Holiday\n\
-             Project events: 2.\n\n\
-             Roadmap (2)\n- 2 items changed (by agent session s-1)"
-        )
+        listed,
+        "Roadmap (2)\n- 2 items changed (by agent session s-1)"
     );
-    // With the calendar source off, the calendar part is left out.
-    p.daily = Some(DailySources {
-        sessions: true,
-        pm_events: false,
-        calendar: false,
-    });
-    w.notifier.post_daily_digest(&p, &range, &[day]).unwrap();
-    let rows = w.rows(Category::Digest);
-    let newest = rows
-        .iter()
-        .find(|r| r.id != digest.id)
-        .expect("a second digest");
     assert_eq!(
-        newest.body.as_deref(),
-        Some("Sessions: 3 started, 2 finished, 1 failed; cost $1.50.")
+        w.notifier.day_events(ACCOUNT, "2026-01-04").unwrap(),
+        (0, String::new())
     );
 }
 

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use app::mail_error::MailClientError;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
@@ -527,6 +528,7 @@ impl From<app::AppError> for ApiError {
             E::Drips(e) => e.into(),
             E::Focus(e) => e.into(),
             E::Calendar(e) => e.into(),
+            E::Briefings(e) => ApiError::internal(e),
             E::RecipeRunFailed { reason, .. } => {
                 ApiError::new(StatusCode::CONFLICT, "recipe_run_failed", reason)
             }
@@ -606,6 +608,22 @@ impl From<focus::FocusError> for ApiError {
             }
             E::WrongState(_) => ApiError::new(StatusCode::CONFLICT, "conflict", message),
             E::Corrupt(_) | E::Db(_) => ApiError::internal(error),
+        }
+    }
+}
+
+impl From<feeds::FeedError> for ApiError {
+    fn from(error: feeds::FeedError) -> Self {
+        use feeds::FeedError;
+        match error {
+            FeedError::NotFound | FeedError::EntryNotFound => {
+                ApiError::not_found("not_found", error.to_string())
+            }
+            FeedError::Invalid(message) => ApiError::bad_request("invalid_request", message),
+            FeedError::Exists(_) => {
+                ApiError::new(StatusCode::CONFLICT, "feed_exists", error.to_string())
+            }
+            FeedError::Store(e) => ApiError::internal(e),
         }
     }
 }
@@ -721,4 +739,28 @@ fn is_storage_full(error: &dyn std::error::Error) -> bool {
         cause = current.source();
     }
     false
+}
+
+impl From<MailClientError> for ApiError {
+    fn from(error: MailClientError) -> Self {
+        let message = error.to_string();
+        match error {
+            MailClientError::Invalid { field, .. } => {
+                ApiError::bad_request("invalid_request", message).on_field(Some(field))
+            }
+            MailClientError::NotFound(_) => ApiError::not_found("not_found", message),
+            MailClientError::ReadOnly(_) => {
+                ApiError::new(StatusCode::CONFLICT, "read_only", message)
+            }
+            MailClientError::Client(mailclient::ClientError::NoFolder(_)) => {
+                ApiError::new(StatusCode::CONFLICT, "no_such_folder", message)
+            }
+            MailClientError::Unreachable(_)
+            | MailClientError::Mail(_)
+            | MailClientError::Client(_) => {
+                ApiError::new(StatusCode::BAD_GATEWAY, "mail_server_failed", message)
+            }
+            other => ApiError::internal(other),
+        }
+    }
 }

@@ -11,7 +11,14 @@ use utoipa::{IntoParams, ToSchema};
 pub use crate::apps_wire::{
     AppOutput, AppsProxy, DeclaredApp, RunningApp, RunningAppOrigin, RunningAppState, StartApp,
 };
+pub use crate::briefings_wire::{
+    DigestKind, DigestRun, DigestRunQuery, EmailSummaries, EmailSummariesQuery,
+};
 pub use crate::imports_wire::{ImportUrl, ImportedDocument};
+pub use crate::mail_wire::{
+    MailActionBody, MailAttachmentBody, MailCleanupBody, MailCleanupQuery, MailFoldersQuery,
+    MailFrameQuery, MailRecipients, MailSendBody, MailThreadsQuery, NewMailAccountBody,
+};
 pub use app::stream_events::{
     AlarmChanged, BoardChanged, ForegroundEvent, InboxEvent, OutputEvent, SettingChanged,
     TasksChanged, TasksView,

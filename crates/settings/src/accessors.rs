@@ -1565,15 +1565,11 @@ impl SettingsStore {
     }
 
     /// Marks threads read on open.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn webmail_auto_mark_read(&self) -> bool {
         self.toggle_at(177)
     }
 
     /// Default search query for loading the inbox.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn webmail_default_query(&self) -> String {
         self.text_at(178)
     }
@@ -1586,15 +1582,11 @@ impl SettingsStore {
     }
 
     /// Email threads loaded at a time (labelled 10-100).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn webmail_page_size(&self) -> u32 {
         self.count_at(180)
     }
 
     /// Stops senders loading external images on opening a message; inline and attached images still show. Default off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_block_remote_images(&self) -> bool {
         self.toggle_at(181)
     }
@@ -1627,8 +1619,6 @@ impl SettingsStore {
     }
 
     /// Auto-summarizes forwarded emails.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_summarizer_enabled(&self) -> bool {
         self.toggle_at(187)
     }
@@ -1641,29 +1631,21 @@ impl SettingsStore {
     }
 
     /// Inbox watched for summarizable emails.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_summarizer_inbox_id(&self) -> String {
         self.text_at(189)
     }
 
     /// Archives in the provider inbox after a successful summary.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_summarizer_archive_enabled(&self) -> bool {
         self.toggle_at(190)
     }
 
     /// Combined daily spend limit of the summarizer.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_summarizer_daily_cost_cap_usd(&self) -> f64 {
         self.number_at(191)
     }
 
     /// Generic prompt when no rule matches.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_summarizer_default_prompt(&self) -> String {
         self.text_at(192)
     }
@@ -1735,29 +1717,21 @@ impl SettingsStore {
     }
 
     /// Subscribe to RSS and Atom feeds in the sidebar.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn rss_enabled(&self) -> bool {
         self.toggle_at(203)
     }
 
     /// AI-curated morning briefing of feeds.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn rss_digest_enabled(&self) -> bool {
         self.toggle_at(204)
     }
 
     /// Topics of interest for the digest.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn rss_digest_interests(&self) -> String {
         self.text_at(205)
     }
 
     /// Time of day of delivery.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn rss_digest_time(&self) -> String {
         self.text_at(206)
     }
@@ -1835,8 +1809,6 @@ impl SettingsStore {
     }
 
     /// Checks messages from unknown people and keeps junk in Spam; known people never checked.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn spam_filter_enabled(&self) -> bool {
         self.toggle_at(219)
     }
@@ -1868,15 +1840,11 @@ impl SettingsStore {
     }
 
     /// Shows the mail client panel in the sidebar (folders, compose, snooze) over web mail or IMAP. Default off while in preview.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_enabled(&self) -> bool {
         self.toggle_at(224)
     }
 
     /// Reads the inbox through the already-connected account without a separate sign-in.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_use_app_webmail(&self) -> bool {
         self.toggle_at(225)
     }

@@ -22,10 +22,16 @@ pub enum Feature {
     Review,
     /// An attached image described for a model that cannot see it.
     ImageBridge,
+    /// A mail to the summarizer's inbox summarized (`emailSummarizer*`).
+    EmailSummary,
+    /// The daily briefing written over the day's facts.
+    DailyBriefing,
+    /// The RSS morning digest's picks (`rssDigest*`).
+    RssDigest,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 8] = [
+    pub const ALL: [Feature; 11] = [
         Feature::Title,
         Feature::Catches,
         Feature::WeeklySummary,
@@ -34,6 +40,9 @@ impl Feature {
         Feature::EmailPrescreen,
         Feature::Review,
         Feature::ImageBridge,
+        Feature::EmailSummary,
+        Feature::DailyBriefing,
+        Feature::RssDigest,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -46,6 +55,9 @@ impl Feature {
             Feature::EmailPrescreen => "email_prescreen",
             Feature::Review => "review",
             Feature::ImageBridge => "image_bridge",
+            Feature::EmailSummary => "email_summary",
+            Feature::DailyBriefing => "daily_briefing",
+            Feature::RssDigest => "rss_digest",
         }
     }
 

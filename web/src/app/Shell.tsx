@@ -10,6 +10,9 @@ import { CalendarSidebar } from "../features/calendar/CalendarSidebar";
 import { AgentRequests } from "./AgentRequests";
 import { BookmarksButton } from "../features/bookmarks/BookmarksButton";
 import { InboxPage } from "../features/inbox/InboxPage";
+import { mailCardTarget } from "../features/mail/card";
+import { MailCardReply } from "../features/mail/MailCardReply";
+import { useMailBadge, type MailBadge } from "../features/mail/useMailBadge";
 import { SessionsPage } from "../features/sessions/SessionsPage";
 import { NeedsYou } from "../features/sessions/NeedsYouSection";
 import { NewSessionButton, NewSessionDialog } from "../features/sessions/NewSessionDialog";
@@ -40,6 +43,9 @@ const TasksPage = lazy(() => import("../features/tasks/TasksPage").then((m) => (
 const BugIntakePage = lazy(() => import("../features/bugs/BugIntakePage").then((m) => ({ default: m.BugIntakePage })));
 const RunnersPage = lazy(() => import("../features/runners/RunnersPage").then((m) => ({ default: m.RunnersPage })));
 const AppsPage = lazy(() => import("../features/apps/AppsPage").then((m) => ({ default: m.AppsPage })));
+const MailPage = lazy(() => import("../features/mail/MailPage").then((m) => ({ default: m.MailPage })));
+const FeedsPage = lazy(() => import("../features/feeds/FeedsPage").then((m) => ({ default: m.FeedsPage })));
+const BriefingPage = lazy(() => import("../features/feeds/BriefingPage").then((m) => ({ default: m.BriefingPage })));
 const AskPage = lazy(() => import("../features/ask/AskPage").then((m) => ({ default: m.AskPage })));
 const WorkPage = lazy(() => import("../features/work/WorkPage").then((m) => ({ default: m.WorkPage })));
 const ScheduledMessagesPage = lazy(() =>
@@ -67,6 +73,7 @@ function ShellLayout({ route }: { route: Route }) {
   const groups = useMemo(() => shownGroups(values), [values]);
   const pages = useMemo(() => groups.flatMap((g) => g.sections), [groups]);
   const { needsUser } = useInboxStatus();
+  const mailBadge = useMailBadge(values);
   useToastDuration();
   useNextNeedsYouKey();
   // "Start session" on an alert in the inbox: the sessions feature's dialog, composed here.
@@ -125,7 +132,13 @@ function ShellLayout({ route }: { route: Route }) {
         </div>
         <div className="nav-groups">
           {groups.map((group) => (
-            <SectionGroup key={group.heading} group={group} current={section} needsUser={needsUser} />
+            <SectionGroup
+              key={group.heading}
+              group={group}
+              current={section}
+              needsUser={needsUser}
+              mailBadge={mailBadge}
+            />
           ))}
         </div>
         <div className="sidebar-foot">
@@ -155,7 +168,13 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
     case "dashboard":
       return <DashboardPage key={route.id} id={route.id} />;
     case "inbox":
-      return <InboxPage onStartSession={onStartSession} needsYou={<NeedsYou />} />;
+      return (
+        <InboxPage
+          onStartSession={onStartSession}
+          needsYou={<NeedsYou />}
+          mailReply={(row, onSent) => mailCardTarget(row) && <MailCardReply row={row} onSent={onSent} />}
+        />
+      );
     case "sessions":
       return <SessionsPage />;
     case "session":
@@ -193,6 +212,24 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
       return (
         <Suspense fallback={<Loading what="running apps" />}>
           <AppsPage />
+        </Suspense>
+      );
+    case "mail":
+      return (
+        <Suspense fallback={<Loading what="your mail" />}>
+          <MailPage />
+        </Suspense>
+      );
+    case "feeds":
+      return (
+        <Suspense fallback={<Loading what="your feeds" />}>
+          <FeedsPage />
+        </Suspense>
+      );
+    case "briefing":
+      return (
+        <Suspense fallback={<Loading what="the briefing" />}>
+          <BriefingPage />
         </Suspense>
       );
     case "ask":
@@ -278,36 +315,46 @@ function SectionGroup({
   group,
   current,
   needsUser,
+  mailBadge,
 }: {
   group: NavGroup;
   current: Section | undefined;
   needsUser: number;
+  mailBadge: MailBadge | null;
 }) {
   const headingId = useId();
+  // The count is the link's description, so its name stays "Inbox" or "Mail".
+  const badgeOf = (to: string) => {
+    if (to === "/inbox" && needsUser > 0) return { count: needsUser, title: `${needsUser} unread needing you` };
+    if (to === "/mail" && mailBadge && mailBadge.count > 0) return mailBadge;
+    return null;
+  };
   return (
     <div className="nav-group">
       <h2 className="nav-heading" id={headingId}>
         {group.heading}
       </h2>
       <ul className="nav-list" aria-labelledby={headingId}>
-        {group.sections.map((s) => (
-          <li key={s.to}>
-            <Link
-              to={s.to}
-              className="nav-link"
-              aria-current={s.to === current?.to ? "page" : undefined}
-              // The count is the link's description, so its name stays "Inbox".
-              title={s.to === "/inbox" && needsUser > 0 ? `${needsUser} unread needing you` : undefined}
-            >
-              {s.label}
-              {s.to === "/inbox" && needsUser > 0 && (
-                <span className="nav-count" aria-hidden="true">
-                  {needsUser}
-                </span>
-              )}
-            </Link>
-          </li>
-        ))}
+        {group.sections.map((s) => {
+          const badge = badgeOf(s.to);
+          return (
+            <li key={s.to}>
+              <Link
+                to={s.to}
+                className="nav-link"
+                aria-current={s.to === current?.to ? "page" : undefined}
+                title={badge?.title}
+              >
+                {s.label}
+                {badge && (
+                  <span className="nav-count" aria-hidden="true">
+                    {badge.count}
+                  </span>
+                )}
+              </Link>
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

@@ -7,7 +7,7 @@ const shape = (groups: ReturnType<typeof shownGroups>) =>
 describe("the sidebar's groups", () => {
   it("put the defaults under four headings, agents first and settings last", () => {
     expect(shape(shownGroups({}))).toEqual([
-      ["Agents and work", ["Agents", "Inbox", "Work", "Running apps", "Runners"]],
+      ["Agents and work", ["Agents", "Inbox", "Feeds", "Work", "Running apps", "Runners"]],
       ["Planning", ["Boards", "Dashboards", "Calendar", "Tasks"]],
       ["Automation", ["Automations", "Scheduled messages", "Drips"]],
       ["System", ["Ask", "Settings"]],
@@ -24,9 +24,11 @@ describe("the sidebar's groups", () => {
       dripEnabled: false,
       runningAppsEnabled: false,
       askAppEnabled: false,
+      rssEnabled: false,
+      dailyDigestEnabled: true,
     });
     expect(shape(groups)).toEqual([
-      ["Agents and work", ["Agents", "Inbox", "Runners"]],
+      ["Agents and work", ["Agents", "Inbox", "Briefing", "Runners"]],
       ["Planning", ["Boards", "Dashboards", "Bug Intake"]],
       ["Automation", ["Automations"]],
       ["System", ["Settings"]],

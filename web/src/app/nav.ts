@@ -4,6 +4,8 @@
  * keeps it out of the sidebar.
  */
 import { calendarShown } from "../features/calendar/visibility";
+import { briefingShown, feedsShown } from "../features/feeds/briefing";
+import { mailShown } from "../features/mail/folders";
 import { appsEnabled } from "../shared/apps/appState";
 
 type Values = Readonly<Record<string, unknown>> | undefined;
@@ -33,6 +35,27 @@ export const NAV_GROUPS: readonly NavGroup[] = [
     sections: [
       { to: "/", label: "Agents", routes: ["sessions", "session"], keywords: "sessions agent board home" },
       { to: "/inbox", label: "Inbox", routes: ["inbox"], keywords: "notifications alerts needs you unread" },
+      {
+        to: "/mail",
+        label: "Mail",
+        routes: ["mail"],
+        keywords: "email webmail imap messages compose cleanup",
+        shown: mailShown,
+      },
+      {
+        to: "/feeds",
+        label: "Feeds",
+        routes: ["feeds"],
+        keywords: "rss atom reader news subscriptions opml",
+        shown: feedsShown,
+      },
+      {
+        to: "/briefing",
+        label: "Briefing",
+        routes: ["briefing"],
+        keywords: "daily briefing digest morning summary email summaries",
+        shown: briefingShown,
+      },
       {
         to: "/work",
         label: "Work",

@@ -26,6 +26,9 @@ export type Route =
   | { name: "drip"; id: string }
   | { name: "automations" }
   | { name: "calendar" }
+  | { name: "mail" }
+  | { name: "feeds" }
+  | { name: "briefing" }
   | { name: "notFound"; path: string };
 
 function segment(raw: string): string | null {
@@ -81,6 +84,9 @@ export function matchRoute(pathname: string): Route {
     case "work":
     case "automations":
     case "calendar":
+    case "mail":
+    case "feeds":
+    case "briefing":
       if (second === undefined) return { name: first };
       break;
   }

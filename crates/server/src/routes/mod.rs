@@ -17,6 +17,7 @@ mod attachments;
 mod board_reads;
 mod boards;
 mod bookmarks;
+mod briefings;
 mod bug_reports;
 mod calendars;
 mod clock;
@@ -26,11 +27,13 @@ mod digests;
 mod doctor;
 mod drips;
 mod email_inbound;
+mod feeds;
 mod focus;
 mod forensics;
 mod governor;
 mod imports;
 mod inbox;
+mod mail;
 mod messenger_bot;
 mod metrics;
 pub(crate) mod navigation;
@@ -94,6 +97,9 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(drips::routes())
         .merge(focus::routes())
         .merge(calendars::routes())
+        .merge(feeds::routes())
+        .merge(briefings::routes())
+        .merge(mail::routes())
         .merge(rules::routes())
         .merge(clock::routes(state))
         .merge(openapi::routes())

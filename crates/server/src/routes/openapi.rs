@@ -33,10 +33,10 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
     accounts, alarms, app, approvals, apps, ask, attachments, board_reads, boards, bookmarks,
-    bug_reports, calendars, clock, coaching, dashboards, digests, doctor, drips, email_inbound,
-    focus, forensics, governor, imports, inbox, messenger_bot, metrics, navigation, recipes, rules,
-    runners, secrets, sessions, settings, skills, stream, task_lists, teamchat, ui, utility,
-    webhooks, work,
+    briefings, bug_reports, calendars, clock, coaching, dashboards, digests, doctor, drips,
+    email_inbound, feeds, focus, forensics, governor, imports, inbox, mail, messenger_bot, metrics,
+    navigation, recipes, rules, runners, secrets, sessions, settings, skills, stream, task_lists,
+    teamchat, ui, utility, webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -111,6 +111,12 @@ pub const LISTENER: &str = "x-listener";
         drips::read_item, drips::delete_item, drips::preview,
         focus::read_focus, focus::set_focus, focus::read_pomodoro, focus::change_pomodoro,
         calendars::list, calendars::add, calendars::remove, calendars::sync, calendars::events,
+        briefings::run, briefings::email_summaries,
+        feeds::list, feeds::add, feeds::remove, feeds::refresh, feeds::entries, feeds::read,
+        feeds::unread, feeds::star, feeds::unstar, feeds::read_all, feeds::export, feeds::import,
+        mail::accounts, mail::add_account, mail::remove_account, mail::folders, mail::threads,
+        mail::thread, mail::act, mail::part, mail::frame, mail::send,
+        mail::cleanup, mail::cleanup_act,
         rules::list, rules::create, rules::read, rules::replace, rules::remove, rules::firings,
         rules::approve, rules::pause, rules::resume, rules::test,
         secrets::open_request, secrets::list_requests, secrets::read_request, secrets::answer,

@@ -7,7 +7,8 @@
  * Always for this session); once a session has none left waiting its row is marked read. A
  * session's input request (a secret typed into its dotenv file) or key proposal shows on its own
  * `cli_pending` row as a card answered in place; the server marks that row read once answered.
- * An agent's unread question has a reply box that sends the follow-up and marks the row read.
+ * An agent's unread question has a reply box that sends the follow-up and marks the row read; a mail
+ * card (category `mail`) has one that answers the mail by email.
  * The page opens with what `needsYou` holds: the sessions waiting on the user, before any row.
  */
 import { useCallback, useEffect, useState, type ReactNode } from "react";
@@ -47,9 +48,14 @@ interface Props {
    * passes it in, so the two features stay apart); nothing when no session waits on the user.
    */
   needsYou: ReactNode;
+  /**
+   * A mail card's reply box (the mail feature draws it and the shell passes it in); nothing for a
+   * row that is no mail card.
+   */
+  mailReply?: (row: InboxRow, onSent: () => void) => ReactNode;
 }
 
-export function InboxPage({ onStartSession, needsYou }: Props) {
+export function InboxPage({ onStartSession, needsYou, mailReply }: Props) {
   const [tab, setTab] = useState<Tab>("all");
   const inbox = useInboxRows(tab);
   const { counts } = useInboxStatus();
@@ -165,6 +171,8 @@ export function InboxPage({ onStartSession, needsYou }: Props) {
     });
 
   const pendingFor = (row: InboxRow) => {
+    const mail = mailReply?.(row, () => void change(row, { read: true }));
+    if (mail) return mail;
     const asker = row.source.sessionId;
     // An agent's question is answered from its row: the reply goes to the session as a follow-up,
     // and the row, answered, is read.

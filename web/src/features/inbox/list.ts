@@ -39,6 +39,7 @@ export const TAB_LABEL: Record<Tab, string> = {
   cron: "Schedules",
   automations: "Automations",
   calendar: "Calendar",
+  email_summary: "Email summaries",
 };
 
 /** What one row is, in words: its category's name for a person, not its slug. */
@@ -55,6 +56,7 @@ export const CATEGORY_LABEL: Record<Category, string> = {
   cron: "Schedule",
   automations: "Automation",
   calendar: "Calendar",
+  email_summary: "Email summary",
 };
 
 /**

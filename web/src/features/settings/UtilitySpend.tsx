@@ -18,6 +18,9 @@ const NAMES: Record<UtilityFeature, string> = {
   email_prescreen: "Inbound email prescreen",
   review: "Reviews of returned work",
   image_bridge: "Image descriptions",
+  email_summary: "Email summarizer",
+  daily_briefing: "Daily briefing",
+  rss_digest: "Morning digest",
 };
 
 const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;

@@ -128,7 +128,7 @@ model: string | null, inputTokens: number, outputTokens: number,
  */
 costUsd: number | null, durationMs: number, outcome: UtilityOutcome, error: string | null, at: string, };
 
-export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen" | "review" | "image_bridge";
+export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen" | "review" | "image_bridge" | "email_summary" | "daily_briefing" | "rss_digest";
 
 export type UtilityOutcome = "ok" | "invalid" | "failed" | "capped" | "no_engine";
 
@@ -137,6 +137,44 @@ export type Summary = { id: string, kind: SummaryKind, periodStart: string, peri
  * Markdown, as the utility model wrote it.
  */
 text: string, createdAt: string, };
+
+export type DigestKind = "rss" | "daily";
+
+export type DigestRun = { id: string, };
+
+export type EmailSummaries = { summaries: Array<EmailSummary>, 
+/**
+ * The cursor of the next page, absent on the last.
+ */
+next: string | null, 
+/**
+ * The summarizer's watcher: `off`, `connecting`, `idling`, `polling`
+ * or `retrying: <why>`.
+ */
+watcher: string, };
+
+export type EmailSummary = { id: string, from: string, subject: string, 
+/**
+ * The original's Message-ID, without angle brackets.
+ */
+messageId: string | null, 
+/**
+ * `pending`, `waiting` (the day's cap was reached: summarized the next
+ * day), `done`, `no_text` or `failed`.
+ */
+state: string, summary: string | null, 
+/**
+ * Why it could not be summarized.
+ */
+failure: string | null, 
+/**
+ * The inbox row (category `email_summary`) that tells it.
+ */
+inboxRowId: string | null, 
+/**
+ * Moved to the server's Archive mailbox after its summary.
+ */
+archived: boolean, createdAt: string, summarizedAt: string | null, };
 
 export type SummaryKind = "weekly" | "archive_daily" | "archive_weekly" | "forensics_weekly";
 
@@ -1065,6 +1103,52 @@ position: number, createdAt: string, updatedAt: string, };
 
 export type BookmarkKind = "url" | "session";
 
+export type Feed = { id: string, 
+/**
+ * The feed's own title, else its URL.
+ */
+title: string, url: string, siteUrl: string | null, status: FeedStatus, 
+/**
+ * Why the last poll failed, while it is failing.
+ */
+failure: string | null, 
+/**
+ * When the feed last answered (200 or 304).
+ */
+lastFetchedAt: string | null, 
+/**
+ * When it is polled next.
+ */
+nextPollAt: string, unread: number, };
+
+export type FeedStatus = "pending" | "ok" | "failing";
+
+export type FeedEntry = { id: number, feedId: string, feedTitle: string, title: string, 
+/**
+ * The original article.
+ */
+link: string | null, author: string | null, publishedAt: string | null, 
+/**
+ * Plain text, at most 280 characters.
+ */
+summary: string, 
+/**
+ * Sanitized HTML: no script, frame or form; each remote image's URL in
+ * `data-blocked-src`/`data-blocked-srcset`, to rename when the reader
+ * asks to load images.
+ */
+content: string, remoteImages: number, read: boolean, starred: boolean, fetchedAt: string, };
+
+export type FeedEntryPage = { entries: Array<FeedEntry>, next: string | null, };
+
+export type NewFeed = { url: string, };
+
+export type OpmlImport = { opml: string, };
+
+export type OpmlImported = { added: number, skipped: number, };
+
+export type MarkedRead = { marked: number, };
+
 export type WorkEntry = { 
 /**
  * Stable for the account, repository and branch.
@@ -1854,6 +1938,161 @@ minutesBefore: number, event: Occurrence, };
 
 export type CalendarNoticeKind = "reminder";
 
+export type MailAccount = { id: string, name: string, address: string, username: string, imap: MailServer, smtp: MailServer, status: MailStatus, 
+/**
+ * The server's words when `failing`.
+ */
+failure: string | null, source: MailAccountSource, };
+
+export type MailServer = { host: string, port: number, tls: MailTls, };
+
+export type MailTls = "tls" | "starttls" | "none";
+
+export type MailStatus = "pending" | "ok" | "failing";
+
+export type MailAccountSource = "toml" | "added";
+
+export type MailFolder = { name: string, 
+/**
+ * `inbox`, `sent`, `drafts`, `archive`, `spam`, `trash`, `snoozed`,
+ * `all`, `flagged`, or none.
+ */
+role: string | null, total: number, unread: number, };
+
+export type MailThreadSummary = { id: string, subject: string, 
+/**
+ * Senders, first appearance first.
+ */
+participants: Array<string>, snippet: string, 
+/**
+ * Its messages in this folder.
+ */
+count: number, unread: number, starred: boolean, 
+/**
+ * Its latest message's date (RFC 3339), when that has one.
+ */
+date: string | null, };
+
+export type MailThreadPage = { threads: Array<MailThreadSummary>, 
+/**
+ * Pass as `cursor` for the next page; none after the last.
+ */
+next: string | null, };
+
+export type MailThread = { id: string, accountId: string, subject: string, messages: Array<MailMessage>, };
+
+export type MailMessage = { 
+/**
+ * For `GET /mail/messages/{id}/parts/{part}` and `/frame`.
+ */
+id: string, folder: string, uid: number, messageId: string | null, from: string, to: Array<string>, cc: Array<string>, subject: string, date: string | null, unread: boolean, starred: boolean, text: string, 
+/**
+ * Sanitized HTML (no script, no form, remote images blocked while
+ * `emailBlockRemoteImages` is on): show it in a sandboxed frame, as
+ * `frameUrl` serves it with its Content-Security-Policy.
+ */
+html: string, frameUrl: string, attachments: Array<MailAttachment>, 
+/**
+ * Remote images held back; `frameUrl` with `?images=1` shows them.
+ */
+remoteImages: number, 
+/**
+ * Why the message could not be read whole (shown as text then).
+ */
+malformed: string | null, };
+
+export type MailAttachment = { 
+/**
+ * The part's id for `GET /mail/messages/{id}/parts/{part}`.
+ */
+part: string, name: string | null, contentType: string, size: number, 
+/**
+ * Shown in the body (a `cid:` image) rather than listed.
+ */
+inline: boolean, };
+
+export type MailActionKind = "archive" | "star" | "unstar" | "read" | "unread" | "spam" | "not_spam" | "snooze" | "move";
+
+export type NewMailAccountBody = { 
+/**
+ * Shown in the sidebar (1 to 80 characters).
+ */
+name: string, 
+/**
+ * The address mail goes from.
+ */
+address: string, 
+/**
+ * The login name on both servers.
+ */
+username: string, 
+/**
+ * Written to the saved keys; never returned.
+ */
+password: string, imap: MailServer, smtp: MailServer, };
+
+export type MailActionBody = { action: MailActionKind, 
+/**
+ * For `snooze`: when the thread comes back (RFC 3339, in the future).
+ */
+until?: string, 
+/**
+ * For `move`: the folder's name or role.
+ */
+folder?: string, };
+
+export type MailSendBody = { accountId: string, to: MailRecipients, cc?: MailRecipients, bcc?: MailRecipients, subject: string, markdown: string, 
+/**
+ * The message this answers: a thread's `messages[].id`.
+ */
+inReplyTo?: string, attachments?: Array<MailAttachmentBody>, };
+
+export type MailRecipients = string | Array<string>;
+
+export type MailAttachmentBody = { name: string, contentType: string, 
+/**
+ * The bytes, base64.
+ */
+content: string, };
+
+export type MailSent = { 
+/**
+ * The new message's Message-ID, bare.
+ */
+messageId: string, 
+/**
+ * Whether a copy was appended to Sent (false where the server files it).
+ */
+savedToSent: boolean, };
+
+export type MailCleanup = { senders: Array<MailCleanupSender>, };
+
+export type MailCleanupSender = { address: string, name: string | null, domain: string, count: number, unread: number, lastDate: string | null, listId: string | null, unsubscribe: MailUnsubscribe | null, };
+
+export type MailUnsubscribe = { method: string, url: string | null, to: string | null, };
+
+export type MailCleanupAction = "archive_all" | "unsubscribe" | "keep";
+
+export type MailCleanupDone = { 
+/**
+ * Messages archived (`archive_all`).
+ */
+archived: number, 
+/**
+ * How the unsubscribe went out (`unsubscribe`).
+ */
+method: string | null, 
+/**
+ * For `link`: the page the person must open to finish.
+ */
+openUrl: string | null, };
+
+export type MailCleanupBody = { accountId: string, 
+/**
+ * The sender's address, as `GET /mail/cleanup` lists it.
+ */
+sender: string, action: MailCleanupAction, };
+
 export type Rule = { id: string, name: string, state: RuleState, createdByAgent: boolean, when: RuleTrigger, then: Array<RuleAction>, createdAt: string, updatedAt: string, lastFiredAt: string | null, };
 
 export type NewRule = { name: string, when: RuleTrigger, then: Array<RuleAction>, };
@@ -1959,7 +2198,7 @@ export type AlarmStatus = "scheduled" | "ringing" | "snoozed" | "dismissed" | "m
 
 export type AlarmRepeat = "daily" | "weekdays";
 
-export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note" | "recipes" | "cron" | "automations" | "calendar";
+export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note" | "recipes" | "cron" | "automations" | "calendar" | "email_summary";
 
 export type InboxRow = { id: string, category: Category, title: string, body: string | null, 
 /**
