@@ -23,8 +23,9 @@ const LINES: usize = 3000;
 
 /// Paced, so each session's output spans a few seconds of flushes (each
 /// one a publish on the stream), and padded, so the output is far more
-/// than the sockets between the server and the stalled reader hold.
-const BUSY: &str = "$| = 1; my $pad = 'x' x 180; \
+/// than the sockets between the server and the stalled reader and the 8 MiB
+/// a subscriber may have waiting hold together.
+const BUSY: &str = "$| = 1; my $pad = 'x' x 700; \
     for my $i (0 .. 2999) { print \"line $i $pad\\n\"; select(undef, undef, undef, 0.002) if $i % 3 == 2 }";
 
 /// What a client knows of one session's entries: their seqs, and which

@@ -5,9 +5,10 @@ const shape = (groups: ReturnType<typeof shownGroups>) =>
   groups.map((g) => [g.heading, g.sections.map((s) => s.label)] as const);
 
 describe("the sidebar's groups", () => {
-  it("put the defaults under four headings, agents first and settings last", () => {
+  it("put the defaults under five headings, agents first and settings last", () => {
     expect(shape(shownGroups({}))).toEqual([
-      ["Agents and work", ["Agents", "Inbox", "Feeds", "Work", "Running apps", "Runners"]],
+      ["Agents and work", ["Agents", "Inbox", "Work", "Running apps", "Runners"]],
+      ["Mail and reading", ["Feeds"]],
       ["Planning", ["Boards", "Dashboards", "Calendar", "Tasks"]],
       ["Automation", ["Automations", "Scheduled messages", "Drips"]],
       ["System", ["Ask", "Settings"]],
@@ -28,7 +29,8 @@ describe("the sidebar's groups", () => {
       dailyDigestEnabled: true,
     });
     expect(shape(groups)).toEqual([
-      ["Agents and work", ["Agents", "Inbox", "Briefing", "Runners"]],
+      ["Agents and work", ["Agents", "Inbox", "Runners"]],
+      ["Mail and reading", ["Briefing"]],
       ["Planning", ["Boards", "Dashboards", "Bug Intake"]],
       ["Automation", ["Automations"]],
       ["System", ["Settings"]],

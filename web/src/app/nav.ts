@@ -36,6 +36,29 @@ export const NAV_GROUPS: readonly NavGroup[] = [
       { to: "/", label: "Agents", routes: ["sessions", "session"], keywords: "sessions agent board home" },
       { to: "/inbox", label: "Inbox", routes: ["inbox"], keywords: "notifications alerts needs you unread" },
       {
+        to: "/work",
+        label: "Work",
+        routes: ["work"],
+        // The palette names it as the docs do; the sidebar keeps one word.
+        paletteLabel: "Where's my work",
+        keywords: "branches worktrees commits pull requests git",
+        shown: (v) => v?.wheresMyWorkEnabled !== false,
+      },
+      {
+        to: "/apps",
+        label: "Running apps",
+        routes: ["apps"],
+        keywords: "dev servers preview ports localhost proxy",
+        shown: appsEnabled,
+      },
+      { to: "/runners", label: "Runners", routes: ["runners"], keywords: "machines hosts ssh remote" },
+    ],
+  },
+  {
+    // What comes to the person from outside, read beside the agents' work.
+    heading: "Mail and reading",
+    sections: [
+      {
         to: "/mail",
         label: "Mail",
         routes: ["mail"],
@@ -56,23 +79,6 @@ export const NAV_GROUPS: readonly NavGroup[] = [
         keywords: "daily briefing digest morning summary email summaries",
         shown: briefingShown,
       },
-      {
-        to: "/work",
-        label: "Work",
-        routes: ["work"],
-        // The palette names it as the docs do; the sidebar keeps one word.
-        paletteLabel: "Where's my work",
-        keywords: "branches worktrees commits pull requests git",
-        shown: (v) => v?.wheresMyWorkEnabled !== false,
-      },
-      {
-        to: "/apps",
-        label: "Running apps",
-        routes: ["apps"],
-        keywords: "dev servers preview ports localhost proxy",
-        shown: appsEnabled,
-      },
-      { to: "/runners", label: "Runners", routes: ["runners"], keywords: "machines hosts ssh remote" },
     ],
   },
   {
