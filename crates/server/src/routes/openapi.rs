@@ -141,7 +141,7 @@ pub const LISTENER: &str = "x-listener";
         document_json,
     ),
     // Schemas only query parameters name, which the paths do not collect.
-    components(schemas(ErrorBody, ::inbox::Category, ::inbox::StateFilter, drips::Change)),
+    components(schemas(ErrorBody, ::inbox::Category, ::inbox::StateFilter, drips::Change, crate::wire::DigestKind)),
     // What every operation of a tag shares, said once.
     tags((name = "teamchat", description = "Team chat writes. Every one answers 403 \
         `team_chat_disabled` while `chatAppEnabled` is off; an agent token while \
