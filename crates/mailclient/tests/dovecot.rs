@@ -11,20 +11,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use futures_util::TryStreamExt;
 use mail::rig::{MailServers, Options, PASSWORD};
 use mail::{Tls, Trust};
-use mailclient::{ImapSession, Login, MailStore, Role, Syncer};
+use mailclient::{ImapSession, Login, Role, Syncer};
+
+mod support;
+
+use support::{ACCOUNT, append, login, message, open_store};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-
-const ACCOUNT: &str = "rig";
-
-fn login(servers: &MailServers) -> Login {
-    let config = servers.config(Tls::Implicit, true, 60);
-    Login {
-        server: config.accounts[0].imap.clone(),
-        password: PASSWORD.to_owned(),
-        trust: Trust::load(&config).unwrap(),
-    }
-}
 
 /// A plain-text login through `port` (the cutting proxy).
 fn plain_login(servers: &MailServers, port: u16) -> Login {
@@ -37,41 +30,6 @@ fn plain_login(servers: &MailServers, port: u16) -> Login {
         password: PASSWORD.to_owned(),
         trust: Trust::load(&config).unwrap(),
     }
-}
-
-fn mail_store(dir: &tempfile::TempDir) -> Arc<MailStore> {
-    let db = Arc::new(store::Db::open(&dir.path().join("db.sqlite")).unwrap());
-    db.migrate(mailclient::MIGRATIONS).unwrap();
-    Arc::new(MailStore::new(db))
-}
-
-fn message(
-    id: &str,
-    references: &[&str],
-    from: &str,
-    subject: &str,
-    body: &str,
-    minute: u32,
-) -> Vec<u8> {
-    let mut raw = format!(
-        "Message-ID: <{id}>\r\nFrom: {from}\r\nTo: agent@switchboard.test\r\nSubject: {subject}\r\n\
-Date: Tue, 1 Jul 2025 {:02}:{:02}:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n",
-        10 + minute / 60,
-        minute % 60
-    );
-    if let Some(parent) = references.last() {
-        let list: Vec<String> = references.iter().map(|r| format!("<{r}>")).collect();
-        raw.push_str(&format!(
-            "In-Reply-To: <{parent}>\r\nReferences: {}\r\n",
-            list.join(" ")
-        ));
-    }
-    raw.push_str(&format!("\r\n{body}\r\n"));
-    raw.into_bytes()
-}
-
-async fn append(session: &mut ImapSession, folder: &str, raw: &[u8]) {
-    session.append(folder, None, None, raw).await.unwrap();
 }
 
 async fn uid_of(session: &mut ImapSession, folder: &str, message_id: &str) -> u32 {
@@ -149,7 +107,7 @@ async fn syncs_threads_searches_and_follows_changes() {
     .await;
 
     let dir = tempfile::tempdir().unwrap();
-    let store = mail_store(&dir);
+    let store = open_store(dir.path());
     let syncer = Syncer::new(store.clone());
     let first = syncer.sync(ACCOUNT, &login).await.unwrap();
     assert_eq!(first.fetched, 4, "{first:?}");
@@ -310,7 +268,7 @@ async fn without_condstore_flags_are_read_again_in_windows() {
         .await;
     }
     let dir = tempfile::tempdir().unwrap();
-    let store = mail_store(&dir);
+    let store = open_store(dir.path());
     let syncer = Syncer::new(store.clone()).with_window(2);
     let first = syncer.sync(ACCOUNT, &login).await.unwrap();
     assert_eq!(first.fetched, 5);
@@ -382,7 +340,7 @@ async fn a_new_uidvalidity_drops_and_refetches_the_folder() {
         .await;
     }
     let dir = tempfile::tempdir().unwrap();
-    let store = mail_store(&dir);
+    let store = open_store(dir.path());
     let syncer = Syncer::new(store.clone());
     syncer.sync(ACCOUNT, &login).await.unwrap();
     let before = store.folder(ACCOUNT, "Lists").unwrap().unwrap();
@@ -507,7 +465,7 @@ async fn two_thousand_messages_in_windows_resumed_after_a_drop() {
         append(&mut session, "INBOX", &raw).await;
     }
     let dir = tempfile::tempdir().unwrap();
-    let store = mail_store(&dir);
+    let store = open_store(dir.path());
     let syncer = Syncer::new(store.clone()).with_window(500);
 
     let (cutting, _) = proxy(servers.imap_port, Some(300_000)).await;
@@ -614,7 +572,7 @@ async fn ten_thousand_messages_sync_in_windows_and_are_listed_and_found() {
     assert_eq!(servers.seed("INBOX", (0..TOTAL).map(bulk)).unwrap(), TOTAL);
 
     let dir = tempfile::tempdir().unwrap();
-    let store = mail_store(&dir);
+    let store = open_store(dir.path());
     let syncer = Syncer::new(store.clone());
     let (port, longest) = proxy(servers.imap_port, None).await;
     let started = std::time::Instant::now();
