@@ -182,7 +182,10 @@ async fn due_tasks(state: &App, account_id: &str, today: Date) -> Vec<String> {
 /// with a `List-Id` or `List-Unsubscribe` came from a list.
 async fn webmail(state: &App, account_id: &str) -> Section {
     if !state.mail_enabled() {
-        return Section::not_set_up(Source::Webmail, "mailclientEnabled is off");
+        return Section::not_set_up(
+            Source::Webmail,
+            "mailclientEnabled and webmailEnabled are off",
+        );
     }
     let accounts = state.mail_accounts(account_id).await.unwrap_or_default();
     if accounts.is_empty() {

@@ -27,9 +27,10 @@ use utoipa::ToSchema;
 use crate::mail_error::MailClientError;
 
 /// Append-only: never edit an applied step.
-pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
-    feature: "mailclient_accounts",
-    sql: "CREATE TABLE mailclient_accounts (
+pub const MIGRATIONS: &[store::Migration] = &[
+    store::Migration {
+        feature: "mailclient_accounts",
+        sql: "CREATE TABLE mailclient_accounts (
             id TEXT PRIMARY KEY,
             owner TEXT NOT NULL,
             name TEXT NOT NULL,
@@ -62,7 +63,23 @@ pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
             address TEXT NOT NULL,
             PRIMARY KEY (account, address)
           ) STRICT;",
-}];
+    },
+    store::Migration {
+        feature: "mailclient_catch_up",
+        sql: "CREATE TABLE mailclient_catch_up (
+            thread TEXT NOT NULL,
+            asked TEXT NOT NULL,
+            messages INTEGER NOT NULL,
+            summary TEXT NOT NULL,
+            PRIMARY KEY (thread, asked)
+          ) STRICT;
+
+          CREATE TABLE mailclient_label_summaries (
+            thread TEXT PRIMARY KEY,
+            newest_uid INTEGER NOT NULL
+          ) STRICT;",
+    },
+];
 
 /// The id prefix of an account `email.toml` names.
 pub const TOML_PREFIX: &str = "toml:";

@@ -1,10 +1,15 @@
-//! New mail in an account's inbox, after each sync: with
-//! `spamFilterEnabled`, mail from strangers is checked with the
+//! New mail in an account's inbox, after each sync.
+//!
+//! With `spamFilterEnabled`, mail from strangers is checked with the
 //! `mailclient` crate's spam rule (the receiving server's
 //! Authentication-Results and simple content signs) and moved to Spam when
 //! it fails. Known people are never checked: everyone the person has
 //! written to (the Sent folder's recipients) and every sender they marked
 //! not-spam (`mailclient_known_senders`).
+//!
+//! With `mailclientEmailsInInbox`, each new unread mail that stays in the
+//! inbox is also an inbox row with a reply box, so a short answer does not
+//! need the mail page.
 //!
 //! "New" is above the highest inbox UID the previous check saw
 //! (`mailclient_arrivals`); the first check of an account only records
@@ -15,6 +20,7 @@ use std::collections::HashSet;
 use store::rusqlite::{OptionalExtension, params};
 
 use crate::mail_error::{MailClientError, off_thread};
+use crate::mail_reads;
 use crate::services::App;
 
 /// One new inbox message as the check reads it.
@@ -22,6 +28,9 @@ struct Arrival {
     uid: u32,
     thread: Option<String>,
     from: String,
+    subject: String,
+    preview: String,
+    seen: bool,
     bytes: Vec<u8>,
 }
 
@@ -36,36 +45,64 @@ impl App {
                 return;
             }
         };
-        if arrivals.is_empty() || !self.settings.spam_filter_enabled() {
+        let screen = self.settings.spam_filter_enabled();
+        let cards = self.settings.mailclient_emails_in_inbox();
+        if arrivals.is_empty() || !(screen || cards) {
             return;
         }
-        let known = match self.known_senders(id).await {
-            Ok(known) => known,
-            Err(error) => {
-                tracing::warn!(account = %id, %error, "the known senders were not read");
-                return;
-            }
-        };
         let Ok(reach) = self.mail_reach(owner, id).await else {
             return;
         };
+        let known = if screen {
+            match self.known_senders(id).await {
+                Ok(known) => known,
+                Err(error) => {
+                    tracing::warn!(account = %id, %error, "the known senders were not read");
+                    return;
+                }
+            }
+        } else {
+            HashSet::new()
+        };
         let login = reach.login();
+        let own_address = reach.account.address.to_ascii_lowercase();
         for arrival in arrivals {
-            let verdict = mailclient::verdict(&arrival.bytes, &known, None);
-            let Some(thread) = arrival.thread.filter(|_| verdict.spam) else {
+            if screen && self.keep_in_spam(id, &login, &arrival, &known).await {
                 continue;
-            };
-            tracing::info!(account = %id, uid = arrival.uid, from = %arrival.from,
-                reasons = ?verdict.reasons, "new mail kept in Spam");
-            if let Err(error) = self
-                .mail
-                .syncer
-                .apply(id, &login, "INBOX", &thread, &mailclient::Action::Spam)
-                .await
-            {
-                tracing::warn!(account = %id, %error, "new spam was not moved");
+            }
+            if cards && !arrival.seen && bare_address(&arrival.from) != own_address {
+                crate::publish::add_row(self, owner, mail_card(id, &arrival)).await;
             }
         }
+    }
+
+    /// Moves `arrival` to Spam when the spam rule fails it; true when it
+    /// was judged spam (moved or not, it is no inbox card).
+    async fn keep_in_spam(
+        &self,
+        id: &str,
+        login: &mailclient::Login,
+        arrival: &Arrival,
+        known: &HashSet<String>,
+    ) -> bool {
+        let verdict = mailclient::verdict(&arrival.bytes, known, None);
+        if !verdict.spam {
+            return false;
+        }
+        let Some(thread) = arrival.thread.as_ref() else {
+            return true;
+        };
+        tracing::info!(account = %id, uid = arrival.uid, from = %arrival.from,
+            reasons = ?verdict.reasons, "new mail kept in Spam");
+        if let Err(error) = self
+            .mail
+            .syncer
+            .apply(id, login, "INBOX", thread, &mailclient::Action::Spam)
+            .await
+        {
+            tracing::warn!(account = %id, %error, "new spam was not moved");
+        }
+        true
     }
 
     /// Records that the person marked `sender` not-spam in account `id`:
@@ -133,7 +170,14 @@ impl App {
                     arrivals.push(Arrival {
                         uid,
                         thread: m.thread_id,
+                        seen: m
+                            .header
+                            .flags
+                            .iter()
+                            .any(|f| f.eq_ignore_ascii_case("\\Seen")),
                         from: m.header.from,
+                        subject: m.header.subject,
+                        preview: m.header.preview,
                         bytes,
                     });
                 }
@@ -176,6 +220,40 @@ impl App {
             Ok(known)
         })
         .await
+    }
+}
+
+/// The inbox row of one new mail: who and what, the first lines, and the
+/// thread it opens (the page's reply box answers that thread).
+fn mail_card(account: &str, arrival: &Arrival) -> inbox::NewRow {
+    let sender = display_name(&arrival.from);
+    let subject = if arrival.subject.trim().is_empty() {
+        "(no subject)".to_owned()
+    } else {
+        arrival.subject.trim().to_owned()
+    };
+    let mut row = inbox::NewRow::new(
+        inbox::Category::Mail,
+        inbox::clip(&format!("{sender}: {subject}"), inbox::MAX_TITLE_CHARS),
+    );
+    row.body = Some(inbox::clip(arrival.preview.trim(), 600)).filter(|b| !b.is_empty());
+    let message = mail_reads::public_id(account, &format!("INBOX\u{1f}{}", arrival.uid));
+    if let Some(thread) = &arrival.thread {
+        let query = form_urlencoded::Serializer::new(String::new())
+            .append_pair("account", account)
+            .append_pair("thread", &mail_reads::public_id(account, thread))
+            .finish();
+        let path = format!("/mail?{query}");
+        row.actions.push(inbox::Action::OpenPath { path });
+    }
+    row.dedup(&message)
+}
+
+/// `Name <a@b>` → `Name`; a bare address stays as it is.
+fn display_name(from: &str) -> String {
+    match from.rfind('<') {
+        Some(open) if open > 0 => from[..open].trim().trim_matches('"').to_owned(),
+        _ => from.trim().to_owned(),
     }
 }
 

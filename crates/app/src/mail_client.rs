@@ -2,7 +2,8 @@
 //! accounts ([`crate::mail_accounts::MailAccounts`]), the local store the `mailclient` crate
 //! keeps in step with each account's server, and the operations the
 //! `/mail` routes call. Every operation first asks [`App::mail_enabled`]
-//! (`mailclientEnabled`); the routes answer 409 naming it while it is off.
+//! (`mailclientEnabled` or `webmailEnabled`); the routes answer 409 naming
+//! both while both are off.
 //!
 //! "Web mail" is the same IMAP account: `webmailEnabled` or
 //! `mailclientEnabled` shows it, and `mailclientUseAppWebmail` lists the
@@ -71,13 +72,15 @@ pub struct MailThread {
     pub messages: Vec<MailMessage>,
 }
 
-/// The message the routes give while `mailclientEnabled` is off.
-pub const MAIL_OFF: &str = "The mail client is turned off (setting mailclientEnabled).";
+/// The message the routes give while both switches are off.
+pub const MAIL_OFF: &str =
+    "The mail client is turned off (settings mailclientEnabled and webmailEnabled).";
 
 impl App {
-    /// Whether the mail client is on (`mailclientEnabled`).
+    /// Whether the mail client is on: `mailclientEnabled`, or
+    /// `webmailEnabled` (the same client, shown as web mail).
     pub fn mail_enabled(&self) -> bool {
-        self.settings.mailclient_enabled()
+        self.settings.mailclient_enabled() || self.settings.webmail_enabled()
     }
 
     fn use_toml(&self) -> bool {
@@ -172,6 +175,18 @@ impl App {
     /// (and kept, searchable from then on); with `webmailAutoMarkRead` its
     /// unread messages are marked read on the server.
     pub async fn mail_thread(&self, owner: &str, id: &str) -> Result<MailThread, MailClientError> {
+        self.open_thread(owner, id, self.settings.webmail_auto_mark_read())
+            .await
+    }
+
+    /// Thread `id` with its bodies downloaded; marked read on the server
+    /// only when `mark_read` (a person opened it, not a summary).
+    pub(crate) async fn open_thread(
+        &self,
+        owner: &str,
+        id: &str,
+        mark_read: bool,
+    ) -> Result<MailThread, MailClientError> {
         let (account, thread) = mail_reads::parse_public_id(id)
             .ok_or_else(|| MailClientError::NotFound(format!("No thread is `{id}`.")))?;
         let reach = self.mail_reach(owner, &account).await?;
@@ -193,7 +208,6 @@ impl App {
                 folders.push(message.folder.clone());
             }
         }
-        let mark_read = self.settings.webmail_auto_mark_read();
         if mark_read {
             for folder in &folders {
                 self.mail

@@ -28,6 +28,10 @@ pub enum MailClientError {
     Store(#[from] store::StoreError),
     #[error(transparent)]
     Inbox(#[from] inbox::InboxError),
+    /// The utility model did not write a summary (none set up, the day's
+    /// cap reached, or it failed).
+    #[error(transparent)]
+    Summary(#[from] utility::UtilityError),
     /// A blocking task panicked or was cancelled: a bug.
     #[error("a background task did not finish")]
     Task(#[from] tokio::task::JoinError),

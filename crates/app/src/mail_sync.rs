@@ -45,6 +45,7 @@ async fn sync_all(app: &App, watchers: &Watchers) -> time::OffsetDateTime {
                     if app.sync_mail_account(&owner, &account.id).await.is_some() {
                         app.wake_snoozed(&owner, &account.id).await;
                         app.mail_arrivals(&owner, &account.id).await;
+                        app.summarize_labelled(&owner, &account.id).await;
                         wanted.push(account.id);
                     }
                 }

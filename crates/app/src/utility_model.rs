@@ -99,7 +99,8 @@ pub fn cap(state: &App, feature: Feature) -> Option<f64> {
         | Feature::Review
         | Feature::ImageBridge
         | Feature::DailyBriefing
-        | Feature::RssDigest => None,
+        | Feature::RssDigest
+        | Feature::MailSummary => None,
     }
 }
 
@@ -168,5 +169,6 @@ fn describe(feature: Feature) -> &'static str {
         Feature::EmailSummary => "The email summarizer",
         Feature::DailyBriefing => "The daily briefing",
         Feature::RssDigest => "The RSS morning digest",
+        Feature::MailSummary => "Catch me up in the mail client",
     }
 }

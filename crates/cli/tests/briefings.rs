@@ -352,7 +352,7 @@ fn the_daily_briefing_has_a_section_per_source_and_comes_as_facts_when_the_model
     );
     for line in [
         "Calendar: not set up (calendars are off).",
-        "Web mail: not set up (mailclientEnabled is off).",
+        "Web mail: not set up (mailclientEnabled and webmailEnabled are off).",
         "Project events: nothing.",
         "Project digests: nothing.",
         "Feeds: not set up (rssDigestEnabled is off).",
@@ -495,5 +495,171 @@ fn the_morning_digest_comes_at_its_time_short_on_a_quiet_night() {
     assert!(
         body.contains("Feeds:\n- [Rust ships](http://feeds.test/rust): it matters."),
         "{body}"
+    );
+}
+
+#[test]
+fn catch_me_up_reads_the_thread_with_the_persons_own_prompt_and_model() {
+    let Some(servers) = MailServers::start(Options::default()) else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let world = world("0.0004");
+    let server = &world.server;
+    email_toml(server.data_dir(), &servers);
+    let saved = server.call(
+        "PUT",
+        &format!("/keys/{PASSWORD_KEY}"),
+        Some(&json!({"value": PASSWORD})),
+    );
+    assert_eq!(saved.status, 200, "{}", saved.text());
+    deliver(
+        &servers,
+        &runtime,
+        &mail("c1@example.com", "Launch", "Shall we launch Monday?"),
+    );
+    server.set_setting("mailclientEnabled", json!(true));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let thread = loop {
+        let page = server.call(
+            "GET",
+            &format!("/mail/threads?accountId=toml:{ADDRESS}&folder=INBOX"),
+            None,
+        );
+        if let Some(id) = page.json()["threads"][0]["id"].as_str() {
+            break id.to_owned();
+        }
+        assert!(Instant::now() < deadline, "{}", page.text());
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let path = format!("/mail/threads/{thread}/summary");
+
+    let built_in = server.call("POST", &path, None);
+    assert_eq!(built_in.status, 200, "{}", built_in.text());
+    assert_eq!(
+        built_in.json()["summary"],
+        "- Ada and Bob settled on Monday."
+    );
+    let prompts = world.prompts();
+    assert!(prompts.contains("Subject: Launch"), "{prompts}");
+    assert!(prompts.contains("Shall we launch Monday?"), "{prompts}");
+    // Kept per thread and message count: asking again costs no call.
+    let again = server.call("POST", &path, None);
+    assert_eq!(again.json()["summary"], "- Ada and Bob settled on Monday.");
+    assert_eq!(world.prompts().matches("=====").count(), 1);
+
+    server.set_setting(
+        "mailclientAiSummaryPrompt",
+        json!("Say in one line what this thread asks of me."),
+    );
+    server.set_setting("mailclientAiSummaryModel", json!("claude-sonnet-4-5"));
+    let own = server.call("POST", &path, None);
+    assert_eq!(own.status, 200, "{}", own.text());
+    assert_eq!(own.json()["summary"], "Bob asks whether Monday works.");
+    let last = world.prompts();
+    let last = last.rsplit("args: ").next().unwrap().to_owned();
+    assert!(last.contains("claude-sonnet-4-5"), "{last}");
+
+    // New instructions are a new question, so the failing model is asked.
+    server.set_setting(
+        "mailclientAiSummaryPrompt",
+        json!("Summarize this email thread briefly."),
+    );
+    std::fs::write(world.fail_file(), "").unwrap();
+    let failed = server.call("POST", &path, None);
+    assert_eq!(failed.status, 502, "{}", failed.text());
+    assert_eq!(failed.error_code(), "utility_model_failed");
+    let unknown = server.call("POST", "/mail/threads/abcd/summary", None);
+    assert_eq!(unknown.status, 404, "{}", unknown.text());
+}
+
+#[test]
+fn threads_filed_under_the_summarize_label_become_summaries_once_each() {
+    let Some(servers) = MailServers::start(Options::default()) else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let world = world("0.0004");
+    let server = &world.server;
+    email_toml(server.data_dir(), &servers);
+    let saved = server.call(
+        "PUT",
+        &format!("/keys/{PASSWORD_KEY}"),
+        Some(&json!({"value": PASSWORD})),
+    );
+    assert_eq!(saved.status, 200, "{}", saved.text());
+    // The person files one mail under the label; another stays in the inbox.
+    let config = servers.config(mail::Tls::Implicit, true, 60);
+    let login = mailclient::Login {
+        server: config.accounts[0].imap.clone(),
+        password: PASSWORD.to_owned(),
+        trust: mail::Trust::load(&config).unwrap(),
+    };
+    runtime.block_on(async {
+        let mut session = login.open().await.unwrap();
+        session.create("Summarize").await.unwrap();
+        session
+            .append(
+                "Summarize",
+                None,
+                None,
+                mail("l1@example.com", "Label me", "Shall we launch Monday?"),
+            )
+            .await
+            .unwrap();
+        session.logout().await.unwrap();
+    });
+    deliver(
+        &servers,
+        &runtime,
+        &mail("i1@example.com", "Just the inbox", "Nothing to see."),
+    );
+    server.set_setting("mailclientEnabled", json!(true));
+    server.set_setting("emailSummarizerGmailEnabled", json!(true));
+
+    let row = wait_row(server, "email_summary", "Summary: Label me");
+    assert_eq!(row["body"], "- Ada and Bob settled on Monday.");
+    assert!(
+        row["actions"][0]["path"]
+            .as_str()
+            .unwrap()
+            .starts_with("/mail?account=toml"),
+        "{row}"
+    );
+    // Later rounds (each new mail wakes one) summarize nothing again, and
+    // the inbox's own mail is never summarized.
+    // The round that synced the third mail began after the one of the
+    // second had finished its summaries.
+    for (n, id, subject) in [
+        (2, "i2@example.com", "Second"),
+        (3, "i3@example.com", "Third"),
+    ] {
+        deliver(&servers, &runtime, &mail(id, subject, "Still nothing."));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let page = server.call(
+                "GET",
+                &format!("/mail/threads?accountId=toml:{ADDRESS}&folder=INBOX"),
+                None,
+            );
+            if page.json()["threads"].as_array().map(Vec::len) == Some(n) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{}", page.text());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let summaries: Vec<Value> = rows(server, "email_summary");
+    assert_eq!(summaries.len(), 1, "{summaries:?}");
+    let labelled = server.call(
+        "GET",
+        &format!("/mail/threads?accountId=toml:{ADDRESS}&folder=Summarize"),
+        None,
+    );
+    assert_eq!(
+        labelled.json()["threads"][0]["unread"],
+        1,
+        "{}",
+        labelled.text()
     );
 }

@@ -51,6 +51,13 @@ fn accounts_are_checked_field_by_field_and_kept_from_agents_and_while_off() {
     assert_eq!(off.error_code(), "mailclient_disabled");
     assert!(off.text().contains("mailclientEnabled"), "{}", off.text());
 
+    // Web mail is the same client under its other switch.
+    server.set_setting("webmailEnabled", json!(true));
+    let as_webmail = server.call("GET", "/mail/accounts", None);
+    assert_eq!(as_webmail.status, 200, "{}", as_webmail.text());
+    server.set_setting("webmailEnabled", json!(false));
+    assert_eq!(server.call("GET", "/mail/accounts", None).status, 409);
+
     server.set_setting("mailclientEnabled", json!(true));
     let empty = server.call("GET", "/mail/accounts", None);
     assert_eq!(empty.status, 200, "{}", empty.text());
@@ -469,4 +476,75 @@ fn a_wrong_password_marks_only_that_account_failing_with_the_servers_words() {
         let toml = all.as_array()?.iter().find(|a| a["id"] == TOML_ID)?.clone();
         (toml["status"] == "ok").then_some(toml)
     });
+}
+
+/// The inbox rows of category `mail`.
+fn mail_rows(server: &TestServer) -> Vec<Value> {
+    let reply = server.call("GET", "/inbox?category=mail", None);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    reply.json().as_array().unwrap().clone()
+}
+
+#[test]
+fn new_mail_is_an_inbox_card_that_opens_its_thread_only_while_the_switch_is_on() {
+    let Some((server, room)) = start_with_rig() else {
+        return;
+    };
+    room.make_folders();
+    server.set_setting("spamFilterEnabled", json!(false));
+    server.set_setting("mailclientEnabled", json!(true));
+    wait_for("the first sync", || {
+        let page = server.call(
+            "GET",
+            &format!("/mail/threads?accountId={TOML_ID}&folder=INBOX"),
+            None,
+        );
+        (page.status == 200).then(|| page.json())
+    });
+
+    room.deliver(
+        "ada@example.com",
+        &mail("off1@x", &[], "Ada <ada@example.com>", "Before", "quiet"),
+    );
+    wait_threads(&server, "INBOX", 1);
+    // A later round's sync means the round that saw "Before" has finished
+    // its arrivals check, so turning the switch on cannot reach it.
+    room.deliver(
+        "ada@example.com",
+        &mail("off2@x", &[], "Ada <ada@example.com>", "Between", "quiet"),
+    );
+    wait_threads(&server, "INBOX", 2);
+
+    server.set_setting("mailclientEmailsInInbox", json!(true));
+    room.deliver(
+        "dana@example.com",
+        &mail(
+            "q1@x",
+            &[],
+            "Dana <dana@example.com>",
+            "Quick question",
+            "Are you free?",
+        ),
+    );
+    let card = wait_for("the mail card", || {
+        mail_rows(&server)
+            .into_iter()
+            .find(|row| row["title"] == "Dana: Quick question")
+    });
+    assert_eq!(card["body"], "Are you free?", "{card}");
+    let path = card["actions"][0]["path"].as_str().unwrap();
+    let query = path.strip_prefix("/mail?").unwrap();
+    let pairs: std::collections::HashMap<String, String> = form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    assert_eq!(pairs["account"], TOML_ID, "{path}");
+    let thread = server.call("GET", &format!("/mail/threads/{}", pairs["thread"]), None);
+    assert_eq!(thread.status, 200, "{}", thread.text());
+    assert_eq!(thread.json()["subject"], "Quick question");
+    assert!(
+        mail_rows(&server)
+            .iter()
+            .all(|row| row["title"] != "Ada: Before"),
+        "mail that came while the switch was off is no card"
+    );
 }

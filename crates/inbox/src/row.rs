@@ -31,10 +31,17 @@ pub enum Category {
     Calendar,
     /// A mail the email summarizer summarized, or could not.
     EmailSummary,
+    /// New mail in the mail client's inbox (`mailclientEmailsInInbox`),
+    /// answered from the row.
+    Mail,
+    /// An incoming text message (`inboxShowSms`), answered from its thread.
+    Sms,
+    /// A new message in one of the user's Matrix rooms (`inboxShowMessenger`).
+    Messenger,
 }
 
 impl Category {
-    pub const ALL: [Category; 13] = [
+    pub const ALL: [Category; 16] = [
         Category::Alert,
         Category::Session,
         Category::CliPending,
@@ -48,6 +55,9 @@ impl Category {
         Category::Automations,
         Category::Calendar,
         Category::EmailSummary,
+        Category::Mail,
+        Category::Sms,
+        Category::Messenger,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -65,6 +75,9 @@ impl Category {
             Category::Automations => "automations",
             Category::Calendar => "calendar",
             Category::EmailSummary => "email_summary",
+            Category::Mail => "mail",
+            Category::Sms => "sms",
+            Category::Messenger => "messenger",
         }
     }
 

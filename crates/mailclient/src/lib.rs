@@ -27,6 +27,7 @@
 //! configuration, TLS trust and mail parsing.
 
 mod actions;
+mod catch_up;
 mod cleanup;
 mod compose;
 mod detail;
@@ -48,6 +49,9 @@ mod sync;
 mod thread;
 
 pub use actions::Action;
+pub use catch_up::{
+    CatchUpMessage, DEFAULT_CATCH_UP_INSTRUCTIONS, MAX_CATCH_UP_CHARS, catch_up_prompt,
+};
 pub use cleanup::{
     CLEANUP_FIELDS, Cleanup, DomainGroup, MAX_UNSUBSCRIBE_REDIRECTS, OneClickOptions, SenderGroup,
     SenderHeaders, Unsubscribe, UnsubscribeError, cleanup, one_click_unsubscribe, sender_headers,

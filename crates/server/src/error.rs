@@ -760,6 +760,15 @@ impl From<MailClientError> for ApiError {
             | MailClientError::Client(_) => {
                 ApiError::new(StatusCode::BAD_GATEWAY, "mail_server_failed", message)
             }
+            MailClientError::Summary(utility::UtilityError::NoEngine) => {
+                ApiError::new(StatusCode::CONFLICT, "no_utility_engine", message)
+            }
+            MailClientError::Summary(utility::UtilityError::Capped { .. }) => {
+                ApiError::new(StatusCode::TOO_MANY_REQUESTS, "daily_cap_reached", message)
+            }
+            MailClientError::Summary(
+                utility::UtilityError::Failed(_) | utility::UtilityError::Invalid(_),
+            ) => ApiError::new(StatusCode::BAD_GATEWAY, "utility_model_failed", message),
             other => ApiError::internal(other),
         }
     }

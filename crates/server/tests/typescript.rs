@@ -284,6 +284,7 @@ fn api_types() -> String {
         decl::<app::mail_reads::MailThreadSummary>(&cfg),
         decl::<app::mail_reads::MailThreadPage>(&cfg),
         decl::<app::mail_client::MailThread>(&cfg),
+        decl::<app::mail_summary::MailCatchUp>(&cfg),
         decl::<app::mail_client::MailMessage>(&cfg),
         decl::<app::mail_client::MailAttachment>(&cfg),
         decl::<app::mail_actions::MailActionKind>(&cfg),

@@ -1551,15 +1551,11 @@ impl SettingsStore {
     }
 
     /// Web mail in the sidebar.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn webmail_enabled(&self) -> bool {
         self.toggle_at(175)
     }
 
     /// Puts the cursor in the reply box when opening an email. Off keeps focus on the body so triage shortcuts work (E archive, S star, U unread, ! spam, X select, H snooze); R starts a reply.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn webmail_auto_focus_reply(&self) -> bool {
         self.toggle_at(176)
     }
@@ -1575,8 +1571,6 @@ impl SettingsStore {
     }
 
     /// Brief animation when the inbox is cleared.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn webmail_inbox_zero_celebration(&self) -> bool {
         self.toggle_at(179)
     }
@@ -1592,8 +1586,6 @@ impl SettingsStore {
     }
 
     /// Original flat sender list for Email Cleanup instead of the guided walkthrough.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_cleanup_classic_layout(&self) -> bool {
         self.toggle_at(182)
     }
@@ -1624,8 +1616,6 @@ impl SettingsStore {
     }
 
     /// Auto-summarizes web-mail threads tagged with the user's label.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn email_summarizer_gmail_enabled(&self) -> bool {
         self.toggle_at(188)
     }
@@ -1850,57 +1840,41 @@ impl SettingsStore {
     }
 
     /// Each incoming mail client email becomes an inbox card with an inline reply box.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_emails_in_inbox(&self) -> bool {
         self.toggle_at(226)
     }
 
     /// Spacing between emails in the list.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_density(&self) -> MailclientDensity {
         MailclientDensity::from_name(&self.text_at(227)).unwrap_or(MailclientDensity::Comfortable)
     }
 
     /// Arrangement of the Mail/Sessions switch and toolbar.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_header_layout(&self) -> MailclientHeaderLayout {
         MailclientHeaderLayout::from_name(&self.text_at(228)).unwrap_or(MailclientHeaderLayout::Current)
     }
 
     /// What the sidebar number counts: unread or total in inbox.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_inbox_badge_mode(&self) -> MailclientInboxBadgeMode {
         MailclientInboxBadgeMode::from_name(&self.text_at(229)).unwrap_or(MailclientInboxBadgeMode::Unread)
     }
 
     /// Whether the Catch me up AI summary runs on a button, automatically on every thread, or only for chosen senders.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_ai_summary_trigger(&self) -> MailclientAiSummaryTrigger {
         MailclientAiSummaryTrigger::from_name(&self.text_at(230)).unwrap_or(MailclientAiSummaryTrigger::Manual)
     }
 
     /// Senders and domains whose threads are summarized automatically on open (selective mode).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_ai_summary_auto_senders(&self) -> Vec<String> {
         self.strings_at(231)
     }
 
     /// Model writing the summary; default is the built-in fast low-cost model.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_ai_summary_model(&self) -> String {
         self.text_at(232)
     }
 
     /// Summary prompt; blank uses the built-in default.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mailclient_ai_summary_prompt(&self) -> String {
         self.text_at(233)
     }

@@ -28,10 +28,12 @@ pub enum Feature {
     DailyBriefing,
     /// The RSS morning digest's picks (`rssDigest*`).
     RssDigest,
+    /// A mail thread's "Catch me up" summary (`mailclientAiSummary*`).
+    MailSummary,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 11] = [
+    pub const ALL: [Feature; 12] = [
         Feature::Title,
         Feature::Catches,
         Feature::WeeklySummary,
@@ -43,6 +45,7 @@ impl Feature {
         Feature::EmailSummary,
         Feature::DailyBriefing,
         Feature::RssDigest,
+        Feature::MailSummary,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -58,6 +61,7 @@ impl Feature {
             Feature::EmailSummary => "email_summary",
             Feature::DailyBriefing => "daily_briefing",
             Feature::RssDigest => "rss_digest",
+            Feature::MailSummary => "mail_summary",
         }
     }
 

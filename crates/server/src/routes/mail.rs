@@ -16,6 +16,7 @@ use app::mail_cleanup::{MailCleanup, MailCleanupDone};
 use app::mail_client::{MAIL_OFF, MailThread};
 use app::mail_reads::{MailFolder, MailThreadPage};
 use app::mail_send::{MailSent, Outgoing};
+use app::mail_summary::MailCatchUp;
 
 use crate::auth::User;
 use crate::error::{ApiError, ApiResult};
@@ -34,6 +35,7 @@ pub fn routes() -> Router<AppState> {
         .route("/mail/threads", get(threads))
         .route("/mail/threads/{id}", get(thread))
         .route("/mail/threads/{id}/actions", post(act))
+        .route("/mail/threads/{id}/summary", post(summary))
         .route("/mail/messages/{id}/parts/{part}", get(part))
         .route("/mail/messages/{id}/frame", get(frame))
         .route("/mail/send", post(send))
@@ -159,6 +161,24 @@ async fn thread(
 ) -> ApiResult<Json<MailThread>> {
     mail_on(&state)?;
     Ok(Json(state.mail_thread(user.account_id(), &id).await?))
+}
+
+/// "Catch me up": the utility model's few lines over a thread.
+///
+/// With `mailclientAiSummaryPrompt` and `mailclientAiSummaryModel` when
+/// set; the newest messages are read first when the thread is long. No
+/// utility engine → 409 `no_utility_engine`; the model failing → 502
+/// `utility_model_failed`; nothing is stored.
+#[utoipa::path(post, path = "/mail/threads/{id}/summary", params(("id" = String, Path, description = "The thread's id.")), responses((status = 200, body = MailCatchUp)))]
+async fn summary(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<MailCatchUp>> {
+    mail_on(&state)?;
+    Ok(Json(
+        state.mail_thread_summary(user.account_id(), &id).await?,
+    ))
 }
 
 /// Applies an action to a thread on the server, then in the store.

@@ -115,7 +115,7 @@ pub const LISTENER: &str = "x-listener";
         feeds::list, feeds::add, feeds::remove, feeds::refresh, feeds::entries, feeds::read,
         feeds::unread, feeds::star, feeds::unstar, feeds::read_all, feeds::export, feeds::import,
         mail::accounts, mail::add_account, mail::remove_account, mail::folders, mail::threads,
-        mail::thread, mail::act, mail::part, mail::frame, mail::send,
+        mail::thread, mail::act, mail::summary, mail::part, mail::frame, mail::send,
         mail::cleanup, mail::cleanup_act,
         rules::list, rules::create, rules::read, rules::replace, rules::remove, rules::firings,
         rules::approve, rules::pause, rules::resume, rules::test,

@@ -40,6 +40,7 @@ export const TAB_LABEL: Record<Tab, string> = {
   automations: "Automations",
   calendar: "Calendar",
   email_summary: "Email summaries",
+  mail: "Mail",
 };
 
 /** What one row is, in words: its category's name for a person, not its slug. */
@@ -57,6 +58,7 @@ export const CATEGORY_LABEL: Record<Category, string> = {
   automations: "Automation",
   calendar: "Calendar",
   email_summary: "Email summary",
+  mail: "Mail",
 };
 
 /**

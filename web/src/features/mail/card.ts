@@ -10,7 +10,7 @@ export interface MailCardTarget {
 }
 
 export function mailCardTarget(row: Pick<InboxRow, "category" | "actions">): MailCardTarget | null {
-  if ((row.category as string) !== "mail") return null;
+  if (row.category !== "mail") return null;
   for (const action of row.actions) {
     if (action.kind !== "open_path") continue;
     const url = new URL(action.path, "http://switchboard.invalid");

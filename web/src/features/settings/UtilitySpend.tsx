@@ -21,6 +21,7 @@ const NAMES: Record<UtilityFeature, string> = {
   email_summary: "Email summarizer",
   daily_briefing: "Daily briefing",
   rss_digest: "Morning digest",
+  mail_summary: "Mail Catch me up",
 };
 
 const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;

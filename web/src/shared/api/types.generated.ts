@@ -128,7 +128,7 @@ model: string | null, inputTokens: number, outputTokens: number,
  */
 costUsd: number | null, durationMs: number, outcome: UtilityOutcome, error: string | null, at: string, };
 
-export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen" | "review" | "image_bridge" | "email_summary" | "daily_briefing" | "rss_digest";
+export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen" | "review" | "image_bridge" | "email_summary" | "daily_briefing" | "rss_digest" | "mail_summary";
 
 export type UtilityOutcome = "ok" | "invalid" | "failed" | "capped" | "no_engine";
 
@@ -1981,6 +1981,8 @@ next: string | null, };
 
 export type MailThread = { id: string, accountId: string, subject: string, messages: Array<MailMessage>, };
 
+export type MailCatchUp = { summary: string, };
+
 export type MailMessage = { 
 /**
  * For `GET /mail/messages/{id}/parts/{part}` and `/frame`.
@@ -2198,7 +2200,7 @@ export type AlarmStatus = "scheduled" | "ringing" | "snoozed" | "dismissed" | "m
 
 export type AlarmRepeat = "daily" | "weekdays";
 
-export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note" | "recipes" | "cron" | "automations" | "calendar" | "email_summary";
+export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note" | "recipes" | "cron" | "automations" | "calendar" | "email_summary" | "mail";
 
 export type InboxRow = { id: string, category: Category, title: string, body: string | null, 
 /**
