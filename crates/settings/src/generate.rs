@@ -25,8 +25,9 @@ pub fn catalog_markdown() -> String {
          `DELETE /settings/<key>` restores its default. The {} keys marked *guarded* govern what \
          agents may do and cannot be changed with an agent token. This version acts on {} keys; \
          the others are validated and stored, and their \"Takes effect\" says why they have \
-         none: not built yet, desktop app only (Switchboard runs in a browser), or Windows \
-         only (its server runs on Linux).\n",
+         none: not built yet, desktop app only (Switchboard runs in a browser), Windows \
+         only (its server runs on Linux), stored and returned only (the spec asks no more), or \
+         one session engine (there is nothing to switch between).\n",
         defs.len(),
         Area::ALL.len(),
         guarded,
@@ -148,7 +149,7 @@ pub fn typescript() -> String {
          type: string;\n  accepted: string;\n  default: unknown;\n  \
          /** When a change is felt: \"immediately\", \"next session\" or \"next start\". */\n  takesEffect: string;\n  \
          inEffect: boolean;\n  /** Why a key this version does not act on has no effect; null when it acts. */\n  \
-         noEffect: string | null;\n  guarded: boolean;\n  /** The spec's text, verbatim. */\n  description: string;\n  \
+         noEffect: string | null;\n  /** Shown but not changeable in the settings page (`noEffect` says why). */\n  readOnly: boolean;\n  guarded: boolean;\n  /** The spec's text, verbatim. */\n  description: string;\n  \
          /** What the settings page says the key does: plain words, true of this version. */\n  summary: string;\n  \
          schema: unknown;\n}\n\n",
     );
@@ -166,6 +167,7 @@ pub fn typescript() -> String {
                 "takesEffect": def.takes_effect.as_str(),
                 "inEffect": def.in_effect,
                 "noEffect": def.why_no_effect().map(NoEffect::reason),
+                "readOnly": def.why_no_effect() == Some(NoEffect::OneEngine),
                 "guarded": def.guarded,
                 "description": def.description,
                 "summary": def.summary(),

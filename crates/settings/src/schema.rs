@@ -66,6 +66,11 @@ pub enum NoEffect {
     DesktopApp,
     /// The key acts only on Windows; Switchboard's server runs on Linux.
     WindowsOnly,
+    /// The spec asks only that the value be stored and returned.
+    StoredOnly,
+    /// It would choose between session engines, and this version has one:
+    /// the settings page shows it read-only.
+    OneEngine,
 }
 
 impl NoEffect {
@@ -75,6 +80,8 @@ impl NoEffect {
             NoEffect::NotBuilt => "not built yet",
             NoEffect::DesktopApp => "desktop app only",
             NoEffect::WindowsOnly => "Windows only",
+            NoEffect::StoredOnly => "stored and returned only",
+            NoEffect::OneEngine => "one session engine",
         }
     }
 
@@ -89,6 +96,14 @@ impl NoEffect {
                  or dock and cannot raise its own window."
             }
             NoEffect::WindowsOnly => "Only on Windows: Switchboard's server runs on Linux.",
+            NoEffect::StoredOnly => {
+                "Stored and returned only, as the spec asks: agents and scripts may read it, \
+                 and nothing in Switchboard enforces it."
+            }
+            NoEffect::OneEngine => {
+                "Read-only: this version has one session engine, so there is nothing to switch \
+                 between; the value is kept and changes nothing."
+            }
         }
     }
 }
@@ -204,6 +219,23 @@ impl SettingDef {
     pub(crate) const fn desktop_app(self) -> Self {
         Self {
             no_effect: NoEffect::DesktopApp,
+            ..self
+        }
+    }
+
+    /// Marks a key the spec asks only to store and return.
+    pub(crate) const fn stored_only(self) -> Self {
+        Self {
+            no_effect: NoEffect::StoredOnly,
+            ..self
+        }
+    }
+
+    /// Marks a key that would choose between session engines, of which
+    /// this version has one.
+    pub(crate) const fn one_engine(self) -> Self {
+        Self {
+            no_effect: NoEffect::OneEngine,
             ..self
         }
     }

@@ -285,7 +285,14 @@ const SettingRow = memo(function SettingRow({
         {text.effect && <span className="setting-effect">{text.effect}</span>}
       </div>
       <div className="setting-control">
-        <Control id={id} field={field} value={value} disabled={saving} onSave={request} onInvalid={setProblem} />
+        <Control
+          id={id}
+          field={field}
+          value={value}
+          disabled={saving || definition?.readOnly === true}
+          onSave={request}
+          onInvalid={setProblem}
+        />
         {definition && field.kind !== "toggle" && field.kind !== "select" && (
           <span className="muted setting-accepted">Takes {definition.accepted}.</span>
         )}
