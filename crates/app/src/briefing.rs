@@ -5,8 +5,9 @@
 //! `dailyDigestSources`. The facts are gathered first, without the model:
 //! today's calendar and due tasks, unread mail from people in the mail
 //! client, yesterday's project events and project digests, this morning's
-//! feed picks, what the sessions did, and a line for each source that is
-//! not set up (team chat mentions, text messages, the messenger). The
+//! feed picks, what the sessions did, yesterday's team chat mentions of the
+//! person (`mention_user` in `teamchat.toml`), and a line for each source
+//! that is not set up (text messages, the messenger). The
 //! utility model then writes once over them; when it cannot (no engine,
 //! failing), the row is the facts alone.
 
@@ -118,12 +119,7 @@ async fn section(
             }
         }
         Source::Sessions => sessions(state, account_id, range).await,
-        Source::ChatApp => {
-            if !state.data_dir.join(teamchat::CONFIG_FILE).exists() {
-                return Section::not_set_up(source, "no teamchat.toml");
-            }
-            vec!["mentions are not read: the team chat connector only sends".to_owned()]
-        }
+        Source::ChatApp => return chat_mentions(state, account_id, range).await,
         Source::Sms => return Section::not_set_up(source, "no text relay in this version"),
         Source::Messenger => {
             if !state.data_dir.join(messenger::CONFIG_FILE).exists() {
@@ -285,6 +281,101 @@ async fn sessions(state: &App, account_id: &str, range: &DayRange) -> Vec<String
                 .unwrap_or_else(|| s.prompt.chars().take(80).collect());
             format!("Waiting: {title}")
         }));
+    }
+    lines
+}
+
+/// The longest mention text a line quotes.
+const MENTION_CHARS: usize = 200;
+
+/// The person's team chat mentions in the day that ended, read with the
+/// bot token the saved key `token_key` names; a `Retry-After` is waited out
+/// on the application's clock.
+async fn chat_mentions(state: &App, account_id: &str, range: &DayRange) -> Section {
+    let (data_dir, secrets, clock) = (
+        state.data_dir.clone(),
+        state.secrets.clone(),
+        state.clock.clone(),
+    );
+    let account = account_id.to_owned();
+    let runtime = tokio::runtime::Handle::current();
+    let (oldest, latest) = (range.from.as_second(), range.to.as_second());
+    let read = tokio::task::spawn_blocking(move || {
+        let config = match teamchat::Config::load(&data_dir) {
+            Ok(config) => config,
+            Err(teamchat::ChatError::NotConfigured(_)) => {
+                return Section::not_set_up(Source::ChatApp, "no teamchat.toml");
+            }
+            Err(error) => return unread(&error.to_string()),
+        };
+        let Some(user) = config.mention_user.clone() else {
+            return Section::not_set_up(Source::ChatApp, "no mention_user in teamchat.toml");
+        };
+        let token = match secrets.reveal(&account, &config.token_key) {
+            Ok(token) => token,
+            Err(secrets::SecretsError::KeyNotFound(_)) => {
+                return unread(&format!(
+                    "the saved key {} (token_key in teamchat.toml) does not exist",
+                    config.token_key
+                ));
+            }
+            Err(error) => return unread(&error.to_string()),
+        };
+        let wait = |pause: std::time::Duration| {
+            let pause = time::Duration::try_from(pause).unwrap_or(time::Duration::ZERO);
+            runtime.block_on(clock.sleep(pause));
+        };
+        match teamchat::Client::new(&config.base_url, token).mentions(&user, oldest, latest, &wait)
+        {
+            Ok(mentions) => Section::new(Source::ChatApp, mention_lines(&user, &mentions)),
+            Err(teamchat::ChatError::Service { code }) if code == teamchat::RATE_LIMITED => {
+                unread("rate limited by the team chat service")
+            }
+            Err(error) => unread(&error.to_string()),
+        }
+    })
+    .await;
+    read.unwrap_or_else(|error| unread(&error.to_string()))
+}
+
+fn unread(why: &str) -> Section {
+    Section::new(Source::ChatApp, vec![format!("could not be read ({why})")])
+}
+
+/// "#channel, author: text", the person's own mention shown as `@you` so
+/// the model knows who is meant.
+fn mention_lines(user: &str, mentions: &teamchat::Mentions) -> Vec<String> {
+    let found = &mentions.found;
+    let mut lines = if found.is_empty() {
+        vec!["no mentions yesterday".to_owned()]
+    } else {
+        found
+            .iter()
+            .take(LISTED)
+            .map(|m| {
+                let text = m
+                    .text
+                    .replace(&format!("<@{user}>"), "@you")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let text = match text.char_indices().nth(MENTION_CHARS) {
+                    Some((end, _)) => format!("{}…", &text[..end]),
+                    None => text,
+                };
+                format!("#{}, {}: {text}", m.channel, m.author)
+            })
+            .collect()
+    };
+    if found.len() > LISTED {
+        lines.push(format!("and {} more mentions", found.len() - LISTED));
+    }
+    if mentions.truncated {
+        lines.push(format!(
+            "more may be unread: at most {} mentions in {} channels are read",
+            teamchat::MAX_MENTIONS,
+            teamchat::MAX_CHANNELS
+        ));
     }
     lines
 }

@@ -1,9 +1,10 @@
-//! `DIR/teamchat.toml`: where the service is and which saved key holds its
-//! token.
+//! `DIR/teamchat.toml`: where the service is, which saved key holds its
+//! token, and who the person is there.
 //!
 //! ```toml
 //! base_url = "https://slack.com/api"
 //! token_key = "SLACK_BOT_TOKEN"
+//! mention_user = "U012AB3CD"
 //! ```
 
 use std::path::Path;
@@ -21,6 +22,11 @@ pub struct Config {
     pub base_url: String,
     /// The saved key (`PUT /keys/<name>`) that holds the bot token.
     pub token_key: String,
+    /// The person's own user id (`U…`, or `W…` in an Enterprise Grid), whose
+    /// mentions the daily briefing lists. Needed because the token is the
+    /// bot's: nothing it can ask the service says which user is "you".
+    #[serde(default)]
+    pub mention_user: Option<String>,
 }
 
 impl Config {
@@ -53,8 +59,24 @@ impl Config {
         if config.token_key.trim().is_empty() {
             return Err(bad("token_key must name a saved key".to_owned()));
         }
+        if let Some(user) = &config.mention_user
+            && !is_user_id(user)
+        {
+            return Err(bad(
+                "mention_user must be a user id such as U012AB3CD (not a name)".to_owned(),
+            ));
+        }
         Ok(config)
     }
+}
+
+/// Slack's user ids: `U` or `W`, then upper-case letters and digits.
+fn is_user_id(id: &str) -> bool {
+    id.len() > 1
+        && (id.starts_with('U') || id.starts_with('W'))
+        && id
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -75,6 +97,7 @@ mod tests {
         .unwrap();
         let config = Config::load(dir.path()).unwrap();
         assert_eq!(config.token_key, "SLACK_BOT_TOKEN");
+        assert_eq!(config.mention_user, None);
         std::fs::write(
             dir.path().join(CONFIG_FILE),
             "base_url = \"https://slack.com/api\"\ntoken = \"xoxb-1\"\n",
@@ -84,5 +107,31 @@ mod tests {
             Config::load(dir.path()),
             Err(ChatError::BadConfig { .. })
         ));
+    }
+
+    #[test]
+    fn mention_user_is_an_id_never_a_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |user: &str| {
+            std::fs::write(
+                dir.path().join(CONFIG_FILE),
+                format!(
+                    "base_url = \"https://slack.com/api\"\ntoken_key = \"K\"\nmention_user = {user:?}\n"
+                ),
+            )
+            .unwrap();
+            Config::load(dir.path())
+        };
+        assert_eq!(
+            write("U012AB3CD").unwrap().mention_user.as_deref(),
+            Some("U012AB3CD")
+        );
+        assert!(write("W0ENTERPRISE1").is_ok());
+        for bad in ["@ada", "ada", "U", "u012ab3cd", "<@U012AB3CD>"] {
+            assert!(
+                matches!(write(bad), Err(ChatError::BadConfig { .. })),
+                "{bad}"
+            );
+        }
     }
 }

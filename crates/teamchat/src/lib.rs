@@ -9,6 +9,9 @@
 //! - [`Client::call`] posts JSON and reads Slack's `{"ok": false, "error"}`
 //!   into [`ChatError::Service`], so the caller can pass the service's own
 //!   error code on.
+//! - [`Client::mentions`] reads the other way: the messages of a time
+//!   range that mention the person (`mention_user` in the config), for the
+//!   daily briefing; bounded, and a 429 waited out once.
 //! - [`Operation`] is what the server's routes take; [`Operation::label`] marks a
 //!   message sent by an agent as the user's agent, naming the session.
 //!
@@ -16,10 +19,12 @@
 
 mod client;
 mod config;
+mod mentions;
 mod operation;
 
-pub use client::Client;
+pub use client::{Client, RATE_LIMITED};
 pub use config::{CONFIG_FILE, Config};
+pub use mentions::{MAX_CHANNELS, MAX_MENTIONS, MAX_PAGES, MAX_WAIT, Mention, Mentions};
 pub use operation::{Done, Operation};
 
 #[derive(Debug, thiserror::Error)]
