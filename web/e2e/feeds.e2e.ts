@@ -223,6 +223,14 @@ test("the briefing page reads the daily briefing by its sections", async () => {
   const daily = page.getByRole("region", { name: "Daily briefing" });
   await daily.waitFor();
   await daily.getByRole("heading", { name: "Sessions", level: 3 }).waitFor();
+  // Run now writes another briefing (POST /digests/run) and the page shows it once it arrives.
+  const digests = async () =>
+    (await server.api<InboxRow[]>("GET", "/inbox?category=digest&state=all&limit=500")).body.filter((r) =>
+      /daily (digest|briefing)/i.test(r.title),
+    );
+  const before = (await digests()).reduce((n, r) => n + r.count, 0);
+  await daily.getByRole("button", { name: /Run now/ }).click();
+  await until(digests, (rows) => rows.reduce((n, r) => n + r.count, 0) > before, 30_000);
   await daily.getByRole("button", { name: /Run now/ }).waitFor();
   await page.getByRole("region", { name: "Feeds digest" }).waitFor();
   const sidebar = page.getByRole("navigation", { name: "Sections" });

@@ -18,7 +18,7 @@ import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { When } from "../../shared/ui/When";
 import { useNow } from "../../shared/useNow";
 import { EMAIL_SUMMARIES_PATH, emailSummaries, listBriefingRows, runDigest, type DigestKind } from "./api";
-import { briefingSections, latestBriefings, summariesShown } from "./briefing";
+import { briefingSections, briefingVersion, latestBriefings, summariesShown } from "./briefing";
 import { safeLink } from "./reader";
 import "./feeds.css";
 
@@ -124,7 +124,7 @@ function BriefingCard({
   /** The row the page had when "Run now" was pressed, and when it was: the wait ends when another arrives. */
   const [waiting, setWaiting] = useState<{ since: number; had: string | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const arrived = waiting !== null && row !== null && row.updatedAt !== waiting.had;
+  const arrived = waiting !== null && row !== null && briefingVersion(row) !== waiting.had;
 
   useEffect(() => {
     if (!waiting || arrived) return;
@@ -139,7 +139,7 @@ function BriefingCard({
 
   const run = async () => {
     setError(null);
-    setWaiting({ since: Date.now(), had: row?.updatedAt ?? null });
+    setWaiting({ since: Date.now(), had: briefingVersion(row) });
     try {
       await runDigest(kind.kind);
       onReload();

@@ -20,6 +20,15 @@ export interface LatestBriefings {
   rss: InboxRow | null;
 }
 
+/**
+ * What tells one written briefing from the next: a new row, or the same row bumped (its count
+ * grows). Its time alone cannot, since two briefings can be written in the same second, or
+ * under the manual clock of the tests at the same instant.
+ */
+export function briefingVersion(row: InboxRow | null): string | null {
+  return row ? `${row.id}:${row.count}:${row.updatedAt}` : null;
+}
+
 /** The newest daily briefing and the newest feeds' digest among the rows, each null when there is none. */
 export function latestBriefings(rows: readonly InboxRow[]): LatestBriefings {
   const newest = (kind: DigestKind) =>

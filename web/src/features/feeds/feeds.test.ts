@@ -2,7 +2,15 @@
 import { describe, expect, it } from "vitest";
 import type { InboxRow } from "../../shared/api/types.generated";
 import { emailSummaries, entriesPath, type Feed, type FeedEntry } from "./api";
-import { briefingKind, briefingSections, briefingShown, feedsShown, latestBriefings, summariesShown } from "./briefing";
+import {
+  briefingKind,
+  briefingSections,
+  briefingShown,
+  briefingVersion,
+  feedsShown,
+  latestBriefings,
+  summariesShown,
+} from "./briefing";
 import {
   allRead,
   appendPage,
@@ -180,6 +188,14 @@ const row = (title: string, updatedAt: string, body: string | null = null): Inbo
 });
 
 describe("the briefings", () => {
+  it("tell a briefing written again at the same instant from the one before", () => {
+    const first = row("Daily briefing", "2026-11-28T00:00:00Z");
+    expect(briefingVersion({ ...first, count: 2 })).not.toBe(briefingVersion(first));
+    expect(briefingVersion({ ...first, id: "another" })).not.toBe(briefingVersion(first));
+    expect(briefingVersion(first)).toBe(briefingVersion({ ...first }));
+    expect(briefingVersion(null)).toBeNull();
+  });
+
   it("tell the daily briefing from the feeds' digest and other summaries", () => {
     expect(briefingKind(row("Daily digest for 2026-11-27", ""))).toBe("daily");
     expect(briefingKind(row("Daily briefing: Saturday 28 November", ""))).toBe("daily");
