@@ -24,6 +24,10 @@
 //! [`codehost::CodeHost`] stands in for GitHub's or GitLab's REST API: the
 //! pull (merge) requests a test adds, listed with ETags and 304s, created,
 //! refused and rate limited as the hosts document it.
+//! [`sms_gateway::Gateway`] stands in for the SMS Gateway for Android app's
+//! local server (the `native` SMS provider).
+//! [`push::PushService`] stands in for a Web Push service and the browser
+//! behind each subscription: it checks VAPID and decrypts what a phone reads.
 //! [`logind::Bus`] is a private system bus (the real `dbus-daemon`) with
 //! logind's sleep inhibitors on it, for `keepAwakeWhileSessionsRunning`.
 //!
@@ -39,7 +43,9 @@ mod anthropic;
 pub mod codehost;
 pub mod logind;
 mod openai;
+pub mod push;
 mod script;
+pub mod sms_gateway;
 pub mod telegram;
 mod wire;
 
