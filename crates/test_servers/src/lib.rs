@@ -1,10 +1,17 @@
 //! Real servers for tests: a child process that prints the port it chose
 //! (Python's `http.server` on port 0, or any other), killed when dropped,
-//! so no test hard-codes a port or leaves a server behind.
+//! so no test hard-codes a port or leaves a server behind; and Python's
+//! readers of office files, the second opinion on what Switchboard writes.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+
+mod python_readers;
+mod webdav;
+
+pub use python_readers::{python_with, run_python};
+pub use webdav::{serve_webdav, wsgidav_program};
 
 /// What `http.server` prints before the port: "Serving HTTP on 127.0.0.1
 /// port 38123 (http://127.0.0.1:38123/) ...".
