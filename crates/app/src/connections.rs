@@ -1,6 +1,8 @@
 //! What the application's connections to outside services (the messenger
-//! bot, inbound email) share: waiting for a settings change, the owner they
-//! serve, the text a turn's end sends back, and a note to the inbox.
+//! bot, inbound email, the email summarizer) share: waiting for a settings
+//! change, running a mailbox watcher while its settings still want it, the
+//! owner they serve, the text a turn's end sends back, and a note to the
+//! inbox.
 
 use std::time::Duration;
 
@@ -32,6 +34,33 @@ pub async fn wait_for_change(
 }
 
 /// The owner account's id: the bot and the inbound email serve the owner.
+/// Runs `watching` (a watcher that ends once `stop_tx` says so) until it
+/// ends by itself, the server stops, or a settings change leaves
+/// `still_wanted` false.
+pub async fn watch_while_wanted(
+    state: &App,
+    changes: &mut tokio::sync::watch::Receiver<u64>,
+    watching: impl std::future::Future<Output = ()>,
+    stop_tx: tokio::sync::watch::Sender<bool>,
+    still_wanted: impl Fn() -> bool,
+) {
+    tokio::pin!(watching);
+    loop {
+        let mut stop = state.watch_stop();
+        tokio::select! {
+            () = &mut watching => break,
+            _ = stop.wait_for(Option::is_some) => {
+                let _ = stop_tx.send(true);
+            }
+            _ = changes.changed() => {
+                if !still_wanted() {
+                    let _ = stop_tx.send(true);
+                }
+            }
+        }
+    }
+}
+
 pub async fn owner(state: &App) -> Result<String, AppError> {
     let db = state.db.clone();
     let owner = blocking(move || accounts::owner(&db).map_err(AppError::from)).await?;

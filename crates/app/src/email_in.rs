@@ -81,13 +81,7 @@ enum SetupError {
 pub fn status(state: &App) -> String {
     match state.email.get() {
         None => "off".to_owned(),
-        Some(watched) => match &*watched.status.borrow() {
-            mail::Status::Connecting => "connecting".to_owned(),
-            mail::Status::Idling => "idling".to_owned(),
-            mail::Status::Polling => "polling".to_owned(),
-            mail::Status::Retrying { error } => format!("retrying: {error}"),
-            mail::Status::Stopped => "off".to_owned(),
-        },
+        Some(watched) => watched.status.borrow().label(),
     }
 }
 
@@ -137,25 +131,13 @@ async fn follow_the_setting(state: &App) {
                     async move { arrived(&app, &watched, fetched).await }
                 };
                 let watch = watcher.run(on_mail, stop_rx);
-                tokio::pin!(watch);
                 // Runs until the setting goes off, the inbox it names
                 // changes, or the server stops.
-                loop {
-                    let mut stop = state.watch_stop();
-                    tokio::select! {
-                        () = &mut watch => break,
-                        _ = stop.wait_for(Option::is_some) => {
-                            let _ = stop_tx.send(true);
-                        }
-                        _ = changes.changed() => {
-                            let moved = !state.settings.email_inbound_enabled()
-                                || state.settings.email_inbound_inbox_id() != inbox_id;
-                            if moved {
-                                let _ = stop_tx.send(true);
-                            }
-                        }
-                    }
-                }
+                crate::connections::watch_while_wanted(state, &mut changes, watch, stop_tx, || {
+                    state.settings.email_inbound_enabled()
+                        && state.settings.email_inbound_inbox_id() == inbox_id
+                })
+                .await;
                 state.email.set(None);
             }
             Err(error) => {

@@ -74,13 +74,7 @@ enum SetupError {
 pub fn status(state: &App) -> String {
     match state.summarizer.get() {
         None => "off".to_owned(),
-        Some(watching) => match &*watching.status.borrow() {
-            mail::Status::Connecting => "connecting".to_owned(),
-            mail::Status::Idling => "idling".to_owned(),
-            mail::Status::Polling => "polling".to_owned(),
-            mail::Status::Retrying { error } => format!("retrying: {error}"),
-            mail::Status::Stopped => "off".to_owned(),
-        },
+        Some(watching) => watching.status.borrow().label(),
     }
 }
 
@@ -122,23 +116,11 @@ async fn follow_the_setting(state: &App) {
                     async move { arrived(&app, &watching, fetched).await }
                 };
                 let watch = watcher.run(on_mail, stop_rx);
-                tokio::pin!(watch);
-                loop {
-                    let mut stop = state.watch_stop();
-                    tokio::select! {
-                        () = &mut watch => break,
-                        _ = stop.wait_for(Option::is_some) => {
-                            let _ = stop_tx.send(true);
-                        }
-                        _ = changes.changed() => {
-                            let moved = !state.settings.email_summarizer_enabled()
-                                || state.settings.email_summarizer_inbox_id() != inbox_id;
-                            if moved {
-                                let _ = stop_tx.send(true);
-                            }
-                        }
-                    }
-                }
+                crate::connections::watch_while_wanted(state, &mut changes, watch, stop_tx, || {
+                    state.settings.email_summarizer_enabled()
+                        && state.settings.email_summarizer_inbox_id() == inbox_id
+                })
+                .await;
                 state.summarizer.set(None);
             }
             Err(error) => {

@@ -189,22 +189,29 @@ fn email_toml(dir: &Path, servers: &MailServers) {
     .unwrap();
 }
 
-#[test]
-fn the_summarizer_summarizes_each_mail_once_archives_after_success_and_waits_at_its_cap() {
-    let Some(servers) = MailServers::start(Options::default()) else {
-        return;
-    };
+/// A [`world`] whose `email.toml` names the rig's mailbox, its password
+/// saved; `None` (the test skips) when the rig cannot start here.
+fn mail_world(cost: &str) -> Option<(World, MailServers, tokio::runtime::Runtime)> {
+    let servers = MailServers::start(Options::default())?;
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    // Two answers reach the $0.10 cap.
-    let world = world("0.06");
-    let server = &world.server;
-    email_toml(server.data_dir(), &servers);
-    let saved = server.call(
+    let world = world(cost);
+    email_toml(world.server.data_dir(), &servers);
+    let saved = world.server.call(
         "PUT",
         &format!("/keys/{PASSWORD_KEY}"),
         Some(&json!({"value": PASSWORD})),
     );
     assert_eq!(saved.status, 200, "{}", saved.text());
+    Some((world, servers, runtime))
+}
+
+#[test]
+fn the_summarizer_summarizes_each_mail_once_archives_after_success_and_waits_at_its_cap() {
+    // Two answers reach the $0.10 cap.
+    let Some((world, servers, runtime)) = mail_world("0.06") else {
+        return;
+    };
+    let server = &world.server;
     server.set_setting("emailSummarizerInboxId", json!(ADDRESS));
     server.set_setting("emailSummarizerArchiveEnabled", json!(true));
     server.set_setting("emailSummarizerDailyCostCapUsd", json!(0.1));
@@ -500,19 +507,10 @@ fn the_morning_digest_comes_at_its_time_short_on_a_quiet_night() {
 
 #[test]
 fn catch_me_up_reads_the_thread_with_the_persons_own_prompt_and_model() {
-    let Some(servers) = MailServers::start(Options::default()) else {
+    let Some((world, servers, runtime)) = mail_world("0.0004") else {
         return;
     };
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let world = world("0.0004");
     let server = &world.server;
-    email_toml(server.data_dir(), &servers);
-    let saved = server.call(
-        "PUT",
-        &format!("/keys/{PASSWORD_KEY}"),
-        Some(&json!({"value": PASSWORD})),
-    );
-    assert_eq!(saved.status, 200, "{}", saved.text());
     deliver(
         &servers,
         &runtime,
@@ -575,19 +573,10 @@ fn catch_me_up_reads_the_thread_with_the_persons_own_prompt_and_model() {
 
 #[test]
 fn threads_filed_under_the_summarize_label_become_summaries_once_each() {
-    let Some(servers) = MailServers::start(Options::default()) else {
+    let Some((world, servers, runtime)) = mail_world("0.0004") else {
         return;
     };
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let world = world("0.0004");
     let server = &world.server;
-    email_toml(server.data_dir(), &servers);
-    let saved = server.call(
-        "PUT",
-        &format!("/keys/{PASSWORD_KEY}"),
-        Some(&json!({"value": PASSWORD})),
-    );
-    assert_eq!(saved.status, 200, "{}", saved.text());
     // The person files one mail under the label; another stays in the inbox.
     let config = servers.config(mail::Tls::Implicit, true, 60);
     let login = mailclient::Login {

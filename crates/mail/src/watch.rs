@@ -57,6 +57,20 @@ pub enum Status {
     Stopped,
 }
 
+impl Status {
+    /// How the API words it: `connecting`, `idling`, `polling`,
+    /// `retrying: <why>`, or `off` once stopped.
+    pub fn label(&self) -> String {
+        match self {
+            Status::Connecting => "connecting".to_owned(),
+            Status::Idling => "idling".to_owned(),
+            Status::Polling => "polling".to_owned(),
+            Status::Retrying { error } => format!("retrying: {error}"),
+            Status::Stopped => "off".to_owned(),
+        }
+    }
+}
+
 pub struct Watcher {
     inbox: Inbox,
     password: String,
