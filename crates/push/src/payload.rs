@@ -12,6 +12,8 @@ use utoipa::ToSchema;
 pub const GENERIC_TITLE: &str = "Switchboard";
 /// The body of a content-free push about a session.
 pub const GENERIC_NEEDS_YOU: &str = "A session needs you";
+/// The body of a content-free push of an alert, an alarm or a briefing.
+pub const GENERIC_ALERT: &str = "Something needs your attention";
 
 const MAX_TITLE_CHARS: usize = 120;
 /// Push services take about 4 KB of ciphertext; the body stays far below.
@@ -54,6 +56,22 @@ impl Payload {
             body: clip(needs.detail, MAX_BODY_CHARS),
             url: needs.url.to_owned(),
             tag: needs.tag.to_owned(),
+        }
+    }
+
+    /// An alert that is not a session's (an alarm ringing, an agent's alert,
+    /// texts failing): `url` opens its row or page.
+    pub fn alert(title: &str, detail: &str, url: &str, tag: &str, content_free: bool) -> Self {
+        let (title, body) = if content_free {
+            (GENERIC_TITLE.to_owned(), GENERIC_ALERT.to_owned())
+        } else {
+            (clip(title, MAX_TITLE_CHARS), clip(detail, MAX_BODY_CHARS))
+        };
+        Payload {
+            title,
+            body,
+            url: url.to_owned(),
+            tag: tag.to_owned(),
         }
     }
 
@@ -100,6 +118,29 @@ mod tests {
         assert!(!text.contains("alice"));
         assert_eq!(payload.body, GENERIC_NEEDS_YOU);
         assert_eq!(payload.url, "/sessions/s1");
+    }
+
+    #[test]
+    fn content_free_alert_names_nothing_but_keeps_its_url() {
+        let payload = Payload::alert(
+            "Texts are failing",
+            "401 from the gateway",
+            "/texts",
+            "sms-health",
+            true,
+        );
+        assert_eq!(payload.title, GENERIC_TITLE);
+        assert_eq!(payload.body, GENERIC_ALERT);
+        assert_eq!(payload.url, "/texts");
+        let plain = Payload::alert(
+            "Texts are failing",
+            "401 from the gateway",
+            "/texts",
+            "sms-health",
+            false,
+        );
+        assert_eq!(plain.title, "Texts are failing");
+        assert_eq!(plain.body, "401 from the gateway");
     }
 
     #[test]
