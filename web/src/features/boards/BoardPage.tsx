@@ -2,7 +2,8 @@
  * `/boards/<id>`: the full board, edited in place. Edits show at once, are
  * sent to the API, and are rolled back with a visible message when refused.
  * The board is revalidated with its ETag when the tab comes back into view.
- * `?item=<id>` names an item to show (the calendar's links).
+ * `?item=<id>` names an item to show (the calendar's links). "Export .xlsx" downloads the board as
+ * a workbook (`GET /boards/<id>/export.xlsx`).
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { ROW_HEIGHT } from "../../shared/appearance";
@@ -179,6 +180,15 @@ export function BoardPage({ boardId }: { boardId: string }) {
           title={full.board.name}
           back={{ to: "/boards", label: "Boards" }}
           note={<span className="muted">{full.items.length} items</span>}
+          actions={
+            <a
+              className="button-like"
+              href={`/api/boards/${encodeURIComponent(boardId)}/export.xlsx`}
+              download={`${full.board.name}.xlsx`}
+            >
+              Export .xlsx
+            </a>
+          }
         />
         {error !== undefined && <ErrorNote error={error} onRetry={() => revalidate()} />}
         <BoardTable
