@@ -19,10 +19,13 @@ import { useGoToNextNeedingYou } from "../features/sessions/useNextNeedsYou";
 import { newRecipePath } from "../features/automations/page";
 import { useAutomationEntries } from "../features/automations/paletteRecipes";
 import { useFocus } from "../shared/focus/FocusProvider";
+import { boardsShown } from "../shared/boardsModule";
+import { useSettings } from "../shared/settings";
 import { actionCommands, KIND_LABEL, pageCommands, rankCommands, type Command, type PalettePage } from "./palette";
 import { useThemeSwitch } from "./useThemeSwitch";
 import "./palette.css";
 import { Pill } from "../shared/ui/Pill";
+import { Hint } from "../shared/ui/Hint";
 
 interface Props {
   /** The pages of the app, as the sidebar lists them. */
@@ -65,9 +68,9 @@ export function CommandPalette({ pages, onNewSession }: Props) {
     <>
       <button type="button" className="palette-button" onClick={() => setOpen(true)}>
         Go to…{" "}
-        <span className="shortcut-hint">
+        <Hint className="shortcut-hint">
           <kbd>Ctrl K</kbd>
-        </span>
+        </Hint>
       </button>
       {open && <Palette pages={pages} onNewSession={onNewSession} onClose={() => setOpen(false)} />}
     </>
@@ -83,6 +86,8 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
   const automations = useAutomationEntries();
   const { focus, pomodoro, featureOn, setFocus, changePomodoro } = useFocus();
   const theme = useThemeSwitch();
+  // With the board module off its boards and dashboards are not offered (they stay in the API).
+  const boardsOn = boardsShown(useSettings().values);
   const focusState = !featureOn ? "hidden" : focus?.on === true ? "on" : "off";
   const pomodoroRunning = (pomodoro?.run ?? null) !== null;
   const enterWaiting = useRef(false);
@@ -148,8 +153,10 @@ function Palette({ pages, onNewSession, onClose }: Props & { onClose: () => void
       label: d.name,
       run: then(() => navigate(`/dashboards/${encodeURIComponent(d.id)}`)),
     }));
-    return [...actions, ...pageList, ...automationRuns, ...sessions, ...boards, ...dashboards];
+    const module = boardsOn ? [...boards, ...dashboards] : [];
+    return [...actions, ...pageList, ...automationRuns, ...sessions, ...module];
   }, [
+    boardsOn,
     targets,
     automations,
     pages,

@@ -38,6 +38,7 @@ import {
 } from "../../shared/api/formErrors";
 import { ScheduleDialog } from "./SchedulesTab";
 import { Pill } from "../../shared/ui/Pill";
+import { Hint } from "../../shared/ui/Hint";
 
 /** How often an open run history is read again while a run in it is still going. */
 const RUNNING_POLL_MS = 4000;
@@ -446,15 +447,13 @@ function RecipeForm({
         />
       </label>
       <FieldNote form={RECIPE_FORM} field="prompt" message={note("prompt")} />
-      <p className="muted automation-hint">
-        {names.length === 0 ? (
-          <>
-            Write <code>{"{{name}}"}</code> where a run should fill something in; each run asks for it.
-          </>
-        ) : (
-          <>Each run asks for {names.map((n) => `{{${n}}}`).join(", ")}.</>
-        )}
-      </p>
+      {names.length === 0 ? (
+        <Hint as="p" className="muted automation-hint">
+          Write <code>{"{{name}}"}</code> where a run should fill something in; each run asks for it.
+        </Hint>
+      ) : (
+        <p className="muted automation-hint">Each run asks for {names.map((n) => `{{${n}}}`).join(", ")}.</p>
+      )}
       <label className="checkbox-label">
         <input type="checkbox" checked={draft.worktree} onChange={(e) => set("worktree", e.target.checked)} />
         Isolate each run in a git worktree

@@ -46,6 +46,7 @@ import {
   type RuleTemplate,
 } from "./rules";
 import { Pill } from "../../shared/ui/Pill";
+import { Hint } from "../../shared/ui/Hint";
 
 /** How often an open history is read again. */
 const FIRINGS_POLL_MS = 4000;
@@ -352,10 +353,10 @@ function RuleDialog({
             eventFills(draft.template, name) ? `From ${EVENT_SOURCE[draft.template]}` : undefined
           }
         >
-          <p className="muted automation-hint">
+          <Hint as="p" className="muted automation-hint">
             A value may name the event&apos;s fields, such as <code>{"{{item.name}}"}</code> or{" "}
             <code>{"{{body.ref}}"}</code>.
-          </p>
+          </Hint>
         </PlaceholderValues>
       )}
     </>

@@ -12,6 +12,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
 import { boardPath, itemPath, navigate, Link } from "../../shared/router";
 import { readStored, writeStored } from "../../shared/storage";
+import { boardsShown } from "../../shared/boardsModule";
 import { useSettings } from "../../shared/settings";
 import { useStreamEvent, useStreamLifecycle } from "../../shared/stream/useStream";
 import { readableTextOn } from "../../shared/ui/contrast";
@@ -102,8 +103,14 @@ export function CalendarPage() {
   });
   useEffect(() => () => clearTimeout(boardChanged.current), []);
 
-  const entries = useMemo(() => (occs ?? []).map(toEntry), [occs]);
-  const legend = useMemo(() => legendOf(occs ?? []), [occs]);
+  // With the board module off its due dates and sprints are not drawn, whatever the server sends.
+  const boards = boardsShown(values);
+  const drawn = useMemo(
+    () => (occs ?? []).filter((occ) => boards || (occ.source.kind !== "item" && occ.source.kind !== "sprint")),
+    [occs, boards],
+  );
+  const entries = useMemo(() => drawn.map(toEntry), [drawn]);
+  const legend = useMemo(() => legendOf(drawn), [drawn]);
 
   // Today in view once per range opened (not at each read again, which would pull the page back).
   const page = useRef<HTMLElement>(null);
@@ -220,7 +227,7 @@ export function CalendarPage() {
           {view === "agenda" && (
             <AgendaView days={visibleDays("agenda", anchor, weekStart)} today={today} entries={entries} onOpen={open} />
           )}
-          <MoveToDate occs={occs} onMove={move} />
+          <MoveToDate occs={drawn} onMove={move} />
         </>
       )}
       {details && <EventDetails occ={details} onClose={() => setDetails(null)} />}

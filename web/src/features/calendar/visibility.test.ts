@@ -14,3 +14,9 @@ it("shows Upcoming only while calendars are on", () => {
   expect(upcomingShown({ calendarEnabled: true })).toBe(true);
   expect(upcomingShown({ calendarEnabled: false, pmCalendarOverlayEnabled: true })).toBe(false);
 });
+
+it("drops the overlay with the board module (projectBoardsEnabled) and brings it back", () => {
+  expect(calendarShown({ projectBoardsEnabled: false })).toBe(false);
+  expect(calendarShown({ projectBoardsEnabled: false, calendarEnabled: true })).toBe(true);
+  expect(calendarShown({ projectBoardsEnabled: true })).toBe(true);
+});

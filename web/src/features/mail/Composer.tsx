@@ -8,6 +8,7 @@ import { errorMessage } from "../../shared/api/errorMessage";
 import { sendMail, type OutgoingAttachment } from "./api";
 import { splitAddresses, type Draft } from "./compose";
 import { sizeText } from "./folders";
+import { Hint } from "../../shared/ui/Hint";
 
 interface Props {
   accountId: string;
@@ -159,9 +160,9 @@ export function Composer({ accountId, draft: start, focus, onSent, onDiscard }: 
         <button type="button" onClick={onDiscard} disabled={busy}>
           Discard
         </button>
-        <span className="muted shortcut-hint">
+        <Hint className="muted shortcut-hint">
           <kbd>Ctrl</kbd>+<kbd>Enter</kbd> sends
-        </span>
+        </Hint>
       </div>
     </form>
   );

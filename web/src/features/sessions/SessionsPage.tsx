@@ -35,6 +35,7 @@ import { NewSessionButton } from "./NewSessionDialog";
 import { useLiveSessions } from "./useLiveSessions";
 import "./sessionsBoard.css";
 import { EmptyState } from "../../shared/ui/EmptyState";
+import { Hint } from "../../shared/ui/Hint";
 
 /**
  * The status filter and the order written back to the address (`null`, the default, leaves the
@@ -135,9 +136,9 @@ export function SessionsPage() {
     <section className="page agents-page">
       <header className="page-head">
         <h1>Agents</h1>
-        <span className="muted shortcut-hint">
+        <Hint className="muted shortcut-hint">
           <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>n</kbd> next needing you
-        </span>
+        </Hint>
         <GovernorLine />
       </header>
       <div className="board-filters" role="group" aria-label="Filters">

@@ -25,6 +25,7 @@ import { MirrorPanel } from "./MirrorPanel";
 import { TaskRow, type ListKey } from "./TaskRow";
 import { indent, moveBy, outdent, dropOn, visibleRows } from "./tree";
 import "./tasks.css";
+import { Hint } from "../../shared/ui/Hint";
 
 export function TasksPage({ view }: { view: "list" | "caught" }) {
   const { values } = useSettings();
@@ -249,9 +250,9 @@ function TaskList({ workspaceId }: { workspaceId: ListId }) {
         />
         <button type="submit">Add</button>
       </form>
-      <p className="muted tasks-help shortcut-hint">
+      <Hint as="p" className="muted tasks-help shortcut-hint">
         Enter adds a task below, Tab nests it under the one above, Shift+Tab takes it out, Alt+↑ and Alt+↓ move it.
-      </p>
+      </Hint>
     </>
   );
 }
