@@ -86,13 +86,16 @@ web-test: web-deps
 # its skip into a failure. The mail tests (crates/mail's rig) run the real
 # dovecot and aiosmtpd, and SWITCHBOARD_MAIL_REQUIRED does the same for them;
 # the calendar tests run a real Radicale, and SWITCHBOARD_CALENDAR_REQUIRED
-# does the same for it.
+# does the same for it; the drives and sheets tests run a real WsgiDAV
+# (SWITCHBOARD_DRIVES_REQUIRED), the documents and sheets tests read back with
+# python-docx and openpyxl (SWITCHBOARD_OFFICE_REQUIRED), and the messenger
+# tests run a real Synapse (SWITCHBOARD_MATRIX_REQUIRED), all from target/pyenv.
 # The runner tests (crates/cli/tests/runners.rs) log into a real sshd on
 # loopback as a separate local user, which only root can run and add (CI is
 # root): there SWITCHBOARD_SSH_REQUIRED makes a missing sshd a failure too;
 # anyone else's run skips them, saying so.
 SSH_REQUIRED := $(shell [ "$$(id -u)" = 0 ] && echo SWITCHBOARD_SSH_REQUIRED=1)
-ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1 SWITCHBOARD_MAIL_REQUIRED=1 SWITCHBOARD_CALENDAR_REQUIRED=1 $(SSH_REQUIRED)
+ENGINE_TEST_ENV := SWITCHBOARD_ENGINES_DIR=$(CURDIR)/target/engines/node_modules/.bin SWITCHBOARD_ENGINES_REQUIRED=1 SWITCHBOARD_MAIL_REQUIRED=1 SWITCHBOARD_CALENDAR_REQUIRED=1 SWITCHBOARD_DRIVES_REQUIRED=1 SWITCHBOARD_OFFICE_REQUIRED=1 SWITCHBOARD_MATRIX_REQUIRED=1 $(SSH_REQUIRED)
 rust-test: git-deps py-deps engines-deps mail-deps calendar-deps ssh-deps dbus-deps web
 	$(ENGINE_TEST_ENV) cargo test --workspace
 

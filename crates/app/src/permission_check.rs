@@ -337,6 +337,8 @@ async fn add_inbox_row(state: &App, session: &Session, approval: &Approval) {
         body: Some(body),
     };
     let row = attention::session_row(session, Category::CliPending, &notice);
+    let pushed = format!("approval-{}", approval.id);
+    crate::push_delivery::needs_you(state, session, &notice, &pushed);
     let inbox = state.inbox.clone();
     let owner = session.account_id.clone();
     match blocking(move || inbox.add(&owner, row)).await {

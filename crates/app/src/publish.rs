@@ -232,6 +232,7 @@ pub fn inbox_changed(state: &App, account_id: &str, change: &InboxEvent) {
         Name::Inbox,
         &json!(change),
     );
+    crate::inbox_stats_watch::inbox_changed(state, account_id, change);
 }
 
 /// A row was added or bumped: announced as created or repeated.
@@ -302,9 +303,13 @@ pub fn alarm_deleted(state: &App, account_id: &str, id: &str) {
 
 /// Starts the alarm scheduler (after it has made what fell due while the
 /// server was down missed): a ring becomes an `alarm` event, a missed ring
-/// an `alarm` event and a missed `alarm` inbox row. It rests while
+/// an `alarm` event and a missed `alarm` inbox row; `on_ring` hears each
+/// ring too (the push to the user's devices). It rests while
 /// `alarmsEnabled` is off, and stops with the server.
-pub(crate) async fn ring_alarms(state: &App) -> Result<(), alarms::AlarmError> {
+pub(crate) async fn ring_alarms(
+    state: &App,
+    on_ring: fn(&App, &alarms::Alarm),
+) -> Result<(), alarms::AlarmError> {
     let settings = state.settings.clone();
     let enabled = move || settings.alarms_enabled();
     let settings = state.settings.clone();
@@ -317,7 +322,10 @@ pub(crate) async fn ring_alarms(state: &App) -> Result<(), alarms::AlarmError> {
         enabled,
         max_ringing,
         move |fired| match fired {
-            alarms::Fired::Ringing(alarm) => alarm_changed(&publisher, &alarm),
+            alarms::Fired::Ringing(alarm) => {
+                on_ring(&publisher, &alarm);
+                alarm_changed(&publisher, &alarm);
+            }
             alarms::Fired::Missed { alarm, due_at } => {
                 alarm_missed(&publisher, &alarm, &due_at);
                 alarm_changed(&publisher, &alarm);

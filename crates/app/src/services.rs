@@ -42,6 +42,10 @@ pub struct App {
     /// runner connections); the rest of a scrape is read when it comes.
     pub metrics: Arc<metrics::Metrics>,
     pub inbox: Arc<Inbox>,
+    /// The inbox's Stats (`inbox_stats_watch.rs` feeds and clears them).
+    pub inbox_stats: Arc<inbox_stats::InboxStats>,
+    /// The maker's announcements and which versions each account has seen.
+    pub announcements: Arc<announcements::Announcements>,
     pub webhooks: Arc<Webhooks>,
     pub alarms: Arc<alarms::Alarms>,
     /// Recipes, their schedules and their runs (`recipes.rs` runs them).
@@ -58,8 +62,21 @@ pub struct App {
     pub mail: Arc<crate::mail_accounts::MailClient>,
     /// Feed subscriptions and their entries (`feeds_poll.rs` polls them).
     pub feeds: Arc<feeds::Feeds>,
+    /// The WebDAV drives of `drives.toml` and their clients (`drive_files.rs`).
+    pub drives: Arc<drives::Drives>,
     /// Wakes the feeds' poll loop ([`App::wake_feeds`]).
     pub(crate) feeds_wake: Arc<Notify>,
+    /// The owner's text messages (`phone_texts.rs`).
+    pub sms: Arc<sms::Sms>,
+    /// The owner's own Matrix account, the messenger (`messenger_rooms.rs`).
+    pub matrix: Arc<matrix::Matrix>,
+    /// The devices that get Web Push, and what was pushed to them
+    /// (`push_delivery.rs` sends and retries).
+    pub push: Arc<push::Push>,
+    /// Wakes the push retry loop ([`App::wake_push`]).
+    pub(crate) push_wake: Arc<Notify>,
+    /// The devices' app loads in flight (`device_loads.rs`).
+    pub(crate) device_loads: Arc<crate::load_reports::DeviceLoads>,
     /// Wakes the calendars' sync loop ([`App::wake_calendars`]).
     pub(crate) calendars_wake: Arc<Notify>,
     /// Focus mode and pomodoro runs (`pomodoro.rs` moves the runs on).
@@ -80,6 +97,9 @@ pub struct App {
     /// The runner listener, while pool runners may connect.
     pub(crate) runner_listener: crate::listener_slot::Shared,
     pub bookmarks: Arc<bookmarks::Bookmarks>,
+    /// Team time's people (zones, working hours) and the saved meeting rooms.
+    pub team: Arc<team::People>,
+    pub meeting_rooms: Arc<team::Rooms>,
     /// Where's my work: the facts of every piece, cached behind their refs.
     pub work: Arc<work::Index>,
     /// The utility model: short questions on the primary engine's CLI, each
@@ -153,6 +173,8 @@ impl App {
                 inbox::Category::Automations,
             ),
             (settings.inbox_show_calendar(), inbox::Category::Calendar),
+            (settings.inbox_show_sms(), inbox::Category::Sms),
+            (settings.inbox_show_messenger(), inbox::Category::Messenger),
         ]
         .into_iter()
         .filter_map(|(shown, category)| (!shown).then_some(category))

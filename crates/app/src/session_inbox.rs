@@ -111,6 +111,8 @@ async fn turn_ended(state: &App, update: &SessionUpdate) {
         return;
     };
     let row = attention::session_row(&session, Category::Session, &notice);
+    let turn = format!("turn-{}-{}", session.id, session.turns);
+    crate::push_delivery::needs_you(state, &session, &notice, &turn);
     let inbox = state.inbox.clone();
     let owner = account.clone();
     match tokio::task::spawn_blocking(move || inbox.add(&owner, row)).await {

@@ -257,6 +257,8 @@ impl Prepared {
             scoped_tokens,
             metrics: Arc::new(metrics::Metrics::new()),
             inbox: Arc::new(inbox::Inbox::new(db.clone(), clock.clone())),
+            inbox_stats: Arc::new(inbox_stats::InboxStats::new(db.clone(), clock.clone())),
+            announcements: Arc::new(announcements::Announcements::new(db.clone(), clock.clone())),
             webhooks: Arc::new(webhooks::Webhooks::new(db.clone(), clock.clone())),
             alarms: Arc::new(alarms::Alarms::in_system_zone(db.clone(), clock.clone())),
             automations: Arc::new(automations::Automations::new(db.clone(), clock.clone())),
@@ -269,11 +271,24 @@ impl Prepared {
             focus: Arc::new(focus::Focus::new(db.clone(), clock.clone())),
             calendars_wake: Arc::new(tokio::sync::Notify::new()),
             feeds: Arc::new(feeds::Feeds::new(db.clone(), clock.clone())),
+            drives: Arc::new(drives::Drives::new(&data_dir, secrets.clone())),
             feeds_wake: Arc::new(tokio::sync::Notify::new()),
+            sms: Arc::new(sms::Sms::new(db.clone(), clock.clone())),
+            matrix: Arc::new(matrix::Matrix::new(db.clone(), clock.clone())),
+            push: Arc::new(push::Push::new(
+                db.clone(),
+                clock.clone(),
+                secrets.clone(),
+                crate::push_delivery::VAPID_CONTACT,
+            )),
+            push_wake: Arc::new(tokio::sync::Notify::new()),
+            device_loads: Arc::default(),
             pomodoro_wake: Arc::new(tokio::sync::Notify::new()),
             presence: Arc::new(navigation::Presence::new(clock.clone())),
             coaching: Arc::new(coaching::Coaching::new(db.clone(), clock.clone())),
             bookmarks: Arc::new(bookmarks::Bookmarks::new(db.clone(), clock.clone())),
+            team: Arc::new(team::People::new(db.clone(), clock.clone())),
+            meeting_rooms: Arc::new(team::Rooms::new(db.clone(), clock.clone())),
             work: Arc::new(work::Index::default()),
             utility: utility_model::open(db.clone(), clock.clone(), &data_dir),
             tasks: Arc::new(tasks::Tasks::new(db.clone(), clock.clone())),
@@ -319,8 +334,9 @@ impl Prepared {
 
         publish::forward_sessions(&app);
         session_inbox::watch_turn_ends(&app);
+        crate::inbox_stats_watch::start(&app);
         metrics_watch::start(&app);
-        publish::ring_alarms(&app).await?;
+        publish::ring_alarms(&app, crate::push_delivery::push_ring).await?;
         notifier::start(&app);
         governor_loop::start(&app);
         instruction_sync::start(&app, instructions, hand_edited);
@@ -350,8 +366,13 @@ impl Prepared {
         crate::pomodoro::start(&app);
         crate::calendar_sync::start(&app);
         crate::feeds_poll::start(&app);
+        crate::phone_texts::start(&app);
+        crate::messenger_rooms::start(&app);
+        crate::push_delivery::start(&app);
+        crate::device_loads::start(&app);
         crate::mail_sync::start(&app);
         crate::app_loops::start(&app);
+        crate::fleet_watch::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);
@@ -566,6 +587,8 @@ pub fn all_migrations() -> Vec<store::Migration> {
         accounts::scoped::MIGRATIONS,
         settings::MIGRATIONS,
         inbox::MIGRATIONS,
+        inbox_stats::MIGRATIONS,
+        announcements::MIGRATIONS,
         webhooks::MIGRATIONS,
         alarms::MIGRATIONS,
         boards::MIGRATIONS,
@@ -577,6 +600,7 @@ pub fn all_migrations() -> Vec<store::Migration> {
         instructions::MIGRATIONS,
         coaching::MIGRATIONS,
         bookmarks::MIGRATIONS,
+        team::MIGRATIONS,
         utility::MIGRATIONS,
         digests::MIGRATIONS,
         tasks::MIGRATIONS,
@@ -591,9 +615,13 @@ pub fn all_migrations() -> Vec<store::Migration> {
         focus::MIGRATIONS,
         calendar::MIGRATIONS,
         feeds::MIGRATIONS,
+        sms::MIGRATIONS,
+        matrix::MIGRATIONS,
+        push::MIGRATIONS,
         briefings::MIGRATIONS,
         mailclient::MIGRATIONS,
         crate::mail_accounts::MIGRATIONS,
+        fleet_cards::MIGRATIONS,
     ]
     .concat()
 }

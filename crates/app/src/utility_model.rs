@@ -92,6 +92,7 @@ pub fn cap(state: &App, feature: Feature) -> Option<f64> {
         Feature::WeeklySummary => Some(state.settings.weekly_summary_daily_cost_cap_usd()),
         Feature::ForensicsDeep => Some(state.settings.session_forensics_daily_cost_cap_usd()),
         Feature::EmailSummary => Some(state.settings.email_summarizer_daily_cost_cap_usd()),
+        Feature::AlarmWords => Some(state.settings.alarm_nlp_daily_cost_cap()),
         Feature::Title
         | Feature::Catches
         | Feature::ArchiveDigest
@@ -170,5 +171,6 @@ fn describe(feature: Feature) -> &'static str {
         Feature::DailyBriefing => "The daily briefing",
         Feature::RssDigest => "The RSS morning digest",
         Feature::MailSummary => "Catch me up in the mail client",
+        Feature::AlarmWords => "Alarms typed in words",
     }
 }

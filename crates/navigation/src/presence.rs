@@ -1,4 +1,6 @@
-//! Which web apps are open, and in front, as they report it.
+//! Which web apps are open, and in front, as they report it, and whether
+//! the page in front is a session's (the agent-watching time of
+//! `watchingTimeRecapCardEnabled`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -16,6 +18,7 @@ pub const PRESENCE_TTL: Duration = Duration::seconds(75);
 #[derive(Debug, Clone, Copy)]
 struct Seen {
     visible: bool,
+    session_page: bool,
     at: OffsetDateTime,
 }
 
@@ -36,6 +39,19 @@ impl Presence {
     /// A web app's report: shown (`visible`) or hidden. `gone` forgets it
     /// (the tab is closing).
     pub fn report(&self, account_id: &str, app_id: &str, visible: bool, gone: bool) {
+        self.report_page(account_id, app_id, visible, gone, false);
+    }
+
+    /// [`Presence::report`] from a tab that says whether it shows a
+    /// session's page.
+    pub fn report_page(
+        &self,
+        account_id: &str,
+        app_id: &str,
+        visible: bool,
+        gone: bool,
+        session_page: bool,
+    ) {
         let key = (account_id.to_owned(), app_id.to_owned());
         let mut apps = self.lock();
         if gone {
@@ -43,7 +59,14 @@ impl Presence {
             return;
         }
         let now = self.clock.now();
-        apps.insert(key, Seen { visible, at: now });
+        apps.insert(
+            key,
+            Seen {
+                visible,
+                session_page,
+                at: now,
+            },
+        );
         // Forgotten tabs go when anyone reports, so the map stays small.
         apps.retain(|_, seen| now - seen.at < PRESENCE_TTL);
     }
@@ -54,6 +77,20 @@ impl Presence {
         self.lock()
             .values()
             .any(|seen| seen.visible && now - seen.at < PRESENCE_TTL)
+    }
+
+    /// The accounts with a session's page in front in a tab heard from lately.
+    pub fn watching(&self) -> Vec<String> {
+        let now = self.clock.now();
+        let mut accounts: Vec<String> = self
+            .lock()
+            .iter()
+            .filter(|(_, seen)| seen.visible && seen.session_page && now - seen.at < PRESENCE_TTL)
+            .map(|((account, _), _)| account.clone())
+            .collect();
+        accounts.sort();
+        accounts.dedup();
+        accounts
     }
 
     pub fn front(&self, account_id: &str) -> Front {
@@ -98,5 +135,21 @@ mod tests {
         assert_eq!(presence.front("a"), Front::Hidden);
         clock.advance(PRESENCE_TTL);
         assert_eq!(presence.front("a"), Front::None, "a silent tab is gone");
+    }
+
+    #[test]
+    fn watching_is_a_session_page_in_front() {
+        let clock = Arc::new(ManualClock::starting_now());
+        let presence = Presence::new(clock.clone());
+        presence.report_page("a", "tab1", true, false, false);
+        presence.report_page("b", "tab2", false, false, true);
+        assert!(presence.watching().is_empty());
+        presence.report_page("a", "tab3", true, false, true);
+        assert_eq!(presence.watching(), vec!["a".to_owned()]);
+        clock.advance(PRESENCE_TTL);
+        assert!(
+            presence.watching().is_empty(),
+            "a silent tab watches nothing"
+        );
     }
 }

@@ -5,9 +5,10 @@
 //! use `?`), and 5xx details (paths, parse errors, SQLite messages) go to the
 //! log, never to the client: a 5xx body carries a fixed, generic sentence.
 
+mod features;
+
 use std::borrow::Cow;
 
-use app::mail_error::MailClientError;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
@@ -275,6 +276,19 @@ impl From<bookmarks::BookmarkError> for ApiError {
         match error {
             E::NotFound => ApiError::not_found("not_found", message),
             E::Invalid(_) => ApiError::bad_request("invalid_request", message),
+            E::Store(e) => ApiError::internal(e),
+        }
+    }
+}
+
+impl From<team::TeamError> for ApiError {
+    fn from(error: team::TeamError) -> Self {
+        use team::TeamError as E;
+        let message = error.to_string();
+        match error {
+            E::NotFound => ApiError::not_found("not_found", message),
+            E::Invalid(_) => ApiError::bad_request("invalid_request", message),
+            E::Member => ApiError::bad_request("workspace_member", message),
             E::Store(e) => ApiError::internal(e),
         }
     }
@@ -612,105 +626,7 @@ impl From<focus::FocusError> for ApiError {
     }
 }
 
-impl From<feeds::FeedError> for ApiError {
-    fn from(error: feeds::FeedError) -> Self {
-        use feeds::FeedError;
-        match error {
-            FeedError::NotFound | FeedError::EntryNotFound => {
-                ApiError::not_found("not_found", error.to_string())
-            }
-            FeedError::Invalid(message) => ApiError::bad_request("invalid_request", message),
-            FeedError::Exists(_) => {
-                ApiError::new(StatusCode::CONFLICT, "feed_exists", error.to_string())
-            }
-            FeedError::Store(e) => ApiError::internal(e),
-        }
-    }
-}
-
-impl From<calendar::CalendarError> for ApiError {
-    fn from(error: calendar::CalendarError) -> Self {
-        use calendar::CalendarError as E;
-        let message = error.to_string();
-        match error {
-            E::Invalid { field, .. } => {
-                ApiError::bad_request("invalid_request", message).on_field(Some(field))
-            }
-            E::NotFound => ApiError::not_found("not_found", message),
-            E::Remote(_) | E::Ics(_) => {
-                ApiError::new(StatusCode::CONFLICT, "calendar_sync_failed", message)
-            }
-            E::Secrets(_) | E::Store(_) => ApiError::internal(error),
-        }
-    }
-}
-
 pub type ApiResult<T> = Result<T, ApiError>;
-
-impl From<apps::AppsError> for ApiError {
-    fn from(error: apps::AppsError) -> Self {
-        use apps::AppsError as E;
-        let message = error.to_string();
-        match error {
-            E::RangeExhausted { .. } => {
-                ApiError::new(StatusCode::CONFLICT, "port_range_exhausted", message)
-            }
-            E::NameTaken(_) => ApiError::new(StatusCode::CONFLICT, "app_running", message),
-            E::NotStarted(_) => ApiError::new(StatusCode::CONFLICT, "not_started", message),
-            E::NotFound(_) => ApiError::not_found("not_found", message),
-            E::Config { .. } => ApiError::bad_request("invalid_value", message),
-            E::InvalidName { .. } => {
-                ApiError::bad_request("invalid_value", message).on_field(Some("name"))
-            }
-            E::Runner(_) => ApiError::new(StatusCode::BAD_GATEWAY, "runner_unavailable", message),
-            E::Spawn(_) => ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "app_not_started",
-                message,
-            ),
-        }
-    }
-}
-
-impl From<imports::ImportError> for ApiError {
-    /// Every failed import is the pasted URL's fault or its server's, never
-    /// ours: the composer shows the message and keeps the bare URL.
-    fn from(error: imports::ImportError) -> Self {
-        use imports::ImportError as E;
-        let on_url = matches!(error, E::InvalidUrl(_) | E::UnsupportedScheme(_));
-        ApiError::bad_request("import_failed", error.to_string()).on_field(on_url.then_some("url"))
-    }
-}
-
-impl From<attachments::AttachmentError> for ApiError {
-    fn from(error: attachments::AttachmentError) -> Self {
-        use attachments::AttachmentError as E;
-        let message = error.to_string();
-        match error {
-            E::UnsupportedType(_) | E::NotThatType(_) => ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
-                message,
-            ),
-            E::TooLarge { .. } => {
-                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", message)
-            }
-            E::Empty => ApiError::bad_request("invalid_request", message),
-            E::NotFound(_) => ApiError::bad_request("attachment_not_found", message),
-            E::Io(e) => ApiError::internal(e),
-        }
-    }
-}
-
-impl From<app::image_turns::ImageTurnError> for ApiError {
-    fn from(error: app::image_turns::ImageTurnError) -> Self {
-        use app::image_turns::ImageTurnError as E;
-        match error {
-            E::NotSupported(message) => ApiError::bad_request("image_not_supported", message),
-            E::Attachment(e) => e.into(),
-        }
-    }
-}
 
 /// SQLite's `SQLITE_FULL` or the OS's `ENOSPC` anywhere in the chain. Some
 /// feature errors keep only their cause's text, hence the message check.
@@ -739,37 +655,4 @@ fn is_storage_full(error: &dyn std::error::Error) -> bool {
         cause = current.source();
     }
     false
-}
-
-impl From<MailClientError> for ApiError {
-    fn from(error: MailClientError) -> Self {
-        let message = error.to_string();
-        match error {
-            MailClientError::Invalid { field, .. } => {
-                ApiError::bad_request("invalid_request", message).on_field(Some(field))
-            }
-            MailClientError::NotFound(_) => ApiError::not_found("not_found", message),
-            MailClientError::ReadOnly(_) => {
-                ApiError::new(StatusCode::CONFLICT, "read_only", message)
-            }
-            MailClientError::Client(mailclient::ClientError::NoFolder(_)) => {
-                ApiError::new(StatusCode::CONFLICT, "no_such_folder", message)
-            }
-            MailClientError::Unreachable(_)
-            | MailClientError::Mail(_)
-            | MailClientError::Client(_) => {
-                ApiError::new(StatusCode::BAD_GATEWAY, "mail_server_failed", message)
-            }
-            MailClientError::Summary(utility::UtilityError::NoEngine) => {
-                ApiError::new(StatusCode::CONFLICT, "no_utility_engine", message)
-            }
-            MailClientError::Summary(utility::UtilityError::Capped { .. }) => {
-                ApiError::new(StatusCode::TOO_MANY_REQUESTS, "daily_cap_reached", message)
-            }
-            MailClientError::Summary(
-                utility::UtilityError::Failed(_) | utility::UtilityError::Invalid(_),
-            ) => ApiError::new(StatusCode::BAD_GATEWAY, "utility_model_failed", message),
-            other => ApiError::internal(other),
-        }
-    }
 }

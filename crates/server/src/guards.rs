@@ -3,7 +3,10 @@
 //! JSON-only bodies on writes, and the 1 MiB body ceiling. A last layer turns
 //! any error the framework produced on its own into the contract's shape.
 //!
-//! The one exception: webhook deliveries (`/hooks/...`, control server only)
+//! A drive upload (`PUT /drives/{id}/files`) is a file's raw bytes, of any
+//! size the drives crate allows, streamed: neither rule applies to it.
+//!
+//! The other exception: webhook deliveries (`/hooks/...`, control server only)
 //! come from services that post JSON, text or forms, so they may be any of
 //! those, and are held to a smaller ceiling, 256 KiB.
 
@@ -26,8 +29,8 @@ const ATTACHMENT_PATHS: [&str; 2] = ["/attachments", "/api/attachments"];
 /// What one listener accepts as `Host` and `Origin`.
 #[derive(Debug, Clone)]
 pub struct Allowlist {
-    hosts: [String; 3],
-    origins: [String; 3],
+    hosts: Vec<String>,
+    origins: Vec<String>,
     /// This listener serves webhook deliveries (the control server).
     hooks: bool,
     /// The remote ports of the runners' reverse tunnels: an engine on a
@@ -47,8 +50,8 @@ impl Allowlist {
             ]
         };
         Self {
-            hosts: authorities(port),
-            origins: authorities(ui_port).map(|a| format!("http://{a}")),
+            hosts: authorities(port).to_vec(),
+            origins: authorities(ui_port).map(|a| format!("http://{a}")).to_vec(),
             hooks: false,
             tunnels: None,
         }
@@ -59,6 +62,18 @@ impl Allowlist {
     /// rebound name can pass).
     pub fn with_tunnels(mut self, tunnels: runners::TunnelPorts) -> Self {
         self.tunnels = Some(tunnels);
+        self
+    }
+
+    /// This listener is also reached by these exact names (`DIR/hosts.toml`:
+    /// a tunnel, Tailscale Serve or an SSH forward), and its pages there
+    /// call it from that name's `https` or `http` origin.
+    pub fn with_names(mut self, names: &[String]) -> Self {
+        for name in names {
+            self.hosts.push(name.clone());
+            self.origins.push(format!("https://{name}"));
+            self.origins.push(format!("http://{name}"));
+        }
         self
     }
 
@@ -119,6 +134,9 @@ pub async fn check_request(
         .into_response();
     }
     let hook = allow.hooks && request.uri().path().starts_with(HOOKS_PREFIX);
+    if request.method() == Method::PUT && is_drive_upload(request.uri().path()) {
+        return next.run(request).await;
+    }
     if request.method() == Method::POST && ATTACHMENT_PATHS.contains(&request.uri().path()) {
         return match upload_refusal(headers) {
             Some(refusal) => refusal.into_response(),
@@ -212,6 +230,31 @@ fn body_refusal(method: &Method, headers: &HeaderMap, hook: bool) -> Option<Refu
         });
     }
     None
+}
+
+/// How long a request may take to be answered: past it, 408.
+const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Answers 408 for a request not answered within [`ANSWER_WITHIN`], but a
+/// drive upload, whose body takes as long as the file is large to arrive
+/// (its own socket limits end one that stalls).
+pub async fn time_limit(request: Request, next: Next) -> Response {
+    if request.method() == Method::PUT && is_drive_upload(request.uri().path()) {
+        return next.run(request).await;
+    }
+    match tokio::time::timeout(ANSWER_WITHIN, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => StatusCode::REQUEST_TIMEOUT.into_response(),
+    }
+}
+
+/// `PUT /drives/{id}/files` (or under `/api`): a file streamed to a drive,
+/// any type and size (the drives crate holds it to its own limit).
+pub fn is_drive_upload(path: &str) -> bool {
+    let path = path.strip_prefix("/api").unwrap_or(path);
+    path.strip_prefix("/drives/")
+        .and_then(|rest| rest.strip_suffix("/files"))
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'))
 }
 
 /// An image upload's headers: an image type (the route checks which one
@@ -343,6 +386,34 @@ mod tests {
             Some(Refusal::UnlessEmpty(_)) => panic!("refused only if the body is not empty"),
             None => panic!("not refused"),
         }
+    }
+
+    #[test]
+    fn an_added_name_is_admitted_and_no_other() {
+        let names = ["laptop.tail1234.ts.net".to_owned()];
+        let allow = Allowlist::new(19519, 19519).with_names(&names);
+        for good in [
+            "laptop.tail1234.ts.net",
+            "LAPTOP.tail1234.ts.net",
+            "127.0.0.1:19519",
+        ] {
+            assert!(allow.host_allowed(&headers(&[("host", good)])), "{good}");
+        }
+        for bad in [
+            "evil.example",
+            "laptop.tail1234.ts.net:8080",
+            "x.laptop.tail1234.ts.net",
+            "laptop.tail1234.ts.net.evil.example",
+        ] {
+            assert!(!allow.host_allowed(&headers(&[("host", bad)])), "{bad}");
+        }
+        let origin = |o: &str| headers(&[("origin", o)]);
+        assert!(allow.origin_allowed(&origin("https://laptop.tail1234.ts.net")));
+        assert!(!allow.origin_allowed(&origin("https://evil.example")));
+        assert!(
+            !Allowlist::new(19519, 19519)
+                .host_allowed(&headers(&[("host", "laptop.tail1234.ts.net")]))
+        );
     }
 
     #[test]

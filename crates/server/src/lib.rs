@@ -22,7 +22,6 @@ use axum::routing::get;
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tower_http::compression::{CompressionLayer, CompressionLevel};
-use tower_http::timeout::TimeoutLayer;
 
 mod apps_wire;
 pub mod auth;
@@ -30,6 +29,7 @@ mod blocking;
 mod briefings_wire;
 pub mod error;
 pub mod guards;
+mod host_names;
 mod imports_wire;
 mod json;
 mod mail_wire;
@@ -176,10 +176,7 @@ fn with_layers(
         .layer(CompressionLayer::new().quality(CompressionLevel::Fastest))
         .layer(from_fn_with_state(allow, guards::check_request))
         // Outside the guards: reading a chunked body to see it is empty is under the limit too.
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(30),
-        ))
+        .layer(from_fn(guards::time_limit))
         .layer(from_fn(guards::error_shape))
         .layer(request_log::layer())
         .with_state(state)
@@ -217,7 +214,9 @@ pub fn ui_router(state: AppState, port: u16) -> Router {
         .route("/login", get(routes::ui::login))
         .fallback(routes::ui::web_app);
     let timed = (state.metrics.clone(), "ui");
-    with_layers(routes, state, Allowlist::new(port, port), AuthMode::Cookie)
+    // The names the user added to reach this server from a phone (docs/phone.md).
+    let allow = Allowlist::new(port, port).with_names(&host_names::load(&state.data_dir));
+    with_layers(routes, state, allow, AuthMode::Cookie)
         .layer(from_fn_with_state(timed, request_metrics::record))
 }
 

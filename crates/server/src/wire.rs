@@ -194,6 +194,9 @@ pub struct NewAlert {
     pub title: String,
     #[serde(default)]
     pub body: Option<String>,
+    /// Also push it to the user's devices (held by quiet hours and focus).
+    #[serde(default)]
+    pub push: bool,
 }
 
 /// `POST /alarms`: `at` is RFC 3339 with an offset, or `HH:MM` for the next

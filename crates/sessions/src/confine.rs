@@ -159,6 +159,7 @@ mod tests {
             unsafe_allow_unsandboxed: false,
             permission_level: None,
             runner: None,
+            max_sessions: None,
         };
         let confinement = |session_id| Confinement {
             data_dir: Path::new("/data"),
@@ -192,6 +193,7 @@ mod tests {
             unsafe_allow_unsandboxed: false,
             permission_level: None,
             runner: None,
+            max_sessions: None,
         };
         let ports = |spec: &EngineSpec| match (Confinement {
             data_dir: Path::new("/data"),

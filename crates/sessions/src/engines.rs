@@ -70,6 +70,12 @@ pub struct EngineSpec {
     /// spawn names none; left out of the stored spec when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runner: Option<String>,
+    /// The running sessions the person means this login (its credentials)
+    /// to carry: the load-balancing card (`loadBalancingNoticeEnabled`,
+    /// docs/fleet-cards.md) reads it; nothing refuses a spawn past it. Left
+    /// out of the stored spec when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_sessions: Option<u32>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -264,6 +270,7 @@ fn path_defaults() -> BTreeMap<String, EngineSpec> {
                     unsafe_allow_unsandboxed: false,
                     permission_level: None,
                     runner: None,
+                    max_sessions: None,
                 },
             );
         }
@@ -357,6 +364,7 @@ pub fn demo_spec(program: &Path) -> EngineSpec {
         unsafe_allow_unsandboxed: true,
         permission_level: None,
         runner: None,
+        max_sessions: None,
     }
 }
 
@@ -434,6 +442,7 @@ mod tests {
             unsafe_allow_unsandboxed: false,
             permission_level: None,
             runner: None,
+            max_sessions: None,
         };
         assert_eq!(
             spec.argv("go", Some(Resume::Continue("t1")), &extra)[4..],
@@ -467,6 +476,7 @@ mod tests {
             unsafe_allow_unsandboxed: false,
             permission_level: None,
             runner: None,
+            max_sessions: None,
         };
         assert_eq!(
             spec.argv("go", Some(Resume::Continue("t1")), &[]),
@@ -495,6 +505,7 @@ mod tests {
             unsafe_allow_unsandboxed: false,
             permission_level: None,
             runner: None,
+            max_sessions: None,
         };
         assert_eq!(
             spec.argv("go", Some(Resume::Fork("s1")), &extra),

@@ -618,8 +618,6 @@ impl MailclientAiSummaryTrigger {
 
 impl SettingsStore {
     /// Where the user first found the application.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn heard_about_us(&self) -> String {
         self.text_at(0)
     }
@@ -901,15 +899,11 @@ impl SettingsStore {
     }
 
     /// Shows Meeting Rooms in the sidebar and enables the Ctrl+Shift+Z palette shortcut. Saved rooms are preserved when off.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn meeting_rooms_enabled(&self) -> bool {
         self.toggle_at(55)
     }
 
     /// Shows the project-board module in the sidebar (projects, groups, items, views).
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn project_boards_enabled(&self) -> bool {
         self.toggle_at(56)
     }
@@ -932,8 +926,6 @@ impl SettingsStore {
     }
 
     /// World-clock dashboard with working-hours status and a meeting planner.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn team_time_enabled(&self) -> bool {
         self.toggle_at(60)
     }
@@ -1289,8 +1281,6 @@ impl SettingsStore {
     }
 
     /// Maximum daily spend on small-model natural-language alarm parsing.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn alarm_nlp_daily_cost_cap(&self) -> f64 {
         self.number_at(129)
     }
@@ -1318,8 +1308,6 @@ impl SettingsStore {
     }
 
     /// Phone push notifications without sender, subject or message text.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn content_free_mobile_push(&self) -> bool {
         self.toggle_at(134)
     }
@@ -1330,8 +1318,6 @@ impl SettingsStore {
     }
 
     /// Off stops announcements, surveys and read receipts from the maker's team.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn developer_messages_enabled(&self) -> bool {
         self.toggle_at(136)
     }
@@ -1342,8 +1328,6 @@ impl SettingsStore {
     }
 
     /// Master switch for optional tips, nudges and coaching cards; real alerts are unaffected.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn helpful_hints_enabled(&self) -> bool {
         self.toggle_at(138)
     }
@@ -1354,22 +1338,16 @@ impl SettingsStore {
     }
 
     /// Records how inbox items behave (wait time, pile-up, looks without action, time spent) for the Stats Inbox tab; stays on the device, no message content, phone numbers or ids.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_analytics_enabled(&self) -> bool {
         self.toggle_at(140)
     }
 
     /// Inbox card when one login carries far more running sessions than others and is near its limit.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn load_balancing_notice_enabled(&self) -> bool {
         self.toggle_at(141)
     }
 
     /// One inbox alert if a device opens the mobile web app but never finishes loading; clears itself.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn mobile_reliability_alerts_enabled(&self) -> bool {
         self.toggle_at(142)
     }
@@ -1409,8 +1387,6 @@ impl SettingsStore {
     }
 
     /// Inbox card at most once a week after heavy agent-watching time.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn watching_time_recap_card_enabled(&self) -> bool {
         self.toggle_at(149)
     }
@@ -1451,15 +1427,11 @@ impl SettingsStore {
     }
 
     /// Incoming text messages via the text relay.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_show_sms(&self) -> bool {
         self.toggle_at(157)
     }
 
     /// Messenger messages via its client protocol.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn inbox_show_messenger(&self) -> bool {
         self.toggle_at(158)
     }
@@ -1490,22 +1462,16 @@ impl SettingsStore {
     }
 
     /// Hours before the projected run-out at which the model-vendor-A balance forecast alert fires.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn vendor_a_balance_alert_lead_hours(&self) -> f64 {
         self.number_at(164)
     }
 
     /// Watches the model-vendor-B API balance; raises an inbox card with a one-click Recharge button before it runs out.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn vendor_b_balance_monitor_enabled(&self) -> bool {
         self.toggle_at(165)
     }
 
     /// Dollar amount under which the low-balance alert fires.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn vendor_b_balance_threshold_usd(&self) -> f64 {
         self.number_at(166)
     }
@@ -1641,36 +1607,26 @@ impl SettingsStore {
     }
 
     /// Browse, upload and manage cloud-drive files from the sidebar.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn drive_enabled(&self) -> bool {
         self.toggle_at(193)
     }
 
     /// Same for file-sync service A.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn filesync_a_enabled(&self) -> bool {
         self.toggle_at(194)
     }
 
     /// Same for file-sync service B.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn filesync_b_enabled(&self) -> bool {
         self.toggle_at(195)
     }
 
     /// Browse and edit spreadsheets from the sidebar.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn sheets_enabled(&self) -> bool {
         self.toggle_at(196)
     }
 
     /// Which spreadsheets may be edited and which columns are editable.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn trusted_sheets(&self) -> serde_json::Value {
         self.json_at(197)
     }
@@ -1681,22 +1637,16 @@ impl SettingsStore {
     }
 
     /// Right-click a project doc, scratchpad or agent message to publish its Markdown to a document.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn docs_export_enabled(&self) -> bool {
         self.toggle_at(199)
     }
 
     /// When set and no template configured, new documents are created in this folder.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn docs_dest_folder_id(&self) -> String {
         self.text_at(200)
     }
 
     /// When set, each publish appends a new tab to this document instead of creating one.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn docs_template_id(&self) -> String {
         self.text_at(201)
     }
@@ -1739,36 +1689,26 @@ impl SettingsStore {
     }
 
     /// Send and receive text messages.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn sms_enabled(&self) -> bool {
         self.toggle_at(209)
     }
 
     /// Inbox alert and one notification when SMS is on but not working (missing or expired token, sustained disconnect); clears on reconnect.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn sms_health_alerts_enabled(&self) -> bool {
         self.toggle_at(210)
     }
 
     /// relay routes texts through the relay service's cloud; native sends over the user's own phone SIM through a self-hosted gateway app.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn sms_provider(&self) -> SmsProvider {
         SmsProvider::from_name(&self.text_at(211)).unwrap_or(SmsProvider::Relay)
     }
 
     /// View and reply to messenger messages via its client protocol.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn messenger_enabled(&self) -> bool {
         self.toggle_at(212)
     }
 
     /// Protocol engine: maintained (recommended) or legacy. Switching signs the user out until reconnect.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn messenger_engine(&self) -> MessengerEngine {
         MessengerEngine::from_name(&self.text_at(213)).unwrap_or(MessengerEngine::EngineMaintained)
     }
@@ -1823,8 +1763,6 @@ impl SettingsStore {
     }
 
     /// Filters texts from numbers not saved as contacts and never texted; short-code senders are never checked.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn spam_filter_sms_enabled(&self) -> bool {
         self.toggle_at(223)
     }

@@ -30,10 +30,12 @@ pub enum Feature {
     RssDigest,
     /// A mail thread's "Catch me up" summary (`mailclientAiSummary*`).
     MailSummary,
+    /// An alarm typed in words read as its fields (`alarmNlpDailyCostCap`).
+    AlarmWords,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 12] = [
+    pub const ALL: [Feature; 13] = [
         Feature::Title,
         Feature::Catches,
         Feature::WeeklySummary,
@@ -46,6 +48,7 @@ impl Feature {
         Feature::DailyBriefing,
         Feature::RssDigest,
         Feature::MailSummary,
+        Feature::AlarmWords,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -62,6 +65,7 @@ impl Feature {
             Feature::DailyBriefing => "daily_briefing",
             Feature::RssDigest => "rss_digest",
             Feature::MailSummary => "mail_summary",
+            Feature::AlarmWords => "alarm_words",
         }
     }
 

@@ -9,6 +9,7 @@ import { AlarmRinger } from "../features/alarms/AlarmRinger";
 import { CalendarSidebar } from "../features/calendar/CalendarSidebar";
 import { AgentRequests } from "./AgentRequests";
 import { BookmarksButton } from "../features/bookmarks/BookmarksButton";
+import { RoomsShortcut } from "../features/rooms/RoomsShortcut";
 import { InboxPage } from "../features/inbox/InboxPage";
 import { mailCardTarget } from "../features/mail/card";
 import { MailCardReply } from "../features/mail/MailCardReply";
@@ -29,10 +30,14 @@ import { DashboardsSection } from "../features/dashboards/DashboardsSection";
 import { Link, usePathname, type Route } from "../shared/router";
 import { useSettings } from "../shared/settings";
 import { NewWorkspaceForm, WorkspaceSwitcher } from "./WorkspaceSwitcher";
+import { HeardAboutUs } from "../shared/HeardAboutUs";
+import { Announcements } from "../shared/Announcements";
 import { useWorkspaces } from "../shared/workspaces";
 import { ConnectionIndicator } from "../shared/stream/ConnectionIndicator";
 import { CommandPalette } from "./CommandPalette";
+import { switchedOff, SwitchedOff } from "./switchedOff";
 import { sectionOf, shownGroups, type NavGroup, type Section } from "./nav";
+import { reportLoad } from "../shared/deviceLoad";
 
 // The settings page carries the whole generated catalog: it loads when opened, not with the app.
 // The session page carries Markdown, diffs and the virtual list (half the app's code): it too
@@ -45,7 +50,11 @@ const RunnersPage = lazy(() => import("../features/runners/RunnersPage").then((m
 const AppsPage = lazy(() => import("../features/apps/AppsPage").then((m) => ({ default: m.AppsPage })));
 const MailPage = lazy(() => import("../features/mail/MailPage").then((m) => ({ default: m.MailPage })));
 const FeedsPage = lazy(() => import("../features/feeds/FeedsPage").then((m) => ({ default: m.FeedsPage })));
+const TextsPage = lazy(() => import("../features/phone/TextsPage").then((m) => ({ default: m.TextsPage })));
+const MessengerPage = lazy(() => import("../features/phone/MessengerPage").then((m) => ({ default: m.MessengerPage })));
 const BriefingPage = lazy(() => import("../features/feeds/BriefingPage").then((m) => ({ default: m.BriefingPage })));
+const DrivePage = lazy(() => import("../features/drive/DrivePage").then((m) => ({ default: m.DrivePage })));
+const SheetsPage = lazy(() => import("../features/sheets/SheetsPage").then((m) => ({ default: m.SheetsPage })));
 const AskPage = lazy(() => import("../features/ask/AskPage").then((m) => ({ default: m.AskPage })));
 const WorkPage = lazy(() => import("../features/work/WorkPage").then((m) => ({ default: m.WorkPage })));
 const ScheduledMessagesPage = lazy(() =>
@@ -53,6 +62,10 @@ const ScheduledMessagesPage = lazy(() =>
 );
 const DripsPage = lazy(() => import("../features/drips/DripsPage").then((m) => ({ default: m.DripsPage })));
 const CalendarPage = lazy(() => import("../features/calendar/CalendarPage").then((m) => ({ default: m.CalendarPage })));
+const TeamPage = lazy(() => import("../features/team/TeamPage").then((m) => ({ default: m.TeamPage })));
+const MeetingRoomsPage = lazy(() =>
+  import("../features/rooms/MeetingRoomsPage").then((m) => ({ default: m.MeetingRoomsPage })),
+);
 const AutomationsPage = lazy(() =>
   import("../features/automations/AutomationsPage").then((m) => ({ default: m.AutomationsPage })),
 );
@@ -74,8 +87,13 @@ function ShellLayout({ route }: { route: Route }) {
   const pages = useMemo(() => groups.flatMap((g) => g.sections), [groups]);
   const { needsUser } = useInboxStatus();
   const mailBadge = useMailBadge(values);
+  const off = switchedOff(route.name, values);
   useToastDuration();
   useNextNeedsYouKey();
+  // The shell rendered: this load finished (mobileReliabilityAlertsEnabled).
+  useEffect(() => {
+    void reportLoad("finished");
+  }, []);
   // "Start session" on an alert in the inbox: the sessions feature's dialog, composed here.
   const [startIn, setStartIn] = useState<{ folder: string | undefined } | null>(null);
   const openNewSession = useCallback(() => setStartIn({ folder: undefined }), []);
@@ -148,11 +166,13 @@ function ShellLayout({ route }: { route: Route }) {
         <CalendarSidebar />
       </nav>
       <main className="content">
-        <Page route={route} onStartSession={(folder) => setStartIn({ folder })} />
+        <Announcements />
+        {off ? <SwitchedOff {...off} /> : <Page route={route} onStartSession={(folder) => setStartIn({ folder })} />}
       </main>
       {startIn && <NewSessionDialog folder={startIn.folder} onClose={() => setStartIn(null)} />}
       <AlarmRinger />
       <AgentRequests />
+      <RoomsShortcut />
     </div>
   );
 }
@@ -226,10 +246,34 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
           <FeedsPage />
         </Suspense>
       );
+    case "texts":
+      return (
+        <Suspense fallback={<Loading what="your texts" />}>
+          <TextsPage />
+        </Suspense>
+      );
+    case "messenger":
+      return (
+        <Suspense fallback={<Loading what="your rooms" />}>
+          <MessengerPage />
+        </Suspense>
+      );
     case "briefing":
       return (
         <Suspense fallback={<Loading what="the briefing" />}>
           <BriefingPage />
+        </Suspense>
+      );
+    case "drive":
+      return (
+        <Suspense fallback={<Loading what="your drive" />}>
+          <DrivePage />
+        </Suspense>
+      );
+    case "sheets":
+      return (
+        <Suspense fallback={<Loading what="the spreadsheet" />}>
+          <SheetsPage />
         </Suspense>
       );
     case "ask":
@@ -248,6 +292,18 @@ function Page({ route, onStartSession }: { route: Route; onStartSession: (folder
       return (
         <Suspense fallback={<Loading what="the calendar" />}>
           <CalendarPage />
+        </Suspense>
+      );
+    case "team":
+      return (
+        <Suspense fallback={<Loading what="Team time" />}>
+          <TeamPage />
+        </Suspense>
+      );
+    case "meetingRooms":
+      return (
+        <Suspense fallback={<Loading what="meeting rooms" />}>
+          <MeetingRoomsPage />
         </Suspense>
       );
     case "automations":
@@ -294,6 +350,7 @@ function InWorkspace({ children }: { children: (workspaceId: string) => React.Re
         <p>Make a workspace to hold your boards and dashboards.</p>
         {/* The page's one action, on a page the user opened for it. */}
         <NewWorkspaceForm focus />
+        <HeardAboutUs />
       </section>
     );
   }

@@ -9,9 +9,26 @@ describe("the sidebar's groups", () => {
     expect(shape(shownGroups({}))).toEqual([
       ["Agents and work", ["Agents", "Inbox", "Work", "Running apps", "Runners"]],
       ["Mail and reading", ["Feeds"]],
-      ["Planning", ["Boards", "Dashboards", "Calendar", "Tasks"]],
+      ["Planning", ["Boards", "Dashboards", "Calendar", "Team time", "Meeting rooms", "Tasks"]],
       ["Automation", ["Automations", "Scheduled messages", "Drips"]],
       ["System", ["Ask", "Settings"]],
+    ]);
+  });
+
+  it("drop the board module, Team time and Meeting rooms with their switches, and bring them back", () => {
+    const planning = (values: Record<string, unknown>) =>
+      shape(shownGroups(values)).find(([heading]) => heading === "Planning")?.[1];
+    const off = { projectBoardsEnabled: false, teamTimeEnabled: false, meetingRoomsEnabled: false };
+    // The calendar showed only the boards' overlay, so it goes with them.
+    expect(planning(off)).toEqual(["Tasks"]);
+    expect(planning({ ...off, calendarEnabled: true })).toEqual(["Calendar", "Tasks"]);
+    expect(planning({ projectBoardsEnabled: true, teamTimeEnabled: true, meetingRoomsEnabled: true })).toEqual([
+      "Boards",
+      "Dashboards",
+      "Calendar",
+      "Team time",
+      "Meeting rooms",
+      "Tasks",
     ]);
   });
 
@@ -27,6 +44,8 @@ describe("the sidebar's groups", () => {
       askAppEnabled: false,
       rssEnabled: false,
       dailyDigestEnabled: true,
+      teamTimeEnabled: false,
+      meetingRoomsEnabled: false,
     });
     expect(shape(groups)).toEqual([
       ["Agents and work", ["Agents", "Inbox", "Runners"]],

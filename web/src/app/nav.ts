@@ -4,9 +4,14 @@
  * keeps it out of the sidebar.
  */
 import { calendarShown } from "../features/calendar/visibility";
+import { driveShown } from "../features/drive/paths";
+import { sheetsShown } from "../features/sheets/grid";
 import { briefingShown, feedsShown } from "../features/feeds/briefing";
 import { mailShown } from "../features/mail/folders";
+import { roomsShown } from "../features/rooms/shortcut";
+import { teamShown } from "../features/team/visibility";
 import { appsEnabled } from "../shared/apps/appState";
+import { boardsShown } from "../shared/boardsModule";
 
 type Values = Readonly<Record<string, unknown>> | undefined;
 
@@ -73,25 +78,79 @@ export const NAV_GROUPS: readonly NavGroup[] = [
         shown: feedsShown,
       },
       {
+        to: "/texts",
+        label: "Texts",
+        routes: ["texts"],
+        keywords: "sms text messages phone spam gateway",
+        shown: (values) => values?.smsEnabled === true,
+      },
+      {
+        to: "/messenger",
+        label: "Messenger",
+        routes: ["messenger"],
+        keywords: "matrix chat rooms messages bridge",
+        shown: (values) => values?.messengerEnabled === true,
+      },
+      {
         to: "/briefing",
         label: "Briefing",
         routes: ["briefing"],
         keywords: "daily briefing digest morning summary email summaries",
         shown: briefingShown,
       },
+      {
+        to: "/drive",
+        label: "Drive",
+        routes: ["drive"],
+        keywords: "files webdav nextcloud owncloud upload download folders file-sync",
+        shown: driveShown,
+      },
+      {
+        to: "/sheets",
+        label: "Sheets",
+        routes: ["sheets"],
+        keywords: "spreadsheets xlsx ods csv trusted columns grid",
+        shown: sheetsShown,
+      },
     ],
   },
   {
     heading: "Planning",
     sections: [
-      { to: "/boards", label: "Boards", routes: ["boards", "board"], keywords: "projects items kanban" },
-      { to: "/dashboards", label: "Dashboards", routes: ["dashboards", "dashboard"], keywords: "charts widgets" },
+      {
+        to: "/boards",
+        label: "Boards",
+        routes: ["boards", "board"],
+        keywords: "projects items kanban",
+        shown: boardsShown,
+      },
+      {
+        to: "/dashboards",
+        label: "Dashboards",
+        routes: ["dashboards", "dashboard"],
+        keywords: "charts widgets",
+        shown: boardsShown,
+      },
       {
         to: "/calendar",
         label: "Calendar",
         routes: ["calendar"],
         keywords: "events agenda sprints month week",
         shown: calendarShown,
+      },
+      {
+        to: "/team",
+        label: "Team time",
+        routes: ["team"],
+        keywords: "world clock time zones working hours meeting planner colleagues",
+        shown: teamShown,
+      },
+      {
+        to: "/meeting-rooms",
+        label: "Meeting rooms",
+        routes: ["meetingRooms"],
+        keywords: "video call jitsi zoom meet link",
+        shown: roomsShown,
       },
       {
         to: "/tasks",

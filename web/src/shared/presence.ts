@@ -18,6 +18,13 @@ export interface PresenceReport {
   appId: string;
   visible: boolean;
   gone?: true;
+  /** A session's page shows: time in front here is agent-watching time (the weekly recap card). */
+  sessionPage?: boolean;
+}
+
+/** Whether `path` is one session's page (`/sessions/<id>`), not the list. */
+export function isSessionPage(path: string): boolean {
+  return /^\/sessions\/[^/]+/.test(path);
 }
 
 /** The report for a moment; `gone` only when the page is going away. */
@@ -29,7 +36,10 @@ export function presenceReport(appId: string, moment: PageMoment, visibility: Do
 /** Starts reporting for this page; returns a function that stops (without saying gone: the page stays). */
 export function startPresence(appId: string = PAGE_APP_ID): () => void {
   const report = (moment: PageMoment) => {
-    const body = presenceReport(appId, moment, document.visibilityState);
+    const body = {
+      ...presenceReport(appId, moment, document.visibilityState),
+      sessionPage: isSessionPage(window.location.pathname),
+    };
     if (moment === "pagehide") {
       // A fetch started while the page unloads may be cancelled; a beacon is sent regardless. It
       // carries the cookie, and the Blob's type gives it the JSON content type the server demands.

@@ -28,7 +28,13 @@ export type Route =
   | { name: "calendar" }
   | { name: "mail" }
   | { name: "feeds" }
+  | { name: "texts" }
+  | { name: "messenger" }
   | { name: "briefing" }
+  | { name: "drive" }
+  | { name: "sheets" }
+  | { name: "team" }
+  | { name: "meetingRooms" }
   | { name: "notFound"; path: string };
 
 function segment(raw: string): string | null {
@@ -64,6 +70,9 @@ export function matchRoute(pathname: string): Route {
       if (second === undefined) return { name: "sessions" };
       if (id) return { name: "session", id };
       break;
+    case "meeting-rooms":
+      if (second === undefined) return { name: "meetingRooms" };
+      break;
     case "scheduled-messages":
       if (second === undefined) return { name: "scheduledMessages" };
       break;
@@ -86,7 +95,12 @@ export function matchRoute(pathname: string): Route {
     case "calendar":
     case "mail":
     case "feeds":
+    case "texts":
+    case "messenger":
     case "briefing":
+    case "drive":
+    case "sheets":
+    case "team":
       if (second === undefined) return { name: first };
       break;
   }

@@ -58,4 +58,7 @@ export const SETTING_LINKS = {
     label: "Running apps",
     path: "/settings#sessions-agents-prompts-and-presentation",
   },
+  teamTimeEnabled: { key: "teamTimeEnabled", label: "Team time", path: DRIPS },
+  meetingRoomsEnabled: { key: "meetingRoomsEnabled", label: "Meeting rooms", path: DRIPS },
+  projectBoardsEnabled: { key: "projectBoardsEnabled", label: "Project boards", path: DRIPS },
 } as const satisfies Partial<Record<SettingKey, SettingRef>>;

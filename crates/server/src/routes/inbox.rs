@@ -46,6 +46,8 @@ fn hidden_unless(state: &AppState, include_hidden: bool) -> Vec<Category> {
 /// Title 1 to 200 characters, body up to 10,000. An alert with the same
 /// title from the same sender while the earlier row is unread and not
 /// archived bumps that row (`count`, time, title and body) instead of adding
+/// one. With `push: true` it is also pushed to the user's devices, its
+/// click opening `/inbox?row=<id>`.
 /// one. 403 `agent_alerts_disabled` while `agentAlertsEnabled` is off. Agent
 /// tokens are admitted; their alert names their session.
 #[utoipa::path(post, path = "/alert", request_body = NewAlert, responses(
@@ -76,6 +78,9 @@ async fn alert(
     let inbox = state.inbox.clone();
     let added = blocking(move || inbox.add(caller.account_id(), row)).await?;
     let row = publish::inbox_added(&state, &account, added);
+    if alert.push {
+        state.push_alert(&account, &row);
+    }
     Ok((StatusCode::CREATED, Json(row)))
 }
 

@@ -9,6 +9,7 @@ use crate::state::AppState;
 
 mod accounts;
 mod alarms;
+mod announcements;
 mod app;
 mod approvals;
 mod apps;
@@ -25,28 +26,37 @@ mod coaching;
 mod dashboards;
 mod digests;
 mod doctor;
+mod documents;
 mod drips;
+pub(crate) mod drives;
 mod email_inbound;
 mod feeds;
+mod fleet_cards;
 mod focus;
 mod forensics;
 mod governor;
 mod imports;
 mod inbox;
+mod inbox_stats;
 mod mail;
 mod messenger_bot;
+mod messenger_rooms;
 mod metrics;
 pub(crate) mod navigation;
 pub mod openapi;
+mod push;
 mod recipes;
 mod rules;
 mod runners;
 mod secrets;
 mod sessions;
 mod settings;
+mod sheets;
 mod skills;
+mod sms;
 mod stream;
 mod task_lists;
+mod team;
 mod teamchat;
 pub mod ui;
 mod utility;
@@ -63,7 +73,10 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(settings::routes().route_layer(lockdown()))
         .merge(accounts::routes())
         .merge(inbox::routes())
+        .merge(inbox_stats::routes())
+        .merge(announcements::routes())
         .merge(alarms::routes())
+        .merge(fleet_cards::routes())
         .merge(app::routes())
         .merge(apps::routes())
         .merge(skills::routes())
@@ -78,6 +91,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(doctor::routes())
         .merge(runners::routes())
         .merge(teamchat::routes())
+        .merge(team::routes())
         .merge(navigation::routes())
         .merge(coaching::routes().route_layer(switch(coaching::SWITCH)))
         .merge(bookmarks::routes().route_layer(switch(bookmarks::SWITCH)))
@@ -98,6 +112,12 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(focus::routes())
         .merge(calendars::routes())
         .merge(feeds::routes())
+        .merge(push::routes())
+        .merge(sms::routes())
+        .merge(messenger_rooms::routes())
+        .merge(drives::routes())
+        .merge(sheets::routes())
+        .merge(documents::routes())
         .merge(briefings::routes())
         .merge(mail::routes())
         .merge(rules::routes())

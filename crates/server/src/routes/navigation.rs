@@ -232,6 +232,10 @@ struct PresenceBody {
     visible: bool,
     #[serde(default)]
     gone: bool,
+    /// The tab shows a session's page: its time in front is agent-watching
+    /// time (`watchingTimeRecapCardEnabled`).
+    #[serde(default)]
+    session_page: bool,
 }
 
 /// The web app's tab reports whether it is in front (UI server only).
@@ -254,8 +258,12 @@ async fn presence(
             "appId must be 1 to 100 characters",
         ));
     }
-    state
-        .presence
-        .report(&user.account_id, &body.app_id, body.visible, body.gone);
+    state.presence.report_page(
+        &user.account_id,
+        &body.app_id,
+        body.visible,
+        body.gone,
+        body.session_page,
+    );
     Ok(StatusCode::NO_CONTENT)
 }

@@ -32,11 +32,12 @@ use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 
 use super::{
-    accounts, alarms, app, approvals, apps, ask, attachments, board_reads, boards, bookmarks,
-    briefings, bug_reports, calendars, clock, coaching, dashboards, digests, doctor, drips,
-    email_inbound, feeds, focus, forensics, governor, imports, inbox, mail, messenger_bot, metrics,
-    navigation, recipes, rules, runners, secrets, sessions, settings, skills, stream, task_lists,
-    teamchat, ui, utility, webhooks, work,
+    accounts, alarms, announcements, app, approvals, apps, ask, attachments, board_reads, boards,
+    bookmarks, briefings, bug_reports, calendars, clock, coaching, dashboards, digests, doctor,
+    documents, drips, drives, email_inbound, feeds, fleet_cards, focus, forensics, governor,
+    imports, inbox, inbox_stats, mail, messenger_bot, messenger_rooms, metrics, navigation, push,
+    recipes, rules, runners, secrets, sessions, settings, sheets, skills, sms, stream, task_lists,
+    team, teamchat, ui, utility, webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -62,6 +63,8 @@ pub const LISTENER: &str = "x-listener";
         settings::list, settings::read, settings::change, settings::reset,
         inbox::alert, inbox::list, inbox::counts, inbox::read_all, inbox::change,
         inbox::session_seen,
+        inbox_stats::stats, inbox_stats::views,
+        announcements::list, announcements::dismiss,
         alarms::create, alarms::list, alarms::read, alarms::remove, alarms::snooze,
         alarms::dismiss,
         app::restart, app::user_restart,
@@ -96,9 +99,13 @@ pub const LISTENER: &str = "x-listener";
         teamchat::delete_message, teamchat::reaction, teamchat::pin,
         teamchat::scheduled_direct_message, teamchat::invite,
         navigation::navigate, navigation::foreground, navigation::presence,
+        fleet_cards::logins, fleet_cards::watching, fleet_cards::balances,
+        fleet_cards::set_balance, fleet_cards::clear_balance, fleet_cards::alarm_from_words,
         coaching::list, coaching::read, coaching::interview,
         bookmarks::list, bookmarks::create, bookmarks::reorder, bookmarks::update,
         bookmarks::remove, bookmarks::launch,
+        team::people, team::add_person, team::update_person, team::remove_person,
+        team::rooms, team::add_room, team::update_room, team::remove_room,
         work::list, work::read, work::prune, work::discard, work::push, work::pull_request,
         work::continue_work, work::merge,
         recipes::list, recipes::create, recipes::read, recipes::replace, recipes::remove,
@@ -114,6 +121,12 @@ pub const LISTENER: &str = "x-listener";
         briefings::run, briefings::email_summaries,
         feeds::list, feeds::add, feeds::remove, feeds::refresh, feeds::entries, feeds::read,
         feeds::unread, feeds::star, feeds::unstar, feeds::read_all, feeds::export, feeds::import,
+        push::public_key, push::list, push::subscribe, push::unsubscribe, push::test, push::device_load,
+        sms::send, sms::incoming, sms::threads, sms::messages, sms::save_contact,
+        messenger_rooms::rooms, messenger_rooms::messages, messenger_rooms::send,
+        drives::list, drives::add, drives::files, drives::upload, drives::remove,
+        drives::make_folder, drives::move_entry,
+        sheets::book, sheets::rows, sheets::cells, sheets::export_board, sheets::import_sheet, documents::publish,
         mail::accounts, mail::add_account, mail::remove_account, mail::folders, mail::threads,
         mail::thread, mail::act, mail::summary, mail::part, mail::frame, mail::send,
         mail::cleanup, mail::cleanup_act,

@@ -10,6 +10,8 @@
  * An agent's unread question has a reply box that sends the follow-up and marks the row read; a mail
  * card (category `mail`) has one that answers the mail by email.
  * The page opens with what `needsYou` holds: the sessions waiting on the user, before any row.
+ * With `inboxAnalyticsEnabled` on, a Stats tab shows the week's figures and the page reports which
+ * rows it showed, for how long (counts per category only).
  */
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { apiFetch } from "../../shared/api/client";
@@ -28,6 +30,8 @@ import { SessionAnswers } from "../../shared/answers/SessionAnswers";
 import { approvalSessionOf, automationApprovalOf, rowToMarkRead } from "./approvals";
 import { ChimeHistory } from "./ChimeHistory";
 import { InboxItem } from "./InboxItem";
+import { InboxStats } from "./InboxStats";
+import { useViewReports } from "./useViewReports";
 import { InputRequestCard } from "../../shared/answers/InputRequestCard";
 import { KeyProposalCard } from "../../shared/answers/KeyProposalCard";
 import { PairingCard } from "../../shared/answers/PairingCard";
@@ -39,6 +43,7 @@ import { secretCardOf } from "../../shared/answers/secrets";
 import { useApprovals } from "../../shared/answers/useApprovals";
 import { useInboxRows } from "./useInboxRows";
 import "./inbox.css";
+import { Hint } from "../../shared/ui/Hint";
 
 interface Props {
   /** Opens the New session dialog, its folder filled in when one is given. */
@@ -60,11 +65,15 @@ export function InboxPage({ onStartSession, needsYou, mailReply }: Props) {
   const inbox = useInboxRows(tab);
   const { counts } = useInboxStatus();
   const { values } = useSettings();
+  const statsOn = values?.inboxAnalyticsEnabled === true;
+  const [statsShown, setStatsShown] = useState(false);
+  const showingStats = statsOn && statsShown;
   const toast = useToast();
   const now = useNow();
   const [selected, setSelected] = useState<string | null>(null);
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const rows = inbox.rows;
+  useViewReports(showingStats ? undefined : rows, statsOn);
 
   const change = useCallback(
     (row: InboxRow, patch: { read?: boolean; archived?: boolean }) =>
@@ -214,58 +223,72 @@ export function InboxPage({ onStartSession, needsYou, mailReply }: Props) {
       <PageHeader
         title="Inbox"
         note={
-          <span className="muted shortcut-hint">
+          <Hint className="muted shortcut-hint">
             <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>e</kbd> archives
-          </span>
+          </Hint>
         }
       />
       {needsYou}
       <TabButtons
         label="Categories"
-        tabs={tabs.map((t) => ({ key: t, label: TAB_LABEL[t], count: unreadIn(t) }))}
-        selected={tab}
+        tabs={[
+          ...tabs.map((t): { key: Tab | "stats"; label: string; count: number | undefined } => ({
+            key: t,
+            label: TAB_LABEL[t],
+            count: unreadIn(t),
+          })),
+          ...(statsOn ? [{ key: "stats" as const, label: "Stats", count: undefined }] : []),
+        ]}
+        selected={showingStats ? "stats" : tab}
         onSelect={(t) => {
+          setStatsShown(t === "stats");
+          if (t === "stats") return;
           setTab(t);
           setSelected(null);
           setChecked(new Set());
         }}
       />
-      <div className="inbox-toolbar">
-        <button type="button" onClick={markAllRead}>
-          Mark all read
-        </button>
-        <button type="button" disabled={checked.size === 0} onClick={archiveChecked}>
-          Archive selected{checked.size > 0 ? ` (${checked.size})` : ""}
-        </button>
-      </div>
-      {inbox.error !== undefined && <ErrorNote error={inbox.error} onRetry={inbox.reload} />}
-      {!rows && inbox.error === undefined && <Loading what="the inbox" />}
-      {rows?.length === 0 && <EmptyState>Nothing here.</EmptyState>}
-      {rows && rows.length > 0 && (
-        <ul className="inbox-list" aria-label="Inbox rows">
-          {rows.map((row) => (
-            <InboxItem
-              key={row.id}
-              row={row}
-              now={now}
-              selected={row.id === selected}
-              checked={checked.has(row.id)}
-              onCheck={() => toggleCheck(row.id)}
-              onSelect={() => setSelected(row.id)}
-              onOpen={() => open(row)}
-              onRead={(read) => void change(row, { read })}
-              onArchive={() => archive(row)}
-              onStartSession={row.category === "alert" ? () => startSession(row) : undefined}
-              approve={approveFor(row)}
-              pending={pendingFor(row)}
-            />
-          ))}
-        </ul>
-      )}
-      {inbox.more && (
-        <button type="button" className="load-more" disabled={inbox.loadingMore} onClick={inbox.loadMore}>
-          {inbox.loadingMore ? "Loading…" : "Load more"}
-        </button>
+      {showingStats && <InboxStats />}
+      {!showingStats && (
+        <>
+          <div className="inbox-toolbar">
+            <button type="button" onClick={markAllRead}>
+              Mark all read
+            </button>
+            <button type="button" disabled={checked.size === 0} onClick={archiveChecked}>
+              Archive selected{checked.size > 0 ? ` (${checked.size})` : ""}
+            </button>
+          </div>
+          {inbox.error !== undefined && <ErrorNote error={inbox.error} onRetry={inbox.reload} />}
+          {!rows && inbox.error === undefined && <Loading what="the inbox" />}
+          {rows?.length === 0 && <EmptyState>Nothing here.</EmptyState>}
+          {rows && rows.length > 0 && (
+            <ul className="inbox-list" aria-label="Inbox rows">
+              {rows.map((row) => (
+                <InboxItem
+                  key={row.id}
+                  row={row}
+                  now={now}
+                  selected={row.id === selected}
+                  checked={checked.has(row.id)}
+                  onCheck={() => toggleCheck(row.id)}
+                  onSelect={() => setSelected(row.id)}
+                  onOpen={() => open(row)}
+                  onRead={(read) => void change(row, { read })}
+                  onArchive={() => archive(row)}
+                  onStartSession={row.category === "alert" ? () => startSession(row) : undefined}
+                  approve={approveFor(row)}
+                  pending={pendingFor(row)}
+                />
+              ))}
+            </ul>
+          )}
+          {inbox.more && (
+            <button type="button" className="load-more" disabled={inbox.loadingMore} onClick={inbox.loadMore}>
+              {inbox.loadingMore ? "Loading…" : "Load more"}
+            </button>
+          )}
+        </>
       )}
       <ChimeHistory />
     </section>

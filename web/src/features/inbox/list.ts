@@ -41,6 +41,8 @@ export const TAB_LABEL: Record<Tab, string> = {
   calendar: "Calendar",
   email_summary: "Email summaries",
   mail: "Mail",
+  sms: "Texts",
+  messenger: "Messenger",
 };
 
 /** What one row is, in words: its category's name for a person, not its slug. */
@@ -59,6 +61,8 @@ export const CATEGORY_LABEL: Record<Category, string> = {
   calendar: "Calendar",
   email_summary: "Email summary",
   mail: "Mail",
+  sms: "Text",
+  messenger: "Messenger",
 };
 
 /**

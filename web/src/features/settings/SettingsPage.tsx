@@ -13,10 +13,13 @@ import { ErrorNote, Loading } from "../../shared/ui/Status";
 import { confirmationFor, type Confirmation } from "./confirmations";
 import { RestartButton } from "./RestartButton";
 import { UtilitySpend } from "./UtilitySpend";
+import { PushDevices } from "./PushDevices";
+import { BalanceWatch } from "./BalanceWatch";
+import { AlarmWords } from "./AlarmWords";
 import { fieldFor, optionLabel, parseField, textOf, type Field } from "./settingFields";
 import { useSettings } from "../../shared/settings";
 import { useHash } from "../../shared/router";
-import { paneFor, settingKeyOf } from "./panes";
+import { paneFor, paneOf, settingKeyOf } from "./panes";
 import { GUARDED_BADGE, GUARDED_TOOLTIP, rowText } from "./rowText";
 import {
   DEFINITIONS,
@@ -32,6 +35,9 @@ import { EmptyState } from "../../shared/ui/EmptyState";
 
 /** The section whose caps the utility model's spend today is read against. */
 const SPEND_PANE = "sessions-agents-analysis-and-cost";
+/** The section of `contentFreeMobilePush`, where this device subscribes to pushes. */
+const PUSH_PANE = paneOf("Inbox & Notifications", "inbox behaviour and notices");
+const ALARMS_PANE = paneOf("Inbox & Notifications", "alarms");
 
 export function SettingsPage() {
   const { values, error, update } = useSettings();
@@ -97,6 +103,9 @@ export function SettingsPage() {
             >
               <h2>{section.title}</h2>
               {section.pane === SPEND_PANE && <UtilitySpend />}
+              {section.pane === PUSH_PANE && <PushDevices />}
+              {section.pane === PUSH_PANE && <BalanceWatch />}
+              {section.pane === ALARMS_PANE && <AlarmWords />}
               <div className="settings-list">
                 {section.keys.map((key) => (
                   <SettingRow

@@ -22,6 +22,7 @@ const NAMES: Record<UtilityFeature, string> = {
   daily_briefing: "Daily briefing",
   rss_digest: "Morning digest",
   mail_summary: "Mail Catch me up",
+  alarm_words: "Alarms typed in words",
 };
 
 const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;

@@ -74,7 +74,11 @@ fingerprint: string | null,
  */
 error: string | null, };
 
-export type NewAlert = { title: string, body?: string, };
+export type NewAlert = { title: string, body?: string, 
+/**
+ * Also push it to the user's devices (held by quiet hours and focus).
+ */
+push: boolean, };
 
 export type Named = { name: string, };
 
@@ -128,7 +132,7 @@ model: string | null, inputTokens: number, outputTokens: number,
  */
 costUsd: number | null, durationMs: number, outcome: UtilityOutcome, error: string | null, at: string, };
 
-export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen" | "review" | "image_bridge" | "email_summary" | "daily_briefing" | "rss_digest" | "mail_summary";
+export type UtilityFeature = "title" | "catches" | "weekly_summary" | "archive_digest" | "forensics_deep" | "email_prescreen" | "review" | "image_bridge" | "email_summary" | "daily_briefing" | "rss_digest" | "mail_summary" | "alarm_words";
 
 export type UtilityOutcome = "ok" | "invalid" | "failed" | "capped" | "no_engine";
 
@@ -1103,6 +1107,45 @@ position: number, createdAt: string, updatedAt: string, };
 
 export type BookmarkKind = "url" | "session";
 
+export type TeamPerson = { id: string, name: string, 
+/**
+ * An IANA zone name, such as `Europe/Berlin`.
+ */
+zone: string, 
+/**
+ * When their working day starts, in minutes after their local midnight.
+ */
+startMinute: number, 
+/**
+ * When it ends (after `startMinute`, at most 1440).
+ */
+endMinute: number, 
+/**
+ * The ISO weekdays they work, 1 (Monday) to 7 (Sunday), ascending.
+ */
+workdays: Array<number>, 
+/**
+ * Set for a workspace member: their account; such a person is always
+ * listed and takes their name from the account.
+ */
+memberAccountId: string | null, createdAt: string, updatedAt: string, };
+
+export type TeamPersonFields = { name?: string, zone?: string, startMinute?: number, endMinute?: number, workdays?: Array<number>, };
+
+export type MeetingRoom = { id: string, name: string, url: string, provider: MeetingRoomProvider, createdAt: string, updatedAt: string, };
+
+export type MeetingRoomFields = { name?: string, 
+/**
+ * The room's http(s) link.
+ */
+url?: string, 
+/**
+ * Make a new Jitsi room (`https://meet.jit.si/<random>`) instead of `url`.
+ */
+jitsi?: boolean, };
+
+export type MeetingRoomProvider = "jitsi" | "meet" | "zoom" | "other";
+
 export type Feed = { id: string, 
 /**
  * The feed's own title, else its URL.
@@ -1148,6 +1191,257 @@ export type OpmlImport = { opml: string, };
 export type OpmlImported = { added: number, skipped: number, };
 
 export type MarkedRead = { marked: number, };
+
+export type VapidPublicKey = { 
+/**
+ * The uncompressed P-256 point, base64url without padding.
+ */
+key: string, };
+
+export type PushSubscription = { id: string, name: string, 
+/**
+ * The push service's origin, e.g. `https://fcm.googleapis.com`.
+ */
+service: string, createdAt: string, lastDeliveredAt: string | null, 
+/**
+ * Why the last push failed, until one succeeds.
+ */
+lastFailure: string | null, };
+
+export type NewPushSubscription = { endpoint: string, keys: PushSubscriptionKeys, name: string, };
+
+export type PushSubscriptionKeys = { 
+/**
+ * The device's P-256 public key, base64url.
+ */
+p256dh: string, 
+/**
+ * The 16-byte authentication secret, base64url.
+ */
+auth: string, };
+
+export type PushOutcome = { "state": "delivered" } | { "state": "retrying", status: number | null, at: string, } | { "state": "gone" } | { "state": "failed", status: number | null, reason: string, };
+
+export type PushPayload = { title: string, body: string, 
+/**
+ * The page a click opens (a path on this server).
+ */
+url: string, 
+/**
+ * A device shows one notification per tag: a newer push replaces it.
+ */
+tag: string, };
+
+export type DeviceLoad = { 
+/**
+ * The device's random id, kept in its `localStorage`.
+ */
+device: string, stage: LoadStage, };
+
+export type LoadStage = "started" | "finished";
+
+export type SmsMessage = { id: string, 
+/**
+ * The other side's number (or a business's sender name).
+ */
+number: string, direction: SmsDirection, text: string, state: SmsDeliveryState, 
+/**
+ * Why an outgoing text failed.
+ */
+failure: string | null, 
+/**
+ * Held in Spam by `spamFilterSmsEnabled`.
+ */
+spam: boolean, createdAt: string, };
+
+export type SmsThread = { number: string, 
+/**
+ * The saved contact's name.
+ */
+name: string | null, spam: boolean, lastAt: string, lastText: string, count: number, unread: number, };
+
+export type SmsDirection = "in" | "out";
+
+export type SmsDeliveryState = "received" | "pending" | "sent" | "delivered" | "failed";
+
+export type SendSms = { to: string, text: string, };
+
+export type SmsContact = { name: string, };
+
+export type MatrixRoom = { id: string, 
+/**
+ * `m.room.name`, else the room id.
+ */
+name: string, lastAt: string, lastText: string | null, };
+
+export type MatrixMessage = { eventId: string, roomId: string, sender: string, body: string, sentAt: string, 
+/**
+ * Sent by this account (from here or another of its devices).
+ */
+own: boolean, };
+
+export type NewMatrixMessage = { text: string, };
+
+export type DriveAccount = { 
+/**
+ * The slot's id: `main`, `filesync-a` or `filesync-b`.
+ */
+id: string, slot: DriveSlot, kind: string, name: string, url: string, username: string, status: DriveStatus, failure: string | null, };
+
+export type DriveSlot = "main" | "filesync-a" | "filesync-b";
+
+export type DriveStatus = "pending" | "ok" | "failing";
+
+export type DriveEntry = { name: string, 
+/**
+ * From the drive's root: `/Reports/q1.xlsx`.
+ */
+path: string, 
+/**
+ * Bytes; 0 for a folder unless the server sums it.
+ */
+size: number, 
+/**
+ * RFC 3339, when the server says.
+ */
+modifiedAt: string | null, 
+/**
+ * Quoted, as in HTTP; what a conditional write names.
+ */
+etag: string | null, folder: boolean, };
+
+export type NewDrive = { 
+/**
+ * `webdav`.
+ */
+kind: string, url: string, username: string, 
+/**
+ * Saved as a sealed key; never returned.
+ */
+password: string, name: string | null, 
+/**
+ * The first free slot when absent.
+ */
+slot: DriveSlot | null, };
+
+export type DriveMove = { from: string, to: string, 
+/**
+ * Replace what is at `to` (otherwise a conflict when something is).
+ */
+overwrite: boolean, };
+
+export type NewDriveFolder = { path: string, };
+
+export type SheetFormat = "xlsx" | "ods" | "csv";
+
+export type SheetCellValue = number | string | boolean;
+
+export type SheetCell = { 
+/**
+ * `null` for an empty cell.
+ */
+value: SheetCellValue | null, 
+/**
+ * The formula without its leading `=`, when the cell has one.
+ */
+formula?: string, };
+
+export type SheetInfo = { name: string, 
+/**
+ * Rows up to the last used one (from the sheet's own dimension record
+ * in `.xlsx`, which a writer may leave out: then 0 until paged).
+ */
+rows: number, columns: number, };
+
+export type SheetRowsPage = { sheet: string, 
+/**
+ * The 0-based index of `rows[0]`.
+ */
+offset: number, 
+/**
+ * `rows[i]` is row `offset + i`, its cells from column 0 to its last
+ * non-empty one (an empty row is `[]`).
+ */
+rows: Array<Array<SheetCell>>, 
+/**
+ * The offset of the next page, `null` after the last row.
+ */
+next: number | null, };
+
+export type SheetCellEdit = { row: number, column: number, value: SheetCellValue | null, };
+
+export type SheetsBook = { sheets: Array<SheetInfo>, etag: string | null, format: SheetFormat, 
+/**
+ * 0-based; empty when the spreadsheet is not in `trustedSheets` (or
+ * its format is read-only).
+ */
+editableColumns: Array<number>, };
+
+export type SheetCellsPatch = { driveId: string, path: string, sheet: string, 
+/**
+ * The ETag `GET /sheets` gave; a file changed since → 409.
+ */
+etag: string, cells: Array<SheetCellEdit>, };
+
+export type SheetCellsSaved = { etag: string | null, };
+
+export type SheetImport = { 
+/**
+ * The column whose text names each item.
+ */
+nameColumn: number, 
+/**
+ * Rows before the data (the header); their first row titles unmapped
+ * columns' defaults. Usually 1.
+ */
+headerRows: number, columns: Array<ColumnMapping>, };
+
+export type ColumnMapping = { 
+/**
+ * 0-based sheet column.
+ */
+column: number, 
+/**
+ * The board column's title; the header cell's text when left out.
+ */
+title?: string, type: ColumnType, };
+
+export type BoardSheetImport = { driveId: string, path: string, 
+/**
+ * The sheet's name (`Sheet1` for a `.csv`).
+ */
+sheet: string, workspaceId: string, 
+/**
+ * The new board's name.
+ */
+name: string, 
+/**
+ * The column whose text names each item.
+ */
+nameColumn: number, 
+/**
+ * Rows before the data (the header); their first row titles unmapped
+ * columns' defaults. Usually 1.
+ */
+headerRows: number, columns: Array<ColumnMapping>, };
+
+export type BoardSheetImported = { boardId: string, items: number, 
+/**
+ * `C7: "soon" is not a date (YYYY-MM-DD)`, one per skipped cell.
+ */
+skipped: Array<string>, };
+
+export type PublishRequest = { markdown: string, title: string, 
+/**
+ * `main` when absent.
+ */
+driveId?: string, 
+/**
+ * The folder on the drive; `docsDestFolderId` when absent, else `/`.
+ */
+folder?: string, };
+
+export type Published = { url: string, path: string, };
 
 export type WorkEntry = { 
 /**
@@ -2200,7 +2494,62 @@ export type AlarmStatus = "scheduled" | "ringing" | "snoozed" | "dismissed" | "m
 
 export type AlarmRepeat = "daily" | "weekdays";
 
-export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note" | "recipes" | "cron" | "automations" | "calendar" | "email_summary" | "mail";
+export type FleetLogin = { 
+/**
+ * Its name in `engines.toml`.
+ */
+name: string, 
+/**
+ * Its sessions queued, starting or running now.
+ */
+running: number, 
+/**
+ * `max_sessions` in `engines.toml`; `None` when not set.
+ */
+limit: number | null, };
+
+export type WatchingRecap = { 
+/**
+ * The week's Monday, `YYYY-MM-DD`.
+ */
+week: string, totalSeconds: number, 
+/**
+ * Days with any watching.
+ */
+days: number, 
+/**
+ * The day with the most, `YYYY-MM-DD`, and its seconds.
+ */
+busiestDay: string, busiestSeconds: number, };
+
+export type BalanceVendor = "a" | "b";
+
+export type Balance = { vendor: BalanceVendor, balanceUsd: number, 
+/**
+ * When it was entered (the clock's stored form).
+ */
+setAt: string, };
+
+export type BalanceForecast = { vendor: BalanceVendor, vendorName: string, 
+/**
+ * The balance entered; `None` when none was.
+ */
+balanceUsd: number | null, setAt: string | null, spentSinceUsd: number, remainingUsd: number | null, 
+/**
+ * Dollars an hour over the last seven days.
+ */
+burnUsdPerHour: number, 
+/**
+ * When the remainder runs out at that rate; `None` with no balance or
+ * no spend.
+ */
+runsOutAt: string | null, rechargeUrl: string, };
+
+export type SetBalance = { balanceUsd: number, };
+
+export type AlarmWordsInput = { text: string, };
+
+export type Category = "alert" | "session" | "cli_pending" | "pm_event" | "digest" | "webhook" | "alarm" | "note" | "recipes" | "cron" | "automations" | "calendar" | "email_summary" | "mail" | "sms" | "messenger";
 
 export type InboxRow = { id: string, category: Category, title: string, body: string | null, 
 /**
@@ -2232,6 +2581,46 @@ export type Action = { "kind": "open_session", sessionId: string, } | { "kind": 
 export type StateFilter = "unread" | "read" | "archived" | "open" | "all";
 
 export type RowChange = { read?: boolean, archived?: boolean, };
+
+export type ViewReport = { category: Category, 
+/**
+ * Rows that were on screen long enough to be read.
+ */
+looks: number, 
+/**
+ * Of those, rows that left the screen with nothing done to them.
+ */
+idleLooks: number, 
+/**
+ * Time the inbox's rows of this category were visible, in milliseconds.
+ */
+visibleMs: number, };
+
+export type StatsDay = { 
+/**
+ * `YYYY-MM-DD`, UTC.
+ */
+day: string, category: Category, 
+/**
+ * Rows first read, archived or answered that day.
+ */
+actions: number, 
+/**
+ * Their waits since arrival, summed, in milliseconds.
+ */
+waitMs: number, looks: number, idleLooks: number, visibleMs: number, 
+/**
+ * Unread rows at the day's last sample; `null` when none was taken.
+ */
+unread: number | null, };
+
+export type StatsWeek = { days: Array<string>, rows: Array<StatsDay>, };
+
+export type InboxStatsPage = { enabled: boolean, week: StatsWeek, };
+
+export type ViewsRecorded = { recorded: boolean, };
+
+export type Announcement = { version: string, title: string, body: string, };
 
 export type InboxEvent = { "change": "created" } & InboxRow | { "change": "repeated" } & InboxRow | { "change": "updated" } & InboxRow | { "change": "read_all", category: Category | null, count: number, };
 
