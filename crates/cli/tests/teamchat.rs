@@ -350,3 +350,52 @@ fn the_switches_hold_for_every_token_and_an_agent_is_labelled() {
         "another account has no saved token"
     );
 }
+
+#[test]
+fn with_chat_app_personal_enabled_a_message_goes_with_the_person_s_own_token() {
+    let (base, calls) = fake_slack();
+    let (server, _, _) = server(&base);
+    server.set_setting("chatAppEnabled", json!(true));
+    let post = || {
+        server.call(
+            "POST",
+            "/teamchat/messages",
+            Some(&json!({"channel": "C1", "text": "from me"})),
+        )
+    };
+    let last_authorization = || calls.lock().unwrap().last().unwrap().authorization.clone();
+
+    // On, with no user token named: refused, and nothing reaches the service.
+    server.set_setting("chatAppPersonalEnabled", json!(true));
+    let before = calls.lock().unwrap().len();
+    let unnamed = post();
+    assert_eq!(unnamed.status, 409, "{}", unnamed.text());
+    assert_eq!(unnamed.error_code(), "team_chat_not_configured");
+    assert!(
+        unnamed.text().contains("user_token_key"),
+        "{}",
+        unnamed.text()
+    );
+    assert_eq!(calls.lock().unwrap().len(), before);
+
+    std::fs::write(
+        server.data_dir().join("teamchat.toml"),
+        format!(
+            "base_url = {base:?}\ntoken_key = \"SLACK_BOT_TOKEN\"\nuser_token_key = \"SLACK_USER_TOKEN\"\n"
+        ),
+    )
+    .unwrap();
+    let saved = server.call(
+        "PUT",
+        "/keys/SLACK_USER_TOKEN",
+        Some(&json!({"value": "xoxp-the-person-77"})),
+    );
+    assert_eq!(saved.status, 200, "{}", saved.text());
+    assert_eq!(post().status, 200);
+    assert_eq!(last_authorization(), "Bearer xoxp-the-person-77");
+
+    // Off: the bot's token again.
+    server.set_setting("chatAppPersonalEnabled", json!(false));
+    assert_eq!(post().status, 200);
+    assert_eq!(last_authorization(), format!("Bearer {TOKEN}"));
+}

@@ -1682,8 +1682,6 @@ impl SettingsStore {
     }
 
     /// Send as the user via OAuth instead of as the bot; requires bot setup first.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn chat_app_personal_enabled(&self) -> bool {
         self.toggle_at(208)
     }

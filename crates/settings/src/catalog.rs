@@ -288,7 +288,7 @@ pub(crate) static DEFINITIONS: &[SettingDef] = &[
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "rssDigestInterests", text(1000), Str(""), "Topics of interest for the digest.").acts(),
     def(MAIL_FILES_DOCUMENTS_AND_FEEDS, "rssDigestTime", TEXT, Str("08:00"), "Time of day of delivery.").acts(),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "chatAppEnabled", TOGGLE, Bool(false), "Monitor team chat channels and DMs in the sidebar.").acts(),
-    def(MESSAGING_SPAM_AND_MAIL_CLIENT, "chatAppPersonalEnabled", TOGGLE, Bool(false), "Send as the user via OAuth instead of as the bot; requires bot setup first.").guarded(),
+    def(MESSAGING_SPAM_AND_MAIL_CLIENT, "chatAppPersonalEnabled", TOGGLE, Bool(false), "Send as the user via OAuth instead of as the bot; requires bot setup first.").guarded().acts(),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "smsEnabled", TOGGLE, Bool(false), "Send and receive text messages.").acts(),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "smsHealthAlertsEnabled", TOGGLE, Bool(true), "Inbox alert and one notification when SMS is on but not working (missing or expired token, sustained disconnect); clears on reconnect.").acts(),
     def(MESSAGING_SPAM_AND_MAIL_CLIENT, "smsProvider", Kind::Select(&["relay", "native"]), Str("relay"), "relay routes texts through the relay service's cloud; native sends over the user's own phone SIM through a self-hosted gateway app.").acts(),

@@ -1,9 +1,10 @@
-//! `DIR/teamchat.toml`: where the service is, which saved key holds its
-//! token, and who the person is there.
+//! `DIR/teamchat.toml`: where the service is, which saved keys hold its
+//! tokens, and who the person is there.
 //!
 //! ```toml
 //! base_url = "https://slack.com/api"
 //! token_key = "SLACK_BOT_TOKEN"
+//! user_token_key = "SLACK_USER_TOKEN"
 //! mention_user = "U012AB3CD"
 //! ```
 
@@ -27,6 +28,12 @@ pub struct Config {
     /// bot's: nothing it can ask the service says which user is "you".
     #[serde(default)]
     pub mention_user: Option<String>,
+    /// The saved key holding the person's own user token (`xoxp-…`, from
+    /// Slack's OAuth with the `chat:write` user scope), which sends as them
+    /// while `chatAppPersonalEnabled` is on. The bot stays set up beside it:
+    /// reads and everything else go on with the bot's token.
+    #[serde(default)]
+    pub user_token_key: Option<String>,
 }
 
 impl Config {
@@ -66,7 +73,29 @@ impl Config {
                 "mention_user must be a user id such as U012AB3CD (not a name)".to_owned(),
             ));
         }
+        if config
+            .user_token_key
+            .as_ref()
+            .is_some_and(|key| key.trim().is_empty())
+        {
+            return Err(bad("user_token_key must name a saved key".to_owned()));
+        }
         Ok(config)
+    }
+
+    /// The saved key whose token sends: the person's own while `as_user`
+    /// (`chatAppPersonalEnabled`), else the bot's.
+    pub fn sending_key(&self, as_user: bool) -> Result<&str, ChatError> {
+        if !as_user {
+            return Ok(&self.token_key);
+        }
+        self.user_token_key.as_deref().ok_or_else(|| {
+            ChatError::NotConfigured(
+                "chatAppPersonalEnabled sends as you: set user_token_key in teamchat.toml to the \
+                 saved key holding your user token (xoxp-…, from Slack's OAuth)"
+                    .to_owned(),
+            )
+        })
     }
 }
 
@@ -105,6 +134,32 @@ mod tests {
         .unwrap();
         assert!(matches!(
             Config::load(dir.path()),
+            Err(ChatError::BadConfig { .. })
+        ));
+    }
+
+    #[test]
+    fn the_person_s_own_token_sends_only_when_asked_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |extra: &str| {
+            std::fs::write(
+                dir.path().join(CONFIG_FILE),
+                format!("base_url = \"https://slack.com/api\"\ntoken_key = \"BOT\"\n{extra}"),
+            )
+            .unwrap();
+            Config::load(dir.path())
+        };
+        let bot_only = write("").unwrap();
+        assert_eq!(bot_only.sending_key(false).unwrap(), "BOT");
+        assert!(matches!(
+            bot_only.sending_key(true),
+            Err(ChatError::NotConfigured(_))
+        ));
+        let both = write("user_token_key = \"ME\"\n").unwrap();
+        assert_eq!(both.sending_key(false).unwrap(), "BOT");
+        assert_eq!(both.sending_key(true).unwrap(), "ME");
+        assert!(matches!(
+            write("user_token_key = \" \"\n"),
             Err(ChatError::BadConfig { .. })
         ));
     }

@@ -62,14 +62,15 @@ async fn send(
     let secrets = state.secrets.clone();
     let account = caller.account_id().to_owned();
     let data_dir = state.data_dir.clone();
+    let as_user = state.settings.chat_app_personal_enabled();
     let done = blocking(move || {
         let config = Config::load(&data_dir).map_err(chat_error)?;
+        let key = config.sending_key(as_user).map_err(chat_error)?;
         let token = secrets
-            .reveal(&account, &config.token_key)
+            .reveal(&account, key)
             .map_err(|error| match error {
                 secrets::SecretsError::KeyNotFound(_) => chat_error(ChatError::NotConfigured(format!(
-                    "the saved key {} (token_key in teamchat.toml) does not exist; save the bot token with PUT /keys/{}",
-                    config.token_key, config.token_key
+                    "the saved key {key} named in teamchat.toml does not exist; save the token with PUT /keys/{key}"
                 ))),
                 other => ApiError::from(other),
             })?;
