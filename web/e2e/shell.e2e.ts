@@ -271,7 +271,7 @@ test("the dashboard page takes the app's theme, not the system's", async () => {
 const GROUPS = {
   "Agents and work": ["Agents", "Inbox", "Work", "Running apps", "Runners"],
   "Mail and reading": ["Feeds"],
-  Planning: ["Boards", "Dashboards", "Calendar", "Tasks"],
+  Planning: ["Boards", "Dashboards", "Calendar", "Team time", "Meeting rooms", "Tasks"],
   Automation: ["Automations", "Scheduled messages", "Drips"],
   System: ["Ask", "Settings"],
 };

@@ -43,16 +43,20 @@ describe("reportLoad", () => {
         return Promise.resolve(new Response(null, { status: 204 }));
       }),
     );
-    await reportLoad("started");
-    await reportLoad("finished");
-    await reportLoad("finished");
+    const kept = memory();
+    // A device that never finished a load here reports no start.
+    await reportLoad("started", kept);
+    expect(calls).toHaveLength(0);
+    await reportLoad("finished", kept);
+    await reportLoad("finished", kept);
+    await reportLoad("started", kept);
     expect(calls).toHaveLength(2);
     const [first, second] = calls as [
       [string, { device: string; stage: string }],
       [string, { device: string; stage: string }],
     ];
-    const [url, start] = first;
-    const [, finish] = second;
+    const [url, finish] = first;
+    const [, start] = second;
     expect(url).toBe("/api/device-loads");
     expect(start.stage).toBe("started");
     expect(finish.stage).toBe("finished");
@@ -64,6 +68,8 @@ describe("reportLoad", () => {
       "fetch",
       vi.fn(() => Promise.reject(new TypeError("offline"))),
     );
-    await expect(reportLoad("started")).resolves.toBeUndefined();
+    const kept = memory();
+    kept.setItem("switchboard.loadedHere", "1");
+    await expect(reportLoad("started", kept)).resolves.toBeUndefined();
   });
 });

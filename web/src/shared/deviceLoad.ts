@@ -34,18 +34,42 @@ function storage(): Storage | undefined {
   }
 }
 
+/**
+ * Set once this device finished a load: only then is a start reported, so a visitor who never
+ * signed in here sends nothing the server would refuse, and a device that loaded before and now
+ * never finishes is still caught.
+ */
+const LOADED_KEY = "switchboard.loadedHere";
+
 let finished = false;
 /** Read once per page, so the start and the finish name the same device even without storage. */
 let device: string | undefined;
 
 /** Reports a stage of this load; a report that fails (signed out, offline) is dropped. */
-export function reportLoad(stage: LoadStage): Promise<void> {
+export function reportLoad(
+  stage: LoadStage,
+  kept: Pick<Storage, "getItem" | "setItem"> | undefined = storage(),
+): Promise<void> {
+  if (stage === "started" && !loadedBefore(kept)) return Promise.resolve();
   if (stage === "finished") {
     if (finished) return Promise.resolve();
     finished = true;
+    try {
+      kept?.setItem(LOADED_KEY, "1");
+    } catch {
+      // A storage that refuses only means the next start goes unreported.
+    }
   }
   return apiFetch<void>("/device-loads", {
     method: "POST",
-    body: { device: (device ??= deviceId(storage())), stage },
+    body: { device: (device ??= deviceId(kept)), stage },
   }).catch(() => undefined);
+}
+
+function loadedBefore(kept: Pick<Storage, "getItem"> | undefined): boolean {
+  try {
+    return kept?.getItem(LOADED_KEY) === "1";
+  } catch {
+    return false;
+  }
 }

@@ -182,7 +182,7 @@ export function BoardPage({ boardId }: { boardId: string }) {
           note={<span className="muted">{full.items.length} items</span>}
           actions={
             <a
-              className="button-like"
+              className="button-like touch-link"
               href={`/api/boards/${encodeURIComponent(boardId)}/export.xlsx`}
               download={`${full.board.name}.xlsx`}
             >
