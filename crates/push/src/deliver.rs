@@ -155,20 +155,22 @@ impl Push {
         let notification_id = format!("test-{}", store::new_id());
         let body = serde_json::to_string(&Payload::test(&device.name, content_free))
             .map_err(|e| PushError::Encrypt(e.to_string()))?;
-        let now = self.clock.timestamp();
-        self.db.write(|tx| {
+        let (stamp, lease) = self.lease();
+        // Written and claimed in one transaction: the retry loop, which
+        // takes every due row, must never send the test in its place.
+        let claimed = self.db.write(|tx| {
             tx.execute(
                 "INSERT INTO push_deliveries
                    (subscription_id, notification_id, payload, urgency, state,
                     next_attempt_at, created_at, updated_at)
                  VALUES (?1, ?2, ?3, 'normal', 'pending', ?4, ?4, ?4)",
-                params![id, notification_id, body, now],
+                params![id, notification_id, body, stamp],
             )?;
-            Ok::<_, PushError>(())
-        })?;
-        let claimed = self.claim(&Due::Notification {
-            owner,
-            id: &notification_id,
+            let due = Due::Notification {
+                owner,
+                id: &notification_id,
+            };
+            claim_in(tx, &due, &stamp, &lease)
         })?;
         match claimed.into_iter().next() {
             Some(claimed) => self.attempt(claimed),
@@ -210,28 +212,14 @@ impl Push {
     }
 
     fn claim(&self, due: &Due<'_>) -> Result<Vec<Claimed>, PushError> {
+        let (stamp, lease) = self.lease();
+        self.db.write(|tx| claim_in(tx, due, &stamp, &lease))
+    }
+
+    /// Now, and when a claim taken now lapses.
+    fn lease(&self) -> (String, String) {
         let now = self.clock.now();
-        let stamp = clock::timestamp(now);
-        let lease = clock::timestamp(now + LEASE);
-        self.db.write(|tx| {
-            let claimed = match due {
-                Due::All => select(tx, "", params![stamp])?,
-                Due::Notification { owner, id } => select(
-                    tx,
-                    "AND s.account_id = ?2 AND d.notification_id = ?3",
-                    params![stamp, owner, id],
-                )?,
-            };
-            for row in &claimed {
-                tx.execute(
-                    "UPDATE push_deliveries SET next_attempt_at = ?3, attempts = attempts + 1,
-                       updated_at = ?4
-                     WHERE subscription_id = ?1 AND notification_id = ?2",
-                    params![row.subscription_id, row.notification_id, lease, stamp],
-                )?;
-            }
-            Ok(claimed)
-        })
+        (clock::timestamp(now), clock::timestamp(now + LEASE))
     }
 
     /// One request to the push service, and its answer written down.
@@ -401,6 +389,33 @@ fn finish(
         ],
     )?;
     Ok(())
+}
+
+/// Takes the rows `due` names whose next attempt has come, leasing them
+/// until `lease` so no other claim sends them meanwhile.
+fn claim_in(
+    tx: &Transaction<'_>,
+    due: &Due<'_>,
+    stamp: &str,
+    lease: &str,
+) -> Result<Vec<Claimed>, PushError> {
+    let claimed = match due {
+        Due::All => select(tx, "", params![stamp])?,
+        Due::Notification { owner, id } => select(
+            tx,
+            "AND s.account_id = ?2 AND d.notification_id = ?3",
+            params![stamp, owner, id],
+        )?,
+    };
+    for row in &claimed {
+        tx.execute(
+            "UPDATE push_deliveries SET next_attempt_at = ?3, attempts = attempts + 1,
+               updated_at = ?4
+             WHERE subscription_id = ?1 AND notification_id = ?2",
+            params![row.subscription_id, row.notification_id, lease, stamp],
+        )?;
+    }
+    Ok(claimed)
 }
 
 fn select(
