@@ -17,6 +17,8 @@ import type {
   Webhook,
 } from "../../shared/api/types.generated";
 import { useApi } from "../../shared/hooks/useApi";
+import { useSettings } from "../../shared/settings";
+import { boardsShown } from "../../shared/boardsModule";
 import { navigate, useHash } from "../../shared/router";
 import { useStreamEvent } from "../../shared/stream/useStream";
 import { PageHeader } from "../../shared/ui/PageHeader";
@@ -52,7 +54,8 @@ export function AutomationsPage() {
   const schedules = useApi<RecipeScheduleList>(SCHEDULES_PATH);
   const rules = useApi<RuleList>(RULES_PATH);
   // What rules name (boards and their statuses, webhooks) is read once rules are looked at.
-  const boards = useApi<Board[]>(tab === "rules" ? "/boards" : null);
+  const boardsOn = boardsShown(useSettings().values);
+  const boards = useApi<Board[]>(tab === "rules" && boardsOn ? "/boards" : null);
   const webhooks = useApi<Webhook[]>(tab === "rules" ? "/webhooks" : null);
 
   const recipeList = useMemo(() => byName(recipes.data?.recipes ?? []), [recipes.data]);
@@ -188,6 +191,7 @@ export function AutomationsPage() {
             boards={boards.data}
             webhooks={webhooks.data}
             names={names}
+            boardsOn={boardsOn}
             onChanged={reloadAll}
           />
         )}

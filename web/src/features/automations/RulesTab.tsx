@@ -38,6 +38,7 @@ import {
   ruleDraft,
   ruleFormErrors,
   ruleFromDraft,
+  ruleTemplates,
   statusLabels,
   TEMPLATE_FIELDS,
   TEMPLATE_LABEL,
@@ -57,10 +58,12 @@ interface Props {
   boards: Board[] | undefined;
   webhooks: Webhook[] | undefined;
   names: RuleNames;
+  /** `projectBoardsEnabled`: off, no board is offered to pick. */
+  boardsOn: boolean;
   onChanged: () => void;
 }
 
-export function RulesTab({ rules, recipes, boards, webhooks, names, onChanged }: Props) {
+export function RulesTab({ rules, recipes, boards, webhooks, names, boardsOn, onChanged }: Props) {
   const [creating, setCreating] = useState(false);
   const now = useNow();
   return (
@@ -78,8 +81,17 @@ export function RulesTab({ rules, recipes, boards, webhooks, names, onChanged }:
         <div className="automation-empty empty-state">
           <p>No rules yet.</p>
           <p className="muted">
-            Make one with <strong>New rule</strong>: for example, when an item on a board enters “Ready”, run a recipe
-            on it and set it to “Done” when the run finishes.
+            {boardsOn ? (
+              <>
+                Make one with <strong>New rule</strong>: for example, when an item on a board enters “Ready”, run a
+                recipe on it and set it to “Done” when the run finishes.
+              </>
+            ) : (
+              <>
+                Make one with <strong>New rule</strong>: for example, when a webhook is delivered, run a recipe with its
+                body.
+              </>
+            )}
           </p>
         </div>
       ) : (
@@ -94,6 +106,7 @@ export function RulesTab({ rules, recipes, boards, webhooks, names, onChanged }:
           recipes={recipes}
           boards={boards}
           webhooks={webhooks}
+          templates={ruleTemplates(boardsOn)}
           onClose={() => setCreating(false)}
           onSaved={() => {
             setCreating(false);
@@ -270,23 +283,24 @@ function FiringHistory({ rule, now }: { rule: Rule; now: number }) {
 }
 
 const RULE_FORM = "rule-form";
-const TEMPLATES: readonly RuleTemplate[] = ["item_status", "webhook", "session_end", "json"];
 const OUTCOMES: readonly RuleSessionOutcome[] = ["finished", "failed", "needs_user"];
 
 function RuleDialog({
   recipes,
   boards,
   webhooks,
+  templates,
   onClose,
   onSaved,
 }: {
   recipes: Recipe[];
   boards: Board[] | undefined;
   webhooks: Webhook[] | undefined;
+  templates: readonly RuleTemplate[];
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const [typed, setDraft] = useState<RuleDraft>(ruleDraft);
+  const [typed, setDraft] = useState<RuleDraft>(() => ruleDraft(templates[0]));
   // Boards and webhooks may arrive after the dialog opens: until one is picked, the first is.
   const draft: RuleDraft = {
     ...typed,
@@ -379,7 +393,7 @@ function RuleDialog({
         <label>
           It fires when
           <select value={draft.template} onChange={(e) => set("template", e.target.value as RuleTemplate)}>
-            {TEMPLATES.map((t) => (
+            {templates.map((t) => (
               <option key={t} value={t}>
                 {TEMPLATE_LABEL[t]}
               </option>

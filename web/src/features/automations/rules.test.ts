@@ -11,6 +11,7 @@ import {
   ruleFormErrors,
   ruleFormField,
   ruleFromDraft,
+  ruleTemplates,
   statusLabels,
   type RuleNames,
 } from "./rules";
@@ -345,5 +346,13 @@ describe("placeholders the event fills", () => {
       ok: false,
       errors: { byField: { values: ["Give a value for {{label}}."] } },
     });
+  });
+});
+
+describe("ruleTemplates", () => {
+  it("offers a board trigger only while the board module is on", () => {
+    expect(ruleTemplates(true)).toContain("item_status");
+    expect(ruleTemplates(false)).not.toContain("item_status");
+    expect(ruleTemplates(false)).toEqual(["webhook", "session_end", "json"]);
   });
 });

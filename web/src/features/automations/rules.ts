@@ -162,6 +162,12 @@ export const TEMPLATE_LABEL: Record<RuleTemplate, string> = {
   json: "Anything else (written as JSON)",
 };
 
+/** The create form's cases: with the board module off (`projectBoardsEnabled`), none that picks a board. */
+export function ruleTemplates(boardsOn: boolean): readonly RuleTemplate[] {
+  const all: readonly RuleTemplate[] = ["item_status", "webhook", "session_end", "json"];
+  return boardsOn ? all : all.filter((t) => t !== "item_status");
+}
+
 /** The rule form as typed: the fields of every case, of which the chosen one's are read. */
 export interface RuleDraft {
   template: RuleTemplate;
