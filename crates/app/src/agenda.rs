@@ -172,6 +172,7 @@ mod tests {
                 account: "Work".into(),
                 calendar: "Team".into(),
                 color: None,
+                organizer: None,
             }),
         }
     }

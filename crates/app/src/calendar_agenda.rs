@@ -180,6 +180,7 @@ mod tests {
                 account: "Team".to_owned(),
                 calendar: "Work".to_owned(),
                 color: None,
+                organizer: None,
             }),
         }
     }

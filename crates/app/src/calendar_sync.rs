@@ -6,7 +6,9 @@
 //! the accounts that are due (a new one), never every account again. A server that
 //! fails is already recorded on its account (failing, with the reason, its
 //! events kept); the loop only logs it. A round that brought changes wakes
-//! the reminders' loop (`calendar_reminders.rs`), which it starts.
+//! the reminders' loop (`calendar_reminders.rs`), which it starts. Each
+//! round ends with the spam sweep (`calendar_spam.rs`), whose filter it
+//! hands the calendars before the first.
 
 use std::sync::Arc;
 
@@ -31,6 +33,7 @@ impl App {
 
 /// Starts the loop, and the reminders' loop it wakes.
 pub(crate) fn start(app: &App) {
+    crate::calendar_spam::screen(app);
     let synced = Arc::new(Notify::new());
     crate::calendar_reminders::start(app, synced.clone());
     let reads = |s: &SettingsStore| s.calendar_enabled();
@@ -55,6 +58,9 @@ async fn sync_all(app: &App, synced: &Notify) -> time::OffsetDateTime {
             tracing::warn!(%error, "calendar accounts were not read");
             Vec::new()
         });
+    let mut owners: Vec<String> = accounts.iter().map(|(owner, _)| owner.clone()).collect();
+    owners.sort();
+    owners.dedup();
     for (owner, id) in accounts {
         let service = app.calendars.clone();
         let account = id.clone();
@@ -66,5 +72,6 @@ async fn sync_all(app: &App, synced: &Notify) -> time::OffsetDateTime {
             }
         }
     }
+    crate::calendar_spam::sweep(app, owners).await;
     began + LOOK_EVERY
 }

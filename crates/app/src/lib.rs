@@ -28,6 +28,7 @@ mod briefing;
 pub mod bug_intake;
 mod calendar_agenda;
 pub mod calendar_reminders;
+mod calendar_spam;
 mod calendar_sync;
 mod calendar_words;
 pub mod catches;

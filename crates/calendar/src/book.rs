@@ -90,6 +90,42 @@ pub const MIGRATIONS: &[Migration] = &[
             PRIMARY KEY (owner, day)
           ) STRICT, WITHOUT ROWID;",
     },
+    // Spam invitations (`screen.rs`, `spam.rs`): each object's organizer
+    // (NULL until read, '' for none; objects stored before this step are
+    // read at their account's next sync), the senders the owner marked
+    // spam, the domains and addresses the owner adds to their
+    // organization, and the invitations deleted on the server, kept to be
+    // restored for 30 days.
+    Migration {
+        feature: "calendar",
+        sql: "ALTER TABLE calendar_objects ADD COLUMN organizer TEXT;
+          CREATE TABLE calendar_spam_senders (
+            owner TEXT NOT NULL,
+            address TEXT NOT NULL,
+            marked_at TEXT NOT NULL,
+            PRIMARY KEY (owner, address)
+          ) STRICT, WITHOUT ROWID;
+          CREATE TABLE calendar_organization (
+            owner TEXT NOT NULL,
+            entry TEXT NOT NULL,
+            added_at TEXT NOT NULL,
+            PRIMARY KEY (owner, entry)
+          ) STRICT, WITHOUT ROWID;
+          CREATE TABLE calendar_trash (
+            id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            account_id TEXT NOT NULL,
+            collection TEXT NOT NULL,
+            href TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            start_at INTEGER,
+            organizer TEXT NOT NULL,
+            ics TEXT NOT NULL,
+            deleted_at TEXT NOT NULL
+          ) STRICT;
+          CREATE INDEX calendar_trash_by_owner ON calendar_trash (owner, deleted_at);",
+    },
 ];
 
 /// An account's row, the saved key's name included (never its value).
@@ -185,6 +221,10 @@ pub(crate) fn delete_account(tx: &Transaction<'_>, owner: &str, id: &str) -> Res
     )?;
     tx.execute(
         "DELETE FROM calendar_objects WHERE account_id = ?1",
+        params![id],
+    )?;
+    tx.execute(
+        "DELETE FROM calendar_trash WHERE account_id = ?1",
         params![id],
     )?;
     Ok(tx.execute(
@@ -342,11 +382,18 @@ pub(crate) fn put_object(
     occs: &[Occ],
 ) -> Result<()> {
     tx.execute(
-        "INSERT INTO calendar_objects (account_id, collection, href, etag, ics)
-         VALUES (?1, ?2, ?3, ?4, ?5)
+        "INSERT INTO calendar_objects (account_id, collection, href, etag, ics, organizer)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT (account_id, collection, href) DO UPDATE SET etag = excluded.etag,
-           ics = excluded.ics",
-        params![account, collection, href, etag, ics],
+           ics = excluded.ics, organizer = excluded.organizer",
+        params![
+            account,
+            collection,
+            href,
+            etag,
+            ics,
+            crate::screen::organizer_of(ics)
+        ],
     )?;
     put_occurrences(tx, account, collection, href, occs)
 }
@@ -394,6 +441,8 @@ pub(crate) struct OccurrenceRow {
     pub kind: String,
     pub calendar: String,
     pub color: Option<String>,
+    /// The object's organizer's address, lower case; `None` for none.
+    pub organizer: Option<String>,
 }
 
 /// The owner's occurrences overlapping `[from, to)`, earliest first, at most `limit`.
@@ -436,10 +485,12 @@ pub(crate) fn occurrences_starting(
 
 /// An occurrence with its account and calendar, as [`occurrence_row`] reads it.
 const OCCURRENCE_ROWS: &str = "SELECT o.uid, o.start_at, o.end_at, o.all_day, o.recurring,
-        o.summary, o.location, a.id, a.name, a.kind, c.name, c.color
+        o.summary, o.location, a.id, a.name, a.kind, c.name, c.color, b.organizer
      FROM calendar_occurrences o
      JOIN calendar_accounts a ON a.id = o.account_id
-     JOIN calendar_collections c ON c.account_id = o.account_id AND c.url = o.collection";
+     JOIN calendar_collections c ON c.account_id = o.account_id AND c.url = o.collection
+     JOIN calendar_objects b
+       ON b.account_id = o.account_id AND b.collection = o.collection AND b.href = o.href";
 
 fn occurrence_row(r: &store::rusqlite::Row<'_>) -> store::rusqlite::Result<OccurrenceRow> {
     Ok(OccurrenceRow {
@@ -457,5 +508,6 @@ fn occurrence_row(r: &store::rusqlite::Row<'_>) -> store::rusqlite::Result<Occur
         kind: r.get(9)?,
         calendar: r.get(10)?,
         color: r.get(11)?,
+        organizer: r.get::<_, Option<String>>(12)?.filter(|o| !o.is_empty()),
     })
 }

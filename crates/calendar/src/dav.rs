@@ -106,9 +106,14 @@ impl Dav {
             for (name, value) in headers {
                 request = request.header(*name, *value);
             }
+            let typed = headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case("content-type"));
+            if body.is_some() && !typed {
+                request = request.header("Content-Type", "application/xml; charset=utf-8");
+            }
             let sent = match body {
                 Some(body) => request
-                    .header("Content-Type", "application/xml; charset=utf-8")
                     .body(body.to_owned())
                     .map_err(|e| format!("{url} is not a usable URL: {e}"))
                     .map(|r| self.agent.run(r)),

@@ -41,7 +41,10 @@ mod import;
 mod inputs;
 mod recur;
 mod reminders;
+mod screen;
 mod service;
+mod spam;
+mod spam_book;
 mod subscription;
 mod zone;
 
@@ -56,7 +59,12 @@ pub use inputs::{
     Expanded, MAX_OCCURRENCES_PER_EVENT, MAX_RULE_STEPS, MAX_STEPS_PER_READ, read_multistatus,
     read_resource, read_resources, read_subscription,
 };
+pub use screen::Screening;
 pub use service::{Calendars, Options};
+pub use spam::{
+    MAX_ORGANIZATION_ENTRIES, Marked, Organization, OwnDomain, SpamSender, TRASH_KEEP_DAYS,
+    TrashedInvite,
+};
 
 /// What an account reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, ToSchema)]
@@ -176,6 +184,10 @@ pub struct AccountSource {
     pub account: String,
     pub calendar: String,
     pub color: Option<String>,
+    /// A CalDAV event's ORGANIZER address (lower case): who invited the
+    /// user, or the user themselves; `None` for an event without one and
+    /// for a subscription's.
+    pub organizer: Option<String>,
 }
 
 /// A board item on its due date: dragging it writes `column_id`.

@@ -44,7 +44,7 @@ impl Calendars {
         let rows = self.db.read(|tx| {
             crate::book::occurrences_starting(tx, owner, from.unix_timestamp(), to.unix_timestamp())
         })?;
-        Ok(rows.into_iter().map(crate::service::occurrence).collect())
+        self.screened(owner, rows)
     }
 
     /// The earliest start of a timed occurrence of any owner strictly

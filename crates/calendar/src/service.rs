@@ -3,7 +3,7 @@
 //! range read back.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use clock::Clock;
 use jiff::tz::TimeZone;
@@ -17,6 +17,7 @@ use crate::error::{CalendarError, Result};
 use crate::expand::Window;
 use crate::import::{self, Fetched, Stale, ZonesOf, occurrences_of};
 use crate::recur::Budget;
+use crate::screen::{Screen, Screening};
 use crate::subscription::{self, Fetch};
 use crate::{
     Account, AccountSource, CalendarInfo, Kind, NewAccount, Occurrence, Source, Status, SyncReport,
@@ -24,11 +25,13 @@ use crate::{
 
 /// A stored occurrence as the calendar shows it.
 pub(crate) fn occurrence(r: book::OccurrenceRow) -> Occurrence {
+    let kind = Kind::parse(&r.kind);
     let from = AccountSource {
         account_id: r.account_id,
         account: r.account_name,
         calendar: r.calendar,
         color: r.color,
+        organizer: r.organizer.filter(|_| kind == Kind::Caldav),
     };
     Occurrence {
         uid: r.occ.uid,
@@ -38,7 +41,7 @@ pub(crate) fn occurrence(r: book::OccurrenceRow) -> Occurrence {
         end: stamp(r.occ.end),
         all_day: r.occ.all_day,
         recurring: r.occ.recurring,
-        source: match Kind::parse(&r.kind) {
+        source: match kind {
             Kind::Caldav => Source::Caldav(from),
             Kind::Ics => Source::Ics(from),
         },
@@ -90,6 +93,9 @@ pub struct Calendars {
     /// one after the other, or the older file's batches could land after
     /// the newer file's validators and never be repaired.
     syncing: Mutex<HashMap<String, Arc<Mutex<()>>>>,
+    /// What the application says of the user's spam filter and addresses;
+    /// unset, nothing is hidden.
+    screening: OnceLock<Arc<dyn Screening>>,
 }
 
 impl Calendars {
@@ -109,7 +115,76 @@ impl Calendars {
             secrets,
             options,
             syncing: Mutex::default(),
+            screening: OnceLock::new(),
         }
+    }
+
+    /// Hands the calendars what the application knows of the user's spam
+    /// filter (`screen.rs`); the first call wins.
+    pub fn set_screening(&self, screening: Arc<dyn Screening>) {
+        let _ = self.screening.set(screening);
+    }
+
+    /// Whether the spam filter is on.
+    pub fn filtering(&self) -> bool {
+        self.screening.get().is_some_and(|s| s.filtering())
+    }
+
+    /// The owner's screen, `None` while the filter is off.
+    pub(crate) fn screen(&self, owner: &str) -> Result<Option<Screen>> {
+        if !self.filtering() {
+            return Ok(None);
+        }
+        self.full_screen(owner).map(Some)
+    }
+
+    /// The owner's own addresses: those the application knows and the
+    /// CalDAV user names that are addresses (`screen.rs` keeps those).
+    pub(crate) fn own_addresses(&self, owner: &str) -> Result<Vec<String>> {
+        let mut own = self
+            .screening
+            .get()
+            .map(|s| s.addresses(owner))
+            .unwrap_or_default();
+        own.extend(
+            self.db
+                .read(|tx| crate::spam_book::caldav_usernames(tx, owner))?,
+        );
+        Ok(own)
+    }
+
+    /// The owner's screen, whether the filter is on or not.
+    pub(crate) fn full_screen(&self, owner: &str) -> Result<Screen> {
+        let own = self.own_addresses(owner)?;
+        let (added, spam) = self.db.read(|tx| {
+            Ok::<_, CalendarError>((
+                crate::spam_book::organization(tx, owner)?,
+                crate::spam_book::spam_senders(tx, owner)?
+                    .into_iter()
+                    .map(|(address, _)| address)
+                    .collect::<Vec<_>>(),
+            ))
+        })?;
+        Ok(Screen::new(own, added, spam))
+    }
+
+    /// The rows the screen lets through: every one while the filter is off,
+    /// subscriptions' always.
+    pub(crate) fn screened(
+        &self,
+        owner: &str,
+        rows: Vec<book::OccurrenceRow>,
+    ) -> Result<Vec<Occurrence>> {
+        let screen = self.screen(owner)?;
+        Ok(rows
+            .into_iter()
+            .filter(|r| {
+                screen.as_ref().is_none_or(|s| {
+                    Kind::parse(&r.kind) != Kind::Caldav || !s.hides(r.organizer.as_deref())
+                })
+            })
+            .map(occurrence)
+            .collect())
     }
 
     /// Adds an account (not yet synchronised: [`Calendars::sync`] does that).
@@ -249,19 +324,18 @@ impl Calendars {
                 self.options.max_events,
             )
         })?;
-        Ok(rows.into_iter().map(occurrence).collect())
+        self.screened(owner, rows)
     }
 
     /// Synchronises one account. A failure of the server or the network
     /// marks the account failing with the reason (and is returned as
     /// [`CalendarError::Remote`]); the events it had stay.
     pub fn sync(&self, owner: &str, id: &str) -> Result<SyncReport> {
-        let lock = {
-            let mut locks = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
-            Arc::clone(locks.entry(id.to_owned()).or_default())
-        };
+        let lock = self.account_lock(id);
         let _one_at_a_time = lock.lock().unwrap_or_else(PoisonError::into_inner);
         let row = self.row(owner, id)?;
+        self.db
+            .write(|tx| crate::spam_book::read_organizers(tx, &row.id))?;
         let window = self.window();
         let mut warnings = Vec::new();
         let outcome = self.password(owner, &row).and_then(|password| {
@@ -323,6 +397,25 @@ impl Calendars {
         }
     }
 
+    /// The lock a sync of the account holds, so what else writes its
+    /// objects (the spam trash) waits for the sync to end.
+    pub(crate) fn account_lock(&self, id: &str) -> Arc<Mutex<()>> {
+        let mut locks = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(locks.entry(id.to_owned()).or_default())
+    }
+
+    /// A client for the account, with its password.
+    pub(crate) fn client(&self, owner: &str, row: &AccountRow) -> Result<Dav> {
+        let password = self.password(owner, row)?;
+        Ok(Dav::new(
+            &row.url,
+            row.username.as_deref(),
+            password.as_deref(),
+            self.options.timeout,
+            self.options.max_body_bytes,
+        ))
+    }
+
     /// The account's password from the secrets store; one deleted there
     /// (by the user, in the saved keys) fails the sync like a refusal.
     fn password(&self, owner: &str, row: &AccountRow) -> Result<Option<String>> {
@@ -338,13 +431,13 @@ impl Calendars {
         }
     }
 
-    fn row(&self, owner: &str, id: &str) -> Result<AccountRow> {
+    pub(crate) fn row(&self, owner: &str, id: &str) -> Result<AccountRow> {
         self.db
             .read(|tx| book::account(tx, owner, id))?
             .ok_or(CalendarError::NotFound)
     }
 
-    fn window(&self) -> Window {
+    pub(crate) fn window(&self) -> Window {
         let now = self.clock.now();
         Window {
             from: (now - self.options.past).unix_timestamp(),

@@ -675,6 +675,23 @@ pub struct CalendarEventsQuery {
     pub to: String,
 }
 
+/// `POST /calendar/spam`: the invitation whose organizer is spam, by its
+/// account and UID (an occurrence's `source.accountId` and `uid`).
+#[derive(Debug, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CalendarSpamRequest {
+    pub account_id: String,
+    pub uid: String,
+}
+
+/// `PUT /calendar/organization`: the domains (`example.com`) and addresses
+/// the user adds to their organization, replacing those added before.
+#[derive(Debug, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CalendarOrganizationEntries {
+    pub added: Vec<String>,
+}
+
 /// `POST /ask`: a question for the Ask tutor (docs/ask.md).
 #[derive(Debug, Clone, Deserialize, ToSchema, TS)]
 #[serde(deny_unknown_fields)]

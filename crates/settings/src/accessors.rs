@@ -1747,15 +1747,11 @@ impl SettingsStore {
     }
 
     /// Filters invites from organizers outside the user's organization; a caught invite gets no notice.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn spam_filter_calendar_enabled(&self) -> bool {
         self.toggle_at(221)
     }
 
     /// Also deletes an invite from the calendar when the sender was marked spam; automatically caught invites are only hidden. Deleted invites stay in the calendar trash for 30 days.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn spam_filter_calendar_delete_event(&self) -> bool {
         self.toggle_at(222)
     }

@@ -5,20 +5,26 @@
 //! subscription's URL often carries a secret of its own). The password goes
 //! to the secrets store and no route returns it. The `/calendars` routes
 //! answer 403 `calendar_disabled` while `calendarEnabled` is off; the
-//! events only while `pmCalendarOverlayEnabled` is off too.
+//! events only while `pmCalendarOverlayEnabled` is off too. Spam
+//! invitations (`/calendar/spam`, `/calendar/trash`,
+//! `/calendar/organization`) are the user's alone and follow
+//! `calendarEnabled`; marking one spam answers 403
+//! `calendar_spam_filter_off` while `spamFilterCalendarEnabled` is off.
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use calendar::{Account, Occurrence, SyncReport};
+use calendar::{Account, Marked, Occurrence, Organization, SpamSender, SyncReport, TrashedInvite};
 
 use crate::auth::{Caller, User};
 use crate::blocking::blocking;
 use crate::error::{ApiError, ApiResult};
 use crate::json::ApiJson;
 use crate::state::AppState;
-use crate::wire::{CalendarEventsQuery, NewCalendar};
+use crate::wire::{
+    CalendarEventsQuery, CalendarOrganizationEntries, CalendarSpamRequest, NewCalendar,
+};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -26,6 +32,17 @@ pub fn routes() -> Router<AppState> {
         .route("/calendars/{id}", axum::routing::delete(remove))
         .route("/calendars/{id}/sync", post(sync))
         .route("/calendar/events", get(events))
+        .route("/calendar/spam", get(spam_senders).post(mark_spam))
+        .route(
+            "/calendar/spam/{address}",
+            axum::routing::delete(unmark_spam),
+        )
+        .route("/calendar/trash", get(trash))
+        .route("/calendar/trash/{id}/restore", post(restore))
+        .route(
+            "/calendar/organization",
+            get(organization).put(set_organization),
+        )
 }
 
 fn calendars_on(state: &AppState) -> ApiResult<()> {
@@ -123,4 +140,107 @@ async fn events(
         .await?
         .map(Json)
         .ok_or_else(|| ApiError::forbidden("calendar_disabled", app::agenda::CALENDAR_OFF))
+}
+
+/// Marks an invitation's organizer spam: their invitations are hidden from then on.
+///
+/// `{accountId, uid}` of a CalDAV event organized by someone else (else
+/// 400). With `spamFilterCalendarDeleteEvent` on, the sender's stored
+/// invitations are also deleted on the server (DELETE with If-Match) into
+/// the calendar trash; `failure` says why one was not (it is tried again
+/// after the next sync). 403 `calendar_spam_filter_off` while
+/// `spamFilterCalendarEnabled` is off.
+#[utoipa::path(post, path = "/calendar/spam", request_body = CalendarSpamRequest, responses((status = 200, body = Marked)))]
+async fn mark_spam(
+    user: User,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<CalendarSpamRequest>,
+) -> ApiResult<Json<Marked>> {
+    calendars_on(&state)?;
+    if !state.settings.spam_filter_calendar_enabled() {
+        return Err(ApiError::forbidden(
+            "calendar_spam_filter_off",
+            "The calendar's spam filter is turned off (setting spamFilterCalendarEnabled).",
+        ));
+    }
+    let delete = state.settings.spam_filter_calendar_delete_event();
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    let marked =
+        blocking(move || service.mark_spam(&owner, &body.account_id, &body.uid, delete)).await?;
+    Ok(Json(marked))
+}
+
+/// The senders marked spam, oldest first.
+#[utoipa::path(get, path = "/calendar/spam", responses((status = 200, body = Vec<SpamSender>)))]
+async fn spam_senders(
+    user: User,
+    State(state): State<AppState>,
+) -> ApiResult<Json<Vec<SpamSender>>> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    Ok(Json(blocking(move || service.spam_senders(&owner)).await?))
+}
+
+/// Takes a sender off the spam list: their invitations show again.
+#[utoipa::path(delete, path = "/calendar/spam/{address}", params(("address" = String, Path, description = "The sender's address.")), responses((status = 204)))]
+async fn unmark_spam(
+    user: User,
+    State(state): State<AppState>,
+    Path(address): Path<String>,
+) -> ApiResult<StatusCode> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    blocking(move || service.unmark_spam(&owner, &address)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The invitations deleted as spam on their server, kept 30 days, the latest first.
+#[utoipa::path(get, path = "/calendar/trash", responses((status = 200, body = Vec<TrashedInvite>)))]
+async fn trash(user: User, State(state): State<AppState>) -> ApiResult<Json<Vec<TrashedInvite>>> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    Ok(Json(blocking(move || service.trash(&owner)).await?))
+}
+
+/// Puts a trashed invitation back on its server and in the calendar.
+///
+/// PUT with If-None-Match; the sender leaves the spam list and their
+/// address joins the user's organization, so it shows again. A server that
+/// refuses → 409 `calendar_sync_failed` with its words.
+#[utoipa::path(post, path = "/calendar/trash/{id}/restore", params(("id" = String, Path, description = "The trashed invitation's id.")), responses((status = 204)))]
+async fn restore(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    blocking(move || service.restore(&owner, &id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The user's organization as the spam filter reads it.
+///
+/// The domains of the user's own addresses (CalDAV user names, the mail
+/// client's and `email.toml`'s; free-mail ones stand for themselves
+/// alone) and the domains and addresses the user added.
+#[utoipa::path(get, path = "/calendar/organization", responses((status = 200, body = Organization)))]
+async fn organization(user: User, State(state): State<AppState>) -> ApiResult<Json<Organization>> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    Ok(Json(blocking(move || service.organization(&owner)).await?))
+}
+
+/// Replaces the domains and addresses the user adds to their organization.
+#[utoipa::path(put, path = "/calendar/organization", request_body = CalendarOrganizationEntries, responses((status = 200, body = Organization)))]
+async fn set_organization(
+    user: User,
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<CalendarOrganizationEntries>,
+) -> ApiResult<Json<Organization>> {
+    calendars_on(&state)?;
+    let (service, owner) = (state.calendars.clone(), user.account_id().to_owned());
+    Ok(Json(
+        blocking(move || service.set_organization(&owner, &body.added)).await?,
+    ))
 }

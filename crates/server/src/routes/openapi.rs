@@ -118,6 +118,8 @@ pub const LISTENER: &str = "x-listener";
         drips::read_item, drips::delete_item, drips::preview,
         focus::read_focus, focus::set_focus, focus::read_pomodoro, focus::change_pomodoro,
         calendars::list, calendars::add, calendars::remove, calendars::sync, calendars::events,
+        calendars::mark_spam, calendars::spam_senders, calendars::unmark_spam, calendars::trash,
+        calendars::restore, calendars::organization, calendars::set_organization,
         briefings::run, briefings::email_summaries,
         feeds::list, feeds::add, feeds::remove, feeds::refresh, feeds::entries, feeds::read,
         feeds::unread, feeds::star, feeds::unstar, feeds::read_all, feeds::export, feeds::import,

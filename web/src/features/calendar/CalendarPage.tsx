@@ -6,7 +6,8 @@
  * day tapped) and Month elsewhere, with today scrolled into view. An item dragged to another day
  * (or moved with "Move to date") gets that due date through the ordinary item write, shown at
  * once and taken back if the write fails; clicking an item opens it on its board, a sprint its
- * board, an event its details.
+ * board, an event its details (where an invitation can be marked spam). While the spam filter is
+ * on, "Spam invitations" below holds the trash, the spam senders and the user's organization.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
@@ -42,6 +43,8 @@ import { initialView, NARROW_QUERY } from "./fit";
 import { MonthView } from "./MonthView";
 import { MoveToDate } from "./MoveToDate";
 import { legendOf, moveEntry, toEntry, type LegendRow } from "./placement";
+import { spamToolsShown } from "./spam";
+import { SpamPanel } from "./SpamPanel";
 import { WeekView } from "./WeekView";
 import "./calendar.css";
 
@@ -62,6 +65,7 @@ export function CalendarPage() {
   const toast = useToast();
   const weekStart = weekStartOf(values?.calendarWeekStartDay);
   const shown = values !== undefined && calendarShown(values);
+  const spamTools = spamToolsShown(values);
   const narrow = useMediaQuery(NARROW_QUERY);
   const [view, setViewState] = useState<CalendarView>(openingView);
   const setView = (next: CalendarView) => {
@@ -228,9 +232,12 @@ export function CalendarPage() {
             <AgendaView days={visibleDays("agenda", anchor, weekStart)} today={today} entries={entries} onOpen={open} />
           )}
           <MoveToDate occs={drawn} onMove={move} />
+          {spamTools && <SpamPanel onChanged={reload} />}
         </>
       )}
-      {details && <EventDetails occ={details} onClose={() => setDetails(null)} />}
+      {details && (
+        <EventDetails occ={details} spamTools={spamTools} onClose={() => setDetails(null)} onMarked={reload} />
+      )}
     </section>
   );
 }

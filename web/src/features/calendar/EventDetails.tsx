@@ -1,8 +1,15 @@
-/** An account event's details, opened by clicking it: when, where, and which calendar. */
+/**
+ * An account event's details, opened by clicking it: when, where, which calendar, who organizes
+ * it, and, for an invitation while the spam filter is on, "Mark as spam".
+ */
+import { useState } from "react";
 import type { Occurrence } from "../../shared/api/types.generated";
 import { Dialog } from "../../shared/ui/Dialog";
+import { useToast } from "../../shared/ui/toasts";
+import { markSpam } from "./api";
 import { utcMs } from "./days";
 import { toEntry } from "./placement";
+import { markedText, spamSender } from "./spam";
 
 /** "Wednesday 18 March 2026, 09:00 – 09:15", or the days of an all-day event. */
 export function whenText(occ: Occurrence, locale?: string): string {
@@ -16,8 +23,38 @@ export function whenText(occ: Occurrence, locale?: string): string {
   return format.formatRange(new Date(occ.start), new Date(occ.end));
 }
 
-export function EventDetails({ occ, onClose }: { occ: Occurrence; onClose: () => void }) {
+export function EventDetails({
+  occ,
+  spamTools,
+  onClose,
+  onMarked,
+}: {
+  occ: Occurrence;
+  /** Whether "Mark as spam" is offered (the spam filter is on). */
+  spamTools: boolean;
+  onClose: () => void;
+  /** The sender was marked: the calendar reads its events again. */
+  onMarked: () => void;
+}) {
   const source = occ.source;
+  const toast = useToast();
+  const [marking, setMarking] = useState(false);
+  const sender = spamSender(occ);
+  const mark = () => {
+    if (source.kind !== "caldav") return;
+    setMarking(true);
+    markSpam({ accountId: source.accountId, uid: occ.uid }).then(
+      (marked) => {
+        toast.info(markedText(marked));
+        onMarked();
+        onClose();
+      },
+      (e: unknown) => {
+        setMarking(false);
+        toast.error(e, "Not marked as spam");
+      },
+    );
+  };
   return (
     <Dialog title={occ.title.trim() || "(untitled)"} onClose={onClose}>
       <dl className="cal-details">
@@ -37,6 +74,12 @@ export function EventDetails({ occ, onClose }: { occ: Occurrence; onClose: () =>
             </dd>
           </>
         )}
+        {sender && (
+          <>
+            <dt>Organizer</dt>
+            <dd>{sender}</dd>
+          </>
+        )}
         {occ.recurring && (
           <>
             <dt>Repeats</dt>
@@ -45,6 +88,11 @@ export function EventDetails({ occ, onClose }: { occ: Occurrence; onClose: () =>
         )}
       </dl>
       <div className="dialog-actions">
+        {spamTools && sender && (
+          <button type="button" className="danger" onClick={mark} disabled={marking}>
+            Mark as spam
+          </button>
+        )}
         <button type="button" className="primary" onClick={onClose} autoFocus>
           Close
         </button>

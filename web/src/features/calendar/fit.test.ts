@@ -39,7 +39,14 @@ const sprint: CalendarSource = {
   sprint: "Sprint 7",
   color: "#0a7d5a",
 };
-const account: CalendarSource = { kind: "ics", accountId: "a1", account: "Team", calendar: "Team", color: null };
+const account: CalendarSource = {
+  kind: "ics",
+  accountId: "a1",
+  account: "Team",
+  calendar: "Team",
+  color: null,
+  organizer: null,
+};
 
 function allDay(uid: string, first: string, endExclusive: string, source: CalendarSource = item()): Occurrence {
   return {

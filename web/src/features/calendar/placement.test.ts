@@ -26,7 +26,14 @@ process.env.TZ = "America/Los_Angeles";
 
 const WEEK = ["2026-03-16", "2026-03-17", "2026-03-18", "2026-03-19", "2026-03-20", "2026-03-21", "2026-03-22"];
 
-const account: CalendarSource = { kind: "caldav", accountId: "a1", account: "Work", calendar: "Team", color: null };
+const account: CalendarSource = {
+  kind: "caldav",
+  accountId: "a1",
+  account: "Work",
+  calendar: "Team",
+  color: null,
+  organizer: null,
+};
 const board = (itemId: string): CalendarSource => ({
   kind: "item",
   boardId: "b1",

@@ -10,7 +10,14 @@ import { heldRemindersText, isReminder, reminderText, upcoming, upcomingRange, w
 
 process.env.TZ = "America/Los_Angeles";
 
-const account: CalendarSource = { kind: "ics", accountId: "a1", account: "Home", calendar: "Family", color: "#aa3300" };
+const account: CalendarSource = {
+  kind: "ics",
+  accountId: "a1",
+  account: "Home",
+  calendar: "Family",
+  color: "#aa3300",
+  organizer: null,
+};
 const item: CalendarSource = {
   kind: "item",
   boardId: "b1",

@@ -2175,7 +2175,13 @@ recurring: boolean, source: CalendarSource, };
 
 export type CalendarSource = { "kind": "caldav" } & AccountSource | { "kind": "ics" } & AccountSource | { "kind": "item" } & ItemSource | { "kind": "sprint" } & SprintSource;
 
-export type AccountSource = { accountId: string, account: string, calendar: string, color: string | null, };
+export type AccountSource = { accountId: string, account: string, calendar: string, color: string | null, 
+/**
+ * A CalDAV event's ORGANIZER address (lower case): who invited the
+ * user, or the user themselves; `None` for an event without one and
+ * for a subscription's.
+ */
+organizer: string | null, };
 
 export type ItemSource = { boardId: string, board: string, itemId: string, 
 /**
@@ -2222,6 +2228,52 @@ password?: string,
  * Shown in lists; the URL's host when absent.
  */
 name?: string, };
+
+export type CalendarSpamRequest = { accountId: string, uid: string, };
+
+export type CalendarOrganizationEntries = { added: Array<string>, };
+
+export type CalendarSpamMarked = { 
+/**
+ * The organizer's address, now on the spam list.
+ */
+sender: string, 
+/**
+ * Their invitations deleted on the server and put in the trash.
+ */
+trashed: number, 
+/**
+ * Why one could not be deleted (it is tried again after each sync).
+ */
+failure: string | null, };
+
+export type CalendarSpamSender = { address: string, markedAt: string, };
+
+export type CalendarTrashedInvite = { id: string, accountId: string, account: string, uid: string, title: string, 
+/**
+ * Its first start the calendar had, RFC 3339 UTC.
+ */
+start: string | null, organizer: string, deletedAt: string, 
+/**
+ * When it is forgotten for good.
+ */
+purgeAt: string, };
+
+export type CalendarOwnDomain = { domain: string, address: string, };
+
+export type CalendarOrganization = { 
+/**
+ * The domains of the user's own addresses (free mail's left out).
+ */
+domains: Array<CalendarOwnDomain>, 
+/**
+ * The user's own addresses at free-mail domains: each only itself.
+ */
+freeMail: Array<string>, 
+/**
+ * The domains and addresses the user added.
+ */
+added: Array<string>, };
 
 export type CalendarReminder = { kind: CalendarNoticeKind, 
 /**
