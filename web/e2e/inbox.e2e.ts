@@ -186,3 +186,23 @@ test("after a send, postSendNavigation moves to the next waiting session of the 
   expect(errors).toEqual([]);
   await context.close();
 });
+
+test("a push's click, /inbox?row=<id>, selects and focuses that row", async () => {
+  const named = await e2e.server.api<Row>("POST", "/alert", { title: "Nightly run red", body: "2 failures" });
+  expect(named.status).toBe(201);
+  const newer = await e2e.server.api<Row>("POST", "/alert", { title: "Disk almost full", body: "92 %" });
+  expect(newer.status).toBe(201);
+  const { context, page } = await loggedInPage(e2e, `/inbox?row=${named.body.id}`);
+  const wanted = row(page, named.body.id);
+  await wanted.waitFor();
+  await page.waitForFunction((id) => document.activeElement?.getAttribute("data-row-id") === id, named.body.id);
+  expect(await wanted.getAttribute("aria-current")).toBe("true");
+  expect(await row(page, newer.body.id).getAttribute("aria-current")).toBeNull();
+  // The keys go on from there: j moves to the next row down.
+  await page.keyboard.press("j");
+  await page.waitForFunction(
+    (id) => document.querySelector(`li[data-row-id="${id}"]`)?.getAttribute("aria-current") !== "true",
+    named.body.id,
+  );
+  await context.close();
+});

@@ -55,6 +55,7 @@ export function InboxItem({
       className={`inbox-row ${unread ? "unread" : "read"}${selected ? " selected" : ""}`}
       aria-current={selected ? "true" : undefined}
       data-row-id={row.id}
+      tabIndex={-1}
       onClick={onSelect}
     >
       {/* The label around the box is what a finger taps: the box alone is too small a target. */}

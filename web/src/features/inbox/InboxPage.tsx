@@ -18,7 +18,7 @@ import { apiFetch } from "../../shared/api/client";
 import type { Approval, InboxRow, Session } from "../../shared/api/types.generated";
 import { changeRow, readAll } from "../../shared/inbox/api";
 import { useInboxStatus } from "../../shared/inbox/InboxStatus";
-import { navigate } from "../../shared/router";
+import { navigate, useSearchParam } from "../../shared/router";
 import { useSettings } from "../../shared/settings";
 import { EmptyState } from "../../shared/ui/EmptyState";
 import { PageHeader } from "../../shared/ui/PageHeader";
@@ -37,7 +37,7 @@ import { KeyProposalCard } from "../../shared/answers/KeyProposalCard";
 import { PairingCard } from "../../shared/answers/PairingCard";
 import { SessionStartCard } from "../../shared/answers/SessionStartCard";
 import { ReplyBox } from "../../shared/answers/ReplyBox";
-import { alertFolder, openTarget, TAB_LABEL, TABS, type Tab } from "./list";
+import { alertFolder, openTarget, rowWanted, TAB_LABEL, TABS, type Tab } from "./list";
 import { moveSelection, typingIn } from "../../shared/keys";
 import { secretCardOf } from "../../shared/answers/secrets";
 import { useApprovals } from "../../shared/answers/useApprovals";
@@ -171,6 +171,24 @@ export function InboxPage({ onStartSession, needsYou, mailReply }: Props) {
   useEffect(() => {
     if (selected) document.getElementById(`inbox-row-${selected}`)?.scrollIntoView({ block: "nearest" });
   }, [selected]);
+
+  // A push's click opens `/inbox?row=<id>`: that row is selected and focused once, after which the
+  // keys move the selection as usual. Adjusted while rendering, as React advises for state that
+  // follows another's.
+  const wanted = useSearchParam("row");
+  const [answered, setAnswered] = useState<string | null>(null);
+  if (wanted && rows && answered !== wanted) {
+    const step = rowWanted(rows, wanted, tab);
+    if (step && "tab" in step) {
+      setTab(step.tab);
+    } else {
+      setAnswered(wanted);
+      if (step) setSelected(step.select);
+    }
+  }
+  useEffect(() => {
+    if (answered) document.getElementById(`inbox-row-${answered}`)?.focus({ preventScroll: true });
+  }, [answered]);
 
   const toggleCheck = (id: string) =>
     setChecked((current) => {

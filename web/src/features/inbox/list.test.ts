@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { InboxEvent, InboxRow } from "../../shared/api/types.generated";
 import { inboxRow as row } from "../../shared/inbox/fixtures";
-import { alertFolder, appendPage, applyEvent, bodyView, CATEGORY_LABEL, openTarget, settingFix } from "./list";
+import {
+  alertFolder,
+  appendPage,
+  applyEvent,
+  bodyView,
+  CATEGORY_LABEL,
+  openTarget,
+  rowWanted,
+  settingFix,
+} from "./list";
 import { moveSelection } from "../../shared/keys";
 
 const NOW = "2026-01-01T00:00:00Z";
@@ -118,5 +127,17 @@ describe("a row whose fix is a setting", () => {
       path: "/settings#agentDrivenMaxConcurrent",
     });
     expect(settingFix(row("b", { actions: [{ kind: "open_path", path: "/x" }] }))).toBeNull();
+  });
+});
+
+describe("rowWanted", () => {
+  const rows = [row("r1"), row("r2")];
+  it("selects the row a push names when the list shows it", () => {
+    expect(rowWanted(rows, "r2", "all")).toEqual({ select: "r2" });
+    expect(rowWanted(rows, "r2", "alert")).toEqual({ select: "r2" });
+  });
+  it("goes to All from a tab without it, and gives up where All lacks it too", () => {
+    expect(rowWanted(rows, "r9", "alert")).toEqual({ tab: "all" });
+    expect(rowWanted(rows, "r9", "all")).toBeNull();
   });
 });

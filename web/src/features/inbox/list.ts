@@ -124,6 +124,20 @@ export function applyEvent(rows: readonly InboxRow[], event: InboxEvent, tab: Ta
 }
 
 /** A further page appended: rows already shown (moved up by a repeat) are not shown twice. */
+/**
+ * What `/inbox?row=<id>` (a push's click, a link) asks of the list once it has loaded: select that
+ * row where it is shown; in a category tab without it, go to All, where it may be; shown nowhere
+ * (archived since, or past the loaded page), nothing.
+ */
+export function rowWanted(
+  rows: readonly InboxRow[],
+  wanted: string,
+  tab: Tab,
+): { select: string } | { tab: "all" } | null {
+  if (rows.some((r) => r.id === wanted)) return { select: wanted };
+  return tab === "all" ? null : { tab: "all" };
+}
+
 export function appendPage(rows: readonly InboxRow[], page: readonly InboxRow[]): readonly InboxRow[] {
   const held = new Set(rows.map((r) => r.id));
   return [...rows, ...page.filter((r) => !held.has(r.id))];
