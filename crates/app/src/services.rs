@@ -64,6 +64,8 @@ pub struct App {
     pub feeds: Arc<feeds::Feeds>,
     /// The WebDAV drives of `drives.toml` and their clients (`drive_files.rs`).
     pub drives: Arc<drives::Drives>,
+    /// Spreadsheet files kept by ETag between pages (`sheet_edits.rs`).
+    pub(crate) sheet_files: Arc<sheets::cache::FileCache>,
     /// Wakes the feeds' poll loop ([`App::wake_feeds`]).
     pub(crate) feeds_wake: Arc<Notify>,
     /// The owner's text messages (`phone_texts.rs`).

@@ -1,13 +1,17 @@
 //! Spreadsheets on the drives (`sheetsEnabled`, docs/files.md "Sheets"): a
 //! file's sheets, its rows in pages, and cell edits written back where
-//! `trustedSheets` allows them. Every call reads the file from the drive
-//! (at most `sheets::MAX_FILE_BYTES`); an edit is written with the ETag
-//! the client read, so a file changed elsewhere is never overwritten.
+//! `trustedSheets` allows them. Opening and paging read the file from the
+//! drive (at most `sheets::MAX_FILE_BYTES`) once per ETag: a few files are
+//! kept in memory and revalidated with a PROPFIND before each page; an edit
+//! always reads the file afresh and is written with the ETag the client
+//! read, so a file changed elsewhere is never overwritten.
 
 use std::io::Read;
+use std::sync::Arc;
 
 use drives::{Drive, DriveError, DrivePath};
 use serde::{Deserialize, Serialize};
+use sheets::cache::bare;
 use sheets::trust::{TrustedSheets, spreadsheet_id};
 use sheets::{CellEdit, Format, MAX_FILE_BYTES, RowsPage, SheetError, SheetInfo};
 use ts_rs::TS;
@@ -79,7 +83,7 @@ impl App {
     ) -> Result<SheetsBook, OfficeError> {
         self.sheets_on()?;
         let (drive, at, format) = self.sheet_file(caller, drive_id, path)?;
-        let (bytes, etag) = read_file(&drive, &at)?;
+        let (bytes, etag) = self.cached_file(caller, &drive, drive_id, &at)?;
         let sheets = sheets::read::sheets(&bytes, format)?;
         let editable_columns = if format == Format::Ods {
             Vec::new()
@@ -107,7 +111,7 @@ impl App {
     ) -> Result<RowsPage, OfficeError> {
         self.sheets_on()?;
         let (drive, at, format) = self.sheet_file(caller, drive_id, path)?;
-        let (bytes, _) = read_file(&drive, &at)?;
+        let (bytes, _) = self.cached_file(caller, &drive, drive_id, &at)?;
         Ok(sheets::read::rows(&bytes, format, sheet, offset, limit)?)
     }
 
@@ -137,6 +141,8 @@ impl App {
         }
         let edited = sheets::edit::apply(&bytes, format, &patch.sheet, &patch.cells)?;
         let entry = drive.put_bytes_if(&at, &edited, Some(&patch.etag))?;
+        self.sheet_files
+            .forget(&cache_scope(caller, &patch.drive_id), &at.to_string());
         Ok(SheetCellsSaved { etag: entry.etag })
     }
 
@@ -158,10 +164,36 @@ impl App {
     }
 }
 
-/// An ETag without its weak prefix and quotes, so `"x"` and `W/"x"` and
-/// `x` compare equal (servers and clients quote differently).
-fn bare(etag: &str) -> &str {
-    etag.trim().trim_start_matches("W/").trim_matches('"')
+impl App {
+    /// The file's bytes and ETag: the kept copy when the drive's ETag (one
+    /// PROPFIND) is still the one it was read at, else a fresh download
+    /// that is then kept. A file the server gives no ETag is never kept.
+    fn cached_file(
+        &self,
+        caller: SheetCaller,
+        drive: &Drive,
+        drive_id: &str,
+        at: &DrivePath,
+    ) -> Result<(Arc<Vec<u8>>, Option<String>), OfficeError> {
+        let scope = cache_scope(caller, drive_id);
+        let path = at.to_string();
+        if let Some(etag) = drive.stat(at)?.etag
+            && let Some(bytes) = self.sheet_files.get(&scope, &path, &etag)
+        {
+            return Ok((bytes, Some(etag)));
+        }
+        let (bytes, etag) = read_file(drive, at)?;
+        let bytes = Arc::new(bytes);
+        if let Some(etag) = &etag {
+            self.sheet_files.put(&scope, &path, etag, bytes.clone());
+        }
+        Ok((bytes, etag))
+    }
+}
+
+/// Drives are per account, so a kept file is too.
+fn cache_scope(caller: SheetCaller, drive_id: &str) -> String {
+    format!("{}\n{drive_id}", caller.account_id)
 }
 
 /// A file's bytes (at most `sheets::MAX_FILE_BYTES`) and its ETag.

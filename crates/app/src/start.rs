@@ -272,6 +272,7 @@ impl Prepared {
             calendars_wake: Arc::new(tokio::sync::Notify::new()),
             feeds: Arc::new(feeds::Feeds::new(db.clone(), clock.clone())),
             drives: Arc::new(drives::Drives::new(&data_dir, secrets.clone())),
+            sheet_files: Arc::new(sheets::cache::FileCache::default()),
             feeds_wake: Arc::new(tokio::sync::Notify::new()),
             sms: Arc::new(sms::Sms::new(db.clone(), clock.clone())),
             matrix: Arc::new(matrix::Matrix::new(db.clone(), clock.clone())),

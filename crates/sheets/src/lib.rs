@@ -14,12 +14,15 @@
 //!   read-only and an edit to a column not listed is refused naming it.
 //! - [`boards_io`]: a board exported as `.xlsx`, and a sheet mapped into a
 //!   new board (columns to board column types); pure functions.
+//! - [`cache`]: files kept in memory by ETag so paging does not download
+//!   the file again for every page.
 //!
 //! This crate knows nothing of HTTP, drives or settings storage: the
 //! application fetches the bytes from a drive, passes the setting's value to
 //! [`trust::TrustedSheets::parse`] and writes the edited bytes back.
 
 pub mod boards_io;
+pub mod cache;
 pub mod edit;
 mod error;
 pub mod read;
