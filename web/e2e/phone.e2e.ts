@@ -113,3 +113,29 @@ test("a text goes out from the page, a reply comes in, and the reply box answers
   expect(errors).toEqual([]);
   await context.close();
 });
+
+test("a stranger's text held in Spam is let out with Not spam, and its number saved as a contact", async () => {
+  const { server } = e2e;
+  const delivered = await incoming("in-stranger", "+4930999888", "Your parcel is waiting");
+  expect(delivered.status).toBe(200);
+  const { context, page } = await loggedInPage(e2e, "/texts");
+  const errors = consoleErrors(page);
+  await page.getByRole("tab", { name: "Spam" }).click();
+  const held = page.getByRole("list", { name: "Held in Spam" });
+  await held.getByRole("button", { name: /\+4930999888/ }).click();
+  await page.getByRole("button", { name: "Not spam" }).click();
+  await page
+    .getByRole("list", { name: "Conversations" })
+    .getByRole("button", { name: /\+4930999888/ })
+    .waitFor();
+  const threads = await server.api<{ number: string; spam: boolean }[]>("GET", "/sms/threads");
+  expect(threads.body.find((t) => t.number === "+4930999888")?.spam).toBe(false);
+
+  await page.getByRole("button", { name: "Save as contact" }).click();
+  await page.getByRole("textbox", { name: "Contact name" }).fill("Parcel desk");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("heading", { name: "Parcel desk" }).waitFor();
+  expect(await page.getByRole("button", { name: "Save as contact" }).count()).toBe(0);
+  expect(errors).toEqual([]);
+  await context.close();
+});

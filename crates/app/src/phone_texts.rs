@@ -84,6 +84,14 @@ impl App {
         blocking(move || sms.save_contact(&owner, &number, &name)).await
     }
 
+    /// Lets a thread out of Spam: its texts so far and to come arrive as
+    /// any other's.
+    pub async fn sms_not_spam(&self, number: &str) -> Result<(), SmsError> {
+        let owner = owner(self).await?;
+        let (sms, number) = (Arc::clone(&self.sms), number.to_owned());
+        blocking(move || sms.not_spam(&owner, &number)).await
+    }
+
     /// A delivery to `POST /sms/incoming`: its signature checked with the
     /// signing key `sms.toml` names, then stored.
     pub async fn sms_incoming(

@@ -133,6 +133,23 @@ fn texts_go_out_and_come_in_through_the_phone() {
         .call("GET", "/sms/threads/%2B4930999/messages", None)
         .json();
     assert_eq!(thread[0]["text"].as_str().unwrap().chars().count(), 2_000);
+    // Let out of Spam: the thread and its later texts arrive as any other's.
+    let released = server.call("POST", "/sms/threads/%2B4930999/not-spam", None);
+    assert_eq!(released.status, 204, "{}", released.text());
+    let spam = server.call("GET", "/sms/threads?spam=true", None).json();
+    assert!(spam.as_array().unwrap().is_empty(), "{spam}");
+    assert_eq!(
+        deliver(&server, "in-3b", "+4930999", "Me again", SIGNING_KEY).status,
+        200
+    );
+    assert!(
+        rows(&server, "sms")
+            .iter()
+            .any(|r| r["body"].as_str().is_some_and(|b| b.contains("Me again"))),
+        "a text from a thread let out of Spam is an inbox row"
+    );
+    let unknown = server.call("POST", "/sms/threads/%2B4930000/not-spam", None);
+    assert_eq!(unknown.status, 404, "{}", unknown.text());
     let saved = server.call(
         "PUT",
         "/sms/contacts/%2B4930555",
@@ -145,13 +162,14 @@ fn texts_go_out_and_come_in_through_the_phone() {
     );
     assert_eq!(
         rows(&server, "sms").len(),
-        2,
+        3,
         "a contact is never held in Spam"
     );
     let threads = server.call("GET", "/sms/threads", None).json();
-    assert_eq!(threads.as_array().unwrap().len(), 2);
+    assert_eq!(threads.as_array().unwrap().len(), 3);
     assert_eq!(threads[0]["name"], "Ada");
-    assert_eq!(threads[1]["lastText"], "No problem 👍");
+    assert_eq!(threads[1]["lastText"], "Me again");
+    assert_eq!(threads[2]["lastText"], "No problem 👍");
 
     // inboxShowSms off: the rows are hidden, the texts still kept.
     server.set_setting("inboxShowSms", json!(false));

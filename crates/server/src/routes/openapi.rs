@@ -124,7 +124,7 @@ pub const LISTENER: &str = "x-listener";
         feeds::list, feeds::add, feeds::remove, feeds::refresh, feeds::entries, feeds::read,
         feeds::unread, feeds::star, feeds::unstar, feeds::read_all, feeds::export, feeds::import,
         push::public_key, push::list, push::subscribe, push::unsubscribe, push::test, push::device_load,
-        sms::send, sms::incoming, sms::threads, sms::messages, sms::save_contact,
+        sms::send, sms::incoming, sms::threads, sms::messages, sms::save_contact, sms::not_spam,
         messenger_rooms::rooms, messenger_rooms::messages, messenger_rooms::send,
         drives::list, drives::add, drives::files, drives::upload, drives::remove,
         drives::make_folder, drives::move_entry,

@@ -26,6 +26,7 @@ pub fn routes() -> Router<AppState> {
         .route("/sms/threads", get(threads))
         .route("/sms/threads/{number}/messages", get(messages))
         .route("/sms/contacts/{number}", put(save_contact))
+        .route("/sms/threads/{number}/not-spam", post(not_spam))
 }
 
 fn sms_on(state: &AppState) -> ApiResult<()> {
@@ -167,5 +168,24 @@ async fn save_contact(
     user.owner_only("Text messages")?;
     sms_on(&state)?;
     state.sms_save_contact(&number, &body.name).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Lets a thread held in Spam out.
+///
+/// Its texts so far leave Spam and later ones arrive as any other's. 404
+/// for a number with no thread. The owner only; agent tokens are refused.
+#[utoipa::path(post, path = "/sms/threads/{number}/not-spam",
+    params(("number" = String, Path, description = "The other side's number.")),
+    responses((status = 204, description = "Out of Spam."), (status = 403, description = "`sms_disabled`"),
+        (status = 404, description = "No thread with that number.")))]
+async fn not_spam(
+    user: User,
+    State(state): State<AppState>,
+    Path(number): Path<String>,
+) -> ApiResult<StatusCode> {
+    user.owner_only("Text messages")?;
+    sms_on(&state)?;
+    state.sms_not_spam(&number).await?;
     Ok(StatusCode::NO_CONTENT)
 }

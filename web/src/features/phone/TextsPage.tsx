@@ -8,7 +8,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Button } from "../../shared/ui/Button";
 import { PageHeader } from "../../shared/ui/PageHeader";
 import { ErrorNote, Loading } from "../../shared/ui/Status";
-import { listTexts, listThreads, sendText, type SmsMessage, type SmsThread } from "./api";
+import { letOutOfSpam, listTexts, listThreads, saveContact, sendText, type SmsMessage, type SmsThread } from "./api";
 import { MAX_TEXT_CHARS, failureNote, openedFrom } from "./conversation";
 import { ReplyBox } from "./ReplyBox";
 import "./phone.css";
@@ -63,14 +63,35 @@ export function TextsPage() {
           </ul>
         )}
         <div className="phone-thread">
-          {open ? <Thread number={open} onChanged={reload} /> : <NewText onSent={(n) => (setOpen(n), reload())} />}
+          {open ? (
+            <Thread
+              key={open}
+              number={open}
+              thread={threads?.find((t) => t.number === open)}
+              onChanged={reload}
+              onReleased={() => setSpam(false)}
+            />
+          ) : (
+            <NewText onSent={(n) => (setOpen(n), reload())} />
+          )}
         </div>
       </div>
     </section>
   );
 }
 
-function Thread({ number, onChanged }: { number: string; onChanged: () => void }) {
+function Thread({
+  number,
+  thread,
+  onChanged,
+  onReleased,
+}: {
+  number: string;
+  thread: SmsThread | undefined;
+  onChanged: () => void;
+  /** Let out of Spam: the list shows the conversations, where the thread now is. */
+  onReleased: () => void;
+}) {
   const [texts, setTexts] = useState<SmsMessage[]>();
   const [error, setError] = useState<unknown>();
   const [reads, setReads] = useState(0);
@@ -84,7 +105,8 @@ function Thread({ number, onChanged }: { number: string; onChanged: () => void }
   };
   return (
     <>
-      <h2>{number}</h2>
+      <h2>{thread?.name ?? number}</h2>
+      <ThreadActions number={number} thread={thread} onChanged={onChanged} onReleased={onReleased} />
       {error !== undefined && <ErrorNote error={error} />}
       {texts === undefined && error === undefined && <Loading what="the conversation" />}
       <ol className="phone-messages">
@@ -103,6 +125,62 @@ function Thread({ number, onChanged }: { number: string; onChanged: () => void }
       </ol>
       <ReplyBox label={`Reply to ${number}`} max={MAX_TEXT_CHARS} onSend={send} />
     </>
+  );
+}
+
+/** "Not spam" on a thread held in Spam; "Save as contact" on one with no name, whose texts are then never held. */
+function ThreadActions({
+  number,
+  thread,
+  onChanged,
+  onReleased,
+}: {
+  number: string;
+  thread: SmsThread | undefined;
+  onChanged: () => void;
+  onReleased: () => void;
+}) {
+  const [naming, setNaming] = useState(false);
+  const [name, setName] = useState("");
+  const [error, setError] = useState<unknown>();
+  const act = (call: Promise<void>): Promise<boolean> =>
+    call.then(
+      () => {
+        setError(undefined);
+        setNaming(false);
+        onChanged();
+        return true;
+      },
+      (e: unknown) => {
+        setError(e);
+        return false;
+      },
+    );
+  return (
+    <div className="phone-actions">
+      {thread?.spam && (
+        <Button onClick={() => void act(letOutOfSpam(number)).then((done) => done && onReleased())}>Not spam</Button>
+      )}
+      {thread && thread.name === null && !naming && <Button onClick={() => setNaming(true)}>Save as contact</Button>}
+      {naming && (
+        <form
+          className="phone-contact"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act(saveContact(number, name));
+          }}
+        >
+          <label>
+            Contact name <input value={name} onChange={(e) => setName(e.target.value)} autoFocus required />
+          </label>
+          <Button type="submit" variant="primary">
+            Save
+          </Button>
+          <Button onClick={() => setNaming(false)}>Cancel</Button>
+        </form>
+      )}
+      {error !== undefined && <ErrorNote error={error} />}
+    </div>
   );
 }
 

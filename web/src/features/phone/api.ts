@@ -15,6 +15,12 @@ export const listTexts = (number: string) =>
 export const sendText = (to: string, text: string) =>
   apiFetch<SmsMessage>("/sms/send", { method: "POST", body: { to, text } });
 
+export const saveContact = (number: string, name: string) =>
+  apiFetch<void>(`/sms/contacts/${encodeURIComponent(number)}`, { method: "PUT", body: { name } });
+
+export const letOutOfSpam = (number: string) =>
+  apiFetch<void>(`/sms/threads/${encodeURIComponent(number)}/not-spam`, { method: "POST" });
+
 export const listRooms = () => apiFetch<MatrixRoom[]>("/messenger/rooms");
 
 export const listRoomMessages = (room: string) =>
