@@ -54,16 +54,19 @@ pub(crate) async fn post(
             None
         }
     };
-    let mut row = NewRow::new(Category::Digest, format!("Daily briefing for {today}"));
-    row.body = Some(inbox::clip(
+    let title = format!("Daily briefing for {today}");
+    let body = inbox::clip(
         &sections::body(written.as_deref(), &facts),
         inbox::MAX_BODY_CHARS,
-    ));
+    );
+    let mut row = NewRow::new(Category::Digest, title.clone());
+    row.body = Some(body.clone());
     let (inbox, account) = (state.inbox.clone(), account_id.to_owned());
     match blocking(move || inbox.add(&account, row)).await {
         Ok(added) => {
             let id = added.row.id.clone();
             crate::publish::inbox_added(state, account_id, added);
+            crate::push_delivery::push_briefing(state, account_id, &id, &title, &body);
             Some(id)
         }
         Err(error) => {

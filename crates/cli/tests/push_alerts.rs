@@ -2,7 +2,7 @@
 //! push-service stand-in (which checks the VAPID signature and decrypts as
 //! the device would): texts failing (one push besides the inbox alert), an
 //! agent alert sent with `push: true` (and not one
-//! without), and a ringing alarm on a clock the test moves (started at the
+//! without), the daily briefing when `push.toml` chooses it, and a ringing alarm on a clock the test moves (started at the
 //! real time: the stand-in, as a push service would, refuses a VAPID token
 //! dated otherwise); content-free by default, each once.
 
@@ -141,4 +141,41 @@ fn texts_failing_make_one_push_besides_the_alert() {
     );
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(service.received().len(), 1, "one push per failing spell");
+}
+
+#[test]
+fn the_daily_briefing_is_pushed_only_when_push_toml_chooses_it() {
+    let server = TestServer::start();
+    server.set_setting("dailyDigestEnabled", json!(true));
+    let service = PushService::start().unwrap();
+    subscribe(&server, &service);
+    let run = || {
+        let reply = server.call("POST", "/digests/run?kind=daily", None);
+        assert_eq!(reply.status, 201, "{}", reply.text());
+        reply.json()["id"].as_str().unwrap().to_owned()
+    };
+
+    run();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(service.received().is_empty(), "not chosen: not pushed");
+
+    std::fs::write(
+        server.data_dir().join("push.toml"),
+        "daily_briefing = true\n",
+    )
+    .unwrap();
+    let row = run();
+    let received = wait_received(&service, 1);
+    assert_eq!(
+        received[0].payload["body"],
+        "Something needs your attention"
+    );
+    assert_eq!(received[0].payload["url"], format!("/inbox?row={row}"));
+
+    server.set_setting("contentFreeMobilePush", json!(false));
+    let row = run();
+    let received = wait_received(&service, 2);
+    let title = received[1].payload["title"].as_str().unwrap();
+    assert!(title.starts_with("Daily briefing for "), "{title}");
+    assert_eq!(received[1].payload["url"], format!("/inbox?row={row}"));
 }

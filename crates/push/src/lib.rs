@@ -18,6 +18,7 @@
 //! application decides whether and what to push, and the server maps calls
 //! to routes.
 
+mod choices;
 mod deliver;
 pub mod endpoint;
 mod error;
@@ -29,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
+pub use choices::Choices;
 pub use deliver::{Outcome, Report};
 pub use error::PushError;
 pub use payload::{NeedsYou, Payload};
