@@ -1,5 +1,5 @@
-//! Text messages against the stand-in of the SMS Gateway for Android app:
-//! sending and delivery states, incoming deliveries checked and stored
+//! Text messages against the stand-in of the SMS Gateway for Android app
+//! (and of the documented relay): sending and delivery states, incoming deliveries checked and stored
 //! once, the spam rule, and the health alerts on the injectable clock.
 
 use std::sync::Arc;
@@ -315,5 +315,44 @@ fn the_config_names_saved_keys_and_checks_its_urls() {
     assert!(
         !err.contains("hunter2"),
         "a pasted secret is never quoted: {err}"
+    );
+}
+
+#[test]
+fn the_relay_sends_follows_delivery_and_is_refused_with_a_wrong_token() {
+    let rig = rig();
+    let relay = Gateway::start_relay("relay-token").unwrap();
+    let config = Config::parse(&format!(
+        "webhook_secret_key = \"SMS_WEBHOOK_SECRET\"\n[relay]\nurl = \"{}\"\ntoken_key = \"SMS_RELAY_TOKEN\"\n",
+        relay.url()
+    ))
+    .unwrap();
+    let section = config.section(Provider::Relay).unwrap();
+    let endpoint = Endpoint::new(Provider::Relay, section, "relay-token".to_owned());
+    let sent = rig
+        .sms
+        .send(ACCOUNT, &endpoint, "+1 (555) 010-9999", "Build is green")
+        .unwrap();
+    assert_eq!(sent.message.state, DeliveryState::Pending);
+    let taken = relay.sent();
+    assert_eq!(taken.len(), 1);
+    assert_eq!(taken[0].id, sent.message.id);
+    assert_eq!(taken[0].to, vec!["+15550109999".to_owned()]);
+    assert_eq!(taken[0].text, "Build is green");
+
+    relay.set_state(&sent.message.id, "Delivered");
+    assert_eq!(rig.sms.refresh(ACCOUNT, &endpoint).unwrap(), None);
+    let thread = rig.sms.messages(ACCOUNT, "+15550109999").unwrap();
+    assert_eq!(thread[0].state, DeliveryState::Delivered);
+
+    let wrong = Endpoint::new(Provider::Relay, section, "not-the-token".to_owned());
+    let refused = rig
+        .sms
+        .send(ACCOUNT, &wrong, "+15550109999", "again")
+        .unwrap();
+    assert_eq!(refused.message.state, DeliveryState::Failed);
+    assert!(refused.message.failure.unwrap().contains("401"));
+    assert!(
+        matches!(refused.health, Some(Transition::Raised(reason)) if reason.contains("credentials"))
     );
 }

@@ -22,6 +22,13 @@
 //! `Delivered`, `Failed`; `X-Signature` = hex HMAC-SHA256 of the body
 //! followed by `X-Timestamp`).
 //!
+//! It also speaks the **relay** shape docs/phone.md documents for any
+//! provider behind a small adapter ([`Gateway::start_relay`]): `Authorization:
+//! Bearer <token>`, `POST /send` with `{id, to, text}` answered 202 `{id,
+//! state}` (lower case: `pending`, `sent`, `delivered`, `failed`), `GET
+//! /send/{id}`, `GET /health`; this shape is ours, so the stand-in is its
+//! reference.
+//!
 //! A test moves a message on ([`Gateway::set_state`]), makes the phone go
 //! away (connections closed unanswered) or refuse the credentials, and
 //! builds signed `sms:received` deliveries ([`received_delivery`]).
@@ -51,22 +58,42 @@ struct State {
     next: u64,
 }
 
+/// Which API the stand-in speaks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Speaks {
+    Native,
+    Relay,
+}
+
 /// The running stand-in; clones share it. Its threads end with the process.
 #[derive(Clone)]
 pub struct Gateway {
     base: String,
     authorization: String,
+    speaks: Speaks,
     state: Arc<Mutex<State>>,
 }
 
 impl Gateway {
-    /// Listens on loopback, accepting `username`/`password`.
+    /// Listens on loopback as the app's local server, accepting
+    /// `username`/`password`.
     pub fn start(username: &str, password: &str) -> std::io::Result<Self> {
+        let authorization = format!("Basic {}", base64(&format!("{username}:{password}")));
+        Self::listen(authorization, Speaks::Native)
+    }
+
+    /// Listens on loopback as a relay, accepting the bearer `token`.
+    pub fn start_relay(token: &str) -> std::io::Result<Self> {
+        Self::listen(format!("Bearer {token}"), Speaks::Relay)
+    }
+
+    fn listen(authorization: String, speaks: Speaks) -> std::io::Result<Self> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let base = format!("http://{}", listener.local_addr()?);
         let gateway = Gateway {
             base,
-            authorization: format!("Basic {}", base64(&format!("{username}:{password}"))),
+            authorization,
+            speaks,
             state: Arc::default(),
         };
         let served = gateway.clone();
@@ -80,7 +107,7 @@ impl Gateway {
         Ok(gateway)
     }
 
-    /// The base URL, as `sms.toml`'s `[native] url`.
+    /// The base URL, as `sms.toml`'s `[native] url` (or `[relay] url`).
     pub fn url(&self) -> &str {
         &self.base
     }
@@ -100,7 +127,8 @@ impl Gateway {
         self.lock().refuse = refuse;
     }
 
-    /// Moves message `id` to `state` (`Sent`, `Delivered`, `Failed`).
+    /// Moves message `id` to `state` (`Sent`, `Delivered`, `Failed`; a
+    /// relay answers it in lower case).
     pub fn set_state(&self, id: &str, state: &str) {
         for message in &mut self.lock().messages {
             if message.id == id {
@@ -114,7 +142,7 @@ impl Gateway {
         self.lock().messages.clone()
     }
 
-    /// How many `POST /message` calls came, repeats included.
+    /// How many sends (`POST /message` or `/send`) came, repeats included.
     pub fn posts(&self) -> usize {
         self.lock().posts
     }
@@ -180,25 +208,40 @@ impl Gateway {
         if state.refuse || authorization != self.authorization {
             return (401, json!({"message": "Unauthorized"}));
         }
-        match (method, path.strip_prefix("/message")) {
+        let (prefix, shape): (&str, fn(&Sent) -> Value) = match self.speaks {
+            Speaks::Native => ("/message", shape),
+            Speaks::Relay => ("/send", relay_shape),
+        };
+        match (method, path.strip_prefix(prefix)) {
             ("POST", Some("")) => {
                 state.posts += 1;
-                let text = body["textMessage"]["text"]
-                    .as_str()
-                    .or_else(|| body["message"].as_str());
-                let to: Vec<String> = body["phoneNumbers"]
-                    .as_array()
-                    .map(|n| {
-                        n.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_owned)
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let (text, to) = match self.speaks {
+                    Speaks::Native => (
+                        body["textMessage"]["text"]
+                            .as_str()
+                            .or_else(|| body["message"].as_str()),
+                        body["phoneNumbers"]
+                            .as_array()
+                            .map(|n| {
+                                n.iter()
+                                    .filter_map(Value::as_str)
+                                    .map(str::to_owned)
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                    ),
+                    Speaks::Relay => (
+                        body["text"].as_str(),
+                        body["to"]
+                            .as_str()
+                            .map(|n| vec![n.to_owned()])
+                            .unwrap_or_default(),
+                    ),
+                };
                 let Some(text) = text.filter(|_| !to.is_empty()) else {
                     return (
                         400,
-                        json!({"message": "textMessage and phoneNumbers are required"}),
+                        json!({"message": "a text and a recipient are required"}),
                     );
                 };
                 let id = match body["id"].as_str() {
@@ -240,6 +283,10 @@ fn shape(message: &Sent) -> Value {
         "recipients": message.to.iter().map(|n| json!({"phoneNumber": n, "state": message.state})).collect::<Vec<_>>(),
         "states": {},
     })
+}
+
+fn relay_shape(message: &Sent) -> Value {
+    json!({"id": message.id, "state": message.state.to_lowercase()})
 }
 
 fn reason(status: u16) -> &'static str {
