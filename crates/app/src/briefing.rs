@@ -66,7 +66,7 @@ pub(crate) async fn post(
         Ok(added) => {
             let id = added.row.id.clone();
             crate::publish::inbox_added(state, account_id, added);
-            crate::push_delivery::push_briefing(state, account_id, &id, &title, &body);
+            state.push_briefing(account_id, &id, &title, &body);
             Some(id)
         }
         Err(error) => {

@@ -43,6 +43,27 @@ impl App {
             &alert,
         );
     }
+
+    /// A daily briefing just posted, pushed when `push.toml` chose it: a click
+    /// opens its row; content-free, it names no section.
+    pub(crate) fn push_briefing(&self, owner: &str, row_id: &str, title: &str, body: &str) {
+        match push::Choices::load(&self.data_dir) {
+            Ok(choices) if choices.daily_briefing => {}
+            Ok(_) => return,
+            Err(error) => {
+                tracing::warn!(%error, "the daily briefing was not pushed");
+                return;
+            }
+        }
+        let first_line = body.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let briefing = Alert {
+            title,
+            detail: first_line,
+            url: &format!("/inbox?row={row_id}"),
+            tag: "daily-briefing",
+        };
+        self::alert(self, owner, &format!("briefing-{row_id}"), &briefing);
+    }
 }
 
 pub(crate) fn start(app: &App) {
@@ -128,27 +149,6 @@ pub(crate) fn alert(app: &App, owner: &str, notification_id: &str, alert: &Alert
     );
     let (app, owner, id) = (app.clone(), owner.to_owned(), notification_id.to_owned());
     tokio::spawn(async move { send(&app, owner, id, payload).await });
-}
-
-/// A daily briefing just posted, pushed when `push.toml` chose it: a click
-/// opens its row; content-free, it names no section.
-pub(crate) fn push_briefing(app: &App, owner: &str, row_id: &str, title: &str, body: &str) {
-    match push::Choices::load(&app.data_dir) {
-        Ok(choices) if choices.daily_briefing => {}
-        Ok(_) => return,
-        Err(error) => {
-            tracing::warn!(%error, "the daily briefing was not pushed");
-            return;
-        }
-    }
-    let first_line = body.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let briefing = Alert {
-        title,
-        detail: first_line,
-        url: &format!("/inbox?row={row_id}"),
-        tag: "daily-briefing",
-    };
-    alert(app, owner, &format!("briefing-{row_id}"), &briefing);
 }
 
 /// A ringing alarm reaches the user's devices too: an alarm is set to be
