@@ -162,9 +162,7 @@ impl App {
         let drive = self.drive(caller.account_id, caller.is_owner, drive_id)?;
         Ok((drive, at, format))
     }
-}
 
-impl App {
     /// The file's bytes and ETag: the kept copy when the drive's ETag (one
     /// PROPFIND) is still the one it was read at, else a fresh download
     /// that is then kept. A file the server gives no ETag is never kept.

@@ -9,8 +9,10 @@ pub enum CalendarError {
         field: &'static str,
         message: String,
     },
-    #[error("no such calendar account")]
-    NotFound,
+    /// What was looked for and is not there, in words ("calendar
+    /// account", "invitation in the trash").
+    #[error("no such {0}")]
+    NotFound(&'static str),
     /// The server or the network failed the sync; the account is marked
     /// failing with this reason and keeps the events it had.
     #[error("{0}")]

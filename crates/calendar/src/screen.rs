@@ -86,7 +86,7 @@ pub(crate) fn domain(text: &str) -> Option<String> {
     fine.then_some(text)
 }
 
-fn domain_of(address: &str) -> &str {
+pub(crate) fn domain_of(address: &str) -> &str {
     address.rsplit_once('@').map_or("", |(_, d)| d)
 }
 

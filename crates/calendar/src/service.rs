@@ -49,6 +49,8 @@ pub(crate) fn occurrence(r: book::OccurrenceRow) -> Occurrence {
 }
 
 /// The most warnings an account keeps.
+/// What [`CalendarError::NotFound`] names for an account id not the owner's.
+const ACCOUNT: &str = "calendar account";
 const MAX_WARNINGS: usize = 20;
 const MAX_URL_CHARS: usize = 2_048;
 const MAX_NAME_CHARS: usize = 200;
@@ -271,7 +273,7 @@ impl Calendars {
     pub fn account(&self, owner: &str, id: &str) -> Result<Account> {
         self.db.read(|tx| match book::account(tx, owner, id)? {
             Some(row) => shown(tx, row),
-            None => Err(CalendarError::NotFound),
+            None => Err(CalendarError::NotFound(ACCOUNT)),
         })
     }
 
@@ -294,7 +296,7 @@ impl Calendars {
     pub fn remove(&self, owner: &str, id: &str) -> Result<()> {
         let row = self.row(owner, id)?;
         if !self.db.write(|tx| book::delete_account(tx, owner, id))? {
-            return Err(CalendarError::NotFound);
+            return Err(CalendarError::NotFound(ACCOUNT));
         }
         if let Some(key) = row.secret_key {
             match self.secrets.delete_key(owner, &key) {
@@ -334,25 +336,17 @@ impl Calendars {
         let lock = self.account_lock(id);
         let _one_at_a_time = lock.lock().unwrap_or_else(PoisonError::into_inner);
         let row = self.row(owner, id)?;
-        self.db
-            .write(|tx| crate::spam_book::read_organizers(tx, &row.id))?;
+        crate::spam_book::read_organizers(&self.db, &row.id)?;
         let window = self.window();
         let mut warnings = Vec::new();
-        let outcome = self.password(owner, &row).and_then(|password| {
-            let dav = Dav::new(
-                &row.url,
-                row.username.as_deref(),
-                password.as_deref(),
-                self.options.timeout,
-                self.options.max_body_bytes,
-            );
-            match Kind::parse(&row.kind) {
+        let outcome = self
+            .client(owner, &row)
+            .and_then(|dav| match Kind::parse(&row.kind) {
                 Kind::Caldav => self
                     .sync_caldav(&row, &dav, window, &mut warnings)
                     .map(|report| (report, Stale::nothing())),
                 Kind::Ics => self.sync_ics(&row, &dav, window, &mut warnings),
-            }
-        });
+            });
         let moved = row
             .window_from
             .is_some_and(|w| (window.from - w).abs() >= 86_400);
@@ -434,7 +428,7 @@ impl Calendars {
     pub(crate) fn row(&self, owner: &str, id: &str) -> Result<AccountRow> {
         self.db
             .read(|tx| book::account(tx, owner, id))?
-            .ok_or(CalendarError::NotFound)
+            .ok_or(CalendarError::NotFound(ACCOUNT))
     }
 
     pub(crate) fn window(&self) -> Window {

@@ -100,7 +100,7 @@ impl Calendars {
             .db
             .read(|tx| spam_book::object_of_event(tx, owner, account, uid))?;
         let Some((kind, object)) = found else {
-            return Err(CalendarError::NotFound);
+            return Err(CalendarError::NotFound("event with that account and UID"));
         };
         if Kind::parse(&kind) != Kind::Caldav {
             return Err(CalendarError::invalid(
@@ -191,18 +191,24 @@ impl Calendars {
     }
 
     /// The owner's trash, the latest deleted first; what was deleted more
-    /// than [`TRASH_KEEP_DAYS`] days ago is forgotten first.
+    /// than [`TRASH_KEEP_DAYS`] days ago is gone already, though the sweep
+    /// after the next sync round is what forgets it.
     pub fn trash(&self, owner: &str) -> Result<Vec<TrashedInvite>> {
-        self.purge_trash()?;
-        let rows = self.db.read(|tx| spam_book::trash(tx, owner))?;
+        let since = self.kept_since();
+        let rows = self.db.read(|tx| spam_book::trash(tx, owner, &since))?;
         Ok(rows.into_iter().map(shown).collect())
     }
 
     /// Forgets the invitations deleted more than [`TRASH_KEEP_DAYS`] days
     /// ago, of every owner: how many.
     pub fn purge_trash(&self) -> Result<usize> {
-        let before = clock::timestamp(self.clock.now() - keep());
+        let before = self.kept_since();
         self.db.write(|tx| spam_book::purge(tx, &before))
+    }
+
+    /// The oldest deletion the trash still keeps.
+    fn kept_since(&self) -> String {
+        clock::timestamp(self.clock.now() - keep())
     }
 
     /// Puts a trashed invitation back on the server (PUT with
@@ -210,9 +216,12 @@ impl Calendars {
     /// spammer: they leave the spam list and their address joins the
     /// user's organization, so the invitation shows again.
     pub fn restore(&self, owner: &str, id: &str) -> Result<()> {
-        self.purge_trash()?;
-        let Some(trashed) = self.db.read(|tx| spam_book::trashed(tx, owner, id))? else {
-            return Err(CalendarError::NotFound);
+        let since = self.kept_since();
+        let found = self
+            .db
+            .read(|tx| spam_book::trashed(tx, owner, id, &since))?;
+        let Some(trashed) = found else {
+            return Err(CalendarError::NotFound("invitation in the trash"));
         };
         let object = &trashed.object;
         let lock = self.account_lock(&object.account_id);
@@ -290,7 +299,7 @@ impl Calendars {
         {
             Ok(())
         } else {
-            Err(CalendarError::NotFound)
+            Err(CalendarError::NotFound("sender marked spam"))
         }
     }
 
@@ -302,7 +311,7 @@ impl Calendars {
         let mut domains = Vec::new();
         let mut free_mail = Vec::new();
         for address in own {
-            let domain = address.rsplit_once('@').map_or("", |(_, d)| d).to_owned();
+            let domain = screen::domain_of(&address).to_owned();
             if !screen.domains.contains(&domain) {
                 free_mail.push(address);
             } else if !domains.iter().any(|d: &OwnDomain| d.domain == domain) {

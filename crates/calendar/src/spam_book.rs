@@ -6,7 +6,9 @@
 
 use store::rusqlite::{OptionalExtension, Row, Transaction, params};
 
-use crate::error::Result;
+use store::Db;
+
+use crate::error::{CalendarError, Result};
 
 /// The user names of the owner's CalDAV accounts (some are addresses).
 pub(crate) fn caldav_usernames(tx: &Transaction<'_>, owner: &str) -> Result<Vec<String>> {
@@ -82,25 +84,31 @@ pub(crate) fn unmark_spam(tx: &Transaction<'_>, owner: &str, address: &str) -> R
     )? > 0)
 }
 
-/// Reads the organizer of the account's objects stored before it was kept.
-pub(crate) fn read_organizers(tx: &Transaction<'_>, account: &str) -> Result<()> {
-    let unread: Vec<(String, String, String)> = {
+/// Reads the organizer of the account's objects stored before it was kept:
+/// a read that finds none (every sync after the first) takes no write lock.
+pub(crate) fn read_organizers(db: &Db, account: &str) -> Result<()> {
+    let unread: Vec<(String, String, String)> = db.read(|tx| {
         let mut stmt = tx.prepare_cached(
             "SELECT collection, href, ics FROM calendar_objects
              WHERE account_id = ?1 AND organizer IS NULL",
         )?;
         let rows = stmt.query_map(params![account], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-        rows.collect::<Result<_, _>>()?
-    };
-    let mut update = tx.prepare_cached(
-        "UPDATE calendar_objects SET organizer = ?4
-         WHERE account_id = ?1 AND collection = ?2 AND href = ?3",
-    )?;
-    for (collection, href, ics) in unread {
-        let organizer = crate::screen::organizer_of(&ics);
-        update.execute(params![account, collection, href, organizer])?;
+        Ok::<_, CalendarError>(rows.collect::<Result<_, _>>()?)
+    })?;
+    if unread.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    db.write(|tx| {
+        let mut update = tx.prepare_cached(
+            "UPDATE calendar_objects SET organizer = ?4
+             WHERE account_id = ?1 AND collection = ?2 AND href = ?3 AND organizer IS NULL",
+        )?;
+        for (collection, href, ics) in &unread {
+            let organizer = crate::screen::organizer_of(ics);
+            update.execute(params![account, collection, href, organizer])?;
+        }
+        Ok(())
+    })
 }
 
 /// A stored CalDAV object, as the trash takes it.
@@ -230,20 +238,26 @@ fn trash_row(r: &Row<'_>) -> store::rusqlite::Result<TrashRow> {
     })
 }
 
-/// The owner's trash, the latest deleted first.
-pub(crate) fn trash(tx: &Transaction<'_>, owner: &str) -> Result<Vec<TrashRow>> {
+/// The owner's trash deleted at or after `since` (older entries wait for
+/// [`purge`]), the latest deleted first.
+pub(crate) fn trash(tx: &Transaction<'_>, owner: &str, since: &str) -> Result<Vec<TrashRow>> {
     let mut stmt = tx.prepare_cached(&format!(
-        "{TRASH_ROWS} WHERE t.owner = ?1 ORDER BY t.deleted_at DESC, t.id"
+        "{TRASH_ROWS} WHERE t.owner = ?1 AND t.deleted_at >= ?2 ORDER BY t.deleted_at DESC, t.id"
     ))?;
-    let rows = stmt.query_map(params![owner], trash_row)?;
+    let rows = stmt.query_map(params![owner, since], trash_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-pub(crate) fn trashed(tx: &Transaction<'_>, owner: &str, id: &str) -> Result<Option<TrashRow>> {
+pub(crate) fn trashed(
+    tx: &Transaction<'_>,
+    owner: &str,
+    id: &str,
+    since: &str,
+) -> Result<Option<TrashRow>> {
     Ok(tx
         .query_row(
-            &format!("{TRASH_ROWS} WHERE t.owner = ?1 AND t.id = ?2"),
-            params![owner, id],
+            &format!("{TRASH_ROWS} WHERE t.owner = ?1 AND t.id = ?2 AND t.deleted_at >= ?3"),
+            params![owner, id, since],
             trash_row,
         )
         .optional()?)

@@ -211,6 +211,11 @@ fn outside_invitations_are_hidden_and_spam_senders_trashed_on_the_server() {
     assert_eq!(on_server(&rig, "work/p2.ics"), 200);
     assert_eq!(titles(&server), ["Offer 2", "Own block", "Team sync"]);
     assert_eq!(call(&server, "GET", "/calendar/spam", None, 200), json!([]));
+    let left = call(&server, "GET", "/calendar/trash", None, 200);
+    let kept = left[0]["id"]
+        .as_str()
+        .expect("another invitation is still in the trash")
+        .to_owned();
 
     call(
         &server,
@@ -222,5 +227,12 @@ fn outside_invitations_are_hidden_and_spam_senders_trashed_on_the_server() {
     assert_eq!(
         call(&server, "GET", "/calendar/trash", None, 200),
         json!([])
+    );
+    // Kept 30 days only: past them, a restore of it is refused in words.
+    let gone = server.call("POST", &format!("/calendar/trash/{kept}/restore"), None);
+    assert_eq!(gone.status, 404, "{}", gone.text());
+    assert_eq!(
+        gone.json()["error"]["message"],
+        "no such invitation in the trash"
     );
 }

@@ -52,7 +52,7 @@ impl From<calendar::CalendarError> for ApiError {
             E::Invalid { field, .. } => {
                 ApiError::bad_request("invalid_request", message).on_field(Some(field))
             }
-            E::NotFound => ApiError::not_found("not_found", message),
+            E::NotFound(_) => ApiError::not_found("not_found", message),
             E::Remote(_) | E::Ics(_) => {
                 ApiError::new(StatusCode::CONFLICT, "calendar_sync_failed", message)
             }

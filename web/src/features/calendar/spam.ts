@@ -8,7 +8,10 @@ export function spamToolsShown(values: Values): boolean {
   return values?.calendarEnabled === true && values?.spamFilterCalendarEnabled !== false;
 }
 
-/** The address to mark spam: a CalDAV event's organizer, unless the user organizes it (the server says so). */
+/**
+ * The address to mark spam: a CalDAV event's organizer. The page does not know the user's own addresses, so an
+ * event the user organizes offers it too, and the server refuses it in words (400).
+ */
 export function spamSender(occ: Occurrence): string | null {
   return occ.source.kind === "caldav" ? occ.source.organizer : null;
 }

@@ -80,18 +80,16 @@ export function TextsPage() {
   );
 }
 
-function Thread({
-  number,
-  thread,
-  onChanged,
-  onReleased,
-}: {
+/** The open thread, as the list last read it, and what its changes tell the page. */
+interface ThreadProps {
   number: string;
   thread: SmsThread | undefined;
   onChanged: () => void;
   /** Let out of Spam: the list shows the conversations, where the thread now is. */
   onReleased: () => void;
-}) {
+}
+
+function Thread({ number, thread, onChanged, onReleased }: ThreadProps) {
   const [texts, setTexts] = useState<SmsMessage[]>();
   const [error, setError] = useState<unknown>();
   const [reads, setReads] = useState(0);
@@ -129,17 +127,7 @@ function Thread({
 }
 
 /** "Not spam" on a thread held in Spam; "Save as contact" on one with no name, whose texts are then never held. */
-function ThreadActions({
-  number,
-  thread,
-  onChanged,
-  onReleased,
-}: {
-  number: string;
-  thread: SmsThread | undefined;
-  onChanged: () => void;
-  onReleased: () => void;
-}) {
+function ThreadActions({ number, thread, onChanged, onReleased }: ThreadProps) {
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState("");
   const [error, setError] = useState<unknown>();
