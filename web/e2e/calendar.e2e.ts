@@ -308,7 +308,13 @@ test("a subscription's event: in the week at its time, in Upcoming, and its deta
   const review = page.locator('.cal-timed[data-kind="ics"]');
   await review.waitFor();
   // At its local time: an hour is 40 px of the day's column.
-  const events = await e2e.server.api<Occurrence[]>("GET", `/calendar/events?from=${day(1)}&to=${day(28)}`);
+  // The event is two hours from now, which late in the evening is tomorrow, perhaps in the next month.
+  const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const [today, inTwoDays] = [new Date(), new Date(Date.now() + 2 * 86_400_000)];
+  const events = await e2e.server.api<Occurrence[]>(
+    "GET",
+    `/calendar/events?from=${isoDay(today)}&to=${isoDay(inTwoDays)}`,
+  );
   const start = new Date(events.body.find((o) => o.source.kind === "ics")?.start ?? "");
   const top = await review.evaluate((el) => (el as HTMLElement).offsetTop);
   expect(top).toBe(((start.getHours() * 60 + start.getMinutes()) / 60) * 40);

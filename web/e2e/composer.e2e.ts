@@ -113,6 +113,12 @@ async function startSession(page: Page, title: string): Promise<string> {
 }
 
 /** Every message the session was sent, in order. */
+/**
+ * A message becomes a turn only once the turn before it ended, which on a machine running the whole suite can take
+ * longer than a poll's default 5 s.
+ */
+const TURN_WAIT = { timeout: 30_000 };
+
 async function inputs(id: string): Promise<string[]> {
   const reply = await e2e.server.api<{ turns: { input: string }[] }>("GET", `/sessions/${id}/transcript`);
   return reply.body.turns.map((turn) => turn.input);
@@ -161,7 +167,7 @@ test("the / menu lists the engine's skills and is driven by keyboard, never in a
   await expect.poll(() => menu(page).count()).toBe(0);
   await box.pressSequentially("staging");
   await box.press("Enter");
-  await expect.poll(() => inputs(id)).toContain("/deploy staging");
+  await expect.poll(() => inputs(id), TURN_WAIT).toContain("/deploy staging");
   await expect.poll(() => box.inputValue()).toBe("");
 
   // Tab picks too.
@@ -183,7 +189,7 @@ test("the / menu lists the engine's skills and is driven by keyboard, never in a
   await box.pressSequentially("/tmp/notes.md");
   expect(await menu(page).count()).toBe(0);
   await box.press("Enter");
-  await expect.poll(() => inputs(id)).toContain("/tmp/notes.md");
+  await expect.poll(() => inputs(id), TURN_WAIT).toContain("/tmp/notes.md");
 
   // The New session dialog's prompt offers the same, for the folder typed.
   await page.getByRole("button", { name: "New session" }).first().click();

@@ -188,6 +188,9 @@ test("after a send, postSendNavigation moves to the next waiting session of the 
 });
 
 test("a push's click, /inbox?row=<id>, selects and focuses that row", async () => {
+  // A row below the named one of this test's own, so j has somewhere to go whatever earlier tests left.
+  const older = await e2e.server.api<Row>("POST", "/alert", { title: "Backup finished late", body: "04:10" });
+  expect(older.status).toBe(201);
   const named = await e2e.server.api<Row>("POST", "/alert", { title: "Nightly run red", body: "2 failures" });
   expect(named.status).toBe(201);
   const newer = await e2e.server.api<Row>("POST", "/alert", { title: "Disk almost full", body: "92 %" });
