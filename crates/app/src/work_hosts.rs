@@ -27,11 +27,16 @@ pub(crate) fn start(app: &App) {
     let mut stop = app.stop.subscribe();
     tokio::spawn(async move {
         let mut polls: u32 = 0;
+        // A schedule, not a pause after each poll: the clock may move while a
+        // poll runs (a test's clock, a slow host), and the next poll is still
+        // due two minutes after the last one was, not after it finished.
+        let mut due = app.clock.now() + POLL_EVERY;
         loop {
             tokio::select! {
                 () = async { drop(stop.wait_for(Option::is_some).await) } => return,
-                () = app.clock.sleep(POLL_EVERY) => {}
+                () = app.clock.sleep_until(due) => {}
             }
+            due = next_poll(due, app.clock.now());
             polls = polls.wrapping_add(1);
             if polls.is_multiple_of(FETCH_EVERY_POLLS) {
                 fetch_all(&app).await;
@@ -41,6 +46,13 @@ pub(crate) fn start(app: &App) {
             }
         }
     });
+}
+
+/// The poll after one due at `due`: on schedule, unless the machine slept
+/// through several, when one poll now stands for all that were missed.
+fn next_poll(due: time::OffsetDateTime, now: time::OffsetDateTime) -> time::OffsetDateTime {
+    let next = due + POLL_EVERY;
+    if next < now { now + POLL_EVERY } else { next }
 }
 
 /// The host, project, remote branch and token of a piece of work, when its
@@ -369,5 +381,21 @@ async fn fetch_all(app: &App) {
     .unwrap_or_default();
     for (repository, error) in failures {
         tracing::warn!(repository, "work: fetch --prune failed: {error}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::{POLL_EVERY, next_poll};
+
+    #[test]
+    fn polls_keep_their_schedule_and_a_long_sleep_costs_one_poll() {
+        let due = datetime!(2026-11-29 10:00 UTC);
+        assert_eq!(next_poll(due, due + time::Duration::seconds(5)), due + POLL_EVERY);
+        assert_eq!(next_poll(due, due + POLL_EVERY), due + POLL_EVERY);
+        let woke = due + time::Duration::hours(3);
+        assert_eq!(next_poll(due, woke), woke + POLL_EVERY);
     }
 }
