@@ -90,6 +90,7 @@ mod rule_items;
 mod rules;
 mod runner_hosts;
 mod runner_listener;
+mod runner_work;
 pub mod running_apps;
 mod services;
 mod session_inbox;

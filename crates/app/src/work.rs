@@ -53,14 +53,18 @@ fn title_of(session: &Session) -> Option<String> {
     Some(format!("{}…", kept.trim_end()))
 }
 
-fn sources(
+/// The pieces of work of the account's sessions on `runner`. Origins of
+/// plain folders are recorded on this machine only, so on another runner
+/// only sessions isolated in a worktree have work.
+pub(crate) fn sources(
     account: &str,
+    runner: &str,
     sessions: &[Session],
     origins: &HashMap<String, work::origins::Origin>,
 ) -> Vec<work::Source> {
     sessions
         .iter()
-        .filter(|s| s.runner == runners::LOCAL)
+        .filter(|s| s.runner == runner)
         .filter_map(|s| {
             let (repository, branch, base, checkout, own_worktree) = match &s.worktree {
                 Some(worktree) => (
@@ -103,20 +107,39 @@ impl App {
         let db = self.db.clone();
         let origins =
             blocking(move || work::origins::all(&db).map_err(work::WorkError::from)).await?;
-        let sources = sources(account, &sessions, &origins);
+        let sources = sources(account, runners::LOCAL, &sessions, &origins);
         Ok((sessions, sources))
     }
 
-    /// The account's work, newest first, with its reviews.
+    /// The account's work, here and on runners, newest first, with its
+    /// reviews.
     pub async fn work_entries(&self, account: &str) -> AppResult<Vec<work::Entry>> {
-        let (_, sources) = self.work_sources(account).await?;
+        let (sessions, sources) = self.work_sources(account).await?;
         let hosts = self.hosts_with_token(account).await?;
         let index = self.work.clone();
         let db = self.db.clone();
         let now = self.clock.now().unix_timestamp();
+        let (mut entries, hosted) = blocking({
+            let hosts = hosts.clone();
+            move || {
+                let hosted = work::hosted::all(&db)?;
+                let entries = index.entries(sources, now, &hosted, &hosts);
+                Ok::<_, work::WorkError>((entries, hosted))
+            }
+        })
+        .await?;
+        entries.extend(
+            self.runner_work_entries(account, &sessions, &hosted, &hosts)
+                .await,
+        );
+        let newest: HashMap<&str, usize> = sessions
+            .iter()
+            .enumerate()
+            .map(|(at, s)| (s.id.as_str(), at))
+            .collect();
+        entries.sort_by_key(|e| newest.get(e.session_id.as_str()).copied());
+        let db = self.db.clone();
         blocking(move || {
-            let hosted = work::hosted::all(&db)?;
-            let mut entries = index.entries(sources, now, &hosted, &hosts);
             let mut reviews = work::reviews::latest(&db)?;
             for entry in &mut entries {
                 entry.reviews = reviews.remove(&entry.id).unwrap_or_default();
@@ -164,11 +187,16 @@ impl App {
 
     async fn work_group(&self, account: &str, id: &str) -> AppResult<(Vec<Session>, work::Group)> {
         let (sessions, sources) = self.work_sources(account).await?;
-        let group = work::group(sources)
-            .into_iter()
-            .find(|g| g.id == id)
-            .ok_or(work::WorkError::NotFound)?;
-        Ok((sessions, group))
+        if let Some(group) = work::group(sources).into_iter().find(|g| g.id == id) {
+            return Ok((sessions, group));
+        }
+        match self.runner_work_group(account, &sessions, id) {
+            Some((runner, _)) => Err(work::WorkError::Refused(format!(
+                "this work is on the runner `{runner}`: act on it there"
+            ))
+            .into()),
+            None => Err(work::WorkError::NotFound.into()),
+        }
     }
 
     /// Prunes, discards or pushes a piece of work; the `work` crate checks
@@ -269,7 +297,13 @@ impl App {
     /// The merge of `repository`'s ready branches (the account's work there
     /// waiting on review), refused when none is ready.
     pub async fn work_merge_plan(&self, account: &str, repository: &str) -> AppResult<MergePlan> {
-        let entries = self.work_entries(account).await?;
+        // A merge runs here: work on a runner is merged there.
+        let entries: Vec<work::Entry> = self
+            .work_entries(account)
+            .await?
+            .into_iter()
+            .filter(|e| e.runner.is_none())
+            .collect();
         let given = std::path::Path::new(repository);
         let canonical = std::fs::canonicalize(given).unwrap_or_else(|_| given.to_path_buf());
         let repository = entries

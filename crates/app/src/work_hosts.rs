@@ -288,11 +288,13 @@ impl App {
     }
 }
 
-/// Pushed work the host may still have news of: a merged pull request is
-/// final, and running work is asked about too (its pull request may be
+/// Pushed work here the host may still have news of: a merged pull request
+/// is final, and running work is asked about too (its pull request may be
 /// open while a session works on review comments).
 fn polled(entry: &work::Entry) -> bool {
-    entry.upstream.is_some()
+    // A runner's work names a remote only the runner host can reach.
+    entry.runner.is_none()
+        && entry.upstream.is_some()
         && entry
             .pull_request
             .as_ref()
@@ -393,7 +395,10 @@ mod tests {
     #[test]
     fn polls_keep_their_schedule_and_a_long_sleep_costs_one_poll() {
         let due = datetime!(2026-11-29 10:00 UTC);
-        assert_eq!(next_poll(due, due + time::Duration::seconds(5)), due + POLL_EVERY);
+        assert_eq!(
+            next_poll(due, due + time::Duration::seconds(5)),
+            due + POLL_EVERY
+        );
         assert_eq!(next_poll(due, due + POLL_EVERY), due + POLL_EVERY);
         let woke = due + time::Duration::hours(3);
         assert_eq!(next_poll(due, woke), woke + POLL_EVERY);

@@ -1,7 +1,8 @@
 //! Reviews on return (`cloudSessionReviewsEnabled`, docs/work.md): when a
-//! local session ends (finished, failed, stopped, interrupted) and its
-//! piece of work has commits no reviewer has seen, each reviewer that
-//! `engines.toml` names reads the branch's diff once, as a utility-model
+//! session ends (finished, failed, stopped, interrupted), here or on a
+//! runner, and its piece of work has commits no reviewer has seen, each
+//! reviewer that `engines.toml` names reads the branch's diff once (read
+//! by the runner's helper for work on a runner), as a utility-model
 //! question on that engine (tool-less, confined, on the ledger), and its
 //! findings are kept on the work entry. A review with a high-severity
 //! finding makes one inbox row. Nothing waits on a review: the branch can
@@ -71,9 +72,14 @@ async fn review(app: &App, account: &str, id: &str, running: &Mutex<HashSet<Stri
     {
         return;
     }
-    if let Some(base) = app.work_base(account, &entry.id).await {
-        for (name, spec) in reviewers {
-            review_once(app, account, &entry, &base, &name, &spec).await;
+    match diff_of(app, account, &entry).await {
+        Ok(diff) => {
+            for (name, spec) in reviewers {
+                review_once(app, account, &entry, &diff, &name, &spec).await;
+            }
+        }
+        Err(error) => {
+            tracing::warn!(%error, work = entry.id, "work reviews: the diff cannot be read");
         }
     }
     running
@@ -82,37 +88,62 @@ async fn review(app: &App, account: &str, id: &str, running: &Mutex<HashSet<Stri
         .remove(&entry.id);
 }
 
+/// A piece of work's head, its diff since its base, and whether the diff
+/// was cut: read here, or by the helper of the runner its checkout is on.
+async fn diff_of(
+    app: &App,
+    account: &str,
+    entry: &work::Entry,
+) -> Result<(String, String, bool), String> {
+    if let Some(runner) = &entry.runner {
+        let sessions = app
+            .sessions
+            .list_records(account)
+            .await
+            .map_err(|e| e.to_string())?;
+        let (_, group) = app
+            .runner_work_group(account, &sessions, &entry.id)
+            .ok_or_else(|| format!("no work {} on the runner `{runner}`", entry.id))?;
+        return app.runner_work_diff(runner, &group.piece).await;
+    }
+    let base = app
+        .work_base(account, &entry.id)
+        .await
+        .ok_or_else(|| format!("the base of {} is not known", entry.id))?;
+    let piece = work::facts::Piece {
+        repository: Path::new(&entry.repository).to_owned(),
+        branch: entry.branch.clone(),
+        base,
+        checkout: None,
+    };
+    blocking(move || work::reviews::diff(&piece).map_err(work::WorkError::from))
+        .await
+        .map_err(|e| e.to_string())
+}
+
 async fn review_once(
     app: &App,
     account: &str,
     entry: &work::Entry,
-    base: &str,
+    (head, diff, cut): &(String, String, bool),
     reviewer: &str,
     spec: &sessions::EngineSpec,
 ) {
-    let piece = work::facts::Piece {
-        repository: Path::new(&entry.repository).to_owned(),
-        branch: entry.branch.clone(),
-        base: base.to_owned(),
-        checkout: None,
-    };
     let db = app.db.clone();
-    let (work_id, name) = (entry.id.clone(), reviewer.to_owned());
-    let diff = blocking(move || {
-        let (head, diff, cut) = work::reviews::diff(&piece)?;
-        let seen = work::reviews::reviewed(&db, &work_id, &name, &head)?;
-        Ok::<_, work::WorkError>((head, diff, cut, seen))
+    let (work_id, name, seen_head) = (entry.id.clone(), reviewer.to_owned(), head.clone());
+    let seen = blocking(move || {
+        work::reviews::reviewed(&db, &work_id, &name, &seen_head).map_err(work::WorkError::from)
     })
     .await;
-    let (head, diff, cut) = match diff {
-        Ok((_, _, _, true)) => return,
-        Ok((head, diff, cut, false)) => (head, diff, cut),
+    match seen {
+        Ok(true) => return,
+        Ok(false) => {}
         Err(error) => {
-            tracing::warn!(%error, work = entry.id, "work reviews: the diff cannot be read");
+            tracing::warn!(%error, work = entry.id, "work reviews: earlier reviews cannot be read");
             return;
         }
-    };
-    let prompt = work::reviews::question(&entry.branch, &diff, cut);
+    }
+    let prompt = work::reviews::question(&entry.branch, diff, *cut);
     let ask = Ask {
         feature: Feature::Review,
         model: None,
@@ -126,7 +157,7 @@ async fn review_once(
         .await;
     let mut review = work::reviews::Review {
         reviewer: reviewer.to_owned(),
-        head,
+        head: head.clone(),
         at: app.clock.timestamp(),
         findings: Vec::new(),
         error: None,

@@ -159,6 +159,20 @@ pub async fn serve(
         }
         Request::Connect { port } => forward(port, input, output).await,
         Request::Skills(ask) => answer(&mut output, crate::skills_here::list(*ask).await).await,
+        Request::WorkFacts(piece) => {
+            let facts = tokio::task::spawn_blocking(move || work::facts::inspect(&piece))
+                .await
+                .map_err(io::Error::other)?;
+            answer(&mut output, Ok::<_, String>(facts)).await
+        }
+        Request::WorkDiff(piece) => {
+            let diff = tokio::task::spawn_blocking(move || work::reviews::diff(&piece))
+                .await
+                .map_err(io::Error::other)?
+                .map(|(head, diff, cut)| wire::WorkDiff { head, diff, cut })
+                .map_err(|e| e.to_string());
+            answer(&mut output, diff).await
+        }
         Request::Listeners { session_ids } => {
             let found = tokio::task::spawn_blocking(move || listeners(session_ids))
                 .await

@@ -23,6 +23,7 @@ mod keeper;
 pub mod pool;
 mod remote_apps;
 mod remote_skills;
+mod remote_work;
 mod skills_here;
 pub mod ssh;
 mod turns;
@@ -37,4 +38,5 @@ pub use keeper::ISOLATION_ENV;
 pub use turns::{Output, RECONNECT_GRACE, RemoteTurn};
 pub use wire::{
     AppStart, AppStarted, AppState, Confine, Exit, MadeWorktree, ProbeEngine, Removal, TurnHeader,
+    WorkDiff,
 };

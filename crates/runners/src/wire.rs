@@ -159,6 +159,22 @@ pub enum Request {
     AppState { session_id: String, name: String },
     /// What an engine offers on `/` in a folder here (docs/skills.md).
     Skills(Box<SkillsAsk>),
+    /// What git says here of a piece of work (docs/work.md): the reply is
+    /// [`work::facts::Facts`], read as this machine reads its own.
+    WorkFacts(Box<work::facts::Piece>),
+    /// A piece of work's diff since its base, for its reviewers: the reply
+    /// is [`WorkDiff`].
+    WorkDiff(Box<work::facts::Piece>),
+}
+
+/// The helper's answer to [`Request::WorkDiff`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkDiff {
+    /// The commit the diff ends at.
+    pub head: String,
+    pub diff: String,
+    /// The diff was longer than a reviewer is shown, and was cut.
+    pub cut: bool,
 }
 
 /// The requests a helper of this build answers; an older helper refuses

@@ -1113,8 +1113,6 @@ impl SettingsStore {
     }
 
     /// When cloud work returns to this computer, runs the configured code reviewers against the returned branch and records findings. Default on. A review does not hold the branch back.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn cloud_session_reviews_enabled(&self) -> bool {
         self.toggle_at(97)
     }

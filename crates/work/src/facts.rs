@@ -6,13 +6,15 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
 use worktrees::git;
 
 use crate::landing::{self, Landing};
 
 /// Where to look: a branch of a repository, the commit the work started
-/// from, and the checkout it may still be checked out in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// from, and the checkout it may still be checked out in. It travels to a
+/// runner host, which looks at a piece there as this machine does here.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Piece {
     /// The repository's main working tree.
     pub repository: PathBuf,
@@ -25,21 +27,23 @@ pub struct Piece {
 }
 
 /// The uncommitted part of a checkout.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Uncommitted {
     pub files: u32,
     pub lines: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LastCommit {
     pub sha: String,
     pub subject: String,
     pub at: String,
 }
 
-/// Everything [`inspect`] found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Everything [`inspect`] found (on this machine, or a runner host's
+/// helper's answer).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Facts {
     /// The repository is gone or is no repository any more.
     RepositoryGone {
@@ -51,7 +55,7 @@ pub enum Facts {
     Found(Box<Found>),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Found {
     /// The branch as it is now (renamed by hand in its checkout: the new
     /// name; `None` for a detached HEAD).

@@ -115,6 +115,12 @@ pub struct Entry {
     /// upstream or its remote is on no such host: then `pull-request` is
     /// never among its actions.
     pub pull_request_host: Option<String>,
+    /// The runner its checkout is on; `null` on this machine. Work on a
+    /// runner is read there through its helper, and acted on there.
+    pub runner: Option<String>,
+    /// Set only when the facts could not be read now (its runner away):
+    /// when they last were (RFC 3339).
+    pub last_read: Option<String>,
 }
 
 struct Cached {
@@ -168,6 +174,17 @@ pub fn id_of(account_id: &str, repository: &Path, branch: &str) -> String {
     hash.update([0]);
     hash.update(branch.as_bytes());
     hex::encode(&hash.finalize()[..8])
+}
+
+/// The id of the account's work on `branch` of `repository` on runner
+/// `runner`: apart from this machine's, where the same path may hold
+/// another repository.
+pub fn id_on_runner(account_id: &str, runner: &str, repository: &Path, branch: &str) -> String {
+    id_of(
+        account_id,
+        &Path::new(runner).join(repository.strip_prefix("/").unwrap_or(repository)),
+        branch,
+    )
 }
 
 /// Groups sessions (newest first) into pieces of work: one per account,
@@ -297,6 +314,31 @@ impl Index {
         self.refreshing.load(Ordering::Acquire)
     }
 
+    /// Keeps facts read elsewhere (a runner host's helper) at `now`, with
+    /// the [`sessions_fingerprint`] they were read under, so they answer
+    /// while that place cannot be asked ([`Index::remembered`]).
+    pub fn remember(&self, id: &str, fingerprint: u64, facts: Facts, now: i64) {
+        let kept = Cached {
+            fingerprint,
+            looked_at: now,
+            facts,
+        };
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id.to_owned(), kept);
+    }
+
+    /// The facts [`Index::remember`] kept of a piece: its fingerprint then,
+    /// the facts, and when.
+    pub fn remembered(&self, id: &str) -> Option<(u64, Facts, i64)> {
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(id)
+            .map(|c| (c.fingerprint, c.facts.clone(), c.looked_at))
+    }
+
     /// Forgets a piece's facts (after an action changed it).
     pub fn forget(&self, id: &str) {
         self.cache
@@ -398,17 +440,33 @@ pub fn entry(
         code_host: hosted.map(|h| h.host.clone()),
         pull_request,
         pull_request_host,
+        runner: None,
+        last_read: None,
     })
+}
+
+/// The sessions on a piece and their states: a session that starts or
+/// ends may have moved it.
+fn sessions_moved(group: &Group, hasher: &mut impl Hasher) {
+    for source in &group.sources {
+        source.active.hash(hasher);
+        source.updated_at.hash(hasher);
+    }
+}
+
+/// What can be known here of a piece whose checkout is elsewhere (a
+/// runner's): its sessions and their states ([`Index::remember`]).
+pub fn sessions_fingerprint(group: &Group) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    sessions_moved(group, &mut hasher);
+    hasher.finish()
 }
 
 /// The modification times and sizes of the files git rewrites when the
 /// piece's refs or its checkout's index move, and the sessions' states.
 fn fingerprint(group: &Group) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    for source in &group.sources {
-        source.active.hash(&mut hasher);
-        source.updated_at.hash(&mut hasher);
-    }
+    sessions_moved(group, &mut hasher);
     let git_dir = git_dir(&group.piece.repository);
     let branch = &group.piece.branch;
     let mut watched: Vec<PathBuf> = [

@@ -16,10 +16,12 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Stdio;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use worktrees::git;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS, utoipa::ToSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "WorkLanding")]
 pub enum Landing {

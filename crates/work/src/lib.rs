@@ -32,6 +32,7 @@ pub mod state;
 pub use act::WorkError;
 pub use index::{
     Commit, Entry, Group, Index, RECHECK_AFTER, Source, Uncommitted, entry, group, id_of,
+    id_on_runner, sessions_fingerprint,
 };
 pub use landing::Landing;
 pub use state::{Action, Activity, State};

@@ -45,8 +45,15 @@ fn repository() -> (tempfile::TempDir, PathBuf) {
 
 /// A stopped session of the `commit` engine in a worktree of `root`.
 fn committed_and_stopped(rig: &Rig, root: &Path) -> String {
-    let body = json!({"engine": "commit", "prompt": "work", "cwd": root, "isolation": "worktree"});
-    let reply = rig.server.call("POST", "/sessions", Some(&body));
+    stopped_after_a_turn(
+        rig,
+        &json!({"engine": "commit", "prompt": "work", "cwd": root, "isolation": "worktree"}),
+    )
+}
+
+/// The session `body` spawns, stopped after its first turn.
+fn stopped_after_a_turn(rig: &Rig, body: &Value) -> String {
+    let reply = rig.server.call("POST", "/sessions", Some(body));
     assert_eq!(reply.status, 201, "{}", reply.text());
     let id = reply.json()["id"].as_str().unwrap().to_owned();
     rig.server.wait_for_status(&id, "waiting_for_input");
@@ -162,4 +169,94 @@ fn a_stopped_session_with_commits_is_reviewed_once_and_a_high_finding_reaches_th
         .collect();
     assert_eq!(rows.len(), 1, "{inbox}");
     assert!(rows[0]["body"].as_str().unwrap().contains("agent.txt:1"));
+}
+
+/// A repository in the runner user's home, with one commit.
+fn repository_on(sshd: &crate::sshd::Sshd) -> String {
+    sshd.as_user(
+        "r=$(mktemp -d \"$HOME/repo-XXXXXX\") && cd \"$r\" && git init -q && echo hello > README.md && \
+         git add . && git -c user.name=t -c user.email=t@t commit -qm first && echo \"$r\"",
+    )
+    .trim()
+    .to_owned()
+}
+
+/// A stopped session of the `commit` engine in a worktree of `repository`
+/// on the runner `devbox`.
+fn committed_and_stopped_on_runner(rig: &Rig, repository: &str) -> String {
+    stopped_after_a_turn(
+        rig,
+        &json!({"engine": "commit", "prompt": "work", "runner": "devbox",
+                "cwd": repository, "isolation": "worktree"}),
+    )
+}
+
+#[test]
+fn work_on_a_runner_is_read_there_reviewed_when_its_session_ends_and_kept_while_it_is_away() {
+    let Some(rig) = Rig::start(Api::Anthropic, &["--manual-clock"]) else {
+        return;
+    };
+    let Some(mut sshd) = crate::sshd::Sshd::start("sbrunner") else {
+        return;
+    };
+    let rig = rig.on_runner(&sshd);
+    with_reviewer(&rig);
+    let repository = repository_on(&sshd);
+
+    // Off: the runner's work is listed, read there, and nobody reviews it.
+    rig.server
+        .set_setting("cloudSessionReviewsEnabled", json!(false));
+    let quiet = committed_and_stopped_on_runner(&rig, &repository);
+    let entry = entry_of(&rig, &quiet);
+    assert_eq!(entry["runner"], "devbox", "{entry}");
+    assert_eq!(entry["repository"], repository.as_str());
+    assert_eq!(entry["commits"], 1, "{entry}");
+    assert_eq!(entry["state"], "stranded", "{entry}");
+    assert!(
+        entry["reason"].as_str().unwrap().contains("on no remote"),
+        "{entry}"
+    );
+    assert!(entry["lastRead"].is_null(), "{entry}");
+    // Acting on it would run git here, where its checkout is not.
+    assert_eq!(entry["actions"], json!(["open"]), "{entry}");
+    let id = entry["id"].as_str().unwrap();
+    let push = rig.server.call("POST", &format!("/work/{id}/push"), None);
+    assert_eq!(push.status, 409, "{}", push.text());
+    assert!(push.text().contains("runner `devbox`"), "{}", push.text());
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(rig.standin.answered(PHRASE).is_empty());
+
+    // On: the diff is read on the runner and reviewed here.
+    rig.server
+        .set_setting("cloudSessionReviewsEnabled", json!(true));
+    rig.standin.answer(
+        PHRASE,
+        Message::text(
+            json!({"findings": [{"file": "agent.txt", "line": 1, "severity": "medium", "text": "Unused."}]})
+                .to_string(),
+        ),
+    );
+    let session = committed_and_stopped_on_runner(&rig, &repository);
+    let entry = wait_reviewed(&rig, &session);
+    assert_eq!(entry["runner"], "devbox", "{entry}");
+    assert_eq!(
+        entry["reviews"][0]["head"], entry["lastCommit"]["sha"],
+        "{entry}"
+    );
+    assert_eq!(entry["reviews"][0]["findings"][0]["severity"], "medium");
+    let asked = rig.standin.answered(PHRASE);
+    assert_eq!(asked.len(), 1);
+    let text = asked[0].body_text();
+    assert!(text.contains("+++ b/agent-"), "{text}");
+    assert!(text.contains(entry["branch"].as_str().unwrap()), "{text}");
+
+    // The runner away: what it said last, with when, and no wait.
+    sshd.kill();
+    rig.advance_clock(60_000);
+    let started = Instant::now();
+    let away = entry_of(&rig, &session);
+    assert!(started.elapsed() < Duration::from_secs(15));
+    assert_eq!(away["commits"], entry["commits"], "{away}");
+    assert_eq!(away["lastCommit"], entry["lastCommit"], "{away}");
+    assert!(away["lastRead"].is_string(), "{away}");
 }

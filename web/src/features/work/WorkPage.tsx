@@ -40,6 +40,7 @@ import {
   pullRequestLabel,
   readyToMerge,
   reasonText,
+  runnerText,
   repositoryOptions,
   shortRepository,
   sinceText,
@@ -293,6 +294,7 @@ function WorkCard({
   const summary = workSummary(entry);
   const landing = landingText(entry);
   const reason = reasonText(entry);
+  const onRunner = runnerText(entry, now);
   const title = workTitle(entry);
   const actions = entry.actions;
   return (
@@ -334,6 +336,12 @@ function WorkCard({
           </>
         )}
         <span title={entry.repository}>{shortRepository(entry.repository)}</span>
+        {onRunner !== null && (
+          <>
+            {" · "}
+            <span className="work-runner">{onRunner}</span>
+          </>
+        )}
       </p>
       {(reason !== null || landing !== null) && (
         <p className="work-reason">

@@ -16,6 +16,7 @@ import {
   readyToMerge,
   reasonText,
   repositoryOptions,
+  runnerText,
   shortRepository,
   sinceText,
   STATE_LABEL,
@@ -52,6 +53,8 @@ const entry = (id: string, overrides: Partial<WorkEntry> = {}): WorkEntry => ({
   pullRequest: null,
   codeHost: null,
   pullRequestHost: null,
+  runner: null,
+  lastRead: null,
   ...overrides,
 });
 
@@ -330,10 +333,21 @@ describe("readyToMerge", () => {
       entry("b", { state: "stranded" }),
       entry("c", { state: "waiting_on_review", repository: other }),
       entry("d", { state: "landed" }),
+      entry("e", { state: "waiting_on_review", runner: "devbox" }),
     ];
     expect(readyToMerge(all, "/home/ana/src/switchboard").map((e) => e.id)).toEqual(["a"]);
     expect(readyToMerge(all, other).map((e) => e.id)).toEqual(["c"]);
     expect(readyToMerge(all, null)).toEqual([]);
+  });
+});
+
+describe("runnerText", () => {
+  it("says which runner the work is on, and how old the card is while the runner is away", () => {
+    expect(runnerText({ runner: null, lastRead: null }, NOW)).toBeNull();
+    expect(runnerText({ runner: "devbox", lastRead: null }, NOW)).toBe("on devbox");
+    expect(runnerText({ runner: "devbox", lastRead: "2026-03-10T11:55:00Z" }, NOW)).toBe(
+      "on devbox, away: as it was 5 min ago",
+    );
   });
 });
 

@@ -236,8 +236,21 @@ export function workSummary(entry: WorkEntry): string | null {
   return parts.length > 0 ? parts.join(" · ") : null;
 }
 
-/** The pieces of `repository` a merge session would merge (the server's rule: waiting on review). */
+/**
+ * The pieces of `repository` a merge session would merge (the server's rule: waiting on review, and
+ * here: a merge runs on this machine, so work on a runner is merged there).
+ */
 export function readyToMerge(entries: readonly WorkEntry[], repository: string | null): WorkEntry[] {
   if (repository === null) return [];
-  return entries.filter((e) => e.repository === repository && e.state === "waiting_on_review");
+  return entries.filter((e) => e.repository === repository && e.state === "waiting_on_review" && e.runner === null);
+}
+
+/**
+ * Where work on a runner is ("on devbox"), and, when the runner could not be asked now, how old what
+ * the card shows is; null for work on this machine.
+ */
+export function runnerText(entry: Pick<WorkEntry, "runner" | "lastRead">, now: number): string | null {
+  if (entry.runner === null) return null;
+  if (entry.lastRead === null) return `on ${entry.runner}`;
+  return `on ${entry.runner}, away: as it was ${relativeTime(entry.lastRead, now)}`;
 }

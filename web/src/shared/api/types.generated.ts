@@ -1515,7 +1515,17 @@ codeHost: string | null,
  * upstream or its remote is on no such host: then `pull-request` is
  * never among its actions.
  */
-pullRequestHost: string | null, };
+pullRequestHost: string | null, 
+/**
+ * The runner its checkout is on; `null` on this machine. Work on a
+ * runner is read there through its helper, and acted on there.
+ */
+runner: string | null, 
+/**
+ * Set only when the facts could not be read now (its runner away):
+ * when they last were (RFC 3339).
+ */
+lastRead: string | null, };
 
 export type WorkState = "in_progress" | "stranded" | "waiting_on_review" | "landed" | "turned_down" | "unknown";
 
