@@ -5,7 +5,8 @@
  * service of its own, so the browser's `PushManager` is pointed at a push-service stand-in here:
  * its subscription carries a key pair this test holds, and the stand-in checks each push's VAPID
  * signature and decrypts it (RFC 8291) as the phone would. The test button's push arrives
- * content-free, the panel says so, and the device is removed; at 390 px nothing runs off the side.
+ * content-free, the panel says so, the device chooses the daily briefing (kept over a reload), and
+ * the device is removed; at 390 px nothing runs off the side.
  */
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify, type ECDH } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
@@ -162,6 +163,17 @@ test("the app is installable and a device subscribes, gets a test push and is re
   });
   expect(pushed[0]?.claims.aud).toBe(origin);
   expect(pushed[0]?.headers["content-encoding"]).toBe("aes128gcm");
+
+  // The daily briefing is this device's choice, kept by the server.
+  const briefing = panel.getByRole("checkbox", { name: "Daily briefing" });
+  expect(await briefing.isChecked()).toBe(false);
+  await briefing.check();
+  await until(
+    () => e2e.server.api<Device[]>("GET", "/push/subscriptions"),
+    (reply) => reply.body[0]?.dailyBriefing === true,
+  );
+  await page.reload();
+  await expect.poll(() => panel.getByRole("checkbox", { name: "Daily briefing" }).isChecked()).toBe(true);
 
   // A phone: the panel fits.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -7,7 +7,7 @@
 //! retry has come (429 and 5xx answers wait on the app clock).
 
 use attention::{Notice, Reason};
-use push::{NeedsYou, Payload, Urgency};
+use push::{Devices, NeedsYou, Payload, Urgency};
 use sessions::Session;
 
 use crate::error::blocking;
@@ -44,17 +44,10 @@ impl App {
         );
     }
 
-    /// A daily briefing just posted, pushed when `push.toml` chose it: a click
-    /// opens its row; content-free, it names no section.
+    /// A daily briefing just posted, pushed to the devices that chose it
+    /// (`PATCH /push/subscriptions/{id}`): a click opens its row;
+    /// content-free, it names no section.
     pub(crate) fn push_briefing(&self, owner: &str, row_id: &str, title: &str, body: &str) {
-        match push::Choices::load(&self.data_dir) {
-            Ok(choices) if choices.daily_briefing => {}
-            Ok(_) => return,
-            Err(error) => {
-                tracing::warn!(%error, "the daily briefing was not pushed");
-                return;
-            }
-        }
         let first_line = body.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
         let briefing = Alert {
             title,
@@ -62,7 +55,8 @@ impl App {
             url: &format!("/inbox?row={row_id}"),
             tag: "daily-briefing",
         };
-        self::alert(self, owner, &format!("briefing-{row_id}"), &briefing);
+        let id = format!("briefing-{row_id}");
+        to_devices(self, owner, &id, &briefing, Devices::DailyBriefing);
     }
 }
 
@@ -122,7 +116,7 @@ pub(crate) fn needs_you(app: &App, session: &Session, notice: &Notice, notificat
         session.account_id.clone(),
         notification_id.to_owned(),
     );
-    tokio::spawn(async move { send(&app, owner, id, payload).await });
+    tokio::spawn(async move { send(&app, owner, id, payload, Devices::All).await });
 }
 
 /// What an alert push says and opens.
@@ -139,6 +133,10 @@ pub(crate) struct Alert<'a> {
 /// alert asked to be pushed, texts failing) to the owner's devices, once per
 /// `notification_id`, held by quiet hours and focus as every push is.
 pub(crate) fn alert(app: &App, owner: &str, notification_id: &str, alert: &Alert<'_>) {
+    to_devices(app, owner, notification_id, alert, Devices::All);
+}
+
+fn to_devices(app: &App, owner: &str, notification_id: &str, alert: &Alert<'_>, devices: Devices) {
     let content_free = app.settings.content_free_mobile_push();
     let payload = Payload::alert(
         alert.title,
@@ -148,7 +146,7 @@ pub(crate) fn alert(app: &App, owner: &str, notification_id: &str, alert: &Alert
         content_free,
     );
     let (app, owner, id) = (app.clone(), owner.to_owned(), notification_id.to_owned());
-    tokio::spawn(async move { send(&app, owner, id, payload).await });
+    tokio::spawn(async move { send(&app, owner, id, payload, devices).await });
 }
 
 /// A ringing alarm reaches the user's devices too: an alarm is set to be
@@ -165,7 +163,7 @@ pub(crate) fn push_ring(state: &App, alarm: &alarms::Alarm) {
     alert(state, &alarm.account_id, &id, &ring);
 }
 
-async fn send(app: &App, owner: String, id: String, payload: Payload) {
+async fn send(app: &App, owner: String, id: String, payload: Payload, devices: Devices) {
     if app.settings.focus_mode_feature_enabled() {
         let (focus, account) = (app.focus.clone(), owner.clone());
         if blocking(move || focus.focus(&account))
@@ -178,7 +176,7 @@ async fn send(app: &App, owner: String, id: String, payload: Payload) {
     let held_until = quiet_until(app);
     let push = app.push.clone();
     let sent = tokio::task::spawn_blocking(move || {
-        push.notify_after(&owner, &id, &payload, Urgency::High, held_until)
+        push.notify_after(&owner, &id, &payload, Urgency::High, held_until, devices)
     })
     .await;
     match sent {

@@ -2,7 +2,7 @@
 //! push-service stand-in (which checks the VAPID signature and decrypts as
 //! the device would): texts failing (one push besides the inbox alert), an
 //! agent alert sent with `push: true` (and not one
-//! without), the daily briefing when `push.toml` chooses it, and a ringing alarm on a clock the test moves (started at the
+//! without), the daily briefing on a device that chose it, and a ringing alarm on a clock the test moves (started at the
 //! real time: the stand-in, as a push service would, refuses a VAPID token
 //! dated otherwise); content-free by default, each once.
 
@@ -15,7 +15,8 @@ use serde_json::json;
 use standins::push::{PushService, Received};
 use standins::sms_gateway::Gateway;
 
-fn subscribe(server: &TestServer, service: &PushService) {
+/// A device subscribed as its browser would; its id.
+fn subscribe(server: &TestServer, service: &PushService) -> String {
     let key = server.call("GET", "/push/vapid-public-key", None).json();
     let device = service.device(key["key"].as_str().unwrap());
     let body = json!({
@@ -25,6 +26,7 @@ fn subscribe(server: &TestServer, service: &PushService) {
     });
     let made = server.call("POST", "/push/subscriptions", Some(&body));
     assert_eq!(made.status, 201, "{}", made.text());
+    made.json()["id"].as_str().unwrap().to_owned()
 }
 
 fn wait_received(service: &PushService, count: usize) -> Vec<Received> {
@@ -144,11 +146,11 @@ fn texts_failing_make_one_push_besides_the_alert() {
 }
 
 #[test]
-fn the_daily_briefing_is_pushed_only_when_push_toml_chooses_it() {
+fn the_daily_briefing_is_pushed_only_to_a_device_that_chose_it() {
     let server = TestServer::start();
     server.set_setting("dailyDigestEnabled", json!(true));
     let service = PushService::start().unwrap();
-    subscribe(&server, &service);
+    let device = subscribe(&server, &service);
     let run = || {
         let reply = server.call("POST", "/digests/run?kind=daily", None);
         assert_eq!(reply.status, 201, "{}", reply.text());
@@ -159,11 +161,24 @@ fn the_daily_briefing_is_pushed_only_when_push_toml_chooses_it() {
     std::thread::sleep(Duration::from_millis(500));
     assert!(service.received().is_empty(), "not chosen: not pushed");
 
-    std::fs::write(
-        server.data_dir().join("push.toml"),
-        "daily_briefing = true\n",
-    )
-    .unwrap();
+    let path = format!("/push/subscriptions/{device}");
+    for bad in [json!({}), json!({"dailyBriefing": "yes"}), json!({"dailyBriefing": true, "x": 1})] {
+        let refused = server.call("PATCH", &path, Some(&bad));
+        assert_eq!(refused.status, 400, "{bad}: {}", refused.text());
+    }
+    let unknown = server.call(
+        "PATCH",
+        "/push/subscriptions/nope",
+        Some(&json!({"dailyBriefing": true})),
+    );
+    assert_eq!(unknown.status, 404, "{}", unknown.text());
+    assert_eq!(
+        server.call("GET", "/push/subscriptions", None).json()[0]["dailyBriefing"],
+        false
+    );
+    let chosen = server.call("PATCH", &path, Some(&json!({"dailyBriefing": true})));
+    assert_eq!(chosen.status, 200, "{}", chosen.text());
+    assert_eq!(chosen.json()["dailyBriefing"], true);
     let row = run();
     let received = wait_received(&service, 1);
     assert_eq!(

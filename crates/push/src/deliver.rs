@@ -21,7 +21,7 @@ use utoipa::ToSchema;
 
 use crate::error::PushError;
 use crate::service::decode;
-use crate::{Payload, Push, Urgency, endpoint};
+use crate::{Devices, Payload, Push, Urgency, endpoint};
 
 /// Attempts before a row is given up as failed.
 pub const MAX_ATTEMPTS: i64 = 8;
@@ -106,11 +106,11 @@ impl Push {
         payload: &Payload,
         urgency: Urgency,
     ) -> Result<Report, PushError> {
-        self.notify_after(owner, notification_id, payload, urgency, None)
+        self.notify_after(owner, notification_id, payload, urgency, None, Devices::All)
     }
 
-    /// [`Push::notify`], held until `not_before` when it is given (quiet
-    /// hours): [`Push::retry_due`] sends it then.
+    /// [`Push::notify`] to the owner's `devices`, held until `not_before`
+    /// when it is given (quiet hours): [`Push::retry_due`] sends it then.
     pub fn notify_after(
         &self,
         owner: &str,
@@ -118,6 +118,7 @@ impl Push {
         payload: &Payload,
         urgency: Urgency,
         not_before: Option<OffsetDateTime>,
+        devices: Devices,
     ) -> Result<Report, PushError> {
         let now = self.clock.now();
         let first = clock::timestamp(not_before.map_or(now, |at| at.max(now)));
@@ -129,8 +130,16 @@ impl Push {
                    (subscription_id, notification_id, payload, urgency, state,
                     next_attempt_at, created_at, updated_at)
                  SELECT id, ?2, ?3, ?4, 'pending', ?5, ?6, ?6
-                 FROM push_subscriptions WHERE account_id = ?1",
-                params![owner, notification_id, body, urgency.as_str(), first, now],
+                 FROM push_subscriptions WHERE account_id = ?1 AND (?7 OR daily_briefing)",
+                params![
+                    owner,
+                    notification_id,
+                    body,
+                    urgency.as_str(),
+                    first,
+                    now,
+                    devices == Devices::All
+                ],
             )?;
             Ok::<_, PushError>(())
         })?;

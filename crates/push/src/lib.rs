@@ -18,7 +18,6 @@
 //! application decides whether and what to push, and the server maps calls
 //! to routes.
 
-mod choices;
 mod deliver;
 pub mod endpoint;
 mod error;
@@ -30,7 +29,6 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-pub use choices::Choices;
 pub use deliver::{Outcome, Report};
 pub use error::PushError;
 pub use payload::{NeedsYou, Payload};
@@ -42,9 +40,10 @@ pub const VAPID_KEY_NAME: &str = "PUSH_VAPID_KEY";
 pub const MAX_NAME_CHARS: usize = 80;
 
 /// Append-only: never edit an applied step.
-pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
-    feature: "push",
-    sql: "CREATE TABLE push_subscriptions (
+pub const MIGRATIONS: &[store::Migration] = &[
+    store::Migration {
+        feature: "push",
+        sql: "CREATE TABLE push_subscriptions (
             id TEXT PRIMARY KEY,
             account_id TEXT NOT NULL,
             name TEXT NOT NULL,
@@ -70,7 +69,12 @@ pub const MIGRATIONS: &[store::Migration] = &[store::Migration {
             PRIMARY KEY (subscription_id, notification_id)
           ) STRICT;
           CREATE INDEX push_deliveries_due ON push_deliveries (state, next_attempt_at);",
-}];
+    },
+    store::Migration {
+        feature: "push",
+        sql: "ALTER TABLE push_subscriptions ADD COLUMN daily_briefing INTEGER NOT NULL DEFAULT 0;",
+    },
+];
 
 /// A device's subscription as listed: never its endpoint or keys (the
 /// endpoint is a capability: whoever holds it can push to the device).
@@ -87,6 +91,25 @@ pub struct Subscription {
     pub last_delivered_at: Option<String>,
     /// Why the last push failed, until one succeeds.
     pub last_failure: Option<String>,
+    /// This device also gets each daily briefing, as the user chose on it.
+    pub daily_briefing: bool,
+}
+
+/// `PATCH /push/subscriptions/{id}`: what the user chose for one device.
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "PushSubscriptionChoice")]
+#[schema(as = PushSubscriptionChoice)]
+pub struct Choice {
+    pub daily_briefing: bool,
+}
+
+/// Which of an account's devices a push goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Devices {
+    All,
+    /// Those that chose the daily briefing.
+    DailyBriefing,
 }
 
 /// `GET /push/vapid-public-key`: what a browser subscribes with

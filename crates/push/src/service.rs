@@ -12,7 +12,7 @@ use store::rusqlite::{OptionalExtension, Row, params};
 
 use crate::error::PushError;
 use crate::vapid::VapidKey;
-use crate::{MAX_NAME_CHARS, NewSubscription, Subscription, VAPID_KEY_NAME, endpoint};
+use crate::{Choice, MAX_NAME_CHARS, NewSubscription, Subscription, VAPID_KEY_NAME, endpoint};
 
 /// Subscriptions and delivery; cheap to share behind an `Arc`.
 pub struct Push {
@@ -129,7 +129,8 @@ impl Push {
     pub fn subscriptions(&self, owner: &str) -> Result<Vec<Subscription>, PushError> {
         self.db.read(|tx| {
             let mut stmt = tx.prepare_cached(
-                "SELECT id, name, endpoint, created_at, last_delivered_at, last_failure
+                "SELECT id, name, endpoint, created_at, last_delivered_at, last_failure,
+                        daily_briefing
                  FROM push_subscriptions WHERE account_id = ?1 ORDER BY created_at, id",
             )?;
             let rows = stmt.query_map(params![owner], row)?;
@@ -141,7 +142,8 @@ impl Push {
         self.db
             .read(|tx| {
                 tx.query_row(
-                    "SELECT id, name, endpoint, created_at, last_delivered_at, last_failure
+                    "SELECT id, name, endpoint, created_at, last_delivered_at, last_failure,
+                            daily_briefing
                      FROM push_subscriptions WHERE account_id = ?1 AND id = ?2",
                     params![owner, id],
                     row,
@@ -150,6 +152,27 @@ impl Push {
                 .map_err(PushError::from)
             })?
             .ok_or(PushError::NotFound)
+    }
+
+    /// What the user chose for device `id`: whether it gets the daily
+    /// briefing too.
+    pub fn choose(
+        &self,
+        owner: &str,
+        id: &str,
+        choice: &Choice,
+    ) -> Result<Subscription, PushError> {
+        let changed = self.db.write(|tx| {
+            tx.execute(
+                "UPDATE push_subscriptions SET daily_briefing = ?3 WHERE account_id = ?1 AND id = ?2",
+                params![owner, id, choice.daily_briefing],
+            )
+            .map_err(PushError::from)
+        })?;
+        if changed == 0 {
+            return Err(PushError::NotFound);
+        }
+        self.subscription(owner, id)
     }
 
     /// Forgets a device and what was still to be sent to it.
@@ -185,6 +208,7 @@ fn row(r: &Row<'_>) -> store::rusqlite::Result<Subscription> {
         created_at: r.get(3)?,
         last_delivered_at: r.get(4)?,
         last_failure: r.get(5)?,
+        daily_briefing: r.get(6)?,
     })
 }
 

@@ -416,7 +416,14 @@ fn a_held_push_goes_out_when_its_moment_comes() {
     let until = datetime!(2026-01-05 10:00 UTC);
     let sent = rig
         .push
-        .notify_after(OWNER, "att-8", &payload, Urgency::High, Some(until))
+        .notify_after(
+            OWNER,
+            "att-8",
+            &payload,
+            Urgency::High,
+            Some(until),
+            push::Devices::All,
+        )
         .unwrap();
     assert_eq!(sent, Report::default());
     assert_eq!(rig.push.next_due().unwrap(), Some(until));
@@ -425,4 +432,83 @@ fn a_held_push_goes_out_when_its_moment_comes() {
     rig.advance(time::Duration::minutes(1));
     assert_eq!(rig.push.retry_due().unwrap(), report(1, 0, 0, 0));
     assert_eq!(rig.service.received().len(), 1);
+}
+
+#[test]
+fn the_daily_briefing_goes_only_to_the_devices_that_chose_it() {
+    let rig = rig();
+    let (phone, phone_id) = rig.subscribe("Phone");
+    let (_laptop, laptop_id) = rig.subscribe("Laptop");
+    assert!(
+        !rig.push
+            .subscription(OWNER, &phone_id)
+            .unwrap()
+            .daily_briefing
+    );
+    let chosen = rig
+        .push
+        .choose(
+            OWNER,
+            &phone_id,
+            &push::Choice {
+                daily_briefing: true,
+            },
+        )
+        .unwrap();
+    assert!(chosen.daily_briefing);
+    assert!(matches!(
+        rig.push.choose(
+            OWNER,
+            "nope",
+            &push::Choice {
+                daily_briefing: true
+            }
+        ),
+        Err(PushError::NotFound)
+    ));
+    assert!(matches!(
+        rig.push.choose(
+            "someone-else",
+            &laptop_id,
+            &push::Choice {
+                daily_briefing: true
+            }
+        ),
+        Err(PushError::NotFound)
+    ));
+
+    let briefing = Payload::alert(
+        "Your day",
+        "3 events",
+        "/inbox?row=r1",
+        "daily-briefing",
+        false,
+    );
+    let sent = rig
+        .push
+        .notify_after(
+            OWNER,
+            "briefing-r1",
+            &briefing,
+            Urgency::High,
+            None,
+            push::Devices::DailyBriefing,
+        )
+        .unwrap();
+    assert_eq!(sent, report(1, 0, 0, 0));
+    let received = rig.service.received();
+    assert_eq!(received.len(), 1);
+    assert_eq!(received[0].endpoint, phone.endpoint);
+
+    // Everything else still reaches both.
+    let sent = rig
+        .push
+        .notify(
+            OWNER,
+            "att-9",
+            &Payload::needs_you(&NEEDS, false),
+            Urgency::High,
+        )
+        .unwrap();
+    assert_eq!(sent, report(2, 0, 0, 0));
 }

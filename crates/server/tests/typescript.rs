@@ -206,6 +206,7 @@ fn api_types() -> String {
         decl::<push::VapidPublicKey>(&cfg),
         decl::<push::Subscription>(&cfg),
         decl::<push::NewSubscription>(&cfg),
+        decl::<push::Choice>(&cfg),
         decl::<push::Keys>(&cfg),
         decl::<push::Outcome>(&cfg),
         decl::<push::Payload>(&cfg),

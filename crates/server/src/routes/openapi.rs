@@ -123,7 +123,7 @@ pub const LISTENER: &str = "x-listener";
         briefings::run, briefings::email_summaries,
         feeds::list, feeds::add, feeds::remove, feeds::refresh, feeds::entries, feeds::read,
         feeds::unread, feeds::star, feeds::unstar, feeds::read_all, feeds::export, feeds::import,
-        push::public_key, push::list, push::subscribe, push::unsubscribe, push::test, push::device_load,
+        push::public_key, push::list, push::subscribe, push::unsubscribe, push::choose, push::test, push::device_load,
         sms::send, sms::incoming, sms::threads, sms::messages, sms::save_contact, sms::not_spam,
         messenger_rooms::rooms, messenger_rooms::messages, messenger_rooms::send,
         drives::list, drives::add, drives::files, drives::upload, drives::remove,

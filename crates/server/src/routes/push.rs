@@ -1,6 +1,7 @@
 //! Web Push (docs/phone.md): `/push/vapid-public-key`, the key a browser
 //! subscribes with, and `/push/subscriptions`, the user's devices, each with
-//! a name and a test push. What is pushed and when is `app::push_delivery`.
+//! a name, a test push and the choice of the daily briefing. What is pushed
+//! and when is `app::push_delivery`.
 //! `/device-loads` is the page's report of a load started and finished
 //! (`mobileReliabilityAlertsEnabled`, `app::device_loads`).
 
@@ -9,7 +10,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
-use push::{NewSubscription, Outcome, Subscription, VapidPublicKey};
+use push::{Choice, NewSubscription, Outcome, Subscription, VapidPublicKey};
 
 use crate::auth::User;
 use crate::blocking::blocking;
@@ -21,7 +22,10 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/push/vapid-public-key", get(public_key))
         .route("/push/subscriptions", get(list).post(subscribe))
-        .route("/push/subscriptions/{id}", delete(unsubscribe))
+        .route(
+            "/push/subscriptions/{id}",
+            delete(unsubscribe).patch(choose),
+        )
         .route("/push/subscriptions/{id}/test", post(test))
         .route("/device-loads", post(device_load))
 }
@@ -62,6 +66,20 @@ async fn subscribe(
     let (push, owner) = (state.push.clone(), user.account_id().to_owned());
     let device = blocking(move || push.subscribe(&owner, body)).await?;
     Ok((StatusCode::CREATED, Json(device)))
+}
+
+/// Chooses what else a device gets: `dailyBriefing`, each daily briefing.
+#[utoipa::path(patch, path = "/push/subscriptions/{id}", params(("id" = String, Path, description = "The subscription's id.")), request_body = Choice, responses((status = 200, body = Subscription), (status = 400, description = "a body that is not `{dailyBriefing: boolean}`"), (status = 404)))]
+async fn choose(
+    user: User,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Choice>,
+) -> ApiResult<Json<Subscription>> {
+    let (push, owner) = (state.push.clone(), user.account_id().to_owned());
+    Ok(Json(
+        blocking(move || push.choose(&owner, &id, &body)).await?,
+    ))
 }
 
 /// Forgets a device: it gets no more pushes.

@@ -1,8 +1,8 @@
 /**
  * "Notify me on this device", in the settings' inbox behaviour and notices section: this browser
  * subscribes to Web Push under a name the user chooses, and every device that did is listed with
- * its push service, its last push, a test button and a remove button. What a push says follows
- * `contentFreeMobilePush`, the setting beside it.
+ * its push service, its last push, whether it also gets the daily briefing, a test button and a
+ * remove button. What a push says follows `contentFreeMobilePush`, the setting beside it.
  */
 import { useState } from "react";
 import type { PushOutcome, PushSubscription as Device } from "../../shared/api/types.generated";
@@ -33,6 +33,7 @@ export function PushDevices() {
   const [name, setName] = useState(() => suggestedName(navigator.userAgent));
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<{ id?: string; text: string } | null>(null);
+  const [briefingChosen, setBriefingChosen] = useState<Record<string, boolean>>({});
 
   const subscribe = async () => {
     setBusy(true);
@@ -55,6 +56,20 @@ export function PushDevices() {
       setNote({ id: device.id, text: outcomeWords(outcome) });
       devices.reload();
     } catch (error) {
+      setNote({ id: device.id, text: errorMessage(error) });
+    }
+  };
+  const chooseBriefing = async (device: Device, dailyBriefing: boolean) => {
+    // Ticked at once; the list read back after the server kept it is the truth.
+    setBriefingChosen((chosen) => ({ ...chosen, [device.id]: dailyBriefing }));
+    try {
+      await apiFetch<Device>(`/push/subscriptions/${encodeURIComponent(device.id)}`, {
+        method: "PATCH",
+        body: { dailyBriefing },
+      });
+      devices.reload();
+    } catch (error) {
+      setBriefingChosen((chosen) => ({ ...chosen, [device.id]: device.dailyBriefing }));
       setNote({ id: device.id, text: errorMessage(error) });
     }
   };
@@ -101,6 +116,14 @@ export function PushDevices() {
                 {device.lastFailure && <p className="push-failure">{device.lastFailure}</p>}
                 {note?.id === device.id && <p role="status">{note.text}</p>}
               </div>
+              <label className="push-briefing">
+                <input
+                  type="checkbox"
+                  checked={briefingChosen[device.id] ?? device.dailyBriefing}
+                  onChange={(event) => void chooseBriefing(device, event.target.checked)}
+                />
+                Daily briefing
+              </label>
               <Button onClick={() => void test(device)}>Send test</Button>
               <Button variant="danger" onClick={() => void remove(device)}>
                 Remove

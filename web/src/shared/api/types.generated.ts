@@ -1206,9 +1206,15 @@ service: string, createdAt: string, lastDeliveredAt: string | null,
 /**
  * Why the last push failed, until one succeeds.
  */
-lastFailure: string | null, };
+lastFailure: string | null, 
+/**
+ * This device also gets each daily briefing, as the user chose on it.
+ */
+dailyBriefing: boolean, };
 
 export type NewPushSubscription = { endpoint: string, keys: PushSubscriptionKeys, name: string, };
+
+export type PushSubscriptionChoice = { dailyBriefing: boolean, };
 
 export type PushSubscriptionKeys = { 
 /**
