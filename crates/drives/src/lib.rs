@@ -30,7 +30,7 @@ mod drive;
 mod error;
 mod listing;
 mod path;
-mod xml;
+pub mod xml;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;

@@ -20,7 +20,7 @@ pub(crate) const PROPFIND: &str = r#"<?xml version="1.0" encoding="utf-8"?>
 
 /// One `response` of a multistatus.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(crate) struct Found {
+pub struct Found {
     pub href: String,
     pub folder: bool,
     pub size: Option<u64>,
@@ -49,7 +49,7 @@ pub(crate) fn quoted(etag: &str) -> String {
 }
 
 /// Reads a 207 answer; `Err` names what is wrong with it.
-pub(crate) fn multistatus(body: &str) -> Result<Vec<Found>, String> {
+pub fn multistatus(body: &str) -> Result<Vec<Found>, String> {
     let doc = roxmltree::Document::parse(body)
         .map_err(|e| format!("the server's answer is not valid XML ({e})"))?;
     let root = doc.root_element();
