@@ -121,6 +121,7 @@ beforeAll(async () => {
   expect(await dav("PUT", "work/pest.ics", invite("pest", "Buy our tool", 9, "pest@work.example"))).toBe(201);
   expect(await dav("PUT", "work/prize.ics", invite("prize", "You won", 11, "win@prizes.example"))).toBe(201);
   expect(await dav("PUT", "work/team.ics", invite("team", "Team sync", 13, "bob@work.example"))).toBe(201);
+  expect(await dav("PUT", "work/mine.ics", invite("mine", "Ada's review", 15, USER))).toBe(201);
 
   await setSetting(e2e.server, "calendarEnabled", true);
   await setSetting(e2e.server, "spamFilterCalendarDeleteEvent", true);
@@ -192,6 +193,11 @@ test("marking an invitation spam deletes it on the server into the trash; Restor
   const team = page.getByRole("dialog", { name: "Team sync" });
   await team.getByRole("button", { name: "Mark as spam" }).waitFor();
   await team.getByRole("button", { name: "Close" }).click();
+  await chip(page, "mine").click();
+  const mine = page.getByRole("dialog", { name: "Ada's review" });
+  await mine.getByText(USER).waitFor();
+  expect(await mine.getByRole("button", { name: "Mark as spam" }).count()).toBe(0);
+  await mine.getByRole("button", { name: "Close" }).click();
   await context.close();
 });
 

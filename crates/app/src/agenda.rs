@@ -173,6 +173,7 @@ mod tests {
                 calendar: "Team".into(),
                 color: None,
                 organizer: None,
+                invitation: false,
             }),
         }
     }

@@ -181,6 +181,7 @@ mod tests {
                 calendar: "Work".to_owned(),
                 color: None,
                 organizer: None,
+                invitation: false,
             }),
         }
     }

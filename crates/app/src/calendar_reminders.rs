@@ -270,6 +270,7 @@ mod tests {
                 calendar: "Work".to_owned(),
                 color: None,
                 organizer: None,
+                invitation: false,
             }),
         }
     }

@@ -188,6 +188,10 @@ pub struct AccountSource {
     /// user, or the user themselves; `None` for an event without one and
     /// for a subscription's.
     pub organizer: Option<String>,
+    /// The organizer is not one of the user's own addresses: an invitation,
+    /// which may be marked spam. Told only while the calendar's spam filter
+    /// is on (it knows the user's addresses); `false` otherwise.
+    pub invitation: bool,
 }
 
 /// A board item on its due date: dragging it writes `column_id`.

@@ -23,15 +23,18 @@ use crate::{
     Account, AccountSource, CalendarInfo, Kind, NewAccount, Occurrence, Source, Status, SyncReport,
 };
 
-/// A stored occurrence as the calendar shows it.
-pub(crate) fn occurrence(r: book::OccurrenceRow) -> Occurrence {
+/// A stored occurrence as the calendar shows it, told an invitation by
+/// `screen` when the spam filter is on.
+pub(crate) fn occurrence(r: book::OccurrenceRow, screen: Option<&Screen>) -> Occurrence {
     let kind = Kind::parse(&r.kind);
+    let organizer = r.organizer.filter(|_| kind == Kind::Caldav);
     let from = AccountSource {
         account_id: r.account_id,
         account: r.account_name,
         calendar: r.calendar,
         color: r.color,
-        organizer: r.organizer.filter(|_| kind == Kind::Caldav),
+        invitation: screen.is_some_and(|s| s.invitation(organizer.as_deref())),
+        organizer,
     };
     Occurrence {
         uid: r.occ.uid,
@@ -185,7 +188,7 @@ impl Calendars {
                     Kind::parse(&r.kind) != Kind::Caldav || !s.hides(r.organizer.as_deref())
                 })
             })
-            .map(occurrence)
+            .map(|r| occurrence(r, screen.as_ref()))
             .collect())
     }
 

@@ -186,6 +186,40 @@ fn outside_invitations_are_hidden_while_the_filter_is_on() {
         panic!("{:?}", events[0].source);
     };
     assert_eq!(source.organizer.as_deref(), Some("win@prizes.example"));
+    assert!(source.invitation, "someone else's event is an invitation");
+
+    // The user's own event, and one without an organizer, are none: they
+    // offer no "Mark as spam". With the filter off, nothing is told.
+    let invitations = |calendars: &Calendars| -> Vec<(String, bool)> {
+        calendars
+            .events(
+                OWNER,
+                datetime!(2026-03-16 0:00 UTC),
+                datetime!(2026-03-19 0:00 UTC),
+            )
+            .unwrap()
+            .into_iter()
+            .map(|o| match o.source {
+                calendar::Source::Caldav(source) => (o.title, source.invitation),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    };
+    assert_eq!(
+        invitations(&s.calendars),
+        [
+            ("Ada's meeting".to_owned(), false),
+            ("Own block".to_owned(), false),
+            ("Team sync".to_owned(), true),
+            ("You won".to_owned(), true),
+        ]
+    );
+    s.switch.on.store(false, Ordering::SeqCst);
+    assert!(
+        invitations(&s.calendars)
+            .iter()
+            .all(|(_, invitation)| !invitation)
+    );
 }
 
 #[test]

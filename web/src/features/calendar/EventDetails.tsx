@@ -9,7 +9,7 @@ import { useToast } from "../../shared/ui/toasts";
 import { markSpam } from "./api";
 import { utcMs } from "./days";
 import { toEntry } from "./placement";
-import { markedText, spamSender } from "./spam";
+import { markable, markedText, spamSender } from "./spam";
 
 /** "Wednesday 18 March 2026, 09:00 – 09:15", or the days of an all-day event. */
 export function whenText(occ: Occurrence, locale?: string): string {
@@ -88,7 +88,7 @@ export function EventDetails({
         )}
       </dl>
       <div className="dialog-actions">
-        {spamTools && sender && (
+        {spamTools && markable(occ) && (
           <button type="button" className="danger" onClick={mark} disabled={marking}>
             Mark as spam
           </button>

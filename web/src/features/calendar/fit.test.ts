@@ -46,6 +46,7 @@ const account: CalendarSource = {
   calendar: "Team",
   color: null,
   organizer: null,
+  invitation: false,
 };
 
 function allDay(uid: string, first: string, endExclusive: string, source: CalendarSource = item()): Occurrence {

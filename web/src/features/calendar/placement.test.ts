@@ -33,6 +33,7 @@ const account: CalendarSource = {
   calendar: "Team",
   color: null,
   organizer: null,
+  invitation: false,
 };
 const board = (itemId: string): CalendarSource => ({
   kind: "item",

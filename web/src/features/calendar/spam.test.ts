@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Occurrence } from "../../shared/api/types.generated";
-import { markedText, parseEntries, spamSender, spamToolsShown } from "./spam";
+import { markable, markedText, parseEntries, spamSender, spamToolsShown } from "./spam";
 
-const event = (kind: "caldav" | "ics", organizer: string | null): Occurrence => ({
+const event = (kind: "caldav" | "ics", organizer: string | null, invitation = organizer !== null): Occurrence => ({
   uid: "u",
   title: "You won",
   location: null,
@@ -10,7 +10,7 @@ const event = (kind: "caldav" | "ics", organizer: string | null): Occurrence => 
   end: "2026-03-18T10:00:00.000Z",
   allDay: false,
   recurring: false,
-  source: { kind, accountId: "a", account: "Work", calendar: "Team", color: null, organizer },
+  source: { kind, accountId: "a", account: "Work", calendar: "Team", color: null, organizer, invitation },
 });
 
 describe("spam invitations", () => {
@@ -25,6 +25,13 @@ describe("spam invitations", () => {
     expect(spamSender(event("caldav", "win@prizes.example"))).toBe("win@prizes.example");
     expect(spamSender(event("caldav", null))).toBeNull();
     expect(spamSender(event("ics", "win@prizes.example"))).toBeNull();
+  });
+
+  it("offers marking only on an invitation from someone else", () => {
+    expect(markable(event("caldav", "win@prizes.example"))).toBe(true);
+    expect(markable(event("caldav", "me@work.example", false))).toBe(false);
+    expect(markable(event("caldav", null))).toBe(false);
+    expect(markable(event("ics", "win@prizes.example", true))).toBe(false);
   });
 
   it("says what marking did", () => {

@@ -8,12 +8,14 @@ export function spamToolsShown(values: Values): boolean {
   return values?.calendarEnabled === true && values?.spamFilterCalendarEnabled !== false;
 }
 
-/**
- * The address to mark spam: a CalDAV event's organizer. The page does not know the user's own addresses, so an
- * event the user organizes offers it too, and the server refuses it in words (400).
- */
+/** Who organized a CalDAV event, the user included; null for any other. */
 export function spamSender(occ: Occurrence): string | null {
   return occ.source.kind === "caldav" ? occ.source.organizer : null;
+}
+
+/** Whether "Mark as spam" fits: an invitation, from an organizer who is not the user (the server tells). */
+export function markable(occ: Occurrence): boolean {
+  return occ.source.kind === "caldav" && occ.source.organizer !== null && occ.source.invitation;
 }
 
 /** "win@prizes.example is marked spam; 2 invitations deleted." */

@@ -17,6 +17,7 @@ const account: CalendarSource = {
   calendar: "Family",
   color: "#aa3300",
   organizer: null,
+  invitation: false,
 };
 const item: CalendarSource = {
   kind: "item",

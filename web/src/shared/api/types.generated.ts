@@ -2197,7 +2197,13 @@ export type AccountSource = { accountId: string, account: string, calendar: stri
  * user, or the user themselves; `None` for an event without one and
  * for a subscription's.
  */
-organizer: string | null, };
+organizer: string | null, 
+/**
+ * The organizer is not one of the user's own addresses: an invitation,
+ * which may be marked spam. Told only while the calendar's spam filter
+ * is on (it knows the user's addresses); `false` otherwise.
+ */
+invitation: boolean, };
 
 export type ItemSource = { boardId: string, board: string, itemId: string, 
 /**
