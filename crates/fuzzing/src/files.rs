@@ -13,7 +13,11 @@ pub fn webdav(data: &[u8]) {
         return;
     };
     // One member per <response>, and each response is more than 10 bytes.
-    assert!(found.len() <= data.len() / 10 + 1, "{} members", found.len());
+    assert!(
+        found.len() <= data.len() / 10 + 1,
+        "{} members",
+        found.len()
+    );
     for member in found {
         if let Some(etag) = member.etag {
             assert!(etag.starts_with('"') || etag.starts_with("W/"), "{etag}");
@@ -36,7 +40,11 @@ pub fn spreadsheet(data: &[u8]) {
         let Ok(page) = sheets::read::rows(bytes, format, &sheet.name, 0, 50) else {
             continue;
         };
-        assert!(page.rows.len() <= 50, "{} rows in a page of 50", page.rows.len());
+        assert!(
+            page.rows.len() <= 50,
+            "{} rows in a page of 50",
+            page.rows.len()
+        );
         assert!(page.next.is_none_or(|next| next == 50), "{:?}", page.next);
     }
     assert!(

@@ -9,7 +9,11 @@ use crate::input::text;
 pub fn sms_webhook(data: &[u8]) {
     if let Ok(sms::Delivery::Text(incoming)) = sms::webhook::parse(data) {
         assert!(!incoming.id.trim().is_empty(), "a text without an id");
-        assert!(incoming.id.chars().count() <= 128, "an id of {}", incoming.id);
+        assert!(
+            incoming.id.chars().count() <= 128,
+            "an id of {}",
+            incoming.id
+        );
     }
 }
 
@@ -44,7 +48,10 @@ pub fn push_subscription(data: &[u8]) {
         return;
     };
     if let Ok(url) = push::endpoint::check(new.endpoint.trim()) {
-        assert!(url.username().is_empty() && url.password().is_none(), "{url}");
+        assert!(
+            url.username().is_empty() && url.password().is_none(),
+            "{url}"
+        );
         match url.scheme() {
             "https" => assert!(url.host().is_some(), "{url}"),
             "http" => assert!(
