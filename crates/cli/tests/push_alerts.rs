@@ -162,7 +162,11 @@ fn the_daily_briefing_is_pushed_only_to_a_device_that_chose_it() {
     assert!(service.received().is_empty(), "not chosen: not pushed");
 
     let path = format!("/push/subscriptions/{device}");
-    for bad in [json!({}), json!({"dailyBriefing": "yes"}), json!({"dailyBriefing": true, "x": 1})] {
+    for bad in [
+        json!({}),
+        json!({"dailyBriefing": "yes"}),
+        json!({"dailyBriefing": true, "x": 1}),
+    ] {
         let refused = server.call("PATCH", &path, Some(&bad));
         assert_eq!(refused.status, 400, "{bad}: {}", refused.text());
     }
