@@ -84,6 +84,7 @@ pub mod publish;
 mod push_delivery;
 mod recipes;
 mod remote_starts;
+mod report_mail;
 mod rss_digest;
 mod rule_events;
 mod rule_items;

@@ -377,6 +377,7 @@ impl MailAccounts {
             ca_file: None,
             poll_seconds: 60,
             folder: None,
+            reports: None,
         }))?;
         let reveal = |key: &str| {
             self.secrets.reveal(owner, key).map_err(|e| {

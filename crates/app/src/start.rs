@@ -374,6 +374,7 @@ impl Prepared {
         crate::mail_sync::start(&app);
         crate::app_loops::start(&app);
         crate::fleet_watch::start(&app);
+        crate::report_mail::start(&app);
         if let Some(trees) = trees {
             let memory = governor_loop::memory_source(options.meminfo_file.clone());
             fair_share::start(&app, trees, memory);
@@ -623,6 +624,7 @@ pub fn all_migrations() -> Vec<store::Migration> {
         mailclient::MIGRATIONS,
         crate::mail_accounts::MIGRATIONS,
         fleet_cards::MIGRATIONS,
+        diagnostics::MIGRATIONS,
     ]
     .concat()
 }

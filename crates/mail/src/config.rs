@@ -37,6 +37,37 @@ pub struct Config {
     /// starts one gets a folder of its own under it, with its attachments.
     #[serde(default)]
     pub folder: Option<PathBuf>,
+    /// Where Switchboard's own reports go (docs/diagnostics.md); none
+    /// keeps them on this machine.
+    #[serde(default)]
+    pub reports: Option<Reports>,
+}
+
+/// `[reports]`: the address feedback, crash mails and the weekly digest go
+/// to, and the account that sends them (its address; the first account
+/// when left out).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reports {
+    pub to: String,
+    #[serde(default)]
+    pub from: Option<String>,
+}
+
+impl Config {
+    /// The account reports are sent from and the address they go to, when
+    /// `[reports]` names one.
+    pub fn reports_route(&self) -> Option<(&Account, &str)> {
+        let reports = self.reports.as_ref()?;
+        let account = match &reports.from {
+            Some(from) => self
+                .accounts
+                .iter()
+                .find(|a| a.address.trim().eq_ignore_ascii_case(from.trim()))?,
+            None => self.accounts.first()?,
+        };
+        Some((account, reports.to.trim()))
+    }
 }
 
 fn default_poll_seconds() -> u64 {
@@ -160,6 +191,21 @@ impl Config {
                 ));
             }
             account.smtp.check("smtp")?;
+        }
+        if let Some(reports) = &config.reports {
+            let to = reports.to.trim();
+            if to.is_empty() || !to.contains('@') || to.contains(char::is_whitespace) {
+                return Err(format!(
+                    "[reports] to = {:?} is not a mail address",
+                    reports.to
+                ));
+            }
+            if config.reports_route().is_none() {
+                return Err(format!(
+                    "[reports] from = {:?} is none of the accounts' addresses",
+                    reports.from.as_deref().unwrap_or("")
+                ));
+            }
         }
         Ok(config)
     }

@@ -39,7 +39,7 @@ mod watch;
 pub use archive::{ARCHIVE_MAILBOX, archive};
 pub use book::{Cursor, Decision, Fetched, MAX_LIST, Mailbook, Seen};
 pub use config::{
-    Account, CONFIG_FILE, Config, DEFAULT_MAILBOX, Inbox, Server, Tls, resolve_inbox,
+    Account, CONFIG_FILE, Config, DEFAULT_MAILBOX, Inbox, Reports, Server, Tls, resolve_inbox,
 };
 pub use error::MailError;
 pub use parse::{Attachment, MAX_ATTACHMENT_NAME_CHARS, Mail, bare_id, parse, sanitize_name};

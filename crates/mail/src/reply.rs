@@ -70,6 +70,39 @@ impl Mailer {
     }
 }
 
+impl Mailer {
+    /// Sends a new message of Switchboard's own (a report, a crash, the
+    /// weekly digest) to `to`, marked `Auto-Submitted: auto-generated`.
+    pub async fn send_new(&self, to: &str, subject: &str, body: &str) -> Result<Sent, MailError> {
+        let bad = |what: &str, e: &dyn std::fmt::Display| MailError::Build(format!("{what}: {e}"));
+        let from_box: Mailbox = self.from.parse().map_err(|e| bad("our address", &e))?;
+        let to_box: Mailbox = to.parse().map_err(|e| bad("the reports' address", &e))?;
+        let domain = self
+            .from
+            .rsplit_once('@')
+            .map(|(_, d)| d)
+            .unwrap_or("localhost");
+        let message_id = format!("{}@{domain}", uuid::Uuid::new_v4().simple());
+        let message = Message::builder()
+            .from(from_box)
+            .to(to_box)
+            .subject(subject)
+            .message_id(Some(format!("<{message_id}>")))
+            .header(ContentType::TEXT_PLAIN)
+            .raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str("Auto-Submitted"),
+                "auto-generated".to_owned(),
+            ))
+            .body(body.to_owned())
+            .map_err(|e| bad("the message", &e))?;
+        self.transport.send(message).await?;
+        Ok(Sent {
+            message_id,
+            to: to.to_owned(),
+        })
+    }
+}
+
 /// The reply to `original` from `from`, and what identifies it.
 pub fn build_reply(from: &str, original: &Mail, body: &str) -> Result<(Message, Sent), MailError> {
     let bad = |what: &str, e: &dyn std::fmt::Display| MailError::Build(format!("{what}: {e}"));

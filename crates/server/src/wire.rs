@@ -435,6 +435,14 @@ pub struct CreatedWebhook {
     pub url: String,
 }
 
+/// `POST /feedback`: what the user writes about Switchboard.
+#[derive(Debug, Clone, Deserialize, TS, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewFeedback {
+    /// 1 to 10,000 characters.
+    pub text: String,
+}
+
 /// `POST /test/clock` (only with `serve --manual-clock`): moves the server's
 /// clock forward.
 #[derive(Debug, Clone, Deserialize, ToSchema)]

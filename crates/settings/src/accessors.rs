@@ -1825,22 +1825,16 @@ impl SettingsStore {
     }
 
     /// Sends bug reports and feedback to the maker's team by email and to the report database. Off keeps reports local until turned on.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn bug_report_email_enabled(&self) -> bool {
         self.toggle_at(237)
     }
 
     /// Master switch for diagnostic emails: weekly usage digest plus each crash unless crashAlertEmailEnabled is off. Off silences both.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn telemetry_email_enabled(&self) -> bool {
         self.toggle_at(238)
     }
 
     /// When diagnostics email is on, also emails each crash; off emails only the weekly digest.
-    ///
-    /// Stored only: this version does not act on it yet.
     pub fn crash_alert_email_enabled(&self) -> bool {
         self.toggle_at(239)
     }

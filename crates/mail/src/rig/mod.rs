@@ -291,6 +291,7 @@ namespace inbox {{
             ca_file: trust_ca.then(|| self.ca_file.clone()),
             poll_seconds,
             folder: None,
+            reports: None,
         }
     }
 

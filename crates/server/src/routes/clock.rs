@@ -1,8 +1,9 @@
 //! `POST /test/clock`: moves the server's manual clock, for integration
 //! tests of time rules (the webhook rate limit's minute, quiet hours and
-//! digests): `{"advanceMs"}` forward, `{"at"}` to a moment. The route exists
-//! only when `serve --manual-clock` (a hidden flag) started the server on
-//! one; otherwise the path is unknown like any other.
+//! digests): `{"advanceMs"}` forward, `{"at"}` to a moment. `POST
+//! /test/panic` makes a task panic, for the tests of crash reports. The
+//! routes exist only when `serve --manual-clock` (a hidden flag) started
+//! the server on one; otherwise the paths are unknown like any other.
 
 use axum::Router;
 use axum::extract::State;
@@ -18,7 +19,9 @@ use crate::wire::ClockAdvance;
 
 pub fn routes(state: &AppState) -> Router<AppState> {
     match state.manual_clock {
-        Some(_) => Router::new().route("/test/clock", post(advance)),
+        Some(_) => Router::new()
+            .route("/test/clock", post(advance))
+            .route("/test/panic", post(panic_in_a_task)),
         None => Router::new(),
     }
 }
@@ -54,4 +57,14 @@ async fn advance(
         clock.set(to);
     }
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Makes a background task panic (only with `serve --manual-clock`, for tests).
+///
+/// What a crash report records; the message names a file under the home
+/// folder, which the report must not.
+#[utoipa::path(post, path = "/test/panic", responses((status = 202, description = "The task was started.")))]
+async fn panic_in_a_task(_owner: Owner, State(state): State<AppState>) -> StatusCode {
+    state.panic_in_a_task();
+    StatusCode::ACCEPTED
 }

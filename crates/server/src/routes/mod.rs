@@ -30,6 +30,7 @@ mod documents;
 mod drips;
 pub(crate) mod drives;
 mod email_inbound;
+mod feedback;
 mod feeds;
 mod fleet_cards;
 mod focus;
@@ -113,6 +114,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(calendars::routes())
         .merge(feeds::routes())
         .merge(push::routes())
+        .merge(feedback::routes())
         .merge(sms::routes())
         .merge(messenger_rooms::routes())
         .merge(drives::routes())

@@ -34,10 +34,10 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 use super::{
     accounts, alarms, announcements, app, approvals, apps, ask, attachments, board_reads, boards,
     bookmarks, briefings, bug_reports, calendars, clock, coaching, dashboards, digests, doctor,
-    documents, drips, drives, email_inbound, feeds, fleet_cards, focus, forensics, governor,
-    imports, inbox, inbox_stats, mail, messenger_bot, messenger_rooms, metrics, navigation, push,
-    recipes, rules, runners, secrets, sessions, settings, sheets, skills, sms, stream, task_lists,
-    team, teamchat, ui, utility, webhooks, work,
+    documents, drips, drives, email_inbound, feedback, feeds, fleet_cards, focus, forensics,
+    governor, imports, inbox, inbox_stats, mail, messenger_bot, messenger_rooms, metrics,
+    navigation, push, recipes, rules, runners, secrets, sessions, settings, sheets, skills, sms,
+    stream, task_lists, team, teamchat, ui, utility, webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -123,6 +123,7 @@ pub const LISTENER: &str = "x-listener";
         briefings::run, briefings::email_summaries,
         feeds::list, feeds::add, feeds::remove, feeds::refresh, feeds::entries, feeds::read,
         feeds::unread, feeds::star, feeds::unstar, feeds::read_all, feeds::export, feeds::import,
+        feedback::send, feedback::list,
         push::public_key, push::list, push::subscribe, push::unsubscribe, push::choose, push::test, push::device_load,
         sms::send, sms::incoming, sms::threads, sms::messages, sms::save_contact, sms::not_spam,
         messenger_rooms::rooms, messenger_rooms::messages, messenger_rooms::send,
@@ -139,7 +140,7 @@ pub const LISTENER: &str = "x-listener";
         secrets::list_keys, secrets::save_key, secrets::delete_key,
         stream::stream,
         webhooks::list, webhooks::create, webhooks::remove, webhooks::deliver,
-        clock::advance,
+        clock::advance, clock::panic_in_a_task,
         utility::calls, utility::spend,
         digests::list,
         forensics::report, forensics::triage,

@@ -14,6 +14,7 @@ import { confirmationFor, type Confirmation } from "./confirmations";
 import { RestartButton } from "./RestartButton";
 import { UtilitySpend } from "./UtilitySpend";
 import { PushDevices } from "./PushDevices";
+import { FeedbackBox } from "./FeedbackBox";
 import { BalanceWatch } from "./BalanceWatch";
 import { AlarmWords } from "./AlarmWords";
 import { fieldFor, optionLabel, parseField, textOf, type Field } from "./settingFields";
@@ -38,6 +39,7 @@ const SPEND_PANE = "sessions-agents-analysis-and-cost";
 /** The section of `contentFreeMobilePush`, where this device subscribes to pushes. */
 const PUSH_PANE = paneOf("Inbox & Notifications", "inbox behaviour and notices");
 const ALARMS_PANE = paneOf("Inbox & Notifications", "alarms");
+const DIAGNOSTICS_PANE = paneOf("Inbox & Notifications", "diagnostics and bugs");
 
 export function SettingsPage() {
   const { values, error, update } = useSettings();
@@ -106,6 +108,7 @@ export function SettingsPage() {
               {section.pane === PUSH_PANE && <PushDevices />}
               {section.pane === PUSH_PANE && <BalanceWatch />}
               {section.pane === ALARMS_PANE && <AlarmWords />}
+              {section.pane === DIAGNOSTICS_PANE && <FeedbackBox />}
               <div className="settings-list">
                 {section.keys.map((key) => (
                   <SettingRow

@@ -29,6 +29,12 @@ tokenKind: string, sessionId: string | null,
  */
 memberId: string | null, };
 
+export type NewFeedback = { 
+/**
+ * 1 to 10,000 characters.
+ */
+text: string, };
+
 export type BrowserSession = { signedIn: boolean, me: Me | null, };
 
 export type SettingView = { key: string, value: JsonValue, default: JsonValue, 
@@ -1215,6 +1221,15 @@ dailyBriefing: boolean, };
 export type NewPushSubscription = { endpoint: string, keys: PushSubscriptionKeys, name: string, };
 
 export type PushSubscriptionChoice = { dailyBriefing: boolean, };
+
+export type DiagnosticReport = { id: string, kind: DiagnosticKind, subject: string, body: string, createdAt: string, 
+/**
+ * When it was sent; `null` while it waits (sending off, no address,
+ * or the mail server refused: `lastFailure` says why).
+ */
+sentAt: string | null, lastFailure: string | null, };
+
+export type DiagnosticKind = "feedback" | "crash" | "digest";
 
 export type PushSubscriptionKeys = { 
 /**
