@@ -94,6 +94,7 @@ mod runner_listener;
 mod runner_work;
 pub mod running_apps;
 mod services;
+pub mod session_files;
 mod session_inbox;
 mod setting_watch;
 pub mod sheet_edits;

@@ -91,15 +91,7 @@ fn a_board_is_exported_as_xlsx_and_a_sheet_imported_as_a_board() {
     let missing = server.call("GET", "/boards/nope/export.xlsx", None);
     assert_eq!(missing.status, 404, "{}", missing.text());
 
-    server.set_setting("driveEnabled", json!(true));
-    let added = server.call(
-        "POST",
-        "/drives",
-        Some(
-            &json!({"kind": "webdav", "url": dav.url(""), "username": USER, "password": PASSWORD}),
-        ),
-    );
-    assert_eq!(added.status, 201, "{}", added.text());
+    server.add_webdav_drive(&dav.url(""), USER, PASSWORD);
     let import = json!({"driveId": "main", "path": "/launch.csv", "sheet": "Sheet1",
         "workspaceId": workspace["id"], "name": "From the sheet", "nameColumn": 0,
         "columns": [{"column": 1, "type": "number"},

@@ -38,16 +38,8 @@ fn pages_reuse_the_downloaded_file_until_its_etag_changes() {
     let file = dav_dir.path().join("root").join("plan.csv");
     std::fs::write(&file, "alpha,beta\ngamma,delta\nomega,sigma\n").unwrap();
     let server = TestServer::start();
-    server.set_setting("driveEnabled", json!(true));
     server.set_setting("sheetsEnabled", json!(true));
-    let added = server.call(
-        "POST",
-        "/drives",
-        Some(
-            &json!({"kind": "webdav", "url": dav.url(""), "username": USER, "password": PASSWORD}),
-        ),
-    );
-    assert_eq!(added.status, 201, "{}", added.text());
+    server.add_webdav_drive(&dav.url(""), USER, PASSWORD);
 
     let cell = |offset: u32| {
         let page = server.call("GET", &rows_path(offset), None);

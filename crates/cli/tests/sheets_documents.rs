@@ -54,15 +54,7 @@ fn trusted_cells_are_edited_and_documents_published_on_a_webdav_drive() {
     .unwrap();
     let server = TestServer::with_token_holders(|_| {});
     let (_session, agent) = server.holder_session();
-    server.set_setting("driveEnabled", json!(true));
-    let added = server.call(
-        "POST",
-        "/drives",
-        Some(
-            &json!({"kind": "webdav", "url": dav.url(""), "username": USER, "password": PASSWORD}),
-        ),
-    );
-    assert_eq!(added.status, 201, "{}", added.text());
+    server.add_webdav_drive(&dav.url(""), USER, PASSWORD);
 
     let book_path = format!(
         "/sheets?{}",

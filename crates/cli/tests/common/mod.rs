@@ -263,6 +263,17 @@ impl TestServer {
         assert_eq!(reply.status, 200, "{}", reply.text());
     }
 
+    /// Turns the drives on and adds the WebDAV drive `main` at `url`.
+    pub fn add_webdav_drive(&self, url: &str, username: &str, password: &str) {
+        self.set_setting("driveEnabled", serde_json::json!(true));
+        let added = self.call(
+            "POST",
+            "/drives",
+            Some(&serde_json::json!({"kind": "webdav", "url": url, "username": username, "password": password})),
+        );
+        assert_eq!(added.status, 201, "{}", added.text());
+    }
+
     pub fn call_as(&self, token: &str, method: &str, path: &str, body: Option<&Value>) -> Reply {
         let auth = format!("Bearer {token}");
         let mut headers = vec![("Authorization", auth.as_str())];

@@ -44,6 +44,23 @@ impl From<drives::DriveError> for ApiError {
     }
 }
 
+impl From<app::session_files::SessionFileError> for ApiError {
+    fn from(error: app::session_files::SessionFileError) -> Self {
+        use app::session_files::SessionFileError as E;
+        let message = error.to_string();
+        match error {
+            E::Session(e) => e.into(),
+            E::Drive(e) => e.into(),
+            E::Invalid { field, .. } => {
+                ApiError::bad_request("invalid_request", message).on_field(Some(field))
+            }
+            E::Refused(_) => {
+                ApiError::new(StatusCode::CONFLICT, "session_folder_unavailable", message)
+            }
+        }
+    }
+}
+
 impl From<calendar::CalendarError> for ApiError {
     fn from(error: calendar::CalendarError) -> Self {
         use calendar::CalendarError as E;

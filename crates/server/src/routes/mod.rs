@@ -50,6 +50,7 @@ mod recipes;
 mod rules;
 mod runners;
 mod secrets;
+mod session_files;
 mod sessions;
 mod settings;
 mod sheets;
@@ -115,6 +116,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .merge(feeds::routes())
         .merge(push::routes())
         .merge(feedback::routes())
+        .merge(session_files::routes())
         .merge(sms::routes())
         .merge(messenger_rooms::routes())
         .merge(drives::routes())

@@ -36,8 +36,8 @@ use super::{
     bookmarks, briefings, bug_reports, calendars, clock, coaching, dashboards, digests, doctor,
     documents, drips, drives, email_inbound, feedback, feeds, fleet_cards, focus, forensics,
     governor, imports, inbox, inbox_stats, mail, messenger_bot, messenger_rooms, metrics,
-    navigation, push, recipes, rules, runners, secrets, sessions, settings, sheets, skills, sms,
-    stream, task_lists, team, teamchat, ui, utility, webhooks, work,
+    navigation, push, recipes, rules, runners, secrets, session_files, sessions, settings, sheets,
+    skills, sms, stream, task_lists, team, teamchat, ui, utility, webhooks, work,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -124,6 +124,7 @@ pub const LISTENER: &str = "x-listener";
         feeds::list, feeds::add, feeds::remove, feeds::refresh, feeds::entries, feeds::read,
         feeds::unread, feeds::star, feeds::unstar, feeds::read_all, feeds::export, feeds::import,
         feedback::send, feedback::list,
+        session_files::attach, session_files::save,
         push::public_key, push::list, push::subscribe, push::unsubscribe, push::choose, push::test, push::device_load,
         sms::send, sms::incoming, sms::threads, sms::messages, sms::save_contact, sms::not_spam,
         messenger_rooms::rooms, messenger_rooms::messages, messenger_rooms::send,

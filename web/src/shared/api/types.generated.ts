@@ -1229,6 +1229,37 @@ export type DiagnosticReport = { id: string, kind: DiagnosticKind, subject: stri
  */
 sentAt: string | null, lastFailure: string | null, };
 
+export type AttachDriveFile = { 
+/**
+ * The drive's id (`main`, `filesync-a`, `filesync-b`).
+ */
+drive: string, 
+/**
+ * The file's path from the drive's root.
+ */
+path: string, };
+
+export type SaveToDrive = { 
+/**
+ * A path inside the session's folder.
+ */
+file: string, drive: string, 
+/**
+ * Where on the drive, from its root.
+ */
+path: string, 
+/**
+ * Replace a file already there (else 409).
+ */
+overwrite: boolean, };
+
+export type AttachedFile = { 
+/**
+ * The file's name in the session's folder (numbered when the drive
+ * file's own name was taken).
+ */
+path: string, size: number, };
+
 export type DiagnosticKind = "feedback" | "crash" | "digest";
 
 export type PushSubscriptionKeys = { 
