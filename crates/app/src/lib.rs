@@ -69,6 +69,7 @@ pub mod mail_reads;
 pub mod mail_send;
 pub mod mail_summary;
 mod mail_sync;
+pub mod message_publish;
 mod messenger_approvals;
 pub mod messenger_bot;
 mod messenger_chat;

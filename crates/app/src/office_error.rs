@@ -1,5 +1,5 @@
 //! The one error of the sheets and documents routes (`sheet_edits.rs`,
-//! `documents_publish.rs`, `board_sheets.rs`): a switch that is off, or what the drive, the
+//! `documents_publish.rs`, `message_publish.rs`, `board_sheets.rs`): a switch that is off, or what the drive, the
 //! spreadsheet or the document writer refused, kept apart so the server
 //! maps each to its status.
 
@@ -24,4 +24,14 @@ pub enum OfficeError {
         field: &'static str,
         message: String,
     },
+    /// What a request names is not there (a transcript entry).
+    #[error("no {0}")]
+    NotFound(String),
+    /// The session a message is published from.
+    #[error(transparent)]
+    Session(#[from] sessions::SessionError),
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error(transparent)]
+    Task(#[from] tokio::task::JoinError),
 }

@@ -625,6 +625,7 @@ pub fn all_migrations() -> Vec<store::Migration> {
         crate::mail_accounts::MIGRATIONS,
         fleet_cards::MIGRATIONS,
         diagnostics::MIGRATIONS,
+        crate::message_publish::MIGRATIONS,
     ]
     .concat()
 }

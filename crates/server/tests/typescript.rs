@@ -210,6 +210,8 @@ fn api_types() -> String {
         decl::<push::Choice>(&cfg),
         decl::<diagnostics::Report>(&cfg),
         decl::<app::session_files::AttachDriveFile>(&cfg),
+        decl::<app::message_publish::PublishMessage>(&cfg),
+        decl::<app::message_publish::MessagePublication>(&cfg),
         decl::<app::session_files::SaveToDrive>(&cfg),
         decl::<app::session_files::AttachedFile>(&cfg),
         decl::<diagnostics::Kind>(&cfg),

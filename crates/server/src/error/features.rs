@@ -184,11 +184,19 @@ impl From<app::office_error::OfficeError> for ApiError {
         let error = match error {
             E::Drive(e) => return e.into(),
             E::Board(e) => return e.into(),
+            E::Session(e) => return e.into(),
+            e @ (E::Store(_) | E::Task(_)) => return ApiError::internal(e),
             e @ E::Document(D::Write(_)) => return ApiError::internal(e),
             other => other,
         };
         let (status, code) = match &error {
-            E::Drive(_) | E::Board(_) | E::Document(D::Write(_)) => unreachable!("answered above"),
+            E::Drive(_)
+            | E::Board(_)
+            | E::Session(_)
+            | E::Store(_)
+            | E::Task(_)
+            | E::Document(D::Write(_)) => unreachable!("answered above"),
+            E::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             E::SheetsOff => (StatusCode::FORBIDDEN, "sheets_disabled"),
             E::DocsOff => (StatusCode::FORBIDDEN, "docs_disabled"),
             E::Sheet(S::ColumnNotEditable { .. }) => (StatusCode::FORBIDDEN, "column_not_editable"),

@@ -130,7 +130,7 @@ pub const LISTENER: &str = "x-listener";
         messenger_rooms::rooms, messenger_rooms::messages, messenger_rooms::send,
         drives::list, drives::add, drives::files, drives::upload, drives::remove,
         drives::make_folder, drives::move_entry,
-        sheets::book, sheets::rows, sheets::cells, sheets::export_board, sheets::import_sheet, documents::publish,
+        sheets::book, sheets::rows, sheets::cells, sheets::export_board, sheets::import_sheet, documents::publish, documents::publish_message, documents::publications,
         mail::accounts, mail::add_account, mail::remove_account, mail::folders, mail::threads,
         mail::thread, mail::act, mail::summary, mail::part, mail::frame, mail::send,
         mail::cleanup, mail::cleanup_act,

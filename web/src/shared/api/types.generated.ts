@@ -1239,6 +1239,14 @@ drive: string,
  */
 path: string, };
 
+export type PublishMessage = { 
+/**
+ * The message's first line (its heading marks dropped) when absent.
+ */
+title?: string, driveId?: string, folder?: string, };
+
+export type MessagePublication = { seq: number, url: string, path: string, publishedAt: string, };
+
 export type SaveToDrive = { 
 /**
  * A path inside the session's folder.
