@@ -25,6 +25,7 @@ import { useToast } from "../../shared/ui/toasts";
 import { SessionReview } from "../../shared/work/SessionReview";
 import { postSendSteps, postSendTarget } from "./postSend";
 import { foldSettingsOf } from "./transcript/fold";
+import { PublishingContext, useMessagePublishing } from "./transcript/publishing";
 import { Transcript } from "./transcript/Transcript";
 import { useTranscript } from "./transcript/useTranscript";
 import "./session.css";
@@ -120,6 +121,8 @@ export function SessionPage({ id }: { id: string }) {
     () => undefined,
     (e: unknown, context: string) => toast.error(e, context),
   );
+  const publishFailed = useCallback((e: unknown) => toast.error(e, "Not published"), [toast]);
+  const publishing = useMessagePublishing(id, values?.docsExportEnabled === true, publishFailed);
   const allRequests = usePendingRequests();
   const requests = useMemo(() => allRequests.filter((r) => r.sessionId === id), [allRequests, id]);
 
@@ -155,16 +158,18 @@ export function SessionPage({ id }: { id: string }) {
       {transcript.error !== undefined ? (
         <ErrorNote error={transcript.error} onRetry={transcript.reload} />
       ) : (
-        <Transcript
-          entries={transcript.entries}
-          earlier={transcript.earlier}
-          loaded={transcript.loaded}
-          onLoadEarlier={transcript.loadEarlier}
-          settings={foldSettings}
-          inputs={inputs}
-          // The prompt shows from the start, before its turn has begun.
-          turns={Math.max(1, session.turns)}
-        />
+        <PublishingContext.Provider value={publishing}>
+          <Transcript
+            entries={transcript.entries}
+            earlier={transcript.earlier}
+            loaded={transcript.loaded}
+            onLoadEarlier={transcript.loadEarlier}
+            settings={foldSettings}
+            inputs={inputs}
+            // The prompt shows from the start, before its turn has begun.
+            turns={Math.max(1, session.turns)}
+          />
+        </PublishingContext.Provider>
       )}
       {(queued.length > 0 || queuedElsewhere > 0) && (
         <ul className="queued-messages" aria-label="Queued messages">

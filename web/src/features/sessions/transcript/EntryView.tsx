@@ -2,9 +2,10 @@
  * One transcript row: the agent's messages as Markdown (react-markdown renders no raw HTML, so
  * an agent's output cannot inject markup), a stream's output as one log, a tool call with its
  * result as one step (`ToolStep`), and thinking folded; errors, notices and permission decisions
- * in plain words, with the codes they stood for on hover.
+ * in plain words, with the codes they stood for on hover. An agent's message carries the documents
+ * published from it and, while publishing is on, the button that publishes it.
  */
-import { memo } from "react";
+import { memo, useState } from "react";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import type { Entry } from "../../../shared/api/types.generated";
@@ -12,6 +13,7 @@ import type { EntryRow } from "./rows";
 import { plainMessage, permissionRuleWords } from "../../../shared/humanize";
 import { Coded } from "../../../shared/ui/Coded";
 import { ToolStep } from "./ToolStep";
+import { documentName, usePublishing } from "./publishing";
 import "../../../shared/ui/code.css";
 
 const REMARK_PLUGINS = [remarkGfm];
@@ -51,6 +53,33 @@ export const EntryRowView = memo(function EntryRowView({ row }: { row: EntryRow 
   }
 });
 
+/** Under an agent's message: the documents published from it, and the button that publishes it. */
+function MessageDocuments({ seq }: { seq: number }) {
+  const publishing = usePublishing();
+  const [busy, setBusy] = useState(false);
+  if (publishing === null) return null;
+  const kept = publishing.bySeq.get(seq) ?? [];
+  if (!publishing.enabled && kept.length === 0) return null;
+  const publish = () => {
+    setBusy(true);
+    void publishing.publish(seq).finally(() => setBusy(false));
+  };
+  return (
+    <div className="message-documents">
+      {kept.map((p) => (
+        <a key={p.path} href={p.url} target="_blank" rel="noopener noreferrer">
+          {documentName(p.path)}
+        </a>
+      ))}
+      {publishing.enabled && (
+        <button type="button" className="link-button" onClick={publish} disabled={busy}>
+          Publish as document
+        </button>
+      )}
+    </div>
+  );
+}
+
 export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
   switch (entry.kind) {
     case "text":
@@ -58,6 +87,7 @@ export const EntryView = memo(function EntryView({ entry }: { entry: Entry }) {
       return (
         <div className={`entry entry-${entry.kind}`}>
           <MarkdownText text={entry.text} />
+          <MessageDocuments seq={entry.seq} />
         </div>
       );
     case "stdout":
