@@ -2,23 +2,16 @@
  * Publishing an agent's message from the session page (issue 70) against a real WebDAV server
  * (WsgiDAV): with `docsExportEnabled` on, the agent's message carries "Publish as document"; a
  * click writes the document to the drive and the link shows under the message, and still does
- * after a reload. The session page passes axe at 1440 and 390 px in both themes.
+ * after a reload. From the same page a drive file is attached to the session and a file of its
+ * folder saved to the drive. The session page passes axe at 1440 and 390 px in both themes.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { everyLook } from "./axe";
 import { startDav, type DavRig } from "./davRig";
-import {
-  consoleErrors,
-  loggedInPage,
-  serverAndBrowser,
-  setSetting,
-  startSessionInPage,
-  until,
-  waitForStatus,
-} from "./harness";
+import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, until, waitForStatus } from "./harness";
 
 const e2e = serverAndBrowser();
 const USER = "ada";
@@ -37,14 +30,17 @@ for (const line of lines) console.log(JSON.stringify(line));
 `;
 
 beforeAll(async () => {
-  dav = await startDav(USER, PASSWORD);
+  dav = await startDav(USER, PASSWORD, (share) => {
+    mkdirSync(join(share, "Plans"));
+    writeFileSync(join(share, "Plans", "budget.csv"), "item,cost\ndesk,120\n");
+  });
 });
 
 afterAll(() => {
   dav?.stop();
 });
 
-test("an agent's message is published from the page and its link stays under it", async () => {
+test("an agent's message is published from the page, its link stays under it, and files go to and from a drive", async () => {
   const { server } = e2e;
   writeFileSync(join(server.scratchDir, "agent.js"), AGENT);
   writeFileSync(
@@ -63,7 +59,18 @@ test("an agent's message is published from the page and its link stays under it"
 
   const { context, page } = await loggedInPage(e2e, "/inbox");
   const errors = consoleErrors(page);
-  const id = await startSessionInPage(page, { engine: "agent", prompt: "plan the release", title: "Release" });
+  const folder = mkdtempSync(join(server.scratchDir, "work-"));
+  const id = await page.evaluate(
+    async (body) => {
+      const r = await fetch("/api/sessions", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return ((await r.json()) as { id: string }).id;
+    },
+    { engine: "agent", prompt: "plan the release", title: "Release", cwd: folder },
+  );
   await waitForStatus(server, id, "waiting_for_input");
   await page.goto(`${server.uiUrl}/sessions/${id}`);
   const message = page.locator(".entry-final").filter({ hasText: "Freeze on Monday" });
@@ -84,6 +91,19 @@ test("an agent's message is published from the page and its link stays under it"
     .filter({ hasText: "Freeze on Monday" })
     .getByRole("link", { name: "Release plan.docx" })
     .waitFor();
+
+  // A drive file attached to the session, and a file of its folder saved to the drive.
+  await page.getByText("Files and drives").click();
+  await page.getByLabel("Drive file to attach").fill("/Plans/budget.csv");
+  await page.getByRole("button", { name: "Attach to this session" }).click();
+  await page.getByText("Attached as budget.csv in the session's folder (19 bytes).").waitFor();
+  expect(readFileSync(join(folder, "budget.csv"), "utf8")).toBe("item,cost\ndesk,120\n");
+  writeFileSync(join(folder, "report.md"), "# Report\n");
+  await page.getByLabel("File of the session’s folder").fill("report.md");
+  await page.getByLabel("Save as (on the drive)").fill("/Plans/report.md");
+  await page.getByRole("button", { name: "Save to drive" }).click();
+  await page.getByText("Saved to /Plans/report.md.").waitFor();
+  expect(readFileSync(join(dav.share, "Plans", "report.md"), "utf8")).toBe("# Report\n");
 
   const shots = mkdtempSync(join(tmpdir(), "message-documents-e2e-"));
   expect(await everyLook(server, page, "message-documents", shots)).toEqual({});

@@ -15,6 +15,7 @@ import { getSession, listSessions, markSessionSeen } from "./api";
 import { Composer } from "./Composer";
 import { ChangedFiles } from "./ChangedFiles";
 import { SessionHeader } from "./SessionHeader";
+import { SessionDriveFiles } from "./SessionDriveFiles";
 import { ALL_SESSIONS, boardRows } from "./board";
 import { composerClosed, sessionTitle } from "./lifecycle";
 import { SessionAnswers } from "../../shared/answers/SessionAnswers";
@@ -154,6 +155,7 @@ export function SessionPage({ id }: { id: string }) {
       <SessionHeader session={session} />
       <ChangedFiles session={session} />
       <SessionApps sessionId={session.id} />
+      <SessionDriveFiles session={session} />
       <SessionReview session={session} />
       {transcript.error !== undefined ? (
         <ErrorNote error={transcript.error} onRetry={transcript.reload} />
