@@ -29,7 +29,10 @@ fn feedback_is_checked_kept_and_due_until_sent_once() {
     let report = kept.feedback("me", "The board is slow", "1.0").unwrap();
     assert_eq!(report.kind, Kind::Feedback);
     assert_eq!(report.subject, "Switchboard feedback: The board is slow");
-    assert_eq!(kept.due(Kind::Feedback).unwrap(), std::slice::from_ref(&report));
+    assert_eq!(
+        kept.due(Kind::Feedback).unwrap(),
+        std::slice::from_ref(&report)
+    );
     assert!(kept.claim(&report.id).unwrap());
     assert!(!kept.claim(&report.id).unwrap(), "taken once");
     kept.failed(&report.id, "550 no such user").unwrap();
