@@ -50,6 +50,7 @@ pub(crate) static SUMMARIES: &[(&str, &str)] = &[
     ("emailInboundPrescreenPrompt", "Instructions that sort incoming email before the assistant reads it; empty uses the built-in ones. The form of the answer is fixed."),
     ("chatAppEnabled", "Lets Switchboard and its agents write in team chat (messages, reactions, edits, pins, scheduled messages, invites) through the connection set up in teamchat.toml; off refuses every such write. There is no team chat panel in this version."),
     ("chatAppPersonalEnabled", "Sends team chat messages as you (signed in with your own account) instead of as the bot; set up the bot first."),
+    ("telemetryEmailEnabled", "Diagnostic emails to the address email.toml's [reports] names: a weekly digest of counts (sessions and turns by engine kind, crashes) and, unless \"Email each crash\" is off, each crash. Off sends neither. No address is assumed."),
 ];
 
 impl SettingDef {

@@ -5171,7 +5171,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     "readOnly": false,
     "guarded": false,
     "description": "Master switch for diagnostic emails: weekly usage digest plus each crash unless crashAlertEmailEnabled is off. Off silences both.",
-    "summary": "Master switch for diagnostic emails: weekly usage digest plus each crash unless crashAlertEmailEnabled is off. Off silences both.",
+    "summary": "Diagnostic emails to the address email.toml's [reports] names: a weekly digest of counts (sessions and turns by engine kind, crashes) and, unless \"Email each crash\" is off, each crash. Off sends neither. No address is assumed.",
     "schema": {
       "type": "boolean"
     }
