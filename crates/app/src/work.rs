@@ -114,6 +114,16 @@ impl App {
     /// The account's work, here and on runners, newest first, with its
     /// reviews.
     pub async fn work_entries(&self, account: &str) -> AppResult<Vec<work::Entry>> {
+        self.entries_of(account, true).await
+    }
+
+    /// The account's work on this machine alone, for what runs git here
+    /// (code host polls, fetches, merges): a runner is not asked.
+    pub(crate) async fn work_entries_here(&self, account: &str) -> AppResult<Vec<work::Entry>> {
+        self.entries_of(account, false).await
+    }
+
+    async fn entries_of(&self, account: &str, on_runners: bool) -> AppResult<Vec<work::Entry>> {
         let (sessions, sources) = self.work_sources(account).await?;
         let hosts = self.hosts_with_token(account).await?;
         let index = self.work.clone();
@@ -128,10 +138,12 @@ impl App {
             }
         })
         .await?;
-        entries.extend(
-            self.runner_work_entries(account, &sessions, &hosted, &hosts)
-                .await,
-        );
+        if on_runners {
+            entries.extend(
+                self.runner_work_entries(account, &sessions, &hosted, &hosts)
+                    .await,
+            );
+        }
         let newest: HashMap<&str, usize> = sessions
             .iter()
             .enumerate()
@@ -298,12 +310,7 @@ impl App {
     /// waiting on review), refused when none is ready.
     pub async fn work_merge_plan(&self, account: &str, repository: &str) -> AppResult<MergePlan> {
         // A merge runs here: work on a runner is merged there.
-        let entries: Vec<work::Entry> = self
-            .work_entries(account)
-            .await?
-            .into_iter()
-            .filter(|e| e.runner.is_none())
-            .collect();
+        let entries = self.work_entries_here(account).await?;
         let given = std::path::Path::new(repository);
         let canonical = std::fs::canonicalize(given).unwrap_or_else(|_| given.to_path_buf());
         let repository = entries

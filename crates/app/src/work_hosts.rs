@@ -66,13 +66,14 @@ struct Target {
 
 impl App {
     /// Asks the code hosts about every pushed piece of every account's
-    /// work, and tells the inbox of pull requests merged or closed since.
+    /// work here (a runner's work names a remote only its host may reach),
+    /// and tells the inbox of pull requests merged or closed since.
     pub async fn work_poll_hosts(&self) -> AppResult<()> {
         let store = self.accounts.clone();
         let accounts = blocking(move || store.list()).await?;
         let hosts = self.code_hosts().await?;
         for account in accounts {
-            let entries = self.work_entries(&account.id).await?;
+            let entries = self.work_entries_here(&account.id).await?;
             let mut changed = Vec::new();
             for entry in entries.iter().filter(|e| polled(e)) {
                 if let Some(done) = self.work_check_host(&account.id, entry, &hosts).await? {
@@ -288,13 +289,11 @@ impl App {
     }
 }
 
-/// Pushed work here the host may still have news of: a merged pull request
-/// is final, and running work is asked about too (its pull request may be
+/// Pushed work the host may still have news of: a merged pull request is
+/// final, and running work is asked about too (its pull request may be
 /// open while a session works on review comments).
 fn polled(entry: &work::Entry) -> bool {
-    // A runner's work names a remote only the runner host can reach.
-    entry.runner.is_none()
-        && entry.upstream.is_some()
+    entry.upstream.is_some()
         && entry
             .pull_request
             .as_ref()
@@ -361,7 +360,7 @@ async fn fetch_all(app: &App) {
     };
     let mut repositories: HashSet<(PathBuf, String)> = HashSet::new();
     for account in accounts {
-        let Ok(entries) = app.work_entries(&account.id).await else {
+        let Ok(entries) = app.work_entries_here(&account.id).await else {
             continue;
         };
         for entry in entries {
