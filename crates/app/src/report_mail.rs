@@ -186,6 +186,15 @@ async fn usage(
 
 /// Sends the due reports of `kinds` from the `[reports]` account, each once.
 async fn send_due(app: &App, kept: &Diagnostics, kinds: &[Kind]) -> AppResult<()> {
+    let mut due = Vec::new();
+    for kind in kinds {
+        let (kept, kind) = (kept.clone(), *kind);
+        due.extend(blocking(move || kept.due(kind).map_err(app_error)).await?);
+    }
+    // Read only when something waits: a round runs every minute.
+    if due.is_empty() {
+        return Ok(());
+    }
     let dir = app.data_dir.clone();
     let config = match blocking(move || mail::Config::load(&dir).map_err(AppError::from)).await {
         Ok(config) => config,
@@ -196,14 +205,6 @@ async fn send_due(app: &App, kept: &Diagnostics, kinds: &[Kind]) -> AppResult<()
     let Some((account, to)) = config.reports_route() else {
         return Ok(());
     };
-    let mut due = Vec::new();
-    for kind in kinds {
-        let (kept, kind) = (kept.clone(), *kind);
-        due.extend(blocking(move || kept.due(kind).map_err(app_error)).await?);
-    }
-    if due.is_empty() {
-        return Ok(());
-    }
     let password = match account.smtp.password_key.as_deref() {
         Some(key) => {
             let owner = crate::connections::owner(app).await?;

@@ -113,25 +113,53 @@ impl Diagnostics {
         Diagnostics { db, clock }
     }
 
+    /// Keeps a report; with `unless_one_since`, only when no report of its
+    /// kind was kept after that moment (judged in the write itself, so two
+    /// rounds at once keep one).
     fn keep(
         &self,
         kind: Kind,
         account: Option<&str>,
         (subject, body): (String, String),
         sendable: bool,
-    ) -> Result<Report> {
+        unless_one_since: Option<&str>,
+    ) -> Result<Option<Report>> {
         let id = store::new_id();
         let now = self.clock.timestamp();
-        self.db.write(|tx| {
-            tx.execute(
+        let kept = self.db.write(|tx| {
+            Ok::<_, DiagnosticsError>(tx.execute(
                 "INSERT INTO diagnostic_reports
                    (id, kind, account_id, subject, body, created_at, sendable)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![id, kind.as_str(), account, subject, body, now, sendable],
-            )?;
-            Ok::<_, DiagnosticsError>(())
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+                 WHERE ?8 IS NULL OR NOT EXISTS (
+                   SELECT 1 FROM diagnostic_reports WHERE kind = ?2 AND created_at > ?8)",
+                params![
+                    id,
+                    kind.as_str(),
+                    account,
+                    subject,
+                    body,
+                    now,
+                    sendable,
+                    unless_one_since
+                ],
+            )?)
         })?;
-        self.get(&id)
+        if kept == 0 {
+            return Ok(None);
+        }
+        self.get(&id).map(Some)
+    }
+
+    fn keep_one(
+        &self,
+        kind: Kind,
+        account: Option<&str>,
+        mail: (String, String),
+        sendable: bool,
+    ) -> Result<Report> {
+        self.keep(kind, account, mail, sendable, None)?
+            .ok_or_else(|| DiagnosticsError::Invalid("the report was not kept".to_owned()))
     }
 
     fn get(&self, id: &str) -> Result<Report> {
@@ -150,10 +178,10 @@ impl Diagnostics {
         let count = text.trim().chars().count();
         if count == 0 || count > MAX_FEEDBACK_CHARS {
             return Err(DiagnosticsError::Invalid(format!(
-                "`text` must be 1 to {MAX_FEEDBACK_CHARS} characters"
+                "Feedback must be 1 to {MAX_FEEDBACK_CHARS} characters long."
             )));
         }
-        self.keep(
+        self.keep_one(
             Kind::Feedback,
             Some(account),
             feedback_mail(text.trim(), version),
@@ -177,7 +205,7 @@ impl Diagnostics {
     pub fn crash(&self, crash: &Crash, version: &str, sendable: bool) -> Result<Report> {
         let at = self.clock.timestamp();
         let mail = crash_mail(&crash.message, &crash.location, &at, version);
-        self.keep(Kind::Crash, None, mail, sendable)
+        self.keep_one(Kind::Crash, None, mail, sendable)
     }
 
     /// The start of the week the digest covers, when one is due: a week
@@ -214,9 +242,16 @@ impl Diagnostics {
         Ok(count.unsigned_abs())
     }
 
-    /// Keeps the week's digest, to be sent.
-    pub fn digest(&self, usage: &Usage) -> Result<Report> {
-        self.keep(Kind::Digest, None, digest_mail(usage), true)
+    /// Keeps the week's digest, to be sent; `None` when a digest was kept
+    /// after the week's start meanwhile (another round made it).
+    pub fn digest(&self, usage: &Usage) -> Result<Option<Report>> {
+        self.keep(
+            Kind::Digest,
+            None,
+            digest_mail(usage),
+            true,
+            Some(&usage.from),
+        )
     }
 
     /// The sendable reports of `kind` not sent yet, oldest first.

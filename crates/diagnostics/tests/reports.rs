@@ -72,7 +72,14 @@ fn the_digest_is_due_at_once_then_a_week_after_the_last() {
         kept.digest_due().unwrap(),
         Some(datetime!(2026-11-29 09:00 UTC) - DIGEST_EVERY)
     );
-    kept.digest(&Usage::default()).unwrap();
+    let week = Usage {
+        from: clock::timestamp(datetime!(2026-11-29 09:00 UTC) - DIGEST_EVERY),
+        ..Usage::default()
+    };
+    assert!(kept.digest(&week).unwrap().is_some());
+    // A second round that saw the same week due keeps no second digest.
+    assert_eq!(kept.digest(&week).unwrap(), None);
+    assert_eq!(kept.due(Kind::Digest).unwrap().len(), 1);
     assert_eq!(kept.digest_due().unwrap(), None);
     clock.advance(DIGEST_EVERY - time::Duration::minutes(1));
     assert_eq!(kept.digest_due().unwrap(), None);
