@@ -87,7 +87,12 @@ impl App {
         }
         let page = self
             .sessions
-            .entries(account, session_id, PageFrom::After(seq - 1), 1)
+            .entries(
+                account,
+                session_id,
+                PageFrom::After(seq.saturating_sub(1)),
+                1,
+            )
             .await?;
         let entry = page
             .entries

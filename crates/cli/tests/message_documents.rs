@@ -88,6 +88,7 @@ fn an_agents_message_is_published_and_its_link_kept_with_the_session() {
     for (seq, body, status) in [
         (input, json!({}), 400),
         (999_999, json!({}), 404),
+        (i64::MIN, json!({}), 404),
         (message, json!({"title": "x", "bogus": 1}), 400),
     ] {
         let refused = publish(seq, body.clone());
