@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startDav, type DavRig } from "./davRig";
+import { addDrive, startDav, type DavRig } from "./davRig";
 import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
 import type { Page } from "playwright-core";
 
@@ -44,15 +44,8 @@ test("a sheet imported into a board, the board exported to .xlsx and that import
   const { server } = e2e;
   if (!dav) throw new Error("no WebDAV server");
   const share = dav.share;
-  await setSetting(server, "driveEnabled", true);
   await setSetting(server, "sheetsEnabled", true);
-  const added = await server.api("POST", "/drives", {
-    kind: "webdav",
-    url: dav.url,
-    username: USER,
-    password: PASSWORD,
-  });
-  expect(added.status).toBe(201);
+  await addDrive(server, dav.url, USER, PASSWORD);
   const workspace = await server.api<{ id: string }>("POST", "/workspaces", { name: "Sheets E2E" });
   expect(workspace.status).toBeLessThan(300);
 

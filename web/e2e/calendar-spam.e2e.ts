@@ -10,13 +10,13 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, Socket } from "node:net";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { everyLook, WIDTHS } from "./axe";
-import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, until } from "./harness";
+import { consoleErrors, freePort, loggedInPage, serverAndBrowser, setSetting, until } from "./harness";
 
 const e2e = serverAndBrowser();
 const PYTHON = resolve(import.meta.dirname, "../../target/radicale/bin/python");
@@ -26,15 +26,6 @@ const auth = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`;
 
 let radicale: ChildProcess | undefined;
 let base = "";
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
-  const address = probe.address();
-  await new Promise((done) => probe.close(done));
-  if (typeof address !== "object" || address === null) throw new Error("no free port");
-  return address.port;
-}
 
 const listening = (port: number) =>
   new Promise<boolean>((done) => {

@@ -5,9 +5,10 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, Socket } from "node:net";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort, setSetting, type RunningServer } from "./harness";
 
 const WSGIDAV = resolve(import.meta.dirname, "../../target/pyenv/bin/wsgidav");
 
@@ -17,15 +18,6 @@ export interface DavRig {
   /** The shared folder on disk. */
   share: string;
   stop: () => void;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
-  const address = probe.address();
-  await new Promise((done) => probe.close(done));
-  if (typeof address !== "object" || address === null) throw new Error("no free port");
-  return address.port;
 }
 
 async function listening(port: number): Promise<boolean> {
@@ -69,4 +61,11 @@ export async function startDav(user: string, password: string, fill?: (share: st
     await new Promise((done) => setTimeout(done, 50));
   }
   return { url: `http://127.0.0.1:${port}/`, share, stop: () => dav.kill() };
+}
+
+/** Turns the drives on and adds the WebDAV drive `main` at `url`. */
+export async function addDrive(server: RunningServer, url: string, username: string, password: string): Promise<void> {
+  await setSetting(server, "driveEnabled", true);
+  const added = await server.api("POST", "/drives", { kind: "webdav", url, username, password });
+  if (added.status !== 201) throw new Error(`the drive was not added: ${added.status} ${JSON.stringify(added.body)}`);
 }

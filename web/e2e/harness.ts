@@ -40,7 +40,7 @@ export interface ServerOptions {
 }
 
 /** A port free on loopback right now (the kernel's choice, released at once). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
   const address = probe.address();

@@ -16,9 +16,10 @@ import {
   readFileSync,
   writeFileSync,
 } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort } from "./harness";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const DOVECOT = process.env.SWITCHBOARD_DOVECOT ?? "/usr/sbin/dovecot";
@@ -36,15 +37,6 @@ export interface MailRig {
   /** Every message in the user's Maildir, in any folder, as text. */
   messages(): string[];
   stop(): void;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
-  const address = probe.address();
-  await new Promise((done) => probe.close(done));
-  if (typeof address !== "object" || address === null) throw new Error("no free port");
-  return address.port;
 }
 
 const id = (...args: string[]) => execFileSync("id", args, { encoding: "utf8" }).trim();

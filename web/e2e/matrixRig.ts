@@ -6,9 +6,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort } from "./harness";
 
 const PYTHON = resolve(import.meta.dirname, "../../target/pyenv/bin/python");
 const SHARED_SECRET = "e2e-registration-secret";
@@ -22,15 +22,6 @@ export interface Synapse {
   /** A client-server API call (`/_matrix/client/v3` + `path`) with `token`. */
   call: (method: string, path: string, token: string, body?: unknown) => Promise<Record<string, unknown>>;
   stop: () => void;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
-  const address = probe.address();
-  await new Promise((done) => probe.close(done));
-  if (typeof address !== "object" || address === null) throw new Error("no free port");
-  return address.port;
 }
 
 export async function startSynapse(): Promise<Synapse> {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { everyLook } from "./axe";
-import { startDav, type DavRig } from "./davRig";
+import { addDrive, startDav, type DavRig } from "./davRig";
 import { consoleErrors, loggedInPage, serverAndBrowser, setSetting, until, waitForStatus } from "./harness";
 
 const e2e = serverAndBrowser();
@@ -47,15 +47,8 @@ test("an agent's message is published from the page, its link stays under it, an
     join(server.dataDir, "engines.toml"),
     `[engines.agent]\nkind = "claude"\ncommand = ["node", ${JSON.stringify(join(server.scratchDir, "agent.js"))}]\n`,
   );
-  await setSetting(server, "driveEnabled", true);
   await setSetting(server, "docsExportEnabled", true);
-  const added = await server.api("POST", "/drives", {
-    kind: "webdav",
-    url: dav.url,
-    username: USER,
-    password: PASSWORD,
-  });
-  expect(added.status).toBe(201);
+  await addDrive(server, dav.url, USER, PASSWORD);
 
   const { context, page } = await loggedInPage(e2e, "/inbox");
   const errors = consoleErrors(page);

@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startDav, type DavRig } from "./davRig";
+import { addDrive, startDav, type DavRig } from "./davRig";
 import { consoleErrors, loggedInPage, serverAndBrowser, setSetting } from "./harness";
 
 const e2e = serverAndBrowser();
@@ -36,16 +36,9 @@ afterAll(() => {
 
 test("a 100,000-row sheet scrolls, a trusted cell is edited and a refused edit says why", async () => {
   const { server } = e2e;
-  await setSetting(server, "driveEnabled", true);
   await setSetting(server, "sheetsEnabled", true);
   await setSetting(server, "trustedSheets", [{ spreadsheetId: "main:/big.csv", label: "Big", editableColumns: [2] }]);
-  const added = await server.api("POST", "/drives", {
-    kind: "webdav",
-    url: davUrl,
-    username: USER,
-    password: PASSWORD,
-  });
-  expect(added.status).toBe(201);
+  await addDrive(server, davUrl, USER, PASSWORD);
 
   const { context, page } = await loggedInPage(e2e, "/sheets?driveId=main&path=%2Fbig.csv");
   const errors = consoleErrors(page);
