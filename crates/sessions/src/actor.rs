@@ -491,6 +491,7 @@ fn note_version(
     if spec.kind == EngineKind::Command {
         return;
     }
+    let runtime = inner.runtime.clone();
     let (inner, id, engine, spec, cwd) = (
         Arc::clone(inner),
         session_id.to_owned(),
@@ -498,7 +499,7 @@ fn note_version(
         spec.clone(),
         cwd.to_owned(),
     );
-    tokio::spawn(async move {
+    runtime.spawn(async move {
         let confinement = Confinement {
             data_dir: &inner.data_dir,
             session_id: &id,

@@ -163,6 +163,10 @@ pub(crate) struct Inner {
     pub(crate) groups: Arc<crate::watchdog::Groups>,
     /// What each session's tree used, as lists last read it.
     pub(crate) usage: crate::tree_usage::UsageCache,
+    /// The runtime the supervisor started on, where every session's work
+    /// runs: a request served on another runtime (the listeners' own) that
+    /// starts a session must not bring its pumps there.
+    pub(crate) runtime: tokio::runtime::Handle,
 }
 
 impl Inner {

@@ -80,6 +80,7 @@ impl Supervisor {
             output: OutputFeed::new(),
             groups: Arc::default(),
             usage: Default::default(),
+            runtime: tokio::runtime::Handle::current(),
         });
         let supervisor = Supervisor { inner };
         supervisor.recover(auto_resume_on_crash).await?;
@@ -194,7 +195,7 @@ impl Supervisor {
         // session is always either recorded and used or taken back.
         let this = self.clone();
         let (caller, policy, prompts) = (caller.clone(), policy.clone(), prompts.clone());
-        let task = tokio::spawn(async move {
+        let task = self.inner.runtime.spawn(async move {
             let spawned = this.spawn_to_end(&caller, &policy, &prompts, request);
             spawned.await
         });
@@ -584,7 +585,7 @@ impl Supervisor {
             },
         );
         let inner = Arc::clone(&self.inner);
-        tokio::spawn(async move {
+        self.inner.runtime.spawn(async move {
             let ended = actor(&inner, &id, &account_id, start, end_rx, wake).await;
             inner.live().remove(&id);
             // Ended for good: paused and interrupted sessions come back.
