@@ -13,6 +13,10 @@
 //! `/proc`, so a second process using the cores does not count, though it
 //! still slows the wall clock). The machine may be shared: the ratio to the
 //! floor of the same run is what compares across runs.
+//!
+//! With `SESSIONS_LIST_BUSY=1` every session prints a line every 200 ms
+//! instead of waiting, as the scale bench's tickers do: the list then
+//! competes with the sessions' output, where the scale bench found it slow.
 
 mod support;
 
@@ -26,6 +30,9 @@ use support::{Addresses, cookie, cpu_time, percentile, read_response, signal_ter
 
 /// Requests per figure.
 const REQUESTS: usize = 200;
+/// The busy engine: a line every 200 ms (the scale bench's ticker).
+const TICKER: &str = "use Time::HiRes qw(sleep); $| = 1; \
+    for (my $i = 0; ; $i++) { print(\"tick $i\\n\"); sleep(0.2); }";
 /// How long the server's idle CPU is sampled.
 const IDLE: Duration = Duration::from_secs(10);
 
@@ -43,10 +50,14 @@ fn main() {
         .unwrap_or(1024);
     let dir = tempfile::tempdir().expect("temp dir");
     let scratch = tempfile::tempdir().expect("scratch dir");
+    let engine = if std::env::var_os("SESSIONS_LIST_BUSY").is_some() {
+        format!("[\"/usr/bin/perl\", \"-e\", {TICKER:?}]")
+    } else {
+        "[\"/bin/sh\", \"-c\", \"echo tick 0; exec sleep 3600\"]".to_owned()
+    };
     std::fs::write(
         dir.path().join("engines.toml"),
-        "[engines.worker]\nkind = \"command\"\n\
-         command = [\"/bin/sh\", \"-c\", \"echo tick 0; exec sleep 3600\"]\n",
+        format!("[engines.worker]\nkind = \"command\"\ncommand = {engine}\n"),
     )
     .expect("engines.toml");
     let (_, mut child) = time_startup(dir.path());

@@ -1,85 +1,14 @@
 //! The typed queries over the sessions feature's tables (`schema.rs`).
 
-use store::rusqlite::{OptionalExtension, Row, Transaction, params};
+use store::rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::adapters::TurnMeta;
 use crate::engines::Resume;
 use crate::error::Result;
-use crate::model::{
-    Session, Status, StatusEvent, StopReason, TitleSource, Tokens, Trigger, Turn, TurnEnd,
-};
-use crate::session_query::{SESSION_COLUMNS, all_sessions, at, one_session};
+use crate::model::{Status, StatusEvent, Trigger, Turn};
+pub use crate::session_query::{get_session, get_session_any, list_sessions};
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
-
-fn session_from_row(row: &Row<'_>) -> store::rusqlite::Result<Session> {
-    let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
-    let archived = row.get(8)?;
-    let turns = row.get(18)?;
-    let trigger = Trigger::parse_stored(row.get(at::TRIGGER)?);
-    Ok(Session {
-        id: row.get(0)?,
-        account_id: row.get(1)?,
-        engine: row.get(2)?,
-        engine_kind: row.get(3)?,
-        title: row.get(4)?,
-        title_source: row
-            .get::<_, Option<String>>(at::TITLE_SOURCE)?
-            .as_deref()
-            .and_then(TitleSource::parse),
-        title_history: row
-            .get::<_, Option<String>>(at::TITLE_HISTORY)?
-            .and_then(|json| serde_json::from_str(&json).ok())
-            .unwrap_or_default(),
-        cwd: row.get(5)?,
-        prompt: row.get(6)?,
-        status,
-        archived,
-        archived_at: row.get(at::ARCHIVED_AT)?,
-        stop_reason: StopReason::of(status, archived),
-        // Written by the pump from a typed value; an unreadable one shows as none.
-        activity: row
-            .get::<_, Option<String>>(at::ACTIVITY)?
-            .and_then(|json| serde_json::from_str(&json).ok()),
-        agent_driven: row.get(9)?,
-        parent_id: row.get(10)?,
-        forked_from: row.get(at::FORKED_FROM)?,
-        starts_at: row.get(11)?,
-        resume_at: row.get(at::RESUME_AT)?,
-        engine_version: row.get(at::ENGINE_VERSION)?,
-        engine_session_id: row.get(12)?,
-        error: row.get(13)?,
-        max_dollars_per_session: row.get(14)?,
-        max_turns_per_session: row.get(15)?,
-        created_at: row.get(16)?,
-        updated_at: row.get(17)?,
-        turns,
-        turn_end: TurnEnd::of(status, turns, row.get(at::JUDGED)?, row.get(at::ASKED)?),
-        engine_turns: row.get(19)?,
-        cost_usd: row.get(20)?,
-        tokens: Tokens {
-            input: row.get(21)?,
-            output: row.get(22)?,
-            cached_input: row.get(24)?,
-        },
-        pending_messages: row.get(23)?,
-        // The database wrote this array itself, so only a bug could make it unreadable.
-        children: serde_json::from_str(&row.get::<_, String>(25)?).unwrap_or_default(),
-        tree_cost_usd: row.get(26)?,
-        worktree: row
-            .get::<_, Option<String>>(at::WORKTREE)?
-            .and_then(|json| serde_json::from_str(&json).ok()),
-        runner: row.get(at::RUNNER)?,
-        awaiting_approval: row.get(at::AWAITING_APPROVAL)?,
-        resources: None,
-        project: trigger.and_then(Trigger::project),
-        trigger,
-        permission_level: row
-            .get::<_, Option<String>>(at::PERMISSION_LEVEL)?
-            .as_deref()
-            .and_then(permissions::Level::from_name),
-    })
-}
 
 pub struct NewSession<'a> {
     pub id: &'a str,
@@ -213,39 +142,6 @@ pub fn set_archived(tx: &Transaction<'_>, id: &str, now: &str) -> Result<()> {
         params![id, now],
     )?;
     Ok(())
-}
-
-pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Option<Session>> {
-    // Cached: the forwarder reads a busy session at every change, and the
-    // query with its subqueries cost more to parse than to run.
-    Ok(tx
-        .prepare_cached(&format!(
-            "SELECT {SESSION_COLUMNS} FROM {} WHERE s.id = ?1 AND s.account_id = ?2",
-            one_session()
-        ))?
-        .query_row([id, account], session_from_row)
-        .optional()?)
-}
-
-/// A session whoever's it is, for the application's own work.
-pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>> {
-    Ok(tx
-        .prepare_cached(&format!(
-            "SELECT {SESSION_COLUMNS} FROM {} WHERE s.id = ?1",
-            one_session()
-        ))?
-        .query_row([id], session_from_row)
-        .optional()?)
-}
-
-pub fn list_sessions(tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
-    let mut stmt = tx.prepare_cached(&format!(
-        "SELECT {SESSION_COLUMNS} FROM {} WHERE s.account_id = ?1
-         ORDER BY s.created_at DESC, s.id DESC",
-        all_sessions()
-    ))?;
-    let rows = stmt.query_map([account], session_from_row)?;
-    Ok(rows.collect::<store::rusqlite::Result<_>>()?)
 }
 
 pub fn count_active_agent_driven(tx: &Transaction<'_>) -> Result<u32> {

@@ -1,19 +1,28 @@
-//! The `SELECT` that reads whole sessions: their columns, their totals, and
-//! where the named columns are.
+//! Reading whole sessions: their own columns, their turn totals and pending
+//! inputs, their children and their tree's cost.
+//!
+//! Each statement reads one table at its top level, unsorted. SQLite (3.54)
+//! prepares a statement whose top level joins tables or sorts again after
+//! any other connection writes, and a busy server writes all the time: the
+//! list and every announced session were parsed anew on each read, about a
+//! sixth of the server's CPU at 1,024 busy sessions. So the totals are two
+//! grouped reads of their own, put beside each session here, instead of
+//! subqueries joined to `sessions`, and the list is sorted here.
 
-/// A session's own columns and its totals. Read with [`all_sessions`] or
-/// [`one_session`] as the `FROM`, which give the totals as `tt` and `pi`.
-pub(crate) const SESSION_COLUMNS: &str = "
+use std::collections::HashMap;
+
+use store::rusqlite::{OptionalExtension, Row, Transaction, params_from_iter};
+
+use crate::error::Result;
+use crate::model::{Session, Status, StopReason, TitleSource, Tokens, Trigger, TurnEnd};
+
+/// A session's own columns, its children, and what its tree cost when it
+/// has children (`NULL` otherwise: the tree is the session alone, whose
+/// cost comes from its totals).
+const SESSION_COLUMNS: &str = "
     s.id, s.account_id, s.engine, s.engine_kind, s.title, s.cwd, s.prompt, s.status, s.archived,
     s.agent_driven, s.source_session_id, s.starts_at, s.engine_session_id, s.error,
     s.max_dollars, s.max_turns, s.created_at, s.updated_at,
-    COALESCE(tt.turns, 0),
-    COALESCE(tt.engine_turns, 0),
-    tt.cost_usd,
-    COALESCE(tt.input_tokens, 0),
-    COALESCE(tt.output_tokens, 0),
-    COALESCE(pi.pending, 0),
-    COALESCE(tt.cached_input_tokens, 0),
     (SELECT json_group_array(c.id ORDER BY c.created_at, c.id) FROM sessions c
         WHERE c.source_session_id = s.id),
     iif(EXISTS (SELECT 1 FROM sessions c WHERE c.source_session_id = s.id),
@@ -22,7 +31,7 @@ pub(crate) const SESSION_COLUMNS: &str = "
          SELECT SUM(iif(t.total_superseded = 0, t.total_cost_usd, NULL))
                 - COALESCE(SUM(t.inherited_cost_usd), 0)
          FROM session_turns t WHERE t.session_id IN tree),
-        tt.cost_usd),
+        NULL),
     (SELECT json_object('path', w.path, 'branch', w.branch, 'base', w.base,
         'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
         'keptReason', w.kept_reason)
@@ -41,59 +50,336 @@ pub(crate) const SESSION_COLUMNS: &str = "
     s.judged_turn AS judged_turn,
     s.asked_turn AS asked_turn";
 
-/// Each session's turn totals in one grouped read: a subquery per total per
-/// row read a session's turns seven times, and a list of 1,024 sessions
-/// spent most of its time there.
+/// Each session's turn totals, grouped by session.
 const TURN_TOTALS: &str = "SELECT session_id,
-    COUNT(*) AS turns,
-    COALESCE(SUM(engine_turns), 0) AS engine_turns,
-    SUM(iif(total_superseded = 0, total_cost_usd, NULL))
-        - COALESCE(SUM(inherited_cost_usd), 0) AS cost_usd,
-    COALESCE(SUM(input_tokens), 0) AS input_tokens,
-    COALESCE(SUM(output_tokens), 0) AS output_tokens,
-    COALESCE(SUM(cached_input_tokens), 0) AS cached_input_tokens
+    COUNT(*),
+    COALESCE(SUM(engine_turns), 0),
+    SUM(iif(total_superseded = 0, total_cost_usd, NULL)) - COALESCE(SUM(inherited_cost_usd), 0),
+    COALESCE(SUM(input_tokens), 0),
+    COALESCE(SUM(output_tokens), 0),
+    COALESCE(SUM(cached_input_tokens), 0)
     FROM session_turns";
 
-const PENDING_INPUTS: &str =
-    "SELECT session_id, COUNT(*) AS pending FROM session_inputs WHERE consumed = 0";
+const PENDING_INPUTS: &str = "SELECT session_id, COUNT(*) FROM session_inputs WHERE consumed = 0";
 
-/// `sessions s` with every session's totals, for reads of many sessions.
-pub(crate) fn all_sessions() -> String {
-    format!(
-        "sessions s
-         LEFT JOIN ({TURN_TOTALS} GROUP BY session_id) tt ON tt.session_id = s.id
-         LEFT JOIN ({PENDING_INPUTS} GROUP BY session_id) pi ON pi.session_id = s.id"
-    )
-}
-
-/// `sessions s` with the totals of the session `?1` alone, so reading one
-/// session does not total every other one's turns.
-pub(crate) fn one_session() -> String {
-    format!(
-        "sessions s
-         LEFT JOIN ({TURN_TOTALS} WHERE session_id = ?1 GROUP BY session_id) tt
-             ON tt.session_id = s.id
-         LEFT JOIN ({PENDING_INPUTS} AND session_id = ?1 GROUP BY session_id) pi
-             ON pi.session_id = s.id"
-    )
-}
-
-/// Where [`SESSION_COLUMNS`]' named columns are. A lookup by name compares
-/// the name with every column's, per row: a list of 1,024 sessions did it
-/// twelve times a row. A test checks each against its name.
+/// Where [`SESSION_COLUMNS`]' columns are. A lookup by name compares the
+/// name with every column's, per row: a list of 1,024 sessions did it
+/// twelve times a row. A test checks the named ones against their names.
 pub(crate) mod at {
-    pub(crate) const WORKTREE: usize = 27;
-    pub(crate) const ACTIVITY: usize = 28;
-    pub(crate) const TRIGGER: usize = 29;
-    pub(crate) const RESUME_AT: usize = 30;
-    pub(crate) const ENGINE_VERSION: usize = 31;
-    pub(crate) const FORKED_FROM: usize = 32;
-    pub(crate) const TITLE_SOURCE: usize = 33;
-    pub(crate) const TITLE_HISTORY: usize = 34;
-    pub(crate) const ARCHIVED_AT: usize = 35;
-    pub(crate) const RUNNER: usize = 36;
-    pub(crate) const AWAITING_APPROVAL: usize = 37;
-    pub(crate) const PERMISSION_LEVEL: usize = 38;
-    pub(crate) const JUDGED: usize = 39;
-    pub(crate) const ASKED: usize = 40;
+    pub(crate) const CHILDREN: usize = 18;
+    pub(crate) const TREE_COST: usize = 19;
+    pub(crate) const WORKTREE: usize = 20;
+    pub(crate) const ACTIVITY: usize = 21;
+    pub(crate) const TRIGGER: usize = 22;
+    pub(crate) const RESUME_AT: usize = 23;
+    pub(crate) const ENGINE_VERSION: usize = 24;
+    pub(crate) const FORKED_FROM: usize = 25;
+    pub(crate) const TITLE_SOURCE: usize = 26;
+    pub(crate) const TITLE_HISTORY: usize = 27;
+    pub(crate) const ARCHIVED_AT: usize = 28;
+    pub(crate) const RUNNER: usize = 29;
+    pub(crate) const AWAITING_APPROVAL: usize = 30;
+    pub(crate) const PERMISSION_LEVEL: usize = 31;
+    pub(crate) const JUDGED: usize = 32;
+    pub(crate) const ASKED: usize = 33;
+}
+
+/// One session's totals over its turns and waiting inputs.
+#[derive(Debug, Default, Clone, Copy)]
+struct Totals {
+    turns: i64,
+    engine_turns: i64,
+    cost_usd: Option<f64>,
+    tokens: Tokens,
+    pending: i64,
+}
+
+/// The totals of session `only`, or of every session.
+fn totals(tx: &Transaction<'_>, only: Option<&str>) -> Result<HashMap<String, Totals>> {
+    let (filter, and_filter) = match only {
+        Some(_) => (" WHERE session_id = ?1", " AND session_id = ?1"),
+        None => ("", ""),
+    };
+    let mut found: HashMap<String, Totals> = HashMap::new();
+    let mut turns = tx.prepare_cached(&format!("{TURN_TOTALS}{filter} GROUP BY session_id"))?;
+    let mut rows = turns.query(params_from_iter(only))?;
+    while let Some(row) = rows.next()? {
+        found.insert(
+            row.get(0)?,
+            Totals {
+                turns: row.get(1)?,
+                engine_turns: row.get(2)?,
+                cost_usd: row.get(3)?,
+                tokens: Tokens {
+                    input: row.get(4)?,
+                    output: row.get(5)?,
+                    cached_input: row.get(6)?,
+                },
+                pending: 0,
+            },
+        );
+    }
+    let mut pending =
+        tx.prepare_cached(&format!("{PENDING_INPUTS}{and_filter} GROUP BY session_id"))?;
+    let mut rows = pending.query(params_from_iter(only))?;
+    while let Some(row) = rows.next()? {
+        found.entry(row.get(0)?).or_default().pending = row.get(1)?;
+    }
+    Ok(found)
+}
+
+fn session_from_row(
+    row: &Row<'_>,
+    totals: &HashMap<String, Totals>,
+) -> store::rusqlite::Result<Session> {
+    let id: String = row.get(0)?;
+    let summed = totals.get(&id).copied().unwrap_or_default();
+    let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
+    let archived = row.get(8)?;
+    let trigger = Trigger::parse_stored(row.get(at::TRIGGER)?);
+    // The database wrote this array itself, so only a bug could make it unreadable.
+    let children: Vec<String> =
+        serde_json::from_str(&row.get::<_, String>(at::CHILDREN)?).unwrap_or_default();
+    let tree_cost_usd = if children.is_empty() {
+        summed.cost_usd
+    } else {
+        row.get(at::TREE_COST)?
+    };
+    Ok(Session {
+        id,
+        account_id: row.get(1)?,
+        engine: row.get(2)?,
+        engine_kind: row.get(3)?,
+        title: row.get(4)?,
+        title_source: row
+            .get::<_, Option<String>>(at::TITLE_SOURCE)?
+            .as_deref()
+            .and_then(TitleSource::parse),
+        title_history: row
+            .get::<_, Option<String>>(at::TITLE_HISTORY)?
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default(),
+        cwd: row.get(5)?,
+        prompt: row.get(6)?,
+        status,
+        archived,
+        archived_at: row.get(at::ARCHIVED_AT)?,
+        stop_reason: StopReason::of(status, archived),
+        // Written by the pump from a typed value; an unreadable one shows as none.
+        activity: row
+            .get::<_, Option<String>>(at::ACTIVITY)?
+            .and_then(|json| serde_json::from_str(&json).ok()),
+        agent_driven: row.get(9)?,
+        parent_id: row.get(10)?,
+        forked_from: row.get(at::FORKED_FROM)?,
+        starts_at: row.get(11)?,
+        resume_at: row.get(at::RESUME_AT)?,
+        engine_version: row.get(at::ENGINE_VERSION)?,
+        engine_session_id: row.get(12)?,
+        error: row.get(13)?,
+        max_dollars_per_session: row.get(14)?,
+        max_turns_per_session: row.get(15)?,
+        created_at: row.get(16)?,
+        updated_at: row.get(17)?,
+        turns: summed.turns,
+        turn_end: TurnEnd::of(
+            status,
+            summed.turns,
+            row.get(at::JUDGED)?,
+            row.get(at::ASKED)?,
+        ),
+        engine_turns: summed.engine_turns,
+        cost_usd: summed.cost_usd,
+        tokens: summed.tokens,
+        pending_messages: summed.pending,
+        children,
+        tree_cost_usd,
+        worktree: row
+            .get::<_, Option<String>>(at::WORKTREE)?
+            .and_then(|json| serde_json::from_str(&json).ok()),
+        runner: row.get(at::RUNNER)?,
+        awaiting_approval: row.get(at::AWAITING_APPROVAL)?,
+        resources: None,
+        project: trigger.and_then(Trigger::project),
+        trigger,
+        permission_level: row
+            .get::<_, Option<String>>(at::PERMISSION_LEVEL)?
+            .as_deref()
+            .and_then(permissions::Level::from_name),
+    })
+}
+
+/// The account's session `id`. Cached: the forwarder reads a busy session
+/// at every change.
+pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Option<Session>> {
+    let totals = totals(tx, Some(id))?;
+    Ok(tx
+        .prepare_cached(&one_sql(" AND s.account_id = ?2"))?
+        .query_row([id, account], |row| session_from_row(row, &totals))
+        .optional()?)
+}
+
+/// A session whoever's it is, for the application's own work.
+pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>> {
+    let totals = totals(tx, Some(id))?;
+    Ok(tx
+        .prepare_cached(&one_sql(""))?
+        .query_row([id], |row| session_from_row(row, &totals))
+        .optional()?)
+}
+
+/// The account's sessions, newest first. Sorted here: an `ORDER BY` made
+/// SQLite prepare the statement again after every write (see above).
+pub fn list_sessions(tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
+    let totals = totals(tx, None)?;
+    let mut stmt = tx.prepare_cached(&list_sql())?;
+    let rows = stmt.query_map([account], |row| session_from_row(row, &totals))?;
+    let mut sessions = rows.collect::<store::rusqlite::Result<Vec<_>>>()?;
+    // Byte order, as SQLite's BINARY collation compares text.
+    sessions.sort_unstable_by(|a, b| {
+        (b.created_at.as_bytes(), b.id.as_bytes()).cmp(&(a.created_at.as_bytes(), a.id.as_bytes()))
+    });
+    Ok(sessions)
+}
+
+fn one_sql(and: &str) -> String {
+    format!("SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1{and}")
+}
+
+fn list_sql() -> String {
+    format!("SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.account_id = ?1")
+}
+
+#[cfg(test)]
+mod tests {
+    use store::Db;
+    use store::rusqlite::StatementStatus;
+
+    use super::*;
+
+    fn db_with_sessions() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let db = Db::open(&dir.path().join("db.sqlite")).unwrap_or_else(|e| panic!("{e}"));
+        db.migrate(crate::schema::MIGRATIONS)
+            .unwrap_or_else(|e| panic!("{e}"));
+        db.write(|tx| {
+            for (id, parent) in [("a", None), ("b", Some("a")), ("c", None)] {
+                tx.execute(
+                    "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, cwd,
+                         prompt, status, agent_driven, max_dollars, max_turns, created_at,
+                         updated_at, source_session_id)
+                     VALUES (?1, 'me', 'e', 'command', '{}', '/', 'p', 'running', 0, 1.0, 5,
+                         ?1, ?1, ?2)",
+                    (id, parent),
+                )?;
+            }
+            for (id, turn, cost) in [("a", 1, 0.5), ("a", 2, 0.25), ("b", 1, 1.0)] {
+                tx.execute(
+                    "INSERT INTO session_turns (session_id, turn, kind, input, status,
+                         started_at, total_cost_usd, input_tokens)
+                     VALUES (?1, ?2, 'prompt', 'p', 'done', 'x', ?3, 10)",
+                    (id, turn, cost),
+                )?;
+            }
+            tx.execute(
+                "INSERT INTO session_inputs (session_id, kind, text, created_at)
+                 VALUES ('c', 'message', 'hi', 'x')",
+                [],
+            )?;
+            Ok::<_, store::rusqlite::Error>(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        (dir, db)
+    }
+
+    #[test]
+    fn each_column_read_by_place_is_the_one_named() {
+        let (_dir, db) = db_with_sessions();
+        let places = [
+            ("worktree_json", at::WORKTREE),
+            ("activity_json", at::ACTIVITY),
+            ("trigger_text", at::TRIGGER),
+            ("resume_at", at::RESUME_AT),
+            ("engine_version", at::ENGINE_VERSION),
+            ("forked_from", at::FORKED_FROM),
+            ("title_source", at::TITLE_SOURCE),
+            ("title_history", at::TITLE_HISTORY),
+            ("archived_at", at::ARCHIVED_AT),
+            ("runner", at::RUNNER),
+            ("awaiting_approval", at::AWAITING_APPROVAL),
+            ("permission_level", at::PERMISSION_LEVEL),
+            ("judged_turn", at::JUDGED),
+            ("asked_turn", at::ASKED),
+        ];
+        db.read(|tx| {
+            let stmt = tx.prepare(&list_sql())?;
+            for (name, place) in places {
+                assert_eq!(stmt.column_index(name)?, place, "{name}");
+            }
+            Ok::<_, store::rusqlite::Error>(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    #[test]
+    fn totals_children_and_tree_cost_are_each_sessions_own() {
+        let (_dir, db) = db_with_sessions();
+        let listed = db
+            .read(|tx| list_sessions(tx, "me"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let by_id = |id: &str| {
+            listed
+                .iter()
+                .find(|s| s.id == id)
+                .unwrap_or_else(|| panic!("{id} listed"))
+        };
+        let order: Vec<&str> = listed.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(order, ["c", "b", "a"], "newest first");
+        let (a, b, c) = (by_id("a"), by_id("b"), by_id("c"));
+        assert_eq!((a.turns, a.cost_usd, a.tokens.input), (2, Some(0.75), 20));
+        assert_eq!(a.children, ["b"]);
+        assert_eq!(a.tree_cost_usd, Some(1.75), "a's tree is a and b");
+        assert_eq!(
+            (b.turns, b.cost_usd, b.tree_cost_usd),
+            (1, Some(1.0), Some(1.0))
+        );
+        assert_eq!((c.turns, c.cost_usd, c.tree_cost_usd), (0, None, None));
+        assert_eq!((c.pending_messages, a.pending_messages), (1, 0));
+        for session in &listed {
+            let one = db
+                .read(|tx| get_session(tx, "me", &session.id))
+                .unwrap_or_else(|e| panic!("{e}"));
+            let one = one.unwrap_or_else(|| panic!("{} read alone", session.id));
+            assert_eq!(
+                serde_json::to_value(&one).ok(),
+                serde_json::to_value(session).ok(),
+                "{} alone as in the list",
+                session.id
+            );
+        }
+    }
+
+    #[test]
+    fn another_connections_writes_do_not_make_the_reads_parse_again() {
+        let (_dir, db) = db_with_sessions();
+        for round in 0..3 {
+            db.write(|tx| {
+                tx.execute(
+                    "UPDATE sessions SET activity = ?1 WHERE id = 'a'",
+                    [format!("{{\"round\":{round}}}")],
+                )
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+            db.read(|tx| {
+                list_sessions(tx, "me")?;
+                get_session(tx, "me", "a")?;
+                for sql in [list_sql(), one_sql(" AND s.account_id = ?2")] {
+                    let stmt = tx.prepare_cached(&sql)?;
+                    assert_eq!(stmt.get_status(StatementStatus::RePrepare), 0, "{sql}");
+                }
+                Ok::<_, crate::error::SessionError>(())
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
 }
