@@ -137,9 +137,7 @@ fn session_from_row(
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
     let archived = row.get(8)?;
     let trigger = Trigger::parse_stored(row.get(at::TRIGGER)?);
-    // The database wrote this array itself, so only a bug could make it unreadable.
-    let children: Vec<String> =
-        serde_json::from_str(&row.get::<_, String>(at::CHILDREN)?).unwrap_or_default();
+    let children = json_array(row, at::CHILDREN)?;
     let tree_cost_usd = if children.is_empty() {
         summed.cost_usd
     } else {
@@ -155,10 +153,7 @@ fn session_from_row(
             .get::<_, Option<String>>(at::TITLE_SOURCE)?
             .as_deref()
             .and_then(TitleSource::parse),
-        title_history: row
-            .get::<_, Option<String>>(at::TITLE_HISTORY)?
-            .and_then(|json| serde_json::from_str(&json).ok())
-            .unwrap_or_default(),
+        title_history: json_array(row, at::TITLE_HISTORY)?,
         cwd: row.get(5)?,
         prompt: row.get(6)?,
         status,
@@ -206,6 +201,17 @@ fn session_from_row(
             .get::<_, Option<String>>(at::PERMISSION_LEVEL)?
             .as_deref()
             .and_then(permissions::Level::from_name),
+    })
+}
+
+/// A column holding a JSON array of text: most sessions' are empty, and a
+/// list of 1,024 parsed two empty arrays a row. The database wrote the
+/// children's array itself and the server the titles', so only a bug could
+/// make one unreadable; it reads as empty.
+fn json_array(row: &Row<'_>, place: usize) -> store::rusqlite::Result<Vec<String>> {
+    Ok(match row.get_ref(place)?.as_str_or_null()? {
+        None | Some("[]") => Vec::new(),
+        Some(json) => serde_json::from_str(json).unwrap_or_default(),
     })
 }
 
