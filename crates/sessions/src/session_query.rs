@@ -5,26 +5,25 @@
 //! prepares a statement whose top level joins tables or sorts again after
 //! any other connection writes, and a busy server writes all the time: the
 //! list and every announced session were parsed anew on each read, about a
-//! sixth of the server's CPU at 1,024 busy sessions. So the totals are two
-//! grouped reads of their own, put beside each session here, instead of
-//! subqueries joined to `sessions`, and the list is sorted here.
+//! sixth of the server's CPU at 1,024 busy sessions. So the totals, the
+//! children and the worktrees are grouped reads of their own, put beside
+//! each session here (a subquery a row for the children also sorted once a
+//! row), and the list is sorted here.
 
 use std::collections::HashMap;
 
 use store::rusqlite::{OptionalExtension, Row, Transaction, params_from_iter};
 
 use crate::error::Result;
-use crate::model::{Session, Status, StopReason, TitleSource, Tokens, Trigger, TurnEnd};
+use crate::model::{Session, Status, StopReason, TitleSource, Tokens, Trigger, TurnEnd, Worktree};
 
-/// A session's own columns, its children, and what its tree cost when it
-/// has children (`NULL` otherwise: the tree is the session alone, whose
-/// cost comes from its totals).
+/// A session's own columns and what its tree cost when it has children
+/// (`NULL` otherwise: the tree is the session alone, whose cost comes from
+/// its totals).
 const SESSION_COLUMNS: &str = "
     s.id, s.account_id, s.engine, s.engine_kind, s.title, s.cwd, s.prompt, s.status, s.archived,
     s.agent_driven, s.source_session_id, s.starts_at, s.engine_session_id, s.error,
     s.max_dollars, s.max_turns, s.created_at, s.updated_at,
-    (SELECT json_group_array(c.id ORDER BY c.created_at, c.id) FROM sessions c
-        WHERE c.source_session_id = s.id),
     iif(EXISTS (SELECT 1 FROM sessions c WHERE c.source_session_id = s.id),
         (WITH RECURSIVE tree(id) AS (
             SELECT s.id UNION SELECT c.id FROM sessions c JOIN tree ON c.source_session_id = tree.id)
@@ -32,10 +31,6 @@ const SESSION_COLUMNS: &str = "
                 - COALESCE(SUM(t.inherited_cost_usd), 0)
          FROM session_turns t WHERE t.session_id IN tree),
         NULL),
-    (SELECT json_object('path', w.path, 'branch', w.branch, 'base', w.base,
-        'repository', w.repository, 'removed', json(iif(w.removed, 'true', 'false')),
-        'keptReason', w.kept_reason)
-     FROM session_worktrees w WHERE w.session_id = s.id) AS worktree_json,
     s.activity AS activity_json,
     s.trigger_kind AS trigger_text,
     s.resume_at AS resume_at,
@@ -66,22 +61,20 @@ const PENDING_INPUTS: &str = "SELECT session_id, COUNT(*) FROM session_inputs WH
 /// name with every column's, per row: a list of 1,024 sessions did it
 /// twelve times a row. A test checks the named ones against their names.
 pub(crate) mod at {
-    pub(crate) const CHILDREN: usize = 18;
-    pub(crate) const TREE_COST: usize = 19;
-    pub(crate) const WORKTREE: usize = 20;
-    pub(crate) const ACTIVITY: usize = 21;
-    pub(crate) const TRIGGER: usize = 22;
-    pub(crate) const RESUME_AT: usize = 23;
-    pub(crate) const ENGINE_VERSION: usize = 24;
-    pub(crate) const FORKED_FROM: usize = 25;
-    pub(crate) const TITLE_SOURCE: usize = 26;
-    pub(crate) const TITLE_HISTORY: usize = 27;
-    pub(crate) const ARCHIVED_AT: usize = 28;
-    pub(crate) const RUNNER: usize = 29;
-    pub(crate) const AWAITING_APPROVAL: usize = 30;
-    pub(crate) const PERMISSION_LEVEL: usize = 31;
-    pub(crate) const JUDGED: usize = 32;
-    pub(crate) const ASKED: usize = 33;
+    pub(crate) const TREE_COST: usize = 18;
+    pub(crate) const ACTIVITY: usize = 19;
+    pub(crate) const TRIGGER: usize = 20;
+    pub(crate) const RESUME_AT: usize = 21;
+    pub(crate) const ENGINE_VERSION: usize = 22;
+    pub(crate) const FORKED_FROM: usize = 23;
+    pub(crate) const TITLE_SOURCE: usize = 24;
+    pub(crate) const TITLE_HISTORY: usize = 25;
+    pub(crate) const ARCHIVED_AT: usize = 26;
+    pub(crate) const RUNNER: usize = 27;
+    pub(crate) const AWAITING_APPROVAL: usize = 28;
+    pub(crate) const PERMISSION_LEVEL: usize = 29;
+    pub(crate) const JUDGED: usize = 30;
+    pub(crate) const ASKED: usize = 31;
 }
 
 /// One session's totals over its turns and waiting inputs.
@@ -94,18 +87,60 @@ struct Totals {
     pending: i64,
 }
 
-/// The totals of session `only`, or of every session.
-fn totals(tx: &Transaction<'_>, only: Option<&str>) -> Result<HashMap<String, Totals>> {
-    let (filter, and_filter) = match only {
-        Some(_) => (" WHERE session_id = ?1", " AND session_id = ?1"),
-        None => ("", ""),
+/// What is read beside each session's row: its totals, its children and
+/// its worktree, for session `only` or for every session.
+#[derive(Default)]
+struct Related {
+    totals: HashMap<String, Totals>,
+    /// Each parent's children, oldest first (by `created_at`, then id).
+    children: HashMap<String, Vec<String>>,
+    worktrees: HashMap<String, Worktree>,
+}
+
+/// The statements [`related`] runs: the turn totals, the pending inputs,
+/// the children and the worktrees, of session `?1` or of all.
+fn related_sql(one: bool) -> [String; 4] {
+    // One session's totals are one aggregate row, without `GROUP BY`: grouped
+    // by the column `?1` fixes, the statement depended on `?1`'s value and
+    // SQLite prepared it again at every bind (the row has no session id
+    // when there is nothing to count).
+    let (filter, and_filter, group, parent) = if one {
+        (
+            " WHERE session_id = ?1",
+            " AND session_id = ?1",
+            "",
+            "source_session_id = ?1",
+        )
+    } else {
+        (
+            "",
+            "",
+            " GROUP BY session_id",
+            "source_session_id IS NOT NULL",
+        )
     };
-    let mut found: HashMap<String, Totals> = HashMap::new();
-    let mut turns = tx.prepare_cached(&format!("{TURN_TOTALS}{filter} GROUP BY session_id"))?;
+    [
+        format!("{TURN_TOTALS}{filter}{group}"),
+        format!("{PENDING_INPUTS}{and_filter}{group}"),
+        format!("SELECT source_session_id, created_at, id FROM sessions WHERE {parent}"),
+        format!(
+            "SELECT session_id, path, branch, base, repository, removed, kept_reason
+             FROM session_worktrees{filter}"
+        ),
+    ]
+}
+
+fn related(tx: &Transaction<'_>, only: Option<&str>) -> Result<Related> {
+    let [turns_sql, pending_sql, children_sql, worktrees_sql] = related_sql(only.is_some());
+    let mut found = Related::default();
+    let mut turns = tx.prepare_cached(&turns_sql)?;
     let mut rows = turns.query(params_from_iter(only))?;
     while let Some(row) = rows.next()? {
-        found.insert(
-            row.get(0)?,
+        let Some(id) = row.get::<_, Option<String>>(0)? else {
+            continue;
+        };
+        found.totals.insert(
+            id,
             Totals {
                 turns: row.get(1)?,
                 engine_turns: row.get(2)?,
@@ -119,25 +154,57 @@ fn totals(tx: &Transaction<'_>, only: Option<&str>) -> Result<HashMap<String, To
             },
         );
     }
-    let mut pending =
-        tx.prepare_cached(&format!("{PENDING_INPUTS}{and_filter} GROUP BY session_id"))?;
+    let mut pending = tx.prepare_cached(&pending_sql)?;
     let mut rows = pending.query(params_from_iter(only))?;
     while let Some(row) = rows.next()? {
-        found.entry(row.get(0)?).or_default().pending = row.get(1)?;
+        if let Some(id) = row.get::<_, Option<String>>(0)? {
+            found.totals.entry(id).or_default().pending = row.get(1)?;
+        }
+    }
+    let mut children = tx.prepare_cached(&children_sql)?;
+    let mut rows = children.query(params_from_iter(only))?;
+    let mut dated: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    while let Some(row) = rows.next()? {
+        dated
+            .entry(row.get(0)?)
+            .or_default()
+            .push((row.get(1)?, row.get(2)?));
+    }
+    for (parent, mut kids) in dated {
+        // Byte order, as SQLite's BINARY collation compares text.
+        kids.sort_unstable_by(|a, b| {
+            (a.0.as_bytes(), a.1.as_bytes()).cmp(&(b.0.as_bytes(), b.1.as_bytes()))
+        });
+        found
+            .children
+            .insert(parent, kids.into_iter().map(|(_, id)| id).collect());
+    }
+    let mut worktrees = tx.prepare_cached(&worktrees_sql)?;
+    let mut rows = worktrees.query(params_from_iter(only))?;
+    while let Some(row) = rows.next()? {
+        found.worktrees.insert(
+            row.get(0)?,
+            Worktree {
+                path: row.get(1)?,
+                branch: row.get(2)?,
+                base: row.get(3)?,
+                repository: row.get(4)?,
+                removed: row.get(5)?,
+                kept_reason: row.get(6)?,
+            },
+        );
     }
     Ok(found)
 }
 
-fn session_from_row(
-    row: &Row<'_>,
-    totals: &HashMap<String, Totals>,
-) -> store::rusqlite::Result<Session> {
+fn session_from_row(row: &Row<'_>, related: &Related) -> store::rusqlite::Result<Session> {
     let id: String = row.get(0)?;
-    let summed = totals.get(&id).copied().unwrap_or_default();
+    let summed = related.totals.get(&id).copied().unwrap_or_default();
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
     let archived = row.get(8)?;
     let trigger = Trigger::parse_stored(row.get(at::TRIGGER)?);
-    let children = json_array(row, at::CHILDREN)?;
+    let children = related.children.get(&id).cloned().unwrap_or_default();
+    let worktree = related.worktrees.get(&id).cloned();
     let tree_cost_usd = if children.is_empty() {
         summed.cost_usd
     } else {
@@ -189,9 +256,7 @@ fn session_from_row(
         pending_messages: summed.pending,
         children,
         tree_cost_usd,
-        worktree: row
-            .get::<_, Option<String>>(at::WORKTREE)?
-            .and_then(|json| serde_json::from_str(&json).ok()),
+        worktree,
         runner: row.get(at::RUNNER)?,
         awaiting_approval: row.get(at::AWAITING_APPROVAL)?,
         resources: None,
@@ -205,8 +270,7 @@ fn session_from_row(
 }
 
 /// A column holding a JSON array of text: most sessions' are empty, and a
-/// list of 1,024 parsed two empty arrays a row. The database wrote the
-/// children's array itself and the server the titles', so only a bug could
+/// list of 1,024 parsed one a row. The server wrote it, so only a bug could
 /// make one unreadable; it reads as empty.
 fn json_array(row: &Row<'_>, place: usize) -> store::rusqlite::Result<Vec<String>> {
     Ok(match row.get_ref(place)?.as_str_or_null()? {
@@ -218,28 +282,28 @@ fn json_array(row: &Row<'_>, place: usize) -> store::rusqlite::Result<Vec<String
 /// The account's session `id`. Cached: the forwarder reads a busy session
 /// at every change.
 pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Option<Session>> {
-    let totals = totals(tx, Some(id))?;
+    let related = related(tx, Some(id))?;
     Ok(tx
         .prepare_cached(&one_sql(" AND s.account_id = ?2"))?
-        .query_row([id, account], |row| session_from_row(row, &totals))
+        .query_row([id, account], |row| session_from_row(row, &related))
         .optional()?)
 }
 
 /// A session whoever's it is, for the application's own work.
 pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>> {
-    let totals = totals(tx, Some(id))?;
+    let related = related(tx, Some(id))?;
     Ok(tx
         .prepare_cached(&one_sql(""))?
-        .query_row([id], |row| session_from_row(row, &totals))
+        .query_row([id], |row| session_from_row(row, &related))
         .optional()?)
 }
 
 /// The account's sessions, newest first. Sorted here: an `ORDER BY` made
 /// SQLite prepare the statement again after every write (see above).
 pub fn list_sessions(tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
-    let totals = totals(tx, None)?;
+    let related = related(tx, None)?;
     let mut stmt = tx.prepare_cached(&list_sql())?;
-    let rows = stmt.query_map([account], |row| session_from_row(row, &totals))?;
+    let rows = stmt.query_map([account], |row| session_from_row(row, &related))?;
     let mut sessions = rows.collect::<store::rusqlite::Result<Vec<_>>>()?;
     // Byte order, as SQLite's BINARY collation compares text.
     sessions.sort_unstable_by(|a, b| {
@@ -269,7 +333,12 @@ mod tests {
         db.migrate(crate::schema::MIGRATIONS)
             .unwrap_or_else(|e| panic!("{e}"));
         db.write(|tx| {
-            for (id, parent) in [("a", None), ("b", Some("a")), ("c", None)] {
+            for (id, parent) in [
+                ("a", None),
+                ("ab", Some("a")),
+                ("b", Some("a")),
+                ("c", None),
+            ] {
                 tx.execute(
                     "INSERT INTO sessions (id, account_id, engine, engine_kind, engine_spec, cwd,
                          prompt, status, agent_driven, max_dollars, max_turns, created_at,
@@ -288,6 +357,11 @@ mod tests {
                 )?;
             }
             tx.execute(
+                "INSERT INTO session_worktrees (session_id, path, branch, base, repository)
+                 VALUES ('b', '/w/b', 'switchboard/b', 'abc', '/repo')",
+                [],
+            )?;
+            tx.execute(
                 "INSERT INTO session_inputs (session_id, kind, text, created_at)
                  VALUES ('c', 'message', 'hi', 'x')",
                 [],
@@ -302,7 +376,6 @@ mod tests {
     fn each_column_read_by_place_is_the_one_named() {
         let (_dir, db) = db_with_sessions();
         let places = [
-            ("worktree_json", at::WORKTREE),
             ("activity_json", at::ACTIVITY),
             ("trigger_text", at::TRIGGER),
             ("resume_at", at::RESUME_AT),
@@ -340,10 +413,13 @@ mod tests {
                 .unwrap_or_else(|| panic!("{id} listed"))
         };
         let order: Vec<&str> = listed.iter().map(|s| s.id.as_str()).collect();
-        assert_eq!(order, ["c", "b", "a"], "newest first");
+        assert_eq!(order, ["c", "b", "ab", "a"], "newest first");
         let (a, b, c) = (by_id("a"), by_id("b"), by_id("c"));
         assert_eq!((a.turns, a.cost_usd, a.tokens.input), (2, Some(0.75), 20));
-        assert_eq!(a.children, ["b"]);
+        assert_eq!(a.children, ["ab", "b"], "oldest first");
+        let worktree = b.worktree.as_ref().map(|w| (w.path.as_str(), w.removed));
+        assert_eq!(worktree, Some(("/w/b", false)));
+        assert!(a.worktree.is_none());
         assert_eq!(a.tree_cost_usd, Some(1.75), "a's tree is a and b");
         assert_eq!(
             (b.turns, b.cost_usd, b.tree_cost_usd),
@@ -378,8 +454,15 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
             db.read(|tx| {
                 list_sessions(tx, "me")?;
-                get_session(tx, "me", "a")?;
-                for sql in [list_sql(), one_sql(" AND s.account_id = ?2")] {
+                // Another session each round: a statement that depends on
+                // its parameters' values is prepared again at each bind.
+                get_session(tx, "me", ["a", "b", "c"][round])?;
+                let read = [list_sql(), one_sql(" AND s.account_id = ?2")];
+                for sql in read
+                    .into_iter()
+                    .chain(related_sql(true))
+                    .chain(related_sql(false))
+                {
                     let stmt = tx.prepare_cached(&sql)?;
                     assert_eq!(stmt.get_status(StatementStatus::RePrepare), 0, "{sql}");
                 }
