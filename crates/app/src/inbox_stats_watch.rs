@@ -60,6 +60,20 @@ pub fn start(state: &App) {
     });
 }
 
+/// Forgets the Stats before a settings change that leaves the switch off is
+/// answered. The watch [`start`] began reads the switch when it wakes, so an
+/// off and an on a few milliseconds apart could pass without a clear, and
+/// what was recorded before the off would stay.
+pub async fn settings_changed(state: &App) {
+    if state.settings.inbox_analytics_enabled() {
+        return;
+    }
+    let stats = state.inbox_stats.clone();
+    if let Err(e) = blocking(move || stats.clear_if_any().map_err(app_error)).await {
+        tracing::warn!(error = %e, "could not clear the inbox stats");
+    }
+}
+
 /// Records what an inbox change says, when recording is on. Never fails
 /// the change: a sample that cannot be written is logged.
 pub(crate) fn inbox_changed(state: &App, account_id: &str, change: &InboxEvent) {

@@ -241,6 +241,17 @@ impl InboxStats {
             .write(|tx| Ok(tx.execute("DELETE FROM inbox_stats_days", [])?))
     }
 
+    /// [`InboxStats::clear`] when anything is kept: only a read otherwise,
+    /// so it may be asked at every settings change.
+    pub fn clear_if_any(&self) -> Result<usize, StatsError> {
+        let any = self.db.read(|tx| {
+            tx.query_row("SELECT EXISTS (SELECT 1 FROM inbox_stats_days)", [], |r| {
+                r.get::<_, bool>(0)
+            })
+        })?;
+        if any { self.clear() } else { Ok(0) }
+    }
+
     /// Makes sure the day's row exists, applies `change` to it and drops
     /// days that fell out of the week, in one transaction.
     fn add(

@@ -114,6 +114,7 @@ async fn change(
     // Quiet hours, digests and board preferences apply from now on: the
     // notifier watches the same change.
     publish::setting_changed(&state, &changed);
+    app::inbox_stats_watch::settings_changed(&state).await;
     Ok(Json(changed))
 }
 
@@ -138,5 +139,6 @@ async fn reset(
             value: view.value.clone(),
         },
     );
+    app::inbox_stats_watch::settings_changed(&state).await;
     Ok(Json(view))
 }
