@@ -61,10 +61,11 @@ pub fn start(state: &App) {
 }
 
 /// Forgets the Stats before a settings change that leaves the switch off is
-/// answered. The watch [`start`] began reads the switch when it wakes, so an
-/// off and an on a few milliseconds apart could pass without a clear, and
-/// what was recorded before the off would stay.
-pub async fn settings_changed(state: &App) {
+/// answered (`publish::setting_changed`). The watch [`start`] began reads
+/// the switch when it wakes, so an off and an on a few milliseconds apart
+/// could pass without a clear, and what was recorded before the off would
+/// stay.
+pub(crate) async fn settings_changed(state: &App) {
     if state.settings.inbox_analytics_enabled() {
         return;
     }

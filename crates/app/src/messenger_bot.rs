@@ -579,7 +579,8 @@ pub async fn decide_pairing(state: &App, code: &str, approve: bool) -> AppResult
                     key: settings::MESSENGER_BOT_ALLOWED_USER_IDS.to_owned(),
                     value,
                 },
-            );
+            )
+            .await;
         }
     }
     if let Some(bot) = state.messenger.get() {

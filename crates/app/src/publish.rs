@@ -219,11 +219,16 @@ fn lost(state: &App, missed: u64) {
         .publish(Audience::Everyone, Name::Reset, &json!({}));
 }
 
-pub fn setting_changed(state: &App, change: &SettingChanged) {
+/// Announces a stored change and wakes the loops that watch settings. What
+/// must have happened before the change is answered happens here too: the
+/// watches read a setting when they wake, so they can miss an off and an on
+/// a few milliseconds apart.
+pub async fn setting_changed(state: &App, change: &SettingChanged) {
     state
         .events
         .publish(Audience::Everyone, Name::Settings, &json!(change));
     state.settings_changed.send_modify(|count| *count += 1);
+    crate::inbox_stats_watch::settings_changed(state).await;
 }
 
 pub fn inbox_changed(state: &App, account_id: &str, change: &InboxEvent) {

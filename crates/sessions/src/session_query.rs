@@ -171,10 +171,8 @@ fn related(tx: &Transaction<'_>, only: Option<&str>) -> Result<Related> {
             .push((row.get(1)?, row.get(2)?));
     }
     for (parent, mut kids) in dated {
-        // Byte order, as SQLite's BINARY collation compares text.
-        kids.sort_unstable_by(|a, b| {
-            (a.0.as_bytes(), a.1.as_bytes()).cmp(&(b.0.as_bytes(), b.1.as_bytes()))
-        });
+        // `str` orders by bytes, as SQLite's BINARY collation does.
+        kids.sort_unstable();
         found
             .children
             .insert(parent, kids.into_iter().map(|(_, id)| id).collect());
@@ -197,14 +195,16 @@ fn related(tx: &Transaction<'_>, only: Option<&str>) -> Result<Related> {
     Ok(found)
 }
 
-fn session_from_row(row: &Row<'_>, related: &Related) -> store::rusqlite::Result<Session> {
+/// Takes the session's children and worktree out of `related`: each row is
+/// read once.
+fn session_from_row(row: &Row<'_>, related: &mut Related) -> store::rusqlite::Result<Session> {
     let id: String = row.get(0)?;
     let summed = related.totals.get(&id).copied().unwrap_or_default();
     let status = Status::parse(&row.get::<_, String>(7)?).unwrap_or(Status::Failed);
     let archived = row.get(8)?;
     let trigger = Trigger::parse_stored(row.get(at::TRIGGER)?);
-    let children = related.children.get(&id).cloned().unwrap_or_default();
-    let worktree = related.worktrees.get(&id).cloned();
+    let children = related.children.remove(&id).unwrap_or_default();
+    let worktree = related.worktrees.remove(&id);
     let tree_cost_usd = if children.is_empty() {
         summed.cost_usd
     } else {
@@ -282,33 +282,31 @@ fn json_array(row: &Row<'_>, place: usize) -> store::rusqlite::Result<Vec<String
 /// The account's session `id`. Cached: the forwarder reads a busy session
 /// at every change.
 pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Option<Session>> {
-    let related = related(tx, Some(id))?;
+    let mut related = related(tx, Some(id))?;
     Ok(tx
         .prepare_cached(&one_sql(" AND s.account_id = ?2"))?
-        .query_row([id, account], |row| session_from_row(row, &related))
+        .query_row([id, account], |row| session_from_row(row, &mut related))
         .optional()?)
 }
 
 /// A session whoever's it is, for the application's own work.
 pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>> {
-    let related = related(tx, Some(id))?;
+    let mut related = related(tx, Some(id))?;
     Ok(tx
         .prepare_cached(&one_sql(""))?
-        .query_row([id], |row| session_from_row(row, &related))
+        .query_row([id], |row| session_from_row(row, &mut related))
         .optional()?)
 }
 
 /// The account's sessions, newest first. Sorted here: an `ORDER BY` made
 /// SQLite prepare the statement again after every write (see above).
 pub fn list_sessions(tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
-    let related = related(tx, None)?;
+    let mut related = related(tx, None)?;
     let mut stmt = tx.prepare_cached(&list_sql())?;
-    let rows = stmt.query_map([account], |row| session_from_row(row, &related))?;
+    let rows = stmt.query_map([account], |row| session_from_row(row, &mut related))?;
     let mut sessions = rows.collect::<store::rusqlite::Result<Vec<_>>>()?;
-    // Byte order, as SQLite's BINARY collation compares text.
-    sessions.sort_unstable_by(|a, b| {
-        (b.created_at.as_bytes(), b.id.as_bytes()).cmp(&(a.created_at.as_bytes(), a.id.as_bytes()))
-    });
+    // `str` orders by bytes, as SQLite's BINARY collation does.
+    sessions.sort_unstable_by(|a, b| (&b.created_at, &b.id).cmp(&(&a.created_at, &a.id)));
     Ok(sessions)
 }
 

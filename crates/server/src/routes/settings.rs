@@ -113,8 +113,7 @@ async fn change(
     };
     // Quiet hours, digests and board preferences apply from now on: the
     // notifier watches the same change.
-    publish::setting_changed(&state, &changed);
-    app::inbox_stats_watch::settings_changed(&state).await;
+    publish::setting_changed(&state, &changed).await;
     Ok(Json(changed))
 }
 
@@ -138,7 +137,7 @@ async fn reset(
             key: view.key.clone(),
             value: view.value.clone(),
         },
-    );
-    app::inbox_stats_watch::settings_changed(&state).await;
+    )
+    .await;
     Ok(Json(view))
 }
