@@ -90,16 +90,21 @@ async fn count_watching(
     now: OffsetDateTime,
     today: Date,
 ) -> Result<(), FleetCardsError> {
-    let seconds = watching::step(last, now);
-    let watching = app.presence.watching();
-    if seconds == 0 || watching.is_empty() {
+    let watched: Vec<(String, i64)> = app
+        .presence
+        .watching()
+        .into_iter()
+        .map(|(account, since)| (account, watching::step(last, since, now)))
+        .filter(|(_, seconds)| *seconds > 0)
+        .collect();
+    if watched.is_empty() {
         return Ok(());
     }
     let cards = cards(app);
     off(move || {
-        watching
+        watched
             .iter()
-            .try_for_each(|account| cards.add_watching(account, today, seconds))
+            .try_for_each(|(account, seconds)| cards.add_watching(account, today, *seconds))
     })
     .await
 }

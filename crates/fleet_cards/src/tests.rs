@@ -78,9 +78,21 @@ fn weeks_start_on_monday_and_steps_are_capped() {
         date!(2026 - 11 - 23)
     );
     let now = datetime!(2026-11-28 10:00 UTC);
-    assert_eq!(step(None, now), 0);
-    assert_eq!(step(Some(now - time::Duration::seconds(61)), now), 61);
-    assert_eq!(step(Some(now - time::Duration::hours(3)), now), 120);
+    let ago = |seconds| now - time::Duration::seconds(seconds);
+    assert_eq!(step(Some(ago(61)), ago(600), now), 61);
+    assert_eq!(step(Some(ago(3 * 3600)), ago(4 * 3600), now), 120);
+    assert_eq!(
+        step(Some(ago(60)), ago(20), now),
+        20,
+        "a page in front since the last sample counts from then"
+    );
+    assert_eq!(
+        step(None, ago(45), now),
+        45,
+        "the first sample counts from when the page came in front"
+    );
+    assert_eq!(step(None, ago(600), now), 120);
+    assert_eq!(step(Some(now), ago(30), now), 0);
 }
 
 #[test]

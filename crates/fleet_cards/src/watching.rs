@@ -2,7 +2,8 @@
 //! local day, and the week's recap once it held heavy watching.
 //!
 //! The caller samples every [`SAMPLE`]: a sample that finds a session page
-//! in front counts the time since the previous sample, at most
+//! in front counts the time since the previous sample, or since the page
+//! came in front when that was later, at most
 //! [`MAX_STEP`], so a server asleep for an hour does not count the hour. A
 //! week runs Monday to Sunday in the person's zone; its recap is due once
 //! it is over and held at least [`HEAVY_WEEK`].
@@ -96,10 +97,18 @@ fn weekday_name(day: &str) -> &'static str {
     }
 }
 
-/// The seconds a sample at `now` adds after the previous one at `last`.
-pub fn step(last: Option<time::OffsetDateTime>, now: time::OffsetDateTime) -> i64 {
-    match last {
-        Some(last) if now > last => (now - last).min(MAX_STEP).whole_seconds(),
-        _ => 0,
+/// The seconds a sample at `now` adds for a session page in front since
+/// `in_front_since`, after the previous sample at `last` (none before the
+/// first): the time since the later of the two, at most [`MAX_STEP`].
+pub fn step(
+    last: Option<time::OffsetDateTime>,
+    in_front_since: time::OffsetDateTime,
+    now: time::OffsetDateTime,
+) -> i64 {
+    let from = last.map_or(in_front_since, |last| last.max(in_front_since));
+    if now > from {
+        (now - from).min(MAX_STEP).whole_seconds()
+    } else {
+        0
     }
 }

@@ -2,7 +2,7 @@
 //! the page in front is a session's (the agent-watching time of
 //! `watchingTimeRecapCardEnabled`).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use clock::Clock;
@@ -18,8 +18,9 @@ pub const PRESENCE_TTL: Duration = Duration::seconds(75);
 #[derive(Debug, Clone, Copy)]
 struct Seen {
     visible: bool,
-    session_page: bool,
     at: OffsetDateTime,
+    /// Since when this tab has had a session's page in front, if it has.
+    watching_since: Option<OffsetDateTime>,
 }
 
 pub struct Presence {
@@ -59,12 +60,18 @@ impl Presence {
             return;
         }
         let now = self.clock.now();
+        let watching_since = (visible && session_page).then(|| {
+            apps.get(&key)
+                .filter(|seen| now - seen.at < PRESENCE_TTL)
+                .and_then(|seen| seen.watching_since)
+                .unwrap_or(now)
+        });
         apps.insert(
             key,
             Seen {
                 visible,
-                session_page,
                 at: now,
+                watching_since,
             },
         );
         // Forgotten tabs go when anyone reports, so the map stays small.
@@ -79,17 +86,23 @@ impl Presence {
             .any(|seen| seen.visible && now - seen.at < PRESENCE_TTL)
     }
 
-    /// The accounts with a session's page in front in a tab heard from lately.
-    pub fn watching(&self) -> Vec<String> {
+    /// The accounts with a session's page in front in a tab heard from
+    /// lately, each with the moment the earliest such page came in front,
+    /// so time before it is not counted as watched.
+    pub fn watching(&self) -> BTreeMap<String, OffsetDateTime> {
         let now = self.clock.now();
-        let mut accounts: Vec<String> = self
-            .lock()
-            .iter()
-            .filter(|(_, seen)| seen.visible && seen.session_page && now - seen.at < PRESENCE_TTL)
-            .map(|((account, _), _)| account.clone())
-            .collect();
-        accounts.sort();
-        accounts.dedup();
+        let mut accounts = BTreeMap::new();
+        for ((account, _), seen) in self.lock().iter() {
+            let Some(since) = seen.watching_since else {
+                continue;
+            };
+            if now - seen.at < PRESENCE_TTL {
+                accounts
+                    .entry(account.clone())
+                    .and_modify(|earliest: &mut OffsetDateTime| *earliest = (*earliest).min(since))
+                    .or_insert(since);
+            }
+        }
         accounts
     }
 
@@ -144,8 +157,27 @@ mod tests {
         presence.report_page("a", "tab1", true, false, false);
         presence.report_page("b", "tab2", false, false, true);
         assert!(presence.watching().is_empty());
+        let first_in_front = clock.now();
         presence.report_page("a", "tab3", true, false, true);
-        assert_eq!(presence.watching(), vec!["a".to_owned()]);
+        let since = |presence: &Presence| presence.watching().into_iter().collect::<Vec<_>>();
+        assert_eq!(since(&presence), vec![("a".to_owned(), first_in_front)]);
+        clock.advance(HEARTBEAT);
+        presence.report_page("a", "tab3", true, false, true);
+        presence.report_page("a", "tab4", true, false, true);
+        assert_eq!(
+            since(&presence),
+            vec![("a".to_owned(), first_in_front)],
+            "a heartbeat keeps the moment the page came in front, and the earliest tab counts"
+        );
+        presence.report_page("a", "tab3", true, false, false);
+        presence.report_page("a", "tab4", true, false, false);
+        clock.advance(HEARTBEAT);
+        presence.report_page("a", "tab3", true, false, true);
+        assert_eq!(
+            since(&presence),
+            vec![("a".to_owned(), clock.now())],
+            "a page in front again counts from then"
+        );
         clock.advance(PRESENCE_TTL);
         assert!(
             presence.watching().is_empty(),
