@@ -17,6 +17,11 @@
 //! With `SESSIONS_LIST_BUSY=1` every session prints a line every 200 ms
 //! instead of waiting, as the scale bench's tickers do: the list then
 //! competes with the sessions' output, where the scale bench found it slow.
+//!
+//! `SESSIONS_LIST_REQUESTS` (default 200) sets the requests per figure: a
+//! p99 of 200 is the second slowest, which moves by half from run to run on
+//! a shared machine; 1,000 settles it, and lists back to back for longer
+//! also meet the WAL at its longest.
 
 mod support;
 
@@ -28,7 +33,7 @@ use serde_json::json;
 
 use support::{Addresses, cookie, cpu_time, percentile, read_response, signal_term, time_startup};
 
-/// Requests per figure.
+/// Requests per figure unless `SESSIONS_LIST_REQUESTS` says.
 const REQUESTS: usize = 200;
 /// The busy engine: a line every 200 ms (the scale bench's ticker).
 const TICKER: &str = "use Time::HiRes qw(sleep); $| = 1; \
@@ -60,11 +65,16 @@ fn main() {
         format!("[engines.worker]\nkind = \"command\"\ncommand = {engine}\n"),
     )
     .expect("engines.toml");
+    let requests: usize = std::env::var("SESSIONS_LIST_REQUESTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(REQUESTS);
     let (_, mut child) = time_startup(dir.path());
     let server = Addresses::read(dir.path());
     let cookie = cookie(&server.ui, &server.token);
     println!(
-        "GET /sessions, {REQUESTS} requests one after another per figure; \
+        "GET /sessions, {requests} requests one after another per figure; \
          floor: GET /settings in the same run"
     );
     println!(
@@ -101,8 +111,22 @@ fn main() {
         let before = cpu_time(child.id());
         std::thread::sleep(IDLE);
         let idle = (cpu_time(child.id()).saturating_sub(before)).as_secs_f64() / IDLE.as_secs_f64();
-        let sessions = timed(&server.ui, &cookie, "/api/sessions", child.id(), idle);
-        let settings = timed(&server.ui, &cookie, "/api/settings", child.id(), idle);
+        let sessions = timed(
+            &server.ui,
+            &cookie,
+            "/api/sessions",
+            child.id(),
+            idle,
+            requests,
+        );
+        let settings = timed(
+            &server.ui,
+            &cookie,
+            "/api/settings",
+            child.id(),
+            idle,
+            requests,
+        );
         println!(
             "{step:>6} {:>8.1}% {:>11.2} ms {:>6.2} ms {:>6.2} ms {bytes:>12} {:>11.2} ms {:>6.2} ms {:>6.2} ms",
             idle * 100.0,
@@ -149,9 +173,9 @@ fn wait_running(server: &Addresses, cookie: &str, n: usize) {
     }
 }
 
-/// `REQUESTS` requests for `path`, one after another; the server's CPU per
+/// `requests` requests for `path`, one after another; the server's CPU per
 /// request counts what it used beyond `idle` (cores busy while unasked).
-fn timed(ui: &str, cookie: &str, path: &str, pid: u32, idle: f64) -> Figure {
+fn timed(ui: &str, cookie: &str, path: &str, pid: u32, idle: f64, requests: usize) -> Figure {
     let stream = TcpStream::connect(ui).expect("connect");
     stream.set_nodelay(true).ok();
     let mut writer = stream.try_clone().expect("clone");
@@ -170,9 +194,10 @@ fn timed(ui: &str, cookie: &str, path: &str, pid: u32, idle: f64) -> Figure {
     }
     let cpu_before = cpu_time(pid);
     let began = Instant::now();
-    let mut samples: Vec<Duration> = (0..REQUESTS).map(|_| send()).collect();
+    let mut samples: Vec<Duration> = (0..requests).map(|_| send()).collect();
     let upkeep = began.elapsed().mul_f64(idle);
-    let cpu = (cpu_time(pid).saturating_sub(cpu_before + upkeep)) / REQUESTS as u32;
+    let cpu = (cpu_time(pid).saturating_sub(cpu_before + upkeep))
+        / u32::try_from(requests).unwrap_or(u32::MAX);
     Figure {
         p50: percentile(&mut samples, 0.5),
         p99: percentile(&mut samples, 0.99),
