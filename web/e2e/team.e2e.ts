@@ -87,8 +87,13 @@ test("meeting rooms save links and Jitsi rooms, open with Ctrl+Shift+Z, and stay
   const errors = consoleErrors(page);
   await page.getByRole("heading", { name: "Inbox", exact: true }).waitFor();
   await page.locator("body").click({ position: { x: 5, y: 5 } });
-  await page.keyboard.press("Control+Shift+Z");
-  await page.waitForURL(/\/meeting-rooms$/);
+  // The shortcut waits for the settings to be read, which the heading does not.
+  await expect
+    .poll(async () => {
+      await page.keyboard.press("Control+Shift+Z");
+      return new URL(page.url()).pathname;
+    })
+    .toBe("/meeting-rooms");
   await page.getByRole("heading", { name: "Meeting rooms", level: 1 }).waitFor();
 
   const form = page.getByRole("form", { name: "Save a room" });

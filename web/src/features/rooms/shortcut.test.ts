@@ -25,4 +25,9 @@ describe("the meeting rooms shortcut", () => {
     expect(roomsShown({ meetingRoomsEnabled: false })).toBe(false);
     expect(roomsShown({ meetingRoomsEnabled: true })).toBe(true);
   });
+
+  it("waits for the settings: a press before they are read opens nothing", () => {
+    expect(isRoomsShortcut(press(), undefined)).toBe(false);
+    expect(roomsShown(undefined)).toBe(true);
+  });
 });

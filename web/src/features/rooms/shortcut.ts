@@ -24,9 +24,13 @@ function typingIn(target: EventTarget | null): boolean {
   return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
-/** Whether a key press is the shortcut, for a user whose settings show the rooms. */
+/**
+ * Whether a key press is the shortcut, for a user whose settings show the rooms. Before the
+ * settings are read it is not: a page just loaded would open the rooms the stored setting hides.
+ */
 export function isRoomsShortcut(event: Keyed, values: Values): boolean {
   return (
+    values !== undefined &&
     roomsShown(values) &&
     event.key.toLowerCase() === "z" &&
     (event.ctrlKey || event.metaKey) &&
