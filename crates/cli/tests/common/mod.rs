@@ -293,7 +293,16 @@ impl TestServer {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
+        let running = self.child.is_some();
         self.kill();
+        // A killed server leaves its cgroup parent behind, which only a next server on the same
+        // data directory sweeps: a test's temporary one has none, and a developer's machine
+        // gathered thousands of them, run after run, until the kernel refused new groups.
+        if running {
+            let trees = resources::Trees::for_data_dir(self.dir.path());
+            trees.sweep(&|_| false);
+            trees.close();
+        }
     }
 }
 
