@@ -47,7 +47,11 @@ async fn crash_child() {
     wait_status(&sup, "a", &running, Status::Running).await;
     wait_status(&sup, "a", &waiting, Status::WaitingForInput).await;
     read_pid(&scratch.join(format!("orphan-{running}"))).await;
-    std::fs::write(scratch.join("ready"), format!("{running} {waiting}")).unwrap();
+    // Renamed into place whole: the parent kills this process as soon as `ready` exists, and a
+    // file written in place can be seen (and this process killed) before its text is in it.
+    let written = scratch.join("ready.partial");
+    std::fs::write(&written, format!("{running} {waiting}")).unwrap();
+    std::fs::rename(&written, scratch.join("ready")).unwrap();
     tokio::time::sleep(Duration::from_secs(600)).await;
 }
 
