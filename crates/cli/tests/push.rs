@@ -164,3 +164,35 @@ fn the_test_button_a_gone_device_and_bad_input() {
     let removed = server.call("DELETE", &format!("/push/subscriptions/{again}"), None);
     assert_eq!(removed.status, 404);
 }
+
+#[test]
+fn a_replaced_vapid_key_is_a_conflict_until_it_is_deleted() {
+    let server = server();
+    let first = server.call("GET", "/push/vapid-public-key", None).json();
+    let replaced = server.call(
+        "PUT",
+        "/keys/PUSH_VAPID_KEY",
+        Some(&json!({"value": "not a key"})),
+    );
+    assert_eq!(replaced.status, 200, "{}", replaced.text());
+
+    let refused = server.call("GET", "/push/vapid-public-key", None);
+    assert_eq!(refused.status, 409, "{}", refused.text());
+    let error = &refused.json()["error"];
+    assert_eq!(error["code"], "vapid_key_damaged");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("PUSH_VAPID_KEY") && message.contains("Delete it"),
+        "{message}"
+    );
+
+    let deleted = server.call("DELETE", "/keys/PUSH_VAPID_KEY", None);
+    assert!(deleted.status < 300, "{}", deleted.text());
+    let made = server.call("GET", "/push/vapid-public-key", None);
+    assert_eq!(made.status, 200, "{}", made.text());
+    assert_ne!(
+        made.json(),
+        first,
+        "a new key once the replaced one is gone"
+    );
+}

@@ -8,9 +8,17 @@ pub enum PushError {
     /// that are not a P-256 point and a 16-byte secret, an empty name.
     #[error("{field}: {reason}")]
     Invalid { field: &'static str, reason: String },
-    /// The saved VAPID key does not read as one (edited by hand).
-    #[error("the saved VAPID key is damaged: {0}")]
-    Key(String),
+    /// The saved VAPID key does not read as one: the person replaced it
+    /// among the saved keys, which the saved keys' API allows.
+    #[error(
+        "The saved key {} is not a Web Push key any more (it was replaced). Delete it from the \
+         saved keys and a new one is made; every device then subscribes again.",
+        crate::VAPID_KEY_NAME
+    )]
+    DamagedKey,
+    /// The machine gave no randomness for a new key.
+    #[error("no randomness for a new VAPID key: {0}")]
+    NoRandomness(String),
     #[error("payload encryption failed: {0}")]
     Encrypt(String),
     #[error(transparent)]

@@ -35,7 +35,7 @@ impl VapidKey {
     pub fn generate() -> Result<Self, PushError> {
         loop {
             let mut scalar = [0u8; 32];
-            getrandom::fill(&mut scalar).map_err(|e| PushError::Key(e.to_string()))?;
+            getrandom::fill(&mut scalar).map_err(|e| PushError::NoRandomness(e.to_string()))?;
             // Zero or a value past the group order: draw again (about 2^-32).
             if let Ok(key) = SigningKey::from_slice(&scalar) {
                 return Ok(Self(key));
@@ -47,10 +47,10 @@ impl VapidKey {
     pub fn from_saved(text: &str) -> Result<Self, PushError> {
         let bytes = URL_SAFE_NO_PAD
             .decode(text.trim())
-            .map_err(|e| PushError::Key(e.to_string()))?;
+            .map_err(|_| PushError::DamagedKey)?;
         SigningKey::from_slice(&bytes)
             .map(Self)
-            .map_err(|e| PushError::Key(e.to_string()))
+            .map_err(|_| PushError::DamagedKey)
     }
 
     pub fn to_saved(&self) -> String {

@@ -230,7 +230,12 @@ impl From<push::PushError> for ApiError {
                 ApiError::bad_request("invalid_request", error.to_string()).on_field(Some(field))
             }
             E::NotFound => ApiError::not_found("not_found", error.to_string()),
-            E::Key(_) | E::Encrypt(_) | E::Secrets(_) | E::Store(_) => ApiError::internal(error),
+            E::DamagedKey => {
+                ApiError::new(StatusCode::CONFLICT, "vapid_key_damaged", error.to_string())
+            }
+            E::NoRandomness(_) | E::Encrypt(_) | E::Secrets(_) | E::Store(_) => {
+                ApiError::internal(error)
+            }
         }
     }
 }

@@ -34,8 +34,9 @@ pub fn routes() -> Router<AppState> {
 ///
 /// `key` is the uncompressed P-256 point, base64url: the
 /// `applicationServerKey` of `pushManager.subscribe`. It is made the first
-/// time it is asked and kept sealed with the saved keys.
-#[utoipa::path(get, path = "/push/vapid-public-key", responses((status = 200, body = VapidPublicKey)))]
+/// time it is asked and kept sealed with the saved keys; one replaced there
+/// by something else is a 409 until it is deleted (a new one is then made).
+#[utoipa::path(get, path = "/push/vapid-public-key", responses((status = 200, body = VapidPublicKey), (status = 409, description = "`vapid_key_damaged`: the saved `PUSH_VAPID_KEY` was replaced by something that is not a VAPID key")))]
 async fn public_key(user: User, State(state): State<AppState>) -> ApiResult<Json<VapidPublicKey>> {
     let (push, owner) = (state.push.clone(), user.account_id().to_owned());
     let key = blocking(move || push.public_key(&owner)).await?;
