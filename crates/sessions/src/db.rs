@@ -6,7 +6,7 @@ use crate::adapters::TurnMeta;
 use crate::engines::Resume;
 use crate::error::Result;
 use crate::model::{Status, StatusEvent, Trigger, Turn};
-pub use crate::session_query::{get_session, get_session_any, list_sessions};
+pub use crate::session_query::{get_session, get_session_any};
 
 const ACTIVE: &str = "('queued','starting','running','waiting_for_input')";
 

@@ -487,7 +487,9 @@ mod tests {
             ]
         );
         assert!(made.iter().all(|s| s.ended_at <= now));
-        let listed = db.read(|tx| db::list_sessions(tx, "owner")).unwrap();
+        let listed = db
+            .read(|tx| crate::remembered::Remembered::default().list(tx, "owner"))
+            .unwrap();
         assert_eq!(listed.len(), made.len());
         for demo in made.iter().filter(|s| s.status != Status::Queued) {
             let session = listed.iter().find(|s| s.id == demo.id).unwrap();
@@ -584,7 +586,9 @@ mod tests {
         let made = seed_at(dir.path(), &engine, now)
             .seed_in(&db, &projects)
             .unwrap();
-        let listed = db.read(|tx| db::list_sessions(tx, "owner")).unwrap();
+        let listed = db
+            .read(|tx| crate::remembered::Remembered::default().list(tx, "owner"))
+            .unwrap();
         let mut worktrees = 0;
         for demo in &made {
             let session = listed.iter().find(|s| s.id == demo.id).unwrap();
@@ -623,7 +627,9 @@ mod tests {
         let before = head("acme/platform");
         let again = seed.seed_in(&db, &projects).unwrap();
         assert_eq!(head("acme/platform"), before);
-        let listed = db.read(|tx| db::list_sessions(tx, "owner")).unwrap();
+        let listed = db
+            .read(|tx| crate::remembered::Remembered::default().list(tx, "owner"))
+            .unwrap();
         for demo in &again {
             let session = listed.iter().find(|s| s.id == demo.id).unwrap();
             assert!(session.worktree.is_none(), "{}", demo.title);

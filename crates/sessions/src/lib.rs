@@ -68,6 +68,7 @@ mod process;
 mod prompts;
 mod recent;
 mod recovery;
+mod remembered;
 mod remote_turn;
 mod returning;
 mod schema;

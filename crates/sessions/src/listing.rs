@@ -18,11 +18,7 @@ use crate::tree_usage::{USAGE_FRESH, USAGE_KEPT};
 impl Supervisor {
     /// The account's sessions, newest first.
     pub async fn list(&self, account_id: &str) -> Result<Vec<Session>> {
-        let account = account_id.to_owned();
-        let sessions = self
-            .inner
-            .read(move |tx| db::list_sessions(tx, &account))
-            .await?;
+        let sessions = self.remembered_list(account_id).await?;
         Ok(self.with_resources(sessions, true).await)
     }
 
@@ -30,9 +26,14 @@ impl Supervisor {
     /// `null`): for callers that read only the records, so a list of
     /// hundreds costs no cgroup reads.
     pub async fn list_records(&self, account_id: &str) -> Result<Vec<Session>> {
+        self.remembered_list(account_id).await
+    }
+
+    async fn remembered_list(&self, account_id: &str) -> Result<Vec<Session>> {
         let account = account_id.to_owned();
+        let inner = self.inner.clone();
         self.inner
-            .read(move |tx| db::list_sessions(tx, &account))
+            .read(move |tx| inner.remembered.list(tx, &account))
             .await
     }
 
@@ -69,12 +70,13 @@ impl Supervisor {
     /// in that order; one that is gone or of another account is left out.
     /// For announcing many changed sessions at once.
     pub async fn get_many(&self, wanted: Vec<(String, String)>) -> Result<Vec<Session>> {
+        let inner = self.inner.clone();
         let sessions = self
             .inner
             .read(move |tx| {
                 let mut found = Vec::with_capacity(wanted.len());
                 for (account, id) in &wanted {
-                    found.extend(db::get_session(tx, account, id)?);
+                    found.extend(inner.remembered.get(tx, account, id)?);
                 }
                 Ok(found)
             })

@@ -245,4 +245,72 @@ ALTER TABLE sessions ADD COLUMN activity TEXT;
         sql: "ALTER TABLE sessions ADD COLUMN judged_turn INTEGER;
               ALTER TABLE sessions ADD COLUMN asked_turn INTEGER;",
     },
+    // A session's revision (`remembered.rs`): a number from one counter,
+    // given again whenever the session's row or a row of its turns, its
+    // inputs or its worktree changes, so a number is never given to two
+    // committed states. Lists keep the sessions they read by revision and
+    // read again only those whose number moved. A table whose rows a
+    // session shows needs triggers like these.
+    Migration {
+        feature: "sessions",
+        sql: "CREATE TABLE session_revision (n INTEGER NOT NULL) STRICT;
+              INSERT INTO session_revision (n) VALUES (0);
+              ALTER TABLE sessions ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+              CREATE TRIGGER sessions_revised_when_added AFTER INSERT ON sessions BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE rowid = NEW.rowid;
+              END;
+              CREATE TRIGGER sessions_revised AFTER UPDATE ON sessions
+                  WHEN NEW.revision = OLD.revision BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE rowid = NEW.rowid;
+              END;
+              CREATE TRIGGER session_turns_added AFTER INSERT ON session_turns BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE id = NEW.session_id;
+              END;
+              CREATE TRIGGER session_turns_changed AFTER UPDATE ON session_turns BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE id IN (OLD.session_id, NEW.session_id);
+              END;
+              CREATE TRIGGER session_turns_removed AFTER DELETE ON session_turns BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE id = OLD.session_id;
+              END;
+              CREATE TRIGGER session_inputs_added AFTER INSERT ON session_inputs BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE id = NEW.session_id;
+              END;
+              CREATE TRIGGER session_inputs_changed AFTER UPDATE ON session_inputs BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE id IN (OLD.session_id, NEW.session_id);
+              END;
+              CREATE TRIGGER session_inputs_removed AFTER DELETE ON session_inputs BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE id = OLD.session_id;
+              END;
+              CREATE TRIGGER session_worktrees_added AFTER INSERT ON session_worktrees BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE id = NEW.session_id;
+              END;
+              CREATE TRIGGER session_worktrees_changed AFTER UPDATE ON session_worktrees BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE id IN (OLD.session_id, NEW.session_id);
+              END;
+              CREATE TRIGGER session_worktrees_removed AFTER DELETE ON session_worktrees BEGIN
+                  UPDATE session_revision SET n = n + 1;
+                  UPDATE sessions SET revision = (SELECT n FROM session_revision)
+                      WHERE id = OLD.session_id;
+              END;",
+    },
 ];

@@ -43,7 +43,8 @@ const SESSION_COLUMNS: &str = "
     s.awaiting_approval AS awaiting_approval,
     s.permission_level AS permission_level,
     s.judged_turn AS judged_turn,
-    s.asked_turn AS asked_turn";
+    s.asked_turn AS asked_turn,
+    s.revision AS revision";
 
 /// Each session's turn totals, grouped by session.
 const TURN_TOTALS: &str = "SELECT session_id,
@@ -75,6 +76,7 @@ pub(crate) mod at {
     pub(crate) const PERMISSION_LEVEL: usize = 29;
     pub(crate) const JUDGED: usize = 30;
     pub(crate) const ASKED: usize = 31;
+    pub(crate) const REVISION: usize = 32;
 }
 
 /// One session's totals over its turns and waiting inputs.
@@ -298,16 +300,49 @@ pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>
         .optional()?)
 }
 
-/// The account's sessions, newest first. Sorted here: an `ORDER BY` made
-/// SQLite prepare the statement again after every write (see above).
-pub fn list_sessions(tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
+/// The account's session `id` and its revision (`remembered.rs`).
+pub(crate) fn get_revised(
+    tx: &Transaction<'_>,
+    account: &str,
+    id: &str,
+) -> Result<Option<(i64, Session)>> {
+    let mut related = related(tx, Some(id))?;
+    Ok(tx
+        .prepare_cached(&one_sql(" AND s.account_id = ?2"))?
+        .query_row([id, account], |row| {
+            Ok((row.get(at::REVISION)?, session_from_row(row, &mut related)?))
+        })
+        .optional()?)
+}
+
+/// The account's sessions with their revisions, unsorted: an `ORDER BY`
+/// made SQLite prepare the statement again after every write (see above),
+/// so [`newest_first`] sorts them.
+pub(crate) fn list_revised(tx: &Transaction<'_>, account: &str) -> Result<Vec<(i64, Session)>> {
     let mut related = related(tx, None)?;
     let mut stmt = tx.prepare_cached(&list_sql())?;
-    let rows = stmt.query_map([account], |row| session_from_row(row, &mut related))?;
-    let mut sessions = rows.collect::<store::rusqlite::Result<Vec<_>>>()?;
+    let rows = stmt.query_map([account], |row| {
+        Ok((row.get(at::REVISION)?, session_from_row(row, &mut related)?))
+    })?;
+    Ok(rows.collect::<store::rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Each of the account's sessions' id and revision, and whether it has
+/// children (a parent shows its tree's cost, which its descendants' turns
+/// move without moving its revision).
+pub(crate) fn revisions(tx: &Transaction<'_>, account: &str) -> Result<Vec<(String, i64, bool)>> {
+    let mut stmt = tx.prepare_cached(REVISIONS)?;
+    let rows = stmt.query_map([account], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+    Ok(rows.collect::<store::rusqlite::Result<Vec<_>>>()?)
+}
+
+const REVISIONS: &str = "SELECT s.id, s.revision,
+        EXISTS (SELECT 1 FROM sessions c WHERE c.source_session_id = s.id)
+    FROM sessions s WHERE s.account_id = ?1";
+
+pub(crate) fn newest_first(sessions: &mut [Session]) {
     // `str` orders by bytes, as SQLite's BINARY collation does.
     sessions.sort_unstable_by(|a, b| (&b.created_at, &b.id).cmp(&(&a.created_at, &a.id)));
-    Ok(sessions)
 }
 
 fn one_sql(and: &str) -> String {
@@ -324,6 +359,15 @@ mod tests {
     use store::rusqlite::StatementStatus;
 
     use super::*;
+
+    fn list_sessions(tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
+        let mut sessions: Vec<Session> = list_revised(tx, account)?
+            .into_iter()
+            .map(|(_, session)| session)
+            .collect();
+        newest_first(&mut sessions);
+        Ok(sessions)
+    }
 
     fn db_with_sessions() -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -387,6 +431,7 @@ mod tests {
             ("permission_level", at::PERMISSION_LEVEL),
             ("judged_turn", at::JUDGED),
             ("asked_turn", at::ASKED),
+            ("revision", at::REVISION),
         ];
         db.read(|tx| {
             let stmt = tx.prepare(&list_sql())?;
@@ -455,7 +500,12 @@ mod tests {
                 // Another session each round: a statement that depends on
                 // its parameters' values is prepared again at each bind.
                 get_session(tx, "me", ["a", "b", "c"][round])?;
-                let read = [list_sql(), one_sql(" AND s.account_id = ?2")];
+                revisions(tx, "me")?;
+                let read = [
+                    list_sql(),
+                    one_sql(" AND s.account_id = ?2"),
+                    REVISIONS.to_owned(),
+                ];
                 for sql in read
                     .into_iter()
                     .chain(related_sql(true))

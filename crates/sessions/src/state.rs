@@ -163,6 +163,8 @@ pub(crate) struct Inner {
     pub(crate) groups: Arc<crate::watchdog::Groups>,
     /// What each session's tree used, as lists last read it.
     pub(crate) usage: crate::tree_usage::UsageCache,
+    /// The sessions as lists last read them, by revision.
+    pub(crate) remembered: crate::remembered::Remembered,
     /// The runtime the supervisor started on, where every session's work
     /// runs: a request served on another runtime (the listeners' own) that
     /// starts a session must not bring its pumps there.

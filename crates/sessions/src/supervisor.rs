@@ -80,6 +80,7 @@ impl Supervisor {
             output: OutputFeed::new(),
             groups: Arc::default(),
             usage: Default::default(),
+            remembered: Default::default(),
             runtime: tokio::runtime::Handle::current(),
         });
         let supervisor = Supervisor { inner };
