@@ -46,7 +46,7 @@ impl Remembered {
     /// The account's sessions, newest first, as of `tx`.
     pub(crate) fn list(&self, tx: &Transaction<'_>, account: &str) -> Result<Vec<Session>> {
         let current = revisions(tx, account)?;
-        let mut kept: Vec<Option<Arc<Session>>> = {
+        let kept: Vec<Option<Arc<Session>>> = {
             let read = self.lock();
             current
                 .iter()
@@ -69,8 +69,8 @@ impl Remembered {
             self.remember(all);
         } else {
             let mut fresh = Vec::with_capacity(stale);
-            for ((id, ..), kept) in current.iter().zip(kept.iter_mut()) {
-                let session = match kept.take() {
+            for ((id, ..), kept) in current.iter().zip(kept) {
+                let session = match kept {
                     Some(session) => session,
                     None => match get_revised(tx, account, id)? {
                         Some((revision, session)) => {

@@ -281,14 +281,9 @@ fn json_array(row: &Row<'_>, place: usize) -> store::rusqlite::Result<Vec<String
     })
 }
 
-/// The account's session `id`. Cached: the forwarder reads a busy session
-/// at every change.
+/// The account's session `id`.
 pub fn get_session(tx: &Transaction<'_>, account: &str, id: &str) -> Result<Option<Session>> {
-    let mut related = related(tx, Some(id))?;
-    Ok(tx
-        .prepare_cached(&one_sql(" AND s.account_id = ?2"))?
-        .query_row([id, account], |row| session_from_row(row, &mut related))
-        .optional()?)
+    Ok(get_revised(tx, account, id)?.map(|(_, session)| session))
 }
 
 /// A session whoever's it is, for the application's own work.
@@ -300,7 +295,8 @@ pub fn get_session_any(tx: &Transaction<'_>, id: &str) -> Result<Option<Session>
         .optional()?)
 }
 
-/// The account's session `id` and its revision (`remembered.rs`).
+/// The account's session `id` and its revision (`remembered.rs`). Cached:
+/// the forwarder reads a busy session at every change.
 pub(crate) fn get_revised(
     tx: &Transaction<'_>,
     account: &str,
